@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// The CLI is TypeScript run by tsx (a dependency), so `npx subjekti` works without a compile step.
+import { register } from "tsx/esm/api";
+
+register();
+await import("../src/cli.ts");

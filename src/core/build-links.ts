@@ -1,0 +1,92 @@
+/**
+ * The `next` and `previous` links exactly as DRF builds them.
+ *
+ * DRF's `replace_query_param` / `remove_query_param` re-parse the request URL with `parse_qs`,
+ * set or drop one key, and re-encode with `urlencode(sorted(query_dict.items()), doseq=True)`:
+ * every parameter is kept, grouped and sorted by key (code-point order), values in request order,
+ * each key and value encoded like Python's `quote_plus`.
+ */
+import type { QueryParam } from "./read-query.ts";
+
+/** The collection's path: the only path that answers pages. */
+export const COLLECTION_PATH = "/api/subjekti/";
+
+const UTF8 = new TextEncoder();
+/** `quote_plus` keeps these bytes as they are: `A-Z a-z 0-9 _ . - ~`. */
+const PLAIN = /^[A-Za-z0-9_.~-]*$/;
+
+/** Python's `quote_plus(text)`: space as `+`, every other byte but the plain ones as `%XX`. */
+export function quotePlus(text: string): string {
+  if (PLAIN.test(text)) return text;
+  let out = "";
+  for (const byte of UTF8.encode(text)) {
+    if (byte === 0x20) out += "+";
+    else if (isPlainByte(byte)) out += String.fromCharCode(byte);
+    else out += "%" + byte.toString(16).toUpperCase().padStart(2, "0");
+  }
+  return out;
+}
+
+function isPlainByte(byte: number): boolean {
+  return (
+    (byte >= 0x30 && byte <= 0x39) ||
+    (byte >= 0x41 && byte <= 0x5a) ||
+    (byte >= 0x61 && byte <= 0x7a) ||
+    byte === 0x5f || byte === 0x2e || byte === 0x2d || byte === 0x7e
+  );
+}
+
+/** Compares two strings by code points, as Python orders `str` (JS `<` orders UTF-16 units). */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A surrogate (a code point above U+FFFF) sorts after every BMP unit from U+E000 up.
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** The parameters other than `limit` and `offset`, which DRF carries into every link as they came. */
+export function extraParams(params: readonly QueryParam[]): QueryParam[] {
+  return params.filter(([key]) => key !== "limit" && key !== "offset");
+}
+
+/** `urlencode(sorted(...), doseq=True)` of the extra parameters plus `limit` and, unless null, `offset`. */
+export function encodeLinkQuery(extras: readonly QueryParam[], limit: number, offset: bigint | null): string {
+  const params: QueryParam[] = [...extras, ["limit", String(limit)]];
+  if (offset !== null) params.push(["offset", offset.toString()]);
+  // Array.prototype.sort is stable: equal keys keep request order, as parse_qs groups them.
+  params.sort((a, b) => compareCodePoints(a[0], b[0]));
+  return params.map(([key, value]) => `${quotePlus(key)}=${quotePlus(value)}`).join("&");
+}
+
+/** The page's two links, or null where DRF's `get_next_link` / `get_previous_link` give None. */
+export interface PageLinks {
+  readonly next: string | null;
+  readonly previous: string | null;
+}
+
+/** DRF's `LimitOffsetPagination.get_next_link` and `get_previous_link` for one request. */
+export function buildLinks(
+  baseUrl: string,
+  extras: readonly QueryParam[],
+  limit: number,
+  offset: bigint,
+  count: number,
+): PageLinks {
+  const step = BigInt(limit);
+  const url = (query: string): string => `${baseUrl}${COLLECTION_PATH}?${query}`;
+  const next = offset + step >= BigInt(count) ? null : url(encodeLinkQuery(extras, limit, offset + step));
+  let previous: string | null = null;
+  if (offset > 0n) {
+    // At or before the start DRF removes `offset` instead of writing `offset=0`.
+    previous = url(encodeLinkQuery(extras, limit, offset - step <= 0n ? null : offset - step));
+  }
+  return { next, previous };
+}

@@ -1,0 +1,73 @@
+/**
+ * Where every file of a built site lives: one path function shared by the build (which writes
+ * the files) and the router (which names them), so a URL and its file cannot drift apart.
+ *
+ *   _subjekti/manifest.json                              the facts the router needs; written last
+ *   _subjekti/pages/<form>/<limit>/<shard>.<hash>/<page>.json   pre-rendered pages
+ *   _subjekti/records/<shard>.<hash>/<chunk>.ndjson      every rendered record, CHUNK_SIZE a file
+ *
+ * A shard directory holds SHARD_SIZE files at most (hosts cap directory sizes) and its name
+ * carries a hash of its content, so a rebuild writes a changed shard beside the old one and the
+ * manifest's atomic replacement switches readers from the complete old site to the complete new.
+ */
+import type { Manifest } from "./manifest.ts";
+
+/** The site directory that holds every generated file, served as `/_subjekti/…`. */
+export const DATA_ROOT = "_subjekti";
+/** The manifest's path inside the site. */
+export const MANIFEST_PATH = `${DATA_ROOT}/manifest.json`;
+/** Files in one shard directory. */
+export const SHARD_SIZE = 1000;
+/** Records in one chunk file: with the default maximum limit, any page needs two chunks at most. */
+export const CHUNK_SIZE = 1000;
+
+/**
+ * The forms of `format` a page can be pre-rendered in: `plain` (no `format` parameter), `api` and
+ * `json` (`format=api` / `format=json`, which DRF carries into the links).
+ */
+export const FORMS = ["plain", "api", "json"] as const;
+export type Form = (typeof FORMS)[number];
+
+/** Is `value` one of the forms a page can be pre-rendered in? */
+export function isForm(value: string): value is Form {
+  return (FORMS as readonly string[]).includes(value);
+}
+
+/** The shard directory key (its path without the hash) of page `page` of `form` and `limit`. */
+export function pageShardKey(form: Form, limit: number, page: number): string {
+  return `pages/${form}/${limit}/${Math.floor(page / SHARD_SIZE)}`;
+}
+
+/** The shard directory key of chunk `chunk`. */
+export function recordShardKey(chunk: number): string {
+  return `records/${Math.floor(chunk / SHARD_SIZE)}`;
+}
+
+/** A file's path inside the site, from its shard key, that shard's content hash and its name. */
+export function shardFilePath(key: string, hash: string, name: string): string {
+  return `${DATA_ROOT}/${key}.${hash}/${name}`;
+}
+
+/** The file name of page `page` (offset `page * limit`) inside its shard. */
+export function pageFileName(page: number): string {
+  return `${page}.json`;
+}
+
+/** The file name of chunk `chunk` inside its shard. */
+export function chunkFileName(chunk: number): string {
+  return `${chunk}.ndjson`;
+}
+
+/** The site path of a pre-rendered page, or null when the manifest holds no such page. */
+export function pagePath(manifest: Manifest, form: Form, limit: number, page: number): string | null {
+  const key = pageShardKey(form, limit, page);
+  const hash = manifest.dirs[key];
+  return hash === undefined ? null : shardFilePath(key, hash, pageFileName(page));
+}
+
+/** The site path of a records chunk, or null when the manifest holds no such chunk. */
+export function chunkPath(manifest: Manifest, chunk: number): string | null {
+  const key = recordShardKey(chunk);
+  const hash = manifest.dirs[key];
+  return hash === undefined ? null : shardFilePath(key, hash, chunkFileName(chunk));
+}

@@ -1,0 +1,56 @@
+/**
+ * The manifest: the few facts the router needs at request time, written by the build as the last
+ * file of a site (its replacement is what switches readers to a new build).
+ */
+import { isForm, type Form } from "./layout.ts";
+
+/** The layout this code reads and writes; a site of another layout must be rebuilt. */
+export const LAYOUT_VERSION = 1;
+
+export interface Manifest {
+  /** The layout of the files (LAYOUT_VERSION). */
+  readonly layout: number;
+  /** The version of subjekti that built the site. */
+  readonly version: string;
+  /** Subjects in the list. */
+  readonly count: number;
+  /** The largest page size a request gets (DRF's `max_limit`). */
+  readonly maxLimit: number;
+  /** The page sizes pre-rendered as files, ascending. */
+  readonly limits: readonly number[];
+  /** The forms of `format` pre-rendered as files. */
+  readonly forms: readonly Form[];
+  /** Records in one chunk file. */
+  readonly chunkSize: number;
+  /** The public origin written into the links of the pre-rendered pages. */
+  readonly baseUrl: string;
+  /** The `Cache-Control` header of every answer. */
+  readonly cacheControl: string;
+  /** A content hash of everything that shapes an answer (data and options). */
+  readonly hash: string;
+  /** Shard key -> the content hash in that shard directory's name. */
+  readonly dirs: Readonly<Record<string, string>>;
+}
+
+/** Why `value` is not a manifest this code can route with, or null when it is one. */
+export function manifestProblem(value: unknown, version: string): string | null {
+  if (typeof value !== "object" || value === null) return "not a JSON object";
+  const m = value as Record<string, unknown>;
+  if (m["layout"] !== LAYOUT_VERSION || m["version"] !== version) {
+    return `built by subjekti ${String(m["version"])} (layout ${String(m["layout"])}); this is subjekti ${version} (layout ${LAYOUT_VERSION})`;
+  }
+  const isCount = (x: unknown): boolean => Number.isSafeInteger(x) && (x as number) >= 0;
+  const isSize = (x: unknown): boolean => Number.isSafeInteger(x) && (x as number) > 0;
+  if (!isCount(m["count"])) return "count is not a non-negative integer";
+  if (!isSize(m["maxLimit"]) || !isSize(m["chunkSize"])) return "maxLimit or chunkSize is not a positive integer";
+  if (!Array.isArray(m["limits"]) || !m["limits"].every(isSize)) return "limits is not a list of positive integers";
+  if (!Array.isArray(m["forms"]) || !m["forms"].every((f) => typeof f === "string" && isForm(f))) return "forms is not a list of forms";
+  for (const key of ["baseUrl", "cacheControl", "hash"]) {
+    if (typeof m[key] !== "string") return `${key} is not a string`;
+  }
+  const dirs = m["dirs"];
+  if (typeof dirs !== "object" || dirs === null || !Object.values(dirs).every((h) => typeof h === "string")) {
+    return "dirs is not a map of shard hashes";
+  }
+  return null;
+}

@@ -1,0 +1,65 @@
+/**
+ * The bytes of a page, as DRF's `JSONRenderer` writes them: compact separators, keys in the
+ * serializer's order, UTF-8 unescaped (`ensure_ascii=False`) but U+2028 and U+2029, which the
+ * renderer escapes so the output stays valid JavaScript.
+ */
+import type { PageLinks } from "./build-links.ts";
+
+/** One subject, its fields in the order the seed's table lists them (which is the output order). */
+export interface Subject {
+  readonly id: number;
+  readonly jedinstvena_oznaka: string;
+  readonly naziv_subjekta: string;
+  readonly oib: string;
+  readonly razina: string;
+  readonly datum_postanka: string;
+  readonly status_subjekta: boolean;
+  readonly odobreno: boolean;
+  readonly institucija_grad: string;
+  readonly institucija_email: string;
+}
+
+/** The ten field names in output order. */
+export const SUBJECT_FIELDS = [
+  "id",
+  "jedinstvena_oznaka",
+  "naziv_subjekta",
+  "oib",
+  "razina",
+  "datum_postanka",
+  "status_subjekta",
+  "odobreno",
+  "institucija_grad",
+  "institucija_email",
+] as const satisfies readonly (keyof Subject)[];
+
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
+const HAS_LINE_SEPARATOR = /[\u2028\u2029]/;
+
+/** JSON as DRF renders it; JSON.stringify already matches Python's escapes for everything else. */
+export function toJson(value: unknown): string {
+  const json = JSON.stringify(value);
+  return HAS_LINE_SEPARATOR.test(json)
+    ? json.replace(LINE_SEPARATORS, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"))
+    : json;
+}
+
+/** One subject's bytes in a page; the build serialises each record once and reuses the string. */
+export function renderSubject(subject: Subject): string {
+  const ordered: Record<string, unknown> = {};
+  for (const field of SUBJECT_FIELDS) ordered[field] = subject[field];
+  return toJson(ordered);
+}
+
+/** Everything before the first record: `{"count":N,"next":...,"previous":...,"results":[`. */
+export function renderPageHead(count: number, links: PageLinks): string {
+  return `{"count":${count},"next":${toJson(links.next)},"previous":${toJson(links.previous)},"results":[`;
+}
+
+/** What closes every page after its records. */
+export const PAGE_TAIL = "]}";
+
+/** A whole page from its head and already-rendered records. */
+export function renderPage(head: string, records: readonly string[]): string {
+  return head + records.join(",") + PAGE_TAIL;
+}
