@@ -1,0 +1,115 @@
+/** The `subjekti` command line: commander wiring only; every stage lives in src/build and src/serve. */
+import { Command, InvalidArgumentError, Option } from "commander";
+import { isForm, type Form } from "./core/layout.ts";
+import { VERSION } from "./core/version.ts";
+import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "./build/build-options.ts";
+import { buildSite } from "./build/build-site.ts";
+import { DataError, formatProblem, type Problem, SubjektiError } from "./build/problems.ts";
+import { readSubjects } from "./build/read-subjects.ts";
+import { startPreview } from "./serve/preview-server.ts";
+
+function positiveInt(text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError(`expected a positive integer, got "${text}"`);
+  return n;
+}
+
+function limitList(text: string): number[] {
+  const limits = [...new Set(text.split(",").map((part) => positiveInt(part.trim())))];
+  return limits.sort((a, b) => a - b);
+}
+
+function formList(text: string): Form[] {
+  const forms = text.split(",").map((part) => part.trim());
+  const bad = forms.find((form) => !isForm(form));
+  if (bad !== undefined) throw new InvalidArgumentError(`"${bad}" is not a form; the forms are plain, api and json`);
+  return [...new Set(forms)] as Form[];
+}
+
+function baseUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new InvalidArgumentError(`expected an absolute URL such as https://example.org, got "${text}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidArgumentError(`expected http or https, got "${text}"`);
+  // DRF's links are the origin plus the path; a trailing slash would double it.
+  return text.replace(/\/+$/, "");
+}
+
+function printProblems(problems: readonly Problem[]): void {
+  for (const problem of problems) process.stderr.write(`${formatProblem(problem)}\n`);
+}
+
+const program = new Command("subjekti")
+  .description("The Registry of Subjects as a static JSON API")
+  .version(VERSION)
+  .showHelpAfterError();
+
+program
+  .command("build")
+  .description("validate data/ and pre-render the site into dist/")
+  .option("--data <dir>", "the source data directory (*.json, *.ndjson, *.csv)", DEFAULT_OPTIONS.dataDir)
+  .option("--out <dir>", "the site directory", DEFAULT_OPTIONS.outDir)
+  .option("--limits <list>", "page sizes pre-rendered as files, comma-separated", limitList, [...DEFAULT_OPTIONS.limits])
+  .option("--forms <list>", "forms of ?format pre-rendered: plain, api, json", formList, [...DEFAULT_OPTIONS.forms])
+  .option("--max-limit <n>", "the largest page size a request gets", positiveInt, DEFAULT_OPTIONS.maxLimit)
+  .addOption(
+    new Option("--base-url <url>", "the public origin in links (default: $URL, set by Netlify, else http://localhost:8080)").argParser(baseUrl),
+  )
+  .option("--cache-control <value>", "the Cache-Control header of every answer", DEFAULT_OPTIONS.cacheControl)
+  .option("--strict", "treat warnings as errors", false)
+  .option("-q, --quiet", "no progress bar", false)
+  .action(async (flags) => {
+    const options: BuildOptions = { ...flags, dataDir: flags.data, outDir: flags.out, baseUrl: flags.baseUrl ?? baseUrl(defaultBaseUrl(process.env)) };
+    const { printBuildReport, progressBar } = await import("./build/build-report.ts");
+    const bar = options.quiet ? undefined : progressBar(process.stderr);
+    const report = await buildSite(options, bar?.update);
+    bar?.done();
+    printProblems(report.warnings);
+    printBuildReport(report, options, process.stdout);
+  });
+
+program
+  .command("validate")
+  .description("check data/ against every rule and report every problem; writes nothing")
+  .option("--data <dir>", "the source data directory", DEFAULT_OPTIONS.dataDir)
+  .option("--strict", "treat warnings as errors", false)
+  .action(async (flags) => {
+    const result = await readSubjects({ dataDir: flags.data, strict: flags.strict });
+    printProblems(result.warnings);
+    const w = result.warnings.length;
+    process.stdout.write(`${result.subjects.length} subjects in ${result.files.length} files: valid (${w} warning${w === 1 ? "" : "s"})\n`);
+  });
+
+program
+  .command("preview")
+  .description("serve dist/ locally, routed exactly as the Netlify edge routes it")
+  .option("--dir <dir>", "the built site", DEFAULT_OPTIONS.outDir)
+  .option("--port <n>", "the port", positiveInt, 8080)
+  .option("--host <host>", "the address to listen on", "127.0.0.1")
+  .action(async (flags) => {
+    const preview = await startPreview({ dir: flags.dir, port: flags.port, host: flags.host });
+    process.stdout.write(`subjekti preview: ${preview.url} (Ctrl-C stops)\n`);
+    const stop = (): void => {
+      void preview.close().then(() => process.exit(0));
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof DataError) {
+    printProblems(error.problems);
+    process.stderr.write(`subjekti: ${error.message}\n`);
+    process.exitCode = 1;
+  } else if (error instanceof SubjektiError) {
+    process.stderr.write(`subjekti: ${error.message}\n`);
+    process.exitCode = 1;
+  } else {
+    throw error;
+  }
+}
