@@ -1,0 +1,230 @@
+/**
+ * Stage 4: put a planned site on disk, incrementally and atomically.
+ *
+ * - A shard directory whose content-named directory already exists is left alone: 0 bytes.
+ * - A changed shard is written into `<name>.tmp-<pid>` beside the old one, then renamed into
+ *   place; inside it, files whose bytes equal the previous version's are hard-linked, not written.
+ * - The manifest is replaced last, by rename: that one atomic step switches readers from the
+ *   complete old site to the complete new one. A build killed at any moment leaves the old
+ *   manifest pointing at old, untouched directories.
+ * - Only then are directories the new manifest does not name removed (and leftovers of killed builds).
+ */
+import { link, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { DATA_ROOT, MANIFEST_PATH } from "../core/layout.ts";
+import type { FilePlan, SitePlan } from "./plan-site.ts";
+
+export interface WriteReport {
+  readonly files: number;
+  readonly written: number;
+  readonly unchanged: number;
+  readonly removed: number;
+  readonly bytesWritten: number;
+  readonly bytesRemoved: number;
+}
+
+/** Progress of the write: files settled of the total. */
+export type WriteProgress = (done: number, total: number) => void;
+
+/** File operations in flight at once: enough to keep libuv's threads busy, few enough to bound memory. */
+const CONCURRENCY = 32;
+/** Link errors that mean "this file system cannot hard-link here": write the bytes instead. */
+const NO_LINK = new Set(["EXDEV", "EPERM", "ENOTSUP", "EMLINK", "EOPNOTSUPP"]);
+
+interface Tally {
+  written: number;
+  unchanged: number;
+  bytesWritten: number;
+  done: number;
+}
+
+/** Writes `plan` under `outDir`, touching only files whose bytes change. */
+export async function writeSite(outDir: string, plan: SitePlan, onProgress?: WriteProgress): Promise<WriteReport> {
+  const root = join(outDir, DATA_ROOT);
+  await mkdir(root, { recursive: true });
+  const previous = await readPreviousManifest(join(outDir, MANIFEST_PATH));
+  const total = plan.shards.reduce((sum, shard) => sum + shard.files.length, 1);
+  const tally: Tally = { written: 0, unchanged: 0, bytesWritten: 0, done: 0 };
+  const settle = (): void => onProgress?.(++tally.done, total);
+
+  for (const shard of plan.shards) {
+    const dir = join(root, `${shard.key}.${shard.hash}`);
+    if (await isDirectory(dir)) {
+      tally.unchanged += shard.files.length;
+      tally.done += shard.files.length;
+      onProgress?.(tally.done, total);
+      continue;
+    }
+    const oldHash = previous.dirs[shard.key];
+    // Pages hold the count and the origin: when either changed, no old page can match.
+    const comparable = oldHash !== undefined && (shard.key.startsWith("records/") || previous.sameHead(plan));
+    const oldDir = comparable ? join(root, `${shard.key}.${oldHash}`) : null;
+    await writeShard(dir, shard.files, oldDir, tally, settle);
+  }
+
+  const manifestBytes = Buffer.from(`${JSON.stringify(plan.manifest, null, 2)}\n`);
+  if (previous.bytes?.equals(manifestBytes) === true) {
+    tally.unchanged += 1;
+  } else {
+    const manifestPath = join(outDir, MANIFEST_PATH);
+    await writeFile(`${manifestPath}.tmp-${process.pid}`, manifestBytes);
+    await rename(`${manifestPath}.tmp-${process.pid}`, manifestPath);
+    tally.written += 1;
+    tally.bytesWritten += manifestBytes.length;
+  }
+  settle();
+
+  const swept = await sweep(root, plan);
+  return { files: total, written: tally.written, unchanged: tally.unchanged, bytesWritten: tally.bytesWritten, ...swept };
+}
+
+/** Writes one shard into a temporary sibling, then renames it into place. */
+async function writeShard(dir: string, files: readonly FilePlan[], oldDir: string | null, tally: Tally, settle: () => void): Promise<void> {
+  const tmp = `${dir}.tmp-${process.pid}`;
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(tmp, { recursive: true });
+  await forEachBounded(files, CONCURRENCY, async (file) => {
+    const bytes = file.bytes();
+    const target = join(tmp, file.name);
+    if (oldDir !== null && (await linkIfSame(join(oldDir, file.name), bytes, target))) {
+      tally.unchanged += 1;
+    } else {
+      await writeFile(target, bytes);
+      tally.written += 1;
+      tally.bytesWritten += bytes.length;
+    }
+    settle();
+  });
+  await rename(tmp, dir);
+}
+
+/** Hard-links `old` to `target` when `old` holds exactly `bytes`; false when it does not or cannot. */
+async function linkIfSame(old: string, bytes: Buffer, target: string): Promise<boolean> {
+  let current: Buffer;
+  try {
+    current = await readFile(old);
+  } catch (error) {
+    if (isErrno(error, "ENOENT")) return false;
+    throw error;
+  }
+  if (!current.equals(bytes)) return false;
+  try {
+    await link(old, target);
+    return true;
+  } catch (error) {
+    if (error instanceof Error && NO_LINK.has((error as NodeJS.ErrnoException).code ?? "")) return false;
+    throw error;
+  }
+}
+
+interface PreviousSite {
+  readonly bytes: Buffer | undefined;
+  readonly dirs: Readonly<Record<string, string>>;
+  /** Do the new pages share the old pages' count and origin? */
+  sameHead(plan: SitePlan): boolean;
+}
+
+/** The previous build's manifest, as far as it can be read; an unreadable one means no previous site. */
+async function readPreviousManifest(path: string): Promise<PreviousSite> {
+  const none: PreviousSite = { bytes: undefined, dirs: {}, sameHead: () => false };
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    if (isErrno(error, "ENOENT")) return none;
+    throw error;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    // A manifest we cannot parse names no directory we could reuse; the sweep removes its site.
+    return { ...none, bytes };
+  }
+  if (typeof value !== "object" || value === null) return { ...none, bytes };
+  const old = value as Record<string, unknown>;
+  const dirs = typeof old["dirs"] === "object" && old["dirs"] !== null ? (old["dirs"] as Record<string, string>) : {};
+  return {
+    bytes,
+    dirs,
+    sameHead: (plan) => old["count"] === plan.manifest.count && old["baseUrl"] === plan.manifest.baseUrl,
+  };
+}
+
+/**
+ * Removes everything under the data root that the new manifest does not name. What it counts as
+ * removed is what the site no longer has: a file of an old shard version that the new version of
+ * the shard also holds was replaced (counted as written or unchanged), not removed, and leftovers
+ * of a killed build (`.tmp-<pid>`) were never part of a site.
+ */
+async function sweep(root: string, plan: SitePlan): Promise<{ removed: number; bytesRemoved: number }> {
+  const keep = new Set(plan.shards.map((s) => `${s.key}.${s.hash}`));
+  const names = new Map(plan.shards.map((s) => [s.key, s.files]));
+  const ancestors = new Set<string>();
+  for (const path of keep) {
+    for (let i = path.indexOf("/"); i >= 0; i = path.indexOf("/", i + 1)) ancestors.add(path.slice(0, i));
+  }
+  const tally = { removed: 0, bytesRemoved: 0 };
+  const visit = async (dir: string, rel: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      const abs = join(dir, entry.name);
+      if (keep.has(path) || path === "manifest.json") continue;
+      if (entry.isDirectory() && ancestors.has(path)) {
+        await visit(abs, path);
+        continue;
+      }
+      const shard = SHARD_DIR.exec(path);
+      if (shard?.[2] === undefined) {
+        const stillProduced = new Set((names.get(shard?.[1] ?? "") ?? []).map((f) => f.name));
+        await count(abs, tally, (name) => !stillProduced.has(name));
+      }
+      await rm(abs, { recursive: true, force: true });
+    }
+  };
+  await visit(root, "");
+  return tally;
+}
+
+/** A shard directory's path: its key, then `.<hash>`, then `.tmp-<pid>` while being written. */
+const SHARD_DIR = /^(.*)\.[0-9a-f]+(\.tmp-\d+)?$/;
+
+/** Adds the files under `path` that `isGone` accepts (and their bytes) to the tally. */
+async function count(path: string, tally: { removed: number; bytesRemoved: number }, isGone: (name: string) => boolean): Promise<void> {
+  const stat = await lstat(path);
+  if (!stat.isDirectory()) {
+    if (isGone(basename(path))) {
+      tally.removed += 1;
+      tally.bytesRemoved += stat.size;
+    }
+    return;
+  }
+  const entries = await readdir(path);
+  await forEachBounded(entries, CONCURRENCY, (name) => count(join(path, name), tally, isGone));
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await lstat(path)).isDirectory();
+  } catch (error) {
+    if (isErrno(error, "ENOENT")) return false;
+    throw error;
+  }
+}
+
+function isErrno(error: unknown, code: string): boolean {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === code;
+}
+
+/** Runs `task` on every item with at most `limit` running at once. */
+export async function forEachBounded<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await task(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
