@@ -1,0 +1,31 @@
+/** Test helpers over directory trees: snapshots to compare sites byte for byte. */
+import { readdir, readFile } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** Every file under `dir` (relative path, `/`-separated) -> its bytes as base64; {} when `dir` is missing. */
+export async function snapshotTree(dir: string): Promise<Record<string, string>> {
+  const tree: Record<string, string> = {};
+  const visit = async (abs: string, rel: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(abs, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+      throw error;
+    }
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) await visit(join(abs, entry.name), path);
+      else tree[path] = (await readFile(join(abs, entry.name))).toString("base64");
+    }
+  };
+  await visit(dir, "");
+  return tree;
+}
+
+/** A fresh temporary directory (tests never touch the repo's dist/). */
+export function tempDir(prefix = "subjekti-test-"): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}

@@ -1,0 +1,148 @@
+/**
+ * The build's output: golden pages from an independent oracle (Python + DRF's link functions,
+ * scripts/golden-pages.py), the laws of paging, determinism, and incremental rebuilds.
+ */
+import fc from "fast-check";
+import { cp, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FORMS } from "../../src/core/layout.ts";
+import type { Subject } from "../../src/core/render-page.ts";
+import { snapshotTree, tempDir } from "../_tree.ts";
+import { build, readManifest, readPages } from "./_build.ts";
+
+const FIXTURE = "test/fixtures/small-site";
+const GOLDEN = "test/golden/small-site";
+
+let work: string;
+let subjects: Subject[];
+
+beforeAll(async () => {
+  work = await tempDir();
+  // The oracle's first-page-per-form goldens list every subject once, in id order.
+  const pages = await Promise.all([0, 1, 2].map((p) => readFile(join(GOLDEN, "plain/20", `${p}.json`), "utf8")));
+  subjects = pages.flatMap((page) => (JSON.parse(page) as { results: Subject[] }).results);
+});
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+describe("golden pages (limit 20) equal DRF's bytes from the Python oracle", () => {
+  for (const form of ["plain", "api"] as const) {
+    for (const [page, which] of [[0, "first"], [1, "middle"], [2, "last"]] as const) {
+      it(`${form} page ${page} (${which}) is byte-identical`, async () => {
+        const out = join(work, `golden-${form}-${page}`);
+        await build(FIXTURE, out, { limits: [20], forms: [form] });
+        const pages = await readPages(out, form, 20);
+        expect(pages[page]).toBe(await readFile(join(GOLDEN, form, "20", `${page}.json`), "utf8"));
+      });
+    }
+  }
+});
+
+describe("the laws of paging", () => {
+  it("concatenating the pages of any limit and form gives the list back once, in order", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 60 }), fc.constantFrom(...FORMS), async (limit, form) => {
+        const out = join(work, `concat-${form}-${limit}`);
+        await build(FIXTURE, out, { limits: [limit], forms: [form] });
+        const pages = (await readPages(out, form, limit)).map((p) => JSON.parse(p) as { count: number; results: Subject[] });
+        expect(pages.flatMap((p) => p.results)).toEqual(subjects);
+        expect(pages.every((p) => p.count === subjects.length)).toBe(true);
+        expect(pages.slice(0, -1).every((p) => p.results.length === limit)).toBe(true);
+        await rm(out, { recursive: true });
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+describe("determinism", () => {
+  it("building twice gives byte-identical trees", async () => {
+    const [a, b] = [join(work, "twice-a"), join(work, "twice-b")];
+    await build(FIXTURE, a, { limits: [7, 20] });
+    await build(FIXTURE, b, { limits: [7, 20] });
+    expect(await snapshotTree(b)).toEqual(await snapshotTree(a));
+  });
+
+  it("shuffling records across and inside input files changes nothing", async () => {
+    const baseline = join(work, "shuffle-baseline");
+    await build(FIXTURE, baseline);
+    const expected = await snapshotTree(baseline);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.shuffledSubarray(subjects, { minLength: subjects.length }),
+        fc.integer({ min: 0, max: subjects.length }),
+        async (shuffled, cut) => {
+          const data = join(work, "shuffle-data");
+          const out = join(work, "shuffle-out");
+          await rm(data, { recursive: true, force: true });
+          await rm(out, { recursive: true, force: true });
+          await cp(FIXTURE, data, { recursive: true });
+          await rm(join(data, "a-first.json"));
+          await rm(join(data, "b-middle.ndjson"));
+          await rm(join(data, "c-last.csv"));
+          await writeFile(join(data, "z.json"), JSON.stringify(shuffled.slice(0, cut)));
+          await writeFile(join(data, "a.ndjson"), shuffled.slice(cut).map((s) => JSON.stringify(s)).join("\n"));
+          await build(data, out);
+          expect(await snapshotTree(out)).toEqual(expected);
+        },
+      ),
+      { numRuns: 10 },
+    );
+  });
+});
+
+describe("incremental rebuilds", () => {
+  it("rebuilding unchanged data writes 0 files", async () => {
+    const out = join(work, "incremental-same");
+    const first = await build(FIXTURE, out, { limits: [10, 20] });
+    expect(first.written).toBe(first.files);
+    const again = await build(FIXTURE, out, { limits: [10, 20] });
+    expect(again).toMatchObject({ written: 0, removed: 0, unchanged: first.files, bytesWritten: 0 });
+  });
+
+  it("editing one record rewrites only the pages and the chunk that hold it, plus the manifest", async () => {
+    const data = join(work, "edit-data");
+    const out = join(work, "edit-out");
+    await rm(data, { recursive: true, force: true });
+    await cp(FIXTURE, data, { recursive: true });
+    await build(data, out, { limits: [10, 20] });
+    const before = await snapshotTree(out);
+
+    // Record 25 (index 25 in id order) sits in page 1 of limit 20 and page 2 of limit 10.
+    const ndjson = join(data, "b-middle.ndjson");
+    const lines = (await readFile(ndjson, "utf8")).split("\n");
+    const edited = JSON.parse(lines[5] ?? "") as Subject;
+    expect(edited.id).toBe(subjects[25]?.id);
+    lines[5] = JSON.stringify({ ...edited, naziv_subjekta: `${edited.naziv_subjekta} (preimenovano)` });
+    await writeFile(ndjson, lines.join("\n"));
+
+    const report = await build(data, out, { limits: [10, 20] });
+    // 2 forms x (limit 20 page 1 + limit 10 page 2) + the one chunk + the manifest.
+    expect(report).toMatchObject({ written: 6, removed: 0, unchanged: report.files - 6 });
+
+    const after = await snapshotTree(out);
+    const changed = Object.keys(after).filter((path) => before[path] !== after[path]);
+    const logical = (path: string): string => path.replace(/\.[0-9a-f]{16}\//, "/");
+    const beforeByLogical = new Map(Object.entries(before).map(([p, b]) => [logical(p), b]));
+    const rewritten = changed.filter((path) => beforeByLogical.get(logical(path)) !== after[path]).map(logical).sort();
+    expect(rewritten).toEqual([
+      "_subjekti/manifest.json",
+      "_subjekti/pages/api/10/0/2.json",
+      "_subjekti/pages/api/20/0/1.json",
+      "_subjekti/pages/plain/10/0/2.json",
+      "_subjekti/pages/plain/20/0/1.json",
+      "_subjekti/records/0/0.ndjson",
+    ]);
+  });
+
+  it("files no longer produced are removed and counted", async () => {
+    const out = join(work, "incremental-shrink");
+    await build(FIXTURE, out, { limits: [10, 20] });
+    const report = await build(FIXTURE, out, { limits: [20] });
+    // Limit 10's 5 pages in each of 2 forms are gone.
+    expect(report).toMatchObject({ removed: 10, written: 1 });
+    const manifest = await readManifest(out);
+    expect(Object.keys(manifest.dirs).some((key) => key.includes("/10/"))).toBe(false);
+    expect(Object.keys(await snapshotTree(out)).some((path) => path.includes("/10/"))).toBe(false);
+  });
+});
