@@ -38,16 +38,12 @@ function isPlainByte(byte: number): boolean {
 
 /** Compares two strings by code points, as Python orders `str` (JS `<` orders UTF-16 units). */
 export function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    // A surrogate (a code point above U+FFFF) sorts after every BMP unit from U+E000 up.
-    const xs = x >= 0xd800 && x <= 0xdfff;
-    const ys = y >= 0xd800 && y <= 0xdfff;
-    if (xs !== ys) return xs ? 1 : -1;
-    return x - y;
+  // Equal prefixes split into the same code points, so both strings stay aligned at `i`.
+  for (let i = 0; i < a.length && i < b.length; ) {
+    const x = a.codePointAt(i) ?? 0;
+    const y = b.codePointAt(i) ?? 0;
+    if (x !== y) return x - y;
+    i += x > 0xffff ? 2 : 1;
   }
   return a.length - b.length;
 }
