@@ -39,16 +39,26 @@ const HAS_LINE_SEPARATOR = /[\u2028\u2029]/;
 /** JSON as DRF renders it; JSON.stringify already matches Python's escapes for everything else. */
 export function toJson(value: unknown): string {
   const json = JSON.stringify(value);
-  return HAS_LINE_SEPARATOR.test(json)
-    ? json.replace(LINE_SEPARATORS, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"))
-    : json;
+  return HAS_LINE_SEPARATOR.test(json) ? escapeLineSeparators(json) : json;
 }
 
-/** One subject's bytes in a page; the build serialises each record once and reuses the string. */
-export function renderSubject(subject: Subject): string {
-  const ordered: Record<string, unknown> = {};
-  for (const field of SUBJECT_FIELDS) ordered[field] = subject[field];
-  return toJson(ordered);
+function escapeLineSeparators(json: string): string {
+  return json.replace(LINE_SEPARATORS, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+}
+
+/**
+ * One subject's bytes in a page; the build serialises each record once and reuses the bytes.
+ * Written out field by field (the seed's order) rather than by re-keying an object: as fast as a
+ * bare JSON.stringify and independent of the order of the input object's keys.
+ */
+export function renderSubject(s: Subject): string {
+  const q = JSON.stringify;
+  const json =
+    `{"id":${q(s.id)},"jedinstvena_oznaka":${q(s.jedinstvena_oznaka)},"naziv_subjekta":${q(s.naziv_subjekta)},` +
+    `"oib":${q(s.oib)},"razina":${q(s.razina)},"datum_postanka":${q(s.datum_postanka)},` +
+    `"status_subjekta":${q(s.status_subjekta)},"odobreno":${q(s.odobreno)},` +
+    `"institucija_grad":${q(s.institucija_grad)},"institucija_email":${q(s.institucija_email)}}`;
+  return HAS_LINE_SEPARATOR.test(json) ? escapeLineSeparators(json) : json;
 }
 
 /** Everything before the first record: `{"count":N,"next":...,"previous":...,"results":[`. */
