@@ -53,12 +53,16 @@ export function showValue(value: unknown): string {
   return text.length > MAX_VALUE_LENGTH ? `${text.slice(0, MAX_VALUE_LENGTH - 1)}…` : text;
 }
 
+/** Where a problem is: `data/x.json[12]`, `data/x.csv:118`, or the file alone. */
+export function formatLocation(place: Pick<Problem, "file" | "index" | "line">): string {
+  return place.index !== undefined ? `${place.file}[${place.index}]`
+    : place.line !== undefined ? `${place.file}:${place.line}`
+    : place.file;
+}
+
 /** One line: `data/x.json[12]: …` or `data/x.csv:118: oib: expected 11 digits, got "2735615212" (leading zero lost?)`. */
 export function formatProblem(problem: Problem): string {
-  const where =
-    problem.index !== undefined ? `${problem.file}[${problem.index}]`
-    : problem.line !== undefined ? `${problem.file}:${problem.line}`
-    : problem.file;
+  const where = formatLocation(problem);
   const field = problem.field === undefined ? "" : ` ${problem.field}:`;
   const got = problem.value === undefined ? "" : `, got ${problem.value}`;
   const hint = problem.hint === undefined ? "" : ` (${problem.hint})`;

@@ -1,0 +1,41 @@
+/** Dates as the registry writes them: `YYYY-MM-DD`, proleptic Gregorian, like Python's `date`. */
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const MONTH_NAMES = [
+  "January", "February", "March", "April", "May", "June",
+  "July", "August", "September", "October", "November", "December",
+] as const;
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+function daysInMonth(year: number, month: number): number {
+  return month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** Whether `text` is `YYYY-MM-DD` naming a day that exists (year 1 onwards, as Python's `date.min`). */
+export function isCalendarDate(text: string): boolean {
+  const match = ISO_DATE.exec(text);
+  if (match === null) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+/** Why a `YYYY-MM-DD`-shaped text is not a day, or how to rewrite a date written another way. */
+export function explainDate(text: string): string | undefined {
+  const iso = ISO_DATE.exec(text);
+  if (iso !== null) {
+    const [year, month] = [Number(iso[1]), Number(iso[2])];
+    if (month < 1 || month > 12) return `there is no month ${iso[2]}`;
+    if (year < 1) return "there is no year 0";
+    return `${MONTH_NAMES[month - 1]} ${iso[1]} has ${daysInMonth(year, month)} days`;
+  }
+  // Croatian documents write 14.5.1966. (with the trailing dot); spreadsheets keep that form.
+  const croatian = /^\s*(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})\.?\s*$/.exec(text);
+  if (croatian !== null) {
+    return `a day.month.year date? write ${croatian[3]}-${croatian[2]?.padStart(2, "0")}-${croatian[1]?.padStart(2, "0")}`;
+  }
+  if (/^\d{4}-\d{2}-\d{2}[T ]/.test(text)) return "the date only, without a time";
+  return undefined;
+}

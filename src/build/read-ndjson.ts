@@ -1,0 +1,28 @@
+/** An NDJSON file: one subject per line, blank lines allowed, each line parsed on its own. */
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import { type Problem, showValue } from "./problems.ts";
+import type { OnRecord } from "./read-json-array.ts";
+import { locate, type SourceFile } from "./source-file.ts";
+
+/** Reads `file`, calling `onRecord` with each non-blank line's value and its 1-based line number. */
+export async function readNdjson(file: SourceFile, onRecord: OnRecord, problems: Problem[]): Promise<void> {
+  const lines = createInterface({ input: createReadStream(file.path, { encoding: "utf8" }), crlfDelay: Infinity });
+  let line = 0;
+  for await (const raw of lines) {
+    line++;
+    // Editors on Windows may start the file with a byte-order mark.
+    const text = line === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+    if (text.trim() === "") continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      const reason = error.message.replace(/, ".*" is not valid JSON$/s, "").replace(/ in JSON at position (\d+).*$/s, (_, at: string) => ` at column ${Number(at) + 1}`);
+      problems.push({ severity: "error", ...locate(file, line), expected: "one JSON object on the line", value: showValue(text), hint: reason });
+      continue;
+    }
+    onRecord(value, line);
+  }
+}
