@@ -1,0 +1,66 @@
+/**
+ * The machine's limit for a build's work, for `npm run bench`: read and `JSON.parse` the same
+ * input, then write the same number of files of the same sizes into the same directories, as
+ * fast as Node can (bounded concurrency, one shared buffer, nothing rendered, nothing compared).
+ * A build can hardly beat this; the bench reports build time / probe time.
+ *
+ *   node --import tsx scripts/bench-probe.ts --input data.json --plan sizes.json --out dir
+ *
+ * The plan (written by scripts/bench.ts from the built tree) is
+ * `{"dirs": ["_subjekti/pages/plain/20/0.ab12", ...], "files": [[dirIndex, name, size], ...]}`.
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { Command } from "commander";
+
+export interface WritePlan {
+  readonly dirs: readonly string[];
+  readonly files: readonly (readonly [number, string, number])[];
+}
+
+/** File writes in flight at once: past ~64 libuv's 4 threads are the limit, not the queue. */
+const CONCURRENCY = 64;
+
+/** Runs `task` on every item with at most `limit` running at once. */
+export async function forEachBounded<T>(items: readonly T[], limit: number, task: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await task(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const flags = new Command("bench-probe")
+    .requiredOption("--input <file>", "the JSON array the build reads")
+    .requiredOption("--plan <file>", "the files to write (from the built tree)")
+    .requiredOption("--out <dir>", "where to write them")
+    .parse(argv)
+    .opts<{ input: string; plan: string; out: string }>();
+  const started = performance.now();
+  const text = await readFile(flags.input, "utf8");
+  const list: unknown = JSON.parse(text);
+  const parsed = performance.now();
+  const plan = JSON.parse(await readFile(flags.plan, "utf8")) as WritePlan;
+  const largest = plan.files.reduce((most, [, , size]) => Math.max(most, size), 0);
+  // Real bytes of the input, so nothing the file system might special-case (zero pages).
+  const filler = Buffer.alloc(largest, Buffer.from(text.slice(0, 1 << 16)));
+  await forEachBounded(plan.dirs, CONCURRENCY, (dir) => mkdir(join(flags.out, dir), { recursive: true }));
+  let bytes = 0;
+  await forEachBounded(plan.files, CONCURRENCY, async ([dir, name, size]) => {
+    bytes += size;
+    await writeFile(join(flags.out, plan.dirs[dir] as string, name), filler.subarray(0, size));
+  });
+  const done = performance.now();
+  // The list stays alive to the end, as a build's records do.
+  const records = Array.isArray(list) ? list.length : 0;
+  process.stdout.write(
+    `${JSON.stringify({ records, files: plan.files.length, bytes, readParseSeconds: (parsed - started) / 1000, writeSeconds: (done - parsed) / 1000 })}\n`,
+  );
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await main(process.argv);
+}
