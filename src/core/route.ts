@@ -64,7 +64,7 @@ export function route(request: RouteRequest, manifest: Manifest): Decision {
   const path = decodePath(request.path);
   if (path === COLLECTION_PATH.slice(0, -1)) {
     // Django's CommonMiddleware (APPEND_SLASH) answers every method with a relative 301.
-    const location = request.query === "" ? COLLECTION_PATH : `${COLLECTION_PATH}?${request.query}`;
+    const location = request.query === "" ? COLLECTION_PATH : `${COLLECTION_PATH}?${iriToUri(request.query)}`;
     return respond(301, [["Location", location], ...commonHeaders(manifest.cacheControl)], "");
   }
   if (path === COLLECTION_PATH) return routeCollection(request, manifest);
@@ -151,14 +151,37 @@ export function assemblePage(head: string, chunks: readonly ChunkSlice[], texts:
  * ignored. A missing or blank header is `*`/`*`.
  */
 export function acceptsJson(header: string | null | undefined): boolean {
-  if (header === null || header === undefined || header.trim() === "") return true;
+  if (header === null || header === undefined || stripPython(header) === "") return true;
   return header.split(",").some((range) => {
-    const type = (range.split(";")[0] ?? "").trim().toLowerCase();
+    // get_accept_list strips each range and parse_header_parameters its type, with str.strip().
+    const type = stripPython(range.split(";")[0] ?? "").toLowerCase();
     const slash = type.indexOf("/");
     const main = slash < 0 ? type : type.slice(0, slash);
     const sub = slash < 0 ? "" : type.slice(slash + 1);
     return (main === "*" || main === "application") && (sub === "*" || sub === "json");
   });
+}
+
+/** Python's `str.strip()`: unlike `String.prototype.trim` it strips \x1c-\x1f and \x85, and keeps U+FEFF. */
+const PY_STRIP = /^[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+
+function stripPython(text: string): string {
+  return text.replace(PY_STRIP, "");
+}
+
+/** Characters Django's `iri_to_uri` keeps: `quote(iri, safe="/#%[]=:;$&()+,!?*@'~")`. */
+const IRI_SAFE = /^[A-Za-z0-9_.~\-/#%[\]=:;$&()+,!?*@']*$/;
+const UTF8 = new TextEncoder();
+
+/** Django's `iri_to_uri`, which `get_full_path` applies to the query of an APPEND_SLASH redirect. */
+function iriToUri(text: string): string {
+  if (IRI_SAFE.test(text)) return text;
+  let out = "";
+  for (const char of text) {
+    if (IRI_SAFE.test(char)) out += char;
+    else for (const byte of UTF8.encode(char)) out += "%" + byte.toString(16).toUpperCase().padStart(2, "0");
+  }
+  return out;
 }
 
 /** Django resolves URLs on the percent-decoded path. */

@@ -1,0 +1,384 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Manifest } from "../../src/core/manifest.ts";
+import { renderPage, renderPageHead, toJson } from "../../src/core/render-page.ts";
+import { acceptsJson, assemblePage, type Decision, route, type RouteRequest } from "../../src/core/route.ts";
+
+const BASE = "https://x.org";
+const COUNT = 2000;
+
+/** A site of 2000 subjects: limits 20 and 100 pre-rendered in the plain and api forms. */
+const manifest: Manifest = {
+  layout: 1,
+  version: "0.1.0",
+  count: COUNT,
+  maxLimit: 1000,
+  limits: [20, 100],
+  forms: ["plain", "api"],
+  chunkSize: 1000,
+  baseUrl: BASE,
+  cacheControl: "public, max-age=60",
+  hash: "0123456789abcdef0123",
+  dirs: {
+    "pages/plain/20/0": "p20",
+    "pages/api/20/0": "a20",
+    "pages/plain/100/0": "p100",
+    "pages/api/100/0": "a100",
+    "records/0": "rec",
+  },
+};
+
+/** Record lines as the build writes them: one rendered subject a line. */
+const chunkText = (chunk: number, size: number, count: number): string =>
+  Array.from({ length: Math.max(0, Math.min(size, count - chunk * size)) }, (_, i) => `{"id":${chunk * size + i + 1}}`).join("\n") + "\n";
+
+function ask(target: string, init: Partial<Omit<RouteRequest, "path" | "query">> = {}, site: Manifest = manifest): Decision {
+  const q = target.indexOf("?");
+  return route(
+    {
+      method: "GET",
+      baseUrl: BASE,
+      ...init,
+      path: q < 0 ? target : target.slice(0, q),
+      query: q < 0 ? "" : target.slice(q + 1),
+    },
+    site,
+  );
+}
+
+const header = (decision: Decision, name: string): string | undefined =>
+  "headers" in decision ? new Map(decision.headers).get(name) : undefined;
+
+const NOT_FOUND = '{"detail":"Not found."}';
+const NOT_ACCEPTABLE = '{"detail":"Could not satisfy the request Accept header."}';
+const OPTIONS_BODY =
+  '{"name":"Subjekt List","description":"","renders":["application/json"],"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}';
+
+describe("route: CONTRACT §4 statuses and bodies", () => {
+  it.each([
+    ["GET /api/subjekti/ -> 200 file", "GET", "/api/subjekti/", undefined, 200, undefined],
+    ["HEAD /api/subjekti/ -> 200 file (as GET)", "HEAD", "/api/subjekti/", undefined, 200, undefined],
+    ["get (lower case) -> 200 file", "get", "/api/subjekti/", undefined, 200, undefined],
+    ["OPTIONS -> 200 with the metadata body", "OPTIONS", "/api/subjekti/", undefined, 200, OPTIONS_BODY],
+    ["POST -> 405 naming POST", "POST", "/api/subjekti/", undefined, 405, '{"detail":"Method \\"POST\\" not allowed."}'],
+    ["PUT -> 405 naming PUT", "PUT", "/api/subjekti/", undefined, 405, '{"detail":"Method \\"PUT\\" not allowed."}'],
+    ["DELETE -> 405", "DELETE", "/api/subjekti/", undefined, 405, '{"detail":"Method \\"DELETE\\" not allowed."}'],
+    ["TRACE -> 405", "TRACE", "/api/subjekti/", undefined, 405, '{"detail":"Method \\"TRACE\\" not allowed."}'],
+    ["patch -> 405 naming PATCH (upper-cased)", "patch", "/api/subjekti/", undefined, 405, '{"detail":"Method \\"PATCH\\" not allowed."}'],
+    ["BREW (unknown method) -> 405", "BREW", "/api/subjekti/", undefined, 405, '{"detail":"Method \\"BREW\\" not allowed."}'],
+    ["GET ?format=xml -> 404", "GET", "/api/subjekti/?format=xml", undefined, 404, NOT_FOUND],
+    ["GET ?format=API -> 404 (case-sensitive)", "GET", "/api/subjekti/?format=API", undefined, 404, NOT_FOUND],
+    ["GET ?format=api&format=xml -> 404 (last wins)", "GET", "/api/subjekti/?format=api&format=xml", undefined, 404, NOT_FOUND],
+    ["GET ?format=xml&format=api -> 200 (last wins)", "GET", "/api/subjekti/?format=xml&format=api", undefined, 200, undefined],
+    ["POST ?format=xml -> 404 (format before the method)", "POST", "/api/subjekti/?format=xml", undefined, 404, NOT_FOUND],
+    ["OPTIONS ?format=xml -> 404", "OPTIONS", "/api/subjekti/?format=xml", undefined, 404, NOT_FOUND],
+    ["GET ?format=xml, Accept text/html -> 404 (format before Accept)", "GET", "/api/subjekti/?format=xml", "text/html", 404, NOT_FOUND],
+    ["GET, Accept text/html -> 406", "GET", "/api/subjekti/", "text/html", 406, NOT_ACCEPTABLE],
+    ["POST, Accept text/html -> 406 (Accept before the method)", "POST", "/api/subjekti/", "text/html", 406, NOT_ACCEPTABLE],
+    ["OPTIONS, Accept text/html -> 406", "OPTIONS", "/api/subjekti/", "text/html", 406, NOT_ACCEPTABLE],
+    ["GET /api/ -> 404", "GET", "/api/", undefined, 404, NOT_FOUND],
+    ["GET /api/other/ -> 404", "GET", "/api/other/", undefined, 404, NOT_FOUND],
+    ["GET /api/subjekti/1/ -> 404", "GET", "/api/subjekti/1/", undefined, 404, NOT_FOUND],
+    ["GET /api/subjekti// -> 404", "GET", "/api/subjekti//", undefined, 404, NOT_FOUND],
+    ["POST /api/other -> 404 (not the collection: no 405)", "POST", "/api/other", undefined, 404, NOT_FOUND],
+  ])("%s", (_name, method, target, accept, status, body) => {
+    const decision = ask(target, { method, accept });
+    expect(decision.kind === "static" ? "static" : decision.status).toBe(status);
+    if (body !== undefined) expect(decision.kind === "respond" ? decision.body : decision.kind).toBe(body);
+  });
+
+  it.each([
+    ["'/' -> static", "/"],
+    ["'/index.html' -> static", "/index.html"],
+    ["'/api' -> static (not under /api/)", "/api"],
+    ["'/apix/subjekti/' -> static", "/apix/subjekti/"],
+    ["'/API/subjekti/' -> static (paths are case-sensitive)", "/API/subjekti/"],
+    ["'/_subjekti/manifest.json' -> static", "/_subjekti/manifest.json"],
+  ])("%s", (_name, target) => {
+    expect(ask(target)).toEqual({ kind: "static" });
+  });
+
+  it.each([
+    ["no query -> Location '/api/subjekti/' (no '?')", "GET", "/api/subjekti", "/api/subjekti/"],
+    ["'?' alone -> no '?'", "GET", "/api/subjekti?", "/api/subjekti/"],
+    ["with a query -> the same query", "GET", "/api/subjekti?limit=5&format=xml", "/api/subjekti/?limit=5&format=xml"],
+    ["POST -> 301 as well (APPEND_SLASH precedes the view)", "POST", "/api/subjekti?a=1", "/api/subjekti/?a=1"],
+    ["percent-escaped path '/api/subjekt%69' -> 301", "GET", "/api/subjekt%69", "/api/subjekti/"],
+    // Regression: Django's get_full_path runs iri_to_uri over the query; URL.search leaves {|}^` and \ raw.
+    ["raw '{x}|^`\\' in the query -> %-escaped as iri_to_uri does", "GET", "/api/subjekti?q={x}|^`\\&a=[1]'%zz", "/api/subjekti/?q=%7Bx%7D%7C%5E%60%5C&a=[1]'%zz"],
+  ])("/api/subjekti %s", (_name, method, target, location) => {
+    const decision = ask(target, { method });
+    expect(decision).toMatchObject({ kind: "respond", status: 301, body: "" });
+    expect(header(decision, "Location")).toBe(location);
+  });
+
+  it.each([
+    ["200 file", ask("/api/subjekti/")],
+    ["200 respond (past the end)", ask("/api/subjekti/?offset=5000")],
+    ["404 unknown format", ask("/api/subjekti/?format=xml")],
+    ["405", ask("/api/subjekti/", { method: "POST" })],
+    ["406", ask("/api/subjekti/", { accept: "text/html" })],
+    ["OPTIONS", ask("/api/subjekti/", { method: "OPTIONS" })],
+  ])("%s carries the CONTRACT §5 headers", (_name, decision) => {
+    for (const [name, value] of [
+      ["Content-Type", "application/json"],
+      ["Allow", "GET, HEAD, OPTIONS"],
+      ["Vary", "Accept"],
+      ["X-Content-Type-Options", "nosniff"],
+      ["X-Frame-Options", "DENY"],
+      ["Referrer-Policy", "same-origin"],
+      ["Access-Control-Allow-Origin", "*"],
+      ["Cache-Control", "public, max-age=60"],
+    ] as const) {
+      expect(header(decision, name)).toBe(value);
+    }
+  });
+
+  it("pages carry an ETag; error answers do not", () => {
+    expect(header(ask("/api/subjekti/"), "ETag")).toMatch(/^"0123456789ab-/);
+    expect(header(ask("/api/subjekti/", { method: "POST" }), "ETag")).toBeUndefined();
+  });
+});
+
+describe("route: If-None-Match", () => {
+  const etag = header(ask("/api/subjekti/?offset=40"), "ETag") ?? "";
+  it.each([
+    ["the page's tag -> 304", "GET", etag, 304],
+    ["W/ + the tag -> 304", "GET", `W/${etag}`, 304],
+    ["'*' -> 304", "GET", "*", 304],
+    ["a list holding the tag -> 304", "GET", `"x", ${etag}`, 304],
+    ["HEAD with the tag -> 304", "HEAD", etag, 304],
+    ["another tag -> 200", "GET", '"nope"', 200],
+    ["'*' on OPTIONS -> 200 (not a page)", "OPTIONS", "*", 200],
+    ["'*' on POST -> 405", "POST", "*", 405],
+  ])("%s", (_name, method, ifNoneMatch, status) => {
+    const decision = ask("/api/subjekti/?offset=40", { method, ifNoneMatch });
+    expect(decision.kind === "static" ? 0 : decision.status).toBe(status);
+    if (status === 304) expect(decision).toMatchObject({ kind: "respond", body: "" });
+  });
+
+  it.each([
+    ["limit=20&offset=40 (same page, spelled out)", "/api/subjekti/?limit=20&offset=40", 304],
+    ["offset=041 (another page)", "/api/subjekti/?offset=41", 200],
+    ["format=api (other links)", "/api/subjekti/?offset=40&format=api", 200],
+  ])("the tag of ?offset=40 against %s -> %i", (_name, target, status) => {
+    const decision = ask(target, { ifNoneMatch: etag });
+    expect(decision.kind === "static" ? 0 : decision.status).toBe(status);
+  });
+
+  it("another base URL gets another tag (its links differ)", () => {
+    expect(header(ask("/api/subjekti/", { baseUrl: "http://localhost:8080" }), "ETag")).not.toBe(header(ask("/api/subjekti/"), "ETag"));
+  });
+});
+
+describe("route: file or derive", () => {
+  it.each([
+    ["no query -> plain/20 page 0", "/api/subjekti/", "_subjekti/pages/plain/20/0.p20/0.json"],
+    ["offset=0 -> plain/20 page 0", "/api/subjekti/?offset=0", "_subjekti/pages/plain/20/0.p20/0.json"],
+    ["limit=20&offset=40 -> plain/20 page 2", "/api/subjekti/?limit=20&offset=40", "_subjekti/pages/plain/20/0.p20/2.json"],
+    ["offset=1980 -> plain/20 page 99 (the last)", "/api/subjekti/?offset=1980", "_subjekti/pages/plain/20/0.p20/99.json"],
+    ["limit=100&offset=1900 -> plain/100 page 19", "/api/subjekti/?limit=100&offset=1900", "_subjekti/pages/plain/100/0.p100/19.json"],
+    ["format=api -> api/20 page 0", "/api/subjekti/?format=api", "_subjekti/pages/api/20/0.a20/0.json"],
+    ["limit=5&limit=20 -> plain/20 (one limit in the links)", "/api/subjekti/?limit=5&limit=20", "_subjekti/pages/plain/20/0.p20/0.json"],
+    ["offset=05 (offset 5, not aligned) -> derive", "/api/subjekti/?offset=05", null],
+    ["offset=41 (not aligned) -> derive", "/api/subjekti/?offset=41", null],
+    ["limit=50 (not pre-rendered) -> derive", "/api/subjekti/?limit=50", null],
+    ["limit=5000 (-> 1000, not pre-rendered) -> derive", "/api/subjekti/?limit=5000", null],
+    ["format=json (form not built) -> derive", "/api/subjekti/?format=json", null],
+    ["format= (blank, carried into links) -> derive", "/api/subjekti/?format=", null],
+    ["format=api&format=api (repeated) -> derive", "/api/subjekti/?format=api&format=api", null],
+    ["an unknown parameter -> derive", "/api/subjekti/?x=1", null],
+    ["'flag' without '=' -> derive", "/api/subjekti/?flag", null],
+  ])("%s", (_name, target, path) => {
+    const decision = ask(target);
+    if (path === null) expect(decision.kind).toBe("derive");
+    else expect(decision).toMatchObject({ kind: "file", status: 200, path });
+  });
+
+  it("a request whose base URL is not the manifest's -> derive, links to the request's base", () => {
+    const decision = ask("/api/subjekti/", { baseUrl: "http://localhost:8080" });
+    expect(decision).toMatchObject({
+      kind: "derive",
+      head: '{"count":2000,"next":"http://localhost:8080/api/subjekti/?limit=20&offset=20","previous":null,"results":[',
+      chunks: [{ path: "_subjekti/records/0.rec/0.ndjson", from: 0, to: 20 }],
+    });
+  });
+
+  it("a page across a chunk boundary (offset 990, limit 20) -> two slices, assembled in order", () => {
+    const decision = ask("/api/subjekti/?offset=990");
+    if (decision.kind !== "derive") throw new Error(`expected derive, got ${decision.kind}`);
+    expect(decision.chunks).toEqual([
+      { path: "_subjekti/records/0.rec/0.ndjson", from: 990, to: 1000 },
+      { path: "_subjekti/records/0.rec/1.ndjson", from: 0, to: 10 },
+    ]);
+    const body = assemblePage(decision.head, decision.chunks, [chunkText(0, 1000, COUNT), chunkText(1, 1000, COUNT)]);
+    const ids = Array.from({ length: 20 }, (_, i) => `{"id":${991 + i}}`);
+    expect(body).toBe(
+      renderPage(
+        renderPageHead(COUNT, {
+          next: `${BASE}/api/subjekti/?limit=20&offset=1010`,
+          previous: `${BASE}/api/subjekti/?limit=20&offset=970`,
+        }),
+        ids,
+      ),
+    );
+  });
+
+  it("the last, partial page (offset 1990) -> 10 records, next null", () => {
+    const decision = ask("/api/subjekti/?offset=1990");
+    if (decision.kind !== "derive") throw new Error(`expected derive, got ${decision.kind}`);
+    expect(decision.chunks).toEqual([{ path: "_subjekti/records/0.rec/1.ndjson", from: 990, to: 1000 }]);
+    const page = JSON.parse(assemblePage(decision.head, decision.chunks, [chunkText(1, 1000, COUNT)])) as {
+      next: string | null;
+      results: { id: number }[];
+    };
+    expect(page.next).toBeNull();
+    expect(page.results.map((r) => r.id)).toEqual(Array.from({ length: 10 }, (_, i) => 1991 + i));
+  });
+
+  it.each([
+    ["offset=2000 (= count) -> [] and previous 1980", "offset=2000", `{"count":2000,"next":null,"previous":"${BASE}/api/subjekti/?limit=20&offset=1980","results":[]}`],
+    ["offset=2005 -> [] and previous 1985", "offset=2005", `{"count":2000,"next":null,"previous":"${BASE}/api/subjekti/?limit=20&offset=1985","results":[]}`],
+    [
+      "offset=10**30 -> [] and previous 10**30-20 exactly",
+      `offset=1${"0".repeat(30)}`,
+      `{"count":2000,"next":null,"previous":"${BASE}/api/subjekti/?limit=20&offset=${"9".repeat(28)}80","results":[]}`,
+    ],
+  ])("past the end: %s, answered directly", (_name, query, body) => {
+    expect(ask(`/api/subjekti/?${query}`)).toMatchObject({ kind: "respond", status: 200, body });
+  });
+
+  it.each([
+    ["offset 0 -> [] and no links", "", '{"count":0,"next":null,"previous":null,"results":[]}'],
+    ["offset 25 -> [] and previous offset 5", "?offset=25", `{"count":0,"next":null,"previous":"${BASE}/api/subjekti/?limit=20&offset=5","results":[]}`],
+  ])("an empty list: %s", (_name, query, body) => {
+    expect(ask(`/api/subjekti/${query}`, {}, { ...manifest, count: 0, dirs: {} })).toMatchObject({ kind: "respond", status: 200, body });
+  });
+
+  it("a records chunk missing from the manifest -> 503, not a throw", () => {
+    const decision = ask("/api/subjekti/?offset=41", {}, { ...manifest, dirs: {} });
+    expect(decision).toMatchObject({ kind: "respond", status: 503, body: toJson({ detail: "The site is incomplete: rebuild it." }) });
+  });
+
+  it("a pre-rendered shard missing from the manifest -> derive instead", () => {
+    const { "pages/plain/20/0": _gone, ...dirs } = manifest.dirs;
+    expect(ask("/api/subjekti/", {}, { ...manifest, dirs }).kind).toBe("derive");
+  });
+});
+
+describe("assemblePage", () => {
+  it.each([
+    ["one slice in the middle", [{ path: "a", from: 1, to: 3 }], ["x\ny\nz\nw\n"], "H" + "y,z" + "]}"],
+    ["two slices across files", [{ path: "a", from: 2, to: 3 }, { path: "b", from: 0, to: 2 }], ["x\ny\nz\n", "u\nv\nw\n"], "Hz,u,v]}"],
+    ["no trailing newline", [{ path: "a", from: 0, to: 2 }], ["x\ny"], "Hx,y]}"],
+    ["no slices -> empty results", [], [], "H]}"],
+  ])("%s", (_name, chunks, texts, expected) => {
+    expect(assemblePage("H", chunks, texts)).toBe(expected);
+  });
+});
+
+describe("acceptsJson (DRF DefaultContentNegotiation with JSONRenderer only)", () => {
+  it.each([
+    ["absent (null) -> true", null, true],
+    ["absent (undefined) -> true", undefined, true],
+    // The lead's rule; DRF itself would answer 406 to a present but empty header (see the report).
+    ["blank '' -> true", "", true],
+    ["'*/*' -> true", "*/*", true],
+    ["'application/*' -> true", "application/*", true],
+    ["'*/json' -> true", "*/json", true],
+    ["'application/json' -> true", "application/json", true],
+    ["'Application/JSON' -> true (Django lower-cases)", "Application/JSON", true],
+    ["'application/json;q=0' -> true (DRF ignores q)", "application/json;q=0", true],
+    ["'application/json; indent=4' -> true (parameters ignored)", "application/json; indent=4", true],
+    ["'text/html' -> false", "text/html", false],
+    ["'text/html, application/xhtml+xml' -> false", "text/html, application/xhtml+xml", false],
+    ["'text/html, */*;q=0.8' (a browser) -> true", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", true],
+    ["'text/*' -> false", "text/*", false],
+    ["'application/xml' -> false", "application/xml", false],
+    ["'application/json-patch+json' -> false", "application/json-patch+json", false],
+    ["'*' (no slash) -> false", "*", false],
+    ["'application' (no slash) -> false", "application", false],
+    ["'application/json/x' -> false", "application/json/x", false],
+    ["'text/html, ' (trailing empty range) -> false", "text/html, ", false],
+    ["'  application/json  ' -> true", "  application/json  ", true],
+    // Regression: Python's str.strip() also strips \x1c-\x1f and NEL, which String.trim keeps.
+    ["'application/json\\x85' (NEL) -> true", "application/json\x85", true],
+    ["'\\x1capplication/json;q=1' -> true", "\x1capplication/json;q=1", true],
+    ["'application/json \\x1f;q=1' -> true", "application/json \x1f;q=1", true],
+    ["'\\ufeffapplication/json' -> false (BOM is not whitespace to Python)", "\ufeffapplication/json", false],
+  ])("%s", (_name, accept, expected) => {
+    expect(acceptsJson(accept)).toBe(expected);
+  });
+});
+
+describe("route: laws", () => {
+  const STATUSES = new Set([200, 301, 304, 404, 405, 406, 503]);
+  const anyCodePoint = fc.integer({ min: 0, max: 0x10ffff }).map((cp) => String.fromCodePoint(cp));
+  const junk = fc.string({ unit: anyCodePoint, maxLength: 8 });
+  const piece = fc.oneof(
+    fc.constantFrom("%", "%zz", "%C4", "%FF", "%8", "&", "=", "+", "limit=", "offset=", "format=", "api", "json", "xml", "-1", "1_0", "99999999999999999999999", "\u0663", " "),
+    junk,
+  );
+  const query = fc.array(piece, { maxLength: 10 }).map((parts) => parts.join(""));
+  const path = fc.oneof(
+    fc.constantFrom("/api/subjekti/", "/api/subjekti", "/api/", "/api/subjekt%69/", "/api/%zz", "/api/subjekti/%FF", "/", "/x"),
+    junk.map((s) => `/${s}`),
+    junk.map((s) => `/api/${s}`),
+  );
+  const method = fc.oneof(fc.constantFrom("GET", "HEAD", "OPTIONS", "POST", "get", "TRACE"), junk);
+  const optional = (arb: fc.Arbitrary<string>) => fc.option(arb, { nil: undefined });
+  const accept = optional(fc.oneof(fc.constantFrom("*/*", "text/html", "application/json;q=0", ""), junk));
+  const ifNoneMatch = optional(fc.oneof(fc.constantFrom("*", 'W/"x"'), junk));
+  const site = fc.record({
+    count: fc.integer({ min: 0, max: 5000 }),
+    complete: fc.boolean(),
+  });
+
+  it("never throws and answers only 200, 301, 304, 404, 405, 406 or 503", () => {
+    fc.assert(
+      fc.property(method, path, query, accept, ifNoneMatch, site, (m, p, q, a, inm, s) => {
+        const decision = route(
+          { method: m, path: p, query: q, accept: a, ifNoneMatch: inm, baseUrl: BASE },
+          { ...manifest, count: s.count, dirs: s.complete ? { ...manifest.dirs, "records/0": "rec" } : {} },
+        );
+        if (decision.kind !== "static") expect(STATUSES.has(decision.status)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("following next links through route and assemblePage gives [offset, count) once, in order", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 120 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 0, max: 130 }),
+        fc.integer({ min: 1, max: 9 }),
+        (count, limit, start, chunkSize) => {
+          // Nothing pre-rendered and small chunks: every page is derived, most across chunk files.
+          const site: Manifest = { ...manifest, count, chunkSize, forms: [], dirs: { "records/0": "r" } };
+          const files = new Map<string, string>();
+          for (let c = 0; c * chunkSize < count; c++) files.set(`_subjekti/records/0.r/${c}.ndjson`, chunkText(c, chunkSize, count));
+          const ids: number[] = [];
+          let target: string | null = `/api/subjekti/?limit=${limit}&offset=${start}`;
+          for (let hops = 0; target !== null && hops <= count + 1; hops++) {
+            const decision = ask(target, {}, site);
+            let body: string;
+            if (decision.kind === "derive") {
+              body = assemblePage(decision.head, decision.chunks, decision.chunks.map((c) => files.get(c.path) ?? ""));
+            } else if (decision.kind === "respond" && decision.status === 200) {
+              body = decision.body;
+            } else {
+              throw new Error(`unexpected ${decision.kind}`);
+            }
+            const page = JSON.parse(body) as { count: number; next: string | null; results: { id: number }[] };
+            expect(page.count).toBe(count);
+            ids.push(...page.results.map((r) => r.id - 1));
+            target = page.next === null ? null : page.next.slice(BASE.length);
+          }
+          expect(ids).toEqual(Array.from({ length: Math.max(0, count - start) }, (_, i) => start + i));
+        },
+      ),
+    );
+  });
+});
