@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { renderPage, renderPageHead, renderSubject, type Subject, SUBJECT_FIELDS, toJson } from "../../src/core/render-page.ts";
 
@@ -38,6 +39,28 @@ describe("renderSubject", () => {
       '{"id":7,"jedinstvena_oznaka":"0007","naziv_subjekta":"Grad \u010cakovec \\u2028 \\"x\\"","oib":"01234567890",' +
         '"razina":"lokalna","datum_postanka":"2020-01-31","status_subjekta":true,"odobreno":false,' +
         '"institucija_grad":"\u010cakovec","institucija_email":"a@b.hr, c@d.hr"}',
+    );
+  });
+
+  it("equals toJson of the subject re-keyed in SUBJECT_FIELDS order, for any subject", () => {
+    const text = fc.string({ unit: "binary", maxLength: 12 });
+    const anySubject = fc.record({
+      id: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+      jedinstvena_oznaka: text,
+      naziv_subjekta: text,
+      oib: text,
+      razina: text,
+      datum_postanka: text,
+      status_subjekta: fc.boolean(),
+      odobreno: fc.boolean(),
+      institucija_grad: text,
+      institucija_email: text,
+    });
+    fc.assert(
+      fc.property(anySubject, (s) => {
+        const ordered = Object.fromEntries(SUBJECT_FIELDS.map((field) => [field, s[field]]));
+        expect(renderSubject(s)).toBe(toJson(ordered));
+      }),
     );
   });
 
