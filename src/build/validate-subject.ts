@@ -36,17 +36,15 @@ export function quickSubject(value: unknown): Subject | undefined {
     typeof jedinstvena_oznaka !== "string" || !OZNAKA.test(jedinstvena_oznaka) ||
     typeof naziv_subjekta !== "string" || naziv_subjekta.length === 0 ||
     typeof oib !== "string" || !OIB.test(oib) ||
-    typeof razina !== "string" || !LOWERCASE_WORD.test(razina) ||
+    typeof razina !== "string" || (razina !== "lokalna" && razina !== "nacionalna" && !LOWERCASE_WORD.test(razina)) ||
     typeof datum_postanka !== "string" || !isCalendarDate(datum_postanka) ||
     typeof status_subjekta !== "boolean" || typeof odobreno !== "boolean" ||
     typeof institucija_grad !== "string" || typeof institucija_email !== "string"
   ) {
     return undefined;
   }
-  // Ten known fields present; any more keys means an unknown one (or an inherited `__proto__`).
-  let keys = 0;
-  for (const key in r) if (Object.hasOwn(r, key)) keys++;
-  if (keys !== FIELD_COUNT || Object.getPrototypeOf(r) !== Object.prototype) return undefined;
+  // The ten fields are present; any other key is an unknown field.
+  if (Object.keys(r).length !== FIELD_COUNT) return undefined;
   return { id, jedinstvena_oznaka, naziv_subjekta, oib, razina, datum_postanka, status_subjekta, odobreno, institucija_grad, institucija_email };
 }
 
