@@ -1,0 +1,95 @@
+/**
+ * The preview's view of a built site's manifest: read at start (a missing or foreign site is
+ * refused), then re-read whenever the file on disk changes, so a running preview follows rebuilds
+ * (the build replaces the manifest atomically, which gives it a new inode).
+ */
+import { readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { MANIFEST_PATH } from "../core/layout.ts";
+import { type Manifest, manifestProblem } from "../core/manifest.ts";
+import { VERSION } from "../core/version.ts";
+import { SubjektiError } from "../build/problems.ts";
+
+/** How stale the preview's manifest may be: at most one stat per this many milliseconds. */
+const RECHECK_MS = 100;
+
+/** The manifest, or why the site cannot answer right now (a detail for a 503). */
+export type SiteManifest = { readonly manifest: Manifest } | { readonly problem: string };
+
+interface Loaded {
+  readonly state: SiteManifest;
+  /** What identifies the file's version on disk (inode, mtime, size). */
+  readonly stamp: string;
+}
+
+/** Follows `<dir>/_subjekti/manifest.json` as rebuilds replace it. */
+export class ManifestWatcher {
+  readonly #file: string;
+  #loaded: Loaded;
+  #checkedAt: number;
+  #checking: Promise<void> | null = null;
+
+  private constructor(file: string, loaded: Loaded) {
+    this.#file = file;
+    this.#loaded = loaded;
+    this.#checkedAt = Date.now();
+  }
+
+  /** Reads the site's manifest; throws SubjektiError with a hint when there is no usable site. */
+  static async open(dir: string): Promise<ManifestWatcher> {
+    const file = join(dir, MANIFEST_PATH);
+    const dirStat = await stat(dir).catch(() => null);
+    if (dirStat === null || !dirStat.isDirectory()) {
+      throw new SubjektiError("NO_SITE", `${dir} does not exist: run \`npm run build\` first (or pass --dir <built site>)`);
+    }
+    const loaded = await load(file);
+    if ("problem" in loaded.state) {
+      const hint = loaded.stamp === "" ? "run `npm run build` first" : "run `npm run build` again";
+      throw new SubjektiError("NO_SITE", `${dir} has no usable site (${loaded.state.problem}): ${hint}`);
+    }
+    return new ManifestWatcher(file, loaded);
+  }
+
+  /** The current manifest, re-read first when the file may have changed since the last look. */
+  async current(): Promise<SiteManifest> {
+    if (Date.now() - this.#checkedAt >= RECHECK_MS) await this.refresh();
+    return this.#loaded.state;
+  }
+
+  /** Looks at the file now (one stat; a read only when it changed). Concurrent callers share one look. */
+  refresh(): Promise<void> {
+    this.#checking ??= this.#look().finally(() => {
+      this.#checking = null;
+    });
+    return this.#checking;
+  }
+
+  async #look(): Promise<void> {
+    this.#checkedAt = Date.now();
+    const stamp = await stampOf(this.#file);
+    if (stamp !== this.#loaded.stamp) this.#loaded = await load(this.#file);
+  }
+}
+
+async function stampOf(file: string): Promise<string> {
+  try {
+    const s = await stat(file, { bigint: true });
+    return `${s.ino}:${s.mtimeNs}:${s.size}`;
+  } catch {
+    // Gone (between builds, or deleted): an empty stamp, which load() reports as the problem.
+    return "";
+  }
+}
+
+async function load(file: string): Promise<Loaded> {
+  const stamp = await stampOf(file);
+  if (stamp === "") return { stamp, state: { problem: `${MANIFEST_PATH} is missing` } };
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    return { stamp, state: { problem: `${MANIFEST_PATH} is not JSON (${error instanceof Error ? error.message : String(error)})` } };
+  }
+  const problem = manifestProblem(value, VERSION);
+  return { stamp, state: problem === null ? { manifest: value as Manifest } : { problem: `${MANIFEST_PATH}: ${problem}` } };
+}
