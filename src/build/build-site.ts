@@ -1,14 +1,15 @@
 /**
  * The build, as a short list of stages with typed hand-offs:
- * read and validate (nothing is touched on any error) -> render each record once -> plan the
- * shards and the manifest -> write incrementally and atomically.
+ * read and validate (nothing is touched on any error) -> plan the shards and the manifest ->
+ * render each record once while writing incrementally and atomically.
  */
 import { performance } from "node:perf_hooks";
 import type { BuildOptions } from "./build-options.ts";
 import { planSite } from "./plan-site.ts";
 import type { Problem } from "./problems.ts";
 import { readSubjects } from "./read-subjects.ts";
-import { renderRecords } from "./render-records.ts";
+import { CHUNK_SIZE } from "../core/layout.ts";
+import { createRecordArena } from "./render-records.ts";
 import { writeSite } from "./write-site.ts";
 
 export interface BuildReport {
@@ -35,8 +36,8 @@ export type ProgressListener = (done: number, total: number) => void;
 export async function buildSite(options: BuildOptions, onProgress?: ProgressListener): Promise<BuildReport> {
   const started = performance.now();
   const { subjects, warnings } = await readSubjects({ dataDir: options.dataDir, strict: options.strict });
-  const arena = renderRecords(subjects);
+  const arena = createRecordArena(subjects, CHUNK_SIZE);
   const plan = planSite(arena, options);
-  const written = await writeSite(options.outDir, plan, onProgress);
+  const written = await writeSite(options.outDir, plan, arena, onProgress);
   return { count: arena.count, ...written, seconds: (performance.now() - started) / 1000, warnings };
 }

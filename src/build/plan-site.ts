@@ -1,25 +1,20 @@
 /**
- * Stage 3: what the site holds. Pure but for hashing: from the rendered records and the options
- * it lists every shard directory (its key, the content hash in its name, its files as lazy byte
- * producers) and the manifest. A shard's hash is computed from the hashes of the record chunks
- * it covers, not from its pages' bytes, so an unchanged shard is recognised without rendering it.
+ * Stage 3: what the site holds. From the record arena and the options it lists every shard
+ * directory (its key, the content hash in its name, its files as lazy byte producers) and the
+ * manifest. A shard's hash comes from the hashes of the record chunks it covers, not from its
+ * pages' bytes, so an unchanged shard is recognised without rendering a page of it.
+ *
+ * Shards are listed in the order their records become ready (`needsChunks`), so the writer can
+ * start on the first ones while the arena is still rendering the rest.
  */
 import { buildLinks } from "../core/build-links.ts";
-import {
-  CHUNK_SIZE,
-  chunkFileName,
-  type Form,
-  pageFileName,
-  pageShardKey,
-  recordShardKey,
-  SHARD_SIZE,
-} from "../core/layout.ts";
+import { chunkFileName, type Form, pageFileName, pageShardKey, recordShardKey, SHARD_SIZE } from "../core/layout.ts";
 import { LAYOUT_VERSION, type Manifest } from "../core/manifest.ts";
 import type { QueryParam } from "../core/read-query.ts";
 import { PAGE_TAIL, renderPageHead } from "../core/render-page.ts";
 import { VERSION } from "../core/version.ts";
 import type { BuildOptions } from "./build-options.ts";
-import { chunkBytes, contentHash, pageBytes, type RecordArena } from "./render-records.ts";
+import { contentHash, type RecordArena } from "./render-records.ts";
 
 export interface FilePlan {
   readonly name: string;
@@ -29,14 +24,24 @@ export interface FilePlan {
 export interface ShardPlan {
   /** The shard's path inside the data root, without its hash (`pages/api/20/0`). */
   readonly key: string;
-  readonly hash: string;
+  /** How many chunks (from the first) the arena must have rendered before `hash` and `files` work. */
+  readonly needsChunks: number;
+  /** The content hash in the shard directory's name. */
+  hash(): string;
   readonly files: readonly FilePlan[];
 }
 
 export interface SitePlan {
-  readonly manifest: Manifest;
+  /** Subjects in the list, and the origin in the links: what every page's head holds. */
+  readonly count: number;
+  readonly baseUrl: string;
+  /** Every shard, in the order its records become ready. */
   readonly shards: readonly ShardPlan[];
+  /** The manifest; needs every chunk rendered. */
+  manifest(): Manifest;
 }
+
+export type SiteOptions = Pick<BuildOptions, "limits" | "forms" | "maxLimit" | "baseUrl" | "cacheControl">;
 
 /** The parameters besides limit and offset that a form's links carry (DRF copies them). */
 function formParams(form: Form): QueryParam[] {
@@ -45,16 +50,16 @@ function formParams(form: Form): QueryParam[] {
 
 const TAIL = Buffer.from(PAGE_TAIL);
 
-/** Plans the whole site for records rendered in id order. */
-export function planSite(arena: RecordArena, options: Pick<BuildOptions, "limits" | "forms" | "maxLimit" | "baseUrl" | "cacheControl">): SitePlan {
-  const { count } = arena;
-  const chunkCount = Math.ceil(count / CHUNK_SIZE);
-  const chunkHashes = Array.from({ length: chunkCount }, (_, c) =>
-    contentHash(chunkBytes(arena, c * CHUNK_SIZE, Math.min(count, (c + 1) * CHUNK_SIZE))),
-  );
-  /** The hashes of every chunk holding a record in [from, to). */
-  const chunksCovering = (from: number, to: number): string[] =>
-    chunkHashes.slice(Math.floor(from / CHUNK_SIZE), Math.ceil(to / CHUNK_SIZE));
+/** Plans the whole site for the records of `arena` (in id order). */
+export function planSite(arena: RecordArena, options: SiteOptions): SitePlan {
+  const { count, chunkSize, chunkCount } = arena;
+  /** The hashes of chunks [first, last). */
+  const chunkHashes = (first: number, last: number): string[] =>
+    Array.from({ length: last - first }, (_, i) => arena.chunkHash(first + i));
+  const shard = (key: string, needsChunks: number, hashOf: () => string, files: FilePlan[]): ShardPlan => {
+    let hash: string | undefined;
+    return { key, needsChunks, files, hash: () => (hash ??= hashOf()) };
+  };
 
   const shards: ShardPlan[] = [];
   for (let first = 0; first < chunkCount; first += SHARD_SIZE) {
@@ -62,9 +67,9 @@ export function planSite(arena: RecordArena, options: Pick<BuildOptions, "limits
     const key = recordShardKey(first);
     const files: FilePlan[] = [];
     for (let c = first; c < last; c++) {
-      files.push({ name: chunkFileName(c), bytes: () => chunkBytes(arena, c * CHUNK_SIZE, Math.min(count, (c + 1) * CHUNK_SIZE)) });
+      files.push({ name: chunkFileName(c), bytes: () => arena.chunkBytes(c * chunkSize, Math.min(count, (c + 1) * chunkSize)) });
     }
-    shards.push({ key, hash: contentHash(VERSION, "\n", key, "\n", ...chunkHashes.slice(first, last)), files });
+    shards.push(shard(key, last, () => contentHash(VERSION, "\n", key, "\n", ...chunkHashes(first, last)), files));
   }
 
   for (const form of options.forms) {
@@ -82,32 +87,44 @@ export function planSite(arena: RecordArena, options: Pick<BuildOptions, "limits
             name: pageFileName(page),
             bytes: () => {
               const head = renderPageHead(count, buildLinks(options.baseUrl, extras, limit, BigInt(from), count));
-              return pageBytes(Buffer.from(head), arena, from, to, TAIL);
+              return arena.pageBytes(Buffer.from(head), from, to, TAIL);
             },
           });
         }
+        const firstChunk = Math.floor((first * limit) / chunkSize);
+        const lastChunk = Math.ceil(Math.min(count, last * limit) / chunkSize);
         // Everything a page's bytes depend on: the code, where it sits, count, origin, its records.
-        const hash = contentHash(VERSION, "\n", key, "\n", `${count}\n`, options.baseUrl, "\n", ...chunksCovering(first * limit, Math.min(count, last * limit)));
-        shards.push({ key, hash, files });
+        const hashOf = (): string =>
+          contentHash(VERSION, "\n", key, "\n", `${count}\n`, options.baseUrl, "\n", ...chunkHashes(firstChunk, lastChunk));
+        shards.push(shard(key, lastChunk, hashOf, files));
       }
     }
   }
+  // The manifest lists shards as planned; the writer takes them as their records become ready.
+  const listed = [...shards];
+  shards.sort((a, b) => a.needsChunks - b.needsChunks);
 
-  const dirs: Record<string, string> = {};
-  for (const shard of shards) dirs[shard.key] = shard.hash;
-  const shaping = { count, limits: options.limits, forms: options.forms, maxLimit: options.maxLimit, baseUrl: options.baseUrl, cacheControl: options.cacheControl };
-  const manifest: Manifest = {
-    layout: LAYOUT_VERSION,
-    version: VERSION,
+  return {
     count,
-    maxLimit: options.maxLimit,
-    limits: [...options.limits],
-    forms: [...options.forms],
-    chunkSize: CHUNK_SIZE,
     baseUrl: options.baseUrl,
-    cacheControl: options.cacheControl,
-    hash: contentHash(VERSION, JSON.stringify(shaping), ...chunkHashes),
-    dirs,
+    shards,
+    manifest() {
+      const dirs: Record<string, string> = {};
+      for (const s of listed) dirs[s.key] = s.hash();
+      const shaping = { count, limits: options.limits, forms: options.forms, maxLimit: options.maxLimit, baseUrl: options.baseUrl, cacheControl: options.cacheControl };
+      return {
+        layout: LAYOUT_VERSION,
+        version: VERSION,
+        count,
+        maxLimit: options.maxLimit,
+        limits: [...options.limits],
+        forms: [...options.forms],
+        chunkSize,
+        baseUrl: options.baseUrl,
+        cacheControl: options.cacheControl,
+        hash: contentHash(VERSION, JSON.stringify(shaping), ...chunkHashes(0, chunkCount)),
+        dirs,
+      };
+    },
   };
-  return { manifest, shards };
 }

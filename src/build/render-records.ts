@@ -1,56 +1,88 @@
 /**
- * Every record rendered once, as DRF would write it, into one UTF-8 buffer: record i occupies
- * bytes [starts[i], starts[i+1]) including a trailing "\n". Chunk files are plain slices of it;
- * pages copy a slice and turn the separators into commas. One buffer instead of a million
- * strings keeps the heap small (the issue's 1M-subject build must stay under 1 GB).
+ * Every record rendered once, as DRF writes it, into one UTF-8 buffer: record i occupies bytes
+ * [starts[i], starts[i+1]) including a trailing "\n". Chunk files are plain slices of it; pages
+ * copy a slice and turn the separators into commas. One buffer instead of a million strings
+ * keeps the heap small (a 1M-subject build must stay under 1 GB).
+ *
+ * Rendering goes chunk by chunk (`renderChunk`), so the writer can already write the shards whose
+ * records are ready while later records are still being rendered: CPU and disk work overlap.
  */
 import { createHash } from "node:crypto";
 import { renderSubject, type Subject } from "../core/render-page.ts";
 
 export interface RecordArena {
   readonly count: number;
-  readonly bytes: Buffer;
-  /** Byte offset where record i starts; `starts[count]` is the end of the last record. */
-  readonly starts: Float64Array;
+  readonly chunkSize: number;
+  readonly chunkCount: number;
+  /** Chunks rendered so far (from the first). */
+  readonly renderedChunks: number;
+  /** Renders the next chunk and hashes it. */
+  renderChunk(): void;
+  /** The content hash of a rendered chunk. */
+  chunkHash(chunk: number): string;
+  /** Rendered records [from, to) as chunk-file bytes: one record a line. */
+  chunkBytes(from: number, to: number): Buffer;
+  /** A page's bytes: `head`, rendered records [from, to) joined by commas, `tail`. */
+  pageBytes(head: Buffer, from: number, to: number, tail: Buffer): Buffer;
 }
 
 const COMMA = 0x2c;
+/** A first guess at a record's UTF-8 size (the sample averages ~330 bytes); the buffer grows if needed. */
+const BYTES_PER_RECORD = 400;
 
-/** Renders each subject once (in the given order) into one buffer. */
-export function renderRecords(subjects: readonly Subject[]): RecordArena {
-  const starts = new Float64Array(subjects.length + 1);
-  let bytes = Buffer.allocUnsafe(Math.max(1024, subjects.length * 512));
+/** An arena for `subjects` (in id order), nothing rendered yet. */
+export function createRecordArena(subjects: readonly Subject[], chunkSize: number): RecordArena {
+  const count = subjects.length;
+  const starts = new Float64Array(count + 1);
+  const hashes: string[] = [];
+  let bytes = Buffer.allocUnsafe(Math.max(1024, count * BYTES_PER_RECORD));
   let end = 0;
-  subjects.forEach((subject, i) => {
-    const text = renderSubject(subject) + "\n";
-    // A UTF-16 unit is at most 3 UTF-8 bytes; grow before writing so nothing is cut off.
-    if (end + text.length * 3 > bytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(bytes.length * 2, end + text.length * 3));
-      bytes.copy(grown, 0, 0, end);
-      bytes = grown;
-    }
-    starts[i] = end;
-    end += bytes.write(text, end, "utf8");
-  });
-  starts[subjects.length] = end;
-  return { count: subjects.length, bytes: bytes.subarray(0, end), starts };
-}
+  let rendered = 0;
 
-/** Records [from, to) as chunk-file bytes: one rendered record a line. */
-export function chunkBytes(arena: RecordArena, from: number, to: number): Buffer {
-  return arena.bytes.subarray(arena.starts[from], arena.starts[to]);
-}
+  const slice = (from: number, to: number): Buffer => bytes.subarray(starts[from], starts[to]);
 
-/** A page's bytes: `head`, records [from, to) joined by commas, `tail`. */
-export function pageBytes(head: Buffer, arena: RecordArena, from: number, to: number, tail: Buffer): Buffer {
-  const body = chunkBytes(arena, from, to);
-  const recordsLength = Math.max(0, body.length - 1);
-  const page = Buffer.allocUnsafe(head.length + recordsLength + tail.length);
-  head.copy(page, 0);
-  body.copy(page, head.length, 0, recordsLength);
-  for (let i = from + 1; i < to; i++) page[head.length + (arena.starts[i] ?? 0) - (arena.starts[from] ?? 0) - 1] = COMMA;
-  tail.copy(page, head.length + recordsLength);
-  return page;
+  return {
+    count,
+    chunkSize,
+    chunkCount: Math.ceil(count / chunkSize),
+    get renderedChunks() {
+      return hashes.length;
+    },
+    renderChunk() {
+      const last = Math.min(count, rendered + chunkSize);
+      for (let i = rendered; i < last; i++) {
+        const text = renderSubject(subjects[i] as Subject) + "\n";
+        // A UTF-16 unit is at most 3 UTF-8 bytes; grow before writing so nothing is cut off.
+        if (end + text.length * 3 > bytes.length) {
+          const grown = Buffer.allocUnsafe(Math.max(Math.ceil(bytes.length * 1.5), end + text.length * 3));
+          bytes.copy(grown, 0, 0, end);
+          bytes = grown;
+        }
+        starts[i] = end;
+        end += bytes.write(text, end, "utf8");
+      }
+      starts[last] = end;
+      hashes.push(contentHash(slice(rendered, last)));
+      rendered = last;
+    },
+    chunkHash(chunk) {
+      const hash = hashes[chunk];
+      if (hash === undefined) throw new Error(`chunk ${chunk} is not rendered yet`);
+      return hash;
+    },
+    chunkBytes: slice,
+    pageBytes(head, from, to, tail) {
+      const body = slice(from, to);
+      const recordsLength = Math.max(0, body.length - 1);
+      const page = Buffer.allocUnsafe(head.length + recordsLength + tail.length);
+      head.copy(page, 0);
+      body.copy(page, head.length, 0, recordsLength);
+      const base = head.length - (starts[from] ?? 0) - 1;
+      for (let i = from + 1; i < to; i++) page[base + (starts[i] ?? 0)] = COMMA;
+      tail.copy(page, head.length + recordsLength);
+      return page;
+    },
+  };
 }
 
 /** A short content hash (hex) of some bytes or strings. */
@@ -59,4 +91,3 @@ export function contentHash(...parts: readonly (string | Uint8Array)[]): string 
   for (const part of parts) hash.update(part);
   return hash.digest("hex").slice(0, 16);
 }
-

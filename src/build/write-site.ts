@@ -13,6 +13,7 @@ import { link, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "no
 import { basename, join } from "node:path";
 import { DATA_ROOT, MANIFEST_PATH } from "../core/layout.ts";
 import type { FilePlan, SitePlan } from "./plan-site.ts";
+import type { RecordArena } from "./render-records.ts";
 
 export interface WriteReport {
   readonly files: number;
@@ -38,31 +39,47 @@ interface Tally {
   done: number;
 }
 
-/** Writes `plan` under `outDir`, touching only files whose bytes change. */
-export async function writeSite(outDir: string, plan: SitePlan, onProgress?: WriteProgress): Promise<WriteReport> {
+/** Writes `plan` under `outDir`, touching only files whose bytes change; `arena` renders as it goes. */
+export async function writeSite(outDir: string, plan: SitePlan, arena: RecordArena, onProgress?: WriteProgress): Promise<WriteReport> {
   const root = join(outDir, DATA_ROOT);
   await mkdir(root, { recursive: true });
   const previous = await readPreviousManifest(join(outDir, MANIFEST_PATH));
   const total = plan.shards.reduce((sum, shard) => sum + shard.files.length, 1);
   const tally: Tally = { written: 0, unchanged: 0, bytesWritten: 0, done: 0 };
-  const settle = (): void => onProgress?.(++tally.done, total);
+  const settle = (files = 1): void => {
+    tally.done += files;
+    onProgress?.(tally.done, total);
+  };
+  const rendering = renderInTurns(arena);
+  const pool = createPool(CONCURRENCY);
+  const shardsWritten: Promise<void>[] = [];
 
-  for (const shard of plan.shards) {
-    const dir = join(root, `${shard.key}.${shard.hash}`);
-    if (await isDirectory(dir)) {
-      tally.unchanged += shard.files.length;
-      tally.done += shard.files.length;
-      onProgress?.(tally.done, total);
-      continue;
+  try {
+    for (const shard of plan.shards) {
+      await rendering.until(shard.needsChunks);
+      pool.check();
+      const dir = join(root, `${shard.key}.${shard.hash()}`);
+      if (await isDirectory(dir)) {
+        tally.unchanged += shard.files.length;
+        settle(shard.files.length);
+        continue;
+      }
+      const oldHash = previous.dirs[shard.key];
+      // Pages hold the count and the origin: when either changed, no old page can match.
+      const comparable = oldHash !== undefined && (shard.key.startsWith("records/") || previous.sameHead(plan));
+      const oldDir = comparable ? join(root, `${shard.key}.${oldHash}`) : null;
+      shardsWritten.push((await startShard(dir, shard.files, oldDir, pool, tally, settle)).done);
     }
-    const oldHash = previous.dirs[shard.key];
-    // Pages hold the count and the origin: when either changed, no old page can match.
-    const comparable = oldHash !== undefined && (shard.key.startsWith("records/") || previous.sameHead(plan));
-    const oldDir = comparable ? join(root, `${shard.key}.${oldHash}`) : null;
-    await writeShard(dir, shard.files, oldDir, tally, settle);
+    await Promise.all(shardsWritten);
+    await rendering.done;
+  } catch (error) {
+    // Readers still see the previous site (its manifest is untouched); drop this build's partial shards.
+    await Promise.allSettled(shardsWritten);
+    await removeLeftovers(root);
+    throw error;
   }
 
-  const manifestBytes = Buffer.from(`${JSON.stringify(plan.manifest, null, 2)}\n`);
+  const manifestBytes = Buffer.from(`${JSON.stringify(plan.manifest(), null, 2)}\n`);
   if (previous.bytes?.equals(manifestBytes) === true) {
     tally.unchanged += 1;
   } else {
@@ -78,24 +95,123 @@ export async function writeSite(outDir: string, plan: SitePlan, onProgress?: Wri
   return { files: total, written: tally.written, unchanged: tally.unchanged, bytesWritten: tally.bytesWritten, ...swept };
 }
 
-/** Writes one shard into a temporary sibling, then renames it into place. */
-async function writeShard(dir: string, files: readonly FilePlan[], oldDir: string | null, tally: Tally, settle: () => void): Promise<void> {
+/**
+ * Starts writing one shard into a temporary sibling; resolves once every file has a pool slot, with
+ * `done`, which settles when every file is written and the directory renamed into place.
+ */
+async function startShard(
+  dir: string,
+  files: readonly FilePlan[],
+  oldDir: string | null,
+  pool: Pool,
+  tally: Tally,
+  settle: () => void,
+): Promise<Running> {
   const tmp = `${dir}.tmp-${process.pid}`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
-  await forEachBounded(files, CONCURRENCY, async (file) => {
-    const bytes = file.bytes();
-    const target = join(tmp, file.name);
-    if (oldDir !== null && (await linkIfSame(join(oldDir, file.name), bytes, target))) {
-      tally.unchanged += 1;
-    } else {
-      await writeFile(target, bytes);
-      tally.written += 1;
-      tally.bytesWritten += bytes.length;
+  const writes: Promise<void>[] = [];
+  for (const file of files) {
+    const running = await pool.start(async () => {
+      const bytes = file.bytes();
+      const target = join(tmp, file.name);
+      if (oldDir !== null && (await linkIfSame(join(oldDir, file.name), bytes, target))) {
+        tally.unchanged += 1;
+      } else {
+        await writeFile(target, bytes);
+        tally.written += 1;
+        tally.bytesWritten += bytes.length;
+      }
+      settle();
+    });
+    writes.push(running.done);
+  }
+  const done = Promise.all(writes).then(() => rename(tmp, dir));
+  // A failure surfaces through pool.check() and writeSite's final await; this only keeps it from
+  // counting as unhandled while the loop is still scheduling.
+  done.catch(() => undefined);
+  return { done };
+}
+
+/** Work under way (wrapped, so that awaiting the start does not await the end). */
+interface Running {
+  readonly done: Promise<void>;
+}
+
+interface Pool {
+  /** Waits for a free slot and starts `task` in it. */
+  start(task: () => Promise<void>): Promise<Running>;
+  /** Throws the first failure of a task, so the caller stops scheduling more. */
+  check(): void;
+}
+
+/** At most `limit` tasks at once; a failed task fails the pool. */
+function createPool(limit: number): Pool {
+  let active = 0;
+  let failure: { error: unknown } | undefined;
+  const waiting: (() => void)[] = [];
+  const pool: Pool = {
+    async start(task) {
+      while (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+      pool.check();
+      active += 1;
+      const run = task().finally(() => {
+        active -= 1;
+        waiting.shift()?.();
+      });
+      run.catch((error: unknown) => {
+        failure ??= { error };
+      });
+      return { done: run };
+    },
+    check() {
+      if (failure !== undefined) throw failure.error;
+    },
+  };
+  return pool;
+}
+
+/**
+ * Renders the arena chunk by chunk in the background, giving the event loop a turn after each
+ * chunk so finished writes can start new ones: the disk works while the CPU renders.
+ */
+function renderInTurns(arena: RecordArena): { until(chunks: number): Promise<void>; readonly done: Promise<void> } {
+  const waiters: { chunks: number; resolve: () => void }[] = [];
+  const wake = (): void => {
+    for (let i = waiters.length - 1; i >= 0; i--) {
+      const waiter = waiters[i];
+      if (waiter !== undefined && waiter.chunks <= arena.renderedChunks) {
+        waiters.splice(i, 1);
+        waiter.resolve();
+      }
     }
-    settle();
-  });
-  await rename(tmp, dir);
+  };
+  const done = (async () => {
+    while (arena.renderedChunks < arena.chunkCount) {
+      arena.renderChunk();
+      wake();
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  })();
+  return {
+    done,
+    until: (chunks) =>
+      chunks <= arena.renderedChunks ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ chunks, resolve })),
+  };
+}
+
+/** Removes the `.tmp-<pid>` shard directories this process left. */
+async function removeLeftovers(root: string): Promise<void> {
+  const suffix = `.tmp-${process.pid}`;
+  const visit = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const abs = join(dir, entry.name);
+      if (entry.name.endsWith(suffix)) await rm(abs, { recursive: true, force: true });
+      else if (!SHARD_DIR.test(entry.name)) await visit(abs);
+    }
+  };
+  await visit(root);
 }
 
 /** Hard-links `old` to `target` when `old` holds exactly `bytes`; false when it does not or cannot. */
@@ -147,7 +263,7 @@ async function readPreviousManifest(path: string): Promise<PreviousSite> {
   return {
     bytes,
     dirs,
-    sameHead: (plan) => old["count"] === plan.manifest.count && old["baseUrl"] === plan.manifest.baseUrl,
+    sameHead: (plan) => old["count"] === plan.count && old["baseUrl"] === plan.baseUrl,
   };
 }
 
@@ -158,7 +274,7 @@ async function readPreviousManifest(path: string): Promise<PreviousSite> {
  * of a killed build (`.tmp-<pid>`) were never part of a site.
  */
 async function sweep(root: string, plan: SitePlan): Promise<{ removed: number; bytesRemoved: number }> {
-  const keep = new Set(plan.shards.map((s) => `${s.key}.${s.hash}`));
+  const keep = new Set(plan.shards.map((s) => `${s.key}.${s.hash()}`));
   const names = new Map(plan.shards.map((s) => [s.key, s.files]));
   const ancestors = new Set<string>();
   for (const path of keep) {
