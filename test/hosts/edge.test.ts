@@ -1,0 +1,137 @@
+/**
+ * The edge function beyond the table: canonical pages are the CDN's own stream (acceptance 4),
+ * the manifest is read once per instance, and a broken site answers 503 instead of throwing.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
+import type { Manifest } from "../../src/core/manifest.ts";
+import { createAnswerRequest, type EdgeHost } from "../../src/edge/lib/answer-request.ts";
+import subjekti from "../../src/edge/subjekti.ts";
+import { BASE, buildFixture, COLLECTION, page } from "./fixture-site.ts";
+import { fixtureCdn, fixtureContext } from "./hosts.ts";
+
+let site: Awaited<ReturnType<typeof buildFixture>>;
+let manifest: Manifest;
+
+beforeAll(async () => {
+  site = await buildFixture();
+  manifest = JSON.parse(readFileSync(join(site.dir, MANIFEST_PATH), "utf8")) as Manifest;
+});
+afterAll(() => site?.remove());
+
+/** Calls the default export and records every `next()` call: the URL asked for and the response given. */
+async function callEdge(target: string, init: RequestInit = {}) {
+  const request = new Request(`${BASE}${target}`, init);
+  const calls: { url: string | null; response: Response }[] = [];
+  const response = await subjekti(request, fixtureContext(site.dir, request, (url, given) => calls.push({ url, response: given })));
+  return { response, calls };
+}
+
+/** A host over the fixture whose files can be made to fail, counting fetches per path. */
+function faultyHost(fail: (path: string) => Response | Error | null): EdgeHost & { fetched: string[] } {
+  const cdn = fixtureCdn(site.dir);
+  const fetched: string[] = [];
+  return {
+    fetched,
+    async fetchFile(path) {
+      fetched.push(path);
+      const fault = fail(path);
+      if (fault instanceof Error) throw fault;
+      return fault ?? cdn(`${BASE}/${path}`);
+    },
+    passThrough: async () => new Response("static", { status: 200 }),
+  };
+}
+
+describe("acceptance 4: canonical requests are the page file, untouched", () => {
+  it.each([
+    ["no query -> plain/20 page 0", "/api/subjekti/", pagePathOf("plain", 20, 0)],
+    ["limit=7&offset=14 -> plain/7 page 2", "/api/subjekti/?limit=7&offset=14", pagePathOf("plain", 7, 2)],
+    ["format=api&offset=40 -> api/20 page 2", "/api/subjekti/?format=api&offset=40", pagePathOf("api", 20, 2)],
+  ])("%s: one next() with the file's URL, no chunk, the body is next()'s own stream", async (_name, target, file) => {
+    await callEdge("/api/subjekti/"); // the manifest is read once per instance: warm it
+    const { response, calls } = await callEdge(target);
+    expect(calls.map((call) => call.url)).toEqual([`${BASE}/${file()}`]);
+    expect(calls.some((call) => call.url?.includes("/records/"))).toBe(false);
+    expect(response.body).toBe(calls[0]?.response.body);
+    expect(response.headers.get("content-length")).toBe(calls[0]?.response.headers.get("content-length"));
+  });
+
+  it("an unaligned offset is derived from one chunk, no page file", async () => {
+    await callEdge("/api/subjekti/");
+    const { response, calls } = await callEdge("/api/subjekti/?limit=7&offset=3");
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.url).toMatch(/\/_subjekti\/records\/0\.[0-9a-f]+\/0\.ndjson$/);
+    expect(await response.text()).toBe(page(3, 7, `${COLLECTION}?limit=7&offset=10`, `${COLLECTION}?limit=7`));
+  });
+});
+
+function pagePathOf(form: "plain" | "api", limit: number, index: number): () => string {
+  return () => {
+    const path = pagePath(manifest, form, limit, index);
+    if (path === null) throw new Error(`no ${form}/${limit}/${index} page in the fixture`);
+    return path;
+  };
+}
+
+describe("the manifest: once per instance, never a 500", () => {
+  it("concurrent first requests fetch the manifest once", async () => {
+    const answer = createAnswerRequest();
+    const host = faultyHost(() => null);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => answer(new Request(`${BASE}/api/subjekti/`), host)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(host.fetched.filter((path) => path === MANIFEST_PATH)).toHaveLength(1);
+  });
+
+  it("a missing manifest -> 503 JSON that says so; once it is there, the next request answers", async () => {
+    const answer = createAnswerRequest();
+    let deployed = false;
+    const host = faultyHost((path) => (path === MANIFEST_PATH && !deployed ? new Response("Not Found", { status: 404 }) : null));
+    const first = await answer(new Request(`${BASE}/api/subjekti/`), host);
+    expect(first.status).toBe(503);
+    expect(first.headers.get("content-type")).toBe("application/json");
+    expect(first.headers.get("cache-control")).toBe("no-store");
+    expect(((await first.json()) as { detail: string }).detail).toMatch(/no manifest .*answered 404/);
+    deployed = true;
+    expect((await answer(new Request(`${BASE}/api/subjekti/`), host)).status).toBe(200);
+  });
+
+  it.each([
+    ["another version", JSON.stringify({ layout: 1, version: "0.0.1" }), /unusable: built by subjekti 0\.0\.1/],
+    ["not JSON", "{nope", /could not be read/],
+    ["a JSON array", "[]", /unusable/],
+  ])("a manifest of %s -> 503 with the reason", async (_name, text, detail) => {
+    const answer = createAnswerRequest();
+    const host = faultyHost((path) => (path === MANIFEST_PATH ? new Response(text) : null));
+    const response = await answer(new Request(`${BASE}/api/subjekti/?limit=3`), host);
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { detail: string }).detail).toMatch(detail);
+  });
+
+  it("a network error from the CDN -> 503, not an exception", async () => {
+    const answer = createAnswerRequest();
+    const response = await answer(new Request(`${BASE}/api/subjekti/`), faultyHost(() => new Error("connection reset")));
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { detail: string }).detail).toMatch(/connection reset/);
+  });
+
+  it.each([
+    ["a missing records chunk -> 503 on a derived page", "/api/subjekti/?limit=5&offset=3", "/records/"],
+    ["a missing page file -> 503 on a canonical page", "/api/subjekti/?limit=7", "/pages/"],
+  ])("%s", async (_name, target, missing) => {
+    const answer = createAnswerRequest();
+    const host = faultyHost((path) => (path.includes(missing) ? new Response("Not Found", { status: 404 }) : null));
+    const response = await answer(new Request(`${BASE}${target}`), host);
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { detail: string }).detail).toMatch(/incomplete/);
+    const head = await answer(new Request(`${BASE}${target}`, { method: "HEAD" }), host);
+    expect([head.status, head.body]).toEqual([503, null]);
+  });
+
+  it("a path outside /api/ is passed through to the static site", async () => {
+    const response = await createAnswerRequest()(new Request(`${BASE}/index.html`), faultyHost(() => null));
+    expect(await response.text()).toBe("static");
+  });
+});

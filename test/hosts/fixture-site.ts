@@ -1,0 +1,52 @@
+/**
+ * The one fixture site every host test answers from: test/fixtures/hosts-site/data (53 subjects,
+ * ids with gaps, diacritics, U+2028 / U+2029, an astral character) built into a temp directory,
+ * plus an obviously-correct reference of the pages, independent of the code under test.
+ */
+import { readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { buildSite } from "../../src/build/build-site.ts";
+import { tempDir } from "../_tree.ts";
+
+export const FIXTURE_DATA = join(import.meta.dirname, "../fixtures/hosts-site/data");
+/** The public origin the fixture is built for: links in the pre-rendered pages start with it. */
+export const BASE = "http://testserver";
+export const COLLECTION = `${BASE}/api/subjekti/`;
+export const CACHE_CONTROL = "public, max-age=60";
+export const FIXTURE_OPTIONS = {
+  dataDir: FIXTURE_DATA,
+  limits: [7, 20],
+  forms: ["plain", "api"],
+  maxLimit: 25,
+  baseUrl: BASE,
+  cacheControl: CACHE_CONTROL,
+  strict: true,
+  quiet: true,
+} as const;
+
+/** The fixture's records as the data file holds them, in ascending id (the file's order). */
+export const RECORDS: readonly Record<string, unknown>[] = (
+  JSON.parse(readFileSync(join(FIXTURE_DATA, "subjekti.json"), "utf8")) as Record<string, unknown>[]
+).toSorted((a, b) => Number(a["id"]) - Number(b["id"]));
+export const COUNT = RECORDS.length;
+
+/** A record's bytes in a page: its JSON, with U+2028 and U+2029 escaped as DRF's renderer does. */
+function recordJson(record: Record<string, unknown>): string {
+  return JSON.stringify(record).replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029");
+}
+
+/** The expected page: records [offset, offset + limit) and the two links given literally. */
+export function page(offset: number, limit: number, next: string | null, previous: string | null): string {
+  const link = (url: string | null): string => (url === null ? "null" : `"${url}"`);
+  const results = RECORDS.slice(offset, offset + limit).map(recordJson).join(",");
+  return `{"count":${COUNT},"next":${link(next)},"previous":${link(previous)},"results":[${results}]}`;
+}
+
+/** Builds the fixture site into a fresh temp directory; `remove` deletes it. */
+export async function buildFixture(data = FIXTURE_DATA): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const root = await tempDir("subjekti-hosts-");
+  const dir = join(root, "site");
+  await buildSite({ ...FIXTURE_OPTIONS, dataDir: data, outDir: dir });
+  return { dir, remove: () => rm(root, { recursive: true, force: true }) };
+}

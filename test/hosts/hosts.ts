@@ -1,0 +1,152 @@
+/**
+ * The hosts the request table runs against, each behind one `send()`: the edge function called
+ * in-process, the preview over real HTTP, the edge function under real Deno, `netlify dev`.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, open, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve, sep } from "node:path";
+import { createInterface } from "node:readline";
+import subjekti, { type EdgeContext } from "../../src/edge/subjekti.ts";
+import { startPreview } from "../../src/serve/preview-server.ts";
+import { BASE } from "./fixture-site.ts";
+import { sendRaw } from "./raw-http.ts";
+import type { HostName } from "./request-cases.ts";
+
+export interface HostAnswer {
+  readonly status: number;
+  /** Lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+export interface Host {
+  readonly name: HostName;
+  send(method: string, target: string, headers: Readonly<Record<string, string>>): Promise<HostAnswer>;
+  stop(): Promise<void>;
+}
+
+const REPO = resolve(import.meta.dirname, "../..");
+const BIN = join(REPO, "node_modules/.bin");
+const TYPES: Record<string, string> = { json: "application/json", ndjson: "application/x-ndjson" };
+
+/** The CDN in front of a built site, as a fetch-style function: `/_subjekti/*` files or 404. */
+export function fixtureCdn(dir: string): (url: string) => Promise<Response> {
+  return async (url) => {
+    const path = decodeURIComponent(new URL(url).pathname);
+    const absolute = resolve(dir, `.${path}`);
+    if (!path.startsWith("/_subjekti/") || !absolute.startsWith(dir + sep)) return new Response("Not Found", { status: 404 });
+    try {
+      const file = await open(absolute);
+      const { size } = await file.stat();
+      const type = TYPES[path.slice(path.lastIndexOf(".") + 1)] ?? "application/octet-stream";
+      return new Response(file.readableWebStream({ type: "bytes" }) as ReadableStream<Uint8Array>, {
+        headers: { "Content-Type": type, "Content-Length": String(size) },
+      });
+    } catch {
+      return new Response("Not Found", { status: 404 });
+    }
+  };
+}
+
+/** A Netlify-like context over the fixture CDN; `onNext` sees every `next()` call. */
+export function fixtureContext(dir: string, request: Request, onNext?: (url: string | null, response: Response) => void): EdgeContext {
+  const cdn = fixtureCdn(dir);
+  return {
+    async next(rewritten?: Request) {
+      if (rewritten !== undefined && new URL(rewritten.url).origin !== new URL(request.url).origin) {
+        throw new Error("Edge functions can only rewrite requests to the same host");
+      }
+      const response = await cdn((rewritten ?? request).url);
+      onNext?.(rewritten === undefined ? null : rewritten.url, response);
+      return response;
+    },
+  };
+}
+
+/** (a) The edge function's default export, called in-process with a `Request`. */
+export function edgeHost(dir: string): Host {
+  return {
+    name: "edge",
+    async send(method, target, headers) {
+      const request = new Request(`${BASE}${target}`, { method, headers });
+      const response = await subjekti(request, fixtureContext(dir, request));
+      const out: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        out[name] = value;
+      });
+      return { status: response.status, headers: out, body: Buffer.from(await response.arrayBuffer()) };
+    },
+    stop: async () => {},
+  };
+}
+
+/** (b) The preview over real HTTP; `Host: testserver` makes its links the fixture's public origin. */
+export async function previewHost(dir: string): Promise<Host & { readonly port: number; readonly url: string }> {
+  const preview = await startPreview({ dir, port: 0, host: "127.0.0.1" });
+  const port = Number(new URL(preview.url).port);
+  return {
+    name: "preview",
+    port,
+    url: preview.url,
+    send: (method, target, headers) => sendRaw(port, method, target, { Host: "testserver", ...headers }),
+    stop: () => preview.close(),
+  };
+}
+
+/** (c) The edge function under real Deno (test/hosts/deno-host.ts), no network but loopback. */
+export async function denoHost(dir: string): Promise<Host> {
+  const denoDir = await mkdtemp(join(tmpdir(), "subjekti-deno-"));
+  const child = spawn(
+    join(BIN, "deno"),
+    ["run", `--allow-net=127.0.0.1`, `--allow-read=${dir}`, "--no-remote", "--no-npm", "--no-config", "--no-prompt", join(REPO, "test/hosts/deno-host.ts"), dir],
+    { cwd: REPO, env: { ...process.env, DENO_DIR: denoDir, DENO_NO_PACKAGE_JSON: "1", DENO_NO_UPDATE_CHECK: "1" }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const port = await firstLine(child, (line) => (JSON.parse(line) as { port: number }).port, 60_000);
+  return {
+    name: "deno",
+    send: (method, target, headers) => sendRaw(port, method, target, { Host: "testserver", ...headers }),
+    stop: async () => {
+      await stopChild(child);
+      await rm(denoDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits for the child's first stdout line that `read` accepts; rejects with its stderr if it exits first. */
+export function firstLine<T>(child: ChildProcess, read: (line: string) => T, timeoutMs: number): Promise<T> {
+  return new Promise((done, fail) => {
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => fail(new Error(`no ready line in ${timeoutMs} ms; stderr:\n${stderr}`)), timeoutMs);
+    const lines = createInterface({ input: child.stdout! });
+    lines.on("line", (line) => {
+      try {
+        const value = read(line);
+        clearTimeout(timer);
+        done(value);
+      } catch {
+        // Not the ready line yet.
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      fail(new Error(`exited with ${code} before it was ready; stderr:\n${stderr}`));
+    });
+  });
+}
+
+/** Stops a child we spawned (by its own pid), SIGKILL if it lingers. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const kill = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    child.once("exit", () => {
+      clearTimeout(kill);
+      done();
+    });
+    child.kill("SIGTERM");
+  });
+}

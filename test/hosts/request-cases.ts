@@ -1,0 +1,263 @@
+/**
+ * THE table of request cases: every row and example of CONTRACT.md §1–§5, run against every host
+ * (the edge handler in-process, the preview over HTTP, the edge function under real Deno, and
+ * `netlify dev` with `npm run test:netlify`). Expected bodies are written independently of the
+ * code under test: links as literal strings, records sliced from the fixture file by `page()`.
+ */
+import { CACHE_CONTROL, COLLECTION as C, page } from "./fixture-site.ts";
+
+export type HostName = "edge" | "preview" | "deno" | "netlify";
+
+export interface RequestCase {
+  /** Input and expected result, in words. */
+  readonly name: string;
+  readonly method: string;
+  /** Path and query as sent on the wire (raw UTF-8 allowed). */
+  readonly target: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Sends `If-None-Match: conditional(etag)`, `etag` being the host's own ETag for a GET of `target`. */
+  readonly conditional?: (etag: string) => string;
+  readonly status: number;
+  /** Header values expected (names lower-case); a RegExp must match; null means absent. */
+  readonly expectHeaders: Readonly<Record<string, string | RegExp | null>>;
+  /** The body's exact text ("" for none). */
+  readonly body: string;
+  /** Content-Length when it is not the body's own (HEAD: the GET body's); undefined: the body's length. */
+  readonly length?: number;
+  /** Only these hosts can carry the request (a `Request` cannot carry TRACE or CONNECT). */
+  readonly hosts?: readonly HostName[];
+}
+
+/** Headers of every answer of /api/subjekti/, errors included (CONTRACT §5). */
+const API_HEADERS = {
+  "content-type": "application/json",
+  allow: "GET, HEAD, OPTIONS",
+  vary: "Accept",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "same-origin",
+  "access-control-allow-origin": "*",
+  "cache-control": CACHE_CONTROL,
+} as const;
+const ETAG = /^"[^"]+"$/;
+const PAGE_HEADERS = { ...API_HEADERS, etag: ETAG };
+/** Other paths under /api/ and the redirect: what Django's middleware puts on any answer, plus CORS. */
+const COMMON_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "same-origin",
+  "access-control-allow-origin": "*",
+  "cache-control": CACHE_CONTROL,
+} as const;
+
+const NOT_FOUND = `{"detail":"Not found."}`;
+const NOT_ACCEPTABLE = `{"detail":"Could not satisfy the request Accept header."}`;
+const OPTIONS_BODY =
+  `{"name":"Subjekt List","description":"","renders":["application/json"],` +
+  `"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}`;
+const notAllowed = (method: string): string => `{"detail":"Method \\"${method}\\" not allowed."}`;
+
+const P = "/api/subjekti/";
+/** The first page of the default limit: what every bad limit or offset falls back to. */
+const FIRST = page(0, 20, `${C}?limit=20&offset=20`, null);
+const utf8Length = (text: string): number => Buffer.byteLength(text, "utf8");
+
+function get(name: string, target: string, body: string, extra: Partial<RequestCase> = {}): RequestCase {
+  return { name, method: "GET", target, status: 200, expectHeaders: PAGE_HEADERS, body, ...extra };
+}
+function head(name: string, target: string, getBody: string, extra: Partial<RequestCase> = {}): RequestCase {
+  return { name, method: "HEAD", target, status: 200, expectHeaders: PAGE_HEADERS, body: "", length: utf8Length(getBody), ...extra };
+}
+function refuse(name: string, method: string, target: string, status: number, body: string, extra: Partial<RequestCase> = {}): RequestCase {
+  return { name, method, target, status, expectHeaders: API_HEADERS, body, ...extra };
+}
+/** Every bad limit falls back to 20 and the links say `limit=20`. */
+function badLimit(raw: string, why: string): RequestCase {
+  return get(`limit=${raw} (${why}) -> default limit 20`, `${P}?limit=${raw}`, FIRST);
+}
+
+const BIG = "1000000000000000000000000000000"; // 10**30
+const DIGITS_4300 = "1" + "0".repeat(4299);
+const DIGITS_4301 = "1" + "0".repeat(4300);
+const LONG_VALUE = "a".repeat(100_000);
+const MANY_PARAMS = Array.from({ length: 10_000 }, () => "p=1").join("&");
+
+export const REQUEST_CASES: readonly RequestCase[] = [
+  // §2 pages and links, pre-rendered and derived
+  get("no query -> first page of 20, next offset=20, previous null", P, FIRST),
+  get("offset=20 -> middle page, previous drops offset (20-20=0)", `${P}?offset=20`, page(20, 20, `${C}?limit=20&offset=40`, `${C}?limit=20`)),
+  get("offset=40 -> last page of 13, next null", `${P}?offset=40`, page(40, 20, null, `${C}?limit=20&offset=20`)),
+  get("limit=20&offset=40 -> same last page", `${P}?limit=20&offset=40`, page(40, 20, null, `${C}?limit=20&offset=20`)),
+  get("offset=20&offset=20 (repeated, same value) -> page at 20", `${P}?offset=20&offset=20`, page(20, 20, `${C}?limit=20&offset=40`, `${C}?limit=20`)),
+  get("limit=7 -> first page of 7", `${P}?limit=7`, page(0, 7, `${C}?limit=7&offset=7`, null)),
+  get("limit=7&offset=7 -> previous without offset", `${P}?limit=7&offset=7`, page(7, 7, `${C}?limit=7&offset=14`, `${C}?limit=7`)),
+  get("limit=7&offset=49 -> last page of 4", `${P}?limit=7&offset=49`, page(49, 7, null, `${C}?limit=7&offset=42`)),
+  get("limit=7&offset=3 (unaligned) -> derived, previous without offset", `${P}?limit=7&offset=3`, page(3, 7, `${C}?limit=7&offset=10`, `${C}?limit=7`)),
+  get("offset=20&limit=7 (unaligned) -> previous offset=13", `${P}?offset=20&limit=7`, page(20, 7, `${C}?limit=7&offset=27`, `${C}?limit=7&offset=13`)),
+  get("limit=5&offset=10 (no pre-rendered limit 5) -> derived", `${P}?limit=5&offset=10`, page(10, 5, `${C}?limit=5&offset=15`, `${C}?limit=5&offset=5`)),
+  get("limit=25 (the maximum) -> 25 records", `${P}?limit=25`, page(0, 25, `${C}?limit=25&offset=25`, null)),
+  get("limit=25&offset=50 -> last 3 records", `${P}?limit=25&offset=50`, page(50, 25, null, `${C}?limit=25&offset=25`)),
+  get("limit=100 (over the maximum) -> clamped to 25", `${P}?limit=100`, page(0, 25, `${C}?limit=25&offset=25`, null)),
+  get("limit=26 -> clamped to 25", `${P}?limit=26&offset=25`, page(25, 25, `${C}?limit=25&offset=50`, `${C}?limit=25`)),
+  get("limit=1&offset=52 -> the very last record", `${P}?limit=1&offset=52`, page(52, 1, null, `${C}?limit=1&offset=51`)),
+  get("limit=1&offset=10 -> the record with U+2028, escaped", `${P}?limit=1&offset=10`, page(10, 1, `${C}?limit=1&offset=11`, `${C}?limit=1&offset=9`)),
+  get("limit=1&offset=27 -> U+2029 escaped, astral character raw", `${P}?limit=1&offset=27`, page(27, 1, `${C}?limit=1&offset=28`, `${C}?limit=1&offset=26`)),
+  get("limit=2&offset=40 -> markup and diacritics untouched", `${P}?limit=2&offset=40`, page(40, 2, `${C}?limit=2&offset=42`, `${C}?limit=2&offset=38`)),
+
+  // §1 limit: Python int() rules; bad values -> 20
+  badLimit("0", "zero"),
+  badLimit("-5", "negative"),
+  badLimit("-0", "minus zero"),
+  badLimit("", "empty"),
+  badLimit("abc", "not a number"),
+  badLimit("2.5", "a decimal"),
+  badLimit("1e1", "exponent"),
+  badLimit("0x10", "hex"),
+  badLimit("1__0", "double underscore"),
+  badLimit("_10", "leading underscore"),
+  badLimit("10_", "trailing underscore"),
+  badLimit("%ZZ", "malformed escape"),
+  badLimit("5;offset=3", "; is no separator"),
+  badLimit("%E2%88%9E", "infinity sign"),
+  get("limit=5&limit=abc -> the last value wins even when bad -> 20", `${P}?limit=5&limit=abc`, FIRST),
+  get("limit=%201%20 (spaces around) -> 1", `${P}?limit=%201%20`, page(0, 1, `${C}?limit=1&offset=1`, null)),
+  get("limit=+3 (+ is a space) -> 3", `${P}?limit=+3`, page(0, 3, `${C}?limit=3&offset=3`, null)),
+  get("limit=%2B3 (a plus sign) -> 3", `${P}?limit=%2B3`, page(0, 3, `${C}?limit=3&offset=3`, null)),
+  get("limit=%09%0A5%0D (tab, newline, CR) -> 5", `${P}?limit=%09%0A5%0D`, page(0, 5, `${C}?limit=5&offset=5`, null)),
+  get("limit=%E2%80%836 (em space) -> 6", `${P}?limit=%E2%80%836`, page(0, 6, `${C}?limit=6&offset=6`, null)),
+  get("limit=1_0 -> 10", `${P}?limit=1_0`, page(0, 10, `${C}?limit=10&offset=10`, null)),
+  get("limit=%D9%A3 (Arabic-Indic three) -> 3", `${P}?limit=%D9%A3`, page(0, 3, `${C}?limit=3&offset=3`, null)),
+  get("limit=%EF%BC%94 (fullwidth four) -> 4", `${P}?limit=%EF%BC%94`, page(0, 4, `${C}?limit=4&offset=4`, null)),
+  get("limit=007 (leading zeros) -> 7", `${P}?limit=007`, page(0, 7, `${C}?limit=7&offset=7`, null)),
+  get("limit=3&limit=5 (repeated) -> the last, 5", `${P}?limit=3&limit=5`, page(0, 5, `${C}?limit=5&offset=5`, null)),
+
+  // §1 offset
+  get("offset=-1 -> 0", `${P}?offset=-1`, FIRST),
+  get("offset=abc -> 0", `${P}?offset=abc`, FIRST),
+  get("offset= (empty) -> 0", `${P}?offset=`, FIRST),
+  get("offset=2.5 -> 0", `${P}?offset=2.5`, FIRST),
+  get("offset=%2B5 -> 5, previous without offset", `${P}?offset=%2B5`, page(5, 20, `${C}?limit=20&offset=25`, `${C}?limit=20`)),
+  get("offset=%0A10%09 (whitespace) -> 10", `${P}?offset=%0A10%09`, page(10, 20, `${C}?limit=20&offset=30`, `${C}?limit=20`)),
+  get("offset=1&offset=2 (repeated) -> 2", `${P}?offset=1&offset=2`, page(2, 20, `${C}?limit=20&offset=22`, `${C}?limit=20`)),
+  get("offset=1_000 -> 1000: past the end, previous 980", `${P}?offset=1_000`, page(1000, 20, null, `${C}?limit=20&offset=980`)),
+  get("offset=53 (= count) -> empty results, previous 33", `${P}?offset=53`, page(53, 20, null, `${C}?limit=20&offset=33`)),
+  get("offset=2005 -> empty results, previous offset=1985", `${P}?offset=2005`, page(2005, 20, null, `${C}?limit=20&offset=1985`)),
+  get("offset=10**30 -> previous is exactly 10**30-20", `${P}?offset=${BIG}`, page(53, 20, null, `${C}?limit=20&offset=999999999999999999999999999980`)),
+  get("offset of 4300 digits -> still an integer, previous 10**4299-20", `${P}?offset=${DIGITS_4300}`, page(53, 20, null, `${C}?limit=20&offset=${(10n ** 4299n - 20n).toString()}`)),
+  get("offset of 4301 digits -> over Python's limit: invalid -> 0", `${P}?offset=${DIGITS_4301}`, FIRST),
+
+  // §1 format
+  get("format=api -> pre-rendered api form, format kept in links", `${P}?format=api`, page(0, 20, `${C}?format=api&limit=20&offset=20`, null)),
+  get("format=json -> JSON, format kept in links", `${P}?format=json`, page(0, 20, `${C}?format=json&limit=20&offset=20`, null)),
+  get("format= (empty) -> JSON, kept as format=", `${P}?format=`, page(0, 20, `${C}?format=&limit=20&offset=20`, null)),
+  get("format=api&limit=7&offset=14 -> api page, both links", `${P}?format=api&limit=7&offset=14`, page(14, 7, `${C}?format=api&limit=7&offset=21`, `${C}?format=api&limit=7&offset=7`)),
+  get("format=api&offset=40 -> last api page", `${P}?format=api&offset=40`, page(40, 20, null, `${C}?format=api&limit=20&offset=20`)),
+  get("format=json&format=api -> last wins, both kept", `${P}?format=json&format=api`, page(0, 20, `${C}?format=json&format=api&limit=20&offset=20`, null)),
+  get("format=xml&format=json -> last (json) wins: 200", `${P}?format=xml&format=json`, page(0, 20, `${C}?format=xml&format=json&limit=20&offset=20`, null)),
+  refuse("format=json&format=xml -> last (xml) wins: 404", "GET", `${P}?format=json&format=xml`, 404, NOT_FOUND),
+  refuse("format=API (case-sensitive) -> 404", "GET", `${P}?format=API`, 404, NOT_FOUND),
+  refuse("format=xml -> 404", "GET", `${P}?format=xml`, 404, NOT_FOUND),
+  refuse("format=api%20 (trailing space) -> 404", "GET", `${P}?format=api%20`, 404, NOT_FOUND),
+  refuse("POST format=xml -> 404 before 405", "POST", `${P}?format=xml`, 404, NOT_FOUND),
+  refuse("OPTIONS format=xml -> 404", "OPTIONS", `${P}?format=xml`, 404, NOT_FOUND),
+  refuse("DELETE format=API -> 404", "DELETE", `${P}?format=API`, 404, NOT_FOUND),
+  refuse("HEAD format=xml -> 404, no body, length of the GET body", "HEAD", `${P}?format=xml`, 404, "", { length: utf8Length(NOT_FOUND) }),
+  refuse("format=xml with Accept text/html -> 404 before 406", "GET", `${P}?format=xml`, 404, NOT_FOUND, { headers: { Accept: "text/html" } }),
+
+  // §1 keys are case-sensitive; §2 unknown parameters are carried into links
+  get("LIMIT=5 -> unknown parameter, default limit, kept in links", `${P}?LIMIT=5`, page(0, 20, `${C}?LIMIT=5&limit=20&offset=20`, null)),
+  get("Offset=5 -> unknown parameter, kept", `${P}?Offset=5`, page(0, 20, `${C}?Offset=5&limit=20&offset=20`, null)),
+  get("FORMAT=xml -> unknown parameter, not a format: 200", `${P}?FORMAT=xml`, page(0, 20, `${C}?FORMAT=xml&limit=20&offset=20`, null)),
+  get(
+    "the contract's example -> sorted, Python urlencode",
+    `${P}?limit=5&format=api&zeta=1&Alpha=x%20y&e=%C4%8D&s=a/b&flag`,
+    page(0, 5, `${C}?Alpha=x+y&e=%C4%8D&flag=&format=api&limit=5&offset=5&s=a%2Fb&zeta=1`, null),
+  ),
+  get("raw UTF-8 ime=čć -> %C4%8D%C4%87 in links", `${P}?ime=čć&limit=7`, page(0, 7, `${C}?ime=%C4%8D%C4%87&limit=7&offset=7`, null)),
+  get("q=a+b -> space, re-encoded as +", `${P}?q=a+b`, page(0, 20, `${C}?limit=20&offset=20&q=a+b`, null)),
+  get("q=a%2Bb -> a literal plus, %2B", `${P}?q=a%2Bb`, page(0, 20, `${C}?limit=20&offset=20&q=a%2Bb`, null)),
+  get("q=%7E%2D%2E%5F -> ~-._ kept plain", `${P}?q=%7E%2D%2E%5F`, page(0, 20, `${C}?limit=20&offset=20&q=~-._`, null)),
+  get("a=1&b=2&a=3 -> repeated keys grouped in request order", `${P}?a=1&b=2&a=3`, page(0, 20, `${C}?a=1&a=3&b=2&limit=20&offset=20`, null)),
+  get("é, z, Z -> code-point order Z < limit < offset < z < é", `${P}?%C3%A9=1&z=2&Z=3`, page(0, 20, `${C}?Z=3&limit=20&offset=20&z=2&%C3%A9=1`, null)),
+  get("=v (empty key) -> kept as =v", `${P}?=v`, page(0, 20, `${C}?=v&limit=20&offset=20`, null)),
+  get("&&limit=5&& -> empty pairs ignored", `${P}?&&limit=5&&`, page(0, 5, `${C}?limit=5&offset=5`, null)),
+  get("x=%ZZ (malformed escape) -> kept, % re-encoded", `${P}?x=%ZZ`, page(0, 20, `${C}?limit=20&offset=20&x=%25ZZ`, null)),
+  get("x=%C4 (invalid UTF-8) -> U+FFFD", `${P}?x=%C4`, page(0, 20, `${C}?limit=20&offset=20&x=%EF%BF%BD`, null)),
+  get("%00=1 (NUL key) -> %00 in links", `${P}?%00=1`, page(0, 20, `${C}?%00=1&limit=20&offset=20`, null)),
+  get("emoji value -> four UTF-8 bytes escaped", `${P}?emoji=%F0%9F%8C%8A`, page(0, 20, `${C}?emoji=%F0%9F%8C%8A&limit=20&offset=20`, null)),
+  get("offset=5&x=1 -> previous keeps x, drops offset", `${P}?offset=5&x=1`, page(5, 20, `${C}?limit=20&offset=25&x=1`, `${C}?limit=20&x=1`)),
+  get("limit=7&offset=7&x=1 -> extra parameter: derived page", `${P}?limit=7&offset=7&x=1`, page(7, 7, `${C}?limit=7&offset=14&x=1`, `${C}?limit=7&x=1`)),
+  // Deno's HTTP server refuses a request head this long (400) before any code runs; Netlify's CDN has its own limit.
+  get("a 100 KB value -> answered, carried into next", `${P}?x=${LONG_VALUE}`, page(0, 20, `${C}?limit=20&offset=20&x=${LONG_VALUE}`, null), {
+    hosts: ["edge", "preview"],
+  }),
+  get("10,000 parameters -> answered, all carried into next", `${P}?${MANY_PARAMS}`, page(0, 20, `${C}?limit=20&offset=20&${MANY_PARAMS}`, null)),
+
+  // §4 methods
+  refuse("OPTIONS -> 200 with the view's description", "OPTIONS", P, 200, OPTIONS_BODY),
+  refuse("OPTIONS with a bad limit -> same description", "OPTIONS", `${P}?limit=abc`, 200, OPTIONS_BODY),
+  refuse("POST -> 405 naming POST", "POST", P, 405, notAllowed("POST")),
+  refuse("PUT -> 405 naming PUT", "PUT", P, 405, notAllowed("PUT")),
+  refuse("PATCH -> 405 naming PATCH", "PATCH", `${P}?limit=5`, 405, notAllowed("PATCH")),
+  refuse("DELETE -> 405 naming DELETE", "DELETE", P, 405, notAllowed("DELETE")),
+  refuse("FOO (unknown to Node's parser) -> 405 naming FOO", "FOO", P, 405, notAllowed("FOO")),
+  refuse("TRACE -> 405 naming TRACE", "TRACE", P, 405, notAllowed("TRACE"), { hosts: ["preview", "deno"] }),
+  refuse("CONNECT -> 405 naming CONNECT", "CONNECT", P, 405, notAllowed("CONNECT"), { hosts: ["preview"] }),
+  get("lower-case get -> upper-cased as Django does: the page", `${P}?limit=7`, page(0, 7, `${C}?limit=7&offset=7`, null), { method: "get" }),
+  refuse("Delete (mixed case) -> 405 naming DELETE", "Delete", P, 405, notAllowed("DELETE")),
+  head("HEAD first page -> no body, Content-Length of the GET body", P, FIRST),
+  head("HEAD pre-rendered last page of 7", `${P}?limit=7&offset=49`, page(49, 7, null, `${C}?limit=7&offset=42`)),
+  head("HEAD derived page limit=5&offset=3", `${P}?limit=5&offset=3`, page(3, 5, `${C}?limit=5&offset=8`, `${C}?limit=5`)),
+  head("HEAD past the end -> empty page's length", `${P}?offset=2005`, page(2005, 20, null, `${C}?limit=20&offset=1985`)),
+  refuse("HEAD with Accept text/html -> 406, no body", "HEAD", P, 406, "", { headers: { Accept: "text/html" }, length: utf8Length(NOT_ACCEPTABLE) }),
+
+  // §4 Accept
+  refuse("Accept text/html -> 406", "GET", P, 406, NOT_ACCEPTABLE, { headers: { Accept: "text/html" } }),
+  refuse("POST with Accept text/html -> 406 before 405", "POST", P, 406, NOT_ACCEPTABLE, { headers: { Accept: "text/html" } }),
+  refuse("Accept application/xml -> 406", "GET", P, 406, NOT_ACCEPTABLE, { headers: { Accept: "application/xml" } }),
+  refuse("Accept text/* -> 406", "GET", P, 406, NOT_ACCEPTABLE, { headers: { Accept: "text/*" } }),
+  refuse("Accept application/json-seq -> 406", "GET", P, 406, NOT_ACCEPTABLE, { headers: { Accept: "application/json-seq" } }),
+  get("Accept */* -> 200", P, FIRST, { headers: { Accept: "*/*" } }),
+  get("Accept application/* -> 200", P, FIRST, { headers: { Accept: "application/*" } }),
+  get("Accept text/html, application/json;q=0.1 -> 200 (q ignored)", P, FIRST, { headers: { Accept: "text/html, application/json;q=0.1" } }),
+  get("Accept application/json; charset=utf-8 -> 200", P, FIRST, { headers: { Accept: "application/json; charset=utf-8" } }),
+  get("Accept APPLICATION/JSON -> 200 (case-insensitive)", P, FIRST, { headers: { Accept: "APPLICATION/JSON" } }),
+  get("Accept text/html;q=0.9, */*;q=0.8 (a browser) -> 200", P, FIRST, { headers: { Accept: "text/html;q=0.9, */*;q=0.8" } }),
+  refuse("OPTIONS with Accept text/html -> 406", "OPTIONS", P, 406, NOT_ACCEPTABLE, { headers: { Accept: "text/html" } }),
+
+  // §4 the redirect and other paths
+  { name: "/api/subjekti -> 301 to /api/subjekti/", method: "GET", target: "/api/subjekti", status: 301, expectHeaders: { ...COMMON_HEADERS, location: "/api/subjekti/" }, body: "" },
+  {
+    name: "/api/subjekti?limit=5&x=%C4%8D -> 301 keeping the query",
+    method: "GET",
+    target: "/api/subjekti?limit=5&x=%C4%8D",
+    status: 301,
+    expectHeaders: { ...COMMON_HEADERS, location: "/api/subjekti/?limit=5&x=%C4%8D" },
+    body: "",
+  },
+  { name: "POST /api/subjekti -> 301 too", method: "POST", target: "/api/subjekti", status: 301, expectHeaders: { ...COMMON_HEADERS, location: "/api/subjekti/" }, body: "" },
+  { name: "HEAD /api/subjekti?format=xml -> 301 (redirect first)", method: "HEAD", target: "/api/subjekti?format=xml", status: 301, expectHeaders: { ...COMMON_HEADERS, location: "/api/subjekti/?format=xml" }, body: "" },
+  ...["/api/", "/api/other/", "/api/subjekti/1/", "/api/SUBJEKTI/", "/api/subjekti//", "/api/subjekti/%2e%2e/x" /* a dot segment: /api/x */, "/api/subjekti/..%2F..%2F_subjekti%2Fmanifest.json", "/api/%00", "/api/subjekti/%ZZ"].map(
+    (target): RequestCase => ({
+      name: `${target} -> JSON 404`,
+      method: "GET",
+      target,
+      status: 404,
+      expectHeaders: { ...COMMON_HEADERS, "content-type": "application/json" },
+      body: NOT_FOUND,
+    }),
+  ),
+  { name: "POST /api/other -> JSON 404", method: "POST", target: "/api/other", status: 404, expectHeaders: { ...COMMON_HEADERS, "content-type": "application/json" }, body: NOT_FOUND },
+
+  // §5 ETag and If-None-Match
+  { ...get("If-None-Match: own ETag -> 304, no body", P, ""), status: 304, conditional: (etag) => etag },
+  { ...get("If-None-Match: W/ own ETag -> 304 (weak comparison)", `${P}?limit=5&offset=3`, ""), status: 304, conditional: (etag) => `W/${etag}` },
+  { ...get("If-None-Match: a list holding own ETag -> 304", `${P}?format=api`, ""), status: 304, conditional: (etag) => `"nope", ${etag}` },
+  { ...get("If-None-Match: * -> 304", P, ""), status: 304, headers: { "If-None-Match": "*" } },
+  { ...head("HEAD with own ETag -> 304", `${P}?limit=7`, ""), status: 304, conditional: (etag) => etag },
+  get('If-None-Match: "nope" -> 200', P, FIRST, { headers: { "If-None-Match": '"nope"' } }),
+  get("If-None-Match: the ETag of another page -> 200", `${P}?offset=20`, page(20, 20, `${C}?limit=20&offset=40`, `${C}?limit=20`), {
+    conditional: () => '"0000-other"',
+  }),
+  refuse("If-None-Match: * on format=xml -> still 404", "GET", `${P}?format=xml`, 404, NOT_FOUND, { headers: { "If-None-Match": "*" } }),
+];

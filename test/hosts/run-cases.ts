@@ -1,0 +1,47 @@
+/** Runs the request table against one host: one vitest test per case. */
+import { expect, it } from "vitest";
+import type { Host } from "./hosts.ts";
+import { type HostName, REQUEST_CASES, type RequestCase } from "./request-cases.ts";
+
+/** Registers every case `name` can carry; `host()` is called when the tests run (after beforeAll). */
+export function runRequestCases(name: HostName, host: () => Host, skip: (c: RequestCase) => boolean = () => false): void {
+  for (const c of REQUEST_CASES) {
+    const runs = c.hosts === undefined || c.hosts.includes(name);
+    it.skipIf(!runs || skip(c))(c.name, async () => {
+      await checkCase(host(), c);
+    });
+  }
+}
+
+/** Sends the case to the host and checks status, the header subset, Content-Length and the body's bytes. */
+export async function checkCase(host: Host, c: RequestCase): Promise<void> {
+  const headers: Record<string, string> = { ...c.headers };
+  if (c.conditional !== undefined) {
+    const first = await host.send("GET", c.target, c.headers ?? {});
+    const etag = first.headers["etag"];
+    expect(etag, "a GET of the same target carries an ETag").toMatch(/^"[^"]+"$/);
+    headers["If-None-Match"] = c.conditional(etag ?? "");
+  }
+  const answer = await host.send(c.method, c.target, headers);
+  const body = answer.body.toString("utf8");
+  expect({ status: answer.status, body: firstDifference(body, c.body) }).toEqual({ status: c.status, body: firstDifference(c.body, c.body) });
+  for (const [name, expected] of Object.entries(c.expectHeaders)) {
+    const actual = answer.headers[name];
+    if (expected === null) expect(actual, name).toBeUndefined();
+    else if (expected instanceof RegExp) expect(actual, name).toMatch(expected);
+    else expect(actual, name).toBe(expected);
+  }
+  if (c.status === 304) {
+    expect(answer.body.length).toBe(0);
+  } else {
+    expect(answer.headers["content-length"], "content-length").toBe(String(c.length ?? Buffer.byteLength(c.body, "utf8")));
+  }
+}
+
+/** A short view of `text` around where it first differs from `expected` (the whole text when short or equal). */
+function firstDifference(text: string, expected: string): string {
+  if (text.length <= 2000 || text === expected) return text.length <= 2000 ? text : `${text.length} chars, as expected`;
+  let at = 0;
+  while (at < text.length && text[at] === expected[at]) at++;
+  return `${text.length} chars; from ${at}: ${text.slice(Math.max(0, at - 100), at + 200)}`;
+}
