@@ -79,8 +79,8 @@ program
   .action(async (flags) => {
     const result = await readSubjects({ dataDir: flags.data, strict: flags.strict });
     printProblems(result.warnings);
-    const w = result.warnings.length;
-    process.stdout.write(`${result.subjects.length} subjects in ${result.files.length} files: valid (${w} warning${w === 1 ? "" : "s"})\n`);
+    const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
+    process.stdout.write(`${count(result.subjects.length, "subject")} in ${count(result.files.length, "file")}: valid (${count(result.warnings.length, "warning")})\n`);
   });
 
 program

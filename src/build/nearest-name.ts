@@ -26,10 +26,10 @@ function editDistance(a: string, b: string): number {
 }
 
 /** The known name nearest to `name`, or undefined when none is close enough to be a likely typo. */
-export function nearestName(name: string, known: readonly string[]): string | undefined {
+export function nearestName(name: string, known: readonly string[], maxDistance = MAX_DISTANCE): string | undefined {
   const wanted = normalise(name);
   let best: string | undefined;
-  let bestDistance = MAX_DISTANCE + 1;
+  let bestDistance = maxDistance + 1;
   for (const candidate of known) {
     const distance = editDistance(wanted, candidate);
     if (distance < bestDistance) {

@@ -34,7 +34,7 @@ const BOM_BYTES = [0xef, 0xbb, 0xbf];
 
 /** JSON.parse's complaint, with its position (inside the element) turned into a line of the file. */
 function describeSyntaxError(error: SyntaxError, text: string, firstLine: number): string {
-  const message = error.message.replace(/, ".*" is not valid JSON$/s, "");
+  const message = error.message.replace(/,\s+(?:\.\.\.)?".*is not valid JSON$/s, "");
   const at = /at position (\d+)/.exec(message);
   if (at === null) return `${message}, in the record starting on line ${firstLine}`;
   const offset = Number(at[1]);

@@ -31,7 +31,8 @@ export function subjectWarnings(subject: Subject): FieldWarning[] {
     });
   }
   if (!KNOWN_RAZINA.includes(subject.razina)) {
-    const near = nearestName(subject.razina, KNOWN_RAZINA);
+    // Two edits at most: the known levels are three edits apart from some real new ones (regionalna).
+    const near = nearestName(subject.razina, KNOWN_RAZINA, 2);
     warnings.push({
       field: "razina",
       value: subject.razina,
