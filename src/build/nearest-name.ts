@@ -28,8 +28,14 @@ function editDistance(a: string, b: string): number {
 /** The known name nearest to `name`, or undefined when none is close enough to be a likely typo. */
 export function nearestName(name: string, known: readonly string[], maxDistance = MAX_DISTANCE): string | undefined {
   const wanted = normalise(name);
+  // A shortened name (`naziv`, `datum`) is a column someone abbreviated.
+  if (wanted.length >= 4) {
+    const extended = known.filter((candidate) => candidate.startsWith(wanted));
+    if (extended.length === 1) return extended[0];
+  }
   let best: string | undefined;
-  let bestDistance = maxDistance + 1;
+  // Short names allow fewer edits: `naziv` is three edits from `razina`, which helps no one.
+  let bestDistance = Math.min(maxDistance, Math.max(1, Math.floor(wanted.length / 3))) + 1;
   for (const candidate of known) {
     const distance = editDistance(wanted, candidate);
     if (distance < bestDistance) {

@@ -1,0 +1,57 @@
+/** `subjekti validate` as a maintainer runs it: one line per problem on stderr, the exit code, nothing written. */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, test } from "vitest";
+import { fixture } from "./_read.ts";
+
+const run = promisify(execFile);
+
+/** Runs the CLI from the repository root; never throws on a non-zero exit. */
+async function validate(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run("npx", ["tsx", "src/cli.ts", "validate", ...args], { encoding: "utf8" });
+    return { code: 0, stdout, stderr: withoutNpmNoise(stderr) };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: withoutNpmNoise(failed.stderr) };
+  }
+}
+
+/** npm may warn about the machine's own config; that is not the CLI's output. */
+function withoutNpmNoise(text: string): string {
+  return text.split("\n").filter((line) => !line.startsWith("npm warn")).join("\n");
+}
+
+describe("subjekti validate", () => {
+  test("data with errors -> every problem line, the count, exit 1", async () => {
+    const { code, stdout, stderr } = await validate("--data", fixture("bad-many"));
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    const lines = stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(7);
+    expect(lines[0]).toBe(`${fixture("bad-many")}/a.json[0]: oib: expected 11 digits, got "123" (3 digits)`);
+    expect(lines[5]).toBe(`${fixture("bad-many")}/c.ndjson:1: warning: institucija_grad: expected a city, got "" (published empty)`);
+    expect(lines[6]).toBe("subjekti: 5 errors in the data; nothing was written");
+  });
+
+  test("the spreadsheet CSV's lost leading zero -> the contract's example line, exit 1", async () => {
+    const { code, stderr } = await validate("--data", fixture("bad-oib-spreadsheet"));
+    expect(code).toBe(1);
+    expect(stderr).toContain(`${fixture("bad-oib-spreadsheet")}/subjekti.csv:6: oib: expected 11 digits, got "2735615212" (10 digits — leading zero lost in a spreadsheet?)\n`);
+  });
+
+  test("warnings only -> the warning line and the summary, exit 0; with --strict, exit 1", async () => {
+    const loose = await validate("--data", fixture("bad-oib-check-digit"));
+    expect(loose.code).toBe(0);
+    expect(loose.stderr).toBe(`${fixture("bad-oib-check-digit")}/subjekti.json[2]: warning: oib: expected a valid check digit (ISO 7064 MOD 11,10), got "17195049658" (the last digit should be 9 — a typo?)\n`);
+    expect(loose.stdout).toBe("3 subjects in 1 file: valid (1 warning)\n");
+    const strict = await validate("--data", fixture("bad-oib-check-digit"), "--strict");
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain("subjekti.json[2]: oib: expected a valid check digit");
+  });
+
+  test("valid data in three formats -> the summary, exit 0", async () => {
+    const { code, stdout, stderr } = await validate("--data", fixture("read-formats"));
+    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: "3 subjects in 3 files: valid (0 warnings)\n", stderr: "" });
+  });
+});
