@@ -1,5 +1,5 @@
 /** Reading JSON, NDJSON and CSV sources: the values, the order, the files, and what an empty input means. */
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { DataError, formatProblem } from "../../src/build/problems.ts";
