@@ -22,8 +22,8 @@ export interface RequestCase {
   readonly expectHeaders: Readonly<Record<string, string | RegExp | null>>;
   /** The body's exact text ("" for none). */
   readonly body: string;
-  /** Content-Length when it is not the body's own (HEAD: the GET body's); undefined: the body's length. */
-  readonly length?: number;
+  /** Content-Length when it is not the body's own (HEAD: the GET body's); undefined: the body's length; null: not checked. */
+  readonly length?: number | null;
   /** Only these hosts can carry the request (a `Request` cannot carry TRACE or CONNECT). */
   readonly hosts?: readonly HostName[];
 }

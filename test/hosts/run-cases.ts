@@ -3,12 +3,15 @@ import { expect, it } from "vitest";
 import type { Host } from "./hosts.ts";
 import { type HostName, REQUEST_CASES, type RequestCase } from "./request-cases.ts";
 
-/** Registers every case `name` can carry; `host()` is called when the tests run (after beforeAll). */
-export function runRequestCases(name: HostName, host: () => Host, skip: (c: RequestCase) => boolean = () => false): void {
-  for (const c of REQUEST_CASES) {
-    const runs = c.hosts === undefined || c.hosts.includes(name);
-    it.skipIf(!runs || skip(c))(c.name, async () => {
-      await checkCase(host(), c);
+/**
+ * Registers every case `name` can carry; `host()` is called when the tests run (after beforeAll).
+ * `adapt` lets a host with documented deviations relax a case (or skip it: null).
+ */
+export function runRequestCases(name: HostName, host: () => Host, adapt: (c: RequestCase) => RequestCase | null = (c) => c): void {
+  for (const original of REQUEST_CASES) {
+    const c = original.hosts === undefined || original.hosts.includes(name) ? adapt(original) : null;
+    it.skipIf(c === null)(original.name, async () => {
+      if (c !== null) await checkCase(host(), c);
     });
   }
 }
@@ -33,7 +36,7 @@ export async function checkCase(host: Host, c: RequestCase): Promise<void> {
   }
   if (c.status === 304) {
     expect(answer.body.length).toBe(0);
-  } else {
+  } else if (c.length !== null) {
     expect(answer.headers["content-length"], "content-length").toBe(String(c.length ?? Buffer.byteLength(c.body, "utf8")));
   }
 }
