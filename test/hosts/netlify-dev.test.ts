@@ -5,13 +5,14 @@
  *
  * Offline on purpose: a temp HOME (no login state, nothing written to the user's config), the edge
  * runtime's bootstrap from node_modules (NETLIFY_EDGE_BOOTSTRAP, DESIGN.md), Deno from
- * node_modules/.bin. The site is a temp directory holding the built fixture, a netlify.toml that
+ * node_modules/.bin; scripts/test-netlify-*.mjs keep netlify's servers and Deno on 127.0.0.1. The site is a temp directory holding the built fixture, a netlify.toml that
  * declares the function like the repo's, and `src` linked to the repo's src/.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe } from "vitest";
 import { tempDir } from "../_tree.ts";
 import { buildSite } from "../../src/build/build-site.ts";
@@ -91,7 +92,10 @@ async function netlifyDevHost(root: string): Promise<Host> {
       HOME: home,
       CI: "1",
       PATH: `${join(REPO, "node_modules/.bin")}:${process.env["PATH"] ?? ""}`,
-      NETLIFY_EDGE_BOOTSTRAP: `file://${join(REPO, "node_modules/@netlify/edge-functions-dev/dist/deno/bootstrap.mjs")}`,
+      // The local bootstrap (DESIGN.md), wrapped so Deno listens on loopback only.
+      NETLIFY_EDGE_BOOTSTRAP: `file://${join(REPO, "scripts/test-netlify-edge-bootstrap.mjs")}`,
+      // netlify-cli binds every interface and has no flag against it: keep it on loopback.
+      NODE_OPTIONS: `${process.env["NODE_OPTIONS"] ?? ""} --import ${pathToFileURL(join(REPO, "scripts/test-netlify-loopback.mjs")).href}`,
       DENO_NO_UPDATE_CHECK: "1",
     },
     stdio: ["ignore", "pipe", "pipe"],
