@@ -11,7 +11,7 @@
  *   a 304, beside a bare serve-handler server (scripts/bench-raw-server.ts) serving the same file.
  *
  *   npm run bench -- [--sizes 10k,100k,1m] [--skip-serve] [--skip-build] [--skip-limits]
- *                    [--skip-incremental] [--duration 5] [--report file.md]
+ *                    [--skip-incremental] [--repeat 3] [--duration 5] [--report file.md]
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -51,6 +51,7 @@ interface BenchOptions {
   readonly duration: number;
   readonly connections: number;
   readonly report: string | undefined;
+  readonly repeat: number;
 }
 
 function parseCount(text: string): number {
@@ -88,6 +89,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     .option("--serve-size <n>", "the dataset the preview serves (default 100k if listed, else the smallest)", parseCount)
     .option("--duration <s>", "seconds of load per autocannon run", positive, 5)
     .option("--connections <n>", "autocannon connections", positive, 10)
+    .option("--repeat <n>", "full builds and probes per measurement; the median is reported", (text) => Math.max(1, Math.floor(positive(text))), 1)
     .option("--report <file>", "also write the markdown report to this file")
     .showHelpAfterError()
     .parse(argv)
@@ -272,16 +274,27 @@ async function build(dataDir: string, outDir: string, extra: readonly string[] =
   return { build: result, summary: parseSummary(result.stdout) };
 }
 
-async function probe(dataDir: string, outDir: string): Promise<{ probe: Measured; bytes: number }> {
+/** Walks the built tree, then runs the probe `repeat` times on its plan. */
+async function probe(dataDir: string, outDir: string, repeat: number): Promise<{ probes: Measured[]; bytes: number }> {
   const tree = await walkTree(outDir);
   const planFile = join(TMP, "probe-plan.json");
   await writeFile(planFile, JSON.stringify(tree.plan));
   const probeOut = join(TMP, "probe-out");
-  await rm(probeOut, { recursive: true, force: true });
-  const result = await measure([...NODE_TSX, "scripts/bench-probe.ts", "--input", join(dataDir, "subjekti.json"), "--plan", planFile, "--out", probeOut]);
+  const probes: Measured[] = [];
+  for (let i = 0; i < repeat; i++) {
+    await rm(probeOut, { recursive: true, force: true });
+    probes.push(await measure([...NODE_TSX, "scripts/bench-probe.ts", "--input", join(dataDir, "subjekti.json"), "--plan", planFile, "--out", probeOut]));
+  }
   await rm(probeOut, { recursive: true, force: true });
   await rm(planFile, { force: true });
-  return { probe: result, bytes: tree.bytes };
+  return { probes, bytes: tree.bytes };
+}
+
+/** The run of median wall time, with the highest peak RSS of all runs (a shared machine is noisy). */
+function median(runs: readonly Measured[]): Measured {
+  const sorted = [...runs].sort((a, b) => a.seconds - b.seconds);
+  const middle = sorted[Math.floor((sorted.length - 1) / 2)] as Measured;
+  return { ...middle, rssMb: Math.max(...runs.map((r) => r.rssMb)) };
 }
 
 async function benchBuilds(size: number, options: BenchOptions, key: string, rows: BuildRow[]): Promise<void> {
@@ -293,10 +306,18 @@ async function benchBuilds(size: number, options: BenchOptions, key: string, row
     await rm(out, { recursive: true, force: true });
     log(`${label(size)}: ${run}…`);
     const load = loadavg()[0] ?? 0;
-    const full = await build(data, out, extra);
-    const probed = await probe(data, out);
-    rows.push({ size, run, load, ...full, ...probed });
-    log(`  build ${full.build.seconds.toFixed(1)} s, ${full.build.rssMb.toFixed(0)} MB; probe ${probed.probe.seconds.toFixed(1)} s`);
+    const builds: Measured[] = [];
+    let full = await build(data, out, extra);
+    builds.push(full.build);
+    for (let i = 1; i < options.repeat; i++) {
+      await rm(out, { recursive: true, force: true });
+      builds.push((await build(data, out, extra)).build);
+    }
+    full = { ...full, build: median(builds) };
+    const { probes, bytes } = await probe(data, out, options.repeat);
+    const probed = median(probes);
+    rows.push({ size, run: options.repeat > 1 ? `${run} (median of ${options.repeat})` : run, load, ...full, bytes, probe: probed });
+    log(`  build ${full.build.seconds.toFixed(1)} s, ${full.build.rssMb.toFixed(0)} MB; probe ${probed.seconds.toFixed(1)} s`);
     if (extra.length === 0 && !options.skipIncremental) {
       const middle = Math.floor(size / 2);
       const edited = await dataset(size, options.seed, key, middle);
@@ -391,12 +412,15 @@ async function benchServe(size: number, options: BenchOptions, key: string): Pro
       log(`serve: ${request}…`);
       const loadNow = loadavg()[0] ?? 0;
       const previewResult = await load(url, headers, options, expect);
-      const rawResult = await load(rawPage, rawHeaders, options, expect);
+      const rawResult = await load(rawPage, rawHeaders, options, "if-none-match" in rawHeaders ? expect : 200);
       rows.push({ request, preview: previewResult, raw: rawResult, load: loadNow, ...(target === undefined ? {} : { target }) });
     };
     await run(`pre-rendered page \`?${page.query}\``, previewPage, {}, {}, 200, 0.9);
     await run(`derived page \`?${derived}\``, `${origin}/api/subjekti/?${derived}`, {}, {}, 200, 0.5);
-    await run("304 (`If-None-Match` of the pre-rendered page)", previewPage, { "if-none-match": previewTag }, { "if-none-match": rawTag }, 304);
+    // serve-handler 6.1.8 opens the file's read stream before its ETag check and never closes it on
+    // a 304 (one leaked descriptor per answer; under load it runs out and errors), so the 304 row
+    // is compared with serve-handler's 200 for the same file, a baseline that does the most work.
+    await run("304 (`If-None-Match` of the pre-rendered page; baseline: serve-handler's 200)", previewPage, { "if-none-match": previewTag }, {}, 304);
     return rows;
   } finally {
     await Promise.all([stopServer(preview), stopServer(raw)]);
@@ -420,14 +444,12 @@ function verdict(ok: boolean): string {
 
 /** The issue's targets, which apply at 1M; smaller sets show the same ratios for reference. */
 function buildTarget(row: BuildRow): string {
-  const ratio = row.probe === undefined ? NaN : row.build.seconds / row.probe.seconds;
   if (row.size !== 1e6) return "–";
-  if (row.run.startsWith("full build, default")) {
-    return `≤ 1.5× probe, ≤ 1 GB: ${verdict(ratio <= 1.5 && row.build.rssMb <= 1024)}`;
-  }
-  if (row.run.startsWith("full build, --limits")) {
-    return `≤ 1.5× probe, ≤ 1.5 GB: ${verdict(ratio <= 1.5 && row.build.rssMb <= 1536)}`;
-  }
+  const ratio = row.probe === undefined ? NaN : row.build.seconds / row.probe.seconds;
+  const check = (wall: number, rssMb: number): string =>
+    `≤ 1.5× probe: ${verdict(ratio <= 1.5)}; ≤ ${rssMb / 1024} GB: ${verdict(row.build.rssMb <= rssMb)}`.replace("1.5×", `${wall}×`);
+  if (row.run.startsWith("full build, default")) return check(1.5, 1024);
+  if (row.run.startsWith("full build, --limits")) return check(1.5, 1536);
   if (row.run.startsWith("one record") && row.full !== undefined) {
     return `≤ 0.5× full build: ${verdict(row.build.seconds <= 0.5 * row.full.seconds)}`;
   }
@@ -511,7 +533,7 @@ async function main(): Promise<void> {
         "### Preview throughput\n\n" +
           `autocannon, ${options.connections} connections, ${options.duration} s after a 1 s warm-up, loopback; each server in its own process ` +
           "(`node --import tsx src/cli.ts preview` against `scripts/bench-raw-server.ts`, bare node:http + serve-handler serving the same page file; " +
-          "for the 304 rows each answers its own ETag). Ratio = preview / serve-handler.\n\n" +
+          "serve-handler with `etag: true`). Ratio = preview / serve-handler.\n\n" +
           serveTable(rows, size),
       );
     }
