@@ -3,7 +3,7 @@
  * in-process, the preview over real HTTP, the edge function under real Deno, `netlify dev`.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, open, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { createInterface } from "node:readline";
@@ -37,12 +37,11 @@ export function fixtureCdn(dir: string): (url: string) => Promise<Response> {
     const absolute = resolve(dir, `.${path}`);
     if (!path.startsWith("/_subjekti/") || !absolute.startsWith(dir + sep)) return new Response("Not Found", { status: 404 });
     try {
-      const file = await open(absolute);
-      const { size } = await file.stat();
+      // Read whole (fixture files are small): a FileHandle's web stream is never closed when a
+      // body goes unread (HEAD), and Node then closes it on garbage collection, with a warning.
+      const bytes = await readFile(absolute);
       const type = TYPES[path.slice(path.lastIndexOf(".") + 1)] ?? "application/octet-stream";
-      return new Response(file.readableWebStream({ type: "bytes" }) as ReadableStream<Uint8Array>, {
-        headers: { "Content-Type": type, "Content-Length": String(size) },
-      });
+      return new Response(bytes, { headers: { "Content-Type": type, "Content-Length": String(bytes.length) } });
     } catch {
       return new Response("Not Found", { status: 404 });
     }
