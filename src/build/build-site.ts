@@ -4,33 +4,24 @@
  * render each record once while writing incrementally and atomically.
  */
 import { performance } from "node:perf_hooks";
+import { CHUNK_SIZE } from "../core/layout.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { planSite } from "./plan-site.ts";
 import type { Problem } from "./problems.ts";
 import { readSubjects } from "./read-subjects.ts";
-import { CHUNK_SIZE } from "../core/layout.ts";
 import { createRecordArena } from "./render-records.ts";
-import { writeSite } from "./write-site.ts";
+import { type WriteProgress, type WriteReport, writeSite } from "./write-site.ts";
 
-export interface BuildReport {
+/** What a build did: the write stage's counts, plus the list's size, the time and the warnings. */
+export interface BuildReport extends WriteReport {
   /** Subjects in the list. */
   readonly count: number;
-  /** Files the site holds. */
-  readonly files: number;
-  /** Files whose bytes were written by this build. */
-  readonly written: number;
-  /** Files already holding the right bytes. */
-  readonly unchanged: number;
-  /** Files of the previous site that are gone. */
-  readonly removed: number;
-  readonly bytesWritten: number;
-  readonly bytesRemoved: number;
   readonly seconds: number;
   readonly warnings: readonly Problem[];
 }
 
 /** Progress of the write stage: files settled so far of the total. */
-export type ProgressListener = (done: number, total: number) => void;
+export type ProgressListener = WriteProgress;
 
 /** Builds the site; throws DataError (with nothing written) when the data has errors. */
 export async function buildSite(options: BuildOptions, onProgress?: ProgressListener): Promise<BuildReport> {

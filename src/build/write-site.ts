@@ -18,9 +18,13 @@ import type { FilePlan, SitePlan } from "./plan-site.ts";
 import type { RecordArena } from "./render-records.ts";
 
 export interface WriteReport {
+  /** Files the site holds. */
   readonly files: number;
+  /** Files whose bytes this build wrote. */
   readonly written: number;
+  /** Files already holding the right bytes (left alone or hard-linked). */
   readonly unchanged: number;
+  /** Files of the previous site that the new one no longer has. */
   readonly removed: number;
   readonly bytesWritten: number;
   readonly bytesRemoved: number;
@@ -224,14 +228,8 @@ async function removeLeftovers(root: string): Promise<void> {
 
 /** Hard-links `old` to `target` when `old` holds exactly `bytes`; false when it does not or cannot. */
 async function linkIfSame(old: string, bytes: Buffer, target: string): Promise<boolean> {
-  let current: Buffer;
-  try {
-    current = await readFile(old);
-  } catch (error) {
-    if (isErrno(error, "ENOENT")) return false;
-    throw error;
-  }
-  if (!current.equals(bytes)) return false;
+  const current = await readIfExists(old);
+  if (current?.equals(bytes) !== true) return false;
   try {
     await link(old, target);
     return true;
@@ -251,13 +249,8 @@ interface PreviousSite {
 /** The previous build's manifest, as far as it can be read; an unreadable one means no previous site. */
 async function readPreviousManifest(path: string): Promise<PreviousSite> {
   const none: PreviousSite = { bytes: undefined, dirs: {}, sameHead: () => false };
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    if (isErrno(error, "ENOENT")) return none;
-    throw error;
-  }
+  const bytes = await readIfExists(path);
+  if (bytes === null) return none;
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString("utf8"));
@@ -325,6 +318,16 @@ async function count(path: string, tally: { removed: number; bytesRemoved: numbe
   }
   const entries = await readdir(path);
   await forEachBounded(entries, CONCURRENCY, (name) => count(join(path, name), tally, isGone));
+}
+
+/** A file's bytes, or null when there is no such file. */
+async function readIfExists(path: string): Promise<Buffer | null> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if (isErrno(error, "ENOENT")) return null;
+    throw error;
+  }
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -2,8 +2,6 @@
  * The edge function beyond the table: canonical pages are the CDN's own stream (acceptance 4),
  * the manifest is read once per instance, and a broken site answers 503 instead of throwing.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
@@ -17,7 +15,7 @@ let manifest: Manifest;
 
 beforeAll(async () => {
   site = await buildFixture();
-  manifest = JSON.parse(readFileSync(join(site.dir, MANIFEST_PATH), "utf8")) as Manifest;
+  manifest = site.manifest;
 });
 afterAll(() => site?.remove());
 

@@ -4,9 +4,11 @@
  * plus an obviously-correct reference of the pages, independent of the code under test.
  */
 import { readFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { buildSite } from "../../src/build/build-site.ts";
+import { MANIFEST_PATH } from "../../src/core/layout.ts";
+import type { Manifest } from "../../src/core/manifest.ts";
 import { tempDir } from "../_tree.ts";
 
 export const FIXTURE_DATA = join(import.meta.dirname, "../fixtures/hosts-site/data");
@@ -44,9 +46,10 @@ export function page(offset: number, limit: number, next: string | null, previou
 }
 
 /** Builds the fixture site into a fresh temp directory; `remove` deletes it. */
-export async function buildFixture(data = FIXTURE_DATA): Promise<{ dir: string; remove: () => Promise<void> }> {
+export async function buildFixture(data = FIXTURE_DATA): Promise<{ dir: string; manifest: Manifest; remove: () => Promise<void> }> {
   const root = await tempDir("subjekti-hosts-");
   const dir = join(root, "site");
   await buildSite({ ...FIXTURE_OPTIONS, dataDir: data, outDir: dir });
-  return { dir, remove: () => rm(root, { recursive: true, force: true }) };
+  const manifest = JSON.parse(await readFile(join(dir, MANIFEST_PATH), "utf8")) as Manifest;
+  return { dir, manifest, remove: () => rm(root, { recursive: true, force: true }) };
 }

@@ -7,7 +7,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MANIFEST_PATH } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import { assemblePage, type Decision, route } from "../../src/core/route.ts";
 import { BASE, buildFixture, COLLECTION, COUNT, RECORDS } from "./fixture-site.ts";
@@ -17,7 +16,7 @@ let manifest: Manifest;
 
 beforeAll(async () => {
   site = await buildFixture();
-  manifest = JSON.parse(readFileSync(join(site.dir, MANIFEST_PATH), "utf8")) as Manifest;
+  manifest = site.manifest;
 });
 afterAll(() => site?.remove());
 
