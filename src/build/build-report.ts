@@ -22,15 +22,18 @@ export interface ProgressBar {
 export function progressBar(out: Output, now: () => number = Date.now): ProgressBar | undefined {
   if (out.isTTY !== true) return undefined;
   const started = now();
+  // The rate counts from the first file settled: reading and validating come before any file.
+  let first: { at: number; done: number } | undefined;
   let drawn = 0;
   let shown = false;
   return {
     update(done, total) {
       const t = now();
+      first ??= { at: t, done };
       if (t - started < BAR_DELAY_MS || (t - drawn < REDRAW_MS && done < total)) return;
       drawn = t;
       shown = true;
-      const rate = done / ((t - started) / 1000);
+      const rate = t > first.at ? (done - first.done) / ((t - first.at) / 1000) : 0;
       const left = rate > 0 ? (total - done) / rate : 0;
       const filled = total > 0 ? Math.round((WIDTH * done) / total) : WIDTH;
       out.write(

@@ -62,6 +62,7 @@ export async function writeSite(outDir: string, plan: SitePlan, arena: RecordAre
     tally.done += files;
     onProgress?.(tally.done, total);
   };
+  onProgress?.(0, total);
   const rendering = renderInTurns(arena);
   const pool = createPool(CONCURRENCY);
   const shardsWritten: Promise<void>[] = [];

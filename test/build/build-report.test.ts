@@ -25,9 +25,11 @@ describe("progressBar", () => {
     expect(t.written).toEqual([]);
   });
 
-  it("a longer build -> files done of total, rate and time left, redrawn at most every 100 ms, cleared at the end", () => {
+  it("a longer build -> files done of total, rate since the first file and time left, redrawn at most every 100 ms, cleared at the end", () => {
     const t = terminal(true);
     const bar = progressBar(t.out, t.clock);
+    t.advance(1500); // reading and validating: no file yet
+    bar?.update(0, 2000);
     t.advance(2000);
     bar?.update(500, 2000);
     t.advance(50);
@@ -35,10 +37,10 @@ describe("progressBar", () => {
     t.advance(100);
     bar?.update(600, 2000);
     bar?.done();
-    expect(t.written).toHaveLength(3);
-    expect(t.written[0]).toMatch(/^\r\[#{8}\.{22}\] 500\/2000 files {2}250\/s {2}6s left $/);
-    expect(t.written[1]).toContain("600/2000 files");
-    expect(t.written[2]).toBe("\r\x1b[2K");
+    expect(t.written).toHaveLength(4);
+    expect(t.written[1]).toMatch(/^\r\[#{8}\.{22}\] 500\/2000 files {2}250\/s {2}6s left $/);
+    expect(t.written[2]).toContain("600/2000 files");
+    expect(t.written[3]).toBe("\r\x1b[2K");
   });
 });
 
