@@ -31,7 +31,8 @@ import { generateFile } from "./generate-subjects.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const BENCH = join(ROOT, ".bench");
-const TMP = join(BENCH, "tmp");
+// Per run, so two benches never delete each other's output (still: one at a time, or both lie).
+const TMP = join(BENCH, `tmp-${process.pid}`);
 const TIME = "/usr/bin/time";
 const NODE_TSX = ["--import", "tsx"];
 const LIMITS_4 = "10,20,50,100";
