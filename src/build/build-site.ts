@@ -5,6 +5,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { CHUNK_SIZE } from "../core/layout.ts";
+import type { Subject } from "../core/render-page.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { planSite } from "./plan-site.ts";
 import type { Problem } from "./problems.ts";
@@ -27,7 +28,8 @@ export type ProgressListener = WriteProgress;
 export async function buildSite(options: BuildOptions, onProgress?: ProgressListener): Promise<BuildReport> {
   const started = performance.now();
   const { subjects, warnings } = await readSubjects({ dataDir: options.dataDir, strict: options.strict });
-  const arena = createRecordArena(subjects, CHUNK_SIZE);
+  // The arena takes the list over and drops each subject once rendered (see createRecordArena).
+  const arena = createRecordArena(subjects as (Subject | undefined)[], CHUNK_SIZE);
   const plan = planSite(arena, options);
   const written = await writeSite(options.outDir, plan, arena, onProgress);
   return { count: arena.count, ...written, seconds: (performance.now() - started) / 1000, warnings };

@@ -2,7 +2,7 @@
  * Stage 4: put a planned site on disk, incrementally and atomically.
  *
  * - A shard directory whose content-named directory already exists is left alone: 0 bytes.
- * - A changed shard is written into `<name>.tmp-<pid>` beside the old one, then renamed into
+ * - A changed shard is written into `<key>.tmp-<pid>` beside the old one, then renamed into
  *   place; inside it, files whose bytes equal the previous version's are hard-linked, not written.
  * - The manifest is replaced last, by rename: that one atomic step switches readers from the
  *   complete old site to the complete new one. A build killed at any moment leaves the old
@@ -14,7 +14,7 @@ import { link, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "no
 import { promisify } from "node:util";
 import { basename, join } from "node:path";
 import { DATA_ROOT, MANIFEST_PATH } from "../core/layout.ts";
-import type { FilePlan, SitePlan } from "./plan-site.ts";
+import type { FilePlan, ShardPlan, SitePlan } from "./plan-site.ts";
 import type { RecordArena } from "./render-records.ts";
 
 export interface WriteReport {
@@ -34,7 +34,7 @@ export interface WriteReport {
 export type WriteProgress = (done: number, total: number) => void;
 
 /** File operations in flight at once: enough to keep libuv's threads busy, few enough to bound memory. */
-const CONCURRENCY = 32;
+const CONCURRENCY = 64;
 /**
  * The callback `fs.writeFile`, promisified: for a small file it is one open, write and close on the
  * thread pool, where fs/promises goes through a FileHandle with a promise per step (measured ~10%
@@ -63,25 +63,45 @@ export async function writeSite(outDir: string, plan: SitePlan, arena: RecordAre
     onProgress?.(tally.done, total);
   };
   onProgress?.(0, total);
+  // Every shard's temporary directory first: creating files in a directory made a moment ago was
+  // measured ~2x slower (BENCHMARKS.md). Unchanged shards drop theirs.
+  await forEachBounded(plan.shards, CONCURRENCY, (shard) => mkdir(tmpDir(root, shard), { recursive: true }).then(() => undefined));
   const rendering = renderInTurns(arena);
   const pool = createPool(CONCURRENCY);
   const shardsWritten: Promise<void>[] = [];
 
   try {
-    for (const shard of plan.shards) {
-      await rendering.until(shard.needsChunks);
-      pool.check();
-      const dir = join(root, `${shard.key}.${shard.hash()}`);
-      if (await isDirectory(dir)) {
-        tally.unchanged += shard.files.length;
-        settle(shard.files.length);
+    // Files go round-robin across every shard whose records are ready: file creation is serialised
+    // per directory on ext4, so writes spread over directories run in parallel (BENCHMARKS.md).
+    const active: ShardJob[] = [];
+    let next = 0;
+    let turn = 0;
+    while (next < plan.shards.length || active.length > 0) {
+      for (let shard = plan.shards[next]; shard !== undefined && shard.needsChunks <= arena.renderedChunks; shard = plan.shards[++next]) {
+        const job = await openShard(root, shard, previous, plan);
+        if (job === null) {
+          tally.unchanged += shard.files.length;
+          settle(shard.files.length);
+        } else {
+          active.push(job);
+        }
+      }
+      const waitingFor = plan.shards[next];
+      if (active.length === 0) {
+        if (waitingFor !== undefined) await rendering.until(waitingFor.needsChunks);
         continue;
       }
-      const oldHash = previous.dirs[shard.key];
-      // Pages hold the count and the origin: when either changed, no old page can match.
-      const comparable = oldHash !== undefined && (shard.key.startsWith("records/") || previous.sameHead(plan));
-      const oldDir = comparable ? join(root, `${shard.key}.${oldHash}`) : null;
-      shardsWritten.push((await startShard(dir, shard.files, oldDir, pool, tally, settle)).done);
+      const at = turn % active.length;
+      const job = active[at] as ShardJob;
+      const file = job.files[job.next++] as FilePlan;
+      job.writes.push((await pool.start(() => writeOne(job, file, tally, settle))).done);
+      pool.check();
+      if (job.next < job.files.length) {
+        turn = at + 1;
+      } else {
+        active.splice(at, 1);
+        shardsWritten.push(finishShard(job));
+      }
     }
     await Promise.all(shardsWritten);
     await rendering.done;
@@ -108,42 +128,58 @@ export async function writeSite(outDir: string, plan: SitePlan, arena: RecordAre
   return { files: total, written: tally.written, unchanged: tally.unchanged, bytesWritten: tally.bytesWritten, ...swept };
 }
 
-/**
- * Starts writing one shard into a temporary sibling; resolves once every file has a pool slot, with
- * `done`, which settles when every file is written and the directory renamed into place.
- */
-async function startShard(
-  dir: string,
-  files: readonly FilePlan[],
-  oldDir: string | null,
-  pool: Pool,
-  tally: Tally,
-  settle: () => void,
-): Promise<Running> {
-  const tmp = `${dir}.tmp-${process.pid}`;
-  await rm(tmp, { recursive: true, force: true });
-  await mkdir(tmp, { recursive: true });
-  const writes: Promise<void>[] = [];
-  for (const file of files) {
-    const running = await pool.start(async () => {
-      const bytes = file.bytes();
-      const target = join(tmp, file.name);
-      if (oldDir !== null && (await linkIfSame(join(oldDir, file.name), bytes, target))) {
-        tally.unchanged += 1;
-      } else {
-        await writeSmallFile(target, bytes);
-        tally.written += 1;
-        tally.bytesWritten += bytes.length;
-      }
-      settle();
-    });
-    writes.push(running.done);
+/** A shard being written: its files, how far along, and where. */
+interface ShardJob {
+  readonly files: readonly FilePlan[];
+  next: number;
+  readonly writes: Promise<void>[];
+  /** The temporary directory the files go into, and the name it gets when they are all there. */
+  readonly tmp: string;
+  readonly dir: string;
+  /** The previous version of this shard, whose identical files are hard-linked; null if none can match. */
+  readonly oldDir: string | null;
+}
+
+/** A shard's temporary directory while this process writes it. */
+function tmpDir(root: string, shard: ShardPlan): string {
+  return join(root, `${shard.key}.tmp-${process.pid}`);
+}
+
+/** The job of writing `shard`, or null (and its temporary directory gone) when its directory already exists. */
+async function openShard(root: string, shard: ShardPlan, previous: PreviousSite, plan: SitePlan): Promise<ShardJob | null> {
+  const dir = join(root, `${shard.key}.${shard.hash()}`);
+  const tmp = tmpDir(root, shard);
+  if (await isDirectory(dir)) {
+    await rm(tmp, { recursive: true, force: true });
+    return null;
   }
-  const done = Promise.all(writes).then(() => rename(tmp, dir));
+  const oldHash = previous.dirs[shard.key];
+  // Pages hold the count and the origin: when either changed, no old page can match.
+  const comparable = oldHash !== undefined && (shard.key.startsWith("records/") || previous.sameHead(plan));
+  return { files: shard.files, next: 0, writes: [], tmp, dir, oldDir: comparable ? join(root, `${shard.key}.${oldHash}`) : null };
+}
+
+/** Writes one file of a shard, or hard-links the previous version's when the bytes are the same. */
+async function writeOne(job: ShardJob, file: FilePlan, tally: Tally, settle: () => void): Promise<void> {
+  const bytes = file.bytes();
+  const target = join(job.tmp, file.name);
+  if (job.oldDir !== null && (await linkIfSame(join(job.oldDir, file.name), bytes, target))) {
+    tally.unchanged += 1;
+  } else {
+    await writeSmallFile(target, bytes);
+    tally.written += 1;
+    tally.bytesWritten += bytes.length;
+  }
+  settle();
+}
+
+/** Settles when every file of the shard is written and its directory renamed into place. */
+function finishShard(job: ShardJob): Promise<void> {
+  const done = Promise.all(job.writes).then(() => rename(job.tmp, job.dir));
   // A failure surfaces through pool.check() and writeSite's final await; this only keeps it from
   // counting as unhandled while the loop is still scheduling.
   done.catch(() => undefined);
-  return { done };
+  return done;
 }
 
 /** Work under way (wrapped, so that awaiting the start does not await the end). */
@@ -221,7 +257,7 @@ async function removeLeftovers(root: string): Promise<void> {
       if (!entry.isDirectory()) continue;
       const abs = join(dir, entry.name);
       if (entry.name.endsWith(suffix)) await rm(abs, { recursive: true, force: true });
-      else if (!SHARD_DIR.test(entry.name)) await visit(abs);
+      else if (!SHARD_DIR.test(entry.name) && !TMP_DIR.test(entry.name)) await visit(abs);
     }
   };
   await visit(root);
@@ -292,9 +328,8 @@ async function sweep(root: string, plan: SitePlan): Promise<{ removed: number; b
         await visit(abs, path);
         continue;
       }
-      const shard = SHARD_DIR.exec(path);
-      if (shard?.[2] === undefined) {
-        const stillProduced = new Set((names.get(shard?.[1] ?? "") ?? []).map((f) => f.name));
+      if (!TMP_DIR.test(path)) {
+        const stillProduced = new Set((names.get(SHARD_DIR.exec(path)?.[1] ?? "") ?? []).map((f) => f.name));
         await count(abs, tally, (name) => !stillProduced.has(name));
       }
       await rm(abs, { recursive: true, force: true });
@@ -304,8 +339,10 @@ async function sweep(root: string, plan: SitePlan): Promise<{ removed: number; b
   return tally;
 }
 
-/** A shard directory's path: its key, then `.<hash>`, then `.tmp-<pid>` while being written. */
-const SHARD_DIR = /^(.*)\.[0-9a-f]+(\.tmp-\d+)?$/;
+/** A shard directory's path: its key, then `.<hash>`. */
+const SHARD_DIR = /^(.*)\.[0-9a-f]{16}$/;
+/** A shard being written (`<key>.tmp-<pid>`), or left by a killed build. */
+const TMP_DIR = /\.tmp-\d+$/;
 
 /** Adds the files under `path` that `isGone` accepts (and their bytes) to the tally. */
 async function count(path: string, tally: { removed: number; bytesRemoved: number }, isGone: (name: string) => boolean): Promise<void> {
