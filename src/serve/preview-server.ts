@@ -3,17 +3,15 @@
  * the static site's bytes. Links in its answers start with its own origin, so following `next`
  * stays local (the router then derives pages whose pre-rendered files carry the public origin).
  */
-import type { FileHandle } from "node:fs/promises";
-import { lstat, open } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { resolve, sep } from "node:path";
-import { pipeline } from "node:stream/promises";
 import serveHandler from "serve-handler";
 import { collectionHeaders, commonHeaders, type HeaderList } from "../core/answer-headers.ts";
 import { toJson } from "../core/render-page.ts";
 import { assemblePage, route } from "../core/route.ts";
-import { ChunkCache } from "./chunk-cache.ts";
+import { BYTES, FileCache, TEXT } from "./file-cache.ts";
 import { readRawRequest, writeRawAnswer } from "./raw-request.ts";
 import { linkOrigin, readTarget } from "./request-target.ts";
 import { ManifestWatcher } from "./site-manifest.ts";
@@ -42,14 +40,16 @@ interface PreviewRequest {
 
 type Answer =
   | { readonly kind: "bytes"; readonly status: number; readonly headers: HeaderList; readonly body: Buffer | null }
-  | { readonly kind: "file"; readonly headers: HeaderList; readonly file: FileHandle; readonly size: number }
   /** Not the API: serve-handler serves `path` (the decoded, checked target) from the site. */
   | { readonly kind: "static"; readonly url: string };
 
 interface Site {
   readonly dir: string;
   readonly manifest: ManifestWatcher;
-  readonly chunks: ChunkCache;
+  /** Pre-rendered pages, as bytes. */
+  readonly pages: FileCache<Buffer>;
+  /** Record chunks, as text. */
+  readonly chunks: FileCache<string>;
   /** The listening address's origin, for requests without a usable Host header. */
   origin: string;
 }
@@ -60,7 +60,7 @@ const MAX_HEADER_SIZE = 1024 * 1024;
 /** Starts the preview; throws SubjektiError when the site is missing or was built by another version. */
 export async function startPreview(options: PreviewOptions): Promise<Preview> {
   const dir = resolve(options.dir);
-  const site: Site = { dir, manifest: await ManifestWatcher.open(dir), chunks: new ChunkCache(), origin: "" };
+  const site: Site = { dir, manifest: await ManifestWatcher.open(dir), pages: new FileCache(BYTES), chunks: new FileCache(TEXT), origin: "" };
   const server = createServer({ maxHeaderSize: MAX_HEADER_SIZE }, (req, res) => {
     void answerHttp(site, req, res);
   });
@@ -114,15 +114,6 @@ async function answerHttp(site: Site, req: IncomingMessage, res: ServerResponse)
         res.writeHead(answer.status, flatHeaders(answer.headers, answer.body));
         res.end(answer.body ?? undefined);
         return;
-      case "file":
-        res.writeHead(200, [...answer.headers.flat(), "Content-Length", String(answer.size)]);
-        if (request.method === "HEAD") {
-          res.end();
-          await answer.file.close();
-          return;
-        }
-        await pipeline(answer.file.createReadStream(), res);
-        return;
       case "static":
         req.url = answer.url;
         await serveHandler(req, res, { public: site.dir, directoryListing: false, symlinks: false, etag: false }, { lstat: lstatOrMissing as unknown as typeof import("node:fs").lstat });
@@ -168,12 +159,12 @@ async function decide(site: Site, request: PreviewRequest, retry: boolean): Prom
     case "static":
       return staticAnswer(target.path, target.query);
     case "file": {
-      const opened = await openInside(site.dir, decision.path);
-      if (opened !== null) return { kind: "file", headers: decision.headers, ...opened };
+      const page = await readInside(site.dir, site.pages, decision.path).catch(() => null);
+      if (page !== null) return bytes(decision.status, decision.headers, page, isHead);
       break;
     }
     case "derive": {
-      const texts = await Promise.all(decision.chunks.map((chunk) => readInside(site, chunk.path))).catch(() => null);
+      const texts = await Promise.all(decision.chunks.map((chunk) => readInside(site.dir, site.chunks, chunk.path))).catch(() => null);
       if (texts !== null) {
         return bytes(decision.status, decision.headers, assemblePage(decision.head, decision.chunks, texts), isHead);
       }
@@ -192,29 +183,10 @@ async function decide(site: Site, request: PreviewRequest, retry: boolean): Prom
   return unavailable("The site is incomplete: a file the manifest names is missing. Run `npm run build`.", request.method);
 }
 
-/** Opens a site file for streaming (one open, one fstat); null when it is missing. */
-async function openInside(dir: string, path: string): Promise<{ file: FileHandle; size: number } | null> {
+/** A manifest-named file through its cache; rejects when it is missing or would leave the site. */
+function readInside<T>(dir: string, cache: FileCache<T>, path: string): Promise<T> {
   const absolute = insideSite(dir, path);
-  if (absolute === null) return null;
-  let file: FileHandle;
-  try {
-    file = await open(absolute, "r");
-  } catch {
-    return null;
-  }
-  try {
-    const info = await file.stat();
-    if (info.isFile()) return { file, size: info.size };
-  } catch {
-    // Falls through to close: an unreadable file is a missing one.
-  }
-  await file.close();
-  return null;
-}
-
-function readInside(site: Site, path: string): Promise<string> {
-  const absolute = insideSite(site.dir, path);
-  return absolute === null ? Promise.reject(new Error(`${path} is outside the site`)) : site.chunks.read(absolute);
+  return absolute === null ? Promise.reject(new Error(`${path} is outside the site`)) : cache.read(absolute);
 }
 
 /** The absolute path of a manifest-named file, or null if the name would leave the site directory. */
@@ -245,10 +217,10 @@ async function lstatOrMissing(path: string): Promise<import("node:fs").Stats> {
   }
 }
 
-function bytes(status: number, headers: HeaderList, body: string, isHead: boolean): Answer {
+function bytes(status: number, headers: HeaderList, body: string | Buffer, isHead: boolean): Answer {
   // 304 carries neither body nor length; HEAD gets the GET body's length and no body.
   if (status === 304) return { kind: "bytes", status, headers, body: null };
-  const buffer = Buffer.from(body, "utf8");
+  const buffer = typeof body === "string" ? Buffer.from(body, "utf8") : body;
   return { kind: "bytes", status, headers: [...headers, ["Content-Length", String(buffer.length)]], body: isHead ? null : buffer };
 }
 
@@ -296,12 +268,6 @@ async function answerRaw(site: Site, request: PreviewRequest, socket: Socket): P
       case "bytes":
         writeRawAnswer(socket, answer.status, answer.headers, answer.body);
         return;
-      case "file": {
-        const body = request.method.toUpperCase() === "HEAD" ? null : await answer.file.readFile();
-        await answer.file.close();
-        writeRawAnswer(socket, 200, [...answer.headers, ["Content-Length", String(answer.size)]], body);
-        return;
-      }
       case "static": {
         const refused = bytes(400, [["Content-Type", "application/json"], ...commonHeaders("no-store")], toJson({ detail: `Bad request: the preview serves static files to GET and HEAD only, not to ${request.method}.` }), false);
         if (refused.kind === "bytes") writeRawAnswer(socket, refused.status, refused.headers, refused.body);
