@@ -8,7 +8,7 @@
  * start on the first ones while the arena is still rendering the rest.
  */
 import { buildLinks } from "../core/build-links.ts";
-import { chunkFileName, type Form, pageFileName, pageShardKey, recordShardKey, SHARD_SIZE } from "../core/layout.ts";
+import { CHUNKS_PER_SHARD, chunkFileName, type Form, pageFileName, pageShardKey, recordShardKey, SHARD_SIZE } from "../core/layout.ts";
 import { LAYOUT_VERSION, type Manifest } from "../core/manifest.ts";
 import type { QueryParam } from "../core/read-query.ts";
 import { PAGE_TAIL, renderPageHead } from "../core/render-page.ts";
@@ -62,8 +62,8 @@ export function planSite(arena: RecordArena, options: SiteOptions): SitePlan {
   };
 
   const shards: ShardPlan[] = [];
-  for (let first = 0; first < chunkCount; first += SHARD_SIZE) {
-    const last = Math.min(chunkCount, first + SHARD_SIZE);
+  for (let first = 0; first < chunkCount; first += CHUNKS_PER_SHARD) {
+    const last = Math.min(chunkCount, first + CHUNKS_PER_SHARD);
     const key = recordShardKey(first);
     const files: FilePlan[] = [];
     for (let c = first; c < last; c++) {

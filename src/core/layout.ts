@@ -6,7 +6,8 @@
  *   _subjekti/pages/<form>/<limit>/<shard>.<hash>/<page>.json   pre-rendered pages
  *   _subjekti/records/<shard>.<hash>/<chunk>.ndjson      every rendered record, CHUNK_SIZE a file
  *
- * A shard directory holds SHARD_SIZE files at most (hosts cap directory sizes) and its name
+ * A shard directory holds SHARD_SIZE files at most (hosts cap directory sizes; records shards
+ * hold CHUNKS_PER_SHARD) and its name
  * carries a hash of its content, so a rebuild writes a changed shard beside the old one and the
  * manifest's atomic replacement switches readers from the complete old site to the complete new.
  */
@@ -20,6 +21,12 @@ export const MANIFEST_PATH = `${DATA_ROOT}/manifest.json`;
 export const SHARD_SIZE = 1000;
 /** Records in one chunk file: with the default maximum limit, any page needs two chunks at most. */
 export const CHUNK_SIZE = 1000;
+/**
+ * Chunk files in one records shard: smaller than SHARD_SIZE so that a records shard is ready
+ * (rendered) early and its files are written alongside the pages', and a one-record edit re-checks
+ * 100 chunks, not 1,000.
+ */
+export const CHUNKS_PER_SHARD = 100;
 
 /**
  * The forms of `format` a page can be pre-rendered in: `plain` (no `format` parameter), `api` and
@@ -40,7 +47,7 @@ export function pageShardKey(form: Form, limit: number, page: number): string {
 
 /** The shard directory key of chunk `chunk`. */
 export function recordShardKey(chunk: number): string {
-  return `records/${Math.floor(chunk / SHARD_SIZE)}`;
+  return `records/${Math.floor(chunk / CHUNKS_PER_SHARD)}`;
 }
 
 /** A file's path inside the site, from its shard key, that shard's content hash and its name. */

@@ -5,7 +5,7 @@
 import { isForm, type Form } from "./layout.ts";
 
 /** The layout this code reads and writes; a site of another layout must be rebuilt. */
-export const LAYOUT_VERSION = 1;
+export const LAYOUT_VERSION = 2;
 
 export interface Manifest {
   /** The layout of the files (LAYOUT_VERSION). */

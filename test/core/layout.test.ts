@@ -52,8 +52,9 @@ describe("shard keys", () => {
 
   it.each([
     ["chunk 0 -> records/0", 0, "records/0"],
-    ["chunk 999 -> records/0", 999, "records/0"],
-    ["chunk 1000 -> records/1", 1000, "records/1"],
+    ["chunk 99 -> records/0", 99, "records/0"],
+    ["chunk 100 -> records/1", 100, "records/1"],
+    ["chunk 1000 -> records/10", 1000, "records/10"],
   ])("recordShardKey %s", (_name, chunk, expected) => {
     expect(recordShardKey(chunk)).toBe(expected);
   });
@@ -68,8 +69,8 @@ describe("file paths", () => {
     ["pagePath page 1000 -> shard 1", pagePath(manifest, "plain", 20, 1000), "_subjekti/pages/plain/20/1.bbb/1000.json"],
     ["pagePath of an unknown shard -> null", pagePath(manifest, "api", 20, 0), null],
     ["pagePath page 2000 (no shard 2) -> null", pagePath(manifest, "plain", 20, 2000), null],
-    ["chunkPath 999 -> records shard 0", chunkPath(manifest, 999), "_subjekti/records/0.ccc/999.ndjson"],
-    ["chunkPath 1000 -> records shard 1", chunkPath(manifest, 1000), "_subjekti/records/1.ddd/1000.ndjson"],
+    ["chunkPath 99 -> records shard 0", chunkPath(manifest, 99), "_subjekti/records/0.ccc/99.ndjson"],
+    ["chunkPath 100 -> records shard 1", chunkPath(manifest, 100), "_subjekti/records/1.ddd/100.ndjson"],
     ["chunkPath 2000 (no shard 2) -> null", chunkPath(manifest, 2000), null],
   ])("%s", (_name, actual, expected) => {
     expect(actual).toBe(expected);

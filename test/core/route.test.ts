@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Manifest } from "../../src/core/manifest.ts";
+import { recordShardKey } from "../../src/core/layout.ts";
 import { renderPage, renderPageHead, toJson } from "../../src/core/render-page.ts";
 import { acceptsJson, assemblePage, type Decision, route, type RouteRequest } from "../../src/core/route.ts";
 
@@ -356,9 +357,13 @@ describe("route: laws", () => {
         fc.integer({ min: 1, max: 9 }),
         (count, limit, start, chunkSize) => {
           // Nothing pre-rendered and small chunks: every page is derived, most across chunk files.
-          const site: Manifest = { ...manifest, count, chunkSize, forms: [], dirs: { "records/0": "r" } };
+          const dirs: Record<string, string> = {};
           const files = new Map<string, string>();
-          for (let c = 0; c * chunkSize < count; c++) files.set(`_subjekti/records/0.r/${c}.ndjson`, chunkText(c, chunkSize, count));
+          for (let c = 0; c * chunkSize < count; c++) {
+            dirs[recordShardKey(c)] = "r";
+            files.set(`_subjekti/${recordShardKey(c)}.r/${c}.ndjson`, chunkText(c, chunkSize, count));
+          }
+          const site: Manifest = { ...manifest, count, chunkSize, forms: [], dirs };
           const ids: number[] = [];
           let target: string | null = `/api/subjekti/?limit=${limit}&offset=${start}`;
           for (let hops = 0; target !== null && hops <= count + 1; hops++) {
