@@ -28,19 +28,6 @@ export interface RequestCase {
   readonly hosts?: readonly HostName[];
 }
 
-/** Headers of every answer of /api/subjekti/, errors included (CONTRACT §5). */
-const API_HEADERS = {
-  "content-type": "application/json",
-  allow: "GET, HEAD, OPTIONS",
-  vary: "Accept",
-  "x-content-type-options": "nosniff",
-  "x-frame-options": "DENY",
-  "referrer-policy": "same-origin",
-  "access-control-allow-origin": "*",
-  "cache-control": CACHE_CONTROL,
-} as const;
-const ETAG = /^"[^"]+"$/;
-const PAGE_HEADERS = { ...API_HEADERS, etag: ETAG };
 /** Other paths under /api/ and the redirect: what Django's middleware puts on any answer, plus CORS. */
 const COMMON_HEADERS = {
   "x-content-type-options": "nosniff",
@@ -49,6 +36,15 @@ const COMMON_HEADERS = {
   "access-control-allow-origin": "*",
   "cache-control": CACHE_CONTROL,
 } as const;
+/** Headers of every answer of /api/subjekti/, errors included (CONTRACT §5). */
+const API_HEADERS = {
+  "content-type": "application/json",
+  allow: "GET, HEAD, OPTIONS",
+  vary: "Accept",
+  ...COMMON_HEADERS,
+} as const;
+const ETAG = /^"[^"]+"$/;
+const PAGE_HEADERS = { ...API_HEADERS, etag: ETAG };
 
 const NOT_FOUND = `{"detail":"Not found."}`;
 const NOT_ACCEPTABLE = `{"detail":"Could not satisfy the request Accept header."}`;
