@@ -107,7 +107,7 @@ function routePage(request: RouteRequest, manifest: Manifest, params: readonly Q
     if (file !== null) return { kind: "file", status: 200, headers, path: file };
   }
   const chunks = sliceChunks(manifest, start, Math.min(start + limit, count));
-  if (chunks === null) return respond(503, headers, toJson({ detail: "The site is incomplete: rebuild it." }));
+  if (chunks === null) return siteUnavailable("The site is incomplete: rebuild it.");
   return { kind: "derive", status: 200, headers, head, chunks };
 }
 
@@ -192,6 +192,15 @@ function decodePath(path: string): string {
     // A malformed escape cannot name the collection; compare the path as it came.
     return path;
   }
+}
+
+/**
+ * The answer when the built site cannot serve a request (a file or manifest missing or foreign),
+ * for the router and every host alike: 503, the collection's headers, and `no-store`, so no CDN or
+ * browser keeps it past the deploy that fixes the site (and no ETag: it is no page).
+ */
+export function siteUnavailable(detail: string): Extract<Decision, { kind: "respond" }> {
+  return { kind: "respond", status: 503, headers: collectionHeaders("no-store"), body: toJson({ detail }) };
 }
 
 function respond(status: number, headers: HeaderList, body: string): Decision {

@@ -8,9 +8,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { resolve, sep } from "node:path";
 import serveHandler from "serve-handler";
-import { collectionHeaders, commonHeaders, type HeaderList } from "../core/answer-headers.ts";
+import { commonHeaders, type HeaderList } from "../core/answer-headers.ts";
 import { toJson } from "../core/render-page.ts";
-import { assemblePage, route } from "../core/route.ts";
+import { assemblePage, route, siteUnavailable } from "../core/route.ts";
 import { BYTES, FileCache, TEXT } from "./file-cache.ts";
 import { readRawRequest, writeRawAnswer } from "./raw-request.ts";
 import { linkOrigin, readTarget } from "./request-target.ts";
@@ -124,9 +124,11 @@ async function answerHttp(site: Site, req: IncomingMessage, res: ServerResponse)
   } catch (error) {
     // Only a broken connection or a bug gets here; the client sees a 503 if nothing was sent yet.
     if (!res.headersSent) {
-      const body = Buffer.from(toJson({ detail: `The preview failed: ${describe(error)}` }));
-      res.writeHead(503, flatHeaders(collectionHeaders("no-store"), body));
-      res.end(body);
+      const answer = unavailable(`The preview failed: ${describe(error)}`, "GET");
+      if (answer.kind === "bytes") {
+        res.writeHead(answer.status, flatHeaders(answer.headers, answer.body));
+        res.end(answer.body);
+      }
     } else {
       res.destroy();
     }
@@ -225,11 +227,12 @@ function bytes(status: number, headers: HeaderList, body: string | Buffer, isHea
 }
 
 function unavailable(detail: string, method: string): Answer {
-  return bytes(503, collectionHeaders("no-store"), toJson({ detail }), method.toUpperCase() === "HEAD");
+  const answer = siteUnavailable(detail);
+  return bytes(answer.status, answer.headers, answer.body, method.toUpperCase() === "HEAD");
 }
 
-function badRequest(detail: string): Answer {
-  return bytes(400, [["Content-Type", "application/json"], ...commonHeaders("no-store")], toJson({ detail: `Bad request: ${detail}.` }), false);
+function badRequest(detail: string, status = 400): Answer {
+  return bytes(status, [["Content-Type", "application/json"], ...commonHeaders("no-store")], toJson({ detail: `Bad request: ${detail}.` }), false);
 }
 
 /** Headers as Node's raw array; a body-less answer that is no 304 keeps the length `bytes()` put in. */
@@ -256,7 +259,7 @@ async function answerClientError(site: Site, error: NodeJS.ErrnoException & { ra
     }
   }
   const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
-  const answer = bytes(status, [["Content-Type", "application/json"], ...commonHeaders("no-store")], toJson({ detail: `Bad request: Node's HTTP parser refused it (${error.code ?? error.message}).` }), false);
+  const answer = badRequest(`Node's HTTP parser refused it (${error.code ?? error.message})`, status);
   if (answer.kind === "bytes") writeRawAnswer(socket, answer.status, answer.headers, answer.body);
 }
 
@@ -269,7 +272,7 @@ async function answerRaw(site: Site, request: PreviewRequest, socket: Socket): P
         writeRawAnswer(socket, answer.status, answer.headers, answer.body);
         return;
       case "static": {
-        const refused = bytes(400, [["Content-Type", "application/json"], ...commonHeaders("no-store")], toJson({ detail: `Bad request: the preview serves static files to GET and HEAD only, not to ${request.method}.` }), false);
+        const refused = badRequest(`the preview serves static files to GET and HEAD only, not to ${request.method}`);
         if (refused.kind === "bytes") writeRawAnswer(socket, refused.status, refused.headers, refused.body);
         return;
       }

@@ -256,9 +256,12 @@ describe("route: file or derive", () => {
     expect(ask(`/api/subjekti/${query}`, {}, { ...manifest, count: 0, dirs: {} })).toMatchObject({ kind: "respond", status: 200, body });
   });
 
-  it("a records chunk missing from the manifest -> 503, not a throw", () => {
+  it("a records chunk missing from the manifest -> 503 with no-store and no ETag (never cached), not a throw", () => {
     const decision = ask("/api/subjekti/?offset=41", {}, { ...manifest, dirs: {} });
     expect(decision).toMatchObject({ kind: "respond", status: 503, body: toJson({ detail: "The site is incomplete: rebuild it." }) });
+    if (decision.kind !== "respond") throw new Error("expected a respond decision");
+    expect(decision.headers).toContainEqual(["Cache-Control", "no-store"]);
+    expect(decision.headers.some(([name]) => name === "ETag")).toBe(false);
   });
 
   it("a pre-rendered shard missing from the manifest -> derive instead", () => {

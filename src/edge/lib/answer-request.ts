@@ -6,11 +6,10 @@
  * Web APIs only (no node:, no Deno.*, no npm): it runs unchanged in Netlify's Deno, plain Deno and
  * Node. Lives in a folder without an index so Netlify does not take it for an edge function.
  */
-import { collectionHeaders, type HeaderList } from "../../core/answer-headers.ts";
+import type { HeaderList } from "../../core/answer-headers.ts";
 import { MANIFEST_PATH } from "../../core/layout.ts";
 import { type Manifest, manifestProblem } from "../../core/manifest.ts";
-import { toJson } from "../../core/render-page.ts";
-import { assemblePage, route } from "../../core/route.ts";
+import { assemblePage, route, siteUnavailable } from "../../core/route.ts";
 import { VERSION } from "../../core/version.ts";
 
 /** How a host reaches the built site's files. */
@@ -33,8 +32,6 @@ class SiteUnavailable {
 }
 
 const UTF8 = new TextEncoder();
-/** A 503 must not be cached by the CDN or browsers: the next deploy fixes it. */
-const NO_STORE = "no-store";
 
 /**
  * A handler with its own manifest cache: the manifest is fetched once per instance (the promise is
@@ -56,11 +53,11 @@ export function createAnswerRequest(): AnswerRequest {
   return async (request, host) => {
     try {
       const manifest = await manifestOf(host);
-      if (manifest instanceof SiteUnavailable) return unavailable(manifest.detail, NO_STORE, request.method.toUpperCase() === "HEAD");
+      if (manifest instanceof SiteUnavailable) return unavailable(manifest.detail, request.method.toUpperCase() === "HEAD");
       return await answerWith(manifest, request, host);
     } catch (error) {
       // A failing host (a network error from the CDN, a cancelled stream) is still an answer.
-      return unavailable(`The site could not be read (${describe(error)}).`, NO_STORE, request.method.toUpperCase() === "HEAD");
+      return unavailable(`The site could not be read (${describe(error)}).`, request.method.toUpperCase() === "HEAD");
     }
   };
 }
@@ -105,7 +102,7 @@ async function answerWith(manifest: Manifest, request: Request, host: EdgeHost):
       const file = await host.fetchFile(decision.path);
       if (file.status !== 200 || file.body === null) {
         await file.body?.cancel();
-        return unavailable("The site is incomplete: a page file is missing. Rebuild and redeploy it.", NO_STORE, isHead);
+        return unavailable("The site is incomplete: a page file is missing. Rebuild and redeploy it.", isHead);
       }
       const headers = toHeaders(decision.headers);
       // The CDN's own length is the body's when it did not compress it; otherwise the platform sets it.
@@ -121,7 +118,7 @@ async function answerWith(manifest: Manifest, request: Request, host: EdgeHost):
     case "derive": {
       const texts = await Promise.all(decision.chunks.map((chunk) => readChunk(host, chunk.path)));
       if (texts.some((text) => text === null)) {
-        return unavailable("The site is incomplete: a records file is missing. Rebuild and redeploy it.", NO_STORE, isHead);
+        return unavailable("The site is incomplete: a records file is missing. Rebuild and redeploy it.", isHead);
       }
       return bytesResponse(decision.status, decision.headers, assemblePage(decision.head, decision.chunks, texts as string[]), isHead);
     }
@@ -153,8 +150,9 @@ function bytesResponse(status: number, headerList: HeaderList, body: string, isH
   return new Response(isHead ? null : bytes, { status, headers });
 }
 
-function unavailable(detail: string, cacheControl: string, isHead: boolean): Response {
-  return bytesResponse(503, collectionHeaders(cacheControl), toJson({ detail }), isHead);
+function unavailable(detail: string, isHead: boolean): Response {
+  const answer = siteUnavailable(detail);
+  return bytesResponse(answer.status, answer.headers, answer.body, isHead);
 }
 
 function toHeaders(list: HeaderList): Headers {
