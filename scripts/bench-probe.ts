@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { Command } from "commander";
+import { forEachBounded } from "../src/build/for-each-bounded.ts";
 
 export interface WritePlan {
   readonly dirs: readonly string[];
@@ -49,15 +50,6 @@ export function interleaveByDirectory<T extends readonly [number, ...unknown[]]>
     }
   }
   return order;
-}
-
-/** Runs `task` on every item with at most `limit` running at once. */
-export async function forEachBounded<T>(items: readonly T[], limit: number, task: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await task(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 async function main(argv: readonly string[]): Promise<void> {

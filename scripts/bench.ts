@@ -26,7 +26,8 @@ import { Command, InvalidArgumentError } from "commander";
 import { MANIFEST_PATH, pagePath } from "../src/core/layout.ts";
 import type { Manifest } from "../src/core/manifest.ts";
 import { route } from "../src/core/route.ts";
-import { forEachBounded, type WritePlan } from "./bench-probe.ts";
+import { forEachBounded } from "../src/build/for-each-bounded.ts";
+import type { WritePlan } from "./bench-probe.ts";
 import { generateFile } from "./generate-subjects.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");

@@ -14,6 +14,7 @@ import { link, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "no
 import { promisify } from "node:util";
 import { basename, join } from "node:path";
 import { DATA_ROOT, MANIFEST_PATH } from "../core/layout.ts";
+import { forEachBounded } from "./for-each-bounded.ts";
 import type { FilePlan, ShardPlan, SitePlan } from "./plan-site.ts";
 import type { RecordArena } from "./render-records.ts";
 
@@ -65,7 +66,7 @@ export async function writeSite(outDir: string, plan: SitePlan, arena: RecordAre
   onProgress?.(0, total);
   // Every shard's temporary directory first: creating files in a directory made a moment ago was
   // measured ~2x slower (BENCHMARKS.md). Unchanged shards drop theirs.
-  await forEachBounded(plan.shards, CONCURRENCY, (shard) => mkdir(tmpDir(root, shard), { recursive: true }).then(() => undefined));
+  await forEachBounded(plan.shards, CONCURRENCY, (shard) => mkdir(tmpDir(root, shard), { recursive: true }));
   const rendering = renderInTurns(arena);
   const pool = createPool(CONCURRENCY);
   const shardsWritten: Promise<void>[] = [];
@@ -380,16 +381,3 @@ async function isDirectory(path: string): Promise<boolean> {
 function isErrno(error: unknown, code: string): boolean {
   return error instanceof Error && (error as NodeJS.ErrnoException).code === code;
 }
-
-/** Runs `task` on every item with at most `limit` running at once. */
-export async function forEachBounded<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await task(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
