@@ -5,13 +5,12 @@
 import { stat } from "node:fs/promises";
 import type { Subject } from "../core/render-page.ts";
 import { checkSequence, RecordOrigins } from "./check-sequence.ts";
-import { displayPath, findSources } from "./find-sources.ts";
+import { displayPath, findSources, SOURCE_PATTERNS } from "./find-sources.ts";
 import { DataError, type Problem } from "./problems.ts";
 import { readCsv } from "./read-csv.ts";
 import { type OnRecord, readJsonArray } from "./read-json-array.ts";
 import { readNdjson } from "./read-ndjson.ts";
 import type { SourceFile } from "./source-file.ts";
-import { SOURCE_PATTERNS } from "./find-sources.ts";
 import { validateSubject } from "./validate-subject.ts";
 
 export interface ReadOptions {
@@ -45,9 +44,7 @@ async function noSources(dataDir: string): Promise<Problem> {
   const where = displayPath(dataDir);
   const isDirectory = await stat(dataDir).then((s) => s.isDirectory(), () => false);
   const expected = `a directory of ${SOURCE_PATTERNS.map((p) => p.slice(3)).join(", ")} files (searched recursively)`;
-  return isDirectory
-    ? { severity: "error", file: where, expected, value: "none", hint: "is --data the right directory?" }
-    : { severity: "error", file: where, expected, value: "no such directory", hint: "is --data the right directory?" };
+  return { severity: "error", file: where, expected, value: isDirectory ? "none" : "no such directory", hint: "is --data the right directory?" };
 }
 
 /** File order, then position in the file (a problem of the whole file first), then as found. */
