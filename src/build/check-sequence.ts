@@ -1,11 +1,10 @@
 /**
  * The rules that span records (CONTRACT §6): ids unique, `jedinstvena_oznaka` unique and
- * strictly increasing with id. They run once every file is read, on the subjects in id order,
+ * strictly increasing with id. They run once every file is read, on the records' keys in id order,
  * with each record's origin kept compactly (two numbers, not a location object per record).
  */
 import { formatLocation, type Problem, showValue } from "./problems.ts";
 import { locate, type SourceFile } from "./source-file.ts";
-import type { Subject } from "./subject-schema.ts";
 
 /** Where each accepted record came from: its file's number and its index or line, in typed arrays. */
 export class RecordOrigins {
@@ -28,6 +27,11 @@ export class RecordOrigins {
     this.length++;
   }
 
+  /** Record `i`'s position in its file: index or line. */
+  position(i: number): number {
+    return this.#positions[i] ?? 0;
+  }
+
   /** The problem location of record `i`. */
   place(i: number, files: readonly SourceFile[]): Pick<Problem, "file" | "index" | "line"> {
     const file = files[this.#files[i] ?? 0];
@@ -45,52 +49,58 @@ function compareDigits(a: string, b: string): number {
 }
 
 /** Record numbers in id order; when the input is already ascending (the usual case) no sort at all. */
-function idOrder(subjects: readonly Subject[]): Uint32Array | undefined {
+function idOrder(ids: ArrayLike<number>): Uint32Array | undefined {
   let ascending = true;
-  for (let i = 1; i < subjects.length && ascending; i++) ascending = (subjects[i - 1]?.id ?? 0) < (subjects[i]?.id ?? 0);
+  for (let i = 1; i < ids.length && ascending; i++) ascending = (ids[i - 1] ?? 0) < (ids[i] ?? 0);
   if (ascending) return undefined;
-  const order = new Uint32Array(subjects.length);
+  const order = new Uint32Array(ids.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
   // Ties (duplicate ids) keep reading order, so the first one read is the one reported as seen first.
-  return order.sort((a, b) => (subjects[a]?.id ?? 0) - (subjects[b]?.id ?? 0) || a - b);
+  return order.sort((a, b) => (ids[a] ?? 0) - (ids[b] ?? 0) || a - b);
+}
+
+/** The two keys of every record, in reading order: all the cross-record rules look at. */
+export interface RecordKeys {
+  readonly ids: ArrayLike<number>;
+  readonly codes: readonly string[];
 }
 
 /**
- * Sorts `subjects` by id and appends a problem for each broken cross-record rule, located at the
- * later record with the earlier one's location in the hint; returns the subjects in id order.
+ * Appends a problem for each broken cross-record rule, located at the later record with the
+ * earlier one's location in the hint; returns the record numbers in id order (undefined: they
+ * already are).
  */
-export function checkSequence(subjects: readonly Subject[], origins: RecordOrigins, files: readonly SourceFile[], problems: Problem[]): Subject[] {
-  const order = idOrder(subjects);
+export function checkSequence(keys: RecordKeys, origins: RecordOrigins, files: readonly SourceFile[], problems: Problem[]): Uint32Array | undefined {
+  const order = idOrder(keys.ids);
   const at = (k: number): number => (order === undefined ? k : (order[k] ?? 0));
-  const sorted = order === undefined ? [...subjects] : Array.from(order, (i) => subjects[i] as Subject);
+  const id = (k: number): number => keys.ids[at(k)] ?? 0;
+  const code = (k: number): string => keys.codes[at(k)] ?? "";
   const where = (k: number): Pick<Problem, "file" | "index" | "line"> => origins.place(at(k), files);
+  const count = keys.ids.length;
 
   let increasing = true;
-  for (let k = 1; k < sorted.length; k++) {
-    const [previous, current] = [sorted[k - 1] as Subject, sorted[k] as Subject];
-    if (previous.id === current.id) {
-      problems.push({ severity: "error", ...where(k), field: "id", value: showValue(current.id), expected: "a unique id", hint: `also at ${formatLocation(where(k - 1))}` });
-    } else if (compareDigits(previous.jedinstvena_oznaka, current.jedinstvena_oznaka) >= 0) {
+  for (let k = 1; k < count; k++) {
+    if (id(k - 1) === id(k)) {
+      problems.push({ severity: "error", ...where(k), field: "id", value: showValue(id(k)), expected: "a unique id", hint: `also at ${formatLocation(where(k - 1))}` });
+    } else if (compareDigits(code(k - 1), code(k)) >= 0) {
       increasing = false;
     }
   }
-  if (increasing) return sorted;
+  if (increasing) return order;
 
   // Something is out of order: tell duplicates (anywhere) apart from values merely out of step.
   const first = new Map<string, number>();
-  for (let k = 0; k < sorted.length; k++) {
-    const key = (sorted[k] as Subject).jedinstvena_oznaka.replace(/^0+(?=.)/, "");
+  for (let k = 0; k < count; k++) {
+    const key = code(k).replace(/^0+(?=.)/, "");
     if (!first.has(key)) first.set(key, k);
   }
-  for (let k = 1; k < sorted.length; k++) {
-    const [previous, current] = [sorted[k - 1] as Subject, sorted[k] as Subject];
-    const seen = first.get(current.jedinstvena_oznaka.replace(/^0+(?=.)/, "")) ?? k;
+  for (let k = 1; k < count; k++) {
+    const seen = first.get(code(k).replace(/^0+(?=.)/, "")) ?? k;
     if (seen !== k) {
-      const other = sorted[seen] as Subject;
-      problems.push({ severity: "error", ...where(k), field: "jedinstvena_oznaka", value: showValue(current.jedinstvena_oznaka), expected: "a unique value", hint: `${showValue(other.jedinstvena_oznaka)} is also id ${other.id}'s, at ${formatLocation(where(seen))}` });
-    } else if (previous.id !== current.id && compareDigits(previous.jedinstvena_oznaka, current.jedinstvena_oznaka) >= 0) {
-      problems.push({ severity: "error", ...where(k), field: "jedinstvena_oznaka", value: showValue(current.jedinstvena_oznaka), expected: `more than ${showValue(previous.jedinstvena_oznaka)}, as it increases with id`, hint: `id ${previous.id}, just before id ${current.id}, is at ${formatLocation(where(k - 1))}` });
+      problems.push({ severity: "error", ...where(k), field: "jedinstvena_oznaka", value: showValue(code(k)), expected: "a unique value", hint: `${showValue(code(seen))} is also id ${id(seen)}'s, at ${formatLocation(where(seen))}` });
+    } else if (id(k - 1) !== id(k) && compareDigits(code(k - 1), code(k)) >= 0) {
+      problems.push({ severity: "error", ...where(k), field: "jedinstvena_oznaka", value: showValue(code(k)), expected: `more than ${showValue(code(k - 1))}, as it increases with id`, hint: `id ${id(k - 1)}, just before id ${id(k)}, is at ${formatLocation(where(k - 1))}` });
     }
   }
-  return sorted;
+  return order;
 }

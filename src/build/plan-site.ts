@@ -14,7 +14,8 @@ import type { QueryParam } from "../core/read-query.ts";
 import { PAGE_TAIL, renderPageHead } from "../core/render-page.ts";
 import { VERSION } from "../core/version.ts";
 import type { BuildOptions } from "./build-options.ts";
-import { contentHash, type RecordArena } from "./render-records.ts";
+import { contentHash } from "./content-hash.ts";
+import type { RecordArena } from "./render-records.ts";
 
 export interface FilePlan {
   readonly name: string;

@@ -9,7 +9,7 @@ import { createReadStream } from "node:fs";
 import { CsvError, parse } from "csv-parse";
 import { nearestName } from "./nearest-name.ts";
 import type { Problem } from "./problems.ts";
-import type { OnRecord } from "./read-json-array.ts";
+import type { RecordSink } from "./read-json-array.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 import { FIELD_NAMES } from "./subject-schema.ts";
 
@@ -68,8 +68,8 @@ function readHeader(cells: readonly string[], file: SourceFile, line: number, pr
   return problems.length === before ? names : undefined;
 }
 
-/** Reads `file`, calling `onRecord` with each row as an object and the line the row starts on. */
-export async function readCsv(file: SourceFile, onRecord: OnRecord, problems: Problem[]): Promise<void> {
+/** Reads `file`, passing `sink` each row as an object and the line the row starts on. */
+export async function readCsv(file: SourceFile, sink: RecordSink, problems: Problem[]): Promise<void> {
   const parser = parse({ delimiter: await detectDelimiter(file.path), bom: true, info: true, relax_column_count: true, skip_empty_lines: true });
   const input = createReadStream(file.path);
   input.on("error", (error) => parser.destroy(error));
@@ -100,7 +100,7 @@ export async function readCsv(file: SourceFile, onRecord: OnRecord, problems: Pr
         const field = columns[i] ?? "";
         subject[field] = convertCell(field, record[i] ?? "");
       }
-      onRecord(subject, line);
+      sink.record(subject, line);
     }
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;

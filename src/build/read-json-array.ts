@@ -1,8 +1,9 @@
 /**
  * A JSON file holding one array of subjects, read as a stream: a small scanner splits the
- * top-level array into element texts (tracking strings, escapes and nesting depth) and each is
- * parsed (a chunk's worth at a time, see `#flush`). A 280 MB file is then never one string, and a broken element
- * is reported by its index while the rest are still read.
+ * top-level array into element texts (tracking strings, escapes and nesting depth), gathered in
+ * blocks of BLOCK_RECORDS that are hashed (so a build cache can skip the blocks it knows) and
+ * parsed in bulk. A 280 MB file is then never one string, and a broken element is reported by its
+ * index while the rest are still read.
  *
  * The scanner works on bytes, not decoded text: the structural characters are ASCII, which never
  * occurs inside a multi-byte UTF-8 sequence, and decoding each element on its own keeps records
@@ -12,10 +13,30 @@
  */
 import { createReadStream } from "node:fs";
 import { type Problem, showValue } from "./problems.ts";
+import { contentHash } from "./content-hash.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 
-/** Receives each record's parsed value with its position: array index, or line. */
-export type OnRecord = (value: unknown, position: number) => void;
+/** Records read from the sources, by consecutive blocks where the reader can tell them apart. */
+export interface RecordSink {
+  /**
+   * A block of consecutive records is about to be parsed: true when the sink already knows it
+   * (from the previous build), and then its records are not parsed or passed to `record`.
+   */
+  block?(block: SourceBlock): boolean;
+  /** A record's parsed value with its position: array index, or line. */
+  record(value: unknown, position: number): void;
+}
+
+/** Consecutive records of one file, as a build cache knows them: where, how many, and a hash of their text. */
+export interface SourceBlock {
+  readonly first: number;
+  readonly count: number;
+  readonly hash: string;
+}
+
+/** Records per block: small enough that an edit re-reads little, large enough to parse in bulk. */
+export const BLOCK_RECORDS = 1000;
+const COMMA_BYTE = Buffer.from(",");
 
 const CHUNK_BYTES = 1 << 20;
 const QUOTE = 0x22;
@@ -43,13 +64,22 @@ function describeSyntaxError(error: SyntaxError, text: string, firstLine: number
   return `${message.replace(/ in JSON at position \d+.*$/s, "")} on line ${line}`;
 }
 
-/** What the splitter reports: an element's text, or a problem with the array itself. */
+/** What the splitter reports: a block of element texts, or a problem with the array itself. */
 interface SplitterEvents {
-  /** An element's value, parsed. */
-  value(value: unknown, index: number): void;
-  /** An element that is not valid JSON. */
-  invalid(text: string, error: SyntaxError, index: number, firstLine: number): void;
+  /** Up to BLOCK_RECORDS consecutive elements, as one text (see `BlockText`). */
+  block(block: BlockText): void;
   problem(expected: string, got: string | undefined, hint?: string, index?: number): void;
+}
+
+/** Consecutive elements' bytes joined by commas, with where each starts (in the text and in the file). */
+export interface BlockText {
+  /** The array index of the first element. */
+  readonly first: number;
+  readonly bytes: Buffer;
+  /** Element k is bytes [starts[k], starts[k+1] - 1), the last one up to the end. */
+  readonly starts: readonly number[];
+  /** The file line each element starts on. */
+  readonly lines: readonly number[];
 }
 
 /**
@@ -66,82 +96,64 @@ class ArraySplitter {
   #fileOffset = 0;
   /** Bytes of the next chunk already consumed: the character escaped by a `\` ending a chunk. */
   #carry = 0;
-  /** The element being collected: pieces from earlier chunks, and where it starts in this one. */
-  #pieces: Buffer[] = [];
   #inElement = false;
+  /** Where the element being collected starts in the current chunk (0 when begun in an earlier one). */
   #start = 0;
-  #elementLine = 1;
   #index = 0;
   /** Whether the last thing seen at the top level was a comma, so `[1,]` and `[,1]` are caught. */
   #commaPending = false;
+
+  /**
+   * The block being collected: elements are copied into it as they end (or as a chunk ends inside
+   * one), so a block is one text whatever the read chunks were, and its hash does not depend on them.
+   */
+  #block = Buffer.allocUnsafe(1 << 20);
+  #blockLength = 0;
+  #blockFirst = 0;
+  #starts: number[] = [];
+  #lines: number[] = [];
 
   constructor(events: SplitterEvents) {
     this.#events = events;
   }
 
-  /**
-   * The elements that start and end in the current chunk, as byte offsets: parsed together by one
-   * JSON.parse of `[` + their span + `]`, because a million JSON.parse calls on small texts cost
-   * about twice one call on the same bytes. Only when that fails is each parsed alone, to locate
-   * the broken one.
-   */
-  #batchStarts: number[] = [];
-  #batchEnds: number[] = [];
-  #batchLines: number[] = [];
-  #batchIndex = 0;
-
-  #parseOne(text: string, index: number, firstLine: number): void {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      if (!(error instanceof SyntaxError)) throw error;
-      this.#events.invalid(text, error, index, firstLine);
-      return;
+  #append(chunk: Buffer, from: number, to: number): void {
+    const needed = this.#blockLength + (to - from);
+    if (needed > this.#block.length) {
+      const grown = Buffer.allocUnsafe(Math.max(needed, this.#block.length * 2));
+      this.#block.copy(grown, 0, 0, this.#blockLength);
+      this.#block = grown;
     }
-    this.#events.value(value, index);
+    this.#blockLength += chunk.copy(this.#block, this.#blockLength, from, to);
   }
 
-  #flush(chunk: Buffer): void {
-    const count = this.#batchStarts.length;
-    if (count === 0) return;
-    const first = this.#batchIndex;
-    let values: unknown;
-    try {
-      values = JSON.parse(`[${chunk.toString("utf8", this.#batchStarts[0], this.#batchEnds[count - 1])}]`);
-    } catch (error) {
-      if (!(error instanceof SyntaxError)) throw error;
-    }
-    if (Array.isArray(values) && values.length === count) {
-      for (let k = 0; k < count; k++) this.#events.value(values[k], first + k);
-    } else {
-      for (let k = 0; k < count; k++) {
-        this.#parseOne(chunk.toString("utf8", this.#batchStarts[k], this.#batchEnds[k]), first + k, this.#batchLines[k] ?? 0);
-      }
-    }
-    this.#batchStarts = [];
-    this.#batchEnds = [];
-    this.#batchLines = [];
-  }
-
-  #problem(chunk: Buffer, expected: string, got: string | undefined, hint?: string, index?: number): void {
-    this.#flush(chunk);
-    this.#events.problem(expected, got, hint, index);
+  #beginElement(at: number, line: number): void {
+    if (this.#starts.length === 0) this.#blockFirst = this.#index;
+    else this.#append(COMMA_BYTE, 0, 1);
+    this.#starts.push(this.#blockLength);
+    this.#lines.push(line);
+    this.#start = at;
   }
 
   #finishElement(chunk: Buffer, end: number): void {
-    if (this.#pieces.length === 0) {
-      if (this.#batchStarts.length === 0) this.#batchIndex = this.#index;
-      this.#batchStarts.push(this.#start);
-      this.#batchEnds.push(end);
-      this.#batchLines.push(this.#elementLine);
-      this.#index++;
-      return;
-    }
-    // Begun in an earlier chunk, so it precedes everything batched from this one.
-    const text = Buffer.concat([...this.#pieces, chunk.subarray(this.#start, end)]).toString("utf8");
-    this.#pieces = [];
-    this.#parseOne(text, this.#index++, this.#elementLine);
+    this.#append(chunk, this.#start, end);
+    this.#index++;
+    if (this.#starts.length === BLOCK_RECORDS) this.#flush();
+  }
+
+  #flush(): void {
+    if (this.#starts.length === 0) return;
+    // A copy: the buffer is reused for the next block, and the receiver may keep the text.
+    const bytes = Buffer.from(this.#block.subarray(0, this.#blockLength));
+    this.#events.block({ first: this.#blockFirst, bytes, starts: this.#starts, lines: this.#lines });
+    this.#blockLength = 0;
+    this.#starts = [];
+    this.#lines = [];
+  }
+
+  #problem(expected: string, got: string | undefined, hint?: string, index?: number): void {
+    this.#flush();
+    this.#events.problem(expected, got, hint, index);
   }
 
   /** Scans one chunk; false when the file cannot be an array of subjects and reading should stop. */
@@ -188,9 +200,9 @@ class ArraySplitter {
             continue;
           }
           const hint = c === OPEN_BRACE ? "one object, not a list: put the subjects in [ ]" : undefined;
-          this.#problem(chunk, "a JSON array of subjects", showValue(chunk.toString("utf8", i - 1, i + 39)), hint);
+          this.#problem("a JSON array of subjects", showValue(chunk.toString("utf8", i - 1, i + 39)), hint);
         } else {
-          this.#problem(chunk, "nothing after the array's closing ]", showValue(chunk.toString("utf8", i - 1, i + 39)), `on line ${line}`);
+          this.#problem("nothing after the array's closing ]", showValue(chunk.toString("utf8", i - 1, i + 39)), `on line ${line}`);
         }
         return false;
       }
@@ -199,7 +211,7 @@ class ArraySplitter {
           inElement = false;
           this.#finishElement(chunk, i - 1);
         } else if (c === COMMA || this.#commaPending) {
-          this.#problem(chunk, "a value", "nothing", `${c === COMMA ? "an extra" : "a trailing"} comma on line ${line}?`, this.#index++);
+          this.#problem("a value", "nothing", `${c === COMMA ? "an extra" : "a trailing"} comma on line ${line}?`, this.#index++);
         }
         this.#commaPending = c === COMMA;
         if (c === CLOSE_BRACKET) {
@@ -210,17 +222,15 @@ class ArraySplitter {
       }
       if (!inElement) {
         inElement = true;
-        this.#start = i - 1;
-        this.#elementLine = line;
+        this.#beginElement(i - 1, line);
       }
       if (c === QUOTE) inString = true;
       else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
       else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth = Math.max(0, depth - 1);
     }
-    this.#flush(chunk);
     if (inElement) {
-      // Copied: the stream may reuse its buffers.
-      this.#pieces.push(Buffer.from(chunk.subarray(this.#start)));
+      // Copied into the block now: the stream may reuse its buffers.
+      this.#append(chunk, this.#start, n);
       this.#start = 0;
     }
     this.#fileOffset += n;
@@ -233,17 +243,56 @@ class ArraySplitter {
 
   /** Reports an array that never started or never closed. */
   end(): void {
+    if (this.#inElement) {
+      // An element cut short by the end of the file is not parsed: the problem below names it.
+      const start = this.#starts.pop() ?? 0;
+      this.#lines.pop();
+      this.#blockLength = Math.max(0, start - 1);
+    }
+    this.#flush();
     if (this.#phase === "before") this.#events.problem("a JSON array of subjects", "an empty file", "write [] for no subjects");
     else if (this.#phase === "inside") this.#events.problem("the array's closing ]", "the end of the file", "is the file cut short?", this.#inElement ? this.#index : undefined);
   }
 }
 
-/** Reads `file` (a JSON array), calling `onRecord` per element; problems of the file itself go to `problems`. */
-export async function readJsonArray(file: SourceFile, onRecord: OnRecord, problems: Problem[]): Promise<void> {
+/**
+ * Parses a block's elements with one JSON.parse of `[` + the block + `]`: a million JSON.parse
+ * calls on small texts cost about twice one call on the same bytes. Only when that fails is each
+ * element parsed alone, to locate the broken ones.
+ */
+function parseBlock(block: BlockText, file: SourceFile, sink: RecordSink, problems: Problem[]): void {
+  const { first, bytes, starts, lines } = block;
+  let values: unknown;
+  try {
+    values = JSON.parse(`[${bytes.toString("utf8")}]`);
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+  }
+  if (Array.isArray(values) && values.length === starts.length) {
+    for (let k = 0; k < values.length; k++) sink.record(values[k], first + k);
+    return;
+  }
+  for (let k = 0; k < starts.length; k++) {
+    const text = bytes.toString("utf8", starts[k], k + 1 < starts.length ? (starts[k + 1] ?? 0) - 1 : bytes.length);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      const hint = describeSyntaxError(error, text, lines[k] ?? 0);
+      problems.push({ severity: "error", ...locate(file, first + k), expected: "a JSON object", value: showValue(text.trim()), hint });
+      continue;
+    }
+    sink.record(value, first + k);
+  }
+}
+
+/** Reads `file` (a JSON array) into `sink` block by block; problems of the file itself go to `problems`. */
+export async function readJsonArray(file: SourceFile, sink: RecordSink, problems: Problem[]): Promise<void> {
   const splitter = new ArraySplitter({
-    value: onRecord,
-    invalid(text, error, index, firstLine) {
-      problems.push({ severity: "error", ...locate(file, index), expected: "a JSON object", value: showValue(text.trim()), hint: describeSyntaxError(error, text, firstLine) });
+    block(block) {
+      const known = sink.block?.({ first: block.first, count: block.starts.length, hash: contentHash(block.bytes) }) === true;
+      if (!known) parseBlock(block, file, sink, problems);
     },
     problem(expected, got, hint, index) {
       problems.push({ severity: "error", ...locate(file, index), expected, ...(got === undefined ? {} : { value: got }), ...(hint === undefined ? {} : { hint }) });

@@ -2,11 +2,11 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { type Problem, showValue } from "./problems.ts";
-import type { OnRecord } from "./read-json-array.ts";
+import type { RecordSink } from "./read-json-array.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 
-/** Reads `file`, calling `onRecord` with each non-blank line's value and its 1-based line number. */
-export async function readNdjson(file: SourceFile, onRecord: OnRecord, problems: Problem[]): Promise<void> {
+/** Reads `file`, passing `sink` each non-blank line's value and its 1-based line number. */
+export async function readNdjson(file: SourceFile, sink: RecordSink, problems: Problem[]): Promise<void> {
   const lines = createInterface({ input: createReadStream(file.path, { encoding: "utf8" }), crlfDelay: Infinity });
   let line = 0;
   for await (const raw of lines) {
@@ -23,6 +23,6 @@ export async function readNdjson(file: SourceFile, onRecord: OnRecord, problems:
       problems.push({ severity: "error", ...locate(file, line), expected: "one JSON object on the line", value: showValue(text), hint: reason });
       continue;
     }
-    onRecord(value, line);
+    sink.record(value, line);
   }
 }
