@@ -61,8 +61,17 @@ program
   .option("--cache-control <value>", "the Cache-Control header of every answer", DEFAULT_OPTIONS.cacheControl)
   .option("--strict", "treat warnings as errors", false)
   .option("-q, --quiet", "no progress bar", false)
+  .option("--cache-dir <dir>", "where the build cache is kept: a rebuild re-reads only the changed records", DEFAULT_OPTIONS.cacheDir)
+  .option("--no-cache", "read every record, and keep no build cache")
   .action(async (flags) => {
-    const options: BuildOptions = { ...flags, dataDir: flags.data, outDir: flags.out, baseUrl: flags.baseUrl ?? baseUrl(defaultBaseUrl(process.env)) };
+    const { cache, cacheDir, ...rest } = flags;
+    const options: BuildOptions = {
+      ...rest,
+      dataDir: flags.data,
+      outDir: flags.out,
+      baseUrl: flags.baseUrl ?? baseUrl(defaultBaseUrl(process.env)),
+      cacheDir: cache === false ? null : cacheDir,
+    };
     const { printBuildReport, progressBar } = await import("./build/build-report.ts");
     const bar = options.quiet ? undefined : progressBar(process.stderr);
     const report = await buildSite(options, bar?.update);

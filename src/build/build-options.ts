@@ -16,6 +16,8 @@ export interface BuildOptions {
   readonly strict: boolean;
   /** No progress bar (the summary line is the caller's to print). */
   readonly quiet: boolean;
+  /** Where the build cache is kept (build-cache.ts); null: no cache, every build reads everything. */
+  readonly cacheDir: string | null;
 }
 
 /** Netlify sets URL to the site's main address during its builds. */
@@ -32,4 +34,5 @@ export const DEFAULT_OPTIONS = {
   cacheControl: "public, max-age=300",
   strict: false,
   quiet: false,
-} as const satisfies Omit<BuildOptions, "baseUrl">;
+  cacheDir: "node_modules/.cache/subjekti",
+} as const satisfies Omit<BuildOptions, "baseUrl" | "cacheDir"> & { cacheDir: string };

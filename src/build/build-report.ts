@@ -61,7 +61,7 @@ export function formatBytes(bytes: number): string {
 /** The one-line summary every build prints. */
 export function summarise(report: BuildReport, options: Pick<BuildOptions, "outDir">): string {
   return (
-    `built ${report.count} subjects into ${options.outDir}/: ${report.files} files, ` +
+    `built ${report.count} subjects${report.reused > 0 ? ` (${report.reused} unchanged, from the build cache)` : ""} into ${options.outDir}/: ${report.files} files, ` +
     `${report.written} written (${formatBytes(report.bytesWritten)}), ${report.unchanged} unchanged, ` +
     `${report.removed} removed (${formatBytes(report.bytesRemoved)}) in ${report.seconds.toFixed(2)}s`
   );

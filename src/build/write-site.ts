@@ -226,7 +226,8 @@ function createPool(limit: number): Pool {
  * chunk so finished writes can start new ones: the disk works while the CPU renders.
  */
 function renderInTurns(arena: RecordArena): { until(chunks: number): Promise<void>; readonly done: Promise<void> } {
-  const waiters: { chunks: number; resolve: () => void }[] = [];
+  const waiters: { chunks: number; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  let failure: { error: unknown } | undefined;
   const wake = (): void => {
     for (let i = waiters.length - 1; i >= 0; i--) {
       const waiter = waiters[i];
@@ -243,10 +244,19 @@ function renderInTurns(arena: RecordArena): { until(chunks: number): Promise<voi
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   })();
+  // Rendering can fail (a previous chunk gone, see build-cache.ts): whoever waits for it fails too.
+  done.catch((error: unknown) => {
+    failure = { error };
+    for (const waiter of waiters.splice(0)) waiter.reject(error);
+  });
   return {
     done,
     until: (chunks) =>
-      chunks <= arena.renderedChunks ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ chunks, resolve })),
+      failure !== undefined
+        ? Promise.reject(failure.error)
+        : chunks <= arena.renderedChunks
+          ? Promise.resolve()
+          : new Promise<void>((resolve, reject) => waiters.push({ chunks, resolve, reject })),
   };
 }
 

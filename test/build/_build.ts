@@ -8,9 +8,12 @@ import type { Manifest } from "../../src/core/manifest.ts";
 
 export const BASE_URL = "http://testserver";
 
-/** Builds `dataDir` into `outDir` quietly with the default options but the test origin. */
+/**
+ * Builds `dataDir` into `outDir` quietly with the default options but the test origin, and the
+ * build cache beside the site (`<outDir>.cache`), not in the repository's node_modules.
+ */
 export function build(dataDir: string, outDir: string, options: Partial<BuildOptions> = {}): Promise<BuildReport> {
-  return buildSite({ ...DEFAULT_OPTIONS, baseUrl: BASE_URL, quiet: true, ...options, dataDir, outDir });
+  return buildSite({ ...DEFAULT_OPTIONS, baseUrl: BASE_URL, quiet: true, cacheDir: `${outDir}.cache`, ...options, dataDir, outDir });
 }
 
 export async function readManifest(outDir: string): Promise<Manifest> {

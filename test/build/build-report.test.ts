@@ -47,10 +47,18 @@ describe("progressBar", () => {
 describe("summarise", () => {
   it("states files, written, unchanged, removed with bytes, and seconds", () => {
     const line = summarise(
-      { count: 5758, files: 583, written: 4, unchanged: 579, removed: 2, bytesWritten: 294_451, bytesRemoved: 1_500, seconds: 0.734, warnings: [] },
+      { count: 5758, reused: 0, files: 583, written: 4, unchanged: 579, removed: 2, bytesWritten: 294_451, bytesRemoved: 1_500, seconds: 0.734, warnings: [] },
       { outDir: "dist" },
     );
     expect(line).toBe("built 5758 subjects into dist/: 583 files, 4 written (294.5 KB), 579 unchanged, 2 removed (1.5 KB) in 0.73s");
+  });
+
+  it("says how many subjects came from the build cache, when any did", () => {
+    const line = summarise(
+      { count: 5758, reused: 4758, files: 583, written: 4, unchanged: 579, removed: 0, bytesWritten: 294_451, bytesRemoved: 0, seconds: 0.2, warnings: [] },
+      { outDir: "dist" },
+    );
+    expect(line).toBe("built 5758 subjects (4758 unchanged, from the build cache) into dist/: 583 files, 4 written (294.5 KB), 579 unchanged, 0 removed (0 B) in 0.20s");
   });
 
   it("formatBytes: 999 B, 1.0 KB, 874.3 MB, 2.5 GB", () => {
@@ -64,7 +72,7 @@ describe("the build command", () => {
     const { tempDir } = await import("../_tree.ts");
     const { rm } = await import("node:fs/promises");
     const out = await tempDir();
-    const run = () => execFileSync(process.execPath, ["--import", "tsx", "src/cli.ts", "build", "--data", "test/fixtures/small-site", "--out", out], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    const run = () => execFileSync(process.execPath, ["--import", "tsx", "src/cli.ts", "build", "--data", "test/fixtures/small-site", "--out", out, "--no-cache"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
     expect(run()).toMatch(new RegExp(`^built 47 subjects into ${out}/: \\d+ files, \\d+ written \\(.*\\), 0 unchanged, 0 removed \\(0 B\\) in \\d+\\.\\d\\ds\\n$`));
     expect(run()).toMatch(/: (\d+) files, 0 written \(0 B\), \1 unchanged, 0 removed/);
     await rm(out, { recursive: true, force: true });

@@ -25,6 +25,8 @@ export const FIXTURE_OPTIONS = {
   cacheControl: CACHE_CONTROL,
   strict: true,
   quiet: true,
+  // Host tests build fixed fixtures once: no build cache to leave behind.
+  cacheDir: null,
 } as const;
 
 /** The fixture's records as the data file holds them, in ascending id (the file's order). */
