@@ -71,7 +71,10 @@ interface SplitterEvents {
   problem(expected: string, got: string | undefined, hint?: string, index?: number): void;
 }
 
-/** Consecutive elements' bytes joined by commas, with where each starts (in the text and in the file). */
+/**
+ * Consecutive elements' bytes joined by commas, with where each starts (in the text and in the
+ * file). The bytes are the splitter's own buffer, valid only during the `block` call.
+ */
 export interface BlockText {
   /** The array index of the first element. */
   readonly first: number;
@@ -143,8 +146,8 @@ class ArraySplitter {
 
   #flush(): void {
     if (this.#starts.length === 0) return;
-    // A copy: the buffer is reused for the next block, and the receiver may keep the text.
-    const bytes = Buffer.from(this.#block.subarray(0, this.#blockLength));
+    // A view, not a copy: the receiver hashes and parses it at once, before the buffer is reused.
+    const bytes = this.#block.subarray(0, this.#blockLength);
     this.#events.block({ first: this.#blockFirst, bytes, starts: this.#starts, lines: this.#lines });
     this.#blockLength = 0;
     this.#starts = [];
