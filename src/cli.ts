@@ -63,14 +63,16 @@ program
   .option("-q, --quiet", "no progress bar", false)
   .option("--cache-dir <dir>", "where the build cache is kept: a rebuild re-reads only the changed records", DEFAULT_OPTIONS.cacheDir)
   .option("--no-cache", "read every record, and keep no build cache")
+  .option("--threads <n>", "threads that parse and render JSON arrays (default: one per core for large inputs; 0: none)", (text) => (text === "0" ? 0 : positiveInt(text)))
   .action(async (flags) => {
-    const { cache, cacheDir, ...rest } = flags;
+    const { cache, cacheDir, threads, ...rest } = flags;
     const options: BuildOptions = {
       ...rest,
       dataDir: flags.data,
       outDir: flags.out,
       baseUrl: flags.baseUrl ?? baseUrl(defaultBaseUrl(process.env)),
       cacheDir: cache === false ? null : cacheDir,
+      threads: threads ?? "auto",
     };
     const { printBuildReport, progressBar } = await import("./build/build-report.ts");
     const bar = options.quiet ? undefined : progressBar(process.stderr);

@@ -18,6 +18,8 @@ export interface BuildOptions {
   readonly quiet: boolean;
   /** Where the build cache is kept (build-cache.ts); null: no cache, every build reads everything. */
   readonly cacheDir: string | null;
+  /** Record threads for large JSON arrays (read-subjects.ts): a number, or "auto". */
+  readonly threads?: number | "auto";
 }
 
 /** Netlify sets URL to the site's main address during its builds. */

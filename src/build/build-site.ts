@@ -45,10 +45,9 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
 }
 
 async function buildOnce(options: BuildOptions, cache: BuildCache | undefined, onProgress?: ProgressListener): Promise<Omit<BuildReport, "seconds">> {
-  const records = await readRecords({ dataDir: options.dataDir, strict: options.strict }, cache?.known);
-  // The arena takes the list over and drops each subject once rendered (see createRecordArena).
-  const reuse = cache === undefined || records.reusedCount === 0 ? undefined : { from: records.reused, previous: cache.previous };
-  const arena = createRecordArena(records.subjects, CHUNK_SIZE, reuse);
+  const records = await readRecords({ dataDir: options.dataDir, strict: options.strict, threads: options.threads ?? "auto" }, cache?.known);
+  // The arena takes the rendered blocks over and drops each once copied (see createRecordArena).
+  const arena = createRecordArena(records, CHUNK_SIZE, records.reusedCount === 0 ? undefined : cache?.previous);
   const plan = planSite(arena, options);
   const written = await writeSite(options.outDir, plan, arena, onProgress);
   if (options.cacheDir !== null) {

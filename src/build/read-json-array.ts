@@ -16,15 +16,17 @@ import { type Problem, showValue } from "./problems.ts";
 import { contentHash } from "./content-hash.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 
-/** Records read from the sources, by consecutive blocks where the reader can tell them apart. */
+/** Records read from the sources: JSON arrays hand over whole blocks, NDJSON and CSV records one by one. */
 export interface RecordSink {
   /**
-   * A block of consecutive records is about to be parsed: true when the sink already knows it
-   * (from the previous build), and then its records are not parsed or passed to `record`.
+   * A block of consecutive records of a JSON array, its text valid only during the call: the sink
+   * takes it whole (knows it from the previous build, or parses it itself, here or in a thread).
    */
-  block?(block: SourceBlock): boolean;
+  block(block: SourceBlock, text: BlockText): void;
   /** A record's parsed value with its position: array index, or line. */
   record(value: unknown, position: number): void;
+  /** Settles when the sink can take more blocks: the reader waits for it between read chunks. */
+  ready?(): Promise<void>;
 }
 
 /** Consecutive records of one file, as a build cache knows them: where, how many, and a hash of their text. */
@@ -78,7 +80,7 @@ interface SplitterEvents {
 export interface BlockText {
   /** The array index of the first element. */
   readonly first: number;
-  readonly bytes: Buffer;
+  readonly bytes: Uint8Array;
   /** Element k is bytes [starts[k], starts[k+1] - 1), the last one up to the end. */
   readonly starts: readonly number[];
   /** The file line each element starts on. */
@@ -263,8 +265,10 @@ class ArraySplitter {
  * calls on small texts cost about twice one call on the same bytes. Only when that fails is each
  * element parsed alone, to locate the broken ones.
  */
-function parseBlock(block: BlockText, file: SourceFile, sink: RecordSink, problems: Problem[]): void {
-  const { first, bytes, starts, lines } = block;
+export function parseBlock(block: BlockText, file: SourceFile, sink: Pick<RecordSink, "record">, problems: Problem[]): void {
+  const { first, starts, lines } = block;
+  // A block sent to a record thread arrives as a plain Uint8Array: decode it as a Buffer.
+  const bytes = Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength);
   let values: unknown;
   try {
     values = JSON.parse(`[${bytes.toString("utf8")}]`);
@@ -290,12 +294,11 @@ function parseBlock(block: BlockText, file: SourceFile, sink: RecordSink, proble
   }
 }
 
-/** Reads `file` (a JSON array) into `sink` block by block; problems of the file itself go to `problems`. */
+/** Reads `file` (a JSON array) into `sink` block by block; problems of the array itself go to `problems`. */
 export async function readJsonArray(file: SourceFile, sink: RecordSink, problems: Problem[]): Promise<void> {
   const splitter = new ArraySplitter({
-    block(block) {
-      const known = sink.block?.({ first: block.first, count: block.starts.length, hash: contentHash(block.bytes) }) === true;
-      if (!known) parseBlock(block, file, sink, problems);
+    block(text) {
+      sink.block({ first: text.first, count: text.starts.length, hash: contentHash(text.bytes) }, text);
     },
     problem(expected, got, hint, index) {
       problems.push({ severity: "error", ...locate(file, index), expected, ...(got === undefined ? {} : { value: got }), ...(hint === undefined ? {} : { hint }) });
@@ -307,6 +310,7 @@ export async function readJsonArray(file: SourceFile, sink: RecordSink, problems
       stream.destroy();
       return;
     }
+    await sink.ready?.();
   }
   splitter.end();
 }

@@ -2,10 +2,13 @@
  * Stage 1 and 2 of a build: find the source files, parse them, validate every record, then the
  * rules across records. Every problem is collected; the run fails once, listing them all.
  *
- * Given what the previous build read (`KnownBlocks`, from build-cache.ts), a block of records
- * whose text is unchanged is not parsed or validated again: its keys, positions and warnings come
- * from the cache, and its rendered bytes from the previous site (`RecordSet.reused`).
+ * Records come out rendered (render-block.ts), block by block: large JSON arrays are parsed,
+ * validated and rendered in record threads (record-threads.ts) while this thread scans and hashes
+ * the next blocks. Given what the previous build read (`KnownBlocks`, from build-cache.ts), a block
+ * whose text is unchanged is not parsed at all: its keys, positions and warnings come from the
+ * cache, and its rendered bytes from the previous site.
  */
+import { availableParallelism } from "node:os";
 import { stat } from "node:fs/promises";
 import { relative } from "node:path";
 import type { Subject } from "../core/render-page.ts";
@@ -13,16 +16,22 @@ import { checkSequence, RecordOrigins } from "./check-sequence.ts";
 import { displayPath, findSources, SOURCE_PATTERNS } from "./find-sources.ts";
 import { DataError, type Problem } from "./problems.ts";
 import { readCsv } from "./read-csv.ts";
-import { readJsonArray, type RecordSink, type SourceBlock } from "./read-json-array.ts";
+import { BLOCK_RECORDS, readJsonArray, type RecordSink, type SourceBlock } from "./read-json-array.ts";
 import { readNdjson } from "./read-ndjson.ts";
+import { startRecordThreads, type RecordThreads } from "./record-threads.ts";
+import { BlockRenderer, renderJsonBlock, type RenderedBlock } from "./render-block.ts";
 import type { SourceFile } from "./source-file.ts";
-import { validateSubject } from "./validate-subject.ts";
 
 export interface ReadOptions {
   /** The data directory searched for *.json, *.ndjson and *.csv. */
   readonly dataDir: string;
   /** Treat warnings as errors. */
   readonly strict: boolean;
+  /**
+   * Record threads for JSON arrays: a number (0: all on this thread), or "auto": one per core
+   * when the JSON sources are large enough to repay starting them (THREADS_FROM_BYTES).
+   */
+  readonly threads?: number | "auto";
 }
 
 export interface ReadResult {
@@ -51,7 +60,7 @@ export interface KnownBlocks {
   find(file: string, ordinal: number, block: SourceBlock): KnownBlock | undefined;
 }
 
-/** A block as this build read it: enough for the next build to skip it (see build-cache.ts). */
+/** A block of a JSON array as this build read it: enough for the next build to skip it (see build-cache.ts). */
 export interface ReadBlock extends SourceBlock {
   /** The file's path inside the data directory. */
   readonly file: string;
@@ -61,14 +70,16 @@ export interface ReadBlock extends SourceBlock {
   readonly warnings: readonly Problem[];
 }
 
-/** The records of a successful read, with what a build and its cache need. */
+/** The records of a successful read, rendered, with what a build and its cache need. */
 export interface RecordSet {
   /** Records in the list. */
   readonly count: number;
-  /** Each record's subject in id order, or undefined where `reused` says where its bytes are. */
-  readonly subjects: (Subject | undefined)[];
-  /** Each record's index (id order) in the previous build's list when it was not parsed again, else -1. */
-  readonly reused: Int32Array;
+  /** The rendered blocks, in reading order; the record arena releases each once it has copied it. */
+  readonly rendered: (RenderedBlock | undefined)[];
+  /** For each record in id order: its rendered block, or -1 when its bytes are the previous build's. */
+  readonly blockOf: Int32Array;
+  /** For each record in id order: its index in that block, or (blockOf -1) in the previous list. */
+  readonly indexIn: Uint32Array;
   /** Records taken from the previous build. */
   readonly reusedCount: number;
   readonly warnings: readonly Problem[];
@@ -77,9 +88,12 @@ export interface RecordSet {
   readonly keys: { readonly ids: Float64Array; readonly codes: readonly string[] };
   readonly positions: Uint32Array;
   readonly listIndex: Uint32Array;
-  /** The blocks read, in reading order (JSON arrays only: NDJSON and CSV are always read whole). */
+  /** The blocks of JSON arrays read, in reading order (NDJSON and CSV are always read whole). */
   readonly blocks: readonly ReadBlock[];
 }
+
+/** JSON sources this large (~100k records) start record threads under "auto"; smaller ones are done before threads would start. */
+export const THREADS_FROM_BYTES = 32 * 1024 * 1024;
 
 const READERS = {
   csv: readCsv,
@@ -107,111 +121,142 @@ function sortProblems(problems: Problem[], files: readonly SourceFile[]): Proble
   return keyed.map((k) => k.p);
 }
 
-/** A growable typed array: a million numbers in 8 MB, not a million array slots of the heap. */
-class NumberList<T extends Float64Array | Int32Array> {
-  values: T;
-  length = 0;
-  constructor(values: T) {
-    this.values = values;
-  }
-  push(value: number): void {
-    if (this.length === this.values.length) {
-      const grown = new (this.values.constructor as new (length: number) => T)(this.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[this.length++] = value;
-  }
+/** How many record threads to start for `files`. */
+async function threadCount(files: readonly SourceFile[], threads: number | "auto"): Promise<number> {
+  if (threads !== "auto") return threads;
+  let bytes = 0;
+  for (const file of files) if (file.kind === "json" && file.locateBy === "index") bytes += (await stat(file.path)).size;
+  return bytes >= THREADS_FROM_BYTES ? availableParallelism() : 0;
 }
+
+/** One piece of the records in reading order: a block rendered here or in a thread, or one the cache knows. */
+type Piece =
+  | { readonly file: number; readonly rendered: RenderedBlock | Promise<RenderedBlock>; readonly read?: Omit<ReadBlock, "start" | "warnings"> }
+  | { readonly file: number; readonly known: KnownBlock; readonly read: Omit<ReadBlock, "start" | "warnings">; readonly count: number };
 
 /** Reads and validates every source file; throws DataError listing every problem when any is an error. */
 export async function readSubjects(options: ReadOptions): Promise<ReadResult> {
   const set = await readRecords(options);
-  return { subjects: set.subjects as Subject[], warnings: set.warnings, files: set.files };
+  const subjects = Array.from({ length: set.count }, (_, i) => {
+    const block = set.rendered[set.blockOf[i] ?? 0] as RenderedBlock;
+    const k = set.indexIn[i] ?? 0;
+    const text = Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength).toString("utf8", k === 0 ? 0 : block.ends[k - 1], block.ends[k]);
+    return JSON.parse(text) as Subject;
+  });
+  return { subjects, warnings: set.warnings, files: set.files };
 }
 
 /**
- * Reads and validates every source file, skipping the blocks `known` has; throws DataError
- * listing every problem when any is an error.
+ * Reads, validates and renders every source file, skipping the blocks `known` has; throws
+ * DataError listing every problem when any is an error.
  */
 export async function readRecords(options: ReadOptions, known?: KnownBlocks): Promise<RecordSet> {
   const files = await findSources(options.dataDir);
   if (files.length === 0) throw new DataError([await noSources(options.dataDir)]);
 
   const problems: Problem[] = [];
-  const subjects: (Subject | undefined)[] = [];
-  const ids = new NumberList(new Float64Array(1024));
-  const codes: string[] = [];
-  const origins = new RecordOrigins();
-  /** -1, or the previous list index of a record not parsed again (reading order). */
-  const reusedFrom = new NumberList(new Int32Array(1024));
-  let reusedCount = 0;
-  const blocks: ReadBlock[] = [];
-  // Files are read one after another: order is part of the result, and the disk is the bottleneck.
-  for (const [number, file] of files.entries()) {
-    // Blocks are known by the file's path inside the data directory, wherever the build runs from.
-    const key = relative(options.dataDir, file.path);
-    let ordinal = -1;
-    let open: { block: SourceBlock; ordinal: number; start: number; problemsFrom: number } | undefined;
-    const close = (): void => {
-      if (open === undefined) return;
-      blocks.push({ ...open.block, file: key, ordinal: open.ordinal, start: open.start, warnings: problems.slice(open.problemsFrom) });
-      open = undefined;
-    };
-    const sink: RecordSink = {
-      block(block) {
-        close();
-        ordinal += 1;
-        const start = subjects.length;
-        const seen = known?.find(key, ordinal, block);
-        if (seen === undefined) {
-          open = { block, ordinal, start, problemsFrom: problems.length };
-          return false;
-        }
-        const warnings = seen.warnings.map((w) => ({ ...w, severity: options.strict ? "error" : "warning" }) as const);
-        for (let k = 0; k < block.count; k++) {
-          subjects.push(undefined);
-          ids.push(seen.ids[k] ?? 0);
-          codes.push(seen.codes[k] ?? "");
-          origins.push(number, seen.positions[k] ?? 0);
-          reusedFrom.push(seen.listIndex[k] ?? 0);
-        }
-        reusedCount += block.count;
-        problems.push(...warnings);
-        blocks.push({ ...block, file: key, ordinal, start, warnings });
-        return true;
-      },
-      record(value, position) {
-        const subject = validateSubject(value, file, position, options.strict, problems);
-        if (subject === undefined) return;
-        subjects.push(subject);
-        ids.push(subject.id);
-        codes.push(subject.jedinstvena_oznaka);
-        origins.push(number, position);
-        reusedFrom.push(-1);
-      },
-    };
-    await readerOf(file)(file, sink, problems);
-    close();
+  const pieces: Piece[] = [];
+  const count = await threadCount(files, options.threads ?? "auto");
+  const threads: RecordThreads | undefined = count > 0 ? startRecordThreads(count) : undefined;
+  try {
+    // Files are read one after another: order is part of the result, and the disk is the bottleneck.
+    for (const [number, file] of files.entries()) {
+      // Blocks are known by the file's path inside the data directory, wherever the build runs from.
+      const key = relative(options.dataDir, file.path);
+      let ordinal = -1;
+      const lines = new BlockRenderer(file, options.strict);
+      const sink: RecordSink = {
+        block(block, text) {
+          ordinal += 1;
+          const read = { ...block, file: key, ordinal };
+          const seen = known?.find(key, ordinal, block);
+          if (seen !== undefined) {
+            pieces.push({ file: number, known: seen, read, count: block.count });
+          } else {
+            const task = { file, strict: options.strict, text };
+            pieces.push({ file: number, rendered: threads === undefined ? renderJsonBlock(task) : threads.render(task), read });
+          }
+        },
+        record(value, position) {
+          lines.add(value, position);
+          if (lines.count === BLOCK_RECORDS) pieces.push({ file: number, rendered: lines.finish() });
+        },
+        ready: () => threads?.ready() ?? Promise.resolve(),
+      };
+      await readerOf(file)(file, sink, problems);
+      if (lines.count > 0 || lines.problems.length > 0) pieces.push({ file: number, rendered: lines.finish() });
+    }
+    // Every thread's block, in reading order (a failed thread fails the read).
+    const done = await Promise.all(pieces.map(async (p) => ("known" in p ? p : { ...p, rendered: await p.rendered })));
+    return assemble(done, files, options, problems);
+  } finally {
+    await threads?.close();
   }
-  const keys = { ids: ids.values.subarray(0, ids.length), codes };
+}
+
+type Settled = { readonly file: number; readonly rendered: RenderedBlock; readonly read?: Omit<ReadBlock, "start" | "warnings"> } | Extract<Piece, { known: KnownBlock }>;
+
+/** The pieces as one list: keys in reading order, the rules across records, then the id order. */
+function assemble(pieces: readonly Settled[], files: readonly SourceFile[], options: ReadOptions, problems: Problem[]): RecordSet {
+  let total = 0;
+  for (const p of pieces) total += "known" in p ? p.count : p.rendered.ends.length;
+  const ids = new Float64Array(total);
+  const codes: string[] = new Array<string>(total);
+  const origins = new RecordOrigins();
+  /** Reading order: the rendered block (index into `rendered`) or -1, and the index in it or in the previous list. */
+  const blockOfRead = new Int32Array(total);
+  const indexInRead = new Uint32Array(total);
+  const rendered: RenderedBlock[] = [];
+  const blocks: ReadBlock[] = [];
+  let reusedCount = 0;
+  let r = 0;
+  for (const p of pieces) {
+    const start = r;
+    if ("known" in p) {
+      const warnings = p.known.warnings.map((w) => ({ ...w, severity: options.strict ? "error" : "warning" }) as const);
+      problems.push(...warnings);
+      for (let k = 0; k < p.count; k++, r++) {
+        ids[r] = p.known.ids[k] ?? 0;
+        codes[r] = p.known.codes[k] ?? "";
+        origins.push(p.file, p.known.positions[k] ?? 0);
+        blockOfRead[r] = -1;
+        indexInRead[r] = p.known.listIndex[k] ?? 0;
+      }
+      reusedCount += p.count;
+      blocks.push({ ...p.read, start, warnings });
+    } else {
+      const block = p.rendered;
+      problems.push(...block.problems);
+      const b = rendered.push(block) - 1;
+      for (let k = 0; k < block.ends.length; k++, r++) {
+        ids[r] = block.ids[k] ?? 0;
+        codes[r] = block.codes[k] ?? "";
+        origins.push(p.file, block.positions[k] ?? 0);
+        blockOfRead[r] = b;
+        indexInRead[r] = k;
+      }
+      if (p.read !== undefined) blocks.push({ ...p.read, start, warnings: block.problems });
+    }
+  }
+  const keys = { ids, codes };
   const order = checkSequence(keys, origins, files, problems);
 
   const all = problems.length === 0 ? problems : sortProblems(problems, files);
   if (all.some((p) => p.severity === "error")) throw new DataError(all);
 
-  const count = subjects.length;
   const at = (k: number): number => (order === undefined ? k : (order[k] ?? 0));
-  const reused = new Int32Array(count);
-  const listIndex = new Uint32Array(count);
-  const positions = new Uint32Array(count);
-  const sorted = order === undefined ? subjects : new Array<Subject | undefined>(count);
-  for (let k = 0; k < count; k++) {
-    const r = at(k);
-    if (order !== undefined) sorted[k] = subjects[r];
-    reused[k] = reusedFrom.values[r] ?? -1;
-    listIndex[r] = k;
-    positions[r] = origins.position(r);
+  const blockOf = order === undefined ? blockOfRead : new Int32Array(total);
+  const indexIn = order === undefined ? indexInRead : new Uint32Array(total);
+  const listIndex = new Uint32Array(total);
+  const positions = new Uint32Array(total);
+  for (let k = 0; k < total; k++) {
+    const i = at(k);
+    if (order !== undefined) {
+      blockOf[k] = blockOfRead[i] ?? 0;
+      indexIn[k] = indexInRead[i] ?? 0;
+    }
+    listIndex[i] = k;
+    positions[i] = origins.position(i);
   }
-  return { count, subjects: sorted, reused, reusedCount, warnings: all, files: files.map((f) => f.name), keys, positions, listIndex, blocks };
+  return { count: total, rendered, blockOf, indexIn, reusedCount, warnings: all, files: files.map((f) => f.name), keys, positions, listIndex, blocks };
 }

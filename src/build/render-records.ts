@@ -1,19 +1,21 @@
 /**
- * Every record rendered once, as DRF writes it, into one UTF-8 buffer: record i occupies bytes
- * [starts[i], starts[i+1]) including a trailing "\n". Chunk files are plain slices of it; pages
- * copy a slice and turn the separators into commas. One buffer instead of a million strings
- * keeps the heap small (a 1M-subject build must stay under 1 GB).
+ * Every record's rendered bytes (as DRF writes it) in id order, one buffer a chunk: the buffer is
+ * the chunk file's bytes, each record a line. Pages copy a run of lines and turn the separators
+ * into commas. A thousand buffers instead of a million strings keep the heap small (a 1M-subject
+ * build must stay under 1 GB), and, unlike one buffer for the whole list, they are allocated as
+ * the reader's blocks are dropped, so the bytes are never held twice.
  *
- * Rendering goes chunk by chunk (`renderChunk`), so the writer can already write the shards whose
- * records are ready while later records are still being rendered: CPU and disk work overlap.
+ * The reader renders records block by block in reading order (render-block.ts); the arena puts
+ * them in id order chunk by chunk (`renderChunk`), so the writer can already write the shards
+ * whose records are ready while later ones are still being placed: CPU and disk work overlap.
  *
  * On a rebuild with a build cache, records that were not parsed again come as the previous
- * build's rendered bytes (`Reuse`): a chunk whose records all sit where they sat before is not
- * even read, just given its old hash, and its bytes are fetched only if a changed shard needs them.
+ * build's rendered bytes: a chunk whose records all sit where they sat before is not even read,
+ * just given its old hash, and its bytes are fetched only if a changed shard needs them.
  */
 import { type PreviousRecords, StaleCacheError } from "./build-cache.ts";
 import { contentHash } from "./content-hash.ts";
-import { renderSubject, type Subject } from "../core/render-page.ts";
+import type { RenderedBlock } from "./render-block.ts";
 
 export interface RecordArena {
   readonly count: number;
@@ -21,7 +23,7 @@ export interface RecordArena {
   readonly chunkCount: number;
   /** Chunks rendered so far (from the first). */
   readonly renderedChunks: number;
-  /** Renders the next chunk and hashes it. */
+  /** Puts the next chunk's records in place and hashes them. */
   renderChunk(): void;
   /** The content hash of a rendered chunk. */
   chunkHash(chunk: number): string;
@@ -33,93 +35,124 @@ export interface RecordArena {
   pageBytes(head: Buffer, from: number, to: number, tail: Buffer): Buffer;
 }
 
-/** Records whose rendered bytes come from the previous build instead of a Subject. */
-export interface Reuse {
-  /** For each record (id order): its index in the previous list, or -1 when it has a Subject. */
-  readonly from: Int32Array;
-  readonly previous: PreviousRecords;
+/** Where each record's rendered bytes are (read-subjects.ts's RecordSet). */
+export interface RenderedRecords {
+  readonly count: number;
+  /** Blocks of rendered records; the arena drops each once it has copied all its records. */
+  readonly rendered: (RenderedBlock | undefined)[];
+  /** For each record in id order: its block in `rendered`, or -1 for the previous build's bytes. */
+  readonly blockOf: Int32Array;
+  /** For each record in id order: its index in that block, or in the previous list. */
+  readonly indexIn: Uint32Array;
 }
 
 const COMMA = 0x2c;
 const LINE_FEED = 0x0a;
-/** A first guess at a record's UTF-8 size for the first chunk (the sample averages ~330 bytes). */
-const FIRST_GUESS_BYTES = 512;
-/** Headroom over the first chunk's average when sizing the whole buffer. */
-const HEADROOM = 1.1;
 
-/** One chunk of the previous list, split into its records' lines. */
-interface OldChunk {
-  readonly chunk: number;
+/** Where each line (record) of a chunk file starts: line k is [lines[k], lines[k+1]), "\n" included. */
+function lineStarts(bytes: Uint8Array): Uint32Array {
+  const lines: number[] = [0];
+  for (let at = bytes.indexOf(LINE_FEED); at !== -1; at = bytes.indexOf(LINE_FEED, at + 1)) lines.push(at + 1);
+  return Uint32Array.from(lines);
+}
+
+/** A chunk's bytes with where each of its records starts (and, last, its length). */
+interface Chunk {
   readonly bytes: Buffer;
-  /** Line k is bytes [lines[k], lines[k+1]), its "\n" included. */
   readonly lines: Uint32Array;
 }
 
-function splitLines(chunk: number, bytes: Buffer): OldChunk {
-  const lines: number[] = [0];
-  for (let at = bytes.indexOf(LINE_FEED); at !== -1; at = bytes.indexOf(LINE_FEED, at + 1)) lines.push(at + 1);
-  return { chunk, bytes, lines: Uint32Array.from(lines) };
-}
-
 /**
- * An arena for `subjects` (in id order), nothing rendered yet. It takes the array over: each
- * subject is dropped from it once rendered, so the GC reclaims the parsed objects while pages are
- * written (~290 MB at a million subjects) instead of holding them and the bytes at once.
+ * An arena for `records` (in id order), nothing copied yet. It takes the rendered blocks over:
+ * each is dropped once its records are copied into chunks. `previous` gives the bytes of records
+ * the reader took from the build cache.
  */
-export function createRecordArena(subjects: (Subject | undefined)[], chunkSize: number, reuse?: Reuse): RecordArena {
-  const count = subjects.length;
+export function createRecordArena(records: RenderedRecords, chunkSize: number, previous?: PreviousRecords): RecordArena {
+  const { count, rendered: blocks, blockOf, indexIn } = records;
   const chunkCount = Math.ceil(count / chunkSize);
-  const starts = new Float64Array(count + 1);
+  /** Records of each block not yet copied: at 0 the block is dropped. */
+  const left = Uint32Array.from(blocks, (b) => b?.ends.length ?? 0);
   const hashes: string[] = [];
-  /** Whether a chunk's bytes are in the buffer; a chunk kept by hash only is fetched when needed. */
-  const present = new Uint8Array(chunkCount);
-  let bytes = Buffer.allocUnsafe(Math.max(1024, Math.min(count, chunkSize) * FIRST_GUESS_BYTES));
-  let end = 0;
-  let rendered = 0;
-  let old: OldChunk | undefined;
-  /** Moves the buffer's bytes into one of at least `size` bytes. */
-  const reserve = (size: number): void => {
-    if (size <= bytes.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(size, Math.ceil(bytes.length * 1.5)));
-    bytes.copy(grown, 0, 0, end);
-    bytes = grown;
+  const lengths: number[] = [];
+  /** Each chunk's bytes; undefined for a chunk kept by its old hash until a changed shard needs it. */
+  const chunks: (Chunk | undefined)[] = [];
+  /** The previous list's chunk last read, for records taken from the build cache. */
+  let old: { readonly chunk: number } & Chunk = { chunk: -1, bytes: Buffer.alloc(0), lines: new Uint32Array(1) };
+
+  /** Record `i`'s rendered bytes ("\n" included), from its block or the previous site; drops a block after its last record. */
+  const recordBytes = (i: number): Uint8Array => {
+    const b = blockOf[i] ?? -1;
+    const k = indexIn[i] ?? 0;
+    if (b < 0) {
+      if (previous === undefined) throw new Error(`record ${i} has neither a rendered block nor a previous build`);
+      const chunk = Math.floor(k / chunkSize);
+      if (old.chunk !== chunk) {
+        const bytes = previous.chunkBytes(chunk);
+        old = { chunk, bytes, lines: lineStarts(bytes) };
+      }
+      const line = k - chunk * chunkSize;
+      return old.bytes.subarray(old.lines[line], old.lines[line + 1]);
+    }
+    const block = blocks[b];
+    if (block === undefined) throw new Error(`record ${i}: its block was already dropped`);
+    const bytes = block.bytes.subarray(k === 0 ? 0 : block.ends[k - 1], block.ends[k]);
+    if (--left[b]! === 0) blocks[b] = undefined;
+    return bytes;
   };
-  const append = (text: string | Buffer): void => {
-    // A UTF-16 unit is at most 3 UTF-8 bytes; grow before writing so nothing is cut off.
-    reserve(end + (typeof text === "string" ? text.length * 3 : text.length));
-    end += typeof text === "string" ? bytes.write(text, end, "utf8") : text.copy(bytes, end);
-  };
-  /** The previous build's rendered bytes of its record `k`, "\n" included. */
-  const oldRecord = (previous: PreviousRecords, k: number): Buffer => {
-    const chunk = Math.floor(k / chunkSize);
-    if (old?.chunk !== chunk) old = splitLines(chunk, previous.chunkBytes(chunk));
-    const line = k - chunk * chunkSize;
-    return old.bytes.subarray(old.lines[line], old.lines[line + 1]);
+  /** The block that holds exactly records [first, last) in order, taken out of `blocks`; else undefined. */
+  const wholeBlock = (first: number, last: number): RenderedBlock | undefined => {
+    const b = blockOf[first] ?? -1;
+    const block = b < 0 ? undefined : blocks[b];
+    if (block === undefined || block.ends.length !== last - first) return undefined;
+    for (let i = first; i < last; i++) if (blockOf[i] !== b || indexIn[i] !== i - first) return undefined;
+    blocks[b] = undefined;
+    return block;
   };
   /** Records [first, last) of `chunk` all sit where they sat in the previous list, whose chunk ended there too. */
   const unchanged = (chunk: number, first: number, last: number): boolean => {
-    if (reuse === undefined || Math.min(reuse.previous.count, (chunk + 1) * chunkSize) !== last) return false;
-    for (let i = first; i < last; i++) if (reuse.from[i] !== i) return false;
+    if (previous === undefined || Math.min(previous.count, (chunk + 1) * chunkSize) !== last) return false;
+    for (let i = first; i < last; i++) if (blockOf[i] !== -1 || indexIn[i] !== i) return false;
     return true;
   };
-  /** Puts a chunk kept by hash into the buffer, from the previous site's file. */
-  const fetch = (chunk: number): void => {
-    if (present[chunk] === 1 || reuse === undefined) return;
-    const first = chunk * chunkSize;
-    const last = Math.min(count, first + chunkSize);
-    const file = reuse.previous.chunkBytes(chunk);
-    const at = starts[first] ?? 0;
-    if (file.length !== (starts[last] ?? 0) - at) throw new StaleCacheError(`chunk ${chunk} has another size`);
-    reserve(at + file.length);
-    file.copy(bytes, at);
-    const lines = splitLines(chunk, file).lines;
-    if (lines.length !== last - first + 1) throw new StaleCacheError(`chunk ${chunk} has another number of records`);
-    for (let i = first + 1; i < last; i++) starts[i] = at + (lines[i - first] ?? 0);
-    present[chunk] = 1;
+  /** A chunk's bytes: rendered, or fetched from the previous site (checked: its hash, and a line a record). */
+  const chunkOf = (chunk: number): Chunk => {
+    const present = chunks[chunk];
+    if (present !== undefined) return present;
+    if (chunk >= hashes.length || previous === undefined) throw new Error(`chunk ${chunk} is not rendered yet`);
+    const bytes = previous.chunkBytes(chunk);
+    const lines = lineStarts(bytes);
+    const records = Math.min(count, (chunk + 1) * chunkSize) - chunk * chunkSize;
+    if (lines.length !== records + 1 || bytes.length !== lengths[chunk]) throw new StaleCacheError(`chunk ${chunk} has another shape`);
+    return (chunks[chunk] = { bytes, lines });
   };
-  const slice = (from: number, to: number): Buffer => {
-    for (let c = Math.floor(from / chunkSize); c * chunkSize < to; c++) fetch(c);
-    return bytes.subarray(starts[from], starts[to]);
+  /** Copies records [from, to) into `target` at `at`, as lines; returns where their "\n"s are (relative to `at`). */
+  const copyRecords = (from: number, to: number, target: Buffer, at: number, newlines: number[] | undefined): number => {
+    let i = from;
+    while (i < to) {
+      const chunk = Math.floor(i / chunkSize);
+      const { bytes, lines } = chunkOf(chunk);
+      const last = Math.min(to, (chunk + 1) * chunkSize);
+      const a = i - chunk * chunkSize;
+      const b = last - chunk * chunkSize;
+      const start = lines[a] ?? 0;
+      bytes.copy(target, at, start, lines[b]);
+      if (newlines !== undefined) for (let k = a + 1; k <= b; k++) newlines.push(at + (lines[k] ?? 0) - start - 1);
+      at += (lines[b] ?? 0) - start;
+      i = last;
+    }
+    return at;
+  };
+  /** The bytes of records [from, to), "\n"s included. */
+  const span = (from: number, to: number): number => {
+    let total = 0;
+    for (let i = from; i < to; ) {
+      const chunk = Math.floor(i / chunkSize);
+      const last = Math.min(to, (chunk + 1) * chunkSize);
+      const { lines } = chunkOf(chunk);
+      total += (lines[last - chunk * chunkSize] ?? 0) - (lines[i - chunk * chunkSize] ?? 0);
+      i = last;
+    }
+    return total;
   };
 
   return {
@@ -131,32 +164,38 @@ export function createRecordArena(subjects: (Subject | undefined)[], chunkSize: 
     },
     renderChunk() {
       const chunk = hashes.length;
-      const last = Math.min(count, rendered + chunkSize);
-      starts[rendered] = end;
-      if (reuse !== undefined && unchanged(chunk, rendered, last)) {
-        // Not even read: its old hash stands for it, and `fetch` brings the bytes if a page needs them.
-        end += reuse.previous.chunkLength(chunk);
-        hashes.push(reuse.previous.chunkHash(chunk));
-      } else {
-        for (let i = rendered; i < last; i++) {
-          starts[i] = end;
-          const subject = subjects[i];
-          if (subject !== undefined) {
-            append(renderSubject(subject) + "\n");
-            subjects[i] = undefined;
-          } else if (reuse !== undefined) {
-            append(oldRecord(reuse.previous, reuse.from[i] ?? 0));
-          } else {
-            throw new Error(`record ${i} has neither a subject nor a previous rendering`);
-          }
-        }
-        present[chunk] = 1;
+      const first = chunk * chunkSize;
+      const last = Math.min(count, first + chunkSize);
+      if (previous !== undefined && unchanged(chunk, first, last)) {
+        // Not even read: its old hash stands for it, and `chunkOf` fetches the bytes if a page needs them.
+        lengths.push(previous.chunkLength(chunk));
+        hashes.push(previous.chunkHash(chunk));
+        return;
       }
-      starts[last] = end;
-      // After the first chunk its average says how big the whole list is: one allocation, no doubling.
-      if (rendered === 0 && last < count) reserve(Math.max(bytes.length, Math.ceil((end / last) * count * HEADROOM)));
-      if (present[chunk] === 1) hashes.push(contentHash(bytes.subarray(starts[rendered], end)));
-      rendered = last;
+      const whole = wholeBlock(first, last);
+      if (whole !== undefined) {
+        // The usual case (one sorted file): the chunk is exactly one block, whose bytes it takes over.
+        const bytes = Buffer.from(whole.bytes.buffer, whole.bytes.byteOffset, whole.bytes.byteLength);
+        const lines = new Uint32Array(whole.ends.length + 1);
+        lines.set(whole.ends, 1);
+        chunks[chunk] = { bytes, lines };
+        lengths.push(bytes.length);
+        hashes.push(contentHash(bytes));
+        return;
+      }
+      const parts = Array.from({ length: last - first }, (_, k) => recordBytes(first + k));
+      const bytes = Buffer.allocUnsafeSlow(parts.reduce((sum, part) => sum + part.length, 0));
+      const lines = new Uint32Array(parts.length + 1);
+      let at = 0;
+      for (const [k, part] of parts.entries()) {
+        lines[k] = at;
+        bytes.set(part, at);
+        at += part.length;
+      }
+      lines[parts.length] = at;
+      chunks[chunk] = { bytes, lines };
+      lengths.push(bytes.length);
+      hashes.push(contentHash(bytes));
     },
     chunkHash(chunk) {
       const hash = hashes[chunk];
@@ -164,20 +203,29 @@ export function createRecordArena(subjects: (Subject | undefined)[], chunkSize: 
       return hash;
     },
     chunkLength(chunk) {
-      if (chunk >= hashes.length) throw new Error(`chunk ${chunk} is not rendered yet`);
-      return (starts[Math.min(count, (chunk + 1) * chunkSize)] ?? 0) - (starts[chunk * chunkSize] ?? 0);
+      const length = lengths[chunk];
+      if (length === undefined) throw new Error(`chunk ${chunk} is not rendered yet`);
+      return length;
     },
-    chunkBytes: slice,
+    chunkBytes(from, to) {
+      const chunk = Math.floor(from / chunkSize);
+      // Chunk files are whole chunks: one buffer, no copy.
+      if (from === chunk * chunkSize && to === Math.min(count, from + chunkSize)) return chunkOf(chunk).bytes;
+      const bytes = Buffer.allocUnsafe(span(from, to));
+      copyRecords(from, to, bytes, 0, undefined);
+      return bytes;
+    },
     pageBytes(head, from, to, tail) {
-      const body = slice(from, to);
-      const recordsLength = Math.max(0, body.length - 1);
-      const page = Buffer.allocUnsafe(head.length + recordsLength + tail.length);
+      const records = span(from, to);
+      const page = Buffer.allocUnsafe(head.length + records + tail.length);
       head.copy(page, 0);
-      body.copy(page, head.length, 0, recordsLength);
-      const base = head.length - (starts[from] ?? 0) - 1;
-      for (let i = from + 1; i < to; i++) page[base + (starts[i] ?? 0)] = COMMA;
-      tail.copy(page, head.length + recordsLength);
-      return page;
+      const newlines: number[] = [];
+      copyRecords(from, to, page, head.length, newlines);
+      // Lines become a JSON list: each "\n" a comma, the last one where the tail starts.
+      for (const at of newlines) page[at] = COMMA;
+      const end = head.length + Math.max(0, records - 1);
+      tail.copy(page, end);
+      return page.subarray(0, end + tail.length);
     },
   };
 }

@@ -47,9 +47,9 @@ async function writeData(dir: string, version: DataVersion): Promise<void> {
   if (lines.length > 0) await writeFile(join(dir, "rest.ndjson"), lines.map((s) => JSON.stringify(s)).join("\n"));
 }
 
-/** Builds `data` twice: into `out` with its cache, and into a fresh directory without any; returns both trees. */
-async function buildBoth(data: string, out: string): Promise<{ cached: Record<string, string>; clean: Record<string, string>; reused: number; written: number }> {
-  const report = await build(data, out, { limits: [20, 37] });
+/** Builds `data` twice: into `out` with its cache (and `threads` record threads), and into a fresh directory without any; returns both trees. */
+async function buildBoth(data: string, out: string, threads = 0): Promise<{ cached: Record<string, string>; clean: Record<string, string>; reused: number; written: number }> {
+  const report = await build(data, out, { limits: [20, 37], threads });
   const fresh = join(work, "fresh");
   await rm(fresh, { recursive: true, force: true });
   await build(data, fresh, { limits: [20, 37], cacheDir: null });
@@ -101,7 +101,7 @@ describe("a rebuild with the build cache", () => {
     const first = await build(data, out, { limits: [20, 37] });
     expect(first.reused).toBe(0);
     await writeData(data, { keep: allKept(), renamed: [1500], cut: UNIVERSE, pretty: true });
-    const { cached, clean, reused, written } = await buildBoth(data, out);
+    const { cached, clean, reused, written } = await buildBoth(data, out, 2);
     // Blocks 0 and 2 (1,000 + 600 records) come from the cache; block 1 is read again.
     expect(reused).toBe(1600);
     expect(cached).toEqual(clean);
@@ -129,7 +129,7 @@ describe("a rebuild with the build cache", () => {
     await writeData(data, { keep: allKept(), renamed: [], cut: 100, pretty: true, ndjsonFirst: true });
     await build(data, out, { limits: [20, 37] });
     await writeData(data, { keep: universe.map((_, i) => i !== 50), renamed: [], cut: 100, pretty: true, ndjsonFirst: true });
-    const { cached, clean, reused } = await buildBoth(data, out);
+    const { cached, clean, reused } = await buildBoth(data, out, 2);
     // The array's 2,500 records are unchanged text, each one place earlier in the list.
     expect(reused).toBe(2500);
     expect(cached).toEqual(clean);
