@@ -242,7 +242,8 @@ describe("streaming", () => {
       const small = await peak(20_000);
       const large = await peak(200_000);
       // 200k records are ~66 MB of JSON; holding them would add well over 100 MB.
-      expect(large - small, `peak RSS ${small.toFixed(0)} MB -> ${large.toFixed(0)} MB`).toBeLessThan(30);
+      // 50, not 30: under load GC runs later, and 30 was once missed by 0.04 MB (holding would be 100+).
+      expect(large - small, `peak RSS ${small.toFixed(0)} MB -> ${large.toFixed(0)} MB`).toBeLessThan(50);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
