@@ -104,7 +104,9 @@ export async function writeSite(outDir: string, plan: SitePlan, arena: RecordAre
       const job = active[at] as ShardJob;
       const file = job.files[job.next++] as FilePlan;
       job.pending += 1;
-      writers.add(job, join(job.tmp, file.name), file.bytes(), job.oldDir === null ? null : join(job.oldDir, file.name));
+      // Plain concatenation: both directories come from join() already, and path.join's normalising
+      // was ~0.27 s of main-thread time over 361k files (profile).
+      writers.add(job, `${job.tmp}/${file.name}`, file.bytes(), job.oldDir === null ? null : `${job.oldDir}/${file.name}`);
       if (job.next < job.files.length) {
         turn = at + 1;
       } else {
