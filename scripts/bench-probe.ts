@@ -1,11 +1,17 @@
 /**
  * The machine's limit for a build's work, for `npm run bench`: read and `JSON.parse` the same
  * input, then write the same number of files of the same sizes into the same directories, as
- * fast as Node can (bounded concurrency, round-robin across directories, one shared buffer,
- * nothing rendered, nothing compared).
+ * fast as Node can (round-robin across directories, one shared buffer, nothing rendered, nothing
+ * compared).
  * A build can hardly beat this; the bench reports build time / probe time.
  *
- *   node --import tsx scripts/bench-probe.ts --input data.json --plan sizes.json --out dir
+ * Files are written the way the build writes them, by worker threads with synchronous fs calls
+ * (src/build/file-writers.ts), which on the 2-core machine beat 64 callback `fs.writeFile`s in
+ * flight on tmpfs and on disk alike (BENCHMARKS.md). `--writer callback` writes the old way
+ * instead, and `--threads <n>` with another thread count, to compare on another machine or disk:
+ * the probe must stay the machine's best, or the build/probe ratio flatters the build.
+ *
+ *   node --import tsx scripts/bench-probe.ts --input data.json --plan sizes.json --out dir [--writer threads|callback] [--threads n]
  *
  * The plan (written by scripts/bench.ts from the built tree) is
  * `{"dirs": ["_subjekti/pages/plain/20/0.ab12", ...], "files": [[dirIndex, name, size], ...]}`.
@@ -16,7 +22,8 @@ import { promisify } from "node:util";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import { Command } from "commander";
+import { Command, InvalidArgumentError } from "commander";
+import { startFileWriters } from "../src/build/file-writers.ts";
 import { forEachBounded } from "../src/build/for-each-bounded.ts";
 
 export interface WritePlan {
@@ -24,10 +31,12 @@ export interface WritePlan {
   readonly files: readonly (readonly [number, string, number])[];
 }
 
-/** File writes in flight at once: past ~64 libuv's 4 threads are the limit, not the queue. */
+/** Directories made, or callback writes in flight, at once: past ~64 libuv's 4 threads are the limit, not the queue. */
 const CONCURRENCY = 64;
-/** The fastest small-file write measured here (one thread-pool round trip; see src/build/write-site.ts). */
+/** The fastest main-thread small-file write measured here: one thread-pool round trip per step. */
 const writeFile = promisify(writeFileWithCallback);
+const WRITERS = ["threads", "callback"] as const;
+type Writer = (typeof WRITERS)[number];
 
 /**
  * The files in the order a disk takes fastest: round-robin across directories, because ext4
@@ -57,8 +66,10 @@ async function main(argv: readonly string[]): Promise<void> {
     .requiredOption("--input <file>", "the JSON array the build reads")
     .requiredOption("--plan <file>", "the files to write (from the built tree)")
     .requiredOption("--out <dir>", "where to write them")
+    .option("--writer <method>", `how to write: ${WRITERS.join(" or ")}`, parseWriter, "threads")
+    .option("--threads <n>", "writer threads (default: as the build)", parseCount)
     .parse(argv)
-    .opts<{ input: string; plan: string; out: string }>();
+    .opts<{ input: string; plan: string; out: string; writer: Writer; threads?: number }>();
   const started = performance.now();
   const text = await readFile(flags.input, "utf8");
   const list: unknown = JSON.parse(text);
@@ -68,17 +79,59 @@ async function main(argv: readonly string[]): Promise<void> {
   // Real bytes of the input, so nothing the file system might special-case (zero pages).
   const filler = Buffer.alloc(largest, Buffer.from(text.slice(0, 1 << 16)));
   await forEachBounded(plan.dirs, CONCURRENCY, (dir) => mkdir(join(flags.out, dir), { recursive: true }));
-  let bytes = 0;
-  await forEachBounded(interleaveByDirectory(plan.files), CONCURRENCY, async ([dir, name, size]) => {
-    bytes += size;
-    await writeFile(join(flags.out, plan.dirs[dir] as string, name), filler.subarray(0, size));
-  });
+  const files = interleaveByDirectory(plan.files);
+  const bytes =
+    flags.writer === "threads"
+      ? await writeWithThreads(flags.out, plan.dirs, files, filler, flags.threads)
+      : await writeWithCallbacks(flags.out, plan.dirs, files, filler);
   const done = performance.now();
   // The list stays alive to the end, as a build's records do.
   const records = Array.isArray(list) ? list.length : 0;
   process.stdout.write(
     `${JSON.stringify({ records, files: plan.files.length, bytes, readParseSeconds: (parsed - started) / 1000, writeSeconds: (done - parsed) / 1000 })}\n`,
   );
+}
+
+/** Writes `files` as the build does, from worker threads; returns the bytes written. */
+async function writeWithThreads(out: string, dirs: readonly string[], files: WritePlan["files"], filler: Buffer, threads?: number): Promise<number> {
+  let bytes = 0;
+  const writers = startFileWriters<null>({
+    ...(threads === undefined ? {} : { threads }),
+    onFile(_tag, _linked, size) {
+      bytes += size;
+    },
+  });
+  try {
+    for (const [dir, name, size] of files) {
+      writers.add(null, join(out, dirs[dir] as string, name), filler.subarray(0, size), null);
+      if (!writers.hasRoom) await writers.room();
+    }
+    await writers.drain();
+  } finally {
+    await writers.close();
+  }
+  return bytes;
+}
+
+/** Writes `files` from the main thread, CONCURRENCY callback writes in flight; returns the bytes written. */
+async function writeWithCallbacks(out: string, dirs: readonly string[], files: WritePlan["files"], filler: Buffer): Promise<number> {
+  let bytes = 0;
+  await forEachBounded(files, CONCURRENCY, async ([dir, name, size]) => {
+    bytes += size;
+    await writeFile(join(out, dirs[dir] as string, name), filler.subarray(0, size));
+  });
+  return bytes;
+}
+
+function parseCount(text: string): number {
+  const n = Number(text);
+  if (Number.isInteger(n) && n >= 1) return n;
+  throw new InvalidArgumentError("expected a whole number, at least 1");
+}
+
+function parseWriter(text: string): Writer {
+  if ((WRITERS as readonly string[]).includes(text)) return text as Writer;
+  throw new InvalidArgumentError(`expected ${WRITERS.join(" or ")}`);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
