@@ -7,14 +7,14 @@
  * Shards are listed in the order their records become ready (`needsChunks`), so the writer can
  * start on the first ones while the arena is still rendering the rest.
  */
-import { buildLinks } from "../core/build-links.ts";
 import { CHUNKS_PER_SHARD, chunkFileName, type Form, pageFileName, pageShardKey, recordShardKey, SHARD_SIZE } from "../core/layout.ts";
 import { LAYOUT_VERSION, type Manifest } from "../core/manifest.ts";
 import type { QueryParam } from "../core/read-query.ts";
-import { PAGE_TAIL, renderPageHead } from "../core/render-page.ts";
+import { PAGE_TAIL } from "../core/render-page.ts";
 import { VERSION } from "../core/version.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { contentHash } from "./content-hash.ts";
+import { pageHeads } from "./page-heads.ts";
 import type { RecordArena } from "./render-records.ts";
 
 export interface FilePlan {
@@ -77,6 +77,7 @@ export function planSite(arena: RecordArena, options: SiteOptions): SitePlan {
     const extras = formParams(form);
     for (const limit of options.limits) {
       const pageCount = Math.ceil(count / limit);
+      const headOf = pageHeads(options.baseUrl, extras, limit, count);
       for (let first = 0; first < pageCount; first += SHARD_SIZE) {
         const last = Math.min(pageCount, first + SHARD_SIZE);
         const key = pageShardKey(form, limit, first);
@@ -84,13 +85,7 @@ export function planSite(arena: RecordArena, options: SiteOptions): SitePlan {
         for (let page = first; page < last; page++) {
           const from = page * limit;
           const to = Math.min(count, from + limit);
-          files.push({
-            name: pageFileName(page),
-            bytes: () => {
-              const head = renderPageHead(count, buildLinks(options.baseUrl, extras, limit, BigInt(from), count));
-              return arena.pageBytes(Buffer.from(head), from, to, TAIL);
-            },
-          });
+          files.push({ name: pageFileName(page), bytes: () => arena.pageBytes(Buffer.from(headOf(page)), from, to, TAIL) });
         }
         const firstChunk = Math.floor((first * limit) / chunkSize);
         const lastChunk = Math.ceil(Math.min(count, last * limit) / chunkSize);
