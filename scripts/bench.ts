@@ -524,7 +524,7 @@ async function main(): Promise<void> {
       for (const size of options.sizes) await benchBuilds(size, options, key, rows);
       sections.push(
         "### Builds\n\n" +
-          "Wall time and peak RSS of `node --import tsx src/cli.ts build --data <set> --out <tmp> --quiet` in a child process " +
+          "Wall time and peak RSS of `node --import tsx src/cli.ts build --data <set> --out <tmp> --cache-dir <tmp> --quiet` in a child process " +
           `(peak RSS: ${existsSync(TIME) ? "GNU time %M" : "/proc VmHWM"}). The probe reads and parses the same input and writes ` +
           "the same files with the same sizes as fast as Node can (scripts/bench-probe.ts); ratio = build / probe, or for a rebuild, rebuild / full build.\n\n" +
           buildTable(rows),
