@@ -58,6 +58,17 @@ async function buildBoth(data: string, out: string, threads = 0): Promise<{ cach
 
 const allKept = (): boolean[] => universe.map(() => true);
 
+/** Builds `before` into a new site named `name`, then `after` with the cache (see buildBoth); `between` runs in between. */
+async function rebuildAfter(name: string, before: DataVersion, after: DataVersion, threads = 0, between?: (out: string) => Promise<void>): ReturnType<typeof buildBoth> {
+  const data = join(work, `${name}-data`);
+  const out = join(work, `${name}-out`);
+  await writeData(data, before);
+  await build(data, out, { limits: [20, 37] });
+  await between?.(out);
+  await writeData(data, after);
+  return buildBoth(data, out, threads);
+}
+
 describe("a rebuild with the build cache", () => {
   it("gives byte for byte the site a build without a cache gives, over any sequence of edits", async () => {
     const index = fc.integer({ min: 0, max: UNIVERSE - 1 });
@@ -112,24 +123,16 @@ describe("a rebuild with the build cache", () => {
   });
 
   it("an edit that moves every later record (a deletion) still gives the clean site", async () => {
-    const data = join(work, "shift-data");
-    const out = join(work, "shift-out");
-    await writeData(data, { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: false });
-    await build(data, out);
-    await writeData(data, { keep: universe.map((_, i) => i !== 10), renamed: [], cut: UNIVERSE, pretty: false });
-    const { cached, clean, reused } = await buildBoth(data, out);
+    const before = { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: false };
+    const { cached, clean, reused } = await rebuildAfter("shift", before, { ...before, keep: universe.map((_, i) => i !== 10) });
     // Every block after the deletion starts one record earlier, so none of them is known.
     expect(reused).toBe(0);
     expect(cached).toEqual(clean);
   });
 
   it("records that moved in the list keep their bytes: a deletion in a file before the array's records", async () => {
-    const data = join(work, "moved-data");
-    const out = join(work, "moved-out");
-    await writeData(data, { keep: allKept(), renamed: [], cut: 100, pretty: true, ndjsonFirst: true });
-    await build(data, out, { limits: [20, 37] });
-    await writeData(data, { keep: universe.map((_, i) => i !== 50), renamed: [], cut: 100, pretty: true, ndjsonFirst: true });
-    const { cached, clean, reused } = await buildBoth(data, out, 2);
+    const before = { keep: allKept(), renamed: [], cut: 100, pretty: true, ndjsonFirst: true };
+    const { cached, clean, reused } = await rebuildAfter("moved", before, { ...before, keep: universe.map((_, i) => i !== 50) }, 2);
     // The array's 2,500 records are unchanged text, each one place earlier in the list.
     expect(reused).toBe(2500);
     expect(cached).toEqual(clean);
@@ -146,29 +149,26 @@ describe("a rebuild with the build cache", () => {
 
 describe("when the cache cannot be trusted", () => {
   it("a chunk file changed behind the cache's back: the build notices and reads everything", async () => {
-    const data = join(work, "tamper-data");
-    const out = join(work, "tamper-out");
-    await writeData(data, { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: true });
-    await build(data, out);
-    // Chunk 0 is one the rebuild needs: the records shard holding chunks 0-2 changes with the edit.
-    const [shard] = (await readdir(join(out, "_subjekti/records"))).filter((d) => d.startsWith("0."));
-    const chunk = join(out, "_subjekti/records", shard as string, "0.ndjson");
-    await writeFile(chunk, (await readFile(chunk, "utf8")).replace("Grad", "Gard"));
-    await writeData(data, { keep: allKept(), renamed: [1500], cut: UNIVERSE, pretty: true });
-    const { cached, clean, reused } = await buildBoth(data, out);
+    const before = { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: true };
+    const tamper = async (out: string): Promise<void> => {
+      // Chunk 0 is one the rebuild needs: the records shard holding chunks 0-2 changes with the edit.
+      const [shard] = (await readdir(join(out, "_subjekti/records"))).filter((d) => d.startsWith("0."));
+      const chunk = join(out, "_subjekti/records", shard as string, "0.ndjson");
+      await writeFile(chunk, (await readFile(chunk, "utf8")).replace("Grad", "Gard"));
+    };
+    const { cached, clean, reused } = await rebuildAfter("tamper", before, { ...before, renamed: [1500] }, 0, tamper);
     expect(reused).toBe(0);
     expect(cached).toEqual(clean);
   });
 
   it("a build without the cache in between: the cache describes another site and is ignored", async () => {
-    const data = join(work, "between-data");
-    const out = join(work, "between-out");
-    await writeData(data, { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: true });
-    await build(data, out);
-    await writeData(data, { keep: allKept(), renamed: [5], cut: UNIVERSE, pretty: true });
-    await build(data, out, { cacheDir: null });
-    await writeData(data, { keep: allKept(), renamed: [5, 2500], cut: UNIVERSE, pretty: true });
-    const { cached, clean, reused } = await buildBoth(data, out);
+    const before = { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: true };
+    const other = async (out: string): Promise<void> => {
+      const data = join(work, "between-other");
+      await writeData(data, { ...before, renamed: [5] });
+      await build(data, out, { limits: [20, 37], cacheDir: null });
+    };
+    const { cached, clean, reused } = await rebuildAfter("between", before, { ...before, renamed: [5, 2500] }, 0, other);
     expect(reused).toBe(0);
     expect(cached).toEqual(clean);
   });
