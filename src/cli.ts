@@ -5,7 +5,7 @@ import { VERSION } from "./core/version.ts";
 import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "./build/build-options.ts";
 import { buildSite } from "./build/build-site.ts";
 import { DataError, formatProblem, type Problem, SubjektiError } from "./build/problems.ts";
-import { readSubjects } from "./build/read-subjects.ts";
+import { readRecords } from "./build/read-subjects.ts";
 import { startPreview } from "./serve/preview-server.ts";
 
 function positiveInt(text: string): number {
@@ -88,10 +88,11 @@ program
   .option("--data <dir>", "the source data directory", DEFAULT_OPTIONS.dataDir)
   .option("--strict", "treat warnings as errors", false)
   .action(async (flags) => {
-    const result = await readSubjects({ dataDir: flags.data, strict: flags.strict });
+    // The records as a build reads them (threads for large inputs), not parsed back into objects.
+    const result = await readRecords({ dataDir: flags.data, strict: flags.strict });
     printProblems(result.warnings);
     const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
-    process.stdout.write(`${count(result.subjects.length, "subject")} in ${count(result.files.length, "file")}: valid (${count(result.warnings.length, "warning")})\n`);
+    process.stdout.write(`${count(result.count, "subject")} in ${count(result.files.length, "file")}: valid (${count(result.warnings.length, "warning")})\n`);
   });
 
 program
