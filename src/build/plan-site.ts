@@ -68,7 +68,7 @@ export function planSite(arena: RecordArena, options: SiteOptions): SitePlan {
     const key = recordShardKey(first);
     const files: FilePlan[] = [];
     for (let c = first; c < last; c++) {
-      files.push({ name: chunkFileName(c), bytes: () => arena.chunkBytes(c * chunkSize, Math.min(count, (c + 1) * chunkSize)) });
+      files.push({ name: chunkFileName(c), bytes: () => arena.chunkBytes(c) });
     }
     shards.push(shard(key, last, () => contentHash(VERSION, "\n", key, "\n", ...chunkHashes(first, last)), files));
   }

@@ -29,8 +29,8 @@ export interface RecordArena {
   chunkHash(chunk: number): string;
   /** The size in bytes of a rendered chunk's file. */
   chunkLength(chunk: number): number;
-  /** Rendered records [from, to) as chunk-file bytes: one record a line. */
-  chunkBytes(from: number, to: number): Buffer;
+  /** A chunk file's bytes: its records, one a line. */
+  chunkBytes(chunk: number): Buffer;
   /** A page's bytes: `head`, rendered records [from, to) joined by commas, `tail`. */
   pageBytes(head: Buffer, from: number, to: number, tail: Buffer): Buffer;
 }
@@ -99,14 +99,30 @@ export function createRecordArena(records: RenderedRecords, chunkSize: number, p
     if (--left[b]! === 0) blocks[b] = undefined;
     return bytes;
   };
-  /** The block that holds exactly records [first, last) in order, taken out of `blocks`; else undefined. */
-  const wholeBlock = (first: number, last: number): RenderedBlock | undefined => {
+  /**
+   * The usual case (one sorted file): records [first, last) are exactly one block, in order; the
+   * chunk takes the block's bytes over. Undefined otherwise.
+   */
+  const takeWholeBlock = (first: number, last: number): Chunk | undefined => {
     const b = blockOf[first] ?? -1;
     const block = b < 0 ? undefined : blocks[b];
     if (block === undefined || block.ends.length !== last - first) return undefined;
     for (let i = first; i < last; i++) if (blockOf[i] !== b || indexIn[i] !== i - first) return undefined;
     blocks[b] = undefined;
-    return block;
+    const lines = new Uint32Array(block.ends.length + 1);
+    lines.set(block.ends, 1);
+    return { bytes: Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength), lines };
+  };
+  /** Records [first, last) copied one by one into a buffer of their size. */
+  const copyRecords = (first: number, last: number): Chunk => {
+    const parts = Array.from({ length: last - first }, (_, k) => recordBytes(first + k));
+    const bytes = Buffer.allocUnsafeSlow(parts.reduce((sum, part) => sum + part.length, 0));
+    const lines = new Uint32Array(parts.length + 1);
+    for (const [k, part] of parts.entries()) {
+      bytes.set(part, lines[k]);
+      lines[k + 1] = (lines[k] ?? 0) + part.length;
+    }
+    return { bytes, lines };
   };
   /** Records [first, last) of `chunk` all sit where they sat in the previous list, whose chunk ended there too. */
   const unchanged = (chunk: number, first: number, last: number): boolean => {
@@ -125,22 +141,19 @@ export function createRecordArena(records: RenderedRecords, chunkSize: number, p
     if (lines.length !== records + 1 || bytes.length !== lengths[chunk]) throw new StaleCacheError(`chunk ${chunk} has another shape`);
     return (chunks[chunk] = { bytes, lines });
   };
-  /** Copies records [from, to) into `target` at `at`, as lines; returns where their "\n"s are (relative to `at`). */
-  const copyRecords = (from: number, to: number, target: Buffer, at: number, newlines: number[] | undefined): number => {
-    let i = from;
-    while (i < to) {
+  /** Copies records [from, to) into `target` at `at` as a JSON list's items: each "\n" becomes a comma. */
+  const copyAsList = (from: number, to: number, target: Buffer, at: number): void => {
+    for (let i = from; i < to; ) {
       const chunk = Math.floor(i / chunkSize);
       const { bytes, lines } = chunkOf(chunk);
       const last = Math.min(to, (chunk + 1) * chunkSize);
-      const a = i - chunk * chunkSize;
-      const b = last - chunk * chunkSize;
-      const start = lines[a] ?? 0;
-      bytes.copy(target, at, start, lines[b]);
-      if (newlines !== undefined) for (let k = a + 1; k <= b; k++) newlines.push(at + (lines[k] ?? 0) - start - 1);
-      at += (lines[b] ?? 0) - start;
+      const [a, b] = [i - chunk * chunkSize, last - chunk * chunkSize];
+      const [start, end] = [lines[a] ?? 0, lines[b] ?? 0];
+      bytes.copy(target, at, start, end);
+      for (let k = a + 1; k <= b; k++) target[at + (lines[k] ?? 0) - start - 1] = COMMA;
+      at += end - start;
       i = last;
     }
-    return at;
   };
   /** The bytes of records [from, to), "\n"s included. */
   const span = (from: number, to: number): number => {
@@ -172,30 +185,10 @@ export function createRecordArena(records: RenderedRecords, chunkSize: number, p
         hashes.push(previous.chunkHash(chunk));
         return;
       }
-      const whole = wholeBlock(first, last);
-      if (whole !== undefined) {
-        // The usual case (one sorted file): the chunk is exactly one block, whose bytes it takes over.
-        const bytes = Buffer.from(whole.bytes.buffer, whole.bytes.byteOffset, whole.bytes.byteLength);
-        const lines = new Uint32Array(whole.ends.length + 1);
-        lines.set(whole.ends, 1);
-        chunks[chunk] = { bytes, lines };
-        lengths.push(bytes.length);
-        hashes.push(contentHash(bytes));
-        return;
-      }
-      const parts = Array.from({ length: last - first }, (_, k) => recordBytes(first + k));
-      const bytes = Buffer.allocUnsafeSlow(parts.reduce((sum, part) => sum + part.length, 0));
-      const lines = new Uint32Array(parts.length + 1);
-      let at = 0;
-      for (const [k, part] of parts.entries()) {
-        lines[k] = at;
-        bytes.set(part, at);
-        at += part.length;
-      }
-      lines[parts.length] = at;
-      chunks[chunk] = { bytes, lines };
-      lengths.push(bytes.length);
-      hashes.push(contentHash(bytes));
+      const made = takeWholeBlock(first, last) ?? copyRecords(first, last);
+      chunks[chunk] = made;
+      lengths.push(made.bytes.length);
+      hashes.push(contentHash(made.bytes));
     },
     chunkHash(chunk) {
       const hash = hashes[chunk];
@@ -207,22 +200,13 @@ export function createRecordArena(records: RenderedRecords, chunkSize: number, p
       if (length === undefined) throw new Error(`chunk ${chunk} is not rendered yet`);
       return length;
     },
-    chunkBytes(from, to) {
-      const chunk = Math.floor(from / chunkSize);
-      // Chunk files are whole chunks: one buffer, no copy.
-      if (from === chunk * chunkSize && to === Math.min(count, from + chunkSize)) return chunkOf(chunk).bytes;
-      const bytes = Buffer.allocUnsafe(span(from, to));
-      copyRecords(from, to, bytes, 0, undefined);
-      return bytes;
-    },
+    chunkBytes: (chunk) => chunkOf(chunk).bytes,
     pageBytes(head, from, to, tail) {
       const records = span(from, to);
       const page = Buffer.allocUnsafe(head.length + records + tail.length);
       head.copy(page, 0);
-      const newlines: number[] = [];
-      copyRecords(from, to, page, head.length, newlines);
-      // Lines become a JSON list: each "\n" a comma, the last one where the tail starts.
-      for (const at of newlines) page[at] = COMMA;
+      copyAsList(from, to, page, head.length);
+      // The last record's "\n" (now a comma) is where the tail starts.
       const end = head.length + Math.max(0, records - 1);
       tail.copy(page, end);
       return page.subarray(0, end + tail.length);
