@@ -27,9 +27,9 @@ export class RecordOrigins {
     this.length++;
   }
 
-  /** Record `i`'s position in its file: index or line. */
-  position(i: number): number {
-    return this.#positions[i] ?? 0;
+  /** Every record's position in its file (index or line), in reading order. */
+  get positions(): Uint32Array {
+    return this.#positions.subarray(0, this.length);
   }
 
   /** The problem location of record `i`. */

@@ -248,7 +248,6 @@ function assemble(pieces: readonly Settled[], files: readonly SourceFile[], opti
   const blockOf = order === undefined ? blockOfRead : new Int32Array(total);
   const indexIn = order === undefined ? indexInRead : new Uint32Array(total);
   const listIndex = new Uint32Array(total);
-  const positions = new Uint32Array(total);
   for (let k = 0; k < total; k++) {
     const i = at(k);
     if (order !== undefined) {
@@ -256,7 +255,7 @@ function assemble(pieces: readonly Settled[], files: readonly SourceFile[], opti
       indexIn[k] = indexInRead[i] ?? 0;
     }
     listIndex[i] = k;
-    positions[i] = origins.position(i);
   }
+  const positions = origins.positions;
   return { count: total, rendered, blockOf, indexIn, reusedCount, warnings: all, files: files.map((f) => f.name), keys, positions, listIndex, blocks };
 }
