@@ -38,7 +38,8 @@ export function startRecordThreads(count: number): RecordThreads {
     for (const wake of waiting.splice(0)) wake();
   };
   const threads = Array.from({ length: count }, () => {
-    const worker = new Worker(ENTRY);
+    // No execArgv: the thread registers tsx itself; the parent's `--import tsx` would load it twice.
+    const worker = new Worker(ENTRY, { execArgv: [] });
     worker.on("message", (message: { id: number; block?: RenderedBlock; error?: string }) => {
       const p = pending.get(message.id);
       if (p === undefined) return;
