@@ -13,6 +13,7 @@
  */
 import { createReadStream } from "node:fs";
 import { type Problem, showValue } from "./problems.ts";
+import { CHUNK_SIZE } from "../core/layout.ts";
 import { contentHash } from "./content-hash.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 
@@ -36,8 +37,12 @@ export interface SourceBlock {
   readonly hash: string;
 }
 
-/** Records per block: small enough that an edit re-reads little, large enough to parse in bulk. */
-export const BLOCK_RECORDS = 1000;
+/**
+ * Records per block: small enough that an edit re-reads little, large enough to parse in bulk.
+ * A chunk's size on purpose: in one sorted file each chunk is then exactly one block, whose
+ * rendered bytes it takes over without a copy (render-records.ts).
+ */
+export const BLOCK_RECORDS = CHUNK_SIZE;
 const COMMA_BYTE = Buffer.from(",");
 
 const CHUNK_BYTES = 1 << 20;
@@ -148,7 +153,7 @@ class ArraySplitter {
 
   #flush(): void {
     if (this.#starts.length === 0) return;
-    // A view, not a copy: the receiver hashes and parses it at once, before the buffer is reused.
+    // A view, not a copy: the receiver hashes it and parses or copies it at once, before the buffer is reused.
     const bytes = this.#block.subarray(0, this.#blockLength);
     this.#events.block({ first: this.#blockFirst, bytes, starts: this.#starts, lines: this.#lines });
     this.#blockLength = 0;
