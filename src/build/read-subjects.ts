@@ -19,7 +19,7 @@ import { readCsv } from "./read-csv.ts";
 import { BLOCK_RECORDS, readJsonArray, type RecordSink, type SourceBlock } from "./read-json-array.ts";
 import { readNdjson } from "./read-ndjson.ts";
 import { startRecordThreads, type RecordThreads } from "./record-threads.ts";
-import { BlockRenderer, renderJsonBlock, type RenderedBlock } from "./render-block.ts";
+import { type BlockTask, BlockRenderer, renderJsonBlock, type RenderedBlock } from "./render-block.ts";
 import type { SourceFile } from "./source-file.ts";
 
 export interface ReadOptions {
@@ -156,8 +156,19 @@ export async function readRecords(options: ReadOptions, known?: KnownBlocks): Pr
 
   const problems: Problem[] = [];
   const pieces: Piece[] = [];
+  const auto = (options.threads ?? "auto") === "auto";
   const count = await threadCount(files, options.threads ?? "auto");
-  const threads: RecordThreads | undefined = count > 0 ? startRecordThreads(count) : undefined;
+  let threads: RecordThreads | undefined;
+  let renderedHere = 0;
+  /**
+   * Under "auto" the first block to parse is parsed here and the rest in threads, started then:
+   * a rebuild that parses one edited block (the rest known from the cache) starts no thread.
+   */
+  const render = (task: BlockTask): RenderedBlock | Promise<RenderedBlock> => {
+    if (count === 0 || (auto && threads === undefined && renderedHere++ === 0)) return renderJsonBlock(task);
+    threads ??= startRecordThreads(count);
+    return threads.render(task);
+  };
   try {
     // Files are read one after another: order is part of the result, and the disk is the bottleneck.
     for (const [number, file] of files.entries()) {
@@ -173,8 +184,7 @@ export async function readRecords(options: ReadOptions, known?: KnownBlocks): Pr
           if (seen !== undefined) {
             pieces.push({ file: number, known: seen, read, count: block.count });
           } else {
-            const task = { file, strict: options.strict, text };
-            pieces.push({ file: number, rendered: threads === undefined ? renderJsonBlock(task) : threads.render(task), read });
+            pieces.push({ file: number, rendered: render({ file, strict: options.strict, text }), read });
           }
         },
         record(value, position) {
