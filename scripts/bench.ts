@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: figures for issue 4, printed as a markdown table.
+ * `npm run bench`: the project's speed and memory figures, printed as a markdown table.
  *
  * - Datasets of 10k, 100k and 1M seeded subjects (scripts/generate-subjects.ts), cached in
  *   .bench/data/ (gitignored), keyed by the generator's source so a changed generator regenerates.
@@ -81,7 +81,7 @@ function label(count: number): string {
 
 function parseOptions(argv: readonly string[]): BenchOptions {
   const flags = new Command("bench")
-    .description("issue 4's figures: builds against a probe of the machine's limit, incremental rebuild, preview throughput")
+    .description("speed and memory: builds against a probe of the machine's limit, incremental rebuild, preview throughput")
     .option("--sizes <list>", "dataset sizes", sizeList, sizeList("10k,100k,1m"))
     .option("--seed <text>", "the generator's seed", "1")
     .option("--skip-build", "no build measurements", false)
