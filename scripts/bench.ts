@@ -253,7 +253,7 @@ interface Summary {
 
 /** The build's one-line summary (src/build/build-report.ts `summarise`). */
 function parseSummary(stdout: string): Summary {
-  const match = /(\d+) files, (\d+) written \([^)]*\), (\d+) unchanged, (\d+) removed \([^)]*\) in ([\d.]+)s/.exec(stdout);
+  const match = /(?<!\d)(\d+) files, (\d+) written \([^)]*\), (\d+) unchanged, (\d+) removed \([^)]*\) in ([\d.]+)s/.exec(stdout);
   if (match === null) throw new Error(`no summary line in the build's output:\n${stdout}`);
   const [, files, written, unchanged, removed, seconds] = match.map(Number) as number[];
   return { files: files ?? 0, written: written ?? 0, unchanged: unchanged ?? 0, removed: removed ?? 0, seconds: seconds ?? 0 };

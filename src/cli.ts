@@ -35,7 +35,9 @@ function baseUrl(text: string): string {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidArgumentError(`expected http or https, got "${text}"`);
   // DRF's links are the origin plus the path; a trailing slash would double it.
-  return text.replace(/\/+$/, "");
+  let end = text.length;
+  while (end > 0 && text[end - 1] === "/") end--;
+  return text.slice(0, end);
 }
 
 function printProblems(problems: readonly Problem[]): void {

@@ -68,7 +68,7 @@ function describeSyntaxError(error: SyntaxError, text: string, firstLine: number
   const offset = Number(at[1]);
   let line = firstLine;
   for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === LINE_FEED) line++;
-  return `${message.replace(/ in JSON at position \d+.*$/s, "")} on line ${line}`;
+  return `${message.replace(/ in JSON at position \d.*$/s, "")} on line ${line}`;
 }
 
 /** What the splitter reports: a block of element texts, or a problem with the array itself. */

@@ -19,7 +19,7 @@ export async function readNdjson(file: SourceFile, sink: RecordSink, problems: P
       value = JSON.parse(text);
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
-      const reason = error.message.replace(/,\s+(?:\.\.\.)?".*is not valid JSON$/s, "").replace(/ in JSON at position (\d+).*$/s, (_, at: string) => ` at column ${Number(at) + 1}`);
+      const reason = error.message.replace(/,\s+(?:\.\.\.)?".*is not valid JSON$/s, "").replace(/ in JSON at position (\d+)(?:\D.*)?$/s, (_, at: string) => ` at column ${Number(at) + 1}`);
       problems.push({ severity: "error", ...locate(file, line), expected: "one JSON object on the line", value: showValue(text), hint: reason });
       continue;
     }

@@ -8,9 +8,8 @@
  * them), one sign, digits with single underscores between them, optional whitespace. Strings of
  * more than 4300 digits are refused (`sys.int_info.default_max_str_digits`).
  */
+import { isIntSpace, trimBy } from "./trim-spaces.ts";
 
-/** Leading or trailing whitespace as `int()` skips it: ASCII `isspace`, and non-ASCII `Py_UNICODE_ISSPACE`. */
-const PY_SPACE = /^[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 const ASCII_INT = /^[+-]?[0-9](?:_?[0-9])*$/;
 const NON_ASCII = /[^\x00-\x7f]/u;
 const NON_ASCII_CHAR = /[^\x00-\x7f]/gu;
@@ -35,7 +34,7 @@ export const MAX_INT_DIGITS = 4300;
 
 /** Parses like Python's `int()`; null where Python raises `ValueError`. */
 export function parsePythonInt(text: string): bigint | null {
-  let s = text.replace(PY_SPACE, "");
+  let s = trimBy(text, isIntSpace);
   if (NON_ASCII.test(s)) s = s.replace(NON_ASCII_CHAR, toAsciiDigit);
   if (!ASCII_INT.test(s)) return null;
   const digits = s.replace(/[+_-]/g, "");

@@ -13,6 +13,7 @@ import { chunkPath, type Form, pagePath } from "./layout.ts";
 import type { Manifest } from "./manifest.ts";
 import { lastValue, parseQuery, type QueryParam, readPaging } from "./read-query.ts";
 import { PAGE_TAIL, renderPageHead, toJson } from "./render-page.ts";
+import { isStrSpace, trimBy } from "./trim-spaces.ts";
 
 export interface RouteRequest {
   readonly method: string;
@@ -163,10 +164,8 @@ export function acceptsJson(header: string | null | undefined): boolean {
 }
 
 /** Python's `str.strip()`: unlike `String.prototype.trim` it strips \x1c-\x1f and \x85, and keeps U+FEFF. */
-const PY_STRIP = /^[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
-
 function stripPython(text: string): string {
-  return text.replace(PY_STRIP, "");
+  return trimBy(text, isStrSpace);
 }
 
 /** Characters Django's `iri_to_uri` keeps: `quote(iri, safe="/#%[]=:;$&()+,!?*@'~")`. */
