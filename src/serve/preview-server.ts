@@ -3,16 +3,17 @@
  * the static site's bytes. Links in its answers start with its own origin, so following `next`
  * stays local (the router then derives pages whose pre-rendered files carry the public origin).
  */
-import { lstat } from "node:fs/promises";
+import { createReadStream, type Stats } from "node:fs";
+import { lstat, realpath } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { resolve, sep } from "node:path";
 import serveHandler from "serve-handler";
-import { commonHeaders, type HeaderList } from "../core/answer-headers.ts";
-import { toJson } from "../core/render-page.ts";
+import type { HeaderList } from "../core/answer-headers.ts";
+import { type Refusal, refusal, staticMethodRefused } from "../core/refusals.ts";
 import { assemblePage, route, siteUnavailable } from "../core/route.ts";
 import { BYTES, FileCache, TEXT } from "./file-cache.ts";
-import { readRawRequest, writeRawAnswer } from "./raw-request.ts";
+import { failedRequestStart, readRawRequest, requestVersion, writeRawAnswer } from "./raw-request.ts";
 import { linkOrigin, readTarget } from "./request-target.ts";
 import { ManifestWatcher } from "./site-manifest.ts";
 
@@ -21,7 +22,33 @@ export interface PreviewOptions {
   readonly dir: string;
   readonly port: number;
   readonly host: string;
+  /** Bounds on what a client may hold (defaults: PREVIEW_LIMITS). */
+  readonly limits?: Partial<PreviewLimits>;
 }
+
+/** What one client can make the preview hold, and for how long. */
+export interface PreviewLimits {
+  /** Bytes of request line and headers (answered 431 beyond). */
+  readonly maxHeaderBytes: number;
+  /** Open connections at once; further ones are closed unanswered until one ends. */
+  readonly maxConnections: number;
+  /** Milliseconds to send the request line and headers (408 after). */
+  readonly headersTimeoutMs: number;
+  /** Milliseconds a kept-alive connection may wait for its next request (no byte moving at all: head + idle). */
+  readonly idleTimeoutMs: number;
+}
+
+/**
+ * Long queries are answered, not refused (DRF copies every parameter into the links), up to a
+ * limit no real client reaches: twice the 64 KB that Deno and CDNs allow, yet small enough that
+ * `maxConnections` unfinished heads hold at most 64 MB.
+ */
+export const PREVIEW_LIMITS: PreviewLimits = {
+  maxHeaderBytes: 128 * 1024,
+  maxConnections: 512,
+  headersTimeoutMs: 10_000,
+  idleTimeoutMs: 5_000,
+};
 
 export interface Preview {
   /** The collection's URL on this server, e.g. http://127.0.0.1:8080/api/subjekti/. */
@@ -42,6 +69,7 @@ type Answer =
   | { readonly kind: "bytes"; readonly status: number; readonly headers: HeaderList; readonly body: Buffer | null }
   /** Not the API: serve-handler serves `path` (the decoded, checked target) from the site. */
   | { readonly kind: "static"; readonly url: string };
+type BytesAnswer = Extract<Answer, { kind: "bytes" }>;
 
 interface Site {
   readonly dir: string;
@@ -54,17 +82,35 @@ interface Site {
   origin: string;
 }
 
-/** Long queries are answered, not refused: DRF copies every parameter into the links (Node's default is 16 KB). */
-const MAX_HEADER_SIZE = 1024 * 1024;
+/** Answers still being written per connection, so an answer on the bare socket comes after them. */
+const inFlight = new WeakMap<Socket, { count: number; idle: (() => void)[] }>();
 
 /** Starts the preview; throws SubjektiError when the site is missing or was built by another version. */
 export async function startPreview(options: PreviewOptions): Promise<Preview> {
   const dir = resolve(options.dir);
   const site: Site = { dir, manifest: await ManifestWatcher.open(dir), pages: new FileCache(BYTES), chunks: new FileCache(TEXT), origin: "" };
-  const server = createServer({ maxHeaderSize: MAX_HEADER_SIZE }, (req, res) => {
-    void answerHttp(site, req, res);
-  });
-  server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
+  const limits = { ...PREVIEW_LIMITS, ...options.limits };
+  const server = createServer(
+    {
+      maxHeaderSize: limits.maxHeaderBytes,
+      // Checked here, so that the answer is the contract's JSON rather than Node's bare 400.
+      requireHostHeader: false,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.headersTimeoutMs + limits.idleTimeoutMs,
+      keepAliveTimeout: limits.idleTimeoutMs,
+      // Node looks for expired heads every 30 s by default: a slowloris would outlive the timeout.
+      connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs / 2),
+    },
+    (req, res) => {
+      track(req.socket, res);
+      void answerHttp(site, req, res);
+    },
+  );
+  server.maxConnections = limits.maxConnections;
+  // A connection where no byte moves either way (a client that stops reading its answer) is
+  // closed; later than the head's timeout, so that a slow head is answered 408 first.
+  server.setTimeout(limits.headersTimeoutMs + limits.idleTimeoutMs);
+  server.on("clientError", (error: ParserError, socket: Socket) => {
     void answerClientError(site, error, socket);
   });
   // CONNECT never reaches the request handler; Django would answer it like any unknown method.
@@ -72,6 +118,8 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
     void answerRaw(site, fromIncoming(req), socket);
   });
   await listen(server, options.port, options.host);
+  // An accept() that fails (EMFILE at the descriptor limit) must not end the process.
+  server.on("error", (error) => process.stderr.write(`subjekti preview: ${describe(error)}\n`));
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   site.origin = `http://${host}:${address.port}`;
@@ -105,9 +153,54 @@ function fromIncoming(req: IncomingMessage): PreviewRequest {
   };
 }
 
+/** Counts an answer in flight on its connection until it is sent or the connection is gone. */
+function track(socket: Socket, res: ServerResponse): void {
+  let state = inFlight.get(socket);
+  if (state === undefined) inFlight.set(socket, (state = { count: 0, idle: [] }));
+  const entry = state;
+  entry.count += 1;
+  let done = false;
+  const settle = (): void => {
+    if (done) return;
+    done = true;
+    entry.count -= 1;
+    if (entry.count === 0) for (const wake of entry.idle.splice(0)) wake();
+  };
+  res.once("finish", settle);
+  res.once("close", settle);
+}
+
+/** Resolves once every answer in flight on `socket` has been handed to it. */
+function answersSent(socket: Socket): Promise<void> {
+  const state = inFlight.get(socket);
+  if (state === undefined || state.count === 0) return Promise.resolve();
+  return new Promise((wake) => state.idle.push(wake));
+}
+
+/** RFC 9112: HTTP/1.1 needs exactly one Host, HTTP/1.0 at most one; other versions are not spoken here. */
+function protocolProblem(req: IncomingMessage): Refusal | null {
+  if (req.httpVersionMajor !== 1) {
+    // Node reads a request line without a version as HTTP/0.9.
+    return req.httpVersionMajor === 0 ? refusal(400, "the request line has no HTTP version") : refusal(505, `HTTP/${req.httpVersion} is not supported: send HTTP/1.1.`);
+  }
+  let hosts = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]?.toLowerCase() === "host") hosts += 1;
+  if (hosts > 1) return refusal(400, "the request has more than one Host header");
+  if (hosts === 0 && req.httpVersionMinor === 1) return refusal(400, "an HTTP/1.1 request needs a Host header");
+  return null;
+}
+
 async function answerHttp(site: Site, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const request = fromIncoming(req);
   try {
+    const problem = protocolProblem(req);
+    if (problem !== null) {
+      res.shouldKeepAlive = false;
+      const answer = refused(problem, request.method);
+      res.writeHead(answer.status, flatHeaders(answer.headers, answer.body));
+      res.end(answer.body ?? undefined);
+      return;
+    }
     const answer = await decide(site, request, true);
     switch (answer.kind) {
       case "bytes":
@@ -116,7 +209,7 @@ async function answerHttp(site: Site, req: IncomingMessage, res: ServerResponse)
         return;
       case "static":
         req.url = answer.url;
-        await serveHandler(req, res, { public: site.dir, directoryListing: false, symlinks: false, etag: false }, { lstat: lstatOrMissing as unknown as typeof import("node:fs").lstat });
+        await serveHandler(req, res, { public: site.dir, directoryListing: false, symlinks: false, etag: false }, staticFiles(site.dir, res));
         return;
       default:
         unreachable(answer);
@@ -125,10 +218,8 @@ async function answerHttp(site: Site, req: IncomingMessage, res: ServerResponse)
     // Only a broken connection or a bug gets here; the client sees a 503 if nothing was sent yet.
     if (!res.headersSent) {
       const answer = unavailable(`The preview failed: ${describe(error)}`, "GET");
-      if (answer.kind === "bytes") {
-        res.writeHead(answer.status, flatHeaders(answer.headers, answer.body));
-        res.end(answer.body);
-      }
+      res.writeHead(answer.status, flatHeaders(answer.headers, answer.body));
+      res.end(answer.body ?? undefined);
     } else {
       res.destroy();
     }
@@ -141,7 +232,7 @@ async function decide(site: Site, request: PreviewRequest, retry: boolean): Prom
   if (target === null) return badRequest(`"${request.target.slice(0, 80)}" is not a request target`);
   const state = await site.manifest.current();
   if ("problem" in state) {
-    if (!target.path.startsWith("/api/")) return staticAnswer(target.path, target.query);
+    if (!target.path.startsWith("/api/")) return staticAnswer(target.path, target.query, request.method);
     return unavailable(`The site is unusable: ${state.problem}. Run \`npm run build\`.`, request.method);
   }
   const { manifest } = state;
@@ -159,7 +250,7 @@ async function decide(site: Site, request: PreviewRequest, retry: boolean): Prom
   const isHead = request.method.toUpperCase() === "HEAD";
   switch (decision.kind) {
     case "static":
-      return staticAnswer(target.path, target.query);
+      return staticAnswer(target.path, target.query, request.method);
     case "file": {
       const page = await readInside(site.dir, site.pages, decision.path).catch(() => null);
       if (page !== null) return bytes(decision.status, decision.headers, page, isHead);
@@ -197,7 +288,9 @@ function insideSite(dir: string, path: string): string | null {
   return absolute.startsWith(dir + sep) && !path.includes("\0") ? absolute : null;
 }
 
-function staticAnswer(path: string, query: string): Answer {
+function staticAnswer(path: string, query: string, method: string): Answer {
+  const verb = method.toUpperCase();
+  if (verb !== "GET" && verb !== "HEAD") return refused(staticMethodRefused(method), method);
   let decoded: string;
   try {
     decoded = decodeURIComponent(path);
@@ -208,9 +301,43 @@ function staticAnswer(path: string, query: string): Answer {
   return { kind: "static", url: query === "" ? path : `${path}?${query}` };
 }
 
-/** serve-handler answers 500 on any lstat error but ENOENT (ENAMETOOLONG, EACCES, ELOOP…): they are all "not found" here. */
-async function lstatOrMissing(path: string): Promise<import("node:fs").Stats> {
+/**
+ * The file system as serve-handler sees it for one request. Its `symlinks: false` looks at the
+ * last path component only, so every path it looks at is resolved whole and must stay inside the
+ * site; and it pipes a read stream into the answer without closing it when the client goes away
+ * (one descriptor leaked per reset request) nor handling its errors (an EMFILE ended the process).
+ */
+function staticFiles(dir: string, res: ServerResponse): { lstat: typeof import("node:fs").lstat; createReadStream: typeof createReadStream } {
+  const root = realpath(dir);
+  return {
+    lstat: ((path: string) => lstatInside(root, path)) as unknown as typeof import("node:fs").lstat,
+    createReadStream: ((path: string, options?: Parameters<typeof createReadStream>[1]) => {
+      const stream = createReadStream(path, options);
+      stream.on("error", () => res.destroy());
+      // The connection, not the answer: a pipelined answer has no socket yet, and the client
+      // may have gone while serve-handler looked the file up (then "close" is past).
+      const socket = res.req.socket;
+      if (socket.destroyed) {
+        stream.destroy();
+      } else {
+        const stop = (): void => void stream.destroy();
+        socket.once("close", stop);
+        stream.once("close", () => socket.off("close", stop));
+      }
+      return stream;
+    }) as typeof createReadStream,
+  };
+}
+
+/**
+ * `lstat` of a path whose real path (every symlink on the way resolved) lies inside the site.
+ * serve-handler answers 500 on any error but ENOENT (ENAMETOOLONG, EACCES, ELOOP…): they are all
+ * "not found" here, as is a path that leads out of the site.
+ */
+async function lstatInside(root: Promise<string>, path: string): Promise<Stats> {
   try {
+    const [site, real] = await Promise.all([root, realpath(path)]);
+    if (real !== site && !real.startsWith(site + sep)) throw new Error(`${path} leads out of the site`);
     return await lstat(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -219,20 +346,24 @@ async function lstatOrMissing(path: string): Promise<import("node:fs").Stats> {
   }
 }
 
-function bytes(status: number, headers: HeaderList, body: string | Buffer, isHead: boolean): Answer {
+function bytes(status: number, headers: HeaderList, body: string | Buffer, isHead: boolean): BytesAnswer {
   // 304 carries neither body nor length; HEAD gets the GET body's length and no body.
   if (status === 304) return { kind: "bytes", status, headers, body: null };
   const buffer = typeof body === "string" ? Buffer.from(body, "utf8") : body;
   return { kind: "bytes", status, headers: [...headers, ["Content-Length", String(buffer.length)]], body: isHead ? null : buffer };
 }
 
-function unavailable(detail: string, method: string): Answer {
+function unavailable(detail: string, method: string): BytesAnswer {
   const answer = siteUnavailable(detail);
   return bytes(answer.status, answer.headers, answer.body, method.toUpperCase() === "HEAD");
 }
 
-function badRequest(detail: string, status = 400): Answer {
-  return bytes(status, [["Content-Type", "application/json"], ...commonHeaders("no-store")], toJson({ detail: `Bad request: ${detail}.` }), false);
+function badRequest(detail: string, status = 400): BytesAnswer {
+  return refused(refusal(status, detail), "GET");
+}
+
+function refused(answer: Refusal, method: string): BytesAnswer {
+  return bytes(answer.status, answer.headers, answer.body, method.toUpperCase() === "HEAD");
 }
 
 /** Headers as Node's raw array; a body-less answer that is no 304 keeps the length `bytes()` put in. */
@@ -242,25 +373,55 @@ function flatHeaders(headers: HeaderList, body: Buffer | null): string[] {
   return flat;
 }
 
-/** Requests Node's parser refused: what can be read from the raw bytes gets the contract's answer, the rest a 400 that says why. */
-async function answerClientError(site: Site, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket): Promise<void> {
+/** What Node's parser adds to the error of a request it refused. */
+type ParserError = NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number };
+
+/** Connections whose refused request is being answered: Node reports every later packet's error too. */
+const refusedSockets = new WeakSet<Socket>();
+
+/**
+ * Requests Node's parser refused: what can be read from the raw bytes gets the contract's answer,
+ * the rest a refusal that says why. The answer goes after the answers to the earlier requests of
+ * the connection (a pipelined packet), then the connection closes: nothing after it can be read.
+ */
+async function answerClientError(site: Site, error: ParserError, socket: Socket): Promise<void> {
+  if (refusedSockets.has(socket)) return;
+  refusedSockets.add(socket);
   if (error.code === "ECONNRESET" || !socket.writable) {
     socket.destroy();
     return;
   }
+  await answersSent(socket);
   // llhttp refuses method names it does not know and raw non-ASCII bytes in the target; Django
   // would have answered both, so they are answered from the raw bytes when those are well-formed.
-  if (error.code === "HPE_INVALID_METHOD" || error.code === "HPE_INVALID_URL") {
-    const raw = readRawRequest(error.rawPacket);
+  if ((error.code === "HPE_INVALID_METHOD" || error.code === "HPE_INVALID_URL") && error.rawPacket !== undefined) {
+    const raw = readRawRequest(error.rawPacket, failedRequestStart(error.rawPacket, error.bytesParsed));
     if (raw !== null) {
       const { host, accept } = raw.headers;
       await answerRaw(site, { method: raw.method, target: raw.target, host, accept, ifNoneMatch: raw.headers["if-none-match"] }, socket);
       return;
     }
   }
-  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
-  const answer = badRequest(`Node's HTTP parser refused it (${error.code ?? error.message})`, status);
-  if (answer.kind === "bytes") writeRawAnswer(socket, answer.status, answer.headers, answer.body);
+  const answer = refused(parserRefusal(error), "GET");
+  writeRawAnswer(socket, answer.status, answer.headers, answer.body);
+}
+
+function parserRefusal(error: ParserError): Refusal {
+  switch (error.code) {
+    case "HPE_HEADER_OVERFLOW":
+      return refusal(431, "Request header fields too large: the request line and headers are over the preview's limit.");
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return refusal(408, "Request timeout: the request line and headers did not arrive in time.");
+    case "HPE_INVALID_VERSION":
+      // A well-formed version Node does not speak (HTTP/1.2, HTTP/3.0) is 505; "HTTP/9" is no version (400).
+      if (error.rawPacket !== undefined && requestVersion(error.rawPacket, failedRequestStart(error.rawPacket, error.bytesParsed)) !== null) {
+        return refusal(505, "HTTP version not supported: send HTTP/1.1.");
+      }
+      break;
+    default:
+      break;
+  }
+  return refusal(400, `Node's HTTP parser refused it (${error.code ?? error.message})`);
 }
 
 /** Answers on a bare socket (the request never became an IncomingMessage with a ServerResponse). */
@@ -272,8 +433,10 @@ async function answerRaw(site: Site, request: PreviewRequest, socket: Socket): P
         writeRawAnswer(socket, answer.status, answer.headers, answer.body);
         return;
       case "static": {
-        const refused = badRequest(`the preview serves static files to GET and HEAD only, not to ${request.method}`);
-        if (refused.kind === "bytes") writeRawAnswer(socket, refused.status, refused.headers, refused.body);
+        // Only GET and HEAD get here (decide refuses other methods on static files); the files
+        // are served with a ServerResponse, which a request Node refused has none of.
+        const refusedGet = badRequest("raw non-ASCII bytes in the path of a static file: send them percent-encoded");
+        writeRawAnswer(socket, refusedGet.status, refusedGet.headers, refusedGet.body);
         return;
       }
       default:

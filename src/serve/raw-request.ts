@@ -6,6 +6,7 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { HeaderList } from "../core/answer-headers.ts";
+import { trimBy } from "../core/trim-spaces.ts";
 
 /** What the router needs from a request. */
 export interface RawRequest {
@@ -17,26 +18,57 @@ export interface RawRequest {
 
 /** RFC 9110 token characters: what a method name may hold. */
 const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) ([^ \r\n]+) HTTP\/1\.[01]\r?\n/;
-const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$/;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
- * The request in `packet` (the bytes Node had when it gave up), or null unless the request line
- * and the whole header block are there and well-formed.
+ * The request in `packet` (the bytes Node had when it gave up) that starts at `from`, or null
+ * unless its request line and whole header block are there and well-formed.
  */
-export function readRawRequest(packet: Buffer | undefined): RawRequest | null {
+export function readRawRequest(packet: Buffer | undefined, from = 0): RawRequest | null {
   if (packet === undefined) return null;
-  const text = packet.toString("latin1");
+  const text = packet.toString("latin1", from);
   const line = REQUEST_LINE.exec(text);
   const end = text.search(/\r?\n\r?\n/);
   if (line === null || end < 0) return null;
   const headers: Record<string, string> = {};
   for (const headerLine of text.slice(line[0].length, end).split(/\r?\n/)) {
     if (headerLine === "") continue;
-    const header = HEADER_LINE.exec(headerLine);
-    if (header === null) return null;
-    headers[(header[1] ?? "").toLowerCase()] = header[2] ?? "";
+    const colon = headerLine.indexOf(":");
+    const name = headerLine.slice(0, colon);
+    if (colon < 0 || !HEADER_NAME.test(name)) return null;
+    headers[name.toLowerCase()] = trimBy(headerLine.slice(colon + 1), isBlank);
   }
   return { method: line[1] ?? "", target: line[2] ?? "", headers };
+}
+
+/** The well-formed `HTTP/d.d` at the end of the request line that starts at `from`, or null. */
+export function requestVersion(packet: Buffer, from: number): string | null {
+  let end = packet.indexOf("\n", from);
+  if (end < 0) end = packet.length;
+  if (packet[end - 1] === 0x0d) end -= 1;
+  const version = packet.toString("latin1", Math.max(from, end - 9), end);
+  return /^ HTTP\/[0-9]\.[0-9]$/.test(version) ? version.slice(1) : null;
+}
+
+/**
+ * Where the request Node's parser failed on begins in `packet`: just after the last blank line
+ * (the end of an earlier pipelined request's head) before `errorAt`, else at the packet's start.
+ * Earlier requests of the packet were parsed and are answered by the server itself.
+ */
+export function failedRequestStart(packet: Buffer, errorAt: number | undefined): number {
+  const end = Math.min(errorAt ?? packet.length, packet.length);
+  let start = 0;
+  for (let at = packet.indexOf("\n", 0); at >= 0 && at < end; at = packet.indexOf("\n", at + 1)) {
+    // "\n\n" or "\n\r\n" closes a head.
+    if (packet[at + 1] === 0x0a && at + 2 <= end) start = at + 2;
+    else if (packet[at + 1] === 0x0d && packet[at + 2] === 0x0a && at + 3 <= end) start = at + 3;
+  }
+  return start;
+}
+
+/** Space and tab, the only blanks around a header value (RFC 9110 OWS). */
+function isBlank(code: number): boolean {
+  return code === 0x20 || code === 0x09;
 }
 
 /** Writes one complete answer on a socket Node's server no longer manages, then closes it. */
