@@ -13,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parsePythonInt } from "../../src/core/python-int.ts";
 import { acceptsJson } from "../../src/core/route.ts";
 import { readRawRequest } from "../../src/serve/raw-request.ts";
-import { type Preview, PREVIEW_LIMITS, startPreview } from "../../src/serve/preview-server.ts";
+import { PREVIEW_LIMITS, startPreview } from "../../src/serve/preview-server.ts";
 import { buildFixture } from "./fixture-site.ts";
-import { denoHost, type Host } from "./hosts.ts";
+import { denoHost, type Host, previewHost } from "./hosts.ts";
 import { type RawAnswer, sendRaw } from "./raw-http.ts";
 
 /** What every refusal carries: JSON, Django's security headers, CORS, and no caching. */
@@ -32,16 +32,16 @@ const MEGABYTE_OF_PLUSES = "+".repeat(1_040_000);
 const LARGEST_PLUSES = "+".repeat(120_000);
 
 let site: Awaited<ReturnType<typeof buildFixture>>;
-let preview: Preview;
+let preview: Awaited<ReturnType<typeof previewHost>>;
 let port: number;
 
 beforeAll(async () => {
   site = await buildFixture();
-  preview = await startPreview({ dir: site.dir, port: 0, host: "127.0.0.1" });
-  port = Number(new URL(preview.url).port);
+  preview = await previewHost(site.dir);
+  port = preview.port;
 });
 afterAll(async () => {
-  await preview?.close();
+  await preview?.stop();
   await site?.remove();
 });
 
