@@ -3,7 +3,7 @@
  * strictly increasing with id. They run once every file is read, on the records' keys in id order,
  * with each record's origin kept compactly (two numbers, not a location object per record).
  */
-import { formatLocation, type Problem, showValue } from "./problems.ts";
+import { formatLocation, type Problem, type ProblemSink, showValue } from "./problems.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 
 /** Where each accepted record came from: its file's number and its index or line, in typed arrays. */
@@ -70,7 +70,7 @@ export interface RecordKeys {
  * earlier one's location in the hint; returns the record numbers in id order (undefined: they
  * already are).
  */
-export function checkSequence(keys: RecordKeys, origins: RecordOrigins, files: readonly SourceFile[], problems: Problem[]): Uint32Array | undefined {
+export function checkSequence(keys: RecordKeys, origins: RecordOrigins, files: readonly SourceFile[], problems: ProblemSink): Uint32Array | undefined {
   const order = idOrder(keys.ids);
   const at = (k: number): number => (order === undefined ? k : (order[k] ?? 0));
   const id = (k: number): number => keys.ids[at(k)] ?? 0;

@@ -8,7 +8,7 @@ import { open } from "node:fs/promises";
 import { createReadStream } from "node:fs";
 import { CsvError, parse } from "csv-parse";
 import { nearestName } from "./nearest-name.ts";
-import type { Problem } from "./problems.ts";
+import type { Problem, ProblemSink } from "./problems.ts";
 import type { RecordSink } from "./read-json-array.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 import { FIELD_NAMES } from "./subject-schema.ts";
@@ -39,7 +39,8 @@ function countLineBreaks(cells: readonly string[]): number {
 
 /** The cell as the schema's type: integer text to a number, `true`/`false` to booleans. */
 function convertCell(field: string, cell: string): unknown {
-  if (field === "id") return /^-?[0-9]+$/.test(cell) ? Number(cell) : cell;
+  // Digits too many for an exact number stay text, so the problem shows them as written.
+  if (field === "id") return /^-?[0-9]+$/.test(cell) && Number.isSafeInteger(Number(cell)) ? Number(cell) : cell;
   if (field === "status_subjekta" || field === "odobreno") return cell === "true" ? true : cell === "false" ? false : cell;
   return cell;
 }
@@ -48,10 +49,11 @@ function convertCell(field: string, cell: string): unknown {
  * Checks the header row against the ten field names; returns each column's field, or undefined
  * when the header has a problem (then the rows are not read: every one would repeat it).
  */
-function readHeader(cells: readonly string[], file: SourceFile, line: number, problems: Problem[]): string[] | undefined {
+function readHeader(cells: readonly string[], file: SourceFile, line: number, report: (problem: Problem) => void): string[] | undefined {
   const names = cells.map((cell) => cell.trim());
   const where = locate(file, line);
-  const before = problems.length;
+  let bad = false;
+  const problems = { push: (problem: Problem): void => { bad = true; report(problem); } };
   const seen = new Set<string>();
   for (const name of names) {
     if (!(FIELD_NAMES as readonly string[]).includes(name)) {
@@ -65,11 +67,13 @@ function readHeader(cells: readonly string[], file: SourceFile, line: number, pr
   for (const field of FIELD_NAMES) {
     if (!seen.has(field)) problems.push({ severity: "error", ...where, field, expected: "a column in the header row", hint: "the column is missing" });
   }
-  return problems.length === before ? names : undefined;
+  return bad ? undefined : names;
 }
 
 /** Reads `file`, passing `sink` each row as an object and the line the row starts on. */
-export async function readCsv(file: SourceFile, sink: RecordSink, problems: Problem[]): Promise<void> {
+export async function readCsv(file: SourceFile, sink: RecordSink, sinkProblems: ProblemSink): Promise<void> {
+  let reported = false;
+  const problems = { push: (problem: Problem): void => { reported = true; sinkProblems.push(problem); } };
   const parser = parse({ delimiter: await detectDelimiter(file.path), bom: true, info: true, relax_column_count: true, skip_empty_lines: true });
   const input = createReadStream(file.path);
   input.on("error", (error) => parser.destroy(error));
@@ -85,7 +89,7 @@ export async function readCsv(file: SourceFile, sink: RecordSink, problems: Prob
       blankLines = info.empty_lines;
       nextLine = line + 1 + countLineBreaks(record);
       if (columns === undefined) {
-        columns = readHeader(record, file, line, problems);
+        columns = readHeader(record, file, line, problems.push);
         if (columns === undefined) break;
         continue;
       }
@@ -109,7 +113,7 @@ export async function readCsv(file: SourceFile, sink: RecordSink, problems: Prob
   } finally {
     input.destroy();
   }
-  if (columns === undefined && !problems.some((p) => p.file === file.name)) {
+  if (columns === undefined && !reported) {
     problems.push({ severity: "error", ...locate(file), expected: "a header row of field names", value: "an empty file" });
   }
 }

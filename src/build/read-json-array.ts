@@ -12,10 +12,11 @@
  * a string is invalid JSON anyway), for the hints of syntax errors.
  */
 import { createReadStream } from "node:fs";
-import { type Problem, showValue } from "./problems.ts";
+import { type ProblemSink, showValue } from "./problems.ts";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import { contentHash } from "./content-hash.ts";
 import { locate, type SourceFile } from "./source-file.ts";
+import type { RecordSource } from "./validate-subject.ts";
 
 /** Records read from the sources: JSON arrays hand over whole blocks, NDJSON and CSV records one by one. */
 export interface RecordSink {
@@ -24,8 +25,8 @@ export interface RecordSink {
    * takes it whole (knows it from the previous build, or parses it itself, here or in a thread).
    */
   block(block: SourceBlock, text: BlockText): void;
-  /** A record's parsed value with its position: array index, or line. */
-  record(value: unknown, position: number): void;
+  /** A record's parsed value with its position: array index, or line; and what its text tells besides. */
+  record(value: unknown, position: number, source?: RecordSource): void;
   /** Settles when the sink can take more blocks: the reader waits for it between read chunks. */
   ready?(): Promise<void>;
 }
@@ -49,6 +50,7 @@ const CHUNK_BYTES = 1 << 20;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
+const COLON = 0x3a;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const OPEN_BRACE = 0x7b;
@@ -90,6 +92,8 @@ export interface BlockText {
   readonly starts: readonly number[];
   /** The file line each element starts on. */
   readonly lines: readonly number[];
+  /** Each element's keys at its top level, counted as written (a key named twice counts twice). */
+  readonly keys: readonly number[];
 }
 
 /**
@@ -122,6 +126,9 @@ class ArraySplitter {
   #blockFirst = 0;
   #starts: number[] = [];
   #lines: number[] = [];
+  #keys: number[] = [];
+  /** Keys counted so far at the top level of the element being collected. */
+  #keyCount = 0;
 
   constructor(events: SplitterEvents) {
     this.#events = events;
@@ -142,11 +149,13 @@ class ArraySplitter {
     else this.#append(COMMA_BYTE, 0, 1);
     this.#starts.push(this.#blockLength);
     this.#lines.push(line);
+    this.#keyCount = 0;
     this.#start = at;
   }
 
-  #finishElement(chunk: Buffer, end: number): void {
+  #finishElement(chunk: Buffer, end: number, keys: number): void {
     this.#append(chunk, this.#start, end);
+    this.#keys.push(keys);
     this.#index++;
     if (this.#starts.length === BLOCK_RECORDS) this.#flush();
   }
@@ -155,10 +164,11 @@ class ArraySplitter {
     if (this.#starts.length === 0) return;
     // A view, not a copy: the receiver hashes it and parses or copies it at once, before the buffer is reused.
     const bytes = this.#block.subarray(0, this.#blockLength);
-    this.#events.block({ first: this.#blockFirst, bytes, starts: this.#starts, lines: this.#lines });
+    this.#events.block({ first: this.#blockFirst, bytes, starts: this.#starts, lines: this.#lines, keys: this.#keys });
     this.#blockLength = 0;
     this.#starts = [];
     this.#lines = [];
+    this.#keys = [];
   }
 
   #problem(expected: string, got: string | undefined, hint?: string, index?: number): void {
@@ -174,6 +184,7 @@ class ArraySplitter {
     let inString = this.#inString;
     let inElement = this.#inElement;
     let line = this.#line;
+    let keys = this.#keyCount;
     let inside = this.#phase === "inside";
     this.#carry = 0;
     while (i < n) {
@@ -219,7 +230,7 @@ class ArraySplitter {
       if (depth === 0 && (c === COMMA || c === CLOSE_BRACKET)) {
         if (inElement) {
           inElement = false;
-          this.#finishElement(chunk, i - 1);
+          this.#finishElement(chunk, i - 1, keys);
         } else if (c === COMMA || this.#commaPending) {
           this.#problem("a value", "nothing", `${c === COMMA ? "an extra" : "a trailing"} comma on line ${line}?`, this.#index++);
         }
@@ -233,10 +244,13 @@ class ArraySplitter {
       if (!inElement) {
         inElement = true;
         this.#beginElement(i - 1, line);
+        keys = 0;
       }
       if (c === QUOTE) inString = true;
       else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
       else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth = Math.max(0, depth - 1);
+      // A record's keys, counted: JSON.parse keeps one of a key named twice, silently.
+      else if (c === COLON && depth === 1) keys++;
     }
     if (inElement) {
       // Copied into the block now: the stream may reuse its buffers.
@@ -248,6 +262,7 @@ class ArraySplitter {
     this.#inString = inString;
     this.#inElement = inElement;
     this.#line = line;
+    this.#keyCount = keys;
     return true;
   }
 
@@ -270,10 +285,13 @@ class ArraySplitter {
  * calls on small texts cost about twice one call on the same bytes. Only when that fails is each
  * element parsed alone, to locate the broken ones.
  */
-export function parseBlock(block: BlockText, file: SourceFile, sink: Pick<RecordSink, "record">, problems: Problem[]): void {
+export function parseBlock(block: BlockText, file: SourceFile, sink: Pick<RecordSink, "record">, problems: ProblemSink): void {
   const { first, starts, lines } = block;
   // A block sent to a record thread arrives as a plain Uint8Array: decode it as a Buffer.
   const bytes = Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength);
+  const textOf = (k: number): string => bytes.toString("utf8", starts[k], k + 1 < starts.length ? (starts[k + 1] ?? 0) - 1 : bytes.length);
+  // One object for the block, its count set per record: the text is decoded only for a record with a problem.
+  const source = { keys: 0, text: (position: number): string => textOf(position - first) };
   let values: unknown;
   try {
     values = JSON.parse(`[${bytes.toString("utf8")}]`);
@@ -281,11 +299,14 @@ export function parseBlock(block: BlockText, file: SourceFile, sink: Pick<Record
     if (!(error instanceof SyntaxError)) throw error;
   }
   if (Array.isArray(values) && values.length === starts.length) {
-    for (let k = 0; k < values.length; k++) sink.record(values[k], first + k);
+    for (let k = 0; k < values.length; k++) {
+      source.keys = block.keys[k] ?? 0;
+      sink.record(values[k], first + k, source);
+    }
     return;
   }
   for (let k = 0; k < starts.length; k++) {
-    const text = bytes.toString("utf8", starts[k], k + 1 < starts.length ? (starts[k + 1] ?? 0) - 1 : bytes.length);
+    const text = textOf(k);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -295,12 +316,13 @@ export function parseBlock(block: BlockText, file: SourceFile, sink: Pick<Record
       problems.push({ severity: "error", ...locate(file, first + k), expected: "a JSON object", value: showValue(text.trim()), hint });
       continue;
     }
-    sink.record(value, first + k);
+    source.keys = block.keys[k] ?? 0;
+    sink.record(value, first + k, source);
   }
 }
 
 /** Reads `file` (a JSON array) into `sink` block by block; problems of the array itself go to `problems`. */
-export async function readJsonArray(file: SourceFile, sink: RecordSink, problems: Problem[]): Promise<void> {
+export async function readJsonArray(file: SourceFile, sink: RecordSink, problems: ProblemSink): Promise<void> {
   const splitter = new ArraySplitter({
     block(text) {
       sink.block({ first: text.first, count: text.starts.length, hash: contentHash(text.bytes) }, text);

@@ -1,12 +1,13 @@
 /** An NDJSON file: one subject per line, blank lines allowed, each line parsed on its own. */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { type Problem, showValue } from "./problems.ts";
+import { type ProblemSink, showValue } from "./problems.ts";
+import { countTopLevelKeys } from "./record-text.ts";
 import type { RecordSink } from "./read-json-array.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 
 /** Reads `file`, passing `sink` each non-blank line's value and its 1-based line number. */
-export async function readNdjson(file: SourceFile, sink: RecordSink, problems: Problem[]): Promise<void> {
+export async function readNdjson(file: SourceFile, sink: RecordSink, problems: ProblemSink): Promise<void> {
   const lines = createInterface({ input: createReadStream(file.path, { encoding: "utf8" }), crlfDelay: Infinity });
   let line = 0;
   for await (const raw of lines) {
@@ -23,6 +24,8 @@ export async function readNdjson(file: SourceFile, sink: RecordSink, problems: P
       problems.push({ severity: "error", ...locate(file, line), expected: "one JSON object on the line", value: showValue(text), hint: reason });
       continue;
     }
-    sink.record(value, line);
+    // The keys as written: JSON.parse keeps one of a key named twice, silently.
+    const keys = typeof value === "object" && value !== null && !Array.isArray(value) ? countTopLevelKeys(text) : 0;
+    sink.record(value, line, { keys, text: () => text });
   }
 }

@@ -14,7 +14,7 @@ import { relative } from "node:path";
 import type { Subject } from "../core/render-page.ts";
 import { checkSequence, RecordOrigins } from "./check-sequence.ts";
 import { displayPath, findSources, SOURCE_PATTERNS } from "./find-sources.ts";
-import { DataError, type Problem } from "./problems.ts";
+import { DataError, type Problem, ProblemCollector, type ProblemKind, type ProblemSink } from "./problems.ts";
 import { readCsv } from "./read-csv.ts";
 import { BLOCK_RECORDS, readJsonArray, type RecordSink, type SourceBlock } from "./read-json-array.ts";
 import { readNdjson } from "./read-ndjson.ts";
@@ -32,13 +32,19 @@ export interface ReadOptions {
    * when the JSON sources are large enough to repay starting them (THREADS_FROM_BYTES).
    */
   readonly threads?: number | "auto";
+  /** The longest a text field may be, in characters (DEFAULT_MAX_FIELD_LENGTH when not given). */
+  readonly maxFieldLength?: number;
+  /** Follow symbolic links that lead outside the data directory (by default they are skipped, with a warning). */
+  readonly followOutside?: boolean;
 }
 
 export interface ReadResult {
   /** Every subject, ascending by id. */
   readonly subjects: readonly Subject[];
-  /** Problems that did not stop the build. */
+  /** Problems that did not stop the build: the first few of each kind. */
   readonly warnings: readonly Problem[];
+  /** Every kind of warning with its exact count. */
+  readonly kinds: readonly ProblemKind[];
   /** The source files read, in the order read. */
   readonly files: readonly string[];
 }
@@ -82,7 +88,9 @@ export interface RecordSet {
   readonly indexIn: Uint32Array;
   /** Records taken from the previous build. */
   readonly reusedCount: number;
+  /** The first few warnings of each kind, and every kind's exact count. */
   readonly warnings: readonly Problem[];
+  readonly kinds: readonly ProblemKind[];
   readonly files: readonly string[];
   /** In reading order: the keys, and each record's position in its file and index in the list. */
   readonly keys: { readonly ids: Float64Array; readonly codes: readonly string[] };
@@ -101,7 +109,7 @@ const READERS = {
   json: readJsonArray,
 } as const;
 
-function readerOf(file: SourceFile): (file: SourceFile, sink: RecordSink, problems: Problem[]) => Promise<void> {
+function readerOf(file: SourceFile): (file: SourceFile, sink: RecordSink, problems: ProblemSink) => Promise<void> {
   return file.kind === "csv" ? READERS.csv : file.locateBy === "line" ? READERS.ndjson : READERS.json;
 }
 
@@ -114,7 +122,7 @@ async function noSources(dataDir: string): Promise<Problem> {
 }
 
 /** File order, then position in the file (a problem of the whole file first), then as found. */
-function sortProblems(problems: Problem[], files: readonly SourceFile[]): Problem[] {
+function sortProblems(problems: readonly Problem[], files: readonly SourceFile[]): Problem[] {
   const fileOrder = new Map(files.map((f, i) => [f.name, i]));
   const keyed = problems.map((p, i) => ({ p, i, file: fileOrder.get(p.file) ?? -1, position: p.index ?? p.line ?? -1 }));
   keyed.sort((a, b) => a.file - b.file || a.position - b.position || a.i - b.i);
@@ -143,7 +151,7 @@ export async function readSubjects(options: ReadOptions): Promise<ReadResult> {
     const text = Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength).toString("utf8", k === 0 ? 0 : block.ends[k - 1], block.ends[k]);
     return JSON.parse(text) as Subject;
   });
-  return { subjects, warnings: set.warnings, files: set.files };
+  return { subjects, warnings: set.warnings, kinds: set.kinds, files: set.files };
 }
 
 /**
@@ -154,7 +162,8 @@ export async function readRecords(options: ReadOptions, known?: KnownBlocks): Pr
   const files = await findSources(options.dataDir);
   if (files.length === 0) throw new DataError([await noSources(options.dataDir)]);
 
-  const problems: Problem[] = [];
+  // Bounded: past the first few of a kind, problems are counted, not kept.
+  const problems = new ProblemCollector();
   const pieces: Piece[] = [];
   const auto = (options.threads ?? "auto") === "auto";
   const count = await threadCount(files, options.threads ?? "auto");
@@ -175,7 +184,7 @@ export async function readRecords(options: ReadOptions, known?: KnownBlocks): Pr
       // Blocks are known by the file's path inside the data directory, wherever the build runs from.
       const key = relative(options.dataDir, file.path);
       let ordinal = -1;
-      const lines = new BlockRenderer(file, options.strict);
+      const lines = new BlockRenderer(file, options.strict, options.maxFieldLength);
       const sink: RecordSink = {
         block(block, text) {
           ordinal += 1;
@@ -184,17 +193,17 @@ export async function readRecords(options: ReadOptions, known?: KnownBlocks): Pr
           if (seen !== undefined) {
             pieces.push({ file: number, known: seen, read, count: block.count });
           } else {
-            pieces.push({ file: number, rendered: render({ file, strict: options.strict, text }), read });
+            pieces.push({ file: number, rendered: render({ file, strict: options.strict, ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }), text }), read });
           }
         },
-        record(value, position) {
-          lines.add(value, position);
+        record(value, position, source) {
+          lines.add(value, position, source);
           if (lines.count === BLOCK_RECORDS) pieces.push({ file: number, rendered: lines.finish() });
         },
         ready: () => threads?.ready() ?? Promise.resolve(),
       };
       await readerOf(file)(file, sink, problems);
-      if (lines.count > 0 || lines.problems.length > 0) pieces.push({ file: number, rendered: lines.finish() });
+      if (lines.count > 0 || lines.problems.count > 0) pieces.push({ file: number, rendered: lines.finish() });
     }
     // Every thread's block, in reading order (a failed thread fails the read).
     const done = await Promise.all(pieces.map(async (p) => ("known" in p ? p : { ...p, rendered: await p.rendered })));
@@ -207,7 +216,7 @@ export async function readRecords(options: ReadOptions, known?: KnownBlocks): Pr
 type Settled = { readonly file: number; readonly rendered: RenderedBlock; readonly read?: Omit<ReadBlock, "start" | "warnings"> } | Extract<Piece, { known: KnownBlock }>;
 
 /** The pieces as one list: keys in reading order, the rules across records, then the id order. */
-function assemble(pieces: readonly Settled[], files: readonly SourceFile[], options: ReadOptions, problems: Problem[]): RecordSet {
+function assemble(pieces: readonly Settled[], files: readonly SourceFile[], options: ReadOptions, problems: ProblemCollector): RecordSet {
   let total = 0;
   for (const p of pieces) total += "known" in p ? p.count : p.rendered.ends.length;
   const ids = new Float64Array(total);
@@ -224,7 +233,7 @@ function assemble(pieces: readonly Settled[], files: readonly SourceFile[], opti
     const start = r;
     if ("known" in p) {
       const warnings = p.known.warnings.map((w) => ({ ...w, severity: options.strict ? "error" : "warning" }) as const);
-      problems.push(...warnings);
+      for (const w of warnings) problems.push(w);
       for (let k = 0; k < p.count; k++, r++) {
         ids[r] = p.known.ids[k] ?? 0;
         codes[r] = p.known.codes[k] ?? "";
@@ -236,7 +245,7 @@ function assemble(pieces: readonly Settled[], files: readonly SourceFile[], opti
       blocks.push({ ...p.read, start, warnings });
     } else {
       const block = p.rendered;
-      problems.push(...block.problems);
+      problems.merge(block.problems, block.dropped);
       const b = rendered.push(block) - 1;
       for (let k = 0; k < block.ends.length; k++, r++) {
         ids[r] = block.ids[k] ?? 0;
@@ -251,8 +260,8 @@ function assemble(pieces: readonly Settled[], files: readonly SourceFile[], opti
   const keys = { ids, codes };
   const order = checkSequence(keys, origins, files, problems);
 
-  const all = problems.length === 0 ? problems : sortProblems(problems, files);
-  if (all.some((p) => p.severity === "error")) throw new DataError(all);
+  const all = sortProblems(problems.problems, files);
+  if (problems.errors > 0) throw new DataError(all, problems.kinds);
 
   const at = (k: number): number => (order === undefined ? k : (order[k] ?? 0));
   const blockOf = order === undefined ? blockOfRead : new Int32Array(total);
@@ -267,5 +276,5 @@ function assemble(pieces: readonly Settled[], files: readonly SourceFile[], opti
     listIndex[i] = k;
   }
   const positions = origins.positions;
-  return { count: total, rendered, blockOf, indexIn, reusedCount, warnings: all, files: files.map((f) => f.name), keys, positions, listIndex, blocks };
+  return { count: total, rendered, blockOf, indexIn, reusedCount, warnings: all, kinds: problems.kinds, files: files.map((f) => f.name), keys, positions, listIndex, blocks };
 }

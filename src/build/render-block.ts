@@ -7,9 +7,9 @@
  */
 import { renderSubject } from "../core/render-page.ts";
 import { parseBlock, type BlockText } from "./read-json-array.ts";
-import type { Problem } from "./problems.ts";
+import { type Problem, ProblemCollector } from "./problems.ts";
 import type { SourceFile } from "./source-file.ts";
-import { validateSubject } from "./validate-subject.ts";
+import { DEFAULT_MAX_FIELD_LENGTH, type RecordSource, validateSubject } from "./validate-subject.ts";
 
 /** The valid records of a block, rendered as DRF writes them, with their keys; and the block's problems. */
 export interface RenderedBlock {
@@ -21,26 +21,31 @@ export interface RenderedBlock {
   readonly codes: readonly string[];
   /** Each record's position in its file (index or line). */
   readonly positions: Uint32Array;
-  /** Errors and warnings of its records (warnings as errors when strict). */
+  /** Errors and warnings of its records (warnings as errors when strict): the first few errors of each kind, every warning. */
   readonly problems: readonly Problem[];
+  /** How many more errors of each kind there were (see ProblemCollector.merge). */
+  readonly dropped: Readonly<Record<string, number>>;
 }
 
 /** Collects records one at a time: validated, rendered into one growing buffer. */
 export class BlockRenderer {
   readonly #file: SourceFile;
   readonly #strict: boolean;
+  readonly #maxFieldLength: number;
   #bytes = new Uint8Array(64 * 1024);
   #length = 0;
   #ends: number[] = [];
   #ids: number[] = [];
   #codes: string[] = [];
   #positions: number[] = [];
-  readonly problems: Problem[] = [];
+  /** Bounded: a block of a million bad records keeps a few problems of each kind and counts the rest. */
+  readonly problems = new ProblemCollector(undefined, { keepWarnings: true });
   static readonly #encoder = new TextEncoder();
 
-  constructor(file: SourceFile, strict: boolean) {
+  constructor(file: SourceFile, strict: boolean, maxFieldLength: number = DEFAULT_MAX_FIELD_LENGTH) {
     this.#file = file;
     this.#strict = strict;
+    this.#maxFieldLength = maxFieldLength;
   }
 
   get count(): number {
@@ -48,8 +53,8 @@ export class BlockRenderer {
   }
 
   /** Validates a parsed record; renders it when it has no error. */
-  add(value: unknown, position: number): void {
-    const subject = validateSubject(value, this.#file, position, this.#strict, this.problems);
+  add(value: unknown, position: number, source?: RecordSource): void {
+    const subject = validateSubject(value, this.#file, position, this.#strict, this.problems, this.#maxFieldLength, source);
     if (subject === undefined) return;
     const text = `${renderSubject(subject)}\n`;
     // A UTF-16 unit is at most 3 UTF-8 bytes; grow before writing so nothing is cut off.
@@ -73,8 +78,10 @@ export class BlockRenderer {
       ids: Float64Array.from(this.#ids),
       codes: this.#codes,
       positions: Uint32Array.from(this.#positions),
-      problems: this.problems.splice(0),
+      problems: this.problems.problems.slice(),
+      dropped: this.problems.dropped(),
     };
+    this.problems.clear();
     this.#length = 0;
     this.#ends = [];
     this.#ids = [];
@@ -88,12 +95,14 @@ export class BlockRenderer {
 export interface BlockTask {
   readonly file: SourceFile;
   readonly strict: boolean;
+  /** The longest a text field may be (DEFAULT_MAX_FIELD_LENGTH when not given). */
+  readonly maxFieldLength?: number;
   readonly text: BlockText;
 }
 
 /** Parses, validates and renders one block of a JSON array (syntax problems included). */
 export function renderJsonBlock(task: BlockTask): RenderedBlock {
-  const renderer = new BlockRenderer(task.file, task.strict);
-  parseBlock(task.text, task.file, { record: (value, position) => renderer.add(value, position) }, renderer.problems);
+  const renderer = new BlockRenderer(task.file, task.strict, task.maxFieldLength);
+  parseBlock(task.text, task.file, { record: (value, position, source) => renderer.add(value, position, source) }, renderer.problems);
   return renderer.finish();
 }
