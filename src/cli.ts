@@ -4,8 +4,9 @@ import { isForm, type Form } from "./core/layout.ts";
 import { VERSION } from "./core/version.ts";
 import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "./build/build-options.ts";
 import { buildSite } from "./build/build-site.ts";
-import { DataError, formatProblem, type Problem, SubjektiError } from "./build/problems.ts";
+import { DataError, formatMore, formatProblem, type Problem, type ProblemKind, SubjektiError } from "./build/problems.ts";
 import { readRecords } from "./build/read-subjects.ts";
+import { DEFAULT_MAX_FIELD_LENGTH } from "./build/validate-subject.ts";
 import { startPreview } from "./serve/preview-server.ts";
 
 function positiveInt(text: string): number {
@@ -40,9 +41,17 @@ function baseUrl(text: string): string {
   return text.slice(0, end);
 }
 
-function printProblems(problems: readonly Problem[]): void {
+/** The problems kept (the first few of each kind), then a line for each kind with more. */
+function printProblems(problems: readonly Problem[], kinds: readonly ProblemKind[]): void {
   for (const problem of problems) process.stderr.write(`${formatProblem(problem)}\n`);
+  for (const kind of kinds) {
+    const more = formatMore(kind);
+    if (more !== undefined) process.stderr.write(`${more}\n`);
+  }
 }
+
+const MAX_FIELD_LENGTH_HELP = `the longest a text field may be, in characters (default: ${DEFAULT_MAX_FIELD_LENGTH})`;
+const FOLLOW_OUTSIDE_HELP = "follow symbolic links that lead outside --data (default: skip them, with a warning)";
 
 const program = new Command("subjekti")
   .description("The Registry of Subjects as a static JSON API")
@@ -66,6 +75,8 @@ program
   .option("--cache-dir <dir>", "where the build cache is kept: a rebuild re-reads only the changed records", DEFAULT_OPTIONS.cacheDir)
   .option("--no-cache", "read every record, and keep no build cache")
   .option("--threads <n>", "threads that parse and render JSON arrays (default: one per core for large inputs; 0: none)", (text) => (text === "0" ? 0 : positiveInt(text)))
+  .option("--max-field-length <n>", MAX_FIELD_LENGTH_HELP, positiveInt, DEFAULT_MAX_FIELD_LENGTH)
+  .option("--follow-outside", FOLLOW_OUTSIDE_HELP, false)
   .action(async (flags) => {
     const { cache, cacheDir, threads, ...rest } = flags;
     const options: BuildOptions = {
@@ -80,7 +91,7 @@ program
     const bar = options.quiet ? undefined : progressBar(process.stderr);
     const report = await buildSite(options, bar?.update);
     bar?.done();
-    printProblems(report.warnings);
+    printProblems(report.warnings, report.kinds);
     printBuildReport(report, options, process.stdout);
   });
 
@@ -89,12 +100,16 @@ program
   .description("check data/ against every rule and report every problem; writes nothing")
   .option("--data <dir>", "the source data directory", DEFAULT_OPTIONS.dataDir)
   .option("--strict", "treat warnings as errors", false)
+  .option("--max-field-length <n>", MAX_FIELD_LENGTH_HELP, positiveInt, DEFAULT_MAX_FIELD_LENGTH)
+  .option("--follow-outside", FOLLOW_OUTSIDE_HELP, false)
   .action(async (flags) => {
     // The records as a build reads them (threads for large inputs), not parsed back into objects.
-    const result = await readRecords({ dataDir: flags.data, strict: flags.strict });
-    printProblems(result.warnings);
+    const result = await readRecords({ dataDir: flags.data, strict: flags.strict, maxFieldLength: flags.maxFieldLength, followOutside: flags.followOutside });
+    printProblems(result.warnings, result.kinds);
     const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
-    process.stdout.write(`${count(result.count, "subject")} in ${count(result.files.length, "file")}: valid (${count(result.warnings.length, "warning")})\n`);
+    let warnings = 0;
+    for (const kind of result.kinds) warnings += kind.count;
+    process.stdout.write(`${count(result.count, "subject")} in ${count(result.files.length, "file")}: valid (${count(warnings, "warning")})\n`);
   });
 
 program
@@ -117,7 +132,7 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof DataError) {
-    printProblems(error.problems);
+    printProblems(error.problems, error.kinds);
     process.stderr.write(`subjekti: ${error.message}\n`);
     process.exitCode = 1;
   } else if (error instanceof SubjektiError) {

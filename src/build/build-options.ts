@@ -20,6 +20,10 @@ export interface BuildOptions {
   readonly cacheDir: string | null;
   /** Record threads for large JSON arrays (read-subjects.ts): a number, or "auto". */
   readonly threads?: number | "auto";
+  /** The longest a text field may be, in characters (DEFAULT_MAX_FIELD_LENGTH when not given). */
+  readonly maxFieldLength?: number;
+  /** Follow symbolic links that lead outside the data directory. */
+  readonly followOutside?: boolean;
 }
 
 /** Netlify sets URL to the site's main address during its builds. */

@@ -6,13 +6,15 @@
  * With a build cache (build-cache.ts) a rebuild reads again only the source blocks that changed;
  * without one, or when the site no longer matches it, everything is read.
  */
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { type BuildCache, loadBuildCache, saveBuildCache, StaleCacheError } from "./build-cache.ts";
 import { planSite } from "./plan-site.ts";
-import type { Problem } from "./problems.ts";
+import type { Problem, ProblemKind } from "./problems.ts";
 import { readRecords } from "./read-subjects.ts";
+import { DEFAULT_MAX_FIELD_LENGTH } from "./validate-subject.ts";
 import { createRecordArena } from "./render-records.ts";
 import { type WriteProgress, type WriteReport, writeSite } from "./write-site.ts";
 
@@ -23,16 +25,28 @@ export interface BuildReport extends WriteReport {
   /** Subjects taken from the build cache, not parsed again. */
   readonly reused: number;
   readonly seconds: number;
+  /** The first few warnings of each kind. */
   readonly warnings: readonly Problem[];
+  /** Every kind of warning with its exact count. */
+  readonly kinds: readonly ProblemKind[];
 }
 
 /** Progress of the write stage: files settled so far of the total. */
 export type ProgressListener = WriteProgress;
 
+/**
+ * Where the cache for these options is kept: a block the cache knows is not validated again, so
+ * a build with another field-length bound keeps a cache of its own.
+ */
+function cacheDirOf(options: BuildOptions, cacheDir: string): string {
+  const bound = options.maxFieldLength ?? DEFAULT_MAX_FIELD_LENGTH;
+  return bound === DEFAULT_MAX_FIELD_LENGTH ? cacheDir : join(cacheDir, `max-field-length-${bound}`);
+}
+
 /** Builds the site; throws DataError (with nothing written) when the data has errors. */
 export async function buildSite(options: BuildOptions, onProgress?: ProgressListener): Promise<BuildReport> {
   const started = performance.now();
-  const cache = options.cacheDir === null ? undefined : await loadBuildCache(options.cacheDir, options.outDir);
+  const cache = options.cacheDir === null ? undefined : await loadBuildCache(cacheDirOf(options, options.cacheDir), options.outDir);
   let report: Omit<BuildReport, "seconds">;
   try {
     report = await buildOnce(options, cache, onProgress);
@@ -45,14 +59,14 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
 }
 
 async function buildOnce(options: BuildOptions, cache: BuildCache | undefined, onProgress?: ProgressListener): Promise<Omit<BuildReport, "seconds">> {
-  const records = await readRecords({ dataDir: options.dataDir, strict: options.strict, threads: options.threads ?? "auto" }, cache?.known);
+  const records = await readRecords({ dataDir: options.dataDir, strict: options.strict, threads: options.threads ?? "auto", ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }), ...(options.followOutside === undefined ? {} : { followOutside: options.followOutside }) }, cache?.known);
   // The arena takes the rendered blocks over and drops each once copied (see createRecordArena).
   const arena = createRecordArena(records, CHUNK_SIZE, records.reusedCount === 0 ? undefined : cache?.previous);
   const plan = planSite(arena, options);
   const written = await writeSite(options.outDir, plan, arena, onProgress);
   if (options.cacheDir !== null) {
     const chunks = Array.from({ length: arena.chunkCount }, (_, c) => [arena.chunkHash(c), arena.chunkLength(c)] as const);
-    await saveBuildCache(options.cacheDir, options.outDir, { records, site: plan.manifest().hash, chunks });
+    await saveBuildCache(cacheDirOf(options, options.cacheDir), options.outDir, { records, site: plan.manifest().hash, chunks });
   }
-  return { count: arena.count, reused: records.reusedCount, ...written, warnings: records.warnings };
+  return { count: arena.count, reused: records.reusedCount, ...written, warnings: records.warnings, kinds: records.kinds };
 }

@@ -1,6 +1,8 @@
 /** Stage 1: the source files under the data directory, in one order whatever the file system's. */
-import { relative, resolve, sep } from "node:path";
+import { realpath, stat } from "node:fs/promises";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import fg from "fast-glob";
+import type { ProblemSink } from "./problems.ts";
 import type { SourceFile } from "./source-file.ts";
 
 /** The patterns searched, recursively; hidden files and directories are skipped. */
@@ -19,9 +21,73 @@ function describe(path: string): SourceFile {
   return { name, path, locateBy: "index", kind: "json" };
 }
 
-/** Every *.json, *.ndjson and *.csv under `dataDir`, sorted by path (code-point order, not locale). */
-export async function findSources(dataDir: string): Promise<SourceFile[]> {
-  const found = await fg([...SOURCE_PATTERNS], { cwd: dataDir, absolute: true, onlyFiles: true, dot: false });
-  found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return found.map(describe);
+/** Whether `path` is `root` or inside it (both real paths). */
+function isInside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/** How sources are searched for. */
+export interface FindOptions {
+  /** Follow symbolic links that lead outside the data directory (by default they are skipped, with a warning). */
+  readonly followOutside?: boolean;
+  /** Warnings (as errors when `strict`) about links: skipped, or leading to what is read already. */
+  readonly problems?: ProblemSink;
+  readonly strict?: boolean;
+}
+
+/**
+ * Every *.json, *.ndjson and *.csv under `dataDir`, sorted by path (code-point order, not locale),
+ * each file once. The search does not follow symbolic links as it walks (a link to a parent would
+ * loop); each link is looked at once by where it really leads: a file or directory inside the data
+ * directory is read where it is (the link is reported as a second way to it), one outside is read
+ * only with `followOutside`.
+ */
+export async function findSources(dataDir: string, options: FindOptions = {}): Promise<SourceFile[]> {
+  const root = await realpath(dataDir).catch(() => undefined);
+  if (root === undefined) return [];
+  const warn = (link: string, expected: string, value: string, hint: string): void => {
+    options.problems?.push({ severity: options.strict === true ? "error" : "warning", file: displayPath(link), expected, value, hint });
+  };
+  const candidates: string[] = [];
+  const walked = new Set<string>([root]);
+  const queue = [resolve(dataDir)];
+  for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) {
+    const walk = { cwd: dir, absolute: true, dot: false, followSymbolicLinks: false } as const;
+    for (const path of await fg([...SOURCE_PATTERNS], { ...walk, onlyFiles: true })) candidates.push(path);
+    const entries = await fg("**", { ...walk, onlyFiles: false, objectMode: true });
+    for (const entry of entries) {
+      if (!entry.dirent.isSymbolicLink()) continue;
+      const target = await realpath(entry.path).catch(() => undefined);
+      const info = target === undefined ? undefined : await stat(target).catch(() => undefined);
+      if (target === undefined || info === undefined) continue;
+      if (!isInside(target, root) && options.followOutside !== true) {
+        warn(entry.path, "a link that stays inside --data", `one to ${displayPath(target)}`, "not followed; --follow-outside follows it");
+      } else if (info.isDirectory()) {
+        if (isInside(target, root) || walked.has(target)) {
+          warn(entry.path, "each source reached once", `a link to ${displayPath(target)}, read already`, "a second way to the same files, or a loop; they are read once");
+        } else {
+          walked.add(target);
+          queue.push(entry.path);
+        }
+      } else if (SOURCE_PATTERNS.some((pattern) => entry.path.endsWith(pattern.slice(3)))) {
+        candidates.push(entry.path);
+      }
+    }
+  }
+  candidates.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // Each file once, by its real path: the first path in order is the one read.
+  const read = new Map<string, string>();
+  const files: SourceFile[] = [];
+  for (const path of candidates) {
+    const real = await realpath(path).catch(() => path);
+    const first = read.get(real);
+    if (first !== undefined) {
+      warn(path, "each source reached once", `a second path to ${displayPath(first)}`, `read once, as ${displayPath(first)}`);
+      continue;
+    }
+    read.set(real, path);
+    files.push(describe(path));
+  }
+  return files;
 }

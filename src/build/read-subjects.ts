@@ -159,11 +159,10 @@ export async function readSubjects(options: ReadOptions): Promise<ReadResult> {
  * DataError listing every problem when any is an error.
  */
 export async function readRecords(options: ReadOptions, known?: KnownBlocks): Promise<RecordSet> {
-  const files = await findSources(options.dataDir);
-  if (files.length === 0) throw new DataError([await noSources(options.dataDir)]);
-
   // Bounded: past the first few of a kind, problems are counted, not kept.
   const problems = new ProblemCollector();
+  const files = await findSources(options.dataDir, { followOutside: options.followOutside ?? false, problems, strict: options.strict });
+  if (files.length === 0) throw new DataError([await noSources(options.dataDir)]);
   const pieces: Piece[] = [];
   const auto = (options.threads ?? "auto") === "auto";
   const count = await threadCount(files, options.threads ?? "auto");

@@ -47,7 +47,7 @@ describe("progressBar", () => {
 describe("summarise", () => {
   it("states files, written, unchanged, removed with bytes, and seconds", () => {
     const line = summarise(
-      { count: 5758, reused: 0, files: 583, written: 4, unchanged: 579, removed: 2, bytesWritten: 294_451, bytesRemoved: 1_500, seconds: 0.734, warnings: [] },
+      { count: 5758, reused: 0, files: 583, written: 4, unchanged: 579, removed: 2, bytesWritten: 294_451, bytesRemoved: 1_500, seconds: 0.734, warnings: [], kinds: [] },
       { outDir: "dist" },
     );
     expect(line).toBe("built 5758 subjects into dist/: 583 files, 4 written (294.5 KB), 579 unchanged, 2 removed (1.5 KB) in 0.73s");
@@ -55,7 +55,7 @@ describe("summarise", () => {
 
   it("says how many subjects came from the build cache, when any did", () => {
     const line = summarise(
-      { count: 5758, reused: 4758, files: 583, written: 4, unchanged: 579, removed: 0, bytesWritten: 294_451, bytesRemoved: 0, seconds: 0.2, warnings: [] },
+      { count: 5758, reused: 4758, files: 583, written: 4, unchanged: 579, removed: 0, bytesWritten: 294_451, bytesRemoved: 0, seconds: 0.2, warnings: [], kinds: [] },
       { outDir: "dist" },
     );
     expect(line).toBe("built 5758 subjects (4758 unchanged, from the build cache) into dist/: 583 files, 4 written (294.5 KB), 579 unchanged, 0 removed (0 B) in 0.20s");
