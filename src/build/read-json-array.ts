@@ -16,7 +16,7 @@ import { type ProblemSink, showValue } from "./problems.ts";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import { contentHash } from "./content-hash.ts";
 import { locate, type SourceFile } from "./source-file.ts";
-import type { RecordSource } from "./validate-subject.ts";
+import { DEFAULT_MAX_FIELD_LENGTH, type RecordSource } from "./validate-subject.ts";
 
 /** Records read from the sources: JSON arrays hand over whole blocks, NDJSON and CSV records one by one. */
 export interface RecordSink {
@@ -47,6 +47,8 @@ export const BLOCK_RECORDS = CHUNK_SIZE;
 const COMMA_BYTE = Buffer.from(",");
 
 const CHUNK_BYTES = 1 << 20;
+/** The least an element may take before it is too long to keep (see ArraySplitter's constructor). */
+const MIN_ELEMENT_BYTES = 16 << 20;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
@@ -73,10 +75,67 @@ function describeSyntaxError(error: SyntaxError, text: string, firstLine: number
   return `${message.replace(/ in JSON at position \d.*$/s, "")} on line ${line}`;
 }
 
+/**
+ * An element too large to be a subject, read on without keeping it: the length of each top-level
+ * string value by its key, so the problem names the field that is too long.
+ */
+class LongElement {
+  readonly #maxString: number;
+  #bytes = 0;
+  #depth = 0;
+  #inString = false;
+  #escaped = false;
+  #stringBytes = 0;
+  /** The start of the current top-level key, up to 200 bytes of it. */
+  #key: number[] = [];
+  #lastKey = "";
+  /** After a top-level ':', before its value ends. */
+  #inValue = false;
+  readonly long: { key: string; bytes: number }[] = [];
+
+  constructor(maxString: number) {
+    this.#maxString = maxString;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  push(bytes: Uint8Array, from: number, to: number): void {
+    this.#bytes += to - from;
+    for (let i = from; i < to; i++) {
+      const c = bytes[i] as number;
+      if (this.#inString) {
+        if (this.#escaped) this.#escaped = false;
+        else if (c === BACKSLASH) this.#escaped = true;
+        else if (c === QUOTE) {
+          this.#inString = false;
+          if (this.#depth === 1 && !this.#inValue) this.#lastKey = Buffer.from(this.#key).toString("utf8");
+          else if (this.#depth === 1 && this.#stringBytes > this.#maxString) this.long.push({ key: this.#lastKey, bytes: this.#stringBytes });
+          continue;
+        }
+        this.#stringBytes++;
+        if (this.#depth === 1 && !this.#inValue && this.#key.length < 200) this.#key.push(c);
+        continue;
+      }
+      if (c === QUOTE) {
+        this.#inString = true;
+        this.#stringBytes = 0;
+        this.#key = [];
+      } else if (c === OPEN_BRACE || c === OPEN_BRACKET) this.#depth++;
+      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) this.#depth--;
+      else if (this.#depth === 1 && c === COLON) this.#inValue = true;
+      else if (this.#depth === 1 && c === COMMA) this.#inValue = false;
+    }
+  }
+}
+
 /** What the splitter reports: a block of element texts, or a problem with the array itself. */
 interface SplitterEvents {
   /** Up to BLOCK_RECORDS consecutive elements, as one text (see `BlockText`). */
   block(block: BlockText): void;
+  /** An element longer than the bound, not kept: its size, and its string values that are too long. */
+  tooLong(index: number, bytes: number, long: readonly { key: string; bytes: number }[]): void;
   problem(expected: string, got: string | undefined, hint?: string, index?: number): void;
 }
 
@@ -103,6 +162,10 @@ export interface BlockText {
  */
 class ArraySplitter {
   readonly #events: SplitterEvents;
+  readonly #maxElementBytes: number;
+  readonly #maxString: number;
+  /** The element being read when it has outgrown #maxElementBytes (its bytes are no longer kept). */
+  #long: LongElement | undefined;
   #phase: "before" | "inside" | "after" = "before";
   #depth = 0;
   #inString = false;
@@ -130,8 +193,34 @@ class ArraySplitter {
   /** Keys counted so far at the top level of the element being collected. */
   #keyCount = 0;
 
-  constructor(events: SplitterEvents) {
+  constructor(events: SplitterEvents, maxFieldLength: number) {
     this.#events = events;
+    // A record of ten fields at the bound, each character written as a 6-byte escape, fits with room to spare.
+    this.#maxElementBytes = Math.max(MIN_ELEMENT_BYTES, 10 * 6 * maxFieldLength + (1 << 20));
+    // Written bytes, not characters: a value longer than this cannot be within the bound.
+    this.#maxString = 6 * maxFieldLength;
+  }
+
+  /** Keeps the element's bytes [from, to) of `chunk`, unless the element has outgrown the bound. */
+  #collect(chunk: Buffer, from: number, to: number): void {
+    if (this.#long !== undefined) {
+      this.#long.push(chunk, from, to);
+      return;
+    }
+    const start = this.#starts[this.#starts.length - 1] ?? 0;
+    if (this.#blockLength - start + (to - from) <= this.#maxElementBytes) {
+      this.#append(chunk, from, to);
+      return;
+    }
+    // Too long to be a subject: read on, measuring it, without keeping it. The elements before it
+    // go out as a block of their own, so every block stays a run of consecutive elements.
+    this.#long = new LongElement(this.#maxString);
+    this.#long.push(this.#block, start, this.#blockLength);
+    this.#long.push(chunk, from, to);
+    this.#starts.pop();
+    this.#lines.pop();
+    this.#blockLength = Math.max(0, start - 1);
+    this.#flush();
   }
 
   #append(chunk: Buffer, from: number, to: number): void {
@@ -145,7 +234,10 @@ class ArraySplitter {
   }
 
   #beginElement(at: number, line: number): void {
-    if (this.#starts.length === 0) this.#blockFirst = this.#index;
+    if (this.#starts.length === 0) {
+      this.#blockFirst = this.#index;
+      this.#blockLength = 0;
+    }
     else this.#append(COMMA_BYTE, 0, 1);
     this.#starts.push(this.#blockLength);
     this.#lines.push(line);
@@ -154,7 +246,12 @@ class ArraySplitter {
   }
 
   #finishElement(chunk: Buffer, end: number, keys: number): void {
-    this.#append(chunk, this.#start, end);
+    this.#collect(chunk, this.#start, end);
+    if (this.#long !== undefined) {
+      this.#events.tooLong(this.#index++, this.#long.bytes, this.#long.long);
+      this.#long = undefined;
+      return;
+    }
     this.#keys.push(keys);
     this.#index++;
     if (this.#starts.length === BLOCK_RECORDS) this.#flush();
@@ -254,7 +351,7 @@ class ArraySplitter {
     }
     if (inElement) {
       // Copied into the block now: the stream may reuse its buffers.
-      this.#append(chunk, this.#start, n);
+      this.#collect(chunk, this.#start, n);
       this.#start = 0;
     }
     this.#fileOffset += n;
@@ -268,7 +365,7 @@ class ArraySplitter {
 
   /** Reports an array that never started or never closed. */
   end(): void {
-    if (this.#inElement) {
+    if (this.#inElement && this.#long === undefined) {
       // An element cut short by the end of the file is not parsed: the problem below names it.
       const start = this.#starts.pop() ?? 0;
       this.#lines.pop();
@@ -322,15 +419,23 @@ export function parseBlock(block: BlockText, file: SourceFile, sink: Pick<Record
 }
 
 /** Reads `file` (a JSON array) into `sink` block by block; problems of the array itself go to `problems`. */
-export async function readJsonArray(file: SourceFile, sink: RecordSink, problems: ProblemSink): Promise<void> {
+export async function readJsonArray(file: SourceFile, sink: RecordSink, problems: ProblemSink, maxFieldLength: number = DEFAULT_MAX_FIELD_LENGTH): Promise<void> {
   const splitter = new ArraySplitter({
+    tooLong(index, bytes, long) {
+      const where = locate(file, index);
+      const bound = `at most ${maxFieldLength.toLocaleString("en-US")} characters`;
+      for (const { key, bytes: length } of long) {
+        problems.push({ severity: "error", ...where, field: key, value: `${length.toLocaleString("en-US")} bytes`, expected: bound, hint: "--max-field-length raises the bound" });
+      }
+      if (long.length === 0) problems.push({ severity: "error", ...where, value: `${bytes.toLocaleString("en-US")} bytes`, expected: "a record a subject's ten fields could fill", hint: "is it one record?" });
+    },
     block(text) {
       sink.block({ first: text.first, count: text.starts.length, hash: contentHash(text.bytes) }, text);
     },
     problem(expected, got, hint, index) {
       problems.push({ severity: "error", ...locate(file, index), expected, ...(got === undefined ? {} : { value: got }), ...(hint === undefined ? {} : { hint }) });
     },
-  });
+  }, maxFieldLength);
   const stream = createReadStream(file.path, { highWaterMark: CHUNK_BYTES });
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     if (!splitter.push(chunk)) {

@@ -109,7 +109,7 @@ const READERS = {
   json: readJsonArray,
 } as const;
 
-function readerOf(file: SourceFile): (file: SourceFile, sink: RecordSink, problems: ProblemSink) => Promise<void> {
+function readerOf(file: SourceFile): (file: SourceFile, sink: RecordSink, problems: ProblemSink, maxFieldLength?: number) => Promise<void> {
   return file.kind === "csv" ? READERS.csv : file.locateBy === "line" ? READERS.ndjson : READERS.json;
 }
 
@@ -201,7 +201,7 @@ export async function readRecords(options: ReadOptions, known?: KnownBlocks): Pr
         },
         ready: () => threads?.ready() ?? Promise.resolve(),
       };
-      await readerOf(file)(file, sink, problems);
+      await readerOf(file)(file, sink, problems, options.maxFieldLength);
       if (lines.count > 0 || lines.problems.count > 0) pieces.push({ file: number, rendered: lines.finish() });
     }
     // Every thread's block, in reading order (a failed thread fails the read).

@@ -116,7 +116,8 @@ function explain(issues: readonly z.core.$ZodIssue[], value: unknown, file: Sour
         problems.push({ severity: "error", ...where, field, value: deep, expected: "a flat value", hint: "a subject's fields are flat values" });
         continue;
       }
-      const hint = hintFor(field, input, file.kind);
+      // A number JSON.parse could not hold is shown as written; the usual hints would not fit it.
+      const hint = typeof input === "number" && !Number.isFinite(input) ? "too many digits for an exact number" : hintFor(field, input, file.kind);
       problems.push({ severity: "error", ...where, field, value: showField(input, field, position, source), expected: issue.message, ...(hint === undefined ? {} : { hint }) });
     } else {
       const deep = tooDeep(value);
