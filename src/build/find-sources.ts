@@ -70,7 +70,7 @@ export async function findSources(dataDir: string, options: FindOptions = {}): P
           walked.add(target);
           queue.push(entry.path);
         }
-      } else if (SOURCE_PATTERNS.some((pattern) => entry.path.endsWith(pattern.slice(3)))) {
+      } else if (SOURCE_PATTERNS.some((pattern) => entry.path.endsWith(pattern.slice(4)))) {
         candidates.push(entry.path);
       }
     }

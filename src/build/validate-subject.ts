@@ -116,9 +116,11 @@ function explain(issues: readonly z.core.$ZodIssue[], value: unknown, file: Sour
         problems.push({ severity: "error", ...where, field, value: deep, expected: "a flat value", hint: "a subject's fields are flat values" });
         continue;
       }
-      // A number JSON.parse could not hold is shown as written; the usual hints would not fit it.
-      const hint = typeof input === "number" && !Number.isFinite(input) ? "too many digits for an exact number" : hintFor(field, input, file.kind);
-      problems.push({ severity: "error", ...where, field, value: showField(input, field, position, source), expected: issue.message, ...(hint === undefined ? {} : { hint }) });
+      // A number too long to hold exactly (JSON.parse makes it Infinity; a CSV cell stays text) is shown as written.
+      const csvDigits = file.kind === "csv" && field === "id" && typeof input === "string" && /^-?[0-9]+$/.test(input);
+      const hint = (typeof input === "number" && !Number.isFinite(input)) || csvDigits ? "too many digits for an exact number" : hintFor(field, input, file.kind);
+      const shown = csvDigits ? showNumberText(input) : showField(input, field, position, source);
+      problems.push({ severity: "error", ...where, field, value: shown, expected: issue.message, ...(hint === undefined ? {} : { hint }) });
     } else {
       const deep = tooDeep(value);
       problems.push({ severity: "error", ...where, value: deep ?? showValue(value), expected: "an object with the ten fields of a subject", ...(deep === undefined ? {} : { hint: "a subject's fields are flat values" }) });
