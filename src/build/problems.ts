@@ -79,9 +79,17 @@ const KNOWN_FIELDS: ReadonlySet<string> = new Set(FIELD_NAMES);
  */
 export function kindKey(problem: Problem): string {
   const field = problem.field === undefined ? "" : KNOWN_FIELDS.has(problem.field) ? problem.field : "an unknown field";
-  const rule = problem.expected.replace(/"(?:[^"\\]|\\.)*"…?|[0-9][0-9,]*/g, "#");
+  let rule = RULES.get(problem.expected);
+  if (rule === undefined) {
+    rule = problem.expected.replace(/"(?:[^"\\]|\\.)*"…?|[0-9][0-9,]*/g, "#");
+    // Expectations are a handful of texts, but one with a value in it may be new each time: bounded.
+    if (RULES.size < 10_000) RULES.set(problem.expected, rule);
+  }
   return `${problem.severity}|${field}|${rule}`;
 }
+
+/** Each expectation's rule, as worked out once (see kindKey). */
+const RULES = new Map<string, string>();
 
 /**
  * Problems in bounded memory: the first `keep` of each kind (in the order added) are kept, the
