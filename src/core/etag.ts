@@ -18,9 +18,13 @@ function hash53(text: string): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
-/** The strong ETag of the page a request names, from the site's hash and what shapes the bytes. */
-export function pageEtag(siteHash: string, baseUrl: string, linkQuery: string): string {
-  return `"${siteHash.slice(0, 12)}-${hash53(`${baseUrl}\n${linkQuery}`)}"`;
+/**
+ * The strong ETag of the page a request names, from the site's hash and what shapes the bytes
+ * (a pretty-printed page's `indent` too: its bytes differ from the compact page's).
+ */
+export function pageEtag(siteHash: string, baseUrl: string, linkQuery: string, indent = 0): string {
+  const shape = indent === 0 ? `${baseUrl}\n${linkQuery}` : `${baseUrl}\n${linkQuery}\n${indent}`;
+  return `"${siteHash.slice(0, 12)}-${hash53(shape)}"`;
 }
 
 /** Does an `If-None-Match` header name `etag`? (RFC 9110 §13.1.2: weak comparison, `*` matches any.) */

@@ -37,9 +37,18 @@ const LINE_SEPARATORS = /[\u2028\u2029]/g;
 const HAS_LINE_SEPARATOR = /[\u2028\u2029]/;
 
 /** JSON as DRF renders it; JSON.stringify already matches Python's escapes for everything else. */
-export function toJson(value: unknown): string {
-  const json = JSON.stringify(value);
+export function toJson(value: unknown, indent = 0): string {
+  const json = indent === 0 ? JSON.stringify(value) : JSON.stringify(value, null, indent);
   return HAS_LINE_SEPARATOR.test(json) ? escapeLineSeparators(json) : json;
+}
+
+/**
+ * Compact JSON re-rendered as JSONRenderer writes it for `Accept: …; indent=n`: Python's
+ * `json.dumps(data, indent=n, separators=(",", ": "), ensure_ascii=False)`, which
+ * `JSON.stringify(data, null, n)` matches; U+2028/9 stay escaped. An indent of 0 is compact.
+ */
+export function indentJson(json: string, indent: number): string {
+  return indent === 0 ? json : toJson(JSON.parse(json), indent);
 }
 
 function escapeLineSeparators(json: string): string {

@@ -11,15 +11,19 @@ import { buildLinks, COLLECTION_PATH, encodeLinkQuery, extraParams } from "./bui
 import { matchesIfNoneMatch, pageEtag } from "./etag.ts";
 import { chunkPath, type Form, pagePath } from "./layout.ts";
 import type { Manifest } from "./manifest.ts";
-import { lastValue, parseQuery, type QueryParam, readPaging } from "./read-query.ts";
-import { PAGE_TAIL, renderPageHead, toJson } from "./render-page.ts";
-import { isStrSpace, trimBy } from "./trim-spaces.ts";
+import { negotiate } from "./negotiate.ts";
+import { asByteString, decodeQueryBytes, percentDecodeBytes } from "./read-target.ts";
+import { lastValue, type Paging, parseQuery, type QueryParam, readPaging } from "./read-query.ts";
+import { indentJson, PAGE_TAIL, renderPageHead, toJson } from "./render-page.ts";
 
 export interface RouteRequest {
   readonly method: string;
-  /** The URL's path as it came, percent-escapes and all (`URL.pathname`). */
+  /**
+   * The target's path as sent, percent-escapes and all, one character per byte (read-target.ts:
+   * `splitTarget` of a raw target; a parsed URL's `pathname` where the host has no other).
+   */
   readonly path: string;
-  /** The URL's query without its `?` (`URL.search.slice(1)`). */
+  /** The target's query as sent without its `?`, one character per byte (or a parsed URL's `search`). */
   readonly query: string;
   readonly accept?: string | null | undefined;
   readonly ifNoneMatch?: string | null | undefined;
@@ -39,13 +43,17 @@ export type Decision =
   | { readonly kind: "static" }
   /** A pre-rendered page: send this file's bytes with these headers, computing nothing. */
   | { readonly kind: "file"; readonly status: 200; readonly headers: HeaderList; readonly path: string }
-  /** A page no file holds: `head`, the sliced records joined by `,`, then `]}` (see `assemblePage`). */
+  /**
+   * A page no file holds: `head`, the sliced records joined by `,`, then `]}`, pretty-printed
+   * when `indent` is not 0 (see `assemblePage`).
+   */
   | {
       readonly kind: "derive";
       readonly status: 200;
       readonly headers: HeaderList;
       readonly head: string;
       readonly chunks: readonly ChunkSlice[];
+      readonly indent: number;
     }
   /** An answer complete in itself. */
   | { readonly kind: "respond"; readonly status: number; readonly headers: HeaderList; readonly body: string };
@@ -62,54 +70,62 @@ const VALID_FORMATS = new Set(["", "api", "json"]);
 
 /** Decides the answer to one request. */
 export function route(request: RouteRequest, manifest: Manifest): Decision {
-  const path = decodePath(request.path);
+  // Django matches the path percent-decoded and nothing else: `/api/subjekti/./` is another path.
+  const path = percentDecodeBytes(asByteString(request.path));
+  const query = asByteString(request.query);
   if (path === COLLECTION_PATH.slice(0, -1)) {
     // Django's CommonMiddleware (APPEND_SLASH) answers every method with a relative 301.
-    const location = request.query === "" ? COLLECTION_PATH : `${COLLECTION_PATH}?${iriToUri(request.query)}`;
+    const location = query === "" ? COLLECTION_PATH : `${COLLECTION_PATH}?${iriToUri(query)}`;
     return respond(301, [["Location", location], ...commonHeaders(manifest.cacheControl)], "");
   }
-  if (path === COLLECTION_PATH) return routeCollection(request, manifest);
+  if (path === COLLECTION_PATH) return routeCollection(request, query, manifest);
   if (path.startsWith("/api/")) {
     return respond(404, [["Content-Type", "application/json"], ...commonHeaders(manifest.cacheControl)], NOT_FOUND_BODY);
   }
   return { kind: "static" };
 }
 
-function routeCollection(request: RouteRequest, manifest: Manifest): Decision {
-  const params = parseQuery(request.query);
+function routeCollection(request: RouteRequest, query: string, manifest: Manifest): Decision {
+  // QueryDict reads the values from the raw bytes decoded as UTF-8 (Latin-1 if they are not);
+  // the links are built from the raw bytes taken one by one as Latin-1 (PEP 3333's QUERY_STRING,
+  // through build_absolute_uri), so the two differ only when the query holds raw non-ASCII bytes.
+  const linkParams = parseQuery(query);
+  const values = decodeQueryBytes(query);
+  const params = values === query ? linkParams : parseQuery(values);
   const headers = collectionHeaders(manifest.cacheControl);
   const format = lastValue(params, "format");
   if (format !== undefined && !VALID_FORMATS.has(format)) return respond(404, headers, NOT_FOUND_BODY);
-  if (!acceptsJson(request.accept)) return respond(406, headers, NOT_ACCEPTABLE_BODY);
+  const indent = negotiate(request.accept);
+  if (indent === null) return respond(406, headers, NOT_ACCEPTABLE_BODY);
   // Django upper-cases the method before dispatch.
   const method = request.method.toUpperCase();
-  if (method === "OPTIONS") return respond(200, headers, OPTIONS_BODY);
+  if (method === "OPTIONS") return respond(200, headers, indentJson(OPTIONS_BODY, indent));
   if (method !== "GET" && method !== "HEAD") {
-    return respond(405, headers, toJson({ detail: `Method "${method}" not allowed.` }));
+    return respond(405, headers, toJson({ detail: `Method "${method}" not allowed.` }, indent));
   }
-  return routePage(request, manifest, params);
+  return routePage(request, manifest, readPaging(params, manifest.maxLimit), extraParams(linkParams), indent);
 }
 
-function routePage(request: RouteRequest, manifest: Manifest, params: readonly QueryParam[]): Decision {
-  const { limit, offset } = readPaging(params, manifest.maxLimit);
-  const extras = extraParams(params);
-  const etag = pageEtag(manifest.hash, request.baseUrl, encodeLinkQuery(extras, limit, offset));
+function routePage(request: RouteRequest, manifest: Manifest, paging: Paging, extras: readonly QueryParam[], indent: number): Decision {
+  const { limit, offset } = paging;
+  const etag = pageEtag(manifest.hash, request.baseUrl, encodeLinkQuery(extras, limit, offset), indent);
   const headers = collectionHeaders(manifest.cacheControl, etag);
   if (matchesIfNoneMatch(request.ifNoneMatch, etag)) return respond(304, headers, "");
 
   const { count } = manifest;
   const head = renderPageHead(count, buildLinks(request.baseUrl, extras, limit, offset, count));
-  if (offset >= BigInt(count)) return respond(200, headers, head + PAGE_TAIL);
+  if (offset >= BigInt(count)) return respond(200, headers, indentJson(head + PAGE_TAIL, indent));
 
   const start = Number(offset);
   const form = preRenderedForm(extras, manifest);
-  if (form !== null && start % limit === 0 && manifest.limits.includes(limit) && request.baseUrl === manifest.baseUrl) {
+  // The files are compact pages: a pretty-printed one is derived.
+  if (indent === 0 && form !== null && start % limit === 0 && manifest.limits.includes(limit) && request.baseUrl === manifest.baseUrl) {
     const file = pagePath(manifest, form, limit, start / limit);
     if (file !== null) return { kind: "file", status: 200, headers, path: file };
   }
   const chunks = sliceChunks(manifest, start, Math.min(start + limit, count));
   if (chunks === null) return siteUnavailable("The site is incomplete: rebuild it.");
-  return { kind: "derive", status: 200, headers, head, chunks };
+  return { kind: "derive", status: 200, headers, head, chunks, indent };
 }
 
 /** The pre-rendered form whose links these extra parameters give, if the build wrote that form. */
@@ -137,35 +153,13 @@ function sliceChunks(manifest: Manifest, start: number, end: number): ChunkSlice
 }
 
 /** A derived page's bytes from the texts of its chunk files, in the order `decision.chunks` names them. */
-export function assemblePage(head: string, chunks: readonly ChunkSlice[], texts: readonly string[]): string {
+export function assemblePage(head: string, chunks: readonly ChunkSlice[], texts: readonly string[], indent = 0): string {
   const records: string[] = [];
   chunks.forEach((slice, i) => {
     const lines = (texts[i] ?? "").split("\n", slice.to);
     for (let line = slice.from; line < slice.to; line++) records.push(lines[line] ?? "");
   });
-  return head + records.join(",") + PAGE_TAIL;
-}
-
-/**
- * DRF's `DefaultContentNegotiation`: a media range admits JSON when its type is `*` or
- * `application` and its subtype `*` or `json`; Django lower-cases it, parameters and `q` are
- * ignored. A missing or blank header is `*`/`*`.
- */
-export function acceptsJson(header: string | null | undefined): boolean {
-  if (header === null || header === undefined || stripPython(header) === "") return true;
-  return header.split(",").some((range) => {
-    // get_accept_list strips each range and parse_header_parameters its type, with str.strip().
-    const type = stripPython(range.split(";")[0] ?? "").toLowerCase();
-    const slash = type.indexOf("/");
-    const main = slash < 0 ? type : type.slice(0, slash);
-    const sub = slash < 0 ? "" : type.slice(slash + 1);
-    return (main === "*" || main === "application") && (sub === "*" || sub === "json");
-  });
-}
-
-/** Python's `str.strip()`: unlike `String.prototype.trim` it strips \x1c-\x1f and \x85, and keeps U+FEFF. */
-function stripPython(text: string): string {
-  return trimBy(text, isStrSpace);
+  return indentJson(head + records.join(",") + PAGE_TAIL, indent);
 }
 
 /** Characters Django's `iri_to_uri` keeps: `quote(iri, safe="/#%[]=:;$&()+,!?*@'~")`. */
@@ -181,16 +175,6 @@ function iriToUri(text: string): string {
     else for (const byte of UTF8.encode(char)) out += "%" + byte.toString(16).toUpperCase().padStart(2, "0");
   }
   return out;
-}
-
-/** Django resolves URLs on the percent-decoded path. */
-function decodePath(path: string): string {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    // A malformed escape cannot name the collection; compare the path as it came.
-    return path;
-  }
 }
 
 /**

@@ -11,10 +11,11 @@ import { resolve, sep } from "node:path";
 import serveHandler from "serve-handler";
 import type { HeaderList } from "../core/answer-headers.ts";
 import { type Refusal, refusal, staticMethodRefused } from "../core/refusals.ts";
+import { linkOrigin, splitTarget } from "../core/read-target.ts";
 import { assemblePage, route, siteUnavailable } from "../core/route.ts";
 import { BYTES, FileCache, TEXT } from "./file-cache.ts";
 import { failedRequestStart, readRawRequest, requestVersion, writeRawAnswer } from "./raw-request.ts";
-import { linkOrigin, readTarget } from "./request-target.ts";
+import { readTarget } from "./request-target.ts";
 import { ManifestWatcher } from "./site-manifest.ts";
 
 export interface PreviewOptions {
@@ -236,14 +237,17 @@ async function decide(site: Site, request: PreviewRequest, retry: boolean): Prom
     return unavailable(`The site is unusable: ${state.problem}. Run \`npm run build\`.`, request.method);
   }
   const { manifest } = state;
+  // The router reads the target as sent (Node hands its bytes over as Latin-1 characters), and
+  // the links' origin from the Host header as sent.
+  const sent = splitTarget(request.target);
   const decision = route(
     {
       method: request.method,
-      path: target.path,
-      query: target.query,
+      path: sent.path,
+      query: sent.query,
       accept: request.accept,
       ifNoneMatch: request.ifNoneMatch,
-      baseUrl: linkOrigin(request.host, site.origin),
+      baseUrl: linkOrigin("http", request.host, site.origin),
     },
     manifest,
   );
@@ -259,7 +263,7 @@ async function decide(site: Site, request: PreviewRequest, retry: boolean): Prom
     case "derive": {
       const texts = await Promise.all(decision.chunks.map((chunk) => readInside(site.dir, site.chunks, chunk.path))).catch(() => null);
       if (texts !== null) {
-        return bytes(decision.status, decision.headers, assemblePage(decision.head, decision.chunks, texts), isHead);
+        return bytes(decision.status, decision.headers, assemblePage(decision.head, decision.chunks, texts, decision.indent), isHead);
       }
       break;
     }

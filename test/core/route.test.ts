@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { Manifest } from "../../src/core/manifest.ts";
 import { recordShardKey } from "../../src/core/layout.ts";
 import { renderPage, renderPageHead, toJson } from "../../src/core/render-page.ts";
-import { acceptsJson, assemblePage, type Decision, route, type RouteRequest } from "../../src/core/route.ts";
+import { negotiate } from "../../src/core/negotiate.ts";
+import { assemblePage, type Decision, route, type RouteRequest } from "../../src/core/route.ts";
 
 const BASE = "https://x.org";
 const COUNT = 2000;
@@ -281,7 +282,7 @@ describe("assemblePage", () => {
   });
 });
 
-describe("acceptsJson (DRF DefaultContentNegotiation with JSONRenderer only)", () => {
+describe("negotiate admits JSON (DRF DefaultContentNegotiation with JSONRenderer only)", () => {
   it.each([
     ["absent (null) -> true", null, true],
     ["absent (undefined) -> true", undefined, true],
@@ -311,7 +312,7 @@ describe("acceptsJson (DRF DefaultContentNegotiation with JSONRenderer only)", (
     ["'application/json \\x1f;q=1' -> true", "application/json \x1f;q=1", true],
     ["'\\ufeffapplication/json' -> false (BOM is not whitespace to Python)", "\ufeffapplication/json", false],
   ])("%s", (_name, accept, expected) => {
-    expect(acceptsJson(accept)).toBe(expected);
+    expect(negotiate(accept) !== null).toBe(expected);
   });
 });
 

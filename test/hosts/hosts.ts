@@ -22,7 +22,8 @@ export interface HostAnswer {
 
 export interface Host {
   readonly name: HostName;
-  send(method: string, target: string, headers: Readonly<Record<string, string>>): Promise<HostAnswer>;
+  /** `encoding` latin1: each character of `target` is one byte on the wire. */
+  send(method: string, target: string, headers: Readonly<Record<string, string>>, encoding?: "utf8" | "latin1"): Promise<HostAnswer>;
   stop(): Promise<void>;
 }
 
@@ -67,8 +68,10 @@ export function fixtureContext(dir: string, request: Request, onNext?: (url: str
 export function edgeHost(dir: string): Host {
   return {
     name: "edge",
-    async send(method, target, headers) {
-      const request = new Request(`${BASE}${target}`, { method, headers });
+    async send(method, target, headers, encoding) {
+      // A URL holds text: raw bytes are read as UTF-8 (what the URL parser then percent-encodes).
+      const text = encoding === "latin1" ? Buffer.from(target, "latin1").toString("utf8") : target;
+      const request = new Request(`${BASE}${text}`, { method, headers });
       const response = await subjekti(request, fixtureContext(dir, request));
       const out: Record<string, string> = {};
       response.headers.forEach((value, name) => {
@@ -88,7 +91,7 @@ export async function previewHost(dir: string): Promise<Host & { readonly port: 
     name: "preview",
     port,
     url: preview.url,
-    send: (method, target, headers) => sendRaw(port, method, target, { Host: "testserver", ...headers }),
+    send: (method, target, headers, encoding) => sendRaw(port, method, target, { Host: "testserver", ...headers }, encoding),
     stop: () => preview.close(),
   };
 }
@@ -104,7 +107,7 @@ export async function denoHost(dir: string): Promise<Host> {
   const port = await firstLine(child, (line) => (JSON.parse(line) as { port: number }).port, 60_000);
   return {
     name: "deno",
-    send: (method, target, headers) => sendRaw(port, method, target, { Host: "testserver", ...headers }),
+    send: (method, target, headers, encoding) => sendRaw(port, method, target, { Host: "testserver", ...headers }, encoding),
     stop: async () => {
       await stopChild(child);
       await rm(denoDir, { recursive: true, force: true });

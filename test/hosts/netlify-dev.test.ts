@@ -109,7 +109,7 @@ async function netlifyDevHost(root: string): Promise<Host> {
   );
   return {
     name: "netlify",
-    send: (method, target, headers) => sendRaw(port, method, target, { Host: "testserver", ...headers }),
+    send: (method, target, headers, encoding) => sendRaw(port, method, target, { Host: "testserver", ...headers }, encoding),
     stop: () => stopChild(child),
   };
 }

@@ -18,16 +18,18 @@ export function sendRaw(
   method: string,
   target: string,
   headers: Readonly<Record<string, string>>,
+  /** `latin1`: each character of `target` is one byte (raw bytes that are no UTF-8). */
+  encoding: "utf8" | "latin1" = "utf8",
   timeoutMs = 20_000,
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host: "127.0.0.1", port });
     const parts: Buffer[] = [];
-    let head = `${method} ${target} HTTP/1.1\r\n`;
+    let head = ` HTTP/1.1\r\n`;
     for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
     head += "Connection: close\r\n\r\n";
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer to ${method} ${target.slice(0, 80)} in ${timeoutMs} ms`)));
-    socket.on("connect", () => socket.write(Buffer.from(head, "utf8")));
+    socket.on("connect", () => socket.write(Buffer.concat([Buffer.from(`${method} `, "utf8"), Buffer.from(target, encoding), Buffer.from(head, "utf8")])));
     socket.on("data", (chunk: Buffer) => parts.push(chunk));
     socket.on("error", reject);
     socket.on("end", () => {

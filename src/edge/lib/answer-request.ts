@@ -9,6 +9,7 @@
 import type { HeaderList } from "../../core/answer-headers.ts";
 import { MANIFEST_PATH } from "../../core/layout.ts";
 import { type Manifest, manifestProblem } from "../../core/manifest.ts";
+import { urlTarget } from "../../core/read-target.ts";
 import { assemblePage, route, siteUnavailable } from "../../core/route.ts";
 import { VERSION } from "../../core/version.ts";
 
@@ -80,13 +81,14 @@ async function loadManifest(host: EdgeHost): Promise<Manifest | SiteUnavailable>
 }
 
 async function answerWith(manifest: Manifest, request: Request, host: EdgeHost): Promise<Response> {
-  const url = new URL(request.url);
+  // Request.url as the runtime wrote it, not `new URL()` of it, which would resolve dot segments.
+  const target = urlTarget(request.url);
   const method = request.method;
   const decision = route(
     {
       method,
-      path: url.pathname,
-      query: url.search.slice(1),
+      path: target.path,
+      query: target.query,
       accept: request.headers.get("accept"),
       ifNoneMatch: request.headers.get("if-none-match"),
       baseUrl: manifest.baseUrl,
@@ -120,7 +122,7 @@ async function answerWith(manifest: Manifest, request: Request, host: EdgeHost):
       if (texts.some((text) => text === null)) {
         return unavailable("The site is incomplete: a records file is missing. Rebuild and redeploy it.", isHead);
       }
-      return bytesResponse(decision.status, decision.headers, assemblePage(decision.head, decision.chunks, texts as string[]), isHead);
+      return bytesResponse(decision.status, decision.headers, assemblePage(decision.head, decision.chunks, texts as string[], decision.indent), isHead);
     }
     case "respond":
       return bytesResponse(decision.status, decision.headers, decision.body, isHead);

@@ -1,0 +1,104 @@
+/**
+ * The request as sent, the way Django reads it behind a WSGI server: the target's path and query
+ * taken byte for byte (no dot segments resolved, no `\` turned into `/`, no bytes re-encoded),
+ * and the links' origin from the `Host` header as sent (case kept).
+ *
+ * Hosts hand these over as "byte strings": one character per byte (Latin-1), as Node reads a raw
+ * target and as PEP 3333 passes it to Django. A host that only has a parsed URL passes its
+ * `pathname` and `search`, which are ASCII and so already byte strings.
+ */
+
+/** A request target's path and query, byte strings, the query without its `?`. */
+export interface SentTarget {
+  readonly path: string;
+  readonly query: string;
+}
+
+const SCHEME_AND_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+const NON_LATIN1 = /[^\x00-\xff]/;
+const NON_ASCII = /[^\x00-\x7f]/;
+const UTF8 = new TextEncoder();
+
+/**
+ * The path and query of a raw request target, origin-form (`/path?query`) or absolute-form
+ * (`http://host/path?query`, whose origin is dropped), as a WSGI server splits it (a `#` ends both).
+ */
+export function splitTarget(target: string): SentTarget {
+  const origin = target.startsWith("/") ? null : SCHEME_AND_AUTHORITY.exec(target);
+  const rest = origin === null ? target : target.slice(origin[0].length);
+  const hash = rest.indexOf("#");
+  const bare = hash < 0 ? rest : rest.slice(0, hash);
+  const q = bare.indexOf("?");
+  const path = q < 0 ? bare : bare.slice(0, q);
+  return { path: path === "" ? "/" : path, query: q < 0 ? "" : bare.slice(q + 1) };
+}
+
+/**
+ * The target of a `Request.url` as the runtime wrote it. Deno's server puts the target into
+ * `Request.url` as sent, decoded as UTF-8 and nothing else (`new URL()` would resolve dot segments
+ * and re-encode it): its characters are turned back into the bytes that were sent.
+ */
+export function urlTarget(url: string): SentTarget {
+  return splitTarget(utf8Bytes(url));
+}
+
+/**
+ * The origin a `Request.url` was written with, case kept (`http://LocalHost:8080`): Deno's server
+ * writes the `Host` header as sent; `new URL().origin` would lower-case it.
+ */
+export function urlOrigin(url: string): string {
+  return SCHEME_AND_AUTHORITY.exec(url)?.[0] ?? new URL(url).origin;
+}
+
+/** The bytes of `text`'s UTF-8 encoding, one character per byte (ASCII stays as it is). */
+export function utf8Bytes(text: string): string {
+  if (!NON_ASCII.test(text)) return text;
+  let out = "";
+  for (const byte of UTF8.encode(text)) out += String.fromCharCode(byte);
+  return out;
+}
+
+/** A byte string as it is; text with characters above U+00FF (which no byte string has) as its UTF-8 bytes. */
+export function asByteString(text: string): string {
+  return NON_LATIN1.test(text) ? utf8Bytes(text) : text;
+}
+
+/** Python's `unquote_to_bytes` as a byte string: every `%XX` becomes its byte, malformed escapes stay. */
+export function percentDecodeBytes(text: string): string {
+  if (!text.includes("%")) return text;
+  return text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * The query string as Django's `QueryDict` decodes the raw bytes before parsing them: UTF-8, or
+ * Latin-1 when the whole query is not valid UTF-8 ("some user agents are misbehaving").
+ */
+export function decodeQueryBytes(query: string): string {
+  if (!NON_ASCII.test(query)) return query;
+  const bytes = Uint8Array.from(query, (c) => c.charCodeAt(0));
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return query;
+  }
+}
+
+/** Django's `host_validation_re`, matched on the lower-cased host. */
+const DJANGO_HOST = /^(?:[a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(?::[0-9]+)?$/;
+
+/**
+ * The origin of the links of a request received as `scheme` with this `Host` header: the host as
+ * sent, case kept, when Django's `get_host()` accepts it (`ALLOWED_HOSTS = ['*']`); `fallback`
+ * otherwise (Django would answer 400; a host without a usable Host header still answers).
+ */
+export function linkOrigin(scheme: string, host: string | null | undefined, fallback: string): string {
+  if (host === null || host === undefined) return fallback;
+  const lower = host.toLowerCase();
+  if (!DJANGO_HOST.test(lower)) return fallback;
+  // split_domain_port: the domain is what precedes the port, a trailing dot dropped; it must not be empty.
+  const colon = lower.endsWith("]") ? -1 : lower.lastIndexOf(":");
+  const domain = colon < 0 ? lower : lower.slice(0, colon);
+  return domain === "" || domain === "." ? fallback : `${scheme}://${host}`;
+}
