@@ -83,7 +83,7 @@ describe("the preview's origin, rebuilds and refusals", () => {
 
   it.each([
     ["Host: example.org:8000 -> links on http://example.org:8000", { Host: "example.org:8000" }, "http://example.org:8000"],
-    ["Host: LOCALHOST -> lower-cased", { Host: "LOCALHOST" }, "http://localhost"],
+    ["Host: LOCALHOST -> kept as sent (Django's get_host)", { Host: "LOCALHOST" }, "http://LOCALHOST"],
     ["Host: [::1]:9 -> an IPv6 literal", { Host: "[::1]:9" }, "http://[::1]:9"],
     ["Host: evil.org/x?y -> not a host: the listening address", { Host: "evil.org/x?y" }, "LISTEN"],
     ["Host: a b -> the listening address", { Host: "a b" }, "LISTEN"],
