@@ -391,3 +391,57 @@ describe("route: laws", () => {
     );
   });
 });
+
+describe("route: Accept's indent", () => {
+  const pretty = { accept: "application/json; indent=4" };
+
+  it("a pre-rendered page asked with an indent is derived, pretty, under its own ETag", () => {
+    const compact = ask("/api/subjekti/");
+    const indented = ask("/api/subjekti/", pretty);
+    expect(compact.kind).toBe("file");
+    expect(indented).toMatchObject({ kind: "derive", indent: 4 });
+    expect(header(indented, "ETag")).not.toBe(header(compact, "ETag"));
+    expect(ask("/api/subjekti/", { ...pretty, ifNoneMatch: header(compact, "ETag") }).kind).toBe("derive");
+    expect(ask("/api/subjekti/", { ...pretty, ifNoneMatch: header(indented, "ETag") })).toMatchObject({ status: 304 });
+  });
+
+  it("indent=0 and a non-integer indent are the compact page, the file itself", () => {
+    expect(ask("/api/subjekti/", { accept: "application/json; indent=0" }).kind).toBe("file");
+    expect(ask("/api/subjekti/", { accept: "application/json; indent=x" }).kind).toBe("file");
+  });
+
+  it("the derived page is json.dumps(indent=4, separators=(',', ': ')) of the compact one", () => {
+    const decision = ask("/api/subjekti/?limit=2&offset=1998", pretty);
+    if (decision.kind !== "derive") throw new Error(decision.kind);
+    const body = assemblePage(decision.head, decision.chunks, [chunkText(1, 1000, COUNT)], decision.indent);
+    expect(body).toBe(JSON.stringify(JSON.parse(assemblePage(decision.head, decision.chunks, [chunkText(1, 1000, COUNT)])), null, 4));
+    expect(body).toMatch(/^\{\n {4}"count": 2000,\n {4}"next": null,/);
+  });
+});
+
+describe("route: paths as sent and raw query bytes", () => {
+  it.each([
+    ["/api/subjekti/./", 404],
+    ["/api/subjekti/%2e", 404],
+    ["/api/x/../subjekti/", 404],
+    ["/api/x/../subjekti", 404],
+    ["/api/%73ubjekti/", 200],
+    ["/api/subjekti%2F", 200],
+  ])("%s -> %i", (target, status) => {
+    expect(ask(target)).toMatchObject({ status });
+  });
+
+  it("/api\\subjekti/ is not under /api/: static", () => {
+    expect(ask("/api\\subjekti/")).toEqual({ kind: "static" });
+  });
+
+  it("raw bytes: values read as UTF-8 (Latin-1 when the query is no UTF-8), links from the bytes as Latin-1", () => {
+    const links = (query: string) => {
+      const decision = ask(`/api/subjekti/?${query}`);
+      return decision.kind === "derive" ? decision.head : decision.kind;
+    };
+    expect(links("limit=\xd9\xa3&x=\xc4\x8d")).toContain(`?limit=3&offset=3&x=%C3%84%C2%8D"`);
+    expect(links("limit=\xd9\xa3&x=\xff")).toContain(`?limit=20&offset=20&x=%C3%BF"`);
+    expect(links("x=\x80")).toContain(`&x=%C2%80"`);
+  });
+});
