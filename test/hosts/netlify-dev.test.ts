@@ -31,7 +31,8 @@ const REPO = resolve(import.meta.dirname, "../..");
  * proxy and is not tested here:
  * - its Node HTTP parser refuses method names it does not know (FOO, lower-case get, Delete) and raw
  *   UTF-8 in the target with a bare 400, and a 40 KB query with 431, before the edge runs;
- * - it merges `//` in the path (so /api/subjekti// reaches the collection);
+ * - it merges `//` in the path (so /api/subjekti// reaches the collection), and resolves dot segments
+ *   and `\` as a URL parser does (listed as `netlify` exceptions in the request table);
  * - it re-chunks streamed bodies (no Content-Length on pre-rendered pages) and sends
  *   `Content-Length: 0` on HEAD;
  * - it drops `Allow` and `Vary` from a 404 the edge function returns.

@@ -112,13 +112,13 @@ const STATIC_NOT_FOUND = /not (?:be )?found/i;
 const RESOLVED_BY_URL =
   "the runtime hands over a parsed URL: `new Request(url)` resolves dot segments (`.`, `..`, `%2e`) and reads `\\` as `/`";
 const REENCODED_BY_URL = "`new Request(url)` percent-encodes raw bytes as UTF-8 (invalid UTF-8 as U+FFFD) before the function runs";
+const PROXY_RESOLVES = "`netlify dev`'s proxy resolves dot segments (`.`, `..`, `%2e`) and reads `\\` as `/` before the edge runs";
 const DENO_REFUSES_LATIN1 = "Deno's HTTP server answers a target that is not valid UTF-8 with its own 400 before the function runs";
 const EDGE_BASE_URL = "the edge writes links on the build's base URL, not on the request's Host";
 
 /** The contract's answer to a target whose path a URL parser resolved (the collection, its redirect, or another path). */
-function resolvedAnswer(target: string): HostException {
+function resolvedAnswer(target: string, because: string): HostException {
   const url = new URL(`${BASE}${target}`);
-  const because = RESOLVED_BY_URL;
   if (url.pathname === P && url.search === "") return { because, status: 200, expectHeaders: PAGE_HEADERS, body: FIRST };
   if (url.pathname === P.slice(0, -1)) return { because, status: 301, expectHeaders: { ...COMMON_HEADERS, location: `${P}${url.search}` }, body: "" };
   return { because, status: 404, expectHeaders: { ...COMMON_HEADERS, "content-type": "application/json" }, body: NOT_FOUND };
@@ -131,7 +131,8 @@ function drfCase(drf: DrfAnswer): RequestCase {
   const exceptions: Partial<Record<HostName, HostException>> = {};
   const path = target.split("?")[0] ?? "";
   if (/\/\.|%2e|\\/i.test(path)) {
-    exceptions.edge = resolvedAnswer(target);
+    exceptions.edge = resolvedAnswer(target, RESOLVED_BY_URL);
+    exceptions.netlify = resolvedAnswer(target, PROXY_RESOLVES);
   }
   if (drf.reencoded !== undefined) {
     exceptions.edge = { because: REENCODED_BY_URL, ...drfCase(drf.reencoded) };
