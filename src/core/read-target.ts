@@ -42,14 +42,6 @@ export function urlTarget(url: string): SentTarget {
   return splitTarget(utf8Bytes(url));
 }
 
-/**
- * The origin a `Request.url` was written with, case kept (`http://LocalHost:8080`): Deno's server
- * writes the `Host` header as sent; `new URL().origin` would lower-case it.
- */
-export function urlOrigin(url: string): string {
-  return SCHEME_AND_AUTHORITY.exec(url)?.[0] ?? new URL(url).origin;
-}
-
 /** The bytes of `text`'s UTF-8 encoding, one character per byte (ASCII stays as it is). */
 export function utf8Bytes(text: string): string {
   if (!NON_ASCII.test(text)) return text;
