@@ -4,8 +4,10 @@ import { isForm, type Form } from "./core/layout.ts";
 import { VERSION } from "./core/version.ts";
 import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "./build/build-options.ts";
 import { buildSite } from "./build/build-site.ts";
-import { DataError, formatMore, formatProblem, type Problem, type ProblemKind, SubjektiError } from "./build/problems.ts";
+import { isEncodingLabel } from "./build/decode-source.ts";
+import { DataError, type Problem, type ProblemKind, SubjektiError } from "./build/problems.ts";
 import { readRecords } from "./build/read-subjects.ts";
+import { problemsAsJsonLines, summariseProblems } from "./build/summarise-problems.ts";
 import { DEFAULT_MAX_FIELD_LENGTH } from "./build/validate-subject.ts";
 import { startPreview } from "./serve/preview-server.ts";
 
@@ -41,13 +43,23 @@ function baseUrl(text: string): string {
   return text.slice(0, end);
 }
 
-/** The problems kept (the first few of each kind), then a line for each kind with more. */
+function encodingLabel(text: string): string {
+  if (!isEncodingLabel(text)) throw new InvalidArgumentError(`"${text}" is not an encoding label (such as utf-8 or windows-1250)`);
+  return text;
+}
+
+/** How problems are printed: grouped by kind (default), every line, or JSON lines on stdout (set by the command run). */
+const problemOutput = { all: false, json: false };
+
+/** The problems kept (the first few of each kind, `kinds` counting them all), summarised by kind; or as JSON lines. */
 function printProblems(problems: readonly Problem[], kinds: readonly ProblemKind[]): void {
-  for (const problem of problems) process.stderr.write(`${formatProblem(problem)}\n`);
-  for (const kind of kinds) {
-    const more = formatMore(kind);
-    if (more !== undefined) process.stderr.write(`${more}\n`);
+  if (problemOutput.json) {
+    for (const line of problemsAsJsonLines(problems)) process.stdout.write(`${line}\n`);
+    return;
   }
+  void kinds;
+  const lines = summariseProblems(problems, { all: problemOutput.all });
+  for (const line of lines) process.stderr.write(`${line}\n`);
 }
 
 const MAX_FIELD_LENGTH_HELP = `the longest a text field may be, in characters (default: ${DEFAULT_MAX_FIELD_LENGTH})`;
@@ -61,7 +73,7 @@ const program = new Command("subjekti")
 program
   .command("build")
   .description("validate data/ and pre-render the site into dist/")
-  .option("--data <dir>", "the source data directory (*.json, *.ndjson, *.csv)", DEFAULT_OPTIONS.dataDir)
+  .option("--data <dir>", "the source data directory (*.json, *.ndjson, *.csv, *.xlsx)", DEFAULT_OPTIONS.dataDir)
   .option("--out <dir>", "the site directory", DEFAULT_OPTIONS.outDir)
   .option("--limits <list>", "page sizes pre-rendered as files, comma-separated", limitList, [...DEFAULT_OPTIONS.limits])
   .option("--forms <list>", "forms of ?format pre-rendered: plain, api, json", formList, [...DEFAULT_OPTIONS.forms])
@@ -70,7 +82,9 @@ program
     new Option("--base-url <url>", "the public origin in links (default: $URL, set by Netlify, else http://localhost:8080)").argParser(baseUrl),
   )
   .option("--cache-control <value>", "the Cache-Control header of every answer", DEFAULT_OPTIONS.cacheControl)
-  .option("--strict", "treat warnings as errors", false)
+  .option("--strict", "treat warnings as errors (spreadsheet forms included)", false)
+  .option("--encoding <label>", "the encoding of CSV sources, such as windows-1250 (default: UTF-8)", encodingLabel)
+  .option("--all-problems", "print every problem, not the first few of each kind", false)
   .option("-q, --quiet", "no progress bar", false)
   .option("--cache-dir <dir>", "where the build cache is kept: a rebuild re-reads only the changed records", DEFAULT_OPTIONS.cacheDir)
   .option("--no-cache", "read every record, and keep no build cache")
@@ -78,7 +92,8 @@ program
   .option("--max-field-length <n>", MAX_FIELD_LENGTH_HELP, positiveInt, DEFAULT_MAX_FIELD_LENGTH)
   .option("--follow-outside", FOLLOW_OUTSIDE_HELP, false)
   .action(async (flags) => {
-    const { cache, cacheDir, threads, ...rest } = flags;
+    const { cache, cacheDir, threads, allProblems, encoding, ...rest } = flags;
+    problemOutput.all = allProblems;
     const options: BuildOptions = {
       ...rest,
       dataDir: flags.data,
@@ -86,6 +101,7 @@ program
       baseUrl: flags.baseUrl ?? baseUrl(defaultBaseUrl(process.env)),
       cacheDir: cache === false ? null : cacheDir,
       threads: threads ?? "auto",
+      ...(encoding === undefined ? {} : { encoding }),
     };
     const { printBuildReport, progressBar } = await import("./build/build-report.ts");
     const bar = options.quiet ? undefined : progressBar(process.stderr);
@@ -99,17 +115,24 @@ program
   .command("validate")
   .description("check data/ against every rule and report every problem; writes nothing")
   .option("--data <dir>", "the source data directory", DEFAULT_OPTIONS.dataDir)
-  .option("--strict", "treat warnings as errors", false)
+  .option("--strict", "treat warnings as errors (spreadsheet forms included)", false)
+  .option("--encoding <label>", "the encoding of CSV sources, such as windows-1250 (default: UTF-8)", encodingLabel)
+  .option("--all-problems", "print every problem kept, not the first few of each kind", false)
+  .option("--json", "print the problems as JSON lines on stdout, for tools", false)
   .option("--max-field-length <n>", MAX_FIELD_LENGTH_HELP, positiveInt, DEFAULT_MAX_FIELD_LENGTH)
   .option("--follow-outside", FOLLOW_OUTSIDE_HELP, false)
   .action(async (flags) => {
+    problemOutput.all = flags.allProblems;
+    problemOutput.json = flags.json;
     // The records as a build reads them (threads for large inputs), not parsed back into objects.
-    const result = await readRecords({ dataDir: flags.data, strict: flags.strict, maxFieldLength: flags.maxFieldLength, followOutside: flags.followOutside });
+    const read = { dataDir: flags.data, strict: flags.strict, maxFieldLength: flags.maxFieldLength, followOutside: flags.followOutside };
+    const result = await readRecords({ ...read, ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }) });
     printProblems(result.warnings, result.kinds);
     const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
     let warnings = 0;
     for (const kind of result.kinds) warnings += kind.count;
-    process.stdout.write(`${count(result.count, "subject")} in ${count(result.files.length, "file")}: valid (${count(warnings, "warning")})\n`);
+    const verdict = `${count(result.count, "subject")} in ${count(result.files.length, "file")}: valid (${count(warnings, "warning")})\n`;
+    (flags.json ? process.stderr : process.stdout).write(verdict);
   });
 
 program

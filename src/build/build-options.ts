@@ -24,6 +24,8 @@ export interface BuildOptions {
   readonly maxFieldLength?: number;
   /** Follow symbolic links that lead outside the data directory. */
   readonly followOutside?: boolean;
+  /** The encoding of CSV sources (a WHATWG label); UTF-8 when not given. */
+  readonly encoding?: string;
 }
 
 /** Netlify sets URL to the site's main address during its builds. */

@@ -59,7 +59,15 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
 }
 
 async function buildOnce(options: BuildOptions, cache: BuildCache | undefined, onProgress?: ProgressListener): Promise<Omit<BuildReport, "seconds">> {
-  const records = await readRecords({ dataDir: options.dataDir, strict: options.strict, threads: options.threads ?? "auto", ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }), ...(options.followOutside === undefined ? {} : { followOutside: options.followOutside }) }, cache?.known);
+  const read = {
+    dataDir: options.dataDir,
+    strict: options.strict,
+    threads: options.threads ?? "auto",
+    ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }),
+    ...(options.followOutside === undefined ? {} : { followOutside: options.followOutside }),
+    ...(options.encoding === undefined ? {} : { encoding: options.encoding }),
+  };
+  const records = await readRecords(read, cache?.known);
   // The arena takes the rendered blocks over and drops each once copied (see createRecordArena).
   const arena = createRecordArena(records, CHUNK_SIZE, records.reusedCount === 0 ? undefined : cache?.previous);
   const plan = planSite(arena, options);

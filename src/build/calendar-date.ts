@@ -47,5 +47,7 @@ export function explainDate(text: string): string | undefined {
     return `a day.month.year date? write ${croatian[3]}-${croatian[2]?.padStart(2, "0")}-${croatian[1]?.padStart(2, "0")}`;
   }
   if (/^\d{4}-\d{2}-\d{2}[T ]/.test(text)) return "the date only, without a time";
+  // 1/2/2020 is 1 February in Croatia and 2 January in the US: only the writer knows.
+  if (/^\s*\d{1,2}\/\d{1,2}\/\d{2,4}\s*$/.test(text)) return "day/month or month/day? write YYYY-MM-DD";
   return undefined;
 }

@@ -6,8 +6,8 @@
 import { explainDate } from "./calendar-date.ts";
 import type { Subject } from "./subject-schema.ts";
 
-/** JSON and NDJSON carry typed values; CSV cells are text converted by read-csv.ts. */
-export type SourceKind = "json" | "csv";
+/** JSON and NDJSON carry typed values; CSV cells are text converted by read-csv.ts; .xlsx cells are typed by the spreadsheet. */
+export type SourceKind = "json" | "csv" | "xlsx";
 
 const LOST_ZEROS = "a number loses leading zeros: write it as a string";
 

@@ -5,8 +5,10 @@ import fg from "fast-glob";
 import type { ProblemSink } from "./problems.ts";
 import type { SourceFile } from "./source-file.ts";
 
-/** The patterns searched, recursively; hidden files and directories are skipped. */
-export const SOURCE_PATTERNS = ["**/*.json", "**/*.ndjson", "**/*.csv"] as const;
+/** The patterns searched, recursively, in any case (`SUBJEKTI.CSV`); hidden files and directories are skipped. */
+export const SOURCE_PATTERNS = ["**/*.json", "**/*.ndjson", "**/*.csv", "**/*.xlsx"] as const;
+/** Office's lock files (`~$subjekti.xlsx`, while the workbook is open in Excel): never data, skipped quietly. */
+const LOCK_FILES = "**/~$*";
 
 /** A path as problems show it: relative to the working directory, or absolute when outside it. */
 export function displayPath(path: string, cwd: string = process.cwd()): string {
@@ -16,8 +18,10 @@ export function displayPath(path: string, cwd: string = process.cwd()): string {
 
 function describe(path: string): SourceFile {
   const name = displayPath(path);
-  if (path.endsWith(".csv")) return { name, path, locateBy: "line", kind: "csv" };
-  if (path.endsWith(".ndjson")) return { name, path, locateBy: "line", kind: "json" };
+  const lower = path.toLowerCase();
+  if (lower.endsWith(".csv")) return { name, path, locateBy: "line", kind: "csv" };
+  if (lower.endsWith(".xlsx")) return { name, path, locateBy: "line", kind: "xlsx", sheet: { name: "", columns: new Map() } };
+  if (lower.endsWith(".ndjson")) return { name, path, locateBy: "line", kind: "json" };
   return { name, path, locateBy: "index", kind: "json" };
 }
 
@@ -37,7 +41,7 @@ export interface FindOptions {
 }
 
 /**
- * Every *.json, *.ndjson and *.csv under `dataDir`, sorted by path (code-point order, not locale),
+ * Every *.json, *.ndjson, *.csv and *.xlsx under `dataDir` (extensions in any case), sorted by path (code-point order, not locale),
  * each file once. The search does not follow symbolic links as it walks (a link to a parent would
  * loop); each link is looked at once by where it really leads: a file or directory inside the data
  * directory is read where it is (the link is reported as a second way to it), one outside is read
@@ -54,7 +58,7 @@ export async function findSources(dataDir: string, options: FindOptions = {}): P
   const queue = [resolve(dataDir)];
   for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) {
     const walk = { cwd: dir, absolute: true, dot: false, followSymbolicLinks: false } as const;
-    for (const path of await fg([...SOURCE_PATTERNS], { ...walk, onlyFiles: true })) candidates.push(path);
+    for (const path of await fg([...SOURCE_PATTERNS], { ...walk, onlyFiles: true, caseSensitiveMatch: false, ignore: [LOCK_FILES] })) candidates.push(path);
     const entries = await fg("**", { ...walk, onlyFiles: false, objectMode: true });
     for (const entry of entries) {
       if (!entry.dirent.isSymbolicLink()) continue;
@@ -70,7 +74,7 @@ export async function findSources(dataDir: string, options: FindOptions = {}): P
           walked.add(target);
           queue.push(entry.path);
         }
-      } else if (SOURCE_PATTERNS.some((pattern) => entry.path.endsWith(pattern.slice(4)))) {
+      } else if (SOURCE_PATTERNS.some((pattern) => entry.path.toLowerCase().endsWith(pattern.slice(4)))) {
         candidates.push(entry.path);
       }
     }
@@ -90,4 +94,10 @@ export async function findSources(dataDir: string, options: FindOptions = {}): P
     files.push(describe(path));
   }
   return files;
+}
+
+/** The files under `dataDir` that are not sources (hidden and lock files aside), as paths inside it, sorted. */
+export async function findIgnoredFiles(dataDir: string): Promise<string[]> {
+  const found = await fg(["**/*"], { cwd: dataDir, onlyFiles: true, dot: false, followSymbolicLinks: false, ignore: [...SOURCE_PATTERNS, LOCK_FILES], caseSensitiveMatch: false });
+  return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }

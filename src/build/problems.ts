@@ -16,6 +16,15 @@ export interface Problem {
   readonly index?: number;
   /** The line in an NDJSON or CSV file (1-based; a CSV record's first line), shown as `file:118`. */
   readonly line?: number;
+  /** The column on that line (1-based, in characters), for a problem with the bytes, shown as `file:3:17`. */
+  readonly column?: number;
+  /** The cell of a spreadsheet (`sheet!F118`), shown as `file.xlsx!subjekti!F118`. */
+  readonly cell?: string;
+  /**
+   * A spreadsheet's form read as the data's own (`TRUE`, `14.5.1966.`, zeros lost): the name of
+   * the form. Such problems are summarised one line per kind, never one line per record.
+   */
+  readonly form?: string;
   /** The field, when the problem is one field's. */
   readonly field?: string;
   /** The offending value, shortened for display. */
@@ -234,10 +243,11 @@ export function showNumberText(raw: string): string {
   return `${raw.slice(0, 4)}…${raw.slice(-1)} (${digits.toLocaleString("en-US")} digits)`;
 }
 
-/** Where a problem is: `data/x.json[12]`, `data/x.csv:118`, or the file alone. */
-export function formatLocation(place: Pick<Problem, "file" | "index" | "line">): string {
-  return place.index !== undefined ? `${place.file}[${place.index}]`
-    : place.line !== undefined ? `${place.file}:${place.line}`
+/** Where a problem is: `data/x.json[12]`, `data/x.csv:118`, `data/x.csv:3:17`, `data/x.xlsx!subjekti!F118`, or the file alone. */
+export function formatLocation(place: Pick<Problem, "file" | "index" | "line" | "column" | "cell">): string {
+  return place.cell !== undefined ? `${place.file}!${place.cell}`
+    : place.index !== undefined ? `${place.file}[${place.index}]`
+    : place.line !== undefined ? `${place.file}:${place.line}${place.column === undefined ? "" : `:${place.column}`}`
     : place.file;
 }
 

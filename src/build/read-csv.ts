@@ -1,16 +1,18 @@
 /**
  * A CSV file, as spreadsheets save it: a header row of field names, `,` or `;` between cells
  * (Croatian Excel uses `;`), UTF-8 with or without a byte-order mark, quoted cells that may hold
- * delimiters and line breaks. Cells are text; this turns `id` and the two flags into the JSON
- * types the schema expects and leaves everything else, so `oib` keeps its leading zeros.
+ * delimiters and line breaks; another encoding with `--encoding`. Cells are text;
+ * spreadsheet-forms.ts turns `id`, the flags and a spreadsheet's forms into the values the schema
+ * expects and leaves everything else, so `oib` keeps its leading zeros.
  */
 import { open } from "node:fs/promises";
-import { createReadStream } from "node:fs";
 import { CsvError, parse } from "csv-parse";
+import { decodeStream, isUtf8Label, openSource } from "./decode-source.ts";
 import { nearestName } from "./nearest-name.ts";
 import type { Problem, ProblemSink } from "./problems.ts";
 import type { RecordSink } from "./read-json-array.ts";
 import { locate, type SourceFile } from "./source-file.ts";
+import { type FormNote, readCell } from "./spreadsheet-forms.ts";
 import { FIELD_NAMES } from "./subject-schema.ts";
 
 /** Enough of the file to hold its header row. */
@@ -37,19 +39,11 @@ function countLineBreaks(cells: readonly string[]): number {
   return breaks;
 }
 
-/** The cell as the schema's type: integer text to a number, `true`/`false` to booleans. */
-function convertCell(field: string, cell: string): unknown {
-  // Digits too many for an exact number stay text, so the problem shows them as written.
-  if (field === "id") return /^-?[0-9]+$/.test(cell) && Number.isSafeInteger(Number(cell)) ? Number(cell) : cell;
-  if (field === "status_subjekta" || field === "odobreno") return cell === "true" ? true : cell === "false" ? false : cell;
-  return cell;
-}
-
 /**
  * Checks the header row against the ten field names; returns each column's field, or undefined
  * when the header has a problem (then the rows are not read: every one would repeat it).
  */
-function readHeader(cells: readonly string[], file: SourceFile, line: number, report: (problem: Problem) => void): string[] | undefined {
+export function readHeader(cells: readonly string[], file: SourceFile, line: number, report: (problem: Problem) => void): string[] | undefined {
   const names = cells.map((cell) => cell.trim());
   const where = locate(file, line);
   let bad = false;
@@ -75,9 +69,11 @@ export async function readCsv(file: SourceFile, sink: RecordSink, sinkProblems: 
   let reported = false;
   const problems = { push: (problem: Problem): void => { reported = true; sinkProblems.push(problem); } };
   const parser = parse({ delimiter: await detectDelimiter(file.path), bom: true, info: true, relax_column_count: true, skip_empty_lines: true });
-  const input = createReadStream(file.path);
+  const source = openSource(file);
+  const input = source.stream;
   input.on("error", (error) => parser.destroy(error));
-  input.pipe(parser);
+  if (isUtf8Label(file.encoding)) input.pipe(parser);
+  else input.pipe(decodeStream(file.encoding ?? "utf-8")).pipe(parser);
   let columns: string[] | undefined;
   // csv-parse's info.lines miscounts a CRLF inside a quoted cell, so lines are counted here from
   // the cells themselves plus the blank lines it reports skipping.
@@ -100,11 +96,12 @@ export async function readCsv(file: SourceFile, sink: RecordSink, sinkProblems: 
         continue;
       }
       const subject: Record<string, unknown> = {};
+      const notes: FormNote[] = [];
       for (let i = 0; i < columns.length; i++) {
         const field = columns[i] ?? "";
-        subject[field] = convertCell(field, record[i] ?? "");
+        subject[field] = readCell(field, record[i] ?? "", notes);
       }
-      sink.record(subject, line);
+      sink.record(subject, line, undefined, notes);
     }
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
@@ -113,6 +110,7 @@ export async function readCsv(file: SourceFile, sink: RecordSink, sinkProblems: 
   } finally {
     input.destroy();
   }
+  for (const problem of await source.problems()) problems.push(problem);
   if (columns === undefined && !reported) {
     problems.push({ severity: "error", ...locate(file), expected: "a header row of field names", value: "an empty file" });
   }

@@ -11,10 +11,11 @@
  * cost as much as the parsing). Lines are counted outside strings only (a raw line break inside
  * a string is invalid JSON anyway), for the hints of syntax errors.
  */
-import { createReadStream } from "node:fs";
 import { type ProblemSink, showValue } from "./problems.ts";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import { contentHash } from "./content-hash.ts";
+import { openSource } from "./decode-source.ts";
+import type { FormNote } from "./spreadsheet-forms.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 import { DEFAULT_MAX_FIELD_LENGTH, type RecordSource } from "./validate-subject.ts";
 
@@ -25,8 +26,11 @@ export interface RecordSink {
    * takes it whole (knows it from the previous build, or parses it itself, here or in a thread).
    */
   block(block: SourceBlock, text: BlockText): void;
-  /** A record's parsed value with its position: array index, or line; and what its text tells besides. */
-  record(value: unknown, position: number, source?: RecordSource): void;
+  /**
+   * A record's parsed value with its position (array index, line, or row), what its text tells
+   * besides, and the spreadsheet forms it was read from.
+   */
+  record(value: unknown, position: number, source?: RecordSource, notes?: readonly FormNote[]): void;
   /** Settles when the sink can take more blocks: the reader waits for it between read chunks. */
   ready?(): Promise<void>;
 }
@@ -436,13 +440,18 @@ export async function readJsonArray(file: SourceFile, sink: RecordSink, problems
       problems.push({ severity: "error", ...locate(file, index), expected, ...(got === undefined ? {} : { value: got }), ...(hint === undefined ? {} : { hint }) });
     },
   }, maxFieldLength);
-  const stream = createReadStream(file.path, { highWaterMark: CHUNK_BYTES });
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    if (!splitter.push(chunk)) {
-      stream.destroy();
-      return;
+  const source = openSource(file, { highWaterMark: CHUNK_BYTES });
+  const { stream } = source;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (!splitter.push(chunk)) {
+        stream.destroy();
+        return;
+      }
+      await sink.ready?.();
     }
-    await sink.ready?.();
+    splitter.end();
+  } finally {
+    for (const problem of await source.problems()) problems.push(problem);
   }
-  splitter.end();
 }

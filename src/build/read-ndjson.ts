@@ -1,6 +1,6 @@
 /** An NDJSON file: one subject per line, blank lines allowed, each line parsed on its own. */
-import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import { openSource } from "./decode-source.ts";
 import { type ProblemSink, showValue } from "./problems.ts";
 import { countTopLevelKeys } from "./record-text.ts";
 import type { RecordSink } from "./read-json-array.ts";
@@ -8,7 +8,8 @@ import { locate, type SourceFile } from "./source-file.ts";
 
 /** Reads `file`, passing `sink` each non-blank line's value and its 1-based line number. */
 export async function readNdjson(file: SourceFile, sink: RecordSink, problems: ProblemSink): Promise<void> {
-  const lines = createInterface({ input: createReadStream(file.path, { encoding: "utf8" }), crlfDelay: Infinity });
+  const source = openSource(file);
+  const lines = createInterface({ input: source.stream, crlfDelay: Infinity });
   let line = 0;
   for await (const raw of lines) {
     line++;
@@ -28,4 +29,5 @@ export async function readNdjson(file: SourceFile, sink: RecordSink, problems: P
     const keys = typeof value === "object" && value !== null && !Array.isArray(value) ? countTopLevelKeys(text) : 0;
     sink.record(value, line, { keys, text: () => text });
   }
+  for (const problem of await source.problems()) problems.push(problem);
 }

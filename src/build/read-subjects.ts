@@ -13,11 +13,12 @@ import { stat } from "node:fs/promises";
 import { relative } from "node:path";
 import type { Subject } from "../core/render-page.ts";
 import { checkSequence, RecordOrigins } from "./check-sequence.ts";
-import { displayPath, findSources, SOURCE_PATTERNS } from "./find-sources.ts";
+import { displayPath, findIgnoredFiles, findSources, SOURCE_PATTERNS } from "./find-sources.ts";
 import { DataError, type Problem, ProblemCollector, type ProblemKind, type ProblemSink } from "./problems.ts";
 import { readCsv } from "./read-csv.ts";
 import { BLOCK_RECORDS, readJsonArray, type RecordSink, type SourceBlock } from "./read-json-array.ts";
 import { readNdjson } from "./read-ndjson.ts";
+import { readXlsx } from "./read-xlsx.ts";
 import { startRecordThreads, type RecordThreads } from "./record-threads.ts";
 import { type BlockTask, BlockRenderer, renderJsonBlock, type RenderedBlock } from "./render-block.ts";
 import type { SourceFile } from "./source-file.ts";
@@ -36,6 +37,8 @@ export interface ReadOptions {
   readonly maxFieldLength?: number;
   /** Follow symbolic links that lead outside the data directory (by default they are skipped, with a warning). */
   readonly followOutside?: boolean;
+  /** The encoding of CSV sources (a WHATWG label); UTF-8 when not given. */
+  readonly encoding?: string;
 }
 
 export interface ReadResult {
@@ -105,12 +108,22 @@ export const THREADS_FROM_BYTES = 32 * 1024 * 1024;
 
 const READERS = {
   csv: readCsv,
+  xlsx: readXlsx,
   ndjson: readNdjson,
   json: readJsonArray,
 } as const;
 
 function readerOf(file: SourceFile): (file: SourceFile, sink: RecordSink, problems: ProblemSink, maxFieldLength?: number) => Promise<void> {
-  return file.kind === "csv" ? READERS.csv : file.locateBy === "line" ? READERS.ndjson : READERS.json;
+  return file.kind === "csv" ? READERS.csv : file.kind === "xlsx" ? READERS.xlsx : file.locateBy === "line" ? READERS.ndjson : READERS.json;
+}
+
+/** The one warning naming every file under the data directory that is not read (so none is skipped silently). */
+async function ignoredFiles(options: ReadOptions): Promise<Problem[]> {
+  const ignored = await findIgnoredFiles(options.dataDir);
+  if (ignored.length === 0) return [];
+  const shown = ignored.length > 20 ? `${ignored.slice(0, 20).join(", ")} and ${ignored.length - 20} more` : ignored.join(", ");
+  const expected = `only ${SOURCE_PATTERNS.map((p) => p.slice(3)).join(", ")} files`;
+  return [{ severity: options.strict ? "error" : "warning", file: displayPath(options.dataDir), expected, value: `ignored: ${shown}`, hint: "save spreadsheets as .xlsx or CSV UTF-8 to have them read" }];
 }
 
 /** Why there is nothing to read: the directory is missing, or holds no source file. */
@@ -161,8 +174,11 @@ export async function readSubjects(options: ReadOptions): Promise<ReadResult> {
 export async function readRecords(options: ReadOptions, known?: KnownBlocks): Promise<RecordSet> {
   // Bounded: past the first few of a kind, problems are counted, not kept.
   const problems = new ProblemCollector();
-  const files = await findSources(options.dataDir, { followOutside: options.followOutside ?? false, problems, strict: options.strict });
-  if (files.length === 0) throw new DataError([await noSources(options.dataDir)]);
+  const found = await findSources(options.dataDir, { followOutside: options.followOutside ?? false, problems, strict: options.strict });
+  const encoding = options.encoding;
+  const files = encoding === undefined ? found : found.map((f) => (f.kind === "csv" ? { ...f, encoding } : f));
+  if (files.length === 0) throw new DataError([await noSources(options.dataDir), ...(await ignoredFiles(options))]);
+  for (const problem of await ignoredFiles(options)) problems.push(problem);
   const pieces: Piece[] = [];
   const auto = (options.threads ?? "auto") === "auto";
   const count = await threadCount(files, options.threads ?? "auto");
@@ -195,8 +211,8 @@ export async function readRecords(options: ReadOptions, known?: KnownBlocks): Pr
             pieces.push({ file: number, rendered: render({ file, strict: options.strict, ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }), text }), read });
           }
         },
-        record(value, position, source) {
-          lines.add(value, position, source);
+        record(value, position, source, notes) {
+          lines.add(value, position, source, notes);
           if (lines.count === BLOCK_RECORDS) pieces.push({ file: number, rendered: lines.finish() });
         },
         ready: () => threads?.ready() ?? Promise.resolve(),

@@ -7,8 +7,10 @@
  */
 import { renderSubject } from "../core/render-page.ts";
 import { parseBlock, type BlockText } from "./read-json-array.ts";
-import { type Problem, ProblemCollector } from "./problems.ts";
-import type { SourceFile } from "./source-file.ts";
+import { type Problem, ProblemCollector, type ProblemSink, showValue } from "./problems.ts";
+import { placeInCells } from "./sheet-cells.ts";
+import { locate, type SourceFile } from "./source-file.ts";
+import type { FormNote } from "./spreadsheet-forms.ts";
 import { DEFAULT_MAX_FIELD_LENGTH, type RecordSource, validateSubject } from "./validate-subject.ts";
 
 /** The valid records of a block, rendered as DRF writes them, with their keys; and the block's problems. */
@@ -52,9 +54,22 @@ export class BlockRenderer {
     return this.#ends.length;
   }
 
-  /** Validates a parsed record; renders it when it has no error. */
-  add(value: unknown, position: number, source?: RecordSource): void {
-    const subject = validateSubject(value, this.#file, position, this.#strict, this.problems, this.#maxFieldLength, source);
+  /** Validates a parsed record (read from the spreadsheet forms in `notes`); renders it when it has no error. */
+  add(value: unknown, position: number, source?: RecordSource, notes?: readonly FormNote[]): void {
+    const sheet = this.#file.sheet;
+    // A spreadsheet's record: its problems are first given their cells, then collected.
+    const local: Problem[] | undefined = sheet !== undefined || (notes !== undefined && notes.length > 0) ? [] : undefined;
+    const sink: ProblemSink = local ?? this.problems;
+    if (notes !== undefined && notes.length > 0) {
+      const where = locate(this.#file, position);
+      const severity = this.#strict ? "error" : "warning";
+      for (const n of notes) sink.push({ severity, ...where, form: n.form, field: n.field, value: showValue(n.value), expected: n.expected, ...(n.hint === undefined ? {} : { hint: n.hint }) });
+    }
+    const subject = validateSubject(value, this.#file, position, this.#strict, sink, this.#maxFieldLength, source);
+    if (local !== undefined) {
+      if (sheet !== undefined) placeInCells(local, 0, sheet, position);
+      for (const p of local) this.problems.push(p);
+    }
     if (subject === undefined) return;
     const text = `${renderSubject(subject)}\n`;
     // A UTF-16 unit is at most 3 UTF-8 bytes; grow before writing so nothing is cut off.

@@ -10,6 +10,16 @@ export interface SourceFile {
   /** JSON arrays locate records by index; NDJSON and CSV by line. */
   readonly locateBy: "index" | "line";
   readonly kind: SourceKind;
+  /** The encoding of a CSV source (a WHATWG label), when not UTF-8. */
+  readonly encoding?: string;
+  /** An .xlsx source: the sheet read and each field's column letter, filled in as the header row is read. */
+  readonly sheet?: SheetLayout;
+}
+
+/** Where an .xlsx source's records are: the sheet's name and each field's column. */
+export interface SheetLayout {
+  name: string;
+  readonly columns: Map<string, string>;
 }
 
 /** The location fields of a problem about the record at `position` (no position: the whole file). */

@@ -14,6 +14,17 @@ import { FIELD_NAMES, type Subject, subjectSchema } from "./subject-schema.ts";
 import { subjectWarnings } from "./subject-warnings.ts";
 
 const FIELD_COUNT = FIELD_NAMES.length;
+const STRING_FIELDS = ["jedinstvena_oznaka", "naziv_subjekta", "oib", "razina", "datum_postanka", "institucija_grad", "institucija_email"] as const;
+
+/** The first lone surrogate of `text`, as 4 hex digits. */
+function lone(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    else if (c >= 0xd800 && c <= 0xdfff) return c.toString(16);
+  }
+  return "";
+}
 const OIB = /^[0-9]{11}$/;
 const OZNAKA = /^[0-9]{4,}$/;
 const LOWERCASE_WORD = /^\p{Ll}+$/u;
@@ -187,6 +198,16 @@ export function validateSubject(value: unknown, file: SourceFile, position: numb
     subject = result.data;
   }
   if (longFields(subject, maxFieldLength, file, position, problems)) return undefined;
+  // A lone surrogate (`"\ud800"` in JSON) is no character: DRF could not encode it, no page may carry it.
+  let wellFormed = true;
+  for (const field of STRING_FIELDS) {
+    const text = subject[field];
+    if (!(text as string & { isWellFormed(): boolean }).isWellFormed()) {
+      wellFormed = false;
+      problems.push({ severity: "error", ...locate(file, position), field, value: showValue(text), expected: "text of whole characters", hint: `a lone surrogate \\u${lone(text)}: a character cut in half?` });
+    }
+  }
+  if (!wellFormed) return undefined;
   const warnings = subjectWarnings(subject);
   if (warnings.length === 0) return subject;
   const where = locate(file, position);

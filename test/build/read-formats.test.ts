@@ -42,12 +42,15 @@ describe("readSubjects", () => {
     const dir = await tempDir();
     await writeFile(join(dir, "notes.txt"), "not data");
     const { errorLines } = await readOrProblems(dir);
-    expect(errorLines).toEqual([`${dir}: expected a directory of *.json, *.ndjson, *.csv files (searched recursively), got none (is --data the right directory?)`]);
+    expect(errorLines).toEqual([
+      `${dir}: expected a directory of *.json, *.ndjson, *.csv, *.xlsx files (searched recursively), got none (is --data the right directory?)`,
+      `${dir}: warning: expected only *.json, *.ndjson, *.csv, *.xlsx files, got ignored: notes.txt (save spreadsheets as .xlsx or CSV UTF-8 to have them read)`,
+    ]);
   });
 
   test("a data dir that does not exist -> an error saying so", async () => {
     const { errorLines } = await readOrProblems("test/fixtures/no-such-dir");
-    expect(errorLines).toEqual(["test/fixtures/no-such-dir: expected a directory of *.json, *.ndjson, *.csv files (searched recursively), got no such directory (is --data the right directory?)"]);
+    expect(errorLines).toEqual(["test/fixtures/no-such-dir: expected a directory of *.json, *.ndjson, *.csv, *.xlsx files (searched recursively), got no such directory (is --data the right directory?)"]);
   });
 
   test("a JSON file with a BOM, CRLF and strings full of escapes across 1 MB chunk boundaries reads as JSON.parse reads it", async () => {
@@ -80,9 +83,9 @@ describe("readSubjects", () => {
     const dir = await tempDir();
     const fields = Object.keys(SUBJECT);
     const row = (s: Record<string, unknown>): string => fields.map((f) => String(s[f])).join(";");
-    await writeFile(join(dir, "x.csv"), [fields.join(";"), row(SUBJECT), ";;;;;;;;;", "", row({ ...SUBJECT, id: 2, jedinstvena_oznaka: "0002", oib: "1234" })].join("\r\n"));
+    await writeFile(join(dir, "x.csv"), [fields.join(";"), row(SUBJECT), ";;;;;;;;;", "", row({ ...SUBJECT, id: 2, jedinstvena_oznaka: "0002", oib: "123456789012" })].join("\r\n"));
     const error = await readSubjects({ dataDir: dir, strict: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DataError);
-    expect((error as DataError).problems.map(formatProblem)).toEqual([`${dir}/x.csv:5: oib: expected 11 digits, got "1234" (4 digits)`]);
+    expect((error as DataError).problems.map(formatProblem)).toEqual([`${dir}/x.csv:5: oib: expected 11 digits, got "123456789012" (12 digits)`]);
   });
 });
