@@ -136,6 +136,24 @@ program
   });
 
 program
+  .command("export")
+  .description("write the validated records as a spreadsheet to edit: .xlsx (OIB and code as text cells) or CSV (UTF-8 with BOM, ;)")
+  .option("--data <dir>", "the source data directory", DEFAULT_OPTIONS.dataDir)
+  .addOption(new Option("--format <format>", "xlsx or csv (default: from the --out extension)").choices(["xlsx", "csv"]))
+  .requiredOption("--out <file>", "the file to write")
+  .option("--strict", "treat warnings as errors (spreadsheet forms included)", false)
+  .option("--encoding <label>", "the encoding of CSV sources, such as windows-1250 (default: UTF-8)", encodingLabel)
+  .option("--all-problems", "print every problem, not the first few of each kind", false)
+  .action(async (flags) => {
+    problemOutput.all = flags.allProblems;
+    const { exportRecords } = await import("./build/export-records.ts");
+    const format = flags.format ?? (/\.csv$/i.test(flags.out) ? "csv" : "xlsx");
+    const report = await exportRecords({ dataDir: flags.data, strict: flags.strict, format, out: flags.out, ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }) });
+    printProblems(report.warnings);
+    process.stdout.write(`exported ${report.count} subjects to ${flags.out} (${format})\n`);
+  });
+
+program
   .command("preview")
   .description("serve dist/ locally, routed exactly as the Netlify edge routes it")
   .option("--dir <dir>", "the built site", DEFAULT_OPTIONS.outDir)
