@@ -53,6 +53,22 @@ describe("subjekti validate", () => {
     expect(strict.stderr).toContain("subjekti.json[2]: oib: expected a valid check digit");
   });
 
+  test("--json -> the problems as JSON lines on stdout, the verdict on stderr, exit 1 on errors", async () => {
+    const { code, stdout, stderr } = await validate("--data", fixture("bad-many"), "--json");
+    expect(code).toBe(1);
+    const problems = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { where: string; severity: string });
+    expect(problems).toHaveLength(6);
+    expect(problems[0]).toEqual({ where: `${fixture("bad-many")}/a.json[0]`, severity: "error", file: `${fixture("bad-many")}/a.json`, index: 0, field: "oib", value: '"123"', expected: "11 digits", hint: "3 digits" });
+    expect(stderr).toBe("subjekti: 5 errors in the data; nothing was written\n");
+  });
+
+  test("--all-problems -> every line of a kind, not the first five", async () => {
+    const summarised = await validate("--data", "data");
+    expect(summarised.stderr).toContain("… and 9 more like this\n");
+    const all = await validate("--data", "data", "--all-problems");
+    expect(all.stderr.trimEnd().split("\n")).toHaveLength(14);
+  });
+
   test("valid data in three formats -> the summary, exit 0", async () => {
     const { code, stdout, stderr } = await validate("--data", fixture("read-formats"));
     expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: "3 subjects in 3 files: valid (0 warnings)\n", stderr: "" });
