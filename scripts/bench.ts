@@ -9,9 +9,12 @@
  * - An incremental rebuild after renaming one record in the middle (the count stays).
  * - The preview's throughput (autocannon on loopback) for a pre-rendered page, a derived page and
  *   a 304, beside a bare serve-handler server (scripts/bench-raw-server.ts) serving the same file.
+ * - Spreadsheets: the 1M set exported as an .xlsx (`subjekti export`), and a full build from that
+ *   workbook alone (read as a stream): wall time and peak RSS.
  *
  *   npm run bench -- [--sizes 10k,100k,1m] [--skip-serve] [--skip-build] [--skip-limits]
- *                    [--skip-incremental] [--repeat 3] [--duration 5] [--report file.md]
+ *                    [--skip-incremental] [--xlsx-size 1m] [--skip-xlsx] [--repeat 3]
+ *                    [--duration 5] [--report file.md]
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -50,6 +53,8 @@ interface BenchOptions {
   readonly skipIncremental: boolean;
   readonly skipServe: boolean;
   readonly serveSize: number | undefined;
+  readonly skipXlsx: boolean;
+  readonly xlsxSize: number;
   readonly duration: number;
   readonly connections: number;
   readonly report: string | undefined;
@@ -89,6 +94,8 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     .option("--skip-incremental", "no one-record-edit rebuilds", false)
     .option("--skip-serve", "no preview throughput", false)
     .option("--serve-size <n>", "the dataset the preview serves (default 100k if listed, else the smallest)", parseCount)
+    .option("--skip-xlsx", "no .xlsx export and build", false)
+    .option("--xlsx-size <n>", "the dataset exported to .xlsx and built from it", parseCount, 1e6)
     .option("--duration <s>", "seconds of load per autocannon run", positive, 5)
     .option("--connections <n>", "autocannon connections", positive, 10)
     .option("--repeat <n>", "full builds and probes per measurement; the median is reported", (text) => Math.max(1, Math.floor(positive(text))), 1)
@@ -337,6 +344,46 @@ async function benchBuilds(size: number, options: BenchOptions, key: string, row
   }
 }
 
+interface SheetRow {
+  readonly size: number;
+  readonly run: string;
+  readonly measured: Measured;
+  readonly bytes: number;
+  readonly load: number;
+}
+
+/** The set exported to an .xlsx by the real CLI, then built from that workbook alone. */
+async function benchXlsx(size: number, options: BenchOptions, key: string): Promise<SheetRow[]> {
+  const data = await dataset(size, options.seed, key);
+  const dir = join(TMP, `xlsx-${label(size)}`);
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, "subjekti.xlsx");
+  log(`${label(size)}: export to .xlsx…`);
+  const exportLoad = loadavg()[0] ?? 0;
+  const exported = await measure([...NODE_TSX, "src/cli.ts", "export", "--data", data, "--out", file, "--format", "xlsx"]);
+  const bytes = (await stat(file)).size;
+  log(`  export ${exported.seconds.toFixed(1)} s, ${exported.rssMb.toFixed(0)} MB, ${mb(bytes)}`);
+  log(`${label(size)}: full build from the .xlsx…`);
+  const out = join(TMP, `site-xlsx-${label(size)}`);
+  const buildLoad = loadavg()[0] ?? 0;
+  const built = await build(dir, out, ["--no-cache"]);
+  log(`  build ${built.build.seconds.toFixed(1)} s, ${built.build.rssMb.toFixed(0)} MB`);
+  await rm(dir, { recursive: true, force: true });
+  await rm(out, { recursive: true, force: true });
+  return [
+    { size, run: "`subjekti export --format xlsx` of the JSON set", measured: exported, bytes, load: exportLoad },
+    { size, run: "full build from that .xlsx alone, default options", measured: built.build, bytes, load: buildLoad },
+  ];
+}
+
+function sheetTable(rows: readonly SheetRow[]): string {
+  const lines = ["| set | run | wall | peak RSS | .xlsx size | load |", "|---|---|--:|--:|--:|--:|"];
+  for (const row of rows) {
+    lines.push(`| ${label(row.size)} | ${row.run} | ${fmt(row.measured.seconds)} s | ${fmt(row.measured.rssMb, 0)} MB | ${mb(row.bytes)} | ${fmt(row.load, 2)} |`);
+  }
+  return lines.join("\n");
+}
+
 interface AutocannonResult {
   readonly requests: { readonly average: number };
   readonly latency: { readonly p50: number; readonly p99: number };
@@ -528,6 +575,16 @@ async function main(): Promise<void> {
           `(peak RSS: ${existsSync(TIME) ? "GNU time %M" : "/proc VmHWM"}). The probe reads and parses the same input and writes ` +
           "the same files with the same sizes as fast as Node can (scripts/bench-probe.ts); ratio = build / probe, or for a rebuild, rebuild / full build.\n\n" +
           buildTable(rows),
+      );
+    }
+    if (!options.skipXlsx) {
+      const rows = await benchXlsx(options.xlsxSize, options, key);
+      sections.push(
+        "### Spreadsheets\n\n" +
+          "Wall time and peak RSS of `src/cli.ts export --format xlsx` (the JSON set to a workbook: OIB, code and date as text cells, " +
+          "inline strings) and of `src/cli.ts build --no-cache --quiet` on a directory holding only that workbook (exceljs's streaming reader), " +
+          "each in a child process.\n\n" +
+          sheetTable(rows),
       );
     }
     if (!options.skipServe) {
