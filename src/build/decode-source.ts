@@ -83,16 +83,41 @@ export function isUtf8Label(label: string | undefined): boolean {
   return label === undefined || new TextDecoder(label).encoding === "utf-8";
 }
 
-/** A stream of text decoded from `label` (for CSV sources in another encoding than UTF-8). */
+/** Thrown by `decodeStream` when the bytes are not text in its encoding. */
+export class EncodingError extends Error {
+  readonly label: string;
+  constructor(label: string) {
+    super(`the bytes are not ${label} text`);
+    this.name = "EncodingError";
+    this.label = label;
+  }
+}
+
+/**
+ * A stream of text decoded from `label` (for CSV sources in another encoding than UTF-8). The
+ * decoder is fatal: bytes the encoding has no character for fail the read rather than become U+FFFD.
+ */
 export function decodeStream(label: string): Transform {
-  const decoder = new TextDecoder(label);
+  const decoder = new TextDecoder(label, { fatal: true });
+  const decode = (chunk?: Buffer): string | EncodingError => {
+    try {
+      return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
+    } catch (error) {
+      if (error instanceof TypeError) return new EncodingError(label);
+      throw error;
+    }
+  };
   return new Transform({
     readableObjectMode: true,
     transform(chunk: Buffer, _encoding, done) {
-      done(null, decoder.decode(chunk, { stream: true }));
+      const text = decode(chunk);
+      if (text instanceof EncodingError) done(text);
+      else done(null, text);
     },
     flush(done) {
-      done(null, decoder.decode());
+      const text = decode();
+      if (text instanceof EncodingError) done(text);
+      else done(null, text);
     },
   });
 }

@@ -7,7 +7,7 @@
  */
 import { open } from "node:fs/promises";
 import { CsvError, parse } from "csv-parse";
-import { decodeStream, isUtf8Label, openSource } from "./decode-source.ts";
+import { decodeStream, EncodingError, isUtf8Label, openSource } from "./decode-source.ts";
 import { nearestName } from "./nearest-name.ts";
 import type { Problem, ProblemSink } from "./problems.ts";
 import type { RecordSink } from "./read-json-array.ts";
@@ -72,8 +72,13 @@ export async function readCsv(file: SourceFile, sink: RecordSink, sinkProblems: 
   const source = openSource(file);
   const input = source.stream;
   input.on("error", (error) => parser.destroy(error));
-  if (isUtf8Label(file.encoding)) input.pipe(parser);
-  else input.pipe(decodeStream(file.encoding ?? "utf-8")).pipe(parser);
+  if (isUtf8Label(file.encoding)) {
+    input.pipe(parser);
+  } else {
+    const decoded = decodeStream(file.encoding ?? "utf-8");
+    decoded.on("error", (error) => parser.destroy(error));
+    input.pipe(decoded).pipe(parser);
+  }
   let columns: string[] | undefined;
   // csv-parse's info.lines miscounts a CRLF inside a quoted cell, so lines are counted here from
   // the cells themselves plus the blank lines it reports skipping.
@@ -104,6 +109,10 @@ export async function readCsv(file: SourceFile, sink: RecordSink, sinkProblems: 
       sink.record(subject, line, undefined, notes);
     }
   } catch (error) {
+    if (error instanceof EncodingError) {
+      problems.push({ severity: "error", ...locate(file, nextLine), expected: `${error.label} text`, hint: "bytes this encoding has no character for, on this line or the next: is --encoding right?" });
+      return;
+    }
     if (!(error instanceof CsvError)) throw error;
     const at = (error as CsvError & { lines?: number }).lines;
     problems.push({ severity: "error", ...locate(file, at ?? nextLine), expected: "well-formed CSV", hint: error.message.replace(/ at line \d+/, "") });

@@ -6,7 +6,7 @@
  * which spreadsheet-forms.ts turns into the values the schema expects. Problems are located by
  * cell: `data/subjekti.xlsx!subjekti!F118`.
  */
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import type { Problem, ProblemSink } from "./problems.ts";
 import type { RecordSink } from "./read-json-array.ts";
 import { readHeader } from "./read-csv.ts";
@@ -75,8 +75,10 @@ async function readSheet(rows: AsyncIterable<ExcelJS.Row>, file: SourceFile, she
 /** Reads the `subjekti` (or first) worksheet of `file`, passing `sink` each row as an object with its row number. */
 export async function readXlsx(file: SourceFile, sink: RecordSink, problems: ProblemSink): Promise<void> {
   const sheet = file.sheet ?? { name: "", columns: new Map<string, string>() };
+  // Loaded on first use: a large library that builds without a workbook need not pay for.
+  const { default: excel } = await import("exceljs");
   // Styles are read only to tell date cells from number cells; hyperlinks are not needed.
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file.path, { sharedStrings: "cache", styles: "cache", hyperlinks: "ignore", worksheets: "emit", entries: "ignore" });
+  const reader = new excel.stream.xlsx.WorkbookReader(file.path, { sharedStrings: "cache", styles: "cache", hyperlinks: "ignore", worksheets: "emit", entries: "ignore" });
   let read = false;
   try {
     for await (const worksheet of reader) {

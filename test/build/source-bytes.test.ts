@@ -9,6 +9,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { Utf8Check } from "../../src/build/decode-source.ts";
+import { DataError, formatProblem } from "../../src/build/problems.ts";
 import { readSubjects } from "../../src/build/read-subjects.ts";
 import { tempDir } from "../_tree.ts";
 import { expectBuildLeavesSiteUnchanged, readOrProblems } from "./_read.ts";
@@ -53,6 +54,14 @@ describe("source bytes", () => {
     const { subjects } = await readSubjects({ dataDir: dir, strict: false, encoding: "windows-1250" });
     expect(subjects).toEqual((await readSubjects({ dataDir: utf8, strict: false })).subjects);
     expect(subjects[1]?.institucija_grad).toBe("Pakoštane");
+  });
+
+  test("--encoding shift_jis on bytes it has no character for -> an error, never U+FFFD", async () => {
+    const dir = await dirWith("s.csv", Buffer.concat([Buffer.from(`${HEADER}\n1;`), Buffer.from([0x81, 0x40, 0xff]), Buffer.from("\n")]));
+    const error = await readSubjects({ dataDir: dir, strict: false, encoding: "shift_jis" }).catch((e: unknown) => e);
+    expect((error as DataError).problems.map(formatProblem)).toEqual([
+      `${dir}/s.csv:1: expected shift_jis text (bytes this encoding has no character for, on this line or the next: is --encoding right?)`,
+    ]);
   });
 
   test("a JSON array with a stray byte (a cut Ž) -> located by line and column; the site untouched", async () => {
