@@ -10,8 +10,8 @@
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
-import ExcelJS from "exceljs";
 import type { Subject } from "../core/render-page.ts";
+import { loadExcelJs } from "./load-exceljs.ts";
 import type { Problem } from "./problems.ts";
 import { readRecords, type ReadOptions, type RecordSet } from "./read-subjects.ts";
 import type { RenderedBlock } from "./render-block.ts";
@@ -62,7 +62,7 @@ async function writeCsv(subjects: Iterable<Subject>, path: string): Promise<void
 
 async function writeXlsx(subjects: Iterable<Subject>, path: string): Promise<void> {
   // The streaming writer commits each row to the zip as it goes: a million rows never sit in memory.
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useStyles: true, useSharedStrings: false });
+  const workbook = new (loadExcelJs().stream.xlsx.WorkbookWriter)({ filename: path, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet("subjekti", { views: [{ state: "frozen", ySplit: 1 }] });
   sheet.columns = FIELD_NAMES.map((field) => ({
     header: field,

@@ -1,12 +1,13 @@
 /**
  * An .xlsx workbook, read as a stream with exceljs's WorkbookReader (the zip's entries and their
  * XML are parsed as they arrive; rows are handed on one at a time, so a million rows never sit in
- * memory at once). The worksheet read is the one named `subjekti`, else the first. Its first
+ * memory at once; load-exceljs.ts fixes how it decodes that XML). The worksheet read is the one named `subjekti`, else the first. Its first
  * non-empty row is the header, as in a CSV; cells keep their types (text, number, boolean, date),
  * which spreadsheet-forms.ts turns into the values the schema expects. Problems are located by
  * cell: `data/subjekti.xlsx!subjekti!F118`.
  */
 import type ExcelJS from "exceljs";
+import { loadExcelJs } from "./load-exceljs.ts";
 import type { Problem, ProblemSink } from "./problems.ts";
 import type { RecordSink } from "./read-json-array.ts";
 import { readHeader } from "./read-csv.ts";
@@ -75,8 +76,7 @@ async function readSheet(rows: AsyncIterable<ExcelJS.Row>, file: SourceFile, she
 /** Reads the `subjekti` (or first) worksheet of `file`, passing `sink` each row as an object with its row number. */
 export async function readXlsx(file: SourceFile, sink: RecordSink, problems: ProblemSink): Promise<void> {
   const sheet = file.sheet ?? { name: "", columns: new Map<string, string>() };
-  // Loaded on first use: a large library that builds without a workbook need not pay for.
-  const { default: excel } = await import("exceljs");
+  const excel = loadExcelJs();
   // Styles are read only to tell date cells from number cells; hyperlinks are not needed.
   const reader = new excel.stream.xlsx.WorkbookReader(file.path, { sharedStrings: "cache", styles: "cache", hyperlinks: "ignore", worksheets: "emit", entries: "ignore" });
   let read = false;
