@@ -42,8 +42,18 @@ function formLine(kind: Kind): string {
   return `${formatLocation(first)}:${label}${field} ${thousands(count)} × ${first.form}: expected ${first.expected}${got}${hint}${where}`;
 }
 
+export interface SummaryOptions {
+  /** Every line, nothing summarised. */
+  readonly all?: boolean;
+  /**
+   * The exact count of a problem's kind when `problems` holds only the first few of each (a
+   * bounded collector's); by default the problems are counted.
+   */
+  readonly countOf?: (first: Problem) => number | undefined;
+}
+
 /** The problems as printed lines: every one when `all`, else grouped by kind with the rest counted and a table of kinds at the end. */
-export function summariseProblems(problems: readonly Problem[], options: { readonly all?: boolean } = {}): string[] {
+export function summariseProblems(problems: readonly Problem[], options: SummaryOptions = {}): string[] {
   if (options.all === true) return problems.map(formatProblem);
   const kinds = new Map<string, Kind>();
   for (const p of problems) {
@@ -53,6 +63,7 @@ export function summariseProblems(problems: readonly Problem[], options: { reado
     kind.count++;
     if (kind.shown.length < (p.form === undefined ? FIRST_OF_KIND : FORM_LOCATIONS + 1)) kind.shown.push(p);
   }
+  if (options.countOf !== undefined) for (const kind of kinds.values()) kind.count = Math.max(kind.count, options.countOf(kind.first) ?? 0);
   const lines: string[] = [];
   let summarised = false;
   for (const kind of kinds.values()) {

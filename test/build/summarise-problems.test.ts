@@ -31,6 +31,12 @@ describe("summariseProblems", () => {
     ]);
   });
 
+  test("only the first few kept (a bounded collector) with the kind's exact count -> the count of the rest from it", () => {
+    const kept = Array.from({ length: 5 }, (_, i) => zeroLost(i + 2));
+    const lines = summariseProblems(kept, { countOf: (p) => (p.field === "oib" ? 1_000_000 : undefined) });
+    expect(lines.slice(5)).toEqual(["… and 999,995 more like this", "problems by kind:", "  1,000,000  error  oib  expected 11 digits"]);
+  });
+
   test("--all-problems -> every line", () => {
     expect(summariseProblems(Array.from({ length: 12 }, (_, i) => zeroLost(i + 2)), { all: true })).toHaveLength(12);
   });
