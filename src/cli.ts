@@ -5,7 +5,7 @@ import { VERSION } from "./core/version.ts";
 import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "./build/build-options.ts";
 import { buildSite } from "./build/build-site.ts";
 import { isEncodingLabel } from "./build/decode-source.ts";
-import { DataError, type Problem, type ProblemKind, SubjektiError } from "./build/problems.ts";
+import { DataError, kindKey, type Problem, type ProblemKind, SubjektiError } from "./build/problems.ts";
 import { readRecords } from "./build/read-subjects.ts";
 import { problemsAsJsonLines, summariseProblems } from "./build/summarise-problems.ts";
 import { DEFAULT_MAX_FIELD_LENGTH } from "./build/validate-subject.ts";
@@ -57,8 +57,8 @@ function printProblems(problems: readonly Problem[], kinds: readonly ProblemKind
     for (const line of problemsAsJsonLines(problems)) process.stdout.write(`${line}\n`);
     return;
   }
-  void kinds;
-  const lines = summariseProblems(problems, { all: problemOutput.all });
+  const counts = new Map(kinds.map((k) => [k.key, k.count]));
+  const lines = summariseProblems(problems, { all: problemOutput.all, countOf: (p) => counts.get(kindKey(p)) });
   for (const line of lines) process.stderr.write(`${line}\n`);
 }
 
@@ -92,7 +92,8 @@ program
   .option("--max-field-length <n>", MAX_FIELD_LENGTH_HELP, positiveInt, DEFAULT_MAX_FIELD_LENGTH)
   .option("--follow-outside", FOLLOW_OUTSIDE_HELP, false)
   .action(async (flags) => {
-    const { cache, cacheDir, threads, allProblems, encoding, ...rest } = flags;
+    const { cache, cacheDir, threads, encoding, ...rest } = flags;
+    const { allProblems } = flags;
     problemOutput.all = allProblems;
     const options: BuildOptions = {
       ...rest,
@@ -126,7 +127,7 @@ program
     problemOutput.json = flags.json;
     // The records as a build reads them (threads for large inputs), not parsed back into objects.
     const read = { dataDir: flags.data, strict: flags.strict, maxFieldLength: flags.maxFieldLength, followOutside: flags.followOutside };
-    const result = await readRecords({ ...read, ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }) });
+    const result = await readRecords({ ...read, allProblems: flags.allProblems, ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }) });
     printProblems(result.warnings, result.kinds);
     const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
     let warnings = 0;
@@ -148,8 +149,8 @@ program
     problemOutput.all = flags.allProblems;
     const { exportRecords } = await import("./build/export-records.ts");
     const format = flags.format ?? (/\.csv$/i.test(flags.out) ? "csv" : "xlsx");
-    const report = await exportRecords({ dataDir: flags.data, strict: flags.strict, format, out: flags.out, ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }) });
-    printProblems(report.warnings);
+    const report = await exportRecords({ dataDir: flags.data, strict: flags.strict, allProblems: flags.allProblems, format, out: flags.out, ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }) });
+    printProblems(report.warnings, report.kinds);
     process.stdout.write(`exported ${report.count} subjects to ${flags.out} (${format})\n`);
   });
 

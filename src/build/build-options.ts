@@ -26,6 +26,8 @@ export interface BuildOptions {
   readonly followOutside?: boolean;
   /** The encoding of CSV sources (a WHATWG label); UTF-8 when not given. */
   readonly encoding?: string;
+  /** Keep every problem for the report, not the first few of each kind (`--all-problems`). */
+  readonly allProblems?: boolean;
 }
 
 /** Netlify sets URL to the site's main address during its builds. */

@@ -66,6 +66,7 @@ async function buildOnce(options: BuildOptions, cache: BuildCache | undefined, o
     ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }),
     ...(options.followOutside === undefined ? {} : { followOutside: options.followOutside }),
     ...(options.encoding === undefined ? {} : { encoding: options.encoding }),
+    ...(options.allProblems === undefined ? {} : { allProblems: options.allProblems }),
   };
   const records = await readRecords(read, cache?.known);
   // The arena takes the rendered blocks over and drops each once copied (see createRecordArena).

@@ -12,7 +12,7 @@ import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import type { Subject } from "../core/render-page.ts";
 import { loadExcelJs } from "./load-exceljs.ts";
-import type { Problem } from "./problems.ts";
+import type { Problem, ProblemKind } from "./problems.ts";
 import { readRecords, type ReadOptions, type RecordSet } from "./read-subjects.ts";
 import type { RenderedBlock } from "./render-block.ts";
 import { FIELD_NAMES } from "./subject-schema.ts";
@@ -27,7 +27,9 @@ export interface ExportOptions extends ReadOptions {
 
 export interface ExportReport {
   readonly count: number;
+  /** The first few warnings of each kind, and every kind's count. */
   readonly warnings: readonly Problem[];
+  readonly kinds: readonly ProblemKind[];
 }
 
 /** Columns Excel must keep as text: its zeros (OIB, code) and an ISO date it would rewrite. */
@@ -85,5 +87,5 @@ export async function exportRecords(options: ExportOptions): Promise<ExportRepor
   } finally {
     await rm(temporary, { force: true });
   }
-  return { count: set.count, warnings: set.warnings };
+  return { count: set.count, warnings: set.warnings, kinds: set.kinds };
 }

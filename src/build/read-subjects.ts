@@ -39,6 +39,8 @@ export interface ReadOptions {
   readonly followOutside?: boolean;
   /** The encoding of CSV sources (a WHATWG label); UTF-8 when not given. */
   readonly encoding?: string;
+  /** Keep every problem the blocks hand on (every warning; a block's first few errors of a kind), not the first few of each kind. */
+  readonly allProblems?: boolean;
 }
 
 export interface ReadResult {
@@ -173,7 +175,7 @@ export async function readSubjects(options: ReadOptions): Promise<ReadResult> {
  */
 export async function readRecords(options: ReadOptions, known?: KnownBlocks): Promise<RecordSet> {
   // Bounded: past the first few of a kind, problems are counted, not kept.
-  const problems = new ProblemCollector();
+  const problems = new ProblemCollector(options.allProblems === true ? Number.POSITIVE_INFINITY : undefined);
   const found = await findSources(options.dataDir, { followOutside: options.followOutside ?? false, problems, strict: options.strict });
   const encoding = options.encoding;
   const files = encoding === undefined ? found : found.map((f) => (f.kind === "csv" ? { ...f, encoding } : f));

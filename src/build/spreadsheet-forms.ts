@@ -48,7 +48,7 @@ function date(cell: Cell, notes: FormNote[]): unknown {
     const iso = Number.isNaN(cell.getTime()) ? "" : cell.toISOString();
     if (!iso.endsWith("T00:00:00.000Z")) return iso === "" ? "an invalid date cell" : iso;
     const value = iso.slice(0, 10);
-    notes.push({ field: "datum_postanka", value: cell, form: "a date cell", expected: "a date YYYY-MM-DD as text", hint: `read as ${JSON.stringify(value)}` });
+    notes.push({ field: "datum_postanka", value: iso, form: "a date cell", expected: "a date YYYY-MM-DD as text", hint: `read as ${JSON.stringify(value)}` });
     return value;
   }
   if (typeof cell !== "string") return cell;
