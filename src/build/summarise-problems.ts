@@ -6,7 +6,8 @@
  * and a table of kinds and counts ends the list. `--all-problems` prints every line; `--json`
  * prints every problem as one JSON line, for tools.
  */
-import { formatLocation, formatProblem, kindKey, type Problem } from "./problems.ts";
+import { formatLocation, formatMore, formatProblem, kindKey, type Problem } from "./problems.ts";
+import { FIELD_NAMES } from "./subject-schema.ts";
 
 /** Lines of one kind printed before the rest are counted. */
 export const FIRST_OF_KIND = 5;
@@ -74,7 +75,10 @@ export function summariseProblems(problems: readonly Problem[], options: Summary
     }
     lines.push(...kind.shown.map(formatProblem));
     if (kind.count > kind.shown.length) {
-      lines.push(`… and ${thousands(kind.count - kind.shown.length)} more like this`);
+      // The collector's own line for the rest: `… and 5,753 more like this: oib: expected 11 digits`.
+      const { severity, field, expected } = kind.first;
+      const shownField = field === undefined ? {} : { field: (FIELD_NAMES as readonly string[]).includes(field) ? field : "an unknown field" };
+      lines.push(formatMore({ key: kindKey(kind.first), severity, ...shownField, expected, count: kind.count, kept: kind.shown.length }) ?? "");
       summarised = true;
     }
   }

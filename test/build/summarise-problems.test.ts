@@ -15,7 +15,7 @@ describe("summariseProblems", () => {
       'data/s.csv:4: oib: expected 11 digits, got "123" (3 digits)',
       'data/s.csv:5: oib: expected 11 digits, got "123" (3 digits)',
       'data/s.csv:6: oib: expected 11 digits, got "123" (3 digits)',
-      "… and 5,753 more like this",
+      "… and 5,753 more like this: oib: expected 11 digits",
       'data/s.json[3]: warning: institucija_grad: expected a city, got "" (published empty)',
       'data/s.json[9]: warning: institucija_grad: expected a city, got "" (published empty)',
       "problems by kind:",
@@ -34,7 +34,7 @@ describe("summariseProblems", () => {
   test("only the first few kept (a bounded collector) with the kind's exact count -> the count of the rest from it", () => {
     const kept = Array.from({ length: 5 }, (_, i) => zeroLost(i + 2));
     const lines = summariseProblems(kept, { countOf: (p) => (p.field === "oib" ? 1_000_000 : undefined) });
-    expect(lines.slice(5)).toEqual(["… and 999,995 more like this", "problems by kind:", "  1,000,000  error  oib  expected 11 digits"]);
+    expect(lines.slice(5)).toEqual(["… and 999,995 more like this: oib: expected 11 digits", "problems by kind:", "  1,000,000  error  oib  expected 11 digits"]);
   });
 
   test("--all-problems -> every line", () => {
