@@ -3,18 +3,15 @@
  * read and validate (nothing is touched on any error) -> plan the shards and the manifest ->
  * render each record once while writing incrementally and atomically -> keep the build cache.
  *
- * With a build cache (build-cache.ts) a rebuild reads again only the source blocks that changed;
- * without one, or when the site no longer matches it, everything is read.
+ * With a build cache (build-cache.ts) a rebuild parses again only the source blocks that changed.
  */
-import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import type { BuildOptions } from "./build-options.ts";
-import { type BuildCache, loadBuildCache, saveBuildCache, StaleCacheError } from "./build-cache.ts";
+import { openBuildCache } from "./build-cache.ts";
 import { planSite } from "./plan-site.ts";
 import type { Problem, ProblemKind } from "./problems.ts";
 import { readRecords } from "./read-subjects.ts";
-import { DEFAULT_MAX_FIELD_LENGTH } from "./validate-subject.ts";
 import { createRecordArena } from "./render-records.ts";
 import { type WriteProgress, type WriteReport, writeSite } from "./write-site.ts";
 
@@ -34,39 +31,18 @@ export interface BuildReport extends WriteReport {
 /** Progress of the write stage: files settled so far of the total. */
 export type ProgressListener = WriteProgress;
 
-/**
- * Where the cache for these options is kept: a block the cache knows is not validated again, so
- * a build with another field-length bound keeps a cache of its own.
- */
-function cacheDirOf(options: BuildOptions, cacheDir: string): string {
-  const bound = options.maxFieldLength ?? DEFAULT_MAX_FIELD_LENGTH;
-  return bound === DEFAULT_MAX_FIELD_LENGTH ? cacheDir : join(cacheDir, `max-field-length-${bound}`);
-}
-
 /** Builds the site; throws DataError (with nothing written) when the data has errors. */
 export async function buildSite(options: BuildOptions, onProgress?: ProgressListener): Promise<BuildReport> {
   const started = performance.now();
-  const cache = options.cacheDir === null ? undefined : await loadBuildCache(cacheDirOf(options, options.cacheDir), options.outDir);
-  let report: Omit<BuildReport, "seconds">;
-  try {
-    report = await buildOnce(options, cache, onProgress);
-  } catch (error) {
-    if (!(error instanceof StaleCacheError)) throw error;
-    // The site was changed behind the cache's back (nothing was committed): build it from the sources.
-    report = await buildOnce(options, undefined, onProgress);
-  }
-  return { ...report, seconds: (performance.now() - started) / 1000 };
-}
-
-async function buildOnce(options: BuildOptions, cache: BuildCache | undefined, onProgress?: ProgressListener): Promise<Omit<BuildReport, "seconds">> {
-  const records = await readRecords({ dataDir: options.dataDir, strict: options.strict, threads: options.threads ?? "auto", ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }), ...(options.followOutside === undefined ? {} : { followOutside: options.followOutside }) }, cache?.known);
+  const cache = options.cacheDir === null ? undefined : openBuildCache(options.cacheDir, options.outDir);
+  const read = { dataDir: options.dataDir, strict: options.strict, threads: options.threads ?? "auto" };
+  const optional = { ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }), ...(options.followOutside === undefined ? {} : { followOutside: options.followOutside }) };
+  const records = await readRecords({ ...read, ...optional }, cache);
   // The arena takes the rendered blocks over and drops each once copied (see createRecordArena).
-  const arena = createRecordArena(records, CHUNK_SIZE, records.reusedCount === 0 ? undefined : cache?.previous);
+  const arena = createRecordArena(records, CHUNK_SIZE);
   const plan = planSite(arena, options);
   const written = await writeSite(options.outDir, plan, arena, onProgress);
-  if (options.cacheDir !== null) {
-    const chunks = Array.from({ length: arena.chunkCount }, (_, c) => [arena.chunkHash(c), arena.chunkLength(c)] as const);
-    await saveBuildCache(cacheDirOf(options, options.cacheDir), options.outDir, { records, site: plan.manifest().hash, chunks });
-  }
-  return { count: arena.count, reused: records.reusedCount, ...written, warnings: records.warnings, kinds: records.kinds };
+  await cache?.keepOnly(records.cacheKeys);
+  const seconds = (performance.now() - started) / 1000;
+  return { count: arena.count, reused: records.reused, ...written, warnings: records.warnings, kinds: records.kinds, seconds };
 }

@@ -4,20 +4,20 @@
  *
  * Records come out rendered (render-block.ts), block by block: large JSON arrays are parsed,
  * validated and rendered in record threads (record-threads.ts) while this thread scans and hashes
- * the next blocks. Given what the previous build read (`KnownBlocks`, from build-cache.ts), a block
- * whose text is unchanged is not parsed at all: its keys, positions and warnings come from the
- * cache, and its rendered bytes from the previous site.
+ * the next blocks. With a build cache (build-cache.ts), a block it holds is not parsed at all: it
+ * comes from the cache, rendered, with its keys, positions and warnings.
  */
 import { availableParallelism } from "node:os";
 import { stat } from "node:fs/promises";
-import { relative } from "node:path";
 import type { Subject } from "../core/render-page.ts";
+import { blockKey, type BuildCache } from "./build-cache.ts";
 import { checkSequence, RecordOrigins } from "./check-sequence.ts";
 import { displayPath, findSources, SOURCE_PATTERNS } from "./find-sources.ts";
 import { DataError, type Problem, ProblemCollector, type ProblemKind, type ProblemSink } from "./problems.ts";
 import { readCsv } from "./read-csv.ts";
-import { BLOCK_RECORDS, readJsonArray, type RecordSink, type SourceBlock } from "./read-json-array.ts";
+import { BLOCK_RECORDS, readJsonArray, type RecordSink } from "./read-json-array.ts";
 import { readNdjson } from "./read-ndjson.ts";
+import { DEFAULT_MAX_FIELD_LENGTH } from "./validate-subject.ts";
 import { startRecordThreads, type RecordThreads } from "./record-threads.ts";
 import { type BlockTask, BlockRenderer, renderJsonBlock, type RenderedBlock } from "./render-block.ts";
 import type { SourceFile } from "./source-file.ts";
@@ -49,55 +49,24 @@ export interface ReadResult {
   readonly files: readonly string[];
 }
 
-/** A block the previous build read, as the build cache keeps it (all in the block's record order). */
-export interface KnownBlock {
-  readonly ids: ArrayLike<number>;
-  readonly codes: readonly string[];
-  readonly positions: ArrayLike<number>;
-  /** Each record's index in the previous build's list (id order): where its rendered bytes are. */
-  readonly listIndex: ArrayLike<number>;
-  /** Its warnings (a block with errors is never kept). */
-  readonly warnings: readonly Problem[];
-}
-
-/** What the previous build read, for skipping unchanged blocks. */
-export interface KnownBlocks {
-  /** Block number `ordinal` of `file` (its path inside the data directory) as read before, if its place, size and text hash are `block`'s. */
-  find(file: string, ordinal: number, block: SourceBlock): KnownBlock | undefined;
-}
-
-/** A block of a JSON array as this build read it: enough for the next build to skip it (see build-cache.ts). */
-export interface ReadBlock extends SourceBlock {
-  /** The file's path inside the data directory. */
-  readonly file: string;
-  readonly ordinal: number;
-  /** Its first record's number in reading order. */
-  readonly start: number;
-  readonly warnings: readonly Problem[];
-}
-
 /** The records of a successful read, rendered, with what a build and its cache need. */
 export interface RecordSet {
   /** Records in the list. */
   readonly count: number;
   /** The rendered blocks, in reading order; the record arena releases each once it has copied it. */
   readonly rendered: (RenderedBlock | undefined)[];
-  /** For each record in id order: its rendered block, or -1 when its bytes are the previous build's. */
-  readonly blockOf: Int32Array;
-  /** For each record in id order: its index in that block, or (blockOf -1) in the previous list. */
+  /** For each record in id order: its rendered block. */
+  readonly blockOf: Uint32Array;
+  /** For each record in id order: its index in that block. */
   readonly indexIn: Uint32Array;
-  /** Records taken from the previous build. */
-  readonly reusedCount: number;
+  /** Records whose block came from the build cache, not parsed again. */
+  readonly reused: number;
   /** The first few warnings of each kind, and every kind's exact count. */
   readonly warnings: readonly Problem[];
   readonly kinds: readonly ProblemKind[];
   readonly files: readonly string[];
-  /** In reading order: the keys, and each record's position in its file and index in the list. */
-  readonly keys: { readonly ids: Float64Array; readonly codes: readonly string[] };
-  readonly positions: Uint32Array;
-  readonly listIndex: Uint32Array;
-  /** The blocks of JSON arrays read, in reading order (NDJSON and CSV are always read whole). */
-  readonly blocks: readonly ReadBlock[];
+  /** The build cache's keys of the blocks read (stored or found): what the cache keeps. */
+  readonly cacheKeys: readonly string[];
 }
 
 /** JSON sources this large (~100k records) start record threads under "auto"; smaller ones are done before threads would start. */
@@ -137,10 +106,11 @@ async function threadCount(files: readonly SourceFile[], threads: number | "auto
   return bytes >= THREADS_FROM_BYTES ? availableParallelism() : 0;
 }
 
-/** One piece of the records in reading order: a block rendered here or in a thread, or one the cache knows. */
-type Piece =
-  | { readonly file: number; readonly rendered: RenderedBlock | Promise<RenderedBlock>; readonly read?: Omit<ReadBlock, "start" | "warnings"> }
-  | { readonly file: number; readonly known: KnownBlock; readonly read: Omit<ReadBlock, "start" | "warnings">; readonly count: number };
+/** One piece of the records in reading order: a block rendered here, in a thread, or taken from the cache. */
+interface Piece {
+  readonly file: number;
+  readonly rendered: RenderedBlock | Promise<RenderedBlock>;
+}
 
 /** Reads and validates every source file; throws DataError listing every problem when any is an error. */
 export async function readSubjects(options: ReadOptions): Promise<ReadResult> {
@@ -155,15 +125,17 @@ export async function readSubjects(options: ReadOptions): Promise<ReadResult> {
 }
 
 /**
- * Reads, validates and renders every source file, skipping the blocks `known` has; throws
+ * Reads, validates and renders every source file, taking the blocks `cache` has from it; throws
  * DataError listing every problem when any is an error.
  */
-export async function readRecords(options: ReadOptions, known?: KnownBlocks): Promise<RecordSet> {
+export async function readRecords(options: ReadOptions, cache?: BuildCache): Promise<RecordSet> {
   // Bounded: past the first few of a kind, problems are counted, not kept.
   const problems = new ProblemCollector();
   const files = await findSources(options.dataDir, { followOutside: options.followOutside ?? false, problems, strict: options.strict });
   if (files.length === 0) throw new DataError([await noSources(options.dataDir)]);
   const pieces: Piece[] = [];
+  const cacheKeys: string[] = [];
+  let reused = 0;
   const auto = (options.threads ?? "auto") === "auto";
   const count = await threadCount(files, options.threads ?? "auto");
   let threads: RecordThreads | undefined;
@@ -180,20 +152,19 @@ export async function readRecords(options: ReadOptions, known?: KnownBlocks): Pr
   try {
     // Files are read one after another: order is part of the result, and the disk is the bottleneck.
     for (const [number, file] of files.entries()) {
-      // Blocks are known by the file's path inside the data directory, wherever the build runs from.
-      const key = relative(options.dataDir, file.path);
-      let ordinal = -1;
       const lines = new BlockRenderer(file, options.strict, options.maxFieldLength);
       const sink: RecordSink = {
         block(block, text) {
-          ordinal += 1;
-          const read = { ...block, file: key, ordinal };
-          const seen = known?.find(key, ordinal, block);
-          if (seen !== undefined) {
-            pieces.push({ file: number, known: seen, read, count: block.count });
-          } else {
-            pieces.push({ file: number, rendered: render({ file, strict: options.strict, ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }), text }), read });
+          const task = { file, strict: options.strict, ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }), text };
+          if (cache === undefined) {
+            pieces.push({ file: number, rendered: render(task) });
+            return;
           }
+          const key = blockKey(options.strict, options.maxFieldLength ?? DEFAULT_MAX_FIELD_LENGTH, block);
+          cacheKeys.push(key);
+          const stored = cache.read(key, file);
+          if (stored !== undefined) reused += stored.ends.length;
+          pieces.push({ file: number, rendered: stored ?? render({ ...task, store: cache.fileOf(key) }) });
         },
         record(value, position, source) {
           lines.add(value, position, source);
@@ -205,75 +176,48 @@ export async function readRecords(options: ReadOptions, known?: KnownBlocks): Pr
       if (lines.count > 0 || lines.problems.count > 0) pieces.push({ file: number, rendered: lines.finish() });
     }
     // Every thread's block, in reading order (a failed thread fails the read).
-    const done = await Promise.all(pieces.map(async (p) => ("known" in p ? p : { ...p, rendered: await p.rendered })));
-    return assemble(done, files, options, problems);
+    const done = await Promise.all(pieces.map(async (p) => ({ file: p.file, rendered: await p.rendered })));
+    return { ...assemble(done, files, problems), reused, cacheKeys };
   } finally {
     await threads?.close();
   }
 }
 
-type Settled = { readonly file: number; readonly rendered: RenderedBlock; readonly read?: Omit<ReadBlock, "start" | "warnings"> } | Extract<Piece, { known: KnownBlock }>;
-
 /** The pieces as one list: keys in reading order, the rules across records, then the id order. */
-function assemble(pieces: readonly Settled[], files: readonly SourceFile[], options: ReadOptions, problems: ProblemCollector): RecordSet {
+function assemble(pieces: readonly { file: number; rendered: RenderedBlock }[], files: readonly SourceFile[], problems: ProblemCollector): Omit<RecordSet, "reused" | "cacheKeys"> {
   let total = 0;
-  for (const p of pieces) total += "known" in p ? p.count : p.rendered.ends.length;
+  for (const p of pieces) total += p.rendered.ends.length;
   const ids = new Float64Array(total);
   const codes: string[] = new Array<string>(total);
   const origins = new RecordOrigins();
-  /** Reading order: the rendered block (index into `rendered`) or -1, and the index in it or in the previous list. */
-  const blockOfRead = new Int32Array(total);
+  /** Reading order: the rendered block (index into `rendered`), and the index in it. */
+  const blockOfRead = new Uint32Array(total);
   const indexInRead = new Uint32Array(total);
   const rendered: RenderedBlock[] = [];
-  const blocks: ReadBlock[] = [];
-  let reusedCount = 0;
   let r = 0;
-  for (const p of pieces) {
-    const start = r;
-    if ("known" in p) {
-      const warnings = p.known.warnings.map((w) => ({ ...w, severity: options.strict ? "error" : "warning" }) as const);
-      for (const w of warnings) problems.push(w);
-      for (let k = 0; k < p.count; k++, r++) {
-        ids[r] = p.known.ids[k] ?? 0;
-        codes[r] = p.known.codes[k] ?? "";
-        origins.push(p.file, p.known.positions[k] ?? 0);
-        blockOfRead[r] = -1;
-        indexInRead[r] = p.known.listIndex[k] ?? 0;
-      }
-      reusedCount += p.count;
-      blocks.push({ ...p.read, start, warnings });
-    } else {
-      const block = p.rendered;
-      problems.merge(block.problems, block.dropped);
-      const b = rendered.push(block) - 1;
-      for (let k = 0; k < block.ends.length; k++, r++) {
-        ids[r] = block.ids[k] ?? 0;
-        codes[r] = block.codes[k] ?? "";
-        origins.push(p.file, block.positions[k] ?? 0);
-        blockOfRead[r] = b;
-        indexInRead[r] = k;
-      }
-      if (p.read !== undefined) blocks.push({ ...p.read, start, warnings: block.problems });
+  for (const [b, { file, rendered: block }] of pieces.entries()) {
+    problems.merge(block.problems, block.dropped);
+    rendered.push(block);
+    for (let k = 0; k < block.ends.length; k++, r++) {
+      ids[r] = block.ids[k] ?? 0;
+      codes[r] = block.codes[k] ?? "";
+      origins.push(file, block.positions[k] ?? 0);
+      blockOfRead[r] = b;
+      indexInRead[r] = k;
     }
   }
-  const keys = { ids, codes };
-  const order = checkSequence(keys, origins, files, problems);
+  const order = checkSequence({ ids, codes }, origins, files, problems);
 
   const all = sortProblems(problems.problems, files);
   if (problems.errors > 0) throw new DataError(all, problems.kinds);
-
-  const at = (k: number): number => (order === undefined ? k : (order[k] ?? 0));
-  const blockOf = order === undefined ? blockOfRead : new Int32Array(total);
-  const indexIn = order === undefined ? indexInRead : new Uint32Array(total);
-  const listIndex = new Uint32Array(total);
+  const result = { count: total, rendered, warnings: all, kinds: problems.kinds, files: files.map((f) => f.name) };
+  if (order === undefined) return { ...result, blockOf: blockOfRead, indexIn: indexInRead };
+  const blockOf = new Uint32Array(total);
+  const indexIn = new Uint32Array(total);
   for (let k = 0; k < total; k++) {
-    const i = at(k);
-    if (order !== undefined) {
-      blockOf[k] = blockOfRead[i] ?? 0;
-      indexIn[k] = indexInRead[i] ?? 0;
-    }
-    listIndex[i] = k;
+    const i = order[k] ?? 0;
+    blockOf[k] = blockOfRead[i] ?? 0;
+    indexIn[k] = indexInRead[i] ?? 0;
   }
-  const positions = origins.positions;
-  return { count: total, rendered, blockOf, indexIn, reusedCount, warnings: all, kinds: problems.kinds, files: files.map((f) => f.name), keys, positions, listIndex, blocks };
+  return { ...result, blockOf, indexIn };
 }

@@ -6,6 +6,7 @@
  * crosses threads cheaply, and a million parsed objects never pile up on one heap.
  */
 import { renderSubject } from "../core/render-page.ts";
+import { storeBlock } from "./build-cache.ts";
 import { parseBlock, type BlockText } from "./read-json-array.ts";
 import { type Problem, ProblemCollector } from "./problems.ts";
 import type { SourceFile } from "./source-file.ts";
@@ -98,11 +99,15 @@ export interface BlockTask {
   /** The longest a text field may be (DEFAULT_MAX_FIELD_LENGTH when not given). */
   readonly maxFieldLength?: number;
   readonly text: BlockText;
+  /** The build cache's file for this block (build-cache.ts): stored there when it has no error. */
+  readonly store?: string;
 }
 
-/** Parses, validates and renders one block of a JSON array (syntax problems included). */
+/** Parses, validates and renders one block of a JSON array (syntax problems included), and stores it when asked. */
 export function renderJsonBlock(task: BlockTask): RenderedBlock {
   const renderer = new BlockRenderer(task.file, task.strict, task.maxFieldLength);
   parseBlock(task.text, task.file, { record: (value, position, source) => renderer.add(value, position, source) }, renderer.problems);
-  return renderer.finish();
+  const block = renderer.finish();
+  if (task.store !== undefined && block.problems.every((p) => p.severity !== "error")) storeBlock(task.store, block);
+  return block;
 }

@@ -8,12 +8,7 @@
  * The reader renders records block by block in reading order (render-block.ts); the arena puts
  * them in id order chunk by chunk (`renderChunk`), so the writer can already write the shards
  * whose records are ready while later ones are still being placed: CPU and disk work overlap.
- *
- * On a rebuild with a build cache, records that were not parsed again come as the previous
- * build's rendered bytes: a chunk whose records all sit where they sat before is not even read,
- * just given its old hash, and its bytes are fetched only if a changed shard needs them.
  */
-import { type PreviousRecords, StaleCacheError } from "./build-cache.ts";
 import { contentHash } from "./content-hash.ts";
 import type { RenderedBlock } from "./render-block.ts";
 
@@ -27,8 +22,6 @@ export interface RecordArena {
   renderChunk(): void;
   /** The content hash of a rendered chunk. */
   chunkHash(chunk: number): string;
-  /** The size in bytes of a rendered chunk's file. */
-  chunkLength(chunk: number): number;
   /** A chunk file's bytes: its records, one a line. */
   chunkBytes(chunk: number): Buffer;
   /** A page's bytes: `head`, rendered records [from, to) joined by commas, `tail`. */
@@ -40,21 +33,13 @@ export interface RenderedRecords {
   readonly count: number;
   /** Blocks of rendered records; the arena drops each once it has copied all its records. */
   readonly rendered: (RenderedBlock | undefined)[];
-  /** For each record in id order: its block in `rendered`, or -1 for the previous build's bytes. */
-  readonly blockOf: Int32Array;
-  /** For each record in id order: its index in that block, or in the previous list. */
+  /** For each record in id order: its block in `rendered`. */
+  readonly blockOf: Uint32Array;
+  /** For each record in id order: its index in that block. */
   readonly indexIn: Uint32Array;
 }
 
 const COMMA = 0x2c;
-const LINE_FEED = 0x0a;
-
-/** Where each line (record) of a chunk file starts: line k is [lines[k], lines[k+1]), "\n" included. */
-function lineStarts(bytes: Uint8Array): Uint32Array {
-  const lines: number[] = [0];
-  for (let at = bytes.indexOf(LINE_FEED); at !== -1; at = bytes.indexOf(LINE_FEED, at + 1)) lines.push(at + 1);
-  return Uint32Array.from(lines);
-}
 
 /** A chunk's bytes with where each of its records starts (and, last, its length). */
 interface Chunk {
@@ -64,35 +49,20 @@ interface Chunk {
 
 /**
  * An arena for `records` (in id order), nothing copied yet. It takes the rendered blocks over:
- * each is dropped once its records are copied into chunks. `previous` gives the bytes of records
- * the reader took from the build cache.
+ * each is dropped once its records are copied into chunks.
  */
-export function createRecordArena(records: RenderedRecords, chunkSize: number, previous?: PreviousRecords): RecordArena {
+export function createRecordArena(records: RenderedRecords, chunkSize: number): RecordArena {
   const { count, rendered: blocks, blockOf, indexIn } = records;
   const chunkCount = Math.ceil(count / chunkSize);
   /** Records of each block not yet copied: at 0 the block is dropped. */
   const left = Uint32Array.from(blocks, (b) => b?.ends.length ?? 0);
   const hashes: string[] = [];
-  const lengths: number[] = [];
-  /** Each chunk's bytes; undefined for a chunk kept by its old hash until a changed shard needs it. */
-  const chunks: (Chunk | undefined)[] = [];
-  /** The previous list's chunk last read, for records taken from the build cache. */
-  let old: { readonly chunk: number } & Chunk = { chunk: -1, bytes: Buffer.alloc(0), lines: new Uint32Array(1) };
+  const chunks: Chunk[] = [];
 
-  /** Record `i`'s rendered bytes ("\n" included), from its block or the previous site; drops a block after its last record. */
+  /** Record `i`'s rendered bytes ("\n" included); drops its block after its last record. */
   const recordBytes = (i: number): Uint8Array => {
-    const b = blockOf[i] ?? -1;
+    const b = blockOf[i] ?? 0;
     const k = indexIn[i] ?? 0;
-    if (b < 0) {
-      if (previous === undefined) throw new Error(`record ${i} has neither a rendered block nor a previous build`);
-      const chunk = Math.floor(k / chunkSize);
-      if (old.chunk !== chunk) {
-        const bytes = previous.chunkBytes(chunk);
-        old = { chunk, bytes, lines: lineStarts(bytes) };
-      }
-      const line = k - chunk * chunkSize;
-      return old.bytes.subarray(old.lines[line], old.lines[line + 1]);
-    }
     const block = blocks[b];
     if (block === undefined) throw new Error(`record ${i}: its block was already dropped`);
     const bytes = block.bytes.subarray(k === 0 ? 0 : block.ends[k - 1], block.ends[k]);
@@ -104,8 +74,8 @@ export function createRecordArena(records: RenderedRecords, chunkSize: number, p
    * chunk takes the block's bytes over. Undefined otherwise.
    */
   const takeWholeBlock = (first: number, last: number): Chunk | undefined => {
-    const b = blockOf[first] ?? -1;
-    const block = b < 0 ? undefined : blocks[b];
+    const b = blockOf[first] ?? 0;
+    const block = blocks[b];
     if (block === undefined || block.ends.length !== last - first) return undefined;
     for (let i = first; i < last; i++) if (blockOf[i] !== b || indexIn[i] !== i - first) return undefined;
     blocks[b] = undefined;
@@ -124,22 +94,11 @@ export function createRecordArena(records: RenderedRecords, chunkSize: number, p
     }
     return { bytes, lines };
   };
-  /** Records [first, last) of `chunk` all sit where they sat in the previous list, whose chunk ended there too. */
-  const unchanged = (chunk: number, first: number, last: number): boolean => {
-    if (previous === undefined || Math.min(previous.count, (chunk + 1) * chunkSize) !== last) return false;
-    for (let i = first; i < last; i++) if (blockOf[i] !== -1 || indexIn[i] !== i) return false;
-    return true;
-  };
-  /** A chunk's bytes: rendered, or fetched from the previous site (checked: its hash, and a line a record). */
+  /** A rendered chunk's bytes. */
   const chunkOf = (chunk: number): Chunk => {
-    const present = chunks[chunk];
-    if (present !== undefined) return present;
-    if (chunk >= hashes.length || previous === undefined) throw new Error(`chunk ${chunk} is not rendered yet`);
-    const bytes = previous.chunkBytes(chunk);
-    const lines = lineStarts(bytes);
-    const records = Math.min(count, (chunk + 1) * chunkSize) - chunk * chunkSize;
-    if (lines.length !== records + 1 || bytes.length !== lengths[chunk]) throw new StaleCacheError(`chunk ${chunk} has another shape`);
-    return (chunks[chunk] = { bytes, lines });
+    const made = chunks[chunk];
+    if (made === undefined) throw new Error(`chunk ${chunk} is not rendered yet`);
+    return made;
   };
   /** Copies records [from, to) into `target` at `at` as a JSON list's items: each "\n" becomes a comma. */
   const copyAsList = (from: number, to: number, target: Buffer, at: number): void => {
@@ -179,26 +138,14 @@ export function createRecordArena(records: RenderedRecords, chunkSize: number, p
       const chunk = hashes.length;
       const first = chunk * chunkSize;
       const last = Math.min(count, first + chunkSize);
-      if (previous !== undefined && unchanged(chunk, first, last)) {
-        // Not even read: its old hash stands for it, and `chunkOf` fetches the bytes if a page needs them.
-        lengths.push(previous.chunkLength(chunk));
-        hashes.push(previous.chunkHash(chunk));
-        return;
-      }
       const made = takeWholeBlock(first, last) ?? copyRecords(first, last);
       chunks[chunk] = made;
-      lengths.push(made.bytes.length);
       hashes.push(contentHash(made.bytes));
     },
     chunkHash(chunk) {
       const hash = hashes[chunk];
       if (hash === undefined) throw new Error(`chunk ${chunk} is not rendered yet`);
       return hash;
-    },
-    chunkLength(chunk) {
-      const length = lengths[chunk];
-      if (length === undefined) throw new Error(`chunk ${chunk} is not rendered yet`);
-      return length;
     },
     chunkBytes: (chunk) => chunkOf(chunk).bytes,
     pageBytes(head, from, to, tail) {

@@ -1,10 +1,10 @@
 /**
- * The build cache (src/build/build-cache.ts): a rebuild that skips unchanged source blocks must
- * give exactly the site a build without any cache gives, whatever changed in between; and it must
- * really skip them.
+ * The build cache (src/build/build-cache.ts): a rebuild that takes unchanged source blocks from it
+ * must give exactly the site a build without any cache gives, whatever changed in between; and it
+ * must really skip them.
  */
 import fc from "fast-check";
-import { readdir, readFile, rm, writeFile, mkdir } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataError } from "../../src/build/problems.ts";
@@ -120,6 +120,9 @@ describe("a rebuild with the build cache", () => {
     expect(written).toBe(1 + 2 * 2 + 1);
     const again = await build(data, out, { limits: [20, 37] });
     expect([again.reused, again.written]).toEqual([UNIVERSE, 0]);
+    // The cache keeps the blocks of the data as it is now, the edited block's old version gone.
+    const [dir] = await readdir(`${out}.cache`);
+    expect(await readdir(join(`${out}.cache`, dir as string))).toHaveLength(3);
   });
 
   it("an edit that moves every later record (a deletion) still gives the clean site", async () => {
@@ -147,21 +150,21 @@ describe("a rebuild with the build cache", () => {
   });
 });
 
-describe("when the cache cannot be trusted", () => {
-  it("a chunk file changed behind the cache's back: the build notices and reads everything", async () => {
+describe("the cache stands on its own", () => {
+  it("the site in dist/ is not an input: a chunk file changed behind the build's back is replaced", async () => {
     const before = { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: true };
     const tamper = async (out: string): Promise<void> => {
-      // Chunk 0 is one the rebuild needs: the records shard holding chunks 0-2 changes with the edit.
+      // Chunk 0 is one the rebuild writes: the records shard holding chunks 0-2 changes with the edit.
       const [shard] = (await readdir(join(out, "_subjekti/records"))).filter((d) => d.startsWith("0."));
       const chunk = join(out, "_subjekti/records", shard as string, "0.ndjson");
       await writeFile(chunk, (await readFile(chunk, "utf8")).replace("Grad", "Gard"));
     };
     const { cached, clean, reused } = await rebuildAfter("tamper", before, { ...before, renamed: [1500] }, 0, tamper);
-    expect(reused).toBe(0);
+    expect(reused).toBe(1600);
     expect(cached).toEqual(clean);
   });
 
-  it("a build without the cache in between: the cache describes another site and is ignored", async () => {
+  it("a build without the cache in between: the blocks it holds are still what their text renders to", async () => {
     const before = { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: true };
     const other = async (out: string): Promise<void> => {
       const data = join(work, "between-other");
@@ -169,7 +172,29 @@ describe("when the cache cannot be trusted", () => {
       await build(data, out, { limits: [20, 37], cacheDir: null });
     };
     const { cached, clean, reused } = await rebuildAfter("between", before, { ...before, renamed: [5, 2500] }, 0, other);
-    expect(reused).toBe(0);
+    // Block 1 (records 1000-1999) is the first build's text; blocks 0 and 2 changed.
+    expect(reused).toBe(1000);
+    expect(cached).toEqual(clean);
+  });
+
+  it("a stored block cut short, or of another format, is read again from the source", async () => {
+    const before = { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: true };
+    /** Records in the one block file left whole. */
+    let intact = 0;
+    const damage = async (out: string): Promise<void> => {
+      const [dir] = await readdir(`${out}.cache`);
+      const files = (await readdir(join(`${out}.cache`, dir as string))).map((f) => join(`${out}.cache`, dir as string, f));
+      expect(files).toHaveLength(3);
+      const [cut, other, whole] = files as [string, string, string];
+      await writeFile(cut, (await readFile(cut)).subarray(0, 5000));
+      const bytes = await readFile(other);
+      await writeFile(other, Buffer.from(bytes.toString("latin1").replace('"format":2', '"format":9'), "latin1"));
+      const header = await readFile(whole);
+      intact = (JSON.parse(header.toString("utf8", 4, 4 + header.readUInt32LE(0))) as { count: number }).count;
+    };
+    const { cached, clean, reused } = await rebuildAfter("damaged", before, before, 0, damage);
+    expect(intact).toBeGreaterThan(0);
+    expect(reused).toBe(intact);
     expect(cached).toEqual(clean);
   });
 });
@@ -198,5 +223,16 @@ describe("warnings of unchanged blocks", () => {
     const strict = await build(data, out, { strict: true }).catch((error: unknown) => error);
     expect(strict).toBeInstanceOf(DataError);
     expect((strict as DataError).problems).toEqual(first.warnings.map((w) => ({ ...w, severity: "error" })));
+  });
+
+  it("name the file where it is now: the same data in another directory is taken from the cache", async () => {
+    const [data, moved, out] = [join(work, "named-data"), join(work, "named-moved"), join(work, "named-out")];
+    await writeWarned(data, []);
+    const first = await build(data, out);
+    await rm(moved, { recursive: true, force: true });
+    await rename(data, moved);
+    const second = await build(moved, out);
+    expect(second.reused).toBe(UNIVERSE);
+    expect(second.warnings).toEqual(first.warnings.map((w) => ({ ...w, file: join(moved, "subjekti.json") })));
   });
 });
