@@ -17,7 +17,7 @@
  * (float64), positions (uint32), record ends (uint32) and the rendered bytes.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writevSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { VERSION } from "../core/version.ts";
@@ -88,7 +88,13 @@ export function storeBlock(file: string, block: RenderedBlock): void {
   const view = (array: ArrayBufferView): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
   const parts = [length, json, Buffer.alloc(align8(4 + json.length) - 4 - json.length), view(block.ids), view(block.positions), view(block.ends), block.bytes];
   const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  writeFileSync(tmp, Buffer.concat(parts));
+  const fd = openSync(tmp, "w");
+  try {
+    const size = parts.reduce((sum, part) => sum + part.byteLength, 0);
+    if (writevSync(fd, parts) !== size) throw new Error(`${tmp}: the block was written short (is the disk full?)`);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(tmp, file);
 }
 

@@ -3,6 +3,7 @@
  * Every problem is located (file, record or line, field) and says what was found, what was
  * expected and, where one helps, a hint; the build collects them all and fails once.
  */
+import { SubjektiError } from "../core/subjekti-error.ts";
 
 import { FIELD_NAMES } from "./subject-schema.ts";
 
@@ -24,16 +25,6 @@ export interface Problem {
   readonly expected: string;
   /** What probably went wrong, or how to fix it. */
   readonly hint?: string;
-}
-
-/** The base of every error the CLI reports as a known failure (exit 1, one line per problem). */
-export class SubjektiError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = "SubjektiError";
-    this.code = code;
-  }
 }
 
 /** The data has errors: the first few of each kind are in `problems` (warnings too, for the report), every kind's exact count in `kinds`. */

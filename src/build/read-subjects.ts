@@ -170,7 +170,7 @@ export async function readRecords(options: ReadOptions, cache?: BuildCache): Pro
           lines.add(value, position, source);
           if (lines.count === BLOCK_RECORDS) pieces.push({ file: number, rendered: lines.finish() });
         },
-        ready: () => threads?.ready() ?? Promise.resolve(),
+        ready: () => threads?.room() ?? Promise.resolve(),
       };
       await readerOf(file)(file, sink, problems, options.maxFieldLength);
       if (lines.count > 0 || lines.problems.count > 0) pieces.push({ file: number, rendered: lines.finish() });

@@ -2,20 +2,21 @@
  * Stage 4: put a planned site on disk, incrementally and atomically.
  *
  * - A shard directory whose content-named directory already exists is left alone: 0 bytes.
- * - A changed shard is written into `<key>.tmp-<pid>` beside the old one, then renamed into
- *   place; inside it, files whose bytes equal the previous version's are hard-linked, not written.
+ * - A changed shard is written by a writer thread into `<key>.tmp-<pid>` beside the old one, then
+ *   renamed into place; inside it, files whose bytes equal the previous version's are hard-linked.
  * - The manifest is replaced last, by rename: that one atomic step switches readers from the
  *   complete old site to the complete new one. A build killed at any moment leaves the old
  *   manifest pointing at old, untouched directories.
  * - Only then are directories the new manifest does not name removed (and leftovers of killed builds).
  */
+import { availableParallelism } from "node:os";
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { DATA_ROOT, MANIFEST_PATH } from "../core/layout.ts";
-import { startFileWriters } from "./file-writers.ts";
+import { DATA_ROOT, MANIFEST_PATH, shardDirPath, shardKeyOf, shardTempPath, shardTempWriter } from "../core/layout.ts";
 import { forEachBounded } from "./for-each-bounded.ts";
-import type { FilePlan, ShardPlan, SitePlan } from "./plan-site.ts";
+import type { ShardPlan, SitePlan } from "./plan-site.ts";
 import type { RecordArena } from "./render-records.ts";
+import { startWorkerPool, type WorkerPool } from "./worker-pool.ts";
 
 export interface WriteReport {
   /** Files the site holds. */
@@ -35,12 +36,52 @@ export type WriteProgress = (done: number, total: number) => void;
 
 /** Directory operations in flight at once (making the temporary shard directories, counting removed files). */
 const CONCURRENCY = 64;
+/**
+ * Writer threads: one per core, which on the 2-core machine measured wrote 361k files on tmpfs in
+ * ~2.6 s against ~6 s for 64 callback writes in flight (BENCHMARKS.md). Capped because bytes in
+ * flight grow with threads and more than 8 were never measured.
+ */
+const MAX_WRITERS = 8;
+/** Shards a writer thread may have out: one being written, one waiting while the main thread assembles the next. */
+const SHARDS_PER_WRITER = 2;
+const WRITER_ENTRY = new URL("./shard-writer-thread.mjs", import.meta.url);
 
-interface Tally {
-  written: number;
-  unchanged: number;
-  bytesWritten: number;
-  done: number;
+/**
+ * A whole shard for a writer thread: file i is `buffer[ends[i-1] ?? 0, ends[i])`, named `names[i]`,
+ * written into `tmp` (hard-linked from `old` when that version holds the same bytes), after which
+ * `tmp` is renamed to `dir`. Writing in threads with synchronous fs calls keeps the main thread's
+ * cost per file near nothing: the callback `fs.writeFile` cost it ~25 µs a file (BENCHMARKS.md).
+ */
+export interface ShardTask {
+  readonly buffer: ArrayBuffer;
+  readonly names: readonly string[];
+  readonly ends: readonly number[];
+  readonly tmp: string;
+  readonly dir: string;
+  readonly old: string | null;
+}
+
+/** What a writer thread did with a shard. */
+export interface ShardWritten {
+  readonly written: number;
+  readonly linked: number;
+  readonly bytesWritten: number;
+}
+
+/** Starts the shard writer threads (the build's and the benchmark probe's): `threads` defaults to one per core. */
+export function startShardWriters(threads = Math.min(MAX_WRITERS, availableParallelism())): WorkerPool<ShardTask, ShardWritten> {
+  return startWorkerPool<ShardTask, ShardWritten>(WRITER_ENTRY, Math.max(1, threads), SHARDS_PER_WRITER);
+}
+
+/** A shard's files as one buffer, for a writer thread. */
+export function shardTask(files: readonly { readonly name: string; readonly bytes: Uint8Array }[], tmp: string, dir: string, old: string | null): ShardTask {
+  const ends: number[] = [];
+  let size = 0;
+  for (const file of files) ends.push((size += file.bytes.length));
+  // Unpooled and not zero-filled: every byte is set below, and the buffer is transferred whole.
+  const buffer = Buffer.allocUnsafeSlow(size);
+  for (const [i, file] of files.entries()) buffer.set(file.bytes, i === 0 ? 0 : ends[i - 1]);
+  return { buffer: buffer.buffer as ArrayBuffer, names: files.map((f) => f.name), ends, tmp, dir, old };
 }
 
 /** Writes `plan` under `outDir`, touching only files whose bytes change; `arena` renders as it goes. */
@@ -49,8 +90,8 @@ export async function writeSite(outDir: string, plan: SitePlan, arena: RecordAre
   await mkdir(root, { recursive: true });
   const previous = await readPreviousManifest(join(outDir, MANIFEST_PATH));
   const total = plan.shards.reduce((sum, shard) => sum + shard.files.length, 1);
-  const tally: Tally = { written: 0, unchanged: 0, bytesWritten: 0, done: 0 };
-  const settle = (files = 1): void => {
+  const tally = { written: 0, unchanged: 0, bytesWritten: 0, done: 0 };
+  const settle = (files: number): void => {
     tally.done += files;
     onProgress?.(tally.done, total);
   };
@@ -58,70 +99,41 @@ export async function writeSite(outDir: string, plan: SitePlan, arena: RecordAre
   // Every shard's temporary directory first: creating files in a directory made a moment ago was
   // measured ~2x slower (BENCHMARKS.md). Unchanged shards drop theirs.
   await forEachBounded(plan.shards, CONCURRENCY, (shard) => mkdir(tmpDir(root, shard), { recursive: true }));
-  const rendering = renderInTurns(arena);
-  const shardsWritten: Promise<void>[] = [];
-  // Counted here, on the main thread, as each thread reports a file on disk.
-  const writers = startFileWriters<ShardJob>({
-    onFile(job, linked, size) {
-      if (linked) {
-        tally.unchanged += 1;
-      } else {
-        tally.written += 1;
-        tally.bytesWritten += size;
-      }
-      settle();
-      job.pending -= 1;
-      if (job.pending === 0 && job.next === job.files.length) shardsWritten.push(finishShard(job));
-    },
-  });
-
+  const writers = startShardWriters();
+  const writing: Promise<void>[] = [];
   try {
-    // Files go round-robin across every shard whose records are ready: file creation is serialised
-    // per directory on ext4, so writes spread over directories run in parallel (BENCHMARKS.md).
-    const active: ShardJob[] = [];
-    let next = 0;
-    let turn = 0;
-    while (next < plan.shards.length || active.length > 0) {
-      for (let shard = plan.shards[next]; shard !== undefined && shard.needsChunks <= arena.renderedChunks; shard = plan.shards[++next]) {
-        const job = await openShard(root, shard, previous, plan);
-        if (job === null) {
-          tally.unchanged += shard.files.length;
-          settle(shard.files.length);
-        } else {
-          active.push(job);
-        }
-      }
-      const waitingFor = plan.shards[next];
-      if (active.length === 0) {
-        if (waitingFor !== undefined) {
-          // Nothing else to write until more records are rendered: send what is batched meanwhile.
-          writers.flush();
-          await rendering.until(waitingFor.needsChunks);
-        }
+    // Shards come in the order their records become ready: the arena renders the chunks a shard
+    // needs, then the shard goes to a thread, which writes it while the next is rendered.
+    for (const shard of plan.shards) {
+      while (arena.renderedChunks < shard.needsChunks) arena.renderChunk();
+      const dir = join(root, shardDirPath(shard.key, shard.hash()));
+      const tmp = tmpDir(root, shard);
+      if (await isDirectory(dir)) {
+        await rm(tmp, { recursive: true, force: true });
+        tally.unchanged += shard.files.length;
+        settle(shard.files.length);
         continue;
       }
-      const at = turn % active.length;
-      const job = active[at] as ShardJob;
-      const file = job.files[job.next++] as FilePlan;
-      job.pending += 1;
-      // Plain concatenation: both directories come from join() already, and path.join's normalising
-      // was ~0.27 s of main-thread time over 361k files (profile).
-      writers.add(job, `${job.tmp}/${file.name}`, file.bytes(), job.oldDir === null ? null : `${job.oldDir}/${file.name}`);
-      if (job.next < job.files.length) {
-        turn = at + 1;
-      } else {
-        active.splice(at, 1);
-      }
-      if (!writers.hasRoom) await writers.room();
+      const oldHash = previous.dirs[shard.key];
+      // Pages hold the count and the origin: when either changed, no old page can match.
+      const comparable = oldHash !== undefined && (shard.key.startsWith("records/") || previous.sameHead(plan));
+      const task = shardTask(shard.files.map((f) => ({ name: f.name, bytes: f.bytes() })), tmp, dir, comparable ? join(root, shardDirPath(shard.key, oldHash)) : null);
+      await writers.room();
+      const done = writers.run(task, [task.buffer]).then((result) => {
+        tally.written += result.written;
+        tally.unchanged += result.linked;
+        tally.bytesWritten += result.bytesWritten;
+        settle(shard.files.length);
+      });
+      // A failure surfaces through the final await (or room()); this only keeps it from counting as unhandled meanwhile.
+      done.catch(() => undefined);
+      writing.push(done);
     }
-    await writers.drain();
-    await rendering.done;
-    await Promise.all(shardsWritten);
+    await Promise.all(writing);
   } catch (error) {
     // Readers still see the previous site (its manifest is untouched). Stop the threads first, so
     // that nothing writes into the partial shards while they are removed.
     await writers.close();
-    await Promise.allSettled(shardsWritten);
     await removeLeftovers(root);
     throw error;
   } finally {
@@ -138,102 +150,26 @@ export async function writeSite(outDir: string, plan: SitePlan, arena: RecordAre
     tally.written += 1;
     tally.bytesWritten += manifestBytes.length;
   }
-  settle();
+  settle(1);
 
   const swept = await sweep(root, plan);
   return { files: total, written: tally.written, unchanged: tally.unchanged, bytesWritten: tally.bytesWritten, ...swept };
 }
 
-/** A shard being written: its files, how far along, and where. */
-interface ShardJob {
-  readonly files: readonly FilePlan[];
-  /** Files handed to the writers so far. */
-  next: number;
-  /** Files handed to the writers and not yet on disk. */
-  pending: number;
-  /** The temporary directory the files go into, and the name it gets when they are all there. */
-  readonly tmp: string;
-  readonly dir: string;
-  /** The previous version of this shard, whose identical files are hard-linked; null if none can match. */
-  readonly oldDir: string | null;
-}
-
 /** A shard's temporary directory while this process writes it. */
 function tmpDir(root: string, shard: ShardPlan): string {
-  return join(root, `${shard.key}.tmp-${process.pid}`);
-}
-
-/** The job of writing `shard`, or null (and its temporary directory gone) when its directory already exists. */
-async function openShard(root: string, shard: ShardPlan, previous: PreviousSite, plan: SitePlan): Promise<ShardJob | null> {
-  const dir = join(root, `${shard.key}.${shard.hash()}`);
-  const tmp = tmpDir(root, shard);
-  if (await isDirectory(dir)) {
-    await rm(tmp, { recursive: true, force: true });
-    return null;
-  }
-  const oldHash = previous.dirs[shard.key];
-  // Pages hold the count and the origin: when either changed, no old page can match.
-  const comparable = oldHash !== undefined && (shard.key.startsWith("records/") || previous.sameHead(plan));
-  return { files: shard.files, next: 0, pending: 0, tmp, dir, oldDir: comparable ? join(root, `${shard.key}.${oldHash}`) : null };
-}
-
-/** Renames a shard's temporary directory into place once all of its files are on disk. */
-function finishShard(job: ShardJob): Promise<void> {
-  const done = rename(job.tmp, job.dir);
-  // A failure surfaces through writeSite's final await; this only keeps it from counting as
-  // unhandled while the loop is still scheduling.
-  done.catch(() => undefined);
-  return done;
-}
-
-/**
- * Renders the arena chunk by chunk in the background, giving the event loop a turn after each
- * chunk so finished writes can start new ones: the disk works while the CPU renders.
- */
-function renderInTurns(arena: RecordArena): { until(chunks: number): Promise<void>; readonly done: Promise<void> } {
-  const waiters: { chunks: number; resolve: () => void; reject: (error: unknown) => void }[] = [];
-  let failure: { error: unknown } | undefined;
-  const wake = (): void => {
-    for (let i = waiters.length - 1; i >= 0; i--) {
-      const waiter = waiters[i];
-      if (waiter !== undefined && waiter.chunks <= arena.renderedChunks) {
-        waiters.splice(i, 1);
-        waiter.resolve();
-      }
-    }
-  };
-  const done = (async () => {
-    while (arena.renderedChunks < arena.chunkCount) {
-      arena.renderChunk();
-      wake();
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-  })();
-  // Rendering can fail (a previous chunk gone, see build-cache.ts): whoever waits for it fails too.
-  done.catch((error: unknown) => {
-    failure = { error };
-    for (const waiter of waiters.splice(0)) waiter.reject(error);
-  });
-  return {
-    done,
-    until: (chunks) =>
-      failure !== undefined
-        ? Promise.reject(failure.error)
-        : chunks <= arena.renderedChunks
-          ? Promise.resolve()
-          : new Promise<void>((resolve, reject) => waiters.push({ chunks, resolve, reject })),
-  };
+  return join(root, shardTempPath(shard.key, process.pid));
 }
 
 /** Removes the `.tmp-<pid>` shard directories this process left. */
 async function removeLeftovers(root: string): Promise<void> {
-  const suffix = `.tmp-${process.pid}`;
   const visit = async (dir: string): Promise<void> => {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       if (!entry.isDirectory()) continue;
       const abs = join(dir, entry.name);
-      if (entry.name.endsWith(suffix)) await rm(abs, { recursive: true, force: true });
-      else if (!SHARD_DIR.test(entry.name) && !TMP_DIR.test(entry.name)) await visit(abs);
+      const writer = shardTempWriter(entry.name);
+      if (writer === process.pid) await rm(abs, { recursive: true, force: true });
+      else if (writer === null && shardKeyOf(entry.name) === null) await visit(abs);
     }
   };
   await visit(root);
@@ -275,7 +211,7 @@ async function readPreviousManifest(path: string): Promise<PreviousSite> {
  * of a killed build (`.tmp-<pid>`) were never part of a site.
  */
 async function sweep(root: string, plan: SitePlan): Promise<{ removed: number; bytesRemoved: number }> {
-  const keep = new Set(plan.shards.map((s) => `${s.key}.${s.hash()}`));
+  const keep = new Set(plan.shards.map((s) => shardDirPath(s.key, s.hash())));
   const names = new Map(plan.shards.map((s) => [s.key, s.files]));
   const ancestors = new Set<string>();
   for (const path of keep) {
@@ -291,8 +227,8 @@ async function sweep(root: string, plan: SitePlan): Promise<{ removed: number; b
         await visit(abs, path);
         continue;
       }
-      if (!TMP_DIR.test(path)) {
-        const stillProduced = new Set((names.get(SHARD_DIR.exec(path)?.[1] ?? "") ?? []).map((f) => f.name));
+      if (shardTempWriter(path) === null) {
+        const stillProduced = new Set((names.get(shardKeyOf(path) ?? "") ?? []).map((f) => f.name));
         await count(abs, tally, (name) => !stillProduced.has(name));
       }
       await rm(abs, { recursive: true, force: true });
@@ -301,11 +237,6 @@ async function sweep(root: string, plan: SitePlan): Promise<{ removed: number; b
   await visit(root, "");
   return tally;
 }
-
-/** A shard directory's path: its key, then `.<hash>`. */
-const SHARD_DIR = /^(.*)\.[0-9a-f]{16}$/;
-/** A shard being written (`<key>.tmp-<pid>`), or left by a killed build. */
-const TMP_DIR = /\.tmp-\d+$/;
 
 /** Adds the files under `path` that `isGone` accepts (and their bytes) to the tally. */
 async function count(path: string, tally: { removed: number; bytesRemoved: number }, isGone: (name: string) => boolean): Promise<void> {
