@@ -1,6 +1,9 @@
 /** The build's progress bar (a terminal only, after a second) and its one-line summary. */
 import { describe, expect, it } from "vitest";
+import { rm } from "node:fs/promises";
 import { formatBytes, progressBar, summarise } from "../../src/build/build-report.ts";
+import { runCli } from "../_cli.ts";
+import { tempDir } from "../_tree.ts";
 
 /** A fake stream and clock: what the bar writes, and when. */
 function terminal(isTTY: boolean) {
@@ -68,20 +71,18 @@ describe("summarise", () => {
 
 describe("the build command", () => {
   it("not a terminal -> no bar, the summary on stdout, exit 0; a second run writes 0 files", async () => {
-    const { execFileSync } = await import("node:child_process");
-    const { tempDir } = await import("../_tree.ts");
-    const { rm } = await import("node:fs/promises");
     const out = await tempDir();
-    const run = () => execFileSync(process.execPath, ["--import", "tsx", "src/cli.ts", "build", "--data", "test/fixtures/small-site", "--out", out, "--no-cache"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-    expect(run()).toMatch(new RegExp(`^built 47 subjects into ${out}/: \\d+ files, \\d+ written \\(.*\\), 0 unchanged, 0 removed \\(0 B\\) in \\d+\\.\\d\\ds\\n$`));
-    expect(run()).toMatch(/: (\d+) files, 0 written \(0 B\), \1 unchanged, 0 removed/);
+    const run = () => runCli(["build", "--data", "test/fixtures/small-site", "--out", out, "--no-cache"]);
+    const first = await run();
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(new RegExp(`^built 47 subjects into ${out}/: \\d+ files, \\d+ written \\(.*\\), 0 unchanged, 0 removed \\(0 B\\) in \\d+\\.\\d\\ds\\n$`));
+    expect((await run()).stdout).toMatch(/: (\d+) files, 0 written \(0 B\), \1 unchanged, 0 removed/);
     await rm(out, { recursive: true, force: true });
   });
 
   it("bad data -> every problem on stderr, exit 1", async () => {
-    const { spawnSync } = await import("node:child_process");
-    const result = spawnSync(process.execPath, ["--import", "tsx", "src/cli.ts", "build", "--data", "test/fixtures/bad-many", "--out", "/nonexistent/never-written"], { encoding: "utf8" });
-    expect(result.status).toBe(1);
+    const result = await runCli(["build", "--data", "test/fixtures/bad-many", "--out", "/nonexistent/never-written"]);
+    expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(/^test\/fixtures\/bad-many\/.*expected/m);
     expect(result.stderr).toMatch(/subjekti: \d+ errors in the data; nothing was written\n$/);

@@ -1,25 +1,11 @@
 /** `subjekti validate` as a maintainer runs it: one line per problem on stderr, the exit code, nothing written. */
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
+import { runCli } from "../_cli.ts";
 import { fixture } from "./_read.ts";
 
-const run = promisify(execFile);
-
-/** Runs the CLI from the repository root; never throws on a non-zero exit. */
-async function validate(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run("npx", ["tsx", "src/cli.ts", "validate", ...args], { encoding: "utf8" });
-    return { code: 0, stdout, stderr: withoutNpmNoise(stderr) };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: withoutNpmNoise(failed.stderr) };
-  }
-}
-
-/** npm may warn about the machine's own config; that is not the CLI's output. */
-function withoutNpmNoise(text: string): string {
-  return text.split("\n").filter((line) => !line.startsWith("npm warn")).join("\n");
+/** `subjekti validate <args>`, in-process. */
+function validate(...args: string[]): ReturnType<typeof runCli> {
+  return runCli(["validate", ...args]);
 }
 
 describe("subjekti validate", () => {
