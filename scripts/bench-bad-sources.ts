@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Command } from "commander";
 import { DataError } from "../src/build/problems.ts";
-import { readRecords } from "../src/build/read-subjects.ts";
+import { readRecords } from "../src/build/read-records.ts";
 
 const program = new Command("bench-bad-sources")
   .option("--items <n>", "items in the array", (t) => Number(t), 5_000_000)

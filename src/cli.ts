@@ -214,7 +214,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .option("--max-field-length <n>", MAX_FIELD_LENGTH_HELP, positiveInt, DEFAULT_MAX_FIELD_LENGTH)
     .option("--follow-outside", FOLLOW_OUTSIDE_HELP, false)
     .action(async (flags: { readonly data: string; readonly strict: boolean; readonly maxFieldLength: number; readonly followOutside: boolean }) => {
-      const { readRecords } = await import("./build/read-subjects.ts");
+      const { readRecords } = await import("./build/read-records.ts");
       await checkDirs({ data: flags.data });
       // The records as a build reads them (threads for large inputs), not parsed back into objects.
       const result = await readRecords({ dataDir: flags.data, strict: flags.strict, maxFieldLength: flags.maxFieldLength, followOutside: flags.followOutside });

@@ -11,8 +11,8 @@ import type { BuildOptions } from "./build-options.ts";
 import { openBuildCache } from "./build-cache.ts";
 import { planSite } from "./plan-site.ts";
 import type { Problem, ProblemKind } from "./problems.ts";
-import { readRecords } from "./read-subjects.ts";
-import { createRecordArena } from "./render-records.ts";
+import { readRecords } from "./read-records.ts";
+import { createRecordArena } from "./record-arena.ts";
 import { type WriteProgress, type WriteReport, writeSite } from "./write-site.ts";
 
 /** What a build did: the write stage's counts, plus the list's size, the time and the warnings. */

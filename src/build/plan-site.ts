@@ -15,7 +15,7 @@ import { VERSION } from "../core/version.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { contentHash } from "./content-hash.ts";
 import { pageHeads } from "./page-heads.ts";
-import type { RecordArena } from "./render-records.ts";
+import type { RecordArena } from "./record-arena.ts";
 
 export interface FilePlan {
   readonly name: string;

@@ -15,7 +15,7 @@ import { basename, join } from "node:path";
 import { DATA_ROOT, MANIFEST_PATH, shardDirPath, shardKeyOf, shardTempPath, shardTempWriter } from "../core/layout.ts";
 import { forEachBounded } from "./for-each-bounded.ts";
 import type { ShardPlan, SitePlan } from "./plan-site.ts";
-import type { RecordArena } from "./render-records.ts";
+import type { RecordArena } from "./record-arena.ts";
 import { startWorkerPool, type WorkerPool } from "./worker-pool.ts";
 
 export interface WriteReport {

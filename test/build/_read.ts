@@ -3,7 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { DataError, formatProblem } from "../../src/build/problems.ts";
-import { readSubjects, type ReadResult } from "../../src/build/read-subjects.ts";
+import { readSubjects, type ReadResult } from "../../src/build/read-records.ts";
 import { snapshotTree, tempDir } from "../_tree.ts";
 import { build } from "./_build.ts";
 

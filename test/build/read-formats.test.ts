@@ -3,7 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { DataError, formatProblem } from "../../src/build/problems.ts";
-import { readSubjects } from "../../src/build/read-subjects.ts";
+import { readSubjects } from "../../src/build/read-records.ts";
 import { tempDir } from "../_tree.ts";
 import { fixture, readOrProblems } from "./_read.ts";
 

@@ -28,7 +28,7 @@ export interface RecordArena {
   pageBytes(head: Buffer, from: number, to: number, tail: Buffer): Buffer;
 }
 
-/** Where each record's rendered bytes are (read-subjects.ts's RecordSet). */
+/** Where each record's rendered bytes are (read-records.ts's RecordSet). */
 export interface RenderedRecords {
   readonly count: number;
   /** Blocks of rendered records; the arena drops each once it has copied all its records. */
