@@ -9,7 +9,6 @@
  */
 import { availableParallelism } from "node:os";
 import { stat } from "node:fs/promises";
-import type { Subject } from "../core/render-page.ts";
 import { blockKey, type BuildCache } from "./build-cache.ts";
 import { checkSequence, RecordOrigins } from "./check-sequence.ts";
 import { displayPath, findSources, SOURCE_PATTERNS } from "./find-sources.ts";
@@ -36,17 +35,6 @@ export interface ReadOptions {
   readonly maxFieldLength?: number;
   /** Follow symbolic links that lead outside the data directory (by default they are skipped, with a warning). */
   readonly followOutside?: boolean;
-}
-
-export interface ReadResult {
-  /** Every subject, ascending by id. */
-  readonly subjects: readonly Subject[];
-  /** Problems that did not stop the build: the first few of each kind. */
-  readonly warnings: readonly Problem[];
-  /** Every kind of warning with its exact count. */
-  readonly kinds: readonly ProblemKind[];
-  /** The source files read, in the order read. */
-  readonly files: readonly string[];
 }
 
 /** The records of a successful read, rendered, with what a build and its cache need. */
@@ -110,18 +98,6 @@ async function threadCount(files: readonly SourceFile[], threads: number | "auto
 interface Piece {
   readonly file: number;
   readonly rendered: RenderedBlock | Promise<RenderedBlock>;
-}
-
-/** Reads and validates every source file; throws DataError listing every problem when any is an error. */
-export async function readSubjects(options: ReadOptions): Promise<ReadResult> {
-  const set = await readRecords(options);
-  const subjects = Array.from({ length: set.count }, (_, i) => {
-    const block = set.rendered[set.blockOf[i] ?? 0] as RenderedBlock;
-    const k = set.indexIn[i] ?? 0;
-    const text = Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength).toString("utf8", k === 0 ? 0 : block.ends[k - 1], block.ends[k]);
-    return JSON.parse(text) as Subject;
-  });
-  return { subjects, warnings: set.warnings, kinds: set.kinds, files: set.files };
 }
 
 /**

@@ -3,7 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { readSubjects } from "../../src/build/read-records.ts";
+import { readSubjects } from "./_read.ts";
 import { tempDir } from "../_tree.ts";
 
 const SUBJECTS = Array.from({ length: 12 }, (_, i) => ({

@@ -3,9 +3,8 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { DataError, formatProblem } from "../../src/build/problems.ts";
-import { readSubjects } from "../../src/build/read-records.ts";
 import { tempDir } from "../_tree.ts";
-import { fixture, readOrProblems } from "./_read.ts";
+import { fixture, readOrProblems, readSubjects } from "./_read.ts";
 
 const SUBJECT = {
   id: 1, jedinstvena_oznaka: "0001", naziv_subjekta: "1. MAJ Labin d.o.o.", oib: "23557321379", razina: "lokalna",
