@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { Command, InvalidArgumentError } from "commander";
-import { shardTask, startShardWriters } from "../src/build/write-site.ts";
+import { startShardWriters } from "../src/build/write-site.ts";
 import { forEachBounded } from "../src/build/for-each-bounded.ts";
 
 export interface WritePlan {
@@ -100,8 +100,7 @@ async function writeWithThreads(out: string, dirs: readonly string[], files: Wri
     const writing: Promise<unknown>[] = [];
     for (const [i, dir] of dirs.entries()) {
       await writers.room();
-      const task = shardTask(byDir[i] ?? [], tmpOf(join(out, dir)), join(out, dir), null);
-      writing.push(writers.run(task, [task.buffer]).then((written) => (bytes += written.bytesWritten)));
+      writing.push(writers.write(byDir[i] ?? [], tmpOf(join(out, dir)), join(out, dir), null).then((written) => (bytes += written.bytesWritten)));
     }
     await Promise.all(writing);
   } finally {

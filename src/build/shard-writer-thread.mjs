@@ -27,7 +27,8 @@ answerTasks((/** @type {import("./write-site.ts").ShardTask} */ task) => {
     start = end;
   }
   renameSync(tmp, dir);
-  return { result: { linked, written: names.length - linked, bytesWritten } };
+  // The buffer goes back to be reused for the next shard.
+  return { result: { linked, written: names.length - linked, bytesWritten, buffer }, transfer: [buffer] };
 });
 
 /**

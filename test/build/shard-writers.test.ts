@@ -7,7 +7,7 @@
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { shardTask, startShardWriters } from "../../src/build/write-site.ts";
+import { startShardWriters } from "../../src/build/write-site.ts";
 import { tempDir } from "../_tree.ts";
 
 let work: string;
@@ -40,8 +40,7 @@ describe("startShardWriters", () => {
         // Pooled Buffers among them, as small Buffers are: they are copied into the task, never transferred.
         const files = Array.from({ length: 5 }, (_, k) => ({ name: `${k}.bin`, bytes: k % 2 === 0 ? Buffer.from(bytesOf(s * 5 + k, sizeOf(s * 5 + k))) : bytesOf(s * 5 + k, sizeOf(s * 5 + k)) }));
         await writers.room();
-        const task = shardTask(files, tmp, dir, null);
-        results.push(writers.run(task, [task.buffer]));
+        results.push(writers.write(files, tmp, dir, null));
       }
       const written = await Promise.all(results);
       expect(written.every((w) => w.written === 5 && w.linked === 0)).toBe(true);
@@ -68,8 +67,7 @@ describe("startShardWriters", () => {
     ];
     const writers = startShardWriters(1);
     try {
-      const task = shardTask(files, tmp, next, old);
-      expect(await writers.run(task, [task.buffer])).toEqual({ written: 2, linked: 1, bytesWritten: 10 });
+      expect(await writers.write(files, tmp, next, old)).toEqual({ written: 2, linked: 1, bytesWritten: 10 });
     } finally {
       await writers.close();
     }
@@ -85,8 +83,7 @@ describe("startShardWriters", () => {
     const writers = startShardWriters(2);
     expect(messagePorts()).toBeGreaterThan(ports);
     const tmp = join(work, "fail/no-such-dir");
-    const task = shardTask([{ name: "1.json", bytes: Buffer.from("{}") }], tmp, join(work, "fail/done"), null);
-    const failure = await writers.run(task, [task.buffer]).then(
+    const failure = await writers.write([{ name: "1.json", bytes: Buffer.from("{}") }], tmp, join(work, "fail/done"), null).then(
       () => null,
       (error: unknown) => error as NodeJS.ErrnoException,
     );
@@ -94,8 +91,7 @@ describe("startShardWriters", () => {
     expect(failure?.code).toBe("ENOENT");
     expect(failure?.path).toBe(join(tmp, "1.json"));
     expect(failure?.message).toContain(tmp);
-    const late = shardTask([], tmp, tmp, null);
-    await expect(writers.run(late)).rejects.toThrow(/ENOENT/);
+    await expect(writers.write([], tmp, tmp, null)).rejects.toThrow(/ENOENT/);
     await expect(writers.room()).rejects.toThrow(/ENOENT/);
     await writers.close();
     expect(messagePorts()).toBe(ports);
@@ -107,8 +103,7 @@ describe("startShardWriters", () => {
     for (let s = 0; writers.hasRoom; s++) {
       const tmp = join(work, `abort/${s}.tmp`);
       await mkdir(tmp, { recursive: true });
-      const task = shardTask(Array.from({ length: 50 }, (_, k) => ({ name: `${k}.bin`, bytes: bytesOf(k, 64 << 10) })), tmp, join(work, `abort/${s}`), null);
-      void writers.run(task, [task.buffer]).catch(() => undefined);
+      void writers.write(Array.from({ length: 50 }, (_, k) => ({ name: `${k}.bin`, bytes: bytesOf(k, 64 << 10) })), tmp, join(work, `abort/${s}`), null).catch(() => undefined);
     }
     await writers.close();
     expect(messagePorts()).toBe(ports);
