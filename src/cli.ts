@@ -1,7 +1,7 @@
 /**
  * The `subjekti` command line: `main(argv, io)` returns the exit code; bin/subjekti.js calls it
  * with the process's own argv, streams and environment, tests call it in-process. Options are
- * parsed into typed values here, at the boundary; every stage lives in src/build and src/serve.
+ * parsed into typed values here, at the boundary; every stage lives in src/site and src/serve.
  *
  * Exit codes: 0 done, 1 bad data or an environment problem (one line, with what to do), 2 a usage
  * error (commander's message and the help hint).
@@ -12,9 +12,9 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { isForm, type Form } from "./core/layout.ts";
 import { SubjektiError } from "./core/subjekti-error.ts";
 import { VERSION } from "./core/version.ts";
-import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "./build/build-options.ts";
-import { DataError, formatMore, formatProblem, type Problem, type ProblemKind } from "./build/problems.ts";
-import { DEFAULT_MAX_FIELD_LENGTH } from "./build/validate-subject.ts";
+import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "./site/build-options.ts";
+import { DataError, formatMore, formatProblem, type Problem, type ProblemKind } from "./site/problems.ts";
+import { DEFAULT_MAX_FIELD_LENGTH } from "./site/validate-subject.ts";
 
 /** What the CLI reaches of its process: injected, so tests run it in-process. */
 export interface Io {
@@ -198,7 +198,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .action(async (flags: BuildFlags) => {
       const options = buildOptionsOf(flags, io.env);
       await checkDirs({ data: options.dataDir, out: options.outDir });
-      const [{ buildSite }, { printBuildReport, progressBar }] = await Promise.all([import("./build/build-site.ts"), import("./build/build-report.ts")]);
+      const [{ buildSite }, { printBuildReport, progressBar }] = await Promise.all([import("./site/build-site.ts"), import("./site/build-report.ts")]);
       const bar = options.quiet ? undefined : progressBar(io.stderr);
       const report = await buildSite(options, bar?.update);
       bar?.done();
@@ -214,7 +214,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .option("--max-field-length <n>", MAX_FIELD_LENGTH_HELP, positiveInt, DEFAULT_MAX_FIELD_LENGTH)
     .option("--follow-outside", FOLLOW_OUTSIDE_HELP, false)
     .action(async (flags: { readonly data: string; readonly strict: boolean; readonly maxFieldLength: number; readonly followOutside: boolean }) => {
-      const { readRecords } = await import("./build/read-records.ts");
+      const { readRecords } = await import("./site/read-records.ts");
       await checkDirs({ data: flags.data });
       // The records as a build reads them (threads for large inputs), not parsed back into objects.
       const result = await readRecords({ dataDir: flags.data, strict: flags.strict, maxFieldLength: flags.maxFieldLength, followOutside: flags.followOutside });

@@ -1,7 +1,7 @@
 /**
  * The rings hold (STYLE.md "three rings"): the pure core uses web APIs only, so the edge bundle and
- * Deno can load it; the edge imports only the core; the preview and the build never import each
- * other. Read from every module's import specifiers.
+ * Deno can load it; the edge imports only the core; the preview (src/serve) and the build
+ * (src/site) never import each other. Read from every module's import specifiers.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -28,7 +28,7 @@ const inRing = (prefix: string): string[] => modules.filter((name) => ring(name)
 describe("the rings of src/", () => {
   it("holds every ring's modules", () => {
     expect(inRing("core").length).toBeGreaterThanOrEqual(10);
-    for (const r of ["build", "serve", "edge"]) expect(inRing(r).length, r).toBeGreaterThan(0);
+    for (const r of ["site", "serve", "edge"]) expect(inRing(r).length, r).toBeGreaterThan(0);
   });
 
   it.each(inRing("core"))("%s imports only relative ./x.ts modules of the core", (name) => {
@@ -46,8 +46,8 @@ describe("the rings of src/", () => {
     for (const target of importsOf(name)) expect(["core", "edge"], `${name} imports ${target}`).toContain(ring(target));
   });
 
-  it.each([...inRing("serve"), ...inRing("build")])("%s does not import the other of serve and build", (name) => {
-    const other = ring(name) === "serve" ? "build" : "serve";
+  it.each([...inRing("serve"), ...inRing("site")])("%s does not import the other of serve and site", (name) => {
+    const other = ring(name) === "serve" ? "site" : "serve";
     for (const target of importsOf(name)) expect(ring(target), `${name} imports ${target}`).not.toBe(other);
   });
 

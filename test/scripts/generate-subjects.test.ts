@@ -195,7 +195,7 @@ describe("validity by the project's own reader (readSubjects)", () => {
   });
 
   it.for(FORMATS)("generated %s passes readSubjects --strict with no warning", async (format, context) => {
-    const { readSubjects } = await import("../build/_read.ts");
+    const { readSubjects } = await import("../site/_read.ts");
     let result: Awaited<ReturnType<typeof readSubjects>>;
     try {
       result = await readSubjects({ dataDir: join(dir, format), strict: true });

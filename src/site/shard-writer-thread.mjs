@@ -1,4 +1,4 @@
-// The thread behind the shard writers (src/build/write-site.ts): writes a whole shard with
+// The thread behind the shard writers (src/site/write-site.ts): writes a whole shard with
 // synchronous fs calls into its temporary directory, then renames that into place. Plain
 // JavaScript so that the thread starts without a TypeScript loader (~35 ms instead of ~170 ms with
 // tsx registered) under the CLI, tsx and vitest alike; the task's shape is `ShardTask` there.

@@ -2,7 +2,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { DataError, formatProblem } from "../../src/build/problems.ts";
+import { DataError, formatProblem } from "../../src/site/problems.ts";
 import { tempDir } from "../_tree.ts";
 import { fixture, readOrProblems, readSubjects } from "./_read.ts";
 

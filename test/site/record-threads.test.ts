@@ -1,14 +1,14 @@
 /**
- * Record threads (src/build/record-threads.ts): a block rendered in a thread must be exactly the
+ * Record threads (src/site/record-threads.ts): a block rendered in a thread must be exactly the
  * block rendered on the main thread (records, keys, problems), and a build the same site.
  */
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findSources } from "../../src/build/find-sources.ts";
-import { type BlockText, readJsonArray } from "../../src/build/read-json-array.ts";
-import { type BlockTask, renderJsonBlock } from "../../src/build/render-block.ts";
-import { startRecordThreads } from "../../src/build/record-threads.ts";
+import { findSources } from "../../src/site/find-sources.ts";
+import { type BlockText, readJsonArray } from "../../src/site/read-json-array.ts";
+import { type BlockTask, renderJsonBlock } from "../../src/site/render-block.ts";
+import { startRecordThreads } from "../../src/site/record-threads.ts";
 import { snapshotTree, tempDir } from "../_tree.ts";
 import { build } from "./_build.ts";
 

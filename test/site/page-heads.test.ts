@@ -1,7 +1,7 @@
-/** The page-head template (src/build/page-heads.ts) must give exactly the heads buildLinks gives. */
+/** The page-head template (src/site/page-heads.ts) must give exactly the heads buildLinks gives. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { pageHeads } from "../../src/build/page-heads.ts";
+import { pageHeads } from "../../src/site/page-heads.ts";
 import { buildLinks } from "../../src/core/build-links.ts";
 import type { QueryParam } from "../../src/core/read-query.ts";
 import { renderPageHead } from "../../src/core/render-page.ts";

@@ -11,10 +11,10 @@ import { once } from "node:events";
 import { promisify } from "node:util";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DataError, formatMore, formatProblem, type Problem } from "../../src/build/problems.ts";
-import { readRecords } from "../../src/build/read-records.ts";
-import { FIELD_NAMES } from "../../src/build/subject-schema.ts";
-import { validateSubject } from "../../src/build/validate-subject.ts";
+import { DataError, formatMore, formatProblem, type Problem } from "../../src/site/problems.ts";
+import { readRecords } from "../../src/site/read-records.ts";
+import { FIELD_NAMES } from "../../src/site/subject-schema.ts";
+import { validateSubject } from "../../src/site/validate-subject.ts";
 import { tempDir } from "../_tree.ts";
 
 const run = promisify(execFile);

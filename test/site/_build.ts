@@ -1,8 +1,8 @@
 /** Helpers for build tests: build a data dir into a temp site, read its pages back through the manifest. */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type BuildOptions, DEFAULT_OPTIONS } from "../../src/build/build-options.ts";
-import { buildSite, type BuildReport } from "../../src/build/build-site.ts";
+import { type BuildOptions, DEFAULT_OPTIONS } from "../../src/site/build-options.ts";
+import { buildSite, type BuildReport } from "../../src/site/build-site.ts";
 import { type Form, MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 

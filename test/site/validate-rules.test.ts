@@ -3,7 +3,7 @@
  * maintainer sees, and (for errors) that a build into an existing site leaves it untouched.
  */
 import { describe, expect, test } from "vitest";
-import { formatProblem } from "../../src/build/problems.ts";
+import { formatProblem } from "../../src/site/problems.ts";
 import { expectBuildLeavesSiteUnchanged, fixture, readOrProblems } from "./_read.ts";
 
 const f = fixture;

@@ -2,9 +2,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { DataError, formatProblem, type Problem, type ProblemKind } from "../../src/build/problems.ts";
+import { DataError, formatProblem, type Problem, type ProblemKind } from "../../src/site/problems.ts";
 import type { Subject } from "../../src/core/render-page.ts";
-import { type ReadOptions, readRecords } from "../../src/build/read-records.ts";
+import { type ReadOptions, readRecords } from "../../src/site/read-records.ts";
 import { snapshotTree, tempDir } from "../_tree.ts";
 import { build } from "./_build.ts";
 

@@ -1,4 +1,4 @@
-// The thread side of src/build/worker-pool.ts: answers each `{ id, task }` with `{ id, result }`
+// The thread side of src/site/worker-pool.ts: answers each `{ id, task }` with `{ id, result }`
 // or `{ id, error }`. Plain JavaScript, so an entry that needs no TypeScript starts without a loader.
 import { parentPort } from "node:worker_threads";
 
@@ -9,7 +9,7 @@ import { parentPort } from "node:worker_threads";
  * @param {(task: any) => Promise<{ result: unknown, transfer?: Transferable[] }> | { result: unknown, transfer?: Transferable[] }} handle
  */
 export function answerTasks(handle) {
-  if (parentPort === null) throw new Error("a pool thread runs as a worker thread (src/build/worker-pool.ts starts it)");
+  if (parentPort === null) throw new Error("a pool thread runs as a worker thread (src/site/worker-pool.ts starts it)");
   const port = parentPort;
   port.on("message", async (/** @type {{ id: number, task: unknown }} */ { id, task }) => {
     try {
