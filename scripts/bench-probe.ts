@@ -1,12 +1,11 @@
 /**
  * The machine's limit for a build's work, for `npm run bench`: read and `JSON.parse` the same
  * input, then write the same number of files of the same sizes into the same directories, as
- * fast as Node can (round-robin across directories, one shared buffer, nothing rendered, nothing
- * compared).
+ * fast as Node can (one shared buffer, nothing rendered, nothing compared).
  * A build can hardly beat this; the bench reports build time / probe time.
  *
- * Files are written the way the build writes them, by worker threads with synchronous fs calls
- * (src/build/file-writers.ts), which on the 2-core machine beat 64 callback `fs.writeFile`s in
+ * Files are written the way the build writes them, a directory a task for worker threads with
+ * synchronous fs calls (src/site/write-site.ts), which on the 2-core machine beat 64 callback `fs.writeFile`s in
  * flight on tmpfs and on disk alike (BENCHMARKS.md). `--writer callback` writes the old way
  * instead, and `--threads <n>` with another thread count, to compare on another machine or disk:
  * the probe must stay the machine's best, or the build/probe ratio flatters the build.
@@ -23,8 +22,8 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { Command, InvalidArgumentError } from "commander";
-import { startFileWriters } from "../src/build/file-writers.ts";
-import { forEachBounded } from "../src/build/for-each-bounded.ts";
+import { startShardWriters } from "../src/site/write-site.ts";
+import { forEachBounded } from "../src/site/for-each-bounded.ts";
 
 export interface WritePlan {
   readonly dirs: readonly string[];
@@ -39,9 +38,8 @@ const WRITERS = ["threads", "callback"] as const;
 type Writer = (typeof WRITERS)[number];
 
 /**
- * The files in the order a disk takes fastest: round-robin across directories, because ext4
- * serialises file creation within one directory (BENCHMARKS.md). The probe must be the machine's
- * best, or the build/probe ratio flatters the build.
+ * The files in the order callback writes take fastest: round-robin across directories, because
+ * ext4 serialises file creation within one directory (BENCHMARKS.md).
  */
 export function interleaveByDirectory<T extends readonly [number, ...unknown[]]>(files: readonly T[]): T[] {
   const byDir = new Map<number, T[]>();
@@ -78,12 +76,12 @@ async function main(argv: readonly string[]): Promise<void> {
   const largest = plan.files.reduce((most, [, , size]) => Math.max(most, size), 0);
   // Real bytes of the input, so nothing the file system might special-case (zero pages).
   const filler = Buffer.alloc(largest, Buffer.from(text.slice(0, 1 << 16)));
-  await forEachBounded(plan.dirs, CONCURRENCY, (dir) => mkdir(join(flags.out, dir), { recursive: true }));
-  const files = interleaveByDirectory(plan.files);
-  const bytes =
-    flags.writer === "threads"
-      ? await writeWithThreads(flags.out, plan.dirs, files, filler, flags.threads)
-      : await writeWithCallbacks(flags.out, plan.dirs, files, filler);
+  const threads = flags.writer === "threads";
+  // Made first, as the build makes its temporary shard directories first.
+  await forEachBounded(plan.dirs, CONCURRENCY, (dir) => mkdir(threads ? tmpOf(join(flags.out, dir)) : join(flags.out, dir), { recursive: true }));
+  const bytes = threads
+    ? await writeWithThreads(flags.out, plan.dirs, plan.files, filler, flags.threads)
+    : await writeWithCallbacks(flags.out, plan.dirs, interleaveByDirectory(plan.files), filler);
   const done = performance.now();
   // The list stays alive to the end, as a build's records do.
   const records = Array.isArray(list) ? list.length : 0;
@@ -92,25 +90,28 @@ async function main(argv: readonly string[]): Promise<void> {
   );
 }
 
-/** Writes `files` as the build does, from worker threads; returns the bytes written. */
+/** Writes `files` as the build does: a shard a task for the writer threads, into a temporary directory renamed into place; returns the bytes written. */
 async function writeWithThreads(out: string, dirs: readonly string[], files: WritePlan["files"], filler: Buffer, threads?: number): Promise<number> {
+  const byDir = dirs.map((): { name: string; bytes: Uint8Array }[] => []);
+  for (const [dir, name, size] of files) byDir[dir]?.push({ name, bytes: filler.subarray(0, size) });
   let bytes = 0;
-  const writers = startFileWriters<null>({
-    ...(threads === undefined ? {} : { threads }),
-    onFile(_tag, _linked, size) {
-      bytes += size;
-    },
-  });
+  const writers = startShardWriters(threads);
   try {
-    for (const [dir, name, size] of files) {
-      writers.add(null, join(out, dirs[dir] as string, name), filler.subarray(0, size), null);
-      if (!writers.hasRoom) await writers.room();
+    const writing: Promise<unknown>[] = [];
+    for (const [i, dir] of dirs.entries()) {
+      await writers.room();
+      writing.push(writers.write(byDir[i] ?? [], tmpOf(join(out, dir)), join(out, dir), null).then((written) => (bytes += written.bytesWritten)));
     }
-    await writers.drain();
+    await Promise.all(writing);
   } finally {
     await writers.close();
   }
   return bytes;
+}
+
+/** The temporary name a shard directory is written under. */
+function tmpOf(dir: string): string {
+  return `${dir}.tmp-probe`;
 }
 
 /** Writes `files` from the main thread, CONCURRENCY callback writes in flight; returns the bytes written. */

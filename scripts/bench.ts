@@ -29,7 +29,7 @@ import { Command, InvalidArgumentError } from "commander";
 import { MANIFEST_PATH, pagePath } from "../src/core/layout.ts";
 import type { Manifest } from "../src/core/manifest.ts";
 import { route } from "../src/core/route.ts";
-import { forEachBounded } from "../src/build/for-each-bounded.ts";
+import { forEachBounded } from "../src/site/for-each-bounded.ts";
 import type { WritePlan } from "./bench-probe.ts";
 import { generateFile } from "./generate-subjects.ts";
 
@@ -258,7 +258,7 @@ interface Summary {
   readonly seconds: number;
 }
 
-/** The build's one-line summary (src/build/build-report.ts `summarise`). */
+/** The build's one-line summary (src/site/build-report.ts `summarise`). */
 function parseSummary(stdout: string): Summary {
   const match = /(?<!\d)(\d+) files, (\d+) written \([^)]*\), (\d+) unchanged, (\d+) removed \([^)]*\) in ([\d.]+)s/.exec(stdout);
   if (match === null) throw new Error(`no summary line in the build's output:\n${stdout}`);

@@ -1,20 +1,81 @@
-/** The `subjekti` command line: commander wiring only; every stage lives in src/build and src/serve. */
-import { Command, InvalidArgumentError, Option } from "commander";
+/**
+ * The `subjekti` command line: `main(argv, io)` returns the exit code; bin/subjekti.js calls it
+ * with the process's own argv, streams and environment, tests call it in-process. Options are
+ * parsed into typed values here, at the boundary; every stage lives in src/site and src/serve.
+ *
+ * Exit codes: 0 done, 1 bad data or an environment problem (one line, with what to do), 2 a usage
+ * error (commander's message and the help hint).
+ */
+import { stat } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { isForm, type Form } from "./core/layout.ts";
+import { SubjektiError } from "./core/subjekti-error.ts";
 import { VERSION } from "./core/version.ts";
-import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "./build/build-options.ts";
-import { buildSite } from "./build/build-site.ts";
-import { isEncodingLabel } from "./build/decode-source.ts";
-import { DataError, kindKey, type Problem, type ProblemKind, SubjektiError } from "./build/problems.ts";
-import { readRecords } from "./build/read-subjects.ts";
-import { problemsAsJsonLines, summariseProblems } from "./build/summarise-problems.ts";
-import { DEFAULT_MAX_FIELD_LENGTH } from "./build/validate-subject.ts";
-import { startPreview } from "./serve/preview-server.ts";
+import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "./site/build-options.ts";
+import { isEncodingLabel } from "./site/decode-source.ts";
+import { DataError, kindKey, type Problem, type ProblemKind } from "./site/problems.ts";
+import { problemsAsJsonLines, summariseProblems } from "./site/summarise-problems.ts";
+import { DEFAULT_MAX_FIELD_LENGTH } from "./site/validate-subject.ts";
+
+/** What the CLI reaches of its process: injected, so tests run it in-process. */
+export interface Io {
+  readonly stdout: { readonly isTTY?: boolean; write(text: string): unknown };
+  readonly stderr: { readonly isTTY?: boolean; write(text: string): unknown };
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Settles when a running preview should stop (the process's SIGINT or SIGTERM, listened for from the call on). */
+  untilStopped(): Promise<unknown>;
+}
+
+/** The process's own streams, environment and signals. */
+export function processIo(): Io {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    untilStopped: () =>
+      new Promise((stop) => {
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      }),
+  };
+}
+
+const DEFAULT_PORT = 8080;
+const MAX_FIELD_LENGTH_HELP = `the longest a text field may be, in characters (default: ${DEFAULT_MAX_FIELD_LENGTH})`;
+const FOLLOW_OUTSIDE_HELP = "follow symbolic links that lead outside --data (default: skip them, with a warning)";
+const DEFAULT_HOST = "127.0.0.1";
+const ENCODING_HELP = "the encoding of CSV sources, such as windows-1250 (default: UTF-8)";
 
 function positiveInt(text: string): number {
   const n = Number(text);
   if (!Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError(`expected a positive integer, got "${text}"`);
   return n;
+}
+
+function port(text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 0 || n > 65535 || text.trim() === "") throw new InvalidArgumentError(`expected a port from 0 to 65535 (0: any free one), got "${text}"`);
+  return n;
+}
+
+/** The preview's default port: $PORT when set. */
+function envPort(text: string | undefined): number {
+  if (text === undefined || text === "") return DEFAULT_PORT;
+  try {
+    return port(text);
+  } catch (error) {
+    throw new SubjektiError("BAD_PORT", `PORT=${text} in the environment: ${(error as Error).message}; unset it or pass --port`);
+  }
+}
+
+function encodingLabel(text: string): string {
+  if (!isEncodingLabel(text)) throw new InvalidArgumentError(`"${text}" is not an encoding label (such as utf-8 or windows-1250)`);
+  return text;
+}
+
+function threadCount(text: string): number {
+  return text === "0" ? 0 : positiveInt(text);
 }
 
 function limitList(text: string): number[] {
@@ -43,144 +104,238 @@ function baseUrl(text: string): string {
   return text.slice(0, end);
 }
 
-function encodingLabel(text: string): string {
-  if (!isEncodingLabel(text)) throw new InvalidArgumentError(`"${text}" is not an encoding label (such as utf-8 or windows-1250)`);
-  return text;
+/** The build command's flags as commander gives them. */
+interface BuildFlags {
+  readonly data: string;
+  readonly out: string;
+  readonly limits: number[];
+  readonly forms: Form[];
+  readonly maxLimit: number;
+  readonly baseUrl?: string;
+  readonly cacheControl: string;
+  readonly strict: boolean;
+  readonly quiet: boolean;
+  readonly cacheDir: string;
+  readonly cache: boolean;
+  readonly threads?: number;
+  readonly maxFieldLength: number;
+  readonly followOutside: boolean;
+  readonly encoding?: string;
+  readonly allProblems: boolean;
 }
 
-/** How problems are printed: grouped by kind (default), every line, or JSON lines on stdout (set by the command run). */
-const problemOutput = { all: false, json: false };
-
-/** The problems kept (the first few of each kind, `kinds` counting them all), summarised by kind; or as JSON lines. */
-function printProblems(problems: readonly Problem[], kinds: readonly ProblemKind[]): void {
-  if (problemOutput.json) {
-    for (const line of problemsAsJsonLines(problems)) process.stdout.write(`${line}\n`);
-    return;
-  }
-  const counts = new Map(kinds.map((k) => [k.key, k.count]));
-  const lines = summariseProblems(problems, { all: problemOutput.all, countOf: (p) => counts.get(kindKey(p)) });
-  for (const line of lines) process.stderr.write(`${line}\n`);
+/** The validate command's flags as commander gives them. */
+interface ValidateFlags {
+  readonly data: string;
+  readonly strict: boolean;
+  readonly encoding?: string;
+  readonly allProblems: boolean;
+  readonly json: boolean;
+  readonly maxFieldLength: number;
+  readonly followOutside: boolean;
 }
 
-const MAX_FIELD_LENGTH_HELP = `the longest a text field may be, in characters (default: ${DEFAULT_MAX_FIELD_LENGTH})`;
-const FOLLOW_OUTSIDE_HELP = "follow symbolic links that lead outside --data (default: skip them, with a warning)";
+/** The export command's flags as commander gives them. */
+interface ExportFlags {
+  readonly data: string;
+  readonly format?: "xlsx" | "csv";
+  readonly out: string;
+  readonly strict: boolean;
+  readonly encoding?: string;
+  readonly allProblems: boolean;
+}
 
-const program = new Command("subjekti")
-  .description("The Registry of Subjects as a static JSON API")
-  .version(VERSION)
-  .showHelpAfterError();
+/** The build's options from its flags and the environment. */
+function buildOptionsOf(flags: BuildFlags, env: Io["env"]): BuildOptions {
+  return {
+    dataDir: flags.data,
+    outDir: flags.out,
+    limits: flags.limits,
+    forms: flags.forms,
+    maxLimit: flags.maxLimit,
+    baseUrl: flags.baseUrl ?? baseUrl(defaultBaseUrl(env)),
+    cacheControl: flags.cacheControl,
+    strict: flags.strict,
+    quiet: flags.quiet,
+    cacheDir: flags.cache ? flags.cacheDir : null,
+    threads: flags.threads ?? "auto",
+    maxFieldLength: flags.maxFieldLength,
+    followOutside: flags.followOutside,
+    allProblems: flags.allProblems,
+    ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }),
+  };
+}
 
-program
-  .command("build")
-  .description("validate data/ and pre-render the site into dist/")
-  .option("--data <dir>", "the source data directory (*.json, *.ndjson, *.csv, *.xlsx)", DEFAULT_OPTIONS.dataDir)
-  .option("--out <dir>", "the site directory", DEFAULT_OPTIONS.outDir)
-  .option("--limits <list>", "page sizes pre-rendered as files, comma-separated", limitList, [...DEFAULT_OPTIONS.limits])
-  .option("--forms <list>", "forms of ?format pre-rendered: plain, api, json", formList, [...DEFAULT_OPTIONS.forms])
-  .option("--max-limit <n>", "the largest page size a request gets", positiveInt, DEFAULT_OPTIONS.maxLimit)
-  .addOption(
-    new Option("--base-url <url>", "the public origin in links (default: $URL, set by Netlify, else http://localhost:8080)").argParser(baseUrl),
-  )
-  .option("--cache-control <value>", "the Cache-Control header of every answer", DEFAULT_OPTIONS.cacheControl)
-  .option("--strict", "treat warnings as errors (spreadsheet forms included)", false)
-  .option("--encoding <label>", "the encoding of CSV sources, such as windows-1250 (default: UTF-8)", encodingLabel)
-  .option("--all-problems", "print every problem, not the first few of each kind", false)
-  .option("-q, --quiet", "no progress bar", false)
-  .option("--cache-dir <dir>", "where the build cache is kept: a rebuild re-reads only the changed records", DEFAULT_OPTIONS.cacheDir)
-  .option("--no-cache", "read every record, and keep no build cache")
-  .option("--threads <n>", "threads that parse and render JSON arrays (default: one per core for large inputs; 0: none)", (text) => (text === "0" ? 0 : positiveInt(text)))
-  .option("--max-field-length <n>", MAX_FIELD_LENGTH_HELP, positiveInt, DEFAULT_MAX_FIELD_LENGTH)
-  .option("--follow-outside", FOLLOW_OUTSIDE_HELP, false)
-  .action(async (flags) => {
-    const { cache, cacheDir, threads, encoding, ...rest } = flags;
-    const { allProblems } = flags;
-    problemOutput.all = allProblems;
-    const options: BuildOptions = {
-      ...rest,
-      dataDir: flags.data,
-      outDir: flags.out,
-      baseUrl: flags.baseUrl ?? baseUrl(defaultBaseUrl(process.env)),
-      cacheDir: cache === false ? null : cacheDir,
-      threads: threads ?? "auto",
-      ...(encoding === undefined ? {} : { encoding }),
-    };
-    const { printBuildReport, progressBar } = await import("./build/build-report.ts");
-    const bar = options.quiet ? undefined : progressBar(process.stderr);
-    const report = await buildSite(options, bar?.update);
-    bar?.done();
-    printProblems(report.warnings, report.kinds);
-    printBuildReport(report, options, process.stdout);
-  });
+/** `--data` must be a directory (a missing one is reported as the data's problem), `--out` a directory or nothing yet. */
+async function checkDirs(dirs: { readonly data: string; readonly out?: string }): Promise<void> {
+  const isFile = async (path: string): Promise<boolean> => (await stat(path).catch(() => undefined))?.isDirectory() === false;
+  if (await isFile(dirs.data)) throw new SubjektiError("DATA_NOT_DIR", `--data ${dirs.data} is a file: pass the directory that holds the *.json, *.ndjson, *.csv and *.xlsx files`);
+  if (dirs.out !== undefined && (await isFile(dirs.out))) throw new SubjektiError("OUT_NOT_DIR", `--out ${dirs.out} is a file, not a directory: pass another --out, or move the file`);
+}
 
-program
-  .command("validate")
-  .description("check data/ against every rule and report every problem; writes nothing")
-  .option("--data <dir>", "the source data directory", DEFAULT_OPTIONS.dataDir)
-  .option("--strict", "treat warnings as errors (spreadsheet forms included)", false)
-  .option("--encoding <label>", "the encoding of CSV sources, such as windows-1250 (default: UTF-8)", encodingLabel)
-  .option("--all-problems", "print every problem kept, not the first few of each kind", false)
-  .option("--json", "print the problems as JSON lines on stdout, for tools", false)
-  .option("--max-field-length <n>", MAX_FIELD_LENGTH_HELP, positiveInt, DEFAULT_MAX_FIELD_LENGTH)
-  .option("--follow-outside", FOLLOW_OUTSIDE_HELP, false)
-  .action(async (flags) => {
-    problemOutput.all = flags.allProblems;
-    problemOutput.json = flags.json;
-    // The records as a build reads them (threads for large inputs), not parsed back into objects.
-    const read = { dataDir: flags.data, strict: flags.strict, maxFieldLength: flags.maxFieldLength, followOutside: flags.followOutside };
-    const result = await readRecords({ ...read, allProblems: flags.allProblems, ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }) });
-    printProblems(result.warnings, result.kinds);
-    const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
-    let warnings = 0;
-    for (const kind of result.kinds) warnings += kind.count;
-    const verdict = `${count(result.count, "subject")} in ${count(result.files.length, "file")}: valid (${count(warnings, "warning")})\n`;
-    (flags.json ? process.stderr : process.stdout).write(verdict);
-  });
-
-program
-  .command("export")
-  .description("write the validated records as a spreadsheet to edit: .xlsx (OIB and code as text cells) or CSV (UTF-8 with BOM, ;)")
-  .option("--data <dir>", "the source data directory", DEFAULT_OPTIONS.dataDir)
-  .addOption(new Option("--format <format>", "xlsx or csv (default: from the --out extension)").choices(["xlsx", "csv"]))
-  .requiredOption("--out <file>", "the file to write")
-  .option("--strict", "treat warnings as errors (spreadsheet forms included)", false)
-  .option("--encoding <label>", "the encoding of CSV sources, such as windows-1250 (default: UTF-8)", encodingLabel)
-  .option("--all-problems", "print every problem, not the first few of each kind", false)
-  .action(async (flags) => {
-    problemOutput.all = flags.allProblems;
-    const { exportRecords } = await import("./build/export-records.ts");
-    const format = flags.format ?? (/\.csv$/i.test(flags.out) ? "csv" : "xlsx");
-    const report = await exportRecords({ dataDir: flags.data, strict: flags.strict, allProblems: flags.allProblems, format, out: flags.out, ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }) });
-    printProblems(report.warnings, report.kinds);
-    process.stdout.write(`exported ${report.count} subjects to ${flags.out} (${format})\n`);
-  });
-
-program
-  .command("preview")
-  .description("serve dist/ locally, routed exactly as the Netlify edge routes it")
-  .option("--dir <dir>", "the built site", DEFAULT_OPTIONS.outDir)
-  .option("--port <n>", "the port", positiveInt, 8080)
-  .option("--host <host>", "the address to listen on", "127.0.0.1")
-  .action(async (flags) => {
-    const preview = await startPreview({ dir: flags.dir, port: flags.port, host: flags.host });
-    process.stdout.write(`subjekti preview: ${preview.url} (Ctrl-C stops)\n`);
-    const stop = (): void => {
-      void preview.close().then(() => process.exit(0));
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
-
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof DataError) {
-    printProblems(error.problems, error.kinds);
-    process.stderr.write(`subjekti: ${error.message}\n`);
-    process.exitCode = 1;
-  } else if (error instanceof SubjektiError) {
-    process.stderr.write(`subjekti: ${error.message}\n`);
-    process.exitCode = 1;
-  } else {
-    throw error;
+/** The one line for an error of the machine, not of the data: what failed and what to do. */
+function environmentLine(error: NodeJS.ErrnoException): string | undefined {
+  const where = error.path ?? "";
+  switch (error.code) {
+    case "EACCES":
+    case "EPERM":
+      return `cannot ${error.syscall ?? "use"} ${where}: permission denied; check its permissions or pick another directory`;
+    case "ENOSPC":
+      return `no space left on the device writing ${where}: free some space and build again`;
+    case "ENOTDIR":
+    case "EEXIST":
+    case "EISDIR":
+      return `${where}: ${error.code === "EISDIR" ? "a directory where a file belongs" : "a file where a directory belongs"}; remove it or pick another directory`;
+    case "EMFILE":
+      return "too many open files: raise the limit (ulimit -n) and try again";
+    default:
+      return undefined;
   }
+}
+
+/** Runs the CLI on `argv` (without node and the script); resolves to the exit code. */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  /** How problems are printed: grouped by kind (default), every line, or JSON lines on stdout (set by the command run). */
+  const problemOutput = { all: false, json: false };
+  /** The problems kept (the first few of each kind, `kinds` counting them all), summarised by kind; or as JSON lines. */
+  const printProblems = (problems: readonly Problem[], kinds: readonly ProblemKind[]): void => {
+    if (problemOutput.json) {
+      for (const line of problemsAsJsonLines(problems)) io.stdout.write(`${line}\n`);
+      return;
+    }
+    const counts = new Map(kinds.map((k) => [k.key, k.count]));
+    const lines = summariseProblems(problems, { all: problemOutput.all, countOf: (p) => counts.get(kindKey(p)) });
+    for (const line of lines) io.stderr.write(`${line}\n`);
+  };
+  let preview: { host: string; port: number } | undefined;
+  const program = new Command("subjekti")
+    .description("The Registry of Subjects as a static JSON API")
+    .version(VERSION)
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+
+  program
+    .command("build")
+    .description("validate data/ and pre-render the site into dist/")
+    .option("--data <dir>", "the source data directory (*.json, *.ndjson, *.csv, *.xlsx)", DEFAULT_OPTIONS.dataDir)
+    .option("--out <dir>", "the site directory", DEFAULT_OPTIONS.outDir)
+    .option("--limits <list>", "page sizes pre-rendered as files, comma-separated", limitList, [...DEFAULT_OPTIONS.limits])
+    .option("--forms <list>", "forms of ?format pre-rendered: plain, api, json", formList, [...DEFAULT_OPTIONS.forms])
+    .option("--max-limit <n>", "the largest page size a request gets", positiveInt, DEFAULT_OPTIONS.maxLimit)
+    .addOption(new Option("--base-url <url>", "the public origin in links (default: $URL, set by Netlify, else http://localhost:8080)").argParser(baseUrl))
+    .option("--cache-control <value>", "the Cache-Control header of every answer", DEFAULT_OPTIONS.cacheControl)
+    .option("--strict", "treat warnings as errors (spreadsheet forms included)", false)
+    .option("--encoding <label>", ENCODING_HELP, encodingLabel)
+    .option("--all-problems", "print every problem, not the first few of each kind", false)
+    .option("-q, --quiet", "no progress bar", false)
+    .option("--cache-dir <dir>", "where the build cache is kept: a rebuild re-reads only the changed records", DEFAULT_OPTIONS.cacheDir)
+    .option("--no-cache", "read every record, and keep no build cache")
+    .option("--threads <n>", "threads that parse and render JSON arrays (default: one per core for large inputs; 0: none)", threadCount)
+    .option("--max-field-length <n>", MAX_FIELD_LENGTH_HELP, positiveInt, DEFAULT_MAX_FIELD_LENGTH)
+    .option("--follow-outside", FOLLOW_OUTSIDE_HELP, false)
+    .action(async (flags: BuildFlags) => {
+      problemOutput.all = flags.allProblems;
+      const options = buildOptionsOf(flags, io.env);
+      await checkDirs({ data: options.dataDir, out: options.outDir });
+      const [{ buildSite }, { printBuildReport, progressBar }] = await Promise.all([import("./site/build-site.ts"), import("./site/build-report.ts")]);
+      const bar = options.quiet ? undefined : progressBar(io.stderr);
+      const report = await buildSite(options, bar?.update);
+      bar?.done();
+      printProblems(report.warnings, report.kinds);
+      printBuildReport(report, options, io.stdout);
+    });
+
+  program
+    .command("validate")
+    .description("check data/ against every rule and report every problem; writes nothing")
+    .option("--data <dir>", "the source data directory", DEFAULT_OPTIONS.dataDir)
+    .option("--strict", "treat warnings as errors (spreadsheet forms included)", false)
+    .option("--encoding <label>", ENCODING_HELP, encodingLabel)
+    .option("--all-problems", "print every problem kept, not the first few of each kind", false)
+    .option("--json", "print the problems as JSON lines on stdout, for tools", false)
+    .option("--max-field-length <n>", MAX_FIELD_LENGTH_HELP, positiveInt, DEFAULT_MAX_FIELD_LENGTH)
+    .option("--follow-outside", FOLLOW_OUTSIDE_HELP, false)
+    .action(async (flags: ValidateFlags) => {
+      problemOutput.all = flags.allProblems;
+      problemOutput.json = flags.json;
+      const { readRecords } = await import("./site/read-records.ts");
+      await checkDirs({ data: flags.data });
+      // The records as a build reads them (threads for large inputs), not parsed back into objects.
+      const read = { dataDir: flags.data, strict: flags.strict, maxFieldLength: flags.maxFieldLength, followOutside: flags.followOutside, allProblems: flags.allProblems };
+      const result = await readRecords({ ...read, ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }) });
+      printProblems(result.warnings, result.kinds);
+      const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
+      let warnings = 0;
+      for (const kind of result.kinds) warnings += kind.count;
+      const verdict = `${count(result.count, "subject")} in ${count(result.files.length, "file")}: valid (${count(warnings, "warning")})\n`;
+      (flags.json ? io.stderr : io.stdout).write(verdict);
+    });
+
+  program
+    .command("export")
+    .description("write the validated records as a spreadsheet to edit: .xlsx (OIB and code as text cells) or CSV (UTF-8 with BOM, ;)")
+    .option("--data <dir>", "the source data directory", DEFAULT_OPTIONS.dataDir)
+    .addOption(new Option("--format <format>", "xlsx or csv (default: from the --out extension)").choices(["xlsx", "csv"]))
+    .requiredOption("--out <file>", "the file to write")
+    .option("--strict", "treat warnings as errors (spreadsheet forms included)", false)
+    .option("--encoding <label>", ENCODING_HELP, encodingLabel)
+    .option("--all-problems", "print every problem, not the first few of each kind", false)
+    .action(async (flags: ExportFlags) => {
+      problemOutput.all = flags.allProblems;
+      await checkDirs({ data: flags.data });
+      const { exportRecords } = await import("./site/export-records.ts");
+      const format = flags.format ?? (/\.csv$/i.test(flags.out) ? "csv" : "xlsx");
+      const report = await exportRecords({ dataDir: flags.data, strict: flags.strict, allProblems: flags.allProblems, format, out: flags.out, ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }) });
+      printProblems(report.warnings, report.kinds);
+      io.stdout.write(`exported ${report.count} subjects to ${flags.out} (${format})\n`);
+    });
+
+  program
+    .command("preview")
+    .description("serve dist/ locally, routed exactly as the Netlify edge routes it")
+    .option("--dir <dir>", "the built site", DEFAULT_OPTIONS.outDir)
+    .option("--port <n>", "the port (default: $PORT, else 8080; 0: any free port)", port)
+    .option("--host <host>", "the address to listen on (default: $HOST, else 127.0.0.1)")
+    .action(async (flags: { readonly dir: string; readonly port?: number; readonly host?: string }) => {
+      preview = { host: flags.host ?? io.env["HOST"] ?? DEFAULT_HOST, port: flags.port ?? envPort(io.env["PORT"]) };
+      const { startPreview } = await import("./serve/preview-server.ts");
+      const running = await startPreview({ dir: flags.dir, ...preview });
+      io.stdout.write(`subjekti preview: ${running.url} (Ctrl-C stops)\n`);
+      await io.untilStopped();
+      await running.close();
+    });
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and --version end through here too, with code 0; every other one is a usage error.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof DataError) printProblems(error.problems, error.kinds);
+    if (error instanceof SubjektiError) {
+      io.stderr.write(`subjekti: ${error.message}\n`);
+      return 1;
+    }
+    const errno = error as NodeJS.ErrnoException;
+    if (errno.code === "EADDRINUSE" && preview !== undefined) {
+      io.stderr.write(`subjekti: port ${preview.port} on ${preview.host} is in use: pass another --port (or --port 0 for any free one)\n`);
+      return 1;
+    }
+    if (errno.code === "EADDRNOTAVAIL" && preview !== undefined) {
+      io.stderr.write(`subjekti: cannot listen on ${preview.host}: not an address of this machine; pass another --host\n`);
+      return 1;
+    }
+    const line = errno instanceof Error ? environmentLine(errno) : undefined;
+    if (line === undefined) throw error;
+    io.stderr.write(`subjekti: ${line}\n`);
+    return 1;
+  }
+}
+
+// Run as a script (`tsx src/cli.ts`, as the npm scripts do); bin/subjekti.js calls main itself.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2), processIo());
 }

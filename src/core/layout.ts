@@ -50,9 +50,30 @@ export function recordShardKey(chunk: number): string {
   return `records/${Math.floor(chunk / CHUNKS_PER_SHARD)}`;
 }
 
+/** A shard directory's path inside the data root: its key, then its content hash. */
+export function shardDirPath(key: string, hash: string): string {
+  return `${key}.${hash}`;
+}
+
 /** A file's path inside the site, from its shard key, that shard's content hash and its name. */
 export function shardFilePath(key: string, hash: string, name: string): string {
-  return `${DATA_ROOT}/${key}.${hash}/${name}`;
+  return `${DATA_ROOT}/${shardDirPath(key, hash)}/${name}`;
+}
+
+/** The key of a shard directory's path (`<key>.<hash>`), or null when the path is not one. */
+export function shardKeyOf(path: string): string | null {
+  return /^(.*)\.[0-9a-f]{16}$/.exec(path)?.[1] ?? null;
+}
+
+/** The path a shard is written under by writer `writer` (a process id) before it is renamed to shardDirPath. */
+export function shardTempPath(key: string, writer: number): string {
+  return `${key}.tmp-${writer}`;
+}
+
+/** The writer of a shard being written (or left by a killed build), from its temporary path; null when the path is not one. */
+export function shardTempWriter(path: string): number | null {
+  const writer = /\.tmp-(\d+)$/.exec(path)?.[1];
+  return writer === undefined ? null : Number(writer);
 }
 
 /** The file name of page `page` (offset `page * limit`) inside its shard. */

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { MANIFEST_PATH } from "../core/layout.ts";
 import { type Manifest, manifestProblem } from "../core/manifest.ts";
 import { VERSION } from "../core/version.ts";
-import { SubjektiError } from "../build/problems.ts";
+import { SubjektiError } from "../core/subjekti-error.ts";
 
 /** How stale the preview's manifest may be: at most one stat per this many milliseconds. */
 const RECHECK_MS = 100;

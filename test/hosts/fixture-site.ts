@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { buildSite } from "../../src/build/build-site.ts";
+import { buildSite } from "../../src/site/build-site.ts";
 import { MANIFEST_PATH } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import { tempDir } from "../_tree.ts";

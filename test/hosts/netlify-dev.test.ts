@@ -15,7 +15,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe } from "vitest";
 import { tempDir } from "../_tree.ts";
-import { buildSite } from "../../src/build/build-site.ts";
+import { buildSite } from "../../src/site/build-site.ts";
 import { FIXTURE_OPTIONS } from "./fixture-site.ts";
 import { firstLine, type Host, stopChild } from "./hosts.ts";
 import { sendRaw } from "./raw-http.ts";

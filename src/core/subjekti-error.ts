@@ -1,0 +1,10 @@
+/** The base of every error the CLI reports as a known failure: one line, with what to do. */
+export class SubjektiError extends Error {
+  /** A stable name for the kind of failure (`NO_SITE`, `DATA`, ...). */
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.code = code;
+    this.name = "SubjektiError";
+  }
+}

@@ -1,0 +1,48 @@
+/** The options of a build, with the defaults the CLI documents. */
+import type { Form } from "../core/layout.ts";
+
+export interface BuildOptions {
+  readonly dataDir: string;
+  readonly outDir: string;
+  /** Page sizes pre-rendered as files. */
+  readonly limits: readonly number[];
+  /** Forms of `format` pre-rendered as files. */
+  readonly forms: readonly Form[];
+  readonly maxLimit: number;
+  /** The public origin written into links. */
+  readonly baseUrl: string;
+  readonly cacheControl: string;
+  /** Warnings become errors. */
+  readonly strict: boolean;
+  /** No progress bar (the summary line is the caller's to print). */
+  readonly quiet: boolean;
+  /** Where the build cache is kept (build-cache.ts); null: no cache, every build reads everything. */
+  readonly cacheDir: string | null;
+  /** Record threads for large JSON arrays (read-records.ts): a number, or "auto". */
+  readonly threads?: number | "auto";
+  /** The longest a text field may be, in characters (DEFAULT_MAX_FIELD_LENGTH when not given). */
+  readonly maxFieldLength?: number;
+  /** Follow symbolic links that lead outside the data directory. */
+  readonly followOutside?: boolean;
+  /** The encoding of CSV sources (a WHATWG label); UTF-8 when not given. */
+  readonly encoding?: string;
+  /** Keep every problem for the report, not the first few of each kind (`--all-problems`). */
+  readonly allProblems?: boolean;
+}
+
+/** Netlify sets URL to the site's main address during its builds. */
+export function defaultBaseUrl(env: Readonly<Record<string, string | undefined>>): string {
+  return env["URL"] ?? "http://localhost:8080";
+}
+
+export const DEFAULT_OPTIONS = {
+  dataDir: "data",
+  outDir: "dist",
+  limits: [20],
+  forms: ["plain", "api"],
+  maxLimit: 1000,
+  cacheControl: "public, max-age=300",
+  strict: false,
+  quiet: false,
+  cacheDir: "node_modules/.cache/subjekti",
+} as const satisfies Omit<BuildOptions, "baseUrl" | "cacheDir"> & { cacheDir: string };

@@ -1,0 +1,64 @@
+/**
+ * Record threads (src/site/record-threads.ts): a block rendered in a thread must be exactly the
+ * block rendered on the main thread (records, keys, problems), and a build the same site.
+ */
+import { readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findSources } from "../../src/site/find-sources.ts";
+import { type BlockText, readJsonArray } from "../../src/site/read-json-array.ts";
+import { type BlockTask, renderJsonBlock } from "../../src/site/render-block.ts";
+import { startRecordThreads } from "../../src/site/record-threads.ts";
+import { snapshotTree, tempDir } from "../_tree.ts";
+import { build } from "./_build.ts";
+
+/** Every block of every JSON array among the fixtures, as the reader hands them on (texts copied: the reader reuses its buffer). */
+async function fixtureBlocks(): Promise<BlockTask[]> {
+  const tasks: BlockTask[] = [];
+  for (const name of await readdir("test/fixtures")) {
+    for (const file of await findSources(`test/fixtures/${name}`)) {
+      if (file.locateBy !== "index") continue;
+      const copy = (text: BlockText): BlockText => ({ ...text, bytes: new Uint8Array(text.bytes) });
+      // Each block as it is and with --strict (warnings become errors).
+      const sink = { block: (_: unknown, text: BlockText) => tasks.push({ file, strict: false, text: copy(text) }, { file, strict: true, text: copy(text) }), record() {} };
+      await readJsonArray(file, sink, []);
+    }
+  }
+  return tasks;
+}
+
+let work: string;
+beforeAll(async () => {
+  work = await tempDir("subjekti-threads-");
+});
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+describe("reading in record threads", () => {
+  it("renders every block of every fixture as the main thread does: records, keys and problems", async () => {
+    const tasks = await fixtureBlocks();
+    expect(tasks.length).toBeGreaterThan(20);
+    const threads = startRecordThreads(2);
+    try {
+      const inThreads = await Promise.all(tasks.map((task) => threads.render(task)));
+      expect(inThreads).toEqual(tasks.map((task) => renderJsonBlock(task)));
+    } finally {
+      await threads.close();
+    }
+  });
+
+  it("builds the sample into the same tree as without threads", async () => {
+    const [a, b] = [join(work, "threads-0"), join(work, "threads-2")];
+    await build("data", a, { threads: 0, limits: [7, 20] });
+    await build("data", b, { threads: 2, limits: [7, 20] });
+    expect(await snapshotTree(b)).toEqual(await snapshotTree(a));
+  });
+
+  it("a block a thread cannot do fails the read, and the threads stop", async () => {
+    const threads = startRecordThreads(1);
+    const file = { name: "x.json", path: "x.json", locateBy: "index", kind: "json" } as const;
+    // No `starts`: rendering the block throws inside the thread.
+    const broken = { first: 0, bytes: new Uint8Array([0x7b, 0x7d]), lines: [1] } as unknown as Parameters<typeof threads.render>[0]["text"];
+    await expect(threads.render({ file, strict: false, text: broken })).rejects.toThrow(/undefined/);
+    await threads.close();
+  });
+});

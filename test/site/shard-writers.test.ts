@@ -1,0 +1,111 @@
+/**
+ * The shard writer threads (src/site/write-site.ts over src/site/worker-pool.ts): real threads
+ * writing real files. A shard lands whole under its final name with every file's bytes; a previous
+ * version with the same bytes is hard-linked; a failed shard rejects with the fs error's code and
+ * path, later tasks fail too, and the threads stop.
+ */
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startShardWriters } from "../../src/site/write-site.ts";
+import { tempDir } from "../_tree.ts";
+
+let work: string;
+beforeAll(async () => {
+  work = await tempDir();
+});
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+/** Live worker threads show as MessagePorts among the process's active resources. */
+function messagePorts(): number {
+  return process.getActiveResourcesInfo().filter((name) => name === "MessagePort").length;
+}
+
+/** `size` bytes that differ from file to file, so a file landing in another's place shows. */
+function bytesOf(seed: number, size: number): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(size);
+  for (let i = 0; i < size; i++) bytes[i] = (seed * 31 + i) & 0xff;
+  return bytes;
+}
+
+describe("startShardWriters", () => {
+  it("writes 20 shards of 0 B to 3 MiB files across 2 threads, each renamed into place whole", async () => {
+    const sizeOf = (i: number): number => (i === 7 ? 0 : i === 50 ? 3 << 20 : 1 + ((i * 7919) % 20_000));
+    const writers = startShardWriters(2);
+    const results = [];
+    try {
+      for (let s = 0; s < 20; s++) {
+        const [tmp, dir] = [join(work, `many/${s}.tmp`), join(work, `many/${s}.abc`)];
+        await mkdir(tmp, { recursive: true });
+        // Pooled Buffers among them, as small Buffers are: they are copied into the task, never transferred.
+        const files = Array.from({ length: 5 }, (_, k) => ({ name: `${k}.bin`, bytes: k % 2 === 0 ? Buffer.from(bytesOf(s * 5 + k, sizeOf(s * 5 + k))) : bytesOf(s * 5 + k, sizeOf(s * 5 + k)) }));
+        await writers.room();
+        results.push(writers.write(files, tmp, dir, null));
+      }
+      const written = await Promise.all(results);
+      expect(written.every((w) => w.written === 5 && w.linked === 0)).toBe(true);
+    } finally {
+      await writers.close();
+    }
+    expect((await readdir(join(work, "many"))).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    for (let i = 0; i < 100; i++) {
+      const path = join(work, `many/${Math.floor(i / 5)}.abc/${i % 5}.bin`);
+      expect((await readFile(path)).equals(bytesOf(i, sizeOf(i))), path).toBe(true);
+    }
+  });
+
+  it("hard-links a previous version with the same bytes, and writes when it differs or is missing", async () => {
+    const [old, tmp, next] = [join(work, "link/old"), join(work, "link/next.tmp"), join(work, "link/next")];
+    await mkdir(old, { recursive: true });
+    await mkdir(tmp, { recursive: true });
+    await writeFile(join(old, "same.json"), "[1,2,3]");
+    await writeFile(join(old, "changed.json"), "[1,2,3]");
+    const files = [
+      { name: "same.json", bytes: Buffer.from("[1,2,3]") },
+      { name: "changed.json", bytes: Buffer.from("[1,2,4]") },
+      { name: "missing.json", bytes: Buffer.from("[5]") },
+    ];
+    const writers = startShardWriters(1);
+    try {
+      expect(await writers.write(files, tmp, next, old)).toEqual({ written: 2, linked: 1, bytesWritten: 10 });
+    } finally {
+      await writers.close();
+    }
+    expect((await stat(join(next, "same.json"))).ino).toBe((await stat(join(old, "same.json"))).ino);
+    expect((await stat(join(next, "changed.json"))).ino).not.toBe((await stat(join(old, "changed.json"))).ino);
+    expect(await readFile(join(next, "changed.json"), "utf8")).toBe("[1,2,4]");
+    expect(await readFile(join(old, "changed.json"), "utf8")).toBe("[1,2,3]");
+    expect(await readFile(join(next, "missing.json"), "utf8")).toBe("[5]");
+  });
+
+  it("a shard whose temporary directory is missing rejects with ENOENT and the path, later tasks fail, and close() stops every thread", async () => {
+    const ports = messagePorts();
+    const writers = startShardWriters(2);
+    expect(messagePorts()).toBeGreaterThan(ports);
+    const tmp = join(work, "fail/no-such-dir");
+    const failure = await writers.write([{ name: "1.json", bytes: Buffer.from("{}") }], tmp, join(work, "fail/done"), null).then(
+      () => null,
+      (error: unknown) => error as NodeJS.ErrnoException,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect(failure?.code).toBe("ENOENT");
+    expect(failure?.path).toBe(join(tmp, "1.json"));
+    expect(failure?.message).toContain(tmp);
+    await expect(writers.write([], tmp, tmp, null)).rejects.toThrow(/ENOENT/);
+    await expect(writers.room()).rejects.toThrow(/ENOENT/);
+    await writers.close();
+    expect(messagePorts()).toBe(ports);
+  });
+
+  it("close() while shards are in flight stops the threads without waiting for the writes", async () => {
+    const ports = messagePorts();
+    const writers = startShardWriters(2);
+    for (let s = 0; writers.hasRoom; s++) {
+      const tmp = join(work, `abort/${s}.tmp`);
+      await mkdir(tmp, { recursive: true });
+      void writers.write(Array.from({ length: 50 }, (_, k) => ({ name: `${k}.bin`, bytes: bytesOf(k, 64 << 10) })), tmp, join(work, `abort/${s}`), null).catch(() => undefined);
+    }
+    await writers.close();
+    expect(messagePorts()).toBe(ports);
+  });
+});
