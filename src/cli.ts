@@ -79,7 +79,7 @@ program
   .option("--forms <list>", "forms of ?format pre-rendered: plain, api, json", formList, [...DEFAULT_OPTIONS.forms])
   .option("--max-limit <n>", "the largest page size a request gets", positiveInt, DEFAULT_OPTIONS.maxLimit)
   .addOption(
-    new Option("--base-url <url>", "the public origin in links (default: $URL, set by Netlify, else http://localhost:8080)").argParser(baseUrl),
+    new Option("--base-url <url>", "the public origin in links (default on Netlify: $URL in production, $DEPLOY_PRIME_URL in other contexts; else http://localhost:8080)").argParser(baseUrl),
   )
   .option("--cache-control <value>", "the Cache-Control header of every answer", DEFAULT_OPTIONS.cacheControl)
   .option("--strict", "treat warnings as errors (spreadsheet forms included)", false)

@@ -11,6 +11,8 @@ import { performance } from "node:perf_hooks";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { type BuildCache, loadBuildCache, saveBuildCache, StaleCacheError } from "./build-cache.ts";
+import { loadMetadata } from "./dataset-metadata.ts";
+import { planDocs } from "./plan-docs.ts";
 import { planSite } from "./plan-site.ts";
 import type { Problem, ProblemKind } from "./problems.ts";
 import { readRecords } from "./read-subjects.ts";
@@ -59,6 +61,7 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
 }
 
 async function buildOnce(options: BuildOptions, cache: BuildCache | undefined, onProgress?: ProgressListener): Promise<Omit<BuildReport, "seconds">> {
+  const metadata = await loadMetadata(options.dataDir);
   const read = {
     dataDir: options.dataDir,
     strict: options.strict,
@@ -71,7 +74,7 @@ async function buildOnce(options: BuildOptions, cache: BuildCache | undefined, o
   const records = await readRecords(read, cache?.known);
   // The arena takes the rendered blocks over and drops each once copied (see createRecordArena).
   const arena = createRecordArena(records, CHUNK_SIZE, records.reusedCount === 0 ? undefined : cache?.previous);
-  const plan = planSite(arena, options);
+  const plan = planSite(arena, options, [planDocs(metadata, arena.count, options)]);
   const written = await writeSite(options.outDir, plan, arena, onProgress);
   if (options.cacheDir !== null) {
     const chunks = Array.from({ length: arena.chunkCount }, (_, c) => [arena.chunkHash(c), arena.chunkLength(c)] as const);

@@ -16,6 +16,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe } from "vitest";
 import { tempDir } from "../_tree.ts";
 import { buildSite } from "../../src/build/build-site.ts";
+import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";
 import { FIXTURE_OPTIONS } from "./fixture-site.ts";
 import { firstLine, type Host, stopChild } from "./hosts.ts";
 import { sendRaw } from "./raw-http.ts";
@@ -76,6 +77,7 @@ async function netlifyDevHost(root: string): Promise<Host> {
       "[[edge_functions]]",
       '  path = "/api/*"',
       '  function = "subjekti"',
+      ...PUBLISHED_PATHS.flatMap((path) => ["[[edge_functions]]", `  path = "${path}"`, '  function = "subjekti"']),
       "[dev]",
       '  framework = "#static"',
       "  autoLaunch = false",
