@@ -4,6 +4,7 @@ import { isForm, type Form } from "./core/layout.ts";
 import { VERSION } from "./core/version.ts";
 import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "./build/build-options.ts";
 import { buildSite } from "./build/build-site.ts";
+import { loadMetadata } from "./build/dataset-metadata.ts";
 import { isEncodingLabel } from "./build/decode-source.ts";
 import { DataError, kindKey, type Problem, type ProblemKind, SubjektiError } from "./build/problems.ts";
 import { readRecords } from "./build/read-subjects.ts";
@@ -125,6 +126,7 @@ program
   .action(async (flags) => {
     problemOutput.all = flags.allProblems;
     problemOutput.json = flags.json;
+    await loadMetadata(flags.data);
     // The records as a build reads them (threads for large inputs), not parsed back into objects.
     const read = { dataDir: flags.data, strict: flags.strict, maxFieldLength: flags.maxFieldLength, followOutside: flags.followOutside };
     const result = await readRecords({ ...read, allProblems: flags.allProblems, ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }) });
