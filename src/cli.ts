@@ -89,13 +89,16 @@ program
   .option("-q, --quiet", "no progress bar", false)
   .option("--cache-dir <dir>", "where the build cache is kept: a rebuild re-reads only the changed records", DEFAULT_OPTIONS.cacheDir)
   .option("--no-cache", "read every record, and keep no build cache")
+  .option("--json", "print one JSON report (counts, warnings, timings, the URLs and cache tags that changed) instead of the summary", false)
   .option("--threads <n>", "threads that parse and render JSON arrays (default: one per core for large inputs; 0: none)", (text) => (text === "0" ? 0 : positiveInt(text)))
   .option("--max-field-length <n>", MAX_FIELD_LENGTH_HELP, positiveInt, DEFAULT_MAX_FIELD_LENGTH)
   .option("--follow-outside", FOLLOW_OUTSIDE_HELP, false)
   .action(async (flags) => {
-    const { cache, cacheDir, threads, encoding, ...rest } = flags;
+    const { cache, cacheDir, threads, encoding, json, ...rest } = flags;
     const { allProblems } = flags;
     problemOutput.all = allProblems;
+    // With --json a build that fails prints its problems as JSON lines on stdout, as validate --json does.
+    problemOutput.json = json === true;
     const options: BuildOptions = {
       ...rest,
       dataDir: flags.data,
@@ -105,10 +108,15 @@ program
       threads: threads ?? "auto",
       ...(encoding === undefined ? {} : { encoding }),
     };
-    const { printBuildReport, progressBar } = await import("./build/build-report.ts");
+    const { jsonReport, printBuildReport, progressBar } = await import("./build/build-report.ts");
     const bar = options.quiet ? undefined : progressBar(process.stderr);
     const report = await buildSite(options, bar?.update);
     bar?.done();
+    if (json === true) {
+      // stdout holds the report alone, so it can be piped to a parser; the warnings are in it.
+      process.stdout.write(jsonReport(report, options));
+      return;
+    }
     printProblems(report.warnings, report.kinds);
     printBuildReport(report, options, process.stdout);
   });

@@ -15,6 +15,7 @@ import { loadMetadata } from "./dataset-metadata.ts";
 import { planDocs } from "./plan-docs.ts";
 import { planSite } from "./plan-site.ts";
 import type { Problem, ProblemKind } from "./problems.ts";
+import { readSiteFacts, type SiteChanges, siteChanges } from "./site-changes.ts";
 import { readRecords } from "./read-subjects.ts";
 import { DEFAULT_MAX_FIELD_LENGTH } from "./validate-subject.ts";
 import { createRecordArena } from "./render-records.ts";
@@ -31,6 +32,10 @@ export interface BuildReport extends WriteReport {
   readonly warnings: readonly Problem[];
   /** Every kind of warning with its exact count. */
   readonly kinds: readonly ProblemKind[];
+  /** Seconds spent reading and validating the sources, and planning and writing the site. */
+  readonly timings: { readonly read: number; readonly write: number };
+  /** The public URLs and cache tags whose answers changed (site-changes.ts). */
+  readonly changes: SiteChanges;
 }
 
 /** Progress of the write stage: files settled so far of the total. */
@@ -61,6 +66,7 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
 }
 
 async function buildOnce(options: BuildOptions, cache: BuildCache | undefined, onProgress?: ProgressListener): Promise<Omit<BuildReport, "seconds">> {
+  const started = performance.now();
   const metadata = await loadMetadata(options.dataDir);
   const read = {
     dataDir: options.dataDir,
@@ -74,11 +80,15 @@ async function buildOnce(options: BuildOptions, cache: BuildCache | undefined, o
   const records = await readRecords(read, cache?.known);
   // The arena takes the rendered blocks over and drops each once copied (see createRecordArena).
   const arena = createRecordArena(records, CHUNK_SIZE, records.reusedCount === 0 ? undefined : cache?.previous);
+  const read = performance.now();
   const plan = planSite(arena, options, [planDocs(metadata, arena.count, options)]);
+  const before = await readSiteFacts(options.outDir);
   const written = await writeSite(options.outDir, plan, arena, onProgress);
+  const timings = { read: (read - started) / 1000, write: (performance.now() - read) / 1000 };
   if (options.cacheDir !== null) {
     const chunks = Array.from({ length: arena.chunkCount }, (_, c) => [arena.chunkHash(c), arena.chunkLength(c)] as const);
     await saveBuildCache(cacheDirOf(options, options.cacheDir), options.outDir, { records, site: plan.manifest().hash, chunks });
   }
-  return { count: arena.count, reused: records.reusedCount, ...written, warnings: records.warnings, kinds: records.kinds };
+  const changes = siteChanges(before, plan.manifest(), written.changed);
+  return { count: arena.count, reused: records.reusedCount, ...written, timings, warnings: records.warnings, kinds: records.kinds, changes };
 }

@@ -28,6 +28,8 @@ export interface WriteReport {
   readonly removed: number;
   readonly bytesWritten: number;
   readonly bytesRemoved: number;
+  /** The files whose bytes this build wrote, as `<shard key>/<name>` (no hash), in no particular order. */
+  readonly changed: readonly string[];
 }
 
 /** Progress of the write: files settled of the total. */
@@ -50,6 +52,7 @@ export async function writeSite(outDir: string, plan: SitePlan, arena: RecordAre
   const previous = await readPreviousManifest(join(outDir, MANIFEST_PATH));
   const total = plan.shards.reduce((sum, shard) => sum + shard.files.length, 1);
   const tally: Tally = { written: 0, unchanged: 0, bytesWritten: 0, done: 0 };
+  const changed: string[] = [];
   const settle = (files = 1): void => {
     tally.done += files;
     onProgress?.(tally.done, total);
@@ -61,13 +64,14 @@ export async function writeSite(outDir: string, plan: SitePlan, arena: RecordAre
   const rendering = renderInTurns(arena);
   const shardsWritten: Promise<void>[] = [];
   // Counted here, on the main thread, as each thread reports a file on disk.
-  const writers = startFileWriters<ShardJob>({
-    onFile(job, linked, size) {
+  const writers = startFileWriters<{ readonly job: ShardJob; readonly name: string }>({
+    onFile({ job, name }, linked, size) {
       if (linked) {
         tally.unchanged += 1;
       } else {
         tally.written += 1;
         tally.bytesWritten += size;
+        changed.push(`${job.key}/${name}`);
       }
       settle();
       job.pending -= 1;
@@ -106,7 +110,7 @@ export async function writeSite(outDir: string, plan: SitePlan, arena: RecordAre
       job.pending += 1;
       // Plain concatenation: both directories come from join() already, and path.join's normalising
       // was ~0.27 s of main-thread time over 361k files (profile).
-      writers.add(job, `${job.tmp}/${file.name}`, file.bytes(), job.oldDir === null ? null : `${job.oldDir}/${file.name}`);
+      writers.add({ job, name: file.name }, `${job.tmp}/${file.name}`, file.bytes(), job.oldDir === null ? null : `${job.oldDir}/${file.name}`);
       if (job.next < job.files.length) {
         turn = at + 1;
       } else {
@@ -141,11 +145,12 @@ export async function writeSite(outDir: string, plan: SitePlan, arena: RecordAre
   settle();
 
   const swept = await sweep(root, plan);
-  return { files: total, written: tally.written, unchanged: tally.unchanged, bytesWritten: tally.bytesWritten, ...swept };
+  return { files: total, written: tally.written, unchanged: tally.unchanged, bytesWritten: tally.bytesWritten, ...swept, changed };
 }
 
 /** A shard being written: its files, how far along, and where. */
 interface ShardJob {
+  readonly key: string;
   readonly files: readonly FilePlan[];
   /** Files handed to the writers so far. */
   next: number;
@@ -174,7 +179,7 @@ async function openShard(root: string, shard: ShardPlan, previous: PreviousSite,
   const oldHash = previous.dirs[shard.key];
   // Pages hold the count and the origin: when either changed, no old page can match.
   const comparable = oldHash !== undefined && (shard.key.startsWith("records/") || previous.sameHead(plan));
-  return { files: shard.files, next: 0, pending: 0, tmp, dir, oldDir: comparable ? join(root, `${shard.key}.${oldHash}`) : null };
+  return { key: shard.key, files: shard.files, next: 0, pending: 0, tmp, dir, oldDir: comparable ? join(root, `${shard.key}.${oldHash}`) : null };
 }
 
 /** Renames a shard's temporary directory into place once all of its files are on disk. */

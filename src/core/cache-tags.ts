@@ -9,6 +9,9 @@
 /** The tag on every answer: purging it empties the whole API from the cache. */
 export const SITE_TAG = "subjekti";
 
+/** The tag of the published description (the landing page, the OpenAPI document, the schemas). */
+export const DOCS_TAG = `${SITE_TAG}-docs`;
+
 /** The tag of the answers that show a record of records chunk `chunk`. */
 export function chunkTag(chunk: number): string {
   return `${SITE_TAG}-chunk-${chunk}`;

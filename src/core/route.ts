@@ -8,7 +8,7 @@
  */
 import { type HeaderList, collectionHeaders, commonHeaders, SECURITY_HEADERS } from "./answer-headers.ts";
 import { buildLinks, COLLECTION_PATH, encodeLinkQuery, extraParams } from "./build-links.ts";
-import { pageTags } from "./cache-tags.ts";
+import { DOCS_TAG, pageTags, SITE_TAG } from "./cache-tags.ts";
 import { ALLOWED_METHODS, isPreflight, type PreflightRequest, preflightHeaders } from "./cors.ts";
 import { matchesIfNoneMatch, pageEtag } from "./etag.ts";
 import { chunkPath, type Form, pagePath, shardFilePath } from "./layout.ts";
@@ -96,7 +96,7 @@ function routePublished(request: RouteRequest, manifest: Manifest, file: Publish
   const hash = manifest.dirs[DOCS_SHARD_KEY];
   if (hash === undefined) return siteUnavailable("The site has no published description: rebuild it.");
   const etag = `"${hash}"`;
-  const headers: HeaderList = [["Content-Type", file.contentType], ["Allow", ALLOWED_METHODS], ...commonHeaders(manifest.cacheControl), ["ETag", etag]];
+  const headers: HeaderList = [["Content-Type", file.contentType], ["Allow", ALLOWED_METHODS], ...commonHeaders(manifest.cacheControl, [SITE_TAG, DOCS_TAG]), ["ETag", etag]];
   const method = request.method.toUpperCase();
   if (method === "OPTIONS") return respond(204, headers.filter(([name]) => name !== "ETag" && name !== "Content-Type"), "");
   if (method !== "GET" && method !== "HEAD") {

@@ -77,6 +77,8 @@ const PREFLIGHT_REQUEST = {
   "Access-Control-Request-Method": "GET",
   "Access-Control-Request-Headers": "x-client, if-none-match",
 } as const;
+/** The published description's answers: tagged with the docs' own cache tag too. */
+const DOCS_HEADERS = { ...COMMON_HEADERS, "netlify-cache-tag": "subjekti,subjekti-docs", "cache-tag": "subjekti,subjekti-docs" };
 /** An origin other than the build's base URL: a deploy preview, the *.netlify.app name. */
 const OTHER = "http://deploy-preview-7--subjekti.example/api/subjekti/";
 
@@ -482,11 +484,11 @@ export const REQUEST_CASES: readonly RequestCase[] = [
       method: "GET",
       target: String(target),
       status: 200,
-      expectHeaders: { ...COMMON_HEADERS, "content-type": String(type), allow: "GET, HEAD, OPTIONS", etag: ETAG },
+      expectHeaders: { ...DOCS_HEADERS, "content-type": String(type), allow: "GET, HEAD, OPTIONS", etag: ETAG },
       body: body as RegExp,
     }),
   ),
-  { name: "HEAD /openapi.json -> 200, no body", method: "HEAD", target: "/openapi.json", status: 200, expectHeaders: { ...COMMON_HEADERS, "content-type": "application/json", etag: ETAG }, body: "", length: null },
-  { name: "GET /schema/page.json with its own ETag -> 304", method: "GET", target: "/schema/page.json", status: 304, expectHeaders: { ...COMMON_HEADERS, etag: ETAG }, body: "", conditional: (etag) => etag },
-  refuse("POST /openapi.json -> 405", "POST", "/openapi.json", 405, notAllowed("POST"), { expectHeaders: { ...COMMON_HEADERS, "content-type": "application/json", allow: "GET, HEAD, OPTIONS" } }),
+  { name: "HEAD /openapi.json -> 200, no body", method: "HEAD", target: "/openapi.json", status: 200, expectHeaders: { ...DOCS_HEADERS, "content-type": "application/json", etag: ETAG }, body: "", length: null },
+  { name: "GET /schema/page.json with its own ETag -> 304", method: "GET", target: "/schema/page.json", status: 304, expectHeaders: { ...DOCS_HEADERS, etag: ETAG }, body: "", conditional: (etag) => etag },
+  refuse("POST /openapi.json -> 405", "POST", "/openapi.json", 405, notAllowed("POST"), { expectHeaders: { ...DOCS_HEADERS, "content-type": "application/json", allow: "GET, HEAD, OPTIONS" } }),
 ];
