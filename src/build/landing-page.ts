@@ -87,7 +87,7 @@ pre { padding: 0.5rem; overflow-x: auto; }
 ${examples.map(([href, text]) => `<li>${link(href ?? "")} — ${e(text ?? "")}</li>`).join("\n")}
 </ul>
 <p>Any web page may call it: every answer carries <code>Access-Control-Allow-Origin: *</code> and exposes
-<code>ETag</code>; preflights are answered, so custom headers and <code>If-None-Match</code> (304) work from a browser.</p>
+<code>ETag</code> and <code>Allow</code>; preflights are answered, so custom headers and <code>If-None-Match</code> (304) work from a browser.</p>
 
 <h2>Description</h2>
 <ul>
