@@ -80,11 +80,11 @@ async function buildOnce(options: BuildOptions, cache: BuildCache | undefined, o
   const records = await readRecords(read, cache?.known);
   // The arena takes the rendered blocks over and drops each once copied (see createRecordArena).
   const arena = createRecordArena(records, CHUNK_SIZE, records.reusedCount === 0 ? undefined : cache?.previous);
-  const read = performance.now();
+  const readDone = performance.now();
   const plan = planSite(arena, options, [planDocs(metadata, arena.count, options)]);
   const before = await readSiteFacts(options.outDir);
   const written = await writeSite(options.outDir, plan, arena, onProgress);
-  const timings = { read: (read - started) / 1000, write: (performance.now() - read) / 1000 };
+  const timings = { read: (readDone - started) / 1000, write: (performance.now() - readDone) / 1000 };
   if (options.cacheDir !== null) {
     const chunks = Array.from({ length: arena.chunkCount }, (_, c) => [arena.chunkHash(c), arena.chunkLength(c)] as const);
     await saveBuildCache(cacheDirOf(options, options.cacheDir), options.outDir, { records, site: plan.manifest().hash, chunks });
