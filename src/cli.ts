@@ -122,6 +122,7 @@ interface BuildFlags {
   readonly followOutside: boolean;
   readonly encoding?: string;
   readonly allProblems: boolean;
+  readonly json: boolean;
 }
 
 /** The validate command's flags as commander gives them. */
@@ -223,7 +224,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .option("--limits <list>", "page sizes pre-rendered as files, comma-separated", limitList, [...DEFAULT_OPTIONS.limits])
     .option("--forms <list>", "forms of ?format pre-rendered: plain, api, json", formList, [...DEFAULT_OPTIONS.forms])
     .option("--max-limit <n>", "the largest page size a request gets", positiveInt, DEFAULT_OPTIONS.maxLimit)
-    .addOption(new Option("--base-url <url>", "the public origin in links (default: $URL, set by Netlify, else http://localhost:8080)").argParser(baseUrl))
+    .addOption(new Option("--base-url <url>", "the public origin in links (default on Netlify: $URL in production, $DEPLOY_PRIME_URL in other contexts; else http://localhost:8080)").argParser(baseUrl))
     .option("--cache-control <value>", "the Cache-Control header of every answer", DEFAULT_OPTIONS.cacheControl)
     .option("--strict", "treat warnings as errors (spreadsheet forms included)", false)
     .option("--encoding <label>", ENCODING_HELP, encodingLabel)
@@ -231,17 +232,25 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .option("-q, --quiet", "no progress bar", false)
     .option("--cache-dir <dir>", "where the build cache is kept: a rebuild re-reads only the changed records", DEFAULT_OPTIONS.cacheDir)
     .option("--no-cache", "read every record, and keep no build cache")
+    .option("--json", "print one JSON report (counts, warnings, timings, the URLs and cache tags that changed) instead of the summary", false)
     .option("--threads <n>", "threads that parse and render JSON arrays (default: one per core for large inputs; 0: none)", threadCount)
     .option("--max-field-length <n>", MAX_FIELD_LENGTH_HELP, positiveInt, DEFAULT_MAX_FIELD_LENGTH)
     .option("--follow-outside", FOLLOW_OUTSIDE_HELP, false)
     .action(async (flags: BuildFlags) => {
       problemOutput.all = flags.allProblems;
+      // With --json a build that fails prints its problems as JSON lines on stdout, as validate --json does.
+      problemOutput.json = flags.json;
       const options = buildOptionsOf(flags, io.env);
       await checkDirs({ data: options.dataDir, out: options.outDir });
-      const [{ buildSite }, { printBuildReport, progressBar }] = await Promise.all([import("./site/build-site.ts"), import("./site/build-report.ts")]);
+      const [{ buildSite }, { jsonReport, printBuildReport, progressBar }] = await Promise.all([import("./site/build-site.ts"), import("./site/build-report.ts")]);
       const bar = options.quiet ? undefined : progressBar(io.stderr);
       const report = await buildSite(options, bar?.update);
       bar?.done();
+      if (flags.json) {
+        // stdout holds the report alone, so it can be piped to a parser; the warnings are in it.
+        io.stdout.write(jsonReport(report, options));
+        return;
+      }
       printProblems(report.warnings, report.kinds);
       printBuildReport(report, options, io.stdout);
     });
@@ -259,8 +268,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .action(async (flags: ValidateFlags) => {
       problemOutput.all = flags.allProblems;
       problemOutput.json = flags.json;
-      const { readRecords } = await import("./site/read-records.ts");
+      const [{ readRecords }, { loadMetadata }] = await Promise.all([import("./site/read-records.ts"), import("./site/dataset-metadata.ts")]);
       await checkDirs({ data: flags.data });
+      await loadMetadata(flags.data);
       // The records as a build reads them (threads for large inputs), not parsed back into objects.
       const read = { dataDir: flags.data, strict: flags.strict, maxFieldLength: flags.maxFieldLength, followOutside: flags.followOutside, allProblems: flags.allProblems };
       const result = await readRecords({ ...read, ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }) });

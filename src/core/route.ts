@@ -6,17 +6,21 @@
  * `APIView.initial` content negotiation (an unknown `format` is 404, an Accept without JSON 406),
  * and only then the method (405).
  */
-import { type HeaderList, collectionHeaders, commonHeaders } from "./answer-headers.ts";
+import { type HeaderList, collectionHeaders, commonHeaders, SECURITY_HEADERS } from "./answer-headers.ts";
 import { buildLinks, COLLECTION_PATH, encodeLinkQuery, extraParams } from "./build-links.ts";
+import { DOCS_TAG, pageTags, SITE_TAG } from "./cache-tags.ts";
+import { ALLOWED_METHODS, isPreflight, type PreflightRequest, preflightHeaders } from "./cors.ts";
 import { matchesIfNoneMatch, pageEtag } from "./etag.ts";
-import { chunkPath, type Form, pagePath } from "./layout.ts";
+import { chunkPath, type Form, pagePath, shardFilePath } from "./layout.ts";
 import type { Manifest } from "./manifest.ts";
 import { negotiate } from "./negotiate.ts";
+import { DOCS_SHARD_KEY, type PublishedFile, publishedFile } from "./published-files.ts";
 import { asByteString, decodeQueryBytes, percentDecodeBytes } from "./read-target.ts";
 import { lastValue, type Paging, parseQuery, type QueryParam, readPaging } from "./read-query.ts";
 import { indentJson, PAGE_TAIL, renderPageHead, toJson } from "./render-page.ts";
 
-export interface RouteRequest {
+/** A request as the router reads it; `origin` and the `Access-Control-Request-*` headers make a CORS preflight. */
+export interface RouteRequest extends PreflightRequest {
   readonly method: string;
   /**
    * The target's path as sent, percent-escapes and all, one character per byte (read-target.ts:
@@ -73,16 +77,34 @@ export function route(request: RouteRequest, manifest: Manifest): Decision {
   // Django matches the path percent-decoded and nothing else: `/api/subjekti/./` is another path.
   const path = percentDecodeBytes(asByteString(request.path));
   const query = asByteString(request.query);
+  const published = publishedFile(path);
+  if (!path.startsWith("/api/") && path !== COLLECTION_PATH.slice(0, -1) && published === undefined) return { kind: "static" };
+  // django-cors-headers answers a preflight in front of everything else Django and DRF check.
+  if (isPreflight(request)) return respond(204, preflightHeaders(request, SECURITY_HEADERS), "");
+  if (published !== undefined) return routePublished(request, manifest, published);
   if (path === COLLECTION_PATH.slice(0, -1)) {
     // Django's CommonMiddleware (APPEND_SLASH) answers every method with a relative 301.
     const location = query === "" ? COLLECTION_PATH : `${COLLECTION_PATH}?${iriToUri(query)}`;
     return respond(301, [["Location", location], ...commonHeaders(manifest.cacheControl)], "");
   }
   if (path === COLLECTION_PATH) return routeCollection(request, query, manifest);
-  if (path.startsWith("/api/")) {
-    return respond(404, [["Content-Type", "application/json"], ...commonHeaders(manifest.cacheControl)], NOT_FOUND_BODY);
+  return respond(404, [["Content-Type", "application/json"], ...commonHeaders(manifest.cacheControl)], NOT_FOUND_BODY);
+}
+
+/** The landing page, the OpenAPI document and the schemas: files of the docs shard, with the API's CORS and cache headers. */
+function routePublished(request: RouteRequest, manifest: Manifest, file: PublishedFile): Decision {
+  const hash = manifest.dirs[DOCS_SHARD_KEY];
+  if (hash === undefined) return siteUnavailable("The site has no published description: rebuild it.");
+  const etag = `"${hash}"`;
+  const headers: HeaderList = [["Content-Type", file.contentType], ["Allow", ALLOWED_METHODS], ...commonHeaders(manifest.cacheControl, [SITE_TAG, DOCS_TAG]), ["ETag", etag]];
+  const method = request.method.toUpperCase();
+  if (method === "OPTIONS") return respond(204, headers.filter(([name]) => name !== "ETag" && name !== "Content-Type"), "");
+  if (method !== "GET" && method !== "HEAD") {
+    const refused = headers.filter(([name]) => name !== "ETag" && name !== "Content-Type");
+    return respond(405, [["Content-Type", "application/json"], ...refused], toJson({ detail: `Method "${method}" not allowed.` }));
   }
-  return { kind: "static" };
+  if (matchesIfNoneMatch(request.ifNoneMatch, etag)) return respond(304, headers, "");
+  return { kind: "file", status: 200, headers, path: shardFilePath(DOCS_SHARD_KEY, hash, file.name) };
 }
 
 function routeCollection(request: RouteRequest, query: string, manifest: Manifest): Decision {
@@ -108,15 +130,16 @@ function routeCollection(request: RouteRequest, query: string, manifest: Manifes
 
 function routePage(request: RouteRequest, manifest: Manifest, paging: Paging, extras: readonly QueryParam[], indent: number): Decision {
   const { limit, offset } = paging;
+  const { count } = manifest;
+  const pastTheEnd = offset >= BigInt(count);
+  const start = pastTheEnd ? count : Number(offset);
   const etag = pageEtag(manifest.hash, request.baseUrl, encodeLinkQuery(extras, limit, offset), indent);
-  const headers = collectionHeaders(manifest.cacheControl, etag);
+  const headers = collectionHeaders(manifest.cacheControl, etag, pageTags(manifest.chunkSize, start, Math.min(start + limit, count)));
   if (matchesIfNoneMatch(request.ifNoneMatch, etag)) return respond(304, headers, "");
 
-  const { count } = manifest;
   const head = renderPageHead(count, buildLinks(request.baseUrl, extras, limit, offset, count));
-  if (offset >= BigInt(count)) return respond(200, headers, indentJson(head + PAGE_TAIL, indent));
+  if (pastTheEnd) return respond(200, headers, indentJson(head + PAGE_TAIL, indent));
 
-  const start = Number(offset);
   const form = preRenderedForm(extras, manifest);
   // The files are compact pages: a pretty-printed one is derived.
   if (indent === 0 && form !== null && start % limit === 0 && manifest.limits.includes(limit) && request.baseUrl === manifest.baseUrl) {

@@ -64,6 +64,9 @@ interface PreviewRequest {
   readonly host: string | undefined;
   readonly accept: string | undefined;
   readonly ifNoneMatch: string | undefined;
+  readonly origin: string | undefined;
+  readonly accessControlRequestMethod: string | undefined;
+  readonly accessControlRequestHeaders: string | undefined;
 }
 
 type Answer =
@@ -151,6 +154,9 @@ function fromIncoming(req: IncomingMessage): PreviewRequest {
     host: req.headers.host,
     accept: req.headers.accept,
     ifNoneMatch: req.headers["if-none-match"],
+    origin: req.headers.origin,
+    accessControlRequestMethod: req.headers["access-control-request-method"],
+    accessControlRequestHeaders: req.headers["access-control-request-headers"],
   };
 }
 
@@ -247,6 +253,9 @@ async function decide(site: Site, request: PreviewRequest, retry: boolean): Prom
       query: sent.query,
       accept: request.accept,
       ifNoneMatch: request.ifNoneMatch,
+      origin: request.origin,
+      accessControlRequestMethod: request.accessControlRequestMethod,
+      accessControlRequestHeaders: request.accessControlRequestHeaders,
       baseUrl: linkOrigin("http", request.host, site.origin),
     },
     manifest,
@@ -351,8 +360,8 @@ async function lstatInside(root: Promise<string>, path: string): Promise<Stats> 
 }
 
 function bytes(status: number, headers: HeaderList, body: string | Buffer, isHead: boolean): BytesAnswer {
-  // 304 carries neither body nor length; HEAD gets the GET body's length and no body.
-  if (status === 304) return { kind: "bytes", status, headers, body: null };
+  // 204 and 304 carry neither body nor length; HEAD gets the GET body's length and no body.
+  if (status === 204 || status === 304) return { kind: "bytes", status, headers, body: null };
   const buffer = typeof body === "string" ? Buffer.from(body, "utf8") : body;
   return { kind: "bytes", status, headers: [...headers, ["Content-Length", String(buffer.length)]], body: isHead ? null : buffer };
 }
@@ -401,8 +410,18 @@ async function answerClientError(site: Site, error: ParserError, socket: Socket)
   if ((error.code === "HPE_INVALID_METHOD" || error.code === "HPE_INVALID_URL") && error.rawPacket !== undefined) {
     const raw = readRawRequest(error.rawPacket, failedRequestStart(error.rawPacket, error.bytesParsed));
     if (raw !== null) {
-      const { host, accept } = raw.headers;
-      await answerRaw(site, { method: raw.method, target: raw.target, host, accept, ifNoneMatch: raw.headers["if-none-match"] }, socket);
+      const { host, accept, origin } = raw.headers;
+      const request: PreviewRequest = {
+        method: raw.method,
+        target: raw.target,
+        host,
+        accept,
+        ifNoneMatch: raw.headers["if-none-match"],
+        origin,
+        accessControlRequestMethod: raw.headers["access-control-request-method"],
+        accessControlRequestHeaders: raw.headers["access-control-request-headers"],
+      };
+      await answerRaw(site, request, socket);
       return;
     }
   }

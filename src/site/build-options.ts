@@ -30,9 +30,14 @@ export interface BuildOptions {
   readonly allProblems?: boolean;
 }
 
-/** Netlify sets URL to the site's main address during its builds. */
+/**
+ * The origin the pre-rendered pages' links are written on: in Netlify's production context its
+ * main address (`URL`); in a deploy preview or branch deploy that deploy's own address
+ * (`DEPLOY_PRIME_URL`), so following `next` there stays on the deploy. Outside Netlify, the preview's.
+ */
 export function defaultBaseUrl(env: Readonly<Record<string, string | undefined>>): string {
-  return env["URL"] ?? "http://localhost:8080";
+  const url = env["CONTEXT"] === "production" ? env["URL"] : (env["DEPLOY_PRIME_URL"] ?? env["URL"]);
+  return url ?? "http://localhost:8080";
 }
 
 export const DEFAULT_OPTIONS = {

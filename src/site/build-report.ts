@@ -1,6 +1,7 @@
 /** What a build tells the maintainer: a progress bar on a terminal, and always a one-line summary. */
 import type { BuildOptions } from "./build-options.ts";
 import type { BuildReport, ProgressListener } from "./build-site.ts";
+import { formatProblem } from "./problems.ts";
 
 /** A stream the bar can draw on: a TTY or not. */
 interface Output {
@@ -58,8 +59,11 @@ export function formatBytes(bytes: number): string {
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
+/** What the summary line states. */
+type Summarised = Pick<BuildReport, "count" | "reused" | "files" | "written" | "unchanged" | "removed" | "bytesWritten" | "bytesRemoved" | "seconds" | "warnings" | "kinds">;
+
 /** The one-line summary every build prints. */
-export function summarise(report: BuildReport, options: Pick<BuildOptions, "outDir">): string {
+export function summarise(report: Summarised, options: Pick<BuildOptions, "outDir">): string {
   return (
     `built ${report.count} subjects${report.reused > 0 ? ` (${report.reused} unchanged, from the build cache)` : ""} into ${options.outDir}/: ${report.files} files, ` +
     `${report.written} written (${formatBytes(report.bytesWritten)}), ${report.unchanged} unchanged, ` +
@@ -68,6 +72,32 @@ export function summarise(report: BuildReport, options: Pick<BuildOptions, "outD
 }
 
 /** Prints the summary line. */
-export function printBuildReport(report: BuildReport, options: Pick<BuildOptions, "outDir">, out: Output): void {
+export function printBuildReport(report: Summarised, options: Pick<BuildOptions, "outDir">, out: Output): void {
   out.write(`${summarise(report, options)}\n`);
+}
+
+/**
+ * The one JSON report of `subjekti build --json`: the counts, the warnings as objects (the fields
+ * of a problem line, plus the line itself) with each kind's count, the timings, and what changed
+ * (site-changes.ts).
+ */
+export function jsonReport(report: BuildReport, options: Pick<BuildOptions, "outDir" | "baseUrl">): string {
+  return `${JSON.stringify({
+    out: options.outDir,
+    baseUrl: options.baseUrl,
+    count: report.count,
+    reused: report.reused,
+    files: report.files,
+    written: report.written,
+    unchanged: report.unchanged,
+    removed: report.removed,
+    bytesWritten: report.bytesWritten,
+    bytesRemoved: report.bytesRemoved,
+    seconds: report.seconds,
+    timings: report.timings,
+    // The first few warnings of each kind, as the summary prints them, and every kind's exact count.
+    warnings: report.warnings.map((problem) => ({ ...problem, message: formatProblem(problem) })),
+    warningKinds: report.kinds.map(({ severity, field, expected, count }) => ({ severity, ...(field === undefined ? {} : { field }), expected, count })),
+    changed: report.changes,
+  }, null, 2)}\n`;
 }

@@ -9,10 +9,13 @@ import { performance } from "node:perf_hooks";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { openBuildCache } from "./build-cache.ts";
+import { loadMetadata } from "./dataset-metadata.ts";
+import { planDocs } from "./plan-docs.ts";
 import { planSite } from "./plan-site.ts";
 import type { Problem, ProblemKind } from "./problems.ts";
 import { readRecords } from "./read-records.ts";
 import { createRecordArena } from "./record-arena.ts";
+import { readSiteFacts, type SiteChanges, siteChanges } from "./site-changes.ts";
 import { type WriteProgress, type WriteReport, writeSite } from "./write-site.ts";
 
 /** What a build did: the write stage's counts, plus the list's size, the time and the warnings. */
@@ -26,6 +29,10 @@ export interface BuildReport extends WriteReport {
   readonly warnings: readonly Problem[];
   /** Every kind of warning with its exact count. */
   readonly kinds: readonly ProblemKind[];
+  /** Seconds spent reading and validating the sources, and planning and writing the site. */
+  readonly timings: { readonly read: number; readonly write: number };
+  /** The public URLs and cache tags whose answers changed (site-changes.ts). */
+  readonly changes: SiteChanges;
 }
 
 /** Progress of the write stage: files settled so far of the total. */
@@ -35,6 +42,7 @@ export type ProgressListener = WriteProgress;
 export async function buildSite(options: BuildOptions, onProgress?: ProgressListener): Promise<BuildReport> {
   const started = performance.now();
   const cache = options.cacheDir === null ? undefined : openBuildCache(options.cacheDir, options.outDir);
+  const metadata = await loadMetadata(options.dataDir);
   const read = { dataDir: options.dataDir, strict: options.strict, threads: options.threads ?? "auto" };
   const optional = {
     ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }),
@@ -45,9 +53,14 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
   const records = await readRecords({ ...read, ...optional }, cache);
   // The arena takes the rendered blocks over and drops each once copied (see createRecordArena).
   const arena = createRecordArena(records, CHUNK_SIZE);
-  const plan = planSite(arena, options);
+  const readDone = performance.now();
+  const plan = planSite(arena, options, [planDocs(metadata, arena.count, options)]);
+  const before = await readSiteFacts(options.outDir);
   const written = await writeSite(options.outDir, plan, arena, onProgress);
   await cache?.keepOnly(records.cacheKeys);
-  const seconds = (performance.now() - started) / 1000;
-  return { count: arena.count, reused: records.reused, ...written, warnings: records.warnings, kinds: records.kinds, seconds };
+  const ended = performance.now();
+  const timings = { read: (readDone - started) / 1000, write: (ended - readDone) / 1000 };
+  const changes = siteChanges(before, plan.manifest(), written.changed);
+  const report = { count: arena.count, reused: records.reused, ...written, warnings: records.warnings, kinds: records.kinds };
+  return { ...report, timings, changes, seconds: (ended - started) / 1000 };
 }

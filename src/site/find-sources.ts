@@ -1,6 +1,6 @@
 /** Stage 1: the source files under the data directory, in one order whatever the file system's. */
 import { realpath, stat } from "node:fs/promises";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import fg from "fast-glob";
 import type { ProblemSink } from "./problems.ts";
 import type { SourceFile } from "./source-file.ts";
@@ -9,6 +9,8 @@ import type { SourceFile } from "./source-file.ts";
 export const SOURCE_PATTERNS = ["**/*.json", "**/*.ndjson", "**/*.csv", "**/*.xlsx"] as const;
 /** Office's lock files (`~$subjekti.xlsx`, while the workbook is open in Excel): never data, skipped quietly. */
 const LOCK_FILES = "**/~$*";
+/** The dataset's descriptor at the top of the data directory (dataset-metadata.ts): JSON, but no source. */
+export const METADATA_FILE = "datapackage.json";
 
 /** A path as problems show it: relative to the working directory, or absolute when outside it. */
 export function displayPath(path: string, cwd: string = process.cwd()): string {
@@ -83,7 +85,10 @@ export async function findSources(dataDir: string, options: FindOptions = {}): P
   // Each file once, by its real path: the first path in order is the one read.
   const read = new Map<string, string>();
   const files: SourceFile[] = [];
+  const descriptor = join(resolve(dataDir), METADATA_FILE);
   for (const path of candidates) {
+    // The dataset's descriptor is JSON but no source of subjects.
+    if (path === descriptor) continue;
     const real = await realpath(path).catch(() => path);
     const first = read.get(real);
     if (first !== undefined) {

@@ -51,8 +51,8 @@ function formParams(form: Form): QueryParam[] {
 
 const TAIL = Buffer.from(PAGE_TAIL);
 
-/** Plans the whole site for the records of `arena` (in id order). */
-export function planSite(arena: RecordArena, options: SiteOptions): SitePlan {
+/** Plans the whole site for the records of `arena` (in id order), plus `more` shards planned elsewhere (the docs). */
+export function planSite(arena: RecordArena, options: SiteOptions, more: readonly ShardPlan[] = []): SitePlan {
   const { count, chunkSize, chunkCount } = arena;
   /** The hashes of chunks [first, last). */
   const chunkHashes = (first: number, last: number): string[] =>
@@ -96,6 +96,7 @@ export function planSite(arena: RecordArena, options: SiteOptions): SitePlan {
       }
     }
   }
+  shards.push(...more);
   // The manifest lists shards as planned; the writer takes them as their records become ready.
   const listed = [...shards];
   shards.sort((a, b) => a.needsChunks - b.needsChunks);

@@ -29,6 +29,8 @@ export interface WriteReport {
   readonly removed: number;
   readonly bytesWritten: number;
   readonly bytesRemoved: number;
+  /** The files whose bytes this build wrote, as `<shard key>/<name>` (no hash), in no particular order. */
+  readonly changed: readonly string[];
 }
 
 /** Progress of the write: files settled of the total. */
@@ -66,6 +68,8 @@ export interface ShardWritten {
   readonly written: number;
   readonly linked: number;
   readonly bytesWritten: number;
+  /** The files (by index) hard-linked from the old version; every other one was written. */
+  readonly linkedFiles: readonly number[];
 }
 
 /** A shard's file: its name and bytes. */
@@ -118,6 +122,7 @@ export async function writeSite(outDir: string, plan: SitePlan, arena: RecordAre
   const previous = await readPreviousManifest(join(outDir, MANIFEST_PATH));
   const total = plan.shards.reduce((sum, shard) => sum + shard.files.length, 1);
   const tally = { written: 0, unchanged: 0, bytesWritten: 0, done: 0 };
+  const changed: string[] = [];
   const settle = (files: number): void => {
     tally.done += files;
     onProgress?.(tally.done, total);
@@ -150,6 +155,8 @@ export async function writeSite(outDir: string, plan: SitePlan, arena: RecordAre
         tally.written += result.written;
         tally.unchanged += result.linked;
         tally.bytesWritten += result.bytesWritten;
+        const linked = new Set(result.linkedFiles);
+        for (const [i, file] of files.entries()) if (!linked.has(i)) changed.push(`${shard.key}/${file.name}`);
         settle(shard.files.length);
       });
       // A failure surfaces through the final await (or room()); this only keeps it from counting as unhandled meanwhile.
@@ -180,7 +187,7 @@ export async function writeSite(outDir: string, plan: SitePlan, arena: RecordAre
   settle(1);
 
   const swept = await sweep(root, plan);
-  return { files: total, written: tally.written, unchanged: tally.unchanged, bytesWritten: tally.bytesWritten, ...swept };
+  return { files: total, written: tally.written, unchanged: tally.unchanged, bytesWritten: tally.bytesWritten, ...swept, changed };
 }
 
 /** A shard's temporary directory while this process writes it. */

@@ -2,14 +2,22 @@ import { describe, expect, it } from "vitest";
 import { collectionHeaders, commonHeaders } from "../../src/core/answer-headers.ts";
 
 describe("answer headers", () => {
-  it("commonHeaders -> security headers, CORS and the given Cache-Control", () => {
+  it("commonHeaders -> security headers, CORS with ETag and Allow exposed, the given Cache-Control, the site's cache tag", () => {
     expect(commonHeaders("public, max-age=60")).toEqual([
       ["X-Content-Type-Options", "nosniff"],
       ["X-Frame-Options", "DENY"],
       ["Referrer-Policy", "same-origin"],
       ["Access-Control-Allow-Origin", "*"],
+      ["Access-Control-Expose-Headers", "ETag, Allow"],
       ["Cache-Control", "public, max-age=60"],
+      ["Netlify-Cache-Tag", "subjekti"],
+      ["Cache-Tag", "subjekti"],
     ]);
+  });
+
+  it("commonHeaders with tags -> both tag headers carry them, comma-separated", () => {
+    const headers = new Map(commonHeaders("no-cache", ["subjekti", "subjekti-chunk-3"]));
+    expect([headers.get("Netlify-Cache-Tag"), headers.get("Cache-Tag")]).toEqual(["subjekti,subjekti-chunk-3", "subjekti,subjekti-chunk-3"]);
   });
 
   it.each([

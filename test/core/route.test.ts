@@ -27,6 +27,8 @@ const manifest: Manifest = {
     "pages/plain/100/0": "p100",
     "pages/api/100/0": "a100",
     "records/0": "rec",
+    "records/1": "rec1",
+    docs: "d0c5",
   },
 };
 
@@ -90,8 +92,8 @@ describe("route: CONTRACT §4 statuses and bodies", () => {
   });
 
   it.each([
-    ["'/' -> static", "/"],
     ["'/index.html' -> static", "/index.html"],
+    ["'/schema/' -> static", "/schema/"],
     ["'/api' -> static (not under /api/)", "/api"],
     ["'/apix/subjekti/' -> static", "/apix/subjekti/"],
     ["'/API/subjekti/' -> static (paths are case-sensitive)", "/API/subjekti/"],
@@ -317,7 +319,7 @@ describe("negotiate admits JSON (DRF DefaultContentNegotiation with JSONRenderer
 });
 
 describe("route: laws", () => {
-  const STATUSES = new Set([200, 301, 304, 404, 405, 406, 503]);
+  const STATUSES = new Set([200, 204, 301, 304, 404, 405, 406, 503]);
   const anyCodePoint = fc.integer({ min: 0, max: 0x10ffff }).map((cp) => String.fromCodePoint(cp));
   const junk = fc.string({ unit: anyCodePoint, maxLength: 8 });
   const piece = fc.oneof(
@@ -326,7 +328,7 @@ describe("route: laws", () => {
   );
   const query = fc.array(piece, { maxLength: 10 }).map((parts) => parts.join(""));
   const path = fc.oneof(
-    fc.constantFrom("/api/subjekti/", "/api/subjekti", "/api/", "/api/subjekt%69/", "/api/%zz", "/api/subjekti/%FF", "/", "/x"),
+    fc.constantFrom("/api/subjekti/", "/api/subjekti", "/api/", "/api/subjekt%69/", "/api/%zz", "/api/subjekti/%FF", "/", "/openapi.json", "/schema/page.json", "/x"),
     junk.map((s) => `/${s}`),
     junk.map((s) => `/api/${s}`),
   );
@@ -339,11 +341,13 @@ describe("route: laws", () => {
     complete: fc.boolean(),
   });
 
-  it("never throws and answers only 200, 301, 304, 404, 405, 406 or 503", () => {
+  const corsHeader = optional(fc.oneof(fc.constantFrom("GET", "http://page.example", "x-a, If-None-Match", ""), junk));
+
+  it("never throws and answers only 200, 204, 301, 304, 404, 405, 406 or 503", () => {
     fc.assert(
-      fc.property(method, path, query, accept, ifNoneMatch, site, (m, p, q, a, inm, s) => {
+      fc.property(method, path, query, accept, ifNoneMatch, site, corsHeader, corsHeader, (m, p, q, a, inm, s, origin, acrm) => {
         const decision = route(
-          { method: m, path: p, query: q, accept: a, ifNoneMatch: inm, baseUrl: BASE },
+          { method: m, path: p, query: q, accept: a, ifNoneMatch: inm, baseUrl: BASE, origin, accessControlRequestMethod: acrm, accessControlRequestHeaders: origin },
           { ...manifest, count: s.count, dirs: s.complete ? { ...manifest.dirs, "records/0": "rec" } : {} },
         );
         if (decision.kind !== "static") expect(STATUSES.has(decision.status)).toBe(true);
@@ -443,5 +447,99 @@ describe("route: paths as sent and raw query bytes", () => {
     expect(links("limit=\xd9\xa3&x=\xc4\x8d")).toContain(`?limit=3&offset=3&x=%C3%84%C2%8D"`);
     expect(links("limit=\xd9\xa3&x=\xff")).toContain(`?limit=20&offset=20&x=%C3%BF"`);
     expect(links("x=\x80")).toContain(`&x=%C2%80"`);
+  });
+});
+
+describe("route: CORS preflights (django-cors-headers in front of DRF)", () => {
+  const preflight = { method: "OPTIONS", origin: "http://page.example", accessControlRequestMethod: "GET" };
+  it.each([
+    ["the collection", "/api/subjekti/"],
+    ["/api/subjekti without the slash (before the 301)", "/api/subjekti"],
+    ["format=xml (before the 404)", "/api/subjekti/?format=xml"],
+    ["another /api/ path (before the 404)", "/api/other"],
+    ["the OpenAPI document", "/openapi.json"],
+    ["the landing page", "/"],
+  ])("preflight on %s -> 204 with the CORS answer, no body", (_name, target) => {
+    const decision = ask(target, { ...preflight, accessControlRequestHeaders: "X-Client, if-none-match" });
+    expect(decision).toMatchObject({ kind: "respond", status: 204, body: "" });
+    const headers = new Map("headers" in decision ? decision.headers : []);
+    expect(Object.fromEntries(headers)).toMatchObject({
+      "Access-Control-Allow-Origin": "*",
+      "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+      "Access-Control-Allow-Headers": "x-client, if-none-match",
+      "Access-Control-Max-Age": "86400",
+      "Cache-Control": "no-store",
+    });
+    expect(headers.has("Allow")).toBe(false);
+  });
+
+  it.each([
+    ["Origin alone", { method: "OPTIONS", origin: "http://page.example" }],
+    ["Access-Control-Request-Method alone", { method: "OPTIONS", accessControlRequestMethod: "GET" }],
+  ])("OPTIONS with %s -> DRF's metadata, 200", (_name, init) => {
+    expect(ask("/api/subjekti/", init)).toMatchObject({ kind: "respond", status: 200, body: OPTIONS_BODY });
+  });
+
+  it("a static path is the host's, preflight or not", () => {
+    expect(ask("/_subjekti/manifest.json", preflight)).toEqual({ kind: "static" });
+  });
+
+  it.each([
+    ["junk and empty names dropped", "x-a, , bad name, x@y, X-A", "x-a"],
+    ["nothing usable -> no Allow-Headers", " , ", undefined],
+  ])("requested headers: %s", (_name, requested, allowed) => {
+    const decision = ask("/api/subjekti/", { ...preflight, accessControlRequestHeaders: requested });
+    expect(header(decision, "Access-Control-Allow-Headers")).toBe(allowed);
+  });
+});
+
+describe("route: the published description", () => {
+  it.each([
+    ["/", "index.html", "text/html; charset=utf-8"],
+    ["/openapi.json", "openapi.json", "application/json"],
+    ["/schema/subject.json", "subject.schema.json", "application/schema+json"],
+    ["/schema/page.json", "page.schema.json", "application/schema+json"],
+  ])("GET %s -> the docs shard's %s as %s, with CORS and cache headers", (target, file, type) => {
+    const decision = ask(target);
+    expect(decision).toMatchObject({ kind: "file", status: 200, path: `_subjekti/docs.d0c5/${file}` });
+    expect(header(decision, "Content-Type")).toBe(type);
+    expect(header(decision, "Access-Control-Allow-Origin")).toBe("*");
+    expect(header(decision, "Cache-Control")).toBe("public, max-age=60");
+    expect(header(decision, "ETag")).toBe('"d0c5"');
+  });
+
+  it("If-None-Match with the docs ETag -> 304", () => {
+    expect(ask("/openapi.json", { ifNoneMatch: '"d0c5"' })).toMatchObject({ kind: "respond", status: 304 });
+  });
+
+  it("POST /openapi.json -> 405 naming POST; OPTIONS -> 204 with Allow", () => {
+    expect(ask("/openapi.json", { method: "POST" })).toMatchObject({ status: 405, body: '{"detail":"Method \\"POST\\" not allowed."}' });
+    const options = ask("/openapi.json", { method: "OPTIONS" });
+    expect(options).toMatchObject({ status: 204, body: "" });
+    expect(header(options, "Allow")).toBe("GET, HEAD, OPTIONS");
+  });
+
+  it("a manifest without the docs shard -> 503, never a file that is not there", () => {
+    const { docs: _docs, ...dirs } = manifest.dirs;
+    expect(ask("/", {}, { ...manifest, dirs })).toMatchObject({ kind: "respond", status: 503 });
+  });
+});
+
+describe("route: cache tags name the records chunks a page shows", () => {
+  it.each([
+    ["first page -> chunk 0", "/api/subjekti/", "subjekti,subjekti-chunk-0"],
+    ["limit=20&offset=990 -> chunks 0 and 1", "/api/subjekti/?limit=20&offset=990", "subjekti,subjekti-chunk-0,subjekti-chunk-1"],
+    ["offset=1000 -> chunk 1 alone", "/api/subjekti/?offset=1000", "subjekti,subjekti-chunk-1"],
+    ["limit=1000&offset=999 (derived) -> chunks 0 and 1", "/api/subjekti/?limit=1000&offset=999", "subjekti,subjekti-chunk-0,subjekti-chunk-1"],
+    ["past the end -> the site's alone", "/api/subjekti/?offset=2000", "subjekti"],
+    ["a 404 -> the site's alone", "/api/subjekti/?format=xml", "subjekti"],
+  ])("%s", (_name, target, tags) => {
+    const decision = ask(target);
+    expect([header(decision, "Netlify-Cache-Tag"), header(decision, "Cache-Tag")]).toEqual([tags, tags]);
+  });
+
+  it("a 304 carries the page's tags too", () => {
+    const etag = header(ask("/api/subjekti/?offset=1000"), "ETag");
+    expect(header(ask("/api/subjekti/?offset=1000", { ifNoneMatch: etag }), "Netlify-Cache-Tag")).toBe("subjekti,subjekti-chunk-1");
   });
 });

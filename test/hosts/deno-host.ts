@@ -7,6 +7,7 @@
  *
  * Prints `{"port":N}` on one line once it listens. Runs under Deno only (vitest spawns it).
  */
+import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";
 import subjekti from "../../src/edge/subjekti.ts";
 
 /** The few Deno APIs used here (tsc checks this file with Node's types, Deno runs it untyped). */
@@ -53,7 +54,8 @@ Deno.serve(
   { hostname: "127.0.0.1", port: 0, onListen: ({ port }) => console.log(JSON.stringify({ port })) },
   async (request) => {
     const url = new URL(request.url);
-    if (url.pathname === "/api/subjekti" || url.pathname.startsWith("/api/")) {
+    // The paths netlify.toml gives the edge function.
+    if (url.pathname === "/api/subjekti" || url.pathname.startsWith("/api/") || PUBLISHED_PATHS.includes(url.pathname)) {
       return subjekti(request, {
         next(rewritten?: Request) {
           if (rewritten === undefined) return serveFile(url);

@@ -66,6 +66,18 @@ describe("acceptance 4: canonical requests are the page file, untouched", () => 
   });
 });
 
+describe("links on the request's own origin", () => {
+  it("a pre-rendered position on another origin (a deploy preview) -> derived from the chunk, links on that origin", async () => {
+    const other = "https://deploy-preview-7--subjekti.netlify.app";
+    await callEdge("/api/subjekti/");
+    const request = new Request(`${other}/api/subjekti/?limit=7&offset=14`, { headers: { "X-Forwarded-Host": "evil.example" } });
+    const calls: string[] = [];
+    const response = await subjekti(request, fixtureContext(site.dir, request, (url) => calls.push(url ?? "")));
+    expect(calls).toEqual([expect.stringMatching(new RegExp(`^${other}/_subjekti/records/0\\.[0-9a-f]+/0\\.ndjson$`))]);
+    expect(await response.text()).toBe(page(14, 7, `${other}/api/subjekti/?limit=7&offset=21`, `${other}/api/subjekti/?limit=7&offset=7`));
+  });
+});
+
 function pagePathOf(form: "plain" | "api", limit: number, index: number): () => string {
   return () => {
     const path = pagePath(manifest, form, limit, index);

@@ -71,7 +71,9 @@ export function edgeHost(dir: string): Host {
     async send(method, target, headers, encoding) {
       // A URL holds text: raw bytes are read as UTF-8 (what the URL parser then percent-encodes).
       const text = encoding === "latin1" ? Buffer.from(target, "latin1").toString("utf8") : target;
-      const request = new Request(`${BASE}${text}`, { method, headers });
+      // The Host a case sends is the origin the platform reports (Request.url), as on Netlify.
+      const { Host: host, ...rest } = headers;
+      const request = new Request(`${host === undefined ? BASE : `http://${host}`}${text}`, { method, headers: rest });
       const response = await subjekti(request, fixtureContext(dir, request));
       const out: Record<string, string> = {};
       response.headers.forEach((value, name) => {

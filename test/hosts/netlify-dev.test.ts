@@ -16,6 +16,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe } from "vitest";
 import { tempDir } from "../_tree.ts";
 import { buildSite } from "../../src/site/build-site.ts";
+import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";
 import { FIXTURE_OPTIONS } from "./fixture-site.ts";
 import { firstLine, type Host, stopChild } from "./hosts.ts";
 import { sendRaw } from "./raw-http.ts";
@@ -35,13 +36,17 @@ const REPO = resolve(import.meta.dirname, "../..");
  *   and `\` as a URL parser does (listed as `netlify` exceptions in the request table);
  * - it re-chunks streamed bodies (no Content-Length on pre-rendered pages) and sends
  *   `Content-Length: 0` on HEAD;
- * - it drops `Allow` and `Vary` from a 404 the edge function returns.
+ * - it drops `Allow` and `Vary` from a 404 the edge function returns;
+ * - it builds the edge function's `Request.url` from a client's `X-Forwarded-Host`, so the origin
+ *   the platform reports is the forged one (the function reads only `Request.url`; the in-process,
+ *   preview and Deno hosts show that it ignores the header itself).
  */
 const REFUSED_BY_PROXY = new Set(["FOO", "get", "Delete", "CONNECT"]);
 const PROXY_TARGETS = [/[^\x00-\x7f]/, /^\/api\/subjekti\/\/$/, /p=1&p=1/];
 
 function adaptToNetlifyDev(c: RequestCase): RequestCase | null {
   if (REFUSED_BY_PROXY.has(c.method) || PROXY_TARGETS.some((pattern) => pattern.test(c.target))) return null;
+  if (c.headers !== undefined && "X-Forwarded-Host" in c.headers) return null;
   let expectHeaders = c.expectHeaders;
   if (c.status === 404) {
     const { allow: _allow, vary: _vary, ...rest } = expectHeaders;
@@ -76,6 +81,7 @@ async function netlifyDevHost(root: string): Promise<Host> {
       "[[edge_functions]]",
       '  path = "/api/*"',
       '  function = "subjekti"',
+      ...PUBLISHED_PATHS.flatMap((path) => ["[[edge_functions]]", `  path = "${path}"`, '  function = "subjekti"']),
       "[dev]",
       '  framework = "#static"',
       "  autoLaunch = false",

@@ -137,7 +137,7 @@ describe("bad requests never 500 and never leave the site directory", () => {
     root = await tempDir("subjekti-escape-");
     await buildSite({ ...FIXTURE_OPTIONS, outDir: join(root, "site") });
     await writeFile(join(root, "secret.txt"), SECRET);
-    await writeFile(join(root, "site", "index.html"), "<p>home</p>");
+    await writeFile(join(root, "site", "extra.txt"), "a static file");
     await symlink(join(root, "secret.txt"), join(root, "site", "link.txt"));
     preview = await startPreview({ dir: join(root, "site"), port: 0, host: "127.0.0.1" });
     port = Number(new URL(preview.url).port);
@@ -181,8 +181,9 @@ describe("bad requests never 500 and never leave the site directory", () => {
   },
   );
 
-  it("the static site is still served (index.html, a manifest file)", async () => {
-    expect((await sendRaw(port, "GET", "/", { Host: "testserver" })).body.toString()).toBe("<p>home</p>");
+  it("the static site is still served (a file of its own, a manifest file) beside the landing page at /", async () => {
+    expect((await sendRaw(port, "GET", "/extra.txt", { Host: "testserver" })).body.toString()).toBe("a static file");
+    expect((await sendRaw(port, "GET", "/", { Host: "testserver" })).body.toString()).toMatch(/^<!doctype html>/);
     expect((await sendRaw(port, "GET", "/_subjekti/manifest.json", { Host: "testserver" })).status).toBe(200);
   });
 

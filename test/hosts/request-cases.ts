@@ -23,7 +23,7 @@ export interface RequestCase {
   readonly status: number;
   /** Header values expected (names lower-case); a RegExp must match; null means absent. */
   readonly expectHeaders: Readonly<Record<string, string | RegExp | null>>;
-  /** The body's exact text ("" for none); a RegExp must match (the static site's own 404 page). */
+  /** The body's exact text ("" for none), or a pattern it must match (the static site's own 404 page; files whose bytes other tests check). */
   readonly body: string | RegExp;
   /** Content-Length when it is not the body's own (HEAD: the GET body's); undefined: the body's length; null: not checked. */
   readonly length?: number | null;
@@ -42,7 +42,10 @@ const COMMON_HEADERS = {
   "x-frame-options": "DENY",
   "referrer-policy": "same-origin",
   "access-control-allow-origin": "*",
+  "access-control-expose-headers": "ETag, Allow",
   "cache-control": CACHE_CONTROL,
+  "netlify-cache-tag": "subjekti",
+  "cache-tag": "subjekti",
 } as const;
 /** Headers of every answer of /api/subjekti/, errors included (CONTRACT §5). */
 const API_HEADERS = {
@@ -52,7 +55,32 @@ const API_HEADERS = {
   ...COMMON_HEADERS,
 } as const;
 const ETAG = /^"[^"]+"$/;
-const PAGE_HEADERS = { ...API_HEADERS, etag: ETAG };
+/** Every fixture record is in chunk 0: a page showing records carries its tag, one past the end only the site's. */
+const PAGE_TAGS = /^subjekti(,subjekti-chunk-0)?$/;
+const PAGE_HEADERS = { ...API_HEADERS, etag: ETAG, "netlify-cache-tag": PAGE_TAGS, "cache-tag": PAGE_TAGS };
+/** A preflight's answer (django-cors-headers in front of DRF): no body, no Allow, no caching by a CDN. */
+const PREFLIGHT_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "same-origin",
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, HEAD, OPTIONS",
+  "access-control-max-age": "86400",
+  "cache-control": "no-store",
+  allow: null,
+  "content-type": null,
+  etag: null,
+} as const;
+/** A browser's preflight before a GET with a custom header and If-None-Match. */
+const PREFLIGHT_REQUEST = {
+  Origin: "http://page.example",
+  "Access-Control-Request-Method": "GET",
+  "Access-Control-Request-Headers": "x-client, if-none-match",
+} as const;
+/** The published description's answers: tagged with the docs' own cache tag too. */
+const DOCS_HEADERS = { ...COMMON_HEADERS, "netlify-cache-tag": "subjekti,subjekti-docs", "cache-tag": "subjekti,subjekti-docs" };
+/** An origin other than the build's base URL: a deploy preview, the *.netlify.app name. */
+const OTHER = "http://deploy-preview-7--subjekti.example/api/subjekti/";
 
 const NOT_FOUND = `{"detail":"Not found."}`;
 const NOT_ACCEPTABLE = `{"detail":"Could not satisfy the request Accept header."}`;
@@ -114,7 +142,7 @@ const RESOLVED_BY_URL =
 const REENCODED_BY_URL = "`new Request(url)` percent-encodes raw bytes as UTF-8 (invalid UTF-8 as U+FFFD) before the function runs";
 const PROXY_RESOLVES = "`netlify dev`'s proxy resolves dot segments (`.`, `..`, `%2e`) and reads `\\` as `/` before the edge runs";
 const DENO_REFUSES_LATIN1 = "Deno's HTTP server answers a target that is not valid UTF-8 with its own 400 before the function runs";
-const EDGE_BASE_URL = "the edge writes links on the build's base URL, not on the request's Host";
+const HOST_LOWER_CASED = "`new Request(url)` lower-cases the host (the WHATWG URL parser): the links are on the origin the runtime reports";
 
 /** The contract's answer to a target whose path a URL parser resolved (the collection, its redirect, or another path). */
 function resolvedAnswer(target: string, because: string): HostException {
@@ -140,8 +168,9 @@ function drfCase(drf: DrfAnswer): RequestCase {
   }
   const host = drf.headers["Host"] ?? "testserver";
   if (host !== "testserver") {
-    const onBase = { because: EDGE_BASE_URL, body: drf.body.replaceAll(`http://${host}/`, `${BASE}/`) };
-    Object.assign(exceptions, { edge: onBase, deno: onBase, netlify: onBase });
+    // Deno's server writes Request.url with the Host as sent, as DRF reads it.
+    const lowerCased = { because: HOST_LOWER_CASED, body: drf.body.replaceAll(`http://${host}/`, `http://${host.toLowerCase()}/`) };
+    Object.assign(exceptions, { edge: lowerCased, netlify: lowerCased });
   }
   const extra = {
     ...(Object.keys(exceptions).length === 0 ? {} : { exceptions }),
@@ -363,4 +392,103 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   // §1 raw bytes, §2 the Host as sent, §3 indent, §4 paths as sent: answers computed by real DRF
   ...drfCases(),
   { ...get("indent=4 page, If-None-Match: its own ETag -> 304", `${P}?limit=3`, ""), status: 304, headers: { Accept: "application/json; indent=4" }, conditional: (etag) => etag },
+
+  // §2 links on the request's own origin; X-Forwarded-Host is never read
+  get("Host: another origin -> links on that origin (derived)", P, page(0, 20, `${OTHER}?limit=20&offset=20`, null), {
+    headers: { Host: "deploy-preview-7--subjekti.example" },
+  }),
+  get("another origin, limit=7&offset=14 (a pre-rendered position) -> derived on its own origin", `${P}?limit=7&offset=14`, page(14, 7, `${OTHER}?limit=7&offset=21`, `${OTHER}?limit=7&offset=7`), {
+    headers: { Host: "deploy-preview-7--subjekti.example" },
+  }),
+  get("another origin, format=api&offset=40 -> last api page on that origin", `${P}?format=api&offset=40`, page(40, 20, null, `${OTHER}?format=api&limit=20&offset=20`), {
+    headers: { Host: "deploy-preview-7--subjekti.example" },
+  }),
+  get("X-Forwarded-Host: evil.example -> ignored, links on the request's origin", `${P}?offset=20`, page(20, 20, `${C}?limit=20&offset=40`, `${C}?limit=20`), {
+    headers: { "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https" },
+  }),
+  { ...get("another origin: If-None-Match with that origin's ETag -> 304", P, ""), status: 304, headers: { Host: "deploy-preview-7--subjekti.example" }, conditional: (etag) => etag },
+
+  // §5 CORS: preflights (answered before the redirect, format, Accept and method checks) and exposed headers
+  {
+    name: "preflight GET with x-client, if-none-match -> 204, those headers allowed, Max-Age a day",
+    method: "OPTIONS",
+    target: P,
+    headers: PREFLIGHT_REQUEST,
+    status: 204,
+    expectHeaders: { ...PREFLIGHT_HEADERS, "access-control-allow-headers": "x-client, if-none-match" },
+    body: "",
+  },
+  {
+    name: "preflight without Access-Control-Request-Headers -> 204, no Allow-Headers",
+    method: "OPTIONS",
+    target: `${P}?limit=7`,
+    headers: { Origin: "http://page.example", "Access-Control-Request-Method": "GET" },
+    status: 204,
+    expectHeaders: { ...PREFLIGHT_HEADERS, "access-control-allow-headers": null },
+    body: "",
+  },
+  {
+    name: "preflight with odd spacing and case -> names lower-cased, each once",
+    method: "OPTIONS",
+    target: P,
+    headers: { Origin: "null", "Access-Control-Request-Method": "HEAD", "Access-Control-Request-Headers": " X-Client ,x-client,  Authorization" },
+    status: 204,
+    expectHeaders: { ...PREFLIGHT_HEADERS, "access-control-allow-headers": "x-client, authorization" },
+    body: "",
+  },
+  ...[
+    ["/api/subjekti (no slash) -> 204, not the 301", "/api/subjekti"],
+    ["format=xml -> 204, not the 404", `${P}?format=xml`],
+    ["/api/other -> 204 (the middleware covers every path)", "/api/other"],
+    ["/openapi.json -> 204", "/openapi.json"],
+    ["/ (the landing page) -> 204", "/"],
+  ].map(
+    ([what, target]): RequestCase => ({
+      name: `preflight on ${what}`,
+      method: "OPTIONS",
+      target: target ?? P,
+      headers: PREFLIGHT_REQUEST,
+      status: 204,
+      expectHeaders: { ...PREFLIGHT_HEADERS, "access-control-allow-headers": "x-client, if-none-match" },
+      body: "",
+    }),
+  ),
+  {
+    name: "preflight with Accept text/html -> 204, not the 406",
+    method: "OPTIONS",
+    target: P,
+    headers: { ...PREFLIGHT_REQUEST, Accept: "text/html" },
+    status: 204,
+    expectHeaders: { ...PREFLIGHT_HEADERS, "access-control-allow-headers": "x-client, if-none-match" },
+    body: "",
+  },
+  refuse("OPTIONS with Origin but no Access-Control-Request-Method -> DRF's metadata", "OPTIONS", P, 200, OPTIONS_BODY, { headers: { Origin: "http://page.example" } }),
+  refuse("OPTIONS with Access-Control-Request-Method but no Origin -> DRF's metadata", "OPTIONS", P, 200, OPTIONS_BODY, { headers: { "Access-Control-Request-Method": "GET" } }),
+  get("GET with Origin -> the page, Allow-Origin * and ETag, Allow exposed", `${P}?offset=20`, page(20, 20, `${C}?limit=20&offset=40`, `${C}?limit=20`), {
+    headers: { Origin: "http://page.example" },
+    expectHeaders: { ...PAGE_HEADERS, "netlify-cache-tag": "subjekti,subjekti-chunk-0", "cache-tag": "subjekti,subjekti-chunk-0" },
+  }),
+  get("past the end -> only the site's cache tag", `${P}?offset=60`, page(60, 20, null, `${C}?limit=20&offset=40`), {
+    expectHeaders: { ...PAGE_HEADERS, "netlify-cache-tag": "subjekti", "cache-tag": "subjekti" },
+  }),
+
+  // The published description: the landing page, the OpenAPI document and the schemas (their bytes are checked in test/build)
+  ...[
+    ["/", "text/html; charset=utf-8", /^<!doctype html>[\s\S]*53 subjects[\s\S]*<\/html>\n$/],
+    ["/openapi.json", "application/json", /^\{"openapi":"3\.1\.0",/],
+    ["/schema/subject.json", "application/schema+json", /^\{"\$schema":"https:\/\/json-schema\.org\/draft\/2020-12\/schema",/],
+    ["/schema/page.json", "application/schema+json", /^\{"\$schema":"https:\/\/json-schema\.org\/draft\/2020-12\/schema",/],
+  ].map(
+    ([target, type, body]): RequestCase => ({
+      name: `GET ${String(target)} -> 200 ${String(type)}, the API's CORS and cache headers`,
+      method: "GET",
+      target: String(target),
+      status: 200,
+      expectHeaders: { ...DOCS_HEADERS, "content-type": String(type), allow: "GET, HEAD, OPTIONS", etag: ETAG },
+      body: body as RegExp,
+    }),
+  ),
+  { name: "HEAD /openapi.json -> 200, no body", method: "HEAD", target: "/openapi.json", status: 200, expectHeaders: { ...DOCS_HEADERS, "content-type": "application/json", etag: ETAG }, body: "", length: null },
+  { name: "GET /schema/page.json with its own ETag -> 304", method: "GET", target: "/schema/page.json", status: 304, expectHeaders: { ...DOCS_HEADERS, etag: ETAG }, body: "", conditional: (etag) => etag },
+  refuse("POST /openapi.json -> 405", "POST", "/openapi.json", 405, notAllowed("POST"), { expectHeaders: { ...DOCS_HEADERS, "content-type": "application/json", allow: "GET, HEAD, OPTIONS" } }),
 ];

@@ -91,7 +91,13 @@ async function answerWith(manifest: Manifest, request: Request, host: EdgeHost):
       query: target.query,
       accept: request.headers.get("accept"),
       ifNoneMatch: request.headers.get("if-none-match"),
-      baseUrl: manifest.baseUrl,
+      origin: request.headers.get("origin"),
+      accessControlRequestMethod: request.headers.get("access-control-request-method"),
+      accessControlRequestHeaders: request.headers.get("access-control-request-headers"),
+      // Links on the origin the platform reports for this request (a deploy preview, the
+      // *.netlify.app name), never X-Forwarded-Host; on the build's base URL the router picks the
+      // pre-rendered file, on any other it derives the page from the records.
+      baseUrl: requestOrigin(request.url),
     },
     manifest,
   );
@@ -133,6 +139,12 @@ async function answerWith(manifest: Manifest, request: Request, host: EdgeHost):
   }
 }
 
+/** The scheme and host that start `Request.url`, as the runtime wrote them (the host's case kept). */
+function requestOrigin(url: string): string {
+  const path = url.indexOf("/", url.indexOf("//") + 2);
+  return path < 0 ? url : url.slice(0, path);
+}
+
 async function readChunk(host: EdgeHost, path: string): Promise<string | null> {
   const response = await host.fetchFile(path);
   if (response.status !== 200) {
@@ -145,8 +157,8 @@ async function readChunk(host: EdgeHost, path: string): Promise<string | null> {
 /** A complete answer; HEAD gets the same headers (Content-Length of the GET body) and no body. */
 function bytesResponse(status: number, headerList: HeaderList, body: string, isHead: boolean): Response {
   const headers = toHeaders(headerList);
-  // 304 has no body and no length (RFC 9110 §15.4.5); everything else says how long its body is.
-  if (status === 304) return new Response(null, { status, headers });
+  // 204 and 304 have no body and no length (RFC 9110 §8.6, §15.4.5); everything else says how long its body is.
+  if (status === 204 || status === 304) return new Response(null, { status, headers });
   const bytes = UTF8.encode(body);
   headers.set("Content-Length", String(bytes.byteLength));
   return new Response(isHead ? null : bytes, { status, headers });

@@ -1,0 +1,78 @@
+/**
+ * What a build changed, for machines (`subjekti build --json`): the public URLs of the
+ * pre-rendered answers whose bytes changed, and the cache tags (cache-tags.ts) whose answers a
+ * CDN must drop — one per records chunk whose bytes changed, the docs' tag when the description
+ * changed, and the site's tag when something every answer depends on changed (the count, an
+ * option, the origin), or when there was no previous site.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { COLLECTION_PATH, encodeLinkQuery } from "../core/build-links.ts";
+import { chunkTag, DOCS_TAG, SITE_TAG } from "../core/cache-tags.ts";
+import { isForm, MANIFEST_PATH } from "../core/layout.ts";
+import type { Manifest } from "../core/manifest.ts";
+import { DOCS_SHARD_KEY, PUBLISHED_FILES } from "../core/published-files.ts";
+import { DEFAULT_LIMIT } from "../core/read-query.ts";
+
+/** The manifest fields every answer depends on: when one differs, every cached answer is stale. */
+const SITE_WIDE = ["layout", "version", "count", "maxLimit", "limits", "forms", "chunkSize", "baseUrl", "cacheControl"] as const;
+
+export interface SiteChanges {
+  /** Public URLs (on the build's base URL) of the pre-rendered answers whose bytes changed, sorted. */
+  readonly urls: readonly string[];
+  /** Cache tags to purge, sorted; purging them reaches every cached answer that changed, on any origin. */
+  readonly tags: readonly string[];
+}
+
+/** The previous site's site-wide facts, or null when there is no readable previous manifest. */
+export async function readSiteFacts(outDir: string): Promise<string | null> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(join(outDir, MANIFEST_PATH), "utf8"));
+  } catch (error) {
+    // No previous site, or one whose manifest is unreadable: everything is new.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" || error instanceof SyntaxError) return null;
+    throw error;
+  }
+  return typeof value === "object" && value !== null ? siteWideFacts(value as Partial<Manifest>) : null;
+}
+
+function siteWideFacts(manifest: Partial<Manifest>): string {
+  return JSON.stringify(SITE_WIDE.map((key) => manifest[key] ?? null));
+}
+
+/** The changes of a build, from the previous site's facts, the new manifest and the files written (`<shard key>/<name>`). */
+export function siteChanges(before: string | null, manifest: Manifest, written: readonly string[]): SiteChanges {
+  const urls = new Set<string>();
+  const tags = new Set<string>();
+  if (before !== siteWideFacts(manifest)) tags.add(SITE_TAG);
+  for (const path of written) {
+    const parts = path.split("/");
+    const name = parts[parts.length - 1] ?? "";
+    if (parts[0] === "records") {
+      tags.add(chunkTag(Number.parseInt(name, 10)));
+    } else if (parts[0] === DOCS_SHARD_KEY) {
+      tags.add(DOCS_TAG);
+      for (const [publicPath, file] of Object.entries(PUBLISHED_FILES)) if (file.name === name) urls.add(`${manifest.baseUrl}${publicPath}`);
+    } else if (parts[0] === "pages") {
+      const [, form, limitText] = parts;
+      if (form === undefined || !isForm(form)) continue;
+      for (const url of pageUrls(manifest.baseUrl, form, Number(limitText), Number.parseInt(name, 10))) urls.add(url);
+    }
+  }
+  return { urls: [...urls].sort(), tags: [...tags].sort() };
+}
+
+/**
+ * The URLs a pre-rendered page answers as the links name it: `?limit=L&offset=O` (with `format`
+ * first for the api and json forms), page 0 without `offset` (as `previous` names it) and, for
+ * the default limit, also without `limit` (`/api/subjekti/` itself).
+ */
+function pageUrls(baseUrl: string, form: "plain" | "api" | "json", limit: number, page: number): string[] {
+  const extras: [string, string][] = form === "plain" ? [] : [["format", form]];
+  const url = (query: string): string => `${baseUrl}${COLLECTION_PATH}${query === "" ? "" : `?${query}`}`;
+  if (page > 0) return [url(encodeLinkQuery(extras, limit, BigInt(page * limit)))];
+  const first = [url(encodeLinkQuery(extras, limit, null))];
+  if (limit === DEFAULT_LIMIT) first.push(url(extras.map(([key, value]) => `${key}=${value}`).join("&")));
+  return first;
+}

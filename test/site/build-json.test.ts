@@ -1,0 +1,99 @@
+/**
+ * `subjekti build --json`: one JSON report on stdout, and on a rebuild after a one-record edit
+ * exactly the public URLs whose bytes changed and the one records chunk's cache tag, which the
+ * router puts on exactly the answers that show a record of that chunk.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route } from "../../src/core/route.ts";
+import { tempDir } from "../_tree.ts";
+import { readManifest } from "./_build.ts";
+
+const BASE = "https://subjekti.example";
+const SAMPLE = join(import.meta.dirname, "../../data/subjekti.json");
+let root: string;
+let data: string;
+let out: string;
+
+interface JsonReport {
+  count: number;
+  written: number;
+  timings: { read: number; write: number };
+  warnings: { severity: string; file: string; field?: string; message: string }[];
+  changed: { urls: string[]; tags: string[] };
+}
+
+function buildJson(): JsonReport {
+  const stdout = execFileSync(
+    process.execPath,
+    ["--import", "tsx", "src/cli.ts", "build", "--json", "--data", data, "--out", out, "--base-url", BASE, "--limits", "20,100", "--forms", "plain,api", "--cache-dir", `${out}.cache`],
+    { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+  );
+  return JSON.parse(stdout) as JsonReport;
+}
+
+beforeAll(async () => {
+  root = await tempDir("subjekti-json-");
+  data = join(root, "data");
+  out = join(root, "site");
+  await mkdir(data);
+  await writeFile(join(data, "subjekti.json"), await readFile(SAMPLE));
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe("subjekti build --json", () => {
+  let first: JsonReport;
+
+  it("a first build: the counts, the warnings as objects, timings, every URL and the site's tag", () => {
+    first = buildJson();
+    expect(first.count).toBe(5758);
+    expect(first.warnings.length).toBeGreaterThan(0);
+    expect(first.warnings[0]).toMatchObject({ severity: "warning", field: "oib", message: expect.stringMatching(/^.*subjekti\.json\[\d+\]: warning: oib: /) });
+    expect(first.timings.read).toBeGreaterThan(0);
+    expect(first.changed.tags).toContain("subjekti");
+    expect(first.changed.urls).toContain(`${BASE}/api/subjekti/`);
+    expect(first.changed.urls).toContain(`${BASE}/api/subjekti/?format=api&limit=100&offset=5700`);
+    expect(first.changed.urls).toContain(`${BASE}/openapi.json`);
+    // Both forms, both limits, every page; page 0 of limit 20 also by its bare URL.
+    expect(first.changed.urls).toHaveLength(2 * (Math.ceil(5758 / 20) + Math.ceil(5758 / 100)) + 2 + 4);
+  });
+
+  it("a rebuild after editing one record: exactly the four pages that show it and its chunk's tag", async () => {
+    const records = JSON.parse(await readFile(join(data, "subjekti.json"), "utf8")) as { id: number; naziv_subjekta: string }[];
+    const sorted = records.toSorted((a, b) => a.id - b.id);
+    const position = 3456;
+    const edited = sorted[position];
+    if (edited === undefined) throw new Error("the sample is shorter than expected");
+    edited.naziv_subjekta += " (renamed)";
+    await writeFile(join(data, "subjekti.json"), JSON.stringify(records, null, 2));
+
+    const report = buildJson();
+    expect(report.changed).toEqual({
+      urls: [
+        `${BASE}/api/subjekti/?format=api&limit=100&offset=3400`,
+        `${BASE}/api/subjekti/?format=api&limit=20&offset=3440`,
+        `${BASE}/api/subjekti/?limit=100&offset=3400`,
+        `${BASE}/api/subjekti/?limit=20&offset=3440`,
+      ],
+      tags: ["subjekti-chunk-3"],
+    });
+    expect(report.written).toBe(6); // those four pages, the chunk file and the manifest (which is no answer)
+
+    // The tag is on exactly the answers that show a record of chunk 3, pre-rendered or derived, on any origin.
+    const manifest = await readManifest(out);
+    const tags = (query: string, baseUrl = BASE): string => {
+      const decision = route({ method: "GET", path: "/api/subjekti/", query, baseUrl }, manifest);
+      return "headers" in decision ? (new Map(decision.headers).get("Netlify-Cache-Tag") ?? "") : "";
+    };
+    expect(tags("limit=20&offset=3440")).toBe("subjekti,subjekti-chunk-3");
+    expect(tags("limit=20&offset=3440", "https://deploy-preview-1--subjekti.netlify.app")).toBe("subjekti,subjekti-chunk-3");
+    expect(tags("limit=7&offset=2995")).toBe("subjekti,subjekti-chunk-2,subjekti-chunk-3");
+    expect(tags("limit=20&offset=2980")).toBe("subjekti,subjekti-chunk-2");
+  });
+
+  it("a rebuild of unchanged data: nothing changed", () => {
+    expect(buildJson().changed).toEqual({ urls: [], tags: [] });
+  });
+});
