@@ -78,9 +78,13 @@ async function main(argv: readonly string[]): Promise<void> {
   const filler = Buffer.alloc(largest, Buffer.from(text.slice(0, 1 << 16)));
   const threads = flags.writer === "threads";
   // Made first, as the build makes its temporary shard directories first.
-  await forEachBounded(plan.dirs, CONCURRENCY, (dir) => mkdir(threads ? tmpOf(join(flags.out, dir)) : join(flags.out, dir), { recursive: true }));
+  // A directory that holds others (`_subjekti`, with the manifest) cannot be renamed onto: as in the
+  // build, only shard directories are written under a temporary name.
+  const parents = new Set(plan.dirs.filter((dir) => plan.dirs.some((other) => other.startsWith(`${dir}/`))));
+  const tmpOf = (dir: string): string => (parents.has(dir) ? join(flags.out, dir) : `${join(flags.out, dir)}.tmp-probe`);
+  await forEachBounded(plan.dirs, CONCURRENCY, (dir) => mkdir(threads ? tmpOf(dir) : join(flags.out, dir), { recursive: true }));
   const bytes = threads
-    ? await writeWithThreads(flags.out, plan.dirs, plan.files, filler, flags.threads)
+    ? await writeWithThreads(flags.out, plan.dirs, plan.files, filler, tmpOf, flags.threads)
     : await writeWithCallbacks(flags.out, plan.dirs, interleaveByDirectory(plan.files), filler);
   const done = performance.now();
   // The list stays alive to the end, as a build's records do.
@@ -91,7 +95,14 @@ async function main(argv: readonly string[]): Promise<void> {
 }
 
 /** Writes `files` as the build does: a shard a task for the writer threads, into a temporary directory renamed into place; returns the bytes written. */
-async function writeWithThreads(out: string, dirs: readonly string[], files: WritePlan["files"], filler: Buffer, threads?: number): Promise<number> {
+async function writeWithThreads(
+  out: string,
+  dirs: readonly string[],
+  files: WritePlan["files"],
+  filler: Buffer,
+  tmpOf: (dir: string) => string,
+  threads?: number,
+): Promise<number> {
   const byDir = dirs.map((): { name: string; bytes: Uint8Array }[] => []);
   for (const [dir, name, size] of files) byDir[dir]?.push({ name, bytes: filler.subarray(0, size) });
   let bytes = 0;
@@ -100,18 +111,14 @@ async function writeWithThreads(out: string, dirs: readonly string[], files: Wri
     const writing: Promise<unknown>[] = [];
     for (const [i, dir] of dirs.entries()) {
       await writers.room();
-      writing.push(writers.write(byDir[i] ?? [], tmpOf(join(out, dir)), join(out, dir), null).then((written) => (bytes += written.bytesWritten)));
+      // A parent directory's "temporary" name is itself: renaming it onto itself does nothing.
+      writing.push(writers.write(byDir[i] ?? [], tmpOf(dir), join(out, dir), null).then((written) => (bytes += written.bytesWritten)));
     }
     await Promise.all(writing);
   } finally {
     await writers.close();
   }
   return bytes;
-}
-
-/** The temporary name a shard directory is written under. */
-function tmpOf(dir: string): string {
-  return `${dir}.tmp-probe`;
 }
 
 /** Writes `files` from the main thread, CONCURRENCY callback writes in flight; returns the bytes written. */
