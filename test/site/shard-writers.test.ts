@@ -67,7 +67,7 @@ describe("startShardWriters", () => {
     ];
     const writers = startShardWriters(1);
     try {
-      expect(await writers.write(files, tmp, next, old)).toEqual({ written: 2, linked: 1, bytesWritten: 10 });
+      expect(await writers.write(files, tmp, next, old)).toEqual({ written: 2, linked: 1, bytesWritten: 10, linkedFiles: [0] });
     } finally {
       await writers.close();
     }
