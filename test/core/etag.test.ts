@@ -17,8 +17,25 @@ describe("pageEtag", () => {
     expect(other).not.toBe(TAG);
   });
 
-  it("is a pure function of its inputs", () => {
-    expect(pageEtag("0123456789abcdef", "https://x.org", "limit=20&offset=0")).toBe(TAG);
+  // Golden values from an independent Python port of cyrb53 that gives the published values
+  // (cyrb53("a") = 7929297801672961, cyrb53("revenge") = 4051478007546757): a change of the
+  // hash or of what it covers changes every tag, and every cached page is revalidated.
+  it.each([
+    ["https://x.org", "limit=20&offset=0", 0, '"0123456789ab-6g3ju1a493"'],
+    ["https://x.org", "limit=20&offset=0", 4, '"0123456789ab-1jjncugpuc2"'],
+    ["http://testserver", "limit=20&offset=0&format=api", 0, '"0123456789ab-qzvpseok1w"'],
+  ])("of %s ?%s indent %i -> %s (golden)", (base, query, indent, tag) => {
+    expect(pageEtag("0123456789abcdef", base, query, indent)).toBe(tag);
+  });
+
+  it("differs for any two different queries, and for an indent", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), fc.string({ maxLength: 40 }), fc.integer({ min: 1, max: 8 }), (a, b, indent) => {
+        fc.pre(a !== b);
+        expect(pageEtag("0123456789abcdef", "https://x.org", a)).not.toBe(pageEtag("0123456789abcdef", "https://x.org", b));
+        expect(pageEtag("0123456789abcdef", "https://x.org", a, indent)).not.toBe(pageEtag("0123456789abcdef", "https://x.org", a));
+      }),
+    );
   });
 
   it("holds only characters allowed in an entity tag, for any hex site hash, base URL and query", () => {

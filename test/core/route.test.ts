@@ -1,38 +1,35 @@
+import { existsSync } from "node:fs";
+import { readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { generateFile } from "../../scripts/generate-subjects.ts";
+import { buildSite } from "../../src/site/build-site.ts";
+import { DEFAULT_OPTIONS } from "../../src/site/build-options.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
-import { recordShardKey } from "../../src/core/layout.ts";
-import { renderPage, renderPageHead, toJson } from "../../src/core/render-page.ts";
+import { chunkPath, type Form, MANIFEST_PATH, pagePath, recordShardKey } from "../../src/core/layout.ts";
+import { toJson } from "../../src/core/render-page.ts";
 import { negotiate } from "../../src/core/negotiate.ts";
 import { assemblePage, type Decision, route, type RouteRequest } from "../../src/core/route.ts";
+import { tempDir } from "../_tree.ts";
 
 const BASE = "https://x.org";
 const COUNT = 2000;
 
-/** A site of 2000 subjects: limits 20 and 100 pre-rendered in the plain and api forms. */
-const manifest: Manifest = {
-  layout: 1,
-  version: "0.1.0",
-  count: COUNT,
-  maxLimit: 1000,
-  limits: [20, 100],
-  forms: ["plain", "api"],
-  chunkSize: 1000,
-  baseUrl: BASE,
-  cacheControl: "public, max-age=60",
-  hash: "0123456789abcdef0123",
-  dirs: {
-    "pages/plain/20/0": "p20",
-    "pages/api/20/0": "a20",
-    "pages/plain/100/0": "p100",
-    "pages/api/100/0": "a100",
-    "records/0": "rec",
-    "records/1": "rec1",
-    docs: "d0c5",
-  },
-};
+/** A real site of 2000 generated subjects, limits 20 and 100 pre-rendered in the plain and api forms: the manifest as the build writes it. */
+const root = await tempDir("subjekti-route-");
+const siteDir = join(root, "site");
+await generateFile({ count: COUNT, seed: "route", format: "ndjson" }, join(root, "subjekti.ndjson"));
+await buildSite({
+  ...DEFAULT_OPTIONS, dataDir: root, outDir: siteDir, limits: [20, 100], forms: ["plain", "api"], baseUrl: BASE, cacheControl: "public, max-age=60", quiet: true, cacheDir: null,
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+const manifest = JSON.parse(await readFile(join(siteDir, MANIFEST_PATH), "utf8")) as Manifest;
+/** The subjects in id order, as the source holds them. */
+const subjects = (await readFile(join(root, "subjekti.ndjson"), "utf8")).trimEnd().split("\n").map((line) => JSON.parse(line) as { id: number }).toSorted((a, b) => a.id - b.id);
+const chunkFile = (chunk: number): Promise<string> => readFile(join(siteDir, chunkPath(manifest, chunk) ?? "missing"), "utf8");
 
-/** Record lines as the build writes them: one rendered subject a line. */
+/** Record lines for a made-up site of any chunk size: one `{"id":n}` a line. */
 const chunkText = (chunk: number, size: number, count: number): string =>
   Array.from({ length: Math.max(0, Math.min(size, count - chunk * size)) }, (_, i) => `{"id":${chunk * size + i + 1}}`).join("\n") + "\n";
 
@@ -139,7 +136,7 @@ describe("route: CONTRACT §4 statuses and bodies", () => {
   });
 
   it("pages carry an ETag; error answers do not", () => {
-    expect(header(ask("/api/subjekti/"), "ETag")).toMatch(/^"0123456789ab-/);
+    expect(header(ask("/api/subjekti/"), "ETag")?.startsWith(`"${manifest.hash.slice(0, 12)}-`)).toBe(true);
     expect(header(ask("/api/subjekti/", { method: "POST" }), "ETag")).toBeUndefined();
   });
 });
@@ -177,13 +174,13 @@ describe("route: If-None-Match", () => {
 
 describe("route: file or derive", () => {
   it.each([
-    ["no query -> plain/20 page 0", "/api/subjekti/", "_subjekti/pages/plain/20/0.p20/0.json"],
-    ["offset=0 -> plain/20 page 0", "/api/subjekti/?offset=0", "_subjekti/pages/plain/20/0.p20/0.json"],
-    ["limit=20&offset=40 -> plain/20 page 2", "/api/subjekti/?limit=20&offset=40", "_subjekti/pages/plain/20/0.p20/2.json"],
-    ["offset=1980 -> plain/20 page 99 (the last)", "/api/subjekti/?offset=1980", "_subjekti/pages/plain/20/0.p20/99.json"],
-    ["limit=100&offset=1900 -> plain/100 page 19", "/api/subjekti/?limit=100&offset=1900", "_subjekti/pages/plain/100/0.p100/19.json"],
-    ["format=api -> api/20 page 0", "/api/subjekti/?format=api", "_subjekti/pages/api/20/0.a20/0.json"],
-    ["limit=5&limit=20 -> plain/20 (one limit in the links)", "/api/subjekti/?limit=5&limit=20", "_subjekti/pages/plain/20/0.p20/0.json"],
+    ["no query -> plain/20 page 0", "/api/subjekti/", ["plain", 20, 0]],
+    ["offset=0 -> plain/20 page 0", "/api/subjekti/?offset=0", ["plain", 20, 0]],
+    ["limit=20&offset=40 -> plain/20 page 2", "/api/subjekti/?limit=20&offset=40", ["plain", 20, 2]],
+    ["offset=1980 -> plain/20 page 99 (the last)", "/api/subjekti/?offset=1980", ["plain", 20, 99]],
+    ["limit=100&offset=1900 -> plain/100 page 19", "/api/subjekti/?limit=100&offset=1900", ["plain", 100, 19]],
+    ["format=api -> api/20 page 0", "/api/subjekti/?format=api", ["api", 20, 0]],
+    ["limit=5&limit=20 -> plain/20 (one limit in the links)", "/api/subjekti/?limit=5&limit=20", ["plain", 20, 0]],
     ["offset=05 (offset 5, not aligned) -> derive", "/api/subjekti/?offset=05", null],
     ["offset=41 (not aligned) -> derive", "/api/subjekti/?offset=41", null],
     ["limit=50 (not pre-rendered) -> derive", "/api/subjekti/?limit=50", null],
@@ -193,10 +190,17 @@ describe("route: file or derive", () => {
     ["format=api&format=api (repeated) -> derive", "/api/subjekti/?format=api&format=api", null],
     ["an unknown parameter -> derive", "/api/subjekti/?x=1", null],
     ["'flag' without '=' -> derive", "/api/subjekti/?flag", null],
-  ])("%s", (_name, target, path) => {
+  ] as const)("%s", (_name, target, page) => {
     const decision = ask(target);
-    if (path === null) expect(decision.kind).toBe("derive");
-    else expect(decision).toMatchObject({ kind: "file", status: 200, path });
+    if (page === null) {
+      expect(decision.kind).toBe("derive");
+      return;
+    }
+    const path = pagePath(manifest, ...(page as readonly [Form, number, number]));
+    expect(path).toMatch(new RegExp(`^_subjekti/pages/${page[0]}/${page[1]}/0\\.[0-9a-f]{16}/${page[2]}\\.json$`));
+    expect(decision).toMatchObject({ kind: "file", status: 200, path });
+    // The file the router names is one the build wrote.
+    expect(existsSync(join(siteDir, path ?? ""))).toBe(true);
   });
 
   it("a request whose base URL is not the manifest's -> derive, links to the request's base", () => {
@@ -204,40 +208,33 @@ describe("route: file or derive", () => {
     expect(decision).toMatchObject({
       kind: "derive",
       head: '{"count":2000,"next":"http://localhost:8080/api/subjekti/?limit=20&offset=20","previous":null,"results":[',
-      chunks: [{ path: "_subjekti/records/0.rec/0.ndjson", from: 0, to: 20 }],
+      chunks: [{ path: chunkPath(manifest, 0), from: 0, to: 20 }],
     });
   });
 
-  it("a page across a chunk boundary (offset 990, limit 20) -> two slices, assembled in order", () => {
+  it("a page across a chunk boundary (offset 990, limit 20) -> two slices of the built chunks, assembled into records 990-1009", async () => {
     const decision = ask("/api/subjekti/?offset=990");
     if (decision.kind !== "derive") throw new Error(`expected derive, got ${decision.kind}`);
     expect(decision.chunks).toEqual([
-      { path: "_subjekti/records/0.rec/0.ndjson", from: 990, to: 1000 },
-      { path: "_subjekti/records/0.rec/1.ndjson", from: 0, to: 10 },
+      { path: chunkPath(manifest, 0), from: 990, to: 1000 },
+      { path: chunkPath(manifest, 1), from: 0, to: 10 },
     ]);
-    const body = assemblePage(decision.head, decision.chunks, [chunkText(0, 1000, COUNT), chunkText(1, 1000, COUNT)]);
-    const ids = Array.from({ length: 20 }, (_, i) => `{"id":${991 + i}}`);
-    expect(body).toBe(
-      renderPage(
-        renderPageHead(COUNT, {
-          next: `${BASE}/api/subjekti/?limit=20&offset=1010`,
-          previous: `${BASE}/api/subjekti/?limit=20&offset=970`,
-        }),
-        ids,
-      ),
-    );
+    const body = assemblePage(decision.head, decision.chunks, [await chunkFile(0), await chunkFile(1)]);
+    expect(JSON.parse(body)).toEqual({
+      count: COUNT,
+      next: `${BASE}/api/subjekti/?limit=20&offset=1010`,
+      previous: `${BASE}/api/subjekti/?limit=20&offset=970`,
+      results: subjects.slice(990, 1010),
+    });
   });
 
-  it("the last, partial page (offset 1990) -> 10 records, next null", () => {
+  it("the last, partial page (offset 1990) -> the last 10 records, next null", async () => {
     const decision = ask("/api/subjekti/?offset=1990");
     if (decision.kind !== "derive") throw new Error(`expected derive, got ${decision.kind}`);
-    expect(decision.chunks).toEqual([{ path: "_subjekti/records/0.rec/1.ndjson", from: 990, to: 1000 }]);
-    const page = JSON.parse(assemblePage(decision.head, decision.chunks, [chunkText(1, 1000, COUNT)])) as {
-      next: string | null;
-      results: { id: number }[];
-    };
+    expect(decision.chunks).toEqual([{ path: chunkPath(manifest, 1), from: 990, to: 1000 }]);
+    const page = JSON.parse(assemblePage(decision.head, decision.chunks, [await chunkFile(1)])) as { next: string | null; results: unknown[] };
     expect(page.next).toBeNull();
-    expect(page.results.map((r) => r.id)).toEqual(Array.from({ length: 10 }, (_, i) => 1991 + i));
+    expect(page.results).toEqual(subjects.slice(1990));
   });
 
   it.each([
@@ -348,7 +345,7 @@ describe("route: laws", () => {
       fc.property(method, path, query, accept, ifNoneMatch, site, corsHeader, corsHeader, (m, p, q, a, inm, s, origin, acrm) => {
         const decision = route(
           { method: m, path: p, query: q, accept: a, ifNoneMatch: inm, baseUrl: BASE, origin, accessControlRequestMethod: acrm, accessControlRequestHeaders: origin },
-          { ...manifest, count: s.count, dirs: s.complete ? { ...manifest.dirs, "records/0": "rec" } : {} },
+          { ...manifest, count: s.count, dirs: s.complete ? manifest.dirs : {} },
         );
         if (decision.kind !== "static") expect(STATUSES.has(decision.status)).toBe(true);
       }),
@@ -366,12 +363,10 @@ describe("route: laws", () => {
         (count, limit, start, chunkSize) => {
           // Nothing pre-rendered and small chunks: every page is derived, most across chunk files.
           const dirs: Record<string, string> = {};
-          const files = new Map<string, string>();
-          for (let c = 0; c * chunkSize < count; c++) {
-            dirs[recordShardKey(c)] = "r";
-            files.set(`_subjekti/${recordShardKey(c)}.r/${c}.ndjson`, chunkText(c, chunkSize, count));
-          }
+          for (let c = 0; c * chunkSize < count; c++) dirs[recordShardKey(c)] = "0123456789abcdef";
           const site: Manifest = { ...manifest, count, chunkSize, forms: [], dirs };
+          const files = new Map<string, string>();
+          for (let c = 0; c * chunkSize < count; c++) files.set(chunkPath(site, c) ?? "", chunkText(c, chunkSize, count));
           const ids: number[] = [];
           let target: string | null = `/api/subjekti/?limit=${limit}&offset=${start}`;
           for (let hops = 0; target !== null && hops <= count + 1; hops++) {
@@ -414,11 +409,11 @@ describe("route: Accept's indent", () => {
     expect(ask("/api/subjekti/", { accept: "application/json; indent=x" }).kind).toBe("file");
   });
 
-  it("the derived page is json.dumps(indent=4, separators=(',', ': ')) of the compact one", () => {
+  it("the derived page is json.dumps(indent=4, separators=(',', ': ')) of the compact one", async () => {
     const decision = ask("/api/subjekti/?limit=2&offset=1998", pretty);
     if (decision.kind !== "derive") throw new Error(decision.kind);
-    const body = assemblePage(decision.head, decision.chunks, [chunkText(1, 1000, COUNT)], decision.indent);
-    expect(body).toBe(JSON.stringify(JSON.parse(assemblePage(decision.head, decision.chunks, [chunkText(1, 1000, COUNT)])), null, 4));
+    const body = assemblePage(decision.head, decision.chunks, [await chunkFile(1)], decision.indent);
+    expect(body).toBe(JSON.stringify(JSON.parse(assemblePage(decision.head, decision.chunks, [await chunkFile(1)])), null, 4));
     expect(body).toMatch(/^\{\n {4}"count": 2000,\n {4}"next": null,/);
   });
 });
@@ -501,15 +496,17 @@ describe("route: the published description", () => {
     ["/schema/page.json", "page.schema.json", "application/schema+json"],
   ])("GET %s -> the docs shard's %s as %s, with CORS and cache headers", (target, file, type) => {
     const decision = ask(target);
-    expect(decision).toMatchObject({ kind: "file", status: 200, path: `_subjekti/docs.d0c5/${file}` });
+    const docs = manifest.dirs["docs"];
+    expect(decision).toMatchObject({ kind: "file", status: 200, path: `_subjekti/docs.${docs}/${file}` });
+    expect(existsSync(join(siteDir, `_subjekti/docs.${docs}/${file}`))).toBe(true);
     expect(header(decision, "Content-Type")).toBe(type);
     expect(header(decision, "Access-Control-Allow-Origin")).toBe("*");
     expect(header(decision, "Cache-Control")).toBe("public, max-age=60");
-    expect(header(decision, "ETag")).toBe('"d0c5"');
+    expect(header(decision, "ETag")).toBe(`"${docs}"`);
   });
 
   it("If-None-Match with the docs ETag -> 304", () => {
-    expect(ask("/openapi.json", { ifNoneMatch: '"d0c5"' })).toMatchObject({ kind: "respond", status: 304 });
+    expect(ask("/openapi.json", { ifNoneMatch: `"${manifest.dirs["docs"]}"` })).toMatchObject({ kind: "respond", status: 304 });
   });
 
   it("POST /openapi.json -> 405 naming POST; OPTIONS -> 204 with Allow", () => {

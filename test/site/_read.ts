@@ -5,6 +5,7 @@ import { expect } from "vitest";
 import { DataError, formatProblem, type Problem, type ProblemKind } from "../../src/site/problems.ts";
 import type { Subject } from "../../src/core/render-page.ts";
 import { type ReadOptions, readRecords } from "../../src/site/read-records.ts";
+import { FIELD_NAMES } from "../../src/site/subject-schema.ts";
 import { snapshotTree, tempDir } from "../_tree.ts";
 import { build } from "./_build.ts";
 
@@ -29,6 +30,47 @@ export async function readSubjects(options: ReadOptions): Promise<ReadResult> {
     return JSON.parse(Buffer.from(block.bytes.subarray(k === 0 ? 0 : block.ends[k - 1], block.ends[k])).toString("utf8")) as Subject;
   });
   return { subjects, warnings: set.warnings, kinds: set.kinds, files: set.files };
+}
+
+/** Three valid subjects in id order: the base list the rule tests change one field of. */
+export const BASE_SUBJECTS: readonly (Subject & Readonly<Record<string, unknown>>)[] = [
+  {
+    id: 1, jedinstvena_oznaka: "0001", naziv_subjekta: "1. MAJ Labin d.o.o.", oib: "23557321379", razina: "lokalna",
+    datum_postanka: "1966-05-14", status_subjekta: true, odobreno: true, institucija_grad: "Labin", institucija_email: "info@prvimaj.hr",
+  },
+  {
+    id: 2, jedinstvena_oznaka: "0002", naziv_subjekta: "6. maj d.o.o.", oib: "56396370038", razina: "lokalna",
+    datum_postanka: "2015-04-18", status_subjekta: true, odobreno: false, institucija_grad: "Umag", institucija_email: "info@6maj.hr",
+  },
+  {
+    id: 3, jedinstvena_oznaka: "0003", naziv_subjekta: "Adriatic Croatia International Club d.d.", oib: "17195049659", razina: "nacionalna",
+    datum_postanka: "2005-01-21", status_subjekta: true, odobreno: true, institucija_grad: "Rijeka", institucija_email: "aci@aci-club.hr, uprava@aci-club.hr",
+  },
+];
+
+export type SourceFormat = "json" | "ndjson" | "csv";
+
+/** A CSV cell: quoted when it holds the delimiter, a quote or a line break. */
+function csvCell(value: unknown): string {
+  if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
+    throw new Error(`a CSV cell holds text, got ${JSON.stringify(value)}`);
+  }
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** Records as a source file's text: a JSON array (one space indent, as data/subjekti.json), one JSON object a line, or a CSV of the ten fields. */
+export function sourceText(records: readonly Readonly<Record<string, unknown>>[], format: SourceFormat): string {
+  if (format === "json") return `${JSON.stringify(records, null, 1)}\n`;
+  if (format === "ndjson") return records.map((r) => `${JSON.stringify(r)}\n`).join("");
+  return [FIELD_NAMES.join(","), ...records.map((r) => FIELD_NAMES.map((f) => csvCell(r[f])).join(","))].map((line) => `${line}\n`).join("");
+}
+
+/** Writes `records` as `<dir>/subjekti.<format>` in a fresh temporary directory; returns the directory. */
+export async function writeSource(records: readonly Readonly<Record<string, unknown>>[], format: SourceFormat): Promise<string> {
+  const dir = await tempDir("subjekti-rule-");
+  await writeFile(join(dir, `subjekti.${format}`), sourceText(records, format));
+  return dir;
 }
 
 /** A fixture directory, as problems name it (tests run from the repository root). */

@@ -4,12 +4,10 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { DataError, formatProblem } from "../../src/site/problems.ts";
 import { tempDir } from "../_tree.ts";
-import { fixture, readOrProblems, readSubjects } from "./_read.ts";
+import { BASE_SUBJECTS, fixture, readOrProblems, readSubjects } from "./_read.ts";
 
-const SUBJECT = {
-  id: 1, jedinstvena_oznaka: "0001", naziv_subjekta: "1. MAJ Labin d.o.o.", oib: "23557321379", razina: "lokalna",
-  datum_postanka: "1966-05-14", status_subjekta: true, odobreno: true, institucija_grad: "Labin", institucija_email: "info@prvimaj.hr",
-};
+// The first subject of the base list, as read-formats/a.json holds it.
+const SUBJECT = BASE_SUBJECTS[0] as (typeof BASE_SUBJECTS)[number];
 
 describe("readSubjects", () => {
   test("one subject per format (JSON, NDJSON with blank lines, a spreadsheet CSV in a subdirectory) -> merged in id order, files in path order", async () => {

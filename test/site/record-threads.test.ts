@@ -2,7 +2,7 @@
  * Record threads (src/site/record-threads.ts): a block rendered in a thread must be exactly the
  * block rendered on the main thread (records, keys, problems), and a build the same site.
  */
-import { readdir, rm } from "node:fs/promises";
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findSources } from "../../src/site/find-sources.ts";
@@ -10,13 +10,33 @@ import { type BlockText, readJsonArray } from "../../src/site/read-json-array.ts
 import { type BlockTask, renderJsonBlock } from "../../src/site/render-block.ts";
 import { startRecordThreads } from "../../src/site/record-threads.ts";
 import { snapshotTree, tempDir } from "../_tree.ts";
+import { FIELD_NAMES } from "../../src/site/subject-schema.ts";
 import { build } from "./_build.ts";
+import { BASE_SUBJECTS, sourceText } from "./_read.ts";
 
-/** Every block of every JSON array among the fixtures, as the reader hands them on (texts copied: the reader reuses its buffer). */
+/**
+ * The base list with each field of its second record in turn null, empty and "x": errors and
+ * warnings of every field, each a JSON array in its own folder under `dir`.
+ */
+async function writeBrokenFields(dir: string): Promise<string[]> {
+  const dirs: string[] = [];
+  for (const field of FIELD_NAMES) {
+    for (const [k, value] of [null, "", "x"].entries()) {
+      const broken = join(dir, `${field}-${k}`);
+      await mkdir(broken, { recursive: true });
+      await writeFile(join(broken, "subjekti.json"), sourceText(BASE_SUBJECTS.map((s) => (s.id === 2 ? { ...s, [field]: value } : s)), "json"));
+      dirs.push(broken);
+    }
+  }
+  return dirs;
+}
+
+/** Every block of every JSON array among the fixtures and the broken fields, as the reader hands them on (texts copied: the reader reuses its buffer). */
 async function fixtureBlocks(): Promise<BlockTask[]> {
   const tasks: BlockTask[] = [];
-  for (const name of await readdir("test/fixtures")) {
-    for (const file of await findSources(`test/fixtures/${name}`)) {
+  const fixtures = (await readdir("test/fixtures")).map((name) => `test/fixtures/${name}`);
+  for (const dir of [...fixtures, ...(await writeBrokenFields(join(work, "broken")))]) {
+    for (const file of await findSources(dir)) {
       if (file.locateBy !== "index") continue;
       const copy = (text: BlockText): BlockText => ({ ...text, bytes: new Uint8Array(text.bytes) });
       // Each block as it is and with --strict (warnings become errors).
@@ -34,9 +54,9 @@ beforeAll(async () => {
 afterAll(() => rm(work, { recursive: true, force: true }));
 
 describe("reading in record threads", () => {
-  it("renders every block of every fixture as the main thread does: records, keys and problems", async () => {
+  it("renders every block of every fixture and broken field as the main thread does: records, keys and problems", async () => {
     const tasks = await fixtureBlocks();
-    expect(tasks.length).toBeGreaterThan(20);
+    expect(tasks.length).toBeGreaterThan(60);
     const threads = startRecordThreads(2);
     try {
       const inThreads = await Promise.all(tasks.map((task) => threads.render(task)));

@@ -1,7 +1,7 @@
 /** `subjekti validate` as a maintainer runs it: one line per problem on stderr, the exit code, nothing written. */
 import { describe, expect, test } from "vitest";
 import { runCli } from "../_cli.ts";
-import { fixture } from "./_read.ts";
+import { BASE_SUBJECTS, fixture, writeSource } from "./_read.ts";
 
 /** `subjekti validate <args>`, in-process. */
 function validate(...args: string[]): ReturnType<typeof runCli> {
@@ -30,11 +30,12 @@ describe("subjekti validate", () => {
   });
 
   test("warnings only -> the warning line and the summary, exit 0; with --strict, exit 1", async () => {
-    const loose = await validate("--data", fixture("bad-oib-check-digit"));
+    const dir = await writeSource(BASE_SUBJECTS.map((s) => (s.id === 3 ? { ...s, oib: "17195049658" } : s)), "json");
+    const loose = await validate("--data", dir);
     expect(loose.code).toBe(0);
-    expect(loose.stderr).toBe(`${fixture("bad-oib-check-digit")}/subjekti.json[2]: warning: oib: expected a valid check digit (ISO 7064 MOD 11,10), got "17195049658" (the last digit should be 9 — a typo?)\n`);
+    expect(loose.stderr).toBe(`${dir}/subjekti.json[2]: warning: oib: expected a valid check digit (ISO 7064 MOD 11,10), got "17195049658" (the last digit should be 9 — a typo?)\n`);
     expect(loose.stdout).toBe("3 subjects in 1 file: valid (1 warning)\n");
-    const strict = await validate("--data", fixture("bad-oib-check-digit"), "--strict");
+    const strict = await validate("--data", dir, "--strict");
     expect(strict.code).toBe(1);
     expect(strict.stderr).toContain("subjekti.json[2]: oib: expected a valid check digit");
   });
