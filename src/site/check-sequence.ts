@@ -1,5 +1,5 @@
 /**
- * The rules that span records (CONTRACT §6): ids unique, `jedinstvena_oznaka` unique and
+ * The rules that span records (the README's data rules): ids unique, `jedinstvena_oznaka` unique and
  * strictly increasing with id. They run once every file is read, on the records' keys in id order,
  * with each record's origin kept compactly (two numbers, not a location object per record).
  */

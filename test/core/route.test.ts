@@ -55,7 +55,7 @@ const NOT_ACCEPTABLE = '{"detail":"Could not satisfy the request Accept header."
 const OPTIONS_BODY =
   '{"name":"Subjekt List","description":"","renders":["application/json"],"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}';
 
-describe("route: CONTRACT §4 statuses and bodies", () => {
+describe("route: the statuses and bodies of the HTTP contract", () => {
   it.each([
     ["GET /api/subjekti/ -> 200 file", "GET", "/api/subjekti/", undefined, 200, undefined],
     ["HEAD /api/subjekti/ -> 200 file (as GET)", "HEAD", "/api/subjekti/", undefined, 200, undefined],
@@ -120,7 +120,7 @@ describe("route: CONTRACT §4 statuses and bodies", () => {
     ["405", ask("/api/subjekti/", { method: "POST" })],
     ["406", ask("/api/subjekti/", { accept: "text/html" })],
     ["OPTIONS", ask("/api/subjekti/", { method: "OPTIONS" })],
-  ])("%s carries the CONTRACT §5 headers", (_name, decision) => {
+  ])("%s carries the contract's headers", (_name, decision) => {
     for (const [name, value] of [
       ["Content-Type", "application/json"],
       ["Allow", "GET, HEAD, OPTIONS"],

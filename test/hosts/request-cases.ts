@@ -1,5 +1,5 @@
 /**
- * THE table of request cases: every row and example of CONTRACT.md §1–§5, run against every host
+ * THE table of request cases: every rule and example of the README's HTTP contract, run against every host
  * (the edge handler in-process, the preview over HTTP, the edge function under real Deno, and
  * `netlify dev` with `npm run test:netlify`). Expected bodies are written independently of the
  * code under test: links as literal strings, records sliced from the fixture file by `page()`.
@@ -47,7 +47,7 @@ const COMMON_HEADERS = {
   "netlify-cache-tag": "subjekti",
   "cache-tag": "subjekti",
 } as const;
-/** Headers of every answer of /api/subjekti/, errors included (CONTRACT §5). */
+/** Headers of every answer of /api/subjekti/, errors included (the README's HTTP contract, "Headers"). */
 const API_HEADERS = {
   "content-type": "application/json",
   allow: "GET, HEAD, OPTIONS",
@@ -212,7 +212,7 @@ function drfCases(): RequestCase[] {
 }
 
 export const REQUEST_CASES: readonly RequestCase[] = [
-  // §2 pages and links, pre-rendered and derived
+  // pages and links, pre-rendered and derived
   get("no query -> first page of 20, next offset=20, previous null", P, FIRST),
   get("offset=20 -> middle page, previous drops offset (20-20=0)", `${P}?offset=20`, page(20, 20, `${C}?limit=20&offset=40`, `${C}?limit=20`)),
   get("offset=40 -> last page of 13, next null", `${P}?offset=40`, page(40, 20, null, `${C}?limit=20&offset=20`)),
@@ -233,7 +233,7 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   get("limit=1&offset=27 -> U+2029 escaped, astral character raw", `${P}?limit=1&offset=27`, page(27, 1, `${C}?limit=1&offset=28`, `${C}?limit=1&offset=26`)),
   get("limit=2&offset=40 -> markup and diacritics untouched", `${P}?limit=2&offset=40`, page(40, 2, `${C}?limit=2&offset=42`, `${C}?limit=2&offset=38`)),
 
-  // §1 limit: Python int() rules; bad values -> 20
+  // limit: Python int() rules; bad values -> 20
   badLimit("0", "zero"),
   badLimit("-5", "negative"),
   badLimit("-0", "minus zero"),
@@ -260,7 +260,7 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   get("limit=007 (leading zeros) -> 7", `${P}?limit=007`, page(0, 7, `${C}?limit=7&offset=7`, null)),
   get("limit=3&limit=5 (repeated) -> the last, 5", `${P}?limit=3&limit=5`, page(0, 5, `${C}?limit=5&offset=5`, null)),
 
-  // §1 offset
+  // offset
   get("offset=-1 -> 0", `${P}?offset=-1`, FIRST),
   get("offset=abc -> 0", `${P}?offset=abc`, FIRST),
   get("offset= (empty) -> 0", `${P}?offset=`, FIRST),
@@ -275,7 +275,7 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   get("offset of 4300 digits -> still an integer, previous 10**4299-20", `${P}?offset=${DIGITS_4300}`, page(53, 20, null, `${C}?limit=20&offset=${(10n ** 4299n - 20n).toString()}`)),
   get("offset of 4301 digits -> over Python's limit: invalid -> 0", `${P}?offset=${DIGITS_4301}`, FIRST),
 
-  // §1 format
+  // format
   get("format=api -> pre-rendered api form, format kept in links", `${P}?format=api`, page(0, 20, `${C}?format=api&limit=20&offset=20`, null)),
   get("format=json -> JSON, format kept in links", `${P}?format=json`, page(0, 20, `${C}?format=json&limit=20&offset=20`, null)),
   get("format= (empty) -> JSON, kept as format=", `${P}?format=`, page(0, 20, `${C}?format=&limit=20&offset=20`, null)),
@@ -293,7 +293,7 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   refuse("HEAD format=xml -> 404, no body, length of the GET body", "HEAD", `${P}?format=xml`, 404, "", { length: utf8Length(NOT_FOUND) }),
   refuse("format=xml with Accept text/html -> 404 before 406", "GET", `${P}?format=xml`, 404, NOT_FOUND, { headers: { Accept: "text/html" } }),
 
-  // §1 keys are case-sensitive; §2 unknown parameters are carried into links
+  // keys are case-sensitive; unknown parameters are carried into links
   get("LIMIT=5 -> unknown parameter, default limit, kept in links", `${P}?LIMIT=5`, page(0, 20, `${C}?LIMIT=5&limit=20&offset=20`, null)),
   get("Offset=5 -> unknown parameter, kept", `${P}?Offset=5`, page(0, 20, `${C}?Offset=5&limit=20&offset=20`, null)),
   get("FORMAT=xml -> unknown parameter, not a format: 200", `${P}?FORMAT=xml`, page(0, 20, `${C}?FORMAT=xml&limit=20&offset=20`, null)),
@@ -321,7 +321,7 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   }),
   get("10,000 parameters -> answered, all carried into next", `${P}?${MANY_PARAMS}`, page(0, 20, `${C}?limit=20&offset=20&${MANY_PARAMS}`, null)),
 
-  // §4 methods
+  // methods
   refuse("OPTIONS -> 200 with the view's description", "OPTIONS", P, 200, OPTIONS_BODY),
   refuse("OPTIONS with a bad limit -> same description", "OPTIONS", `${P}?limit=abc`, 200, OPTIONS_BODY),
   refuse("POST -> 405 naming POST", "POST", P, 405, notAllowed("POST")),
@@ -339,7 +339,7 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   head("HEAD past the end -> empty page's length", `${P}?offset=2005`, page(2005, 20, null, `${C}?limit=20&offset=1985`)),
   refuse("HEAD with Accept text/html -> 406, no body", "HEAD", P, 406, "", { headers: { Accept: "text/html" }, length: utf8Length(NOT_ACCEPTABLE) }),
 
-  // §4 Accept
+  // Accept
   refuse("Accept text/html -> 406", "GET", P, 406, NOT_ACCEPTABLE, { headers: { Accept: "text/html" } }),
   refuse("POST with Accept text/html -> 406 before 405", "POST", P, 406, NOT_ACCEPTABLE, { headers: { Accept: "text/html" } }),
   refuse("Accept application/xml -> 406", "GET", P, 406, NOT_ACCEPTABLE, { headers: { Accept: "application/xml" } }),
@@ -353,7 +353,7 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   get("Accept text/html;q=0.9, */*;q=0.8 (a browser) -> 200", P, FIRST, { headers: { Accept: "text/html;q=0.9, */*;q=0.8" } }),
   refuse("OPTIONS with Accept text/html -> 406", "OPTIONS", P, 406, NOT_ACCEPTABLE, { headers: { Accept: "text/html" } }),
 
-  // §4 the redirect and other paths
+  // the redirect and other paths
   { name: "/api/subjekti -> 301 to /api/subjekti/", method: "GET", target: "/api/subjekti", status: 301, expectHeaders: { ...COMMON_HEADERS, location: "/api/subjekti/" }, body: "" },
   {
     name: "/api/subjekti?limit=5&x=%C4%8D -> 301 keeping the query",
@@ -377,7 +377,7 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   ),
   { name: "POST /api/other -> JSON 404", method: "POST", target: "/api/other", status: 404, expectHeaders: { ...COMMON_HEADERS, "content-type": "application/json" }, body: NOT_FOUND },
 
-  // §5 ETag and If-None-Match
+  // ETag and If-None-Match
   { ...get("If-None-Match: own ETag -> 304, no body", P, ""), status: 304, conditional: (etag) => etag },
   { ...get("If-None-Match: W/ own ETag -> 304 (weak comparison)", `${P}?limit=5&offset=3`, ""), status: 304, conditional: (etag) => `W/${etag}` },
   { ...get("If-None-Match: a list holding own ETag -> 304", `${P}?format=api`, ""), status: 304, conditional: (etag) => `"nope", ${etag}` },
@@ -389,11 +389,11 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   }),
   refuse("If-None-Match: * on format=xml -> still 404", "GET", `${P}?format=xml`, 404, NOT_FOUND, { headers: { "If-None-Match": "*" } }),
 
-  // §1 raw bytes, §2 the Host as sent, §3 indent, §4 paths as sent: answers computed by real DRF
+  // raw bytes, the Host as sent, indent, paths as sent: answers computed by real DRF
   ...drfCases(),
   { ...get("indent=4 page, If-None-Match: its own ETag -> 304", `${P}?limit=3`, ""), status: 304, headers: { Accept: "application/json; indent=4" }, conditional: (etag) => etag },
 
-  // §2 links on the request's own origin; X-Forwarded-Host is never read
+  // links on the request's own origin; X-Forwarded-Host is never read
   get("Host: another origin -> links on that origin (derived)", P, page(0, 20, `${OTHER}?limit=20&offset=20`, null), {
     headers: { Host: "deploy-preview-7--subjekti.example" },
   }),
@@ -408,7 +408,7 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   }),
   { ...get("another origin: If-None-Match with that origin's ETag -> 304", P, ""), status: 304, headers: { Host: "deploy-preview-7--subjekti.example" }, conditional: (etag) => etag },
 
-  // §5 CORS: preflights (answered before the redirect, format, Accept and method checks) and exposed headers
+  // CORS: preflights (answered before the redirect, format, Accept and method checks) and exposed headers
   {
     name: "preflight GET with x-client, if-none-match -> 204, those headers allowed, Max-Age a day",
     method: "OPTIONS",
