@@ -2,7 +2,9 @@
  * The manifest: the few facts the router needs at request time, written by the build as the last
  * file of a site (its replacement is what switches readers to a new build).
  */
-import { isForm, type Form } from "./layout.ts";
+import { isForm, type Form, MANIFEST_PATH } from "./layout.ts";
+import { describeError } from "./describe-error.ts";
+import { VERSION } from "./version.ts";
 
 /** The layout this code reads and writes; a site of another layout must be rebuilt. */
 export const LAYOUT_VERSION = 2;
@@ -53,4 +55,19 @@ export function manifestProblem(value: unknown, version: string): string | null 
     return "dirs is not a map of shard hashes";
   }
   return null;
+}
+
+/** A host's site as the handler sees it: the manifest, or why the site cannot answer right now. */
+export type SiteState = { readonly manifest: Manifest } | { readonly problem: string };
+
+/** The site described by the text of its manifest file: the manifest, or what is wrong with it. */
+export function readManifest(text: string): SiteState {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { problem: `${MANIFEST_PATH} is not JSON (${describeError(error)})` };
+  }
+  const problem = manifestProblem(value, VERSION);
+  return problem === null ? { manifest: value as Manifest } : { problem: `${MANIFEST_PATH}: ${problem}` };
 }

@@ -33,13 +33,40 @@ export function splitTarget(target: string): SentTarget {
   return { path: path === "" ? "/" : path, query: q < 0 ? "" : bare.slice(q + 1) };
 }
 
+/** A request target as a WHATWG URL reads it: what a static file server is asked for. */
+export interface UrlTarget {
+  /** `URL.pathname`: dot segments resolved, percent-escapes as they came, non-ASCII escaped as UTF-8. */
+  readonly path: string;
+  /** `URL.search` without its `?`. */
+  readonly query: string;
+}
+
+const LENIENT_UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
 /**
- * The target of a `Request.url` as the runtime wrote it. Deno's server puts the target into
- * `Request.url` as sent, decoded as UTF-8 and nothing else (`new URL()` would resolve dot segments
- * and re-encode it): its characters are turned back into the bytes that were sent.
+ * The path and query of a raw target (a byte string) as a WHATWG URL reads them; null when it is no
+ * http(s) URL at all. Raw bytes are read as UTF-8 first, as a URL parser reads text.
  */
-export function urlTarget(url: string): SentTarget {
-  return splitTarget(utf8Bytes(url));
+export function readUrlTarget(target: string): UrlTarget | null {
+  const text = NON_ASCII.test(target) ? LENIENT_UTF8.decode(Uint8Array.from(target, (c) => c.charCodeAt(0))) : target;
+  let url: URL;
+  try {
+    // Origin-form ("/path?q") goes after a fixed origin, so "//host/x" stays a path; absolute-form
+    // (a proxy's "http://host/path") is read as it is.
+    url = text.startsWith("/") ? new URL(`http://host${text}`) : new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  return { path: url.pathname, query: url.search.slice(1) };
+}
+
+/** The scheme and host (authority) an absolute-form target starts with, as written; null host when there is none. */
+export function urlOrigin(target: string): { readonly scheme: string; readonly host: string | null } {
+  const origin = SCHEME_AND_AUTHORITY.exec(target)?.[0];
+  if (origin === undefined) return { scheme: "http", host: null };
+  const colon = origin.indexOf(":");
+  return { scheme: origin.slice(0, colon), host: origin.slice(colon + 3) };
 }
 
 /** The bytes of `text`'s UTF-8 encoding, one character per byte (ASCII stays as it is). */

@@ -74,11 +74,10 @@ const VALID_FORMATS = new Set(["", "api", "json"]);
 
 /** Decides the answer to one request. */
 export function route(request: RouteRequest, manifest: Manifest): Decision {
-  // Django matches the path percent-decoded and nothing else: `/api/subjekti/./` is another path.
-  const path = percentDecodeBytes(asByteString(request.path));
+  const path = decodedPath(request.path);
+  if (!isApi(path)) return { kind: "static" };
   const query = asByteString(request.query);
   const published = publishedFile(path);
-  if (!path.startsWith("/api/") && path !== COLLECTION_PATH.slice(0, -1) && published === undefined) return { kind: "static" };
   // django-cors-headers answers a preflight in front of everything else Django and DRF check.
   if (isPreflight(request)) return respond(204, preflightHeaders(request, SECURITY_HEADERS), "");
   if (published !== undefined) return routePublished(request, manifest, published);
@@ -89,6 +88,21 @@ export function route(request: RouteRequest, manifest: Manifest): Decision {
   }
   if (path === COLLECTION_PATH) return routeCollection(request, query, manifest);
   return respond(404, [["Content-Type", "application/json"], ...commonHeaders(manifest.cacheControl)], NOT_FOUND_BODY);
+}
+
+/** Whether `route` answers a path (as sent) itself, rather than leaving it to the static site. */
+export function isApiPath(path: string): boolean {
+  return isApi(decodedPath(path));
+}
+
+/** Django matches the path percent-decoded and nothing else: `/api/subjekti/./` is another path. */
+function decodedPath(path: string): string {
+  return percentDecodeBytes(asByteString(path));
+}
+
+/** The API's paths, the published description's among them. */
+function isApi(path: string): boolean {
+  return path.startsWith("/api/") || path === COLLECTION_PATH.slice(0, -1) || publishedFile(path) !== undefined;
 }
 
 /** The landing page, the OpenAPI document and the schemas: files of the docs shard, with the API's CORS and cache headers. */

@@ -1,12 +1,14 @@
 /**
  * The Netlify edge function of `/api/subjekti/` (declared in netlify.toml for `/api/subjekti` and
- * `/api/*`). Netlify's shape lives here only; the answer itself is `lib/answer-request.ts`.
+ * `/api/*`). Netlify's shape lives here only; the answer itself is the core's handler
+ * (src/core/answer-request.ts), the files reached through the CDN (`lib/cdn-site.ts`).
  *
  * Every site file (the manifest, a page, a records chunk) is fetched through `context.next()`
  * with a rewritten GET request: Netlify serves it from the CDN without leaving the platform, and
  * a returned `URL` alone could not set our headers (DESIGN.md, "Hosting facts").
  */
-import { createAnswerRequest, type EdgeHost } from "./lib/answer-request.ts";
+import { answerFetch, type FetchSite } from "../core/answer-request.ts";
+import { cdnSite, ManifestCache } from "./lib/cdn-site.ts";
 
 /** The part of Netlify's `Context` this function uses (no npm types: the bundle imports nothing). */
 export interface EdgeContext {
@@ -16,22 +18,21 @@ export interface EdgeContext {
 /** Request headers that would make the CDN answer 304 or 206 instead of the file's bytes. */
 const CONDITIONAL_HEADERS = ["if-none-match", "if-match", "if-modified-since", "if-unmodified-since", "if-range", "range"];
 
-const answerRequest = createAnswerRequest();
+/** The manifest of this instance. */
+const manifests = new ManifestCache();
 
-/** A host over Netlify's context: files through rewritten `context.next()` calls. */
-export function netlifyHost(request: Request, context: EdgeContext): EdgeHost {
-  return {
-    fetchFile(path) {
-      const headers = new Headers(request.headers);
-      for (const name of CONDITIONAL_HEADERS) headers.delete(name);
-      // Identity bytes, so the CDN's Content-Length is the body's; Netlify compresses our answer itself.
-      headers.delete("accept-encoding");
-      return context.next(new Request(new URL(`/${path}`, request.url), { method: "GET", headers }));
-    },
-    passThrough: () => context.next(),
+/** The site over Netlify's context: files through rewritten `context.next()` calls. */
+export function netlifySite(request: Request, context: EdgeContext): FetchSite {
+  const fetchFile = (path: string): Promise<Response> => {
+    const headers = new Headers(request.headers);
+    for (const name of CONDITIONAL_HEADERS) headers.delete(name);
+    // Identity bytes, so the CDN's Content-Length is the body's; Netlify compresses our answer itself.
+    headers.delete("accept-encoding");
+    return context.next(new Request(new URL(`/${path}`, request.url), { method: "GET", headers }));
   };
+  return cdnSite(fetchFile, () => context.next(), manifests);
 }
 
 export default function subjekti(request: Request, context: EdgeContext): Promise<Response> {
-  return answerRequest(request, netlifyHost(request, context));
+  return answerFetch(request, netlifySite(request, context));
 }

@@ -1,21 +1,23 @@
 /**
- * The local preview: Node's http server, the same routing core as the edge, serve-handler for
- * the static site's bytes. Links in its answers start with its own origin, so following `next`
- * stays local (the router then derives pages whose pre-rendered files carry the public origin).
+ * The local preview: a Node adapter over the core's handler (src/core/answer-request.ts), which
+ * decides and finishes every answer; the site's files come from the site directory (node-site.ts)
+ * and the static site's bytes from serve-handler. Links in its answers start with its own origin,
+ * so following `next` stays local (the router then derives pages whose pre-rendered files carry
+ * the public origin). What is Node's alone stays here: the connection's bounds, protocol errors,
+ * and the requests Node's parser refuses (answered from their raw bytes, raw-request.ts).
  */
 import { createReadStream, type Stats } from "node:fs";
 import { lstat, realpath } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { resolve, sep } from "node:path";
 import serveHandler from "serve-handler";
-import type { HeaderList } from "../core/answer-headers.ts";
-import { type Refusal, refusal, staticMethodRefused } from "../core/refusals.ts";
-import { linkOrigin, splitTarget } from "../core/read-target.ts";
-import { assemblePage, route, siteUnavailable } from "../core/route.ts";
-import { BYTES, FileCache, TEXT } from "./file-cache.ts";
+import { answerRequest, finish, type HeaderReader, type SendAnswer, type SentRequest } from "../core/answer-request.ts";
+import { describeError } from "../core/describe-error.ts";
+import { type Refusal, refusal } from "../core/refusals.ts";
+import { siteUnavailable } from "../core/route.ts";
+import { type NodeSite, nodeSite } from "./node-site.ts";
 import { failedRequestStart, readRawRequest, requestVersion, writeRawAnswer } from "./raw-request.ts";
-import { readTarget } from "./request-target.ts";
 import { ManifestWatcher } from "./site-manifest.ts";
 
 export interface PreviewOptions {
@@ -57,33 +59,9 @@ export interface Preview {
   close(): Promise<void>;
 }
 
-/** The request line and headers the preview answers from (whoever parsed them). */
-interface PreviewRequest {
-  readonly method: string;
-  readonly target: string;
-  readonly host: string | undefined;
-  readonly accept: string | undefined;
-  readonly ifNoneMatch: string | undefined;
-  readonly origin: string | undefined;
-  readonly accessControlRequestMethod: string | undefined;
-  readonly accessControlRequestHeaders: string | undefined;
-}
-
-type Answer =
-  | { readonly kind: "bytes"; readonly status: number; readonly headers: HeaderList; readonly body: Buffer | null }
-  /** Not the API: serve-handler serves `path` (the decoded, checked target) from the site. */
-  | { readonly kind: "static"; readonly url: string };
-type BytesAnswer = Extract<Answer, { kind: "bytes" }>;
-
 interface Site {
   readonly dir: string;
-  readonly manifest: ManifestWatcher;
-  /** Pre-rendered pages, as bytes. */
-  readonly pages: FileCache<Buffer>;
-  /** Record chunks, as text. */
-  readonly chunks: FileCache<string>;
-  /** The listening address's origin, for requests without a usable Host header. */
-  origin: string;
+  readonly files: NodeSite;
 }
 
 /** Answers still being written per connection, so an answer on the bare socket comes after them. */
@@ -92,7 +70,7 @@ const inFlight = new WeakMap<Socket, { count: number; idle: (() => void)[] }>();
 /** Starts the preview; throws SubjektiError when the site is missing or was built by another version. */
 export async function startPreview(options: PreviewOptions): Promise<Preview> {
   const dir = resolve(options.dir);
-  const site: Site = { dir, manifest: await ManifestWatcher.open(dir), pages: new FileCache(BYTES), chunks: new FileCache(TEXT), origin: "" };
+  const site: Site = { dir, files: nodeSite(dir, await ManifestWatcher.open(dir)) };
   const limits = { ...PREVIEW_LIMITS, ...options.limits };
   const server = createServer(
     {
@@ -119,16 +97,16 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
   });
   // CONNECT never reaches the request handler; Django would answer it like any unknown method.
   server.on("connect", (req: IncomingMessage, socket: Socket) => {
-    void answerRaw(site, fromIncoming(req), socket);
+    void answerRaw(site, sentRequest(req), socket);
   });
   await listen(server, options.port, options.host);
   // An accept() that fails (EMFILE at the descriptor limit) must not end the process.
-  server.on("error", (error) => process.stderr.write(`subjekti preview: ${describe(error)}\n`));
+  server.on("error", (error) => process.stderr.write(`subjekti preview: ${describeError(error)}\n`));
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  site.origin = `http://${host}:${address.port}`;
+  site.files.origin = `http://${host}:${address.port}`;
   return {
-    url: `${site.origin}/api/subjekti/`,
+    url: `${site.files.origin}/api/subjekti/`,
     close: () =>
       new Promise<void>((done) => {
         server.close(() => done());
@@ -147,16 +125,18 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-function fromIncoming(req: IncomingMessage): PreviewRequest {
+/** A request as Node's parser read it: `req.url` is the target as sent, one character per byte. */
+function sentRequest(req: IncomingMessage): SentRequest {
+  return { method: req.method ?? "GET", target: req.url ?? "/", scheme: "http", host: req.headers.host ?? null, headers: headerReader(req.headers) };
+}
+
+/** Headers by lower-case name (Node's parsed ones, or those read from raw bytes). */
+function headerReader(headers: IncomingHttpHeaders | Readonly<Record<string, string>>): HeaderReader {
   return {
-    method: req.method ?? "GET",
-    target: req.url ?? "/",
-    host: req.headers.host,
-    accept: req.headers.accept,
-    ifNoneMatch: req.headers["if-none-match"],
-    origin: req.headers.origin,
-    accessControlRequestMethod: req.headers["access-control-request-method"],
-    accessControlRequestHeaders: req.headers["access-control-request-headers"],
+    get(name) {
+      const value = headers[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+    },
   };
 }
 
@@ -198,120 +178,31 @@ function protocolProblem(req: IncomingMessage): Refusal | null {
 }
 
 async function answerHttp(site: Site, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const request = fromIncoming(req);
   try {
     const problem = protocolProblem(req);
     if (problem !== null) {
       res.shouldKeepAlive = false;
-      const answer = refused(problem, request.method);
-      res.writeHead(answer.status, flatHeaders(answer.headers, answer.body));
-      res.end(answer.body ?? undefined);
+      send(res, finish(problem, req.method ?? "GET"));
       return;
     }
-    const answer = await decide(site, request, true);
-    switch (answer.kind) {
-      case "bytes":
-        res.writeHead(answer.status, flatHeaders(answer.headers, answer.body));
-        res.end(answer.body ?? undefined);
-        return;
-      case "static":
-        req.url = answer.url;
-        await serveHandler(req, res, { public: site.dir, directoryListing: false, symlinks: false, etag: false }, staticFiles(site.dir, res));
-        return;
-      default:
-        unreachable(answer);
+    const answer = await answerRequest(sentRequest(req), site.files);
+    if (answer.kind === "static") {
+      req.url = answer.url;
+      await serveHandler(req, res, { public: site.dir, directoryListing: false, symlinks: false, etag: false }, staticFiles(site.dir, res));
+    } else {
+      send(res, answer);
     }
   } catch (error) {
     // Only a broken connection or a bug gets here; the client sees a 503 if nothing was sent yet.
-    if (!res.headersSent) {
-      const answer = unavailable(`The preview failed: ${describe(error)}`, "GET");
-      res.writeHead(answer.status, flatHeaders(answer.headers, answer.body));
-      res.end(answer.body ?? undefined);
-    } else {
-      res.destroy();
-    }
+    if (!res.headersSent) send(res, finish(siteUnavailable(`The preview failed: ${describeError(error)}`), "GET"));
+    else res.destroy();
   }
 }
 
-/** The answer to a request, as a value; `retry` allows one more try after the site changed under it. */
-async function decide(site: Site, request: PreviewRequest, retry: boolean): Promise<Answer> {
-  const target = readTarget(request.target);
-  if (target === null) return badRequest(`"${request.target.slice(0, 80)}" is not a request target`);
-  const state = await site.manifest.current();
-  if ("problem" in state) {
-    if (!target.path.startsWith("/api/")) return staticAnswer(target.path, target.query, request.method);
-    return unavailable(`The site is unusable: ${state.problem}. Run \`npm run build\`.`, request.method);
-  }
-  const { manifest } = state;
-  // The router reads the target as sent (Node hands its bytes over as Latin-1 characters), and
-  // the links' origin from the Host header as sent.
-  const sent = splitTarget(request.target);
-  const decision = route(
-    {
-      method: request.method,
-      path: sent.path,
-      query: sent.query,
-      accept: request.accept,
-      ifNoneMatch: request.ifNoneMatch,
-      origin: request.origin,
-      accessControlRequestMethod: request.accessControlRequestMethod,
-      accessControlRequestHeaders: request.accessControlRequestHeaders,
-      baseUrl: linkOrigin("http", request.host, site.origin),
-    },
-    manifest,
-  );
-  const isHead = request.method.toUpperCase() === "HEAD";
-  switch (decision.kind) {
-    case "static":
-      return staticAnswer(target.path, target.query, request.method);
-    case "file": {
-      const page = await readInside(site.dir, site.pages, decision.path).catch(() => null);
-      if (page !== null) return bytes(decision.status, decision.headers, page, isHead);
-      break;
-    }
-    case "derive": {
-      const texts = await Promise.all(decision.chunks.map((chunk) => readInside(site.dir, site.chunks, chunk.path))).catch(() => null);
-      if (texts !== null) {
-        return bytes(decision.status, decision.headers, assemblePage(decision.head, decision.chunks, texts, decision.indent), isHead);
-      }
-      break;
-    }
-    case "respond":
-      return bytes(decision.status, decision.headers, decision.body, isHead);
-    default:
-      unreachable(decision);
-  }
-  // A file the manifest named is gone: a rebuild replaced the site since the manifest was read.
-  if (retry) {
-    await site.manifest.refresh();
-    return decide(site, request, false);
-  }
-  return unavailable("The site is incomplete: a file the manifest names is missing. Run `npm run build`.", request.method);
-}
-
-/** A manifest-named file through its cache; rejects when it is missing or would leave the site. */
-function readInside<T>(dir: string, cache: FileCache<T>, path: string): Promise<T> {
-  const absolute = insideSite(dir, path);
-  return absolute === null ? Promise.reject(new Error(`${path} is outside the site`)) : cache.read(absolute);
-}
-
-/** The absolute path of a manifest-named file, or null if the name would leave the site directory. */
-function insideSite(dir: string, path: string): string | null {
-  const absolute = resolve(dir, path);
-  return absolute.startsWith(dir + sep) && !path.includes("\0") ? absolute : null;
-}
-
-function staticAnswer(path: string, query: string, method: string): Answer {
-  const verb = method.toUpperCase();
-  if (verb !== "GET" && verb !== "HEAD") return refused(staticMethodRefused(method), method);
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    return badRequest("the path has a malformed percent-escape");
-  }
-  if (decoded.includes("\0")) return badRequest("the path holds a NUL byte");
-  return { kind: "static", url: query === "" ? path : `${path}?${query}` };
+/** Writes a finished answer: its headers in order, then its body (none for HEAD, 204 and 304). */
+function send(res: ServerResponse, answer: SendAnswer<Buffer>): void {
+  res.writeHead(answer.status, answer.headers.flat());
+  res.end(answer.body ?? undefined);
 }
 
 /**
@@ -355,35 +246,8 @@ async function lstatInside(root: Promise<string>, path: string): Promise<Stats> 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") throw error;
-    throw Object.assign(new Error(`not found: ${describe(error)}`), { code: "ENOENT" });
+    throw Object.assign(new Error(`not found: ${describeError(error)}`), { code: "ENOENT" });
   }
-}
-
-function bytes(status: number, headers: HeaderList, body: string | Buffer, isHead: boolean): BytesAnswer {
-  // 204 and 304 carry neither body nor length; HEAD gets the GET body's length and no body.
-  if (status === 204 || status === 304) return { kind: "bytes", status, headers, body: null };
-  const buffer = typeof body === "string" ? Buffer.from(body, "utf8") : body;
-  return { kind: "bytes", status, headers: [...headers, ["Content-Length", String(buffer.length)]], body: isHead ? null : buffer };
-}
-
-function unavailable(detail: string, method: string): BytesAnswer {
-  const answer = siteUnavailable(detail);
-  return bytes(answer.status, answer.headers, answer.body, method.toUpperCase() === "HEAD");
-}
-
-function badRequest(detail: string, status = 400): BytesAnswer {
-  return refused(refusal(status, detail), "GET");
-}
-
-function refused(answer: Refusal, method: string): BytesAnswer {
-  return bytes(answer.status, answer.headers, answer.body, method.toUpperCase() === "HEAD");
-}
-
-/** Headers as Node's raw array; a body-less answer that is no 304 keeps the length `bytes()` put in. */
-function flatHeaders(headers: HeaderList, body: Buffer | null): string[] {
-  const flat = headers.flat();
-  if (body !== null && !headers.some(([name]) => name === "Content-Length")) flat.push("Content-Length", String(body.length));
-  return flat;
 }
 
 /** What Node's parser adds to the error of a request it refused. */
@@ -410,23 +274,11 @@ async function answerClientError(site: Site, error: ParserError, socket: Socket)
   if ((error.code === "HPE_INVALID_METHOD" || error.code === "HPE_INVALID_URL") && error.rawPacket !== undefined) {
     const raw = readRawRequest(error.rawPacket, failedRequestStart(error.rawPacket, error.bytesParsed));
     if (raw !== null) {
-      const { host, accept, origin } = raw.headers;
-      const request: PreviewRequest = {
-        method: raw.method,
-        target: raw.target,
-        host,
-        accept,
-        ifNoneMatch: raw.headers["if-none-match"],
-        origin,
-        accessControlRequestMethod: raw.headers["access-control-request-method"],
-        accessControlRequestHeaders: raw.headers["access-control-request-headers"],
-      };
-      await answerRaw(site, request, socket);
+      await answerRaw(site, { method: raw.method, target: raw.target, scheme: "http", host: raw.headers["host"] ?? null, headers: headerReader(raw.headers) }, socket);
       return;
     }
   }
-  const answer = refused(parserRefusal(error), "GET");
-  writeRawAnswer(socket, answer.status, answer.headers, answer.body);
+  writeRawAnswer(socket, finish(parserRefusal(error), "GET"));
 }
 
 function parserRefusal(error: ParserError): Refusal {
@@ -448,32 +300,15 @@ function parserRefusal(error: ParserError): Refusal {
 }
 
 /** Answers on a bare socket (the request never became an IncomingMessage with a ServerResponse). */
-async function answerRaw(site: Site, request: PreviewRequest, socket: Socket): Promise<void> {
+async function answerRaw(site: Site, request: SentRequest, socket: Socket): Promise<void> {
   try {
-    const answer = await decide(site, request, true);
-    switch (answer.kind) {
-      case "bytes":
-        writeRawAnswer(socket, answer.status, answer.headers, answer.body);
-        return;
-      case "static": {
-        // Only GET and HEAD get here (decide refuses other methods on static files); the files
-        // are served with a ServerResponse, which a request Node refused has none of.
-        const refusedGet = badRequest("raw non-ASCII bytes in the path of a static file: send them percent-encoded");
-        writeRawAnswer(socket, refusedGet.status, refusedGet.headers, refusedGet.body);
-        return;
-      }
-      default:
-        unreachable(answer);
-    }
+    const answer = await answerRequest(request, site.files);
+    // The static site is served with a ServerResponse, which a request Node refused has none of
+    // (the handler refuses methods other than GET and HEAD on static files itself).
+    const refusedStatic = (): SendAnswer<never> => finish(refusal(400, "raw non-ASCII bytes in the path of a static file: send them percent-encoded"), request.method);
+    writeRawAnswer(socket, answer.kind === "static" ? refusedStatic() : answer);
   } catch {
+    // Only a bug gets here (the handler answers every failure of the site): no half-written answer.
     socket.destroy();
   }
-}
-
-function unreachable(value: never): never {
-  throw new Error(`unhandled case ${JSON.stringify(value)}`);
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -5,7 +5,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
-import type { HeaderList } from "../core/answer-headers.ts";
+import type { SendAnswer } from "../core/answer-request.ts";
 import { trimBy } from "../core/trim-spaces.ts";
 
 /** What the router needs from a request. */
@@ -71,14 +71,15 @@ function isBlank(code: number): boolean {
   return code === 0x20 || code === 0x09;
 }
 
-/** Writes one complete answer on a socket Node's server no longer manages, then closes it. */
-export function writeRawAnswer(socket: Socket, status: number, headers: HeaderList, body: Buffer | null): void {
+/** Writes one finished answer on a socket Node's server no longer manages, then closes it. */
+export function writeRawAnswer(socket: Socket, answer: SendAnswer<Uint8Array>): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
+  const { status, body } = answer;
   let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Unknown"}\r\n`;
-  for (const [name, value] of headers) head += `${name}: ${value}\r\n`;
+  for (const [name, value] of answer.headers) head += `${name}: ${value}\r\n`;
   head += "Connection: close\r\n\r\n";
   socket.end(body === null ? head : Buffer.concat([Buffer.from(head, "latin1"), body]));
 }

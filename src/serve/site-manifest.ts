@@ -5,19 +5,16 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { describeError } from "../core/describe-error.ts";
 import { MANIFEST_PATH } from "../core/layout.ts";
-import { type Manifest, manifestProblem } from "../core/manifest.ts";
-import { VERSION } from "../core/version.ts";
+import { readManifest, type SiteState } from "../core/manifest.ts";
 import { SubjektiError } from "../core/subjekti-error.ts";
 
 /** How stale the preview's manifest may be: at most one stat per this many milliseconds. */
 const RECHECK_MS = 100;
 
-/** The manifest, or why the site cannot answer right now (a detail for a 503). */
-export type SiteManifest = { readonly manifest: Manifest } | { readonly problem: string };
-
 interface Loaded {
-  readonly state: SiteManifest;
+  readonly state: SiteState;
   /** What identifies the file's version on disk (inode, mtime, size). */
   readonly stamp: string;
 }
@@ -51,7 +48,7 @@ export class ManifestWatcher {
   }
 
   /** The current manifest, re-read first when the file may have changed since the last look. */
-  async current(): Promise<SiteManifest> {
+  async current(): Promise<SiteState> {
     if (Date.now() - this.#checkedAt >= RECHECK_MS) await this.refresh();
     return this.#loaded.state;
   }
@@ -84,12 +81,10 @@ async function stampOf(file: string): Promise<string> {
 async function load(file: string): Promise<Loaded> {
   const stamp = await stampOf(file);
   if (stamp === "") return { stamp, state: { problem: `${MANIFEST_PATH} is missing` } };
-  let value: unknown;
   try {
-    value = JSON.parse(await readFile(file, "utf8"));
+    return { stamp, state: readManifest(await readFile(file, "utf8")) };
   } catch (error) {
-    return { stamp, state: { problem: `${MANIFEST_PATH} is not JSON (${error instanceof Error ? error.message : String(error)})` } };
+    // Replaced or removed between the stat and the read: the next look reads it again.
+    return { stamp: "", state: { problem: `${MANIFEST_PATH} could not be read (${describeError(error)})` } };
   }
-  const problem = manifestProblem(value, VERSION);
-  return { stamp, state: problem === null ? { manifest: value as Manifest } : { problem: `${MANIFEST_PATH}: ${problem}` } };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeQueryBytes, linkOrigin, percentDecodeBytes, splitTarget, urlTarget } from "../../src/core/read-target.ts";
+import { decodeQueryBytes, linkOrigin, percentDecodeBytes, readUrlTarget, splitTarget, utf8Bytes } from "../../src/core/read-target.ts";
 
 describe("splitTarget: the target as a WSGI server splits it, nothing resolved", () => {
   it.each([
@@ -17,10 +17,24 @@ describe("splitTarget: the target as a WSGI server splits it, nothing resolved",
   });
 });
 
-describe("urlTarget: Request.url as Deno writes it", () => {
+describe("Request.url as Deno writes it: its UTF-8 bytes, split as sent", () => {
   it("keeps dot segments and backslashes; text goes back to its UTF-8 bytes", () => {
-    expect(urlTarget("http://LocalHost:8080/api/x/../subjekti/?ime=čć")).toEqual({ path: "/api/x/../subjekti/", query: "ime=\xc4\x8d\xc4\x87" });
-    expect(urlTarget("http://LocalHost:8080/api\\subjekti/%2e?x=1#f")).toEqual({ path: "/api\\subjekti/%2e", query: "x=1" });
+    expect(splitTarget(utf8Bytes("http://LocalHost:8080/api/x/../subjekti/?ime=čć"))).toEqual({ path: "/api/x/../subjekti/", query: "ime=\xc4\x8d\xc4\x87" });
+    expect(splitTarget(utf8Bytes("http://LocalHost:8080/api\\subjekti/%2e?x=1#f"))).toEqual({ path: "/api\\subjekti/%2e", query: "x=1" });
+  });
+});
+
+describe("readUrlTarget: the target as a WHATWG URL reads it (what a static file is asked for)", () => {
+  it.each([
+    ["/index.html?x=1", { path: "/index.html", query: "x=1" }],
+    ["/a/../b/./c", { path: "/b/c", query: "" }],
+    ["/\xc4\x8d.txt", { path: "/%C4%8D.txt", query: "" }],
+    ["//evil/x", { path: "//evil/x", query: "" }],
+    ["http://other/x?y", { path: "/x", query: "y" }],
+    ["*", null],
+    ["ftp://other/x", null],
+  ])("%j -> %j", (target, expected) => {
+    expect(readUrlTarget(target)).toEqual(expected);
   });
 });
 

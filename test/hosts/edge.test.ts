@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
-import { createAnswerRequest, type EdgeHost } from "../../src/edge/lib/answer-request.ts";
+import { answerFetch } from "../../src/core/answer-request.ts";
+import { cdnSite, type FetchFile, ManifestCache } from "../../src/edge/lib/cdn-site.ts";
 import subjekti from "../../src/edge/subjekti.ts";
 import { BASE, buildFixture, COLLECTION, page } from "./fixture-site.ts";
 import { fixtureCdn, fixtureContext } from "./hosts.ts";
@@ -27,8 +28,8 @@ async function callEdge(target: string, init: RequestInit = {}) {
   return { response, calls };
 }
 
-/** A host over the fixture whose files can be made to fail, counting fetches per path. */
-function faultyHost(fail: (path: string) => Response | Error | null): EdgeHost & { fetched: string[] } {
+/** Files of the fixture through a CDN that can be made to fail, counting fetches per path. */
+function faultyHost(fail: (path: string) => Response | Error | null): { fetchFile: FetchFile; fetched: string[] } {
   const cdn = fixtureCdn(site.dir);
   const fetched: string[] = [];
   return {
@@ -39,8 +40,13 @@ function faultyHost(fail: (path: string) => Response | Error | null): EdgeHost &
       if (fault instanceof Error) throw fault;
       return fault ?? cdn(`${BASE}/${path}`);
     },
-    passThrough: async () => new Response("static", { status: 200 }),
   };
+}
+
+/** A new edge instance (its own manifest cache), answering over a host's files. */
+function createAnswerRequest(): (request: Request, host: { fetchFile: FetchFile }) => Promise<Response> {
+  const manifests = new ManifestCache();
+  return (request, host) => answerFetch(request, cdnSite(host.fetchFile, async () => new Response("static", { status: 200 }), manifests));
 }
 
 describe("acceptance 4: canonical requests are the page file, untouched", () => {
@@ -103,14 +109,14 @@ describe("the manifest: once per instance, never a 500", () => {
     expect(first.status).toBe(503);
     expect(first.headers.get("content-type")).toBe("application/json");
     expect(first.headers.get("cache-control")).toBe("no-store");
-    expect(((await first.json()) as { detail: string }).detail).toMatch(/no manifest .*answered 404/);
+    expect(((await first.json()) as { detail: string }).detail).toMatch(/no manifest .*answered 404.*Rebuild and redeploy it/);
     deployed = true;
     expect((await answer(new Request(`${BASE}/api/subjekti/`), host)).status).toBe(200);
   });
 
   it.each([
-    ["another version", JSON.stringify({ layout: 1, version: "0.0.1" }), /unusable: built by subjekti 0\.0\.1/],
-    ["not JSON", "{nope", /could not be read/],
+    ["another version", JSON.stringify({ layout: 1, version: "0.0.1" }), /unusable: .*manifest\.json: built by subjekti 0\.0\.1/],
+    ["not JSON", "{nope", /unusable: .*manifest\.json is not JSON/],
     ["a JSON array", "[]", /unusable/],
   ])("a manifest of %s -> 503 with the reason", async (_name, text, detail) => {
     const answer = createAnswerRequest();
@@ -138,6 +144,20 @@ describe("the manifest: once per instance, never a 500", () => {
     expect(((await response.json()) as { detail: string }).detail).toMatch(/incomplete/);
     const head = await answer(new Request(`${BASE}${target}`, { method: "HEAD" }), host);
     expect([head.status, head.body]).toEqual([503, null]);
+  });
+
+  it.each([
+    ["a pre-rendered page", "/api/subjekti/?limit=7", page(0, 7, `${COLLECTION}?limit=7&offset=7`, null)],
+    ["a derived page", "/api/subjekti/?limit=5&offset=3", page(3, 5, `${COLLECTION}?limit=5&offset=8`, `${COLLECTION}?limit=5`)],
+  ])("a manifest of an earlier deploy (its shards gone) -> fetched again once, then %s is answered", async (_name, target, body) => {
+    const answer = createAnswerRequest();
+    // The earlier deploy's manifest names shards of other hashes, which this deploy no longer has.
+    const earlier = { ...manifest, dirs: Object.fromEntries(Object.keys(manifest.dirs).map((key) => [key, "0123456789abcdef"])) };
+    let manifests = 0;
+    const host = faultyHost((path) => (path === MANIFEST_PATH && manifests++ === 0 ? new Response(JSON.stringify(earlier)) : null));
+    const response = await answer(new Request(`${BASE}${target}`), host);
+    expect([response.status, await response.text()]).toEqual([200, body]);
+    expect(host.fetched.filter((path) => path === MANIFEST_PATH)).toHaveLength(2);
   });
 
   it("a path outside /api/ is passed through to the static site", async () => {

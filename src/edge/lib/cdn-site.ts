@@ -1,0 +1,80 @@
+/**
+ * The built site as the edge reaches it: every file is a GET through the CDN, the manifest fetched
+ * once per instance. Web APIs only; lives in a folder without an index so Netlify does not take it
+ * for an edge function.
+ */
+import type { FetchSite } from "../../core/answer-request.ts";
+import { describeError } from "../../core/describe-error.ts";
+import { MANIFEST_PATH } from "../../core/layout.ts";
+import { readManifest, type SiteState } from "../../core/manifest.ts";
+
+/** The site file at `path` (no leading slash) exactly as the CDN serves it to a GET. */
+export type FetchFile = (path: string) => Promise<Response>;
+
+/**
+ * The manifest of one instance: fetched once (concurrent first requests share the fetch), and
+ * fetched again after a failure or a missing file, so a request that arrives during a deploy does
+ * not leave the instance broken or stale for good.
+ */
+export class ManifestCache {
+  #cached: Promise<SiteState> | null = null;
+
+  /** The manifest, fetched with `fetchFile` unless this instance has it. */
+  get(fetchFile: FetchFile): Promise<SiteState> {
+    if (this.#cached === null) {
+      const loading = loadManifest(fetchFile);
+      this.#cached = loading;
+      void loading.then((state) => {
+        if ("problem" in state && this.#cached === loading) this.#cached = null;
+      });
+    }
+    return this.#cached;
+  }
+
+  /** Forgets the manifest: the next request fetches it again. */
+  forget(): void {
+    this.#cached = null;
+  }
+}
+
+async function loadManifest(fetchFile: FetchFile): Promise<SiteState> {
+  try {
+    const response = await fetchFile(MANIFEST_PATH);
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      return { problem: `there is no manifest (/${MANIFEST_PATH} answered ${response.status})` };
+    }
+    return readManifest(await response.text());
+  } catch (error) {
+    return { problem: `${MANIFEST_PATH} could not be read (${describeError(error)})` };
+  }
+}
+
+/** A site whose files are fetched with `fetchFile`, the manifest kept in `manifests`; `passThrough` answers what is not the API. */
+export function cdnSite(fetchFile: FetchFile, passThrough: () => Promise<Response>, manifests: ManifestCache): FetchSite {
+  return {
+    manifest: () => manifests.get(fetchFile),
+    refresh: async () => manifests.forget(),
+    async readPage(path) {
+      const file = await found(fetchFile(path));
+      if (file === null || file.body === null) return null;
+      // The CDN's own length is the body's when it did not compress it; otherwise the platform sets it.
+      const length = file.headers.get("content-encoding") === null ? file.headers.get("content-length") : null;
+      return { body: file.body, length: length === null ? null : Number(length) };
+    },
+    async readChunk(path) {
+      const file = await found(fetchFile(path));
+      return file === null ? null : file.text();
+    },
+    fix: "Rebuild and redeploy it.",
+    passThrough,
+  };
+}
+
+/** The response if it is the file (200), else null (its body cancelled). */
+async function found(response: Promise<Response>): Promise<Response | null> {
+  const file = await response;
+  if (file.status === 200) return file;
+  await file.body?.cancel();
+  return null;
+}

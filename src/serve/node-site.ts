@@ -1,0 +1,42 @@
+/**
+ * The built site as the preview reaches it: files read from the site directory through two
+ * caches (pages as bytes, records chunks as text), the manifest followed as rebuilds replace it.
+ * A name the manifest gives is read only when it resolves inside the directory.
+ */
+import { resolve, sep } from "node:path";
+import type { SiteHost } from "../core/answer-request.ts";
+import { BYTES, FileCache, TEXT } from "./file-cache.ts";
+import type { ManifestWatcher } from "./site-manifest.ts";
+
+/** The preview's site; `origin` (the listening address) is where links go when a request has no usable Host. */
+export type NodeSite = SiteHost<Buffer> & { origin: string };
+
+/** The site in `dir` (absolute), its manifest followed by `manifest`. */
+export function nodeSite(dir: string, manifest: ManifestWatcher): NodeSite {
+  const pages = new FileCache(BYTES);
+  const chunks = new FileCache(TEXT);
+  return {
+    manifest: () => manifest.current(),
+    refresh: () => manifest.refresh(),
+    async readPage(path) {
+      const bytes = await readInside(dir, pages, path);
+      return bytes === null ? null : { body: bytes, length: bytes.length };
+    },
+    readChunk: (path) => readInside(dir, chunks, path),
+    origin: "",
+    fix: "Run `npm run build`.",
+  };
+}
+
+/** A manifest-named file through its cache; null when it is missing or its name would leave the site. */
+async function readInside<T>(dir: string, cache: FileCache<T>, path: string): Promise<T | null> {
+  const absolute = resolve(dir, path);
+  if (!absolute.startsWith(dir + sep) || path.includes("\0")) return null;
+  try {
+    return await cache.read(absolute);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") return null;
+    throw error;
+  }
+}
