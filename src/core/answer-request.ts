@@ -7,7 +7,8 @@
  *
  * `answerFetch` is the handler as a fetch function (a web `Request` in, a `Response` out): the edge
  * is that. The preview writes the answer value to Node's response itself, as h3's Node adapter
- * does for its own fast responses: a web `Response` costs Node 20 more than serving the page.
+ * does for its own fast responses: through a web `Response`, Node 20 served a pre-rendered page at
+ * about half the rate.
  *
  * Web APIs only: it runs unchanged in Netlify's Deno, plain Deno and Node.
  */
