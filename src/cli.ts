@@ -42,7 +42,7 @@ export function processIo(): Io {
 }
 
 const DEFAULT_PORT = 8080;
-const MAX_FIELD_LENGTH_HELP = `the longest a text field may be, in characters (default: ${DEFAULT_MAX_FIELD_LENGTH})`;
+const MAX_FIELD_LENGTH_HELP = "the longest a text field may be, in characters";
 const FOLLOW_OUTSIDE_HELP = "follow symbolic links that lead outside --data (default: skip them, with a warning)";
 const DEFAULT_HOST = "127.0.0.1";
 const ENCODING_HELP = "the encoding of CSV sources, such as windows-1250 (default: UTF-8)";
@@ -123,6 +123,16 @@ interface BuildFlags {
   readonly encoding?: string;
   readonly allProblems: boolean;
   readonly json: boolean;
+}
+
+/** The options of every command that reads the sources the way a build does. */
+function withReadOptions(command: Command): Command {
+  return command
+    .option("--strict", "treat warnings as errors (spreadsheet forms included)", false)
+    .option("--encoding <label>", ENCODING_HELP, encodingLabel)
+    .option("--all-problems", "print every problem, not the first few of each kind", false)
+    .option("--max-field-length <n>", MAX_FIELD_LENGTH_HELP, positiveInt, DEFAULT_MAX_FIELD_LENGTH)
+    .option("--follow-outside", FOLLOW_OUTSIDE_HELP, false);
 }
 
 /** The validate command's flags as commander gives them. */
@@ -216,7 +226,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
 
-  program
+  const build = program
     .command("build")
     .description("validate data/ and pre-render the site into dist/")
     .option("--data <dir>", "the source data directory (*.json, *.ndjson, *.csv, *.xlsx)", DEFAULT_OPTIONS.dataDir)
@@ -226,16 +236,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .option("--max-limit <n>", "the largest page size a request gets", positiveInt, DEFAULT_OPTIONS.maxLimit)
     .addOption(new Option("--base-url <url>", "the public origin in links (default on Netlify: $URL in production, $DEPLOY_PRIME_URL in other contexts; else http://localhost:8080)").argParser(baseUrl))
     .option("--cache-control <value>", "the Cache-Control header of every answer", DEFAULT_OPTIONS.cacheControl)
-    .option("--strict", "treat warnings as errors (spreadsheet forms included)", false)
-    .option("--encoding <label>", ENCODING_HELP, encodingLabel)
-    .option("--all-problems", "print every problem, not the first few of each kind", false)
     .option("-q, --quiet", "no progress bar", false)
     .option("--cache-dir <dir>", "where the build cache is kept: a rebuild re-reads only the changed records", DEFAULT_OPTIONS.cacheDir)
     .option("--no-cache", "read every record, and keep no build cache")
     .option("--json", "print one JSON report (counts, warnings, timings, the URLs and cache tags that changed) instead of the summary", false)
-    .option("--threads <n>", "threads that parse and render JSON arrays (default: one per core for large inputs; 0: none)", threadCount)
-    .option("--max-field-length <n>", MAX_FIELD_LENGTH_HELP, positiveInt, DEFAULT_MAX_FIELD_LENGTH)
-    .option("--follow-outside", FOLLOW_OUTSIDE_HELP, false)
+    .option("--threads <n>", "threads that parse and render JSON arrays (default: one per core for large inputs; 0: none)", threadCount);
+  withReadOptions(build)
     .action(async (flags: BuildFlags) => {
       problemOutput.all = flags.allProblems;
       // With --json a build that fails prints its problems as JSON lines on stdout, as validate --json does.
@@ -255,16 +261,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       printBuildReport(report, options, io.stdout);
     });
 
-  program
+  const validate = program
     .command("validate")
     .description("check data/ against every rule and report every problem; writes nothing")
     .option("--data <dir>", "the source data directory", DEFAULT_OPTIONS.dataDir)
-    .option("--strict", "treat warnings as errors (spreadsheet forms included)", false)
-    .option("--encoding <label>", ENCODING_HELP, encodingLabel)
-    .option("--all-problems", "print every problem kept, not the first few of each kind", false)
-    .option("--json", "print the problems as JSON lines on stdout, for tools", false)
-    .option("--max-field-length <n>", MAX_FIELD_LENGTH_HELP, positiveInt, DEFAULT_MAX_FIELD_LENGTH)
-    .option("--follow-outside", FOLLOW_OUTSIDE_HELP, false)
+    .option("--json", "print the problems as JSON lines on stdout, for tools", false);
+  withReadOptions(validate)
     .action(async (flags: ValidateFlags) => {
       problemOutput.all = flags.allProblems;
       problemOutput.json = flags.json;
