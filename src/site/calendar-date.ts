@@ -32,6 +32,15 @@ export function isCalendarDate(text: string): boolean {
   return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
+/** Croatian documents write 14.5.1966. (the trailing dot optional, a space after a dot allowed); spreadsheets keep that form. */
+const CROATIAN_DATE = /^(\d{1,2})\. ?(\d{1,2})\. ?(\d{4})\.?$/;
+
+/** A Croatian `d.m.yyyy.` date rewritten `YYYY-MM-DD` (not checked to be a day), or undefined when `text` is not one. */
+export function fromCroatianDate(text: string): string | undefined {
+  const match = CROATIAN_DATE.exec(text);
+  return match === null ? undefined : `${match[3]}-${match[2]?.padStart(2, "0")}-${match[1]?.padStart(2, "0")}`;
+}
+
 /** Why a `YYYY-MM-DD`-shaped text is not a day, or how to rewrite a date written another way. */
 export function explainDate(text: string): string | undefined {
   const iso = ISO_DATE.exec(text);
@@ -41,11 +50,8 @@ export function explainDate(text: string): string | undefined {
     if (year < 1) return "there is no year 0";
     return `${MONTH_NAMES[month - 1]} ${iso[1]} has ${daysInMonth(year, month)} days`;
   }
-  // Croatian documents write 14.5.1966. (with the trailing dot); spreadsheets keep that form.
-  const croatian = /^\s*(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})\.?\s*$/.exec(text);
-  if (croatian !== null) {
-    return `a day.month.year date? write ${croatian[3]}-${croatian[2]?.padStart(2, "0")}-${croatian[1]?.padStart(2, "0")}`;
-  }
+  const croatian = fromCroatianDate(text.trim());
+  if (croatian !== undefined) return `a day.month.year date? write ${croatian}`;
   if (/^\d{4}-\d{2}-\d{2}[T ]/.test(text)) return "the date only, without a time";
   // 1/2/2020 is 1 February in Croatia and 2 January in the US: only the writer knows.
   if (/^\s*\d{1,2}\/\d{1,2}\/\d{2,4}\s*$/.test(text)) return "day/month or month/day? write YYYY-MM-DD";

@@ -6,7 +6,7 @@
  * it); anything ambiguous (`1/2/2020`, `2,73562E+10`) is left as it is, for the schema to reject
  * with its hint.
  */
-import { isCalendarDate } from "./calendar-date.ts";
+import { fromCroatianDate, isCalendarDate } from "./calendar-date.ts";
 import type { FieldWarning } from "./subject-warnings.ts";
 
 /** A spreadsheet form that was read as the data's own value: a warning, located by the reader. */
@@ -18,7 +18,6 @@ export interface FormNote extends FieldWarning {
 /** A cell: text (CSV, or an .xlsx text cell), or an .xlsx number, boolean or date cell; undefined when empty. */
 export type Cell = string | number | boolean | Date | undefined;
 
-const CROATIAN_DATE = /^(\d{1,2})\. ?(\d{1,2})\. ?(\d{4})\.?$/;
 const DIGITS = /^[0-9]+$/;
 const FLAG = /^(?:true|false)$/i;
 
@@ -52,10 +51,8 @@ function date(cell: Cell, notes: FormNote[]): unknown {
     return value;
   }
   if (typeof cell !== "string") return cell;
-  const match = CROATIAN_DATE.exec(cell);
-  if (match === null) return cell;
-  const value = `${match[3]}-${match[2]?.padStart(2, "0")}-${match[1]?.padStart(2, "0")}`;
-  if (!isCalendarDate(value)) return cell;
+  const value = fromCroatianDate(cell);
+  if (value === undefined || !isCalendarDate(value)) return cell;
   notes.push({ field: "datum_postanka", value: cell, form: "a date d.m.yyyy.", expected: "a date YYYY-MM-DD", hint: `read as ${JSON.stringify(value)}` });
   return value;
 }
