@@ -7,8 +7,6 @@ import type { SourceFile } from "./source-file.ts";
 
 /** The patterns searched, recursively, in any case (`SUBJEKTI.CSV`); hidden files and directories are skipped. */
 export const SOURCE_PATTERNS = ["**/*.json", "**/*.ndjson", "**/*.csv", "**/*.xlsx"] as const;
-/** Office's lock files (`~$subjekti.xlsx`, while the workbook is open in Excel): never data, skipped quietly. */
-const LOCK_FILES = "**/~$*";
 /** The dataset's descriptor at the top of the data directory (dataset-metadata.ts): JSON, but no source. */
 export const METADATA_FILE = "datapackage.json";
 
@@ -42,27 +40,45 @@ export interface FindOptions {
   readonly strict?: boolean;
 }
 
+/** What the data directory holds: the sources to read, and every other file, which is not read. */
+export interface FoundSources {
+  readonly files: SourceFile[];
+  /** Files under the data directory itself that are not sources (hidden and lock files aside), as paths inside it, sorted. */
+  readonly ignored: string[];
+}
+
+/** Whether `path` names a source by its extension, in any case. */
+function isSourceName(path: string): boolean {
+  const lower = path.toLowerCase();
+  return SOURCE_PATTERNS.some((pattern) => lower.endsWith(pattern.slice(4)));
+}
+
 /**
  * Every *.json, *.ndjson, *.csv and *.xlsx under `dataDir` (extensions in any case), sorted by path (code-point order, not locale),
- * each file once. The search does not follow symbolic links as it walks (a link to a parent would
- * loop); each link is looked at once by where it really leads: a file or directory inside the data
- * directory is read where it is (the link is reported as a second way to it), one outside is read
- * only with `followOutside`.
+ * each file once, and the files that are not sources. One walk a directory: it does not follow
+ * symbolic links as it goes (a link to a parent would loop); each link is looked at once by where
+ * it really leads: a file or directory inside the data directory is read where it is (the link is
+ * reported as a second way to it), one outside is read only with `followOutside`.
  */
-export async function findSources(dataDir: string, options: FindOptions = {}): Promise<SourceFile[]> {
+export async function findSources(dataDir: string, options: FindOptions = {}): Promise<FoundSources> {
   const root = await realpath(dataDir).catch(() => undefined);
-  if (root === undefined) return [];
+  if (root === undefined) return { files: [], ignored: [] };
   const warn = (link: string, expected: string, value: string, hint: string): void => {
     options.problems?.push({ severity: options.strict === true ? "error" : "warning", file: displayPath(link), expected, value, hint });
   };
   const candidates: string[] = [];
+  const ignored: string[] = [];
+  const top = resolve(dataDir);
   const walked = new Set<string>([root]);
-  const queue = [resolve(dataDir)];
+  const queue = [top];
   for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) {
-    const walk = { cwd: dir, absolute: true, dot: false, followSymbolicLinks: false } as const;
-    for (const path of await fg([...SOURCE_PATTERNS], { ...walk, onlyFiles: true, caseSensitiveMatch: false, ignore: [LOCK_FILES] })) candidates.push(path);
-    const entries = await fg("**", { ...walk, onlyFiles: false, objectMode: true });
+    const entries = await fg("**", { cwd: dir, absolute: true, dot: false, followSymbolicLinks: false, onlyFiles: false, objectMode: true });
     for (const entry of entries) {
+      // Office's lock files (`~$subjekti.xlsx`, while the workbook is open in Excel): never data, skipped quietly.
+      if (entry.dirent.isFile() && !entry.name.startsWith("~$")) {
+        if (isSourceName(entry.path)) candidates.push(entry.path);
+        else if (dir === top) ignored.push(entry.path.slice(top.length + 1));
+      }
       if (!entry.dirent.isSymbolicLink()) continue;
       const target = await realpath(entry.path).catch(() => undefined);
       const info = target === undefined ? undefined : await stat(target).catch(() => undefined);
@@ -76,16 +92,17 @@ export async function findSources(dataDir: string, options: FindOptions = {}): P
           walked.add(target);
           queue.push(entry.path);
         }
-      } else if (SOURCE_PATTERNS.some((pattern) => entry.path.toLowerCase().endsWith(pattern.slice(4)))) {
+      } else if (isSourceName(entry.path)) {
         candidates.push(entry.path);
       }
     }
   }
-  candidates.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const byPath = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  candidates.sort(byPath);
   // Each file once, by its real path: the first path in order is the one read.
   const read = new Map<string, string>();
   const files: SourceFile[] = [];
-  const descriptor = join(resolve(dataDir), METADATA_FILE);
+  const descriptor = join(top, METADATA_FILE);
   for (const path of candidates) {
     // The dataset's descriptor is JSON but no source of subjects.
     if (path === descriptor) continue;
@@ -98,11 +115,5 @@ export async function findSources(dataDir: string, options: FindOptions = {}): P
     read.set(real, path);
     files.push(describe(path));
   }
-  return files;
-}
-
-/** The files under `dataDir` that are not sources (hidden and lock files aside), as paths inside it, sorted. */
-export async function findIgnoredFiles(dataDir: string): Promise<string[]> {
-  const found = await fg(["**/*"], { cwd: dataDir, onlyFiles: true, dot: false, followSymbolicLinks: false, ignore: [...SOURCE_PATTERNS, LOCK_FILES], caseSensitiveMatch: false });
-  return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { files, ignored: ignored.sort(byPath) };
 }

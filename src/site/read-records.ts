@@ -11,7 +11,7 @@ import { availableParallelism } from "node:os";
 import { stat } from "node:fs/promises";
 import { blockKey, type BuildCache } from "./build-cache.ts";
 import { checkSequence, RecordOrigins } from "./check-sequence.ts";
-import { displayPath, findIgnoredFiles, findSources, SOURCE_PATTERNS } from "./find-sources.ts";
+import { displayPath, findSources, SOURCE_PATTERNS } from "./find-sources.ts";
 import { DataError, type Problem, ProblemCollector, type ProblemKind, type ProblemSink } from "./problems.ts";
 import { readCsv } from "./read-csv.ts";
 import { BLOCK_RECORDS, readJsonArray, type RecordSink } from "./read-json-array.ts";
@@ -77,8 +77,7 @@ function readerOf(file: SourceFile): (file: SourceFile, sink: RecordSink, proble
 }
 
 /** The one warning naming every file under the data directory that is not read (so none is skipped silently). */
-async function ignoredFiles(options: ReadOptions): Promise<Problem[]> {
-  const ignored = await findIgnoredFiles(options.dataDir);
+function ignoredFiles(ignored: readonly string[], options: ReadOptions): Problem[] {
   if (ignored.length === 0) return [];
   const shown = ignored.length > 20 ? `${ignored.slice(0, 20).join(", ")} and ${ignored.length - 20} more` : ignored.join(", ");
   const expected = `only ${SOURCE_PATTERNS.map((p) => p.slice(3)).join(", ")} files`;
@@ -122,11 +121,11 @@ interface Piece {
 export async function readRecords(options: ReadOptions, cache?: BuildCache): Promise<RecordSet> {
   // Bounded: past the first few of a kind, problems are counted, not kept.
   const problems = new ProblemCollector(options.allProblems === true ? Number.POSITIVE_INFINITY : undefined);
-  const found = await findSources(options.dataDir, { followOutside: options.followOutside ?? false, problems, strict: options.strict });
+  const { files: found, ignored } = await findSources(options.dataDir, { followOutside: options.followOutside ?? false, problems, strict: options.strict });
   const encoding = options.encoding;
   const files = encoding === undefined ? found : found.map((f) => (f.kind === "csv" ? { ...f, encoding } : f));
-  if (files.length === 0) throw new DataError([await noSources(options.dataDir), ...(await ignoredFiles(options))]);
-  for (const problem of await ignoredFiles(options)) problems.push(problem);
+  if (files.length === 0) throw new DataError([await noSources(options.dataDir), ...ignoredFiles(ignored, options)]);
+  for (const problem of ignoredFiles(ignored, options)) problems.push(problem);
   const pieces: Piece[] = [];
   const cacheKeys: string[] = [];
   let reused = 0;

@@ -45,7 +45,7 @@ describe("datapackage.json", () => {
     const data = await dataWith(JSON.stringify(GOOD));
     await mkdir(join(data, "more"));
     await writeFile(join(data, "more", "datapackage.json"), "[]");
-    const names = (await findSources(data)).map((source) => source.path.slice(data.length + 1));
+    const names = (await findSources(data)).files.map((source) => source.path.slice(data.length + 1));
     expect(names).toEqual(["a-first.json", "b-middle.ndjson", "c-last.csv", "more/datapackage.json"]);
   });
 

@@ -36,7 +36,7 @@ async function fixtureBlocks(): Promise<BlockTask[]> {
   const tasks: BlockTask[] = [];
   const fixtures = (await readdir("test/fixtures")).map((name) => `test/fixtures/${name}`);
   for (const dir of [...fixtures, ...(await writeBrokenFields(join(work, "broken")))]) {
-    for (const file of await findSources(dir)) {
+    for (const file of (await findSources(dir)).files) {
       if (file.locateBy !== "index") continue;
       const copy = (text: BlockText): BlockText => ({ ...text, bytes: new Uint8Array(text.bytes) });
       // Each block as it is and with --strict (warnings become errors).
