@@ -146,6 +146,17 @@ interface ValidateFlags {
   readonly followOutside: boolean;
 }
 
+/** The check command's flags as commander gives them. */
+interface CheckFlags {
+  readonly dir: string;
+  readonly concurrency: number;
+  readonly sample?: number;
+  readonly seed: number;
+  readonly timeout: number;
+  readonly json: boolean;
+  readonly quiet: boolean;
+}
+
 /** The export command's flags as commander gives them. */
 interface ExportFlags {
   readonly data: string;
@@ -316,6 +327,25 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       io.stdout.write(`subjekti preview: ${running.url} (Ctrl-C stops)\n`);
       await io.untilStopped();
       await running.close();
+    });
+
+  program
+    .command("check")
+    .description("verify a deployment (or the preview) against the built site: every pre-rendered page, derived pages, the contract's headers, a preflight, a 404 and a 405; exit 1 on any difference")
+    .argument("<url>", "the deployment's origin, such as https://example.org (a path is ignored)")
+    .option("--dir <dir>", "the built site that was deployed", DEFAULT_OPTIONS.outDir)
+    .option("--concurrency <n>", "requests in flight at once", positiveInt, 16)
+    .option("--sample <n>", "check a seeded sample of n pre-rendered pages (the first of each limit and form kept) instead of all", positiveInt)
+    .option("--seed <n>", "the seed of the sample and of the derived pages", positiveInt, 1)
+    .option("--timeout <ms>", "milliseconds one request may take", positiveInt, 10_000)
+    .option("--json", "print one JSON report instead of the summary", false)
+    .option("-q, --quiet", "no progress bar", false)
+    .action(async (url: string, flags: CheckFlags) => {
+      const [{ checkSite }, { formatReport, jsonReport }, { progressBar }] = await Promise.all([import("./check/check-site.ts"), import("./check/check-report.ts"), import("./site/build-report.ts")]);
+      const bar = flags.quiet ? undefined : progressBar(io.stderr, Date.now, "requests");
+      const report = await checkSite({ url, dir: flags.dir, concurrency: flags.concurrency, sample: flags.sample, seed: flags.seed, timeoutMs: flags.timeout, progress: bar?.update }).finally(() => bar?.done());
+      io.stdout.write(flags.json ? jsonReport(report) : formatReport(report).map((line) => `${line}\n`).join(""));
+      if (report.failures.length > 0) throw new SubjektiError("CHECK_FAILED", `${report.failures.length} of ${report.total} requests to ${report.origin} differ from ${flags.dir}`);
     });
 
   try {

@@ -19,8 +19,8 @@ export interface ProgressBar {
   done(): void;
 }
 
-/** A bar on `out` when it is a terminal (files done of total, rate, time left); nothing otherwise. */
-export function progressBar(out: Output, now: () => number = Date.now): ProgressBar | undefined {
+/** A bar on `out` when it is a terminal (`unit` done of total, rate, time left); nothing otherwise. */
+export function progressBar(out: Output, now: () => number = Date.now, unit = "files"): ProgressBar | undefined {
   if (out.isTTY !== true) return undefined;
   const started = now();
   // The rate counts from the first file settled: reading and validating come before any file.
@@ -38,7 +38,7 @@ export function progressBar(out: Output, now: () => number = Date.now): Progress
       const left = rate > 0 ? (total - done) / rate : 0;
       const filled = total > 0 ? Math.round((WIDTH * done) / total) : WIDTH;
       out.write(
-        `\r[${"#".repeat(filled)}${".".repeat(WIDTH - filled)}] ${done}/${total} files  ${Math.round(rate)}/s  ${left.toFixed(0)}s left `,
+        `\r[${"#".repeat(filled)}${".".repeat(WIDTH - filled)}] ${done}/${total} ${unit}  ${Math.round(rate)}/s  ${left.toFixed(0)}s left `,
       );
     },
     done() {

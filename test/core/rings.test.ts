@@ -1,7 +1,8 @@
 /**
  * The rings hold (STYLE.md "three rings"): the pure core uses web APIs only, so the edge bundle and
  * Deno can load it; the edge imports only the core; the preview (src/serve) and the build
- * (src/site) never import each other. Read from every module's import specifiers.
+ * (src/site) never import each other; the deployment check (src/check) answers with the core and
+ * site helpers, never through the preview it may be checking. Read from every module's import specifiers.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -28,7 +29,7 @@ const inRing = (prefix: string): string[] => modules.filter((name) => ring(name)
 describe("the rings of src/", () => {
   it("holds every ring's modules", () => {
     expect(inRing("core").length).toBeGreaterThanOrEqual(10);
-    for (const r of ["site", "serve", "edge"]) expect(inRing(r).length, r).toBeGreaterThan(0);
+    for (const r of ["site", "serve", "edge", "check"]) expect(inRing(r).length, r).toBeGreaterThan(0);
   });
 
   it.each(inRing("core"))("%s imports only relative ./x.ts modules of the core", (name) => {
@@ -44,6 +45,10 @@ describe("the rings of src/", () => {
 
   it.each(inRing("edge"))("%s imports only the core and the edge's own modules", (name) => {
     for (const target of importsOf(name)) expect(["core", "edge"], `${name} imports ${target}`).toContain(ring(target));
+  });
+
+  it.each(inRing("check"))("%s imports only the core, site helpers and the check's own modules", (name) => {
+    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "site", "check"], `${name} imports ${target}`).toContain(ring(target));
   });
 
   it.each([...inRing("serve"), ...inRing("site")])("%s does not import the other of serve and site", (name) => {

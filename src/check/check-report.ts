@@ -1,0 +1,34 @@
+/** What `subjekti check` prints: one line per difference and a summary, or one JSON report. */
+import type { CheckReport, Failure } from "./check-site.ts";
+
+/** Failing requests printed before "… and N more" (`--json` holds them all). */
+const SHOWN_FAILURES = 20;
+
+/** The report as lines for a person: each difference (the URL, then what differs), then the summary. */
+export function formatReport(report: CheckReport): string[] {
+  const lines: string[] = [];
+  for (const failure of report.failures.slice(0, SHOWN_FAILURES)) lines.push(...failureLines(failure));
+  if (report.failures.length > SHOWN_FAILURES) lines.push(`… and ${report.failures.length - SHOWN_FAILURES} more requests that differ (--json lists them all)`);
+  if (report.baseUrl !== report.origin) {
+    lines.push(`note: the site was built for ${report.baseUrl}; on ${report.origin} every page is derived from the records, so the pre-rendered files were not read (check ${report.baseUrl} for them)`);
+  }
+  const kinds = Object.entries(report.checked).map(([kind, n]) => `${n} ${kind}`).join(", ");
+  const verdict = report.failures.length === 0 ? "all match" : `${report.failures.length} differ`;
+  lines.push(`${report.origin} against ${report.dir} (${report.count} subjects): ${report.total} requests (${kinds}) in ${report.seconds.toFixed(1)} s: ${verdict}`);
+  return lines;
+}
+
+function failureLines(failure: Failure): string[] {
+  return [
+    `${failure.method} ${failure.url} (${failure.kind}):`,
+    ...failure.differences.map((d) =>
+      d.what === "body" ? `  body: first difference at byte ${d.offset ?? 0}\n    expected: ${d.expected}\n    got:      ${d.got}` : `  ${d.what}: expected ${d.expected}, got ${d.got}`,
+    ),
+  ];
+}
+
+/** The report as one JSON document (stable keys, for tools). */
+export function jsonReport(report: CheckReport): string {
+  const { origin, dir, count, baseUrl, checked, total, matched, failures } = report;
+  return `${JSON.stringify({ ok: failures.length === 0, origin, dir, count, baseUrl, total, matched, checked, seconds: Number(report.seconds.toFixed(3)), failures }, null, 2)}\n`;
+}

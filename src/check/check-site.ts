@@ -1,0 +1,132 @@
+/**
+ * `subjekti check`: a deployment verified against the site it was built as. Each request of the
+ * plan (plan-probes.ts) is answered twice: by the core's own handler over the local files
+ * (answerRequest, as every host answers), and by the deployment over HTTP; the two are compared
+ * status, contract headers and bytes (compare-answer.ts). Nothing of the contract is written here.
+ */
+import { answerRequest, type SendAnswer, type SiteHost } from "../core/answer-request.ts";
+import { describeError } from "../core/describe-error.ts";
+import { SubjektiError } from "../core/subjekti-error.ts";
+import { forEachBounded } from "../site/for-each-bounded.ts";
+import { compareAnswer, type Difference } from "./compare-answer.ts";
+import { localSite, readLocalManifest } from "./local-site.ts";
+import { planProbes, type Probe, type ProbeKind } from "./plan-probes.ts";
+import { sender, type Sender } from "./send-request.ts";
+
+export interface CheckOptions {
+  /** The deployment: its origin (any path is ignored: the API lives at /api/subjekti/). */
+  readonly url: string;
+  /** The built site the deployment should answer as. */
+  readonly dir: string;
+  /** Requests in flight at once. */
+  readonly concurrency: number;
+  /** Check this many pre-rendered pages (a seeded sample) instead of all. */
+  readonly sample?: number | undefined;
+  readonly seed: number;
+  /** Milliseconds one request may take. */
+  readonly timeoutMs: number;
+  /** Called as requests settle. */
+  readonly progress?: ((done: number, total: number) => void) | undefined;
+}
+
+/** One request that did not answer as the built site does. */
+export interface Failure {
+  readonly kind: ProbeKind;
+  readonly method: string;
+  readonly url: string;
+  readonly differences: readonly Difference[];
+}
+
+export interface CheckReport {
+  /** The deployment's origin. */
+  readonly origin: string;
+  readonly dir: string;
+  /** Subjects in the built site. */
+  readonly count: number;
+  /** The origin the pre-rendered pages' links carry; when it is not `origin`, the deployment derives every page. */
+  readonly baseUrl: string;
+  /** Requests sent, by kind. */
+  readonly checked: Readonly<Partial<Record<ProbeKind, number>>>;
+  readonly total: number;
+  readonly matched: number;
+  readonly failures: readonly Failure[];
+  readonly seconds: number;
+}
+
+/** Checks the deployment at `options.url` against the site in `options.dir`. */
+export async function checkSite(options: CheckOptions): Promise<CheckReport> {
+  const origin = deploymentOrigin(options.url);
+  const manifest = await readLocalManifest(options.dir);
+  const site = localSite(options.dir, manifest);
+  const probes = planProbes(manifest, { sample: options.sample, seed: options.seed });
+  const started = performance.now();
+  const failures: Failure[] = [];
+  const checked: Partial<Record<ProbeKind, number>> = {};
+  const live = sender(origin, options.concurrency, options.timeoutMs);
+  let done = 0;
+  try {
+    await forEachBounded(probes, options.concurrency, async (probe) => {
+      const differences = await checkProbe(probe, origin, site, live);
+      checked[probe.kind] = (checked[probe.kind] ?? 0) + 1;
+      if (differences.length > 0) failures.push({ kind: probe.kind, method: probe.method, url: `${origin.origin}${probe.target}`, differences });
+      options.progress?.(++done, probes.length);
+    });
+  } finally {
+    live.close();
+  }
+  // Settled in any order: reported in the plan's.
+  const order = new Map(probes.map((probe, i) => [`${probe.method} ${origin.origin}${probe.target} ${probe.kind}`, i]));
+  failures.sort((a, b) => (order.get(`${a.method} ${a.url} ${a.kind}`) ?? 0) - (order.get(`${b.method} ${b.url} ${b.kind}`) ?? 0));
+  return {
+    origin: origin.origin,
+    dir: options.dir,
+    count: manifest.count,
+    baseUrl: manifest.baseUrl,
+    checked,
+    total: probes.length,
+    matched: probes.length - failures.length,
+    failures,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+/** The origin of the deployment's URL; a usage error when it is no http(s) URL. */
+function deploymentOrigin(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new SubjektiError("BAD_URL", `"${url}" is not a URL: pass the deployment's address, such as https://example.org`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new SubjektiError("BAD_URL", `"${url}" is not an http or https URL`);
+  return new URL(parsed.origin);
+}
+
+/** The differences between what the built site answers to `probe` and what the deployment answered. */
+async function checkProbe(probe: Probe, origin: URL, site: SiteHost<Uint8Array>, live: Sender): Promise<Difference[]> {
+  const headers = { ...probe.headers };
+  if (probe.ifNoneMatchExpected === true) {
+    const page = await expectedAnswer({ ...probe, method: "GET" }, headers, origin, site);
+    const etag = page.headers.find(([name]) => name === "ETag")?.[1];
+    if (etag === undefined) throw new Error(`the built site gives no ETag for ${probe.target}`);
+    headers["If-None-Match"] = etag;
+  }
+  const expected = await expectedAnswer(probe, headers, origin, site);
+  try {
+    return compareAnswer(expected, await live.send(probe.method, probe.target, headers));
+  } catch (error) {
+    return [{ what: "answer", expected: `status ${expected.status}`, got: describeError(error) }];
+  }
+}
+
+/** What the core answers to this request on `origin` from the built site's files. */
+async function expectedAnswer(probe: Probe, headers: Readonly<Record<string, string>>, origin: URL, site: SiteHost<Uint8Array>): Promise<SendAnswer> {
+  const answer = await answerRequest(
+    { method: probe.method, target: probe.target, scheme: origin.protocol.slice(0, -1), host: origin.host, headers: new Headers(headers) },
+    site,
+  );
+  if (answer.kind !== "send") throw new Error(`the core leaves ${probe.target} to the static site; subjekti check asks only the API`);
+  // The built site itself cannot answer: there is nothing to compare against.
+  if (answer.status === 503) throw new SubjektiError("NO_SITE", `the built site cannot answer ${probe.target}: ${answer.body instanceof Uint8Array ? new TextDecoder().decode(answer.body) : "503"}`);
+  return answer;
+}

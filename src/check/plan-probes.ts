@@ -1,0 +1,147 @@
+/**
+ * What `subjekti check` asks a deployment, from the built site's manifest: the public URL of every
+ * pre-rendered page (exactly as our `next`/`previous` links write it), a seeded sample of pages no
+ * file holds, and one request for each other answer of the contract (HEAD, 304, preflight,
+ * OPTIONS, 301, 404, 405, 406, the published description files). Only requests: what each should
+ * answer is computed by the core from the built site (check-site.ts), never written here.
+ */
+import { COLLECTION_PATH, encodeLinkQuery } from "../core/build-links.ts";
+import type { Form } from "../core/layout.ts";
+import type { Manifest } from "../core/manifest.ts";
+import { PUBLISHED_PATHS } from "../core/published-files.ts";
+import type { QueryParam } from "../core/read-query.ts";
+
+/** What a probe checks; the summary and `--json` name it. */
+export type ProbeKind =
+  | "pre-rendered"
+  | "derived"
+  | "head"
+  | "conditional"
+  | "preflight"
+  | "options"
+  | "redirect"
+  | "not-found"
+  | "not-allowed"
+  | "not-acceptable"
+  | "published";
+
+/** One request to send, in origin-form. */
+export interface Probe {
+  readonly kind: ProbeKind;
+  readonly method: string;
+  /** Path and query, as sent (ASCII). */
+  readonly target: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Send the ETag of the GET answer expected for this target as `If-None-Match` (known only once computed). */
+  readonly ifNoneMatchExpected?: boolean;
+}
+
+export interface PlanOptions {
+  /** Check this many pre-rendered pages (a seeded sample) instead of all; undefined: all. */
+  readonly sample?: number | undefined;
+  /** Seeds the sample and the derived pages' offsets and limits. */
+  readonly seed: number;
+}
+
+/** Derived pages at random limits and offsets, beside the fixed ones below. */
+const RANDOM_DERIVED = 12;
+
+/** The `format` parameters a form of page carries into its links. */
+function formParams(form: Form): QueryParam[] {
+  return form === "plain" ? [] : [["format", form]];
+}
+
+/** The collection URL with this query (none: the bare collection). */
+function collection(query: string): string {
+  return query === "" ? COLLECTION_PATH : `${COLLECTION_PATH}?${query}`;
+}
+
+/** Every request `subjekti check` sends for this site, in a stable order. */
+export function planProbes(manifest: Manifest, options: PlanOptions): Probe[] {
+  const random = mulberry32(options.seed);
+  const pages = samplePages(preRenderedPages(manifest), options.sample, random);
+  const first = pages[0]?.target ?? collection("");
+  return [
+    ...pages,
+    ...derivedPages(manifest, random),
+    { kind: "head", method: "HEAD", target: first, headers: {} },
+    { kind: "conditional", method: "GET", target: first, headers: {}, ifNoneMatchExpected: true },
+    {
+      kind: "preflight",
+      method: "OPTIONS",
+      target: first,
+      headers: { Origin: "https://example.org", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "If-None-Match, X-Requested-With" },
+    },
+    { kind: "options", method: "OPTIONS", target: COLLECTION_PATH, headers: {} },
+    { kind: "redirect", method: "GET", target: `${COLLECTION_PATH.slice(0, -1)}?limit=5`, headers: {} },
+    { kind: "not-found", method: "GET", target: collection("format=xml"), headers: {} },
+    { kind: "not-allowed", method: "POST", target: COLLECTION_PATH, headers: { "Content-Length": "0" } },
+    { kind: "not-acceptable", method: "GET", target: COLLECTION_PATH, headers: { Accept: "text/html" } },
+    ...PUBLISHED_PATHS.map((path): Probe => ({ kind: "published", method: "GET", target: path, headers: {} })),
+  ];
+}
+
+/** The URL of every pre-rendered page: page 0 as a `previous` link names it (no offset), the others as `next` does. */
+function preRenderedPages(manifest: Manifest): Probe[] {
+  const probes: Probe[] = [];
+  for (const form of manifest.forms) {
+    for (const limit of manifest.limits) {
+      for (let page = 0; page === 0 || page * limit < manifest.count; page++) {
+        const offset = page === 0 ? null : BigInt(page * limit);
+        probes.push({ kind: "pre-rendered", method: "GET", target: collection(encodeLinkQuery(formParams(form), limit, offset)), headers: {} });
+      }
+    }
+  }
+  return probes;
+}
+
+/** `size` of the pages, seeded, the first page of each form and limit always among them, in their order. */
+function samplePages(pages: readonly Probe[], size: number | undefined, random: () => number): Probe[] {
+  if (size === undefined || size >= pages.length) return [...pages];
+  const firsts = pages.flatMap((probe, i) => (probe.target.includes("offset=") ? [] : [i]));
+  const rest = pages.map((_, i) => i).filter((i) => !firsts.includes(i));
+  // A partial Fisher-Yates shuffle: the first `size - firsts` of the rest, uniformly.
+  const wanted = Math.max(0, size - firsts.length);
+  for (let i = 0; i < wanted && i < rest.length; i++) {
+    const j = i + Math.floor(random() * (rest.length - i));
+    [rest[i], rest[j]] = [rest[j] as number, rest[i] as number];
+  }
+  const chosen = [...firsts, ...rest.slice(0, wanted)].sort((a, b) => a - b);
+  return chosen.map((i) => pages[i] as Probe);
+}
+
+/** Pages no file holds: off the page grid, other limits and forms, clamped values, past the end, pretty-printed. */
+function derivedPages(manifest: Manifest, random: () => number): Probe[] {
+  const { count, maxLimit } = manifest;
+  const get = (query: string, headers: Record<string, string> = {}): Probe => ({ kind: "derived", method: "GET", target: collection(query), headers });
+  const probes = [
+    get(""),
+    get(`limit=${maxLimit}`),
+    get(`limit=${maxLimit + 1}&offset=1`),
+    get("limit=0&offset=-3"),
+    get(`offset=${count}`),
+    get(`limit=3&offset=${count + 5}`),
+    get("format=json&limit=5&offset=2"),
+    get("zeta=1&limit=4&flag&Alpha=x%20y&offset=3"),
+    get("limit=3&offset=1", { Accept: "application/json; indent=2" }),
+  ];
+  const forms = ["", "format=api&", "format=json&"];
+  for (let i = 0; i < RANDOM_DERIVED; i++) {
+    const limit = 1 + Math.floor(random() * maxLimit);
+    const offset = Math.floor(random() * Math.max(count, 1));
+    probes.push(get(`${forms[i % forms.length] ?? ""}limit=${limit}&offset=${offset}`));
+  }
+  return probes;
+}
+
+/** A small seeded generator (mulberry32): the same seed, the same sample on every run. */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Requests to the deployment through node:http, not fetch: the check compares the bytes and header
+ * values as they came over the wire, and fetch would decode a compressed body, merge and reorder
+ * headers, and add headers of its own (Accept, Accept-Language, Sec-Fetch-Mode) that change
+ * what the contract answers. No Accept-Encoding is sent, so the body comes as the server has it.
+ */
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+
+/** An answer as received: status, header values by lower-case name (repeats joined by ", "), body bytes. */
+export interface ReceivedAnswer {
+  readonly status: number;
+  readonly headers: ReadonlyMap<string, string>;
+  readonly body: Buffer;
+}
+
+/** Sends requests to one origin over kept-alive connections, at most `connections` at once. */
+export interface Sender {
+  send(method: string, target: string, headers: Readonly<Record<string, string>>): Promise<ReceivedAnswer>;
+  close(): void;
+}
+
+/** A sender to `origin` (`http://host:port` or `https://…`); each request fails after `timeoutMs`. */
+export function sender(origin: URL, connections: number, timeoutMs: number): Sender {
+  const https = origin.protocol === "https:";
+  const agent = new (https ? HttpsAgent : HttpAgent)({ keepAlive: true, maxSockets: connections });
+  const request = https ? httpsRequest : httpRequest;
+  return {
+    send(method, target, headers) {
+      return new Promise((resolve, reject) => {
+        const req = request(
+          {
+            agent,
+            protocol: origin.protocol,
+            hostname: origin.hostname.replace(/^\[|\]$/g, ""),
+            port: origin.port,
+            method,
+            path: target,
+            // The Host the links are written on: the URL's, as a browser sends it.
+            headers: { Host: origin.host, ...headers },
+            signal: AbortSignal.timeout(timeoutMs),
+          },
+          (res) => {
+            const parts: Buffer[] = [];
+            res.on("data", (part: Buffer) => parts.push(part));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: headerMap(res), body: Buffer.concat(parts) }));
+            res.on("error", reject);
+          },
+        );
+        req.on("error", (error) => reject(error.name === "AbortError" || error.name === "TimeoutError" ? new Error(`no answer in ${timeoutMs} ms`) : error));
+        req.end();
+      });
+    },
+    close: () => agent.destroy(),
+  };
+}
+
+/** The answer's headers from Node's raw list, so a repeated header keeps every value. */
+function headerMap(res: IncomingMessage): Map<string, string> {
+  const headers = new Map<string, string>();
+  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+    const name = (res.rawHeaders[i] as string).toLowerCase();
+    const value = res.rawHeaders[i + 1] as string;
+    const before = headers.get(name);
+    headers.set(name, before === undefined ? value : `${before}, ${value}`);
+  }
+  return headers;
+}

@@ -1,0 +1,235 @@
+/**
+ * `subjekti check` against the real preview on 127.0.0.1 serving a copy of a built fixture site
+ * (the "deployment"), checked against the site as built: it passes; a byte or a header changed in
+ * the deployment behind the check's back fails it, naming the URL and the difference; a host in
+ * front of the preview that answers a 404, 405 or preflight wrongly fails the check of that answer.
+ */
+import { cp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type IncomingHttpHeaders, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
+import type { Manifest } from "../../src/core/manifest.ts";
+import { startPreview } from "../../src/serve/preview-server.ts";
+import { buildSite } from "../../src/site/build-site.ts";
+import { runCli } from "../_cli.ts";
+import { tempDir } from "../_tree.ts";
+import { CACHE_CONTROL, FIXTURE_OPTIONS } from "../hosts/fixture-site.ts";
+
+interface Upstream {
+  status: number;
+  headers: [string, string][];
+  body: Buffer;
+}
+/** How a misconfigured host in front of the preview changes an answer (null: passes it on). */
+type Fault = ((method: string, headers: IncomingHttpHeaders, answer: Upstream) => Upstream) | null;
+
+interface JsonReport {
+  ok: boolean;
+  origin: string;
+  total: number;
+  matched: number;
+  checked: Record<string, number>;
+  failures: { kind: string; method: string; url: string; differences: { what: string; expected: string; got: string; offset?: number }[] }[];
+}
+
+let root: string;
+let built: string;
+let deployed: string;
+let manifest: Manifest;
+/** The deployment's public origin: a proxy in front of the preview, the origin the site is built for. */
+let origin: string;
+let proxy: Server;
+let previewPort = 0;
+let closePreview: () => Promise<void>;
+let fault: Fault = null;
+
+/** The deployment's host: passes every request to the preview as sent (Host kept), then applies `fault`. */
+function startProxy(): Promise<Server> {
+  const server = createServer((req, res) => {
+    const upstream = request({ host: "127.0.0.1", port: previewPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      const parts: Buffer[] = [];
+      answer.on("data", (part: Buffer) => parts.push(part));
+      answer.on("end", () => {
+        const pairs: [string, string][] = [];
+        for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) pairs.push([answer.rawHeaders[i] as string, answer.rawHeaders[i + 1] as string]);
+        let out: Upstream = { status: answer.statusCode ?? 502, headers: pairs, body: Buffer.concat(parts) };
+        if (fault !== null) out = fault(req.method ?? "GET", req.headers, out);
+        res.writeHead(out.status, out.headers.filter(([name]) => !/^(content-length|connection|keep-alive|transfer-encoding)$/i.test(name)).flat());
+        res.end(req.method === "HEAD" ? undefined : out.body);
+      });
+    });
+    upstream.on("error", (error) => res.destroy(error));
+    req.pipe(upstream);
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+/** (Re)starts the preview on the deployed copy: a fresh one, so no page it cached earlier hides a change on disk. */
+async function restartPreview(): Promise<void> {
+  await closePreview?.();
+  const preview = await startPreview({ dir: deployed, port: 0, host: "127.0.0.1" });
+  previewPort = Number(new URL(preview.url).port);
+  closePreview = () => preview.close();
+}
+
+const check = (...args: string[]) => runCli(["check", origin, "--dir", built, ...args]);
+const checkJson = async (...args: string[]): Promise<{ code: number; report: JsonReport }> => {
+  const run = await check("--json", ...args);
+  return { code: run.code, report: JSON.parse(run.stdout) as JsonReport };
+};
+
+beforeAll(async () => {
+  root = await tempDir("subjekti-check-");
+  proxy = await startProxy();
+  origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  built = join(root, "built");
+  deployed = join(root, "deployed");
+  // Built for the deployment's origin, so it serves the pre-rendered files themselves.
+  await buildSite({ ...FIXTURE_OPTIONS, baseUrl: origin, outDir: built });
+  manifest = JSON.parse(await readFile(join(built, MANIFEST_PATH), "utf8")) as Manifest;
+  await cp(built, deployed, { recursive: true });
+  await restartPreview();
+});
+
+afterAll(async () => {
+  await closePreview?.();
+  await new Promise((resolve) => proxy?.close(resolve));
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("subjekti check against the preview of the site as built", () => {
+  it("passes: every pre-rendered page, the derived sample and the contract's answers match (exit 0)", async () => {
+    const run = await check();
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^${origin} against ${built} \\(53 subjects\\): \\d+ requests \\(.*22 pre-rendered.*\\) in [\\d.]+ s: all match\\n$`));
+  });
+
+  it("--json: one report naming what was checked, by kind", async () => {
+    const { code, report } = await checkJson();
+    expect(code).toBe(0);
+    expect(report).toMatchObject({ ok: true, origin, failures: [] });
+    expect(report.matched).toBe(report.total);
+    // Pages of limits 7 and 20 in the plain and api forms: 2 × (8 + 3).
+    expect(report.checked).toMatchObject({ "pre-rendered": 22, head: 1, conditional: 1, preflight: 1, options: 1, redirect: 1, "not-found": 1, "not-allowed": 1, "not-acceptable": 1, published: 4 });
+    expect(report.checked["derived"]).toBeGreaterThanOrEqual(10);
+    expect(Object.values(report.checked).reduce((a, b) => a + b, 0)).toBe(report.total);
+  });
+
+  it("--sample 6: six pre-rendered pages (the sample itself: plan-probes.test.ts)", async () => {
+    const { code, report } = await checkJson("--sample", "6");
+    expect(code).toBe(0);
+    expect(report.checked["pre-rendered"]).toBe(6);
+  });
+
+  it("a site that does not answer in --timeout fails each request with the time", async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const run = await runCli(["check", `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, "--dir", built, "--timeout", "300", "--sample", "4"]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain("answer: expected status 200, got no answer in 300 ms");
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
+  it("a missing site in --dir is one line and exit 1", async () => {
+    const run = await runCli(["check", origin, "--dir", join(root, "nothing")]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^subjekti: .*nothing holds no built site .*: pass --dir/);
+  });
+});
+
+describe("subjekti check against a deployment changed behind its back", () => {
+  it("one byte of one page file: exit 1, naming the page's URL and the first differing byte", async () => {
+    const path = join(deployed, pagePath(manifest, "plain", 7, 2) as string);
+    const original = await readFile(path);
+    const changed = Buffer.from(original);
+    changed[100] = (changed[100] as number) ^ 1;
+    await writeFile(path, changed);
+    await restartPreview();
+    try {
+      const run = await check();
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(`GET ${origin}/api/subjekti/?limit=7&offset=14 (pre-rendered):\n  body: first difference at byte 100\n`);
+      expect(run.stdout).toMatch(/: 1 differ\n$/);
+      expect(run.stderr).toMatch(new RegExp(`^subjekti: 1 of \\d+ requests to ${origin} differ from ${built}\\n$`));
+    } finally {
+      await writeFile(path, original);
+      await restartPreview();
+    }
+  });
+
+  it("the Cache-Control in the deployed manifest: every answer's header named, expected and got (the preflight's no-store still matches)", async () => {
+    const path = join(deployed, MANIFEST_PATH);
+    const original = await readFile(path, "utf8");
+    await writeFile(path, original.replace(JSON.stringify(CACHE_CONTROL), JSON.stringify("no-cache")));
+    await restartPreview();
+    try {
+      const { code, report } = await checkJson();
+      expect(code).toBe(1);
+      const page = report.failures.find((f) => f.url === `${origin}/api/subjekti/?limit=20&offset=40`);
+      expect(page?.differences).toContainEqual({ what: "Cache-Control", expected: CACHE_CONTROL, got: "no-cache" });
+      expect(report.failures.map((f) => f.kind)).not.toContain("preflight");
+    } finally {
+      await writeFile(path, original);
+      await restartPreview();
+    }
+  });
+});
+
+describe("subjekti check against a host that answers one rule wrongly", () => {
+  const drop = (answer: Upstream, name: string): Upstream => ({ ...answer, headers: answer.headers.filter(([n]) => n.toLowerCase() !== name) });
+  const cases: { name: string; broken: NonNullable<Fault>; kind: string; difference: { what: string; expected: string; got: string } }[] = [
+    { name: "POST reaches a static file server's 404", broken: (method, _, a) => (method === "POST" ? { ...a, status: 404 } : a), kind: "not-allowed", difference: { what: "status", expected: "405", got: "404" } },
+    { name: "a catch-all rewrite turns every 404 into a 200", broken: (_m, _h, a) => (a.status === 404 ? { ...a, status: 200 } : a), kind: "not-found", difference: { what: "status", expected: "404", got: "200" } },
+    {
+      name: "a proxy drops Access-Control-Allow-Methods from preflights",
+      broken: (method, headers, a) => (method === "OPTIONS" && headers.origin !== undefined ? drop(a, "access-control-allow-methods") : a),
+      kind: "preflight",
+      difference: { what: "Access-Control-Allow-Methods", expected: "GET, HEAD, OPTIONS", got: "(none)" },
+    },
+    {
+      name: "a proxy adds a charset to every JSON answer",
+      broken: (_m, _h, a) => ({ ...a, headers: a.headers.map(([n, v]) => [n, v === "application/json" ? "application/json; charset=utf-8" : v]) }),
+      kind: "pre-rendered",
+      difference: { what: "Content-Type", expected: "application/json", got: "application/json; charset=utf-8" },
+    },
+    {
+      name: "a proxy adds its own Vary: Origin",
+      broken: (_m, _h, a) => ({ ...a, headers: a.headers.map(([n, v]) => [n, n.toLowerCase() === "vary" && v === "Accept" ? "Accept, Origin" : v]) }),
+      kind: "derived",
+      difference: { what: "Vary", expected: "Accept", got: "Accept, Origin" },
+    },
+    {
+      name: "a proxy adds its own ETag to the 405",
+      broken: (method, _h, a) => (method === "POST" ? { ...a, headers: [...a.headers, ["ETag", '"x"']] } : a),
+      kind: "not-allowed",
+      difference: { what: "ETag", expected: "(none)", got: '"x"' },
+    },
+  ];
+  it.each(cases)("$name: the $kind check fails with the difference", async ({ broken, kind, difference }) => {
+    fault = broken;
+    try {
+      const { code, report } = await checkJson();
+      expect(code).toBe(1);
+      const failure = report.failures.find((f) => f.kind === kind);
+      expect(failure?.differences).toContainEqual(difference);
+    } finally {
+      fault = null;
+    }
+  });
+
+  it("a CDN's added Vary: Accept-Encoding changes no answer: still exit 0", async () => {
+    fault = (_m, _h, a) => ({ ...a, headers: a.headers.map(([n, v]) => [n, n.toLowerCase() === "vary" ? `${v}, Accept-Encoding` : v]) });
+    try {
+      expect((await check()).code).toBe(0);
+    } finally {
+      fault = null;
+    }
+  });
+});
