@@ -15,6 +15,7 @@ import type { Writable } from "node:stream";
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { Subject } from "../src/core/render-page.ts";
 import { SUBJECT_FIELDS } from "../src/core/render-page.ts";
+import { mulberry32, type Random } from "../src/site/seeded-random.ts";
 
 export const FORMATS = ["json", "ndjson", "csv"] as const;
 export type Format = (typeof FORMATS)[number];
@@ -48,20 +49,6 @@ function mix(a: number, b: number, c: number): number {
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
   return h >>> 0;
-}
-
-/** A uniform number in [0, 1) per call. */
-type Random = () => number;
-
-function mulberry32(state: number): Random {
-  let s = state >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function below(random: Random, n: number): number {

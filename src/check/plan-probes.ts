@@ -10,6 +10,7 @@ import type { Form } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";
 import { PUBLISHED_PATHS } from "../core/published-files.ts";
 import type { QueryParam } from "../core/read-query.ts";
+import { mulberry32, type Random } from "../site/seeded-random.ts";
 
 /** What a probe checks; the summary and `--json` name it. */
 export type ProbeKind =
@@ -96,7 +97,7 @@ function preRenderedPages(manifest: Manifest): Probe[] {
 }
 
 /** `size` of the pages, seeded, the first page of each form and limit always among them, in their order. */
-function samplePages(pages: readonly Probe[], size: number | undefined, random: () => number): Probe[] {
+function samplePages(pages: readonly Probe[], size: number | undefined, random: Random): Probe[] {
   if (size === undefined || size >= pages.length) return [...pages];
   const firsts = pages.flatMap((probe, i) => (probe.target.includes("offset=") ? [] : [i]));
   const rest = pages.map((_, i) => i).filter((i) => !firsts.includes(i));
@@ -111,7 +112,7 @@ function samplePages(pages: readonly Probe[], size: number | undefined, random: 
 }
 
 /** Pages no file holds: off the page grid, other limits and forms, clamped values, past the end, pretty-printed. */
-function derivedPages(manifest: Manifest, random: () => number): Probe[] {
+function derivedPages(manifest: Manifest, random: Random): Probe[] {
   const { count, maxLimit } = manifest;
   const get = (query: string, headers: Record<string, string> = {}): Probe => ({ kind: "derived", method: "GET", target: collection(query), headers });
   const probes = [
@@ -132,16 +133,4 @@ function derivedPages(manifest: Manifest, random: () => number): Probe[] {
     probes.push(get(`${forms[i % forms.length] ?? ""}limit=${limit}&offset=${offset}`));
   }
   return probes;
-}
-
-/** A small seeded generator (mulberry32): the same seed, the same sample on every run. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -1,8 +1,8 @@
 /**
  * Requests to the deployment through node:http, not fetch: the check compares the bytes and header
- * values as they came over the wire, and fetch would decode a compressed body, merge and reorder
- * headers, and add headers of its own (Accept, Accept-Language, Sec-Fetch-Mode) that change
- * what the contract answers. No Accept-Encoding is sent, so the body comes as the server has it.
+ * values as they came over the wire, and fetch sends headers of its own (Accept-Encoding,
+ * Sec-Fetch-Mode), decodes a compressed body and merges repeated headers. No Accept-Encoding is
+ * sent here, so the body comes as the server has it.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
