@@ -15,6 +15,8 @@ path percent-decoded byte by byte into PATH_INFO, the raw query bytes as QUERY_S
 header as sent. It records:
 
 - ``answers``: for each raw request, the status, the headers the contract names and the body;
+- ``disallowedHost``: every header and the body of the answer to a ``Host`` that ``ALLOWED_HOSTS``
+  does not name (Django's ``DisallowedHost``, DEBUG off), for ``subjekti serve --allowed-hosts``;
 - ``accept``: for each Accept header, what DRF's ``DefaultContentNegotiation`` and
   ``JSONRenderer.get_indent`` make of it: acceptable or not (406), and the indent.
 
@@ -206,6 +208,21 @@ ANSWERS = [
 ]
 
 
+def disallowed_host():
+    """Django's answer when ALLOWED_HOSTS does not name the Host: every header, in order, and the body."""
+    from django.test.utils import override_settings
+
+    seen = {}
+
+    def start_response(status, response_headers, exc_info=None):
+        seen["status"] = int(status.split(" ", 1)[0])
+        seen["headers"] = [[k, v] for k, v in response_headers]
+
+    with override_settings(ALLOWED_HOSTS=["testserver"]):
+        body = b"".join(APP(environ("GET", P, {"Host": "evil.example"}), start_response))
+    return {"host": "evil.example", "allowedHosts": ["testserver"], "status": seen["status"], "headers": seen["headers"], "body": body.decode("utf-8")}
+
+
 class FakeRequest:
     def __init__(self, accept):
         self.META = {"HTTP_ACCEPT": accept}
@@ -245,6 +262,7 @@ json.dump(
         "python": sys.version.split()[0],
         "answers": ANSWERS,
         "accept": [negotiate(a) for a in ACCEPTS],
+        "disallowedHost": disallowed_host(),
     },
     sys.stdout,
     ensure_ascii=False,

@@ -12,6 +12,7 @@
  *
  * Web APIs only: it runs unchanged in Netlify's Deno, plain Deno and Node.
  */
+import { disallowedHost, isHostAllowed } from "./allowed-hosts.ts";
 import type { HeaderList } from "./answer-headers.ts";
 import { describeError } from "./describe-error.ts";
 import type { SiteState } from "./manifest.ts";
@@ -63,6 +64,12 @@ export interface SiteHost<B extends Body = Body> {
   readonly origin?: string;
   /** What to do about a broken site, the end of a 503's detail (`Run \`npm run build\`.`). */
   readonly fix: string;
+  /**
+   * Django's ALLOWED_HOSTS (allowed-hosts.ts): a request whose `Host` they do not name is refused
+   * with Django's 400; absent, every host is answered (links on a host Django could not read go to
+   * `origin`).
+   */
+  readonly allowedHosts?: readonly string[];
 }
 
 /** A finished answer: status, every header (Content-Length included) and the body to send (null: none). */
@@ -100,6 +107,8 @@ export async function answerRequest<B extends Body>(request: SentRequest, site: 
 async function answerFromSite<B extends Body>(request: SentRequest, site: SiteHost<B>): Promise<Answer<B>> {
   const url = readUrlTarget(request.target);
   if (url === null) return finish(refusal(400, `"${request.target.slice(0, 80)}" is not a request target`), request.method);
+  // Django's CommonMiddleware reads get_host() on every request: a Host nobody named is refused first.
+  if (site.allowedHosts !== undefined && request.host !== null && !isHostAllowed(request.host, site.allowedHosts)) return finish(disallowedHost(), request.method);
   // The router reads the target as sent, and the links' origin from the Host as sent.
   const sent = splitTarget(request.target);
   const staticAnswer = (): Answer<B> => staticFile(url.path, url.query, request.method);

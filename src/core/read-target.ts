@@ -7,6 +7,7 @@
  * target and as PEP 3333 passes it to Django. A host that only has a parsed URL passes its
  * `pathname` and `search`, which are ASCII and so already byte strings.
  */
+import { hostDomain } from "./allowed-hosts.ts";
 
 /** A request target's path and query, byte strings, the query without its `?`. */
 export interface SentTarget {
@@ -104,9 +105,6 @@ export function decodeQueryBytes(query: string): string {
   }
 }
 
-/** Django's `host_validation_re`, matched on the lower-cased host. */
-const DJANGO_HOST = /^(?:[a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(?::[0-9]+)?$/;
-
 /**
  * The origin of the links of a request received as `scheme` with this `Host` header: the host as
  * sent, case kept, when Django's `get_host()` accepts it (`ALLOWED_HOSTS = ['*']`); `fallback`
@@ -114,10 +112,5 @@ const DJANGO_HOST = /^(?:[a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(?::[0-9]+)?$/;
  */
 export function linkOrigin(scheme: string, host: string | null | undefined, fallback: string): string {
   if (host === null || host === undefined) return fallback;
-  const lower = host.toLowerCase();
-  if (!DJANGO_HOST.test(lower)) return fallback;
-  // split_domain_port: the domain is what precedes the port, a trailing dot dropped; it must not be empty.
-  const colon = lower.endsWith("]") ? -1 : lower.lastIndexOf(":");
-  const domain = colon < 0 ? lower : lower.slice(0, colon);
-  return domain === "" || domain === "." ? fallback : `${scheme}://${host}`;
+  return hostDomain(host) === "" ? fallback : `${scheme}://${host}`;
 }
