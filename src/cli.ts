@@ -12,6 +12,9 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { isForm, type Form } from "./core/layout.ts";
 import { SubjektiError } from "./core/subjekti-error.ts";
 import { VERSION } from "./core/version.ts";
+import { addNginxCommand } from "./nginx/nginx-command.ts";
+import { allowedHostList, DEFAULT_HOST, envPort, port } from "./serve/listen-options.ts";
+import { addServeCommand } from "./serve/serve-command.ts";
 import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "./site/build-options.ts";
 import { isEncodingLabel } from "./site/decode-source.ts";
 import { DataError, kindKey, type Problem, type ProblemKind } from "./site/problems.ts";
@@ -44,29 +47,12 @@ export function processIo(): Io {
 const DEFAULT_PORT = 8080;
 const MAX_FIELD_LENGTH_HELP = "the longest a text field may be, in characters";
 const FOLLOW_OUTSIDE_HELP = "follow symbolic links that lead outside --data (default: skip them, with a warning)";
-const DEFAULT_HOST = "127.0.0.1";
 const ENCODING_HELP = "the encoding of CSV sources, such as windows-1250 (default: UTF-8)";
 
 function positiveInt(text: string): number {
   const n = Number(text);
   if (!Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError(`expected a positive integer, got "${text}"`);
   return n;
-}
-
-function port(text: string): number {
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < 0 || n > 65535 || text.trim() === "") throw new InvalidArgumentError(`expected a port from 0 to 65535 (0: any free one), got "${text}"`);
-  return n;
-}
-
-/** The preview's default port: $PORT when set. */
-function envPort(text: string | undefined): number {
-  if (text === undefined || text === "") return DEFAULT_PORT;
-  try {
-    return port(text);
-  } catch (error) {
-    throw new SubjektiError("BAD_PORT", `PORT=${text} in the environment: ${(error as Error).message}; unset it or pass --port`);
-  }
 }
 
 function encodingLabel(text: string): string {
@@ -320,10 +306,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .option("--dir <dir>", "the built site", DEFAULT_OPTIONS.outDir)
     .option("--port <n>", "the port (default: $PORT, else 8080; 0: any free port)", port)
     .option("--host <host>", "the address to listen on (default: $HOST, else 127.0.0.1)")
-    .action(async (flags: { readonly dir: string; readonly port?: number; readonly host?: string }) => {
-      preview = { host: flags.host ?? io.env["HOST"] ?? DEFAULT_HOST, port: flags.port ?? envPort(io.env["PORT"]) };
+    .option("--allowed-hosts <list>", "answer only these Host names, any other with a 400, as Django's ALLOWED_HOSTS (default: every host)", allowedHostList)
+    .action(async (flags: { readonly dir: string; readonly port?: number; readonly host?: string; readonly allowedHosts?: string[] }) => {
+      preview = { host: flags.host ?? io.env["HOST"] ?? DEFAULT_HOST, port: flags.port ?? envPort(io.env["PORT"], DEFAULT_PORT) };
       const { startPreview } = await import("./serve/preview-server.ts");
-      const running = await startPreview({ dir: flags.dir, ...preview });
+      const running = await startPreview({ dir: flags.dir, ...preview, ...(flags.allowedHosts === undefined ? {} : { allowedHosts: flags.allowedHosts }) });
       io.stdout.write(`subjekti preview: ${running.url} (Ctrl-C stops)\n`);
       await io.untilStopped();
       await running.close();
@@ -347,6 +334,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       io.stdout.write(flags.json ? jsonReport(report) : formatReport(report).map((line) => `${line}\n`).join(""));
       if (report.failures.length > 0) throw new SubjektiError("CHECK_FAILED", `${report.failures.length} of ${report.total} requests to ${report.origin} differ from ${flags.dir}`);
     });
+
+  addServeCommand(program, io, (address) => {
+    preview = address;
+  });
+  addNginxCommand(program, io);
 
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -11,8 +11,8 @@ import type { ManifestWatcher } from "./site-manifest.ts";
 /** The preview's site; `origin` (the listening address) is where links go when a request has no usable Host. */
 export type NodeSite = SiteHost<Buffer> & { origin: string };
 
-/** The site in `dir` (absolute), its manifest followed by `manifest`. */
-export function nodeSite(dir: string, manifest: ManifestWatcher): NodeSite {
+/** The site in `dir` (absolute), its manifest followed by `manifest`, answering `allowedHosts` (all when undefined). */
+export function nodeSite(dir: string, manifest: ManifestWatcher, allowedHosts?: readonly string[]): NodeSite {
   const pages = new FileCache(BYTES);
   const chunks = new FileCache(TEXT);
   return {
@@ -25,6 +25,7 @@ export function nodeSite(dir: string, manifest: ManifestWatcher): NodeSite {
     readChunk: (path) => readInside(dir, chunks, path),
     origin: "",
     fix: "Run `npm run build`.",
+    ...(allowedHosts === undefined ? {} : { allowedHosts }),
   };
 }
 

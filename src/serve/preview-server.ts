@@ -27,6 +27,19 @@ export interface PreviewOptions {
   readonly host: string;
   /** Bounds on what a client may hold (defaults: PREVIEW_LIMITS). */
   readonly limits?: Partial<PreviewLimits>;
+  /** Follow rebuilds: look for a newer manifest at most every 100 ms (default). Off: only when a file it names is missing. */
+  readonly watch?: boolean;
+  /**
+   * Django's ALLOWED_HOSTS (src/core/allowed-hosts.ts): any other Host is refused with a 400;
+   * `base-url`: the host of the site's base URL alone. Absent: every Host is answered.
+   */
+  readonly allowedHosts?: readonly string[] | "base-url";
+  /**
+   * Read the scheme of the links from `X-Forwarded-Proto` (`http` or `https`), as Django's
+   * SECURE_PROXY_SSL_HEADER does: only behind a proxy that sets that header on every request
+   * (the nginx configuration does). The host is always the `Host` header's.
+   */
+  readonly forwardedProto?: boolean;
 }
 
 /** What one client can make the preview hold, and for how long. */
@@ -56,12 +69,22 @@ export const PREVIEW_LIMITS: PreviewLimits = {
 export interface Preview {
   /** The collection's URL on this server, e.g. http://127.0.0.1:8080/api/subjekti/. */
   readonly url: string;
+  /** The hosts it answers (ALLOWED_HOSTS); undefined: every host. */
+  readonly allowedHosts: readonly string[] | undefined;
+  /** Stops at once: every connection is closed, answers in flight too. */
   close(): Promise<void>;
+  /**
+   * Stops gracefully: no new connection is accepted, idle ones are closed, answers in flight are
+   * finished (their connections then closed) for at most `graceMs`, then whatever is left is cut.
+   */
+  drain(graceMs: number): Promise<void>;
 }
 
 interface Site {
   readonly dir: string;
   readonly files: NodeSite;
+  /** The scheme of the links is X-Forwarded-Proto's. */
+  readonly forwardedProto: boolean;
 }
 
 /** Answers still being written per connection, so an answer on the bare socket comes after them. */
@@ -70,8 +93,11 @@ const inFlight = new WeakMap<Socket, { count: number; idle: (() => void)[] }>();
 /** Starts the preview; throws SubjektiError when the site is missing or was built by another version. */
 export async function startPreview(options: PreviewOptions): Promise<Preview> {
   const dir = resolve(options.dir);
-  const site: Site = { dir, files: nodeSite(dir, await ManifestWatcher.open(dir)) };
+  const manifest = await ManifestWatcher.open(dir, options.watch ?? true);
+  const allowedHosts = options.allowedHosts === "base-url" ? [await baseUrlHost(manifest)] : options.allowedHosts;
+  const site: Site = { dir, files: nodeSite(dir, manifest, allowedHosts), forwardedProto: options.forwardedProto ?? false };
   const limits = { ...PREVIEW_LIMITS, ...options.limits };
+  let draining = false;
   const server = createServer(
     {
       maxHeaderSize: limits.maxHeaderBytes,
@@ -84,6 +110,8 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
       connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs / 2),
     },
     (req, res) => {
+      // Draining: this answer is the connection's last.
+      if (draining) res.shouldKeepAlive = false;
       track(req.socket, res);
       void answerHttp(site, req, res);
     },
@@ -97,7 +125,7 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
   });
   // CONNECT never reaches the request handler; Django would answer it like any unknown method.
   server.on("connect", (req: IncomingMessage, socket: Socket) => {
-    void answerRaw(site, sentRequest(req), socket);
+    void answerRaw(site, sentRequest(req, site.forwardedProto), socket);
   });
   await listen(server, options.port, options.host);
   // An accept() that fails (EMFILE at the descriptor limit) must not end the process.
@@ -107,12 +135,34 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
   site.files.origin = `http://${host}:${address.port}`;
   return {
     url: `${site.files.origin}/api/subjekti/`,
+    allowedHosts,
     close: () =>
       new Promise<void>((done) => {
         server.close(() => done());
         server.closeAllConnections();
       }),
+    drain: (graceMs) =>
+      new Promise<void>((done) => {
+        draining = true;
+        // A kept-alive connection goes idle once its answer is sent: close it then, not at its timeout.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.close(() => {
+          clearInterval(sweep);
+          clearTimeout(cut);
+          done();
+        });
+        server.closeIdleConnections();
+      }),
   };
+}
+
+/** The host of the site's base URL, as ALLOWED_HOSTS names it (no port). */
+async function baseUrlHost(manifest: ManifestWatcher): Promise<string> {
+  const state = await manifest.current();
+  // open() refused a site without a usable manifest.
+  if ("problem" in state) throw new Error(state.problem);
+  return new URL(state.manifest.baseUrl).hostname;
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -126,8 +176,14 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 }
 
 /** A request as Node's parser read it: `req.url` is the target as sent, one character per byte. */
-function sentRequest(req: IncomingMessage): SentRequest {
-  return { method: req.method ?? "GET", target: req.url ?? "/", scheme: "http", host: req.headers.host ?? null, headers: headerReader(req.headers) };
+function sentRequest(req: IncomingMessage, forwardedProto: boolean): SentRequest {
+  const scheme = forwardedProto ? schemeOf(req.headers["x-forwarded-proto"]) : "http";
+  return { method: req.method ?? "GET", target: req.url ?? "/", scheme, host: req.headers.host ?? null, headers: headerReader(req.headers) };
+}
+
+/** The scheme a proxy reports in X-Forwarded-Proto; anything but `https` is plain http. */
+function schemeOf(value: string | string[] | undefined): string {
+  return value === "https" ? "https" : "http";
 }
 
 /** Headers by lower-case name (Node's parsed ones, or those read from raw bytes). */
@@ -185,7 +241,7 @@ async function answerHttp(site: Site, req: IncomingMessage, res: ServerResponse)
       send(res, finish(problem, req.method ?? "GET"));
       return;
     }
-    const answer = await answerRequest(sentRequest(req), site.files);
+    const answer = await answerRequest(sentRequest(req, site.forwardedProto), site.files);
     if (answer.kind === "static") {
       req.url = answer.url;
       await serveHandler(req, res, { public: site.dir, directoryListing: false, symlinks: false, etag: false }, staticFiles(site.dir, res));
@@ -274,7 +330,8 @@ async function answerClientError(site: Site, error: ParserError, socket: Socket)
   if ((error.code === "HPE_INVALID_METHOD" || error.code === "HPE_INVALID_URL") && error.rawPacket !== undefined) {
     const raw = readRawRequest(error.rawPacket, failedRequestStart(error.rawPacket, error.bytesParsed));
     if (raw !== null) {
-      await answerRaw(site, { method: raw.method, target: raw.target, scheme: "http", host: raw.headers["host"] ?? null, headers: headerReader(raw.headers) }, socket);
+      const scheme = site.forwardedProto ? schemeOf(raw.headers["x-forwarded-proto"]) : "http";
+      await answerRaw(site, { method: raw.method, target: raw.target, scheme, host: raw.headers["host"] ?? null, headers: headerReader(raw.headers) }, socket);
       return;
     }
   }

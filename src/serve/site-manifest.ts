@@ -1,7 +1,8 @@
 /**
  * The preview's view of a built site's manifest: read at start (a missing or foreign site is
  * refused), then re-read whenever the file on disk changes, so a running preview follows rebuilds
- * (the build replaces the manifest atomically, which gives it a new inode).
+ * (the build replaces the manifest atomically, which gives it a new inode). Without watching
+ * (`subjekti serve`) it is re-read only when a file it names is missing.
  */
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -22,18 +23,23 @@ interface Loaded {
 /** Follows `<dir>/_subjekti/manifest.json` as rebuilds replace it. */
 export class ManifestWatcher {
   readonly #file: string;
+  readonly #watch: boolean;
   #loaded: Loaded;
   #checkedAt: number;
   #checking: Promise<void> | null = null;
 
-  private constructor(file: string, loaded: Loaded) {
+  private constructor(file: string, loaded: Loaded, watch: boolean) {
     this.#file = file;
+    this.#watch = watch;
     this.#loaded = loaded;
     this.#checkedAt = Date.now();
   }
 
-  /** Reads the site's manifest; throws SubjektiError with a hint when there is no usable site. */
-  static async open(dir: string): Promise<ManifestWatcher> {
+  /**
+   * Reads the site's manifest; throws SubjektiError with a hint when there is no usable site.
+   * `watch`: look for a newer one at most every RECHECK_MS (else only when `refresh` is called).
+   */
+  static async open(dir: string, watch = true): Promise<ManifestWatcher> {
     const file = join(dir, MANIFEST_PATH);
     const dirStat = await stat(dir).catch(() => null);
     if (dirStat === null || !dirStat.isDirectory()) {
@@ -44,12 +50,12 @@ export class ManifestWatcher {
       const hint = loaded.stamp === "" ? "run `npm run build` first" : "run `npm run build` again";
       throw new SubjektiError("NO_SITE", `${dir} has no usable site (${loaded.state.problem}): ${hint}`);
     }
-    return new ManifestWatcher(file, loaded);
+    return new ManifestWatcher(file, loaded, watch);
   }
 
   /** The current manifest, re-read first when the file may have changed since the last look. */
   async current(): Promise<SiteState> {
-    if (Date.now() - this.#checkedAt >= RECHECK_MS) await this.refresh();
+    if (this.#watch && Date.now() - this.#checkedAt >= RECHECK_MS) await this.refresh();
     return this.#loaded.state;
   }
 
