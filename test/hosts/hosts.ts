@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { createInterface } from "node:readline";
@@ -138,6 +139,18 @@ export function firstLine<T>(child: ChildProcess, read: (line: string) => T, tim
     child.once("exit", (code) => {
       clearTimeout(timer);
       fail(new Error(`exited with ${code} before it was ready; stderr:\n${stderr}`));
+    });
+  });
+}
+
+/** A port free on 127.0.0.1 right now, for a server that cannot be told to pick one itself. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
     });
   });
 }

@@ -10,7 +10,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe } from "vitest";
@@ -18,7 +17,7 @@ import { tempDir } from "../_tree.ts";
 import { buildSite } from "../../src/site/build-site.ts";
 import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";
 import { FIXTURE_OPTIONS } from "./fixture-site.ts";
-import { firstLine, type Host, stopChild } from "./hosts.ts";
+import { firstLine, freePort, type Host, stopChild } from "./hosts.ts";
 import { sendRaw } from "./raw-http.ts";
 import type { RequestCase } from "./request-cases.ts";
 import { runRequestCases } from "./run-cases.ts";
@@ -53,17 +52,6 @@ function adaptToNetlifyDev(c: RequestCase): RequestCase | null {
     expectHeaders = rest;
   }
   return { ...c, expectHeaders, length: null };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
 }
 
 /** Starts `netlify dev` on the site in `root/site` (netlify's static server serves only inside its project). */

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { BASE, CACHE_CONTROL, COLLECTION as C, page } from "./fixture-site.ts";
 
-export type HostName = "edge" | "preview" | "deno" | "netlify";
+export type HostName = "edge" | "preview" | "deno" | "netlify" | "nginx";
 
 export interface RequestCase {
   /** Input and expected result, in words. */
@@ -175,7 +175,7 @@ function drfCase(drf: DrfAnswer): RequestCase {
   const extra = {
     ...(Object.keys(exceptions).length === 0 ? {} : { exceptions }),
     // A Headers object holds bytes: a value above U+00FF cannot even be set on a Request; on the wire it is UTF-8.
-    ...(Object.values(drf.headers).some((value) => /[^\x00-\xff]/.test(value)) ? { hosts: ["preview", "deno", "netlify"] as const } : {}),
+    ...(Object.values(drf.headers).some((value) => /[^\x00-\xff]/.test(value)) ? { hosts: ["preview", "deno", "netlify", "nginx"] as const } : {}),
   };
   if (!path.startsWith("/api/")) {
     return { ...sent, status, expectHeaders: {}, body: STATIC_NOT_FOUND, length: null, ...extra };
@@ -317,7 +317,7 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   get("limit=7&offset=7&x=1 -> extra parameter: derived page", `${P}?limit=7&offset=7&x=1`, page(7, 7, `${C}?limit=7&offset=14&x=1`, `${C}?limit=7&x=1`)),
   // Deno's HTTP server refuses a request head this long (400) before any code runs; Netlify's CDN has its own limit.
   get("a 100 KB value -> answered, carried into next", `${P}?x=${LONG_VALUE}`, page(0, 20, `${C}?limit=20&offset=20&x=${LONG_VALUE}`, null), {
-    hosts: ["edge", "preview"],
+    hosts: ["edge", "preview", "nginx"],
   }),
   get("10,000 parameters -> answered, all carried into next", `${P}?${MANY_PARAMS}`, page(0, 20, `${C}?limit=20&offset=20&${MANY_PARAMS}`, null)),
 
@@ -329,8 +329,8 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   refuse("PATCH -> 405 naming PATCH", "PATCH", `${P}?limit=5`, 405, notAllowed("PATCH")),
   refuse("DELETE -> 405 naming DELETE", "DELETE", P, 405, notAllowed("DELETE")),
   refuse("FOO (unknown to Node's parser) -> 405 naming FOO", "FOO", P, 405, notAllowed("FOO")),
-  refuse("TRACE -> 405 naming TRACE", "TRACE", P, 405, notAllowed("TRACE"), { hosts: ["preview", "deno"] }),
-  refuse("CONNECT -> 405 naming CONNECT", "CONNECT", P, 405, notAllowed("CONNECT"), { hosts: ["preview"] }),
+  refuse("TRACE -> 405 naming TRACE", "TRACE", P, 405, notAllowed("TRACE"), { hosts: ["preview", "deno", "nginx"] }),
+  refuse("CONNECT -> 405 naming CONNECT", "CONNECT", P, 405, notAllowed("CONNECT"), { hosts: ["preview", "nginx"] }),
   get("lower-case get -> upper-cased as Django does: the page", `${P}?limit=7`, page(0, 7, `${C}?limit=7&offset=7`, null), { method: "get" }),
   refuse("Delete (mixed case) -> 405 naming DELETE", "Delete", P, 405, notAllowed("DELETE")),
   head("HEAD first page -> no body, Content-Length of the GET body", P, FIRST),

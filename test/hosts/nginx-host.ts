@@ -1,0 +1,144 @@
+/**
+ * Real nginx (Debian's nginx-light) in front of a real `subjekti serve` process, both on loopback:
+ * nginx runs with a temp prefix, pid file, error log and temp paths, with the configuration
+ * `subjekti nginx` prints included at its http level, exactly as a deployer includes it.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { userInfo } from "node:os";
+import { join, resolve } from "node:path";
+import { connect } from "node:net";
+import { runCli } from "../_cli.ts";
+import { firstLine, freePort, type Host, stopChild } from "./hosts.ts";
+import { sendRaw } from "./raw-http.ts";
+
+const REPO = resolve(import.meta.dirname, "../..");
+
+/** The nginx binary: on PATH, or where Debian puts it (/usr/sbin is not on every user's PATH). */
+export const NGINX: string | null = (() => {
+  for (const dir of [...(process.env["PATH"] ?? "").split(":"), "/usr/sbin", "/usr/local/sbin"]) {
+    if (dir !== "" && existsSync(join(dir, "nginx"))) return join(dir, "nginx");
+  }
+  return null;
+})();
+
+/** Is nginx's absence a failure (CI) rather than a reason to skip? */
+export const REQUIRE_NGINX = process.env["SUBJEKTI_REQUIRE_NGINX"] === "1";
+
+/** The nginx version line (`nginx/1.22.1`), for test names. */
+export function nginxVersion(): string {
+  if (NGINX === null) return "nginx missing";
+  // nginx -v prints to stderr.
+  return spawnSync(NGINX, ["-v"], { encoding: "utf8" }).stderr.trim().replace(/^nginx version: /, "");
+}
+
+/** `subjekti serve` as a child process (bin/subjekti.js), stopped and started again by the tests. */
+export interface ServeProcess {
+  readonly port: number;
+  readonly child: ChildProcess;
+}
+
+/** Starts `subjekti serve --dir <dir> --port <port>` with `args`; resolves once it listens. */
+export async function startServe(dir: string, port: number, args: readonly string[] = []): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [join(REPO, "bin/subjekti.js"), "serve", "--dir", dir, "--port", String(port), ...args], {
+    cwd: REPO,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  await firstLine(child, (line) => {
+    if (!line.startsWith("subjekti serve: http://")) throw new Error("not yet");
+  }, 60_000);
+  return { port, child };
+}
+
+/** nginx and `subjekti serve` for the site in `dir`, as the request table's `nginx` host. */
+export interface NginxHost extends Host {
+  readonly port: number;
+  readonly prefix: string;
+  serve: ServeProcess | null;
+  /** Stops `subjekti serve` (SIGTERM) and waits for its exit code. */
+  stopServe(): Promise<number | null>;
+  /** Starts `subjekti serve` again on the upstream's port. */
+  startServe(): Promise<void>;
+}
+
+/**
+ * Starts `subjekti serve` and nginx in front of it for the site in `dir`; `prefix` is nginx's own
+ * temp directory (created here). The Host `testserver` makes links the fixture's public origin.
+ */
+export async function nginxHost(dir: string, prefix: string, serveArgs: readonly string[] = []): Promise<NginxHost> {
+  if (NGINX === null) throw new Error("nginx is not installed (apt-get install nginx-light)");
+  const [port, upstream] = [await freePort(), await freePort()];
+  await mkdir(join(prefix, "temp"), { recursive: true });
+  const generated = await runCli(["nginx", "--dir", dir, "--listen", `127.0.0.1:${port}`, "--upstream", `127.0.0.1:${upstream}`]);
+  if (generated.code !== 0) throw new Error(`subjekti nginx failed: ${generated.stderr}`);
+  await writeFile(join(prefix, "subjekti.conf"), generated.stdout);
+  const temp = (name: string): string => `${name}_temp_path ${join(prefix, "temp", name)};`;
+  await writeFile(
+    join(prefix, "nginx.conf"),
+    [
+      // As root, nginx's workers would drop to `nobody`, who cannot read a private temp directory.
+      ...(process.getuid?.() === 0 ? [`user ${userInfo().username};`] : []),
+      "worker_processes 1;",
+      `pid ${join(prefix, "nginx.pid")};`,
+      `error_log ${join(prefix, "error.log")} warn;`,
+      "events { worker_connections 512; }",
+      "http {",
+      "    access_log off;",
+      `    ${temp("client_body")} ${temp("proxy")} ${temp("fastcgi")} ${temp("uwsgi")} ${temp("scgi")}`,
+      `    include ${join(prefix, "subjekti.conf")};`,
+      "}",
+      "",
+    ].join("\n"),
+  );
+  const serve = await startServe(dir, upstream, serveArgs);
+  const nginx = spawn(NGINX, ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-e", join(prefix, "error.log"), "-g", "daemon off;"], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  nginx.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  await listening(port, nginx, () => stderr);
+  const host: NginxHost = {
+    name: "nginx",
+    port,
+    prefix,
+    serve,
+    send: (method, target, headers, encoding) => sendRaw(port, method, target, { Host: "testserver", ...headers }, encoding),
+    async stopServe() {
+      const child = host.serve?.child;
+      host.serve = null;
+      if (child === undefined) return null;
+      const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+      await stopChild(child);
+      return exited;
+    },
+    async startServe() {
+      host.serve = await startServe(dir, upstream, serveArgs);
+    },
+    async stop() {
+      await host.stopServe();
+      await stopChild(nginx);
+    },
+  };
+  return host;
+}
+
+/** Resolves once `port` accepts connections; rejects with nginx's stderr if it exits first. */
+async function listening(port: number, nginx: ChildProcess, stderr: () => string): Promise<void> {
+  const exited = new Promise<never>((_done, fail) => nginx.once("exit", (code) => fail(new Error(`nginx exited with ${code}: ${stderr()}`))));
+  for (let tries = 0; tries < 200; tries++) {
+    const open = await Promise.race([exited, canConnect(port)]);
+    if (open) return;
+    await new Promise((wait) => setTimeout(wait, 50));
+  }
+  throw new Error(`nginx did not listen on ${port}: ${stderr()}`);
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once("error", () => done(false));
+  });
+}
