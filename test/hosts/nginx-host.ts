@@ -58,8 +58,8 @@ export interface NginxHost extends Host {
   serve: ServeProcess | null;
   /** Stops `subjekti serve` (SIGTERM) and waits for its exit code. */
   stopServe(): Promise<number | null>;
-  /** Starts `subjekti serve` again on the upstream's port. */
-  startServe(): Promise<void>;
+  /** Starts `subjekti serve` again on the upstream's port (with other arguments when given). */
+  startServe(args?: readonly string[]): Promise<void>;
 }
 
 /**
@@ -110,8 +110,8 @@ export async function nginxHost(dir: string, prefix: string, serveArgs: readonly
       await stopChild(child);
       return exited;
     },
-    async startServe() {
-      host.serve = await startServe(dir, upstream, serveArgs);
+    async startServe(args = serveArgs) {
+      host.serve = await startServe(dir, upstream, args);
     },
     async stop() {
       await host.stopServe();

@@ -6,13 +6,16 @@
  * Without nginx the tests skip, saying so, unless SUBJEKTI_REQUIRE_NGINX=1 (CI installs Debian's
  * nginx-light), where that is a failure.
  */
-import { rm } from "node:fs/promises";
+import { readdir, rm, writeFile } from "node:fs/promises";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DATA_ROOT } from "../../src/core/layout.ts";
+import { staticEntries } from "../../src/nginx/nginx-config.ts";
 import { tempDir } from "../_tree.ts";
 import { BASE, buildFixture, COLLECTION, page } from "./fixture-site.ts";
 import { NGINX, type NginxHost, nginxHost, nginxVersion, REQUIRE_NGINX } from "./nginx-host.ts";
-import { sendRaw } from "./raw-http.ts";
+import { type RawAnswer, sendRaw } from "./raw-http.ts";
 import type { RequestCase } from "./request-cases.ts";
 import { runRequestCases } from "./run-cases.ts";
 
@@ -63,4 +66,110 @@ describe.skipIf(NGINX === null && !REQUIRE_NGINX)(`nginx (${nginxVersion()}) in 
   };
 
   describe("the request table", () => runRequestCases("nginx", use, adaptToNginx));
+});
+
+describe.skipIf(NGINX === null && !REQUIRE_NGINX)("nginx without the Node process", () => {
+  let site: Awaited<ReturnType<typeof buildFixture>>;
+  let prefix: string;
+  let host: NginxHost | undefined;
+
+  beforeAll(async () => {
+    if (NGINX === null) throw new Error("SUBJEKTI_REQUIRE_NGINX=1 but no nginx on PATH or in /usr/sbin (apt-get install nginx-light)");
+    site = await buildFixture();
+    prefix = await tempDir("subjekti-nginx-");
+    host = await nginxHost(site.dir, prefix, ["--forwarded-proto"]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await host?.stop();
+    await site?.remove();
+    if (prefix !== undefined) await rm(prefix, { recursive: true, force: true });
+  });
+
+  /** Headers a server adds about itself and the connection, not the answer. */
+  const OWN = new Set(["server", "date", "connection", "keep-alive"]);
+  const answerOf = (answer: RawAnswer): object => ({
+    status: answer.status,
+    headers: Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !OWN.has(name))),
+    body: answer.body.toString("utf8"),
+  });
+
+  it("every pre-rendered page on disk is named by the configuration", async () => {
+    const named = new Set(staticEntries(site.manifest).map((entry) => entry.file));
+    const files = (await readdir(join(site.dir, DATA_ROOT, "pages"), { recursive: true })).filter((file) => file.endsWith(".json"));
+    expect(files.length).toBeGreaterThan(20);
+    for (const file of files) expect(named, file).toContain(`/${DATA_ROOT}/pages/${file}`);
+  });
+
+  it("answers every pre-rendered target from the files alone, byte for byte as subjekti serve; derived ones 502 until it is back", async () => {
+    const nginx = host!;
+    const targets = staticEntries(site.manifest).map((entry) => entry.target);
+    const served = await Promise.all(targets.map((target) => sendRaw(nginx.serve!.port, "GET", target, { Host: "testserver" })));
+    expect(await nginx.stopServe(), "subjekti serve's exit code after SIGTERM").toBe(0);
+
+    for (const [i, target] of targets.entries()) {
+      const alone = await nginx.send("GET", target, {});
+      expect(answerOf(alone), target).toEqual(answerOf(served[i]!));
+      expect(alone.headers["last-modified"], target).toBeUndefined();
+    }
+    // A browser's Accept is answered from the file too; what the router must read is not.
+    expect((await nginx.send("GET", "/api/subjekti/?limit=7&offset=7", { Accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" })).status).toBe(200);
+    for (const [target, headers] of [
+      ["/api/subjekti/?limit=7&offset=3", {}],
+      ["/api/subjekti/?LIMIT=7&offset=7", {}],
+      ["/api/subjekti/?limit=7&offset=7", { Accept: "application/json; indent=2" }],
+      ["/api/subjekti/?limit=7&offset=7", { "If-None-Match": "*" }],
+      ["/api/subjekti/?limit=7&offset=7", { Host: "TestServer" }],
+      ["/api/subjekti/./?limit=7&offset=7", {}],
+    ] as const) {
+      const answer = await nginx.send("GET", target, headers);
+      expect({ target, headers, status: answer.status }).toEqual({ target, headers, status: 502 });
+    }
+    expect((await nginx.send("HEAD", "/api/subjekti/", {})).status).toBe(502);
+
+    await nginx.startServe();
+    const back = await nginx.send("GET", "/api/subjekti/?limit=7&offset=3", {});
+    expect(back.status).toBe(200);
+    expect(back.body.toString("utf8")).toBe(page(3, 7, `${COLLECTION}?limit=7&offset=10`, `${COLLECTION}?limit=7`));
+  }, 120_000);
+
+  it("subjekti serve answers only the base URL's host by default: any other gets Django's 400 through nginx", async () => {
+    const nginx = host!;
+    const other = await nginx.send("GET", "/api/subjekti/?limit=7&offset=3", { Host: "deploy-preview-7--subjekti.example" });
+    expect(other.status).toBe(400);
+    expect(other.headers["content-type"]).toBe("text/html");
+    expect(other.body.toString("utf8")).toContain("<h1>Bad Request (400)</h1>");
+    const own = await nginx.send("GET", "/api/subjekti/?limit=7&offset=3", { Host: "TestServer:80" });
+    expect(own.status).toBe(200);
+    expect(own.body.toString("utf8")).toContain(`"next":"http://TestServer:80/api/subjekti/?limit=7&offset=10"`);
+    expect(new URL(BASE).hostname).toBe("testserver");
+  });
+
+  it("subjekti serve stops gracefully on SIGTERM: no new connection, the answer in flight finished, exit 0", async () => {
+    const nginx = host!;
+    const big = Buffer.alloc(64 * 1024 * 1024, "x");
+    await writeFile(join(site.dir, "big.txt"), big);
+    const serve = nginx.serve!;
+    const socket = connect({ host: "127.0.0.1", port: serve.port });
+    let received = 0;
+    const ended = new Promise<void>((done) => socket.once("end", done));
+    await new Promise<void>((done) => socket.once("connect", done));
+    socket.write("GET /big.txt HTTP/1.1\r\nHost: testserver\r\n\r\n");
+    const firstBytes = new Promise<void>((done) => socket.once("data", () => done()));
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+    });
+    await firstBytes;
+    socket.pause();
+    const exited = new Promise<number | null>((done) => serve.child.once("exit", (code) => done(code)));
+    serve.child.kill("SIGTERM");
+    await new Promise((wait) => setTimeout(wait, 500));
+    await expect(sendRaw(serve.port, "GET", "/api/subjekti/", { Host: "testserver" }), "a new connection while draining").rejects.toThrow(/ECONNREFUSED/);
+    expect(serve.child.exitCode, "still finishing the answer in flight").toBe(null);
+    socket.resume();
+    await ended;
+    expect(received).toBeGreaterThan(big.length);
+    expect(await exited).toBe(0);
+    nginx.serve = null;
+  }, 60_000);
 });
