@@ -25,6 +25,8 @@ describe("usage errors exit 2", () => {
     [["frobnicate"], /unknown command 'frobnicate'/],
     [["preview", "--port", "99999"], /expected a port from 0 to 65535/],
     [["build", "--forms", "xml"], /"xml" is not a form/],
+    [["serve", "--allowed-hosts", "registry.example.hr,evil.org/x"], /"evil.org\/x" is not a host name/],
+    [["preview", "--allowed-hosts", "a b"], /"a b" is not a host name/],
   ])("%j", async (args, message) => {
     const { code, stderr } = await runCli(args);
     expect(code).toBe(2);
@@ -95,6 +97,11 @@ describe("the preview's address", () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/subjekti\/$/);
     expect(url).not.toContain(":0/");
     expect([status, code]).toEqual([200, 0]);
+  });
+
+  it("--allowed-hosts: any other Host gets a 400 (127.0.0.1 is the Host fetch sends here)", async () => {
+    expect((await serveOnce(["--port", "0", "--allowed-hosts", "registry.example.hr"])).status).toBe(400);
+    expect((await serveOnce(["--port", "0", "--allowed-hosts", "registry.example.hr,127.0.0.1"])).status).toBe(200);
   });
 
   it("PORT and HOST are the defaults; --port wins over PORT", async () => {

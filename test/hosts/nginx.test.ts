@@ -143,6 +143,11 @@ describe.skipIf(NGINX === null && !REQUIRE_NGINX)("nginx without the Node proces
     expect(own.status).toBe(200);
     expect(own.body.toString("utf8")).toContain(`"next":"http://TestServer:80/api/subjekti/?limit=7&offset=10"`);
     expect(new URL(BASE).hostname).toBe("testserver");
+    // nginx writes X-Forwarded-Proto itself (a client's is replaced); serve reads it with --forwarded-proto.
+    const forged = await nginx.send("GET", "/api/subjekti/?limit=7&offset=3", { "X-Forwarded-Proto": "https" });
+    expect(forged.body.toString("utf8")).toContain(`"next":"http://testserver/`);
+    const behindTls = await sendRaw(nginx.serve!.port, "GET", "/api/subjekti/?limit=7&offset=3", { Host: "testserver", "X-Forwarded-Proto": "https" });
+    expect(behindTls.body.toString("utf8")).toContain(`"next":"https://testserver/api/subjekti/?limit=7&offset=10"`);
   });
 
   it("subjekti serve stops gracefully on SIGTERM: no new connection, the answer in flight finished, exit 0", async () => {
