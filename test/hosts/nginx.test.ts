@@ -150,6 +150,22 @@ describe.skipIf(NGINX === null && !REQUIRE_NGINX)("nginx without the Node proces
     expect(behindTls.body.toString("utf8")).toContain(`"next":"https://testserver/api/subjekti/?limit=7&offset=10"`);
   });
 
+  it("HTTP/1.0 without a Host: nginx hands on its own address (as the preview uses its own), which ALLOWED_HOSTS must name", async () => {
+    const nginx = host!;
+    const answer = await new Promise<string>((done, fail) => {
+      const socket = connect({ host: "127.0.0.1", port: nginx.port });
+      const parts: Buffer[] = [];
+      socket.on("connect", () => socket.write("GET /api/subjekti/?limit=7&offset=3 HTTP/1.0\r\n\r\n"));
+      socket.on("data", (chunk: Buffer) => parts.push(chunk));
+      socket.on("error", fail);
+      socket.on("end", () => done(Buffer.concat(parts).toString("utf8")));
+    });
+    // Django reads SERVER_NAME:SERVER_PORT then, and refuses it unless ALLOWED_HOSTS names it; without
+    // a Host at all, subjekti serve would have refused the HTTP/1.1 request nginx makes with its JSON 400.
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain("<h1>Bad Request (400)</h1>");
+  });
+
   it("subjekti serve stops gracefully on SIGTERM: no new connection, the answer in flight finished, exit 0", async () => {
     const nginx = host!;
     const big = Buffer.alloc(64 * 1024 * 1024, "x");
