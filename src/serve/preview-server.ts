@@ -1,5 +1,6 @@
 /**
- * The local preview: a Node adapter over the core's handler (src/core/answer-request.ts), which
+ * The local preview, and `subjekti serve` (serve-command.ts: the same server for production, with
+ * ALLOWED_HOSTS, the manifest read once and a graceful drain): a Node adapter over the core's handler (src/core/answer-request.ts), which
  * decides and finishes every answer; the site's files come from the site directory (node-site.ts)
  * and the static site's bytes from serve-handler. Links in its answers start with its own origin,
  * so following `next` stays local (the router then derives pages whose pre-rendered files carry

@@ -7,7 +7,6 @@
  */
 import type { Command } from "commander";
 import type { Io } from "../cli.ts";
-import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { allowedHostList, DEFAULT_HOST, envPort, port } from "./listen-options.ts";
 
 /** Where `subjekti serve` listens by default: the upstream the nginx configuration names. */
@@ -29,7 +28,8 @@ export function addServeCommand(program: Command, io: Io, listening: (address: {
   program
     .command("serve")
     .description("serve a built site in production (behind nginx: see `subjekti nginx`), routed exactly as the preview and the edge")
-    .option("--dir <dir>", "the built site", DEFAULT_OPTIONS.outDir)
+    // The build's default --out (src/serve does not import the build).
+    .option("--dir <dir>", "the built site", "dist")
     .option("--port <n>", `the port (default: $PORT, else ${SERVE_PORT}; 0: any free port)`, port)
     .option("--host <host>", `the address to listen on (default: $HOST, else ${DEFAULT_HOST})`)
     .option("--allowed-hosts <list>", "answer only these Host names (registry.example.hr, .example.hr for it and its subdomains, * for any), any other with Django's 400 (default: the base URL's host)", allowedHostList)
