@@ -42,16 +42,17 @@ function adaptToNginx(c: RequestCase): RequestCase {
   return own === undefined ? c : { ...c, status: own.status, expectHeaders: { "content-type": "text/html" }, body: NGINX_PAGE(own.status), length: null };
 }
 
-describe.skipIf(NGINX === null && !REQUIRE_NGINX)(`nginx (${nginxVersion()}) in front of subjekti serve`, () => {
-  let site: Awaited<ReturnType<typeof buildFixture>>;
-  let prefix: string;
+/** Builds the fixture and starts nginx in front of `subjekti serve <serveArgs>` for the enclosing describe. */
+function startNginx(serveArgs: readonly string[]): { use: () => NginxHost; site: () => Awaited<ReturnType<typeof buildFixture>> } {
+  let site: Awaited<ReturnType<typeof buildFixture>> | undefined;
+  let prefix: string | undefined;
   let host: NginxHost | undefined;
 
   beforeAll(async () => {
     if (NGINX === null) throw new Error("SUBJEKTI_REQUIRE_NGINX=1 but no nginx on PATH or in /usr/sbin (apt-get install nginx-light)");
     site = await buildFixture();
     prefix = await tempDir("subjekti-nginx-");
-    host = await nginxHost(site.dir, prefix, ["--allowed-hosts", TABLE_HOSTS, "--forwarded-proto"]);
+    host = await nginxHost(site.dir, prefix, serveArgs);
   }, 120_000);
 
   afterAll(async () => {
@@ -60,31 +61,25 @@ describe.skipIf(NGINX === null && !REQUIRE_NGINX)(`nginx (${nginxVersion()}) in 
     if (prefix !== undefined) await rm(prefix, { recursive: true, force: true });
   });
 
-  const use = (): NginxHost => {
-    if (host === undefined) throw new Error("nginx did not start");
-    return host;
+  return {
+    use: () => {
+      if (host === undefined) throw new Error("nginx did not start");
+      return host;
+    },
+    site: () => {
+      if (site === undefined) throw new Error("the fixture was not built");
+      return site;
+    },
   };
+}
 
+describe.skipIf(NGINX === null && !REQUIRE_NGINX)(`nginx (${nginxVersion()}) in front of subjekti serve`, () => {
+  const { use } = startNginx(["--allowed-hosts", TABLE_HOSTS, "--forwarded-proto"]);
   describe("the request table", () => runRequestCases("nginx", use, adaptToNginx));
 });
 
 describe.skipIf(NGINX === null && !REQUIRE_NGINX)("nginx without the Node process", () => {
-  let site: Awaited<ReturnType<typeof buildFixture>>;
-  let prefix: string;
-  let host: NginxHost | undefined;
-
-  beforeAll(async () => {
-    if (NGINX === null) throw new Error("SUBJEKTI_REQUIRE_NGINX=1 but no nginx on PATH or in /usr/sbin (apt-get install nginx-light)");
-    site = await buildFixture();
-    prefix = await tempDir("subjekti-nginx-");
-    host = await nginxHost(site.dir, prefix, ["--forwarded-proto"]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await host?.stop();
-    await site?.remove();
-    if (prefix !== undefined) await rm(prefix, { recursive: true, force: true });
-  });
+  const started = startNginx(["--forwarded-proto"]);
 
   /** Headers a server adds about itself and the connection, not the answer. */
   const OWN = new Set(["server", "date", "connection", "keep-alive"]);
@@ -95,15 +90,15 @@ describe.skipIf(NGINX === null && !REQUIRE_NGINX)("nginx without the Node proces
   });
 
   it("every pre-rendered page on disk is named by the configuration", async () => {
-    const named = new Set(staticEntries(site.manifest).map((entry) => entry.file));
-    const files = (await readdir(join(site.dir, DATA_ROOT, "pages"), { recursive: true })).filter((file) => file.endsWith(".json"));
+    const named = new Set(staticEntries(started.site().manifest).map((entry) => entry.file));
+    const files = (await readdir(join(started.site().dir, DATA_ROOT, "pages"), { recursive: true })).filter((file) => file.endsWith(".json"));
     expect(files.length).toBeGreaterThan(20);
     for (const file of files) expect(named, file).toContain(`/${DATA_ROOT}/pages/${file}`);
   });
 
   it("answers every pre-rendered target from the files alone, byte for byte as subjekti serve; derived ones 502 until it is back", async () => {
-    const nginx = host!;
-    const targets = staticEntries(site.manifest).map((entry) => entry.target);
+    const nginx = started.use();
+    const targets = staticEntries(started.site().manifest).map((entry) => entry.target);
     const served = await Promise.all(targets.map((target) => sendRaw(nginx.serve!.port, "GET", target, { Host: "testserver" })));
     expect(await nginx.stopServe(), "subjekti serve's exit code after SIGTERM").toBe(0);
 
@@ -143,7 +138,7 @@ describe.skipIf(NGINX === null && !REQUIRE_NGINX)("nginx without the Node proces
   }, 120_000);
 
   it("subjekti serve answers only the base URL's host by default: any other gets Django's 400 through nginx", async () => {
-    const nginx = host!;
+    const nginx = started.use();
     const other = await nginx.send("GET", "/api/subjekti/?limit=7&offset=3", { Host: "deploy-preview-7--subjekti.example" });
     expect(other.status).toBe(400);
     expect(other.headers["content-type"]).toBe("text/html");
@@ -160,7 +155,7 @@ describe.skipIf(NGINX === null && !REQUIRE_NGINX)("nginx without the Node proces
   });
 
   it("HTTP/1.0 without a Host: nginx hands on its own address (as the preview uses its own), which ALLOWED_HOSTS must name", async () => {
-    const nginx = host!;
+    const nginx = started.use();
     const answer = await new Promise<string>((done, fail) => {
       const socket = connect({ host: "127.0.0.1", port: nginx.port });
       const parts: Buffer[] = [];
@@ -176,9 +171,9 @@ describe.skipIf(NGINX === null && !REQUIRE_NGINX)("nginx without the Node proces
   });
 
   it("subjekti serve stops gracefully on SIGTERM: no new connection, the answer in flight finished, exit 0", async () => {
-    const nginx = host!;
+    const nginx = started.use();
     const big = Buffer.alloc(64 * 1024 * 1024, "x");
-    await writeFile(join(site.dir, "big.txt"), big);
+    await writeFile(join(started.site().dir, "big.txt"), big);
     const serve = nginx.serve!;
     const socket = connect({ host: "127.0.0.1", port: serve.port });
     let received = 0;
