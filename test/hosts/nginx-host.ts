@@ -63,12 +63,12 @@ export interface NginxHost extends Host {
 }
 
 /**
- * Starts `subjekti serve` and nginx in front of it for the site in `dir`; `prefix` is nginx's own
- * temp directory (created here). The Host `testserver` makes links the fixture's public origin.
+ * Starts `subjekti serve` and nginx in front of it (on `nginxPort`, else a free port) for the site
+ * in `dir`; `prefix` is nginx's own temp directory (created here). The Host `testserver` makes links the fixture's public origin.
  */
-export async function nginxHost(dir: string, prefix: string, serveArgs: readonly string[] = []): Promise<NginxHost> {
+export async function nginxHost(dir: string, prefix: string, serveArgs: readonly string[] = [], nginxPort?: number): Promise<NginxHost> {
   if (NGINX === null) throw new Error("nginx is not installed (apt-get install nginx-light)");
-  const [port, upstream] = [await freePort(), await freePort()];
+  const [port, upstream] = [nginxPort ?? (await freePort()), await freePort()];
   await mkdir(join(prefix, "temp"), { recursive: true });
   const generated = await runCli(["nginx", "--dir", dir, "--listen", `127.0.0.1:${port}`, "--upstream", `127.0.0.1:${upstream}`]);
   if (generated.code !== 0) throw new Error(`subjekti nginx failed: ${generated.stderr}`);

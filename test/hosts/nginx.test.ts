@@ -6,14 +6,18 @@
  * Without nginx the tests skip, saying so, unless SUBJEKTI_REQUIRE_NGINX=1 (CI installs Debian's
  * nginx-light), where that is a failure.
  */
-import { readdir, rm, writeFile } from "node:fs/promises";
+import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATA_ROOT } from "../../src/core/layout.ts";
+import { DATA_ROOT, MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
+import { type Manifest, readManifest } from "../../src/core/manifest.ts";
+import { buildSite } from "../../src/site/build-site.ts";
 import { staticEntries } from "../../src/nginx/nginx-config.ts";
+import { runCli } from "../_cli.ts";
 import { tempDir } from "../_tree.ts";
-import { BASE, buildFixture, COLLECTION, page } from "./fixture-site.ts";
+import { BASE, buildFixture, COLLECTION, FIXTURE_OPTIONS, page } from "./fixture-site.ts";
+import { freePort } from "./hosts.ts";
 import { NGINX, type NginxHost, nginxHost, nginxVersion, REQUIRE_NGINX } from "./nginx-host.ts";
 import { type RawAnswer, sendRaw } from "./raw-http.ts";
 import type { RequestCase } from "./request-cases.ts";
@@ -198,3 +202,56 @@ describe.skipIf(NGINX === null && !REQUIRE_NGINX)("nginx without the Node proces
     nginx.serve = null;
   }, 60_000);
 });
+
+describe.skipIf(NGINX === null && !REQUIRE_NGINX)("subjekti check against nginx in front of subjekti serve", () => {
+  let root: string | undefined;
+  let host: NginxHost | undefined;
+  let origin = "";
+  let built = "";
+  let deployed = "";
+
+  beforeAll(async () => {
+    if (NGINX === null) throw new Error("SUBJEKTI_REQUIRE_NGINX=1 but no nginx on PATH or in /usr/sbin (apt-get install nginx-light)");
+    root = await tempDir("subjekti-nginx-check-");
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    [built, deployed] = [join(root, "built"), join(root, "deployed")];
+    // Built for nginx's own origin, so that nginx answers the pre-rendered pages itself.
+    await buildSite({ ...FIXTURE_OPTIONS, baseUrl: origin, outDir: built });
+    await cp(built, deployed, { recursive: true });
+    host = await nginxHost(deployed, join(root, "nginx"), [], port);
+  }, 120_000);
+
+  afterAll(async () => {
+    await host?.stop();
+    if (root !== undefined) await rm(root, { recursive: true, force: true });
+  });
+
+  it("passes: every pre-rendered page, derived pages, HEAD, 304, preflight, 404 and 405 as built", async () => {
+    const run = await runCli(["check", origin, "--dir", built, "--quiet"]);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+  }, 60_000);
+
+  it("fails on one byte changed in a page file nginx sends, naming its URL and the byte", async () => {
+    const manifest = (await readManifestFile(built)).manifest;
+    const path = join(deployed, pagePath(manifest, "plain", 7, 2) as string);
+    const original = await readFile(path);
+    const changed = Buffer.from(original);
+    changed[100] = (changed[100] as number) ^ 1;
+    await writeFile(path, changed);
+    try {
+      const run = await runCli(["check", origin, "--dir", built, "--quiet"]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(`GET ${origin}/api/subjekti/?limit=7&offset=14 (pre-rendered):\n  body: first difference at byte 100\n`);
+    } finally {
+      await writeFile(path, original);
+    }
+  }, 60_000);
+});
+
+/** The manifest of the site built in `dir`. */
+async function readManifestFile(dir: string): Promise<{ manifest: Manifest }> {
+  const state = readManifest(await readFile(join(dir, MANIFEST_PATH), "utf8"));
+  if ("problem" in state) throw new Error(state.problem);
+  return state;
+}
