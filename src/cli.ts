@@ -139,6 +139,7 @@ interface CheckFlags {
   readonly sample?: number;
   readonly seed: number;
   readonly timeout: number;
+  readonly etags: boolean;
   readonly json: boolean;
   readonly quiet: boolean;
 }
@@ -324,13 +325,14 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .option("--concurrency <n>", "requests in flight at once", positiveInt, 16)
     .option("--sample <n>", "check a seeded sample of n pre-rendered pages (the first of each limit and form kept) instead of all", positiveInt)
     .option("--seed <n>", "the seed of the sample and of the derived pages", positiveInt, 1)
+    .option("--etags", "ask the pre-rendered pages with If-None-Match (a 304 each, no bodies): checks the build and the routing, not each page file's bytes", false)
     .option("--timeout <ms>", "milliseconds one request may take", positiveInt, 10_000)
     .option("--json", "print one JSON report instead of the summary", false)
     .option("-q, --quiet", "no progress bar", false)
     .action(async (url: string, flags: CheckFlags) => {
       const [{ checkSite }, { formatReport, jsonReport }, { progressBar }] = await Promise.all([import("./check/check-site.ts"), import("./check/check-report.ts"), import("./site/build-report.ts")]);
       const bar = flags.quiet ? undefined : progressBar(io.stderr, Date.now, "requests");
-      const report = await checkSite({ url, dir: flags.dir, concurrency: flags.concurrency, sample: flags.sample, seed: flags.seed, timeoutMs: flags.timeout, progress: bar?.update }).finally(() => bar?.done());
+      const report = await checkSite({ url, dir: flags.dir, concurrency: flags.concurrency, sample: flags.sample, seed: flags.seed, etags: flags.etags, timeoutMs: flags.timeout, progress: bar?.update }).finally(() => bar?.done());
       io.stdout.write(flags.json ? jsonReport(report) : formatReport(report).map((line) => `${line}\n`).join(""));
       if (report.failures.length > 0) throw new SubjektiError("CHECK_FAILED", `${report.failures.length} of ${report.total} requests to ${report.origin} differ from ${flags.dir}`);
     });

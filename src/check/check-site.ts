@@ -23,6 +23,8 @@ export interface CheckOptions {
   /** Check this many pre-rendered pages (a seeded sample) instead of all. */
   readonly sample?: number | undefined;
   readonly seed: number;
+  /** Pre-rendered pages asked with If-None-Match (304s, no bodies): the build and the routing, not each file's bytes. */
+  readonly etags?: boolean | undefined;
   /** Milliseconds one request may take. */
   readonly timeoutMs: number;
   /** Called as requests settle. */
@@ -58,7 +60,7 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
   const origin = deploymentOrigin(options.url);
   const manifest = await readLocalManifest(options.dir);
   const site = localSite(options.dir, manifest);
-  const probes = planProbes(manifest, { sample: options.sample, seed: options.seed });
+  const probes = planProbes(manifest, { sample: options.sample, seed: options.seed, etags: options.etags });
   const started = performance.now();
   const failures: Failure[] = [];
   const checked: Partial<Record<ProbeKind, number>> = {};

@@ -42,6 +42,8 @@ export interface PlanOptions {
   readonly sample?: number | undefined;
   /** Seeds the sample and the derived pages' offsets and limits. */
   readonly seed: number;
+  /** Ask the pre-rendered pages with their ETag in If-None-Match: a 304 each, no bodies sent. */
+  readonly etags?: boolean | undefined;
 }
 
 /** Derived pages at random limits and offsets, beside the fixed ones below. */
@@ -60,7 +62,8 @@ function collection(query: string): string {
 /** Every request `subjekti check` sends for this site, in a stable order. */
 export function planProbes(manifest: Manifest, options: PlanOptions): Probe[] {
   const random = mulberry32(options.seed);
-  const pages = samplePages(preRenderedPages(manifest), options.sample, random);
+  const sampled = samplePages(preRenderedPages(manifest), options.sample, random);
+  const pages = options.etags === true ? sampled.map((probe): Probe => ({ ...probe, ifNoneMatchExpected: true })) : sampled;
   const first = pages[0]?.target ?? collection("");
   return [
     ...pages,

@@ -124,6 +124,12 @@ describe("subjekti check against the preview of the site as built", () => {
     expect(report.checked["pre-rendered"]).toBe(6);
   });
 
+  it("--etags: every pre-rendered page answers 304 to its ETag, with the contract's headers: exit 0", async () => {
+    const { code, report } = await checkJson("--etags");
+    expect(code).toBe(0);
+    expect(report.checked["pre-rendered"]).toBe(22);
+  });
+
   it("a site that does not answer in --timeout fails each request with the time", async () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
@@ -175,6 +181,23 @@ describe("subjekti check against a deployment changed behind its back", () => {
       const page = report.failures.find((f) => f.url === `${origin}/api/subjekti/?limit=20&offset=40`);
       expect(page?.differences).toContainEqual({ what: "Cache-Control", expected: CACHE_CONTROL, got: "no-cache" });
       expect(report.failures.map((f) => f.kind)).not.toContain("preflight");
+    } finally {
+      await writeFile(path, original);
+      await restartPreview();
+    }
+  });
+
+  it("--etags against a deployment of another build (its manifest's hash): each pre-rendered page 200 where 304 was expected", async () => {
+    const path = join(deployed, MANIFEST_PATH);
+    const original = await readFile(path, "utf8");
+    await writeFile(path, original.replace(JSON.stringify(manifest.hash), JSON.stringify("0".repeat(manifest.hash.length))));
+    await restartPreview();
+    try {
+      const { code, report } = await checkJson("--etags");
+      expect(code).toBe(1);
+      const pages = report.failures.filter((f) => f.kind === "pre-rendered");
+      expect(pages).toHaveLength(22);
+      for (const page of pages) expect(page.differences).toContainEqual({ what: "status", expected: "304", got: "200" });
     } finally {
       await writeFile(path, original);
       await restartPreview();
