@@ -64,6 +64,14 @@ function threadCount(text: string): number {
   return text === "0" ? 0 : positiveInt(text);
 }
 
+/** `host:port` (`[::1]:8080` for IPv6), as curl's --connect-to names an address. */
+function connectTo(text: string): { host: string; port: number } {
+  const colon = text.lastIndexOf(":");
+  const host = text.slice(0, Math.max(colon, 0)).replace(/^\[(.*)\]$/, "$1");
+  if (colon < 0 || host === "") throw new InvalidArgumentError(`expected host:port, such as 127.0.0.1:8080, got "${text}"`);
+  return { host, port: port(text.slice(colon + 1)) };
+}
+
 function limitList(text: string): number[] {
   const limits = [...new Set(text.split(",").map((part) => positiveInt(part.trim())))];
   return limits.sort((a, b) => a - b);
@@ -139,6 +147,7 @@ interface CheckFlags {
   readonly sample?: number;
   readonly seed: number;
   readonly timeout: number;
+  readonly connect?: { readonly host: string; readonly port: number };
   readonly etags: boolean;
   readonly json: boolean;
   readonly quiet: boolean;
@@ -326,13 +335,14 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .option("--sample <n>", "check a seeded sample of n pre-rendered pages (the first of each limit and form kept) instead of all", positiveInt)
     .option("--seed <n>", "the seed of the sample and of the derived pages", positiveInt, 1)
     .option("--etags", "ask the pre-rendered pages with If-None-Match (a 304 each, no bodies): checks the build and the routing, not each page file's bytes", false)
+    .option("--connect <host:port>", "send every request to this address instead of the URL's host (the Host header, TLS name and links stay the URL's): a server checked before DNS points at it", connectTo)
     .option("--timeout <ms>", "milliseconds one request may take", positiveInt, 10_000)
     .option("--json", "print one JSON report instead of the summary", false)
     .option("-q, --quiet", "no progress bar", false)
     .action(async (url: string, flags: CheckFlags) => {
       const [{ checkSite }, { formatReport, jsonReport }, { progressBar }] = await Promise.all([import("./check/check-site.ts"), import("./check/check-report.ts"), import("./site/build-report.ts")]);
       const bar = flags.quiet ? undefined : progressBar(io.stderr, Date.now, "requests");
-      const report = await checkSite({ url, dir: flags.dir, concurrency: flags.concurrency, sample: flags.sample, seed: flags.seed, etags: flags.etags, timeoutMs: flags.timeout, progress: bar?.update }).finally(() => bar?.done());
+      const report = await checkSite({ url, dir: flags.dir, concurrency: flags.concurrency, sample: flags.sample, seed: flags.seed, etags: flags.etags, connect: flags.connect, timeoutMs: flags.timeout, progress: bar?.update }).finally(() => bar?.done());
       io.stdout.write(flags.json ? jsonReport(report) : formatReport(report).map((line) => `${line}\n`).join(""));
       if (report.failures.length > 0) throw new SubjektiError("CHECK_FAILED", `${report.failures.length} of ${report.total} requests to ${report.origin} differ from ${flags.dir}`);
     });

@@ -11,7 +11,7 @@ import { forEachBounded } from "../site/for-each-bounded.ts";
 import { compareAnswer, type Difference } from "./compare-answer.ts";
 import { localSite, readLocalManifest } from "./local-site.ts";
 import { planProbes, type Probe, type ProbeKind } from "./plan-probes.ts";
-import { sender, type Sender } from "./send-request.ts";
+import { type ConnectTo, sender, type Sender } from "./send-request.ts";
 
 export interface CheckOptions {
   /** The deployment: its origin (any path is ignored: the API lives at /api/subjekti/). */
@@ -25,6 +25,8 @@ export interface CheckOptions {
   readonly seed: number;
   /** Pre-rendered pages asked with If-None-Match (304s, no bodies): the build and the routing, not each file's bytes. */
   readonly etags?: boolean | undefined;
+  /** Connect here instead of the URL's host; the Host header and the links stay the URL's. */
+  readonly connect?: ConnectTo | undefined;
   /** Milliseconds one request may take. */
   readonly timeoutMs: number;
   /** Called as requests settle. */
@@ -64,7 +66,7 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
   const started = performance.now();
   const failures: Failure[] = [];
   const checked: Partial<Record<ProbeKind, number>> = {};
-  const live = sender(origin, options.concurrency, options.timeoutMs);
+  const live = sender(origin, options.concurrency, options.timeoutMs, options.connect);
   let done = 0;
   try {
     await forEachBounded(probes, options.concurrency, async (probe) => {

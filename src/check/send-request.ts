@@ -20,8 +20,17 @@ export interface Sender {
   close(): void;
 }
 
-/** A sender to `origin` (`http://host:port` or `https://…`); each request fails after `timeoutMs`. */
-export function sender(origin: URL, connections: number, timeoutMs: number): Sender {
+/** Where to connect instead of the URL's host (curl's `--connect-to`). */
+export interface ConnectTo {
+  readonly host: string;
+  readonly port: number;
+}
+
+/**
+ * A sender to `origin` (`http://host:port` or `https://…`), or to `connect` with the origin's Host
+ * and TLS name; each request fails after `timeoutMs`.
+ */
+export function sender(origin: URL, connections: number, timeoutMs: number, connect?: ConnectTo): Sender {
   const https = origin.protocol === "https:";
   const agent = new (https ? HttpsAgent : HttpAgent)({ keepAlive: true, maxSockets: connections });
   const request = https ? httpsRequest : httpRequest;
@@ -32,11 +41,13 @@ export function sender(origin: URL, connections: number, timeoutMs: number): Sen
           {
             agent,
             protocol: origin.protocol,
-            hostname: origin.hostname.replace(/^\[|\]$/g, ""),
-            port: origin.port,
+            hostname: connect?.host ?? origin.hostname.replace(/^\[|\]$/g, ""),
+            port: connect?.port ?? origin.port,
             method,
             path: target,
-            // The Host the links are written on: the URL's, as a browser sends it.
+            // The Host the links are written on: the URL's, as a browser sends it. Node's agent also
+            // takes the TLS name from it, so a certificate is checked for the URL's name wherever
+            // `connect` sends the connection.
             headers: { Host: origin.host, ...headers },
             signal: AbortSignal.timeout(timeoutMs),
           },

@@ -143,6 +143,12 @@ describe("subjekti check against the preview of the site as built", () => {
     }
   });
 
+  it.each([["--connect", "nowhere"], ["--concurrency", "0"], ["--sample", "x"]])("%s %s is a usage error (exit 2)", async (option, value) => {
+    const run = await check(option, value);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`option '${option}`);
+  });
+
   it("a missing site in --dir is one line and exit 1", async () => {
     const run = await runCli(["check", origin, "--dir", join(root, "nothing")]);
     expect(run.code).toBe(1);
@@ -242,6 +248,19 @@ describe("subjekti check against a host that answers one rule wrongly", () => {
       expect(code).toBe(1);
       const failure = report.failures.find((f) => f.kind === kind);
       expect(failure?.differences).toContainEqual(difference);
+    } finally {
+      fault = null;
+    }
+  });
+
+  it("--connect: the requests go to that address with the URL's Host (past the broken host, straight to the preview: exit 0)", async () => {
+    fault = (_m, _h, a) => ({ ...a, status: 500 });
+    try {
+      expect((await check()).code).toBe(1);
+      // The preview writes links on the Host it gets: the pre-rendered files match only with the URL's.
+      const { code, report } = await checkJson("--connect", `127.0.0.1:${previewPort}`);
+      expect(code).toBe(0);
+      expect(report.origin).toBe(origin);
     } finally {
       fault = null;
     }
