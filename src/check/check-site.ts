@@ -64,23 +64,25 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
   const site = localSite(options.dir, manifest);
   const probes = planProbes(manifest, { sample: options.sample, seed: options.seed, etags: options.etags });
   const started = performance.now();
-  const failures: Failure[] = [];
+  /** Plan index -> that request's failure. */
+  const failed = new Map<number, Failure>();
+  // Counted in the plan's order, so the summary lists the kinds the same way on every run.
   const checked: Partial<Record<ProbeKind, number>> = {};
+  for (const probe of probes) checked[probe.kind] = (checked[probe.kind] ?? 0) + 1;
   const live = sender(origin, options.concurrency, options.timeoutMs, options.connect);
   let done = 0;
   try {
-    await forEachBounded(probes, options.concurrency, async (probe) => {
+    await forEachBounded([...probes.keys()], options.concurrency, async (index) => {
+      const probe = probes[index] as Probe;
       const differences = await checkProbe(probe, origin, site, live);
-      checked[probe.kind] = (checked[probe.kind] ?? 0) + 1;
-      if (differences.length > 0) failures.push({ kind: probe.kind, method: probe.method, url: `${origin.origin}${probe.target}`, differences });
+      if (differences.length > 0) failed.set(index, { kind: probe.kind, method: probe.method, url: `${origin.origin}${probe.target}`, differences });
       options.progress?.(++done, probes.length);
     });
   } finally {
     live.close();
   }
   // Settled in any order: reported in the plan's.
-  const order = new Map(probes.map((probe, i) => [`${probe.method} ${origin.origin}${probe.target} ${probe.kind}`, i]));
-  failures.sort((a, b) => (order.get(`${a.method} ${a.url} ${a.kind}`) ?? 0) - (order.get(`${b.method} ${b.url} ${b.kind}`) ?? 0));
+  const failures = [...failed.keys()].sort((a, b) => a - b).map((index) => failed.get(index) as Failure);
   return {
     origin: origin.origin,
     dir: options.dir,
