@@ -16,6 +16,8 @@ import { addNginxCommand } from "./nginx/nginx-command.ts";
 import { allowedHostList, DEFAULT_HOST, envPort, port } from "./serve/listen-options.ts";
 import { addServeCommand } from "./serve/serve-command.ts";
 import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "./site/build-options.ts";
+import { type Target, TARGETS } from "./site/deploy-preflight.ts";
+import type { LinkKind } from "./site/site-shape.ts";
 import { isEncodingLabel } from "./site/decode-source.ts";
 import { DataError, kindKey, type Problem, type ProblemKind } from "./site/problems.ts";
 import { problemsAsJsonLines, summariseProblems } from "./site/summarise-problems.ts";
@@ -73,6 +75,8 @@ function connectTo(text: string): { host: string; port: number } {
 }
 
 function limitList(text: string): number[] {
+  // No page pre-rendered: every request derived from the record chunks.
+  if (text.trim() === "none") return [];
   const limits = [...new Set(text.split(",").map((part) => positiveInt(part.trim())))];
   return limits.sort((a, b) => a - b);
 }
@@ -117,6 +121,9 @@ interface BuildFlags {
   readonly encoding?: string;
   readonly allProblems: boolean;
   readonly json: boolean;
+  readonly links: LinkKind;
+  readonly target?: Target;
+  readonly overLimits: "refuse" | "warn";
 }
 
 /** The options of every command that reads the sources the way a build does. */
@@ -181,6 +188,10 @@ function buildOptionsOf(flags: BuildFlags, env: Io["env"]): BuildOptions {
     followOutside: flags.followOutside,
     allProblems: flags.allProblems,
     ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }),
+    links: flags.links,
+    // Netlify's build sets NETLIFY=true: there its limits apply without saying so.
+    target: flags.target ?? (env["NETLIFY"] === "true" ? "netlify" : "none"),
+    overLimits: flags.overLimits,
   };
 }
 
@@ -247,18 +258,27 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .option("--cache-dir <dir>", "where the build cache is kept: a rebuild re-reads only the changed records", DEFAULT_OPTIONS.cacheDir)
     .option("--no-cache", "read every record, and keep no build cache")
     .option("--json", "print one JSON report (counts, warnings, timings, the URLs and cache tags that changed) instead of the summary", false)
-    .option("--threads <n>", "threads that parse and render JSON arrays (default: one per core for large inputs; 0: none)", threadCount);
+    .option("--threads <n>", "threads that parse and render JSON arrays (default: one per core for large inputs; 0: none)", threadCount)
+    .addOption(new Option("--links <kind>", "query: DRF's links (?limit=&offset=), for hosts that route; files: links to the page files themselves, for plain static hosts (--out becomes a link to the built tree)").choices(["query", "files"]).default("query"))
+    .addOption(new Option("--target <host>", "check the site against this host's limits before writing (default: netlify when $NETLIFY is true, else none)").choices(TARGETS))
+    .addOption(new Option("--over-limits <action>", "over the target's limits: refuse (exit 1, nothing written) or warn and build").choices(["refuse", "warn"]).default("refuse"));
   withReadOptions(build)
     .action(async (flags: BuildFlags) => {
       problemOutput.all = flags.allProblems;
       // With --json a build that fails prints its problems as JSON lines on stdout, as validate --json does.
       problemOutput.json = flags.json;
       const options = buildOptionsOf(flags, io.env);
+      if (options.links === "files" && options.limits.length === 0) build.error("error: --links files needs at least one of --limits: a plain static host has no router to derive pages", { exitCode: 2 });
       await checkDirs({ data: options.dataDir, out: options.outDir });
+      // Refused before the data is read: with --links files, --out must be free or the link a build made.
+      const plain = await import("./site/write-plain-site.ts");
+      if (options.links === "files") await plain.readPlainOut(options.outDir);
+      else if (await plain.isPlainOut(options.outDir)) throw new SubjektiError("OUT_IS_PLAIN", `--out ${options.outDir} is a site of plain files (built with --links files): pass --links files to rebuild it, or another --out`);
       const [{ buildSite }, { jsonReport, printBuildReport, progressBar }] = await Promise.all([import("./site/build-site.ts"), import("./site/build-report.ts")]);
       const bar = options.quiet ? undefined : progressBar(io.stderr);
       const report = await buildSite(options, bar?.update);
       bar?.done();
+      for (const warning of report.overLimits) io.stderr.write(`subjekti: warning: ${warning}\n`);
       if (flags.json) {
         // stdout holds the report alone, so it can be piped to a parser; the warnings are in it.
         io.stdout.write(jsonReport(report, options));

@@ -1,5 +1,7 @@
 /** The options of a build, with the defaults the CLI documents. */
 import type { Form } from "../core/layout.ts";
+import type { Target } from "./deploy-preflight.ts";
+import type { LinkKind } from "./site-shape.ts";
 
 export interface BuildOptions {
   readonly dataDir: string;
@@ -28,6 +30,12 @@ export interface BuildOptions {
   readonly encoding?: string;
   /** Keep every problem for the report, not the first few of each kind (`--all-problems`). */
   readonly allProblems?: boolean;
+  /** How pages link: DRF's query URLs (default), or the page files' paths for hosts that cannot route (write-plain-site.ts). */
+  readonly links?: LinkKind;
+  /** The host whose limits the site is checked against before writing (deploy-preflight.ts); "none" when not given. */
+  readonly target?: Target;
+  /** Over the target's limits: stop with nothing written (default), or build anyway with a warning. */
+  readonly overLimits?: "refuse" | "warn";
 }
 
 /**

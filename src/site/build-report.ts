@@ -99,5 +99,6 @@ export function jsonReport(report: BuildReport, options: Pick<BuildOptions, "out
     warnings: report.warnings.map((problem) => ({ ...problem, message: formatProblem(problem) })),
     warningKinds: report.kinds.map(({ severity, field, expected, count }) => ({ severity, ...(field === undefined ? {} : { field }), expected, count })),
     changed: report.changes,
+    overLimits: report.overLimits,
   }, null, 2)}\n`;
 }

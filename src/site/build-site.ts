@@ -9,13 +9,15 @@ import { performance } from "node:perf_hooks";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { openBuildCache } from "./build-cache.ts";
-import { loadMetadata } from "./dataset-metadata.ts";
+import { type DatasetMetadata, loadMetadata } from "./dataset-metadata.ts";
 import { planDocs } from "./plan-docs.ts";
 import { planSite } from "./plan-site.ts";
 import type { Problem, ProblemKind } from "./problems.ts";
 import { readRecords } from "./read-records.ts";
-import { createRecordArena } from "./record-arena.ts";
+import { preflightBuild } from "./preflight-build.ts";
+import { createRecordArena, type RecordArena } from "./record-arena.ts";
 import { readSiteFacts, type SiteChanges, siteChanges } from "./site-changes.ts";
+import { writePlainSite } from "./write-plain-site.ts";
 import { type WriteProgress, type WriteReport, writeSite } from "./write-site.ts";
 
 /** What a build did: the write stage's counts, plus the list's size, the time and the warnings. */
@@ -33,6 +35,8 @@ export interface BuildReport extends WriteReport {
   readonly timings: { readonly read: number; readonly write: number };
   /** The public URLs and cache tags whose answers changed (site-changes.ts). */
   readonly changes: SiteChanges;
+  /** What the site goes over of the target host's limits, built anyway (`--over-limits warn`). */
+  readonly overLimits: readonly string[];
 }
 
 /** Progress of the write stage: files settled so far of the total. */
@@ -51,16 +55,23 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
     ...(options.allProblems === undefined ? {} : { allProblems: options.allProblems }),
   };
   const records = await readRecords({ ...read, ...optional }, cache);
+  // Before a file is written (and before the arena takes the records over): the target's limits.
+  const overLimits = preflightBuild(options, records);
   // The arena takes the rendered blocks over and drops each once copied (see createRecordArena).
   const arena = createRecordArena(records, CHUNK_SIZE);
   const readDone = performance.now();
-  const plan = planSite(arena, options, [planDocs(metadata, arena.count, options)]);
-  const before = await readSiteFacts(options.outDir);
-  const written = await writeSite(options.outDir, plan, arena, onProgress);
+  const { changes, ...written } = options.links === "files" ? await writePlainSite(options, arena, onProgress) : await writeRoutedSite(options, metadata, arena, onProgress);
   await cache?.keepOnly(records.cacheKeys);
   const ended = performance.now();
   const timings = { read: (readDone - started) / 1000, write: (ended - readDone) / 1000 };
-  const changes = siteChanges(before, plan.manifest(), written.changed);
   const report = { count: arena.count, reused: records.reused, ...written, warnings: records.warnings, kinds: records.kinds };
-  return { ...report, timings, changes, seconds: (ended - started) / 1000 };
+  return { ...report, timings, changes, overLimits, seconds: (ended - started) / 1000 };
+}
+
+/** The site a host routes: shards, the docs and the manifest (plan-site.ts, write-site.ts), and what changed. */
+async function writeRoutedSite(options: BuildOptions, metadata: DatasetMetadata, arena: RecordArena, onProgress?: ProgressListener): Promise<WriteReport & { readonly changes: SiteChanges }> {
+  const plan = planSite(arena, options, [planDocs(metadata, arena.count, options)]);
+  const before = await readSiteFacts(options.outDir);
+  const written = await writeSite(options.outDir, plan, arena, onProgress);
+  return { ...written, changes: siteChanges(before, plan.manifest(), written.changed) };
 }

@@ -1,0 +1,159 @@
+/**
+ * The deploy preflight: before a build writes anything, its files are checked against the limits
+ * of the host it is meant for (`--target`), and when they do not fit, the cheapest options that
+ * do are named. Only limits the hosts document are checked; every number cites its page.
+ *
+ * Pure: it sees the site only through `shapeOf` (site-shape.ts), so the table test can hand it
+ * any shape.
+ */
+import type { Form } from "../core/layout.ts";
+import type { LinkKind, ShapeOptions, SiteShape } from "./site-shape.ts";
+
+/** The hosts a build can be checked against (`--target`). */
+export const TARGETS = ["none", "netlify", "cloudflare-free", "cloudflare-paid", "static"] as const;
+export type Target = (typeof TARGETS)[number];
+
+/** Is `value` a target name? */
+export function isTarget(value: string): value is Target {
+  return (TARGETS as readonly string[]).includes(value);
+}
+
+/** What a host documents about a deployment; a limit it does not document is absent, never guessed. */
+export interface HostLimits {
+  readonly name: string;
+  readonly filesPerDeployment?: number;
+  readonly filesPerDirectory?: number;
+  readonly bytesPerFile?: number;
+  /** The host serves files as they are and cannot route by query: only a site of plain files (`--links files`) works. */
+  readonly filesOnly?: boolean;
+  /** Where the limits are documented. */
+  readonly source?: string;
+}
+
+const MIB = 1024 * 1024;
+
+export const HOST_LIMITS: Readonly<Record<Target, HostLimits>> = {
+  none: { name: "no particular host" },
+  // "While Netlify doesn't have a limit on the number of files per deploy, we do have a limit of
+  // 54,000 files per directory." It states no hard limit on a file's size.
+  netlify: { name: "Netlify", filesPerDirectory: 54_000, source: "https://docs.netlify.com/site-deploys/overview/" },
+  "cloudflare-free": {
+    name: "Cloudflare Workers (free plan)",
+    filesPerDeployment: 20_000,
+    bytesPerFile: 25 * MIB,
+    source: "https://developers.cloudflare.com/workers/platform/limits/",
+  },
+  "cloudflare-paid": {
+    name: "Cloudflare Workers (paid plan)",
+    filesPerDeployment: 100_000,
+    bytesPerFile: 25 * MIB,
+    source: "https://developers.cloudflare.com/workers/platform/limits/",
+  },
+  // GitHub Pages, S3 and a plain file server document no limit on files or files per directory.
+  static: { name: "a plain static host", filesOnly: true },
+};
+
+/** The options a preflight may change, with the largest limit a request gets. */
+export interface PreflightOptions extends ShapeOptions {
+  readonly maxLimit: number;
+}
+
+/** Options that fit, as flags to pass, with the site they make. */
+export interface Fit {
+  readonly flags: string;
+  readonly files: number;
+  /** What the option costs, when that is not plain from the flags. */
+  readonly note?: string;
+}
+
+export interface Preflight {
+  readonly host: HostLimits;
+  /** Each limit the site goes over, as a phrase (`101,005 files, over its 20,000 files a deployment`); empty when it fits. */
+  readonly overruns: readonly string[];
+  /** Options that fit, the cheapest first: pre-rendering less of what was asked, then deriving every page, then one larger limit. */
+  readonly fits: readonly Fit[];
+}
+
+const number = (n: number): string => n.toLocaleString("en-US");
+
+/** The limits of `host` that a site of `shape` with `links` goes over. */
+export function overruns(shape: SiteShape, host: HostLimits, links: LinkKind): string[] {
+  const over: string[] = [];
+  if (host.filesOnly === true && links === "query") over.push("its pages link by query (?limit=&offset=), which a host without routing cannot answer");
+  if (host.filesPerDeployment !== undefined && shape.files > host.filesPerDeployment) {
+    over.push(`${number(shape.files)} files, over its ${number(host.filesPerDeployment)} files a deployment`);
+  }
+  const dir = shape.fullestDirectory;
+  if (host.filesPerDirectory !== undefined && dir.entries > host.filesPerDirectory) {
+    over.push(`${number(dir.entries)} files in ${dir.path}/, over its ${number(host.filesPerDirectory)} files a directory`);
+  }
+  const file = shape.largestFile;
+  if (host.bytesPerFile !== undefined && file.bytes > host.bytesPerFile) {
+    over.push(`a file of ${number(file.bytes)} bytes (${file.path}), over its ${number(host.bytesPerFile)} bytes a file`);
+  }
+  return over;
+}
+
+/** Every non-empty subset of `items` but the whole, largest first (at most 2^10 of them; beyond, each item alone). */
+function subsets<T>(items: readonly T[]): T[][] {
+  if (items.length > 10) return items.length > 1 ? items.map((item) => [item]) : [];
+  const all: T[][] = [];
+  for (let mask = 1; mask < (1 << items.length) - 1; mask++) all.push(items.filter((_, i) => (mask & (1 << i)) !== 0));
+  return all.sort((a, b) => b.length - a.length);
+}
+
+/** The flags that turn `from` into `to`. */
+function flagsOf(from: ShapeOptions, to: ShapeOptions): string {
+  const flags: string[] = [];
+  if (to.links !== from.links) flags.push(`--links ${to.links}`);
+  if (to.links === "query" && to.limits.length > 0 && to.forms.join() !== from.forms.join()) flags.push(`--forms ${to.forms.join(",")}`);
+  if (to.limits.join() !== from.limits.join()) flags.push(`--limits ${to.limits.length === 0 ? "none" : to.limits.join(",")}`);
+  return flags.join(" ");
+}
+
+/** Checks a build with `options` against `target`; `shapeOf` gives the site any options make. */
+export function preflight(target: Target, options: PreflightOptions, shapeOf: (options: ShapeOptions) => SiteShape): Preflight {
+  const host = HOST_LIMITS[target];
+  const over = overruns(shapeOf(options), host, options.links);
+  if (over.length === 0) return { host, overruns: [], fits: [] };
+
+  const fits: Fit[] = [];
+  const tryFit = (candidate: ShapeOptions, note?: string): boolean => {
+    const shape = shapeOf(candidate);
+    if (overruns(shape, host, candidate.links).length > 0) return false;
+    fits.push({ flags: flagsOf(options, candidate), files: shape.files, ...(note === undefined ? {} : { note }) });
+    return true;
+  };
+  const links: LinkKind = host.filesOnly === true ? "files" : options.links;
+  const forms: readonly Form[] = links === "files" ? ["plain"] : options.forms;
+  // The same pages, with the links the host can follow.
+  if (links !== options.links && tryFit({ ...options, links })) return { host, overruns: over, fits };
+
+  // Less of what was asked: the subset keeping the most files that fits.
+  const fewer: ShapeOptions[] = [];
+  for (const f of links === "files" ? [forms] : [forms, ...subsets(forms)]) {
+    for (const l of [options.limits, ...subsets(options.limits)]) if (f !== forms || l !== options.limits) fewer.push({ links, forms: f, limits: l });
+  }
+  const kept = fewer.map((o) => ({ o, files: shapeOf(o).files })).sort((a, b) => b.files - a.files);
+  for (const { o } of kept) if (tryFit(o)) break;
+
+  // Routed: every page derived from the record chunks, so no page file at all.
+  if (links === "query") tryFit({ links, forms, limits: [] }, "no page pre-rendered: every request derived from the record chunks");
+
+  // One larger limit, the smallest that fits: fewer, larger pages (requests for other limits are derived, or, with plain files, absent).
+  const from = Math.max(0, ...options.limits) + 1;
+  for (let limit = from; limit <= options.maxLimit; limit++) {
+    const note = links === "files" ? "clients page by that limit only" : "requests of other limits are derived";
+    if (tryFit({ links, forms: ["plain"], limits: [limit] }, note)) break;
+  }
+  return { host, overruns: over, fits };
+}
+
+/** The preflight's finding as one message: the host, each limit gone over, the options that fit. */
+export function describePreflight(result: Preflight): string {
+  const { host, overruns: over, fits } = result;
+  const fit = (f: Fit): string => `${f.flags} (${number(f.files)} files${f.note === undefined ? "" : `; ${f.note}`})`;
+  const options = fits.length === 0 ? "no option of this build fits it; choose another --target" : `fits with ${fits.map(fit).join(", or ")}`;
+  const source = host.source === undefined ? "" : ` (limits: ${host.source})`;
+  return `the site does not fit ${host.name}: ${over.join("; ")}; ${options}${source}`;
+}

@@ -1,0 +1,142 @@
+/**
+ * How many files a build writes, how many entries its fullest directory holds and how large its
+ * largest file is, for any choice of limits, forms and links: what a host's limits are checked
+ * against (deploy-preflight.ts) before a byte is written. Counts come from the layout alone; sizes
+ * from the rendered records' lengths (prefix sums, so another limit costs one pass over its pages).
+ */
+import { buildLinks } from "../core/build-links.ts";
+import { buildFileLinks, FILE_PAGES_DIR } from "../core/file-links.ts";
+import { CHUNK_SIZE, CHUNKS_PER_SHARD, DATA_ROOT, type Form, MANIFEST_PATH, SHARD_SIZE } from "../core/layout.ts";
+import { PUBLISHED_FILES } from "../core/published-files.ts";
+import type { QueryParam } from "../core/read-query.ts";
+import { PAGE_TAIL, renderPageHead } from "../core/render-page.ts";
+import type { RenderedRecords } from "./record-arena.ts";
+
+/** How pages link to each other: DRF's query URLs (a host routes them) or the page files' own paths (plain static hosts). */
+export type LinkKind = "query" | "files";
+
+/** The options that decide a site's files. */
+export interface ShapeOptions {
+  readonly limits: readonly number[];
+  /** Forms of `format` (query links only: a site of plain files has one form). */
+  readonly forms: readonly Form[];
+  readonly links: LinkKind;
+}
+
+export interface SiteShape {
+  /** Files the site holds. */
+  readonly files: number;
+  /** The directory with the most entries (files and directories), inside the site. */
+  readonly fullestDirectory: { readonly path: string; readonly entries: number };
+  /** The largest file (a page or a records chunk), in bytes, to within the length of its links. */
+  readonly largestFile: { readonly path: string; readonly bytes: number };
+}
+
+/** The bytes of the largest file of each kind, as the records make them. */
+export interface FileSizes {
+  /** The largest records chunk file. */
+  readonly chunk: number;
+  /** The largest page of `limit`: its records, its head (with the longest links of `form`) and tail. */
+  page(limit: number, form: Form | "files"): number;
+}
+
+/** The files, fullest directory and largest file of a site of `count` subjects built with `options`. */
+export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes): SiteShape {
+  const pagesOf = (limit: number): number => Math.ceil(count / limit);
+  let fullest = { path: "", entries: 0 };
+  let largest = { path: "", bytes: 0 };
+  const directory = (path: string, entries: number): void => {
+    if (entries > fullest.entries) fullest = { path, entries };
+  };
+  const file = (path: string, bytes: number): void => {
+    if (bytes > largest.bytes) largest = { path, bytes };
+  };
+
+  if (options.links === "files") {
+    // Page 0 exists even for an empty list: the entry page must answer.
+    let files = 1;
+    directory(FILE_PAGES_DIR, options.limits.length + 1);
+    for (const limit of options.limits) {
+      const pages = Math.max(1, pagesOf(limit));
+      files += pages;
+      directory(`${FILE_PAGES_DIR}/${limit}`, pages);
+      file(`${FILE_PAGES_DIR}/${limit}/<offset>.json`, sizes.page(limit, "files"));
+    }
+    return { files, fullestDirectory: fullest, largestFile: largest };
+  }
+
+  const chunks = Math.ceil(count / CHUNK_SIZE);
+  const docs = Object.keys(PUBLISHED_FILES).length;
+  // The manifest, the docs, every chunk, every page.
+  let files = 1 + docs + chunks;
+  const pageDirs = options.forms.length > 0 && options.limits.some((l) => pagesOf(l) > 0);
+  directory(DATA_ROOT, 2 + (chunks > 0 ? 1 : 0) + (pageDirs ? 1 : 0));
+  directory(`${DATA_ROOT}/records`, Math.ceil(chunks / CHUNKS_PER_SHARD));
+  directory(`${DATA_ROOT}/records/<shard>`, Math.min(CHUNKS_PER_SHARD, chunks));
+  directory(`${DATA_ROOT}/docs`, docs);
+  if (chunks > 0) file(`${DATA_ROOT}/records/<shard>/<chunk>.ndjson`, sizes.chunk);
+  file(MANIFEST_PATH, 0);
+  if (pageDirs) directory(`${DATA_ROOT}/pages`, options.forms.length);
+  for (const form of options.forms) {
+    directory(`${DATA_ROOT}/pages/${form}`, options.limits.length);
+    for (const limit of options.limits) {
+      const pages = pagesOf(limit);
+      files += pages;
+      directory(`${DATA_ROOT}/pages/${form}/${limit}`, Math.ceil(pages / SHARD_SIZE));
+      directory(`${DATA_ROOT}/pages/${form}/${limit}/<shard>`, Math.min(SHARD_SIZE, pages));
+      if (pages > 0) file(`${DATA_ROOT}/pages/${form}/${limit}/<shard>/<page>.json`, sizes.page(limit, form));
+    }
+  }
+  return { files, fullestDirectory: fullest, largestFile: largest };
+}
+
+/** Each record's rendered length ("\n" included), in id order, summed: `sums[i]` is the bytes of records [0, i). */
+function prefixSums(records: RenderedRecords): Float64Array {
+  const sums = new Float64Array(records.count + 1);
+  for (let i = 0; i < records.count; i++) {
+    const block = records.rendered[records.blockOf[i] ?? 0];
+    if (block === undefined) throw new Error(`record ${i}: its block was already dropped`);
+    const k = records.indexIn[i] ?? 0;
+    sums[i + 1] = (sums[i] ?? 0) + (block.ends[k] ?? 0) - (k === 0 ? 0 : (block.ends[k - 1] ?? 0));
+  }
+  return sums;
+}
+
+/**
+ * The file sizes of a build of `records` (read before the arena takes their blocks over), with
+ * links on `baseUrl`. A page's bytes: its head, its records with commas for their "\n"s, the tail.
+ */
+export function measureFiles(records: RenderedRecords, baseUrl: string): FileSizes {
+  const { count } = records;
+  const sums = prefixSums(records);
+  /** The most bytes of `width` consecutive records, over the windows the pages (or chunks) of that width cut. */
+  const widest = (width: number): number => {
+    let most = 0;
+    for (let from = 0; from < count; from += width) most = Math.max(most, (sums[Math.min(count, from + width)] ?? 0) - (sums[from] ?? 0));
+    return most;
+  };
+  const extras = (form: Form): QueryParam[] => (form === "plain" ? [] : [["format", form]]);
+  /** The longest head of the pages of `limit`: the offsets' digits grow with the page, so the longest is among the last two. */
+  const longestHead = (limit: number, form: Form | "files"): number => {
+    const last = Math.max(0, Math.ceil(count / limit) - 1);
+    let most = 0;
+    for (const page of [0, 1, last - 1, last]) {
+      if (page < 0 || page > last) continue;
+      const offset = page * limit;
+      const links = form === "files" ? buildFileLinks(baseUrl, limit, offset, count) : buildLinks(baseUrl, extras(form), limit, BigInt(offset), count);
+      most = Math.max(most, Buffer.byteLength(renderPageHead(count, links)));
+    }
+    return most;
+  };
+  const memo = new Map<string, number>();
+  return {
+    chunk: widest(CHUNK_SIZE),
+    page(limit, form) {
+      const key = `${form}/${limit}`;
+      let bytes = memo.get(key);
+      // Each record brings its "\n" (a comma, or the tail's place for the last); the tail is 2 bytes.
+      if (bytes === undefined) memo.set(key, (bytes = longestHead(limit, form) + widest(limit) + PAGE_TAIL.length));
+      return bytes;
+    },
+  };
+}

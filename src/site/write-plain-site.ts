@@ -1,0 +1,196 @@
+/**
+ * A site of plain files for hosts that cannot route (`subjekti build --links files`): GitHub
+ * Pages, an S3 bucket, any file server. Its layout is its public paths, so the host needs no
+ * configuration at all:
+ *
+ *   <out>/api/subjekti/index.json              the entry page: page 0 of the entry limit
+ *   <out>/api/subjekti/<limit>/<offset>.json   every page of each pre-rendered limit
+ *
+ * Stable public paths cannot be content-named, so the switch between builds is one level up:
+ * `<out>` is a symbolic link to a sibling directory `<out>.<hash>` holding one complete build.
+ * A build writes the new tree into `<out>.tmp-<pid>` (hard-linking every page whose bytes did not
+ * change from the current tree), renames it to `<out>.<hash>`, and replaces the link by rename:
+ * one atomic step, so a file server rooted at `<out>` serves the complete old site or the
+ * complete new one, and a killed build leaves the old one. Then the old tree is removed.
+ * Uploaders (aws s3 sync, rsync with a trailing slash, a Pages artifact) read through the link.
+ */
+import { link, lstat, mkdir, readdir, readFile, readlink, rename, rm, rmdir, symlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { buildFileLinks, entryLimit, FILE_ENTRY_PATH, FILE_PAGES_DIR, filePagePath } from "../core/file-links.ts";
+import { DEFAULT_LIMIT } from "../core/read-query.ts";
+import { PAGE_TAIL, renderPageHead } from "../core/render-page.ts";
+import { SubjektiError } from "../core/subjekti-error.ts";
+import { VERSION } from "../core/version.ts";
+import { contentHash } from "./content-hash.ts";
+import { forEachBounded } from "./for-each-bounded.ts";
+import type { RecordArena } from "./record-arena.ts";
+import type { SiteChanges } from "./site-changes.ts";
+import type { WriteProgress, WriteReport } from "./write-site.ts";
+
+export interface PlainSiteOptions {
+  readonly outDir: string;
+  readonly baseUrl: string;
+  readonly limits: readonly number[];
+}
+
+/** File operations in flight at once. */
+const CONCURRENCY = 64;
+const TAIL = Buffer.from(PAGE_TAIL);
+const VERSION_NAME = /\.[0-9a-f]{16}$/;
+
+/** Where `outDir` is, and the build tree its link points to now (null when there is none yet). */
+interface PlainOut {
+  readonly out: string;
+  readonly parent: string;
+  readonly base: string;
+  readonly current: string | null;
+}
+
+/**
+ * Reads `outDir` as a site of plain files: absent, an empty directory, or the link a previous
+ * build made. Anything else is refused before a byte is written, so nothing of the user's is replaced.
+ */
+export async function readPlainOut(outDir: string): Promise<PlainOut> {
+  const out = resolve(outDir);
+  const [parent, base] = [dirname(out), basename(out)];
+  const stat = await lstat(out).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return null;
+    throw error;
+  });
+  if (stat === null) return { out, parent, base, current: null };
+  if (stat.isSymbolicLink()) {
+    const target = await readlink(out);
+    if (target.startsWith(`${base}.`) && VERSION_NAME.test(target) && !target.includes("/")) return { out, parent, base, current: target };
+  } else if (stat.isDirectory() && (await readdir(out)).length === 0) {
+    return { out, parent, base, current: null };
+  }
+  throw new SubjektiError(
+    "OUT_NOT_PLAIN",
+    `--out ${outDir} already holds something else: with --links files it becomes a link to the built tree (${base}.<hash>), switched by one rename; pass an --out that does not exist yet (or remove this one)`,
+  );
+}
+
+/** Is `outDir` the link a build with `--links files` made (so a routed build must not write into its tree)? */
+export async function isPlainOut(outDir: string): Promise<boolean> {
+  const out = resolve(outDir);
+  const stat = await lstat(out).catch(() => null);
+  if (stat?.isSymbolicLink() !== true) return false;
+  const target = await readlink(out);
+  return target.startsWith(`${basename(out)}.`) && VERSION_NAME.test(target);
+}
+
+/** Writes the pages of `arena` as plain files under `outDir` (see above); `arena` renders as it goes. */
+export async function writePlainSite(
+  options: PlainSiteOptions,
+  arena: RecordArena,
+  onProgress?: WriteProgress,
+): Promise<WriteReport & { readonly changes: SiteChanges }> {
+  const where = await readPlainOut(options.outDir);
+  const { count, chunkSize } = arena;
+  const tmp = join(where.parent, `${where.base}.tmp-${process.pid}`);
+  const old = where.current === null ? null : join(where.parent, where.current);
+  const entry = entryLimit(options.limits, DEFAULT_LIMIT);
+  const pages = options.limits.map((limit) => ({ limit, count: Math.max(1, Math.ceil(count / limit)) }));
+  const total = pages.reduce((sum, p) => sum + p.count, 1);
+  const tally = { written: 0, unchanged: 0, bytesWritten: 0, done: 0 };
+  const changed: string[] = [];
+  const paths = new Set<string>([FILE_ENTRY_PATH]);
+
+  /** Writes `bytes` at `path` in the new tree, hard-linked from the current tree when it holds the same bytes. */
+  const put = async (path: string, bytes: Uint8Array): Promise<void> => {
+    paths.add(path);
+    if (old !== null && (await linkIfSame(join(old, path), bytes, join(tmp, path)))) {
+      tally.unchanged += 1;
+    } else {
+      await writeFile(join(tmp, path), bytes);
+      tally.written += 1;
+      tally.bytesWritten += bytes.length;
+      changed.push(path);
+    }
+    onProgress?.(++tally.done, total);
+  };
+
+  await rm(tmp, { recursive: true, force: true });
+  try {
+    for (const { limit } of pages) await mkdir(join(tmp, FILE_PAGES_DIR, String(limit)), { recursive: true });
+    onProgress?.(0, total);
+    for (const { limit, count: pageCount } of pages) {
+      const indices = Array.from({ length: pageCount }, (_, page) => page);
+      await forEachBounded(indices, CONCURRENCY, (page) => {
+        const from = page * limit;
+        const to = Math.min(count, from + limit);
+        // The chunks this page needs: rendered here, between writes, as the routed build does.
+        while (arena.renderedChunks < Math.ceil(to / chunkSize)) arena.renderChunk();
+        const head = Buffer.from(renderPageHead(count, buildFileLinks(options.baseUrl, limit, from, count)));
+        const bytes = arena.pageBytes(head, from, to, TAIL);
+        return page === 0 && limit === entry ? Promise.all([put(filePagePath(limit, 0), bytes), put(FILE_ENTRY_PATH, bytes)]) : put(filePagePath(limit, from), bytes);
+      });
+    }
+    while (arena.renderedChunks < arena.chunkCount) arena.renderChunk();
+  } catch (error) {
+    await rm(tmp, { recursive: true, force: true });
+    throw error;
+  }
+
+  // Everything the bytes depend on names the tree: a build of the same data and options is the same tree.
+  const hashes = Array.from({ length: arena.chunkCount }, (_, c) => arena.chunkHash(c));
+  const name = `${where.base}.${contentHash(VERSION, "\nfiles\n", options.baseUrl, "\n", JSON.stringify(options.limits), `\n${count}\n`, ...hashes)}`;
+  if (name === where.current) {
+    await rm(tmp, { recursive: true, force: true });
+  } else {
+    // A tree of that name not linked now is a killed build's: its bytes are the same, but replace it whole.
+    await rm(join(where.parent, name), { recursive: true, force: true });
+    await rename(tmp, join(where.parent, name));
+    const next = `${where.out}.link-${process.pid}`;
+    await rm(next, { force: true });
+    await symlink(name, next, "junction");
+    // An empty directory (a fresh checkout's placeholder) cannot be replaced by rename: it goes first.
+    if (where.current === null) await rmdir(where.out).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error)));
+    await rename(next, where.out);
+  }
+
+  const removed = { removed: 0, bytesRemoved: 0 };
+  for (const entryName of await readdir(where.parent)) {
+    if (entryName === name || !entryName.startsWith(`${where.base}.`)) continue;
+    const rest = entryName.slice(where.base.length);
+    const isOurs = /^\.[0-9a-f]{16}$/.test(rest) || rest === `.tmp-${process.pid}` || rest === `.link-${process.pid}`;
+    if (!isOurs) continue;
+    if (entryName === where.current) await countGone(join(where.parent, entryName), "", paths, removed);
+    await rm(join(where.parent, entryName), { recursive: true, force: true });
+  }
+  const changes = { urls: changed.map((path) => `${options.baseUrl}/${path}`).sort(), tags: [] };
+  return { files: total, written: tally.written, unchanged: tally.unchanged, bytesWritten: tally.bytesWritten, ...removed, changed, changes };
+}
+
+/** Hard-links `old` to `target` when `old` holds exactly `bytes`; false when it does not or cannot. */
+async function linkIfSame(old: string, bytes: Uint8Array, target: string): Promise<boolean> {
+  let current: Buffer;
+  try {
+    current = await readFile(old);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+  if (!current.equals(bytes)) return false;
+  try {
+    await link(old, target);
+    return true;
+  } catch (error) {
+    // A file system that cannot hard-link here: the bytes are written instead.
+    if (["EXDEV", "EPERM", "ENOTSUP", "EMLINK", "EOPNOTSUPP"].includes((error as NodeJS.ErrnoException).code ?? "")) return false;
+    throw error;
+  }
+}
+
+/** Adds the files of the old tree under `dir` that the new tree does not hold (and their bytes) to `tally`. */
+async function countGone(dir: string, rel: string, keep: ReadonlySet<string>, tally: { removed: number; bytesRemoved: number }): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+    if (entry.isDirectory()) {
+      await countGone(join(dir, entry.name), path, keep, tally);
+    } else if (!keep.has(path)) {
+      tally.removed += 1;
+      tally.bytesRemoved += (await lstat(join(dir, entry.name))).size;
+    }
+  }
+}
