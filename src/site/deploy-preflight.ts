@@ -111,9 +111,8 @@ function flagsOf(from: ShapeOptions, to: ShapeOptions): string {
   return flags.join(" ");
 }
 
-/** Checks a build with `options` against `target`; `shapeOf` gives the site any options make. */
-export function preflight(target: Target, options: PreflightOptions, shapeOf: (options: ShapeOptions) => SiteShape): Preflight {
-  const host = HOST_LIMITS[target];
+/** Checks a build with `options` against `host` (HOST_LIMITS[target]); `shapeOf` gives the site any options make. */
+export function preflight(host: HostLimits, options: PreflightOptions, shapeOf: (options: ShapeOptions) => SiteShape): Preflight {
   const over = overruns(shapeOf(options), host, options.links);
   if (over.length === 0) return { host, overruns: [], fits: [] };
 

@@ -6,7 +6,7 @@
  */
 import { SubjektiError } from "../core/subjekti-error.ts";
 import type { BuildOptions } from "./build-options.ts";
-import { describePreflight, preflight } from "./deploy-preflight.ts";
+import { describePreflight, HOST_LIMITS, preflight } from "./deploy-preflight.ts";
 import type { RenderedRecords } from "./record-arena.ts";
 import { measureFiles, siteShape } from "./site-shape.ts";
 
@@ -16,7 +16,7 @@ export function preflightBuild(options: BuildOptions, records: RenderedRecords):
   if (target === "none") return [];
   const sizes = measureFiles(records, options.baseUrl);
   const links = options.links ?? "query";
-  const result = preflight(target, { links, limits: options.limits, forms: options.forms, maxLimit: options.maxLimit }, (o) => siteShape(records.count, o, sizes));
+  const result = preflight(HOST_LIMITS[target], { links, limits: options.limits, forms: options.forms, maxLimit: options.maxLimit }, (o) => siteShape(records.count, o, sizes));
   if (result.overruns.length === 0) return [];
   const message = describePreflight(result);
   if (options.overLimits === "warn") return [message];
