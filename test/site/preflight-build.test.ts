@@ -1,0 +1,91 @@
+/**
+ * The deploy preflight in a real build: the sample aimed at Cloudflare's free plan with more
+ * pre-rendered pages than its 20,000 files is refused (exit 1, the previous site untouched), and
+ * builds with the option the refusal names; the shape the preflight checks is the site the build
+ * writes (files counted, largest page measured).
+ */
+import { lstat, readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readRecords } from "../../src/site/read-records.ts";
+import { measureFiles, type ShapeOptions, siteShape } from "../../src/site/site-shape.ts";
+import { runCli } from "../_cli.ts";
+import { snapshotTree, tempDir } from "../_tree.ts";
+import { BASE_URL, build } from "./_build.ts";
+
+const SAMPLE = "data";
+const FIXTURE = "test/fixtures/small-site";
+
+let work: string;
+beforeAll(async () => {
+  work = await tempDir();
+});
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+const NO_SIZES = { chunk: 0, page: () => 0 };
+
+describe("build --target cloudflare-free", () => {
+  // 5,758 subjects at limits 1 and 2 in all three forms: 3 x (5,758 + 2,879) pages + 6 chunks + 5 = 25,922 files.
+  const TOO_MANY = ["--limits", "1,2", "--forms", "plain,api,json"];
+
+  it("over 20,000 files: exit 1 naming the limit and the options that fit; the previous site is left byte for byte", async () => {
+    const out = join(work, "refused");
+    await build(SAMPLE, out, { limits: [20], forms: ["plain"] });
+    const before = await snapshotTree(out);
+    const run = await runCli(["build", "--data", SAMPLE, "--out", out, "--target", "cloudflare-free", ...TOO_MANY, "--no-cache", "--quiet"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("subjekti: the site does not fit Cloudflare Workers (free plan): 25,922 files, over its 20,000 files a deployment; fits with --limits 1 (17,285 files), or --limits none (11 files;");
+    expect(run.stderr).toContain("or pass --over-limits warn to build it anyway");
+    expect(await snapshotTree(out)).toEqual(before);
+  });
+
+  it("with the option it names the build passes, and writes the number of files the preflight counted", async () => {
+    const out = join(work, "fits");
+    const run = await runCli(["build", "--data", SAMPLE, "--out", out, "--target", "cloudflare-free", "--limits", "1", "--forms", "plain,api,json", "--no-cache", "--quiet", "--json"]);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as { files: number; overLimits: string[] };
+    expect(report).toMatchObject({ files: 17_285, overLimits: [] });
+  });
+
+  it("--over-limits warn builds anyway and says what it went over", async () => {
+    const out = join(work, "warned");
+    const run = await runCli(["build", "--data", FIXTURE, "--out", out, "--target", "static", "--over-limits", "warn", "--no-cache", "--quiet"]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("subjekti: warning: the site does not fit a plain static host: its pages link by query");
+    expect((await lstat(join(out, "_subjekti/manifest.json"))).isFile()).toBe(true);
+  });
+
+  it("--limits none: no page file, every request derived from the record chunks", async () => {
+    const out = join(work, "none");
+    const report = await build(FIXTURE, out, { limits: [] });
+    expect(report.files).toBe(1 + 4 + 1);
+    expect(await readdir(join(out, "_subjekti"))).not.toContain("pages");
+  });
+});
+
+describe("the shape the preflight checks is the site the build writes", () => {
+  it.each<[string, ShapeOptions]>([
+    ["routed, plain+api at 20", { links: "query", limits: [20], forms: ["plain", "api"] }],
+    ["routed, three forms at 1, 7 and 1000", { links: "query", limits: [1, 7, 1000], forms: ["plain", "api", "json"] }],
+    ["routed, no pages", { links: "query", limits: [], forms: ["plain"] }],
+    ["plain files at 3 and 20", { links: "files", limits: [3, 20], forms: ["plain"] }],
+  ])("%s: files counted = files written", async (name, options) => {
+    const out = join(work, `count-${name.replace(/\W+/g, "-")}`);
+    const report = await build(FIXTURE, out, { limits: options.limits, forms: options.forms, links: options.links });
+    expect(report.files).toBe(siteShape(report.count, options, NO_SIZES).files);
+  });
+
+  it("the largest page measured is the largest page written, to within its links' length", async () => {
+    const records = await readRecords({ dataDir: FIXTURE, strict: false, threads: 0 });
+    const sizes = measureFiles(records, BASE_URL);
+    for (const [limit, form] of [[7, "api"], [20, "plain"], [1, "json"], [5, "files"]] as const) {
+      const out = join(work, `size-${form}-${limit}`);
+      await build(FIXTURE, out, form === "files" ? { links: "files", limits: [limit] } : { limits: [limit], forms: [form] });
+      const tree = await snapshotTree(out);
+      const largest = Math.max(...Object.entries(tree).filter(([path]) => /\d+\.json$/.test(path) && !path.includes("docs")).map(([, b64]) => Buffer.from(b64, "base64").length));
+      const measured = sizes.page(limit, form);
+      expect(measured, `${form}/${limit}`).toBeGreaterThanOrEqual(largest);
+      expect(measured - largest, `${form}/${limit}`).toBeLessThan(40);
+    }
+  });
+});
