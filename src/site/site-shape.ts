@@ -6,7 +6,7 @@
  */
 import { buildLinks } from "../core/build-links.ts";
 import { buildFileLinks, FILE_PAGES_DIR } from "../core/file-links.ts";
-import { CHUNK_SIZE, CHUNKS_PER_SHARD, DATA_ROOT, type Form, MANIFEST_PATH, SHARD_SIZE } from "../core/layout.ts";
+import { CHUNK_SIZE, CHUNKS_PER_SHARD, DATA_ROOT, type Form, SHARD_SIZE } from "../core/layout.ts";
 import { PUBLISHED_FILES } from "../core/published-files.ts";
 import type { QueryParam } from "../core/read-query.ts";
 import { PAGE_TAIL, renderPageHead } from "../core/render-page.ts";
@@ -44,13 +44,23 @@ export interface FileSizes {
 export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes): SiteShape {
   const pagesOf = (limit: number): number => Math.ceil(count / limit);
   let fullest = { path: "", entries: 0 };
-  let largest = { path: "", bytes: 0 };
+  // Sizes are measured only when asked for (a host that limits bytes a file): files are (path, size) pairs until then.
+  const sized: [string, () => number][] = [];
   const directory = (path: string, entries: number): void => {
     if (entries > fullest.entries) fullest = { path, entries };
   };
-  const file = (path: string, bytes: number): void => {
-    if (bytes > largest.bytes) largest = { path, bytes };
+  const file = (path: string, bytes: () => number): void => {
+    sized.push([path, bytes]);
   };
+  const shape = (files: number): SiteShape => ({
+    files,
+    fullestDirectory: fullest,
+    get largestFile() {
+      let largest = { path: "", bytes: 0 };
+      for (const [path, bytes] of sized) if (bytes() > largest.bytes) largest = { path, bytes: bytes() };
+      return largest;
+    },
+  });
 
   if (options.links === "files") {
     // Page 0 exists even for an empty list: the entry page must answer.
@@ -60,9 +70,9 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
       const pages = Math.max(1, pagesOf(limit));
       files += pages;
       directory(`${FILE_PAGES_DIR}/${limit}`, pages);
-      file(`${FILE_PAGES_DIR}/${limit}/<offset>.json`, sizes.page(limit, "files"));
+      file(`${FILE_PAGES_DIR}/${limit}/<offset>.json`, () => sizes.page(limit, "files"));
     }
-    return { files, fullestDirectory: fullest, largestFile: largest };
+    return shape(files);
   }
 
   const chunks = Math.ceil(count / CHUNK_SIZE);
@@ -74,8 +84,7 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
   directory(`${DATA_ROOT}/records`, Math.ceil(chunks / CHUNKS_PER_SHARD));
   directory(`${DATA_ROOT}/records/<shard>`, Math.min(CHUNKS_PER_SHARD, chunks));
   directory(`${DATA_ROOT}/docs`, docs);
-  if (chunks > 0) file(`${DATA_ROOT}/records/<shard>/<chunk>.ndjson`, sizes.chunk);
-  file(MANIFEST_PATH, 0);
+  if (chunks > 0) file(`${DATA_ROOT}/records/<shard>/<chunk>.ndjson`, () => sizes.chunk);
   if (pageDirs) directory(`${DATA_ROOT}/pages`, options.forms.length);
   for (const form of options.forms) {
     directory(`${DATA_ROOT}/pages/${form}`, options.limits.length);
@@ -84,10 +93,10 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
       files += pages;
       directory(`${DATA_ROOT}/pages/${form}/${limit}`, Math.ceil(pages / SHARD_SIZE));
       directory(`${DATA_ROOT}/pages/${form}/${limit}/<shard>`, Math.min(SHARD_SIZE, pages));
-      if (pages > 0) file(`${DATA_ROOT}/pages/${form}/${limit}/<shard>/<page>.json`, sizes.page(limit, form));
+      if (pages > 0) file(`${DATA_ROOT}/pages/${form}/${limit}/<shard>/<page>.json`, () => sizes.page(limit, form));
     }
   }
-  return { files, fullestDirectory: fullest, largestFile: largest };
+  return shape(files);
 }
 
 /** Each record's rendered length ("\n" included), in id order, summed: `sums[i]` is the bytes of records [0, i). */
@@ -108,9 +117,11 @@ function prefixSums(records: RenderedRecords): Float64Array {
  */
 export function measureFiles(records: RenderedRecords, baseUrl: string): FileSizes {
   const { count } = records;
-  const sums = prefixSums(records);
+  // Summed on first use: a host without a limit on bytes never asks (1M records: ~0.1 s).
+  let summed: Float64Array | undefined;
   /** The most bytes of `width` consecutive records, over the windows the pages (or chunks) of that width cut. */
   const widest = (width: number): number => {
+    const sums = (summed ??= prefixSums(records));
     let most = 0;
     for (let from = 0; from < count; from += width) most = Math.max(most, (sums[Math.min(count, from + width)] ?? 0) - (sums[from] ?? 0));
     return most;
@@ -130,7 +141,11 @@ export function measureFiles(records: RenderedRecords, baseUrl: string): FileSiz
   };
   const memo = new Map<string, number>();
   return {
-    chunk: widest(CHUNK_SIZE),
+    get chunk() {
+      let bytes = memo.get("chunk");
+      if (bytes === undefined) memo.set("chunk", (bytes = widest(CHUNK_SIZE)));
+      return bytes;
+    },
     page(limit, form) {
       const key = `${form}/${limit}`;
       let bytes = memo.get(key);
