@@ -1,8 +1,9 @@
 /** Test helpers over directory trees: snapshots to compare sites byte for byte. */
 import { readdir, readFile } from "node:fs/promises";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 
 /** Every file under `dir` (relative path, `/`-separated) -> its bytes as base64; {} when `dir` is missing. */
 export async function snapshotTree(dir: string): Promise<Record<string, string>> {
@@ -28,4 +29,19 @@ export async function snapshotTree(dir: string): Promise<Record<string, string>>
 /** A fresh temporary directory (tests never touch the repo's dist/). */
 export function tempDir(prefix = "subjekti-test-"): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
+}
+
+/** A temporary directory made before this file's tests and removed after them: `dir.path` inside a test. */
+export function useTempDir(): { readonly path: string } {
+  let path: string | undefined;
+  beforeAll(async () => {
+    path = await tempDir();
+  });
+  afterAll(() => (path === undefined ? undefined : rm(path, { recursive: true, force: true })));
+  return {
+    get path() {
+      if (path === undefined) throw new Error("the temporary directory is made before the tests run");
+      return path;
+    },
+  };
 }

@@ -5,24 +5,20 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { cp, lstat, mkdir, readFile, readlink, readdir, rm, writeFile } from "node:fs/promises";
+import { cp, lstat, mkdir, readFile, readlink, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import handler from "serve-handler";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { filePagePath } from "../../src/core/file-links.ts";
 import type { Subject } from "../../src/core/render-page.ts";
 import { runCli } from "../_cli.ts";
-import { snapshotTree, tempDir } from "../_tree.ts";
+import { snapshotTree, useTempDir } from "../_tree.ts";
 import { build } from "./_build.ts";
 
 const SAMPLE = "data";
 const FIXTURE = "test/fixtures/small-site";
 
-let work: string;
-beforeAll(async () => {
-  work = await tempDir();
-});
-afterAll(() => rm(work, { recursive: true, force: true }));
+const dir = useTempDir();
 
 /** A plain file server for `dir` on a free loopback port: serve-handler as it comes, nothing rewritten. */
 async function serveFiles(dir: string): Promise<{ origin: string; close(): Promise<void> }> {
@@ -58,7 +54,7 @@ async function walk(entry: string): Promise<{ pages: Page[]; types: Set<string> 
 describe("the sample's plain files behind a plain static server", () => {
   it("following next from /api/subjekti/index.json gives every subject once, in id order, each page application/json", async () => {
     // The links carry the origin, so the server listens before the build.
-    const out = join(work, "sample-site");
+    const out = join(dir.path, "sample-site");
     const server = await serveFiles(out);
     try {
       const run = await runCli(["build", "--data", SAMPLE, "--out", out, "--links", "files", "--base-url", server.origin, "--cache-dir", `${out}.cache`, "--quiet"]);
@@ -83,7 +79,7 @@ describe("the sample's plain files behind a plain static server", () => {
   });
 
   it("each pre-rendered limit is its own chain of files (limit 7: the records the same, pages of 7)", async () => {
-    const out = join(work, "limits-site");
+    const out = join(dir.path, "limits-site");
     const server = await serveFiles(out);
     try {
       await build(FIXTURE, out, { links: "files", limits: [7, 20], baseUrl: server.origin });
@@ -99,9 +95,9 @@ describe("the sample's plain files behind a plain static server", () => {
 
 describe("rebuilding a site of plain files", () => {
   it("--out is a link to one content-named tree; a one-record edit writes the page that shows it and hard-links the rest; the old tree goes", async () => {
-    const data = join(work, "edit-data");
+    const data = join(dir.path, "edit-data");
     await cp(FIXTURE, data, { recursive: true });
-    const out = join(work, "edit-site");
+    const out = join(dir.path, "edit-site");
     const options = { links: "files", limits: [5], baseUrl: "http://files.test" } as const;
     const first = await build(data, out, options);
     expect(first.written).toBe(first.files);
@@ -131,11 +127,11 @@ describe("rebuilding a site of plain files", () => {
     expect(edited.changes.urls).toEqual([`http://files.test/${shows[0]}`]);
     const tree = await readlink(out);
     expect(tree).not.toBe(firstTree);
-    expect((await readdir(work)).filter((name) => /^edit-site\.(?!cache$)/.test(name))).toEqual([tree]);
+    expect((await readdir(dir.path)).filter((name) => /^edit-site\.(?!cache$)/.test(name))).toEqual([tree]);
   });
 
   it("an --out that holds anything else is refused before the data is read, and left as it was", async () => {
-    const out = join(work, "taken");
+    const out = join(dir.path, "taken");
     await mkdir(out);
     await writeFile(join(out, "keep.txt"), "mine");
     const run = await runCli(["build", "--data", FIXTURE, "--out", out, "--links", "files", "--no-cache", "--quiet"]);
@@ -145,7 +141,7 @@ describe("rebuilding a site of plain files", () => {
   });
 
   it("a routed build refuses an --out that is a site of plain files (it would write into that tree)", async () => {
-    const out = join(work, "plain-then-routed");
+    const out = join(dir.path, "plain-then-routed");
     await build(FIXTURE, out, { links: "files", limits: [20] });
     const before = await snapshotTree(out);
     const run = await runCli(["build", "--data", FIXTURE, "--out", out, "--no-cache", "--quiet"]);
@@ -156,7 +152,7 @@ describe("rebuilding a site of plain files", () => {
   });
 
   it("--links files without a limit is a usage error (no router derives pages)", async () => {
-    const run = await runCli(["build", "--data", FIXTURE, "--out", join(work, "none"), "--links", "files", "--limits", "none"]);
+    const run = await runCli(["build", "--data", FIXTURE, "--out", join(dir.path, "none"), "--links", "files", "--limits", "none"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("--links files needs at least one of --limits");
   });

@@ -4,23 +4,19 @@
  * builds with the option the refusal names; the shape the preflight checks is the site the build
  * writes (files counted, largest page measured).
  */
-import { lstat, readdir, rm } from "node:fs/promises";
+import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readRecords } from "../../src/site/read-records.ts";
 import { measureFiles, type ShapeOptions, siteShape } from "../../src/site/site-shape.ts";
 import { runCli } from "../_cli.ts";
-import { snapshotTree, tempDir } from "../_tree.ts";
+import { snapshotTree, useTempDir } from "../_tree.ts";
 import { BASE_URL, build } from "./_build.ts";
 
 const SAMPLE = "data";
 const FIXTURE = "test/fixtures/small-site";
 
-let work: string;
-beforeAll(async () => {
-  work = await tempDir();
-});
-afterAll(() => rm(work, { recursive: true, force: true }));
+const dir = useTempDir();
 
 const NO_SIZES = { chunk: 0, page: () => 0 };
 
@@ -29,7 +25,7 @@ describe("build --target cloudflare-free", () => {
   const TOO_MANY = ["--limits", "1,2", "--forms", "plain,api,json"];
 
   it("over 20,000 files: exit 1 naming the limit and the options that fit; the previous site is left byte for byte", async () => {
-    const out = join(work, "refused");
+    const out = join(dir.path, "refused");
     await build(SAMPLE, out, { limits: [20], forms: ["plain"] });
     const before = await snapshotTree(out);
     const run = await runCli(["build", "--data", SAMPLE, "--out", out, "--target", "cloudflare-free", ...TOO_MANY, "--no-cache", "--quiet"]);
@@ -40,7 +36,7 @@ describe("build --target cloudflare-free", () => {
   });
 
   it("with the option it names the build passes, and writes the number of files the preflight counted", async () => {
-    const out = join(work, "fits");
+    const out = join(dir.path, "fits");
     const run = await runCli(["build", "--data", SAMPLE, "--out", out, "--target", "cloudflare-free", "--limits", "1", "--forms", "plain,api,json", "--no-cache", "--quiet", "--json"]);
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as { files: number; overLimits: string[] };
@@ -48,7 +44,7 @@ describe("build --target cloudflare-free", () => {
   });
 
   it("--over-limits warn builds anyway and says what it went over", async () => {
-    const out = join(work, "warned");
+    const out = join(dir.path, "warned");
     const run = await runCli(["build", "--data", FIXTURE, "--out", out, "--target", "static", "--over-limits", "warn", "--no-cache", "--quiet"]);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("subjekti: warning: the site does not fit a plain static host: its pages link by query");
@@ -56,7 +52,7 @@ describe("build --target cloudflare-free", () => {
   });
 
   it("--limits none: no page file, every request derived from the record chunks", async () => {
-    const out = join(work, "none");
+    const out = join(dir.path, "none");
     const report = await build(FIXTURE, out, { limits: [] });
     expect(report.files).toBe(1 + 4 + 1);
     expect(await readdir(join(out, "_subjekti"))).not.toContain("pages");
@@ -70,7 +66,7 @@ describe("the shape the preflight checks is the site the build writes", () => {
     ["routed, no pages", { links: "query", limits: [], forms: ["plain"] }],
     ["plain files at 3 and 20", { links: "files", limits: [3, 20], forms: ["plain"] }],
   ])("%s: files counted = files written", async (name, options) => {
-    const out = join(work, `count-${name.replace(/\W+/g, "-")}`);
+    const out = join(dir.path, `count-${name.replace(/\W+/g, "-")}`);
     const report = await build(FIXTURE, out, { limits: options.limits, forms: options.forms, links: options.links });
     expect(report.files).toBe(siteShape(report.count, options, NO_SIZES).files);
   });
@@ -79,7 +75,7 @@ describe("the shape the preflight checks is the site the build writes", () => {
     const records = await readRecords({ dataDir: FIXTURE, strict: false, threads: 0 });
     const sizes = measureFiles(records, BASE_URL);
     for (const [limit, form] of [[7, "api"], [20, "plain"], [1, "json"], [5, "files"]] as const) {
-      const out = join(work, `size-${form}-${limit}`);
+      const out = join(dir.path, `size-${form}-${limit}`);
       await build(FIXTURE, out, form === "files" ? { links: "files", limits: [limit] } : { limits: [limit], forms: [form] });
       const tree = await snapshotTree(out);
       const largest = Math.max(...Object.entries(tree).filter(([path]) => /\d+\.json$/.test(path) && !path.includes("docs")).map(([, b64]) => Buffer.from(b64, "base64").length));
