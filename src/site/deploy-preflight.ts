@@ -7,6 +7,7 @@
  * any shape.
  */
 import type { Form } from "../core/layout.ts";
+import { DEFAULT_LIMIT } from "../core/read-query.ts";
 import type { LinkKind, ShapeOptions, SiteShape } from "./site-shape.ts";
 
 /** The hosts a build can be checked against (`--target`). */
@@ -125,8 +126,10 @@ export function preflight(host: HostLimits, options: PreflightOptions, shapeOf: 
   };
   const links: LinkKind = host.filesOnly === true ? "files" : options.links;
   const forms: readonly Form[] = links === "files" ? ["plain"] : options.forms;
-  // The same pages, with the links the host can follow.
-  if (links !== options.links && tryFit({ ...options, links })) return { host, overruns: over, fits };
+  // The same pages, with the links the host can follow (a site of plain files needs a limit: DRF's default when none was asked).
+  if (links !== options.links && tryFit({ ...options, links, limits: options.limits.length > 0 ? options.limits : [DEFAULT_LIMIT] })) {
+    return { host, overruns: over, fits };
+  }
 
   // Less of what was asked: the subset keeping the most files that fits.
   const fewer: ShapeOptions[] = [];

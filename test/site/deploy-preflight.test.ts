@@ -75,6 +75,14 @@ describe("preflight", () => {
       ["--links files"],
     ],
     [
+      "a plain static host, asked for no page file: --links files at DRF's default limit",
+      5_758,
+      HOST_LIMITS.static,
+      routed([]),
+      ["its pages link by query (?limit=&offset=), which a host without routing cannot answer"],
+      ["--links files --limits 20"],
+    ],
+    [
       "nothing fits when the chunks alone are too many (10M subjects, 5,000 files allowed)",
       10_000_000,
       fake({ filesPerDeployment: 5_000 }),
