@@ -83,6 +83,13 @@ function splitAnswers(data: Buffer): RawAnswer[] {
   return answers;
 }
 
+/**
+ * "At once" for these inputs: the super-linear patterns they were written against took minutes
+ * each; ten seconds catches those again without failing on a machine loaded by other work (a
+ * 1-second bound measured 1.3 s at load 20). Speed itself is measured by `npm run soak`.
+ */
+const QUICK_MS = 10_000;
+
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const start = performance.now();
   const value = await work();
@@ -107,7 +114,7 @@ describe("linear time on every byte a request carries", () => {
     expect(negotiate(`${spaces}application/json${spaces}; indent=${spaces}4${spaces}`)).toBe(4);
     const raw = readRawRequest(Buffer.from(`get / HTTP/1.1\r\nAccept: a${" \t".repeat(500_000)}b \r\n\r\n`, "latin1"));
     expect(raw?.headers["accept"]?.length).toBe(1_000_002);
-    expect(performance.now() - start).toBeLessThan(1_000);
+    expect(performance.now() - start).toBeLessThan(QUICK_MS);
   });
 
   it("GET ?offset=1 + a megabyte of + + 1 -> refused at once (431), an ordinary request on another connection unharmed", async () => {
@@ -117,8 +124,8 @@ describe("linear time on every byte a request carries", () => {
     ]);
     expectRefusal(attack.value[0], 431, /Request header fields too large/);
     expect(ordinary.value.status).toBe(200);
-    expect(attack.ms).toBeLessThan(1_000);
-    expect(ordinary.ms).toBeLessThan(1_000);
+    expect(attack.ms).toBeLessThan(QUICK_MS);
+    expect(ordinary.ms).toBeLessThan(QUICK_MS);
   });
 
   it("the largest offset and Accept the preview reads (120,000 inner spaces) -> answered well under a second", async () => {
@@ -127,14 +134,14 @@ describe("linear time on every byte a request carries", () => {
     expect((JSON.parse(offset.value.body.toString()) as { previous: string | null }).previous).toBeNull();
     const accept = await timed(() => sendRaw(port, "GET", "/api/subjekti/?limit=1", { Host: "testserver", Accept: `a${" ".repeat(120_000)}b` }));
     expect(accept.value.status).toBe(406);
-    expect(offset.ms).toBeLessThan(1_000);
-    expect(accept.ms).toBeLessThan(1_000);
+    expect(offset.ms).toBeLessThan(QUICK_MS);
+    expect(accept.ms).toBeLessThan(QUICK_MS);
   });
 
   it("an Accept of a megabyte -> 431 at once", async () => {
     const { value, ms } = await timed(() => exchange(get("/api/subjekti/", `Host: testserver\r\nAccept: a${" ".repeat(1_040_000)}b\r\n`)));
     expectRefusal(value[0], 431, /too large/);
-    expect(ms).toBeLessThan(1_000);
+    expect(ms).toBeLessThan(QUICK_MS);
   });
 
   describe("the edge under real Deno (64 KB heads): the same inputs at its limit", () => {
@@ -151,8 +158,8 @@ describe("linear time on every byte a request carries", () => {
       expect(offset.value.status).toBe(200);
       const accept = await timed(() => deno.send("GET", "/api/subjekti/?limit=1", { Accept: `a${" ".repeat(60_000)}b` }));
       expect(accept.value.status).toBe(406);
-      expect(offset.ms).toBeLessThan(1_000);
-      expect(accept.ms).toBeLessThan(1_000);
+      expect(offset.ms).toBeLessThan(QUICK_MS);
+      expect(accept.ms).toBeLessThan(QUICK_MS);
     });
   });
 });
