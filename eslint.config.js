@@ -5,7 +5,7 @@ import tsParser from "@typescript-eslint/parser";
 import regexp from "eslint-plugin-regexp";
 
 export default [
-  { ignores: ["node_modules/", "dist/", "test/", "data/"] },
+  { ignores: ["node_modules/", "dist/", "lib/", "test/", "data/"] },
   {
     files: ["src/**/*.{ts,js,mjs}", "scripts/**/*.{ts,js,mjs}", "bin/**/*.js"],
     languageOptions: { parser: tsParser, ecmaVersion: "latest", sourceType: "module" },

@@ -401,7 +401,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
 }
 
-// Run as a script (`tsx src/cli.ts`, as the npm scripts do); bin/subjekti.js calls main itself.
+// Run as a script (`tsx src/cli.ts`, as tests and benchmarks do); bin/subjekti.js calls main itself.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   process.exitCode = await main(process.argv.slice(2), processIo());
 }

@@ -1,11 +1,17 @@
 // A record thread (see record-threads.ts): parses, validates and renders the blocks of a JSON
-// array it is sent. Plain JS so it starts the same under the CLI, tsx and vitest: it registers
-// tsx itself, then loads the TypeScript that does the work.
-import { register } from "tsx/esm/api";
+// array it is sent. Plain JS, so the same entry runs from lib/ (what ships: `tsc` emits
+// render-block.js beside it, and plain Node loads that) and from src/ (vitest, tsx scripts: only
+// render-block.ts sits beside it, so the thread registers tsx first). tsx is a development
+// dependency: the compiled CLI never reaches that branch.
+import { existsSync } from "node:fs";
 import { answerTasks } from "./pool-thread.mjs";
 
-register();
-const loading = import("./render-block.ts");
+const loading = existsSync(new URL("./render-block.ts", import.meta.url))
+  ? import("tsx/esm/api").then(({ register }) => {
+      register();
+      return import("./render-block.ts");
+    })
+  : import("./render-block.js");
 
 answerTasks(async (task) => {
   const { renderJsonBlock } = await loading;
