@@ -1,0 +1,86 @@
+/**
+ * The CLI as it ships: `tsc -p tsconfig.build.json` emits lib/ (into a temporary package, so the
+ * test never runs a stale lib/ and never writes the repo's), and bin/subjekti.js runs it with
+ * plain Node and a node_modules without tsx: `--help` works, and a small build (record threads
+ * and shard writers included) writes the same bytes as the TypeScript sources run in-process.
+ */
+import { execFile } from "node:child_process";
+import { copyFile, mkdir, readdir, rm, symlink } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./_cli.ts";
+import { snapshotTree, tempDir } from "./_tree.ts";
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, "..");
+const BUILD_ARGS = ["build", "--data", join(ROOT, "test/fixtures/small-site"), "--base-url", "https://subjekti.example", "--no-cache", "--quiet", "--threads", "1"];
+
+let work: string;
+let pkg: string;
+
+/** `node <pkg>/bin/subjekti.js <args>` from a directory outside the repository; never rejects. */
+async function subjekti(args: readonly string[], bin = join(pkg, "bin/subjekti.js")): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: work, encoding: "utf8" });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+beforeAll(async () => {
+  work = await tempDir("subjekti-compiled-");
+  pkg = join(work, "package");
+  await run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json"), "--outDir", join(pkg, "lib")]);
+  await mkdir(join(pkg, "bin"));
+  await copyFile(join(ROOT, "bin/subjekti.js"), join(pkg, "bin/subjekti.js"));
+  // package.json makes lib/*.js ES modules, as in the installed package.
+  await copyFile(join(ROOT, "package.json"), join(pkg, "package.json"));
+  // Every installed package but tsx: anything in lib/ that still needed a TypeScript loader fails.
+  await mkdir(join(pkg, "node_modules"));
+  for (const name of await readdir(join(ROOT, "node_modules"))) {
+    if (name !== "tsx" && name !== ".bin") await symlink(join(ROOT, "node_modules", name), join(pkg, "node_modules", name));
+  }
+});
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
+  it("lib/ holds JavaScript only, the thread entries beside what they load, and no edge function", async () => {
+    const lib = await readdir(join(pkg, "lib"), { recursive: true });
+    expect(lib.filter((name) => name.endsWith(".ts"))).toEqual([]);
+    expect(lib).toEqual(expect.arrayContaining(["cli.js", "site/record-thread.mjs", "site/render-block.js", "site/shard-writer-thread.mjs", "site/pool-thread.mjs"]));
+    expect(lib.filter((name) => name.startsWith("edge"))).toEqual([]);
+  });
+
+  it("--help exits 0 with the usage, as the sources print it", async () => {
+    const compiled = await subjekti(["--help"]);
+    expect(compiled).toMatchObject({ code: 0, stderr: "" });
+    expect(compiled.stdout).toMatch(/^Usage: subjekti /);
+    expect(compiled.stdout).toBe((await runCli(["--help"])).stdout);
+  });
+
+  it("builds the small site (one record thread) byte for byte as the sources do", async () => {
+    const [compiledOut, sourceOut] = [join(work, "compiled-site"), join(work, "source-site")];
+    const built = await subjekti([...BUILD_ARGS, "--out", compiledOut]);
+    expect(built).toMatchObject({ code: 0, stderr: "" });
+    expect(built.stdout).toMatch(/^built 47 subjects into /);
+    expect((await runCli([...BUILD_ARGS, "--out", sourceOut])).code).toBe(0);
+    const compiled = await snapshotTree(compiledOut);
+    expect(Object.keys(compiled).length).toBeGreaterThan(10);
+    expect(compiled).toEqual(await snapshotTree(sourceOut));
+  });
+
+  it("without lib/, says what to run (exit 1)", async () => {
+    const bare = join(work, "bare");
+    await mkdir(join(bare, "bin"), { recursive: true });
+    await copyFile(join(ROOT, "bin/subjekti.js"), join(bare, "bin/subjekti.js"));
+    await copyFile(join(ROOT, "package.json"), join(bare, "package.json"));
+    expect(await subjekti(["--help"], join(bare, "bin/subjekti.js"))).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "subjekti: lib/ is missing (the compiled CLI): run `npm run compile` in the package's directory\n",
+    });
+  });
+});
