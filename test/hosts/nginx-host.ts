@@ -33,7 +33,11 @@ export function nginxVersion(): string {
   return spawnSync(NGINX, ["-v"], { encoding: "utf8" }).stderr.trim().replace(/^nginx version: /, "");
 }
 
-/** `subjekti serve` as a child process (bin/subjekti.js), stopped and started again by the tests. */
+/**
+ * `subjekti serve` as a child process, stopped and started again by the tests: the sources through
+ * tsx, as every test runs them (bin/subjekti.js runs the compiled lib/, which may be older than
+ * src/; test/compiled-cli.test.ts covers that path).
+ */
 export interface ServeProcess {
   readonly port: number;
   readonly child: ChildProcess;
@@ -41,7 +45,7 @@ export interface ServeProcess {
 
 /** Starts `subjekti serve --dir <dir> --port <port>` with `args`; resolves once it listens. */
 export async function startServe(dir: string, port: number, args: readonly string[] = []): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [join(REPO, "bin/subjekti.js"), "serve", "--dir", dir, "--port", String(port), ...args], {
+  const child = spawn(process.execPath, ["--import", "tsx", join(REPO, "src/cli.ts"), "serve", "--dir", dir, "--port", String(port), ...args], {
     cwd: REPO,
     stdio: ["ignore", "pipe", "pipe"],
   });
