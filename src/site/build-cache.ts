@@ -13,11 +13,11 @@
  * It lives outside the site (default node_modules/.cache/subjekti/, one directory per output
  * directory), because everything in the site is published. After a build, blocks the build did
  * not use are removed, so the cache holds one version of the data. A block file: a 4-byte header
- * length, the header as JSON (count, byte length, codes, problems), padding to 8 bytes, then ids
+ * length, the header as JSON (count, byte length and hash of the rendered bytes, codes, problems), padding to 8 bytes, then ids
  * (float64), positions (uint32), record ends (uint32) and the rendered bytes.
  */
 import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writevSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writevSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { VERSION } from "../core/version.ts";
@@ -28,7 +28,9 @@ import type { RenderedBlock } from "./render-block.ts";
 import type { SourceFile } from "./source-file.ts";
 
 /** Bumped whenever a block file's layout changes: another format is a miss. */
-const FORMAT = 2;
+const FORMAT = 3;
+/** Bytes read at once for a block's header and keys (about 30 KB for 1,000 records); more when they are longer. */
+const HEAD_BYTES = 64 * 1024;
 const SUFFIX = ".block";
 
 /** The stored blocks of one site. */
@@ -45,6 +47,7 @@ interface Header {
   readonly format: number;
   readonly count: number;
   readonly length: number;
+  readonly hash: string;
   readonly codes: readonly string[];
   readonly problems: readonly Problem[];
   readonly dropped: Readonly<Record<string, number>>;
@@ -63,13 +66,13 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
   return {
     fileOf,
     read(key, file) {
-      let bytes: Buffer;
       try {
-        bytes = readFileSync(fileOf(key));
-      } catch {
-        return undefined;
+        return readBlock(fileOf(key), file);
+      } catch (error) {
+        // A block missing (or going) is a miss: it is parsed again from its source.
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+        throw error;
       }
-      return decodeBlock(bytes, file);
     },
     async keepOnly(keys) {
       const keep = new Set(Array.from(keys, (key) => `${key}${SUFFIX}`));
@@ -81,7 +84,7 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
 
 /** Stores a rendered block in `file` (synchronously: it runs in a record thread, beside the rendering). */
 export function storeBlock(file: string, block: RenderedBlock): void {
-  const header: Header = { format: FORMAT, count: block.ends.length, length: block.bytes.length, codes: block.codes, problems: block.problems, dropped: block.dropped };
+  const header: Header = { format: FORMAT, count: block.ends.length, length: block.bytes.length, hash: block.hash, codes: block.codes, problems: block.problems, dropped: block.dropped };
   const json = Buffer.from(JSON.stringify(header));
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.length);
@@ -98,26 +101,75 @@ export function storeBlock(file: string, block: RenderedBlock): void {
   renameSync(tmp, file);
 }
 
-/** A block file's block, or undefined when it is not one this code wrote whole. */
-function decodeBlock(bytes: Buffer, file: SourceFile): RenderedBlock | undefined {
-  if (bytes.length < 4) return undefined;
-  const headerLength = bytes.readUInt32LE(0);
-  let header: Header;
+/**
+ * A block file's block without its rendered bytes, which are read from the file the first time
+ * `bytes` is used: a rebuild whose shards are all unchanged never reads them. Undefined when the
+ * file is not one this code wrote whole.
+ */
+function readBlock(path: string, file: SourceFile): RenderedBlock | undefined {
+  const fd = openSync(path, "r");
   try {
-    header = JSON.parse(bytes.toString("utf8", 4, 4 + headerLength)) as Header;
-  } catch {
-    return undefined;
+    const size = fstatSync(fd).size;
+    let head = readAt(fd, 0, Math.min(size, HEAD_BYTES));
+    if (head.length < 4) return undefined;
+    const headerLength = head.readUInt32LE(0);
+    if (4 + headerLength > size) return undefined;
+    if (4 + headerLength > head.length) head = readAt(fd, 0, 4 + headerLength);
+    let header: Header;
+    try {
+      header = JSON.parse(head.toString("utf8", 4, 4 + headerLength)) as Header;
+    } catch {
+      return undefined;
+    }
+    const n = header.count;
+    let at = align8(4 + headerLength);
+    const bytesAt = at + n * 16;
+    if (header.format !== FORMAT || header.codes.length !== n || size !== bytesAt + header.length) return undefined;
+    if (bytesAt > head.length) head = readAt(fd, 0, bytesAt);
+    // Copied into aligned typed arrays: a Buffer's offset in its pool need not be aligned.
+    const take = (length: number): ArrayBuffer => new Uint8Array(head.subarray(at, (at += length))).buffer;
+    const ids = new Float64Array(take(n * 8));
+    const positions = new Uint32Array(take(n * 4));
+    const ends = new Uint32Array(take(n * 4));
+    const problems = header.problems.map((p) => ({ ...p, file: file.name }));
+    let bytes: Uint8Array | undefined;
+    const load = (): Uint8Array => {
+      const again = openSync(path, "r");
+      try {
+        const read = readAt(again, bytesAt, header.length);
+        if (read.length !== header.length) throw new Error(`${path}: the stored block was cut short while the build ran`);
+        return read;
+      } finally {
+        closeSync(again);
+      }
+    };
+    return {
+      get bytes() {
+        return (bytes ??= load());
+      },
+      hash: header.hash,
+      ends,
+      ids,
+      codes: header.codes,
+      positions,
+      problems,
+      dropped: header.dropped,
+    };
+  } finally {
+    closeSync(fd);
   }
-  const n = header.count;
-  let at = align8(4 + headerLength);
-  if (header.format !== FORMAT || header.codes.length !== n || bytes.length !== at + n * 16 + header.length) return undefined;
-  // Copied into aligned typed arrays: a Buffer's offset in its pool need not be aligned.
-  const take = (size: number): ArrayBuffer => new Uint8Array(bytes.subarray(at, (at += size))).buffer;
-  const ids = new Float64Array(take(n * 8));
-  const positions = new Uint32Array(take(n * 4));
-  const ends = new Uint32Array(take(n * 4));
-  const problems = header.problems.map((p) => ({ ...p, file: file.name }));
-  return { bytes: bytes.subarray(at), ends, ids, codes: header.codes, positions, problems, dropped: header.dropped };
+}
+
+/** `length` bytes of `fd` from `position` (fewer at its end). */
+function readAt(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafeSlow(length);
+  let done = 0;
+  while (done < length) {
+    const read = readSync(fd, buffer, done, length - done, position + done);
+    if (read === 0) break;
+    done += read;
+  }
+  return buffer.subarray(0, done);
 }
 
 function align8(n: number): number {

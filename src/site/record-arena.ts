@@ -43,8 +43,10 @@ const COMMA = 0x2c;
 
 /** A chunk's bytes with where each of its records starts (and, last, its length). */
 interface Chunk {
-  readonly bytes: Buffer;
+  /** Its bytes: those of a block from the build cache are read on first use. */
+  bytes(): Buffer;
   readonly lines: Uint32Array;
+  readonly hash: string;
 }
 
 /**
@@ -81,7 +83,8 @@ export function createRecordArena(records: RenderedRecords, chunkSize: number): 
     blocks[b] = undefined;
     const lines = new Uint32Array(block.ends.length + 1);
     lines.set(block.ends, 1);
-    return { bytes: Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength), lines };
+    const bytes = (): Buffer => Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength);
+    return { bytes, lines, hash: block.hash };
   };
   /** Records [first, last) copied one by one into a buffer of their size. */
   const copyRecords = (first: number, last: number): Chunk => {
@@ -92,7 +95,7 @@ export function createRecordArena(records: RenderedRecords, chunkSize: number): 
       bytes.set(part, lines[k]);
       lines[k + 1] = (lines[k] ?? 0) + part.length;
     }
-    return { bytes, lines };
+    return { bytes: () => bytes, lines, hash: contentHash(bytes) };
   };
   /** A rendered chunk's bytes. */
   const chunkOf = (chunk: number): Chunk => {
@@ -104,7 +107,8 @@ export function createRecordArena(records: RenderedRecords, chunkSize: number): 
   const copyAsList = (from: number, to: number, target: Buffer, at: number): void => {
     for (let i = from; i < to; ) {
       const chunk = Math.floor(i / chunkSize);
-      const { bytes, lines } = chunkOf(chunk);
+      const { lines } = chunkOf(chunk);
+      const bytes = chunkOf(chunk).bytes();
       const last = Math.min(to, (chunk + 1) * chunkSize);
       const [a, b] = [i - chunk * chunkSize, last - chunk * chunkSize];
       const [start, end] = [lines[a] ?? 0, lines[b] ?? 0];
@@ -140,14 +144,14 @@ export function createRecordArena(records: RenderedRecords, chunkSize: number): 
       const last = Math.min(count, first + chunkSize);
       const made = takeWholeBlock(first, last) ?? copyRecords(first, last);
       chunks[chunk] = made;
-      hashes.push(contentHash(made.bytes));
+      hashes.push(made.hash);
     },
     chunkHash(chunk) {
       const hash = hashes[chunk];
       if (hash === undefined) throw new Error(`chunk ${chunk} is not rendered yet`);
       return hash;
     },
-    chunkBytes: (chunk) => chunkOf(chunk).bytes,
+    chunkBytes: (chunk) => chunkOf(chunk).bytes(),
     pageBytes(head, from, to, tail) {
       const records = span(from, to);
       const page = Buffer.allocUnsafe(head.length + records + tail.length);

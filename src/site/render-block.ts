@@ -7,6 +7,7 @@
  */
 import { renderSubject } from "../core/render-page.ts";
 import { storeBlock } from "./build-cache.ts";
+import { contentHash } from "./content-hash.ts";
 import { parseBlock, type BlockText } from "./read-json-array.ts";
 import { type Problem, ProblemCollector, type ProblemSink, showValue } from "./problems.ts";
 import { placeInCells } from "./sheet-cells.ts";
@@ -16,8 +17,13 @@ import { DEFAULT_MAX_FIELD_LENGTH, type RecordSource, validateSubject } from "./
 
 /** The valid records of a block, rendered as DRF writes them, with their keys; and the block's problems. */
 export interface RenderedBlock {
-  /** Each valid record's rendered bytes and a "\n", one after another. */
+  /**
+   * Each valid record's rendered bytes and a "\n", one after another. A block from the build cache
+   * reads them from its file on first use (build-cache.ts): `hash` and the keys come without them.
+   */
   readonly bytes: Uint8Array;
+  /** The content hash of `bytes`: a records chunk's hash when the block is exactly one chunk. */
+  readonly hash: string;
   /** Where each record's bytes end (its "\n" included). */
   readonly ends: Uint32Array;
   readonly ids: Float64Array;
@@ -88,8 +94,10 @@ export class BlockRenderer {
 
   /** The block so far (its bytes trimmed to a buffer of their own, so it can be transferred); starts a new one. */
   finish(): RenderedBlock {
+    const bytes = this.#bytes.slice(0, this.#length);
     const block: RenderedBlock = {
-      bytes: this.#bytes.slice(0, this.#length),
+      bytes,
+      hash: contentHash(bytes),
       ends: Uint32Array.from(this.#ends),
       ids: Float64Array.from(this.#ids),
       codes: this.#codes,
