@@ -1,24 +1,26 @@
 /**
  * The build, as a short list of stages with typed hand-offs:
- * read and validate (nothing is touched on any error) -> plan the shards and the manifest ->
- * render each record once while writing incrementally and atomically -> keep the build cache.
+ * read and validate, streamed (read-records.ts) -> records chunks in id order (chunk-records.ts),
+ * each records shard written under a temporary name as its chunks are complete (write-site.ts) ->
+ * once the read has succeeded and `count` is known, plan the pages and the manifest
+ * (plan-site.ts) -> write the page shards from the chunk files read back, then the manifest ->
+ * keep the build cache. On any data error nothing in the site changes: the temporary shards go.
  *
  * With a build cache (build-cache.ts) a rebuild parses again only the source blocks that changed.
  */
 import { performance } from "node:perf_hooks";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import type { BuildOptions } from "./build-options.ts";
-import { openBuildCache } from "./build-cache.ts";
-import { type DatasetMetadata, loadMetadata } from "./dataset-metadata.ts";
+import { type BuildCache, openBuildCache } from "./build-cache.ts";
+import { blocksInIdOrder, Chunker, followsInOrder } from "./chunk-records.ts";
+import { loadMetadata } from "./dataset-metadata.ts";
 import { planDocs } from "./plan-docs.ts";
 import { planSite } from "./plan-site.ts";
 import type { Problem, ProblemKind } from "./problems.ts";
-import { readRecords } from "./read-records.ts";
-import { preflightBuild } from "./preflight-build.ts";
-import { createRecordArena, type RecordArena } from "./record-arena.ts";
+import { pagesFromChunkFiles } from "./read-chunks.ts";
+import { type ReadOptions, readRecords, type ReadSummary, streamRecords } from "./read-records.ts";
 import { readSiteFacts, type SiteChanges, siteChanges } from "./site-changes.ts";
-import { writePlainSite } from "./write-plain-site.ts";
-import { type WriteProgress, type WriteReport, writeSite } from "./write-site.ts";
+import { openSiteWriter, type SiteWriter, type WriteProgress, type WriteReport } from "./write-site.ts";
 
 /** What a build did: the write stage's counts, plus the list's size, the time and the warnings. */
 export interface BuildReport extends WriteReport {
@@ -31,7 +33,7 @@ export interface BuildReport extends WriteReport {
   readonly warnings: readonly Problem[];
   /** Every kind of warning with its exact count. */
   readonly kinds: readonly ProblemKind[];
-  /** Seconds spent reading and validating the sources, and planning and writing the site. */
+  /** Seconds spent reading and validating the sources (the records written meanwhile), and planning and writing the pages. */
   readonly timings: { readonly read: number; readonly write: number };
   /** The public URLs and cache tags whose answers changed (site-changes.ts). */
   readonly changes: SiteChanges;
@@ -47,31 +49,69 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
   const started = performance.now();
   const cache = options.cacheDir === null ? undefined : openBuildCache(options.cacheDir, options.outDir);
   const metadata = await loadMetadata(options.dataDir);
-  const read = { dataDir: options.dataDir, strict: options.strict, threads: options.threads ?? "auto" };
-  const optional = {
+  const read: ReadOptions = {
+    dataDir: options.dataDir,
+    strict: options.strict,
+    threads: options.threads ?? "auto",
     ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }),
     ...(options.followOutside === undefined ? {} : { followOutside: options.followOutside }),
     ...(options.encoding === undefined ? {} : { encoding: options.encoding }),
     ...(options.allProblems === undefined ? {} : { allProblems: options.allProblems }),
   };
-  const records = await readRecords({ ...read, ...optional }, cache);
-  // Before a file is written (and before the arena takes the records over): the target's limits.
-  const overLimits = preflightBuild(options, records);
-  // The arena takes the rendered blocks over and drops each once copied (see createRecordArena).
-  const arena = createRecordArena(records, CHUNK_SIZE);
-  const readDone = performance.now();
-  const { changes, ...written } = options.links === "files" ? await writePlainSite(options, arena, onProgress) : await writeRoutedSite(options, metadata, arena, onProgress);
-  await cache?.keepOnly(records.cacheKeys);
-  const ended = performance.now();
-  const timings = { read: (readDone - started) / 1000, write: (ended - readDone) / 1000 };
-  const report = { count: arena.count, reused: records.reused, ...written, warnings: records.warnings, kinds: records.kinds };
-  return { ...report, timings, changes, overLimits, seconds: (ended - started) / 1000 };
+  const before = await readSiteFacts(options.outDir);
+  const writer = await openSiteWriter(options.outDir);
+  try {
+    const records = await readInOrder(read, writer, cache);
+    const hashes = await writer.endRecords();
+    const readDone = performance.now();
+    const pages = pagesFromChunkFiles((chunk) => writer.chunkPath(chunk), CHUNK_SIZE);
+    const chunks = { count: records.count, chunkSize: CHUNK_SIZE, hashes };
+    const plan = planSite(chunks, options, pages, [planDocs(metadata, records.count, options)]);
+    const written = await writer.write(plan, onProgress);
+    await cache?.keepOnly(records.cacheKeys);
+    const ended = performance.now();
+    const timings = { read: (readDone - started) / 1000, write: (ended - readDone) / 1000 };
+    const changes = siteChanges(before, plan.manifest, written.changed);
+    const report = { count: records.count, reused: records.reused, ...written, warnings: records.warnings, kinds: records.kinds };
+    return { ...report, timings, changes, seconds: (ended - started) / 1000 };
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
 }
 
-/** The site a host routes: shards, the docs and the manifest (plan-site.ts, write-site.ts), and what changed. */
-async function writeRoutedSite(options: BuildOptions, metadata: DatasetMetadata, arena: RecordArena, onProgress?: ProgressListener): Promise<WriteReport & { readonly changes: SiteChanges }> {
-  const plan = planSite(arena, options, [planDocs(metadata, arena.count, options)]);
-  const before = await readSiteFacts(options.outDir);
-  const written = await writeSite(options.outDir, plan, arena, onProgress);
-  return { ...written, changes: siteChanges(before, plan.manifest(), written.changed) };
+/**
+ * Stages 1 and 2: the records, read and validated, handed to `writer` as chunks in id order.
+ * Input in id order (the usual case) streams: each block is chunked as it is read, and only the
+ * previous record's id and code are kept for the rules across records. At the first record that
+ * does not follow its predecessor (out of order, a duplicate, a code not rising), the read stops;
+ * the records are read again whole (readRecords, which sorts them and locates every problem) and
+ * put in order in memory.
+ */
+async function readInOrder(read: ReadOptions, writer: SiteWriter, cache: BuildCache | undefined): Promise<ReadSummary> {
+  const chunker = new Chunker(CHUNK_SIZE, (chunk) => writer.addChunk(chunk));
+  /** The previous record's id and code (none before the first). */
+  let [lastId, lastCode]: [number, string | undefined] = [0, undefined];
+  const streamed = await streamRecords(read, {
+    async take(block, _file, problems) {
+      for (let k = 0; k < block.ends.length; k++) {
+        const [id, code] = [block.ids[k] ?? 0, block.codes[k] ?? ""];
+        if (lastCode !== undefined && !followsInOrder(lastId, lastCode, id, code)) return false;
+        [lastId, lastCode] = [id, code];
+      }
+      // Past the first error the build fails: the rest is read only for its problems.
+      if (problems.errors === 0) await chunker.add(block);
+      return true;
+    },
+  }, cache);
+  if (!streamed.stopped) {
+    await chunker.end();
+    return streamed.summary;
+  }
+  await writer.dropRecords();
+  const records = await readRecords(read, cache);
+  const again = new Chunker(CHUNK_SIZE, (chunk) => writer.addChunk(chunk));
+  for (const block of blocksInIdOrder(records, CHUNK_SIZE)) await again.add(block);
+  await again.end();
+  return records;
 }

@@ -41,7 +41,7 @@ export class RecordOrigins {
 }
 
 /** Compares zero-padded digit strings by value, so "10000" follows "9999" whatever the padding. */
-function compareDigits(a: string, b: string): number {
+export function compareDigits(a: string, b: string): number {
   const x = a.replace(/^0+(?=.)/, "");
   const y = b.replace(/^0+(?=.)/, "");
   if (x.length !== y.length) return x.length - y.length;

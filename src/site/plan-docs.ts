@@ -26,9 +26,8 @@ export function planDocs(metadata: DatasetMetadata, count: number, options: Pick
   const files = Object.entries(PUBLISHED_FILES).map(([path, file]) => {
     const text = contents[path];
     if (text === undefined) throw new Error(`no content planned for the published path ${path}`);
-    const bytes = Buffer.from(text, "utf8");
-    return { name: file.name, bytes: () => bytes };
+    return { name: file.name, bytes: Buffer.from(text, "utf8") };
   });
-  const hash = contentHash(VERSION, "\n", DOCS_SHARD_KEY, "\n", ...files.flatMap((file) => [file.name, "\n", file.bytes(), "\n"]));
-  return { key: DOCS_SHARD_KEY, needsChunks: 0, hash: () => hash, files };
+  const hash = contentHash(VERSION, "\n", DOCS_SHARD_KEY, "\n", ...files.flatMap((file) => [file.name, "\n", file.bytes, "\n"]));
+  return { key: DOCS_SHARD_KEY, hash, size: files.length, files: () => files };
 }

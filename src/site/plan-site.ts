@@ -1,11 +1,9 @@
 /**
- * Stage 3: what the site holds. From the record arena and the options it lists every shard
- * directory (its key, the content hash in its name, its files as lazy byte producers) and the
+ * Stage 3: what the site holds. From the records chunks' hashes and the options it lists every
+ * shard directory (its key, the content hash in its name, its files made on demand) and the
  * manifest. A shard's hash comes from the hashes of the record chunks it covers, not from its
- * pages' bytes, so an unchanged shard is recognised without rendering a page of it.
- *
- * Shards are listed in the order their records become ready (`needsChunks`), so the writer can
- * start on the first ones while the arena is still rendering the rest.
+ * files' bytes, so an unchanged shard is recognised without rendering a page of it; and a shard's
+ * files are named and rendered only while it is written, never held as one object a file.
  */
 import { CHUNKS_PER_SHARD, chunkFileName, type Form, pageFileName, pageShardKey, recordShardKey, SHARD_SIZE } from "../core/layout.ts";
 import { LAYOUT_VERSION, type Manifest } from "../core/manifest.ts";
@@ -15,31 +13,41 @@ import { VERSION } from "../core/version.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { contentHash } from "./content-hash.ts";
 import { pageHeads } from "./page-heads.ts";
-import type { RecordArena } from "./record-arena.ts";
+import type { PageBytes } from "./read-chunks.ts";
 
-export interface FilePlan {
+/** A file of a shard: its name and bytes. */
+export interface ShardFile {
   readonly name: string;
-  bytes(): Buffer;
+  readonly bytes: Uint8Array;
 }
 
 export interface ShardPlan {
   /** The shard's path inside the data root, without its hash (`pages/api/20/0`). */
   readonly key: string;
-  /** How many chunks (from the first) the arena must have rendered before `hash` and `files` work. */
-  readonly needsChunks: number;
   /** The content hash in the shard directory's name. */
-  hash(): string;
-  readonly files: readonly FilePlan[];
+  readonly hash: string;
+  /** How many files it holds. */
+  readonly size: number;
+  /** Its files, rendered one at a time as they are taken. */
+  files(): Iterable<ShardFile>;
+}
+
+/** The records, as far as the site's plan needs them: how many, and each chunk's content hash in id order. */
+export interface ChunkHashes {
+  readonly count: number;
+  readonly chunkSize: number;
+  readonly hashes: readonly string[];
 }
 
 export interface SitePlan {
   /** Subjects in the list, and the origin in the links: what every page's head holds. */
   readonly count: number;
   readonly baseUrl: string;
-  /** Every shard, in the order its records become ready. */
+  /** Every records shard, in chunk order (written while the records are read). */
+  readonly records: readonly Omit<ShardPlan, "files">[];
+  /** Every other shard (pages, then `more`): those of pages in the order of their first record. */
   readonly shards: readonly ShardPlan[];
-  /** The manifest; needs every chunk rendered. */
-  manifest(): Manifest;
+  readonly manifest: Manifest;
 }
 
 export type SiteOptions = Pick<BuildOptions, "limits" | "forms" | "maxLimit" | "baseUrl" | "cacheControl">;
@@ -51,28 +59,30 @@ function formParams(form: Form): QueryParam[] {
 
 const TAIL = Buffer.from(PAGE_TAIL);
 
-/** Plans the whole site for the records of `arena` (in id order), plus `more` shards planned elsewhere (the docs). */
-export function planSite(arena: RecordArena, options: SiteOptions, more: readonly ShardPlan[] = []): SitePlan {
-  const { count, chunkSize, chunkCount } = arena;
-  /** The hashes of chunks [first, last). */
-  const chunkHashes = (first: number, last: number): string[] =>
-    Array.from({ length: last - first }, (_, i) => arena.chunkHash(first + i));
-  const shard = (key: string, needsChunks: number, hashOf: () => string, files: FilePlan[]): ShardPlan => {
-    let hash: string | undefined;
-    return { key, needsChunks, files, hash: () => (hash ??= hashOf()) };
-  };
+/** The key, hash and size of the records shard of chunks [first, …) given `hashes` (the shard's chunks' hashes). */
+export function recordShard(first: number, hashes: readonly string[]): Omit<ShardPlan, "files"> {
+  const key = recordShardKey(first);
+  return { key, hash: contentHash(VERSION, "\n", key, "\n", ...hashes), size: hashes.length };
+}
 
-  const shards: ShardPlan[] = [];
+/** The names of the files of the records shard of chunks [first, first + size). */
+export function* chunkFileNames(first: number, size: number): Generator<string> {
+  for (let c = first; c < first + size; c++) yield chunkFileName(c);
+}
+
+/**
+ * Plans the whole site for records whose chunks hash to `chunks` (in id order), their pages
+ * rendered by `pageBytes`, plus `more` shards planned elsewhere (the docs).
+ */
+export function planSite(chunks: ChunkHashes, options: SiteOptions, pageBytes: PageBytes, more: readonly ShardPlan[] = []): SitePlan {
+  const { count, chunkSize, hashes } = chunks;
+  const chunkCount = hashes.length;
+  const records: Omit<ShardPlan, "files">[] = [];
   for (let first = 0; first < chunkCount; first += CHUNKS_PER_SHARD) {
-    const last = Math.min(chunkCount, first + CHUNKS_PER_SHARD);
-    const key = recordShardKey(first);
-    const files: FilePlan[] = [];
-    for (let c = first; c < last; c++) {
-      files.push({ name: chunkFileName(c), bytes: () => arena.chunkBytes(c) });
-    }
-    shards.push(shard(key, last, () => contentHash(VERSION, "\n", key, "\n", ...chunkHashes(first, last)), files));
+    records.push(recordShard(first, hashes.slice(first, first + CHUNKS_PER_SHARD)));
   }
 
+  const pages: (ShardPlan & { readonly from: number })[] = [];
   for (const form of options.forms) {
     const extras = formParams(form);
     for (const limit of options.limits) {
@@ -81,47 +91,39 @@ export function planSite(arena: RecordArena, options: SiteOptions, more: readonl
       for (let first = 0; first < pageCount; first += SHARD_SIZE) {
         const last = Math.min(pageCount, first + SHARD_SIZE);
         const key = pageShardKey(form, limit, first);
-        const files: FilePlan[] = [];
-        for (let page = first; page < last; page++) {
-          const from = page * limit;
-          const to = Math.min(count, from + limit);
-          files.push({ name: pageFileName(page), bytes: () => arena.pageBytes(Buffer.from(headOf(page)), from, to, TAIL) });
-        }
         const firstChunk = Math.floor((first * limit) / chunkSize);
         const lastChunk = Math.ceil(Math.min(count, last * limit) / chunkSize);
         // Everything a page's bytes depend on: the code, where it sits, count, origin, its records.
-        const hashOf = (): string =>
-          contentHash(VERSION, "\n", key, "\n", `${count}\n`, options.baseUrl, "\n", ...chunkHashes(firstChunk, lastChunk));
-        shards.push(shard(key, lastChunk, hashOf, files));
+        const hash = contentHash(VERSION, "\n", key, "\n", `${count}\n`, options.baseUrl, "\n", ...hashes.slice(firstChunk, lastChunk));
+        const files = function* (): Generator<ShardFile> {
+          for (let page = first; page < last; page++) {
+            const from = page * limit;
+            yield { name: pageFileName(page), bytes: pageBytes(Buffer.from(headOf(page)), from, Math.min(count, from + limit), TAIL) };
+          }
+        };
+        pages.push({ key, hash, size: last - first, files, from: first * limit });
       }
     }
   }
-  shards.push(...more);
-  // The manifest lists shards as planned; the writer takes them as their records become ready.
-  const listed = [...shards];
-  shards.sort((a, b) => a.needsChunks - b.needsChunks);
 
-  return {
+  const dirs: Record<string, string> = {};
+  for (const s of [...records, ...pages, ...more]) dirs[s.key] = s.hash;
+  const shaping = { count, limits: options.limits, forms: options.forms, maxLimit: options.maxLimit, baseUrl: options.baseUrl, cacheControl: options.cacheControl };
+  const manifest: Manifest = {
+    layout: LAYOUT_VERSION,
+    version: VERSION,
     count,
+    maxLimit: options.maxLimit,
+    limits: [...options.limits],
+    forms: [...options.forms],
+    chunkSize,
     baseUrl: options.baseUrl,
-    shards,
-    manifest() {
-      const dirs: Record<string, string> = {};
-      for (const s of listed) dirs[s.key] = s.hash();
-      const shaping = { count, limits: options.limits, forms: options.forms, maxLimit: options.maxLimit, baseUrl: options.baseUrl, cacheControl: options.cacheControl };
-      return {
-        layout: LAYOUT_VERSION,
-        version: VERSION,
-        count,
-        maxLimit: options.maxLimit,
-        limits: [...options.limits],
-        forms: [...options.forms],
-        chunkSize,
-        baseUrl: options.baseUrl,
-        cacheControl: options.cacheControl,
-        hash: contentHash(VERSION, JSON.stringify(shaping), ...chunkHashes(0, chunkCount)),
-        dirs,
-      };
-    },
+    cacheControl: options.cacheControl,
+    hash: contentHash(VERSION, JSON.stringify(shaping), ...hashes),
+    dirs,
   };
+  // The manifest lists shards as planned; they are written in the order of their first record,
+  // so that the chunks a page shard reads are still at hand for the next.
+  pages.sort((a, b) => a.from - b.from);
+  return { count, baseUrl: options.baseUrl, records, shards: [...pages, ...more], manifest };
 }

@@ -107,6 +107,7 @@ export async function readCsv(file: SourceFile, sink: RecordSink, sinkProblems: 
         subject[field] = readCell(field, record[i] ?? "", notes);
       }
       sink.record(subject, line, undefined, notes);
+      await sink.ready?.();
     }
   } catch (error) {
     if (error instanceof EncodingError) {

@@ -45,7 +45,7 @@ export interface SourceBlock {
 /**
  * Records per block: small enough that an edit re-reads little, large enough to parse in bulk.
  * A chunk's size on purpose: in one sorted file each chunk is then exactly one block, whose
- * rendered bytes it takes over without a copy (record-arena.ts).
+ * rendered bytes it takes over without a copy (chunk-records.ts).
  */
 export const BLOCK_RECORDS = CHUNK_SIZE;
 const COMMA_BYTE = Buffer.from(",");

@@ -28,6 +28,7 @@ export async function readNdjson(file: SourceFile, sink: RecordSink, problems: P
     // The keys as written: JSON.parse keeps one of a key named twice, silently.
     const keys = typeof value === "object" && value !== null && !Array.isArray(value) ? countTopLevelKeys(text) : 0;
     sink.record(value, line, { keys, text: () => text });
+    await sink.ready?.();
   }
   for (const problem of await source.problems()) problems.push(problem);
 }

@@ -42,24 +42,14 @@ export interface ReadOptions {
   readonly allProblems?: boolean;
 }
 
-/** The records of a successful read, rendered, with what a build and its cache need. */
-export interface RecordSet {
-  /** Records in the list. */
-  readonly count: number;
-  /** The rendered blocks, in reading order; the record arena releases each once it has copied it. */
+/** The records of a successful read, rendered, in memory (readRecords). */
+export interface RecordSet extends ReadSummary {
+  /** The rendered blocks, in reading order; blocksInIdOrder (chunk-records.ts) releases each once it has copied it. */
   readonly rendered: (RenderedBlock | undefined)[];
   /** For each record in id order: its rendered block. */
   readonly blockOf: Uint32Array;
   /** For each record in id order: its index in that block. */
   readonly indexIn: Uint32Array;
-  /** Records whose block came from the build cache, not parsed again. */
-  readonly reused: number;
-  /** The first few warnings of each kind, and every kind's exact count. */
-  readonly warnings: readonly Problem[];
-  readonly kinds: readonly ProblemKind[];
-  readonly files: readonly string[];
-  /** The build cache's keys of the blocks read (stored or found): what the cache keeps. */
-  readonly cacheKeys: readonly string[];
 }
 
 /** JSON sources this large (~100k records) start record threads under "auto"; smaller ones are done before threads would start. */
@@ -108,17 +98,45 @@ async function threadCount(files: readonly SourceFile[], threads: number | "auto
   return bytes >= THREADS_FROM_BYTES ? availableParallelism() : 0;
 }
 
-/** One piece of the records in reading order: a block rendered here, in a thread, or taken from the cache. */
-interface Piece {
-  readonly file: number;
-  readonly rendered: RenderedBlock | Promise<RenderedBlock>;
+/** What a read found besides the records: counts, warnings, the files and the cache keys. */
+export interface ReadSummary {
+  /** Records in the list. */
+  readonly count: number;
+  /** Records whose block came from the build cache, not parsed again. */
+  readonly reused: number;
+  /** The first few warnings of each kind, and every kind's exact count. */
+  readonly warnings: readonly Problem[];
+  readonly kinds: readonly ProblemKind[];
+  readonly files: readonly string[];
+  /** The build cache's keys of the blocks read (stored or found): what the cache keeps. */
+  readonly cacheKeys: readonly string[];
 }
 
 /**
- * Reads, validates and renders every source file, taking the blocks `cache` has from it; throws
- * DataError listing every problem when any is an error.
+ * Takes the rendered blocks in reading order, one at a time (the reader waits while it works).
+ * Returns false to stop the read there (the blocks it was given are all it gets).
  */
-export async function readRecords(options: ReadOptions, cache?: BuildCache): Promise<RecordSet> {
+export interface BlockTaker {
+  take(block: RenderedBlock, file: SourceFile, problems: ProblemCollector): boolean | Promise<boolean>;
+  /** Called once every block was taken, before the problems are judged: the rules across records. */
+  end?(problems: ProblemCollector): void;
+}
+
+/** The outcome of streamRecords: a whole read, or one its taker stopped. */
+export type StreamOutcome = { readonly stopped: false; readonly summary: ReadSummary } | { readonly stopped: true };
+
+/** Rendered blocks waiting for the taker: more than this many and the reader waits (record threads keep up to 4 each out). */
+const WAITING_BLOCKS = 16;
+
+/** Thrown (and caught) inside streamRecords only: the taker asked to stop. */
+class StopReading extends Error {}
+
+/**
+ * Reads, validates and renders every source file, handing `take` each rendered block in reading
+ * order (a block `cache` holds is taken from it, unparsed), so that no more than a few blocks are
+ * held at once. Throws DataError listing every problem when any is an error (after the whole read).
+ */
+export async function streamRecords(options: ReadOptions, taker: BlockTaker, cache?: BuildCache): Promise<StreamOutcome> {
   // Bounded: past the first few of a kind, problems are counted, not kept.
   const problems = new ProblemCollector(options.allProblems === true ? Number.POSITIVE_INFINITY : undefined);
   const { files: found, ignored } = await findSources(options.dataDir, { followOutside: options.followOutside ?? false, problems, strict: options.strict });
@@ -126,11 +144,12 @@ export async function readRecords(options: ReadOptions, cache?: BuildCache): Pro
   const files = encoding === undefined ? found : found.map((f) => (f.kind === "csv" ? { ...f, encoding } : f));
   if (files.length === 0) throw new DataError([await noSources(options.dataDir), ...ignoredFiles(ignored, options)]);
   for (const problem of ignoredFiles(ignored, options)) problems.push(problem);
-  const pieces: Piece[] = [];
+  const waiting: { readonly file: SourceFile; readonly rendered: RenderedBlock | Promise<RenderedBlock> }[] = [];
   const cacheKeys: string[] = [];
   let reused = 0;
+  let count = 0;
   const auto = (options.threads ?? "auto") === "auto";
-  const count = await threadCount(files, options.threads ?? "auto");
+  const threadsWanted = await threadCount(files, options.threads ?? "auto");
   let threads: RecordThreads | undefined;
   let renderedHere = 0;
   /**
@@ -138,79 +157,97 @@ export async function readRecords(options: ReadOptions, cache?: BuildCache): Pro
    * a rebuild that parses one edited block (the rest known from the cache) starts no thread.
    */
   const render = (task: BlockTask): RenderedBlock | Promise<RenderedBlock> => {
-    if (count === 0 || (auto && threads === undefined && renderedHere++ === 0)) return renderJsonBlock(task);
-    threads ??= startRecordThreads(count);
+    if (threadsWanted === 0 || (auto && threads === undefined && renderedHere++ === 0)) return renderJsonBlock(task);
+    threads ??= startRecordThreads(threadsWanted);
     return threads.render(task);
+  };
+  /** Hands the taker the waiting blocks, in order, until at most `keep` wait. */
+  const drain = async (keep: number): Promise<void> => {
+    while (waiting.length > keep) {
+      const next = waiting.shift() as (typeof waiting)[number];
+      const block = await next.rendered;
+      problems.merge(block.problems, block.dropped);
+      count += block.ends.length;
+      if (!(await taker.take(block, next.file, problems))) throw new StopReading();
+    }
   };
   try {
     // Files are read one after another: order is part of the result, and the disk is the bottleneck.
-    for (const [number, file] of files.entries()) {
+    for (const file of files) {
       const lines = new BlockRenderer(file, options.strict, options.maxFieldLength);
       const sink: RecordSink = {
         block(block, text) {
           const task = { file, strict: options.strict, ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }), text };
           if (cache === undefined) {
-            pieces.push({ file: number, rendered: render(task) });
+            waiting.push({ file, rendered: render(task) });
             return;
           }
           const key = blockKey(options.strict, options.maxFieldLength ?? DEFAULT_MAX_FIELD_LENGTH, block);
           cacheKeys.push(key);
           const stored = cache.read(key, file);
           if (stored !== undefined) reused += stored.ends.length;
-          pieces.push({ file: number, rendered: stored ?? render({ ...task, store: cache.fileOf(key) }) });
+          waiting.push({ file, rendered: stored ?? render({ ...task, store: cache.fileOf(key) }) });
         },
         record(value, position, source, notes) {
           lines.add(value, position, source, notes);
-          if (lines.count === BLOCK_RECORDS) pieces.push({ file: number, rendered: lines.finish() });
+          if (lines.count === BLOCK_RECORDS) waiting.push({ file, rendered: lines.finish() });
         },
-        ready: () => threads?.room() ?? Promise.resolve(),
+        ready: () => (waiting.length > WAITING_BLOCKS ? drain(WAITING_BLOCKS).then(() => threads?.room()) : (threads?.room() ?? RESOLVED)),
       };
       await readerOf(file)(file, sink, problems, options.maxFieldLength);
-      if (lines.count > 0 || lines.problems.count > 0) pieces.push({ file: number, rendered: lines.finish() });
+      if (lines.count > 0 || lines.problems.count > 0) waiting.push({ file, rendered: lines.finish() });
     }
-    // Every thread's block, in reading order (a failed thread fails the read).
-    const done = await Promise.all(pieces.map(async (p) => ({ file: p.file, rendered: await p.rendered })));
-    return { ...assemble(done, files, problems), reused, cacheKeys };
+    await drain(0);
+    taker.end?.(problems);
+  } catch (error) {
+    // The blocks still out in threads fail with the pool; nothing waits for them.
+    for (const w of waiting) if (w.rendered instanceof Promise) w.rendered.catch(() => undefined);
+    if (error instanceof StopReading) return { stopped: true };
+    throw error;
   } finally {
     await threads?.close();
   }
-}
-
-/** The pieces as one list: keys in reading order, the rules across records, then the id order. */
-function assemble(pieces: readonly { file: number; rendered: RenderedBlock }[], files: readonly SourceFile[], problems: ProblemCollector): Omit<RecordSet, "reused" | "cacheKeys"> {
-  let total = 0;
-  for (const p of pieces) total += p.rendered.ends.length;
-  const ids = new Float64Array(total);
-  const codes: string[] = new Array<string>(total);
-  const origins = new RecordOrigins();
-  /** Reading order: the rendered block (index into `rendered`), and the index in it. */
-  const blockOfRead = new Uint32Array(total);
-  const indexInRead = new Uint32Array(total);
-  const rendered: RenderedBlock[] = [];
-  let r = 0;
-  for (const [b, { file, rendered: block }] of pieces.entries()) {
-    problems.merge(block.problems, block.dropped);
-    rendered.push(block);
-    for (let k = 0; k < block.ends.length; k++, r++) {
-      ids[r] = block.ids[k] ?? 0;
-      codes[r] = block.codes[k] ?? "";
-      origins.push(file, block.positions[k] ?? 0);
-      blockOfRead[r] = b;
-      indexInRead[r] = k;
-    }
-  }
-  const order = checkSequence({ ids, codes }, origins, files, problems);
-
   const all = sortProblems(problems.problems, files);
   if (problems.errors > 0) throw new DataError(all, problems.kinds);
-  const result = { count: total, rendered, warnings: all, kinds: problems.kinds, files: files.map((f) => f.name) };
-  if (order === undefined) return { ...result, blockOf: blockOfRead, indexIn: indexInRead };
-  const blockOf = new Uint32Array(total);
-  const indexIn = new Uint32Array(total);
-  for (let k = 0; k < total; k++) {
-    const i = order[k] ?? 0;
-    blockOf[k] = blockOfRead[i] ?? 0;
-    indexIn[k] = indexInRead[i] ?? 0;
-  }
-  return { ...result, blockOf, indexIn };
+  return { stopped: false, summary: { count, reused, warnings: all, kinds: problems.kinds, files: files.map((f) => f.name), cacheKeys } };
+}
+
+const RESOLVED = Promise.resolve();
+
+/**
+ * Reads every record into memory (the validate and export commands, and a build whose input is
+ * not in id order): the rendered blocks, the rules across records checked, and the id order.
+ */
+export async function readRecords(options: ReadOptions, cache?: BuildCache): Promise<RecordSet> {
+  const rendered: RenderedBlock[] = [];
+  const files: SourceFile[] = [];
+  const numbers = new Map<SourceFile, number>();
+  const ids: number[] = [];
+  const codes: string[] = [];
+  const origins = new RecordOrigins();
+  /** Reading order: the rendered block and the index in it. */
+  const blockOfRead: number[] = [];
+  const indexInRead: number[] = [];
+  let order: Uint32Array | undefined;
+  const outcome = await streamRecords(options, {
+    take(block, file) {
+      let number = numbers.get(file);
+      if (number === undefined) numbers.set(file, (number = files.push(file) - 1));
+      for (let k = 0; k < block.ends.length; k++) {
+        ids.push(block.ids[k] ?? 0);
+        codes.push(block.codes[k] ?? "");
+        origins.push(number, block.positions[k] ?? 0);
+        blockOfRead.push(rendered.length);
+        indexInRead.push(k);
+      }
+      rendered.push(block);
+      return true;
+    },
+    end(problems) {
+      order = checkSequence({ ids, codes }, origins, files, problems);
+    },
+  }, cache);
+  if (outcome.stopped) throw new Error("readRecords: a read that takes every block stopped");
+  const inOrder = (of: readonly number[]): Uint32Array => (order === undefined ? Uint32Array.from(of) : order.map((i) => of[i] ?? 0));
+  return { ...outcome.summary, rendered, blockOf: inOrder(blockOfRead), indexIn: inOrder(indexInRead) };
 }

@@ -69,6 +69,7 @@ async function readSheet(rows: AsyncIterable<ExcelJS.Row>, file: SourceFile, she
       problems.push({ severity: "error", file: file.name, line: row.number, cell: `${sheet.name}!${columnLetters(i)}${row.number}`, value: JSON.stringify(extra), expected: "cells only in the header's columns", hint: "a column without a field name: delete it, or name it" });
     }
     sink.record(subject, row.number, undefined, notes);
+    await sink.ready?.();
   }
   if (fields === undefined) problems.push({ severity: "error", file: file.name, cell: sheet.name, expected: "a header row of field names", value: "an empty sheet" });
 }

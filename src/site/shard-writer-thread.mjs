@@ -27,7 +27,7 @@ answerTasks((/** @type {import("./write-site.ts").ShardTask} */ task) => {
     }
     start = end;
   }
-  renameSync(tmp, dir);
+  if (dir !== null) renameSync(tmp, dir);
   // The buffer goes back to be reused for the next shard.
   const linked = linkedFiles.length;
   return { result: { linked, written: names.length - linked, bytesWritten, linkedFiles, buffer }, transfer: [buffer] };

@@ -12,10 +12,10 @@
 import { availableParallelism } from "node:os";
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { DATA_ROOT, MANIFEST_PATH, shardDirPath, shardKeyOf, shardTempPath, shardTempWriter } from "../core/layout.ts";
+import { CHUNKS_PER_SHARD, chunkFileName, DATA_ROOT, MANIFEST_PATH, shardDirPath, shardKeyOf, shardTempPath, shardTempWriter } from "../core/layout.ts";
+import type { Chunk } from "./chunk-records.ts";
 import { forEachBounded } from "./for-each-bounded.ts";
-import type { ShardPlan, SitePlan } from "./plan-site.ts";
-import type { RecordArena } from "./record-arena.ts";
+import { recordShard, type ShardFile, type ShardPlan, type SitePlan } from "./plan-site.ts";
 import { startWorkerPool, type WorkerPool } from "./worker-pool.ts";
 
 export interface WriteReport {
@@ -59,7 +59,8 @@ export interface ShardTask {
   readonly names: readonly string[];
   readonly ends: readonly number[];
   readonly tmp: string;
-  readonly dir: string;
+  /** Null: the caller renames `tmp` (a shard written in parts, or records waiting for the read to succeed). */
+  readonly dir: string | null;
   readonly old: string | null;
 }
 
@@ -72,15 +73,9 @@ export interface ShardWritten {
   readonly linkedFiles: readonly number[];
 }
 
-/** A shard's file: its name and bytes. */
-export interface ShardFile {
-  readonly name: string;
-  readonly bytes: Uint8Array;
-}
-
 export interface ShardWriters extends Pick<WorkerPool<ShardTask, ShardWritten>, "hasRoom" | "room" | "close"> {
-  /** Writes `files` into `tmp` in a thread (hard-linked from `old` where the bytes are the same), then renames `tmp` to `dir`. */
-  write(files: readonly ShardFile[], tmp: string, dir: string, old: string | null): Promise<ShardWritten>;
+  /** Writes `files` into `tmp` in a thread (hard-linked from `old` where the bytes are the same), then renames `tmp` to `dir` unless it is null. */
+  write(files: readonly ShardFile[], tmp: string, dir: string | null, old: string | null): Promise<ShardWritten>;
 }
 
 /**
@@ -115,84 +110,196 @@ export function startShardWriters(threads = Math.min(MAX_WRITERS, availableParal
   };
 }
 
-/** Writes `plan` under `outDir`, touching only files whose bytes change; `arena` renders as it goes. */
-export async function writeSite(outDir: string, plan: SitePlan, arena: RecordArena, onProgress?: WriteProgress): Promise<WriteReport> {
+/** Bytes a writer task takes at most (whole files): a shard of large pages goes to the threads in parts. */
+const PART_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Puts a site on disk as its parts become known: the records chunks while the sources are still
+ * read (each records shard under its temporary name until the read has succeeded), then the page
+ * and docs shards, then the manifest, then the sweep.
+ */
+export interface SiteWriter {
+  /** Takes the next records chunk (in id order); a records shard is written once its chunks are all taken, unless unchanged. */
+  addChunk(chunk: Chunk): Promise<void>;
+  /** Forgets the chunks taken so far and removes what was written of them (the records are to be taken again). */
+  dropRecords(): Promise<void>;
+  /** After the last chunk of a read without errors: writes the last records shard, renames every records shard into place, returns the chunks' hashes. */
+  endRecords(): Promise<readonly string[]>;
+  /** The file of chunk `chunk` once endRecords is done. */
+  chunkPath(chunk: number): string;
+  /** Writes the plan's other shards (those not already there), then the manifest (the switch), then removes what it no longer names. */
+  write(plan: SitePlan, onProgress?: WriteProgress): Promise<WriteReport>;
+  /** After any failure: stops the threads, removes the temporary shards and the directories it made. */
+  abort(): Promise<void>;
+}
+
+/** A writer for the site in `outDir`, nothing written yet (the previous manifest read). */
+export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
   const root = join(outDir, DATA_ROOT);
-  await mkdir(root, { recursive: true });
   const previous = await readPreviousManifest(join(outDir, MANIFEST_PATH));
-  const total = plan.shards.reduce((sum, shard) => sum + shard.files.length, 1);
   const tally = { written: 0, unchanged: 0, bytesWritten: 0, done: 0 };
   const changed: string[] = [];
-  const settle = (files: number): void => {
-    tally.done += files;
-    onProgress?.(tally.done, total);
-  };
-  onProgress?.(0, total);
-  // Every shard's temporary directory first: creating files in a directory made a moment ago was
-  // measured ~2x slower (BENCHMARKS.md). Unchanged shards drop theirs.
-  await forEachBounded(plan.shards, CONCURRENCY, (shard) => mkdir(tmpDir(root, shard), { recursive: true }));
-  const writers = startShardWriters();
-  const writing: Promise<void>[] = [];
-  try {
-    // Shards come in the order their records become ready: the arena renders the chunks a shard
-    // needs, then the shard goes to a thread, which writes it while the next is rendered.
-    for (const shard of plan.shards) {
-      while (arena.renderedChunks < shard.needsChunks) arena.renderChunk();
-      const dir = join(root, shardDirPath(shard.key, shard.hash()));
-      const tmp = tmpDir(root, shard);
-      if (await isDirectory(dir)) {
-        await rm(tmp, { recursive: true, force: true });
-        tally.unchanged += shard.files.length;
-        settle(shard.files.length);
-        continue;
-      }
-      const oldHash = previous.dirs[shard.key];
-      // Pages hold the count and the origin: when either changed, no old page can match.
-      const comparable = oldHash !== undefined && (shard.key.startsWith("records/") || previous.sameHead(plan));
-      await writers.room();
-      const files = shard.files.map((f) => ({ name: f.name, bytes: f.bytes() }));
-      const done = writers.write(files, tmp, dir, comparable ? join(root, shardDirPath(shard.key, oldHash)) : null).then((result) => {
+  let writers: ShardWriters | undefined;
+  /** The first directory this build made (outDir, the data root or records/), removed on failure; null until it made one. */
+  let made: string | undefined | null = null;
+  const hashes: string[] = [];
+  let group: Chunk[] = [];
+  /** Each records shard's directory (final name), and the temporary ones to rename into place. */
+  const recordDirs: string[] = [];
+  const renames: [string, string][] = [];
+  let writing: Promise<void>[] = [];
+  let recordFiles = 0;
+
+  /** Writes `files` into `tmp` in parts (hard-linked from `old` where the bytes are the same), renaming it to `dir` when all are written. */
+  const writeShard = async (key: string, files: Iterable<ShardFile>, tmp: string, dir: string | null, old: string | null): Promise<{ readonly whole: Promise<void> }> => {
+    writers ??= startShardWriters();
+    const pool = writers;
+    const parts: Promise<void>[] = [];
+    let batch: ShardFile[] = [];
+    let bytes = 0;
+    const send = async (): Promise<void> => {
+      await pool.room();
+      const part = batch;
+      [batch, bytes] = [[], 0];
+      const done = pool.write(part, tmp, null, old).then((result) => {
         tally.written += result.written;
         tally.unchanged += result.linked;
         tally.bytesWritten += result.bytesWritten;
         const linked = new Set(result.linkedFiles);
-        for (const [i, file] of files.entries()) if (!linked.has(i)) changed.push(`${shard.key}/${file.name}`);
-        settle(shard.files.length);
+        for (const [i, file] of part.entries()) if (!linked.has(i)) changed.push(`${key}/${file.name}`);
       });
-      // A failure surfaces through the final await (or room()); this only keeps it from counting as unhandled meanwhile.
       done.catch(() => undefined);
-      writing.push(done);
+      parts.push(done);
+    };
+    for (const file of files) {
+      batch.push(file);
+      bytes += file.bytes.length;
+      if (bytes >= PART_BYTES) await send();
     }
-    await Promise.all(writing);
-  } catch (error) {
-    // Readers still see the previous site (its manifest is untouched). Stop the threads first, so
-    // that nothing writes into the partial shards while they are removed.
-    await writers.close();
-    await removeLeftovers(root);
-    throw error;
-  } finally {
-    await writers.close();
-  }
+    if (batch.length > 0) await send();
+    const whole = Promise.all(parts).then(() => (dir === null ? undefined : rename(tmp, dir)));
+    // A failure surfaces through the final await (or room()); this only keeps it from counting as unhandled meanwhile.
+    whole.catch(() => undefined);
+    writing.push(whole);
+    return { whole };
+  };
 
-  const manifestBytes = Buffer.from(`${JSON.stringify(plan.manifest(), null, 2)}\n`);
-  if (previous.bytes?.equals(manifestBytes) === true) {
-    tally.unchanged += 1;
-  } else {
-    const manifestPath = join(outDir, MANIFEST_PATH);
-    await writeFile(`${manifestPath}.tmp-${process.pid}`, manifestBytes);
-    await rename(`${manifestPath}.tmp-${process.pid}`, manifestPath);
-    tally.written += 1;
-    tally.bytesWritten += manifestBytes.length;
-  }
-  settle(1);
+  /** The records shard of the chunks in `group`: left alone when its directory exists, else written under its temporary name. */
+  const flushGroup = async (): Promise<void> => {
+    const first = hashes.length - group.length;
+    const chunks = group;
+    group = [];
+    const shard = recordShard(first, chunks.map((c) => c.hash));
+    const dir = join(root, shardDirPath(shard.key, shard.hash));
+    recordDirs.push(dir);
+    recordFiles += chunks.length;
+    if (await isDirectory(dir)) {
+      tally.unchanged += chunks.length;
+      return;
+    }
+    made ??= await mkdir(join(root, "records"), { recursive: true });
+    const tmp = join(root, shardTempPath(shard.key, process.pid));
+    await mkdir(tmp, { recursive: true });
+    const oldHash = previous.dirs[shard.key];
+    const files = chunks.map((chunk, i) => ({ name: chunkFileName(first + i), bytes: () => chunk.bytes() }));
+    await writeShard(shard.key, lazily(files), tmp, null, oldHash === undefined ? null : join(root, shardDirPath(shard.key, oldHash)));
+    renames.push([tmp, dir]);
+  };
 
-  const swept = await sweep(root, plan);
-  return { files: total, written: tally.written, unchanged: tally.unchanged, bytesWritten: tally.bytesWritten, ...swept, changed };
+  const finishWrites = async (): Promise<void> => {
+    const all = writing;
+    writing = [];
+    await Promise.all(all);
+  };
+
+  return {
+    async addChunk(chunk) {
+      hashes.push(chunk.hash);
+      group.push(chunk);
+      if (group.length === CHUNKS_PER_SHARD) await flushGroup();
+    },
+    async dropRecords() {
+      await Promise.allSettled(writing);
+      writing = [];
+      for (const [tmp] of renames.splice(0)) await rm(tmp, { recursive: true, force: true });
+      hashes.length = 0;
+      recordDirs.length = 0;
+      group = [];
+      Object.assign(tally, { written: 0, unchanged: 0, bytesWritten: 0 });
+      changed.length = 0;
+      recordFiles = 0;
+    },
+    async endRecords() {
+      if (group.length > 0) await flushGroup();
+      await finishWrites();
+      for (const [tmp, dir] of renames.splice(0)) await rename(tmp, dir);
+      return hashes;
+    },
+    chunkPath(chunk) {
+      const dir = recordDirs[Math.floor(chunk / CHUNKS_PER_SHARD)];
+      if (dir === undefined) throw new Error(`chunk ${chunk} was not written`);
+      return join(dir, chunkFileName(chunk));
+    },
+    async write(plan, onProgress) {
+      const total = plan.shards.reduce((sum, shard) => sum + shard.size, recordFiles + 1);
+      const settle = (files: number): void => {
+        tally.done += files;
+        onProgress?.(tally.done, total);
+      };
+      settle(recordFiles);
+      await mkdir(root, { recursive: true });
+      const dirOf = (shard: ShardPlan): string => join(root, shardDirPath(shard.key, shard.hash));
+      const tmpOf = (shard: ShardPlan): string => join(root, shardTempPath(shard.key, process.pid));
+      const todo: ShardPlan[] = [];
+      for (const shard of plan.shards) {
+        if (await isDirectory(dirOf(shard))) {
+          tally.unchanged += shard.size;
+          settle(shard.size);
+        } else {
+          todo.push(shard);
+        }
+      }
+      // Every shard's temporary directory first: creating files in a directory made a moment ago was
+      // measured ~2x slower (BENCHMARKS.md).
+      await forEachBounded(todo, CONCURRENCY, (shard) => mkdir(tmpOf(shard), { recursive: true }));
+      for (const shard of todo) {
+        const oldHash = previous.dirs[shard.key];
+        // Pages hold the count and the origin: when either changed, no old page can match.
+        const old = oldHash !== undefined && previous.sameHead(plan) ? join(root, shardDirPath(shard.key, oldHash)) : null;
+        const { whole } = await writeShard(shard.key, shard.files(), tmpOf(shard), dirOf(shard), old);
+        whole.then(() => settle(shard.size), () => undefined);
+      }
+      await finishWrites();
+      await writers?.close();
+
+      const manifestBytes = Buffer.from(`${JSON.stringify(plan.manifest, null, 2)}\n`);
+      if (previous.bytes?.equals(manifestBytes) === true) {
+        tally.unchanged += 1;
+      } else {
+        const manifestPath = join(outDir, MANIFEST_PATH);
+        await writeFile(`${manifestPath}.tmp-${process.pid}`, manifestBytes);
+        await rename(`${manifestPath}.tmp-${process.pid}`, manifestPath);
+        tally.written += 1;
+        tally.bytesWritten += manifestBytes.length;
+      }
+      settle(1);
+
+      const swept = await sweep(root, plan);
+      return { files: total, written: tally.written, unchanged: tally.unchanged, bytesWritten: tally.bytesWritten, ...swept, changed };
+    },
+    async abort() {
+      // Readers still see the previous site (its manifest is untouched). Stop the threads first, so
+      // that nothing writes into the partial shards while they are removed.
+      await writers?.close();
+      if (made !== null && made !== undefined) await rm(made, { recursive: true, force: true });
+      if (await isDirectory(root)) await removeLeftovers(root);
+    },
+  };
 }
 
-/** A shard's temporary directory while this process writes it. */
-function tmpDir(root: string, shard: ShardPlan): string {
-  return join(root, shardTempPath(shard.key, process.pid));
+/** Files whose bytes are made as each is taken. */
+function* lazily(files: readonly { readonly name: string; bytes(): Uint8Array }[]): Generator<ShardFile> {
+  for (const file of files) yield { name: file.name, bytes: file.bytes() };
 }
 
 /** Removes the `.tmp-<pid>` shard directories this process left. */
@@ -245,8 +352,9 @@ async function readPreviousManifest(path: string): Promise<PreviousSite> {
  * of a killed build (`.tmp-<pid>`) were never part of a site.
  */
 async function sweep(root: string, plan: SitePlan): Promise<{ removed: number; bytesRemoved: number }> {
-  const keep = new Set(plan.shards.map((s) => shardDirPath(s.key, s.hash())));
-  const names = new Map(plan.shards.map((s) => [s.key, s.files]));
+  const dirs = Object.entries(plan.manifest.dirs).map(([key, hash]) => [key, shardDirPath(key, hash)] as const);
+  const keep = new Set(dirs.map(([, path]) => path));
+  const current = new Map(dirs);
   const ancestors = new Set<string>();
   for (const path of keep) {
     for (let i = path.indexOf("/"); i >= 0; i = path.indexOf("/", i + 1)) ancestors.add(path.slice(0, i));
@@ -262,7 +370,9 @@ async function sweep(root: string, plan: SitePlan): Promise<{ removed: number; b
         continue;
       }
       if (shardTempWriter(path) === null) {
-        const stillProduced = new Set((names.get(shardKeyOf(path) ?? "") ?? []).map((f) => f.name));
+        // The files the shard's new version holds too were replaced, not removed.
+        const now = current.get(shardKeyOf(path) ?? "");
+        const stillProduced = new Set(now === undefined ? [] : await readdir(join(root, now)));
         await count(abs, tally, (name) => !stillProduced.has(name));
       }
       await rm(abs, { recursive: true, force: true });

@@ -1,0 +1,75 @@
+/**
+ * Pages from records chunks read back from the site's own chunk files: once the records are on
+ * disk, a page shard's records are read in a window of recent chunks (CACHED_BYTES at most), not
+ * held in memory for the whole list. Page shards come in the order of their first record, so the
+ * chunks one shard reads are mostly still in the window for the next (another form, another limit).
+ */
+import { readFileSync } from "node:fs";
+
+/** The bytes of recently read chunks kept: a page shard of limit 100 spans 100 chunks (~30 MB). */
+const CACHED_BYTES = 96 * 1024 * 1024;
+const NEWLINE = 0x0a;
+const COMMA = 0x2c;
+
+/** A chunk file's bytes with where each record starts (and, last, the length). */
+interface ReadChunk {
+  readonly bytes: Buffer;
+  readonly lines: Uint32Array;
+}
+
+/** Renders a page: `head`, records [from, to) joined by commas, `tail`. */
+export type PageBytes = (head: Uint8Array, from: number, to: number, tail: Uint8Array) => Buffer;
+
+/** Page bytes over the chunk files at `pathOf(chunk)`, `chunkSize` records each. */
+export function pagesFromChunkFiles(pathOf: (chunk: number) => string, chunkSize: number): PageBytes {
+  const cache = new Map<number, ReadChunk>();
+  let cached = 0;
+  const chunkOf = (chunk: number): ReadChunk => {
+    const hit = cache.get(chunk);
+    if (hit !== undefined) {
+      cache.delete(chunk);
+      cache.set(chunk, hit);
+      return hit;
+    }
+    const bytes = readFileSync(pathOf(chunk));
+    const lines = new Uint32Array(chunkSize + 1);
+    let n = 0;
+    for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) lines[++n] = at + 1;
+    const read = { bytes, lines: lines.subarray(0, n + 1) };
+    cache.set(chunk, read);
+    cached += bytes.length;
+    for (const [old, { bytes: dropped }] of cache) {
+      if (cached <= CACHED_BYTES || old === chunk) break;
+      cache.delete(old);
+      cached -= dropped.length;
+    }
+    return read;
+  };
+  /** Visits records [from, to) chunk by chunk: the chunk, and the first and last line in it. */
+  const eachSpan = (from: number, to: number, visit: (read: ReadChunk, a: number, b: number) => void): void => {
+    for (let i = from; i < to; ) {
+      const chunk = Math.floor(i / chunkSize);
+      const last = Math.min(to, (chunk + 1) * chunkSize);
+      visit(chunkOf(chunk), i - chunk * chunkSize, last - chunk * chunkSize);
+      i = last;
+    }
+  };
+  return (head, from, to, tail) => {
+    let records = 0;
+    eachSpan(from, to, ({ lines }, a, b) => (records += (lines[b] ?? 0) - (lines[a] ?? 0)));
+    const page = Buffer.allocUnsafe(head.length + records + tail.length);
+    page.set(head, 0);
+    let at = head.length;
+    eachSpan(from, to, ({ bytes, lines }, a, b) => {
+      const [start, end] = [lines[a] ?? 0, lines[b] ?? 0];
+      bytes.copy(page, at, start, end);
+      // Each record's "\n" becomes the comma of a JSON list.
+      for (let k = a + 1; k <= b; k++) page[at + (lines[k] ?? 0) - start - 1] = COMMA;
+      at += end - start;
+    });
+    // The last record's "\n" (now a comma) is where the tail starts.
+    const end = head.length + Math.max(0, records - 1);
+    page.set(tail, end);
+    return page.subarray(0, end + tail.length);
+  };
+}
