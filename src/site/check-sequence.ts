@@ -48,6 +48,15 @@ export function compareDigits(a: string, b: string): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/**
+ * Whether a record may follow the previous one of a streamed read: ids rise and codes rise with
+ * them. When not, the input is out of id order or breaks a rule across records, and the records
+ * must be read whole (readRecords, checkSequence).
+ */
+export function followsInOrder(previousId: number, previousCode: string, id: number, code: string): boolean {
+  return previousId < id && compareDigits(previousCode, code) < 0;
+}
+
 /** Record numbers in id order; when the input is already ascending (the usual case) no sort at all. */
 function idOrder(ids: ArrayLike<number>): Uint32Array | undefined {
   let ascending = true;

@@ -8,9 +8,7 @@
  * unless the chunk's shard must be written. Elsewhere (several files, a block with invalid
  * records) records are copied into a chunk of their own.
  */
-import { compareDigits } from "./check-sequence.ts";
 import { contentHash } from "./content-hash.ts";
-import type { RecordSet } from "./read-records.ts";
 import type { RenderedBlock } from "./render-block.ts";
 
 /** A records chunk: its records' rendered bytes, one a line, and their content hash. */
@@ -84,13 +82,12 @@ function chunkOf(parts: readonly Part[]): Chunk {
   return { hash: contentHash(bytes), bytes: () => bytes };
 }
 
-/**
- * Whether a record may follow the previous one of a streamed read: ids rise and codes rise with
- * them. When not, the input is out of id order or breaks a rule across records, and the records
- * must be read whole (readRecords, checkSequence).
- */
-export function followsInOrder(previousId: number, previousCode: string, id: number, code: string): boolean {
-  return previousId < id && compareDigits(previousCode, code) < 0;
+/** Records read whole (readRecords's RecordSet): the blocks, and for each record in id order its block and index there. */
+export interface RecordsInMemory {
+  readonly count: number;
+  readonly rendered: (RenderedBlock | undefined)[];
+  readonly blockOf: Uint32Array;
+  readonly indexIn: Uint32Array;
 }
 
 /**
@@ -98,7 +95,7 @@ export function followsInOrder(previousId: number, previousCode: string, id: num
  * dropping the reader's blocks it has copied from: what the chunker takes when the input was not
  * in id order.
  */
-export function* blocksInIdOrder(records: RecordSet, chunkSize: number): Generator<RenderedBlock> {
+export function* blocksInIdOrder(records: RecordsInMemory, chunkSize: number): Generator<RenderedBlock> {
   const { count, rendered: blocks, blockOf, indexIn } = records;
   /** Records of each block not yet copied: at 0 the block is dropped. */
   const left = Uint32Array.from(blocks, (b) => b?.ends.length ?? 0);

@@ -13,7 +13,6 @@ import { availableParallelism } from "node:os";
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { CHUNKS_PER_SHARD, chunkFileName, DATA_ROOT, MANIFEST_PATH, shardDirPath, shardKeyOf, shardTempPath, shardTempWriter } from "../core/layout.ts";
-import type { Chunk } from "./chunk-records.ts";
 import { forEachBounded } from "./for-each-bounded.ts";
 import { recordShard, type ShardFile, type ShardPlan, type SitePlan } from "./plan-site.ts";
 import { startWorkerPool, type WorkerPool } from "./worker-pool.ts";
@@ -110,6 +109,12 @@ export function startShardWriters(threads = Math.min(MAX_WRITERS, availableParal
   };
 }
 
+/** A records chunk as the writer takes it (chunk-records.ts makes them): its hash, and its bytes when a shard needs them. */
+export interface RecordChunk {
+  readonly hash: string;
+  bytes(): Uint8Array;
+}
+
 /** Bytes a writer task takes at most (whole files): a shard of large pages goes to the threads in parts. */
 const PART_BYTES = 8 * 1024 * 1024;
 
@@ -120,7 +125,7 @@ const PART_BYTES = 8 * 1024 * 1024;
  */
 export interface SiteWriter {
   /** Takes the next records chunk (in id order); a records shard is written once its chunks are all taken, unless unchanged. */
-  addChunk(chunk: Chunk): Promise<void>;
+  addChunk(chunk: RecordChunk): Promise<void>;
   /** Forgets the chunks taken so far and removes what was written of them (the records are to be taken again). */
   dropRecords(): Promise<void>;
   /** After the last chunk of a read without errors: writes the last records shard, renames every records shard into place, returns the chunks' hashes. */
@@ -143,7 +148,7 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
   /** The first directory this build made (outDir, the data root or records/), removed on failure; null until it made one. */
   let made: string | undefined | null = null;
   const hashes: string[] = [];
-  let group: Chunk[] = [];
+  let group: RecordChunk[] = [];
   /** Each records shard's directory (final name), and the temporary ones to rename into place. */
   const recordDirs: string[] = [];
   const renames: [string, string][] = [];
