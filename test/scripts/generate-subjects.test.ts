@@ -118,6 +118,26 @@ describe("determinism", () => {
       { ...plain[250], naziv_subjekta: `${plain[250]?.naziv_subjekta} (izmijenjeno)` },
     ]);
   });
+
+  it.each(FORMATS)("--shuffle -> the same %s records, out of id order, in the same order for the same seed", (format) => {
+    const options: GenerateOptions = { count: 3000, seed: "s", format };
+    const shuffled = text({ ...options, shuffle: true });
+    expect(text({ ...options, shuffle: true })).toBe(shuffled);
+    expect(text({ ...options, seed: "t", shuffle: true })).not.toBe(shuffled);
+    const lines = (t: string): string[] => t.split("\n").slice(format === "csv" ? 1 : 0);
+    if (format === "json") {
+      const plain = JSON.parse(text(options)) as Subject[];
+      const mixed = JSON.parse(shuffled) as Subject[];
+      expect(mixed).not.toEqual(plain);
+      expect([...mixed].sort((a, b) => a.id - b.id)).toEqual(plain);
+      // Well mixed: about half of all neighbours descend.
+      const descending = mixed.filter((s, i) => i > 0 && s.id < (mixed[i - 1]?.id ?? 0)).length;
+      expect(descending / mixed.length).toBeGreaterThan(0.4);
+    } else {
+      expect(lines(shuffled)).not.toEqual(lines(text(options)));
+      expect(lines(shuffled).sort()).toEqual(lines(text(options)).sort());
+    }
+  });
 });
 
 describe("validity", () => {
