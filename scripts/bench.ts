@@ -7,13 +7,15 @@
  *   wall time, peak RSS, files and bytes; beside a probe (scripts/bench-probe.ts) that reads and
  *   parses the same input and writes the same files with the same sizes as fast as Node can.
  * - An incremental rebuild after renaming one record in the middle (the count stays).
+ * - Optionally (--unsorted 3m) a full build of a set written in a shuffled order, which the build
+ *   must sort by id: the same records, the same site, beside the same probe.
  * - The preview's throughput (autocannon on loopback) for a pre-rendered page, a derived page and
  *   a 304, beside a bare serve-handler server (scripts/bench-raw-server.ts) serving the same file.
  * - Spreadsheets: the 1M set exported as an .xlsx (`subjekti export`), and a full build from that
  *   workbook alone (read as a stream): wall time and peak RSS.
  *
  *   npm run bench -- [--sizes 10k,100k,1m] [--skip-serve] [--skip-build] [--skip-limits]
- *                    [--skip-incremental] [--xlsx-size 1m] [--skip-xlsx] [--repeat 3]
+ *                    [--skip-incremental] [--unsorted 3m] [--xlsx-size 1m] [--skip-xlsx] [--repeat 3]
  *                    [--duration 5] [--report file.md]
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -47,6 +49,8 @@ const MB = 1024 * 1024;
 
 interface BenchOptions {
   readonly sizes: readonly number[];
+  /** Sizes also built from a shuffled set (full build, default options). */
+  readonly unsorted: readonly number[];
   readonly seed: string;
   readonly skipBuild: boolean;
   readonly skipLimits: boolean;
@@ -88,6 +92,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
   const flags = new Command("bench")
     .description("speed and memory: builds against a probe of the machine's limit, incremental rebuild, preview throughput")
     .option("--sizes <list>", "dataset sizes", sizeList, sizeList("10k,100k,1m"))
+    .option("--unsorted <list>", "dataset sizes also built from the same records in a shuffled order (e.g. 3m)", sizeList, [])
     .option("--seed <text>", "the generator's seed", "1")
     .option("--skip-build", "no build measurements", false)
     .option("--skip-limits", "no --limits 10,20,50,100 builds", false)
@@ -199,9 +204,9 @@ async function generatorKey(): Promise<string> {
   return createHash("sha1").update(source).digest("hex").slice(0, 8);
 }
 
-/** The directory holding dataset `count` (one subjekti.json), generated on first use. */
-async function dataset(count: number, seed: string, key: string, edit?: number): Promise<string> {
-  const name = `${label(count)}-seed${seed}-${key}${edit === undefined ? "" : `-edit${edit}`}`;
+/** The directory holding dataset `count` (one subjekti.json; shuffled: in a seeded random order), generated on first use. */
+async function dataset(count: number, seed: string, key: string, edit?: number, shuffle = false): Promise<string> {
+  const name = `${label(count)}-seed${seed}-${key}${edit === undefined ? "" : `-edit${edit}`}${shuffle ? "-shuffled" : ""}`;
   const dir = join(BENCH, "data", name);
   const file = join(dir, "subjekti.json");
   if (existsSync(file)) return dir;
@@ -214,7 +219,7 @@ async function dataset(count: number, seed: string, key: string, edit?: number):
   await mkdir(dir, { recursive: true });
   const started = performance.now();
   // Written under a temporary name so a killed run never leaves a truncated dataset in the cache.
-  await generateFile({ count, seed, format: "json", ...(edit === undefined ? {} : { edit }) }, `${file}.tmp`);
+  await generateFile({ count, seed, format: "json", shuffle, ...(edit === undefined ? {} : { edit }) }, `${file}.tmp`);
   await rename(`${file}.tmp`, file);
   log(`generated ${relative(ROOT, file)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return dir;
@@ -308,10 +313,11 @@ function median(runs: readonly Measured[]): Measured {
   return { ...middle, rssMb: Math.max(...runs.map((r) => r.rssMb)) };
 }
 
-async function benchBuilds(size: number, options: BenchOptions, key: string, rows: BuildRow[]): Promise<void> {
-  const data = await dataset(size, options.seed, key);
-  const configs: [string, string[]][] = [["full build, default options", []]];
-  if (!options.skipLimits) configs.push([`full build, --limits ${LIMITS_4}`, ["--limits", LIMITS_4]]);
+/** Full builds of set `size` (and, sorted, the --limits build and the rebuilds), each beside the probe. */
+async function benchBuilds(size: number, options: BenchOptions, key: string, rows: BuildRow[], shuffled = false): Promise<void> {
+  const data = await dataset(size, options.seed, key, undefined, shuffled);
+  const configs: [string, string[]][] = [[shuffled ? "full build, default options, **unsorted** input" : "full build, default options", []]];
+  if (!options.skipLimits && !shuffled) configs.push([`full build, --limits ${LIMITS_4}`, ["--limits", LIMITS_4]]);
   for (const [run, extra] of configs) {
     const out = join(TMP, `site-${label(size)}`);
     await rm(out, { recursive: true, force: true });
@@ -329,7 +335,7 @@ async function benchBuilds(size: number, options: BenchOptions, key: string, row
     const probed = median(probes);
     rows.push({ size, run: options.repeat > 1 ? `${run} (median of ${options.repeat})` : run, load, ...full, bytes, probe: probed });
     log(`  build ${full.build.seconds.toFixed(1)} s, ${full.build.rssMb.toFixed(0)} MB; probe ${probed.seconds.toFixed(1)} s`);
-    if (extra.length === 0 && !options.skipIncremental) {
+    if (extra.length === 0 && !options.skipIncremental && !shuffled) {
       const middle = Math.floor(size / 2);
       const edited = await dataset(size, options.seed, key, middle);
       log(`${label(size)}: rebuild after renaming record ${middle}…`);
@@ -562,13 +568,15 @@ async function main(): Promise<void> {
   sections.push(
     `## Benchmark ${started.toISOString().slice(0, 16).replace("T", " ")} UTC\n\n` +
       `- command: \`${command}\`\n- machine: ${machine()}\n` +
-      `- data: scripts/generate-subjects.ts, seed ${options.seed}, JSON arrays (generator ${key})\n` +
+      `- data: scripts/generate-subjects.ts, seed ${options.seed}, JSON arrays (generator ${key})` +
+      `${options.unsorted.length > 0 ? "; the unsorted rows' sets are the same records written with --shuffle" : ""}\n` +
       `- load: 1-minute load average before each measurement (the "load" column); the machine has ${cpus().length} cores`,
   );
   try {
     if (!options.skipBuild) {
       const rows: BuildRow[] = [];
       for (const size of options.sizes) await benchBuilds(size, options, key, rows);
+      for (const size of options.unsorted) await benchBuilds(size, options, key, rows, true);
       sections.push(
         "### Builds\n\n" +
           "Wall time and peak RSS of `node --import tsx src/cli.ts build --data <set> --out <tmp> --cache-dir <tmp> --quiet` in a child process " +
