@@ -15,8 +15,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Command, InvalidArgumentError } from "commander";
 import { renderSubject } from "../src/core/render-page.ts";
-import type { RenderedBlock } from "../src/site/render-block.ts";
-import { createRecordSorter, DEFAULT_RUN_BYTES } from "../src/site/sort-records.ts";
+import { createRecordSorter, DEFAULT_RUN_BYTES, type SortableBlock } from "../src/site/sort-records.ts";
 import { makeSubject, seedFromText, shuffledIndexes } from "./generate-subjects.ts";
 
 const BLOCK = 1000;
@@ -35,7 +34,7 @@ function peakMb(): number {
 }
 
 /** Records `from`..`to` of the shuffled order, rendered as one block (ids, codes, positions as the reader gives them). */
-function renderBlock(seed: number, order: Uint32Array, from: number, to: number): RenderedBlock {
+function renderBlock(seed: number, order: Uint32Array, from: number, to: number): SortableBlock {
   const encoder = new TextEncoder();
   const lines: Uint8Array[] = [];
   const ends = new Uint32Array(to - from);
@@ -59,7 +58,7 @@ function renderBlock(seed: number, order: Uint32Array, from: number, to: number)
     bytes.set(line, offset);
     offset += line.length;
   }
-  return { bytes, ends, ids, codes, positions, problems: [], dropped: {} };
+  return { bytes, ends, ids, codes, positions };
 }
 
 async function treeBytes(dir: string): Promise<number> {

@@ -23,7 +23,14 @@ import { mkdtemp, open, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import type { RenderedBlock } from "./render-block.ts";
 
-/** Records in id order, in the shape of a rendered block, with the file each came from. */
+/** What the sorter reads of a rendered block (its problems are the caller's to collect). */
+export type SortableBlock = Pick<RenderedBlock, "bytes" | "ends" | "ids" | "codes" | "positions">;
+
+/**
+ * Records in id order, in the shape of a rendered block, with the file each came from. Batches
+ * hold exactly `batchRecords` records but the last, so with batchRecords = CHUNK_SIZE each batch
+ * is one records chunk.
+ */
 export interface SortedRecords {
   /** Each record's rendered bytes and a "\n", one after another. */
   readonly bytes: Uint8Array;
@@ -40,11 +47,11 @@ export interface SortedRecords {
 /** Sorts rendered records by id: add every block, take the sorted batches once, close. */
 export interface RecordSorter {
   /**
-   * Takes a block's records (its problems are the caller's to collect), in reading order, from
-   * file number `file`; may write a run to disk before it resolves. The block is not changed; it
-   * is held until its run is written, so the caller must not reuse its buffers.
+   * Takes a block's records, in reading order, from file number `file`; may write a run to disk
+   * before it resolves. The block is not changed (its bytes are read once, here); it is held until
+   * its run is written, so the caller must not reuse its buffers.
    */
-  add(block: RenderedBlock, file: number): Promise<void>;
+  add(block: SortableBlock, file: number): Promise<void>;
   /** Every record added, in ascending id order (ties in reading order), in batches of up to `batchRecords`; once, after the last add. */
   sorted(): AsyncIterable<SortedRecords>;
   /** Records added so far. */
@@ -81,7 +88,9 @@ export function createRecordSorter(options: SorterOptions): RecordSorter {
 
 /** A block of the current run, with the file it came from. */
 interface HeldBlock {
-  readonly block: RenderedBlock;
+  readonly block: SortableBlock;
+  /** The block's bytes, taken once (a cached block may read them from disk on first use). */
+  readonly bytes: Uint8Array;
   readonly file: number;
 }
 
@@ -119,11 +128,12 @@ class ExternalSorter implements RecordSorter {
     return this.#runFiles.length;
   }
 
-  async add(block: RenderedBlock, file: number): Promise<void> {
+  async add(block: SortableBlock, file: number): Promise<void> {
     if (this.#state !== "adding") throw new Error(`RecordSorter.add after ${this.#state === "closed" ? "close" : "sorted"}`);
     if (block.ends.length === 0) return;
-    this.#held.push({ block, file });
-    this.#heldBytes += block.bytes.length;
+    const bytes = block.bytes;
+    this.#held.push({ block, bytes, file });
+    this.#heldBytes += bytes.length;
     this.#count += block.ends.length;
     if (this.#heldBytes >= this.#runBytes) await this.#spill();
   }
@@ -172,7 +182,7 @@ class ExternalSorter implements RecordSorter {
       const i = order.indexIn[k] ?? 0;
       const { block } = held;
       const start = i === 0 ? 0 : (block.ends[i - 1] ?? 0);
-      batch.push(block.ids[i] ?? 0, held.file, block.positions[i] ?? 0, block.codes[i] ?? "", block.bytes, start, block.ends[i] ?? 0);
+      batch.push(block.ids[i] ?? 0, held.file, block.positions[i] ?? 0, block.codes[i] ?? "", held.bytes, start, block.ends[i] ?? 0);
       if (batch.full) yield batch.take();
     }
     if (batch.length > 0) yield batch.take();
@@ -275,7 +285,7 @@ async function writeRun(order: RunOrder, handle: FileHandle): Promise<void> {
     length = 0;
   };
   for (let k = 0; k < order.blockOf.length; k++) {
-    const { block, file } = order.blocks[order.blockOf[k] ?? 0] as HeldBlock;
+    const { block, bytes, file } = order.blocks[order.blockOf[k] ?? 0] as HeldBlock;
     const i = order.indexIn[k] ?? 0;
     const start = i === 0 ? 0 : (block.ends[i - 1] ?? 0);
     const end = block.ends[i] ?? 0;
@@ -291,7 +301,7 @@ async function writeRun(order: RunOrder, handle: FileHandle): Promise<void> {
     const codeLength = buffer.write(code, length + HEAD_BYTES, "utf8");
     buffer.writeUInt32LE(codeLength, length + 16);
     buffer.writeUInt32LE(end - start, length + 20);
-    buffer.set(block.bytes.subarray(start, end), length + HEAD_BYTES + codeLength);
+    buffer.set(bytes.subarray(start, end), length + HEAD_BYTES + codeLength);
     length += size;
   }
   await flush();

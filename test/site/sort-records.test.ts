@@ -3,8 +3,7 @@ import { readdir, rm, truncate } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { RenderedBlock } from "../../src/site/render-block.ts";
-import { createRecordSorter, type RecordSorter, type SortedRecords } from "../../src/site/sort-records.ts";
+import { createRecordSorter, type RecordSorter, type SortableBlock, type SortedRecords } from "../../src/site/sort-records.ts";
 import { tempDir } from "../_tree.ts";
 
 /** One record as the sorter sees it; `text` is its rendered line without the "\n". */
@@ -20,8 +19,8 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** The rows as rendered blocks of `size` records (a block never spans two files), each with its file. */
-function toBlocks(rows: readonly Row[], size: number): { block: RenderedBlock; file: number }[] {
-  const blocks: { block: RenderedBlock; file: number }[] = [];
+function toBlocks(rows: readonly Row[], size: number): { block: SortableBlock; file: number }[] {
+  const blocks: { block: SortableBlock; file: number }[] = [];
   let start = 0;
   while (start < rows.length) {
     const file = rows[start]?.file ?? 0;
@@ -39,7 +38,7 @@ function toBlocks(rows: readonly Row[], size: number): { block: RenderedBlock; f
     });
     blocks.push({
       file,
-      block: { bytes, ends, ids: Float64Array.from(part, (r) => r.id), codes: part.map((r) => r.code), positions: Uint32Array.from(part, (r) => r.position), problems: [], dropped: {} },
+      block: { bytes, ends, ids: Float64Array.from(part, (r) => r.id), codes: part.map((r) => r.code), positions: Uint32Array.from(part, (r) => r.position) },
     });
     start = end;
   }
