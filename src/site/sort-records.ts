@@ -89,8 +89,8 @@ export function createRecordSorter(options: SorterOptions): RecordSorter {
 /** A block of the current run, with the file it came from. */
 interface HeldBlock {
   readonly block: SortableBlock;
-  /** The block's bytes, taken once (a cached block may read them from disk on first use). */
-  readonly bytes: Uint8Array;
+  /** The block's bytes, taken once (a cached block may read them from disk on first use), as a Buffer view. */
+  readonly bytes: Buffer;
   readonly file: number;
 }
 
@@ -131,7 +131,7 @@ class ExternalSorter implements RecordSorter {
   async add(block: SortableBlock, file: number): Promise<void> {
     if (this.#state !== "adding") throw new Error(`RecordSorter.add after ${this.#state === "closed" ? "close" : "sorted"}`);
     if (block.ends.length === 0) return;
-    const bytes = block.bytes;
+    const bytes = Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength);
     this.#held.push({ block, bytes, file });
     this.#heldBytes += bytes.length;
     this.#count += block.ends.length;
@@ -290,7 +290,8 @@ async function writeRun(order: RunOrder, handle: FileHandle): Promise<void> {
     const start = i === 0 ? 0 : (block.ends[i - 1] ?? 0);
     const end = block.ends[i] ?? 0;
     const code = block.codes[i] ?? "";
-    const size = HEAD_BYTES + Buffer.byteLength(code) + (end - start);
+    // Codes are digits: an ASCII string is its UTF-16 length in bytes (no native call per record).
+    const size = HEAD_BYTES + (isAscii(code) ? code.length : Buffer.byteLength(code)) + (end - start);
     if (length + size > buffer.length) {
       await flush();
       if (size > buffer.length) buffer = Buffer.allocUnsafe(size);
@@ -298,13 +299,25 @@ async function writeRun(order: RunOrder, handle: FileHandle): Promise<void> {
     buffer.writeDoubleLE(block.ids[i] ?? 0, length);
     buffer.writeUInt32LE(file, length + 8);
     buffer.writeUInt32LE(block.positions[i] ?? 0, length + 12);
-    const codeLength = buffer.write(code, length + HEAD_BYTES, "utf8");
+    const codeLength = writeCode(code, buffer, length + HEAD_BYTES);
     buffer.writeUInt32LE(codeLength, length + 16);
     buffer.writeUInt32LE(end - start, length + 20);
-    buffer.set(bytes.subarray(start, end), length + HEAD_BYTES + codeLength);
+    bytes.copy(buffer, length + HEAD_BYTES + codeLength, start, end);
     length += size;
   }
   await flush();
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/** Writes `code` as UTF-8 at `at`; returns its length in bytes. */
+function writeCode(code: string, buffer: Buffer, at: number): number {
+  if (!isAscii(code)) return buffer.write(code, at, "utf8");
+  for (let i = 0; i < code.length; i++) buffer[at + i] = code.charCodeAt(i);
+  return code.length;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -436,21 +449,23 @@ function heapSiftDown(heap: RunReader[], from: number): void {
 // ---------------------------------------------------------------------------------------------
 // Batches
 
-/** Copies records into a batch of its own buffers, so a batch outlives the run buffers it came from. */
+/**
+ * Copies records into reused scratch buffers; a batch taken is a trimmed copy of them, so it
+ * outlives the run buffers it came from and holds no unused space.
+ */
 class BatchBuilder {
   readonly #capacity: number;
-  #bytes: Uint8Array;
+  #bytes = new Uint8Array(512 * 1024);
   #bytesLength = 0;
-  #ends: Uint32Array;
-  #ids: Float64Array;
+  readonly #ends: Uint32Array;
+  readonly #ids: Float64Array;
   #codes: string[] = [];
-  #positions: Uint32Array;
-  #files: Uint32Array;
+  readonly #positions: Uint32Array;
+  readonly #files: Uint32Array;
   length = 0;
 
   constructor(capacity: number) {
     this.#capacity = capacity;
-    this.#bytes = new Uint8Array(64 * 1024);
     this.#ends = new Uint32Array(capacity);
     this.#ids = new Float64Array(capacity);
     this.#positions = new Uint32Array(capacity);
@@ -478,24 +493,19 @@ class BatchBuilder {
     this.#files[k] = file;
   }
 
-  /** The batch so far; the builder starts a new one with fresh buffers (the next one's bytes sized like this one's). */
+  /** The batch so far, copied out of the scratch buffers; the builder starts the next one. */
   take(): SortedRecords {
     const n = this.length;
     const batch: SortedRecords = {
-      bytes: this.#bytes.subarray(0, this.#bytesLength),
-      ends: this.#ends.subarray(0, n),
-      ids: this.#ids.subarray(0, n),
+      bytes: this.#bytes.slice(0, this.#bytesLength),
+      ends: this.#ends.slice(0, n),
+      ids: this.#ids.slice(0, n),
       codes: this.#codes,
-      positions: this.#positions.subarray(0, n),
-      files: this.#files.subarray(0, n),
+      positions: this.#positions.slice(0, n),
+      files: this.#files.slice(0, n),
     };
-    this.#bytes = new Uint8Array(Math.max(64 * 1024, this.#bytes.length));
     this.#bytesLength = 0;
-    this.#ends = new Uint32Array(this.#capacity);
-    this.#ids = new Float64Array(this.#capacity);
     this.#codes = [];
-    this.#positions = new Uint32Array(this.#capacity);
-    this.#files = new Uint32Array(this.#capacity);
     this.length = 0;
     return batch;
   }
