@@ -513,6 +513,30 @@ function buildTarget(row: BuildRow): string {
   return "–";
 }
 
+/**
+ * Flat memory and linear time: each size's full build (default options, sorted input) against
+ * 1M's in the same run: peak RSS at most 1 GiB at every size and within 1.2x of 1M's, wall time
+ * within the size ratio x 1.1 of 1M's (10M within 11x).
+ */
+function scalingTable(rows: readonly BuildRow[]): string | undefined {
+  const full = rows.filter((row) => row.run.startsWith("full build, default options") && !row.run.includes("unsorted"));
+  const base = full.find((row) => row.size === 1e6);
+  if (base === undefined || full.length < 2) return undefined;
+  const lines = [
+    "| set | wall | × 1M's wall | peak RSS | × 1M's peak | target | load |",
+    "|---|--:|--:|--:|--:|---|--:|",
+  ];
+  for (const row of full) {
+    const times = row.build.seconds / base.build.seconds;
+    const peak = row.build.rssMb / base.build.rssMb;
+    const factor = row.size / base.size;
+    const target = row.size <= base.size ? `≤ 1 GiB: ${verdict(row.build.rssMb <= 1024)}`
+      : `≤ 1 GiB: ${verdict(row.build.rssMb <= 1024)}; ≤ 1.2× 1M's peak: ${verdict(peak <= 1.2)}; ≤ ${fmt(1.1 * factor, 1)}× 1M's wall: ${verdict(times <= 1.1 * factor)}`;
+    lines.push(`| ${label(row.size)} | ${fmt(row.build.seconds)} s | ${fmt(times, 2)}× | ${fmt(row.build.rssMb, 0)} MB | ${fmt(peak, 2)}× | ${target} | ${fmt(row.load, 2)} |`);
+  }
+  return lines.join("\n");
+}
+
 function buildTable(rows: readonly BuildRow[]): string {
   const lines = [
     "| set | run | wall | peak RSS | files (written) | bytes | probe wall | probe RSS | ratio | target (1M) | load |",
@@ -584,6 +608,10 @@ async function main(): Promise<void> {
           "the same files with the same sizes as fast as Node can (scripts/bench-probe.ts); ratio = build / probe, or for a rebuild, rebuild / full build.\n\n" +
           buildTable(rows),
       );
+      const scaling = scalingTable(rows);
+      if (scaling !== undefined) {
+        sections.push("### Scaling (sorted input, default options)\n\nEach size's full build against 1M's in the same run.\n\n" + scaling);
+      }
     }
     if (!options.skipXlsx) {
       const rows = await benchXlsx(options.xlsxSize, options, key);

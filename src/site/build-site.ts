@@ -8,19 +8,23 @@
  *
  * With a build cache (build-cache.ts) a rebuild parses again only the source blocks that changed.
  */
+import { tmpdir } from "node:os";
 import { performance } from "node:perf_hooks";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { type BuildCache, openBuildCache } from "./build-cache.ts";
 import { followsInOrder } from "./check-sequence.ts";
-import { blocksInIdOrder, Chunker } from "./chunk-records.ts";
+import { Chunker } from "./chunk-records.ts";
+import { contentHash } from "./content-hash.ts";
 import { loadMetadata } from "./dataset-metadata.ts";
 import { planDocs } from "./plan-docs.ts";
 import { planSite } from "./plan-site.ts";
-import type { Problem, ProblemKind } from "./problems.ts";
+import { DataError, type Problem, type ProblemKind } from "./problems.ts";
 import { pagesFromChunkFiles } from "./read-chunks.ts";
 import { type ReadOptions, readRecords, type ReadSummary, streamRecords } from "./read-records.ts";
 import { readSiteFacts, type SiteChanges, siteChanges } from "./site-changes.ts";
+import { createRecordSorter } from "./sort-records.ts";
+import type { SourceFile } from "./source-file.ts";
 import { openSiteWriter, type SiteWriter, type WriteProgress, type WriteReport } from "./write-site.ts";
 
 /** What a build did: the write stage's counts, plus the list's size, the time and the warnings. */
@@ -72,9 +76,17 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
     await cache?.keepOnly(records.cacheKeys);
     const ended = performance.now();
     const timings = { read: (readDone - started) / 1000, write: (ended - readDone) / 1000 };
-    const changes = siteChanges(before, plan.manifest, written.changed);
     const report = { count: records.count, reused: records.reused, ...written, warnings: records.warnings, kinds: records.kinds };
-    return { ...report, timings, changes, seconds: (ended - started) / 1000 };
+    let changes: SiteChanges | undefined;
+    // Made when asked (build --json): at ten million subjects a full build changes a million URLs.
+    return {
+      ...report,
+      timings,
+      seconds: (ended - started) / 1000,
+      get changes() {
+        return (changes ??= siteChanges(before, plan.manifest, written.changed));
+      },
+    };
   } catch (error) {
     await writer.abort();
     throw error;
@@ -85,19 +97,23 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
  * Stages 1 and 2: the records, read and validated, handed to `writer` as chunks in id order.
  * Input in id order (the usual case) streams: each block is chunked as it is read, and only the
  * previous record's id and code are kept for the rules across records. At the first record that
- * does not follow its predecessor (out of order, a duplicate, a code not rising), the read stops;
- * the records are read again whole (readRecords, which sorts them and locates every problem) and
- * put in order in memory.
+ * does not follow its predecessor the read stops: a lower id starts it again through the external
+ * sort (readSorted); a duplicate, or a code not rising, is an error that locateProblems locates.
  */
 async function readInOrder(read: ReadOptions, writer: SiteWriter, cache: BuildCache | undefined): Promise<ReadSummary> {
   const chunker = new Chunker(CHUNK_SIZE, (chunk) => writer.addChunk(chunk));
   /** The previous record's id and code (none before the first). */
   let [lastId, lastCode]: [number, string | undefined] = [0, undefined];
+  /** Whether the read stopped at an id lower than the one before (else at a broken rule across records). */
+  let descends = false;
   const streamed = await streamRecords(read, {
     async take(block, _file, problems) {
       for (let k = 0; k < block.ends.length; k++) {
         const [id, code] = [block.ids[k] ?? 0, block.codes[k] ?? ""];
-        if (lastCode !== undefined && !followsInOrder(lastId, lastCode, id, code)) return false;
+        if (lastCode !== undefined && !followsInOrder(lastId, lastCode, id, code)) {
+          descends = id < lastId;
+          return false;
+        }
         [lastId, lastCode] = [id, code];
       }
       // Past the first error the build fails: the rest is read only for its problems.
@@ -110,9 +126,58 @@ async function readInOrder(read: ReadOptions, writer: SiteWriter, cache: BuildCa
     return streamed.summary;
   }
   await writer.dropRecords();
-  const records = await readRecords(read, cache);
-  const again = new Chunker(CHUNK_SIZE, (chunk) => writer.addChunk(chunk));
-  for (const block of blocksInIdOrder(records, CHUNK_SIZE)) await again.add(block);
-  await again.end();
-  return records;
+  return descends ? await readSorted(read, writer, cache) : await locateProblems(read, cache);
+}
+
+/**
+ * Input not in id order: read again, each block into an external merge sort (sort-records.ts: runs
+ * on disk, so memory stays bounded), whose batches in id order go to the chunker. The rules across
+ * records are checked on the sorted stream against the previous record; when one is broken, or a
+ * record has an error, the problems are located by reading the records whole (readRecords).
+ */
+async function readSorted(read: ReadOptions, writer: SiteWriter, cache: BuildCache | undefined): Promise<ReadSummary> {
+  const sorter = createRecordSorter({ dir: tmpdir() });
+  try {
+    const numbers = new Map<SourceFile, number>();
+    let summary: ReadSummary;
+    try {
+      const outcome = await streamRecords(read, {
+        async take(block, file) {
+          let number = numbers.get(file);
+          if (number === undefined) numbers.set(file, (number = numbers.size));
+          await sorter.add(block, number);
+          return true;
+        },
+      }, cache);
+      if (outcome.stopped) throw new Error("a read that takes every block stopped");
+      summary = outcome.summary;
+    } catch (error) {
+      if (error instanceof DataError) return await locateProblems(read, cache);
+      throw error;
+    }
+    const chunker = new Chunker(CHUNK_SIZE, (chunk) => writer.addChunk(chunk));
+    let [lastId, lastCode]: [number, string | undefined] = [0, undefined];
+    for await (const batch of sorter.sorted()) {
+      for (let k = 0; k < batch.ends.length; k++) {
+        const [id, code] = [batch.ids[k] ?? 0, batch.codes[k] ?? ""];
+        // A rule across records is broken: readRecords locates every problem (and throws them).
+        if (lastCode !== undefined && !followsInOrder(lastId, lastCode, id, code)) return await locateProblems(read, cache);
+        [lastId, lastCode] = [id, code];
+      }
+      await chunker.add({ ...batch, hash: contentHash(batch.bytes), problems: [], dropped: {} });
+    }
+    await chunker.end();
+    return summary;
+  } finally {
+    await sorter.close();
+  }
+}
+
+/**
+ * Reads the records whole (readRecords), which throws DataError with every problem located, the
+ * rules across records' included: for a read that found one, but not where each one is.
+ */
+async function locateProblems(read: ReadOptions, cache: BuildCache | undefined): Promise<never> {
+  await readRecords(read, cache);
+  throw new Error("a rule across records was broken, but reading the records whole found no problem");
 }
