@@ -69,7 +69,7 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
     const records = await readInOrder(read, writer, cache);
     const hashes = await writer.endRecords();
     const readDone = performance.now();
-    const pages = pagesFromChunkFiles((chunk) => writer.chunkPath(chunk), CHUNK_SIZE);
+    const pages = pagesFromChunkFiles((chunk) => writer.chunkFile(chunk), CHUNK_SIZE);
     const chunks = { count: records.count, chunkSize: CHUNK_SIZE, hashes };
     const plan = planSite(chunks, options, pages, [planDocs(metadata, records.count, options)]);
     const written = await writer.write(plan, onProgress);

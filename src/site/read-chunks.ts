@@ -5,6 +5,7 @@
  * chunks one shard reads are mostly still in the window for the next (another form, another limit).
  */
 import { readFileSync } from "node:fs";
+import { contentHash } from "./content-hash.ts";
 
 /** The bytes of recently read chunks kept: a page shard of limit 100 spans 100 chunks (~30 MB). */
 const CACHED_BYTES = 96 * 1024 * 1024;
@@ -20,8 +21,18 @@ interface ReadChunk {
 /** Renders a page: `head`, records [from, to) joined by commas, `tail`. */
 export type PageBytes = (head: Uint8Array, from: number, to: number, tail: Uint8Array) => Buffer;
 
-/** Page bytes over the chunk files at `pathOf(chunk)`, `chunkSize` records each. */
-export function pagesFromChunkFiles(pathOf: (chunk: number) => string, chunkSize: number): PageBytes {
+/** Where a chunk file is, and the hash its bytes must have when this build did not write it itself. */
+export interface ChunkFile {
+  readonly path: string;
+  readonly check?: string;
+}
+
+/**
+ * Page bytes over the chunk files `fileOf(chunk)`, `chunkSize` records each. A file an earlier
+ * build left (its shard unchanged) is checked against its hash: a page never copies bytes changed
+ * behind the build's back.
+ */
+export function pagesFromChunkFiles(fileOf: (chunk: number) => ChunkFile, chunkSize: number): PageBytes {
   const cache = new Map<number, ReadChunk>();
   let cached = 0;
   const chunkOf = (chunk: number): ReadChunk => {
@@ -31,7 +42,11 @@ export function pagesFromChunkFiles(pathOf: (chunk: number) => string, chunkSize
       cache.set(chunk, hit);
       return hit;
     }
-    const bytes = readFileSync(pathOf(chunk));
+    const { path, check } = fileOf(chunk);
+    const bytes = readFileSync(path);
+    if (check !== undefined && contentHash(bytes) !== check) {
+      throw new Error(`${path}: not the records its directory's name promises (changed behind the build's back?); remove that directory and build again`);
+    }
     const lines = new Uint32Array(chunkSize + 1);
     let n = 0;
     for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) lines[++n] = at + 1;

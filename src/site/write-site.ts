@@ -130,8 +130,8 @@ export interface SiteWriter {
   dropRecords(): Promise<void>;
   /** After the last chunk of a read without errors: writes the last records shard, renames every records shard into place, returns the chunks' hashes. */
   endRecords(): Promise<readonly string[]>;
-  /** The file of chunk `chunk` once endRecords is done. */
-  chunkPath(chunk: number): string;
+  /** The file of chunk `chunk` once endRecords is done, with its hash when an earlier build wrote it. */
+  chunkFile(chunk: number): { readonly path: string; readonly check?: string };
   /** Writes the plan's other shards (those not already there), then the manifest (the switch), then removes what it no longer names. */
   write(plan: SitePlan, onProgress?: WriteProgress): Promise<WriteReport>;
   /** After any failure: stops the threads, removes the temporary shards and the directories it made. */
@@ -149,8 +149,8 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
   let made: string | undefined | null = null;
   const hashes: string[] = [];
   let group: RecordChunk[] = [];
-  /** Each records shard's directory (final name), and the temporary ones to rename into place. */
-  const recordDirs: string[] = [];
+  /** Each records shard's directory (final name) and whether this build wrote it; the temporary ones to rename into place. */
+  const recordDirs: { readonly dir: string; readonly written: boolean }[] = [];
   const renames: [string, string][] = [];
   let writing: Promise<void>[] = [];
   let recordFiles = 0;
@@ -196,12 +196,13 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
     group = [];
     const shard = recordShard(first, chunks.map((c) => c.hash));
     const dir = join(root, shardDirPath(shard.key, shard.hash));
-    recordDirs.push(dir);
     recordFiles += chunks.length;
     if (await isDirectory(dir)) {
+      recordDirs.push({ dir, written: false });
       tally.unchanged += chunks.length;
       return;
     }
+    recordDirs.push({ dir, written: true });
     made ??= await mkdir(join(root, "records"), { recursive: true });
     const tmp = join(root, shardTempPath(shard.key, process.pid));
     await mkdir(tmp, { recursive: true });
@@ -240,10 +241,11 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
       for (const [tmp, dir] of renames.splice(0)) await rename(tmp, dir);
       return hashes;
     },
-    chunkPath(chunk) {
-      const dir = recordDirs[Math.floor(chunk / CHUNKS_PER_SHARD)];
-      if (dir === undefined) throw new Error(`chunk ${chunk} was not written`);
-      return join(dir, chunkFileName(chunk));
+    chunkFile(chunk) {
+      const shard = recordDirs[Math.floor(chunk / CHUNKS_PER_SHARD)];
+      if (shard === undefined) throw new Error(`chunk ${chunk} was not written`);
+      const path = join(shard.dir, chunkFileName(chunk));
+      return shard.written ? { path } : { path, check: hashes[chunk] as string };
     },
     async write(plan, onProgress) {
       const total = plan.shards.reduce((sum, shard) => sum + shard.size, recordFiles + 1);

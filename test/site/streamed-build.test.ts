@@ -105,3 +105,16 @@ describe("a data error late in a large input in id order", () => {
     expect(await readdir(join(work, "fresh")).catch(() => [])).toEqual([]);
   }, 60_000);
 });
+
+describe("pages rendered from the chunk files an earlier build left", () => {
+  it("a chunk file changed behind the build's back fails the build, naming it, instead of being copied into pages", async () => {
+    const out = join(work, "tampered");
+    await build("test/fixtures/small-site", out);
+    const [shard] = await readdir(join(out, "_subjekti/records"));
+    const chunk = join(out, "_subjekti/records", shard as string, "0.ndjson");
+    await writeFile(chunk, (await readFile(chunk, "utf8")).replace(/"naziv_subjekta":"./, '"naziv_subjekta":"~'));
+    // Another origin changes every page but no record: the pages are made from the chunk files.
+    await expect(build("test/fixtures/small-site", out, { baseUrl: "http://elsewhere" })).rejects.toThrow(chunk);
+    expect(await tmpDirs(out)).toEqual([]);
+  });
+});
