@@ -13,7 +13,7 @@ import { performance } from "node:perf_hooks";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { type BuildCache, openBuildCache } from "./build-cache.ts";
-import { followsInOrder } from "./check-sequence.ts";
+import { StreamedSequence } from "./check-sequence.ts";
 import { Chunker } from "./chunk-records.ts";
 import { contentHash } from "./content-hash.ts";
 import { loadMetadata } from "./dataset-metadata.ts";
@@ -102,19 +102,15 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
  */
 async function readInOrder(read: ReadOptions, writer: SiteWriter, cache: BuildCache | undefined): Promise<ReadSummary> {
   const chunker = new Chunker(CHUNK_SIZE, (chunk) => writer.addChunk(chunk));
-  /** The previous record's id and code (none before the first). */
-  let [lastId, lastCode]: [number, string | undefined] = [0, undefined];
+  const sequence = new StreamedSequence();
   /** Whether the read stopped at an id lower than the one before (else at a broken rule across records). */
   let descends = false;
   const streamed = await streamRecords(read, {
     async take(block, _file, problems) {
-      for (let k = 0; k < block.ends.length; k++) {
-        const [id, code] = [block.ids[k] ?? 0, block.codes[k] ?? ""];
-        if (lastCode !== undefined && !followsInOrder(lastId, lastCode, id, code)) {
-          descends = id < lastId;
-          return false;
-        }
-        [lastId, lastCode] = [id, code];
+      const broken = sequence.firstBreak(block);
+      if (broken >= 0) {
+        descends = sequence.descends(block.ids[broken] ?? 0);
+        return false;
       }
       // Past the first error the build fails: the rest is read only for its problems.
       if (problems.errors === 0) await chunker.add(block);
@@ -156,14 +152,10 @@ async function readSorted(read: ReadOptions, writer: SiteWriter, cache: BuildCac
       throw error;
     }
     const chunker = new Chunker(CHUNK_SIZE, (chunk) => writer.addChunk(chunk));
-    let [lastId, lastCode]: [number, string | undefined] = [0, undefined];
+    const sequence = new StreamedSequence();
     for await (const batch of sorter.sorted()) {
-      for (let k = 0; k < batch.ends.length; k++) {
-        const [id, code] = [batch.ids[k] ?? 0, batch.codes[k] ?? ""];
-        // A rule across records is broken: readRecords locates every problem (and throws them).
-        if (lastCode !== undefined && !followsInOrder(lastId, lastCode, id, code)) return await locateProblems(read, cache);
-        [lastId, lastCode] = [id, code];
-      }
+      // A rule across records is broken: readRecords locates every problem (and throws them).
+      if (sequence.firstBreak(batch) >= 0) return await locateProblems(read, cache);
       await chunker.add({ ...batch, hash: contentHash(batch.bytes), problems: [], dropped: {} });
     }
     await chunker.end();

@@ -49,12 +49,29 @@ export function compareDigits(a: string, b: string): number {
 }
 
 /**
- * Whether a record may follow the previous one of a streamed read: ids rise and codes rise with
- * them. When not, the input is out of id order or breaks a rule across records, and the records
- * must be read whole (readRecords, checkSequence).
+ * The rules across records for records taken in id order (a streamed read): only the previous
+ * record's id and code are kept. A record that does not follow its predecessor (an id not rising,
+ * or a code not rising with it) means input out of id order or a broken rule: the records must
+ * then be read whole (readRecords, checkSequence) to be put in order or to locate the problems.
  */
-export function followsInOrder(previousId: number, previousCode: string, id: number, code: string): boolean {
-  return previousId < id && compareDigits(previousCode, code) < 0;
+export class StreamedSequence {
+  #id = 0;
+  #code: string | undefined;
+
+  /** The index of the first of `keys`'s records that does not follow the one before, or -1 when all do. */
+  firstBreak(keys: { readonly ids: ArrayLike<number>; readonly codes: readonly string[] }): number {
+    for (let k = 0; k < keys.ids.length; k++) {
+      const [id, code] = [keys.ids[k] ?? 0, keys.codes[k] ?? ""];
+      if (this.#code !== undefined && !(this.#id < id && compareDigits(this.#code, code) < 0)) return k;
+      [this.#id, this.#code] = [id, code];
+    }
+    return -1;
+  }
+
+  /** Whether `id` is lower than the previous record's (input out of id order, not a broken rule). */
+  descends(id: number): boolean {
+    return this.#code !== undefined && id < this.#id;
+  }
 }
 
 /** Record numbers in id order; when the input is already ascending (the usual case) no sort at all. */
