@@ -1,7 +1,9 @@
 /**
  * The machine's limit for a build's work, for `npm run bench`: read and `JSON.parse` the same
- * input, then write the same number of files of the same sizes into the same directories, as
- * fast as Node can (one shared buffer, nothing rendered, nothing compared).
+ * input (above 400 MB in pieces of whole records, each dropped once parsed: one string of a 1 GB
+ * input is past V8's limit), then write the same number of files of the same
+ * sizes into the same directories, as fast as Node can (one shared buffer, nothing rendered,
+ * nothing compared).
  * A build can hardly beat this; the bench reports build time / probe time.
  *
  * Files are written the way the build writes them, a directory a task for worker threads with
@@ -15,8 +17,8 @@
  * The plan (written by scripts/bench.ts from the built tree) is
  * `{"dirs": ["_subjekti/pages/plain/20/0.ab12", ...], "files": [[dirIndex, name, size], ...]}`.
  */
-import { writeFile as writeFileWithCallback } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { createReadStream, writeFile as writeFileWithCallback } from "node:fs";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import { promisify } from "node:util";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -69,13 +71,17 @@ async function main(argv: readonly string[]): Promise<void> {
     .parse(argv)
     .opts<{ input: string; plan: string; out: string; writer: Writer; threads?: number }>();
   const started = performance.now();
-  const text = await readFile(flags.input, "utf8");
-  const list: unknown = JSON.parse(text);
+  // Up to 1M subjects (330 MB) the whole input is one string, parsed at once, and kept to the end,
+  // as the builds measured before the streamed build held their records; a larger one cannot be one
+  // string, and is parsed in pieces.
+  const whole = (await stat(flags.input)).size < WHOLE_BYTES ? await readFile(flags.input, "utf8") : undefined;
+  const list: unknown = whole === undefined ? undefined : JSON.parse(whole);
+  const pieces = whole === undefined ? await readAndParse(flags.input) : { records: 0, head: Buffer.from(whole.slice(0, 1 << 16)) };
   const parsed = performance.now();
   const plan = JSON.parse(await readFile(flags.plan, "utf8")) as WritePlan;
   const largest = plan.files.reduce((most, [, , size]) => Math.max(most, size), 0);
   // Real bytes of the input, so nothing the file system might special-case (zero pages).
-  const filler = Buffer.alloc(largest, Buffer.from(text.slice(0, 1 << 16)));
+  const filler = Buffer.alloc(largest, pieces.head);
   const threads = flags.writer === "threads";
   // Made first, as the build makes its temporary shard directories first.
   // A directory that holds others (`_subjekti`, with the manifest) cannot be renamed onto: as in the
@@ -87,11 +93,43 @@ async function main(argv: readonly string[]): Promise<void> {
     ? await writeWithThreads(flags.out, plan.dirs, plan.files, filler, tmpOf, flags.threads)
     : await writeWithCallbacks(flags.out, plan.dirs, interleaveByDirectory(plan.files), filler);
   const done = performance.now();
-  // The list stays alive to the end, as a build's records do.
-  const records = Array.isArray(list) ? list.length : 0;
   process.stdout.write(
-    `${JSON.stringify({ records, files: plan.files.length, bytes, readParseSeconds: (parsed - started) / 1000, writeSeconds: (done - parsed) / 1000 })}\n`,
+    `${JSON.stringify({ records: Array.isArray(list) ? list.length : pieces.records, files: plan.files.length, bytes, readParseSeconds: (parsed - started) / 1000, writeSeconds: (done - parsed) / 1000 })}\n`,
   );
+}
+
+/** Inputs smaller than this are read as one string (V8's longest is about 512 MB). */
+const WHOLE_BYTES = 400 * 1024 * 1024;
+/** Between two elements of a JSON array in data/subjekti.json's layout (`JSON.stringify(list, null, 1)`). */
+const BETWEEN = "\n },\n {";
+
+/**
+ * Reads the JSON array at `path` (data/subjekti.json's layout) in 16 MB reads and parses it in
+ * pieces of whole elements; returns how many there were and the input's first 64 KB.
+ */
+async function readAndParse(path: string): Promise<{ records: number; head: Buffer }> {
+  let records = 0;
+  let head: Buffer | undefined;
+  let rest = "";
+  /** Parses elements written between `[`/`,` and `,`/`]`: the text of a JSON array without its brackets. */
+  const parse = (elements: string): void => {
+    const list: unknown = JSON.parse(`[${elements}]`);
+    if (Array.isArray(list)) records += list.length;
+  };
+  for await (const chunk of createReadStream(path, { encoding: "utf8", highWaterMark: 16 << 20 }) as AsyncIterable<string>) {
+    head ??= Buffer.from(chunk.slice(0, 1 << 16));
+    const text = rest === "" ? chunk.slice(chunk.indexOf("[") + 1) : rest + chunk;
+    const cut = text.lastIndexOf(BETWEEN);
+    if (cut < 0) {
+      rest = text;
+      continue;
+    }
+    parse(text.slice(0, cut + 3));
+    rest = text.slice(cut + 4);
+  }
+  const end = rest.lastIndexOf("]");
+  parse(end < 0 ? rest : rest.slice(0, end));
+  return { records, head: head ?? Buffer.from("[]") };
 }
 
 /** Writes `files` as the build does: a shard a task for the writer threads, into a temporary directory renamed into place; returns the bytes written. */

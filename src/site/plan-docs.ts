@@ -29,5 +29,5 @@ export function planDocs(metadata: DatasetMetadata, count: number, options: Pick
     return { name: file.name, bytes: Buffer.from(text, "utf8") };
   });
   const hash = contentHash(VERSION, "\n", DOCS_SHARD_KEY, "\n", ...files.flatMap((file) => [file.name, "\n", file.bytes, "\n"]));
-  return { key: DOCS_SHARD_KEY, hash, size: files.length, files: () => files };
+  return { key: DOCS_SHARD_KEY, hash, size: files.length, name: (i) => files[i]?.name ?? "", files: () => files };
 }

@@ -28,6 +28,8 @@ export interface ShardPlan {
   readonly hash: string;
   /** How many files it holds. */
   readonly size: number;
+  /** The name of its file `index` (in the order `files` gives them). */
+  name(index: number): string;
   /** Its files, rendered one at a time as they are taken. */
   files(): Iterable<ShardFile>;
 }
@@ -59,15 +61,10 @@ function formParams(form: Form): QueryParam[] {
 
 const TAIL = Buffer.from(PAGE_TAIL);
 
-/** The key, hash and size of the records shard of chunks [first, …) given `hashes` (the shard's chunks' hashes). */
+/** The key, hash, size and file names of the records shard of chunks [first, …) given `hashes` (the shard's chunks' hashes). */
 export function recordShard(first: number, hashes: readonly string[]): Omit<ShardPlan, "files"> {
   const key = recordShardKey(first);
-  return { key, hash: contentHash(VERSION, "\n", key, "\n", ...hashes), size: hashes.length };
-}
-
-/** The names of the files of the records shard of chunks [first, first + size). */
-export function* chunkFileNames(first: number, size: number): Generator<string> {
-  for (let c = first; c < first + size; c++) yield chunkFileName(c);
+  return { key, hash: contentHash(VERSION, "\n", key, "\n", ...hashes), size: hashes.length, name: (i) => chunkFileName(first + i) };
 }
 
 /**
@@ -101,7 +98,7 @@ export function planSite(chunks: ChunkHashes, options: SiteOptions, pageBytes: P
             yield { name: pageFileName(page), bytes: pageBytes(Buffer.from(headOf(page)), from, Math.min(count, from + limit), TAIL) };
           }
         };
-        pages.push({ key, hash, size: last - first, files, from: first * limit });
+        pages.push({ key, hash, size: last - first, name: (i) => pageFileName(first + i), files, from: first * limit });
       }
     }
   }

@@ -28,7 +28,7 @@ export interface WriteReport {
   readonly removed: number;
   readonly bytesWritten: number;
   readonly bytesRemoved: number;
-  /** The files whose bytes this build wrote, as `<shard key>/<name>` (no hash), in no particular order. */
+  /** The files whose bytes this build wrote, as `<shard key>/<name>` (no hash), in no particular order; made when asked. */
   readonly changed: readonly string[];
 }
 
@@ -143,7 +143,8 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
   const root = join(outDir, DATA_ROOT);
   const previous = await readPreviousManifest(join(outDir, MANIFEST_PATH));
   const tally = { written: 0, unchanged: 0, bytesWritten: 0, done: 0 };
-  const changed: string[] = [];
+  /** What each writer task wrote: files [first, first + count) of a shard but those linked (named only when asked). */
+  const changed: { readonly key: string; readonly nameOf: (index: number) => string; readonly first: number; readonly count: number; readonly linked: readonly number[] }[] = [];
   let writers: ShardWriters | undefined;
   /** The first directory this build made (outDir, the data root or records/), removed on failure; null until it made one. */
   let made: string | undefined | null = null;
@@ -156,22 +157,23 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
   let recordFiles = 0;
 
   /** Writes `files` into `tmp` in parts (hard-linked from `old` where the bytes are the same), renaming it to `dir` when all are written. */
-  const writeShard = async (key: string, files: Iterable<ShardFile>, tmp: string, dir: string | null, old: string | null): Promise<{ readonly whole: Promise<void> }> => {
+  const writeShard = async (shard: Pick<ShardPlan, "key" | "name">, files: Iterable<ShardFile>, tmp: string, dir: string | null, old: string | null): Promise<{ readonly whole: Promise<void> }> => {
     writers ??= startShardWriters();
     const pool = writers;
     const parts: Promise<void>[] = [];
     let batch: ShardFile[] = [];
     let bytes = 0;
+    let sent = 0;
     const send = async (): Promise<void> => {
       await pool.room();
       const part = batch;
-      [batch, bytes] = [[], 0];
+      const first = sent;
+      [batch, bytes, sent] = [[], 0, sent + part.length];
       const done = pool.write(part, tmp, null, old).then((result) => {
         tally.written += result.written;
         tally.unchanged += result.linked;
         tally.bytesWritten += result.bytesWritten;
-        const linked = new Set(result.linkedFiles);
-        for (const [i, file] of part.entries()) if (!linked.has(i)) changed.push(`${key}/${file.name}`);
+        changed.push({ key: shard.key, nameOf: shard.name, first, count: part.length, linked: result.linkedFiles });
       });
       done.catch(() => undefined);
       parts.push(done);
@@ -208,7 +210,7 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
     await mkdir(tmp, { recursive: true });
     const oldHash = previous.dirs[shard.key];
     const files = chunks.map((chunk, i) => ({ name: chunkFileName(first + i), bytes: () => chunk.bytes() }));
-    await writeShard(shard.key, lazily(files), tmp, null, oldHash === undefined ? null : join(root, shardDirPath(shard.key, oldHash)));
+    await writeShard(shard, lazily(files), tmp, null, oldHash === undefined ? null : join(root, shardDirPath(shard.key, oldHash)));
     renames.push([tmp, dir]);
   };
 
@@ -273,7 +275,7 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
         const oldHash = previous.dirs[shard.key];
         // Pages hold the count and the origin: when either changed, no old page can match.
         const old = oldHash !== undefined && previous.sameHead(plan) ? join(root, shardDirPath(shard.key, oldHash)) : null;
-        const { whole } = await writeShard(shard.key, shard.files(), tmpOf(shard), dirOf(shard), old);
+        const { whole } = await writeShard(shard, shard.files(), tmpOf(shard), dirOf(shard), old);
         whole.then(() => settle(shard.size), () => undefined);
       }
       await finishWrites();
@@ -292,7 +294,16 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
       settle(1);
 
       const swept = await sweep(root, plan);
-      return { files: total, written: tally.written, unchanged: tally.unchanged, bytesWritten: tally.bytesWritten, ...swept, changed };
+      const counts = { files: total, written: tally.written, unchanged: tally.unchanged, bytesWritten: tally.bytesWritten, ...swept };
+      return {
+        ...counts,
+        get changed() {
+          return changed.flatMap(({ key, nameOf, first, count, linked }) => {
+            const kept = new Set(linked);
+            return Array.from({ length: count }, (_, i) => i).filter((i) => !kept.has(i)).map((i) => `${key}/${nameOf(first + i)}`);
+          });
+        },
+      };
     },
     async abort() {
       // Readers still see the previous site (its manifest is untouched). Stop the threads first, so
