@@ -20,11 +20,14 @@ import { loadMetadata } from "./dataset-metadata.ts";
 import { planDocs } from "./plan-docs.ts";
 import { planSite } from "./plan-site.ts";
 import { DataError, type Problem, type ProblemKind } from "./problems.ts";
+import { preflightBuild } from "./preflight-build.ts";
 import { pagesFromChunkFiles } from "./read-chunks.ts";
+import { createRecordArena } from "./record-arena.ts";
 import { type ReadOptions, readRecords, type ReadSummary, streamRecords } from "./read-records.ts";
 import { readSiteFacts, type SiteChanges, siteChanges } from "./site-changes.ts";
 import { createRecordSorter } from "./sort-records.ts";
 import type { SourceFile } from "./source-file.ts";
+import { writePlainSite } from "./write-plain-site.ts";
 import { openSiteWriter, type SiteWriter, type WriteProgress, type WriteReport } from "./write-site.ts";
 
 /** What a build did: the write stage's counts, plus the list's size, the time and the warnings. */
@@ -63,10 +66,25 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
     ...(options.encoding === undefined ? {} : { encoding: options.encoding }),
     ...(options.allProblems === undefined ? {} : { allProblems: options.allProblems }),
   };
+  if (options.links === "files") return await buildPlainSite(options, read, cache, started, onProgress);
   const before = await readSiteFacts(options.outDir);
   const writer = await openSiteWriter(options.outDir);
   try {
-    const records = await readInOrder(read, writer, cache);
+    let overLimits: readonly string[] = [];
+    let records: ReadSummary;
+    if ((options.target ?? "none") === "none") {
+      records = await readInOrder(read, writer, cache);
+    } else {
+      // The deploy preflight measures every file before one is written: the list is read whole.
+      const whole = await readRecords(read, cache);
+      overLimits = preflightBuild(options, whole);
+      const arena = createRecordArena(whole, CHUNK_SIZE);
+      for (let c = 0; c < arena.chunkCount; c++) {
+        arena.renderChunk();
+        await writer.addChunk({ hash: arena.chunkHash(c), bytes: () => arena.chunkBytes(c) });
+      }
+      records = whole;
+    }
     const hashes = await writer.endRecords();
     const readDone = performance.now();
     const pages = pagesFromChunkFiles((chunk) => writer.chunkFile(chunk), CHUNK_SIZE);
@@ -91,6 +109,7 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
       warnings: records.warnings,
       kinds: records.kinds,
       timings,
+      overLimits,
       seconds: (ended - started) / 1000,
       get changed() {
         return written.changed;
@@ -103,6 +122,23 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
     await writer.abort();
     throw error;
   }
+}
+
+/**
+ * A site of plain files for hosts that cannot route (write-plain-site.ts): read whole, checked
+ * against the target's limits, its pages cut from the record arena.
+ */
+async function buildPlainSite(options: BuildOptions, read: ReadOptions, cache: BuildCache | undefined, started: number, onProgress?: ProgressListener): Promise<BuildReport> {
+  const records = await readRecords(read, cache);
+  const overLimits = preflightBuild(options, records);
+  const arena = createRecordArena(records, CHUNK_SIZE);
+  const readDone = performance.now();
+  const { changes, ...written } = await writePlainSite(options, arena, onProgress);
+  await cache?.keepOnly(records.cacheKeys);
+  const ended = performance.now();
+  const timings = { read: (readDone - started) / 1000, write: (ended - readDone) / 1000 };
+  const report = { count: arena.count, reused: records.reused, ...written, warnings: records.warnings, kinds: records.kinds };
+  return { ...report, timings, changes, overLimits, seconds: (ended - started) / 1000 };
 }
 
 /**
