@@ -22,29 +22,9 @@ import { isEncodingLabel } from "./site/decode-source.ts";
 import { DataError, kindKey, type Problem, type ProblemKind } from "./site/problems.ts";
 import { problemsAsJsonLines, summariseProblems } from "./site/summarise-problems.ts";
 import { DEFAULT_MAX_FIELD_LENGTH } from "./site/validate-subject.ts";
+import { type Io, processIo } from "./cli-io.ts";
 
-/** What the CLI reaches of its process: injected, so tests run it in-process. */
-export interface Io {
-  readonly stdout: { readonly isTTY?: boolean; write(text: string): unknown };
-  readonly stderr: { readonly isTTY?: boolean; write(text: string): unknown };
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** Settles when a running preview should stop (the process's SIGINT or SIGTERM, listened for from the call on). */
-  untilStopped(): Promise<unknown>;
-}
-
-/** The process's own streams, environment and signals. */
-export function processIo(): Io {
-  return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    env: process.env,
-    untilStopped: () =>
-      new Promise((stop) => {
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
-      }),
-  };
-}
+export { type Io, processIo } from "./cli-io.ts";
 
 const DEFAULT_PORT = 8080;
 const MAX_FIELD_LENGTH_HELP = "the longest a text field may be, in characters";

@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
-import type { Io } from "../cli.ts";
+import type { Io } from "../cli-io.ts";
 import { MANIFEST_PATH } from "../core/layout.ts";
 import { readManifest } from "../core/manifest.ts";
 import { SubjektiError } from "../core/subjekti-error.ts";

@@ -6,7 +6,7 @@
  * finished, exit 0.
  */
 import type { Command } from "commander";
-import type { Io } from "../cli.ts";
+import type { Io } from "../cli-io.ts";
 import { allowedHostList, DEFAULT_HOST, envPort, port } from "./listen-options.ts";
 
 /** Where `subjekti serve` listens by default: the upstream the nginx configuration names. */
