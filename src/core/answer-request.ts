@@ -242,6 +242,14 @@ export async function answerFetch(request: Request, site: FetchSite): Promise<Re
   return toResponse(answer);
 }
 
+/**
+ * Whether the handler answers this request's path itself (the API and the published description)
+ * rather than leaving it to the static site: for a host that runs it on more paths than those.
+ */
+export function answersPath(request: Request): boolean {
+  return isApiPath(splitTarget(utf8Bytes(request.url)).path);
+}
+
 function toResponse(answer: SendAnswer): Response {
   const headers = new Headers();
   for (const [name, value] of answer.headers) headers.append(name, value);

@@ -1,14 +1,14 @@
 /**
  * The Netlify edge function of `/api/subjekti/` (declared in netlify.toml for `/api/subjekti` and
  * `/api/*`). Netlify's shape lives here only; the answer itself is the core's handler
- * (src/core/answer-request.ts), the files reached through the CDN (`lib/cdn-site.ts`).
+ * (src/core/answer-request.ts), the files reached through the CDN (`src/core/cdn-site.ts`).
  *
  * Every site file (the manifest, a page, a records chunk) is fetched through `context.next()`
  * with a rewritten GET request: Netlify serves it from the CDN without leaving the platform, and
  * a returned `URL` alone could not set our headers (DESIGN.md, "Hosting facts").
  */
 import { answerFetch, type FetchSite } from "../core/answer-request.ts";
-import { cdnSite, ManifestCache } from "./lib/cdn-site.ts";
+import { cdnSite, ManifestCache } from "../core/cdn-site.ts";
 
 /** The part of Netlify's `Context` this function uses (no npm types: the bundle imports nothing). */
 export interface EdgeContext {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import { answerFetch } from "../../src/core/answer-request.ts";
-import { cdnSite, type FetchFile, ManifestCache } from "../../src/edge/lib/cdn-site.ts";
+import { cdnSite, type FetchFile, ManifestCache } from "../../src/core/cdn-site.ts";
 import subjekti from "../../src/edge/subjekti.ts";
 import { BASE, buildFixture, COLLECTION, page } from "./fixture-site.ts";
 import { fixtureCdn, fixtureContext } from "./hosts.ts";

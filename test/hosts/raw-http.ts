@@ -1,7 +1,9 @@
 /**
  * A minimal HTTP/1.1 client over a bare socket, so the host tests can send what fetch and
  * http.request refuse: any method name (FOO, lower-case get, TRACE), raw UTF-8 in the target,
- * any Host header. One request per connection (`Connection: close`).
+ * any Host header. One request per connection (`Connection: close`); the answer is taken as soon
+ * as it is complete (its length, or the last chunk), since not every server closes the connection
+ * when asked (workerd under `wrangler dev` keeps it open).
  */
 import { connect } from "node:net";
 
@@ -30,11 +32,19 @@ export function sendRaw(
     head += "Connection: close\r\n\r\n";
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer to ${method} ${target.slice(0, 80)} in ${timeoutMs} ms`)));
     socket.on("connect", () => socket.write(Buffer.concat([Buffer.from(`${method} `, "utf8"), Buffer.from(target, encoding), Buffer.from(head, "utf8")])));
-    socket.on("data", (chunk: Buffer) => parts.push(chunk));
+    const isHead = method.toUpperCase() === "HEAD";
+    socket.on("data", (chunk: Buffer) => {
+      parts.push(chunk);
+      const answer = parseAnswer(Buffer.concat(parts), isHead, false);
+      if (answer !== null) {
+        socket.destroy();
+        resolve(answer);
+      }
+    });
     socket.on("error", reject);
     socket.on("end", () => {
       try {
-        resolve(parseAnswer(Buffer.concat(parts), method.toUpperCase() === "HEAD"));
+        resolve(parseAnswer(Buffer.concat(parts), isHead, true) as RawAnswer);
       } catch (error) {
         reject(error);
       }
@@ -42,9 +52,13 @@ export function sendRaw(
   });
 }
 
-function parseAnswer(data: Buffer, isHead: boolean): RawAnswer {
+/** The answer in `data`; null when it may not be complete yet (`ended`: the server closed, so it is all there is). */
+function parseAnswer(data: Buffer, isHead: boolean, ended: boolean): RawAnswer | null {
   const end = data.indexOf("\r\n\r\n");
-  if (end < 0) throw new Error(`no complete answer head in ${JSON.stringify(data.toString("latin1").slice(0, 200))}`);
+  if (end < 0) {
+    if (!ended) return null;
+    throw new Error(`no complete answer head in ${JSON.stringify(data.toString("latin1").slice(0, 200))}`);
+  }
   const lines = data.subarray(0, end).toString("latin1").split("\r\n");
   const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(lines[0] ?? "")?.[1]);
   const headers: Record<string, string> = {};
@@ -54,21 +68,28 @@ function parseAnswer(data: Buffer, isHead: boolean): RawAnswer {
     const value = line.slice(colon + 1).trim();
     headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
   }
-  let body = data.subarray(end + 4);
+  let body: Buffer | null = data.subarray(end + 4);
   if (isHead || status === 304 || status === 204) body = Buffer.alloc(0);
-  else if (headers["transfer-encoding"]?.toLowerCase() === "chunked") body = dechunk(body);
-  else if (headers["content-length"] !== undefined) body = body.subarray(0, Number(headers["content-length"]));
-  return { status, headers, body };
+  else if (headers["transfer-encoding"]?.toLowerCase() === "chunked") body = dechunk(body, ended);
+  else if (headers["content-length"] !== undefined) {
+    const length = Number(headers["content-length"]);
+    body = body.length >= length || ended ? body.subarray(0, length) : null;
+  } else if (!ended) body = null;
+  return body === null ? null : { status, headers, body };
 }
 
-function dechunk(data: Buffer): Buffer {
+/** A chunked body decoded; null when its last chunk has not come yet (an error once the server closed). */
+function dechunk(data: Buffer, ended: boolean): Buffer | null {
   const parts: Buffer[] = [];
   let at = 0;
   for (;;) {
     const lineEnd = data.indexOf("\r\n", at);
-    if (lineEnd < 0) throw new Error("truncated chunked body");
-    const size = parseInt(data.subarray(at, lineEnd).toString("latin1"), 16);
+    const size = lineEnd < 0 ? NaN : parseInt(data.subarray(at, lineEnd).toString("latin1"), 16);
     if (size === 0) return Buffer.concat(parts);
+    if (Number.isNaN(size) || lineEnd + 2 + size > data.length) {
+      if (!ended) return null;
+      throw new Error("truncated chunked body");
+    }
     parts.push(data.subarray(lineEnd + 2, lineEnd + 2 + size));
     at = lineEnd + 2 + size + 2;
   }

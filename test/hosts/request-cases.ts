@@ -1,13 +1,13 @@
 /**
  * THE table of request cases: every rule and example of the README's HTTP contract, run against every host
- * (the edge handler in-process, the preview over HTTP, the edge function under real Deno, and
- * `netlify dev` with `npm run test:netlify`). Expected bodies are written independently of the
+ * (the edge handler in-process, the preview over HTTP, the edge function under real Deno, the
+ * Cloudflare Worker under `wrangler dev`, and `netlify dev` with `npm run test:netlify`). Expected bodies are written independently of the
  * code under test: links as literal strings, records sliced from the fixture file by `page()`.
  */
 import { readFileSync } from "node:fs";
 import { BASE, CACHE_CONTROL, COLLECTION as C, page } from "./fixture-site.ts";
 
-export type HostName = "edge" | "preview" | "deno" | "netlify" | "nginx";
+export type HostName = "edge" | "preview" | "deno" | "netlify" | "nginx" | "wrangler";
 
 export interface RequestCase {
   /** Input and expected result, in words. */
@@ -143,6 +143,19 @@ const REENCODED_BY_URL = "`new Request(url)` percent-encodes raw bytes as UTF-8 
 const PROXY_RESOLVES = "`netlify dev`'s proxy resolves dot segments (`.`, `..`, `%2e`) and reads `\\` as `/` before the edge runs";
 const DENO_REFUSES_LATIN1 = "Deno's HTTP server answers a target that is not valid UTF-8 with its own 400 before the function runs";
 const HOST_LOWER_CASED = "`new Request(url)` lower-cases the host (the WHATWG URL parser): the links are on the origin the runtime reports";
+const WORKERD_RESOLVES = "workerd hands the Worker a parsed URL (`request.url`): dot segments (`.`, `..`, `%2e`) resolved, `\\` read as `/`";
+const WORKERD_REENCODES = "workerd's `request.url` percent-encodes raw bytes as UTF-8 (invalid UTF-8 as U+FFFD) before the Worker runs";
+const WORKERD_LOWER_CASES = "workerd's `request.url` lower-cases the host: the links are on the origin the runtime reports";
+const WORKERD_DECODES_HEADERS = "workerd decodes header values as UTF-8 (Django reads their bytes as Latin-1): `indent=٣` is an indent of 3 there";
+/** workerd's HTTP server knows methods by their exact upper-case names: any other is its own 501, before the Worker runs. */
+const WORKERD_UNKNOWN_METHOD: Partial<Record<HostName, HostException>> = {
+  wrangler: {
+    because: "workerd's HTTP server answers a method it does not know (`FOO`, lower-case `get`, `Delete`) with its own 501",
+    status: 501,
+    expectHeaders: { "content-type": "text/plain" },
+    body: "ERROR: Unrecognized request method.",
+  },
+};
 
 /** The contract's answer to a target whose path a URL parser resolved (the collection, its redirect, or another path). */
 function resolvedAnswer(target: string, because: string): HostException {
@@ -161,21 +174,28 @@ function drfCase(drf: DrfAnswer): RequestCase {
   if (/\/\.|%2e|\\/i.test(path)) {
     exceptions.edge = resolvedAnswer(target, RESOLVED_BY_URL);
     exceptions.netlify = resolvedAnswer(target, PROXY_RESOLVES);
+    exceptions.wrangler = resolvedAnswer(target, WORKERD_RESOLVES);
   }
   if (drf.reencoded !== undefined) {
     exceptions.edge = { because: REENCODED_BY_URL, ...drfCase(drf.reencoded) };
+    exceptions.wrangler = { because: WORKERD_REENCODES, ...drfCase(drf.reencoded) };
     if (!isUtf8(target)) exceptions.deno = { because: DENO_REFUSES_LATIN1, status: 400, expectHeaders: {}, body: "", length: null };
   }
   const host = drf.headers["Host"] ?? "testserver";
   if (host !== "testserver") {
     // Deno's server writes Request.url with the Host as sent, as DRF reads it.
-    const lowerCased = { because: HOST_LOWER_CASED, body: drf.body.replaceAll(`http://${host}/`, `http://${host.toLowerCase()}/`) };
-    Object.assign(exceptions, { edge: lowerCased, netlify: lowerCased });
+    const body = drf.body.replaceAll(`http://${host}/`, `http://${host.toLowerCase()}/`);
+    Object.assign(exceptions, { edge: { because: HOST_LOWER_CASED, body }, netlify: { because: HOST_LOWER_CASED, body }, wrangler: { because: WORKERD_LOWER_CASES, body } });
+  }
+  if (drf.headers["Accept"] === "application/json; indent=\u0663") {
+    // Django reads the header's bytes as Latin-1, so `٣` is no digit and the page is compact; Python's
+    // json.dumps(indent=3) and JSON.stringify(indent 3) agree on this page.
+    exceptions.wrangler = { because: WORKERD_DECODES_HEADERS, body: JSON.stringify(JSON.parse(drf.body), null, 3) };
   }
   const extra = {
     ...(Object.keys(exceptions).length === 0 ? {} : { exceptions }),
     // A Headers object holds bytes: a value above U+00FF cannot even be set on a Request; on the wire it is UTF-8.
-    ...(Object.values(drf.headers).some((value) => /[^\x00-\xff]/.test(value)) ? { hosts: ["preview", "deno", "netlify", "nginx"] as const } : {}),
+    ...(Object.values(drf.headers).some((value) => /[^\x00-\xff]/.test(value)) ? { hosts: ["preview", "deno", "wrangler", "netlify", "nginx"] as const } : {}),
   };
   if (!path.startsWith("/api/")) {
     return { ...sent, status, expectHeaders: {}, body: STATIC_NOT_FOUND, length: null, ...extra };
@@ -315,7 +335,7 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   get("emoji value -> four UTF-8 bytes escaped", `${P}?emoji=%F0%9F%8C%8A`, page(0, 20, `${C}?emoji=%F0%9F%8C%8A&limit=20&offset=20`, null)),
   get("offset=5&x=1 -> previous keeps x, drops offset", `${P}?offset=5&x=1`, page(5, 20, `${C}?limit=20&offset=25&x=1`, `${C}?limit=20&x=1`)),
   get("limit=7&offset=7&x=1 -> extra parameter: derived page", `${P}?limit=7&offset=7&x=1`, page(7, 7, `${C}?limit=7&offset=14&x=1`, `${C}?limit=7&x=1`)),
-  // Deno's HTTP server refuses a request head this long (400) before any code runs; Netlify's CDN has its own limit.
+  // Deno's HTTP server refuses a request head this long (400), workerd's too (431), before any code runs; Netlify's CDN has its own limit.
   get("a 100 KB value -> answered, carried into next", `${P}?x=${LONG_VALUE}`, page(0, 20, `${C}?limit=20&offset=20&x=${LONG_VALUE}`, null), {
     hosts: ["edge", "preview", "nginx"],
   }),
@@ -328,11 +348,16 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   refuse("PUT -> 405 naming PUT", "PUT", P, 405, notAllowed("PUT")),
   refuse("PATCH -> 405 naming PATCH", "PATCH", `${P}?limit=5`, 405, notAllowed("PATCH")),
   refuse("DELETE -> 405 naming DELETE", "DELETE", P, 405, notAllowed("DELETE")),
-  refuse("FOO (unknown to Node's parser) -> 405 naming FOO", "FOO", P, 405, notAllowed("FOO")),
-  refuse("TRACE -> 405 naming TRACE", "TRACE", P, 405, notAllowed("TRACE"), { hosts: ["preview", "deno", "nginx"] }),
-  refuse("CONNECT -> 405 naming CONNECT", "CONNECT", P, 405, notAllowed("CONNECT"), { hosts: ["preview", "nginx"] }),
-  get("lower-case get -> upper-cased as Django does: the page", `${P}?limit=7`, page(0, 7, `${C}?limit=7&offset=7`, null), { method: "get" }),
-  refuse("Delete (mixed case) -> 405 naming DELETE", "Delete", P, 405, notAllowed("DELETE")),
+  refuse("FOO (unknown to Node's parser) -> 405 naming FOO", "FOO", P, 405, notAllowed("FOO"), { exceptions: WORKERD_UNKNOWN_METHOD }),
+  refuse("TRACE -> 405 naming TRACE", "TRACE", P, 405, notAllowed("TRACE"), { hosts: ["preview", "deno", "nginx", "wrangler"] }),
+  refuse("CONNECT -> 405 naming CONNECT", "CONNECT", P, 405, notAllowed("CONNECT"), {
+    hosts: ["preview", "nginx", "wrangler"],
+    exceptions: {
+      wrangler: { because: "workerd cannot make a `Request` of CONNECT (a forbidden method): its own 500, before the Worker runs", status: 500, expectHeaders: {}, body: "Internal Server Error" },
+    },
+  }),
+  get("lower-case get -> upper-cased as Django does: the page", `${P}?limit=7`, page(0, 7, `${C}?limit=7&offset=7`, null), { method: "get", exceptions: WORKERD_UNKNOWN_METHOD }),
+  refuse("Delete (mixed case) -> 405 naming DELETE", "Delete", P, 405, notAllowed("DELETE"), { exceptions: WORKERD_UNKNOWN_METHOD }),
   head("HEAD first page -> no body, Content-Length of the GET body", P, FIRST),
   head("HEAD pre-rendered last page of 7", `${P}?limit=7&offset=49`, page(49, 7, null, `${C}?limit=7&offset=42`)),
   head("HEAD derived page limit=5&offset=3", `${P}?limit=5&offset=3`, page(3, 5, `${C}?limit=5&offset=8`, `${C}?limit=5`)),
@@ -486,6 +511,7 @@ export const REQUEST_CASES: readonly RequestCase[] = [
       status: 200,
       expectHeaders: { ...DOCS_HEADERS, "content-type": String(type), allow: "GET, HEAD, OPTIONS", etag: ETAG },
       body: body as RegExp,
+      ...(target === "/" ? { exceptions: { wrangler: { because: "the assets binding streams an HTML file without a length, so workerd sends the landing page chunked", length: null } } } : {}),
     }),
   ),
   { name: "HEAD /openapi.json -> 200, no body", method: "HEAD", target: "/openapi.json", status: 200, expectHeaders: { ...DOCS_HEADERS, "content-type": "application/json", etag: ETAG }, body: "", length: null },

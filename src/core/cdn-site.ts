@@ -1,14 +1,14 @@
 /**
- * The built site as the edge reaches it: every file is a GET through the CDN, the manifest fetched
- * once per instance. Web APIs only; lives in a folder without an index so Netlify does not take it
- * for an edge function.
+ * The built site as a fetch host reaches it: every file is a GET through the platform's own file
+ * server (Netlify's CDN through `context.next()`, a Cloudflare Worker's static assets binding), the
+ * manifest fetched once per instance. Web APIs only.
  */
-import type { FetchSite } from "../../core/answer-request.ts";
-import { describeError } from "../../core/describe-error.ts";
-import { MANIFEST_PATH } from "../../core/layout.ts";
-import { readManifest, type SiteState } from "../../core/manifest.ts";
+import type { FetchSite } from "./answer-request.ts";
+import { describeError } from "./describe-error.ts";
+import { MANIFEST_PATH } from "./layout.ts";
+import { readManifest, type SiteState } from "./manifest.ts";
 
-/** The site file at `path` (no leading slash) exactly as the CDN serves it to a GET. */
+/** The site file at `path` (no leading slash) exactly as the platform serves it to a GET. */
 export type FetchFile = (path: string) => Promise<Response>;
 
 /**
