@@ -1,6 +1,6 @@
 /**
  * The rings hold (STYLE.md "three rings"): the pure core uses web APIs only, so the edge bundle and
- * Deno can load it; the edge imports only the core; the preview (src/serve) and the build
+ * Deno can load it; the edge and the Cloudflare Worker import only the core; the preview (src/serve) and the build
  * (src/site) never import each other; the deployment check (src/check) answers with the core and
  * site helpers, never through the preview it may be checking. Read from every module's import specifiers.
  */
@@ -29,7 +29,7 @@ const inRing = (prefix: string): string[] => modules.filter((name) => ring(name)
 describe("the rings of src/", () => {
   it("holds every ring's modules", () => {
     expect(inRing("core").length).toBeGreaterThanOrEqual(10);
-    for (const r of ["site", "serve", "edge", "check"]) expect(inRing(r).length, r).toBeGreaterThan(0);
+    for (const r of ["site", "serve", "edge", "cloudflare", "check"]) expect(inRing(r).length, r).toBeGreaterThan(0);
   });
 
   it.each(inRing("core"))("%s imports only relative ./x.ts modules of the core", (name) => {
@@ -45,6 +45,10 @@ describe("the rings of src/", () => {
 
   it.each(inRing("edge"))("%s imports only the core and the edge's own modules", (name) => {
     for (const target of importsOf(name)) expect(["core", "edge"], `${name} imports ${target}`).toContain(ring(target));
+  });
+
+  it.each(inRing("cloudflare"))("%s imports only the core and the Worker's own modules", (name) => {
+    for (const target of importsOf(name)) expect(["core", "cloudflare"], `${name} imports ${target}`).toContain(ring(target));
   });
 
   it.each(inRing("check"))("%s imports only the core, site helpers and the check's own modules", (name) => {

@@ -34,8 +34,8 @@ export async function readWranglerConfig(): Promise<Record<string, unknown>> {
   return config as Record<string, unknown>;
 }
 
-/** Starts `wrangler dev` on the built site in `site`; resolves once it answers. */
-export async function startWranglerDev(site: string): Promise<WranglerDev> {
+/** Starts `wrangler dev` on the built site in `site` (on `port`, else a free one); resolves once it answers. */
+export async function startWranglerDev(site: string, port?: number): Promise<WranglerDev> {
   const root = await mkdtemp(join(tmpdir(), "subjekti-wrangler-"));
   const config = await readWranglerConfig();
   const assets = config["assets"] as Record<string, unknown>;
@@ -45,7 +45,8 @@ export async function startWranglerDev(site: string): Promise<WranglerDev> {
   );
   const home = join(root, "home");
   await mkdir(home);
-  const [port, inspectorPort] = [await freePort(), await freePort()];
+  port ??= await freePort();
+  const inspectorPort = await freePort();
   const child: ChildProcess = spawn(
     join(REPO, "node_modules/.bin/wrangler"),
     ["dev", "--config", join(root, "wrangler.jsonc"), "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false"],
