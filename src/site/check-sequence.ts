@@ -4,6 +4,7 @@
  * with each record's origin kept compactly (two numbers, not a location object per record).
  */
 import { formatLocation, type Problem, type ProblemSink, showValue } from "./problems.ts";
+import { sortedIndex } from "./id-order.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 
 /** Where each accepted record came from: its file's number and its index or line, in typed arrays. */
@@ -78,11 +79,8 @@ export class StreamedSequence {
 function idOrder(ids: ArrayLike<number>): Uint32Array | undefined {
   let ascending = true;
   for (let i = 1; i < ids.length && ascending; i++) ascending = (ids[i - 1] ?? 0) < (ids[i] ?? 0);
-  if (ascending) return undefined;
-  const order = new Uint32Array(ids.length);
-  for (let i = 0; i < order.length; i++) order[i] = i;
   // Ties (duplicate ids) keep reading order, so the first one read is the one reported as seen first.
-  return order.sort((a, b) => (ids[a] ?? 0) - (ids[b] ?? 0) || a - b);
+  return ascending ? undefined : sortedIndex(ids);
 }
 
 /** The two keys of every record, in reading order: all the cross-record rules look at. */
