@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Command } from "commander";
 import { DataError } from "../src/site/problems.ts";
-import { readRecords } from "../src/site/read-records.ts";
+import { readInIdOrder } from "../src/site/read-in-order.ts";
 
 const program = new Command("bench-bad-sources")
   .option("--items <n>", "items in the array", (t) => Number(t), 5_000_000)
@@ -47,7 +47,8 @@ try {
   const started = performance.now();
   let error: DataError | undefined;
   try {
-    await readRecords({ dataDir: dir, strict: false, threads: threads === "auto" ? "auto" : Number(threads) });
+    const nothing = async (): Promise<void> => undefined;
+    await readInIdOrder({ dataDir: dir, strict: false, threads: threads === "auto" ? "auto" : Number(threads) }, { take: nothing, restart: nothing });
   } catch (e) {
     if (!(e instanceof DataError)) throw e;
     error = e;

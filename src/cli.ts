@@ -277,12 +277,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .action(async (flags: ValidateFlags) => {
       problemOutput.all = flags.allProblems;
       problemOutput.json = flags.json;
-      const [{ readRecords }, { loadMetadata }] = await Promise.all([import("./site/read-records.ts"), import("./site/dataset-metadata.ts")]);
+      const [{ readInIdOrder }, { loadMetadata }] = await Promise.all([import("./site/read-in-order.ts"), import("./site/dataset-metadata.ts")]);
       await checkDirs({ data: flags.data });
       await loadMetadata(flags.data);
       // The records as a build reads them (threads for large inputs), not parsed back into objects.
       const read = { dataDir: flags.data, strict: flags.strict, maxFieldLength: flags.maxFieldLength, followOutside: flags.followOutside, allProblems: flags.allProblems };
-      const result = await readRecords({ ...read, ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }) });
+      const nothing = async (): Promise<void> => undefined;
+      const result = await readInIdOrder({ ...read, ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }) }, { take: nothing, restart: nothing });
       printProblems(result.warnings, result.kinds);
       const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
       let warnings = 0;

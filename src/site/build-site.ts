@@ -1,34 +1,35 @@
 /**
  * The build, as a short list of stages with typed hand-offs:
- * read and validate, streamed (read-records.ts) -> records chunks in id order (chunk-records.ts),
- * each records shard written under a temporary name as its chunks are complete (write-site.ts) ->
- * once the read has succeeded and `count` is known, plan the pages and the manifest
- * (plan-site.ts) -> write the page shards from the chunk files read back, then the manifest ->
- * keep the build cache. On any data error nothing in the site changes: the temporary shards go.
+ * read and validate, in id order (read-in-order.ts) -> records chunks (chunk-records.ts), each
+ * records shard written under a temporary name as its chunks are complete (write-site.ts) ->
+ * once the read has succeeded and `count` is known, the deploy preflight (preflight-build.ts),
+ * then plan the pages and the manifest (plan-site.ts) -> write the page shards from the chunk
+ * files read back, then the manifest -> keep the build cache. On any data error nothing in the
+ * site changes: the temporary shards go. A site of plain files (`--links files`) cuts its pages
+ * from chunk files kept in a temporary directory instead (write-plain-site.ts).
  *
  * With a build cache (build-cache.ts) a rebuild parses again only the source blocks that changed.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { type BuildCache, openBuildCache } from "./build-cache.ts";
-import { StreamedSequence } from "./check-sequence.ts";
-import { Chunker } from "./chunk-records.ts";
-import { contentHash } from "./content-hash.ts";
+import { type Chunk, Chunker } from "./chunk-records.ts";
 import { loadMetadata } from "./dataset-metadata.ts";
 import { planDocs } from "./plan-docs.ts";
 import { planSite } from "./plan-site.ts";
-import { DataError, type Problem, type ProblemKind } from "./problems.ts";
+import type { Problem, ProblemKind } from "./problems.ts";
 import { preflightBuild } from "./preflight-build.ts";
 import { pagesFromChunkFiles } from "./read-chunks.ts";
-import { createRecordArena } from "./record-arena.ts";
-import { type ReadOptions, readRecords, type ReadSummary, streamRecords } from "./read-records.ts";
-import { readSiteFacts, type SiteChanges, siteChanges } from "./site-changes.ts";
-import { createRecordSorter } from "./sort-records.ts";
-import type { SourceFile } from "./source-file.ts";
+import { readInIdOrder } from "./read-in-order.ts";
+import type { ReadOptions, ReadSummary } from "./read-records.ts";
+import { type SiteChanges, readSiteFacts, siteChanges } from "./site-changes.ts";
+import { RecordLengths } from "./site-shape.ts";
 import { writePlainSite } from "./write-plain-site.ts";
-import { openSiteWriter, type SiteWriter, type WriteProgress, type WriteReport } from "./write-site.ts";
+import { openSiteWriter, type WriteProgress, type WriteReport } from "./write-site.ts";
 
 /** What a build did: the write stage's counts, plus the list's size, the time and the warnings. */
 export interface BuildReport extends WriteReport {
@@ -49,6 +50,9 @@ export interface BuildReport extends WriteReport {
   readonly overLimits: readonly string[];
 }
 
+/** What reading the records into chunks found: the read's summary and what the site goes over of the target's limits. */
+type ReadChunks = ReadSummary & { readonly overLimits: readonly string[] };
+
 /** Progress of the write stage: files settled so far of the total. */
 export type ProgressListener = WriteProgress;
 
@@ -66,158 +70,79 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
     ...(options.encoding === undefined ? {} : { encoding: options.encoding }),
     ...(options.allProblems === undefined ? {} : { allProblems: options.allProblems }),
   };
-  if (options.links === "files") return await buildPlainSite(options, read, cache, started, onProgress);
+  /** Reads the records in id order into chunks for `take` (again from the first after `restart`), then runs the preflight. */
+  const readChunks = async (take: (chunk: Chunk) => Promise<void>, restart: () => Promise<void>): Promise<ReadChunks> => {
+    // The preflight needs every record's length (8 bytes each), so only a build for a target keeps them.
+    let lengths = (options.target ?? "none") === "none" ? undefined : new RecordLengths();
+    let chunker = new Chunker(CHUNK_SIZE, take);
+    const records = await readInIdOrder(read, {
+      take(block) {
+        lengths?.add(block.ends);
+        return chunker.add(block);
+      },
+      async restart() {
+        chunker = new Chunker(CHUNK_SIZE, take);
+        lengths &&= new RecordLengths();
+        await restart();
+      },
+    }, cache);
+    await chunker.end();
+    return { ...records, overLimits: lengths === undefined ? [] : preflightBuild(options, lengths) };
+  };
+  if (options.links === "files") {
+    // The chunks wait in a temporary directory while the pages are cut from them (chunk c in file c).
+    const dir = await mkdtemp(join(tmpdir(), "subjekti-chunks-"));
+    try {
+      const hashes: string[] = [];
+      const records = await readChunks((chunk) => writeFile(join(dir, String(hashes.push(chunk.hash) - 1)), chunk.bytes()), async () => void (hashes.length = 0));
+      const readDone = performance.now();
+      const pages = pagesFromChunkFiles((chunk) => ({ path: join(dir, String(chunk)) }), CHUNK_SIZE);
+      const { changes, ...written } = await writePlainSite(options, { count: records.count, hashes, pages }, onProgress);
+      return await finish({ started, readDone, cache }, records, written, changes);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
   const before = await readSiteFacts(options.outDir);
   const writer = await openSiteWriter(options.outDir);
   try {
-    let overLimits: readonly string[] = [];
-    let records: ReadSummary;
-    if ((options.target ?? "none") === "none") {
-      records = await readInOrder(read, writer, cache);
-    } else {
-      // The deploy preflight measures every file before one is written: the list is read whole.
-      const whole = await readRecords(read, cache);
-      overLimits = preflightBuild(options, whole);
-      const arena = createRecordArena(whole, CHUNK_SIZE);
-      for (let c = 0; c < arena.chunkCount; c++) {
-        arena.renderChunk();
-        await writer.addChunk({ hash: arena.chunkHash(c), bytes: () => arena.chunkBytes(c) });
-      }
-      records = whole;
-    }
+    const records = await readChunks((chunk) => writer.addChunk(chunk), () => writer.dropRecords());
     const hashes = await writer.endRecords();
     const readDone = performance.now();
     const pages = pagesFromChunkFiles((chunk) => writer.chunkFile(chunk), CHUNK_SIZE);
     const chunks = { count: records.count, chunkSize: CHUNK_SIZE, hashes };
     const plan = planSite(chunks, options, pages, [planDocs(metadata, records.count, options)]);
     const written = await writer.write(plan, onProgress);
-    await cache?.keepOnly(records.cacheKeys);
-    const ended = performance.now();
-    const timings = { read: (readDone - started) / 1000, write: (ended - readDone) / 1000 };
     let changes: SiteChanges | undefined;
     // The files and URLs changed are named only when asked (build --json): a full build of ten
     // million subjects changes a million files.
-    return {
-      count: records.count,
-      reused: records.reused,
-      files: written.files,
-      written: written.written,
-      unchanged: written.unchanged,
-      removed: written.removed,
-      bytesWritten: written.bytesWritten,
-      bytesRemoved: written.bytesRemoved,
-      warnings: records.warnings,
-      kinds: records.kinds,
-      timings,
-      overLimits,
-      seconds: (ended - started) / 1000,
-      get changed() {
-        return written.changed;
-      },
-      get changes() {
-        return (changes ??= siteChanges(before, plan.manifest, written.changed));
-      },
-    };
+    return await finish({ started, readDone, cache }, records, written, () => (changes ??= siteChanges(before, plan.manifest, written.changed)));
   } catch (error) {
     await writer.abort();
     throw error;
   }
 }
 
-/**
- * A site of plain files for hosts that cannot route (write-plain-site.ts): read whole, checked
- * against the target's limits, its pages cut from the record arena.
- */
-async function buildPlainSite(options: BuildOptions, read: ReadOptions, cache: BuildCache | undefined, started: number, onProgress?: ProgressListener): Promise<BuildReport> {
-  const records = await readRecords(read, cache);
-  const overLimits = preflightBuild(options, records);
-  const arena = createRecordArena(records, CHUNK_SIZE);
-  const readDone = performance.now();
-  const { changes, ...written } = await writePlainSite(options, arena, onProgress);
-  await cache?.keepOnly(records.cacheKeys);
+/** What was read and written, and when; the build cache keeps only the blocks read. */
+async function finish(run: { started: number; readDone: number; cache: BuildCache | undefined }, records: ReadChunks, written: WriteReport, changes: SiteChanges | (() => SiteChanges)): Promise<BuildReport> {
+  await run.cache?.keepOnly(records.cacheKeys);
   const ended = performance.now();
-  const timings = { read: (readDone - started) / 1000, write: (ended - readDone) / 1000 };
-  const report = { count: arena.count, reused: records.reused, ...written, warnings: records.warnings, kinds: records.kinds };
-  return { ...report, timings, changes, overLimits, seconds: (ended - started) / 1000 };
-}
-
-/**
- * Stages 1 and 2: the records, read and validated, handed to `writer` as chunks in id order.
- * Input in id order (the usual case) streams: each block is chunked as it is read, and only the
- * previous record's id and code are kept for the rules across records. At the first record that
- * does not follow its predecessor the read stops: a lower id starts it again through the external
- * sort (readSorted); a duplicate, or a code not rising, is an error that locateProblems locates.
- */
-async function readInOrder(read: ReadOptions, writer: SiteWriter, cache: BuildCache | undefined): Promise<ReadSummary> {
-  const chunker = new Chunker(CHUNK_SIZE, (chunk) => writer.addChunk(chunk));
-  const sequence = new StreamedSequence();
-  /** Whether the read stopped at an id lower than the one before (else at a broken rule across records). */
-  let descends = false;
-  const streamed = await streamRecords(read, {
-    async take(block, _file, problems) {
-      const broken = sequence.firstBreak(block);
-      if (broken >= 0) {
-        descends = sequence.descends(block.ids[broken] ?? 0);
-        return false;
-      }
-      // Past the first error the build fails: the rest is read only for its problems.
-      if (problems.errors === 0) await chunker.add(block);
-      return true;
+  const { count, reused, warnings, kinds, overLimits } = records;
+  return {
+    count, reused, warnings, kinds, overLimits,
+    files: written.files,
+    written: written.written,
+    unchanged: written.unchanged,
+    removed: written.removed,
+    bytesWritten: written.bytesWritten,
+    bytesRemoved: written.bytesRemoved,
+    timings: { read: (run.readDone - run.started) / 1000, write: (ended - run.readDone) / 1000 },
+    seconds: (ended - run.started) / 1000,
+    get changed() {
+      return written.changed;
     },
-  }, cache);
-  if (!streamed.stopped) {
-    await chunker.end();
-    return streamed.summary;
-  }
-  await writer.dropRecords();
-  return descends ? await readSorted(read, writer, cache) : await locateProblems(read, cache);
-}
-
-/**
- * Input not in id order: read again, each block into an external merge sort (sort-records.ts: runs
- * on disk, so memory stays bounded), whose batches in id order go to the chunker. The rules across
- * records are checked on the sorted stream against the previous record; when one is broken, or a
- * record has an error, the problems are located by reading the records whole (readRecords).
- */
-async function readSorted(read: ReadOptions, writer: SiteWriter, cache: BuildCache | undefined): Promise<ReadSummary> {
-  const sorter = createRecordSorter({ dir: tmpdir() });
-  try {
-    const numbers = new Map<SourceFile, number>();
-    let summary: ReadSummary;
-    try {
-      const outcome = await streamRecords(read, {
-        async take(block, file) {
-          let number = numbers.get(file);
-          if (number === undefined) numbers.set(file, (number = numbers.size));
-          await sorter.add(block, number);
-          return true;
-        },
-      }, cache);
-      if (outcome.stopped) throw new Error("a read that takes every block stopped");
-      summary = outcome.summary;
-    } catch (error) {
-      if (error instanceof DataError) return await locateProblems(read, cache);
-      throw error;
-    }
-    const chunker = new Chunker(CHUNK_SIZE, (chunk) => writer.addChunk(chunk));
-    const sequence = new StreamedSequence();
-    for await (const batch of sorter.sorted()) {
-      // A rule across records is broken: readRecords locates every problem (and throws them).
-      if (sequence.firstBreak(batch) >= 0) return await locateProblems(read, cache);
-      await chunker.add({ ...batch, hash: contentHash(batch.bytes), problems: [], dropped: {} });
-    }
-    await chunker.end();
-    return summary;
-  } finally {
-    await sorter.close();
-  }
-}
-
-/**
- * Reads the records whole (readRecords), which throws DataError with every problem located, the
- * rules across records' included: for a read that found one, but not where each one is.
- */
-async function locateProblems(read: ReadOptions, cache: BuildCache | undefined): Promise<never> {
-  await readRecords(read, cache);
-  throw new Error("a rule across records was broken, but reading the records whole found no problem");
+    get changes() {
+      return typeof changes === "function" ? changes() : changes;
+    },
+  };
 }

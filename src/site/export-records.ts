@@ -8,12 +8,13 @@
  * file renamed into place, so a failed export leaves no half-written file.
  */
 import { once } from "node:events";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import type { Subject } from "../core/render-page.ts";
 import { loadExcelJs } from "./load-exceljs.ts";
 import type { Problem, ProblemKind } from "./problems.ts";
-import { readRecords, type ReadOptions, type RecordSet } from "./read-records.ts";
+import { readInIdOrder } from "./read-in-order.ts";
+import type { ReadOptions } from "./read-records.ts";
 import type { RenderedBlock } from "./render-block.ts";
 import { FIELD_NAMES } from "./subject-schema.ts";
 
@@ -35,14 +36,23 @@ export interface ExportReport {
 /** Columns Excel must keep as text: its zeros (OIB, code) and an ISO date it would rewrite. */
 const TEXT_COLUMNS: ReadonlySet<string> = new Set(["jedinstvena_oznaka", "oib", "datum_postanka"]);
 
-/** The records of a read, parsed back one at a time in id order (never all at once). */
-function* subjectsOf(set: RecordSet): Generator<Subject> {
-  for (let i = 0; i < set.count; i++) {
-    const block = set.rendered[set.blockOf[i] ?? 0] as RenderedBlock;
-    const k = set.indexIn[i] ?? 0;
-    const text = Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength).toString("utf8", k === 0 ? 0 : block.ends[k - 1], block.ends[k]);
-    yield JSON.parse(text) as Subject;
-  }
+/** A block's records, parsed back one at a time. */
+function* subjectsOf(block: RenderedBlock): Generator<Subject> {
+  const bytes = Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength);
+  for (let k = 0; k < block.ends.length; k++) yield JSON.parse(bytes.toString("utf8", k === 0 ? 0 : block.ends[k - 1], block.ends[k])) as Subject;
+}
+
+/** Takes rows, one subject each, in order; then ends the file, or abandons it (a rule across records broken after some rows). */
+interface RowWriter {
+  row(subject: Subject): Promise<void> | void;
+  end(): Promise<void>;
+  abort(): void;
+}
+
+/** The file a writer writes to; an abandoned one is closed quietly (its writes then fail, unheard). */
+function fileStream(path: string): { readonly out: WriteStream; readonly abort: () => void } {
+  const out = createWriteStream(path);
+  return { out, abort: () => void out.on("error", () => undefined).destroy() };
 }
 
 /** A CSV cell as Excel writes it: quoted when it holds `;`, a quote or a line break. */
@@ -51,20 +61,30 @@ function csvCell(value: unknown): string {
   return /[;"\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-async function writeCsv(subjects: Iterable<Subject>, path: string): Promise<void> {
-  const out = createWriteStream(path);
+function csvWriter(path: string): RowWriter {
+  const { out, abort } = fileStream(path);
   const write = async (text: string): Promise<void> => {
     if (!out.write(text)) await once(out, "drain");
   };
-  await write(`\uFEFF${FIELD_NAMES.join(";")}\r\n`);
-  for (const s of subjects) await write(`${FIELD_NAMES.map((f) => csvCell(s[f])).join(";")}\r\n`);
-  out.end();
-  await once(out, "finish");
+  const header = write(`\uFEFF${FIELD_NAMES.join(";")}\r\n`);
+  return {
+    row: async (s) => {
+      await header;
+      await write(`${FIELD_NAMES.map((f) => csvCell(s[f])).join(";")}\r\n`);
+    },
+    async end() {
+      await header;
+      out.end();
+      await once(out, "finish");
+    },
+    abort,
+  };
 }
 
-async function writeXlsx(subjects: Iterable<Subject>, path: string): Promise<void> {
+function xlsxWriter(path: string): RowWriter {
   // The streaming writer commits each row to the zip as it goes: a million rows never sit in memory.
-  const workbook = new (loadExcelJs().stream.xlsx.WorkbookWriter)({ filename: path, useStyles: true, useSharedStrings: false });
+  const { out, abort } = fileStream(path);
+  const workbook = new (loadExcelJs().stream.xlsx.WorkbookWriter)({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet("subjekti", { views: [{ state: "frozen", ySplit: 1 }] });
   sheet.columns = FIELD_NAMES.map((field) => ({
     header: field,
@@ -72,20 +92,41 @@ async function writeXlsx(subjects: Iterable<Subject>, path: string): Promise<voi
     width: field === "naziv_subjekta" || field === "institucija_email" ? 48 : 16,
     ...(TEXT_COLUMNS.has(field) ? { style: { numFmt: "@" } } : {}),
   }));
-  for (const s of subjects) sheet.addRow(FIELD_NAMES.map((f) => s[f])).commit();
-  sheet.commit();
-  await workbook.commit();
+  return {
+    row: (s) => sheet.addRow(FIELD_NAMES.map((f) => s[f])).commit(),
+    async end() {
+      sheet.commit();
+      await workbook.commit();
+    },
+    abort,
+  };
 }
 
-/** Reads and validates `options.dataDir` (DataError on any error, nothing written), then writes its records to `options.out`. */
+/**
+ * Reads and validates `options.dataDir`, writing its records to `options.out` as they come in id
+ * order (through the sort: a row once written is never taken back). On a DataError the file is
+ * not written.
+ */
 export async function exportRecords(options: ExportOptions): Promise<ExportReport> {
-  const set = await readRecords(options);
   const temporary = `${options.out}.tmp-${process.pid}`;
+  // Opened at the first row: a read that fails before one (the usual bad data) opens nothing.
+  let rows: RowWriter | undefined;
+  const open = (): RowWriter => (options.format === "xlsx" ? xlsxWriter : csvWriter)(temporary);
   try {
-    await (options.format === "xlsx" ? writeXlsx : writeCsv)(subjectsOf(set), temporary);
+    const read = await readInIdOrder(options, {
+      async take(block) {
+        rows ??= open();
+        for (const subject of subjectsOf(block)) await rows.row(subject);
+      },
+    });
+    rows ??= open();
+    await rows.end();
     await rename(temporary, options.out);
+    return { count: read.count, warnings: read.warnings, kinds: read.kinds };
+  } catch (error) {
+    rows?.abort();
+    throw error;
   } finally {
     await rm(temporary, { force: true });
   }
-  return { count: set.count, warnings: set.warnings, kinds: set.kinds };
 }

@@ -1,22 +1,22 @@
 /**
- * The build's deploy preflight: between reading the records and writing a file, the site the
- * options make is measured (site-shape.ts) and checked against the target host
- * (deploy-preflight.ts). Over a limit the build stops, with nothing written, or, with
+ * The build's deploy preflight: once the records are read (their chunks not yet in the site) and
+ * before a page is written, the site the options make is measured (site-shape.ts) and checked
+ * against the target host (deploy-preflight.ts). Over a limit the build stops, with nothing of the
+ * site changed, or, with
  * `--over-limits warn`, goes on and reports what it went over.
  */
 import { SubjektiError } from "../core/subjekti-error.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { describePreflight, HOST_LIMITS, preflight } from "./deploy-preflight.ts";
-import type { RenderedRecords } from "./record-arena.ts";
-import { measureFiles, siteShape } from "./site-shape.ts";
+import { measureFiles, type RecordLengths, siteShape } from "./site-shape.ts";
 
-/** Checks the site `options` make of `records` against `options.target`: throws when it does not fit, or returns the warning. */
-export function preflightBuild(options: BuildOptions, records: RenderedRecords): readonly string[] {
+/** Checks the site `options` make of records of `lengths` against `options.target`: throws when it does not fit, or returns the warning. */
+export function preflightBuild(options: BuildOptions, lengths: RecordLengths): readonly string[] {
   const target = options.target ?? "none";
   if (target === "none") return [];
-  const sizes = measureFiles(records, options.baseUrl);
+  const sizes = measureFiles(lengths, options.baseUrl);
   const links = options.links ?? "query";
-  const result = preflight(HOST_LIMITS[target], { links, limits: options.limits, forms: options.forms, maxLimit: options.maxLimit }, (o) => siteShape(records.count, o, sizes));
+  const result = preflight(HOST_LIMITS[target], { links, limits: options.limits, forms: options.forms, maxLimit: options.maxLimit }, (o) => siteShape(lengths.count, o, sizes));
   if (result.overruns.length === 0) return [];
   const message = describePreflight(result);
   if (options.overLimits === "warn") return [message];

@@ -1,6 +1,7 @@
 /**
- * Stage 1 and 2 of a build: find the source files, parse them, validate every record, then the
- * rules across records. Every problem is collected; the run fails once, listing them all.
+ * Stage 1 of a build: find the source files, parse them, validate every record, in reading order
+ * (read-in-order.ts puts them in id order and checks the rules across records). Every problem is
+ * collected; the run fails once, listing them all.
  *
  * Records come out rendered (render-block.ts), block by block: large JSON arrays are parsed,
  * validated and rendered in record threads (record-threads.ts) while this thread scans and hashes
@@ -10,7 +11,6 @@
 import { availableParallelism } from "node:os";
 import { stat } from "node:fs/promises";
 import { blockKey, type BuildCache } from "./build-cache.ts";
-import { checkSequence, RecordOrigins } from "./check-sequence.ts";
 import { displayPath, findSources, SOURCE_PATTERNS } from "./find-sources.ts";
 import { DataError, type Problem, ProblemCollector, type ProblemKind, type ProblemSink } from "./problems.ts";
 import { readCsv } from "./read-csv.ts";
@@ -40,16 +40,6 @@ export interface ReadOptions {
   readonly encoding?: string;
   /** Keep every problem the blocks hand on (every warning; a block's first few errors of a kind), not the first few of each kind. */
   readonly allProblems?: boolean;
-}
-
-/** The records of a successful read, rendered, in memory (readRecords). */
-export interface RecordSet extends ReadSummary {
-  /** The rendered blocks, in reading order; blocksInIdOrder (chunk-records.ts) releases each once it has copied it. */
-  readonly rendered: (RenderedBlock | undefined)[];
-  /** For each record in id order: its rendered block. */
-  readonly blockOf: Uint32Array;
-  /** For each record in id order: its index in that block. */
-  readonly indexIn: Uint32Array;
 }
 
 /** JSON sources this large (~100k records) start record threads under "auto"; smaller ones are done before threads would start. */
@@ -119,7 +109,7 @@ export interface ReadSummary {
 export interface BlockTaker {
   take(block: RenderedBlock, file: SourceFile, problems: ProblemCollector): boolean | Promise<boolean>;
   /** Called once every block was taken, before the problems are judged: the rules across records. */
-  end?(problems: ProblemCollector): void;
+  end?(problems: ProblemCollector): void | Promise<void>;
 }
 
 /** The outcome of streamRecords: a whole read, or one its taker stopped. */
@@ -198,7 +188,7 @@ export async function streamRecords(options: ReadOptions, taker: BlockTaker, cac
       if (lines.count > 0 || lines.problems.count > 0) waiting.push({ file, rendered: lines.finish() });
     }
     await drain(0);
-    taker.end?.(problems);
+    await taker.end?.(problems);
   } catch (error) {
     // The blocks still out in threads fail with the pool; nothing waits for them.
     for (const w of waiting) if (w.rendered instanceof Promise) w.rendered.catch(() => undefined);
@@ -213,41 +203,3 @@ export async function streamRecords(options: ReadOptions, taker: BlockTaker, cac
 }
 
 const RESOLVED = Promise.resolve();
-
-/**
- * Reads every record into memory (the validate and export commands, and a build whose input is
- * not in id order): the rendered blocks, the rules across records checked, and the id order.
- */
-export async function readRecords(options: ReadOptions, cache?: BuildCache): Promise<RecordSet> {
-  const rendered: RenderedBlock[] = [];
-  const files: SourceFile[] = [];
-  const numbers = new Map<SourceFile, number>();
-  const ids: number[] = [];
-  const codes: string[] = [];
-  const origins = new RecordOrigins();
-  /** Reading order: the rendered block and the index in it. */
-  const blockOfRead: number[] = [];
-  const indexInRead: number[] = [];
-  let order: Uint32Array | undefined;
-  const outcome = await streamRecords(options, {
-    take(block, file) {
-      let number = numbers.get(file);
-      if (number === undefined) numbers.set(file, (number = files.push(file) - 1));
-      for (let k = 0; k < block.ends.length; k++) {
-        ids.push(block.ids[k] ?? 0);
-        codes.push(block.codes[k] ?? "");
-        origins.push(number, block.positions[k] ?? 0);
-        blockOfRead.push(rendered.length);
-        indexInRead.push(k);
-      }
-      rendered.push(block);
-      return true;
-    },
-    end(problems) {
-      order = checkSequence({ ids, codes }, origins, files, problems);
-    },
-  }, cache);
-  if (outcome.stopped) throw new Error("readRecords: a read that takes every block stopped");
-  const inOrder = (of: readonly number[]): Uint32Array => (order === undefined ? Uint32Array.from(of) : order.map((i) => of[i] ?? 0));
-  return { ...outcome.summary, rendered, blockOf: inOrder(blockOfRead), indexIn: inOrder(indexInRead) };
-}

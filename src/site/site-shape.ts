@@ -2,7 +2,7 @@
  * How many files a build writes, how many entries its fullest directory holds and how large its
  * largest file is, for any choice of limits, forms and links: what a host's limits are checked
  * against (deploy-preflight.ts) before a byte is written. Counts come from the layout alone; sizes
- * from the rendered records' lengths (prefix sums, so another limit costs one pass over its pages).
+ * from the rendered records' lengths (RecordLengths: prefix sums, so another limit costs one pass over its pages).
  */
 import { buildLinks } from "../core/build-links.ts";
 import { buildFileLinks, FILE_PAGES_DIR } from "../core/file-links.ts";
@@ -10,7 +10,6 @@ import { CHUNK_SIZE, CHUNKS_PER_SHARD, DATA_ROOT, type Form, SHARD_SIZE } from "
 import { PUBLISHED_FILES } from "../core/published-files.ts";
 import type { QueryParam } from "../core/read-query.ts";
 import { PAGE_TAIL, renderPageHead } from "../core/render-page.ts";
-import type { RenderedRecords } from "./record-arena.ts";
 
 /** How pages link to each other: DRF's query URLs (a host routes them) or the page files' own paths (plain static hosts). */
 export type LinkKind = "query" | "files";
@@ -99,29 +98,34 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
   return shape(files);
 }
 
-/** Each record's rendered length ("\n" included), in id order, summed: `sums[i]` is the bytes of records [0, i). */
-function prefixSums(records: RenderedRecords): Float64Array {
-  const sums = new Float64Array(records.count + 1);
-  for (let i = 0; i < records.count; i++) {
-    const block = records.rendered[records.blockOf[i] ?? 0];
-    if (block === undefined) throw new Error(`record ${i}: its block was already dropped`);
-    const k = records.indexIn[i] ?? 0;
-    sums[i + 1] = (sums[i] ?? 0) + (block.ends[k] ?? 0) - (k === 0 ? 0 : (block.ends[k - 1] ?? 0));
+/** Each record's rendered length ("\n" included), summed in id order as the records pass: `sums[i]` is the bytes of records [0, i). */
+export class RecordLengths {
+  #sums = new Float64Array(1024);
+  count = 0;
+
+  /** Takes the lengths of the next records: where each one's bytes end in its block. */
+  add(ends: ArrayLike<number>): void {
+    if (this.count + ends.length >= this.#sums.length) {
+      const grown = new Float64Array(Math.max(this.#sums.length * 2, this.count + ends.length + 1));
+      grown.set(this.#sums);
+      this.#sums = grown;
+    }
+    for (let k = 0; k < ends.length; k++, this.count++) this.#sums[this.count + 1] = (this.#sums[this.count] ?? 0) + (ends[k] ?? 0) - (k === 0 ? 0 : (ends[k - 1] ?? 0));
   }
-  return sums;
+
+  get sums(): Float64Array {
+    return this.#sums.subarray(0, this.count + 1);
+  }
 }
 
 /**
- * The file sizes of a build of `records` (read before the arena takes their blocks over), with
- * links on `baseUrl`. A page's bytes: its head, its records with commas for their "\n"s, the tail.
+ * The file sizes of a build of records of `lengths`, with links on `baseUrl`. A page's bytes: its
+ * head, its records with commas for their "\n"s, the tail.
  */
-export function measureFiles(records: RenderedRecords, baseUrl: string): FileSizes {
-  const { count } = records;
-  // Summed on first use: a host without a limit on bytes never asks (1M records: ~0.1 s).
-  let summed: Float64Array | undefined;
+export function measureFiles(lengths: RecordLengths, baseUrl: string): FileSizes {
+  const { count, sums } = lengths;
   /** The most bytes of `width` consecutive records, over the windows the pages (or chunks) of that width cut. */
   const widest = (width: number): number => {
-    const sums = (summed ??= prefixSums(records));
     let most = 0;
     for (let from = 0; from < count; from += width) most = Math.max(most, (sums[Math.min(count, from + width)] ?? 0) - (sums[from] ?? 0));
     return most;

@@ -23,7 +23,7 @@ import { SubjektiError } from "../core/subjekti-error.ts";
 import { VERSION } from "../core/version.ts";
 import { contentHash } from "./content-hash.ts";
 import { forEachBounded } from "./for-each-bounded.ts";
-import type { RecordArena } from "./record-arena.ts";
+import type { PageBytes } from "./read-chunks.ts";
 import type { SiteChanges } from "./site-changes.ts";
 import type { WriteProgress, WriteReport } from "./write-site.ts";
 
@@ -79,14 +79,21 @@ export async function isPlainOut(outDir: string): Promise<boolean> {
   return target.startsWith(`${basename(out)}.`) && VERSION_NAME.test(target);
 }
 
-/** Writes the pages of `arena` as plain files under `outDir` (see above); `arena` renders as it goes. */
+/** The records a plain site's pages are cut from: their count, their chunks' hashes, and the pages' bytes. */
+export interface PlainRecords {
+  readonly count: number;
+  readonly hashes: readonly string[];
+  readonly pages: PageBytes;
+}
+
+/** Writes the pages of `records` as plain files under `outDir` (see above). */
 export async function writePlainSite(
   options: PlainSiteOptions,
-  arena: RecordArena,
+  records: PlainRecords,
   onProgress?: WriteProgress,
 ): Promise<WriteReport & { readonly changes: SiteChanges }> {
   const where = await readPlainOut(options.outDir);
-  const { count, chunkSize } = arena;
+  const { count, hashes } = records;
   const tmp = join(where.parent, `${where.base}.tmp-${process.pid}`);
   const old = where.current === null ? null : join(where.parent, where.current);
   const entry = entryLimit(options.limits, DEFAULT_LIMIT);
@@ -119,21 +126,17 @@ export async function writePlainSite(
       await forEachBounded(indices, CONCURRENCY, (page) => {
         const from = page * limit;
         const to = Math.min(count, from + limit);
-        // The chunks this page needs: rendered here, between writes, as the routed build does.
-        while (arena.renderedChunks < Math.ceil(to / chunkSize)) arena.renderChunk();
         const head = Buffer.from(renderPageHead(count, buildFileLinks(options.baseUrl, limit, from, count)));
-        const bytes = arena.pageBytes(head, from, to, TAIL);
+        const bytes = records.pages(head, from, to, TAIL);
         return page === 0 && limit === entry ? Promise.all([put(filePagePath(limit, 0), bytes), put(FILE_ENTRY_PATH, bytes)]) : put(filePagePath(limit, from), bytes);
       });
     }
-    while (arena.renderedChunks < arena.chunkCount) arena.renderChunk();
   } catch (error) {
     await rm(tmp, { recursive: true, force: true });
     throw error;
   }
 
   // Everything the bytes depend on names the tree: a build of the same data and options is the same tree.
-  const hashes = Array.from({ length: arena.chunkCount }, (_, c) => arena.chunkHash(c));
   const name = `${where.base}.${contentHash(VERSION, "\nfiles\n", options.baseUrl, "\n", JSON.stringify(options.limits), `\n${count}\n`, ...hashes)}`;
   if (name === where.current) {
     await rm(tmp, { recursive: true, force: true });

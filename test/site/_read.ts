@@ -4,12 +4,14 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { DataError, formatProblem, type Problem, type ProblemKind } from "../../src/site/problems.ts";
 import type { Subject } from "../../src/core/render-page.ts";
-import { type ReadOptions, readRecords } from "../../src/site/read-records.ts";
+import { readInIdOrder } from "../../src/site/read-in-order.ts";
+import type { ReadOptions } from "../../src/site/read-records.ts";
 import { FIELD_NAMES } from "../../src/site/subject-schema.ts";
 import { snapshotTree, tempDir } from "../_tree.ts";
 import { build } from "./_build.ts";
 
 export interface ReadResult {
+  readonly count: number;
   /** Every subject, ascending by id. */
   readonly subjects: readonly Subject[];
   /** Problems that did not stop the build: the first few of each kind. */
@@ -22,14 +24,17 @@ export interface ReadResult {
 
 /** Reads `dataDir` as a build does and parses the rendered records back into subjects; throws DataError as the build would. */
 export async function readSubjects(options: ReadOptions): Promise<ReadResult> {
-  const set = await readRecords(options);
-  const subjects = Array.from({ length: set.count }, (_, i) => {
-    const block = set.rendered[set.blockOf[i] ?? 0];
-    if (block === undefined) throw new Error(`record ${i} has no block`);
-    const k = set.indexIn[i] ?? 0;
-    return JSON.parse(Buffer.from(block.bytes.subarray(k === 0 ? 0 : block.ends[k - 1], block.ends[k])).toString("utf8")) as Subject;
+  let subjects: Subject[] = [];
+  const read = await readInIdOrder(options, {
+    async take(block) {
+      const bytes = Buffer.from(block.bytes);
+      for (let k = 0; k < block.ends.length; k++) subjects.push(JSON.parse(bytes.toString("utf8", k === 0 ? 0 : block.ends[k - 1], block.ends[k])) as Subject);
+    },
+    async restart() {
+      subjects = [];
+    },
   });
-  return { subjects, warnings: set.warnings, kinds: set.kinds, files: set.files };
+  return { count: read.count, subjects, warnings: read.warnings, kinds: read.kinds, files: read.files };
 }
 
 /** Three valid subjects in id order: the base list the rule tests change one field of. */

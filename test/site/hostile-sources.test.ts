@@ -12,10 +12,10 @@ import { promisify } from "node:util";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DataError, formatMore, formatProblem, type Problem } from "../../src/site/problems.ts";
-import { readRecords } from "../../src/site/read-records.ts";
 import { FIELD_NAMES } from "../../src/site/subject-schema.ts";
 import { validateSubject } from "../../src/site/validate-subject.ts";
 import { tempDir } from "../_tree.ts";
+import { readSubjects } from "./_read.ts";
 
 const run = promisify(execFile);
 
@@ -133,7 +133,7 @@ afterAll(async () => {
 /** The lines a validate prints for `dataDir`, in process: the kept problems, then a line per kind with more. */
 async function problemLines(dataDir: string, options: { maxFieldLength?: number } = {}): Promise<string[]> {
   try {
-    await readRecords({ dataDir, strict: false, threads: 0, ...options });
+    await readSubjects({ dataDir, strict: false, threads: 0, ...options });
   } catch (error) {
     if (!(error instanceof DataError)) throw error;
     return [...error.problems.map(formatProblem), ...error.kinds.flatMap((k) => formatMore(k) ?? [])];
@@ -154,7 +154,7 @@ describe("hostile sources: located problems, never a crash", () => {
 
   test("--max-field-length raises the bound", async () => {
     const dir = join(root, "a naziv_subjekta longer than --max-field-length");
-    await expect(readRecords({ dataDir: dir, strict: false, maxFieldLength: 2001 })).resolves.toMatchObject({ count: 1 });
+    await expect(readSubjects({ dataDir: dir, strict: false, maxFieldLength: 2001 })).resolves.toMatchObject({ count: 1 });
   });
 
   test("the CLI over every row at once: exit 1, each located line, the exact count, no stack trace", async () => {
@@ -185,7 +185,7 @@ describe("symbolic links: each source read once", () => {
       await symlink("..", join(dir, "sub", "up"));
       await symlink("../a.json", join(dir, "sub", "again.json"));
       await symlink(outside, join(dir, "elsewhere"));
-      const result = await readRecords({ dataDir: dir, strict: false });
+      const result = await readSubjects({ dataDir: dir, strict: false });
       expect(result.files).toEqual([`${dir}/a.json`]);
       expect(result.count).toBe(1);
       expect(result.warnings.map(formatProblem)).toEqual([
@@ -193,7 +193,7 @@ describe("symbolic links: each source read once", () => {
         `${dir}/sub/up: warning: expected each source reached once, got a link to ${dir}, read already (a second way to the same files, or a loop; they are read once)`,
         `${dir}/sub/again.json: warning: expected each source reached once, got a second path to ${dir}/a.json (read once, as ${dir}/a.json)`,
       ]);
-      const followed = await readRecords({ dataDir: dir, strict: false, followOutside: true });
+      const followed = await readSubjects({ dataDir: dir, strict: false, followOutside: true });
       expect(followed.files).toEqual([`${dir}/a.json`, `${dir}/elsewhere/b.json`]);
       expect(followed.count).toBe(2);
     } finally {

@@ -7,8 +7,8 @@
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readRecords } from "../../src/site/read-records.ts";
-import { measureFiles, type ShapeOptions, siteShape } from "../../src/site/site-shape.ts";
+import { readInIdOrder } from "../../src/site/read-in-order.ts";
+import { measureFiles, RecordLengths, type ShapeOptions, siteShape } from "../../src/site/site-shape.ts";
 import { runCli } from "../_cli.ts";
 import { snapshotTree, useTempDir } from "../_tree.ts";
 import { BASE_URL, build } from "./_build.ts";
@@ -72,8 +72,9 @@ describe("the shape the preflight checks is the site the build writes", () => {
   });
 
   it("the largest page measured is the largest page written, to within its links' length", async () => {
-    const records = await readRecords({ dataDir: FIXTURE, strict: false, threads: 0 });
-    const sizes = measureFiles(records, BASE_URL);
+    const lengths = new RecordLengths();
+    await readInIdOrder({ dataDir: FIXTURE, strict: false, threads: 0 }, { take: async (block) => lengths.add(block.ends) });
+    const sizes = measureFiles(lengths, BASE_URL);
     for (const [limit, form] of [[7, "api"], [20, "plain"], [1, "json"], [5, "files"]] as const) {
       const out = join(dir.path, `size-${form}-${limit}`);
       await build(FIXTURE, out, form === "files" ? { links: "files", limits: [limit] } : { limits: [limit], forms: [form] });

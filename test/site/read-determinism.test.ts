@@ -3,6 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { expect, test } from "vitest";
+import { DataError, formatProblem } from "../../src/site/problems.ts";
 import { readSubjects } from "./_read.ts";
 import { tempDir } from "../_tree.ts";
 
@@ -58,3 +59,43 @@ async function readAll(layout: { order: number[]; cuts: number[]; formats: ("jso
   }
   return readSubjects({ dataDir: dir, strict: false });
 }
+
+test("the rules across records, whatever the order and format: every broken one located as a plain reading of the rules locates it", async () => {
+  const record = (id: number, code: string, valid: boolean): Row => ({ ...(SUBJECTS[0] as Row), id, jedinstvena_oznaka: code, naziv_subjekta: valid ? `Subjekt ${id}` : "" });
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.record({ id: fc.integer({ min: 1, max: 30 }), code: fc.integer({ min: 1, max: 40 }), pad: fc.constantFrom(4, 5), invalid: fc.integer({ min: 0, max: 9 }) }), { minLength: 1, maxLength: 25 }),
+      fc.constantFrom("json", "ndjson", "csv"),
+      async (drawn, format) => {
+        const rows = drawn.map((r) => record(r.id, String(r.code).padStart(r.pad, "0"), r.invalid !== 0));
+        const dir = await tempDir("subjekti-rules-");
+        await writeFile(join(dir, `s.${format}`), FORMATS[format](rows));
+        const where = (i: number): string => (format === "json" ? `${dir}/s.json[${i}]` : `${dir}/s.${format}:${format === "csv" ? i + 2 : i + 1}`);
+        // The rules read plainly: records by id (ties in reading order), each against the one before and every code before it.
+        const byId = rows.map((row, i) => ({ row, i })).filter(({ row }) => row.naziv_subjekta !== "").sort((a, b) => a.row.id - b.row.id || a.i - b.i);
+        const expected: string[] = [];
+        byId.forEach(({ row, i }, k) => {
+          const before = byId[k - 1];
+          const same = byId.slice(0, k).find((other) => Number(other.row.jedinstvena_oznaka) === Number(row.jedinstvena_oznaka));
+          if (before !== undefined && before.row.id === row.id) {
+            expected.push(`${where(i)}: id: expected a unique id, got ${row.id} (also at ${where(before.i)})`);
+          } else if (same !== undefined) {
+            expected.push(`${where(i)}: jedinstvena_oznaka: expected a unique value, got "${row.jedinstvena_oznaka}" ("${same.row.jedinstvena_oznaka}" is also id ${same.row.id}'s, at ${where(same.i)})`);
+          } else if (before !== undefined && Number(before.row.jedinstvena_oznaka) >= Number(row.jedinstvena_oznaka)) {
+            const hint = `id ${before.row.id}, just before id ${row.id}, is at ${where(before.i)}`;
+            expected.push(`${where(i)}: jedinstvena_oznaka: expected more than "${before.row.jedinstvena_oznaka}", as it increases with id, got "${row.jedinstvena_oznaka}" (${hint})`);
+          }
+        });
+        const located: string[] = [];
+        try {
+          await readSubjects({ dataDir: dir, strict: false, allProblems: true });
+        } catch (error) {
+          if (!(error instanceof DataError)) throw error;
+          located.push(...error.problems.map(formatProblem).filter((line) => !line.includes("naziv_subjekta")));
+        }
+        expect(located.sort()).toEqual(expected.sort());
+      },
+    ),
+    { numRuns: 150 },
+  );
+});

@@ -213,6 +213,16 @@ describe("subjekti export", () => {
     await expect(exportRecords({ dataDir: data, strict: false, format: "xlsx", out: join(dir, "x.xlsx") })).rejects.toBeInstanceOf(DataError);
     expect(await snapshotTree(dir)).toEqual({});
   });
+
+  test.each(["xlsx", "csv"] as const)("--format %s, a code given twice, found after thousands of rows were written -> DataError and no file", async (format) => {
+    const dir = await tempDir();
+    const last = subjects.at(-1);
+    const data = await dirWith({ "s.json": JSON.stringify([...subjects.slice(0, -1), { ...last, jedinstvena_oznaka: subjects[0]?.jedinstvena_oznaka }]) });
+    const failed = await exportRecords({ dataDir: data, strict: false, format, out: join(dir, `x.${format}`) }).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(DataError);
+    expect((failed as DataError).problems.filter((p) => p.severity === "error").map((p) => `${p.field} ${p.expected}`)).toEqual(["jedinstvena_oznaka a unique value"]);
+    expect(await snapshotTree(dir)).toEqual({});
+  }, 60_000);
 });
 
 describe("nothing under --data is skipped silently", () => {
