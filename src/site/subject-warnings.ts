@@ -5,7 +5,8 @@
  */
 import { nearestName } from "./nearest-name.ts";
 import { oibCheckDigit } from "./oib-check-digit.ts";
-import type { Subject } from "./subject-schema.ts";
+// The core's Subject, which subject-schema.ts proves equal to the schema's (so the schema can name the known levels from here).
+import type { Subject } from "../core/render-page.ts";
 
 /** The levels the registry is known to use; `razina` is checked as a lowercase word first. */
 export const KNOWN_RAZINA: readonly string[] = ["lokalna", "nacionalna"];
