@@ -5,7 +5,7 @@
  * and shard writers included) writes the same bytes as the TypeScript sources run in-process.
  */
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, readdir, rm, symlink } from "node:fs/promises";
+import { copyFile, mkdir, readdir, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -82,5 +82,25 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
       stdout: "",
       stderr: "subjekti: lib/ is missing (the compiled CLI): run `npm run compile` in the package's directory\n",
     });
+  });
+
+  it("in a checkout, a source edited after lib/ was compiled -> a warning to compile (the edge function's edits aside)", async () => {
+    const stale = "subjekti: warning: src/ was edited after lib/ was compiled, and lib/ is what runs: `npm run compile` first\n";
+    await mkdir(join(pkg, "src/site"), { recursive: true });
+    await mkdir(join(pkg, "src/edge"), { recursive: true });
+    const [before, after] = [new Date(Date.now() - 3_600_000), new Date(Date.now() + 3_600_000)];
+    for (const file of ["src/cli.ts", "src/site/build-site.ts", "src/edge/subjekti.ts"]) {
+      await writeFile(join(pkg, file), "");
+      await utimes(join(pkg, file), before, before);
+    }
+    try {
+      expect(await subjekti(["--version"])).toMatchObject({ code: 0, stderr: "" });
+      await utimes(join(pkg, "src/edge/subjekti.ts"), after, after);
+      expect(await subjekti(["--version"])).toMatchObject({ code: 0, stderr: "" });
+      await utimes(join(pkg, "src/site/build-site.ts"), after, after);
+      expect(await subjekti(["--version"])).toMatchObject({ code: 0, stdout: "0.1.0\n", stderr: stale });
+    } finally {
+      await rm(join(pkg, "src"), { recursive: true, force: true });
+    }
   });
 });
