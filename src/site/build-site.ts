@@ -98,7 +98,7 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
       const readDone = performance.now();
       const pages = pagesFromChunkFiles((chunk) => ({ path: join(dir, String(chunk)) }), CHUNK_SIZE);
       const { changes, ...written } = await writePlainSite(options, { count: records.count, hashes, pages }, onProgress);
-      return await finish({ started, readDone, cache }, records, written, changes);
+      return await finish({ started, readDone, cache }, records, written, () => changes);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -124,7 +124,7 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
 }
 
 /** What was read and written, and when; the build cache keeps only the blocks read. */
-async function finish(run: { started: number; readDone: number; cache: BuildCache | undefined }, records: ReadChunks, written: WriteReport, changes: SiteChanges | (() => SiteChanges)): Promise<BuildReport> {
+async function finish(run: { started: number; readDone: number; cache: BuildCache | undefined }, records: ReadChunks, written: WriteReport, changes: () => SiteChanges): Promise<BuildReport> {
   await run.cache?.keepOnly(records.cacheKeys);
   const ended = performance.now();
   const { count, reused, warnings, kinds, overLimits } = records;
@@ -142,7 +142,7 @@ async function finish(run: { started: number; readDone: number; cache: BuildCach
       return written.changed;
     },
     get changes() {
-      return typeof changes === "function" ? changes() : changes;
+      return changes();
     },
   };
 }

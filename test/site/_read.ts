@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { DataError, formatProblem, type Problem, type ProblemKind } from "../../src/site/problems.ts";
 import type { Subject } from "../../src/core/render-page.ts";
+import { subjectsOf } from "../../src/site/export-records.ts";
 import { readInIdOrder } from "../../src/site/read-in-order.ts";
 import type { ReadOptions } from "../../src/site/read-records.ts";
 import { FIELD_NAMES } from "../../src/site/subject-schema.ts";
@@ -27,8 +28,7 @@ export async function readSubjects(options: ReadOptions): Promise<ReadResult> {
   let subjects: Subject[] = [];
   const read = await readInIdOrder(options, {
     async take(block) {
-      const bytes = Buffer.from(block.bytes);
-      for (let k = 0; k < block.ends.length; k++) subjects.push(JSON.parse(bytes.toString("utf8", k === 0 ? 0 : block.ends[k - 1], block.ends[k])) as Subject);
+      subjects.push(...subjectsOf(block));
     },
     async restart() {
       subjects = [];
