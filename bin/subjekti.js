@@ -3,18 +3,18 @@
 // `npm pack`): plain JavaScript, so start-up and memory pay for no TypeScript loader.
 import { existsSync, readdirSync, statSync } from "node:fs";
 
-if (!existsSync(new URL("../lib/cli.js", import.meta.url))) {
+if (!existsSync(new URL("../lib/cli/main.js", import.meta.url))) {
   process.stderr.write("subjekti: lib/ is missing (the compiled CLI): run `npm run compile` in the package's directory\n");
   process.exit(1);
 }
 // In a checkout (src/ beside lib/) the commands still run lib/: say so when src/ was edited after
 // lib/ was compiled, rather than run yesterday's code in silence. The package ships no src/.
 const src = new URL("../src/", import.meta.url);
-if (existsSync(new URL("cli.ts", src))) {
-  const compiled = statSync(new URL("../lib/cli.js", import.meta.url)).mtimeMs;
+if (existsSync(new URL("cli/main.ts", src))) {
+  const compiled = statSync(new URL("../lib/cli/main.js", import.meta.url)).mtimeMs;
   // The edge function is not compiled (Deno runs it): its edits do not make lib/ stale.
   const edited = readdirSync(src, { recursive: true }).some((name) => /\.(ts|mjs)$/.test(name) && !name.startsWith("edge") && statSync(new URL(name, src)).mtimeMs > compiled);
   if (edited) process.stderr.write("subjekti: warning: src/ was edited after lib/ was compiled, and lib/ is what runs: `npm run compile` first\n");
 }
-const { main, processIo } = await import("../lib/cli.js");
+const { main, processIo } = await import("../lib/cli/main.js");
 process.exitCode = await main(process.argv.slice(2), processIo());

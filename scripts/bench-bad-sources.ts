@@ -15,8 +15,8 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Command } from "commander";
-import { DataError } from "../src/site/problems.ts";
-import { readInIdOrder } from "../src/site/read-in-order.ts";
+import { DataError } from "../src/data/problems/problems.ts";
+import { readInIdOrder } from "../src/data/order/read-in-order.ts";
 
 const program = new Command("bench-bad-sources")
   .option("--items <n>", "items in the array", (t) => Number(t), 5_000_000)

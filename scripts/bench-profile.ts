@@ -2,7 +2,7 @@
  * Where a build's time goes, from a V8 CPU profile: self time by function and inclusive time of
  * the project's own functions (src/), as text, so a profile can be read without DevTools.
  *
- *   node --cpu-prof --cpu-prof-dir .bench/prof --import tsx src/cli.ts build --data <set> --out <tmp> --quiet
+ *   node --cpu-prof --cpu-prof-dir .bench/prof --import tsx src/cli/main.ts build --data <set> --out <tmp> --quiet
  *   tsx scripts/bench-profile.ts .bench/prof/CPU.*.cpuprofile [--top 30]
  *
  * With `--import tsx` Node writes two profiles (the main thread and tsx's loader thread); the

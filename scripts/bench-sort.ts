@@ -1,5 +1,5 @@
 /**
- * The external merge sort (src/site/sort-records.ts) alone: N generated subjects in a shuffled
+ * The external merge sort (src/data/order/sort-records.ts) alone: N generated subjects in a shuffled
  * order, rendered into blocks of 1,000 as the build renders them, added to a sorter, merged back
  * in id order (checked: ascending, every record once). Prints the time of each phase and the
  * process's peak RSS, beside the peak before the sorter saw a record.
@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Command, InvalidArgumentError } from "commander";
 import { renderSubject } from "../src/core/render-page.ts";
-import { createRecordSorter, DEFAULT_RUN_BYTES, type SortableBlock } from "../src/site/sort-records.ts";
+import { createRecordSorter, DEFAULT_RUN_BYTES, type SortableBlock } from "../src/data/order/sort-records.ts";
 import { makeSubject, seedFromText, shuffledIndexes } from "./generate-subjects.ts";
 
 const BLOCK = 1000;

@@ -31,7 +31,7 @@ import { Command, InvalidArgumentError } from "commander";
 import { MANIFEST_PATH, pagePath } from "../src/core/layout.ts";
 import type { Manifest } from "../src/core/manifest.ts";
 import { route } from "../src/core/route.ts";
-import { forEachBounded } from "../src/site/for-each-bounded.ts";
+import { forEachBounded } from "../src/shared/for-each-bounded.ts";
 import type { WritePlan } from "./bench-probe.ts";
 import { generateFile } from "./generate-subjects.ts";
 
@@ -286,7 +286,7 @@ interface BuildRow {
 async function build(dataDir: string, outDir: string, extra: readonly string[] = []): Promise<{ build: Measured; summary: Summary }> {
   // The build cache as users have it (a full build writes it, a rebuild reads it), kept in the bench's scratch.
   const cacheDir = join(TMP, "build-cache");
-  const result = await measure([...NODE_TSX, "src/cli.ts", "build", "--data", dataDir, "--out", outDir, "--cache-dir", cacheDir, "--quiet", ...extra]);
+  const result = await measure([...NODE_TSX, "src/cli/main.ts", "build", "--data", dataDir, "--out", outDir, "--cache-dir", cacheDir, "--quiet", ...extra]);
   return { build: result, summary: parseSummary(result.stdout) };
 }
 
@@ -366,7 +366,7 @@ async function benchXlsx(size: number, options: BenchOptions, key: string): Prom
   const file = join(dir, "subjekti.xlsx");
   log(`${label(size)}: export to .xlsx…`);
   const exportLoad = loadavg()[0] ?? 0;
-  const exported = await measure([...NODE_TSX, "src/cli.ts", "export", "--data", data, "--out", file, "--format", "xlsx"]);
+  const exported = await measure([...NODE_TSX, "src/cli/main.ts", "export", "--data", data, "--out", file, "--format", "xlsx"]);
   const bytes = (await stat(file)).size;
   log(`  export ${exported.seconds.toFixed(1)} s, ${exported.rssMb.toFixed(0)} MB, ${mb(bytes)}`);
   log(`${label(size)}: full build from the .xlsx…`);
@@ -447,7 +447,7 @@ async function benchServe(size: number, options: BenchOptions, key: string): Pro
   }
 
   const rawPort = await freePort();
-  const preview = await startServer([...NODE_TSX, "src/cli.ts", "preview", "--dir", site, "--port", String(previewPort)], /subjekti preview:/);
+  const preview = await startServer([...NODE_TSX, "src/cli/main.ts", "preview", "--dir", site, "--port", String(previewPort)], /subjekti preview:/);
   const raw = await startServer([...NODE_TSX, "scripts/bench-raw-server.ts", "--dir", site, "--port", String(rawPort)], /raw serve-handler:/);
   try {
     const previewPage = `${origin}/api/subjekti/?${page.query}`;
@@ -603,7 +603,7 @@ async function main(): Promise<void> {
       for (const size of options.unsorted) await benchBuilds(size, options, key, rows, true);
       sections.push(
         "### Builds\n\n" +
-          "Wall time and peak RSS of `node --import tsx src/cli.ts build --data <set> --out <tmp> --cache-dir <tmp> --quiet` in a child process " +
+          "Wall time and peak RSS of `node --import tsx src/cli/main.ts build --data <set> --out <tmp> --cache-dir <tmp> --quiet` in a child process " +
           `(peak RSS: ${existsSync(TIME) ? "GNU time %M" : "/proc VmHWM"}). The probe reads and parses the same input and writes ` +
           "the same files with the same sizes as fast as Node can (scripts/bench-probe.ts); ratio = build / probe, or for a rebuild, rebuild / full build.\n\n" +
           buildTable(rows),
@@ -617,8 +617,8 @@ async function main(): Promise<void> {
       const rows = await benchXlsx(options.xlsxSize, options, key);
       sections.push(
         "### Spreadsheets\n\n" +
-          "Wall time and peak RSS of `src/cli.ts export --format xlsx` (the JSON set to a workbook: OIB, code and date as text cells, " +
-          "inline strings) and of `src/cli.ts build --no-cache --quiet` on a directory holding only that workbook (exceljs's streaming reader), " +
+          "Wall time and peak RSS of `src/cli/main.ts export --format xlsx` (the JSON set to a workbook: OIB, code and date as text cells, " +
+          "inline strings) and of `src/cli/main.ts build --no-cache --quiet` on a directory holding only that workbook (exceljs's streaming reader), " +
           "each in a child process.\n\n" +
           sheetTable(rows),
       );
@@ -629,7 +629,7 @@ async function main(): Promise<void> {
       sections.push(
         "### Preview throughput\n\n" +
           `autocannon, ${options.connections} connections, ${options.duration} s after a 1 s warm-up, loopback; each server in its own process ` +
-          "(`node --import tsx src/cli.ts preview` against `scripts/bench-raw-server.ts`, bare node:http + serve-handler serving the same page file; " +
+          "(`node --import tsx src/cli/main.ts preview` against `scripts/bench-raw-server.ts`, bare node:http + serve-handler serving the same page file; " +
           "serve-handler with `etag: true`). Ratio = preview / serve-handler.\n\n" +
           serveTable(rows, size),
       );

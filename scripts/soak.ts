@@ -83,7 +83,7 @@ function freePort(): Promise<number> {
 
 function startPreview(dir: string, port: number): Promise<ChildProcess> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "preview", "--dir", dir, "--port", String(port), "--host", HOST], {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "preview", "--dir", dir, "--port", String(port), "--host", HOST], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "inherit"],
     });
@@ -252,7 +252,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const site = join(tmp, "site");
   process.stderr.write(`soak: building data/ into ${site}…\n`);
-  await run(["src/cli.ts", "build", "--data", "data", "--out", site, "--base-url", `http://${HOST}:${port}`, "--no-cache", "--quiet"]);
+  await run(["src/cli/main.ts", "build", "--data", "data", "--out", site, "--base-url", `http://${HOST}:${port}`, "--no-cache", "--quiet"]);
   const preview = await startPreview(site, port);
   const pid = preview.pid!;
   try {

@@ -1,5 +1,5 @@
 /** Runs the CLI in-process through `main`, as bin/subjekti.js does, with captured streams. */
-import { type Io, main } from "../src/cli.ts";
+import { type Io, main } from "../src/cli/main.ts";
 
 export interface CliRun {
   readonly code: number;

@@ -83,7 +83,7 @@ describe("the preview's address", () => {
     const stopped = new Promise<void>((resolve) => (stop = resolve));
     let printed = "";
     const io = { stdout: { write: (text: string) => (printed += text) }, stderr: { write: (text: string) => (printed += text) }, env, untilStopped: () => stopped };
-    const { main } = await import("../src/cli.ts");
+    const { main } = await import("../src/cli/main.ts");
     const running = main(["preview", "--dir", site, ...args], io);
     for (let i = 0; i < 400 && !printed.includes("\n"); i++) await new Promise((resolve) => setTimeout(resolve, 25));
     const url = /subjekti preview: (\S+) /.exec(printed)?.[1] ?? "";

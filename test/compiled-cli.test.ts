@@ -50,7 +50,7 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
   it("lib/ holds JavaScript only, the thread entries beside what they load, and no edge function", async () => {
     const lib = await readdir(join(pkg, "lib"), { recursive: true });
     expect(lib.filter((name) => name.endsWith(".ts"))).toEqual([]);
-    expect(lib).toEqual(expect.arrayContaining(["cli.js", "site/record-thread.mjs", "site/render-block.js", "site/shard-writer-thread.mjs", "site/pool-thread.mjs"]));
+    expect(lib).toEqual(expect.arrayContaining(["cli/main.js", "threads/record-thread.mjs", "data/order/render-block.js", "threads/shard-writer-thread.mjs", "threads/pool-thread.mjs"]));
     expect(lib.filter((name) => name.startsWith("edge"))).toEqual([]);
   });
 
@@ -87,9 +87,10 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
   it("in a checkout, a source edited after lib/ was compiled -> a warning to compile (the edge function's edits aside)", async () => {
     const stale = "subjekti: warning: src/ was edited after lib/ was compiled, and lib/ is what runs: `npm run compile` first\n";
     await mkdir(join(pkg, "src/site"), { recursive: true });
+    await mkdir(join(pkg, "src/cli"), { recursive: true });
     await mkdir(join(pkg, "src/edge"), { recursive: true });
     const [before, after] = [new Date(Date.now() - 3_600_000), new Date(Date.now() + 3_600_000)];
-    for (const file of ["src/cli.ts", "src/site/build-site.ts", "src/edge/subjekti.ts"]) {
+    for (const file of ["src/cli/main.ts", "src/site/build-site.ts", "src/edge/subjekti.ts"]) {
       await writeFile(join(pkg, file), "");
       await utimes(join(pkg, file), before, before);
     }

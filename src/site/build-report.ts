@@ -1,7 +1,7 @@
 /** What a build tells the maintainer: a progress bar on a terminal, and always a one-line summary. */
 import type { BuildOptions } from "./build-options.ts";
 import type { BuildReport, ProgressListener } from "./build-site.ts";
-import { formatProblem } from "./problems.ts";
+import { formatProblem } from "../data/problems/problems.ts";
 
 /** A stream the bar can draw on: a TTY or not. */
 interface Output {

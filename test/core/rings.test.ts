@@ -1,8 +1,9 @@
 /**
  * The rings hold (STYLE.md "three rings"): the pure core uses web APIs only, so the edge bundle and
- * Deno can load it; the edge and the Cloudflare Worker import only the core; the preview (src/serve) and the build
- * (src/site) never import each other; the deployment check (src/check) answers with the core and
- * site helpers, never through the preview it may be checking. Read from every module's import specifiers.
+ * Deno can load it; the edge and the Cloudflare Worker import only the core; the preview (src/serve) and the build's
+ * rooms (src/data, src/site, src/threads, src/export) never import each other; the deployment check (src/check) and
+ * the nginx configuration answer with the core and the shared helpers, never through the preview they may be
+ * checking; only the CLI (src/cli) reaches every room. Read from every module's import specifiers.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -25,11 +26,16 @@ function importsOf(name: string): string[] {
 }
 const ring = (name: string): string => name.split("/")[0] as string;
 const inRing = (prefix: string): string[] => modules.filter((name) => ring(name) === prefix);
+/** The build's rooms: sources to records (data), records to a site (site), its threads, the export. */
+const BUILD_RINGS = ["data", "site", "threads", "export"];
 
 describe("the rings of src/", () => {
   it("holds every ring's modules", () => {
     expect(inRing("core").length).toBeGreaterThanOrEqual(10);
-    for (const r of ["site", "serve", "edge", "cloudflare", "check"]) expect(inRing(r).length, r).toBeGreaterThan(0);
+    for (const r of BUILD_RINGS) expect(inRing(r).length, r).toBeGreaterThan(0);
+    for (const r of ["serve", "edge", "cloudflare", "check", "nginx", "cli", "shared"]) expect(inRing(r).length, r).toBeGreaterThan(0);
+    const known = new Set(["core", "cli", "shared", "serve", "edge", "cloudflare", "check", "nginx", ...BUILD_RINGS]);
+    expect(modules.filter((name) => !known.has(ring(name))), "a module outside every ring").toEqual([]);
   });
 
   it.each(inRing("core"))("%s imports only relative ./x.ts modules of the core", (name) => {
@@ -51,13 +57,24 @@ describe("the rings of src/", () => {
     for (const target of importsOf(name)) expect(["core", "cloudflare"], `${name} imports ${target}`).toContain(ring(target));
   });
 
-  it.each(inRing("check"))("%s imports only the core, site helpers and the check's own modules", (name) => {
-    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "site", "check"], `${name} imports ${target}`).toContain(ring(target));
+  it.each(inRing("check"))("%s imports only the core, the shared helpers and the check's own modules", (name) => {
+    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "shared", "check"], `${name} imports ${target}`).toContain(ring(target));
   });
 
-  it.each([...inRing("serve"), ...inRing("site")])("%s does not import the other of serve and site", (name) => {
-    const other = ring(name) === "serve" ? "site" : "serve";
-    for (const target of importsOf(name)) expect(ring(target), `${name} imports ${target}`).not.toBe(other);
+  it.each(inRing("nginx"))("%s imports only the core, the shared helpers and its own modules", (name) => {
+    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "shared", "nginx"], `${name} imports ${target}`).toContain(ring(target));
+  });
+
+  it.each(inRing("shared"))("%s imports only the core and the other shared helpers", (name) => {
+    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "shared"], `${name} imports ${target}`).toContain(ring(target));
+  });
+
+  it.each(inRing("serve"))("%s imports none of the build's rooms", (name) => {
+    for (const target of importsOf(name)) expect(BUILD_RINGS, `${name} imports ${target}`).not.toContain(ring(target));
+  });
+
+  it.each(BUILD_RINGS.flatMap(inRing))("%s imports neither the preview nor the CLI", (name) => {
+    for (const target of importsOf(name)) expect(["serve", "cli"], `${name} imports ${target}`).not.toContain(ring(target));
   });
 
   it("VERSION equals package.json's version", () => {

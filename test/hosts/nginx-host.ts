@@ -45,7 +45,7 @@ export interface ServeProcess {
 
 /** Starts `subjekti serve --dir <dir> --port <port>` with `args`; resolves once it listens. */
 export async function startServe(dir: string, port: number, args: readonly string[] = []): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(REPO, "src/cli.ts"), "serve", "--dir", dir, "--port", String(port), ...args], {
+  const child = spawn(process.execPath, ["--import", "tsx", join(REPO, "src/cli/main.ts"), "serve", "--dir", dir, "--port", String(port), ...args], {
     cwd: REPO,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -2,12 +2,12 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { DataError, formatProblem, type Problem, type ProblemKind } from "../../src/site/problems.ts";
+import { DataError, formatProblem, type Problem, type ProblemKind } from "../../src/data/problems/problems.ts";
 import type { Subject } from "../../src/core/render-page.ts";
-import { subjectsOf } from "../../src/site/export-records.ts";
-import { readInIdOrder } from "../../src/site/read-in-order.ts";
-import type { ReadOptions } from "../../src/site/read-records.ts";
-import { FIELD_NAMES } from "../../src/site/subject-schema.ts";
+import { subjectsOf } from "../../src/export/export-records.ts";
+import { readInIdOrder } from "../../src/data/order/read-in-order.ts";
+import type { ReadOptions } from "../../src/data/order/read-records.ts";
+import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
 import { snapshotTree, tempDir } from "../_tree.ts";
 import { build } from "./_build.ts";
 

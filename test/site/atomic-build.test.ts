@@ -59,7 +59,7 @@ async function writing(out: string): Promise<boolean> {
 
 /** Runs a real CLI build and SIGKILLs it `afterMs` after it starts writing shards; resolves when it is dead. */
 async function killMidWrite(dataDir: string, out: string, afterMs: number): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "build", "--data", dataDir, "--out", out, "--cache-dir", `${out}.cache`, "--base-url", BASE_URL, "--quiet"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "build", "--data", dataDir, "--out", out, "--cache-dir", `${out}.cache`, "--base-url", BASE_URL, "--quiet"], {
     stdio: "ignore",
   });
   const exited = new Promise<string>((resolve) => child.on("exit", (code, signal) => resolve(signal ?? `exit ${code}`)));

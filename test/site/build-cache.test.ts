@@ -1,5 +1,5 @@
 /**
- * The build cache (src/site/build-cache.ts): a rebuild that takes unchanged source blocks from it
+ * The build cache (src/data/order/build-cache.ts): a rebuild that takes unchanged source blocks from it
  * must give exactly the site a build without any cache gives, whatever changed in between; and it
  * must really skip them.
  */
@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DataError } from "../../src/site/problems.ts";
+import { DataError } from "../../src/data/problems/problems.ts";
 import type { Subject } from "../../src/core/render-page.ts";
 import { editSubject, makeSubject } from "../../scripts/generate-subjects.ts";
 import { snapshotTree, tempDir } from "../_tree.ts";

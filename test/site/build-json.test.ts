@@ -28,7 +28,7 @@ interface JsonReport {
 function buildJson(): JsonReport {
   const stdout = execFileSync(
     process.execPath,
-    ["--import", "tsx", "src/cli.ts", "build", "--json", "--data", data, "--out", out, "--base-url", BASE, "--limits", "20,100", "--forms", "plain,api", "--cache-dir", `${out}.cache`],
+    ["--import", "tsx", "src/cli/main.ts", "build", "--json", "--data", data, "--out", out, "--base-url", BASE, "--limits", "20,100", "--forms", "plain,api", "--cache-dir", `${out}.cache`],
     { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
   );
   return JSON.parse(stdout) as JsonReport;

@@ -3,9 +3,9 @@ import { existsSync } from "node:fs";
 import { cp, mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readMetadata, UNDESCRIBED } from "../../src/site/dataset-metadata.ts";
-import { findSources } from "../../src/site/find-sources.ts";
-import { DataError, formatProblem } from "../../src/site/problems.ts";
+import { readMetadata, UNDESCRIBED } from "../../src/site/docs/dataset-metadata.ts";
+import { findSources } from "../../src/data/sources/find-sources.ts";
+import { DataError, formatProblem } from "../../src/data/problems/problems.ts";
 import { tempDir } from "../_tree.ts";
 import { build } from "./_build.ts";
 

@@ -9,7 +9,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { subjectSchema } from "../../src/site/subject-schema.ts";
+import { subjectSchema } from "../../src/data/rules/subject-schema.ts";
 import { DOCS_SHARD_KEY, PUBLISHED_FILES } from "../../src/core/published-files.ts";
 import { tempDir } from "../_tree.ts";
 import { build, readManifest, readPages } from "./_build.ts";

@@ -11,9 +11,9 @@ import { once } from "node:events";
 import { promisify } from "node:util";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DataError, formatMore, formatProblem, type Problem } from "../../src/site/problems.ts";
-import { FIELD_NAMES } from "../../src/site/subject-schema.ts";
-import { validateSubject } from "../../src/site/validate-subject.ts";
+import { DataError, formatMore, formatProblem, type Problem } from "../../src/data/problems/problems.ts";
+import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
+import { validateSubject } from "../../src/data/rules/validate-subject.ts";
 import { tempDir } from "../_tree.ts";
 import { readSubjects } from "./_read.ts";
 
@@ -158,7 +158,7 @@ describe("hostile sources: located problems, never a crash", () => {
   });
 
   test("the CLI over every row at once: exit 1, each located line, the exact count, no stack trace", async () => {
-    const failed = await run("npx", ["tsx", "src/cli.ts", "validate", "--data", root], { encoding: "utf8", maxBuffer: 1 << 24 }).then(
+    const failed = await run("npx", ["tsx", "src/cli/main.ts", "validate", "--data", root], { encoding: "utf8", maxBuffer: 1 << 24 }).then(
       () => undefined,
       (error: unknown) => error as { code: number; stdout: string; stderr: string },
     );

@@ -7,7 +7,7 @@
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readInIdOrder } from "../../src/site/read-in-order.ts";
+import { readInIdOrder } from "../../src/data/order/read-in-order.ts";
 import { measureFiles, RecordLengths, type ShapeOptions, siteShape } from "../../src/site/site-shape.ts";
 import { runCli } from "../_cli.ts";
 import { snapshotTree, useTempDir } from "../_tree.ts";

@@ -3,7 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { DataError, formatProblem } from "../../src/site/problems.ts";
+import { DataError, formatProblem } from "../../src/data/problems/problems.ts";
 import { readSubjects } from "./_read.ts";
 import { tempDir } from "../_tree.ts";
 

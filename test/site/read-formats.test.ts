@@ -2,7 +2,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { DataError, formatProblem } from "../../src/site/problems.ts";
+import { DataError, formatProblem } from "../../src/data/problems/problems.ts";
 import { tempDir } from "../_tree.ts";
 import { BASE_SUBJECTS, fixture, readOrProblems, readSubjects } from "./_read.ts";
 

@@ -1,16 +1,16 @@
 /**
- * Record threads (src/site/record-threads.ts): a block rendered in a thread must be exactly the
+ * Record threads (src/threads/record-threads.ts): a block rendered in a thread must be exactly the
  * block rendered on the main thread (records, keys, problems), and a build the same site.
  */
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findSources } from "../../src/site/find-sources.ts";
-import { type BlockText, readJsonArray } from "../../src/site/read-json-array.ts";
-import { type BlockTask, renderJsonBlock } from "../../src/site/render-block.ts";
-import { startRecordThreads } from "../../src/site/record-threads.ts";
+import { findSources } from "../../src/data/sources/find-sources.ts";
+import { type BlockText, readJsonArray } from "../../src/data/sources/read-json-array.ts";
+import { type BlockTask, renderJsonBlock } from "../../src/data/order/render-block.ts";
+import { startRecordThreads } from "../../src/threads/record-threads.ts";
 import { snapshotTree, tempDir } from "../_tree.ts";
-import { FIELD_NAMES } from "../../src/site/subject-schema.ts";
+import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
 import { build } from "./_build.ts";
 import { BASE_SUBJECTS, sourceText } from "./_read.ts";
 

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { generateFile } from "../../scripts/generate-subjects.ts";
-import { streamRecords } from "../../src/site/read-records.ts";
-import { createRecordSorter, type RecordSorter, type SortableBlock, type SortedRecords } from "../../src/site/sort-records.ts";
+import { streamRecords } from "../../src/data/order/read-records.ts";
+import { createRecordSorter, type RecordSorter, type SortableBlock, type SortedRecords } from "../../src/data/order/sort-records.ts";
 import { tempDir } from "../_tree.ts";
 
 /** One record as the sorter sees it; `text` is its rendered line without the "\n". */

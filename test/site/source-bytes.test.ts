@@ -8,8 +8,8 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { Utf8Check } from "../../src/site/decode-source.ts";
-import { DataError, formatProblem } from "../../src/site/problems.ts";
+import { Utf8Check } from "../../src/data/sources/decode-source.ts";
+import { DataError, formatProblem } from "../../src/data/problems/problems.ts";
 import { tempDir } from "../_tree.ts";
 import { expectBuildLeavesSiteUnchanged, readOrProblems, readSubjects } from "./_read.ts";
 

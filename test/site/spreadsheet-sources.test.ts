@@ -8,10 +8,10 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { exportRecords } from "../../src/site/export-records.ts";
-import { loadExcelJs } from "../../src/site/load-exceljs.ts";
-import { DataError, kindKey, type Problem } from "../../src/site/problems.ts";
-import { summariseProblems } from "../../src/site/summarise-problems.ts";
+import { exportRecords } from "../../src/export/export-records.ts";
+import { loadExcelJs } from "../../src/data/sources/load-exceljs.ts";
+import { DataError, kindKey, type Problem } from "../../src/data/problems/problems.ts";
+import { summariseProblems } from "../../src/data/problems/summarise-problems.ts";
 import type { Subject } from "../../src/core/render-page.ts";
 import { snapshotTree, tempDir } from "../_tree.ts";
 import { build } from "./_build.ts";

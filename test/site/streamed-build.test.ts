@@ -9,7 +9,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Subject } from "../../src/core/render-page.ts";
-import { DataError, formatProblem } from "../../src/site/problems.ts";
+import { DataError, formatProblem } from "../../src/data/problems/problems.ts";
 import { makeSubject } from "../../scripts/generate-subjects.ts";
 import { snapshotTree, tempDir } from "../_tree.ts";
 import { build } from "./_build.ts";

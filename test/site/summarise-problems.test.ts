@@ -1,7 +1,7 @@
 /** Many problems of one kind: the first few lines, `… and N more like this`, a table of kinds; every line on request; JSON lines for tools. */
 import { describe, expect, test } from "vitest";
-import type { Problem } from "../../src/site/problems.ts";
-import { problemsAsJsonLines, summariseProblems } from "../../src/site/summarise-problems.ts";
+import type { Problem } from "../../src/data/problems/problems.ts";
+import { problemsAsJsonLines, summariseProblems } from "../../src/data/problems/summarise-problems.ts";
 
 const zeroLost = (line: number): Problem => ({ severity: "error", file: "data/s.csv", line, field: "oib", value: '"123"', expected: "11 digits", hint: "3 digits" });
 const noCity = (index: number): Problem => ({ severity: "warning", file: "data/s.json", index, field: "institucija_grad", value: '""', expected: "a city", hint: "published empty" });

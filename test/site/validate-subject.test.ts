@@ -1,11 +1,11 @@
 /** The per-record pieces: the fast path agrees with the schema, the OIB check digit, dates, "did you mean". */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { explainDate, isCalendarDate } from "../../src/site/calendar-date.ts";
-import { nearestName } from "../../src/site/nearest-name.ts";
-import { oibCheckDigit } from "../../src/site/oib-check-digit.ts";
-import { FIELD_NAMES, subjectSchema } from "../../src/site/subject-schema.ts";
-import { quickSubject } from "../../src/site/validate-subject.ts";
+import { explainDate, isCalendarDate } from "../../src/data/rules/calendar-date.ts";
+import { nearestName } from "../../src/data/rules/nearest-name.ts";
+import { oibCheckDigit } from "../../src/data/rules/oib-check-digit.ts";
+import { FIELD_NAMES, subjectSchema } from "../../src/data/rules/subject-schema.ts";
+import { quickSubject } from "../../src/data/rules/validate-subject.ts";
 
 /** Values near the rules' edges, per field, so generated records are often valid and often barely not. */
 const fieldValue = fc.oneof(

@@ -1,0 +1,93 @@
+/** `subjekti build`: validate the sources and pre-render the site (src/site/build-site.ts). */
+import { type Command, Option } from "commander";
+import type { Form } from "../core/layout.ts";
+import { SubjektiError } from "../core/subjekti-error.ts";
+import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "../site/build-options.ts";
+import { type Target, TARGETS } from "../site/deploy-preflight.ts";
+import type { LinkKind } from "../site/site-shape.ts";
+import type { Io } from "./io.ts";
+import { baseUrl, checkDirs, formList, limitList, positiveInt, type ReadFlags, readOptionsOf, threadCount, withReadOptions } from "./options.ts";
+import type { CommandContext } from "./problems-output.ts";
+
+/** The build command's flags as commander gives them. */
+interface BuildFlags extends ReadFlags {
+  readonly out: string;
+  readonly limits: number[];
+  readonly forms: Form[];
+  readonly maxLimit: number;
+  readonly baseUrl?: string;
+  readonly cacheControl: string;
+  readonly quiet: boolean;
+  readonly cacheDir: string;
+  readonly cache: boolean;
+  readonly threads?: number;
+  readonly json: boolean;
+  readonly links: LinkKind;
+  readonly target?: Target;
+  readonly overLimits: "refuse" | "warn";
+}
+
+/** The build's options from its flags and the environment: resolved once, every default in place. */
+export function buildOptionsOf(flags: BuildFlags, env: Io["env"]): BuildOptions {
+  return {
+    ...readOptionsOf(flags),
+    outDir: flags.out,
+    limits: flags.limits,
+    forms: flags.forms,
+    maxLimit: flags.maxLimit,
+    baseUrl: flags.baseUrl ?? baseUrl(defaultBaseUrl(env)),
+    cacheControl: flags.cacheControl,
+    quiet: flags.quiet,
+    cacheDir: flags.cache ? flags.cacheDir : null,
+    threads: flags.threads ?? "auto",
+    links: flags.links,
+    // Netlify's build sets NETLIFY=true: there its limits apply without saying so.
+    target: flags.target ?? (env["NETLIFY"] === "true" ? "netlify" : "none"),
+    overLimits: flags.overLimits,
+  };
+}
+
+export function addBuildCommand(program: Command, { io, problems }: CommandContext): void {
+  const build = program
+    .command("build")
+    .description("validate data/ and pre-render the site into dist/")
+    .option("--data <dir>", "the source data directory (*.json, *.ndjson, *.csv, *.xlsx)", DEFAULT_OPTIONS.dataDir)
+    .option("--out <dir>", "the site directory", DEFAULT_OPTIONS.outDir)
+    .option("--limits <list>", "page sizes pre-rendered as files, comma-separated", limitList, [...DEFAULT_OPTIONS.limits])
+    .option("--forms <list>", "forms of ?format pre-rendered: plain, api, json", formList, [...DEFAULT_OPTIONS.forms])
+    .option("--max-limit <n>", "the largest page size a request gets", positiveInt, DEFAULT_OPTIONS.maxLimit)
+    .addOption(new Option("--base-url <url>", "the public origin in links (default on Netlify: $URL in production, $DEPLOY_PRIME_URL in other contexts; else http://localhost:8080)").argParser(baseUrl))
+    .option("--cache-control <value>", "the Cache-Control header of every answer", DEFAULT_OPTIONS.cacheControl)
+    .option("-q, --quiet", "no progress bar", false)
+    .option("--cache-dir <dir>", "where the build cache is kept: a rebuild re-reads only the changed records", DEFAULT_OPTIONS.cacheDir)
+    .option("--no-cache", "read every record, and keep no build cache")
+    .option("--json", "print one JSON report (counts, warnings, timings, the URLs and cache tags that changed) instead of the summary", false)
+    .option("--threads <n>", "threads that parse and render JSON arrays (default: one per core for large inputs; 0: none)", threadCount)
+    .addOption(new Option("--links <kind>", "query: DRF's links (?limit=&offset=), for hosts that route; files: links to the page files themselves, for plain static hosts (--out becomes a link to the built tree)").choices(["query", "files"]).default("query"))
+    .addOption(new Option("--target <host>", "check the site against this host's limits before writing (default: netlify when $NETLIFY is true, else none)").choices(TARGETS))
+    .addOption(new Option("--over-limits <action>", "over the target's limits: refuse (exit 1, nothing written) or warn and build").choices(["refuse", "warn"]).default("refuse"));
+  withReadOptions(build).action(async (flags: BuildFlags) => {
+    problems.all = flags.allProblems;
+    // With --json a build that fails prints its problems as JSON lines on stdout, as validate --json does.
+    problems.json = flags.json;
+    const options = buildOptionsOf(flags, io.env);
+    if (options.links === "files" && options.limits.length === 0) build.error("error: --links files needs at least one of --limits: a plain static host has no router to derive pages", { exitCode: 2 });
+    await checkDirs({ data: options.dataDir, out: options.outDir });
+    // Refused before the data is read: with --links files, --out must be free or the link a build made.
+    const plain = await import("../site/write-plain-site.ts");
+    if (options.links === "files") await plain.readPlainOut(options.outDir);
+    else if (await plain.isPlainOut(options.outDir)) throw new SubjektiError("OUT_IS_PLAIN", `--out ${options.outDir} is a site of plain files (built with --links files): pass --links files to rebuild it, or another --out`);
+    const [{ buildSite }, { jsonReport, printBuildReport, progressBar }] = await Promise.all([import("../site/build-site.ts"), import("../site/build-report.ts")]);
+    const bar = options.quiet ? undefined : progressBar(io.stderr);
+    const report = await buildSite(options, bar?.update);
+    bar?.done();
+    for (const warning of report.overLimits) io.stderr.write(`subjekti: warning: ${warning}\n`);
+    if (flags.json) {
+      // stdout holds the report alone, so it can be piped to a parser; the warnings are in it.
+      io.stdout.write(jsonReport(report, options));
+      return;
+    }
+    problems.print(report.warnings, report.kinds);
+    printBuildReport(report, options, io.stdout);
+  });
+}

@@ -1,0 +1,41 @@
+/** `subjekti check`: a deployment (or the preview) verified against the built site (src/check). */
+import type { Command } from "commander";
+import { SubjektiError } from "../core/subjekti-error.ts";
+import { DEFAULT_OPTIONS } from "../site/build-options.ts";
+import { connectTo, positiveInt } from "./options.ts";
+import type { CommandContext } from "./problems-output.ts";
+
+interface CheckFlags {
+  readonly dir: string;
+  readonly concurrency: number;
+  readonly sample?: number;
+  readonly seed: number;
+  readonly timeout: number;
+  readonly connect?: { readonly host: string; readonly port: number };
+  readonly etags: boolean;
+  readonly json: boolean;
+  readonly quiet: boolean;
+}
+
+export function addCheckCommand(program: Command, { io }: CommandContext): void {
+  program
+    .command("check")
+    .description("verify a deployment (or the preview) against the built site: every pre-rendered page, derived pages, the contract's headers, a preflight, a 404 and a 405; exit 1 on any difference")
+    .argument("<url>", "the deployment's origin, such as https://example.org (a path is ignored)")
+    .option("--dir <dir>", "the built site that was deployed", DEFAULT_OPTIONS.outDir)
+    .option("--concurrency <n>", "requests in flight at once", positiveInt, 16)
+    .option("--sample <n>", "check a seeded sample of n pre-rendered pages (the first of each limit and form kept) instead of all", positiveInt)
+    .option("--seed <n>", "the seed of the sample and of the derived pages", positiveInt, 1)
+    .option("--etags", "ask the pre-rendered pages with If-None-Match (a 304 each, no bodies): checks the build and the routing, not each page file's bytes", false)
+    .option("--connect <host:port>", "send every request to this address instead of the URL's host (the Host header, TLS name and links stay the URL's): a server checked before DNS points at it", connectTo)
+    .option("--timeout <ms>", "milliseconds one request may take", positiveInt, 10_000)
+    .option("--json", "print one JSON report instead of the summary", false)
+    .option("-q, --quiet", "no progress bar", false)
+    .action(async (url: string, flags: CheckFlags) => {
+      const [{ checkSite }, { formatReport, jsonReport }, { progressBar }] = await Promise.all([import("../check/check-site.ts"), import("../check/check-report.ts"), import("../site/build-report.ts")]);
+      const bar = flags.quiet ? undefined : progressBar(io.stderr, Date.now, "requests");
+      const report = await checkSite({ url, dir: flags.dir, concurrency: flags.concurrency, sample: flags.sample, seed: flags.seed, etags: flags.etags, connect: flags.connect, timeoutMs: flags.timeout, progress: bar?.update }).finally(() => bar?.done());
+      io.stdout.write(flags.json ? jsonReport(report) : formatReport(report).map((line) => `${line}\n`).join(""));
+      if (report.failures.length > 0) throw new SubjektiError("CHECK_FAILED", `${report.failures.length} of ${report.total} requests to ${report.origin} differ from ${flags.dir}`);
+    });
+}

@@ -1,0 +1,103 @@
+/**
+ * The `subjekti` command line: `main(argv, io)` returns the exit code; bin/subjekti.js calls it
+ * with the process's own argv, streams and environment, tests call it in-process. Each command
+ * lives in a file of its own beside this one (build.ts, validate.ts, …), parsing its options into
+ * typed values at the boundary; this file assembles them and turns errors into exit codes.
+ *
+ * Exit codes: 0 done, 1 bad data or an environment problem (one line, with what to do), 2 a usage
+ * error (commander's message and the help hint).
+ */
+import { pathToFileURL } from "node:url";
+import { Command, CommanderError } from "commander";
+import { SubjektiError } from "../core/subjekti-error.ts";
+import { VERSION } from "../core/version.ts";
+import { DataError } from "../data/problems/problems.ts";
+import { addBuildCommand } from "./build.ts";
+import { addCheckCommand } from "./check.ts";
+import { addExportCommand } from "./export.ts";
+import { type Io, processIo } from "./io.ts";
+import { addNginxCommand } from "./nginx.ts";
+import { addPreviewCommand } from "./preview.ts";
+import { type CommandContext, problemOutput } from "./problems-output.ts";
+import { addServeCommand } from "./serve.ts";
+import { addValidateCommand } from "./validate.ts";
+
+export { type Io, processIo } from "./io.ts";
+
+/** The one line for an error of the machine, not of the data: what failed and what to do. */
+function environmentLine(error: NodeJS.ErrnoException): string | undefined {
+  const where = error.path ?? "";
+  switch (error.code) {
+    case "EACCES":
+    case "EPERM":
+      return `cannot ${error.syscall ?? "use"} ${where}: permission denied; check its permissions or pick another directory`;
+    case "ENOSPC":
+      return `no space left on the device writing ${where}: free some space and build again`;
+    case "ENOTDIR":
+    case "EEXIST":
+    case "EISDIR":
+      return `${where}: ${error.code === "EISDIR" ? "a directory where a file belongs" : "a file where a directory belongs"}; remove it or pick another directory`;
+    case "EMFILE":
+      return "too many open files: raise the limit (ulimit -n) and try again";
+    default:
+      return undefined;
+  }
+}
+
+/** Runs the CLI on `argv` (without node and the script); resolves to the exit code. */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  let server: { host: string; port: number } | undefined;
+  const context: CommandContext = {
+    io,
+    problems: problemOutput(io),
+    listening: (address) => {
+      server = address;
+    },
+  };
+  const program = new Command("subjekti")
+    .description("The Registry of Subjects as a static JSON API")
+    .version(VERSION)
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+  addBuildCommand(program, context);
+  addValidateCommand(program, context);
+  addExportCommand(program, context);
+  addPreviewCommand(program, context);
+  addCheckCommand(program, context);
+  addServeCommand(program, io, context.listening);
+  addNginxCommand(program, io);
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and --version end through here too, with code 0; every other one is a usage error.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof DataError) context.problems.print(error.problems, error.kinds);
+    if (error instanceof SubjektiError) {
+      io.stderr.write(`subjekti: ${error.message}\n`);
+      return 1;
+    }
+    const errno = error as NodeJS.ErrnoException;
+    if (errno.code === "EADDRINUSE" && server !== undefined) {
+      io.stderr.write(`subjekti: port ${server.port} on ${server.host} is in use: pass another --port (or --port 0 for any free one)\n`);
+      return 1;
+    }
+    if (errno.code === "EADDRNOTAVAIL" && server !== undefined) {
+      io.stderr.write(`subjekti: cannot listen on ${server.host}: not an address of this machine; pass another --host\n`);
+      return 1;
+    }
+    const line = errno instanceof Error ? environmentLine(errno) : undefined;
+    if (line === undefined) throw error;
+    io.stderr.write(`subjekti: ${line}\n`);
+    return 1;
+  }
+}
+
+// Run as a script (`tsx src/cli/main.ts`, as tests and benchmarks do); bin/subjekti.js calls main itself.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2), processIo());
+}

@@ -1,0 +1,62 @@
+/**
+ * `subjekti nginx`: prints the nginx configuration (nginx-config.ts) for a built site, read from its
+ * manifest, to include at nginx's `http {}` level in front of `subjekti serve`.
+ */
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { type Command, InvalidArgumentError } from "commander";
+import type { Io } from "./io.ts";
+import { MANIFEST_PATH } from "../core/layout.ts";
+import { readManifest } from "../core/manifest.ts";
+import { SubjektiError } from "../core/subjekti-error.ts";
+import { DEFAULT_OPTIONS } from "../site/build-options.ts";
+import { nginxConfig } from "../nginx/nginx-config.ts";
+
+interface NginxFlags {
+  readonly dir: string;
+  readonly listen: string;
+  readonly serverName: string;
+  readonly upstream: string;
+}
+
+/** A value written into the configuration as one nginx token: no spaces, quotes, `;`, braces or `$`. */
+function token(what: string, pattern: RegExp): (text: string) => string {
+  return (text) => {
+    if (!pattern.test(text)) throw new InvalidArgumentError(`"${text}" is not ${what}`);
+    return text;
+  };
+}
+
+const LISTEN = token("a port or address:port (8080, 127.0.0.1:8080, [::1]:8080)", /^(?:\d{1,5}|[A-Za-z0-9.-]+:\d{1,5}|\[[0-9A-Fa-f:.]+\]:\d{1,5})$/);
+const UPSTREAM = token("host:port or unix:/path of `subjekti serve`", /^(?:[A-Za-z0-9.-]+:\d{1,5}|\[[0-9A-Fa-f:.]+\]:\d{1,5}|unix:\/[\w./-]+)$/);
+
+function serverNames(text: string): string {
+  const names = text.trim().split(/[\s,]+/);
+  const bad = names.find((name) => !/^(?:_|[*.]?[A-Za-z0-9.-]+\*?)$/.test(name));
+  if (bad !== undefined) throw new InvalidArgumentError(`"${bad}" is not a server name (such as registry.example.hr, *.example.hr or _)`);
+  return names.join(" ");
+}
+
+/** Adds `nginx` to the program. */
+export function addNginxCommand(program: Command, io: Io): void {
+  program
+    .command("nginx")
+    .description("print an nginx configuration (maps and a server block, for http {}) that serves the pre-rendered pages of a built site and proxies the rest to `subjekti serve`")
+    .option("--dir <dir>", "the built site (nginx's root: give the path nginx will find it at)", DEFAULT_OPTIONS.outDir)
+    .option("--listen <address>", "nginx's listen: a port or address:port", LISTEN, "8080")
+    .option("--server-name <names>", "nginx's server_name (_ for any)", serverNames, "_")
+    .option("--upstream <address>", "where `subjekti serve` listens: host:port or unix:/path", UPSTREAM, "127.0.0.1:8081")
+    .action(async (flags: NginxFlags) => {
+      const root = resolve(flags.dir);
+      if (/[\s'"{};$\\]/.test(root)) throw new SubjektiError("BAD_DIR", `--dir ${root}: nginx's root cannot hold spaces, quotes, braces, ; $ or \\ here; move the site`);
+      let text: string;
+      try {
+        text = await readFile(join(root, MANIFEST_PATH), "utf8");
+      } catch {
+        throw new SubjektiError("NO_SITE", `${root} has no ${MANIFEST_PATH}: run \`npm run build\` first (or pass --dir <built site>)`);
+      }
+      const state = readManifest(text);
+      if ("problem" in state) throw new SubjektiError("NO_SITE", `${root} has no usable site (${state.problem}): run \`npm run build\` again`);
+      io.stdout.write(nginxConfig(state.manifest, { root, listen: flags.listen, serverName: flags.serverName, upstream: flags.upstream }));
+    });
+}

@@ -1,0 +1,33 @@
+/** `subjekti preview`: the built site served locally, routed exactly as the Netlify edge routes it. */
+import type { Command } from "commander";
+import { DEFAULT_OPTIONS } from "../site/build-options.ts";
+import { allowedHostList, DEFAULT_HOST, envPort, port } from "../serve/listen-options.ts";
+import type { CommandContext } from "./problems-output.ts";
+
+const DEFAULT_PORT = 8080;
+
+interface PreviewFlags {
+  readonly dir: string;
+  readonly port?: number;
+  readonly host?: string;
+  readonly allowedHosts?: string[];
+}
+
+export function addPreviewCommand(program: Command, { io, listening }: CommandContext): void {
+  program
+    .command("preview")
+    .description("serve dist/ locally, routed exactly as the Netlify edge routes it")
+    .option("--dir <dir>", "the built site", DEFAULT_OPTIONS.outDir)
+    .option("--port <n>", "the port (default: $PORT, else 8080; 0: any free port)", port)
+    .option("--host <host>", "the address to listen on (default: $HOST, else 127.0.0.1)")
+    .option("--allowed-hosts <list>", "answer only these Host names, any other with a 400, as Django's ALLOWED_HOSTS (default: every host)", allowedHostList)
+    .action(async (flags: PreviewFlags) => {
+      const address = { host: flags.host ?? io.env["HOST"] ?? DEFAULT_HOST, port: flags.port ?? envPort(io.env["PORT"], DEFAULT_PORT) };
+      listening(address);
+      const { startPreview } = await import("../serve/preview-server.ts");
+      const running = await startPreview({ dir: flags.dir, ...address, ...(flags.allowedHosts === undefined ? {} : { allowedHosts: flags.allowedHosts }) });
+      io.stdout.write(`subjekti preview: ${running.url} (Ctrl-C stops)\n`);
+      await io.untilStopped();
+      await running.close();
+    });
+}

@@ -1,0 +1,42 @@
+/**
+ * How the CLI prints data problems: grouped by kind (the first few of each, the rest counted),
+ * every line with --all-problems, or JSON lines on stdout with --json. The command that runs sets
+ * the mode; a DataError that ends any command is printed the same way.
+ */
+import type { Io } from "./io.ts";
+import { kindKey, type Problem, type ProblemKind } from "../data/problems/problems.ts";
+import { problemsAsJsonLines, summariseProblems } from "../data/problems/summarise-problems.ts";
+
+export interface ProblemOutput {
+  /** Every problem line, not the first few of each kind. */
+  all: boolean;
+  /** JSON lines on stdout, for tools. */
+  json: boolean;
+  /** Prints the problems kept, `kinds` counting them all. */
+  print(problems: readonly Problem[], kinds: readonly ProblemKind[]): void;
+}
+
+export function problemOutput(io: Io): ProblemOutput {
+  const output: ProblemOutput = {
+    all: false,
+    json: false,
+    print(problems, kinds) {
+      if (output.json) {
+        for (const line of problemsAsJsonLines(problems)) io.stdout.write(`${line}\n`);
+        return;
+      }
+      const counts = new Map(kinds.map((k) => [k.key, k.count]));
+      const lines = summariseProblems(problems, { all: output.all, countOf: (p) => counts.get(kindKey(p)) });
+      for (const line of lines) io.stderr.write(`${line}\n`);
+    },
+  };
+  return output;
+}
+
+/** What a command file is given: the process's Io, the problem printer, and where a server will listen. */
+export interface CommandContext {
+  readonly io: Io;
+  readonly problems: ProblemOutput;
+  /** Learns the address a server command binds, before it binds, for the CLI's error lines. */
+  listening(address: { host: string; port: number }): void;
+}

@@ -1,0 +1,136 @@
+/**
+ * A block of source records, validated and rendered: what the reader hands on instead of parsed
+ * objects. It runs on the main thread (NDJSON, CSV, small inputs) and in the record threads
+ * (record-threads.ts) for large JSON arrays, where parsing, validating and rendering are most of a
+ * build's CPU time. Its output is plain data (bytes, typed arrays, strings, problems), so it
+ * crosses threads cheaply, and a million parsed objects never pile up on one heap.
+ */
+import { renderSubject } from "../../core/render-page.ts";
+import { storeBlock } from "./build-cache.ts";
+import { contentHash } from "../../shared/content-hash.ts";
+import { parseBlock, type BlockText } from "../sources/read-json-array.ts";
+import { type Problem, ProblemCollector, type ProblemSink, showValue } from "../problems/problems.ts";
+import { placeInCells } from "../sources/sheet-cells.ts";
+import { locate, type SourceFile } from "../sources/source-file.ts";
+import type { FormNote } from "../sources/spreadsheet-forms.ts";
+import { DEFAULT_MAX_FIELD_LENGTH, type RecordSource, validateSubject } from "../rules/validate-subject.ts";
+
+/** The valid records of a block, rendered as DRF writes them, with their keys; and the block's problems. */
+export interface RenderedBlock {
+  /**
+   * Each valid record's rendered bytes and a "\n", one after another. A block from the build cache
+   * reads them from its file on first use (build-cache.ts): `hash` and the keys come without them.
+   */
+  readonly bytes: Uint8Array;
+  /** The content hash of `bytes`: a records chunk's hash when the block is exactly one chunk. */
+  readonly hash: string;
+  /** Where each record's bytes end (its "\n" included). */
+  readonly ends: Uint32Array;
+  readonly ids: Float64Array;
+  readonly codes: readonly string[];
+  /** Each record's position in its file (index or line). */
+  readonly positions: Uint32Array;
+  /** Errors and warnings of its records (warnings as errors when strict): the first few errors of each kind, every warning. */
+  readonly problems: readonly Problem[];
+  /** How many more errors of each kind there were (see ProblemCollector.merge). */
+  readonly dropped: Readonly<Record<string, number>>;
+}
+
+/** Collects records one at a time: validated, rendered into one growing buffer. */
+export class BlockRenderer {
+  readonly #file: SourceFile;
+  readonly #strict: boolean;
+  readonly #maxFieldLength: number;
+  #bytes = new Uint8Array(64 * 1024);
+  #length = 0;
+  #ends: number[] = [];
+  #ids: number[] = [];
+  #codes: string[] = [];
+  #positions: number[] = [];
+  /** Bounded: a block of a million bad records keeps a few problems of each kind and counts the rest. */
+  readonly problems = new ProblemCollector(undefined, { keepWarnings: true });
+  static readonly #encoder = new TextEncoder();
+
+  constructor(file: SourceFile, strict: boolean, maxFieldLength: number = DEFAULT_MAX_FIELD_LENGTH) {
+    this.#file = file;
+    this.#strict = strict;
+    this.#maxFieldLength = maxFieldLength;
+  }
+
+  get count(): number {
+    return this.#ends.length;
+  }
+
+  /** Validates a parsed record (read from the spreadsheet forms in `notes`); renders it when it has no error. */
+  add(value: unknown, position: number, source?: RecordSource, notes?: readonly FormNote[]): void {
+    const sheet = this.#file.sheet;
+    // A spreadsheet's record: its problems are first given their cells, then collected.
+    const local: Problem[] | undefined = sheet !== undefined || (notes !== undefined && notes.length > 0) ? [] : undefined;
+    const sink: ProblemSink = local ?? this.problems;
+    if (notes !== undefined && notes.length > 0) {
+      const where = locate(this.#file, position);
+      const severity = this.#strict ? "error" : "warning";
+      for (const n of notes) sink.push({ severity, ...where, form: n.form, field: n.field, value: showValue(n.value), expected: n.expected, ...(n.hint === undefined ? {} : { hint: n.hint }) });
+    }
+    const subject = validateSubject(value, this.#file, position, this.#strict, sink, this.#maxFieldLength, source);
+    if (local !== undefined) {
+      if (sheet !== undefined) placeInCells(local, 0, sheet, position);
+      for (const p of local) this.problems.push(p);
+    }
+    if (subject === undefined) return;
+    const text = `${renderSubject(subject)}\n`;
+    // A UTF-16 unit is at most 3 UTF-8 bytes; grow before writing so nothing is cut off.
+    if (this.#length + text.length * 3 > this.#bytes.length) {
+      const grown = new Uint8Array(Math.max(this.#bytes.length * 2, this.#length + text.length * 3));
+      grown.set(this.#bytes.subarray(0, this.#length));
+      this.#bytes = grown;
+    }
+    this.#length += BlockRenderer.#encoder.encodeInto(text, this.#bytes.subarray(this.#length)).written;
+    this.#ends.push(this.#length);
+    this.#ids.push(subject.id);
+    this.#codes.push(subject.jedinstvena_oznaka);
+    this.#positions.push(position);
+  }
+
+  /** The block so far (its bytes trimmed to a buffer of their own, so it can be transferred); starts a new one. */
+  finish(): RenderedBlock {
+    const bytes = this.#bytes.slice(0, this.#length);
+    const block: RenderedBlock = {
+      bytes,
+      hash: contentHash(bytes),
+      ends: Uint32Array.from(this.#ends),
+      ids: Float64Array.from(this.#ids),
+      codes: this.#codes,
+      positions: Uint32Array.from(this.#positions),
+      problems: this.problems.problems.slice(),
+      dropped: this.problems.dropped(),
+    };
+    this.problems.clear();
+    this.#length = 0;
+    this.#ends = [];
+    this.#ids = [];
+    this.#codes = [];
+    this.#positions = [];
+    return block;
+  }
+}
+
+/** What a record thread is asked: one block of a JSON array. */
+export interface BlockTask {
+  readonly file: SourceFile;
+  readonly strict: boolean;
+  /** The longest a text field may be (DEFAULT_MAX_FIELD_LENGTH when not given). */
+  readonly maxFieldLength?: number;
+  readonly text: BlockText;
+  /** The build cache's file for this block (build-cache.ts): stored there when it has no error. */
+  readonly store?: string;
+}
+
+/** Parses, validates and renders one block of a JSON array (syntax problems included), and stores it when asked. */
+export function renderJsonBlock(task: BlockTask): RenderedBlock {
+  const renderer = new BlockRenderer(task.file, task.strict, task.maxFieldLength);
+  parseBlock(task.text, task.file, { record: (value, position, source) => renderer.add(value, position, source) }, renderer.problems);
+  const block = renderer.finish();
+  if (task.store !== undefined && block.problems.every((p) => p.severity !== "error")) storeBlock(task.store, block);
+  return block;
+}

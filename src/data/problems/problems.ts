@@ -1,0 +1,253 @@
+/**
+ * Problems found in the source data, and the one error that ends a build because of them.
+ * Every problem is located (file, record or line, field) and says what was found, what was
+ * expected and, where one helps, a hint; the build collects them all and fails once.
+ */
+import { SubjektiError } from "../../core/subjekti-error.ts";
+
+import { FIELD_NAMES } from "../rules/subject-schema.ts";
+
+export type Severity = "error" | "warning";
+
+export interface Problem {
+  readonly severity: Severity;
+  /** The file, relative to the working directory, as the maintainer named it. */
+  readonly file: string;
+  /** The record's index in a JSON array (0-based), shown as `file[12]`. */
+  readonly index?: number;
+  /** The line in an NDJSON or CSV file (1-based; a CSV record's first line), shown as `file:118`. */
+  readonly line?: number;
+  /** The column on that line (1-based, in characters), for a problem with the bytes, shown as `file:3:17`. */
+  readonly column?: number;
+  /** The cell of a spreadsheet (`sheet!F118`), shown as `file.xlsx!subjekti!F118`. */
+  readonly cell?: string;
+  /**
+   * A spreadsheet's form read as the data's own (`TRUE`, `14.5.1966.`, zeros lost): the name of
+   * the form. Such problems are summarised one line per kind, never one line per record.
+   */
+  readonly form?: string;
+  /** The field, when the problem is one field's. */
+  readonly field?: string;
+  /** The offending value, shortened for display. */
+  readonly value?: string;
+  /** What the field or record should have been. */
+  readonly expected: string;
+  /** What probably went wrong, or how to fix it. */
+  readonly hint?: string;
+}
+
+/** The data has errors: the first few of each kind are in `problems` (warnings too, for the report), every kind's exact count in `kinds`. */
+export class DataError extends SubjektiError {
+  readonly problems: readonly Problem[];
+  readonly kinds: readonly ProblemKind[];
+  constructor(problems: readonly Problem[], kinds: readonly ProblemKind[] = kindsOf(problems)) {
+    let errors = 0;
+    for (const k of kinds) if (k.severity === "error") errors += k.count;
+    super("INVALID_DATA", `${errors} error${errors === 1 ? "" : "s"} in the data; nothing was written`);
+    this.name = "DataError";
+    this.problems = problems;
+    this.kinds = kinds;
+  }
+}
+
+/** Where problems go: an array keeps them all, a ProblemCollector the first few of each kind. */
+export interface ProblemSink {
+  push(problem: Problem): unknown;
+}
+
+/** Problems of one kind: how many there were, how many of them were kept, and what they are. */
+export interface ProblemKind {
+  /** The key: severity, field (or "an unknown field") and rule, with the values in the rule blanked. */
+  readonly key: string;
+  readonly severity: Severity;
+  readonly field?: string;
+  /** The first problem's expectation, as it reads. */
+  readonly expected: string;
+  count: number;
+  kept: number;
+}
+
+/** Problems kept of each kind; the rest are counted. */
+export const KEEP_PER_KIND = 5;
+
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(FIELD_NAMES);
+
+/**
+ * A problem's kind: its severity, field and rule. Unknown field names are one kind (a record may
+ * hold thousands), and values inside the rule (`more than "0012"`, `10 cells`) are blanked, so the
+ * number of kinds stays small whatever the data.
+ */
+export function kindKey(problem: Problem): string {
+  const field = problem.field === undefined ? "" : KNOWN_FIELDS.has(problem.field) ? problem.field : "an unknown field";
+  let rule = RULES.get(problem.expected);
+  if (rule === undefined) {
+    rule = problem.expected.replace(/"(?:[^"\\]|\\.)*"…?|[0-9][0-9,]*/g, "#");
+    // Expectations are a handful of texts, but one with a value in it may be new each time: bounded.
+    if (RULES.size < 10_000) RULES.set(problem.expected, rule);
+  }
+  return `${problem.severity}|${field}|${rule}`;
+}
+
+/** Each expectation's rule, as worked out once (see kindKey). */
+const RULES = new Map<string, string>();
+
+/**
+ * Problems in bounded memory: the first `keep` of each kind (in the order added) are kept, the
+ * rest only counted, so a source of millions of bad records costs a few problems per kind while
+ * every kind's count stays exact. `keepWarnings` keeps every warning (a block's warnings go into
+ * the build cache whole; they are at most a few per record).
+ */
+export class ProblemCollector implements ProblemSink {
+  readonly #keep: number;
+  readonly #keepWarnings: boolean;
+  readonly #kinds = new Map<string, ProblemKind>();
+  readonly #kept: Problem[] = [];
+
+  constructor(keep: number = KEEP_PER_KIND, options: { keepWarnings?: boolean } = {}) {
+    this.#keep = keep;
+    this.#keepWarnings = options.keepWarnings ?? false;
+  }
+
+  /** Adds one problem: kept while its kind has fewer than `keep`, else counted. */
+  push(problem: Problem): void {
+    const key = kindKey(problem);
+    let kind = this.#kinds.get(key);
+    if (kind === undefined) {
+      kind = { key, severity: problem.severity, ...(problem.field === undefined ? {} : { field: KNOWN_FIELDS.has(problem.field) ? problem.field : "an unknown field" }), expected: problem.expected, count: 0, kept: 0 };
+      this.#kinds.set(key, kind);
+    }
+    kind.count++;
+    if (kind.kept < this.#keep || (this.#keepWarnings && problem.severity === "warning")) {
+      kind.kept++;
+      this.#kept.push(problem);
+    }
+  }
+
+  /** Adds the problems another collector kept, then the counts of those it dropped. */
+  merge(kept: readonly Problem[], dropped: Readonly<Record<string, number>>): void {
+    for (const problem of kept) this.push(problem);
+    for (const [key, n] of Object.entries(dropped)) {
+      const kind = this.#kinds.get(key);
+      if (kind !== undefined) kind.count += n;
+    }
+  }
+
+  /** The problems kept, in the order added. */
+  get problems(): readonly Problem[] {
+    return this.#kept;
+  }
+
+  /** How many problems of each kind were added beyond the ones kept (for `merge`). */
+  dropped(): Record<string, number> {
+    const dropped: Record<string, number> = {};
+    for (const kind of this.#kinds.values()) if (kind.count > kind.kept) dropped[kind.key] = kind.count - kind.kept;
+    return dropped;
+  }
+
+  /** Every kind with its exact count, in the order first seen. */
+  get kinds(): readonly ProblemKind[] {
+    return [...this.#kinds.values()];
+  }
+
+  /** Errors added, kept or not. */
+  get errors(): number {
+    let n = 0;
+    for (const kind of this.#kinds.values()) if (kind.severity === "error") n += kind.count;
+    return n;
+  }
+
+  /** Problems added, kept or not. */
+  get count(): number {
+    let n = 0;
+    for (const kind of this.#kinds.values()) n += kind.count;
+    return n;
+  }
+
+  /** Forgets everything (a block's collector, once handed on). */
+  clear(): void {
+    this.#kinds.clear();
+    this.#kept.length = 0;
+  }
+}
+
+/** The kinds of a list of problems, every one kept. */
+export function kindsOf(problems: readonly Problem[]): ProblemKind[] {
+  const all = new ProblemCollector(Number.POSITIVE_INFINITY);
+  for (const p of problems) all.push(p);
+  return [...all.kinds];
+}
+
+/** One line for a kind with problems beyond those shown: `… and 4,999,995 more like this: x.json: expected …`. */
+export function formatMore(kind: ProblemKind): string | undefined {
+  const more = kind.count - kind.kept;
+  if (more <= 0) return undefined;
+  const field = kind.field === undefined ? "" : ` ${kind.field}:`;
+  const label = kind.severity === "warning" ? " warning:" : "";
+  return `… and ${more.toLocaleString("en-US")} more like this:${label}${field} expected ${kind.expected}`;
+}
+
+const MAX_VALUE_LENGTH = 60;
+
+/**
+ * A value as a problem line shows it: JSON, shortened to MAX_VALUE_LENGTH characters. It writes
+ * only what it shows, walking arrays and objects with a stack of its own, so neither a value
+ * nested 100,000 deep nor a 200 MB string costs more than the line.
+ */
+export function showValue(value: unknown): string {
+  if (value === undefined) return "nothing";
+  let text = "";
+  // Pieces still to write, last first: values, or literal text such as "," and "]".
+  const stack: { value?: unknown; text?: string }[] = [{ value }];
+  while (stack.length > 0 && text.length <= MAX_VALUE_LENGTH) {
+    const next = stack.pop() as { value?: unknown; text?: string };
+    if (next.text !== undefined) {
+      text += next.text;
+      continue;
+    }
+    const v = next.value;
+    if (typeof v === "string") text += JSON.stringify(v.length > MAX_VALUE_LENGTH ? v.slice(0, MAX_VALUE_LENGTH + 1) : v);
+    else if (typeof v === "number") text += Number.isFinite(v) ? String(v) : "a number too large to hold";
+    else if (typeof v !== "object" || v === null) text += v === null ? "null" : String(v);
+    else {
+      const entries: [string | undefined, unknown][] = Array.isArray(v) ? v.slice(0, MAX_VALUE_LENGTH).map((x) => [undefined, x]) : Object.entries(v).slice(0, MAX_VALUE_LENGTH);
+      const close = Array.isArray(v) ? "]" : "}";
+      text += Array.isArray(v) ? "[" : "{";
+      stack.push({ text: close });
+      for (let k = entries.length - 1; k >= 0; k--) {
+        const [key, item] = entries[k] as [string | undefined, unknown];
+        stack.push({ value: item });
+        const prefix = `${k > 0 ? "," : ""}${key === undefined ? "" : `${JSON.stringify(key.length > MAX_VALUE_LENGTH ? key.slice(0, MAX_VALUE_LENGTH) : key)}:`}`;
+        if (prefix !== "") stack.push({ text: prefix });
+      }
+    }
+  }
+  return text.length > MAX_VALUE_LENGTH ? `${text.slice(0, MAX_VALUE_LENGTH - 1)}…` : text;
+}
+
+/**
+ * A number as it was written in the source, shortened when long: `1000…0 (100,001 digits)`.
+ * JSON.parse turns a number too large for a double into Infinity, which JSON shows as `null`.
+ */
+export function showNumberText(raw: string): string {
+  if (raw.length <= MAX_VALUE_LENGTH) return raw;
+  const digits = raw.replace(/[^0-9]/g, "").length;
+  return `${raw.slice(0, 4)}…${raw.slice(-1)} (${digits.toLocaleString("en-US")} digits)`;
+}
+
+/** Where a problem is: `data/x.json[12]`, `data/x.csv:118`, `data/x.csv:3:17`, `data/x.xlsx!subjekti!F118`, or the file alone. */
+export function formatLocation(place: Pick<Problem, "file" | "index" | "line" | "column" | "cell">): string {
+  return place.cell !== undefined ? `${place.file}!${place.cell}`
+    : place.index !== undefined ? `${place.file}[${place.index}]`
+    : place.line !== undefined ? `${place.file}:${place.line}${place.column === undefined ? "" : `:${place.column}`}`
+    : place.file;
+}
+
+/** One line: `data/x.json[12]: …` or `data/x.csv:118: oib: expected 11 digits, got "2735615212" (leading zero lost?)`. */
+export function formatProblem(problem: Problem): string {
+  const where = formatLocation(problem);
+  const field = problem.field === undefined ? "" : ` ${problem.field}:`;
+  const got = problem.value === undefined ? "" : `, got ${problem.value}`;
+  const hint = problem.hint === undefined ? "" : ` (${problem.hint})`;
+  const label = problem.severity === "warning" ? " warning:" : "";
+  return `${where}:${label}${field} expected ${problem.expected}${got}${hint}`;
+}

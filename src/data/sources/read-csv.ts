@@ -1,0 +1,127 @@
+/**
+ * A CSV file, as spreadsheets save it: a header row of field names, `,` or `;` between cells
+ * (Croatian Excel uses `;`), UTF-8 with or without a byte-order mark, quoted cells that may hold
+ * delimiters and line breaks; another encoding with `--encoding`. Cells are text;
+ * spreadsheet-forms.ts turns `id`, the flags and a spreadsheet's forms into the values the schema
+ * expects and leaves everything else, so `oib` keeps its leading zeros.
+ */
+import { open } from "node:fs/promises";
+import { CsvError, parse } from "csv-parse";
+import { decodeStream, EncodingError, isUtf8Label, openSource } from "./decode-source.ts";
+import { nearestName } from "../rules/nearest-name.ts";
+import type { Problem, ProblemSink } from "../problems/problems.ts";
+import type { RecordSink } from "./read-json-array.ts";
+import { locate, type SourceFile } from "./source-file.ts";
+import { type FormNote, readCell } from "./spreadsheet-forms.ts";
+import { FIELD_NAMES } from "../rules/subject-schema.ts";
+
+/** Enough of the file to hold its header row. */
+const HEAD_BYTES = 64 * 1024;
+const LINE_BREAKS = /\r\n|\r|\n/g;
+
+/** `;` when the header line has more semicolons than commas (field names contain neither). */
+async function detectDelimiter(path: string): Promise<";" | ","> {
+  const handle = await open(path, "r");
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0);
+    const head = buffer.toString("utf8", 0, bytesRead);
+    const firstLine = head.split(/\r?\n/, 1)[0] ?? "";
+    const count = (c: string): number => firstLine.split(c).length - 1;
+    return count(";") > count(",") ? ";" : ",";
+  } finally {
+    await handle.close();
+  }
+}
+
+function countLineBreaks(cells: readonly string[]): number {
+  let breaks = 0;
+  for (const cell of cells) if (cell.includes("\n") || cell.includes("\r")) breaks += cell.match(LINE_BREAKS)?.length ?? 0;
+  return breaks;
+}
+
+/**
+ * Checks the header row against the ten field names; returns each column's field, or undefined
+ * when the header has a problem (then the rows are not read: every one would repeat it).
+ */
+export function readHeader(cells: readonly string[], file: SourceFile, line: number, report: (problem: Problem) => void): string[] | undefined {
+  const names = cells.map((cell) => cell.trim());
+  const where = locate(file, line);
+  let bad = false;
+  const problems = { push: (problem: Problem): void => { bad = true; report(problem); } };
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (!(FIELD_NAMES as readonly string[]).includes(name)) {
+      const near = nearestName(name, FIELD_NAMES);
+      problems.push({ severity: "error", ...where, field: name, expected: "one of the ten field names as a column", ...(near === undefined ? {} : { hint: `did you mean ${near}?` }) });
+    } else if (seen.has(name)) {
+      problems.push({ severity: "error", ...where, field: name, expected: "each column once", hint: "the column is repeated" });
+    }
+    seen.add(name);
+  }
+  for (const field of FIELD_NAMES) {
+    if (!seen.has(field)) problems.push({ severity: "error", ...where, field, expected: "a column in the header row", hint: "the column is missing" });
+  }
+  return bad ? undefined : names;
+}
+
+/** Reads `file`, passing `sink` each row as an object and the line the row starts on. */
+export async function readCsv(file: SourceFile, sink: RecordSink, sinkProblems: ProblemSink): Promise<void> {
+  let reported = false;
+  const problems = { push: (problem: Problem): void => { reported = true; sinkProblems.push(problem); } };
+  const parser = parse({ delimiter: await detectDelimiter(file.path), bom: true, info: true, relax_column_count: true, skip_empty_lines: true });
+  const source = openSource(file);
+  const input = source.stream;
+  input.on("error", (error) => parser.destroy(error));
+  if (isUtf8Label(file.encoding)) {
+    input.pipe(parser);
+  } else {
+    const decoded = decodeStream(file.encoding ?? "utf-8");
+    decoded.on("error", (error) => parser.destroy(error));
+    input.pipe(decoded).pipe(parser);
+  }
+  let columns: string[] | undefined;
+  // csv-parse's info.lines miscounts a CRLF inside a quoted cell, so lines are counted here from
+  // the cells themselves plus the blank lines it reports skipping.
+  let nextLine = 1;
+  let blankLines = 0;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { empty_lines: number } }>) {
+      const line = nextLine + info.empty_lines - blankLines;
+      blankLines = info.empty_lines;
+      nextLine = line + 1 + countLineBreaks(record);
+      if (columns === undefined) {
+        columns = readHeader(record, file, line, problems.push);
+        if (columns === undefined) break;
+        continue;
+      }
+      // A spreadsheet saves rows it once touched as `;;;;;;;;;`: a blank row, like a blank line.
+      if (record.every((cell) => cell.trim() === "")) continue;
+      if (record.length !== columns.length) {
+        problems.push({ severity: "error", ...locate(file, line), expected: `${columns.length} cells as in the header`, value: String(record.length), hint: "a missing or extra delimiter, or an unquoted cell holding one?" });
+        continue;
+      }
+      const subject: Record<string, unknown> = {};
+      const notes: FormNote[] = [];
+      for (let i = 0; i < columns.length; i++) {
+        const field = columns[i] ?? "";
+        subject[field] = readCell(field, record[i] ?? "", notes);
+      }
+      sink.record(subject, line, undefined, notes);
+      await sink.ready?.();
+    }
+  } catch (error) {
+    if (error instanceof EncodingError) {
+      problems.push({ severity: "error", ...locate(file, nextLine), expected: `${error.label} text`, hint: "bytes this encoding has no character for, on this line or the next: is --encoding right?" });
+      return;
+    }
+    if (!(error instanceof CsvError)) throw error;
+    const at = (error as CsvError & { lines?: number }).lines;
+    problems.push({ severity: "error", ...locate(file, at ?? nextLine), expected: "well-formed CSV", hint: error.message.replace(/ at line \d+/, "") });
+  } finally {
+    input.destroy();
+  }
+  for (const problem of await source.problems()) problems.push(problem);
+  if (columns === undefined && !reported) {
+    problems.push({ severity: "error", ...locate(file), expected: "a header row of field names", value: "an empty file" });
+  }
+}

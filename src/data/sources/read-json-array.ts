@@ -1,0 +1,457 @@
+/**
+ * A JSON file holding one array of subjects, read as a stream: a small scanner splits the
+ * top-level array into element texts (tracking strings, escapes and nesting depth), gathered in
+ * blocks of BLOCK_RECORDS that are hashed (so a build cache can skip the blocks it knows) and
+ * parsed in bulk. A 280 MB file is then never one string, and a broken element is reported by its
+ * index while the rest are still read.
+ *
+ * The scanner works on bytes, not decoded text: the structural characters are ASCII, which never
+ * occurs inside a multi-byte UTF-8 sequence, and decoding each element on its own keeps records
+ * without diacritics as one-byte strings (decoding whole chunks made every chunk two-byte and
+ * cost as much as the parsing). Lines are counted outside strings only (a raw line break inside
+ * a string is invalid JSON anyway), for the hints of syntax errors.
+ */
+import { type ProblemSink, showValue } from "../problems/problems.ts";
+import { CHUNK_SIZE } from "../../core/layout.ts";
+import { contentHash } from "../../shared/content-hash.ts";
+import { openSource } from "./decode-source.ts";
+import type { FormNote } from "./spreadsheet-forms.ts";
+import { locate, type SourceFile } from "./source-file.ts";
+import { DEFAULT_MAX_FIELD_LENGTH, type RecordSource } from "../rules/validate-subject.ts";
+
+/** Records read from the sources: JSON arrays hand over whole blocks, NDJSON and CSV records one by one. */
+export interface RecordSink {
+  /**
+   * A block of consecutive records of a JSON array, its text valid only during the call: the sink
+   * takes it whole (knows it from the previous build, or parses it itself, here or in a thread).
+   */
+  block(block: SourceBlock, text: BlockText): void;
+  /**
+   * A record's parsed value with its position (array index, line, or row), what its text tells
+   * besides, and the spreadsheet forms it was read from.
+   */
+  record(value: unknown, position: number, source?: RecordSource, notes?: readonly FormNote[]): void;
+  /** Settles when the sink can take more blocks: the reader waits for it between read chunks. */
+  ready?(): Promise<void>;
+}
+
+/** Consecutive records of one file, as a build cache knows them: where, how many, and a hash of their text. */
+export interface SourceBlock {
+  readonly first: number;
+  readonly count: number;
+  readonly hash: string;
+}
+
+/**
+ * Records per block: small enough that an edit re-reads little, large enough to parse in bulk.
+ * A chunk's size on purpose: in one sorted file each chunk is then exactly one block, whose
+ * rendered bytes it takes over without a copy (chunk-records.ts).
+ */
+export const BLOCK_RECORDS = CHUNK_SIZE;
+const COMMA_BYTE = Buffer.from(",");
+
+const CHUNK_BYTES = 1 << 20;
+/** The least an element may take before it is too long to keep (see ArraySplitter's constructor). */
+const MIN_ELEMENT_BYTES = 16 << 20;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+/** The UTF-8 byte-order mark is EF BB BF; editors on Windows may start a file with it. */
+const BOM_BYTES = [0xef, 0xbb, 0xbf];
+
+/** JSON.parse's complaint, with its position (inside the element) turned into a line of the file. */
+function describeSyntaxError(error: SyntaxError, text: string, firstLine: number): string {
+  const message = error.message.replace(/,\s+(?:\.\.\.)?".*is not valid JSON$/s, "");
+  const at = /at position (\d+)/.exec(message);
+  if (at === null) return `${message}, in the record starting on line ${firstLine}`;
+  const offset = Number(at[1]);
+  let line = firstLine;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === LINE_FEED) line++;
+  return `${message.replace(/ in JSON at position \d.*$/s, "")} on line ${line}`;
+}
+
+/**
+ * An element too large to be a subject, read on without keeping it: the length of each top-level
+ * string value by its key, so the problem names the field that is too long.
+ */
+class LongElement {
+  readonly #maxString: number;
+  #bytes = 0;
+  #depth = 0;
+  #inString = false;
+  #escaped = false;
+  #stringBytes = 0;
+  /** The start of the current top-level key, up to 200 bytes of it. */
+  #key: number[] = [];
+  #lastKey = "";
+  /** After a top-level ':', before its value ends. */
+  #inValue = false;
+  readonly long: { key: string; bytes: number }[] = [];
+
+  constructor(maxString: number) {
+    this.#maxString = maxString;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  push(bytes: Uint8Array, from: number, to: number): void {
+    this.#bytes += to - from;
+    for (let i = from; i < to; i++) {
+      const c = bytes[i] as number;
+      if (this.#inString) {
+        if (this.#escaped) this.#escaped = false;
+        else if (c === BACKSLASH) this.#escaped = true;
+        else if (c === QUOTE) {
+          this.#inString = false;
+          if (this.#depth === 1 && !this.#inValue) this.#lastKey = Buffer.from(this.#key).toString("utf8");
+          else if (this.#depth === 1 && this.#stringBytes > this.#maxString) this.long.push({ key: this.#lastKey, bytes: this.#stringBytes });
+          continue;
+        }
+        this.#stringBytes++;
+        if (this.#depth === 1 && !this.#inValue && this.#key.length < 200) this.#key.push(c);
+        continue;
+      }
+      if (c === QUOTE) {
+        this.#inString = true;
+        this.#stringBytes = 0;
+        this.#key = [];
+      } else if (c === OPEN_BRACE || c === OPEN_BRACKET) this.#depth++;
+      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) this.#depth--;
+      else if (this.#depth === 1 && c === COLON) this.#inValue = true;
+      else if (this.#depth === 1 && c === COMMA) this.#inValue = false;
+    }
+  }
+}
+
+/** What the splitter reports: a block of element texts, or a problem with the array itself. */
+interface SplitterEvents {
+  /** Up to BLOCK_RECORDS consecutive elements, as one text (see `BlockText`). */
+  block(block: BlockText): void;
+  /** An element longer than the bound, not kept: its size, and its string values that are too long. */
+  tooLong(index: number, bytes: number, long: readonly { key: string; bytes: number }[]): void;
+  problem(expected: string, got: string | undefined, hint?: string, index?: number): void;
+}
+
+/**
+ * Consecutive elements' bytes joined by commas, with where each starts (in the text and in the
+ * file). The bytes are the splitter's own buffer, valid only during the `block` call.
+ */
+export interface BlockText {
+  /** The array index of the first element. */
+  readonly first: number;
+  readonly bytes: Uint8Array;
+  /** Element k is bytes [starts[k], starts[k+1] - 1), the last one up to the end. */
+  readonly starts: readonly number[];
+  /** The file line each element starts on. */
+  readonly lines: readonly number[];
+  /** Each element's keys at its top level, counted as written (a key named twice counts twice). */
+  readonly keys: readonly number[];
+}
+
+/**
+ * The scanner, fed chunk by chunk. A class with its hot state copied into locals for the loop:
+ * the same loop written inside the async reader, over variables its closures capture, ran
+ * several times slower in V8.
+ */
+class ArraySplitter {
+  readonly #events: SplitterEvents;
+  readonly #maxElementBytes: number;
+  readonly #maxString: number;
+  /** The element being read when it has outgrown #maxElementBytes (its bytes are no longer kept). */
+  #long: LongElement | undefined;
+  #phase: "before" | "inside" | "after" = "before";
+  #depth = 0;
+  #inString = false;
+  #line = 1;
+  #fileOffset = 0;
+  /** Bytes of the next chunk already consumed: the character escaped by a `\` ending a chunk. */
+  #carry = 0;
+  #inElement = false;
+  /** Where the element being collected starts in the current chunk (0 when begun in an earlier one). */
+  #start = 0;
+  #index = 0;
+  /** Whether the last thing seen at the top level was a comma, so `[1,]` and `[,1]` are caught. */
+  #commaPending = false;
+
+  /**
+   * The block being collected: elements are copied into it as they end (or as a chunk ends inside
+   * one), so a block is one text whatever the read chunks were, and its hash does not depend on them.
+   */
+  #block = Buffer.allocUnsafe(1 << 20);
+  #blockLength = 0;
+  #blockFirst = 0;
+  #starts: number[] = [];
+  #lines: number[] = [];
+  #keys: number[] = [];
+  /** Keys counted so far at the top level of the element being collected. */
+  #keyCount = 0;
+
+  constructor(events: SplitterEvents, maxFieldLength: number) {
+    this.#events = events;
+    // A record of ten fields at the bound, each character written as a 6-byte escape, fits with room to spare.
+    this.#maxElementBytes = Math.max(MIN_ELEMENT_BYTES, 10 * 6 * maxFieldLength + (1 << 20));
+    // Written bytes, not characters: a value longer than this cannot be within the bound.
+    this.#maxString = 6 * maxFieldLength;
+  }
+
+  /** Keeps the element's bytes [from, to) of `chunk`, unless the element has outgrown the bound. */
+  #collect(chunk: Buffer, from: number, to: number): void {
+    if (this.#long !== undefined) {
+      this.#long.push(chunk, from, to);
+      return;
+    }
+    const start = this.#starts[this.#starts.length - 1] ?? 0;
+    if (this.#blockLength - start + (to - from) <= this.#maxElementBytes) {
+      this.#append(chunk, from, to);
+      return;
+    }
+    // Too long to be a subject: read on, measuring it, without keeping it. The elements before it
+    // go out as a block of their own, so every block stays a run of consecutive elements.
+    this.#long = new LongElement(this.#maxString);
+    this.#long.push(this.#block, start, this.#blockLength);
+    this.#long.push(chunk, from, to);
+    this.#starts.pop();
+    this.#lines.pop();
+    this.#blockLength = Math.max(0, start - 1);
+    this.#flush();
+  }
+
+  #append(chunk: Buffer, from: number, to: number): void {
+    const needed = this.#blockLength + (to - from);
+    if (needed > this.#block.length) {
+      const grown = Buffer.allocUnsafe(Math.max(needed, this.#block.length * 2));
+      this.#block.copy(grown, 0, 0, this.#blockLength);
+      this.#block = grown;
+    }
+    this.#blockLength += chunk.copy(this.#block, this.#blockLength, from, to);
+  }
+
+  #beginElement(at: number, line: number): void {
+    if (this.#starts.length === 0) {
+      this.#blockFirst = this.#index;
+      this.#blockLength = 0;
+    }
+    else this.#append(COMMA_BYTE, 0, 1);
+    this.#starts.push(this.#blockLength);
+    this.#lines.push(line);
+    this.#keyCount = 0;
+    this.#start = at;
+  }
+
+  #finishElement(chunk: Buffer, end: number, keys: number): void {
+    this.#collect(chunk, this.#start, end);
+    if (this.#long !== undefined) {
+      this.#events.tooLong(this.#index++, this.#long.bytes, this.#long.long);
+      this.#long = undefined;
+      return;
+    }
+    this.#keys.push(keys);
+    this.#index++;
+    if (this.#starts.length === BLOCK_RECORDS) this.#flush();
+  }
+
+  #flush(): void {
+    if (this.#starts.length === 0) return;
+    // A view, not a copy: the receiver hashes it and parses or copies it at once, before the buffer is reused.
+    const bytes = this.#block.subarray(0, this.#blockLength);
+    this.#events.block({ first: this.#blockFirst, bytes, starts: this.#starts, lines: this.#lines, keys: this.#keys });
+    this.#blockLength = 0;
+    this.#starts = [];
+    this.#lines = [];
+    this.#keys = [];
+  }
+
+  #problem(expected: string, got: string | undefined, hint?: string, index?: number): void {
+    this.#flush();
+    this.#events.problem(expected, got, hint, index);
+  }
+
+  /** Scans one chunk; false when the file cannot be an array of subjects and reading should stop. */
+  push(chunk: Buffer): boolean {
+    const n = chunk.length;
+    let i = this.#carry;
+    let depth = this.#depth;
+    let inString = this.#inString;
+    let inElement = this.#inElement;
+    let line = this.#line;
+    let keys = this.#keyCount;
+    let inside = this.#phase === "inside";
+    this.#carry = 0;
+    while (i < n) {
+      if (inString) {
+        // The tight loop most bytes go through: string contents, up to the closing quote.
+        // (`as number`: i < n here, and `?? 0` on every byte measurably slowed this loop.)
+        let b = chunk[i] as number;
+        while (b !== QUOTE) {
+          i += b === BACKSLASH ? 2 : 1;
+          if (i >= n) break;
+          b = chunk[i] as number;
+        }
+        if (i >= n) {
+          this.#carry = i - n;
+          break;
+        }
+        inString = false;
+        i++;
+        continue;
+      }
+      const c = chunk[i++] as number;
+      if (c === LINE_FEED) {
+        line++;
+        continue;
+      }
+      if (c === SPACE || c === CARRIAGE_RETURN || c === TAB) continue;
+      if (!inside) {
+        if (this.#phase === "before") {
+          const at = this.#fileOffset + i - 1;
+          if (at < BOM_BYTES.length && c === BOM_BYTES[at]) continue;
+          if (c === OPEN_BRACKET) {
+            this.#phase = "inside";
+            inside = true;
+            continue;
+          }
+          const hint = c === OPEN_BRACE ? "one object, not a list: put the subjects in [ ]" : undefined;
+          this.#problem("a JSON array of subjects", showValue(chunk.toString("utf8", i - 1, i + 39)), hint);
+        } else {
+          this.#problem("nothing after the array's closing ]", showValue(chunk.toString("utf8", i - 1, i + 39)), `on line ${line}`);
+        }
+        return false;
+      }
+      if (depth === 0 && (c === COMMA || c === CLOSE_BRACKET)) {
+        if (inElement) {
+          inElement = false;
+          this.#finishElement(chunk, i - 1, keys);
+        } else if (c === COMMA || this.#commaPending) {
+          this.#problem("a value", "nothing", `${c === COMMA ? "an extra" : "a trailing"} comma on line ${line}?`, this.#index++);
+        }
+        this.#commaPending = c === COMMA;
+        if (c === CLOSE_BRACKET) {
+          this.#phase = "after";
+          inside = false;
+        }
+        continue;
+      }
+      if (!inElement) {
+        inElement = true;
+        this.#beginElement(i - 1, line);
+        keys = 0;
+      }
+      if (c === QUOTE) inString = true;
+      else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth = Math.max(0, depth - 1);
+      // A record's keys, counted: JSON.parse keeps one of a key named twice, silently.
+      else if (c === COLON && depth === 1) keys++;
+    }
+    if (inElement) {
+      // Copied into the block now: the stream may reuse its buffers.
+      this.#collect(chunk, this.#start, n);
+      this.#start = 0;
+    }
+    this.#fileOffset += n;
+    this.#depth = depth;
+    this.#inString = inString;
+    this.#inElement = inElement;
+    this.#line = line;
+    this.#keyCount = keys;
+    return true;
+  }
+
+  /** Reports an array that never started or never closed. */
+  end(): void {
+    if (this.#inElement && this.#long === undefined) {
+      // An element cut short by the end of the file is not parsed: the problem below names it.
+      const start = this.#starts.pop() ?? 0;
+      this.#lines.pop();
+      this.#blockLength = Math.max(0, start - 1);
+    }
+    this.#flush();
+    if (this.#phase === "before") this.#events.problem("a JSON array of subjects", "an empty file", "write [] for no subjects");
+    else if (this.#phase === "inside") this.#events.problem("the array's closing ]", "the end of the file", "is the file cut short?", this.#inElement ? this.#index : undefined);
+  }
+}
+
+/**
+ * Parses a block's elements with one JSON.parse of `[` + the block + `]`: a million JSON.parse
+ * calls on small texts cost about twice one call on the same bytes. Only when that fails is each
+ * element parsed alone, to locate the broken ones.
+ */
+export function parseBlock(block: BlockText, file: SourceFile, sink: Pick<RecordSink, "record">, problems: ProblemSink): void {
+  const { first, starts, lines } = block;
+  // A block sent to a record thread arrives as a plain Uint8Array: decode it as a Buffer.
+  const bytes = Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength);
+  const textOf = (k: number): string => bytes.toString("utf8", starts[k], k + 1 < starts.length ? (starts[k + 1] ?? 0) - 1 : bytes.length);
+  // One object for the block, its count set per record: the text is decoded only for a record with a problem.
+  const source = { keys: 0, text: (position: number): string => textOf(position - first) };
+  let values: unknown;
+  try {
+    values = JSON.parse(`[${bytes.toString("utf8")}]`);
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+  }
+  if (Array.isArray(values) && values.length === starts.length) {
+    for (let k = 0; k < values.length; k++) {
+      source.keys = block.keys[k] ?? 0;
+      sink.record(values[k], first + k, source);
+    }
+    return;
+  }
+  for (let k = 0; k < starts.length; k++) {
+    const text = textOf(k);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      const hint = describeSyntaxError(error, text, lines[k] ?? 0);
+      problems.push({ severity: "error", ...locate(file, first + k), expected: "a JSON object", value: showValue(text.trim()), hint });
+      continue;
+    }
+    source.keys = block.keys[k] ?? 0;
+    sink.record(value, first + k, source);
+  }
+}
+
+/** Reads `file` (a JSON array) into `sink` block by block; problems of the array itself go to `problems`. */
+export async function readJsonArray(file: SourceFile, sink: RecordSink, problems: ProblemSink, maxFieldLength: number = DEFAULT_MAX_FIELD_LENGTH): Promise<void> {
+  const splitter = new ArraySplitter({
+    tooLong(index, bytes, long) {
+      const where = locate(file, index);
+      const bound = `at most ${maxFieldLength.toLocaleString("en-US")} characters`;
+      for (const { key, bytes: length } of long) {
+        problems.push({ severity: "error", ...where, field: key, value: `${length.toLocaleString("en-US")} bytes`, expected: bound, hint: "--max-field-length raises the bound" });
+      }
+      if (long.length === 0) problems.push({ severity: "error", ...where, value: `${bytes.toLocaleString("en-US")} bytes`, expected: "a record a subject's ten fields could fill", hint: "is it one record?" });
+    },
+    block(text) {
+      sink.block({ first: text.first, count: text.starts.length, hash: contentHash(text.bytes) }, text);
+    },
+    problem(expected, got, hint, index) {
+      problems.push({ severity: "error", ...locate(file, index), expected, ...(got === undefined ? {} : { value: got }), ...(hint === undefined ? {} : { hint }) });
+    },
+  }, maxFieldLength);
+  const source = openSource(file, { highWaterMark: CHUNK_BYTES });
+  const { stream } = source;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (!splitter.push(chunk)) {
+        stream.destroy();
+        return;
+      }
+      await sink.ready?.();
+    }
+    splitter.end();
+  } finally {
+    for (const problem of await source.problems()) problems.push(problem);
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * What the published description says about the data itself: its title, description, sources
+ * and licences, from one small file beside the data. The file is a Frictionless Data Package
+ * descriptor (`datapackage.json`, the open-data convention for exactly this), of which the build
+ * reads the fields below; it is validated like the data and is never read as a source of subjects.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import * as z from "zod";
+import { displayPath, METADATA_FILE } from "../../data/sources/find-sources.ts";
+import { DataError, type Problem, showValue } from "../../data/problems/problems.ts";
+
+const line = (what: string) => z.string({ error: what }).trim().min(1, { error: what });
+const url = z.url({ protocol: /^https?$/, error: "an http(s) URL" });
+
+/** The fields of a Data Package descriptor the build uses (others, such as `resources`, are allowed and ignored). */
+export const metadataSchema = z.object({
+  title: line("a non-empty title"),
+  description: line("a non-empty description"),
+  sources: z.array(z.strictObject({ title: line("a non-empty source title"), path: url.optional() }), { error: "a list of sources" }).min(1, { error: "at least one source" }),
+  licenses: z
+    .array(z.strictObject({ name: line("a licence identifier").optional(), title: line("a non-empty licence title"), path: url }), { error: "a list of licences" })
+    .min(1, { error: "at least one licence" }),
+});
+
+export type DatasetMetadata = z.infer<typeof metadataSchema>;
+
+/** What the description says when the data directory holds no descriptor. */
+export const UNDESCRIBED: DatasetMetadata = {
+  title: "Registry of Subjects",
+  description: "Croatian institutions (subjects) with their OIB, level, founding date, place and contact.",
+  sources: [],
+  licenses: [],
+};
+
+/** The data directory's descriptor, or UNDESCRIBED without one; its problems, located, when it is invalid. */
+export async function readMetadata(dataDir: string): Promise<{ metadata: DatasetMetadata; problems: Problem[] }> {
+  const path = join(dataDir, METADATA_FILE);
+  const file = displayPath(path);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { metadata: UNDESCRIBED, problems: [] };
+    throw error;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch (error) {
+    const problem: Problem = { severity: "error", file, expected: "a JSON object (a Data Package descriptor)", hint: (error as Error).message };
+    return { metadata: UNDESCRIBED, problems: [problem] };
+  }
+  const parsed = metadataSchema.safeParse(value);
+  if (parsed.success) return { metadata: parsed.data, problems: [] };
+  const problems = parsed.error.issues.map((issue): Problem => {
+    const field = issue.path.map(String).join(".");
+    const at = issue.path.reduce<unknown>((node, key) => (typeof node === "object" && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined), value);
+    return {
+      severity: "error",
+      file,
+      ...(field === "" ? {} : { field }),
+      ...(issue.code === "unrecognized_keys" ? { value: issue.keys.join(", ") } : { value: showValue(at) }),
+      expected: issue.code === "unrecognized_keys" ? "only title and path (sources) or name, title and path (licenses)" : issue.message,
+    };
+  });
+  return { metadata: UNDESCRIBED, problems };
+}
+
+/** The descriptor, or a DataError naming every problem in it. */
+export async function loadMetadata(dataDir: string): Promise<DatasetMetadata> {
+  const { metadata, problems } = await readMetadata(dataDir);
+  if (problems.length > 0) throw new DataError(problems);
+  return metadata;
+}

@@ -1,0 +1,191 @@
+/**
+ * The published description of the API, generated from the one zod schema of a subject
+ * (subject-schema.ts): JSON Schemas (2020-12) of a subject and of a page, and an OpenAPI 3.1
+ * document of `/api/subjekti/`. Nothing here restates a field's rule: each comes from the schema
+ * and its `meta` descriptions.
+ */
+import * as z from "zod";
+import { pageTags } from "../../core/cache-tags.ts";
+import { ALLOWED_METHODS, PREFLIGHT_MAX_AGE } from "../../core/cors.ts";
+import { DEFAULT_LIMIT } from "../../core/read-query.ts";
+import { VERSION } from "../../core/version.ts";
+import type { DatasetMetadata } from "./dataset-metadata.ts";
+import { subjectSchema } from "../../data/rules/subject-schema.ts";
+
+/** One page of the list, as DRF's LimitOffsetPagination renders it. */
+export const pageSchema = z.strictObject({
+  count: z.int().min(0).meta({ description: "The number of subjects in the whole list (not in this page)." }),
+  next: z.url().nullable().meta({
+    description: "The next page's absolute URL on the request's own origin (every query parameter kept, sorted; limit and offset set), or null on the last page.",
+  }),
+  previous: z.url().nullable().meta({
+    description: "The previous page's absolute URL (no offset parameter when it would be 0), or null on the first page.",
+  }),
+  results: z.array(subjectSchema).meta({ description: "The subjects of this page, in ascending id." }),
+});
+
+const errorSchema = z.strictObject({ detail: z.string().meta({ description: "What went wrong, in DRF's words." }) });
+const metadataAnswerSchema = z.strictObject({
+  name: z.string(),
+  description: z.string(),
+  renders: z.array(z.string()),
+  parses: z.array(z.string()),
+});
+
+type JsonObject = Record<string, unknown>;
+
+/** A standalone JSON Schema document (2020-12). */
+function jsonSchema(schema: z.ZodType, title: string, description: string): JsonObject {
+  const generated = z.toJSONSchema(schema, { target: "draft-2020-12" }) as JsonObject;
+  const { $schema, ...rest } = generated;
+  return { $schema, title, description, ...rest };
+}
+
+/** The JSON Schema of one subject. */
+export function subjectJsonSchema(): JsonObject {
+  return jsonSchema(subjectSchema, "Subject", "One subject of the Registry of Subjects: exactly these ten fields, in this order.");
+}
+
+/** The JSON Schema of one page of `/api/subjekti/` (the subject inlined, so one file validates a page). */
+export function pageJsonSchema(): JsonObject {
+  return jsonSchema(pageSchema, "Page", "One page of /api/subjekti/: count, next, previous, results.");
+}
+
+/** The facts of a build the description states. */
+export interface DescribedSite {
+  readonly maxLimit: number;
+  readonly cacheControl: string;
+}
+
+/** The OpenAPI 3.1 document of `/api/subjekti/`. */
+export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite): JsonObject {
+  const registry = z.registry<{ id: string }>();
+  registry.add(subjectSchema, { id: "Subject" });
+  registry.add(pageSchema, { id: "Page" });
+  registry.add(errorSchema, { id: "Error" });
+  registry.add(metadataAnswerSchema, { id: "ViewMetadata" });
+  const { schemas } = z.toJSONSchema(registry, { target: "draft-2020-12", uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, JsonObject> };
+  // Inside an OpenAPI 3.1 document the dialect is the document's (jsonSchemaDialect), not per schema.
+  for (const schema of Object.values(schemas)) {
+    delete schema["$schema"];
+    // zod names each schema by its URI; a fragment is no valid $id, and the component key names it already.
+    delete schema["$id"];
+  }
+
+  const licence = metadata.licenses[0];
+  const json = (ref: string, description: string) => ({ description, content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } } });
+  const header = (description: string, example?: string) => ({ description, schema: { type: "string", ...(example === undefined ? {} : { examples: [example] }) } });
+  const pageHeaders = {
+    ETag: { $ref: "#/components/headers/ETag" },
+    "Cache-Control": { $ref: "#/components/headers/Cache-Control" },
+    "Cache-Tag": { $ref: "#/components/headers/Cache-Tag" },
+    "Access-Control-Allow-Origin": { $ref: "#/components/headers/Access-Control-Allow-Origin" },
+    "Access-Control-Expose-Headers": { $ref: "#/components/headers/Access-Control-Expose-Headers" },
+    Allow: { $ref: "#/components/headers/Allow" },
+  };
+  const refusals = {
+    "404": json("Error", 'An unknown `format` (anything but absent, empty, `api` or `json`, case-sensitive): `{"detail":"Not found."}`.'),
+    "406": json("Error", 'An `Accept` header that admits no application/json: `{"detail":"Could not satisfy the request Accept header."}`.'),
+  };
+  const sources = metadata.sources.map((s) => `- ${s.path === undefined ? s.title : `[${s.title}](${s.path})`}`).join("\n");
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: metadata.title,
+      version: VERSION,
+      description:
+        `${metadata.description}\n\n` +
+        (sources === "" ? "" : `Sources:\n${sources}\n\n`) +
+        "Answers exactly as the original Django REST Framework service (`LimitOffsetPagination`). " +
+        `Any origin may read it (CORS: \`Access-Control-Allow-Origin: *\`; preflights allowed for ${ALLOWED_METHODS} with any request header). ` +
+        "Other methods answer 405; `/api/subjekti` without the slash answers 301 to it.",
+      ...(licence === undefined ? {} : { license: { name: licence.title, url: licence.path } }),
+    },
+    // No `servers`: the default ("/") is wherever this document was fetched from, so a deploy
+    // preview's document describes the deploy preview.
+    paths: {
+      "/api/subjekti/": {
+        summary: "The list of subjects, a page at a time",
+        parameters: [
+          { $ref: "#/components/parameters/limit" },
+          { $ref: "#/components/parameters/offset" },
+          { $ref: "#/components/parameters/format" },
+        ],
+        get: {
+          operationId: "listSubjects",
+          summary: "A page of subjects",
+          description:
+            "Every query parameter other than limit and offset is kept in the `next` and `previous` links. " +
+            "`If-None-Match` with the page's ETag answers 304.",
+          responses: {
+            "200": { ...json("Page", "The page."), headers: pageHeaders },
+            "304": { description: "Not modified: `If-None-Match` named this page's ETag.", headers: { ETag: { $ref: "#/components/headers/ETag" } } },
+            ...refusals,
+          },
+        },
+        head: {
+          operationId: "headSubjects",
+          summary: "The headers of a page, without its body",
+          responses: { "200": { description: "As GET, without a body (Content-Length is the GET body's).", headers: pageHeaders }, "304": { description: "Not modified." }, ...refusals },
+        },
+        options: {
+          operationId: "describeSubjects",
+          summary: "DRF's view metadata, or a CORS preflight",
+          description:
+            "Without `Origin` and `Access-Control-Request-Method`: DRF's metadata. With both (a browser's preflight): 204 allowing " +
+            `${ALLOWED_METHODS} and every requested header, for ${PREFLIGHT_MAX_AGE} seconds.`,
+          responses: {
+            "200": json("ViewMetadata", "DRF's metadata of the view."),
+            "204": {
+              description: "A CORS preflight's answer.",
+              headers: {
+                "Access-Control-Allow-Origin": { $ref: "#/components/headers/Access-Control-Allow-Origin" },
+                "Access-Control-Allow-Methods": header("The methods allowed.", ALLOWED_METHODS),
+                "Access-Control-Allow-Headers": header("The headers the preflight asked for, lower-cased."),
+                "Access-Control-Max-Age": header("How long a browser may keep this answer, in seconds.", PREFLIGHT_MAX_AGE),
+              },
+            },
+            ...refusals,
+          },
+        },
+      },
+    },
+    components: {
+      schemas,
+      parameters: {
+        limit: {
+          name: "limit",
+          in: "query",
+          description:
+            `Subjects per page. Read as Python's int() reads a string (surrounding spaces, a sign, leading zeros and _ between digits accepted). ` +
+            `Missing, not an integer, 0 or negative: ${DEFAULT_LIMIT}. Above ${site.maxLimit}: ${site.maxLimit}. Never an error.`,
+          schema: { type: "integer", minimum: 1, maximum: site.maxLimit, default: DEFAULT_LIMIT },
+        },
+        offset: {
+          name: "offset",
+          in: "query",
+          description: "Subjects skipped from the start of the list (ascending id). Missing, not an integer or negative: 0. Past the end: an empty page. Never an error.",
+          schema: { type: "integer", minimum: 0, default: 0 },
+        },
+        format: {
+          name: "format",
+          in: "query",
+          description: "`api` or `json` (or empty): JSON, and the links keep it. Anything else (case-sensitive) answers 404.",
+          schema: { type: "string", enum: ["", "api", "json"] },
+        },
+      },
+      headers: {
+        ETag: header("A strong entity tag of this page; send it back in If-None-Match for a 304."),
+        "Cache-Control": header("How long caches may keep the answer.", site.cacheControl),
+        "Cache-Tag": header(
+          "The cache tags of the answer (also sent as Netlify-Cache-Tag): the site's, and one per records chunk the page shows, so a purge by tag reaches exactly the answers a rebuild changed.",
+          pageTags(1000, 0, 20).join(","),
+        ),
+        "Access-Control-Allow-Origin": header("Any origin may read the answer.", "*"),
+        "Access-Control-Expose-Headers": header("Headers a cross-origin page may read.", "ETag, Allow"),
+        Allow: header("The methods the resource answers.", ALLOWED_METHODS),
+      },
+    },
+  };
+}

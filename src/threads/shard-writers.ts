@@ -1,0 +1,81 @@
+/**
+ * The shard writer threads: a whole shard (or a part of a large one) a task, its files written with
+ * synchronous fs calls in a thread, hard-linked from the old version where the bytes are the same,
+ * its temporary directory renamed into place. The build's write stage (write-site.ts) and the
+ * benchmark's probe both write through them.
+ */
+import { availableParallelism } from "node:os";
+import type { ShardFile } from "../site/plan-site.ts";
+import { startWorkerPool, type WorkerPool } from "./worker-pool.ts";
+
+/**
+ * Writer threads: one per core, which on the 2-core machine measured wrote 361k files on tmpfs in
+ * ~2.6 s against ~6 s for 64 callback writes in flight (BENCHMARKS.md). Capped because bytes in
+ * flight grow with threads and more than 8 were never measured.
+ */
+const MAX_WRITERS = 8;
+/** Shards a writer thread may have out: one being written, one waiting while the main thread assembles the next. */
+const SHARDS_PER_WRITER = 2;
+const WRITER_ENTRY = new URL("./shard-writer-thread.mjs", import.meta.url);
+
+/**
+ * A whole shard for a writer thread: file i is `buffer[ends[i-1] ?? 0, ends[i])`, named `names[i]`,
+ * written into `tmp` (hard-linked from `old` when that version holds the same bytes), after which
+ * `tmp` is renamed to `dir`. Writing in threads with synchronous fs calls keeps the main thread's
+ * cost per file near nothing: the callback `fs.writeFile` cost it ~25 µs a file (BENCHMARKS.md).
+ */
+export interface ShardTask {
+  readonly buffer: ArrayBuffer;
+  readonly names: readonly string[];
+  readonly ends: readonly number[];
+  readonly tmp: string;
+  /** Null: the caller renames `tmp` (a shard written in parts, or records waiting for the read to succeed). */
+  readonly dir: string | null;
+  readonly old: string | null;
+}
+
+/** What a writer thread did with a shard. */
+export interface ShardWritten {
+  readonly written: number;
+  readonly linked: number;
+  readonly bytesWritten: number;
+  /** The files (by index) hard-linked from the old version; every other one was written. */
+  readonly linkedFiles: readonly number[];
+}
+
+export interface ShardWriters extends Pick<WorkerPool<ShardTask, ShardWritten>, "hasRoom" | "room" | "close"> {
+  /** Writes `files` into `tmp` in a thread (hard-linked from `old` where the bytes are the same), then renames `tmp` to `dir` unless it is null. */
+  write(files: readonly ShardFile[], tmp: string, dir: string | null, old: string | null): Promise<ShardWritten>;
+}
+
+/**
+ * Starts the shard writer threads (the build's and the benchmark probe's): `threads` defaults to
+ * one per core. A shard's bytes travel in a buffer that comes back with the answer and is reused:
+ * a fresh buffer a shard cost the kernel ~30% more time in page faults (300k subjects).
+ */
+export function startShardWriters(threads = Math.min(MAX_WRITERS, availableParallelism())): ShardWriters {
+  const count = Math.max(1, threads);
+  const pool = startWorkerPool<ShardTask, ShardWritten & { readonly buffer: ArrayBuffer }>(WRITER_ENTRY, count, SHARDS_PER_WRITER);
+  const free: ArrayBuffer[] = [];
+  return {
+    async write(files, tmp, dir, old) {
+      const ends: number[] = [];
+      let size = 0;
+      for (const file of files) ends.push((size += file.bytes.length));
+      const fits = free.findIndex((b) => b.byteLength >= size);
+      const buffer = fits >= 0 ? (free.splice(fits, 1)[0] as ArrayBuffer) : new ArrayBuffer(size);
+      const view = new Uint8Array(buffer);
+      for (const [i, file] of files.entries()) view.set(file.bytes, i === 0 ? 0 : ends[i - 1]);
+      const { buffer: back, ...written } = await pool.run({ buffer, names: files.map((f) => f.name), ends, tmp, dir, old }, [buffer]);
+      // As many kept as can be out at once, the largest: every later shard then fits one.
+      free.push(back);
+      free.sort((a, b) => b.byteLength - a.byteLength).splice(count * SHARDS_PER_WRITER);
+      return written;
+    },
+    get hasRoom() {
+      return pool.hasRoom;
+    },
+    room: () => pool.room(),
+    close: () => pool.close(),
+  };
+}
