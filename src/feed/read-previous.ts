@@ -20,8 +20,8 @@ export interface PreviousFeed {
   readonly from: string;
   /** A local file holding the verified snapshot (it stays until dispose). */
   readonly snapshot: string;
-  /** The bytes of a kept diff, for a feed carried into an output directory that lacks them. */
-  diff(sequence: number): Promise<Uint8Array>;
+  /** The bytes of a kept diff, for a feed carried into an output directory that lacks them; null when the source lacks it. */
+  diff(sequence: number): Promise<Uint8Array | null>;
   /** True when the previous feed's files sit in the output directory already (a rebuild in place). */
   readonly inPlace: boolean;
   dispose(): Promise<void>;
@@ -67,7 +67,10 @@ async function fromDir(dir: string, inPlace: boolean): Promise<PreviousFeed | nu
     from: dir,
     snapshot,
     inPlace,
-    diff: (sequence) => readFile(join(feedDir, diffName(sequence))),
+    diff: (sequence) => readFile(join(feedDir, diffName(sequence))).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return null;
+      throw error;
+    }),
     dispose: async () => {
       if (temp !== undefined) await rm(temp, { recursive: true, force: true });
     },
@@ -91,7 +94,10 @@ async function fromUrl(site: string): Promise<PreviousFeed | null> {
       from: site,
       snapshot,
       inPlace: false,
-      diff: async (sequence) => new Uint8Array(await (await get(new URL(diffName(sequence), stateUrl), true)).arrayBuffer()),
+      diff: async (sequence) => {
+        const answer = await get(new URL(diffName(sequence), stateUrl));
+        return answer.status === 404 ? null : new Uint8Array(await answer.arrayBuffer());
+      },
       dispose: () => rm(temp, { recursive: true, force: true }),
     };
   } catch (error) {

@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { once } from "node:events";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname } from "node:path";
 import { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { SubjektiError } from "../core/subjekti-error.ts";
@@ -18,6 +19,7 @@ import { applyChanges, readDiff, type Tally } from "./apply-diff.ts";
 import { diffSnapshots } from "./diff-snapshots.ts";
 import { diffName, type FeedState, parseState, STATE_PATH } from "./feed-format.ts";
 import { readLines } from "./read-lines.ts";
+import { removeLeftovers } from "../shared/remove-leftovers.ts";
 
 export interface SyncReport {
   readonly url: string;
@@ -47,6 +49,8 @@ export async function syncMirror(site: string, file: string): Promise<SyncReport
   if (local !== null && local.version === state.version) return report({ added: 0, removed: 0, changed: 0 }, null);
 
   const temp = `${file}.tmp-${process.pid}`;
+  // What a sync killed before left beside the copy.
+  await removeLeftovers(dirname(file), (name) => name.startsWith(`${basename(file)}.`));
   try {
     let why: string;
     if (local === null) why = "no verified local copy";

@@ -21,6 +21,7 @@ import { atomFeed } from "./atom-feed.ts";
 import { type KeepChanges, keptEntries } from "./keep-changes.ts";
 import type { PreviousFeed } from "./read-previous.ts";
 import { readLines } from "./read-lines.ts";
+import { removeLeftovers } from "../shared/remove-leftovers.ts";
 
 export interface FeedInput {
   /** The site's directory (through a plain site's link). */
@@ -51,6 +52,9 @@ export interface FeedReport {
 export async function writeFeed(input: FeedInput): Promise<FeedReport> {
   const dir = join(input.outDir, FEED_DIR);
   await mkdir(join(dir, "snapshots"), { recursive: true });
+  // What builds killed before left (a half-written snapshot can be hundreds of megabytes).
+  await removeLeftovers(dir);
+  await removeLeftovers(join(dir, "snapshots"));
   const temp = (name: string): string => join(dir, `${name}.tmp-${process.pid}`);
   const { previous } = input;
   const snapshotTemp = temp("snapshot");
@@ -60,12 +64,14 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
       await rm(snapshotTemp, { force: true });
       // The same data: a feed read from elsewhere is carried over as it was.
       if (!previous.inPlace) {
-        await carry(previous, dir);
-        await writeState(input.outDir, previous.state, input.baseUrl);
+        const oldest = await carry(previous, dir);
+        await writeState(input.outDir, { ...previous.state, oldest: Math.max(oldest, previous.state.oldest) }, input.baseUrl);
       }
       return { sequence: previous.state.sequence, version, changed: false, started: false, upserts: 0, deletes: 0, diffBytes: 0 };
     }
     const sequence = (previous?.state.sequence ?? 0) + 1;
+    // A feed read from elsewhere first: its files, and how far back its diffs really reach.
+    const carried = previous === null || previous.inPlace ? 0 : await carry(previous, dir);
     const published = input.published.toISOString();
     let entry: FeedEntry = { sequence, published, from_version: previous?.state.version ?? null, to_version: version, upserts: input.count, deletes: 0 };
     let diffBytes = 0;
@@ -80,10 +86,9 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
     await rename(snapshotTemp, join(dir, snapshotName(version)));
     const history = keptEntries([...(previous?.state.history ?? []), entry], input.keep);
     // The first sequence has no diff (a mirror starts from the snapshot): it is never "kept".
-    const withDiffs = history.filter((e) => e.from_version !== null);
+    const withDiffs = history.filter((e) => e.from_version !== null && e.sequence >= carried);
     const oldest = withDiffs[0]?.sequence ?? sequence + 1;
     const state: FeedState = { format: FEED_FORMAT, sequence, version, published, count: input.count, oldest, snapshot: { url: snapshotName(version), sha256: version, bytes }, history };
-    if (previous !== null && !previous.inPlace) await carry(previous, dir);
     // 3. The state, then the Atom feed.
     await writeState(input.outDir, state, input.baseUrl);
     await prune(dir, state, previous?.state.version);
@@ -140,17 +145,23 @@ async function writeDiff(previous: PreviousFeed, snapshot: string, head: { seque
   return { upserts, deletes, bytes };
 }
 
-/** Brings a feed read from elsewhere into `dir`: its snapshot and its kept diffs (the state is written after). */
-async function carry(previous: PreviousFeed, dir: string): Promise<void> {
-  for (const entry of previous.state.history) {
-    if (entry.from_version === null || entry.sequence < previous.state.oldest) continue;
-    const path = join(dir, diffName(entry.sequence));
-    await writeFile(`${path}.tmp-${process.pid}`, await previous.diff(entry.sequence));
-    await rename(`${path}.tmp-${process.pid}`, path);
-  }
+/**
+ * Brings a feed read from elsewhere into `dir`: its snapshot and its kept diffs, newest first (the
+ * state is written after). A diff the source no longer has ends the history there: the sequence
+ * after it is the oldest a mirror can follow from, which is returned.
+ */
+async function carry(previous: PreviousFeed, dir: string): Promise<number> {
   const snapshot = join(dir, snapshotName(previous.state.version));
   await copyFile(previous.snapshot, `${snapshot}.tmp-${process.pid}`);
   await rename(`${snapshot}.tmp-${process.pid}`, snapshot);
+  for (let sequence = previous.state.sequence; sequence >= previous.state.oldest; sequence--) {
+    const bytes = await previous.diff(sequence);
+    if (bytes === null) return sequence + 1;
+    const path = join(dir, diffName(sequence));
+    await writeFile(`${path}.tmp-${process.pid}`, bytes);
+    await rename(`${path}.tmp-${process.pid}`, path);
+  }
+  return previous.state.oldest;
 }
 
 /** The state, then the Atom feed made from it, each renamed into place. */
