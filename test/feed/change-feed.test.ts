@@ -95,6 +95,11 @@ describe("the change feed, built ten times and followed by sync mirrors over HTT
     const c = await syncMirror(origin, mirrors.c);
     expect(c).toMatchObject({ from: 8, to: 9, added: 0, removed: 0, changed: 1, snapshot: null });
     for (const file of Object.values(mirrors)) expect((await readFile(file)).equals(snapshot), file).toBe(true);
+    // The preview serves the feed as the hosts do: any origin may read it; the state briefly cached, the rest immutable.
+    const answer = await fetch(`${origin}/changes/state.json`);
+    expect([answer.headers.get("access-control-allow-origin"), answer.headers.get("cache-control")]).toEqual(["*", "public, max-age=60"]);
+    const diff = await fetch(`${origin}/changes/9.json`);
+    expect([diff.status, diff.headers.get("cache-control")]).toEqual([200, "public, max-age=31536000, immutable"]);
     // A second sync with nothing new does nothing.
     expect(await syncMirror(origin, mirrors.c)).toMatchObject({ from: 9, to: 9, added: 0, removed: 0, changed: 0, snapshot: null });
     // From the snapshot, the counts are the records that differ between the two ends.
