@@ -27,6 +27,12 @@ export interface PreviousFeed {
   dispose(): Promise<void>;
 }
 
+/** A file that is not there reads as null; any other failure is thrown. */
+function ignoreMissing(error: NodeJS.ErrnoException): null {
+  if (error.code === "ENOENT") return null;
+  throw error;
+}
+
 const isUrl = (text: string): boolean => /^https?:\/\//i.test(text);
 
 /**
@@ -52,6 +58,8 @@ async function fromDir(dir: string, inPlace: boolean): Promise<PreviousFeed | nu
   const state = stateOf(text, statePath);
   const feedDir = join(dir, STATE_PATH, "..");
   let snapshot = join(feedDir, state.snapshot.url);
+  // Where the kept diffs are read from: beside the state, or copies (the directory may be gone by then).
+  let diffs = feedDir;
   let temp: string | undefined;
   if (!inPlace) {
     temp = await mkdtemp(join(tmpdir(), "subjekti-feed-"));
@@ -60,6 +68,10 @@ async function fromDir(dir: string, inPlace: boolean): Promise<PreviousFeed | nu
       throw new SubjektiError("FEED_SNAPSHOT_MISSING", `${statePath} names the snapshot ${state.snapshot.url}, which cannot be read (${error.code ?? error.message}): remove ${join(dir, "changes")} to start a new change feed`);
     });
     snapshot = copy;
+    for (let sequence = state.oldest; sequence <= state.sequence; sequence++) {
+      await copyFile(join(feedDir, diffName(sequence)), join(temp, diffName(sequence))).catch(ignoreMissing);
+    }
+    diffs = temp;
   }
   await verifySnapshot(snapshot, state, statePath);
   return {
@@ -67,10 +79,7 @@ async function fromDir(dir: string, inPlace: boolean): Promise<PreviousFeed | nu
     from: dir,
     snapshot,
     inPlace,
-    diff: (sequence) => readFile(join(feedDir, diffName(sequence))).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return null;
-      throw error;
-    }),
+    diff: (sequence) => readFile(join(diffs, diffName(sequence))).catch(ignoreMissing),
     dispose: async () => {
       if (temp !== undefined) await rm(temp, { recursive: true, force: true });
     },

@@ -182,4 +182,25 @@ describe("the change feed, built ten times and followed by sync mirrors over HTT
       await ci.close();
     }
   });
+
+  it("a plain-file site (--links files) carries its feed into each new tree", async () => {
+    const data = join(root, "plain-data");
+    const plain = join(root, "plain");
+    await mkdir(data);
+    const lists = versions();
+    const sequences: (number | undefined)[] = [];
+    for (const v of [0, 1, 2]) {
+      await writeFile(join(data, "subjekti.json"), JSON.stringify(lists[v]));
+      const report = await build(data, plain, { feed: true, cacheDir: null, links: "files", limits: [20], sourceDateEpoch: String(1_700_000_000 + v) });
+      sequences.push(report.feed?.sequence);
+    }
+    expect(sequences).toEqual([1, 2, 3]);
+    // Through the link, the newest tree holds the whole history: the diffs of sequences 2 and 3 and the snapshot.
+    const kept = parseState(await readFile(join(plain, "changes/state.json"), "utf8")) as FeedState;
+    expect(kept).toMatchObject({ sequence: 3, oldest: 2 });
+    const diff2 = JSON.parse(await readFile(join(plain, "changes/2.json"), "utf8")) as { to_version: string };
+    const diff3 = JSON.parse(await readFile(join(plain, "changes/3.json"), "utf8")) as { from_version: string; to_version: string };
+    expect(diff3.from_version).toBe(diff2.to_version);
+    expect(sha256(await readFile(join(plain, "changes", kept.snapshot.url)))).toBe(diff3.to_version);
+  });
 });
