@@ -27,11 +27,11 @@ RESTART_SERVE=${RESTART_SERVE:-systemctl restart subjekti}
 say() { printf 'redeploy: %s\n' "$*" >&2; }
 
 say "build $DATA -> $SITE for $BASE_URL"
-# shellcheck disable=SC2086 # the *_ARGS are lists of options
-"$SUBJEKTI" build --data "$DATA" --out "$SITE" --base-url "$BASE_URL" --quiet ${BUILD_ARGS:-}
+# The *_ARGS are read as a shell reads them, quotes included (--cache-control 'public, max-age=300').
+eval "set -- ${BUILD_ARGS:-}"
+"$SUBJEKTI" build --data "$DATA" --out "$SITE" --base-url "$BASE_URL" --quiet "$@"
 
 say "regenerate $NGINX_CONF"
-# shellcheck disable=SC2086
 eval "set -- ${NGINX_ARGS:-}"
 "$SUBJEKTI" nginx --dir "$SITE" "$@" > "$NGINX_CONF.new"
 if [ -f "$NGINX_CONF" ]; then cp "$NGINX_CONF" "$NGINX_CONF.old"; fi
@@ -53,7 +53,6 @@ if [ "${CHECK:-1}" != 0 ]; then
   say "check $BASE_URL against $SITE"
   # nginx's workers take the new configuration a moment after the signal.
   sleep "${CHECK_DELAY:-1}"
-  # shellcheck disable=SC2086
   eval "set -- ${CHECK_ARGS:-}"
   "$SUBJEKTI" check "$BASE_URL" --dir "$SITE" --quiet "$@"
 fi
