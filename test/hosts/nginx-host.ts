@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import { connect } from "node:net";
@@ -70,11 +70,20 @@ export interface NginxHost extends Host {
  * Starts `subjekti serve` and nginx in front of it (on `nginxPort`, else a free port) for the site
  * in `dir`; `prefix` is nginx's own temp directory (created here). The Host `testserver` makes links the fixture's public origin.
  */
-export async function nginxHost(dir: string, prefix: string, serveArgs: readonly string[] = [], nginxPort?: number): Promise<NginxHost> {
+export async function nginxHost(
+  dir: string,
+  prefix: string,
+  serveArgs: readonly string[] = [],
+  nginxPort?: number,
+  /** nginx over TLS with this certificate (for the Host `testserver`), trusted by `send`. */
+  tls?: { readonly cert: string; readonly key: string },
+): Promise<NginxHost> {
   if (NGINX === null) throw new Error("nginx is not installed (apt-get install nginx-light)");
   const [port, upstream] = [nginxPort ?? (await freePort()), await freePort()];
   await mkdir(join(prefix, "temp"), { recursive: true });
-  const generated = await runCli(["nginx", "--dir", dir, "--listen", `127.0.0.1:${port}`, "--upstream", `127.0.0.1:${upstream}`]);
+  const listen = tls === undefined ? ["--listen", `127.0.0.1:${port}`] : ["--listen", `127.0.0.1:${port} ssl`, "--ssl-certificate", tls.cert, "--ssl-certificate-key", tls.key];
+  const generated = await runCli(["nginx", "--dir", dir, ...listen, "--upstream", `127.0.0.1:${upstream}`]);
+  const trust = tls === undefined ? undefined : { ca: await readFile(tls.cert, "utf8"), servername: "testserver" };
   if (generated.code !== 0) throw new Error(`subjekti nginx failed: ${generated.stderr}`);
   await writeFile(join(prefix, "subjekti.conf"), generated.stdout);
   await writeNginxConf(prefix, [generated.stdout]);
@@ -85,7 +94,7 @@ export async function nginxHost(dir: string, prefix: string, serveArgs: readonly
     port,
     prefix,
     serve,
-    send: (method, target, headers, encoding) => sendRaw(port, method, target, { Host: "testserver", ...headers }, encoding),
+    send: (method, target, headers, encoding) => sendRaw(port, method, target, { Host: "testserver", ...headers }, encoding, undefined, trust),
     async stopServe() {
       const child = host.serve?.child;
       host.serve = null;

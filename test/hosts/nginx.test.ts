@@ -6,6 +6,7 @@
  * Without nginx the tests skip, saying so, unless SUBJEKTI_REQUIRE_NGINX=1 (CI installs Debian's
  * nginx-light), where that is a failure.
  */
+import { spawnSync } from "node:child_process";
 import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
@@ -47,8 +48,8 @@ function adaptToNginx(c: RequestCase): RequestCase {
   return own === undefined ? c : { ...c, status: own.status, expectHeaders: { "content-type": "text/html" }, body: NGINX_PAGE(own.status), length: null };
 }
 
-/** Builds the fixture and starts nginx in front of `subjekti serve <serveArgs>` for the enclosing describe. */
-function startNginx(serveArgs: readonly string[]): { use: () => NginxHost; site: () => Awaited<ReturnType<typeof buildFixture>> } {
+/** Builds the fixture and starts nginx in front of `subjekti serve <serveArgs>` (over TLS with `tls`) for the enclosing describe. */
+function startNginx(serveArgs: readonly string[], tls = false): { use: () => NginxHost; site: () => Awaited<ReturnType<typeof buildFixture>> } {
   let site: Awaited<ReturnType<typeof buildFixture>> | undefined;
   let prefix: string | undefined;
   let host: NginxHost | undefined;
@@ -57,7 +58,13 @@ function startNginx(serveArgs: readonly string[]): { use: () => NginxHost; site:
     if (NGINX === null) throw new Error("SUBJEKTI_REQUIRE_NGINX=1 but no nginx on PATH or in /usr/sbin (apt-get install nginx-light)");
     site = await buildFixture();
     prefix = await tempDir("subjekti-nginx-");
-    host = await nginxHost(site.dir, prefix, serveArgs);
+    let certificate: { cert: string; key: string } | undefined;
+    if (tls) {
+      certificate = { cert: join(prefix, "cert.pem"), key: join(prefix, "key.pem") };
+      const made = spawnSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", certificate.key, "-out", certificate.cert, "-days", "2", "-subj", "/CN=testserver", "-addext", "subjectAltName=DNS:testserver"], { encoding: "utf8" });
+      if (made.status !== 0) throw new Error(`openssl: ${made.stderr}`);
+    }
+    host = await nginxHost(site.dir, prefix, serveArgs, undefined, certificate);
   }, 120_000);
 
   afterAll(async () => {
@@ -137,6 +144,17 @@ describe.skipIf(NGINX === null && !REQUIRE_NGINX)(`nginx (${nginxVersion()}) in 
       expect(gzipped).toBeGreaterThan(50);
     });
   });
+});
+
+/**
+ * The table over TLS (a certificate made here with openssl, trusted by the client): the fixture's
+ * base URL is http://testserver, so over https nginx sends no file (the scheme is part of the
+ * gate) and `subjekti serve`, without --forwarded-proto, writes the table's http links: the table
+ * checks TLS termination, the proxying and every answer's bytes through it.
+ */
+describe.skipIf(NGINX === null && !REQUIRE_NGINX)(`nginx (${nginxVersion()}) over TLS in front of subjekti serve`, () => {
+  const { use } = startNginx(["--allowed-hosts", TABLE_HOSTS], true);
+  describe("the request table over TLS", () => runRequestCases("nginx", plain(use), adaptToNginx));
 });
 
 describe.skipIf(NGINX === null && !REQUIRE_NGINX)("nginx without the Node process", () => {
