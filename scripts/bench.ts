@@ -34,6 +34,7 @@ import { route } from "../src/core/route.ts";
 import { forEachBounded } from "../src/shared/for-each-bounded.ts";
 import type { WritePlan } from "./bench-probe.ts";
 import { generateFile } from "./generate-subjects.ts";
+import { type Measured, measureCommand } from "./measure-command.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const BENCH = join(ROOT, ".bench");
@@ -114,45 +115,8 @@ function parseOptions(argv: readonly string[]): BenchOptions {
 // ---------------------------------------------------------------------------------------------
 // Processes
 
-interface Measured {
-  readonly seconds: number;
-  /** Peak resident set size of the child, MB. */
-  readonly rssMb: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/**
- * Runs `node <args>` to the end: wall time from here, peak RSS from GNU time's %M when present,
- * else from polling /proc/<pid>/status (VmHWM, the kernel's own high-water mark).
- */
-async function measure(args: readonly string[]): Promise<Measured> {
-  const hasTime = existsSync(TIME);
-  const timeFile = join(TMP, `time-${process.pid}.txt`);
-  const command = hasTime ? TIME : process.execPath;
-  const commandArgs = hasTime ? ["-f", "%M", "-o", timeFile, process.execPath, ...args] : [...args];
-  const started = performance.now();
-  const child = spawn(command, commandArgs, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
-  child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-  let polledKb = 0;
-  const poll = hasTime
-    ? undefined
-    : setInterval(() => {
-        void readFile(`/proc/${child.pid}/status`, "utf8").then(
-          (status) => (polledKb = Math.max(polledKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0))),
-          () => undefined,
-        );
-      }, 20);
-  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
-  const seconds = (performance.now() - started) / 1000;
-  if (poll !== undefined) clearInterval(poll);
-  if (code !== 0) throw new Error(`node ${args.join(" ")} exited with ${code}:\n${stderr.slice(-2000)}`);
-  const kb = hasTime ? Number((await readFile(timeFile, "utf8")).trim().split("\n").at(-1)) : polledKb;
-  return { seconds, rssMb: kb / 1024, stdout, stderr };
-}
+/** Runs `node <args>` in the repository to the end: its time and peak memory (measure-command.ts). */
+const measure = (args: readonly string[]): Promise<Measured> => measureCommand(args, ROOT, TMP);
 
 /** Starts a server process and resolves once it prints a line matching `ready`. */
 async function startServer(args: readonly string[], ready: RegExp): Promise<ChildProcess> {

@@ -1,10 +1,11 @@
 /** `subjekti build`: validate the sources and pre-render the site (src/site/build-site.ts). */
-import { type Command, Option } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import type { Form } from "../core/layout.ts";
 import { SubjektiError } from "../core/subjekti-error.ts";
 import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "../site/build-options.ts";
 import { type Target, TARGETS } from "../site/deploy-preflight.ts";
 import type { LinkKind } from "../site/site-shape.ts";
+import { DEFAULT_KEEP, type KeepChanges, parseKeep } from "../feed/keep-changes.ts";
 import type { Io } from "./io.ts";
 import { baseUrl, checkDirs, originOnly, formList, limitList, positiveInt, type ReadFlags, readOptionsOf, threadCount, withReadOptions } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
@@ -25,6 +26,15 @@ interface BuildFlags extends ReadFlags {
   readonly links: LinkKind;
   readonly target?: Target;
   readonly overLimits: "refuse" | "warn";
+  readonly feed: boolean;
+  readonly previous?: string;
+  readonly keepChanges?: KeepChanges;
+}
+
+function keepChanges(text: string): KeepChanges {
+  const keep = parseKeep(text);
+  if (keep === null) throw new InvalidArgumentError(`expected a number of diffs (such as 100) or of days (such as 90d), got "${text}"`);
+  return keep;
 }
 
 /** The build's options from its flags and the environment: resolved once, every default in place. */
@@ -44,6 +54,10 @@ export function buildOptionsOf(flags: BuildFlags, env: Io["env"]): BuildOptions 
     // Netlify's build sets NETLIFY=true: there its limits apply without saying so.
     target: flags.target ?? (env["NETLIFY"] === "true" ? "netlify" : "none"),
     overLimits: flags.overLimits,
+    feed: flags.feed,
+    ...(flags.previous === undefined ? {} : { previous: flags.previous }),
+    keepChanges: flags.keepChanges ?? DEFAULT_KEEP,
+    sourceDateEpoch: env["SOURCE_DATE_EPOCH"],
   };
 }
 
@@ -65,7 +79,10 @@ export function addBuildCommand(program: Command, { io, problems }: CommandConte
     .option("--threads <n>", "threads that parse and render JSON arrays (default: one per core for large inputs; 0: none)", threadCount)
     .addOption(new Option("--links <kind>", "query: DRF's links (?limit=&offset=), for hosts that route; files: links to the page files themselves, for plain static hosts (--out becomes a link to the built tree)").choices(["query", "files"]).default("query"))
     .addOption(new Option("--target <host>", "check the site against this host's limits before writing (default: netlify when $NETLIFY is true, else none)").choices(TARGETS))
-    .addOption(new Option("--over-limits <action>", "over the target's limits: refuse (exit 1, nothing written) or warn and build").choices(["refuse", "warn"]).default("refuse"));
+    .addOption(new Option("--over-limits <action>", "over the target's limits: refuse (exit 1, nothing written) or warn and build").choices(["refuse", "warn"]).default("refuse"))
+    .option("--previous <url|dir>", "where the last published change feed is read (the live site's origin, or a directory of a built site): a build in CI has no dist/ of the last deploy (default: --out)")
+    .option("--keep-changes <n|Nd>", "the change feed's history kept: the last n diffs, or those of the last N days of the data's dates (default: 90d)", keepChanges)
+    .option("--no-feed", "write no change feed (changes/)");
   withReadOptions(build).action(async (flags: BuildFlags) => {
     problems.all = flags.allProblems;
     // With --json a build that fails prints its problems as JSON lines on stdout, as validate --json does.

@@ -20,6 +20,7 @@ import { addNginxCommand } from "./nginx.ts";
 import { addPreviewCommand } from "./preview.ts";
 import { type CommandContext, problemOutput } from "./problems-output.ts";
 import { addServeCommand } from "./serve.ts";
+import { addSyncCommand } from "./sync.ts";
 import { addValidateCommand } from "./validate.ts";
 
 export { type Io, processIo } from "./io.ts";
@@ -65,6 +66,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   addExportCommand(program, context);
   addPreviewCommand(program, context);
   addCheckCommand(program, context);
+  addSyncCommand(program, context);
   addServeCommand(program, io, context.listening);
   addNginxCommand(program, io);
 

@@ -13,6 +13,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo, Socket } from "node:net";
 import { resolve, sep } from "node:path";
 import serveHandler from "serve-handler";
+import { feedFileRule } from "../core/feed-files.ts";
 import { answerRequest, finish, type HeaderReader, type SendAnswer, type SentRequest } from "../core/answer-request.ts";
 import { isHostAllowed } from "../core/allowed-hosts.ts";
 import { describeError } from "../core/describe-error.ts";
@@ -279,6 +280,12 @@ async function answerHttp(site: Site, req: IncomingMessage, res: ServerResponse)
     const answer = await answerRequest(sentRequest(req, site.forwardedProto), site.files);
     if (answer.kind === "static") {
       req.url = answer.url;
+      // The change feed's files: readable from any origin, cached as the feed's table says.
+      const feed = feedFileRule(new URL(answer.url, "http://x").pathname);
+      if (feed !== undefined) {
+        res.setHeader("Access-Control-Allow-Origin", "*");
+        res.setHeader("Cache-Control", feed.cacheControl);
+      }
       await serveHandler(req, res, { public: site.dir, directoryListing: false, symlinks: false, etag: false }, staticFiles(site.dir, res));
     } else {
       send(res, answer);

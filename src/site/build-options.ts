@@ -1,4 +1,5 @@
 /** The options of a build, with the defaults the CLI documents. */
+import type { KeepChanges } from "../feed/keep-changes.ts";
 import type { Form } from "../core/layout.ts";
 import type { Target } from "./deploy-preflight.ts";
 import type { LinkKind } from "./site-shape.ts";
@@ -36,6 +37,14 @@ export interface BuildOptions {
   readonly target?: Target;
   /** Over the target's limits: stop with nothing written (default), or build anyway with a warning. */
   readonly overLimits?: "refuse" | "warn";
+  /** Write the change feed (`changes/`); the CLI does unless --no-feed, a build called as a function only when asked. */
+  readonly feed?: boolean;
+  /** Where the last published feed is read from (a URL or a directory); the output directory when not given or when that has none. */
+  readonly previous?: string;
+  /** How much of the feed's history is kept (DEFAULT_KEEP when not given). */
+  readonly keepChanges?: KeepChanges;
+  /** `SOURCE_DATE_EPOCH`: the data's date in seconds, for reproducible builds; else the newest source's modification time. */
+  readonly sourceDateEpoch?: string | undefined;
 }
 
 /**

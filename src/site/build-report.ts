@@ -1,4 +1,5 @@
 /** What a build tells the maintainer: a progress bar on a terminal, and always a one-line summary. */
+import type { FeedReport } from "../feed/write-feed.ts";
 import type { BuildOptions } from "./build-options.ts";
 import type { BuildReport, ProgressListener } from "./build-site.ts";
 import { formatProblem } from "../data/problems/problems.ts";
@@ -60,7 +61,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /** What the summary line states. */
-type Summarised = Pick<BuildReport, "count" | "reused" | "files" | "written" | "unchanged" | "removed" | "bytesWritten" | "bytesRemoved" | "seconds" | "warnings" | "kinds">;
+type Summarised = Pick<BuildReport, "count" | "reused" | "files" | "written" | "unchanged" | "removed" | "bytesWritten" | "bytesRemoved" | "seconds" | "warnings" | "kinds" | "feed">;
 
 /** The one-line summary every build prints. */
 export function summarise(report: Summarised, options: Pick<BuildOptions, "outDir">): string {
@@ -71,9 +72,17 @@ export function summarise(report: Summarised, options: Pick<BuildOptions, "outDi
   );
 }
 
-/** Prints the summary line. */
+/** The change feed's line: the sequence this build made, or that the data did not change. */
+export function feedLine(feed: FeedReport): string {
+  if (feed.started) return `change feed: a new feed starts at sequence ${feed.sequence} (no previous state found: pass --previous <url> to continue the live site's)`;
+  if (!feed.changed) return `change feed: no change, still sequence ${feed.sequence}`;
+  return `change feed: sequence ${feed.sequence - 1} -> ${feed.sequence}: +${feed.upserts} upserted, -${feed.deletes} deleted (${formatBytes(feed.diffBytes)} diff)`;
+}
+
+/** Prints the summary line, and the change feed's. */
 export function printBuildReport(report: Summarised, options: Pick<BuildOptions, "outDir">, out: Output): void {
   out.write(`${summarise(report, options)}\n`);
+  if (report.feed !== undefined) out.write(`${feedLine(report.feed)}\n`);
 }
 
 /**
@@ -100,5 +109,6 @@ export function jsonReport(report: BuildReport, options: Pick<BuildOptions, "out
     warningKinds: report.kinds.map(({ severity, field, expected, count }) => ({ severity, ...(field === undefined ? {} : { field }), expected, count })),
     changed: report.changes,
     overLimits: report.overLimits,
+    feed: report.feed ?? null,
   }, null, 2)}\n`;
 }

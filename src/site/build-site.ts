@@ -10,6 +10,7 @@
  *
  * With a build cache (build-cache.ts) a rebuild parses again only the source blocks that changed.
  */
+import { createReadStream } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,6 +30,10 @@ import type { ReadOptions, ReadSummary } from "../data/order/read-records.ts";
 import { type SiteChanges, readSiteFacts, siteChanges } from "./site-changes.ts";
 import { RecordLengths } from "./site-shape.ts";
 import { writePlainSite } from "./write-plain-site.ts";
+import { dataDate } from "../feed/data-date.ts";
+import { DEFAULT_KEEP } from "../feed/keep-changes.ts";
+import { type PreviousFeed, readPreviousFeed } from "../feed/read-previous.ts";
+import { type FeedReport, writeFeed } from "../feed/write-feed.ts";
 import { openSiteWriter, type WriteProgress, type WriteReport } from "./write-site.ts";
 
 /** What a build did: the write stage's counts, plus the list's size, the time and the warnings. */
@@ -48,6 +53,8 @@ export interface BuildReport extends WriteReport {
   readonly changes: SiteChanges;
   /** What the site goes over of the target host's limits, built anyway (`--over-limits warn`). */
   readonly overLimits: readonly string[];
+  /** What the change feed did (none with `--no-feed`). */
+  readonly feed?: FeedReport;
 }
 
 /** What reading the records into chunks found: the read's summary and what the site goes over of the target's limits. */
@@ -56,11 +63,37 @@ type ReadChunks = ReadSummary & { readonly overLimits: readonly string[] };
 /** Progress of the write stage: files settled so far of the total. */
 export type ProgressListener = WriteProgress;
 
-/** Builds the site; throws DataError (with nothing written) when the data has errors. */
+/** Builds the site, then its change feed; throws DataError (with nothing written) when the data has errors. */
 export async function buildSite(options: BuildOptions, onProgress?: ProgressListener): Promise<BuildReport> {
+  // Read (and verified) before anything is written: a damaged previous feed stops the build with the site untouched.
+  const previous = options.feed !== true ? null : await readPreviousFeed(options.previous, options.outDir, options.links === "files");
+  try {
+    return await buildWithFeed(options, previous, onProgress);
+  } finally {
+    await previous?.dispose();
+  }
+}
+
+async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | null, onProgress?: ProgressListener): Promise<BuildReport> {
   const started = performance.now();
   const cache = options.cacheDir === null ? undefined : openBuildCache(options.cacheDir, options.outDir);
   const metadata = await loadMetadata(options.dataDir);
+  /** The feed stage, once the site is written: the new list is the chunk files, in order. */
+  const feed = async (records: ReadChunks, chunkPath: (chunk: number) => string): Promise<FeedReport | undefined> => {
+    if (options.feed !== true) return undefined;
+    const chunks = Math.ceil(records.count / CHUNK_SIZE);
+    return writeFeed({
+      outDir: options.outDir,
+      records: async function* () {
+        for (let chunk = 0; chunk < chunks; chunk++) yield* createReadStream(chunkPath(chunk));
+      },
+      count: records.count,
+      published: await dataDate(records.files, { SOURCE_DATE_EPOCH: options.sourceDateEpoch }),
+      previous,
+      keep: options.keepChanges ?? DEFAULT_KEEP,
+      baseUrl: options.baseUrl,
+    });
+  };
   const read: ReadOptions = {
     dataDir: options.dataDir,
     strict: options.strict,
@@ -98,7 +131,8 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
       const readDone = performance.now();
       const pages = pagesFromChunkFiles((chunk) => ({ path: join(dir, String(chunk)) }), CHUNK_SIZE);
       const { changes, ...written } = await writePlainSite(options, { count: records.count, hashes, pages }, onProgress);
-      return await finish({ started, readDone, cache }, records, written, () => changes);
+      const fed = await feed(records, (chunk) => join(dir, String(chunk)));
+      return await finish({ started, readDone, cache }, records, written, () => changes, fed);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -114,9 +148,10 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
     const plan = planSite(chunks, options, pages, [planDocs(metadata, records.count, options)]);
     const written = await writer.write(plan, onProgress);
     let changes: SiteChanges | undefined;
+    const fed = await feed(records, (chunk) => writer.chunkFile(chunk).path);
     // The files and URLs changed are named only when asked (build --json): a full build of ten
     // million subjects changes a million files.
-    return await finish({ started, readDone, cache }, records, written, () => (changes ??= siteChanges(before, plan.manifest, written.changed)));
+    return await finish({ started, readDone, cache }, records, written, () => (changes ??= siteChanges(before, plan.manifest, written.changed)), fed);
   } catch (error) {
     await writer.abort();
     throw error;
@@ -124,12 +159,13 @@ export async function buildSite(options: BuildOptions, onProgress?: ProgressList
 }
 
 /** What was read and written, and when; the build cache keeps only the blocks read. */
-async function finish(run: { started: number; readDone: number; cache: BuildCache | undefined }, records: ReadChunks, written: WriteReport, changes: () => SiteChanges): Promise<BuildReport> {
+async function finish(run: { started: number; readDone: number; cache: BuildCache | undefined }, records: ReadChunks, written: WriteReport, changes: () => SiteChanges, feed: FeedReport | undefined): Promise<BuildReport> {
   await run.cache?.keepOnly(records.cacheKeys);
   const ended = performance.now();
   const { count, reused, warnings, kinds, overLimits } = records;
   return {
     count, reused, warnings, kinds, overLimits,
+    ...(feed === undefined ? {} : { feed }),
     files: written.files,
     written: written.written,
     unchanged: written.unchanged,

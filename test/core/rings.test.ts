@@ -33,8 +33,8 @@ describe("the rings of src/", () => {
   it("holds every ring's modules", () => {
     expect(inRing("core").length).toBeGreaterThanOrEqual(10);
     for (const r of BUILD_RINGS) expect(inRing(r).length, r).toBeGreaterThan(0);
-    for (const r of ["serve", "edge", "cloudflare", "check", "nginx", "cli", "shared"]) expect(inRing(r).length, r).toBeGreaterThan(0);
-    const known = new Set(["core", "cli", "shared", "serve", "edge", "cloudflare", "check", "nginx", ...BUILD_RINGS]);
+    for (const r of ["serve", "edge", "cloudflare", "check", "nginx", "cli", "shared", "feed"]) expect(inRing(r).length, r).toBeGreaterThan(0);
+    const known = new Set(["core", "cli", "shared", "serve", "edge", "cloudflare", "check", "nginx", "feed", ...BUILD_RINGS]);
     expect(modules.filter((name) => !known.has(ring(name))), "a module outside every ring").toEqual([]);
   });
 
@@ -63,6 +63,10 @@ describe("the rings of src/", () => {
 
   it.each(inRing("nginx"))("%s imports only the core, the shared helpers and its own modules", (name) => {
     for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "shared", "nginx"], `${name} imports ${target}`).toContain(ring(target));
+  });
+
+  it.each(inRing("feed"))("%s (the change feed, written by the build and read by sync) imports only the core, the shared helpers and its own modules", (name) => {
+    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "shared", "feed"], `${name} imports ${target}`).toContain(ring(target));
   });
 
   it.each(inRing("shared"))("%s imports only the core and the other shared helpers", (name) => {

@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { feedFileRule, FEED_FILE_RULES } from "../../src/core/feed-files.ts";
 import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";
 
 const TOML = readFileSync(join(import.meta.dirname, "../../netlify.toml"), "utf8");
@@ -12,5 +13,22 @@ const covers = (path: string): boolean => declared.some((pattern) => (pattern.en
 describe("netlify.toml", () => {
   it.each([...PUBLISHED_PATHS, "/api/subjekti", "/api/other"])("sends %s to the edge function", (path) => {
     expect(covers(path)).toBe(true);
+  });
+});
+
+describe("netlify.toml's headers for the change feed", () => {
+  /** The [[headers]] blocks: `for` and the Cache-Control they set. */
+  const blocks = [...TOML.matchAll(/\[\[headers\]\]\s*for = "([^"]+)"\s*\[headers\.values\]([^[]*)/g)].map((m) => ({ for: m[1] ?? "", values: m[2] ?? "" }));
+  // Netlify applies every matching block, the later ones over the earlier: the last match decides.
+  const cacheOf = (path: string): string | undefined => {
+    const matching = blocks.filter((b) => (b.for.endsWith("*") ? path.startsWith(b.for.slice(0, -1)) : b.for === path));
+    return /Cache-Control = "([^"]+)"/.exec(matching.at(-1)?.values ?? "")?.[1];
+  };
+  it.each(["/changes/state.json", "/changes/feed.atom", "/changes/12.json", "/changes/snapshots/ab.ndjson"])("%s: the feed table's Cache-Control, and CORS", (path) => {
+    expect(cacheOf(path)).toBe(feedFileRule(path)?.cacheControl);
+    expect(blocks.filter((b) => path.startsWith(b.for.replace(/\*$/, ""))).every((b) => b.values.includes('Access-Control-Allow-Origin = "*"'))).toBe(true);
+  });
+  it("covers every rule of the table", () => {
+    for (const rule of FEED_FILE_RULES) expect(blocks.some((b) => b.for === (rule.path.endsWith("/") ? `${rule.path}*` : rule.path))).toBe(true);
   });
 });

@@ -75,8 +75,10 @@ describe("the build command", () => {
     const run = () => runCli(["build", "--data", "test/fixtures/small-site", "--out", out, "--no-cache"]);
     const first = await run();
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(new RegExp(`^built 47 subjects into ${out}/: \\d+ files, \\d+ written \\(.*\\), 0 unchanged, 0 removed \\(0 B\\) in \\d+\\.\\d\\ds\\n$`));
-    expect((await run()).stdout).toMatch(/: (\d+) files, 0 written \(0 B\), \1 unchanged, 0 removed/);
+    expect(first.stdout).toMatch(new RegExp(`^built 47 subjects into ${out}/: \\d+ files, \\d+ written \\(.*\\), 0 unchanged, 0 removed \\(0 B\\) in \\d+\\.\\d\\ds\\nchange feed: a new feed starts at sequence 1 \\(.*\\)\\n$`));
+    const second = (await run()).stdout;
+    expect(second).toMatch(/: (\d+) files, 0 written \(0 B\), \1 unchanged, 0 removed/);
+    expect(second).toMatch(/\nchange feed: no change, still sequence 1\n$/);
     await rm(out, { recursive: true, force: true });
   });
 

@@ -150,9 +150,10 @@ export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite):
           },
         },
       },
+      ...feedPaths(),
     },
     components: {
-      schemas,
+      schemas: { ...schemas, ...feedSchemas() },
       parameters: {
         limit: {
           name: "limit",
@@ -185,6 +186,102 @@ export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite):
         "Access-Control-Allow-Origin": header("Any origin may read the answer.", "*"),
         "Access-Control-Expose-Headers": header("Headers a cross-origin page may read.", "ETag, Allow"),
         Allow: header("The methods the resource answers.", ALLOWED_METHODS),
+      },
+    },
+  };
+}
+
+/** The change feed's files (src/feed/feed-format.ts): static files beside the API, for mirrors. */
+function feedPaths(): Record<string, unknown> {
+  const immutable = "Immutable: cached for a year.";
+  return {
+    "/changes/state.json": {
+      get: {
+        operationId: "feedState",
+        summary: "The change feed's root: the current sequence and version, the snapshot, the history kept",
+        description:
+          "The dataset's `version` is the SHA-256 of the snapshot (the whole list as NDJSON: each record's bytes as in a page, one a line, in id order); " +
+          "`sequence` goes up by one with every build whose data changed. A mirror at sequence s applies the diffs s+1 … `sequence` " +
+          "when s + 1 ≥ `oldest`, else downloads the snapshot. Cached for 60 seconds. `subjekti sync <origin> <file>` is the reference client.",
+        responses: { "200": { description: "The state.", content: { "application/json": { schema: { $ref: "#/components/schemas/FeedState" } } } } },
+      },
+    },
+    "/changes/{sequence}.json": {
+      get: {
+        operationId: "feedDiff",
+        summary: "The changes that made one sequence, keyed by id",
+        description: `Applies to \`from_version\` and gives \`to_version\` (verify by hashing the result). One change a line, in id order. ${immutable}`,
+        parameters: [{ name: "sequence", in: "path", required: true, schema: { type: "integer", minimum: 2 } }],
+        responses: {
+          "200": { description: "The diff.", content: { "application/json": { schema: { $ref: "#/components/schemas/FeedDiff" } } } },
+          "404": { description: "Not kept (older than the state's `oldest`), or never made." },
+        },
+      },
+    },
+    "/changes/snapshots/{version}.ndjson": {
+      get: {
+        operationId: "feedSnapshot",
+        summary: "The whole list at a version, as NDJSON",
+        description: `Its SHA-256 is its name. The current one and the previous one are kept. ${immutable}`,
+        parameters: [{ name: "version", in: "path", required: true, schema: { type: "string", pattern: "^[0-9a-f]{64}$" } }],
+        responses: { "200": { description: "The list, a record a line.", content: { "application/x-ndjson": { schema: { type: "string" } } } } },
+      },
+    },
+    "/changes/feed.atom": {
+      get: {
+        operationId: "feedAtom",
+        summary: "The same sequences as an Atom feed, for feed readers",
+        responses: { "200": { description: "Atom.", content: { "application/atom+xml": { schema: { type: "string" } } } } },
+      },
+    },
+  };
+}
+
+function feedSchemas(): Record<string, unknown> {
+  const hash = { type: "string", pattern: "^[0-9a-f]{64}$" };
+  const entry = {
+    type: "object",
+    required: ["sequence", "published", "from_version", "to_version", "upserts", "deletes"],
+    properties: {
+      sequence: { type: "integer" },
+      published: { type: "string", format: "date-time" },
+      from_version: { oneOf: [hash, { type: "null" }] },
+      to_version: hash,
+      upserts: { type: "integer" },
+      deletes: { type: "integer" },
+    },
+  };
+  return {
+    FeedState: {
+      type: "object",
+      required: ["format", "sequence", "version", "published", "count", "oldest", "snapshot", "history"],
+      properties: {
+        format: { type: "integer", enum: [1] },
+        sequence: { type: "integer", minimum: 1 },
+        version: hash,
+        published: { type: "string", format: "date-time", description: "When the data of this version was made: SOURCE_DATE_EPOCH or the newest source's modification time, never the build's clock." },
+        count: { type: "integer", minimum: 0 },
+        oldest: { type: "integer", description: "The oldest sequence whose diff is kept." },
+        snapshot: { type: "object", required: ["url", "sha256", "bytes"], properties: { url: { type: "string", description: "Relative to this file." }, sha256: hash, bytes: { type: "integer" } } },
+        history: { type: "array", items: entry },
+      },
+    },
+    FeedDiff: {
+      type: "object",
+      required: ["sequence", "from_version", "to_version", "published", "changes"],
+      properties: {
+        sequence: { type: "integer" },
+        from_version: hash,
+        to_version: hash,
+        published: { type: "string", format: "date-time" },
+        changes: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["op", "id"],
+            properties: { op: { type: "string", enum: ["upsert", "delete"] }, id: { type: "integer" }, record: { $ref: "#/components/schemas/Subject" } },
+          },
+        },
       },
     },
   };

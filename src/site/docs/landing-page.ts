@@ -96,6 +96,12 @@ ${SCHEMA_PATHS.map((path) => `<li>${link(path)}</li>`).join("\n")}
 </ul>
 <p>The OpenAPI 3.1 document and the JSON Schemas (2020-12) are generated from the same schema that validates the data.</p>
 
+<h2>Changes</h2>
+<p>A copy of the list kept elsewhere stays in step through the change feed: ${link("/changes/state.json")} names the current
+sequence and version (the SHA-256 of the whole list as NDJSON) and the snapshot; each later sequence is one diff by id
+(<code>/changes/&lt;sequence&gt;.json</code>). <code>subjekti sync &lt;origin&gt; subjekti.ndjson</code> keeps a local copy verified at every step.
+People can follow the same changes in a feed reader: ${link("/changes/feed.atom")}.</p>
+
 <h2>Fields of a subject</h2>
 <table>
 <thead><tr><th>field</th><th>type</th><th>rule</th></tr></thead>

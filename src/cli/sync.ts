@@ -1,0 +1,27 @@
+/** `subjekti sync`: a local NDJSON copy of a site's list, kept in step through its change feed (src/feed/sync-mirror.ts). */
+import type { Command } from "commander";
+import type { CommandContext } from "./problems-output.ts";
+
+interface SyncFlags {
+  readonly json: boolean;
+}
+
+export function addSyncCommand(program: Command, { io }: CommandContext): void {
+  program
+    .command("sync")
+    .description("keep a local NDJSON copy of a site's list in step with its change feed: the snapshot first, then each diff, every step verified by its hash; exit 1 on anything that does not verify")
+    .argument("<url>", "the site's origin, such as https://registry.example.hr")
+    .argument("<file>", "the local copy, such as subjekti.ndjson (its sequence is kept beside it in <file>.sync.json)")
+    .option("--json", "print one JSON report instead of the line", false)
+    .action(async (url: string, file: string, flags: SyncFlags) => {
+      const { syncMirror } = await import("../feed/sync-mirror.ts");
+      const report = await syncMirror(url, file);
+      if (flags.json) {
+        io.stdout.write(`${JSON.stringify(report)}\n`);
+        return;
+      }
+      const from = report.from === null ? "none" : String(report.from);
+      const how = report.snapshot === null ? "" : ` (snapshot: ${report.snapshot})`;
+      io.stdout.write(`+${report.added} −${report.removed} ~${report.changed} subjects, sequence ${from} → ${report.to}${how}\n`);
+    });
+}

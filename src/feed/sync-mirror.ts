@@ -1,0 +1,203 @@
+/**
+ * `subjekti sync`, the change feed's reference client: keeps a local NDJSON copy of the list in
+ * step with a site. The first run downloads the snapshot; later runs apply the diffs after the
+ * local sequence in order, each verified by hashing its result against the diff's `to_version`, and
+ * fall back to the snapshot when a diff is missing, the local copy is older than the oldest diff
+ * kept, or anything does not verify. The copy is replaced by rename (never half-applied) and its
+ * sequence and version kept beside it (`<file>.sync.json`); the copy is hashed again before a diff
+ * is applied to it, so a hand-edited file is replaced, not patched.
+ */
+import { createHash } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { once } from "node:events";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname } from "node:path";
+import { Readable } from "node:stream";
+import { finished } from "node:stream/promises";
+import { SubjektiError } from "../core/subjekti-error.ts";
+import { applyChanges, readDiff, type Tally } from "./apply-diff.ts";
+import { diffSnapshots } from "./diff-snapshots.ts";
+import { diffName, type FeedState, parseState, STATE_PATH } from "./feed-format.ts";
+import { readLines } from "./read-lines.ts";
+import { removeLeftovers } from "../shared/remove-leftovers.ts";
+
+export interface SyncReport {
+  readonly url: string;
+  /** The local sequence before, null when there was no verified copy. */
+  readonly from: number | null;
+  readonly to: number;
+  readonly version: string;
+  readonly added: number;
+  readonly removed: number;
+  readonly changed: number;
+  /** Why the snapshot was downloaded, or null when the diffs were applied (or nothing was to do). */
+  readonly snapshot: string | null;
+}
+
+interface Local {
+  readonly url: string;
+  readonly sequence: number;
+  readonly version: string;
+}
+
+export async function syncMirror(site: string, file: string): Promise<SyncReport> {
+  const stateUrl = new URL(STATE_PATH, site.endsWith("/") ? site : `${site}/`);
+  const state = parseStateAt(await text(stateUrl), stateUrl);
+  const local = await readLocal(file);
+  const from = local?.sequence ?? null;
+  const report = (tally: Tally, snapshot: string | null): SyncReport => ({ url: site, from, to: state.sequence, version: state.version, ...tally, snapshot });
+  if (local !== null && local.version === state.version) return report({ added: 0, removed: 0, changed: 0 }, null);
+
+  const temp = `${file}.tmp-${process.pid}`;
+  // What a sync killed before left beside the copy.
+  await removeLeftovers(dirname(file), (name) => name.startsWith(`${basename(file)}.`));
+  try {
+    let why: string;
+    if (local === null) why = "no verified local copy";
+    else if (local.sequence >= state.sequence) why = `the local sequence ${local.sequence} is not behind the site's ${state.sequence}: another feed`;
+    else if (local.sequence + 1 < state.oldest) why = `the local sequence ${local.sequence} is older than the oldest diff kept (${state.oldest})`;
+    else {
+      const applied = await applyDiffs(stateUrl, state, file, local, temp);
+      if (typeof applied !== "string") {
+        await commit(file, temp, { url: site, sequence: state.sequence, version: state.version });
+        return report(applied, null);
+      }
+      why = applied;
+    }
+    const tally = await downloadSnapshot(stateUrl, state, temp, local === null ? null : file);
+    await commit(file, temp, { url: site, sequence: state.sequence, version: state.version });
+    return report(tally, why);
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+/** The diffs after the local sequence applied in turn into `temp`; the tally, or why they could not be. */
+async function applyDiffs(stateUrl: URL, state: FeedState, file: string, local: Local, temp: string): Promise<Tally | string> {
+  const tally: Tally = { added: 0, removed: 0, changed: 0 };
+  // Two files take turns: each diff reads the last result and writes the other.
+  const turns = [`${temp}.a`, `${temp}.b`];
+  let current = file;
+  let version = local.version;
+  try {
+    for (let sequence = local.sequence + 1; sequence <= state.sequence; sequence++) {
+      const next = turns[sequence % 2] as string;
+      const applied = await applyDiff(new URL(diffName(sequence), stateUrl), sequence, version, current, next, tally);
+      if (applied.problem !== undefined) return applied.problem;
+      current = next;
+      version = applied.version;
+    }
+    if (version !== state.version) return `the diffs end at ${version.slice(0, 16)}…, not the site's version`;
+    await rename(current, temp);
+    return tally;
+  } finally {
+    for (const turn of turns) await rm(turn, { force: true });
+  }
+}
+
+/** One diff applied to `current` into `next`: the version it gave (verified), or why it was not applied. */
+async function applyDiff(url: URL, sequence: number, version: string, current: string, next: string, tally: Tally): Promise<{ version: string; problem?: undefined } | { problem: string }> {
+  const response = await get(url);
+  if (response.status !== 200 || response.body === null) return { problem: `the diff ${url.href} answered ${response.status}` };
+  try {
+    const { head, changes } = await readDiff(readLines(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>)));
+    if (head.sequence !== sequence || head.from_version !== version) return { problem: `the diff ${url.href} does not apply to version ${version.slice(0, 16)}…` };
+    const written = await writeHashed(asLines(applyChanges(readLines(createReadStream(current)), changes, tally)), next);
+    if (written !== head.to_version) return { problem: `the diff ${url.href} does not give its to_version (got ${written.slice(0, 16)}…)` };
+    return { version: written };
+  } catch (error) {
+    if (error instanceof SubjektiError) throw error;
+    return { problem: `the diff ${url.href} cannot be read: ${(error as Error).message}` };
+  }
+}
+
+/** The snapshot into `temp`, verified; the tally against the old copy (when there is one). */
+async function downloadSnapshot(stateUrl: URL, state: FeedState, temp: string, old: string | null): Promise<Tally> {
+  const url = new URL(state.snapshot.url, stateUrl);
+  const response = await get(url);
+  if (response.status !== 200 || response.body === null) throw new SubjektiError("SYNC_UNVERIFIED", `the snapshot ${url.href} answered ${response.status}: cannot sync; try again once the site is whole`);
+  const written = await writeHashed(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>), temp);
+  if (written !== state.snapshot.sha256 || written !== state.version) {
+    throw new SubjektiError("SYNC_UNVERIFIED", `the snapshot ${url.href} hashes to ${written.slice(0, 16)}…, not the state's version ${state.version.slice(0, 16)}…: the site is inconsistent (mid-deploy?); the local copy is left as it was, try again later`);
+  }
+  const tally: Tally = { added: 0, removed: 0, changed: 0 };
+  const before = old === null ? (async function* () {})() : readLines(createReadStream(old));
+  for await (const change of diffSnapshots(before, readLines(createReadStream(temp)))) {
+    if (change.op === "delete") tally.removed++;
+    else if (change.existed) tally.changed++;
+    else tally.added++;
+  }
+  return tally;
+}
+
+async function hashFile(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+const NEWLINE = new Uint8Array([0x0a]);
+
+/** Each line followed by its `\n`. */
+async function* asLines(lines: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  for await (const line of lines) {
+    yield line;
+    yield NEWLINE;
+  }
+}
+
+/** Writes the byte chunks to `path`; the SHA-256 of what was written. */
+async function writeHashed(parts: AsyncIterable<Uint8Array>, path: string): Promise<string> {
+  const hash = createHash("sha256");
+  const out = createWriteStream(path);
+  for await (const part of parts) {
+    hash.update(part);
+    if (!out.write(part)) await once(out, "drain");
+  }
+  out.end();
+  await finished(out);
+  return hash.digest("hex");
+}
+
+/** The copy renamed into place, then what it holds beside it: a crash between leaves a copy the next run re-verifies. */
+async function commit(file: string, temp: string, local: Local): Promise<void> {
+  await rename(temp, file);
+  await writeFile(`${file}.sync.json.tmp-${process.pid}`, `${JSON.stringify(local)}\n`);
+  await rename(`${file}.sync.json.tmp-${process.pid}`, `${file}.sync.json`);
+}
+
+/** The local copy's sequence and version, when its bytes still hash to that version. */
+async function readLocal(file: string): Promise<Local | null> {
+  const text = await readFile(`${file}.sync.json`, "utf8").catch(() => null);
+  if (text === null) return null;
+  let local: Local;
+  try {
+    local = JSON.parse(text) as Local;
+  } catch {
+    return null;
+  }
+  if (typeof local.version !== "string" || !Number.isSafeInteger(local.sequence)) return null;
+  const actual = await hashFile(file).catch(() => null);
+  return actual === local.version ? local : null;
+}
+
+async function get(url: URL): Promise<Response> {
+  try {
+    return await fetch(url, { redirect: "follow" });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new SubjektiError("SYNC_UNREACHABLE", `cannot reach ${url.href}: ${cause?.code ?? cause?.message ?? String(error)}`);
+  }
+}
+
+async function text(url: URL): Promise<string> {
+  const response = await get(url);
+  if (response.status !== 200) throw new SubjektiError("SYNC_NO_FEED", `${url.href} answered ${response.status}: is this the site's origin, and was it built with its change feed?`);
+  return response.text();
+}
+
+function parseStateAt(body: string, url: URL): FeedState {
+  const state = parseState(body);
+  if (typeof state === "string") throw new SubjektiError("SYNC_BAD_STATE", `${url.href}: not a change feed state this version reads (${state})`);
+  return state;
+}

@@ -1,0 +1,188 @@
+/**
+ * The feed stage of a build: after the site is written, the new list's canonical NDJSON (the
+ * rendered records, one a line, in id order: the chunk files joined) is hashed into the dataset's
+ * version. When it differs from the previous version, the sequence goes up by one and the build
+ * writes, in this order, each under a temporary name renamed into place:
+ *   1. the diff from the previous snapshot (a merge of two id-ordered streams: flat memory);
+ *   2. the new snapshot (content-named);
+ *   3. the state, then the Atom feed;
+ * and only then removes the diffs and snapshots no longer kept. A build killed anywhere leaves a
+ * state whose files all exist. The same data again changes nothing.
+ */
+import { createHash } from "node:crypto";
+import { once } from "node:events";
+import { createReadStream, createWriteStream } from "node:fs";
+import { copyFile, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { finished } from "node:stream/promises";
+import { ATOM_PATH, diffName, FEED_DIR, FEED_FORMAT, type FeedEntry, type FeedState, snapshotName, STATE_PATH } from "./feed-format.ts";
+import { diffSnapshots } from "./diff-snapshots.ts";
+import { atomFeed } from "./atom-feed.ts";
+import { type KeepChanges, keptEntries } from "./keep-changes.ts";
+import type { PreviousFeed } from "./read-previous.ts";
+import { readLines } from "./read-lines.ts";
+import { removeLeftovers } from "../shared/remove-leftovers.ts";
+
+export interface FeedInput {
+  /** The site's directory (through a plain site's link). */
+  readonly outDir: string;
+  /** The canonical NDJSON of the new list, as byte chunks in order. */
+  records(): AsyncIterable<Uint8Array>;
+  readonly count: number;
+  readonly published: Date;
+  readonly previous: PreviousFeed | null;
+  readonly keep: KeepChanges;
+  /** The public origin, for the Atom feed's links. */
+  readonly baseUrl: string;
+}
+
+export interface FeedReport {
+  readonly sequence: number;
+  readonly version: string;
+  /** Did this build add a sequence? */
+  readonly changed: boolean;
+  /** This build started a new feed (no previous state). */
+  readonly started: boolean;
+  readonly upserts: number;
+  readonly deletes: number;
+  /** The new diff's size in bytes (0 when none was written). */
+  readonly diffBytes: number;
+}
+
+export async function writeFeed(input: FeedInput): Promise<FeedReport> {
+  const dir = join(input.outDir, FEED_DIR);
+  await mkdir(join(dir, "snapshots"), { recursive: true });
+  // What builds killed before left (a half-written snapshot can be hundreds of megabytes).
+  await removeLeftovers(dir);
+  await removeLeftovers(join(dir, "snapshots"));
+  const temp = (name: string): string => join(dir, `${name}.tmp-${process.pid}`);
+  const { previous } = input;
+  const snapshotTemp = temp("snapshot");
+  try {
+    const { version, bytes } = await writeHashed(input.records(), snapshotTemp);
+    if (previous !== null && previous.state.version === version) {
+      await rm(snapshotTemp, { force: true });
+      // The same data: a feed read from elsewhere is carried over as it was.
+      if (!previous.inPlace) {
+        const oldest = await carry(previous, dir);
+        await writeState(input.outDir, { ...previous.state, oldest: Math.max(oldest, previous.state.oldest) }, input.baseUrl);
+      }
+      return { sequence: previous.state.sequence, version, changed: false, started: false, upserts: 0, deletes: 0, diffBytes: 0 };
+    }
+    const sequence = (previous?.state.sequence ?? 0) + 1;
+    // A feed read from elsewhere first: its files, and how far back its diffs really reach.
+    const carried = previous === null || previous.inPlace ? 0 : await carry(previous, dir);
+    const published = input.published.toISOString();
+    let entry: FeedEntry = { sequence, published, from_version: previous?.state.version ?? null, to_version: version, upserts: input.count, deletes: 0 };
+    let diffBytes = 0;
+    if (previous !== null) {
+      // 1. The diff: from the previous snapshot to the new one.
+      const counts = await writeDiff(previous, snapshotTemp, { sequence, published, from_version: previous.state.version, to_version: version }, temp(diffName(sequence)));
+      diffBytes = counts.bytes;
+      entry = { ...entry, upserts: counts.upserts, deletes: counts.deletes };
+      await rename(temp(diffName(sequence)), join(dir, diffName(sequence)));
+    }
+    // 2. The snapshot.
+    await rename(snapshotTemp, join(dir, snapshotName(version)));
+    const history = keptEntries([...(previous?.state.history ?? []), entry], input.keep);
+    // The first sequence has no diff (a mirror starts from the snapshot): it is never "kept".
+    const withDiffs = history.filter((e) => e.from_version !== null && e.sequence >= carried);
+    const oldest = withDiffs[0]?.sequence ?? sequence + 1;
+    const state: FeedState = { format: FEED_FORMAT, sequence, version, published, count: input.count, oldest, snapshot: { url: snapshotName(version), sha256: version, bytes }, history };
+    // 3. The state, then the Atom feed.
+    await writeState(input.outDir, state, input.baseUrl);
+    await prune(dir, state, previous?.state.version);
+    return { sequence, version, changed: true, started: previous === null, upserts: entry.upserts, deletes: entry.deletes, diffBytes };
+  } finally {
+    await rm(snapshotTemp, { force: true });
+  }
+}
+
+/** Writes the byte chunks to `path`, hashing them: the version and size of the canonical NDJSON. */
+async function writeHashed(chunks: AsyncIterable<Uint8Array>, path: string): Promise<{ version: string; bytes: number }> {
+  const hash = createHash("sha256");
+  const out = createWriteStream(path);
+  let bytes = 0;
+  for await (const chunk of chunks) {
+    hash.update(chunk);
+    bytes += chunk.length;
+    if (!out.write(chunk)) await once(out, "drain");
+  }
+  out.end();
+  await finished(out);
+  return { version: hash.digest("hex"), bytes };
+}
+
+/** Streams the diff's JSON into `path`: the header's fields, then the changes in id order. */
+async function writeDiff(previous: PreviousFeed, snapshot: string, head: { sequence: number; published: string; from_version: string; to_version: string }, path: string): Promise<{ upserts: number; deletes: number; bytes: number }> {
+  const out = createWriteStream(path);
+  const encoder = new TextEncoder();
+  let bytes = 0;
+  const write = async (part: string | Uint8Array): Promise<void> => {
+    const data = typeof part === "string" ? encoder.encode(part) : part;
+    bytes += data.length;
+    if (!out.write(data)) await once(out, "drain");
+  };
+  const { sequence, from_version, to_version, published } = head;
+  await write(`{"sequence":${sequence},"from_version":"${from_version}","to_version":"${to_version}","published":"${published}","changes":[`);
+  let upserts = 0;
+  let deletes = 0;
+  for await (const change of diffSnapshots(readLines(createReadStream(previous.snapshot)), readLines(createReadStream(snapshot)))) {
+    const comma = upserts + deletes === 0 ? "" : ",";
+    if (change.op === "delete") {
+      deletes++;
+      await write(`${comma}\n{"op":"delete","id":${change.id}}`);
+    } else {
+      upserts++;
+      await write(`${comma}\n{"op":"upsert","id":${change.id},"record":`);
+      await write(change.line);
+      await write("}");
+    }
+  }
+  await write("\n]}\n");
+  out.end();
+  await finished(out);
+  return { upserts, deletes, bytes };
+}
+
+/**
+ * Brings a feed read from elsewhere into `dir`: its snapshot and its kept diffs, newest first (the
+ * state is written after). A diff the source no longer has ends the history there: the sequence
+ * after it is the oldest a mirror can follow from, which is returned.
+ */
+async function carry(previous: PreviousFeed, dir: string): Promise<number> {
+  const snapshot = join(dir, snapshotName(previous.state.version));
+  await copyFile(previous.snapshot, `${snapshot}.tmp-${process.pid}`);
+  await rename(`${snapshot}.tmp-${process.pid}`, snapshot);
+  for (let sequence = previous.state.sequence; sequence >= previous.state.oldest; sequence--) {
+    const bytes = await previous.diff(sequence);
+    if (bytes === null) return sequence + 1;
+    const path = join(dir, diffName(sequence));
+    await writeFile(`${path}.tmp-${process.pid}`, bytes);
+    await rename(`${path}.tmp-${process.pid}`, path);
+  }
+  return previous.state.oldest;
+}
+
+/** The state, then the Atom feed made from it, each renamed into place. */
+async function writeState(outDir: string, state: FeedState, baseUrl: string): Promise<void> {
+  for (const [path, text] of [[STATE_PATH, `${JSON.stringify(state, null, 2)}\n`], [ATOM_PATH, atomFeed(state, baseUrl)]] as const) {
+    await writeFile(join(outDir, `${path}.tmp-${process.pid}`), text);
+    await rename(join(outDir, `${path}.tmp-${process.pid}`), join(outDir, path));
+  }
+}
+
+/**
+ * Removes what the state no longer names: diffs before `oldest`, and snapshots but the current
+ * one and the previous (a mirror that read the previous state a moment ago may still fetch it).
+ */
+async function prune(dir: string, state: FeedState, previousVersion: string | undefined): Promise<void> {
+  for (const name of await readdir(dir)) {
+    const sequence = /^(\d+)\.json$/.exec(name)?.[1];
+    if (sequence !== undefined && Number(sequence) < state.oldest) await rm(join(dir, name), { force: true });
+  }
+  const keep = new Set([`${state.version}.ndjson`, `${previousVersion ?? ""}.ndjson`]);
+  for (const name of await readdir(join(dir, "snapshots"))) {
+    if (!keep.has(name)) await rm(join(dir, "snapshots", name), { force: true });
+  }
+}
