@@ -5,6 +5,10 @@
  * they were rendered; the result is verified by its hash against the diff's `to_version` by the caller.
  */
 import { recordId } from "./feed-format.ts";
+import type { HashedWriter } from "./hashed-writer.ts";
+import type { LineCursor } from "./line-cursor.ts";
+
+const NEWLINE = new Uint8Array([0x0a]);
 
 export interface DiffHead {
   readonly sequence: number;
@@ -27,16 +31,15 @@ const UPSERT = /^\{"op":"upsert","id":(\d+),"record":/;
 const DELETE = /^\{"op":"delete","id":(\d+)\},?$/;
 
 /** The diff's header and its changes, from its lines; throws on a line out of that shape or out of id order. */
-export async function readDiff(lines: AsyncIterable<Uint8Array>): Promise<{ head: DiffHead; changes: AsyncGenerator<RawChange> }> {
-  const iterator = lines[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  const headText = first.done ? "" : decoder.decode(first.value);
+export async function readDiff(lines: LineCursor): Promise<{ head: DiffHead; changes: AsyncGenerator<RawChange> }> {
+  const headText = lines.line === undefined ? "" : decoder.decode(lines.line);
   if (!headText.endsWith('"changes":[')) throw new Error("not a diff: its first line is not a header");
   const head = JSON.parse(`${headText}]}`) as DiffHead;
+  await lines.next();
   async function* changes(): AsyncGenerator<RawChange> {
     let last = -1;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-      const line = next.value;
+    for (; lines.line !== undefined; await lines.next()) {
+      const line = lines.line;
       const text = decoder.decode(line.subarray(0, Math.min(line.length, 64)));
       if (text === "]}") return;
       let change: RawChange;
@@ -61,29 +64,27 @@ export async function readDiff(lines: AsyncIterable<Uint8Array>): Promise<{ head
   return { head, changes: changes() };
 }
 
-/** The mirror's lines with the changes applied, in id order; `tally` counts what happened. */
-export async function* applyChanges(local: AsyncIterable<Uint8Array>, changes: AsyncIterable<RawChange>, tally: Tally): AsyncGenerator<Uint8Array> {
-  const records = local[Symbol.asyncIterator]();
-  const edits = changes[Symbol.asyncIterator]();
-  let record = await records.next();
-  let edit = await edits.next();
-  while (!record.done || !edit.done) {
-    const idR = record.done ? Infinity : recordId(record.value);
-    const idE = edit.done ? Infinity : edit.value.id;
-    if (idR < idE) {
-      yield record.value as Uint8Array;
-      record = await records.next();
-      continue;
-    }
-    const change = edit.value as RawChange;
+/** The mirror's lines with the changes applied, in id order, into `out`; `tally` counts what happened. */
+export async function applyChanges(local: LineCursor, changes: AsyncIterable<RawChange>, tally: Tally, out: HashedWriter): Promise<void> {
+  /** The local line into the output, then the next one. */
+  const keep = async (): Promise<void> => {
+    out.add(local.line as Uint8Array);
+    out.add(NEWLINE);
+    if (out.full) await out.flush();
+    if (!local.step()) await local.more();
+  };
+  for await (const change of changes) {
+    while (local.line !== undefined && recordId(local.line) < change.id) await keep();
+    const replaces = local.line !== undefined && recordId(local.line) === change.id;
     if (change.op === "upsert") {
-      if (idR === idE) tally.changed++;
+      if (replaces) tally.changed++;
       else tally.added++;
-      yield change.line;
-    } else if (idR === idE) {
+      out.add(change.line);
+      out.add(NEWLINE);
+    } else if (replaces) {
       tally.removed++;
     }
-    if (idR === idE) record = await records.next();
-    edit = await edits.next();
+    if (replaces && !local.step()) await local.more();
   }
+  while (local.line !== undefined) await keep();
 }

@@ -1,37 +1,40 @@
 /**
  * The changes between two versions of the list, both in id order: a merge of the two streams of
  * rendered record lines, so memory stays flat whatever their size. A record only in the new list,
- * or whose bytes changed, is an upsert; one only in the old list a delete.
+ * or whose bytes changed, is an upsert; one only in the old list a delete. Equal lines (nearly all)
+ * are passed over with one native comparison.
  */
 import { recordId } from "./feed-format.ts";
+import type { LineCursor } from "./line-cursor.ts";
 
 /** A change between two versions: an upsert (`existed`: the id was in the old list, its bytes changed) or a delete. */
 export type LineChange = { readonly op: "upsert"; readonly id: number; readonly line: Uint8Array; readonly existed: boolean } | { readonly op: "delete"; readonly id: number };
 
-export async function* diffSnapshots(before: AsyncIterable<Uint8Array>, after: AsyncIterable<Uint8Array>): AsyncGenerator<LineChange> {
-  const old = before[Symbol.asyncIterator]();
-  const now = after[Symbol.asyncIterator]();
-  let a = await old.next();
-  let b = await now.next();
-  while (!a.done || !b.done) {
-    const idA = a.done ? Infinity : recordId(a.value);
-    const idB = b.done ? Infinity : recordId(b.value);
+export async function* diffSnapshots(before: LineCursor, after: LineCursor): AsyncGenerator<LineChange> {
+  const advance = async (cursor: LineCursor): Promise<void> => {
+    if (!cursor.step()) await cursor.more();
+  };
+  for (;;) {
+    const a = before.line;
+    const b = after.line;
+    if (a === undefined && b === undefined) return;
+    if (a !== undefined && b !== undefined && Buffer.compare(a, b) === 0) {
+      if (!before.step()) await before.more();
+      if (!after.step()) await after.more();
+      continue;
+    }
+    const idA = a === undefined ? Infinity : recordId(a);
+    const idB = b === undefined ? Infinity : recordId(b);
     if (idA < idB) {
       yield { op: "delete", id: idA };
-      a = await old.next();
+      await advance(before);
     } else if (idB < idA) {
-      yield { op: "upsert", id: idB, line: (b.value as Uint8Array).slice(), existed: false };
-      b = await now.next();
+      yield { op: "upsert", id: idB, line: (b as Uint8Array).slice(), existed: false };
+      await advance(after);
     } else {
-      if (!sameBytes(a.value as Uint8Array, b.value as Uint8Array)) yield { op: "upsert", id: idB, line: (b.value as Uint8Array).slice(), existed: true };
-      a = await old.next();
-      b = await now.next();
+      yield { op: "upsert", id: idB, line: (b as Uint8Array).slice(), existed: true };
+      await advance(before);
+      await advance(after);
     }
   }
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

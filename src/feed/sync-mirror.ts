@@ -8,17 +8,16 @@
  * is applied to it, so a hand-edited file is replaced, not patched.
  */
 import { createHash } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
-import { once } from "node:events";
+import { createReadStream } from "node:fs";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { Readable } from "node:stream";
-import { finished } from "node:stream/promises";
 import { SubjektiError } from "../core/subjekti-error.ts";
 import { applyChanges, readDiff, type Tally } from "./apply-diff.ts";
 import { diffSnapshots } from "./diff-snapshots.ts";
 import { diffName, type FeedState, parseState, STATE_PATH } from "./feed-format.ts";
-import { readLines } from "./read-lines.ts";
+import { HashedWriter, writeHashed } from "./hashed-writer.ts";
+import { LineCursor } from "./line-cursor.ts";
 import { removeLeftovers } from "../shared/remove-leftovers.ts";
 
 export interface SyncReport {
@@ -100,9 +99,16 @@ async function applyDiff(url: URL, sequence: number, version: string, current: s
   const response = await get(url);
   if (response.status !== 200 || response.body === null) return { problem: `the diff ${url.href} answered ${response.status}` };
   try {
-    const { head, changes } = await readDiff(readLines(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>)));
+    const { head, changes } = await readDiff(await LineCursor.open(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>)));
     if (head.sequence !== sequence || head.from_version !== version) return { problem: `the diff ${url.href} does not apply to version ${version.slice(0, 16)}…` };
-    const written = await writeHashed(asLines(applyChanges(readLines(createReadStream(current)), changes, tally)), next);
+    const out = new HashedWriter(next);
+    try {
+      await applyChanges(await LineCursor.open(createReadStream(current)), changes, tally, out);
+    } catch (error) {
+      out.destroy();
+      throw error;
+    }
+    const written = await out.end();
     if (written !== head.to_version) return { problem: `the diff ${url.href} does not give its to_version (got ${written.slice(0, 16)}…)` };
     return { version: written };
   } catch (error) {
@@ -116,13 +122,13 @@ async function downloadSnapshot(stateUrl: URL, state: FeedState, temp: string, o
   const url = new URL(state.snapshot.url, stateUrl);
   const response = await get(url);
   if (response.status !== 200 || response.body === null) throw new SubjektiError("SYNC_UNVERIFIED", `the snapshot ${url.href} answered ${response.status}: cannot sync; try again once the site is whole`);
-  const written = await writeHashed(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>), temp);
+  const written = (await writeHashed(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>), temp)).sha256;
   if (written !== state.snapshot.sha256 || written !== state.version) {
     throw new SubjektiError("SYNC_UNVERIFIED", `the snapshot ${url.href} hashes to ${written.slice(0, 16)}…, not the state's version ${state.version.slice(0, 16)}…: the site is inconsistent (mid-deploy?); the local copy is left as it was, try again later`);
   }
   const tally: Tally = { added: 0, removed: 0, changed: 0 };
-  const before = old === null ? (async function* () {})() : readLines(createReadStream(old));
-  for await (const change of diffSnapshots(before, readLines(createReadStream(temp)))) {
+  const before = await LineCursor.open(old === null ? Readable.from([]) : createReadStream(old));
+  for await (const change of diffSnapshots(before, await LineCursor.open(createReadStream(temp)))) {
     if (change.op === "delete") tally.removed++;
     else if (change.existed) tally.changed++;
     else tally.added++;
@@ -133,29 +139,6 @@ async function downloadSnapshot(stateUrl: URL, state: FeedState, temp: string, o
 async function hashFile(path: string): Promise<string> {
   const hash = createHash("sha256");
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
-}
-
-const NEWLINE = new Uint8Array([0x0a]);
-
-/** Each line followed by its `\n`. */
-async function* asLines(lines: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  for await (const line of lines) {
-    yield line;
-    yield NEWLINE;
-  }
-}
-
-/** Writes the byte chunks to `path`; the SHA-256 of what was written. */
-async function writeHashed(parts: AsyncIterable<Uint8Array>, path: string): Promise<string> {
-  const hash = createHash("sha256");
-  const out = createWriteStream(path);
-  for await (const part of parts) {
-    hash.update(part);
-    if (!out.write(part)) await once(out, "drain");
-  }
-  out.end();
-  await finished(out);
   return hash.digest("hex");
 }
 

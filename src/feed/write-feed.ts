@@ -9,18 +9,16 @@
  * and only then removes the diffs and snapshots no longer kept. A build killed anywhere leaves a
  * state whose files all exist. The same data again changes nothing.
  */
-import { createHash } from "node:crypto";
-import { once } from "node:events";
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream } from "node:fs";
 import { copyFile, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { finished } from "node:stream/promises";
 import { ATOM_PATH, diffName, FEED_DIR, FEED_FORMAT, type FeedEntry, type FeedState, snapshotName, STATE_PATH } from "./feed-format.ts";
 import { diffSnapshots } from "./diff-snapshots.ts";
 import { atomFeed } from "./atom-feed.ts";
 import { type KeepChanges, keptEntries } from "./keep-changes.ts";
 import type { PreviousFeed } from "./read-previous.ts";
-import { readLines } from "./read-lines.ts";
+import { HashedWriter, writeHashed } from "./hashed-writer.ts";
+import { LineCursor } from "./line-cursor.ts";
 import { removeLeftovers } from "../shared/remove-leftovers.ts";
 
 export interface FeedInput {
@@ -59,7 +57,7 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
   const { previous } = input;
   const snapshotTemp = temp("snapshot");
   try {
-    const { version, bytes } = await writeHashed(input.records(), snapshotTemp);
+    const { sha256: version, bytes } = await writeHashed(input.records(), snapshotTemp);
     if (previous !== null && previous.state.version === version) {
       await rm(snapshotTemp, { force: true });
       // The same data: a feed read from elsewhere is carried over as it was.
@@ -98,51 +96,37 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
   }
 }
 
-/** Writes the byte chunks to `path`, hashing them: the version and size of the canonical NDJSON. */
-async function writeHashed(chunks: AsyncIterable<Uint8Array>, path: string): Promise<{ version: string; bytes: number }> {
-  const hash = createHash("sha256");
-  const out = createWriteStream(path);
-  let bytes = 0;
-  for await (const chunk of chunks) {
-    hash.update(chunk);
-    bytes += chunk.length;
-    if (!out.write(chunk)) await once(out, "drain");
-  }
-  out.end();
-  await finished(out);
-  return { version: hash.digest("hex"), bytes };
-}
-
 /** Streams the diff's JSON into `path`: the header's fields, then the changes in id order. */
 async function writeDiff(previous: PreviousFeed, snapshot: string, head: { sequence: number; published: string; from_version: string; to_version: string }, path: string): Promise<{ upserts: number; deletes: number; bytes: number }> {
-  const out = createWriteStream(path);
+  const out = new HashedWriter(path);
   const encoder = new TextEncoder();
-  let bytes = 0;
-  const write = async (part: string | Uint8Array): Promise<void> => {
-    const data = typeof part === "string" ? encoder.encode(part) : part;
-    bytes += data.length;
-    if (!out.write(data)) await once(out, "drain");
-  };
+  const write = (text: string): void => out.add(encoder.encode(text));
   const { sequence, from_version, to_version, published } = head;
-  await write(`{"sequence":${sequence},"from_version":"${from_version}","to_version":"${to_version}","published":"${published}","changes":[`);
+  write(`{"sequence":${sequence},"from_version":"${from_version}","to_version":"${to_version}","published":"${published}","changes":[`);
   let upserts = 0;
   let deletes = 0;
-  for await (const change of diffSnapshots(readLines(createReadStream(previous.snapshot)), readLines(createReadStream(snapshot)))) {
-    const comma = upserts + deletes === 0 ? "" : ",";
-    if (change.op === "delete") {
-      deletes++;
-      await write(`${comma}\n{"op":"delete","id":${change.id}}`);
-    } else {
-      upserts++;
-      await write(`${comma}\n{"op":"upsert","id":${change.id},"record":`);
-      await write(change.line);
-      await write("}");
+  try {
+    const [before, after] = await Promise.all([LineCursor.open(createReadStream(previous.snapshot)), LineCursor.open(createReadStream(snapshot))]);
+    for await (const change of diffSnapshots(before, after)) {
+      const comma = upserts + deletes === 0 ? "" : ",";
+      if (change.op === "delete") {
+        deletes++;
+        write(`${comma}\n{"op":"delete","id":${change.id}}`);
+      } else {
+        upserts++;
+        write(`${comma}\n{"op":"upsert","id":${change.id},"record":`);
+        out.add(change.line);
+        write("}");
+      }
+      if (out.full) await out.flush();
     }
+  } catch (error) {
+    out.destroy();
+    throw error;
   }
-  await write("\n]}\n");
-  out.end();
-  await finished(out);
-  return { upserts, deletes, bytes };
+  write("\n]}\n");
+  await out.end();
+  return { upserts, deletes, bytes: out.bytes };
 }
 
 /**

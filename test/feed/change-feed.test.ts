@@ -12,6 +12,8 @@ import { SubjektiError } from "../../src/core/subjekti-error.ts";
 import { parseState, type FeedState } from "../../src/feed/feed-format.ts";
 import { syncMirror } from "../../src/feed/sync-mirror.ts";
 import { startPreview } from "../../src/serve/preview-server.ts";
+import { runCli } from "../_cli.ts";
+import { freePort } from "../hosts/hosts.ts";
 import { build } from "../site/_build.ts";
 
 type Subject = Record<string, unknown> & { id: number; jedinstvena_oznaka: string; naziv_subjekta: string };
@@ -108,6 +110,22 @@ describe("the change feed, built ten times and followed by sync mirrors over HTT
     const startIds = new Set(lists[0]?.map((s) => s.id));
     expect(a.removed).toBe(lists[0]?.filter((s) => !ids.has(s.id)).length);
     expect(a.added).toBe(end.filter((s) => !startIds.has(s.id)).length);
+  });
+
+  it("the command: one line of counts, or --json; a site without a feed or out of reach -> exit 1, one line", async () => {
+    const file = join(root, "cli.ndjson");
+    const first = await runCli(["sync", origin, file]);
+    expect(first).toMatchObject({ code: 0, stderr: "" });
+    expect(first.stdout).toMatch(/^\+\d+ −0 ~0 subjects, sequence none → 9 \(snapshot: no verified local copy\)\n$/);
+    const again = await runCli(["sync", origin, file, "--json"]);
+    expect(JSON.parse(again.stdout)).toMatchObject({ from: 9, to: 9, added: 0, removed: 0, changed: 0, snapshot: null });
+    const none = await runCli(["sync", `${origin}/api/`, file]);
+    expect(none).toMatchObject({ code: 1, stdout: "" });
+    expect(none.stderr).toMatch(/^subjekti: .*changes\/state\.json answered 404: is this the site's origin, and was it built with its change feed\?\n$/);
+    const closed = await freePort();
+    const down = await runCli(["sync", `http://127.0.0.1:${closed}`, file]);
+    expect(down).toMatchObject({ code: 1 });
+    expect(down.stderr).toBe(`subjekti: cannot reach http://127.0.0.1:${closed}/changes/state.json: ECONNREFUSED\n`);
   });
 
   it("a copy edited by hand no longer hashes to its version -> replaced from the snapshot, byte-identical", async () => {

@@ -9,12 +9,13 @@
  * declares the function like the repo's, and `src` linked to the repo's src/.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, beforeAll, describe } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../_tree.ts";
 import { buildSite } from "../../src/site/build-site.ts";
+import { syncMirror } from "../../src/feed/sync-mirror.ts";
 import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";
 import { FIXTURE_OPTIONS } from "./fixture-site.ts";
 import { firstLine, freePort, type Host, stopChild } from "./hosts.ts";
@@ -55,7 +56,7 @@ function adaptToNetlifyDev(c: RequestCase): RequestCase | null {
 }
 
 /** Starts `netlify dev` on the site in `root/site` (netlify's static server serves only inside its project). */
-async function netlifyDevHost(root: string): Promise<Host> {
+async function netlifyDevHost(root: string): Promise<Host & { readonly port: number }> {
   const [port, staticPort] = [await freePort(), await freePort()];
   await writeFile(
     join(root, "netlify.toml"),
@@ -104,6 +105,7 @@ async function netlifyDevHost(root: string): Promise<Host> {
   );
   return {
     name: "netlify",
+    port,
     send: (method, target, headers, encoding) => sendRaw(port, method, target, { Host: "testserver", ...headers }, encoding),
     stop: () => stopChild(child),
   };
@@ -111,11 +113,12 @@ async function netlifyDevHost(root: string): Promise<Host> {
 
 describe.skipIf(!ENABLED)("netlify dev --offline (npm run test:netlify)", () => {
   let root: string;
-  let host: Host | undefined;
+  let host: (Host & { readonly port: number }) | undefined;
 
   beforeAll(async () => {
     root = await tempDir("subjekti-netlify-");
-    await buildSite({ ...FIXTURE_OPTIONS, outDir: join(root, "site") });
+    // With its change feed: the last test follows it with `subjekti sync`.
+    await buildSite({ ...FIXTURE_OPTIONS, outDir: join(root, "site"), feed: true, sourceDateEpoch: "1700000000" });
     host = await netlifyDevHost(root);
   }, 180_000);
 
@@ -132,4 +135,20 @@ describe.skipIf(!ENABLED)("netlify dev --offline (npm run test:netlify)", () => 
     },
     adaptToNetlifyDev,
   );
+
+  // Last: it rebuilds the site with other data.
+  it("subjekti sync follows the change feed as netlify dev serves it: the snapshot, then one diff", async () => {
+    if (host === undefined) throw new Error("netlify dev did not start");
+    const origin = `http://127.0.0.1:${host.port}`;
+    const mirror = join(root, "mirror.ndjson");
+    expect(await syncMirror(origin, mirror)).toMatchObject({ from: null, to: 1, snapshot: "no verified local copy" });
+    const data = join(root, "data");
+    await mkdir(data);
+    const list = JSON.parse(await readFile(join(FIXTURE_OPTIONS.dataDir, "subjekti.json"), "utf8")) as unknown[];
+    await writeFile(join(data, "subjekti.json"), JSON.stringify(list.slice(1)));
+    await buildSite({ ...FIXTURE_OPTIONS, dataDir: data, outDir: join(root, "site"), feed: true, sourceDateEpoch: "1700086400" });
+    expect(await syncMirror(origin, mirror)).toMatchObject({ from: 1, to: 2, removed: 1, snapshot: null });
+    const state = JSON.parse(await readFile(join(root, "site/changes/state.json"), "utf8")) as { snapshot: { url: string } };
+    expect((await readFile(mirror)).equals(await readFile(join(root, "site/changes", state.snapshot.url)))).toBe(true);
+  });
 });

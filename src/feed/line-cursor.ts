@@ -1,0 +1,75 @@
+/**
+ * The lines of an NDJSON byte stream, split on `\n` alone (NDJSON's delimiter; `node:readline` also
+ * breaks at U+2028 on newer Node versions), each without its newline and never decoded: the feed
+ * compares and copies records as the bytes the build rendered. A cursor, not an async generator:
+ * a step to the next line is synchronous while the buffer holds it (a million lines would
+ * otherwise pay a million promise round trips), and awaits only to read more.
+ *
+ *   const lines = await LineCursor.open(stream);
+ *   while (lines.line !== undefined) { use(lines.line); if (!lines.step()) await lines.more(); }
+ */
+const NEWLINE = 0x0a;
+const EMPTY = new Uint8Array(0);
+
+export class LineCursor {
+  /** The current line, or undefined past the last. */
+  line: Uint8Array | undefined;
+  #chunks: AsyncIterator<Uint8Array>;
+  #buffer: Uint8Array = EMPTY;
+  #at = 0;
+  #ended = false;
+
+  private constructor(chunks: AsyncIterable<Uint8Array>) {
+    this.#chunks = chunks[Symbol.asyncIterator]();
+  }
+
+  /** A cursor on the first line of `chunks`. */
+  static async open(chunks: AsyncIterable<Uint8Array>): Promise<LineCursor> {
+    const cursor = new LineCursor(chunks);
+    await cursor.next();
+    return cursor;
+  }
+
+  /** Moves to the next line when the buffer holds it (true); false when more must be read first (`more`). */
+  step(): boolean {
+    const end = this.#buffer.indexOf(NEWLINE, this.#at);
+    if (end >= 0) {
+      this.line = this.#buffer.subarray(this.#at, end);
+      this.#at = end + 1;
+      return true;
+    }
+    if (!this.#ended) return false;
+    // The last line may lack its newline.
+    this.line = this.#at < this.#buffer.length ? this.#buffer.subarray(this.#at) : undefined;
+    this.#at = this.#buffer.length;
+    return true;
+  }
+
+  /** Reads more of the stream, then moves to the next line. */
+  async more(): Promise<void> {
+    for (;;) {
+      const read = await this.#chunks.next();
+      const rest = this.#buffer.subarray(this.#at);
+      this.#at = 0;
+      if (read.done) {
+        this.#ended = true;
+        this.#buffer = rest;
+      } else {
+        this.#buffer = rest.length === 0 ? read.value : concat(rest, read.value);
+      }
+      if (this.step()) return;
+    }
+  }
+
+  /** Moves to the next line, reading more when needed. */
+  async next(): Promise<void> {
+    if (!this.step()) await this.more();
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a, 0);
+  joined.set(b, a.length);
+  return joined;
+}
