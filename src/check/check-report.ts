@@ -1,6 +1,9 @@
 /** What `subjekti check` prints: one line per difference and a summary, or one JSON report. */
 import type { CheckReport, Failure } from "./check-site.ts";
 
+/** SOURCE_HEADER as nginx writes it. */
+const SOURCE_HEADER_NAME = "X-Subjekti-Source";
+
 /** Failing requests printed before "… and N more" (`--json` holds them all). */
 const SHOWN_FAILURES = 20;
 
@@ -12,8 +15,15 @@ export function formatReport(report: CheckReport): string[] {
   if (report.baseUrl !== report.origin) {
     lines.push(`note: the site was built for ${report.baseUrl}; on ${report.origin} every page is derived from the records, so the pre-rendered files were not read (check ${report.baseUrl} for them)`);
   }
+  if (report.fromFiles !== null && report.fromFiles.notFromFiles.length > 0) {
+    const { expected, notFromFiles } = report.fromFiles;
+    lines.push(`${notFromFiles.length} of ${expected} answers that nginx should send from the site's files came from subjekti serve (no ${SOURCE_HEADER_NAME}: file), such as ${notFromFiles[0]}: the nginx configuration is older than the build; run subjekti nginx again, nginx -t, and reload nginx`);
+  } else if (report.fromFiles !== null) {
+    lines.push(`all ${report.fromFiles.expected} answers that nginx should send from the site's files came from files`);
+  }
   const kinds = Object.entries(report.checked).map(([kind, n]) => `${n} ${kind}`).join(", ");
-  const verdict = report.failures.length === 0 ? "all match" : `${report.failures.length} differ`;
+  const stale = report.fromFiles?.notFromFiles.length ?? 0;
+  const verdict = report.failures.length === 0 ? (stale === 0 ? "all match" : `all match, ${stale} not from files`) : `${report.failures.length} differ`;
   lines.push(`${report.origin} against ${report.dir} (${report.count} subjects): ${report.total} requests (${kinds}) in ${report.seconds.toFixed(1)} s: ${verdict}`);
   return lines;
 }
@@ -29,6 +39,7 @@ function failureLines(failure: Failure): string[] {
 
 /** The report as one JSON document (stable keys, for tools). */
 export function jsonReport(report: CheckReport): string {
-  const { origin, dir, count, baseUrl, checked, total, matched, failures } = report;
-  return `${JSON.stringify({ ok: failures.length === 0, origin, dir, count, baseUrl, total, matched, checked, seconds: Number(report.seconds.toFixed(3)), failures }, null, 2)}\n`;
+  const { origin, dir, count, baseUrl, checked, total, matched, failures, fromFiles } = report;
+  const ok = failures.length === 0 && (fromFiles?.notFromFiles.length ?? 0) === 0;
+  return `${JSON.stringify({ ok, origin, dir, count, baseUrl, total, matched, checked, fromFiles, seconds: Number(report.seconds.toFixed(3)), failures }, null, 2)}\n`;
 }

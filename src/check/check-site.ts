@@ -11,7 +11,14 @@ import { forEachBounded } from "../shared/for-each-bounded.ts";
 import { compareAnswer, type Difference } from "./compare-answer.ts";
 import { localSite, readLocalManifest } from "./local-site.ts";
 import { planProbes, type Probe, type ProbeKind } from "./plan-probes.ts";
-import { type ConnectTo, sender, type Sender } from "./send-request.ts";
+import { type ConnectTo, connectionHint, isConnectionError, sender, type Sender, type TrustOptions } from "./send-request.ts";
+
+/**
+ * The header the nginx configuration of `subjekti nginx` adds to every answer it sends from a file
+ * (its value: `file`), and to nothing it hands to `subjekti serve`: the check counts the answers
+ * that should have come from a file and did not (a configuration older than the build).
+ */
+export const SOURCE_HEADER = "x-subjekti-source";
 
 export interface CheckOptions {
   /** The deployment: its origin (any path is ignored: the API lives at /api/subjekti/). */
@@ -29,6 +36,8 @@ export interface CheckOptions {
   readonly connect?: ConnectTo | undefined;
   /** Milliseconds one request may take. */
   readonly timeoutMs: number;
+  /** How an https deployment's certificate is checked (--ca, --insecure). */
+  readonly trust?: TrustOptions | undefined;
   /** Called as requests settle. */
   readonly progress?: ((done: number, total: number) => void) | undefined;
 }
@@ -54,6 +63,11 @@ export interface CheckReport {
   readonly total: number;
   readonly matched: number;
   readonly failures: readonly Failure[];
+  /**
+   * Behind the nginx configuration (an answer carried SOURCE_HEADER): the requests a file should
+   * have answered, and the URLs of those that came from `subjekti serve` instead. Null elsewhere.
+   */
+  readonly fromFiles: { readonly expected: number; readonly notFromFiles: readonly string[] } | null;
   readonly seconds: number;
 }
 
@@ -69,17 +83,38 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
   // Counted in the plan's order, so the summary lists the kinds the same way on every run.
   const checked: Partial<Record<ProbeKind, number>> = {};
   for (const probe of probes) checked[probe.kind] = (checked[probe.kind] ?? 0) + 1;
-  const live = sender(origin, options.concurrency, options.timeoutMs, options.connect);
+  const live = sender(origin, options.concurrency, options.timeoutMs, options.connect, options.trust);
   let done = 0;
+  /** The first connection error: every request after it is skipped. */
+  let unreachable: unknown = undefined;
+  let marked = false;
+  // Plan indexes of the requests nginx should answer from a file, and of those that were not.
+  const fileExpected: number[] = [];
+  const notFromFile = new Set<number>();
+  const filesAnswer = origin.origin === new URL(manifest.baseUrl).origin;
   try {
     await forEachBounded([...probes.keys()], options.concurrency, async (index) => {
+      if (unreachable !== undefined) return;
       const probe = probes[index] as Probe;
-      const differences = await checkProbe(probe, origin, site, live);
-      if (differences.length > 0) failed.set(index, { kind: probe.kind, method: probe.method, url: `${origin.origin}${probe.target}`, differences });
+      const result = await checkProbe(probe, origin, site, live);
+      if ("unreachable" in result) {
+        unreachable ??= result.unreachable;
+        return;
+      }
+      if (result.differences.length > 0) failed.set(index, { kind: probe.kind, method: probe.method, url: `${origin.origin}${probe.target}`, differences: result.differences });
+      if (result.source !== undefined) marked = true;
+      if (filesAnswer && (probe.kind === "pre-rendered" || probe.kind === "published") && probe.ifNoneMatchExpected !== true) {
+        fileExpected.push(index);
+        if (result.source !== "file") notFromFile.add(index);
+      }
       options.progress?.(++done, probes.length);
     });
   } finally {
     live.close();
+  }
+  if (unreachable !== undefined) {
+    const via = options.connect === undefined ? "" : ` (connecting to ${options.connect.host}:${options.connect.port})`;
+    throw new SubjektiError("UNREACHABLE", `${origin.origin}${via}: ${describeError(unreachable)}: ${connectionHint(unreachable)}`);
   }
   // Settled in any order: reported in the plan's.
   const failures = [...failed.keys()].sort((a, b) => a - b).map((index) => failed.get(index) as Failure);
@@ -92,6 +127,7 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
     total: probes.length,
     matched: probes.length - failures.length,
     failures,
+    fromFiles: marked ? { expected: fileExpected.length, notFromFiles: [...notFromFile].sort((a, b) => a - b).map((index) => `${origin.origin}${(probes[index] as Probe).target}`) } : null,
     seconds: (performance.now() - started) / 1000,
   };
 }
@@ -108,8 +144,11 @@ function deploymentOrigin(url: string): URL {
   return new URL(parsed.origin);
 }
 
-/** The differences between what the built site answers to `probe` and what the deployment answered. */
-async function checkProbe(probe: Probe, origin: URL, site: SiteHost<Uint8Array>, live: Sender): Promise<Difference[]> {
+/**
+ * The differences between what the built site answers to `probe` and what the deployment answered,
+ * with the answer's SOURCE_HEADER; or the connection error that kept it from answering at all.
+ */
+async function checkProbe(probe: Probe, origin: URL, site: SiteHost<Uint8Array>, live: Sender): Promise<{ differences: Difference[]; source: string | undefined } | { unreachable: unknown }> {
   const headers = { ...probe.headers };
   if (probe.ifNoneMatchExpected === true) {
     const page = await expectedAnswer({ ...probe, method: "GET" }, headers, origin, site);
@@ -119,9 +158,11 @@ async function checkProbe(probe: Probe, origin: URL, site: SiteHost<Uint8Array>,
   }
   const expected = await expectedAnswer(probe, headers, origin, site);
   try {
-    return compareAnswer(expected, await live.send(probe.method, probe.target, headers));
+    const answer = await live.send(probe.method, probe.target, headers);
+    return { differences: compareAnswer(expected, answer), source: answer.headers.get(SOURCE_HEADER) };
   } catch (error) {
-    return [{ what: "answer", expected: `status ${expected.status}`, got: describeError(error) }];
+    if (isConnectionError(error)) return { unreachable: error };
+    return { differences: [{ what: "answer", expected: `status ${expected.status}`, got: describeError(error) }], source: undefined };
   }
 }
 

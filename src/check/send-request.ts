@@ -6,6 +6,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { rootCertificates } from "node:tls";
 
 /** An answer as received: status, header values by lower-case name (repeats joined by ", "), body bytes. */
 export interface ReceivedAnswer {
@@ -26,13 +27,22 @@ export interface ConnectTo {
   readonly port: number;
 }
 
+/** How an https deployment's certificate is checked. */
+export interface TrustOptions {
+  /** PEM certificates trusted beside the system's roots (`--ca`): a private CA, or a self-signed certificate. */
+  readonly ca?: string | undefined;
+  /** No certificate check at all (`--insecure`): the bytes are still compared. */
+  readonly insecure?: boolean | undefined;
+}
+
 /**
  * A sender to `origin` (`http://host:port` or `https://…`), or to `connect` with the origin's Host
  * and TLS name; each request fails after `timeoutMs`.
  */
-export function sender(origin: URL, connections: number, timeoutMs: number, connect?: ConnectTo): Sender {
+export function sender(origin: URL, connections: number, timeoutMs: number, connect?: ConnectTo, trust: TrustOptions = {}): Sender {
   const https = origin.protocol === "https:";
-  const agent = new (https ? HttpsAgent : HttpAgent)({ keepAlive: true, maxSockets: connections });
+  const tls = https ? { ...(trust.ca === undefined ? {} : { ca: [...rootCertificates, trust.ca] }), rejectUnauthorized: trust.insecure !== true } : {};
+  const agent = new (https ? HttpsAgent : HttpAgent)({ keepAlive: true, maxSockets: connections, ...tls });
   const request = https ? httpsRequest : httpRequest;
   return {
     send(method, target, headers) {
@@ -76,4 +86,27 @@ function headerMap(res: IncomingMessage): Map<string, string> {
     headers.set(name, before === undefined ? value : `${before}, ${value}`);
   }
   return headers;
+}
+
+/**
+ * Errors that say the deployment cannot be reached at all (nothing listens, no such name, a TLS
+ * handshake refused, a certificate not trusted): every other request would fail the same way, so
+ * the check stops at the first with one line instead of listing each request.
+ */
+export function isConnectionError(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== "string") return false;
+  return CONNECTION_CODES.has(code) || /CERT|^ERR_TLS_|^ERR_SSL_|SELF_SIGNED|UNABLE_TO_(?:GET|VERIFY)/.test(code);
+}
+
+const CONNECTION_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "EPROTO", "ECONNRESET"]);
+
+/** What to do about a connection error, for its one line. */
+export function connectionHint(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code ?? "";
+  if (/CERT|SELF_SIGNED|UNABLE_TO_(?:GET|VERIFY)/.test(code)) return "trust its CA with --ca <file> (PEM), or skip the certificate check with --insecure";
+  if (code === "EPROTO" || code.startsWith("ERR_SSL_")) return "is it http rather than https (or the other way round)?";
+  if (code === "ECONNREFUSED") return "is the server running, and on this port?";
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "check the host name (or send the requests elsewhere with --connect host:port)";
+  return "is the server up and reachable from here?";
 }

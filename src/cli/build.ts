@@ -7,7 +7,7 @@ import { type Target, TARGETS } from "../site/deploy-preflight.ts";
 import type { LinkKind } from "../site/site-shape.ts";
 import { DEFAULT_KEEP, type KeepChanges, parseKeep } from "../feed/keep-changes.ts";
 import type { Io } from "./io.ts";
-import { baseUrl, checkDirs, formList, limitList, positiveInt, type ReadFlags, readOptionsOf, threadCount, withReadOptions } from "./options.ts";
+import { baseUrl, checkDirs, originOnly, formList, limitList, positiveInt, type ReadFlags, readOptionsOf, threadCount, withReadOptions } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
 
 /** The build command's flags as commander gives them. */
@@ -45,7 +45,7 @@ export function buildOptionsOf(flags: BuildFlags, env: Io["env"]): BuildOptions 
     limits: flags.limits,
     forms: flags.forms,
     maxLimit: flags.maxLimit,
-    baseUrl: flags.baseUrl ?? baseUrl(defaultBaseUrl(env)),
+    baseUrl: originOnly(flags.baseUrl ?? baseUrl(defaultBaseUrl(env))),
     cacheControl: flags.cacheControl,
     quiet: flags.quiet,
     cacheDir: flags.cache ? flags.cacheDir : null,

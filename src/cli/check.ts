@@ -1,4 +1,5 @@
 /** `subjekti check`: a deployment (or the preview) verified against the built site (src/check). */
+import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { SubjektiError } from "../core/subjekti-error.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
@@ -15,6 +16,8 @@ interface CheckFlags {
   readonly etags: boolean;
   readonly json: boolean;
   readonly quiet: boolean;
+  readonly ca?: string;
+  readonly insecure: boolean;
 }
 
 export function addCheckCommand(program: Command, { io }: CommandContext): void {
@@ -29,13 +32,26 @@ export function addCheckCommand(program: Command, { io }: CommandContext): void 
     .option("--etags", "ask the pre-rendered pages with If-None-Match (a 304 each, no bodies): checks the build and the routing, not each page file's bytes", false)
     .option("--connect <host:port>", "send every request to this address instead of the URL's host (the Host header, TLS name and links stay the URL's): a server checked before DNS points at it", connectTo)
     .option("--timeout <ms>", "milliseconds one request may take", positiveInt, 10_000)
+    .option("--ca <file>", "trust the certificates in this PEM file (a private CA, or a self-signed certificate) beside the system's")
+    .option("--insecure", "do not check the https certificate at all (the answers are still compared)", false)
     .option("--json", "print one JSON report instead of the summary", false)
     .option("-q, --quiet", "no progress bar", false)
     .action(async (url: string, flags: CheckFlags) => {
       const [{ checkSite }, { formatReport, jsonReport }, { progressBar }] = await Promise.all([import("../check/check-site.ts"), import("../check/check-report.ts"), import("../site/build-report.ts")]);
+      let ca: string | undefined;
+      if (flags.ca !== undefined) {
+        try {
+          ca = await readFile(flags.ca, "utf8");
+        } catch (error) {
+          throw new SubjektiError("BAD_CA", `--ca ${flags.ca}: cannot read it (${(error as NodeJS.ErrnoException).code ?? "error"}): pass a PEM file of certificates`);
+        }
+        if (!ca.includes("-----BEGIN CERTIFICATE-----")) throw new SubjektiError("BAD_CA", `--ca ${flags.ca}: no PEM certificate in it (expected -----BEGIN CERTIFICATE-----)`);
+      }
       const bar = flags.quiet ? undefined : progressBar(io.stderr, Date.now, "requests");
-      const report = await checkSite({ url, dir: flags.dir, concurrency: flags.concurrency, sample: flags.sample, seed: flags.seed, etags: flags.etags, connect: flags.connect, timeoutMs: flags.timeout, progress: bar?.update }).finally(() => bar?.done());
+      const report = await checkSite({ url, dir: flags.dir, concurrency: flags.concurrency, sample: flags.sample, seed: flags.seed, etags: flags.etags, connect: flags.connect, timeoutMs: flags.timeout, trust: { ca, insecure: flags.insecure }, progress: bar?.update }).finally(() => bar?.done());
       io.stdout.write(flags.json ? jsonReport(report) : formatReport(report).map((line) => `${line}\n`).join(""));
       if (report.failures.length > 0) throw new SubjektiError("CHECK_FAILED", `${report.failures.length} of ${report.total} requests to ${report.origin} differ from ${flags.dir}`);
+      const stale = report.fromFiles?.notFromFiles.length ?? 0;
+      if (stale > 0) throw new SubjektiError("CHECK_FAILED", `${stale} answers of ${report.origin} that nginx should send from files came from subjekti serve: regenerate the nginx configuration (subjekti nginx) and reload nginx`);
     });
 }

@@ -1,6 +1,7 @@
 /**
  * `subjekti nginx`: prints the nginx configuration (nginx-config.ts) for a built site, read from its
- * manifest, to include at nginx's `http {}` level in front of `subjekti serve`.
+ * manifest, to include at nginx's `http {}` level in front of `subjekti serve`: TLS when the listen
+ * says ssl, every name prefixed by --name (sites side by side), gzip unless --no-gzip.
  */
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -15,6 +16,10 @@ import { nginxConfig } from "../nginx/nginx-config.ts";
 interface NginxFlags {
   readonly dir: string;
   readonly listen: string;
+  readonly name: string;
+  readonly sslCertificate?: string;
+  readonly sslCertificateKey?: string;
+  readonly gzip: boolean;
   readonly serverName: string;
   readonly upstream: string;
 }
@@ -27,7 +32,27 @@ function token(what: string, pattern: RegExp): (text: string) => string {
   };
 }
 
-const LISTEN = token("a port or address:port (8080, 127.0.0.1:8080, [::1]:8080)", /^(?:\d{1,5}|[A-Za-z0-9.-]+:\d{1,5}|\[[0-9A-Fa-f:.]+\]:\d{1,5})$/);
+const ADDRESS = /^(?:\d{1,5}|[A-Za-z0-9.-]+:\d{1,5}|\[[0-9A-Fa-f:.]+\]:\d{1,5})$/;
+/** listen's parameters a deployer may need here (TLS, HTTP/2, the default server of a port). */
+const LISTEN_PARAMETERS = new Set(["ssl", "http2", "default_server", "reuseport", "ipv6only=on", "ipv6only=off"]);
+
+/** nginx's listen: an address, then parameters (`443 ssl http2`, `[::]:443 ssl`). */
+function listen(text: string): string {
+  const [address = "", ...parameters] = text.trim().split(/\s+/);
+  if (!ADDRESS.test(address)) throw new InvalidArgumentError(`"${address}" is not a port or address:port (8080, 127.0.0.1:8080, [::1]:8080)`);
+  const bad = parameters.find((parameter) => !LISTEN_PARAMETERS.has(parameter));
+  if (bad !== undefined) throw new InvalidArgumentError(`"${bad}" is not a listen parameter here (${[...LISTEN_PARAMETERS].join(", ")})`);
+  return [address, ...parameters].join(" ");
+}
+
+/** A path nginx reads, written quoted: absolute, without quotes, `;`, braces, `$` or backslashes. */
+function pemPath(text: string): string {
+  const path = resolve(text);
+  if (/[\s'"{};$\\]/.test(path)) throw new InvalidArgumentError(`"${text}": nginx's path cannot hold spaces, quotes, braces, ; $ or \\ here`);
+  return path;
+}
+
+const NAME = token("a name of lowercase letters, digits and _, starting with a letter (subjekti, subjekti_staging)", /^[a-z][a-z0-9_]{0,39}$/);
 const UPSTREAM = token("host:port or unix:/path of `subjekti serve`", /^(?:[A-Za-z0-9.-]+:\d{1,5}|\[[0-9A-Fa-f:.]+\]:\d{1,5}|unix:\/[\w./-]+)$/);
 
 function serverNames(text: string): string {
@@ -43,7 +68,11 @@ export function addNginxCommand(program: Command, io: Io): void {
     .command("nginx")
     .description("print an nginx configuration (maps and a server block, for http {}) that serves the pre-rendered pages of a built site and proxies the rest to `subjekti serve`")
     .option("--dir <dir>", "the built site (nginx's root: give the path nginx will find it at)", DEFAULT_OPTIONS.outDir)
-    .option("--listen <address>", "nginx's listen: a port or address:port", LISTEN, "8080")
+    .option("--listen <address>", "nginx's listen: a port or address:port, then ssl, http2, default_server as needed ('443 ssl http2')", listen, "8080")
+    .option("--ssl-certificate <file>", "the certificate (PEM, chain included) for a listen with ssl", pemPath)
+    .option("--ssl-certificate-key <file>", "its private key (PEM)", pemPath)
+    .option("--name <name>", "the prefix of every name the configuration gives (upstream, variables): one name per site when several share one nginx", NAME, "subjekti")
+    .option("--no-gzip", "send the answers uncompressed (default: gzip for clients that accept it)")
     .option("--server-name <names>", "nginx's server_name (_ for any)", serverNames, "_")
     .option("--upstream <address>", "where `subjekti serve` listens: host:port or unix:/path", UPSTREAM, "127.0.0.1:8081")
     .action(async (flags: NginxFlags) => {
@@ -55,8 +84,26 @@ export function addNginxCommand(program: Command, io: Io): void {
       } catch {
         throw new SubjektiError("NO_SITE", `${root} has no ${MANIFEST_PATH}: run \`npm run build\` first (or pass --dir <built site>)`);
       }
+      const tls = /\sssl(?:\s|$)/.test(flags.listen);
+      if (tls && (flags.sslCertificate === undefined || flags.sslCertificateKey === undefined)) {
+        throw new SubjektiError("BAD_TLS", `--listen '${flags.listen}' needs --ssl-certificate <file> and --ssl-certificate-key <file>`);
+      }
+      if (!tls && (flags.sslCertificate !== undefined || flags.sslCertificateKey !== undefined)) {
+        throw new SubjektiError("BAD_TLS", `--ssl-certificate and --ssl-certificate-key need a --listen with ssl (such as '443 ssl'), not '${flags.listen}'`);
+      }
       const state = readManifest(text);
       if ("problem" in state) throw new SubjektiError("NO_SITE", `${root} has no usable site (${state.problem}): run \`npm run build\` again`);
-      io.stdout.write(nginxConfig(state.manifest, { root, listen: flags.listen, serverName: flags.serverName, upstream: flags.upstream }));
+      io.stdout.write(
+        nginxConfig(state.manifest, {
+          root,
+          listen: flags.listen,
+          serverName: flags.serverName,
+          upstream: flags.upstream,
+          name: flags.name,
+          sslCertificate: flags.sslCertificate,
+          sslCertificateKey: flags.sslCertificateKey,
+          gzip: flags.gzip,
+        }),
+      );
     });
 }

@@ -66,6 +66,22 @@ export function baseUrl(text: string): string {
   return text.slice(0, end);
 }
 
+/**
+ * The base URL as an origin only, or a build-time refusal in one line. The API's paths are the
+ * contract's (/api/subjekti/, /openapi.json, /schema/…): the router answers them at the root, and
+ * the hosts route them there from files that are not generated per build (netlify.toml's edge
+ * function paths, wrangler.jsonc's routes, the preview), so links under a path would each answer
+ * 404. A sub-path is refused rather than built dead; docs/production.md says what to do instead.
+ */
+export function originOnly(base: string): string {
+  const url = new URL(base);
+  if (url.pathname === "/" && url.search === "" && url.hash === "" && url.username === "" && url.password === "") return base;
+  throw new SubjektiError(
+    "BAD_BASE_URL",
+    `--base-url ${base}: a base URL is an origin only (such as ${url.origin}): the API answers at /api/subjekti/ on every host, so links under a path would answer 404; give the API a host name of its own (registry.example.hr), see docs/production.md`,
+  );
+}
+
 /** The flags of every command that reads the sources the way a build does. */
 export interface ReadFlags {
   readonly data: string;

@@ -2,10 +2,11 @@
  * `subjekti serve`: the preview's adapter run for production, behind nginx (or alone): the manifest
  * read once (a rebuild is followed only with --watch, or when a file the manifest names is gone),
  * only the hosts the deployer names answered (Django's ALLOWED_HOSTS, by default the base URL's
- * host), and a graceful stop on SIGTERM or SIGINT: no new connection, the answers in flight
+ * host, each refused Host said on stderr), an access log (--log), a health check at /healthz on any
+ * Host, and a graceful stop on SIGTERM or SIGINT: no new connection, the answers in flight
  * finished, exit 0.
  */
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import type { Io } from "./io.ts";
 import { allowedHostList, DEFAULT_HOST, envPort, port } from "../serve/listen-options.ts";
 
@@ -21,6 +22,7 @@ interface ServeFlags {
   readonly allowedHosts?: string[];
   readonly watch: boolean;
   readonly forwardedProto: boolean;
+  readonly log?: "common" | "json";
 }
 
 /** Adds `serve` to the program; `listening` learns the address before it is bound (for the CLI's error lines). */
@@ -35,14 +37,37 @@ export function addServeCommand(program: Command, io: Io, listening: (address: {
     .option("--allowed-hosts <list>", "answer only these Host names (registry.example.hr, .example.hr for it and its subdomains, * for any), any other with Django's 400 (default: the base URL's host)", allowedHostList)
     .option("--watch", "follow rebuilds of --dir (default: read the manifest once; restart after a build)", false)
     .option("--forwarded-proto", "take the links' scheme from X-Forwarded-Proto: only behind a proxy that sets it (the nginx configuration does)", false)
+    .addOption(new Option("--log <format>", "an access log on stdout, one line per request: common (nginx's and Apache's format) or json").choices(["common", "json"]))
     .action(async (flags: ServeFlags) => {
       const address = { host: flags.host ?? io.env["HOST"] ?? DEFAULT_HOST, port: flags.port ?? envPort(io.env["PORT"], SERVE_PORT) };
       listening(address);
       const { startPreview } = await import("../serve/preview-server.ts");
-      const running = await startPreview({ dir: flags.dir, ...address, watch: flags.watch, allowedHosts: flags.allowedHosts ?? "base-url", forwardedProto: flags.forwardedProto });
-      io.stdout.write(`subjekti serve: ${running.url} for ${(running.allowedHosts ?? ["*"]).join(", ")} (SIGTERM stops after the answers in flight)\n`);
+      const running = await startPreview({
+        dir: flags.dir,
+        ...address,
+        watch: flags.watch,
+        allowedHosts: flags.allowedHosts ?? "base-url",
+        forwardedProto: flags.forwardedProto,
+        health: true,
+        ...(flags.log === undefined ? {} : { log: { format: flags.log, write: (line: string) => io.stdout.write(`${line}\n`) } }),
+        onRefusedHost: (host, allowed) => io.stderr.write(`subjekti serve: refused Host ${JSON.stringify(host)} with a 400: it is not in --allowed-hosts (${allowed.join(", ")}); add it there if it is yours\n`),
+      });
+      io.stdout.write(`${startLine(running.url, running.allowedHosts)}\n`);
       await io.untilStopped();
       await running.drain(DRAIN_MS);
       io.stdout.write("subjekti serve: stopped\n");
     });
+}
+
+/**
+ * The first line: a URL that answers as printed. With ALLOWED_HOSTS the listening address is no
+ * allowed Host (its 400 would look like a broken server), so the line gives the health check, which
+ * answers any Host, and the curl line that sends an allowed one.
+ */
+function startLine(collection: string, allowed: readonly string[] | undefined): string {
+  const origin = new URL(collection).origin;
+  const stop = "(SIGTERM stops after the answers in flight)";
+  if (allowed === undefined || allowed.includes("*")) return `subjekti serve: ${collection} for any Host ${stop}`;
+  const host = allowed.find((name) => !name.startsWith(".")) ?? `www${allowed[0] ?? ""}`;
+  return `subjekti serve: ${origin}/healthz answers any Host; the API answers Host ${allowed.join(", ")}: curl -H 'Host: ${host}' ${collection} ${stop}`;
 }

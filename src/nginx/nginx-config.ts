@@ -25,8 +25,18 @@ import { VERSION } from "../core/version.ts";
 export interface NginxOptions {
   /** The built site's absolute path: nginx's `root`. */
   readonly root: string;
-  /** nginx's `listen` (a port, or address:port). */
+  /** nginx's `listen`: a port or address:port, with its parameters (`443 ssl http2`). */
   readonly listen: string;
+  /**
+   * The prefix of every name the configuration gives (the upstream, each variable, the TLS session
+   * cache): two sites (production and staging) each with their own name share one nginx.
+   */
+  readonly name?: string;
+  /** The certificate and its key, for a `listen … ssl` (PEM paths nginx reads). */
+  readonly sslCertificate?: string | undefined;
+  readonly sslCertificateKey?: string | undefined;
+  /** Compress JSON answers for clients that accept gzip (nginx's gzip; the decoded bytes are the same). Default on. */
+  readonly gzip?: boolean;
   /** nginx's `server_name` (space-separated names; `_` for any). */
   readonly serverName: string;
   /** Where `subjekti serve` listens: host:port, or unix:/path. */
@@ -93,9 +103,38 @@ export function staticEntries(manifest: Manifest): StaticEntry[] {
   return entries;
 }
 
+/** The name prefix when none is given. */
+export const DEFAULT_NAME = "subjekti";
+
+/** The header marking an answer nginx sent from a file (`subjekti check` counts those that lack it). */
+export const SOURCE_HEADER = "X-Subjekti-Source";
+
+/** The types nginx compresses: every JSON answer of the API and the published description. */
+const GZIP_TYPES = ["application/json", "application/x-ndjson", "application/schema+json", "text/html"];
+
+/**
+ * The map sizes this configuration needs at nginx's `http {}` level. They are not written into it:
+ * `map_hash_*` may appear once in http {}, so two included configurations (or an nginx.conf that
+ * sets them) would collide. The deployer sets them once, at least this large (the comment says so).
+ */
+export function mapHashSizes(manifest: Manifest): { maxSize: number; bucketSize: number } {
+  const entries = staticEntries(manifest);
+  return {
+    maxSize: powerOfTwo(2048, entries.length * 2),
+    bucketSize: powerOfTwo(64, Math.max(...[...entries.map((e) => e.target), ...STATIC_ACCEPTS].map((key) => key.length)) + 32),
+  };
+}
+
 /** nginx's configuration for the site described by `manifest`, to include at the `http {}` level. */
 export function nginxConfig(manifest: Manifest, options: NginxOptions): string {
   const entries = staticEntries(manifest);
+  const name = options.name ?? DEFAULT_NAME;
+  if (!/^[a-z][a-z0-9_]{0,39}$/.test(name)) throw new Error(`"${name}" is no name for nginx's variables (a-z, 0-9, _)`);
+  const v = (variable: string): string => `$${name}_${variable}`;
+  const tls = /(?:^|\s)ssl(?:\s|$)/.test(options.listen);
+  if (tls && (options.sslCertificate === undefined || options.sslCertificateKey === undefined)) throw new Error(`listen ${options.listen} needs a certificate and its key`);
+  if (!tls && (options.sslCertificate !== undefined || options.sslCertificateKey !== undefined)) throw new Error(`a certificate needs a listen with ssl (such as 443 ssl), not ${options.listen}`);
+  const sizes = mapHashSizes(manifest);
   const locations = new Map<string, HeaderList>();
   for (const entry of entries) {
     const known = locations.get(entry.location);
@@ -108,55 +147,56 @@ export function nginxConfig(manifest: Manifest, options: NginxOptions): string {
     `# (built for ${manifest.baseUrl}, ${manifest.count} subjects, site hash ${manifest.hash.slice(0, 12)}).`,
     "# Include it inside http { }. It names this build's files: after every build, generate it again",
     "# and reload nginx (nginx -s reload), and restart `subjekti serve` (or run it with --watch).",
+    `# Every name it gives starts with ${name}_, so configurations of other names can sit beside it.`,
+    "#",
+    "# nginx.conf's http {} must set, once for every site it includes (at least these values):",
+    `#     map_hash_max_size ${sizes.maxSize};`,
+    `#     map_hash_bucket_size ${sizes.bucketSize};`,
     "#",
     "# nginx answers a pre-rendered page from the site directory only for a GET, on the base URL's",
     "# scheme and Host, whose target is exactly one our next/previous links produce (or the bare URL),",
     "# with an Accept that asks for compact JSON and no conditional header; it sends the headers",
     "# `subjekti serve` would send. Every other request goes to `subjekti serve`, which answers all of them.",
     "",
-    // nginx refuses to start when a map's hash has no room for its entries or its longest key.
-    `map_hash_max_size ${powerOfTwo(2048, entries.length * 2)};`,
-    `map_hash_bucket_size ${powerOfTwo(64, Math.max(...[...entries.map((e) => e.target), ...STATIC_ACCEPTS].map((key) => key.length)) + 32)};`,
-    "",
-    "upstream subjekti_serve {",
+    `upstream ${name}_serve {`,
     `    server ${options.upstream};`,
     "    keepalive 16;",
     "}",
     "",
-    "# The target as sent -> 'target file etag tags' (a map ignores case: $subjekti_file checks it).",
-    "map $request_uri $subjekti_entry {",
+    `# The target as sent -> 'target file etag tags' (a map ignores case: ${v("file")} checks it).`,
+    `map $request_uri ${v("entry")} {`,
     '    default "";',
     ...entries.map((e) => `    ${quote(e.target)} ${quote(`${e.target} ${e.file} ${e.etag} ${e.tags}`)};`),
     "}",
     "",
     "# The Host to hand on: as sent; without one (HTTP/1.0), nginx's own address, as `subjekti serve` uses its own.",
-    "map $http_host $subjekti_host {",
+    `map $http_host ${v("host")} {`,
     "    default $http_host;",
     '    "" $server_addr:$server_port;',
     "}",
     "",
     "# GET on the base URL's scheme and Host exactly, without a conditional header.",
-    'map "$request_method $scheme://$http_host $http_if_none_match$http_if_match$http_if_unmodified_since" $subjekti_gate {',
+    `map "$request_method $scheme://$http_host $http_if_none_match$http_if_match$http_if_unmodified_since" ${v("gate")} {`,
     "    default 0;",
     `    ${quote(`~^GET ${escapeRegex(manifest.baseUrl)} $`)} 1;`,
     "}",
     "",
     "# Accept headers that ask for compact JSON.",
-    "map $http_accept $subjekti_accept {",
+    `map $http_accept ${v("accept")} {`,
     "    default 0;",
     ...STATIC_ACCEPTS.map((accept) => `    ${quote(accept)} 1;`),
     "}",
     "",
     "# The file to send, when the gate is open and the target is the entry's byte for byte (a regex is case-sensitive).",
-    'map "$subjekti_gate$subjekti_accept $request_uri $subjekti_entry" $subjekti_file {',
+    `map "${v("gate")}${v("accept")} $request_uri ${v("entry")}" ${v("file")} {`,
     '    default "";',
     `    ${quote("~^11 (\\S+) \\1 (\\S+) ")} $2;`,
     "}",
-    "map $subjekti_entry $subjekti_etag {",
+    `map ${v("entry")} ${v("etag")} {`,
     '    default "";',
     `    ${quote("~^\\S+ \\S+ (\\S+) ")} $1;`,
     "}",
-    "map $subjekti_entry $subjekti_tags {",
+    `map ${v("entry")} ${v("tags")} {`,
     '    default "";',
     `    ${quote("~ (\\S+)$")} $1;`,
     "}",
@@ -165,13 +205,33 @@ export function nginxConfig(manifest: Manifest, options: NginxOptions): string {
     `    listen ${options.listen};`,
     `    server_name ${options.serverName};`,
     `    root ${quote(options.root)};`,
+    ...(tls
+      ? [
+          `    ssl_certificate ${quote(options.sslCertificate as string)};`,
+          `    ssl_certificate_key ${quote(options.sslCertificateKey as string)};`,
+          "    ssl_protocols TLSv1.2 TLSv1.3;",
+          `    ssl_session_cache shared:${name}_tls:10m;`,
+        ]
+      : []),
     "    # Long queries are answered (the links carry every parameter), as `subjekti serve` answers them.",
     "    large_client_header_buffers 4 128k;",
     "    # The files as they are, with no header of nginx's own that `subjekti serve` would not send: no",
-    "    # ranges, no compression, no Last-Modified and no answers of its own to conditional headers.",
+    "    # ranges, no Last-Modified and no answers of its own to conditional headers.",
     "    types { }",
     "    charset off;",
-    "    gzip off;",
+    ...(options.gzip ?? true
+      ? [
+          "    # Compressed for clients that ask (Accept-Encoding: gzip), files and serve's answers alike: the",
+          "    # decoded bytes are the contract's; the ETag becomes weak (W/), which If-None-Match compares",
+          "    # weakly anyway; Vary gains Accept-Encoding, so caches keep both.",
+          "    gzip on;",
+          `    gzip_types ${GZIP_TYPES.join(" ")};`,
+          "    gzip_proxied any;",
+          "    gzip_vary on;",
+          "    gzip_min_length 1024;",
+          "    gzip_comp_level 5;",
+        ]
+      : ["    gzip off;"]),
     "    ssi off;",
     "    expires off;",
     "    etag off;",
@@ -181,17 +241,17 @@ export function nginxConfig(manifest: Manifest, options: NginxOptions): string {
     "    # Everything goes to `subjekti serve` with the target and Host as sent; the scheme it was sent on too.",
     "    proxy_http_version 1.1;",
     '    proxy_set_header Connection "";',
-    "    proxy_set_header Host $subjekti_host;",
+    `    proxy_set_header Host ${v("host")};`,
     "    proxy_set_header X-Forwarded-Proto $scheme;",
     "    proxy_redirect off;",
     "",
     "    location / {",
-    "        proxy_pass http://subjekti_serve;",
+    `        proxy_pass http://${name}_serve;`,
     "    }",
-    "    location @subjekti {",
-    "        proxy_pass http://subjekti_serve;",
+    `    location @${name} {`,
+    `        proxy_pass http://${name}_serve;`,
     "    }",
-    ...[...locations].flatMap(([location, headers]) => ["", ...staticLocation(location, headers)]),
+    ...[...locations].flatMap(([location, headers]) => ["", ...staticLocation(location, headers, name)]),
     "}",
     "",
   ];
@@ -199,22 +259,25 @@ export function nginxConfig(manifest: Manifest, options: NginxOptions): string {
 }
 
 /** A location that sends the entry's file with exactly the router's headers, or hands the request on. */
-function staticLocation(location: string, headers: HeaderList): string[] {
+function staticLocation(location: string, headers: HeaderList, name: string): string[] {
+  const v = (variable: string): string => `$${name}_${variable}`;
   const contentType = headers.find(([name]) => name.toLowerCase() === "content-type")?.[1] ?? "application/octet-stream";
   const rest = headers.filter(([name]) => name.toLowerCase() !== "content-type");
   return [
     `    location = ${location} {`,
-    "        error_page 403 404 418 = @subjekti;",
-    '        if ($subjekti_file = "") {',
+    `        error_page 403 404 418 = @${name};`,
+    `        if (${v("file")} = "") {`,
     "            return 418;",
     "        }",
-    "        try_files $subjekti_file @subjekti;",
+    `        try_files ${v("file")} @${name};`,
     `        default_type ${quote(contentType)};`,
     '        add_header Last-Modified "";',
     ...rest.map(([name, value]) => `        add_header ${name} ${quote(value)};`),
-    "        add_header ETag $subjekti_etag;",
-    "        add_header Netlify-Cache-Tag $subjekti_tags;",
-    "        add_header Cache-Tag $subjekti_tags;",
+    `        add_header ETag ${v("etag")};`,
+    `        add_header Netlify-Cache-Tag ${v("tags")};`,
+    `        add_header Cache-Tag ${v("tags")};`,
+    "        # Sent from a file: `subjekti check` counts the answers that should carry it and do not.",
+    `        add_header ${SOURCE_HEADER} file;`,
     "    }",
   ];
 }

@@ -15,9 +15,11 @@ import { resolve, sep } from "node:path";
 import serveHandler from "serve-handler";
 import { feedFileRule } from "../core/feed-files.ts";
 import { answerRequest, finish, type HeaderReader, type SendAnswer, type SentRequest } from "../core/answer-request.ts";
+import { isHostAllowed } from "../core/allowed-hosts.ts";
 import { describeError } from "../core/describe-error.ts";
 import { type Refusal, refusal } from "../core/refusals.ts";
 import { siteUnavailable } from "../core/route.ts";
+import { type LogFormat, logLine } from "./access-log.ts";
 import { type NodeSite, nodeSite } from "./node-site.ts";
 import { failedRequestStart, readRawRequest, requestVersion, writeRawAnswer } from "./raw-request.ts";
 import { ManifestWatcher } from "./site-manifest.ts";
@@ -42,7 +44,20 @@ export interface PreviewOptions {
    * (the nginx configuration does). The host is always the `Host` header's.
    */
   readonly forwardedProto?: boolean;
+  /** An access log: one line per answered request, handed to `write` (`subjekti serve --log`). */
+  readonly log?: { readonly format: LogFormat; readonly write: (line: string) => void };
+  /** Told of every request refused for its Host (ALLOWED_HOSTS), so a deployer sees why a 400 came. */
+  readonly onRefusedHost?: (host: string | null, allowed: readonly string[]) => void;
+  /** Answer GET and HEAD of HEALTH_PATH on any Host (`subjekti serve`: a load balancer's check). */
+  readonly health?: boolean;
 }
+
+/**
+ * `subjekti serve`'s health check: answered on any Host (a load balancer cannot guess the public
+ * one), 200 with the site's count and hash while the site can answer, 503 when it cannot. The API
+ * lives under /api/subjekti/ and the published files at their own paths, so nothing else is here.
+ */
+export const HEALTH_PATH = "/healthz";
 
 /** What one client can make the preview hold, and for how long. */
 export interface PreviewLimits {
@@ -87,6 +102,9 @@ interface Site {
   readonly files: NodeSite;
   /** The scheme of the links is X-Forwarded-Proto's. */
   readonly forwardedProto: boolean;
+  readonly allowedHosts: readonly string[] | undefined;
+  readonly onRefusedHost: ((host: string | null, allowed: readonly string[]) => void) | undefined;
+  readonly health: boolean;
 }
 
 /** Answers still being written per connection, so an answer on the bare socket comes after them. */
@@ -97,7 +115,15 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
   const dir = resolve(options.dir);
   const manifest = await ManifestWatcher.open(dir, options.watch ?? true);
   const allowedHosts = options.allowedHosts === "base-url" ? [await baseUrlHost(manifest)] : options.allowedHosts;
-  const site: Site = { dir, files: nodeSite(dir, manifest, allowedHosts), forwardedProto: options.forwardedProto ?? false };
+  const site: Site = {
+    dir,
+    files: nodeSite(dir, manifest, allowedHosts),
+    forwardedProto: options.forwardedProto ?? false,
+    allowedHosts,
+    onRefusedHost: options.onRefusedHost,
+    health: options.health ?? false,
+  };
+  const log = options.log;
   const limits = { ...PREVIEW_LIMITS, ...options.limits };
   let draining = false;
   const server = createServer(
@@ -115,6 +141,7 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
       // Draining: this answer is the connection's last.
       if (draining) res.shouldKeepAlive = false;
       track(req.socket, res);
+      if (log !== undefined) logWhenSent(req, res, log.format, log.write);
       void answerHttp(site, req, res);
     },
   );
@@ -243,6 +270,13 @@ async function answerHttp(site: Site, req: IncomingMessage, res: ServerResponse)
       send(res, finish(problem, req.method ?? "GET"));
       return;
     }
+    if (site.health && req.url === HEALTH_PATH && (req.method === "GET" || req.method === "HEAD")) {
+      send(res, await healthAnswer(site, req.method));
+      return;
+    }
+    if (site.allowedHosts !== undefined && site.onRefusedHost !== undefined && req.headers.host !== undefined && !isHostAllowed(req.headers.host, site.allowedHosts)) {
+      site.onRefusedHost(req.headers.host, site.allowedHosts);
+    }
     const answer = await answerRequest(sentRequest(req, site.forwardedProto), site.files);
     if (answer.kind === "static") {
       req.url = answer.url;
@@ -261,6 +295,56 @@ async function answerHttp(site: Site, req: IncomingMessage, res: ServerResponse)
     if (!res.headersSent) send(res, finish(siteUnavailable(`The preview failed: ${describeError(error)}`), "GET"));
     else res.destroy();
   }
+}
+
+/** The health check's answer: the site's count and hash, or 503 with why it cannot answer. */
+async function healthAnswer(site: Site, method: string): Promise<SendAnswer<Buffer>> {
+  const state = await site.files.manifest();
+  const ok = !("problem" in state);
+  const body = Buffer.from(`${JSON.stringify(ok ? { status: "ok", subjects: state.manifest.count, site: state.manifest.hash.slice(0, 12) } : { status: "unavailable", problem: state.problem })}\n`);
+  const headers: [string, string][] = [["Content-Type", "application/json"], ["Cache-Control", "no-store"], ["Content-Length", String(body.length)]];
+  return { kind: "send", status: ok ? 200 : 503, headers, body: method === "HEAD" ? null : body };
+}
+
+/** Writes the access log's line for `req` once its answer is sent (or its connection gone). */
+function logWhenSent(req: IncomingMessage, res: ServerResponse, format: LogFormat, write: (line: string) => void): void {
+  const started = performance.now();
+  const time = new Date();
+  // The body's bytes as handed to the answer (headers are written with writeHead, out of getHeader's reach).
+  let bytes = 0;
+  const count = (chunk: unknown): void => {
+    if (typeof chunk === "string") bytes += Buffer.byteLength(chunk);
+    else if (chunk instanceof Uint8Array) bytes += chunk.length;
+  };
+  const [write0, end0] = [res.write, res.end];
+  res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+    count(chunk);
+    return (write0 as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as typeof res.write;
+  res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+    if (typeof chunk !== "function") count(chunk);
+    return (end0 as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
+  } as typeof res.end;
+  let written = false;
+  const done = (): void => {
+    if (written) return;
+    written = true;
+    write(
+      logLine(format, {
+        remote: req.socket.remoteAddress ?? "-",
+        time,
+        method: req.method ?? "-",
+        target: req.url ?? "-",
+        version: req.httpVersion,
+        status: res.statusCode,
+        bytes: res.writableFinished ? bytes : null,
+        host: req.headers.host ?? null,
+        milliseconds: performance.now() - started,
+      }),
+    );
+  };
+  res.once("finish", done);
+  res.once("close", done);
 }
 
 /** Writes a finished answer: its headers in order, then its body (none for HEAD, 204 and 304). */

@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import { connect } from "node:net";
@@ -70,42 +70,31 @@ export interface NginxHost extends Host {
  * Starts `subjekti serve` and nginx in front of it (on `nginxPort`, else a free port) for the site
  * in `dir`; `prefix` is nginx's own temp directory (created here). The Host `testserver` makes links the fixture's public origin.
  */
-export async function nginxHost(dir: string, prefix: string, serveArgs: readonly string[] = [], nginxPort?: number): Promise<NginxHost> {
+export async function nginxHost(
+  dir: string,
+  prefix: string,
+  serveArgs: readonly string[] = [],
+  nginxPort?: number,
+  /** nginx over TLS with this certificate (for the Host `testserver`), trusted by `send`. */
+  tls?: { readonly cert: string; readonly key: string },
+): Promise<NginxHost> {
   if (NGINX === null) throw new Error("nginx is not installed (apt-get install nginx-light)");
   const [port, upstream] = [nginxPort ?? (await freePort()), await freePort()];
   await mkdir(join(prefix, "temp"), { recursive: true });
-  const generated = await runCli(["nginx", "--dir", dir, "--listen", `127.0.0.1:${port}`, "--upstream", `127.0.0.1:${upstream}`]);
+  const listen = tls === undefined ? ["--listen", `127.0.0.1:${port}`] : ["--listen", `127.0.0.1:${port} ssl`, "--ssl-certificate", tls.cert, "--ssl-certificate-key", tls.key];
+  const generated = await runCli(["nginx", "--dir", dir, ...listen, "--upstream", `127.0.0.1:${upstream}`]);
+  const trust = tls === undefined ? undefined : { ca: await readFile(tls.cert, "utf8"), servername: "testserver" };
   if (generated.code !== 0) throw new Error(`subjekti nginx failed: ${generated.stderr}`);
   await writeFile(join(prefix, "subjekti.conf"), generated.stdout);
-  const temp = (name: string): string => `${name}_temp_path ${join(prefix, "temp", name)};`;
-  await writeFile(
-    join(prefix, "nginx.conf"),
-    [
-      // As root, nginx's workers would drop to `nobody`, who cannot read a private temp directory.
-      ...(process.getuid?.() === 0 ? [`user ${userInfo().username};`] : []),
-      "worker_processes 1;",
-      `pid ${join(prefix, "nginx.pid")};`,
-      `error_log ${join(prefix, "error.log")} warn;`,
-      "events { worker_connections 512; }",
-      "http {",
-      "    access_log off;",
-      `    ${temp("client_body")} ${temp("proxy")} ${temp("fastcgi")} ${temp("uwsgi")} ${temp("scgi")}`,
-      `    include ${join(prefix, "subjekti.conf")};`,
-      "}",
-      "",
-    ].join("\n"),
-  );
+  await writeNginxConf(prefix, [generated.stdout]);
   const serve = await startServe(dir, upstream, serveArgs);
-  const nginx = spawn(NGINX, ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-e", join(prefix, "error.log"), "-g", "daemon off;"], { stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  nginx.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  await listening(port, nginx, () => stderr);
+  const nginx = await runNginx(prefix, [port]);
   const host: NginxHost = {
     name: "nginx",
     port,
     prefix,
     serve,
-    send: (method, target, headers, encoding) => sendRaw(port, method, target, { Host: "testserver", ...headers }, encoding),
+    send: (method, target, headers, encoding) => sendRaw(port, method, target, { Host: "testserver", ...headers }, encoding, undefined, trust),
     async stopServe() {
       const child = host.serve?.child;
       host.serve = null;
@@ -123,6 +112,53 @@ export async function nginxHost(dir: string, prefix: string, serveArgs: readonly
     },
   };
   return host;
+}
+
+/**
+ * nginx.conf in `prefix` including each generated configuration (written beside it as site-N.conf),
+ * with the map sizes each one's comment asks for set once at the http level (the largest), as a
+ * deployer sets them; every path nginx writes is under `prefix`.
+ */
+export async function writeNginxConf(prefix: string, configs: readonly string[]): Promise<string> {
+  await mkdir(join(prefix, "temp"), { recursive: true });
+  const temp = (name: string): string => `${name}_temp_path ${join(prefix, "temp", name)};`;
+  const largest = (setting: string): number => Math.max(...configs.map((text) => Number(new RegExp(`^#\\s+${setting} (\\d+);$`, "m").exec(text)?.[1] ?? 0)));
+  const includes: string[] = [];
+  for (const [i, text] of configs.entries()) {
+    await writeFile(join(prefix, `site-${i}.conf`), text);
+    includes.push(`    include ${join(prefix, `site-${i}.conf`)};`);
+  }
+  const conf = join(prefix, "nginx.conf");
+  await writeFile(
+    conf,
+    [
+      // As root, nginx's workers would drop to `nobody`, who cannot read a private temp directory.
+      ...(process.getuid?.() === 0 ? [`user ${userInfo().username};`] : []),
+      "worker_processes 1;",
+      `pid ${join(prefix, "nginx.pid")};`,
+      `error_log ${join(prefix, "error.log")} warn;`,
+      "events { worker_connections 512; }",
+      "http {",
+      "    access_log off;",
+      `    map_hash_max_size ${largest("map_hash_max_size")};`,
+      `    map_hash_bucket_size ${largest("map_hash_bucket_size")};`,
+      `    ${temp("client_body")} ${temp("proxy")} ${temp("fastcgi")} ${temp("uwsgi")} ${temp("scgi")}`,
+      ...includes,
+      "}",
+      "",
+    ].join("\n"),
+  );
+  return conf;
+}
+
+/** nginx run in the foreground on `prefix`'s nginx.conf; resolves once every port accepts connections. */
+export async function runNginx(prefix: string, ports: readonly number[]): Promise<ChildProcess> {
+  if (NGINX === null) throw new Error("nginx is not installed (apt-get install nginx-light)");
+  const nginx = spawn(NGINX, ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-e", join(prefix, "error.log"), "-g", "daemon off;"], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  nginx.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  for (const port of ports) await listening(port, nginx, () => stderr);
+  return nginx;
 }
 
 /** Resolves once `port` accepts connections; rejects with nginx's stderr if it exits first. */

@@ -5,7 +5,8 @@
  * as it is complete (its length, or the last chunk), since not every server closes the connection
  * when asked (workerd under `wrangler dev` keeps it open).
  */
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
+import { connect as connectTls } from "node:tls";
 
 export interface RawAnswer {
   readonly status: number;
@@ -23,15 +24,17 @@ export function sendRaw(
   /** `latin1`: each character of `target` is one byte (raw bytes that are no UTF-8). */
   encoding: "utf8" | "latin1" = "utf8",
   timeoutMs = 20_000,
+  /** Over TLS, trusting these PEM certificates, with this TLS name (SNI). */
+  tls?: { readonly ca: string; readonly servername: string },
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: "127.0.0.1", port });
+    const socket: Socket = tls === undefined ? connect({ host: "127.0.0.1", port }) : connectTls({ host: "127.0.0.1", port, ca: tls.ca, servername: tls.servername });
     const parts: Buffer[] = [];
     let head = ` HTTP/1.1\r\n`;
     for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
     head += "Connection: close\r\n\r\n";
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer to ${method} ${target.slice(0, 80)} in ${timeoutMs} ms`)));
-    socket.on("connect", () => socket.write(Buffer.concat([Buffer.from(`${method} `, "utf8"), Buffer.from(target, encoding), Buffer.from(head, "utf8")])));
+    socket.on(tls === undefined ? "connect" : "secureConnect", () => socket.write(Buffer.concat([Buffer.from(`${method} `, "utf8"), Buffer.from(target, encoding), Buffer.from(head, "utf8")])));
     const isHead = method.toUpperCase() === "HEAD";
     socket.on("data", (chunk: Buffer) => {
       parts.push(chunk);

@@ -68,3 +68,33 @@ describe("subjekti nginx", () => {
     expect(run.stderr).toMatch(/has no _subjekti\/manifest\.json: run `npm run build` first/);
   });
 });
+
+describe("subjekti nginx for real servers: TLS, names, gzip", () => {
+  const nginx = (args: readonly string[]) => runCli(["nginx", "--dir", site.dir, ...args]);
+
+  it("a listen with ssl needs the certificate and its key, and writes them; one without refuses them", async () => {
+    expect(await nginx(["--listen", "443 ssl http2"])).toMatchObject({ code: 1, stderr: "subjekti: --listen '443 ssl http2' needs --ssl-certificate <file> and --ssl-certificate-key <file>\n" });
+    expect(await nginx(["--ssl-certificate", "/etc/ssl/a.pem", "--ssl-certificate-key", "/etc/ssl/a.key"])).toMatchObject({ code: 1, stderr: expect.stringContaining("need a --listen with ssl") });
+    const tls = await nginx(["--listen", "[::]:443 ssl http2 default_server", "--ssl-certificate", "/etc/ssl/a.pem", "--ssl-certificate-key", "/etc/ssl/a.key"]);
+    expect(tls.code).toBe(0);
+    expect(tls.stdout).toContain("    listen [::]:443 ssl http2 default_server;\n    server_name _;");
+    expect(tls.stdout).toContain("    ssl_certificate '/etc/ssl/a.pem';\n    ssl_certificate_key '/etc/ssl/a.key';\n");
+  });
+
+  it("refuses a listen parameter it does not know and a name nginx could not take", async () => {
+    expect((await nginx(["--listen", "443 ssl; include /x"])).stderr).toContain(`"ssl;" is not a listen parameter here`);
+    expect((await nginx(["--name", "Bad-Name"])).stderr).toContain(`"Bad-Name" is not a name of lowercase letters`);
+  });
+
+  it("--name prefixes every name it gives; nothing at http {} level but maps and the upstream; gzip unless --no-gzip", async () => {
+    const { stdout } = await nginx(["--name", "staging"]);
+    expect(stdout).toContain("upstream staging_serve {");
+    expect(stdout).not.toMatch(/subjekti_/);
+    expect([...stdout.matchAll(/\$(\w+)/g)].map((m) => m[1]).filter((name) => !/^(?:request_uri|http_\w+|request_method|scheme|server_addr|server_port|\d)$/.test(name ?? "")).every((name) => name?.startsWith("staging_"))).toBe(true);
+    const topLevel = stdout.split("\n").filter((line) => /^[a-z]/.test(line)).map((line) => line.split(" ")[0]);
+    expect(new Set(topLevel)).toEqual(new Set(["upstream", "map", "server"]));
+    expect(stdout).toMatch(/^#\s+map_hash_max_size \d+;$/m);
+    expect(stdout).toContain("    gzip on;\n");
+    expect((await nginx(["--no-gzip"])).stdout).toContain("    gzip off;\n");
+  });
+});

@@ -7,11 +7,10 @@ import * as z from "zod";
 import type { Subject as CoreSubject } from "../../core/render-page.ts";
 import { isCalendarDate } from "./calendar-date.ts";
 import { KNOWN_RAZINA } from "./subject-warnings.ts";
+import { LOWERCASE_WORD } from "./lowercase-word.ts";
 
 const DIGITS = /^[0-9]+$/;
 const OIB = /^[0-9]{11}$/;
-/** A word in lowercase letters of any script (`lokalna`, `županijska`), nothing else. */
-const LOWERCASE_WORD = /^\p{Ll}+$/u;
 
 const flag = z.boolean({ error: "true or false" });
 const text = z.string({ error: "a string" });

@@ -12,6 +12,7 @@ import { locate, type SourceFile } from "../sources/source-file.ts";
 import { isCalendarDate } from "./calendar-date.ts";
 import { FIELD_NAMES, type Subject, subjectSchema } from "./subject-schema.ts";
 import { subjectWarnings } from "./subject-warnings.ts";
+import { LOWERCASE_WORD } from "./lowercase-word.ts";
 
 const FIELD_COUNT = FIELD_NAMES.length;
 const STRING_FIELDS = ["jedinstvena_oznaka", "naziv_subjekta", "oib", "razina", "datum_postanka", "institucija_grad", "institucija_email"] as const;
@@ -27,7 +28,6 @@ function lone(text: string): string {
 }
 const OIB = /^[0-9]{11}$/;
 const OZNAKA = /^[0-9]{4,}$/;
-const LOWERCASE_WORD = /^\p{Ll}+$/u;
 
 /**
  * The longest a text field may be, in characters, unless the maintainer sets another

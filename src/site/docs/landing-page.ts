@@ -38,7 +38,8 @@ function shape(property: PropertySchema): string {
   if (property.format !== undefined) parts.push(`format ${property.format}`);
   if (property.minimum !== undefined) parts.push(`≥ ${property.minimum}`);
   if (property.minLength !== undefined) parts.push(`length ≥ ${property.minLength}`);
-  if (property.pattern !== undefined) parts.push(`pattern ${property.pattern}`);
+  // A long pattern (razina's, every lowercase letter written out) is named, not printed: the schema holds it.
+  if (property.pattern !== undefined) parts.push(property.pattern.length > 40 ? "pattern in the schema" : `pattern ${property.pattern}`);
   return parts.join(", ");
 }
 

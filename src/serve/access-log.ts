@@ -1,0 +1,43 @@
+/**
+ * `subjekti serve --log`: one line per answered request, in the common log format nginx and Apache
+ * write (so the tools that read theirs read ours), or as one JSON object a line for log shippers.
+ * The time is the adapter's clock: src/core never reads one.
+ */
+
+export type LogFormat = "common" | "json";
+
+/** What one answered request leaves in the log. */
+export interface LogEntry {
+  readonly remote: string;
+  readonly time: Date;
+  readonly method: string;
+  readonly target: string;
+  readonly version: string;
+  readonly status: number;
+  /** Body bytes sent; null when unknown (a stream cut short). */
+  readonly bytes: number | null;
+  readonly host: string | null;
+  readonly milliseconds: number;
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** The line for `entry` (no newline). */
+export function logLine(format: LogFormat, entry: LogEntry): string {
+  if (format === "json") {
+    const { remote, method, target, version, status, bytes, host, milliseconds } = entry;
+    return JSON.stringify({ time: entry.time.toISOString(), remote, method, target, version, status, bytes, host, ms: Math.round(milliseconds * 10) / 10 });
+  }
+  // %h %l %u %t "%r" %>s %b, the target's control characters and quotes escaped as nginx does.
+  return `${entry.remote} - - [${commonTime(entry.time)}] "${escape(`${entry.method} ${entry.target} HTTP/${entry.version}`)}" ${entry.status} ${entry.bytes ?? "-"}`;
+}
+
+/** `10/Oct/2000:13:55:36 +0000` (UTC). */
+function commonTime(time: Date): string {
+  const two = (n: number): string => String(n).padStart(2, "0");
+  return `${two(time.getUTCDate())}/${MONTHS[time.getUTCMonth()]}/${time.getUTCFullYear()}:${two(time.getUTCHours())}:${two(time.getUTCMinutes())}:${two(time.getUTCSeconds())} +0000`;
+}
+
+function escape(text: string): string {
+  return text.replace(/[\x00-\x1f"\\\x7f-\xff]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
