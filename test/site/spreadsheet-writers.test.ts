@@ -1,0 +1,44 @@
+/**
+ * Workbooks as the real programs write them (test/fixtures/spreadsheet-writers, made by
+ * scripts/make-writer-fixtures.sh with Debian's openpyxl, xlsxwriter, LibreOffice Calc and
+ * Gnumeric, and exceljs through `subjekti export`): the sample saved by each builds exactly the
+ * site the JSON builds, with the JSON's warnings and nothing more. Each writer broke the reader
+ * once: openpyxl's absolute relationship targets ("expected a worksheet, got none"), LibreOffice's
+ * booleans as TRUE() formula cells (11,516 errors), Gnumeric's indented inline strings (17,274).
+ */
+import { copyFile, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { snapshotTree, useTempDir } from "../_tree.ts";
+import { build } from "./_build.ts";
+import type { BuildReport } from "../../src/site/build-site.ts";
+
+const FIXTURES = "test/fixtures/spreadsheet-writers";
+const WRITERS = ["openpyxl", "xlsxwriter", "exceljs", "libreoffice", "gnumeric"] as const;
+const work = useTempDir();
+let json: { tree: Record<string, string>; report: BuildReport };
+
+const kindsOf = (report: BuildReport): string[] => report.kinds.map((k) => `${k.severity} ${k.field ?? ""} ${k.expected} ×${k.count}`);
+
+beforeAll(async () => {
+  const out = join(work.path, "json");
+  const report = await build("data", out, { cacheDir: null });
+  json = { tree: await snapshotTree(out), report };
+});
+
+describe("the sample as each real spreadsheet writer saves it", () => {
+  it.each(WRITERS)("%s.xlsx -> the JSON's site byte for byte, and only the JSON's warnings", async (writer) => {
+    const data = join(work.path, `${writer}-data`);
+    await mkdir(data);
+    await copyFile(join(FIXTURES, `${writer}.xlsx`), join(data, "subjekti.xlsx"));
+    // The dataset's descriptor, as the maintainer keeps it beside the workbook.
+    await copyFile("data/datapackage.json", join(data, "datapackage.json"));
+    const out = join(work.path, writer);
+    const report = await build(data, out, { cacheDir: null });
+    expect(report.count).toBe(json.report.count);
+    expect(kindsOf(report)).toEqual(kindsOf(json.report));
+    const tree = await snapshotTree(out);
+    expect(Object.keys(tree).length).toBe(Object.keys(json.tree).length);
+    for (const [path, bytes] of Object.entries(json.tree)) expect(tree[path], path).toBe(bytes);
+  });
+});
