@@ -11,7 +11,7 @@ import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import type { Subject } from "../core/render-page.ts";
-import { loadExcelJs } from "../data/sources/load-exceljs.ts";
+import { loadExcelJs } from "./load-exceljs.ts";
 import type { Problem, ProblemKind } from "../data/problems/problems.ts";
 import { readInIdOrder } from "../data/order/read-in-order.ts";
 import type { ReadOptions } from "../data/order/read-records.ts";

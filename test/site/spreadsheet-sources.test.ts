@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { exportRecords } from "../../src/export/export-records.ts";
-import { loadExcelJs } from "../../src/data/sources/load-exceljs.ts";
+import { loadExcelJs } from "../../src/export/load-exceljs.ts";
 import { DataError, kindKey, type Problem } from "../../src/data/problems/problems.ts";
 import { summariseProblems } from "../../src/data/problems/summarise-problems.ts";
 import type { Subject } from "../../src/core/render-page.ts";
@@ -18,7 +18,7 @@ import { build } from "./_build.ts";
 import { expectBuildLeavesSiteUnchanged, readOrProblems, readSubjects } from "./_read.ts";
 
 const SAMPLE = "data/subjekti.json";
-// The writer of the tests' workbooks; exceljs is loaded only through loadExcelJs (it fixes its reader).
+// The writer of the tests' workbooks (a writer people use: Excel-like output).
 const ExcelJS = loadExcelJs();
 const FIELDS = ["id", "jedinstvena_oznaka", "naziv_subjekta", "oib", "razina", "datum_postanka", "status_subjekta", "odobreno", "institucija_grad", "institucija_email"] as const;
 
