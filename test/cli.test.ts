@@ -54,7 +54,7 @@ describe("environment errors: one line with what to do, exit 1", () => {
     expect(await runCli([command, "--data", "package.json", ...(command === "build" ? ["--out", join(work, "never")] : [])])).toEqual({
       code: 1,
       stdout: "",
-      stderr: "subjekti: --data package.json is a file: pass the directory that holds the *.json, *.ndjson, *.csv and *.xlsx files\n",
+      stderr: "subjekti: --data package.json is a file: pass the directory that holds the *.json, *.ndjson, *.csv, *.xlsx and *.ods files\n",
     });
   });
 

@@ -65,7 +65,7 @@ export function addBuildCommand(program: Command, { io, problems }: CommandConte
   const build = program
     .command("build")
     .description("validate data/ and pre-render the site into dist/")
-    .option("--data <dir>", "the source data directory (*.json, *.ndjson, *.csv, *.xlsx)", DEFAULT_OPTIONS.dataDir)
+    .option("--data <dir>", "the source data directory (*.json, *.ndjson, *.csv, *.xlsx, *.ods)", DEFAULT_OPTIONS.dataDir)
     .option("--out <dir>", "the site directory", DEFAULT_OPTIONS.outDir)
     .option("--limits <list>", "page sizes pre-rendered as files, comma-separated", limitList, [...DEFAULT_OPTIONS.limits])
     .option("--forms <list>", "forms of ?format pre-rendered: plain, api, json", formList, [...DEFAULT_OPTIONS.forms])

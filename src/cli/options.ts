@@ -117,6 +117,6 @@ export function readOptionsOf(flags: ReadFlags): ReadOptions {
 /** `--data` must be a directory (a missing one is reported as the data's problem), `--out` a directory or nothing yet. */
 export async function checkDirs(dirs: { readonly data: string; readonly out?: string }): Promise<void> {
   const isFile = async (path: string): Promise<boolean> => (await stat(path).catch(() => undefined))?.isDirectory() === false;
-  if (await isFile(dirs.data)) throw new SubjektiError("DATA_NOT_DIR", `--data ${dirs.data} is a file: pass the directory that holds the *.json, *.ndjson, *.csv and *.xlsx files`);
+  if (await isFile(dirs.data)) throw new SubjektiError("DATA_NOT_DIR", `--data ${dirs.data} is a file: pass the directory that holds the *.json, *.ndjson, *.csv, *.xlsx and *.ods files`);
   if (dirs.out !== undefined && (await isFile(dirs.out))) throw new SubjektiError("OUT_NOT_DIR", `--out ${dirs.out} is a file, not a directory: pass another --out, or move the file`);
 }

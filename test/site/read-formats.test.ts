@@ -40,14 +40,14 @@ describe("readSubjects", () => {
     await writeFile(join(dir, "notes.txt"), "not data");
     const { errorLines } = await readOrProblems(dir);
     expect(errorLines).toEqual([
-      `${dir}: expected a directory of *.json, *.ndjson, *.csv, *.xlsx files (searched recursively), got none (is --data the right directory?)`,
-      `${dir}: warning: expected only *.json, *.ndjson, *.csv, *.xlsx files, got ignored: notes.txt (save spreadsheets as .xlsx or CSV UTF-8 to have them read)`,
+      `${dir}: expected a directory of *.json, *.ndjson, *.csv, *.xlsx, *.ods files (searched recursively), got none (is --data the right directory?)`,
+      `${dir}: warning: expected only *.json, *.ndjson, *.csv, *.xlsx, *.ods files, got ignored: notes.txt (save spreadsheets as .xlsx, .ods or CSV UTF-8 to have them read)`,
     ]);
   });
 
   test("a data dir that does not exist -> an error saying so", async () => {
     const { errorLines } = await readOrProblems("test/fixtures/no-such-dir");
-    expect(errorLines).toEqual(["test/fixtures/no-such-dir: expected a directory of *.json, *.ndjson, *.csv, *.xlsx files (searched recursively), got no such directory (is --data the right directory?)"]);
+    expect(errorLines).toEqual(["test/fixtures/no-such-dir: expected a directory of *.json, *.ndjson, *.csv, *.xlsx, *.ods files (searched recursively), got no such directory (is --data the right directory?)"]);
   });
 
   test("a JSON file with a BOM, CRLF and strings full of escapes across 1 MB chunk boundaries reads as JSON.parse reads it", async () => {

@@ -183,7 +183,7 @@ describe("a workbook with bad cells", () => {
     const dir = await dirWith({ "x.xlsx": "id;oib\n1;2\n" });
     const { errorLines } = await readOrProblems(dir);
     expect(errorLines).toHaveLength(1);
-    expect(errorLines?.[0]).toMatch(new RegExp(`^${dir}/x\\.xlsx: expected an \\.xlsx workbook \\(it cannot be read: `));
+    expect(errorLines?.[0]).toMatch(new RegExp(`^${dir}/x\\.xlsx: expected a workbook \\(\\.xlsx or \\.ods\\) \\(it cannot be read: `));
   });
 });
 
@@ -240,7 +240,7 @@ describe("nothing under --data is skipped silently", () => {
     expect(read).toHaveLength(2);
     expect(files).toEqual([`${dir}/SUBJEKTI.JSON`]);
     expect(warnings.map((w) => summariseProblems([w])[0])).toEqual([
-      `${dir}: warning: expected only *.json, *.ndjson, *.csv, *.xlsx files, got ignored: notes.txt, novi-subjekti.xls, stari/readme.md (save spreadsheets as .xlsx or CSV UTF-8 to have them read)`,
+      `${dir}: warning: expected only *.json, *.ndjson, *.csv, *.xlsx, *.ods files, got ignored: notes.txt, novi-subjekti.xls, stari/readme.md (save spreadsheets as .xlsx, .ods or CSV UTF-8 to have them read)`,
     ]);
   });
 });

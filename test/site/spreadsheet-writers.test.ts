@@ -1,7 +1,7 @@
 /**
  * Workbooks as the real programs write them (test/fixtures/spreadsheet-writers, made by
  * scripts/make-writer-fixtures.sh with Debian's openpyxl, xlsxwriter, LibreOffice Calc and
- * Gnumeric, and exceljs through `subjekti export`): the sample saved by each builds exactly the
+ * Gnumeric, and exceljs through `subjekti export`; LibreOffice's own .ods too): the sample saved by each builds exactly the
  * site the JSON builds, with the JSON's warnings and nothing more. Each writer broke the reader
  * once: openpyxl's absolute relationship targets ("expected a worksheet, got none"), LibreOffice's
  * booleans as TRUE() formula cells (11,516 errors), Gnumeric's indented inline strings (17,274).
@@ -27,10 +27,11 @@ beforeAll(async () => {
 });
 
 describe("the sample as each real spreadsheet writer saves it", () => {
-  it.each(WRITERS)("%s.xlsx -> the JSON's site byte for byte, and only the JSON's warnings", async (writer) => {
+  it.each([...WRITERS.map((w) => `${w}.xlsx`), "libreoffice.ods"])("%s -> the JSON's site byte for byte, and only the JSON's warnings", async (fixture) => {
+    const writer = fixture.replace(".", "-");
     const data = join(work.path, `${writer}-data`);
     await mkdir(data);
-    await copyFile(join(FIXTURES, `${writer}.xlsx`), join(data, "subjekti.xlsx"));
+    await copyFile(join(FIXTURES, fixture), join(data, `subjekti${fixture.slice(fixture.indexOf("."))}`));
     // The dataset's descriptor, as the maintainer keeps it beside the workbook.
     await copyFile("data/datapackage.json", join(data, "datapackage.json"));
     const out = join(work.path, writer);

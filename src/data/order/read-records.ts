@@ -61,7 +61,7 @@ function ignoredFiles(ignored: readonly string[], options: ReadOptions): Problem
   if (ignored.length === 0) return [];
   const shown = ignored.length > 20 ? `${ignored.slice(0, 20).join(", ")} and ${ignored.length - 20} more` : ignored.join(", ");
   const expected = `only ${SOURCE_PATTERNS.map((p) => p.slice(3)).join(", ")} files`;
-  return [{ severity: options.strict ? "error" : "warning", file: displayPath(options.dataDir), expected, value: `ignored: ${shown}`, hint: "save spreadsheets as .xlsx or CSV UTF-8 to have them read" }];
+  return [{ severity: options.strict ? "error" : "warning", file: displayPath(options.dataDir), expected, value: `ignored: ${shown}`, hint: "save spreadsheets as .xlsx, .ods or CSV UTF-8 to have them read" }];
 }
 
 /** Why there is nothing to read: the directory is missing, or holds no source file. */

@@ -6,7 +6,7 @@ import type { ProblemSink } from "../problems/problems.ts";
 import type { SourceFile } from "./source-file.ts";
 
 /** The patterns searched, recursively, in any case (`SUBJEKTI.CSV`); hidden files and directories are skipped. */
-export const SOURCE_PATTERNS = ["**/*.json", "**/*.ndjson", "**/*.csv", "**/*.xlsx"] as const;
+export const SOURCE_PATTERNS = ["**/*.json", "**/*.ndjson", "**/*.csv", "**/*.xlsx", "**/*.ods"] as const;
 /** The dataset's descriptor at the top of the data directory (dataset-metadata.ts): JSON, but no source. */
 export const METADATA_FILE = "datapackage.json";
 
@@ -20,7 +20,8 @@ function describe(path: string): SourceFile {
   const name = displayPath(path);
   const lower = path.toLowerCase();
   if (lower.endsWith(".csv")) return { name, path, locateBy: "line", kind: "csv" };
-  if (lower.endsWith(".xlsx")) return { name, path, locateBy: "line", kind: "xlsx", sheet: { name: "", columns: new Map() } };
+  // A workbook: Office Open XML or OpenDocument (kind "xlsx" covers both: the same spreadsheet forms).
+  if (lower.endsWith(".xlsx") || lower.endsWith(".ods")) return { name, path, locateBy: "line", kind: "xlsx", sheet: { name: "", columns: new Map() } };
   if (lower.endsWith(".ndjson")) return { name, path, locateBy: "line", kind: "json" };
   return { name, path, locateBy: "index", kind: "json" };
 }

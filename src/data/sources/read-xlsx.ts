@@ -1,5 +1,5 @@
 /**
- * An .xlsx workbook, read as a stream (read-ooxml.ts: the format as ECMA-376 defines it, whoever
+ * A workbook, .xlsx or .ods, read as a stream (read-ooxml.ts, read-ods.ts: the format as ECMA-376 defines it, whoever
  * wrote it: Excel, LibreOffice, Gnumeric, openpyxl and pandas, xlsxwriter, exceljs; rows are handed
  * on one at a time, so a million rows never sit in memory at once). The worksheet read is the one
  * named `subjekti`, else the first. Its first non-empty row is the header, as in a CSV; cells keep
@@ -9,6 +9,7 @@
 import type { Problem, ProblemSink } from "../problems/problems.ts";
 import type { RecordSink } from "./read-json-array.ts";
 import { readHeader } from "./read-csv.ts";
+import { openOdsWorkbook } from "./read-ods.ts";
 import { openWorkbook, type SheetRow } from "./read-ooxml.ts";
 import { columnLetters, placeInCells } from "./sheet-cells.ts";
 import type { SheetLayout, SourceFile } from "./source-file.ts";
@@ -67,11 +68,11 @@ export async function readXlsx(file: SourceFile, sink: RecordSink, problems: Pro
   try {
     zip = await openZip(file.path);
   } catch (error) {
-    problems.push({ severity: "error", file: file.name, expected: "an .xlsx workbook", hint: `it cannot be read: ${(error as Error).message}` });
+    problems.push({ severity: "error", file: file.name, expected: "a workbook (.xlsx or .ods)", hint: `it cannot be read: ${(error as Error).message}` });
     return;
   }
   try {
-    const workbook = await openWorkbook(zip);
+    const workbook = await (file.path.toLowerCase().endsWith(".ods") ? openOdsWorkbook(zip) : openWorkbook(zip));
     const target = workbook.sheets.find((n) => n.toLowerCase() === SHEET_NAME) ?? workbook.sheets[0];
     if (target === undefined) {
       problems.push({ severity: "error", file: file.name, expected: "a worksheet", value: "none" });
@@ -82,7 +83,7 @@ export async function readXlsx(file: SourceFile, sink: RecordSink, problems: Pro
   } catch (error) {
     // A part that is missing, not XML, or not UTF-8 (plain Errors): not a workbook this reader can read.
     if (!(error instanceof Error) || error instanceof TypeError || error instanceof RangeError) throw error;
-    problems.push({ severity: "error", file: file.name, expected: "an .xlsx workbook", hint: `it cannot be read: ${error.message}` });
+    problems.push({ severity: "error", file: file.name, expected: "a workbook (.xlsx or .ods)", hint: `it cannot be read: ${error.message}` });
   } finally {
     zip.close();
   }
