@@ -1,9 +1,11 @@
 /**
- * A cell of a spreadsheet (a CSV cell's text, or an .xlsx cell's typed value) as the value the
- * schema expects. Spreadsheets rewrite what they show: Excel drops an OIB's leading zero, writes
- * `TRUE`, shows dates as `14.5.1966.` on a Croatian locale. Where such a form can mean only one
- * thing, it is read as that value and noted as a warning of its own kind (`--strict` refuses
- * it); anything ambiguous (`1/2/2020`, `2,73562E+10`) is left as it is, for the schema to reject
+ * A cell of a spreadsheet (a CSV cell's text, or a workbook cell's typed value) as the value the
+ * schema expects. Spreadsheets rewrite what they show: Excel and LibreOffice write `TRUE`, show
+ * dates as `14.5.1966.` on a Croatian locale, keep dates as date cells, and drop an OIB's leading
+ * zero. Forms every spreadsheet writes and that lose nothing (`TRUE`/`FALSE` in any case, a date
+ * cell, `d.m.yyyy.`) are read silently. Forms that lose information (an OIB or code whose zeros
+ * are gone, a number cell) are read and noted as a warning of their own kind (`--strict` refuses
+ * them); anything ambiguous (`1/2/2020`, `2,73562E+10`) is left as it is, for the schema to reject
  * with its hint.
  */
 import { fromCroatianDate, isCalendarDate } from "../rules/calendar-date.ts";
@@ -40,31 +42,22 @@ function padded(field: "oib" | "jedinstvena_oznaka", cell: Cell, width: number, 
   return value;
 }
 
-/** A Croatian `d.m.yyyy.` date, or an .xlsx date cell, as `YYYY-MM-DD`. */
-function date(cell: Cell, notes: FormNote[]): unknown {
+/** A Croatian `d.m.yyyy.` date, or a date cell, as `YYYY-MM-DD`: silently, as every spreadsheet writes them. */
+function date(cell: Cell): unknown {
   if (cell instanceof Date) {
-    // Date cells are days: exceljs gives midnight UTC; a time of day makes the cell ambiguous.
+    // Date cells are days at midnight UTC; a time of day makes the cell ambiguous (left for the schema to refuse).
     const iso = Number.isNaN(cell.getTime()) ? "" : cell.toISOString();
     if (!iso.endsWith("T00:00:00.000Z")) return iso === "" ? "an invalid date cell" : iso;
-    const value = iso.slice(0, 10);
-    notes.push({ field: "datum_postanka", value: iso, form: "a date cell", expected: "a date YYYY-MM-DD as text", hint: `read as ${JSON.stringify(value)}` });
-    return value;
+    return iso.slice(0, 10);
   }
   if (typeof cell !== "string") return cell;
   const value = fromCroatianDate(cell);
-  if (value === undefined || !isCalendarDate(value)) return cell;
-  notes.push({ field: "datum_postanka", value: cell, form: "a date d.m.yyyy.", expected: "a date YYYY-MM-DD", hint: `read as ${JSON.stringify(value)}` });
-  return value;
+  return value === undefined || !isCalendarDate(value) ? cell : value;
 }
 
-/** `true`/`false` (a CSV's own flags), `TRUE`/`False` (a spreadsheet's), or a boolean cell. */
-function flag(field: "status_subjekta" | "odobreno", cell: Cell, notes: FormNote[]): unknown {
-  if (typeof cell !== "string" || !FLAG.test(cell)) return cell;
-  const value = cell.toLowerCase() === "true";
-  if (cell !== "true" && cell !== "false") {
-    notes.push({ field, value: cell, form: "TRUE/FALSE in capitals", expected: "true or false in lowercase", hint: `read as ${value}` });
-  }
-  return value;
+/** `true`/`false` in any case (a CSV's own flags, a spreadsheet's `TRUE`), or a boolean cell: silently. */
+function flag(cell: Cell): unknown {
+  return typeof cell === "string" && FLAG.test(cell) ? cell.toLowerCase() === "true" : cell;
 }
 
 /** The value of `field` from a spreadsheet cell, noting every spreadsheet form it was read from. */
@@ -80,10 +73,10 @@ export function readCell(field: string, cell: Cell, notes: FormNote[]): unknown 
     case "jedinstvena_oznaka":
       return padded("jedinstvena_oznaka", cell, 4, notes);
     case "datum_postanka":
-      return date(cell, notes);
+      return date(cell);
     case "status_subjekta":
     case "odobreno":
-      return flag(field, cell, notes);
+      return flag(cell);
     default:
       return cell;
   }
