@@ -1,8 +1,29 @@
 /** `subjekti export`: the validated records as a spreadsheet to edit (src/export/export-records.ts). */
+import { stat } from "node:fs/promises";
+import { basename, dirname, extname, isAbsolute, relative, resolve } from "node:path";
 import { type Command, Option } from "commander";
+import { SubjektiError } from "../core/subjekti-error.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { checkDirs, type ReadFlags, readOptionsOf, withReadOptions } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
+
+/**
+ * Where the export may go: into an existing directory, and not inside --data, where the next build
+ * would read it beside the sources it came from (every record twice).
+ */
+async function checkOut(out: string, data: string): Promise<void> {
+  const folder = dirname(resolve(out));
+  if (!(await stat(folder).then((s) => s.isDirectory(), () => false))) {
+    throw new SubjektiError("EXPORT_NO_DIR", `--out ${out}: the directory ${dirname(out)} does not exist: create it, or pass another --out`);
+  }
+  const inside = relative(resolve(data), resolve(out));
+  if (inside !== "" && !inside.startsWith("..") && !isAbsolute(inside)) {
+    throw new SubjektiError(
+      "EXPORT_INTO_DATA",
+      `--out ${out} is inside --data ${data}: the next build would read it beside the sources it came from, every record twice; export elsewhere, then replace the sources with it (subjekti export --out ${basename(out)}, then move it into ${data} and remove the sources it replaces)`,
+    );
+  }
+}
 
 interface ExportFlags extends ReadFlags {
   readonly format?: "xlsx" | "csv";
@@ -18,9 +39,14 @@ export function addExportCommand(program: Command, { io, problems }: CommandCont
     .requiredOption("--out <file>", "the file to write");
   withReadOptions(exporting).action(async (flags: ExportFlags) => {
     problems.all = flags.allProblems;
+    // The extension says what the next build reads the file as: it must be the format's.
+    const extension = extname(flags.out).toLowerCase();
+    const format = flags.format ?? (extension === ".csv" ? "csv" : extension === ".xlsx" ? "xlsx" : undefined);
+    if (format === undefined) return exporting.error(`error: --out ${flags.out}: expected a name ending in .xlsx or .csv (the format is read from it)`, { exitCode: 2 });
+    if (extension !== `.${format}`) exporting.error(`error: --out ${flags.out} does not end in .${format}, as --format ${format} writes: a build would read it as ${extension === "" ? "nothing" : extension}; name it .${format}`, { exitCode: 2 });
     await checkDirs({ data: flags.data });
+    await checkOut(flags.out, flags.data);
     const { exportRecords } = await import("../export/export-records.ts");
-    const format = flags.format ?? (/\.csv$/i.test(flags.out) ? "csv" : "xlsx");
     const report = await exportRecords({ ...readOptionsOf(flags), format, out: flags.out });
     problems.print(report.warnings, report.kinds);
     io.stdout.write(`exported ${report.count} subjects to ${flags.out} (${format})\n`);

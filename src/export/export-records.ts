@@ -17,6 +17,7 @@ import { readInIdOrder } from "../data/order/read-in-order.ts";
 import type { ReadOptions } from "../data/order/read-records.ts";
 import type { RenderedBlock } from "../data/order/render-block.ts";
 import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
+import { columnLetters } from "../data/sources/sheet-cells.ts";
 
 export type ExportFormat = "xlsx" | "csv";
 
@@ -78,11 +79,25 @@ function csvWriter(path: string): RowWriter {
   };
 }
 
+/** The last row of a worksheet (the lists cover every row a person may add). */
+const MAX_ROWS = 1_048_576;
+
 function xlsxWriter(path: string): RowWriter {
   // The streaming writer commits each row to the zip as it goes: a million rows never sit in memory.
   const { out, abort } = fileStream(path);
   const workbook = new (loadExcelJs().stream.xlsx.WorkbookWriter)({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet("subjekti", { views: [{ state: "frozen", ySplit: 1 }] });
+  // Help for the person editing it: a filter on every column, the known levels and the two flags
+  // offered as lists (suggestions only: another lowercase level is still accepted, with a warning).
+  sheet.autoFilter = `A1:${columnLetters(FIELD_NAMES.length)}1`;
+  const column = (field: string): string => columnLetters(FIELD_NAMES.indexOf(field as (typeof FIELD_NAMES)[number]) + 1);
+  const list = (field: string, values: string): void => {
+    // The streaming writer has them (written with the sheet's end), its types do not say so.
+    (sheet as unknown as { dataValidations: { add(range: string, rule: object): void } }).dataValidations.add(`${column(field)}2:${column(field)}${MAX_ROWS}`, { type: "list", allowBlank: true, formulae: [`"${values}"`], showErrorMessage: false });
+  };
+  list("razina", "lokalna,nacionalna");
+  list("status_subjekta", "TRUE,FALSE");
+  list("odobreno", "TRUE,FALSE");
   sheet.columns = FIELD_NAMES.map((field) => ({
     header: field,
     key: field,

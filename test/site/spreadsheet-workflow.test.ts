@@ -1,0 +1,63 @@
+/**
+ * The README's spreadsheet workflow, run as written in a copy of the repository's data: export,
+ * move the workbook into data/ in place of the JSON, build; the same site as the JSON builds.
+ * And export's refusals, each one line: an --out inside --data, an extension that is not the
+ * format's, a directory that does not exist.
+ */
+import { execFileSync } from "node:child_process";
+import { cp, mkdir, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../_cli.ts";
+import { snapshotTree, useTempDir } from "../_tree.ts";
+
+const work = useTempDir();
+
+/** The README's block of commands under "The spreadsheet workflow". */
+async function recipe(): Promise<string[]> {
+  const readme = await readFile("README.md", "utf8");
+  const section = readme.slice(readme.indexOf("### The spreadsheet workflow"));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+  return block.split("\n").map((line) => line.replace(/\s+#.*$/, "").trim()).filter((line) => line !== "");
+}
+
+describe("the README's spreadsheet workflow", () => {
+  beforeAll(async () => {
+    await mkdir(join(work.path, "repo"));
+    await cp("data", join(work.path, "repo", "data"), { recursive: true });
+  });
+
+  it("runs as written (export, the workbook in place of the JSON, build) and builds the JSON's site", async () => {
+    const repo = join(work.path, "repo");
+    const cli = join(process.cwd(), "bin/subjekti.js");
+    execFileSync(process.execPath, [cli, "build", "--data", join(process.cwd(), "data"), "--out", join(work.path, "json-site"), "--no-cache", "--quiet", "--no-feed"], { stdio: "ignore" });
+    execFileSync("git", ["init", "-q"], { cwd: repo });
+    // The JSON is committed, as in the project.
+    execFileSync("git", ["add", "data"], { cwd: repo });
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", "data"], { cwd: repo });
+    const commands = await recipe();
+    expect(commands).toHaveLength(3);
+    for (const line of commands) {
+      // `npx subjekti` and `npm run build` are this checkout's CLI; the rest runs in a shell as written.
+      const command = line.replace(/^npx subjekti /, `node ${cli} `).replace(/^npm run build$/, `node ${cli} build --out site --no-cache --quiet --no-feed`);
+      execFileSync("bash", ["-c", command], { cwd: repo, stdio: "pipe" });
+    }
+    expect(await snapshotTree(join(repo, "site"))).toEqual(await snapshotTree(join(work.path, "json-site")));
+  }, 120_000);
+});
+
+describe("export refuses, in one line", () => {
+  it.each([
+    [["--out", "data/x.xlsx"], 1, /^subjekti: --out data\/x\.xlsx is inside --data data: the next build would read it beside the sources it came from, every record twice; export elsewhere/],
+    [["--out", "OUT/x.csv", "--format", "xlsx"], 2, /^error: --out OUT\/x\.csv does not end in \.xlsx, as --format xlsx writes: a build would read it as \.csv; name it \.xlsx\n/],
+    [["--out", "OUT/x.txt"], 2, /^error: --out OUT\/x\.txt: expected a name ending in \.xlsx or \.csv/],
+    [["--out", "OUT/missing/x.xlsx"], 1, /^subjekti: --out OUT\/missing\/x\.xlsx: the directory OUT\/missing does not exist: create it, or pass another --out\n$/],
+  ] as const)("export %j -> exit %d, one line", async (args, code, line) => {
+    const out = join(work.path, "refusals");
+    await rm(out, { recursive: true, force: true });
+    await mkdir(out);
+    const result = await runCli(["export", "--data", "data", ...args.map((a) => a.replace("OUT", out))]);
+    expect(result.code).toBe(code);
+    expect(result.stderr.replaceAll(out, "OUT")).toMatch(line);
+  });
+});
