@@ -43,6 +43,8 @@ export interface FeedReport {
   readonly started: boolean;
   readonly upserts: number;
   readonly deletes: number;
+  /** Of the upserts, the subjects that were not in the previous version (the rest changed). */
+  readonly added: number;
   /** The new diff's size in bytes (0 when none was written). */
   readonly diffBytes: number;
 }
@@ -65,7 +67,7 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
         const oldest = await carry(previous, dir);
         await writeState(input.outDir, { ...previous.state, oldest: Math.max(oldest, previous.state.oldest) }, input.baseUrl);
       }
-      return { sequence: previous.state.sequence, version, changed: false, started: false, upserts: 0, deletes: 0, diffBytes: 0 };
+      return { sequence: previous.state.sequence, version, changed: false, started: false, upserts: 0, deletes: 0, added: 0, diffBytes: 0 };
     }
     const sequence = (previous?.state.sequence ?? 0) + 1;
     // A feed read from elsewhere first: its files, and how far back its diffs really reach.
@@ -73,11 +75,13 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
     const published = input.published.toISOString();
     let entry: FeedEntry = { sequence, published, from_version: previous?.state.version ?? null, to_version: version, upserts: input.count, deletes: 0 };
     let diffBytes = 0;
+    let added = input.count;
     if (previous !== null) {
       // 1. The diff: from the previous snapshot to the new one.
       const counts = await writeDiff(previous, snapshotTemp, { sequence, published, from_version: previous.state.version, to_version: version }, temp(diffName(sequence)));
       diffBytes = counts.bytes;
       entry = { ...entry, upserts: counts.upserts, deletes: counts.deletes };
+      added = counts.added;
       await rename(temp(diffName(sequence)), join(dir, diffName(sequence)));
     }
     // 2. The snapshot.
@@ -90,14 +94,14 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
     // 3. The state, then the Atom feed.
     await writeState(input.outDir, state, input.baseUrl);
     await prune(dir, state, previous?.state.version);
-    return { sequence, version, changed: true, started: previous === null, upserts: entry.upserts, deletes: entry.deletes, diffBytes };
+    return { sequence, version, changed: true, started: previous === null, upserts: entry.upserts, deletes: entry.deletes, added, diffBytes };
   } finally {
     await rm(snapshotTemp, { force: true });
   }
 }
 
 /** Streams the diff's JSON into `path`: the header's fields, then the changes in id order. */
-async function writeDiff(previous: PreviousFeed, snapshot: string, head: { sequence: number; published: string; from_version: string; to_version: string }, path: string): Promise<{ upserts: number; deletes: number; bytes: number }> {
+async function writeDiff(previous: PreviousFeed, snapshot: string, head: { sequence: number; published: string; from_version: string; to_version: string }, path: string): Promise<{ upserts: number; deletes: number; added: number; bytes: number }> {
   const out = new HashedWriter(path);
   const encoder = new TextEncoder();
   const write = (text: string): void => out.add(encoder.encode(text));
@@ -105,6 +109,7 @@ async function writeDiff(previous: PreviousFeed, snapshot: string, head: { seque
   write(`{"sequence":${sequence},"from_version":"${from_version}","to_version":"${to_version}","published":"${published}","changes":[`);
   let upserts = 0;
   let deletes = 0;
+  let added = 0;
   try {
     const [before, after] = await Promise.all([LineCursor.open(createReadStream(previous.snapshot)), LineCursor.open(createReadStream(snapshot))]);
     for await (const change of diffSnapshots(before, after)) {
@@ -114,6 +119,7 @@ async function writeDiff(previous: PreviousFeed, snapshot: string, head: { seque
         write(`${comma}\n{"op":"delete","id":${change.id}}`);
       } else {
         upserts++;
+        if (!change.existed) added++;
         write(`${comma}\n{"op":"upsert","id":${change.id},"record":`);
         out.add(change.line);
         write("}");
@@ -126,7 +132,7 @@ async function writeDiff(previous: PreviousFeed, snapshot: string, head: { seque
   }
   write("\n]}\n");
   await out.end();
-  return { upserts, deletes, bytes: out.bytes };
+  return { upserts, deletes, added, bytes: out.bytes };
 }
 
 /**

@@ -72,11 +72,12 @@ export function summarise(report: Summarised, options: Pick<BuildOptions, "outDi
   );
 }
 
-/** The change feed's line: the sequence this build made, or that the data did not change. */
+/** What changed in subjects since the last build, as the change feed measured it. */
 export function feedLine(feed: FeedReport): string {
   if (feed.started) return `change feed: a new feed starts at sequence ${feed.sequence} (no previous state found: pass --previous <url> to continue the live site's)`;
-  if (!feed.changed) return `change feed: no change, still sequence ${feed.sequence}`;
-  return `change feed: sequence ${feed.sequence - 1} -> ${feed.sequence}: +${feed.upserts} upserted, -${feed.deletes} deleted (${formatBytes(feed.diffBytes)} diff)`;
+  if (!feed.changed) return `no subject changed since the last build (change feed: still sequence ${feed.sequence})`;
+  const changed = feed.upserts - feed.added;
+  return `subjects since the last build: ${feed.added} added, ${feed.deletes} removed, ${changed} changed (change feed: sequence ${feed.sequence - 1} -> ${feed.sequence}, ${formatBytes(feed.diffBytes)} diff)`;
 }
 
 /** Prints the summary line, and the change feed's. */

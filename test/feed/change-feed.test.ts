@@ -15,6 +15,7 @@ import { startPreview } from "../../src/serve/preview-server.ts";
 import { runCli } from "../_cli.ts";
 import { freePort } from "../hosts/hosts.ts";
 import { build } from "../site/_build.ts";
+import { feedLine } from "../../src/site/build-report.ts";
 
 type Subject = Record<string, unknown> & { id: number; jedinstvena_oznaka: string; naziv_subjekta: string };
 
@@ -44,6 +45,7 @@ describe("the change feed, built ten times and followed by sync mirrors over HTT
   let preview: Awaited<ReturnType<typeof startPreview>>;
   let origin: string;
   const sequences: number[] = [];
+  const lines: string[] = [];
   const state = async (): Promise<FeedState> => parseState(await readFile(join(site, "changes/state.json"), "utf8")) as FeedState;
 
   beforeAll(async () => {
@@ -62,6 +64,7 @@ describe("the change feed, built ten times and followed by sync mirrors over HTT
     // Five diffs kept: a mirror from the first sequence is past the history by the end.
     const report = await build(join(root, "data"), site, { feed: true, cacheDir: null, sourceDateEpoch: String(epoch), keepChanges: { count: 5 } });
     sequences.push(report.feed?.sequence ?? -1);
+    if (report.feed !== undefined) lines.push(feedLine(report.feed));
   };
 
   it("a build with no previous state starts sequence 1; a build with no change keeps its sequence", async () => {
@@ -80,6 +83,13 @@ describe("the change feed, built ten times and followed by sync mirrors over HTT
     }
     // Version 5 is version 4 again: no new sequence.
     expect(sequences).toEqual([1, 2, 3, 4, 4, 5, 6, 7, 8, 9]);
+    // What changed, in subjects, as the build's summary says it (two removed, eight renamed, one added, none).
+    expect(lines.slice(1, 5).map((line) => line.replace(/ \(change feed.*$/, ""))).toEqual([
+      "subjects since the last build: 0 added, 2 removed, 0 changed",
+      "subjects since the last build: 0 added, 0 removed, 8 changed",
+      "subjects since the last build: 1 added, 0 removed, 0 changed",
+      "no subject changed since the last build",
+    ]);
     const last = await state();
     const snapshot = await readFile(join(site, "changes", last.snapshot.url));
     expect(sha256(snapshot)).toBe(last.version);

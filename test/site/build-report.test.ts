@@ -78,7 +78,7 @@ describe("the build command", () => {
     expect(first.stdout).toMatch(new RegExp(`^built 47 subjects into ${out}/: \\d+ files, \\d+ written \\(.*\\), 0 unchanged, 0 removed \\(0 B\\) in \\d+\\.\\d\\ds\\nchange feed: a new feed starts at sequence 1 \\(.*\\)\\n$`));
     const second = (await run()).stdout;
     expect(second).toMatch(/: (\d+) files, 0 written \(0 B\), \1 unchanged, 0 removed/);
-    expect(second).toMatch(/\nchange feed: no change, still sequence 1\n$/);
+    expect(second).toMatch(/\nno subject changed since the last build \(change feed: still sequence 1\)\n$/);
     await rm(out, { recursive: true, force: true });
   });
 
