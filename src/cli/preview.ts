@@ -8,12 +8,14 @@ const DEFAULT_PORT = 8080;
 
 interface PreviewFlags {
   readonly dir: string;
+  readonly data: string;
+  readonly watch: boolean;
   readonly port?: number;
   readonly host?: string;
   readonly allowedHosts?: string[];
 }
 
-export function addPreviewCommand(program: Command, { io, listening }: CommandContext): void {
+export function addPreviewCommand(program: Command, { io, listening, problems }: CommandContext): void {
   program
     .command("preview")
     .description("serve dist/ locally, routed exactly as the Netlify edge routes it")
@@ -21,13 +23,17 @@ export function addPreviewCommand(program: Command, { io, listening }: CommandCo
     .option("--port <n>", "the port (default: $PORT, else 8080; 0: any free port)", port)
     .option("--host <host>", "the address to listen on (default: $HOST, else 127.0.0.1)")
     .option("--allowed-hosts <list>", "answer only these Host names, any other with a 400, as Django's ALLOWED_HOSTS (default: every host)", allowedHostList)
+    .option("--watch", "rebuild --dir when a file under --data changes (with the options it was built with); a failed rebuild prints its problems and the last good site stays served", false)
+    .option("--data <dir>", "the source data directory --watch follows", DEFAULT_OPTIONS.dataDir)
     .action(async (flags: PreviewFlags) => {
       const address = { host: flags.host ?? io.env["HOST"] ?? DEFAULT_HOST, port: flags.port ?? envPort(io.env["PORT"], DEFAULT_PORT) };
       listening(address);
       const { startPreview } = await import("../serve/preview-server.ts");
       const running = await startPreview({ dir: flags.dir, ...address, ...(flags.allowedHosts === undefined ? {} : { allowedHosts: flags.allowedHosts }) });
       io.stdout.write(`subjekti preview: ${running.url} (Ctrl-C stops)\n`);
+      const watching = flags.watch ? (await import("./rebuild-on-change.ts")).rebuildOnChange(flags.data, flags.dir, io, problems) : undefined;
       await io.untilStopped();
+      await watching?.close();
       await running.close();
     });
 }
