@@ -76,15 +76,15 @@ const ROWS: { name: string; files: Record<string, string>; lines: (dir: string) 
     name: "a CSV header with 300,000 unknown columns",
     files: { "x.csv": `${Array.from({ length: 300_000 }, (_, i) => `c${i}`).join(",")}\n1,2\n` },
     lines: (d) => [
-      ...[0, 1, 2, 3, 4].map((i) => `${d}/x.csv:1: c${i}: expected one of the ten field names as a column`),
-      ...FIELD_NAMES.map((f) => `${d}/x.csv:1: ${f}: expected a column in the header row (the column is missing)`),
+      ...[0, 1, 2, 3, 4].map((i) => `${d}/x.csv:1: c${i}: expected one of the ten field names as a column (delete the column or rename it to one of ${FIELD_NAMES.join(", ")})`),
+      ...FIELD_NAMES.map((f) => `${d}/x.csv:1: ${f}: expected a column in the header row (the column is missing: add it)`),
       "… and 299,995 more like this: an unknown field: expected one of the ten field names as a column",
     ],
   },
   {
     name: "a CSV header that repeats a column",
     files: { "x.csv": `${FIELD_NAMES.join(",")},oib\n` },
-    lines: (d) => [`${d}/x.csv:1: oib: expected each column once (the column is repeated)`],
+    lines: (d) => [`${d}/x.csv:1: oib: expected each column once (the column is repeated: delete one)`],
   },
   {
     name: "an id written with 100,001 digits",

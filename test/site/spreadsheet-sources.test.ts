@@ -170,8 +170,24 @@ describe("a workbook with bad cells", () => {
     await workbook.xlsx.writeFile(join(dir, "x.xlsx"));
     const { errorLines } = await readOrProblems(dir);
     expect(errorLines).toEqual([
-      `${dir}/x.xlsx!List1!D1: OIB: expected one of the ten field names as a column (did you mean oib?)`,
-      `${dir}/x.xlsx!List1!1:1: oib: expected a column in the header row (the column is missing)`,
+      `${dir}/x.xlsx!List1!D1: OIB: expected one of the ten field names as a column (did you mean oib? rename the column)`,
+    ]);
+  });
+
+  test("an extra column (napomena) and a misspelt one (OIB) -> reported, and the rows are still checked: one run shows every problem", async () => {
+    const first = subjects[0] as Subject;
+    const header = [...FIELDS.map((f) => (f === "oib" ? "OIB" : f)), "napomena"];
+    const rows = [
+      [...FIELDS.map((f) => first[f]), "provjeriti"],
+      [...FIELDS.map((f) => ({ ...first, id: 3, jedinstvena_oznaka: "0003", datum_postanka: "2023-02-30" })[f]), ""],
+    ];
+    const csv = [header, ...rows].map((row) => row.map(String).join(";")).join("\r\n");
+    const dir = await dirWith({ "x.csv": csv });
+    const { errorLines } = await readOrProblems(dir);
+    expect(errorLines).toEqual([
+      `${dir}/x.csv:1: OIB: expected one of the ten field names as a column (did you mean oib? rename the column)`,
+      `${dir}/x.csv:1: napomena: expected one of the ten field names as a column (delete the column or rename it to one of ${FIELDS.join(", ")})`,
+      `${dir}/x.csv:3: datum_postanka: expected a real calendar date YYYY-MM-DD, got "2023-02-30" (February 2023 has 28 days)`,
     ]);
   });
 

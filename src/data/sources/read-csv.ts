@@ -40,28 +40,41 @@ function countLineBreaks(cells: readonly string[]): number {
 }
 
 /**
- * Checks the header row against the ten field names; returns each column's field, or undefined
- * when the header has a problem (then the rows are not read: every one would repeat it).
+ * The header row: each column's field name, or undefined for a column that is no field (unknown
+ * or repeated: reported, and its cells left out). Every problem of the header is reported with the
+ * names the tool accepts, and the rows are still read, so one run shows the header's problems and
+ * the records' together: a misspelt column (`OIB `) is checked as the field it is nearest to, while
+ * its error fails the build. Only a column missing with no candidate stops the rows (undefined):
+ * every record would lack that field.
  */
-export function readHeader(cells: readonly string[], file: SourceFile, line: number, report: (problem: Problem) => void): string[] | undefined {
+export function readHeader(cells: readonly string[], file: SourceFile, line: number, report: (problem: Problem) => void): (string | undefined)[] | undefined {
   const names = cells.map((cell) => cell.trim());
   const where = locate(file, line);
-  let bad = false;
-  const problems = { push: (problem: Problem): void => { bad = true; report(problem); } };
-  const seen = new Set<string>();
-  for (const name of names) {
+  const seen = new Set<string>(names.filter((name) => (FIELD_NAMES as readonly string[]).includes(name)));
+  const taken = new Set<string>();
+  const columns = names.map((name) => {
     if (!(FIELD_NAMES as readonly string[]).includes(name)) {
       const near = nearestName(name, FIELD_NAMES);
-      problems.push({ severity: "error", ...where, field: name, expected: "one of the ten field names as a column", ...(near === undefined ? {} : { hint: `did you mean ${near}?` }) });
-    } else if (seen.has(name)) {
-      problems.push({ severity: "error", ...where, field: name, expected: "each column once", hint: "the column is repeated" });
+      const checkedAs = near !== undefined && !seen.has(near) && !taken.has(near) ? near : undefined;
+      const hint = checkedAs !== undefined ? `did you mean ${near}? rename the column` : `delete the column or rename it to one of ${FIELD_NAMES.join(", ")}`;
+      report({ severity: "error", ...where, field: name, expected: "one of the ten field names as a column", hint });
+      if (checkedAs !== undefined) taken.add(checkedAs);
+      return checkedAs;
     }
-    seen.add(name);
-  }
+    if (taken.has(name)) {
+      report({ severity: "error", ...where, field: name, expected: "each column once", hint: "the column is repeated: delete one" });
+      return undefined;
+    }
+    taken.add(name);
+    return name;
+  });
+  let missing = false;
   for (const field of FIELD_NAMES) {
-    if (!seen.has(field)) problems.push({ severity: "error", ...where, field, expected: "a column in the header row", hint: "the column is missing" });
+    if (taken.has(field)) continue;
+    missing = true;
+    report({ severity: "error", ...where, field, expected: "a column in the header row", hint: "the column is missing: add it" });
   }
-  return bad ? undefined : names;
+  return missing ? undefined : columns;
 }
 
 /** Reads `file`, passing `sink` each row as an object and the line the row starts on. */
@@ -79,7 +92,7 @@ export async function readCsv(file: SourceFile, sink: RecordSink, sinkProblems: 
     decoded.on("error", (error) => parser.destroy(error));
     input.pipe(decoded).pipe(parser);
   }
-  let columns: string[] | undefined;
+  let columns: (string | undefined)[] | undefined;
   // csv-parse's info.lines miscounts a CRLF inside a quoted cell, so lines are counted here from
   // the cells themselves plus the blank lines it reports skipping.
   let nextLine = 1;
@@ -103,8 +116,9 @@ export async function readCsv(file: SourceFile, sink: RecordSink, sinkProblems: 
       const subject: Record<string, unknown> = {};
       const notes: FormNote[] = [];
       for (let i = 0; i < columns.length; i++) {
-        const field = columns[i] ?? "";
-        subject[field] = readCell(field, record[i] ?? "", notes);
+        const field = columns[i];
+        // A column the header reported (not a field) is left out: its records are still checked.
+        if (field !== undefined) subject[field] = readCell(field, record[i] ?? "", notes);
       }
       sink.record(subject, line, undefined, notes);
       await sink.ready?.();

@@ -47,8 +47,9 @@ async function readSheet(rows: AsyncIterable<SheetRow>, file: SourceFile, sheet:
     const subject: Record<string, unknown> = {};
     const notes: FormNote[] = [];
     for (let i = 0; i < fields.length; i++) {
-      const field = fields[i] as string;
-      subject[field] = readCell(field, values[i], notes);
+      const field = fields[i];
+      // A column the header reported (not a field) is left out: its records are still checked.
+      if (field !== undefined) subject[field] = readCell(field, values[i], notes);
     }
     for (let i = fields.length; i < values.length; i++) {
       const extra = values[i];
