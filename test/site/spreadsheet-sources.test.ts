@@ -187,7 +187,7 @@ describe("a workbook with bad cells", () => {
     expect(errorLines).toEqual([
       `${dir}/x.csv:1: OIB: expected one of the ten field names as a column (did you mean oib? rename the column)`,
       `${dir}/x.csv:1: napomena: expected one of the ten field names as a column (delete the column or rename it to one of ${FIELDS.join(", ")})`,
-      `${dir}/x.csv:3: datum_postanka: expected a real calendar date YYYY-MM-DD, got "2023-02-30" (February 2023 has 28 days)`,
+      `${dir}/x.csv:3: datum_postanka: expected a real date YYYY-MM-DD, got "2023-02-30" (February 2023 has 28 days)`,
     ]);
   });
 
