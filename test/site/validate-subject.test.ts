@@ -73,6 +73,9 @@ describe("isCalendarDate and explainDate", () => {
     ["2023-02-30", "February 2023 has 28 days"],
     ["2023-00-10", "there is no month 00"],
     ["14.5.1966.", "a day.month.year date? write 1966-05-14"],
+    // Not "write 2020-02-31", which the tool would then refuse.
+    ["31.2.2020.", "February 2020 has 29 days"],
+    ["1.13.2020.", "there is no month 13"],
     // The same form a spreadsheet cell is read in (spreadsheet-forms.ts), here with spaces around it.
     [" 14. 5. 1966 ", "a day.month.year date? write 1966-05-14"],
     ["1966-05-14T00:00:00", "the date only, without a time"],

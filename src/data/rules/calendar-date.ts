@@ -51,7 +51,8 @@ export function explainDate(text: string): string | undefined {
     return `${MONTH_NAMES[month - 1]} ${iso[1]} has ${daysInMonth(year, month)} days`;
   }
   const croatian = fromCroatianDate(text.trim());
-  if (croatian !== undefined) return `a day.month.year date? write ${croatian}`;
+  // A hint is a value the tool accepts: a day that does not exist is explained, not rewritten.
+  if (croatian !== undefined) return isCalendarDate(croatian) ? `a day.month.year date? write ${croatian}` : explainDate(croatian);
   if (/^\d{4}-\d{2}-\d{2}[T ]/.test(text)) return "the date only, without a time";
   // 1/2/2020 is 1 February in Croatia and 2 January in the US: only the writer knows.
   if (/^\s*\d{1,2}\/\d{1,2}\/\d{2,4}\s*$/.test(text)) return "day/month or month/day? write YYYY-MM-DD";
