@@ -104,7 +104,10 @@ export function addBuildCommand(program: Command, { io, problems }: CommandConte
       io.stdout.write(jsonReport(report, options));
       return;
     }
+    // Under a baseline the warnings listed are the new ones: every one is printed, then the known ones counted.
+    if (report.known !== undefined) problems.all = true;
     problems.print(report.warnings, report.kinds);
+    problems.printKnown(report.known);
     printBuildReport(report, options, io.stdout);
   });
 }

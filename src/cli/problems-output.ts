@@ -14,6 +14,8 @@ export interface ProblemOutput {
   json: boolean;
   /** Prints the problems kept, `kinds` counting them all. */
   print(problems: readonly Problem[], kinds: readonly ProblemKind[]): void;
+  /** Prints the one line that counts the accepted warnings (known-problems.ts), when there are any. */
+  printKnown(known: { readonly count: number; readonly path: string } | undefined): void;
 }
 
 export function problemOutput(io: Io): ProblemOutput {
@@ -28,6 +30,11 @@ export function problemOutput(io: Io): ProblemOutput {
       const counts = new Map(kinds.map((k) => [k.key, k.count]));
       const lines = summariseProblems(problems, { all: output.all, countOf: (p) => counts.get(kindKey(p)) });
       for (const line of lines) io.stderr.write(`${line}\n`);
+    },
+    printKnown(known) {
+      if (known === undefined || known.count === 0 || output.json) return;
+      const what = known.count === 1 ? "1 known warning" : `${known.count} known warnings`;
+      io.stderr.write(`${what}, accepted in ${known.path} (not listed; subjekti validate --accept records the current ones)\n`);
     },
   };
   return output;

@@ -1,11 +1,14 @@
 /** `subjekti validate`: every rule over the sources, every problem reported; writes nothing. */
+import { join } from "node:path";
 import type { Command } from "commander";
+import { judgeWarnings, KNOWN_PROBLEMS_FILE, readKnownProblems, readUnder, writeKnownProblems } from "../data/problems/known-problems.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { checkDirs, type ReadFlags, readOptionsOf, withReadOptions } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
 
 interface ValidateFlags extends ReadFlags {
   readonly json: boolean;
+  readonly accept: boolean;
 }
 
 export function addValidateCommand(program: Command, { io, problems }: CommandContext): void {
@@ -13,21 +16,34 @@ export function addValidateCommand(program: Command, { io, problems }: CommandCo
     .command("validate")
     .description("check data/ against every rule and report every problem; writes nothing")
     .option("--data <dir>", "the source data directory", DEFAULT_OPTIONS.dataDir)
-    .option("--json", "print the problems as JSON lines on stdout, for tools", false);
+    .option("--json", "print the problems as JSON lines on stdout, for tools", false)
+    .option("--accept", `record the current warnings as known in <data>/${KNOWN_PROBLEMS_FILE}: later runs count them in one line, print new ones in full, and --strict fails on new ones only`, false);
   withReadOptions(validate).action(async (flags: ValidateFlags) => {
     problems.all = flags.allProblems;
     problems.json = flags.json;
     const [{ readInIdOrder }, { loadMetadata }] = await Promise.all([import("../data/order/read-in-order.ts"), import("../site/docs/dataset-metadata.ts")]);
     await checkDirs({ data: flags.data });
     await loadMetadata(flags.data);
+    // --accept reads every warning to record it; otherwise the accepted ones (if any) are judged apart.
+    const known = flags.accept ? null : await readKnownProblems(flags.data);
+    const options = flags.accept ? { ...readOptionsOf(flags), strict: false, allProblems: true } : readUnder(known, readOptionsOf(flags));
     // The records as a build reads them (threads for large inputs), not parsed back into objects.
     const nothing = async (): Promise<void> => undefined;
-    const result = await readInIdOrder(readOptionsOf(flags), { take: nothing, restart: nothing });
-    problems.print(result.warnings, result.kinds);
+    const result = await readInIdOrder(options, { take: nothing, restart: nothing });
+    if (flags.accept) {
+      const accepted = await writeKnownProblems(flags.data, result.warnings);
+      io.stdout.write(`accepted ${accepted} warning${accepted === 1 ? "" : "s"} as known in ${join(flags.data, KNOWN_PROBLEMS_FILE)}: review it, and commit it with the data\n`);
+      return;
+    }
+    const judged = judgeWarnings(known, flags.strict, result);
+    if (judged.known !== undefined) problems.all = true;
+    problems.print(judged.warnings, judged.kinds);
+    problems.printKnown(judged.known);
     const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
     let warnings = 0;
-    for (const kind of result.kinds) warnings += kind.count;
-    const verdict = `${count(result.count, "subject")} in ${count(result.files.length, "file")}: valid (${count(warnings, "warning")})\n`;
+    for (const kind of judged.kinds) warnings += kind.count;
+    const knownPart = judged.known === undefined ? "" : `, ${judged.known.count} known`;
+    const verdict = `${count(result.count, "subject")} in ${count(result.files.length, "file")}: valid (${count(warnings, judged.known === undefined ? "warning" : "new warning")}${knownPart})\n`;
     (flags.json ? io.stderr : io.stdout).write(verdict);
   });
 }

@@ -30,6 +30,7 @@ import type { ReadOptions, ReadSummary } from "../data/order/read-records.ts";
 import { type SiteChanges, readSiteFacts, siteChanges } from "./site-changes.ts";
 import { RecordLengths } from "./site-shape.ts";
 import { writePlainSite } from "./write-plain-site.ts";
+import { judgeWarnings, type JudgedWarnings, readKnownProblems, readUnder } from "../data/problems/known-problems.ts";
 import { dataDate } from "../feed/data-date.ts";
 import { DEFAULT_KEEP } from "../feed/keep-changes.ts";
 import { type PreviousFeed, readPreviousFeed } from "../feed/read-previous.ts";
@@ -55,10 +56,12 @@ export interface BuildReport extends WriteReport {
   readonly overLimits: readonly string[];
   /** What the change feed did (none with `--no-feed`). */
   readonly feed?: FeedReport;
+  /** The warnings accepted in the data directory's known-problems.json, counted, not listed in `warnings`. */
+  readonly known?: JudgedWarnings["known"];
 }
 
 /** What reading the records into chunks found: the read's summary and what the site goes over of the target's limits. */
-type ReadChunks = ReadSummary & { readonly overLimits: readonly string[] };
+type ReadChunks = ReadSummary & JudgedWarnings & { readonly overLimits: readonly string[] };
 
 /** Progress of the write stage: files settled so far of the total. */
 export type ProgressListener = WriteProgress;
@@ -94,7 +97,9 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
       baseUrl: options.baseUrl,
     });
   };
-  const read: ReadOptions = {
+  // The accepted warnings, when the maintainer keeps them: the read then keeps every warning to judge it.
+  const known = await readKnownProblems(options.dataDir);
+  const read: ReadOptions = readUnder(known, {
     dataDir: options.dataDir,
     strict: options.strict,
     threads: options.threads ?? "auto",
@@ -102,7 +107,7 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     ...(options.followOutside === undefined ? {} : { followOutside: options.followOutside }),
     ...(options.encoding === undefined ? {} : { encoding: options.encoding }),
     ...(options.allProblems === undefined ? {} : { allProblems: options.allProblems }),
-  };
+  });
   /** Reads the records in id order into chunks for `take` (again from the first after `restart`), then runs the preflight. */
   const readChunks = async (take: (chunk: Chunk) => Promise<void>, restart: () => Promise<void>): Promise<ReadChunks> => {
     // The preflight needs every record's length (8 bytes each), so only a build for a target keeps them.
@@ -120,7 +125,8 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
       },
     }, cache);
     await chunker.end();
-    return { ...records, overLimits: lengths === undefined ? [] : preflightBuild(options, lengths) };
+    // New warnings apart from the known ones; with --strict new ones stop the build here, before anything is published.
+    return { ...records, ...judgeWarnings(known, options.strict, records), overLimits: lengths === undefined ? [] : preflightBuild(options, lengths) };
   };
   if (options.links === "files") {
     // The chunks wait in a temporary directory while the pages are cut from them (chunk c in file c).
@@ -162,9 +168,10 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
 async function finish(run: { started: number; readDone: number; cache: BuildCache | undefined }, records: ReadChunks, written: WriteReport, changes: () => SiteChanges, feed: FeedReport | undefined): Promise<BuildReport> {
   await run.cache?.keepOnly(records.cacheKeys);
   const ended = performance.now();
-  const { count, reused, warnings, kinds, overLimits } = records;
+  const { count, reused, warnings, kinds, overLimits, known } = records;
   return {
     count, reused, warnings, kinds, overLimits,
+    ...(known === undefined ? {} : { known }),
     ...(feed === undefined ? {} : { feed }),
     files: written.files,
     written: written.written,

@@ -2,6 +2,7 @@
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import fg from "fast-glob";
+import { KNOWN_PROBLEMS_FILE } from "../problems/known-problems.ts";
 import type { ProblemSink } from "../problems/problems.ts";
 import type { SourceFile } from "./source-file.ts";
 
@@ -9,6 +10,7 @@ import type { SourceFile } from "./source-file.ts";
 export const SOURCE_PATTERNS = ["**/*.json", "**/*.ndjson", "**/*.csv", "**/*.xlsx", "**/*.ods"] as const;
 /** The dataset's descriptor at the top of the data directory (dataset-metadata.ts): JSON, but no source. */
 export const METADATA_FILE = "datapackage.json";
+
 
 /** A path as problems show it: relative to the working directory, or absolute when outside it. */
 export function displayPath(path: string, cwd: string = process.cwd()): string {
@@ -104,9 +106,10 @@ export async function findSources(dataDir: string, options: FindOptions = {}): P
   const read = new Map<string, string>();
   const files: SourceFile[] = [];
   const descriptor = join(top, METADATA_FILE);
+  const baseline = join(top, KNOWN_PROBLEMS_FILE);
   for (const path of candidates) {
-    // The dataset's descriptor is JSON but no source of subjects.
-    if (path === descriptor) continue;
+    // The dataset's descriptor and the accepted warnings are JSON, but no source of subjects.
+    if (path === descriptor || path === baseline) continue;
     const real = await realpath(path).catch(() => path);
     const first = read.get(real);
     if (first !== undefined) {

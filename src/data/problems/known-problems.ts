@@ -1,0 +1,91 @@
+/**
+ * The warnings a maintainer has accepted, kept beside the data (`known-problems.json`, written by
+ * `subjekti validate --accept` and reviewed in version control like any lint baseline): the
+ * sample's 14 real OIBs whose check digit fails, say. Known warnings are counted in one line; a new
+ * one is printed in full, first, and `--strict` fails on new ones only, so a new mistyped OIB is
+ * never hidden behind the known ones. A warning is known by its field, its rule and its value, not
+ * by where it is: records move when the list is edited.
+ */
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { SubjektiError } from "../../core/subjekti-error.ts";
+import { DataError, kindsOf, type Problem, type ProblemKind } from "./problems.ts";
+
+/** Where the accepted warnings are kept: at the top of the data directory (find-sources.ts passes it over). */
+export const KNOWN_PROBLEMS_FILE = "known-problems.json";
+
+
+interface Accepted {
+  readonly field?: string;
+  readonly expected: string;
+  readonly value?: string;
+}
+
+export interface KnownProblems {
+  /** Where the baseline is, as problems show paths. */
+  readonly path: string;
+  readonly size: number;
+  has(problem: Problem): boolean;
+}
+
+const keyOf = (p: Accepted): string => `${p.field ?? ""}\u0000${p.expected}\u0000${p.value ?? ""}`;
+
+/** The baseline kept in `dataDir`, or null when there is none. */
+export async function readKnownProblems(dataDir: string): Promise<KnownProblems | null> {
+  const path = join(dataDir, KNOWN_PROBLEMS_FILE);
+  const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return null;
+    throw error;
+  });
+  if (text === null) return null;
+  let accepted: unknown;
+  try {
+    accepted = (JSON.parse(text) as { accepted?: unknown }).accepted;
+  } catch {
+    accepted = undefined;
+  }
+  if (!Array.isArray(accepted) || !accepted.every((a) => typeof a === "object" && a !== null && typeof (a as Accepted).expected === "string")) {
+    throw new SubjektiError("KNOWN_PROBLEMS_INVALID", `${path}: expected {"accepted": [{"field", "expected", "value"}, …]} as subjekti validate --accept writes it; write it again with subjekti validate --accept`);
+  }
+  const keys = new Set((accepted as Accepted[]).map(keyOf));
+  return { path, size: keys.size, has: (problem) => keys.has(keyOf(problem)) };
+}
+
+/** Writes every warning of `warnings` as accepted (sorted, each once); the number accepted. */
+export async function writeKnownProblems(dataDir: string, warnings: readonly Problem[]): Promise<number> {
+  const accepted = new Map<string, Accepted>();
+  for (const p of warnings) {
+    if (p.severity !== "warning") continue;
+    accepted.set(keyOf(p), { ...(p.field === undefined ? {} : { field: p.field }), expected: p.expected, ...(p.value === undefined ? {} : { value: p.value }) });
+  }
+  const sorted = [...accepted.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, a]) => a);
+  const path = join(dataDir, KNOWN_PROBLEMS_FILE);
+  const text = `${JSON.stringify({ accepted: sorted }, null, 2)}\n`;
+  await writeFile(`${path}.tmp-${process.pid}`, text);
+  await rename(`${path}.tmp-${process.pid}`, path);
+  return sorted.length;
+}
+
+/** How a read is done under a baseline: every warning kept, so each can be judged; --strict judged after the read. */
+export function readUnder<T extends { readonly strict: boolean; readonly allProblems?: boolean }>(known: KnownProblems | null, options: T): T {
+  return known === null ? options : { ...options, strict: false, allProblems: true };
+}
+
+/** What a read's warnings come to under a baseline: the new ones (every one), and how many were known. */
+export interface JudgedWarnings {
+  readonly warnings: readonly Problem[];
+  readonly kinds: readonly ProblemKind[];
+  readonly known?: { readonly count: number; readonly path: string };
+}
+
+/**
+ * The new warnings apart from the known; with `strict`, new warnings are errors (a DataError, so
+ * nothing is written). Without a baseline, the read's own warnings as they were.
+ */
+export function judgeWarnings(known: KnownProblems | null, strict: boolean, read: { readonly warnings: readonly Problem[]; readonly kinds: readonly ProblemKind[] }): JudgedWarnings {
+  if (known === null) return read;
+  const fresh = read.warnings.filter((p) => !known.has(p));
+  const count = read.warnings.length - fresh.length;
+  if (strict && fresh.length > 0) throw new DataError(fresh.map((p) => ({ ...p, severity: "error" as const })));
+  return { warnings: fresh, kinds: kindsOf(fresh), known: { count, path: known.path } };
+}
