@@ -1,8 +1,34 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/**
+ * `npm run test:unit` (SUBJEKTI_UNIT=1): the fast rings, for the edit-test loop, under a minute on
+ * the 2-core machine. Left out: the host tables and real servers (nginx, workerd, Deno, Chromium),
+ * the packed install, killed and spawned processes, and the data-heavy files (each over 4 s).
+ * `npm test` runs everything.
+ */
+const SLOW = [
+  "test/hosts/**",
+  "test/browser/**",
+  "test/deploy/**",
+  "test/nginx/**",
+  "test/check/check-wrangler.test.ts",
+  "test/compiled-cli.test.ts",
+  "test/cli-watch.test.ts",
+  "test/feed/feed-crash.test.ts",
+  "test/feed/sync-hosts.test.ts",
+  "test/site/atomic-build.test.ts",
+  "test/site/hostile-sources.test.ts",
+  "test/site/build-cache.test.ts",
+  "test/site/spreadsheet-sources.test.ts",
+  "test/site/streamed-build.test.ts",
+  "test/site/record-threads.test.ts",
+  "test/site/plain-site.test.ts",
+];
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    exclude: [...configDefaults.exclude, ...(process.env["SUBJEKTI_UNIT"] === "1" ? SLOW : [])],
     // Build and host tests spawn real processes (tsx, Deno, SIGKILL); give them room on 2 cores.
     testTimeout: 60_000,
     hookTimeout: 120_000,
