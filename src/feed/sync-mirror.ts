@@ -17,7 +17,7 @@ import { applyChanges, readDiff, type Tally } from "./apply-diff.ts";
 import { diffSnapshots } from "./diff-snapshots.ts";
 import { diffName, type FeedState, parseState, STATE_PATH } from "./feed-format.ts";
 import { HashedWriter, writeHashed } from "./hashed-writer.ts";
-import { LineCursor } from "./line-cursor.ts";
+import { LineCursor } from "../shared/line-cursor.ts";
 import { removeLeftovers } from "../shared/remove-leftovers.ts";
 
 export interface SyncReport {

@@ -18,7 +18,7 @@ import { atomFeed } from "./atom-feed.ts";
 import { type KeepChanges, keptEntries } from "./keep-changes.ts";
 import type { PreviousFeed } from "./read-previous.ts";
 import { HashedWriter, writeHashed } from "./hashed-writer.ts";
-import { LineCursor } from "./line-cursor.ts";
+import { LineCursor } from "../shared/line-cursor.ts";
 import { removeLeftovers } from "../shared/remove-leftovers.ts";
 
 export interface FeedInput {

@@ -1,5 +1,9 @@
-/** An NDJSON file: one subject per line, blank lines allowed, each line parsed on its own. */
-import { createInterface } from "node:readline";
+/**
+ * An NDJSON file: one subject per line, blank lines allowed, each line parsed on its own. Lines end
+ * at `\n` alone (a `\r` before it is dropped), as NDJSON defines them: `node:readline` also ends a
+ * line at U+2028 and U+2029 on Node 24, which valid JSON may hold unescaped inside a string.
+ */
+import { LineCursor } from "../../shared/line-cursor.ts";
 import { openSource } from "./decode-source.ts";
 import { type ProblemSink, showValue } from "../problems/problems.ts";
 import { countTopLevelKeys } from "./record-text.ts";
@@ -9,10 +13,14 @@ import { locate, type SourceFile } from "./source-file.ts";
 /** Reads `file`, passing `sink` each non-blank line's value and its 1-based line number. */
 export async function readNdjson(file: SourceFile, sink: RecordSink, problems: ProblemSink): Promise<void> {
   const source = openSource(file);
-  const lines = createInterface({ input: source.stream, crlfDelay: Infinity });
+  const lines = await LineCursor.open(source.stream);
+  // Not fatal: bytes that are not UTF-8 are located by the source's own check (decode-source.ts).
+  const decoder = new TextDecoder("utf-8");
   let line = 0;
-  for await (const raw of lines) {
+  for (; lines.line !== undefined; await lines.next()) {
     line++;
+    const bytes = lines.line;
+    const raw = decoder.decode(bytes.at(-1) === 0x0d ? bytes.subarray(0, -1) : bytes);
     // Editors on Windows may start the file with a byte-order mark.
     const text = line === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
     if (text.trim() === "") continue;
