@@ -48,7 +48,8 @@ export async function startWranglerDev(site: string, port?: number): Promise<Wra
   port ??= await freePort();
   const inspectorPort = await freePort();
   const child: ChildProcess = spawn(
-    join(REPO, "node_modules/.bin/wrangler"),
+    // SUBJEKTI_WRANGLER: another wrangler to test against (CI runs the newest on Node 22).
+    process.env["SUBJEKTI_WRANGLER"] ?? join(REPO, "node_modules/.bin/wrangler"),
     ["dev", "--config", join(root, "wrangler.jsonc"), "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false"],
     {
       cwd: root,
