@@ -25,7 +25,7 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { Command, InvalidArgumentError } from "commander";
 import { startShardWriters } from "../src/threads/shard-writers.ts";
-import { forEachBounded } from "../src/shared/for-each-bounded.ts";
+import { forEachBounded } from "../src/common/for-each-bounded.ts";
 
 export interface WritePlan {
   readonly dirs: readonly string[];

@@ -31,7 +31,7 @@ import { Command, InvalidArgumentError } from "commander";
 import { MANIFEST_PATH, pagePath } from "../src/core/layout.ts";
 import type { Manifest } from "../src/core/manifest.ts";
 import { route } from "../src/core/route.ts";
-import { forEachBounded } from "../src/shared/for-each-bounded.ts";
+import { forEachBounded } from "../src/common/for-each-bounded.ts";
 import type { WritePlan } from "./bench-probe.ts";
 import { generateFile } from "./generate-subjects.ts";
 import { type Measured, measureCommand } from "./measure-command.ts";

@@ -18,7 +18,7 @@ import type { Writable } from "node:stream";
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { Subject } from "../src/core/render-page.ts";
 import { SUBJECT_FIELDS } from "../src/core/render-page.ts";
-import { mulberry32, type Random } from "../src/shared/seeded-random.ts";
+import { mulberry32, type Random } from "../src/common/seeded-random.ts";
 
 export const FORMATS = ["json", "ndjson", "csv"] as const;
 export type Format = (typeof FORMATS)[number];

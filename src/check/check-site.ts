@@ -7,7 +7,7 @@
 import { answerRequest, type SendAnswer, type SiteHost } from "../core/answer-request.ts";
 import { describeError } from "../core/describe-error.ts";
 import { SubjektiError } from "../core/subjekti-error.ts";
-import { forEachBounded } from "../shared/for-each-bounded.ts";
+import { forEachBounded } from "../common/for-each-bounded.ts";
 import { compareAnswer, type Difference } from "./compare-answer.ts";
 import { localSite, readLocalManifest } from "./local-site.ts";
 import { planProbes, type Probe, type ProbeKind } from "./plan-probes.ts";

@@ -6,7 +6,7 @@
  */
 import { recordId } from "./feed-format.ts";
 import type { HashedWriter } from "./hashed-writer.ts";
-import type { LineCursor } from "../shared/line-cursor.ts";
+import type { LineCursor } from "../common/line-cursor.ts";
 
 const NEWLINE = new Uint8Array([0x0a]);
 

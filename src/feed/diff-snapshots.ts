@@ -5,7 +5,7 @@
  * are passed over with one native comparison.
  */
 import { recordId } from "./feed-format.ts";
-import type { LineCursor } from "../shared/line-cursor.ts";
+import type { LineCursor } from "../common/line-cursor.ts";
 
 /** A change between two versions: an upsert (`existed`: the id was in the old list, its bytes changed) or a delete. */
 export type LineChange = { readonly op: "upsert"; readonly id: number; readonly line: Uint8Array; readonly existed: boolean } | { readonly op: "delete"; readonly id: number };

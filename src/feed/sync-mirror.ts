@@ -17,8 +17,8 @@ import { applyChanges, readDiff, type Tally } from "./apply-diff.ts";
 import { diffSnapshots } from "./diff-snapshots.ts";
 import { diffName, type FeedState, parseState, STATE_PATH } from "./feed-format.ts";
 import { HashedWriter, writeHashed } from "./hashed-writer.ts";
-import { LineCursor } from "../shared/line-cursor.ts";
-import { removeLeftovers } from "../shared/remove-leftovers.ts";
+import { LineCursor } from "../common/line-cursor.ts";
+import { removeLeftovers } from "../common/remove-leftovers.ts";
 
 export interface SyncReport {
   readonly url: string;

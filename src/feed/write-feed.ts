@@ -18,8 +18,8 @@ import { atomFeed } from "./atom-feed.ts";
 import { type KeepChanges, keptEntries } from "./keep-changes.ts";
 import type { PreviousFeed } from "./read-previous.ts";
 import { HashedWriter, writeHashed } from "./hashed-writer.ts";
-import { LineCursor } from "../shared/line-cursor.ts";
-import { removeLeftovers } from "../shared/remove-leftovers.ts";
+import { LineCursor } from "../common/line-cursor.ts";
+import { removeLeftovers } from "../common/remove-leftovers.ts";
 
 export interface FeedInput {
   /** The site's directory (through a plain site's link). */

@@ -8,7 +8,7 @@
  * unless the chunk's shard must be written. Elsewhere (several files, a block with invalid
  * records) records are copied into a chunk of their own.
  */
-import { contentHash } from "../shared/content-hash.ts";
+import { contentHash } from "../common/content-hash.ts";
 import type { RenderedBlock } from "../data/order/render-block.ts";
 
 /** A records chunk: its records' rendered bytes, one a line, and their content hash. */

@@ -11,7 +11,7 @@ import type { QueryParam } from "../core/read-query.ts";
 import { PAGE_TAIL } from "../core/render-page.ts";
 import { VERSION } from "../core/version.ts";
 import type { BuildOptions } from "./build-options.ts";
-import { contentHash } from "../shared/content-hash.ts";
+import { contentHash } from "../common/content-hash.ts";
 import { pageHeads } from "./page-heads.ts";
 import type { PageBytes } from "./read-chunks.ts";
 

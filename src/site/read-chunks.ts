@@ -5,7 +5,7 @@
  * chunks one shard reads are mostly still in the window for the next (another form, another limit).
  */
 import { readFileSync } from "node:fs";
-import { contentHash } from "../shared/content-hash.ts";
+import { contentHash } from "../common/content-hash.ts";
 
 /** The bytes of recently read chunks kept: a page shard of limit 100 spans 100 chunks (~30 MB). */
 const CACHED_BYTES = 96 * 1024 * 1024;

@@ -12,7 +12,7 @@
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { CHUNKS_PER_SHARD, chunkFileName, DATA_ROOT, MANIFEST_PATH, shardDirPath, shardKeyOf, shardTempPath, shardTempWriter } from "../core/layout.ts";
-import { forEachBounded } from "../shared/for-each-bounded.ts";
+import { forEachBounded } from "../common/for-each-bounded.ts";
 import { recordShard, type ShardFile, type ShardPlan, type SitePlan } from "./plan-site.ts";
 import { type ShardWriters, startShardWriters } from "../threads/shard-writers.ts";
 

@@ -2,7 +2,7 @@
  * The rings hold (STYLE.md "three rings"): the pure core uses web APIs only, so the edge bundle and
  * Deno can load it; the edge and the Cloudflare Worker import only the core; the preview (src/serve) and the build's
  * rooms (src/data, src/site, src/threads, src/export) never import each other; the deployment check (src/check) and
- * the nginx configuration answer with the core and the shared helpers, never through the preview they may be
+ * the nginx configuration answer with the core and the common helpers, never through the preview they may be
  * checking; only the CLI (src/cli) reaches every room. Read from every module's import specifiers.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -41,8 +41,8 @@ describe("the rings of src/", () => {
   it("holds every ring's modules", () => {
     expect(inRing("core").length).toBeGreaterThanOrEqual(10);
     for (const r of BUILD_RINGS) expect(inRing(r).length, r).toBeGreaterThan(0);
-    for (const r of ["serve", "edge", "cloudflare", "check", "nginx", "cli", "shared", "feed"]) expect(inRing(r).length, r).toBeGreaterThan(0);
-    const known = new Set(["core", "cli", "shared", "serve", "edge", "cloudflare", "check", "nginx", "feed", ...BUILD_RINGS]);
+    for (const r of ["serve", "edge", "cloudflare", "check", "nginx", "cli", "common", "feed"]) expect(inRing(r).length, r).toBeGreaterThan(0);
+    const known = new Set(["core", "cli", "common", "serve", "edge", "cloudflare", "check", "nginx", "feed", ...BUILD_RINGS]);
     expect(modules.filter((name) => !known.has(ring(name))), "a module outside every ring").toEqual([]);
   });
 
@@ -71,20 +71,20 @@ describe("the rings of src/", () => {
     for (const target of importsOf(name)) expect(["core", "cloudflare"], `${name} imports ${target}`).toContain(ring(target));
   });
 
-  it.each(inRing("check"))("%s imports only the core, the shared helpers and the check's own modules", (name) => {
-    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "shared", "check"], `${name} imports ${target}`).toContain(ring(target));
+  it.each(inRing("check"))("%s imports only the core, the common helpers and the check's own modules", (name) => {
+    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "common", "check"], `${name} imports ${target}`).toContain(ring(target));
   });
 
-  it.each(inRing("nginx"))("%s imports only the core, the shared helpers and its own modules", (name) => {
-    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "shared", "nginx"], `${name} imports ${target}`).toContain(ring(target));
+  it.each(inRing("nginx"))("%s imports only the core, the common helpers and its own modules", (name) => {
+    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "common", "nginx"], `${name} imports ${target}`).toContain(ring(target));
   });
 
-  it.each(inRing("feed"))("%s (the change feed, written by the build and read by sync) imports only the core, the shared helpers and its own modules", (name) => {
-    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "shared", "feed"], `${name} imports ${target}`).toContain(ring(target));
+  it.each(inRing("feed"))("%s (the change feed, written by the build and read by sync) imports only the core, the common helpers and its own modules", (name) => {
+    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "common", "feed"], `${name} imports ${target}`).toContain(ring(target));
   });
 
-  it.each(inRing("shared"))("%s imports only the core and the other shared helpers", (name) => {
-    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "shared"], `${name} imports ${target}`).toContain(ring(target));
+  it.each(inRing("common"))("%s imports only the core and the other common helpers", (name) => {
+    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "common"], `${name} imports ${target}`).toContain(ring(target));
   });
 
   it.each(inRing("serve"))("%s imports none of the build's rooms", (name) => {

@@ -21,7 +21,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writev
 import { readdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { VERSION } from "../../core/version.ts";
-import { contentHash } from "../../shared/content-hash.ts";
+import { contentHash } from "../../common/content-hash.ts";
 import type { Problem } from "../problems/problems.ts";
 import type { SourceBlock } from "../sources/read-json-array.ts";
 import type { RenderedBlock } from "./render-block.ts";

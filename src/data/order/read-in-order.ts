@@ -11,7 +11,7 @@
 import { tmpdir } from "node:os";
 import { SequenceCheck } from "../rules/check-sequence.ts";
 import type { BuildCache } from "./build-cache.ts";
-import { contentHash } from "../../shared/content-hash.ts";
+import { contentHash } from "../../common/content-hash.ts";
 import { type ReadOptions, type ReadSummary, streamRecords } from "./read-records.ts";
 import type { RenderedBlock } from "./render-block.ts";
 import { createRecordSorter } from "./sort-records.ts";

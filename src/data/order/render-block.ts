@@ -7,7 +7,7 @@
  */
 import { renderSubject } from "../../core/render-page.ts";
 import { storeBlock } from "./build-cache.ts";
-import { contentHash } from "../../shared/content-hash.ts";
+import { contentHash } from "../../common/content-hash.ts";
 import { parseBlock, type BlockText } from "../sources/read-json-array.ts";
 import { type Problem, ProblemCollector, type ProblemSink, showValue } from "../problems/problems.ts";
 import { placeInCells } from "../sources/sheet-cells.ts";

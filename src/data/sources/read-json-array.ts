@@ -13,7 +13,7 @@
  */
 import { type ProblemSink, showValue } from "../problems/problems.ts";
 import { CHUNK_SIZE } from "../../core/layout.ts";
-import { contentHash } from "../../shared/content-hash.ts";
+import { contentHash } from "../../common/content-hash.ts";
 import { openSource } from "./decode-source.ts";
 import type { FormNote } from "./spreadsheet-forms.ts";
 import { locate, type SourceFile } from "./source-file.ts";

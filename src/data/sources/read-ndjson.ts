@@ -3,7 +3,7 @@
  * at `\n` alone (a `\r` before it is dropped), as NDJSON defines them: `node:readline` also ends a
  * line at U+2028 and U+2029 on Node 24, which valid JSON may hold unescaped inside a string.
  */
-import { LineCursor } from "../../shared/line-cursor.ts";
+import { LineCursor } from "../../common/line-cursor.ts";
 import { openSource } from "./decode-source.ts";
 import { type ProblemSink, showValue } from "../problems/problems.ts";
 import { countTopLevelKeys } from "./record-text.ts";

@@ -8,7 +8,7 @@
  */
 import { DOCS_SHARD_KEY, PUBLISHED_FILES } from "../../core/published-files.ts";
 import { VERSION } from "../../core/version.ts";
-import { contentHash } from "../../shared/content-hash.ts";
+import { contentHash } from "../../common/content-hash.ts";
 import type { DatasetMetadata } from "./dataset-metadata.ts";
 import { openApiDocument, pageJsonSchema, subjectJsonSchema } from "./describe-api.ts";
 import { landingPage } from "./landing-page.ts";

@@ -1,7 +1,7 @@
 /** The feed's line cursor: the lines of any stream, cut anywhere, are the text split at `\n` alone. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LineCursor } from "../../src/shared/line-cursor.ts";
+import { LineCursor } from "../../src/common/line-cursor.ts";
 
 async function linesOf(pieces: Uint8Array[]): Promise<string[]> {
   const cursor = await LineCursor.open((async function* () {
