@@ -1,10 +1,8 @@
 /**
  * Django's ALLOWED_HOSTS: a host that serves the API in production names the hosts its links may
  * be written on, and any other `Host` is refused with the 400 Django gives for DisallowedHost
- * (DEBUG off), so a forged Host can never put another origin into a page a cache keeps.
+ * (DEBUG off, refusals.ts), so a forged Host can never put another origin into a page a cache keeps.
  */
-import { SECURITY_HEADERS } from "./answer-headers.ts";
-import type { Refusal } from "./refusals.ts";
 
 /** Django's `host_validation_re`, matched on the lower-cased host. */
 const DJANGO_HOST = /^(?:[a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(?::[0-9]+)?$/;
@@ -36,15 +34,4 @@ export function isHostAllowed(host: string, patterns: readonly string[]): boolea
     if (pattern.startsWith(".")) return domain.endsWith(pattern) || domain === pattern.slice(1);
     return pattern !== "" && domain === pattern;
   });
-}
-
-/** Django's body for a 400 without a `400.html` template (`django.views.defaults.ERROR_PAGE_TEMPLATE`). */
-const BAD_REQUEST_PAGE = '\n<!doctype html>\n<html lang="en">\n<head>\n  <title>Bad Request (400)</title>\n</head>\n<body>\n  <h1>Bad Request (400)</h1><p></p>\n</body>\n</html>\n';
-
-/**
- * The answer to a `Host` ALLOWED_HOSTS does not name: Django's bytes and `text/html`, with the
- * security headers its middleware adds, and `no-store` (it is no page to keep).
- */
-export function disallowedHost(): Refusal {
-  return { status: 400, headers: [["Content-Type", "text/html"], ...SECURITY_HEADERS, ["Cache-Control", "no-store"]], body: BAD_REQUEST_PAGE };
 }

@@ -3,7 +3,9 @@
  * Django's security middleware's, and what a public open-data API on a CDN adds.
  */
 import { cacheTagHeaders, SITE_TAG } from "./cache-tags.ts";
-import { EXPOSED_HEADERS } from "./cors.ts";
+
+/** Response headers a cross-origin page may read besides the CORS-safelisted ones. */
+export const EXPOSED_HEADERS = "ETag, Allow";
 
 /** A header list in the order hosts write it. */
 export type HeaderList = readonly (readonly [name: string, value: string])[];

@@ -12,12 +12,12 @@
  *
  * Web APIs only: it runs unchanged in Netlify's Deno, plain Deno and Node.
  */
-import { disallowedHost, isHostAllowed } from "./allowed-hosts.ts";
+import { isHostAllowed } from "./allowed-hosts.ts";
 import type { HeaderList } from "./answer-headers.ts";
 import { describeError } from "./describe-error.ts";
 import type { SiteState } from "./manifest.ts";
 import { linkOrigin, readUrlTarget, splitTarget, urlOrigin, utf8Bytes } from "./read-target.ts";
-import { refusal, staticMethodRefused } from "./refusals.ts";
+import { disallowedHost, refusal, staticMethodRefused } from "./refusals.ts";
 import { assemblePage, type Decision, isApiPath, route, siteUnavailable } from "./route.ts";
 
 /** Request headers by name, case-insensitive (a web `Headers` is one). */

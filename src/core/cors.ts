@@ -10,9 +10,6 @@ import type { HeaderList } from "./answer-headers.ts";
 export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
 /** django-cors-headers' default `CORS_PREFLIGHT_MAX_AGE` (a day; Chromium caps it at two hours). */
 export const PREFLIGHT_MAX_AGE = "86400";
-/** Response headers a cross-origin page may read besides the CORS-safelisted ones. */
-export const EXPOSED_HEADERS = "ETag, Allow";
-
 /** The request headers a preflight is read from (null or undefined: absent). */
 export interface PreflightRequest {
   readonly method: string;

@@ -11,7 +11,8 @@
  * carries a hash of its content, so a rebuild writes a changed shard beside the old one and the
  * manifest's atomic replacement switches readers from the complete old site to the complete new.
  */
-import type { Manifest } from "./manifest.ts";
+/** Shard key -> the content hash in that shard directory's name: the manifest's `dirs`, all a path needs of it. */
+export type ShardHashes = Readonly<Record<string, string>>;
 
 /** The site directory that holds every generated file, served as `/_subjekti/…`. */
 export const DATA_ROOT = "_subjekti";
@@ -87,14 +88,14 @@ export function chunkFileName(chunk: number): string {
 }
 
 /** The site path of a pre-rendered page, or null when the manifest holds no such page. */
-export function pagePath(manifest: Manifest, form: Form, limit: number, page: number): string | null {
+export function pagePath(manifest: { readonly dirs: ShardHashes }, form: Form, limit: number, page: number): string | null {
   const key = pageShardKey(form, limit, page);
   const hash = manifest.dirs[key];
   return hash === undefined ? null : shardFilePath(key, hash, pageFileName(page));
 }
 
 /** The site path of a records chunk, or null when the manifest holds no such chunk. */
-export function chunkPath(manifest: Manifest, chunk: number): string | null {
+export function chunkPath(manifest: { readonly dirs: ShardHashes }, chunk: number): string | null {
   const key = recordShardKey(chunk);
   const hash = manifest.dirs[key];
   return hash === undefined ? null : shardFilePath(key, hash, chunkFileName(chunk));

@@ -2,7 +2,7 @@
  * The manifest: the few facts the router needs at request time, written by the build as the last
  * file of a site (its replacement is what switches readers to a new build).
  */
-import { isForm, type Form, MANIFEST_PATH } from "./layout.ts";
+import { isForm, type Form, MANIFEST_PATH, type ShardHashes } from "./layout.ts";
 import { describeError } from "./describe-error.ts";
 import { VERSION } from "./version.ts";
 
@@ -31,7 +31,7 @@ export interface Manifest {
   /** A content hash of everything that shapes an answer (data and options). */
   readonly hash: string;
   /** Shard key -> the content hash in that shard directory's name. */
-  readonly dirs: Readonly<Record<string, string>>;
+  readonly dirs: ShardHashes;
 }
 
 /** Why `value` is not a manifest this code can route with, or null when it is one. */

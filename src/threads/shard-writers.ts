@@ -6,6 +6,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { ShardFile } from "../site/plan-site.ts";
+import type { ShardTask } from "./shard-task.ts";
 import { startWorkerPool, type WorkerPool } from "./worker-pool.ts";
 
 /**
@@ -17,22 +18,6 @@ const MAX_WRITERS = 8;
 /** Shards a writer thread may have out: one being written, one waiting while the main thread assembles the next. */
 const SHARDS_PER_WRITER = 2;
 const WRITER_ENTRY = new URL("./shard-writer-thread.mjs", import.meta.url);
-
-/**
- * A whole shard for a writer thread: file i is `buffer[ends[i-1] ?? 0, ends[i])`, named `names[i]`,
- * written into `tmp` (hard-linked from `old` when that version holds the same bytes), after which
- * `tmp` is renamed to `dir`. Writing in threads with synchronous fs calls keeps the main thread's
- * cost per file near nothing: the callback `fs.writeFile` cost it ~25 µs a file (BENCHMARKS.md).
- */
-export interface ShardTask {
-  readonly buffer: ArrayBuffer;
-  readonly names: readonly string[];
-  readonly ends: readonly number[];
-  readonly tmp: string;
-  /** Null: the caller renames `tmp` (a shard written in parts, or records waiting for the read to succeed). */
-  readonly dir: string | null;
-  readonly old: string | null;
-}
 
 /** What a writer thread did with a shard. */
 export interface ShardWritten {

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { disallowedHost, hostDomain, isHostAllowed } from "../../src/core/allowed-hosts.ts";
+import { hostDomain, isHostAllowed } from "../../src/core/allowed-hosts.ts";
+import { disallowedHost } from "../../src/core/refusals.ts";
 import { answerRequest, type SiteHost } from "../../src/core/answer-request.ts";
 
 interface Golden {

@@ -1,0 +1,16 @@
+/**
+ * A whole shard for a writer thread (in a file of its own, so the plain JavaScript thread,
+ * shard-writer-thread.mjs, names its shape without importing the pool that sends it): file i is
+ * `buffer[ends[i-1] ?? 0, ends[i])`, named `names[i]`, written into `tmp` (hard-linked from `old` when that version holds the same bytes), after which
+ * `tmp` is renamed to `dir`. Writing in threads with synchronous fs calls keeps the main thread's
+ * cost per file near nothing: the callback `fs.writeFile` cost it ~25 µs a file (BENCHMARKS.md).
+ */
+export interface ShardTask {
+  readonly buffer: ArrayBuffer;
+  readonly names: readonly string[];
+  readonly ends: readonly number[];
+  readonly tmp: string;
+  /** Null: the caller renames `tmp` (a shard written in parts, or records waiting for the read to succeed). */
+  readonly dir: string | null;
+  readonly old: string | null;
+}
