@@ -16,7 +16,9 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Command } from "commander";
 import { DataError } from "../src/data/problems/problems.ts";
-import { readInIdOrder } from "../src/data/order/read-in-order.ts";
+import { forEachItem } from "../src/common/stage-iterables.ts";
+import { orderBlocks } from "../src/data/order/order-blocks.ts";
+import { readBlocks } from "../src/data/read/read-blocks.ts";
 
 const program = new Command("bench-bad-sources")
   .option("--items <n>", "items in the array", (t) => Number(t), 5_000_000)
@@ -47,8 +49,8 @@ try {
   const started = performance.now();
   let error: DataError | undefined;
   try {
-    const nothing = async (): Promise<void> => undefined;
-    await readInIdOrder({ dataDir: dir, strict: false, threads: threads === "auto" ? "auto" : Number(threads) }, { take: nothing, restart: nothing });
+    const read = { dataDir: dir, strict: false, threads: threads === "auto" ? ("auto" as const) : Number(threads) };
+    await forEachItem(orderBlocks(() => readBlocks(read)), () => undefined);
   } catch (e) {
     if (!(e instanceof DataError)) throw e;
     error = e;

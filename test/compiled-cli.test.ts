@@ -50,7 +50,7 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
   it("lib/ holds JavaScript only, the thread entries beside what they load, and no edge function", async () => {
     const lib = await readdir(join(pkg, "lib"), { recursive: true });
     expect(lib.filter((name) => name.endsWith(".ts"))).toEqual([]);
-    expect(lib).toEqual(expect.arrayContaining(["cli/main.js", "threads/record-thread.mjs", "data/order/render-block.js", "threads/shard-writer-thread.mjs", "threads/pool-thread.mjs"]));
+    expect(lib).toEqual(expect.arrayContaining(["cli/main.js", "threads/module-thread.mjs", "data/read/render-block.js", "threads/shard-writer-thread.mjs", "threads/pool-thread.mjs"]));
     expect(lib.filter((name) => name.startsWith("edge"))).toEqual([]);
   });
 

@@ -7,8 +7,8 @@ import { type Command, InvalidArgumentError } from "commander";
 import { isForm, type Form } from "../core/layout.ts";
 import { SubjektiError } from "../core/subjekti-error.ts";
 import { isEncodingLabel } from "../data/sources/decode-source.ts";
-import { DEFAULT_MAX_FIELD_LENGTH } from "../data/rules/validate-subject.ts";
-import type { ReadOptions } from "../data/order/read-records.ts";
+import { DEFAULT_MAX_FIELD_LENGTH } from "../data/sources/record-sink.ts";
+import type { ReadOptions } from "../data/read-options.ts";
 import { port } from "../serve/listen-options.ts";
 
 export const ENCODING_HELP = "the encoding of CSV sources, such as windows-1250 (default: UTF-8)";

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { allowedHostList, DEFAULT_HOST, envPort, port } from "../serve/listen-options.ts";
 import type { CommandContext } from "./problems-output.ts";
+import type { Watching } from "./rebuild-on-change.ts";
 
 const DEFAULT_PORT = 8080;
 
@@ -31,7 +32,12 @@ export function addPreviewCommand(program: Command, { io, listening, problems }:
       const { startPreview } = await import("../serve/preview-server.ts");
       const running = await startPreview({ dir: flags.dir, ...address, ...(flags.allowedHosts === undefined ? {} : { allowedHosts: flags.allowedHosts }) });
       io.stdout.write(`subjekti preview: ${running.url} (Ctrl-C stops)\n`);
-      const watching = flags.watch ? (await import("./rebuild-on-change.ts")).rebuildOnChange(flags.data, flags.dir, io, problems) : undefined;
+      let watching: Watching | undefined;
+      if (flags.watch) {
+        // The build is loaded here and handed to the watcher, which is the loop around it, not a composition of its own.
+        const [{ rebuildOnChange }, { buildSite }, { summarise }] = await Promise.all([import("./rebuild-on-change.ts"), import("../site/build-site.ts"), import("../site/build-report.ts")]);
+        watching = rebuildOnChange(flags.data, flags.dir, { io, problems, buildSite, summarise });
+      }
       await io.untilStopped();
       await watching?.close();
       await running.close();

@@ -13,6 +13,8 @@ import { readManifest } from "../core/manifest.ts";
 import { SubjektiError } from "../core/subjekti-error.ts";
 import { DataError } from "../data/problems/problems.ts";
 import { type BuildOptions, DEFAULT_OPTIONS } from "../site/build-options.ts";
+import type { summarise } from "../site/build-report.ts";
+import type { BuildReport } from "../site/build-site.ts";
 import type { Io } from "./io.ts";
 import type { ProblemOutput } from "./problems-output.ts";
 
@@ -41,13 +43,20 @@ async function optionsOf(dataDir: string, outDir: string): Promise<BuildOptions>
   };
 }
 
-export function rebuildOnChange(dataDir: string, outDir: string, io: Io, problems: ProblemOutput): Watching {
+/** What the watcher rebuilds with and reports to: the build and its summary line (build-site.ts, build-report.ts), the output. */
+export interface RebuildWith {
+  readonly io: Io;
+  readonly problems: ProblemOutput;
+  readonly buildSite: (options: BuildOptions) => Promise<BuildReport>;
+  readonly summarise: typeof summarise;
+}
+
+/** Rebuilds `outDir` from `dataDir` on every change under it, until closed. */
+export function rebuildOnChange(dataDir: string, outDir: string, { io, problems, buildSite, summarise }: RebuildWith): Watching {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
   const rebuild = async (): Promise<void> => {
-    const { buildSite } = await import("../site/build-site.ts");
-    const { summarise } = await import("../site/build-report.ts");
     try {
       const report = await buildSite(await optionsOf(dataDir, outDir));
       io.stdout.write(`subjekti preview: rebuilt: ${summarise(report, { outDir })}\n`);

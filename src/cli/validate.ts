@@ -21,15 +21,19 @@ export function addValidateCommand(program: Command, { io, problems }: CommandCo
   withReadOptions(validate).action(async (flags: ValidateFlags) => {
     problems.all = flags.allProblems;
     problems.json = flags.json;
-    const [{ readInIdOrder }, { loadMetadata }] = await Promise.all([import("../data/order/read-in-order.ts"), import("../site/docs/dataset-metadata.ts")]);
+    const [{ readBlocks }, { orderBlocks }, { forEachItem }, { loadMetadata }] = await Promise.all([
+      import("../data/read/read-blocks.ts"),
+      import("../data/order/order-blocks.ts"),
+      import("../common/stage-iterables.ts"),
+      import("../site/docs/dataset-metadata.ts"),
+    ]);
     await checkDirs({ data: flags.data });
     await loadMetadata(flags.data);
     // --accept reads every warning to record it; otherwise the accepted ones (if any) are judged apart.
     const known = flags.accept ? null : await readKnownProblems(flags.data);
     const options = flags.accept ? { ...readOptionsOf(flags), strict: false, allProblems: true } : readUnder(known, readOptionsOf(flags));
-    // The records as a build reads them (threads for large inputs), not parsed back into objects.
-    const nothing = async (): Promise<void> => undefined;
-    const result = await readInIdOrder(options, { take: nothing, restart: nothing });
+    // The records as a build reads and orders them (threads for large inputs), not parsed back into objects.
+    const result = await forEachItem(orderBlocks(() => readBlocks(options)), () => undefined);
     if (flags.accept) {
       const accepted = await writeKnownProblems(flags.data, result.warnings);
       io.stdout.write(`accepted ${accepted} warning${accepted === 1 ? "" : "s"} as known in ${join(flags.data, KNOWN_PROBLEMS_FILE)}: review it, and commit it with the data\n`);

@@ -13,9 +13,11 @@ import { rename, rm } from "node:fs/promises";
 import type { Subject } from "../core/render-page.ts";
 import { loadExcelJs } from "./load-exceljs.ts";
 import type { Problem, ProblemKind } from "../data/problems/problems.ts";
-import { readInIdOrder } from "../data/order/read-in-order.ts";
-import type { ReadOptions } from "../data/order/read-records.ts";
-import type { RenderedBlock } from "../data/order/render-block.ts";
+import { forEachItem } from "../common/stage-iterables.ts";
+import type { RenderedBlock } from "../data/hand-offs.ts";
+import { orderBlocks } from "../data/order/order-blocks.ts";
+import { readBlocks } from "../data/read/read-blocks.ts";
+import type { ReadOptions } from "../data/read-options.ts";
 import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
 import { columnLetters } from "../data/sources/sheet-cells.ts";
 
@@ -125,11 +127,11 @@ export async function exportRecords(options: ExportOptions): Promise<ExportRepor
   let rows: RowWriter | undefined;
   const open = (): RowWriter => (options.format === "xlsx" ? xlsxWriter : csvWriter)(temporary);
   try {
-    const read = await readInIdOrder(options, {
-      async take(block) {
-        rows ??= open();
-        for (const subject of subjectsOf(block)) await rows.row(subject);
-      },
+    // The read and ordering stages, with no restart: every record through the sort.
+    const read = await forEachItem(orderBlocks(() => readBlocks(options), false), async (item) => {
+      if (item.kind === "restart") throw new Error("a read sorted from the start restarted");
+      rows ??= open();
+      for (const subject of subjectsOf(item.block)) await rows.row(subject);
     });
     rows ??= open();
     await rows.end();

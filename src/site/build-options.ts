@@ -21,7 +21,7 @@ export interface BuildOptions {
   readonly quiet: boolean;
   /** Where the build cache is kept (build-cache.ts); null: no cache, every build reads everything. */
   readonly cacheDir: string | null;
-  /** Record threads for large JSON arrays (read-records.ts): a number, or "auto". */
+  /** Record threads for large JSON arrays (data/read/read-blocks.ts): a number, or "auto". */
   readonly threads?: number | "auto";
   /** The longest a text field may be, in characters (DEFAULT_MAX_FIELD_LENGTH when not given). */
   readonly maxFieldLength?: number;

@@ -1,41 +1,52 @@
 /**
- * The build, as a short list of stages with typed hand-offs:
- * read and validate, in id order (read-in-order.ts) -> records chunks (chunk-records.ts), each
- * records shard written under a temporary name as its chunks are complete (write-site.ts) ->
- * once the read has succeeded and `count` is known, the deploy preflight (preflight-build.ts),
- * then plan the pages and the manifest (plan-site.ts) -> write the page shards from the chunk
- * files read back, then the manifest -> keep the build cache. On any data error nothing in the
- * site changes: the temporary shards go. A site of plain files (`--links files`) cuts its pages
- * from chunk files kept in a temporary directory instead (write-plain-site.ts).
+ * The build: one composition of sibling stages over typed hand-offs (data/hand-offs.ts,
+ * hand-offs.ts), each stage an async iterable the next one pulls from, so the records stream
+ * through in flat memory:
  *
- * With a build cache (build-cache.ts) a rebuild parses again only the source blocks that changed.
+ *   sources -> blocks          data/read/read-blocks.ts      (validated, rendered; the build cache)
+ *   blocks -> id order         data/order/order-blocks.ts    (restarts into an external sort by itself)
+ *   id order -> chunks         chunk-records.ts
+ *   chunks -> written records  write-site.ts (writeRecords), or write-plain-site.ts's chunk files
+ *   hashes -> plan             plan-site.ts, docs/plan-docs.ts
+ *   plan -> written pages      write-site.ts (write), or write-plain-site.ts
+ *   then the change feed       feed/write-feed.ts
+ *
+ * No stage imports another (test/site/build-stages.test.ts). Between the order and the chunks the
+ * build notes each record's length for the deploy preflight (preflight-build.ts) and, when the read
+ * ends, judges its warnings against the known ones: both before a records shard is renamed into
+ * place. On any data error nothing in the site changes: the temporary shards go. A site of plain
+ * files (`--links files`) cuts its pages from chunk files kept in a temporary directory instead.
  */
 import { createReadStream } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { CHUNK_SIZE } from "../core/layout.ts";
-import type { BuildOptions } from "./build-options.ts";
-import { type BuildCache, openBuildCache } from "../data/order/build-cache.ts";
-import { type Chunk, Chunker } from "./chunk-records.ts";
-import { loadMetadata } from "./docs/dataset-metadata.ts";
-import { planDocs } from "./docs/plan-docs.ts";
-import { planSite } from "./plan-site.ts";
+import { leave } from "../common/stage-iterables.ts";
+import type { OrderedItem, ReadSummary } from "../data/hand-offs.ts";
+import { orderBlocks } from "../data/order/order-blocks.ts";
+import { judgeWarnings, type JudgedWarnings, type KnownProblems, readKnownProblems, readUnder } from "../data/problems/known-problems.ts";
 import type { Problem, ProblemKind } from "../data/problems/problems.ts";
-import { preflightBuild } from "./preflight-build.ts";
-import { pagesFromChunkFiles } from "./read-chunks.ts";
-import { readInIdOrder } from "../data/order/read-in-order.ts";
-import type { ReadOptions, ReadSummary } from "../data/order/read-records.ts";
-import { type SiteChanges, readSiteFacts, siteChanges } from "./site-changes.ts";
-import { RecordLengths } from "./site-shape.ts";
-import { writePlainSite } from "./write-plain-site.ts";
-import { judgeWarnings, type JudgedWarnings, readKnownProblems, readUnder } from "../data/problems/known-problems.ts";
+import { type BuildCache, openBuildCache } from "../data/read/build-cache.ts";
+import { readBlocks } from "../data/read/read-blocks.ts";
+import type { ReadOptions } from "../data/read-options.ts";
 import { dataDate } from "../feed/data-date.ts";
 import { DEFAULT_KEEP } from "../feed/keep-changes.ts";
 import { type PreviousFeed, readPreviousFeed } from "../feed/read-previous.ts";
 import { type FeedReport, writeFeed } from "../feed/write-feed.ts";
-import { openSiteWriter, type WriteProgress, type WriteReport } from "./write-site.ts";
+import type { BuildOptions } from "./build-options.ts";
+import { chunkRecords } from "./chunk-records.ts";
+import { loadMetadata } from "./docs/dataset-metadata.ts";
+import { planDocs } from "./docs/plan-docs.ts";
+import type { WriteProgress, WriteReport } from "./hand-offs.ts";
+import { planSite } from "./plan-site.ts";
+import { preflightBuild } from "./preflight-build.ts";
+import { pagesFromChunkFiles } from "./read-chunks.ts";
+import { type SiteChanges, readSiteFacts, siteChanges } from "./site-changes.ts";
+import { RecordLengths } from "./site-shape.ts";
+import { writeChunkFiles, writePlainSite } from "./write-plain-site.ts";
+import { openSiteWriter } from "./write-site.ts";
 
 /** What a build did: the write stage's counts, plus the list's size, the time and the warnings. */
 export interface BuildReport extends WriteReport {
@@ -108,32 +119,13 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     ...(options.encoding === undefined ? {} : { encoding: options.encoding }),
     ...(options.allProblems === undefined ? {} : { allProblems: options.allProblems }),
   });
-  /** Reads the records in id order into chunks for `take` (again from the first after `restart`), then runs the preflight. */
-  const readChunks = async (take: (chunk: Chunk) => Promise<void>, restart: () => Promise<void>): Promise<ReadChunks> => {
-    // The preflight needs every record's length (8 bytes each), so only a build for a target keeps them.
-    let lengths = (options.target ?? "none") === "none" ? undefined : new RecordLengths();
-    let chunker = new Chunker(CHUNK_SIZE, take);
-    const records = await readInIdOrder(read, {
-      take(block) {
-        lengths?.add(block.ends);
-        return chunker.add(block);
-      },
-      async restart() {
-        chunker = new Chunker(CHUNK_SIZE, take);
-        lengths &&= new RecordLengths();
-        await restart();
-      },
-    }, cache);
-    await chunker.end();
-    // New warnings apart from the known ones; with --strict new ones stop the build here, before anything is published.
-    return { ...records, ...judgeWarnings(known, options.strict, records), overLimits: lengths === undefined ? [] : preflightBuild(options, lengths) };
-  };
+  // Stages 1 to 3: sources -> blocks -> id order -> (judged) -> chunks; nothing runs until the records stage pulls.
+  const chunks = chunkRecords(judged(orderBlocks(() => readBlocks(read, cache)), options, known), CHUNK_SIZE);
   if (options.links === "files") {
     // The chunks wait in a temporary directory while the pages are cut from them (chunk c in file c).
     const dir = await mkdtemp(join(tmpdir(), "subjekti-chunks-"));
     try {
-      const hashes: string[] = [];
-      const records = await readChunks((chunk) => writeFile(join(dir, String(hashes.push(chunk.hash) - 1)), chunk.bytes()), async () => void (hashes.length = 0));
+      const { hashes, read: records } = await writeChunkFiles(dir, chunks);
       const readDone = performance.now();
       const pages = pagesFromChunkFiles((chunk) => ({ path: join(dir, String(chunk)) }), CHUNK_SIZE);
       const { changes, ...written } = await writePlainSite(options, { count: records.count, hashes, pages }, onProgress);
@@ -146,12 +138,13 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
   const before = await readSiteFacts(options.outDir);
   const writer = await openSiteWriter(options.outDir);
   try {
-    const records = await readChunks((chunk) => writer.addChunk(chunk), () => writer.dropRecords());
-    const hashes = await writer.endRecords();
+    // Stage 4: chunks -> written records (each records shard under its temporary name until the read has succeeded).
+    const { hashes, read: records } = await writer.writeRecords(chunks);
     const readDone = performance.now();
+    // Stage 5: hashes -> plan.
     const pages = pagesFromChunkFiles((chunk) => writer.chunkFile(chunk), CHUNK_SIZE);
-    const chunks = { count: records.count, chunkSize: CHUNK_SIZE, hashes };
-    const plan = planSite(chunks, options, pages, [planDocs(metadata, records.count, options)]);
+    const plan = planSite({ count: records.count, chunkSize: CHUNK_SIZE, hashes }, options, pages, [planDocs(metadata, records.count, options)]);
+    // Stage 6: plan -> written pages, then the manifest.
     const written = await writer.write(plan, onProgress);
     let changes: SiteChanges | undefined;
     const fed = await feed(records, (chunk) => writer.chunkFile(chunk).path);
@@ -161,6 +154,30 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
   } catch (error) {
     await writer.abort();
     throw error;
+  }
+}
+
+/**
+ * The records in id order, passed on as they come, each one's length noted for the deploy
+ * preflight (again from the first after a restart; only a build for a target keeps them, 8 bytes
+ * a record). When the read ends: its new warnings apart from the known ones (with --strict new
+ * ones stop the build here), then the preflight; before anything is published.
+ */
+async function* judged(ordered: AsyncGenerator<OrderedItem, ReadSummary>, options: BuildOptions, known: KnownProblems | null): AsyncGenerator<OrderedItem, ReadChunks> {
+  let lengths = (options.target ?? "none") === "none" ? undefined : new RecordLengths();
+  try {
+    for (let next = await ordered.next(); ; next = await ordered.next()) {
+      if (next.done === true) {
+        const summary = next.value;
+        return { ...summary, ...judgeWarnings(known, options.strict, summary), overLimits: lengths === undefined ? [] : preflightBuild(options, lengths) };
+      }
+      const item = next.value;
+      if (item.kind === "restart") lengths &&= new RecordLengths();
+      else lengths?.add(item.block.ends);
+      yield item;
+    }
+  } finally {
+    await leave(ordered);
   }
 }
 

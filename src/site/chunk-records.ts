@@ -1,5 +1,5 @@
 /**
- * Stage 2: the rendered records, in id order, cut into records chunks of CHUNK_SIZE (the chunk
+ * Stage 3 of a build, id order -> chunks: the rendered records, in id order, cut into records chunks of CHUNK_SIZE (the chunk
  * files' bytes: each record a line). Each chunk is handed on as soon as it is whole, with its
  * content hash, and dropped: nothing here holds more than one chunk's records.
  *
@@ -9,17 +9,9 @@
  * records) records are copied into a chunk of their own.
  */
 import { contentHash } from "../common/content-hash.ts";
-import type { RenderedBlock } from "../data/order/render-block.ts";
-
-/** A records chunk: its records' rendered bytes, one a line, and their content hash. */
-export interface Chunk {
-  readonly hash: string;
-  /** The bytes (a cached block's are read from the build cache on first use). */
-  bytes(): Uint8Array;
-}
-
-/** Takes the next chunk, in id order; the chunker waits for it. */
-export type ChunkTaker = (chunk: Chunk) => Promise<void>;
+import { leave } from "../common/stage-iterables.ts";
+import type { OrderedItem, RenderedBlock } from "../data/hand-offs.ts";
+import type { Chunk, ChunkItem } from "./hand-offs.ts";
 
 /** Records [from, to) of a block: part of a chunk. */
 interface Part {
@@ -28,40 +20,42 @@ interface Part {
   readonly to: number;
 }
 
-/** Cuts rendered blocks in id order into chunks of `chunkSize` records for `take`. */
-export class Chunker {
-  readonly #chunkSize: number;
-  readonly #take: ChunkTaker;
-  #parts: Part[] = [];
-  #filled = 0;
-
-  constructor(chunkSize: number, take: ChunkTaker) {
-    this.#chunkSize = chunkSize;
-    this.#take = take;
-  }
-
-  /** Takes a block's records (in id order after those taken before). */
-  async add(block: RenderedBlock): Promise<void> {
-    const n = block.ends.length;
-    for (let k = 0; k < n; ) {
-      const m = Math.min(n - k, this.#chunkSize - this.#filled);
-      this.#parts.push({ block, from: k, to: k + m });
-      this.#filled += m;
-      k += m;
-      if (this.#filled === this.#chunkSize) await this.#flush();
+/**
+ * Yields the records of `ordered` cut into chunks of `chunkSize` (the last one partial), each as
+ * soon as it is whole; passes a "restart" on (the chunks yielded before are void, and so is a
+ * partial one); returns what `ordered` returns.
+ */
+export async function* chunkRecords<R>(ordered: AsyncGenerator<OrderedItem, R>, chunkSize: number): AsyncGenerator<ChunkItem, R> {
+  let parts: Part[] = [];
+  let filled = 0;
+  try {
+    for (let next = await ordered.next(); ; next = await ordered.next()) {
+      if (next.done === true) {
+        if (filled > 0) yield { kind: "chunk", chunk: chunkOf(parts) };
+        return next.value;
+      }
+      const item = next.value;
+      if (item.kind === "restart") {
+        [parts, filled] = [[], 0];
+        yield item;
+        continue;
+      }
+      const { block } = item;
+      const n = block.ends.length;
+      for (let k = 0; k < n; ) {
+        const m = Math.min(n - k, chunkSize - filled);
+        parts.push({ block, from: k, to: k + m });
+        filled += m;
+        k += m;
+        if (filled === chunkSize) {
+          const chunk = chunkOf(parts);
+          [parts, filled] = [[], 0];
+          yield { kind: "chunk", chunk };
+        }
+      }
     }
-  }
-
-  /** Hands on the last, partial chunk. */
-  async end(): Promise<void> {
-    if (this.#filled > 0) await this.#flush();
-  }
-
-  async #flush(): Promise<void> {
-    const parts = this.#parts;
-    this.#parts = [];
-    this.#filled = 0;
-    await this.#take(chunkOf(parts));
+  } finally {
+    await leave(ordered);
   }
 }
 

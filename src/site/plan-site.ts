@@ -1,58 +1,20 @@
 /**
- * Stage 3: what the site holds. From the records chunks' hashes and the options it lists every
+ * Stage 5 of a build, hashes -> plan: what the site holds. From the records chunks' hashes and the options it lists every
  * shard directory (its key, the content hash in its name, its files made on demand) and the
  * manifest. A shard's hash comes from the hashes of the record chunks it covers, not from its
  * files' bytes, so an unchanged shard is recognised without rendering a page of it; and a shard's
  * files are named and rendered only while it is written, never held as one object a file.
  */
-import { CHUNKS_PER_SHARD, chunkFileName, type Form, pageFileName, pageShardKey, recordShardKey, SHARD_SIZE } from "../core/layout.ts";
+import { CHUNKS_PER_SHARD, type Form, pageFileName, pageShardKey, SHARD_SIZE } from "../core/layout.ts";
 import { LAYOUT_VERSION, type Manifest } from "../core/manifest.ts";
 import type { QueryParam } from "../core/read-query.ts";
 import { PAGE_TAIL } from "../core/render-page.ts";
 import { VERSION } from "../core/version.ts";
-import type { BuildOptions } from "./build-options.ts";
 import { contentHash } from "../common/content-hash.ts";
+import type { ChunkHashes, ShardFile, ShardPlan, SiteOptions, SitePlan } from "./hand-offs.ts";
 import { pageHeads } from "./page-heads.ts";
+import { recordShard } from "./record-shard.ts";
 import type { PageBytes } from "./read-chunks.ts";
-
-/** A file of a shard: its name and bytes. */
-export interface ShardFile {
-  readonly name: string;
-  readonly bytes: Uint8Array;
-}
-
-export interface ShardPlan {
-  /** The shard's path inside the data root, without its hash (`pages/api/20/0`). */
-  readonly key: string;
-  /** The content hash in the shard directory's name. */
-  readonly hash: string;
-  /** How many files it holds. */
-  readonly size: number;
-  /** The name of its file `index` (in the order `files` gives them). */
-  name(index: number): string;
-  /** Its files, rendered one at a time as they are taken. */
-  files(): Iterable<ShardFile>;
-}
-
-/** The records, as far as the site's plan needs them: how many, and each chunk's content hash in id order. */
-export interface ChunkHashes {
-  readonly count: number;
-  readonly chunkSize: number;
-  readonly hashes: readonly string[];
-}
-
-export interface SitePlan {
-  /** Subjects in the list, and the origin in the links: what every page's head holds. */
-  readonly count: number;
-  readonly baseUrl: string;
-  /** Every records shard, in chunk order (written while the records are read). */
-  readonly records: readonly Omit<ShardPlan, "files">[];
-  /** Every other shard (pages, then `more`): those of pages in the order of their first record. */
-  readonly shards: readonly ShardPlan[];
-  readonly manifest: Manifest;
-}
-
-export type SiteOptions = Pick<BuildOptions, "limits" | "forms" | "maxLimit" | "baseUrl" | "cacheControl">;
 
 /** The parameters besides limit and offset that a form's links carry (DRF copies them). */
 function formParams(form: Form): QueryParam[] {
@@ -60,12 +22,6 @@ function formParams(form: Form): QueryParam[] {
 }
 
 const TAIL = Buffer.from(PAGE_TAIL);
-
-/** The key, hash, size and file names of the records shard of chunks [first, …) given `hashes` (the shard's chunks' hashes). */
-export function recordShard(first: number, hashes: readonly string[]): Omit<ShardPlan, "files"> {
-  const key = recordShardKey(first);
-  return { key, hash: contentHash(VERSION, "\n", key, "\n", ...hashes), size: hashes.length, name: (i) => chunkFileName(first + i) };
-}
 
 /**
  * Plans the whole site for records whose chunks hash to `chunks` (in id order), their pages

@@ -23,9 +23,10 @@ import { SubjektiError } from "../core/subjekti-error.ts";
 import { VERSION } from "../core/version.ts";
 import { contentHash } from "../common/content-hash.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
+import { forEachItem } from "../common/stage-iterables.ts";
 import type { PageBytes } from "./read-chunks.ts";
 import type { SiteChanges } from "./site-changes.ts";
-import type { WriteProgress, WriteReport } from "./write-site.ts";
+import type { ChunkItem, WriteProgress, WriteReport } from "./hand-offs.ts";
 
 export interface PlainSiteOptions {
   readonly outDir: string;
@@ -77,6 +78,20 @@ export async function isPlainOut(outDir: string): Promise<boolean> {
   if (stat?.isSymbolicLink() !== true) return false;
   const target = await readlink(out);
   return target.startsWith(`${basename(out)}.`) && VERSION_NAME.test(target);
+}
+
+/**
+ * The plain site's records stage: each chunk written into `dir` as file c (chunk c; the pages are
+ * cut from them, they are not published), again from the first after a "restart". Returns the
+ * chunks' hashes and what `chunks` returned.
+ */
+export async function writeChunkFiles<R>(dir: string, chunks: AsyncGenerator<ChunkItem, R>): Promise<{ readonly hashes: readonly string[]; readonly read: R }> {
+  const hashes: string[] = [];
+  const read = await forEachItem(chunks, async (item) => {
+    if (item.kind === "restart") hashes.length = 0;
+    else await writeFile(join(dir, String(hashes.push(item.chunk.hash) - 1)), item.chunk.bytes());
+  });
+  return { hashes, read };
 }
 
 /** The records a plain site's pages are cut from: their count, their chunks' hashes, and the pages' bytes. */

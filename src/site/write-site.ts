@@ -1,5 +1,6 @@
 /**
- * Stage 4: put a planned site on disk, incrementally and atomically.
+ * Stages 4 and 6 of a build, chunks -> written records and plan -> written pages: put a site on
+ * disk, incrementally and atomically.
  *
  * - A shard directory whose content-named directory already exists is left alone: 0 bytes.
  * - A changed shard is written by a writer thread into `<key>.tmp-<pid>` beside the old one, then
@@ -13,35 +14,13 @@ import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/
 import { basename, join } from "node:path";
 import { CHUNKS_PER_SHARD, chunkFileName, DATA_ROOT, MANIFEST_PATH, shardDirPath, shardKeyOf, shardTempPath, shardTempWriter } from "../core/layout.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
-import { recordShard, type ShardFile, type ShardPlan, type SitePlan } from "./plan-site.ts";
+import { forEachItem } from "../common/stage-iterables.ts";
+import type { Chunk, ChunkItem, ShardFile, ShardPlan, SitePlan, WriteProgress, WriteReport } from "./hand-offs.ts";
+import { recordShard } from "./record-shard.ts";
 import { type ShardWriters, startShardWriters } from "../threads/shard-writers.ts";
-
-export interface WriteReport {
-  /** Files the site holds. */
-  readonly files: number;
-  /** Files whose bytes this build wrote. */
-  readonly written: number;
-  /** Files already holding the right bytes (left alone or hard-linked). */
-  readonly unchanged: number;
-  /** Files of the previous site that the new one no longer has. */
-  readonly removed: number;
-  readonly bytesWritten: number;
-  readonly bytesRemoved: number;
-  /** The files whose bytes this build wrote, as `<shard key>/<name>` (no hash), in no particular order; made when asked. */
-  readonly changed: readonly string[];
-}
-
-/** Progress of the write: files settled of the total. */
-export type WriteProgress = (done: number, total: number) => void;
 
 /** Directory operations in flight at once (making the temporary shard directories, counting removed files). */
 const CONCURRENCY = 64;
-/** A records chunk as the writer takes it (chunk-records.ts makes them): its hash, and its bytes when a shard needs them. */
-export interface RecordChunk {
-  readonly hash: string;
-  bytes(): Uint8Array;
-}
-
 /** Bytes a writer task takes at most (whole files): a shard of large pages goes to the threads in parts. */
 const PART_BYTES = 8 * 1024 * 1024;
 
@@ -51,13 +30,15 @@ const PART_BYTES = 8 * 1024 * 1024;
  * and docs shards, then the manifest, then the sweep.
  */
 export interface SiteWriter {
-  /** Takes the next records chunk (in id order); a records shard is written once its chunks are all taken, unless unchanged. */
-  addChunk(chunk: RecordChunk): Promise<void>;
-  /** Forgets the chunks taken so far and removes what was written of them (the records are to be taken again). */
-  dropRecords(): Promise<void>;
-  /** After the last chunk of a read without errors: writes the last records shard, renames every records shard into place, returns the chunks' hashes. */
-  endRecords(): Promise<readonly string[]>;
-  /** The file of chunk `chunk` once endRecords is done, with its hash when an earlier build wrote it. */
+  /**
+   * Takes the records chunks in id order as they come: a records shard is written (under its
+   * temporary name) once its chunks are all taken, unless unchanged; a "restart" forgets the chunks
+   * taken so far and removes what was written of them. After the last chunk of a read without
+   * errors, renames every records shard into place; returns the chunks' hashes and what `chunks`
+   * returned (the read's summary).
+   */
+  writeRecords<R>(chunks: AsyncGenerator<ChunkItem, R>): Promise<{ readonly hashes: readonly string[]; readonly read: R }>;
+  /** The file of chunk `chunk` once writeRecords is done, with its hash when an earlier build wrote it. */
   chunkFile(chunk: number): { readonly path: string; readonly check?: string };
   /** Writes the plan's other shards (those not already there), then the manifest (the switch), then removes what it no longer names. */
   write(plan: SitePlan, onProgress?: WriteProgress): Promise<WriteReport>;
@@ -76,7 +57,7 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
   /** The first directory this build made (outDir, the data root or records/), removed on failure; null until it made one. */
   let made: string | undefined | null = null;
   const hashes: string[] = [];
-  let group: RecordChunk[] = [];
+  let group: Chunk[] = [];
   /** Each records shard's directory (final name) and whether this build wrote it; the temporary ones to rename into place. */
   const recordDirs: { readonly dir: string; readonly written: boolean }[] = [];
   const renames: [string, string][] = [];
@@ -147,28 +128,33 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
     await Promise.all(all);
   };
 
+  const addChunk = async (chunk: Chunk): Promise<void> => {
+    hashes.push(chunk.hash);
+    group.push(chunk);
+    if (group.length === CHUNKS_PER_SHARD) await flushGroup();
+  };
+  const dropRecords = async (): Promise<void> => {
+    await Promise.allSettled(writing);
+    writing = [];
+    for (const [tmp] of renames.splice(0)) await rm(tmp, { recursive: true, force: true });
+    hashes.length = 0;
+    recordDirs.length = 0;
+    group = [];
+    Object.assign(tally, { written: 0, unchanged: 0, bytesWritten: 0 });
+    changed.length = 0;
+    recordFiles = 0;
+  };
+  const endRecords = async (): Promise<void> => {
+    if (group.length > 0) await flushGroup();
+    await finishWrites();
+    for (const [tmp, dir] of renames.splice(0)) await rename(tmp, dir);
+  };
+
   return {
-    async addChunk(chunk) {
-      hashes.push(chunk.hash);
-      group.push(chunk);
-      if (group.length === CHUNKS_PER_SHARD) await flushGroup();
-    },
-    async dropRecords() {
-      await Promise.allSettled(writing);
-      writing = [];
-      for (const [tmp] of renames.splice(0)) await rm(tmp, { recursive: true, force: true });
-      hashes.length = 0;
-      recordDirs.length = 0;
-      group = [];
-      Object.assign(tally, { written: 0, unchanged: 0, bytesWritten: 0 });
-      changed.length = 0;
-      recordFiles = 0;
-    },
-    async endRecords() {
-      if (group.length > 0) await flushGroup();
-      await finishWrites();
-      for (const [tmp, dir] of renames.splice(0)) await rename(tmp, dir);
-      return hashes;
+    async writeRecords(chunks) {
+      const read = await forEachItem(chunks, (item) => (item.kind === "chunk" ? addChunk(item.chunk) : dropRecords()));
+      await endRecords();
+      return { hashes, read };
     },
     chunkFile(chunk) {
       const shard = recordDirs[Math.floor(chunk / CHUNKS_PER_SHARD)];

@@ -1,10 +1,12 @@
 /**
- * Threads that parse, validate and render the blocks of large JSON arrays (render-block.ts), so a
+ * Threads that parse, validate and render the blocks of large JSON arrays (the module the read
+ * stage names: data/read/render-block.ts, whose `answerTask` module-thread.mjs calls), so a
  * build's heaviest CPU work runs on every core while the main thread scans, hashes and writes.
  * At most IN_FLIGHT blocks per thread are out at once, which bounds the memory of block texts
  * waiting their turn.
  */
-import type { BlockTask, RenderedBlock } from "../data/order/render-block.ts";
+import type { RenderedBlock } from "../data/hand-offs.ts";
+import type { BlockTask } from "../data/read/render-block.ts";
 import { startWorkerPool, type WorkerPool } from "./worker-pool.ts";
 
 export interface RecordThreads extends Pick<WorkerPool<BlockTask, RenderedBlock>, "room" | "close"> {
@@ -14,11 +16,11 @@ export interface RecordThreads extends Pick<WorkerPool<BlockTask, RenderedBlock>
 
 /** Blocks out per thread at once: enough to keep it busy while the main thread scans the next. */
 const IN_FLIGHT = 4;
-const ENTRY = new URL("./record-thread.mjs", import.meta.url);
+const ENTRY = new URL("./module-thread.mjs", import.meta.url);
 
-/** Starts `count` record threads. */
-export function startRecordThreads(count: number): RecordThreads {
-  const pool = startWorkerPool<BlockTask, RenderedBlock>(ENTRY, count, IN_FLIGHT);
+/** Starts `count` record threads running `module` (the URL of its .ts source; its .js when compiled). */
+export function startRecordThreads(count: number, module: URL): RecordThreads {
+  const pool = startWorkerPool<BlockTask, RenderedBlock>(ENTRY, count, IN_FLIGHT, { module: module.href });
   return {
     render(task) {
       // A copy with a buffer of its own, to transfer (a Buffer's slice() would be a view of the reader's).

@@ -5,7 +5,7 @@
  * benchmark's probe both write through them.
  */
 import { availableParallelism } from "node:os";
-import type { ShardFile } from "../site/plan-site.ts";
+import type { ShardFile } from "../site/hand-offs.ts";
 import type { ShardTask } from "./shard-task.ts";
 import { startWorkerPool, type WorkerPool } from "./worker-pool.ts";
 

@@ -41,8 +41,8 @@ interface Thread {
   out: number;
 }
 
-/** Starts `count` threads running `entry`, each taking at most `perThread` tasks at once. */
-export function startWorkerPool<Task, Result>(entry: URL, count: number, perThread: number): WorkerPool<Task, Result> {
+/** Starts `count` threads running `entry` (given `workerData`), each taking at most `perThread` tasks at once. */
+export function startWorkerPool<Task, Result>(entry: URL, count: number, perThread: number, workerData?: unknown): WorkerPool<Task, Result> {
   const limit = count * perThread;
   const pending = new Map<number, Pending & { readonly thread: Thread }>();
   let waiting: Pending[] = [];
@@ -58,7 +58,7 @@ export function startWorkerPool<Task, Result>(entry: URL, count: number, perThre
   };
   const threads: Thread[] = Array.from({ length: count }, () => {
     // No execArgv: an entry that needs TypeScript registers tsx itself; the parent's `--import tsx` would load it twice.
-    const thread: Thread = { worker: new Worker(entry, { execArgv: [] }), out: 0 };
+    const thread: Thread = { worker: new Worker(entry, { execArgv: [], workerData }), out: 0 };
     thread.worker.on("message", (reply: Reply) => {
       const p = pending.get(reply.id);
       if (p === undefined) return;

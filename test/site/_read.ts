@@ -5,8 +5,10 @@ import { expect } from "vitest";
 import { DataError, formatProblem, type Problem, type ProblemKind } from "../../src/data/problems/problems.ts";
 import type { Subject } from "../../src/core/render-page.ts";
 import { subjectsOf } from "../../src/export/export-records.ts";
-import { readInIdOrder } from "../../src/data/order/read-in-order.ts";
-import type { ReadOptions } from "../../src/data/order/read-records.ts";
+import { forEachItem } from "../../src/common/stage-iterables.ts";
+import { orderBlocks } from "../../src/data/order/order-blocks.ts";
+import { readBlocks } from "../../src/data/read/read-blocks.ts";
+import type { ReadOptions } from "../../src/data/read-options.ts";
 import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
 import { snapshotTree, tempDir } from "../_tree.ts";
 import { build } from "./_build.ts";
@@ -26,13 +28,9 @@ export interface ReadResult {
 /** Reads `dataDir` as a build does and parses the rendered records back into subjects; throws DataError as the build would. */
 export async function readSubjects(options: ReadOptions): Promise<ReadResult> {
   let subjects: Subject[] = [];
-  const read = await readInIdOrder(options, {
-    async take(block) {
-      subjects.push(...subjectsOf(block));
-    },
-    async restart() {
-      subjects = [];
-    },
+  const read = await forEachItem(orderBlocks(() => readBlocks(options)), (item) => {
+    if (item.kind === "restart") subjects = [];
+    else subjects.push(...subjectsOf(item.block));
   });
   return { count: read.count, subjects, warnings: read.warnings, kinds: read.kinds, files: read.files };
 }

@@ -1,5 +1,5 @@
 /**
- * The build cache (src/data/order/build-cache.ts): a rebuild that takes unchanged source blocks from it
+ * The build cache (src/data/read/build-cache.ts): a rebuild that takes unchanged source blocks from it
  * must give exactly the site a build without any cache gives, whatever changed in between; and it
  * must really skip them.
  */

@@ -7,7 +7,9 @@
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readInIdOrder } from "../../src/data/order/read-in-order.ts";
+import { forEachItem } from "../../src/common/stage-iterables.ts";
+import { orderBlocks } from "../../src/data/order/order-blocks.ts";
+import { readBlocks } from "../../src/data/read/read-blocks.ts";
 import { measureFiles, RecordLengths, type ShapeOptions, siteShape } from "../../src/site/site-shape.ts";
 import { runCli } from "../_cli.ts";
 import { snapshotTree, useTempDir } from "../_tree.ts";
@@ -73,7 +75,7 @@ describe("the shape the preflight checks is the site the build writes", () => {
 
   it("the largest page measured is the largest page written, to within its links' length", async () => {
     const lengths = new RecordLengths();
-    await readInIdOrder({ dataDir: FIXTURE, strict: false, threads: 0 }, { take: async (block) => lengths.add(block.ends) });
+    await forEachItem(orderBlocks(() => readBlocks({ dataDir: FIXTURE, strict: false, threads: 0 }), false), (item) => item.kind === "block" && lengths.add(item.block.ends));
     const sizes = measureFiles(lengths, BASE_URL);
     for (const [limit, form] of [[7, "api"], [20, "plain"], [1, "json"], [5, "files"]] as const) {
       const out = join(dir.path, `size-${form}-${limit}`);

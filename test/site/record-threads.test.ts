@@ -6,8 +6,12 @@ import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findSources } from "../../src/data/sources/find-sources.ts";
-import { type BlockText, readJsonArray } from "../../src/data/sources/read-json-array.ts";
-import { type BlockTask, renderJsonBlock } from "../../src/data/order/render-block.ts";
+import { readJsonArray } from "../../src/data/sources/read-json-array.ts";
+import type { BlockText } from "../../src/data/sources/record-sink.ts";
+import { type BlockTask, renderJsonBlock } from "../../src/data/read/render-block.ts";
+
+/** The module the record threads run, as the read stage names it. */
+const RENDER_MODULE = new URL("../../src/data/read/render-block.ts", import.meta.url);
 import { startRecordThreads } from "../../src/threads/record-threads.ts";
 import { snapshotTree, tempDir } from "../_tree.ts";
 import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
@@ -57,7 +61,7 @@ describe("reading in record threads", () => {
   it("renders every block of every fixture and broken field as the main thread does: records, keys and problems", async () => {
     const tasks = await fixtureBlocks();
     expect(tasks.length).toBeGreaterThan(60);
-    const threads = startRecordThreads(2);
+    const threads = startRecordThreads(2, RENDER_MODULE);
     try {
       const inThreads = await Promise.all(tasks.map((task) => threads.render(task)));
       expect(inThreads).toEqual(tasks.map((task) => renderJsonBlock(task)));
@@ -74,7 +78,7 @@ describe("reading in record threads", () => {
   });
 
   it("a block a thread cannot do fails the read, and the threads stop", async () => {
-    const threads = startRecordThreads(1);
+    const threads = startRecordThreads(1, RENDER_MODULE);
     const file = { name: "x.json", path: "x.json", locateBy: "index", kind: "json" } as const;
     // No `starts`: rendering the block throws inside the thread.
     const broken = { first: 0, bytes: new Uint8Array([0x7b, 0x7d]), lines: [1] } as unknown as Parameters<typeof threads.render>[0]["text"];

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { generateFile } from "../../scripts/generate-subjects.ts";
-import { streamRecords } from "../../src/data/order/read-records.ts";
+import { forEachItem } from "../../src/common/stage-iterables.ts";
+import { readBlocks } from "../../src/data/read/read-blocks.ts";
 import { createRecordSorter, type RecordSorter, type SortableBlock, type SortedRecords } from "../../src/data/order/sort-records.ts";
 import { tempDir } from "../_tree.ts";
 
@@ -202,15 +203,14 @@ test("a shuffled generated list read by the real reader -> its rows in a plain s
     const sorter = createRecordSorter({ dir: parent, runBytes: 256 * 1024 });
     const read: Row[] = [];
     const reading: Row[] = [];
-    await streamRecords({ dataDir, strict: true, threads: 0 }, {
-      async take(block) {
-        for (let k = 0; k < block.ends.length; k++) {
-          const text = decoder.decode(block.bytes.subarray(k === 0 ? 0 : block.ends[k - 1], block.ends[k]));
-          read.push({ id: block.ids[k] ?? NaN, code: block.codes[k] ?? "", file: 0, position: block.positions[k] ?? NaN, text: text.slice(0, -1) });
-        }
-        await sorter.add(block, 0);
-        return true;
-      },
+    await forEachItem(readBlocks({ dataDir, strict: true, threads: 0 }), async (item) => {
+      if (item.kind === "end") return;
+      const { block } = item;
+      for (let k = 0; k < block.ends.length; k++) {
+        const text = decoder.decode(block.bytes.subarray(k === 0 ? 0 : block.ends[k - 1], block.ends[k]));
+        read.push({ id: block.ids[k] ?? NaN, code: block.codes[k] ?? "", file: 0, position: block.positions[k] ?? NaN, text: text.slice(0, -1) });
+      }
+      await sorter.add(block, 0);
     });
     expect(sorter.runs).toBeGreaterThan(4);
     const inIdOrder = read.map((row, i) => ({ row, i })).sort((a, b) => a.row.id - b.row.id || a.i - b.i).map(({ row }) => row);

@@ -21,7 +21,7 @@
  */
 import { mkdtemp, open, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
-import type { RenderedBlock } from "./render-block.ts";
+import type { RenderedBlock } from "../hand-offs.ts";
 
 /** What the sorter reads of a rendered block (its problems are the caller's to collect). */
 export type SortableBlock = Pick<RenderedBlock, "bytes" | "ends" | "ids" | "codes" | "positions">;

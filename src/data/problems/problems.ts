@@ -5,7 +5,7 @@
  */
 import { SubjektiError } from "../../core/subjekti-error.ts";
 
-import { FIELD_NAMES } from "../rules/subject-schema.ts";
+import { SUBJECT_FIELDS } from "../../core/render-page.ts";
 
 export type Severity = "error" | "warning";
 
@@ -70,7 +70,8 @@ export interface ProblemKind {
 /** Problems kept of each kind; the rest are counted. */
 export const KEEP_PER_KIND = 5;
 
-const KNOWN_FIELDS: ReadonlySet<string> = new Set(FIELD_NAMES);
+// The core's field names, not the schema's: the collector holds problems of any rule, and knows no schema.
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(SUBJECT_FIELDS);
 
 /**
  * A problem's kind: its severity, field and rule. Unknown field names are one kind (a record may

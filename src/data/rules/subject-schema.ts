@@ -6,7 +6,7 @@
 import * as z from "zod";
 import type { Subject as CoreSubject } from "../../core/render-page.ts";
 import { isCalendarDate } from "./calendar-date.ts";
-import { KNOWN_RAZINA } from "./subject-warnings.ts";
+import { KNOWN_RAZINA } from "./known-levels.ts";
 import { LOWERCASE_WORD } from "./lowercase-word.ts";
 
 const DIGITS = /^[0-9]+$/;

@@ -4,12 +4,10 @@
  * `--strict` turns each into an error.
  */
 import { nearestName } from "./nearest-name.ts";
+import { KNOWN_RAZINA } from "./known-levels.ts";
 import { oibCheckDigit } from "./oib-check-digit.ts";
-// The core's Subject, which subject-schema.ts proves equal to the schema's (so the schema can name the known levels from here).
+// The core's Subject, which subject-schema.ts proves equal to the schema's.
 import type { Subject } from "../../core/render-page.ts";
-
-/** The levels the registry is known to use; `razina` is checked as a lowercase word first. */
-export const KNOWN_RAZINA: readonly string[] = ["lokalna", "nacionalna"];
 
 /** A rule broken by one field, located later by the caller. */
 export interface FieldWarning {

@@ -8,6 +8,7 @@ import { hintFor } from "./field-hints.ts";
 import { nearestName } from "./nearest-name.ts";
 import { type ProblemSink, showNumberText, showValue } from "../problems/problems.ts";
 import { topLevelEntries } from "../sources/record-text.ts";
+import { DEFAULT_MAX_FIELD_LENGTH, type RecordSource } from "../sources/record-sink.ts";
 import { locate, type SourceFile } from "../sources/source-file.ts";
 import { isCalendarDate } from "./calendar-date.ts";
 import { FIELD_NAMES, type Subject, subjectSchema } from "./subject-schema.ts";
@@ -29,23 +30,9 @@ function lone(text: string): string {
 const OIB = /^[0-9]{11}$/;
 const OZNAKA = /^[0-9]{4,}$/;
 
-/**
- * The longest a text field may be, in characters, unless the maintainer sets another
- * (`--max-field-length`): institution names run to a few hundred characters, a contact field to
- * a few addresses. A longer value is an error, not a page of megabytes.
- */
-export const DEFAULT_MAX_FIELD_LENGTH = 2000;
 /** Nesting deeper than this is reported as such (a subject's fields are flat values). */
 export const MAX_DEPTH = 64;
 const TEXT_FIELDS = ["jedinstvena_oznaka", "naziv_subjekta", "razina", "institucija_grad", "institucija_email"] as const;
-
-/** What a reader knows of a record besides its value, for the problems JSON.parse would hide. */
-export interface RecordSource {
-  /** Keys the record's text names at its top level, counted as written (a repeated key counts twice). */
-  readonly keys?: number;
-  /** The record's text, read only when the record has a problem. */
-  readonly text?: (position: number) => string;
-}
 
 /** How deep `value` nests (a flat value: 0), walked with a stack of its own. */
 export function nestingDepth(value: unknown): number {

@@ -10,7 +10,7 @@ import { CsvError, parse } from "csv-parse";
 import { decodeStream, EncodingError, isUtf8Label, openSource } from "./decode-source.ts";
 import { nearestName } from "../rules/nearest-name.ts";
 import type { Problem, ProblemSink } from "../problems/problems.ts";
-import type { RecordSink } from "./read-json-array.ts";
+import type { RecordSink } from "./record-sink.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 import { type FormNote, readCell } from "./spreadsheet-forms.ts";
 import { FIELD_NAMES } from "../rules/subject-schema.ts";

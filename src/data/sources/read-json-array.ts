@@ -12,42 +12,11 @@
  * a string is invalid JSON anyway), for the hints of syntax errors.
  */
 import { type ProblemSink, showValue } from "../problems/problems.ts";
-import { CHUNK_SIZE } from "../../core/layout.ts";
 import { contentHash } from "../../common/content-hash.ts";
 import { openSource } from "./decode-source.ts";
-import type { FormNote } from "./spreadsheet-forms.ts";
+import { BLOCK_RECORDS, type BlockText, DEFAULT_MAX_FIELD_LENGTH, type RecordSink } from "./record-sink.ts";
 import { locate, type SourceFile } from "./source-file.ts";
-import { DEFAULT_MAX_FIELD_LENGTH, type RecordSource } from "../rules/validate-subject.ts";
 
-/** Records read from the sources: JSON arrays hand over whole blocks, NDJSON and CSV records one by one. */
-export interface RecordSink {
-  /**
-   * A block of consecutive records of a JSON array, its text valid only during the call: the sink
-   * takes it whole (knows it from the previous build, or parses it itself, here or in a thread).
-   */
-  block(block: SourceBlock, text: BlockText): void;
-  /**
-   * A record's parsed value with its position (array index, line, or row), what its text tells
-   * besides, and the spreadsheet forms it was read from.
-   */
-  record(value: unknown, position: number, source?: RecordSource, notes?: readonly FormNote[]): void;
-  /** Settles when the sink can take more blocks: the reader waits for it between read chunks. */
-  ready?(): Promise<void>;
-}
-
-/** Consecutive records of one file, as a build cache knows them: where, how many, and a hash of their text. */
-export interface SourceBlock {
-  readonly first: number;
-  readonly count: number;
-  readonly hash: string;
-}
-
-/**
- * Records per block: small enough that an edit re-reads little, large enough to parse in bulk.
- * A chunk's size on purpose: in one sorted file each chunk is then exactly one block, whose
- * rendered bytes it takes over without a copy (chunk-records.ts).
- */
-export const BLOCK_RECORDS = CHUNK_SIZE;
 const COMMA_BYTE = Buffer.from(",");
 
 const CHUNK_BYTES = 1 << 20;
@@ -67,17 +36,6 @@ const SPACE = 0x20;
 const TAB = 0x09;
 /** The UTF-8 byte-order mark is EF BB BF; editors on Windows may start a file with it. */
 const BOM_BYTES = [0xef, 0xbb, 0xbf];
-
-/** JSON.parse's complaint, with its position (inside the element) turned into a line of the file. */
-function describeSyntaxError(error: SyntaxError, text: string, firstLine: number): string {
-  const message = error.message.replace(/,\s+(?:\.\.\.)?".*is not valid JSON$/s, "");
-  const at = /at position (\d+)/.exec(message);
-  if (at === null) return `${message}, in the record starting on line ${firstLine}`;
-  const offset = Number(at[1]);
-  let line = firstLine;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === LINE_FEED) line++;
-  return `${message.replace(/ in JSON at position \d.*$/s, "")} on line ${line}`;
-}
 
 /**
  * An element too large to be a subject, read on without keeping it: the length of each top-level
@@ -141,22 +99,6 @@ interface SplitterEvents {
   /** An element longer than the bound, not kept: its size, and its string values that are too long. */
   tooLong(index: number, bytes: number, long: readonly { key: string; bytes: number }[]): void;
   problem(expected: string, got: string | undefined, hint?: string, index?: number): void;
-}
-
-/**
- * Consecutive elements' bytes joined by commas, with where each starts (in the text and in the
- * file). The bytes are the splitter's own buffer, valid only during the `block` call.
- */
-export interface BlockText {
-  /** The array index of the first element. */
-  readonly first: number;
-  readonly bytes: Uint8Array;
-  /** Element k is bytes [starts[k], starts[k+1] - 1), the last one up to the end. */
-  readonly starts: readonly number[];
-  /** The file line each element starts on. */
-  readonly lines: readonly number[];
-  /** Each element's keys at its top level, counted as written (a key named twice counts twice). */
-  readonly keys: readonly number[];
 }
 
 /**
@@ -378,47 +320,6 @@ class ArraySplitter {
     this.#flush();
     if (this.#phase === "before") this.#events.problem("a JSON array of subjects", "an empty file", "write [] for no subjects");
     else if (this.#phase === "inside") this.#events.problem("the array's closing ]", "the end of the file", "is the file cut short?", this.#inElement ? this.#index : undefined);
-  }
-}
-
-/**
- * Parses a block's elements with one JSON.parse of `[` + the block + `]`: a million JSON.parse
- * calls on small texts cost about twice one call on the same bytes. Only when that fails is each
- * element parsed alone, to locate the broken ones.
- */
-export function parseBlock(block: BlockText, file: SourceFile, sink: Pick<RecordSink, "record">, problems: ProblemSink): void {
-  const { first, starts, lines } = block;
-  // A block sent to a record thread arrives as a plain Uint8Array: decode it as a Buffer.
-  const bytes = Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength);
-  const textOf = (k: number): string => bytes.toString("utf8", starts[k], k + 1 < starts.length ? (starts[k + 1] ?? 0) - 1 : bytes.length);
-  // One object for the block, its count set per record: the text is decoded only for a record with a problem.
-  const source = { keys: 0, text: (position: number): string => textOf(position - first) };
-  let values: unknown;
-  try {
-    values = JSON.parse(`[${bytes.toString("utf8")}]`);
-  } catch (error) {
-    if (!(error instanceof SyntaxError)) throw error;
-  }
-  if (Array.isArray(values) && values.length === starts.length) {
-    for (let k = 0; k < values.length; k++) {
-      source.keys = block.keys[k] ?? 0;
-      sink.record(values[k], first + k, source);
-    }
-    return;
-  }
-  for (let k = 0; k < starts.length; k++) {
-    const text = textOf(k);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      if (!(error instanceof SyntaxError)) throw error;
-      const hint = describeSyntaxError(error, text, lines[k] ?? 0);
-      problems.push({ severity: "error", ...locate(file, first + k), expected: "a JSON object", value: showValue(text.trim()), hint });
-      continue;
-    }
-    source.keys = block.keys[k] ?? 0;
-    sink.record(value, first + k, source);
   }
 }
 

@@ -7,7 +7,7 @@ import { LineCursor } from "../../common/line-cursor.ts";
 import { openSource } from "./decode-source.ts";
 import { type ProblemSink, showValue } from "../problems/problems.ts";
 import { countTopLevelKeys } from "./record-text.ts";
-import type { RecordSink } from "./read-json-array.ts";
+import type { RecordSink } from "./record-sink.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 
 /** Reads `file`, passing `sink` each non-blank line's value and its 1-based line number. */

@@ -7,7 +7,7 @@
  * schema expects. Problems are located by cell: `data/subjekti.xlsx!subjekti!F118`.
  */
 import type { Problem, ProblemSink } from "../problems/problems.ts";
-import type { RecordSink } from "./read-json-array.ts";
+import type { RecordSink } from "./record-sink.ts";
 import { readHeader } from "./read-csv.ts";
 import { openOdsWorkbook } from "./read-ods.ts";
 import { openWorkbook, type SheetRow } from "./read-ooxml.ts";

@@ -12,7 +12,7 @@ import { contentHash } from "../../common/content-hash.ts";
 import type { DatasetMetadata } from "./dataset-metadata.ts";
 import { openApiDocument, pageJsonSchema, subjectJsonSchema } from "./describe-api.ts";
 import { landingPage } from "./landing-page.ts";
-import type { ShardPlan, SiteOptions } from "../plan-site.ts";
+import type { ShardPlan, SiteOptions } from "../hand-offs.ts";
 
 /** Plans the docs shard of a site of `count` subjects. */
 export function planDocs(metadata: DatasetMetadata, count: number, options: Pick<SiteOptions, "maxLimit" | "cacheControl">): ShardPlan {

@@ -1,46 +1,31 @@
 /**
- * Stage 1 of a build: find the source files, parse them, validate every record, in reading order
- * (read-in-order.ts puts them in id order and checks the rules across records). Every problem is
- * collected; the run fails once, listing them all.
+ * Stage 1 of a build, sources -> blocks: find the source files, parse them, validate every record,
+ * and yield the rendered blocks in reading order (the ordering stage, order/order-blocks.ts, puts
+ * them in id order and checks the rules across records). Every problem is collected; the read
+ * fails once, at its end, listing them all.
  *
  * Records come out rendered (render-block.ts), block by block: large JSON arrays are parsed,
- * validated and rendered in record threads (record-threads.ts) while this thread scans and hashes
- * the next blocks. With a build cache (build-cache.ts), a block it holds is not parsed at all: it
- * comes from the cache, rendered, with its keys, positions and warnings.
+ * validated and rendered in record threads (threads/record-threads.ts, running render-block.ts)
+ * while this thread scans and hashes the next blocks. With a build cache (build-cache.ts), a block
+ * it holds is not parsed at all: it comes from the cache, rendered, with its keys, positions and
+ * warnings.
  */
 import { availableParallelism } from "node:os";
 import { stat } from "node:fs/promises";
 import { blockKey, type BuildCache } from "./build-cache.ts";
 import { displayPath, findSources, SOURCE_PATTERNS } from "../sources/find-sources.ts";
-import { DataError, type Problem, ProblemCollector, type ProblemKind, type ProblemSink } from "../problems/problems.ts";
+import { pulled } from "../../common/stage-iterables.ts";
+import type { ReadItem, ReadSummary, RenderedBlock } from "../hand-offs.ts";
+import type { ReadOptions } from "../read-options.ts";
+import { DataError, type Problem, ProblemCollector, type ProblemSink } from "../problems/problems.ts";
 import { readCsv } from "../sources/read-csv.ts";
-import { BLOCK_RECORDS, readJsonArray, type RecordSink } from "../sources/read-json-array.ts";
+import { readJsonArray } from "../sources/read-json-array.ts";
+import { BLOCK_RECORDS, DEFAULT_MAX_FIELD_LENGTH, type RecordSink } from "../sources/record-sink.ts";
 import { readNdjson } from "../sources/read-ndjson.ts";
 import { readXlsx } from "../sources/read-xlsx.ts";
-import { DEFAULT_MAX_FIELD_LENGTH } from "../rules/validate-subject.ts";
 import { startRecordThreads, type RecordThreads } from "../../threads/record-threads.ts";
-import { type BlockTask, BlockRenderer, renderJsonBlock, type RenderedBlock } from "./render-block.ts";
+import { type BlockTask, BlockRenderer, renderJsonBlock } from "./render-block.ts";
 import type { SourceFile } from "../sources/source-file.ts";
-
-export interface ReadOptions {
-  /** The data directory searched for *.json, *.ndjson and *.csv. */
-  readonly dataDir: string;
-  /** Treat warnings as errors. */
-  readonly strict: boolean;
-  /**
-   * Record threads for JSON arrays: a number (0: all on this thread), or "auto": one per core
-   * when the JSON sources are large enough to repay starting them (THREADS_FROM_BYTES).
-   */
-  readonly threads?: number | "auto";
-  /** The longest a text field may be, in characters (DEFAULT_MAX_FIELD_LENGTH when not given). */
-  readonly maxFieldLength?: number;
-  /** Follow symbolic links that lead outside the data directory (by default they are skipped, with a warning). */
-  readonly followOutside?: boolean;
-  /** The encoding of CSV sources (a WHATWG label); UTF-8 when not given. */
-  readonly encoding?: string;
-  /** Keep every problem the blocks hand on (every warning; a block's first few errors of a kind), not the first few of each kind. */
-  readonly allProblems?: boolean;
-}
 
 /** JSON sources this large (~100k records) start record threads under "auto"; smaller ones are done before threads would start. */
 export const THREADS_FROM_BYTES = 32 * 1024 * 1024;
@@ -88,45 +73,27 @@ async function threadCount(files: readonly SourceFile[], threads: number | "auto
   return bytes >= THREADS_FROM_BYTES ? availableParallelism() : 0;
 }
 
-/** What a read found besides the records: counts, warnings, the files and the cache keys. */
-export interface ReadSummary {
-  /** Records in the list. */
-  readonly count: number;
-  /** Records whose block came from the build cache, not parsed again. */
-  readonly reused: number;
-  /** The first few warnings of each kind, and every kind's exact count. */
-  readonly warnings: readonly Problem[];
-  readonly kinds: readonly ProblemKind[];
-  readonly files: readonly string[];
-  /** The build cache's keys of the blocks read (stored or found): what the cache keeps. */
-  readonly cacheKeys: readonly string[];
-}
-
-/**
- * Takes the rendered blocks in reading order, one at a time (the reader waits while it works).
- * Returns false to stop the read there (the blocks it was given are all it gets).
- */
-export interface BlockTaker {
-  take(block: RenderedBlock, file: SourceFile, problems: ProblemCollector): boolean | Promise<boolean>;
-  /** Called once every block was taken, before the problems are judged: the rules across records. */
-  end?(problems: ProblemCollector): void | Promise<void>;
-}
-
-/** The outcome of streamRecords: a whole read, or one its taker stopped. */
-export type StreamOutcome = { readonly stopped: false; readonly summary: ReadSummary } | { readonly stopped: true };
-
 /** Rendered blocks waiting for the taker: more than this many and the reader waits (record threads keep up to 4 each out). */
 const WAITING_BLOCKS = 16;
 
-/** Thrown (and caught) inside streamRecords only: the taker asked to stop. */
+/** Thrown inside the read when the next stage stopped taking blocks (dropped by `pulled`). */
 class StopReading extends Error {}
 
+/** The module a record thread runs (threads/record-threads.ts starts it by name, not by import). */
+const RENDER_MODULE = new URL("./render-block.ts", import.meta.url);
+
 /**
- * Reads, validates and renders every source file, handing `take` each rendered block in reading
- * order (a block `cache` holds is taken from it, unparsed), so that no more than a few blocks are
- * held at once. Throws DataError listing every problem when any is an error (after the whole read).
+ * Reads, validates and renders every source file, yielding each rendered block in reading order
+ * (a block `cache` holds is taken from it, unparsed), then "end" with the problems; so that no more
+ * than a few blocks are held at once. Returns what was read; throws DataError listing every
+ * problem when any is an error (after the whole read, once "end" was taken).
  */
-export async function streamRecords(options: ReadOptions, taker: BlockTaker, cache?: BuildCache): Promise<StreamOutcome> {
+export function readBlocks(options: ReadOptions, cache?: BuildCache): AsyncGenerator<ReadItem, ReadSummary> {
+  return pulled<ReadItem, ReadSummary>((put) => readInto(options, put, cache));
+}
+
+/** The read, pushing each item into `put` and waiting for it; stops (StopReading) when `put` says the taker left. */
+async function readInto(options: ReadOptions, put: (item: ReadItem) => Promise<boolean>, cache: BuildCache | undefined): Promise<ReadSummary> {
   // Bounded: past the first few of a kind, problems are counted, not kept.
   const problems = new ProblemCollector(options.allProblems === true ? Number.POSITIVE_INFINITY : undefined);
   const { files: found, ignored } = await findSources(options.dataDir, { followOutside: options.followOutside ?? false, problems, strict: options.strict });
@@ -148,7 +115,7 @@ export async function streamRecords(options: ReadOptions, taker: BlockTaker, cac
    */
   const render = (task: BlockTask): RenderedBlock | Promise<RenderedBlock> => {
     if (threadsWanted === 0 || (auto && threads === undefined && renderedHere++ === 0)) return renderJsonBlock(task);
-    threads ??= startRecordThreads(threadsWanted);
+    threads ??= startRecordThreads(threadsWanted, RENDER_MODULE);
     return threads.render(task);
   };
   /** Hands the taker the waiting blocks, in order, until at most `keep` wait. */
@@ -158,7 +125,7 @@ export async function streamRecords(options: ReadOptions, taker: BlockTaker, cac
       const block = await next.rendered;
       problems.merge(block.problems, block.dropped);
       count += block.ends.length;
-      if (!(await taker.take(block, next.file, problems))) throw new StopReading();
+      if (!(await put({ kind: "block", block, file: next.file, problems }))) throw new StopReading();
     }
   };
   try {
@@ -188,18 +155,18 @@ export async function streamRecords(options: ReadOptions, taker: BlockTaker, cac
       if (lines.count > 0 || lines.problems.count > 0) waiting.push({ file, rendered: lines.finish() });
     }
     await drain(0);
-    await taker.end?.(problems);
+    // The next stage may add the rules across records' problems before they are judged.
+    if (!(await put({ kind: "end", problems }))) throw new StopReading();
   } catch (error) {
     // The blocks still out in threads fail with the pool; nothing waits for them.
     for (const w of waiting) if (w.rendered instanceof Promise) w.rendered.catch(() => undefined);
-    if (error instanceof StopReading) return { stopped: true };
     throw error;
   } finally {
     await threads?.close();
   }
   const all = sortProblems(problems.problems, files);
   if (problems.errors > 0) throw new DataError(all, problems.kinds);
-  return { stopped: false, summary: { count, reused, warnings: all, kinds: problems.kinds, files: files.map((f) => f.name), cacheKeys } };
+  return { count, reused, warnings: all, kinds: problems.kinds, files: files.map((f) => f.name), cacheKeys };
 }
 
 const RESOLVED = Promise.resolve();

@@ -1,40 +1,21 @@
 /**
  * A block of source records, validated and rendered: what the reader hands on instead of parsed
  * objects. It runs on the main thread (NDJSON, CSV, small inputs) and in the record threads
- * (record-threads.ts) for large JSON arrays, where parsing, validating and rendering are most of a
+ * (threads/record-threads.ts run this module: answerTask) for large JSON arrays, where parsing, validating and rendering are most of a
  * build's CPU time. Its output is plain data (bytes, typed arrays, strings, problems), so it
  * crosses threads cheaply, and a million parsed objects never pile up on one heap.
  */
 import { renderSubject } from "../../core/render-page.ts";
+import type { RenderedBlock } from "../hand-offs.ts";
 import { storeBlock } from "./build-cache.ts";
 import { contentHash } from "../../common/content-hash.ts";
-import { parseBlock, type BlockText } from "../sources/read-json-array.ts";
+import { parseBlock } from "../sources/parse-block.ts";
+import { type BlockText, DEFAULT_MAX_FIELD_LENGTH, type RecordSource } from "../sources/record-sink.ts";
 import { type Problem, ProblemCollector, type ProblemSink, showValue } from "../problems/problems.ts";
 import { placeInCells } from "../sources/sheet-cells.ts";
 import { locate, type SourceFile } from "../sources/source-file.ts";
 import type { FormNote } from "../sources/spreadsheet-forms.ts";
-import { DEFAULT_MAX_FIELD_LENGTH, type RecordSource, validateSubject } from "../rules/validate-subject.ts";
-
-/** The valid records of a block, rendered as DRF writes them, with their keys; and the block's problems. */
-export interface RenderedBlock {
-  /**
-   * Each valid record's rendered bytes and a "\n", one after another. A block from the build cache
-   * reads them from its file on first use (build-cache.ts): `hash` and the keys come without them.
-   */
-  readonly bytes: Uint8Array;
-  /** The content hash of `bytes`: a records chunk's hash when the block is exactly one chunk. */
-  readonly hash: string;
-  /** Where each record's bytes end (its "\n" included). */
-  readonly ends: Uint32Array;
-  readonly ids: Float64Array;
-  readonly codes: readonly string[];
-  /** Each record's position in its file (index or line). */
-  readonly positions: Uint32Array;
-  /** Errors and warnings of its records (warnings as errors when strict): the first few errors of each kind, every warning. */
-  readonly problems: readonly Problem[];
-  /** How many more errors of each kind there were (see ProblemCollector.merge). */
-  readonly dropped: Readonly<Record<string, number>>;
-}
+import { validateSubject } from "../rules/validate-subject.ts";
 
 /** Collects records one at a time: validated, rendered into one growing buffer. */
 export class BlockRenderer {
@@ -133,4 +114,10 @@ export function renderJsonBlock(task: BlockTask): RenderedBlock {
   const block = renderer.finish();
   if (task.store !== undefined && block.problems.every((p) => p.severity !== "error")) storeBlock(task.store, block);
   return block;
+}
+
+/** A record thread's answer to a task (threads/module-thread.mjs calls it): the block, its buffers moved to the main thread, not copied. */
+export function answerTask(task: BlockTask): { result: RenderedBlock; transfer: ArrayBuffer[] } {
+  const block = renderJsonBlock(task);
+  return { result: block, transfer: [block.bytes.buffer, block.ends.buffer, block.ids.buffer, block.positions.buffer] as ArrayBuffer[] };
 }

@@ -23,8 +23,8 @@ import { join, resolve } from "node:path";
 import { VERSION } from "../../core/version.ts";
 import { contentHash } from "../../common/content-hash.ts";
 import type { Problem } from "../problems/problems.ts";
-import type { SourceBlock } from "../sources/read-json-array.ts";
-import type { RenderedBlock } from "./render-block.ts";
+import type { SourceBlock } from "../sources/record-sink.ts";
+import type { RenderedBlock } from "../hand-offs.ts";
 import type { SourceFile } from "../sources/source-file.ts";
 
 /** Bumped whenever a block file's layout changes: another format is a miss. */

@@ -1,0 +1,23 @@
+/**
+ * How the sources are read (read/read-blocks.ts): the data directory and the rules' settings. A
+ * leaf of its own: the commands resolve it once, and the read stage takes it.
+ */
+export interface ReadOptions {
+  /** The data directory searched for *.json, *.ndjson and *.csv. */
+  readonly dataDir: string;
+  /** Treat warnings as errors. */
+  readonly strict: boolean;
+  /**
+   * Record threads for JSON arrays: a number (0: all on this thread), or "auto": one per core
+   * when the JSON sources are large enough to repay starting them (THREADS_FROM_BYTES).
+   */
+  readonly threads?: number | "auto";
+  /** The longest a text field may be, in characters (DEFAULT_MAX_FIELD_LENGTH when not given). */
+  readonly maxFieldLength?: number;
+  /** Follow symbolic links that lead outside the data directory (by default they are skipped, with a warning). */
+  readonly followOutside?: boolean;
+  /** The encoding of CSV sources (a WHATWG label); UTF-8 when not given. */
+  readonly encoding?: string;
+  /** Keep every problem the blocks hand on (every warning; a block's first few errors of a kind), not the first few of each kind. */
+  readonly allProblems?: boolean;
+}

@@ -1,0 +1,68 @@
+/**
+ * The readers' contract: what every source reader (read-json-array, read-ndjson, read-csv,
+ * read-xlsx, read-ods) hands on, and what the read stage and the record threads take. A leaf of
+ * its own, so a reader, the renderer and the build cache share it without importing each other.
+ */
+import { CHUNK_SIZE } from "../../core/layout.ts";
+import type { FormNote } from "./spreadsheet-forms.ts";
+
+/**
+ * The longest a text field may be, in characters, unless the maintainer sets another
+ * (`--max-field-length`): institution names run to a few hundred characters, a contact field to
+ * a few addresses. A longer value is an error, not a page of megabytes.
+ */
+export const DEFAULT_MAX_FIELD_LENGTH = 2000;
+
+/** What a reader knows of a record besides its value, for the problems JSON.parse would hide. */
+export interface RecordSource {
+  /** Keys the record's text names at its top level, counted as written (a repeated key counts twice). */
+  readonly keys?: number;
+  /** The record's text, read only when the record has a problem. */
+  readonly text?: (position: number) => string;
+}
+
+/** Records read from the sources: JSON arrays hand over whole blocks, NDJSON and CSV records one by one. */
+export interface RecordSink {
+  /**
+   * A block of consecutive records of a JSON array, its text valid only during the call: the sink
+   * takes it whole (knows it from the previous build, or parses it itself, here or in a thread).
+   */
+  block(block: SourceBlock, text: BlockText): void;
+  /**
+   * A record's parsed value with its position (array index, line, or row), what its text tells
+   * besides, and the spreadsheet forms it was read from.
+   */
+  record(value: unknown, position: number, source?: RecordSource, notes?: readonly FormNote[]): void;
+  /** Settles when the sink can take more blocks: the reader waits for it between read chunks. */
+  ready?(): Promise<void>;
+}
+
+/** Consecutive records of one file, as a build cache knows them: where, how many, and a hash of their text. */
+export interface SourceBlock {
+  readonly first: number;
+  readonly count: number;
+  readonly hash: string;
+}
+
+/**
+ * Records per block: small enough that an edit re-reads little, large enough to parse in bulk.
+ * A chunk's size on purpose: in one sorted file each chunk is then exactly one block, whose
+ * rendered bytes it takes over without a copy (chunk-records.ts).
+ */
+export const BLOCK_RECORDS = CHUNK_SIZE;
+
+/**
+ * Consecutive elements' bytes joined by commas, with where each starts (in the text and in the
+ * file). The bytes are the splitter's own buffer, valid only during the `block` call.
+ */
+export interface BlockText {
+  /** The array index of the first element. */
+  readonly first: number;
+  readonly bytes: Uint8Array;
+  /** Element k is bytes [starts[k], starts[k+1] - 1), the last one up to the end. */
+  readonly starts: readonly number[];
+  /** The file line each element starts on. */
+  readonly lines: readonly number[];
+  /** Each element's keys at its top level, counted as written (a key named twice counts twice). */
+  readonly keys: readonly number[];
+}

@@ -1,0 +1,77 @@
+/**
+ * The typed hand-offs between the site's stages: the chunk stage (chunk-records.ts) yields
+ * ChunkItems, the write stage (write-site.ts, or write-plain-site.ts) writes them and hands back
+ * their hashes, the plan stage (plan-site.ts, docs/plan-docs.ts) turns those into a SitePlan,
+ * which the write stage puts on disk, reporting a WriteReport. A leaf of its own, so no stage
+ * imports another to name what it takes.
+ */
+import type { Manifest } from "../core/manifest.ts";
+import type { BuildOptions } from "./build-options.ts";
+
+/** A records chunk: its records' rendered bytes, one a line, and their content hash. */
+export interface Chunk {
+  readonly hash: string;
+  /** The bytes (a cached block's are read from the build cache on first use). */
+  bytes(): Uint8Array;
+}
+
+/** What the chunk stage yields: each chunk in id order; "restart" when the ordering stage voided the records so far. */
+export type ChunkItem = { readonly kind: "chunk"; readonly chunk: Chunk } | { readonly kind: "restart" };
+
+/** The records, as far as the site's plan needs them: how many, and each chunk's content hash in id order. */
+export interface ChunkHashes {
+  readonly count: number;
+  readonly chunkSize: number;
+  readonly hashes: readonly string[];
+}
+
+/** A file of a shard: its name and bytes. */
+export interface ShardFile {
+  readonly name: string;
+  readonly bytes: Uint8Array;
+}
+
+export interface ShardPlan {
+  /** The shard's path inside the data root, without its hash (`pages/api/20/0`). */
+  readonly key: string;
+  /** The content hash in the shard directory's name. */
+  readonly hash: string;
+  /** How many files it holds. */
+  readonly size: number;
+  /** The name of its file `index` (in the order `files` gives them). */
+  name(index: number): string;
+  /** Its files, rendered one at a time as they are taken. */
+  files(): Iterable<ShardFile>;
+}
+
+export interface SitePlan {
+  /** Subjects in the list, and the origin in the links: what every page's head holds. */
+  readonly count: number;
+  readonly baseUrl: string;
+  /** Every records shard, in chunk order (written while the records are read). */
+  readonly records: readonly Omit<ShardPlan, "files">[];
+  /** Every other shard (pages, then `more`): those of pages in the order of their first record. */
+  readonly shards: readonly ShardPlan[];
+  readonly manifest: Manifest;
+}
+
+export type SiteOptions = Pick<BuildOptions, "limits" | "forms" | "maxLimit" | "baseUrl" | "cacheControl">;
+
+/** What the write stage did. */
+export interface WriteReport {
+  /** Files the site holds. */
+  readonly files: number;
+  /** Files whose bytes this build wrote. */
+  readonly written: number;
+  /** Files already holding the right bytes (left alone or hard-linked). */
+  readonly unchanged: number;
+  /** Files of the previous site that the new one no longer has. */
+  readonly removed: number;
+  readonly bytesWritten: number;
+  readonly bytesRemoved: number;
+  /** The files whose bytes this build wrote, as `<shard key>/<name>` (no hash), in no particular order; made when asked. */
+  readonly changed: readonly string[];
+}
+
+/** Progress of the write: files settled of the total. */
+export type WriteProgress = (done: number, total: number) => void;
