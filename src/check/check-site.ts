@@ -9,7 +9,8 @@ import { describeError } from "../core/describe-error.ts";
 import { SubjektiError } from "../core/subjekti-error.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
 import { compareAnswer, type Difference } from "./compare-answer.ts";
-import { localSite, readLocalManifest } from "./local-site.ts";
+import { readSiteManifest } from "../common/read-site-manifest.ts";
+import { localSite } from "./local-site.ts";
 import { planProbes, type Probe, type ProbeKind } from "./plan-probes.ts";
 import { type ConnectTo, connectionHint, isConnectionError, sender, type Sender, type TrustOptions } from "./send-request.ts";
 
@@ -74,7 +75,7 @@ export interface CheckReport {
 /** Checks the deployment at `options.url` against the site in `options.dir`. */
 export async function checkSite(options: CheckOptions): Promise<CheckReport> {
   const origin = deploymentOrigin(options.url);
-  const manifest = await readLocalManifest(options.dir);
+  const manifest = await readSiteManifest(options.dir);
   const site = localSite(options.dir, manifest);
   const probes = planProbes(manifest, { sample: options.sample, seed: options.seed, etags: options.etags });
   const started = performance.now();

@@ -4,25 +4,9 @@
  * compares one build.
  */
 import { readFile } from "node:fs/promises";
-import { join, resolve, sep } from "node:path";
+import { resolve, sep } from "node:path";
 import type { SiteHost } from "../core/answer-request.ts";
-import { describeError } from "../core/describe-error.ts";
-import { MANIFEST_PATH } from "../core/layout.ts";
-import { type Manifest, readManifest } from "../core/manifest.ts";
-import { SubjektiError } from "../core/subjekti-error.ts";
-
-/** The manifest of the site in `dir`; throws SubjektiError with a hint when there is no usable site. */
-export async function readLocalManifest(dir: string): Promise<Manifest> {
-  let text: string;
-  try {
-    text = await readFile(join(dir, MANIFEST_PATH), "utf8");
-  } catch (error) {
-    throw new SubjektiError("NO_SITE", `${dir} holds no built site (${describeError(error)}): pass --dir <the site that was deployed>, or run \`npm run build\` first`);
-  }
-  const state = readManifest(text);
-  if ("problem" in state) throw new SubjektiError("NO_SITE", `${dir} has no usable site (${state.problem}): run \`npm run build\` again`);
-  return state.manifest;
-}
+import type { Manifest } from "../core/manifest.ts";
 
 /** The site in `dir` with `manifest`, its files read from disk (records chunks kept once read). */
 export function localSite(dir: string, manifest: Manifest): SiteHost<Uint8Array> {

@@ -3,13 +3,11 @@
  * manifest, to include at nginx's `http {}` level in front of `subjekti serve`: TLS when the listen
  * says ssl, every name prefixed by --name (sites side by side), gzip unless --no-gzip.
  */
-import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import type { Io } from "./io.ts";
-import { MANIFEST_PATH } from "../core/layout.ts";
-import { readManifest } from "../core/manifest.ts";
 import { SubjektiError } from "../core/subjekti-error.ts";
+import { readSiteManifest } from "../common/read-site-manifest.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { nginxConfig } from "../nginx/nginx-config.ts";
 
@@ -78,12 +76,7 @@ export function addNginxCommand(program: Command, io: Io): void {
     .action(async (flags: NginxFlags) => {
       const root = resolve(flags.dir);
       if (/[\s'"{};$\\]/.test(root)) throw new SubjektiError("BAD_DIR", `--dir ${root}: nginx's root cannot hold spaces, quotes, braces, ; $ or \\ here; move the site`);
-      let text: string;
-      try {
-        text = await readFile(join(root, MANIFEST_PATH), "utf8");
-      } catch {
-        throw new SubjektiError("NO_SITE", `${root} has no ${MANIFEST_PATH}: run \`npm run build\` first (or pass --dir <built site>)`);
-      }
+      const manifest = await readSiteManifest(root);
       const tls = /\sssl(?:\s|$)/.test(flags.listen);
       if (tls && (flags.sslCertificate === undefined || flags.sslCertificateKey === undefined)) {
         throw new SubjektiError("BAD_TLS", `--listen '${flags.listen}' needs --ssl-certificate <file> and --ssl-certificate-key <file>`);
@@ -91,10 +84,8 @@ export function addNginxCommand(program: Command, io: Io): void {
       if (!tls && (flags.sslCertificate !== undefined || flags.sslCertificateKey !== undefined)) {
         throw new SubjektiError("BAD_TLS", `--ssl-certificate and --ssl-certificate-key need a --listen with ssl (such as '443 ssl'), not '${flags.listen}'`);
       }
-      const state = readManifest(text);
-      if ("problem" in state) throw new SubjektiError("NO_SITE", `${root} has no usable site (${state.problem}): run \`npm run build\` again`);
       io.stdout.write(
-        nginxConfig(state.manifest, {
+        nginxConfig(manifest, {
           root,
           listen: flags.listen,
           serverName: flags.serverName,

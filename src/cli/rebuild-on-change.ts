@@ -6,10 +6,7 @@
  * it), so changes are gathered for a moment; a change during a rebuild queues one more.
  */
 import { watch } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { MANIFEST_PATH } from "../core/layout.ts";
-import { readManifest } from "../core/manifest.ts";
+import { readManifestFile } from "../common/read-site-manifest.ts";
 import { SubjektiError } from "../core/subjekti-error.ts";
 import { DataError } from "../data/problems/problems.ts";
 import { type BuildOptions, DEFAULT_OPTIONS } from "../site/build-options.ts";
@@ -28,8 +25,8 @@ export interface Watching {
 
 /** The options the site in `outDir` was built with, for `dataDir`; the defaults where it has no manifest. */
 async function optionsOf(dataDir: string, outDir: string): Promise<BuildOptions> {
-  const text = await readFile(join(outDir, MANIFEST_PATH), "utf8").catch(() => null);
-  const state = text === null ? null : readManifest(text);
+  // A site this version cannot read is rebuilt with the defaults, as a missing one.
+  const { state } = await readManifestFile(outDir).catch(() => ({ state: null }));
   const manifest = state !== null && "manifest" in state ? state.manifest : null;
   return {
     ...DEFAULT_OPTIONS,

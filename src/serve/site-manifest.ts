@@ -4,32 +4,34 @@
  * (the build replaces the manifest atomically, which gives it a new inode). Without watching
  * (`subjekti serve`) it is re-read only when a file it names is missing.
  */
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describeError } from "../core/describe-error.ts";
 import { MANIFEST_PATH } from "../core/layout.ts";
-import { readManifest, type SiteState } from "../core/manifest.ts";
-import { SubjektiError } from "../core/subjekti-error.ts";
+import type { SiteState } from "../core/manifest.ts";
+import { manifestOf, type ManifestFile, readManifestFile } from "../common/read-site-manifest.ts";
 
 /** How stale the preview's manifest may be: at most one stat per this many milliseconds. */
 const RECHECK_MS = 100;
 
 interface Loaded {
-  readonly state: SiteState;
+  readonly file: ManifestFile;
   /** What identifies the file's version on disk (inode, mtime, size). */
   readonly stamp: string;
 }
 
 /** Follows `<dir>/_subjekti/manifest.json` as rebuilds replace it. */
 export class ManifestWatcher {
+  readonly #dir: string;
   readonly #file: string;
   readonly #watch: boolean;
   #loaded: Loaded;
   #checkedAt: number;
   #checking: Promise<void> | null = null;
 
-  private constructor(file: string, loaded: Loaded, watch: boolean) {
-    this.#file = file;
+  private constructor(dir: string, loaded: Loaded, watch: boolean) {
+    this.#dir = dir;
+    this.#file = join(dir, MANIFEST_PATH);
     this.#watch = watch;
     this.#loaded = loaded;
     this.#checkedAt = Date.now();
@@ -40,23 +42,15 @@ export class ManifestWatcher {
    * `watch`: look for a newer one at most every RECHECK_MS (else only when `refresh` is called).
    */
   static async open(dir: string, watch = true): Promise<ManifestWatcher> {
-    const file = join(dir, MANIFEST_PATH);
-    const dirStat = await stat(dir).catch(() => null);
-    if (dirStat === null || !dirStat.isDirectory()) {
-      throw new SubjektiError("NO_SITE", `${dir} does not exist: run \`npm run build\` first (or pass --dir <built site>)`);
-    }
-    const loaded = await load(file);
-    if ("problem" in loaded.state) {
-      const hint = loaded.stamp === "" ? "run `npm run build` first" : "run `npm run build` again";
-      throw new SubjektiError("NO_SITE", `${dir} has no usable site (${loaded.state.problem}): ${hint}`);
-    }
-    return new ManifestWatcher(file, loaded, watch);
+    const loaded = await load(dir);
+    manifestOf(dir, loaded.file);
+    return new ManifestWatcher(dir, loaded, watch);
   }
 
   /** The current manifest, re-read first when the file may have changed since the last look. */
   async current(): Promise<SiteState> {
     if (this.#watch && Date.now() - this.#checkedAt >= RECHECK_MS) await this.refresh();
-    return this.#loaded.state;
+    return this.#loaded.file.state;
   }
 
   /** Looks at the file now (one stat; a read only when it changed). Concurrent callers share one look. */
@@ -70,7 +64,7 @@ export class ManifestWatcher {
   async #look(): Promise<void> {
     this.#checkedAt = Date.now();
     const stamp = await stampOf(this.#file);
-    if (stamp !== this.#loaded.stamp) this.#loaded = await load(this.#file);
+    if (stamp !== this.#loaded.stamp) this.#loaded = await load(this.#dir);
   }
 }
 
@@ -84,13 +78,14 @@ async function stampOf(file: string): Promise<string> {
   }
 }
 
-async function load(file: string): Promise<Loaded> {
-  const stamp = await stampOf(file);
-  if (stamp === "") return { stamp, state: { problem: `${MANIFEST_PATH} is missing` } };
+async function load(dir: string): Promise<Loaded> {
+  const stamp = await stampOf(join(dir, MANIFEST_PATH));
   try {
-    return { stamp, state: readManifest(await readFile(file, "utf8")) };
+    const file = await readManifestFile(dir);
+    // Removed between the stat and the read (or never there): the next look reads it again.
+    return { file, stamp: file.bytes === null ? "" : stamp };
   } catch (error) {
-    // Replaced or removed between the stat and the read: the next look reads it again.
-    return { stamp: "", state: { problem: `${MANIFEST_PATH} could not be read (${describeError(error)})` } };
+    const state = { problem: `${MANIFEST_PATH} could not be read (${describeError(error)})` };
+    return { file: { bytes: null, json: undefined, state }, stamp: "" };
   }
 }

@@ -5,14 +5,13 @@
  * changed, and the site's tag when something every answer depends on changed (the count, an
  * option, the origin), or when there was no previous site.
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { COLLECTION_PATH, encodeLinkQuery } from "../core/build-links.ts";
 import { chunkTag, DOCS_TAG, SITE_TAG } from "../core/cache-tags.ts";
-import { isForm, MANIFEST_PATH } from "../core/layout.ts";
+import { isForm } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";
 import { DOCS_SHARD_KEY, PUBLISHED_FILES } from "../core/published-files.ts";
 import { DEFAULT_LIMIT } from "../core/read-query.ts";
+import { readManifestFile } from "../common/read-site-manifest.ts";
 
 /** The manifest fields every answer depends on: when one differs, every cached answer is stale. */
 const SITE_WIDE = ["layout", "version", "count", "maxLimit", "limits", "forms", "chunkSize", "baseUrl", "cacheControl"] as const;
@@ -26,15 +25,9 @@ export interface SiteChanges {
 
 /** The previous site's site-wide facts, or null when there is no readable previous manifest. */
 export async function readSiteFacts(outDir: string): Promise<string | null> {
-  let value: unknown;
-  try {
-    value = JSON.parse(await readFile(join(outDir, MANIFEST_PATH), "utf8"));
-  } catch (error) {
-    // No previous site, or one whose manifest is unreadable: everything is new.
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" || error instanceof SyntaxError) return null;
-    throw error;
-  }
-  return typeof value === "object" && value !== null ? siteWideFacts(value as Partial<Manifest>) : null;
+  // No previous site, or one whose manifest is not JSON: everything is new. An older layout's facts still compare.
+  const { json } = await readManifestFile(outDir);
+  return typeof json === "object" && json !== null ? siteWideFacts(json as Partial<Manifest>) : null;
 }
 
 function siteWideFacts(manifest: Partial<Manifest>): string {

@@ -10,10 +10,11 @@
  *   manifest pointing at old, untouched directories.
  * - Only then are directories the new manifest does not name removed (and leftovers of killed builds).
  */
-import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { CHUNKS_PER_SHARD, chunkFileName, DATA_ROOT, MANIFEST_PATH, shardDirPath, shardKeyOf, shardTempPath, shardTempWriter } from "../core/layout.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
+import { readManifestFile } from "../common/read-site-manifest.ts";
 import { forEachItem } from "../common/stage-iterables.ts";
 import type { Chunk, ChunkItem, ShardFile, ShardPlan, SitePlan, WriteProgress, WriteReport } from "./hand-offs.ts";
 import { recordShard } from "./record-shard.ts";
@@ -49,7 +50,7 @@ export interface SiteWriter {
 /** A writer for the site in `outDir`, nothing written yet (the previous manifest read). */
 export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
   const root = join(outDir, DATA_ROOT);
-  const previous = await readPreviousManifest(join(outDir, MANIFEST_PATH));
+  const previous = await readPreviousManifest(outDir);
   const tally = { written: 0, unchanged: 0, bytesWritten: 0, done: 0 };
   /** What each writer task wrote: files [first, first + count) of a shard but those linked (named only when asked). */
   const changed: { readonly key: string; readonly nameOf: (index: number) => string; readonly first: number; readonly count: number; readonly linked: readonly number[] }[] = [];
@@ -254,23 +255,15 @@ interface PreviousSite {
   sameHead(plan: SitePlan): boolean;
 }
 
-/** The previous build's manifest, as far as it can be read; an unreadable one means no previous site. */
-async function readPreviousManifest(path: string): Promise<PreviousSite> {
-  const none: PreviousSite = { bytes: undefined, dirs: {}, sameHead: () => false };
-  const bytes = await readIfExists(path);
-  if (bytes === null) return none;
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.toString("utf8"));
-  } catch {
-    // A manifest we cannot parse names no directory we could reuse; the sweep removes its site.
-    return { ...none, bytes };
-  }
-  if (typeof value !== "object" || value === null) return { ...none, bytes };
-  const old = value as Record<string, unknown>;
+/** The previous build's manifest, as far as it can be read (any layout's names directories whose files may be linked); none: no previous site. */
+async function readPreviousManifest(outDir: string): Promise<PreviousSite> {
+  const { bytes, json } = await readManifestFile(outDir);
+  // A manifest we cannot parse names no directory we could reuse; the sweep removes its site.
+  if (typeof json !== "object" || json === null) return { bytes: bytes ?? undefined, dirs: {}, sameHead: () => false };
+  const old = json as Record<string, unknown>;
   const dirs = typeof old["dirs"] === "object" && old["dirs"] !== null ? (old["dirs"] as Record<string, string>) : {};
   return {
-    bytes,
+    bytes: bytes ?? undefined,
     dirs,
     sameHead: (plan) => old["count"] === plan.count && old["baseUrl"] === plan.baseUrl,
   };
@@ -325,16 +318,6 @@ async function count(path: string, tally: { removed: number; bytesRemoved: numbe
   }
   const entries = await readdir(path);
   await forEachBounded(entries, CONCURRENCY, (name) => count(join(path, name), tally, isGone));
-}
-
-/** A file's bytes, or null when there is no such file. */
-async function readIfExists(path: string): Promise<Buffer | null> {
-  try {
-    return await readFile(path);
-  } catch (error) {
-    if (isErrno(error, "ENOENT")) return null;
-    throw error;
-  }
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -114,8 +114,8 @@ describe("the preview's origin, rebuilds and refusals", () => {
   it("refuses a missing directory, a directory without a site, and a site of another version", async () => {
     const root = await tempDir("subjekti-refuse-");
     try {
-      await expect(startPreview({ dir: join(root, "nope"), port: 0, host: "127.0.0.1" })).rejects.toThrow(/does not exist: run `npm run build` first/);
-      await expect(startPreview({ dir: root, port: 0, host: "127.0.0.1" })).rejects.toThrow(/has no usable site .*manifest\.json is missing.*npm run build/);
+      await expect(startPreview({ dir: join(root, "nope"), port: 0, host: "127.0.0.1" })).rejects.toThrow(/nope holds no built site \(no such directory\): pass --dir <the built site>, or run `npm run build` first/);
+      await expect(startPreview({ dir: root, port: 0, host: "127.0.0.1" })).rejects.toThrow(/holds no built site \(_subjekti\/manifest\.json is missing\): pass --dir <the built site>, or run `npm run build` first/);
       await mkdir(join(root, "_subjekti"));
       await writeFile(join(root, MANIFEST_PATH), JSON.stringify({ layout: 1, version: "0.0.1" }));
       const error = await startPreview({ dir: root, port: 0, host: "127.0.0.1" }).catch((e: unknown) => e);

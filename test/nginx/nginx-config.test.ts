@@ -65,7 +65,7 @@ describe("subjekti nginx", () => {
   it("a directory without a built site -> exit 1, saying what to run", async () => {
     const run = await runCli(["nginx", "--dir", join(site.dir, "nowhere")]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/has no _subjekti\/manifest\.json: run `npm run build` first/);
+    expect(run.stderr).toMatch(/nowhere holds no built site \(no such directory\): pass --dir <the built site>, or run `npm run build` first/);
   });
 });
 
