@@ -1,7 +1,8 @@
 /**
- * Stage 3 of a build, id order -> chunks: the rendered records, in id order, cut into records chunks of CHUNK_SIZE (the chunk
- * files' bytes: each record a line). Each chunk is handed on as soon as it is whole, with its
- * content hash, and dropped: nothing here holds more than one chunk's records.
+ * Stage 3 of a build, id order -> chunks: the rendered records, in id order, cut into records
+ * chunks of CHUNK_SIZE (the chunk files' bytes: each record a line). Each chunk is handed on as
+ * soon as it is whole, with its content hash, and dropped: nothing here holds more than one
+ * chunk's records.
  *
  * In one sorted file each reader block is exactly one chunk (BLOCK_RECORDS is CHUNK_SIZE): the
  * chunk is the block, its hash the block's, and a block from the build cache is not even read

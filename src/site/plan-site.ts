@@ -1,7 +1,7 @@
 /**
- * Stage 5 of a build, hashes -> plan: what the site holds. From the records chunks' hashes and the options it lists every
- * shard directory (its key, the content hash in its name, its files made on demand) and the
- * manifest. A shard's hash comes from the hashes of the record chunks it covers, not from its
+ * Stage 5 of a build, hashes -> plan: what the site holds. From the records chunks' hashes and
+ * the options it lists every shard directory (its key, the content hash in its name, its files
+ * made on demand) and the manifest. A shard's hash comes from the hashes of the record chunks it covers, not from its
  * files' bytes, so an unchanged shard is recognised without rendering a page of it; and a shard's
  * files are named and rendered only while it is written, never held as one object a file.
  */

@@ -1,5 +1,5 @@
 /**
- * Stage 2 for one record: the schema decides, its messages and field-hints.ts explain, and
+ * The read stage's rules for one record: the schema decides, its messages and field-hints.ts explain, and
  * subject-warnings.ts adds what may be published anyway. Records that are plainly fine skip zod
  * (see `quickSubject`), because a million records through `safeParse` cost more than reading them.
  */

@@ -1,4 +1,4 @@
-/** Stage 1: the source files under the data directory, in one order whatever the file system's. */
+/** The read stage's first step: the source files under the data directory, in one order whatever the file system's. */
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import fg from "fast-glob";

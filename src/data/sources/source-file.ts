@@ -1,4 +1,4 @@
-/** A source file as the rest of stage 1+2 sees it: its display name and how its records are located. */
+/** A source file as the read and ordering stages see it: its display name and how its records are located. */
 import type { SourceKind } from "../rules/field-hints.ts";
 import type { Problem } from "../problems/problems.ts";
 
