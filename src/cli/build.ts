@@ -1,7 +1,7 @@
 /** `subjekti build`: validate the sources and pre-render the site (src/site/build-site.ts). */
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { Form } from "../core/layout.ts";
-import { SubjektiError } from "../core/subjekti-error.ts";
+import { SubjektiError } from "../core/errors.ts";
 import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "../site/build-options.ts";
 import { type Target, TARGETS } from "../site/deploy-preflight.ts";
 import type { LinkKind } from "../site/site-shape.ts";

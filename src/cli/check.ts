@@ -1,7 +1,7 @@
 /** `subjekti check`: a deployment (or the preview) verified against the built site (src/check). */
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { SubjektiError } from "../core/subjekti-error.ts";
+import { SubjektiError } from "../core/errors.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { connectTo, positiveInt } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";

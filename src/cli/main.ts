@@ -9,7 +9,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { Command, CommanderError } from "commander";
-import { SubjektiError } from "../core/subjekti-error.ts";
+import { SubjektiError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
 import { DataError } from "../data/problems/problems.ts";
 import { addBuildCommand } from "./build.ts";

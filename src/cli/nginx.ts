@@ -6,7 +6,7 @@
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import type { Io } from "./io.ts";
-import { SubjektiError } from "../core/subjekti-error.ts";
+import { SubjektiError } from "../core/errors.ts";
 import { readSiteManifest } from "../common/read-site-manifest.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { nginxConfig } from "../nginx/nginx-config.ts";

@@ -5,10 +5,9 @@
 import { stat } from "node:fs/promises";
 import { type Command, InvalidArgumentError } from "commander";
 import { isForm, type Form } from "../core/layout.ts";
-import { SubjektiError } from "../core/subjekti-error.ts";
+import { SubjektiError } from "../core/errors.ts";
 import { isEncodingLabel } from "../data/sources/decode-source.ts";
-import { DEFAULT_MAX_FIELD_LENGTH } from "../data/sources/record-sink.ts";
-import type { ReadOptions } from "../data/read-options.ts";
+import { DEFAULT_MAX_FIELD_LENGTH, type ReadOptions } from "../data/read-options.ts";
 import { port } from "../serve/listen-options.ts";
 
 export const ENCODING_HELP = "the encoding of CSV sources, such as windows-1250 (default: UTF-8)";

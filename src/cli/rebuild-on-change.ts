@@ -7,7 +7,7 @@
  */
 import { watch } from "node:fs";
 import { readManifestFile } from "../common/read-site-manifest.ts";
-import { SubjektiError } from "../core/subjekti-error.ts";
+import { SubjektiError } from "../core/errors.ts";
 import { DataError } from "../data/problems/problems.ts";
 import { type BuildOptions, DEFAULT_OPTIONS } from "../site/build-options.ts";
 import type { summarise } from "../site/build-report.ts";

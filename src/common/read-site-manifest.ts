@@ -9,7 +9,7 @@ import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { MANIFEST_PATH } from "../core/layout.ts";
 import { type Manifest, readManifest, type SiteState } from "../core/manifest.ts";
-import { SubjektiError } from "../core/subjekti-error.ts";
+import { SubjektiError } from "../core/errors.ts";
 
 /** What the site in a directory holds as its manifest. */
 export interface ManifestFile {

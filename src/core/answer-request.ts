@@ -14,8 +14,9 @@
  */
 import { isHostAllowed } from "./allowed-hosts.ts";
 import type { HeaderList } from "./answer-headers.ts";
-import { describeError } from "./describe-error.ts";
-import type { SiteState } from "./manifest.ts";
+import { describeError } from "./errors.ts";
+import { findSubjects } from "./find-subjects.ts";
+import type { Manifest, SiteState } from "./manifest.ts";
 import { linkOrigin, readUrlTarget, splitTarget, urlOrigin, utf8Bytes } from "./read-target.ts";
 import { disallowedHost, refusal, staticMethodRefused } from "./refusals.ts";
 import { assemblePage, type Decision, isApiPath, route, siteUnavailable } from "./route.ts";
@@ -58,7 +59,7 @@ export interface SiteHost<B extends Body = Body> {
   refresh(): Promise<void>;
   /** A page file named by the manifest; null when it is missing; rejects when it cannot be read. */
   readPage(path: string): Promise<PageFile<B> | null>;
-  /** A records chunk's text; null when it is missing; rejects when it cannot be read. */
+  /** A records chunk's or an index file's text; null when it is missing; rejects when it cannot be read. */
   readChunk(path: string): Promise<string | null>;
   /** The origin of links when the request has no usable Host (default: the manifest's base URL). */
   readonly origin?: string;
@@ -134,7 +135,7 @@ async function answerFromSite<B extends Body>(request: SentRequest, site: SiteHo
       },
       manifest,
     );
-    const answer = await answerDecision(decision, request.method, site, staticAnswer);
+    const answer = await answerDecision(decision, request.method, site, staticAnswer, manifest);
     if (answer !== null) return answer;
     // A file the manifest named is gone: a rebuild or deploy replaced the site since it was read.
     if (retried) return finish(siteUnavailable(`The site is incomplete: a file the manifest names is missing. ${site.fix}`), request.method);
@@ -143,7 +144,7 @@ async function answerFromSite<B extends Body>(request: SentRequest, site: SiteHo
 }
 
 /** The answer a decision makes, its files read through the host; null when one of them is missing. */
-async function answerDecision<B extends Body>(decision: Decision, method: string, site: SiteHost<B>, staticAnswer: () => Answer<B>): Promise<Answer<B> | null> {
+async function answerDecision<B extends Body>(decision: Decision, method: string, site: SiteHost<B>, staticAnswer: () => Answer<B>, manifest: Manifest): Promise<Answer<B> | null> {
   switch (decision.kind) {
     case "static":
       return staticAnswer();
@@ -155,6 +156,10 @@ async function answerDecision<B extends Body>(decision: Decision, method: string
       const texts = await Promise.all(decision.chunks.map((chunk) => site.readChunk(chunk.path)));
       if (texts.some((text) => text === null)) return null;
       return finish({ ...decision, body: assemblePage(decision.head, decision.chunks, texts as string[], decision.indent) }, method);
+    }
+    case "find": {
+      const found = await findSubjects(decision.find, manifest, (path) => site.readChunk(path));
+      return found === null ? null : finish(found, method);
     }
     case "respond":
       return finish(decision, method);

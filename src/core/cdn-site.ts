@@ -4,7 +4,7 @@
  * manifest fetched once per instance. Web APIs only.
  */
 import type { FetchSite } from "./answer-request.ts";
-import { describeError } from "./describe-error.ts";
+import { describeError } from "./errors.ts";
 import { MANIFEST_PATH } from "./layout.ts";
 import { readManifest, type SiteState } from "./manifest.ts";
 

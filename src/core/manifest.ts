@@ -3,11 +3,11 @@
  * file of a site (its replacement is what switches readers to a new build).
  */
 import { isForm, type Form, MANIFEST_PATH, type ShardHashes } from "./layout.ts";
-import { describeError } from "./describe-error.ts";
+import { describeError } from "./errors.ts";
 import { VERSION } from "./version.ts";
 
 /** The layout this code reads and writes; a site of another layout must be rebuilt. */
-export const LAYOUT_VERSION = 2;
+export const LAYOUT_VERSION = 3;
 
 export interface Manifest {
   /** The layout of the files (LAYOUT_VERSION). */

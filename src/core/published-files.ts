@@ -1,8 +1,15 @@
 /**
- * The files the build publishes about the API, outside `/api/subjekti/`: the landing page, the
- * OpenAPI document and the JSON Schemas. They live in one content-named shard of the data root
- * (`_subjekti/docs.<hash>/`), so the manifest's atomic replacement publishes them together with the
- * pages they describe; the router maps their stable public paths to that shard.
+ * The files every host serves beside the API, outside `/api/subjekti/`:
+ *
+ * - What the build publishes about the API: the landing page, the OpenAPI document and the JSON
+ *   Schemas. They live in one content-named shard of the data root (`_subjekti/docs.<hash>/`), so
+ *   the manifest's atomic replacement publishes them together with the pages they describe; the
+ *   router maps their stable public paths to that shard.
+ * - The change feed's files (plain static files under `/changes/`, written by the build beside the
+ *   site): readable from any origin, like the API; the state and the Atom feed cached briefly
+ *   (they move with every build that changes the data), the diffs and snapshots forever (each is
+ *   immutable: a diff's sequence and a snapshot's content name never change bytes). One table for
+ *   the preview, netlify.toml and the nginx configuration (their tests hold them to it).
  */
 
 /** The shard key of the published files. */
@@ -28,4 +35,22 @@ export const PUBLISHED_PATHS = Object.keys(PUBLISHED_FILES);
 /** The file published at `path` (percent-decoded), if any. */
 export function publishedFile(path: string): PublishedFile | undefined {
   return Object.hasOwn(PUBLISHED_FILES, path) ? PUBLISHED_FILES[path] : undefined;
+}
+
+export interface FeedFileRule {
+  /** The public path: exact, or a prefix ending in `/`. */
+  readonly path: string;
+  readonly cacheControl: string;
+}
+
+/** The change feed's cache rules; first match wins. */
+export const FEED_FILE_RULES: readonly FeedFileRule[] = [
+  { path: "/changes/state.json", cacheControl: "public, max-age=60" },
+  { path: "/changes/feed.atom", cacheControl: "public, max-age=60" },
+  { path: "/changes/", cacheControl: "public, max-age=31536000, immutable" },
+];
+
+/** The cache rule of a feed file's public path, if it is one. */
+export function feedFileRule(path: string): FeedFileRule | undefined {
+  return FEED_FILE_RULES.find((rule) => (rule.path.endsWith("/") ? path.startsWith(rule.path) : path === rule.path));
 }

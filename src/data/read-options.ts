@@ -21,3 +21,10 @@ export interface ReadOptions {
   /** Keep every problem the blocks hand on (every warning; a block's first few errors of a kind), not the first few of each kind. */
   readonly allProblems?: boolean;
 }
+
+/**
+ * The longest a text field may be, in characters, unless the maintainer sets another
+ * (`--max-field-length`): institution names run to a few hundred characters, a contact field to
+ * a few addresses. A longer value is an error, not a page of megabytes.
+ */
+export const DEFAULT_MAX_FIELD_LENGTH = 2000;

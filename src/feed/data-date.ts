@@ -4,7 +4,7 @@
  * builds of the same data write the same bytes.
  */
 import { stat } from "node:fs/promises";
-import { SubjektiError } from "../core/subjekti-error.ts";
+import { SubjektiError } from "../core/errors.ts";
 
 export async function dataDate(files: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<Date> {
   const epoch = env["SOURCE_DATE_EPOCH"];

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { SubjektiError } from "../core/subjekti-error.ts";
+import { SubjektiError } from "../core/errors.ts";
 import { diffName, type FeedState, parseState, STATE_PATH } from "./feed-format.ts";
 
 export interface PreviousFeed {

@@ -3,7 +3,7 @@
  * the environment, and an ALLOWED_HOSTS list; read at the boundary into typed values.
  */
 import { InvalidArgumentError } from "commander";
-import { SubjektiError } from "../core/subjekti-error.ts";
+import { SubjektiError } from "../core/errors.ts";
 
 /** The address a server listens on unless told otherwise: loopback only. */
 export const DEFAULT_HOST = "127.0.0.1";

@@ -13,10 +13,10 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo, Socket } from "node:net";
 import { resolve, sep } from "node:path";
 import serveHandler from "serve-handler";
-import { feedFileRule } from "../core/feed-files.ts";
+import { feedFileRule } from "../core/published-files.ts";
 import { answerRequest, finish, type HeaderReader, type SendAnswer, type SentRequest } from "../core/answer-request.ts";
 import { isHostAllowed } from "../core/allowed-hosts.ts";
-import { describeError } from "../core/describe-error.ts";
+import { describeError } from "../core/errors.ts";
 import { type Refusal, refusal } from "../core/refusals.ts";
 import { siteUnavailable } from "../core/route.ts";
 import { type LogFormat, logLine } from "./access-log.ts";

@@ -6,7 +6,7 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { describeError } from "../core/describe-error.ts";
+import { describeError } from "../core/errors.ts";
 import { MANIFEST_PATH } from "../core/layout.ts";
 import type { SiteState } from "../core/manifest.ts";
 import { manifestOf, type ManifestFile, readManifestFile } from "../common/read-site-manifest.ts";

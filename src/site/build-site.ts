@@ -7,7 +7,7 @@
  *   blocks -> id order         data/order/order-blocks.ts    (restarts into an external sort by itself)
  *   id order -> chunks         chunk-records.ts
  *   chunks -> written records  write-site.ts (writeRecords), or write-plain-site.ts's chunk files
- *   hashes -> plan             plan-site.ts, docs/plan-docs.ts
+ *   hashes -> plan             plan-site.ts, docs/plan-docs.ts, plan-keys.ts (the key lookups' files)
  *   plan -> written pages      write-site.ts (write), or write-plain-site.ts
  *   then the change feed       feed/write-feed.ts
  *
@@ -40,6 +40,7 @@ import { chunkRecords } from "./chunk-records.ts";
 import { loadMetadata } from "./docs/dataset-metadata.ts";
 import { planDocs } from "./docs/plan-docs.ts";
 import type { WriteProgress, WriteReport } from "./hand-offs.ts";
+import { planKeys } from "./plan-keys.ts";
 import { planSite } from "./plan-site.ts";
 import { preflightBuild } from "./preflight-build.ts";
 import { pagesFromChunkFiles } from "./read-chunks.ts";
@@ -143,7 +144,8 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     const readDone = performance.now();
     // Stage 5: hashes -> plan.
     const pages = pagesFromChunkFiles((chunk) => writer.chunkFile(chunk), CHUNK_SIZE);
-    const plan = planSite({ count: records.count, chunkSize: CHUNK_SIZE, hashes }, options, pages, [planDocs(metadata, records.count, options)]);
+    const keys = planKeys(records.count, CHUNK_SIZE, (chunk) => writer.chunkFile(chunk));
+    const plan = planSite({ count: records.count, chunkSize: CHUNK_SIZE, hashes }, options, pages, [planDocs(metadata, records.count, options), ...keys]);
     // Stage 6: plan -> written pages, then the manifest.
     const written = await writer.write(plan, onProgress);
     let changes: SiteChanges | undefined;

@@ -5,7 +5,7 @@
  * site changed, or, with
  * `--over-limits warn`, goes on and reports what it went over.
  */
-import { SubjektiError } from "../core/subjekti-error.ts";
+import { SubjektiError } from "../core/errors.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { describePreflight, HOST_LIMITS, preflight } from "./deploy-preflight.ts";
 import { measureFiles, type RecordLengths, siteShape } from "./site-shape.ts";

@@ -2,8 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { feedFileRule, FEED_FILE_RULES } from "../../src/core/feed-files.ts";
-import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";
+import { feedFileRule, FEED_FILE_RULES, PUBLISHED_PATHS } from "../../src/core/published-files.ts";
 
 const TOML = readFileSync(join(import.meta.dirname, "../../netlify.toml"), "utf8");
 /** Netlify's path patterns: `*` matches the rest of the path. */

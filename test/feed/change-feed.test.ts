@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, truncate, unlink, writeFile } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SubjektiError } from "../../src/core/subjekti-error.ts";
+import { SubjektiError } from "../../src/core/errors.ts";
 import { parseState, type FeedState } from "../../src/feed/feed-format.ts";
 import { syncMirror } from "../../src/feed/sync-mirror.ts";
 import { startPreview } from "../../src/serve/preview-server.ts";

@@ -7,7 +7,7 @@ import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../../src/site/build-site.ts";
-import { SubjektiError } from "../../src/core/subjekti-error.ts";
+import { SubjektiError } from "../../src/core/errors.ts";
 import { MANIFEST_PATH } from "../../src/core/layout.ts";
 import { startPreview } from "../../src/serve/preview-server.ts";
 import { tempDir } from "../_tree.ts";

@@ -8,7 +8,7 @@
  */
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { SubjektiError } from "../../core/subjekti-error.ts";
+import { SubjektiError } from "../../core/errors.ts";
 import { DataError, kindsOf, type Problem, type ProblemKind } from "./problems.ts";
 
 /** Where the accepted warnings are kept: at the top of the data directory (find-sources.ts passes it over). */

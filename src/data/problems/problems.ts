@@ -3,7 +3,7 @@
  * Every problem is located (file, record or line, field) and says what was found, what was
  * expected and, where one helps, a hint; the build collects them all and fails once.
  */
-import { SubjektiError } from "../../core/subjekti-error.ts";
+import { SubjektiError } from "../../core/errors.ts";
 
 import { SUBJECT_FIELDS } from "../../core/render-page.ts";
 

@@ -14,7 +14,8 @@
 import { type ProblemSink, showValue } from "../problems/problems.ts";
 import { contentHash } from "../../common/content-hash.ts";
 import { openSource } from "./decode-source.ts";
-import { BLOCK_RECORDS, type BlockText, DEFAULT_MAX_FIELD_LENGTH, type RecordSink } from "./record-sink.ts";
+import { DEFAULT_MAX_FIELD_LENGTH } from "../read-options.ts";
+import { BLOCK_RECORDS, type BlockText, type RecordSink } from "./record-sink.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 
 const COMMA_BYTE = Buffer.from(",");

@@ -6,13 +6,6 @@
 import { CHUNK_SIZE } from "../../core/layout.ts";
 import type { FormNote } from "./spreadsheet-forms.ts";
 
-/**
- * The longest a text field may be, in characters, unless the maintainer sets another
- * (`--max-field-length`): institution names run to a few hundred characters, a contact field to
- * a few addresses. A longer value is an error, not a page of megabytes.
- */
-export const DEFAULT_MAX_FIELD_LENGTH = 2000;
-
 /** What a reader knows of a record besides its value, for the problems JSON.parse would hide. */
 export interface RecordSource {
   /** Keys the record's text names at its top level, counted as written (a repeated key counts twice). */

@@ -1,3 +1,5 @@
+/** The errors the code reports: one base class for the known failures, and how anything thrown is described. */
+
 /** The base of every error the CLI reports as a known failure: one line, with what to do. */
 export class SubjektiError extends Error {
   /** A stable name for the kind of failure (`NO_SITE`, `DATA`, ...). */
@@ -7,4 +9,9 @@ export class SubjektiError extends Error {
     this.code = code;
     this.name = "SubjektiError";
   }
+}
+
+/** An error's message, for a detail or a log line (whatever was thrown). */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
