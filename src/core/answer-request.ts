@@ -59,6 +59,8 @@ export interface SiteHost<B extends Body = Body> {
   refresh(): Promise<void>;
   /** A page file named by the manifest; null when it is missing; rejects when it cannot be read. */
   readPage(path: string): Promise<PageFile<B> | null>;
+  /** A file's bytes whole (a records chunk searched for one subject); null when it is missing. Absent: the page reader's, collected. */
+  readBytes?(path: string): Promise<Uint8Array | null>;
   /** A records chunk's or an index file's text; null when it is missing; rejects when it cannot be read. */
   readChunk(path: string): Promise<string | null>;
   /** The origin of links when the request has no usable Host (default: the manifest's base URL). */
@@ -158,7 +160,7 @@ async function answerDecision<B extends Body>(decision: Decision, method: string
       return finish({ ...decision, body: assemblePage(decision.head, decision.chunks, texts as string[], decision.indent) }, method);
     }
     case "find": {
-      const found = await findSubjects(decision.find, manifest, (path) => site.readChunk(path));
+      const found = await findSubjects(decision.find, manifest, { text: (path) => site.readChunk(path), bytes: (path) => readBytes(site, path) });
       return found === null ? null : finish(found, method);
     }
     case "respond":
@@ -179,6 +181,14 @@ async function sendPage<B extends Body>(status: number, headers: HeaderList, pag
   const length = page.length ?? (await byteLength(page.body));
   if (page.length !== null && !(page.body instanceof Uint8Array)) await page.body.cancel();
   return { kind: "send", status, headers: [...headers, ["Content-Length", String(length)]], body: null };
+}
+
+/** A file's bytes through the host's page reader (a stream collected); null when it is missing. */
+async function readBytes(site: SiteHost, path: string): Promise<Uint8Array | null> {
+  if (site.readBytes !== undefined) return site.readBytes(path);
+  const file = await site.readPage(path);
+  if (file === null) return null;
+  return file.body instanceof Uint8Array ? file.body : new Uint8Array(await new Response(file.body).arrayBuffer());
 }
 
 async function byteLength(body: Body): Promise<number> {
