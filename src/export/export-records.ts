@@ -11,7 +11,7 @@ import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import type { Subject } from "../core/render-page.ts";
-import { loadExcelJs } from "./load-exceljs.ts";
+import { loadExcelJs, withZipDate } from "./load-exceljs.ts";
 import type { Problem, ProblemKind } from "../data/problems/problems.ts";
 import { readInIdOrder } from "../data/order/read-in-order.ts";
 import type { ReadOptions } from "../data/order/read-records.ts";
@@ -98,14 +98,11 @@ const MAX_ROWS = 1_048_576;
 export function xlsxWriter(path: string, date?: Date): RowWriter {
   // The streaming writer commits each row to the zip as it goes: a million rows never sit in memory.
   const { out, abort } = fileStream(path);
-  const workbook = new (loadExcelJs().stream.xlsx.WorkbookWriter)({ stream: out, useStyles: true, useSharedStrings: false });
+  const make = () => new (loadExcelJs().stream.xlsx.WorkbookWriter)({ stream: out, useStyles: true, useSharedStrings: false });
+  const workbook = date === undefined ? make() : withZipDate(date, make);
   if (date !== undefined) {
     workbook.created = date;
     workbook.modified = date;
-    // archiver stamps each entry with the clock unless the entry names its date; exceljs names none.
-    const zip = (workbook as unknown as { zip: { append(source: unknown, data: object): unknown } }).zip;
-    const append = zip.append.bind(zip);
-    zip.append = (source, data) => append(source, { ...data, date });
   }
   const sheet = workbook.addWorksheet("subjekti", { views: [{ state: "frozen", ySplit: 1 }] });
   // Help for the person editing it: a filter on every column, the known levels and the two flags
