@@ -14,7 +14,8 @@ import { expand, type Term, type Triple } from "./rdf-graph.ts";
 
 const EU = "http://publications.europa.eu/resource/authority/";
 const IANA = "https://www.iana.org/assignments/media-types/";
-const SPDX_SHA256 = "http://spdx.org/rdf/terms#checksumAlgorithm_sha256";
+// The https form: DCAT-AP's vocabulary shapes match the algorithm's IRI against ^https://spdx.org/rdf/terms.
+const SPDX_SHA256 = "https://spdx.org/rdf/terms#checksumAlgorithm_sha256";
 const KEYWORDS: readonly (readonly [string, string])[] = [["registar", "hr"], ["tijela javne vlasti", "hr"], ["OIB", "hr"], ["registry", "en"], ["public authorities", "en"]];
 
 export interface CatalogFacts {
@@ -73,6 +74,9 @@ export function catalogTriples(metadata: DatasetMetadata, facts: CatalogFacts): 
   concept(iri.catalogue, "dct:language", `${EU}language/ENG`, "dct:LinguisticSystem", `${EU}language`);
   concept(iri.catalogue, "dct:spatial", `${EU}country/HRV`, "dct:Location", `${EU}country`);
   add(iri.catalogue, "dcat:themeTaxonomy", ref(`${EU}data-theme`));
+  add(`${EU}data-theme`, "a", ref(expand("skos:ConceptScheme")));
+  texts(`${EU}data-theme`, "dct:title", { hr: "Teme podataka (EU)", en: "Data themes (EU)" });
+  add(`${baseUrl}/`, "a", ref(expand("foaf:Document")));
   add(iri.catalogue, "dct:modified", modified);
   withLicences(iri.catalogue);
   add(iri.catalogue, "dcat:dataset", ref(iri.dataset));
@@ -96,10 +100,12 @@ export function catalogTriples(metadata: DatasetMetadata, facts: CatalogFacts): 
   add(iri.dataset, "dcat:landingPage", ref(`${baseUrl}/`));
   for (const [word, lang] of KEYWORDS) add(iri.dataset, "dcat:keyword", { value: word, lang });
   concept(iri.dataset, "dcat:theme", `${EU}data-theme/GOVE`, "skos:Concept", `${EU}data-theme`);
+  texts(`${EU}data-theme/GOVE`, "skos:prefLabel", { hr: "Vlada i javni sektor", en: "Government and public sector" });
   concept(iri.dataset, "dct:spatial", `${EU}country/HRV`, "dct:Location", `${EU}country`);
   concept(iri.dataset, "dct:language", `${EU}language/HRV`, "dct:LinguisticSystem", `${EU}language`);
   concept(iri.dataset, "dct:accessRights", `${EU}access-right/PUBLIC`, "dct:RightsStatement", `${EU}access-right`);
-  for (const source of metadata.sources) if (source.path !== undefined) add(iri.dataset, "dct:source", { value: source.path });
+  // The sources are web pages, not datasets (dct:source's range in DCAT-AP): related resources.
+  for (const source of metadata.sources) if (source.path !== undefined) add(iri.dataset, "dct:relation", ref(source.path));
   for (const download of facts.downloads) add(iri.dataset, "dcat:distribution", ref(iri.distribution(download.format)));
 
   // A distribution per download.
