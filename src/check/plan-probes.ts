@@ -24,7 +24,8 @@ export type ProbeKind =
   | "not-found"
   | "not-allowed"
   | "not-acceptable"
-  | "published";
+  | "published"
+  | "download";
 
 /** One request to send, in origin-form. */
 export interface Probe {
