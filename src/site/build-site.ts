@@ -216,7 +216,8 @@ async function finish(run: { started: number; readDone: number; cache: BuildCach
     downloads: published.downloads,
     ...(known === undefined ? {} : { known }),
     ...(feed === undefined ? {} : { feed }),
-    files: written.files,
+    // Each download at two paths: the files a host counts.
+    files: written.files + 2 * published.downloads.length,
     written: written.written,
     unchanged: written.unchanged,
     removed: written.removed,
