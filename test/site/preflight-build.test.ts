@@ -54,16 +54,17 @@ describe("build --target cloudflare-free", () => {
   it("--limits none: no page file, every request derived from the record chunks", async () => {
     const out = join(dir.path, "none");
     const report = await build(FIXTURE, out, { limits: [] });
-    expect(report.files).toBe(1 + 7 + 1);
+    // The manifest, the 7 description files, the one chunk, the two downloads at two paths each.
+    expect(report.files).toBe(1 + 7 + 1 + 4);
     expect(await readdir(join(out, "_subjekti"))).not.toContain("pages");
   });
 });
 
 describe("the shape the preflight checks is the site the build writes", () => {
   it.each<[string, ShapeOptions]>([
-    ["routed, plain+api at 20", { links: "query", limits: [20], forms: ["plain", "api"] }],
-    ["routed, three forms at 1, 7 and 1000", { links: "query", limits: [1, 7, 1000], forms: ["plain", "api", "json"] }],
-    ["routed, no pages", { links: "query", limits: [], forms: ["plain"] }],
+    ["routed, plain+api at 20", { links: "query", limits: [20], forms: ["plain", "api"], downloads: 2 }],
+    ["routed, three forms at 1, 7 and 1000", { links: "query", limits: [1, 7, 1000], forms: ["plain", "api", "json"], downloads: 2 }],
+    ["routed, no pages", { links: "query", limits: [], forms: ["plain"], downloads: 2 }],
     ["plain files at 3 and 20", { links: "files", limits: [3, 20], forms: ["plain"] }],
   ])("%s: files counted = files written", async (name, options) => {
     const out = join(dir.path, `count-${name.replace(/\W+/g, "-")}`);
