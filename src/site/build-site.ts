@@ -216,8 +216,7 @@ async function finish(run: { started: number; readDone: number; cache: BuildCach
     downloads: published.downloads,
     ...(known === undefined ? {} : { known }),
     ...(feed === undefined ? {} : { feed }),
-    // Each download at two paths: the files a host counts.
-    files: written.files + 2 * published.downloads.length,
+    files: written.files,
     written: written.written,
     unchanged: written.unchanged,
     removed: written.removed,
