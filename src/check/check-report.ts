@@ -36,8 +36,8 @@ export function formatReport(report: CheckReport): string[] {
 function failureLines(failure: Failure): string[] {
   return [
     `${failure.method} ${failure.url} (${failure.kind}):`,
-    ...failure.differences.map((d) =>
-      d.what === "body" ? `  body: first difference at byte ${d.offset ?? 0}\n    expected: ${d.expected}\n    got:      ${d.got}` : `  ${d.what}: expected ${d.expected}, got ${d.got}`,
+    ...failure.differences.flatMap((d) =>
+      d.what === "body" ? [`  body: first difference at byte ${d.offset ?? 0}`, `    expected: ${d.expected}`, `    got:      ${d.got}`] : [`  ${d.what}: expected ${d.expected}, got ${d.got}`],
     ),
   ];
 }

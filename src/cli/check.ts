@@ -2,6 +2,7 @@
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { SubjektiError } from "../core/subjekti-error.ts";
+import { terminalLines } from "../common/terminal-text.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { connectTo, positiveInt } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
@@ -57,7 +58,8 @@ export function addCheckCommand(program: Command, { io }: CommandContext): void 
       }
       const bar = flags.quiet ? undefined : progressBar(io.stderr, Date.now, "requests");
       const report = await checkSite({ url, dir: flags.dir, concurrency: flags.concurrency, sample: flags.sample, seed: flags.seed, etags: flags.etags, connect: flags.connect, timeoutMs: flags.timeout, deadlineMs: flags.deadline * 1000, trust: { ca, insecure: flags.insecure }, progress: bar?.update }).finally(() => bar?.done());
-      io.stdout.write(flags.json ? jsonReport(report) : formatReport(report).map((line) => `${line}\n`).join(""));
+      // What the server answered is shown escaped: it may hold control and bidi characters.
+      io.stdout.write(terminalLines(flags.json ? jsonReport(report).trimEnd().split("\n") : formatReport(report)));
       if (report.deadline !== null) {
         const checked = report.total - report.deadline.unchecked;
         throw new SubjektiError("CHECK_FAILED", `${report.origin} was not checked whole within --deadline ${flags.deadline} s: ${checked} of ${report.total} requests checked, ${report.failures.length} of them differ`);

@@ -9,6 +9,7 @@
  */
 import { type Command, Option } from "commander";
 import type { Io } from "./io.ts";
+import { terminalLines } from "../common/terminal-text.ts";
 import { allowedHostList, DEFAULT_HOST, envPort, port } from "../serve/listen-options.ts";
 
 /** Where `subjekti serve` listens by default: the upstream the nginx configuration names. */
@@ -51,8 +52,9 @@ export function addServeCommand(program: Command, io: Io, listening: (address: {
         allowedHosts: flags.allowedHosts ?? "base-url",
         forwardedProto: flags.forwardedProto,
         health: true,
-        ...(flags.log === undefined ? {} : { log: { format: flags.log, write: (line: string) => io.stdout.write(`${line}\n`) } }),
-        onRefusedHost: (host, allowed) => io.stderr.write(`subjekti serve: refused Host ${JSON.stringify(host)} with a 400: it is not in --allowed-hosts (${allowed.join(", ")}); add it there if it is yours\n`),
+        ...(flags.log === undefined ? {} : { log: { format: flags.log, write: (line: string) => io.stdout.write(terminalLines([line])) } }),
+        onRefusedHost: (host, allowed) =>
+          io.stderr.write(terminalLines([`subjekti serve: refused Host ${JSON.stringify(host)} with a 400: it is not in --allowed-hosts (${allowed.join(", ")}); add it there if it is yours`])),
       });
       io.stdout.write(`${startLine(running.url, running.allowedHosts)}\n`);
       await io.untilStopped();
