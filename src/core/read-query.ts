@@ -13,12 +13,14 @@ export type QueryParam = readonly [key: string, value: string];
 /** Python's `parse_qsl(query, keep_blank_values=True)` on an ASCII query (`URL.search` without `?`). */
 export function parseQuery(query: string): QueryParam[] {
   const params: QueryParam[] = [];
+  // Without `%` or `+` nothing is decoded: a query of many short pairs costs its split alone.
+  const unquote = query.includes("%") || query.includes("+") ? unquotePlus : (text: string): string => text;
   for (const pair of query.split("&")) {
     if (pair === "") continue;
     const eq = pair.indexOf("=");
     const key = eq < 0 ? pair : pair.slice(0, eq);
     const value = eq < 0 ? "" : pair.slice(eq + 1);
-    params.push([unquotePlus(key), unquotePlus(value)]);
+    params.push([unquote(key), unquote(value)]);
   }
   return params;
 }

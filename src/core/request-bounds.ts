@@ -6,17 +6,18 @@
  * in front of Django refuse it before DRF sees it: 414 for the target (nginx's and Apache's
  * answer), 431 for a header (gunicorn's, RFC 6585).
  *
- * Why 8 KB: nginx's default `large_client_header_buffers` (4 8k) and Apache's `LimitRequestLine`
- * (8190) refuse a longer request line in front of DRF, and 8 KB holds every query a client
- * builds (a 4300-digit offset, Python's largest int, is 4.3 KB). Within it, no request costs more
- * than about twice a plain derived page (BENCHMARKS.md, "What one request costs").
+ * Why 4 KB for the target: the WSGI servers DRF runs behind refuse a longer one (gunicorn's
+ * `limit_request_line` is 4094 bytes, uWSGI's `buffer-size` 4096 for the whole head), and 4 KB
+ * holds every query a client builds. Why 8 KB for a header: gunicorn's `limit_request_field_size`
+ * (8190) and nginx's default header buffer (8k). Within them no request costs a host more than
+ * about twice a plain derived page of its limit (BENCHMARKS.md, "What one request costs").
  */
 import type { HeaderReader } from "./answer-request.ts";
 import { urlOrigin } from "./read-target.ts";
 import { type Refusal, refusal } from "./refusals.ts";
 
 /** The longest request target answered: path and query, in bytes (an absolute-form target's origin not counted). */
-export const MAX_TARGET_BYTES = 8 * 1024;
+export const MAX_TARGET_BYTES = 4 * 1024;
 /** The longest value of a header the router reads. */
 export const MAX_HEADER_BYTES = 8 * 1024;
 

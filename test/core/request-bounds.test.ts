@@ -6,10 +6,10 @@ const path = (bytes: number): string => `/api/subjekti/?x=${"a".repeat(bytes - "
 
 describe("oversizeRefusal: the sizes refused before any work", () => {
   it.each([
-    ["an origin-form target of exactly 8 KB -> answered", path(MAX_TARGET_BYTES), null],
-    ["an origin-form target of 8 KB + 1 -> 414", path(MAX_TARGET_BYTES + 1), 414],
-    ["an absolute-form target whose path and query are 8 KB -> answered (the origin is not counted)", `https://registry.example.hr${path(MAX_TARGET_BYTES)}`, null],
-    ["an absolute-form target whose path and query are 8 KB + 1 -> 414", `https://registry.example.hr${path(MAX_TARGET_BYTES + 1)}`, 414],
+    ["an origin-form target of exactly 4 KB -> answered", path(MAX_TARGET_BYTES), null],
+    ["an origin-form target of 4 KB + 1 -> 414", path(MAX_TARGET_BYTES + 1), 414],
+    ["an absolute-form target whose path and query are 4 KB -> answered (the origin is not counted)", `https://registry.example.hr${path(MAX_TARGET_BYTES)}`, null],
+    ["an absolute-form target whose path and query are 4 KB + 1 -> 414", `https://registry.example.hr${path(MAX_TARGET_BYTES + 1)}`, 414],
   ])("%s", (_name, target, status) => {
     expect(oversizeRefusal(target, headers())?.status ?? null).toBe(status);
   });

@@ -29,7 +29,7 @@ const REFUSAL_HEADERS = {
   "cache-control": "no-store",
 };
 const MEGABYTE_OF_PLUSES = "+".repeat(1_040_000);
-/** The most inner spaces an offset the core reads can carry (its target limit is 8 KB). */
+/** The most inner spaces an offset the core reads can carry (its target limit is 4 KB). */
 const LARGEST_PLUSES = "+".repeat(MAX_TARGET_BYTES - "/api/subjekti/?limit=1&offset=11".length);
 
 let site: Awaited<ReturnType<typeof buildFixture>>;
@@ -129,7 +129,7 @@ describe("linear time on every byte a request carries", () => {
     expect(ordinary.ms).toBeLessThan(QUICK_MS);
   });
 
-  it("the largest offset and Accept the core reads (8 KB of inner spaces) -> answered; 120,000 of them -> 414 and 431 at once", async () => {
+  it("the largest offset (4 KB) and Accept (8 KB) the core reads -> answered; 120,000 of them -> 414 and 431 at once", async () => {
     const offset = await timed(() => sendRaw(port, "GET", `/api/subjekti/?limit=1&offset=1${LARGEST_PLUSES}1`, { Host: "testserver" }));
     expect(offset.value.status).toBe(200);
     expect((JSON.parse(offset.value.body.toString()) as { previous: string | null }).previous).toBeNull();
