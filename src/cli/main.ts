@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import { Command, CommanderError } from "commander";
 import { SubjektiError } from "../core/subjekti-error.ts";
 import { VERSION } from "../core/version.ts";
+import { terminalLines } from "../common/terminal-text.ts";
 import { DataError } from "../data/problems/problems.ts";
 import { addBuildCommand } from "./build.ts";
 import { addCheckCommand } from "./check.ts";
@@ -80,21 +81,21 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     if (error instanceof DataError) context.problems.print(error.problems, error.kinds);
     if (error instanceof SubjektiError) {
-      io.stderr.write(`subjekti: ${error.message}\n`);
+      io.stderr.write(terminalLines([`subjekti: ${error.message}`]));
       return 1;
     }
     const errno = error as NodeJS.ErrnoException;
     if (errno.code === "EADDRINUSE" && server !== undefined) {
-      io.stderr.write(`subjekti: port ${server.port} on ${server.host} is in use: pass another --port (or --port 0 for any free one)\n`);
+      io.stderr.write(terminalLines([`subjekti: port ${server.port} on ${server.host} is in use: pass another --port (or --port 0 for any free one)`]));
       return 1;
     }
     if (errno.code === "EADDRNOTAVAIL" && server !== undefined) {
-      io.stderr.write(`subjekti: cannot listen on ${server.host}: not an address of this machine; pass another --host\n`);
+      io.stderr.write(terminalLines([`subjekti: cannot listen on ${server.host}: not an address of this machine; pass another --host`]));
       return 1;
     }
     const line = errno instanceof Error ? environmentLine(errno) : undefined;
     if (line === undefined) throw error;
-    io.stderr.write(`subjekti: ${line}\n`);
+    io.stderr.write(terminalLines([`subjekti: ${line}`]));
     return 1;
   }
 }

@@ -4,6 +4,7 @@
  * the mode; a DataError that ends any command is printed the same way.
  */
 import type { Io } from "./io.ts";
+import { terminalLines } from "../common/terminal-text.ts";
 import { kindKey, type Problem, type ProblemKind } from "../data/problems/problems.ts";
 import { problemsAsJsonLines, summariseProblems } from "../data/problems/summarise-problems.ts";
 
@@ -24,17 +25,17 @@ export function problemOutput(io: Io): ProblemOutput {
     json: false,
     print(problems, kinds) {
       if (output.json) {
-        for (const line of problemsAsJsonLines(problems)) io.stdout.write(`${line}\n`);
+        io.stdout.write(terminalLines(problemsAsJsonLines(problems)));
         return;
       }
       const counts = new Map(kinds.map((k) => [k.key, k.count]));
       const lines = summariseProblems(problems, { all: output.all, countOf: (p) => counts.get(kindKey(p)) });
-      for (const line of lines) io.stderr.write(`${line}\n`);
+      io.stderr.write(terminalLines(lines));
     },
     printKnown(known) {
       if (known === undefined || known.count === 0 || output.json) return;
       const what = known.count === 1 ? "1 known warning" : `${known.count} known warnings`;
-      io.stderr.write(`${what}, accepted in ${known.path} (not listed; subjekti validate --accept records the current ones)\n`);
+      io.stderr.write(terminalLines([`${what}, accepted in ${known.path} (not listed; subjekti validate --accept records the current ones)`]));
     },
   };
   return output;

@@ -8,6 +8,7 @@
 import { watch } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { terminalLines } from "../common/terminal-text.ts";
 import { MANIFEST_PATH } from "../core/layout.ts";
 import { readManifest } from "../core/manifest.ts";
 import { SubjektiError } from "../core/subjekti-error.ts";
@@ -53,7 +54,7 @@ export function rebuildOnChange(dataDir: string, outDir: string, io: Io, problem
       io.stdout.write(`subjekti preview: rebuilt: ${summarise(report, { outDir })}\n`);
     } catch (error) {
       if (error instanceof DataError) problems.print(error.problems, error.kinds);
-      else if (error instanceof SubjektiError) io.stderr.write(`subjekti: ${error.message}\n`);
+      else if (error instanceof SubjektiError) io.stderr.write(terminalLines([`subjekti: ${error.message}`]));
       else throw error;
       io.stderr.write("subjekti preview: the rebuild failed; still serving the last good site\n");
     }

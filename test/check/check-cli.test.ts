@@ -136,7 +136,7 @@ describe("subjekti check against the preview of the site as built", () => {
     try {
       const run = await runCli(["check", `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, "--dir", built, "--timeout", "300", "--sample", "4"]);
       expect(run.code).toBe(1);
-      expect(run.stdout).toContain("answer: expected status 200, got no answer in 300 ms");
+      expect(run.stdout).toContain("answer: expected status 200, got no complete answer in 300 ms");
     } finally {
       silent.closeAllConnections();
       silent.close();
