@@ -9,6 +9,7 @@ import { DEFAULT_KEEP, type KeepChanges, parseKeep } from "../feed/keep-changes.
 import type { Io } from "./io.ts";
 import { baseUrl, checkDirs, originOnly, formList, limitList, positiveInt, type ReadFlags, readOptionsOf, threadCount, withReadOptions } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
+import { stoppable } from "./stop-on-signal.ts";
 
 /** The build command's flags as commander gives them. */
 interface BuildFlags extends ReadFlags {
@@ -29,6 +30,7 @@ interface BuildFlags extends ReadFlags {
   readonly feed: boolean;
   readonly previous?: string;
   readonly keepChanges?: KeepChanges;
+  readonly wait: boolean;
 }
 
 function keepChanges(text: string): KeepChanges {
@@ -58,6 +60,7 @@ export function buildOptionsOf(flags: BuildFlags, env: Io["env"]): BuildOptions 
     ...(flags.previous === undefined ? {} : { previous: flags.previous }),
     keepChanges: flags.keepChanges ?? DEFAULT_KEEP,
     sourceDateEpoch: env["SOURCE_DATE_EPOCH"],
+    wait: flags.wait,
   };
 }
 
@@ -82,7 +85,8 @@ export function addBuildCommand(program: Command, { io, problems }: CommandConte
     .addOption(new Option("--over-limits <action>", "over the target's limits: refuse (exit 1, nothing written) or warn and build").choices(["refuse", "warn"]).default("refuse"))
     .option("--previous <url|dir>", "where the last published change feed is read (the live site's origin, or a directory of a built site): a build in CI has no dist/ of the last deploy (default: --out)")
     .option("--keep-changes <n|Nd>", "the change feed's history kept: the last n diffs, or those of the last N days of the data's dates (default: 90d)", keepChanges)
-    .option("--no-feed", "write no change feed (changes/)");
+    .option("--no-feed", "write no change feed (changes/)")
+    .option("--wait", "when another build is writing --out, wait for it to finish (default: refuse at once)", false);
   withReadOptions(build).action(async (flags: BuildFlags) => {
     problems.all = flags.allProblems;
     // With --json a build that fails prints its problems as JSON lines on stdout, as validate --json does.
@@ -96,9 +100,10 @@ export function addBuildCommand(program: Command, { io, problems }: CommandConte
     else if (await plain.isPlainOut(options.outDir)) throw new SubjektiError("OUT_IS_PLAIN", `--out ${options.outDir} is a site of plain files (built with --links files): pass --links files to rebuild it, or another --out`);
     const [{ buildSite }, { jsonReport, printBuildReport, progressBar }] = await Promise.all([import("../site/build-site.ts"), import("../site/build-report.ts")]);
     const bar = options.quiet ? undefined : progressBar(io.stderr);
-    const report = await buildSite(options, bar?.update);
+    const report = await stoppable(io, "build", () => buildSite(options, bar?.update, (line) => io.stderr.write(`subjekti: ${line}\n`)));
     bar?.done();
     for (const warning of report.overLimits) io.stderr.write(`subjekti: warning: ${warning}\n`);
+    if (report.cacheWarning !== undefined) io.stderr.write(`subjekti: warning: ${report.cacheWarning}\n`);
     if (flags.json) {
       // stdout holds the report alone, so it can be piped to a parser; the warnings are in it.
       io.stdout.write(jsonReport(report, options));
