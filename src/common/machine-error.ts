@@ -3,6 +3,7 @@
  * to do about it there. The path matters most for a full disk: a build writes its output, its
  * cache and the system's temporary directory, which may be three disks.
  */
+import { existsSync, mkdirSync, rmdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, relative, resolve } from "node:path";
 
@@ -12,6 +13,52 @@ export const CANNOT_WRITE = new Set(["EACCES", "EPERM", "EROFS", "ENOSPC", "EDQU
 /** Is `error` an operating system error with a code (and so a machine's, not a bug)? */
 export function isErrno(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string";
+}
+
+/** Does `code` mean the disk is full (or the quota used up)? */
+export function isFull(code: string | undefined): boolean {
+  return code === "ENOSPC" || code === "EDQUOT";
+}
+
+/** The reason an errno code gives, in a few words. */
+export function reasonOf(code: string | undefined): string {
+  switch (code) {
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "EROFS":
+      return "the file system is read-only";
+    case "ENOSPC":
+      return "no space left on the disk";
+    case "EDQUOT":
+      return "the disk quota is used up";
+    case "ENOTDIR":
+    case "EEXIST":
+      return "a file where a directory belongs";
+    case "EISDIR":
+      return "a directory where a file belongs";
+    default:
+      return code ?? "an error";
+  }
+}
+
+/**
+ * The real error of a recursive mkdir that failed with ENOENT: Node reports ENOENT when a parent
+ * cannot be made on a read-only file system (or without permission), which sends the user looking
+ * for a missing directory. The first missing directory is made alone, which fails with the real
+ * code (EROFS, EACCES); made after all (a race), it is removed again and `error` stands.
+ */
+export function realMkdirError(path: string, error: unknown): unknown {
+  if (!isErrno(error) || error.code !== "ENOENT") return error;
+  let missing = resolve(path);
+  while (!existsSync(dirname(missing)) && dirname(missing) !== missing) missing = dirname(missing);
+  try {
+    mkdirSync(missing);
+  } catch (real) {
+    return real;
+  }
+  rmdirSync(missing);
+  return error;
 }
 
 /** Is `path` inside the system's temporary directory (where TMPDIR moves the work)? */

@@ -17,6 +17,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SubjektiError } from "../core/subjekti-error.ts";
 import { cleanUpOnInterrupt } from "./interrupt-cleanup.ts";
+import { realMkdirError } from "./machine-error.ts";
 import { isAlive } from "./remove-leftovers.ts";
 
 /** What a lock file says of its holder. */
@@ -63,14 +64,14 @@ export async function takeOutputLock(target: string, shown: string, options: Loc
   const mine: LockHolder = { pid: process.pid, host: hostname(), command: options.command, since: new Date().toISOString() };
   const text = `${JSON.stringify(mine)}\n`;
   // The output's parent is made now rather than by the first write: the lock lives there.
-  await mkdir(dirname(path), { recursive: true });
+  await mkdir(dirname(path), { recursive: true }).catch((error: unknown) => inDirectory(dirname(path))(realMkdirError(dirname(path), error)));
   let told = false;
   const tell = (line: string): void => {
     if (!told) options.notice?.(line);
     told = true;
   };
   for (;;) {
-    if (await createWhole(path, text)) break;
+    if (await createWhole(path, text).catch(inDirectory(dirname(path)))) break;
     const holder = await readHolder(path);
     if (holder === "gone") continue;
     if (holder !== "unreadable" && isStale(holder)) {
@@ -95,6 +96,17 @@ export async function takeOutputLock(target: string, shown: string, options: Loc
       const holder = await readHolder(path);
       if (typeof holder === "object" && holder.pid === process.pid && holder.host === mine.host) await rm(path, { force: true });
     },
+  };
+}
+
+/**
+ * A lock that cannot be created (a read-only or full disk) is the output's directory's problem: the
+ * error names that directory, not the lock's temporary file, which the user never made.
+ */
+function inDirectory(dir: string): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string") Object.assign(error, { path: dir, syscall: "write into" });
+    throw error;
   };
 }
 

@@ -19,10 +19,10 @@
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writevSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { VERSION } from "../../core/version.ts";
 import { contentHash } from "../../common/content-hash.ts";
-import { CANNOT_WRITE, isErrno, machineErrorLine } from "../../common/machine-error.ts";
+import { CANNOT_WRITE, isErrno, isFull, realMkdirError, reasonOf } from "../../common/machine-error.ts";
 import type { Problem } from "../problems/problems.ts";
 import type { SourceBlock } from "../sources/read-json-array.ts";
 import type { RenderedBlock } from "./render-block.ts";
@@ -83,8 +83,9 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
-    if (!isErrno(error) || !CANNOT_WRITE.has(error.code ?? "")) throw error;
-    fail(cacheLine(error));
+    const real = realMkdirError(dir, error);
+    if (!isErrno(real) || !CANNOT_WRITE.has(real.code ?? "")) throw real;
+    fail(cacheLine(real));
   }
   return {
     fileOf: (key) => (warning === undefined ? pathOf(key) : undefined),
@@ -116,9 +117,13 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
   };
 }
 
-/** The warning for a cache that cannot be written: the machine's line, and that the build goes on without it. */
+/** The warning for a cache that cannot be written: where, why, that the build goes on without it, and what to do. */
 function cacheLine(error: NodeJS.ErrnoException): string {
-  return `the build cache cannot be written (${machineErrorLine(error) ?? error.message}); the build went on without it: free space there, pass --cache-dir with another directory, or --no-cache`;
+  const where = error.path ?? "the build cache";
+  const fix = isFull(error.code)
+    ? `free space on the disk that holds ${where}, or pass --cache-dir with a directory on another disk, or --no-cache`
+    : "pass --cache-dir with a directory this user can write, or --no-cache";
+  return `the build cache cannot be written at ${where} (${reasonOf(error.code)}): the build goes on without it; ${fix}`;
 }
 
 /**
@@ -132,7 +137,8 @@ export function storeBlock(file: string, block: RenderedBlock): string | undefin
     return undefined;
   } catch (error) {
     if (!isErrno(error) || !CANNOT_WRITE.has(error.code ?? "")) throw error;
-    return cacheLine(error);
+    // The cache's directory is what the user can act on, not the block's temporary name.
+    return cacheLine(Object.assign(error, { path: dirname(file) }));
   }
 }
 
