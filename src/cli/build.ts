@@ -10,6 +10,7 @@ import { DEFAULT_KEEP, type KeepChanges, parseKeep } from "../feed/keep-changes.
 import type { Io } from "./io.ts";
 import { baseUrl, checkDirs, originOnly, formList, limitList, positiveInt, type ReadFlags, readOptionsOf, threadCount, withReadOptions } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
+import { stoppable } from "./stop-on-signal.ts";
 
 /** The build command's flags as commander gives them. */
 interface BuildFlags extends ReadFlags {
@@ -31,6 +32,7 @@ interface BuildFlags extends ReadFlags {
   readonly previous?: string;
   readonly keepChanges?: KeepChanges;
   readonly downloads: DownloadFormat[];
+  readonly wait: boolean;
 }
 
 /** `--downloads ndjson,csv,xlsx`, or `none`. */
@@ -70,6 +72,7 @@ export function buildOptionsOf(flags: BuildFlags, env: Io["env"]): BuildOptions 
     keepChanges: flags.keepChanges ?? DEFAULT_KEEP,
     downloads: flags.downloads,
     sourceDateEpoch: env["SOURCE_DATE_EPOCH"],
+    wait: flags.wait,
   };
 }
 
@@ -95,7 +98,8 @@ export function addBuildCommand(program: Command, { io, problems }: CommandConte
     .option("--previous <url|dir>", "where the last published change feed is read (the live site's origin, or a directory of a built site): a build in CI has no dist/ of the last deploy (default: --out)")
     .option("--keep-changes <n|Nd>", "the change feed's history kept: the last n diffs, or those of the last N days of the data's dates (default: 90d)", keepChanges)
     .option("--no-feed", "write no change feed (changes/)")
-    .option("--downloads <list>", `the whole list as files under downloads/: some of ${DOWNLOAD_FORMATS.join(", ")}, or none`, downloadList, [...DEFAULT_DOWNLOADS]);
+    .option("--downloads <list>", `the whole list as files under downloads/: some of ${DOWNLOAD_FORMATS.join(", ")}, or none`, downloadList, [...DEFAULT_DOWNLOADS])
+    .option("--wait", "when another build is writing --out, wait for it to finish (default: refuse at once)", false);
   withReadOptions(build).action(async (flags: BuildFlags) => {
     problems.all = flags.allProblems;
     // With --json a build that fails prints its problems as JSON lines on stdout, as validate --json does.
@@ -109,9 +113,10 @@ export function addBuildCommand(program: Command, { io, problems }: CommandConte
     else if (await plain.isPlainOut(options.outDir)) throw new SubjektiError("OUT_IS_PLAIN", `--out ${options.outDir} is a site of plain files (built with --links files): pass --links files to rebuild it, or another --out`);
     const [{ buildSite }, { jsonReport, printBuildReport, progressBar }] = await Promise.all([import("../site/build-site.ts"), import("../site/build-report.ts")]);
     const bar = options.quiet ? undefined : progressBar(io.stderr);
-    const report = await buildSite(options, bar?.update);
+    const report = await stoppable(io, "build", () => buildSite(options, bar?.update, (line) => io.stderr.write(`subjekti: ${line}\n`)));
     bar?.done();
     for (const warning of [...report.overLimits, ...report.notes]) io.stderr.write(`subjekti: warning: ${warning}\n`);
+    if (report.cacheWarning !== undefined) io.stderr.write(`subjekti: warning: ${report.cacheWarning}\n`);
     if (flags.json) {
       // stdout holds the report alone, so it can be piped to a parser; the warnings are in it.
       io.stdout.write(jsonReport(report, options));

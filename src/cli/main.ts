@@ -9,6 +9,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { Command, CommanderError } from "commander";
+import { isErrno, machineErrorLine } from "../common/machine-error.ts";
 import { SubjektiError } from "../core/subjekti-error.ts";
 import { VERSION } from "../core/version.ts";
 import { terminalLines } from "../common/terminal-text.ts";
@@ -25,26 +26,6 @@ import { addSyncCommand } from "./sync.ts";
 import { addValidateCommand } from "./validate.ts";
 
 export { type Io, processIo } from "./io.ts";
-
-/** The one line for an error of the machine, not of the data: what failed and what to do. */
-function environmentLine(error: NodeJS.ErrnoException): string | undefined {
-  const where = error.path ?? "";
-  switch (error.code) {
-    case "EACCES":
-    case "EPERM":
-      return `cannot ${error.syscall ?? "use"} ${where}: permission denied; check its permissions or pick another directory`;
-    case "ENOSPC":
-      return `no space left on the device writing ${where}: free some space and build again`;
-    case "ENOTDIR":
-    case "EEXIST":
-    case "EISDIR":
-      return `${where}: ${error.code === "EISDIR" ? "a directory where a file belongs" : "a file where a directory belongs"}; remove it or pick another directory`;
-    case "EMFILE":
-      return "too many open files: raise the limit (ulimit -n) and try again";
-    default:
-      return undefined;
-  }
-}
 
 /** Runs the CLI on `argv` (without node and the script); resolves to the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -93,7 +74,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       io.stderr.write(terminalLines([`subjekti: cannot listen on ${server.host}: not an address of this machine; pass another --host`]));
       return 1;
     }
-    const line = errno instanceof Error ? environmentLine(errno) : undefined;
+    const line = isErrno(errno) ? machineErrorLine(errno) : undefined;
     if (line === undefined) throw error;
     io.stderr.write(terminalLines([`subjekti: ${line}`]));
     return 1;

@@ -50,7 +50,8 @@ export function rebuildOnChange(dataDir: string, outDir: string, io: Io, problem
     const { buildSite } = await import("../site/build-site.ts");
     const { summarise } = await import("../site/build-report.ts");
     try {
-      const report = await buildSite(await optionsOf(dataDir, outDir));
+      // A build of the same output run by hand meanwhile is waited for, not refused: the watcher rebuilds after it.
+      const report = await buildSite({ ...(await optionsOf(dataDir, outDir)), wait: true }, undefined, (line) => io.stderr.write(`subjekti preview: ${line}\n`));
       io.stdout.write(`subjekti preview: rebuilt: ${summarise(report, { outDir })}\n`);
     } catch (error) {
       if (error instanceof DataError) problems.print(error.problems, error.kinds);

@@ -5,6 +5,7 @@ import { judgeWarnings, KNOWN_PROBLEMS_FILE, readKnownProblems, readUnder, write
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { checkDirs, type ReadFlags, readOptionsOf, withReadOptions } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
+import { stoppable } from "./stop-on-signal.ts";
 
 interface ValidateFlags extends ReadFlags {
   readonly json: boolean;
@@ -29,7 +30,8 @@ export function addValidateCommand(program: Command, { io, problems }: CommandCo
     const options = flags.accept ? { ...readOptionsOf(flags), strict: false, allProblems: true } : readUnder(known, readOptionsOf(flags));
     // The records as a build reads them (threads for large inputs), not parsed back into objects.
     const nothing = async (): Promise<void> => undefined;
-    const result = await readInIdOrder(options, { take: nothing, restart: nothing });
+    // Stopped by a signal, the sort's runs go with it.
+    const result = await stoppable(io, "validate", () => readInIdOrder(options, { take: nothing, restart: nothing }));
     if (flags.accept) {
       const accepted = await writeKnownProblems(flags.data, result.warnings);
       io.stdout.write(`accepted ${accepted} warning${accepted === 1 ? "" : "s"} as known in ${join(flags.data, KNOWN_PROBLEMS_FILE)}: review it, and commit it with the data\n`);

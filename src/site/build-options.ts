@@ -48,6 +48,8 @@ export interface BuildOptions {
   readonly downloads?: readonly DownloadFormat[];
   /** `SOURCE_DATE_EPOCH`: the data's date in seconds, for reproducible builds; else the newest source's modification time. */
   readonly sourceDateEpoch?: string | undefined;
+  /** Another build holds the output's lock: wait for it (true) or refuse at once. */
+  readonly wait?: boolean;
 }
 
 /**

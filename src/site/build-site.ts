@@ -12,11 +12,14 @@
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_DOWNLOADS, type Download } from "../core/download-files.ts";
+import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
+import { takeOutputLock } from "../common/output-lock.ts";
+import { DEAD, OWN } from "../common/remove-leftovers.ts";
+import { makeScratchDir } from "../common/scratch-dir.ts";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { type BuildCache, openBuildCache } from "../data/order/build-cache.ts";
@@ -33,6 +36,7 @@ import { readInIdOrder } from "../data/order/read-in-order.ts";
 import type { ReadOptions, ReadSummary } from "../data/order/read-records.ts";
 import { type SiteChanges, readSiteFacts, siteChanges } from "./site-changes.ts";
 import { RecordLengths } from "./site-shape.ts";
+import { removeBuildLeftovers } from "./site-leftovers.ts";
 import { writePlainSite } from "./write-plain-site.ts";
 import { judgeWarnings, type JudgedWarnings, readKnownProblems, readUnder } from "../data/problems/known-problems.ts";
 import { dataDate } from "../feed/data-date.ts";
@@ -67,6 +71,8 @@ export interface BuildReport extends WriteReport {
   readonly feed?: FeedReport;
   /** The warnings accepted in the data directory's known-problems.json, counted, not listed in `warnings`. */
   readonly known?: JudgedWarnings["known"];
+  /** Why the build cache could not be used or written, when it could not (the build went on without it). */
+  readonly cacheWarning?: string;
 }
 
 /** What reading the records into chunks found: the read's summary and what the site goes over of the target's limits. */
@@ -75,14 +81,28 @@ type ReadChunks = ReadSummary & JudgedWarnings & { readonly overLimits: readonly
 /** Progress of the write stage: files settled so far of the total. */
 export type ProgressListener = WriteProgress;
 
-/** Builds the site, then its change feed; throws DataError (with nothing written) when the data has errors. */
-export async function buildSite(options: BuildOptions, onProgress?: ProgressListener): Promise<BuildReport> {
-  // Read (and verified) before anything is written: a damaged previous feed stops the build with the site untouched.
-  const previous = options.feed !== true ? null : await readPreviousFeed(options.previous, options.outDir, options.links === "files");
+/**
+ * Builds the site, then its change feed; throws DataError (with nothing written) when the data has
+ * errors. One build at a time per output: the output's lock is taken before anything is read or
+ * written (waited for with `options.wait`, else refused; `notice` hears the one line of a wait or
+ * a takeover); then what dead builds left is removed. Stopped by a signal, the CLI removes what
+ * this build registered (interrupt-cleanup.ts).
+ */
+export async function buildSite(options: BuildOptions, onProgress?: ProgressListener, notice?: (line: string) => void): Promise<BuildReport> {
+  const lock = await takeOutputLock(options.outDir, `--out ${options.outDir}`, { wait: options.wait ?? false, command: "build", ...(notice === undefined ? {} : { notice }) });
+  const forget = cleanUpOnInterrupt(() => removeBuildLeftovers(options.outDir, options.cacheDir, OWN));
   try {
-    return await buildWithFeed(options, previous, onProgress);
+    removeBuildLeftovers(options.outDir, options.cacheDir, DEAD);
+    // Read (and verified) before anything is written: a damaged previous feed stops the build with the site untouched.
+    const previous = options.feed !== true ? null : await readPreviousFeed(options.previous, options.outDir, options.links === "files");
+    try {
+      return await buildWithFeed(options, previous, onProgress);
+    } finally {
+      await previous?.dispose();
+    }
   } finally {
-    await previous?.dispose();
+    forget();
+    await lock.release();
   }
 }
 
@@ -139,7 +159,8 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
   };
   if (options.links === "files") {
     // The chunks wait in a temporary directory while the pages are cut from them (chunk c in file c).
-    const dir = await mkdtemp(join(tmpdir(), "subjekti-chunks-"));
+    const scratch = await makeScratchDir("chunks");
+    const dir = scratch.path;
     try {
       const hashes: string[] = [];
       const records = await readChunks((chunk) => writeFile(join(dir, String(hashes.push(chunk.hash) - 1)), chunk.bytes()), async () => void (hashes.length = 0));
@@ -149,7 +170,7 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
       const fed = await feed(records, (chunk) => join(dir, String(chunk)), await dataDateOf(records, options, previous, (chunk) => join(dir, String(chunk))));
       return await finish({ started, readDone, cache }, records, written, () => changes, fed, { notes: notesOf(metadata), downloads: [] });
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await scratch.remove();
     }
   }
   const before = await readSiteFacts(options.outDir);
@@ -212,10 +233,12 @@ async function finish(run: { started: number; readDone: number; cache: BuildCach
   await run.cache?.keepOnly(records.cacheKeys);
   const ended = performance.now();
   const { count, reused, warnings, kinds, overLimits, known } = records;
+  const cacheWarning = run.cache?.warning;
   return {
     count, reused, warnings, kinds, overLimits,
     notes: published.notes,
     downloads: published.downloads,
+    ...(cacheWarning === undefined ? {} : { cacheWarning }),
     ...(known === undefined ? {} : { known }),
     ...(feed === undefined ? {} : { feed }),
     files: written.files,

@@ -34,6 +34,8 @@ export interface RenderedBlock {
   readonly problems: readonly Problem[];
   /** How many more errors of each kind there were (see ProblemCollector.merge). */
   readonly dropped: Readonly<Record<string, number>>;
+  /** Why the block could not be stored in the build cache, when it was to be and could not (BuildCache.failed). */
+  readonly uncached?: string;
 }
 
 /** Collects records one at a time: validated, rendered into one growing buffer. */
@@ -131,6 +133,7 @@ export function renderJsonBlock(task: BlockTask): RenderedBlock {
   const renderer = new BlockRenderer(task.file, task.strict, task.maxFieldLength);
   parseBlock(task.text, task.file, { record: (value, position, source) => renderer.add(value, position, source) }, renderer.problems);
   const block = renderer.finish();
-  if (task.store !== undefined && block.problems.every((p) => p.severity !== "error")) storeBlock(task.store, block);
-  return block;
+  if (task.store === undefined || block.problems.some((p) => p.severity === "error")) return block;
+  const uncached = storeBlock(task.store, block);
+  return uncached === undefined ? block : { ...block, uncached };
 }

@@ -61,8 +61,10 @@ export async function writeKnownProblems(dataDir: string, warnings: readonly Pro
   const sorted = [...accepted.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, a]) => a);
   const path = join(dataDir, KNOWN_PROBLEMS_FILE);
   const text = `${JSON.stringify({ accepted: sorted }, null, 2)}\n`;
-  await writeFile(`${path}.tmp-${process.pid}`, text);
-  await rename(`${path}.tmp-${process.pid}`, path);
+  // Hidden while it is written: a build reading --data meanwhile never takes it for a file it ignores.
+  const temporary = join(dataDir, `.${KNOWN_PROBLEMS_FILE}.tmp-${process.pid}`);
+  await writeFile(temporary, text);
+  await rename(temporary, path);
   return sorted.length;
 }
 
