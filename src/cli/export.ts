@@ -48,7 +48,7 @@ export function addExportCommand(program: Command, { io, problems }: CommandCont
     await checkOut(flags.out, flags.data);
     const { exportRecords } = await import("../export/export-records.ts");
     const report = await exportRecords({ ...readOptionsOf(flags), format, out: flags.out });
-    problems.print(report.warnings, report.kinds);
+    await problems.print(report.warnings, report.kinds);
     io.stdout.write(`exported ${report.count} subjects to ${flags.out} (${format})\n`);
   });
 }

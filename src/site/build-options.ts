@@ -1,7 +1,7 @@
 /** The options of a build, with the defaults the CLI documents. */
 import type { KeepChanges } from "../feed/keep-changes.ts";
 import type { Form } from "../core/layout.ts";
-import type { Target } from "./deploy-preflight.ts";
+import type { Target } from "./targets.ts";
 import type { LinkKind } from "./site-shape.ts";
 
 export interface BuildOptions {
