@@ -414,6 +414,15 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   }),
   refuse("If-None-Match: * on format=xml -> still 404", "GET", `${P}?format=xml`, 404, NOT_FOUND, { headers: { "If-None-Match": "*" } }),
 
+  // Conditional and Range headers Django ignores: the whole page, 200. The edge reads the page file
+  // and the chunks without them (a CDN would answer 304 or 206); the stand-in CDNs refuse them.
+  get("Range: bytes=0-9 on a pre-rendered page -> 200, the whole page (DRF ignores Range)", P, FIRST, { headers: { Range: "bytes=0-9" } }),
+  get("Range on a derived page -> 200, the whole page", `${P}?limit=5&offset=3`, page(3, 5, `${C}?limit=5&offset=8`, `${C}?limit=5`), { headers: { Range: "bytes=0-9", "If-Range": '"x"' } }),
+  get("If-Modified-Since in the future on a pre-rendered page -> 200 (DRF sends no Last-Modified)", P, FIRST, { headers: { "If-Modified-Since": "Fri, 01 Jan 2100 00:00:00 GMT" } }),
+  get("If-Match and If-Unmodified-Since that fail -> 200 (DRF ignores them)", `${P}?limit=7`, page(0, 7, `${C}?limit=7&offset=7`, null), {
+    headers: { "If-Match": '"nope"', "If-Unmodified-Since": "Thu, 01 Jan 1970 00:00:00 GMT" },
+  }),
+
   // raw bytes, the Host as sent, indent, paths as sent: answers computed by real DRF
   ...drfCases(),
   { ...get("indent=4 page, If-None-Match: its own ETag -> 304", `${P}?limit=3`, ""), status: 304, headers: { Accept: "application/json; indent=4" }, conditional: (etag) => etag },
