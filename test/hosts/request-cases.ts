@@ -188,9 +188,13 @@ function drfCase(drf: DrfAnswer): RequestCase {
     Object.assign(exceptions, { edge: { because: HOST_LOWER_CASED, body }, netlify: { because: HOST_LOWER_CASED, body }, wrangler: { because: WORKERD_LOWER_CASES, body } });
   }
   if (drf.headers["Accept"] === "application/json; indent=\u0663") {
-    // Django reads the header's bytes as Latin-1, so `٣` is no digit and the page is compact; Python's
-    // json.dumps(indent=3) and JSON.stringify(indent 3) agree on this page.
-    exceptions.wrangler = { because: WORKERD_DECODES_HEADERS, body: JSON.stringify(JSON.parse(drf.body), null, 3) };
+    // Django reads the header's bytes as Latin-1, so `٣` is no digit and the page is compact. What
+    // workerd's indent of 3 gives is DRF's own indent=4 answer for the same target with every
+    // level's four spaces made three (JSON text holds no raw newline inside a string), not the
+    // JSON.stringify call the code itself makes.
+    const pretty = DRF_ANSWERS.find((answer) => answer.target === drf.target && answer.headers["Accept"] === "application/json; indent=4");
+    if (pretty === undefined) throw new Error(`drf-answers.json has no indent=4 answer for ${drf.target}`);
+    exceptions.wrangler = { because: WORKERD_DECODES_HEADERS, body: pretty.body.replace(/^(?: {4})+/gm, (levels) => " ".repeat((levels.length / 4) * 3)) };
   }
   const extra = {
     ...(Object.keys(exceptions).length === 0 ? {} : { exceptions }),
