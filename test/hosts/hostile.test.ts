@@ -84,9 +84,10 @@ function splitAnswers(data: Buffer): RawAnswer[] {
 }
 
 /**
- * "At once" for these inputs: the super-linear patterns they were written against took minutes
- * each; ten seconds catches those again without failing on a machine loaded by other work (a
- * 1-second bound measured 1.3 s at load 20). Speed itself is measured by `npm run soak`.
+ * The bound of these inputs, as the tests' names say: under ten seconds. The super-linear patterns
+ * they were written against took minutes each, so ten seconds catches those again without failing
+ * on a machine loaded by other work (a 1-second bound measured 1.3 s at load 20). How fast they are
+ * answered is the bench's to say (`npm run soak`), not a test's.
  */
 const QUICK_MS = 10_000;
 
@@ -105,7 +106,7 @@ function expectRefusal(answer: RawAnswer | undefined, status: number, detail: Re
 }
 
 describe("linear time on every byte a request carries", () => {
-  it("the core: int() of 1 + a million spaces + 1, str.strip() of an Accept with a million inner spaces, a raw header line of a megabyte", () => {
+  it("the core in under 10 s: int() of 1 + a million spaces + 1, str.strip() of an Accept with a million inner spaces, a raw header line of a megabyte", () => {
     const spaces = " ".repeat(1_040_000);
     const start = performance.now();
     expect(parsePythonInt(`1${spaces}1`)).toBeNull();
@@ -117,7 +118,7 @@ describe("linear time on every byte a request carries", () => {
     expect(performance.now() - start).toBeLessThan(QUICK_MS);
   });
 
-  it("GET ?offset=1 + a megabyte of + + 1 -> refused at once (431), an ordinary request on another connection unharmed", async () => {
+  it("GET ?offset=1 + a megabyte of + + 1 -> refused (431) in under 10 s, an ordinary request on another connection unharmed", async () => {
     const [attack, ordinary] = await Promise.all([
       timed(() => exchange(get(`/api/subjekti/?offset=1${MEGABYTE_OF_PLUSES}1`))),
       timed(() => sendRaw(port, "GET", "/api/subjekti/?limit=1", { Host: "testserver" })),
@@ -128,7 +129,7 @@ describe("linear time on every byte a request carries", () => {
     expect(ordinary.ms).toBeLessThan(QUICK_MS);
   });
 
-  it("the largest offset and Accept the preview reads (120,000 inner spaces) -> answered well under a second", async () => {
+  it("the largest offset and Accept the preview reads (120,000 inner spaces) -> answered in under 10 s (quadratic parsing took minutes)", async () => {
     const offset = await timed(() => sendRaw(port, "GET", `/api/subjekti/?limit=1&offset=1${LARGEST_PLUSES}1`, { Host: "testserver" }));
     expect(offset.value.status).toBe(200);
     expect((JSON.parse(offset.value.body.toString()) as { previous: string | null }).previous).toBeNull();
@@ -138,7 +139,7 @@ describe("linear time on every byte a request carries", () => {
     expect(accept.ms).toBeLessThan(QUICK_MS);
   });
 
-  it("an Accept of a megabyte -> 431 at once", async () => {
+  it("an Accept of a megabyte -> 431 in under 10 s", async () => {
     const { value, ms } = await timed(() => exchange(get("/api/subjekti/", `Host: testserver\r\nAccept: a${" ".repeat(1_040_000)}b\r\n`)));
     expectRefusal(value[0], 431, /too large/);
     expect(ms).toBeLessThan(QUICK_MS);
@@ -153,7 +154,7 @@ describe("linear time on every byte a request carries", () => {
       await deno?.stop();
     });
 
-    it("offset=1 + 60,000 + + 1, then Accept: a + 60,000 spaces + b -> answered well under a second each", async () => {
+    it("offset=1 + 60,000 + + 1, then Accept: a + 60,000 spaces + b -> each answered in under 10 s", async () => {
       const offset = await timed(() => deno.send("GET", `/api/subjekti/?limit=1&offset=1${"+".repeat(60_000)}1`, {}));
       expect(offset.value.status).toBe(200);
       const accept = await timed(() => deno.send("GET", "/api/subjekti/?limit=1", { Accept: `a${" ".repeat(60_000)}b` }));
