@@ -1,5 +1,5 @@
 /** Helpers for the read-and-validate tests: problems as the CLI prints them, and the no-write guarantee. */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { DataError, formatProblem, type Problem, type ProblemKind } from "../../src/data/problems/problems.ts";
@@ -99,7 +99,11 @@ export async function expectBuildLeavesSiteUnchanged(dataDir: string, strict = f
   await mkdir(join(out, "_subjekti"), { recursive: true });
   await writeFile(join(out, "_subjekti", "manifest.json"), '{"previous":"site"}');
   await writeFile(join(out, "index.html"), "an earlier build");
-  const before = await snapshotTree(out);
-  await expect(build(dataDir, out, { strict })).rejects.toBeInstanceOf(DataError);
-  expect(await snapshotTree(out)).toEqual(before);
+  try {
+    const before = await snapshotTree(out);
+    await expect(build(dataDir, out, { strict })).rejects.toBeInstanceOf(DataError);
+    expect(await snapshotTree(out)).toEqual(before);
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
 }
