@@ -4,13 +4,17 @@
  * (answerRequest, as every host answers), and by the deployment over HTTP; the two are compared
  * status, contract headers and bytes (compare-answer.ts). Nothing of the contract is written here.
  */
+import { createHash } from "node:crypto";
 import { answerRequest, type SendAnswer, type SiteHost } from "../core/answer-request.ts";
+import type { Download } from "../core/download-files.ts";
 import { describeError } from "../core/describe-error.ts";
+import { chunkPath } from "../core/layout.ts";
+import type { Manifest } from "../core/manifest.ts";
 import { SubjektiError } from "../core/subjekti-error.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
 import { compareAnswer, type Difference } from "./compare-answer.ts";
 import { localSite, readLocalManifest } from "./local-site.ts";
-import { planProbes, type Probe, type ProbeKind } from "./plan-probes.ts";
+import { type PlanOptions, planProbes, type Probe, type ProbeKind } from "./plan-probes.ts";
 import { type ConnectTo, connectionHint, isConnectionError, sender, type Sender, type TrustOptions } from "./send-request.ts";
 
 /**
@@ -71,12 +75,23 @@ export interface CheckReport {
   readonly seconds: number;
 }
 
+/** The keys of the list's first subject, to look it up by each (undefined for an empty list). */
+async function firstSubject(site: SiteHost, manifest: Manifest): Promise<PlanOptions["subject"]> {
+  const path = chunkPath(manifest, 0);
+  const text = path === null ? null : await site.readChunk(path);
+  if (text === null || text === "") return undefined;
+  const end = text.indexOf("\n");
+  const line = end === -1 ? text : text.slice(0, end);
+  const { id, jedinstvena_oznaka: code, oib } = JSON.parse(line) as { id: number; jedinstvena_oznaka: string; oib: string };
+  return { id, code, oib };
+}
+
 /** Checks the deployment at `options.url` against the site in `options.dir`. */
 export async function checkSite(options: CheckOptions): Promise<CheckReport> {
   const origin = deploymentOrigin(options.url);
   const manifest = await readLocalManifest(options.dir);
   const site = localSite(options.dir, manifest);
-  const probes = planProbes(manifest, { sample: options.sample, seed: options.seed, etags: options.etags });
+  const probes = planProbes(manifest, { sample: options.sample, seed: options.seed, etags: options.etags, subject: await firstSubject(site, manifest) });
   const started = performance.now();
   /** Plan index -> that request's failure. */
   const failed = new Map<number, Failure>();
@@ -92,6 +107,7 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
   const fileExpected: number[] = [];
   const notFromFile = new Set<number>();
   const filesAnswer = origin.origin === new URL(manifest.baseUrl).origin;
+  const downloadFailures: Failure[] = [];
   try {
     await forEachBounded([...probes.keys()], options.concurrency, async (index) => {
       if (unreachable !== undefined) return;
@@ -109,6 +125,24 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
       }
       options.progress?.(++done, probes.length);
     });
+    if (unreachable === undefined) {
+      for (const download of manifest.downloads ?? []) {
+        for (const path of [download.path, download.immutablePath]) {
+          checked.download = (checked.download ?? 0) + 1;
+          let differences: Difference[];
+          try {
+            differences = checkDownload(download, await live.send("GET", path, {}));
+          } catch (error) {
+            if (isConnectionError(error)) {
+              unreachable ??= error;
+              break;
+            }
+            differences = [{ what: "answer", expected: "status 200", got: describeError(error) }];
+          }
+          if (differences.length > 0) downloadFailures.push({ kind: "download", method: "GET", url: `${origin.origin}${path}`, differences });
+        }
+      }
+    }
   } finally {
     live.close();
   }
@@ -117,19 +151,34 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
     throw new SubjektiError("UNREACHABLE", `${origin.origin}${via}: ${describeError(unreachable)}: ${connectionHint(unreachable)}`);
   }
   // Settled in any order: reported in the plan's.
-  const failures = [...failed.keys()].sort((a, b) => a - b).map((index) => failed.get(index) as Failure);
+  const failures = [...[...failed.keys()].sort((a, b) => a - b).map((index) => failed.get(index) as Failure), ...downloadFailures];
+  const downloads = checked.download ?? 0;
   return {
     origin: origin.origin,
     dir: options.dir,
     count: manifest.count,
     baseUrl: manifest.baseUrl,
     checked,
-    total: probes.length,
-    matched: probes.length - failures.length,
+    total: probes.length + downloads,
+    matched: probes.length + downloads - failures.length,
     failures,
     fromFiles: marked ? { expected: fileExpected.length, notFromFiles: [...notFromFile].sort((a, b) => a - b).map((index) => `${origin.origin}${(probes[index] as Probe).target}`) } : null,
     seconds: (performance.now() - started) / 1000,
   };
+}
+
+/**
+ * How a download as served differs from the build's: the status, its size and its SHA-256 (the
+ * manifest's, which the build computed from the same bytes), and the strong ETag every host sends.
+ */
+export function checkDownload(download: Download, got: { readonly status: number; readonly headers: ReadonlyMap<string, string>; readonly body: Uint8Array }): { what: string; expected: string; got: string }[] {
+  const differences: { what: string; expected: string; got: string }[] = [];
+  if (got.status !== 200) return [{ what: "status", expected: "200", got: String(got.status) }];
+  if (got.body.length !== download.bytes) differences.push({ what: "bytes", expected: String(download.bytes), got: String(got.body.length) });
+  const sha256 = createHash("sha256").update(got.body).digest("hex");
+  if (sha256 !== download.sha256) differences.push({ what: "sha256", expected: download.sha256, got: sha256 });
+  if (got.headers.get("access-control-allow-origin") !== "*") differences.push({ what: "access-control-allow-origin", expected: "*", got: got.headers.get("access-control-allow-origin") ?? "(none)" });
+  return differences;
 }
 
 /** The origin of the deployment's URL; a usage error when it is no http(s) URL. */

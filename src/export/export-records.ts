@@ -11,7 +11,7 @@ import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import type { Subject } from "../core/render-page.ts";
-import { loadExcelJs } from "./load-exceljs.ts";
+import { loadExcelJs, withZipDate } from "./load-exceljs.ts";
 import type { Problem, ProblemKind } from "../data/problems/problems.ts";
 import { readInIdOrder } from "../data/order/read-in-order.ts";
 import type { ReadOptions } from "../data/order/read-records.ts";
@@ -44,7 +44,7 @@ export function* subjectsOf(block: RenderedBlock): Generator<Subject> {
 }
 
 /** Takes rows, one subject each, in order; then ends the file, or abandons it (a rule across records broken after some rows). */
-interface RowWriter {
+export interface RowWriter {
   row(subject: Subject): Promise<void> | void;
   end(): Promise<void>;
   abort(): void;
@@ -62,15 +62,23 @@ function csvCell(value: unknown): string {
   return /[;"\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** The CSV's first line: the byte-order mark, then the ten field names. */
+export const CSV_HEADER = `\uFEFF${FIELD_NAMES.join(";")}\r\n`;
+
+/** One subject as a line of the CSV. */
+export function csvRow(subject: Subject): string {
+  return `${FIELD_NAMES.map((f) => csvCell(subject[f])).join(";")}\r\n`;
+}
+
 function csvWriter(path: string): RowWriter {
   const { out, abort } = fileStream(path);
   const write = async (text: string): Promise<void> => {
     if (!out.write(text)) await once(out, "drain");
   };
   // The header alone is far below the stream's buffer: it never waits for a drain.
-  out.write(`\uFEFF${FIELD_NAMES.join(";")}\r\n`);
+  out.write(CSV_HEADER);
   return {
-    row: (s) => write(`${FIELD_NAMES.map((f) => csvCell(s[f])).join(";")}\r\n`),
+    row: (s) => write(csvRow(s)),
     async end() {
       out.end();
       await once(out, "finish");
@@ -82,10 +90,20 @@ function csvWriter(path: string): RowWriter {
 /** The last row of a worksheet (the lists cover every row a person may add). */
 const MAX_ROWS = 1_048_576;
 
-function xlsxWriter(path: string): RowWriter {
+/**
+ * A workbook written to `path` row by row. With `date`, every date inside it (the document's
+ * properties, each zip entry's time) is that one, so the same rows give the same bytes; without,
+ * exceljs's own (the clock).
+ */
+export function xlsxWriter(path: string, date?: Date): RowWriter {
   // The streaming writer commits each row to the zip as it goes: a million rows never sit in memory.
   const { out, abort } = fileStream(path);
-  const workbook = new (loadExcelJs().stream.xlsx.WorkbookWriter)({ stream: out, useStyles: true, useSharedStrings: false });
+  const make = () => new (loadExcelJs().stream.xlsx.WorkbookWriter)({ stream: out, useStyles: true, useSharedStrings: false });
+  const workbook = date === undefined ? make() : withZipDate(date, make);
+  if (date !== undefined) {
+    workbook.created = date;
+    workbook.modified = date;
+  }
   const sheet = workbook.addWorksheet("subjekti", { views: [{ state: "frozen", ySplit: 1 }] });
   // Help for the person editing it: a filter on every column, the known levels and the two flags
   // offered as lists (suggestions only: another lowercase level is still accepted, with a warning).

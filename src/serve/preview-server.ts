@@ -13,7 +13,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo, Socket } from "node:net";
 import { resolve, sep } from "node:path";
 import serveHandler from "serve-handler";
-import { feedFileRule } from "../core/feed-files.ts";
+import { downloadEtag, downloadMediaType, staticFileHeaders } from "../core/download-files.ts";
 import { answerRequest, finish, type HeaderReader, type SendAnswer, type SentRequest } from "../core/answer-request.ts";
 import { isHostAllowed } from "../core/allowed-hosts.ts";
 import { describeError } from "../core/describe-error.ts";
@@ -280,12 +280,10 @@ async function answerHttp(site: Site, req: IncomingMessage, res: ServerResponse)
     const answer = await answerRequest(sentRequest(req, site.forwardedProto), site.files);
     if (answer.kind === "static") {
       req.url = answer.url;
-      // The change feed's files: readable from any origin, cached as the feed's table says.
-      const feed = feedFileRule(new URL(answer.url, "http://x").pathname);
-      if (feed !== undefined) {
-        res.setHeader("Access-Control-Allow-Origin", "*");
-        res.setHeader("Cache-Control", feed.cacheControl);
-      }
+      // The change feed's files and the downloads: readable from any origin, cached as their table says.
+      const path = new URL(answer.url, "http://x").pathname;
+      for (const [name, value] of staticFileHeaders(path) ?? []) res.setHeader(name, value);
+      if (await answeredDownload(site, path, req, res)) return;
       await serveHandler(req, res, { public: site.dir, directoryListing: false, symlinks: false, etag: false }, staticFiles(site.dir, res));
     } else {
       send(res, answer);
@@ -295,6 +293,25 @@ async function answerHttp(site: Site, req: IncomingMessage, res: ServerResponse)
     if (!res.headersSent) send(res, finish(siteUnavailable(`The preview failed: ${describeError(error)}`), "GET"));
     else res.destroy();
   }
+}
+
+/**
+ * A download's strong ETag (its SHA-256, from the manifest) and media type; a 304 when the client
+ * holds those bytes (true: answered). serve-handler then sends the file, honouring Range.
+ */
+async function answeredDownload(site: Site, path: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const state = await site.files.manifest();
+  const downloads = "manifest" in state ? (state.manifest.downloads ?? []) : [];
+  const etag = downloadEtag(path, downloads);
+  if (etag === undefined) return false;
+  res.setHeader("ETag", etag);
+  res.setHeader("Content-Type", downloadMediaType(path, downloads) ?? "application/octet-stream");
+  const ifNoneMatch = req.headers["if-none-match"];
+  if ((req.method === "GET" || req.method === "HEAD") && ifNoneMatch !== undefined && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag || tag.trim() === "*")) {
+    res.writeHead(304).end();
+    return true;
+  }
+  return false;
 }
 
 /** The health check's answer: the site's count and hash, or 503 with why it cannot answer. */

@@ -5,7 +5,8 @@
  * from the rendered records' lengths (RecordLengths: prefix sums, so another limit costs one pass over its pages).
  */
 import { buildLinks } from "../core/build-links.ts";
-import { buildFileLinks, FILE_PAGES_DIR } from "../core/file-links.ts";
+import { buildFileLinks, FILE_PAGES_DIR, SUBJECTS_PER_DIR } from "../core/file-links.ts";
+import { oibPrefixDigits } from "../core/key-index.ts";
 import { CHUNK_SIZE, CHUNKS_PER_SHARD, DATA_ROOT, type Form, SHARD_SIZE } from "../core/layout.ts";
 import { PUBLISHED_FILES } from "../core/published-files.ts";
 import type { QueryParam } from "../core/read-query.ts";
@@ -20,6 +21,8 @@ export interface ShapeOptions {
   /** Forms of `format` (query links only: a site of plain files has one form). */
   readonly forms: readonly Form[];
   readonly links: LinkKind;
+  /** The downloads written beside the pages (routed builds), each at two paths. */
+  readonly downloads?: number;
 }
 
 export interface SiteShape {
@@ -35,6 +38,8 @@ export interface SiteShape {
 export interface FileSizes {
   /** The largest records chunk file. */
   readonly chunk: number;
+  /** The largest download: the whole list (its NDJSON, which the CSV and the workbook do not exceed by much). */
+  readonly whole?: number;
   /** The largest page of `limit`: its records, its head (with the longest links of `form`) and tail. */
   page(limit: number, form: Form | "files"): number;
 }
@@ -62,9 +67,12 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
   });
 
   if (options.links === "files") {
-    // Page 0 exists even for an empty list: the entry page must answer.
-    let files = 1;
-    directory(FILE_PAGES_DIR, options.limits.length + 1);
+    // Page 0 exists even for an empty list: the entry page must answer. Every subject has its file,
+    // a thousand ids a directory (counted as if the ids were dense: gaps add directories, not files).
+    let files = 1 + count;
+    directory(FILE_PAGES_DIR, options.limits.length + 1 + (count > 0 ? 1 : 0));
+    directory(`${FILE_PAGES_DIR}/id`, Math.ceil(count / SUBJECTS_PER_DIR));
+    directory(`${FILE_PAGES_DIR}/id/<id ÷ ${SUBJECTS_PER_DIR}>`, Math.min(count, SUBJECTS_PER_DIR));
     for (const limit of options.limits) {
       const pages = Math.max(1, pagesOf(limit));
       files += pages;
@@ -76,10 +84,20 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
 
   const chunks = Math.ceil(count / CHUNK_SIZE);
   const docs = Object.keys(PUBLISHED_FILES).length;
-  // The manifest, the docs, every chunk, every page.
-  let files = 1 + docs + chunks;
+  // The key indexes (key-index.ts): the bounds, and an OIB file for every prefix.
+  const oibFiles = chunks === 0 ? 0 : 10 ** oibPrefixDigits(count);
+  const keyFiles = chunks === 0 ? 0 : 1 + oibFiles;
+  // The manifest, the docs, every chunk, the key indexes, every download (stable and content-named), every page.
+  const downloads = options.downloads ?? 0;
+  let files = 1 + docs + chunks + keyFiles + 2 * downloads;
+  if (downloads > 0) {
+    directory("downloads", 2 * downloads);
+    file("downloads/subjekti.<format>", () => sizes.whole ?? 0);
+  }
   const pageDirs = options.forms.length > 0 && options.limits.some((l) => pagesOf(l) > 0);
-  directory(DATA_ROOT, 2 + (chunks > 0 ? 1 : 0) + (pageDirs ? 1 : 0));
+  directory(DATA_ROOT, 2 + (chunks > 0 ? 3 : 0) + (pageDirs ? 1 : 0));
+  directory(`${DATA_ROOT}/oib`, Math.ceil(oibFiles / SHARD_SIZE));
+  directory(`${DATA_ROOT}/oib/<shard>`, Math.min(SHARD_SIZE, oibFiles));
   directory(`${DATA_ROOT}/records`, Math.ceil(chunks / CHUNKS_PER_SHARD));
   directory(`${DATA_ROOT}/records/<shard>`, Math.min(CHUNKS_PER_SHARD, chunks));
   directory(`${DATA_ROOT}/docs`, docs);
@@ -145,6 +163,9 @@ export function measureFiles(lengths: RecordLengths, baseUrl: string): FileSizes
   };
   const memo = new Map<string, number>();
   return {
+    get whole() {
+      return sums[count] ?? 0;
+    },
     get chunk() {
       let bytes = memo.get("chunk");
       if (bytes === undefined) memo.set("chunk", (bytes = widest(CHUNK_SIZE)));

@@ -80,6 +80,8 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
   /** Each records shard's directory (final name) and whether this build wrote it; the temporary ones to rename into place. */
   const recordDirs: { readonly dir: string; readonly written: boolean }[] = [];
   const renames: [string, string][] = [];
+  /** The shard directories this build put in place that were not there before: removed again if it fails. */
+  const placed: string[] = [];
   let writing: Promise<void>[] = [];
   let recordFiles = 0;
 
@@ -167,7 +169,10 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
     async endRecords() {
       if (group.length > 0) await flushGroup();
       await finishWrites();
-      for (const [tmp, dir] of renames.splice(0)) await rename(tmp, dir);
+      for (const [tmp, dir] of renames.splice(0)) {
+        await rename(tmp, dir);
+        placed.push(dir);
+      }
       return hashes;
     },
     chunkFile(chunk) {
@@ -199,6 +204,7 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
       // measured ~2x slower (BENCHMARKS.md).
       await forEachBounded(todo, CONCURRENCY, (shard) => mkdir(tmpOf(shard), { recursive: true }));
       for (const shard of todo) {
+        placed.push(dirOf(shard));
         const oldHash = previous.dirs[shard.key];
         // Pages hold the count and the origin: when either changed, no old page can match.
         const old = oldHash !== undefined && previous.sameHead(plan) ? join(root, shardDirPath(shard.key, oldHash)) : null;
@@ -237,6 +243,8 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
       // that nothing writes into the partial shards while they are removed.
       await writers?.close();
       if (made !== null && made !== undefined) await rm(made, { recursive: true, force: true });
+      // The previous manifest names none of them: the site is left as it was.
+      for (const dir of placed.splice(0)) await rm(dir, { recursive: true, force: true });
       if (await isDirectory(root)) await removeLeftovers(root);
     },
   };

@@ -56,7 +56,7 @@ describe("subjekti build --json", () => {
     expect(first.changed.urls).toContain(`${BASE}/api/subjekti/?format=api&limit=100&offset=5700`);
     expect(first.changed.urls).toContain(`${BASE}/openapi.json`);
     // Both forms, both limits, every page; page 0 of limit 20 also by its bare URL.
-    expect(first.changed.urls).toHaveLength(2 * (Math.ceil(5758 / 20) + Math.ceil(5758 / 100)) + 2 + 4);
+    expect(first.changed.urls).toHaveLength(2 * (Math.ceil(5758 / 20) + Math.ceil(5758 / 100)) + 2 + 7);
   });
 
   it("a rebuild after editing one record: exactly the four pages that show it and its chunk's tag", async () => {
@@ -71,16 +71,21 @@ describe("subjekti build --json", () => {
     await writeFile(join(data, "subjekti.json"), JSON.stringify(records, null, 2));
 
     const report = buildJson();
+    // The four pages, and the descriptions that name the downloads' hashes (the landing page, the data package, the catalogue).
     expect(report.changed).toEqual({
       urls: [
+        `${BASE}/`,
         `${BASE}/api/subjekti/?format=api&limit=100&offset=3400`,
         `${BASE}/api/subjekti/?format=api&limit=20&offset=3440`,
         `${BASE}/api/subjekti/?limit=100&offset=3400`,
         `${BASE}/api/subjekti/?limit=20&offset=3440`,
+        `${BASE}/catalog.jsonld`,
+        `${BASE}/catalog.ttl`,
+        `${BASE}/datapackage.json`,
       ],
-      tags: ["subjekti-chunk-3"],
+      tags: ["subjekti-chunk-3", "subjekti-docs"],
     });
-    expect(report.written).toBe(6); // those four pages, the chunk file and the manifest (which is no answer)
+    expect(report.written).toBe(10); // those four pages, the chunk file, the manifest (which is no answer) and the four descriptions
 
     // The tag is on exactly the answers that show a record of chunk 3, pre-rendered or derived, on any origin.
     const manifest = await readManifest(out);
