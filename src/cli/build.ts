@@ -4,7 +4,7 @@ import { DEFAULT_DOWNLOADS, DOWNLOAD_FORMATS, type DownloadFormat, isDownloadFor
 import type { Form } from "../core/layout.ts";
 import { SubjektiError } from "../core/subjekti-error.ts";
 import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "../site/build-options.ts";
-import { type Target, TARGETS } from "../site/deploy-preflight.ts";
+import { type Target, TARGETS } from "../site/targets.ts";
 import type { LinkKind } from "../site/site-shape.ts";
 import { DEFAULT_KEEP, type KeepChanges, parseKeep } from "../feed/keep-changes.ts";
 import type { Io } from "./io.ts";
@@ -124,7 +124,7 @@ export function addBuildCommand(program: Command, { io, problems }: CommandConte
     }
     // Under a baseline the warnings listed are the new ones: every one is printed, then the known ones counted.
     if (report.known !== undefined) problems.all = true;
-    problems.print(report.warnings, report.kinds);
+    await problems.print(report.warnings, report.kinds);
     problems.printKnown(report.known);
     printBuildReport(report, options, io.stdout);
   });

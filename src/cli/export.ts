@@ -52,7 +52,7 @@ export function addExportCommand(program: Command, { io, problems }: CommandCont
     const { exportRecords } = await import("../export/export-records.ts");
     const notice = (line: string): unknown => io.stderr.write(`subjekti: ${line}\n`);
     const report = await stoppable(io, "export", () => exportRecords({ ...readOptionsOf(flags), format, out: flags.out, wait: flags.wait, notice }));
-    problems.print(report.warnings, report.kinds);
+    await problems.print(report.warnings, report.kinds);
     io.stdout.write(`exported ${report.count} subjects to ${flags.out} (${format})\n`);
   });
 }

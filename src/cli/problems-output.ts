@@ -5,16 +5,15 @@
  */
 import type { Io } from "./io.ts";
 import { terminalLines } from "../common/terminal-text.ts";
-import { kindKey, type Problem, type ProblemKind } from "../data/problems/problems.ts";
-import { problemsAsJsonLines, summariseProblems } from "../data/problems/summarise-problems.ts";
+import type { Problem, ProblemKind } from "../data/problems/problems.ts";
 
 export interface ProblemOutput {
   /** Every problem line, not the first few of each kind. */
   all: boolean;
   /** JSON lines on stdout, for tools. */
   json: boolean;
-  /** Prints the problems kept, `kinds` counting them all. */
-  print(problems: readonly Problem[], kinds: readonly ProblemKind[]): void;
+  /** Prints the problems kept, `kinds` counting them all (the printers load then: `--help` never needs them). */
+  print(problems: readonly Problem[], kinds: readonly ProblemKind[]): Promise<void>;
   /** Prints the one line that counts the accepted warnings (known-problems.ts), when there are any. */
   printKnown(known: { readonly count: number; readonly path: string } | undefined): void;
 }
@@ -23,7 +22,8 @@ export function problemOutput(io: Io): ProblemOutput {
   const output: ProblemOutput = {
     all: false,
     json: false,
-    print(problems, kinds) {
+    async print(problems, kinds) {
+      const [{ kindKey }, { problemsAsJsonLines, summariseProblems }] = await Promise.all([import("../data/problems/problems.ts"), import("../data/problems/summarise-problems.ts")]);
       if (output.json) {
         io.stdout.write(terminalLines(problemsAsJsonLines(problems)));
         return;

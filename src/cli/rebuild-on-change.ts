@@ -54,7 +54,7 @@ export function rebuildOnChange(dataDir: string, outDir: string, io: Io, problem
       const report = await buildSite({ ...(await optionsOf(dataDir, outDir)), wait: true }, undefined, (line) => io.stderr.write(`subjekti preview: ${line}\n`));
       io.stdout.write(`subjekti preview: rebuilt: ${summarise(report, { outDir })}\n`);
     } catch (error) {
-      if (error instanceof DataError) problems.print(error.problems, error.kinds);
+      if (error instanceof DataError) await problems.print(error.problems, error.kinds);
       else if (error instanceof SubjektiError) io.stderr.write(terminalLines([`subjekti: ${error.message}`]));
       else throw error;
       io.stderr.write("subjekti preview: the rebuild failed; still serving the last good site\n");

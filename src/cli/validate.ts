@@ -1,7 +1,7 @@
 /** `subjekti validate`: every rule over the sources, every problem reported; writes nothing. */
 import { join } from "node:path";
 import type { Command } from "commander";
-import { judgeWarnings, KNOWN_PROBLEMS_FILE, readKnownProblems, readUnder, writeKnownProblems } from "../data/problems/known-problems.ts";
+import { KNOWN_PROBLEMS_FILE } from "../data/problems/known-problems-file.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { checkDirs, type ReadFlags, readOptionsOf, withReadOptions } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
@@ -22,7 +22,11 @@ export function addValidateCommand(program: Command, { io, problems }: CommandCo
   withReadOptions(validate).action(async (flags: ValidateFlags) => {
     problems.all = flags.allProblems;
     problems.json = flags.json;
-    const [{ readInIdOrder }, { loadMetadata }] = await Promise.all([import("../data/order/read-in-order.ts"), import("../site/docs/dataset-metadata.ts")]);
+    const [{ readInIdOrder }, { loadMetadata }, { judgeWarnings, readKnownProblems, readUnder, writeKnownProblems }] = await Promise.all([
+      import("../data/order/read-in-order.ts"),
+      import("../site/docs/dataset-metadata.ts"),
+      import("../data/problems/known-problems.ts"),
+    ]);
     await checkDirs({ data: flags.data });
     await loadMetadata(flags.data);
     // --accept reads every warning to record it; otherwise the accepted ones (if any) are judged apart.
@@ -39,7 +43,7 @@ export function addValidateCommand(program: Command, { io, problems }: CommandCo
     }
     const judged = judgeWarnings(known, flags.strict, result);
     if (judged.known !== undefined) problems.all = true;
-    problems.print(judged.warnings, judged.kinds);
+    await problems.print(judged.warnings, judged.kinds);
     problems.printKnown(judged.known);
     const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
     let warnings = 0;

@@ -2,7 +2,7 @@
 import type { DownloadFormat } from "../core/download-files.ts";
 import type { KeepChanges } from "../feed/keep-changes.ts";
 import type { Form } from "../core/layout.ts";
-import type { Target } from "./deploy-preflight.ts";
+import type { Target } from "./targets.ts";
 import type { LinkKind } from "./site-shape.ts";
 
 export interface BuildOptions {

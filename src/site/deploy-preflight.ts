@@ -10,14 +10,9 @@ import type { Form } from "../core/layout.ts";
 import { DEFAULT_LIMIT } from "../core/read-query.ts";
 import type { LinkKind, ShapeOptions, SiteShape } from "./site-shape.ts";
 
-/** The hosts a build can be checked against (`--target`). */
-export const TARGETS = ["none", "netlify", "cloudflare-free", "cloudflare-paid", "static"] as const;
-export type Target = (typeof TARGETS)[number];
+import type { Target } from "./targets.ts";
 
-/** Is `value` a target name? */
-export function isTarget(value: string): value is Target {
-  return (TARGETS as readonly string[]).includes(value);
-}
+export { isTarget, type Target, TARGETS } from "./targets.ts";
 
 /** What a host documents about a deployment; a limit it does not document is absent, never guessed. */
 export interface HostLimits {

@@ -85,9 +85,10 @@ function splitAnswers(data: Buffer): RawAnswer[] {
 }
 
 /**
- * "At once" for these inputs: the super-linear patterns they were written against took minutes
- * each; ten seconds catches those again without failing on a machine loaded by other work (a
- * 1-second bound measured 1.3 s at load 20). Speed itself is measured by `npm run soak`.
+ * The bound of these inputs, as the tests' names say: under ten seconds. The super-linear patterns
+ * they were written against took minutes each, so ten seconds catches those again without failing
+ * on a machine loaded by other work (a 1-second bound measured 1.3 s at load 20). How fast they are
+ * answered is the bench's to say (`npm run soak`), not a test's.
  */
 const QUICK_MS = 10_000;
 
@@ -106,7 +107,7 @@ function expectRefusal(answer: RawAnswer | undefined, status: number, detail: Re
 }
 
 describe("linear time on every byte a request carries", () => {
-  it("the core: int() of 1 + a million spaces + 1, str.strip() of an Accept with a million inner spaces, a raw header line of a megabyte", () => {
+  it("the core in under 10 s: int() of 1 + a million spaces + 1, str.strip() of an Accept with a million inner spaces, a raw header line of a megabyte", () => {
     const spaces = " ".repeat(1_040_000);
     const start = performance.now();
     expect(parsePythonInt(`1${spaces}1`)).toBeNull();
@@ -118,7 +119,7 @@ describe("linear time on every byte a request carries", () => {
     expect(performance.now() - start).toBeLessThan(QUICK_MS);
   });
 
-  it("GET ?offset=1 + a megabyte of + + 1 -> refused at once (431), an ordinary request on another connection unharmed", async () => {
+  it("GET ?offset=1 + a megabyte of + + 1 -> refused (431) in under 10 s, an ordinary request on another connection unharmed", async () => {
     const [attack, ordinary] = await Promise.all([
       timed(() => exchange(get(`/api/subjekti/?offset=1${MEGABYTE_OF_PLUSES}1`))),
       timed(() => sendRaw(port, "GET", "/api/subjekti/?limit=1", { Host: "testserver" })),
@@ -142,7 +143,7 @@ describe("linear time on every byte a request carries", () => {
     for (const { ms } of [offset, accept, longOffset, longAccept]) expect(ms).toBeLessThan(QUICK_MS);
   });
 
-  it("an Accept of a megabyte -> 431 at once", async () => {
+  it("an Accept of a megabyte -> 431 in under 10 s", async () => {
     const { value, ms } = await timed(() => exchange(get("/api/subjekti/", `Host: testserver\r\nAccept: a${" ".repeat(1_040_000)}b\r\n`)));
     expectRefusal(value[0], 431, /too large/);
     expect(ms).toBeLessThan(QUICK_MS);

@@ -239,9 +239,13 @@ function drfCase(drf: DrfAnswer): RequestCase {
     Object.assign(exceptions, { edge: { because: HOST_LOWER_CASED, body }, netlify: { because: HOST_LOWER_CASED, body }, wrangler: { because: WORKERD_LOWER_CASES, body } });
   }
   if (drf.headers["Accept"] === "application/json; indent=\u0663") {
-    // Django reads the header's bytes as Latin-1, so `٣` is no digit and the page is compact; Python's
-    // json.dumps(indent=3) and JSON.stringify(indent 3) agree on this page.
-    exceptions.wrangler = { because: WORKERD_DECODES_HEADERS, body: JSON.stringify(JSON.parse(drf.body), null, 3) };
+    // Django reads the header's bytes as Latin-1, so `٣` is no digit and the page is compact. What
+    // workerd's indent of 3 gives is DRF's own indent=4 answer for the same target with every
+    // level's four spaces made three (JSON text holds no raw newline inside a string), not the
+    // JSON.stringify call the code itself makes.
+    const pretty = DRF_ANSWERS.find((answer) => answer.target === drf.target && answer.headers["Accept"] === "application/json; indent=4");
+    if (pretty === undefined) throw new Error(`drf-answers.json has no indent=4 answer for ${drf.target}`);
+    exceptions.wrangler = { because: WORKERD_DECODES_HEADERS, body: pretty.body.replace(/^(?: {4})+/gm, (levels) => " ".repeat((levels.length / 4) * 3)) };
   }
   const extra = {
     ...(Object.keys(exceptions).length === 0 ? {} : { exceptions }),
@@ -453,6 +457,16 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   head("HEAD pre-rendered last page of 7", `${P}?limit=7&offset=49`, page(49, 7, null, `${C}?limit=7&offset=42`)),
   head("HEAD derived page limit=5&offset=3", `${P}?limit=5&offset=3`, page(3, 5, `${C}?limit=5&offset=8`, `${C}?limit=5`)),
   head("HEAD past the end -> empty page's length", `${P}?offset=2005`, page(2005, 20, null, `${C}?limit=20&offset=1985`)),
+  // Node's parser refuses a lower-case method, so the preview answers it on the bare socket: no
+  // ServerResponse there drops a body the handler gave a HEAD.
+  head("lower-case head -> upper-cased as Django does: no body, the GET's length", `${P}?limit=7`, page(0, 7, `${C}?limit=7&offset=7`, null), {
+    method: "head",
+    exceptions: {
+      // workerd's own 501 has its own body's length, not the GET's.
+      wrangler: { ...WORKERD_UNKNOWN_METHOD.wrangler, because: WORKERD_UNKNOWN_METHOD.wrangler?.because ?? "", length: utf8Length("ERROR: Unrecognized request method.") },
+      deno: { because: "Deno's server takes `head` for a method of its own, not HEAD, and writes Content-Length: 0 for the body-less answer", length: 0 },
+    },
+  }),
   refuse("HEAD with Accept text/html -> 406, no body", "HEAD", P, 406, "", { headers: { Accept: "text/html" }, length: utf8Length(NOT_ACCEPTABLE) }),
 
   // Accept
@@ -506,6 +520,15 @@ export const REQUEST_CASES: readonly RequestCase[] = [
     conditional: () => '"0000-other"',
   }),
   refuse("If-None-Match: * on format=xml -> still 404", "GET", `${P}?format=xml`, 404, NOT_FOUND, { headers: { "If-None-Match": "*" } }),
+
+  // Conditional and Range headers Django ignores: the whole page, 200. The edge reads the page file
+  // and the chunks without them (a CDN would answer 304 or 206); the stand-in CDNs refuse them.
+  get("Range: bytes=0-9 on a pre-rendered page -> 200, the whole page (DRF ignores Range)", P, FIRST, { headers: { Range: "bytes=0-9" } }),
+  get("Range on a derived page -> 200, the whole page", `${P}?limit=5&offset=3`, page(3, 5, `${C}?limit=5&offset=8`, `${C}?limit=5`), { headers: { Range: "bytes=0-9", "If-Range": '"x"' } }),
+  get("If-Modified-Since in the future on a pre-rendered page -> 200 (DRF sends no Last-Modified)", P, FIRST, { headers: { "If-Modified-Since": "Fri, 01 Jan 2100 00:00:00 GMT" } }),
+  get("If-Match and If-Unmodified-Since that fail -> 200 (DRF ignores them)", `${P}?limit=7`, page(0, 7, `${C}?limit=7&offset=7`, null), {
+    headers: { "If-Match": '"nope"', "If-Unmodified-Since": "Thu, 01 Jan 1970 00:00:00 GMT" },
+  }),
 
   // raw bytes, the Host as sent, indent, paths as sent: answers computed by real DRF
   ...drfCases(),

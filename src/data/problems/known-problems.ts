@@ -11,8 +11,9 @@ import { join } from "node:path";
 import { SubjektiError } from "../../core/subjekti-error.ts";
 import { DataError, kindsOf, type Problem, type ProblemKind } from "./problems.ts";
 
-/** Where the accepted warnings are kept: at the top of the data directory (find-sources.ts passes it over). */
-export const KNOWN_PROBLEMS_FILE = "known-problems.json";
+import { KNOWN_PROBLEMS_FILE } from "./known-problems-file.ts";
+
+export { KNOWN_PROBLEMS_FILE } from "./known-problems-file.ts";
 
 
 interface Accepted {
