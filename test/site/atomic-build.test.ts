@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { chunkPath, MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import type { Subject } from "../../src/core/render-page.ts";
-import { snapshotTree, tempDir } from "../_tree.ts";
+import { siteTree, tempDir } from "../_tree.ts";
 import { BASE_URL, build } from "./_build.ts";
 
 let work: string;
@@ -106,5 +106,5 @@ it("SIGKILL at any moment of a build leaves the previous or the new complete sit
   expect(killedMidWrite, outcomes.join("; ")).toBeGreaterThan(0);
   // A completed build afterwards cleans every leftover: the tree equals a clean build's.
   await build(data.b, out);
-  expect(await snapshotTree(out)).toEqual(await snapshotTree(reference.b));
+  expect(await siteTree(out)).toEqual(await siteTree(reference.b));
 }, 180_000);

@@ -88,10 +88,12 @@ export function landingPage(metadata: DatasetMetadata, facts: LandingFacts, subj
     [`${COLLECTION_PATH}?limit=${facts.maxLimit}`, `najveća stranica (${facts.maxLimit})`, `the largest page (${facts.maxLimit})`],
     [`${COLLECTION_PATH}?format=api&limit=3`, "format=api ostaje u poveznicama", "format=api, kept in the links"],
   ];
-  const coming: [string, string, string][] = [
+  // Keys of any list: the reader puts in a subject's own (docs/lookup.md).
+  const lookups: [string, string, string][] = [
     ["/api/", "korijen API-ja", "the API root"],
-    [`${COLLECTION_PATH}5/`, "jedan subjekt po id-u", "one subject by id"],
-    [`${COLLECTION_PATH}?oib=02735615212`, "subjekt po OIB-u", "a subject by OIB"],
+    [`${COLLECTION_PATH}<id>/`, "jedan subjekt po id-u", "one subject by id"],
+    [`${COLLECTION_PATH}?oib=<oib>`, "subjekti s tim OIB-om", "the subjects with that OIB"],
+    [`${COLLECTION_PATH}?jedinstvena_oznaka=<oznaka>`, "subjekt s tom oznakom", "the subject with that code"],
   ];
   const fields = Object.entries(subjectSchema.properties ?? {})
     .map(([name, property]) => `<tr><th scope="row"><code>${e(name)}</code></th><td lang="en">${e(shape(property))}</td><td lang="en">${e(property.description ?? "")}</td></tr>`)
@@ -167,9 +169,9 @@ ${both(
 <ul>
 ${examples.map(([href, hrText, enText]) => `<li>${link(href)} — ${e(hrText)} <span lang="en" class="en">(${e(enText)})</span></li>`).join("\n")}
 </ul>
-${both("Uskoro i pretraga po ključu:", "Lookups by key, forthcoming:")}
+${both("Jedan subjekt po ključu:", "One subject by its key:")}
 <ul>
-${coming.map(([href, hrText, enText]) => `<li><code>${e(href)}</code> — ${e(hrText)} <span lang="en" class="en">(${e(enText)})</span></li>`).join("\n")}
+${lookups.map(([href, hrText, enText]) => `<li><code>${e(href)}</code> — ${e(hrText)} <span lang="en" class="en">(${e(enText)})</span></li>`).join("\n")}
 </ul>
 ${both(
   "Svaki odgovor nosi <code>Access-Control-Allow-Origin: *</code>, pa ga može čitati svaka web-stranica.",
