@@ -7,9 +7,7 @@ import { resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import type { Io } from "./io.ts";
 import { SubjektiError } from "../core/errors.ts";
-import { readSiteManifest } from "../common/read-site-manifest.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
-import { nginxConfig } from "../nginx/nginx-config.ts";
 
 interface NginxFlags {
   readonly dir: string;
@@ -76,6 +74,7 @@ export function addNginxCommand(program: Command, io: Io): void {
     .action(async (flags: NginxFlags) => {
       const root = resolve(flags.dir);
       if (/[\s'"{};$\\]/.test(root)) throw new SubjektiError("BAD_DIR", `--dir ${root}: nginx's root cannot hold spaces, quotes, braces, ; $ or \\ here; move the site`);
+      const [{ readSiteManifest }, { nginxConfig }] = await Promise.all([import("../common/read-site-manifest.ts"), import("../nginx/nginx-config.ts")]);
       const manifest = await readSiteManifest(root);
       const tls = /\sssl(?:\s|$)/.test(flags.listen);
       if (tls && (flags.sslCertificate === undefined || flags.sslCertificateKey === undefined)) {

@@ -7,11 +7,12 @@
  */
 import { watch } from "node:fs";
 import { readManifestFile } from "../common/read-site-manifest.ts";
+import { terminalLines } from "../common/terminal-text.ts";
 import { SubjektiError } from "../core/errors.ts";
 import { DataError } from "../data/problems/problems.ts";
 import { type BuildOptions, DEFAULT_OPTIONS } from "../site/build-options.ts";
 import type { summarise } from "../site/build-report.ts";
-import type { BuildReport } from "../site/build-site.ts";
+import type { buildSite } from "../site/build-site.ts";
 import type { Io } from "./io.ts";
 import type { ProblemOutput } from "./problems-output.ts";
 
@@ -44,7 +45,7 @@ async function optionsOf(dataDir: string, outDir: string): Promise<BuildOptions>
 export interface RebuildWith {
   readonly io: Io;
   readonly problems: ProblemOutput;
-  readonly buildSite: (options: BuildOptions) => Promise<BuildReport>;
+  readonly buildSite: typeof buildSite;
   readonly summarise: typeof summarise;
 }
 
@@ -55,11 +56,12 @@ export function rebuildOnChange(dataDir: string, outDir: string, { io, problems,
   let again = false;
   const rebuild = async (): Promise<void> => {
     try {
-      const report = await buildSite(await optionsOf(dataDir, outDir));
+      // A build of the same output run by hand meanwhile is waited for, not refused: the watcher rebuilds after it.
+      const report = await buildSite({ ...(await optionsOf(dataDir, outDir)), wait: true }, undefined, (line) => io.stderr.write(`subjekti preview: ${line}\n`));
       io.stdout.write(`subjekti preview: rebuilt: ${summarise(report, { outDir })}\n`);
     } catch (error) {
-      if (error instanceof DataError) problems.print(error.problems, error.kinds);
-      else if (error instanceof SubjektiError) io.stderr.write(`subjekti: ${error.message}\n`);
+      if (error instanceof DataError) await problems.print(error.problems, error.kinds);
+      else if (error instanceof SubjektiError) io.stderr.write(terminalLines([`subjekti: ${error.message}`]));
       else throw error;
       io.stderr.write("subjekti preview: the rebuild failed; still serving the last good site\n");
     }

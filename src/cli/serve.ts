@@ -1,6 +1,7 @@
 /**
- * `subjekti serve`: the preview's adapter run for production, behind nginx (or alone): the manifest
- * read once (a rebuild is followed only with --watch, or when a file the manifest names is gone),
+ * `subjekti serve`: the preview's adapter run for production, behind nginx (or alone): rebuilds of
+ * --dir followed as the preview follows them (the manifest watched; --no-watch reads it once, and
+ * again only when a file it names is gone),
  * only the hosts the deployer names answered (Django's ALLOWED_HOSTS, by default the base URL's
  * host, each refused Host said on stderr), an access log (--log), a health check at /healthz on any
  * Host, and a graceful stop on SIGTERM or SIGINT: no new connection, the answers in flight
@@ -8,6 +9,7 @@
  */
 import { type Command, Option } from "commander";
 import type { Io } from "./io.ts";
+import { terminalLines } from "../common/terminal-text.ts";
 import { allowedHostList, DEFAULT_HOST, envPort, port } from "../serve/listen-options.ts";
 
 /** Where `subjekti serve` listens by default: the upstream the nginx configuration names. */
@@ -20,7 +22,7 @@ interface ServeFlags {
   readonly port?: number;
   readonly host?: string;
   readonly allowedHosts?: string[];
-  readonly watch: boolean;
+  readonly watch?: boolean;
   readonly forwardedProto: boolean;
   readonly log?: "common" | "json";
 }
@@ -35,7 +37,8 @@ export function addServeCommand(program: Command, io: Io, listening: (address: {
     .option("--port <n>", `the port (default: $PORT, else ${SERVE_PORT}; 0: any free port)`, port)
     .option("--host <host>", `the address to listen on (default: $HOST, else ${DEFAULT_HOST})`)
     .option("--allowed-hosts <list>", "answer only these Host names (registry.example.hr, .example.hr for it and its subdomains, * for any), any other with Django's 400 (default: the base URL's host)", allowedHostList)
-    .option("--watch", "follow rebuilds of --dir (default: read the manifest once; restart after a build)", false)
+    .option("--watch", "follow rebuilds of --dir: the manifest is looked at every 100 ms and before every conditional request (the default)")
+    .option("--no-watch", "read the manifest once (again only when a file it names is gone): restart after a build")
     .option("--forwarded-proto", "take the links' scheme from X-Forwarded-Proto: only behind a proxy that sets it (the nginx configuration does)", false)
     .addOption(new Option("--log <format>", "an access log on stdout, one line per request: common (nginx's and Apache's format) or json").choices(["common", "json"]))
     .action(async (flags: ServeFlags) => {
@@ -45,12 +48,13 @@ export function addServeCommand(program: Command, io: Io, listening: (address: {
       const running = await startPreview({
         dir: flags.dir,
         ...address,
-        watch: flags.watch,
+        watch: flags.watch ?? true,
         allowedHosts: flags.allowedHosts ?? "base-url",
         forwardedProto: flags.forwardedProto,
         health: true,
-        ...(flags.log === undefined ? {} : { log: { format: flags.log, write: (line: string) => io.stdout.write(`${line}\n`) } }),
-        onRefusedHost: (host, allowed) => io.stderr.write(`subjekti serve: refused Host ${JSON.stringify(host)} with a 400: it is not in --allowed-hosts (${allowed.join(", ")}); add it there if it is yours\n`),
+        ...(flags.log === undefined ? {} : { log: { format: flags.log, write: (line: string) => io.stdout.write(terminalLines([line])) } }),
+        onRefusedHost: (host, allowed) =>
+          io.stderr.write(terminalLines([`subjekti serve: refused Host ${JSON.stringify(host)} with a 400: it is not in --allowed-hosts (${allowed.join(", ")}); add it there if it is yours`])),
       });
       io.stdout.write(`${startLine(running.url, running.allowedHosts)}\n`);
       await io.untilStopped();

@@ -1,10 +1,11 @@
 /** `subjekti validate`: every rule over the sources, every problem reported; writes nothing. */
 import { join } from "node:path";
 import type { Command } from "commander";
-import { judgeWarnings, KNOWN_PROBLEMS_FILE, readKnownProblems, readUnder, writeKnownProblems } from "../data/problems/known-problems.ts";
+import { KNOWN_PROBLEMS_FILE } from "../data/problems/known-problems-file.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { checkDirs, type ReadFlags, readOptionsOf, withReadOptions } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
+import { stoppable } from "./stop-on-signal.ts";
 
 interface ValidateFlags extends ReadFlags {
   readonly json: boolean;
@@ -21,19 +22,21 @@ export function addValidateCommand(program: Command, { io, problems }: CommandCo
   withReadOptions(validate).action(async (flags: ValidateFlags) => {
     problems.all = flags.allProblems;
     problems.json = flags.json;
-    const [{ readBlocks }, { orderBlocks }, { forEachItem }, { loadMetadata }] = await Promise.all([
+    const [{ readBlocks }, { orderBlocks }, { forEachItem }, { loadMetadata }, { judgeWarnings, readKnownProblems, readUnder, writeKnownProblems }] = await Promise.all([
       import("../data/read/read-blocks.ts"),
       import("../data/order/order-blocks.ts"),
       import("../common/stage-iterables.ts"),
       import("../site/docs/dataset-metadata.ts"),
+      import("../data/problems/known-problems.ts"),
     ]);
     await checkDirs({ data: flags.data });
     await loadMetadata(flags.data);
     // --accept reads every warning to record it; otherwise the accepted ones (if any) are judged apart.
     const known = flags.accept ? null : await readKnownProblems(flags.data);
     const options = flags.accept ? { ...readOptionsOf(flags), strict: false, allProblems: true } : readUnder(known, readOptionsOf(flags));
-    // The records as a build reads and orders them (threads for large inputs), not parsed back into objects.
-    const result = await forEachItem(orderBlocks(() => readBlocks(options)), () => undefined);
+    // The records as a build reads and orders them (threads for large inputs), not parsed back into
+    // objects. Stopped by a signal, the sort's runs go with it.
+    const result = await stoppable(io, "validate", () => forEachItem(orderBlocks(() => readBlocks(options)), () => undefined));
     if (flags.accept) {
       const accepted = await writeKnownProblems(flags.data, result.warnings);
       io.stdout.write(`accepted ${accepted} warning${accepted === 1 ? "" : "s"} as known in ${join(flags.data, KNOWN_PROBLEMS_FILE)}: review it, and commit it with the data\n`);
@@ -41,7 +44,7 @@ export function addValidateCommand(program: Command, { io, problems }: CommandCo
     }
     const judged = judgeWarnings(known, flags.strict, result);
     if (judged.known !== undefined) problems.all = true;
-    problems.print(judged.warnings, judged.kinds);
+    await problems.print(judged.warnings, judged.kinds);
     problems.printKnown(judged.known);
     const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
     let warnings = 0;

@@ -39,8 +39,13 @@ export interface Find {
   readonly cacheControl: string;
 }
 
-/** Reads a site file's text through the host; null when it is missing. */
-export type ReadText = (path: string) => Promise<string | null>;
+/** Reads a site file through the host; null when it is missing. */
+export interface ReadFile {
+  /** Its text (the indexes: ASCII). */
+  text(path: string): Promise<string | null>;
+  /** Its bytes (the records chunks: searched as bytes, only the records found decoded). */
+  bytes(path: string): Promise<Uint8Array | null>;
+}
 
 /** A finished answer; null when a file the manifest names is missing (the host refreshes and retries). */
 export type Found = { readonly status: number; readonly headers: ReturnType<typeof collectionHeaders>; readonly body: string } | null;
@@ -53,7 +58,7 @@ interface Located {
 }
 
 /** Finds what `find` asks for in the site of `manifest`. */
-export async function findSubjects(find: Find, manifest: Manifest, read: ReadText): Promise<Found> {
+export async function findSubjects(find: Find, manifest: Manifest, read: ReadFile): Promise<Found> {
   const { shape, filters } = find;
   const matches = (found: readonly Located[]): Located[] =>
     found.filter(({ record }) => (filters.oib === undefined || recordOib(record) === filters.oib) && (filters.code === undefined || recordCode(record) === filters.code));
@@ -91,16 +96,16 @@ export async function findSubjects(find: Find, manifest: Manifest, read: ReadTex
 }
 
 /** The subject whose code is `code` exactly (digits; any other text names none). */
-async function byCode(code: string, manifest: Manifest, read: ReadText): Promise<Located[] | null> {
+async function byCode(code: string, manifest: Manifest, read: ReadFile): Promise<Located[] | null> {
   if (!/^[0-9]+$/.test(code)) return [];
   return inChunkOf((bounds) => chunkOfCode(bounds, code), { code }, manifest, read);
 }
 
 /** The subject of a key in the chunk the bounds name: two files read. */
-async function inChunkOf(chunkOf: (bounds: string) => number, key: { readonly id: bigint } | { readonly code: string }, manifest: Manifest, read: ReadText): Promise<Located[] | null> {
+async function inChunkOf(chunkOf: (bounds: string) => number, key: { readonly id: bigint } | { readonly code: string }, manifest: Manifest, read: ReadFile): Promise<Located[] | null> {
   if (manifest.count === 0) return [];
   const path = boundsPath(manifest);
-  const bounds = path === null ? null : await read(path);
+  const bounds = path === null ? null : await read.text(path);
   if (bounds === null) return null;
   const chunk = chunkOf(bounds);
   if (chunk < 0) return [];
@@ -111,15 +116,15 @@ async function inChunkOf(chunkOf: (bounds: string) => number, key: { readonly id
 }
 
 /** The positions of the subjects whose OIB is `oib`, from its index file. */
-async function oibIndex(oib: string, manifest: Manifest, read: ReadText): Promise<number[] | null> {
+async function oibIndex(oib: string, manifest: Manifest, read: ReadFile): Promise<number[] | null> {
   if (!OIB_PATTERN.test(oib) || manifest.count === 0) return [];
   const path = oibIndexPath(manifest, oib);
-  const index = path === null ? null : await read(path);
+  const index = path === null ? null : await read.text(path);
   return index === null ? null : oibPositions(index, oib);
 }
 
 /** The subjects at `positions` (rising), each chunk read once. */
-async function atPositions(positions: readonly number[], manifest: Manifest, read: ReadText): Promise<Located[] | null> {
+async function atPositions(positions: readonly number[], manifest: Manifest, read: ReadFile): Promise<Located[] | null> {
   const size = manifest.chunkSize;
   const located: Located[] = [];
   for (let i = 0; i < positions.length; ) {
@@ -133,7 +138,7 @@ async function atPositions(positions: readonly number[], manifest: Manifest, rea
   return located;
 }
 
-async function readChunk(chunk: number, manifest: Manifest, read: ReadText): Promise<string | null> {
+async function readChunk(chunk: number, manifest: Manifest, read: ReadFile): Promise<Uint8Array | null> {
   const path = chunkPath(manifest, chunk);
-  return path === null ? null : read(path);
+  return path === null ? null : read.bytes(path);
 }

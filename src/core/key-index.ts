@@ -51,32 +51,51 @@ export function chunkOfCode(bounds: string, code: string): number {
   return lastAtMost(bounds, (line) => compareText(line.slice(ID_WIDTH + 1, ID_WIDTH + 1 + width), key));
 }
 
+const NEWLINE = 0x0a;
+const UTF8 = new TextDecoder();
+const ENCODE = new TextEncoder();
+
 /**
- * A subject's line (and its number) in a chunk's text, by its id or its code (exactly as written); null if the chunk
- * has none. A rendered record starts `{"id":<id>,"jedinstvena_oznaka":"<code>",`, and a string
- * field's quotes are escaped, so these texts start a record and nothing else.
+ * A subject's line (and its number) in a chunk's bytes, by its id or its code (exactly as
+ * written); null if the chunk has none. A rendered record starts `{"id":<id>,"jedinstvena_oznaka":"<code>",`
+ * and a string field's quotes are escaped, so these bytes start a record and nothing else. Lines
+ * are found with the typed array's own search; only the record found is decoded.
  */
-export function findRecord(chunk: string, key: { readonly id: bigint } | { readonly code: string }): { readonly line: number; readonly record: string } | null {
-  const needle = "id" in key ? `{"id":${key.id},` : `,"jedinstvena_oznaka":${JSON.stringify(key.code)},`;
-  for (let at = chunk.indexOf(needle); at !== -1; at = chunk.indexOf(needle, at + 1)) {
-    const start = chunk.lastIndexOf("\n", at) + 1;
+export function findRecord(chunk: Uint8Array, key: { readonly id: bigint } | { readonly code: string }): { readonly line: number; readonly record: string } | null {
+  const prefix = "id" in key ? ENCODE.encode(`{"id":${key.id},`) : null;
+  const code = "code" in key ? ENCODE.encode(`,"jedinstvena_oznaka":${JSON.stringify(key.code)},`) : null;
+  for (let start = 0, line = 0; start < chunk.length; line++) {
+    let end = chunk.indexOf(NEWLINE, start);
+    if (end === -1) end = chunk.length;
     // The code's text follows `{"id":<digits>` at the start of its line.
-    if ("id" in key ? at === start : /^\{"id":[0-9]+$/.test(chunk.slice(start, at))) {
-      const end = chunk.indexOf("\n", at);
-      let line = 0;
-      for (let i = chunk.indexOf("\n"); i !== -1 && i < start; i = chunk.indexOf("\n", i + 1)) line++;
-      return { line, record: chunk.slice(start, end === -1 ? chunk.length : end) };
-    }
+    const found = prefix !== null ? bytesAt(chunk, start, prefix) : code !== null && bytesAt(chunk, chunk.indexOf(0x2c, start), code);
+    if (found) return { line, record: UTF8.decode(chunk.subarray(start, end)) };
+    start = end + 1;
   }
   return null;
 }
 
-/** The lines of a chunk's text at `lines` (rising). */
-export function chunkLines(chunk: string, lines: readonly number[]): string[] {
-  const last = lines.at(-1);
-  if (last === undefined) return [];
-  const all = chunk.split("\n", last + 1);
-  return lines.map((line) => all[line] ?? "");
+/** The records of a chunk's bytes at lines `lines` (rising), decoded. */
+export function chunkLines(chunk: Uint8Array, lines: readonly number[]): string[] {
+  const records: string[] = [];
+  let wanted = 0;
+  for (let start = 0, line = 0; start < chunk.length && wanted < lines.length; line++) {
+    let end = chunk.indexOf(NEWLINE, start);
+    if (end === -1) end = chunk.length;
+    if (line === lines[wanted]) {
+      records.push(UTF8.decode(chunk.subarray(start, end)));
+      wanted++;
+    }
+    start = end + 1;
+  }
+  return records;
+}
+
+/** Whether `bytes` lie in `chunk` at `at`. */
+function bytesAt(chunk: Uint8Array, at: number, bytes: Uint8Array): boolean {
+  if (at < 0 || at + bytes.length > chunk.length) return false;
+  for (let i = 0; i < bytes.length; i++) if (chunk[at + i] !== bytes[i]) return false;
+  return true;
 }
 
 /** A rendered record's OIB (its text between the quotes). */

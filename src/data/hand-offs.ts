@@ -26,6 +26,8 @@ export interface RenderedBlock {
   readonly problems: readonly Problem[];
   /** How many more errors of each kind there were (see ProblemCollector.merge). */
   readonly dropped: Readonly<Record<string, number>>;
+  /** Why the block could not be stored in the build cache, when it was to be and could not (BuildCache.failed). */
+  readonly uncached?: string;
 }
 
 /**

@@ -5,6 +5,7 @@
  * files' bytes, so an unchanged shard is recognised without rendering a page of it; and a shard's
  * files are named and rendered only while it is written, never held as one object a file.
  */
+import type { Download } from "../core/download-files.ts";
 import { CHUNKS_PER_SHARD, type Form, pageFileName, pageShardKey, SHARD_SIZE } from "../core/layout.ts";
 import { LAYOUT_VERSION, type Manifest } from "../core/manifest.ts";
 import type { QueryParam } from "../core/read-query.ts";
@@ -25,9 +26,10 @@ const TAIL = Buffer.from(PAGE_TAIL);
 
 /**
  * Plans the whole site for records whose chunks hash to `chunks` (in id order), their pages
- * rendered by `pageBytes`, plus `more` shards planned elsewhere (the docs).
+ * rendered by `pageBytes`, plus `more` shards planned elsewhere (the docs, the key lookups' files);
+ * the manifest names the `downloads` written beside it.
  */
-export function planSite(chunks: ChunkHashes, options: SiteOptions, pageBytes: PageBytes, more: readonly ShardPlan[] = []): SitePlan {
+export function planSite(chunks: ChunkHashes, options: SiteOptions, pageBytes: PageBytes, more: readonly ShardPlan[] = [], downloads: readonly Download[] = []): SitePlan {
   const { count, chunkSize, hashes } = chunks;
   const chunkCount = hashes.length;
   const records: Omit<ShardPlan, "files">[] = [];
@@ -74,6 +76,7 @@ export function planSite(chunks: ChunkHashes, options: SiteOptions, pageBytes: P
     cacheControl: options.cacheControl,
     hash: contentHash(VERSION, JSON.stringify(shaping), ...hashes),
     dirs,
+    ...(downloads.length === 0 ? {} : { downloads }),
   };
   // The manifest lists shards as planned; they are written in the order of their first record,
   // so that the chunks a page shard reads are still at hand for the next.

@@ -1,6 +1,6 @@
 /** The key indexes' text, searched as the hosts search it: expected values written out by hand. */
 import { describe, expect, it } from "vitest";
-import { boundsLine, chunkOfCode, chunkOfId, findRecord, oibLine, oibPositions, oibPrefixDigits, positionWidth, recordCode, recordOib } from "../../src/core/key-index.ts";
+import { boundsLine, chunkLines, chunkOfCode, chunkOfId, findRecord, oibLine, oibPositions, oibPrefixDigits, positionWidth, recordCode, recordOib } from "../../src/core/key-index.ts";
 
 // Three chunks whose first subjects are (id 4, code 0001), (id 1280, code 1001), (id 99999, code 12000).
 const BOUNDS = [boundsLine(4, "0001", 5), boundsLine(1280, "1001", 5), boundsLine(99_999, "12000", 5)].join("");
@@ -85,13 +85,15 @@ describe("a subject in its chunk", () => {
     '{"id":5,"jedinstvena_oznaka":"0002","naziv_subjekta":"{\\"id\\":55,\\"jedinstvena_oznaka\\":\\"0003\\",","oib":"76131860912"}',
     '{"id":55,"jedinstvena_oznaka":"0003","naziv_subjekta":"x\\",\\"oib\\":\\"1","oib":"19960308249"}',
   ].join("\n");
+  const bytes = new TextEncoder().encode(chunk);
 
   it("by id and by code, never by the same text inside a name", () => {
-    expect(findRecord(chunk, { id: 55n })).toMatchObject({ line: 1 });
-    expect(findRecord(chunk, { code: "0003" })).toMatchObject({ line: 1 });
-    expect(findRecord(chunk, { id: 5n })).toMatchObject({ line: 0 });
-    expect(findRecord(chunk, { id: 6n })).toBeNull();
-    expect(findRecord(chunk, { code: "3" })).toBeNull();
+    expect(findRecord(bytes, { id: 55n })).toEqual({ line: 1, record: chunk.split("\n")[1] });
+    expect(findRecord(bytes, { code: "0003" })).toEqual({ line: 1, record: chunk.split("\n")[1] });
+    expect(findRecord(bytes, { id: 5n })).toEqual({ line: 0, record: chunk.split("\n")[0] });
+    expect(findRecord(bytes, { id: 6n })).toBeNull();
+    expect(findRecord(bytes, { code: "3" })).toBeNull();
+    expect(chunkLines(bytes, [1])).toEqual([chunk.split("\n")[1]]);
   });
 
   it("its OIB and code read from its bytes, past quotes escaped in the name", () => {

@@ -14,6 +14,7 @@ const STAGES = [
   "site/chunk-records.ts",
   "site/write-site.ts",
   "site/write-plain-site.ts",
+  "export/write-downloads.ts",
   "site/plan-site.ts",
   "site/docs/plan-docs.ts",
   "feed/write-feed.ts",

@@ -123,6 +123,7 @@ async function readInto(options: ReadOptions, put: (item: ReadItem) => Promise<b
     while (waiting.length > keep) {
       const next = waiting.shift() as (typeof waiting)[number];
       const block = await next.rendered;
+      if (block.uncached !== undefined) cache?.failed(block.uncached);
       problems.merge(block.problems, block.dropped);
       count += block.ends.length;
       if (!(await put({ kind: "block", block, file: next.file, problems }))) throw new StopReading();
@@ -143,7 +144,8 @@ async function readInto(options: ReadOptions, put: (item: ReadItem) => Promise<b
           cacheKeys.push(key);
           const stored = cache.read(key, file);
           if (stored !== undefined) reused += stored.ends.length;
-          waiting.push({ file, rendered: stored ?? render({ ...task, store: cache.fileOf(key) }) });
+          const store = cache.fileOf(key);
+          waiting.push({ file, rendered: stored ?? render(store === undefined ? task : { ...task, store }) });
         },
         record(value, position, source, notes) {
           lines.add(value, position, source, notes);

@@ -113,8 +113,9 @@ export function renderJsonBlock(task: BlockTask): RenderedBlock {
   const renderer = new BlockRenderer(task.file, task.strict, task.maxFieldLength);
   parseBlock(task.text, task.file, { record: (value, position, source) => renderer.add(value, position, source) }, renderer.problems);
   const block = renderer.finish();
-  if (task.store !== undefined && block.problems.every((p) => p.severity !== "error")) storeBlock(task.store, block);
-  return block;
+  if (task.store === undefined || block.problems.some((p) => p.severity === "error")) return block;
+  const uncached = storeBlock(task.store, block);
+  return uncached === undefined ? block : { ...block, uncached };
 }
 
 /** A record thread's answer to a task (threads/module-thread.mjs calls it): the block, its buffers moved to the main thread, not copied. */

@@ -13,10 +13,23 @@ import { DataError, type Problem, showValue } from "../../data/problems/problems
 const line = (what: string) => z.string({ error: what }).trim().min(1, { error: what });
 const url = z.url({ protocol: /^https?$/, error: "an http(s) URL" });
 
+/** A person or body named by the descriptor (a Data Package `contributor`); `roles` says what it is to the data. */
+const contributorSchema = z.strictObject({
+  title: line("a non-empty contributor title"),
+  path: url.optional(),
+  email: z.email({ error: "an e-mail address" }).optional(),
+  roles: z.array(z.enum(["publisher", "contact", "creator", "author", "maintainer", "contributor"], { error: "publisher, contact, creator, author, maintainer or contributor" })).optional(),
+});
+
 /** The fields of a Data Package descriptor the build uses (others, such as `resources`, are allowed and ignored). */
 export const metadataSchema = z.object({
+  /** The dataset's IRI in catalogues (DCAT): stable across builds, whatever origin the site is built for. */
+  id: url.optional(),
   title: line("a non-empty title"),
   description: line("a non-empty description"),
+  /** The title and description in Croatian (the landing page and the catalogues give both languages). */
+  hr: z.strictObject({ title: line("a non-empty Croatian title"), description: line("a non-empty Croatian description") }).optional(),
+  contributors: z.array(contributorSchema, { error: "a list of contributors" }).optional(),
   sources: z.array(z.strictObject({ title: line("a non-empty source title"), path: url.optional() }), { error: "a list of sources" }).min(1, { error: "at least one source" }),
   licenses: z
     .array(z.strictObject({ name: line("a licence identifier").optional(), title: line("a non-empty licence title"), path: url }), { error: "a list of licences" })
@@ -24,6 +37,7 @@ export const metadataSchema = z.object({
 });
 
 export type DatasetMetadata = z.infer<typeof metadataSchema>;
+export type Contributor = z.infer<typeof contributorSchema>;
 
 /** What the description says when the data directory holds no descriptor. */
 export const UNDESCRIBED: DatasetMetadata = {
@@ -61,10 +75,20 @@ export async function readMetadata(dataDir: string): Promise<{ metadata: Dataset
       file,
       ...(field === "" ? {} : { field }),
       ...(issue.code === "unrecognized_keys" ? { value: issue.keys.join(", ") } : { value: showValue(at) }),
-      expected: issue.code === "unrecognized_keys" ? "only title and path (sources) or name, title and path (licenses)" : issue.message,
+      expected: issue.code === "unrecognized_keys" ? "only title and path (sources); name, title and path (licenses); title, path, email and roles (contributors); title and description (hr)" : issue.message,
     };
   });
   return { metadata: UNDESCRIBED, problems };
+}
+
+/** The contributor with `role` (the first), if any. */
+export function contributorWith(metadata: DatasetMetadata, role: "publisher" | "contact" | "creator"): Contributor | undefined {
+  return metadata.contributors?.find((c) => c.roles?.includes(role) === true);
+}
+
+/** The Croatian title and description, or the registry's own words when the descriptor gives none. */
+export function croatian(metadata: DatasetMetadata): { readonly title: string; readonly description: string } {
+  return metadata.hr ?? { title: "Registar subjekata", description: "Hrvatske institucije (subjekti) s OIB-om, razinom, datumom postanka, mjestom i kontaktom." };
 }
 
 /** The descriptor, or a DataError naming every problem in it. */
