@@ -10,7 +10,7 @@ import { COLLECTION_PATH, encodeLinkQuery } from "../core/build-links.ts";
 import type { Form } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";
 import { PUBLISHED_PATHS } from "../core/published-files.ts";
-import type { QueryParam } from "../core/read-query.ts";
+import type { QueryParam } from "../core/request/read-query.ts";
 import { mulberry32, type Random } from "../common/seeded-random.ts";
 
 /** What a probe checks; the summary and `--json` name it. */

@@ -1,9 +1,10 @@
 /**
  * The one reader of a built site's manifest on the Node side: the writer (the previous site's
- * directories and bytes), the build's changes (the previous site-wide facts), the preview and
- * `serve`, `check`, `nginx` and the watcher all read `<dir>/_subjekti/manifest.json` through it,
- * so a site with no manifest, or one this version cannot route, is told in one wording wherever
- * it is met. The manifest's rules are the core's (readManifest).
+ * directories and bytes), the build's changes (the previous site-wide facts) and downloads (the
+ * previous ones, kept a while), the preview and `serve`, `check`, `nginx` and the watcher all
+ * read `<dir>/_subjekti/manifest.json` through it, so a site with no manifest, or one this
+ * version cannot route, is told in one wording wherever it is met. The manifest's rules are the
+ * core's (readManifest).
  */
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";

@@ -17,16 +17,11 @@ import type { HeaderList } from "./answer-headers.ts";
 import { describeError } from "./errors.ts";
 import { findSubjects } from "./find-subjects.ts";
 import type { Manifest, SiteState } from "./manifest.ts";
-import { linkOrigin, readUrlTarget, splitTarget, urlOrigin, utf8Bytes } from "./read-target.ts";
+import { type HeaderReader, linkOrigin, readUrlTarget, splitTarget, urlOrigin, utf8Bytes } from "./request/read-target.ts";
 import { disallowedHost, refusal, staticMethodRefused } from "./refusals.ts";
 import { indentJsonBytes } from "./render-page.ts";
-import { isTargetTooLong, oversizeRefusal } from "./request-bounds.ts";
+import { isTargetTooLong, oversizeRefusal } from "./request/request-bounds.ts";
 import { assemblePage, type Decision, isApiPath, route, siteUnavailable } from "./route.ts";
-
-/** Request headers by name, case-insensitive (a web `Headers` is one). */
-export interface HeaderReader {
-  get(name: string): string | null;
-}
 
 /** A request as it reached the host, before any URL parser touched it. */
 export interface SentRequest {

@@ -6,7 +6,7 @@
  * every parameter is kept, grouped and sorted by key (code-point order), values in request order,
  * each key and value encoded like Python's `quote_plus`.
  */
-import type { QueryParam } from "./read-query.ts";
+import type { QueryParam } from "./request/read-query.ts";
 
 /** The collection's path (with a format suffix it is `/api/subjekti.<format>`). */
 export const COLLECTION_PATH = "/api/subjekti/";

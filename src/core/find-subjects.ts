@@ -11,7 +11,7 @@ import { pageTags } from "./cache-tags.ts";
 import { chunkLines, chunkOfCode, chunkOfId, findRecord, OIB_PATTERN, oibPositions, recordCode, recordOib } from "./key-index.ts";
 import { boundsPath, chunkPath, oibIndexPath } from "./layout.ts";
 import type { Manifest } from "./manifest.ts";
-import type { QueryParam } from "./read-query.ts";
+import type { QueryParam } from "./request/read-query.ts";
 import { indentJson, PAGE_TAIL, renderPageHead, toJson } from "./render-page.ts";
 
 /** The exact filters, stripped, empty ones left out (django-filter's `CharFilter`). */

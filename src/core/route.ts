@@ -15,14 +15,14 @@ import { contentEtag, matchesIfNoneMatch, pageEtag } from "./etag.ts";
 import type { Filters, Find } from "./find-subjects.ts";
 import { chunkPath, type Form, pagePath, shardFilePath } from "./layout.ts";
 import type { Manifest } from "./manifest.ts";
-import { negotiate } from "./negotiate.ts";
+import { negotiate } from "./request/negotiate.ts";
 import { DOCS_SHARD_KEY, type PublishedFile, publishedFile } from "./published-files.ts";
-import { parsePythonInt } from "./python-int.ts";
-import { asByteString, decodeQueryBytes, percentDecodeBytes } from "./read-target.ts";
-import { lastValue, type Paging, parseQuery, type QueryParam, readPaging } from "./read-query.ts";
+import { parsePythonInt } from "./request/python-int.ts";
+import { asByteString, decodeQueryBytes, percentDecodeBytes } from "./request/read-target.ts";
+import { lastValue, type Paging, parseQuery, type QueryParam, readPaging } from "./request/read-query.ts";
 import type { ApiTarget } from "./api-paths.ts";
 import { indentJson, PAGE_TAIL, renderPageHead, toJson } from "./render-page.ts";
-import { isStrSpace, trimBy } from "./trim-spaces.ts";
+import { isStrSpace, trimBy } from "./request/trim-spaces.ts";
 
 /** A request as the router reads it; `origin` and the `Access-Control-Request-*` headers make a CORS preflight. */
 export interface RouteRequest extends PreflightRequest {

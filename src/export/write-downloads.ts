@@ -1,20 +1,20 @@
 /**
- * The downloads of the whole list (src/core/download-files.ts), written by the build from the
- * records chunks in one pass: the NDJSON is the chunks' bytes as they are (each record's bytes as
- * in a page, one a line, in id order: the same bytes as the change feed's snapshot), the CSV and
- * the workbook the same records through the export's writers. Each is streamed into a temporary
+ * Stage 5 of a build, written records -> downloads: the whole list (src/core/download-files.ts)
+ * written from the records chunks in one pass. The NDJSON is the chunks' bytes as they are (each
+ * record's bytes as in a page, one a line, in id order: the same bytes as the change feed's
+ * snapshot), the CSV and the workbook the same records through the export's row writers. Each is streamed into a temporary
  * file while its SHA-256 is computed, so memory stays flat whatever the count; then renamed to its
  * content-named path and linked to its stable one (a rename: a reader gets the old file or the
  * new, never a part). An unchanged download is left as it was.
  */
-import { link, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { link, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import { createReadStream } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { contentNamedPath, type Download, type DownloadFormat, downloadPath, DOWNLOADS_DIR } from "../core/download-files.ts";
-import { MANIFEST_PATH } from "../core/layout.ts";
 import type { Subject } from "../core/render-page.ts";
 import { HashedWriter } from "../feed/hashed-writer.ts";
+import { readManifestFile } from "../common/read-site-manifest.ts";
 import { removeLeftovers } from "../common/remove-leftovers.ts";
 import { CSV_HEADER, csvRow, type RowWriter, xlsxWriter } from "./row-writers.ts";
 
@@ -181,14 +181,10 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
-/** The downloads the site in `outDir` names now (its manifest's), or none. */
+/** The downloads the site in `outDir` names now (its manifest's, of any version), or none. */
 export async function previousDownloads(outDir: string): Promise<readonly Download[]> {
-  try {
-    const manifest = JSON.parse(await readFile(join(outDir, MANIFEST_PATH), "utf8")) as { downloads?: unknown };
-    return Array.isArray(manifest.downloads) ? (manifest.downloads as Download[]) : [];
-  } catch (error) {
-    // No previous site, or an unreadable manifest: nothing of it to keep.
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" || error instanceof SyntaxError) return [];
-    throw error;
-  }
+  // No previous site, or a manifest that is no JSON: nothing of it to keep.
+  const { json } = await readManifestFile(outDir);
+  const downloads = typeof json === "object" && json !== null ? (json as { downloads?: unknown }).downloads : undefined;
+  return Array.isArray(downloads) ? (downloads as Download[]) : [];
 }

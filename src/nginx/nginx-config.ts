@@ -18,7 +18,7 @@ import { COLLECTION_PATH, encodeLinkQuery } from "../core/build-links.ts";
 import { DOWNLOAD_KINDS, staticFileHeaders } from "../core/download-files.ts";
 import { FORMS } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";
-import { negotiate } from "../core/negotiate.ts";
+import { negotiate } from "../core/request/negotiate.ts";
 import { PUBLISHED_PATHS } from "../core/published-files.ts";
 import { route } from "../core/route.ts";
 import { VERSION } from "../core/version.ts";

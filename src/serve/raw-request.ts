@@ -6,7 +6,7 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { SendAnswer } from "../core/answer-request.ts";
-import { trimBy } from "../core/trim-spaces.ts";
+import { trimBy } from "../core/request/trim-spaces.ts";
 
 /** What the router needs from a request. */
 export interface RawRequest {

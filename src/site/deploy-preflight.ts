@@ -7,7 +7,7 @@
  * any shape.
  */
 import type { Form } from "../core/layout.ts";
-import { DEFAULT_LIMIT } from "../core/read-query.ts";
+import { DEFAULT_LIMIT } from "../core/request/read-query.ts";
 import type { LinkKind, ShapeOptions, SiteShape } from "./site-shape.ts";
 
 import type { Target } from "./targets.ts";

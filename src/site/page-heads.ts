@@ -8,7 +8,7 @@
  * 361k pages the template saves ~1 s of the build's main thread (profile in BENCHMARKS.md).
  */
 import { buildLinks } from "../core/build-links.ts";
-import type { QueryParam } from "../core/read-query.ts";
+import type { QueryParam } from "../core/request/read-query.ts";
 import { renderPageHead } from "../core/render-page.ts";
 
 /** An offset far beyond any list: its digits cannot occur elsewhere in a head by chance. */

@@ -1,5 +1,5 @@
 /**
- * Stage 5 of a build, hashes -> plan: what the site holds. From the records chunks' hashes and
+ * Stage 6 of a build, hashes -> plan: what the site holds. From the records chunks' hashes and
  * the options it lists every shard directory (its key, the content hash in its name, its files
  * made on demand) and the manifest. A shard's hash comes from the hashes of the record chunks it covers, not from its
  * files' bytes, so an unchanged shard is recognised without rendering a page of it; and a shard's
@@ -8,7 +8,7 @@
 import type { Download } from "../core/download-files.ts";
 import { CHUNKS_PER_SHARD, type Form, pageFileName, pageShardKey, SHARD_SIZE } from "../core/layout.ts";
 import { LAYOUT_VERSION, type Manifest } from "../core/manifest.ts";
-import type { QueryParam } from "../core/read-query.ts";
+import type { QueryParam } from "../core/request/read-query.ts";
 import { PAGE_TAIL } from "../core/render-page.ts";
 import { VERSION } from "../core/version.ts";
 import { contentHash } from "../common/content-hash.ts";

@@ -10,7 +10,7 @@ import { chunkTag, DOCS_TAG, SITE_TAG } from "../core/cache-tags.ts";
 import { isForm } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";
 import { DOCS_SHARD_KEY, PUBLISHED_FILES } from "../core/published-files.ts";
-import { DEFAULT_LIMIT } from "../core/read-query.ts";
+import { DEFAULT_LIMIT } from "../core/request/read-query.ts";
 import { readManifestFile } from "../common/read-site-manifest.ts";
 
 /** The manifest fields every answer depends on: when one differs, every cached answer is stale. */

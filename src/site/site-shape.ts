@@ -9,7 +9,7 @@ import { buildFileLinks, FILE_PAGES_DIR, SUBJECTS_PER_DIR } from "../core/file-l
 import { oibPrefixDigits } from "../core/key-index.ts";
 import { CHUNK_SIZE, CHUNKS_PER_SHARD, DATA_ROOT, type Form, SHARD_SIZE } from "../core/layout.ts";
 import { PUBLISHED_FILES } from "../core/published-files.ts";
-import type { QueryParam } from "../core/read-query.ts";
+import type { QueryParam } from "../core/request/read-query.ts";
 import { PAGE_TAIL, renderPageHead } from "../core/render-page.ts";
 
 /** How pages link to each other: DRF's query URLs (a host routes them) or the page files' own paths (plain static hosts). */

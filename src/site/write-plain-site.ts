@@ -18,7 +18,7 @@
 import { link, lstat, mkdir, readdir, readFile, readlink, rename, rm, rmdir, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { buildFileLinks, entryLimit, FILE_ENTRY_PATH, FILE_PAGES_DIR, filePagePath, fileSubjectPath, SUBJECTS_PER_DIR } from "../core/file-links.ts";
-import { DEFAULT_LIMIT } from "../core/read-query.ts";
+import { DEFAULT_LIMIT } from "../core/request/read-query.ts";
 import { PAGE_TAIL, renderPageHead } from "../core/render-page.ts";
 import { SubjektiError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";

@@ -1,5 +1,5 @@
 /**
- * Stages 4 and 6 of a build, chunks -> written records and plan -> written pages: put a site on
+ * Stages 4 and 7 of a build, chunks -> written records and plan -> written pages: put a site on
  * disk, incrementally and atomically.
  *
  * - A shard directory whose content-named directory already exists is left alone: 0 bytes.

@@ -8,7 +8,7 @@ import {
   extraParams,
   quotePlus,
 } from "../../src/core/build-links.ts";
-import { parseQuery, type QueryParam, readPaging, unquotePlus } from "../../src/core/read-query.ts";
+import { parseQuery, type QueryParam, readPaging, unquotePlus } from "../../src/core/request/read-query.ts";
 
 const BASE = "https://example.org";
 const link = (query: string): string => `${BASE}${COLLECTION_PATH}?${query}`;

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { negotiate } from "../../src/core/negotiate.ts";
+import { negotiate } from "../../src/core/request/negotiate.ts";
 
 interface DrfGolden {
   readonly drf: string;

@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { buildLinks, extraParams } from "../../src/core/build-links.ts";
-import { parsePythonInt } from "../../src/core/python-int.ts";
-import { parseQuery, readPaging } from "../../src/core/read-query.ts";
+import { parsePythonInt } from "../../src/core/request/python-int.ts";
+import { parseQuery, readPaging } from "../../src/core/request/read-query.ts";
 import { toJson } from "../../src/core/render-page.ts";
 
 interface Golden {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_INT_DIGITS, parsePythonInt } from "../../src/core/python-int.ts";
+import { MAX_INT_DIGITS, parsePythonInt } from "../../src/core/request/python-int.ts";
 
 describe("parsePythonInt", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_LIMIT, lastValue, parseQuery, readPaging, unquotePlus } from "../../src/core/read-query.ts";
+import { DEFAULT_LIMIT, lastValue, parseQuery, readPaging, unquotePlus } from "../../src/core/request/read-query.ts";
 
 describe("parseQuery", () => {
   it.each([

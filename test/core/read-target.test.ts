@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeQueryBytes, linkOrigin, percentDecodeBytes, readUrlTarget, splitTarget, utf8Bytes } from "../../src/core/read-target.ts";
+import { decodeQueryBytes, linkOrigin, percentDecodeBytes, readUrlTarget, splitTarget, utf8Bytes } from "../../src/core/request/read-target.ts";
 
 describe("splitTarget: the target as a WSGI server splits it, nothing resolved", () => {
   it.each([

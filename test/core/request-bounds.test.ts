@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_HEADER_BYTES, MAX_TARGET_BYTES, oversizeRefusal } from "../../src/core/request-bounds.ts";
+import { MAX_HEADER_BYTES, MAX_TARGET_BYTES, oversizeRefusal } from "../../src/core/request/request-bounds.ts";
 
 const headers = (values: Record<string, string> = {}) => new Headers(values);
 const path = (bytes: number): string => `/api/subjekti/?x=${"a".repeat(bytes - "/api/subjekti/?x=".length)}`;

@@ -46,9 +46,10 @@ describe("the rings of src/", () => {
     expect(modules.filter((name) => !known.has(ring(name))), "a module outside every ring").toEqual([]);
   });
 
-  it.each(inRing("core"))("%s imports only relative ./x.ts modules of the core", (name) => {
-    const specifiers = Array.from(source(name).matchAll(SPECIFIER), (m) => m[1]);
-    for (const specifier of specifiers) expect(specifier).toMatch(/^\.\/[a-z0-9-]+\.ts$/);
+  it.each(inRing("core"))("%s imports only relative .ts modules of the core", (name) => {
+    const specifiers = Array.from(source(name).matchAll(SPECIFIER), (m) => m[1] as string);
+    for (const specifier of specifiers) expect(specifier).toMatch(/^\.\.?\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.ts$/);
+    for (const target of importsOf(name)) expect(ring(target), `${name} imports ${target}`).toBe("core");
   });
 
   it("the comment stripper keeps strings whole: process after a URL on the same line is code (a mutation that passed before)", () => {

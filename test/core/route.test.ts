@@ -9,7 +9,7 @@ import { DEFAULT_OPTIONS } from "../../src/site/build-options.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import { chunkPath, type Form, MANIFEST_PATH, pagePath, recordShardKey } from "../../src/core/layout.ts";
 import { toJson } from "../../src/core/render-page.ts";
-import { negotiate } from "../../src/core/negotiate.ts";
+import { negotiate } from "../../src/core/request/negotiate.ts";
 import { assemblePage, type Decision, route, type RouteRequest } from "../../src/core/route.ts";
 import { tempDir } from "../_tree.ts";
 

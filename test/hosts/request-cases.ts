@@ -111,7 +111,7 @@ function badLimit(raw: string, why: string): RequestCase {
 const BIG = "1000000000000000000000000000000"; // 10**30
 const DIGITS_4000 = "1" + "0".repeat(3999);
 const DIGITS_4300 = "1" + "0".repeat(4299);
-/** The longest target answered (src/core/request-bounds.ts): 4 KB of path and query. */
+/** The longest target answered (src/core/request/request-bounds.ts): 4 KB of path and query. */
 const MAX_TARGET = 4 * 1024;
 /** The longest value of a header the router reads. */
 const MAX_HEADER = 8 * 1024;
@@ -402,7 +402,7 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   get("a target of exactly 4 KB -> answered, its value carried into next", `${P}?x=${LONGEST_VALUE}`, page(0, 20, `${C}?limit=20&offset=20&x=${LONGEST_VALUE}`, null)),
   get("1,000 parameters -> answered, all carried into next", `${P}?${MANY_PARAMS}`, page(0, 20, `${C}?limit=20&offset=20&${MANY_PARAMS}`, null)),
 
-  // bounded work: a target or a read header over 8 KB is refused before any work (src/core/request-bounds.ts)
+  // bounded work: a target or a read header over 8 KB is refused before any work (src/core/request/request-bounds.ts)
   { name: "a target of 4 KB + 1 byte -> 414", method: "GET", target: `${P}?x=${LONGEST_VALUE}b`, status: 414, expectHeaders: REFUSAL_HEADERS, body: TOO_LONG },
   { name: "10,000 parameters (40 KB) -> 414", method: "GET", target: `${P}?${TOO_MANY_PARAMS}`, status: 414, expectHeaders: REFUSAL_HEADERS, body: TOO_LONG },
   { name: "a 16 KB query of %FF -> 414 before it is decoded", method: "GET", target: `${P}?limit=20&offset=3&x=${FF_16KB}`, status: 414, expectHeaders: REFUSAL_HEADERS, body: TOO_LONG, exceptions: { netlify: NETLIFY_PROXY_REFUSES_LONG_HEAD } },

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";
 import { DATA_ROOT } from "../../src/core/layout.ts";
-import { negotiate } from "../../src/core/negotiate.ts";
+import { negotiate } from "../../src/core/request/negotiate.ts";
 import { nginxConfig, STATIC_ACCEPTS, staticEntries } from "../../src/nginx/nginx-config.ts";
 import { runCli } from "../_cli.ts";
 import { BASE, buildFixture } from "../hosts/fixture-site.ts";

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { pageHeads } from "../../src/site/page-heads.ts";
 import { buildLinks } from "../../src/core/build-links.ts";
-import type { QueryParam } from "../../src/core/read-query.ts";
+import type { QueryParam } from "../../src/core/request/read-query.ts";
 import { renderPageHead } from "../../src/core/render-page.ts";
 
 const ORIGINS = ["http://localhost:8080", "https://subjekti.example.org", "http://127.0.0.1:70", "https://x.example/a\"b"];

@@ -2,7 +2,7 @@
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import fg from "fast-glob";
-import { KNOWN_PROBLEMS_FILE } from "../problems/known-problems.ts";
+import { KNOWN_PROBLEMS_FILE } from "../problems/known-problems-file.ts";
 import type { ProblemSink } from "../problems/problems.ts";
 import type { SourceFile } from "./source-file.ts";
 

@@ -7,7 +7,7 @@
 import * as z from "zod";
 import { pageTags } from "../../core/cache-tags.ts";
 import { ALLOWED_METHODS, PREFLIGHT_MAX_AGE } from "../../core/cors.ts";
-import { DEFAULT_LIMIT } from "../../core/read-query.ts";
+import { DEFAULT_LIMIT } from "../../core/request/read-query.ts";
 import { VERSION } from "../../core/version.ts";
 import type { DatasetMetadata } from "./dataset-metadata.ts";
 import { subjectSchema } from "../../data/rules/subject-schema.ts";

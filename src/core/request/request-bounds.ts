@@ -12,9 +12,8 @@
  * (8190) and nginx's default header buffer (8k). Within them no request costs a host more than
  * about twice a plain derived page of its limit (BENCHMARKS.md, "What one request costs").
  */
-import type { HeaderReader } from "./answer-request.ts";
-import { urlOrigin } from "./read-target.ts";
-import { type Refusal, refusal } from "./refusals.ts";
+import { type HeaderReader, urlOrigin } from "./read-target.ts";
+import { type Refusal, refusal } from "../refusals.ts";
 
 /** The longest request target answered: path and query, in bytes (an absolute-form target's origin not counted). */
 export const MAX_TARGET_BYTES = 4 * 1024;

@@ -7,7 +7,12 @@
  * target and as PEP 3333 passes it to Django. A host that only has a parsed URL passes its
  * `pathname` and `search`, which are ASCII and so already byte strings.
  */
-import { hostDomain } from "./allowed-hosts.ts";
+import { hostDomain } from "../allowed-hosts.ts";
+
+/** Request headers by name, case-insensitive (a web `Headers` is one). */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
 
 /** A request target's path and query, byte strings, the query without its `?`. */
 export interface SentTarget {
