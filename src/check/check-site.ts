@@ -6,7 +6,7 @@
  */
 import { answerRequest, type SendAnswer, type SiteHost } from "../core/answer-request.ts";
 import { describeError } from "../core/describe-error.ts";
-import { SubjektiError } from "../core/subjekti-error.ts";
+import { failure, msg } from "../common/messages/message.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
 import { compareAnswer, type Difference } from "./compare-answer.ts";
 import { localSite, readLocalManifest } from "./local-site.ts";
@@ -114,7 +114,7 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
   }
   if (unreachable !== undefined) {
     const via = options.connect === undefined ? "" : ` (connecting to ${options.connect.host}:${options.connect.port})`;
-    throw new SubjektiError("UNREACHABLE", `${origin.origin}${via}: ${describeError(unreachable)}: ${connectionHint(unreachable)}`);
+    throw failure("UNREACHABLE", msg("error.unreachable", { where: `${origin.origin}${via}`, detail: describeError(unreachable), hint: connectionHint(unreachable) }));
   }
   // Settled in any order: reported in the plan's.
   const failures = [...failed.keys()].sort((a, b) => a - b).map((index) => failed.get(index) as Failure);
@@ -138,9 +138,9 @@ function deploymentOrigin(url: string): URL {
   try {
     parsed = new URL(url);
   } catch {
-    throw new SubjektiError("BAD_URL", `"${url}" is not a URL: pass the deployment's address, such as https://example.org`);
+    throw failure("BAD_URL", msg("error.not-url", { url }));
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new SubjektiError("BAD_URL", `"${url}" is not an http or https URL`);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw failure("BAD_URL", msg("error.not-http", { url }));
   return new URL(parsed.origin);
 }
 
@@ -174,6 +174,6 @@ async function expectedAnswer(probe: Probe, headers: Readonly<Record<string, str
   );
   if (answer.kind !== "send") throw new Error(`the core leaves ${probe.target} to the static site; subjekti check asks only the API`);
   // The built site itself cannot answer: there is nothing to compare against.
-  if (answer.status === 503) throw new SubjektiError("NO_SITE", `the built site cannot answer ${probe.target}: ${answer.body instanceof Uint8Array ? new TextDecoder().decode(answer.body) : "503"}`);
+  if (answer.status === 503) throw failure("NO_SITE", msg("error.site-cannot-answer", { target: probe.target, detail: answer.body instanceof Uint8Array ? new TextDecoder().decode(answer.body) : "503" }));
   return answer;
 }

@@ -9,7 +9,7 @@ import type { SiteHost } from "../core/answer-request.ts";
 import { describeError } from "../core/describe-error.ts";
 import { MANIFEST_PATH } from "../core/layout.ts";
 import { type Manifest, readManifest } from "../core/manifest.ts";
-import { SubjektiError } from "../core/subjekti-error.ts";
+import { failure, msg } from "../common/messages/message.ts";
 
 /** The manifest of the site in `dir`; throws SubjektiError with a hint when there is no usable site. */
 export async function readLocalManifest(dir: string): Promise<Manifest> {
@@ -17,10 +17,10 @@ export async function readLocalManifest(dir: string): Promise<Manifest> {
   try {
     text = await readFile(join(dir, MANIFEST_PATH), "utf8");
   } catch (error) {
-    throw new SubjektiError("NO_SITE", `${dir} holds no built site (${describeError(error)}): pass --dir <the site that was deployed>, or run \`npm run build\` first`);
+    throw failure("NO_SITE", msg("error.no-built-site", { dir, detail: describeError(error) }));
   }
   const state = readManifest(text);
-  if ("problem" in state) throw new SubjektiError("NO_SITE", `${dir} has no usable site (${state.problem}): run \`npm run build\` again`);
+  if ("problem" in state) throw failure("NO_SITE", msg("error.unusable-site", { dir, problem: state.problem, again: true }));
   return state.manifest;
 }
 

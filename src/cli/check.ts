@@ -1,7 +1,7 @@
 /** `subjekti check`: a deployment (or the preview) verified against the built site (src/check). */
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { SubjektiError } from "../core/subjekti-error.ts";
+import { failure, msg } from "../common/messages/message.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { connectTo, positiveInt } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
@@ -43,15 +43,15 @@ export function addCheckCommand(program: Command, { io }: CommandContext): void 
         try {
           ca = await readFile(flags.ca, "utf8");
         } catch (error) {
-          throw new SubjektiError("BAD_CA", `--ca ${flags.ca}: cannot read it (${(error as NodeJS.ErrnoException).code ?? "error"}): pass a PEM file of certificates`);
+          throw failure("BAD_CA", msg("error.ca-unreadable", { ca: flags.ca, detail: (error as NodeJS.ErrnoException).code ?? "error" }));
         }
-        if (!ca.includes("-----BEGIN CERTIFICATE-----")) throw new SubjektiError("BAD_CA", `--ca ${flags.ca}: no PEM certificate in it (expected -----BEGIN CERTIFICATE-----)`);
+        if (!ca.includes("-----BEGIN CERTIFICATE-----")) throw failure("BAD_CA", msg("error.ca-not-pem", { ca: flags.ca }));
       }
       const bar = flags.quiet ? undefined : progressBar(io.stderr, Date.now, "requests");
       const report = await checkSite({ url, dir: flags.dir, concurrency: flags.concurrency, sample: flags.sample, seed: flags.seed, etags: flags.etags, connect: flags.connect, timeoutMs: flags.timeout, trust: { ca, insecure: flags.insecure }, progress: bar?.update }).finally(() => bar?.done());
       io.stdout.write(flags.json ? jsonReport(report) : formatReport(report).map((line) => `${line}\n`).join(""));
-      if (report.failures.length > 0) throw new SubjektiError("CHECK_FAILED", `${report.failures.length} of ${report.total} requests to ${report.origin} differ from ${flags.dir}`);
+      if (report.failures.length > 0) throw failure("CHECK_FAILED", msg("error.check-failed", { failed: report.failures.length, total: report.total, origin: report.origin, dir: flags.dir }));
       const stale = report.fromFiles?.notFromFiles.length ?? 0;
-      if (stale > 0) throw new SubjektiError("CHECK_FAILED", `${stale} answers of ${report.origin} that nginx should send from files came from subjekti serve: regenerate the nginx configuration (subjekti nginx) and reload nginx`);
+      if (stale > 0) throw failure("CHECK_FAILED", msg("error.check-not-from-files", { count: stale, origin: report.origin }));
     });
 }

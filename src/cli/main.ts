@@ -8,7 +8,8 @@
  * error (commander's message and the help hint).
  */
 import { pathToFileURL } from "node:url";
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
+import { chooseLanguage, LANGUAGES, sayFailure, type Translator, translator } from "../common/messages/message.ts";
 import { SubjektiError } from "../core/subjekti-error.ts";
 import { VERSION } from "../core/version.ts";
 import { DataError } from "../data/problems/problems.ts";
@@ -26,31 +27,44 @@ import { addValidateCommand } from "./validate.ts";
 export { type Io, processIo } from "./io.ts";
 
 /** The one line for an error of the machine, not of the data: what failed and what to do. */
-function environmentLine(error: NodeJS.ErrnoException): string | undefined {
+function environmentLine(error: NodeJS.ErrnoException, tr: Translator): string | undefined {
   const where = error.path ?? "";
   switch (error.code) {
     case "EACCES":
     case "EPERM":
-      return `cannot ${error.syscall ?? "use"} ${where}: permission denied; check its permissions or pick another directory`;
+      return tr.text("error.permission", { syscall: error.syscall ?? "use", where });
     case "ENOSPC":
-      return `no space left on the device writing ${where}: free some space and build again`;
+      return tr.text("error.no-space", { where });
     case "ENOTDIR":
     case "EEXIST":
     case "EISDIR":
-      return `${where}: ${error.code === "EISDIR" ? "a directory where a file belongs" : "a file where a directory belongs"}; remove it or pick another directory`;
+      return tr.text(error.code === "EISDIR" ? "error.directory-for-file" : "error.file-for-directory", { where });
     case "EMFILE":
-      return "too many open files: raise the limit (ulimit -n) and try again";
+      return tr.text("error.open-files");
     default:
       return undefined;
   }
 }
 
+/** The value of `--lang` in `argv`, read before commander parses it: every line, usage errors included, is in that language. */
+function langFlag(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "--") break;
+    if (arg === "--lang") return argv[i + 1];
+    if (arg.startsWith("--lang=")) return arg.slice("--lang=".length);
+  }
+  return undefined;
+}
+
 /** Runs the CLI on `argv` (without node and the script); resolves to the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   let server: { host: string; port: number } | undefined;
+  const tr = translator(chooseLanguage(langFlag(argv), io.env));
   const context: CommandContext = {
     io,
-    problems: problemOutput(io),
+    tr,
+    problems: problemOutput(io, tr),
     listening: (address) => {
       server = address;
     },
@@ -58,6 +72,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const program = new Command("subjekti")
     .description("The Registry of Subjects as a static JSON API")
     .version(VERSION)
+    .addOption(new Option("--lang <language>", "the language of problems, summaries and errors: hr or en (default: the locale, LC_ALL, LC_MESSAGES or LANG; hr… is Croatian, else English)").choices(LANGUAGES))
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
@@ -80,19 +95,19 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     if (error instanceof DataError) context.problems.print(error.problems, error.kinds);
     if (error instanceof SubjektiError) {
-      io.stderr.write(`subjekti: ${error.message}\n`);
+      io.stderr.write(`subjekti: ${sayFailure(error, tr)}\n`);
       return 1;
     }
     const errno = error as NodeJS.ErrnoException;
     if (errno.code === "EADDRINUSE" && server !== undefined) {
-      io.stderr.write(`subjekti: port ${server.port} on ${server.host} is in use: pass another --port (or --port 0 for any free one)\n`);
+      io.stderr.write(`subjekti: ${tr.text("error.port-in-use", server)}\n`);
       return 1;
     }
     if (errno.code === "EADDRNOTAVAIL" && server !== undefined) {
-      io.stderr.write(`subjekti: cannot listen on ${server.host}: not an address of this machine; pass another --host\n`);
+      io.stderr.write(`subjekti: ${tr.text("error.not-an-address", server)}\n`);
       return 1;
     }
-    const line = errno instanceof Error ? environmentLine(errno) : undefined;
+    const line = errno instanceof Error ? environmentLine(errno, tr) : undefined;
     if (line === undefined) throw error;
     io.stderr.write(`subjekti: ${line}\n`);
     return 1;

@@ -9,7 +9,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import type { Io } from "./io.ts";
 import { MANIFEST_PATH } from "../core/layout.ts";
 import { readManifest } from "../core/manifest.ts";
-import { SubjektiError } from "../core/subjekti-error.ts";
+import { failure, msg } from "../common/messages/message.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { nginxConfig } from "../nginx/nginx-config.ts";
 
@@ -77,22 +77,22 @@ export function addNginxCommand(program: Command, io: Io): void {
     .option("--upstream <address>", "where `subjekti serve` listens: host:port or unix:/path", UPSTREAM, "127.0.0.1:8081")
     .action(async (flags: NginxFlags) => {
       const root = resolve(flags.dir);
-      if (/[\s'"{};$\\]/.test(root)) throw new SubjektiError("BAD_DIR", `--dir ${root}: nginx's root cannot hold spaces, quotes, braces, ; $ or \\ here; move the site`);
+      if (/[\s'"{};$\\]/.test(root)) throw failure("BAD_DIR", msg("error.nginx-root", { dir: root }));
       let text: string;
       try {
         text = await readFile(join(root, MANIFEST_PATH), "utf8");
       } catch {
-        throw new SubjektiError("NO_SITE", `${root} has no ${MANIFEST_PATH}: run \`npm run build\` first (or pass --dir <built site>)`);
+        throw failure("NO_SITE", msg("error.no-manifest", { dir: root, manifest: MANIFEST_PATH }));
       }
       const tls = /\sssl(?:\s|$)/.test(flags.listen);
       if (tls && (flags.sslCertificate === undefined || flags.sslCertificateKey === undefined)) {
-        throw new SubjektiError("BAD_TLS", `--listen '${flags.listen}' needs --ssl-certificate <file> and --ssl-certificate-key <file>`);
+        throw failure("BAD_TLS", msg("error.tls-needs-certificate", { listen: flags.listen }));
       }
       if (!tls && (flags.sslCertificate !== undefined || flags.sslCertificateKey !== undefined)) {
-        throw new SubjektiError("BAD_TLS", `--ssl-certificate and --ssl-certificate-key need a --listen with ssl (such as '443 ssl'), not '${flags.listen}'`);
+        throw failure("BAD_TLS", msg("error.tls-needs-listen", { listen: flags.listen }));
       }
       const state = readManifest(text);
-      if ("problem" in state) throw new SubjektiError("NO_SITE", `${root} has no usable site (${state.problem}): run \`npm run build\` again`);
+      if ("problem" in state) throw failure("NO_SITE", msg("error.unusable-site", { dir: root, problem: state.problem, again: true }));
       io.stdout.write(
         nginxConfig(state.manifest, {
           root,

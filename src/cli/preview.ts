@@ -15,7 +15,7 @@ interface PreviewFlags {
   readonly allowedHosts?: string[];
 }
 
-export function addPreviewCommand(program: Command, { io, listening, problems }: CommandContext): void {
+export function addPreviewCommand(program: Command, { io, listening, problems, tr }: CommandContext): void {
   program
     .command("preview")
     .description("serve dist/ locally, routed exactly as the Netlify edge routes it")
@@ -30,8 +30,8 @@ export function addPreviewCommand(program: Command, { io, listening, problems }:
       listening(address);
       const { startPreview } = await import("../serve/preview-server.ts");
       const running = await startPreview({ dir: flags.dir, ...address, ...(flags.allowedHosts === undefined ? {} : { allowedHosts: flags.allowedHosts }) });
-      io.stdout.write(`subjekti preview: ${running.url} (Ctrl-C stops)\n`);
-      const watching = flags.watch ? (await import("./rebuild-on-change.ts")).rebuildOnChange(flags.data, flags.dir, io, problems) : undefined;
+      io.stdout.write(`subjekti preview: ${tr.text("summary.serving", { url: running.url })}\n`);
+      const watching = flags.watch ? (await import("./rebuild-on-change.ts")).rebuildOnChange(flags.data, flags.dir, io, problems, tr) : undefined;
       await io.untilStopped();
       await watching?.close();
       await running.close();

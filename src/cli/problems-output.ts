@@ -6,6 +6,7 @@
 import type { Io } from "./io.ts";
 import { kindKey, type Problem, type ProblemKind } from "../data/problems/problems.ts";
 import { problemsAsJsonLines, summariseProblems } from "../data/problems/summarise-problems.ts";
+import type { Translator } from "../common/messages/message.ts";
 
 export interface ProblemOutput {
   /** Every problem line, not the first few of each kind. */
@@ -18,7 +19,7 @@ export interface ProblemOutput {
   printKnown(known: { readonly count: number; readonly path: string } | undefined): void;
 }
 
-export function problemOutput(io: Io): ProblemOutput {
+export function problemOutput(io: Io, tr: Translator): ProblemOutput {
   const output: ProblemOutput = {
     all: false,
     json: false,
@@ -28,13 +29,12 @@ export function problemOutput(io: Io): ProblemOutput {
         return;
       }
       const counts = new Map(kinds.map((k) => [k.key, k.count]));
-      const lines = summariseProblems(problems, { all: output.all, countOf: (p) => counts.get(kindKey(p)) });
+      const lines = summariseProblems(problems, { all: output.all, countOf: (p) => counts.get(kindKey(p)), tr });
       for (const line of lines) io.stderr.write(`${line}\n`);
     },
     printKnown(known) {
       if (known === undefined || known.count === 0 || output.json) return;
-      const what = known.count === 1 ? "1 known warning" : `${known.count} known warnings`;
-      io.stderr.write(`${what}, accepted in ${known.path} (not listed; subjekti validate --accept records the current ones)\n`);
+      io.stderr.write(`${tr.text("line.known", known)}\n`);
     },
   };
   return output;
@@ -43,6 +43,8 @@ export function problemOutput(io: Io): ProblemOutput {
 /** What a command file is given: the process's Io, the problem printer, and where a server will listen. */
 export interface CommandContext {
   readonly io: Io;
+  /** The maintainer's language (--lang, else the locale). */
+  readonly tr: Translator;
   readonly problems: ProblemOutput;
   /** Learns the address a server command binds, before it binds, for the CLI's error lines. */
   listening(address: { host: string; port: number }): void;

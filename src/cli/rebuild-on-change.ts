@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { MANIFEST_PATH } from "../core/layout.ts";
 import { readManifest } from "../core/manifest.ts";
 import { SubjektiError } from "../core/subjekti-error.ts";
+import { sayFailure, type Translator } from "../common/messages/message.ts";
 import { DataError } from "../data/problems/problems.ts";
 import { type BuildOptions, DEFAULT_OPTIONS } from "../site/build-options.ts";
 import type { Io } from "./io.ts";
@@ -41,7 +42,7 @@ async function optionsOf(dataDir: string, outDir: string): Promise<BuildOptions>
   };
 }
 
-export function rebuildOnChange(dataDir: string, outDir: string, io: Io, problems: ProblemOutput): Watching {
+export function rebuildOnChange(dataDir: string, outDir: string, io: Io, problems: ProblemOutput, tr: Translator): Watching {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -50,12 +51,12 @@ export function rebuildOnChange(dataDir: string, outDir: string, io: Io, problem
     const { summarise } = await import("../site/build-report.ts");
     try {
       const report = await buildSite(await optionsOf(dataDir, outDir));
-      io.stdout.write(`subjekti preview: rebuilt: ${summarise(report, { outDir })}\n`);
+      io.stdout.write(`subjekti preview: ${tr.text("summary.rebuilt", { summary: summarise(report, { outDir }, tr) })}\n`);
     } catch (error) {
       if (error instanceof DataError) problems.print(error.problems, error.kinds);
-      else if (error instanceof SubjektiError) io.stderr.write(`subjekti: ${error.message}\n`);
+      else if (error instanceof SubjektiError) io.stderr.write(`subjekti: ${sayFailure(error, tr)}\n`);
       else throw error;
-      io.stderr.write("subjekti preview: the rebuild failed; still serving the last good site\n");
+      io.stderr.write(`subjekti preview: ${tr.text("summary.rebuild-failed")}\n`);
     }
   };
   const start = (): void => {
@@ -75,7 +76,7 @@ export function rebuildOnChange(dataDir: string, outDir: string, io: Io, problem
     clearTimeout(timer);
     timer = setTimeout(start, SETTLE_MS);
   });
-  io.stdout.write(`subjekti preview: watching ${dataDir}/ for changes\n`);
+  io.stdout.write(`subjekti preview: ${tr.text("summary.watching", { dir: dataDir })}\n`);
   return {
     async close() {
       clearTimeout(timer);

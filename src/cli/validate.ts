@@ -11,7 +11,7 @@ interface ValidateFlags extends ReadFlags {
   readonly accept: boolean;
 }
 
-export function addValidateCommand(program: Command, { io, problems }: CommandContext): void {
+export function addValidateCommand(program: Command, { io, problems, tr }: CommandContext): void {
   const validate = program
     .command("validate")
     .description("check data/ against every rule and report every problem; writes nothing")
@@ -32,18 +32,16 @@ export function addValidateCommand(program: Command, { io, problems }: CommandCo
     const result = await readInIdOrder(options, { take: nothing, restart: nothing });
     if (flags.accept) {
       const accepted = await writeKnownProblems(flags.data, result.warnings);
-      io.stdout.write(`accepted ${accepted} warning${accepted === 1 ? "" : "s"} as known in ${join(flags.data, KNOWN_PROBLEMS_FILE)}: review it, and commit it with the data\n`);
+      io.stdout.write(`${tr.text("summary.accepted", { count: accepted, path: join(flags.data, KNOWN_PROBLEMS_FILE) })}\n`);
       return;
     }
     const judged = judgeWarnings(known, flags.strict, result);
     if (judged.known !== undefined) problems.all = true;
     problems.print(judged.warnings, judged.kinds);
     problems.printKnown(judged.known);
-    const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
     let warnings = 0;
     for (const kind of judged.kinds) warnings += kind.count;
-    const knownPart = judged.known === undefined ? "" : `, ${judged.known.count} known`;
-    const verdict = `${count(result.count, "subject")} in ${count(result.files.length, "file")}: valid (${count(warnings, judged.known === undefined ? "warning" : "new warning")}${knownPart})\n`;
+    const verdict = `${tr.text("summary.valid", { subjects: result.count, files: result.files.length, warnings, ...(judged.known === undefined ? {} : { known: judged.known.count }) })}\n`;
     (flags.json ? io.stderr : io.stdout).write(verdict);
   });
 }

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describeError } from "../core/describe-error.ts";
 import { MANIFEST_PATH } from "../core/layout.ts";
 import { readManifest, type SiteState } from "../core/manifest.ts";
-import { SubjektiError } from "../core/subjekti-error.ts";
+import { failure, msg } from "../common/messages/message.ts";
 
 /** How stale the preview's manifest may be: at most one stat per this many milliseconds. */
 const RECHECK_MS = 100;
@@ -43,12 +43,11 @@ export class ManifestWatcher {
     const file = join(dir, MANIFEST_PATH);
     const dirStat = await stat(dir).catch(() => null);
     if (dirStat === null || !dirStat.isDirectory()) {
-      throw new SubjektiError("NO_SITE", `${dir} does not exist: run \`npm run build\` first (or pass --dir <built site>)`);
+      throw failure("NO_SITE", msg("error.no-site-dir", { dir }));
     }
     const loaded = await load(file);
     if ("problem" in loaded.state) {
-      const hint = loaded.stamp === "" ? "run `npm run build` first" : "run `npm run build` again";
-      throw new SubjektiError("NO_SITE", `${dir} has no usable site (${loaded.state.problem}): ${hint}`);
+      throw failure("NO_SITE", msg("error.unusable-site", { dir, problem: loaded.state.problem, again: loaded.stamp !== "" }));
     }
     return new ManifestWatcher(file, loaded, watch);
   }

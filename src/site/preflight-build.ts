@@ -5,7 +5,7 @@
  * site changed, or, with
  * `--over-limits warn`, goes on and reports what it went over.
  */
-import { SubjektiError } from "../core/subjekti-error.ts";
+import { failure, msg } from "../common/messages/message.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { describePreflight, HOST_LIMITS, preflight } from "./deploy-preflight.ts";
 import { measureFiles, type RecordLengths, siteShape } from "./site-shape.ts";
@@ -20,5 +20,5 @@ export function preflightBuild(options: BuildOptions, lengths: RecordLengths): r
   if (result.overruns.length === 0) return [];
   const message = describePreflight(result);
   if (options.overLimits === "warn") return [message];
-  throw new SubjektiError("OVER_LIMITS", `${message}; or pass --over-limits warn to build it anyway`);
+  throw failure("OVER_LIMITS", msg("error.over-limits", { detail: message }));
 }

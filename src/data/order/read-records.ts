@@ -13,6 +13,7 @@ import { stat } from "node:fs/promises";
 import { blockKey, type BuildCache } from "./build-cache.ts";
 import { displayPath, findSources, SOURCE_PATTERNS } from "../sources/find-sources.ts";
 import { DataError, type Problem, ProblemCollector, type ProblemKind, type ProblemSink } from "../problems/problems.ts";
+import { msg } from "../../common/messages/message.ts";
 import { readCsv } from "../sources/read-csv.ts";
 import { BLOCK_RECORDS, readJsonArray, type RecordSink } from "../sources/read-json-array.ts";
 import { readNdjson } from "../sources/read-ndjson.ts";
@@ -59,17 +60,17 @@ function readerOf(file: SourceFile): (file: SourceFile, sink: RecordSink, proble
 /** The one warning naming every file under the data directory that is not read (so none is skipped silently). */
 function ignoredFiles(ignored: readonly string[], options: ReadOptions): Problem[] {
   if (ignored.length === 0) return [];
-  const shown = ignored.length > 20 ? `${ignored.slice(0, 20).join(", ")} and ${ignored.length - 20} more` : ignored.join(", ");
-  const expected = `only ${SOURCE_PATTERNS.map((p) => p.slice(3)).join(", ")} files`;
-  return [{ severity: options.strict ? "error" : "warning", file: displayPath(options.dataDir), expected, value: `ignored: ${shown}`, hint: "save spreadsheets as .xlsx, .ods or CSV UTF-8 to have them read" }];
+  const value = msg("value.ignored", { names: ignored.slice(0, 20), more: Math.max(ignored.length - 20, 0) });
+  const expected = msg("expected.only-sources", { patterns: SOURCE_PATTERNS.map((p) => p.slice(3)) });
+  return [{ severity: options.strict ? "error" : "warning", file: displayPath(options.dataDir), expected, value, hint: msg("hint.save-spreadsheets") }];
 }
 
 /** Why there is nothing to read: the directory is missing, or holds no source file. */
 async function noSources(dataDir: string): Promise<Problem> {
   const where = displayPath(dataDir);
   const isDirectory = await stat(dataDir).then((s) => s.isDirectory(), () => false);
-  const expected = `a directory of ${SOURCE_PATTERNS.map((p) => p.slice(3)).join(", ")} files (searched recursively)`;
-  return { severity: "error", file: where, expected, value: isDirectory ? "none" : "no such directory", hint: "is --data the right directory?" };
+  const expected = msg("expected.source-directory", { patterns: SOURCE_PATTERNS.map((p) => p.slice(3)) });
+  return { severity: "error", file: where, expected, value: msg(isDirectory ? "value.none" : "value.no-directory"), hint: msg("hint.data-dir") };
 }
 
 /** File order, then position in the file (a problem of the whole file first), then as found. */

@@ -4,7 +4,7 @@
  * expected and, where one helps, a hint; the build collects them all and fails once.
  */
 import { SubjektiError } from "../../core/subjekti-error.ts";
-
+import { ENGLISH, type Message, msg, type Translator } from "../../common/messages/message.ts";
 import { FIELD_NAMES } from "../rules/subject-schema.ts";
 
 export type Severity = "error" | "warning";
@@ -25,15 +25,17 @@ export interface Problem {
    * A spreadsheet's form read as the data's own (`TRUE`, `14.5.1966.`, zeros lost): the name of
    * the form. Such problems are summarised one line per kind, never one line per record.
    */
-  readonly form?: string;
+  readonly form?: Message;
   /** The field, when the problem is one field's. */
   readonly field?: string;
-  /** The offending value, shortened for display. */
-  readonly value?: string;
+  /** The offending value: as written (JSON, shortened for display), or described (`2,001 characters`). */
+  readonly value?: string | Message;
   /** What the field or record should have been. */
-  readonly expected: string;
+  readonly expected: Message;
   /** What probably went wrong, or how to fix it. */
-  readonly hint?: string;
+  readonly hint?: Message;
+  /** A problem said in one sentence of its own instead of expected-and-got (`… repeats every record of …: keep one`). */
+  readonly says?: Message;
 }
 
 /** The data has errors: the first few of each kind are in `problems` (warnings too, for the report), every kind's exact count in `kinds`. */
@@ -43,7 +45,7 @@ export class DataError extends SubjektiError {
   constructor(problems: readonly Problem[], kinds: readonly ProblemKind[] = kindsOf(problems)) {
     let errors = 0;
     for (const k of kinds) if (k.severity === "error") errors += k.count;
-    super("INVALID_DATA", `${errors} error${errors === 1 ? "" : "s"} in the data; nothing was written`);
+    super("INVALID_DATA", ENGLISH.text("error.invalid-data", { count: errors }), { key: "error.invalid-data", params: { count: errors } });
     this.name = "DataError";
     this.problems = problems;
     this.kinds = kinds;
@@ -61,8 +63,8 @@ export interface ProblemKind {
   readonly key: string;
   readonly severity: Severity;
   readonly field?: string;
-  /** The first problem's expectation, as it reads. */
-  readonly expected: string;
+  /** The first problem's expectation. */
+  readonly expected: Message;
   count: number;
   kept: number;
 }
@@ -71,25 +73,18 @@ export interface ProblemKind {
 export const KEEP_PER_KIND = 5;
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(FIELD_NAMES);
+/** The field of a kind whose field is no subject's: one kind, however many such names (printed as "an unknown field"). */
+export const UNKNOWN_FIELD = "*";
 
 /**
- * A problem's kind: its severity, field and rule. Unknown field names are one kind (a record may
- * hold thousands), and values inside the rule (`more than "0012"`, `10 cells`) are blanked, so the
- * number of kinds stays small whatever the data.
+ * A problem's kind: its severity, field and rule (its expectation's key, whatever values the
+ * expectation holds: `more than "0012"`, `10 cells`). Unknown field names are one kind (a record
+ * may hold thousands), so the number of kinds stays small whatever the data.
  */
 export function kindKey(problem: Problem): string {
-  const field = problem.field === undefined ? "" : KNOWN_FIELDS.has(problem.field) ? problem.field : "an unknown field";
-  let rule = RULES.get(problem.expected);
-  if (rule === undefined) {
-    rule = problem.expected.replace(/"(?:[^"\\]|\\.)*"…?|[0-9][0-9,]*/g, "#");
-    // Expectations are a handful of texts, but one with a value in it may be new each time: bounded.
-    if (RULES.size < 10_000) RULES.set(problem.expected, rule);
-  }
-  return `${problem.severity}|${field}|${rule}`;
+  const field = problem.field === undefined ? "" : KNOWN_FIELDS.has(problem.field) ? problem.field : UNKNOWN_FIELD;
+  return `${problem.severity}|${field}|${problem.expected.key}`;
 }
-
-/** Each expectation's rule, as worked out once (see kindKey). */
-const RULES = new Map<string, string>();
 
 /**
  * Problems in bounded memory: the first `keep` of each kind (in the order added) are kept, the
@@ -113,7 +108,7 @@ export class ProblemCollector implements ProblemSink {
     const key = kindKey(problem);
     let kind = this.#kinds.get(key);
     if (kind === undefined) {
-      kind = { key, severity: problem.severity, ...(problem.field === undefined ? {} : { field: KNOWN_FIELDS.has(problem.field) ? problem.field : "an unknown field" }), expected: problem.expected, count: 0, kept: 0 };
+      kind = { key, severity: problem.severity, ...(problem.field === undefined ? {} : { field: KNOWN_FIELDS.has(problem.field) ? problem.field : UNKNOWN_FIELD }), expected: problem.expected, count: 0, kept: 0 };
       this.#kinds.set(key, kind);
     }
     kind.count++;
@@ -178,12 +173,11 @@ export function kindsOf(problems: readonly Problem[]): ProblemKind[] {
 }
 
 /** One line for a kind with problems beyond those shown: `… and 4,999,995 more like this: x.json: expected …`. */
-export function formatMore(kind: ProblemKind): string | undefined {
+export function formatMore(kind: ProblemKind, tr: Translator = ENGLISH): string | undefined {
   const more = kind.count - kind.kept;
   if (more <= 0) return undefined;
-  const field = kind.field === undefined ? "" : ` ${kind.field}:`;
-  const label = kind.severity === "warning" ? " warning:" : "";
-  return `… and ${more.toLocaleString("en-US")} more like this:${label}${field} expected ${kind.expected}`;
+  const field = kind.field === undefined ? undefined : kind.field === UNKNOWN_FIELD ? tr.text("field.unknown") : kind.field;
+  return tr.text("line.more", { more, warning: kind.severity === "warning", ...(field === undefined ? {} : { field }), expected: tr.say(kind.expected) });
 }
 
 const MAX_VALUE_LENGTH = 60;
@@ -206,7 +200,10 @@ export function showValue(value: unknown): string {
     }
     const v = next.value;
     if (typeof v === "string") text += JSON.stringify(v.length > MAX_VALUE_LENGTH ? v.slice(0, MAX_VALUE_LENGTH + 1) : v);
-    else if (typeof v === "number") text += Number.isFinite(v) ? String(v) : "a number too large to hold";
+    // A number too large for a double is Infinity here; it is shown as written where the text is known (showNumberText).
+    else if (typeof v === "number") text += String(v);
+    // A date cell is a day (1999-12-31), or a day and a time when it holds one; never the Date's JSON.
+    else if (v instanceof Date) text += Number.isNaN(v.getTime()) ? "null" : v.toISOString().replace(/T00:00:00\.000Z$/, "").replace(/\.000Z$/, "").replace("T", " ");
     else if (typeof v !== "object" || v === null) text += v === null ? "null" : String(v);
     else {
       const entries: [string | undefined, unknown][] = Array.isArray(v) ? v.slice(0, MAX_VALUE_LENGTH).map((x) => [undefined, x]) : Object.entries(v).slice(0, MAX_VALUE_LENGTH);
@@ -228,10 +225,15 @@ export function showValue(value: unknown): string {
  * A number as it was written in the source, shortened when long: `1000…0 (100,001 digits)`.
  * JSON.parse turns a number too large for a double into Infinity, which JSON shows as `null`.
  */
-export function showNumberText(raw: string): string {
+export function showNumberText(raw: string): string | Message {
   if (raw.length <= MAX_VALUE_LENGTH) return raw;
   const digits = raw.replace(/[^0-9]/g, "").length;
-  return `${raw.slice(0, 4)}…${raw.slice(-1)} (${digits.toLocaleString("en-US")} digits)`;
+  return msg("value.long-number", { shown: `${raw.slice(0, 4)}…${raw.slice(-1)}`, digits });
+}
+
+/** A value as a problem line shows it: as written, or described in the line's language. */
+export function showGot(value: string | Message, tr: Translator = ENGLISH): string {
+  return typeof value === "string" ? value : tr.say(value);
 }
 
 /** Where a problem is: `data/x.json[12]`, `data/x.csv:118`, `data/x.csv:3:17`, `data/x.xlsx!subjekti!F118`, or the file alone. */
@@ -244,10 +246,20 @@ export function formatLocation(place: Pick<Problem, "file" | "index" | "line" | 
 
 /** One line: `data/x.json[12]: …` or `data/x.csv:118: oib: expected 11 digits, got "2735615212" (leading zero lost?)`. */
 export function formatProblem(problem: Problem): string {
+  return sayProblem(problem, ENGLISH);
+}
+
+/** A problem's line in `tr`'s language. */
+export function sayProblem(problem: Problem, tr: Translator): string {
   const where = formatLocation(problem);
-  const field = problem.field === undefined ? "" : ` ${problem.field}:`;
-  const got = problem.value === undefined ? "" : `, got ${problem.value}`;
-  const hint = problem.hint === undefined ? "" : ` (${problem.hint})`;
-  const label = problem.severity === "warning" ? " warning:" : "";
-  return `${where}:${label}${field} expected ${problem.expected}${got}${hint}`;
+  const warning = problem.severity === "warning";
+  if (problem.says !== undefined) return tr.text("line.says", { where, warning, says: tr.say(problem.says) });
+  return tr.text("line.problem", {
+    where,
+    warning,
+    ...(problem.field === undefined ? {} : { field: problem.field }),
+    expected: tr.say(problem.expected),
+    ...(problem.value === undefined ? {} : { got: showGot(problem.value, tr) }),
+    ...(problem.hint === undefined ? {} : { hint: tr.say(problem.hint) }),
+  });
 }

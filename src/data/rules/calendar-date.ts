@@ -1,10 +1,7 @@
 /** Dates as the registry writes them: `YYYY-MM-DD`, proleptic Gregorian, like Python's `date`. */
+import { type Message, msg } from "../../common/messages/message.ts";
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const MONTH_NAMES = [
-  "January", "February", "March", "April", "May", "June",
-  "July", "August", "September", "October", "November", "December",
-] as const;
 
 function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
@@ -42,19 +39,19 @@ export function fromCroatianDate(text: string): string | undefined {
 }
 
 /** Why a `YYYY-MM-DD`-shaped text is not a day, or how to rewrite a date written another way. */
-export function explainDate(text: string): string | undefined {
+export function explainDate(text: string): Message | undefined {
   const iso = ISO_DATE.exec(text);
   if (iso !== null) {
     const [year, month] = [Number(iso[1]), Number(iso[2])];
-    if (month < 1 || month > 12) return `there is no month ${iso[2]}`;
-    if (year < 1) return "there is no year 0";
-    return `${MONTH_NAMES[month - 1]} ${iso[1]} has ${daysInMonth(year, month)} days`;
+    if (month < 1 || month > 12) return msg("hint.no-month", { month: iso[2] ?? "" });
+    if (year < 1) return msg("hint.no-year-zero");
+    return msg("hint.days-in-month", { year: iso[1] ?? "", month, days: daysInMonth(year, month) });
   }
   const croatian = fromCroatianDate(text.trim());
   // A hint is a value the tool accepts: a day that does not exist is explained, not rewritten.
-  if (croatian !== undefined) return isCalendarDate(croatian) ? `a day.month.year date? write ${croatian}` : explainDate(croatian);
-  if (/^\d{4}-\d{2}-\d{2}[T ]/.test(text)) return "the date only, without a time";
+  if (croatian !== undefined) return isCalendarDate(croatian) ? msg("hint.croatian-date", { date: croatian }) : explainDate(croatian);
+  if (/^\d{4}-\d{2}-\d{2}[T ]/.test(text)) return msg("hint.date-only");
   // 1/2/2020 is 1 February in Croatia and 2 January in the US: only the writer knows.
-  if (/^\s*\d{1,2}\/\d{1,2}\/\d{2,4}\s*$/.test(text)) return "day/month or month/day? write YYYY-MM-DD";
+  if (/^\s*\d{1,2}\/\d{1,2}\/\d{2,4}\s*$/.test(text)) return msg("hint.day-month-order");
   return undefined;
 }

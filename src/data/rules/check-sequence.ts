@@ -6,6 +6,7 @@
  */
 import { formatLocation, type Problem, type ProblemSink, showValue } from "../problems/problems.ts";
 import { locate, type SourceFile } from "../sources/source-file.ts";
+import { msg } from "../../common/messages/message.ts";
 
 /** Compares zero-padded digit strings by value, so "10000" follows "9999" whatever the padding. */
 export function compareDigits(a: string, b: string): number {
@@ -68,13 +69,13 @@ export class SequenceCheck {
       const seen = this.#first.get(trimmed);
       const [before, previous] = [this.#place, this.#code ?? ""];
       if (before !== undefined && id === this.#id) {
-        problems.push({ severity: "error", ...place, field: "id", value: showValue(id), expected: "a unique id", hint: `also at ${formatLocation(before)}` });
+        problems.push({ severity: "error", ...place, field: "id", value: showValue(id), expected: msg("expected.unique-id"), hint: msg("hint.also-at", { where: formatLocation(before) }) });
       } else if (seen !== undefined) {
-        const hint = `${showValue(seen.code)} is also id ${seen.id}'s, at ${formatLocation(seen.place)}`;
-        problems.push({ severity: "error", ...place, field: "jedinstvena_oznaka", value: showValue(code), expected: "a unique value", hint });
+        const hint = msg("hint.code-also", { code: showValue(seen.code), id: seen.id, where: formatLocation(seen.place) });
+        problems.push({ severity: "error", ...place, field: "jedinstvena_oznaka", value: showValue(code), expected: msg("expected.unique-code"), hint });
       } else if (before !== undefined && compareDigits(previous, code) >= 0) {
-        const hint = `id ${this.#id}, just before id ${id}, is at ${formatLocation(before)}`;
-        problems.push({ severity: "error", ...place, field: "jedinstvena_oznaka", value: showValue(code), expected: `more than ${showValue(previous)}, as it increases with id`, hint });
+        const hint = msg("hint.just-before", { previous: this.#id, id, where: formatLocation(before) });
+        problems.push({ severity: "error", ...place, field: "jedinstvena_oznaka", value: showValue(code), expected: msg("expected.code-rising", { previous: showValue(previous) }), hint });
       }
       if (seen === undefined) this.#first.set(trimmed, { id, code, place });
       [this.#id, this.#code, this.#place] = [id, code, place];

@@ -9,18 +9,20 @@ import { join } from "node:path";
 import * as z from "zod";
 import { displayPath, METADATA_FILE } from "../../data/sources/find-sources.ts";
 import { DataError, type Problem, showValue } from "../../data/problems/problems.ts";
+import { isMessageKey, type Message, type MessageKey, msg } from "../../common/messages/message.ts";
 
-const line = (what: string) => z.string({ error: what }).trim().min(1, { error: what });
-const url = z.url({ protocol: /^https?$/, error: "an http(s) URL" });
+// Each rule's error is the key of its sentence in the message catalogue (src/common/messages).
+const line = (what: MessageKey) => z.string({ error: what }).trim().min(1, { error: what });
+const url = z.url({ protocol: /^https?$/, error: "expected.meta-url" });
 
 /** The fields of a Data Package descriptor the build uses (others, such as `resources`, are allowed and ignored). */
 export const metadataSchema = z.object({
-  title: line("a non-empty title"),
-  description: line("a non-empty description"),
-  sources: z.array(z.strictObject({ title: line("a non-empty source title"), path: url.optional() }), { error: "a list of sources" }).min(1, { error: "at least one source" }),
+  title: line("expected.meta-title"),
+  description: line("expected.meta-description"),
+  sources: z.array(z.strictObject({ title: line("expected.meta-source-title"), path: url.optional() }), { error: "expected.meta-sources" }).min(1, { error: "expected.meta-one-source" }),
   licenses: z
-    .array(z.strictObject({ name: line("a licence identifier").optional(), title: line("a non-empty licence title"), path: url }), { error: "a list of licences" })
-    .min(1, { error: "at least one licence" }),
+    .array(z.strictObject({ name: line("expected.meta-licence-name").optional(), title: line("expected.meta-licence-title"), path: url }), { error: "expected.meta-licences" })
+    .min(1, { error: "expected.meta-one-licence" }),
 });
 
 export type DatasetMetadata = z.infer<typeof metadataSchema>;
@@ -48,7 +50,7 @@ export async function readMetadata(dataDir: string): Promise<{ metadata: Dataset
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
-    const problem: Problem = { severity: "error", file, expected: "a JSON object (a Data Package descriptor)", hint: (error as Error).message };
+    const problem: Problem = { severity: "error", file, expected: msg("expected.descriptor"), hint: msg("hint.syntax", { detail: (error as Error).message }) };
     return { metadata: UNDESCRIBED, problems: [problem] };
   }
   const parsed = metadataSchema.safeParse(value);
@@ -61,7 +63,7 @@ export async function readMetadata(dataDir: string): Promise<{ metadata: Dataset
       file,
       ...(field === "" ? {} : { field }),
       ...(issue.code === "unrecognized_keys" ? { value: issue.keys.join(", ") } : { value: showValue(at) }),
-      expected: issue.code === "unrecognized_keys" ? "only title and path (sources) or name, title and path (licenses)" : issue.message,
+      expected: issue.code === "unrecognized_keys" ? msg("expected.meta-keys") : isMessageKey(issue.message) ? ({ key: issue.message } as Message) : msg("expected.schema", { text: issue.message }),
     };
   });
   return { metadata: UNDESCRIBED, problems };
