@@ -13,7 +13,7 @@
  * It lives outside the site (default node_modules/.cache/subjekti/, one directory per output
  * directory), because everything in the site is published. After a build, blocks the build did
  * not use are removed, so the cache holds one version of the data. A block file: a 4-byte header
- * length, the header as JSON (count, byte length and hash of the rendered bytes, codes, problems), padding to 8 bytes, then ids
+ * length, the header as JSON (count, byte length and hash of the rendered bytes, codes, OIBs, problems), padding to 8 bytes, then ids
  * (float64), positions (uint32), record ends (uint32) and the rendered bytes.
  */
 import { createHash } from "node:crypto";
@@ -28,7 +28,7 @@ import type { RenderedBlock } from "./render-block.ts";
 import type { SourceFile } from "../sources/source-file.ts";
 
 /** Bumped whenever a block file's layout changes: another format is a miss. */
-const FORMAT = 3;
+const FORMAT = 4;
 /** Bytes read at once for a block's header and keys (about 30 KB for 1,000 records); more when they are longer. */
 const HEAD_BYTES = 64 * 1024;
 const SUFFIX = ".block";
@@ -49,6 +49,7 @@ interface Header {
   readonly length: number;
   readonly hash: string;
   readonly codes: readonly string[];
+  readonly oibs: readonly string[];
   readonly problems: readonly Problem[];
   readonly dropped: Readonly<Record<string, number>>;
 }
@@ -84,7 +85,7 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
 
 /** Stores a rendered block in `file` (synchronously: it runs in a record thread, beside the rendering). */
 export function storeBlock(file: string, block: RenderedBlock): void {
-  const header: Header = { format: FORMAT, count: block.ends.length, length: block.bytes.length, hash: block.hash, codes: block.codes, problems: block.problems, dropped: block.dropped };
+  const header: Header = { format: FORMAT, count: block.ends.length, length: block.bytes.length, hash: block.hash, codes: block.codes, oibs: block.oibs, problems: block.problems, dropped: block.dropped };
   const json = Buffer.from(JSON.stringify(header));
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.length);
@@ -151,6 +152,7 @@ function readBlock(path: string, file: SourceFile): RenderedBlock | undefined {
       ends,
       ids,
       codes: header.codes,
+      oibs: header.oibs,
       positions,
       problems,
       dropped: header.dropped,

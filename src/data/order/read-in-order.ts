@@ -81,9 +81,11 @@ async function readSorted(read: ReadOptions, taker: InOrderTaker, cache: BuildCa
             broken = true;
             return;
           } else {
-            await taker.take({ ...batch, hash: contentHash(batch.bytes), problems: [], dropped: {} });
+            // OIBs are checked as the records are read (read-records.ts), not here.
+            await taker.take({ ...batch, hash: contentHash(batch.bytes), oibs: [], problems: [], dropped: {} });
           }
         }
+        if (locating) sequence.finish(files, problems);
       },
     }, cache);
     if (outcome.stopped) throw new Error("a read that takes every block stopped");

@@ -19,6 +19,7 @@ import { BLOCK_RECORDS, readJsonArray, type RecordSink } from "../sources/read-j
 import { readNdjson } from "../sources/read-ndjson.ts";
 import { readXlsx } from "../sources/read-xlsx.ts";
 import { DEFAULT_MAX_FIELD_LENGTH } from "../rules/validate-subject.ts";
+import { OibCheck } from "../rules/check-oibs.ts";
 import { startRecordThreads, type RecordThreads } from "../../threads/record-threads.ts";
 import { type BlockTask, BlockRenderer, renderJsonBlock, type RenderedBlock } from "./render-block.ts";
 import type { SourceFile } from "../sources/source-file.ts";
@@ -143,6 +144,7 @@ export async function streamRecords(options: ReadOptions, taker: BlockTaker, cac
   const threadsWanted = await threadCount(files, options.threads ?? "auto");
   let threads: RecordThreads | undefined;
   let renderedHere = 0;
+  const oibs = new OibCheck();
   /**
    * Under "auto" the first block to parse is parsed here and the rest in threads, started then:
    * a rebuild that parses one edited block (the rest known from the cache) starts no thread.
@@ -158,6 +160,7 @@ export async function streamRecords(options: ReadOptions, taker: BlockTaker, cac
       const next = waiting.shift() as (typeof waiting)[number];
       const block = await next.rendered;
       problems.merge(block.problems, block.dropped);
+      oibs.add(block, next.file, options.strict, problems);
       count += block.ends.length;
       if (!(await taker.take(block, next.file, problems))) throw new StopReading();
     }
