@@ -1,0 +1,130 @@
+/**
+ * The maintainer's language, through the CLI: the same problems, summaries and errors in English
+ * and Croatian (by --lang, by LANG), exact lines; --json the same in both. And the rules that span
+ * records, as a maintainer meets them: a source that repeats another in one line, two subjects with
+ * one OIB, a date error and a duplicate code in one run, a date cell shown as a date.
+ */
+import { copyFile, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadExcelJs } from "../src/export/load-exceljs.ts";
+import { runCli } from "./_cli.ts";
+import { tempDir } from "./_tree.ts";
+import { BASE_SUBJECTS, sourceText, writeSource } from "./site/_read.ts";
+
+const BAD = "test/fixtures/bad-many";
+
+describe("problems, summaries and errors in the maintainer's language", () => {
+  const ENGLISH = [
+    `${BAD}/a.json[0]: oib: expected 11 digits, got "123" (3 digits)`,
+    `${BAD}/a.json[1]: datum_postanka: expected a real date YYYY-MM-DD, got "2015-13-01" (there is no month 13)`,
+    `${BAD}/a.json[1]: status_subjekta: expected true or false, got "false" (a string: write false without quotes)`,
+    `${BAD}/b.csv:2: naziv_subjekta: expected a non-empty name, got ""`,
+    `${BAD}/b.csv:2: razina: expected a lowercase word, got "Nacionalna" (write it in lowercase: nacionalna)`,
+    `${BAD}/c.ndjson:1: warning: institucija_grad: expected a city, got "" (published empty)`,
+    "subjekti: 5 errors in the data; nothing was written",
+  ];
+  const CROATIAN = [
+    `${BAD}/a.json[0]: oib: očekuje se 11 znamenaka, a nađeno je "123" (3 znamenke)`,
+    `${BAD}/a.json[1]: datum_postanka: očekuje se stvaran datum GGGG-MM-DD, a nađeno je "2015-13-01" (mjesec 13 ne postoji)`,
+    `${BAD}/a.json[1]: status_subjekta: očekuje se true ili false, a nađeno je "false" (tekst: napišite false bez navodnika)`,
+    `${BAD}/b.csv:2: naziv_subjekta: očekuje se naziv koji nije prazan, a nađeno je ""`,
+    `${BAD}/b.csv:2: razina: očekuje se jedna riječ malim slovima, a nađeno je "Nacionalna" (napišite malim slovima: nacionalna)`,
+    `${BAD}/c.ndjson:1: upozorenje: institucija_grad: očekuje se grad, a nađeno je "" (objavljuje se prazno)`,
+    "subjekti: 5 grešaka u podacima; ništa nije zapisano",
+  ];
+  const lines = (text: string): string[] => text.trimEnd().split("\n");
+
+  it("no locale -> English; --lang hr, LANG=hr_HR.UTF-8 and LC_ALL=hr_HR -> Croatian, line for line", async () => {
+    expect(lines((await runCli(["validate", "--data", BAD])).stderr)).toEqual(ENGLISH);
+    expect(lines((await runCli(["validate", "--data", BAD, "--lang", "hr"])).stderr)).toEqual(CROATIAN);
+    expect(lines((await runCli(["--lang=hr", "validate", "--data", BAD])).stderr)).toEqual(CROATIAN);
+    expect(lines((await runCli(["validate", "--data", BAD], { LANG: "hr_HR.UTF-8" })).stderr)).toEqual(CROATIAN);
+    expect(lines((await runCli(["validate", "--data", BAD], { LC_ALL: "hr_HR", LANG: "en_US.UTF-8" })).stderr)).toEqual(CROATIAN);
+    expect(lines((await runCli(["validate", "--data", BAD, "--lang", "en"], { LANG: "hr_HR.UTF-8" })).stderr)).toEqual(ENGLISH);
+  });
+
+  it("--json is language-neutral: the same stable keys whatever the language", async () => {
+    const english = await runCli(["validate", "--data", BAD, "--json"]);
+    const croatian = await runCli(["validate", "--data", BAD, "--json"], { LANG: "hr_HR.UTF-8" });
+    expect(croatian.stdout).toBe(english.stdout);
+    expect(JSON.parse(lines(english.stdout)[1] ?? "")).toMatchObject({ field: "datum_postanka", expected: { key: "expected.date" }, hint: { key: "hint.no-month", params: { month: "13" } } });
+  });
+
+  it("the summary of a valid read, with Croatian plurals and numbers", async () => {
+    expect((await runCli(["validate", "--data", "data"])).stdout).toBe("5758 subjects in 1 file: valid (14 warnings)\n");
+    expect((await runCli(["validate", "--data", "data", "--lang", "hr"])).stdout).toBe("5.758 subjekata u 1 datoteci: ispravno (14 upozorenja)\n");
+  });
+
+  it("a many-of-a-kind summary: the more line and the table of kinds", async () => {
+    const { stderr } = await runCli(["validate", "--data", "data", "--lang", "hr"]);
+    expect(stderr).toContain("… i još 9 takvih: upozorenje: oib: očekuje se ispravna kontrolna znamenka (ISO 7064 MOD 11,10)\nproblemi po vrsti:\n  14  upozorenje  oib  očekuje se ispravna kontrolna znamenka (ISO 7064 MOD 11,10)\n");
+  });
+
+  it("a CLI error in both languages, one line, exit 1", async () => {
+    const file = "data/subjekti.json";
+    expect(await runCli(["validate", "--data", file])).toMatchObject({ code: 1, stderr: `subjekti: --data ${file} is a file: pass the directory that holds the *.json, *.ndjson, *.csv, *.xlsx and *.ods files\n` });
+    expect(await runCli(["validate", "--data", file, "--lang", "hr"])).toMatchObject({ code: 1, stderr: `subjekti: --data ${file} je datoteka: zadajte mapu s datotekama *.json, *.ndjson, *.csv, *.xlsx i *.ods\n` });
+  });
+});
+
+describe("the rules across records, as a maintainer meets them", () => {
+  let sampleWithWorkbook: string;
+  beforeAll(async () => {
+    const work = await tempDir("subjekti-repeat-");
+    sampleWithWorkbook = join(work, "data");
+    await mkdir(sampleWithWorkbook);
+    await copyFile("data/subjekti.json", join(sampleWithWorkbook, "subjekti.json"));
+    expect((await runCli(["export", "--data", "data", "--out", join(work, "subjekti.xlsx")])).code).toBe(0);
+    await copyFile(join(work, "subjekti.xlsx"), join(sampleWithWorkbook, "subjekti.xlsx"));
+  }, 120_000);
+
+  it("a workbook beside the JSON it was exported from -> one line naming both (not 5,758 duplicate ids), in both languages", async () => {
+    const [json, xlsx] = [join(sampleWithWorkbook, "subjekti.json"), join(sampleWithWorkbook, "subjekti.xlsx")];
+    const english = await runCli(["validate", "--data", sampleWithWorkbook]);
+    expect(english.code).toBe(1);
+    expect(english.stderr).toContain(`\n${xlsx} repeats every record of ${json}: keep one\n`);
+    expect(english.stderr).not.toContain("a unique id");
+    expect(english.stderr).toMatch(/subjekti: 1 error in the data; nothing was written\n$/);
+    const croatian = await runCli(["validate", "--data", sampleWithWorkbook, "--lang", "hr"]);
+    expect(croatian.stderr).toContain(`\n${xlsx} ponavlja svaki zapis iz ${json}: zadržite jedan\n`);
+    expect(croatian.stderr).toMatch(/subjekti: 1 greška u podacima; ništa nije zapisano\n$/);
+  }, 120_000);
+
+  it("the same institution entered twice (a new id and code, the same OIB) -> a warning naming both", async () => {
+    const twice = { ...BASE_SUBJECTS[0], id: 4, jedinstvena_oznaka: "0004" };
+    const dir = await writeSource([...BASE_SUBJECTS, twice], "json");
+    const english = await runCli(["validate", "--data", dir]);
+    expect(english.code).toBe(0);
+    expect(english.stderr).toBe(`${dir}/subjekti.json[3]: warning: oib: expected an OIB no other subject has, got "23557321379" (id 4 (code 0004) and id 1 (code 0001, at ${dir}/subjekti.json[0]) have the same OIB: the same institution twice?)\n`);
+    const croatian = await runCli(["validate", "--data", dir, "--lang", "hr"]);
+    expect(croatian.stderr).toBe(`${dir}/subjekti.json[3]: upozorenje: oib: očekuje se OIB koji nema nijedan drugi subjekt, a nađeno je "23557321379" (id 4 (oznaka 0004) i id 1 (oznaka 0001, na ${dir}/subjekti.json[0]) imaju isti OIB: ista ustanova dvaput?)\n`);
+    expect((await runCli(["validate", "--data", dir, "--strict"])).code).toBe(1);
+  });
+
+  it("a record with a date error whose code repeats another's -> both problems in one run", async () => {
+    const records = [BASE_SUBJECTS[0], { ...BASE_SUBJECTS[1], datum_postanka: "2020-02-30", jedinstvena_oznaka: "0001" }, BASE_SUBJECTS[2]];
+    const dir = await writeSource(records as Record<string, unknown>[], "json");
+    const { code, stderr } = await runCli(["validate", "--data", dir]);
+    expect(code).toBe(1);
+    expect(stderr.trimEnd().split("\n")).toEqual([
+      `${dir}/subjekti.json[1]: datum_postanka: expected a real date YYYY-MM-DD, got "2020-02-30" (February 2020 has 29 days)`,
+      `${dir}/subjekti.json[1]: jedinstvena_oznaka: expected a unique value, got "0001" ("0001" is also id 1's, at ${dir}/subjekti.json[0])`,
+      "subjekti: 2 errors in the data; nothing was written",
+    ]);
+  });
+
+  it("a date cell where text belongs -> shown as the date 1999-12-31, never 1999-12-31T00:00:00.000Z", async () => {
+    const dir = await tempDir("subjekti-date-cell-");
+    const workbook = new (loadExcelJs().Workbook)();
+    const sheet = workbook.addWorksheet("subjekti");
+    const [header, ...rows] = sourceText(BASE_SUBJECTS, "csv").trimEnd().split("\n").map((line) => line.split(","));
+    sheet.addRow(header as string[]);
+    for (const row of rows) sheet.addRow(row.map((cell, i) => (i === 0 ? Number(cell) : cell === "true" ? true : cell === "false" ? false : cell)));
+    sheet.getCell("C2").value = new Date(Date.UTC(1999, 11, 31));
+    await workbook.xlsx.writeFile(join(dir, "subjekti.xlsx"));
+    const { stderr } = await runCli(["validate", "--data", dir]);
+    expect(stderr).toContain(`${dir}/subjekti.xlsx!subjekti!C2: naziv_subjekta: expected a non-empty name, got 1999-12-31\n`);
+    expect(stderr).not.toContain("T00:00:00");
+  });
+});
