@@ -8,13 +8,18 @@ python3-django and python3-djangorestframework (apt-get install them; they run u
     /usr/bin/python3 scripts/drf-golden.py > test/core/golden/drf-answers.json
 
 and review the diff. It serves the host tests' fixture list (test/fixtures/hosts-site/data) from a
-real DRF view (`ListAPIView`-style, `LimitOffsetPagination` with `max_limit` 25, JSONRenderer
-only, Django's Common/Security/XFrame middleware, APPEND_SLASH) through Django's own WSGI handler,
-with WSGI environs built the way a WSGI server (gunicorn) builds them from the raw request: the
-path percent-decoded byte by byte into PATH_INFO, the raw query bytes as QUERY_STRING, the Host
-header as sent. It records:
+real DRF application of the usual shape: a ``ReadOnlyModelViewSet`` over a model (SQLite in
+memory) registered on a ``DefaultRouter``, django-filter's exact filters on ``oib`` and
+``jedinstvena_oznaka``, ``LimitOffsetPagination`` with ``max_limit`` 25, JSON renderers only (one
+of them named ``api``: the service answers ``format=api`` with JSON), Django's
+Common/Security/XFrame middleware, APPEND_SLASH, through Django's own WSGI handler, with WSGI
+environs built the way a WSGI server (gunicorn) builds them from the raw request: the path
+percent-decoded byte by byte into PATH_INFO, the raw query bytes as QUERY_STRING, the Host header
+as sent. Needs Debian's python3-django-filters too. It records:
 
-- ``answers``: for each raw request, the status, the headers the contract names and the body;
+- ``answers``: for each raw request to the list, the status, the headers the contract names and the body;
+- ``routes``: the same for the router's other routes (one subject, the API root, format suffixes)
+  and the filters;
 - ``disallowedHost``: every header and the body of the answer to a ``Host`` that ``ALLOWED_HOSTS``
   does not name (Django's ``DisallowedHost``, DEBUG off), for ``subjekti serve --allowed-hosts``;
 - ``accept``: for each Accept header, what DRF's ``DefaultContentNegotiation`` and
@@ -45,26 +50,74 @@ settings.configure(
         "django.middleware.common.CommonMiddleware",
         "django.middleware.clickjacking.XFrameOptionsMiddleware",
     ],
-    INSTALLED_APPS=["django.contrib.contenttypes", "django.contrib.auth", "rest_framework"],
+    INSTALLED_APPS=["django.contrib.contenttypes", "django.contrib.auth", "rest_framework", "django_filters"],
+    DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}},
     REST_FRAMEWORK={
         "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
         "DEFAULT_AUTHENTICATION_CLASSES": [],
         "DEFAULT_PERMISSION_CLASSES": [],
         "UNAUTHENTICATED_USER": None,
+        "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     },
 )
 django.setup()
 
 from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
-from django.urls import path  # noqa: E402
-from rest_framework import generics  # noqa: E402
+from django.db import connection, models  # noqa: E402
+from django.urls import include, path  # noqa: E402
+from rest_framework import serializers, viewsets  # noqa: E402
 from rest_framework.negotiation import DefaultContentNegotiation  # noqa: E402
 from rest_framework.pagination import LimitOffsetPagination  # noqa: E402
 from rest_framework.renderers import JSONRenderer  # noqa: E402
-from rest_framework.response import Response  # noqa: E402
+from rest_framework.metadata import SimpleMetadata  # noqa: E402
+from rest_framework import routers  # noqa: E402
+from rest_framework.routers import DefaultRouter  # noqa: E402
+
+
+class ApiRenderer(JSONRenderer):
+    """The service answers `format=api` (and the `.api` suffix) with the same JSON as `json`."""
+
+    format = "api"
+
+
+class Metadata(SimpleMetadata):
+    """OPTIONS names each media type once, as the service's own OPTIONS answer does."""
+
+    def determine_metadata(self, request, view):
+        metadata = super().determine_metadata(request, view)
+        metadata["renders"] = list(dict.fromkeys(metadata["renders"]))
+        return metadata
 
 with open(DATA, encoding="utf-8") as f:
     RECORDS = sorted(json.load(f), key=lambda r: r["id"])
+
+
+class Subjekt(models.Model):
+    id = models.IntegerField(primary_key=True)
+    jedinstvena_oznaka = models.CharField(max_length=50, unique=True)
+    naziv_subjekta = models.TextField()
+    oib = models.CharField(max_length=11)
+    razina = models.CharField(max_length=50)
+    datum_postanka = models.DateField()
+    status_subjekta = models.BooleanField()
+    odobreno = models.BooleanField()
+    institucija_grad = models.TextField(blank=True)
+    institucija_email = models.TextField(blank=True)
+
+    class Meta:
+        app_label = "registar"
+        ordering = ["id"]
+
+
+with connection.schema_editor() as editor:
+    editor.create_model(Subjekt)
+Subjekt.objects.bulk_create(Subjekt(**record) for record in RECORDS)
+
+
+class SubjektSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Subjekt
+        fields = list(RECORDS[0].keys())
 
 
 class Pagination(LimitOffsetPagination):
@@ -72,18 +125,24 @@ class Pagination(LimitOffsetPagination):
     max_limit = 25
 
 
-class SubjektList(generics.GenericAPIView):
+# No docstring: DRF's OPTIONS metadata carries the view's docstring as its description ("").
+class SubjektViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = Subjekt.objects.all()
+    serializer_class = SubjektSerializer
     pagination_class = Pagination
-
-    def get(self, request):
-        page = self.paginate_queryset(RECORDS)
-        return self.get_paginated_response(page)
-
-    def get_queryset(self):
-        return RECORDS
+    filterset_fields = ["oib", "jedinstvena_oznaka"]
+    renderer_classes = [JSONRenderer, ApiRenderer]
+    metadata_class = Metadata
 
 
-urlpatterns = [path("api/subjekti/", SubjektList.as_view())]
+# The router's root view is DRF's own, with the same two renderers.
+routers.APIRootView.renderer_classes = [JSONRenderer, ApiRenderer]
+routers.APIRootView.metadata_class = Metadata
+
+
+ROUTER = DefaultRouter()
+ROUTER.register("subjekti", SubjektViewSet)
+urlpatterns = [path("api/", include(ROUTER.urls))]
 
 APP = WSGIHandler()
 HEADERS = ["content-type", "location", "allow", "vary"]
@@ -207,6 +266,135 @@ ANSWERS = [
     answer("Host: LocalHost:8080 -> links on http://LocalHost:8080", "GET", P + b"?limit=2&offset=2", {"Host": "LocalHost:8080"}),
 ]
 
+# The router's other routes: one subject by its key, the API root, format suffixes, the filters.
+D = P + b"5/"
+OIB = b"19960308249"
+ROUTES = [
+    answer("detail: a subject", "GET", D),
+    answer("detail: the first subject", "GET", P + b"4/"),
+    answer("detail: the last subject", "GET", P + b"132/"),
+    answer("detail: the U+2028 subject", "GET", P + b"28/"),
+    answer("detail: the U+2029 and astral subject, indent 2", "GET", P + b"60/", {"Accept": INDENT.format(2)}),
+    answer("detail: an id between two subjects -> 404", "GET", P + b"6/"),
+    answer("detail: an id past the last -> 404", "GET", P + b"999999/"),
+    answer("detail: id 0 -> 404", "GET", P + b"0/"),
+    answer("detail: not a number -> 404", "GET", P + b"abc/"),
+    answer("detail: 05 -> int() reads 5", "GET", P + b"05/"),
+    answer("detail: +5 -> int() reads 5", "GET", P + b"+5/"),
+    answer("detail: %2B5 -> int() reads 5", "GET", P + b"%2B5/"),
+    answer("detail: -4 -> 404", "GET", P + b"-4/"),
+    answer("detail: 1_3 -> int() reads 13", "GET", P + b"1_3/"),
+    answer("detail: %205 (a space) -> int() reads 5", "GET", P + b"%205/"),
+    answer("detail: Arabic-Indic five -> int() reads 5", "GET", P + "\u0665/".encode(), reencoded=True),
+    answer("detail: %D9%A5 (Arabic-Indic five) -> int() reads 5", "GET", P + b"%D9%A5/"),
+    answer("detail: 5.0 -> the suffix pattern, format 0 -> 404", "GET", P + b"5.0/"),
+    answer("detail: without the slash -> 301", "GET", P + b"5"),
+    answer("detail: without the slash, with a query -> 301", "GET", P + b"5?format=json"),
+    answer("detail: an unknown id without the slash -> 301", "GET", P + b"abc"),
+    answer("detail: two segments -> 404", "GET", P + b"5/x/"),
+    answer("detail: HEAD", "HEAD", D),
+    answer("detail: OPTIONS -> Subjekt Instance", "OPTIONS", D),
+    answer("detail: OPTIONS of a missing id -> still the metadata", "OPTIONS", P + b"999999/"),
+    answer("detail: OPTIONS, indent 4", "OPTIONS", D, {"Accept": INDENT.format(4)}),
+    *[answer(f"detail: {m} -> 405", m, D) for m in ["POST", "PUT", "PATCH", "DELETE"]],
+    answer("detail: POST to a missing id -> 405", "POST", P + b"999999/"),
+    answer("detail: Accept indent=4", "GET", D, {"Accept": INDENT.format(4)}),
+    answer("detail: Accept text/html -> 406", "GET", D, {"Accept": "text/html"}),
+    answer("detail: a missing id, Accept text/html -> 406 first", "GET", P + b"999999/", {"Accept": "text/html"}),
+    answer("detail: format=json", "GET", D + b"?format=json"),
+    answer("detail: format=api", "GET", D + b"?format=api"),
+    answer("detail: format=xml -> 404", "GET", D + b"?format=xml"),
+    answer("detail: a missing id, format=xml -> 404", "GET", P + b"999999/?format=xml"),
+    answer("detail: limit and offset mean nothing", "GET", D + b"?limit=1&offset=3"),
+    answer("detail: the filters apply: a matching oib", "GET", P + b"8/?oib=" + OIB),
+    answer("detail: the filters apply: another subject's oib -> 404", "GET", D + b"?oib=" + OIB),
+    answer("detail: the filters apply: another code -> 404", "GET", D + b"?jedinstvena_oznaka=0001"),
+    answer("detail: .json", "GET", P + b"5.json"),
+    answer("detail: .json/", "GET", P + b"5.json/"),
+    answer("detail: .api", "GET", P + b"5.api"),
+    answer("detail: .xml -> 404", "GET", P + b"5.xml"),
+    answer("detail: .JSON -> no route", "GET", P + b"5.JSON"),
+    answer("detail: .json of a missing id -> 404", "GET", P + b"999999.json"),
+    answer("detail: .json with format=api -> the suffix wins", "GET", P + b"5.json?format=api"),
+    answer("detail: .json with format=xml", "GET", P + b"5.json?format=xml"),
+    answer("detail: .json, HEAD", "HEAD", P + b"5.json"),
+    answer("detail: .json, OPTIONS", "OPTIONS", P + b"5.json"),
+    answer("detail: a number past SQLite's integers", "GET", P + b"99999999999999999999/"),
+    answer("detail: 1e3 -> 404", "GET", P + b"1e3/"),
+    answer("detail: 0x5 -> 404", "GET", P + b"0x5/"),
+    answer("detail: an em space before -> int() reads 5", "GET", P + b"%E2%80%835/"),
+    answer("detail: format= (empty)", "GET", D + b"?format="),
+    answer("detail: an id with an encoded slash -> 404", "GET", P + b"5%2F/"),
+    answer("detail: a newline after the slash -> no route", "GET", P + b"5/%0A"),
+    answer("detail: a newline after the id -> int() reads 5", "GET", P + b"5%0A/"),
+    answer("list: .json and a newline -> no route", "GET", b"/api/subjekti.json%0A"),
+    answer("root: a newline -> no route", "GET", b"/api/%0A"),
+    answer("root", "GET", b"/api/"),
+    answer("root: format= (empty)", "GET", b"/api/?format="),
+    answer("root: format=api", "GET", b"/api/?format=api"),
+    answer("root: format twice -> the last", "GET", b"/api/?format=json&format=api"),
+    answer("root: .json with format=api", "GET", b"/api/.json?format=api"),
+    answer("root: format=json&x=1 -> only format kept", "GET", b"/api/?x=1&format=json"),
+    answer("root: HEAD", "HEAD", b"/api/"),
+    answer("root: OPTIONS -> Api Root", "OPTIONS", b"/api/"),
+    answer("root: POST -> 405", "POST", b"/api/"),
+    answer("root: indent 2", "GET", b"/api/", {"Accept": INDENT.format(2)}),
+    answer("root: Accept text/html -> 406", "GET", b"/api/", {"Accept": "text/html"}),
+    answer("root: format=json", "GET", b"/api/?format=json"),
+    answer("root: format=xml -> 404", "GET", b"/api/?format=xml"),
+    answer("root: limit means nothing", "GET", b"/api/?limit=2"),
+    answer("root: Host: LocalHost:8080", "GET", b"/api/", {"Host": "LocalHost:8080"}),
+    answer("root: .json", "GET", b"/api/.json"),
+    answer("root: .json/", "GET", b"/api/.json/"),
+    answer("root: .api", "GET", b"/api/.api"),
+    answer("root: .xml -> 404", "GET", b"/api/.xml"),
+    answer("root: without the slash -> 301", "GET", b"/api"),
+    answer("root: /api/.json, HEAD", "HEAD", b"/api/.json"),
+    answer("list: .json", "GET", b"/api/subjekti.json"),
+    answer("list: .json/", "GET", b"/api/subjekti.json/"),
+    answer("list: .json, second page", "GET", b"/api/subjekti.json?limit=2&offset=2"),
+    answer("list: .api", "GET", b"/api/subjekti.api?limit=1"),
+    answer("list: .xml -> 404", "GET", b"/api/subjekti.xml"),
+    answer("list: .JSON -> no route", "GET", b"/api/subjekti.JSON"),
+    answer("list: .json with format=api", "GET", b"/api/subjekti.json?format=api&limit=1"),
+    answer("list: .json, OPTIONS", "OPTIONS", b"/api/subjekti.json"),
+    answer("list: .json, POST -> 405", "POST", b"/api/subjekti.json"),
+    answer("list: .json, indent 2", "GET", b"/api/subjekti.json?limit=1", {"Accept": INDENT.format(2)}),
+    answer("filter: oib", "GET", P + b"?oib=" + OIB),
+    answer("filter: oib, indent 2", "GET", P + b"?oib=" + OIB, {"Accept": INDENT.format(2)}),
+    answer("filter: oib, no match", "GET", P + b"?oib=12345678903"),
+    answer("filter: oib, not an OIB", "GET", P + b"?oib=x"),
+    answer("filter: oib, empty -> every subject, oib= kept in the links", "GET", P + b"?oib="),
+    answer("filter: oib, empty, with limit and offset", "GET", P + b"?oib=&limit=2&offset=4"),
+    answer("filter: oib, a space -> stripped, no filter", "GET", P + b"?oib=%20"),
+    answer("filter: oib with spaces around -> stripped", "GET", P + b"?oib=%20" + OIB + b"%20"),
+    answer("filter: oib with a tab and an NBSP around", "GET", P + b"?oib=%09" + OIB + b"%C2%A0"),
+    answer("filter: oib, a NUL -> 400", "GET", P + b"?oib=%00"),
+    answer("filter: oib twice -> the last", "GET", P + b"?oib=x&oib=" + OIB),
+    answer("filter: oib twice, the last empty -> no filter", "GET", P + b"?oib=" + OIB + b"&oib="),
+    answer("filter: oib, offset past the matches", "GET", P + b"?oib=" + OIB + b"&offset=1"),
+    answer("filter: oib, limit=1&offset=0", "GET", P + b"?oib=" + OIB + b"&limit=1&offset=0"),
+    answer("filter: oib, limit=0", "GET", P + b"?limit=0&oib=" + OIB),
+    answer("filter: oib, bad limit", "GET", P + b"?limit=x&oib=" + OIB),
+    answer("filter: oib, format=json", "GET", P + b"?format=json&oib=" + OIB),
+    answer("filter: oib, format=xml -> 404", "GET", P + b"?format=xml&oib=" + OIB),
+    answer("filter: oib, HEAD", "HEAD", P + b"?oib=" + OIB),
+    answer("filter: oib, OPTIONS -> the list's metadata", "OPTIONS", P + b"?oib=" + OIB),
+    answer("filter: OIB (another name) -> no filter", "GET", P + b"?OIB=" + OIB + b"&limit=1"),
+    answer("filter: oib percent-encoded", "GET", P + b"?oib=%31%39960308249"),
+    answer("filter: oib with a plus (a space) -> stripped", "GET", P + b"?oib=+" + OIB),
+    answer("filter: code", "GET", P + b"?jedinstvena_oznaka=0002"),
+    answer("filter: code without its zeros -> no match", "GET", P + b"?jedinstvena_oznaka=2"),
+    answer("filter: code, empty", "GET", P + b"?jedinstvena_oznaka=&limit=1"),
+    answer("filter: code and oib of one subject", "GET", P + b"?jedinstvena_oznaka=0003&oib=" + OIB),
+    answer("filter: code and oib of two subjects -> none", "GET", P + b"?jedinstvena_oznaka=0002&oib=" + OIB),
+    answer("filter: code and an empty oib", "GET", P + b"?jedinstvena_oznaka=0003&oib="),
+    answer("filter: on .json", "GET", b"/api/subjekti.json?oib=" + OIB),
+    answer("filter: raw Latin-1 in another parameter", "GET", P + b"?oib=" + OIB + b"&x=\xe9", reencoded=True),
+    answer("filter: raw UTF-8 value -> no match", "GET", P + "?oib=čć".encode(), reencoded=True),
+    answer("filter: Arabic-Indic digits -> no match", "GET", P + b"?oib=%D9%A1%D9%A9960308249"),
+]
+
 
 def disallowed_host():
     """Django's answer when ALLOWED_HOSTS does not name the Host: every header, in order, and the body."""
@@ -261,6 +449,7 @@ json.dump(
         "django": django.get_version(),
         "python": sys.version.split()[0],
         "answers": ANSWERS,
+        "routes": ROUTES,
         "accept": [negotiate(a) for a in ACCEPTS],
         "disallowedHost": disallowed_host(),
     },
