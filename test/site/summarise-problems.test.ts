@@ -44,7 +44,7 @@ describe("summariseProblems", () => {
 
   test("JSON lines carry every part of a problem and where it is", () => {
     expect(problemsAsJsonLines([zeroLost(7)])).toEqual([
-      '{"where":"data/s.csv:7","severity":"error","file":"data/s.csv","line":7,"field":"oib","value":"\\"123\\"","expected":"11 digits","hint":"3 digits"}',
+      '{"where":"data/s.csv:7","severity":"error","file":"data/s.csv","line":7,"field":"oib","value":"\\"123\\"","expected":{"key":"expected.oib"},"hint":{"key":"hint.digit-count","params":{"digits":3}}}',
     ]);
   });
 });

@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { explainDate, isCalendarDate } from "../../src/data/rules/calendar-date.ts";
+import { ENGLISH } from "../../src/common/messages/message.ts";
 import { nearestName } from "../../src/data/rules/nearest-name.ts";
 import { oibCheckDigit } from "../../src/data/rules/oib-check-digit.ts";
 import { FIELD_NAMES, subjectSchema } from "../../src/data/rules/subject-schema.ts";
@@ -81,7 +82,8 @@ describe("isCalendarDate and explainDate", () => {
     ["1966-05-14T00:00:00", "the date only, without a time"],
     ["yesterday", undefined],
   ])("%s -> %s", (text, hint) => {
-    expect(explainDate(text)).toBe(hint);
+    const explained = explainDate(text);
+    expect(explained === undefined ? undefined : ENGLISH.say(explained)).toBe(hint);
   });
 });
 

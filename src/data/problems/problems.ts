@@ -45,7 +45,8 @@ export class DataError extends SubjektiError {
   constructor(problems: readonly Problem[], kinds: readonly ProblemKind[] = kindsOf(problems)) {
     let errors = 0;
     for (const k of kinds) if (k.severity === "error") errors += k.count;
-    super("INVALID_DATA", ENGLISH.text("error.invalid-data", { count: errors }), { key: "error.invalid-data", params: { count: errors } });
+    const message = msg("error.invalid-data", { count: errors });
+    super("INVALID_DATA", ENGLISH.say(message), message);
     this.name = "DataError";
     this.problems = problems;
     this.kinds = kinds;
