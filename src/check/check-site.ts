@@ -6,11 +6,13 @@
  */
 import { answerRequest, type SendAnswer, type SiteHost } from "../core/answer-request.ts";
 import { describeError } from "../core/describe-error.ts";
+import { chunkPath } from "../core/layout.ts";
+import type { Manifest } from "../core/manifest.ts";
 import { failure, msg } from "../common/messages/message.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
 import { compareAnswer, type Difference } from "./compare-answer.ts";
 import { localSite, readLocalManifest } from "./local-site.ts";
-import { planProbes, type Probe, type ProbeKind } from "./plan-probes.ts";
+import { type PlanOptions, planProbes, type Probe, type ProbeKind } from "./plan-probes.ts";
 import { type ConnectTo, connectionHint, isConnectionError, sender, type Sender, type TrustOptions } from "./send-request.ts";
 
 /**
@@ -71,12 +73,23 @@ export interface CheckReport {
   readonly seconds: number;
 }
 
+/** The keys of the list's first subject, to look it up by each (undefined for an empty list). */
+async function firstSubject(site: SiteHost, manifest: Manifest): Promise<PlanOptions["subject"]> {
+  const path = chunkPath(manifest, 0);
+  const text = path === null ? null : await site.readChunk(path);
+  if (text === null || text === "") return undefined;
+  const end = text.indexOf("\n");
+  const line = end === -1 ? text : text.slice(0, end);
+  const { id, jedinstvena_oznaka: code, oib } = JSON.parse(line) as { id: number; jedinstvena_oznaka: string; oib: string };
+  return { id, code, oib };
+}
+
 /** Checks the deployment at `options.url` against the site in `options.dir`. */
 export async function checkSite(options: CheckOptions): Promise<CheckReport> {
   const origin = deploymentOrigin(options.url);
   const manifest = await readLocalManifest(options.dir);
   const site = localSite(options.dir, manifest);
-  const probes = planProbes(manifest, { sample: options.sample, seed: options.seed, etags: options.etags });
+  const probes = planProbes(manifest, { sample: options.sample, seed: options.seed, etags: options.etags, subject: await firstSubject(site, manifest) });
   const started = performance.now();
   /** Plan index -> that request's failure. */
   const failed = new Map<number, Failure>();

@@ -2,7 +2,8 @@
  * What `subjekti check` asks a deployment, from the built site's manifest: the public URL of every
  * pre-rendered page (exactly as our `next`/`previous` links write it), a seeded sample of pages no
  * file holds, and one request for each other answer of the contract (HEAD, 304, preflight,
- * OPTIONS, 301, 404, 405, 406, the published description files). Only requests: what each should
+ * OPTIONS, 301, 404, 405, 406, the published description files), and the router's other routes
+ * (the API root, a subject by its id, found and missing, the filters). Only requests: what each should
  * answer is computed by the core from the built site (check-site.ts), never written here.
  */
 import { COLLECTION_PATH, encodeLinkQuery } from "../core/build-links.ts";
@@ -24,7 +25,8 @@ export type ProbeKind =
   | "not-found"
   | "not-allowed"
   | "not-acceptable"
-  | "published";
+  | "published"
+  | "lookup";
 
 /** One request to send, in origin-form. */
 export interface Probe {
@@ -44,6 +46,8 @@ export interface PlanOptions {
   readonly seed: number;
   /** Ask the pre-rendered pages with their ETag in If-None-Match: a 304 each, no bodies sent. */
   readonly etags?: boolean | undefined;
+  /** The keys of one subject of the list, looked up by each of them (none: an empty list). */
+  readonly subject?: { readonly id: number; readonly code: string; readonly oib: string } | undefined;
 }
 
 /** Derived pages at random limits and offsets, beside the fixed ones below. */
@@ -82,6 +86,22 @@ export function planProbes(manifest: Manifest, options: PlanOptions): Probe[] {
     { kind: "not-allowed", method: "POST", target: COLLECTION_PATH, headers: { "Content-Length": "0" } },
     { kind: "not-acceptable", method: "GET", target: COLLECTION_PATH, headers: { Accept: "text/html" } },
     ...PUBLISHED_PATHS.map((path): Probe => ({ kind: "published", method: "GET", target: path, headers: {} })),
+    ...lookups(options.subject),
+  ];
+}
+
+/** The router's other routes: the API root, one subject found and one missing, the filters. */
+function lookups(subject: PlanOptions["subject"]): Probe[] {
+  const get = (target: string): Probe => ({ kind: "lookup", method: "GET", target, headers: {} });
+  const probes = [get("/api/"), get("/api/.json"), get(`${COLLECTION_PATH}0/`), get(collection("oib=00000000000")), get(`${COLLECTION_PATH.slice(0, -1)}.json?limit=3`)];
+  if (subject === undefined) return probes;
+  return [
+    ...probes,
+    get(`${COLLECTION_PATH}${subject.id}/`),
+    get(`${COLLECTION_PATH}${subject.id}.json`),
+    get(collection(`oib=${subject.oib}`)),
+    get(collection(`jedinstvena_oznaka=${subject.code}`)),
+    get(collection(`jedinstvena_oznaka=${subject.code}&oib=${subject.oib}`)),
   ];
 }
 

@@ -15,7 +15,8 @@
 import { disallowedHost, isHostAllowed } from "./allowed-hosts.ts";
 import type { HeaderList } from "./answer-headers.ts";
 import { describeError } from "./describe-error.ts";
-import type { SiteState } from "./manifest.ts";
+import { findSubjects } from "./find-subjects.ts";
+import type { Manifest, SiteState } from "./manifest.ts";
 import { linkOrigin, readUrlTarget, splitTarget, urlOrigin, utf8Bytes } from "./read-target.ts";
 import { refusal, staticMethodRefused } from "./refusals.ts";
 import { assemblePage, type Decision, isApiPath, route, siteUnavailable } from "./route.ts";
@@ -58,7 +59,9 @@ export interface SiteHost<B extends Body = Body> {
   refresh(): Promise<void>;
   /** A page file named by the manifest; null when it is missing; rejects when it cannot be read. */
   readPage(path: string): Promise<PageFile<B> | null>;
-  /** A records chunk's text; null when it is missing; rejects when it cannot be read. */
+  /** A file's bytes whole (a records chunk searched for one subject); null when it is missing. Absent: the page reader's, collected. */
+  readBytes?(path: string): Promise<Uint8Array | null>;
+  /** A records chunk's or an index file's text; null when it is missing; rejects when it cannot be read. */
   readChunk(path: string): Promise<string | null>;
   /** The origin of links when the request has no usable Host (default: the manifest's base URL). */
   readonly origin?: string;
@@ -134,7 +137,7 @@ async function answerFromSite<B extends Body>(request: SentRequest, site: SiteHo
       },
       manifest,
     );
-    const answer = await answerDecision(decision, request.method, site, staticAnswer);
+    const answer = await answerDecision(decision, request.method, site, staticAnswer, manifest);
     if (answer !== null) return answer;
     // A file the manifest named is gone: a rebuild or deploy replaced the site since it was read.
     if (retried) return finish(siteUnavailable(`The site is incomplete: a file the manifest names is missing. ${site.fix}`), request.method);
@@ -143,7 +146,7 @@ async function answerFromSite<B extends Body>(request: SentRequest, site: SiteHo
 }
 
 /** The answer a decision makes, its files read through the host; null when one of them is missing. */
-async function answerDecision<B extends Body>(decision: Decision, method: string, site: SiteHost<B>, staticAnswer: () => Answer<B>): Promise<Answer<B> | null> {
+async function answerDecision<B extends Body>(decision: Decision, method: string, site: SiteHost<B>, staticAnswer: () => Answer<B>, manifest: Manifest): Promise<Answer<B> | null> {
   switch (decision.kind) {
     case "static":
       return staticAnswer();
@@ -155,6 +158,10 @@ async function answerDecision<B extends Body>(decision: Decision, method: string
       const texts = await Promise.all(decision.chunks.map((chunk) => site.readChunk(chunk.path)));
       if (texts.some((text) => text === null)) return null;
       return finish({ ...decision, body: assemblePage(decision.head, decision.chunks, texts as string[], decision.indent) }, method);
+    }
+    case "find": {
+      const found = await findSubjects(decision.find, manifest, { text: (path) => site.readChunk(path), bytes: (path) => readBytes(site, path) });
+      return found === null ? null : finish(found, method);
     }
     case "respond":
       return finish(decision, method);
@@ -174,6 +181,14 @@ async function sendPage<B extends Body>(status: number, headers: HeaderList, pag
   const length = page.length ?? (await byteLength(page.body));
   if (page.length !== null && !(page.body instanceof Uint8Array)) await page.body.cancel();
   return { kind: "send", status, headers: [...headers, ["Content-Length", String(length)]], body: null };
+}
+
+/** A file's bytes through the host's page reader (a stream collected); null when it is missing. */
+async function readBytes(site: SiteHost, path: string): Promise<Uint8Array | null> {
+  if (site.readBytes !== undefined) return site.readBytes(path);
+  const file = await site.readPage(path);
+  if (file === null) return null;
+  return file.body instanceof Uint8Array ? file.body : new Uint8Array(await new Response(file.body).arrayBuffer());
 }
 
 async function byteLength(body: Body): Promise<number> {

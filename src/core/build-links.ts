@@ -8,7 +8,7 @@
  */
 import type { QueryParam } from "./read-query.ts";
 
-/** The collection's path: the only path that answers pages. */
+/** The collection's path (with a format suffix it is `/api/subjekti.<format>`). */
 export const COLLECTION_PATH = "/api/subjekti/";
 
 const UTF8 = new TextEncoder();
@@ -75,9 +75,11 @@ export function buildLinks(
   limit: number,
   offset: bigint,
   count: number,
+  path = COLLECTION_PATH,
 ): PageLinks {
   const step = BigInt(limit);
-  const url = (query: string): string => `${baseUrl}${COLLECTION_PATH}?${query}`;
+  // The request's own path: the collection's, or with a format suffix (`/api/subjekti.json`).
+  const url = (query: string): string => `${baseUrl}${path}?${query}`;
   const next = offset + step >= BigInt(count) ? null : url(encodeLinkQuery(extras, limit, offset + step));
   let previous: string | null = null;
   if (offset > 0n) {

@@ -66,6 +66,10 @@ export function cdnSite(fetchFile: FetchFile, passThrough: () => Promise<Respons
       const file = await found(fetchFile(path));
       return file === null ? null : file.text();
     },
+    async readBytes(path) {
+      const file = await found(fetchFile(path));
+      return file === null ? null : new Uint8Array(await file.arrayBuffer());
+    },
     fix: "Rebuild and redeploy it.",
     passThrough,
   };

@@ -27,6 +27,11 @@ export function pageEtag(siteHash: string, baseUrl: string, linkQuery: string, i
   return `"${siteHash.slice(0, 12)}-${hash53(shape)}"`;
 }
 
+/** The strong ETag of an answer whose bytes are `text`: it changes only when they do. */
+export function contentEtag(text: string): string {
+  return `"${hash53(text)}-${text.length.toString(36)}"`;
+}
+
 /** Does an `If-None-Match` header name `etag`? (RFC 9110 §13.1.2: weak comparison, `*` matches any.) */
 export function matchesIfNoneMatch(header: string | null | undefined, etag: string): boolean {
   if (header === null || header === undefined) return false;

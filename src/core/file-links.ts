@@ -5,7 +5,8 @@
  * by query, so such a site's pages link to the page files themselves: `next` of the first page of
  * limit 20 is `<base>/api/subjekti/20/20.json`, not DRF's `<base>/api/subjekti/?limit=20&offset=20`.
  * The envelope, the count and the records stay DRF's; only the links differ. One function names
- * a page's file for both the writer and the links, so a link and its file cannot drift apart.
+ * a page's file for both the writer and the links, so a link and its file cannot drift apart; one
+ * more names each subject's file.
  */
 import type { PageLinks } from "./build-links.ts";
 
@@ -41,4 +42,16 @@ export function buildFileLinks(baseUrl: string, limit: number, offset: number, c
     next: offset + limit >= count ? null : url(offset + limit),
     previous: offset <= 0 ? null : url(Math.max(0, offset - limit)),
   };
+}
+
+/** Subject files in one directory of a plain site, at most. */
+export const SUBJECTS_PER_DIR = 1000;
+
+/**
+ * The path of one subject's file in a site of plain files: `api/subjekti/id/<id ÷ 1000>/<id>.json`,
+ * its object exactly as `/api/subjekti/<id>/` answers it (a plain host cannot route that path, and
+ * a directory of its own keeps ids apart from the limits' directories).
+ */
+export function fileSubjectPath(id: number): string {
+  return `${FILE_PAGES_DIR}/id/${Math.floor(id / SUBJECTS_PER_DIR)}/${id}.json`;
 }

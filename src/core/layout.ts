@@ -5,12 +5,15 @@
  *   _subjekti/manifest.json                              the facts the router needs; written last
  *   _subjekti/pages/<form>/<limit>/<shard>.<hash>/<page>.json   pre-rendered pages
  *   _subjekti/records/<shard>.<hash>/<chunk>.ndjson      every rendered record, CHUNK_SIZE a file
+ *   _subjekti/keys.<hash>/bounds.txt                     each chunk's first id and code (key-index.ts)
+ *   _subjekti/oib/<shard>.<hash>/<prefix>.txt            OIB -> position, a file per OIB prefix
  *
  * A shard directory holds SHARD_SIZE files at most (hosts cap directory sizes; records shards
  * hold CHUNKS_PER_SHARD) and its name
  * carries a hash of its content, so a rebuild writes a changed shard beside the old one and the
  * manifest's atomic replacement switches readers from the complete old site to the complete new.
  */
+import { BOUNDS_FILE, BOUNDS_SHARD_KEY, oibPrefixDigits } from "./key-index.ts";
 import type { Manifest } from "./manifest.ts";
 
 /** The site directory that holds every generated file, served as `/_subjekti/…`. */
@@ -98,4 +101,33 @@ export function chunkPath(manifest: Manifest, chunk: number): string | null {
   const key = recordShardKey(chunk);
   const hash = manifest.dirs[key];
   return hash === undefined ? null : shardFilePath(key, hash, chunkFileName(chunk));
+}
+
+/** The site path of the bounds of the records chunks (key-index.ts), or null when the manifest has none. */
+export function boundsPath(manifest: Manifest): string | null {
+  const hash = manifest.dirs[BOUNDS_SHARD_KEY];
+  return hash === undefined ? null : shardFilePath(BOUNDS_SHARD_KEY, hash, BOUNDS_FILE);
+}
+
+/** The prefix of an OIB that names its index file, in a list of `count` subjects. */
+export function oibPrefix(oib: string, count: number): string {
+  return oib.slice(0, oibPrefixDigits(count));
+}
+
+/** The shard key of the OIB index file of `prefix`: a thousand files a shard at most. */
+export function oibShardKey(prefix: string): string {
+  return `oib/${prefix.slice(0, Math.max(0, prefix.length - 3)) || "0"}`;
+}
+
+/** The file name of the OIB index file of `prefix` inside its shard. */
+export function oibFileName(prefix: string): string {
+  return `${prefix === "" ? "all" : prefix}.txt`;
+}
+
+/** The site path of the OIB index file that holds `oib` (11 digits), or null when the manifest has none. */
+export function oibIndexPath(manifest: Manifest, oib: string): string | null {
+  const prefix = oibPrefix(oib, manifest.count);
+  const key = oibShardKey(prefix);
+  const hash = manifest.dirs[key];
+  return hash === undefined ? null : shardFilePath(key, hash, oibFileName(prefix));
 }

@@ -7,17 +7,22 @@
  * and only then the method (405).
  */
 import { type HeaderList, collectionHeaders, commonHeaders, SECURITY_HEADERS } from "./answer-headers.ts";
-import { buildLinks, COLLECTION_PATH, encodeLinkQuery, extraParams } from "./build-links.ts";
+import { API_PREFIX, apiTarget, escapeUriPath } from "./api-paths.ts";
+import { buildLinks, COLLECTION_PATH, encodeLinkQuery, extraParams, quotePlus } from "./build-links.ts";
 import { DOCS_TAG, pageTags, SITE_TAG } from "./cache-tags.ts";
 import { ALLOWED_METHODS, isPreflight, type PreflightRequest, preflightHeaders } from "./cors.ts";
-import { matchesIfNoneMatch, pageEtag } from "./etag.ts";
+import { contentEtag, matchesIfNoneMatch, pageEtag } from "./etag.ts";
+import type { Filters, Find } from "./find-subjects.ts";
 import { chunkPath, type Form, pagePath, shardFilePath } from "./layout.ts";
 import type { Manifest } from "./manifest.ts";
 import { negotiate } from "./negotiate.ts";
 import { DOCS_SHARD_KEY, type PublishedFile, publishedFile } from "./published-files.ts";
+import { parsePythonInt } from "./python-int.ts";
 import { asByteString, decodeQueryBytes, percentDecodeBytes } from "./read-target.ts";
 import { lastValue, type Paging, parseQuery, type QueryParam, readPaging } from "./read-query.ts";
+import type { ApiTarget } from "./api-paths.ts";
 import { indentJson, PAGE_TAIL, renderPageHead, toJson } from "./render-page.ts";
+import { isStrSpace, trimBy } from "./trim-spaces.ts";
 
 /** A request as the router reads it; `origin` and the `Access-Control-Request-*` headers make a CORS preflight. */
 export interface RouteRequest extends PreflightRequest {
@@ -59,15 +64,19 @@ export type Decision =
       readonly chunks: readonly ChunkSlice[];
       readonly indent: number;
     }
+  /** One subject, or a page of the filtered list: found through the site's indexes (find-subjects.ts). */
+  | { readonly kind: "find"; readonly find: Find }
   /** An answer complete in itself. */
   | { readonly kind: "respond"; readonly status: number; readonly headers: HeaderList; readonly body: string };
 
-const OPTIONS_BODY = toJson({
-  name: "Subjekt List",
-  description: "",
-  renders: ["application/json"],
-  parses: ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"],
-});
+/** DRF's `SimpleMetadata` of a view: its name and docstring, what it renders and parses. */
+function optionsBody(name: string, description = ""): string {
+  return toJson({ name, description, renders: ["application/json"], parses: ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] });
+}
+const LIST_OPTIONS = optionsBody("Subjekt List");
+const DETAIL_OPTIONS = optionsBody("Subjekt Instance");
+// DefaultRouter's APIRootView, whose docstring is its description.
+const ROOT_OPTIONS = optionsBody("Api Root", "The default basic root view for DefaultRouter");
 const NOT_FOUND_BODY = toJson({ detail: "Not found." });
 const NOT_ACCEPTABLE_BODY = toJson({ detail: "Could not satisfy the request Accept header." });
 const VALID_FORMATS = new Set(["", "api", "json"]);
@@ -81,13 +90,18 @@ export function route(request: RouteRequest, manifest: Manifest): Decision {
   // django-cors-headers answers a preflight in front of everything else Django and DRF check.
   if (isPreflight(request)) return respond(204, preflightHeaders(request, SECURITY_HEADERS), "");
   if (published !== undefined) return routePublished(request, manifest, published);
-  if (path === COLLECTION_PATH.slice(0, -1)) {
-    // Django's CommonMiddleware (APPEND_SLASH) answers every method with a relative 301.
-    const location = query === "" ? COLLECTION_PATH : `${COLLECTION_PATH}?${iriToUri(query)}`;
-    return respond(301, [["Location", location], ...commonHeaders(manifest.cacheControl)], "");
+  const target = apiTarget(path);
+  switch (target.kind) {
+    case "append-slash": {
+      // Django's CommonMiddleware (APPEND_SLASH) answers every method with a relative 301.
+      const location = `${escapeUriPath(path)}/${query === "" ? "" : `?${iriToUri(query)}`}`;
+      return respond(301, [["Location", location], ...commonHeaders(manifest.cacheControl)], "");
+    }
+    case "none":
+      return respond(404, [["Content-Type", "application/json"], ...commonHeaders(manifest.cacheControl)], NOT_FOUND_BODY);
+    default:
+      return routeView(request, query, manifest, target);
   }
-  if (path === COLLECTION_PATH) return routeCollection(request, query, manifest);
-  return respond(404, [["Content-Type", "application/json"], ...commonHeaders(manifest.cacheControl)], NOT_FOUND_BODY);
 }
 
 /** Whether `route` answers a path (as sent) itself, rather than leaving it to the static site. */
@@ -102,7 +116,7 @@ function decodedPath(path: string): string {
 
 /** The API's paths, the published description's among them. */
 function isApi(path: string): boolean {
-  return path.startsWith("/api/") || path === COLLECTION_PATH.slice(0, -1) || publishedFile(path) !== undefined;
+  return path.startsWith(API_PREFIX) || path === API_PREFIX.slice(0, -1) || publishedFile(path) !== undefined;
 }
 
 /** The landing page, the OpenAPI document and the schemas: files of the docs shard, with the API's CORS and cache headers. */
@@ -121,7 +135,8 @@ function routePublished(request: RouteRequest, manifest: Manifest, file: Publish
   return { kind: "file", status: 200, headers, path: shardFilePath(DOCS_SHARD_KEY, hash, file.name) };
 }
 
-function routeCollection(request: RouteRequest, query: string, manifest: Manifest): Decision {
+/** A view of the router's: DRF's `initial` (format, then Accept), then the method, then the view's own work. */
+function routeView(request: RouteRequest, query: string, manifest: Manifest, target: Extract<ApiTarget, { suffix: string | null }>): Decision {
   // QueryDict reads the values from the raw bytes decoded as UTF-8 (Latin-1 if they are not);
   // the links are built from the raw bytes taken one by one as Latin-1 (PEP 3333's QUERY_STRING,
   // through build_absolute_uri), so the two differ only when the query holds raw non-ASCII bytes.
@@ -129,32 +144,107 @@ function routeCollection(request: RouteRequest, query: string, manifest: Manifes
   const values = decodeQueryBytes(query);
   const params = values === query ? linkParams : parseQuery(values);
   const headers = collectionHeaders(manifest.cacheControl);
-  const format = lastValue(params, "format");
+  // A format suffix wins over `?format=`, which is then not even read; an empty one is none.
+  const format = target.suffix ?? lastValue(params, "format");
   if (format !== undefined && !VALID_FORMATS.has(format)) return respond(404, headers, NOT_FOUND_BODY);
   const indent = negotiate(request.accept);
   if (indent === null) return respond(406, headers, NOT_ACCEPTABLE_BODY);
   // Django upper-cases the method before dispatch.
   const method = request.method.toUpperCase();
-  if (method === "OPTIONS") return respond(200, headers, indentJson(OPTIONS_BODY, indent));
+  if (method === "OPTIONS") return respond(200, headers, indentJson(target.kind === "root" ? ROOT_OPTIONS : target.kind === "list" ? LIST_OPTIONS : DETAIL_OPTIONS, indent));
   if (method !== "GET" && method !== "HEAD") {
     return respond(405, headers, toJson({ detail: `Method "${method}" not allowed.` }, indent));
   }
-  return routePage(request, manifest, readPaging(params, manifest.maxLimit), extraParams(linkParams), indent);
+  if (target.kind === "root") return routeRoot(request, manifest, target.suffix, params, indent);
+  // django-filter's FilterSet validates the filters before the list is paged or the subject looked up.
+  const filters = readFilters(params);
+  if ("errors" in filters) return respond(400, headers, toJson(filters.errors, indent));
+  if (target.kind === "detail") return routeSubject(request, manifest, target, query, filters, indent);
+  const extras = extraParams(linkParams);
+  const paging = readPaging(params, manifest.maxLimit);
+  if (filters.oib !== undefined || filters.code !== undefined) {
+    const find: Find = {
+      shape: { kind: "page", baseUrl: request.baseUrl, path: escapeUriPath(target.path), extras, ...paging },
+      filters,
+      indent,
+      etag: pageEtag(manifest.hash, linkBase(request.baseUrl, target.path), encodeLinkQuery(extras, paging.limit, paging.offset), indent),
+      cacheControl: manifest.cacheControl,
+    };
+    return matchesIfNoneMatch(request.ifNoneMatch, find.etag) ? respond(304, collectionHeaders(manifest.cacheControl, find.etag), "") : { kind: "find", find };
+  }
+  return routePage(request, manifest, paging, extras, indent, target.path);
 }
 
-function routePage(request: RouteRequest, manifest: Manifest, paging: Paging, extras: readonly QueryParam[], indent: number): Decision {
+/** The origin and, for a path other than the collection's, the path: what a page's links start with. */
+function linkBase(baseUrl: string, path: string): string {
+  return path === COLLECTION_PATH ? baseUrl : `${baseUrl}${path}`;
+}
+
+const NUL_ERROR = ["Null characters are not allowed."];
+
+/**
+ * The filters as django-filter's `CharFilter` reads them: the last value, stripped like Python's
+ * `str.strip()`; empty means no filter; a NUL is Django's validation error, per field in the
+ * FilterSet's order.
+ */
+function readFilters(params: readonly QueryParam[]): Filters | { readonly errors: Record<string, readonly string[]> } {
+  const oib = trimBy(lastValue(params, "oib") ?? "", isStrSpace);
+  const code = trimBy(lastValue(params, "jedinstvena_oznaka") ?? "", isStrSpace);
+  if (oib.includes("\0") || code.includes("\0")) {
+    return { errors: { ...(oib.includes("\0") ? { oib: NUL_ERROR } : {}), ...(code.includes("\0") ? { jedinstvena_oznaka: NUL_ERROR } : {}) } };
+  }
+  return { ...(oib === "" ? {} : { oib }), ...(code === "" ? {} : { code }) };
+}
+
+/**
+ * The API root: DefaultRouter's link to the list, with the format suffix it was asked with and
+ * `?format=` kept as DRF's `reverse` keeps it (`preserve_builtin_query_params`).
+ */
+function routeRoot(request: RouteRequest, manifest: Manifest, suffix: string | null, params: readonly QueryParam[], indent: number): Decision {
+  const format = lastValue(params, "format");
+  const link = `${request.baseUrl}${suffix === null ? COLLECTION_PATH : `${COLLECTION_PATH.slice(0, -1)}.${suffix}`}${format === undefined ? "" : `?format=${quotePlus(format)}`}`;
+  const body = toJson({ subjekti: link }, indent);
+  const etag = contentEtag(body);
+  const headers = collectionHeaders(manifest.cacheControl, etag);
+  return matchesIfNoneMatch(request.ifNoneMatch, etag) ? respond(304, headers, "") : respond(200, headers, body);
+}
+
+/** One subject by its primary key, read as Django's integer field reads it (Python's `int()`). */
+function routeSubject(request: RouteRequest, manifest: Manifest, target: Extract<ApiTarget, { kind: "detail" }>, query: string, filters: Filters, indent: number): Decision {
+  const id = subjectId(target.pk);
+  if (id === null) return respond(404, collectionHeaders(manifest.cacheControl), NOT_FOUND_BODY);
+  const etag = pageEtag(manifest.hash, `${request.baseUrl}${target.path}`, query === "" ? "" : `${filters.oib ?? ""}\n${filters.code ?? ""}`, indent);
+  if (matchesIfNoneMatch(request.ifNoneMatch, etag)) return respond(304, collectionHeaders(manifest.cacheControl, etag), "");
+  return { kind: "find", find: { shape: { kind: "subject", id }, filters, indent, etag, cacheControl: manifest.cacheControl } };
+}
+
+/** The id a path's `<pk>` names (bytes read as UTF-8, then `int()`), or null when it names none. */
+function subjectId(pk: string): bigint | null {
+  let text: string;
+  try {
+    text = STRICT_UTF8.decode(Uint8Array.from(pk, (c) => c.charCodeAt(0)));
+  } catch {
+    return null;
+  }
+  const id = parsePythonInt(text);
+  return id === null || id < 1n ? null : id;
+}
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+function routePage(request: RouteRequest, manifest: Manifest, paging: Paging, extras: readonly QueryParam[], indent: number, path: string): Decision {
   const { limit, offset } = paging;
   const { count } = manifest;
   const pastTheEnd = offset >= BigInt(count);
   const start = pastTheEnd ? count : Number(offset);
-  const etag = pageEtag(manifest.hash, request.baseUrl, encodeLinkQuery(extras, limit, offset), indent);
+  const etag = pageEtag(manifest.hash, linkBase(request.baseUrl, path), encodeLinkQuery(extras, limit, offset), indent);
   const headers = collectionHeaders(manifest.cacheControl, etag, pageTags(manifest.chunkSize, start, Math.min(start + limit, count)));
   if (matchesIfNoneMatch(request.ifNoneMatch, etag)) return respond(304, headers, "");
 
-  const head = renderPageHead(count, buildLinks(request.baseUrl, extras, limit, offset, count));
+  const head = renderPageHead(count, buildLinks(request.baseUrl, extras, limit, offset, count, escapeUriPath(path)));
   if (pastTheEnd) return respond(200, headers, indentJson(head + PAGE_TAIL, indent));
 
-  const form = preRenderedForm(extras, manifest);
+  const form = path === COLLECTION_PATH ? preRenderedForm(extras, manifest) : null;
   // The files are compact pages: a pretty-printed one is derived.
   if (indent === 0 && form !== null && start % limit === 0 && manifest.limits.includes(limit) && request.baseUrl === manifest.baseUrl) {
     const file = pagePath(manifest, form, limit, start / limit);

@@ -21,6 +21,7 @@ import { type BuildCache, openBuildCache } from "../data/order/build-cache.ts";
 import { type Chunk, Chunker } from "./chunk-records.ts";
 import { loadMetadata } from "./docs/dataset-metadata.ts";
 import { planDocs } from "./docs/plan-docs.ts";
+import { planKeys } from "./plan-keys.ts";
 import { planSite } from "./plan-site.ts";
 import type { Problem, ProblemKind } from "../data/problems/problems.ts";
 import { preflightBuild } from "./preflight-build.ts";
@@ -151,7 +152,8 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     const readDone = performance.now();
     const pages = pagesFromChunkFiles((chunk) => writer.chunkFile(chunk), CHUNK_SIZE);
     const chunks = { count: records.count, chunkSize: CHUNK_SIZE, hashes };
-    const plan = planSite(chunks, options, pages, [planDocs(metadata, records.count, options)]);
+    const keys = planKeys(records.count, CHUNK_SIZE, (chunk) => writer.chunkFile(chunk));
+    const plan = planSite(chunks, options, pages, [planDocs(metadata, records.count, options), ...keys]);
     const written = await writer.write(plan, onProgress);
     let changes: SiteChanges | undefined;
     const fed = await feed(records, (chunk) => writer.chunkFile(chunk).path);

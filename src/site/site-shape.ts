@@ -5,7 +5,8 @@
  * from the rendered records' lengths (RecordLengths: prefix sums, so another limit costs one pass over its pages).
  */
 import { buildLinks } from "../core/build-links.ts";
-import { buildFileLinks, FILE_PAGES_DIR } from "../core/file-links.ts";
+import { buildFileLinks, FILE_PAGES_DIR, SUBJECTS_PER_DIR } from "../core/file-links.ts";
+import { oibPrefixDigits } from "../core/key-index.ts";
 import { CHUNK_SIZE, CHUNKS_PER_SHARD, DATA_ROOT, type Form, SHARD_SIZE } from "../core/layout.ts";
 import { PUBLISHED_FILES } from "../core/published-files.ts";
 import type { QueryParam } from "../core/read-query.ts";
@@ -62,9 +63,12 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
   });
 
   if (options.links === "files") {
-    // Page 0 exists even for an empty list: the entry page must answer.
-    let files = 1;
-    directory(FILE_PAGES_DIR, options.limits.length + 1);
+    // Page 0 exists even for an empty list: the entry page must answer. Every subject has its file,
+    // a thousand ids a directory (counted as if the ids were dense: gaps add directories, not files).
+    let files = 1 + count;
+    directory(FILE_PAGES_DIR, options.limits.length + 1 + (count > 0 ? 1 : 0));
+    directory(`${FILE_PAGES_DIR}/id`, Math.ceil(count / SUBJECTS_PER_DIR));
+    directory(`${FILE_PAGES_DIR}/id/<id ÷ ${SUBJECTS_PER_DIR}>`, Math.min(count, SUBJECTS_PER_DIR));
     for (const limit of options.limits) {
       const pages = Math.max(1, pagesOf(limit));
       files += pages;
@@ -76,10 +80,15 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
 
   const chunks = Math.ceil(count / CHUNK_SIZE);
   const docs = Object.keys(PUBLISHED_FILES).length;
-  // The manifest, the docs, every chunk, every page.
-  let files = 1 + docs + chunks;
+  // The key indexes (key-index.ts): the bounds, and an OIB file for every prefix.
+  const oibFiles = chunks === 0 ? 0 : 10 ** oibPrefixDigits(count);
+  const keyFiles = chunks === 0 ? 0 : 1 + oibFiles;
+  // The manifest, the docs, every chunk, the key indexes, every page.
+  let files = 1 + docs + chunks + keyFiles;
   const pageDirs = options.forms.length > 0 && options.limits.some((l) => pagesOf(l) > 0);
-  directory(DATA_ROOT, 2 + (chunks > 0 ? 1 : 0) + (pageDirs ? 1 : 0));
+  directory(DATA_ROOT, 2 + (chunks > 0 ? 3 : 0) + (pageDirs ? 1 : 0));
+  directory(`${DATA_ROOT}/oib`, Math.ceil(oibFiles / SHARD_SIZE));
+  directory(`${DATA_ROOT}/oib/<shard>`, Math.min(SHARD_SIZE, oibFiles));
   directory(`${DATA_ROOT}/records`, Math.ceil(chunks / CHUNKS_PER_SHARD));
   directory(`${DATA_ROOT}/records/<shard>`, Math.min(CHUNKS_PER_SHARD, chunks));
   directory(`${DATA_ROOT}/docs`, docs);

@@ -5,6 +5,7 @@
  *
  *   <out>/api/subjekti/index.json              the entry page: page 0 of the entry limit
  *   <out>/api/subjekti/<limit>/<offset>.json   every page of each pre-rendered limit
+ *   <out>/api/subjekti/id/<id ÷ 1000>/<id>.json  every subject, as its detail route answers it
  *
  * Stable public paths cannot be content-named, so the switch between builds is one level up:
  * `<out>` is a symbolic link to a sibling directory `<out>.<hash>` holding one complete build.
@@ -16,7 +17,7 @@
  */
 import { link, lstat, mkdir, readdir, readFile, readlink, rename, rm, rmdir, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { buildFileLinks, entryLimit, FILE_ENTRY_PATH, FILE_PAGES_DIR, filePagePath } from "../core/file-links.ts";
+import { buildFileLinks, entryLimit, FILE_ENTRY_PATH, FILE_PAGES_DIR, filePagePath, fileSubjectPath, SUBJECTS_PER_DIR } from "../core/file-links.ts";
 import { DEFAULT_LIMIT } from "../core/read-query.ts";
 import { PAGE_TAIL, renderPageHead } from "../core/render-page.ts";
 import { failure, msg } from "../common/messages/message.ts";
@@ -36,6 +37,9 @@ export interface PlainSiteOptions {
 /** File operations in flight at once. */
 const CONCURRENCY = 64;
 const TAIL = Buffer.from(PAGE_TAIL);
+const NOTHING = Buffer.alloc(0);
+/** A rendered record's id, at its start. */
+const ID = /^\{"id":([0-9]+),/;
 const VERSION_NAME = /\.[0-9a-f]{16}$/;
 
 /** Where `outDir` is, and the build tree its link points to now (null when there is none yet). */
@@ -95,7 +99,7 @@ export async function writePlainSite(
   const old = where.current === null ? null : join(where.parent, where.current);
   const entry = entryLimit(options.limits, DEFAULT_LIMIT);
   const pages = options.limits.map((limit) => ({ limit, count: Math.max(1, Math.ceil(count / limit)) }));
-  const total = pages.reduce((sum, p) => sum + p.count, 1);
+  const total = pages.reduce((sum, p) => sum + p.count, 1 + count);
   const tally = { written: 0, unchanged: 0, bytesWritten: 0, done: 0 };
   const changed: string[] = [];
   const paths = new Set<string>([FILE_ENTRY_PATH]);
@@ -126,6 +130,21 @@ export async function writePlainSite(
         const head = Buffer.from(renderPageHead(count, buildFileLinks(options.baseUrl, limit, from, count)));
         const bytes = records.pages(head, from, to, TAIL);
         return page === 0 && limit === entry ? Promise.all([put(filePagePath(limit, 0), bytes), put(FILE_ENTRY_PATH, bytes)]) : put(filePagePath(limit, from), bytes);
+      });
+    }
+    // Each subject's own file: a page of one record without its envelope is the record's bytes.
+    const made = new Map<string, Promise<unknown>>();
+    for (let first = 0; first < count; first += SUBJECTS_PER_DIR) {
+      const positions = Array.from({ length: Math.min(SUBJECTS_PER_DIR, count - first) }, (_, k) => first + k);
+      await forEachBounded(positions, CONCURRENCY, async (position) => {
+        const bytes = records.pages(NOTHING, position, position + 1, NOTHING);
+        const path = fileSubjectPath(Number(ID.exec(bytes.toString("latin1", 0, 32))?.[1]));
+        const dir = dirname(path);
+        // Each directory made once, and every writer into it waits for that.
+        let making = made.get(dir);
+        if (making === undefined) made.set(dir, (making = mkdir(join(tmp, dir), { recursive: true })));
+        await making;
+        await put(path, bytes);
       });
     }
   } catch (error) {

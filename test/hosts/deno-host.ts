@@ -55,7 +55,7 @@ Deno.serve(
   async (request) => {
     const url = new URL(request.url);
     // The paths netlify.toml gives the edge function.
-    if (url.pathname === "/api/subjekti" || url.pathname.startsWith("/api/") || PUBLISHED_PATHS.includes(url.pathname)) {
+    if (url.pathname === "/api" || url.pathname === "/api/subjekti" || url.pathname.startsWith("/api/") || PUBLISHED_PATHS.includes(url.pathname)) {
       return subjekti(request, {
         next(rewritten?: Request) {
           if (rewritten === undefined) return serveFile(url);

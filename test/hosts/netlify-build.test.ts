@@ -45,7 +45,7 @@ describe.skipIf(!ENABLED)("netlify build --offline (npm run test:netlify)", () =
       await readFile(join(root, "dist/_subjekti/manifest.json"));
       const manifest = JSON.parse(await readFile(join(root, ".netlify/edge-functions-dist/manifest.json"), "utf8")) as { routes: { function: string; pattern: string }[] };
       // Every path the router answers beyond static files reaches the function.
-      for (const path of [...PUBLISHED_PATHS, "/api/subjekti", "/api/subjekti/", "/api/other", "/schema/subject.json"]) {
+      for (const path of [...PUBLISHED_PATHS, "/api", "/api/", "/api/subjekti", "/api/subjekti/", "/api/subjekti.json", "/api/subjekti/5/", "/api/subjekti/5", "/api/other", "/schema/subject.json"]) {
         expect(manifest.routes.some((route) => route.function === "subjekti" && new RegExp(route.pattern).test(path)), path).toBe(true);
       }
     } finally {

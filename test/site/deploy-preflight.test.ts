@@ -17,10 +17,10 @@ const files = (limits: number[]): PreflightOptions => ({ links: "files", limits,
 describe("siteShape", () => {
   it.each([
     // name, count, options, files, fullest directory, its entries
-    ["1M routed, plain+api at 20: 1,000 chunks + 2 x 50,000 pages + 4 docs + manifest", 1_000_000, routed([20]), 101_005, "_subjekti/pages/plain/20/<shard>", 1000],
-    ["1M routed, no pages: chunks, docs, manifest", 1_000_000, routed([]), 1_005, "_subjekti/records/<shard>", 100],
+    ["1M routed, plain+api at 20: 1,000 chunks + 2 x 50,000 pages + 4 docs + manifest + 1,001 key indexes", 1_000_000, routed([20]), 102_006, "_subjekti/oib/<shard>", 1000],
+    ["1M routed, no pages: chunks, docs, manifest, key indexes", 1_000_000, routed([]), 2_006, "_subjekti/oib/<shard>", 1000],
     ["empty list routed: docs and manifest", 0, routed([20]), 5, "_subjekti/docs", 4],
-    ["1M plain files at 20: 50,000 pages in one directory + the entry", 1_000_000, files([20]), 50_001, "api/subjekti/20", 50_000],
+    ["1M plain files at 20: 50,000 pages in one directory + the entry + a file per subject", 1_000_000, files([20]), 1_050_001, "api/subjekti/20", 50_000],
     ["empty list as plain files: page 0 and the entry", 0, files([20]), 2, "api/subjekti", 2],
   ])("%s", (_name, count, options, expectedFiles, dir, entries) => {
     const shape = siteShape(count, options, SIZES);
@@ -38,23 +38,23 @@ describe("preflight", () => {
       1_000_000,
       HOST_LIMITS["cloudflare-free"],
       routed([20]),
-      ["101,005 files, over its 20,000 files a deployment"],
-      ["--limits none", "--forms plain --limits 53"],
+      ["102,006 files, over its 20,000 files a deployment"],
+      ["--limits none", "--forms plain --limits 56"],
     ],
     [
-      "1M at 20 on Cloudflare paid: one form fits (51,005 files)",
+      "1M at 20 on Cloudflare paid: one form fits (52,006 files)",
       1_000_000,
       HOST_LIMITS["cloudflare-paid"],
       routed([20]),
-      ["101,005 files, over its 100,000 files a deployment"],
+      ["102,006 files, over its 100,000 files a deployment"],
       ["--forms plain", "--limits none", "--forms plain --limits 21"],
     ],
     [
-      "the subset kept is the one with the most files that fits (limits 10 and 50 of a 100k list, 20,000 allowed: plain alone, 12,105, beats both forms at 50, 4,105)",
+      "the subset kept is the one with the most files that fits (limits 10 and 50 of a 100k list, 20,000 allowed: plain alone, 12,206, beats both forms at 50, 4,206)",
       100_000,
       fake({ filesPerDeployment: 20_000 }),
       routed([10, 50]),
-      ["24,105 files, over its 20,000 files a deployment"],
+      ["24,206 files, over its 20,000 files a deployment"],
       ["--forms plain", "--limits none", "--forms plain --limits 51"],
     ],
     [
@@ -87,7 +87,7 @@ describe("preflight", () => {
       10_000_000,
       fake({ filesPerDeployment: 5_000 }),
       routed([20]),
-      ["1,010,005 files, over its 5,000 files a deployment"],
+      ["1,020,006 files, over its 5,000 files a deployment"],
       [],
     ],
   ])("%s", (_name, count, host, options, over, fits) => {
@@ -107,9 +107,9 @@ describe("preflight", () => {
   it("the message names the host, the limit gone over, each option that fits with its file count, and where the limits are documented", () => {
     const result = preflight(HOST_LIMITS["cloudflare-free"], routed([20]), shapeOf(1_000_000));
     expect(describePreflight(result)).toBe(
-      "the site does not fit Cloudflare Workers (free plan): 101,005 files, over its 20,000 files a deployment; " +
-        "fits with --limits none (1,005 files; no page pre-rendered: every request derived from the record chunks), " +
-        "or --forms plain --limits 53 (19,873 files; requests of other limits are derived) " +
+      "the site does not fit Cloudflare Workers (free plan): 102,006 files, over its 20,000 files a deployment; " +
+        "fits with --limits none (2,006 files; no page pre-rendered: every request derived from the record chunks), " +
+        "or --forms plain --limits 56 (19,864 files; requests of other limits are derived) " +
         "(limits: https://developers.cloudflare.com/workers/platform/limits/)",
     );
   });

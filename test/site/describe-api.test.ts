@@ -53,15 +53,28 @@ describe("the OpenAPI document", () => {
     expect(document.info.description).toContain("https://tjv.pristupinfo.hr/");
   });
 
-  it("describes limit, offset and format, the page, and the error bodies", async () => {
+  it("describes limit, offset, format and the two filters, the page, and the error bodies", async () => {
     const document = JSON.parse(await published("/openapi.json"));
     const operation = document.paths["/api/subjekti/"];
-    expect(operation.parameters.map((p: { $ref: string }) => p.$ref.split("/").pop())).toEqual(["limit", "offset", "format"]);
+    expect(operation.parameters.map((p: { $ref: string }) => p.$ref.split("/").pop())).toEqual(["limit", "offset", "format", "oib", "jedinstvena_oznaka"]);
     expect(document.components.parameters.limit.schema).toEqual({ type: "integer", minimum: 1, maximum: 1000, default: 20 });
-    expect(Object.keys(operation.get.responses)).toEqual(["200", "304", "404", "406"]);
+    expect(Object.keys(operation.get.responses)).toEqual(["200", "304", "400", "404", "406"]);
     expect(operation.get.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Page" });
     expect(document.components.schemas.Page.properties.results.items).toEqual({ $ref: "#/components/schemas/Subject" });
     expect(document.components.schemas.Error.required).toEqual(["detail"]);
+  });
+
+  it("describes the router's other routes: one subject by its id and the API root, with their answers' schemas", async () => {
+    const document = JSON.parse(await published("/openapi.json"));
+    const subject = document.paths["/api/subjekti/{id}/"];
+    expect(Object.keys(subject).filter((k) => ["get", "head", "options"].includes(k))).toEqual(["get", "head", "options"]);
+    expect(subject.get.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Subject" });
+    expect(Object.keys(subject.get.responses)).toEqual(["200", "304", "400", "404", "406"]);
+    expect(document.paths["/api/"].get.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ApiRoot" });
+    const validator = ajv();
+    for (const [name, schema] of Object.entries(document.components.schemas)) validator.addSchema(schema as object, `#/components/schemas/${name}`);
+    expect(validator.validate({ $ref: "#/components/schemas/ApiRoot" }, { subjekti: "https://x.org/api/subjekti/" })).toBe(true);
+    expect(validator.validate({ $ref: "#/components/schemas/FilterErrors" }, { oib: ["Null characters are not allowed."] })).toBe(true);
   });
 
   it("its Page component validates a page as the standalone page schema does", async () => {

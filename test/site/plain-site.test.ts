@@ -107,7 +107,7 @@ describe("rebuilding a site of plain files", () => {
     const again = await build(data, out, options);
     expect({ written: again.written, unchanged: again.unchanged, tree: await readlink(out) }).toEqual({ written: 0, unchanged: first.files, tree: firstTree });
 
-    // Edit the first record of a-first.json; the page that shows it is the one file to change.
+    // Edit the first record of a-first.json; the page that shows it and its own file are the two files to change.
     const json = join(data, "a-first.json");
     const records = JSON.parse(await readFile(json, "utf8")) as Subject[];
     const target = records[0] as Subject;
@@ -122,9 +122,11 @@ describe("rebuilding a site of plain files", () => {
     await writeFile(json, JSON.stringify(records));
     const edited = await build(data, out, options);
 
-    expect(edited.changed).toEqual(shows);
-    expect(edited.unchanged).toBe(first.files - 1);
-    expect(edited.changes.urls).toEqual([`http://files.test/${shows[0]}`]);
+    const own = `api/subjekti/id/${Math.floor(target.id / 1000)}/${target.id}.json`;
+    expect(edited.changed).toEqual([...shows, own]);
+    expect(edited.unchanged).toBe(first.files - 2);
+    expect(edited.changes.urls).toEqual([`http://files.test/${shows[0]}`, `http://files.test/${own}`]);
+    expect(JSON.parse(await readFile(join(out, own), "utf8"))).toEqual(records[0]);
     const tree = await readlink(out);
     expect(tree).not.toBe(firstTree);
     expect((await readdir(dir.path)).filter((name) => /^edit-site\.(?!cache$)/.test(name))).toEqual([tree]);

@@ -25,6 +25,12 @@ export const pageSchema = z.strictObject({
 });
 
 const errorSchema = z.strictObject({ detail: z.string().meta({ description: "What went wrong, in DRF's words." }) });
+const filterErrorSchema = z
+  .strictObject({ oib: z.array(z.string()).optional(), jedinstvena_oznaka: z.array(z.string()).optional() })
+  .meta({ description: "django-filter's validation errors, by filter: a NUL character in a filter's value." });
+const apiRootSchema = z.strictObject({
+  subjekti: z.url().meta({ description: "The list's URL on the request's own origin (with the format suffix and `format` the root was asked with)." }),
+});
 const metadataAnswerSchema = z.strictObject({
   name: z.string(),
   description: z.string(),
@@ -64,6 +70,8 @@ export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite):
   registry.add(pageSchema, { id: "Page" });
   registry.add(errorSchema, { id: "Error" });
   registry.add(metadataAnswerSchema, { id: "ViewMetadata" });
+  registry.add(filterErrorSchema, { id: "FilterErrors" });
+  registry.add(apiRootSchema, { id: "ApiRoot" });
   const { schemas } = z.toJSONSchema(registry, { target: "draft-2020-12", uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, JsonObject> };
   // Inside an OpenAPI 3.1 document the dialect is the document's (jsonSchemaDialect), not per schema.
   for (const schema of Object.values(schemas)) {
@@ -87,6 +95,10 @@ export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite):
     "404": json("Error", 'An unknown `format` (anything but absent, empty, `api` or `json`, case-sensitive): `{"detail":"Not found."}`.'),
     "406": json("Error", 'An `Accept` header that admits no application/json: `{"detail":"Could not satisfy the request Accept header."}`.'),
   };
+  const filterRefusal = { "400": json("FilterErrors", 'A filter\'s value holds a NUL character: `{"oib":["Null characters are not allowed."]}`.') };
+  const viewOptions = (operationId: string, name: string) => ({
+    options: { operationId, summary: `DRF's view metadata (name "${name}"), or a CORS preflight as on the list`, responses: { "200": json("ViewMetadata", "DRF's metadata of the view."), ...refusals } },
+  });
   const sources = metadata.sources.map((s) => `- ${s.path === undefined ? s.title : `[${s.title}](${s.path})`}`).join("\n");
 
   return {
@@ -99,7 +111,10 @@ export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite):
         (sources === "" ? "" : `Sources:\n${sources}\n\n`) +
         "Answers exactly as the original Django REST Framework service (`LimitOffsetPagination`). " +
         `Any origin may read it (CORS: \`Access-Control-Allow-Origin: *\`; preflights allowed for ${ALLOWED_METHODS} with any request header). ` +
-        "Other methods answer 405; `/api/subjekti` without the slash answers 301 to it.",
+        "Other methods answer 405; a path without its final slash answers 301 to it. " +
+        "The routes are DRF's DefaultRouter's for a read-only view set: the API root `/api/`, the list `/api/subjekti/` " +
+        "(filtered exactly by `oib` and `jedinstvena_oznaka`) and one subject by its id `/api/subjekti/{id}/`, " +
+        "each also with a format suffix in place of its final slash (`/api/subjekti.json`, `/api/subjekti/5.api`, `/api/.json`).",
       ...(licence === undefined ? {} : { license: { name: licence.title, url: licence.path } }),
     },
     // No `servers`: the default ("/") is wherever this document was fetched from, so a deploy
@@ -111,16 +126,20 @@ export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite):
           { $ref: "#/components/parameters/limit" },
           { $ref: "#/components/parameters/offset" },
           { $ref: "#/components/parameters/format" },
+          { $ref: "#/components/parameters/oib" },
+          { $ref: "#/components/parameters/jedinstvena_oznaka" },
         ],
         get: {
           operationId: "listSubjects",
           summary: "A page of subjects",
           description:
             "Every query parameter other than limit and offset is kept in the `next` and `previous` links. " +
+            "The filters apply before the paging: `count` is the number of matches. " +
             "`If-None-Match` with the page's ETag answers 304.",
           responses: {
             "200": { ...json("Page", "The page."), headers: pageHeaders },
             "304": { description: "Not modified: `If-None-Match` named this page's ETag.", headers: { ETag: { $ref: "#/components/headers/ETag" } } },
+            ...filterRefusal,
             ...refusals,
           },
         },
@@ -150,6 +169,42 @@ export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite):
           },
         },
       },
+      "/api/subjekti/{id}/": {
+        summary: "One subject by its id",
+        parameters: [
+          {
+            name: "id",
+            in: "path",
+            required: true,
+            description: "The subject's id, read as Python's int() reads it (`05` and ` 5` are 5). Not a number, or no such subject: 404.",
+            schema: { type: "integer", minimum: 1 },
+          },
+          { $ref: "#/components/parameters/format" },
+          { $ref: "#/components/parameters/oib" },
+          { $ref: "#/components/parameters/jedinstvena_oznaka" },
+        ],
+        get: {
+          operationId: "getSubject",
+          summary: "The subject: the same object, in the same bytes, as in a page",
+          description: "The filters apply here too: a subject whose OIB or code differs from the one given answers 404.",
+          responses: {
+            "200": { ...json("Subject", "The subject."), headers: pageHeaders },
+            "304": { description: "Not modified." },
+            ...filterRefusal,
+            "404": json("Error", 'No such subject, or an unknown `format`: `{"detail":"Not found."}`.'),
+            "406": refusals["406"],
+          },
+        },
+        head: { operationId: "headSubject", summary: "The headers of the subject's answer, without its body", responses: { "200": { description: "As GET, without a body.", headers: pageHeaders }, "404": refusals["404"] } },
+        ...viewOptions("describeSubject", "Subjekt Instance"),
+      },
+      "/api/": {
+        summary: "The API root",
+        parameters: [{ $ref: "#/components/parameters/format" }],
+        get: { operationId: "apiRoot", summary: "The link to the list", responses: { "200": json("ApiRoot", "DefaultRouter's root: each list by name."), ...refusals } },
+        head: { operationId: "headApiRoot", summary: "The root's headers, without its body", responses: { "200": { description: "As GET, without a body." }, ...refusals } },
+        ...viewOptions("describeApiRoot", "Api Root"),
+      },
       ...feedPaths(),
     },
     components: {
@@ -168,6 +223,20 @@ export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite):
           in: "query",
           description: "Subjects skipped from the start of the list (ascending id). Missing, not an integer or negative: 0. Past the end: an empty page. Never an error.",
           schema: { type: "integer", minimum: 0, default: 0 },
+        },
+        oib: {
+          name: "oib",
+          in: "query",
+          description: "Only the subjects with exactly this OIB (django-filter's exact filter; surrounding spaces stripped; empty: no filter).",
+          schema: { type: "string" },
+          examples: { oib: { value: "02601815905" } },
+        },
+        jedinstvena_oznaka: {
+          name: "jedinstvena_oznaka",
+          in: "query",
+          description: "Only the subject with exactly this code, zeros included (`0002`, not `2`; surrounding spaces stripped; empty: no filter).",
+          schema: { type: "string" },
+          examples: { code: { value: "0002" } },
         },
         format: {
           name: "format",

@@ -1,0 +1,166 @@
+/**
+ * The two small indexes that find one subject without a file per subject: written by the build
+ * (site/plan-keys.ts), searched by the router's hosts. Both are text of fixed-width lines, so a
+ * binary search reads them where they lie, parsing nothing but the lines it visits.
+ *
+ * - The bounds (`_subjekti/keys.<hash>/bounds.txt`): one line a records chunk, its first subject's
+ *   id and code: ids and codes rise along the list, so the last line at or below a key names the
+ *   only chunk that can hold it. `<id, 16 digits> <code's value, zero-padded to the widest>\n`.
+ * - The OIB index (`_subjekti/oib/<shard>.<hash>/<prefix>.txt`): every subject's OIB with its
+ *   position in the list, sorted by OIB then position, in one file per OIB prefix of `oibDigits`
+ *   digits, so that a file holds about a thousand lines. `<oib> <position, zero-padded>\n`.
+ */
+
+/** The shard key of the bounds. */
+export const BOUNDS_SHARD_KEY = "keys";
+/** The bounds' file name in its shard. */
+export const BOUNDS_FILE = "bounds.txt";
+/** Digits of an id in the bounds: every id is a safe integer. */
+const ID_WIDTH = 16;
+/** Lines of the OIB index aimed at in one file. */
+const OIB_LINES_PER_FILE = 1000;
+/** An OIB: exactly 11 ASCII digits. */
+export const OIB_PATTERN = /^[0-9]{11}$/;
+
+/** A code's value as digits without the zeros in front (so codes compare by length, then text). */
+export function codeValue(code: string): string {
+  return code.replace(/^0+(?=.)/, "");
+}
+
+/** The bounds line of a chunk whose first subject has `id` and `code`, codes padded to `width` digits. */
+export function boundsLine(id: number, code: string, width: number): string {
+  return `${String(id).padStart(ID_WIDTH, "0")} ${codeValue(code).padStart(width, "0")}\n`;
+}
+
+/** The chunk that can hold a subject of `id` (the last chunk whose first id is at most `id`); -1 if none. */
+export function chunkOfId(bounds: string, id: bigint): number {
+  if (id < 1n || id > BigInt(Number.MAX_SAFE_INTEGER)) return -1;
+  const key = id.toString().padStart(ID_WIDTH, "0");
+  return lastAtMost(bounds, (line) => compareText(line.slice(0, ID_WIDTH), key));
+}
+
+/** The chunk that can hold the subject whose code has the value of `code` (digits only); -1 if none. */
+export function chunkOfCode(bounds: string, code: string): number {
+  const lineLength = bounds.indexOf("\n") + 1;
+  if (lineLength <= 0) return -1;
+  const width = lineLength - ID_WIDTH - 2;
+  const value = codeValue(code);
+  // Longer than every first code: above them all.
+  if (value.length > width) return bounds.length / lineLength - 1;
+  const key = value.padStart(width, "0");
+  return lastAtMost(bounds, (line) => compareText(line.slice(ID_WIDTH + 1, ID_WIDTH + 1 + width), key));
+}
+
+const NEWLINE = 0x0a;
+const UTF8 = new TextDecoder();
+const ENCODE = new TextEncoder();
+
+/**
+ * A subject's line (and its number) in a chunk's bytes, by its id or its code (exactly as
+ * written); null if the chunk has none. A rendered record starts `{"id":<id>,"jedinstvena_oznaka":"<code>",`
+ * and a string field's quotes are escaped, so these bytes start a record and nothing else. Lines
+ * are found with the typed array's own search; only the record found is decoded.
+ */
+export function findRecord(chunk: Uint8Array, key: { readonly id: bigint } | { readonly code: string }): { readonly line: number; readonly record: string } | null {
+  const prefix = "id" in key ? ENCODE.encode(`{"id":${key.id},`) : null;
+  const code = "code" in key ? ENCODE.encode(`,"jedinstvena_oznaka":${JSON.stringify(key.code)},`) : null;
+  for (let start = 0, line = 0; start < chunk.length; line++) {
+    let end = chunk.indexOf(NEWLINE, start);
+    if (end === -1) end = chunk.length;
+    // The code's text follows `{"id":<digits>` at the start of its line.
+    const found = prefix !== null ? bytesAt(chunk, start, prefix) : code !== null && bytesAt(chunk, chunk.indexOf(0x2c, start), code);
+    if (found) return { line, record: UTF8.decode(chunk.subarray(start, end)) };
+    start = end + 1;
+  }
+  return null;
+}
+
+/** The records of a chunk's bytes at lines `lines` (rising), decoded. */
+export function chunkLines(chunk: Uint8Array, lines: readonly number[]): string[] {
+  const records: string[] = [];
+  let wanted = 0;
+  for (let start = 0, line = 0; start < chunk.length && wanted < lines.length; line++) {
+    let end = chunk.indexOf(NEWLINE, start);
+    if (end === -1) end = chunk.length;
+    if (line === lines[wanted]) {
+      records.push(UTF8.decode(chunk.subarray(start, end)));
+      wanted++;
+    }
+    start = end + 1;
+  }
+  return records;
+}
+
+/** Whether `bytes` lie in `chunk` at `at`. */
+function bytesAt(chunk: Uint8Array, at: number, bytes: Uint8Array): boolean {
+  if (at < 0 || at + bytes.length > chunk.length) return false;
+  for (let i = 0; i < bytes.length; i++) if (chunk[at + i] !== bytes[i]) return false;
+  return true;
+}
+
+/** A rendered record's OIB (its text between the quotes). */
+export function recordOib(record: string): string {
+  const at = record.indexOf('","oib":"') + 9;
+  return record.slice(at, record.indexOf('"', at));
+}
+
+/** A rendered record's code (its text between the quotes). */
+export function recordCode(record: string): string {
+  const at = record.indexOf(',"jedinstvena_oznaka":"') + 23;
+  return record.slice(at, record.indexOf('"', at));
+}
+
+/** How many digits of an OIB name its index file, for a list of `count` subjects. */
+export function oibPrefixDigits(count: number): number {
+  let digits = 0;
+  while (digits < 11 && count > OIB_LINES_PER_FILE * 10 ** digits) digits++;
+  return digits;
+}
+
+/** The OIB index line of a subject at `position`, positions padded to `width` digits. */
+export function oibLine(oib: string, position: number, width: number): string {
+  return `${oib} ${String(position).padStart(width, "0")}\n`;
+}
+
+/** The digits of the positions in the OIB index of a list of `count` subjects. */
+export function positionWidth(count: number): number {
+  return String(Math.max(0, count - 1)).length;
+}
+
+/** The positions (in the list, rising) of the subjects whose OIB is `oib`, from its index file's text. */
+export function oibPositions(index: string, oib: string): number[] {
+  const lineLength = index.indexOf("\n") + 1;
+  if (lineLength <= 0) return [];
+  const lines = index.length / lineLength;
+  // The first line whose OIB is not below `oib`, then every line with that OIB.
+  let low = 0;
+  let high = lines;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (index.slice(mid * lineLength, mid * lineLength + 11) < oib) low = mid + 1;
+    else high = mid;
+  }
+  const positions: number[] = [];
+  for (let line = low; line < lines && index.startsWith(oib, line * lineLength); line++) {
+    positions.push(Number(index.slice(line * lineLength + 12, (line + 1) * lineLength - 1)));
+  }
+  return positions;
+}
+
+/** The last line `compare` finds at or below the key (compare(line) <= 0), by binary search; -1 if none. */
+function lastAtMost(text: string, compare: (line: string) => number): number {
+  const lineLength = text.indexOf("\n") + 1;
+  if (lineLength <= 0) return -1;
+  let low = 0;
+  let high = text.length / lineLength;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (compare(text.slice(mid * lineLength, (mid + 1) * lineLength)) <= 0) low = mid + 1;
+    else high = mid;
+  }
+  return low - 1;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,103 @@
+/** The key indexes' text, searched as the hosts search it: expected values written out by hand. */
+import { describe, expect, it } from "vitest";
+import { boundsLine, chunkLines, chunkOfCode, chunkOfId, findRecord, oibLine, oibPositions, oibPrefixDigits, positionWidth, recordCode, recordOib } from "../../src/core/key-index.ts";
+
+// Three chunks whose first subjects are (id 4, code 0001), (id 1280, code 1001), (id 99999, code 12000).
+const BOUNDS = [boundsLine(4, "0001", 5), boundsLine(1280, "1001", 5), boundsLine(99_999, "12000", 5)].join("");
+
+describe("the bounds", () => {
+  it("are fixed-width lines: the id in 16 digits, the code's value padded to the widest", () => {
+    expect(BOUNDS).toBe("0000000000000004 00001\n0000000000001280 01001\n0000000000099999 12000\n");
+  });
+
+  it.each([
+    [4n, 0],
+    [5n, 0],
+    [1279n, 0],
+    [1280n, 1],
+    [99_998n, 1],
+    [99_999n, 2],
+    [10n ** 15n, 2],
+    [3n, -1],
+    [0n, -1],
+    [-5n, -1],
+    [2n ** 53n, -1],
+  ])("id %s -> chunk %i", (id, chunk) => {
+    expect(chunkOfId(BOUNDS, id)).toBe(chunk);
+  });
+
+  it.each([
+    ["0001", 0],
+    ["1", 0],
+    ["1000", 0],
+    ["01001", 1],
+    ["11999", 1],
+    ["12000", 2],
+    ["123456789", 2],
+    ["0000", -1],
+  ])("code %s -> chunk %i (by value; the chunk then matches the text exactly)", (code, chunk) => {
+    expect(chunkOfCode(BOUNDS, code)).toBe(chunk);
+  });
+
+  it("no chunk: nothing found", () => {
+    expect(chunkOfId("", 5n)).toBe(-1);
+    expect(chunkOfCode("", "0001")).toBe(-1);
+  });
+});
+
+describe("the OIB index", () => {
+  const index = [oibLine("02601815905", 7, 3), oibLine("19960308249", 2, 3), oibLine("19960308249", 40, 3), oibLine("19960308249", 311, 3), oibLine("76131860912", 0, 3)].join("");
+
+  it("lines: the OIB and the position padded", () => {
+    expect(index.split("\n")[0]).toBe("02601815905 007");
+  });
+
+  it.each([
+    ["02601815905", [7]],
+    ["19960308249", [2, 40, 311]],
+    ["76131860912", [0]],
+    ["00000000000", []],
+    ["19960308248", []],
+    ["99999999999", []],
+  ])("%s -> positions %j", (oib, positions) => {
+    expect(oibPositions(index, oib)).toEqual(positions);
+  });
+
+  it.each([
+    [0, 0],
+    [1000, 0],
+    [1001, 1],
+    [10_000, 1],
+    [10_001, 2],
+    [1_000_000, 3],
+    [10_000_000, 4],
+  ])("%i subjects -> files named by %i digits (a thousand lines a file at most on average)", (count, digits) => {
+    expect(oibPrefixDigits(count)).toBe(digits);
+  });
+
+  it("positions are as wide as the last one", () => {
+    expect([positionWidth(1), positionWidth(10), positionWidth(11), positionWidth(1_000_000)]).toEqual([1, 1, 2, 6]);
+  });
+});
+
+describe("a subject in its chunk", () => {
+  const chunk = [
+    '{"id":5,"jedinstvena_oznaka":"0002","naziv_subjekta":"{\\"id\\":55,\\"jedinstvena_oznaka\\":\\"0003\\",","oib":"76131860912"}',
+    '{"id":55,"jedinstvena_oznaka":"0003","naziv_subjekta":"x\\",\\"oib\\":\\"1","oib":"19960308249"}',
+  ].join("\n");
+  const bytes = new TextEncoder().encode(chunk);
+
+  it("by id and by code, never by the same text inside a name", () => {
+    expect(findRecord(bytes, { id: 55n })).toEqual({ line: 1, record: chunk.split("\n")[1] });
+    expect(findRecord(bytes, { code: "0003" })).toEqual({ line: 1, record: chunk.split("\n")[1] });
+    expect(findRecord(bytes, { id: 5n })).toEqual({ line: 0, record: chunk.split("\n")[0] });
+    expect(findRecord(bytes, { id: 6n })).toBeNull();
+    expect(findRecord(bytes, { code: "3" })).toBeNull();
+    expect(chunkLines(bytes, [1])).toEqual([chunk.split("\n")[1]]);
+  });
+
+  it("its OIB and code read from its bytes, past quotes escaped in the name", () => {
+    const second = chunk.split("\n")[1] ?? "";
+    expect([recordOib(second), recordCode(second)]).toEqual(["19960308249", "0003"]);
+  });
+});
