@@ -28,6 +28,8 @@ const SLOW = [
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Every temporary directory of a run under one of its own, removed at the end (test/_run-tmpdir.ts).
+    globalSetup: ["test/_run-tmpdir.ts"],
     exclude: [...configDefaults.exclude, ...(process.env["SUBJEKTI_UNIT"] === "1" ? SLOW : [])],
     // Build and host tests spawn real processes (tsx, Deno, SIGKILL); give them room on 2 cores.
     testTimeout: 60_000,

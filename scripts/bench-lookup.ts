@@ -8,7 +8,6 @@
  *
  *   npm run bench:lookup -- [--count 1000000] [--requests 2000]
  */
-import { readFileSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
 import { join } from "node:path";
@@ -20,6 +19,7 @@ import { DEFAULT_OPTIONS } from "../src/site/build-options.ts";
 import { buildSite } from "../src/site/build-site.ts";
 import { mulberry32 } from "../src/common/seeded-random.ts";
 import { tempDir } from "../test/_tree.ts";
+import { inMemorySite } from "./in-memory-site.ts";
 
 const program = new Command("bench-lookup")
   .option("--count <n>", "subjects in the generated site", (t) => Number(t), 1_000_000)
@@ -38,21 +38,8 @@ try {
   const site = join(root, "site");
   await buildSite({ ...DEFAULT_OPTIONS, limits: [20], forms: ["plain"], dataDir: data, outDir: site, baseUrl: ORIGIN, cacheDir: null, quiet: true, feed: false });
 
-  const files = new Map<string, Uint8Array>();
-  let bytesRead = 0;
-  const fetchFile = async (path: string): Promise<Response> => {
-    let bytes = files.get(path);
-    if (bytes === undefined) {
-      try {
-        bytes = readFileSync(join(site, path));
-      } catch {
-        return new Response("Not Found", { status: 404 });
-      }
-      files.set(path, bytes);
-    }
-    if (!path.endsWith("manifest.json")) bytesRead += bytes.byteLength;
-    return new Response(bytes as Uint8Array<ArrayBuffer>);
-  };
+  const memory = inMemorySite(site);
+  const fetchFile = (path: string): Promise<Response> => memory.fetchFile(path);
   const manifests = new ManifestCache();
   const random = mulberry32(7);
   const pick = (): { id: number; jedinstvena_oznaka: string; oib: string } => makeSubject(5, Math.floor(random() * count));
@@ -73,12 +60,12 @@ try {
       await response.arrayBuffer();
     };
     for (let i = 0; i < 200; i++) await send();
-    bytesRead = 0;
+    memory.bytesRead = 0;
     const start = process.cpuUsage();
     for (let i = 0; i < requests; i++) await send();
     const used = process.cpuUsage(start);
     const ms = (used.user + used.system) / 1000 / requests;
-    process.stdout.write(`| ${name} | ${ms.toFixed(3)} ms | ${Math.round(bytesRead / requests).toLocaleString("en")} |\n`);
+    process.stdout.write(`| ${name} | ${ms.toFixed(3)} ms | ${Math.round(memory.bytesRead / requests).toLocaleString("en")} |\n`);
   }
 } finally {
   await rm(root, { recursive: true, force: true });

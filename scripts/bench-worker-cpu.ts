@@ -30,6 +30,7 @@ import { tempDir } from "../test/_tree.ts";
 import { freePort } from "../test/hosts/hosts.ts";
 import { sendRaw } from "../test/hosts/raw-http.ts";
 import { startWranglerDev } from "../test/hosts/wrangler-dev.ts";
+import { inMemorySite } from "./in-memory-site.ts";
 
 const program = new Command("bench-worker-cpu")
   .option("--requests <n>", "requests of each kind, one after another", (t) => Number(t), 200)
@@ -93,19 +94,7 @@ function workerdBelow(pid: number): { pid: number; proxy: boolean }[] {
 
 /** CPU milliseconds a request costs the handler itself, over `site`'s files in memory (Node's V8). */
 async function handlerCpu(site: string, origin: string, probe: Probe): Promise<number> {
-  const files = new Map<string, Uint8Array>();
-  const fetchFile = async (path: string): Promise<Response> => {
-    let bytes = files.get(path);
-    if (bytes === undefined) {
-      try {
-        bytes = readFileSync(join(site, path));
-      } catch {
-        return new Response("Not Found", { status: 404 });
-      }
-      files.set(path, bytes);
-    }
-    return new Response(bytes as Uint8Array<ArrayBuffer>);
-  };
+  const { fetchFile } = inMemorySite(site);
   const manifests = new ManifestCache();
   const send = async (): Promise<void> => {
     const request = new Request(`${origin}${probe.target}`, { method: probe.method, headers: probe.headers ?? {} });

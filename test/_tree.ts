@@ -45,3 +45,14 @@ export function useTempDir(): { readonly path: string } {
     },
   };
 }
+
+/**
+ * A built site's tree for comparing two builds: the content-named downloads left out. A rebuild
+ * keeps the previous build's beside its own (a client midway through one still finds it), which a
+ * fresh build never had; the stable downloads beside them carry the bytes.
+ */
+export async function siteTree(dir: string): Promise<Record<string, string>> {
+  const tree = await snapshotTree(dir);
+  for (const path of Object.keys(tree)) if (/^downloads\/subjekti-[0-9a-f]{64}\./.test(path)) delete tree[path];
+  return tree;
+}

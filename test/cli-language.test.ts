@@ -4,7 +4,8 @@
  * records, as a maintainer meets them: a source that repeats another in one line, two subjects with
  * one OIB, a date error and a duplicate code in one run, a date cell shown as a date.
  */
-import { copyFile, mkdir } from "node:fs/promises";
+import { copyFile, mkdir, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadExcelJs } from "../src/export/load-exceljs.ts";
@@ -126,5 +127,40 @@ describe("the rules across records, as a maintainer meets them", () => {
     const { stderr } = await runCli(["validate", "--data", dir]);
     expect(stderr).toContain(`${dir}/subjekti.xlsx!subjekti!C2: naziv_subjekta: expected a non-empty name, got 1999-12-31\n`);
     expect(stderr).not.toContain("T00:00:00");
+  });
+});
+
+describe("what the tool says of the run and the machine, in both languages", () => {
+  const three = (): Promise<string> => writeSource(BASE_SUBJECTS.slice(0, 3), "json");
+
+  it("a build whose data declares no licence -> the warning, then the build", async () => {
+    const data = await three();
+    const out = join(await tempDir("subjekti-language-"), "site");
+    const warning = (await runCli(["build", "--data", data, "--out", out, "--quiet", "--no-cache"])).stderr;
+    expect(warning).toBe('subjekti: warning: no licence is declared: the published description (the landing page, datapackage.json, the DCAT catalogue) names none; add datapackage.json with "licenses" to the data directory (docs/open-data.md)\n');
+    const croatian = await runCli(["build", "--data", data, "--out", out, "--quiet", "--no-cache", "--lang", "hr"]);
+    expect(croatian).toMatchObject({ code: 0, stderr: 'subjekti: upozorenje: licenca nije navedena: objavljeni opis (naslovna stranica, datapackage.json, DCAT katalog) ne navodi nijednu; dodajte datapackage.json s "licenses" u mapu podataka (docs/open-data.md)\n' });
+  });
+
+  it("an output another build is writing -> one line naming the holder, exit 1", async () => {
+    const data = await three();
+    const work = await tempDir("subjekti-language-");
+    const since = "2026-11-25T00:00:00.000Z";
+    await writeFile(join(work, ".site.lock"), JSON.stringify({ pid: process.pid, host: hostname(), command: "build", since }));
+    const out = join(work, "site");
+    const english = await runCli(["build", "--data", data, "--out", out, "--quiet"]);
+    expect(english).toMatchObject({ code: 1, stderr: `subjekti: --out ${out} is being written by process ${process.pid} (subjekti build since ${since}): wait for it to finish, or pass --wait to wait for it\n` });
+    const croatian = await runCli(["build", "--data", data, "--out", out, "--quiet", "--lang", "hr"]);
+    expect(croatian).toMatchObject({ code: 1, stderr: `subjekti: --out ${out} upravo piše proces ${process.pid} (subjekti build od ${since}): pričekajte da završi ili zadajte --wait da se pričeka\n` });
+  });
+
+  it("a machine error (a file where --out's directory belongs) -> one line naming the place, exit 1", async () => {
+    const data = await three();
+    const file = join(await tempDir("subjekti-language-"), "file");
+    await writeFile(file, "x");
+    const english = await runCli(["build", "--data", data, "--out", join(file, "site"), "--quiet", "--no-cache"]);
+    expect(english).toMatchObject({ code: 1, stderr: `subjekti: ${file}: a file where a directory belongs; remove it or pick another directory\n` });
+    const croatian = await runCli(["build", "--data", data, "--out", join(file, "site"), "--quiet", "--no-cache", "--lang", "hr"]);
+    expect(croatian).toMatchObject({ code: 1, stderr: `subjekti: ${file}: datoteka na mjestu gdje treba biti mapa; uklonite je ili odaberite drugu mapu\n` });
   });
 });

@@ -5,7 +5,7 @@
  * and shard writers included) writes the same bytes as the TypeScript sources run in-process.
  */
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, readdir, rm, symlink, utimes, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,10 +19,10 @@ const BUILD_ARGS = ["build", "--data", join(ROOT, "test/fixtures/small-site"), "
 let work: string;
 let pkg: string;
 
-/** `node <pkg>/bin/subjekti.js <args>` from a directory outside the repository; never rejects. */
+/** `node <pkg>/bin/subjekti.js <args>` from a directory outside the repository, the data's date fixed as runCli fixes it; never rejects. */
 async function subjekti(args: readonly string[], bin = join(pkg, "bin/subjekti.js")): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: work, encoding: "utf8" });
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: work, encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: "1700000000" } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -64,7 +64,8 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
   it("builds the small site (one record thread) byte for byte as the sources do", async () => {
     const [compiledOut, sourceOut] = [join(work, "compiled-site"), join(work, "source-site")];
     const built = await subjekti([...BUILD_ARGS, "--out", compiledOut]);
-    expect(built).toMatchObject({ code: 0, stderr: "" });
+    // The fixture declares no licence: the one warning the build gives for it.
+    expect({ ...built, stderr: built.stderr.replace(/^subjekti: warning: no licence is declared.*\n/m, "") }).toMatchObject({ code: 0, stderr: "" });
     expect(built.stdout).toMatch(/^built 47 subjects into /);
     expect((await runCli([...BUILD_ARGS, "--out", sourceOut])).code).toBe(0);
     const compiled = await snapshotTree(compiledOut);
@@ -81,6 +82,54 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
       code: 1,
       stdout: "",
       stderr: "subjekti: lib/ is missing (the compiled CLI): run `npm run compile` in the package's directory\n",
+    });
+  });
+
+  describe("start-up loads only what the run uses (lazy commands, zod only where records are read)", () => {
+    /** The package's modules (paths under lib/ or node_modules/) that `subjekti <args>` loaded, from a resolve hook. */
+    async function modulesLoaded(args: readonly string[]): Promise<{ code: number; modules: string[] }> {
+      const hook = join(work, "log-modules.mjs");
+      const log = join(work, `modules-${args.join("_")}.txt`);
+      await writeFile(hook, `import { appendFileSync } from "node:fs";\nexport async function resolve(specifier, context, next) {\n  const resolved = await next(specifier, context);\n  appendFileSync(${JSON.stringify(log)}, resolved.url + "\\n");\n  return resolved;\n}\n`);
+      const register = `import { register } from "node:module"; register(${JSON.stringify(`file://${hook}`)});`;
+      let code = 0;
+      try {
+        await run(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(register)}`, join(pkg, "bin/subjekti.js"), ...args], { cwd: work });
+      } catch (error) {
+        code = (error as { code: number }).code;
+      }
+      const urls = (await readFile(log, "utf8")).trim().split("\n");
+      // The package's node_modules are links to the checkout's: a package is named by its folder.
+      const named = (url: string): string | null => {
+        const dependency = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+        if (dependency !== null) return `node_modules/${dependency[1]}`;
+        return url.startsWith(`file://${pkg}/`) ? url.slice(`file://${pkg}/`.length) : null;
+      };
+      const modules = [...new Set(urls.map(named).filter((name) => name !== null))];
+      return { code, modules: modules.sort() };
+    }
+
+    it("--help: commander and the command files with their option lists; no zod, no reader, no build, no router", async () => {
+      const { code, modules } = await modulesLoaded(["--help"]);
+      expect(code).toBe(0);
+      expect(modules).toContain("lib/cli/build.js");
+      expect(modules).toContain("node_modules/commander");
+      expect(modules.filter((m) => m.startsWith("node_modules/"))).toEqual(["node_modules/commander"]);
+      expect(modules.filter((m) => /^lib\/(site\/build-site|data\/(order|problems\/problems)|core\/route|nginx)/.test(m))).toEqual([]);
+    });
+
+    it("--version: no command file at all", async () => {
+      const { code, modules } = await modulesLoaded(["--version"]);
+      expect(code).toBe(0);
+      expect(modules.filter((m) => m.startsWith("lib/cli/") && m !== "lib/cli/main.js" && m !== "lib/cli/io.js" && m !== "lib/cli/problems-output.js")).toEqual([]);
+      expect(modules).not.toContain("node_modules/zod");
+    });
+
+    it("a usage error of build: build's file alone of the commands, and no zod", async () => {
+      const { code, modules } = await modulesLoaded(["build", "--limits", "x"]);
+      expect(code).toBe(2);
+      expect(modules.filter((m) => /^lib\/cli\/(validate|export|preview|check|sync|serve|nginx)\.js$/.test(m))).toEqual([]);
+      expect(modules).not.toContain("node_modules/zod");
     });
   });
 

@@ -21,25 +21,30 @@ export function formatReport(report: CheckReport): string[] {
   } else if (report.fromFiles !== null) {
     lines.push(`all ${report.fromFiles.expected} answers that nginx should send from the site's files came from files`);
   }
+  if (report.deadline !== null) {
+    const { ms, unchecked } = report.deadline;
+    lines.push(`stopped at the deadline of ${ms / 1000} s: ${unchecked} of ${report.total} requests were not checked (pass a longer --deadline, or --sample n)`);
+  }
   const kinds = Object.entries(report.checked).map(([kind, n]) => `${n} ${kind}`).join(", ");
   const stale = report.fromFiles?.notFromFiles.length ?? 0;
   const verdict = report.failures.length === 0 ? (stale === 0 ? "all match" : `all match, ${stale} not from files`) : `${report.failures.length} differ`;
-  lines.push(`${report.origin} against ${report.dir} (${report.count} subjects): ${report.total} requests (${kinds}) in ${report.seconds.toFixed(1)} s: ${verdict}`);
+  const checked = report.deadline === null ? "" : ` (${report.total - report.deadline.unchecked} checked before the deadline)`;
+  lines.push(`${report.origin} against ${report.dir} (${report.count} subjects): ${report.total} requests${checked} (${kinds}) in ${report.seconds.toFixed(1)} s: ${verdict}`);
   return lines;
 }
 
 function failureLines(failure: Failure): string[] {
   return [
     `${failure.method} ${failure.url} (${failure.kind}):`,
-    ...failure.differences.map((d) =>
-      d.what === "body" ? `  body: first difference at byte ${d.offset ?? 0}\n    expected: ${d.expected}\n    got:      ${d.got}` : `  ${d.what}: expected ${d.expected}, got ${d.got}`,
+    ...failure.differences.flatMap((d) =>
+      d.what === "body" ? [`  body: first difference at byte ${d.offset ?? 0}`, `    expected: ${d.expected}`, `    got:      ${d.got}`] : [`  ${d.what}: expected ${d.expected}, got ${d.got}`],
     ),
   ];
 }
 
 /** The report as one JSON document (stable keys, for tools). */
 export function jsonReport(report: CheckReport): string {
-  const { origin, dir, count, baseUrl, checked, total, matched, failures, fromFiles } = report;
-  const ok = failures.length === 0 && (fromFiles?.notFromFiles.length ?? 0) === 0;
-  return `${JSON.stringify({ ok, origin, dir, count, baseUrl, total, matched, checked, fromFiles, seconds: Number(report.seconds.toFixed(3)), failures }, null, 2)}\n`;
+  const { origin, dir, count, baseUrl, checked, total, matched, failures, fromFiles, deadline } = report;
+  const ok = failures.length === 0 && (fromFiles?.notFromFiles.length ?? 0) === 0 && deadline === null;
+  return `${JSON.stringify({ ok, origin, dir, count, baseUrl, total, matched, checked, fromFiles, deadline, seconds: Number(report.seconds.toFixed(3)), failures }, null, 2)}\n`;
 }

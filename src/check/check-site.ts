@@ -4,7 +4,9 @@
  * (answerRequest, as every host answers), and by the deployment over HTTP; the two are compared
  * status, contract headers and bytes (compare-answer.ts). Nothing of the contract is written here.
  */
+import { createHash } from "node:crypto";
 import { answerRequest, type SendAnswer, type SiteHost } from "../core/answer-request.ts";
+import type { Download } from "../core/download-files.ts";
 import { describeError } from "../core/describe-error.ts";
 import { chunkPath } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";
@@ -13,7 +15,7 @@ import { forEachBounded } from "../common/for-each-bounded.ts";
 import { compareAnswer, type Difference } from "./compare-answer.ts";
 import { localSite, readLocalManifest } from "./local-site.ts";
 import { type PlanOptions, planProbes, type Probe, type ProbeKind } from "./plan-probes.ts";
-import { type ConnectTo, connectionHint, isConnectionError, sender, type Sender, type TrustOptions } from "./send-request.ts";
+import { type ConnectTo, connectionHint, isConnectionError, RequestBound, sender, type Sender, type TrustOptions } from "./send-request.ts";
 
 /**
  * The header the nginx configuration of `subjekti nginx` adds to every answer it sends from a file
@@ -36,8 +38,10 @@ export interface CheckOptions {
   readonly etags?: boolean | undefined;
   /** Connect here instead of the URL's host; the Host header and the links stay the URL's. */
   readonly connect?: ConnectTo | undefined;
-  /** Milliseconds one request may take. */
+  /** Milliseconds one request may take, its whole answer received. */
   readonly timeoutMs: number;
+  /** Milliseconds the whole check may take: past them, the requests in flight are cut and the rest not sent. */
+  readonly deadlineMs?: number | undefined;
   /** How an https deployment's certificate is checked (--ca, --insecure). */
   readonly trust?: TrustOptions | undefined;
   /** Called as requests settle. */
@@ -71,6 +75,8 @@ export interface CheckReport {
    */
   readonly fromFiles: { readonly expected: number; readonly notFromFiles: readonly string[] } | null;
   readonly seconds: number;
+  /** The check stopped at its deadline (milliseconds) with `total - unchecked` requests answered; null when it finished. */
+  readonly deadline: { readonly ms: number; readonly unchecked: number } | null;
 }
 
 /** The keys of the list's first subject, to look it up by each (undefined for an empty list). */
@@ -83,6 +89,17 @@ async function firstSubject(site: SiteHost, manifest: Manifest): Promise<PlanOpt
   const { id, jedinstvena_oznaka: code, oib } = JSON.parse(line) as { id: number; jedinstvena_oznaka: string; oib: string };
   return { id, code, oib };
 }
+
+/**
+ * The most body bytes read of one answer: a few times what the built site answers, so a server
+ * that streams without end (or a wrong, huge page) costs the check bounded memory; at least 64 KB,
+ * room for a host's own error page where the contract's answer is short.
+ */
+export function maxAnswerBytes(expectedBytes: number): number {
+  return Math.max(ANSWER_FACTOR * expectedBytes, MIN_ANSWER_BYTES);
+}
+const ANSWER_FACTOR = 4;
+const MIN_ANSWER_BYTES = 64 * 1024;
 
 /** Checks the deployment at `options.url` against the site in `options.dir`. */
 export async function checkSite(options: CheckOptions): Promise<CheckReport> {
@@ -105,11 +122,27 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
   const fileExpected: number[] = [];
   const notFromFile = new Set<number>();
   const filesAnswer = origin.origin === new URL(manifest.baseUrl).origin;
+  const downloadFailures: Failure[] = [];
+  let pastDeadline = false;
+  let unchecked = 0;
+  const deadlineMs = options.deadlineMs;
+  const deadline =
+    deadlineMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          pastDeadline = true;
+          live.abort(new RequestBound("deadline", `cut at the deadline of ${deadlineMs} ms`));
+        }, deadlineMs);
   try {
     await forEachBounded([...probes.keys()], options.concurrency, async (index) => {
-      if (unreachable !== undefined) return;
+      if (pastDeadline) unchecked++;
+      if (unreachable !== undefined || pastDeadline) return;
       const probe = probes[index] as Probe;
       const result = await checkProbe(probe, origin, site, live);
+      if ("deadline" in result) {
+        unchecked++;
+        return;
+      }
       if ("unreachable" in result) {
         unreachable ??= result.unreachable;
         return;
@@ -122,7 +155,26 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
       }
       options.progress?.(++done, probes.length);
     });
+    if (unreachable === undefined) {
+      for (const download of manifest.downloads ?? []) {
+        for (const path of [download.path, download.immutablePath]) {
+          checked.download = (checked.download ?? 0) + 1;
+          let differences: Difference[];
+          try {
+            differences = checkDownload(download, await live.send("GET", path, {}, maxAnswerBytes(download.bytes)));
+          } catch (error) {
+            if (isConnectionError(error)) {
+              unreachable ??= error;
+              break;
+            }
+            differences = [{ what: "answer", expected: "status 200", got: describeError(error) }];
+          }
+          if (differences.length > 0) downloadFailures.push({ kind: "download", method: "GET", url: `${origin.origin}${path}`, differences });
+        }
+      }
+    }
   } finally {
+    clearTimeout(deadline);
     live.close();
   }
   if (unreachable !== undefined) {
@@ -130,19 +182,35 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
     throw failure("UNREACHABLE", msg("error.unreachable", { where: `${origin.origin}${via}`, detail: describeError(unreachable), hint: connectionHint(unreachable) }));
   }
   // Settled in any order: reported in the plan's.
-  const failures = [...failed.keys()].sort((a, b) => a - b).map((index) => failed.get(index) as Failure);
+  const failures = [...[...failed.keys()].sort((a, b) => a - b).map((index) => failed.get(index) as Failure), ...downloadFailures];
+  const downloads = checked.download ?? 0;
   return {
     origin: origin.origin,
     dir: options.dir,
     count: manifest.count,
     baseUrl: manifest.baseUrl,
     checked,
-    total: probes.length,
-    matched: probes.length - failures.length,
+    total: probes.length + downloads,
+    matched: probes.length + downloads - failures.length,
     failures,
     fromFiles: marked ? { expected: fileExpected.length, notFromFiles: [...notFromFile].sort((a, b) => a - b).map((index) => `${origin.origin}${(probes[index] as Probe).target}`) } : null,
     seconds: (performance.now() - started) / 1000,
+    deadline: pastDeadline && deadlineMs !== undefined ? { ms: deadlineMs, unchecked } : null,
   };
+}
+
+/**
+ * How a download as served differs from the build's: the status, its size and its SHA-256 (the
+ * manifest's, which the build computed from the same bytes), and the strong ETag every host sends.
+ */
+export function checkDownload(download: Download, got: { readonly status: number; readonly headers: ReadonlyMap<string, string>; readonly body: Uint8Array }): { what: string; expected: string; got: string }[] {
+  const differences: { what: string; expected: string; got: string }[] = [];
+  if (got.status !== 200) return [{ what: "status", expected: "200", got: String(got.status) }];
+  if (got.body.length !== download.bytes) differences.push({ what: "bytes", expected: String(download.bytes), got: String(got.body.length) });
+  const sha256 = createHash("sha256").update(got.body).digest("hex");
+  if (sha256 !== download.sha256) differences.push({ what: "sha256", expected: download.sha256, got: sha256 });
+  if (got.headers.get("access-control-allow-origin") !== "*") differences.push({ what: "access-control-allow-origin", expected: "*", got: got.headers.get("access-control-allow-origin") ?? "(none)" });
+  return differences;
 }
 
 /** The origin of the deployment's URL; a usage error when it is no http(s) URL. */
@@ -161,7 +229,12 @@ function deploymentOrigin(url: string): URL {
  * The differences between what the built site answers to `probe` and what the deployment answered,
  * with the answer's SOURCE_HEADER; or the connection error that kept it from answering at all.
  */
-async function checkProbe(probe: Probe, origin: URL, site: SiteHost<Uint8Array>, live: Sender): Promise<{ differences: Difference[]; source: string | undefined } | { unreachable: unknown }> {
+async function checkProbe(
+  probe: Probe,
+  origin: URL,
+  site: SiteHost<Uint8Array>,
+  live: Sender,
+): Promise<{ differences: Difference[]; source: string | undefined } | { unreachable: unknown } | { deadline: true }> {
   const headers = { ...probe.headers };
   if (probe.ifNoneMatchExpected === true) {
     const page = await expectedAnswer({ ...probe, method: "GET" }, headers, origin, site);
@@ -170,12 +243,15 @@ async function checkProbe(probe: Probe, origin: URL, site: SiteHost<Uint8Array>,
     headers["If-None-Match"] = etag;
   }
   const expected = await expectedAnswer(probe, headers, origin, site);
+  const expectedBytes = expected.body instanceof Uint8Array ? expected.body.byteLength : 0;
   try {
-    const answer = await live.send(probe.method, probe.target, headers);
+    const answer = await live.send(probe.method, probe.target, headers, maxAnswerBytes(expectedBytes));
     return { differences: compareAnswer(expected, answer), source: answer.headers.get(SOURCE_HEADER) };
   } catch (error) {
+    if (error instanceof RequestBound && error.kind === "deadline") return { deadline: true };
     if (isConnectionError(error)) return { unreachable: error };
-    return { differences: [{ what: "answer", expected: `status ${expected.status}`, got: describeError(error) }], source: undefined };
+    const got = error instanceof RequestBound && error.kind === "size" ? `${describeError(error)} (${expectedBytes} expected)` : describeError(error);
+    return { differences: [{ what: "answer", expected: `status ${expected.status}`, got }], source: undefined };
   }
 }
 

@@ -26,6 +26,7 @@ export type ProbeKind =
   | "not-allowed"
   | "not-acceptable"
   | "published"
+  | "download"
   | "lookup";
 
 /** One request to send, in origin-form. */

@@ -17,8 +17,20 @@ export interface ReceivedAnswer {
 
 /** Sends requests to one origin over kept-alive connections, at most `connections` at once. */
 export interface Sender {
-  send(method: string, target: string, headers: Readonly<Record<string, string>>): Promise<ReceivedAnswer>;
+  /** Rejects with a RequestBound when the answer takes longer than the timeout or is longer than `maxBytes`. */
+  send(method: string, target: string, headers: Readonly<Record<string, string>>, maxBytes: number): Promise<ReceivedAnswer>;
+  /** Ends every request in flight (each rejects with `reason`) and every connection. */
+  abort(reason: RequestBound): void;
   close(): void;
+}
+
+/** Why a request was cut off: the answer was too slow or too long, or the check's deadline came. */
+export class RequestBound extends Error {
+  readonly kind: "timeout" | "size" | "deadline";
+  constructor(kind: "timeout" | "size" | "deadline", message: string) {
+    super(message);
+    this.kind = kind;
+  }
 }
 
 /** Where to connect instead of the URL's host (curl's `--connect-to`). */
@@ -37,16 +49,19 @@ export interface TrustOptions {
 
 /**
  * A sender to `origin` (`http://host:port` or `https://…`), or to `connect` with the origin's Host
- * and TLS name; each request fails after `timeoutMs`.
+ * and TLS name. Each request must be answered whole within `timeoutMs` (a server that drips its
+ * body is cut off like one that never answers), and no more than its `maxBytes` of body are held.
  */
 export function sender(origin: URL, connections: number, timeoutMs: number, connect?: ConnectTo, trust: TrustOptions = {}): Sender {
   const https = origin.protocol === "https:";
   const tls = https ? { ...(trust.ca === undefined ? {} : { ca: [...rootCertificates, trust.ca] }), rejectUnauthorized: trust.insecure !== true } : {};
   const agent = new (https ? HttpsAgent : HttpAgent)({ keepAlive: true, maxSockets: connections, ...tls });
   const request = https ? httpsRequest : httpRequest;
+  const inFlight = new Set<(reason: RequestBound) => void>();
   return {
-    send(method, target, headers) {
+    send(method, target, headers, maxBytes) {
       return new Promise((resolve, reject) => {
+        let settled = false;
         const req = request(
           {
             agent,
@@ -59,18 +74,39 @@ export function sender(origin: URL, connections: number, timeoutMs: number, conn
             // takes the TLS name from it, so a certificate is checked for the URL's name wherever
             // `connect` sends the connection.
             headers: { Host: origin.host, ...headers },
-            signal: AbortSignal.timeout(timeoutMs),
           },
           (res) => {
             const parts: Buffer[] = [];
-            res.on("data", (part: Buffer) => parts.push(part));
-            res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: headerMap(res), body: Buffer.concat(parts) }));
-            res.on("error", reject);
+            let bytes = 0;
+            res.on("data", (part: Buffer) => {
+              bytes += part.length;
+              if (bytes > maxBytes) cut(new RequestBound("size", `an answer over ${maxBytes} bytes: stopped reading it`));
+              else parts.push(part);
+            });
+            res.on("end", () => done(() => resolve({ status: res.statusCode ?? 0, headers: headerMap(res), body: Buffer.concat(parts) })));
+            res.on("error", (error) => done(() => reject(error)));
           },
         );
-        req.on("error", (error) => reject(error.name === "AbortError" || error.name === "TimeoutError" ? new Error(`no answer in ${timeoutMs} ms`) : error));
+        // The socket is destroyed with the request: a cut-off answer's connection is never reused.
+        const cut = (reason: RequestBound): void => {
+          done(() => reject(reason));
+          req.destroy();
+        };
+        const timer = setTimeout(() => cut(new RequestBound("timeout", `no complete answer in ${timeoutMs} ms`)), timeoutMs);
+        inFlight.add(cut);
+        const done = (settle: () => void): void => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          inFlight.delete(cut);
+          settle();
+        };
+        req.on("error", (error) => done(() => reject(error)));
         req.end();
       });
+    },
+    abort(reason) {
+      for (const cut of [...inFlight]) cut(reason);
     },
     close: () => agent.destroy(),
   };

@@ -1,14 +1,16 @@
 /** `subjekti build`: validate the sources and pre-render the site (src/site/build-site.ts). */
 import { type Command, InvalidArgumentError, Option } from "commander";
+import { DEFAULT_DOWNLOADS, DOWNLOAD_FORMATS, type DownloadFormat, isDownloadFormat } from "../core/download-files.ts";
 import type { Form } from "../core/layout.ts";
 import { failure, msg } from "../common/messages/message.ts";
 import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "../site/build-options.ts";
-import { type Target, TARGETS } from "../site/deploy-preflight.ts";
+import { type Target, TARGETS } from "../site/targets.ts";
 import type { LinkKind } from "../site/site-shape.ts";
 import { DEFAULT_KEEP, type KeepChanges, parseKeep } from "../feed/keep-changes.ts";
 import type { Io } from "./io.ts";
 import { baseUrl, checkDirs, originOnly, formList, limitList, positiveInt, type ReadFlags, readOptionsOf, threadCount, withReadOptions } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
+import { stoppable } from "./stop-on-signal.ts";
 
 /** The build command's flags as commander gives them. */
 interface BuildFlags extends ReadFlags {
@@ -29,6 +31,17 @@ interface BuildFlags extends ReadFlags {
   readonly feed: boolean;
   readonly previous?: string;
   readonly keepChanges?: KeepChanges;
+  readonly downloads: DownloadFormat[];
+  readonly wait: boolean;
+}
+
+/** `--downloads ndjson,csv,xlsx`, or `none`. */
+function downloadList(text: string): DownloadFormat[] {
+  if (text === "none") return [];
+  const formats = text.split(",").map((f) => f.trim());
+  const bad = formats.filter((f) => !isDownloadFormat(f));
+  if (bad.length > 0 || formats.length === 0) throw new InvalidArgumentError(`expected some of ${DOWNLOAD_FORMATS.join(", ")} (comma-separated), or none; got "${bad.join(",") || text}"`);
+  return DOWNLOAD_FORMATS.filter((f) => formats.includes(f));
 }
 
 function keepChanges(text: string): KeepChanges {
@@ -57,7 +70,9 @@ export function buildOptionsOf(flags: BuildFlags, env: Io["env"]): BuildOptions 
     feed: flags.feed,
     ...(flags.previous === undefined ? {} : { previous: flags.previous }),
     keepChanges: flags.keepChanges ?? DEFAULT_KEEP,
+    downloads: flags.downloads,
     sourceDateEpoch: env["SOURCE_DATE_EPOCH"],
+    wait: flags.wait,
   };
 }
 
@@ -82,7 +97,9 @@ export function addBuildCommand(program: Command, { io, problems, tr }: CommandC
     .addOption(new Option("--over-limits <action>", "over the target's limits: refuse (exit 1, nothing written) or warn and build").choices(["refuse", "warn"]).default("refuse"))
     .option("--previous <url|dir>", "where the last published change feed is read (the live site's origin, or a directory of a built site): a build in CI has no dist/ of the last deploy (default: --out)")
     .option("--keep-changes <n|Nd>", "the change feed's history kept: the last n diffs, or those of the last N days of the data's dates (default: 90d)", keepChanges)
-    .option("--no-feed", "write no change feed (changes/)");
+    .option("--no-feed", "write no change feed (changes/)")
+    .option("--downloads <list>", `the whole list as files under downloads/: some of ${DOWNLOAD_FORMATS.join(", ")}, or none`, downloadList, [...DEFAULT_DOWNLOADS])
+    .option("--wait", "when another build is writing --out, wait for it to finish (default: refuse at once)", false);
   withReadOptions(build).action(async (flags: BuildFlags) => {
     problems.all = flags.allProblems;
     // With --json a build that fails prints its problems as JSON lines on stdout, as validate --json does.
@@ -96,9 +113,11 @@ export function addBuildCommand(program: Command, { io, problems, tr }: CommandC
     else if (await plain.isPlainOut(options.outDir)) throw failure("OUT_IS_PLAIN", msg("error.out-is-plain", { out: options.outDir }));
     const [{ buildSite }, { jsonReport, printBuildReport, progressBar }] = await Promise.all([import("../site/build-site.ts"), import("../site/build-report.ts")]);
     const bar = options.quiet ? undefined : progressBar(io.stderr);
-    const report = await buildSite(options, bar?.update);
+    const report = await stoppable(io, tr, "build", () => buildSite(options, bar?.update, (line) => io.stderr.write(`subjekti: ${tr.say(line)}\n`)));
     bar?.done();
     for (const warning of report.overLimits) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: warning })}\n`);
+    for (const note of report.notes) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: tr.say(note) })}\n`);
+    if (report.cacheWarning !== undefined) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: tr.say(report.cacheWarning) })}\n`);
     if (flags.json) {
       // stdout holds the report alone, so it can be piped to a parser; the warnings are in it.
       io.stdout.write(jsonReport(report, options));
@@ -106,7 +125,7 @@ export function addBuildCommand(program: Command, { io, problems, tr }: CommandC
     }
     // Under a baseline the warnings listed are the new ones: every one is printed, then the known ones counted.
     if (report.known !== undefined) problems.all = true;
-    problems.print(report.warnings, report.kinds);
+    await problems.print(report.warnings, report.kinds);
     problems.printKnown(report.known);
     printBuildReport(report, options, io.stdout, tr);
   });

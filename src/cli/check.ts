@@ -2,9 +2,16 @@
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { failure, msg } from "../common/messages/message.ts";
+import { terminalLines } from "../common/terminal-text.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { connectTo, positiveInt } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
+
+/**
+ * How long a whole check may run by default: a server that never answers costs a request its
+ * --timeout, and a large site has many thousands of requests.
+ */
+const DEFAULT_DEADLINE_S = 600;
 
 interface CheckFlags {
   readonly dir: string;
@@ -12,6 +19,7 @@ interface CheckFlags {
   readonly sample?: number;
   readonly seed: number;
   readonly timeout: number;
+  readonly deadline: number;
   readonly connect?: { readonly host: string; readonly port: number };
   readonly etags: boolean;
   readonly json: boolean;
@@ -31,7 +39,8 @@ export function addCheckCommand(program: Command, { io }: CommandContext): void 
     .option("--seed <n>", "the seed of the sample and of the derived pages", positiveInt, 1)
     .option("--etags", "ask the pre-rendered pages with If-None-Match (a 304 each, no bodies): checks the build and the routing, not each page file's bytes", false)
     .option("--connect <host:port>", "send every request to this address instead of the URL's host (the Host header, TLS name and links stay the URL's): a server checked before DNS points at it", connectTo)
-    .option("--timeout <ms>", "milliseconds one request may take", positiveInt, 10_000)
+    .option("--timeout <ms>", "milliseconds one request may take, its whole answer received (a server that drips its answer is cut off too)", positiveInt, 10_000)
+    .option("--deadline <s>", "seconds the whole check may take: past them the requests in flight are cut, the rest not sent, and the check fails", positiveInt, DEFAULT_DEADLINE_S)
     .option("--ca <file>", "trust the certificates in this PEM file (a private CA, or a self-signed certificate) beside the system's")
     .option("--insecure", "do not check the https certificate at all (the answers are still compared)", false)
     .option("--json", "print one JSON report instead of the summary", false)
@@ -48,8 +57,13 @@ export function addCheckCommand(program: Command, { io }: CommandContext): void 
         if (!ca.includes("-----BEGIN CERTIFICATE-----")) throw failure("BAD_CA", msg("error.ca-not-pem", { ca: flags.ca }));
       }
       const bar = flags.quiet ? undefined : progressBar(io.stderr, Date.now, "requests");
-      const report = await checkSite({ url, dir: flags.dir, concurrency: flags.concurrency, sample: flags.sample, seed: flags.seed, etags: flags.etags, connect: flags.connect, timeoutMs: flags.timeout, trust: { ca, insecure: flags.insecure }, progress: bar?.update }).finally(() => bar?.done());
-      io.stdout.write(flags.json ? jsonReport(report) : formatReport(report).map((line) => `${line}\n`).join(""));
+      const report = await checkSite({ url, dir: flags.dir, concurrency: flags.concurrency, sample: flags.sample, seed: flags.seed, etags: flags.etags, connect: flags.connect, timeoutMs: flags.timeout, deadlineMs: flags.deadline * 1000, trust: { ca, insecure: flags.insecure }, progress: bar?.update }).finally(() => bar?.done());
+      // What the server answered is shown escaped: it may hold control and bidi characters.
+      io.stdout.write(terminalLines(flags.json ? jsonReport(report).trimEnd().split("\n") : formatReport(report)));
+      if (report.deadline !== null) {
+        const checked = report.total - report.deadline.unchecked;
+        throw failure("CHECK_FAILED", msg("error.check-deadline", { origin: report.origin, deadline: flags.deadline, checked, total: report.total, failed: report.failures.length }));
+      }
       if (report.failures.length > 0) throw failure("CHECK_FAILED", msg("error.check-failed", { failed: report.failures.length, total: report.total, origin: report.origin, dir: flags.dir }));
       const stale = report.fromFiles?.notFromFiles.length ?? 0;
       if (stale > 0) throw failure("CHECK_FAILED", msg("error.check-not-from-files", { count: stale, origin: report.origin }));

@@ -2,10 +2,11 @@
 import { stat } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, relative, resolve } from "node:path";
 import { type Command, Option } from "commander";
-import { failure, msg } from "../common/messages/message.ts";
+import { failure, type Message, msg } from "../common/messages/message.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { checkDirs, type ReadFlags, readOptionsOf, withReadOptions } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
+import { stoppable } from "./stop-on-signal.ts";
 
 /**
  * Where the export may go: into an existing directory, and not inside --data, where the next build
@@ -25,6 +26,7 @@ async function checkOut(out: string, data: string): Promise<void> {
 interface ExportFlags extends ReadFlags {
   readonly format?: "xlsx" | "csv";
   readonly out: string;
+  readonly wait: boolean;
 }
 
 export function addExportCommand(program: Command, { io, problems, tr }: CommandContext): void {
@@ -33,7 +35,8 @@ export function addExportCommand(program: Command, { io, problems, tr }: Command
     .description("write the validated records as a spreadsheet to edit: .xlsx (OIB and code as text cells) or CSV (UTF-8 with BOM, ;)")
     .option("--data <dir>", "the source data directory", DEFAULT_OPTIONS.dataDir)
     .addOption(new Option("--format <format>", "xlsx or csv (default: from the --out extension)").choices(["xlsx", "csv"]))
-    .requiredOption("--out <file>", "the file to write");
+    .requiredOption("--out <file>", "the file to write")
+    .option("--wait", "when another export is writing --out, wait for it to finish (default: refuse at once)", false);
   withReadOptions(exporting).action(async (flags: ExportFlags) => {
     problems.all = flags.allProblems;
     // The extension says what the next build reads the file as: it must be the format's.
@@ -44,8 +47,9 @@ export function addExportCommand(program: Command, { io, problems, tr }: Command
     await checkDirs({ data: flags.data });
     await checkOut(flags.out, flags.data);
     const { exportRecords } = await import("../export/export-records.ts");
-    const report = await exportRecords({ ...readOptionsOf(flags), format, out: flags.out });
-    problems.print(report.warnings, report.kinds);
+    const notice = (line: Message): unknown => io.stderr.write(`subjekti: ${tr.say(line)}\n`);
+    const report = await stoppable(io, tr, "export", () => exportRecords({ ...readOptionsOf(flags), format, out: flags.out, wait: flags.wait, notice }));
+    await problems.print(report.warnings, report.kinds);
     io.stdout.write(`${tr.text("summary.exported", { count: report.count, out: flags.out, format })}\n`);
   });
 }

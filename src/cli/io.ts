@@ -6,6 +6,8 @@ export interface Io {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Settles when a running preview should stop (the process's SIGINT or SIGTERM, listened for from the call on). */
   untilStopped(): Promise<unknown>;
+  /** Calls `handler` on the process's SIGINT or SIGTERM until the returned function is called (absent in-process: no signals). */
+  onSignal?(handler: (signal: "SIGINT" | "SIGTERM") => void): () => void;
 }
 
 /** The process's own streams, environment and signals. */
@@ -19,5 +21,15 @@ export function processIo(): Io {
         process.once("SIGINT", stop);
         process.once("SIGTERM", stop);
       }),
+    onSignal(handler) {
+      const onInt = (): void => handler("SIGINT");
+      const onTerm = (): void => handler("SIGTERM");
+      process.on("SIGINT", onInt);
+      process.on("SIGTERM", onTerm);
+      return () => {
+        process.off("SIGINT", onInt);
+        process.off("SIGTERM", onTerm);
+      };
+    },
   };
 }

@@ -6,44 +6,54 @@
  *
  * Exit codes: 0 done, 1 bad data or an environment problem (one line, with what to do), 2 a usage
  * error (commander's message and the help hint).
+ *
+ * Start-up loads only what the run uses: a command's file when that command runs (all of them for
+ * the top-level help, which lists them), and each command loads its work (the build, the reader,
+ * zod) in its action. `--help` and a usage error cost commander and the option lists, not the
+ * build (BENCHMARKS.md, "Start-up").
  */
 import { pathToFileURL } from "node:url";
 import { Command, CommanderError, Option } from "commander";
-import { chooseLanguage, LANGUAGES, sayFailure, type Translator, translator } from "../common/messages/message.ts";
+import { chooseLanguage, LANGUAGES, sayFailure, translator } from "../common/messages/message.ts";
+import { isErrno, machineErrorLine } from "../common/machine-error.ts";
 import { SubjektiError } from "../core/subjekti-error.ts";
 import { VERSION } from "../core/version.ts";
-import { DataError } from "../data/problems/problems.ts";
-import { addBuildCommand } from "./build.ts";
-import { addCheckCommand } from "./check.ts";
-import { addExportCommand } from "./export.ts";
+import { terminalLines } from "../common/terminal-text.ts";
 import { type Io, processIo } from "./io.ts";
-import { addNginxCommand } from "./nginx.ts";
-import { addPreviewCommand } from "./preview.ts";
 import { type CommandContext, problemOutput } from "./problems-output.ts";
-import { addServeCommand } from "./serve.ts";
-import { addSyncCommand } from "./sync.ts";
-import { addValidateCommand } from "./validate.ts";
 
 export { type Io, processIo } from "./io.ts";
 
-/** The one line for an error of the machine, not of the data: what failed and what to do. */
-function environmentLine(error: NodeJS.ErrnoException, tr: Translator): string | undefined {
-  const where = error.path ?? "";
-  switch (error.code) {
-    case "EACCES":
-    case "EPERM":
-      return tr.text("error.permission", { syscall: error.syscall ?? "use", where });
-    case "ENOSPC":
-      return tr.text("error.no-space", { where });
-    case "ENOTDIR":
-    case "EEXIST":
-    case "EISDIR":
-      return tr.text(error.code === "EISDIR" ? "error.directory-for-file" : "error.file-for-directory", { where });
-    case "EMFILE":
-      return tr.text("error.open-files");
-    default:
-      return undefined;
-  }
+type AddCommand = (program: Command, context: CommandContext) => void;
+
+/** Each command's file, by name, in the order the help lists them. */
+const COMMANDS: Readonly<Record<string, () => Promise<AddCommand>>> = {
+  build: async () => (await import("./build.ts")).addBuildCommand,
+  validate: async () => (await import("./validate.ts")).addValidateCommand,
+  export: async () => (await import("./export.ts")).addExportCommand,
+  preview: async () => (await import("./preview.ts")).addPreviewCommand,
+  check: async () => (await import("./check.ts")).addCheckCommand,
+  sync: async () => (await import("./sync.ts")).addSyncCommand,
+  serve: async () => {
+    const { addServeCommand } = await import("./serve.ts");
+    return (program, context) => addServeCommand(program, context.io, context.tr, context.listening);
+  },
+  nginx: async () => {
+    const { addNginxCommand } = await import("./nginx.ts");
+    return (program, context) => addNginxCommand(program, context.io);
+  },
+};
+
+/**
+ * The commands to load for `argv`: the one it names (the program's one option that takes a value is
+ * --lang, so its first other word that is no option is the command), none for `--version` alone,
+ * else every one, for the help that lists them and the "did you mean" of a misspelt name.
+ */
+function commandsFor(argv: readonly string[]): string[] {
+  const named = argv.find((arg, i) => !arg.startsWith("-") && argv[i - 1] !== "--lang");
+  if (named !== undefined && Object.hasOwn(COMMANDS, named)) return [named];
+  if (argv.length === 1 && (argv[0] === "-V" || argv[0] === "--version")) return [];
+  return Object.keys(COMMANDS);
 }
 
 /** The value of `--lang` in `argv`, read before commander parses it: every line, usage errors included, is in that language. */
@@ -76,14 +86,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
-  addBuildCommand(program, context);
-  addValidateCommand(program, context);
-  addExportCommand(program, context);
-  addPreviewCommand(program, context);
-  addCheckCommand(program, context);
-  addSyncCommand(program, context);
-  addServeCommand(program, io, context.listening);
-  addNginxCommand(program, io);
+  const adds = await Promise.all(commandsFor(argv).map((name) => COMMANDS[name]?.()));
+  for (const add of adds) add?.(program, context);
 
   try {
     await program.parseAsync(argv, { from: "user" });
@@ -93,23 +97,25 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       // Help and --version end through here too, with code 0; every other one is a usage error.
       return error.exitCode === 0 ? 0 : 2;
     }
-    if (error instanceof DataError) context.problems.print(error.problems, error.kinds);
     if (error instanceof SubjektiError) {
-      io.stderr.write(`subjekti: ${sayFailure(error, tr)}\n`);
+      // Loaded already when a DataError was thrown: the import costs nothing then.
+      const { DataError } = await import("../data/problems/problems.ts");
+      if (error instanceof DataError) await context.problems.print(error.problems, error.kinds);
+      io.stderr.write(terminalLines([`subjekti: ${sayFailure(error, tr)}`]));
       return 1;
     }
     const errno = error as NodeJS.ErrnoException;
     if (errno.code === "EADDRINUSE" && server !== undefined) {
-      io.stderr.write(`subjekti: ${tr.text("error.port-in-use", server)}\n`);
+      io.stderr.write(terminalLines([`subjekti: ${tr.text("error.port-in-use", server)}`]));
       return 1;
     }
     if (errno.code === "EADDRNOTAVAIL" && server !== undefined) {
-      io.stderr.write(`subjekti: ${tr.text("error.not-an-address", server)}\n`);
+      io.stderr.write(terminalLines([`subjekti: ${tr.text("error.not-an-address", server)}`]));
       return 1;
     }
-    const line = errno instanceof Error ? environmentLine(errno, tr) : undefined;
+    const line = isErrno(errno) ? machineErrorLine(errno) : undefined;
     if (line === undefined) throw error;
-    io.stderr.write(`subjekti: ${line}\n`);
+    io.stderr.write(terminalLines([`subjekti: ${tr.say(line)}`]));
     return 1;
   }
 }

@@ -8,10 +8,8 @@ import { join, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import type { Io } from "./io.ts";
 import { MANIFEST_PATH } from "../core/layout.ts";
-import { readManifest } from "../core/manifest.ts";
 import { failure, msg } from "../common/messages/message.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
-import { nginxConfig } from "../nginx/nginx-config.ts";
 
 interface NginxFlags {
   readonly dir: string;
@@ -91,6 +89,7 @@ export function addNginxCommand(program: Command, io: Io): void {
       if (!tls && (flags.sslCertificate !== undefined || flags.sslCertificateKey !== undefined)) {
         throw failure("BAD_TLS", msg("error.tls-needs-listen", { listen: flags.listen }));
       }
+      const [{ readManifest }, { nginxConfig }] = await Promise.all([import("../core/manifest.ts"), import("../nginx/nginx-config.ts")]);
       const state = readManifest(text);
       if ("problem" in state) throw failure("NO_SITE", msg("error.unusable-site", { dir: root, problem: state.problem, again: true }));
       io.stdout.write(

@@ -7,7 +7,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { isForm, type Form } from "../core/layout.ts";
 import { failure, msg } from "../common/messages/message.ts";
 import { isEncodingLabel } from "../data/sources/decode-source.ts";
-import { DEFAULT_MAX_FIELD_LENGTH } from "../data/rules/validate-subject.ts";
+import { DEFAULT_MAX_FIELD_LENGTH } from "../data/rules/field-length.ts";
 import type { ReadOptions } from "../data/order/read-records.ts";
 import { port } from "../serve/listen-options.ts";
 

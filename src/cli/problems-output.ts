@@ -4,17 +4,17 @@
  * the mode; a DataError that ends any command is printed the same way.
  */
 import type { Io } from "./io.ts";
-import { kindKey, type Problem, type ProblemKind } from "../data/problems/problems.ts";
-import { problemsAsJsonLines, summariseProblems } from "../data/problems/summarise-problems.ts";
+import { terminalLines } from "../common/terminal-text.ts";
 import type { Translator } from "../common/messages/message.ts";
+import type { Problem, ProblemKind } from "../data/problems/problems.ts";
 
 export interface ProblemOutput {
   /** Every problem line, not the first few of each kind. */
   all: boolean;
   /** JSON lines on stdout, for tools. */
   json: boolean;
-  /** Prints the problems kept, `kinds` counting them all. */
-  print(problems: readonly Problem[], kinds: readonly ProblemKind[]): void;
+  /** Prints the problems kept, `kinds` counting them all (the printers load then: `--help` never needs them). */
+  print(problems: readonly Problem[], kinds: readonly ProblemKind[]): Promise<void>;
   /** Prints the one line that counts the accepted warnings (known-problems.ts), when there are any. */
   printKnown(known: { readonly count: number; readonly path: string } | undefined): void;
 }
@@ -23,18 +23,19 @@ export function problemOutput(io: Io, tr: Translator): ProblemOutput {
   const output: ProblemOutput = {
     all: false,
     json: false,
-    print(problems, kinds) {
+    async print(problems, kinds) {
+      const [{ kindKey }, { problemsAsJsonLines, summariseProblems }] = await Promise.all([import("../data/problems/problems.ts"), import("../data/problems/summarise-problems.ts")]);
       if (output.json) {
-        for (const line of problemsAsJsonLines(problems)) io.stdout.write(`${line}\n`);
+        io.stdout.write(terminalLines(problemsAsJsonLines(problems)));
         return;
       }
       const counts = new Map(kinds.map((k) => [k.key, k.count]));
       const lines = summariseProblems(problems, { all: output.all, countOf: (p) => counts.get(kindKey(p)), tr });
-      for (const line of lines) io.stderr.write(`${line}\n`);
+      io.stderr.write(terminalLines(lines));
     },
     printKnown(known) {
       if (known === undefined || known.count === 0 || output.json) return;
-      io.stderr.write(`${tr.text("line.known", known)}\n`);
+      io.stderr.write(terminalLines([tr.text("line.known", known)]));
     },
   };
   return output;

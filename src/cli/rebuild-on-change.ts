@@ -8,6 +8,7 @@
 import { watch } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { terminalLines } from "../common/terminal-text.ts";
 import { MANIFEST_PATH } from "../core/layout.ts";
 import { readManifest } from "../core/manifest.ts";
 import { SubjektiError } from "../core/subjekti-error.ts";
@@ -50,11 +51,12 @@ export function rebuildOnChange(dataDir: string, outDir: string, io: Io, problem
     const { buildSite } = await import("../site/build-site.ts");
     const { summarise } = await import("../site/build-report.ts");
     try {
-      const report = await buildSite(await optionsOf(dataDir, outDir));
+      // A build of the same output run by hand meanwhile is waited for, not refused: the watcher rebuilds after it.
+      const report = await buildSite({ ...(await optionsOf(dataDir, outDir)), wait: true }, undefined, (line) => io.stderr.write(`subjekti preview: ${tr.say(line)}\n`));
       io.stdout.write(`subjekti preview: ${tr.text("summary.rebuilt", { summary: summarise(report, { outDir }, tr) })}\n`);
     } catch (error) {
-      if (error instanceof DataError) problems.print(error.problems, error.kinds);
-      else if (error instanceof SubjektiError) io.stderr.write(`subjekti: ${sayFailure(error, tr)}\n`);
+      if (error instanceof DataError) await problems.print(error.problems, error.kinds);
+      else if (error instanceof SubjektiError) io.stderr.write(terminalLines([`subjekti: ${sayFailure(error, tr)}`]));
       else throw error;
       io.stderr.write(`subjekti preview: ${tr.text("summary.rebuild-failed")}\n`);
     }

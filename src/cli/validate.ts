@@ -1,10 +1,11 @@
 /** `subjekti validate`: every rule over the sources, every problem reported; writes nothing. */
 import { join } from "node:path";
 import type { Command } from "commander";
-import { judgeWarnings, KNOWN_PROBLEMS_FILE, readKnownProblems, readUnder, writeKnownProblems } from "../data/problems/known-problems.ts";
+import { KNOWN_PROBLEMS_FILE } from "../data/problems/known-problems-file.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { checkDirs, type ReadFlags, readOptionsOf, withReadOptions } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
+import { stoppable } from "./stop-on-signal.ts";
 
 interface ValidateFlags extends ReadFlags {
   readonly json: boolean;
@@ -21,7 +22,11 @@ export function addValidateCommand(program: Command, { io, problems, tr }: Comma
   withReadOptions(validate).action(async (flags: ValidateFlags) => {
     problems.all = flags.allProblems;
     problems.json = flags.json;
-    const [{ readInIdOrder }, { loadMetadata }] = await Promise.all([import("../data/order/read-in-order.ts"), import("../site/docs/dataset-metadata.ts")]);
+    const [{ readInIdOrder }, { loadMetadata }, { judgeWarnings, readKnownProblems, readUnder, writeKnownProblems }] = await Promise.all([
+      import("../data/order/read-in-order.ts"),
+      import("../site/docs/dataset-metadata.ts"),
+      import("../data/problems/known-problems.ts"),
+    ]);
     await checkDirs({ data: flags.data });
     await loadMetadata(flags.data);
     // --accept reads every warning to record it; otherwise the accepted ones (if any) are judged apart.
@@ -29,7 +34,8 @@ export function addValidateCommand(program: Command, { io, problems, tr }: Comma
     const options = flags.accept ? { ...readOptionsOf(flags), strict: false, allProblems: true } : readUnder(known, readOptionsOf(flags));
     // The records as a build reads them (threads for large inputs), not parsed back into objects.
     const nothing = async (): Promise<void> => undefined;
-    const result = await readInIdOrder(options, { take: nothing, restart: nothing });
+    // Stopped by a signal, the sort's runs go with it.
+    const result = await stoppable(io, tr, "validate", () => readInIdOrder(options, { take: nothing, restart: nothing }));
     if (flags.accept) {
       const accepted = await writeKnownProblems(flags.data, result.warnings);
       io.stdout.write(`${tr.text("summary.accepted", { count: accepted, path: join(flags.data, KNOWN_PROBLEMS_FILE) })}\n`);
@@ -37,7 +43,7 @@ export function addValidateCommand(program: Command, { io, problems, tr }: Comma
     }
     const judged = judgeWarnings(known, flags.strict, result);
     if (judged.known !== undefined) problems.all = true;
-    problems.print(judged.warnings, judged.kinds);
+    await problems.print(judged.warnings, judged.kinds);
     problems.printKnown(judged.known);
     let warnings = 0;
     for (const kind of judged.kinds) warnings += kind.count;

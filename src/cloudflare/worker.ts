@@ -6,6 +6,7 @@
  */
 import { answerFetch, answersPath, type FetchSite } from "../core/answer-request.ts";
 import { cdnSite, ManifestCache } from "../core/cdn-site.ts";
+import { staticFileHeaders } from "../core/download-files.ts";
 
 /** The static assets binding: `dist/` as Cloudflare serves it (no npm types: the bundle needs none). */
 export interface AssetsBinding {
@@ -27,11 +28,24 @@ export function assetsSite(request: Request, assets: AssetsBinding): FetchSite {
   return cdnSite(fetchFile, () => assets.fetch(request), manifests);
 }
 
+/**
+ * The assets' answer (its bytes, status, ETag and Range handling untouched), with the headers the
+ * table gives the change feed's files and the downloads (CORS, Cache-Control); any other path as it is.
+ */
+async function withStaticHeaders(request: Request, answer: Promise<Response>): Promise<Response> {
+  const extra = staticFileHeaders(new URL(request.url).pathname);
+  const response = await answer;
+  if (extra === undefined || response.status >= 400) return response;
+  const headers = new Headers(response.headers);
+  for (const [name, value] of extra) headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 export default {
   /** Answers one request: the router's paths by the core's handler, any other path exactly as the static assets do. */
   fetch(request: Request, env: WorkerEnv): Promise<Response> {
     // Cloudflare runs the Worker on every path no asset matches too: those stay the assets' own answer.
-    if (!answersPath(request)) return env.ASSETS.fetch(request);
+    if (!answersPath(request)) return withStaticHeaders(request, env.ASSETS.fetch(request));
     return answerFetch(request, assetsSite(request, env.ASSETS));
   },
 };

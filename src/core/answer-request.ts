@@ -19,6 +19,8 @@ import { findSubjects } from "./find-subjects.ts";
 import type { Manifest, SiteState } from "./manifest.ts";
 import { linkOrigin, readUrlTarget, splitTarget, urlOrigin, utf8Bytes } from "./read-target.ts";
 import { refusal, staticMethodRefused } from "./refusals.ts";
+import { indentJsonBytes } from "./render-page.ts";
+import { isTargetTooLong, oversizeRefusal } from "./request-bounds.ts";
 import { assemblePage, type Decision, isApiPath, route, siteUnavailable } from "./route.ts";
 
 /** Request headers by name, case-insensitive (a web `Headers` is one). */
@@ -88,11 +90,11 @@ export type Answer<B extends Body = Body> =
   /** Not the API: the host's static site answers, asked for `url` (the target's path and query as a URL reads them; GET or HEAD). */
   | { readonly kind: "static"; readonly url: string };
 
-/** A complete answer before it is finished: what the router and refusals give. */
+/** A complete answer before it is finished: what the router and refusals give (a derived page as bytes). */
 interface Complete {
   readonly status: number;
   readonly headers: HeaderList;
-  readonly body: string;
+  readonly body: string | Uint8Array;
 }
 
 const UTF8 = new TextEncoder();
@@ -108,6 +110,9 @@ export async function answerRequest<B extends Body>(request: SentRequest, site: 
 }
 
 async function answerFromSite<B extends Body>(request: SentRequest, site: SiteHost<B>): Promise<Answer<B>> {
+  // Before any work: what a request costs grows with its target and headers (request-bounds.ts).
+  const oversize = oversizeRefusal(request.target, request.headers);
+  if (oversize !== null) return finish(oversize, request.method);
   const url = readUrlTarget(request.target);
   if (url === null) return finish(refusal(400, `"${request.target.slice(0, 80)}" is not a request target`), request.method);
   // Django's CommonMiddleware reads get_host() on every request: a Host nobody named is refused first.
@@ -157,7 +162,9 @@ async function answerDecision<B extends Body>(decision: Decision, method: string
     case "derive": {
       const texts = await Promise.all(decision.chunks.map((chunk) => site.readChunk(chunk.path)));
       if (texts.some((text) => text === null)) return null;
-      return finish({ ...decision, body: assemblePage(decision.head, decision.chunks, texts as string[], decision.indent) }, method);
+      // Pretty-printed on its bytes (indentJsonBytes): the page is encoded once, as a compact one is.
+      const compact = UTF8.encode(assemblePage(decision.head, decision.chunks, texts as string[]));
+      return finish({ ...decision, body: indentJsonBytes(compact, decision.indent) }, method);
     }
     case "find": {
       const found = await findSubjects(decision.find, manifest, { text: (path) => site.readChunk(path), bytes: (path) => readBytes(site, path) });
@@ -205,7 +212,7 @@ async function byteLength(body: Body): Promise<number> {
  */
 export function finish(answer: Complete, method: string): SendAnswer<never> {
   if (answer.status === 204 || answer.status === 304) return { kind: "send", status: answer.status, headers: answer.headers, body: null };
-  const bytes = UTF8.encode(answer.body);
+  const bytes = typeof answer.body === "string" ? UTF8.encode(answer.body) : answer.body;
   const headers: HeaderList = [...answer.headers, ["Content-Length", String(bytes.byteLength)]];
   return { kind: "send", status: answer.status, headers, body: isHead(method) ? null : bytes };
 }
@@ -262,7 +269,9 @@ export async function answerFetch(request: Request, site: FetchSite): Promise<Re
  * rather than leaving it to the static site: for a host that runs it on more paths than those.
  */
 export function answersPath(request: Request): boolean {
-  return isApiPath(splitTarget(utf8Bytes(request.url)).path);
+  const target = utf8Bytes(request.url);
+  // A target over the bound is refused by the handler (414) before its path is decoded at all.
+  return isTargetTooLong(target) || isApiPath(splitTarget(target).path);
 }
 
 function toResponse(answer: SendAnswer): Response {

@@ -2,6 +2,7 @@
  * The manifest: the few facts the router needs at request time, written by the build as the last
  * file of a site (its replacement is what switches readers to a new build).
  */
+import { type Download, isDownloadFormat } from "./download-files.ts";
 import { isForm, type Form, MANIFEST_PATH } from "./layout.ts";
 import { describeError } from "./describe-error.ts";
 import { VERSION } from "./version.ts";
@@ -32,6 +33,8 @@ export interface Manifest {
   readonly hash: string;
   /** Shard key -> the content hash in that shard directory's name. */
   readonly dirs: Readonly<Record<string, string>>;
+  /** The downloads of the whole list (download-files.ts), each with its size and SHA-256; absent when none were written. */
+  readonly downloads?: readonly Download[];
 }
 
 /** Why `value` is not a manifest this code can route with, or null when it is one. */
@@ -54,7 +57,16 @@ export function manifestProblem(value: unknown, version: string): string | null 
   if (typeof dirs !== "object" || dirs === null || !Object.values(dirs).every((h) => typeof h === "string")) {
     return "dirs is not a map of shard hashes";
   }
+  const downloads = m["downloads"];
+  if (downloads !== undefined && !(Array.isArray(downloads) && downloads.every(isDownload))) return "downloads is not a list of downloads";
   return null;
+}
+
+function isDownload(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const d = value as Record<string, unknown>;
+  return typeof d["format"] === "string" && isDownloadFormat(d["format"]) && typeof d["path"] === "string" && typeof d["immutablePath"] === "string" &&
+    Number.isSafeInteger(d["bytes"]) && typeof d["sha256"] === "string" && /^[0-9a-f]{64}$/.test(d["sha256"]);
 }
 
 /** A host's site as the handler sees it: the manifest, or why the site cannot answer right now. */

@@ -13,45 +13,52 @@ export type QueryParam = readonly [key: string, value: string];
 /** Python's `parse_qsl(query, keep_blank_values=True)` on an ASCII query (`URL.search` without `?`). */
 export function parseQuery(query: string): QueryParam[] {
   const params: QueryParam[] = [];
+  // Without `%` or `+` nothing is decoded: a query of many short pairs costs its split alone.
+  const unquote = query.includes("%") || query.includes("+") ? unquotePlus : (text: string): string => text;
   for (const pair of query.split("&")) {
     if (pair === "") continue;
     const eq = pair.indexOf("=");
     const key = eq < 0 ? pair : pair.slice(0, eq);
     const value = eq < 0 ? "" : pair.slice(eq + 1);
-    params.push([unquotePlus(key), unquotePlus(value)]);
+    params.push([unquote(key), unquote(value)]);
   }
   return params;
 }
 
 const DECODER = new TextDecoder("utf-8", { ignoreBOM: true });
-const HEX_PAIR = /^[0-9a-fA-F]{2}$/;
 
-/** Python's `unquote_plus(s, errors="replace")`. */
+/** Python's `unquote_plus(s, errors="replace")`, one pass over the characters. */
 export function unquotePlus(text: string): string {
   const s = text.replaceAll("+", " ");
   if (!s.includes("%")) return s;
   let out = "";
-  let bytes: number[] = [];
-  const flush = (): void => {
-    if (bytes.length > 0) out += DECODER.decode(new Uint8Array(bytes));
-    bytes = [];
-  };
+  const bytes = new Uint8Array(s.length);
+  let held = 0;
   for (let i = 0; i < s.length; i++) {
     const code = s.charCodeAt(i);
-    const hex = s.slice(i + 1, i + 3);
-    if (code === 0x25 && HEX_PAIR.test(hex)) {
-      bytes.push(parseInt(hex, 16));
+    const high = code === 0x25 ? hexValue(s.charCodeAt(i + 1)) : -1;
+    const low = high < 0 ? -1 : hexValue(s.charCodeAt(i + 2));
+    if (low >= 0) {
+      bytes[held++] = high * 16 + low;
       i += 2;
     } else if (code < 0x80) {
-      bytes.push(code);
+      bytes[held++] = code;
     } else {
       // Python decodes ASCII runs separately and keeps other characters as they are.
-      flush();
+      if (held > 0) out += DECODER.decode(bytes.subarray(0, held));
+      held = 0;
       out += s[i];
     }
   }
-  flush();
-  return out;
+  return held > 0 ? out + DECODER.decode(bytes.subarray(0, held)) : out;
+}
+
+/** A hex digit's value, -1 for any other character (NaN past the end included). */
+function hexValue(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  if (code >= 0x41 && code <= 0x46) return code - 0x37;
+  if (code >= 0x61 && code <= 0x66) return code - 0x57;
+  return -1;
 }
 
 /** The last value of `key`, as `QueryDict.__getitem__` returns it; undefined when absent. */

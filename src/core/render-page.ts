@@ -48,7 +48,74 @@ export function toJson(value: unknown, indent = 0): string {
  * `JSON.stringify(data, null, n)` matches; U+2028/9 stay escaped. An indent of 0 is compact.
  */
 export function indentJson(json: string, indent: number): string {
-  return indent === 0 ? json : toJson(JSON.parse(json), indent);
+  return indent === 0 ? json : UTF8_DECODER.decode(indentJsonBytes(UTF8_ENCODER.encode(json), indent));
+}
+
+const UTF8_ENCODER = new TextEncoder();
+const UTF8_DECODER = new TextDecoder("utf-8", { ignoreBOM: true });
+const [QUOTE, BACKSLASH, COMMA, COLON, NEWLINE, SPACE] = [0x22, 0x5c, 0x2c, 0x3a, 0x0a, 0x20];
+const [OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY] = [0x7b, 0x7d, 0x5b, 0x5d];
+
+/**
+ * `indentJson` on the UTF-8 bytes of compact JSON, in one pass that never parses it: every byte
+ * copied, a line break written after each structural one outside strings. Parsing a `limit=1000`
+ * page and writing it again cost three times the compact page. In UTF-8 no byte of a multi-byte
+ * character is ASCII, so every `"`, `\\`, bracket, comma and colon seen is one. Written inline
+ * (no helper closures): V8 ran it at a third of the speed with them.
+ */
+export function indentJsonBytes(json: Uint8Array, indent: number): Uint8Array {
+  if (indent === 0) return json;
+  let out = new Uint8Array(json.length * 2 + 64);
+  let at = 0;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i] as number;
+    if (inString) {
+      out[at++] = c;
+      if (c === BACKSLASH) out[at++] = json[++i] as number;
+      else if (c === QUOTE) inString = false;
+      continue;
+    }
+    if (c === COLON) {
+      out[at++] = c;
+      out[at++] = SPACE;
+      continue;
+    }
+    let close = false;
+    if (c === QUOTE) inString = true;
+    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      const next = json[i + 1];
+      // An empty object or array stays `{}` / `[]`, as json.dumps writes it.
+      if (next === CLOSE_OBJECT || next === CLOSE_ARRAY) {
+        out[at++] = c;
+        out[at++] = json[++i] as number;
+        continue;
+      }
+      depth++;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      // The closing bracket goes on a line of its own, one level out.
+      depth--;
+      close = true;
+    } else if (c !== COMMA) {
+      out[at++] = c;
+      continue;
+    }
+    if (!close) out[at++] = c;
+    if (c === QUOTE) continue;
+    // A line break: room for it and for the rest of the input up to the next one (no byte becomes more than two).
+    const needed = at + 1 + indent * depth + 2 * (json.length - i) + 1;
+    if (needed > out.length) {
+      const bigger = new Uint8Array(needed * 2);
+      bigger.set(out.subarray(0, at));
+      out = bigger;
+    }
+    out[at++] = NEWLINE;
+    out.fill(SPACE, at, at + indent * depth);
+    at += indent * depth;
+    if (close) out[at++] = c;
+  }
+  return out.subarray(0, at);
 }
 
 function escapeLineSeparators(json: string): string {

@@ -6,12 +6,12 @@
  */
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { copyFile, mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { failure, msg } from "../common/messages/message.ts";
+import { makeScratchDir, type ScratchDir } from "../common/scratch-dir.ts";
 import { diffName, type FeedState, parseState, STATE_PATH } from "./feed-format.ts";
 
 export interface PreviousFeed {
@@ -60,18 +60,18 @@ async function fromDir(dir: string, inPlace: boolean): Promise<PreviousFeed | nu
   let snapshot = join(feedDir, state.snapshot.url);
   // Where the kept diffs are read from: beside the state, or copies (the directory may be gone by then).
   let diffs = feedDir;
-  let temp: string | undefined;
+  let temp: ScratchDir | undefined;
   if (!inPlace) {
-    temp = await mkdtemp(join(tmpdir(), "subjekti-feed-"));
-    const copy = join(temp, "snapshot.ndjson");
+    temp = await makeScratchDir("feed");
+    const copy = join(temp.path, "snapshot.ndjson");
     await copyFile(snapshot, copy).catch((error: NodeJS.ErrnoException) => {
       throw failure("FEED_SNAPSHOT_MISSING", msg("error.feed-snapshot-missing", { state: statePath, snapshot: state.snapshot.url, detail: error.code ?? error.message, changes: join(dir, "changes") }));
     });
     snapshot = copy;
     for (let sequence = state.oldest; sequence <= state.sequence; sequence++) {
-      await copyFile(join(feedDir, diffName(sequence)), join(temp, diffName(sequence))).catch(ignoreMissing);
+      await copyFile(join(feedDir, diffName(sequence)), join(temp.path, diffName(sequence))).catch(ignoreMissing);
     }
-    diffs = temp;
+    diffs = temp.path;
   }
   await verifySnapshot(snapshot, state, statePath);
   return {
@@ -81,7 +81,7 @@ async function fromDir(dir: string, inPlace: boolean): Promise<PreviousFeed | nu
     inPlace,
     diff: (sequence) => readFile(join(diffs, diffName(sequence))).catch(ignoreMissing),
     dispose: async () => {
-      if (temp !== undefined) await rm(temp, { recursive: true, force: true });
+      await temp?.remove();
     },
   };
 }
@@ -91,9 +91,9 @@ async function fromUrl(site: string): Promise<PreviousFeed | null> {
   const response = await get(stateUrl);
   if (response.status === 404) return null;
   const state = stateOf(await response.text(), stateUrl.href);
-  const temp = await mkdtemp(join(tmpdir(), "subjekti-feed-"));
+  const temp = await makeScratchDir("feed");
   try {
-    const snapshot = join(temp, "snapshot.ndjson");
+    const snapshot = join(temp.path, "snapshot.ndjson");
     const body = (await get(new URL(state.snapshot.url, stateUrl), true)).body;
     if (body === null) throw failure("FEED_UNREADABLE", msg("error.feed-no-body", { url: stateUrl.href }));
     await pipeline(Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>), createWriteStream(snapshot));
@@ -107,10 +107,10 @@ async function fromUrl(site: string): Promise<PreviousFeed | null> {
         const answer = await get(new URL(diffName(sequence), stateUrl));
         return answer.status === 404 ? null : new Uint8Array(await answer.arrayBuffer());
       },
-      dispose: () => rm(temp, { recursive: true, force: true }),
+      dispose: () => temp.remove(),
     };
   } catch (error) {
-    await rm(temp, { recursive: true, force: true });
+    await temp.remove();
     throw error;
   }
 }

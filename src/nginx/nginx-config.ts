@@ -15,6 +15,7 @@
  */
 import type { HeaderList } from "../core/answer-headers.ts";
 import { COLLECTION_PATH, encodeLinkQuery } from "../core/build-links.ts";
+import { DOWNLOAD_KINDS, staticFileHeaders } from "../core/download-files.ts";
 import { FORMS } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";
 import { negotiate } from "../core/negotiate.ts";
@@ -252,6 +253,7 @@ export function nginxConfig(manifest: Manifest, options: NginxOptions): string {
     `        proxy_pass http://${name}_serve;`,
     "    }",
     ...[...locations].flatMap(([location, headers]) => ["", ...staticLocation(location, headers, name)]),
+    ...downloadLocations(manifest),
     "}",
     "",
   ];
@@ -280,6 +282,31 @@ function staticLocation(location: string, headers: HeaderList, name: string): st
     `        add_header ${SOURCE_HEADER} file;`,
     "    }",
   ];
+}
+
+/**
+ * The downloads, sent by nginx itself (sendfile, and byte ranges: a client resumes a large
+ * download), each at its stable and its content-named path, with the table's headers and the
+ * file's SHA-256 as its strong ETag, answered with a 304 when If-None-Match names it. Older
+ * content-named files go to `subjekti serve` like every other path.
+ */
+function downloadLocations(manifest: Manifest): string[] {
+  return (manifest.downloads ?? []).flatMap((download) =>
+    [download.path, download.immutablePath].flatMap((path) => [
+      "",
+      `    location = ${path} {`,
+      `        default_type ${quote(DOWNLOAD_KINDS[download.format].mediaType)};`,
+      "        max_ranges 1;",
+      "        etag off;",
+      ...(staticFileHeaders(path) ?? []).map(([header, value]) => `        add_header ${header} ${quote(value)} always;`),
+      `        add_header ETag ${quote(`"${download.sha256}"`)} always;`,
+      // nginx compares If-None-Match with its own ETag only (off here: it is mtime and size), not one added.
+      `        if ($http_if_none_match ~ ${quote(download.sha256)}) {`,
+      "            return 304;",
+      "        }",
+      "    }",
+    ]),
+  );
 }
 
 /** The least power of two from `start` up that is at least `least`. */

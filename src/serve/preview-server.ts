@@ -1,6 +1,6 @@
 /**
- * The local preview, and `subjekti serve` (serve-command.ts: the same server for production, with
- * ALLOWED_HOSTS, the manifest read once and a graceful drain): a Node adapter over the core's handler (src/core/answer-request.ts), which
+ * The local preview, and `subjekti serve` (src/cli/serve.ts: the same server for production, with
+ * ALLOWED_HOSTS, a health check and a graceful drain): a Node adapter over the core's handler (src/core/answer-request.ts), which
  * decides and finishes every answer; the site's files come from the site directory (node-site.ts)
  * and the static site's bytes from serve-handler. Links in its answers start with its own origin,
  * so following `next` stays local (the router then derives pages whose pre-rendered files carry
@@ -13,7 +13,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo, Socket } from "node:net";
 import { resolve, sep } from "node:path";
 import serveHandler from "serve-handler";
-import { feedFileRule } from "../core/feed-files.ts";
+import { downloadEtag, downloadMediaType, staticFileHeaders } from "../core/download-files.ts";
 import { answerRequest, finish, type HeaderReader, type SendAnswer, type SentRequest } from "../core/answer-request.ts";
 import { isHostAllowed } from "../core/allowed-hosts.ts";
 import { describeError } from "../core/describe-error.ts";
@@ -31,7 +31,11 @@ export interface PreviewOptions {
   readonly host: string;
   /** Bounds on what a client may hold (defaults: PREVIEW_LIMITS). */
   readonly limits?: Partial<PreviewLimits>;
-  /** Follow rebuilds: look for a newer manifest at most every 100 ms (default). Off: only when a file it names is missing. */
+  /**
+   * Follow rebuilds (default): look for a newer manifest at most every 100 ms, and before every
+   * conditional request, so a 304 never confirms bytes a rebuild replaced. Off: only when a file
+   * it names is missing.
+   */
   readonly watch?: boolean;
   /**
    * Django's ALLOWED_HOSTS (src/core/allowed-hosts.ts): any other Host is refused with a 400;
@@ -105,6 +109,8 @@ interface Site {
   readonly allowedHosts: readonly string[] | undefined;
   readonly onRefusedHost: ((host: string | null, allowed: readonly string[]) => void) | undefined;
   readonly health: boolean;
+  /** The manifest is followed (PreviewOptions.watch). */
+  readonly watch: boolean;
 }
 
 /** Answers still being written per connection, so an answer on the bare socket comes after them. */
@@ -113,7 +119,8 @@ const inFlight = new WeakMap<Socket, { count: number; idle: (() => void)[] }>();
 /** Starts the preview; throws SubjektiError when the site is missing or was built by another version. */
 export async function startPreview(options: PreviewOptions): Promise<Preview> {
   const dir = resolve(options.dir);
-  const manifest = await ManifestWatcher.open(dir, options.watch ?? true);
+  const watch = options.watch ?? true;
+  const manifest = await ManifestWatcher.open(dir, watch);
   const allowedHosts = options.allowedHosts === "base-url" ? [await baseUrlHost(manifest)] : options.allowedHosts;
   const site: Site = {
     dir,
@@ -122,6 +129,7 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
     allowedHosts,
     onRefusedHost: options.onRefusedHost,
     health: options.health ?? false,
+    watch,
   };
   const log = options.log;
   const limits = { ...PREVIEW_LIMITS, ...options.limits };
@@ -277,15 +285,15 @@ async function answerHttp(site: Site, req: IncomingMessage, res: ServerResponse)
     if (site.allowedHosts !== undefined && site.onRefusedHost !== undefined && req.headers.host !== undefined && !isHostAllowed(req.headers.host, site.allowedHosts)) {
       site.onRefusedHost(req.headers.host, site.allowedHosts);
     }
+    // A 304 is decided from the manifest alone: look at it first, so an ETag of a replaced build is not confirmed.
+    if (site.watch && req.headers["if-none-match"] !== undefined) await site.files.refresh();
     const answer = await answerRequest(sentRequest(req, site.forwardedProto), site.files);
     if (answer.kind === "static") {
       req.url = answer.url;
-      // The change feed's files: readable from any origin, cached as the feed's table says.
-      const feed = feedFileRule(new URL(answer.url, "http://x").pathname);
-      if (feed !== undefined) {
-        res.setHeader("Access-Control-Allow-Origin", "*");
-        res.setHeader("Cache-Control", feed.cacheControl);
-      }
+      // The change feed's files and the downloads: readable from any origin, cached as their table says.
+      const path = new URL(answer.url, "http://x").pathname;
+      for (const [name, value] of staticFileHeaders(path) ?? []) res.setHeader(name, value);
+      if (await answeredDownload(site, path, req, res)) return;
       await serveHandler(req, res, { public: site.dir, directoryListing: false, symlinks: false, etag: false }, staticFiles(site.dir, res));
     } else {
       send(res, answer);
@@ -295,6 +303,25 @@ async function answerHttp(site: Site, req: IncomingMessage, res: ServerResponse)
     if (!res.headersSent) send(res, finish(siteUnavailable(`The preview failed: ${describeError(error)}`), "GET"));
     else res.destroy();
   }
+}
+
+/**
+ * A download's strong ETag (its SHA-256, from the manifest) and media type; a 304 when the client
+ * holds those bytes (true: answered). serve-handler then sends the file, honouring Range.
+ */
+async function answeredDownload(site: Site, path: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const state = await site.files.manifest();
+  const downloads = "manifest" in state ? (state.manifest.downloads ?? []) : [];
+  const etag = downloadEtag(path, downloads);
+  if (etag === undefined) return false;
+  res.setHeader("ETag", etag);
+  res.setHeader("Content-Type", downloadMediaType(path, downloads) ?? "application/octet-stream");
+  const ifNoneMatch = req.headers["if-none-match"];
+  if ((req.method === "GET" || req.method === "HEAD") && ifNoneMatch !== undefined && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag || tag.trim() === "*")) {
+    res.writeHead(304).end();
+    return true;
+  }
+  return false;
 }
 
 /** The health check's answer: the site's count and hash, or 503 with why it cannot answer. */

@@ -2,7 +2,7 @@
  * The preview's view of a built site's manifest: read at start (a missing or foreign site is
  * refused), then re-read whenever the file on disk changes, so a running preview follows rebuilds
  * (the build replaces the manifest atomically, which gives it a new inode). Without watching
- * (`subjekti serve`) it is re-read only when a file it names is missing.
+ * (`subjekti serve --no-watch`) it is re-read only when a file it names is missing.
  */
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";

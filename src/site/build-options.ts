@@ -1,7 +1,8 @@
 /** The options of a build, with the defaults the CLI documents. */
+import type { DownloadFormat } from "../core/download-files.ts";
 import type { KeepChanges } from "../feed/keep-changes.ts";
 import type { Form } from "../core/layout.ts";
-import type { Target } from "./deploy-preflight.ts";
+import type { Target } from "./targets.ts";
 import type { LinkKind } from "./site-shape.ts";
 
 export interface BuildOptions {
@@ -43,8 +44,12 @@ export interface BuildOptions {
   readonly previous?: string;
   /** How much of the feed's history is kept (DEFAULT_KEEP when not given). */
   readonly keepChanges?: KeepChanges;
+  /** The downloads of the whole list written beside the pages (DEFAULT_DOWNLOADS when not given; none with `--links files`). */
+  readonly downloads?: readonly DownloadFormat[];
   /** `SOURCE_DATE_EPOCH`: the data's date in seconds, for reproducible builds; else the newest source's modification time. */
   readonly sourceDateEpoch?: string | undefined;
+  /** Another build holds the output's lock: wait for it (true) or refuse at once. */
+  readonly wait?: boolean;
 }
 
 /**

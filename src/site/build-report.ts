@@ -117,6 +117,7 @@ export function jsonReport(report: BuildReport, options: Pick<BuildOptions, "out
     warningKinds: report.kinds.map(({ severity, field, expected, count }) => ({ severity, ...(field === undefined ? {} : { field }), expected, count })),
     changed: report.changes,
     overLimits: report.overLimits,
+    downloads: report.downloads,
     feed: report.feed ?? null,
   }, null, 2)}\n`;
 }

@@ -10,16 +10,23 @@
  *
  * With a build cache (build-cache.ts) a rebuild parses again only the source blocks that changed.
  */
+import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { DEFAULT_DOWNLOADS, type Download } from "../core/download-files.ts";
+import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
+import { type Message, msg } from "../common/messages/message.ts";
+import { takeOutputLock } from "../common/output-lock.ts";
+import { DEAD, OWN } from "../common/remove-leftovers.ts";
+import { makeScratchDir } from "../common/scratch-dir.ts";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { type BuildCache, openBuildCache } from "../data/order/build-cache.ts";
 import { type Chunk, Chunker } from "./chunk-records.ts";
-import { loadMetadata } from "./docs/dataset-metadata.ts";
+import { type DatasetMetadata, loadMetadata } from "./docs/dataset-metadata.ts";
+import { METADATA_FILE } from "../data/sources/find-sources.ts";
 import { planDocs } from "./docs/plan-docs.ts";
 import { planKeys } from "./plan-keys.ts";
 import { planSite } from "./plan-site.ts";
@@ -30,6 +37,7 @@ import { readInIdOrder } from "../data/order/read-in-order.ts";
 import type { ReadOptions, ReadSummary } from "../data/order/read-records.ts";
 import { type SiteChanges, readSiteFacts, siteChanges } from "./site-changes.ts";
 import { RecordLengths } from "./site-shape.ts";
+import { removeBuildLeftovers } from "./site-leftovers.ts";
 import { writePlainSite } from "./write-plain-site.ts";
 import { judgeWarnings, type JudgedWarnings, readKnownProblems, readUnder } from "../data/problems/known-problems.ts";
 import { dataDate } from "../feed/data-date.ts";
@@ -37,6 +45,7 @@ import { DEFAULT_KEEP } from "../feed/keep-changes.ts";
 import { type PreviousFeed, readPreviousFeed } from "../feed/read-previous.ts";
 import { type FeedReport, writeFeed } from "../feed/write-feed.ts";
 import { openSiteWriter, type WriteProgress, type WriteReport } from "./write-site.ts";
+import { previousDownloads, writeDownloads } from "../export/write-downloads.ts";
 
 /** What a build did: the write stage's counts, plus the list's size, the time and the warnings. */
 export interface BuildReport extends WriteReport {
@@ -55,10 +64,16 @@ export interface BuildReport extends WriteReport {
   readonly changes: SiteChanges;
   /** What the site goes over of the target host's limits, built anyway (`--over-limits warn`). */
   readonly overLimits: readonly string[];
+  /** What the published description lacks (no licence declared), as warnings. */
+  readonly notes: readonly Message[];
+  /** The downloads written (download-files.ts). */
+  readonly downloads: readonly Download[];
   /** What the change feed did (none with `--no-feed`). */
   readonly feed?: FeedReport;
   /** The warnings accepted in the data directory's known-problems.json, counted, not listed in `warnings`. */
   readonly known?: JudgedWarnings["known"];
+  /** Why the build cache could not be used or written, when it could not (the build went on without it). */
+  readonly cacheWarning?: Message;
 }
 
 /** What reading the records into chunks found: the read's summary and what the site goes over of the target's limits. */
@@ -67,14 +82,28 @@ type ReadChunks = ReadSummary & JudgedWarnings & { readonly overLimits: readonly
 /** Progress of the write stage: files settled so far of the total. */
 export type ProgressListener = WriteProgress;
 
-/** Builds the site, then its change feed; throws DataError (with nothing written) when the data has errors. */
-export async function buildSite(options: BuildOptions, onProgress?: ProgressListener): Promise<BuildReport> {
-  // Read (and verified) before anything is written: a damaged previous feed stops the build with the site untouched.
-  const previous = options.feed !== true ? null : await readPreviousFeed(options.previous, options.outDir, options.links === "files");
+/**
+ * Builds the site, then its change feed; throws DataError (with nothing written) when the data has
+ * errors. One build at a time per output: the output's lock is taken before anything is read or
+ * written (waited for with `options.wait`, else refused; `notice` hears the one line of a wait or
+ * a takeover); then what dead builds left is removed. Stopped by a signal, the CLI removes what
+ * this build registered (interrupt-cleanup.ts).
+ */
+export async function buildSite(options: BuildOptions, onProgress?: ProgressListener, notice?: (line: Message) => void): Promise<BuildReport> {
+  const lock = await takeOutputLock(options.outDir, `--out ${options.outDir}`, { wait: options.wait ?? false, command: "build", ...(notice === undefined ? {} : { notice }) });
+  const forget = cleanUpOnInterrupt(() => removeBuildLeftovers(options.outDir, options.cacheDir, OWN));
   try {
-    return await buildWithFeed(options, previous, onProgress);
+    removeBuildLeftovers(options.outDir, options.cacheDir, DEAD);
+    // Read (and verified) before anything is written: a damaged previous feed stops the build with the site untouched.
+    const previous = options.feed !== true ? null : await readPreviousFeed(options.previous, options.outDir, options.links === "files");
+    try {
+      return await buildWithFeed(options, previous, onProgress);
+    } finally {
+      await previous?.dispose();
+    }
   } finally {
-    await previous?.dispose();
+    forget();
+    await lock.release();
   }
 }
 
@@ -83,7 +112,7 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
   const cache = options.cacheDir === null ? undefined : openBuildCache(options.cacheDir, options.outDir);
   const metadata = await loadMetadata(options.dataDir);
   /** The feed stage, once the site is written: the new list is the chunk files, in order. */
-  const feed = async (records: ReadChunks, chunkPath: (chunk: number) => string): Promise<FeedReport | undefined> => {
+  const feed = async (records: ReadChunks, chunkPath: (chunk: number) => string, published: Date): Promise<FeedReport | undefined> => {
     if (options.feed !== true) return undefined;
     const chunks = Math.ceil(records.count / CHUNK_SIZE);
     return writeFeed({
@@ -92,7 +121,7 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
         for (let chunk = 0; chunk < chunks; chunk++) yield* createReadStream(chunkPath(chunk));
       },
       count: records.count,
-      published: await dataDate(records.files, { SOURCE_DATE_EPOCH: options.sourceDateEpoch }),
+      published,
       previous,
       keep: options.keepChanges ?? DEFAULT_KEEP,
       baseUrl: options.baseUrl,
@@ -131,17 +160,18 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
   };
   if (options.links === "files") {
     // The chunks wait in a temporary directory while the pages are cut from them (chunk c in file c).
-    const dir = await mkdtemp(join(tmpdir(), "subjekti-chunks-"));
+    const scratch = await makeScratchDir("chunks");
+    const dir = scratch.path;
     try {
       const hashes: string[] = [];
       const records = await readChunks((chunk) => writeFile(join(dir, String(hashes.push(chunk.hash) - 1)), chunk.bytes()), async () => void (hashes.length = 0));
       const readDone = performance.now();
       const pages = pagesFromChunkFiles((chunk) => ({ path: join(dir, String(chunk)) }), CHUNK_SIZE);
       const { changes, ...written } = await writePlainSite(options, { count: records.count, hashes, pages }, onProgress);
-      const fed = await feed(records, (chunk) => join(dir, String(chunk)));
-      return await finish({ started, readDone, cache }, records, written, () => changes, fed);
+      const fed = await feed(records, (chunk) => join(dir, String(chunk)), await dataDateOf(records, options, previous, (chunk) => join(dir, String(chunk))));
+      return await finish({ started, readDone, cache }, records, written, () => changes, fed, { notes: notesOf(metadata), downloads: [] });
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await scratch.remove();
     }
   }
   const before = await readSiteFacts(options.outDir);
@@ -152,14 +182,28 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     const readDone = performance.now();
     const pages = pagesFromChunkFiles((chunk) => writer.chunkFile(chunk), CHUNK_SIZE);
     const chunks = { count: records.count, chunkSize: CHUNK_SIZE, hashes };
+    const chunkPath = (chunk: number): string => writer.chunkFile(chunk).path;
+    const published = await dataDateOf(records, options, previous, chunkPath);
+    // The downloads before the manifest names them: a reader that sees the new manifest finds them.
+    const downloads = await writeDownloads({
+      outDir: options.outDir,
+      formats: options.downloads ?? DEFAULT_DOWNLOADS,
+      chunks: async function* () {
+        for (let chunk = 0; chunk < hashes.length; chunk++) yield await readFile(chunkPath(chunk));
+      },
+      date: published,
+      keep: await previousDownloads(options.outDir),
+    });
+    const docs = planDocs(metadata, { count: records.count, downloads, published }, options);
     const keys = planKeys(records.count, CHUNK_SIZE, (chunk) => writer.chunkFile(chunk));
-    const plan = planSite(chunks, options, pages, [planDocs(metadata, records.count, options), ...keys]);
+    const planned = planSite(chunks, options, pages, [docs, ...keys]);
+    const plan = downloads.length === 0 ? planned : { ...planned, manifest: { ...planned.manifest, downloads } };
     const written = await writer.write(plan, onProgress);
     let changes: SiteChanges | undefined;
-    const fed = await feed(records, (chunk) => writer.chunkFile(chunk).path);
+    const fed = await feed(records, chunkPath, published);
     // The files and URLs changed are named only when asked (build --json): a full build of ten
     // million subjects changes a million files.
-    return await finish({ started, readDone, cache }, records, written, () => (changes ??= siteChanges(before, plan.manifest, written.changed)), fed);
+    return await finish({ started, readDone, cache }, records, written, () => (changes ??= siteChanges(before, plan.manifest, written.changed)), fed, { notes: notesOf(metadata), downloads });
   } catch (error) {
     await writer.abort();
     throw error;
@@ -167,12 +211,35 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
 }
 
 /** What was read and written, and when; the build cache keeps only the blocks read. */
-async function finish(run: { started: number; readDone: number; cache: BuildCache | undefined }, records: ReadChunks, written: WriteReport, changes: () => SiteChanges, feed: FeedReport | undefined): Promise<BuildReport> {
+/**
+ * The date the data last changed, as every file the build writes gives it: the change feed's date
+ * when the list is the feed's current version (the same bytes: nothing changed since), else
+ * SOURCE_DATE_EPOCH or the newest source's modification time (data-date.ts). Never the clock.
+ */
+async function dataDateOf(records: ReadChunks, options: BuildOptions, previous: PreviousFeed | null, chunkPath: (chunk: number) => string): Promise<Date> {
+  if (previous !== null) {
+    const hash = createHash("sha256");
+    for (let chunk = 0; chunk < Math.ceil(records.count / CHUNK_SIZE); chunk++) hash.update(await readFile(chunkPath(chunk)));
+    if (hash.digest("hex") === previous.state.version) return new Date(previous.state.published);
+  }
+  return dataDate(records.files, { SOURCE_DATE_EPOCH: options.sourceDateEpoch });
+}
+
+/** What the description of the data lacks, as warnings for the maintainer. */
+function notesOf(metadata: DatasetMetadata): Message[] {
+  return metadata.licenses.length > 0 ? [] : [msg("warning.no-licence", { file: METADATA_FILE })];
+}
+
+async function finish(run: { started: number; readDone: number; cache: BuildCache | undefined }, records: ReadChunks, written: WriteReport, changes: () => SiteChanges, feed: FeedReport | undefined, published: { notes: readonly Message[]; downloads: readonly Download[] }): Promise<BuildReport> {
   await run.cache?.keepOnly(records.cacheKeys);
   const ended = performance.now();
   const { count, reused, warnings, kinds, overLimits, known } = records;
+  const cacheWarning = run.cache?.warning;
   return {
     count, reused, warnings, kinds, overLimits,
+    notes: published.notes,
+    downloads: published.downloads,
+    ...(cacheWarning === undefined ? {} : { cacheWarning }),
     ...(known === undefined ? {} : { known }),
     ...(feed === undefined ? {} : { feed }),
     files: written.files,

@@ -10,14 +10,9 @@ import type { Form } from "../core/layout.ts";
 import { DEFAULT_LIMIT } from "../core/read-query.ts";
 import type { LinkKind, ShapeOptions, SiteShape } from "./site-shape.ts";
 
-/** The hosts a build can be checked against (`--target`). */
-export const TARGETS = ["none", "netlify", "cloudflare-free", "cloudflare-paid", "static"] as const;
-export type Target = (typeof TARGETS)[number];
+import type { Target } from "./targets.ts";
 
-/** Is `value` a target name? */
-export function isTarget(value: string): value is Target {
-  return (TARGETS as readonly string[]).includes(value);
-}
+export { isTarget, type Target, TARGETS } from "./targets.ts";
 
 /** What a host documents about a deployment; a limit it does not document is absent, never guessed. */
 export interface HostLimits {
@@ -109,6 +104,7 @@ function flagsOf(from: ShapeOptions, to: ShapeOptions): string {
   if (to.links !== from.links) flags.push(`--links ${to.links}`);
   if (to.links === "query" && to.limits.length > 0 && to.forms.join() !== from.forms.join()) flags.push(`--forms ${to.forms.join(",")}`);
   if (to.limits.join() !== from.limits.join()) flags.push(`--limits ${to.limits.length === 0 ? "none" : to.limits.join(",")}`);
+  if ((from.downloads ?? 0) > 0 && (to.downloads ?? 0) === 0) flags.push("--downloads none");
   return flags.join(" ");
 }
 
@@ -118,12 +114,18 @@ export function preflight(host: HostLimits, options: PreflightOptions, shapeOf: 
   if (over.length === 0) return { host, overruns: [], fits: [] };
 
   const fits: Fit[] = [];
-  const tryFit = (candidate: ShapeOptions, note?: string): boolean => {
+  // Downloads larger than the host takes a file cannot be helped by fewer pages: every option leaves them out.
+  const bare = { ...options, limits: [] };
+  const downloadsFit = (options.downloads ?? 0) === 0 || overruns(shapeOf(bare), host, options.links).length === 0 || overruns(shapeOf({ ...bare, downloads: 0 }), host, options.links).length > 0;
+  const tryFit = (wanted: ShapeOptions, note?: string): boolean => {
+    const candidate: ShapeOptions = { ...wanted, downloads: downloadsFit ? (options.downloads ?? 0) : 0 };
     const shape = shapeOf(candidate);
     if (overruns(shape, host, candidate.links).length > 0) return false;
     fits.push({ flags: flagsOf(options, candidate), files: shape.files, ...(note === undefined ? {} : { note }) });
     return true;
   };
+  // Only the downloads too large: the same pages without them.
+  if (!downloadsFit && tryFit(options)) return { host, overruns: over, fits };
   const links: LinkKind = host.filesOnly === true ? "files" : options.links;
   const forms: readonly Form[] = links === "files" ? ["plain"] : options.forms;
   // The same pages, with the links the host can follow (a site of plain files needs a limit: DRF's default when none was asked).

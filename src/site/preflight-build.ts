@@ -6,6 +6,7 @@
  * `--over-limits warn`, goes on and reports what it went over.
  */
 import { failure, msg } from "../common/messages/message.ts";
+import { DEFAULT_DOWNLOADS } from "../core/download-files.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { describePreflight, HOST_LIMITS, preflight } from "./deploy-preflight.ts";
 import { measureFiles, type RecordLengths, siteShape } from "./site-shape.ts";
@@ -16,7 +17,9 @@ export function preflightBuild(options: BuildOptions, lengths: RecordLengths): r
   if (target === "none") return [];
   const sizes = measureFiles(lengths, options.baseUrl);
   const links = options.links ?? "query";
-  const result = preflight(HOST_LIMITS[target], { links, limits: options.limits, forms: options.forms, maxLimit: options.maxLimit }, (o) => siteShape(lengths.count, o, sizes));
+  // The downloads are written by routed builds only; a host that limits a file's bytes may refuse them (--downloads none).
+  const downloads = links === "query" ? (options.downloads ?? DEFAULT_DOWNLOADS).length : 0;
+  const result = preflight(HOST_LIMITS[target], { links, limits: options.limits, forms: options.forms, maxLimit: options.maxLimit, downloads }, (o) => siteShape(lengths.count, o, sizes));
   if (result.overruns.length === 0) return [];
   const message = describePreflight(result);
   if (options.overLimits === "warn") return [message];

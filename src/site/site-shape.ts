@@ -21,6 +21,8 @@ export interface ShapeOptions {
   /** Forms of `format` (query links only: a site of plain files has one form). */
   readonly forms: readonly Form[];
   readonly links: LinkKind;
+  /** The downloads written beside the pages (routed builds), each at two paths. */
+  readonly downloads?: number;
 }
 
 export interface SiteShape {
@@ -36,6 +38,8 @@ export interface SiteShape {
 export interface FileSizes {
   /** The largest records chunk file. */
   readonly chunk: number;
+  /** The largest download: the whole list (its NDJSON, which the CSV and the workbook do not exceed by much). */
+  readonly whole?: number;
   /** The largest page of `limit`: its records, its head (with the longest links of `form`) and tail. */
   page(limit: number, form: Form | "files"): number;
 }
@@ -83,8 +87,13 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
   // The key indexes (key-index.ts): the bounds, and an OIB file for every prefix.
   const oibFiles = chunks === 0 ? 0 : 10 ** oibPrefixDigits(count);
   const keyFiles = chunks === 0 ? 0 : 1 + oibFiles;
-  // The manifest, the docs, every chunk, the key indexes, every page.
-  let files = 1 + docs + chunks + keyFiles;
+  // The manifest, the docs, every chunk, the key indexes, every download (stable and content-named), every page.
+  const downloads = options.downloads ?? 0;
+  let files = 1 + docs + chunks + keyFiles + 2 * downloads;
+  if (downloads > 0) {
+    directory("downloads", 2 * downloads);
+    file("downloads/subjekti.<format>", () => sizes.whole ?? 0);
+  }
   const pageDirs = options.forms.length > 0 && options.limits.some((l) => pagesOf(l) > 0);
   directory(DATA_ROOT, 2 + (chunks > 0 ? 3 : 0) + (pageDirs ? 1 : 0));
   directory(`${DATA_ROOT}/oib`, Math.ceil(oibFiles / SHARD_SIZE));
@@ -154,6 +163,9 @@ export function measureFiles(lengths: RecordLengths, baseUrl: string): FileSizes
   };
   const memo = new Map<string, number>();
   return {
+    get whole() {
+      return sums[count] ?? 0;
+    },
     get chunk() {
       let bytes = memo.get("chunk");
       if (bytes === undefined) memo.set("chunk", (bytes = widest(CHUNK_SIZE)));

@@ -13,6 +13,9 @@ import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/
 import { basename, join } from "node:path";
 import { CHUNKS_PER_SHARD, chunkFileName, DATA_ROOT, MANIFEST_PATH, shardDirPath, shardKeyOf, shardTempPath, shardTempWriter } from "../core/layout.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
+import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
+import { isAlive, OWN, removeTreeSync } from "../common/remove-leftovers.ts";
+import { removeShardTemporaries } from "./site-leftovers.ts";
 import { recordShard, type ShardFile, type ShardPlan, type SitePlan } from "./plan-site.ts";
 import { type ShardWriters, startShardWriters } from "../threads/shard-writers.ts";
 
@@ -80,12 +83,24 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
   /** Each records shard's directory (final name) and whether this build wrote it; the temporary ones to rename into place. */
   const recordDirs: { readonly dir: string; readonly written: boolean }[] = [];
   const renames: [string, string][] = [];
+  /** The shard directories this build put in place that were not there before: removed again if it fails. */
+  const placed: string[] = [];
   let writing: Promise<void>[] = [];
   let recordFiles = 0;
+  // Stopped by a signal before the switch: the directory this build made goes too (its shards' temporaries go by site-leftovers.ts).
+  const forgetMade = cleanUpOnInterrupt(() => {
+    if (typeof made === "string") removeTreeSync(made);
+  });
 
   /** Writes `files` into `tmp` in parts (hard-linked from `old` where the bytes are the same), renaming it to `dir` when all are written. */
   const writeShard = async (shard: Pick<ShardPlan, "key" | "name">, files: Iterable<ShardFile>, tmp: string, dir: string | null, old: string | null): Promise<{ readonly whole: Promise<void> }> => {
-    writers ??= startShardWriters();
+    if (writers === undefined) {
+      const started = startShardWriters();
+      writers = started;
+      // Stopped by a signal: the threads stop writing first (the latest cleanup runs first), so that
+      // the temporary shards they write into can be removed.
+      cleanUpOnInterrupt(() => void started.close());
+    }
     const pool = writers;
     const parts: Promise<void>[] = [];
     let batch: ShardFile[] = [];
@@ -167,7 +182,10 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
     async endRecords() {
       if (group.length > 0) await flushGroup();
       await finishWrites();
-      for (const [tmp, dir] of renames.splice(0)) await rename(tmp, dir);
+      for (const [tmp, dir] of renames.splice(0)) {
+        await rename(tmp, dir);
+        placed.push(dir);
+      }
       return hashes;
     },
     chunkFile(chunk) {
@@ -199,6 +217,7 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
       // measured ~2x slower (BENCHMARKS.md).
       await forEachBounded(todo, CONCURRENCY, (shard) => mkdir(tmpOf(shard), { recursive: true }));
       for (const shard of todo) {
+        placed.push(dirOf(shard));
         const oldHash = previous.dirs[shard.key];
         // Pages hold the count and the origin: when either changed, no old page can match.
         const old = oldHash !== undefined && previous.sameHead(plan) ? join(root, shardDirPath(shard.key, oldHash)) : null;
@@ -214,11 +233,13 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
       } else {
         const manifestPath = join(outDir, MANIFEST_PATH);
         await writeFile(`${manifestPath}.tmp-${process.pid}`, manifestBytes);
+        forgetMade();
         await rename(`${manifestPath}.tmp-${process.pid}`, manifestPath);
         tally.written += 1;
         tally.bytesWritten += manifestBytes.length;
       }
       settle(1);
+      forgetMade();
 
       const swept = await sweep(root, plan);
       const counts = { files: total, written: tally.written, unchanged: tally.unchanged, bytesWritten: tally.bytesWritten, ...swept };
@@ -236,8 +257,11 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
       // Readers still see the previous site (its manifest is untouched). Stop the threads first, so
       // that nothing writes into the partial shards while they are removed.
       await writers?.close();
+      forgetMade();
       if (made !== null && made !== undefined) await rm(made, { recursive: true, force: true });
-      if (await isDirectory(root)) await removeLeftovers(root);
+      // The previous manifest names none of them: the site is left as it was.
+      for (const dir of placed.splice(0)) await rm(dir, { recursive: true, force: true });
+      removeShardTemporaries(root, OWN);
     },
   };
 }
@@ -245,20 +269,6 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
 /** Files whose bytes are made as each is taken. */
 function* lazily(files: readonly { readonly name: string; bytes(): Uint8Array }[]): Generator<ShardFile> {
   for (const file of files) yield { name: file.name, bytes: file.bytes() };
-}
-
-/** Removes the `.tmp-<pid>` shard directories this process left. */
-async function removeLeftovers(root: string): Promise<void> {
-  const visit = async (dir: string): Promise<void> => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      if (!entry.isDirectory()) continue;
-      const abs = join(dir, entry.name);
-      const writer = shardTempWriter(entry.name);
-      if (writer === process.pid) await rm(abs, { recursive: true, force: true });
-      else if (writer === null && shardKeyOf(entry.name) === null) await visit(abs);
-    }
-  };
-  await visit(root);
 }
 
 interface PreviousSite {
@@ -294,7 +304,8 @@ async function readPreviousManifest(path: string): Promise<PreviousSite> {
  * Removes everything under the data root that the new manifest does not name. What it counts as
  * removed is what the site no longer has: a file of an old shard version that the new version of
  * the shard also holds was replaced (counted as written or unchanged), not removed, and leftovers
- * of a killed build (`.tmp-<pid>`) were never part of a site.
+ * of a killed build (`.tmp-<pid>`) were never part of a site. Nothing the new manifest names goes,
+ * nor the temporaries of a live process.
  */
 async function sweep(root: string, plan: SitePlan): Promise<{ removed: number; bytesRemoved: number }> {
   const dirs = Object.entries(plan.manifest.dirs).map(([key, hash]) => [key, shardDirPath(key, hash)] as const);
@@ -314,7 +325,10 @@ async function sweep(root: string, plan: SitePlan): Promise<{ removed: number; b
         await visit(abs, path);
         continue;
       }
-      if (shardTempWriter(path) === null) {
+      const writer = shardTempWriter(path);
+      // Under the output's lock no other build writes here; a live writer's shard is left alone all the same.
+      if (writer !== null && writer !== process.pid && isAlive(writer)) continue;
+      if (writer === null) {
         // The files the shard's new version holds too were replaced, not removed.
         const now = current.get(shardKeyOf(path) ?? "");
         const stillProduced = new Set(now === undefined ? [] : await readdir(join(root, now)));

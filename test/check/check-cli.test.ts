@@ -113,7 +113,7 @@ describe("subjekti check against the preview of the site as built", () => {
     expect(report).toMatchObject({ ok: true, origin, failures: [] });
     expect(report.matched).toBe(report.total);
     // Pages of limits 7 and 20 in the plain and api forms: 2 × (8 + 3).
-    expect(report.checked).toMatchObject({ "pre-rendered": 22, head: 1, conditional: 1, preflight: 1, options: 1, redirect: 1, "not-found": 1, "not-allowed": 1, "not-acceptable": 1, published: 4 });
+    expect(report.checked).toMatchObject({ "pre-rendered": 22, head: 1, conditional: 1, preflight: 1, options: 1, redirect: 1, "not-found": 1, "not-allowed": 1, "not-acceptable": 1, published: 7, download: 4 });
     expect(report.checked["derived"]).toBeGreaterThanOrEqual(10);
     expect(Object.values(report.checked).reduce((a, b) => a + b, 0)).toBe(report.total);
   });
@@ -136,7 +136,7 @@ describe("subjekti check against the preview of the site as built", () => {
     try {
       const run = await runCli(["check", `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, "--dir", built, "--timeout", "300", "--sample", "4"]);
       expect(run.code).toBe(1);
-      expect(run.stdout).toContain("answer: expected status 200, got no answer in 300 ms");
+      expect(run.stdout).toContain("answer: expected status 200, got no complete answer in 300 ms");
     } finally {
       silent.closeAllConnections();
       silent.close();
@@ -157,6 +157,22 @@ describe("subjekti check against the preview of the site as built", () => {
 });
 
 describe("subjekti check against a deployment changed behind its back", () => {
+  it("one byte of the deployed CSV download: exit 1, naming its URL, the manifest's SHA-256 and the one it got", async () => {
+    const csv = join(deployed, "downloads/subjekti.csv");
+    const original = await readFile(csv);
+    const changed = Buffer.from(original);
+    changed[changed.length - 3] = 0x58;
+    await writeFile(csv, changed);
+    try {
+      const { code, report } = await checkJson();
+      expect(code).toBe(1);
+      const download = manifest.downloads?.find((d) => d.format === "csv");
+      expect(report.failures).toEqual([{ kind: "download", method: "GET", url: `${origin}/downloads/subjekti.csv`, differences: [{ what: "sha256", expected: download?.sha256, got: expect.stringMatching(/^[0-9a-f]{64}$/) }] }]);
+    } finally {
+      await writeFile(csv, original);
+    }
+  });
+
   it("one byte of one page file: exit 1, naming the page's URL and the first differing byte", async () => {
     const path = join(deployed, pagePath(manifest, "plain", 7, 2) as string);
     const original = await readFile(path);

@@ -20,6 +20,10 @@ describe("wrangler.jsonc", () => {
     expect(covers(path)).toBe(true);
   });
 
+  it.each(["/changes/state.json", "/downloads/subjekti.csv"])("runs the Worker first on the static file %s, for its headers", (path) => {
+    expect(covers(path)).toBe(true);
+  });
+
   it.each(["/_subjekti/manifest.json", "/extra.txt", "/api", "/index.html"])("leaves %s to the assets", (path) => {
     expect(covers(path)).toBe(false);
   });

@@ -24,6 +24,8 @@ const SAMPLE = {
   reused: 0, written: 1, writtenBytes: "1 B", unchanged: 1, removed: 1, removedBytes: "1 B", seconds: 1.5, sequence: 2, added: 1, changed: 1, diff: "1 B", url: "u",
   dir: "d", summary: "s", extension: ".csv", syscall: "open", host: "h", port: 1, base: "b", origin: "o", data: "d", epoch: "e", state: "s", snapshot: "s", changes: "c",
   status: 404, version: "v", actual: "a", problem: "p", again: true, manifest: "m", ca: "c", failed: 1, total: 2, listen: "l", digitsCount: 1,
+  allowed: ["a"], collection: "c", shown: "--out o", pid: 1, command: "build", since: "s", holder: { pid: 1, command: "build", since: "s", host: "h" }, what: "build", signal: "SIGINT",
+  left: ["x"], why: "w", read: 1, quota: true, temporary: true, full: true, deadline: 5, checked: 1, from: 1, to: 2,
 };
 const say = (catalogue: Record<string, (p?: unknown) => string>, key: string): string => (catalogue[key] as (p?: unknown) => string)(SAMPLE);
 
@@ -77,16 +79,53 @@ describe("the message catalogues", () => {
   });
 });
 
+/**
+ * Lines still printed as text, each with why: what the preview's server says of its own socket
+ * (Node's error), and the check's report of what a server answered (HTTP values, compared).
+ */
+const PRINTS_TEXT: Readonly<Record<string, readonly string[]>> = {};
+
 describe("no sentence outside the catalogue", () => {
   const SRC = resolve("src");
   const modules = (readdirSync(SRC, { recursive: true }) as string[]).filter((name) => /\.ts$/.test(name) && !name.startsWith("common/messages/")).sort();
   /** A problem's parts or a known failure written as text rather than a message. */
   const LITERAL = /\b(?:expected|hint|says): ["'`]|new SubjektiError\(|new DataError\(\[\{[^}]*expected: ["'`]/;
 
+  /**
+   * A line printed, or handed to whoever prints it (a notice, a warning of the report), written as
+   * text: words left once the values (${…}) and the command's prefix are taken out. A line with a
+   * message says it (tr.text, tr.say) and has no words of its own.
+   */
+  const PRINTS = /\b(?:std(?:err|out)\.write|notice\??\.?|warn|terminalLines)\(\s*\[?\s*(["'`])/;
+  const wordsOf = (line: string): string => {
+    const start = PRINTS.exec(line);
+    if (start === null) return "";
+    const quote = start[1] as string;
+    let text = line.slice(start.index + start[0].length);
+    // The values: the innermost braces first (${…} and the objects in them), until none is left.
+    for (let before = ""; before !== text; ) [before, text] = [text, text.replace(/\$?\{[^{}]*\}/g, "")];
+    // The literal's own text, to its closing quote.
+    text = text.slice(0, text.search(new RegExp(`(?<!\\\\)${quote}`)) >>> 0);
+    return text.replace(/subjekti(?: \w+)?: /g, "").replace(/\\n/g, "").replace(/[^A-Za-z]+/g, " ").trim();
+  };
+
   it.each(modules)("%s writes its problems and failures as messages", (name) => {
     const code = readFileSync(join(SRC, name), "utf8").split("\n").filter((line) => !/^\s*(?:\*|\/\/|\/\*)/.test(line));
     // src/core defines SubjektiError; src/check's differences ("expected 200, got 404") are HTTP values, not sentences.
     const allowed = name === "core/subjekti-error.ts" || name.startsWith("check/");
     if (!allowed) expect(code.filter((line) => LITERAL.test(line))).toEqual([]);
+  });
+
+  it.each(modules)("%s prints no words of its own", (name) => {
+    const code = readFileSync(join(SRC, name), "utf8").split("\n").filter((line) => !/^\s*(?:\*|\/\/|\/\*)/.test(line));
+    expect(code.filter((line) => wordsOf(line) !== "")).toEqual(PRINTS_TEXT[name] ?? []);
+  });
+
+  it("the check of printed words catches a line written as text, and passes one said from the catalogue", () => {
+    expect(wordsOf("io.stderr.write(`subjekti: warning: ${warning}\\n`);")).toBe("warning");
+    expect(wordsOf("options.notice?.(`${shown}: took over the lock of process ${holder.pid}`);")).toBe("took over the lock of process");
+    expect(wordsOf('io.stdout.write("subjekti serve: stopped\\n");')).toBe("stopped");
+    expect(wordsOf("io.stderr.write(`${lead}subjekti: ${tr.text(\"summary.stopped\", { what, signal, left: failed })}\\n`);")).toBe("");
+    expect(wordsOf("io.stderr.write(terminalLines([`subjekti: ${sayFailure(error, tr)}`]));")).toBe("");
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { renderPage, renderPageHead, renderSubject, type Subject, SUBJECT_FIELDS, toJson } from "../../src/core/render-page.ts";
+import { indentJson, renderPage, renderPageHead, renderSubject, type Subject, SUBJECT_FIELDS, toJson } from "../../src/core/render-page.ts";
 
 const subject: Subject = {
   // Keys deliberately out of order: the output order is SUBJECT_FIELDS'.
@@ -95,5 +95,31 @@ describe("renderPageHead and renderPage", () => {
     const parsed = JSON.parse(page) as { results: Subject[] };
     expect(Object.keys(parsed)).toEqual(["count", "next", "previous", "results"]);
     expect(parsed.results[0]).toEqual(subject);
+  });
+});
+
+describe("indentJson: the compact text re-indented in one pass, as JSON.stringify(value, null, n) writes it", () => {
+  it.each([
+    ["empty object and array stay on one line", { a: {}, b: [], c: [{}] }],
+    ["strings holding brackets, commas, colons, quotes and backslashes", { "k,:{": 'a"b\\', x: ["]", "\\\"", "}{,:"] }],
+    ["a page with U+2028 in a value", { count: 1, next: null, previous: null, results: [{ id: 1, naziv: "a\u2028b" }] }],
+  ])("%s", (_name, value) => {
+    for (const indent of [1, 4, 8]) expect(indentJson(toJson(value), indent)).toBe(toJson(value, indent));
+  });
+
+  it("any JSON value, any indent 1..8", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.integer({ min: 1, max: 8 }), (value, indent) => {
+        expect(indentJson(toJson(value), indent)).toBe(toJson(value, indent));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("indentJsonBytes grows its buffer past twice the input", () => {
+  it("a deep nest of arrays at indent 8 -> the same bytes as JSON.stringify", () => {
+    const deep = JSON.parse(`${"[".repeat(40)}1,{"a":1}${"]".repeat(40)}`) as unknown;
+    expect(indentJson(toJson(deep), 8)).toBe(toJson(deep, 8));
   });
 });

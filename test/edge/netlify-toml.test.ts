@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { DOWNLOAD_FILE_RULES, downloadFileRule, STATIC_EXPOSE_HEADERS } from "../../src/core/download-files.ts";
 import { feedFileRule, FEED_FILE_RULES } from "../../src/core/feed-files.ts";
 import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";
 
@@ -30,5 +31,15 @@ describe("netlify.toml's headers for the change feed", () => {
   });
   it("covers every rule of the table", () => {
     for (const rule of FEED_FILE_RULES) expect(blocks.some((b) => b.for === (rule.path.endsWith("/") ? `${rule.path}*` : rule.path))).toBe(true);
+  });
+  it.each(["/downloads/subjekti.csv", "/downloads/subjekti.ndjson", "/downloads/subjekti.xlsx", `/downloads/subjekti-${"a".repeat(64)}.csv`])("%s: the downloads table's Cache-Control, CORS and exposed headers", (path) => {
+    expect(cacheOf(path)).toBe(downloadFileRule(path)?.cacheControl);
+    const matching = blocks.filter((b) => (b.for.endsWith("*") ? path.startsWith(b.for.slice(0, -1)) : b.for === path));
+    expect(matching.length).toBeGreaterThan(0);
+    for (const b of matching) expect(b.values).toContain('Access-Control-Allow-Origin = "*"');
+    for (const b of matching) expect(b.values).toContain(`Access-Control-Expose-Headers = "${STATIC_EXPOSE_HEADERS}"`);
+  });
+  it("covers every rule of the downloads table", () => {
+    for (const rule of DOWNLOAD_FILE_RULES) expect(blocks.some((b) => b.for === (rule.path.endsWith("/") ? `${rule.path}*` : rule.path))).toBe(true);
   });
 });

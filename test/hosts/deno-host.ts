@@ -9,6 +9,7 @@
  */
 import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";
 import subjekti from "../../src/edge/subjekti.ts";
+import { refuseConditional } from "./conditional-headers.ts";
 
 /** The few Deno APIs used here (tsc checks this file with Node's types, Deno runs it untyped). */
 declare const Deno: {
@@ -62,6 +63,8 @@ Deno.serve(
           const target = new URL(rewritten.url);
           // Netlify refuses to rewrite to another origin; so does this stand-in.
           if (target.origin !== url.origin) throw new Error(`rewrite to another origin: ${target.origin}`);
+          const refused = refuseConditional(target.pathname, rewritten.headers);
+          if (refused !== null) return Promise.resolve(refused);
           return serveFile(target);
         },
       });

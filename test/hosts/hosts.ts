@@ -10,6 +10,7 @@ import { join, resolve, sep } from "node:path";
 import { createInterface } from "node:readline";
 import subjekti, { type EdgeContext } from "../../src/edge/subjekti.ts";
 import { startPreview } from "../../src/serve/preview-server.ts";
+import { refuseConditional } from "./conditional-headers.ts";
 import { BASE } from "./fixture-site.ts";
 import { sendRaw } from "./raw-http.ts";
 import type { HostName } from "./request-cases.ts";
@@ -32,12 +33,14 @@ const REPO = resolve(import.meta.dirname, "../..");
 const BIN = join(REPO, "node_modules/.bin");
 const TYPES: Record<string, string> = { json: "application/json", ndjson: "application/x-ndjson" };
 
-/** The CDN in front of a built site, as a fetch-style function: `/_subjekti/*` files or 404. */
-export function fixtureCdn(dir: string): (url: string) => Promise<Response> {
-  return async (url) => {
+/** The CDN in front of a built site, as a fetch-style function: `/_subjekti/*` files or 404; `headers` are the request's. */
+export function fixtureCdn(dir: string): (url: string, headers?: Headers) => Promise<Response> {
+  return async (url, headers) => {
     const path = decodeURIComponent(new URL(url).pathname);
     const absolute = resolve(dir, `.${path}`);
     if (!path.startsWith("/_subjekti/") || !absolute.startsWith(dir + sep)) return new Response("Not Found", { status: 404 });
+    const refused = refuseConditional(path, headers);
+    if (refused !== null) return refused;
     try {
       // Read whole (fixture files are small): a FileHandle's web stream is never closed when a
       // body goes unread (HEAD), and Node then closes it on garbage collection, with a warning.
@@ -58,7 +61,8 @@ export function fixtureContext(dir: string, request: Request, onNext?: (url: str
       if (rewritten !== undefined && new URL(rewritten.url).origin !== new URL(request.url).origin) {
         throw new Error("Edge functions can only rewrite requests to the same host");
       }
-      const response = await cdn((rewritten ?? request).url);
+      // The request as the edge passed it on: a rewritten file read carries the headers the edge kept.
+      const response = await cdn((rewritten ?? request).url, rewritten?.headers);
       onNext?.(rewritten === undefined ? null : rewritten.url, response);
       return response;
     },

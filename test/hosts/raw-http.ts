@@ -4,6 +4,12 @@
  * any Host header. One request per connection (`Connection: close`); the answer is taken as soon
  * as it is complete (its length, or the last chunk), since not every server closes the connection
  * when asked (workerd under `wrangler dev` keeps it open).
+ *
+ * An answer that must have no body (HEAD, 204, 304) has no length to end it, so nothing after its
+ * head is discarded: a request that may get one (HEAD, OPTIONS, If-None-Match) is followed on the
+ * same connection by a second request, and every byte between the first answer's head and the
+ * second answer (or the connection's end) is reported as the first one's body. A host that sends
+ * a body there fails the "no body" rows over HTTP as it does in-process.
  */
 import { connect, type Socket } from "node:net";
 import { connect as connectTls } from "node:tls";
@@ -32,13 +38,16 @@ export function sendRaw(
     const parts: Buffer[] = [];
     let head = ` HTTP/1.1\r\n`;
     for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
-    head += "Connection: close\r\n\r\n";
+    const followed = mayHaveNoBody(method, headers);
+    const host = Object.entries(headers).find(([name]) => name.toLowerCase() === "host")?.[1] ?? "127.0.0.1";
+    // The second request, whose answer marks where the first one's ends.
+    head += followed ? `\r\nGET /.well-known/raw-http-next HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n` : "Connection: close\r\n\r\n";
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer to ${method} ${target.slice(0, 80)} in ${timeoutMs} ms`)));
     socket.on(tls === undefined ? "connect" : "secureConnect", () => socket.write(Buffer.concat([Buffer.from(`${method} `, "utf8"), Buffer.from(target, encoding), Buffer.from(head, "utf8")])));
     const isHead = method.toUpperCase() === "HEAD";
     socket.on("data", (chunk: Buffer) => {
       parts.push(chunk);
-      const answer = parseAnswer(Buffer.concat(parts), isHead, false);
+      const answer = parseAnswer(Buffer.concat(parts), isHead, false, followed);
       if (answer !== null) {
         socket.destroy();
         resolve(answer);
@@ -47,7 +56,7 @@ export function sendRaw(
     socket.on("error", reject);
     socket.on("end", () => {
       try {
-        resolve(parseAnswer(Buffer.concat(parts), isHead, true) as RawAnswer);
+        resolve(parseAnswer(Buffer.concat(parts), isHead, true, followed) as RawAnswer);
       } catch (error) {
         reject(error);
       }
@@ -55,8 +64,18 @@ export function sendRaw(
   });
 }
 
-/** The answer in `data`; null when it may not be complete yet (`ended`: the server closed, so it is all there is). */
-function parseAnswer(data: Buffer, isHead: boolean, ended: boolean): RawAnswer | null {
+/** Whether the answer may be one without a body (HEAD; OPTIONS: a 204 preflight; If-None-Match: a 304). */
+function mayHaveNoBody(method: string, headers: Readonly<Record<string, string>>): boolean {
+  const upper = method.toUpperCase();
+  return upper === "HEAD" || upper === "OPTIONS" || Object.keys(headers).some((name) => name.toLowerCase() === "if-none-match");
+}
+
+/**
+ * The answer in `data`; null when it may not be complete yet (`ended`: the server closed, so it is
+ * all there is). `followed`: a second request was sent after it, so an answer without a body ends
+ * where the second answer starts.
+ */
+function parseAnswer(data: Buffer, isHead: boolean, ended: boolean, followed: boolean): RawAnswer | null {
   const end = data.indexOf("\r\n\r\n");
   if (end < 0) {
     if (!ended) return null;
@@ -72,7 +91,12 @@ function parseAnswer(data: Buffer, isHead: boolean, ended: boolean): RawAnswer |
     headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
   }
   let body: Buffer | null = data.subarray(end + 4);
-  if (isHead || status === 304 || status === 204) body = Buffer.alloc(0);
+  if (isHead || status === 304 || status === 204) {
+    // What follows the head up to the next answer is a body the server should not have sent.
+    const next = body.indexOf("HTTP/1.");
+    if (next >= 0) body = body.subarray(0, next);
+    else if (!ended && followed) body = null;
+  }
   else if (headers["transfer-encoding"]?.toLowerCase() === "chunked") body = dechunk(body, ended);
   else if (headers["content-length"] !== undefined) {
     const length = Number(headers["content-length"]);

@@ -109,10 +109,56 @@ function badLimit(raw: string, why: string): RequestCase {
 }
 
 const BIG = "1000000000000000000000000000000"; // 10**30
+const DIGITS_4000 = "1" + "0".repeat(3999);
 const DIGITS_4300 = "1" + "0".repeat(4299);
-const DIGITS_4301 = "1" + "0".repeat(4300);
-const LONG_VALUE = "a".repeat(100_000);
-const MANY_PARAMS = Array.from({ length: 10_000 }, () => "p=1").join("&");
+/** The longest target answered (src/core/request-bounds.ts): 4 KB of path and query. */
+const MAX_TARGET = 4 * 1024;
+/** The longest value of a header the router reads. */
+const MAX_HEADER = 8 * 1024;
+/** A value that makes the collection's target exactly MAX_TARGET bytes long. */
+const LONGEST_VALUE = "a".repeat(MAX_TARGET - "/api/subjekti/?x=".length);
+const MANY_PARAMS = Array.from({ length: 1_000 }, () => "p=1").join("&");
+const TOO_MANY_PARAMS = Array.from({ length: 10_000 }, () => "p=1").join("&");
+/** The hostile requests first measured at the edge: what each cost grew with the request. */
+const FF_16KB = "%FF".repeat(5_462);
+const ACCEPT_120KB = `application/json; indent=4;${" x=1;".repeat(24_000)}`;
+const URL_256KB = `x=${"a".repeat(256 * 1024)}`;
+const TOO_LONG = `{"detail":"URI too long: the request target is over ${MAX_TARGET} bytes, the most a server in front of the API reads."}`;
+const headerTooLarge = (name: string): string => `{"detail":"Request header fields too large: the ${name} header is over ${MAX_HEADER} bytes."}`;
+/** What a refusal before any work carries (src/core/refusals.ts): JSON, the security headers, CORS, no caching. */
+const REFUSAL_HEADERS = {
+  "content-type": "application/json",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "access-control-allow-origin": "*",
+  "cache-control": "no-store",
+  etag: null,
+} as const;
+/** nginx refuses a request line over its 128 KB header buffer itself, with its HTML page. */
+const NGINX_REFUSES_LONG_LINE: HostException = {
+  because: "nginx answers a request line over its large_client_header_buffers (128 KB) with its own 414 page before subjekti serve sees it",
+  status: 414,
+  expectHeaders: { "content-type": "text/html" },
+  body: /414 Request-URI Too Large/,
+  length: null,
+};
+/** Node's HTTP parser refuses a head over the preview's 128 KB itself, before the handler runs; it cannot tell a long target from a long header. */
+const NODE_REFUSES_LONG_HEAD: HostException = {
+  because: "Node's HTTP parser refuses a request head over the preview's maxHeaderSize (128 KB) before the handler runs, and cannot say which part was long",
+  status: 431,
+  expectHeaders: REFUSAL_HEADERS,
+  body: `{"detail":"Request header fields too large: the request line and headers are over the preview's limit."}`,
+};
+/** `netlify dev`'s proxy (a Node HTTP server with Node's default 16 KB head) refuses a longer head itself, with an empty 431. */
+const NETLIFY_PROXY_REFUSES_LONG_HEAD: HostException = {
+  because: "`netlify dev`'s proxy refuses a request head over Node's default 16 KB itself, with an empty 431, before the edge function runs",
+  status: 431,
+  expectHeaders: {},
+  body: "",
+  length: null,
+};
+/** A page pretty-printed as DRF's JSONRenderer writes it (json.dumps keeps U+2028/9 escaped). */
+const pretty = (json: string, indent: number): string => JSON.stringify(JSON.parse(json), null, indent).replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029");
 
 interface DrfAnswer {
   readonly name: string;
@@ -201,9 +247,13 @@ function drfCase(drf: DrfAnswer): RequestCase {
     Object.assign(exceptions, { edge: { because: HOST_LOWER_CASED, body }, netlify: { because: HOST_LOWER_CASED, body }, wrangler: { because: WORKERD_LOWER_CASES, body } });
   }
   if (drf.headers["Accept"] === "application/json; indent=\u0663") {
-    // Django reads the header's bytes as Latin-1, so `٣` is no digit and the page is compact; Python's
-    // json.dumps(indent=3) and JSON.stringify(indent 3) agree on this page.
-    exceptions.wrangler = { because: WORKERD_DECODES_HEADERS, body: JSON.stringify(JSON.parse(drf.body), null, 3) };
+    // Django reads the header's bytes as Latin-1, so `٣` is no digit and the page is compact. What
+    // workerd's indent of 3 gives is DRF's own indent=4 answer for the same target with every
+    // level's four spaces made three (JSON text holds no raw newline inside a string), not the
+    // JSON.stringify call the code itself makes.
+    const pretty = DRF_ANSWERS.find((answer) => answer.target === drf.target && answer.headers["Accept"] === "application/json; indent=4");
+    if (pretty === undefined) throw new Error(`drf-answers.json has no indent=4 answer for ${drf.target}`);
+    exceptions.wrangler = { because: WORKERD_DECODES_HEADERS, body: pretty.body.replace(/^(?: {4})+/gm, (levels) => " ".repeat((levels.length / 4) * 3)) };
   }
   const extra = {
     ...(Object.keys(exceptions).length === 0 ? {} : { exceptions }),
@@ -305,8 +355,9 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   get("offset=53 (= count) -> empty results, previous 33", `${P}?offset=53`, page(53, 20, null, `${C}?limit=20&offset=33`)),
   get("offset=2005 -> empty results, previous offset=1985", `${P}?offset=2005`, page(2005, 20, null, `${C}?limit=20&offset=1985`)),
   get("offset=10**30 -> previous is exactly 10**30-20", `${P}?offset=${BIG}`, page(53, 20, null, `${C}?limit=20&offset=999999999999999999999999999980`)),
-  get("offset of 4300 digits -> still an integer, previous 10**4299-20", `${P}?offset=${DIGITS_4300}`, page(53, 20, null, `${C}?limit=20&offset=${(10n ** 4299n - 20n).toString()}`)),
-  get("offset of 4301 digits -> over Python's limit: invalid -> 0", `${P}?offset=${DIGITS_4301}`, FIRST),
+  get("offset of 4000 digits -> still an integer, previous 10**3999-20", `${P}?offset=${DIGITS_4000}`, page(53, 20, null, `${C}?limit=20&offset=${(10n ** 3999n - 20n).toString()}`)),
+  // Python's 4300-digit limit lies past the 4 KB target (python-int.test.ts holds it): a gunicorn in front of DRF refuses the target too.
+  { name: "offset of 4300 digits -> a target over 4 KB: 414", method: "GET", target: `${P}?offset=${DIGITS_4300}`, status: 414, expectHeaders: REFUSAL_HEADERS, body: TOO_LONG },
 
   // format
   get("format=api -> pre-rendered api form, format kept in links", `${P}?format=api`, page(0, 20, `${C}?format=api&limit=20&offset=20`, null)),
@@ -348,11 +399,50 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   get("emoji value -> four UTF-8 bytes escaped", `${P}?emoji=%F0%9F%8C%8A`, page(0, 20, `${C}?emoji=%F0%9F%8C%8A&limit=20&offset=20`, null)),
   get("offset=5&x=1 -> previous keeps x, drops offset", `${P}?offset=5&x=1`, page(5, 20, `${C}?limit=20&offset=25&x=1`, `${C}?limit=20&x=1`)),
   get("limit=7&offset=7&x=1 -> extra parameter: derived page", `${P}?limit=7&offset=7&x=1`, page(7, 7, `${C}?limit=7&offset=14&x=1`, `${C}?limit=7&x=1`)),
-  // Deno's HTTP server refuses a request head this long (400), workerd's too (431), before any code runs; Netlify's CDN has its own limit.
-  get("a 100 KB value -> answered, carried into next", `${P}?x=${LONG_VALUE}`, page(0, 20, `${C}?limit=20&offset=20&x=${LONG_VALUE}`, null), {
+  get("a target of exactly 4 KB -> answered, its value carried into next", `${P}?x=${LONGEST_VALUE}`, page(0, 20, `${C}?limit=20&offset=20&x=${LONGEST_VALUE}`, null)),
+  get("1,000 parameters -> answered, all carried into next", `${P}?${MANY_PARAMS}`, page(0, 20, `${C}?limit=20&offset=20&${MANY_PARAMS}`, null)),
+
+  // bounded work: a target or a read header over 8 KB is refused before any work (src/core/request-bounds.ts)
+  { name: "a target of 4 KB + 1 byte -> 414", method: "GET", target: `${P}?x=${LONGEST_VALUE}b`, status: 414, expectHeaders: REFUSAL_HEADERS, body: TOO_LONG },
+  { name: "10,000 parameters (40 KB) -> 414", method: "GET", target: `${P}?${TOO_MANY_PARAMS}`, status: 414, expectHeaders: REFUSAL_HEADERS, body: TOO_LONG },
+  { name: "a 16 KB query of %FF -> 414 before it is decoded", method: "GET", target: `${P}?limit=20&offset=3&x=${FF_16KB}`, status: 414, expectHeaders: REFUSAL_HEADERS, body: TOO_LONG, exceptions: { netlify: NETLIFY_PROXY_REFUSES_LONG_HEAD } },
+  { name: "HEAD with a 16 KB query -> 414, no body", method: "HEAD", target: `${P}?x=${FF_16KB}`, status: 414, expectHeaders: REFUSAL_HEADERS, body: "", length: utf8Length(TOO_LONG), exceptions: { netlify: NETLIFY_PROXY_REFUSES_LONG_HEAD } },
+  {
+    name: "a 256 KB URL -> 414",
+    method: "GET",
+    target: `${P}?${URL_256KB}`,
+    status: 414,
+    expectHeaders: REFUSAL_HEADERS,
+    body: TOO_LONG,
+    // Deno's and workerd's servers refuse a head this long themselves, before any code runs.
     hosts: ["edge", "preview", "nginx"],
+    exceptions: { nginx: NGINX_REFUSES_LONG_LINE, preview: NODE_REFUSES_LONG_HEAD },
+  },
+  { name: "a 9 KB static path -> 414, not a static 404", method: "GET", target: `/${"a".repeat(9 * 1024)}`, status: 414, expectHeaders: REFUSAL_HEADERS, body: TOO_LONG, hosts: ["preview", "nginx"] },
+  {
+    name: "an Accept of 8 KB + 1 byte -> 431",
+    method: "GET",
+    target: P,
+    headers: { Accept: `application/json;${"x".repeat(MAX_HEADER - "application/json;".length + 1)}` },
+    status: 431,
+    expectHeaders: REFUSAL_HEADERS,
+    body: headerTooLarge("accept"),
+  },
+  {
+    name: "a 120 KB Accept -> 431 before it is split",
+    method: "GET",
+    target: `${P}?limit=20&offset=3`,
+    headers: { Accept: ACCEPT_120KB },
+    status: 431,
+    expectHeaders: REFUSAL_HEADERS,
+    body: headerTooLarge("accept"),
+    // Deno's server refuses a head over 64 KB itself, workerd's one near 100 KB.
+    hosts: ["edge", "preview", "nginx"],
+  },
+  { name: "an If-None-Match of 9 KB -> 431", method: "GET", target: P, headers: { "If-None-Match": `"${"e".repeat(9 * 1024)}"` }, status: 431, expectHeaders: REFUSAL_HEADERS, body: headerTooLarge("if-none-match") },
+  get("limit=1000 at an odd offset, indent=8 -> clamped to 25, pretty-printed on its bytes", `${P}?limit=1000&offset=3`, pretty(page(3, 25, `${C}?limit=25&offset=28`, `${C}?limit=25`), 8), {
+    headers: { Accept: "application/json; indent=8" },
   }),
-  get("10,000 parameters -> answered, all carried into next", `${P}?${MANY_PARAMS}`, page(0, 20, `${C}?limit=20&offset=20&${MANY_PARAMS}`, null)),
 
   // methods
   refuse("OPTIONS -> 200 with the view's description", "OPTIONS", P, 200, OPTIONS_BODY),
@@ -375,6 +465,17 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   head("HEAD pre-rendered last page of 7", `${P}?limit=7&offset=49`, page(49, 7, null, `${C}?limit=7&offset=42`)),
   head("HEAD derived page limit=5&offset=3", `${P}?limit=5&offset=3`, page(3, 5, `${C}?limit=5&offset=8`, `${C}?limit=5`)),
   head("HEAD past the end -> empty page's length", `${P}?offset=2005`, page(2005, 20, null, `${C}?limit=20&offset=1985`)),
+  // Node's parser refuses a lower-case method, so the preview answers it on the bare socket: no
+  // ServerResponse there drops a body the handler gave a HEAD.
+  head("lower-case head -> upper-cased as Django does: no body, the GET's length", `${P}?limit=7`, page(0, 7, `${C}?limit=7&offset=7`, null), {
+    method: "head",
+    exceptions: {
+      // workerd's own 501 has its own body's length, not the GET's.
+      wrangler: { ...WORKERD_UNKNOWN_METHOD.wrangler, because: WORKERD_UNKNOWN_METHOD.wrangler?.because ?? "", length: utf8Length("ERROR: Unrecognized request method.") },
+      deno: { because: "Deno's server takes `head` for a method of its own, not HEAD, and writes Content-Length: 0 for the body-less answer", length: 0 },
+      netlify: { because: "`netlify dev`'s proxy (Node's HTTP parser) refuses a method it does not know, lower-case `head` among them, with an empty 400", status: 400, expectHeaders: {}, body: "", length: null },
+    },
+  }),
   refuse("HEAD with Accept text/html -> 406, no body", "HEAD", P, 406, "", { headers: { Accept: "text/html" }, length: utf8Length(NOT_ACCEPTABLE) }),
 
   // Accept
@@ -428,6 +529,15 @@ export const REQUEST_CASES: readonly RequestCase[] = [
     conditional: () => '"0000-other"',
   }),
   refuse("If-None-Match: * on format=xml -> still 404", "GET", `${P}?format=xml`, 404, NOT_FOUND, { headers: { "If-None-Match": "*" } }),
+
+  // Conditional and Range headers Django ignores: the whole page, 200. The edge reads the page file
+  // and the chunks without them (a CDN would answer 304 or 206); the stand-in CDNs refuse them.
+  get("Range: bytes=0-9 on a pre-rendered page -> 200, the whole page (DRF ignores Range)", P, FIRST, { headers: { Range: "bytes=0-9" } }),
+  get("Range on a derived page -> 200, the whole page", `${P}?limit=5&offset=3`, page(3, 5, `${C}?limit=5&offset=8`, `${C}?limit=5`), { headers: { Range: "bytes=0-9", "If-Range": '"x"' } }),
+  get("If-Modified-Since in the future on a pre-rendered page -> 200 (DRF sends no Last-Modified)", P, FIRST, { headers: { "If-Modified-Since": "Fri, 01 Jan 2100 00:00:00 GMT" } }),
+  get("If-Match and If-Unmodified-Since that fail -> 200 (DRF ignores them)", `${P}?limit=7`, page(0, 7, `${C}?limit=7&offset=7`, null), {
+    headers: { "If-Match": '"nope"', "If-Unmodified-Since": "Thu, 01 Jan 1970 00:00:00 GMT" },
+  }),
 
   // raw bytes, the Host as sent, indent, paths as sent: answers computed by real DRF
   ...drfCases(),

@@ -6,6 +6,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";
 import { DATA_ROOT } from "../../src/core/layout.ts";
 import { negotiate } from "../../src/core/negotiate.ts";
 import { nginxConfig, STATIC_ACCEPTS, staticEntries } from "../../src/nginx/nginx-config.ts";
@@ -26,7 +27,7 @@ describe("staticEntries", () => {
       const page = JSON.parse(await readFile(join(site.dir, DATA_ROOT, "pages", file), "utf8")) as { next: string | null; previous: string | null };
       for (const link of [page.next, page.previous]) if (link !== null) links.add(link.slice(BASE.length));
     }
-    const bare = ["/api/subjekti/", "/api/subjekti/?format=api", "/", "/openapi.json", "/schema/subject.json", "/schema/page.json"];
+    const bare = ["/api/subjekti/", "/api/subjekti/?format=api", ...PUBLISHED_PATHS];
     const targets = staticEntries(site.manifest).map((entry) => entry.target);
     expect(new Set(targets).size).toBe(targets.length);
     expect(targets.toSorted()).toEqual([...links, ...bare].toSorted());

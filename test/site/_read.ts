@@ -1,7 +1,7 @@
 /** Helpers for the read-and-validate tests: problems as the CLI prints them, and the no-write guarantee. */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { expect } from "vitest";
+import { afterAll, expect } from "vitest";
 import { DataError, formatProblem, type Problem, type ProblemKind } from "../../src/data/problems/problems.ts";
 import type { Subject } from "../../src/core/render-page.ts";
 import { subjectsOf } from "../../src/export/export-records.ts";
@@ -71,9 +71,14 @@ export function sourceText(records: readonly Readonly<Record<string, unknown>>[]
   return [FIELD_NAMES.join(","), ...records.map((r) => FIELD_NAMES.map((f) => csvCell(r[f])).join(","))].map((line) => `${line}\n`).join("");
 }
 
-/** Writes `records` as `<dir>/subjekti.<format>` in a fresh temporary directory; returns the directory. */
+/** The directories writeSource made for the test file that imports this one: removed after its tests. */
+const sourceDirs: string[] = [];
+afterAll(() => Promise.all(sourceDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true }))));
+
+/** Writes `records` as `<dir>/subjekti.<format>` in a fresh temporary directory (removed after the file's tests); returns the directory. */
 export async function writeSource(records: readonly Readonly<Record<string, unknown>>[], format: SourceFormat): Promise<string> {
   const dir = await tempDir("subjekti-rule-");
+  sourceDirs.push(dir);
   await writeFile(join(dir, `subjekti.${format}`), sourceText(records, format));
   return dir;
 }
@@ -99,7 +104,12 @@ export async function expectBuildLeavesSiteUnchanged(dataDir: string, strict = f
   await mkdir(join(out, "_subjekti"), { recursive: true });
   await writeFile(join(out, "_subjekti", "manifest.json"), '{"previous":"site"}');
   await writeFile(join(out, "index.html"), "an earlier build");
-  const before = await snapshotTree(out);
-  await expect(build(dataDir, out, { strict })).rejects.toBeInstanceOf(DataError);
-  expect(await snapshotTree(out)).toEqual(before);
+  try {
+    const before = await snapshotTree(out);
+    await expect(build(dataDir, out, { strict })).rejects.toBeInstanceOf(DataError);
+    expect(await snapshotTree(out)).toEqual(before);
+  } finally {
+    // The build cache sits beside the site (_build.ts).
+    await Promise.all([out, `${out}.cache`].map((path) => rm(path, { recursive: true, force: true })));
+  }
 }

@@ -4,32 +4,18 @@
  * while they write, alternating between two datasets whose every page differs.
  */
 import { spawn } from "node:child_process";
-import { readdir, readFile, rm, writeFile, mkdir } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { chunkPath, MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
-import type { Subject } from "../../src/core/render-page.ts";
-import { snapshotTree, tempDir } from "../_tree.ts";
+import { siteTree, tempDir } from "../_tree.ts";
+import { writeDataset } from "./_processes.ts";
 import { BASE_URL, build } from "./_build.ts";
 
 let work: string;
 const data = { a: "", b: "" };
 const reference = { a: "", b: "" };
-
-/** The sample repeated `times` times with fresh ids and codes: enough files that a build takes a while. */
-async function writeDataset(dir: string, times: number, drop: number): Promise<void> {
-  const sample = JSON.parse(await readFile("data/subjekti.json", "utf8")) as Subject[];
-  const subjects: Subject[] = [];
-  for (let t = 0; t < times; t++) {
-    for (const s of sample) {
-      const n = subjects.length + 1;
-      subjects.push({ ...s, id: n * 2, jedinstvena_oznaka: String(n).padStart(6, "0") });
-    }
-  }
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, "subjekti.json"), JSON.stringify(subjects.slice(0, subjects.length - drop)));
-}
 
 /** What a reader sees: the manifest and every file it names, by logical path. */
 async function siteView(out: string): Promise<Map<string, string>> {
@@ -106,5 +92,5 @@ it("SIGKILL at any moment of a build leaves the previous or the new complete sit
   expect(killedMidWrite, outcomes.join("; ")).toBeGreaterThan(0);
   // A completed build afterwards cleans every leftover: the tree equals a clean build's.
   await build(data.b, out);
-  expect(await snapshotTree(out)).toEqual(await snapshotTree(reference.b));
+  expect(await siteTree(out)).toEqual(await siteTree(reference.b));
 }, 180_000);

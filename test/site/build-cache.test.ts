@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataError } from "../../src/data/problems/problems.ts";
 import type { Subject } from "../../src/core/render-page.ts";
 import { editSubject, makeSubject } from "../../scripts/generate-subjects.ts";
-import { snapshotTree, tempDir } from "../_tree.ts";
+import { siteTree, tempDir } from "../_tree.ts";
 import { build } from "./_build.ts";
 
 const SEED = 7;
@@ -53,7 +53,7 @@ async function buildBoth(data: string, out: string, threads = 0): Promise<{ cach
   const fresh = join(work, "fresh");
   await rm(fresh, { recursive: true, force: true });
   await build(data, fresh, { limits: [20, 37], cacheDir: null });
-  return { cached: await snapshotTree(out), clean: await snapshotTree(fresh), reused: report.reused, written: report.written };
+  return { cached: await siteTree(out), clean: await siteTree(fresh), reused: report.reused, written: report.written };
 }
 
 const allKept = (): boolean[] => universe.map(() => true);
@@ -116,8 +116,9 @@ describe("a rebuild with the build cache", () => {
     // Blocks 0 and 2 (1,000 + 600 records) come from the cache; block 1 is read again.
     expect(reused).toBe(1600);
     expect(cached).toEqual(clean);
-    // Its chunk, the page of each limit and form that holds it, and the manifest.
-    expect(written).toBe(1 + 2 * 2 + 1);
+    // Its chunk, the page of each limit and form that holds it, the manifest, and the four
+    // descriptions that name the downloads' hashes (the landing page, the data package, the catalogue twice).
+    expect(written).toBe(1 + 2 * 2 + 1 + 4);
     const again = await build(data, out, { limits: [20, 37] });
     expect([again.reused, again.written]).toEqual([UNIVERSE, 0]);
     // The cache keeps the blocks of the data as it is now, the edited block's old version gone.

@@ -14,8 +14,10 @@ import { readManifest } from "./_build.ts";
 const BASE = "https://subjekti.example";
 const SAMPLE = join(import.meta.dirname, "../../data/subjekti.json");
 let root: string;
-let data: string;
-let out: string;
+beforeAll(async () => {
+  root = await tempDir("subjekti-json-");
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
 
 interface JsonReport {
   count: number;
@@ -25,29 +27,26 @@ interface JsonReport {
   changed: { urls: string[]; tags: string[] };
 }
 
-function buildJson(): JsonReport {
-  const stdout = execFileSync(
-    process.execPath,
-    ["--import", "tsx", "src/cli/main.ts", "build", "--json", "--data", data, "--out", out, "--base-url", BASE, "--limits", "20,100", "--forms", "plain,api", "--cache-dir", `${out}.cache`],
-    { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
-  );
-  return JSON.parse(stdout) as JsonReport;
+/** A site of its own for one test (each test runs alone with -t): a copy of the sample, an output and a build cache. */
+async function freshSite(name: string): Promise<{ data: string; out: string; buildJson(): JsonReport }> {
+  const data = join(root, name, "data");
+  const out = join(root, name, "site");
+  await mkdir(data, { recursive: true });
+  await writeFile(join(data, "subjekti.json"), await readFile(SAMPLE));
+  const buildJson = (): JsonReport => {
+    const stdout = execFileSync(
+      process.execPath,
+      ["--import", "tsx", "src/cli/main.ts", "build", "--json", "--data", data, "--out", out, "--base-url", BASE, "--limits", "20,100", "--forms", "plain,api", "--cache-dir", `${out}.cache`],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+    );
+    return JSON.parse(stdout) as JsonReport;
+  };
+  return { data, out, buildJson };
 }
 
-beforeAll(async () => {
-  root = await tempDir("subjekti-json-");
-  data = join(root, "data");
-  out = join(root, "site");
-  await mkdir(data);
-  await writeFile(join(data, "subjekti.json"), await readFile(SAMPLE));
-});
-afterAll(() => rm(root, { recursive: true, force: true }));
-
 describe("subjekti build --json", () => {
-  let first: JsonReport;
-
-  it("a first build: the counts, the warnings as objects, timings, every URL and the site's tag", () => {
-    first = buildJson();
+  it("a first build: the counts, the warnings as objects, timings, every URL and the site's tag", async () => {
+    const first = (await freshSite("first")).buildJson();
     expect(first.count).toBe(5758);
     expect(first.warnings.length).toBeGreaterThan(0);
     expect(first.warnings[0]).toMatchObject({ severity: "warning", field: "oib", message: expect.stringMatching(/^.*subjekti\.json\[\d+\]: warning: oib: /) });
@@ -57,10 +56,12 @@ describe("subjekti build --json", () => {
     expect(first.changed.urls).toContain(`${BASE}/api/subjekti/?format=api&limit=100&offset=5700`);
     expect(first.changed.urls).toContain(`${BASE}/openapi.json`);
     // Both forms, both limits, every page; page 0 of limit 20 also by its bare URL.
-    expect(first.changed.urls).toHaveLength(2 * (Math.ceil(5758 / 20) + Math.ceil(5758 / 100)) + 2 + 4);
+    expect(first.changed.urls).toHaveLength(2 * (Math.ceil(5758 / 20) + Math.ceil(5758 / 100)) + 2 + 7);
   });
 
   it("a rebuild after editing one record: exactly the four pages that show it and its chunk's tag", async () => {
+    const { data, out, buildJson } = await freshSite("edited");
+    buildJson();
     const records = JSON.parse(await readFile(join(data, "subjekti.json"), "utf8")) as { id: number; naziv_subjekta: string }[];
     const sorted = records.toSorted((a, b) => a.id - b.id);
     const position = 3456;
@@ -70,16 +71,21 @@ describe("subjekti build --json", () => {
     await writeFile(join(data, "subjekti.json"), JSON.stringify(records, null, 2));
 
     const report = buildJson();
+    // The four pages, and the descriptions that name the downloads' hashes (the landing page, the data package, the catalogue).
     expect(report.changed).toEqual({
       urls: [
+        `${BASE}/`,
         `${BASE}/api/subjekti/?format=api&limit=100&offset=3400`,
         `${BASE}/api/subjekti/?format=api&limit=20&offset=3440`,
         `${BASE}/api/subjekti/?limit=100&offset=3400`,
         `${BASE}/api/subjekti/?limit=20&offset=3440`,
+        `${BASE}/catalog.jsonld`,
+        `${BASE}/catalog.ttl`,
+        `${BASE}/datapackage.json`,
       ],
-      tags: ["subjekti-chunk-3"],
+      tags: ["subjekti-chunk-3", "subjekti-docs"],
     });
-    expect(report.written).toBe(6); // those four pages, the chunk file and the manifest (which is no answer)
+    expect(report.written).toBe(10); // those four pages, the chunk file, the manifest (which is no answer) and the four descriptions
 
     // The tag is on exactly the answers that show a record of chunk 3, pre-rendered or derived, on any origin.
     const manifest = await readManifest(out);
@@ -93,7 +99,9 @@ describe("subjekti build --json", () => {
     expect(tags("limit=20&offset=2980")).toBe("subjekti,subjekti-chunk-2");
   });
 
-  it("a rebuild of unchanged data: nothing changed", () => {
+  it("a rebuild of unchanged data: nothing changed", async () => {
+    const { buildJson } = await freshSite("unchanged");
+    buildJson();
     expect(buildJson().changed).toEqual({ urls: [], tags: [] });
   });
 });

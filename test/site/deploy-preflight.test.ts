@@ -1,7 +1,7 @@
 /**
  * The deploy preflight as a table: a site's options against a host's limits -> what it goes over
  * and the options named to fit. Sizes come from a fixed record length, so every count is plain
- * arithmetic on the layout (1,000 records a chunk, 1,000 pages a shard, 4 docs, 1 manifest).
+ * arithmetic on the layout (1,000 records a chunk, 1,000 pages a shard, 7 docs, 1 manifest).
  */
 import { describe, expect, it } from "vitest";
 import { describePreflight, HOST_LIMITS, type HostLimits, preflight, type PreflightOptions } from "../../src/site/deploy-preflight.ts";
@@ -17,9 +17,9 @@ const files = (limits: number[]): PreflightOptions => ({ links: "files", limits,
 describe("siteShape", () => {
   it.each([
     // name, count, options, files, fullest directory, its entries
-    ["1M routed, plain+api at 20: 1,000 chunks + 2 x 50,000 pages + 4 docs + manifest + 1,001 key indexes", 1_000_000, routed([20]), 102_006, "_subjekti/oib/<shard>", 1000],
-    ["1M routed, no pages: chunks, docs, manifest, key indexes", 1_000_000, routed([]), 2_006, "_subjekti/oib/<shard>", 1000],
-    ["empty list routed: docs and manifest", 0, routed([20]), 5, "_subjekti/docs", 4],
+    ["1M routed, plain+api at 20: 1,000 chunks + 2 x 50,000 pages + 7 docs + manifest + 1,001 key indexes", 1_000_000, routed([20]), 102_009, "_subjekti/oib/<shard>", 1000],
+    ["1M routed, no pages: chunks, docs, manifest, key indexes", 1_000_000, routed([]), 2_009, "_subjekti/oib/<shard>", 1000],
+    ["empty list routed: docs and manifest", 0, routed([20]), 8, "_subjekti/docs", 7],
     ["1M plain files at 20: 50,000 pages in one directory + the entry + a file per subject", 1_000_000, files([20]), 1_050_001, "api/subjekti/20", 50_000],
     ["empty list as plain files: page 0 and the entry", 0, files([20]), 2, "api/subjekti", 2],
   ])("%s", (_name, count, options, expectedFiles, dir, entries) => {
@@ -38,23 +38,23 @@ describe("preflight", () => {
       1_000_000,
       HOST_LIMITS["cloudflare-free"],
       routed([20]),
-      ["102,006 files, over its 20,000 files a deployment"],
+      ["102,009 files, over its 20,000 files a deployment"],
       ["--limits none", "--forms plain --limits 56"],
     ],
     [
-      "1M at 20 on Cloudflare paid: one form fits (52,006 files)",
+      "1M at 20 on Cloudflare paid: one form fits (52,009 files)",
       1_000_000,
       HOST_LIMITS["cloudflare-paid"],
       routed([20]),
-      ["102,006 files, over its 100,000 files a deployment"],
+      ["102,009 files, over its 100,000 files a deployment"],
       ["--forms plain", "--limits none", "--forms plain --limits 21"],
     ],
     [
-      "the subset kept is the one with the most files that fits (limits 10 and 50 of a 100k list, 20,000 allowed: plain alone, 12,206, beats both forms at 50, 4,206)",
+      "the subset kept is the one with the most files that fits (limits 10 and 50 of a 100k list, 20,000 allowed: plain alone, 12,209, beats both forms at 50, 4,209)",
       100_000,
       fake({ filesPerDeployment: 20_000 }),
       routed([10, 50]),
-      ["24,206 files, over its 20,000 files a deployment"],
+      ["24,209 files, over its 20,000 files a deployment"],
       ["--forms plain", "--limits none", "--forms plain --limits 51"],
     ],
     [
@@ -87,7 +87,7 @@ describe("preflight", () => {
       10_000_000,
       fake({ filesPerDeployment: 5_000 }),
       routed([20]),
-      ["1,020,006 files, over its 5,000 files a deployment"],
+      ["1,020,009 files, over its 5,000 files a deployment"],
       [],
     ],
   ])("%s", (_name, count, host, options, over, fits) => {
@@ -104,12 +104,22 @@ describe("preflight", () => {
     expect(result.fits.map((f) => f.flags)).toEqual(["--limits 100"]);
   });
 
+  it("downloads over a host's bytes a file: every option that fits leaves them out (--downloads none); small ones are counted as files", () => {
+    const sizes: FileSizes = { chunk: 300_000, page: (limit) => 300 * limit, whole: 280_000_000 };
+    const host = HOST_LIMITS["cloudflare-paid"];
+    const result = preflight(host, { ...routed([20]), downloads: 2 }, (o) => siteShape(10_000, o, sizes));
+    expect(result.overruns).toEqual(["a file of 280,000,000 bytes (downloads/subjekti.<format>), over its 26,214,400 bytes a file"]);
+    expect(result.fits.map((f) => f.flags)[0]).toBe("--downloads none");
+    const small: FileSizes = { ...sizes, whole: 1_000_000 };
+    expect(siteShape(10_000, { ...routed([20]), downloads: 2 }, small).files - siteShape(10_000, routed([20]), small).files).toBe(4);
+  });
+
   it("the message names the host, the limit gone over, each option that fits with its file count, and where the limits are documented", () => {
     const result = preflight(HOST_LIMITS["cloudflare-free"], routed([20]), shapeOf(1_000_000));
     expect(describePreflight(result)).toBe(
-      "the site does not fit Cloudflare Workers (free plan): 102,006 files, over its 20,000 files a deployment; " +
-        "fits with --limits none (2,006 files; no page pre-rendered: every request derived from the record chunks), " +
-        "or --forms plain --limits 56 (19,864 files; requests of other limits are derived) " +
+      "the site does not fit Cloudflare Workers (free plan): 102,009 files, over its 20,000 files a deployment; " +
+        "fits with --limits none (2,009 files; no page pre-rendered: every request derived from the record chunks), " +
+        "or --forms plain --limits 56 (19,867 files; requests of other limits are derived) " +
         "(limits: https://developers.cloudflare.com/workers/platform/limits/)",
     );
   });

@@ -133,7 +133,7 @@ describe("the JSON Schemas", () => {
 });
 
 describe("the landing page", () => {
-  it("shows the count, every field, example links, the description files, the source and the licence; no script", async () => {
+  it("shows the count, every field, example links, the description files, the source and the licence; no script but JSON-LD", async () => {
     const html = await published("/");
     expect(html).toContain("5,758 subjects");
     for (const field of Object.keys(subjectSchema.shape)) expect(html).toContain(`<code>${field}</code>`);
@@ -141,6 +141,7 @@ describe("the landing page", () => {
     for (const path of ["/openapi.json", "/schema/subject.json", "/schema/page.json"]) expect(html).toContain(`<a href="${path}">`);
     expect(html).toContain('<a href="https://data.gov.hr/otvorena-dozvola">Otvorena dozvola (Croatian Open Licence)</a>');
     expect(html).toContain("https://tjv.pristupinfo.hr/");
-    expect(html).not.toMatch(/<script/i);
+    // No code: the one script block is the schema.org Dataset, JSON-LD data.
+    expect(html.match(/<script[^>]*>/gi)).toEqual(['<script type="application/ld+json">']);
   });
 });

@@ -1,5 +1,5 @@
 /** Shuffling the records, and how they are spread over files and formats, changes nothing in what is read. */
-import { writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { expect, test } from "vitest";
@@ -50,14 +50,18 @@ test("any permutation of the records, split over any files in any formats, reads
 
 async function readAll(layout: { order: number[]; cuts: number[]; formats: ("json" | "ndjson" | "csv")[] }): Promise<{ subjects: readonly unknown[] }> {
   const dir = await tempDir("subjekti-shuffle-");
-  const rows = layout.order.map((i) => SUBJECTS[i] as Row);
-  const bounds = [0, ...[...layout.cuts].sort((a, b) => a - b), rows.length];
-  for (let k = 0; k + 1 < bounds.length; k++) {
-    const format = layout.formats[k] ?? "json";
-    // Names that sort differently from the chunk order, so file order is shuffled too.
-    await writeFile(join(dir, `${(k * 7) % 4}-${k}.${format}`), FORMATS[format](rows.slice(bounds[k], bounds[k + 1])));
+  try {
+    const rows = layout.order.map((i) => SUBJECTS[i] as Row);
+    const bounds = [0, ...[...layout.cuts].sort((a, b) => a - b), rows.length];
+    for (let k = 0; k + 1 < bounds.length; k++) {
+      const format = layout.formats[k] ?? "json";
+      // Names that sort differently from the chunk order, so file order is shuffled too.
+      await writeFile(join(dir, `${(k * 7) % 4}-${k}.${format}`), FORMATS[format](rows.slice(bounds[k], bounds[k + 1])));
+    }
+    return await readSubjects({ dataDir: dir, strict: false });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
-  return readSubjects({ dataDir: dir, strict: false });
 }
 
 test("the rules across records, whatever the order and format: every broken one located as a plain reading of the rules locates it", async () => {
@@ -94,6 +98,8 @@ test("the rules across records, whatever the order and format: every broken one 
           if (!(error instanceof DataError)) throw error;
           // The rules across records only: not the records' own errors, nor the warning for their one shared OIB.
           located.push(...error.problems.map(formatProblem).filter((line) => !line.includes("naziv_subjekta") && !line.includes(" oib: ")));
+        } finally {
+          await rm(dir, { recursive: true, force: true });
         }
         expect(located.sort()).toEqual(expected.sort());
       },

@@ -1,6 +1,7 @@
 /** The parts of the OOXML reader that the format defines by number: dates, escapes, targets, formats. */
 import { describe, expect, it } from "vitest";
-import { decodeXstring, isDateFormat, resolveTarget, serialDate } from "../../src/data/sources/read-ooxml.ts";
+import { isDateFormat, resolveTarget, serialDate } from "../../src/data/sources/read-ooxml.ts";
+import { decodeXstring } from "../../src/data/sources/xstring.ts";
 
 describe("serialDate (ECMA-376 §18.17.4)", () => {
   it.each([

@@ -30,7 +30,9 @@ describe("the README's spreadsheet workflow", () => {
   it("runs as written (export, the workbook in place of the JSON, build) and builds the JSON's site", async () => {
     const repo = join(work.path, "repo");
     const cli = join(process.cwd(), "bin/subjekti.js");
-    execFileSync(process.execPath, [cli, "build", "--data", join(process.cwd(), "data"), "--out", join(work.path, "json-site"), "--no-cache", "--quiet", "--no-feed"], { stdio: "ignore" });
+    // One date for the data of both builds: the descriptions carry it (else each source's modification time).
+    const env = { ...process.env, SOURCE_DATE_EPOCH: "1700000000" };
+    execFileSync(process.execPath, [cli, "build", "--data", join(process.cwd(), "data"), "--out", join(work.path, "json-site"), "--no-cache", "--quiet", "--no-feed"], { stdio: "ignore", env });
     execFileSync("git", ["init", "-q"], { cwd: repo });
     // The JSON is committed, as in the project.
     execFileSync("git", ["add", "data"], { cwd: repo });
@@ -40,7 +42,7 @@ describe("the README's spreadsheet workflow", () => {
     for (const line of commands) {
       // `npx subjekti` and `npm run build` are this checkout's CLI; the rest runs in a shell as written.
       const command = line.replace(/^npx subjekti /, `node ${cli} `).replace(/^npm run build$/, `node ${cli} build --out site --no-cache --quiet --no-feed`);
-      execFileSync("bash", ["-c", command], { cwd: repo, stdio: "pipe" });
+      execFileSync("bash", ["-c", command], { cwd: repo, stdio: "pipe", env });
     }
     expect(await snapshotTree(join(repo, "site"))).toEqual(await snapshotTree(join(work.path, "json-site")));
   }, 120_000);

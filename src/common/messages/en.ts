@@ -3,6 +3,7 @@
  * what was found, the hint), the summaries, and the CLI's errors. English is the reference: its
  * keys are the catalogue's, and its parameters the ones every language takes (hr.ts).
  */
+import type { Said } from "./message.ts";
 
 const NUMBER = new Intl.NumberFormat("en-US");
 /** `5753` as `5,753`. */
@@ -11,6 +12,20 @@ const n = (x: number): string => NUMBER.format(x);
 const count = (x: number, noun: string): string => `${x} ${noun}${x === 1 ? "" : "s"}`;
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"] as const;
 const or = (words: readonly string[]): string => words.map((w) => JSON.stringify(w)).join(" or ");
+/** Why a place cannot be written, by its errno code. */
+const reason = (code: string): string =>
+  ({ EACCES: "permission denied", EPERM: "permission denied", EROFS: "the file system is read-only", ENOSPC: "no space left on the disk", EDQUOT: "the disk quota is used up", ENOTDIR: "a file where a directory belongs", EEXIST: "a file where a directory belongs", EISDIR: "a directory where a file belongs" })[code] ?? (code === "" ? "an error" : code);
+/** Who holds an output's lock: a process (with its host when it is another machine's), or a lock that names none. */
+export interface LockWho {
+  readonly shown: string;
+  readonly path: string;
+  readonly holder?: { readonly pid: number; readonly command: string; readonly since: string; readonly host?: string };
+}
+const holder = (p: LockWho): string => {
+  if (p.holder === undefined) return `a lock that names no subjekti process (${p.path})`;
+  const who = `process ${p.holder.pid} (subjekti ${p.holder.command} since ${p.holder.since})`;
+  return p.holder.host === undefined ? who : `${who} on host ${p.holder.host}; if nothing runs there, remove ${p.path}`;
+};
 
 export const en = {
   // The lines a problem is printed as.
@@ -88,7 +103,7 @@ export const en = {
   "expected.code-text-cell": () => "at least 4 digits in a text cell",
   "expected.code-as-text": () => "at least 4 digits as text",
   "expected.descriptor": () => "a JSON object (a Data Package descriptor)",
-  "expected.meta-keys": () => "only title and path (sources) or name, title and path (licenses)",
+  "expected.meta-keys": () => "only title and path (sources); name, title and path (licenses); title, path, email and roles (contributors); title and description (hr)",
   "expected.meta-title": () => "a non-empty title",
   "expected.meta-description": () => "a non-empty description",
   "expected.meta-source-title": () => "a non-empty source title",
@@ -99,6 +114,12 @@ export const en = {
   "expected.meta-licences": () => "a list of licences",
   "expected.meta-one-licence": () => "at least one licence",
   "expected.meta-url": () => "an http(s) URL",
+  "expected.meta-hr-title": () => "a non-empty Croatian title",
+  "expected.meta-hr-description": () => "a non-empty Croatian description",
+  "expected.meta-contributors": () => "a list of contributors",
+  "expected.meta-contributor-title": () => "a non-empty contributor title",
+  "expected.meta-email": () => "an e-mail address",
+  "expected.meta-role": () => "publisher, contact, creator, author, maintainer or contributor",
 
   // The spreadsheet forms read as the data's own (spreadsheet-forms.ts).
   "form.oib-number-cell": () => "an OIB in a number cell",
@@ -210,6 +231,32 @@ export const en = {
   "summary.watching": (p: { dir: string }) => `watching ${p.dir}/ for changes`,
   "summary.rebuilt": (p: { summary: string }) => `rebuilt: ${p.summary}`,
   "summary.rebuild-failed": () => "the rebuild failed; still serving the last good site",
+  "summary.stopped": (p: { what: "build" | "export" | "validate"; signal: string; left: readonly string[] }) =>
+    `${p.what} stopped by ${p.signal}: its temporary files are removed${p.left.length === 0 ? "" : `; could not remove everything: ${p.left.join("; ")}`}`,
+
+  "summary.synced": (p: { added: number; removed: number; changed: number; from: number | null; to: number; snapshot: string | null }) =>
+    `+${p.added} −${p.removed} ~${p.changed} subjects, sequence ${p.from === null ? "none" : String(p.from)} → ${p.to}${p.snapshot === null ? "" : ` (snapshot: ${p.snapshot})`}`,
+
+  // subjekti serve.
+  "serve.refused-host": (p: { host: string; allowed: readonly string[] }) => `refused Host ${p.host} with a 400: it is not in --allowed-hosts (${p.allowed.join(", ")}); add it there if it is yours`,
+  "serve.any-host": (p: { collection: string }) => `${p.collection} for any Host (SIGTERM stops after the answers in flight)`,
+  "serve.allowed-hosts": (p: { origin: string; allowed: readonly string[]; host: string; collection: string }) =>
+    `${p.origin}/healthz answers any Host; the API answers Host ${p.allowed.join(", ")}: curl -H 'Host: ${p.host}' ${p.collection} (SIGTERM stops after the answers in flight)`,
+  "serve.stopped": () => "stopped",
+
+  // Warnings of a build that goes on.
+  "warning.no-licence": (p: { file: string }) =>
+    `no licence is declared: the published description (the landing page, datapackage.json, the DCAT catalogue) names none; add ${p.file} with "licenses" to the data directory (docs/open-data.md)`,
+  "warning.cache-unwritable": (p: { where: string; code: string; full: boolean }) => {
+    const where = p.where === "" ? "the build cache" : p.where;
+    const fix = p.full ? `free space on the disk that holds ${where}, or pass --cache-dir with a directory on another disk, or --no-cache` : "pass --cache-dir with a directory this user can write, or --no-cache";
+    return `the build cache cannot be written at ${where} (${reason(p.code)}): the build goes on without it; ${fix}`;
+  },
+
+  // One writer per output (output-lock.ts).
+  "lock.took-over": (p: { shown: string; pid: number; command: string; since: string }) =>
+    `${p.shown}: took over the lock of process ${p.pid} (subjekti ${p.command} since ${p.since}), which is no longer running`,
+  "lock.waiting": (p: LockWho) => `${p.shown} is being written by ${holder(p)}: waiting for it to finish`,
 
   // Usage errors (exit 2).
   "usage.links-files-limits": () => "error: --links files needs at least one of --limits: a plain static host has no router to derive pages",
@@ -217,15 +264,30 @@ export const en = {
   "usage.export-format": (p: { out: string; format: string; extension: string }) =>
     `error: --out ${p.out} does not end in .${p.format}, as --format ${p.format} writes: a build would read it as ${p.extension === "" ? "nothing" : p.extension}; name it .${p.format}`,
 
+  // The machine's errors (exit 1): what failed, on which path, and what to do there (machine-error.ts).
+  "machine.permission": (p: { syscall: string; where: string }) => `cannot ${p.syscall} ${p.where}: permission denied; check its permissions or pick another directory`,
+  "machine.read-only": (p: { syscall: string; where: string }) => `cannot ${p.syscall} ${p.where}: the file system is read-only; pick a directory on a writable one`,
+  "machine.no-space": (p: { where: string; quota: boolean; dir: string; temporary: boolean }) =>
+    `no space left on the disk that holds ${p.where === "" ? "the files being written" : p.where}${p.quota ? " (the disk quota is used up)" : ""}: free space on that disk (df ${p.dir}), or ${p.temporary ? "set TMPDIR to a directory on another disk" : "pick a directory on another disk"}`,
+  "machine.directory-for-file": (p: { where: string }) => `${p.where}: a directory where a file belongs; remove it or pick another directory`,
+  "machine.file-for-directory": (p: { where: string }) => `${p.where}: a file where a directory belongs; remove it or pick another directory`,
+  "machine.open-files": () => "too many open files: raise the limit (ulimit -n) and try again",
+  "machine.io": (p: { syscall: string; where: string }) => `cannot ${p.syscall} ${p.where}: an input/output error (a failing disk, or a network file system gone): check the disk`,
+
   // The CLI's errors (exit 1): what failed, and what to do.
+  "error.locked": (p: LockWho) => `${p.shown} is being written by ${holder(p)}: wait for it to finish, or pass --wait to wait for it`,
+  "error.export-cell-too-long": (p: { id: number; field: string; count: number; max: number }) =>
+    `id ${p.id}: ${p.field} has ${p.count} characters, more than a workbook cell holds (${p.max}), which Excel cuts when it saves; export as CSV (--format csv), or shorten it in the source`,
+  "error.export-not-same": (p: { out: string; why: Said }) =>
+    `--out ${p.out}: the file written does not read back to the records exported (${p.why}), so it is not written; please report this with the data that causes it`,
+  "reason.read-back-problem": (p: { field?: string; line?: number; expected: Said }) => `${p.field ?? "a record"}${p.line === undefined ? "" : ` on line ${p.line}`}: expected ${p.expected}`,
+  "reason.read-back-count": (p: { read: number; count: number }) => `${p.read} records read back of ${p.count}`,
+  "reason.value-differs": () => "a value differs",
+  "error.check-deadline": (p: { origin: string; deadline: number; checked: number; total: number; failed: number }) =>
+    `${p.origin} was not checked whole within --deadline ${p.deadline} s: ${p.checked} of ${p.total} requests checked, ${p.failed} of them differ`,
   "error.invalid-data": (p: { count: number }) => `${count(p.count, "error")} in the data; nothing was written`,
   "error.known-problems-invalid": (p: { path: string }) =>
     `${p.path}: expected {"accepted": [{"field", "expected", "value"}, …]} as subjekti validate --accept writes it; write it again with subjekti validate --accept`,
-  "error.permission": (p: { syscall: string; where: string }) => `cannot ${p.syscall} ${p.where}: permission denied; check its permissions or pick another directory`,
-  "error.no-space": (p: { where: string }) => `no space left on the device writing ${p.where}: free some space and build again`,
-  "error.directory-for-file": (p: { where: string }) => `${p.where}: a directory where a file belongs; remove it or pick another directory`,
-  "error.file-for-directory": (p: { where: string }) => `${p.where}: a file where a directory belongs; remove it or pick another directory`,
-  "error.open-files": () => "too many open files: raise the limit (ulimit -n) and try again",
   "error.port-in-use": (p: { host: string; port: number }) => `port ${p.port} on ${p.host} is in use: pass another --port (or --port 0 for any free one)`,
   "error.not-an-address": (p: { host: string; port: number }) => `cannot listen on ${p.host}: not an address of this machine; pass another --host`,
   "error.base-url-path": (p: { base: string; origin: string }) =>

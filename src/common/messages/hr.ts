@@ -4,6 +4,7 @@
  * `Intl.PluralRules("hr")` and numbers by `Intl.NumberFormat("hr")` (5.753). Field names, options,
  * file names and values stay as they are written.
  */
+import type { LockWho } from "./en.ts";
 import type { Catalogue } from "./message.ts";
 
 const NUMBER = new Intl.NumberFormat("hr");
@@ -20,6 +21,15 @@ const count = (x: number, one: string, few: string, other: string): string => `$
 const MONTHS = ["siječanj", "veljača", "ožujak", "travanj", "svibanj", "lipanj", "srpanj", "kolovoz", "rujan", "listopad", "studeni", "prosinac"] as const;
 const or = (words: readonly string[]): string => words.map((w) => JSON.stringify(w)).join(" ili ");
 const list = (words: readonly string[]): string => words.join(", ");
+/** Zašto se na mjesto ne može pisati, po kodu greške. */
+const reason = (code: string): string =>
+  ({ EACCES: "pristup odbijen", EPERM: "pristup odbijen", EROFS: "datotečni sustav je samo za čitanje", ENOSPC: "na disku nema mjesta", EDQUOT: "kvota diska je potrošena", ENOTDIR: "datoteka na mjestu mape", EEXIST: "datoteka na mjestu mape", EISDIR: "mapa na mjestu datoteke" })[code] ?? (code === "" ? "greška" : code);
+const holder = (p: LockWho): string => {
+  if (p.holder === undefined) return `zaključavanje koje ne navodi nijedan proces subjekti (${p.path})`;
+  const who = `proces ${p.holder.pid} (subjekti ${p.holder.command} od ${p.holder.since})`;
+  return p.holder.host === undefined ? who : `${who} na računalu ${p.holder.host}; ako ondje ništa ne radi, uklonite ${p.path}`;
+};
+const WHAT = { build: "izgradnja", export: "izvoz", validate: "provjera" } as const;
 
 export const hr: Catalogue = {
   "line.problem": (p) =>
@@ -95,7 +105,7 @@ export const hr: Catalogue = {
   "expected.code-text-cell": () => "najmanje 4 znamenke u tekstnoj ćeliji",
   "expected.code-as-text": () => "najmanje 4 znamenke kao tekst",
   "expected.descriptor": () => "JSON objekt (opisnik Data Package)",
-  "expected.meta-keys": () => "samo title i path (izvori) ili name, title i path (licence)",
+  "expected.meta-keys": () => "samo title i path (izvori); name, title i path (licence); title, path, email i roles (suradnici); title i description (hr)",
   "expected.meta-title": () => "naslov koji nije prazan",
   "expected.meta-description": () => "opis koji nije prazan",
   "expected.meta-source-title": () => "naslov izvora koji nije prazan",
@@ -106,6 +116,12 @@ export const hr: Catalogue = {
   "expected.meta-licences": () => "popis licenci",
   "expected.meta-one-licence": () => "barem jedna licenca",
   "expected.meta-url": () => "http(s) adresa",
+  "expected.meta-hr-title": () => "hrvatski naslov koji nije prazan",
+  "expected.meta-hr-description": () => "hrvatski opis koji nije prazan",
+  "expected.meta-contributors": () => "popis suradnika",
+  "expected.meta-contributor-title": () => "naziv suradnika koji nije prazan",
+  "expected.meta-email": () => "adresa e-pošte",
+  "expected.meta-role": () => "publisher, contact, creator, author, maintainer ili contributor",
 
   "form.oib-number-cell": () => "OIB u brojčanoj ćeliji",
   "form.oib-zeros-lost": () => "OIB bez vodećih nula",
@@ -216,20 +232,56 @@ export const hr: Catalogue = {
   "summary.watching": (p) => `prati promjene u ${p.dir}/`,
   "summary.rebuilt": (p) => `ponovno izgrađeno: ${p.summary}`,
   "summary.rebuild-failed": () => "ponovna izgradnja nije uspjela; i dalje se poslužuje posljednje ispravno sjedište",
+  "summary.stopped": (p) =>
+    `${WHAT[p.what]} zaustavljen${p.what === "export" ? "" : "a"} signalom ${p.signal}: privremene datoteke su uklonjene${p.left.length === 0 ? "" : `; nije sve uklonjeno: ${p.left.join("; ")}`}`,
+
+  "summary.synced": (p) =>
+    `+${n(p.added)} −${n(p.removed)} ~${n(p.changed)} ${plural(p.added + p.removed + p.changed, "subjekt", "subjekta", "subjekata")}, slijed ${p.from === null ? "nijedan" : String(p.from)} → ${p.to}${p.snapshot === null ? "" : ` (snimka: ${p.snapshot})`}`,
+
+  "serve.refused-host": (p) => `odbijen Host ${p.host} s 400: nije u --allowed-hosts (${p.allowed.join(", ")}); dodajte ga ondje ako je vaš`,
+  "serve.any-host": (p) => `${p.collection} za bilo koji Host (SIGTERM zaustavlja nakon odgovora u tijeku)`,
+  "serve.allowed-hosts": (p) =>
+    `${p.origin}/healthz odgovara na bilo koji Host; API odgovara na Host ${p.allowed.join(", ")}: curl -H 'Host: ${p.host}' ${p.collection} (SIGTERM zaustavlja nakon odgovora u tijeku)`,
+  "serve.stopped": () => "zaustavljeno",
+
+  "warning.no-licence": (p) =>
+    `licenca nije navedena: objavljeni opis (naslovna stranica, datapackage.json, DCAT katalog) ne navodi nijednu; dodajte ${p.file} s "licenses" u mapu podataka (docs/open-data.md)`,
+  "warning.cache-unwritable": (p) => {
+    const where = p.where === "" ? "međuspremnik izgradnje" : p.where;
+    const fix = p.full ? `oslobodite prostor na disku na kojem je ${where}, ili zadajte --cache-dir s mapom na drugom disku, ili --no-cache` : "zadajte --cache-dir s mapom u koju ovaj korisnik smije pisati, ili --no-cache";
+    return `međuspremnik izgradnje ne može se zapisati u ${where} (${reason(p.code)}): izgradnja se nastavlja bez njega; ${fix}`;
+  },
+
+  "lock.took-over": (p) => `${p.shown}: preuzeto zaključavanje procesa ${p.pid} (subjekti ${p.command} od ${p.since}), koji više ne radi`,
+  "lock.waiting": (p) => `${p.shown} upravo piše ${holder(p)}: čeka se da završi`,
 
   "usage.links-files-limits": () => "greška: --links files traži barem jednu veličinu u --limits: običan statički poslužitelj nema usmjerivač koji bi izveo stranice",
   "usage.export-extension": (p) => `greška: --out ${p.out}: očekuje se naziv koji završava s .xlsx ili .csv (iz njega se čita oblik)`,
   "usage.export-format": (p) =>
     `greška: --out ${p.out} ne završava s .${p.format}, a --format ${p.format} piše taj oblik: izgradnja bi ga čitala kao ${p.extension === "" ? "ništa" : p.extension}; nazovite ga .${p.format}`,
 
+  "machine.permission": (p) => `${p.where}: pristup odbijen (${p.syscall}); provjerite dozvole ili odaberite drugu mapu`,
+  "machine.read-only": (p) => `${p.where}: datotečni sustav je samo za čitanje (${p.syscall}); odaberite mapu na sustavu u koji se može pisati`,
+  "machine.no-space": (p) =>
+    `nema mjesta na disku na kojem je ${p.where === "" ? "ono što se zapisuje" : p.where}${p.quota ? " (kvota diska je potrošena)" : ""}: oslobodite prostor na tom disku (df ${p.dir}) ili ${p.temporary ? "postavite TMPDIR na mapu na drugom disku" : "odaberite mapu na drugom disku"}`,
+  "machine.directory-for-file": (p) => `${p.where}: mapa na mjestu gdje treba biti datoteka; uklonite je ili odaberite drugu mapu`,
+  "machine.file-for-directory": (p) => `${p.where}: datoteka na mjestu gdje treba biti mapa; uklonite je ili odaberite drugu mapu`,
+  "machine.open-files": () => "previše otvorenih datoteka: podignite ograničenje (ulimit -n) i pokušajte ponovno",
+  "machine.io": (p) => `${p.where}: ulazno-izlazna greška (${p.syscall}; disk koji otkazuje ili nestali mrežni datotečni sustav): provjerite disk`,
+
+  "error.locked": (p) => `${p.shown} upravo piše ${holder(p)}: pričekajte da završi ili zadajte --wait da se pričeka`,
+  "error.export-cell-too-long": (p) =>
+    `id ${p.id}: ${p.field} ima ${count(p.count, "znak", "znaka", "znakova")}, više nego što ćelija radne knjige prima (${n(p.max)}), pa bi ga Excel pri spremanju skratio; izvezite CSV (--format csv) ili ga skratite u izvoru`,
+  "error.export-not-same": (p) =>
+    `--out ${p.out}: zapisana datoteka ne daje pri čitanju izvezene zapise (${p.why}), pa nije zapisana; prijavite to s podacima koji to uzrokuju`,
+  "reason.read-back-problem": (p) => `${p.field ?? "zapis"}${p.line === undefined ? "" : ` u retku ${p.line}`}: očekuje se ${p.expected}`,
+  "reason.read-back-count": (p) => `pročitano ${n(p.read)} od ${n(p.count)} zapisa`,
+  "reason.value-differs": () => "jedna se vrijednost razlikuje",
+  "error.check-deadline": (p) =>
+    `${p.origin} nije provjeren cijeli unutar --deadline ${p.deadline} s: provjereno ${n(p.checked)} od ${n(p.total)} zahtjeva, od njih ${n(p.failed)} ${plural(p.failed, "se razlikuje", "se razlikuju", "se razlikuje")}`,
   "error.invalid-data": (p) => `${count(p.count, "greška", "greške", "grešaka")} u podacima; ništa nije zapisano`,
   "error.known-problems-invalid": (p) =>
     `${p.path}: očekuje se {"accepted": [{"field", "expected", "value"}, …]} kako ga piše subjekti validate --accept; zapišite ga ponovno sa subjekti validate --accept`,
-  "error.permission": (p) => `${p.where}: pristup odbijen (${p.syscall}); provjerite dozvole ili odaberite drugu mapu`,
-  "error.no-space": (p) => `na uređaju nema mjesta za pisanje ${p.where}: oslobodite prostor i ponovno pokrenite izgradnju`,
-  "error.directory-for-file": (p) => `${p.where}: mapa na mjestu gdje treba biti datoteka; uklonite je ili odaberite drugu mapu`,
-  "error.file-for-directory": (p) => `${p.where}: datoteka na mjestu gdje treba biti mapa; uklonite je ili odaberite drugu mapu`,
-  "error.open-files": () => "previše otvorenih datoteka: podignite ograničenje (ulimit -n) i pokušajte ponovno",
   "error.port-in-use": (p) => `vrata ${p.port} na ${p.host} su zauzeta: zadajte druga s --port (ili --port 0 za bilo koja slobodna)`,
   "error.not-an-address": (p) => `nije moguće slušati na ${p.host}: to nije adresa ovog računala; zadajte drugu s --host`,
   "error.base-url-path": (p) =>

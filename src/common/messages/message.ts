@@ -14,8 +14,16 @@ export const LANGUAGES: readonly Language[] = ["en", "hr"];
 
 /** Every key of the catalogue: English is the reference, every other catalogue has exactly its keys. */
 export type MessageKey = keyof typeof en;
+/**
+ * A parameter that is itself a message (a problem's rule inside an error's sentence): the catalogue
+ * declares it `Said` and receives its sentence in the same language; whoever makes the message
+ * passes the Message.
+ */
+export type Said = string & { readonly __said: true };
+/** The parameters `key`'s function is given, before nested messages are said. */
+type Given<P> = { [F in keyof P]: Exclude<P[F], undefined> extends Said ? Message | Extract<P[F], undefined> : P[F] };
 /** The parameters of `key`'s message: none, or one object. */
-export type ParamsOf<K extends MessageKey> = Parameters<(typeof en)[K]>;
+export type ParamsOf<K extends MessageKey> = Parameters<(typeof en)[K]> extends [infer P] ? [Given<P>] : [];
 /** A catalogue: every key's sentence, taking the same parameters as the English one (a missing key is a type error). */
 export type Catalogue = { readonly [K in MessageKey]: (typeof en)[K] };
 
@@ -53,10 +61,14 @@ export interface Translator {
 /** The translator of `language`. */
 export function translator(language: Language): Translator {
   const catalogue = CATALOGUES[language];
-  const text = (key: MessageKey, params?: unknown): string => (catalogue[key] as (p?: unknown) => string)(params);
+  const text = (key: MessageKey, params?: unknown): string => (catalogue[key] as (p?: unknown) => string)(saidWithin(params));
+  // A parameter that is a message is said first, in the same language.
+  const saidWithin = (params: unknown): unknown =>
+    typeof params !== "object" || params === null || Array.isArray(params) ? params : Object.fromEntries(Object.entries(params).map(([name, value]) => [name, isMessage(value) ? say(value) : value]));
+  const say = (message: Message): string => text(message.key, "params" in message ? message.params : undefined);
   return {
     language,
-    say: (message) => text(message.key, "params" in message ? message.params : undefined),
+    say,
     text: (key, ...params) => text(key, params[0]),
   };
 }

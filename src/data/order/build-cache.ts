@@ -17,11 +17,13 @@
  * (float64), positions (uint32), record ends (uint32) and the rendered bytes.
  */
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writevSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writevSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { VERSION } from "../../core/version.ts";
 import { contentHash } from "../../common/content-hash.ts";
+import { CANNOT_WRITE, isErrno, isFull, realMkdirError } from "../../common/machine-error.ts";
+import { type Message, msg } from "../../common/messages/message.ts";
 import type { Problem } from "../problems/problems.ts";
 import type { SourceBlock } from "../sources/read-json-array.ts";
 import type { RenderedBlock } from "./render-block.ts";
@@ -37,8 +39,12 @@ const SUFFIX = ".block";
 export interface BuildCache {
   /** The block of `file` stored under `key`, or undefined. */
   read(key: string, file: SourceFile): RenderedBlock | undefined;
-  /** The file a block rendered under `key` is stored in (by whoever renders it: storeBlock). */
-  fileOf(key: string): string;
+  /** The file a block rendered under `key` is to be stored in (by whoever renders it: storeBlock); undefined once the cache cannot be written. */
+  fileOf(key: string): string | undefined;
+  /** Takes the line of a store that failed (storeBlock's answer): nothing more is stored, and the build goes on without. */
+  failed(line: Message): void;
+  /** Why the cache could not be used or written (the first reason), if it could not. */
+  readonly warning: Message | undefined;
   /** Removes every stored block but `keys` (those the build just used). */
   keepOnly(keys: Iterable<string>): Promise<void>;
 }
@@ -59,16 +65,39 @@ export function blockKey(strict: boolean, maxFieldLength: number, block: SourceB
   return contentHash(VERSION, "\n", strict ? "strict" : "", "\n", String(maxFieldLength), "\n", String(block.first), "\n", block.hash);
 }
 
-/** The cache of the site in `outDir` (its directory made if missing): one per output directory, so two sites never share one. */
+/** The directory that holds the cache of the site in `outDir`: one per output directory, so two sites never share one. */
+export function cacheDirOf(cacheDir: string, outDir: string): string {
+  return join(cacheDir, createHash("sha1").update(resolve(outDir)).digest("hex").slice(0, 16));
+}
+
+/**
+ * The cache of the site in `outDir` (its directory made if missing). The cache is an optimisation:
+ * a directory it cannot make or write (read-only, full, not a directory) is a warning, and the build
+ * goes on reading every block.
+ */
 export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
-  const dir = join(cacheDir, createHash("sha1").update(resolve(outDir)).digest("hex").slice(0, 16));
-  const fileOf = (key: string): string => join(dir, `${key}${SUFFIX}`);
-  mkdirSync(dir, { recursive: true });
+  const dir = cacheDirOf(cacheDir, outDir);
+  const pathOf = (key: string): string => join(dir, `${key}${SUFFIX}`);
+  let warning: Message | undefined;
+  const fail = (line: Message): void => {
+    warning ??= line;
+  };
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    const real = realMkdirError(dir, error);
+    if (!isErrno(real) || !CANNOT_WRITE.has(real.code ?? "")) throw real;
+    fail(cacheLine(real));
+  }
   return {
-    fileOf,
+    fileOf: (key) => (warning === undefined ? pathOf(key) : undefined),
+    failed: fail,
+    get warning() {
+      return warning;
+    },
     read(key, file) {
       try {
-        return readBlock(fileOf(key), file);
+        return readBlock(pathOf(key), file);
       } catch (error) {
         // A block missing (or going) is a miss: it is parsed again from its source.
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
@@ -78,28 +107,62 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
     async keepOnly(keys) {
       const keep = new Set(Array.from(keys, (key) => `${key}${SUFFIX}`));
       const names = await readdir(dir).catch(() => [] as string[]);
-      await Promise.all(names.filter((name) => !keep.has(name)).map((name) => rm(join(dir, name), { force: true })));
+      await Promise.all(
+        names.filter((name) => !keep.has(name)).map((name) =>
+          rm(join(dir, name), { force: true }).catch((error: unknown) => {
+            if (!isErrno(error) || !CANNOT_WRITE.has(error.code ?? "")) throw error;
+            fail(cacheLine(error));
+          }),
+        ),
+      );
     },
   };
 }
 
-/** Stores a rendered block in `file` (synchronously: it runs in a record thread, beside the rendering). */
-export function storeBlock(file: string, block: RenderedBlock): void {
+/** The warning for a cache that cannot be written: where, why, that the build goes on without it, and what to do. */
+function cacheLine(error: NodeJS.ErrnoException): Message {
+  return msg("warning.cache-unwritable", { where: error.path ?? "", code: error.code ?? "", full: isFull(error.code) });
+}
+
+/**
+ * Stores a rendered block in `file` (synchronously: it runs in a record thread, beside the
+ * rendering); a store the machine refuses (a full disk, a read-only one) answers the line saying
+ * why, for BuildCache.failed, and leaves no file.
+ */
+export function storeBlock(file: string, block: RenderedBlock): Message | undefined {
+  try {
+    writeBlock(file, block);
+    return undefined;
+  } catch (error) {
+    if (!isErrno(error) || !CANNOT_WRITE.has(error.code ?? "")) throw error;
+    // The cache's directory is what the user can act on, not the block's temporary name.
+    return cacheLine(Object.assign(error, { path: dirname(file) }));
+  }
+}
+
+function writeBlock(file: string, block: RenderedBlock): void {
   const header: Header = { format: FORMAT, count: block.ends.length, length: block.bytes.length, hash: block.hash, codes: block.codes, oibs: block.oibs, problems: block.problems, dropped: block.dropped };
   const json = Buffer.from(JSON.stringify(header));
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.length);
   const view = (array: ArrayBufferView): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
   const parts = [length, json, Buffer.alloc(align8(4 + json.length) - 4 - json.length), view(block.ids), view(block.positions), view(block.ends), block.bytes];
-  const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  // `.tmp-<pid>.<part>`: a name remove-leftovers.ts knows, so a killed build's temporaries are found.
+  const tmp = `${file}.tmp-${process.pid}.${Math.random().toString(36).slice(2)}`;
   const fd = openSync(tmp, "w");
   try {
-    const size = parts.reduce((sum, part) => sum + part.byteLength, 0);
-    if (writevSync(fd, parts) !== size) throw new Error(`${tmp}: the block was written short (is the disk full?)`);
-  } finally {
-    closeSync(fd);
+    try {
+      const size = parts.reduce((sum, part) => sum + part.byteLength, 0);
+      // A short write is a full disk that did not say so.
+      if (writevSync(fd, parts) !== size) throw Object.assign(new Error(`${tmp}: written short`), { code: "ENOSPC", syscall: "write", path: tmp });
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
   }
-  renameSync(tmp, file);
 }
 
 /**

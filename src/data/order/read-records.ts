@@ -159,6 +159,7 @@ export async function streamRecords(options: ReadOptions, taker: BlockTaker, cac
     while (waiting.length > keep) {
       const next = waiting.shift() as (typeof waiting)[number];
       const block = await next.rendered;
+      if (block.uncached !== undefined) cache?.failed(block.uncached);
       problems.merge(block.problems, block.dropped);
       oibs.add(block, next.file, options.strict, problems);
       count += block.ends.length;
@@ -180,7 +181,8 @@ export async function streamRecords(options: ReadOptions, taker: BlockTaker, cac
           cacheKeys.push(key);
           const stored = cache.read(key, file);
           if (stored !== undefined) reused += stored.ends.length;
-          waiting.push({ file, rendered: stored ?? render({ ...task, store: cache.fileOf(key) }) });
+          const store = cache.fileOf(key);
+          waiting.push({ file, rendered: stored ?? render(store === undefined ? task : { ...task, store }) });
         },
         record(value, position, source, notes) {
           lines.add(value, position, source, notes);

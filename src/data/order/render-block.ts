@@ -14,6 +14,7 @@ import { placeInCells } from "../sources/sheet-cells.ts";
 import { locate, type SourceFile } from "../sources/source-file.ts";
 import type { FormNote } from "../sources/spreadsheet-forms.ts";
 import { DEFAULT_MAX_FIELD_LENGTH, type RecordSource, validateSubject } from "../rules/validate-subject.ts";
+import { type Message } from "../../common/messages/message.ts";
 
 /** The valid records of a block, rendered as DRF writes them, with their keys; and the block's problems. */
 export interface RenderedBlock {
@@ -36,6 +37,8 @@ export interface RenderedBlock {
   readonly problems: readonly Problem[];
   /** How many more errors of each kind there were (see ProblemCollector.merge). */
   readonly dropped: Readonly<Record<string, number>>;
+  /** Why the block could not be stored in the build cache, when it was to be and could not (BuildCache.failed). */
+  readonly uncached?: Message;
 }
 
 /** A valid code: at least 4 digits (subject-schema.ts). */
@@ -159,6 +162,7 @@ export function renderJsonBlock(task: BlockTask): RenderedBlock {
   const renderer = new BlockRenderer(task.file, task.strict, task.maxFieldLength);
   parseBlock(task.text, task.file, { record: (value, position, source) => renderer.add(value, position, source) }, renderer.problems);
   const block = renderer.finish();
-  if (task.store !== undefined && block.problems.every((p) => p.severity !== "error")) storeBlock(task.store, block);
-  return block;
+  if (task.store === undefined || block.problems.some((p) => p.severity === "error")) return block;
+  const uncached = storeBlock(task.store, block);
+  return uncached === undefined ? block : { ...block, uncached };
 }

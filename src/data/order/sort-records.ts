@@ -19,8 +19,9 @@
  *   | code (UTF-8) | bytes (the rendered record and its "\n")
  * in the machine's byte order (the file never leaves the process that wrote it).
  */
-import { mkdtemp, open, rm, type FileHandle } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
+import { makeScratchDir, type ScratchDir } from "../../common/scratch-dir.ts";
 import type { RenderedBlock } from "./render-block.ts";
 
 /** What the sorter reads of a rendered block (its problems are the caller's to collect). */
@@ -108,7 +109,7 @@ class ExternalSorter implements RecordSorter {
   #held: HeldBlock[] = [];
   #heldBytes = 0;
   #count = 0;
-  #dir: string | undefined;
+  #dir: ScratchDir | undefined;
   #runFiles: string[] = [];
   #state: "adding" | "sorting" | "closed" = "adding";
   /** Open run readers while merging, closed by `close` if the merge is abandoned. */
@@ -153,7 +154,7 @@ class ExternalSorter implements RecordSorter {
     if (this.#dir !== undefined) {
       const dir = this.#dir;
       this.#dir = undefined;
-      await rm(dir, { recursive: true, force: true });
+      await dir.remove();
     }
   }
 
@@ -162,8 +163,9 @@ class ExternalSorter implements RecordSorter {
     const order = sortRun(this.#held);
     this.#held = [];
     this.#heldBytes = 0;
-    this.#dir ??= await mkdtemp(join(this.#parent, "sort-runs-"));
-    const path = join(this.#dir, `run-${this.#runFiles.length}`);
+    // A working directory named for this process: removed on a signal, or by the next build after a kill.
+    this.#dir ??= await makeScratchDir("sort", this.#parent);
+    const path = join(this.#dir.path, `run-${this.#runFiles.length}`);
     this.#runFiles.push(path);
     const handle = await open(path, "w");
     try {

@@ -11,8 +11,9 @@ import { join } from "node:path";
 import { failure, msg } from "../../common/messages/message.ts";
 import { DataError, kindsOf, type Problem, type ProblemKind } from "./problems.ts";
 
-/** Where the accepted warnings are kept: at the top of the data directory (find-sources.ts passes it over). */
-export const KNOWN_PROBLEMS_FILE = "known-problems.json";
+import { KNOWN_PROBLEMS_FILE } from "./known-problems-file.ts";
+
+export { KNOWN_PROBLEMS_FILE } from "./known-problems-file.ts";
 
 
 /** An accepted warning as the baseline keeps it: language-neutral, its rule by the message key (`expected.check-digit`). */
@@ -69,8 +70,10 @@ export async function writeKnownProblems(dataDir: string, warnings: readonly Pro
   const sorted = [...accepted.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, a]) => a);
   const path = join(dataDir, KNOWN_PROBLEMS_FILE);
   const text = `${JSON.stringify({ accepted: sorted }, null, 2)}\n`;
-  await writeFile(`${path}.tmp-${process.pid}`, text);
-  await rename(`${path}.tmp-${process.pid}`, path);
+  // Hidden while it is written: a build reading --data meanwhile never takes it for a file it ignores.
+  const temporary = join(dataDir, `.${KNOWN_PROBLEMS_FILE}.tmp-${process.pid}`);
+  await writeFile(temporary, text);
+  await rename(temporary, path);
   return sorted.length;
 }
 

@@ -14,6 +14,7 @@ import { isCalendarDate } from "./calendar-date.ts";
 import { FIELD_NAMES, type Subject, subjectSchema } from "./subject-schema.ts";
 import { subjectWarnings } from "./subject-warnings.ts";
 import { LOWERCASE_WORD } from "./lowercase-word.ts";
+import { DEFAULT_MAX_FIELD_LENGTH } from "./field-length.ts";
 
 const FIELD_COUNT = FIELD_NAMES.length;
 const STRING_FIELDS = ["jedinstvena_oznaka", "naziv_subjekta", "oib", "razina", "datum_postanka", "institucija_grad", "institucija_email"] as const;
@@ -30,12 +31,7 @@ function lone(text: string): string {
 const OIB = /^[0-9]{11}$/;
 const OZNAKA = /^[0-9]{4,}$/;
 
-/**
- * The longest a text field may be, in characters, unless the maintainer sets another
- * (`--max-field-length`): institution names run to a few hundred characters, a contact field to
- * a few addresses. A longer value is an error, not a page of megabytes.
- */
-export const DEFAULT_MAX_FIELD_LENGTH = 2000;
+export { DEFAULT_MAX_FIELD_LENGTH } from "./field-length.ts";
 /** Nesting deeper than this is reported as such (a subject's fields are flat values). */
 export const MAX_DEPTH = 64;
 const TEXT_FIELDS = ["jedinstvena_oznaka", "naziv_subjekta", "razina", "institucija_grad", "institucija_email"] as const;

@@ -13,6 +13,7 @@ import type { Problem, ProblemSink } from "../problems/problems.ts";
 import { msg } from "../../common/messages/message.ts";
 import type { RecordSink } from "./read-json-array.ts";
 import { locate, type SourceFile } from "./source-file.ts";
+import { unguardFormula } from "./formula-guard.ts";
 import { type FormNote, readCell } from "./spreadsheet-forms.ts";
 import { FIELD_NAMES } from "../rules/subject-schema.ts";
 
@@ -119,7 +120,8 @@ export async function readCsv(file: SourceFile, sink: RecordSink, sinkProblems: 
       for (let i = 0; i < columns.length; i++) {
         const field = columns[i];
         // A column the header reported (not a field) is left out: its records are still checked.
-        if (field !== undefined) subject[field] = readCell(field, record[i] ?? "", notes);
+        // The apostrophe the export put before what a spreadsheet would evaluate comes off (formula-guard.ts).
+        if (field !== undefined) subject[field] = readCell(field, unguardFormula(record[i] ?? ""), notes);
       }
       sink.record(subject, line, undefined, notes);
       await sink.ready?.();

@@ -13,6 +13,7 @@
 import { SaxesParser, type SaxesTagPlain } from "saxes";
 import { type ZipEntries, readEntryText } from "./zip-entries.ts";
 import type { Cell } from "./spreadsheet-forms.ts";
+import { decodeXstring } from "./xstring.ts";
 
 export interface SheetRow {
   /** The 1-based row number. */
@@ -32,12 +33,6 @@ const DAY_MS = 86_400_000;
 
 /** A name without its namespace prefix (`x:row` → `row`): writers may prefix the main namespace. */
 const local = (name: string): string => name.slice(name.indexOf(":") + 1);
-
-/** OOXML's escape for characters XML cannot hold (ST_Xstring): `_x000D_` is a CR, `_x005F_` an underscore. */
-export function decodeXstring(text: string): string {
-  if (!text.includes("_x")) return text;
-  return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
 
 /** Parses a small XML part whole, calling `open` for each element (and `close` as each ends). */
 function parseXml(xml: string, open: (tag: SaxesTagPlain) => void, close?: (name: string) => void): void {

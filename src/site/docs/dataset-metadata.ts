@@ -15,10 +15,23 @@ import { isMessageKey, type Message, type MessageKey, msg } from "../../common/m
 const line = (what: MessageKey) => z.string({ error: what }).trim().min(1, { error: what });
 const url = z.url({ protocol: /^https?$/, error: "expected.meta-url" });
 
+/** A person or body named by the descriptor (a Data Package `contributor`); `roles` says what it is to the data. */
+const contributorSchema = z.strictObject({
+  title: line("expected.meta-contributor-title"),
+  path: url.optional(),
+  email: z.email({ error: "expected.meta-email" }).optional(),
+  roles: z.array(z.enum(["publisher", "contact", "creator", "author", "maintainer", "contributor"], { error: "expected.meta-role" })).optional(),
+});
+
 /** The fields of a Data Package descriptor the build uses (others, such as `resources`, are allowed and ignored). */
 export const metadataSchema = z.object({
+  /** The dataset's IRI in catalogues (DCAT): stable across builds, whatever origin the site is built for. */
+  id: url.optional(),
   title: line("expected.meta-title"),
   description: line("expected.meta-description"),
+  /** The title and description in Croatian (the landing page and the catalogues give both languages). */
+  hr: z.strictObject({ title: line("expected.meta-hr-title"), description: line("expected.meta-hr-description") }).optional(),
+  contributors: z.array(contributorSchema, { error: "expected.meta-contributors" }).optional(),
   sources: z.array(z.strictObject({ title: line("expected.meta-source-title"), path: url.optional() }), { error: "expected.meta-sources" }).min(1, { error: "expected.meta-one-source" }),
   licenses: z
     .array(z.strictObject({ name: line("expected.meta-licence-name").optional(), title: line("expected.meta-licence-title"), path: url }), { error: "expected.meta-licences" })
@@ -26,6 +39,7 @@ export const metadataSchema = z.object({
 });
 
 export type DatasetMetadata = z.infer<typeof metadataSchema>;
+export type Contributor = z.infer<typeof contributorSchema>;
 
 /** What the description says when the data directory holds no descriptor. */
 export const UNDESCRIBED: DatasetMetadata = {
@@ -67,6 +81,16 @@ export async function readMetadata(dataDir: string): Promise<{ metadata: Dataset
     };
   });
   return { metadata: UNDESCRIBED, problems };
+}
+
+/** The contributor with `role` (the first), if any. */
+export function contributorWith(metadata: DatasetMetadata, role: "publisher" | "contact" | "creator"): Contributor | undefined {
+  return metadata.contributors?.find((c) => c.roles?.includes(role) === true);
+}
+
+/** The Croatian title and description, or the registry's own words when the descriptor gives none. */
+export function croatian(metadata: DatasetMetadata): { readonly title: string; readonly description: string } {
+  return metadata.hr ?? { title: "Registar subjekata", description: "Hrvatske institucije (subjekti) s OIB-om, razinom, datumom postanka, mjestom i kontaktom." };
 }
 
 /** The descriptor, or a DataError naming every problem in it. */

@@ -1,26 +1,27 @@
 /**
- * The landing page at `/`: static HTML, no script. What the API is, how many subjects it holds,
- * every field with its rule (read from the published JSON Schema, itself generated from the zod
- * schema), example requests as links, the description files, and the data's source and licence.
+ * The landing page at `/`: static HTML, no script (the JSON-LD block is data, not code), for the
+ * public: Croatian first, English beside it. What the registry is, how many subjects it holds and
+ * when the data last changed, the downloads with their sizes, the publisher, contact, licence and
+ * source, every field with its rule (read from the published JSON Schema, itself generated from the
+ * zod schema), example requests, and the description files. Accessible (WCAG 2.1 AA: one h1 and
+ * ordered headings, each language marked, text contrast above 7:1, a table with header cells).
  * Links are relative, so the page works unchanged on every origin the site is served from.
  */
 import { COLLECTION_PATH } from "../../core/build-links.ts";
 import { PUBLISHED_FILES } from "../../core/published-files.ts";
-import type { DatasetMetadata } from "./dataset-metadata.ts";
+import { DOWNLOAD_KINDS, type Download } from "../../core/download-files.ts";
+import { contributorWith, croatian, type DatasetMetadata } from "./dataset-metadata.ts";
+import type { PropertySchema } from "./data-package.ts";
 
 /** The facts of the build the page shows. */
 export interface LandingFacts {
   readonly count: number;
   readonly maxLimit: number;
-}
-
-interface PropertySchema {
-  readonly type?: string;
-  readonly format?: string;
-  readonly pattern?: string;
-  readonly minLength?: number;
-  readonly minimum?: number;
-  readonly description?: string;
+  readonly downloads: readonly Download[];
+  /** When the data last changed (never the clock: reproducible). */
+  readonly published: Date;
+  /** The schema.org Dataset (schema-org.ts), embedded as JSON-LD. */
+  readonly dataset: Record<string, unknown>;
 }
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
@@ -31,6 +32,16 @@ export function escapeHtml(text: string): string {
 }
 
 const SCHEMA_PATHS = Object.keys(PUBLISHED_FILES).filter((path) => path !== "/");
+
+/** What each description file is, for the list on the page. */
+const DESCRIBED: Readonly<Record<string, { readonly hr: string; readonly en: string }>> = {
+  "/openapi.json": { hr: "OpenAPI 3.1 opis API-ja", en: "the API in OpenAPI 3.1" },
+  "/schema/subject.json": { hr: "JSON shema subjekta", en: "JSON Schema of a subject" },
+  "/schema/page.json": { hr: "JSON shema stranice", en: "JSON Schema of a page" },
+  "/datapackage.json": { hr: "Frictionless Data Package s preuzimanjima", en: "the downloads as a Frictionless Data Package" },
+  "/catalog.ttl": { hr: "DCAT-AP 3.0.1 katalog (Turtle)", en: "the DCAT-AP 3.0.1 catalogue (Turtle)" },
+  "/catalog.jsonld": { hr: "DCAT-AP 3.0.1 katalog (JSON-LD)", en: "the DCAT-AP 3.0.1 catalogue (JSON-LD)" },
+};
 
 /** A field's JSON type and the constraints a schema states, in a few words. */
 function shape(property: PropertySchema): string {
@@ -43,76 +54,150 @@ function shape(property: PropertySchema): string {
   return parts.join(", ");
 }
 
+/** A size in bytes as people read it, in Croatian and English number forms. */
+function size(bytes: number): { hr: string; en: string } {
+  const units = ["B", "KB", "MB", "GB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  const digits = unit === 0 ? 0 : 1;
+  return { hr: `${value.toLocaleString("hr-HR", { maximumFractionDigits: digits })} ${units[unit]}`, en: `${value.toLocaleString("en-GB", { maximumFractionDigits: digits })} ${units[unit]}` };
+}
+
+/** JSON inside a <script> block: `<` escaped, so no text in it can close the block. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value, null, 1).replace(/</g, "\\u003c");
+}
+
 /** The landing page's HTML. */
 export function landingPage(metadata: DatasetMetadata, facts: LandingFacts, subjectSchema: { readonly properties?: Readonly<Record<string, PropertySchema>> }): string {
   const e = escapeHtml;
-  const count = facts.count.toLocaleString("en-US");
+  const hr = croatian(metadata);
+  const count = { hr: facts.count.toLocaleString("hr-HR"), en: facts.count.toLocaleString("en-GB") };
+  const day = facts.published.toISOString().slice(0, 10);
+  const [y, m, d] = day.split("-");
+  const dateHr = `${Number(d)}. ${Number(m)}. ${y}.`;
   const link = (href: string, text = href): string => `<a href="${e(href)}">${e(text)}</a>`;
-  const examples = [
-    [COLLECTION_PATH, "the first page (20 subjects)"],
-    [`${COLLECTION_PATH}?limit=5&offset=10`, "5 subjects from the 11th"],
-    [`${COLLECTION_PATH}?limit=${facts.maxLimit}`, `the largest page (${facts.maxLimit})`],
-    [`${COLLECTION_PATH}?format=api&limit=3`, "format=api, kept in the links"],
+  const both = (hrText: string, enText: string, tag = "p"): string => `<${tag}>${hrText}</${tag}>\n<${tag} lang="en" class="en">${enText}</${tag}>`;
+  const examples: [string, string, string][] = [
+    [COLLECTION_PATH, "prva stranica (20 subjekata)", "the first page (20 subjects)"],
+    [`${COLLECTION_PATH}?limit=5&offset=10`, "5 subjekata od 11.", "5 subjects from the 11th"],
+    [`${COLLECTION_PATH}?limit=${facts.maxLimit}`, `najveća stranica (${facts.maxLimit})`, `the largest page (${facts.maxLimit})`],
+    [`${COLLECTION_PATH}?format=api&limit=3`, "format=api ostaje u poveznicama", "format=api, kept in the links"],
+  ];
+  // Keys of any list: the reader puts in a subject's own (docs/lookup.md).
+  const lookups: [string, string, string][] = [
+    ["/api/", "korijen API-ja", "the API root"],
+    [`${COLLECTION_PATH}<id>/`, "jedan subjekt po id-u", "one subject by id"],
+    [`${COLLECTION_PATH}?oib=<oib>`, "subjekti s tim OIB-om", "the subjects with that OIB"],
+    [`${COLLECTION_PATH}?jedinstvena_oznaka=<oznaka>`, "subjekt s tom oznakom", "the subject with that code"],
   ];
   const fields = Object.entries(subjectSchema.properties ?? {})
-    .map(([name, property]) => `<tr><td><code>${e(name)}</code></td><td>${e(shape(property))}</td><td>${e(property.description ?? "")}</td></tr>`)
+    .map(([name, property]) => `<tr><th scope="row"><code>${e(name)}</code></th><td lang="en">${e(shape(property))}</td><td lang="en">${e(property.description ?? "")}</td></tr>`)
+    .join("\n");
+  const downloads = facts.downloads
+    .map((d) => {
+      const kind = DOWNLOAD_KINDS[d.format];
+      const s = size(d.bytes);
+      return `<tr><th scope="row">${link(d.path)}</th><td>${e(kind.title.hr)}<br><span lang="en">${e(kind.title.en)}</span></td><td>${e(s.hr)}<br><span lang="en">${e(s.en)}</span></td><td><code class="hash">${e(d.sha256)}</code><br>${link(d.immutablePath, "nepromjenjiva kopija / immutable copy")}</td></tr>`;
+    })
     .join("\n");
   const sources = metadata.sources.map((source) => `<li>${source.path === undefined ? e(source.title) : link(source.path, source.title)}</li>`).join("\n");
   const licences = metadata.licenses.map((licence) => `<li>${link(licence.path, licence.title)}</li>`).join("\n");
+  const publisher = contributorWith(metadata, "publisher");
+  const contact = contributorWith(metadata, "contact") ?? publisher;
+  const who = (c: typeof publisher): string =>
+    c === undefined ? "—" : [c.path === undefined ? e(c.title) : link(c.path, c.title), c.email === undefined ? "" : link(`mailto:${c.email}`, c.email)].filter((x) => x !== "").join(", ");
   return `<!doctype html>
-<html lang="en">
+<html lang="hr">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(metadata.title)}</title>
+<title>${e(hr.title)} · ${e(metadata.title)}</title>
+<meta name="description" content="${e(hr.description)}">
+<script type="application/ld+json">
+${scriptJson(facts.dataset)}
+</script>
 <style>
-body { font: 16px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #1a1a1a; }
+body { font: 16px/1.5 system-ui, sans-serif; max-width: 64rem; margin: 2rem auto; padding: 0 1rem; color: #1a1a1a; background: #fff; }
+a { color: #0b4f9c; }
+.en { color: #333; }
 table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
-th, td { border: 1px solid #ccc; padding: 0.3rem 0.5rem; text-align: left; vertical-align: top; }
-code, pre { background: #f3f3f3; border-radius: 3px; padding: 0 0.2rem; }
-pre { padding: 0.5rem; overflow-x: auto; }
-.count { font-size: 1.4rem; }
+th, td { border: 1px solid #767676; padding: 0.3rem 0.5rem; text-align: left; vertical-align: top; }
+thead th { background: #eef1f5; }
+code { background: #f3f3f3; border-radius: 3px; padding: 0 0.2rem; }
+.hash { font-size: 0.75rem; word-break: break-all; }
+.facts { font-size: 1.3rem; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; }
+dt { font-weight: bold; }
 </style>
 </head>
 <body>
-<h1>${e(metadata.title)}</h1>
-<p>${e(metadata.description)}</p>
-<p class="count"><strong id="count">${count} subjects</strong>, served at ${link(COLLECTION_PATH)} as JSON, a page at a time.</p>
+<header>
+<h1>${e(hr.title)} <span lang="en" class="en">/ ${e(metadata.title)}</span></h1>
+${both(e(hr.description), e(metadata.description))}
+<p class="facts"><strong id="count">${count.hr} subjekata</strong> · zadnja promjena podataka <time datetime="${day}" id="changed">${dateHr}</time></p>
+<p class="facts en" lang="en"><strong>${count.en} subjects</strong> · data last changed on <time datetime="${day}">${day}</time></p>
+</header>
+<main>
+<h2>Preuzimanja <span lang="en" class="en">/ Downloads</span></h2>
+${both("Cijeli popis u jednoj datoteci, redom po <code>id</code>, deset polja. Stalna adresa uvijek daje najnoviji popis; nepromjenjiva kopija nosi SHA-256 u imenu.", "The whole list in one file, in <code>id</code> order, the ten fields. The stable URL always gives the latest list; the immutable copy carries its SHA-256 in its name.")}
+${facts.downloads.length === 0 ? both("Ova objava nema preuzimanja.", "This site has no downloads.") : `<table>
+<caption>Preuzimanja / Downloads</caption>
+<thead><tr><th scope="col">datoteka / file</th><th scope="col">oblik / format</th><th scope="col">veličina / size</th><th scope="col">SHA-256</th></tr></thead>
+<tbody>
+${downloads}
+</tbody>
+</table>`}
 
-<h2>Requests</h2>
-<p>The API answers exactly as the original Django REST Framework list did (<code>LimitOffsetPagination</code>):
-<code>limit</code> (default 20, at most ${facts.maxLimit}; a bad value falls back, never an error), <code>offset</code>
-(default 0) and <code>format</code> (<code>api</code> or <code>json</code>; anything else is a 404). Each page holds
-<code>count</code>, <code>next</code>, <code>previous</code> and <code>results</code>, in ascending <code>id</code>.</p>
+<h2>Izdavač, kontakt, licencija, izvor <span lang="en" class="en">/ Publisher, contact, licence, source</span></h2>
+<dl>
+<dt>Izdavač <span lang="en">/ Publisher</span></dt><dd>${who(publisher)}</dd>
+<dt>Kontakt <span lang="en">/ Contact</span></dt><dd>${who(contact)}</dd>
+<dt>Licencija <span lang="en">/ Licence</span></dt><dd>${licences === "" ? "Licencija nije navedena. <span lang=\"en\">No licence is declared.</span>" : `<ul>\n${licences}\n</ul>`}</dd>
+<dt>Izvor <span lang="en">/ Source</span></dt><dd>${sources === "" ? "Izvor nije naveden. <span lang=\"en\">No source is declared.</span>" : `<ul>\n${sources}\n</ul>`}</dd>
+</dl>
+
+<h2>Zahtjevi <span lang="en" class="en">/ Requests</span></h2>
+${both(
+  `API odgovara točno kao izvorni popis u Django REST Frameworku (<code>LimitOffsetPagination</code>): <code>limit</code> (zadano 20, najviše ${facts.maxLimit}), <code>offset</code> (zadano 0) i <code>format</code> (<code>api</code> ili <code>json</code>). Svaka stranica ima <code>count</code>, <code>next</code>, <code>previous</code> i <code>results</code>, uzlazno po <code>id</code>.`,
+  `The API answers exactly as the original Django REST Framework list did (<code>LimitOffsetPagination</code>): <code>limit</code> (default 20, at most ${facts.maxLimit}; a bad value falls back, never an error), <code>offset</code> (default 0) and <code>format</code> (<code>api</code> or <code>json</code>; anything else is a 404). Each page holds <code>count</code>, <code>next</code>, <code>previous</code> and <code>results</code>, in ascending <code>id</code>.`,
+)}
 <ul>
-${examples.map(([href, text]) => `<li>${link(href ?? "")} — ${e(text ?? "")}</li>`).join("\n")}
+${examples.map(([href, hrText, enText]) => `<li>${link(href)} — ${e(hrText)} <span lang="en" class="en">(${e(enText)})</span></li>`).join("\n")}
 </ul>
-<p>Any web page may call it: every answer carries <code>Access-Control-Allow-Origin: *</code> and exposes
-<code>ETag</code> and <code>Allow</code>; preflights are answered, so custom headers and <code>If-None-Match</code> (304) work from a browser.</p>
-
-<h2>Description</h2>
+${both("Jedan subjekt po ključu:", "One subject by its key:")}
 <ul>
-${SCHEMA_PATHS.map((path) => `<li>${link(path)}</li>`).join("\n")}
+${lookups.map(([href, hrText, enText]) => `<li><code>${e(href)}</code> — ${e(hrText)} <span lang="en" class="en">(${e(enText)})</span></li>`).join("\n")}
 </ul>
-<p>The OpenAPI 3.1 document and the JSON Schemas (2020-12) are generated from the same schema that validates the data.</p>
+${both(
+  "Svaki odgovor nosi <code>Access-Control-Allow-Origin: *</code>, pa ga može čitati svaka web-stranica.",
+  "Any web page may call it: every answer carries <code>Access-Control-Allow-Origin: *</code> and exposes <code>ETag</code> and <code>Allow</code>; preflights are answered, so custom headers and <code>If-None-Match</code> (304) work from a browser.",
+)}
 
-<h2>Changes</h2>
-<p>A copy of the list kept elsewhere stays in step through the change feed: ${link("/changes/state.json")} names the current
-sequence and version (the SHA-256 of the whole list as NDJSON) and the snapshot; each later sequence is one diff by id
-(<code>/changes/&lt;sequence&gt;.json</code>). <code>subjekti sync &lt;origin&gt; subjekti.ndjson</code> keeps a local copy verified at every step.
-People can follow the same changes in a feed reader: ${link("/changes/feed.atom")}.</p>
+<h2>Opis za programe i portale <span lang="en" class="en">/ Descriptions for programs and portals</span></h2>
+<ul>
+${SCHEMA_PATHS.map((path) => `<li>${link(path)}${DESCRIBED[path] === undefined ? "" : ` — ${e(DESCRIBED[path].hr)} <span lang="en" class="en">(${e(DESCRIBED[path].en)})</span>`}</li>`).join("\n")}
+</ul>
 
-<h2>Fields of a subject</h2>
+<h2>Promjene <span lang="en" class="en">/ Changes</span></h2>
+${both(
+  `Kopija popisa drugdje ostaje usklađena kroz tok promjena: ${link("/changes/state.json")}; isto za čitače feedova: ${link("/changes/feed.atom")}.`,
+  `A copy of the list kept elsewhere stays in step through the change feed: ${link("/changes/state.json")} names the current sequence and version (the SHA-256 of the whole list as NDJSON) and the snapshot; each later sequence is one diff by id (<code>/changes/&lt;sequence&gt;.json</code>). <code>subjekti sync &lt;origin&gt; subjekti.ndjson</code> keeps a local copy verified at every step. People can follow the same changes in a feed reader: ${link("/changes/feed.atom")}.`,
+)}
+
+<h2>Polja subjekta <span lang="en" class="en">/ Fields of a subject</span></h2>
 <table>
-<thead><tr><th>field</th><th>type</th><th>rule</th></tr></thead>
+<caption>Deset polja, pravila iz JSON sheme <span lang="en">/ The ten fields, rules from the JSON Schema</span></caption>
+<thead><tr><th scope="col">polje / field</th><th scope="col">tip / type</th><th scope="col">pravilo / rule</th></tr></thead>
 <tbody>
 ${fields}
 </tbody>
 </table>
-
-<h2>Data</h2>
-${sources === "" ? "<p>No source is declared (add <code>datapackage.json</code> beside the data).</p>" : `<p>Source:</p>\n<ul>\n${sources}\n</ul>`}
-${licences === "" ? "<p>No licence is declared.</p>" : `<p>Licence:</p>\n<ul>\n${licences}\n</ul>`}
+</main>
 </body>
 </html>
 `;

@@ -3,22 +3,40 @@
  * of the site plan (`_subjekti/docs.<hash>/`). Written like every shard (beside the old version,
  * renamed into place) and published by the manifest's replacement, so a reader never sees a
  * description that does not match the pages; the router serves them at their public paths
- * (published-files.ts). They depend on the count, the options and the dataset's descriptor,
- * never on a record, so a record edit leaves the shard as it was.
+ * (published-files.ts). They depend on the count, the options, the dataset's descriptor and the
+ * downloads' sizes and hashes (and the data's date): a record edit changes them through those.
  */
+import type { Download } from "../../core/download-files.ts";
 import { DOCS_SHARD_KEY, PUBLISHED_FILES } from "../../core/published-files.ts";
 import { VERSION } from "../../core/version.ts";
 import { contentHash } from "../../common/content-hash.ts";
 import type { DatasetMetadata } from "./dataset-metadata.ts";
 import { openApiDocument, pageJsonSchema, subjectJsonSchema } from "./describe-api.ts";
 import { landingPage } from "./landing-page.ts";
+import { dataPackage } from "./data-package.ts";
+import { catalogIris, catalogTriples } from "./dcat-catalog.ts";
+import { toJsonLd, toTurtle } from "./rdf-graph.ts";
+import { schemaOrgDataset } from "./schema-org.ts";
 import type { ShardPlan, SiteOptions } from "../plan-site.ts";
 
-/** Plans the docs shard of a site of `count` subjects. */
-export function planDocs(metadata: DatasetMetadata, count: number, options: Pick<SiteOptions, "maxLimit" | "cacheControl">): ShardPlan {
+/** What the description says about this build's data: how many subjects, the downloads, the date the data last changed. */
+export interface DocsFacts {
+  readonly count: number;
+  readonly downloads: readonly Download[];
+  readonly published: Date;
+}
+
+/** Plans the docs shard of a site. */
+export function planDocs(metadata: DatasetMetadata, facts: DocsFacts, options: Pick<SiteOptions, "maxLimit" | "cacheControl" | "baseUrl">): ShardPlan {
   const subject = subjectJsonSchema();
+  const { count, downloads, published } = facts;
+  const catalog = catalogTriples(metadata, { baseUrl: options.baseUrl, count, downloads, published });
+  const dataset = schemaOrgDataset(metadata, { baseUrl: options.baseUrl, downloads, published, datasetIri: catalogIris(metadata, options.baseUrl).dataset });
   const contents: Record<string, string> = {
-    "/": landingPage(metadata, { count, maxLimit: options.maxLimit }, subject),
+    "/": landingPage(metadata, { count, maxLimit: options.maxLimit, downloads, published, dataset }, subject),
+    "/datapackage.json": `${JSON.stringify(dataPackage(metadata, downloads, subject, published), null, 2)}\n`,
+    "/catalog.ttl": toTurtle(catalog),
+    "/catalog.jsonld": `${JSON.stringify(toJsonLd(catalog), null, 2)}\n`,
     "/openapi.json": JSON.stringify(openApiDocument(metadata, options)),
     "/schema/subject.json": JSON.stringify(subject),
     "/schema/page.json": JSON.stringify(pageJsonSchema()),

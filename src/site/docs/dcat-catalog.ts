@@ -1,0 +1,169 @@
+/**
+ * `/catalog.ttl` and `/catalog.jsonld`: the registry described for open-data portals in DCAT-AP
+ * 3.0.1 (the European profile data.europa.eu and CKAN's DCAT harvester read): one Catalogue, one
+ * Dataset, a Distribution per download with its size and SHA-256, and a Data Service for the API.
+ * The Dataset's IRI is the descriptor's `id`, else one on the base URL: the same in every build,
+ * because a harvester deletes a dataset whose IRI disappears. Controlled values are the EU's
+ * vocabularies (file types, languages, countries, themes, access rights) and IANA's media types,
+ * each typed and placed in its scheme here, so the SHACL shapes can check them without imports.
+ */
+import { COLLECTION_PATH } from "../../core/build-links.ts";
+import { DOWNLOAD_KINDS, type Download } from "../../core/download-files.ts";
+import { type Contributor, contributorWith, croatian, type DatasetMetadata } from "./dataset-metadata.ts";
+import { expand, type Term, type Triple } from "./rdf-graph.ts";
+
+const EU = "http://publications.europa.eu/resource/authority/";
+const IANA = "https://www.iana.org/assignments/media-types/";
+// The https form: DCAT-AP's vocabulary shapes match the algorithm's IRI against ^https://spdx.org/rdf/terms.
+const SPDX_SHA256 = "https://spdx.org/rdf/terms#checksumAlgorithm_sha256";
+const KEYWORDS: readonly (readonly [string, string])[] = [["registar", "hr"], ["tijela javne vlasti", "hr"], ["OIB", "hr"], ["registry", "en"], ["public authorities", "en"]];
+
+export interface CatalogFacts {
+  readonly baseUrl: string;
+  readonly count: number;
+  readonly downloads: readonly Download[];
+  readonly published: Date;
+}
+
+/** The IRIs of the catalogue's nodes. */
+export function catalogIris(metadata: DatasetMetadata, baseUrl: string) {
+  return {
+    catalogue: `${baseUrl}/#catalogue`,
+    dataset: metadata.id ?? `${baseUrl}/#dataset`,
+    service: `${baseUrl}/#api`,
+    publisher: `${baseUrl}/#publisher`,
+    contact: `${baseUrl}/#contact`,
+    distribution: (format: string) => `${baseUrl}/#download-${format}`,
+    checksum: (format: string) => `${baseUrl}/#download-${format}-sha256`,
+  };
+}
+
+/** The catalogue as triples (rdf-graph.ts writes them as Turtle and JSON-LD). */
+export function catalogTriples(metadata: DatasetMetadata, facts: CatalogFacts): Triple[] {
+  const { baseUrl } = facts;
+  const iri = catalogIris(metadata, baseUrl);
+  const triples: Triple[] = [];
+  const add = (subject: string, predicate: string, object: Term): void => void triples.push({ subject, predicate, object });
+  const ref = (target: string): Term => ({ iri: target });
+  const hr = croatian(metadata);
+  const texts = (subject: string, predicate: string, text: { hr: string; en: string }): void => {
+    add(subject, predicate, { value: text.hr, lang: "hr" });
+    add(subject, predicate, { value: text.en, lang: "en" });
+  };
+  const modified: Term = { value: facts.published.toISOString(), datatype: "xsd:dateTime" };
+  /** A concept of a controlled vocabulary, typed and in its scheme. */
+  const concepts = new Map<string, { readonly type: string; readonly scheme: string }>();
+  const concept = (subject: string, predicate: string, value: string, type: string, scheme: string): void => {
+    add(subject, predicate, ref(value));
+    concepts.set(value, { type, scheme });
+  };
+  const licences = metadata.licenses.map((licence) => licence.path);
+  const withLicences = (subject: string): void => {
+    for (const licence of licences) add(subject, "dct:license", ref(licence));
+  };
+  const publisher = contributorWith(metadata, "publisher");
+  const contact = contributorWith(metadata, "contact") ?? publisher;
+
+  // The catalogue.
+  add(iri.catalogue, "a", ref("http://www.w3.org/ns/dcat#Catalog"));
+  texts(iri.catalogue, "dct:title", { hr: `Katalog: ${hr.title}`, en: `Catalogue: ${metadata.title}` });
+  texts(iri.catalogue, "dct:description", { hr: `Otvoreni podaci ${hr.title}: popis za preuzimanje i API.`, en: `The open data of the ${metadata.title}: the list as downloads and an API.` });
+  add(iri.catalogue, "dct:publisher", ref(iri.publisher));
+  add(iri.catalogue, "foaf:homepage", ref(`${baseUrl}/`));
+  concept(iri.catalogue, "dct:language", `${EU}language/HRV`, "dct:LinguisticSystem", `${EU}language`);
+  concept(iri.catalogue, "dct:language", `${EU}language/ENG`, "dct:LinguisticSystem", `${EU}language`);
+  concept(iri.catalogue, "dct:spatial", `${EU}country/HRV`, "dct:Location", `${EU}country`);
+  add(iri.catalogue, "dcat:themeTaxonomy", ref(`${EU}data-theme`));
+  add(`${EU}data-theme`, "a", ref(expand("skos:ConceptScheme")));
+  texts(`${EU}data-theme`, "dct:title", { hr: "Teme podataka (EU)", en: "Data themes (EU)" });
+  add(`${baseUrl}/`, "a", ref(expand("foaf:Document")));
+  add(iri.catalogue, "dct:modified", modified);
+  withLicences(iri.catalogue);
+  add(iri.catalogue, "dcat:dataset", ref(iri.dataset));
+  add(iri.catalogue, "dcat:service", ref(iri.service));
+
+  // The publisher, and the contact point.
+  add(iri.publisher, "a", ref("http://xmlns.com/foaf/0.1/Agent"));
+  add(iri.publisher, "foaf:name", { value: publisher?.title ?? metadata.title });
+  if (publisher?.path !== undefined) add(iri.publisher, "foaf:homepage", ref(publisher.path));
+  if (publisher?.email !== undefined) add(iri.publisher, "foaf:mbox", ref(`mailto:${publisher.email}`));
+  if (contact !== undefined) contactPoint(add, iri.contact, contact);
+
+  // The dataset.
+  add(iri.dataset, "a", ref("http://www.w3.org/ns/dcat#Dataset"));
+  texts(iri.dataset, "dct:title", { hr: hr.title, en: metadata.title });
+  texts(iri.dataset, "dct:description", { hr: hr.description, en: metadata.description });
+  add(iri.dataset, "dct:identifier", { value: iri.dataset });
+  add(iri.dataset, "dct:publisher", ref(iri.publisher));
+  if (contact !== undefined) add(iri.dataset, "dcat:contactPoint", ref(iri.contact));
+  add(iri.dataset, "dct:modified", modified);
+  add(iri.dataset, "dcat:landingPage", ref(`${baseUrl}/`));
+  for (const [word, lang] of KEYWORDS) add(iri.dataset, "dcat:keyword", { value: word, lang });
+  concept(iri.dataset, "dcat:theme", `${EU}data-theme/GOVE`, "skos:Concept", `${EU}data-theme`);
+  texts(`${EU}data-theme/GOVE`, "skos:prefLabel", { hr: "Vlada i javni sektor", en: "Government and public sector" });
+  concept(iri.dataset, "dct:spatial", `${EU}country/HRV`, "dct:Location", `${EU}country`);
+  concept(iri.dataset, "dct:language", `${EU}language/HRV`, "dct:LinguisticSystem", `${EU}language`);
+  concept(iri.dataset, "dct:accessRights", `${EU}access-right/PUBLIC`, "dct:RightsStatement", `${EU}access-right`);
+  // The sources are web pages, not datasets (dct:source's range in DCAT-AP): related resources.
+  for (const source of metadata.sources) if (source.path !== undefined) add(iri.dataset, "dct:relation", ref(source.path));
+  for (const download of facts.downloads) add(iri.dataset, "dcat:distribution", ref(iri.distribution(download.format)));
+
+  // A distribution per download.
+  for (const download of facts.downloads) {
+    const kind = DOWNLOAD_KINDS[download.format];
+    const node = iri.distribution(download.format);
+    const mediaType = kind.mediaType.split(";")[0] as string;
+    add(node, "a", ref("http://www.w3.org/ns/dcat#Distribution"));
+    texts(node, "dct:title", { hr: `Cijeli popis: ${kind.title.hr}`, en: `The whole list: ${kind.title.en}` });
+    texts(node, "dct:description", {
+      hr: `Svih ${facts.count} subjekata, redom po id-u; stalna adresa, isti sadržaj i na ${download.immutablePath}.`,
+      en: `All ${facts.count} subjects, in id order; a stable URL, the same bytes also at ${download.immutablePath}.`,
+    });
+    add(node, "dcat:accessURL", ref(`${baseUrl}${download.path}`));
+    add(node, "dcat:downloadURL", ref(`${baseUrl}${download.path}`));
+    concept(node, "dcat:mediaType", `${IANA}${mediaType}`, "dct:MediaType", `${IANA}`);
+    concept(node, "dct:format", `${EU}file-type/${kind.euFileType}`, "dct:MediaTypeOrExtent", `${EU}file-type`);
+    add(node, "dcat:byteSize", { value: String(download.bytes), datatype: "xsd:nonNegativeInteger" });
+    add(node, "dct:modified", modified);
+    withLicences(node);
+    add(node, "spdx:checksum", ref(iri.checksum(download.format)));
+    add(iri.checksum(download.format), "a", ref("http://spdx.org/rdf/terms#Checksum"));
+    add(iri.checksum(download.format), "spdx:algorithm", ref(SPDX_SHA256));
+    add(iri.checksum(download.format), "spdx:checksumValue", { value: download.sha256, datatype: "xsd:hexBinary" });
+  }
+  if (facts.downloads.length > 0) add(SPDX_SHA256, "a", ref("http://spdx.org/rdf/terms#ChecksumAlgorithm"));
+
+  // The API.
+  add(iri.service, "a", ref("http://www.w3.org/ns/dcat#DataService"));
+  texts(iri.service, "dct:title", { hr: "API: popis subjekata po stranicama (JSON)", en: "API: the list of subjects a page at a time (JSON)" });
+  texts(iri.service, "dct:description", {
+    hr: `${COLLECTION_PATH}?limit=&offset= kao Django REST Framework (LimitOffsetPagination); opis u OpenAPI 3.1.`,
+    en: `${COLLECTION_PATH}?limit=&offset= as Django REST Framework (LimitOffsetPagination); described in OpenAPI 3.1.`,
+  });
+  add(iri.service, "dcat:endpointURL", ref(`${baseUrl}${COLLECTION_PATH}`));
+  add(iri.service, "dcat:endpointDescription", ref(`${baseUrl}/openapi.json`));
+  add(iri.service, "dcat:servesDataset", ref(iri.dataset));
+  add(iri.service, "dct:publisher", ref(iri.publisher));
+  if (contact !== undefined) add(iri.service, "dcat:contactPoint", ref(iri.contact));
+  concept(iri.service, "dct:accessRights", `${EU}access-right/PUBLIC`, "dct:RightsStatement", `${EU}access-right`);
+  withLicences(iri.service);
+
+  // What the values are: licences, and each controlled concept in its scheme.
+  for (const licence of metadata.licenses) {
+    add(licence.path, "a", ref("http://purl.org/dc/terms/LicenseDocument"));
+    add(licence.path, "dct:title", { value: licence.title });
+  }
+  for (const [value, { type, scheme }] of concepts) {
+    add(value, "a", ref(expand(type)));
+    add(value, "skos:inScheme", ref(scheme));
+  }
+  return triples;
+}
+
+/** A contact point (vCard): the contributor's name, e-mail and web address. */
+function contactPoint(add: (subject: string, predicate: string, object: Term) => void, node: string, contact: Contributor): void {
+  add(node, "a", { iri: "http://www.w3.org/2006/vcard/ns#Kind" });
+  add(node, "vcard:fn", { value: contact.title });
+  if (contact.email !== undefined) add(node, "vcard:hasEmail", { iri: `mailto:${contact.email}` });
+  if (contact.path !== undefined) add(node, "vcard:hasURL", { iri: contact.path });
+}

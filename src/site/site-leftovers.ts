@@ -1,0 +1,48 @@
+/**
+ * Every place a build into one output leaves temporaries, in one list: beside the output (a plain
+ * site's `<out>.tmp-<pid>` tree and `<out>.link-<pid>` link, the lock's own temporary), inside its
+ * data root (`<key>.tmp-<pid>` shards, `manifest.json.tmp-<pid>`), in its change feed, in its build
+ * cache, and the working directories in the system's temporary directory. A build starting removes
+ * those of dead processes; a build stopped by a signal removes its own.
+ */
+import { type Dirent, readdirSync, rmSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { DATA_ROOT, shardKeyOf } from "../core/layout.ts";
+import { removeLeftoversSync, type Whose, writerOf } from "../common/remove-leftovers.ts";
+import { removeScratchDirs } from "../common/scratch-dir.ts";
+import { cacheDirOf } from "../data/order/build-cache.ts";
+import { FEED_DIR } from "../feed/feed-format.ts";
+
+/** Removes the temporaries of builds into `outDir` (and of its cache in `cacheDir`) whose process `whose` accepts. */
+export function removeBuildLeftovers(outDir: string, cacheDir: string | null, whose: Whose): void {
+  const out = resolve(outDir);
+  const base = basename(out);
+  const beside = [`${base}.tmp-`, `${base}.link-`, `.${base}.lock.tmp-`];
+  removeLeftoversSync(dirname(out), (name) => beside.some((prefix) => name.startsWith(prefix)), whose);
+  removeShardTemporaries(join(out, DATA_ROOT), whose);
+  const all = (): boolean => true;
+  removeLeftoversSync(join(out, FEED_DIR), all, whose);
+  removeLeftoversSync(join(out, FEED_DIR, "snapshots"), all, whose);
+  if (cacheDir !== null) removeLeftoversSync(cacheDirOf(cacheDir, outDir), all, whose);
+  removeScratchDirs(undefined, whose);
+}
+
+/** Removes the temporaries under a site's data root whose process `whose` accepts: a walk through the key directories, never into a shard. */
+export function removeShardTemporaries(dir: string, whose: Whose): void {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    if (["ENOENT", "ENOTDIR"].includes((error as NodeJS.ErrnoException).code ?? "")) return;
+    throw error;
+  }
+  for (const entry of entries) {
+    const writer = writerOf(entry.name);
+    const path = join(dir, entry.name);
+    if (writer !== null) {
+      if (whose(writer)) rmSync(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
+    } else if (entry.isDirectory() && shardKeyOf(entry.name) === null) {
+      removeShardTemporaries(path, whose);
+    }
+  }
+}

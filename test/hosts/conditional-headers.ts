@@ -1,0 +1,15 @@
+/**
+ * The stand-in CDNs' check on the edge: client headers a real CDN answers with a 304 or a 206
+ * instead of a file's bytes must not reach it when the edge reads a site file for itself. A
+ * stand-in that ignored them (as every one here once did) let the edge forward them unseen; these
+ * refuse such a read, so deleting the edge's header cleaning (src/edge/subjekti.ts) fails the
+ * request table's Range and If-* rows. Web APIs only: the Deno host imports it too.
+ */
+const CONDITIONAL_HEADERS = ["range", "if-range", "if-none-match", "if-match", "if-modified-since", "if-unmodified-since"];
+
+/** A 412 naming the headers when a read of the site file `path` carries any of them; null when it is clean. */
+export function refuseConditional(path: string, headers: Headers | undefined): Response | null {
+  const sent = CONDITIONAL_HEADERS.filter((name) => headers?.has(name) === true);
+  if (sent.length === 0) return null;
+  return new Response(`the stand-in CDN refuses ${path} asked with ${sent.join(", ")}: a real CDN would answer 304 or 206, not the file`, { status: 412 });
+}
