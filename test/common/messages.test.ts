@@ -24,7 +24,7 @@ const SAMPLE = {
   reused: 0, written: 1, writtenBytes: "1 B", unchanged: 1, removed: 1, removedBytes: "1 B", seconds: 1.5, sequence: 2, added: 1, changed: 1, diff: "1 B", url: "u",
   dir: "d", summary: "s", extension: ".csv", syscall: "open", host: "h", port: 1, base: "b", origin: "o", data: "d", epoch: "e", state: "s", snapshot: "s", changes: "c",
   status: 404, version: "v", actual: "a", problem: "p", again: true, manifest: "m", ca: "c", failed: 1, total: 2, listen: "l", digitsCount: 1,
-  allowed: ["a"], collection: "c", shown: "--out o", pid: 1, command: "build", since: "s", holder: { pid: 1, command: "build", since: "s", host: "h" }, what: "build", signal: "SIGINT",
+  allowed: ["a"], collection: "c", pid: 1, command: "build", since: "s", holder: { pid: 1, command: "build", since: "s", host: "h" }, what: "build", signal: "SIGINT",
   left: ["x"], why: "w", read: 1, quota: true, temporary: true, full: true, deadline: 5, checked: 1, from: 1, to: 2,
 };
 const say = (catalogue: Record<string, (p?: unknown) => string>, key: string): string => (catalogue[key] as (p?: unknown) => string)(SAMPLE);
