@@ -164,3 +164,53 @@ describe("what the tool says of the run and the machine, in both languages", () 
     expect(croatian).toMatchObject({ code: 1, stderr: `subjekti: ${file}: datoteka na mjestu gdje treba biti mapa; uklonite je ili odaberite drugu mapu\n` });
   });
 });
+
+describe("the maintainer's day in Croatian: export's refusals, the known warnings, a header problem", () => {
+  it("export refuses an --out inside --data, a missing directory and an extension not the format's, each in one Croatian line", async () => {
+    const work = await tempDir("subjekti-language-");
+    expect(await runCli(["export", "--data", "data", "--out", "data/x.xlsx", "--lang", "hr"])).toMatchObject({
+      code: 1,
+      stderr: "subjekti: --out data/x.xlsx je unutar --data data: sljedeća bi ga izgradnja čitala uz izvore iz kojih je nastao, svaki zapis dvaput; izvezite ga drugdje pa njime zamijenite izvore (subjekti export --out x.xlsx, zatim ga premjestite u data i uklonite izvore koje zamjenjuje)\n",
+    });
+    expect(await runCli(["export", "--data", "data", "--out", join(work, "missing", "x.xlsx"), "--lang", "hr"])).toMatchObject({
+      code: 1,
+      stderr: `subjekti: --out ${join(work, "missing", "x.xlsx")}: mapa ${join(work, "missing")} ne postoji: napravite je ili zadajte drugi --out\n`,
+    });
+    const format = await runCli(["export", "--data", "data", "--out", join(work, "x.csv"), "--format", "xlsx", "--lang", "hr"]);
+    expect(format.code).toBe(2);
+    expect(format.stderr).toMatch(new RegExp(`^greška: --out ${join(work, "x.csv")} ne završava s \\.xlsx, a --format xlsx piše taj oblik: izgradnja bi ga čitala kao \\.csv; nazovite ga \\.xlsx\\n`));
+  });
+
+  it("validate --accept, then the known warnings counted in one line and the summary, in Croatian", async () => {
+    const data = join(await tempDir("subjekti-language-"), "data");
+    await mkdir(data);
+    await copyFile("data/subjekti.json", join(data, "subjekti.json"));
+    const known = join(data, "known-problems.json");
+    expect((await runCli(["validate", "--data", data, "--accept", "--lang", "hr"])).stdout).toBe(`14 upozorenja prihvaćeno kao poznato u ${known}: pregledajte datoteku i predajte je (commit) zajedno s podacima\n`);
+    expect(await runCli(["validate", "--data", data, "--lang", "hr"])).toMatchObject({
+      code: 0,
+      stderr: `14 poznatih upozorenja, prihvaćenih u ${known} (nisu ispisana; subjekti validate --accept bilježi trenutačna)\n`,
+      stdout: "5.758 subjekata u 1 datoteci: ispravno (0 novih upozorenja, 14 poznatih)\n",
+    });
+  });
+});
+
+describe("every problem at once, in Croatian", () => {
+  it("an unknown and a misspelt column with their hints, and the rows still read: the date error in the same run", async () => {
+    const [first] = BASE_SUBJECTS;
+    if (first === undefined) throw new Error("no subject");
+    const fields = Object.keys(first);
+    const header = [...fields.map((f) => (f === "oib" ? "OIB" : f)), "napomena"];
+    const rows = [[...fields.map((f) => first[f]), "provjeriti"], [...fields.map((f) => ({ ...first, id: 3, jedinstvena_oznaka: "0003", datum_postanka: "2023-02-30" })[f]), ""]];
+    const dir = await tempDir("subjekti-language-");
+    await writeFile(join(dir, "x.csv"), [header, ...rows].map((row) => row.map(String).join(";")).join("\r\n"));
+    const { code, stderr } = await runCli(["validate", "--data", dir, "--lang", "hr"]);
+    expect(code).toBe(1);
+    expect(stderr.trimEnd().split("\n")).toEqual([
+      `${dir}/x.csv:1: OIB: očekuje se jedan od deset naziva polja kao stupac (jeste li mislili oib? preimenujte stupac)`,
+      `${dir}/x.csv:1: napomena: očekuje se jedan od deset naziva polja kao stupac (obrišite stupac ili ga preimenujte u jedan od naziva ${fields.join(", ")})`,
+      `${dir}/x.csv:3: datum_postanka: očekuje se stvaran datum GGGG-MM-DD, a nađeno je "2023-02-30" (veljača 2023. ima 28 dana)`,
+      "subjekti: 3 greške u podacima; ništa nije zapisano",
+    ]);
+  });
+});
