@@ -11,7 +11,7 @@
  * second lock, so that two processes finding the same stale lock do not both take it.
  */
 import { readFileSync, unlinkSync } from "node:fs";
-import { link, mkdir, readFile, rm, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -200,8 +200,16 @@ async function takeOver(path: string, stale: LockHolder, text: string): Promise<
   try {
     const now = await readHolder(path);
     if (now !== "gone" && (now === "unreadable" || now.pid !== stale.pid || now.since !== stale.since)) return false;
-    await unlink(path).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error)));
-    return await createWhole(path, text);
+    // Replaced by a rename, never removed and made again: while the name is free, a taker that never
+    // saw the stale lock would create its own, and this takeover's line would be lost.
+    const temporary = `${path}.tmp-${process.pid}.${Math.random().toString(36).slice(2)}`;
+    try {
+      await writeFile(temporary, text);
+      await rename(temporary, path);
+    } finally {
+      await rm(temporary, { force: true });
+    }
+    return true;
   } finally {
     await rm(guard, { force: true });
   }
