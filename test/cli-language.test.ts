@@ -4,16 +4,19 @@
  * records, as a maintainer meets them: a source that repeats another in one line, two subjects with
  * one OIB, a date error and a duplicate code in one run, a date cell shown as a date.
  */
-import { copyFile, mkdir, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadExcelJs } from "../src/export/load-exceljs.ts";
 import { runCli } from "./_cli.ts";
-import { tempDir } from "./_tree.ts";
+import { useTempDir } from "./_tree.ts";
 import { BASE_SUBJECTS, sourceText, writeSource } from "./site/_read.ts";
 
 const BAD = "test/fixtures/bad-many";
+const work = useTempDir();
+/** A directory of its own for one test, inside the file's temporary directory (removed after). */
+const fresh = (): Promise<string> => mkdtemp(join(work.path, "language-"));
 
 describe("problems, summaries and errors in the maintainer's language", () => {
   const ENGLISH = [
@@ -72,7 +75,7 @@ describe("problems, summaries and errors in the maintainer's language", () => {
 describe("the rules across records, as a maintainer meets them", () => {
   let sampleWithWorkbook: string;
   beforeAll(async () => {
-    const work = await tempDir("subjekti-repeat-");
+    const work = await fresh();
     sampleWithWorkbook = join(work, "data");
     await mkdir(sampleWithWorkbook);
     await copyFile("data/subjekti.json", join(sampleWithWorkbook, "subjekti.json"));
@@ -116,7 +119,7 @@ describe("the rules across records, as a maintainer meets them", () => {
   });
 
   it("a date cell where text belongs -> shown as the date 1999-12-31, never 1999-12-31T00:00:00.000Z", async () => {
-    const dir = await tempDir("subjekti-date-cell-");
+    const dir = await fresh();
     const workbook = new (loadExcelJs().Workbook)();
     const sheet = workbook.addWorksheet("subjekti");
     const [header, ...rows] = sourceText(BASE_SUBJECTS, "csv").trimEnd().split("\n").map((line) => line.split(","));
@@ -135,7 +138,7 @@ describe("what the tool says of the run and the machine, in both languages", () 
 
   it("a build whose data declares no licence -> the warning, then the build", async () => {
     const data = await three();
-    const out = join(await tempDir("subjekti-language-"), "site");
+    const out = join(await fresh(), "site");
     const warning = (await runCli(["build", "--data", data, "--out", out, "--quiet", "--no-cache"])).stderr;
     expect(warning).toBe('subjekti: warning: no licence is declared: the published description (the landing page, datapackage.json, the DCAT catalogue) names none; add datapackage.json with "licenses" to the data directory (docs/open-data.md)\n');
     const croatian = await runCli(["build", "--data", data, "--out", out, "--quiet", "--no-cache", "--lang", "hr"]);
@@ -144,10 +147,10 @@ describe("what the tool says of the run and the machine, in both languages", () 
 
   it("an output another build is writing -> one line naming the holder, exit 1", async () => {
     const data = await three();
-    const work = await tempDir("subjekti-language-");
+    const here = await fresh();
     const since = "2026-11-25T00:00:00.000Z";
-    await writeFile(join(work, ".site.lock"), JSON.stringify({ pid: process.pid, host: hostname(), command: "build", since }));
-    const out = join(work, "site");
+    await writeFile(join(here, ".site.lock"), JSON.stringify({ pid: process.pid, host: hostname(), command: "build", since }));
+    const out = join(here, "site");
     const english = await runCli(["build", "--data", data, "--out", out, "--quiet"]);
     expect(english).toMatchObject({ code: 1, stderr: `subjekti: --out ${out} is being written by process ${process.pid} (subjekti build since ${since}): wait for it to finish, or pass --wait to wait for it\n` });
     const croatian = await runCli(["build", "--data", data, "--out", out, "--quiet", "--lang", "hr"]);
@@ -156,7 +159,7 @@ describe("what the tool says of the run and the machine, in both languages", () 
 
   it("a machine error (a file where --out's directory belongs) -> one line naming the place, exit 1", async () => {
     const data = await three();
-    const file = join(await tempDir("subjekti-language-"), "file");
+    const file = join(await fresh(), "file");
     await writeFile(file, "x");
     const english = await runCli(["build", "--data", data, "--out", join(file, "site"), "--quiet", "--no-cache"]);
     expect(english).toMatchObject({ code: 1, stderr: `subjekti: ${file}: a file where a directory belongs; remove it or pick another directory\n` });
@@ -167,22 +170,22 @@ describe("what the tool says of the run and the machine, in both languages", () 
 
 describe("the maintainer's day in Croatian: export's refusals, the known warnings, a header problem", () => {
   it("export refuses an --out inside --data, a missing directory and an extension not the format's, each in one Croatian line", async () => {
-    const work = await tempDir("subjekti-language-");
+    const here = await fresh();
     expect(await runCli(["export", "--data", "data", "--out", "data/x.xlsx", "--lang", "hr"])).toMatchObject({
       code: 1,
       stderr: "subjekti: --out data/x.xlsx je unutar --data data: sljedeća bi ga izgradnja čitala uz izvore iz kojih je nastao, svaki zapis dvaput; izvezite ga drugdje pa njime zamijenite izvore (subjekti export --out x.xlsx, zatim ga premjestite u data i uklonite izvore koje zamjenjuje)\n",
     });
-    expect(await runCli(["export", "--data", "data", "--out", join(work, "missing", "x.xlsx"), "--lang", "hr"])).toMatchObject({
+    expect(await runCli(["export", "--data", "data", "--out", join(here, "missing", "x.xlsx"), "--lang", "hr"])).toMatchObject({
       code: 1,
-      stderr: `subjekti: --out ${join(work, "missing", "x.xlsx")}: mapa ${join(work, "missing")} ne postoji: napravite je ili zadajte drugi --out\n`,
+      stderr: `subjekti: --out ${join(here, "missing", "x.xlsx")}: mapa ${join(here, "missing")} ne postoji: napravite je ili zadajte drugi --out\n`,
     });
-    const format = await runCli(["export", "--data", "data", "--out", join(work, "x.csv"), "--format", "xlsx", "--lang", "hr"]);
+    const format = await runCli(["export", "--data", "data", "--out", join(here, "x.csv"), "--format", "xlsx", "--lang", "hr"]);
     expect(format.code).toBe(2);
-    expect(format.stderr).toMatch(new RegExp(`^greška: --out ${join(work, "x.csv")} ne završava s \\.xlsx, a --format xlsx piše taj oblik: izgradnja bi ga čitala kao \\.csv; nazovite ga \\.xlsx\\n`));
+    expect(format.stderr).toMatch(new RegExp(`^greška: --out ${join(here, "x.csv")} ne završava s \\.xlsx, a --format xlsx piše taj oblik: izgradnja bi ga čitala kao \\.csv; nazovite ga \\.xlsx\\n`));
   });
 
   it("validate --accept, then the known warnings counted in one line and the summary, in Croatian", async () => {
-    const data = join(await tempDir("subjekti-language-"), "data");
+    const data = join(await fresh(), "data");
     await mkdir(data);
     await copyFile("data/subjekti.json", join(data, "subjekti.json"));
     const known = join(data, "known-problems.json");
@@ -202,7 +205,7 @@ describe("every problem at once, in Croatian", () => {
     const fields = Object.keys(first);
     const header = [...fields.map((f) => (f === "oib" ? "OIB" : f)), "napomena"];
     const rows = [[...fields.map((f) => first[f]), "provjeriti"], [...fields.map((f) => ({ ...first, id: 3, jedinstvena_oznaka: "0003", datum_postanka: "2023-02-30" })[f]), ""]];
-    const dir = await tempDir("subjekti-language-");
+    const dir = await fresh();
     await writeFile(join(dir, "x.csv"), [header, ...rows].map((row) => row.map(String).join(";")).join("\r\n"));
     const { code, stderr } = await runCli(["validate", "--data", dir, "--lang", "hr"]);
     expect(code).toBe(1);
