@@ -7,9 +7,11 @@
 import { createHash } from "node:crypto";
 import { answerRequest, type SendAnswer, type SiteHost } from "../core/answer-request.ts";
 import type { Download } from "../core/download-files.ts";
-import { describeError, SubjektiError } from "../core/errors.ts";
+import { describeError } from "../core/errors.ts";
 import { chunkPath } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";
+import { msg } from "../common/messages/message.ts";
+import { failure } from "../common/messages/translate.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
 import { compareAnswer, type Difference } from "./compare-answer.ts";
 import { readSiteManifest } from "../common/read-site-manifest.ts";
@@ -179,7 +181,7 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
   }
   if (unreachable !== undefined) {
     const via = options.connect === undefined ? "" : ` (connecting to ${options.connect.host}:${options.connect.port})`;
-    throw new SubjektiError("UNREACHABLE", `${origin.origin}${via}: ${describeError(unreachable)}: ${connectionHint(unreachable)}`);
+    throw failure("UNREACHABLE", msg("error.unreachable", { where: `${origin.origin}${via}`, detail: describeError(unreachable), hint: connectionHint(unreachable) }));
   }
   // Settled in any order: reported in the plan's.
   const failures = [...[...failed.keys()].sort((a, b) => a - b).map((index) => failed.get(index) as Failure), ...downloadFailures];
@@ -219,9 +221,9 @@ function deploymentOrigin(url: string): URL {
   try {
     parsed = new URL(url);
   } catch {
-    throw new SubjektiError("BAD_URL", `"${url}" is not a URL: pass the deployment's address, such as https://example.org`);
+    throw failure("BAD_URL", msg("error.not-url", { url }));
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new SubjektiError("BAD_URL", `"${url}" is not an http or https URL`);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw failure("BAD_URL", msg("error.not-http", { url }));
   return new URL(parsed.origin);
 }
 
@@ -263,6 +265,6 @@ async function expectedAnswer(probe: Probe, headers: Readonly<Record<string, str
   );
   if (answer.kind !== "send") throw new Error(`the core leaves ${probe.target} to the static site; subjekti check asks only the API`);
   // The built site itself cannot answer: there is nothing to compare against.
-  if (answer.status === 503) throw new SubjektiError("NO_SITE", `the built site cannot answer ${probe.target}: ${answer.body instanceof Uint8Array ? new TextDecoder().decode(answer.body) : "503"}`);
+  if (answer.status === 503) throw failure("NO_SITE", msg("error.site-cannot-answer", { target: probe.target, detail: answer.body instanceof Uint8Array ? new TextDecoder().decode(answer.body) : "503" }));
   return answer;
 }

@@ -2,7 +2,8 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { DEFAULT_DOWNLOADS, DOWNLOAD_FORMATS, type DownloadFormat, isDownloadFormat } from "../core/download-files.ts";
 import type { Form } from "../core/layout.ts";
-import { SubjektiError } from "../core/errors.ts";
+import { msg } from "../common/messages/message.ts";
+import { failure } from "../common/messages/translate.ts";
 import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "../site/build-options.ts";
 import { type Target, TARGETS } from "../site/targets.ts";
 import type { LinkKind } from "../site/site-shape.ts";
@@ -76,7 +77,7 @@ export function buildOptionsOf(flags: BuildFlags, env: Io["env"]): BuildOptions 
   };
 }
 
-export function addBuildCommand(program: Command, { io, problems }: CommandContext): void {
+export function addBuildCommand(program: Command, { io, problems, tr }: CommandContext): void {
   const build = program
     .command("build")
     .description("validate data/ and pre-render the site into dist/")
@@ -105,18 +106,19 @@ export function addBuildCommand(program: Command, { io, problems }: CommandConte
     // With --json a build that fails prints its problems as JSON lines on stdout, as validate --json does.
     problems.json = flags.json;
     const options = buildOptionsOf(flags, io.env);
-    if (options.links === "files" && options.limits.length === 0) build.error("error: --links files needs at least one of --limits: a plain static host has no router to derive pages", { exitCode: 2 });
+    if (options.links === "files" && options.limits.length === 0) build.error(tr.text("usage.links-files-limits"), { exitCode: 2 });
     await checkDirs({ data: options.dataDir, out: options.outDir });
     // Refused before the data is read: with --links files, --out must be free or the link a build made.
     const plain = await import("../site/write-plain-site.ts");
     if (options.links === "files") await plain.readPlainOut(options.outDir);
-    else if (await plain.isPlainOut(options.outDir)) throw new SubjektiError("OUT_IS_PLAIN", `--out ${options.outDir} is a site of plain files (built with --links files): pass --links files to rebuild it, or another --out`);
+    else if (await plain.isPlainOut(options.outDir)) throw failure("OUT_IS_PLAIN", msg("error.out-is-plain", { out: options.outDir }));
     const [{ buildSite }, { jsonReport, printBuildReport, progressBar }] = await Promise.all([import("../site/build-site.ts"), import("../site/build-report.ts")]);
     const bar = options.quiet ? undefined : progressBar(io.stderr);
-    const report = await stoppable(io, "build", () => buildSite(options, bar?.update, (line) => io.stderr.write(`subjekti: ${line}\n`)));
+    const report = await stoppable(io, tr, "build", () => buildSite(options, bar?.update, (line) => io.stderr.write(`subjekti: ${tr.say(line)}\n`)));
     bar?.done();
-    for (const warning of [...report.overLimits, ...report.notes]) io.stderr.write(`subjekti: warning: ${warning}\n`);
-    if (report.cacheWarning !== undefined) io.stderr.write(`subjekti: warning: ${report.cacheWarning}\n`);
+    for (const warning of report.overLimits) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: warning })}\n`);
+    for (const note of report.notes) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: tr.say(note) })}\n`);
+    if (report.cacheWarning !== undefined) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: tr.say(report.cacheWarning) })}\n`);
     if (flags.json) {
       // stdout holds the report alone, so it can be piped to a parser; the warnings are in it.
       io.stdout.write(jsonReport(report, options));
@@ -126,6 +128,6 @@ export function addBuildCommand(program: Command, { io, problems }: CommandConte
     if (report.known !== undefined) problems.all = true;
     await problems.print(report.warnings, report.kinds);
     problems.printKnown(report.known);
-    printBuildReport(report, options, io.stdout);
+    printBuildReport(report, options, io.stdout, tr);
   });
 }

@@ -1,7 +1,8 @@
 /** `subjekti check`: a deployment (or the preview) verified against the built site (src/check). */
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { SubjektiError } from "../core/errors.ts";
+import { msg } from "../common/messages/message.ts";
+import { failure } from "../common/messages/translate.ts";
 import { terminalLines } from "../common/terminal-text.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { connectTo, positiveInt } from "./options.ts";
@@ -52,9 +53,9 @@ export function addCheckCommand(program: Command, { io }: CommandContext): void 
         try {
           ca = await readFile(flags.ca, "utf8");
         } catch (error) {
-          throw new SubjektiError("BAD_CA", `--ca ${flags.ca}: cannot read it (${(error as NodeJS.ErrnoException).code ?? "error"}): pass a PEM file of certificates`);
+          throw failure("BAD_CA", msg("error.ca-unreadable", { ca: flags.ca, detail: (error as NodeJS.ErrnoException).code ?? "error" }));
         }
-        if (!ca.includes("-----BEGIN CERTIFICATE-----")) throw new SubjektiError("BAD_CA", `--ca ${flags.ca}: no PEM certificate in it (expected -----BEGIN CERTIFICATE-----)`);
+        if (!ca.includes("-----BEGIN CERTIFICATE-----")) throw failure("BAD_CA", msg("error.ca-not-pem", { ca: flags.ca }));
       }
       const bar = flags.quiet ? undefined : progressBar(io.stderr, Date.now, "requests");
       const report = await checkSite({ url, dir: flags.dir, concurrency: flags.concurrency, sample: flags.sample, seed: flags.seed, etags: flags.etags, connect: flags.connect, timeoutMs: flags.timeout, deadlineMs: flags.deadline * 1000, trust: { ca, insecure: flags.insecure }, progress: bar?.update }).finally(() => bar?.done());
@@ -62,10 +63,10 @@ export function addCheckCommand(program: Command, { io }: CommandContext): void 
       io.stdout.write(terminalLines(flags.json ? jsonReport(report).trimEnd().split("\n") : formatReport(report)));
       if (report.deadline !== null) {
         const checked = report.total - report.deadline.unchecked;
-        throw new SubjektiError("CHECK_FAILED", `${report.origin} was not checked whole within --deadline ${flags.deadline} s: ${checked} of ${report.total} requests checked, ${report.failures.length} of them differ`);
+        throw failure("CHECK_FAILED", msg("error.check-deadline", { origin: report.origin, deadline: flags.deadline, checked, total: report.total, failed: report.failures.length }));
       }
-      if (report.failures.length > 0) throw new SubjektiError("CHECK_FAILED", `${report.failures.length} of ${report.total} requests to ${report.origin} differ from ${flags.dir}`);
+      if (report.failures.length > 0) throw failure("CHECK_FAILED", msg("error.check-failed", { failed: report.failures.length, total: report.total, origin: report.origin, dir: flags.dir }));
       const stale = report.fromFiles?.notFromFiles.length ?? 0;
-      if (stale > 0) throw new SubjektiError("CHECK_FAILED", `${stale} answers of ${report.origin} that nginx should send from files came from subjekti serve: regenerate the nginx configuration (subjekti nginx) and reload nginx`);
+      if (stale > 0) throw failure("CHECK_FAILED", msg("error.check-not-from-files", { count: stale, origin: report.origin }));
     });
 }

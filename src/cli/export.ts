@@ -2,7 +2,8 @@
 import { stat } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, relative, resolve } from "node:path";
 import { type Command, Option } from "commander";
-import { SubjektiError } from "../core/errors.ts";
+import { type Message, msg } from "../common/messages/message.ts";
+import { failure } from "../common/messages/translate.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { checkDirs, type ReadFlags, readOptionsOf, withReadOptions } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
@@ -15,14 +16,11 @@ import { stoppable } from "./stop-on-signal.ts";
 async function checkOut(out: string, data: string): Promise<void> {
   const folder = dirname(resolve(out));
   if (!(await stat(folder).then((s) => s.isDirectory(), () => false))) {
-    throw new SubjektiError("EXPORT_NO_DIR", `--out ${out}: the directory ${dirname(out)} does not exist: create it, or pass another --out`);
+    throw failure("EXPORT_NO_DIR", msg("error.export-no-dir", { out, dir: dirname(out) }));
   }
   const inside = relative(resolve(data), resolve(out));
   if (inside !== "" && !inside.startsWith("..") && !isAbsolute(inside)) {
-    throw new SubjektiError(
-      "EXPORT_INTO_DATA",
-      `--out ${out} is inside --data ${data}: the next build would read it beside the sources it came from, every record twice; export elsewhere, then replace the sources with it (subjekti export --out ${basename(out)}, then move it into ${data} and remove the sources it replaces)`,
-    );
+    throw failure("EXPORT_INTO_DATA", msg("error.export-into-data", { out, data, name: basename(out) }));
   }
 }
 
@@ -32,7 +30,7 @@ interface ExportFlags extends ReadFlags {
   readonly wait: boolean;
 }
 
-export function addExportCommand(program: Command, { io, problems }: CommandContext): void {
+export function addExportCommand(program: Command, { io, problems, tr }: CommandContext): void {
   const exporting = program
     .command("export")
     .description("write the validated records as a spreadsheet to edit: .xlsx (OIB and code as text cells) or CSV (UTF-8 with BOM, ;)")
@@ -45,14 +43,14 @@ export function addExportCommand(program: Command, { io, problems }: CommandCont
     // The extension says what the next build reads the file as: it must be the format's.
     const extension = extname(flags.out).toLowerCase();
     const format = flags.format ?? (extension === ".csv" ? "csv" : extension === ".xlsx" ? "xlsx" : undefined);
-    if (format === undefined) return exporting.error(`error: --out ${flags.out}: expected a name ending in .xlsx or .csv (the format is read from it)`, { exitCode: 2 });
-    if (extension !== `.${format}`) exporting.error(`error: --out ${flags.out} does not end in .${format}, as --format ${format} writes: a build would read it as ${extension === "" ? "nothing" : extension}; name it .${format}`, { exitCode: 2 });
+    if (format === undefined) return exporting.error(tr.text("usage.export-extension", { out: flags.out }), { exitCode: 2 });
+    if (extension !== `.${format}`) exporting.error(tr.text("usage.export-format", { out: flags.out, format, extension }), { exitCode: 2 });
     await checkDirs({ data: flags.data });
     await checkOut(flags.out, flags.data);
     const { exportRecords } = await import("../export/export-records.ts");
-    const notice = (line: string): unknown => io.stderr.write(`subjekti: ${line}\n`);
-    const report = await stoppable(io, "export", () => exportRecords({ ...readOptionsOf(flags), format, out: flags.out, wait: flags.wait, notice }));
+    const notice = (line: Message): unknown => io.stderr.write(`subjekti: ${tr.say(line)}\n`);
+    const report = await stoppable(io, tr, "export", () => exportRecords({ ...readOptionsOf(flags), format, out: flags.out, wait: flags.wait, notice }));
     await problems.print(report.warnings, report.kinds);
-    io.stdout.write(`exported ${report.count} subjects to ${flags.out} (${format})\n`);
+    io.stdout.write(`${tr.text("summary.exported", { count: report.count, out: flags.out, format })}\n`);
   });
 }

@@ -13,7 +13,8 @@
  * build (BENCHMARKS.md, "Start-up").
  */
 import { pathToFileURL } from "node:url";
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
+import { chooseLanguage, LANGUAGES, sayFailure, translator } from "../common/messages/translate.ts";
 import { isErrno, machineErrorLine } from "../common/machine-error.ts";
 import { SubjektiError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
@@ -35,7 +36,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<AddCommand>>> = {
   sync: async () => (await import("./sync.ts")).addSyncCommand,
   serve: async () => {
     const { addServeCommand } = await import("./serve.ts");
-    return (program, context) => addServeCommand(program, context.io, context.listening);
+    return (program, context) => addServeCommand(program, context.io, context.tr, context.listening);
   },
   nginx: async () => {
     const { addNginxCommand } = await import("./nginx.ts");
@@ -44,23 +45,36 @@ const COMMANDS: Readonly<Record<string, () => Promise<AddCommand>>> = {
 };
 
 /**
- * The commands to load for `argv`: the one it names (the program has no option that takes a value,
- * so its first word that is no option is the command), none for `--version` alone, else every one,
- * for the help that lists them and the "did you mean" of a misspelt name.
+ * The commands to load for `argv`: the one it names (the program's one option that takes a value is
+ * --lang, so its first other word that is no option is the command), none for `--version` alone,
+ * else every one, for the help that lists them and the "did you mean" of a misspelt name.
  */
 function commandsFor(argv: readonly string[]): string[] {
-  const named = argv.find((arg) => !arg.startsWith("-"));
+  const named = argv.find((arg, i) => !arg.startsWith("-") && argv[i - 1] !== "--lang");
   if (named !== undefined && Object.hasOwn(COMMANDS, named)) return [named];
   if (argv.length === 1 && (argv[0] === "-V" || argv[0] === "--version")) return [];
   return Object.keys(COMMANDS);
 }
 
+/** The value of `--lang` in `argv`, read before commander parses it: every line, usage errors included, is in that language. */
+function langFlag(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "--") break;
+    if (arg === "--lang") return argv[i + 1];
+    if (arg.startsWith("--lang=")) return arg.slice("--lang=".length);
+  }
+  return undefined;
+}
+
 /** Runs the CLI on `argv` (without node and the script); resolves to the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   let server: { host: string; port: number } | undefined;
+  const tr = translator(chooseLanguage(langFlag(argv), io.env));
   const context: CommandContext = {
     io,
-    problems: problemOutput(io),
+    tr,
+    problems: problemOutput(io, tr),
     listening: (address) => {
       server = address;
     },
@@ -68,6 +82,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const program = new Command("subjekti")
     .description("The Registry of Subjects as a static JSON API")
     .version(VERSION)
+    .addOption(new Option("--lang <language>", "the language of problems, summaries and errors: hr or en (default: the locale, LC_ALL, LC_MESSAGES or LANG; hr… is Croatian, else English)").choices(LANGUAGES))
     .showHelpAfterError()
     .exitOverride()
     // Help wraps at 80 columns on every terminal: the same text the help snapshot
@@ -88,21 +103,21 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       // Loaded already when a DataError was thrown: the import costs nothing then.
       const { DataError } = await import("../data/problems/problems.ts");
       if (error instanceof DataError) await context.problems.print(error.problems, error.kinds);
-      io.stderr.write(terminalLines([`subjekti: ${error.message}`]));
+      io.stderr.write(terminalLines([`subjekti: ${sayFailure(error, tr)}`]));
       return 1;
     }
     const errno = error as NodeJS.ErrnoException;
     if (errno.code === "EADDRINUSE" && server !== undefined) {
-      io.stderr.write(terminalLines([`subjekti: port ${server.port} on ${server.host} is in use: pass another --port (or --port 0 for any free one)`]));
+      io.stderr.write(terminalLines([`subjekti: ${tr.text("error.port-in-use", server)}`]));
       return 1;
     }
     if (errno.code === "EADDRNOTAVAIL" && server !== undefined) {
-      io.stderr.write(terminalLines([`subjekti: cannot listen on ${server.host}: not an address of this machine; pass another --host`]));
+      io.stderr.write(terminalLines([`subjekti: ${tr.text("error.not-an-address", server)}`]));
       return 1;
     }
     const line = isErrno(errno) ? machineErrorLine(errno) : undefined;
     if (line === undefined) throw error;
-    io.stderr.write(terminalLines([`subjekti: ${line}`]));
+    io.stderr.write(terminalLines([`subjekti: ${tr.say(line)}`]));
     return 1;
   }
 }

@@ -6,7 +6,8 @@
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import type { Io } from "./io.ts";
-import { SubjektiError } from "../core/errors.ts";
+import { msg } from "../common/messages/message.ts";
+import { failure } from "../common/messages/translate.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 
 interface NginxFlags {
@@ -73,15 +74,15 @@ export function addNginxCommand(program: Command, io: Io): void {
     .option("--upstream <address>", "where `subjekti serve` listens: host:port or unix:/path", UPSTREAM, "127.0.0.1:8081")
     .action(async (flags: NginxFlags) => {
       const root = resolve(flags.dir);
-      if (/[\s'"{};$\\]/.test(root)) throw new SubjektiError("BAD_DIR", `--dir ${root}: nginx's root cannot hold spaces, quotes, braces, ; $ or \\ here; move the site`);
+      if (/[\s'"{};$\\]/.test(root)) throw failure("BAD_DIR", msg("error.nginx-root", { dir: root }));
       const [{ readSiteManifest }, { nginxConfig }] = await Promise.all([import("../common/read-site-manifest.ts"), import("../nginx/nginx-config.ts")]);
       const manifest = await readSiteManifest(root);
       const tls = /\sssl(?:\s|$)/.test(flags.listen);
       if (tls && (flags.sslCertificate === undefined || flags.sslCertificateKey === undefined)) {
-        throw new SubjektiError("BAD_TLS", `--listen '${flags.listen}' needs --ssl-certificate <file> and --ssl-certificate-key <file>`);
+        throw failure("BAD_TLS", msg("error.tls-needs-certificate", { listen: flags.listen }));
       }
       if (!tls && (flags.sslCertificate !== undefined || flags.sslCertificateKey !== undefined)) {
-        throw new SubjektiError("BAD_TLS", `--ssl-certificate and --ssl-certificate-key need a --listen with ssl (such as '443 ssl'), not '${flags.listen}'`);
+        throw failure("BAD_TLS", msg("error.tls-needs-listen", { listen: flags.listen }));
       }
       io.stdout.write(
         nginxConfig(manifest, {

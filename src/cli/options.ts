@@ -5,7 +5,8 @@
 import { stat } from "node:fs/promises";
 import { type Command, InvalidArgumentError } from "commander";
 import { isForm, type Form } from "../core/layout.ts";
-import { SubjektiError } from "../core/errors.ts";
+import { msg } from "../common/messages/message.ts";
+import { failure } from "../common/messages/translate.ts";
 import { isEncodingLabel } from "../data/sources/decode-source.ts";
 import { DEFAULT_MAX_FIELD_LENGTH, type ReadOptions } from "../data/read-options.ts";
 import { port } from "../serve/listen-options.ts";
@@ -75,10 +76,7 @@ export function baseUrl(text: string): string {
 export function originOnly(base: string): string {
   const url = new URL(base);
   if (url.pathname === "/" && url.search === "" && url.hash === "" && url.username === "" && url.password === "") return base;
-  throw new SubjektiError(
-    "BAD_BASE_URL",
-    `--base-url ${base}: a base URL is an origin only (such as ${url.origin}): the API answers at /api/subjekti/ on every host, so links under a path would answer 404; give the API a host name of its own (registry.example.hr), see docs/production.md`,
-  );
+  throw failure("BAD_BASE_URL", msg("error.base-url-path", { base, origin: url.origin }));
 }
 
 /** The flags of every command that reads the sources the way a build does. */
@@ -116,6 +114,6 @@ export function readOptionsOf(flags: ReadFlags): ReadOptions {
 /** `--data` must be a directory (a missing one is reported as the data's problem), `--out` a directory or nothing yet. */
 export async function checkDirs(dirs: { readonly data: string; readonly out?: string }): Promise<void> {
   const isFile = async (path: string): Promise<boolean> => (await stat(path).catch(() => undefined))?.isDirectory() === false;
-  if (await isFile(dirs.data)) throw new SubjektiError("DATA_NOT_DIR", `--data ${dirs.data} is a file: pass the directory that holds the *.json, *.ndjson, *.csv, *.xlsx and *.ods files`);
-  if (dirs.out !== undefined && (await isFile(dirs.out))) throw new SubjektiError("OUT_NOT_DIR", `--out ${dirs.out} is a file, not a directory: pass another --out, or move the file`);
+  if (await isFile(dirs.data)) throw failure("DATA_NOT_DIR", msg("error.data-is-file", { data: dirs.data }));
+  if (dirs.out !== undefined && (await isFile(dirs.out))) throw failure("OUT_NOT_DIR", msg("error.out-is-file", { out: dirs.out }));
 }

@@ -16,7 +16,7 @@ interface PreviewFlags {
   readonly allowedHosts?: string[];
 }
 
-export function addPreviewCommand(program: Command, { io, listening, problems }: CommandContext): void {
+export function addPreviewCommand(program: Command, { io, listening, problems, tr }: CommandContext): void {
   program
     .command("preview")
     .description("serve dist/ locally, routed exactly as the Netlify edge routes it")
@@ -31,12 +31,12 @@ export function addPreviewCommand(program: Command, { io, listening, problems }:
       listening(address);
       const { startPreview } = await import("../serve/preview-server.ts");
       const running = await startPreview({ dir: flags.dir, ...address, ...(flags.allowedHosts === undefined ? {} : { allowedHosts: flags.allowedHosts }) });
-      io.stdout.write(`subjekti preview: ${running.url} (Ctrl-C stops)\n`);
+      io.stdout.write(`subjekti preview: ${tr.text("summary.serving", { url: running.url })}\n`);
       let watching: Watching | undefined;
       if (flags.watch) {
         // The build is loaded here and handed to the watcher, which is the loop around it, not a composition of its own.
         const [{ rebuildOnChange }, { buildSite }, { summarise }] = await Promise.all([import("./rebuild-on-change.ts"), import("../site/build-site.ts"), import("../site/build-report.ts")]);
-        watching = rebuildOnChange(flags.data, flags.dir, { io, problems, buildSite, summarise });
+        watching = rebuildOnChange(flags.data, flags.dir, { io, problems, buildSite, summarise, tr });
       }
       await io.untilStopped();
       await watching?.close();

@@ -5,6 +5,7 @@
  */
 import type { Io } from "./io.ts";
 import { terminalLines } from "../common/terminal-text.ts";
+import type { Translator } from "../common/messages/message.ts";
 import type { Problem, ProblemKind } from "../data/problems/problems.ts";
 
 export interface ProblemOutput {
@@ -18,7 +19,7 @@ export interface ProblemOutput {
   printKnown(known: { readonly count: number; readonly path: string } | undefined): void;
 }
 
-export function problemOutput(io: Io): ProblemOutput {
+export function problemOutput(io: Io, tr: Translator): ProblemOutput {
   const output: ProblemOutput = {
     all: false,
     json: false,
@@ -29,13 +30,12 @@ export function problemOutput(io: Io): ProblemOutput {
         return;
       }
       const counts = new Map(kinds.map((k) => [k.key, k.count]));
-      const lines = summariseProblems(problems, { all: output.all, countOf: (p) => counts.get(kindKey(p)) });
+      const lines = summariseProblems(problems, { all: output.all, countOf: (p) => counts.get(kindKey(p)), tr });
       io.stderr.write(terminalLines(lines));
     },
     printKnown(known) {
       if (known === undefined || known.count === 0 || output.json) return;
-      const what = known.count === 1 ? "1 known warning" : `${known.count} known warnings`;
-      io.stderr.write(terminalLines([`${what}, accepted in ${known.path} (not listed; subjekti validate --accept records the current ones)`]));
+      io.stderr.write(terminalLines([tr.text("line.known", known)]));
     },
   };
   return output;
@@ -44,6 +44,8 @@ export function problemOutput(io: Io): ProblemOutput {
 /** What a command file is given: the process's Io, the problem printer, and where a server will listen. */
 export interface CommandContext {
   readonly io: Io;
+  /** The maintainer's language (--lang, else the locale). */
+  readonly tr: Translator;
   readonly problems: ProblemOutput;
   /** Learns the address a server command binds, before it binds, for the CLI's error lines. */
   listening(address: { host: string; port: number }): void;

@@ -9,6 +9,8 @@ import { watch } from "node:fs";
 import { readManifestFile } from "../common/read-site-manifest.ts";
 import { terminalLines } from "../common/terminal-text.ts";
 import { SubjektiError } from "../core/errors.ts";
+import type { Translator } from "../common/messages/message.ts";
+import { sayFailure } from "../common/messages/translate.ts";
 import { DataError } from "../data/problems/problems.ts";
 import { type BuildOptions, DEFAULT_OPTIONS } from "../site/build-options.ts";
 import type { summarise } from "../site/build-report.ts";
@@ -47,23 +49,25 @@ export interface RebuildWith {
   readonly problems: ProblemOutput;
   readonly buildSite: typeof buildSite;
   readonly summarise: typeof summarise;
+  /** The language the watcher speaks. */
+  readonly tr: Translator;
 }
 
 /** Rebuilds `outDir` from `dataDir` on every change under it, until closed. */
-export function rebuildOnChange(dataDir: string, outDir: string, { io, problems, buildSite, summarise }: RebuildWith): Watching {
+export function rebuildOnChange(dataDir: string, outDir: string, { io, problems, buildSite, summarise, tr }: RebuildWith): Watching {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
   const rebuild = async (): Promise<void> => {
     try {
       // A build of the same output run by hand meanwhile is waited for, not refused: the watcher rebuilds after it.
-      const report = await buildSite({ ...(await optionsOf(dataDir, outDir)), wait: true }, undefined, (line) => io.stderr.write(`subjekti preview: ${line}\n`));
-      io.stdout.write(`subjekti preview: rebuilt: ${summarise(report, { outDir })}\n`);
+      const report = await buildSite({ ...(await optionsOf(dataDir, outDir)), wait: true }, undefined, (line) => io.stderr.write(`subjekti preview: ${tr.say(line)}\n`));
+      io.stdout.write(`subjekti preview: ${tr.text("summary.rebuilt", { summary: summarise(report, { outDir }, tr) })}\n`);
     } catch (error) {
       if (error instanceof DataError) await problems.print(error.problems, error.kinds);
-      else if (error instanceof SubjektiError) io.stderr.write(terminalLines([`subjekti: ${error.message}`]));
+      else if (error instanceof SubjektiError) io.stderr.write(terminalLines([`subjekti: ${sayFailure(error, tr)}`]));
       else throw error;
-      io.stderr.write("subjekti preview: the rebuild failed; still serving the last good site\n");
+      io.stderr.write(`subjekti preview: ${tr.text("summary.rebuild-failed")}\n`);
     }
   };
   const start = (): void => {
@@ -83,7 +87,7 @@ export function rebuildOnChange(dataDir: string, outDir: string, { io, problems,
     clearTimeout(timer);
     timer = setTimeout(start, SETTLE_MS);
   });
-  io.stdout.write(`subjekti preview: watching ${dataDir}/ for changes\n`);
+  io.stdout.write(`subjekti preview: ${tr.text("summary.watching", { dir: dataDir })}\n`);
   return {
     async close() {
       clearTimeout(timer);

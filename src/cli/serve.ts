@@ -8,6 +8,7 @@
  * finished, exit 0.
  */
 import { type Command, Option } from "commander";
+import type { Translator } from "../common/messages/message.ts";
 import type { Io } from "./io.ts";
 import { terminalLines } from "../common/terminal-text.ts";
 import { allowedHostList, DEFAULT_HOST, envPort, port } from "../serve/listen-options.ts";
@@ -28,7 +29,7 @@ interface ServeFlags {
 }
 
 /** Adds `serve` to the program; `listening` learns the address before it is bound (for the CLI's error lines). */
-export function addServeCommand(program: Command, io: Io, listening: (address: { host: string; port: number }) => void): void {
+export function addServeCommand(program: Command, io: Io, tr: Translator, listening: (address: { host: string; port: number }) => void): void {
   program
     .command("serve")
     .description("serve a built site in production (behind nginx: see `subjekti nginx`), routed exactly as the preview and the edge")
@@ -54,12 +55,12 @@ export function addServeCommand(program: Command, io: Io, listening: (address: {
         health: true,
         ...(flags.log === undefined ? {} : { log: { format: flags.log, write: (line: string) => io.stdout.write(terminalLines([line])) } }),
         onRefusedHost: (host, allowed) =>
-          io.stderr.write(terminalLines([`subjekti serve: refused Host ${JSON.stringify(host)} with a 400: it is not in --allowed-hosts (${allowed.join(", ")}); add it there if it is yours`])),
+          io.stderr.write(terminalLines([`subjekti serve: ${tr.text("serve.refused-host", { host: JSON.stringify(host), allowed })}`])),
       });
-      io.stdout.write(`${startLine(running.url, running.allowedHosts)}\n`);
+      io.stdout.write(`subjekti serve: ${startLine(running.url, running.allowedHosts, tr)}\n`);
       await io.untilStopped();
       await running.drain(DRAIN_MS);
-      io.stdout.write("subjekti serve: stopped\n");
+      io.stdout.write(`subjekti serve: ${tr.text("serve.stopped")}\n`);
     });
 }
 
@@ -68,10 +69,8 @@ export function addServeCommand(program: Command, io: Io, listening: (address: {
  * allowed Host (its 400 would look like a broken server), so the line gives the health check, which
  * answers any Host, and the curl line that sends an allowed one.
  */
-function startLine(collection: string, allowed: readonly string[] | undefined): string {
-  const origin = new URL(collection).origin;
-  const stop = "(SIGTERM stops after the answers in flight)";
-  if (allowed === undefined || allowed.includes("*")) return `subjekti serve: ${collection} for any Host ${stop}`;
+function startLine(collection: string, allowed: readonly string[] | undefined, tr: Translator): string {
+  if (allowed === undefined || allowed.includes("*")) return tr.text("serve.any-host", { collection });
   const host = allowed.find((name) => !name.startsWith(".")) ?? `www${allowed[0] ?? ""}`;
-  return `subjekti serve: ${origin}/healthz answers any Host; the API answers Host ${allowed.join(", ")}: curl -H 'Host: ${host}' ${collection} ${stop}`;
+  return tr.text("serve.allowed-hosts", { origin: new URL(collection).origin, allowed, host, collection });
 }

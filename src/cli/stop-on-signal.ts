@@ -5,18 +5,18 @@
  * signal's number, as a shell reports a process the signal ended.
  */
 import { runInterruptCleanups } from "../common/interrupt-cleanup.ts";
+import type { Translator } from "../common/messages/message.ts";
 import type { Io } from "./io.ts";
 
 const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 
 /** Runs `run` (the command `what`, such as "build") so that SIGINT and SIGTERM stop it cleanly. */
-export async function stoppable<T>(io: Io, what: string, run: () => Promise<T>): Promise<T> {
+export async function stoppable<T>(io: Io, tr: Translator, what: "build" | "export" | "validate", run: () => Promise<T>): Promise<T> {
   const off = io.onSignal?.((signal) => {
     const failed = runInterruptCleanups();
     // A progress bar may hold the line: the message starts on a line of its own.
     const lead = io.stderr.isTTY === true ? "\n" : "";
-    const rest = failed.length === 0 ? "" : `; could not remove everything: ${failed.join("; ")}`;
-    io.stderr.write(`${lead}subjekti: ${what} stopped by ${signal}: its temporary files are removed${rest}\n`);
+    io.stderr.write(`${lead}subjekti: ${tr.text("summary.stopped", { what, signal, left: failed })}\n`);
     process.exit(EXIT_CODES[signal]);
   });
   try {

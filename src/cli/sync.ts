@@ -6,7 +6,7 @@ interface SyncFlags {
   readonly json: boolean;
 }
 
-export function addSyncCommand(program: Command, { io }: CommandContext): void {
+export function addSyncCommand(program: Command, { io, tr }: CommandContext): void {
   program
     .command("sync")
     .description("keep a local NDJSON copy of a site's list in step with its change feed: the snapshot first, then each diff, every step verified by its hash; exit 1 on anything that does not verify")
@@ -20,8 +20,6 @@ export function addSyncCommand(program: Command, { io }: CommandContext): void {
         io.stdout.write(`${JSON.stringify(report)}\n`);
         return;
       }
-      const from = report.from === null ? "none" : String(report.from);
-      const how = report.snapshot === null ? "" : ` (snapshot: ${report.snapshot})`;
-      io.stdout.write(`+${report.added} −${report.removed} ~${report.changed} subjects, sequence ${from} → ${report.to}${how}\n`);
+      io.stdout.write(`${tr.text("summary.synced", report)}\n`);
     });
 }

@@ -12,7 +12,7 @@ interface ValidateFlags extends ReadFlags {
   readonly accept: boolean;
 }
 
-export function addValidateCommand(program: Command, { io, problems }: CommandContext): void {
+export function addValidateCommand(program: Command, { io, problems, tr }: CommandContext): void {
   const validate = program
     .command("validate")
     .description("check data/ against every rule and report every problem; writes nothing")
@@ -36,21 +36,19 @@ export function addValidateCommand(program: Command, { io, problems }: CommandCo
     const options = flags.accept ? { ...readOptionsOf(flags), strict: false, allProblems: true } : readUnder(known, readOptionsOf(flags));
     // The records as a build reads and orders them (threads for large inputs), not parsed back into
     // objects. Stopped by a signal, the sort's runs go with it.
-    const result = await stoppable(io, "validate", () => forEachItem(orderBlocks(() => readBlocks(options)), () => undefined));
+    const result = await stoppable(io, tr, "validate", () => forEachItem(orderBlocks(() => readBlocks(options)), () => undefined));
     if (flags.accept) {
       const accepted = await writeKnownProblems(flags.data, result.warnings);
-      io.stdout.write(`accepted ${accepted} warning${accepted === 1 ? "" : "s"} as known in ${join(flags.data, KNOWN_PROBLEMS_FILE)}: review it, and commit it with the data\n`);
+      io.stdout.write(`${tr.text("summary.accepted", { count: accepted, path: join(flags.data, KNOWN_PROBLEMS_FILE) })}\n`);
       return;
     }
     const judged = judgeWarnings(known, flags.strict, result);
     if (judged.known !== undefined) problems.all = true;
     await problems.print(judged.warnings, judged.kinds);
     problems.printKnown(judged.known);
-    const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
     let warnings = 0;
     for (const kind of judged.kinds) warnings += kind.count;
-    const knownPart = judged.known === undefined ? "" : `, ${judged.known.count} known`;
-    const verdict = `${count(result.count, "subject")} in ${count(result.files.length, "file")}: valid (${count(warnings, judged.known === undefined ? "warning" : "new warning")}${knownPart})\n`;
+    const verdict = `${tr.text("summary.valid", { subjects: result.count, files: result.files.length, warnings, ...(judged.known === undefined ? {} : { known: judged.known.count }) })}\n`;
     (flags.json ? io.stderr : io.stdout).write(verdict);
   });
 }

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, rmdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, relative, resolve } from "node:path";
+import { type Message, msg } from "./messages/message.ts";
 
 /** The errno codes that mean "this place cannot be written": the build cache goes on without them. */
 export const CANNOT_WRITE = new Set(["EACCES", "EPERM", "EROFS", "ENOSPC", "EDQUOT", "ENOTDIR", "EEXIST", "EISDIR", "ENOENT", "EIO"]);
@@ -18,28 +19,6 @@ export function isErrno(error: unknown): error is NodeJS.ErrnoException {
 /** Does `code` mean the disk is full (or the quota used up)? */
 export function isFull(code: string | undefined): boolean {
   return code === "ENOSPC" || code === "EDQUOT";
-}
-
-/** The reason an errno code gives, in a few words. */
-export function reasonOf(code: string | undefined): string {
-  switch (code) {
-    case "EACCES":
-    case "EPERM":
-      return "permission denied";
-    case "EROFS":
-      return "the file system is read-only";
-    case "ENOSPC":
-      return "no space left on the disk";
-    case "EDQUOT":
-      return "the disk quota is used up";
-    case "ENOTDIR":
-    case "EEXIST":
-      return "a file where a directory belongs";
-    case "EISDIR":
-      return "a directory where a file belongs";
-    default:
-      return code ?? "an error";
-  }
 }
 
 /**
@@ -67,28 +46,27 @@ function inTemporary(path: string): boolean {
   return rel !== "" && !rel.startsWith("..");
 }
 
-/** The line for `error`, or undefined when its code is none the machine's errors this names. */
-export function machineErrorLine(error: NodeJS.ErrnoException): string | undefined {
+/** The line for `error` (a message, said in the maintainer's language), or undefined when its code is none the machine's errors this names. */
+export function machineErrorLine(error: NodeJS.ErrnoException): Message | undefined {
   const where = error.path ?? "";
-  const elsewhere = where !== "" && inTemporary(where) ? "set TMPDIR to a directory on another disk" : "pick a directory on another disk";
   switch (error.code) {
     case "EACCES":
     case "EPERM":
-      return `cannot ${error.syscall ?? "use"} ${where}: permission denied; check its permissions or pick another directory`;
+      return msg("machine.permission", { syscall: error.syscall ?? "use", where });
     case "EROFS":
-      return `cannot ${error.syscall ?? "write"} ${where}: the file system is read-only; pick a directory on a writable one`;
+      return msg("machine.read-only", { syscall: error.syscall ?? "write", where });
     case "ENOSPC":
     case "EDQUOT":
-      return `no space left on the disk that holds ${where === "" ? "the files being written" : where}${error.code === "EDQUOT" ? " (the disk quota is used up)" : ""}: free space on that disk (df ${where === "" ? "." : dirname(where)}), or ${elsewhere}`;
+      return msg("machine.no-space", { where, quota: error.code === "EDQUOT", dir: where === "" ? "." : dirname(where), temporary: where !== "" && inTemporary(where) });
     case "ENOTDIR":
     case "EEXIST":
     case "EISDIR":
-      return `${where}: ${error.code === "EISDIR" ? "a directory where a file belongs" : "a file where a directory belongs"}; remove it or pick another directory`;
+      return msg(error.code === "EISDIR" ? "machine.directory-for-file" : "machine.file-for-directory", { where });
     case "EMFILE":
     case "ENFILE":
-      return "too many open files: raise the limit (ulimit -n) and try again";
+      return msg("machine.open-files");
     case "EIO":
-      return `cannot ${error.syscall ?? "use"} ${where}: an input/output error (a failing disk, or a network file system gone): check the disk`;
+      return msg("machine.io", { syscall: error.syscall ?? "use", where });
     default:
       return undefined;
   }

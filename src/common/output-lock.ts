@@ -11,11 +11,12 @@
  * second lock, so that two processes finding the same stale lock do not both take it.
  */
 import { readFileSync, unlinkSync } from "node:fs";
-import { link, mkdir, readFile, rm, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { SubjektiError } from "../core/errors.ts";
+import { type Message, msg } from "./messages/message.ts";
+import { failure } from "./messages/translate.ts";
 import { cleanUpOnInterrupt } from "./interrupt-cleanup.ts";
 import { realMkdirError } from "./machine-error.ts";
 import { isAlive } from "./remove-leftovers.ts";
@@ -34,7 +35,7 @@ export interface LockOptions {
   /** The command taking it, as the lock names it for whoever finds it taken ("build", "export"). */
   readonly command: string;
   /** Told once, in one line, when the lock is held and the caller waits, or when a dead process's lock is taken over. */
-  readonly notice?: (line: string) => void;
+  readonly notice?: (line: Message) => void;
   /** How often a waiting process looks again. */
   readonly pollMs?: number;
 }
@@ -66,7 +67,7 @@ export async function takeOutputLock(target: string, shown: string, options: Loc
   // The output's parent is made now rather than by the first write: the lock lives there.
   await mkdir(dirname(path), { recursive: true }).catch((error: unknown) => inDirectory(dirname(path))(realMkdirError(dirname(path), error)));
   let told = false;
-  const tell = (line: string): void => {
+  const tell = (line: Message): void => {
     if (!told) options.notice?.(line);
     told = true;
   };
@@ -76,14 +77,14 @@ export async function takeOutputLock(target: string, shown: string, options: Loc
     if (holder === "gone") continue;
     if (holder !== "unreadable" && isStale(holder)) {
       if (await takeOver(path, holder, text)) {
-        options.notice?.(`${shown}: took over the lock of process ${holder.pid} (subjekti ${holder.command} since ${holder.since}), which is no longer running`);
+        options.notice?.(msg("lock.took-over", { shown, pid: holder.pid, command: holder.command, since: holder.since }));
         break;
       }
       continue;
     }
-    const who = holder === "unreadable" ? `a lock that names no subjekti process (${path})` : describe(holder, path);
-    if (!options.wait) throw new SubjektiError("LOCKED", `${shown} is being written by ${who}: wait for it to finish, or pass --wait to wait for it`);
-    tell(`${shown} is being written by ${who}: waiting for it to finish`);
+    const who = describe(shown, holder, path);
+    if (!options.wait) throw failure("LOCKED", msg("error.locked", who));
+    tell(msg("lock.waiting", who));
     await sleep(options.pollMs ?? 200);
   }
   const unregister = cleanUpOnInterrupt(() => {
@@ -111,10 +112,11 @@ function inDirectory(dir: string): (error: unknown) => never {
   };
 }
 
-/** The holder in one phrase, with what to do when it is on another machine (whose processes cannot be seen). */
-function describe(holder: LockHolder, path: string): string {
-  const who = `process ${holder.pid} (subjekti ${holder.command} since ${holder.since})`;
-  return holder.host === hostname() ? who : `${who} on host ${holder.host}; if nothing runs there, remove ${path}`;
+/** Who holds the lock, for its message: the process, its host when it is another machine's (whose processes cannot be seen), or none it names. */
+function describe(shown: string, holder: LockHolder | "unreadable", path: string): { shown: string; path: string; holder?: { pid: number; command: string; since: string; host?: string } } {
+  if (holder === "unreadable") return { shown, path };
+  const { pid, command, since } = holder;
+  return { shown, path, holder: holder.host === hostname() ? { pid, command, since } : { pid, command, since, host: holder.host } };
 }
 
 /** Is the lock's process gone? Only a process of this host can be looked at. */
@@ -200,8 +202,16 @@ async function takeOver(path: string, stale: LockHolder, text: string): Promise<
   try {
     const now = await readHolder(path);
     if (now !== "gone" && (now === "unreadable" || now.pid !== stale.pid || now.since !== stale.since)) return false;
-    await unlink(path).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error)));
-    return await createWhole(path, text);
+    // Replaced by a rename, never removed and made again: while the name is free, a taker that never
+    // saw the stale lock would create its own, and this takeover's line would be lost.
+    const temporary = `${path}.tmp-${process.pid}.${Math.random().toString(36).slice(2)}`;
+    try {
+      await writeFile(temporary, text);
+      await rename(temporary, path);
+    } finally {
+      await rm(temporary, { force: true });
+    }
+    return true;
   } finally {
     await rm(guard, { force: true });
   }

@@ -10,7 +10,8 @@ import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { MANIFEST_PATH } from "../core/layout.ts";
 import { type Manifest, readManifest, type SiteState } from "../core/manifest.ts";
-import { SubjektiError } from "../core/errors.ts";
+import { msg } from "./messages/message.ts";
+import { failure } from "./messages/translate.ts";
 
 /** What the site in a directory holds as its manifest. */
 export interface ManifestFile {
@@ -46,8 +47,8 @@ export async function readManifestFile(dir: string): Promise<ManifestFile> {
 /** The manifest `file` holds; else the one error for a directory with no usable site, with what to do. */
 export function manifestOf(dir: string, file: ManifestFile): Manifest {
   if ("manifest" in file.state) return file.state.manifest;
-  if (file.bytes === null) throw new SubjektiError("NO_SITE", `${dir} holds no built site (${file.state.problem}): pass --dir <the built site>, or run \`npm run build\` first`);
-  throw new SubjektiError("NO_SITE", `${dir} has no usable site (${file.state.problem}): run \`npm run build\` again`);
+  if (file.bytes === null) throw failure("NO_SITE", msg("error.no-built-site", { dir, detail: file.state.problem }));
+  throw failure("NO_SITE", msg("error.unusable-site", { dir, problem: file.state.problem, again: true }));
 }
 
 /** The manifest of the site in `dir`; throws SubjektiError (NO_SITE) when there is no usable site. */

@@ -4,9 +4,15 @@
 export class SubjektiError extends Error {
   /** A stable name for the kind of failure (`NO_SITE`, `DATA`, ...). */
   readonly code: string;
-  constructor(code: string, message: string) {
+  /**
+   * The line as a message of the catalogue (src/common/messages), so the CLI can say it in the
+   * maintainer's language; `message` holds it in English, for logs and stacks.
+   */
+  readonly text: { readonly key: string; readonly params?: unknown } | undefined;
+  constructor(code: string, message: string, text?: { readonly key: string; readonly params?: unknown }) {
     super(message);
     this.code = code;
+    this.text = text;
     this.name = "SubjektiError";
   }
 }

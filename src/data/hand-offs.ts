@@ -4,6 +4,7 @@
  * into OrderedItems, and the site's chunk stage takes those. A leaf of its own, so no stage
  * imports another to name what it takes.
  */
+import type { Message } from "../common/messages/message.ts";
 import type { ProblemCollector, Problem, ProblemKind } from "./problems/problems.ts";
 import type { SourceFile } from "./sources/source-file.ts";
 
@@ -20,6 +21,8 @@ export interface RenderedBlock {
   readonly ends: Uint32Array;
   readonly ids: Float64Array;
   readonly codes: readonly string[];
+  /** Each record's OIB, for the check of two subjects with one OIB ("" for a record held only for its keys). */
+  readonly oibs: readonly string[];
   /** Each record's position in its file (index or line). */
   readonly positions: Uint32Array;
   /** Errors and warnings of its records (warnings as errors when strict): the first few errors of each kind, every warning. */
@@ -27,7 +30,7 @@ export interface RenderedBlock {
   /** How many more errors of each kind there were (see ProblemCollector.merge). */
   readonly dropped: Readonly<Record<string, number>>;
   /** Why the block could not be stored in the build cache, when it was to be and could not (BuildCache.failed). */
-  readonly uncached?: string;
+  readonly uncached?: Message;
 }
 
 /**

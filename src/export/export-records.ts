@@ -23,7 +23,9 @@ import { takeOutputLock } from "../common/output-lock.ts";
 import { DEAD, removeLeftoversSync } from "../common/remove-leftovers.ts";
 import { removeScratchDirs } from "../common/scratch-dir.ts";
 import type { Subject } from "../core/render-page.ts";
-import { SubjektiError } from "../core/errors.ts";
+import type { SubjektiError } from "../core/errors.ts";
+import { type Message, msg } from "../common/messages/message.ts";
+import { failure } from "../common/messages/translate.ts";
 import { forEachItem } from "../common/stage-iterables.ts";
 import type { ReadSummary, RenderedBlock } from "../data/hand-offs.ts";
 import { orderBlocks } from "../data/order/order-blocks.ts";
@@ -41,7 +43,7 @@ export interface ExportOptions extends ReadOptions {
   /** Another export holds the file's lock: wait for it (true) or refuse at once. */
   readonly wait?: boolean;
   /** Hears the one line of a wait for the lock, or of a takeover. */
-  readonly notice?: (line: string) => void;
+  readonly notice?: (line: Message) => void;
 }
 
 export interface ExportReport {
@@ -123,8 +125,7 @@ async function writeRecords(options: ExportOptions, file: string): Promise<{ rea
 /** Reads the file written (the only source in `dir`) as a build would, and refuses it unless it gives the records written. */
 async function checkReadBack(options: ExportOptions, dir: string, written: { readonly report: ExportReport; readonly sha256: string }): Promise<void> {
   const hash = createHash("sha256");
-  const refuse = (why: string): SubjektiError =>
-    new SubjektiError("EXPORT_NOT_SAME", `--out ${options.out}: the file written does not read back to the records exported (${why}), so it is not written; please report this with the data that causes it`);
+  const refuse = (why: Message): SubjektiError => failure("EXPORT_NOT_SAME", msg("error.export-not-same", { out: options.out, why }));
   let count: number;
   try {
     // Not strict, and no --encoding: the export's own file is UTF-8, and its warnings are the source's.
@@ -132,8 +133,8 @@ async function checkReadBack(options: ExportOptions, dir: string, written: { rea
   } catch (error) {
     if (!(error instanceof DataError)) throw error;
     const first = error.problems[0];
-    throw refuse(first === undefined ? error.message : `${first.field ?? "a record"}${first.line === undefined ? "" : ` on line ${first.line}`}: expected ${first.expected}`);
+    throw refuse(first === undefined ? (error.text as Message) : msg("reason.read-back-problem", { ...(first.field === undefined ? {} : { field: first.field }), ...(first.line === undefined ? {} : { line: first.line }), expected: first.expected }));
   }
-  if (count !== written.report.count) throw refuse(`${count} records read back of ${written.report.count}`);
-  if (hash.digest("hex") !== written.sha256) throw refuse("a value differs");
+  if (count !== written.report.count) throw refuse(msg("reason.read-back-count", { read: count, count: written.report.count }));
+  if (hash.digest("hex") !== written.sha256) throw refuse(msg("reason.value-differs"));
 }

@@ -8,7 +8,8 @@
  */
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
-import { SubjektiError } from "../core/errors.ts";
+import { msg } from "../common/messages/message.ts";
+import { failure } from "../common/messages/translate.ts";
 import type { Subject } from "../core/render-page.ts";
 import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
 import { guardFormula } from "../data/sources/formula-guard.ts";
@@ -75,10 +76,7 @@ function workbookCells(subject: Subject): unknown[] {
     const value = subject[field];
     if (typeof value !== "string") return value;
     if (value.length > MAX_CELL_CHARACTERS) {
-      throw new SubjektiError(
-        "EXPORT_CELL_TOO_LONG",
-        `id ${subject.id}: ${field} has ${value.length} characters, more than a workbook cell holds (${MAX_CELL_CHARACTERS}), which Excel cuts when it saves; export as CSV (--format csv), or shorten it in the source`,
-      );
+      throw failure("EXPORT_CELL_TOO_LONG", msg("error.export-cell-too-long", { id: subject.id, field, count: value.length, max: MAX_CELL_CHARACTERS }));
     }
     return encodeXstring(value);
   });

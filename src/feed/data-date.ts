@@ -4,12 +4,13 @@
  * builds of the same data write the same bytes.
  */
 import { stat } from "node:fs/promises";
-import { SubjektiError } from "../core/errors.ts";
+import { msg } from "../common/messages/message.ts";
+import { failure } from "../common/messages/translate.ts";
 
 export async function dataDate(files: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<Date> {
   const epoch = env["SOURCE_DATE_EPOCH"];
   if (epoch !== undefined && epoch !== "") {
-    if (!/^\d{1,12}$/.test(epoch)) throw new SubjektiError("BAD_SOURCE_DATE_EPOCH", `SOURCE_DATE_EPOCH is "${epoch}": expected whole seconds since 1970 (such as 1700000000), or unset it`);
+    if (!/^\d{1,12}$/.test(epoch)) throw failure("BAD_SOURCE_DATE_EPOCH", msg("error.source-date-epoch", { epoch }));
     return new Date(Number(epoch) * 1000);
   }
   let newest = 0;

@@ -10,8 +10,9 @@ import { copyFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { msg } from "../common/messages/message.ts";
+import { failure } from "../common/messages/translate.ts";
 import { makeScratchDir, type ScratchDir } from "../common/scratch-dir.ts";
-import { SubjektiError } from "../core/errors.ts";
 import { diffName, type FeedState, parseState, STATE_PATH } from "./feed-format.ts";
 
 export interface PreviousFeed {
@@ -65,7 +66,7 @@ async function fromDir(dir: string, inPlace: boolean): Promise<PreviousFeed | nu
     temp = await makeScratchDir("feed");
     const copy = join(temp.path, "snapshot.ndjson");
     await copyFile(snapshot, copy).catch((error: NodeJS.ErrnoException) => {
-      throw new SubjektiError("FEED_SNAPSHOT_MISSING", `${statePath} names the snapshot ${state.snapshot.url}, which cannot be read (${error.code ?? error.message}): remove ${join(dir, "changes")} to start a new change feed`);
+      throw failure("FEED_SNAPSHOT_MISSING", msg("error.feed-snapshot-missing", { state: statePath, snapshot: state.snapshot.url, detail: error.code ?? error.message, changes: join(dir, "changes") }));
     });
     snapshot = copy;
     for (let sequence = state.oldest; sequence <= state.sequence; sequence++) {
@@ -95,7 +96,7 @@ async function fromUrl(site: string): Promise<PreviousFeed | null> {
   try {
     const snapshot = join(temp.path, "snapshot.ndjson");
     const body = (await get(new URL(state.snapshot.url, stateUrl), true)).body;
-    if (body === null) throw new SubjektiError("FEED_UNREADABLE", `${stateUrl.href}: the snapshot answered no body`);
+    if (body === null) throw failure("FEED_UNREADABLE", msg("error.feed-no-body", { url: stateUrl.href }));
     await pipeline(Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>), createWriteStream(snapshot));
     await verifySnapshot(snapshot, state, stateUrl.href);
     return {
@@ -122,17 +123,17 @@ async function get(url: URL, must = false): Promise<Response> {
     response = await fetch(url, { redirect: "follow" });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new SubjektiError("FEED_UNREACHABLE", `cannot read the previous change feed at ${url.href}: ${cause?.code ?? cause?.message ?? String(error)}; pass --previous with a reachable site or directory`);
+    throw failure("FEED_UNREACHABLE", msg("error.feed-unreachable", { url: url.href, detail: cause?.code ?? cause?.message ?? String(error) }));
   }
   if (response.status !== 200 && (must || response.status !== 404)) {
-    throw new SubjektiError("FEED_UNREADABLE", `${url.href} answered ${response.status}: pass --previous with the live site's origin (such as https://registry.example.hr)`);
+    throw failure("FEED_UNREADABLE", msg("error.feed-status", { url: url.href, status: response.status }));
   }
   return response;
 }
 
 function stateOf(text: string, where: string): FeedState {
   const state = parseState(text);
-  if (typeof state === "string") throw new SubjektiError("FEED_STATE_INVALID", `${where}: not a change feed state this version reads (${state}): remove it to start a new change feed`);
+  if (typeof state === "string") throw failure("FEED_STATE_INVALID", msg("error.feed-state", { where, detail: state }));
   return state;
 }
 
@@ -142,9 +143,6 @@ async function verifySnapshot(path: string, state: FeedState, where: string): Pr
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   const actual = hash.digest("hex");
   if (actual !== state.version || actual !== state.snapshot.sha256) {
-    throw new SubjektiError(
-      "FEED_MISMATCH",
-      `${where} names version ${state.version.slice(0, 16)}… but its snapshot ${state.snapshot.url} hashes to ${actual.slice(0, 16)}…: the previous feed is damaged; restore it, or remove its changes/ directory to start a new feed`,
-    );
+    throw failure("FEED_MISMATCH", msg("error.feed-mismatch", { where, version: state.version.slice(0, 16), snapshot: state.snapshot.url, actual: actual.slice(0, 16) }));
   }
 }

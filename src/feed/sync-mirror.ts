@@ -13,6 +13,8 @@ import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { Readable } from "node:stream";
 import { SubjektiError } from "../core/errors.ts";
+import { msg } from "../common/messages/message.ts";
+import { failure } from "../common/messages/translate.ts";
 import { applyChanges, readDiff, type Tally } from "./apply-diff.ts";
 import { diffSnapshots } from "./diff-snapshots.ts";
 import { diffName, type FeedState, parseState, STATE_PATH } from "./feed-format.ts";
@@ -121,10 +123,10 @@ async function applyDiff(url: URL, sequence: number, version: string, current: s
 async function downloadSnapshot(stateUrl: URL, state: FeedState, temp: string, old: string | null): Promise<Tally> {
   const url = new URL(state.snapshot.url, stateUrl);
   const response = await get(url);
-  if (response.status !== 200 || response.body === null) throw new SubjektiError("SYNC_UNVERIFIED", `the snapshot ${url.href} answered ${response.status}: cannot sync; try again once the site is whole`);
+  if (response.status !== 200 || response.body === null) throw failure("SYNC_UNVERIFIED", msg("error.sync-snapshot-status", { url: url.href, status: response.status }));
   const written = (await writeHashed(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>), temp)).sha256;
   if (written !== state.snapshot.sha256 || written !== state.version) {
-    throw new SubjektiError("SYNC_UNVERIFIED", `the snapshot ${url.href} hashes to ${written.slice(0, 16)}…, not the state's version ${state.version.slice(0, 16)}…: the site is inconsistent (mid-deploy?); the local copy is left as it was, try again later`);
+    throw failure("SYNC_UNVERIFIED", msg("error.sync-mismatch", { url: url.href, written: written.slice(0, 16), version: state.version.slice(0, 16) }));
   }
   const tally: Tally = { added: 0, removed: 0, changed: 0 };
   const before = await LineCursor.open(old === null ? Readable.from([]) : createReadStream(old));
@@ -169,18 +171,18 @@ async function get(url: URL): Promise<Response> {
     return await fetch(url, { redirect: "follow" });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new SubjektiError("SYNC_UNREACHABLE", `cannot reach ${url.href}: ${cause?.code ?? cause?.message ?? String(error)}`);
+    throw failure("SYNC_UNREACHABLE", msg("error.sync-unreachable", { url: url.href, detail: cause?.code ?? cause?.message ?? String(error) }));
   }
 }
 
 async function text(url: URL): Promise<string> {
   const response = await get(url);
-  if (response.status !== 200) throw new SubjektiError("SYNC_NO_FEED", `${url.href} answered ${response.status}: is this the site's origin, and was it built with its change feed?`);
+  if (response.status !== 200) throw failure("SYNC_NO_FEED", msg("error.sync-no-feed", { url: url.href, status: response.status }));
   return response.text();
 }
 
 function parseStateAt(body: string, url: URL): FeedState {
   const state = parseState(body);
-  if (typeof state === "string") throw new SubjektiError("SYNC_BAD_STATE", `${url.href}: not a change feed state this version reads (${state})`);
+  if (typeof state === "string") throw failure("SYNC_BAD_STATE", msg("error.sync-bad-state", { url: url.href, detail: state }));
   return state;
 }

@@ -3,7 +3,8 @@
  * the environment, and an ALLOWED_HOSTS list; read at the boundary into typed values.
  */
 import { InvalidArgumentError } from "commander";
-import { SubjektiError } from "../core/errors.ts";
+import { msg } from "../common/messages/message.ts";
+import { failure } from "../common/messages/translate.ts";
 
 /** The address a server listens on unless told otherwise: loopback only. */
 export const DEFAULT_HOST = "127.0.0.1";
@@ -21,7 +22,7 @@ export function envPort(text: string | undefined, fallback: number): number {
   try {
     return port(text);
   } catch (error) {
-    throw new SubjektiError("BAD_PORT", `PORT=${text} in the environment: ${(error as Error).message}; unset it or pass --port`);
+    throw failure("BAD_PORT", msg("error.env-port", { text, detail: (error as Error).message }));
   }
 }
 

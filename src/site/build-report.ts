@@ -3,6 +3,8 @@ import type { FeedReport } from "../feed/write-feed.ts";
 import type { BuildOptions } from "./build-options.ts";
 import type { BuildReport, ProgressListener } from "./build-site.ts";
 import { formatProblem } from "../data/problems/problems.ts";
+import type { Translator } from "../common/messages/message.ts";
+import { ENGLISH } from "../common/messages/translate.ts";
 
 /** A stream the bar can draw on: a TTY or not. */
 interface Output {
@@ -64,26 +66,32 @@ export function formatBytes(bytes: number): string {
 type Summarised = Pick<BuildReport, "count" | "reused" | "files" | "written" | "unchanged" | "removed" | "bytesWritten" | "bytesRemoved" | "seconds" | "warnings" | "kinds" | "feed">;
 
 /** The one-line summary every build prints. */
-export function summarise(report: Summarised, options: Pick<BuildOptions, "outDir">): string {
-  return (
-    `built ${report.count} subjects${report.reused > 0 ? ` (${report.reused} unchanged, from the build cache)` : ""} into ${options.outDir}/: ${report.files} files, ` +
-    `${report.written} written (${formatBytes(report.bytesWritten)}), ${report.unchanged} unchanged, ` +
-    `${report.removed} removed (${formatBytes(report.bytesRemoved)}) in ${report.seconds.toFixed(2)}s`
-  );
+export function summarise(report: Summarised, options: Pick<BuildOptions, "outDir">, tr: Translator = ENGLISH): string {
+  return tr.text("summary.built", {
+    count: report.count,
+    reused: report.reused,
+    out: options.outDir,
+    files: report.files,
+    written: report.written,
+    writtenBytes: formatBytes(report.bytesWritten),
+    unchanged: report.unchanged,
+    removed: report.removed,
+    removedBytes: formatBytes(report.bytesRemoved),
+    seconds: report.seconds,
+  });
 }
 
 /** What changed in subjects since the last build, as the change feed measured it. */
-export function feedLine(feed: FeedReport): string {
-  if (feed.started) return `change feed: a new feed starts at sequence ${feed.sequence} (no previous state found: pass --previous <url> to continue the live site's)`;
-  if (!feed.changed) return `no subject changed since the last build (change feed: still sequence ${feed.sequence})`;
-  const changed = feed.upserts - feed.added;
-  return `subjects since the last build: ${feed.added} added, ${feed.deletes} removed, ${changed} changed (change feed: sequence ${feed.sequence - 1} -> ${feed.sequence}, ${formatBytes(feed.diffBytes)} diff)`;
+export function feedLine(feed: FeedReport, tr: Translator = ENGLISH): string {
+  if (feed.started) return tr.text("summary.feed-started", { sequence: feed.sequence });
+  if (!feed.changed) return tr.text("summary.feed-unchanged", { sequence: feed.sequence });
+  return tr.text("summary.feed-changes", { added: feed.added, removed: feed.deletes, changed: feed.upserts - feed.added, sequence: feed.sequence, diff: formatBytes(feed.diffBytes) });
 }
 
 /** Prints the summary line, and the change feed's. */
-export function printBuildReport(report: Summarised, options: Pick<BuildOptions, "outDir">, out: Output): void {
-  out.write(`${summarise(report, options)}\n`);
-  if (report.feed !== undefined) out.write(`${feedLine(report.feed)}\n`);
+export function printBuildReport(report: Summarised, options: Pick<BuildOptions, "outDir">, out: Output, tr: Translator = ENGLISH): void {
+  out.write(`${summarise(report, options, tr)}\n`);
+  if (report.feed !== undefined) out.write(`${feedLine(report.feed, tr)}\n`);
 }
 
 /**

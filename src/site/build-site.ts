@@ -25,6 +25,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_DOWNLOADS, type Download } from "../core/download-files.ts";
 import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
+import { type Message, msg } from "../common/messages/message.ts";
 import { takeOutputLock } from "../common/output-lock.ts";
 import { DEAD, OWN } from "../common/remove-leftovers.ts";
 import { makeScratchDir } from "../common/scratch-dir.ts";
@@ -76,7 +77,7 @@ export interface BuildReport extends WriteReport {
   /** What the site goes over of the target host's limits, built anyway (`--over-limits warn`). */
   readonly overLimits: readonly string[];
   /** What the published description lacks (no licence declared), as warnings. */
-  readonly notes: readonly string[];
+  readonly notes: readonly Message[];
   /** The downloads written (download-files.ts). */
   readonly downloads: readonly Download[];
   /** What the change feed did (none with `--no-feed`). */
@@ -84,7 +85,7 @@ export interface BuildReport extends WriteReport {
   /** The warnings accepted in the data directory's known-problems.json, counted, not listed in `warnings`. */
   readonly known?: JudgedWarnings["known"];
   /** Why the build cache could not be used or written, when it could not (the build went on without it). */
-  readonly cacheWarning?: string;
+  readonly cacheWarning?: Message;
 }
 
 /** What reading the records into chunks found: the read's summary and what the site goes over of the target's limits. */
@@ -100,7 +101,7 @@ export type ProgressListener = WriteProgress;
  * a takeover); then what dead builds left is removed. Stopped by a signal, the CLI removes what
  * this build registered (interrupt-cleanup.ts).
  */
-export async function buildSite(options: BuildOptions, onProgress?: ProgressListener, notice?: (line: string) => void): Promise<BuildReport> {
+export async function buildSite(options: BuildOptions, onProgress?: ProgressListener, notice?: (line: Message) => void): Promise<BuildReport> {
   const lock = await takeOutputLock(options.outDir, `--out ${options.outDir}`, { wait: options.wait ?? false, command: "build", ...(notice === undefined ? {} : { notice }) });
   const forget = cleanUpOnInterrupt(() => removeBuildLeftovers(options.outDir, options.cacheDir, OWN));
   try {
@@ -242,11 +243,11 @@ async function dataDateOf(records: ReadChunks, options: BuildOptions, previous: 
 }
 
 /** What the description of the data lacks, as warnings for the maintainer. */
-function notesOf(metadata: DatasetMetadata): string[] {
-  return metadata.licenses.length > 0 ? [] : [`no licence is declared: the published description (the landing page, datapackage.json, the DCAT catalogue) names none; add ${METADATA_FILE} with "licenses" to the data directory (docs/open-data.md)`];
+function notesOf(metadata: DatasetMetadata): Message[] {
+  return metadata.licenses.length > 0 ? [] : [msg("warning.no-licence", { file: METADATA_FILE })];
 }
 
-async function finish(run: { started: number; readDone: number; cache: BuildCache | undefined }, records: ReadChunks, written: WriteReport, changes: () => SiteChanges, feed: FeedReport | undefined, published: { notes: readonly string[]; downloads: readonly Download[] }): Promise<BuildReport> {
+async function finish(run: { started: number; readDone: number; cache: BuildCache | undefined }, records: ReadChunks, written: WriteReport, changes: () => SiteChanges, feed: FeedReport | undefined, published: { notes: readonly Message[]; downloads: readonly Download[] }): Promise<BuildReport> {
   await run.cache?.keepOnly(records.cacheKeys);
   const ended = performance.now();
   const { count, reused, warnings, kinds, overLimits, known } = records;

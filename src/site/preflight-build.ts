@@ -5,8 +5,9 @@
  * site changed, or, with
  * `--over-limits warn`, goes on and reports what it went over.
  */
+import { msg } from "../common/messages/message.ts";
+import { failure } from "../common/messages/translate.ts";
 import { DEFAULT_DOWNLOADS } from "../core/download-files.ts";
-import { SubjektiError } from "../core/errors.ts";
 import type { BuildOptions } from "./build-options.ts";
 import { describePreflight, HOST_LIMITS, preflight } from "./deploy-preflight.ts";
 import { measureFiles, type RecordLengths, siteShape } from "./site-shape.ts";
@@ -23,5 +24,5 @@ export function preflightBuild(options: BuildOptions, lengths: RecordLengths): r
   if (result.overruns.length === 0) return [];
   const message = describePreflight(result);
   if (options.overLimits === "warn") return [message];
-  throw new SubjektiError("OVER_LIMITS", `${message}; or pass --over-limits warn to build it anyway`);
+  throw failure("OVER_LIMITS", msg("error.over-limits", { detail: message }));
 }

@@ -20,7 +20,8 @@ import { basename, dirname, join, resolve } from "node:path";
 import { buildFileLinks, entryLimit, FILE_ENTRY_PATH, FILE_PAGES_DIR, filePagePath, fileSubjectPath, SUBJECTS_PER_DIR } from "../core/file-links.ts";
 import { DEFAULT_LIMIT } from "../core/request/read-query.ts";
 import { PAGE_TAIL, renderPageHead } from "../core/render-page.ts";
-import { SubjektiError } from "../core/errors.ts";
+import { msg } from "../common/messages/message.ts";
+import { failure } from "../common/messages/translate.ts";
 import { VERSION } from "../core/version.ts";
 import { contentHash } from "../common/content-hash.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
@@ -69,10 +70,7 @@ export async function readPlainOut(outDir: string): Promise<PlainOut> {
   } else if (stat.isDirectory() && (await readdir(out)).length === 0) {
     return { out, parent, base, current: null };
   }
-  throw new SubjektiError(
-    "OUT_NOT_PLAIN",
-    `--out ${outDir} already holds something else: with --links files it becomes a link to the built tree (${base}.<hash>), switched by one rename; pass an --out that does not exist yet (or remove this one)`,
-  );
+  throw failure("OUT_NOT_PLAIN", msg("error.out-not-plain", { out: outDir, base }));
 }
 
 /** Is `outDir` the link a build with `--links files` made (so a routed build must not write into its tree)? */

@@ -9,6 +9,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { lockPathOf, takeOutputLock } from "../../src/common/output-lock.ts";
+import { ENGLISH } from "../../src/common/messages/translate.ts";
 import { useTempDir } from "../_tree.ts";
 
 const work = useTempDir();
@@ -36,7 +37,7 @@ describe("the output lock", () => {
     );
     const notices: string[] = [];
     let second = false;
-    const waiting = takeOutputLock(out, "--out b", { wait: true, command: "export", pollMs: 10, notice: (line) => notices.push(line) }).then((lock) => {
+    const waiting = takeOutputLock(out, "--out b", { wait: true, command: "export", pollMs: 10, notice: (line) => notices.push(ENGLISH.say(line)) }).then((lock) => {
       second = true;
       return lock;
     });
@@ -53,7 +54,7 @@ describe("the output lock", () => {
     const dead = deadPid();
     await writeFile(lockPathOf(out), JSON.stringify({ pid: dead, host: hostname(), command: "build", since: "2020-01-01T00:00:00.000Z" }));
     const notices: string[] = [];
-    const takers = await Promise.allSettled(Array.from({ length: 8 }, () => takeOutputLock(out, "--out c", { wait: false, command: "build", notice: (line) => notices.push(line) })));
+    const takers = await Promise.allSettled(Array.from({ length: 8 }, () => takeOutputLock(out, "--out c", { wait: false, command: "build", notice: (line) => notices.push(ENGLISH.say(line)) })));
     expect(takers.filter((t) => t.status === "fulfilled")).toHaveLength(1);
     expect(notices).toEqual([`--out c: took over the lock of process ${dead} (subjekti build since 2020-01-01T00:00:00.000Z), which is no longer running`]);
     await (takers.find((t) => t.status === "fulfilled") as PromiseFulfilledResult<{ release(): Promise<void> }>).value.release();

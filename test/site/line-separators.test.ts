@@ -15,7 +15,8 @@ const subjects = [1, 2, 3].map((id) => ({
   id,
   jedinstvena_oznaka: String(id).padStart(4, "0"),
   naziv_subjekta: `Naziv\u2028s razdjelnikom ${id}\u2029kraj`,
-  oib: "23557321379",
+  // Three OIBs: one OIB for two subjects is a warning, an error under --strict.
+  oib: ["23557321379", "56396370038", "17195049659"][id - 1] as string,
   razina: "lokalna",
   datum_postanka: "2001-01-01",
   status_subjekta: true,

@@ -17,6 +17,7 @@ import { JsonLdParser } from "jsonld-streaming-parser";
 import { Parser, Store, type Quad } from "n3";
 import SHACLValidator from "rdf-validate-shacl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGLISH } from "../../src/common/messages/translate.ts";
 import { DOWNLOAD_KINDS, type Download } from "../../src/core/download-files.ts";
 import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
 import { BASE_URL, build, readManifest } from "./_build.ts";
@@ -115,7 +116,7 @@ describe("the downloads", () => {
     const data = join(dir, "bare");
     await cp(join(SAMPLE, "subjekti.json"), join(data, "subjekti.json"), { recursive: true });
     const report = await build(data, join(dir, "bare-site"), { cacheDir: null });
-    expect(report.notes.join("\n")).toMatch(/no licence is declared/);
+    expect(report.notes.map((note) => ENGLISH.say(note)).join("\n")).toMatch(/no licence is declared/);
     const described = await build(SAMPLE, join(dir, "described"), { cacheDir: null });
     expect(described.notes).toEqual([]);
   }, 60_000);

@@ -12,13 +12,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { snapshotTree, useTempDir } from "../_tree.ts";
 import { build } from "./_build.ts";
 import type { BuildReport } from "../../src/site/build-site.ts";
+import { ENGLISH } from "../../src/common/messages/translate.ts";
 
 const FIXTURES = "test/fixtures/spreadsheet-writers";
 const WRITERS = ["openpyxl", "xlsxwriter", "exceljs", "libreoffice", "gnumeric"] as const;
 const work = useTempDir();
 let json: { tree: Record<string, string>; report: BuildReport };
 
-const kindsOf = (report: BuildReport): string[] => report.kinds.map((k) => `${k.severity} ${k.field ?? ""} ${k.expected} ×${k.count}`);
+const kindsOf = (report: BuildReport): string[] => report.kinds.map((k) => `${k.severity} ${k.field ?? ""} ${ENGLISH.say(k.expected)} ×${k.count}`);
 
 beforeAll(async () => {
   const out = join(work.path, "json");

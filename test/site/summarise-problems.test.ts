@@ -2,9 +2,10 @@
 import { describe, expect, test } from "vitest";
 import type { Problem } from "../../src/data/problems/problems.ts";
 import { problemsAsJsonLines, summariseProblems } from "../../src/data/problems/summarise-problems.ts";
+import { msg } from "../../src/common/messages/message.ts";
 
-const zeroLost = (line: number): Problem => ({ severity: "error", file: "data/s.csv", line, field: "oib", value: '"123"', expected: "11 digits", hint: "3 digits" });
-const noCity = (index: number): Problem => ({ severity: "warning", file: "data/s.json", index, field: "institucija_grad", value: '""', expected: "a city", hint: "published empty" });
+const zeroLost = (line: number): Problem => ({ severity: "error", file: "data/s.csv", line, field: "oib", value: '"123"', expected: msg("expected.oib"), hint: msg("hint.digit-count", { digits: 3 }) });
+const noCity = (index: number): Problem => ({ severity: "warning", file: "data/s.json", index, field: "institucija_grad", value: '""', expected: msg("expected.city"), hint: msg("hint.published-empty") });
 
 describe("summariseProblems", () => {
   test("5,758 of one kind and 2 of another -> 5 lines, '… and 5,753 more like this', the 2 lines, then the table of kinds", () => {
@@ -43,7 +44,7 @@ describe("summariseProblems", () => {
 
   test("JSON lines carry every part of a problem and where it is", () => {
     expect(problemsAsJsonLines([zeroLost(7)])).toEqual([
-      '{"where":"data/s.csv:7","severity":"error","file":"data/s.csv","line":7,"field":"oib","value":"\\"123\\"","expected":"11 digits","hint":"3 digits"}',
+      '{"where":"data/s.csv:7","severity":"error","file":"data/s.csv","line":7,"field":"oib","value":"\\"123\\"","expected":{"key":"expected.oib"},"hint":{"key":"hint.digit-count","params":{"digits":3}}}',
     ]);
   });
 });

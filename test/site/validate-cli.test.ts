@@ -45,7 +45,7 @@ describe("subjekti validate", () => {
     expect(code).toBe(1);
     const problems = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { where: string; severity: string });
     expect(problems).toHaveLength(6);
-    expect(problems[0]).toEqual({ where: `${fixture("bad-many")}/a.json[0]`, severity: "error", file: `${fixture("bad-many")}/a.json`, index: 0, field: "oib", value: '"123"', expected: "11 digits", hint: "3 digits" });
+    expect(problems[0]).toEqual({ where: `${fixture("bad-many")}/a.json[0]`, severity: "error", file: `${fixture("bad-many")}/a.json`, index: 0, field: "oib", value: '"123"', expected: { key: "expected.oib" }, hint: { key: "hint.digit-count", params: { digits: 3 } } });
     expect(stderr).toBe("subjekti: 5 errors in the data; nothing was written\n");
   });
 

@@ -1,7 +1,9 @@
 /** The per-record pieces: the fast path agrees with the schema, the OIB check digit, dates, "did you mean". */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { explainDate, isCalendarDate } from "../../src/data/rules/calendar-date.ts";
+import { isCalendarDate } from "../../src/data/rules/calendar-date.ts";
+import { explainDate } from "../../src/data/rules/field-hints.ts";
+import { ENGLISH } from "../../src/common/messages/translate.ts";
 import { nearestName } from "../../src/data/rules/nearest-name.ts";
 import { oibCheckDigit } from "../../src/data/rules/oib-check-digit.ts";
 import { FIELD_NAMES, subjectSchema } from "../../src/data/rules/subject-schema.ts";
@@ -81,7 +83,8 @@ describe("isCalendarDate and explainDate", () => {
     ["1966-05-14T00:00:00", "the date only, without a time"],
     ["yesterday", undefined],
   ])("%s -> %s", (text, hint) => {
-    expect(explainDate(text)).toBe(hint);
+    const explained = explainDate(text);
+    expect(explained === undefined ? undefined : ENGLISH.say(explained)).toBe(hint);
   });
 });
 

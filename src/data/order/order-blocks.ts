@@ -88,9 +88,11 @@ async function* sorted(read: ReadFromStart, locate: boolean): AsyncGenerator<Ord
           broken = true;
           break;
         } else {
-          yield { kind: "block", block: { ...batch, hash: contentHash(batch.bytes), problems: [], dropped: {} } };
+          // OIBs are checked as the records are read (read-blocks.ts), not here.
+          yield { kind: "block", block: { ...batch, hash: contentHash(batch.bytes), oibs: [], problems: [], dropped: {} } };
         }
       }
+      if (locating) sequence.finish(files, item.problems);
       if (broken) break;
     }
   } finally {

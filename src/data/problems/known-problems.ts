@@ -8,7 +8,8 @@
  */
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { SubjektiError } from "../../core/errors.ts";
+import { msg } from "../../common/messages/message.ts";
+import { failure } from "../../common/messages/translate.ts";
 import { DataError, kindsOf, type Problem, type ProblemKind } from "./problems.ts";
 
 import { KNOWN_PROBLEMS_FILE } from "./known-problems-file.ts";
@@ -16,10 +17,17 @@ import { KNOWN_PROBLEMS_FILE } from "./known-problems-file.ts";
 export { KNOWN_PROBLEMS_FILE } from "./known-problems-file.ts";
 
 
+/** An accepted warning as the baseline keeps it: language-neutral, its rule by the message key (`expected.check-digit`). */
 interface Accepted {
   readonly field?: string;
   readonly expected: string;
   readonly value?: string;
+}
+
+/** A problem as the baseline keeps it. */
+function acceptedOf(p: Problem): Accepted {
+  const value = p.value === undefined ? undefined : typeof p.value === "string" ? p.value : JSON.stringify(p.value);
+  return { ...(p.field === undefined ? {} : { field: p.field }), expected: p.expected.key, ...(value === undefined ? {} : { value }) };
 }
 
 export interface KnownProblems {
@@ -46,10 +54,10 @@ export async function readKnownProblems(dataDir: string): Promise<KnownProblems 
     accepted = undefined;
   }
   if (!Array.isArray(accepted) || !accepted.every((a) => typeof a === "object" && a !== null && typeof (a as Accepted).expected === "string")) {
-    throw new SubjektiError("KNOWN_PROBLEMS_INVALID", `${path}: expected {"accepted": [{"field", "expected", "value"}, …]} as subjekti validate --accept writes it; write it again with subjekti validate --accept`);
+    throw failure("KNOWN_PROBLEMS_INVALID", msg("error.known-problems-invalid", { path }));
   }
   const keys = new Set((accepted as Accepted[]).map(keyOf));
-  return { path, size: keys.size, has: (problem) => keys.has(keyOf(problem)) };
+  return { path, size: keys.size, has: (problem) => keys.has(keyOf(acceptedOf(problem))) };
 }
 
 /** Writes every warning of `warnings` as accepted (sorted, each once); the number accepted. */
@@ -57,7 +65,8 @@ export async function writeKnownProblems(dataDir: string, warnings: readonly Pro
   const accepted = new Map<string, Accepted>();
   for (const p of warnings) {
     if (p.severity !== "warning") continue;
-    accepted.set(keyOf(p), { ...(p.field === undefined ? {} : { field: p.field }), expected: p.expected, ...(p.value === undefined ? {} : { value: p.value }) });
+    const a = acceptedOf(p);
+    accepted.set(keyOf(a), a);
   }
   const sorted = [...accepted.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, a]) => a);
   const path = join(dataDir, KNOWN_PROBLEMS_FILE);

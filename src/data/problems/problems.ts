@@ -4,36 +4,30 @@
  * expected and, where one helps, a hint; the build collects them all and fails once.
  */
 import { SubjektiError } from "../../core/errors.ts";
-
+import { type Message, msg, type Translator } from "../../common/messages/message.ts";
+import { ENGLISH } from "../../common/messages/translate.ts";
 import { SUBJECT_FIELDS } from "../../core/render-page.ts";
+import { formatLocation, type ProblemPlace } from "./problem-parts.ts";
 
 export type Severity = "error" | "warning";
 
-export interface Problem {
+export interface Problem extends ProblemPlace {
   readonly severity: Severity;
-  /** The file, relative to the working directory, as the maintainer named it. */
-  readonly file: string;
-  /** The record's index in a JSON array (0-based), shown as `file[12]`. */
-  readonly index?: number;
-  /** The line in an NDJSON or CSV file (1-based; a CSV record's first line), shown as `file:118`. */
-  readonly line?: number;
-  /** The column on that line (1-based, in characters), for a problem with the bytes, shown as `file:3:17`. */
-  readonly column?: number;
-  /** The cell of a spreadsheet (`sheet!F118`), shown as `file.xlsx!subjekti!F118`. */
-  readonly cell?: string;
   /**
    * A spreadsheet's form read as the data's own (`TRUE`, `14.5.1966.`, zeros lost): the name of
    * the form. Such problems are summarised one line per kind, never one line per record.
    */
-  readonly form?: string;
+  readonly form?: Message;
   /** The field, when the problem is one field's. */
   readonly field?: string;
-  /** The offending value, shortened for display. */
-  readonly value?: string;
+  /** The offending value: as written (JSON, shortened for display), or described (`2,001 characters`). */
+  readonly value?: string | Message;
   /** What the field or record should have been. */
-  readonly expected: string;
+  readonly expected: Message;
   /** What probably went wrong, or how to fix it. */
-  readonly hint?: string;
+  readonly hint?: Message;
+  /** A problem said in one sentence of its own instead of expected-and-got (`… repeats every record of …: keep one`). */
+  readonly says?: Message;
 }
 
 /** The data has errors: the first few of each kind are in `problems` (warnings too, for the report), every kind's exact count in `kinds`. */
@@ -43,7 +37,8 @@ export class DataError extends SubjektiError {
   constructor(problems: readonly Problem[], kinds: readonly ProblemKind[] = kindsOf(problems)) {
     let errors = 0;
     for (const k of kinds) if (k.severity === "error") errors += k.count;
-    super("INVALID_DATA", `${errors} error${errors === 1 ? "" : "s"} in the data; nothing was written`);
+    const message = msg("error.invalid-data", { count: errors });
+    super("INVALID_DATA", ENGLISH.say(message), message);
     this.name = "DataError";
     this.problems = problems;
     this.kinds = kinds;
@@ -61,8 +56,8 @@ export interface ProblemKind {
   readonly key: string;
   readonly severity: Severity;
   readonly field?: string;
-  /** The first problem's expectation, as it reads. */
-  readonly expected: string;
+  /** The first problem's expectation. */
+  readonly expected: Message;
   count: number;
   kept: number;
 }
@@ -72,25 +67,18 @@ export const KEEP_PER_KIND = 5;
 
 // The core's field names, not the schema's: the collector holds problems of any rule, and knows no schema.
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(SUBJECT_FIELDS);
+/** The field of a kind whose field is no subject's: one kind, however many such names (printed as "an unknown field"). */
+export const UNKNOWN_FIELD = "*";
 
 /**
- * A problem's kind: its severity, field and rule. Unknown field names are one kind (a record may
- * hold thousands), and values inside the rule (`more than "0012"`, `10 cells`) are blanked, so the
- * number of kinds stays small whatever the data.
+ * A problem's kind: its severity, field and rule (its expectation's key, whatever values the
+ * expectation holds: `more than "0012"`, `10 cells`). Unknown field names are one kind (a record
+ * may hold thousands), so the number of kinds stays small whatever the data.
  */
 export function kindKey(problem: Problem): string {
-  const field = problem.field === undefined ? "" : KNOWN_FIELDS.has(problem.field) ? problem.field : "an unknown field";
-  let rule = RULES.get(problem.expected);
-  if (rule === undefined) {
-    rule = problem.expected.replace(/"(?:[^"\\]|\\.)*"…?|[0-9][0-9,]*/g, "#");
-    // Expectations are a handful of texts, but one with a value in it may be new each time: bounded.
-    if (RULES.size < 10_000) RULES.set(problem.expected, rule);
-  }
-  return `${problem.severity}|${field}|${rule}`;
+  const field = problem.field === undefined ? "" : KNOWN_FIELDS.has(problem.field) ? problem.field : UNKNOWN_FIELD;
+  return `${problem.severity}|${field}|${problem.expected.key}`;
 }
-
-/** Each expectation's rule, as worked out once (see kindKey). */
-const RULES = new Map<string, string>();
 
 /**
  * Problems in bounded memory: the first `keep` of each kind (in the order added) are kept, the
@@ -114,7 +102,7 @@ export class ProblemCollector implements ProblemSink {
     const key = kindKey(problem);
     let kind = this.#kinds.get(key);
     if (kind === undefined) {
-      kind = { key, severity: problem.severity, ...(problem.field === undefined ? {} : { field: KNOWN_FIELDS.has(problem.field) ? problem.field : "an unknown field" }), expected: problem.expected, count: 0, kept: 0 };
+      kind = { key, severity: problem.severity, ...(problem.field === undefined ? {} : { field: KNOWN_FIELDS.has(problem.field) ? problem.field : UNKNOWN_FIELD }), expected: problem.expected, count: 0, kept: 0 };
       this.#kinds.set(key, kind);
     }
     kind.count++;
@@ -179,76 +167,34 @@ export function kindsOf(problems: readonly Problem[]): ProblemKind[] {
 }
 
 /** One line for a kind with problems beyond those shown: `… and 4,999,995 more like this: x.json: expected …`. */
-export function formatMore(kind: ProblemKind): string | undefined {
+export function formatMore(kind: ProblemKind, tr: Translator = ENGLISH): string | undefined {
   const more = kind.count - kind.kept;
   if (more <= 0) return undefined;
-  const field = kind.field === undefined ? "" : ` ${kind.field}:`;
-  const label = kind.severity === "warning" ? " warning:" : "";
-  return `… and ${more.toLocaleString("en-US")} more like this:${label}${field} expected ${kind.expected}`;
+  const field = kind.field === undefined ? undefined : kind.field === UNKNOWN_FIELD ? tr.text("field.unknown") : kind.field;
+  return tr.text("line.more", { more, warning: kind.severity === "warning", ...(field === undefined ? {} : { field }), expected: tr.say(kind.expected) });
 }
 
-const MAX_VALUE_LENGTH = 60;
-
-/**
- * A value as a problem line shows it: JSON, shortened to MAX_VALUE_LENGTH characters. It writes
- * only what it shows, walking arrays and objects with a stack of its own, so neither a value
- * nested 100,000 deep nor a 200 MB string costs more than the line.
- */
-export function showValue(value: unknown): string {
-  if (value === undefined) return "nothing";
-  let text = "";
-  // Pieces still to write, last first: values, or literal text such as "," and "]".
-  const stack: { value?: unknown; text?: string }[] = [{ value }];
-  while (stack.length > 0 && text.length <= MAX_VALUE_LENGTH) {
-    const next = stack.pop() as { value?: unknown; text?: string };
-    if (next.text !== undefined) {
-      text += next.text;
-      continue;
-    }
-    const v = next.value;
-    if (typeof v === "string") text += JSON.stringify(v.length > MAX_VALUE_LENGTH ? v.slice(0, MAX_VALUE_LENGTH + 1) : v);
-    else if (typeof v === "number") text += Number.isFinite(v) ? String(v) : "a number too large to hold";
-    else if (typeof v !== "object" || v === null) text += v === null ? "null" : String(v);
-    else {
-      const entries: [string | undefined, unknown][] = Array.isArray(v) ? v.slice(0, MAX_VALUE_LENGTH).map((x) => [undefined, x]) : Object.entries(v).slice(0, MAX_VALUE_LENGTH);
-      const close = Array.isArray(v) ? "]" : "}";
-      text += Array.isArray(v) ? "[" : "{";
-      stack.push({ text: close });
-      for (let k = entries.length - 1; k >= 0; k--) {
-        const [key, item] = entries[k] as [string | undefined, unknown];
-        stack.push({ value: item });
-        const prefix = `${k > 0 ? "," : ""}${key === undefined ? "" : `${JSON.stringify(key.length > MAX_VALUE_LENGTH ? key.slice(0, MAX_VALUE_LENGTH) : key)}:`}`;
-        if (prefix !== "") stack.push({ text: prefix });
-      }
-    }
-  }
-  return text.length > MAX_VALUE_LENGTH ? `${text.slice(0, MAX_VALUE_LENGTH - 1)}…` : text;
-}
-
-/**
- * A number as it was written in the source, shortened when long: `1000…0 (100,001 digits)`.
- * JSON.parse turns a number too large for a double into Infinity, which JSON shows as `null`.
- */
-export function showNumberText(raw: string): string {
-  if (raw.length <= MAX_VALUE_LENGTH) return raw;
-  const digits = raw.replace(/[^0-9]/g, "").length;
-  return `${raw.slice(0, 4)}…${raw.slice(-1)} (${digits.toLocaleString("en-US")} digits)`;
-}
-
-/** Where a problem is: `data/x.json[12]`, `data/x.csv:118`, `data/x.csv:3:17`, `data/x.xlsx!subjekti!F118`, or the file alone. */
-export function formatLocation(place: Pick<Problem, "file" | "index" | "line" | "column" | "cell">): string {
-  return place.cell !== undefined ? `${place.file}!${place.cell}`
-    : place.index !== undefined ? `${place.file}[${place.index}]`
-    : place.line !== undefined ? `${place.file}:${place.line}${place.column === undefined ? "" : `:${place.column}`}`
-    : place.file;
+/** A value as a problem line shows it: as written, or described in the line's language. */
+export function showGot(value: string | Message, tr: Translator = ENGLISH): string {
+  return typeof value === "string" ? value : tr.say(value);
 }
 
 /** One line: `data/x.json[12]: …` or `data/x.csv:118: oib: expected 11 digits, got "2735615212" (leading zero lost?)`. */
 export function formatProblem(problem: Problem): string {
+  return sayProblem(problem, ENGLISH);
+}
+
+/** A problem's line in `tr`'s language. */
+export function sayProblem(problem: Problem, tr: Translator): string {
   const where = formatLocation(problem);
-  const field = problem.field === undefined ? "" : ` ${problem.field}:`;
-  const got = problem.value === undefined ? "" : `, got ${problem.value}`;
-  const hint = problem.hint === undefined ? "" : ` (${problem.hint})`;
-  const label = problem.severity === "warning" ? " warning:" : "";
-  return `${where}:${label}${field} expected ${problem.expected}${got}${hint}`;
+  const warning = problem.severity === "warning";
+  if (problem.says !== undefined) return tr.text("line.says", { where, warning, says: tr.say(problem.says) });
+  return tr.text("line.problem", {
+    where,
+    warning,
+    ...(problem.field === undefined ? {} : { field: problem.field }),
+    expected: tr.say(problem.expected),
+    ...(problem.value === undefined ? {} : { got: showGot(problem.value, tr) }),
+    ...(problem.hint === undefined ? {} : { hint: tr.say(problem.hint) }),
+  });
 }

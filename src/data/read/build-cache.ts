@@ -13,7 +13,7 @@
  * It lives outside the site (default node_modules/.cache/subjekti/, one directory per output
  * directory), because everything in the site is published. After a build, blocks the build did
  * not use are removed, so the cache holds one version of the data. A block file: a 4-byte header
- * length, the header as JSON (count, byte length and hash of the rendered bytes, codes, problems), padding to 8 bytes, then ids
+ * length, the header as JSON (count, byte length and hash of the rendered bytes, codes, OIBs, problems), padding to 8 bytes, then ids
  * (float64), positions (uint32), record ends (uint32) and the rendered bytes.
  */
 import { createHash } from "node:crypto";
@@ -22,14 +22,15 @@ import { readdir, rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { VERSION } from "../../core/version.ts";
 import { contentHash } from "../../common/content-hash.ts";
-import { CANNOT_WRITE, isErrno, isFull, realMkdirError, reasonOf } from "../../common/machine-error.ts";
+import { CANNOT_WRITE, isErrno, isFull, realMkdirError } from "../../common/machine-error.ts";
+import { type Message, msg } from "../../common/messages/message.ts";
 import type { Problem } from "../problems/problems.ts";
 import type { SourceBlock } from "../sources/record-sink.ts";
 import type { RenderedBlock } from "../hand-offs.ts";
 import type { SourceFile } from "../sources/source-file.ts";
 
 /** Bumped whenever a block file's layout changes: another format is a miss. */
-const FORMAT = 3;
+const FORMAT = 4;
 /** Bytes read at once for a block's header and keys (about 30 KB for 1,000 records); more when they are longer. */
 const HEAD_BYTES = 64 * 1024;
 const SUFFIX = ".block";
@@ -41,9 +42,9 @@ export interface BuildCache {
   /** The file a block rendered under `key` is to be stored in (by whoever renders it: storeBlock); undefined once the cache cannot be written. */
   fileOf(key: string): string | undefined;
   /** Takes the line of a store that failed (storeBlock's answer): nothing more is stored, and the build goes on without. */
-  failed(line: string): void;
+  failed(line: Message): void;
   /** Why the cache could not be used or written (the first reason), if it could not. */
-  readonly warning: string | undefined;
+  readonly warning: Message | undefined;
   /** Removes every stored block but `keys` (those the build just used). */
   keepOnly(keys: Iterable<string>): Promise<void>;
 }
@@ -54,6 +55,7 @@ interface Header {
   readonly length: number;
   readonly hash: string;
   readonly codes: readonly string[];
+  readonly oibs: readonly string[];
   readonly problems: readonly Problem[];
   readonly dropped: Readonly<Record<string, number>>;
 }
@@ -76,8 +78,8 @@ export function cacheDirOf(cacheDir: string, outDir: string): string {
 export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
   const dir = cacheDirOf(cacheDir, outDir);
   const pathOf = (key: string): string => join(dir, `${key}${SUFFIX}`);
-  let warning: string | undefined;
-  const fail = (line: string): void => {
+  let warning: Message | undefined;
+  const fail = (line: Message): void => {
     warning ??= line;
   };
   try {
@@ -118,12 +120,8 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
 }
 
 /** The warning for a cache that cannot be written: where, why, that the build goes on without it, and what to do. */
-function cacheLine(error: NodeJS.ErrnoException): string {
-  const where = error.path ?? "the build cache";
-  const fix = isFull(error.code)
-    ? `free space on the disk that holds ${where}, or pass --cache-dir with a directory on another disk, or --no-cache`
-    : "pass --cache-dir with a directory this user can write, or --no-cache";
-  return `the build cache cannot be written at ${where} (${reasonOf(error.code)}): the build goes on without it; ${fix}`;
+function cacheLine(error: NodeJS.ErrnoException): Message {
+  return msg("warning.cache-unwritable", { where: error.path ?? "", code: error.code ?? "", full: isFull(error.code) });
 }
 
 /**
@@ -131,7 +129,7 @@ function cacheLine(error: NodeJS.ErrnoException): string {
  * rendering); a store the machine refuses (a full disk, a read-only one) answers the line saying
  * why, for BuildCache.failed, and leaves no file.
  */
-export function storeBlock(file: string, block: RenderedBlock): string | undefined {
+export function storeBlock(file: string, block: RenderedBlock): Message | undefined {
   try {
     writeBlock(file, block);
     return undefined;
@@ -143,7 +141,7 @@ export function storeBlock(file: string, block: RenderedBlock): string | undefin
 }
 
 function writeBlock(file: string, block: RenderedBlock): void {
-  const header: Header = { format: FORMAT, count: block.ends.length, length: block.bytes.length, hash: block.hash, codes: block.codes, problems: block.problems, dropped: block.dropped };
+  const header: Header = { format: FORMAT, count: block.ends.length, length: block.bytes.length, hash: block.hash, codes: block.codes, oibs: block.oibs, problems: block.problems, dropped: block.dropped };
   const json = Buffer.from(JSON.stringify(header));
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.length);
@@ -217,6 +215,7 @@ function readBlock(path: string, file: SourceFile): RenderedBlock | undefined {
       ends,
       ids,
       codes: header.codes,
+      oibs: header.oibs,
       positions,
       problems,
       dropped: header.dropped,

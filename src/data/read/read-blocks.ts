@@ -18,11 +18,13 @@ import { pulled } from "../../common/stage-iterables.ts";
 import type { ReadItem, ReadSummary, RenderedBlock } from "../hand-offs.ts";
 import { DEFAULT_MAX_FIELD_LENGTH, type ReadOptions } from "../read-options.ts";
 import { DataError, type Problem, ProblemCollector, type ProblemSink } from "../problems/problems.ts";
+import { msg } from "../../common/messages/message.ts";
 import { readCsv } from "../sources/read-csv.ts";
 import { readJsonArray } from "../sources/read-json-array.ts";
 import { BLOCK_RECORDS, type RecordSink } from "../sources/record-sink.ts";
 import { readNdjson } from "../sources/read-ndjson.ts";
 import { readXlsx } from "../sources/read-xlsx.ts";
+import { OibCheck } from "../rules/check-oibs.ts";
 import { startRecordThreads, type RecordThreads } from "../../threads/record-threads.ts";
 import { type BlockTask, BlockRenderer, renderJsonBlock } from "./render-block.ts";
 import type { SourceFile } from "../sources/source-file.ts";
@@ -44,17 +46,17 @@ function readerOf(file: SourceFile): (file: SourceFile, sink: RecordSink, proble
 /** The one warning naming every file under the data directory that is not read (so none is skipped silently). */
 function ignoredFiles(ignored: readonly string[], options: ReadOptions): Problem[] {
   if (ignored.length === 0) return [];
-  const shown = ignored.length > 20 ? `${ignored.slice(0, 20).join(", ")} and ${ignored.length - 20} more` : ignored.join(", ");
-  const expected = `only ${SOURCE_PATTERNS.map((p) => p.slice(3)).join(", ")} files`;
-  return [{ severity: options.strict ? "error" : "warning", file: displayPath(options.dataDir), expected, value: `ignored: ${shown}`, hint: "save spreadsheets as .xlsx, .ods or CSV UTF-8 to have them read" }];
+  const value = msg("value.ignored", { names: ignored.slice(0, 20), more: Math.max(ignored.length - 20, 0) });
+  const expected = msg("expected.only-sources", { patterns: SOURCE_PATTERNS.map((p) => p.slice(3)) });
+  return [{ severity: options.strict ? "error" : "warning", file: displayPath(options.dataDir), expected, value, hint: msg("hint.save-spreadsheets") }];
 }
 
 /** Why there is nothing to read: the directory is missing, or holds no source file. */
 async function noSources(dataDir: string): Promise<Problem> {
   const where = displayPath(dataDir);
   const isDirectory = await stat(dataDir).then((s) => s.isDirectory(), () => false);
-  const expected = `a directory of ${SOURCE_PATTERNS.map((p) => p.slice(3)).join(", ")} files (searched recursively)`;
-  return { severity: "error", file: where, expected, value: isDirectory ? "none" : "no such directory", hint: "is --data the right directory?" };
+  const expected = msg("expected.source-directory", { patterns: SOURCE_PATTERNS.map((p) => p.slice(3)) });
+  return { severity: "error", file: where, expected, value: msg(isDirectory ? "value.none" : "value.no-directory"), hint: msg("hint.data-dir") };
 }
 
 /** File order, then position in the file (a problem of the whole file first), then as found. */
@@ -109,6 +111,7 @@ async function readInto(options: ReadOptions, put: (item: ReadItem) => Promise<b
   const threadsWanted = await threadCount(files, options.threads ?? "auto");
   let threads: RecordThreads | undefined;
   let renderedHere = 0;
+  const oibs = new OibCheck();
   /**
    * Under "auto" the first block to parse is parsed here and the rest in threads, started then:
    * a rebuild that parses one edited block (the rest known from the cache) starts no thread.
@@ -125,6 +128,7 @@ async function readInto(options: ReadOptions, put: (item: ReadItem) => Promise<b
       const block = await next.rendered;
       if (block.uncached !== undefined) cache?.failed(block.uncached);
       problems.merge(block.problems, block.dropped);
+      oibs.add(block, next.file, options.strict, problems);
       count += block.ends.length;
       if (!(await put({ kind: "block", block, file: next.file, problems }))) throw new StopReading();
     }

@@ -12,11 +12,15 @@ import { contentHash } from "../../common/content-hash.ts";
 import { parseBlock } from "../sources/parse-block.ts";
 import { DEFAULT_MAX_FIELD_LENGTH } from "../read-options.ts";
 import type { BlockText, RecordSource } from "../sources/record-sink.ts";
-import { type Problem, ProblemCollector, type ProblemSink, showValue } from "../problems/problems.ts";
+import { type Problem, ProblemCollector, type ProblemSink } from "../problems/problems.ts";
+import { showValue } from "../problems/problem-parts.ts";
 import { placeInCells } from "../sources/sheet-cells.ts";
 import { locate, type SourceFile } from "../sources/source-file.ts";
 import type { FormNote } from "../sources/spreadsheet-forms.ts";
 import { validateSubject } from "../rules/validate-subject.ts";
+
+/** A valid code: at least 4 digits (subject-schema.ts). */
+const CODE = /^[0-9]{4,}$/;
 
 /** Collects records one at a time: validated, rendered into one growing buffer. */
 export class BlockRenderer {
@@ -28,6 +32,7 @@ export class BlockRenderer {
   #ends: number[] = [];
   #ids: number[] = [];
   #codes: string[] = [];
+  #oibs: string[] = [];
   #positions: number[] = [];
   /** Bounded: a block of a million bad records keeps a few problems of each kind and counts the rest. */
   readonly problems = new ProblemCollector(undefined, { keepWarnings: true });
@@ -59,7 +64,10 @@ export class BlockRenderer {
       if (sheet !== undefined) placeInCells(local, 0, sheet, position);
       for (const p of local) this.problems.push(p);
     }
-    if (subject === undefined) return;
+    if (subject === undefined) {
+      this.#keysOnly(value, position);
+      return;
+    }
     const text = `${renderSubject(subject)}\n`;
     // A UTF-16 unit is at most 3 UTF-8 bytes; grow before writing so nothing is cut off.
     if (this.#length + text.length * 3 > this.#bytes.length) {
@@ -71,6 +79,23 @@ export class BlockRenderer {
     this.#ends.push(this.#length);
     this.#ids.push(subject.id);
     this.#codes.push(subject.jedinstvena_oznaka);
+    this.#oibs.push(subject.oib);
+    this.#positions.push(position);
+  }
+
+  /**
+   * A record with an error whose id and code are valid is still held by its keys (no bytes): the
+   * rules across records (duplicates, codes rising) check it too, so one run shows its error and
+   * a duplicate code together. The run fails anyway, so nothing is written from it.
+   */
+  #keysOnly(value: unknown, position: number): void {
+    if (typeof value !== "object" || value === null) return;
+    const { id, jedinstvena_oznaka: code } = value as Record<string, unknown>;
+    if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 1 || typeof code !== "string" || !CODE.test(code)) return;
+    this.#ends.push(this.#length);
+    this.#ids.push(id);
+    this.#codes.push(code);
+    this.#oibs.push("");
     this.#positions.push(position);
   }
 
@@ -83,6 +108,7 @@ export class BlockRenderer {
       ends: Uint32Array.from(this.#ends),
       ids: Float64Array.from(this.#ids),
       codes: this.#codes,
+      oibs: this.#oibs,
       positions: Uint32Array.from(this.#positions),
       problems: this.problems.problems.slice(),
       dropped: this.problems.dropped(),
@@ -92,6 +118,7 @@ export class BlockRenderer {
     this.#ends = [];
     this.#ids = [];
     this.#codes = [];
+    this.#oibs = [];
     this.#positions = [];
     return block;
   }

@@ -1,16 +1,10 @@
 /** Dates as the registry writes them: `YYYY-MM-DD`, proleptic Gregorian, like Python's `date`. */
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const MONTH_NAMES = [
-  "January", "February", "March", "April", "May", "June",
-  "July", "August", "September", "October", "November", "December",
-] as const;
-
 function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
-function daysInMonth(year: number, month: number): number {
+/** The days of `month` (1–12) in `year`. */
+export function daysInMonth(year: number, month: number): number {
   return month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
@@ -39,22 +33,4 @@ const CROATIAN_DATE = /^(\d{1,2})\. ?(\d{1,2})\. ?(\d{4})\.?$/;
 export function fromCroatianDate(text: string): string | undefined {
   const match = CROATIAN_DATE.exec(text);
   return match === null ? undefined : `${match[3]}-${match[2]?.padStart(2, "0")}-${match[1]?.padStart(2, "0")}`;
-}
-
-/** Why a `YYYY-MM-DD`-shaped text is not a day, or how to rewrite a date written another way. */
-export function explainDate(text: string): string | undefined {
-  const iso = ISO_DATE.exec(text);
-  if (iso !== null) {
-    const [year, month] = [Number(iso[1]), Number(iso[2])];
-    if (month < 1 || month > 12) return `there is no month ${iso[2]}`;
-    if (year < 1) return "there is no year 0";
-    return `${MONTH_NAMES[month - 1]} ${iso[1]} has ${daysInMonth(year, month)} days`;
-  }
-  const croatian = fromCroatianDate(text.trim());
-  // A hint is a value the tool accepts: a day that does not exist is explained, not rewritten.
-  if (croatian !== undefined) return isCalendarDate(croatian) ? `a day.month.year date? write ${croatian}` : explainDate(croatian);
-  if (/^\d{4}-\d{2}-\d{2}[T ]/.test(text)) return "the date only, without a time";
-  // 1/2/2020 is 1 February in Croatia and 2 January in the US: only the writer knows.
-  if (/^\s*\d{1,2}\/\d{1,2}\/\d{2,4}\s*$/.test(text)) return "day/month or month/day? write YYYY-MM-DD";
-  return undefined;
 }

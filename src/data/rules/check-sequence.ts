@@ -4,8 +4,10 @@
  * order), keeping only the previous record: a stream of any length in flat memory. Locating every
  * broken rule also keeps each code's first record, to tell a code given twice from one out of step.
  */
-import { formatLocation, type Problem, type ProblemSink, showValue } from "../problems/problems.ts";
+import { kindKey, KEEP_PER_KIND, type Problem, type ProblemCollector, type ProblemSink } from "../problems/problems.ts";
+import { formatLocation, showValue } from "../problems/problem-parts.ts";
 import { locate, type SourceFile } from "../sources/source-file.ts";
+import { msg } from "../../common/messages/message.ts";
 
 /** Compares zero-padded digit strings by value, so "10000" follows "9999" whatever the padding. */
 export function compareDigits(a: string, b: string): number {
@@ -38,6 +40,15 @@ export class SequenceCheck {
   #id = 0;
   #code: string | undefined;
   #place: Place | undefined;
+  #file = -1;
+  /** Locating only: records with keys in each file (by its number). */
+  readonly #perFile = new Map<number, number>();
+  /**
+   * Locating only: a record repeating the one before it in another file (same id, same code), by
+   * the pair of files (`earlier>later`): the first few problems held, the rest counted. When every
+   * record of the later file repeats one of the earlier, it is one line, not thousands (finish).
+   */
+  readonly #repeats = new Map<string, { readonly held: Problem[]; count: number }>();
   /** Locating only: each code (its zeros trimmed) with its first record's id and place. */
   readonly #first = new Map<string, { readonly id: number; readonly code: string; readonly place: Place }>();
 
@@ -67,17 +78,45 @@ export class SequenceCheck {
       const trimmed = code.replace(/^0+(?=.)/, "");
       const seen = this.#first.get(trimmed);
       const [before, previous] = [this.#place, this.#code ?? ""];
-      if (before !== undefined && id === this.#id) {
-        problems.push({ severity: "error", ...place, field: "id", value: showValue(id), expected: "a unique id", hint: `also at ${formatLocation(before)}` });
+      const fileNumber = keys.files[k] ?? 0;
+      this.#perFile.set(fileNumber, (this.#perFile.get(fileNumber) ?? 0) + 1);
+      if (before !== undefined && id === this.#id && code === previous && fileNumber !== this.#file) {
+        const pair = `${this.#file}>${fileNumber}`;
+        let repeat = this.#repeats.get(pair);
+        if (repeat === undefined) this.#repeats.set(pair, (repeat = { held: [], count: 0 }));
+        repeat.count++;
+        const problem: Problem = { severity: "error", ...place, field: "id", value: showValue(id), expected: msg("expected.unique-id"), hint: msg("hint.also-at", { where: formatLocation(before) }) };
+        if (repeat.held.length < KEEP_PER_KIND) repeat.held.push(problem);
+      } else if (before !== undefined && id === this.#id) {
+        problems.push({ severity: "error", ...place, field: "id", value: showValue(id), expected: msg("expected.unique-id"), hint: msg("hint.also-at", { where: formatLocation(before) }) });
       } else if (seen !== undefined) {
-        const hint = `${showValue(seen.code)} is also id ${seen.id}'s, at ${formatLocation(seen.place)}`;
-        problems.push({ severity: "error", ...place, field: "jedinstvena_oznaka", value: showValue(code), expected: "a unique value", hint });
+        const hint = msg("hint.code-also", { code: showValue(seen.code), id: seen.id, where: formatLocation(seen.place) });
+        problems.push({ severity: "error", ...place, field: "jedinstvena_oznaka", value: showValue(code), expected: msg("expected.unique-code"), hint });
       } else if (before !== undefined && compareDigits(previous, code) >= 0) {
-        const hint = `id ${this.#id}, just before id ${id}, is at ${formatLocation(before)}`;
-        problems.push({ severity: "error", ...place, field: "jedinstvena_oznaka", value: showValue(code), expected: `more than ${showValue(previous)}, as it increases with id`, hint });
+        const hint = msg("hint.just-before", { previous: this.#id, id, where: formatLocation(before) });
+        problems.push({ severity: "error", ...place, field: "jedinstvena_oznaka", value: showValue(code), expected: msg("expected.code-rising", { previous: showValue(previous) }), hint });
       }
       if (seen === undefined) this.#first.set(trimmed, { id, code, place });
-      [this.#id, this.#code, this.#place] = [id, code, place];
+      [this.#id, this.#code, this.#place, this.#file] = [id, code, place, fileNumber];
     }
+  }
+
+  /**
+   * After `locate` saw every record: a file whose every record repeats one of an earlier file (a
+   * workbook exported beside the JSON it came from) is one error naming both; other repeats are
+   * reported one by one, as any repeated id.
+   */
+  finish(files: readonly SourceFile[], problems: ProblemCollector): void {
+    for (const [pair, repeat] of this.#repeats) {
+      const [earlier, later] = pair.split(">").map(Number) as [number, number];
+      const [first, second] = [files[earlier] as SourceFile, files[later] as SourceFile];
+      if (repeat.count === this.#perFile.get(later)) {
+        problems.push({ severity: "error", file: second.name, expected: msg("expected.records-once"), says: msg("says.repeats-source", { other: first.name }) });
+        continue;
+      }
+      const dropped = repeat.count - repeat.held.length;
+      problems.merge(repeat.held, dropped > 0 && repeat.held[0] !== undefined ? { [kindKey(repeat.held[0])]: dropped } : {});
+    }
+    this.#repeats.clear();
   }
 }

@@ -1,6 +1,7 @@
 /**
  * What a subject in the source data must be (the data rules, docs/data.md), as a zod schema: the one source of
- * the `Subject` type the build reads and of the "expected …" half of every problem message.
+ * the `Subject` type the build reads and of the "expected …" half of every problem message (each
+ * rule's error is the key of its sentence in the message catalogue, src/common/messages).
  * Warnings (rules a record may break and still be published) are in subject-warnings.ts.
  */
 import * as z from "zod";
@@ -12,8 +13,8 @@ import { LOWERCASE_WORD } from "./lowercase-word.ts";
 const DIGITS = /^[0-9]+$/;
 const OIB = /^[0-9]{11}$/;
 
-const flag = z.boolean({ error: "true or false" });
-const text = z.string({ error: "a string" });
+const flag = z.boolean({ error: "expected.true-or-false" });
+const text = z.string({ error: "expected.string" });
 
 /**
  * One record of the source data: exactly these ten fields (an unknown one is an error). Each
@@ -22,33 +23,33 @@ const text = z.string({ error: "a string" });
  */
 export const subjectSchema = z.strictObject({
   id: z
-    .int({ error: "an integer ≥ 1" })
-    .min(1, { error: "an integer ≥ 1" })
+    .int({ error: "expected.id" })
+    .min(1, { error: "expected.id" })
     .meta({ description: "The subject's number: an integer ≥ 1, unique. The list is in ascending id; ids may have gaps.", examples: [1] }),
   jedinstvena_oznaka: z
-    .string({ error: "at least 4 digits as a string" })
-    .regex(DIGITS, { error: "at least 4 digits (zero-padded)", abort: true })
-    .min(4, { error: "at least 4 digits (zero-padded)" })
+    .string({ error: "expected.code-string" })
+    .regex(DIGITS, { error: "expected.code", abort: true })
+    .min(4, { error: "expected.code" })
     .meta({ description: "The subject's code: at least 4 digits (zero-padded), as a string; unique, and strictly increasing with id.", examples: ["0001"] }),
   naziv_subjekta: z
-    .string({ error: "a non-empty name" })
-    .min(1, { error: "a non-empty name" })
+    .string({ error: "expected.name" })
+    .min(1, { error: "expected.name" })
     .meta({ description: "The subject's name: a non-empty string, any Unicode (č ć đ š ž as they are)." }),
   oib: z
-    .string({ error: "11 digits as a string" })
-    .regex(OIB, { error: "11 digits" })
+    .string({ error: "expected.oib-string" })
+    .regex(OIB, { error: "expected.oib" })
     .meta({
       description:
         "The Croatian personal identification number: exactly 11 ASCII digits, as a string (leading zeros kept). The last digit is an ISO 7064 MOD 11,10 check digit; real registries hold a few that fail it, which are published (the build warns).",
       examples: ["02735615212"],
     }),
   razina: z
-    .string({ error: "a lowercase word" })
-    .regex(LOWERCASE_WORD, { error: "a lowercase word" })
+    .string({ error: "expected.razina" })
+    .regex(LOWERCASE_WORD, { error: "expected.razina" })
     .meta({ description: `The level: a lowercase word. The known levels are ${KNOWN_RAZINA.join(" and ")}; another word is published (the build warns).`, examples: [...KNOWN_RAZINA] }),
   datum_postanka: z
-    .string({ error: "a real date YYYY-MM-DD as a string" })
-    .refine(isCalendarDate, { error: "a real date YYYY-MM-DD" })
+    .string({ error: "expected.date-string" })
+    .refine(isCalendarDate, { error: "expected.date" })
     .meta({ description: "The founding date: a real calendar date YYYY-MM-DD (no 2023-02-30).", format: "date", examples: ["1993-04-01"] }),
   status_subjekta: flag.meta({ description: "The subject's status flag: a JSON boolean, never a string." }),
   odobreno: flag.meta({ description: "The approval flag: a JSON boolean, never a string." }),

@@ -6,15 +6,16 @@
 import { nearestName } from "./nearest-name.ts";
 import { KNOWN_RAZINA } from "./known-levels.ts";
 import { oibCheckDigit } from "./oib-check-digit.ts";
-// The core's Subject, which subject-schema.ts proves equal to the schema's.
+import { type Message, msg } from "../../common/messages/message.ts";
+// The core's Subject, which subject-schema.ts proves equal to the schema's (so the schema can name the known levels from here).
 import type { Subject } from "../../core/render-page.ts";
 
 /** A rule broken by one field, located later by the caller. */
 export interface FieldWarning {
   readonly field: keyof Subject;
   readonly value: unknown;
-  readonly expected: string;
-  readonly hint?: string;
+  readonly expected: Message;
+  readonly hint?: Message;
 }
 
 /** Every warning of one schema-valid subject, in field order; usually none. */
@@ -25,8 +26,8 @@ export function subjectWarnings(subject: Subject): FieldWarning[] {
     warnings.push({
       field: "oib",
       value: subject.oib,
-      expected: "a valid check digit (ISO 7064 MOD 11,10)",
-      hint: `the last digit should be ${check} — a typo?`,
+      expected: msg("expected.check-digit"),
+      hint: msg("hint.check-digit", { digit: check }),
     });
   }
   if (!KNOWN_RAZINA.includes(subject.razina)) {
@@ -35,12 +36,12 @@ export function subjectWarnings(subject: Subject): FieldWarning[] {
     warnings.push({
       field: "razina",
       value: subject.razina,
-      expected: KNOWN_RAZINA.map((r) => JSON.stringify(r)).join(" or "),
-      hint: near === undefined ? "a new level? it is published as it is" : `did you mean ${near}?`,
+      expected: msg("expected.known-razina", { levels: KNOWN_RAZINA }),
+      hint: near === undefined ? msg("hint.new-level") : msg("hint.did-you-mean", { name: near }),
     });
   }
   if (subject.institucija_grad.trim() === "") {
-    warnings.push({ field: "institucija_grad", value: subject.institucija_grad, expected: "a city", hint: "published empty" });
+    warnings.push({ field: "institucija_grad", value: subject.institucija_grad, expected: msg("expected.city"), hint: msg("hint.published-empty") });
   }
   return warnings;
 }

@@ -6,7 +6,10 @@
 import type { z } from "zod";
 import { hintFor } from "./field-hints.ts";
 import { nearestName } from "./nearest-name.ts";
-import { type ProblemSink, showNumberText, showValue } from "../problems/problems.ts";
+import type { ProblemSink } from "../problems/problems.ts";
+import { showNumberText, showValue } from "../problems/problem-parts.ts";
+import { type Message, msg } from "../../common/messages/message.ts";
+import { isMessageKey } from "../../common/messages/translate.ts";
 import { topLevelEntries } from "../sources/record-text.ts";
 import { DEFAULT_MAX_FIELD_LENGTH } from "../read-options.ts";
 import type { RecordSource } from "../sources/record-sink.ts";
@@ -49,10 +52,10 @@ export function nestingDepth(value: unknown): number {
 }
 
 /** `an array nested 200,000 deep`, when `value` nests deeper than MAX_DEPTH. */
-function tooDeep(value: unknown): string | undefined {
+function tooDeep(value: unknown): Message | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const depth = nestingDepth(value);
-  return depth > MAX_DEPTH ? `${Array.isArray(value) ? "an array" : "an object"} nested ${depth.toLocaleString("en-US")} deep` : undefined;
+  return depth > MAX_DEPTH ? msg("value.nested", { array: Array.isArray(value), depth }) : undefined;
 }
 
 function isFieldName(key: PropertyKey | undefined): key is keyof Subject {
@@ -87,7 +90,8 @@ export function quickSubject(value: unknown, keys?: number): Subject | undefined
 }
 
 /** A field's value as a problem shows it: a number as written when JSON.parse could not hold it exactly. */
-function showField(input: unknown, field: string, position: number, source: RecordSource | undefined): string {
+function showField(input: unknown, field: string, position: number, source: RecordSource | undefined): string | Message {
+  if (input === undefined) return msg("value.nothing");
   if (typeof input === "number" && !Number.isSafeInteger(input) && (!Number.isFinite(input) || Number.isInteger(input)) && source?.text !== undefined) {
     const written = topLevelEntries(source.text(position)).findLast((e) => e.key === field);
     if (written !== undefined) return showNumberText(written.raw);
@@ -104,7 +108,7 @@ function explain(issues: readonly z.core.$ZodIssue[], value: unknown, file: Sour
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
         const near = nearestName(key, FIELD_NAMES);
-        problems.push({ severity: "error", ...where, field: showKey(key), expected: "one of the ten field names", ...(near === undefined ? {} : { hint: `did you mean ${near}?` }) });
+        problems.push({ severity: "error", ...where, field: showKey(key), expected: msg("expected.field-name"), ...(near === undefined ? {} : { hint: msg("hint.did-you-mean", { name: near }) }) });
       }
     } else if (isFieldName(field)) {
       if (seen.has(field)) continue;
@@ -112,17 +116,19 @@ function explain(issues: readonly z.core.$ZodIssue[], value: unknown, file: Sour
       const input = (value as Record<string, unknown>)[field];
       const deep = tooDeep(input);
       if (deep !== undefined) {
-        problems.push({ severity: "error", ...where, field, value: deep, expected: "a flat value", hint: "a subject's fields are flat values" });
+        problems.push({ severity: "error", ...where, field, value: deep, expected: msg("expected.flat-value"), hint: msg("hint.flat-fields") });
         continue;
       }
       // A number too long to hold exactly (JSON.parse makes it Infinity; a CSV cell stays text) is shown as written.
       const csvDigits = file.kind === "csv" && field === "id" && typeof input === "string" && /^-?[0-9]+$/.test(input);
-      const hint = (typeof input === "number" && !Number.isFinite(input)) || csvDigits ? "too many digits for an exact number" : hintFor(field, input, file.kind);
+      const hint = (typeof input === "number" && !Number.isFinite(input)) || csvDigits ? msg("hint.too-many-digits") : hintFor(field, input, file.kind);
       const shown = csvDigits ? showNumberText(input) : showField(input, field, position, source);
-      problems.push({ severity: "error", ...where, field, value: shown, expected: issue.message, ...(hint === undefined ? {} : { hint }) });
+      // The schema's messages are the catalogue's keys (subject-schema.ts).
+      const expected = isMessageKey(issue.message) ? ({ key: issue.message } as Message) : msg("expected.schema", { text: issue.message });
+      problems.push({ severity: "error", ...where, field, value: shown, expected, ...(hint === undefined ? {} : { hint }) });
     } else {
       const deep = tooDeep(value);
-      problems.push({ severity: "error", ...where, value: deep ?? showValue(value), expected: "an object with the ten fields of a subject", ...(deep === undefined ? {} : { hint: "a subject's fields are flat values" }) });
+      problems.push({ severity: "error", ...where, value: deep ?? showValue(value), expected: msg("expected.subject-object"), ...(deep === undefined ? {} : { hint: msg("hint.flat-fields") }) });
     }
   }
 }
@@ -145,7 +151,7 @@ function duplicateFields(value: unknown, file: SourceFile, position: number, pro
       first.set(key, raw);
     } else if (!reported.has(key)) {
       reported.add(key);
-      problems.push({ severity: "error", ...where, field: showKey(key), value: `${showWritten(before)} and then ${showWritten(raw)}`, expected: "each field once", hint: "JSON keeps only the last value; which one is meant?" });
+      problems.push({ severity: "error", ...where, field: showKey(key), value: msg("value.twice", { before: showWritten(before), after: showWritten(raw) }), expected: msg("expected.field-once"), hint: msg("hint.json-last-value") });
     }
   }
   return reported.size > 0;
@@ -153,7 +159,8 @@ function duplicateFields(value: unknown, file: SourceFile, position: number, pro
 
 /** A value's text as written, shortened. */
 function showWritten(raw: string): string {
-  return /^-?[0-9]/.test(raw) ? showNumberText(raw) : raw.length > 28 ? `${raw.slice(0, 27)}…` : raw;
+  const shown = /^-?[0-9]/.test(raw) ? showNumberText(raw) : raw;
+  return typeof shown !== "string" ? `${raw.slice(0, 4)}…${raw.slice(-1)}` : shown.length > 28 ? `${shown.slice(0, 27)}…` : shown;
 }
 
 /** A problem for each text field longer than `maxLength` characters; true when there was one. */
@@ -163,7 +170,7 @@ function longFields(subject: Subject, maxLength: number, file: SourceFile, posit
     const length = subject[field].length;
     if (length <= maxLength) continue;
     found = true;
-    problems.push({ severity: "error", ...locate(file, position), field, value: `${length.toLocaleString("en-US")} characters`, expected: `at most ${maxLength.toLocaleString("en-US")} characters`, hint: "--max-field-length raises the bound" });
+    problems.push({ severity: "error", ...locate(file, position), field, value: msg("value.characters", { count: length }), expected: msg("expected.at-most-characters", { max: maxLength }), hint: msg("hint.max-field-length") });
   }
   return found;
 }
@@ -192,7 +199,7 @@ export function validateSubject(value: unknown, file: SourceFile, position: numb
     const text = subject[field];
     if (!(text as string & { isWellFormed(): boolean }).isWellFormed()) {
       wellFormed = false;
-      problems.push({ severity: "error", ...locate(file, position), field, value: showValue(text), expected: "text of whole characters", hint: `a lone surrogate \\u${lone(text)}: a character cut in half?` });
+      problems.push({ severity: "error", ...locate(file, position), field, value: showValue(text), expected: msg("expected.whole-characters"), hint: msg("hint.lone-surrogate", { hex: lone(text) }) });
     }
   }
   if (!wellFormed) return undefined;

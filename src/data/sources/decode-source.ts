@@ -10,6 +10,7 @@ import { createReadStream, type ReadStream } from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { Transform } from "node:stream";
 import type { Problem } from "../problems/problems.ts";
+import { type Message, msg } from "../../common/messages/message.ts";
 import type { SourceFile } from "./source-file.ts";
 
 /** Located bad bytes reported per file; the rest are counted in one more problem. */
@@ -138,14 +139,13 @@ function hex(bytes: ArrayLike<number>): string {
 }
 
 /** The hint for bad bytes: a Windows-1250 reading when it gives Croatian letters, else what to do. */
-function hintFor(file: SourceFile, word: Uint8Array, bad: Uint8Array): string {
+function hintFor(file: SourceFile, word: Uint8Array, bad: Uint8Array): Message {
   const letters = new TextDecoder("windows-1250").decode(bad);
   if (CROATIAN_LETTERS.test(letters) && [...letters].every((c) => CROATIAN_LETTERS.test(c))) {
     const asWindows = new TextDecoder("windows-1250").decode(word);
-    const fix = file.kind === "csv" ? `save it from Excel as "CSV UTF-8", or build with --encoding windows-1250` : "save it as UTF-8";
-    return `the file looks like Windows-1250: ${JSON.stringify(asWindows)} — ${fix}`;
+    return msg(file.kind === "csv" ? "hint.windows-1250-csv" : "hint.windows-1250", { word: JSON.stringify(asWindows) });
   }
-  return "save the file as UTF-8";
+  return msg("hint.save-utf8");
 }
 
 /** The length of the valid UTF-8 sequence starting at `i`, or 0 when the bytes there are not one. */
@@ -202,8 +202,8 @@ export async function locateBadBytes(file: SourceFile): Promise<Problem[]> {
           file: file.name,
           line,
           column,
-          expected: "UTF-8 text",
-          value: `the byte${bad.length === 1 ? "" : "s"} ${hex(bad)}`,
+          expected: msg("expected.utf8"),
+          value: msg("value.bytes-hex", { count: bad.length, hex: hex(bad) }),
           hint: hintFor(file, word, bad),
         });
       } else {
@@ -219,7 +219,7 @@ export async function locateBadBytes(file: SourceFile): Promise<Problem[]> {
     rest = visit(rest.length === 0 ? chunk : Buffer.concat([rest, chunk]), false);
   }
   visit(rest, true);
-  if (more > 0) problems.push({ severity: "error", file: file.name, expected: "UTF-8 text", value: `${more} more bad bytes`, hint: "only the first are located" });
+  if (more > 0) problems.push({ severity: "error", file: file.name, expected: msg("expected.utf8"), value: msg("value.more-bad-bytes", { count: more }), hint: msg("hint.first-located") });
   return problems;
 }
 

@@ -4,6 +4,7 @@ import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import fg from "fast-glob";
 import { KNOWN_PROBLEMS_FILE } from "../problems/known-problems-file.ts";
 import type { ProblemSink } from "../problems/problems.ts";
+import { type Message, msg } from "../../common/messages/message.ts";
 import type { SourceFile } from "./source-file.ts";
 
 /** The patterns searched, recursively, in any case (`SUBJEKTI.CSV`); hidden files and directories are skipped. */
@@ -66,7 +67,7 @@ function isSourceName(path: string): boolean {
 export async function findSources(dataDir: string, options: FindOptions = {}): Promise<FoundSources> {
   const root = await realpath(dataDir).catch(() => undefined);
   if (root === undefined) return { files: [], ignored: [] };
-  const warn = (link: string, expected: string, value: string, hint: string): void => {
+  const warn = (link: string, expected: Message, value: Message, hint: Message): void => {
     options.problems?.push({ severity: options.strict === true ? "error" : "warning", file: displayPath(link), expected, value, hint });
   };
   const candidates: string[] = [];
@@ -87,10 +88,10 @@ export async function findSources(dataDir: string, options: FindOptions = {}): P
       const info = target === undefined ? undefined : await stat(target).catch(() => undefined);
       if (target === undefined || info === undefined) continue;
       if (!isInside(target, root) && options.followOutside !== true) {
-        warn(entry.path, "a link that stays inside --data", `one to ${displayPath(target)}`, "not followed; --follow-outside follows it");
+        warn(entry.path, msg("expected.link-inside"), msg("value.link-to", { target: displayPath(target) }), msg("hint.not-followed"));
       } else if (info.isDirectory()) {
         if (isInside(target, root) || walked.has(target)) {
-          warn(entry.path, "each source reached once", `a link to ${displayPath(target)}, read already`, "a second way to the same files, or a loop; they are read once");
+          warn(entry.path, msg("expected.source-once"), msg("value.link-read", { target: displayPath(target) }), msg("hint.link-loop"));
         } else {
           walked.add(target);
           queue.push(entry.path);
@@ -113,7 +114,7 @@ export async function findSources(dataDir: string, options: FindOptions = {}): P
     const real = await realpath(path).catch(() => path);
     const first = read.get(real);
     if (first !== undefined) {
-      warn(path, "each source reached once", `a second path to ${displayPath(first)}`, `read once, as ${displayPath(first)}`);
+      warn(path, msg("expected.source-once"), msg("value.second-path", { first: displayPath(first) }), msg("hint.read-once-as", { first: displayPath(first) }));
       continue;
     }
     read.set(real, path);

@@ -3,21 +3,24 @@
  * thread alike (render-block.ts), apart from the streaming scanner that cut the block
  * (read-json-array.ts), which a thread never needs.
  */
-import { type ProblemSink, showValue } from "../problems/problems.ts";
+import type { ProblemSink } from "../problems/problems.ts";
+import { showValue } from "../problems/problem-parts.ts";
+import { type Message, msg } from "../../common/messages/message.ts";
 import type { BlockText, RecordSink } from "./record-sink.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 
 const LINE_FEED = 0x0a;
 
 /** JSON.parse's complaint, with its position (inside the element) turned into a line of the file. */
-function describeSyntaxError(error: SyntaxError, text: string, firstLine: number): string {
+function describeSyntaxError(error: SyntaxError, text: string, firstLine: number): Message {
   const message = error.message.replace(/,\s+(?:\.\.\.)?".*is not valid JSON$/s, "");
   const at = /at position (\d+)/.exec(message);
-  if (at === null) return `${message}, in the record starting on line ${firstLine}`;
+  // JSON.parse's own words (Node's, in English) are quoted as they are; the sentence around them is the catalogue's.
+  if (at === null) return msg("hint.syntax-in-record", { detail: message, line: firstLine });
   const offset = Number(at[1]);
   let line = firstLine;
   for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === LINE_FEED) line++;
-  return `${message.replace(/ in JSON at position \d.*$/s, "")} on line ${line}`;
+  return msg("hint.syntax-on-line", { detail: message.replace(/ in JSON at position \d.*$/s, ""), line });
 }
 
 /**
@@ -53,7 +56,7 @@ export function parseBlock(block: BlockText, file: SourceFile, sink: Pick<Record
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
       const hint = describeSyntaxError(error, text, lines[k] ?? 0);
-      problems.push({ severity: "error", ...locate(file, first + k), expected: "a JSON object", value: showValue(text.trim()), hint });
+      problems.push({ severity: "error", ...locate(file, first + k), expected: msg("expected.json-object"), value: showValue(text.trim()), hint });
       continue;
     }
     source.keys = block.keys[k] ?? 0;

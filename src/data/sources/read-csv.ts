@@ -10,6 +10,7 @@ import { CsvError, parse } from "csv-parse";
 import { decodeStream, EncodingError, isUtf8Label, openSource } from "./decode-source.ts";
 import { nearestName } from "../rules/nearest-name.ts";
 import type { Problem, ProblemSink } from "../problems/problems.ts";
+import { msg } from "../../common/messages/message.ts";
 import type { RecordSink } from "./record-sink.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 import { unguardFormula } from "./formula-guard.ts";
@@ -57,13 +58,13 @@ export function readHeader(cells: readonly string[], file: SourceFile, line: num
     if (!(FIELD_NAMES as readonly string[]).includes(name)) {
       const near = nearestName(name, FIELD_NAMES);
       const checkedAs = near !== undefined && !seen.has(near) && !taken.has(near) ? near : undefined;
-      const hint = checkedAs !== undefined ? `did you mean ${near}? rename the column` : `delete the column or rename it to one of ${FIELD_NAMES.join(", ")}`;
-      report({ severity: "error", ...where, field: name, expected: "one of the ten field names as a column", hint });
+      const hint = checkedAs !== undefined ? msg("hint.rename-column", { name: checkedAs }) : msg("hint.delete-or-rename", { names: FIELD_NAMES });
+      report({ severity: "error", ...where, field: name, expected: msg("expected.column-name"), hint });
       if (checkedAs !== undefined) taken.add(checkedAs);
       return checkedAs;
     }
     if (taken.has(name)) {
-      report({ severity: "error", ...where, field: name, expected: "each column once", hint: "the column is repeated: delete one" });
+      report({ severity: "error", ...where, field: name, expected: msg("expected.column-once"), hint: msg("hint.column-repeated") });
       return undefined;
     }
     taken.add(name);
@@ -73,7 +74,7 @@ export function readHeader(cells: readonly string[], file: SourceFile, line: num
   for (const field of FIELD_NAMES) {
     if (taken.has(field)) continue;
     missing = true;
-    report({ severity: "error", ...where, field, expected: "a column in the header row", hint: "the column is missing: add it" });
+    report({ severity: "error", ...where, field, expected: msg("expected.column-present"), hint: msg("hint.column-missing") });
   }
   return missing ? undefined : columns;
 }
@@ -111,7 +112,7 @@ export async function readCsv(file: SourceFile, sink: RecordSink, sinkProblems: 
       // A spreadsheet saves rows it once touched as `;;;;;;;;;`: a blank row, like a blank line.
       if (record.every((cell) => cell.trim() === "")) continue;
       if (record.length !== columns.length) {
-        problems.push({ severity: "error", ...locate(file, line), expected: `${columns.length} cells as in the header`, value: String(record.length), hint: "a missing or extra delimiter, or an unquoted cell holding one?" });
+        problems.push({ severity: "error", ...locate(file, line), expected: msg("expected.cell-count", { count: columns.length }), value: String(record.length), hint: msg("hint.delimiter") });
         continue;
       }
       const subject: Record<string, unknown> = {};
@@ -127,17 +128,18 @@ export async function readCsv(file: SourceFile, sink: RecordSink, sinkProblems: 
     }
   } catch (error) {
     if (error instanceof EncodingError) {
-      problems.push({ severity: "error", ...locate(file, nextLine), expected: `${error.label} text`, hint: "bytes this encoding has no character for, on this line or the next: is --encoding right?" });
+      problems.push({ severity: "error", ...locate(file, nextLine), expected: msg("expected.encoded-text", { label: error.label }), hint: msg("hint.encoding-bytes") });
       return;
     }
     if (!(error instanceof CsvError)) throw error;
     const at = (error as CsvError & { lines?: number }).lines;
-    problems.push({ severity: "error", ...locate(file, at ?? nextLine), expected: "well-formed CSV", hint: error.message.replace(/ at line \d+/, "") });
+    // csv-parse's own words (in English) are quoted as they are.
+    problems.push({ severity: "error", ...locate(file, at ?? nextLine), expected: msg("expected.csv"), hint: msg("hint.csv-parser", { detail: error.message.replace(/ at line \d+/, "") }) });
   } finally {
     input.destroy();
   }
   for (const problem of await source.problems()) problems.push(problem);
   if (columns === undefined && !reported) {
-    problems.push({ severity: "error", ...locate(file), expected: "a header row of field names", value: "an empty file" });
+    problems.push({ severity: "error", ...locate(file), expected: msg("expected.header-row"), value: msg("value.empty-file") });
   }
 }

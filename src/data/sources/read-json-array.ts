@@ -11,7 +11,9 @@
  * cost as much as the parsing). Lines are counted outside strings only (a raw line break inside
  * a string is invalid JSON anyway), for the hints of syntax errors.
  */
-import { type ProblemSink, showValue } from "../problems/problems.ts";
+import type { ProblemSink } from "../problems/problems.ts";
+import { showValue } from "../problems/problem-parts.ts";
+import { type Message, msg } from "../../common/messages/message.ts";
 import { contentHash } from "../../common/content-hash.ts";
 import { openSource } from "./decode-source.ts";
 import { DEFAULT_MAX_FIELD_LENGTH } from "../read-options.ts";
@@ -99,7 +101,7 @@ interface SplitterEvents {
   block(block: BlockText): void;
   /** An element longer than the bound, not kept: its size, and its string values that are too long. */
   tooLong(index: number, bytes: number, long: readonly { key: string; bytes: number }[]): void;
-  problem(expected: string, got: string | undefined, hint?: string, index?: number): void;
+  problem(expected: Message, got: string | Message | undefined, hint?: Message, index?: number): void;
 }
 
 /**
@@ -215,7 +217,7 @@ class ArraySplitter {
     this.#keys = [];
   }
 
-  #problem(expected: string, got: string | undefined, hint?: string, index?: number): void {
+  #problem(expected: Message, got: string | Message | undefined, hint?: Message, index?: number): void {
     this.#flush();
     this.#events.problem(expected, got, hint, index);
   }
@@ -264,10 +266,10 @@ class ArraySplitter {
             inside = true;
             continue;
           }
-          const hint = c === OPEN_BRACE ? "one object, not a list: put the subjects in [ ]" : undefined;
-          this.#problem("a JSON array of subjects", showValue(chunk.toString("utf8", i - 1, i + 39)), hint);
+          const hint = c === OPEN_BRACE ? msg("hint.one-object") : undefined;
+          this.#problem(msg("expected.json-array"), showValue(chunk.toString("utf8", i - 1, i + 39)), hint);
         } else {
-          this.#problem("nothing after the array's closing ]", showValue(chunk.toString("utf8", i - 1, i + 39)), `on line ${line}`);
+          this.#problem(msg("expected.nothing-after-array"), showValue(chunk.toString("utf8", i - 1, i + 39)), msg("hint.on-line", { line }));
         }
         return false;
       }
@@ -276,7 +278,7 @@ class ArraySplitter {
           inElement = false;
           this.#finishElement(chunk, i - 1, keys);
         } else if (c === COMMA || this.#commaPending) {
-          this.#problem("a value", "nothing", `${c === COMMA ? "an extra" : "a trailing"} comma on line ${line}?`, this.#index++);
+          this.#problem(msg("expected.value"), msg("value.nothing"), msg(c === COMMA ? "hint.extra-comma" : "hint.trailing-comma", { line }), this.#index++);
         }
         this.#commaPending = c === COMMA;
         if (c === CLOSE_BRACKET) {
@@ -319,8 +321,8 @@ class ArraySplitter {
       this.#blockLength = Math.max(0, start - 1);
     }
     this.#flush();
-    if (this.#phase === "before") this.#events.problem("a JSON array of subjects", "an empty file", "write [] for no subjects");
-    else if (this.#phase === "inside") this.#events.problem("the array's closing ]", "the end of the file", "is the file cut short?", this.#inElement ? this.#index : undefined);
+    if (this.#phase === "before") this.#events.problem(msg("expected.json-array"), msg("value.empty-file"), msg("hint.empty-array"));
+    else if (this.#phase === "inside") this.#events.problem(msg("expected.array-end"), msg("value.end-of-file"), msg("hint.cut-short"), this.#inElement ? this.#index : undefined);
   }
 }
 
@@ -329,11 +331,11 @@ export async function readJsonArray(file: SourceFile, sink: RecordSink, problems
   const splitter = new ArraySplitter({
     tooLong(index, bytes, long) {
       const where = locate(file, index);
-      const bound = `at most ${maxFieldLength.toLocaleString("en-US")} characters`;
+      const bound = msg("expected.at-most-characters", { max: maxFieldLength });
       for (const { key, bytes: length } of long) {
-        problems.push({ severity: "error", ...where, field: key, value: `${length.toLocaleString("en-US")} bytes`, expected: bound, hint: "--max-field-length raises the bound" });
+        problems.push({ severity: "error", ...where, field: key, value: msg("value.bytes", { count: length }), expected: bound, hint: msg("hint.max-field-length") });
       }
-      if (long.length === 0) problems.push({ severity: "error", ...where, value: `${bytes.toLocaleString("en-US")} bytes`, expected: "a record a subject's ten fields could fill", hint: "is it one record?" });
+      if (long.length === 0) problems.push({ severity: "error", ...where, value: msg("value.bytes", { count: bytes }), expected: msg("expected.record-size"), hint: msg("hint.one-record") });
     },
     block(text) {
       sink.block({ first: text.first, count: text.starts.length, hash: contentHash(text.bytes) }, text);

@@ -5,7 +5,9 @@
  */
 import { LineCursor } from "../../common/line-cursor.ts";
 import { openSource } from "./decode-source.ts";
-import { type ProblemSink, showValue } from "../problems/problems.ts";
+import type { ProblemSink } from "../problems/problems.ts";
+import { showValue } from "../problems/problem-parts.ts";
+import { msg } from "../../common/messages/message.ts";
 import { countTopLevelKeys } from "./record-text.ts";
 import type { RecordSink } from "./record-sink.ts";
 import { locate, type SourceFile } from "./source-file.ts";
@@ -29,8 +31,11 @@ export async function readNdjson(file: SourceFile, sink: RecordSink, problems: P
       value = JSON.parse(text);
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
-      const reason = error.message.replace(/,\s+(?:\.\.\.)?".*is not valid JSON$/s, "").replace(/ in JSON at position (\d+)(?:\D.*)?$/s, (_, at: string) => ` at column ${Number(at) + 1}`);
-      problems.push({ severity: "error", ...locate(file, line), expected: "one JSON object on the line", value: showValue(text), hint: reason });
+      // JSON.parse's own words (Node's, in English) are quoted as they are; the column is the catalogue's.
+      const reason = error.message.replace(/,\s+(?:\.\.\.)?".*is not valid JSON$/s, "");
+      const at = / in JSON at position (\d+)(?:\D.*)?$/s.exec(reason);
+      const hint = at === null ? msg("hint.syntax", { detail: reason }) : msg("hint.syntax-at-column", { detail: reason.slice(0, at.index), column: Number(at[1]) + 1 });
+      problems.push({ severity: "error", ...locate(file, line), expected: msg("expected.ndjson-line"), value: showValue(text), hint });
       continue;
     }
     // The keys as written: JSON.parse keeps one of a key named twice, silently.

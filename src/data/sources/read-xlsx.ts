@@ -7,6 +7,8 @@
  * schema expects. Problems are located by cell: `data/subjekti.xlsx!subjekti!F118`.
  */
 import type { Problem, ProblemSink } from "../problems/problems.ts";
+import { showValue } from "../problems/problem-parts.ts";
+import { msg } from "../../common/messages/message.ts";
 import type { RecordSink } from "./record-sink.ts";
 import { readHeader } from "./read-csv.ts";
 import { openOdsWorkbook } from "./read-ods.ts";
@@ -54,12 +56,12 @@ async function readSheet(rows: AsyncIterable<SheetRow>, file: SourceFile, sheet:
     for (let i = fields.length; i < values.length; i++) {
       const extra = values[i];
       if (isBlank(extra)) continue;
-      problems.push({ severity: "error", file: file.name, line: row.number, cell: `${sheet.name}!${columnLetters(i + 1)}${row.number}`, value: JSON.stringify(extra), expected: "cells only in the header's columns", hint: "a column without a field name: delete it, or name it" });
+      problems.push({ severity: "error", file: file.name, line: row.number, cell: `${sheet.name}!${columnLetters(i + 1)}${row.number}`, value: showValue(extra), expected: msg("expected.cells-in-columns"), hint: msg("hint.unnamed-column") });
     }
     sink.record(subject, row.number, undefined, notes);
     await sink.ready?.();
   }
-  if (fields === undefined) problems.push({ severity: "error", file: file.name, cell: sheet.name, expected: "a header row of field names", value: "an empty sheet" });
+  if (fields === undefined) problems.push({ severity: "error", file: file.name, cell: sheet.name, expected: msg("expected.header-row"), value: msg("value.empty-sheet") });
 }
 
 /** Reads the `subjekti` (or first) worksheet of `file`, passing `sink` each row as an object with its row number. */
@@ -69,14 +71,14 @@ export async function readXlsx(file: SourceFile, sink: RecordSink, problems: Pro
   try {
     zip = await openZip(file.path);
   } catch (error) {
-    problems.push({ severity: "error", file: file.name, expected: "a workbook (.xlsx or .ods)", hint: `it cannot be read: ${(error as Error).message}` });
+    problems.push({ severity: "error", file: file.name, expected: msg("expected.workbook"), hint: msg("hint.unreadable", { detail: (error as Error).message }) });
     return;
   }
   try {
     const workbook = await (file.path.toLowerCase().endsWith(".ods") ? openOdsWorkbook(zip) : openWorkbook(zip));
     const target = workbook.sheets.find((n) => n.toLowerCase() === SHEET_NAME) ?? workbook.sheets[0];
     if (target === undefined) {
-      problems.push({ severity: "error", file: file.name, expected: "a worksheet", value: "none" });
+      problems.push({ severity: "error", file: file.name, expected: msg("expected.worksheet"), value: msg("value.none") });
       return;
     }
     sheet.name = target;
@@ -84,7 +86,7 @@ export async function readXlsx(file: SourceFile, sink: RecordSink, problems: Pro
   } catch (error) {
     // A part that is missing, not XML, or not UTF-8 (plain Errors): not a workbook this reader can read.
     if (!(error instanceof Error) || error instanceof TypeError || error instanceof RangeError) throw error;
-    problems.push({ severity: "error", file: file.name, expected: "a workbook (.xlsx or .ods)", hint: `it cannot be read: ${error.message}` });
+    problems.push({ severity: "error", file: file.name, expected: msg("expected.workbook"), hint: msg("hint.unreadable", { detail: error.message }) });
   } finally {
     zip.close();
   }

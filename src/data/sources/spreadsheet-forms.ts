@@ -10,11 +10,12 @@
  */
 import { fromCroatianDate, isCalendarDate } from "../rules/calendar-date.ts";
 import type { FieldWarning } from "../rules/subject-warnings.ts";
+import { type Message, msg } from "../../common/messages/message.ts";
 
 /** A spreadsheet form that was read as the data's own value: a warning, located by the reader. */
 export interface FormNote extends FieldWarning {
   /** The form's name: one kind of warning per form. */
-  readonly form: string;
+  readonly form: Message;
 }
 
 /** A cell: text (CSV, or an .xlsx text cell), or an .xlsx number, boolean or date cell; undefined when empty. */
@@ -34,11 +35,11 @@ function padded(field: "oib" | "jedinstvena_oznaka", cell: Cell, width: number, 
   // An OIB has exactly 11 digits; a code at least 4 (a longer number cell is still read as text).
   if (digits === undefined || (field === "oib" && digits.length > width)) return cell;
   const value = digits.padStart(width, "0");
-  const what = field === "oib" ? "an OIB" : "a code";
-  const form = typeof cell === "number" ? `${what} in a number cell` : `${what} without its leading zeros`;
+  const number = typeof cell === "number";
+  const form = field === "oib" ? msg(number ? "form.oib-number-cell" : "form.oib-zeros-lost") : msg(number ? "form.code-number-cell" : "form.code-zeros-lost");
   // Each form a kind of its own: the expectation names it (problems are grouped by field and expectation).
-  const expected = `${field === "oib" ? "11 digits" : "at least 4 digits"} ${typeof cell === "number" ? "in a text cell" : "as text"}`;
-  notes.push({ field, value: cell, form, expected, hint: `read as ${JSON.stringify(value)}; format the column as text to keep the zeros` });
+  const expected = field === "oib" ? msg(number ? "expected.oib-text-cell" : "expected.oib-as-text") : msg(number ? "expected.code-text-cell" : "expected.code-as-text");
+  notes.push({ field, value: cell, form, expected, hint: msg("hint.read-as", { value: JSON.stringify(value) }) });
   return value;
 }
 

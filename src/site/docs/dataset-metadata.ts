@@ -8,32 +8,36 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as z from "zod";
 import { displayPath, METADATA_FILE } from "../../data/sources/find-sources.ts";
-import { DataError, type Problem, showValue } from "../../data/problems/problems.ts";
+import { DataError, type Problem } from "../../data/problems/problems.ts";
+import { showValue } from "../../data/problems/problem-parts.ts";
+import { type Message, type MessageKey, msg } from "../../common/messages/message.ts";
+import { isMessageKey } from "../../common/messages/translate.ts";
 
-const line = (what: string) => z.string({ error: what }).trim().min(1, { error: what });
-const url = z.url({ protocol: /^https?$/, error: "an http(s) URL" });
+// Each rule's error is the key of its sentence in the message catalogue (src/common/messages).
+const line = (what: MessageKey) => z.string({ error: what }).trim().min(1, { error: what });
+const url = z.url({ protocol: /^https?$/, error: "expected.meta-url" });
 
 /** A person or body named by the descriptor (a Data Package `contributor`); `roles` says what it is to the data. */
 const contributorSchema = z.strictObject({
-  title: line("a non-empty contributor title"),
+  title: line("expected.meta-contributor-title"),
   path: url.optional(),
-  email: z.email({ error: "an e-mail address" }).optional(),
-  roles: z.array(z.enum(["publisher", "contact", "creator", "author", "maintainer", "contributor"], { error: "publisher, contact, creator, author, maintainer or contributor" })).optional(),
+  email: z.email({ error: "expected.meta-email" }).optional(),
+  roles: z.array(z.enum(["publisher", "contact", "creator", "author", "maintainer", "contributor"], { error: "expected.meta-role" })).optional(),
 });
 
 /** The fields of a Data Package descriptor the build uses (others, such as `resources`, are allowed and ignored). */
 export const metadataSchema = z.object({
   /** The dataset's IRI in catalogues (DCAT): stable across builds, whatever origin the site is built for. */
   id: url.optional(),
-  title: line("a non-empty title"),
-  description: line("a non-empty description"),
+  title: line("expected.meta-title"),
+  description: line("expected.meta-description"),
   /** The title and description in Croatian (the landing page and the catalogues give both languages). */
-  hr: z.strictObject({ title: line("a non-empty Croatian title"), description: line("a non-empty Croatian description") }).optional(),
-  contributors: z.array(contributorSchema, { error: "a list of contributors" }).optional(),
-  sources: z.array(z.strictObject({ title: line("a non-empty source title"), path: url.optional() }), { error: "a list of sources" }).min(1, { error: "at least one source" }),
+  hr: z.strictObject({ title: line("expected.meta-hr-title"), description: line("expected.meta-hr-description") }).optional(),
+  contributors: z.array(contributorSchema, { error: "expected.meta-contributors" }).optional(),
+  sources: z.array(z.strictObject({ title: line("expected.meta-source-title"), path: url.optional() }), { error: "expected.meta-sources" }).min(1, { error: "expected.meta-one-source" }),
   licenses: z
-    .array(z.strictObject({ name: line("a licence identifier").optional(), title: line("a non-empty licence title"), path: url }), { error: "a list of licences" })
-    .min(1, { error: "at least one licence" }),
+    .array(z.strictObject({ name: line("expected.meta-licence-name").optional(), title: line("expected.meta-licence-title"), path: url }), { error: "expected.meta-licences" })
+    .min(1, { error: "expected.meta-one-licence" }),
 });
 
 export type DatasetMetadata = z.infer<typeof metadataSchema>;
@@ -62,7 +66,7 @@ export async function readMetadata(dataDir: string): Promise<{ metadata: Dataset
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
-    const problem: Problem = { severity: "error", file, expected: "a JSON object (a Data Package descriptor)", hint: (error as Error).message };
+    const problem: Problem = { severity: "error", file, expected: msg("expected.descriptor"), hint: msg("hint.syntax", { detail: (error as Error).message }) };
     return { metadata: UNDESCRIBED, problems: [problem] };
   }
   const parsed = metadataSchema.safeParse(value);
@@ -75,20 +79,10 @@ export async function readMetadata(dataDir: string): Promise<{ metadata: Dataset
       file,
       ...(field === "" ? {} : { field }),
       ...(issue.code === "unrecognized_keys" ? { value: issue.keys.join(", ") } : { value: showValue(at) }),
-      expected: issue.code === "unrecognized_keys" ? "only title and path (sources); name, title and path (licenses); title, path, email and roles (contributors); title and description (hr)" : issue.message,
+      expected: issue.code === "unrecognized_keys" ? msg("expected.meta-keys") : isMessageKey(issue.message) ? ({ key: issue.message } as Message) : msg("expected.schema", { text: issue.message }),
     };
   });
   return { metadata: UNDESCRIBED, problems };
-}
-
-/** The contributor with `role` (the first), if any. */
-export function contributorWith(metadata: DatasetMetadata, role: "publisher" | "contact" | "creator"): Contributor | undefined {
-  return metadata.contributors?.find((c) => c.roles?.includes(role) === true);
-}
-
-/** The Croatian title and description, or the registry's own words when the descriptor gives none. */
-export function croatian(metadata: DatasetMetadata): { readonly title: string; readonly description: string } {
-  return metadata.hr ?? { title: "Registar subjekata", description: "Hrvatske institucije (subjekti) s OIB-om, razinom, datumom postanka, mjestom i kontaktom." };
 }
 
 /** The descriptor, or a DataError naming every problem in it. */

@@ -9,7 +9,8 @@
  */
 import { COLLECTION_PATH } from "../../core/build-links.ts";
 import { DOWNLOAD_KINDS, type Download } from "../../core/download-files.ts";
-import { type Contributor, contributorWith, croatian, type DatasetMetadata } from "./dataset-metadata.ts";
+import type { Contributor, DatasetMetadata } from "./dataset-metadata.ts";
+import { contributorWith, croatian } from "./metadata-views.ts";
 import { expand, type Term, type Triple } from "./rdf-graph.ts";
 
 const EU = "http://publications.europa.eu/resource/authority/";

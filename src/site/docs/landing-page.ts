@@ -10,7 +10,8 @@
 import { COLLECTION_PATH } from "../../core/build-links.ts";
 import { PUBLISHED_FILES } from "../../core/published-files.ts";
 import { DOWNLOAD_KINDS, type Download } from "../../core/download-files.ts";
-import { contributorWith, croatian, type DatasetMetadata } from "./dataset-metadata.ts";
+import type { DatasetMetadata } from "./dataset-metadata.ts";
+import { contributorWith, croatian } from "./metadata-views.ts";
 import type { PropertySchema } from "./data-package.ts";
 
 /** The facts of the build the page shows. */

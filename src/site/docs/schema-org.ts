@@ -5,7 +5,8 @@
  * `encodingFormat`, `dateModified`, `spatialCoverage`, `url`, `keywords`, `isAccessibleForFree`).
  */
 import { DOWNLOAD_KINDS, type Download } from "../../core/download-files.ts";
-import { type Contributor, contributorWith, croatian, type DatasetMetadata } from "./dataset-metadata.ts";
+import type { Contributor, DatasetMetadata } from "./dataset-metadata.ts";
+import { contributorWith, croatian } from "./metadata-views.ts";
 
 /** A schema.org organisation from a contributor. */
 function organization(contributor: Contributor): Record<string, unknown> {

@@ -1,0 +1,327 @@
+/**
+ * Every sentence of en.ts in Croatian, for the maintainers who keep the registry: the same keys
+ * and parameters (a missing or extra key is a type error), Croatian plural forms by
+ * `Intl.PluralRules("hr")` and numbers by `Intl.NumberFormat("hr")` (5.753). Field names, options,
+ * file names and values stay as they are written.
+ */
+import type { LockWho } from "./en.ts";
+import type { Catalogue } from "./message.ts";
+
+const NUMBER = new Intl.NumberFormat("hr");
+const PLURAL = new Intl.PluralRules("hr");
+/** `5753` as `5.753`. */
+const n = (x: number): string => NUMBER.format(x);
+/** The form of a word for `x` (Croatian has three: 1 datoteka, 2 datoteke, 5 datoteka). */
+const plural = (x: number, one: string, few: string, other: string): string => {
+  const rule = PLURAL.select(x);
+  return rule === "one" ? one : rule === "few" ? few : other;
+};
+/** `x` and its word: `21 subjekt`, `3 subjekta`, `5.753 subjekata`. */
+const count = (x: number, one: string, few: string, other: string): string => `${n(x)} ${plural(x, one, few, other)}`;
+const MONTHS = ["siječanj", "veljača", "ožujak", "travanj", "svibanj", "lipanj", "srpanj", "kolovoz", "rujan", "listopad", "studeni", "prosinac"] as const;
+const or = (words: readonly string[]): string => words.map((w) => JSON.stringify(w)).join(" ili ");
+const list = (words: readonly string[]): string => words.join(", ");
+/** Zašto se na mjesto ne može pisati, po kodu greške. */
+const reason = (code: string): string =>
+  ({ EACCES: "pristup odbijen", EPERM: "pristup odbijen", EROFS: "datotečni sustav je samo za čitanje", ENOSPC: "na disku nema mjesta", EDQUOT: "kvota diska je potrošena", ENOTDIR: "datoteka na mjestu mape", EEXIST: "datoteka na mjestu mape", EISDIR: "mapa na mjestu datoteke" })[code] ?? (code === "" ? "greška" : code);
+const holder = (p: LockWho): string => {
+  if (p.holder === undefined) return `zaključavanje koje ne navodi nijedan proces subjekti (${p.path})`;
+  const who = `proces ${p.holder.pid} (subjekti ${p.holder.command} od ${p.holder.since})`;
+  return p.holder.host === undefined ? who : `${who} na računalu ${p.holder.host}; ako ondje ništa ne radi, uklonite ${p.path}`;
+};
+const WHAT = { build: "izgradnja", export: "izvoz", validate: "provjera" } as const;
+
+export const hr: Catalogue = {
+  "line.problem": (p) =>
+    `${p.where}:${p.warning ? " upozorenje:" : ""}${p.field === undefined ? "" : ` ${p.field}:`} očekuje se ${p.expected}${p.got === undefined ? "" : `, a nađeno je ${p.got}`}${p.hint === undefined ? "" : ` (${p.hint})`}`,
+  "line.says": (p) => `${p.where}${p.warning ? ": upozorenje:" : ""} ${p.says}`,
+  "line.more": (p) =>
+    `… i još ${n(p.more)} ${plural(p.more, "takav", "takva", "takvih")}:${p.warning ? " upozorenje:" : ""}${p.field === undefined ? "" : ` ${p.field}:`} očekuje se ${p.expected}`,
+  "line.form": (p) =>
+    `${p.where}:${p.warning ? " upozorenje:" : ""}${p.field === undefined ? "" : ` ${p.field}:`} ${n(p.count)} × ${p.form}: očekuje se ${p.expected}${p.got === undefined ? "" : `, a nađeno je ${p.got}`}${p.hint === undefined ? "" : ` (${p.hint})`}` +
+    (p.also.length === 0 ? "" : `; također ${p.also.join(", ")}${p.more > 0 ? ` i još ${n(p.more)} ${plural(p.more, "mjesto", "mjesta", "mjesta")}` : ""}`),
+  "line.known": (p) =>
+    `${count(p.count, "poznato upozorenje", "poznata upozorenja", "poznatih upozorenja")}, ${plural(p.count, "prihvaćeno", "prihvaćena", "prihvaćenih")} u ${p.path} (nisu ispisana; subjekti validate --accept bilježi trenutačna)`,
+  "line.over-limits": (p) => `upozorenje: ${p.detail}`,
+  "field.unknown": () => "nepoznato polje",
+  "table.title": () => "problemi po vrsti:",
+  "table.count": (p) => n(p.count),
+  "table.error": () => "greška",
+  "table.warning": () => "upozorenje",
+  "table.file": () => "(datoteka)",
+  "table.rule": (p) => `očekuje se ${p.expected}`,
+  "table.form-rule": (p) => `${p.form} (očekuje se ${p.expected})`,
+
+  "expected.id": () => "cijeli broj ≥ 1",
+  "expected.code-string": () => "najmanje 4 znamenke kao tekst",
+  "expected.code": () => "najmanje 4 znamenke (s vodećim nulama)",
+  "expected.name": () => "naziv koji nije prazan",
+  "expected.oib-string": () => "11 znamenaka kao tekst",
+  "expected.oib": () => "11 znamenaka",
+  "expected.razina": () => "jedna riječ malim slovima",
+  "expected.date-string": () => "stvaran datum GGGG-MM-DD kao tekst",
+  "expected.date": () => "stvaran datum GGGG-MM-DD",
+  "expected.true-or-false": () => "true ili false",
+  "expected.string": () => "tekst",
+  "expected.schema": (p) => p.text,
+  "expected.field-name": () => "jedan od deset naziva polja",
+  "expected.flat-value": () => "jednostavna vrijednost",
+  "expected.subject-object": () => "objekt s deset polja subjekta",
+  "expected.field-once": () => "svako polje jednom",
+  "expected.at-most-characters": (p) => `najviše ${count(p.max, "znak", "znaka", "znakova")}`,
+  "expected.whole-characters": () => "tekst od cijelih znakova",
+  "expected.check-digit": () => "ispravna kontrolna znamenka (ISO 7064 MOD 11,10)",
+  "expected.known-razina": (p) => or(p.levels),
+  "expected.city": () => "grad",
+  "expected.one-subject-oib": () => "OIB koji nema nijedan drugi subjekt",
+  "expected.unique-id": () => "jedinstven id",
+  "expected.unique-code": () => "jedinstvena vrijednost",
+  "expected.code-rising": (p) => `više od ${p.previous}, jer raste s id-om`,
+  "expected.records-once": () => "svaki zapis u samo jednom izvoru",
+  "expected.utf8": () => "tekst u UTF-8",
+  "expected.encoded-text": (p) => `tekst u kodnoj stranici ${p.label}`,
+  "expected.link-inside": () => "poveznica koja ostaje unutar --data",
+  "expected.source-once": () => "svaki izvor dohvaćen jednom",
+  "expected.only-sources": (p) => `samo datoteke ${list(p.patterns)}`,
+  "expected.source-directory": (p) => `mapa s datotekama ${list(p.patterns)} (traže se i u podmapama)`,
+  "expected.column-name": () => "jedan od deset naziva polja kao stupac",
+  "expected.column-once": () => "svaki stupac jednom",
+  "expected.column-present": () => "stupac u retku zaglavlja",
+  "expected.cell-count": (p) => `${count(p.count, "ćelija", "ćelije", "ćelija")} kao u zaglavlju`,
+  "expected.csv": () => "ispravan CSV",
+  "expected.header-row": () => "redak zaglavlja s nazivima polja",
+  "expected.ndjson-line": () => "jedan JSON objekt u retku",
+  "expected.json-array": () => "JSON niz subjekata",
+  "expected.nothing-after-array": () => "ništa iza zatvorene zagrade ] niza",
+  "expected.value": () => "vrijednost",
+  "expected.array-end": () => "zatvorena zagrada ] niza",
+  "expected.json-object": () => "JSON objekt",
+  "expected.record-size": () => "zapis koji deset polja subjekta mogu ispuniti",
+  "expected.cells-in-columns": () => "ćelije samo u stupcima zaglavlja",
+  "expected.workbook": () => "radna knjiga (.xlsx ili .ods)",
+  "expected.worksheet": () => "radni list",
+  "expected.oib-text-cell": () => "11 znamenaka u tekstnoj ćeliji",
+  "expected.oib-as-text": () => "11 znamenaka kao tekst",
+  "expected.code-text-cell": () => "najmanje 4 znamenke u tekstnoj ćeliji",
+  "expected.code-as-text": () => "najmanje 4 znamenke kao tekst",
+  "expected.descriptor": () => "JSON objekt (opisnik Data Package)",
+  "expected.meta-keys": () => "samo title i path (izvori); name, title i path (licence); title, path, email i roles (suradnici); title i description (hr)",
+  "expected.meta-title": () => "naslov koji nije prazan",
+  "expected.meta-description": () => "opis koji nije prazan",
+  "expected.meta-source-title": () => "naslov izvora koji nije prazan",
+  "expected.meta-sources": () => "popis izvora",
+  "expected.meta-one-source": () => "barem jedan izvor",
+  "expected.meta-licence-name": () => "oznaka licence",
+  "expected.meta-licence-title": () => "naslov licence koji nije prazan",
+  "expected.meta-licences": () => "popis licenci",
+  "expected.meta-one-licence": () => "barem jedna licenca",
+  "expected.meta-url": () => "http(s) adresa",
+  "expected.meta-hr-title": () => "hrvatski naslov koji nije prazan",
+  "expected.meta-hr-description": () => "hrvatski opis koji nije prazan",
+  "expected.meta-contributors": () => "popis suradnika",
+  "expected.meta-contributor-title": () => "naziv suradnika koji nije prazan",
+  "expected.meta-email": () => "adresa e-pošte",
+  "expected.meta-role": () => "publisher, contact, creator, author, maintainer ili contributor",
+
+  "form.oib-number-cell": () => "OIB u brojčanoj ćeliji",
+  "form.oib-zeros-lost": () => "OIB bez vodećih nula",
+  "form.code-number-cell": () => "oznaka u brojčanoj ćeliji",
+  "form.code-zeros-lost": () => "oznaka bez vodećih nula",
+
+  "value.nothing": () => "ništa",
+  "value.none": () => "nijedna",
+  "value.no-directory": () => "mapa ne postoji",
+  "value.empty-file": () => "prazna datoteka",
+  "value.empty-sheet": () => "prazan radni list",
+  "value.end-of-file": () => "kraj datoteke",
+  "value.nested": (p) => `${p.array ? "niz" : "objekt"} ugniježđen ${n(p.depth)} ${plural(p.depth, "razinu", "razine", "razina")} duboko`,
+  "value.long-number": (p) => `${p.shown} (${count(p.digits, "znamenka", "znamenke", "znamenaka")})`,
+  "value.twice": (p) => `${p.before} pa zatim ${p.after}`,
+  "value.characters": (p) => count(p.count, "znak", "znaka", "znakova"),
+  "value.bytes": (p) => count(p.count, "bajt", "bajta", "bajtova"),
+  "value.bytes-hex": (p) => `${plural(p.count, "bajt", "bajtovi", "bajtovi")} ${p.hex}`,
+  "value.more-bad-bytes": (p) => `još ${count(p.count, "neispravan bajt", "neispravna bajta", "neispravnih bajtova")}`,
+  "value.link-to": (p) => `poveznica na ${p.target}`,
+  "value.link-read": (p) => `poveznica na ${p.target}, već pročitano`,
+  "value.second-path": (p) => `drugi put do ${p.first}`,
+  "value.ignored": (p) => `preskočeno: ${p.names.join(", ")}${p.more > 0 ? ` i još ${n(p.more)}` : ""}`,
+
+  "hint.did-you-mean": (p) => `jeste li mislili ${p.name}?`,
+  "hint.flat-fields": () => "polja subjekta su jednostavne vrijednosti",
+  "hint.too-many-digits": () => "previše znamenaka za točan broj",
+  "hint.json-last-value": () => "JSON zadržava samo posljednju vrijednost; koja je prava?",
+  "hint.max-field-length": () => "--max-field-length podiže granicu",
+  "hint.lone-surrogate": (p) => `usamljeni surogat \\u${p.hex}: prepolovljen znak?`,
+  "hint.missing-field": () => "polje nedostaje",
+  "hint.id-quoted": () => "tekst: napišite broj bez navodnika",
+  "hint.id-fraction": () => "cijeli broj, bez decimala",
+  "hint.lost-zeros": () => "broj gubi vodeće nule: napišite ga kao tekst",
+  "hint.code-padding": (p) => `${count(p.digits, "znamenka", "znamenke", "znamenaka")} — tablica je izgubila vodeće nule?`,
+  "hint.oib-scientific": () => "tablica ga je zapisala kao broj: oblikujte stupac kao tekst",
+  "hint.oib-zero-lost": () => "10 znamenaka — tablica je izgubila vodeću nulu?",
+  "hint.digit-count": (p) => count(p.digits, "znamenka", "znamenke", "znamenaka"),
+  "hint.oib-prefix": () => "bez prefiksa HR",
+  "hint.oib-separators": () => "samo znamenke, bez razmaka i razdjelnika",
+  "hint.lowercase": (p) => `napišite malim slovima: ${p.value}`,
+  "hint.day-number": () => "redni broj dana iz tablice? oblikujte stupac kao tekst GGGG-MM-DD",
+  "hint.flag-quoted": (p) => `tekst: napišite ${p.value} bez navodnika`,
+  "hint.null-text": () => 'napišite "" kad podatka nema',
+  "hint.no-month": (p) => `mjesec ${p.month} ne postoji`,
+  "hint.no-year-zero": () => "godina 0 ne postoji",
+  "hint.days-in-month": (p) => `${MONTHS[p.month - 1] ?? ""} ${p.year}. ima ${count(p.days, "dan", "dana", "dana")}`,
+  "hint.croatian-date": (p) => `datum u obliku dan.mjesec.godina? napišite ${p.date}`,
+  "hint.date-only": () => "samo datum, bez vremena",
+  "hint.day-month-order": () => "dan/mjesec ili mjesec/dan? napišite GGGG-MM-DD",
+  "hint.check-digit": (p) => `posljednja znamenka trebala bi biti ${p.digit} — tipfeler?`,
+  "hint.new-level": () => "nova razina? objavljuje se kako je napisana",
+  "hint.published-empty": () => "objavljuje se prazno",
+  "hint.same-oib": (p) => `id ${p.id} (oznaka ${p.code}) i id ${p.otherId} (oznaka ${p.otherCode}, na ${p.where}) imaju isti OIB: ista ustanova dvaput?`,
+  "hint.also-at": (p) => `također na ${p.where}`,
+  "hint.code-also": (p) => `${p.code} ima i id ${p.id}, na ${p.where}`,
+  "hint.just-before": (p) => `id ${p.previous}, odmah prije id-a ${p.id}, nalazi se na ${p.where}`,
+  "hint.windows-1250-csv": (p) => `datoteka izgleda kao Windows-1250: ${p.word} — spremite je iz Excela kao „CSV UTF-8” ili pokrenite s --encoding windows-1250`,
+  "hint.windows-1250": (p) => `datoteka izgleda kao Windows-1250: ${p.word} — spremite je u UTF-8`,
+  "hint.save-utf8": () => "spremite datoteku u UTF-8",
+  "hint.first-located": () => "mjesto je navedeno samo za prve",
+  "hint.not-followed": () => "ne slijedi se; --follow-outside je slijedi",
+  "hint.link-loop": () => "drugi put do istih datoteka ili petlja; čitaju se jednom",
+  "hint.read-once-as": (p) => `čita se jednom, kao ${p.first}`,
+  "hint.save-spreadsheets": () => "spremite tablice kao .xlsx, .ods ili CSV UTF-8 da bi se čitale",
+  "hint.data-dir": () => "je li --data prava mapa?",
+  "hint.rename-column": (p) => `jeste li mislili ${p.name}? preimenujte stupac`,
+  "hint.delete-or-rename": (p) => `obrišite stupac ili ga preimenujte u jedan od naziva ${list(p.names)}`,
+  "hint.column-repeated": () => "stupac se ponavlja: obrišite jedan",
+  "hint.column-missing": () => "stupac nedostaje: dodajte ga",
+  "hint.delimiter": () => "razdjelnik nedostaje ili je suvišan, ili ga sadrži ćelija bez navodnika?",
+  "hint.encoding-bytes": () => "bajtovi za koje ova kodna stranica nema znaka, u ovom ili sljedećem retku: je li --encoding ispravan?",
+  "hint.csv-parser": (p) => `čitač CSV-a kaže: ${p.detail}`,
+  "hint.syntax": (p) => `JSON.parse kaže: ${p.detail}`,
+  "hint.syntax-at-column": (p) => `JSON.parse kaže: ${p.detail}, u stupcu ${p.column}`,
+  "hint.syntax-in-record": (p) => `JSON.parse kaže: ${p.detail}, u zapisu koji počinje u retku ${p.line}`,
+  "hint.syntax-on-line": (p) => `JSON.parse kaže: ${p.detail}, u retku ${p.line}`,
+  "hint.one-object": () => "jedan objekt, a ne popis: stavite subjekte u [ ]",
+  "hint.on-line": (p) => `u retku ${p.line}`,
+  "hint.extra-comma": (p) => `suvišan zarez u retku ${p.line}?`,
+  "hint.trailing-comma": (p) => `zarez na kraju u retku ${p.line}?`,
+  "hint.empty-array": () => "napišite [] ako subjekata nema",
+  "hint.cut-short": () => "je li datoteka odrezana?",
+  "hint.one-record": () => "je li to jedan zapis?",
+  "hint.unnamed-column": () => "stupac bez naziva polja: obrišite ga ili mu dajte naziv",
+  "hint.unreadable": (p) => `ne može se pročitati: ${p.detail}`,
+  "hint.read-as": (p) => `pročitano kao ${p.value}; oblikujte stupac kao tekst da se nule sačuvaju`,
+
+  "says.repeats-source": (p) => `ponavlja svaki zapis iz ${p.other}: zadržite jedan`,
+
+  "summary.valid": (p) =>
+    `${count(p.subjects, "subjekt", "subjekta", "subjekata")} u ${count(p.files, "datoteci", "datoteke", "datoteka")}: ispravno (` +
+    (p.known === undefined
+      ? count(p.warnings, "upozorenje", "upozorenja", "upozorenja")
+      : `${count(p.warnings, "novo upozorenje", "nova upozorenja", "novih upozorenja")}, ${n(p.known)} ${plural(p.known, "poznato", "poznata", "poznatih")}`) +
+    ")",
+  "summary.accepted": (p) =>
+    `${count(p.count, "upozorenje prihvaćeno", "upozorenja prihvaćena", "upozorenja prihvaćeno")} kao poznato u ${p.path}: pregledajte datoteku i predajte je (commit) zajedno s podacima`,
+  "summary.exported": (p) => `izvezeno ${count(p.count, "subjekt", "subjekta", "subjekata")} u ${p.out} (${p.format})`,
+  "summary.built": (p) =>
+    `izgrađeno ${count(p.count, "subjekt", "subjekta", "subjekata")}${p.reused > 0 ? ` (${n(p.reused)} nepromijenjeno, iz međuspremnika izgradnje)` : ""} u ${p.out}/: ${count(p.files, "datoteka", "datoteke", "datoteka")}, ` +
+    `${n(p.written)} zapisano (${p.writtenBytes}), ${n(p.unchanged)} nepromijenjeno, ${n(p.removed)} uklonjeno (${p.removedBytes}) za ${p.seconds.toFixed(2).replace(".", ",")} s`,
+  "summary.feed-started": (p) => `promjene: novi slijed promjena počinje brojem ${p.sequence} (prethodno stanje nije nađeno: --previous <url> nastavlja slijed objavljenog sjedišta)`,
+  "summary.feed-unchanged": (p) => `od prošle izgradnje nijedan se subjekt nije promijenio (slijed promjena: i dalje broj ${p.sequence})`,
+  "summary.feed-changes": (p) =>
+    `subjekti od prošle izgradnje: ${n(p.added)} ${plural(p.added, "dodan", "dodana", "dodanih")}, ${n(p.removed)} ${plural(p.removed, "uklonjen", "uklonjena", "uklonjenih")}, ${n(p.changed)} ${plural(p.changed, "promijenjen", "promijenjena", "promijenjenih")} (slijed promjena: broj ${p.sequence - 1} -> ${p.sequence}, razlika ${p.diff})`,
+  "summary.serving": (p) => `${p.url} (Ctrl-C zaustavlja)`,
+  "summary.watching": (p) => `prati promjene u ${p.dir}/`,
+  "summary.rebuilt": (p) => `ponovno izgrađeno: ${p.summary}`,
+  "summary.rebuild-failed": () => "ponovna izgradnja nije uspjela; i dalje se poslužuje posljednje ispravno sjedište",
+  "summary.stopped": (p) =>
+    `${WHAT[p.what]} zaustavljen${p.what === "export" ? "" : "a"} signalom ${p.signal}: privremene datoteke su uklonjene${p.left.length === 0 ? "" : `; nije sve uklonjeno: ${p.left.join("; ")}`}`,
+
+  "summary.synced": (p) =>
+    `+${n(p.added)} −${n(p.removed)} ~${n(p.changed)} ${plural(p.added + p.removed + p.changed, "subjekt", "subjekta", "subjekata")}, slijed ${p.from === null ? "nijedan" : String(p.from)} → ${p.to}${p.snapshot === null ? "" : ` (snimka: ${p.snapshot})`}`,
+
+  "serve.refused-host": (p) => `odbijen Host ${p.host} s 400: nije u --allowed-hosts (${p.allowed.join(", ")}); dodajte ga ondje ako je vaš`,
+  "serve.any-host": (p) => `${p.collection} za bilo koji Host (SIGTERM zaustavlja nakon odgovora u tijeku)`,
+  "serve.allowed-hosts": (p) =>
+    `${p.origin}/healthz odgovara na bilo koji Host; API odgovara na Host ${p.allowed.join(", ")}: curl -H 'Host: ${p.host}' ${p.collection} (SIGTERM zaustavlja nakon odgovora u tijeku)`,
+  "serve.stopped": () => "zaustavljeno",
+
+  "warning.no-licence": (p) =>
+    `licenca nije navedena: objavljeni opis (naslovna stranica, datapackage.json, DCAT katalog) ne navodi nijednu; dodajte ${p.file} s "licenses" u mapu podataka (docs/open-data.md)`,
+  "warning.cache-unwritable": (p) => {
+    const where = p.where === "" ? "međuspremnik izgradnje" : p.where;
+    const fix = p.full ? `oslobodite prostor na disku na kojem je ${where}, ili zadajte --cache-dir s mapom na drugom disku, ili --no-cache` : "zadajte --cache-dir s mapom u koju ovaj korisnik smije pisati, ili --no-cache";
+    return `međuspremnik izgradnje ne može se zapisati u ${where} (${reason(p.code)}): izgradnja se nastavlja bez njega; ${fix}`;
+  },
+
+  "lock.took-over": (p) => `${p.shown}: preuzeto zaključavanje procesa ${p.pid} (subjekti ${p.command} od ${p.since}), koji više ne radi`,
+  "lock.waiting": (p) => `${p.shown} upravo piše ${holder(p)}: čeka se da završi`,
+
+  "usage.links-files-limits": () => "greška: --links files traži barem jednu veličinu u --limits: običan statički poslužitelj nema usmjerivač koji bi izveo stranice",
+  "usage.export-extension": (p) => `greška: --out ${p.out}: očekuje se naziv koji završava s .xlsx ili .csv (iz njega se čita oblik)`,
+  "usage.export-format": (p) =>
+    `greška: --out ${p.out} ne završava s .${p.format}, a --format ${p.format} piše taj oblik: izgradnja bi ga čitala kao ${p.extension === "" ? "ništa" : p.extension}; nazovite ga .${p.format}`,
+
+  "machine.permission": (p) => `${p.where}: pristup odbijen (${p.syscall}); provjerite dozvole ili odaberite drugu mapu`,
+  "machine.read-only": (p) => `${p.where}: datotečni sustav je samo za čitanje (${p.syscall}); odaberite mapu na sustavu u koji se može pisati`,
+  "machine.no-space": (p) =>
+    `nema mjesta na disku na kojem je ${p.where === "" ? "ono što se zapisuje" : p.where}${p.quota ? " (kvota diska je potrošena)" : ""}: oslobodite prostor na tom disku (df ${p.dir}) ili ${p.temporary ? "postavite TMPDIR na mapu na drugom disku" : "odaberite mapu na drugom disku"}`,
+  "machine.directory-for-file": (p) => `${p.where}: mapa na mjestu gdje treba biti datoteka; uklonite je ili odaberite drugu mapu`,
+  "machine.file-for-directory": (p) => `${p.where}: datoteka na mjestu gdje treba biti mapa; uklonite je ili odaberite drugu mapu`,
+  "machine.open-files": () => "previše otvorenih datoteka: podignite ograničenje (ulimit -n) i pokušajte ponovno",
+  "machine.io": (p) => `${p.where}: ulazno-izlazna greška (${p.syscall}; disk koji otkazuje ili nestali mrežni datotečni sustav): provjerite disk`,
+
+  "error.locked": (p) => `${p.shown} upravo piše ${holder(p)}: pričekajte da završi ili zadajte --wait da se pričeka`,
+  "error.export-cell-too-long": (p) =>
+    `id ${p.id}: ${p.field} ima ${count(p.count, "znak", "znaka", "znakova")}, više nego što ćelija radne knjige prima (${n(p.max)}), pa bi ga Excel pri spremanju skratio; izvezite CSV (--format csv) ili ga skratite u izvoru`,
+  "error.export-not-same": (p) =>
+    `--out ${p.out}: zapisana datoteka ne daje pri čitanju izvezene zapise (${p.why}), pa nije zapisana; prijavite to s podacima koji to uzrokuju`,
+  "reason.read-back-problem": (p) => `${p.field ?? "zapis"}${p.line === undefined ? "" : ` u retku ${p.line}`}: očekuje se ${p.expected}`,
+  "reason.read-back-count": (p) => `pročitano ${n(p.read)} od ${n(p.count)} zapisa`,
+  "reason.value-differs": () => "jedna se vrijednost razlikuje",
+  "error.check-deadline": (p) =>
+    `${p.origin} nije provjeren cijeli unutar --deadline ${p.deadline} s: provjereno ${n(p.checked)} od ${n(p.total)} zahtjeva, od njih ${n(p.failed)} ${plural(p.failed, "se razlikuje", "se razlikuju", "se razlikuje")}`,
+  "error.invalid-data": (p) => `${count(p.count, "greška", "greške", "grešaka")} u podacima; ništa nije zapisano`,
+  "error.known-problems-invalid": (p) =>
+    `${p.path}: očekuje se {"accepted": [{"field", "expected", "value"}, …]} kako ga piše subjekti validate --accept; zapišite ga ponovno sa subjekti validate --accept`,
+  "error.port-in-use": (p) => `vrata ${p.port} na ${p.host} su zauzeta: zadajte druga s --port (ili --port 0 za bilo koja slobodna)`,
+  "error.not-an-address": (p) => `nije moguće slušati na ${p.host}: to nije adresa ovog računala; zadajte drugu s --host`,
+  "error.base-url-path": (p) =>
+    `--base-url ${p.base}: osnovni URL smije biti samo ishodište (npr. ${p.origin}): API odgovara na /api/subjekti/ na svakom poslužitelju, pa bi poveznice pod putanjom vraćale 404; dajte API-ju vlastito ime poslužitelja (registry.example.hr), vidi docs/production.md`,
+  "error.data-is-file": (p) => `--data ${p.data} je datoteka: zadajte mapu s datotekama *.json, *.ndjson, *.csv, *.xlsx i *.ods`,
+  "error.out-is-file": (p) => `--out ${p.out ?? ""} je datoteka, a ne mapa: zadajte drugi --out ili premjestite datoteku`,
+  "error.out-is-plain": (p) => `--out ${p.out} je sjedište od običnih datoteka (izgrađeno s --links files): za ponovnu izgradnju zadajte --links files ili drugi --out`,
+  "error.out-not-plain": (p) =>
+    `--out ${p.out} već sadrži nešto drugo: s --links files postaje poveznica na izgrađeno stablo (${p.base}.<hash>) koja se mijenja jednim preimenovanjem; zadajte --out koji još ne postoji (ili uklonite ovaj)`,
+  "error.export-no-dir": (p) => `--out ${p.out}: mapa ${p.dir} ne postoji: napravite je ili zadajte drugi --out`,
+  "error.export-into-data": (p) =>
+    `--out ${p.out} je unutar --data ${p.data}: sljedeća bi ga izgradnja čitala uz izvore iz kojih je nastao, svaki zapis dvaput; izvezite ga drugdje pa njime zamijenite izvore (subjekti export --out ${p.name}, zatim ga premjestite u ${p.data} i uklonite izvore koje zamjenjuje)`,
+  "error.over-limits": (p) => `${p.detail}; ili zadajte --over-limits warn da se ipak izgradi`,
+  "error.source-date-epoch": (p) => `SOURCE_DATE_EPOCH je "${p.epoch}": očekuju se cijele sekunde od 1970. (npr. 1700000000) ili ga uklonite`,
+  "error.feed-snapshot-missing": (p) => `${p.state} navodi snimku ${p.snapshot}, koja se ne može pročitati (${p.detail}): uklonite ${p.changes} da započne novi slijed promjena`,
+  "error.feed-no-body": (p) => `${p.url}: snimka je odgovorila bez sadržaja`,
+  "error.feed-unreachable": (p) => `prethodni slijed promjena na ${p.url} ne može se pročitati: ${p.detail}; zadajte --previous s dostupnim sjedištem ili mapom`,
+  "error.feed-status": (p) => `${p.url} je odgovorio sa ${p.status}: zadajte --previous s ishodištem objavljenog sjedišta (npr. https://registry.example.hr)`,
+  "error.feed-state": (p) => `${p.where}: to nije stanje slijeda promjena koje ova inačica čita (${p.detail}): uklonite ga da započne novi slijed promjena`,
+  "error.feed-mismatch": (p) =>
+    `${p.where} navodi inačicu ${p.version}…, ali snimka ${p.snapshot} ima sažetak ${p.actual}…: prethodni slijed promjena je oštećen; vratite ga ili uklonite njegovu mapu changes/ da započne novi`,
+  "error.sync-snapshot-status": (p) => `snimka ${p.url} odgovorila je sa ${p.status}: usklađivanje nije moguće; pokušajte ponovno kad sjedište bude cjelovito`,
+  "error.sync-mismatch": (p) =>
+    `snimka ${p.url} ima sažetak ${p.written}…, a ne inačicu stanja ${p.version}…: sjedište nije dosljedno (objava u tijeku?); lokalna kopija ostaje kakva je bila, pokušajte ponovno kasnije`,
+  "error.sync-unreachable": (p) => `${p.url} nije dostupan: ${p.detail}`,
+  "error.sync-no-feed": (p) => `${p.url} je odgovorio sa ${p.status}: je li to ishodište sjedišta i je li izgrađeno sa slijedom promjena?`,
+  "error.sync-bad-state": (p) => `${p.url}: to nije stanje slijeda promjena koje ova inačica čita (${p.detail})`,
+  "error.unusable-site": (p) => `${p.dir} nema upotrebljivo sjedište (${p.problem}): ${p.again ? "ponovno" : "najprije"} pokrenite \`npm run build\``,
+  "error.no-built-site": (p) => `${p.dir} ne sadrži izgrađeno sjedište (${p.detail}): zadajte --dir <izgrađeno sjedište> ili najprije pokrenite \`npm run build\``,
+  "error.env-port": (p) => `PORT=${p.text} u okruženju: ${p.detail}; uklonite ga ili zadajte --port`,
+  "error.unreachable": (p) => `${p.where}: ${p.detail}: ${p.hint}`,
+  "error.not-url": (p) => `"${p.url}" nije URL: zadajte adresu objave, npr. https://example.org`,
+  "error.not-http": (p) => `"${p.url}" nije http ni https URL`,
+  "error.site-cannot-answer": (p) => `izgrađeno sjedište ne može odgovoriti na ${p.target}: ${p.detail}`,
+  "error.ca-unreadable": (p) => `--ca ${p.ca}: ne može se pročitati (${p.detail}): zadajte PEM datoteku s certifikatima`,
+  "error.ca-not-pem": (p) => `--ca ${p.ca}: u njoj nema PEM certifikata (očekuje se -----BEGIN CERTIFICATE-----)`,
+  "error.check-failed": (p) => `${n(p.failed)} od ${n(p.total)} zahtjeva prema ${p.origin} razlikuje se od ${p.dir}`,
+  "error.check-not-from-files": (p) =>
+    `${count(p.count, "odgovor", "odgovora", "odgovora")} sa ${p.origin} koje bi nginx trebao slati iz datoteka stiglo je od subjekti serve: ponovno napravite konfiguraciju nginxa (subjekti nginx) i ponovno ga učitajte`,
+  "error.nginx-root": (p) => `--dir ${p.dir}: korijen za nginx ovdje ne smije sadržavati razmake, navodnike, vitičaste zagrade, ; $ ni \\; premjestite sjedište`,
+  "error.tls-needs-certificate": (p) => `--listen '${p.listen}' traži --ssl-certificate <datoteka> i --ssl-certificate-key <datoteka>`,
+  "error.tls-needs-listen": (p) => `--ssl-certificate i --ssl-certificate-key traže --listen sa ssl (npr. '443 ssl'), a ne '${p.listen}'`,
+};
