@@ -3,6 +3,7 @@
  * manifest, to include at nginx's `http {}` level in front of `subjekti serve`: TLS when the listen
  * says ssl, every name prefixed by --name (sites side by side), gzip unless --no-gzip.
  */
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
@@ -102,6 +103,14 @@ export function addNginxCommand(program: Command, io: Io): void {
           sslCertificate: flags.sslCertificate,
           sslCertificateKey: flags.sslCertificateKey,
           gzip: flags.gzip,
+          readText: (path) => {
+            try {
+              return readFileSync(join(root, path), "utf8");
+            } catch (error) {
+              if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+              throw error;
+            }
+          },
         }),
       );
     });
