@@ -3,7 +3,8 @@
  * manifest, to include at nginx's `http {}` level in front of `subjekti serve`: TLS when the listen
  * says ssl, every name prefixed by --name (sites side by side), gzip unless --no-gzip.
  */
-import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import type { Io } from "./io.ts";
 import { msg } from "../common/messages/message.ts";
@@ -94,6 +95,14 @@ export function addNginxCommand(program: Command, io: Io): void {
           sslCertificate: flags.sslCertificate,
           sslCertificateKey: flags.sslCertificateKey,
           gzip: flags.gzip,
+          readText: (path) => {
+            try {
+              return readFileSync(join(root, path), "utf8");
+            } catch (error) {
+              if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+              throw error;
+            }
+          },
         }),
       );
     });

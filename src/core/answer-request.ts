@@ -15,6 +15,7 @@
 import { isHostAllowed } from "./allowed-hosts.ts";
 import type { HeaderList } from "./answer-headers.ts";
 import { describeError } from "./errors.ts";
+import { bytesEtag, etagAt, matchesIfNoneMatch } from "./etag.ts";
 import { findSubjects } from "./find-subjects.ts";
 import type { Manifest, SiteState } from "./manifest.ts";
 import { type HeaderReader, linkOrigin, readUrlTarget, splitTarget, urlOrigin, utf8Bytes } from "./request/read-target.ts";
@@ -137,7 +138,7 @@ async function answerFromSite<B extends Body>(request: SentRequest, site: SiteHo
       },
       manifest,
     );
-    const answer = await answerDecision(decision, request.method, site, staticAnswer, manifest);
+    const answer = await answerDecision(decision, request, site, staticAnswer, manifest);
     if (answer !== null) return answer;
     // A file the manifest named is gone: a rebuild or deploy replaced the site since it was read.
     if (retried) return finish(siteUnavailable(`The site is incomplete: a file the manifest names is missing. ${site.fix}`), request.method);
@@ -146,24 +147,40 @@ async function answerFromSite<B extends Body>(request: SentRequest, site: SiteHo
 }
 
 /** The answer a decision makes, its files read through the host; null when one of them is missing. */
-async function answerDecision<B extends Body>(decision: Decision, method: string, site: SiteHost<B>, staticAnswer: () => Answer<B>, manifest: Manifest): Promise<Answer<B> | null> {
+async function answerDecision<B extends Body>(decision: Decision, request: SentRequest, site: SiteHost<B>, staticAnswer: () => Answer<B>, manifest: Manifest): Promise<Answer<B> | null> {
+  const { method } = request;
+  const ifNoneMatch = request.headers.get("if-none-match");
   switch (decision.kind) {
     case "static":
       return staticAnswer();
     case "file": {
-      const page = await site.readPage(decision.path);
-      return page === null ? null : sendPage(decision.status, decision.headers, page, method);
+      // The tag the build wrote for the file: a conditional request reads it alone, and is done on a match.
+      const tags = site.readChunk(decision.etag.path);
+      const page = ifNoneMatch === null ? site.readPage(decision.path) : null;
+      page?.catch(() => undefined);
+      const list = await tags;
+      const etag = list === null ? null : etagAt(list, decision.etag.index);
+      if (etag === null) {
+        // A site without the tag is incomplete (the handler looks again); a page stream read meanwhile is let go.
+        const body = (await page?.catch(() => null))?.body;
+        if (body !== undefined && !(body instanceof Uint8Array)) await body.cancel();
+        return null;
+      }
+      const headers: HeaderList = [...decision.headers, ["ETag", etag]];
+      if (matchesIfNoneMatch(ifNoneMatch, etag)) return finish({ status: 304, headers, body: "" }, method);
+      const file = await (page ?? site.readPage(decision.path));
+      return file === null ? null : sendPage(decision.status, headers, file, method);
     }
     case "derive": {
       const texts = await Promise.all(decision.chunks.map((chunk) => site.readChunk(chunk.path)));
       if (texts.some((text) => text === null)) return null;
       // Pretty-printed on its bytes (indentJsonBytes): the page is encoded once, as a compact one is.
       const compact = UTF8.encode(assemblePage(decision.head, decision.chunks, texts as string[]));
-      return finish({ ...decision, body: indentJsonBytes(compact, decision.indent) }, method);
+      return finish(tagged({ ...decision, body: indentJsonBytes(compact, decision.indent) }, ifNoneMatch), method);
     }
     case "find": {
       const found = await findSubjects(decision.find, manifest, { text: (path) => site.readChunk(path), bytes: (path) => readBytes(site, path) });
-      return found === null ? null : finish(found, method);
+      return found === null ? null : finish(tagged(found, ifNoneMatch), method);
     }
     case "respond":
       return finish(decision, method);
@@ -172,6 +189,18 @@ async function answerDecision<B extends Body>(decision: Decision, method: string
       throw new Error(`unknown decision ${JSON.stringify(unknownKind)}`);
     }
   }
+}
+
+/**
+ * A found or derived answer with the ETag of its bytes (a 200 only: errors carry none), or the 304
+ * that `If-None-Match` asks for when it names that tag.
+ */
+function tagged(answer: Complete, ifNoneMatch: string | null): Complete {
+  if (answer.status !== 200) return answer;
+  const bytes = typeof answer.body === "string" ? UTF8.encode(answer.body) : answer.body;
+  const etag = bytesEtag(bytes);
+  const headers: HeaderList = [...answer.headers, ["ETag", etag]];
+  return matchesIfNoneMatch(ifNoneMatch, etag) ? { status: 304, headers, body: "" } : { status: 200, headers, body: bytes };
 }
 
 /** A page file as it came: its own bytes or stream (a pre-rendered page costs no body computation). */

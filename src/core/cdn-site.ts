@@ -1,10 +1,11 @@
 /**
  * The built site as a fetch host reaches it: every file is a GET through the platform's own file
  * server (Netlify's CDN through `context.next()`, a Cloudflare Worker's static assets binding), the
- * manifest fetched once per instance. Web APIs only.
+ * manifest fetched once per instance, the shards' tag lists kept as they are read. Web APIs only.
  */
 import type { FetchSite } from "./answer-request.ts";
 import { describeError } from "./errors.ts";
+import { ETAGS_FILE } from "./etag.ts";
 import { MANIFEST_PATH } from "./layout.ts";
 import { readManifest, type SiteState } from "./manifest.ts";
 
@@ -18,6 +19,25 @@ export type FetchFile = (path: string) => Promise<Response>;
  */
 export class ManifestCache {
   #cached: Promise<SiteState> | null = null;
+  /** Tag lists (etag.ts) by path: a content-named shard's list never changes, so a warm instance reads a file's tag with no fetch. */
+  readonly #tagLists = new Map<string, Promise<string | null>>();
+
+  /** The tag list at `path`, fetched with `load` unless this instance has it (the oldest forgotten past TAG_LISTS_KEPT). */
+  tagList(path: string, load: () => Promise<string | null>): Promise<string | null> {
+    let list = this.#tagLists.get(path);
+    if (list === undefined) {
+      list = load();
+      const loading = list;
+      this.#tagLists.set(path, loading);
+      if (this.#tagLists.size > TAG_LISTS_KEPT) this.#tagLists.delete(this.#tagLists.keys().next().value as string);
+      // A missing or unreadable list is asked again next time (a deploy in progress).
+      void loading.then(
+        (text) => text === null && this.#tagLists.delete(path),
+        () => this.#tagLists.delete(path),
+      );
+    }
+    return list;
+  }
 
   /** The manifest, fetched with `fetchFile` unless this instance has it. */
   get(fetchFile: FetchFile): Promise<SiteState> {
@@ -36,6 +56,9 @@ export class ManifestCache {
     this.#cached = null;
   }
 }
+
+/** Tag lists one instance keeps: at about 16 KB each (a thousand pages), some 4 MB. */
+const TAG_LISTS_KEPT = 256;
 
 async function loadManifest(fetchFile: FetchFile): Promise<SiteState> {
   try {
@@ -63,8 +86,11 @@ export function cdnSite(fetchFile: FetchFile, passThrough: () => Promise<Respons
       return { body: file.body, length: length === null ? null : Number(length) };
     },
     async readChunk(path) {
-      const file = await found(fetchFile(path));
-      return file === null ? null : file.text();
+      const read = async (): Promise<string | null> => {
+        const file = await found(fetchFile(path));
+        return file === null ? null : file.text();
+      };
+      return path.endsWith(`/${ETAGS_FILE}`) ? manifests.tagList(path, read) : read();
     },
     async readBytes(path) {
       const file = await found(fetchFile(path));

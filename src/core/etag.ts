@@ -1,15 +1,16 @@
 /**
- * Entity tags for pages. A page's bytes are a pure function of the dataset (the manifest's hash),
- * the links' origin and the request's normalised query, so the tag is computed from those without
- * reading or rendering the body, and a 304 costs no file at all.
+ * Entity tags: a hash of the answer's bytes, so a tag changes exactly when the bytes it names do.
+ * An edited record changes the tags of the answers that show it (its pages, its subject) and no
+ * other. The build writes the tags of the files it pre-renders beside them (`etagsFileName`), so a
+ * 304 for such a file reads one small list, not the file; a derived answer is tagged from its bytes.
  */
 
-/** A 53-bit string hash (cyrb53): two multiplicative 32-bit lanes, enough to tell pages apart. */
-function hash53(text: string): string {
+/** A 53-bit hash (cyrb53) of some bytes: two multiplicative 32-bit lanes, enough to tell versions apart. */
+function hash53(bytes: Uint8Array): string {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i] as number;
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);
   }
@@ -18,18 +19,40 @@ function hash53(text: string): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
-/**
- * The strong ETag of the page a request names, from the site's hash and what shapes the bytes
- * (a pretty-printed page's `indent` too: its bytes differ from the compact page's).
- */
-export function pageEtag(siteHash: string, baseUrl: string, linkQuery: string, indent = 0): string {
-  const shape = indent === 0 ? `${baseUrl}\n${linkQuery}` : `${baseUrl}\n${linkQuery}\n${indent}`;
-  return `"${siteHash.slice(0, 12)}-${hash53(shape)}"`;
+/** The strong ETag of an answer whose body is `bytes` (the GET body, as sent): it changes only when they do. */
+export function bytesEtag(bytes: Uint8Array): string {
+  return `"${hash53(bytes)}-${bytes.length.toString(36)}"`;
 }
 
-/** The strong ETag of an answer whose bytes are `text`: it changes only when they do. */
+const UTF8 = new TextEncoder();
+
+/** The strong ETag of an answer whose body is `text`, encoded as UTF-8 (the same tag as its bytes get). */
 export function contentEtag(text: string): string {
-  return `"${hash53(text)}-${text.length.toString(36)}"`;
+  return bytesEtag(UTF8.encode(text));
+}
+
+/**
+ * The name of the list of tags a shard directory holds beside its served files: line `i` is the
+ * ETag of the shard's file `i` (in the build's order), so the tag of a pre-rendered file is read
+ * without the file.
+ */
+export const ETAGS_FILE = "etags.txt";
+
+/** The text of a shard's tag list, from its files' tags in order. */
+export function etagsText(etags: readonly string[]): string {
+  return etags.map((tag) => `${tag}\n`).join("");
+}
+
+/** The tag on line `index` of a shard's tag list; null when the list has no such line. */
+export function etagAt(text: string, index: number): string | null {
+  let start = 0;
+  for (let line = 0; line < index; line++) {
+    start = text.indexOf("\n", start) + 1;
+    if (start === 0) return null;
+  }
+  const end = text.indexOf("\n", start);
+  const tag = end < 0 ? "" : text.slice(start, end);
+  return /^"[\x21\x23-\x7e]+"$/.test(tag) ? tag : null;
 }
 
 /** Does an `If-None-Match` header name `etag`? (RFC 9110 §13.1.2: weak comparison, `*` matches any.) */

@@ -35,7 +35,6 @@ export interface Find {
       };
   readonly filters: Filters;
   readonly indent: number;
-  readonly etag: string;
   readonly cacheControl: string;
 }
 
@@ -47,7 +46,7 @@ export interface ReadFile {
   bytes(path: string): Promise<Uint8Array | null>;
 }
 
-/** A finished answer; null when a file the manifest names is missing (the host refreshes and retries). */
+/** A finished answer (a 200's ETag is its bytes', added by the handler); null when a file the manifest names is missing (the host refreshes and retries). */
 export type Found = { readonly status: number; readonly headers: ReturnType<typeof collectionHeaders>; readonly body: string } | null;
 
 const NOT_FOUND_BODY = toJson({ detail: "Not found." });
@@ -68,7 +67,7 @@ export async function findSubjects(find: Find, manifest: Manifest, read: ReadFil
     const [subject] = matches(found);
     if (subject === undefined) return { status: 404, headers: collectionHeaders(find.cacheControl), body: NOT_FOUND_BODY };
     const tags = pageTags(manifest.chunkSize, subject.position, subject.position + 1);
-    return { status: 200, headers: collectionHeaders(find.cacheControl, find.etag, tags), body: indentJson(subject.record, find.indent) };
+    return { status: 200, headers: collectionHeaders(find.cacheControl, undefined, tags), body: indentJson(subject.record, find.indent) };
   }
   let count: number;
   let page: Located[];
@@ -92,7 +91,7 @@ export async function findSubjects(find: Find, manifest: Manifest, read: ReadFil
   const head = renderPageHead(count, buildLinks(shape.baseUrl, shape.extras, shape.limit, shape.offset, count, shape.path));
   const tags = [...new Set(page.flatMap(({ position }) => pageTags(manifest.chunkSize, position, position + 1)))];
   const body = indentJson(head + page.map(({ record }) => record).join(",") + PAGE_TAIL, find.indent);
-  return { status: 200, headers: collectionHeaders(find.cacheControl, find.etag, tags.length === 0 ? undefined : tags), body };
+  return { status: 200, headers: collectionHeaders(find.cacheControl, undefined, tags.length === 0 ? undefined : tags), body };
 }
 
 /** The subject whose code is `code` exactly (digits; any other text names none). */

@@ -4,6 +4,7 @@
  *
  *   _subjekti/manifest.json                              the facts the router needs; written last
  *   _subjekti/pages/<form>/<limit>/<shard>.<hash>/<page>.json   pre-rendered pages
+ *   _subjekti/pages/<form>/<limit>/<shard>.<hash>/etags.txt     each page's ETag, a line a page (etag.ts)
  *   _subjekti/records/<shard>.<hash>/<chunk>.ndjson      every rendered record, CHUNK_SIZE a file
  *   _subjekti/keys.<hash>/bounds.txt                     each chunk's first id and code (key-index.ts)
  *   _subjekti/oib/<shard>.<hash>/<prefix>.txt            OIB -> position, a file per OIB prefix
@@ -13,6 +14,7 @@
  * carries a hash of its content, so a rebuild writes a changed shard beside the old one and the
  * manifest's atomic replacement switches readers from the complete old site to the complete new.
  */
+import { ETAGS_FILE } from "./etag.ts";
 import { BOUNDS_FILE, BOUNDS_SHARD_KEY, oibPrefixDigits } from "./key-index.ts";
 
 /** Shard key -> the content hash in that shard directory's name: the manifest's `dirs`, all a path needs of it. */
@@ -96,6 +98,19 @@ export function pagePath(manifest: { readonly dirs: ShardHashes }, form: Form, l
   const key = pageShardKey(form, limit, page);
   const hash = manifest.dirs[key];
   return hash === undefined ? null : shardFilePath(key, hash, pageFileName(page));
+}
+
+/** Where the ETag of a shard's file `index` is read: its shard's tag list and the line. */
+export interface EtagLine {
+  readonly path: string;
+  readonly index: number;
+}
+
+/** The tag list of the shard of pre-rendered page `page`, and its line there; null when the manifest holds no such page. */
+export function pageEtagLine(manifest: { readonly dirs: ShardHashes }, form: Form, limit: number, page: number): EtagLine | null {
+  const key = pageShardKey(form, limit, page);
+  const hash = manifest.dirs[key];
+  return hash === undefined ? null : { path: shardFilePath(key, hash, ETAGS_FILE), index: page % SHARD_SIZE };
 }
 
 /** The site path of a records chunk, or null when the manifest holds no such chunk. */

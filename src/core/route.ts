@@ -8,15 +8,15 @@
  */
 import { type HeaderList, collectionHeaders, commonHeaders, SECURITY_HEADERS } from "./answer-headers.ts";
 import { API_PREFIX, apiTarget, escapeUriPath } from "./api-paths.ts";
-import { buildLinks, COLLECTION_PATH, encodeLinkQuery, extraParams, quotePlus } from "./build-links.ts";
+import { buildLinks, COLLECTION_PATH, extraParams, quotePlus } from "./build-links.ts";
 import { DOCS_TAG, pageTags, SITE_TAG } from "./cache-tags.ts";
 import { ALLOWED_METHODS, isPreflight, type PreflightRequest, preflightHeaders } from "./cors.ts";
-import { contentEtag, matchesIfNoneMatch, pageEtag } from "./etag.ts";
+import { contentEtag, ETAGS_FILE, matchesIfNoneMatch } from "./etag.ts";
 import type { Filters, Find } from "./find-subjects.ts";
-import { chunkPath, type Form, pagePath, shardFilePath } from "./layout.ts";
+import { chunkPath, type EtagLine, type Form, pageEtagLine, pagePath, shardFilePath } from "./layout.ts";
 import type { Manifest } from "./manifest.ts";
 import { negotiate } from "./request/negotiate.ts";
-import { DOCS_SHARD_KEY, type PublishedFile, publishedFile } from "./published-files.ts";
+import { DOCS_SHARD_KEY, PUBLISHED_FILES, type PublishedFile, publishedFile } from "./published-files.ts";
 import { parsePythonInt } from "./request/python-int.ts";
 import { asByteString, decodeQueryBytes, percentDecodeBytes } from "./request/read-target.ts";
 import { lastValue, type Paging, parseQuery, type QueryParam, readPaging } from "./request/read-query.ts";
@@ -50,11 +50,14 @@ export interface ChunkSlice {
 export type Decision =
   /** Not the API: the host serves its static files as they are. */
   | { readonly kind: "static" }
-  /** A pre-rendered page: send this file's bytes with these headers, computing nothing. */
-  | { readonly kind: "file"; readonly status: 200; readonly headers: HeaderList; readonly path: string }
+  /**
+   * A pre-rendered file: send its bytes with these headers and the ETag the build wrote for it
+   * (`etag`: read first, so a 304 reads no more), computing nothing.
+   */
+  | { readonly kind: "file"; readonly status: 200; readonly headers: HeaderList; readonly path: string; readonly etag: EtagLine }
   /**
    * A page no file holds: `head`, the sliced records joined by `,`, then `]}`, pretty-printed
-   * when `indent` is not 0 (see `assemblePage`).
+   * when `indent` is not 0 (see `assemblePage`); its ETag is its bytes' (`bytesEtag`), added with them.
    */
   | {
       readonly kind: "derive";
@@ -123,16 +126,16 @@ function isApi(path: string): boolean {
 function routePublished(request: RouteRequest, manifest: Manifest, file: PublishedFile): Decision {
   const hash = manifest.dirs[DOCS_SHARD_KEY];
   if (hash === undefined) return siteUnavailable("The site has no published description: rebuild it.");
-  const etag = `"${hash}"`;
-  const headers: HeaderList = [["Content-Type", file.contentType], ["Allow", ALLOWED_METHODS], ...commonHeaders(manifest.cacheControl, [SITE_TAG, DOCS_TAG]), ["ETag", etag]];
+  const headers: HeaderList = [["Content-Type", file.contentType], ["Allow", ALLOWED_METHODS], ...commonHeaders(manifest.cacheControl, [SITE_TAG, DOCS_TAG])];
   const method = request.method.toUpperCase();
-  if (method === "OPTIONS") return respond(204, headers.filter(([name]) => name !== "ETag" && name !== "Content-Type"), "");
+  if (method === "OPTIONS") return respond(204, headers.filter(([name]) => name !== "Content-Type"), "");
   if (method !== "GET" && method !== "HEAD") {
-    const refused = headers.filter(([name]) => name !== "ETag" && name !== "Content-Type");
+    const refused = headers.filter(([name]) => name !== "Content-Type");
     return respond(405, [["Content-Type", "application/json"], ...refused], toJson({ detail: `Method "${method}" not allowed.` }));
   }
-  if (matchesIfNoneMatch(request.ifNoneMatch, etag)) return respond(304, headers, "");
-  return { kind: "file", status: 200, headers, path: shardFilePath(DOCS_SHARD_KEY, hash, file.name) };
+  // The docs shard's files are in the order PUBLISHED_FILES names them, as its tag list is.
+  const etag = { path: shardFilePath(DOCS_SHARD_KEY, hash, ETAGS_FILE), index: Object.values(PUBLISHED_FILES).indexOf(file) };
+  return { kind: "file", status: 200, headers, path: shardFilePath(DOCS_SHARD_KEY, hash, file.name), etag };
 }
 
 /** A view of the router's: DRF's `initial` (format, then Accept), then the method, then the view's own work. */
@@ -159,7 +162,7 @@ function routeView(request: RouteRequest, query: string, manifest: Manifest, tar
   // django-filter's FilterSet validates the filters before the list is paged or the subject looked up.
   const filters = readFilters(params);
   if ("errors" in filters) return respond(400, headers, toJson(filters.errors, indent));
-  if (target.kind === "detail") return routeSubject(request, manifest, target, query, filters, indent);
+  if (target.kind === "detail") return routeSubject(manifest, target, filters, indent);
   const extras = extraParams(linkParams);
   const paging = readPaging(params, manifest.maxLimit);
   if (filters.oib !== undefined || filters.code !== undefined) {
@@ -167,17 +170,11 @@ function routeView(request: RouteRequest, query: string, manifest: Manifest, tar
       shape: { kind: "page", baseUrl: request.baseUrl, path: escapeUriPath(target.path), extras, ...paging },
       filters,
       indent,
-      etag: pageEtag(manifest.hash, linkBase(request.baseUrl, target.path), encodeLinkQuery(extras, paging.limit, paging.offset), indent),
       cacheControl: manifest.cacheControl,
     };
-    return matchesIfNoneMatch(request.ifNoneMatch, find.etag) ? respond(304, collectionHeaders(manifest.cacheControl, find.etag), "") : { kind: "find", find };
+    return { kind: "find", find };
   }
   return routePage(request, manifest, paging, extras, indent, target.path);
-}
-
-/** The origin and, for a path other than the collection's, the path: what a page's links start with. */
-function linkBase(baseUrl: string, path: string): string {
-  return path === COLLECTION_PATH ? baseUrl : `${baseUrl}${path}`;
 }
 
 const NUL_ERROR = ["Null characters are not allowed."];
@@ -210,12 +207,10 @@ function routeRoot(request: RouteRequest, manifest: Manifest, suffix: string | n
 }
 
 /** One subject by its primary key, read as Django's integer field reads it (Python's `int()`). */
-function routeSubject(request: RouteRequest, manifest: Manifest, target: Extract<ApiTarget, { kind: "detail" }>, query: string, filters: Filters, indent: number): Decision {
+function routeSubject(manifest: Manifest, target: Extract<ApiTarget, { kind: "detail" }>, filters: Filters, indent: number): Decision {
   const id = subjectId(target.pk);
   if (id === null) return respond(404, collectionHeaders(manifest.cacheControl), NOT_FOUND_BODY);
-  const etag = pageEtag(manifest.hash, `${request.baseUrl}${target.path}`, query === "" ? "" : `${filters.oib ?? ""}\n${filters.code ?? ""}`, indent);
-  if (matchesIfNoneMatch(request.ifNoneMatch, etag)) return respond(304, collectionHeaders(manifest.cacheControl, etag), "");
-  return { kind: "find", find: { shape: { kind: "subject", id }, filters, indent, etag, cacheControl: manifest.cacheControl } };
+  return { kind: "find", find: { shape: { kind: "subject", id }, filters, indent, cacheControl: manifest.cacheControl } };
 }
 
 /** The id a path's `<pk>` names (bytes read as UTF-8, then `int()`), or null when it names none. */
@@ -237,18 +232,20 @@ function routePage(request: RouteRequest, manifest: Manifest, paging: Paging, ex
   const { count } = manifest;
   const pastTheEnd = offset >= BigInt(count);
   const start = pastTheEnd ? count : Number(offset);
-  const etag = pageEtag(manifest.hash, linkBase(request.baseUrl, path), encodeLinkQuery(extras, limit, offset), indent);
-  const headers = collectionHeaders(manifest.cacheControl, etag, pageTags(manifest.chunkSize, start, Math.min(start + limit, count)));
-  if (matchesIfNoneMatch(request.ifNoneMatch, etag)) return respond(304, headers, "");
-
+  const headers = collectionHeaders(manifest.cacheControl, undefined, pageTags(manifest.chunkSize, start, Math.min(start + limit, count)));
   const head = renderPageHead(count, buildLinks(request.baseUrl, extras, limit, offset, count, escapeUriPath(path)));
-  if (pastTheEnd) return respond(200, headers, indentJson(head + PAGE_TAIL, indent));
+  if (pastTheEnd) {
+    const body = indentJson(head + PAGE_TAIL, indent);
+    const etag = contentEtag(body);
+    return matchesIfNoneMatch(request.ifNoneMatch, etag) ? respond(304, [...headers, ["ETag", etag]], "") : respond(200, [...headers, ["ETag", etag]], body);
+  }
 
   const form = path === COLLECTION_PATH ? preRenderedForm(extras, manifest) : null;
   // The files are compact pages: a pretty-printed one is derived.
   if (indent === 0 && form !== null && start % limit === 0 && manifest.limits.includes(limit) && request.baseUrl === manifest.baseUrl) {
     const file = pagePath(manifest, form, limit, start / limit);
-    if (file !== null) return { kind: "file", status: 200, headers, path: file };
+    const etag = pageEtagLine(manifest, form, limit, start / limit);
+    if (file !== null && etag !== null) return { kind: "file", status: 200, headers, path: file, etag };
   }
   const chunks = sliceChunks(manifest, start, Math.min(start + limit, count));
   if (chunks === null) return siteUnavailable("The site is incomplete: rebuild it.");

@@ -16,7 +16,8 @@
 import type { HeaderList } from "../core/answer-headers.ts";
 import { COLLECTION_PATH, encodeLinkQuery } from "../core/build-links.ts";
 import { DOWNLOAD_KINDS, staticFileHeaders } from "../core/download-files.ts";
-import { FORMS } from "../core/layout.ts";
+import { etagAt } from "../core/etag.ts";
+import { type EtagLine, FORMS } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";
 import { negotiate } from "../core/request/negotiate.ts";
 import { PUBLISHED_PATHS } from "../core/published-files.ts";
@@ -42,7 +43,12 @@ export interface NginxOptions {
   readonly serverName: string;
   /** Where `subjekti serve` listens: host:port, or unix:/path. */
   readonly upstream: string;
+  /** The text of a site file the build wrote (a shard's tag list, etag.ts), or null when it is missing. */
+  readonly readText: ReadText;
 }
+
+/** Reads a site file's text (a site path such as `_subjekti/…/etags.txt`); null when it is missing. */
+export type ReadText = (path: string) => string | null;
 
 /** A target nginx answers from a file: the file (a site path) and the headers that differ from target to target. */
 export interface StaticEntry {
@@ -74,9 +80,25 @@ export const STATIC_ACCEPTS = [
   "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7",
 ].filter((accept) => [accept, accept.toUpperCase(), accept.toLowerCase()].every((variant) => negotiate(variant) === 0));
 
-/** The targets our links and the bare URLs name, each with the file and headers the router answers it with. */
-export function staticEntries(manifest: Manifest): StaticEntry[] {
+/**
+ * The targets our links and the bare URLs name, each with the file and headers the router answers
+ * it with, and the ETag the build wrote for that file (read through `readText`; "" without it).
+ */
+export function staticEntries(manifest: Manifest, readText?: ReadText): StaticEntry[] {
   const entries: StaticEntry[] = [];
+  // A shard's tag list serves up to a thousand pages: each is read once.
+  const lists = new Map<string, string>();
+  const etagOf = (line: EtagLine): string => {
+    if (readText === undefined) return "";
+    let list = lists.get(line.path);
+    if (list === undefined) {
+      list = readText(line.path) ?? "";
+      lists.set(line.path, list);
+    }
+    const etag = etagAt(list, line.index);
+    if (etag === null) throw new Error(`the site has no ETag for its file ${line.index} in ${line.path}: build it again`);
+    return etag;
+  };
   const add = (path: string, query: string): void => {
     const decision = route({ method: "GET", path, query, accept: null, ifNoneMatch: null, origin: null, accessControlRequestMethod: null, accessControlRequestHeaders: null, baseUrl: manifest.baseUrl }, manifest);
     if (decision.kind !== "file") return;
@@ -84,7 +106,7 @@ export function staticEntries(manifest: Manifest): StaticEntry[] {
     entries.push({
       target: query === "" ? path : `${path}?${query}`,
       file: `/${decision.path}`,
-      etag: value("etag"),
+      etag: etagOf(decision.etag),
       tags: value("cache-tag"),
       location: path,
       headers: decision.headers.filter(([name]) => !PER_TARGET.has(name.toLowerCase())),
@@ -118,8 +140,7 @@ const GZIP_TYPES = ["application/json", "application/x-ndjson", "application/sch
  * `map_hash_*` may appear once in http {}, so two included configurations (or an nginx.conf that
  * sets them) would collide. The deployer sets them once, at least this large (the comment says so).
  */
-export function mapHashSizes(manifest: Manifest): { maxSize: number; bucketSize: number } {
-  const entries = staticEntries(manifest);
+export function mapHashSizes(manifest: Manifest, entries: readonly StaticEntry[] = staticEntries(manifest)): { maxSize: number; bucketSize: number } {
   return {
     maxSize: powerOfTwo(2048, entries.length * 2),
     bucketSize: powerOfTwo(64, Math.max(...[...entries.map((e) => e.target), ...STATIC_ACCEPTS].map((key) => key.length)) + 32),
@@ -128,14 +149,14 @@ export function mapHashSizes(manifest: Manifest): { maxSize: number; bucketSize:
 
 /** nginx's configuration for the site described by `manifest`, to include at the `http {}` level. */
 export function nginxConfig(manifest: Manifest, options: NginxOptions): string {
-  const entries = staticEntries(manifest);
+  const entries = staticEntries(manifest, options.readText);
   const name = options.name ?? DEFAULT_NAME;
   if (!/^[a-z][a-z0-9_]{0,39}$/.test(name)) throw new Error(`"${name}" is no name for nginx's variables (a-z, 0-9, _)`);
   const v = (variable: string): string => `$${name}_${variable}`;
   const tls = /(?:^|\s)ssl(?:\s|$)/.test(options.listen);
   if (tls && (options.sslCertificate === undefined || options.sslCertificateKey === undefined)) throw new Error(`listen ${options.listen} needs a certificate and its key`);
   if (!tls && (options.sslCertificate !== undefined || options.sslCertificateKey !== undefined)) throw new Error(`a certificate needs a listen with ssl (such as 443 ssl), not ${options.listen}`);
-  const sizes = mapHashSizes(manifest);
+  const sizes = mapHashSizes(manifest, entries);
   const locations = new Map<string, HeaderList>();
   for (const entry of entries) {
     const known = locations.get(entry.location);

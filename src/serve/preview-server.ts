@@ -286,7 +286,7 @@ async function answerHttp(site: Site, req: IncomingMessage, res: ServerResponse)
     if (site.allowedHosts !== undefined && site.onRefusedHost !== undefined && req.headers.host !== undefined && !isHostAllowed(req.headers.host, site.allowedHosts)) {
       site.onRefusedHost(req.headers.host, site.allowedHosts);
     }
-    // A 304 is decided from the manifest alone: look at it first, so an ETag of a replaced build is not confirmed.
+    // A 304 is decided from the files the manifest names (a tag list, or the answer's bytes): look at it first, so a tag of a replaced build is not confirmed.
     if (site.watch && req.headers["if-none-match"] !== undefined) await site.files.refresh();
     const answer = await answerRequest(sentRequest(req, site.forwardedProto), site.files);
     if (answer.kind === "static") {

@@ -7,6 +7,7 @@
  */
 import type { Download } from "../core/download-files.ts";
 import { CHUNKS_PER_SHARD, type Form, pageFileName, pageShardKey, SHARD_SIZE } from "../core/layout.ts";
+import { bytesEtag, ETAGS_FILE, etagsText } from "../core/etag.ts";
 import { LAYOUT_VERSION, type Manifest } from "../core/manifest.ts";
 import type { QueryParam } from "../core/request/read-query.ts";
 import { PAGE_TAIL } from "../core/render-page.ts";
@@ -51,12 +52,18 @@ export function planSite(chunks: ChunkHashes, options: SiteOptions, pageBytes: P
         // Everything a page's bytes depend on: the code, where it sits, count, origin, its records.
         const hash = contentHash(VERSION, "\n", key, "\n", `${count}\n`, options.baseUrl, "\n", ...hashes.slice(firstChunk, lastChunk));
         const files = function* (): Generator<ShardFile> {
+          const etags: string[] = [];
           for (let page = first; page < last; page++) {
             const from = page * limit;
-            yield { name: pageFileName(page), bytes: pageBytes(Buffer.from(headOf(page)), from, Math.min(count, from + limit), TAIL) };
+            const bytes = pageBytes(Buffer.from(headOf(page)), from, Math.min(count, from + limit), TAIL);
+            etags.push(bytesEtag(bytes));
+            yield { name: pageFileName(page), bytes };
           }
+          // Last, once every page's bytes are known: the hosts read a page's ETag here, not from the page.
+          yield { name: ETAGS_FILE, bytes: Buffer.from(etagsText(etags)) };
         };
-        pages.push({ key, hash, size: last - first, name: (i) => pageFileName(first + i), files, from: first * limit });
+        const size = last - first;
+        pages.push({ key, hash, size: size + 1, name: (i) => (i === size ? ETAGS_FILE : pageFileName(first + i)), files, from: first * limit });
       }
     }
   }

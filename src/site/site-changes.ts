@@ -7,6 +7,7 @@
  */
 import { COLLECTION_PATH, encodeLinkQuery } from "../core/build-links.ts";
 import { chunkTag, DOCS_TAG, SITE_TAG } from "../core/cache-tags.ts";
+import { ETAGS_FILE } from "../core/etag.ts";
 import { isForm } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";
 import { DOCS_SHARD_KEY, PUBLISHED_FILES } from "../core/published-files.ts";
@@ -42,6 +43,8 @@ export function siteChanges(before: string | null, manifest: Manifest, written: 
   for (const path of written) {
     const parts = path.split("/");
     const name = parts[parts.length - 1] ?? "";
+    // A shard's tag list changes with its files, which name the URLs and tags themselves.
+    if (name === ETAGS_FILE) continue;
     if (parts[0] === "records") {
       tags.add(chunkTag(Number.parseInt(name, 10)));
     } else if (parts[0] === DOCS_SHARD_KEY) {

@@ -83,11 +83,12 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
   }
 
   const chunks = Math.ceil(count / CHUNK_SIZE);
-  const docs = Object.keys(PUBLISHED_FILES).length;
+  // The published files and their tag list (etag.ts).
+  const docs = Object.keys(PUBLISHED_FILES).length + 1;
   // The key indexes (key-index.ts): the bounds, and an OIB file for every prefix.
   const oibFiles = chunks === 0 ? 0 : 10 ** oibPrefixDigits(count);
   const keyFiles = chunks === 0 ? 0 : 1 + oibFiles;
-  // The manifest, the docs, every chunk, the key indexes, every download (stable and content-named), every page.
+  // The manifest, the docs, every chunk, the key indexes, every download (stable and content-named), every page and each page shard's tag list.
   const downloads = options.downloads ?? 0;
   let files = 1 + docs + chunks + keyFiles + 2 * downloads;
   if (downloads > 0) {
@@ -107,9 +108,10 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
     directory(`${DATA_ROOT}/pages/${form}`, options.limits.length);
     for (const limit of options.limits) {
       const pages = pagesOf(limit);
-      files += pages;
-      directory(`${DATA_ROOT}/pages/${form}/${limit}`, Math.ceil(pages / SHARD_SIZE));
-      directory(`${DATA_ROOT}/pages/${form}/${limit}/<shard>`, Math.min(SHARD_SIZE, pages));
+      const shards = Math.ceil(pages / SHARD_SIZE);
+      files += pages + shards;
+      directory(`${DATA_ROOT}/pages/${form}/${limit}`, shards);
+      directory(`${DATA_ROOT}/pages/${form}/${limit}/<shard>`, Math.min(SHARD_SIZE, pages) + (pages > 0 ? 1 : 0));
       if (pages > 0) file(`${DATA_ROOT}/pages/${form}/${limit}/<shard>/<page>.json`, () => sizes.page(limit, form));
     }
   }

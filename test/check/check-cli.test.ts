@@ -4,12 +4,13 @@
  * the deployment behind the check's back fails it, naming the URL and the difference; a host in
  * front of the preview that answers a 404, 405 or preflight wrongly fails the check of that answer.
  */
-import { cp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
+import { ETAGS_FILE } from "../../src/core/etag.ts";
+import { DATA_ROOT, MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import { startPreview } from "../../src/serve/preview-server.ts";
 import { buildSite } from "../../src/site/build-site.ts";
@@ -209,10 +210,11 @@ describe("subjekti check against a deployment changed behind its back", () => {
     }
   });
 
-  it("--etags against a deployment of another build (its manifest's hash): each pre-rendered page 200 where 304 was expected", async () => {
-    const path = join(deployed, MANIFEST_PATH);
-    const original = await readFile(path, "utf8");
-    await writeFile(path, original.replace(JSON.stringify(manifest.hash), JSON.stringify("0".repeat(manifest.hash.length))));
+  it("--etags against a deployment of another build (other pages, so other tags): each pre-rendered page 200 where 304 was expected", async () => {
+    // The tag lists the deployment's build wrote beside its pages: another build's pages carry other tags.
+    const lists = (await readdir(join(deployed, DATA_ROOT), { recursive: true })).filter((file) => file.endsWith(`/${ETAGS_FILE}`)).map((file) => join(deployed, DATA_ROOT, file));
+    const originals = await Promise.all(lists.map((file) => readFile(file, "utf8")));
+    await Promise.all(lists.map((file, i) => writeFile(file, (originals[i] ?? "").replace(/"[^"\n]+"/g, (tag) => `"other-${tag.slice(1)}`))));
     await restartPreview();
     try {
       const { code, report } = await checkJson("--etags");
@@ -221,7 +223,7 @@ describe("subjekti check against a deployment changed behind its back", () => {
       expect(pages).toHaveLength(22);
       for (const page of pages) expect(page.differences).toContainEqual({ what: "status", expected: "304", got: "200" });
     } finally {
-      await writeFile(path, original);
+      await Promise.all(lists.map((file, i) => writeFile(file, originals[i] ?? "")));
       await restartPreview();
     }
   });

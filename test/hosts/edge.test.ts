@@ -56,11 +56,25 @@ describe("acceptance 4: canonical requests are the page file, untouched", () => 
     ["format=api&offset=40 -> api/20 page 2", "/api/subjekti/?format=api&offset=40", pagePathOf("api", 20, 2)],
   ])("%s: one next() with the file's URL, no chunk, the body is next()'s own stream", async (_name, target, file) => {
     await callEdge("/api/subjekti/"); // the manifest is read once per instance: warm it
+    await callEdge(target); // and the shard's tag list
     const { response, calls } = await callEdge(target);
     expect(calls.map((call) => call.url)).toEqual([`${BASE}/${file()}`]);
     expect(calls.some((call) => call.url?.includes("/records/"))).toBe(false);
     expect(response.body).toBe(calls[0]?.response.body);
     expect(response.headers.get("content-length")).toBe(calls[0]?.response.headers.get("content-length"));
+  });
+
+  it("a page's ETag comes from its shard's tag list, read once per instance; If-None-Match with it -> 304, no page read", async () => {
+    await callEdge("/api/subjekti/");
+    const first = await callEdge("/api/subjekti/?offset=20");
+    const urls = first.calls.map((call) => call.url?.replace(/\.[0-9a-f]{16}\//, "/"));
+    // The list is fetched unless an earlier request of this instance read it.
+    expect([[`${BASE}/_subjekti/pages/plain/20/0/etags.txt`, `${BASE}/_subjekti/pages/plain/20/0/1.json`], [`${BASE}/_subjekti/pages/plain/20/0/1.json`]]).toContainEqual(urls);
+    const etag = first.response.headers.get("etag") ?? "";
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const again = await callEdge("/api/subjekti/?offset=20", { headers: { "If-None-Match": etag } });
+    expect(again.response.status).toBe(304);
+    expect(again.calls).toEqual([]);
   });
 
   it("an unaligned offset is derived from one chunk, no page file", async () => {

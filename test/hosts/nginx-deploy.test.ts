@@ -133,8 +133,9 @@ describe.skipIf((NGINX === null && !REQUIRE_NGINX) || !OPENSSL)(`two sites over 
     const stale = await check(staging);
     expect(stale.code).toBe(1);
     expect(stale.stdout).toMatch(/^\d+ of \d+ answers that nginx should send from the site's files came from subjekti serve \(no X-Subjekti-Source: file\), such as https:\/\/staging\.test:\d+\/api\/subjekti\/\?limit=5.*: the nginx configuration is older than the build; run subjekti nginx again, nginx -t, and reload nginx$/m);
-    // The old configuration also still sends the unchanged page files of limit 20, with the old build's ETags.
-    expect(stale.stdout).toMatch(/^  ETag: expected "[0-9a-f]{12}-\w+", got "[0-9a-f]{12}-\w+"$/m);
+    // The old configuration also still sends the unchanged page files of limit 20: their ETags are
+    // their bytes', the same in both builds, so none differs.
+    expect(stale.stdout).not.toMatch(/^  ETag: /m);
 
     // The documented script: build, regenerate, nginx -t, reload, restart, check.
     const cli = join(root, "subjekti");

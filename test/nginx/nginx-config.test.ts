@@ -3,6 +3,7 @@
  * the bare URLs), the Accept values it lets through ask for compact JSON, and its command line
  * refuses what it cannot write into a configuration. nginx itself runs in test/hosts/nginx.test.ts.
  */
+import { readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,7 +40,7 @@ describe("staticEntries", () => {
   });
 
   it("refuses a value it cannot quote for nginx", () => {
-    expect(() => nginxConfig({ ...site.manifest, cacheControl: "public, max-age='60'" }, { root: "/srv/site", listen: "8080", serverName: "_", upstream: "127.0.0.1:8081" })).toThrow(/cannot quote/);
+    expect(() => nginxConfig({ ...site.manifest, cacheControl: "public, max-age='60'" }, { root: "/srv/site", listen: "8080", serverName: "_", upstream: "127.0.0.1:8081", readText: (path) => readFileSync(join(site.dir, path), "utf8") })).toThrow(/cannot quote/);
   });
 });
 

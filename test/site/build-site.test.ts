@@ -119,24 +119,29 @@ describe("incremental rebuilds", () => {
     await writeFile(ndjson, lines.join("\n"));
 
     const report = await build(data, out, { limits: [10, 20] });
-    // 2 forms x (limit 20 page 1 + limit 10 page 2) + the one chunk + the manifest, and the four
-    // description files that name the downloads' hashes (the landing page, the data package, the
-    // catalogue twice); the OpenAPI document and the schemas are linked, unchanged.
-    expect(report).toMatchObject({ written: 10, removed: 0 });
+    // 2 forms x (limit 20 page 1 + limit 10 page 2) and those four shards' tag lists (their ETags)
+    // + the one chunk + the manifest, and the four description files that name the downloads'
+    // hashes (the landing page, the data package, the catalogue twice) and the docs' tag list; the
+    // OpenAPI document and the schemas are linked, unchanged.
+    expect(report).toMatchObject({ written: 15, removed: 0 });
 
     const after = await snapshotTree(out);
     const changed = Object.keys(after).filter((path) => before[path] !== after[path]);
     const logical = (path: string): string => path.replace(/\.[0-9a-f]{16}\//, "/");
     const beforeByLogical = new Map(Object.entries(before).map(([p, b]) => [logical(p), b]));
     const rewritten = changed.filter((path) => beforeByLogical.get(logical(path)) !== after[path]).map(logical).sort();
-    expect(rewritten.filter((path) => path.startsWith("_subjekti/docs/"))).toEqual(["_subjekti/docs/catalog.jsonld", "_subjekti/docs/catalog.ttl", "_subjekti/docs/datapackage.json", "_subjekti/docs/index.html"]);
+    expect(rewritten.filter((path) => path.startsWith("_subjekti/docs/"))).toEqual(["_subjekti/docs/catalog.jsonld", "_subjekti/docs/catalog.ttl", "_subjekti/docs/datapackage.json", "_subjekti/docs/etags.txt", "_subjekti/docs/index.html"]);
     expect(rewritten.filter((path) => path.startsWith("downloads/subjekti."))).toEqual(["downloads/subjekti.csv", "downloads/subjekti.ndjson"]);
     expect(rewritten.filter((path) => path.startsWith("_subjekti/") && !path.startsWith("_subjekti/docs/"))).toEqual([
       "_subjekti/manifest.json",
       "_subjekti/pages/api/10/0/2.json",
+      "_subjekti/pages/api/10/0/etags.txt",
       "_subjekti/pages/api/20/0/1.json",
+      "_subjekti/pages/api/20/0/etags.txt",
       "_subjekti/pages/plain/10/0/2.json",
+      "_subjekti/pages/plain/10/0/etags.txt",
       "_subjekti/pages/plain/20/0/1.json",
+      "_subjekti/pages/plain/20/0/etags.txt",
       "_subjekti/records/0/0.ndjson",
     ]);
   });
@@ -145,8 +150,8 @@ describe("incremental rebuilds", () => {
     const out = join(work, "incremental-shrink");
     await build(FIXTURE, out, { limits: [10, 20] });
     const report = await build(FIXTURE, out, { limits: [20] });
-    // Limit 10's 5 pages in each of 2 forms are gone.
-    expect(report).toMatchObject({ removed: 10, written: 1 });
+    // Limit 10's 5 pages in each of 2 forms are gone, with their shards' tag lists.
+    expect(report).toMatchObject({ removed: 12, written: 1 });
     const manifest = await readManifest(out);
     expect(Object.keys(manifest.dirs).some((key) => key.includes("/10/"))).toBe(false);
     expect(Object.keys(await snapshotTree(out)).some((path) => path.includes("/10/"))).toBe(false);

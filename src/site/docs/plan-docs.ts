@@ -7,6 +7,7 @@
  * downloads' sizes and hashes (and the data's date): a record edit changes them through those.
  */
 import type { Download } from "../../core/download-files.ts";
+import { bytesEtag, ETAGS_FILE, etagsText } from "../../core/etag.ts";
 import { DOCS_SHARD_KEY, PUBLISHED_FILES } from "../../core/published-files.ts";
 import { VERSION } from "../../core/version.ts";
 import { contentHash } from "../../common/content-hash.ts";
@@ -46,6 +47,8 @@ export function planDocs(metadata: DatasetMetadata, facts: DocsFacts, options: P
     if (text === undefined) throw new Error(`no content planned for the published path ${path}`);
     return { name: file.name, bytes: Buffer.from(text, "utf8") };
   });
+  // Each file's ETag, in the order of PUBLISHED_FILES (the router reads line i for file i).
+  files.push({ name: ETAGS_FILE, bytes: Buffer.from(etagsText(files.map((file) => bytesEtag(file.bytes)))) });
   const hash = contentHash(VERSION, "\n", DOCS_SHARD_KEY, "\n", ...files.flatMap((file) => [file.name, "\n", file.bytes, "\n"]));
   return { key: DOCS_SHARD_KEY, hash, size: files.length, name: (i) => files[i]?.name ?? "", files: () => files };
 }
