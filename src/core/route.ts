@@ -13,7 +13,7 @@ import { DOCS_TAG, pageTags, SITE_TAG } from "./cache-tags.ts";
 import { ALLOWED_METHODS, isPreflight, type PreflightRequest, preflightHeaders } from "./cors.ts";
 import { contentEtag, matchesIfNoneMatch, pageEtag } from "./etag.ts";
 import type { Filters, Find } from "./find-subjects.ts";
-import { chunkPath, type Form, pagePath, shardFilePath } from "./layout.ts";
+import { chunkPath, type Form, offsetsPath, pagePath, shardFilePath } from "./layout.ts";
 import type { Manifest } from "./manifest.ts";
 import { negotiate } from "./negotiate.ts";
 import { DOCS_SHARD_KEY, type PublishedFile, publishedFile } from "./published-files.ts";
@@ -43,6 +43,8 @@ export interface RouteRequest extends PreflightRequest {
 /** A run of records inside one chunk file: lines `from` to `to` (exclusive). */
 export interface ChunkSlice {
   readonly path: string;
+  /** The chunk's offsets table (record-offsets.ts). */
+  readonly offsets: string;
   readonly from: number;
   readonly to: number;
 }
@@ -54,7 +56,7 @@ export type Decision =
   | { readonly kind: "file"; readonly status: 200; readonly headers: HeaderList; readonly path: string }
   /**
    * A page no file holds: `head`, the sliced records joined by `,`, then `]}`, pretty-printed
-   * when `indent` is not 0 (see `assemblePage`).
+   * when `indent` is not 0 (page-bytes.ts).
    */
   | {
       readonly kind: "derive";
@@ -272,21 +274,12 @@ function sliceChunks(manifest: Manifest, start: number, end: number): ChunkSlice
   const slices: ChunkSlice[] = [];
   for (let chunk = Math.floor(start / size); chunk * size < end; chunk++) {
     const path = chunkPath(manifest, chunk);
-    if (path === null) return null;
+    const offsets = offsetsPath(manifest, chunk);
+    if (path === null || offsets === null) return null;
     const first = chunk * size;
-    slices.push({ path, from: Math.max(start, first) - first, to: Math.min(end, first + size) - first });
+    slices.push({ path, offsets, from: Math.max(start, first) - first, to: Math.min(end, first + size) - first });
   }
   return slices;
-}
-
-/** A derived page's bytes from the texts of its chunk files, in the order `decision.chunks` names them. */
-export function assemblePage(head: string, chunks: readonly ChunkSlice[], texts: readonly string[], indent = 0): string {
-  const records: string[] = [];
-  chunks.forEach((slice, i) => {
-    const lines = (texts[i] ?? "").split("\n", slice.to);
-    for (let line = slice.from; line < slice.to; line++) records.push(lines[line] ?? "");
-  });
-  return indentJson(head + records.join(",") + PAGE_TAIL, indent);
 }
 
 /** Characters Django's `iri_to_uri` keeps: `quote(iri, safe="/#%[]=:;$&()+,!?*@'~")`. */

@@ -119,10 +119,10 @@ describe("incremental rebuilds", () => {
     await writeFile(ndjson, lines.join("\n"));
 
     const report = await build(data, out, { limits: [10, 20] });
-    // 2 forms x (limit 20 page 1 + limit 10 page 2) + the one chunk + the manifest, and the four
+    // 2 forms x (limit 20 page 1 + limit 10 page 2) + the one chunk and its offsets + the manifest, and the four
     // description files that name the downloads' hashes (the landing page, the data package, the
     // catalogue twice); the OpenAPI document and the schemas are linked, unchanged.
-    expect(report).toMatchObject({ written: 10, removed: 0 });
+    expect(report).toMatchObject({ written: 11, removed: 0 });
 
     const after = await snapshotTree(out);
     const changed = Object.keys(after).filter((path) => before[path] !== after[path]);
@@ -138,6 +138,7 @@ describe("incremental rebuilds", () => {
       "_subjekti/pages/plain/10/0/2.json",
       "_subjekti/pages/plain/20/0/1.json",
       "_subjekti/records/0/0.ndjson",
+      "_subjekti/records/0/0.offsets",
     ]);
   });
 
