@@ -33,6 +33,11 @@ export function rangeHeader(range: ByteRange): string {
  */
 export class ManifestCache {
   #cached: Promise<SiteState> | null = null;
+  /**
+   * The platform answered a Range with the whole file (workerd's assets do): this instance then
+   * reads records chunks whole, one read a chunk, instead of their offsets and then their part.
+   */
+  rangesIgnored = false;
 
   /** The manifest, fetched with `fetchFile` unless this instance has it. */
   get(fetchFile: FetchFile): Promise<SiteState> {
@@ -67,7 +72,7 @@ async function loadManifest(fetchFile: FetchFile): Promise<SiteState> {
 
 /** A site whose files are fetched with `fetchFile`, the manifest kept in `manifests`; `passThrough` answers what is not the API. */
 export function cdnSite(fetchFile: FetchFile, passThrough: () => Promise<Response>, manifests: ManifestCache): FetchSite {
-  return {
+  const site: FetchSite = {
     manifest: () => manifests.get(fetchFile),
     refresh: async () => manifests.forget(),
     async readPage(path) {
@@ -85,17 +90,22 @@ export function cdnSite(fetchFile: FetchFile, passThrough: () => Promise<Respons
       const file = await found(fetchFile(path));
       return file === null ? null : readBody(file, Infinity);
     },
+    fix: "Rebuild and redeploy it.",
+    passThrough,
+  };
+  if (manifests.rangesIgnored) return site;
+  return {
+    ...site,
     async readRange(path, start, end) {
       if (end <= start) return new Uint8Array(0);
       const file = await fetchFile(path, { start, end });
       if (file.status === 206 && file.headers.get("content-range")?.startsWith(`bytes ${start}-`) === true) return readBody(file, end - start);
-      // The whole file (a platform that does not serve ranges): read as far as the range goes.
+      // The whole file: a platform that does not serve ranges, read as far as the range goes.
+      if (file.status === 200) manifests.rangesIgnored = true;
       const whole = file.status === 200 ? file : (await file.body?.cancel(), await found(fetchFile(path)));
       if (whole === null) return null;
       return (await readBody(whole, end)).subarray(start, end);
     },
-    fix: "Rebuild and redeploy it.",
-    passThrough,
   };
 }
 

@@ -13,7 +13,7 @@ import { boundsPath, chunkPath, oibIndexPath, offsetsPath } from "./layout.ts";
 import type { Manifest } from "./manifest.ts";
 import { assemblePageBytes } from "./page-bytes.ts";
 import type { QueryParam } from "./read-query.ts";
-import { type ByteReader, OFFSET_BYTES, readRecordRun, recordRun } from "./record-offsets.ts";
+import { type ByteReader, linesRun, readRecordRun } from "./record-offsets.ts";
 import { indentJsonBytes, renderPageHead, toJson } from "./render-page.ts";
 
 /** The exact filters, stripped, empty ones left out (django-filter's `CharFilter`). */
@@ -145,7 +145,7 @@ async function atPositions(positions: readonly number[], manifest: Manifest, rea
   return located;
 }
 
-/** The records at `lines` of chunk `chunk`: only their bytes where the host reads ranges, else the chunk and its offsets read once. */
+/** The records at `lines` of chunk `chunk`: only their bytes where the host reads ranges (through the chunk's offsets), else the chunk read once. */
 async function chunkRecords(chunk: number, lines: readonly number[], manifest: Manifest, read: ReadFile): Promise<Uint8Array[] | null> {
   const [path, offsets] = [chunkPath(manifest, chunk), offsetsPath(manifest, chunk)];
   if (path === null || offsets === null) return null;
@@ -158,11 +158,11 @@ async function chunkRecords(chunk: number, lines: readonly number[], manifest: M
     }
     return records;
   }
-  const [bytes, table] = await Promise.all([read.bytes(path), read.bytes(offsets)]);
-  if (bytes === null || table === null) return null;
+  const bytes = await read.bytes(path);
+  if (bytes === null) return null;
   for (const line of lines) {
-    if (table.length < (line + 2) * OFFSET_BYTES) return null;
-    const run = recordRun(bytes, table.subarray(line * OFFSET_BYTES), 0, 1);
+    const run = linesRun(bytes, line, 1);
+    if (run === null) return null;
     records.push(run.bytes.subarray(0, run.ends[0]));
   }
   return records;

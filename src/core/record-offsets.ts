@@ -64,7 +64,13 @@ export interface ByteReader {
   range?(path: string, start: number, end: number): Promise<Uint8Array | null>;
 }
 
-/** Records `from` to `to` (exclusive) of the chunk at `chunkPath`, through its offsets table at `offsetsPath`; null when a file is missing. */
+/**
+ * Records `from` to `to` (exclusive) of the chunk at `chunkPath`; null when a file is missing.
+ * Where the host reads ranges, through the chunk's offsets table at `offsetsPath`: the table's
+ * entries for those records, then their bytes alone. Elsewhere the chunk is read whole (as one
+ * file: on a platform a file read costs more than the search) and its lines found by the typed
+ * array's own search for line breaks.
+ */
 export async function readRecordRun(read: ByteReader, chunkPath: string, offsetsPath: string, from: number, to: number): Promise<RecordRun | null> {
   const records = Math.max(0, to - from);
   if (read.range !== undefined) {
@@ -75,7 +81,26 @@ export async function readRecordRun(read: ByteReader, chunkPath: string, offsets
     const chunk = await read.range(chunkPath, start, offsetAt(offsets, records));
     return chunk === null ? null : recordRun(chunk, offsets, start, records);
   }
-  const [chunk, table] = await Promise.all([read.bytes(chunkPath), read.bytes(offsetsPath)]);
-  if (chunk === null || table === null || table.length < (from + records + 1) * OFFSET_BYTES) return null;
-  return recordRun(chunk, table.subarray(from * OFFSET_BYTES), 0, records);
+  const chunk = await read.bytes(chunkPath);
+  return chunk === null ? null : linesRun(chunk, from, records);
+}
+
+/** Records `from` to `from + records` of a chunk's bytes, their lines found by searching for line breaks. */
+export function linesRun(chunk: Uint8Array, from: number, records: number): RecordRun | null {
+  let start = 0;
+  for (let line = 0; line < from; line++) {
+    const end = chunk.indexOf(NEWLINE, start);
+    if (end === -1) return null;
+    start = end + 1;
+  }
+  const ends: number[] = new Array<number>(records);
+  let at = start;
+  for (let k = 0; k < records; k++) {
+    if (at > chunk.length) return null;
+    let end = chunk.indexOf(NEWLINE, at);
+    if (end === -1) end = chunk.length;
+    ends[k] = end - start;
+    at = end + 1;
+  }
+  return { bytes: chunk.subarray(start, Math.min(chunk.length, at)), ends };
 }

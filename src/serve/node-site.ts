@@ -25,6 +25,7 @@ export function nodeSite(dir: string, manifest: ManifestWatcher, allowedHosts?: 
     readChunk: (path) => readInside(dir, chunks, path),
     // Records chunks and their offsets as bytes, kept with the pages: a derived page is cut from them, never decoded.
     readBytes: (path) => readInside(dir, pages, path),
+    readRange: async (path, start, end) => (await readInside(dir, pages, path))?.subarray(start, end) ?? null,
     origin: "",
     fix: "Run `npm run build`.",
     ...(allowedHosts === undefined ? {} : { allowedHosts }),

@@ -11,7 +11,7 @@ import { chunkPath, type Form, MANIFEST_PATH, offsetsPath, pagePath, recordShard
 import { toJson } from "../../src/core/render-page.ts";
 import { negotiate } from "../../src/core/negotiate.ts";
 import { assemblePageBytes } from "../../src/core/page-bytes.ts";
-import { recordOffsets, recordRun } from "../../src/core/record-offsets.ts";
+import { linesRun, recordOffsets, recordRun } from "../../src/core/record-offsets.ts";
 import { type Decision, route, type RouteRequest } from "../../src/core/route.ts";
 import { assemblePage } from "./_text-pages.ts";
 import { tempDir } from "../_tree.ts";
@@ -283,11 +283,12 @@ describe("a derived page from the bytes of its chunks (assemblePageBytes over ea
     ["multi-byte records", [{ from: 0, to: 2 }], ["\"Ž\"\n\"\u2028\"\n"], 'H"Ž","\u2028"]}'],
     ["no slices -> empty results", [], [], "H]}"],
   ])("%s", (_name, slices, texts, expected) => {
-    const runs = slices.map(({ from, to }, i) => {
-      const bytes = new TextEncoder().encode(texts[i]);
-      return recordRun(bytes, recordOffsets(bytes).subarray(from * 4), 0, to - from);
-    });
-    expect(new TextDecoder().decode(assemblePageBytes("H", runs))).toBe(expected);
+    const bytes = texts.map((text) => new TextEncoder().encode(text));
+    // Through each chunk's offsets table, and by searching its line breaks: the same runs.
+    const byOffsets = slices.map(({ from, to }, i) => recordRun(bytes[i] as Uint8Array, recordOffsets(bytes[i] as Uint8Array).subarray(from * 4), 0, to - from));
+    const byLines = slices.map(({ from, to }, i) => linesRun(bytes[i] as Uint8Array, from, to - from));
+    expect(new TextDecoder().decode(assemblePageBytes("H", byOffsets))).toBe(expected);
+    expect(byLines).toEqual(byOffsets);
   });
 });
 
