@@ -85,7 +85,7 @@ describe("subjekti build --json", () => {
       ],
       tags: ["subjekti-chunk-3", "subjekti-docs"],
     });
-    expect(report.written).toBe(10); // those four pages, the chunk file, the manifest (which is no answer) and the four descriptions
+    expect(report.written).toBe(11); // those four pages, the chunk file and its offsets, the manifest (which is no answer) and the four descriptions
 
     // The tag is on exactly the answers that show a record of chunk 3, pre-rendered or derived, on any origin.
     const manifest = await readManifest(out);
