@@ -16,5 +16,14 @@ if (existsSync(new URL("cli/main.ts", src))) {
   const edited = readdirSync(src, { recursive: true }).some((name) => /\.(ts|mjs)$/.test(name) && !name.startsWith("edge") && statSync(new URL(name, src)).mtimeMs > compiled);
   if (edited) process.stderr.write("subjekti: warning: src/ was edited after lib/ was compiled, and lib/ is what runs: `npm run compile` first\n");
 }
-const { main, processIo } = await import("../lib/cli/main.js");
-process.exitCode = await main(process.argv.slice(2), processIo());
+const args = process.argv.slice(2);
+if (args.length === 1 && ["--help", "-h", "help", "--version", "-V"].includes(args[0])) {
+  // The top-level help and the version alone come from text compiled beside the CLI (lib/cli/help-text.js,
+  // kept equal to commander's output by a test): Node's start-up and two small modules, where
+  // commander and the eight command files it lists would cost Node's start-up again.
+  const { HELP, VERSION } = await import("../lib/cli/help-text.js");
+  process.stdout.write(args[0] === "--version" || args[0] === "-V" ? `${VERSION}\n` : HELP);
+} else {
+  const { main, processIo } = await import("../lib/cli/main.js");
+  process.exitCode = await main(args, processIo());
+}

@@ -109,20 +109,22 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
       return { code, modules: modules.sort() };
     }
 
-    it("--help: commander and the command files with their option lists; no zod, no reader, no build, no router", async () => {
-      const { code, modules } = await modulesLoaded(["--help"]);
+    it("--help, -h, help, --version and -V alone: the help snapshot and the version, nothing else (not commander)", async () => {
+      for (const args of [["--help"], ["-h"], ["help"], ["--version"], ["-V"]]) {
+        const { code, modules } = await modulesLoaded(args);
+        expect(code, args[0]).toBe(0);
+        expect(modules, args[0]).toEqual(["bin/subjekti.js", "lib/cli/help-text.js", "lib/core/version.js"]);
+      }
+    });
+
+    it("a command's help: commander and that command's file with its option list; no zod, no reader, no build, no router", async () => {
+      const { code, modules } = await modulesLoaded(["build", "--help"]);
       expect(code).toBe(0);
       expect(modules).toContain("lib/cli/build.js");
       expect(modules).toContain("node_modules/commander");
       expect(modules.filter((m) => m.startsWith("node_modules/"))).toEqual(["node_modules/commander"]);
+      expect(modules.filter((m) => /^lib\/cli\/(validate|export|preview|check|sync|serve|nginx)\.js$/.test(m))).toEqual([]);
       expect(modules.filter((m) => /^lib\/(site\/build-site|data\/(order|problems\/problems)|core\/route|nginx)/.test(m))).toEqual([]);
-    });
-
-    it("--version: no command file at all", async () => {
-      const { code, modules } = await modulesLoaded(["--version"]);
-      expect(code).toBe(0);
-      expect(modules.filter((m) => m.startsWith("lib/cli/") && m !== "lib/cli/main.js" && m !== "lib/cli/io.js" && m !== "lib/cli/problems-output.js")).toEqual([]);
-      expect(modules).not.toContain("node_modules/zod");
     });
 
     it("a usage error of build: build's file alone of the commands, and no zod", async () => {

@@ -70,7 +70,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .version(VERSION)
     .showHelpAfterError()
     .exitOverride()
-    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+    // Help wraps at 80 columns on every terminal: the same text the help snapshot
+    // (help-text.ts, answered without commander) and the CLI reference hold.
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text), getOutHelpWidth: () => 80, getErrHelpWidth: () => 80 });
   const adds = await Promise.all(commandsFor(argv).map((name) => COMMANDS[name]?.()));
   for (const add of adds) add?.(program, context);
 

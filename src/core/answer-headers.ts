@@ -1,5 +1,5 @@
 /**
- * The headers every answer of the collection carries (the README's HTTP contract, "Headers"): DRF's own (`Allow`, `Vary`),
+ * The headers every answer of the collection carries (docs/http-contract.md, "Headers"): DRF's own (`Allow`, `Vary`),
  * Django's security middleware's, and what a public open-data API on a CDN adds.
  */
 import { cacheTagHeaders, SITE_TAG } from "./cache-tags.ts";

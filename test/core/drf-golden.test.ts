@@ -16,7 +16,7 @@ interface DrfGolden {
 const golden = JSON.parse(readFileSync(new URL("./golden/drf-answers.json", import.meta.url), "utf8")) as DrfGolden;
 
 describe(`negotiate as DRF ${golden.drf} (Django ${golden.django}) selects JSONRenderer and its indent`, () => {
-  // A blank header is the one deliberate difference: answered as absent (README, "Choices").
+  // A blank header is the one deliberate difference: answered as absent (docs/http-contract.md, "Choices").
   const cases = golden.accept.filter((c) => c.accept.trim() !== "");
   it.each(cases.map((c) => [JSON.stringify(c.accept), c.acceptable ? `indent ${c.indent ?? 0}` : "406", c] as const))(
     "Accept %s -> %s",

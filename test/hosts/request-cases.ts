@@ -1,5 +1,5 @@
 /**
- * THE table of request cases: every rule and example of the README's HTTP contract, run against every host
+ * THE table of request cases: every rule and example of the HTTP contract (docs/http-contract.md), run against every host
  * (the edge handler in-process, the preview over HTTP, the edge function under real Deno, the
  * Cloudflare Worker under `wrangler dev`, and `netlify dev` with `npm run test:netlify`). Expected bodies are written independently of the
  * code under test: links as literal strings, records sliced from the fixture file by `page()`.
@@ -47,7 +47,7 @@ const COMMON_HEADERS = {
   "netlify-cache-tag": "subjekti",
   "cache-tag": "subjekti",
 } as const;
-/** Headers of every answer of /api/subjekti/, errors included (the README's HTTP contract, "Headers"). */
+/** Headers of every answer of /api/subjekti/, errors included (docs/http-contract.md, "Headers"). */
 const API_HEADERS = {
   "content-type": "application/json",
   allow: "GET, HEAD, OPTIONS",

@@ -32,7 +32,7 @@ function sha(data: string | Buffer): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-/** Every data rule of the README for one list, checked directly; returns the broken ones. */
+/** Every data rule (docs/data.md) for one list, checked directly; returns the broken ones. */
 function contractProblems(subjects: readonly Subject[]): string[] {
   const problems: string[] = [];
   let previous: Subject | undefined;
@@ -143,7 +143,7 @@ describe("determinism", () => {
 describe("validity", () => {
   const subjects = JSON.parse(text({ count: 20_000, seed: "valid", format: "json" })) as Subject[];
 
-  it("20k records keep every data rule of the README", () => {
+  it("20k records keep every data rule of docs/data.md", () => {
     expect(contractProblems(subjects)).toEqual([]);
   });
 

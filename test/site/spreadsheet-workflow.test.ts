@@ -1,6 +1,7 @@
 /**
- * The README's spreadsheet workflow, run as written in a copy of the repository's data: export,
- * move the workbook into data/ in place of the JSON, build; the same site as the JSON builds.
+ * The manual's spreadsheet workflow (docs/data.md), run as written in a copy of the repository's
+ * data: export, move the workbook into data/ in place of the JSON, build; the same site as the JSON
+ * builds.
  * And export's refusals, each one line: an --out inside --data, an extension that is not the
  * format's, a directory that does not exist.
  */
@@ -13,15 +14,15 @@ import { snapshotTree, useTempDir } from "../_tree.ts";
 
 const work = useTempDir();
 
-/** The README's block of commands under "The spreadsheet workflow". */
+/** The block of commands under "The spreadsheet workflow" in docs/data.md. */
 async function recipe(): Promise<string[]> {
-  const readme = await readFile("README.md", "utf8");
-  const section = readme.slice(readme.indexOf("### The spreadsheet workflow"));
+  const page = await readFile("docs/data.md", "utf8");
+  const section = page.slice(page.indexOf("## The spreadsheet workflow"));
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
   return block.split("\n").map((line) => line.replace(/\s+#.*$/, "").trim()).filter((line) => line !== "");
 }
 
-describe("the README's spreadsheet workflow", () => {
+describe("the spreadsheet workflow of docs/data.md", () => {
   beforeAll(async () => {
     await mkdir(join(work.path, "repo"));
     await cp("data", join(work.path, "repo", "data"), { recursive: true });

@@ -1,5 +1,5 @@
 /**
- * Each data rule of the README broken once: the exact located line the maintainer sees, and (for
+ * Each data rule (docs/data.md) broken once: the exact located line the maintainer sees, and (for
  * errors) that a build into an existing site leaves it untouched. A rule about a value is a row
  * over one base list (three subjects; one field of one record changed, written as a real file in
  * the row's format); a rule about a file's bytes or about several files keeps its folder in

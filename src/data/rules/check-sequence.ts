@@ -1,5 +1,5 @@
 /**
- * The rules that span records (the README's data rules): ids unique, `jedinstvena_oznaka` unique and
+ * The rules that span records (the data rules, docs/data.md): ids unique, `jedinstvena_oznaka` unique and
  * strictly increasing with id. They are checked on records taken in id order (ties in reading
  * order), keeping only the previous record: a stream of any length in flat memory. Locating every
  * broken rule also keeps each code's first record, to tell a code given twice from one out of step.

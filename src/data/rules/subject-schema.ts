@@ -1,5 +1,5 @@
 /**
- * What a subject in the source data must be (the README's data rules), as a zod schema: the one source of
+ * What a subject in the source data must be (the data rules, docs/data.md), as a zod schema: the one source of
  * the `Subject` type the build reads and of the "expected …" half of every problem message.
  * Warnings (rules a record may break and still be published) are in subject-warnings.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Rules a valid subject may break and still be published (the README's data rules): real registries hold a
+ * Rules a valid subject may break and still be published (the data rules, docs/data.md): real registries hold a
  * few OIBs with a wrong check digit, new levels appear, some institutions have no city on file.
  * `--strict` turns each into an error.
  */
