@@ -5,7 +5,7 @@
  * files' bytes, so an unchanged shard is recognised without rendering a page of it; and a shard's
  * files are named and rendered only while it is written, never held as one object a file.
  */
-import { CHUNKS_PER_SHARD, chunkFileName, type Form, pageFileName, pageShardKey, recordShardKey, SHARD_SIZE } from "../core/layout.ts";
+import { CHUNKS_PER_SHARD, chunkFileName, type Form, offsetsFileName, pageFileName, pageShardKey, recordShardKey, SHARD_SIZE } from "../core/layout.ts";
 import { bytesEtag, ETAGS_FILE, etagsText } from "../core/etag.ts";
 import { LAYOUT_VERSION, type Manifest } from "../core/manifest.ts";
 import type { QueryParam } from "../core/read-query.ts";
@@ -62,10 +62,15 @@ function formParams(form: Form): QueryParam[] {
 
 const TAIL = Buffer.from(PAGE_TAIL);
 
-/** The key, hash, size and file names of the records shard of chunks [first, …) given `hashes` (the shard's chunks' hashes). */
+/**
+ * The key, hash, size and file names of the records shard of chunks [first, …) given `hashes` (the
+ * shard's chunks' hashes): each chunk, then its offsets table. The layout is in the hash, so a
+ * shard of another layout is never taken for this one's.
+ */
 export function recordShard(first: number, hashes: readonly string[]): Omit<ShardPlan, "files"> {
   const key = recordShardKey(first);
-  return { key, hash: contentHash(VERSION, "\n", key, "\n", ...hashes), size: hashes.length, name: (i) => chunkFileName(first + i) };
+  const name = (i: number): string => (i % 2 === 0 ? chunkFileName(first + i / 2) : offsetsFileName(first + (i - 1) / 2));
+  return { key, hash: contentHash(VERSION, "\n", String(LAYOUT_VERSION), "\n", key, "\n", ...hashes), size: 2 * hashes.length, name };
 }
 
 /**
