@@ -216,4 +216,47 @@ describe("every problem at once, in Croatian", () => {
       "subjekti: 3 greške u podacima; ništa nije zapisano",
     ]);
   });
+
+  it("a workbook's OIBs in number cells (zeros could be lost) -> a warning in each language, an error under --strict; its date cells silent", async () => {
+    const ExcelJS = await loadExcelJs();
+    const dir = await fresh();
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("subjekti");
+    const fields = Object.keys(BASE_SUBJECTS[0] ?? {}) as (keyof (typeof BASE_SUBJECTS)[number])[];
+    sheet.addRow(fields);
+    for (const s of BASE_SUBJECTS.slice(0, 2)) {
+      sheet.addRow(fields.map((f) => (f === "oib" ? Number(s[f]) : f === "datum_postanka" ? new Date(`${String(s[f])}T00:00:00Z`) : s[f])));
+    }
+    await workbook.xlsx.writeFile(join(dir, "subjekti.xlsx"));
+    const file = `${dir}/subjekti.xlsx`;
+    const oib = String(BASE_SUBJECTS[0]?.oib);
+    expect(await runCli(["validate", "--data", dir])).toMatchObject({
+      code: 0,
+      stdout: "2 subjects in 1 file: valid (2 warnings)\n",
+      stderr:
+        `${file}!subjekti!D2: warning: oib: 2 × an OIB in a number cell: expected 11 digits in a text cell, got ${oib} (read as "${oib}"; format the column as text to keep the zeros); also ${file}!subjekti!D3\n` +
+        "problems by kind:\n  2  warning  oib  an OIB in a number cell (expected 11 digits in a text cell)\n",
+    });
+    expect(await runCli(["validate", "--data", dir, "--lang", "hr"])).toMatchObject({
+      code: 0,
+      stdout: "2 subjekta u 1 datoteci: ispravno (2 upozorenja)\n",
+      stderr:
+        `${file}!subjekti!D2: upozorenje: oib: 2 × OIB u brojčanoj ćeliji: očekuje se 11 znamenaka u tekstnoj ćeliji, a nađeno je ${oib} (pročitano kao "${oib}"; oblikujte stupac kao tekst da se nule sačuvaju); također ${file}!subjekti!D3\n` +
+        "problemi po vrsti:\n  2  upozorenje  oib  OIB u brojčanoj ćeliji (očekuje se 11 znamenaka u tekstnoj ćeliji)\n",
+    });
+    expect(await runCli(["validate", "--data", dir, "--strict", "--lang", "hr"])).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/\n {2}2 {2}greška {2}oib {2}OIB u brojčanoj ćeliji \(očekuje se 11 znamenaka u tekstnoj ćeliji\)\nsubjekti: 2 greške u podacima; ništa nije zapisano\n$/),
+    });
+  });
+
+  it("what changed in subjects since the last build, in Croatian: added, removed and changed with their plural forms", async () => {
+    const [a, b, c] = BASE_SUBJECTS;
+    if (a === undefined || b === undefined || c === undefined) throw new Error("three subjects expected");
+    const out = join(await fresh(), "site");
+    const first = await runCli(["build", "--data", await writeSource([a, b, c], "json"), "--out", out, "--lang", "hr"]);
+    expect(first.stdout).toContain("\npromjene: novi slijed promjena počinje brojem 1 (prethodno stanje nije nađeno: --previous <url> nastavlja slijed objavljenog sjedišta)\n");
+    const second = await runCli(["build", "--data", await writeSource([a, { ...b, naziv_subjekta: "Novo ime" }], "json"), "--out", out, "--lang", "hr"]);
+    expect(second.stdout).toMatch(/\nsubjekti od prošle izgradnje: 0 dodanih, 1 uklonjen, 1 promijenjen \(slijed promjena: broj 1 -> 2, razlika [^)]+\)\n/);
+  });
 });

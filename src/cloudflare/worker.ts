@@ -5,7 +5,7 @@
  * binding, `env.ASSETS.fetch`, as the Netlify edge reads them through its CDN.
  */
 import { answerFetch, answersPath, type FetchSite } from "../core/answer-request.ts";
-import { cdnSite, ManifestCache } from "../core/cdn-site.ts";
+import { cdnSite, type FetchFile, ManifestCache, rangeHeader } from "../core/cdn-site.ts";
 import { staticFileHeaders } from "../core/download-files.ts";
 
 /** The static assets binding: `dist/` as Cloudflare serves it (no npm types: the bundle needs none). */
@@ -23,8 +23,10 @@ const manifests = new ManifestCache();
 
 /** The site over the assets binding: every file a plain GET of its path, the static site the request itself. */
 export function assetsSite(request: Request, assets: AssetsBinding): FetchSite {
-  // A bare GET: no client header can make the assets answer 304, 206 or compressed bytes instead of the file.
-  const fetchFile = (path: string): Promise<Response> => assets.fetch(new Request(new URL(`/${path}`, request.url)));
+  // A bare GET: no client header can make the assets answer 304, 206 or compressed bytes instead of
+  // the file; a Range only when the core asks for part of a records chunk.
+  const fetchFile: FetchFile = (path, range) =>
+    assets.fetch(new Request(new URL(`/${path}`, request.url), range === undefined ? undefined : { headers: { Range: rangeHeader(range) } }));
   return cdnSite(fetchFile, () => assets.fetch(request), manifests);
 }
 

@@ -20,9 +20,10 @@ import { findSubjects } from "./find-subjects.ts";
 import type { Manifest, SiteState } from "./manifest.ts";
 import { type HeaderReader, linkOrigin, readUrlTarget, splitTarget, urlOrigin, utf8Bytes } from "./request/read-target.ts";
 import { disallowedHost, refusal, staticMethodRefused } from "./refusals.ts";
-import { indentJsonBytes } from "./render-page.ts";
+import { assemblePageBytes } from "./page-bytes.ts";
+import { type ByteReader, readRecordRun } from "./record-offsets.ts";
 import { isTargetTooLong, oversizeRefusal } from "./request/request-bounds.ts";
-import { assemblePage, type Decision, isApiPath, route, siteUnavailable } from "./route.ts";
+import { type Decision, isApiPath, route, siteUnavailable } from "./route.ts";
 
 /** A request as it reached the host, before any URL parser touched it. */
 export interface SentRequest {
@@ -57,8 +58,14 @@ export interface SiteHost<B extends Body = Body> {
   refresh(): Promise<void>;
   /** A page file named by the manifest; null when it is missing; rejects when it cannot be read. */
   readPage(path: string): Promise<PageFile<B> | null>;
-  /** A file's bytes whole (a records chunk searched for one subject); null when it is missing. Absent: the page reader's, collected. */
+  /** A file's bytes whole (records chunks and their offsets); null when it is missing. Absent: the page reader's, collected. */
   readBytes?(path: string): Promise<Uint8Array | null>;
+  /**
+   * Bytes `start` to `end` (exclusive; fewer when the file ends before) of a file, for a host that
+   * reads a range without the rest (a derived page reads only its records); null when it is
+   * missing. Absent: the whole file is read and cut.
+   */
+  readRange?(path: string, start: number, end: number): Promise<Uint8Array | null>;
   /** A records chunk's or an index file's text; null when it is missing; rejects when it cannot be read. */
   readChunk(path: string): Promise<string | null>;
   /** The origin of links when the request has no usable Host (default: the manifest's base URL). */
@@ -172,14 +179,15 @@ async function answerDecision<B extends Body>(decision: Decision, request: SentR
       return file === null ? null : sendPage(decision.status, headers, file, method);
     }
     case "derive": {
-      const texts = await Promise.all(decision.chunks.map((chunk) => site.readChunk(chunk.path)));
-      if (texts.some((text) => text === null)) return null;
-      // Pretty-printed on its bytes (indentJsonBytes): the page is encoded once, as a compact one is.
-      const compact = UTF8.encode(assemblePage(decision.head, decision.chunks, texts as string[]));
-      return finish(tagged({ ...decision, body: indentJsonBytes(compact, decision.indent) }, ifNoneMatch), method);
+      // Only the page's records, as bytes: never the whole chunk decoded (page-bytes.ts).
+      const read = byteReader(site);
+      const runs = await Promise.all(decision.chunks.map((slice) => readRecordRun(read, slice.path, slice.offsets, slice.from, slice.to)));
+      if (runs.some((run) => run === null)) return null;
+      const body = assemblePageBytes(decision.head, runs as NonNullable<(typeof runs)[number]>[], decision.indent);
+      return finish(tagged({ ...decision, body }, ifNoneMatch), method);
     }
     case "find": {
-      const found = await findSubjects(decision.find, manifest, { text: (path) => site.readChunk(path), bytes: (path) => readBytes(site, path) });
+      const found = await findSubjects(decision.find, manifest, { text: (path) => site.readChunk(path), ...byteReader(site) });
       return found === null ? null : finish(tagged(found, ifNoneMatch), method);
     }
     case "respond":
@@ -212,6 +220,13 @@ async function sendPage<B extends Body>(status: number, headers: HeaderList, pag
   const length = page.length ?? (await byteLength(page.body));
   if (page.length !== null && !(page.body instanceof Uint8Array)) await page.body.cancel();
   return { kind: "send", status, headers: [...headers, ["Content-Length", String(length)]], body: null };
+}
+
+/** The host's byte reads: its ranges where it reads them. */
+function byteReader(site: SiteHost): ByteReader {
+  const bytes = (path: string): Promise<Uint8Array | null> => readBytes(site, path);
+  const { readRange } = site;
+  return readRange === undefined ? { bytes } : { bytes, range: (path, start, end) => readRange.call(site, path, start, end) };
 }
 
 /** A file's bytes through the host's page reader (a stream collected); null when it is missing. */

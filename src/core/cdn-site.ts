@@ -9,8 +9,23 @@ import { ETAGS_FILE } from "./etag.ts";
 import { MANIFEST_PATH } from "./layout.ts";
 import { readManifest, type SiteState } from "./manifest.ts";
 
-/** The site file at `path` (no leading slash) exactly as the platform serves it to a GET. */
-export type FetchFile = (path: string) => Promise<Response>;
+/**
+ * The site file at `path` (no leading slash) exactly as the platform serves it to a GET; with
+ * `range`, a GET that asks for those bytes alone (`Range: bytes=…`), which the platform may
+ * answer with the whole file (200) instead of the part (206).
+ */
+export type FetchFile = (path: string, range?: ByteRange) => Promise<Response>;
+
+/** Bytes `start` to `end` (exclusive) of a file. */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The `Range` header of a byte range. */
+export function rangeHeader(range: ByteRange): string {
+  return `bytes=${range.start}-${range.end - 1}`;
+}
 
 /**
  * The manifest of one instance: fetched once (concurrent first requests share the fetch), and
@@ -38,6 +53,12 @@ export class ManifestCache {
     }
     return list;
   }
+
+  /**
+   * The platform answered a Range with the whole file (workerd's assets do): this instance then
+   * reads records chunks whole, one read a chunk, instead of their offsets and then their part.
+   */
+  rangesIgnored = false;
 
   /** The manifest, fetched with `fetchFile` unless this instance has it. */
   get(fetchFile: FetchFile): Promise<SiteState> {
@@ -75,7 +96,7 @@ async function loadManifest(fetchFile: FetchFile): Promise<SiteState> {
 
 /** A site whose files are fetched with `fetchFile`, the manifest kept in `manifests`; `passThrough` answers what is not the API. */
 export function cdnSite(fetchFile: FetchFile, passThrough: () => Promise<Response>, manifests: ManifestCache): FetchSite {
-  return {
+  const site: FetchSite = {
     manifest: () => manifests.get(fetchFile),
     refresh: async () => manifests.forget(),
     async readPage(path) {
@@ -94,11 +115,53 @@ export function cdnSite(fetchFile: FetchFile, passThrough: () => Promise<Respons
     },
     async readBytes(path) {
       const file = await found(fetchFile(path));
+      // The runtime's own collection of the body (workerd's is native; a JS loop over its parts cost more).
       return file === null ? null : new Uint8Array(await file.arrayBuffer());
     },
     fix: "Rebuild and redeploy it.",
     passThrough,
   };
+  if (manifests.rangesIgnored) return site;
+  return {
+    ...site,
+    async readRange(path, start, end) {
+      if (end <= start) return new Uint8Array(0);
+      const file = await fetchFile(path, { start, end });
+      if (file.status === 206 && file.headers.get("content-range")?.startsWith(`bytes ${start}-`) === true) return readBody(file, end - start);
+      // The whole file: a platform that does not serve ranges, read as far as the range goes.
+      if (file.status === 200) manifests.rangesIgnored = true;
+      const whole = file.status === 200 ? file : (await file.body?.cancel(), await found(fetchFile(path)));
+      if (whole === null) return null;
+      return (await readBody(whole, end)).subarray(start, end);
+    },
+  };
+}
+
+/**
+ * A body's first `limit` bytes (all of them when it is shorter), the rest left unread: a records
+ * chunk is read only as far as the page's records go. One part, as a body from memory comes, is
+ * taken as it is.
+ */
+async function readBody(file: Response, limit: number): Promise<Uint8Array> {
+  if (file.body === null) return new Uint8Array(0);
+  const reader = file.body.getReader();
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  while (length < limit) {
+    const read = await reader.read();
+    if (read.done) break;
+    parts.push(read.value);
+    length += read.value.byteLength;
+  }
+  if (length >= limit) await reader.cancel();
+  if (parts.length === 1) return parts[0] as Uint8Array;
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.byteLength;
+  }
+  return bytes;
 }
 
 /** The response if it is the file (200), else null (its body cancelled). */

@@ -5,11 +5,35 @@
  * 304 for such a file reads one small list, not the file; a derived answer is tagged from its bytes.
  */
 
-/** A 53-bit hash (cyrb53) of some bytes: two multiplicative 32-bit lanes, enough to tell versions apart. */
+/** Is this machine little-endian (every platform the hosts run on is; a typed array reads in its order)? */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * A 53-bit hash of some bytes (cyrb53's two multiplicative 32-bit lanes), fed four bytes at a time
+ * as little-endian words, then the last one to three bytes alone: a derived 1,000-subject page
+ * (~280 KB) is hashed on every request, and a byte at a time cost it four times as much.
+ */
 function hash53(bytes: Uint8Array): string {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
-  for (let i = 0; i < bytes.length; i++) {
+  const words = bytes.length >>> 2;
+  if (LITTLE_ENDIAN && (bytes.byteOffset & 3) === 0) {
+    const view = new Int32Array(bytes.buffer, bytes.byteOffset, words);
+    for (let i = 0; i < words; i++) {
+      const c = view[i] as number;
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+  } else {
+    // An unaligned view (a slice of a larger buffer) or a big-endian machine: the same words, read one by one.
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let i = 0; i < words; i++) {
+      const c = view.getInt32(i * 4, true);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+  }
+  for (let i = words * 4; i < bytes.length; i++) {
     const c = bytes[i] as number;
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);

@@ -8,11 +8,13 @@
 import { collectionHeaders } from "./answer-headers.ts";
 import { buildLinks } from "./build-links.ts";
 import { pageTags } from "./cache-tags.ts";
-import { chunkLines, chunkOfCode, chunkOfId, findRecord, OIB_PATTERN, oibPositions, recordCode, recordOib } from "./key-index.ts";
-import { boundsPath, chunkPath, oibIndexPath } from "./layout.ts";
+import { chunkOfCode, chunkOfId, findRecord, OIB_PATTERN, oibPositions, recordCode, recordOib } from "./key-index.ts";
+import { boundsPath, chunkPath, oibIndexPath, offsetsPath } from "./layout.ts";
 import type { Manifest } from "./manifest.ts";
+import { assemblePageBytes } from "./page-bytes.ts";
 import type { QueryParam } from "./request/read-query.ts";
-import { indentJson, PAGE_TAIL, renderPageHead, toJson } from "./render-page.ts";
+import { type ByteReader, linesRun, readRecordRun } from "./record-offsets.ts";
+import { indentJsonBytes, renderPageHead, toJson } from "./render-page.ts";
 
 /** The exact filters, stripped, empty ones left out (django-filter's `CharFilter`). */
 export interface Filters {
@@ -38,36 +40,40 @@ export interface Find {
   readonly cacheControl: string;
 }
 
-/** Reads a site file through the host; null when it is missing. */
-export interface ReadFile {
+/** Reads a site file through the host; null when it is missing. The records chunks are read as bytes, cut, never decoded whole. */
+export interface ReadFile extends ByteReader {
   /** Its text (the indexes: ASCII). */
   text(path: string): Promise<string | null>;
-  /** Its bytes (the records chunks: searched as bytes, only the records found decoded). */
-  bytes(path: string): Promise<Uint8Array | null>;
 }
 
 /** A finished answer (a 200's ETag is its bytes', added by the handler); null when a file the manifest names is missing (the host refreshes and retries). */
-export type Found = { readonly status: number; readonly headers: ReturnType<typeof collectionHeaders>; readonly body: string } | null;
+export type Found = { readonly status: number; readonly headers: ReturnType<typeof collectionHeaders>; readonly body: string | Uint8Array } | null;
 
 const NOT_FOUND_BODY = toJson({ detail: "Not found." });
-/** A record line found, with its position in the list. */
+const UTF8 = new TextDecoder();
+/** A record found (its bytes, without the line's "\n"), with its chunk (which names its cache tag). */
 interface Located {
-  readonly position: number;
-  readonly record: string;
+  readonly chunk: number;
+  readonly record: Uint8Array;
 }
 
 /** Finds what `find` asks for in the site of `manifest`. */
 export async function findSubjects(find: Find, manifest: Manifest, read: ReadFile): Promise<Found> {
   const { shape, filters } = find;
   const matches = (found: readonly Located[]): Located[] =>
-    found.filter(({ record }) => (filters.oib === undefined || recordOib(record) === filters.oib) && (filters.code === undefined || recordCode(record) === filters.code));
+    filters.oib === undefined && filters.code === undefined
+      ? [...found]
+      : found.filter(({ record }) => {
+          const text = UTF8.decode(record);
+          return (filters.oib === undefined || recordOib(text) === filters.oib) && (filters.code === undefined || recordCode(text) === filters.code);
+        });
+  const tagsOf = (chunk: number): string[] => pageTags(manifest.chunkSize, chunk * manifest.chunkSize, chunk * manifest.chunkSize + 1);
   if (shape.kind === "subject") {
     const found = await inChunkOf((bounds) => chunkOfId(bounds, shape.id), { id: shape.id }, manifest, read);
     if (found === null) return null;
     const [subject] = matches(found);
     if (subject === undefined) return { status: 404, headers: collectionHeaders(find.cacheControl), body: NOT_FOUND_BODY };
-    const tags = pageTags(manifest.chunkSize, subject.position, subject.position + 1);
-    return { status: 200, headers: collectionHeaders(find.cacheControl, undefined, tags), body: indentJson(subject.record, find.indent) };
+    return { status: 200, headers: collectionHeaders(find.cacheControl, undefined, tagsOf(subject.chunk)), body: indentJsonBytes(subject.record, find.indent) };
   }
   let count: number;
   let page: Located[];
@@ -89,8 +95,8 @@ export async function findSubjects(find: Find, manifest: Manifest, read: ReadFil
     page = found;
   }
   const head = renderPageHead(count, buildLinks(shape.baseUrl, shape.extras, shape.limit, shape.offset, count, shape.path));
-  const tags = [...new Set(page.flatMap(({ position }) => pageTags(manifest.chunkSize, position, position + 1)))];
-  const body = indentJson(head + page.map(({ record }) => record).join(",") + PAGE_TAIL, find.indent);
+  const tags = [...new Set(page.flatMap(({ chunk }) => tagsOf(chunk)))];
+  const body = assemblePageBytes(head, page.map(({ record }) => ({ bytes: record, ends: [record.length] })), find.indent);
   return { status: 200, headers: collectionHeaders(find.cacheControl, undefined, tags.length === 0 ? undefined : tags), body };
 }
 
@@ -103,15 +109,16 @@ async function byCode(code: string, manifest: Manifest, read: ReadFile): Promise
 /** The subject of a key in the chunk the bounds name: two files read. */
 async function inChunkOf(chunkOf: (bounds: string) => number, key: { readonly id: bigint } | { readonly code: string }, manifest: Manifest, read: ReadFile): Promise<Located[] | null> {
   if (manifest.count === 0) return [];
-  const path = boundsPath(manifest);
-  const bounds = path === null ? null : await read.text(path);
+  const indexPath = boundsPath(manifest);
+  const bounds = indexPath === null ? null : await read.text(indexPath);
   if (bounds === null) return null;
   const chunk = chunkOf(bounds);
   if (chunk < 0) return [];
-  const text = await readChunk(chunk, manifest, read);
-  if (text === null) return null;
-  const found = findRecord(text, key);
-  return found === null ? [] : [{ position: chunk * manifest.chunkSize + found.line, record: found.record }];
+  const path = chunkPath(manifest, chunk);
+  const bytes = path === null ? null : await read.bytes(path);
+  if (bytes === null) return null;
+  const record = findRecord(bytes, key);
+  return record === null ? [] : [{ chunk, record }];
 }
 
 /** The positions of the subjects whose OIB is `oib`, from its index file. */
@@ -122,7 +129,7 @@ async function oibIndex(oib: string, manifest: Manifest, read: ReadFile): Promis
   return index === null ? null : oibPositions(index, oib);
 }
 
-/** The subjects at `positions` (rising), each chunk read once. */
+/** The subjects at `positions` (rising), cut from their chunks through the chunks' offsets. */
 async function atPositions(positions: readonly number[], manifest: Manifest, read: ReadFile): Promise<Located[] | null> {
   const size = manifest.chunkSize;
   const located: Located[] = [];
@@ -130,14 +137,32 @@ async function atPositions(positions: readonly number[], manifest: Manifest, rea
     const chunk = Math.floor((positions[i] ?? 0) / size);
     const lines: number[] = [];
     for (; i < positions.length && Math.floor((positions[i] ?? 0) / size) === chunk; i++) lines.push((positions[i] ?? 0) - chunk * size);
-    const text = await readChunk(chunk, manifest, read);
-    if (text === null) return null;
-    chunkLines(text, lines).forEach((record, k) => located.push({ position: chunk * size + (lines[k] ?? 0), record }));
+    const records = await chunkRecords(chunk, lines, manifest, read);
+    if (records === null) return null;
+    for (const record of records) located.push({ chunk, record });
   }
   return located;
 }
 
-async function readChunk(chunk: number, manifest: Manifest, read: ReadFile): Promise<Uint8Array | null> {
-  const path = chunkPath(manifest, chunk);
-  return path === null ? null : read.bytes(path);
+/** The records at `lines` of chunk `chunk`: only their bytes where the host reads ranges (through the chunk's offsets), else the chunk read once. */
+async function chunkRecords(chunk: number, lines: readonly number[], manifest: Manifest, read: ReadFile): Promise<Uint8Array[] | null> {
+  const [path, offsets] = [chunkPath(manifest, chunk), offsetsPath(manifest, chunk)];
+  if (path === null || offsets === null) return null;
+  const records: Uint8Array[] = [];
+  if (read.range !== undefined) {
+    for (const line of lines) {
+      const run = await readRecordRun(read, path, offsets, line, line + 1);
+      if (run === null) return null;
+      records.push(run.bytes.subarray(0, run.ends[0]));
+    }
+    return records;
+  }
+  const bytes = await read.bytes(path);
+  if (bytes === null) return null;
+  for (const line of lines) {
+    const run = linesRun(bytes, line, 1);
+    if (run === null) return null;
+    records.push(run.bytes.subarray(0, run.ends[0]));
+  }
+  return records;
 }

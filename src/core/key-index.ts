@@ -52,43 +52,74 @@ export function chunkOfCode(bounds: string, code: string): number {
 }
 
 const NEWLINE = 0x0a;
-const UTF8 = new TextDecoder();
 const ENCODE = new TextEncoder();
 
 /**
- * A subject's line (and its number) in a chunk's bytes, by its id or its code (exactly as
- * written); null if the chunk has none. A rendered record starts `{"id":<id>,"jedinstvena_oznaka":"<code>",`
- * and a string field's quotes are escaped, so these bytes start a record and nothing else. Lines
- * are found with the typed array's own search; only the record found is decoded.
+ * A subject's record in a chunk's bytes, by its id or its code (exactly as written); null if the
+ * chunk has none. Ids and codes rise along the chunk as along the list, so a binary search finds
+ * it: each probe backs up to the start of the line it falls in and reads the key there, a few
+ * bytes of a dozen lines instead of a scan of the chunk. A rendered record starts
+ * `{"id":<id>,"jedinstvena_oznaka":"<code>",` (a string's quotes are escaped), so the key is read
+ * where it lies.
  */
-export function findRecord(chunk: Uint8Array, key: { readonly id: bigint } | { readonly code: string }): { readonly line: number; readonly record: string } | null {
-  const prefix = "id" in key ? ENCODE.encode(`{"id":${key.id},`) : null;
-  const code = "code" in key ? ENCODE.encode(`,"jedinstvena_oznaka":${JSON.stringify(key.code)},`) : null;
-  for (let start = 0, line = 0; start < chunk.length; line++) {
+export function findRecord(chunk: Uint8Array, key: { readonly id: bigint } | { readonly code: string }): Uint8Array | null {
+  const byId = "id" in key;
+  // Codes compare by value (no zeros in front), then must be the same text: "03" is not "3".
+  const wanted = byId ? ENCODE.encode(key.id.toString()) : ENCODE.encode(codeValue(key.code));
+  const exact = byId ? null : ENCODE.encode(key.code);
+  const length = chunk.length;
+  let low = 0;
+  let high = length;
+  // The first line whose key is not below the one wanted.
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    const start = mid === 0 ? 0 : Math.max(low, chunk.lastIndexOf(NEWLINE, mid - 1) + 1);
+    if (compareKey(chunk, start, byId, wanted) < 0) {
+      const end = chunk.indexOf(NEWLINE, start);
+      low = end === -1 ? length : end + 1;
+    } else high = start;
+  }
+  for (let start = low; start < length; ) {
     let end = chunk.indexOf(NEWLINE, start);
-    if (end === -1) end = chunk.length;
-    // The code's text follows `{"id":<digits>` at the start of its line.
-    const found = prefix !== null ? bytesAt(chunk, start, prefix) : code !== null && bytesAt(chunk, chunk.indexOf(0x2c, start), code);
-    if (found) return { line, record: UTF8.decode(chunk.subarray(start, end)) };
+    if (end === -1) end = length;
+    if (compareKey(chunk, start, byId, wanted) !== 0) return null;
+    if (exact === null || bytesAt(chunk, codeStart(chunk, start), exact) && chunk[codeStart(chunk, start) + exact.length] === QUOTE) return chunk.subarray(start, end);
     start = end + 1;
   }
   return null;
 }
 
-/** The records of a chunk's bytes at lines `lines` (rising), decoded. */
-export function chunkLines(chunk: Uint8Array, lines: readonly number[]): string[] {
-  const records: string[] = [];
-  let wanted = 0;
-  for (let start = 0, line = 0; start < chunk.length && wanted < lines.length; line++) {
-    let end = chunk.indexOf(NEWLINE, start);
-    if (end === -1) end = chunk.length;
-    if (line === lines[wanted]) {
-      records.push(UTF8.decode(chunk.subarray(start, end)));
-      wanted++;
-    }
-    start = end + 1;
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const ZERO = 0x30;
+/** `{"id":` */
+const ID_AT = 6;
+/** `,"jedinstvena_oznaka":"` */
+const CODE_AFTER_ID = 23;
+
+/** Where the code's text starts in the record at `start`. */
+function codeStart(chunk: Uint8Array, start: number): number {
+  return chunk.indexOf(COMMA, start + ID_AT) + CODE_AFTER_ID;
+}
+
+/** The key (id digits, or the code's digits without the zeros in front) of the record at `start` against `wanted`, by value. */
+function compareKey(chunk: Uint8Array, start: number, byId: boolean, wanted: Uint8Array): number {
+  let from: number;
+  let to: number;
+  if (byId) {
+    from = start + ID_AT;
+    to = chunk.indexOf(COMMA, from);
+  } else {
+    from = codeStart(chunk, start);
+    to = chunk.indexOf(QUOTE, from);
+    while (from < to - 1 && chunk[from] === ZERO) from++;
   }
-  return records;
+  if (to - from !== wanted.length) return to - from - wanted.length;
+  for (let i = 0; i < wanted.length; i++) {
+    const d = (chunk[from + i] as number) - (wanted[i] as number);
+    if (d !== 0) return d;
+  }
+  return 0;
 }
 
 /** Whether `bytes` lie in `chunk` at `at`. */

@@ -6,6 +6,7 @@
  *   _subjekti/pages/<form>/<limit>/<shard>.<hash>/<page>.json   pre-rendered pages
  *   _subjekti/pages/<form>/<limit>/<shard>.<hash>/etags.txt     each page's ETag, a line a page (etag.ts)
  *   _subjekti/records/<shard>.<hash>/<chunk>.ndjson      every rendered record, CHUNK_SIZE a file
+ *   _subjekti/records/<shard>.<hash>/<chunk>.offsets     where each record of the chunk starts (record-offsets.ts)
  *   _subjekti/keys.<hash>/bounds.txt                     each chunk's first id and code (key-index.ts)
  *   _subjekti/oib/<shard>.<hash>/<prefix>.txt            OIB -> position, a file per OIB prefix
  *
@@ -93,6 +94,11 @@ export function chunkFileName(chunk: number): string {
   return `${chunk}.ndjson`;
 }
 
+/** The file name of chunk `chunk`'s offsets table (record-offsets.ts) inside its shard. */
+export function offsetsFileName(chunk: number): string {
+  return `${chunk}.offsets`;
+}
+
 /** The site path of a pre-rendered page, or null when the manifest holds no such page. */
 export function pagePath(manifest: { readonly dirs: ShardHashes }, form: Form, limit: number, page: number): string | null {
   const key = pageShardKey(form, limit, page);
@@ -118,6 +124,13 @@ export function chunkPath(manifest: { readonly dirs: ShardHashes }, chunk: numbe
   const key = recordShardKey(chunk);
   const hash = manifest.dirs[key];
   return hash === undefined ? null : shardFilePath(key, hash, chunkFileName(chunk));
+}
+
+/** The site path of a records chunk's offsets table, or null when the manifest holds no such chunk. */
+export function offsetsPath(manifest: { readonly dirs: ShardHashes }, chunk: number): string | null {
+  const key = recordShardKey(chunk);
+  const hash = manifest.dirs[key];
+  return hash === undefined ? null : shardFilePath(key, hash, offsetsFileName(chunk));
 }
 
 /** The site path of the bounds of the records chunks (key-index.ts), or null when the manifest has none. */

@@ -13,7 +13,7 @@ import { DOCS_TAG, pageTags, SITE_TAG } from "./cache-tags.ts";
 import { ALLOWED_METHODS, isPreflight, type PreflightRequest, preflightHeaders } from "./cors.ts";
 import { contentEtag, ETAGS_FILE, matchesIfNoneMatch } from "./etag.ts";
 import type { Filters, Find } from "./find-subjects.ts";
-import { chunkPath, type EtagLine, type Form, pageEtagLine, pagePath, shardFilePath } from "./layout.ts";
+import { chunkPath, type EtagLine, type Form, offsetsPath, pageEtagLine, pagePath, shardFilePath } from "./layout.ts";
 import type { Manifest } from "./manifest.ts";
 import { negotiate } from "./request/negotiate.ts";
 import { DOCS_SHARD_KEY, PUBLISHED_FILES, type PublishedFile, publishedFile } from "./published-files.ts";
@@ -43,6 +43,8 @@ export interface RouteRequest extends PreflightRequest {
 /** A run of records inside one chunk file: lines `from` to `to` (exclusive). */
 export interface ChunkSlice {
   readonly path: string;
+  /** The chunk's offsets table (record-offsets.ts). */
+  readonly offsets: string;
   readonly from: number;
   readonly to: number;
 }
@@ -57,7 +59,7 @@ export type Decision =
   | { readonly kind: "file"; readonly status: 200; readonly headers: HeaderList; readonly path: string; readonly etag: EtagLine }
   /**
    * A page no file holds: `head`, the sliced records joined by `,`, then `]}`, pretty-printed
-   * when `indent` is not 0 (see `assemblePage`); its ETag is its bytes' (`bytesEtag`), added with them.
+   * when `indent` is not 0 (page-bytes.ts); its ETag is its bytes' (`bytesEtag`), added with them.
    */
   | {
       readonly kind: "derive";
@@ -269,21 +271,12 @@ function sliceChunks(manifest: Manifest, start: number, end: number): ChunkSlice
   const slices: ChunkSlice[] = [];
   for (let chunk = Math.floor(start / size); chunk * size < end; chunk++) {
     const path = chunkPath(manifest, chunk);
-    if (path === null) return null;
+    const offsets = offsetsPath(manifest, chunk);
+    if (path === null || offsets === null) return null;
     const first = chunk * size;
-    slices.push({ path, from: Math.max(start, first) - first, to: Math.min(end, first + size) - first });
+    slices.push({ path, offsets, from: Math.max(start, first) - first, to: Math.min(end, first + size) - first });
   }
   return slices;
-}
-
-/** A derived page's bytes from the texts of its chunk files, in the order `decision.chunks` names them. */
-export function assemblePage(head: string, chunks: readonly ChunkSlice[], texts: readonly string[], indent = 0): string {
-  const records: string[] = [];
-  chunks.forEach((slice, i) => {
-    const lines = (texts[i] ?? "").split("\n", slice.to);
-    for (let line = slice.from; line < slice.to; line++) records.push(lines[line] ?? "");
-  });
-  return indentJson(head + records.join(",") + PAGE_TAIL, indent);
 }
 
 /** Characters Django's `iri_to_uri` keeps: `quote(iri, safe="/#%[]=:;$&()+,!?*@'~")`. */

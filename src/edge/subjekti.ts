@@ -8,7 +8,7 @@
  * a returned `URL` alone could not set our headers (DESIGN.md, "Hosting facts").
  */
 import { answerFetch, type FetchSite } from "../core/answer-request.ts";
-import { cdnSite, ManifestCache } from "../core/cdn-site.ts";
+import { cdnSite, type FetchFile, ManifestCache, rangeHeader } from "../core/cdn-site.ts";
 
 /** The part of Netlify's `Context` this function uses (no npm types: the bundle imports nothing). */
 export interface EdgeContext {
@@ -23,9 +23,11 @@ const manifests = new ManifestCache();
 
 /** The site over Netlify's context: files through rewritten `context.next()` calls. */
 export function netlifySite(request: Request, context: EdgeContext): FetchSite {
-  const fetchFile = (path: string): Promise<Response> => {
+  const fetchFile: FetchFile = (path, range) => {
     const headers = new Headers(request.headers);
     for (const name of CONDITIONAL_HEADERS) headers.delete(name);
+    // Part of a records chunk: the CDN may answer 206 with it, or 200 with the whole file.
+    if (range !== undefined) headers.set("range", rangeHeader(range));
     // Identity bytes, so the CDN's Content-Length is the body's; Netlify compresses our answer itself.
     headers.delete("accept-encoding");
     return context.next(new Request(new URL(`/${path}`, request.url), { method: "GET", headers }));

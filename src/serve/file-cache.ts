@@ -14,7 +14,7 @@ export interface FileDecoder<T> {
 
 /** Page files as bytes, sent as they are. */
 export const BYTES: FileDecoder<Buffer> = { read: (path) => readFile(path), size: (bytes) => bytes.length };
-/** Chunk files as text, sliced into derived pages. */
+/** Index files (the bounds, the OIB index) as text, searched where they lie. */
 export const TEXT: FileDecoder<string> = { read: (path) => readFile(path, "utf8"), size: (text) => text.length };
 
 /** Total size kept per cache: a few dozen default-sized chunks, thousands of pages. */

@@ -1,6 +1,6 @@
 /**
  * The built site as the preview reaches it: files read from the site directory through two
- * caches (pages as bytes, records chunks as text), the manifest followed as rebuilds replace it.
+ * caches (pages, records chunks and their offsets as bytes; the key indexes as text), the manifest followed as rebuilds replace it.
  * A name the manifest gives is read only when it resolves inside the directory.
  */
 import { resolve, sep } from "node:path";
@@ -23,6 +23,9 @@ export function nodeSite(dir: string, manifest: ManifestWatcher, allowedHosts?: 
       return bytes === null ? null : { body: bytes, length: bytes.length };
     },
     readChunk: (path) => readInside(dir, chunks, path),
+    // Records chunks and their offsets as bytes, kept with the pages: a derived page is cut from them, never decoded.
+    readBytes: (path) => readInside(dir, pages, path),
+    readRange: async (path, start, end) => (await readInside(dir, pages, path))?.subarray(start, end) ?? null,
     origin: "",
     fix: "Run `npm run build`.",
     ...(allowedHosts === undefined ? {} : { allowedHosts }),

@@ -1,11 +1,17 @@
 /** A records shard's plan, the same to the plan stage and to the write stage that writes it before the plan exists. */
-import { chunkFileName, recordShardKey } from "../core/layout.ts";
+import { chunkFileName, offsetsFileName, recordShardKey } from "../core/layout.ts";
+import { LAYOUT_VERSION } from "../core/manifest.ts";
 import { VERSION } from "../core/version.ts";
 import { contentHash } from "../common/content-hash.ts";
 import type { ShardPlan } from "./hand-offs.ts";
 
-/** The key, hash, size and file names of the records shard of chunks [first, …) given `hashes` (the shard's chunks' hashes). */
+/**
+ * The key, hash, size and file names of the records shard of chunks [first, …) given `hashes` (the
+ * shard's chunks' hashes): each chunk, then its offsets table. The layout is in the hash, so a
+ * shard of another layout is never taken for this one's.
+ */
 export function recordShard(first: number, hashes: readonly string[]): Omit<ShardPlan, "files"> {
   const key = recordShardKey(first);
-  return { key, hash: contentHash(VERSION, "\n", key, "\n", ...hashes), size: hashes.length, name: (i) => chunkFileName(first + i) };
+  const name = (i: number): string => (i % 2 === 0 ? chunkFileName(first + i / 2) : offsetsFileName(first + (i - 1) / 2));
+  return { key, hash: contentHash(VERSION, "\n", String(LAYOUT_VERSION), "\n", key, "\n", ...hashes), size: 2 * hashes.length, name };
 }

@@ -88,9 +88,9 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
   // The key indexes (key-index.ts): the bounds, and an OIB file for every prefix.
   const oibFiles = chunks === 0 ? 0 : 10 ** oibPrefixDigits(count);
   const keyFiles = chunks === 0 ? 0 : 1 + oibFiles;
-  // The manifest, the docs, every chunk, the key indexes, every download (stable and content-named), every page and each page shard's tag list.
+  // The manifest, the docs, every chunk and its offsets, the key indexes, every download (stable and content-named), every page and each page shard's tag list.
   const downloads = options.downloads ?? 0;
-  let files = 1 + docs + chunks + keyFiles + 2 * downloads;
+  let files = 1 + docs + 2 * chunks + keyFiles + 2 * downloads;
   if (downloads > 0) {
     directory("downloads", 2 * downloads);
     file("downloads/subjekti.<format>", () => sizes.whole ?? 0);
@@ -100,9 +100,10 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
   directory(`${DATA_ROOT}/oib`, Math.ceil(oibFiles / SHARD_SIZE));
   directory(`${DATA_ROOT}/oib/<shard>`, Math.min(SHARD_SIZE, oibFiles));
   directory(`${DATA_ROOT}/records`, Math.ceil(chunks / CHUNKS_PER_SHARD));
-  directory(`${DATA_ROOT}/records/<shard>`, Math.min(CHUNKS_PER_SHARD, chunks));
+  directory(`${DATA_ROOT}/records/<shard>`, 2 * Math.min(CHUNKS_PER_SHARD, chunks));
   directory(`${DATA_ROOT}/docs`, docs);
   if (chunks > 0) file(`${DATA_ROOT}/records/<shard>/<chunk>.ndjson`, () => sizes.chunk);
+  if (chunks > 0) file(`${DATA_ROOT}/records/<shard>/<chunk>.offsets`, () => 4 * (CHUNK_SIZE + 1));
   if (pageDirs) directory(`${DATA_ROOT}/pages`, options.forms.length);
   for (const form of options.forms) {
     directory(`${DATA_ROOT}/pages/${form}`, options.limits.length);

@@ -12,7 +12,8 @@
  */
 import { lstat, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { CHUNKS_PER_SHARD, chunkFileName, DATA_ROOT, MANIFEST_PATH, shardDirPath, shardKeyOf, shardTempPath, shardTempWriter } from "../core/layout.ts";
+import { CHUNKS_PER_SHARD, chunkFileName, DATA_ROOT, MANIFEST_PATH, offsetsFileName, shardDirPath, shardKeyOf, shardTempPath, shardTempWriter } from "../core/layout.ts";
+import { recordOffsets } from "../core/record-offsets.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
 import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
 import { readManifestFile } from "../common/read-site-manifest.ts";
@@ -122,10 +123,10 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
     group = [];
     const shard = recordShard(first, chunks.map((c) => c.hash));
     const dir = join(root, shardDirPath(shard.key, shard.hash));
-    recordFiles += chunks.length;
+    recordFiles += shard.size;
     if (await isDirectory(dir)) {
       recordDirs.push({ dir, written: false });
-      tally.unchanged += chunks.length;
+      tally.unchanged += shard.size;
       return;
     }
     recordDirs.push({ dir, written: true });
@@ -133,7 +134,11 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
     const tmp = join(root, shardTempPath(shard.key, process.pid));
     await mkdir(tmp, { recursive: true });
     const oldHash = previous.dirs[shard.key];
-    const files = chunks.map((chunk, i) => ({ name: chunkFileName(first + i), bytes: () => chunk.bytes() }));
+    // Each chunk, then its offsets table (record-offsets.ts): the order recordShard names them in.
+    const files = chunks.flatMap((chunk, i) => [
+      { name: chunkFileName(first + i), bytes: () => chunk.bytes() },
+      { name: offsetsFileName(first + i), bytes: () => recordOffsets(chunk.bytes()) },
+    ]);
     await writeShard(shard, lazily(files), tmp, null, oldHash === undefined ? null : join(root, shardDirPath(shard.key, oldHash)));
     renames.push([tmp, dir]);
   };

@@ -1,6 +1,6 @@
 /** The key indexes' text, searched as the hosts search it: expected values written out by hand. */
 import { describe, expect, it } from "vitest";
-import { boundsLine, chunkLines, chunkOfCode, chunkOfId, findRecord, oibLine, oibPositions, oibPrefixDigits, positionWidth, recordCode, recordOib } from "../../src/core/key-index.ts";
+import { boundsLine, chunkOfCode, chunkOfId, findRecord, oibLine, oibPositions, oibPrefixDigits, positionWidth, recordCode, recordOib } from "../../src/core/key-index.ts";
 
 // Three chunks whose first subjects are (id 4, code 0001), (id 1280, code 1001), (id 99999, code 12000).
 const BOUNDS = [boundsLine(4, "0001", 5), boundsLine(1280, "1001", 5), boundsLine(99_999, "12000", 5)].join("");
@@ -87,13 +87,32 @@ describe("a subject in its chunk", () => {
   ].join("\n");
   const bytes = new TextEncoder().encode(chunk);
 
+  const found = (key: { id: bigint } | { code: string }): string | null => {
+    const record = findRecord(bytes, key);
+    return record === null ? null : new TextDecoder().decode(record);
+  };
+
   it("by id and by code, never by the same text inside a name", () => {
-    expect(findRecord(bytes, { id: 55n })).toEqual({ line: 1, record: chunk.split("\n")[1] });
-    expect(findRecord(bytes, { code: "0003" })).toEqual({ line: 1, record: chunk.split("\n")[1] });
-    expect(findRecord(bytes, { id: 5n })).toEqual({ line: 0, record: chunk.split("\n")[0] });
-    expect(findRecord(bytes, { id: 6n })).toBeNull();
-    expect(findRecord(bytes, { code: "3" })).toBeNull();
-    expect(chunkLines(bytes, [1])).toEqual([chunk.split("\n")[1]]);
+    expect(found({ id: 55n })).toBe(chunk.split("\n")[1]);
+    expect(found({ code: "0003" })).toBe(chunk.split("\n")[1]);
+    expect(found({ id: 5n })).toBe(chunk.split("\n")[0]);
+    expect(found({ id: 6n })).toBeNull();
+    expect(found({ id: 1n })).toBeNull();
+    expect(found({ id: 555n })).toBeNull();
+    expect(found({ code: "3" })).toBeNull();
+    expect(found({ code: "0002" })).toBe(chunk.split("\n")[0]);
+  });
+
+  it("by a binary search over a thousand lines: every id and code found, every gap none", () => {
+    const lines = Array.from({ length: 1000 }, (_, i) => `{"id":${3 * i + 1},"jedinstvena_oznaka":"${String(2 * i + 7).padStart(4, "0")}","naziv_subjekta":"${"x".repeat(i % 37)}"}`);
+    const many = new TextEncoder().encode(lines.join("\n") + "\n");
+    const text = (record: Uint8Array | null): string | null => (record === null ? null : new TextDecoder().decode(record));
+    for (let i = 0; i < 1000; i++) {
+      expect(text(findRecord(many, { id: BigInt(3 * i + 1) }))).toBe(lines[i]);
+      expect(findRecord(many, { id: BigInt(3 * i + 2) })).toBeNull();
+      expect(text(findRecord(many, { code: String(2 * i + 7).padStart(4, "0") }))).toBe(lines[i]);
+      expect(findRecord(many, { code: String(2 * i + 8).padStart(4, "0") })).toBeNull();
+    }
   });
 
   it("its OIB and code read from its bytes, past quotes escaped in the name", () => {

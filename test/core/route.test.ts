@@ -7,12 +7,15 @@ import { generateFile } from "../../scripts/generate-subjects.ts";
 import { buildSite } from "../../src/site/build-site.ts";
 import { DEFAULT_OPTIONS } from "../../src/site/build-options.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
-import { chunkPath, type Form, MANIFEST_PATH, pagePath, recordShardKey } from "../../src/core/layout.ts";
+import { chunkPath, type Form, MANIFEST_PATH, offsetsPath, pagePath, recordShardKey } from "../../src/core/layout.ts";
 import { toJson } from "../../src/core/render-page.ts";
 import { bytesEtag, etagAt } from "../../src/core/etag.ts";
 import { negotiate } from "../../src/core/request/negotiate.ts";
-import { assemblePage, type Decision, route, type RouteRequest } from "../../src/core/route.ts";
 import { answerRequest, type SiteHost } from "../../src/core/answer-request.ts";
+import { assemblePageBytes } from "../../src/core/page-bytes.ts";
+import { linesRun, recordOffsets, recordRun } from "../../src/core/record-offsets.ts";
+import { type Decision, route, type RouteRequest } from "../../src/core/route.ts";
+import { assemblePage } from "./_text-pages.ts";
 import { tempDir } from "../_tree.ts";
 
 const BASE = "https://x.org";
@@ -253,8 +256,8 @@ describe("route: file or derive", () => {
     const decision = ask("/api/subjekti/?offset=990");
     if (decision.kind !== "derive") throw new Error(`expected derive, got ${decision.kind}`);
     expect(decision.chunks).toEqual([
-      { path: chunkPath(manifest, 0), from: 990, to: 1000 },
-      { path: chunkPath(manifest, 1), from: 0, to: 10 },
+      { path: chunkPath(manifest, 0), offsets: offsetsPath(manifest, 0), from: 990, to: 1000 },
+      { path: chunkPath(manifest, 1), offsets: offsetsPath(manifest, 1), from: 0, to: 10 },
     ]);
     const body = assemblePage(decision.head, decision.chunks, [await chunkFile(0), await chunkFile(1)]);
     expect(JSON.parse(body)).toEqual({
@@ -268,7 +271,7 @@ describe("route: file or derive", () => {
   it("the last, partial page (offset 1990) -> the last 10 records, next null", async () => {
     const decision = ask("/api/subjekti/?offset=1990");
     if (decision.kind !== "derive") throw new Error(`expected derive, got ${decision.kind}`);
-    expect(decision.chunks).toEqual([{ path: chunkPath(manifest, 1), from: 990, to: 1000 }]);
+    expect(decision.chunks).toEqual([{ path: chunkPath(manifest, 1), offsets: offsetsPath(manifest, 1), from: 990, to: 1000 }]);
     const page = JSON.parse(assemblePage(decision.head, decision.chunks, [await chunkFile(1)])) as { next: string | null; results: unknown[] };
     expect(page.next).toBeNull();
     expect(page.results).toEqual(subjects.slice(1990));
@@ -307,14 +310,21 @@ describe("route: file or derive", () => {
   });
 });
 
-describe("assemblePage", () => {
+describe("a derived page from the bytes of its chunks (assemblePageBytes over each chunk's offsets)", () => {
   it.each([
-    ["one slice in the middle", [{ path: "a", from: 1, to: 3 }], ["x\ny\nz\nw\n"], "H" + "y,z" + "]}"],
-    ["two slices across files", [{ path: "a", from: 2, to: 3 }, { path: "b", from: 0, to: 2 }], ["x\ny\nz\n", "u\nv\nw\n"], "Hz,u,v]}"],
-    ["no trailing newline", [{ path: "a", from: 0, to: 2 }], ["x\ny"], "Hx,y]}"],
+    ["one slice in the middle", [{ from: 1, to: 3 }], ["x\ny\nz\nw\n"], "H" + "y,z" + "]}"],
+    ["two slices across files", [{ from: 2, to: 3 }, { from: 0, to: 2 }], ["x\ny\nz\n", "u\nv\nw\n"], "Hz,u,v]}"],
+    ["no trailing newline", [{ from: 0, to: 2 }], ["x\ny"], "Hx,y]}"],
+    ["the last record without its newline", [{ from: 1, to: 2 }], ["x\nyz"], "Hyz]}"],
+    ["multi-byte records", [{ from: 0, to: 2 }], ["\"Ž\"\n\"\u2028\"\n"], 'H"Ž","\u2028"]}'],
     ["no slices -> empty results", [], [], "H]}"],
-  ])("%s", (_name, chunks, texts, expected) => {
-    expect(assemblePage("H", chunks, texts)).toBe(expected);
+  ])("%s", (_name, slices, texts, expected) => {
+    const bytes = texts.map((text) => new TextEncoder().encode(text));
+    // Through each chunk's offsets table, and by searching its line breaks: the same runs.
+    const byOffsets = slices.map(({ from, to }, i) => recordRun(bytes[i] as Uint8Array, recordOffsets(bytes[i] as Uint8Array).subarray(from * 4), 0, to - from));
+    const byLines = slices.map(({ from, to }, i) => linesRun(bytes[i] as Uint8Array, from, to - from));
+    expect(new TextDecoder().decode(assemblePageBytes("H", byOffsets))).toBe(expected);
+    expect(byLines).toEqual(byOffsets);
   });
 });
 

@@ -77,11 +77,13 @@ describe("acceptance 4: canonical requests are the page file, untouched", () => 
     expect(again.calls).toEqual([]);
   });
 
-  it("an unaligned offset is derived from one chunk, no page file", async () => {
+  it("an unaligned offset is derived from one chunk, no page file: its records' offsets, then their bytes alone", async () => {
     await callEdge("/api/subjekti/");
     const { response, calls } = await callEdge("/api/subjekti/?limit=7&offset=3");
-    expect(calls).toHaveLength(1);
-    expect(calls[0]?.url).toMatch(/\/_subjekti\/records\/0\.[0-9a-f]+\/0\.ndjson$/);
+    expect(calls).toHaveLength(2);
+    expect(calls[0]?.url).toMatch(/\/_subjekti\/records\/0\.[0-9a-f]+\/0\.offsets$/);
+    expect(calls[1]?.url).toMatch(/\/_subjekti\/records\/0\.[0-9a-f]+\/0\.ndjson$/);
+    expect(calls.map((call) => call.response.status)).toEqual([206, 206]);
     expect(await response.text()).toBe(page(3, 7, `${COLLECTION}?limit=7&offset=10`, `${COLLECTION}?limit=7`));
   });
 });
@@ -93,7 +95,10 @@ describe("links on the request's own origin", () => {
     const request = new Request(`${other}/api/subjekti/?limit=7&offset=14`, { headers: { "X-Forwarded-Host": "evil.example" } });
     const calls: string[] = [];
     const response = await subjekti(request, fixtureContext(site.dir, request, (url) => calls.push(url ?? "")));
-    expect(calls).toEqual([expect.stringMatching(new RegExp(`^${other}/_subjekti/records/0\\.[0-9a-f]+/0\\.ndjson$`))]);
+    expect(calls).toEqual([
+      expect.stringMatching(new RegExp(`^${other}/_subjekti/records/0\\.[0-9a-f]+/0\\.offsets$`)),
+      expect.stringMatching(new RegExp(`^${other}/_subjekti/records/0\\.[0-9a-f]+/0\\.ndjson$`)),
+    ]);
     expect(await response.text()).toBe(page(14, 7, `${other}/api/subjekti/?limit=7&offset=21`, `${other}/api/subjekti/?limit=7&offset=7`));
   });
 });

@@ -46,6 +46,13 @@ export function fixtureCdn(dir: string): (url: string, headers?: Headers) => Pro
       // body goes unread (HEAD), and Node then closes it on garbage collection, with a warning.
       const bytes = await readFile(absolute);
       const type = TYPES[path.slice(path.lastIndexOf(".") + 1)] ?? "application/octet-stream";
+      // A byte range (only ever the edge's own, refuseConditional lets no other through), as a CDN serves it.
+      const range = /^bytes=(\d+)-(\d+)$/.exec(headers?.get("range") ?? "");
+      if (range !== null && Number(range[1]) < bytes.length) {
+        const [start, end] = [Number(range[1]), Math.min(Number(range[2]), bytes.length - 1)];
+        const part = bytes.subarray(start, end + 1);
+        return new Response(part, { status: 206, headers: { "Content-Type": type, "Content-Length": String(part.length), "Content-Range": `bytes ${start}-${end}/${bytes.length}` } });
+      }
       return new Response(bytes, { headers: { "Content-Type": type, "Content-Length": String(bytes.length) } });
     } catch {
       return new Response("Not Found", { status: 404 });

@@ -116,10 +116,10 @@ describe("a rebuild with the build cache", () => {
     // Blocks 0 and 2 (1,000 + 600 records) come from the cache; block 1 is read again.
     expect(reused).toBe(1600);
     expect(cached).toEqual(clean);
-    // Its chunk, the page of each limit and form that holds it and its shard's tag list, the
-    // manifest, and the four descriptions that name the downloads' hashes (the landing page, the
-    // data package, the catalogue twice) and the docs' tag list.
-    expect(written).toBe(1 + 2 * 2 * 2 + 1 + 4 + 1);
+    // Its chunk and the chunk's offsets, the page of each limit and form that holds it and its
+    // shard's tag list, the manifest, and the four descriptions that name the downloads' hashes (the
+    // landing page, the data package, the catalogue twice) and the docs' tag list.
+    expect(written).toBe(2 + 2 * 2 * 2 + 1 + 4 + 1);
     const again = await build(data, out, { limits: [20, 37] });
     expect([again.reused, again.written]).toEqual([UNIVERSE, 0]);
     // The cache keeps the blocks of the data as it is now, the edited block's old version gone.

@@ -85,7 +85,7 @@ describe("subjekti build --json", () => {
       ],
       tags: ["subjekti-chunk-3", "subjekti-docs"],
     });
-    expect(report.written).toBe(15); // those four pages and their shards' tag lists, the chunk file, the manifest (which is no answer), the four descriptions and the docs' tag list
+    expect(report.written).toBe(16); // those four pages and their shards' tag lists, the chunk file and its offsets, the manifest (which is no answer), the four descriptions and the docs' tag list
 
     // The tag is on exactly the answers that show a record of chunk 3, pre-rendered or derived, on any origin.
     const manifest = await readManifest(out);

@@ -120,10 +120,10 @@ describe("incremental rebuilds", () => {
 
     const report = await build(data, out, { limits: [10, 20] });
     // 2 forms x (limit 20 page 1 + limit 10 page 2) and those four shards' tag lists (their ETags)
-    // + the one chunk + the manifest, and the four description files that name the downloads'
-    // hashes (the landing page, the data package, the catalogue twice) and the docs' tag list; the
-    // OpenAPI document and the schemas are linked, unchanged.
-    expect(report).toMatchObject({ written: 15, removed: 0 });
+    // + the one chunk and its offsets + the manifest, and the four description files that name the
+    // downloads' hashes (the landing page, the data package, the catalogue twice) and the docs' tag
+    // list; the OpenAPI document and the schemas are linked, unchanged.
+    expect(report).toMatchObject({ written: 16, removed: 0 });
 
     const after = await snapshotTree(out);
     const changed = Object.keys(after).filter((path) => before[path] !== after[path]);
@@ -143,6 +143,7 @@ describe("incremental rebuilds", () => {
       "_subjekti/pages/plain/20/0/1.json",
       "_subjekti/pages/plain/20/0/etags.txt",
       "_subjekti/records/0/0.ndjson",
+      "_subjekti/records/0/0.offsets",
     ]);
   });
 

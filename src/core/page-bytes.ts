@@ -1,0 +1,38 @@
+/**
+ * A derived page put together from bytes: the head encoded once, the records copied from their
+ * chunks as they are (never decoded to text and encoded again), each record's "\n" turned into
+ * the `,` between records, and `]}` over the last one. The cost follows the page, not the chunk.
+ */
+import type { RecordRun } from "./record-offsets.ts";
+import { indentJsonBytes, PAGE_TAIL } from "./render-page.ts";
+
+const COMMA = 0x2c;
+const [CLOSE_ARRAY, CLOSE_OBJECT] = [PAGE_TAIL.charCodeAt(0), PAGE_TAIL.charCodeAt(1)];
+const UTF8 = new TextEncoder();
+
+/** The page `head` + the runs' records joined by `,` + `]}`, pretty-printed by `indent` (0: compact). */
+export function assemblePageBytes(head: string, runs: readonly RecordRun[], indent = 0): Uint8Array {
+  const headBytes = UTF8.encode(head);
+  let length = headBytes.length + 2;
+  let records = 0;
+  for (const run of runs) {
+    records += run.ends.length;
+    if (run.ends.length > 0) length += (run.ends[run.ends.length - 1] as number) + 1;
+  }
+  // Each record's "\n" became a `,`, the last one none.
+  if (records > 0) length -= 1;
+  const page = new Uint8Array(length);
+  page.set(headBytes);
+  let at = headBytes.length;
+  for (const run of runs) {
+    if (run.ends.length === 0) continue;
+    page.set(run.bytes, at);
+    for (const end of run.ends) page[at + end] = COMMA;
+    at += (run.ends[run.ends.length - 1] as number) + 1;
+  }
+  // Over the last record's `,` when there is one.
+  if (records > 0) at -= 1;
+  page[at] = CLOSE_ARRAY;
+  page[at + 1] = CLOSE_OBJECT;
+  return indentJsonBytes(page, indent);
+}
