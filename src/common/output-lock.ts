@@ -92,9 +92,10 @@ export async function takeOutputLock(target: string, shown: string, options: Loc
   return {
     path,
     async release() {
-      unregister();
+      // Unregistered only once the lock is gone: a signal meanwhile still removes it (the cleanup checks it is ours).
       const holder = await readHolder(path);
       if (typeof holder === "object" && holder.pid === process.pid && holder.host === mine.host) await rm(path, { force: true });
+      unregister();
     },
   };
 }

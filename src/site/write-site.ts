@@ -338,6 +338,13 @@ async function sweep(root: string, plan: SitePlan): Promise<{ removed: number; b
         const now = current.get(shardKeyOf(path) ?? "");
         const stillProduced = new Set(now === undefined ? [] : await readdir(join(root, now)));
         await count(abs, tally, (name) => !stillProduced.has(name));
+        // Renamed away first, in one step: a sweep cut short (a signal, a kill) leaves a temporary
+        // of this process, which the next build removes, never a shard directory that lacks some
+        // of its files while a later build, finding it there, names it again.
+        const doomed = `${abs}.tmp-${process.pid}`;
+        await rename(abs, doomed);
+        await rm(doomed, { recursive: true, force: true });
+        continue;
       }
       await rm(abs, { recursive: true, force: true });
     }
