@@ -29,13 +29,18 @@ export function addPreviewCommand(program: Command, { io, listening, problems, t
     .action(async (flags: PreviewFlags) => {
       const address = { host: flags.host ?? io.env["HOST"] ?? DEFAULT_HOST, port: flags.port ?? envPort(io.env["PORT"], DEFAULT_PORT) };
       listening(address);
-      const { startPreview } = await import("../serve/preview-server.ts");
+      // The build is loaded here and handed to the watcher, which is the loop around it, not a composition of its own.
+      // It is loaded before the preview answers, and the watcher starts before a request is read: an edit saved once
+      // the preview answers is always seen (loading the build after it left a window where a save went unwatched).
+      const [{ startPreview }, rebuild] = await Promise.all([
+        import("../serve/preview-server.ts"),
+        flags.watch ? Promise.all([import("./rebuild-on-change.ts"), import("../site/build-site.ts"), import("../site/build-report.ts")]) : undefined,
+      ]);
       const running = await startPreview({ dir: flags.dir, ...address, ...(flags.allowedHosts === undefined ? {} : { allowedHosts: flags.allowedHosts }) });
       io.stdout.write(`subjekti preview: ${tr.text("summary.serving", { url: running.url })}\n`);
       let watching: Watching | undefined;
-      if (flags.watch) {
-        // The build is loaded here and handed to the watcher, which is the loop around it, not a composition of its own.
-        const [{ rebuildOnChange }, { buildSite }, { summarise }] = await Promise.all([import("./rebuild-on-change.ts"), import("../site/build-site.ts"), import("../site/build-report.ts")]);
+      if (rebuild !== undefined) {
+        const [{ rebuildOnChange }, { buildSite }, { summarise }] = rebuild;
         watching = rebuildOnChange(flags.data, flags.dir, { io, problems, buildSite, summarise, tr });
       }
       await io.untilStopped();
