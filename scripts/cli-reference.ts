@@ -4,21 +4,18 @@
  * while the file differs from what this generates. The commands are the ones the top-level help
  * lists, so a new command is in the reference without editing this script.
  *
- * The help texts come from the TypeScript sources (not lib/, which may be stale), in one child
- * process whose stdout is a pipe: commander wraps help at the terminal's width when stdout is a
- * terminal, and at 80 columns otherwise, so the file is the same wherever it is generated.
+ * The help texts come from the TypeScript sources (not lib/, which may be stale), in this process
+ * (help-of.ts): main.ts wraps help at 80 columns whatever the terminal, so the file is the same
+ * wherever it is generated.
  *
  *   npm run docs:cli
  */
-import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
+import { helpOf } from "./help-of.ts";
 
 const ROOT = join(import.meta.dirname, "..");
-const SELF = fileURLToPath(import.meta.url);
-/** The argument that makes this file print the help texts as JSON instead of writing the reference. */
-const HELP_TEXTS = "--help-texts";
 
 /** The command names listed under "Commands:" in the top-level help, `help` aside. */
 export function commandNames(topHelp: string): string[] {
@@ -27,26 +24,11 @@ export function commandNames(topHelp: string): string[] {
   return names.filter((name) => name !== "help");
 }
 
-/** In the child: `subjekti --help`, then `subjekti <command> --help` of each command it lists, by argv. */
-async function printHelpTexts(): Promise<void> {
-  const { main } = await import("../src/cli/main.ts");
-  const help = async (argv: string[]): Promise<string> => {
-    let text = "";
-    const write = (chunk: string): void => void (text += chunk);
-    const code = await main(argv, { stdout: { write }, stderr: { write }, env: {}, untilStopped: () => new Promise(() => undefined) });
-    if (code !== 0) throw new Error(`subjekti ${argv.join(" ")} exited ${code}: ${text}`);
-    return text;
-  };
-  const top = await help(["--help"]);
-  const texts: [string, string][] = [["", top]];
-  for (const name of commandNames(top)) texts.push([name, await help([name, "--help"])]);
-  process.stdout.write(JSON.stringify(texts));
-}
-
 /** docs/cli.md as the CLI's help texts make it now. */
-export function cliReference(): string {
-  const json = execFileSync(process.execPath, ["--import", "tsx", SELF, HELP_TEXTS], { cwd: ROOT, encoding: "utf8", env: { PATH: process.env["PATH"] ?? "" } });
-  const texts = JSON.parse(json) as [string, string][];
+export async function cliReference(): Promise<string> {
+  const top = await helpOf(["--help"]);
+  const texts: [string, string][] = [["", top]];
+  for (const name of commandNames(top)) texts.push([name, await helpOf([name, "--help"])]);
   const title = (name: string): string => (name === "" ? "subjekti" : `subjekti ${name}`);
   const anchor = (name: string): string => title(name).replace(" ", "-");
   return [
@@ -65,6 +47,5 @@ export function cliReference(): string {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  if (process.argv[2] === HELP_TEXTS) await printHelpTexts();
-  else writeFileSync(join(ROOT, "docs/cli.md"), cliReference());
+  writeFileSync(join(ROOT, "docs/cli.md"), await cliReference());
 }

@@ -6,12 +6,9 @@
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { main } from "../src/cli/main.ts";
+import { helpOf } from "./help-of.ts";
 
-let help = "";
-const io = { stdout: { write: (text: string) => (help += text) }, stderr: { write: (text: string) => process.stderr.write(text) }, env: {}, untilStopped: () => new Promise(() => undefined) };
-const code = await main(["--help"], io);
-if (code !== 0) throw new Error(`subjekti --help exited ${code}`);
+const help = await helpOf(["--help"]);
 const file = resolve(import.meta.dirname, "../src/cli/help-text.ts");
 writeFileSync(
   file,
