@@ -13,8 +13,11 @@ const src = new URL("../src/", import.meta.url);
 if (existsSync(new URL("cli/main.ts", src))) {
   const compiled = statSync(new URL("../lib/cli/main.js", import.meta.url)).mtimeMs;
   // The edge function is not compiled (Deno runs it): its edits do not make lib/ stale.
-  const edited = readdirSync(src, { recursive: true }).some((name) => /\.(ts|mjs)$/.test(name) && !name.startsWith("edge") && statSync(new URL(name, src)).mtimeMs > compiled);
-  if (edited) process.stderr.write("subjekti: warning: src/ was edited after lib/ was compiled, and lib/ is what runs: `npm run compile` first\n");
+  const edited = readdirSync(src, { recursive: true }).some(
+    (name) => /\.(ts|mjs)$/.test(name) && !name.startsWith("edge") && statSync(new URL(name, src)).mtimeMs > compiled,
+  );
+  if (edited)
+    process.stderr.write("subjekti: warning: src/ was edited after lib/ was compiled, and lib/ is what runs: `npm run compile` first\n");
 }
 const args = process.argv.slice(2);
 if (args.length === 1 && ["--help", "-h", "help", "--version", "-V"].includes(args[0])) {

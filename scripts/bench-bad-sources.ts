@@ -50,7 +50,10 @@ try {
   let error: DataError | undefined;
   try {
     const read = { dataDir: dir, strict: false, threads: threads === "auto" ? ("auto" as const) : Number(threads) };
-    await forEachItem(orderBlocks(() => readBlocks(read)), () => undefined);
+    await forEachItem(
+      orderBlocks(() => readBlocks(read)),
+      () => undefined,
+    );
   } catch (e) {
     if (!(e instanceof DataError)) throw e;
     error = e;
@@ -59,9 +62,17 @@ try {
   const peakMb = process.resourceUsage().maxRSS / 1024;
   const counted = error?.kinds.reduce((sum, k) => sum + k.count, 0) ?? 0;
   const kept = error?.problems.length ?? 0;
-  process.stdout.write(`| items | file | kinds | counted | kept | time | peak RSS (before reading) | ceiling |\n|---|---|---|---|---|---|---|---|\n`);
-  process.stdout.write(`| ${items.toLocaleString("en-US")} | ${(bytes / 1e6).toFixed(1)} MB | ${error?.kinds.length ?? 0} | ${counted.toLocaleString("en-US")} | ${kept} | ${seconds.toFixed(1)} s | ${peakMb.toFixed(0)} MB (${rssBefore.toFixed(0)} MB) | ${ceilingMb} MB |\n`);
-  process.stdout.write(`machine: ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}, node ${process.version}\n`);
+  process.stdout.write(
+    `| items | file | kinds | counted | kept | time | peak RSS (before reading) | ceiling |\n|---|---|---|---|---|---|---|---|\n`,
+  );
+  process.stdout.write(
+    `| ${items.toLocaleString("en-US")} | ${(bytes / 1e6).toFixed(1)} MB | ${error?.kinds.length ?? 0} | ${counted.toLocaleString("en-US")} | ${kept} | ${seconds.toFixed(1)} s | ${peakMb.toFixed(0)} MB (${rssBefore.toFixed(0)} MB) | ${ceilingMb} MB |\n`,
+  );
+  process.stdout.write(
+    `machine: ${cpus().length} cores, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}, node ${process.version}\n`,
+  );
   const failures = [
     ...(counted === items ? [] : [`counted ${counted} problems, expected ${items}`]),
     ...(kept <= 5 ? [] : [`kept ${kept} problems, expected at most 5`]),

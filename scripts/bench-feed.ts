@@ -35,7 +35,10 @@ const row = (what: string, m: Measured, extra = ""): void => {
 async function data(edit?: number): Promise<string> {
   const dir = join(WORK, "data");
   await mkdir(dir, { recursive: true });
-  await generateFile({ count: flags.size, seed: "feed", format: "json", ...(edit === undefined ? {} : { edit }) }, join(dir, "subjekti.json.tmp"));
+  await generateFile(
+    { count: flags.size, seed: "feed", format: "json", ...(edit === undefined ? {} : { edit }) },
+    join(dir, "subjekti.json.tmp"),
+  );
   await rename(join(dir, "subjekti.json.tmp"), join(dir, "subjekti.json"));
   return dir;
 }
@@ -43,7 +46,8 @@ async function data(edit?: number): Promise<string> {
 async function main(): Promise<void> {
   await mkdir(WORK, { recursive: true });
   const out = join(WORK, "site");
-  const build = (dir: string, extra: string[] = []): Promise<Measured> => run(["build", "--data", dir, "--out", out, "--cache-dir", join(WORK, "cache"), "--quiet", "--json", ...extra]);
+  const build = (dir: string, extra: string[] = []): Promise<Measured> =>
+    run(["build", "--data", dir, "--out", out, "--cache-dir", join(WORK, "cache"), "--quiet", "--json", ...extra]);
   const diffBytes = (m: Measured): number => (JSON.parse(m.stdout) as { feed: { diffBytes: number } | null }).feed?.diffBytes ?? 0;
   try {
     row("full build, the feed's first state", await build(await data()));
@@ -56,8 +60,13 @@ async function main(): Promise<void> {
       }
     }
     // A mirror: the snapshot, then one diff.
-    const preview = spawn(process.execPath, [...CLI, "preview", "--dir", out, "--port", "0"], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
-    const url = await new Promise<string>((resolve) => preview.stdout.on("data", (text: Buffer) => resolve(new URL(/http\S+/.exec(text.toString())?.[0] ?? "").origin)));
+    const preview = spawn(process.execPath, [...CLI, "preview", "--dir", out, "--port", "0"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const url = await new Promise<string>((resolve) =>
+      preview.stdout.on("data", (text: Buffer) => resolve(new URL(/http\S+/.exec(text.toString())?.[0] ?? "").origin)),
+    );
     try {
       const mirror = join(WORK, "mirror.ndjson");
       row("sync, first run (the snapshot)", await run(["sync", url, mirror]));
@@ -70,8 +79,12 @@ async function main(): Promise<void> {
   } finally {
     await rm(WORK, { recursive: true, force: true });
   }
-  const load = loadavg().map((n) => n.toFixed(1)).join(" ");
-  process.stdout.write(`\n${flags.size} subjects; ${cpus().length} cores, Node ${process.version}, load ${load}\n\n| command | wall | peak RSS |\n|---|--:|--:|\n`);
+  const load = loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" ");
+  process.stdout.write(
+    `\n${flags.size} subjects; ${cpus().length} cores, Node ${process.version}, load ${load}\n\n| command | wall | peak RSS |\n|---|--:|--:|\n`,
+  );
   for (const [what, wall, rss] of rows) process.stdout.write(`| ${what} | ${wall} | ${rss} |\n`);
 }
 

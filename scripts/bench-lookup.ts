@@ -34,7 +34,15 @@ const program = new Command("bench-lookup")
   .option("--before <dir>", "another checkout whose handler and build are measured alongside")
   .option("--whole-files", "also measure this handler over a platform that serves no ranges (every Range answered with the whole file)")
   .parse();
-const options = program.opts<{ count: number; data?: string; requests: number; warm: number; blocks: number; before?: string; wholeFiles?: boolean }>();
+const options = program.opts<{
+  count: number;
+  data?: string;
+  requests: number;
+  warm: number;
+  blocks: number;
+  before?: string;
+  wholeFiles?: boolean;
+}>();
 
 const ORIGIN = "http://127.0.0.1:8080";
 const HERE = resolve(import.meta.dirname, "..");
@@ -59,13 +67,28 @@ async function side(name: string, checkout: string, data: string, out: string, r
   const { DEFAULT_OPTIONS } = (await import(join(checkout, "src/site/build-options.ts"))) as typeof import("../src/site/build-options.ts");
   const { answerFetch } = (await import(join(checkout, "src/core/answer-request.ts"))) as typeof import("../src/core/answer-request.ts");
   const { cdnSite, ManifestCache } = (await import(join(checkout, "src/core/cdn-site.ts"))) as typeof import("../src/core/cdn-site.ts");
-  await buildSite({ ...DEFAULT_OPTIONS, limits: [20], forms: ["plain"], maxLimit: 1000, dataDir: data, outDir: out, baseUrl: ORIGIN, cacheDir: null, quiet: true, feed: false });
+  await buildSite({
+    ...DEFAULT_OPTIONS,
+    limits: [20],
+    forms: ["plain"],
+    maxLimit: 1000,
+    dataDir: data,
+    outDir: out,
+    baseUrl: ORIGIN,
+    cacheDir: null,
+    quiet: true,
+    feed: false,
+  });
   const memory = inMemorySite(out, ranges);
   const fetchFile = (path: string, range?: { start: number; end: number }): Promise<Response> => memory.fetchFile(path, range);
   const manifests = new ManifestCache();
   return {
     name,
-    send: (path, headers) => answerFetch(new Request(`${ORIGIN}${path}`, { headers }), cdnSite(fetchFile, () => fetchFile(path.slice(1)), manifests)),
+    send: (path, headers) =>
+      answerFetch(
+        new Request(`${ORIGIN}${path}`, { headers }),
+        cdnSite(fetchFile, () => fetchFile(path.slice(1)), manifests),
+      ),
     bytesRead: () => memory.bytesRead,
     reset: () => void (memory.bytesRead = 0),
   };
@@ -99,7 +122,10 @@ try {
     // The list as the site holds it: every subject's keys, from the first side's chunks through a page of all.
     const first = sides[0] as Side;
     for (let offset = 0; ; offset += 1000) {
-      const page = (await (await first.send(`/api/subjekti/?limit=1000&offset=${offset}`, {})).json()) as { results: Subjectish[]; next: string | null };
+      const page = (await (await first.send(`/api/subjekti/?limit=1000&offset=${offset}`, {})).json()) as {
+        results: Subjectish[];
+        next: string | null;
+      };
       subjects.push(...page.results.map(({ id, jedinstvena_oznaka, oib }) => ({ id, jedinstvena_oznaka, oib })));
       if (page.next === null) break;
     }
@@ -110,21 +136,42 @@ try {
   const at = (limit: number, offset: number): number => Math.max(0, Math.min(offset, count - limit));
   const INDENT = { Accept: "application/json; indent=2" };
   const kinds: [string, () => string, Record<string, string>, number][] = [
-    ["pre-rendered page, limit 20 (for scale)", () => `/api/subjekti/?limit=20&offset=${20 * Math.floor(random() * Math.floor(count / 20))}`, {}, 200],
+    [
+      "pre-rendered page, limit 20 (for scale)",
+      () => `/api/subjekti/?limit=20&offset=${20 * Math.floor(random() * Math.floor(count / 20))}`,
+      {},
+      200,
+    ],
     ["derived, `limit=20&offset=7` (20 subjects)", () => `/api/subjekti/?limit=20&offset=${at(20, 7)}`, {}, 200],
     ["derived, `limit=1000&offset=500`", () => `/api/subjekti/?limit=1000&offset=${at(1000, 500)}`, {}, 200],
     ["derived, `limit=1000&offset=500`, `indent=2`", () => `/api/subjekti/?limit=1000&offset=${at(1000, 500)}`, INDENT, 200],
     ["derived, limit 20 at a random offset", () => `/api/subjekti/?limit=20&offset=${Math.floor(random() * (count - 20)) | 1}`, {}, 200],
-    ["derived, limit 1000 at a random offset", () => `/api/subjekti/?limit=1000&offset=${Math.floor(random() * (count - 1000)) | 1}`, {}, 200],
+    [
+      "derived, limit 1000 at a random offset",
+      () => `/api/subjekti/?limit=1000&offset=${Math.floor(random() * (count - 1000)) | 1}`,
+      {},
+      200,
+    ],
     ["one subject by id: /api/subjekti/<id>/", () => `/api/subjekti/${pick().id}/`, {}, 200],
     ["by code: ?jedinstvena_oznaka=<code>", () => `/api/subjekti/?jedinstvena_oznaka=${pick().jedinstvena_oznaka}`, {}, 200],
     ["by OIB: ?oib=<oib>", () => `/api/subjekti/?oib=${pick().oib}`, {}, 200],
-    ["an id no subject has (past the last)", () => `/api/subjekti/${10 * ((subjects.at(-1) as Subjectish).id + 1) + Math.floor(random() * 1000)}/`, {}, 404],
+    [
+      "an id no subject has (past the last)",
+      () => `/api/subjekti/${10 * ((subjects.at(-1) as Subjectish).id + 1) + Math.floor(random() * 1000)}/`,
+      {},
+      404,
+    ],
   ];
-  const load = loadavg().map((l) => l.toFixed(1)).join(" ");
-  process.stdout.write(`\n${count.toLocaleString("en")} subjects, ${options.requests} requests of each kind after ${options.warm} to warm up, Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), load ${load}\n\n`);
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+  process.stdout.write(
+    `\n${count.toLocaleString("en")} subjects, ${options.requests} requests of each kind after ${options.warm} to warm up, Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), load ${load}\n\n`,
+  );
   const names = sides.map((s) => s.name);
-  process.stdout.write(`| request | ${names.map((n) => `${n}: handler CPU a request`).join(" | ")} | ${names.map((n) => `${n}: bytes read a request`).join(" | ")} |\n`);
+  process.stdout.write(
+    `| request | ${names.map((n) => `${n}: handler CPU a request`).join(" | ")} | ${names.map((n) => `${n}: bytes read a request`).join(" | ")} |\n`,
+  );
   process.stdout.write(`|---|${names.map(() => "--:").join("|")}|${names.map(() => "--:").join("|")}|\n`);
   for (const [name, target, headers, status] of kinds) {
     // The same targets for every side, each sent once unmeasured first: the files they read are

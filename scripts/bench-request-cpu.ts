@@ -49,11 +49,21 @@ const PLAIN_1000 = "/api/subjekti/?limit=1000&offset=501";
 const PROBES: readonly Probe[] = [
   { name: "plain derived page, limit 20 (offset 3)", target: PLAIN_20, limit: 20 },
   { name: "4 KB target: a value of `a`s", target: `${PLAIN_20}&x=${"a".repeat(4096 - PLAIN_20.length - 3)}`, limit: 20 },
-  { name: "4 KB target: a value of `%FF`s", target: `${PLAIN_20}&x=${"%FF".repeat(Math.floor((4096 - PLAIN_20.length - 3) / 3))}`, limit: 20 },
+  {
+    name: "4 KB target: a value of `%FF`s",
+    target: `${PLAIN_20}&x=${"%FF".repeat(Math.floor((4096 - PLAIN_20.length - 3) / 3))}`,
+    limit: 20,
+  },
   { name: "4 KB target: 1,000 parameters", target: `${PLAIN_20}${"&p=1".repeat(Math.floor((4096 - PLAIN_20.length) / 4))}`, limit: 20 },
   { name: "8 KB Accept (406)", target: PLAIN_20, headers: { Accept: `a/b${";q=1".repeat(2046)}` }, limit: 20 },
   { name: "16 KB query of `%FF` (414)", target: `${PLAIN_20}&x=${"%FF".repeat(5461)}`, limit: 20 },
-  { name: "120 KB Accept (431)", target: PLAIN_20, headers: { Accept: `application/json; indent=4;${" x=1;".repeat(24_000)}` }, limit: 20, skip: ["deno"] },
+  {
+    name: "120 KB Accept (431)",
+    target: PLAIN_20,
+    headers: { Accept: `application/json; indent=4;${" x=1;".repeat(24_000)}` },
+    limit: 20,
+    skip: ["deno"],
+  },
   { name: "256 KB URL (414)", target: `${PLAIN_20}&x=${"a".repeat(256 * 1024)}`, limit: 20, skip: ["deno", "serve"] },
   { name: "plain derived page, limit 1000 (offset 501)", target: PLAIN_1000, limit: 1000 },
   { name: "limit 1000, offset 501, `indent=8`", target: PLAIN_1000, headers: { Accept: "application/json; indent=8" }, limit: 1000 },
@@ -87,26 +97,53 @@ async function serverCpu(pid: number, port: number, probe: Probe): Promise<numbe
 
 /** Starts a child and waits for the port it prints. */
 async function startChild(command: string, args: string[], port: (line: string) => number): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(command, args, { cwd: REPO, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DENO_NO_UPDATE_CHECK: "1", DENO_NO_PACKAGE_JSON: "1" } });
+  const child = spawn(command, args, {
+    cwd: REPO,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, DENO_NO_UPDATE_CHECK: "1", DENO_NO_PACKAGE_JSON: "1" },
+  });
   return { child, port: await firstLine(child, port, 60_000) };
 }
 
 const root = await tempDir("subjekti-bench-request-");
 const dir = join(root, "site");
-const report = await buildSite({ ...DEFAULT_OPTIONS, dataDir: data, outDir: dir, baseUrl: "http://127.0.0.1", cacheDir: null, quiet: true });
-const serve = await startChild(process.execPath, ["--import", "tsx", "src/cli/main.ts", "serve", "--dir", dir, "--port", "0", "--allowed-hosts", "*"], (line) => {
-  const port = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(line)?.[1];
-  if (port === undefined) throw new Error(line);
-  return Number(port);
+const report = await buildSite({
+  ...DEFAULT_OPTIONS,
+  dataDir: data,
+  outDir: dir,
+  baseUrl: "http://127.0.0.1",
+  cacheDir: null,
+  quiet: true,
 });
+const serve = await startChild(
+  process.execPath,
+  ["--import", "tsx", "src/cli/main.ts", "serve", "--dir", dir, "--port", "0", "--allowed-hosts", "*"],
+  (line) => {
+    const port = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(line)?.[1];
+    if (port === undefined) throw new Error(line);
+    return Number(port);
+  },
+);
 const deno = await startChild(
   join(REPO, "node_modules/.bin/deno"),
-  ["run", "--allow-net=127.0.0.1", `--allow-read=${dir}`, "--no-remote", "--no-npm", "--no-config", "--no-prompt", "test/hosts/deno-host.ts", dir],
+  [
+    "run",
+    "--allow-net=127.0.0.1",
+    `--allow-read=${dir}`,
+    "--no-remote",
+    "--no-npm",
+    "--no-config",
+    "--no-prompt",
+    "test/hosts/deno-host.ts",
+    dir,
+  ],
   (line) => (JSON.parse(line) as { port: number }).port,
 );
 try {
   const site = nodeSite(dir, await ManifestWatcher.open(dir, false));
-  console.log(`${report.count} subjects, ${requests} requests of each kind on each host, Node ${process.version}, load ${loadavg()[0]?.toFixed(1)}\n`);
+  console.log(
+    `${report.count} subjects, ${requests} requests of each kind on each host, Node ${process.version}, load ${loadavg()[0]?.toFixed(1)}\n`,
+  );
   console.log("| request | handler alone (Node) | × | `subjekti serve` | × | edge under Deno | × |");
   console.log("|---|--:|--:|--:|--:|--:|--:|");
   const plain: Record<string, Partial<Record<number, number>>> = { handler: {}, serve: {}, deno: {} };

@@ -118,7 +118,7 @@ async function main(): Promise<void> {
       `${flags.count} shuffled subjects, run budget ${flags.runMb} MB: ${sorter.runs} runs, ${(runBytes / MB).toFixed(0)} MB on disk, ${(bytes / MB).toFixed(0)} MB rendered\n` +
         `  making blocks (generate + render, not the sort): ${(making / 1000).toFixed(1)} s\n` +
         `  sort: adds and spills ${(adding / 1000).toFixed(1)} s, merge ${((ended - merging) / 1000).toFixed(1)} s, total ${sortSeconds.toFixed(1)} s ` +
-        `(${((flags.count / sortSeconds) / 1e6).toFixed(2)} M records/s)\n` +
+        `(${(flags.count / sortSeconds / 1e6).toFixed(2)} M records/s)\n` +
         `  wall ${((ended - started) / 1000).toFixed(1)} s; peak RSS ${peakMb().toFixed(0)} MB (${before.toFixed(0)} MB before the first add)\n`,
     );
   } finally {

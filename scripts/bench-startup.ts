@@ -29,7 +29,11 @@ const { before, runs, rounds } = program.opts<{ before?: string; runs: number; r
 /** A package of bin/ and lib/ compiled from `sources` (a directory holding src/ and the tsconfigs), in `dir`. */
 function compilePackage(sources: string, dir: string): string {
   mkdirSync(join(dir, "bin"), { recursive: true });
-  execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(sources, "tsconfig.build.json"), "--outDir", join(dir, "lib")], { stdio: "inherit" });
+  execFileSync(
+    process.execPath,
+    [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(sources, "tsconfig.build.json"), "--outDir", join(dir, "lib")],
+    { stdio: "inherit" },
+  );
   copyFileSync(join(sources, "bin/subjekti.js"), join(dir, "bin/subjekti.js"));
   copyFileSync(join(sources, "package.json"), join(dir, "package.json"));
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
@@ -67,14 +71,18 @@ const median = (values: readonly number[]): number => {
 const work = mkdtempSync(join(tmpdir(), "subjekti-bench-startup-"));
 try {
   const builds: { label: string; bin: string }[] = [];
-  if (before !== undefined) builds.push({ label: `before (${before})`, bin: compilePackage(checkout(before, join(work, "before-src")), join(work, "before")) });
+  if (before !== undefined)
+    builds.push({ label: `before (${before})`, bin: compilePackage(checkout(before, join(work, "before-src")), join(work, "before")) });
   builds.push({ label: "after (this checkout)", bin: compilePackage(ROOT, join(work, "after")) });
 
   // The floor under any commander CLI: an ES module alone, and one that prints a help with commander
   // (which requires node:child_process, for executable subcommands, as it loads).
   const after = join(work, "after");
   writeFileSync(join(after, "empty.mjs"), "");
-  writeFileSync(join(after, "commander-help.mjs"), 'import { Command } from "commander";\nnew Command("x").description("y").parse(["--help"], { from: "user" });\n');
+  writeFileSync(
+    join(after, "commander-help.mjs"),
+    'import { Command } from "commander";\nnew Command("x").description("y").parse(["--help"], { from: "user" });\n',
+  );
   const rows: { name: string; command: string[] }[] = [
     { name: "`node -e 0` (Node alone)", command: [process.execPath, "-e", "0"] },
     { name: "an empty ES module", command: [process.execPath, join(after, "empty.mjs")] },
@@ -83,7 +91,10 @@ try {
   for (const { label, bin } of builds) {
     rows.push({ name: `\`subjekti --help\`, ${label}`, command: [process.execPath, bin, "--help"] });
     rows.push({ name: `\`subjekti --version\`, ${label}`, command: [process.execPath, bin, "--version"] });
-    rows.push({ name: `\`subjekti build --limits x\` (usage error), ${label}`, command: [process.execPath, bin, "build", "--limits", "x"] });
+    rows.push({
+      name: `\`subjekti build --limits x\` (usage error), ${label}`,
+      command: [process.execPath, bin, "build", "--limits", "x"],
+    });
   }
   const samples = rows.map(() => [] as number[]);
   const loads: number[] = [];
@@ -93,7 +104,9 @@ try {
     rows.forEach((row, i) => samples[i]?.push(loopCpu(row.command)));
   }
   const node = median(samples[0] ?? []);
-  console.log(`Node ${process.version}, ${rounds} rounds of ${runs} runs each, load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}\n`);
+  console.log(
+    `Node ${process.version}, ${rounds} rounds of ${runs} runs each, load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}\n`,
+  );
   console.log("| command | CPU a run, median | × `node -e 0` |");
   console.log("|---|--:|--:|");
   rows.forEach((row, i) => {

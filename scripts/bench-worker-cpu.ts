@@ -58,7 +58,12 @@ const PROBES: readonly Probe[] = [
     status: 204,
   },
   { name: "pre-rendered page, limit 20 (one file, streamed)", method: "GET", target: "/api/subjekti/?limit=20&offset=40", status: 200 },
-  { name: "pre-rendered page, limit 1000 (one file of the same size, streamed)", method: "GET", target: "/api/subjekti/?limit=1000&offset=1000", status: 200 },
+  {
+    name: "pre-rendered page, limit 1000 (one file of the same size, streamed)",
+    method: "GET",
+    target: "/api/subjekti/?limit=1000&offset=1000",
+    status: 200,
+  },
   { name: "derived page, limit 1000, offset 500 (two chunks)", method: "GET", target: "/api/subjekti/?limit=1000&offset=500", status: 200 },
   {
     name: "derived page, limit 1000, offset 500, indent=2",
@@ -98,7 +103,10 @@ async function handlerCpu(site: string, origin: string, probe: Probe): Promise<n
   const manifests = new ManifestCache();
   const send = async (): Promise<void> => {
     const request = new Request(`${origin}${probe.target}`, { method: probe.method, headers: probe.headers ?? {} });
-    const response = await answerFetch(request, cdnSite(fetchFile, () => fetchFile(probe.target.slice(1)), manifests));
+    const response = await answerFetch(
+      request,
+      cdnSite(fetchFile, () => fetchFile(probe.target.slice(1)), manifests),
+    );
     if (response.status !== probe.status) throw new Error(`${probe.name} in process: ${response.status}`);
     await response.arrayBuffer();
   };
@@ -121,7 +129,15 @@ const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
 const site = join(root, "site");
 // Limit 1000 pre-rendered too, so a page of 1,000 streamed from its file shows what the derived one adds.
-const report = await buildSite({ ...DEFAULT_OPTIONS, limits: [20, 1000], dataDir: data, outDir: site, baseUrl: origin, cacheDir: null, quiet: true });
+const report = await buildSite({
+  ...DEFAULT_OPTIONS,
+  limits: [20, 1000],
+  dataDir: data,
+  outDir: site,
+  baseUrl: origin,
+  cacheDir: null,
+  quiet: true,
+});
 const dev = await startWranglerDev(site, port);
 try {
   const workerd = workerdBelow(dev.pid);
@@ -136,7 +152,8 @@ try {
     let bytes = 0;
     for (let i = 0; i < 20; i++) {
       const answer = await send();
-      if (answer.status !== probe.status) throw new Error(`${probe.name}: ${answer.status}, expected ${probe.status}: ${answer.body.toString().slice(0, 200)}`);
+      if (answer.status !== probe.status)
+        throw new Error(`${probe.name}: ${answer.status}, expected ${probe.status}: ${answer.body.toString().slice(0, 200)}`);
       bytes = answer.body.length;
     }
     const sum = (pids: { pid: number }[]): number => pids.reduce((total, p) => total + cpuSeconds(p.pid), 0);

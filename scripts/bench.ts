@@ -104,7 +104,12 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     .option("--xlsx-size <n>", "the dataset exported to .xlsx and built from it", parseCount, 1e6)
     .option("--duration <s>", "seconds of load per autocannon run", positive, 5)
     .option("--connections <n>", "autocannon connections", positive, 10)
-    .option("--repeat <n>", "full builds and probes per measurement; the median is reported", (text) => Math.max(1, Math.floor(positive(text))), 1)
+    .option(
+      "--repeat <n>",
+      "full builds and probes per measurement; the median is reported",
+      (text) => Math.max(1, Math.floor(positive(text))),
+      1,
+    )
     .option("--report <file>", "also write the markdown report to this file")
     .showHelpAfterError()
     .parse(argv)
@@ -250,7 +255,19 @@ interface BuildRow {
 async function build(dataDir: string, outDir: string, extra: readonly string[] = []): Promise<{ build: Measured; summary: Summary }> {
   // The build cache as users have it (a full build writes it, a rebuild reads it), kept in the bench's scratch.
   const cacheDir = join(TMP, "build-cache");
-  const result = await measure([...NODE_TSX, "src/cli/main.ts", "build", "--data", dataDir, "--out", outDir, "--cache-dir", cacheDir, "--quiet", ...extra]);
+  const result = await measure([
+    ...NODE_TSX,
+    "src/cli/main.ts",
+    "build",
+    "--data",
+    dataDir,
+    "--out",
+    outDir,
+    "--cache-dir",
+    cacheDir,
+    "--quiet",
+    ...extra,
+  ]);
   return { build: result, summary: parseSummary(result.stdout) };
 }
 
@@ -263,7 +280,18 @@ async function probe(dataDir: string, outDir: string, repeat: number): Promise<{
   const probes: Measured[] = [];
   for (let i = 0; i < repeat; i++) {
     await rm(probeOut, { recursive: true, force: true });
-    probes.push(await measure([...NODE_TSX, "scripts/bench-probe.ts", "--input", join(dataDir, "subjekti.json"), "--plan", planFile, "--out", probeOut]));
+    probes.push(
+      await measure([
+        ...NODE_TSX,
+        "scripts/bench-probe.ts",
+        "--input",
+        join(dataDir, "subjekti.json"),
+        "--plan",
+        planFile,
+        "--out",
+        probeOut,
+      ]),
+    );
   }
   await rm(probeOut, { recursive: true, force: true });
   await rm(planFile, { force: true });
@@ -280,7 +308,9 @@ function median(runs: readonly Measured[]): Measured {
 /** Full builds of set `size` (and, sorted, the --limits build and the rebuilds), each beside the probe. */
 async function benchBuilds(size: number, options: BenchOptions, key: string, rows: BuildRow[], shuffled = false): Promise<void> {
   const data = await dataset(size, options.seed, key, undefined, shuffled);
-  const configs: [string, string[]][] = [[shuffled ? "full build, default options, **unsorted** input" : "full build, default options", []]];
+  const configs: [string, string[]][] = [
+    [shuffled ? "full build, default options, **unsorted** input" : "full build, default options", []],
+  ];
   if (!options.skipLimits && !shuffled) configs.push([`full build, --limits ${LIMITS_4}`, ["--limits", LIMITS_4]]);
   for (const [run, extra] of configs) {
     const out = join(TMP, `site-${label(size)}`);
@@ -305,7 +335,14 @@ async function benchBuilds(size: number, options: BenchOptions, key: string, row
       log(`${label(size)}: rebuild after renaming record ${middle}…`);
       const loadEdit = loadavg()[0] ?? 0;
       const again = await build(edited, out, extra);
-      rows.push({ size, run: `one record renamed (index ${middle}), default options`, load: loadEdit, ...again, bytes: NaN, full: full.build });
+      rows.push({
+        size,
+        run: `one record renamed (index ${middle}), default options`,
+        load: loadEdit,
+        ...again,
+        bytes: NaN,
+        full: full.build,
+      });
       const loadSame = loadavg()[0] ?? 0;
       const same = await build(edited, out, extra);
       rows.push({ size, run: "rebuild, nothing changed", load: loadSame, ...same, bytes: NaN, full: full.build });
@@ -349,7 +386,9 @@ async function benchXlsx(size: number, options: BenchOptions, key: string): Prom
 function sheetTable(rows: readonly SheetRow[]): string {
   const lines = ["| set | run | wall | peak RSS | .xlsx size | load |", "|---|---|--:|--:|--:|--:|"];
   for (const row of rows) {
-    lines.push(`| ${label(row.size)} | ${row.run} | ${fmt(row.measured.seconds)} s | ${fmt(row.measured.rssMb, 0)} MB | ${mb(row.bytes)} | ${fmt(row.load, 2)} |`);
+    lines.push(
+      `| ${label(row.size)} | ${row.run} | ${fmt(row.measured.seconds)} s | ${fmt(row.measured.rssMb, 0)} MB | ${mb(row.bytes)} | ${fmt(row.load, 2)} |`,
+    );
   }
   return lines.join("\n");
 }
@@ -381,7 +420,9 @@ async function load(url: string, headers: Record<string, string>, options: Bench
   const result = await autocannon({ url, headers, connections: options.connections, duration: options.duration });
   const good = expect === 304 ? result["3xx"] : result["2xx"];
   if (result.errors > 0 || result.timeouts > 0 || good === 0 || result.non2xx - (expect === 304 ? result["3xx"] : 0) > 0) {
-    throw new Error(`${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result["2xx"]} 2xx, ${result["3xx"]} 3xx of ${JSON.stringify(result.requests)}`);
+    throw new Error(
+      `${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result["2xx"]} 2xx, ${result["3xx"]} 3xx of ${JSON.stringify(result.requests)}`,
+    );
   }
   return result;
 }
@@ -411,25 +452,42 @@ async function benchServe(size: number, options: BenchOptions, key: string): Pro
   }
 
   const rawPort = await freePort();
-  const preview = await startServer([...NODE_TSX, "src/cli/main.ts", "preview", "--dir", site, "--port", String(previewPort)], /subjekti preview:/);
-  const raw = await startServer([...NODE_TSX, "scripts/bench-raw-server.ts", "--dir", site, "--port", String(rawPort)], /raw serve-handler:/);
+  const preview = await startServer(
+    [...NODE_TSX, "src/cli/main.ts", "preview", "--dir", site, "--port", String(previewPort)],
+    /subjekti preview:/,
+  );
+  const raw = await startServer(
+    [...NODE_TSX, "scripts/bench-raw-server.ts", "--dir", site, "--port", String(rawPort)],
+    /raw serve-handler:/,
+  );
   try {
     const previewPage = `${origin}/api/subjekti/?${page.query}`;
     const rawPage = `http://127.0.0.1:${rawPort}/${page.file}`;
     // Same bytes from both, or the comparison means nothing.
     const [a, b] = await Promise.all([fetch(previewPage), fetch(rawPage)]);
     const [bodyA, bodyB] = await Promise.all([a.text(), b.text()]);
-    if (a.status !== 200 || b.status !== 200 || bodyA !== bodyB) throw new Error(`${previewPage} and ${rawPage} differ (${a.status}, ${b.status})`);
+    if (a.status !== 200 || b.status !== 200 || bodyA !== bodyB)
+      throw new Error(`${previewPage} and ${rawPage} differ (${a.status}, ${b.status})`);
     const previewTag = a.headers.get("etag");
     const rawTag = b.headers.get("etag");
     if (previewTag === null || rawTag === null) throw new Error("no ETag from the preview or serve-handler");
-    for (const [url, tag] of [[previewPage, previewTag], [rawPage, rawTag]] as const) {
+    for (const [url, tag] of [
+      [previewPage, previewTag],
+      [rawPage, rawTag],
+    ] as const) {
       const status = (await fetchChecked(url, { "if-none-match": tag })).status;
       if (status !== 304) throw new Error(`${url} with If-None-Match: ${tag} answered ${status}, not 304`);
     }
 
     const rows: ServeRow[] = [];
-    const run = async (request: string, url: string, headers: Record<string, string>, rawHeaders: Record<string, string>, expect: number, target?: number): Promise<void> => {
+    const run = async (
+      request: string,
+      url: string,
+      headers: Record<string, string>,
+      rawHeaders: Record<string, string>,
+      expect: number,
+      target?: number,
+    ): Promise<void> => {
       log(`serve: ${request}…`);
       const loadNow = loadavg()[0] ?? 0;
       const previewResult = await load(url, headers, options, expect);
@@ -441,7 +499,13 @@ async function benchServe(size: number, options: BenchOptions, key: string): Pro
     // serve-handler 6.1.8 opens the file's read stream before its ETag check and never closes it on
     // a 304 (one leaked descriptor per answer; under load it runs out and errors), so the 304 row
     // is compared with serve-handler's 200 for the same file, a baseline that does the most work.
-    await run("304 (`If-None-Match` of the pre-rendered page; baseline: serve-handler's 200)", previewPage, { "if-none-match": previewTag }, {}, 304);
+    await run(
+      "304 (`If-None-Match` of the pre-rendered page; baseline: serve-handler's 200)",
+      previewPage,
+      { "if-none-match": previewTag },
+      {},
+      304,
+    );
     return rows;
   } finally {
     await Promise.all([stopServer(preview), stopServer(raw)]);
@@ -486,17 +550,18 @@ function scalingTable(rows: readonly BuildRow[]): string | undefined {
   const full = rows.filter((row) => row.run.startsWith("full build, default options") && !row.run.includes("unsorted"));
   const base = full.find((row) => row.size === 1e6);
   if (base === undefined || full.length < 2) return undefined;
-  const lines = [
-    "| set | wall | × 1M's wall | peak RSS | × 1M's peak | target | load |",
-    "|---|--:|--:|--:|--:|---|--:|",
-  ];
+  const lines = ["| set | wall | × 1M's wall | peak RSS | × 1M's peak | target | load |", "|---|--:|--:|--:|--:|---|--:|"];
   for (const row of full) {
     const times = row.build.seconds / base.build.seconds;
     const peak = row.build.rssMb / base.build.rssMb;
     const factor = row.size / base.size;
-    const target = row.size <= base.size ? `≤ 1 GiB: ${verdict(row.build.rssMb <= 1024)}`
-      : `≤ 1 GiB: ${verdict(row.build.rssMb <= 1024)}; ≤ 1.2× 1M's peak: ${verdict(peak <= 1.2)}; ≤ ${fmt(1.1 * factor, 1)}× 1M's wall: ${verdict(times <= 1.1 * factor)}`;
-    lines.push(`| ${label(row.size)} | ${fmt(row.build.seconds)} s | ${fmt(times, 2)}× | ${fmt(row.build.rssMb, 0)} MB | ${fmt(peak, 2)}× | ${target} | ${fmt(row.load, 2)} |`);
+    const target =
+      row.size <= base.size
+        ? `≤ 1 GiB: ${verdict(row.build.rssMb <= 1024)}`
+        : `≤ 1 GiB: ${verdict(row.build.rssMb <= 1024)}; ≤ 1.2× 1M's peak: ${verdict(peak <= 1.2)}; ≤ ${fmt(1.1 * factor, 1)}× 1M's wall: ${verdict(times <= 1.1 * factor)}`;
+    lines.push(
+      `| ${label(row.size)} | ${fmt(row.build.seconds)} s | ${fmt(times, 2)}× | ${fmt(row.build.rssMb, 0)} MB | ${fmt(peak, 2)}× | ${target} | ${fmt(row.load, 2)} |`,
+    );
   }
   return lines.join("\n");
 }
@@ -508,9 +573,11 @@ function buildTable(rows: readonly BuildRow[]): string {
   ];
   for (const row of rows) {
     const ratio =
-      row.probe !== undefined ? `${fmt(row.build.seconds / row.probe.seconds, 2)}× probe`
-      : row.full !== undefined ? `${fmt(row.build.seconds / row.full.seconds, 2)}× full`
-      : "–";
+      row.probe !== undefined
+        ? `${fmt(row.build.seconds / row.probe.seconds, 2)}× probe`
+        : row.full !== undefined
+          ? `${fmt(row.build.seconds / row.full.seconds, 2)}× full`
+          : "–";
     lines.push(
       `| ${label(row.size)} | ${row.run} | ${fmt(row.build.seconds)} s | ${fmt(row.build.rssMb, 0)} MB | ` +
         `${row.summary.files} (${row.summary.written}) | ${mb(row.bytes)} | ` +

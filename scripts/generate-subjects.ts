@@ -78,7 +78,9 @@ function town(n: string, g: string, l: string): Town {
   return { n, g, l };
 }
 
+// Word lists are kept dense to read (prettier-ignore).
 // The first ones repeat so that, as in the registry, Zagreb and the big cities dominate.
+// prettier-ignore
 const TOWNS: readonly Town[] = [
   town("Zagreb", "Zagreba", "Zagrebu"),
   town("Zagreb", "Zagreba", "Zagrebu"),
@@ -145,6 +147,7 @@ const TOWNS: readonly Town[] = [
   town("Zagreb-Sesvete", "Sesveta", "Sesvetama"),
 ];
 
+// prettier-ignore
 const MUNICIPALITIES: readonly string[] = [
   "Pakoštane", "Ražanac", "Borovo", "Sikirevci", "Mljet", "Vrsar", "Hum na Sutli", "Sveti Martin na Muri",
   "Kravarsko", "Veliko Trgovišće", "Draškovec", "Bošnjaci", "Čeminac", "Đulovac", "Šodolovci", "Žminj",
@@ -157,6 +160,7 @@ const MUNICIPALITIES: readonly string[] = [
   "Gornja Rijeka", "Živogošće", "Hercegovac", "Vrpolje", "Ernestinovo", "Čepin", "Šenkovec", "Nedelišće",
 ];
 
+// prettier-ignore
 const PEOPLE: readonly string[] = [
   "Ivana Gorana Kovačića", "Antuna Gustava Matoša", "Blaž Tadijanović", "Ivan Meštrović", "Marije Jurić Zagorke",
   "Slavka Kolara", "Jure Filipovića", "Pavla Štoosa", "Braće Radić", "Ante Starčevića", "Matije Gupca",
@@ -169,6 +173,7 @@ const PEOPLE: readonly string[] = [
   "Marina Držića", "Ivana Gundulića", "Alberta Štrige", "Elly Bašić", "Ante Jagar", "Jurja Barakovića",
 ];
 
+// prettier-ignore
 const KINDERGARTENS: readonly string[] = [
   "Bambi", "Radost", "Krijesnice", "Morski konjić", "Šumska jagoda", "Žabica", "Pčelica", "Suncokret",
   "Maslačak", "Zvončić", "Iskrica", "Ivančica", "Tratinčica", "Vrapčić", "Cvrčak", "Latica", "Ribica",
@@ -176,6 +181,7 @@ const KINDERGARTENS: readonly string[] = [
   "Snježna pahulja", "Medo Brundo", "Ciciban", "En ten tini", "Žirek", "Đurđica", "Potočić", "Čarobna šuma",
 ];
 
+// prettier-ignore
 const COUNTIES: readonly string[] = [
   "Zagrebačke", "Krapinsko-zagorske", "Sisačko-moslavačke", "Karlovačke", "Varaždinske",
   "Koprivničko-križevačke", "Bjelovarsko-bilogorske", "Primorsko-goranske", "Ličko-senjske",
@@ -184,6 +190,7 @@ const COUNTIES: readonly string[] = [
   "Međimurske",
 ];
 
+// prettier-ignore
 const SCHOOL_KINDS: readonly string[] = [
   "Srednja škola", "Gimnazija", "Tehnička škola", "Ekonomska škola", "Medicinska škola", "Obrtnička škola",
   "Glazbena škola", "Strojarska tehnička škola", "Prehrambeno-tehnološka škola", "Škola za primijenjenu umjetnost",
@@ -192,7 +199,18 @@ const SCHOOL_KINDS: readonly string[] = [
 const COMPANY_WORDS: readonly string[] = ["Komunalac", "Vodovod", "Čistoća", "Parkovi", "Toplinarstvo", "Tržnica", "Zelenilo", "Plin"];
 const LOCAL_PARTS: readonly string[] = ["info", "ured", "tajnistvo", "pisarnica", "kontakt", "uprava", "ravnatelj", "racunovodstvo"];
 const FIRST_NAMES: readonly string[] = ["ana", "ivan", "marija", "josip", "sanja", "darko", "petra", "marko", "lucija", "zeljko"];
-const LAST_NAMES: readonly string[] = ["horvat", "kovacevic", "babic", "maric", "juric", "novak", "kovacic", "lozic", "vukovic", "knezevic"];
+const LAST_NAMES: readonly string[] = [
+  "horvat",
+  "kovacevic",
+  "babic",
+  "maric",
+  "juric",
+  "novak",
+  "kovacic",
+  "lozic",
+  "vukovic",
+  "knezevic",
+];
 const MAIL_HOSTS: readonly string[] = ["gmail.com", "t-com.hr", "email.t-com.hr", "net.hr", "skole.hr"];
 
 /** A name, the town it belongs to, and the word its web domain is made from. */
@@ -210,47 +228,120 @@ function named(name: string, townName: string, domain: string): Naming {
 
 // [weight, maker]: weights follow the registry's mix (about 15% primary schools, 11% kindergartens…).
 const NAME_MAKERS: readonly (readonly [number, NameMaker])[] = [
-  [15, (r, t) => {
-    const who = pick(r, PEOPLE);
-    const form = below(r, 4);
-    const name = form === 0 ? `Osnovna škola ${t.n}` : form === 1 ? `Osnovna škola ${who}` : form === 2 ? `Osnovna škola ${who} ${t.n}` : `II. osnovna škola ${t.n}`;
-    return named(name, t.n, `os-${slug(form === 0 || form === 3 ? t.n : who)}.skole.hr`);
-  }],
-  [11, (r, t) => {
-    const kid = pick(r, KINDERGARTENS);
-    const quoted = below(r, 20) === 0;
-    const name = quoted ? `Dječji vrtić "${kid}"` : below(r, 2) === 0 ? `Dječji vrtić ${kid}` : `Dječji vrtić ${kid} ${t.n}`;
-    return named(name, t.n, `dv-${slug(kid)}.hr`);
-  }],
-  [5, (r, t) => {
-    const m = pick(r, MUNICIPALITIES);
-    return below(r, 2) === 0 ? named(`Turistička zajednica Grada ${t.g}`, t.n, `tz-${slug(t.n)}.hr`) : named(`Turistička zajednica mjesta ${m}`, m, `tz-${slug(m)}.hr`);
-  }],
-  [4, (r, t) => below(r, 3) === 0 ? named(`Vatrogasna zajednica ${pick(r, COUNTIES)} županije`, t.n, `vz-${slug(t.n)}.spis.hvz.hr`) : named(`Vatrogasna zajednica Grada ${t.g}`, t.n, `vzg-${slug(t.n)}.spis.hvz.hr`)],
-  [4, (r) => {
-    const m = pick(r, MUNICIPALITIES);
-    return named(`Općina ${m}`, m, `opcina-${slug(m)}.hr`);
-  }],
+  [
+    15,
+    (r, t) => {
+      const who = pick(r, PEOPLE);
+      const form = below(r, 4);
+      const name =
+        form === 0
+          ? `Osnovna škola ${t.n}`
+          : form === 1
+            ? `Osnovna škola ${who}`
+            : form === 2
+              ? `Osnovna škola ${who} ${t.n}`
+              : `II. osnovna škola ${t.n}`;
+      return named(name, t.n, `os-${slug(form === 0 || form === 3 ? t.n : who)}.skole.hr`);
+    },
+  ],
+  [
+    11,
+    (r, t) => {
+      const kid = pick(r, KINDERGARTENS);
+      const quoted = below(r, 20) === 0;
+      const name = quoted ? `Dječji vrtić "${kid}"` : below(r, 2) === 0 ? `Dječji vrtić ${kid}` : `Dječji vrtić ${kid} ${t.n}`;
+      return named(name, t.n, `dv-${slug(kid)}.hr`);
+    },
+  ],
+  [
+    5,
+    (r, t) => {
+      const m = pick(r, MUNICIPALITIES);
+      return below(r, 2) === 0
+        ? named(`Turistička zajednica Grada ${t.g}`, t.n, `tz-${slug(t.n)}.hr`)
+        : named(`Turistička zajednica mjesta ${m}`, m, `tz-${slug(m)}.hr`);
+    },
+  ],
+  [
+    4,
+    (r, t) =>
+      below(r, 3) === 0
+        ? named(`Vatrogasna zajednica ${pick(r, COUNTIES)} županije`, t.n, `vz-${slug(t.n)}.spis.hvz.hr`)
+        : named(`Vatrogasna zajednica Grada ${t.g}`, t.n, `vzg-${slug(t.n)}.spis.hvz.hr`),
+  ],
+  [
+    4,
+    (r) => {
+      const m = pick(r, MUNICIPALITIES);
+      return named(`Općina ${m}`, m, `opcina-${slug(m)}.hr`);
+    },
+  ],
   [2, (_r, t) => named(`Grad ${t.n}`, t.n, `${slug(t.n)}.hr`)],
-  [3, (r, t) => below(r, 2) === 0 ? named(`Gradska knjižnica ${t.n}`, t.n, `gk-${slug(t.n)}.hr`) : named(`Gradska knjižnica i čitaonica ${pick(r, PEOPLE)} ${t.n}`, t.n, `knjiznica-${slug(t.n)}.hr`)],
+  [
+    3,
+    (r, t) =>
+      below(r, 2) === 0
+        ? named(`Gradska knjižnica ${t.n}`, t.n, `gk-${slug(t.n)}.hr`)
+        : named(`Gradska knjižnica i čitaonica ${pick(r, PEOPLE)} ${t.n}`, t.n, `knjiznica-${slug(t.n)}.hr`),
+  ],
   [5, (r, t) => named(`${pick(r, SCHOOL_KINDS)} ${below(r, 3) === 0 ? pick(r, PEOPLE) + " " : ""}${t.n}`, t.n, `ss-${slug(t.n)}.skole.hr`)],
-  [4, (r, t) => below(r, 2) === 0 ? named(`Centar za socijalnu skrb ${t.n}`, t.n, `czss-${slug(t.n)}.hr`) : named(`Centar za pružanje usluga u zajednici ${t.n}`, t.n, `cpuz-${slug(t.n)}.hr`)],
-  [3, (r, t) => below(r, 2) === 0 ? named(`Dom za starije osobe ${t.n}`, t.n, `dom-${slug(t.n)}.hr`) : named(`Dom zdravlja ${pick(r, COUNTIES)} županije`, t.n, `dz-${slug(t.n)}.hr`)],
+  [
+    4,
+    (r, t) =>
+      below(r, 2) === 0
+        ? named(`Centar za socijalnu skrb ${t.n}`, t.n, `czss-${slug(t.n)}.hr`)
+        : named(`Centar za pružanje usluga u zajednici ${t.n}`, t.n, `cpuz-${slug(t.n)}.hr`),
+  ],
+  [
+    3,
+    (r, t) =>
+      below(r, 2) === 0
+        ? named(`Dom za starije osobe ${t.n}`, t.n, `dom-${slug(t.n)}.hr`)
+        : named(`Dom zdravlja ${pick(r, COUNTIES)} županije`, t.n, `dz-${slug(t.n)}.hr`),
+  ],
   [2, (r, t) => named(`Veterinarska ${below(r, 2) === 0 ? "stanica" : "ambulanta"} ${t.n} d.o.o.`, t.n, `vet-${slug(t.n)}.hr`)],
-  [2, (r, t) => {
-    const court = pick(r, ["Županijski sud", "Općinski sud", "Općinsko državno odvjetništvo", "Županijsko državno odvjetništvo", "Prekršajni sud"]);
-    return named(`${court} u ${t.l}`, t.n, `${slug(court.split(" ")[0] ?? "sud")}-${slug(t.n)}.pravosudje.hr`);
-  }],
+  [
+    2,
+    (r, t) => {
+      const court = pick(r, [
+        "Županijski sud",
+        "Općinski sud",
+        "Općinsko državno odvjetništvo",
+        "Županijsko državno odvjetništvo",
+        "Prekršajni sud",
+      ]);
+      return named(`${court} u ${t.l}`, t.n, `${slug(court.split(" ")[0] ?? "sud")}-${slug(t.n)}.pravosudje.hr`);
+    },
+  ],
   [1, (r, t) => named(`Zavod za javno zdravstvo ${pick(r, COUNTIES)} županije`, t.n, `zzjz-${slug(t.n)}.hr`)],
-  [2, (r, t) => {
-    const word = pick(r, COMPANY_WORDS);
-    return named(`${word} ${t.n} d.o.o.`, t.n, `${slug(word)}-${slug(t.n)}.hr`);
-  }],
+  [
+    2,
+    (r, t) => {
+      const word = pick(r, COMPANY_WORDS);
+      return named(`${word} ${t.n} d.o.o.`, t.n, `${slug(word)}-${slug(t.n)}.hr`);
+    },
+  ],
   [1, (_r, t) => named(`Javna vatrogasna postrojba Grada ${t.g}`, t.n, `jvp-${slug(t.n)}.hr`)],
   [1, (_r, t) => named(`Pučko otvoreno učilište ${t.n}`, t.n, `pou-${slug(t.n)}.hr`)],
-  [1, (r, t) => below(r, 2) === 0 ? named(`Gradski muzej ${t.n}`, t.n, `muzej-${slug(t.n)}.hr`) : named(`Muzej grada ${t.g}`, t.n, `mg-${slug(t.n)}.hr`)],
-  [1, (r, t) => below(r, 4) === 0 ? named(`Sveučilište u ${t.l}`, t.n, `uni${slug(t.n).slice(0, 3)}.hr`) : named(`Lučka uprava ${t.n}`, t.n, `lu-${slug(t.n)}.hr`)],
-  [1, (r, t) => named(`Specijalna bolnica "${pick(r, ["Sveti Ivan", "Martin Horvat", "Sveta Katarina"])}" ${t.n}`, t.n, `bolnica-${slug(t.n)}.hr`)],
+  [
+    1,
+    (r, t) =>
+      below(r, 2) === 0
+        ? named(`Gradski muzej ${t.n}`, t.n, `muzej-${slug(t.n)}.hr`)
+        : named(`Muzej grada ${t.g}`, t.n, `mg-${slug(t.n)}.hr`),
+  ],
+  [
+    1,
+    (r, t) =>
+      below(r, 4) === 0
+        ? named(`Sveučilište u ${t.l}`, t.n, `uni${slug(t.n).slice(0, 3)}.hr`)
+        : named(`Lučka uprava ${t.n}`, t.n, `lu-${slug(t.n)}.hr`),
+  ],
+  [
+    1,
+    (r, t) =>
+      named(`Specijalna bolnica "${pick(r, ["Sveti Ivan", "Martin Horvat", "Sveta Katarina"])}" ${t.n}`, t.n, `bolnica-${slug(t.n)}.hr`),
+  ],
 ];
 const NAME_WEIGHT = NAME_MAKERS.reduce((sum, [weight]) => sum + weight, 0);
 
@@ -463,7 +554,13 @@ async function main(argv: readonly string[]): Promise<void> {
     .showHelpAfterError();
   program.parse(argv);
   const flags = program.opts<{ count: number; seed: string; format: Format; out: string; edit?: number; shuffle: boolean }>();
-  const options: GenerateOptions = { count: flags.count, seed: flags.seed, format: flags.format, shuffle: flags.shuffle, ...(flags.edit === undefined ? {} : { edit: flags.edit }) };
+  const options: GenerateOptions = {
+    count: flags.count,
+    seed: flags.seed,
+    format: flags.format,
+    shuffle: flags.shuffle,
+    ...(flags.edit === undefined ? {} : { edit: flags.edit }),
+  };
   await generateFile(options, flags.out);
 }
 

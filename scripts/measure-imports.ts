@@ -45,13 +45,18 @@ const SOURCE = /\.(?:ts|mjs)$/;
 
 /** Every source module under `srcDir`, as a path inside it. */
 export function sourceModules(srcDir: string): string[] {
-  return (readdirSync(srcDir, { recursive: true }) as string[]).filter((name) => SOURCE.test(name)).map((name) => name.split("\\").join("/")).sort();
+  return (readdirSync(srcDir, { recursive: true }) as string[])
+    .filter((name) => SOURCE.test(name))
+    .map((name) => name.split("\\").join("/"))
+    .sort();
 }
 
 /** The module inside `srcDir` that `specifier` (written in `from`) names, or undefined for a package or a Node module. */
 function resolveSpecifier(srcDir: string, modules: ReadonlySet<string>, from: string, specifier: string): string | undefined {
   if (!specifier.startsWith(".")) return undefined;
-  const target = relative(srcDir, resolve(srcDir, dirname(from), specifier)).split("\\").join("/");
+  const target = relative(srcDir, resolve(srcDir, dirname(from), specifier))
+    .split("\\")
+    .join("/");
   if (modules.has(target)) return target;
   const asTs = target.replace(/\.js$/, ".ts");
   return modules.has(asTs) ? asTs : undefined;
@@ -61,7 +66,8 @@ function resolveSpecifier(srcDir: string, modules: ReadonlySet<string>, from: st
 function specifiersOf(name: string, code: string): { specifier: string; kind: ImportEdge["kind"] }[] {
   const file = ts.createSourceFile(name, code, ts.ScriptTarget.Latest, true, name.endsWith(".mjs") ? ts.ScriptKind.JS : ts.ScriptKind.TS);
   const found: { specifier: string; kind: ImportEdge["kind"] }[] = [];
-  const literal = (node: ts.Node | undefined): string | undefined => (node !== undefined && ts.isStringLiteralLike(node) ? node.text : undefined);
+  const literal = (node: ts.Node | undefined): string | undefined =>
+    node !== undefined && ts.isStringLiteralLike(node) ? node.text : undefined;
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) {
       const specifier = literal(node.moduleSpecifier);
@@ -74,12 +80,14 @@ function specifiersOf(name: string, code: string): { specifier: string; kind: Im
       const [first] = node.arguments;
       const isRequire = ts.isIdentifier(node.expression) && node.expression.text === "require";
       const specifier = literal(first);
-      if (specifier !== undefined && (node.expression.kind === ts.SyntaxKind.ImportKeyword || isRequire)) found.push({ specifier, kind: "value" });
+      if (specifier !== undefined && (node.expression.kind === ts.SyntaxKind.ImportKeyword || isRequire))
+        found.push({ specifier, kind: "value" });
     } else if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "URL") {
       // new URL("./entry.mjs", import.meta.url): a worker thread's entry, loaded by this module.
       const [first, base] = node.arguments ?? [];
       const specifier = literal(first);
-      if (specifier !== undefined && base !== undefined && base.getText(file) === "import.meta.url") found.push({ specifier, kind: "value" });
+      if (specifier !== undefined && base !== undefined && base.getText(file) === "import.meta.url")
+        found.push({ specifier, kind: "value" });
     } else if (ts.isImportTypeNode(node)) {
       const specifier = ts.isLiteralTypeNode(node.argument) ? literal(node.argument.literal) : undefined;
       if (specifier !== undefined) found.push({ specifier, kind: "type" });
@@ -185,7 +193,10 @@ function adjacency(modules: readonly string[], edges: readonly ImportEdge[]): Ma
  * module met again on the way (a circle, which the circles report) ends the chain there.
  */
 export function longestValueChain(modules: readonly string[], edges: readonly ImportEdge[]): string[] {
-  const next = adjacency(modules, edges.filter((e) => e.kind === "value"));
+  const next = adjacency(
+    modules,
+    edges.filter((e) => e.kind === "value"),
+  );
   const longest = new Map<string, string[]>();
   const visiting = new Set<string>();
   const from = (v: string): string[] => {
@@ -230,9 +241,11 @@ export function measureImports(srcDir: string): ImportShape {
 /** What goes over the limits, one line each (none: the house holds). */
 export function overLimits(shape: ImportShape): string[] {
   const over: string[] = [];
-  if (shape.longestChain.length > LIMITS.longestChain) over.push(`a chain of ${shape.longestChain.length} value imports (at most ${LIMITS.longestChain}): ${shape.longestChain.join(" → ")}`);
+  if (shape.longestChain.length > LIMITS.longestChain)
+    over.push(`a chain of ${shape.longestChain.length} value imports (at most ${LIMITS.longestChain}): ${shape.longestChain.join(" → ")}`);
   for (const circle of shape.circles) over.push(`an import circle: ${circle.join(" → ")}`);
-  for (const { folder, files } of shape.folders) if (files > LIMITS.folderFiles) over.push(`src/${folder} holds ${files} source files (at most ${LIMITS.folderFiles})`);
+  for (const { folder, files } of shape.folders)
+    if (files > LIMITS.folderFiles) over.push(`src/${folder} holds ${files} source files (at most ${LIMITS.folderFiles})`);
   return over;
 }
 

@@ -10,7 +10,9 @@ let tsc;
 try {
   tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 } catch {
-  process.stdout.write("subjekti: TypeScript is not installed (--omit=dev): lib/ was not compiled; run a compiled lib/ (the packed tarball, or `npm ci && npm prune --omit=dev`)\n");
+  process.stdout.write(
+    "subjekti: TypeScript is not installed (--omit=dev): lib/ was not compiled; run a compiled lib/ (the packed tarball, or `npm ci && npm prune --omit=dev`)\n",
+  );
   process.exit(0);
 }
 rmSync(new URL("../lib", import.meta.url), { recursive: true, force: true });

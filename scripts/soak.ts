@@ -83,10 +83,14 @@ function freePort(): Promise<number> {
 
 function startPreview(dir: string, port: number): Promise<ChildProcess> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "preview", "--dir", dir, "--port", String(port), "--host", HOST], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "src/cli/main.ts", "preview", "--dir", dir, "--port", String(port), "--host", HOST],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     child.stdout?.on("data", (chunk: Buffer) => {
       if (chunk.toString().includes("subjekti preview:")) done(child);
     });
@@ -152,7 +156,9 @@ function slowloris(socket: Socket): () => void {
 
 function largeHead(bytes: number): (socket: Socket) => () => void {
   const lines = Math.max(1, Math.floor(bytes / 1_000));
-  const head = `GET /api/subjekti/ HTTP/1.1\r\nHost: ${HOST}\r\n` + Array.from({ length: lines }, (_, i) => `X-Large-${i}: ${"b".repeat(985)}\r\n`).join("");
+  const head =
+    `GET /api/subjekti/ HTTP/1.1\r\nHost: ${HOST}\r\n` +
+    Array.from({ length: lines }, (_, i) => `X-Large-${i}: ${"b".repeat(985)}\r\n`).join("");
   return (socket) => {
     socket.write(head);
     return () => {};
@@ -200,7 +206,11 @@ async function mixedClient(port: number, tally: Tally, until: () => boolean): Pr
       socket.on("close", () => {
         if (reset) count(tally, "reset by the client");
         else {
-          const statuses = [...Buffer.concat(parts).toString("latin1").matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1] ?? "");
+          const statuses = [
+            ...Buffer.concat(parts)
+              .toString("latin1")
+              .matchAll(/HTTP\/1\.1 (\d{3}) /g),
+          ].map((m) => m[1] ?? "");
           if (statuses.length === 0) count(tally, "closed unanswered");
           for (const status of statuses) count(tally, status);
         }
@@ -218,10 +228,13 @@ async function ordinaryClient(port: number, tally: Tally, until: () => boolean):
   while (!until()) {
     const start = performance.now();
     const status = await new Promise<string>((done) => {
-      const req = httpRequest({ host: HOST, port, agent, path: `/api/subjekti/?limit=20&offset=${20 * (page++ % 10)}`, timeout: 15_000 }, (res) => {
-        res.resume();
-        res.on("end", () => done(String(res.statusCode)));
-      });
+      const req = httpRequest(
+        { host: HOST, port, agent, path: `/api/subjekti/?limit=20&offset=${20 * (page++ % 10)}`, timeout: 15_000 },
+        (res) => {
+          res.resume();
+          res.on("end", () => done(String(res.statusCode)));
+        },
+      );
       req.on("timeout", () => req.destroy());
       req.on("error", (error) => done(`error ${(error as NodeJS.ErrnoException).code ?? error.message}`));
       req.end();
@@ -240,7 +253,10 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 function describeTally(name: string, tally: Tally): string {
-  const statuses = [...tally.statuses].sort(([a], [b]) => a.localeCompare(b)).map(([status, n]) => `${status}: ${n}`).join(", ");
+  const statuses = [...tally.statuses]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([status, n]) => `${status}: ${n}`)
+    .join(", ");
   return `${name}: ${tally.requests} requests (${statuses})`;
 }
 
@@ -276,7 +292,9 @@ async function main(): Promise<void> {
     for (let round = 1; round <= options.rounds; round++) {
       const end = performance.now() + options.duration * 1_000;
       const over = (): boolean => performance.now() > end;
-      process.stderr.write(`soak: round ${round}: ${options.duration} s of ${options.slowloris} slowloris, ${options.large} × ${options.largeBytes} B unfinished heads, ${options.mixed} mixed clients…\n`);
+      process.stderr.write(
+        `soak: round ${round}: ${options.duration} s of ${options.slowloris} slowloris, ${options.large} × ${options.largeBytes} B unfinished heads, ${options.mixed} mixed clients…\n`,
+      );
       const slow = holdHeads(port, options.slowloris, tallies.slowloris, over, slowloris);
       const large = holdHeads(port, options.large, tallies.large, over, largeHead(options.largeBytes));
       const [ordinary] = await Promise.all([
@@ -295,7 +313,9 @@ async function main(): Promise<void> {
 
     const sorted = latencies.toSorted((a, b) => a - b);
     const lines = [
-      `machine: ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}; Node ${process.version}`,
+      `machine: ${cpus().length} cores, load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}; Node ${process.version}`,
       describeTally("slowloris connections", tallies.slowloris),
       describeTally("large unfinished heads", tallies.large),
       describeTally("mixed load", tallies.mixed),
@@ -305,7 +325,9 @@ async function main(): Promise<void> {
       describeTally("after the attack", alive),
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
-    const fiveXx = [...Object.values(tallies), alive].some((tally) => [...tally.statuses.keys()].some((status) => status.startsWith("5") && status !== "505"));
+    const fiveXx = [...Object.values(tallies), alive].some((tally) =>
+      [...tally.statuses.keys()].some((status) => status.startsWith("5") && status !== "505"),
+    );
     if (fiveXx || preview.exitCode !== null || alive.statuses.get("200") === undefined) {
       process.stderr.write("soak: FAILED (a 5xx other than 505, or the preview did not survive)\n");
       process.exitCode = 1;

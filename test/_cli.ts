@@ -12,7 +12,11 @@ export interface CliRun {
  * a preview (never, by default). The data's date is fixed (SOURCE_DATE_EPOCH) unless `env` says
  * otherwise: the descriptions carry it, and tests compare sites built from different files.
  */
-export async function runCli(args: readonly string[], env: Io["env"] = {}, untilStopped: () => Promise<unknown> = () => new Promise(() => undefined)): Promise<CliRun> {
+export async function runCli(
+  args: readonly string[],
+  env: Io["env"] = {},
+  untilStopped: () => Promise<unknown> = () => new Promise(() => undefined),
+): Promise<CliRun> {
   let [stdout, stderr] = ["", ""];
   const io: Io = {
     stdout: { write: (text: string) => (stdout += text) },

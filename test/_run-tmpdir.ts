@@ -19,7 +19,9 @@ export async function setup(): Promise<() => Promise<void>> {
         const prefix = name.replace(/-[^-]*$/, "");
         byPrefix.set(prefix, (byPrefix.get(prefix) ?? 0) + 1);
       }
-      process.stderr.write(`temporary entries the tests left (removed with the run's directory): ${[...byPrefix].map(([prefix, n]) => `${prefix} ${n}`).join(", ")}\n`);
+      process.stderr.write(
+        `temporary entries the tests left (removed with the run's directory): ${[...byPrefix].map(([prefix, n]) => `${prefix} ${n}`).join(", ")}\n`,
+      );
     }
     await rm(dir, { recursive: true, force: true });
   };

@@ -52,23 +52,37 @@ describe("problems, summaries and errors in the maintainer's language", () => {
     const english = await runCli(["validate", "--data", BAD, "--json"]);
     const croatian = await runCli(["validate", "--data", BAD, "--json"], { LANG: "hr_HR.UTF-8" });
     expect(croatian.stdout).toBe(english.stdout);
-    expect(JSON.parse(lines(english.stdout)[1] ?? "")).toMatchObject({ field: "datum_postanka", expected: { key: "expected.date" }, hint: { key: "hint.no-month", params: { month: "13" } } });
+    expect(JSON.parse(lines(english.stdout)[1] ?? "")).toMatchObject({
+      field: "datum_postanka",
+      expected: { key: "expected.date" },
+      hint: { key: "hint.no-month", params: { month: "13" } },
+    });
   });
 
   it("the summary of a valid read, with Croatian plurals and numbers", async () => {
     expect((await runCli(["validate", "--data", "data"])).stdout).toBe("5758 subjects in 1 file: valid (14 warnings)\n");
-    expect((await runCli(["validate", "--data", "data", "--lang", "hr"])).stdout).toBe("5.758 subjekata u 1 datoteci: ispravno (14 upozorenja)\n");
+    expect((await runCli(["validate", "--data", "data", "--lang", "hr"])).stdout).toBe(
+      "5.758 subjekata u 1 datoteci: ispravno (14 upozorenja)\n",
+    );
   });
 
   it("a many-of-a-kind summary: the more line and the table of kinds", async () => {
     const { stderr } = await runCli(["validate", "--data", "data", "--lang", "hr"]);
-    expect(stderr).toContain("… i još 9 takvih: upozorenje: oib: očekuje se ispravna kontrolna znamenka (ISO 7064 MOD 11,10)\nproblemi po vrsti:\n  14  upozorenje  oib  očekuje se ispravna kontrolna znamenka (ISO 7064 MOD 11,10)\n");
+    expect(stderr).toContain(
+      "… i još 9 takvih: upozorenje: oib: očekuje se ispravna kontrolna znamenka (ISO 7064 MOD 11,10)\nproblemi po vrsti:\n  14  upozorenje  oib  očekuje se ispravna kontrolna znamenka (ISO 7064 MOD 11,10)\n",
+    );
   });
 
   it("a CLI error in both languages, one line, exit 1", async () => {
     const file = "data/subjekti.json";
-    expect(await runCli(["validate", "--data", file])).toMatchObject({ code: 1, stderr: `subjekti: --data ${file} is a file: pass the directory that holds the *.json, *.ndjson, *.csv, *.xlsx and *.ods files\n` });
-    expect(await runCli(["validate", "--data", file, "--lang", "hr"])).toMatchObject({ code: 1, stderr: `subjekti: --data ${file} je datoteka: zadajte mapu s datotekama *.json, *.ndjson, *.csv, *.xlsx i *.ods\n` });
+    expect(await runCli(["validate", "--data", file])).toMatchObject({
+      code: 1,
+      stderr: `subjekti: --data ${file} is a file: pass the directory that holds the *.json, *.ndjson, *.csv, *.xlsx and *.ods files\n`,
+    });
+    expect(await runCli(["validate", "--data", file, "--lang", "hr"])).toMatchObject({
+      code: 1,
+      stderr: `subjekti: --data ${file} je datoteka: zadajte mapu s datotekama *.json, *.ndjson, *.csv, *.xlsx i *.ods\n`,
+    });
   });
 });
 
@@ -100,9 +114,13 @@ describe("the rules across records, as a maintainer meets them", () => {
     const dir = await writeSource([...BASE_SUBJECTS, twice], "json");
     const english = await runCli(["validate", "--data", dir]);
     expect(english.code).toBe(0);
-    expect(english.stderr).toBe(`${dir}/subjekti.json[3]: warning: oib: expected an OIB no other subject has, got "23557321379" (id 4 (code 0004) and id 1 (code 0001, at ${dir}/subjekti.json[0]) have the same OIB: the same institution twice?)\n`);
+    expect(english.stderr).toBe(
+      `${dir}/subjekti.json[3]: warning: oib: expected an OIB no other subject has, got "23557321379" (id 4 (code 0004) and id 1 (code 0001, at ${dir}/subjekti.json[0]) have the same OIB: the same institution twice?)\n`,
+    );
     const croatian = await runCli(["validate", "--data", dir, "--lang", "hr"]);
-    expect(croatian.stderr).toBe(`${dir}/subjekti.json[3]: upozorenje: oib: očekuje se OIB koji nema nijedan drugi subjekt, a nađeno je "23557321379" (id 4 (oznaka 0004) i id 1 (oznaka 0001, na ${dir}/subjekti.json[0]) imaju isti OIB: ista ustanova dvaput?)\n`);
+    expect(croatian.stderr).toBe(
+      `${dir}/subjekti.json[3]: upozorenje: oib: očekuje se OIB koji nema nijedan drugi subjekt, a nađeno je "23557321379" (id 4 (oznaka 0004) i id 1 (oznaka 0001, na ${dir}/subjekti.json[0]) imaju isti OIB: ista ustanova dvaput?)\n`,
+    );
     expect((await runCli(["validate", "--data", dir, "--strict"])).code).toBe(1);
   });
 
@@ -122,9 +140,13 @@ describe("the rules across records, as a maintainer meets them", () => {
     const dir = await fresh();
     const workbook = new (loadExcelJs().Workbook)();
     const sheet = workbook.addWorksheet("subjekti");
-    const [header, ...rows] = sourceText(BASE_SUBJECTS, "csv").trimEnd().split("\n").map((line) => line.split(","));
+    const [header, ...rows] = sourceText(BASE_SUBJECTS, "csv")
+      .trimEnd()
+      .split("\n")
+      .map((line) => line.split(","));
     sheet.addRow(header as string[]);
-    for (const row of rows) sheet.addRow(row.map((cell, i) => (i === 0 ? Number(cell) : cell === "true" ? true : cell === "false" ? false : cell)));
+    for (const row of rows)
+      sheet.addRow(row.map((cell, i) => (i === 0 ? Number(cell) : cell === "true" ? true : cell === "false" ? false : cell)));
     sheet.getCell("C2").value = new Date(Date.UTC(1999, 11, 31));
     await workbook.xlsx.writeFile(join(dir, "subjekti.xlsx"));
     const { stderr } = await runCli(["validate", "--data", dir]);
@@ -140,9 +162,15 @@ describe("what the tool says of the run and the machine, in both languages", () 
     const data = await three();
     const out = join(await fresh(), "site");
     const warning = (await runCli(["build", "--data", data, "--out", out, "--quiet", "--no-cache"])).stderr;
-    expect(warning).toBe('subjekti: warning: no licence is declared: the published description (the landing page, datapackage.json, the DCAT catalogue) names none; add datapackage.json with "licenses" to the data directory (docs/open-data.md)\n');
+    expect(warning).toBe(
+      'subjekti: warning: no licence is declared: the published description (the landing page, datapackage.json, the DCAT catalogue) names none; add datapackage.json with "licenses" to the data directory (docs/open-data.md)\n',
+    );
     const croatian = await runCli(["build", "--data", data, "--out", out, "--quiet", "--no-cache", "--lang", "hr"]);
-    expect(croatian).toMatchObject({ code: 0, stderr: 'subjekti: upozorenje: licenca nije navedena: objavljeni opis (naslovna stranica, datapackage.json, DCAT katalog) ne navodi nijednu; dodajte datapackage.json s "licenses" u mapu podataka (docs/open-data.md)\n' });
+    expect(croatian).toMatchObject({
+      code: 0,
+      stderr:
+        'subjekti: upozorenje: licenca nije navedena: objavljeni opis (naslovna stranica, datapackage.json, DCAT katalog) ne navodi nijednu; dodajte datapackage.json s "licenses" u mapu podataka (docs/open-data.md)\n',
+    });
   });
 
   it("an output another build is writing -> one line naming the holder, exit 1", async () => {
@@ -152,9 +180,15 @@ describe("what the tool says of the run and the machine, in both languages", () 
     await writeFile(join(here, ".site.lock"), JSON.stringify({ pid: process.pid, host: hostname(), command: "build", since }));
     const out = join(here, "site");
     const english = await runCli(["build", "--data", data, "--out", out, "--quiet"]);
-    expect(english).toMatchObject({ code: 1, stderr: `subjekti: --out ${out} is being written by process ${process.pid} (subjekti build since ${since}): wait for it to finish, or pass --wait to wait for it\n` });
+    expect(english).toMatchObject({
+      code: 1,
+      stderr: `subjekti: --out ${out} is being written by process ${process.pid} (subjekti build since ${since}): wait for it to finish, or pass --wait to wait for it\n`,
+    });
     const croatian = await runCli(["build", "--data", data, "--out", out, "--quiet", "--lang", "hr"]);
-    expect(croatian).toMatchObject({ code: 1, stderr: `subjekti: --out ${out} upravo piše proces ${process.pid} (subjekti build od ${since}): pričekajte da završi ili zadajte --wait da se pričeka\n` });
+    expect(croatian).toMatchObject({
+      code: 1,
+      stderr: `subjekti: --out ${out} upravo piše proces ${process.pid} (subjekti build od ${since}): pričekajte da završi ili zadajte --wait da se pričeka\n`,
+    });
   });
 
   it("a machine error (a file where --out's directory belongs) -> one line naming the place, exit 1", async () => {
@@ -162,9 +196,15 @@ describe("what the tool says of the run and the machine, in both languages", () 
     const file = join(await fresh(), "file");
     await writeFile(file, "x");
     const english = await runCli(["build", "--data", data, "--out", join(file, "site"), "--quiet", "--no-cache"]);
-    expect(english).toMatchObject({ code: 1, stderr: `subjekti: ${file}: a file where a directory belongs; remove it or pick another directory\n` });
+    expect(english).toMatchObject({
+      code: 1,
+      stderr: `subjekti: ${file}: a file where a directory belongs; remove it or pick another directory\n`,
+    });
     const croatian = await runCli(["build", "--data", data, "--out", join(file, "site"), "--quiet", "--no-cache", "--lang", "hr"]);
-    expect(croatian).toMatchObject({ code: 1, stderr: `subjekti: ${file}: datoteka na mjestu gdje treba biti mapa; uklonite je ili odaberite drugu mapu\n` });
+    expect(croatian).toMatchObject({
+      code: 1,
+      stderr: `subjekti: ${file}: datoteka na mjestu gdje treba biti mapa; uklonite je ili odaberite drugu mapu\n`,
+    });
   });
 });
 
@@ -173,7 +213,8 @@ describe("the maintainer's day in Croatian: export's refusals, the known warning
     const here = await fresh();
     expect(await runCli(["export", "--data", "data", "--out", "data/x.xlsx", "--lang", "hr"])).toMatchObject({
       code: 1,
-      stderr: "subjekti: --out data/x.xlsx je unutar --data data: sljedeća bi ga izgradnja čitala uz izvore iz kojih je nastao, svaki zapis dvaput; izvezite ga drugdje pa njime zamijenite izvore (subjekti export --out x.xlsx, zatim ga premjestite u data i uklonite izvore koje zamjenjuje)\n",
+      stderr:
+        "subjekti: --out data/x.xlsx je unutar --data data: sljedeća bi ga izgradnja čitala uz izvore iz kojih je nastao, svaki zapis dvaput; izvezite ga drugdje pa njime zamijenite izvore (subjekti export --out x.xlsx, zatim ga premjestite u data i uklonite izvore koje zamjenjuje)\n",
     });
     expect(await runCli(["export", "--data", "data", "--out", join(here, "missing", "x.xlsx"), "--lang", "hr"])).toMatchObject({
       code: 1,
@@ -181,7 +222,11 @@ describe("the maintainer's day in Croatian: export's refusals, the known warning
     });
     const format = await runCli(["export", "--data", "data", "--out", join(here, "x.csv"), "--format", "xlsx", "--lang", "hr"]);
     expect(format.code).toBe(2);
-    expect(format.stderr).toMatch(new RegExp(`^greška: --out ${join(here, "x.csv")} ne završava s \\.xlsx, a --format xlsx piše taj oblik: izgradnja bi ga čitala kao \\.csv; nazovite ga \\.xlsx\\n`));
+    expect(format.stderr).toMatch(
+      new RegExp(
+        `^greška: --out ${join(here, "x.csv")} ne završava s \\.xlsx, a --format xlsx piše taj oblik: izgradnja bi ga čitala kao \\.csv; nazovite ga \\.xlsx\\n`,
+      ),
+    );
   });
 
   it("validate --accept, then the known warnings counted in one line and the summary, in Croatian", async () => {
@@ -189,7 +234,9 @@ describe("the maintainer's day in Croatian: export's refusals, the known warning
     await mkdir(data);
     await copyFile("data/subjekti.json", join(data, "subjekti.json"));
     const known = join(data, "known-problems.json");
-    expect((await runCli(["validate", "--data", data, "--accept", "--lang", "hr"])).stdout).toBe(`14 upozorenja prihvaćeno kao poznato u ${known}: pregledajte datoteku i predajte je (commit) zajedno s podacima\n`);
+    expect((await runCli(["validate", "--data", data, "--accept", "--lang", "hr"])).stdout).toBe(
+      `14 upozorenja prihvaćeno kao poznato u ${known}: pregledajte datoteku i predajte je (commit) zajedno s podacima\n`,
+    );
     expect(await runCli(["validate", "--data", data, "--lang", "hr"])).toMatchObject({
       code: 0,
       stderr: `14 poznatih upozorenja, prihvaćenih u ${known} (nisu ispisana; subjekti validate --accept bilježi trenutačna)\n`,
@@ -204,7 +251,10 @@ describe("every problem at once, in Croatian", () => {
     if (first === undefined) throw new Error("no subject");
     const fields = Object.keys(first);
     const header = [...fields.map((f) => (f === "oib" ? "OIB" : f)), "napomena"];
-    const rows = [[...fields.map((f) => first[f]), "provjeriti"], [...fields.map((f) => ({ ...first, id: 3, jedinstvena_oznaka: "0003", datum_postanka: "2023-02-30" })[f]), ""]];
+    const rows = [
+      [...fields.map((f) => first[f]), "provjeriti"],
+      [...fields.map((f) => ({ ...first, id: 3, jedinstvena_oznaka: "0003", datum_postanka: "2023-02-30" })[f]), ""],
+    ];
     const dir = await fresh();
     await writeFile(join(dir, "x.csv"), [header, ...rows].map((row) => row.map(String).join(";")).join("\r\n"));
     const { code, stderr } = await runCli(["validate", "--data", dir, "--lang", "hr"]);
@@ -246,7 +296,9 @@ describe("every problem at once, in Croatian", () => {
     });
     expect(await runCli(["validate", "--data", dir, "--strict", "--lang", "hr"])).toMatchObject({
       code: 1,
-      stderr: expect.stringMatching(/\n {2}2 {2}greška {2}oib {2}OIB u brojčanoj ćeliji \(očekuje se 11 znamenaka u tekstnoj ćeliji\)\nsubjekti: 2 greške u podacima; ništa nije zapisano\n$/),
+      stderr: expect.stringMatching(
+        /\n {2}2 {2}greška {2}oib {2}OIB u brojčanoj ćeliji \(očekuje se 11 znamenaka u tekstnoj ćeliji\)\nsubjekti: 2 greške u podacima; ništa nije zapisano\n$/,
+      ),
     });
   });
 
@@ -255,8 +307,20 @@ describe("every problem at once, in Croatian", () => {
     if (a === undefined || b === undefined || c === undefined) throw new Error("three subjects expected");
     const out = join(await fresh(), "site");
     const first = await runCli(["build", "--data", await writeSource([a, b, c], "json"), "--out", out, "--lang", "hr"]);
-    expect(first.stdout).toContain("\npromjene: novi slijed promjena počinje brojem 1 (prethodno stanje nije nađeno: --previous <url> nastavlja slijed objavljenog sjedišta)\n");
-    const second = await runCli(["build", "--data", await writeSource([a, { ...b, naziv_subjekta: "Novo ime" }], "json"), "--out", out, "--lang", "hr"]);
-    expect(second.stdout).toMatch(/\nsubjekti od prošle izgradnje: 0 dodanih, 1 uklonjen, 1 promijenjen \(slijed promjena: broj 1 -> 2, razlika [^)]+\)\n/);
+    expect(first.stdout).toContain(
+      "\npromjene: novi slijed promjena počinje brojem 1 (prethodno stanje nije nađeno: --previous <url> nastavlja slijed objavljenog sjedišta)\n",
+    );
+    const second = await runCli([
+      "build",
+      "--data",
+      await writeSource([a, { ...b, naziv_subjekta: "Novo ime" }], "json"),
+      "--out",
+      out,
+      "--lang",
+      "hr",
+    ]);
+    expect(second.stdout).toMatch(
+      /\nsubjekti od prošle izgradnje: 0 dodanih, 1 uklonjen, 1 promijenjen \(slijed promjena: broj 1 -> 2, razlika [^)]+\)\n/,
+    );
   });
 });

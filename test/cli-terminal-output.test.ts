@@ -28,7 +28,10 @@ describe("terminal output escapes control and bidi characters", () => {
     const records = JSON.parse(await readFile(join(FIXTURE_DATA, "subjekti.json"), "utf8")) as Record<string, unknown>[];
     const data = join(root, "data");
     await mkdir(data);
-    await writeFile(join(data, "subjekti.json"), JSON.stringify(records.map((record, i) => (i === 0 ? { ...record, oib: `1${HOSTILE}` } : record))));
+    await writeFile(
+      join(data, "subjekti.json"),
+      JSON.stringify(records.map((record, i) => (i === 0 ? { ...record, oib: `1${HOSTILE}` } : record))),
+    );
     for (const args of [[], ["--json"]]) {
       const run = await runCli(["validate", "--data", data, ...args]);
       expect(run.code).toBe(1);

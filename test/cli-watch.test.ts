@@ -28,21 +28,33 @@ describe("preview --watch", () => {
     const subjects = (JSON.parse(await readFile("data/subjekti.json", "utf8")) as Record<string, unknown>[]).slice(0, 30);
     await writeFile(join(data, "subjekti.json"), JSON.stringify(subjects));
     const port = await freePort();
-    expect((await runCli(["build", "--data", data, "--out", dist, "--no-cache", "--quiet", "--base-url", `http://127.0.0.1:${port}`])).code).toBe(0);
+    expect(
+      (await runCli(["build", "--data", data, "--out", dist, "--no-cache", "--quiet", "--base-url", `http://127.0.0.1:${port}`])).code,
+    ).toBe(0);
     let stop: () => void = () => undefined;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
     const running = runCli(["preview", "--dir", dist, "--port", String(port), "--watch", "--data", data], {}, () => stopped);
     const url = `http://127.0.0.1:${port}/api/subjekti/?limit=1`;
-    const first = async (): Promise<string> => ((await (await fetch(url)).json()) as { results: { naziv_subjekta: string }[] }).results[0]?.naziv_subjekta ?? "";
+    const first = async (): Promise<string> =>
+      ((await (await fetch(url)).json()) as { results: { naziv_subjekta: string }[] }).results[0]?.naziv_subjekta ?? "";
     try {
       await eventually(async () => (await fetch(url).catch(() => null))?.status === 200);
-      await writeFile(join(data, "subjekti.json"), JSON.stringify([{ ...subjects[0], naziv_subjekta: "Uređeno ime" }, ...subjects.slice(1)]));
+      await writeFile(
+        join(data, "subjekti.json"),
+        JSON.stringify([{ ...subjects[0], naziv_subjekta: "Uređeno ime" }, ...subjects.slice(1)]),
+      );
       await eventually(async () => (await first()) === "Uređeno ime");
       // A broken save: the problem is printed, the site stays as it was.
-      await writeFile(join(data, "subjekti.json"), JSON.stringify([{ ...subjects[0], naziv_subjekta: "Pokvareno", oib: "123" }, ...subjects.slice(1)]));
+      await writeFile(
+        join(data, "subjekti.json"),
+        JSON.stringify([{ ...subjects[0], naziv_subjekta: "Pokvareno", oib: "123" }, ...subjects.slice(1)]),
+      );
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(await first()).toBe("Uređeno ime");
-      await writeFile(join(data, "subjekti.json"), JSON.stringify([{ ...subjects[0], naziv_subjekta: "Popravljeno" }, ...subjects.slice(1)]));
+      await writeFile(
+        join(data, "subjekti.json"),
+        JSON.stringify([{ ...subjects[0], naziv_subjekta: "Popravljeno" }, ...subjects.slice(1)]),
+      );
       await eventually(async () => (await first()) === "Popravljeno");
     } finally {
       stop();

@@ -54,7 +54,8 @@ describe("environment errors: one line with what to do, exit 1", () => {
     expect(await runCli([command, "--data", "package.json", ...(command === "build" ? ["--out", join(work, "never")] : [])])).toEqual({
       code: 1,
       stdout: "",
-      stderr: "subjekti: --data package.json is a file: pass the directory that holds the *.json, *.ndjson, *.csv, *.xlsx and *.ods files\n",
+      stderr:
+        "subjekti: --data package.json is a file: pass the directory that holds the *.json, *.ndjson, *.csv, *.xlsx and *.ods files\n",
     });
   });
 
@@ -64,7 +65,10 @@ describe("environment errors: one line with what to do, exit 1", () => {
     const port = (busy.address() as { port: number }).port;
     try {
       const { code, stderr } = await runCli(["preview", "--dir", site, "--port", String(port)]);
-      expect({ code, stderr }).toEqual({ code: 1, stderr: `subjekti: port ${port} on 127.0.0.1 is in use: pass another --port (or --port 0 for any free one)\n` });
+      expect({ code, stderr }).toEqual({
+        code: 1,
+        stderr: `subjekti: port ${port} on 127.0.0.1 is in use: pass another --port (or --port 0 for any free one)\n`,
+      });
     } finally {
       busy.close();
     }
@@ -72,7 +76,11 @@ describe("environment errors: one line with what to do, exit 1", () => {
 
   it("a PORT that is not a port", async () => {
     const { code, stderr } = await runCli(["preview", "--dir", site], { PORT: "http" });
-    expect({ code, stderr }).toEqual({ code: 1, stderr: 'subjekti: PORT=http in the environment: expected a port from 0 to 65535 (0: any free one), got "http"; unset it or pass --port\n' });
+    expect({ code, stderr }).toEqual({
+      code: 1,
+      stderr:
+        'subjekti: PORT=http in the environment: expected a port from 0 to 65535 (0: any free one), got "http"; unset it or pass --port\n',
+    });
   });
 });
 
@@ -82,7 +90,12 @@ describe("the preview's address", () => {
     let stop = (): void => undefined;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
     let printed = "";
-    const io = { stdout: { write: (text: string) => (printed += text) }, stderr: { write: (text: string) => (printed += text) }, env, untilStopped: () => stopped };
+    const io = {
+      stdout: { write: (text: string) => (printed += text) },
+      stderr: { write: (text: string) => (printed += text) },
+      env,
+      untilStopped: () => stopped,
+    };
     const { main } = await import("../src/cli/main.ts");
     const running = main(["preview", "--dir", site, ...args], io);
     for (let i = 0; i < 400 && !printed.includes("\n"); i++) await new Promise((resolve) => setTimeout(resolve, 25));

@@ -14,15 +14,32 @@ import { snapshotTree, tempDir } from "./_tree.ts";
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "..");
-const BUILD_ARGS = ["build", "--data", join(ROOT, "test/fixtures/small-site"), "--base-url", "https://subjekti.example", "--no-cache", "--quiet", "--threads", "1"];
+const BUILD_ARGS = [
+  "build",
+  "--data",
+  join(ROOT, "test/fixtures/small-site"),
+  "--base-url",
+  "https://subjekti.example",
+  "--no-cache",
+  "--quiet",
+  "--threads",
+  "1",
+];
 
 let work: string;
 let pkg: string;
 
 /** `node <pkg>/bin/subjekti.js <args>` from a directory outside the repository, the data's date fixed as runCli fixes it; never rejects. */
-async function subjekti(args: readonly string[], bin = join(pkg, "bin/subjekti.js")): Promise<{ code: number; stdout: string; stderr: string }> {
+async function subjekti(
+  args: readonly string[],
+  bin = join(pkg, "bin/subjekti.js"),
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: work, encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: "1700000000" } });
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      cwd: work,
+      encoding: "utf8",
+      env: { ...process.env, SOURCE_DATE_EPOCH: "1700000000" },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -33,7 +50,13 @@ async function subjekti(args: readonly string[], bin = join(pkg, "bin/subjekti.j
 beforeAll(async () => {
   work = await tempDir("subjekti-compiled-");
   pkg = join(work, "package");
-  await run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json"), "--outDir", join(pkg, "lib")]);
+  await run(process.execPath, [
+    join(ROOT, "node_modules/typescript/bin/tsc"),
+    "-p",
+    join(ROOT, "tsconfig.build.json"),
+    "--outDir",
+    join(pkg, "lib"),
+  ]);
   await mkdir(join(pkg, "bin"));
   await copyFile(join(ROOT, "bin/subjekti.js"), join(pkg, "bin/subjekti.js"));
   // package.json makes lib/*.js ES modules, as in the installed package.
@@ -50,7 +73,15 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
   it("lib/ holds JavaScript only, the thread entries beside what they load, and no edge function", async () => {
     const lib = await readdir(join(pkg, "lib"), { recursive: true });
     expect(lib.filter((name) => name.endsWith(".ts"))).toEqual([]);
-    expect(lib).toEqual(expect.arrayContaining(["cli/main.js", "threads/module-thread.mjs", "data/read/render-block.js", "threads/shard-writer-thread.mjs", "threads/pool-thread.mjs"]));
+    expect(lib).toEqual(
+      expect.arrayContaining([
+        "cli/main.js",
+        "threads/module-thread.mjs",
+        "data/read/render-block.js",
+        "threads/shard-writer-thread.mjs",
+        "threads/pool-thread.mjs",
+      ]),
+    );
     expect(lib.filter((name) => name.startsWith("edge"))).toEqual([]);
   });
 
@@ -65,7 +96,10 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
     const [compiledOut, sourceOut] = [join(work, "compiled-site"), join(work, "source-site")];
     const built = await subjekti([...BUILD_ARGS, "--out", compiledOut]);
     // The fixture declares no licence: the one warning the build gives for it.
-    expect({ ...built, stderr: built.stderr.replace(/^subjekti: warning: no licence is declared.*\n/m, "") }).toMatchObject({ code: 0, stderr: "" });
+    expect({ ...built, stderr: built.stderr.replace(/^subjekti: warning: no licence is declared.*\n/m, "") }).toMatchObject({
+      code: 0,
+      stderr: "",
+    });
     expect(built.stdout).toMatch(/^built 47 subjects into /);
     expect((await runCli([...BUILD_ARGS, "--out", sourceOut])).code).toBe(0);
     const compiled = await snapshotTree(compiledOut);
@@ -90,11 +124,18 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
     async function modulesLoaded(args: readonly string[]): Promise<{ code: number; modules: string[] }> {
       const hook = join(work, "log-modules.mjs");
       const log = join(work, `modules-${args.join("_")}.txt`);
-      await writeFile(hook, `import { appendFileSync } from "node:fs";\nexport async function resolve(specifier, context, next) {\n  const resolved = await next(specifier, context);\n  appendFileSync(${JSON.stringify(log)}, resolved.url + "\\n");\n  return resolved;\n}\n`);
+      await writeFile(
+        hook,
+        `import { appendFileSync } from "node:fs";\nexport async function resolve(specifier, context, next) {\n  const resolved = await next(specifier, context);\n  appendFileSync(${JSON.stringify(log)}, resolved.url + "\\n");\n  return resolved;\n}\n`,
+      );
       const register = `import { register } from "node:module"; register(${JSON.stringify(`file://${hook}`)});`;
       let code = 0;
       try {
-        await run(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(register)}`, join(pkg, "bin/subjekti.js"), ...args], { cwd: work });
+        await run(
+          process.execPath,
+          ["--import", `data:text/javascript,${encodeURIComponent(register)}`, join(pkg, "bin/subjekti.js"), ...args],
+          { cwd: work },
+        );
       } catch (error) {
         code = (error as { code: number }).code;
       }

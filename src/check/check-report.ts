@@ -11,25 +11,37 @@ const SHOWN_FAILURES = 20;
 export function formatReport(report: CheckReport): string[] {
   const lines: string[] = [];
   for (const failure of report.failures.slice(0, SHOWN_FAILURES)) lines.push(...failureLines(failure));
-  if (report.failures.length > SHOWN_FAILURES) lines.push(`… and ${report.failures.length - SHOWN_FAILURES} more requests that differ (--json lists them all)`);
+  if (report.failures.length > SHOWN_FAILURES)
+    lines.push(`… and ${report.failures.length - SHOWN_FAILURES} more requests that differ (--json lists them all)`);
   if (report.baseUrl !== report.origin) {
-    lines.push(`note: the site was built for ${report.baseUrl}; on ${report.origin} every page is derived from the records, so the pre-rendered files were not read (check ${report.baseUrl} for them)`);
+    lines.push(
+      `note: the site was built for ${report.baseUrl}; on ${report.origin} every page is derived from the records, so the pre-rendered files were not read (check ${report.baseUrl} for them)`,
+    );
   }
   if (report.fromFiles !== null && report.fromFiles.notFromFiles.length > 0) {
     const { expected, notFromFiles } = report.fromFiles;
-    lines.push(`${notFromFiles.length} of ${expected} answers that nginx should send from the site's files came from subjekti serve (no ${SOURCE_HEADER_NAME}: file), such as ${notFromFiles[0]}: the nginx configuration is older than the build; run subjekti nginx again, nginx -t, and reload nginx`);
+    lines.push(
+      `${notFromFiles.length} of ${expected} answers that nginx should send from the site's files came from subjekti serve (no ${SOURCE_HEADER_NAME}: file), such as ${notFromFiles[0]}: the nginx configuration is older than the build; run subjekti nginx again, nginx -t, and reload nginx`,
+    );
   } else if (report.fromFiles !== null) {
     lines.push(`all ${report.fromFiles.expected} answers that nginx should send from the site's files came from files`);
   }
   if (report.deadline !== null) {
     const { ms, unchecked } = report.deadline;
-    lines.push(`stopped at the deadline of ${ms / 1000} s: ${unchecked} of ${report.total} requests were not checked (pass a longer --deadline, or --sample n)`);
+    lines.push(
+      `stopped at the deadline of ${ms / 1000} s: ${unchecked} of ${report.total} requests were not checked (pass a longer --deadline, or --sample n)`,
+    );
   }
-  const kinds = Object.entries(report.checked).map(([kind, n]) => `${n} ${kind}`).join(", ");
+  const kinds = Object.entries(report.checked)
+    .map(([kind, n]) => `${n} ${kind}`)
+    .join(", ");
   const stale = report.fromFiles?.notFromFiles.length ?? 0;
-  const verdict = report.failures.length === 0 ? (stale === 0 ? "all match" : `all match, ${stale} not from files`) : `${report.failures.length} differ`;
+  const verdict =
+    report.failures.length === 0 ? (stale === 0 ? "all match" : `all match, ${stale} not from files`) : `${report.failures.length} differ`;
   const checked = report.deadline === null ? "" : ` (${report.total - report.deadline.unchecked} checked before the deadline)`;
-  lines.push(`${report.origin} against ${report.dir} (${report.count} subjects): ${report.total} requests${checked} (${kinds}) in ${report.seconds.toFixed(1)} s: ${verdict}`);
+  lines.push(
+    `${report.origin} against ${report.dir} (${report.count} subjects): ${report.total} requests${checked} (${kinds}) in ${report.seconds.toFixed(1)} s: ${verdict}`,
+  );
   return lines;
 }
 
@@ -37,7 +49,9 @@ function failureLines(failure: Failure): string[] {
   return [
     `${failure.method} ${failure.url} (${failure.kind}):`,
     ...failure.differences.flatMap((d) =>
-      d.what === "body" ? [`  body: first difference at byte ${d.offset ?? 0}`, `    expected: ${d.expected}`, `    got:      ${d.got}`] : [`  ${d.what}: expected ${d.expected}, got ${d.got}`],
+      d.what === "body"
+        ? [`  body: first difference at byte ${d.offset ?? 0}`, `    expected: ${d.expected}`, `    got:      ${d.got}`]
+        : [`  ${d.what}: expected ${d.expected}, got ${d.got}`],
     ),
   ];
 }

@@ -108,7 +108,12 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
   const origin = deploymentOrigin(options.url);
   const manifest = await readSiteManifest(options.dir);
   const site = localSite(options.dir, manifest);
-  const probes = planProbes(manifest, { sample: options.sample, seed: options.seed, etags: options.etags, subject: await firstSubject(site, manifest) });
+  const probes = planProbes(manifest, {
+    sample: options.sample,
+    seed: options.seed,
+    etags: options.etags,
+    subject: await firstSubject(site, manifest),
+  });
   const started = performance.now();
   /** Plan index -> that request's failure. */
   const failed = new Map<number, Failure>();
@@ -149,7 +154,13 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
         unreachable ??= result.unreachable;
         return;
       }
-      if (result.differences.length > 0) failed.set(index, { kind: probe.kind, method: probe.method, url: `${origin.origin}${probe.target}`, differences: result.differences });
+      if (result.differences.length > 0)
+        failed.set(index, {
+          kind: probe.kind,
+          method: probe.method,
+          url: `${origin.origin}${probe.target}`,
+          differences: result.differences,
+        });
       if (result.source !== undefined) marked = true;
       if (filesAnswer && (probe.kind === "pre-rendered" || probe.kind === "published") && probe.ifNoneMatchExpected !== true) {
         fileExpected.push(index);
@@ -171,7 +182,8 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
             }
             differences = [{ what: "answer", expected: "status 200", got: describeError(error) }];
           }
-          if (differences.length > 0) downloadFailures.push({ kind: "download", method: "GET", url: `${origin.origin}${path}`, differences });
+          if (differences.length > 0)
+            downloadFailures.push({ kind: "download", method: "GET", url: `${origin.origin}${path}`, differences });
         }
       }
     }
@@ -181,7 +193,10 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
   }
   if (unreachable !== undefined) {
     const via = options.connect === undefined ? "" : ` (connecting to ${options.connect.host}:${options.connect.port})`;
-    throw failure("UNREACHABLE", msg("error.unreachable", { where: `${origin.origin}${via}`, detail: describeError(unreachable), hint: connectionHint(unreachable) }));
+    throw failure(
+      "UNREACHABLE",
+      msg("error.unreachable", { where: `${origin.origin}${via}`, detail: describeError(unreachable), hint: connectionHint(unreachable) }),
+    );
   }
   // Settled in any order: reported in the plan's.
   const failures = [...[...failed.keys()].sort((a, b) => a - b).map((index) => failed.get(index) as Failure), ...downloadFailures];
@@ -195,7 +210,12 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
     total: probes.length + downloads,
     matched: probes.length + downloads - failures.length,
     failures,
-    fromFiles: marked ? { expected: fileExpected.length, notFromFiles: [...notFromFile].sort((a, b) => a - b).map((index) => `${origin.origin}${(probes[index] as Probe).target}`) } : null,
+    fromFiles: marked
+      ? {
+          expected: fileExpected.length,
+          notFromFiles: [...notFromFile].sort((a, b) => a - b).map((index) => `${origin.origin}${(probes[index] as Probe).target}`),
+        }
+      : null,
     seconds: (performance.now() - started) / 1000,
     deadline: pastDeadline && deadlineMs !== undefined ? { ms: deadlineMs, unchecked } : null,
   };
@@ -205,13 +225,22 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
  * How a download as served differs from the build's: the status, its size and its SHA-256 (the
  * manifest's, which the build computed from the same bytes), and the strong ETag every host sends.
  */
-export function checkDownload(download: Download, got: { readonly status: number; readonly headers: ReadonlyMap<string, string>; readonly body: Uint8Array }): { what: string; expected: string; got: string }[] {
+export function checkDownload(
+  download: Download,
+  got: { readonly status: number; readonly headers: ReadonlyMap<string, string>; readonly body: Uint8Array },
+): { what: string; expected: string; got: string }[] {
   const differences: { what: string; expected: string; got: string }[] = [];
   if (got.status !== 200) return [{ what: "status", expected: "200", got: String(got.status) }];
-  if (got.body.length !== download.bytes) differences.push({ what: "bytes", expected: String(download.bytes), got: String(got.body.length) });
+  if (got.body.length !== download.bytes)
+    differences.push({ what: "bytes", expected: String(download.bytes), got: String(got.body.length) });
   const sha256 = createHash("sha256").update(got.body).digest("hex");
   if (sha256 !== download.sha256) differences.push({ what: "sha256", expected: download.sha256, got: sha256 });
-  if (got.headers.get("access-control-allow-origin") !== "*") differences.push({ what: "access-control-allow-origin", expected: "*", got: got.headers.get("access-control-allow-origin") ?? "(none)" });
+  if (got.headers.get("access-control-allow-origin") !== "*")
+    differences.push({
+      what: "access-control-allow-origin",
+      expected: "*",
+      got: got.headers.get("access-control-allow-origin") ?? "(none)",
+    });
   return differences;
 }
 
@@ -252,19 +281,32 @@ async function checkProbe(
   } catch (error) {
     if (error instanceof RequestBound && error.kind === "deadline") return { deadline: true };
     if (isConnectionError(error)) return { unreachable: error };
-    const got = error instanceof RequestBound && error.kind === "size" ? `${describeError(error)} (${expectedBytes} expected)` : describeError(error);
+    const got =
+      error instanceof RequestBound && error.kind === "size" ? `${describeError(error)} (${expectedBytes} expected)` : describeError(error);
     return { differences: [{ what: "answer", expected: `status ${expected.status}`, got }], source: undefined };
   }
 }
 
 /** What the core answers to this request on `origin` from the built site's files. */
-async function expectedAnswer(probe: Probe, headers: Readonly<Record<string, string>>, origin: URL, site: SiteHost<Uint8Array>): Promise<SendAnswer> {
+async function expectedAnswer(
+  probe: Probe,
+  headers: Readonly<Record<string, string>>,
+  origin: URL,
+  site: SiteHost<Uint8Array>,
+): Promise<SendAnswer> {
   const answer = await answerRequest(
     { method: probe.method, target: probe.target, scheme: origin.protocol.slice(0, -1), host: origin.host, headers: new Headers(headers) },
     site,
   );
   if (answer.kind !== "send") throw new Error(`the core leaves ${probe.target} to the static site; subjekti check asks only the API`);
   // The built site itself cannot answer: there is nothing to compare against.
-  if (answer.status === 503) throw failure("NO_SITE", msg("error.site-cannot-answer", { target: probe.target, detail: answer.body instanceof Uint8Array ? new TextDecoder().decode(answer.body) : "503" }));
+  if (answer.status === 503)
+    throw failure(
+      "NO_SITE",
+      msg("error.site-cannot-answer", {
+        target: probe.target,
+        detail: answer.body instanceof Uint8Array ? new TextDecoder().decode(answer.body) : "503",
+      }),
+    );
   return answer;
 }

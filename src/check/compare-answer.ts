@@ -80,7 +80,10 @@ export function compareAnswer(expected: SendAnswer, got: ReceivedAnswer): Differ
 /** Vary as a set of names: CDNs that compress add `Accept-Encoding`, which keys their cache and changes no answer. */
 function sameVary(expected: string | undefined, got: string | undefined): boolean {
   const names = (value: string | undefined): string[] =>
-    (value ?? "").split(",").map((n) => n.trim().toLowerCase()).filter((n) => n !== "" && n !== "accept-encoding");
+    (value ?? "")
+      .split(",")
+      .map((n) => n.trim().toLowerCase())
+      .filter((n) => n !== "" && n !== "accept-encoding");
   const [a, b] = [names(expected), names(got)];
   return a.length === b.length && a.every((n) => b.includes(n));
 }
@@ -97,6 +100,8 @@ function excerpt(bytes: Uint8Array, offset: number): string {
   if (bytes.length === 0) return "(empty)";
   const from = Math.max(0, offset - BEFORE);
   // Control characters escaped, so the excerpt stays on one line.
-  const text = Buffer.from(bytes.subarray(from, offset + AFTER)).toString("utf8").replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  const text = Buffer.from(bytes.subarray(from, offset + AFTER))
+    .toString("utf8")
+    .replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
   return `${from > 0 ? "…" : ""}${text}${offset + AFTER < bytes.length ? "…" : ""}`;
 }

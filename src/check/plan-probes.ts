@@ -79,7 +79,11 @@ export function planProbes(manifest: Manifest, options: PlanOptions): Probe[] {
       kind: "preflight",
       method: "OPTIONS",
       target: first,
-      headers: { Origin: "https://example.org", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "If-None-Match, X-Requested-With" },
+      headers: {
+        Origin: "https://example.org",
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "If-None-Match, X-Requested-With",
+      },
     },
     { kind: "options", method: "OPTIONS", target: COLLECTION_PATH, headers: {} },
     { kind: "redirect", method: "GET", target: `${COLLECTION_PATH.slice(0, -1)}?limit=5`, headers: {} },
@@ -94,7 +98,13 @@ export function planProbes(manifest: Manifest, options: PlanOptions): Probe[] {
 /** The router's other routes: the API root, one subject found and one missing, the filters. */
 function lookups(subject: PlanOptions["subject"]): Probe[] {
   const get = (target: string): Probe => ({ kind: "lookup", method: "GET", target, headers: {} });
-  const probes = [get("/api/"), get("/api/.json"), get(`${COLLECTION_PATH}0/`), get(collection("oib=00000000000")), get(`${COLLECTION_PATH.slice(0, -1)}.json?limit=3`)];
+  const probes = [
+    get("/api/"),
+    get("/api/.json"),
+    get(`${COLLECTION_PATH}0/`),
+    get(collection("oib=00000000000")),
+    get(`${COLLECTION_PATH.slice(0, -1)}.json?limit=3`),
+  ];
   if (subject === undefined) return probes;
   return [
     ...probes,
@@ -113,7 +123,12 @@ function preRenderedPages(manifest: Manifest): Probe[] {
     for (const limit of manifest.limits) {
       for (let page = 0; page === 0 || page * limit < manifest.count; page++) {
         const offset = page === 0 ? null : BigInt(page * limit);
-        probes.push({ kind: "pre-rendered", method: "GET", target: collection(encodeLinkQuery(formParams(form), limit, offset)), headers: {} });
+        probes.push({
+          kind: "pre-rendered",
+          method: "GET",
+          target: collection(encodeLinkQuery(formParams(form), limit, offset)),
+          headers: {},
+        });
       }
     }
   }
@@ -138,7 +153,12 @@ function samplePages(pages: readonly Probe[], size: number | undefined, random: 
 /** Pages no file holds: off the page grid, other limits and forms, clamped values, past the end, pretty-printed. */
 function derivedPages(manifest: Manifest, random: Random): Probe[] {
   const { count, maxLimit } = manifest;
-  const get = (query: string, headers: Record<string, string> = {}): Probe => ({ kind: "derived", method: "GET", target: collection(query), headers });
+  const get = (query: string, headers: Record<string, string> = {}): Probe => ({
+    kind: "derived",
+    method: "GET",
+    target: collection(query),
+    headers,
+  });
   const probes = [
     get(""),
     get(`limit=${maxLimit}`),

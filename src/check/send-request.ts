@@ -54,7 +54,9 @@ export interface TrustOptions {
  */
 export function sender(origin: URL, connections: number, timeoutMs: number, connect?: ConnectTo, trust: TrustOptions = {}): Sender {
   const https = origin.protocol === "https:";
-  const tls = https ? { ...(trust.ca === undefined ? {} : { ca: [...rootCertificates, trust.ca] }), rejectUnauthorized: trust.insecure !== true } : {};
+  const tls = https
+    ? { ...(trust.ca === undefined ? {} : { ca: [...rootCertificates, trust.ca] }), rejectUnauthorized: trust.insecure !== true }
+    : {};
   const agent = new (https ? HttpsAgent : HttpAgent)({ keepAlive: true, maxSockets: connections, ...tls });
   const request = https ? httpsRequest : httpRequest;
   const inFlight = new Set<(reason: RequestBound) => void>();
@@ -135,12 +137,22 @@ export function isConnectionError(error: unknown): boolean {
   return CONNECTION_CODES.has(code) || /CERT|^ERR_TLS_|^ERR_SSL_|SELF_SIGNED|UNABLE_TO_(?:GET|VERIFY)/.test(code);
 }
 
-const CONNECTION_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "EPROTO", "ECONNRESET"]);
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+  "EPROTO",
+  "ECONNRESET",
+]);
 
 /** What to do about a connection error, for its one line. */
 export function connectionHint(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | null)?.code ?? "";
-  if (/CERT|SELF_SIGNED|UNABLE_TO_(?:GET|VERIFY)/.test(code)) return "trust its CA with --ca <file> (PEM), or skip the certificate check with --insecure";
+  if (/CERT|SELF_SIGNED|UNABLE_TO_(?:GET|VERIFY)/.test(code))
+    return "trust its CA with --ca <file> (PEM), or skip the certificate check with --insecure";
   if (code === "EPROTO" || code.startsWith("ERR_SSL_")) return "is it http rather than https (or the other way round)?";
   if (code === "ECONNREFUSED") return "is the server running, and on this port?";
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "check the host name (or send the requests elsewhere with --connect host:port)";

@@ -9,7 +9,18 @@ import { type Target, TARGETS } from "../site/targets.ts";
 import type { LinkKind } from "../site/site-shape.ts";
 import { DEFAULT_KEEP, type KeepChanges, parseKeep } from "../feed/keep-changes.ts";
 import type { Io } from "./io.ts";
-import { baseUrl, checkDirs, originOnly, formList, limitList, positiveInt, type ReadFlags, readOptionsOf, threadCount, withReadOptions } from "./options.ts";
+import {
+  baseUrl,
+  checkDirs,
+  originOnly,
+  formList,
+  limitList,
+  positiveInt,
+  type ReadFlags,
+  readOptionsOf,
+  threadCount,
+  withReadOptions,
+} from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
 import { stoppable } from "./stop-on-signal.ts";
 
@@ -41,7 +52,10 @@ function downloadList(text: string): DownloadFormat[] {
   if (text === "none") return [];
   const formats = text.split(",").map((f) => f.trim());
   const bad = formats.filter((f) => !isDownloadFormat(f));
-  if (bad.length > 0 || formats.length === 0) throw new InvalidArgumentError(`expected some of ${DOWNLOAD_FORMATS.join(", ")} (comma-separated), or none; got "${bad.join(",") || text}"`);
+  if (bad.length > 0 || formats.length === 0)
+    throw new InvalidArgumentError(
+      `expected some of ${DOWNLOAD_FORMATS.join(", ")} (comma-separated), or none; got "${bad.join(",") || text}"`,
+    );
   return DOWNLOAD_FORMATS.filter((f) => formats.includes(f));
 }
 
@@ -86,20 +100,57 @@ export function addBuildCommand(program: Command, { io, problems, tr }: CommandC
     .option("--limits <list>", "page sizes pre-rendered as files, comma-separated", limitList, [...DEFAULT_OPTIONS.limits])
     .option("--forms <list>", "forms of ?format pre-rendered: plain, api, json", formList, [...DEFAULT_OPTIONS.forms])
     .option("--max-limit <n>", "the largest page size a request gets", positiveInt, DEFAULT_OPTIONS.maxLimit)
-    .addOption(new Option("--base-url <url>", "the public origin in links (default on Netlify: $URL in production, $DEPLOY_PRIME_URL in other contexts; else http://localhost:8080)").argParser(baseUrl))
+    .addOption(
+      new Option(
+        "--base-url <url>",
+        "the public origin in links (default on Netlify: $URL in production, $DEPLOY_PRIME_URL in other contexts; else http://localhost:8080)",
+      ).argParser(baseUrl),
+    )
     .option("--cache-control <value>", "the Cache-Control header of every answer", DEFAULT_OPTIONS.cacheControl)
     .option("-q, --quiet", "no progress bar", false)
     .option("--cache-dir <dir>", "where the build cache is kept: a rebuild re-reads only the changed records", DEFAULT_OPTIONS.cacheDir)
     .option("--no-cache", "read every record, and keep no build cache")
-    .option("--json", "print one JSON report (counts, warnings, timings, the URLs and cache tags that changed) instead of the summary", false)
+    .option(
+      "--json",
+      "print one JSON report (counts, warnings, timings, the URLs and cache tags that changed) instead of the summary",
+      false,
+    )
     .option("--threads <n>", "threads that parse and render JSON arrays (default: one per core for large inputs; 0: none)", threadCount)
-    .addOption(new Option("--links <kind>", "query: DRF's links (?limit=&offset=), for hosts that route; files: links to the page files themselves, for plain static hosts (--out becomes a link to the built tree)").choices(["query", "files"]).default("query"))
-    .addOption(new Option("--target <host>", "check the site against this host's limits before writing (default: netlify when $NETLIFY is true, else none)").choices(TARGETS))
-    .addOption(new Option("--over-limits <action>", "over the target's limits: refuse (exit 1, nothing written) or warn and build").choices(["refuse", "warn"]).default("refuse"))
-    .option("--previous <url|dir>", "where the last published change feed is read (the live site's origin, or a directory of a built site): a build in CI has no dist/ of the last deploy (default: --out)")
-    .option("--keep-changes <n|Nd>", "the change feed's history kept: the last n diffs, or those of the last N days of the data's dates (default: 90d)", keepChanges)
+    .addOption(
+      new Option(
+        "--links <kind>",
+        "query: DRF's links (?limit=&offset=), for hosts that route; files: links to the page files themselves, for plain static hosts (--out becomes a link to the built tree)",
+      )
+        .choices(["query", "files"])
+        .default("query"),
+    )
+    .addOption(
+      new Option(
+        "--target <host>",
+        "check the site against this host's limits before writing (default: netlify when $NETLIFY is true, else none)",
+      ).choices(TARGETS),
+    )
+    .addOption(
+      new Option("--over-limits <action>", "over the target's limits: refuse (exit 1, nothing written) or warn and build")
+        .choices(["refuse", "warn"])
+        .default("refuse"),
+    )
+    .option(
+      "--previous <url|dir>",
+      "where the last published change feed is read (the live site's origin, or a directory of a built site): a build in CI has no dist/ of the last deploy (default: --out)",
+    )
+    .option(
+      "--keep-changes <n|Nd>",
+      "the change feed's history kept: the last n diffs, or those of the last N days of the data's dates (default: 90d)",
+      keepChanges,
+    )
     .option("--no-feed", "write no change feed (changes/)")
-    .option("--downloads <list>", `the whole list as files under downloads/: some of ${DOWNLOAD_FORMATS.join(", ")}, or none`, downloadList, [...DEFAULT_DOWNLOADS])
+    .option(
+      "--downloads <list>",
+      `the whole list as files under downloads/: some of ${DOWNLOAD_FORMATS.join(", ")}, or none`,
+      downloadList,
+      [...DEFAULT_DOWNLOADS],
+    )
     .option("--wait", "when another build is writing --out, wait for it to finish (default: refuse at once)", false);
   withReadOptions(build).action(async (flags: BuildFlags) => {
     problems.all = flags.allProblems;
@@ -112,13 +163,19 @@ export function addBuildCommand(program: Command, { io, problems, tr }: CommandC
     const plain = await import("../site/write-plain-site.ts");
     if (options.links === "files") await plain.readPlainOut(options.outDir);
     else if (await plain.isPlainOut(options.outDir)) throw failure("OUT_IS_PLAIN", msg("error.out-is-plain", { out: options.outDir }));
-    const [{ buildSite }, { jsonReport, printBuildReport, progressBar }] = await Promise.all([import("../site/build-site.ts"), import("../site/build-report.ts")]);
+    const [{ buildSite }, { jsonReport, printBuildReport, progressBar }] = await Promise.all([
+      import("../site/build-site.ts"),
+      import("../site/build-report.ts"),
+    ]);
     const bar = options.quiet ? undefined : progressBar(io.stderr);
-    const report = await stoppable(io, tr, "build", () => buildSite(options, bar?.update, (line) => io.stderr.write(`subjekti: ${tr.say(line)}\n`)));
+    const report = await stoppable(io, tr, "build", () =>
+      buildSite(options, bar?.update, (line) => io.stderr.write(`subjekti: ${tr.say(line)}\n`)),
+    );
     bar?.done();
     for (const warning of report.overLimits) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: warning })}\n`);
     for (const note of report.notes) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: tr.say(note) })}\n`);
-    if (report.cacheWarning !== undefined) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: tr.say(report.cacheWarning) })}\n`);
+    if (report.cacheWarning !== undefined)
+      io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: tr.say(report.cacheWarning) })}\n`);
     if (flags.json) {
       // stdout holds the report alone, so it can be piped to a parser; the warnings are in it.
       io.stdout.write(jsonReport(report, options));

@@ -15,7 +15,12 @@ import { stoppable } from "./stop-on-signal.ts";
  */
 async function checkOut(out: string, data: string): Promise<void> {
   const folder = dirname(resolve(out));
-  if (!(await stat(folder).then((s) => s.isDirectory(), () => false))) {
+  if (
+    !(await stat(folder).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  ) {
     throw failure("EXPORT_NO_DIR", msg("error.export-no-dir", { out, dir: dirname(out) }));
   }
   const inside = relative(resolve(data), resolve(out));
@@ -49,7 +54,9 @@ export function addExportCommand(program: Command, { io, problems, tr }: Command
     await checkOut(flags.out, flags.data);
     const { exportRecords } = await import("../export/export-records.ts");
     const notice = (line: Message): unknown => io.stderr.write(`subjekti: ${tr.say(line)}\n`);
-    const report = await stoppable(io, tr, "export", () => exportRecords({ ...readOptionsOf(flags), format, out: flags.out, wait: flags.wait, notice }));
+    const report = await stoppable(io, tr, "export", () =>
+      exportRecords({ ...readOptionsOf(flags), format, out: flags.out, wait: flags.wait, notice }),
+    );
     await problems.print(report.warnings, report.kinds);
     io.stdout.write(`${tr.text("summary.exported", { count: report.count, out: flags.out, format })}\n`);
   });

@@ -82,12 +82,22 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const program = new Command("subjekti")
     .description("The Registry of Subjects as a static JSON API")
     .version(VERSION)
-    .addOption(new Option("--lang <language>", "the language of problems, summaries and errors: hr or en (default: the locale, LC_ALL, LC_MESSAGES or LANG; hr… is Croatian, else English)").choices(LANGUAGES))
+    .addOption(
+      new Option(
+        "--lang <language>",
+        "the language of problems, summaries and errors: hr or en (default: the locale, LC_ALL, LC_MESSAGES or LANG; hr… is Croatian, else English)",
+      ).choices(LANGUAGES),
+    )
     .showHelpAfterError()
     .exitOverride()
     // Help wraps at 80 columns on every terminal: the same text the help snapshot
     // (help-text.ts, answered without commander) and the CLI reference hold.
-    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text), getOutHelpWidth: () => 80, getErrHelpWidth: () => 80 });
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      getOutHelpWidth: () => 80,
+      getErrHelpWidth: () => 80,
+    });
   const adds = await Promise.all(commandsFor(argv).map((name) => COMMANDS[name]?.()));
   for (const add of adds) add?.(program, context);
 

@@ -37,7 +37,8 @@ const LISTEN_PARAMETERS = new Set(["ssl", "http2", "default_server", "reuseport"
 /** nginx's listen: an address, then parameters (`443 ssl http2`, `[::]:443 ssl`). */
 function listen(text: string): string {
   const [address = "", ...parameters] = text.trim().split(/\s+/);
-  if (!ADDRESS.test(address)) throw new InvalidArgumentError(`"${address}" is not a port or address:port (8080, 127.0.0.1:8080, [::1]:8080)`);
+  if (!ADDRESS.test(address))
+    throw new InvalidArgumentError(`"${address}" is not a port or address:port (8080, 127.0.0.1:8080, [::1]:8080)`);
   const bad = parameters.find((parameter) => !LISTEN_PARAMETERS.has(parameter));
   if (bad !== undefined) throw new InvalidArgumentError(`"${bad}" is not a listen parameter here (${[...LISTEN_PARAMETERS].join(", ")})`);
   return [address, ...parameters].join(" ");
@@ -46,12 +47,19 @@ function listen(text: string): string {
 /** A path nginx reads, written quoted: absolute, without quotes, `;`, braces, `$` or backslashes. */
 function pemPath(text: string): string {
   const path = resolve(text);
-  if (/[\s'"{};$\\]/.test(path)) throw new InvalidArgumentError(`"${text}": nginx's path cannot hold spaces, quotes, braces, ; $ or \\ here`);
+  if (/[\s'"{};$\\]/.test(path))
+    throw new InvalidArgumentError(`"${text}": nginx's path cannot hold spaces, quotes, braces, ; $ or \\ here`);
   return path;
 }
 
-const NAME = token("a name of lowercase letters, digits and _, starting with a letter (subjekti, subjekti_staging)", /^[a-z][a-z0-9_]{0,39}$/);
-const UPSTREAM = token("host:port or unix:/path of `subjekti serve`", /^(?:[A-Za-z0-9.-]+:\d{1,5}|\[[0-9A-Fa-f:.]+\]:\d{1,5}|unix:\/[\w./-]+)$/);
+const NAME = token(
+  "a name of lowercase letters, digits and _, starting with a letter (subjekti, subjekti_staging)",
+  /^[a-z][a-z0-9_]{0,39}$/,
+);
+const UPSTREAM = token(
+  "host:port or unix:/path of `subjekti serve`",
+  /^(?:[A-Za-z0-9.-]+:\d{1,5}|\[[0-9A-Fa-f:.]+\]:\d{1,5}|unix:\/[\w./-]+)$/,
+);
 
 function serverNames(text: string): string {
   const names = text.trim().split(/[\s,]+/);
@@ -64,19 +72,34 @@ function serverNames(text: string): string {
 export function addNginxCommand(program: Command, io: Io): void {
   program
     .command("nginx")
-    .description("print an nginx configuration (maps and a server block, for http {}) that serves the pre-rendered pages of a built site and proxies the rest to `subjekti serve`")
+    .description(
+      "print an nginx configuration (maps and a server block, for http {}) that serves the pre-rendered pages of a built site and proxies the rest to `subjekti serve`",
+    )
     .option("--dir <dir>", "the built site (nginx's root: give the path nginx will find it at)", DEFAULT_OPTIONS.outDir)
-    .option("--listen <address>", "nginx's listen: a port or address:port, then ssl, http2, default_server as needed ('443 ssl http2')", listen, "8080")
+    .option(
+      "--listen <address>",
+      "nginx's listen: a port or address:port, then ssl, http2, default_server as needed ('443 ssl http2')",
+      listen,
+      "8080",
+    )
     .option("--ssl-certificate <file>", "the certificate (PEM, chain included) for a listen with ssl", pemPath)
     .option("--ssl-certificate-key <file>", "its private key (PEM)", pemPath)
-    .option("--name <name>", "the prefix of every name the configuration gives (upstream, variables): one name per site when several share one nginx", NAME, "subjekti")
+    .option(
+      "--name <name>",
+      "the prefix of every name the configuration gives (upstream, variables): one name per site when several share one nginx",
+      NAME,
+      "subjekti",
+    )
     .option("--no-gzip", "send the answers uncompressed (default: gzip for clients that accept it)")
     .option("--server-name <names>", "nginx's server_name (_ for any)", serverNames, "_")
     .option("--upstream <address>", "where `subjekti serve` listens: host:port or unix:/path", UPSTREAM, "127.0.0.1:8081")
     .action(async (flags: NginxFlags) => {
       const root = resolve(flags.dir);
       if (/[\s'"{};$\\]/.test(root)) throw failure("BAD_DIR", msg("error.nginx-root", { dir: root }));
-      const [{ readSiteManifest }, { nginxConfig }] = await Promise.all([import("../common/read-site-manifest.ts"), import("../nginx/nginx-config.ts")]);
+      const [{ readSiteManifest }, { nginxConfig }] = await Promise.all([
+        import("../common/read-site-manifest.ts"),
+        import("../nginx/nginx-config.ts"),
+      ]);
       const manifest = await readSiteManifest(root);
       const tls = /\sssl(?:\s|$)/.test(flags.listen);
       if (tls && (flags.sslCertificate === undefined || flags.sslCertificateKey === undefined)) {

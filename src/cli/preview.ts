@@ -23,8 +23,16 @@ export function addPreviewCommand(program: Command, { io, listening, problems, t
     .option("--dir <dir>", "the built site", DEFAULT_OPTIONS.outDir)
     .option("--port <n>", "the port (default: $PORT, else 8080; 0: any free port)", port)
     .option("--host <host>", "the address to listen on (default: $HOST, else 127.0.0.1)")
-    .option("--allowed-hosts <list>", "answer only these Host names, any other with a 400, as Django's ALLOWED_HOSTS (default: every host)", allowedHostList)
-    .option("--watch", "rebuild --dir when a file under --data changes (with the options it was built with); a failed rebuild prints its problems and the last good site stays served", false)
+    .option(
+      "--allowed-hosts <list>",
+      "answer only these Host names, any other with a 400, as Django's ALLOWED_HOSTS (default: every host)",
+      allowedHostList,
+    )
+    .option(
+      "--watch",
+      "rebuild --dir when a file under --data changes (with the options it was built with); a failed rebuild prints its problems and the last good site stays served",
+      false,
+    )
     .option("--data <dir>", "the source data directory --watch follows", DEFAULT_OPTIONS.dataDir)
     .action(async (flags: PreviewFlags) => {
       const address = { host: flags.host ?? io.env["HOST"] ?? DEFAULT_HOST, port: flags.port ?? envPort(io.env["PORT"], DEFAULT_PORT) };
@@ -34,9 +42,15 @@ export function addPreviewCommand(program: Command, { io, listening, problems, t
       // the preview answers is always seen (loading the build after it left a window where a save went unwatched).
       const [{ startPreview }, rebuild] = await Promise.all([
         import("../serve/preview-server.ts"),
-        flags.watch ? Promise.all([import("./rebuild-on-change.ts"), import("../site/build-site.ts"), import("../site/build-report.ts")]) : undefined,
+        flags.watch
+          ? Promise.all([import("./rebuild-on-change.ts"), import("../site/build-site.ts"), import("../site/build-report.ts")])
+          : undefined,
       ]);
-      const running = await startPreview({ dir: flags.dir, ...address, ...(flags.allowedHosts === undefined ? {} : { allowedHosts: flags.allowedHosts }) });
+      const running = await startPreview({
+        dir: flags.dir,
+        ...address,
+        ...(flags.allowedHosts === undefined ? {} : { allowedHosts: flags.allowedHosts }),
+      });
       io.stdout.write(`subjekti preview: ${tr.text("summary.serving", { url: running.url })}\n`);
       let watching: Watching | undefined;
       if (rebuild !== undefined) {

@@ -24,7 +24,10 @@ export function problemOutput(io: Io, tr: Translator): ProblemOutput {
     all: false,
     json: false,
     async print(problems, kinds) {
-      const [{ kindKey }, { problemsAsJsonLines, summariseProblems }] = await Promise.all([import("../data/problems/problems.ts"), import("../data/problems/summarise-problems.ts")]);
+      const [{ kindKey }, { problemsAsJsonLines, summariseProblems }] = await Promise.all([
+        import("../data/problems/problems.ts"),
+        import("../data/problems/summarise-problems.ts"),
+      ]);
       if (output.json) {
         io.stdout.write(terminalLines(problemsAsJsonLines(problems)));
         return;

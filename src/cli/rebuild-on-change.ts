@@ -37,7 +37,9 @@ async function optionsOf(dataDir: string, outDir: string): Promise<BuildOptions>
     outDir,
     quiet: true,
     baseUrl: manifest?.baseUrl ?? "http://localhost:8080",
-    ...(manifest === null ? {} : { limits: manifest.limits, forms: manifest.forms, maxLimit: manifest.maxLimit, cacheControl: manifest.cacheControl }),
+    ...(manifest === null
+      ? {}
+      : { limits: manifest.limits, forms: manifest.forms, maxLimit: manifest.maxLimit, cacheControl: manifest.cacheControl }),
     // The change feed is the published builds' history: a preview's saves are not sequences of it.
     feed: false,
   };
@@ -61,7 +63,9 @@ export function rebuildOnChange(dataDir: string, outDir: string, { io, problems,
   const rebuild = async (): Promise<void> => {
     try {
       // A build of the same output run by hand meanwhile is waited for, not refused: the watcher rebuilds after it.
-      const report = await buildSite({ ...(await optionsOf(dataDir, outDir)), wait: true }, undefined, (line) => io.stderr.write(`subjekti preview: ${tr.say(line)}\n`));
+      const report = await buildSite({ ...(await optionsOf(dataDir, outDir)), wait: true }, undefined, (line) =>
+        io.stderr.write(`subjekti preview: ${tr.say(line)}\n`),
+      );
       io.stdout.write(`subjekti preview: ${tr.text("summary.rebuilt", { summary: summarise(report, { outDir }, tr) })}\n`);
     } catch (error) {
       if (error instanceof DataError) await problems.print(error.problems, error.kinds);

@@ -29,7 +29,12 @@ interface ServeFlags {
 }
 
 /** Adds `serve` to the program; `listening` learns the address before it is bound (for the CLI's error lines). */
-export function addServeCommand(program: Command, io: Io, tr: Translator, listening: (address: { host: string; port: number }) => void): void {
+export function addServeCommand(
+  program: Command,
+  io: Io,
+  tr: Translator,
+  listening: (address: { host: string; port: number }) => void,
+): void {
   program
     .command("serve")
     .description("serve a built site in production (behind nginx: see `subjekti nginx`), routed exactly as the preview and the edge")
@@ -37,11 +42,27 @@ export function addServeCommand(program: Command, io: Io, tr: Translator, listen
     .option("--dir <dir>", "the built site", "dist")
     .option("--port <n>", `the port (default: $PORT, else ${SERVE_PORT}; 0: any free port)`, port)
     .option("--host <host>", `the address to listen on (default: $HOST, else ${DEFAULT_HOST})`)
-    .option("--allowed-hosts <list>", "answer only these Host names (registry.example.hr, .example.hr for it and its subdomains, * for any), any other with Django's 400 (default: the base URL's host)", allowedHostList)
-    .option("--watch", "follow rebuilds of --dir: the manifest is looked at every 100 ms and before every conditional request (the default)")
+    .option(
+      "--allowed-hosts <list>",
+      "answer only these Host names (registry.example.hr, .example.hr for it and its subdomains, * for any), any other with Django's 400 (default: the base URL's host)",
+      allowedHostList,
+    )
+    .option(
+      "--watch",
+      "follow rebuilds of --dir: the manifest is looked at every 100 ms and before every conditional request (the default)",
+    )
     .option("--no-watch", "read the manifest once (again only when a file it names is gone): restart after a build")
-    .option("--forwarded-proto", "take the links' scheme from X-Forwarded-Proto: only behind a proxy that sets it (the nginx configuration does)", false)
-    .addOption(new Option("--log <format>", "an access log on stdout, one line per request: common (nginx's and Apache's format) or json").choices(["common", "json"]))
+    .option(
+      "--forwarded-proto",
+      "take the links' scheme from X-Forwarded-Proto: only behind a proxy that sets it (the nginx configuration does)",
+      false,
+    )
+    .addOption(
+      new Option("--log <format>", "an access log on stdout, one line per request: common (nginx's and Apache's format) or json").choices([
+        "common",
+        "json",
+      ]),
+    )
     .action(async (flags: ServeFlags) => {
       const address = { host: flags.host ?? io.env["HOST"] ?? DEFAULT_HOST, port: flags.port ?? envPort(io.env["PORT"], SERVE_PORT) };
       listening(address);

@@ -9,7 +9,9 @@ interface SyncFlags {
 export function addSyncCommand(program: Command, { io, tr }: CommandContext): void {
   program
     .command("sync")
-    .description("keep a local NDJSON copy of a site's list in step with its change feed: the snapshot first, then each diff, every step verified by its hash; exit 1 on anything that does not verify")
+    .description(
+      "keep a local NDJSON copy of a site's list in step with its change feed: the snapshot first, then each diff, every step verified by its hash; exit 1 on anything that does not verify",
+    )
     .argument("<url>", "the site's origin, such as https://registry.example.hr")
     .argument("<file>", "the local copy, such as subjekti.ndjson (its sequence is kept beside it in <file>.sync.json)")
     .option("--json", "print one JSON report instead of the line", false)

@@ -18,11 +18,21 @@ export function addValidateCommand(program: Command, { io, problems, tr }: Comma
     .description("check data/ against every rule and report every problem; writes nothing")
     .option("--data <dir>", "the source data directory", DEFAULT_OPTIONS.dataDir)
     .option("--json", "print the problems as JSON lines on stdout, for tools", false)
-    .option("--accept", `record the current warnings as known in <data>/${KNOWN_PROBLEMS_FILE}: later runs count them in one line, print new ones in full, and --strict fails on new ones only`, false);
+    .option(
+      "--accept",
+      `record the current warnings as known in <data>/${KNOWN_PROBLEMS_FILE}: later runs count them in one line, print new ones in full, and --strict fails on new ones only`,
+      false,
+    );
   withReadOptions(validate).action(async (flags: ValidateFlags) => {
     problems.all = flags.allProblems;
     problems.json = flags.json;
-    const [{ readBlocks }, { orderBlocks }, { forEachItem }, { loadMetadata }, { judgeWarnings, readKnownProblems, readUnder, writeKnownProblems }] = await Promise.all([
+    const [
+      { readBlocks },
+      { orderBlocks },
+      { forEachItem },
+      { loadMetadata },
+      { judgeWarnings, readKnownProblems, readUnder, writeKnownProblems },
+    ] = await Promise.all([
       import("../data/read/read-blocks.ts"),
       import("../data/order/order-blocks.ts"),
       import("../common/stage-iterables.ts"),
@@ -36,7 +46,12 @@ export function addValidateCommand(program: Command, { io, problems, tr }: Comma
     const options = flags.accept ? { ...readOptionsOf(flags), strict: false, allProblems: true } : readUnder(known, readOptionsOf(flags));
     // The records as a build reads and orders them (threads for large inputs), not parsed back into
     // objects. Stopped by a signal, the sort's runs go with it.
-    const result = await stoppable(io, tr, "validate", () => forEachItem(orderBlocks(() => readBlocks(options)), () => undefined));
+    const result = await stoppable(io, tr, "validate", () =>
+      forEachItem(
+        orderBlocks(() => readBlocks(options)),
+        () => undefined,
+      ),
+    );
     if (flags.accept) {
       const accepted = await writeKnownProblems(flags.data, result.warnings);
       io.stdout.write(`${tr.text("summary.accepted", { count: accepted, path: join(flags.data, KNOWN_PROBLEMS_FILE) })}\n`);

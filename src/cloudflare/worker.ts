@@ -26,7 +26,9 @@ export function assetsSite(request: Request, assets: AssetsBinding): FetchSite {
   // A bare GET: no client header can make the assets answer 304, 206 or compressed bytes instead of
   // the file; a Range only when the core asks for part of a records chunk.
   const fetchFile: FetchFile = (path, range) =>
-    assets.fetch(new Request(new URL(`/${path}`, request.url), range === undefined ? undefined : { headers: { Range: rangeHeader(range) } }));
+    assets.fetch(
+      new Request(new URL(`/${path}`, request.url), range === undefined ? undefined : { headers: { Range: rangeHeader(range) } }),
+    );
   return cdnSite(fetchFile, () => assets.fetch(request), manifests);
 }
 

@@ -57,7 +57,12 @@ export function machineErrorLine(error: NodeJS.ErrnoException): Message | undefi
       return msg("machine.read-only", { syscall: error.syscall ?? "write", where });
     case "ENOSPC":
     case "EDQUOT":
-      return msg("machine.no-space", { where, quota: error.code === "EDQUOT", dir: where === "" ? "." : dirname(where), temporary: where !== "" && inTemporary(where) });
+      return msg("machine.no-space", {
+        where,
+        quota: error.code === "EDQUOT",
+        dir: where === "" ? "." : dirname(where),
+        temporary: where !== "" && inTemporary(where),
+      });
     case "ENOTDIR":
     case "EEXIST":
     case "EISDIR":

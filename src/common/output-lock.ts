@@ -65,7 +65,9 @@ export async function takeOutputLock(target: string, shown: string, options: Loc
   const mine: LockHolder = { pid: process.pid, host: hostname(), command: options.command, since: new Date().toISOString() };
   const text = `${JSON.stringify(mine)}\n`;
   // The output's parent is made now rather than by the first write: the lock lives there.
-  await mkdir(dirname(path), { recursive: true }).catch((error: unknown) => inDirectory(dirname(path))(realMkdirError(dirname(path), error)));
+  await mkdir(dirname(path), { recursive: true }).catch((error: unknown) =>
+    inDirectory(dirname(path))(realMkdirError(dirname(path), error)),
+  );
   let told = false;
   const tell = (line: Message): void => {
     if (!told) options.notice?.(line);
@@ -107,13 +109,18 @@ export async function takeOutputLock(target: string, shown: string, options: Loc
  */
 function inDirectory(dir: string): (error: unknown) => never {
   return (error) => {
-    if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string") Object.assign(error, { path: dir, syscall: "write into" });
+    if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string")
+      Object.assign(error, { path: dir, syscall: "write into" });
     throw error;
   };
 }
 
 /** Who holds the lock, for its message: the process, its host when it is another machine's (whose processes cannot be seen), or none it names. */
-function describe(shown: string, holder: LockHolder | "unreadable", path: string): { shown: string; path: string; holder?: { pid: number; command: string; since: string; host?: string } } {
+function describe(
+  shown: string,
+  holder: LockHolder | "unreadable",
+  path: string,
+): { shown: string; path: string; holder?: { pid: number; command: string; since: string; host?: string } } {
   if (holder === "unreadable") return { shown, path };
   const { pid, command, since } = holder;
   return { shown, path, holder: holder.host === hostname() ? { pid, command, since } : { pid, command, since, host: holder.host } };

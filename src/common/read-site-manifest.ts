@@ -31,7 +31,10 @@ export async function readManifestFile(dir: string): Promise<ManifestFile> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
-    const isDirectory = await stat(dir).then((s) => s.isDirectory(), () => false);
+    const isDirectory = await stat(dir).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
     return { bytes: null, json: undefined, state: { problem: isDirectory ? `${MANIFEST_PATH} is missing` : "no such directory" } };
   }
   const text = bytes.toString("utf8");

@@ -119,7 +119,8 @@ async function answerFromSite<B extends Body>(request: SentRequest, site: SiteHo
   const url = readUrlTarget(request.target);
   if (url === null) return finish(refusal(400, `"${request.target.slice(0, 80)}" is not a request target`), request.method);
   // Django's CommonMiddleware reads get_host() on every request: a Host nobody named is refused first.
-  if (site.allowedHosts !== undefined && request.host !== null && !isHostAllowed(request.host, site.allowedHosts)) return finish(disallowedHost(), request.method);
+  if (site.allowedHosts !== undefined && request.host !== null && !isHostAllowed(request.host, site.allowedHosts))
+    return finish(disallowedHost(), request.method);
   // The router reads the target as sent, and the links' origin from the Host as sent.
   const sent = splitTarget(request.target);
   const staticAnswer = (): Answer<B> => staticFile(url.path, url.query, request.method);
@@ -148,13 +149,20 @@ async function answerFromSite<B extends Body>(request: SentRequest, site: SiteHo
     const answer = await answerDecision(decision, request, site, staticAnswer, manifest);
     if (answer !== null) return answer;
     // A file the manifest named is gone: a rebuild or deploy replaced the site since it was read.
-    if (retried) return finish(siteUnavailable(`The site is incomplete: a file the manifest names is missing. ${site.fix}`), request.method);
+    if (retried)
+      return finish(siteUnavailable(`The site is incomplete: a file the manifest names is missing. ${site.fix}`), request.method);
     await site.refresh();
   }
 }
 
 /** The answer a decision makes, its files read through the host; null when one of them is missing. */
-async function answerDecision<B extends Body>(decision: Decision, request: SentRequest, site: SiteHost<B>, staticAnswer: () => Answer<B>, manifest: Manifest): Promise<Answer<B> | null> {
+async function answerDecision<B extends Body>(
+  decision: Decision,
+  request: SentRequest,
+  site: SiteHost<B>,
+  staticAnswer: () => Answer<B>,
+  manifest: Manifest,
+): Promise<Answer<B> | null> {
   const { method } = request;
   const ifNoneMatch = request.headers.get("if-none-match");
   switch (decision.kind) {

@@ -127,7 +127,8 @@ export function cdnSite(fetchFile: FetchFile, passThrough: () => Promise<Respons
     async readRange(path, start, end) {
       if (end <= start) return new Uint8Array(0);
       const file = await fetchFile(path, { start, end });
-      if (file.status === 206 && file.headers.get("content-range")?.startsWith(`bytes ${start}-`) === true) return readBody(file, end - start);
+      if (file.status === 206 && file.headers.get("content-range")?.startsWith(`bytes ${start}-`) === true)
+        return readBody(file, end - start);
       // The whole file: a platform that does not serve ranges, read as far as the range goes.
       if (file.status === 200) manifests.rangesIgnored = true;
       const whole = file.status === 200 ? file : (await file.body?.cancel(), await found(fetchFile(path)));

@@ -38,7 +38,10 @@ export const DOWNLOAD_KINDS: Readonly<Record<DownloadFormat, DownloadKind>> = {
     extension: "ndjson",
     mediaType: "application/x-ndjson",
     euFileType: "JSON",
-    title: { hr: "NDJSON: jedan subjekt (JSON objekt) po retku, kao u API-ju", en: "NDJSON: one subject (a JSON object) a line, as in the API" },
+    title: {
+      hr: "NDJSON: jedan subjekt (JSON objekt) po retku, kao u API-ju",
+      en: "NDJSON: one subject (a JSON object) a line, as in the API",
+    },
   },
   csv: {
     extension: "csv",

@@ -47,7 +47,11 @@ export interface ReadFile extends ByteReader {
 }
 
 /** A finished answer (a 200's ETag is its bytes', added by the handler); null when a file the manifest names is missing (the host refreshes and retries). */
-export type Found = { readonly status: number; readonly headers: ReturnType<typeof collectionHeaders>; readonly body: string | Uint8Array } | null;
+export type Found = {
+  readonly status: number;
+  readonly headers: ReturnType<typeof collectionHeaders>;
+  readonly body: string | Uint8Array;
+} | null;
 
 const NOT_FOUND_BODY = toJson({ detail: "Not found." });
 const UTF8 = new TextDecoder();
@@ -65,7 +69,10 @@ export async function findSubjects(find: Find, manifest: Manifest, read: ReadFil
       ? [...found]
       : found.filter(({ record }) => {
           const text = UTF8.decode(record);
-          return (filters.oib === undefined || recordOib(text) === filters.oib) && (filters.code === undefined || recordCode(text) === filters.code);
+          return (
+            (filters.oib === undefined || recordOib(text) === filters.oib) &&
+            (filters.code === undefined || recordCode(text) === filters.code)
+          );
         });
   const tagsOf = (chunk: number): string[] => pageTags(manifest.chunkSize, chunk * manifest.chunkSize, chunk * manifest.chunkSize + 1);
   if (shape.kind === "subject") {
@@ -73,7 +80,11 @@ export async function findSubjects(find: Find, manifest: Manifest, read: ReadFil
     if (found === null) return null;
     const [subject] = matches(found);
     if (subject === undefined) return { status: 404, headers: collectionHeaders(find.cacheControl), body: NOT_FOUND_BODY };
-    return { status: 200, headers: collectionHeaders(find.cacheControl, undefined, tagsOf(subject.chunk)), body: indentJsonBytes(subject.record, find.indent) };
+    return {
+      status: 200,
+      headers: collectionHeaders(find.cacheControl, undefined, tagsOf(subject.chunk)),
+      body: indentJsonBytes(subject.record, find.indent),
+    };
   }
   let count: number;
   let page: Located[];
@@ -96,7 +107,11 @@ export async function findSubjects(find: Find, manifest: Manifest, read: ReadFil
   }
   const head = renderPageHead(count, buildLinks(shape.baseUrl, shape.extras, shape.limit, shape.offset, count, shape.path));
   const tags = [...new Set(page.flatMap(({ chunk }) => tagsOf(chunk)))];
-  const body = assemblePageBytes(head, page.map(({ record }) => ({ bytes: record, ends: [record.length] })), find.indent);
+  const body = assemblePageBytes(
+    head,
+    page.map(({ record }) => ({ bytes: record, ends: [record.length] })),
+    find.indent,
+  );
   return { status: 200, headers: collectionHeaders(find.cacheControl, undefined, tags.length === 0 ? undefined : tags), body };
 }
 
@@ -107,7 +122,12 @@ async function byCode(code: string, manifest: Manifest, read: ReadFile): Promise
 }
 
 /** The subject of a key in the chunk the bounds name: two files read. */
-async function inChunkOf(chunkOf: (bounds: string) => number, key: { readonly id: bigint } | { readonly code: string }, manifest: Manifest, read: ReadFile): Promise<Located[] | null> {
+async function inChunkOf(
+  chunkOf: (bounds: string) => number,
+  key: { readonly id: bigint } | { readonly code: string },
+  manifest: Manifest,
+  read: ReadFile,
+): Promise<Located[] | null> {
   if (manifest.count === 0) return [];
   const indexPath = boundsPath(manifest);
   const bounds = indexPath === null ? null : await read.text(indexPath);

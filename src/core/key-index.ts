@@ -83,7 +83,8 @@ export function findRecord(chunk: Uint8Array, key: { readonly id: bigint } | { r
     let end = chunk.indexOf(NEWLINE, start);
     if (end === -1) end = length;
     if (compareKey(chunk, start, byId, wanted) !== 0) return null;
-    if (exact === null || bytesAt(chunk, codeStart(chunk, start), exact) && chunk[codeStart(chunk, start) + exact.length] === QUOTE) return chunk.subarray(start, end);
+    if (exact === null || (bytesAt(chunk, codeStart(chunk, start), exact) && chunk[codeStart(chunk, start) + exact.length] === QUOTE))
+      return chunk.subarray(start, end);
     start = end + 1;
   }
   return null;

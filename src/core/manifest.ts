@@ -65,8 +65,15 @@ export function manifestProblem(value: unknown, version: string): string | null 
 function isDownload(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return false;
   const d = value as Record<string, unknown>;
-  return typeof d["format"] === "string" && isDownloadFormat(d["format"]) && typeof d["path"] === "string" && typeof d["immutablePath"] === "string" &&
-    Number.isSafeInteger(d["bytes"]) && typeof d["sha256"] === "string" && /^[0-9a-f]{64}$/.test(d["sha256"]);
+  return (
+    typeof d["format"] === "string" &&
+    isDownloadFormat(d["format"]) &&
+    typeof d["path"] === "string" &&
+    typeof d["immutablePath"] === "string" &&
+    Number.isSafeInteger(d["bytes"]) &&
+    typeof d["sha256"] === "string" &&
+    /^[0-9a-f]{64}$/.test(d["sha256"])
+  );
 }
 
 /** A host's site as the handler sees it: the manifest, or why the site cannot answer right now. */

@@ -26,7 +26,9 @@ export function recordOffsets(chunk: Uint8Array): Uint8Array {
 /** Offset `index` of a table (or of a byte range of one that starts at its offset 0 of the range). */
 export function offsetAt(table: Uint8Array, index: number): number {
   const at = index * OFFSET_BYTES;
-  return ((table[at] as number) | ((table[at + 1] as number) << 8) | ((table[at + 2] as number) << 16) | ((table[at + 3] as number) << 24)) >>> 0;
+  return (
+    ((table[at] as number) | ((table[at + 1] as number) << 8) | ((table[at + 2] as number) << 16) | ((table[at + 3] as number) << 24)) >>> 0
+  );
 }
 
 /** Records in a chunk whose table is `table` (its whole bytes). */
@@ -71,7 +73,13 @@ export interface ByteReader {
  * file: on a platform a file read costs more than the search) and its lines found by the typed
  * array's own search for line breaks.
  */
-export async function readRecordRun(read: ByteReader, chunkPath: string, offsetsPath: string, from: number, to: number): Promise<RecordRun | null> {
+export async function readRecordRun(
+  read: ByteReader,
+  chunkPath: string,
+  offsetsPath: string,
+  from: number,
+  to: number,
+): Promise<RecordRun | null> {
   const records = Math.max(0, to - from);
   if (read.range !== undefined) {
     const offsets = await read.range(offsetsPath, from * OFFSET_BYTES, (from + records + 1) * OFFSET_BYTES);

@@ -76,7 +76,12 @@ export type Decision =
 
 /** DRF's `SimpleMetadata` of a view: its name and docstring, what it renders and parses. */
 function optionsBody(name: string, description = ""): string {
-  return toJson({ name, description, renders: ["application/json"], parses: ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] });
+  return toJson({
+    name,
+    description,
+    renders: ["application/json"],
+    parses: ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"],
+  });
 }
 const LIST_OPTIONS = optionsBody("Subjekt List");
 const DETAIL_OPTIONS = optionsBody("Subjekt Instance");
@@ -128,9 +133,18 @@ function isApi(path: string): boolean {
 function routePublished(request: RouteRequest, manifest: Manifest, file: PublishedFile): Decision {
   const hash = manifest.dirs[DOCS_SHARD_KEY];
   if (hash === undefined) return siteUnavailable("The site has no published description: rebuild it.");
-  const headers: HeaderList = [["Content-Type", file.contentType], ["Allow", ALLOWED_METHODS], ...commonHeaders(manifest.cacheControl, [SITE_TAG, DOCS_TAG])];
+  const headers: HeaderList = [
+    ["Content-Type", file.contentType],
+    ["Allow", ALLOWED_METHODS],
+    ...commonHeaders(manifest.cacheControl, [SITE_TAG, DOCS_TAG]),
+  ];
   const method = request.method.toUpperCase();
-  if (method === "OPTIONS") return respond(204, headers.filter(([name]) => name !== "Content-Type"), "");
+  if (method === "OPTIONS")
+    return respond(
+      204,
+      headers.filter(([name]) => name !== "Content-Type"),
+      "",
+    );
   if (method !== "GET" && method !== "HEAD") {
     const refused = headers.filter(([name]) => name !== "Content-Type");
     return respond(405, [["Content-Type", "application/json"], ...refused], toJson({ detail: `Method "${method}" not allowed.` }));
@@ -141,7 +155,12 @@ function routePublished(request: RouteRequest, manifest: Manifest, file: Publish
 }
 
 /** A view of the router's: DRF's `initial` (format, then Accept), then the method, then the view's own work. */
-function routeView(request: RouteRequest, query: string, manifest: Manifest, target: Extract<ApiTarget, { suffix: string | null }>): Decision {
+function routeView(
+  request: RouteRequest,
+  query: string,
+  manifest: Manifest,
+  target: Extract<ApiTarget, { suffix: string | null }>,
+): Decision {
   // QueryDict reads the values from the raw bytes decoded as UTF-8 (Latin-1 if they are not);
   // the links are built from the raw bytes taken one by one as Latin-1 (PEP 3333's QUERY_STRING,
   // through build_absolute_uri), so the two differ only when the query holds raw non-ASCII bytes.
@@ -156,7 +175,12 @@ function routeView(request: RouteRequest, query: string, manifest: Manifest, tar
   if (indent === null) return respond(406, headers, NOT_ACCEPTABLE_BODY);
   // Django upper-cases the method before dispatch.
   const method = request.method.toUpperCase();
-  if (method === "OPTIONS") return respond(200, headers, indentJson(target.kind === "root" ? ROOT_OPTIONS : target.kind === "list" ? LIST_OPTIONS : DETAIL_OPTIONS, indent));
+  if (method === "OPTIONS")
+    return respond(
+      200,
+      headers,
+      indentJson(target.kind === "root" ? ROOT_OPTIONS : target.kind === "list" ? LIST_OPTIONS : DETAIL_OPTIONS, indent),
+    );
   if (method !== "GET" && method !== "HEAD") {
     return respond(405, headers, toJson({ detail: `Method "${method}" not allowed.` }, indent));
   }
@@ -190,7 +214,9 @@ function readFilters(params: readonly QueryParam[]): Filters | { readonly errors
   const oib = trimBy(lastValue(params, "oib") ?? "", isStrSpace);
   const code = trimBy(lastValue(params, "jedinstvena_oznaka") ?? "", isStrSpace);
   if (oib.includes("\0") || code.includes("\0")) {
-    return { errors: { ...(oib.includes("\0") ? { oib: NUL_ERROR } : {}), ...(code.includes("\0") ? { jedinstvena_oznaka: NUL_ERROR } : {}) } };
+    return {
+      errors: { ...(oib.includes("\0") ? { oib: NUL_ERROR } : {}), ...(code.includes("\0") ? { jedinstvena_oznaka: NUL_ERROR } : {}) },
+    };
   }
   return { ...(oib === "" ? {} : { oib }), ...(code === "" ? {} : { code }) };
 }
@@ -199,7 +225,13 @@ function readFilters(params: readonly QueryParam[]): Filters | { readonly errors
  * The API root: DefaultRouter's link to the list, with the format suffix it was asked with and
  * `?format=` kept as DRF's `reverse` keeps it (`preserve_builtin_query_params`).
  */
-function routeRoot(request: RouteRequest, manifest: Manifest, suffix: string | null, params: readonly QueryParam[], indent: number): Decision {
+function routeRoot(
+  request: RouteRequest,
+  manifest: Manifest,
+  suffix: string | null,
+  params: readonly QueryParam[],
+  indent: number,
+): Decision {
   const format = lastValue(params, "format");
   const link = `${request.baseUrl}${suffix === null ? COLLECTION_PATH : `${COLLECTION_PATH.slice(0, -1)}.${suffix}`}${format === undefined ? "" : `?format=${quotePlus(format)}`}`;
   const body = toJson({ subjekti: link }, indent);
@@ -229,7 +261,14 @@ function subjectId(pk: string): bigint | null {
 
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 
-function routePage(request: RouteRequest, manifest: Manifest, paging: Paging, extras: readonly QueryParam[], indent: number, path: string): Decision {
+function routePage(
+  request: RouteRequest,
+  manifest: Manifest,
+  paging: Paging,
+  extras: readonly QueryParam[],
+  indent: number,
+  path: string,
+): Decision {
   const { limit, offset } = paging;
   const { count } = manifest;
   const pastTheEnd = offset >= BigInt(count);
@@ -239,7 +278,9 @@ function routePage(request: RouteRequest, manifest: Manifest, paging: Paging, ex
   if (pastTheEnd) {
     const body = indentJson(head + PAGE_TAIL, indent);
     const etag = contentEtag(body);
-    return matchesIfNoneMatch(request.ifNoneMatch, etag) ? respond(304, [...headers, ["ETag", etag]], "") : respond(200, [...headers, ["ETag", etag]], body);
+    return matchesIfNoneMatch(request.ifNoneMatch, etag)
+      ? respond(304, [...headers, ["ETag", etag]], "")
+      : respond(200, [...headers, ["ETag", etag]], body);
   }
 
   const form = path === COLLECTION_PATH ? preRenderedForm(extras, manifest) : null;

@@ -56,15 +56,19 @@ export interface ExportReport {
 /** A block's records, parsed back one at a time. */
 export function* subjectsOf(block: RenderedBlock): Generator<Subject> {
   const bytes = Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength);
-  for (let k = 0; k < block.ends.length; k++) yield JSON.parse(bytes.toString("utf8", k === 0 ? 0 : block.ends[k - 1], block.ends[k])) as Subject;
+  for (let k = 0; k < block.ends.length; k++)
+    yield JSON.parse(bytes.toString("utf8", k === 0 ? 0 : block.ends[k - 1], block.ends[k])) as Subject;
 }
 
 /** The read and ordering stages, with no restart (a row once written is never taken back): every record through the sort, each block to `take`. */
 function readSorted(options: ReadOptions, take: (block: RenderedBlock) => Promise<void> | void): Promise<ReadSummary> {
-  return forEachItem(orderBlocks(() => readBlocks(options), false), async (item) => {
-    if (item.kind === "restart") throw new Error("a read sorted from the start restarted");
-    await take(item.block);
-  });
+  return forEachItem(
+    orderBlocks(() => readBlocks(options), false),
+    async (item) => {
+      if (item.kind === "restart") throw new Error("a read sorted from the start restarted");
+      await take(item.block);
+    },
+  );
 }
 
 /** Adds each record's rendered bytes, in order, to `hash`: what two reads of the same records agree on. */
@@ -79,7 +83,11 @@ function addRecords(hash: Hash, block: RenderedBlock): void {
  */
 export async function exportRecords(options: ExportOptions): Promise<ExportReport> {
   const out = resolve(options.out);
-  const lock = await takeOutputLock(out, `--out ${options.out}`, { wait: options.wait ?? false, command: "export", ...(options.notice === undefined ? {} : { notice: options.notice }) });
+  const lock = await takeOutputLock(out, `--out ${options.out}`, {
+    wait: options.wait ?? false,
+    command: "export",
+    ...(options.notice === undefined ? {} : { notice: options.notice }),
+  });
   // Hidden and a directory: the file in it keeps its name and extension, so it is read back as the source it will be.
   const temporary = join(dirname(out), `.${basename(out)}.tmp-${process.pid}`);
   const forget = cleanUpOnInterrupt(() => rmSync(temporary, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 }));
@@ -123,17 +131,37 @@ async function writeRecords(options: ExportOptions, file: string): Promise<{ rea
 }
 
 /** Reads the file written (the only source in `dir`) as a build would, and refuses it unless it gives the records written. */
-async function checkReadBack(options: ExportOptions, dir: string, written: { readonly report: ExportReport; readonly sha256: string }): Promise<void> {
+async function checkReadBack(
+  options: ExportOptions,
+  dir: string,
+  written: { readonly report: ExportReport; readonly sha256: string },
+): Promise<void> {
   const hash = createHash("sha256");
   const refuse = (why: Message): SubjektiError => failure("EXPORT_NOT_SAME", msg("error.export-not-same", { out: options.out, why }));
   let count: number;
   try {
     // Not strict, and no --encoding: the export's own file is UTF-8, and its warnings are the source's.
-    ({ count } = await readSorted({ dataDir: dir, strict: false, threads: options.threads ?? "auto", ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }) }, (block) => addRecords(hash, block)));
+    ({ count } = await readSorted(
+      {
+        dataDir: dir,
+        strict: false,
+        threads: options.threads ?? "auto",
+        ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }),
+      },
+      (block) => addRecords(hash, block),
+    ));
   } catch (error) {
     if (!(error instanceof DataError)) throw error;
     const first = error.problems[0];
-    throw refuse(first === undefined ? (error.text as Message) : msg("reason.read-back-problem", { ...(first.field === undefined ? {} : { field: first.field }), ...(first.line === undefined ? {} : { line: first.line }), expected: first.expected }));
+    throw refuse(
+      first === undefined
+        ? (error.text as Message)
+        : msg("reason.read-back-problem", {
+            ...(first.field === undefined ? {} : { field: first.field }),
+            ...(first.line === undefined ? {} : { line: first.line }),
+            expected: first.expected,
+          }),
+    );
   }
   if (count !== written.report.count) throw refuse(msg("reason.read-back-count", { read: count, count: written.report.count }));
   if (hash.digest("hex") !== written.sha256) throw refuse(msg("reason.value-differs"));

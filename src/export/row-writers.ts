@@ -76,7 +76,10 @@ function workbookCells(subject: Subject): unknown[] {
     const value = subject[field];
     if (typeof value !== "string") return value;
     if (value.length > MAX_CELL_CHARACTERS) {
-      throw failure("EXPORT_CELL_TOO_LONG", msg("error.export-cell-too-long", { id: subject.id, field, count: value.length, max: MAX_CELL_CHARACTERS }));
+      throw failure(
+        "EXPORT_CELL_TOO_LONG",
+        msg("error.export-cell-too-long", { id: subject.id, field, count: value.length, max: MAX_CELL_CHARACTERS }),
+      );
     }
     return encodeXstring(value);
   });
@@ -103,7 +106,10 @@ export function xlsxWriter(path: string, date?: Date): RowWriter {
   const column = (field: string): string => columnLetters(FIELD_NAMES.indexOf(field as (typeof FIELD_NAMES)[number]) + 1);
   const list = (field: string, values: string): void => {
     // The streaming writer has them (written with the sheet's end), its types do not say so.
-    (sheet as unknown as { dataValidations: { add(range: string, rule: object): void } }).dataValidations.add(`${column(field)}2:${column(field)}${MAX_ROWS}`, { type: "list", allowBlank: true, formulae: [`"${values}"`], showErrorMessage: false });
+    (sheet as unknown as { dataValidations: { add(range: string, rule: object): void } }).dataValidations.add(
+      `${column(field)}2:${column(field)}${MAX_ROWS}`,
+      { type: "list", allowBlank: true, formulae: [`"${values}"`], showErrorMessage: false },
+    );
   };
   list("razina", "lokalna,nacionalna");
   list("status_subjekta", "TRUE,FALSE");

@@ -17,7 +17,9 @@ export interface DiffHead {
   readonly published: string;
 }
 
-export type RawChange = { readonly op: "upsert"; readonly id: number; readonly line: Uint8Array } | { readonly op: "delete"; readonly id: number };
+export type RawChange =
+  | { readonly op: "upsert"; readonly id: number; readonly line: Uint8Array }
+  | { readonly op: "delete"; readonly id: number };
 
 /** What applying changed: records added, removed, and changed in place. */
 export interface Tally {

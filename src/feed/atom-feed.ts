@@ -9,8 +9,12 @@ const escapeXml = (text: string): string => text.replace(/[<>&"']/g, (c) => `&#$
 export function atomFeed(state: FeedState, baseUrl: string): string {
   const feedUrl = `${baseUrl}/${ATOM_PATH}`;
   const entries = [...state.history].reverse().map((entry) => {
-    const counts = entry.from_version === null ? `${entry.upserts} subjekata (prva verzija) / ${entry.upserts} subjects (first version)` : `+${entry.upserts} / −${entry.deletes}`;
-    const link = entry.from_version === null ? `${baseUrl}/${FEED_DIR}/${state.snapshot.url}` : `${baseUrl}/${FEED_DIR}/${diffName(entry.sequence)}`;
+    const counts =
+      entry.from_version === null
+        ? `${entry.upserts} subjekata (prva verzija) / ${entry.upserts} subjects (first version)`
+        : `+${entry.upserts} / −${entry.deletes}`;
+    const link =
+      entry.from_version === null ? `${baseUrl}/${FEED_DIR}/${state.snapshot.url}` : `${baseUrl}/${FEED_DIR}/${diffName(entry.sequence)}`;
     return [
       "  <entry>",
       `    <title>Promjena ${entry.sequence} / Change ${entry.sequence}: ${escapeXml(counts)}</title>`,

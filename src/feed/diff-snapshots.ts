@@ -8,7 +8,9 @@ import { recordId } from "./feed-format.ts";
 import type { LineCursor } from "../common/line-cursor.ts";
 
 /** A change between two versions: an upsert (`existed`: the id was in the old list, its bytes changed) or a delete. */
-export type LineChange = { readonly op: "upsert"; readonly id: number; readonly line: Uint8Array; readonly existed: boolean } | { readonly op: "delete"; readonly id: number };
+export type LineChange =
+  | { readonly op: "upsert"; readonly id: number; readonly line: Uint8Array; readonly existed: boolean }
+  | { readonly op: "delete"; readonly id: number };
 
 export async function* diffSnapshots(before: LineCursor, after: LineCursor): AsyncGenerator<LineChange> {
   const advance = async (cursor: LineCursor): Promise<void> => {

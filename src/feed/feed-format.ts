@@ -58,7 +58,9 @@ export interface FeedState {
 }
 
 /** One change of a diff: a record added or changed (`upsert`, with the record), or removed. */
-export type FeedChange = { readonly op: "upsert"; readonly id: number; readonly record: unknown } | { readonly op: "delete"; readonly id: number };
+export type FeedChange =
+  | { readonly op: "upsert"; readonly id: number; readonly record: unknown }
+  | { readonly op: "delete"; readonly id: number };
 
 export interface FeedDiff {
   readonly sequence: number;
@@ -86,7 +88,14 @@ export function parseState(text: string): FeedState | string {
   if (typeof s["version"] !== "string" || !HEX64.test(s["version"])) return "version is not a SHA-256";
   if (typeof s["published"] !== "string") return "published is not a date";
   const snapshot = s["snapshot"] as Record<string, unknown> | null;
-  if (typeof snapshot !== "object" || snapshot === null || typeof snapshot["url"] !== "string" || typeof snapshot["sha256"] !== "string" || !isCount(snapshot["bytes"])) return "snapshot is not {url, sha256, bytes}";
+  if (
+    typeof snapshot !== "object" ||
+    snapshot === null ||
+    typeof snapshot["url"] !== "string" ||
+    typeof snapshot["sha256"] !== "string" ||
+    !isCount(snapshot["bytes"])
+  )
+    return "snapshot is not {url, sha256, bytes}";
   if (!Array.isArray(s["history"])) return "history is not a list";
   return value as FeedState;
 }
@@ -101,6 +110,7 @@ export function recordId(line: Uint8Array): number {
     if (c < 0x30 || c > 0x39) break;
     id = id * 10 + (c - 0x30);
   }
-  if (i === 6 || line[0] !== 0x7b || line[i] !== 0x2c) throw new Error(`not a rendered record: ${new TextDecoder().decode(line.subarray(0, 40))}`);
+  if (i === 6 || line[0] !== 0x7b || line[i] !== 0x2c)
+    throw new Error(`not a rendered record: ${new TextDecoder().decode(line.subarray(0, 40))}`);
   return id;
 }

@@ -66,7 +66,15 @@ async function fromDir(dir: string, inPlace: boolean): Promise<PreviousFeed | nu
     temp = await makeScratchDir("feed");
     const copy = join(temp.path, "snapshot.ndjson");
     await copyFile(snapshot, copy).catch((error: NodeJS.ErrnoException) => {
-      throw failure("FEED_SNAPSHOT_MISSING", msg("error.feed-snapshot-missing", { state: statePath, snapshot: state.snapshot.url, detail: error.code ?? error.message, changes: join(dir, "changes") }));
+      throw failure(
+        "FEED_SNAPSHOT_MISSING",
+        msg("error.feed-snapshot-missing", {
+          state: statePath,
+          snapshot: state.snapshot.url,
+          detail: error.code ?? error.message,
+          changes: join(dir, "changes"),
+        }),
+      );
     });
     snapshot = copy;
     for (let sequence = state.oldest; sequence <= state.sequence; sequence++) {
@@ -123,7 +131,10 @@ async function get(url: URL, must = false): Promise<Response> {
     response = await fetch(url, { redirect: "follow" });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw failure("FEED_UNREACHABLE", msg("error.feed-unreachable", { url: url.href, detail: cause?.code ?? cause?.message ?? String(error) }));
+    throw failure(
+      "FEED_UNREACHABLE",
+      msg("error.feed-unreachable", { url: url.href, detail: cause?.code ?? cause?.message ?? String(error) }),
+    );
   }
   if (response.status !== 200 && (must || response.status !== 404)) {
     throw failure("FEED_UNREADABLE", msg("error.feed-status", { url: url.href, status: response.status }));
@@ -143,6 +154,9 @@ async function verifySnapshot(path: string, state: FeedState, where: string): Pr
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   const actual = hash.digest("hex");
   if (actual !== state.version || actual !== state.snapshot.sha256) {
-    throw failure("FEED_MISMATCH", msg("error.feed-mismatch", { where, version: state.version.slice(0, 16), snapshot: state.snapshot.url, actual: actual.slice(0, 16) }));
+    throw failure(
+      "FEED_MISMATCH",
+      msg("error.feed-mismatch", { where, version: state.version.slice(0, 16), snapshot: state.snapshot.url, actual: actual.slice(0, 16) }),
+    );
   }
 }

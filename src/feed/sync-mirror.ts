@@ -46,7 +46,14 @@ export async function syncMirror(site: string, file: string): Promise<SyncReport
   const state = parseStateAt(await text(stateUrl), stateUrl);
   const local = await readLocal(file);
   const from = local?.sequence ?? null;
-  const report = (tally: Tally, snapshot: string | null): SyncReport => ({ url: site, from, to: state.sequence, version: state.version, ...tally, snapshot });
+  const report = (tally: Tally, snapshot: string | null): SyncReport => ({
+    url: site,
+    from,
+    to: state.sequence,
+    version: state.version,
+    ...tally,
+    snapshot,
+  });
   if (local !== null && local.version === state.version) return report({ added: 0, removed: 0, changed: 0 }, null);
 
   const temp = `${file}.tmp-${process.pid}`;
@@ -55,8 +62,10 @@ export async function syncMirror(site: string, file: string): Promise<SyncReport
   try {
     let why: string;
     if (local === null) why = "no verified local copy";
-    else if (local.sequence >= state.sequence) why = `the local sequence ${local.sequence} is not behind the site's ${state.sequence}: another feed`;
-    else if (local.sequence + 1 < state.oldest) why = `the local sequence ${local.sequence} is older than the oldest diff kept (${state.oldest})`;
+    else if (local.sequence >= state.sequence)
+      why = `the local sequence ${local.sequence} is not behind the site's ${state.sequence}: another feed`;
+    else if (local.sequence + 1 < state.oldest)
+      why = `the local sequence ${local.sequence} is older than the oldest diff kept (${state.oldest})`;
     else {
       const applied = await applyDiffs(stateUrl, state, file, local, temp);
       if (typeof applied !== "string") {
@@ -97,12 +106,22 @@ async function applyDiffs(stateUrl: URL, state: FeedState, file: string, local: 
 }
 
 /** One diff applied to `current` into `next`: the version it gave (verified), or why it was not applied. */
-async function applyDiff(url: URL, sequence: number, version: string, current: string, next: string, tally: Tally): Promise<{ version: string; problem?: undefined } | { problem: string }> {
+async function applyDiff(
+  url: URL,
+  sequence: number,
+  version: string,
+  current: string,
+  next: string,
+  tally: Tally,
+): Promise<{ version: string; problem?: undefined } | { problem: string }> {
   const response = await get(url);
   if (response.status !== 200 || response.body === null) return { problem: `the diff ${url.href} answered ${response.status}` };
   try {
-    const { head, changes } = await readDiff(await LineCursor.open(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>)));
-    if (head.sequence !== sequence || head.from_version !== version) return { problem: `the diff ${url.href} does not apply to version ${version.slice(0, 16)}…` };
+    const { head, changes } = await readDiff(
+      await LineCursor.open(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>)),
+    );
+    if (head.sequence !== sequence || head.from_version !== version)
+      return { problem: `the diff ${url.href} does not apply to version ${version.slice(0, 16)}…` };
     const out = new HashedWriter(next);
     try {
       await applyChanges(await LineCursor.open(createReadStream(current)), changes, tally, out);
@@ -123,10 +142,14 @@ async function applyDiff(url: URL, sequence: number, version: string, current: s
 async function downloadSnapshot(stateUrl: URL, state: FeedState, temp: string, old: string | null): Promise<Tally> {
   const url = new URL(state.snapshot.url, stateUrl);
   const response = await get(url);
-  if (response.status !== 200 || response.body === null) throw failure("SYNC_UNVERIFIED", msg("error.sync-snapshot-status", { url: url.href, status: response.status }));
+  if (response.status !== 200 || response.body === null)
+    throw failure("SYNC_UNVERIFIED", msg("error.sync-snapshot-status", { url: url.href, status: response.status }));
   const written = (await writeHashed(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>), temp)).sha256;
   if (written !== state.snapshot.sha256 || written !== state.version) {
-    throw failure("SYNC_UNVERIFIED", msg("error.sync-mismatch", { url: url.href, written: written.slice(0, 16), version: state.version.slice(0, 16) }));
+    throw failure(
+      "SYNC_UNVERIFIED",
+      msg("error.sync-mismatch", { url: url.href, written: written.slice(0, 16), version: state.version.slice(0, 16) }),
+    );
   }
   const tally: Tally = { added: 0, removed: 0, changed: 0 };
   const before = await LineCursor.open(old === null ? Readable.from([]) : createReadStream(old));
@@ -171,7 +194,10 @@ async function get(url: URL): Promise<Response> {
     return await fetch(url, { redirect: "follow" });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw failure("SYNC_UNREACHABLE", msg("error.sync-unreachable", { url: url.href, detail: cause?.code ?? cause?.message ?? String(error) }));
+    throw failure(
+      "SYNC_UNREACHABLE",
+      msg("error.sync-unreachable", { url: url.href, detail: cause?.code ?? cause?.message ?? String(error) }),
+    );
   }
 }
 

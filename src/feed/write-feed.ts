@@ -73,12 +73,24 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
     // A feed read from elsewhere first: its files, and how far back its diffs really reach.
     const carried = previous === null || previous.inPlace ? 0 : await carry(previous, dir);
     const published = input.published.toISOString();
-    let entry: FeedEntry = { sequence, published, from_version: previous?.state.version ?? null, to_version: version, upserts: input.count, deletes: 0 };
+    let entry: FeedEntry = {
+      sequence,
+      published,
+      from_version: previous?.state.version ?? null,
+      to_version: version,
+      upserts: input.count,
+      deletes: 0,
+    };
     let diffBytes = 0;
     let added = input.count;
     if (previous !== null) {
       // 1. The diff: from the previous snapshot to the new one.
-      const counts = await writeDiff(previous, snapshotTemp, { sequence, published, from_version: previous.state.version, to_version: version }, temp(diffName(sequence)));
+      const counts = await writeDiff(
+        previous,
+        snapshotTemp,
+        { sequence, published, from_version: previous.state.version, to_version: version },
+        temp(diffName(sequence)),
+      );
       diffBytes = counts.bytes;
       entry = { ...entry, upserts: counts.upserts, deletes: counts.deletes };
       added = counts.added;
@@ -90,18 +102,41 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
     // The first sequence has no diff (a mirror starts from the snapshot): it is never "kept".
     const withDiffs = history.filter((e) => e.from_version !== null && e.sequence >= carried);
     const oldest = withDiffs[0]?.sequence ?? sequence + 1;
-    const state: FeedState = { format: FEED_FORMAT, sequence, version, published, count: input.count, oldest, snapshot: { url: snapshotName(version), sha256: version, bytes }, history };
+    const state: FeedState = {
+      format: FEED_FORMAT,
+      sequence,
+      version,
+      published,
+      count: input.count,
+      oldest,
+      snapshot: { url: snapshotName(version), sha256: version, bytes },
+      history,
+    };
     // 3. The state, then the Atom feed.
     await writeState(input.outDir, state, input.baseUrl);
     await prune(dir, state, previous?.state.version);
-    return { sequence, version, changed: true, started: previous === null, upserts: entry.upserts, deletes: entry.deletes, added, diffBytes };
+    return {
+      sequence,
+      version,
+      changed: true,
+      started: previous === null,
+      upserts: entry.upserts,
+      deletes: entry.deletes,
+      added,
+      diffBytes,
+    };
   } finally {
     await rm(snapshotTemp, { force: true });
   }
 }
 
 /** Streams the diff's JSON into `path`: the header's fields, then the changes in id order. */
-async function writeDiff(previous: PreviousFeed, snapshot: string, head: { sequence: number; published: string; from_version: string; to_version: string }, path: string): Promise<{ upserts: number; deletes: number; added: number; bytes: number }> {
+async function writeDiff(
+  previous: PreviousFeed,
+  snapshot: string,
+  head: { sequence: number; published: string; from_version: string; to_version: string },
+  path: string,
+): Promise<{ upserts: number; deletes: number; added: number; bytes: number }> {
   const out = new HashedWriter(path);
   const encoder = new TextEncoder();
   const write = (text: string): void => out.add(encoder.encode(text));
@@ -111,7 +146,10 @@ async function writeDiff(previous: PreviousFeed, snapshot: string, head: { seque
   let deletes = 0;
   let added = 0;
   try {
-    const [before, after] = await Promise.all([LineCursor.open(createReadStream(previous.snapshot)), LineCursor.open(createReadStream(snapshot))]);
+    const [before, after] = await Promise.all([
+      LineCursor.open(createReadStream(previous.snapshot)),
+      LineCursor.open(createReadStream(snapshot)),
+    ]);
     for await (const change of diffSnapshots(before, after)) {
       const comma = upserts + deletes === 0 ? "" : ",";
       if (change.op === "delete") {
@@ -156,7 +194,10 @@ async function carry(previous: PreviousFeed, dir: string): Promise<number> {
 
 /** The state, then the Atom feed made from it, each renamed into place. */
 async function writeState(outDir: string, state: FeedState, baseUrl: string): Promise<void> {
-  for (const [path, text] of [[STATE_PATH, `${JSON.stringify(state, null, 2)}\n`], [ATOM_PATH, atomFeed(state, baseUrl)]] as const) {
+  for (const [path, text] of [
+    [STATE_PATH, `${JSON.stringify(state, null, 2)}\n`],
+    [ATOM_PATH, atomFeed(state, baseUrl)],
+  ] as const) {
     await writeFile(join(outDir, `${path}.tmp-${process.pid}`), text);
     await rename(join(outDir, `${path}.tmp-${process.pid}`), join(outDir, path));
   }

@@ -100,7 +100,20 @@ export function staticEntries(manifest: Manifest, readText?: ReadText): StaticEn
     return etag;
   };
   const add = (path: string, query: string): void => {
-    const decision = route({ method: "GET", path, query, accept: null, ifNoneMatch: null, origin: null, accessControlRequestMethod: null, accessControlRequestHeaders: null, baseUrl: manifest.baseUrl }, manifest);
+    const decision = route(
+      {
+        method: "GET",
+        path,
+        query,
+        accept: null,
+        ifNoneMatch: null,
+        origin: null,
+        accessControlRequestMethod: null,
+        accessControlRequestHeaders: null,
+        baseUrl: manifest.baseUrl,
+      },
+      manifest,
+    );
     if (decision.kind !== "file") return;
     const value = (name: string): string => decision.headers.find(([n]) => n.toLowerCase() === name)?.[1] ?? "";
     entries.push({
@@ -119,7 +132,8 @@ export function staticEntries(manifest: Manifest, readText?: ReadText): StaticEn
     for (const limit of manifest.limits) {
       // The first page is linked without an offset (a previous link), every other one with it (a next link).
       add(COLLECTION_PATH, encodeLinkQuery(extras, limit, null));
-      for (let offset = limit; offset < manifest.count; offset += limit) add(COLLECTION_PATH, encodeLinkQuery(extras, limit, BigInt(offset)));
+      for (let offset = limit; offset < manifest.count; offset += limit)
+        add(COLLECTION_PATH, encodeLinkQuery(extras, limit, BigInt(offset)));
     }
   }
   for (const path of PUBLISHED_PATHS) add(path, "");
@@ -140,7 +154,10 @@ const GZIP_TYPES = ["application/json", "application/x-ndjson", "application/sch
  * `map_hash_*` may appear once in http {}, so two included configurations (or an nginx.conf that
  * sets them) would collide. The deployer sets them once, at least this large (the comment says so).
  */
-export function mapHashSizes(manifest: Manifest, entries: readonly StaticEntry[] = staticEntries(manifest)): { maxSize: number; bucketSize: number } {
+export function mapHashSizes(
+  manifest: Manifest,
+  entries: readonly StaticEntry[] = staticEntries(manifest),
+): { maxSize: number; bucketSize: number } {
   return {
     maxSize: powerOfTwo(2048, entries.length * 2),
     bucketSize: powerOfTwo(64, Math.max(...[...entries.map((e) => e.target), ...STATIC_ACCEPTS].map((key) => key.length)) + 32),
@@ -154,15 +171,18 @@ export function nginxConfig(manifest: Manifest, options: NginxOptions): string {
   if (!/^[a-z][a-z0-9_]{0,39}$/.test(name)) throw new Error(`"${name}" is no name for nginx's variables (a-z, 0-9, _)`);
   const v = (variable: string): string => `$${name}_${variable}`;
   const tls = /(?:^|\s)ssl(?:\s|$)/.test(options.listen);
-  if (tls && (options.sslCertificate === undefined || options.sslCertificateKey === undefined)) throw new Error(`listen ${options.listen} needs a certificate and its key`);
-  if (!tls && (options.sslCertificate !== undefined || options.sslCertificateKey !== undefined)) throw new Error(`a certificate needs a listen with ssl (such as 443 ssl), not ${options.listen}`);
+  if (tls && (options.sslCertificate === undefined || options.sslCertificateKey === undefined))
+    throw new Error(`listen ${options.listen} needs a certificate and its key`);
+  if (!tls && (options.sslCertificate !== undefined || options.sslCertificateKey !== undefined))
+    throw new Error(`a certificate needs a listen with ssl (such as 443 ssl), not ${options.listen}`);
   const sizes = mapHashSizes(manifest, entries);
   const locations = new Map<string, HeaderList>();
   for (const entry of entries) {
     const known = locations.get(entry.location);
     if (known === undefined) locations.set(entry.location, entry.headers);
     // One location's headers are one set of add_header lines: the router must agree.
-    else if (JSON.stringify(known) !== JSON.stringify(entry.headers)) throw new Error(`the router gives ${entry.target} other headers than the rest of ${entry.location}`);
+    else if (JSON.stringify(known) !== JSON.stringify(entry.headers))
+      throw new Error(`the router gives ${entry.target} other headers than the rest of ${entry.location}`);
   }
   const lines = [
     `# subjekti ${VERSION}: nginx in front of \`subjekti serve\` for the site in ${options.root}`,
@@ -241,7 +261,7 @@ export function nginxConfig(manifest: Manifest, options: NginxOptions): string {
     "    # ranges, no Last-Modified and no answers of its own to conditional headers.",
     "    types { }",
     "    charset off;",
-    ...(options.gzip ?? true
+    ...((options.gzip ?? true)
       ? [
           "    # Compressed for clients that ask (Accept-Encoding: gzip), files and serve's answers alike: the",
           "    # decoded bytes are the contract's; the ETag becomes weak (W/), which If-None-Match compares",

@@ -26,7 +26,17 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 export function logLine(format: LogFormat, entry: LogEntry): string {
   if (format === "json") {
     const { remote, method, target, version, status, bytes, host, milliseconds } = entry;
-    return JSON.stringify({ time: entry.time.toISOString(), remote, method, target, version, status, bytes, host, ms: Math.round(milliseconds * 10) / 10 });
+    return JSON.stringify({
+      time: entry.time.toISOString(),
+      remote,
+      method,
+      target,
+      version,
+      status,
+      bytes,
+      host,
+      ms: Math.round(milliseconds * 10) / 10,
+    });
   }
   // %h %l %u %t "%r" %>s %b, the target's control characters and quotes escaped as nginx does.
   return `${entry.remote} - - [${commonTime(entry.time)}] "${escape(`${entry.method} ${entry.target} HTTP/${entry.version}`)}" ${entry.status} ${entry.bytes ?? "-"}`;

@@ -12,7 +12,8 @@ export const DEFAULT_HOST = "127.0.0.1";
 /** A TCP port from the command line (0: any free one). */
 export function port(text: string): number {
   const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < 0 || n > 65535 || text.trim() === "") throw new InvalidArgumentError(`expected a port from 0 to 65535 (0: any free one), got "${text}"`);
+  if (!Number.isSafeInteger(n) || n < 0 || n > 65535 || text.trim() === "")
+    throw new InvalidArgumentError(`expected a port from 0 to 65535 (0: any free one), got "${text}"`);
   return n;
 }
 
@@ -30,6 +31,9 @@ export function envPort(text: string | undefined, fallback: number): number {
 export function allowedHostList(text: string): string[] {
   const hosts = text.split(",").map((part) => part.trim());
   const bad = hosts.find((host) => !/^(?:\*|\.?[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])$/.test(host));
-  if (bad !== undefined) throw new InvalidArgumentError(`"${bad}" is not a host name (such as registry.example.hr, .example.hr for it and its subdomains, or *)`);
+  if (bad !== undefined)
+    throw new InvalidArgumentError(
+      `"${bad}" is not a host name (such as registry.example.hr, .example.hr for it and its subdomains, or *)`,
+    );
   return hosts;
 }

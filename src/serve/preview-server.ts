@@ -216,7 +216,13 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 /** A request as Node's parser read it: `req.url` is the target as sent, one character per byte. */
 function sentRequest(req: IncomingMessage, forwardedProto: boolean): SentRequest {
   const scheme = forwardedProto ? schemeOf(req.headers["x-forwarded-proto"]) : "http";
-  return { method: req.method ?? "GET", target: req.url ?? "/", scheme, host: req.headers.host ?? null, headers: headerReader(req.headers) };
+  return {
+    method: req.method ?? "GET",
+    target: req.url ?? "/",
+    scheme,
+    host: req.headers.host ?? null,
+    headers: headerReader(req.headers),
+  };
 }
 
 /** The scheme a proxy reports in X-Forwarded-Proto; anything but `https` is plain http. */
@@ -262,7 +268,9 @@ function answersSent(socket: Socket): Promise<void> {
 function protocolProblem(req: IncomingMessage): Refusal | null {
   if (req.httpVersionMajor !== 1) {
     // Node reads a request line without a version as HTTP/0.9.
-    return req.httpVersionMajor === 0 ? refusal(400, "the request line has no HTTP version") : refusal(505, `HTTP/${req.httpVersion} is not supported: send HTTP/1.1.`);
+    return req.httpVersionMajor === 0
+      ? refusal(400, "the request line has no HTTP version")
+      : refusal(505, `HTTP/${req.httpVersion} is not supported: send HTTP/1.1.`);
   }
   let hosts = 0;
   for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]?.toLowerCase() === "host") hosts += 1;
@@ -283,7 +291,12 @@ async function answerHttp(site: Site, req: IncomingMessage, res: ServerResponse)
       send(res, await healthAnswer(site, req.method));
       return;
     }
-    if (site.allowedHosts !== undefined && site.onRefusedHost !== undefined && req.headers.host !== undefined && !isHostAllowed(req.headers.host, site.allowedHosts)) {
+    if (
+      site.allowedHosts !== undefined &&
+      site.onRefusedHost !== undefined &&
+      req.headers.host !== undefined &&
+      !isHostAllowed(req.headers.host, site.allowedHosts)
+    ) {
       site.onRefusedHost(req.headers.host, site.allowedHosts);
     }
     // A 304 is decided from the files the manifest names (a tag list, or the answer's bytes): look at it first, so a tag of a replaced build is not confirmed.
@@ -318,7 +331,11 @@ async function answeredDownload(site: Site, path: string, req: IncomingMessage, 
   res.setHeader("ETag", etag);
   res.setHeader("Content-Type", downloadMediaType(path, downloads) ?? "application/octet-stream");
   const ifNoneMatch = req.headers["if-none-match"];
-  if ((req.method === "GET" || req.method === "HEAD") && ifNoneMatch !== undefined && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag || tag.trim() === "*")) {
+  if (
+    (req.method === "GET" || req.method === "HEAD") &&
+    ifNoneMatch !== undefined &&
+    ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag || tag.trim() === "*")
+  ) {
     res.writeHead(304).end();
     return true;
   }
@@ -329,8 +346,14 @@ async function answeredDownload(site: Site, path: string, req: IncomingMessage, 
 async function healthAnswer(site: Site, method: string): Promise<SendAnswer<Buffer>> {
   const state = await site.files.manifest();
   const ok = !("problem" in state);
-  const body = Buffer.from(`${JSON.stringify(ok ? { status: "ok", subjects: state.manifest.count, site: state.manifest.hash.slice(0, 12) } : { status: "unavailable", problem: state.problem })}\n`);
-  const headers: [string, string][] = [["Content-Type", "application/json"], ["Cache-Control", "no-store"], ["Content-Length", String(body.length)]];
+  const body = Buffer.from(
+    `${JSON.stringify(ok ? { status: "ok", subjects: state.manifest.count, site: state.manifest.hash.slice(0, 12) } : { status: "unavailable", problem: state.problem })}\n`,
+  );
+  const headers: [string, string][] = [
+    ["Content-Type", "application/json"],
+    ["Cache-Control", "no-store"],
+    ["Content-Length", String(body.length)],
+  ];
   return { kind: "send", status: ok ? 200 : 503, headers, body: method === "HEAD" ? null : body };
 }
 
@@ -387,7 +410,10 @@ function send(res: ServerResponse, answer: SendAnswer<Buffer>): void {
  * site; and it pipes a read stream into the answer without closing it when the client goes away
  * (one descriptor leaked per reset request) nor handling its errors (an EMFILE ended the process).
  */
-function staticFiles(dir: string, res: ServerResponse): { lstat: typeof import("node:fs").lstat; createReadStream: typeof createReadStream } {
+function staticFiles(
+  dir: string,
+  res: ServerResponse,
+): { lstat: typeof import("node:fs").lstat; createReadStream: typeof createReadStream } {
   const root = realpath(dir);
   return {
     lstat: ((path: string) => lstatInside(root, path)) as unknown as typeof import("node:fs").lstat,
@@ -451,7 +477,11 @@ async function answerClientError(site: Site, error: ParserError, socket: Socket)
     const raw = readRawRequest(error.rawPacket, failedRequestStart(error.rawPacket, error.bytesParsed));
     if (raw !== null) {
       const scheme = site.forwardedProto ? schemeOf(raw.headers["x-forwarded-proto"]) : "http";
-      await answerRaw(site, { method: raw.method, target: raw.target, scheme, host: raw.headers["host"] ?? null, headers: headerReader(raw.headers) }, socket);
+      await answerRaw(
+        site,
+        { method: raw.method, target: raw.target, scheme, host: raw.headers["host"] ?? null, headers: headerReader(raw.headers) },
+        socket,
+      );
       return;
     }
   }
@@ -466,7 +496,10 @@ function parserRefusal(error: ParserError): Refusal {
       return refusal(408, "Request timeout: the request line and headers did not arrive in time.");
     case "HPE_INVALID_VERSION":
       // A well-formed version Node does not speak (HTTP/1.2, HTTP/3.0) is 505; "HTTP/9" is no version (400).
-      if (error.rawPacket !== undefined && requestVersion(error.rawPacket, failedRequestStart(error.rawPacket, error.bytesParsed)) !== null) {
+      if (
+        error.rawPacket !== undefined &&
+        requestVersion(error.rawPacket, failedRequestStart(error.rawPacket, error.bytesParsed)) !== null
+      ) {
         return refusal(505, "HTTP version not supported: send HTTP/1.1.");
       }
       break;
@@ -482,7 +515,8 @@ async function answerRaw(site: Site, request: SentRequest, socket: Socket): Prom
     const answer = await answerRequest(request, site.files);
     // The static site is served with a ServerResponse, which a request Node refused has none of
     // (the handler refuses methods other than GET and HEAD on static files itself).
-    const refusedStatic = (): SendAnswer<never> => finish(refusal(400, "raw non-ASCII bytes in the path of a static file: send them percent-encoded"), request.method);
+    const refusedStatic = (): SendAnswer<never> =>
+      finish(refusal(400, "raw non-ASCII bytes in the path of a static file: send them percent-encoded"), request.method);
     writeRawAnswer(socket, answer.kind === "static" ? refusedStatic() : answer);
   } catch {
     // Only a bug gets here (the handler answers every failure of the site): no half-written answer.

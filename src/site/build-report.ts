@@ -63,7 +63,21 @@ export function formatBytes(bytes: number): string {
 }
 
 /** What the summary line states. */
-type Summarised = Pick<BuildReport, "count" | "reused" | "files" | "written" | "unchanged" | "removed" | "bytesWritten" | "bytesRemoved" | "seconds" | "warnings" | "kinds" | "feed">;
+type Summarised = Pick<
+  BuildReport,
+  | "count"
+  | "reused"
+  | "files"
+  | "written"
+  | "unchanged"
+  | "removed"
+  | "bytesWritten"
+  | "bytesRemoved"
+  | "seconds"
+  | "warnings"
+  | "kinds"
+  | "feed"
+>;
 
 /** The one-line summary every build prints. */
 export function summarise(report: Summarised, options: Pick<BuildOptions, "outDir">, tr: Translator = ENGLISH): string {
@@ -85,7 +99,13 @@ export function summarise(report: Summarised, options: Pick<BuildOptions, "outDi
 export function feedLine(feed: FeedReport, tr: Translator = ENGLISH): string {
   if (feed.started) return tr.text("summary.feed-started", { sequence: feed.sequence });
   if (!feed.changed) return tr.text("summary.feed-unchanged", { sequence: feed.sequence });
-  return tr.text("summary.feed-changes", { added: feed.added, removed: feed.deletes, changed: feed.upserts - feed.added, sequence: feed.sequence, diff: formatBytes(feed.diffBytes) });
+  return tr.text("summary.feed-changes", {
+    added: feed.added,
+    removed: feed.deletes,
+    changed: feed.upserts - feed.added,
+    sequence: feed.sequence,
+    diff: formatBytes(feed.diffBytes),
+  });
 }
 
 /** Prints the summary line, and the change feed's. */
@@ -100,25 +120,34 @@ export function printBuildReport(report: Summarised, options: Pick<BuildOptions,
  * (site-changes.ts).
  */
 export function jsonReport(report: BuildReport, options: Pick<BuildOptions, "outDir" | "baseUrl">): string {
-  return `${JSON.stringify({
-    out: options.outDir,
-    baseUrl: options.baseUrl,
-    count: report.count,
-    reused: report.reused,
-    files: report.files,
-    written: report.written,
-    unchanged: report.unchanged,
-    removed: report.removed,
-    bytesWritten: report.bytesWritten,
-    bytesRemoved: report.bytesRemoved,
-    seconds: report.seconds,
-    timings: report.timings,
-    // The first few warnings of each kind, as the summary prints them, and every kind's exact count.
-    warnings: report.warnings.map((problem) => ({ ...problem, message: formatProblem(problem) })),
-    warningKinds: report.kinds.map(({ severity, field, expected, count }) => ({ severity, ...(field === undefined ? {} : { field }), expected, count })),
-    changed: report.changes,
-    overLimits: report.overLimits,
-    downloads: report.downloads,
-    feed: report.feed ?? null,
-  }, null, 2)}\n`;
+  return `${JSON.stringify(
+    {
+      out: options.outDir,
+      baseUrl: options.baseUrl,
+      count: report.count,
+      reused: report.reused,
+      files: report.files,
+      written: report.written,
+      unchanged: report.unchanged,
+      removed: report.removed,
+      bytesWritten: report.bytesWritten,
+      bytesRemoved: report.bytesRemoved,
+      seconds: report.seconds,
+      timings: report.timings,
+      // The first few warnings of each kind, as the summary prints them, and every kind's exact count.
+      warnings: report.warnings.map((problem) => ({ ...problem, message: formatProblem(problem) })),
+      warningKinds: report.kinds.map(({ severity, field, expected, count }) => ({
+        severity,
+        ...(field === undefined ? {} : { field }),
+        expected,
+        count,
+      })),
+      changed: report.changes,
+      overLimits: report.overLimits,
+      downloads: report.downloads,
+      feed: report.feed ?? null,
+    },
+    null,
+    2,
+  )}\n`;
 }

@@ -101,8 +101,16 @@ export type ProgressListener = WriteProgress;
  * a takeover); then what dead builds left is removed. Stopped by a signal, the CLI removes what
  * this build registered (interrupt-cleanup.ts).
  */
-export async function buildSite(options: BuildOptions, onProgress?: ProgressListener, notice?: (line: Message) => void): Promise<BuildReport> {
-  const lock = await takeOutputLock(options.outDir, `--out ${options.outDir}`, { wait: options.wait ?? false, command: "build", ...(notice === undefined ? {} : { notice }) });
+export async function buildSite(
+  options: BuildOptions,
+  onProgress?: ProgressListener,
+  notice?: (line: Message) => void,
+): Promise<BuildReport> {
+  const lock = await takeOutputLock(options.outDir, `--out ${options.outDir}`, {
+    wait: options.wait ?? false,
+    command: "build",
+    ...(notice === undefined ? {} : { notice }),
+  });
   const forget = cleanUpOnInterrupt(() => removeBuildLeftovers(options.outDir, options.cacheDir, OWN));
   try {
     removeBuildLeftovers(options.outDir, options.cacheDir, DEAD);
@@ -151,7 +159,14 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     ...(options.allProblems === undefined ? {} : { allProblems: options.allProblems }),
   });
   // Stages 1 to 3: sources -> blocks -> id order -> (judged) -> chunks; nothing runs until the records stage pulls.
-  const chunks = chunkRecords(judged(orderBlocks(() => readBlocks(read, cache)), options, known), CHUNK_SIZE);
+  const chunks = chunkRecords(
+    judged(
+      orderBlocks(() => readBlocks(read, cache)),
+      options,
+      known,
+    ),
+    CHUNK_SIZE,
+  );
   if (options.links === "files") {
     // The chunks wait in a temporary directory while the pages are cut from them (chunk c in file c).
     const scratch = await makeScratchDir("chunks");
@@ -161,7 +176,11 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
       const readDone = performance.now();
       const pages = pagesFromChunkFiles((chunk) => ({ path: join(dir, String(chunk)) }), CHUNK_SIZE);
       const { changes, ...written } = await writePlainSite(options, { count: records.count, hashes, pages }, onProgress);
-      const fed = await feed(records, (chunk) => join(dir, String(chunk)), await dataDateOf(records, options, previous, (chunk) => join(dir, String(chunk))));
+      const fed = await feed(
+        records,
+        (chunk) => join(dir, String(chunk)),
+        await dataDateOf(records, options, previous, (chunk) => join(dir, String(chunk))),
+      );
       return await finish({ started, readDone, cache }, records, written, () => changes, fed, { notes: notesOf(metadata), downloads: [] });
     } finally {
       await scratch.remove();
@@ -196,7 +215,14 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     const fed = await feed(records, chunkPath, published);
     // The files and URLs changed are named only when asked (build --json): a full build of ten
     // million subjects changes a million files.
-    return await finish({ started, readDone, cache }, records, written, () => (changes ??= siteChanges(before, plan.manifest, written.changed)), fed, { notes: notesOf(metadata), downloads });
+    return await finish(
+      { started, readDone, cache },
+      records,
+      written,
+      () => (changes ??= siteChanges(before, plan.manifest, written.changed)),
+      fed,
+      { notes: notesOf(metadata), downloads },
+    );
   } catch (error) {
     await writer.abort();
     throw error;
@@ -209,13 +235,21 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
  * a record). When the read ends: its new warnings apart from the known ones (with --strict new
  * ones stop the build here), then the preflight; before anything is published.
  */
-async function* judged(ordered: AsyncGenerator<OrderedItem, ReadSummary>, options: BuildOptions, known: KnownProblems | null): AsyncGenerator<OrderedItem, ReadChunks> {
+async function* judged(
+  ordered: AsyncGenerator<OrderedItem, ReadSummary>,
+  options: BuildOptions,
+  known: KnownProblems | null,
+): AsyncGenerator<OrderedItem, ReadChunks> {
   let lengths = (options.target ?? "none") === "none" ? undefined : new RecordLengths();
   try {
     for (let next = await ordered.next(); ; next = await ordered.next()) {
       if (next.done === true) {
         const summary = next.value;
-        return { ...summary, ...judgeWarnings(known, options.strict, summary), overLimits: lengths === undefined ? [] : preflightBuild(options, lengths) };
+        return {
+          ...summary,
+          ...judgeWarnings(known, options.strict, summary),
+          overLimits: lengths === undefined ? [] : preflightBuild(options, lengths),
+        };
       }
       const item = next.value;
       if (item.kind === "restart") lengths &&= new RecordLengths();
@@ -233,7 +267,12 @@ async function* judged(ordered: AsyncGenerator<OrderedItem, ReadSummary>, option
  * when the list is the feed's current version (the same bytes: nothing changed since), else
  * SOURCE_DATE_EPOCH or the newest source's modification time (data-date.ts). Never the clock.
  */
-async function dataDateOf(records: ReadChunks, options: BuildOptions, previous: PreviousFeed | null, chunkPath: (chunk: number) => string): Promise<Date> {
+async function dataDateOf(
+  records: ReadChunks,
+  options: BuildOptions,
+  previous: PreviousFeed | null,
+  chunkPath: (chunk: number) => string,
+): Promise<Date> {
   if (previous !== null) {
     const hash = createHash("sha256");
     for (let chunk = 0; chunk < Math.ceil(records.count / CHUNK_SIZE); chunk++) hash.update(await readFile(chunkPath(chunk)));
@@ -247,13 +286,24 @@ function notesOf(metadata: DatasetMetadata): Message[] {
   return metadata.licenses.length > 0 ? [] : [msg("warning.no-licence", { file: METADATA_FILE })];
 }
 
-async function finish(run: { started: number; readDone: number; cache: BuildCache | undefined }, records: ReadChunks, written: WriteReport, changes: () => SiteChanges, feed: FeedReport | undefined, published: { notes: readonly Message[]; downloads: readonly Download[] }): Promise<BuildReport> {
+async function finish(
+  run: { started: number; readDone: number; cache: BuildCache | undefined },
+  records: ReadChunks,
+  written: WriteReport,
+  changes: () => SiteChanges,
+  feed: FeedReport | undefined,
+  published: { notes: readonly Message[]; downloads: readonly Download[] },
+): Promise<BuildReport> {
   await run.cache?.keepOnly(records.cacheKeys);
   const ended = performance.now();
   const { count, reused, warnings, kinds, overLimits, known } = records;
   const cacheWarning = run.cache?.warning;
   return {
-    count, reused, warnings, kinds, overLimits,
+    count,
+    reused,
+    warnings,
+    kinds,
+    overLimits,
     notes: published.notes,
     downloads: published.downloads,
     ...(cacheWarning === undefined ? {} : { cacheWarning }),

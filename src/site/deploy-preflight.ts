@@ -75,7 +75,8 @@ const number = (n: number): string => n.toLocaleString("en-US");
 /** The limits of `host` that a site of `shape` with `links` goes over. */
 export function overruns(shape: SiteShape, host: HostLimits, links: LinkKind): string[] {
   const over: string[] = [];
-  if (host.filesOnly === true && links === "query") over.push("its pages link by query (?limit=&offset=), which a host without routing cannot answer");
+  if (host.filesOnly === true && links === "query")
+    over.push("its pages link by query (?limit=&offset=), which a host without routing cannot answer");
   if (host.filesPerDeployment !== undefined && shape.files > host.filesPerDeployment) {
     over.push(`${number(shape.files)} files, over its ${number(host.filesPerDeployment)} files a deployment`);
   }
@@ -116,7 +117,10 @@ export function preflight(host: HostLimits, options: PreflightOptions, shapeOf: 
   const fits: Fit[] = [];
   // Downloads larger than the host takes a file cannot be helped by fewer pages: every option leaves them out.
   const bare = { ...options, limits: [] };
-  const downloadsFit = (options.downloads ?? 0) === 0 || overruns(shapeOf(bare), host, options.links).length === 0 || overruns(shapeOf({ ...bare, downloads: 0 }), host, options.links).length > 0;
+  const downloadsFit =
+    (options.downloads ?? 0) === 0 ||
+    overruns(shapeOf(bare), host, options.links).length === 0 ||
+    overruns(shapeOf({ ...bare, downloads: 0 }), host, options.links).length > 0;
   const tryFit = (wanted: ShapeOptions, note?: string): boolean => {
     const candidate: ShapeOptions = { ...wanted, downloads: downloadsFit ? (options.downloads ?? 0) : 0 };
     const shape = shapeOf(candidate);
@@ -136,7 +140,8 @@ export function preflight(host: HostLimits, options: PreflightOptions, shapeOf: 
   // Less of what was asked: the subset keeping the most files that fits.
   const fewer: ShapeOptions[] = [];
   for (const f of links === "files" ? [forms] : [forms, ...subsets(forms)]) {
-    for (const l of [options.limits, ...subsets(options.limits)]) if (f !== forms || l !== options.limits) fewer.push({ links, forms: f, limits: l });
+    for (const l of [options.limits, ...subsets(options.limits)])
+      if (f !== forms || l !== options.limits) fewer.push({ links, forms: f, limits: l });
   }
   const kept = fewer.map((o) => ({ o, files: shapeOf(o).files })).sort((a, b) => b.files - a.files);
   for (const { o } of kept) if (tryFit(o)) break;
@@ -157,7 +162,8 @@ export function preflight(host: HostLimits, options: PreflightOptions, shapeOf: 
 export function describePreflight(result: Preflight): string {
   const { host, overruns: over, fits } = result;
   const fit = (f: Fit): string => `${f.flags} (${number(f.files)} files${f.note === undefined ? "" : `; ${f.note}`})`;
-  const options = fits.length === 0 ? "no option of this build fits it; choose another --target" : `fits with ${fits.map(fit).join(", or ")}`;
+  const options =
+    fits.length === 0 ? "no option of this build fits it; choose another --target" : `fits with ${fits.map(fit).join(", or ")}`;
   const source = host.source === undefined ? "" : ` (limits: ${host.source})`;
   return `the site does not fit ${host.name}: ${over.join("; ")}; ${options}${source}`;
 }

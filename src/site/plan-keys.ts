@@ -54,7 +54,13 @@ function boundsShard(firsts: readonly { id: number; code: string }[]): ShardPlan
   const width = Math.max(...firsts.map(({ code }) => codeValue(code).length));
   const bytes = Buffer.from(firsts.map(({ id, code }) => boundsLine(id, code, width)).join(""), "latin1");
   const file: ShardFile = { name: BOUNDS_FILE, bytes };
-  return { key: BOUNDS_SHARD_KEY, hash: contentHash(VERSION, "\n", BOUNDS_SHARD_KEY, "\n", bytes), size: 1, name: () => BOUNDS_FILE, files: () => [file] };
+  return {
+    key: BOUNDS_SHARD_KEY,
+    hash: contentHash(VERSION, "\n", BOUNDS_SHARD_KEY, "\n", bytes),
+    size: 1,
+    name: () => BOUNDS_FILE,
+    files: () => [file],
+  };
 }
 
 /**

@@ -30,7 +30,13 @@ const TAIL = Buffer.from(PAGE_TAIL);
  * rendered by `pageBytes`, plus `more` shards planned elsewhere (the docs, the key lookups' files);
  * the manifest names the `downloads` written beside it.
  */
-export function planSite(chunks: ChunkHashes, options: SiteOptions, pageBytes: PageBytes, more: readonly ShardPlan[] = [], downloads: readonly Download[] = []): SitePlan {
+export function planSite(
+  chunks: ChunkHashes,
+  options: SiteOptions,
+  pageBytes: PageBytes,
+  more: readonly ShardPlan[] = [],
+  downloads: readonly Download[] = [],
+): SitePlan {
   const { count, chunkSize, hashes } = chunks;
   const chunkCount = hashes.length;
   const records: Omit<ShardPlan, "files">[] = [];
@@ -63,14 +69,28 @@ export function planSite(chunks: ChunkHashes, options: SiteOptions, pageBytes: P
           yield { name: ETAGS_FILE, bytes: Buffer.from(etagsText(etags)) };
         };
         const size = last - first;
-        pages.push({ key, hash, size: size + 1, name: (i) => (i === size ? ETAGS_FILE : pageFileName(first + i)), files, from: first * limit });
+        pages.push({
+          key,
+          hash,
+          size: size + 1,
+          name: (i) => (i === size ? ETAGS_FILE : pageFileName(first + i)),
+          files,
+          from: first * limit,
+        });
       }
     }
   }
 
   const dirs: Record<string, string> = {};
   for (const s of [...records, ...pages, ...more]) dirs[s.key] = s.hash;
-  const shaping = { count, limits: options.limits, forms: options.forms, maxLimit: options.maxLimit, baseUrl: options.baseUrl, cacheControl: options.cacheControl };
+  const shaping = {
+    count,
+    limits: options.limits,
+    forms: options.forms,
+    maxLimit: options.maxLimit,
+    baseUrl: options.baseUrl,
+    cacheControl: options.cacheControl,
+  };
   const manifest: Manifest = {
     layout: LAYOUT_VERSION,
     version: VERSION,

@@ -20,7 +20,11 @@ export function preflightBuild(options: BuildOptions, lengths: RecordLengths): r
   const links = options.links ?? "query";
   // The downloads are written by routed builds only; a host that limits a file's bytes may refuse them (--downloads none).
   const downloads = links === "query" ? (options.downloads ?? DEFAULT_DOWNLOADS).length : 0;
-  const result = preflight(HOST_LIMITS[target], { links, limits: options.limits, forms: options.forms, maxLimit: options.maxLimit, downloads }, (o) => siteShape(lengths.count, o, sizes));
+  const result = preflight(
+    HOST_LIMITS[target],
+    { links, limits: options.limits, forms: options.forms, maxLimit: options.maxLimit, downloads },
+    (o) => siteShape(lengths.count, o, sizes),
+  );
   if (result.overruns.length === 0) return [];
   const message = describePreflight(result);
   if (options.overLimits === "warn") return [message];

@@ -45,7 +45,9 @@ export function pagesFromChunkFiles(fileOf: (chunk: number) => ChunkFile, chunkS
     const { path, check } = fileOf(chunk);
     const bytes = readFileSync(path);
     if (check !== undefined && contentHash(bytes) !== check) {
-      throw new Error(`${path}: not the records its directory's name promises (changed behind the build's back?); remove that directory and build again`);
+      throw new Error(
+        `${path}: not the records its directory's name promises (changed behind the build's back?); remove that directory and build again`,
+      );
     }
     const lines = new Uint32Array(chunkSize + 1);
     let n = 0;

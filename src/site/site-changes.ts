@@ -49,7 +49,8 @@ export function siteChanges(before: string | null, manifest: Manifest, written: 
       tags.add(chunkTag(Number.parseInt(name, 10)));
     } else if (parts[0] === DOCS_SHARD_KEY) {
       tags.add(DOCS_TAG);
-      for (const [publicPath, file] of Object.entries(PUBLISHED_FILES)) if (file.name === name) urls.add(`${manifest.baseUrl}${publicPath}`);
+      for (const [publicPath, file] of Object.entries(PUBLISHED_FILES))
+        if (file.name === name) urls.add(`${manifest.baseUrl}${publicPath}`);
     } else if (parts[0] === "pages") {
       const [, form, limitText] = parts;
       if (form === undefined || !isForm(form)) continue;

@@ -131,7 +131,8 @@ export class RecordLengths {
       grown.set(this.#sums);
       this.#sums = grown;
     }
-    for (let k = 0; k < ends.length; k++, this.count++) this.#sums[this.count + 1] = (this.#sums[this.count] ?? 0) + (ends[k] ?? 0) - (k === 0 ? 0 : (ends[k - 1] ?? 0));
+    for (let k = 0; k < ends.length; k++, this.count++)
+      this.#sums[this.count + 1] = (this.#sums[this.count] ?? 0) + (ends[k] ?? 0) - (k === 0 ? 0 : (ends[k - 1] ?? 0));
   }
 
   get sums(): Float64Array {
@@ -159,7 +160,8 @@ export function measureFiles(lengths: RecordLengths, baseUrl: string): FileSizes
     for (const page of [0, 1, last - 1, last]) {
       if (page < 0 || page > last) continue;
       const offset = page * limit;
-      const links = form === "files" ? buildFileLinks(baseUrl, limit, offset, count) : buildLinks(baseUrl, extras(form), limit, BigInt(offset), count);
+      const links =
+        form === "files" ? buildFileLinks(baseUrl, limit, offset, count) : buildLinks(baseUrl, extras(form), limit, BigInt(offset), count);
       most = Math.max(most, Buffer.byteLength(renderPageHead(count, links)));
     }
     return most;

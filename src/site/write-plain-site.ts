@@ -17,7 +17,15 @@
  */
 import { link, lstat, mkdir, readdir, readFile, readlink, rename, rm, rmdir, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { buildFileLinks, entryLimit, FILE_ENTRY_PATH, FILE_PAGES_DIR, filePagePath, fileSubjectPath, SUBJECTS_PER_DIR } from "../core/file-links.ts";
+import {
+  buildFileLinks,
+  entryLimit,
+  FILE_ENTRY_PATH,
+  FILE_PAGES_DIR,
+  filePagePath,
+  fileSubjectPath,
+  SUBJECTS_PER_DIR,
+} from "../core/file-links.ts";
 import { DEFAULT_LIMIT } from "../core/request/read-query.ts";
 import { PAGE_TAIL, renderPageHead } from "../core/render-page.ts";
 import { msg } from "../common/messages/message.ts";
@@ -87,7 +95,10 @@ export async function isPlainOut(outDir: string): Promise<boolean> {
  * cut from them, they are not published), again from the first after a "restart". Returns the
  * chunks' hashes and what `chunks` returned.
  */
-export async function writeChunkFiles<R>(dir: string, chunks: AsyncGenerator<ChunkItem, R>): Promise<{ readonly hashes: readonly string[]; readonly read: R }> {
+export async function writeChunkFiles<R>(
+  dir: string,
+  chunks: AsyncGenerator<ChunkItem, R>,
+): Promise<{ readonly hashes: readonly string[]; readonly read: R }> {
   const hashes: string[] = [];
   const read = await forEachItem(chunks, async (item) => {
     if (item.kind === "restart") hashes.length = 0;
@@ -145,7 +156,9 @@ export async function writePlainSite(
         const to = Math.min(count, from + limit);
         const head = Buffer.from(renderPageHead(count, buildFileLinks(options.baseUrl, limit, from, count)));
         const bytes = records.pages(head, from, to, TAIL);
-        return page === 0 && limit === entry ? Promise.all([put(filePagePath(limit, 0), bytes), put(FILE_ENTRY_PATH, bytes)]) : put(filePagePath(limit, from), bytes);
+        return page === 0 && limit === entry
+          ? Promise.all([put(filePagePath(limit, 0), bytes), put(FILE_ENTRY_PATH, bytes)])
+          : put(filePagePath(limit, from), bytes);
       });
     }
     // Each subject's own file: a page of one record without its envelope is the record's bytes.
@@ -180,7 +193,8 @@ export async function writePlainSite(
     await rm(next, { force: true });
     await symlink(name, next, "junction");
     // An empty directory (a fresh checkout's placeholder) cannot be replaced by rename: it goes first.
-    if (where.current === null) await rmdir(where.out).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error)));
+    if (where.current === null)
+      await rmdir(where.out).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error)));
     await rename(next, where.out);
   }
 
@@ -194,7 +208,15 @@ export async function writePlainSite(
     await rm(join(where.parent, entryName), { recursive: true, force: true });
   }
   const changes = { urls: changed.map((path) => `${options.baseUrl}/${path}`).sort(), tags: [] };
-  return { files: total, written: tally.written, unchanged: tally.unchanged, bytesWritten: tally.bytesWritten, ...removed, changed, changes };
+  return {
+    files: total,
+    written: tally.written,
+    unchanged: tally.unchanged,
+    bytesWritten: tally.bytesWritten,
+    ...removed,
+    changed,
+    changes,
+  };
 }
 
 /** Hard-links `old` to `target` when `old` holds exactly `bytes`; false when it does not or cannot. */
@@ -218,7 +240,12 @@ async function linkIfSame(old: string, bytes: Uint8Array, target: string): Promi
 }
 
 /** Adds the files of the old tree under `dir` that the new tree does not hold (and their bytes) to `tally`. */
-async function countGone(dir: string, rel: string, keep: ReadonlySet<string>, tally: { removed: number; bytesRemoved: number }): Promise<void> {
+async function countGone(
+  dir: string,
+  rel: string,
+  keep: ReadonlySet<string>,
+  tally: { removed: number; bytesRemoved: number },
+): Promise<void> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
     if (entry.isDirectory()) {

@@ -12,7 +12,17 @@
  */
 import { lstat, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { CHUNKS_PER_SHARD, chunkFileName, DATA_ROOT, MANIFEST_PATH, offsetsFileName, shardDirPath, shardKeyOf, shardTempPath, shardTempWriter } from "../core/layout.ts";
+import {
+  CHUNKS_PER_SHARD,
+  chunkFileName,
+  DATA_ROOT,
+  MANIFEST_PATH,
+  offsetsFileName,
+  shardDirPath,
+  shardKeyOf,
+  shardTempPath,
+  shardTempWriter,
+} from "../core/layout.ts";
 import { recordOffsets } from "../core/record-offsets.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
 import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
@@ -57,7 +67,13 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
   const previous = await readPreviousManifest(outDir);
   const tally = { written: 0, unchanged: 0, bytesWritten: 0, done: 0 };
   /** What each writer task wrote: files [first, first + count) of a shard but those linked (named only when asked). */
-  const changed: { readonly key: string; readonly nameOf: (index: number) => string; readonly first: number; readonly count: number; readonly linked: readonly number[] }[] = [];
+  const changed: {
+    readonly key: string;
+    readonly nameOf: (index: number) => string;
+    readonly first: number;
+    readonly count: number;
+    readonly linked: readonly number[];
+  }[] = [];
   let writers: ShardWriters | undefined;
   /** The first directory this build made (outDir, the data root or records/), removed on failure; null until it made one. */
   let made: string | undefined | null = null;
@@ -76,7 +92,13 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
   });
 
   /** Writes `files` into `tmp` in parts (hard-linked from `old` where the bytes are the same), renaming it to `dir` when all are written. */
-  const writeShard = async (shard: Pick<ShardPlan, "key" | "name">, files: Iterable<ShardFile>, tmp: string, dir: string | null, old: string | null): Promise<{ readonly whole: Promise<void> }> => {
+  const writeShard = async (
+    shard: Pick<ShardPlan, "key" | "name">,
+    files: Iterable<ShardFile>,
+    tmp: string,
+    dir: string | null,
+    old: string | null,
+  ): Promise<{ readonly whole: Promise<void> }> => {
     if (writers === undefined) {
       const started = startShardWriters();
       writers = started;
@@ -121,7 +143,10 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
     const first = hashes.length - group.length;
     const chunks = group;
     group = [];
-    const shard = recordShard(first, chunks.map((c) => c.hash));
+    const shard = recordShard(
+      first,
+      chunks.map((c) => c.hash),
+    );
     const dir = join(root, shardDirPath(shard.key, shard.hash));
     recordFiles += shard.size;
     if (await isDirectory(dir)) {
@@ -214,7 +239,10 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
         // Pages hold the count and the origin: when either changed, no old page can match.
         const old = oldHash !== undefined && previous.sameHead(plan) ? join(root, shardDirPath(shard.key, oldHash)) : null;
         const { whole } = await writeShard(shard, shard.files(), tmpOf(shard), dirOf(shard), old);
-        whole.then(() => settle(shard.size), () => undefined);
+        whole.then(
+          () => settle(shard.size),
+          () => undefined,
+        );
       }
       await finishWrites();
       await writers?.close();
@@ -240,7 +268,9 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
         get changed() {
           return changed.flatMap(({ key, nameOf, first, count, linked }) => {
             const kept = new Set(linked);
-            return Array.from({ length: count }, (_, i) => i).filter((i) => !kept.has(i)).map((i) => `${key}/${nameOf(first + i)}`);
+            return Array.from({ length: count }, (_, i) => i)
+              .filter((i) => !kept.has(i))
+              .map((i) => `${key}/${nameOf(first + i)}`);
           });
         },
       };

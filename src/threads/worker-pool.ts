@@ -42,7 +42,12 @@ interface Thread {
 }
 
 /** Starts `count` threads running `entry` (given `workerData`), each taking at most `perThread` tasks at once. */
-export function startWorkerPool<Task, Result>(entry: URL, count: number, perThread: number, workerData?: unknown): WorkerPool<Task, Result> {
+export function startWorkerPool<Task, Result>(
+  entry: URL,
+  count: number,
+  perThread: number,
+  workerData?: unknown,
+): WorkerPool<Task, Result> {
   const limit = count * perThread;
   const pending = new Map<number, Pending & { readonly thread: Thread }>();
   let waiting: Pending[] = [];

@@ -112,13 +112,17 @@ describe.skipIf(!PRESENT && !REQUIRED)("in real Chromium", () => {
     await page.goto(`${new URL(preview.url).origin}/`);
     // The page the build wrote, checked as served: axe-core injected into it (the page itself runs no script).
     await page.addScriptTag({ content: axe.source });
-    const result = (await page.evaluate(`axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } })`)) as {
+    const result = (await page.evaluate(
+      `axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } })`,
+    )) as {
       violations: { id: string; nodes: { target: unknown }[] }[];
       passes: { id: string }[];
     };
     expect(result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`)).toEqual([]);
     // The checks that matter here ran and passed: contrast, the language, headings in a table.
-    expect(result.passes.map((p) => p.id)).toEqual(expect.arrayContaining(["color-contrast", "html-has-lang", "html-lang-valid", "valid-lang", "th-has-data-cells"]));
+    expect(result.passes.map((p) => p.id)).toEqual(
+      expect.arrayContaining(["color-contrast", "html-has-lang", "html-lang-valid", "valid-lang", "th-has-data-cells"]),
+    );
     expect(await page.getAttribute("html", "lang")).toBe("hr");
     expect(await page.locator('[lang="en"]').count()).toBeGreaterThan(5);
     await page.screenshot({ path: join(tmpdir(), "subjekti-landing-full.png"), fullPage: true });

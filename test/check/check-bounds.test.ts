@@ -79,7 +79,11 @@ interface Run {
 /** `subjekti check <url> --dir <fixture> …args` as a child process: its exit code, output, wall time and peak resident memory. */
 function runCheck(url: string, args: readonly string[]): Promise<Run> {
   const started = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", join(REPO, "src/cli/main.ts"), "check", url, "--dir", site.dir, "--quiet", ...args], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(REPO, "src/cli/main.ts"), "check", url, "--dir", site.dir, "--quiet", ...args],
+    { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] },
+  );
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -32,7 +32,12 @@ interface JsonReport {
   total: number;
   matched: number;
   checked: Record<string, number>;
-  failures: { kind: string; method: string; url: string; differences: { what: string; expected: string; got: string; offset?: number }[] }[];
+  failures: {
+    kind: string;
+    method: string;
+    url: string;
+    differences: { what: string; expected: string; got: string; offset?: number }[];
+  }[];
 }
 
 let root: string;
@@ -49,18 +54,25 @@ let fault: Fault = null;
 /** The deployment's host: passes every request to the preview as sent (Host kept), then applies `fault`. */
 function startProxy(): Promise<Server> {
   const server = createServer((req, res) => {
-    const upstream = request({ host: "127.0.0.1", port: previewPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      const parts: Buffer[] = [];
-      answer.on("data", (part: Buffer) => parts.push(part));
-      answer.on("end", () => {
-        const pairs: [string, string][] = [];
-        for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) pairs.push([answer.rawHeaders[i] as string, answer.rawHeaders[i + 1] as string]);
-        let out: Upstream = { status: answer.statusCode ?? 502, headers: pairs, body: Buffer.concat(parts) };
-        if (fault !== null) out = fault(req.method ?? "GET", req.headers, out);
-        res.writeHead(out.status, out.headers.filter(([name]) => !/^(content-length|connection|keep-alive|transfer-encoding)$/i.test(name)).flat());
-        res.end(req.method === "HEAD" ? undefined : out.body);
-      });
-    });
+    const upstream = request(
+      { host: "127.0.0.1", port: previewPort, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        const parts: Buffer[] = [];
+        answer.on("data", (part: Buffer) => parts.push(part));
+        answer.on("end", () => {
+          const pairs: [string, string][] = [];
+          for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2)
+            pairs.push([answer.rawHeaders[i] as string, answer.rawHeaders[i + 1] as string]);
+          let out: Upstream = { status: answer.statusCode ?? 502, headers: pairs, body: Buffer.concat(parts) };
+          if (fault !== null) out = fault(req.method ?? "GET", req.headers, out);
+          res.writeHead(
+            out.status,
+            out.headers.filter(([name]) => !/^(content-length|connection|keep-alive|transfer-encoding)$/i.test(name)).flat(),
+          );
+          res.end(req.method === "HEAD" ? undefined : out.body);
+        });
+      },
+    );
     upstream.on("error", (error) => res.destroy(error));
     req.pipe(upstream);
   });
@@ -105,7 +117,9 @@ describe("subjekti check against the preview of the site as built", () => {
     const run = await check();
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(new RegExp(`^${origin} against ${built} \\(53 subjects\\): \\d+ requests \\(.*22 pre-rendered.*\\) in [\\d.]+ s: all match\\n$`));
+    expect(run.stdout).toMatch(
+      new RegExp(`^${origin} against ${built} \\(53 subjects\\): \\d+ requests \\(.*22 pre-rendered.*\\) in [\\d.]+ s: all match\\n$`),
+    );
   });
 
   it("--json: one report naming what was checked, by kind", async () => {
@@ -114,7 +128,19 @@ describe("subjekti check against the preview of the site as built", () => {
     expect(report).toMatchObject({ ok: true, origin, failures: [] });
     expect(report.matched).toBe(report.total);
     // Pages of limits 7 and 20 in the plain and api forms: 2 × (8 + 3).
-    expect(report.checked).toMatchObject({ "pre-rendered": 22, head: 1, conditional: 1, preflight: 1, options: 1, redirect: 1, "not-found": 1, "not-allowed": 1, "not-acceptable": 1, published: 7, download: 4 });
+    expect(report.checked).toMatchObject({
+      "pre-rendered": 22,
+      head: 1,
+      conditional: 1,
+      preflight: 1,
+      options: 1,
+      redirect: 1,
+      "not-found": 1,
+      "not-allowed": 1,
+      "not-acceptable": 1,
+      published: 7,
+      download: 4,
+    });
     expect(report.checked["derived"]).toBeGreaterThanOrEqual(10);
     expect(Object.values(report.checked).reduce((a, b) => a + b, 0)).toBe(report.total);
   });
@@ -135,7 +161,16 @@ describe("subjekti check against the preview of the site as built", () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     try {
-      const run = await runCli(["check", `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, "--dir", built, "--timeout", "300", "--sample", "4"]);
+      const run = await runCli([
+        "check",
+        `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        "--dir",
+        built,
+        "--timeout",
+        "300",
+        "--sample",
+        "4",
+      ]);
       expect(run.code).toBe(1);
       expect(run.stdout).toContain("answer: expected status 200, got no complete answer in 300 ms");
     } finally {
@@ -144,7 +179,11 @@ describe("subjekti check against the preview of the site as built", () => {
     }
   });
 
-  it.each([["--connect", "nowhere"], ["--concurrency", "0"], ["--sample", "x"]])("%s %s is a usage error (exit 2)", async (option, value) => {
+  it.each([
+    ["--connect", "nowhere"],
+    ["--concurrency", "0"],
+    ["--sample", "x"],
+  ])("%s %s is a usage error (exit 2)", async (option, value) => {
     const run = await check(option, value);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`option '${option}`);
@@ -168,7 +207,14 @@ describe("subjekti check against a deployment changed behind its back", () => {
       const { code, report } = await checkJson();
       expect(code).toBe(1);
       const download = manifest.downloads?.find((d) => d.format === "csv");
-      expect(report.failures).toEqual([{ kind: "download", method: "GET", url: `${origin}/downloads/subjekti.csv`, differences: [{ what: "sha256", expected: download?.sha256, got: expect.stringMatching(/^[0-9a-f]{64}$/) }] }]);
+      expect(report.failures).toEqual([
+        {
+          kind: "download",
+          method: "GET",
+          url: `${origin}/downloads/subjekti.csv`,
+          differences: [{ what: "sha256", expected: download?.sha256, got: expect.stringMatching(/^[0-9a-f]{64}$/) }],
+        },
+      ]);
     } finally {
       await writeFile(csv, original);
     }
@@ -212,9 +258,18 @@ describe("subjekti check against a deployment changed behind its back", () => {
 
   it("--etags against a deployment of another build (other pages, so other tags): each pre-rendered page 200 where 304 was expected", async () => {
     // The tag lists the deployment's build wrote beside its pages: another build's pages carry other tags.
-    const lists = (await readdir(join(deployed, DATA_ROOT), { recursive: true })).filter((file) => file.endsWith(`/${ETAGS_FILE}`)).map((file) => join(deployed, DATA_ROOT, file));
+    const lists = (await readdir(join(deployed, DATA_ROOT), { recursive: true }))
+      .filter((file) => file.endsWith(`/${ETAGS_FILE}`))
+      .map((file) => join(deployed, DATA_ROOT, file));
     const originals = await Promise.all(lists.map((file) => readFile(file, "utf8")));
-    await Promise.all(lists.map((file, i) => writeFile(file, (originals[i] ?? "").replace(/"[^"\n]+"/g, (tag) => `"other-${tag.slice(1)}`))));
+    await Promise.all(
+      lists.map((file, i) =>
+        writeFile(
+          file,
+          (originals[i] ?? "").replace(/"[^"\n]+"/g, (tag) => `"other-${tag.slice(1)}`),
+        ),
+      ),
+    );
     await restartPreview();
     try {
       const { code, report } = await checkJson("--etags");
@@ -230,10 +285,23 @@ describe("subjekti check against a deployment changed behind its back", () => {
 });
 
 describe("subjekti check against a host that answers one rule wrongly", () => {
-  const drop = (answer: Upstream, name: string): Upstream => ({ ...answer, headers: answer.headers.filter(([n]) => n.toLowerCase() !== name) });
+  const drop = (answer: Upstream, name: string): Upstream => ({
+    ...answer,
+    headers: answer.headers.filter(([n]) => n.toLowerCase() !== name),
+  });
   const cases: { name: string; broken: NonNullable<Fault>; kind: string; difference: { what: string; expected: string; got: string } }[] = [
-    { name: "POST reaches a static file server's 404", broken: (method, _, a) => (method === "POST" ? { ...a, status: 404 } : a), kind: "not-allowed", difference: { what: "status", expected: "405", got: "404" } },
-    { name: "a catch-all rewrite turns every 404 into a 200", broken: (_m, _h, a) => (a.status === 404 ? { ...a, status: 200 } : a), kind: "not-found", difference: { what: "status", expected: "404", got: "200" } },
+    {
+      name: "POST reaches a static file server's 404",
+      broken: (method, _, a) => (method === "POST" ? { ...a, status: 404 } : a),
+      kind: "not-allowed",
+      difference: { what: "status", expected: "405", got: "404" },
+    },
+    {
+      name: "a catch-all rewrite turns every 404 into a 200",
+      broken: (_m, _h, a) => (a.status === 404 ? { ...a, status: 200 } : a),
+      kind: "not-found",
+      difference: { what: "status", expected: "404", got: "200" },
+    },
     {
       name: "a proxy drops Access-Control-Allow-Methods from preflights",
       broken: (method, headers, a) => (method === "OPTIONS" && headers.origin !== undefined ? drop(a, "access-control-allow-methods") : a),
@@ -242,13 +310,19 @@ describe("subjekti check against a host that answers one rule wrongly", () => {
     },
     {
       name: "a proxy adds a charset to every JSON answer",
-      broken: (_m, _h, a) => ({ ...a, headers: a.headers.map(([n, v]) => [n, v === "application/json" ? "application/json; charset=utf-8" : v]) }),
+      broken: (_m, _h, a) => ({
+        ...a,
+        headers: a.headers.map(([n, v]) => [n, v === "application/json" ? "application/json; charset=utf-8" : v]),
+      }),
       kind: "pre-rendered",
       difference: { what: "Content-Type", expected: "application/json", got: "application/json; charset=utf-8" },
     },
     {
       name: "a proxy adds its own Vary: Origin",
-      broken: (_m, _h, a) => ({ ...a, headers: a.headers.map(([n, v]) => [n, n.toLowerCase() === "vary" && v === "Accept" ? "Accept, Origin" : v]) }),
+      broken: (_m, _h, a) => ({
+        ...a,
+        headers: a.headers.map(([n, v]) => [n, n.toLowerCase() === "vary" && v === "Accept" ? "Accept, Origin" : v]),
+      }),
       kind: "derived",
       difference: { what: "Vary", expected: "Accept", got: "Accept, Origin" },
     },

@@ -49,7 +49,9 @@ describe("subjekti check against the Worker under wrangler dev", () => {
   it("passes: every pre-rendered page, the derived sample and the contract's answers match (exit 0)", async () => {
     const run = await check();
     expect(run.stderr).toBe("");
-    expect(run.stdout).toMatch(new RegExp(`^${origin} against ${built} \\(53 subjects\\): \\d+ requests \\(.*22 pre-rendered.*\\) in [\\d.]+ s: all match\\n$`));
+    expect(run.stdout).toMatch(
+      new RegExp(`^${origin} against ${built} \\(53 subjects\\): \\d+ requests \\(.*22 pre-rendered.*\\) in [\\d.]+ s: all match\\n$`),
+    );
     expect(run.code).toBe(0);
   });
 

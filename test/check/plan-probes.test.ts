@@ -23,9 +23,18 @@ const preRendered = (probes: readonly Probe[]): string[] => probes.filter((p) =>
 const target = (link: string): string => link.slice(new URL(link).origin.length);
 
 describe("planProbes", () => {
-  it.each<[Form, number]>([["plain", 7], ["plain", 20], ["api", 7], ["api", 20]])("the %s pages of limit %i are asked at the URLs their own next and previous links give", async (form, limit) => {
-    const pages = (await readPages(fixture.dir, form, limit)).map((text) => JSON.parse(text) as { next: string | null; previous: string | null });
-    const planned = preRendered(planProbes(manifest, { seed: 1 })).filter((t) => t.includes(`limit=${limit}`) && t.includes("format=api") === (form === "api"));
+  it.each<[Form, number]>([
+    ["plain", 7],
+    ["plain", 20],
+    ["api", 7],
+    ["api", 20],
+  ])("the %s pages of limit %i are asked at the URLs their own next and previous links give", async (form, limit) => {
+    const pages = (await readPages(fixture.dir, form, limit)).map(
+      (text) => JSON.parse(text) as { next: string | null; previous: string | null },
+    );
+    const planned = preRendered(planProbes(manifest, { seed: 1 })).filter(
+      (t) => t.includes(`limit=${limit}`) && t.includes("format=api") === (form === "api"),
+    );
     expect(planned).toHaveLength(pages.length);
     pages.forEach((page, i) => {
       if (page.next !== null) expect(target(page.next)).toBe(planned[i + 1]);
@@ -49,8 +58,21 @@ describe("planProbes", () => {
     const kinds = (seed: number): string[] => planProbes(manifest, { seed }).map((p) => `${p.kind} ${p.method} ${p.target}`);
     const [one, two] = [kinds(1), kinds(2)];
     expect(one.filter((k) => k.startsWith("derived"))).not.toEqual(two.filter((k) => k.startsWith("derived")));
-    for (const kind of ["head", "conditional", "preflight", "options", "redirect", "not-found", "not-allowed", "not-acceptable", "published"]) {
-      expect(one.some((k) => k.startsWith(`${kind} `)), kind).toBe(true);
+    for (const kind of [
+      "head",
+      "conditional",
+      "preflight",
+      "options",
+      "redirect",
+      "not-found",
+      "not-allowed",
+      "not-acceptable",
+      "published",
+    ]) {
+      expect(
+        one.some((k) => k.startsWith(`${kind} `)),
+        kind,
+      ).toBe(true);
     }
   });
 });

@@ -36,8 +36,16 @@ describe("the Worker reads its files without the client's Range and If-* headers
     ["Range on a pre-rendered page", "/api/subjekti/", { Range: "bytes=0-9" }],
     ["Range and If-Range on a derived page", "/api/subjekti/?limit=5&offset=3", { Range: "bytes=0-9", "If-Range": '"x"' }],
     ["If-None-Match of another ETag on a pre-rendered page", "/api/subjekti/?limit=7", { "If-None-Match": '"nope"' }],
-    ["If-Modified-Since in the future on a derived page", "/api/subjekti/?limit=3&offset=1", { "If-Modified-Since": "Fri, 01 Jan 2100 00:00:00 GMT" }],
-    ["If-Match and If-Unmodified-Since that fail", "/api/subjekti/?offset=20", { "If-Match": '"nope"', "If-Unmodified-Since": "Thu, 01 Jan 1970 00:00:00 GMT" }],
+    [
+      "If-Modified-Since in the future on a derived page",
+      "/api/subjekti/?limit=3&offset=1",
+      { "If-Modified-Since": "Fri, 01 Jan 2100 00:00:00 GMT" },
+    ],
+    [
+      "If-Match and If-Unmodified-Since that fail",
+      "/api/subjekti/?offset=20",
+      { "If-Match": '"nope"', "If-Unmodified-Since": "Thu, 01 Jan 1970 00:00:00 GMT" },
+    ],
   ])("%s -> 200, the page a plain GET gets", async (_name, target, headers) => {
     const plain = await callWorker(target);
     expect(plain.status).toBe(200);

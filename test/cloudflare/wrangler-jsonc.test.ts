@@ -9,7 +9,8 @@ import { readWranglerConfig } from "../hosts/wrangler-dev.ts";
 const config = await readWranglerConfig();
 const assets = config["assets"] as { run_worker_first: string[]; directory: string; binding: string; html_handling: string };
 /** Cloudflare's route patterns: `*` matches the rest of the path. */
-const covers = (path: string): boolean => assets.run_worker_first.some((pattern) => (pattern.endsWith("*") ? path.startsWith(pattern.slice(0, -1)) : pattern === path));
+const covers = (path: string): boolean =>
+  assets.run_worker_first.some((pattern) => (pattern.endsWith("*") ? path.startsWith(pattern.slice(0, -1)) : pattern === path));
 
 describe("wrangler.jsonc", () => {
   it("publishes dist/ as assets bound to ASSETS, the Worker's entry src/cloudflare/worker.ts", () => {

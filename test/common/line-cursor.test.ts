@@ -4,9 +4,11 @@ import { describe, expect, it } from "vitest";
 import { LineCursor } from "../../src/common/line-cursor.ts";
 
 async function linesOf(pieces: Uint8Array[]): Promise<string[]> {
-  const cursor = await LineCursor.open((async function* () {
-    yield* pieces;
-  })());
+  const cursor = await LineCursor.open(
+    (async function* () {
+      yield* pieces;
+    })(),
+  );
   const lines: string[] = [];
   const decoder = new TextDecoder();
   while (cursor.line !== undefined) {
@@ -24,14 +26,19 @@ describe("LineCursor", () => {
 
   it("any text cut into any pieces -> the text split at \\n (the last line's newline optional)", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.string({ unit: fc.constantFrom("a", "č", "\n", "\u2028", "\r", "}") , maxLength: 30 }), { maxLength: 8 }), fc.nat(), async (parts, seed) => {
-        const bytes = new TextEncoder().encode(parts.join(""));
-        const pieces: Uint8Array[] = [];
-        for (let at = 0, step = (seed % 7) + 1; at < bytes.length; at += step, step = ((step * 5 + seed) % 11) + 1) pieces.push(bytes.subarray(at, at + step));
-        const text = parts.join("");
-        const expected = text === "" ? [] : (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n");
-        expect(await linesOf(pieces)).toEqual(expected);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.string({ unit: fc.constantFrom("a", "č", "\n", "\u2028", "\r", "}"), maxLength: 30 }), { maxLength: 8 }),
+        fc.nat(),
+        async (parts, seed) => {
+          const bytes = new TextEncoder().encode(parts.join(""));
+          const pieces: Uint8Array[] = [];
+          for (let at = 0, step = (seed % 7) + 1; at < bytes.length; at += step, step = ((step * 5 + seed) % 11) + 1)
+            pieces.push(bytes.subarray(at, at + step));
+          const text = parts.join("");
+          const expected = text === "" ? [] : (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n");
+          expect(await linesOf(pieces)).toEqual(expected);
+        },
+      ),
       { numRuns: 300 },
     );
   });

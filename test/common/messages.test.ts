@@ -14,21 +14,124 @@ import { chooseLanguage, ENGLISH, failure, sayFailure, translator } from "../../
 const HR = translator("hr");
 
 /** Keys whose sentence is only what it is given (a count, a parser's own words): the same in every language. */
-const PASSED_THROUGH = new Set(["table.count", "expected.schema", "expected.known-razina", "hint.csv-parser", "hint.digit-count", "error.unreachable"]);
+const PASSED_THROUGH = new Set([
+  "table.count",
+  "expected.schema",
+  "expected.known-razina",
+  "hint.csv-parser",
+  "hint.digit-count",
+  "error.unreachable",
+]);
 
 /** Parameters that fit every sentence: each key's function reads only the ones it names. */
 const SAMPLE = {
-  where: "data/x.csv:2", warning: true, field: "oib", expected: "E", got: "G", hint: "H", says: "S", more: 3, count: 3, form: "F", also: ["a"], path: "p", detail: "D",
-  text: "T", max: 5, levels: ["lokalna", "nacionalna"], previous: "P", label: "windows-1250", patterns: [".json"], array: true, depth: 3, shown: "1…0", digits: 3,
-  before: "1", after: "2", hex: "E8", target: "t", first: "f", names: ["a"], name: "n", value: "v", month: 2, year: "2020", days: 29, date: "2020-02-28", digit: 7,
-  id: 2, code: "0002", otherId: 1, otherCode: "0001", other: "o", word: "w", line: 3, column: 4, subjects: 21, files: 2, warnings: 5, known: 1, out: "o", format: "xlsx",
-  reused: 0, written: 1, writtenBytes: "1 B", unchanged: 1, removed: 1, removedBytes: "1 B", seconds: 1.5, sequence: 2, added: 1, changed: 1, diff: "1 B", url: "u",
-  dir: "d", summary: "s", extension: ".csv", syscall: "open", host: "h", port: 1, base: "b", origin: "o", data: "d", epoch: "e", state: "s", snapshot: "s", changes: "c",
-  status: 404, version: "v", actual: "a", problem: "p", again: true, manifest: "m", ca: "c", failed: 1, total: 2, listen: "l", digitsCount: 1,
-  allowed: ["a"], collection: "c", pid: 1, command: "build", since: "s", holder: { pid: 1, command: "build", since: "s", host: "h" }, what: "build", signal: "SIGINT",
-  left: ["x"], why: "w", read: 1, quota: true, temporary: true, full: true, deadline: 5, checked: 1, from: 1, to: 2,
+  where: "data/x.csv:2",
+  warning: true,
+  field: "oib",
+  expected: "E",
+  got: "G",
+  hint: "H",
+  says: "S",
+  more: 3,
+  count: 3,
+  form: "F",
+  also: ["a"],
+  path: "p",
+  detail: "D",
+  text: "T",
+  max: 5,
+  levels: ["lokalna", "nacionalna"],
+  previous: "P",
+  label: "windows-1250",
+  patterns: [".json"],
+  array: true,
+  depth: 3,
+  shown: "1…0",
+  digits: 3,
+  before: "1",
+  after: "2",
+  hex: "E8",
+  target: "t",
+  first: "f",
+  names: ["a"],
+  name: "n",
+  value: "v",
+  month: 2,
+  year: "2020",
+  days: 29,
+  date: "2020-02-28",
+  digit: 7,
+  id: 2,
+  code: "0002",
+  otherId: 1,
+  otherCode: "0001",
+  other: "o",
+  word: "w",
+  line: 3,
+  column: 4,
+  subjects: 21,
+  files: 2,
+  warnings: 5,
+  known: 1,
+  out: "o",
+  format: "xlsx",
+  reused: 0,
+  written: 1,
+  writtenBytes: "1 B",
+  unchanged: 1,
+  removed: 1,
+  removedBytes: "1 B",
+  seconds: 1.5,
+  sequence: 2,
+  added: 1,
+  changed: 1,
+  diff: "1 B",
+  url: "u",
+  dir: "d",
+  summary: "s",
+  extension: ".csv",
+  syscall: "open",
+  host: "h",
+  port: 1,
+  base: "b",
+  origin: "o",
+  data: "d",
+  epoch: "e",
+  state: "s",
+  snapshot: "s",
+  changes: "c",
+  status: 404,
+  version: "v",
+  actual: "a",
+  problem: "p",
+  again: true,
+  manifest: "m",
+  ca: "c",
+  failed: 1,
+  total: 2,
+  listen: "l",
+  digitsCount: 1,
+  allowed: ["a"],
+  collection: "c",
+  pid: 1,
+  command: "build",
+  since: "s",
+  holder: { pid: 1, command: "build", since: "s", host: "h" },
+  what: "build",
+  signal: "SIGINT",
+  left: ["x"],
+  why: "w",
+  read: 1,
+  quota: true,
+  temporary: true,
+  full: true,
+  deadline: 5,
+  checked: 1,
+  from: 1,
+  to: 2,
 };
-const say = (catalogue: Record<string, (p?: unknown) => string>, key: string): string => (catalogue[key] as (p?: unknown) => string)(SAMPLE);
+const say = (catalogue: Record<string, (p?: unknown) => string>, key: string): string =>
+  (catalogue[key] as (p?: unknown) => string)(SAMPLE);
 
 describe("the message catalogues", () => {
   it("Croatian has exactly the English keys", () => {
@@ -68,7 +171,9 @@ describe("the message catalogues", () => {
 
   it("a known failure holds its message: English in `message`, the maintainer's language when said", () => {
     const error = failure("DATA_NOT_DIR", msg("error.data-is-file", { data: "x.json" }));
-    expect(error.message).toBe("--data x.json is a file: pass the directory that holds the *.json, *.ndjson, *.csv, *.xlsx and *.ods files");
+    expect(error.message).toBe(
+      "--data x.json is a file: pass the directory that holds the *.json, *.ndjson, *.csv, *.xlsx and *.ods files",
+    );
     expect(sayFailure(error, HR)).toBe("--data x.json je datoteka: zadajte mapu s datotekama *.json, *.ndjson, *.csv, *.xlsx i *.ods");
     expect(sayFailure(error, ENGLISH)).toBe(error.message);
   });
@@ -88,7 +193,9 @@ const PRINTS_TEXT: Readonly<Record<string, readonly string[]>> = {};
 
 describe("no sentence outside the catalogue", () => {
   const SRC = resolve("src");
-  const modules = (readdirSync(SRC, { recursive: true }) as string[]).filter((name) => /\.ts$/.test(name) && !name.startsWith("common/messages/")).sort();
+  const modules = (readdirSync(SRC, { recursive: true }) as string[])
+    .filter((name) => /\.ts$/.test(name) && !name.startsWith("common/messages/"))
+    .sort();
   /** A problem's parts or a known failure written as text rather than a message. */
   const LITERAL = /\b(?:expected|hint|says): ["'`]|new SubjektiError\(|new DataError\(\[\{[^}]*expected: ["'`]/;
 
@@ -107,18 +214,26 @@ describe("no sentence outside the catalogue", () => {
     for (let before = ""; before !== text; ) [before, text] = [text, text.replace(/\$?\{[^{}]*\}/g, "")];
     // The literal's own text, to its closing quote.
     text = text.slice(0, text.search(new RegExp(`(?<!\\\\)${quote}`)) >>> 0);
-    return text.replace(/subjekti(?: \w+)?: /g, "").replace(/\\n/g, "").replace(/[^A-Za-z]+/g, " ").trim();
+    return text
+      .replace(/subjekti(?: \w+)?: /g, "")
+      .replace(/\\n/g, "")
+      .replace(/[^A-Za-z]+/g, " ")
+      .trim();
   };
 
   it.each(modules)("%s writes its problems and failures as messages", (name) => {
-    const code = readFileSync(join(SRC, name), "utf8").split("\n").filter((line) => !/^\s*(?:\*|\/\/|\/\*)/.test(line));
+    const code = readFileSync(join(SRC, name), "utf8")
+      .split("\n")
+      .filter((line) => !/^\s*(?:\*|\/\/|\/\*)/.test(line));
     // src/core defines SubjektiError; src/check's differences ("expected 200, got 404") are HTTP values, not sentences.
     const allowed = name === "core/errors.ts" || name.startsWith("check/");
     if (!allowed) expect(code.filter((line) => LITERAL.test(line))).toEqual([]);
   });
 
   it.each(modules)("%s prints no words of its own", (name) => {
-    const code = readFileSync(join(SRC, name), "utf8").split("\n").filter((line) => !/^\s*(?:\*|\/\/|\/\*)/.test(line));
+    const code = readFileSync(join(SRC, name), "utf8")
+      .split("\n")
+      .filter((line) => !/^\s*(?:\*|\/\/|\/\*)/.test(line));
     expect(code.filter((line) => wordsOf(line) !== "")).toEqual(PRINTS_TEXT[name] ?? []);
   });
 
@@ -126,7 +241,7 @@ describe("no sentence outside the catalogue", () => {
     expect(wordsOf("io.stderr.write(`subjekti: warning: ${warning}\\n`);")).toBe("warning");
     expect(wordsOf("options.notice?.(`${shown}: took over the lock of process ${holder.pid}`);")).toBe("took over the lock of process");
     expect(wordsOf('io.stdout.write("subjekti serve: stopped\\n");')).toBe("stopped");
-    expect(wordsOf("io.stderr.write(`${lead}subjekti: ${tr.text(\"summary.stopped\", { what, signal, left: failed })}\\n`);")).toBe("");
+    expect(wordsOf('io.stderr.write(`${lead}subjekti: ${tr.text("summary.stopped", { what, signal, left: failed })}\\n`);')).toBe("");
     expect(wordsOf("io.stderr.write(terminalLines([`subjekti: ${sayFailure(error, tr)}`]));")).toBe("");
   });
 });

@@ -33,11 +33,18 @@ describe("the output lock", () => {
     const out = join(work.path, "b");
     const first = await takeOutputLock(out, "--out b", { wait: false, command: "build" });
     await expect(takeOutputLock(out, "--out b", { wait: false, command: "build" })).rejects.toThrow(
-      new RegExp(`^--out b is being written by process ${process.pid} \\(subjekti build since [0-9T:.Z-]+\\): wait for it to finish, or pass --wait to wait for it$`),
+      new RegExp(
+        `^--out b is being written by process ${process.pid} \\(subjekti build since [0-9T:.Z-]+\\): wait for it to finish, or pass --wait to wait for it$`,
+      ),
     );
     const notices: string[] = [];
     let second = false;
-    const waiting = takeOutputLock(out, "--out b", { wait: true, command: "export", pollMs: 10, notice: (line) => notices.push(ENGLISH.say(line)) }).then((lock) => {
+    const waiting = takeOutputLock(out, "--out b", {
+      wait: true,
+      command: "export",
+      pollMs: 10,
+      notice: (line) => notices.push(ENGLISH.say(line)),
+    }).then((lock) => {
       second = true;
       return lock;
     });
@@ -54,15 +61,26 @@ describe("the output lock", () => {
     const dead = deadPid();
     await writeFile(lockPathOf(out), JSON.stringify({ pid: dead, host: hostname(), command: "build", since: "2020-01-01T00:00:00.000Z" }));
     const notices: string[] = [];
-    const takers = await Promise.allSettled(Array.from({ length: 8 }, () => takeOutputLock(out, "--out c", { wait: false, command: "build", notice: (line) => notices.push(ENGLISH.say(line)) })));
+    const takers = await Promise.allSettled(
+      Array.from({ length: 8 }, () =>
+        takeOutputLock(out, "--out c", { wait: false, command: "build", notice: (line) => notices.push(ENGLISH.say(line)) }),
+      ),
+    );
     expect(takers.filter((t) => t.status === "fulfilled")).toHaveLength(1);
-    expect(notices).toEqual([`--out c: took over the lock of process ${dead} (subjekti build since 2020-01-01T00:00:00.000Z), which is no longer running`]);
+    expect(notices).toEqual([
+      `--out c: took over the lock of process ${dead} (subjekti build since 2020-01-01T00:00:00.000Z), which is no longer running`,
+    ]);
     await (takers.find((t) => t.status === "fulfilled") as PromiseFulfilledResult<{ release(): Promise<void> }>).value.release();
   });
 
   it("a lock of another host is never taken over: it is named, with what to do", async () => {
     const out = join(work.path, "d");
-    await writeFile(lockPathOf(out), JSON.stringify({ pid: deadPid(), host: "elsewhere.example", command: "build", since: "2020-01-01T00:00:00.000Z" }));
-    await expect(takeOutputLock(out, "--out d", { wait: false, command: "build" })).rejects.toThrow(`on host elsewhere.example; if nothing runs there, remove ${lockPathOf(out)}: wait for it`);
+    await writeFile(
+      lockPathOf(out),
+      JSON.stringify({ pid: deadPid(), host: "elsewhere.example", command: "build", since: "2020-01-01T00:00:00.000Z" }),
+    );
+    await expect(takeOutputLock(out, "--out d", { wait: false, command: "build" })).rejects.toThrow(
+      `on host elsewhere.example; if nothing runs there, remove ${lockPathOf(out)}: wait for it`,
+    );
   });
 });

@@ -13,8 +13,17 @@ import { VERSION } from "../../src/core/version.ts";
 import { manifestOf, readManifestFile, readSiteManifest } from "../../src/common/read-site-manifest.ts";
 
 const MANIFEST: Manifest = {
-  layout: LAYOUT_VERSION, version: VERSION, count: 3, maxLimit: 1000, limits: [20], forms: ["plain"], chunkSize: 1000,
-  baseUrl: "http://localhost:8080", cacheControl: "public, max-age=300", hash: "h", dirs: { "records/0": "abc" },
+  layout: LAYOUT_VERSION,
+  version: VERSION,
+  count: 3,
+  maxLimit: 1000,
+  limits: [20],
+  forms: ["plain"],
+  chunkSize: 1000,
+  baseUrl: "http://localhost:8080",
+  cacheControl: "public, max-age=300",
+  hash: "h",
+  dirs: { "records/0": "abc" },
 };
 
 let root: string;
@@ -45,13 +54,18 @@ describe("readManifestFile and readSiteManifest", () => {
   it("no such directory -> no bytes, and 'holds no built site (no such directory)' with what to do", async () => {
     const dir = join(root, "nothing");
     expect(await readManifestFile(dir)).toEqual({ bytes: null, json: undefined, state: { problem: "no such directory" } });
-    await expect(readSiteManifest(dir)).rejects.toThrow(`${dir} holds no built site (no such directory): pass --dir <the built site>, or run \`npm run build\` first`);
+    await expect(readSiteManifest(dir)).rejects.toThrow(
+      `${dir} holds no built site (no such directory): pass --dir <the built site>, or run \`npm run build\` first`,
+    );
   });
 
   it("a directory without a manifest -> 'holds no built site (_subjekti/manifest.json is missing)'", async () => {
     const dir = join(root, "empty");
     await mkdir(dir);
-    await expect(readSiteManifest(dir)).rejects.toMatchObject({ code: "NO_SITE", message: `${dir} holds no built site (${MANIFEST_PATH} is missing): pass --dir <the built site>, or run \`npm run build\` first` });
+    await expect(readSiteManifest(dir)).rejects.toMatchObject({
+      code: "NO_SITE",
+      message: `${dir} holds no built site (${MANIFEST_PATH} is missing): pass --dir <the built site>, or run \`npm run build\` first`,
+    });
   });
 
   it("a manifest that is not JSON -> its bytes, no JSON, and 'has no usable site (… is not JSON …): run npm run build again'", async () => {
@@ -59,7 +73,9 @@ describe("readManifestFile and readSiteManifest", () => {
     const file = await readManifestFile(dir);
     expect(file.bytes?.toString("utf8")).toBe("{ not json");
     expect(file.json).toBeUndefined();
-    expect(() => manifestOf(dir, file)).toThrow(new RegExp(`^${dir} has no usable site \\(${MANIFEST_PATH} is not JSON .*\\): run \`npm run build\` again$`));
+    expect(() => manifestOf(dir, file)).toThrow(
+      new RegExp(`^${dir} has no usable site \\(${MANIFEST_PATH} is not JSON .*\\): run \`npm run build\` again$`),
+    );
   });
 
   it("another version's manifest -> its JSON kept (the writer reuses its directories), and 'has no usable site (built by subjekti 0.0.1 …)'", async () => {
@@ -67,6 +83,8 @@ describe("readManifestFile and readSiteManifest", () => {
     const dir = await site("older", JSON.stringify(older));
     const file = await readManifestFile(dir);
     expect(file.json).toEqual(older);
-    await expect(readSiteManifest(dir)).rejects.toThrow(/has no usable site \(_subjekti\/manifest\.json: built by subjekti 0\.0\.1 .*\): run `npm run build` again$/);
+    await expect(readSiteManifest(dir)).rejects.toThrow(
+      /has no usable site \(_subjekti\/manifest\.json: built by subjekti 0\.0\.1 .*\): run `npm run build` again$/,
+    );
   });
 });

@@ -51,22 +51,34 @@ describe("pulled", () => {
         }
       }
     });
-    await expect(forEachItem(items, (n) => {
-      if (n === 2) throw new Error("the consumer failed");
-    })).rejects.toThrow("the consumer failed");
+    await expect(
+      forEachItem(items, (n) => {
+        if (n === 2) throw new Error("the consumer failed");
+      }),
+    ).rejects.toThrow("the consumer failed");
     expect(answers).toEqual([true, true, false]);
     expect(stopped).toBe(true);
   });
 
   it("a producer that fails (before any item, or after some) fails the consumer's loop with its error", async () => {
-    await expect(forEachItem(pulled<number, void>(async () => {
-      throw new Error("no sources");
-    }), () => undefined)).rejects.toThrow("no sources");
+    await expect(
+      forEachItem(
+        pulled<number, void>(async () => {
+          throw new Error("no sources");
+        }),
+        () => undefined,
+      ),
+    ).rejects.toThrow("no sources");
     const seen: number[] = [];
-    await expect(forEachItem(pulled<number, void>(async (put) => {
-      await put(1);
-      throw new Error("bad data");
-    }), (n) => seen.push(n))).rejects.toThrow("bad data");
+    await expect(
+      forEachItem(
+        pulled<number, void>(async (put) => {
+          await put(1);
+          throw new Error("bad data");
+        }),
+        (n) => seen.push(n),
+      ),
+    ).rejects.toThrow("bad data");
     expect(seen).toEqual([1]);
   });
 });

@@ -10,7 +10,13 @@ import { disallowedHost } from "../../src/core/refusals.ts";
 import { answerRequest, type SiteHost } from "../../src/core/answer-request.ts";
 
 interface Golden {
-  readonly disallowedHost: { readonly host: string; readonly allowedHosts: readonly string[]; readonly status: number; readonly headers: readonly (readonly [string, string])[]; readonly body: string };
+  readonly disallowedHost: {
+    readonly host: string;
+    readonly allowedHosts: readonly string[];
+    readonly status: number;
+    readonly headers: readonly (readonly [string, string])[];
+    readonly body: string;
+  };
 }
 const golden = (JSON.parse(readFileSync(new URL("./golden/drf-answers.json", import.meta.url), "utf8")) as Golden).disallowedHost;
 

@@ -17,7 +17,10 @@ describe("answer headers", () => {
 
   it("commonHeaders with tags -> both tag headers carry them, comma-separated", () => {
     const headers = new Map(commonHeaders("no-cache", ["subjekti", "subjekti-chunk-3"]));
-    expect([headers.get("Netlify-Cache-Tag"), headers.get("Cache-Tag")]).toEqual(["subjekti,subjekti-chunk-3", "subjekti,subjekti-chunk-3"]);
+    expect([headers.get("Netlify-Cache-Tag"), headers.get("Cache-Tag")]).toEqual([
+      "subjekti,subjekti-chunk-3",
+      "subjekti,subjekti-chunk-3",
+    ]);
   });
 
   // A list, not a Map: the order is what hosts write, and the ETag comes last.

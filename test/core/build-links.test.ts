@@ -1,13 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  buildLinks,
-  COLLECTION_PATH,
-  compareCodePoints,
-  encodeLinkQuery,
-  extraParams,
-  quotePlus,
-} from "../../src/core/build-links.ts";
+import { buildLinks, COLLECTION_PATH, compareCodePoints, encodeLinkQuery, extraParams, quotePlus } from "../../src/core/build-links.ts";
 import { parseQuery, type QueryParam, readPaging, unquotePlus } from "../../src/core/request/read-query.ts";
 
 const BASE = "https://example.org";
@@ -30,7 +23,7 @@ describe("quotePlus", () => {
     ["'č' -> '%C4%8D' (UTF-8, uppercase hex)", "\u010d", "%C4%8D"],
     ["'😀' -> '%F0%9F%98%80' (astral)", "\u{1f600}", "%F0%9F%98%80"],
     ["'\\0' -> '%00'", "\0", "%00"],
-    ["\"'()!*\" all escaped", "'()!*", "%27%28%29%21%2A"],
+    ['"\'()!*" all escaped', "'()!*", "%27%28%29%21%2A"],
   ])("%s", (_name, input, expected) => {
     expect(quotePlus(input)).toBe(expected);
   });
@@ -115,7 +108,13 @@ describe("buildLinks", () => {
     ["offset 1995 limit 5 of 2000 -> next null (1995+5 >= 2000)", "offset=1995&limit=5", 2000, null, link("limit=5&offset=1990")],
     ["offset 1994 limit 5 of 2000 -> next 1999", "offset=1994&limit=5", 2000, link("limit=5&offset=1999"), link("limit=5&offset=1989")],
     ["offset 2005 of 2000 -> previous 1985 (past the end)", "offset=2005", 2000, null, link("limit=20&offset=1985")],
-    ["offset 10**30 -> previous 10**30-20", "offset=1" + "0".repeat(30), 2000, null, link(`limit=20&offset=${(10n ** 30n - 20n).toString()}`)],
+    [
+      "offset 10**30 -> previous 10**30-20",
+      "offset=1" + "0".repeat(30),
+      2000,
+      null,
+      link(`limit=20&offset=${(10n ** 30n - 20n).toString()}`),
+    ],
     ["empty list, offset 0 -> both null", "", 0, null, null],
     ["empty list, offset 25 -> previous offset 5", "offset=25", 0, null, link("limit=20&offset=5")],
     [
@@ -125,7 +124,13 @@ describe("buildLinks", () => {
       link("Alpha=x+y&e=%C4%8D&flag=&format=api&limit=5&offset=5&s=a%2Fb&zeta=1"),
       null,
     ],
-    ["limit 5000 -> links carry limit=1000 (the limit used)", "limit=5000&offset=1000", 3000, link("limit=1000&offset=2000"), link("limit=1000")],
+    [
+      "limit 5000 -> links carry limit=1000 (the limit used)",
+      "limit=5000&offset=1000",
+      3000,
+      link("limit=1000&offset=2000"),
+      link("limit=1000"),
+    ],
     ["limit=0 -> links carry limit=20", "limit=0&offset=40", 2000, link("limit=20&offset=60"), link("limit=20&offset=20")],
     ["repeated limit -> one limit, the last", "limit=5&limit=7&offset=7", 2000, link("limit=7&offset=14"), link("limit=7")],
   ])("%s", (_name, query, count, next, previous) => {

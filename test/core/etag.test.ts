@@ -29,9 +29,11 @@ describe("bytesEtag", () => {
   });
 
   it("is the tag of the text's UTF-8 bytes, for any text", () => {
-    fc.assert(fc.property(fc.string({ unit: "grapheme" }), (text) => {
-      expect(contentEtag(text)).toBe(bytesEtag(UTF8.encode(text)));
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }), (text) => {
+        expect(contentEtag(text)).toBe(bytesEtag(UTF8.encode(text)));
+      }),
+    );
   });
 
   it("differs for any two different byte strings of the same length (here: one byte changed)", () => {
@@ -46,9 +48,11 @@ describe("bytesEtag", () => {
   });
 
   it("holds only characters allowed in a strong entity tag", () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }), (bytes) => {
-      expect(bytesEtag(bytes)).toMatch(/^"[\x21\x23-\x7e]+"$/u);
-    }));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), (bytes) => {
+        expect(bytesEtag(bytes)).toMatch(/^"[\x21\x23-\x7e]+"$/u);
+      }),
+    );
   });
 });
 

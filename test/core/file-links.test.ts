@@ -7,7 +7,13 @@ const page = (limit: number, offset: number): string => `${BASE}/${filePagePath(
 describe("buildFileLinks (DRF's null rules, page files for URLs)", () => {
   it.each([
     ["offset 0 of 45 at 20: next 20, no previous", 20, 0, 45, { next: page(20, 20), previous: null }],
-    ["offset 20 of 45 at 20: next 40, previous 0 (the file, not a missing offset)", 20, 20, 45, { next: page(20, 40), previous: page(20, 0) }],
+    [
+      "offset 20 of 45 at 20: next 40, previous 0 (the file, not a missing offset)",
+      20,
+      20,
+      45,
+      { next: page(20, 40), previous: page(20, 0) },
+    ],
     ["offset 40 of 45 at 20: last page, previous 20", 20, 40, 45, { next: null, previous: page(20, 20) }],
     ["offset 40 of 60 at 20: offset + limit = count, no next", 20, 40, 60, { next: null, previous: page(20, 20) }],
     ["an empty list: page 0 has neither", 20, 0, 0, { next: null, previous: null }],

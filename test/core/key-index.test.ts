@@ -1,6 +1,17 @@
 /** The key indexes' text, searched as the hosts search it: expected values written out by hand. */
 import { describe, expect, it } from "vitest";
-import { boundsLine, chunkOfCode, chunkOfId, findRecord, oibLine, oibPositions, oibPrefixDigits, positionWidth, recordCode, recordOib } from "../../src/core/key-index.ts";
+import {
+  boundsLine,
+  chunkOfCode,
+  chunkOfId,
+  findRecord,
+  oibLine,
+  oibPositions,
+  oibPrefixDigits,
+  positionWidth,
+  recordCode,
+  recordOib,
+} from "../../src/core/key-index.ts";
 
 // Three chunks whose first subjects are (id 4, code 0001), (id 1280, code 1001), (id 99999, code 12000).
 const BOUNDS = [boundsLine(4, "0001", 5), boundsLine(1280, "1001", 5), boundsLine(99_999, "12000", 5)].join("");
@@ -46,7 +57,13 @@ describe("the bounds", () => {
 });
 
 describe("the OIB index", () => {
-  const index = [oibLine("02601815905", 7, 3), oibLine("19960308249", 2, 3), oibLine("19960308249", 40, 3), oibLine("19960308249", 311, 3), oibLine("76131860912", 0, 3)].join("");
+  const index = [
+    oibLine("02601815905", 7, 3),
+    oibLine("19960308249", 2, 3),
+    oibLine("19960308249", 40, 3),
+    oibLine("19960308249", 311, 3),
+    oibLine("76131860912", 0, 3),
+  ].join("");
 
   it("lines: the OIB and the position padded", () => {
     expect(index.split("\n")[0]).toBe("02601815905 007");
@@ -104,7 +121,10 @@ describe("a subject in its chunk", () => {
   });
 
   it("by a binary search over a thousand lines: every id and code found, every gap none", () => {
-    const lines = Array.from({ length: 1000 }, (_, i) => `{"id":${3 * i + 1},"jedinstvena_oznaka":"${String(2 * i + 7).padStart(4, "0")}","naziv_subjekta":"${"x".repeat(i % 37)}"}`);
+    const lines = Array.from(
+      { length: 1000 },
+      (_, i) => `{"id":${3 * i + 1},"jedinstvena_oznaka":"${String(2 * i + 7).padStart(4, "0")}","naziv_subjekta":"${"x".repeat(i % 37)}"}`,
+    );
     const many = new TextEncoder().encode(lines.join("\n") + "\n");
     const text = (record: Uint8Array | null): string | null => (record === null ? null : new TextDecoder().decode(record));
     for (let i = 0; i < 1000; i++) {

@@ -33,7 +33,12 @@ describe("layout constants", () => {
 
 describe("isForm", () => {
   it.each([
-    ["plain", true], ["api", true], ["json", true], ["API", false], ["", false], ["html", false],
+    ["plain", true],
+    ["api", true],
+    ["json", true],
+    ["API", false],
+    ["", false],
+    ["html", false],
   ])("%j -> %s", (value, expected) => {
     expect(isForm(value)).toBe(expected);
   });

@@ -22,7 +22,11 @@ describe("manifestProblem", () => {
     ["null -> not a JSON object", null, "not a JSON object"],
     ["an array of nothing -> wrong version", [], /built by subjekti undefined/],
     ["a string -> not a JSON object", "x", "not a JSON object"],
-    ["another version -> names both versions", { ...good, version: "0.9.0" }, new RegExp(`built by subjekti 0\\.9\\.0 \\(layout ${LAYOUT_VERSION}\\); this is subjekti 1\\.2\\.3`)],
+    [
+      "another version -> names both versions",
+      { ...good, version: "0.9.0" },
+      new RegExp(`built by subjekti 0\\.9\\.0 \\(layout ${LAYOUT_VERSION}\\); this is subjekti 1\\.2\\.3`),
+    ],
     ["another layout -> names both layouts", { ...good, layout: 99 }, /layout 99/],
     ["count -1 -> count problem", { ...good, count: -1 }, "count is not a non-negative integer"],
     ["count 1.5 -> count problem", { ...good, count: 1.5 }, "count is not a non-negative integer"],

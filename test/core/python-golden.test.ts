@@ -55,28 +55,26 @@ describe(`int() as CPython ${golden.python} reads it`, () => {
 });
 
 describe("parseQuery as parse_qsl(keep_blank_values=True)", () => {
-  it.each(golden.parseQsl.map((c) => [show(c.query), c.pairs.length, c] as const))(
-    "parse_qsl(%s) -> %i pairs",
-    (_name, _count, c) => {
-      expect(parseQuery(c.query)).toEqual(c.pairs);
-    },
-  );
+  it.each(golden.parseQsl.map((c) => [show(c.query), c.pairs.length, c] as const))("parse_qsl(%s) -> %i pairs", (_name, _count, c) => {
+    expect(parseQuery(c.query)).toEqual(c.pairs);
+  });
 });
 
 describe("readPaging and buildLinks as DRF's LimitOffsetPagination", () => {
-  it.each(
-    golden.pages.map((c) => [show(c.query), c.count, c.limit, c.offset, c.next ?? "null", c] as const),
-  )("?%s of %i -> limit %i offset %s next %s", (_name, _count, _limit, _offset, _next, c) => {
-    const params = parseQuery(c.query);
-    const { limit, offset } = readPaging(params, golden.maxLimit);
-    const links = buildLinks(golden.baseUrl, extraParams(params), limit, offset, c.count);
-    expect({ limit, offset: offset.toString(), next: links.next, previous: links.previous }).toEqual({
-      limit: c.limit,
-      offset: c.offset,
-      next: c.next,
-      previous: c.previous,
-    });
-  });
+  it.each(golden.pages.map((c) => [show(c.query), c.count, c.limit, c.offset, c.next ?? "null", c] as const))(
+    "?%s of %i -> limit %i offset %s next %s",
+    (_name, _count, _limit, _offset, _next, c) => {
+      const params = parseQuery(c.query);
+      const { limit, offset } = readPaging(params, golden.maxLimit);
+      const links = buildLinks(golden.baseUrl, extraParams(params), limit, offset, c.count);
+      expect({ limit, offset: offset.toString(), next: links.next, previous: links.previous }).toEqual({
+        limit: c.limit,
+        offset: c.offset,
+        next: c.next,
+        previous: c.previous,
+      });
+    },
+  );
 });
 
 describe("toJson as DRF's JSONRenderer", () => {

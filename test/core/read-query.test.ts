@@ -4,7 +4,14 @@ import { DEFAULT_LIMIT, lastValue, parseQuery, readPaging, unquotePlus } from ".
 describe("parseQuery", () => {
   it.each([
     ["'' -> no pairs", "", []],
-    ["'a=1&b=2' -> two pairs in order", "a=1&b=2", [["a", "1"], ["b", "2"]]],
+    [
+      "'a=1&b=2' -> two pairs in order",
+      "a=1&b=2",
+      [
+        ["a", "1"],
+        ["b", "2"],
+      ],
+    ],
     ["'&&' -> no pairs (empty pieces skipped)", "&&", []],
     ["'=x' -> empty key", "=x", [["", "x"]]],
     ["'flag' -> blank value", "flag", [["flag", ""]]],

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { decodeQueryBytes, linkOrigin, percentDecodeBytes, readUrlTarget, splitTarget, utf8Bytes } from "../../src/core/request/read-target.ts";
+import {
+  decodeQueryBytes,
+  linkOrigin,
+  percentDecodeBytes,
+  readUrlTarget,
+  splitTarget,
+  utf8Bytes,
+} from "../../src/core/request/read-target.ts";
 
 describe("splitTarget: the target as a WSGI server splits it, nothing resolved", () => {
   it.each([
@@ -19,7 +26,10 @@ describe("splitTarget: the target as a WSGI server splits it, nothing resolved",
 
 describe("Request.url as Deno writes it: its UTF-8 bytes, split as sent", () => {
   it("keeps dot segments and backslashes; text goes back to its UTF-8 bytes", () => {
-    expect(splitTarget(utf8Bytes("http://LocalHost:8080/api/x/../subjekti/?ime=čć"))).toEqual({ path: "/api/x/../subjekti/", query: "ime=\xc4\x8d\xc4\x87" });
+    expect(splitTarget(utf8Bytes("http://LocalHost:8080/api/x/../subjekti/?ime=čć"))).toEqual({
+      path: "/api/x/../subjekti/",
+      query: "ime=\xc4\x8d\xc4\x87",
+    });
     expect(splitTarget(utf8Bytes("http://LocalHost:8080/api\\subjekti/%2e?x=1#f"))).toEqual({ path: "/api\\subjekti/%2e", query: "x=1" });
   });
 });

@@ -7,7 +7,7 @@ const subject: Subject = {
   odobreno: false,
   oib: "01234567890",
   id: 7,
-  naziv_subjekta: "Grad \u010cakovec \u2028 \"x\"",
+  naziv_subjekta: 'Grad \u010cakovec \u2028 "x"',
   jedinstvena_oznaka: "0007",
   razina: "lokalna",
   datum_postanka: "2020-01-31",
@@ -26,7 +26,7 @@ describe("toJson", () => {
     ["U+007F -> raw", "\x7f", '"\x7f"'],
     ["U+001F -> '\\u001f' (lowercase hex)", "\x1f", '"\\u001f"'],
     ["tab, newline -> '\\t', '\\n'", "\t\n", '"\\t\\n"'],
-    ["quote and backslash escaped", "\"\\", '"\\"\\\\"'],
+    ["quote and backslash escaped", '"\\', '"\\"\\\\"'],
     ["object -> no spaces after ',' or ':'", { a: 1, b: [true, null] }, '{"a":1,"b":[true,null]}'],
   ])("%s", (_name, value, expected) => {
     expect(toJson(value)).toBe(expected);
@@ -66,19 +66,37 @@ describe("renderSubject", () => {
 
   it("SUBJECT_FIELDS lists the ten fields in the seed's order", () => {
     expect(SUBJECT_FIELDS).toEqual([
-      "id", "jedinstvena_oznaka", "naziv_subjekta", "oib", "razina",
-      "datum_postanka", "status_subjekta", "odobreno", "institucija_grad", "institucija_email",
+      "id",
+      "jedinstvena_oznaka",
+      "naziv_subjekta",
+      "oib",
+      "razina",
+      "datum_postanka",
+      "status_subjekta",
+      "odobreno",
+      "institucija_grad",
+      "institucija_email",
     ]);
   });
 });
 
 describe("renderPageHead and renderPage", () => {
   it.each([
-    ["count 2000, next only", 2000, "https://x.org/api/subjekti/?limit=20&offset=20", null,
-      '{"count":2000,"next":"https://x.org/api/subjekti/?limit=20&offset=20","previous":null,"results":['],
+    [
+      "count 2000, next only",
+      2000,
+      "https://x.org/api/subjekti/?limit=20&offset=20",
+      null,
+      '{"count":2000,"next":"https://x.org/api/subjekti/?limit=20&offset=20","previous":null,"results":[',
+    ],
     ["count 0, no links", 0, null, null, '{"count":0,"next":null,"previous":null,"results":['],
-    ["both links", 45, "https://x.org/api/subjekti/?limit=20&offset=40", "https://x.org/api/subjekti/?limit=20",
-      '{"count":45,"next":"https://x.org/api/subjekti/?limit=20&offset=40","previous":"https://x.org/api/subjekti/?limit=20","results":['],
+    [
+      "both links",
+      45,
+      "https://x.org/api/subjekti/?limit=20&offset=40",
+      "https://x.org/api/subjekti/?limit=20",
+      '{"count":45,"next":"https://x.org/api/subjekti/?limit=20&offset=40","previous":"https://x.org/api/subjekti/?limit=20","results":[',
+    ],
   ])("%s -> %s", (_name, count, next, previous, expected) => {
     expect(renderPageHead(count, { next, previous })).toBe(expected);
   });
@@ -101,7 +119,7 @@ describe("renderPageHead and renderPage", () => {
 describe("indentJson: the compact text re-indented in one pass, as JSON.stringify(value, null, n) writes it", () => {
   it.each([
     ["empty object and array stay on one line", { a: {}, b: [], c: [{}] }],
-    ["strings holding brackets, commas, colons, quotes and backslashes", { "k,:{": 'a"b\\', x: ["]", "\\\"", "}{,:"] }],
+    ["strings holding brackets, commas, colons, quotes and backslashes", { "k,:{": 'a"b\\', x: ["]", '\\"', "}{,:"] }],
     ["a page with U+2028 in a value", { count: 1, next: null, previous: null, results: [{ id: 1, naziv: "a\u2028b" }] }],
   ])("%s", (_name, value) => {
     for (const indent of [1, 4, 8]) expect(indentJson(toJson(value), indent)).toBe(toJson(value, indent));

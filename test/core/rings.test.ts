@@ -29,7 +29,10 @@ function importsOf(name: string): string[] {
  * `"https://…"` does not hide the rest of its line (it once did: `process.env` after a URL passed).
  */
 function withoutComments(code: string): string {
-  return code.replace(/("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, (_match, literal: string | undefined) => literal ?? "");
+  return code.replace(
+    /("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g,
+    (_match, literal: string | undefined) => literal ?? "",
+  );
 }
 
 const ring = (name: string): string => name.split("/")[0] as string;
@@ -41,9 +44,13 @@ describe("the rings of src/", () => {
   it("holds every ring's modules", () => {
     expect(inRing("core").length).toBeGreaterThanOrEqual(10);
     for (const r of BUILD_RINGS) expect(inRing(r).length, r).toBeGreaterThan(0);
-    for (const r of ["serve", "edge", "cloudflare", "check", "nginx", "cli", "common", "feed"]) expect(inRing(r).length, r).toBeGreaterThan(0);
+    for (const r of ["serve", "edge", "cloudflare", "check", "nginx", "cli", "common", "feed"])
+      expect(inRing(r).length, r).toBeGreaterThan(0);
     const known = new Set(["core", "cli", "common", "serve", "edge", "cloudflare", "check", "nginx", "feed", ...BUILD_RINGS]);
-    expect(modules.filter((name) => !known.has(ring(name))), "a module outside every ring").toEqual([]);
+    expect(
+      modules.filter((name) => !known.has(ring(name))),
+      "a module outside every ring",
+    ).toEqual([]);
   });
 
   it.each(inRing("core"))("%s imports only relative .ts modules of the core", (name) => {
@@ -53,7 +60,9 @@ describe("the rings of src/", () => {
   });
 
   it("the comment stripper keeps strings whole: process after a URL on the same line is code (a mutation that passed before)", () => {
-    expect(withoutComments('const a = "https://example.org"; process.env.X; // a comment')).toBe('const a = "https://example.org"; process.env.X; ');
+    expect(withoutComments('const a = "https://example.org"; process.env.X; // a comment')).toBe(
+      'const a = "https://example.org"; process.env.X; ',
+    );
     expect(withoutComments("/* block */ x // rest")).toBe(" x ");
     expect(withoutComments("const b = '//not a comment'; Deno")).toContain("Deno");
   });
@@ -73,19 +82,26 @@ describe("the rings of src/", () => {
   });
 
   it.each(inRing("check"))("%s imports only the core, the common helpers and the check's own modules", (name) => {
-    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "common", "check"], `${name} imports ${target}`).toContain(ring(target));
+    for (const target of importsOf(name).filter((t) => !t.startsWith("node:")))
+      expect(["core", "common", "check"], `${name} imports ${target}`).toContain(ring(target));
   });
 
   it.each(inRing("nginx"))("%s imports only the core, the common helpers and its own modules", (name) => {
-    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "common", "nginx"], `${name} imports ${target}`).toContain(ring(target));
+    for (const target of importsOf(name).filter((t) => !t.startsWith("node:")))
+      expect(["core", "common", "nginx"], `${name} imports ${target}`).toContain(ring(target));
   });
 
-  it.each(inRing("feed"))("%s (the change feed, written by the build and read by sync) imports only the core, the common helpers and its own modules", (name) => {
-    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "common", "feed"], `${name} imports ${target}`).toContain(ring(target));
-  });
+  it.each(inRing("feed"))(
+    "%s (the change feed, written by the build and read by sync) imports only the core, the common helpers and its own modules",
+    (name) => {
+      for (const target of importsOf(name).filter((t) => !t.startsWith("node:")))
+        expect(["core", "common", "feed"], `${name} imports ${target}`).toContain(ring(target));
+    },
+  );
 
   it.each(inRing("common"))("%s imports only the core and the other common helpers", (name) => {
-    for (const target of importsOf(name).filter((t) => !t.startsWith("node:"))) expect(["core", "common"], `${name} imports ${target}`).toContain(ring(target));
+    for (const target of importsOf(name).filter((t) => !t.startsWith("node:")))
+      expect(["core", "common"], `${name} imports ${target}`).toContain(ring(target));
   });
 
   it.each(inRing("serve"))("%s imports none of the build's rooms", (name) => {

@@ -26,12 +26,24 @@ const root = await tempDir("subjekti-route-");
 const siteDir = join(root, "site");
 await generateFile({ count: COUNT, seed: "route", format: "ndjson" }, join(root, "subjekti.ndjson"));
 await buildSite({
-  ...DEFAULT_OPTIONS, dataDir: root, outDir: siteDir, limits: [20, 100], forms: ["plain", "api"], baseUrl: BASE, cacheControl: "public, max-age=60", quiet: true, cacheDir: null,
+  ...DEFAULT_OPTIONS,
+  dataDir: root,
+  outDir: siteDir,
+  limits: [20, 100],
+  forms: ["plain", "api"],
+  baseUrl: BASE,
+  cacheControl: "public, max-age=60",
+  quiet: true,
+  cacheDir: null,
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 const manifest = JSON.parse(await readFile(join(siteDir, MANIFEST_PATH), "utf8")) as Manifest;
 /** The subjects in id order, as the source holds them. */
-const subjects = (await readFile(join(root, "subjekti.ndjson"), "utf8")).trimEnd().split("\n").map((line) => JSON.parse(line) as { id: number }).toSorted((a, b) => a.id - b.id);
+const subjects = (await readFile(join(root, "subjekti.ndjson"), "utf8"))
+  .trimEnd()
+  .split("\n")
+  .map((line) => JSON.parse(line) as { id: number })
+  .toSorted((a, b) => a.id - b.id);
 const chunkFile = (chunk: number): Promise<string> => readFile(join(siteDir, chunkPath(manifest, chunk) ?? "missing"), "utf8");
 
 /** Record lines for a made-up site of any chunk size: one `{"id":n}` a line. */
@@ -68,17 +80,27 @@ const host: SiteHost<Uint8Array> = {
 };
 
 /** The finished answer to a request (the ETag is the handler's: a tag of the bytes). */
-async function answer(target: string, init: { method?: string; ifNoneMatch?: string; accept?: string; host?: string } = {}): Promise<{ status: number; headers: readonly (readonly [string, string])[]; body: string }> {
+async function answer(
+  target: string,
+  init: { method?: string; ifNoneMatch?: string; accept?: string; host?: string } = {},
+): Promise<{ status: number; headers: readonly (readonly [string, string])[]; body: string }> {
   const sent = new Headers();
   if (init.ifNoneMatch !== undefined) sent.set("If-None-Match", init.ifNoneMatch);
   if (init.accept !== undefined) sent.set("Accept", init.accept);
-  const done = await answerRequest({ method: init.method ?? "GET", target, scheme: "https", host: init.host ?? "x.org", headers: sent }, host);
+  const done = await answerRequest(
+    { method: init.method ?? "GET", target, scheme: "https", host: init.host ?? "x.org", headers: sent },
+    host,
+  );
   if (done.kind !== "send") throw new Error(`${target} is not the API's`);
-  const body = done.body === null ? "" : new TextDecoder().decode(done.body instanceof Uint8Array ? done.body : new Uint8Array(await new Response(done.body).arrayBuffer()));
+  const body =
+    done.body === null
+      ? ""
+      : new TextDecoder().decode(done.body instanceof Uint8Array ? done.body : new Uint8Array(await new Response(done.body).arrayBuffer()));
   return { status: done.status, headers: done.headers, body };
 }
 
-const answerHeader = (done: { headers: readonly (readonly [string, string])[] }, name: string): string | undefined => new Map(done.headers).get(name);
+const answerHeader = (done: { headers: readonly (readonly [string, string])[] }, name: string): string | undefined =>
+  new Map(done.headers).get(name);
 
 const NOT_FOUND = '{"detail":"Not found."}';
 const NOT_ACCEPTABLE = '{"detail":"Could not satisfy the request Accept header."}';
@@ -137,7 +159,12 @@ describe("route: the statuses and bodies of the HTTP contract", () => {
     ["POST -> 301 as well (APPEND_SLASH precedes the view)", "POST", "/api/subjekti?a=1", "/api/subjekti/?a=1"],
     ["percent-escaped path '/api/subjekt%69' -> 301", "GET", "/api/subjekt%69", "/api/subjekti/"],
     // Regression: Django's get_full_path runs iri_to_uri over the query; URL.search leaves {|}^` and \ raw.
-    ["raw '{x}|^`\\' in the query -> %-escaped as iri_to_uri does", "GET", "/api/subjekti?q={x}|^`\\&a=[1]'%zz", "/api/subjekti/?q=%7Bx%7D%7C%5E%60%5C&a=[1]'%zz"],
+    [
+      "raw '{x}|^`\\' in the query -> %-escaped as iri_to_uri does",
+      "GET",
+      "/api/subjekti?q={x}|^`\\&a=[1]'%zz",
+      "/api/subjekti/?q=%7Bx%7D%7C%5E%60%5C&a=[1]'%zz",
+    ],
   ])("/api/subjekti %s", (_name, method, target, location) => {
     const decision = ask(target, { method });
     expect(decision).toMatchObject({ kind: "respond", status: 301, body: "" });
@@ -199,7 +226,9 @@ describe("route: If-None-Match", async () => {
   });
 
   it("another base URL gets another tag (its links differ)", async () => {
-    expect(answerHeader(await answer("/api/subjekti/", { host: "localhost:8080" }), "ETag")).not.toBe(answerHeader(await answer("/api/subjekti/"), "ETag"));
+    expect(answerHeader(await answer("/api/subjekti/", { host: "localhost:8080" }), "ETag")).not.toBe(
+      answerHeader(await answer("/api/subjekti/"), "ETag"),
+    );
   });
 
   it("a pre-rendered page's tag is read from its shard's tag list, the same as its bytes'", async () => {
@@ -272,14 +301,25 @@ describe("route: file or derive", () => {
     const decision = ask("/api/subjekti/?offset=1990");
     if (decision.kind !== "derive") throw new Error(`expected derive, got ${decision.kind}`);
     expect(decision.chunks).toEqual([{ path: chunkPath(manifest, 1), offsets: offsetsPath(manifest, 1), from: 990, to: 1000 }]);
-    const page = JSON.parse(assemblePage(decision.head, decision.chunks, [await chunkFile(1)])) as { next: string | null; results: unknown[] };
+    const page = JSON.parse(assemblePage(decision.head, decision.chunks, [await chunkFile(1)])) as {
+      next: string | null;
+      results: unknown[];
+    };
     expect(page.next).toBeNull();
     expect(page.results).toEqual(subjects.slice(1990));
   });
 
   it.each([
-    ["offset=2000 (= count) -> [] and previous 1980", "offset=2000", `{"count":2000,"next":null,"previous":"${BASE}/api/subjekti/?limit=20&offset=1980","results":[]}`],
-    ["offset=2005 -> [] and previous 1985", "offset=2005", `{"count":2000,"next":null,"previous":"${BASE}/api/subjekti/?limit=20&offset=1985","results":[]}`],
+    [
+      "offset=2000 (= count) -> [] and previous 1980",
+      "offset=2000",
+      `{"count":2000,"next":null,"previous":"${BASE}/api/subjekti/?limit=20&offset=1980","results":[]}`,
+    ],
+    [
+      "offset=2005 -> [] and previous 1985",
+      "offset=2005",
+      `{"count":2000,"next":null,"previous":"${BASE}/api/subjekti/?limit=20&offset=1985","results":[]}`,
+    ],
     [
       "offset=10**30 -> [] and previous 10**30-20 exactly",
       `offset=1${"0".repeat(30)}`,
@@ -291,7 +331,11 @@ describe("route: file or derive", () => {
 
   it.each([
     ["offset 0 -> [] and no links", "", '{"count":0,"next":null,"previous":null,"results":[]}'],
-    ["offset 25 -> [] and previous offset 5", "?offset=25", `{"count":0,"next":null,"previous":"${BASE}/api/subjekti/?limit=20&offset=5","results":[]}`],
+    [
+      "offset 25 -> [] and previous offset 5",
+      "?offset=25",
+      `{"count":0,"next":null,"previous":"${BASE}/api/subjekti/?limit=20&offset=5","results":[]}`,
+    ],
   ])("an empty list: %s", (_name, query, body) => {
     expect(ask(`/api/subjekti/${query}`, {}, { ...manifest, count: 0, dirs: {} })).toMatchObject({ kind: "respond", status: 200, body });
   });
@@ -313,15 +357,25 @@ describe("route: file or derive", () => {
 describe("a derived page from the bytes of its chunks (assemblePageBytes over each chunk's offsets)", () => {
   it.each([
     ["one slice in the middle", [{ from: 1, to: 3 }], ["x\ny\nz\nw\n"], "H" + "y,z" + "]}"],
-    ["two slices across files", [{ from: 2, to: 3 }, { from: 0, to: 2 }], ["x\ny\nz\n", "u\nv\nw\n"], "Hz,u,v]}"],
+    [
+      "two slices across files",
+      [
+        { from: 2, to: 3 },
+        { from: 0, to: 2 },
+      ],
+      ["x\ny\nz\n", "u\nv\nw\n"],
+      "Hz,u,v]}",
+    ],
     ["no trailing newline", [{ from: 0, to: 2 }], ["x\ny"], "Hx,y]}"],
     ["the last record without its newline", [{ from: 1, to: 2 }], ["x\nyz"], "Hyz]}"],
-    ["multi-byte records", [{ from: 0, to: 2 }], ["\"Ž\"\n\"\u2028\"\n"], 'H"Ž","\u2028"]}'],
+    ["multi-byte records", [{ from: 0, to: 2 }], ['"Ž"\n"\u2028"\n'], 'H"Ž","\u2028"]}'],
     ["no slices -> empty results", [], [], "H]}"],
   ])("%s", (_name, slices, texts, expected) => {
     const bytes = texts.map((text) => new TextEncoder().encode(text));
     // Through each chunk's offsets table, and by searching its line breaks: the same runs.
-    const byOffsets = slices.map(({ from, to }, i) => recordRun(bytes[i] as Uint8Array, recordOffsets(bytes[i] as Uint8Array).subarray(from * 4), 0, to - from));
+    const byOffsets = slices.map(({ from, to }, i) =>
+      recordRun(bytes[i] as Uint8Array, recordOffsets(bytes[i] as Uint8Array).subarray(from * 4), 0, to - from),
+    );
     const byLines = slices.map(({ from, to }, i) => linesRun(bytes[i] as Uint8Array, from, to - from));
     expect(new TextDecoder().decode(assemblePageBytes("H", byOffsets))).toBe(expected);
     expect(byLines).toEqual(byOffsets);
@@ -367,12 +421,43 @@ describe("route: laws", () => {
   const anyCodePoint = fc.integer({ min: 0, max: 0x10ffff }).map((cp) => String.fromCodePoint(cp));
   const junk = fc.string({ unit: anyCodePoint, maxLength: 8 });
   const piece = fc.oneof(
-    fc.constantFrom("%", "%zz", "%C4", "%FF", "%8", "&", "=", "+", "limit=", "offset=", "format=", "api", "json", "xml", "-1", "1_0", "99999999999999999999999", "\u0663", " "),
+    fc.constantFrom(
+      "%",
+      "%zz",
+      "%C4",
+      "%FF",
+      "%8",
+      "&",
+      "=",
+      "+",
+      "limit=",
+      "offset=",
+      "format=",
+      "api",
+      "json",
+      "xml",
+      "-1",
+      "1_0",
+      "99999999999999999999999",
+      "\u0663",
+      " ",
+    ),
     junk,
   );
   const query = fc.array(piece, { maxLength: 10 }).map((parts) => parts.join(""));
   const path = fc.oneof(
-    fc.constantFrom("/api/subjekti/", "/api/subjekti", "/api/", "/api/subjekt%69/", "/api/%zz", "/api/subjekti/%FF", "/", "/openapi.json", "/schema/page.json", "/x"),
+    fc.constantFrom(
+      "/api/subjekti/",
+      "/api/subjekti",
+      "/api/",
+      "/api/subjekt%69/",
+      "/api/%zz",
+      "/api/subjekti/%FF",
+      "/",
+      "/openapi.json",
+      "/schema/page.json",
+      "/x",
+    ),
     junk.map((s) => `/${s}`),
     junk.map((s) => `/api/${s}`),
   );
@@ -391,7 +476,17 @@ describe("route: laws", () => {
     fc.assert(
       fc.property(method, path, query, accept, ifNoneMatch, site, corsHeader, corsHeader, (m, p, q, a, inm, s, origin, acrm) => {
         const decision = route(
-          { method: m, path: p, query: q, accept: a, ifNoneMatch: inm, baseUrl: BASE, origin, accessControlRequestMethod: acrm, accessControlRequestHeaders: origin },
+          {
+            method: m,
+            path: p,
+            query: q,
+            accept: a,
+            ifNoneMatch: inm,
+            baseUrl: BASE,
+            origin,
+            accessControlRequestMethod: acrm,
+            accessControlRequestHeaders: origin,
+          },
           { ...manifest, count: s.count, dirs: s.complete ? manifest.dirs : {} },
         );
         if ("status" in decision) expect(STATUSES.has(decision.status)).toBe(true);
@@ -420,7 +515,11 @@ describe("route: laws", () => {
             const decision = ask(target, {}, site);
             let body: string;
             if (decision.kind === "derive") {
-              body = assemblePage(decision.head, decision.chunks, decision.chunks.map((c) => files.get(c.path) ?? ""));
+              body = assemblePage(
+                decision.head,
+                decision.chunks,
+                decision.chunks.map((c) => files.get(c.path) ?? ""),
+              );
             } else if (decision.kind === "respond" && decision.status === 200) {
               body = decision.body;
             } else {
@@ -462,9 +561,24 @@ describe("route: Accept's indent", () => {
     const body = assemblePage(decision.head, decision.chunks, [await chunkFile(1)], decision.indent);
     // The layout written out by hand as Python's json.dumps(indent=4) lays it out (DRF's
     // JSONRenderer), each value alone from the source records: not the JSON.stringify(…, 4) the code calls.
-    const fields = ["id", "jedinstvena_oznaka", "naziv_subjekta", "oib", "razina", "datum_postanka", "status_subjekta", "odobreno", "institucija_grad", "institucija_email"];
+    const fields = [
+      "id",
+      "jedinstvena_oznaka",
+      "naziv_subjekta",
+      "oib",
+      "razina",
+      "datum_postanka",
+      "status_subjekta",
+      "odobreno",
+      "institucija_grad",
+      "institucija_email",
+    ];
     const record = (subject: Record<string, unknown>): string =>
-      ["        {", fields.map((field) => `            "${field}": ${JSON.stringify(subject[field] ?? null)}`).join(",\n"), "        }"].join("\n");
+      [
+        "        {",
+        fields.map((field) => `            "${field}": ${JSON.stringify(subject[field] ?? null)}`).join(",\n"),
+        "        }",
+      ].join("\n");
     const [a, b] = subjects.slice(1998) as Record<string, unknown>[];
     if (a === undefined || b === undefined) throw new Error("the site holds 2000 subjects");
     const expected = [
@@ -594,7 +708,11 @@ describe("route: cache tags name the records chunks a page shows", () => {
     ["first page -> chunk 0", "/api/subjekti/", "subjekti,subjekti-chunk-0"],
     ["limit=20&offset=990 -> chunks 0 and 1", "/api/subjekti/?limit=20&offset=990", "subjekti,subjekti-chunk-0,subjekti-chunk-1"],
     ["offset=1000 -> chunk 1 alone", "/api/subjekti/?offset=1000", "subjekti,subjekti-chunk-1"],
-    ["limit=1000&offset=999 (derived) -> chunks 0 and 1", "/api/subjekti/?limit=1000&offset=999", "subjekti,subjekti-chunk-0,subjekti-chunk-1"],
+    [
+      "limit=1000&offset=999 (derived) -> chunks 0 and 1",
+      "/api/subjekti/?limit=1000&offset=999",
+      "subjekti,subjekti-chunk-0,subjekti-chunk-1",
+    ],
     ["past the end -> the site's alone", "/api/subjekti/?offset=2000", "subjekti"],
     ["a 404 -> the site's alone", "/api/subjekti/?format=xml", "subjekti"],
   ])("%s", (_name, target, tags) => {
@@ -604,6 +722,8 @@ describe("route: cache tags name the records chunks a page shows", () => {
 
   it("a 304 carries the page's tags too", async () => {
     const etag = answerHeader(await answer("/api/subjekti/?offset=1000"), "ETag") ?? "";
-    expect(answerHeader(await answer("/api/subjekti/?offset=1000", { ifNoneMatch: etag }), "Netlify-Cache-Tag")).toBe("subjekti,subjekti-chunk-1");
+    expect(answerHeader(await answer("/api/subjekti/?offset=1000", { ifNoneMatch: etag }), "Netlify-Cache-Tag")).toBe(
+      "subjekti,subjekti-chunk-1",
+    );
   });
 });

@@ -15,13 +15,25 @@ const entry = {
 };
 
 describe("logLine", () => {
-  it("common: %h %l %u %t \"%r\" %>s %b, quotes and control characters escaped", () => {
-    expect(logLine("common", entry)).toBe('127.0.0.1 - - [24/Nov/2026:09:05:07 +0000] "GET /api/subjekti/?q=\\x22a\\x22\\x0a HTTP/1.1" 200 5313');
+  it('common: %h %l %u %t "%r" %>s %b, quotes and control characters escaped', () => {
+    expect(logLine("common", entry)).toBe(
+      '127.0.0.1 - - [24/Nov/2026:09:05:07 +0000] "GET /api/subjekti/?q=\\x22a\\x22\\x0a HTTP/1.1" 200 5313',
+    );
     expect(logLine("common", { ...entry, target: "/", bytes: null })).toMatch(/" 200 -$/);
   });
 
   it("json: one object, the target as sent", () => {
-    expect(JSON.parse(logLine("json", entry))).toEqual({ time: "2026-11-24T09:05:07.000Z", remote: "127.0.0.1", method: "GET", target: entry.target, version: "1.1", status: 200, bytes: 5313, host: "registry.example.hr", ms: 1.2 });
+    expect(JSON.parse(logLine("json", entry))).toEqual({
+      time: "2026-11-24T09:05:07.000Z",
+      remote: "127.0.0.1",
+      method: "GET",
+      target: entry.target,
+      version: "1.1",
+      status: 200,
+      bytes: 5313,
+      host: "registry.example.hr",
+      ms: 1.2,
+    });
     expect(logLine("json", entry)).not.toContain("\n");
   });
 });

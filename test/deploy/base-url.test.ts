@@ -17,21 +17,39 @@ beforeAll(async () => {
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe("--base-url", () => {
-  it.each(["https://example.org/registry", "https://example.org/registry/", "https://example.org/?x=1", "https://user@example.org"])("%s is refused in one line, nothing written", async (base) => {
-    const out = join(root, "refused");
-    const result = await runCli(["build", "--data", FIXTURE_DATA, "--out", out, "--base-url", base, "--no-cache", "--quiet"]);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe("");
-    expect(result.stderr.trim().split("\n")).toHaveLength(1);
-    expect(result.stderr).toMatch(/^subjekti: --base-url \S+: a base URL is an origin only \(such as https:\/\/example\.org\): the API answers at \/api\/subjekti\/ on every host/);
-    expect(existsSync(out)).toBe(false);
-  });
+  it.each(["https://example.org/registry", "https://example.org/registry/", "https://example.org/?x=1", "https://user@example.org"])(
+    "%s is refused in one line, nothing written",
+    async (base) => {
+      const out = join(root, "refused");
+      const result = await runCli(["build", "--data", FIXTURE_DATA, "--out", out, "--base-url", base, "--no-cache", "--quiet"]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe("");
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+      expect(result.stderr).toMatch(
+        /^subjekti: --base-url \S+: a base URL is an origin only \(such as https:\/\/example\.org\): the API answers at \/api\/subjekti\/ on every host/,
+      );
+      expect(existsSync(out)).toBe(false);
+    },
+  );
 
   it("an origin, with or without its slash, builds", async () => {
     for (const base of ["https://example.org", "https://example.org/"]) {
-      const result = await runCli(["build", "--data", FIXTURE_DATA, "--out", join(root, "built"), "--base-url", base, "--no-cache", "--quiet"]);
+      const result = await runCli([
+        "build",
+        "--data",
+        FIXTURE_DATA,
+        "--out",
+        join(root, "built"),
+        "--base-url",
+        base,
+        "--no-cache",
+        "--quiet",
+      ]);
       // The fixture declares no licence: the one warning the build gives for it.
-      expect({ code: result.code, stderr: result.stderr.replace(/^subjekti: warning: no licence is declared.*\n/m, "") }).toEqual({ code: 0, stderr: "" });
+      expect({ code: result.code, stderr: result.stderr.replace(/^subjekti: warning: no licence is declared.*\n/m, "") }).toEqual({
+        code: 0,
+        stderr: "",
+      });
     }
   });
 });

@@ -26,7 +26,11 @@ const dir = useTempDir();
 /** `subjekti <args>` run from the sources in a child whose environment is `env` alone (plus PATH); never rejects. */
 async function subjekti(args: readonly string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { cwd: ROOT, env: { PATH: process.env["PATH"] ?? "", ...env }, encoding: "utf8" });
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env["PATH"] ?? "", ...env },
+      encoding: "utf8",
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -47,10 +51,17 @@ const NETLIFY_URLS = { URL: "https://registry.example.hr", DEPLOY_PRIME_URL: "ht
 describe("Netlify's environment through the CLI", () => {
   it.each([
     ["CONTEXT=production -> the links on $URL", "production", "https://registry.example.hr/api/subjekti/?limit=20&offset=20"],
-    ["CONTEXT=deploy-preview -> the links on $DEPLOY_PRIME_URL", "deploy-preview", "https://deploy-preview-7--registry.netlify.app/api/subjekti/?limit=20&offset=20"],
+    [
+      "CONTEXT=deploy-preview -> the links on $DEPLOY_PRIME_URL",
+      "deploy-preview",
+      "https://deploy-preview-7--registry.netlify.app/api/subjekti/?limit=20&offset=20",
+    ],
   ])("%s", async (_name, context, next) => {
     const out = join(dir.path, context);
-    const built = await subjekti(["build", "--data", FIXTURE_DATA, "--out", out, "--no-cache", "--quiet", "--no-feed"], { ...NETLIFY_URLS, CONTEXT: context });
+    const built = await subjekti(["build", "--data", FIXTURE_DATA, "--out", out, "--no-cache", "--quiet", "--no-feed"], {
+      ...NETLIFY_URLS,
+      CONTEXT: context,
+    });
     expect(built.code, built.stderr).toBe(0);
     expect(await firstNext(out)).toBe(next);
   });
@@ -60,9 +71,29 @@ describe("Netlify's environment through the CLI", () => {
     await mkdir(data);
     await generateFile({ count: 54_001, seed: "netlify", format: "ndjson" }, join(data, "subjekti.ndjson"));
     const out = join(dir.path, "many-site");
-    const refused = await subjekti(["build", "--data", data, "--out", out, "--links", "files", "--limits", "1", "--base-url", "https://registry.example.hr", "--no-cache", "--quiet", "--no-feed"], { NETLIFY: "true" });
+    const refused = await subjekti(
+      [
+        "build",
+        "--data",
+        data,
+        "--out",
+        out,
+        "--links",
+        "files",
+        "--limits",
+        "1",
+        "--base-url",
+        "https://registry.example.hr",
+        "--no-cache",
+        "--quiet",
+        "--no-feed",
+      ],
+      { NETLIFY: "true" },
+    );
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("subjekti: the site does not fit Netlify: 54,001 files in api/subjekti/1/, over its 54,000 files a directory");
+    expect(refused.stderr).toContain(
+      "subjekti: the site does not fit Netlify: 54,001 files in api/subjekti/1/, over its 54,000 files a directory",
+    );
     expect(existsSync(out)).toBe(false);
   }, 120_000);
 });

@@ -27,7 +27,12 @@ let serve: ChildProcess | undefined;
 
 /** npm (as the npm that runs the tests: on PATH) in `cwd`. */
 async function npm(cwd: string, args: readonly string[]): Promise<{ stdout: string; stderr: string }> {
-  return run("npm", [...args], { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: "false" } });
+  return run("npm", [...args], {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, npm_config_update_notifier: "false" },
+  });
 }
 
 beforeAll(async () => {
@@ -35,8 +40,15 @@ beforeAll(async () => {
   // The package as `npm pack` makes it in a checkout, with lib/ compiled here rather than in the repo.
   const pkg = join(work, "package");
   await mkdir(pkg);
-  for (const name of ["package.json", "README.md", "LICENSE", "bin", "deploy"]) await cp(join(ROOT, name), join(pkg, name), { recursive: true });
-  await run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json"), "--outDir", join(pkg, "lib")]);
+  for (const name of ["package.json", "README.md", "LICENSE", "bin", "deploy"])
+    await cp(join(ROOT, name), join(pkg, name), { recursive: true });
+  await run(process.execPath, [
+    join(ROOT, "node_modules/typescript/bin/tsc"),
+    "-p",
+    join(ROOT, "tsconfig.build.json"),
+    "--outDir",
+    join(pkg, "lib"),
+  ]);
   const packed = await npm(pkg, ["pack", "--ignore-scripts", "--pack-destination", work, ...NPM_FLAGS]);
   const tarball = join(work, packed.stdout.trim().split("\n").at(-1) as string);
   app = join(work, "srv");
@@ -59,8 +71,12 @@ describe("a production install from the packed tarball (--omit=dev)", () => {
     expect(await readdir(join(modules, "subjekti/deploy"))).toEqual(expect.arrayContaining(["subjekti.service", "redeploy.sh"]));
     const du = spawnSync("du", ["-sk", modules], { encoding: "utf8" });
     const kb = Number(du.stdout.split("\t")[0]);
-    const packages = (await readdir(modules, { recursive: true })).filter((name) => name.endsWith("package.json") && !name.includes("/test")).length;
-    console.log(`production install: node_modules ${(kb / 1024).toFixed(1)} MB on disk, ${packages} package.json files (npm install --omit=dev of the packed tarball)`);
+    const packages = (await readdir(modules, { recursive: true })).filter(
+      (name) => name.endsWith("package.json") && !name.includes("/test"),
+    ).length;
+    console.log(
+      `production install: node_modules ${(kb / 1024).toFixed(1)} MB on disk, ${packages} package.json files (npm install --omit=dev of the packed tarball)`,
+    );
     expect(kb).toBeGreaterThan(1024);
     // The development tree is ~800 MB: the production one must stay a small part of it.
     expect(kb).toBeLessThan(150 * 1024);
@@ -73,12 +89,29 @@ describe("a production install from the packed tarball (--omit=dev)", () => {
     await cp(join(app, "node_modules/subjekti/deploy/subjekti.service"), unit);
     const verify = spawnSync("systemd-analyze", ["verify", unit], { encoding: "utf8" });
     // It warns on stderr (an unknown key, a bad value) and still exits 0.
-    expect({ status: verify.status, stderr: verify.stderr.split("\n").filter((line) => line.includes("subjekti.service")) }).toEqual({ status: 0, stderr: [] });
+    expect({ status: verify.status, stderr: verify.stderr.split("\n").filter((line) => line.includes("subjekti.service")) }).toEqual({
+      status: 0,
+      stderr: [],
+    });
   });
 
   it("builds the sample with the installed CLI, and serves it by the unit's ExecStart", async () => {
     const bin = join(app, "node_modules/.bin/subjekti");
-    const built = await run(bin, ["build", "--data", join(ROOT, "data"), "--out", join(app, "dist"), "--base-url", "https://registry.example.hr", "--no-cache", "--quiet"], { cwd: app, encoding: "utf8" });
+    const built = await run(
+      bin,
+      [
+        "build",
+        "--data",
+        join(ROOT, "data"),
+        "--out",
+        join(app, "dist"),
+        "--base-url",
+        "https://registry.example.hr",
+        "--no-cache",
+        "--quiet",
+      ],
+      { cwd: app, encoding: "utf8" },
+    );
     expect(built.stdout).toMatch(/^built 5758 subjects into /m);
 
     const unit = await readFile(join(app, "node_modules/subjekti/deploy/subjekti.service"), "utf8");
@@ -94,10 +127,14 @@ describe("a production install from the packed tarball (--omit=dev)", () => {
     let stderr = "";
     child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const first = await firstLine(child, (line) => {
-      if (!line.startsWith("subjekti serve: ")) throw new Error("not yet");
-      return line;
-    }, 60_000);
+    const first = await firstLine(
+      child,
+      (line) => {
+        if (!line.startsWith("subjekti serve: ")) throw new Error("not yet");
+        return line;
+      },
+      60_000,
+    );
 
     // The printed URL answers as printed (any Host), and so does the curl line it gives.
     const printed = /^subjekti serve: (http:\/\/\S+) answers any Host/.exec(first)?.[1];
@@ -107,15 +144,23 @@ describe("a production install from the packed tarball (--omit=dev)", () => {
     expect(await health.json()).toMatchObject({ status: "ok", subjects: 5758 });
     const curl = /curl -H 'Host: ([^']+)' (\S+)/.exec(first);
     expect(curl?.[1]).toBe("registry.example.hr");
-    const page = await sendRaw(port, "GET", `${new URL(curl?.[2] as string).pathname}?limit=2`, { Host: curl?.[1] as string, "X-Forwarded-Proto": "https" });
+    const page = await sendRaw(port, "GET", `${new URL(curl?.[2] as string).pathname}?limit=2`, {
+      Host: curl?.[1] as string,
+      "X-Forwarded-Proto": "https",
+    });
     expect(page.status).toBe(200);
-    expect(JSON.parse(page.body.toString("utf8"))).toMatchObject({ count: 5758, next: "https://registry.example.hr/api/subjekti/?limit=2&offset=2" });
+    expect(JSON.parse(page.body.toString("utf8"))).toMatchObject({
+      count: 5758,
+      next: "https://registry.example.hr/api/subjekti/?limit=2&offset=2",
+    });
 
     // A Host it does not answer: Django's 400, and a line saying why.
     const refused = await sendRaw(port, "GET", "/api/subjekti/", { Host: `127.0.0.1:${port}` });
     expect(refused.status).toBe(400);
     await new Promise((wait) => setTimeout(wait, 200));
-    expect(stderr).toContain(`subjekti serve: refused Host "127.0.0.1:${port}" with a 400: it is not in --allowed-hosts (registry.example.hr)`);
+    expect(stderr).toContain(
+      `subjekti serve: refused Host "127.0.0.1:${port}" with a 400: it is not in --allowed-hosts (registry.example.hr)`,
+    );
     // One access-log line per request, in the common log format.
     const log = stdout.split("\n").filter((line) => line.startsWith("127.0.0.1 - - ["));
     expect(log).toHaveLength(3);

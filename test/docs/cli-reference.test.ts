@@ -13,7 +13,19 @@ describe("the CLI reference (docs/cli.md)", () => {
   });
 
   it("takes the commands from the top-level help, help itself aside", () => {
-    const top = ["Usage: subjekti [options] [command]", "", "Options:", "  -h, --help   display help", "", "Commands:", "  build [options]   validate", "                    and wrap", "  check [options] <url>  verify", "  help [command]    display help", ""].join("\n");
+    const top = [
+      "Usage: subjekti [options] [command]",
+      "",
+      "Options:",
+      "  -h, --help   display help",
+      "",
+      "Commands:",
+      "  build [options]   validate",
+      "                    and wrap",
+      "  check [options] <url>  verify",
+      "  help [command]    display help",
+      "",
+    ].join("\n");
     expect(commandNames(top)).toEqual(["build", "check"]);
   });
 });

@@ -8,7 +8,13 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "../..");
-const PAGES = ["README.md", "BENCHMARKS.md", ...readdirSync(join(ROOT, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+const PAGES = [
+  "README.md",
+  "BENCHMARKS.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+];
 
 /** The page's lines outside fenced code blocks, with their line numbers. */
 function proseLines(markdown: string): { text: string; line: number }[] {
@@ -78,8 +84,12 @@ describe("links in the README and the manual", () => {
 
   it("makes anchors as GitHub does", () => {
     expect(slug("`subjekti check <url> [options]`")).toBe("subjekti-check-url-options");
-    expect(slug("subjekti — the Registry of Subjects as a static JSON API")).toBe("subjekti--the-registry-of-subjects-as-a-static-json-api");
-    expect(slug("Start-up: what `--help`, `--version` and a usage error load")).toBe("start-up-what---help---version-and-a-usage-error-load");
+    expect(slug("subjekti — the Registry of Subjects as a static JSON API")).toBe(
+      "subjekti--the-registry-of-subjects-as-a-static-json-api",
+    );
+    expect(slug("Start-up: what `--help`, `--version` and a usage error load")).toBe(
+      "start-up-what---help---version-and-a-usage-error-load",
+    );
     expect(slug("Export with its read-back (57,580 subjects)")).toBe("export-with-its-read-back-57580-subjects");
     expect([...anchors("# A\n## A\n```\n# not a heading\n```\n## A\n")]).toEqual(["a", "a-1", "a-2"]);
   });

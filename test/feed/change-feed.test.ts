@@ -27,7 +27,10 @@ function versions(): Subject[][] {
   const edit = (f: (list: Subject[]) => Subject[]): void => void lists.push(f(structuredClone(lists.at(-1) as Subject[])));
   edit((l) => l.filter((_, i) => i !== 3 && i !== 200));
   edit((l) => l.map((s, i) => (i % 50 === 7 ? { ...s, naziv_subjekta: `${s.naziv_subjekta} (preimenovan)` } : s)));
-  edit((l) => [...l, { ...(l[0] as Subject), id: 900_001, jedinstvena_oznaka: "900001", naziv_subjekta: "Novi subjekt \u2028 s razdjelnikom" }]);
+  edit((l) => [
+    ...l,
+    { ...(l[0] as Subject), id: 900_001, jedinstvena_oznaka: "900001", naziv_subjekta: "Novi subjekt \u2028 s razdjelnikom" },
+  ]);
   edit((l) => l);
   edit((l) => l.slice(10));
   edit((l) => l.map((s, i) => (i === 0 ? { ...s, institucija_grad: "Šibenik" } : s)));
@@ -62,7 +65,12 @@ describe("the change feed, built ten times and followed by sync mirrors over HTT
   const buildVersion = async (list: Subject[], epoch: number): Promise<void> => {
     await writeFile(join(root, "data", "subjekti.json"), JSON.stringify(list));
     // Five diffs kept: a mirror from the first sequence is past the history by the end.
-    const report = await build(join(root, "data"), site, { feed: true, cacheDir: null, sourceDateEpoch: String(epoch), keepChanges: { count: 5 } });
+    const report = await build(join(root, "data"), site, {
+      feed: true,
+      cacheDir: null,
+      sourceDateEpoch: String(epoch),
+      keepChanges: { count: 5 },
+    });
     sequences.push(report.feed?.sequence ?? -1);
     if (report.feed !== undefined) lines.push(feedLine(report.feed));
   };
@@ -131,7 +139,9 @@ describe("the change feed, built ten times and followed by sync mirrors over HTT
     expect(JSON.parse(again.stdout)).toMatchObject({ from: 9, to: 9, added: 0, removed: 0, changed: 0, snapshot: null });
     const none = await runCli(["sync", `${origin}/api/`, file]);
     expect(none).toMatchObject({ code: 1, stdout: "" });
-    expect(none.stderr).toMatch(/^subjekti: .*changes\/state\.json answered 404: is this the site's origin, and was it built with its change feed\?\n$/);
+    expect(none.stderr).toMatch(
+      /^subjekti: .*changes\/state\.json answered 404: is this the site's origin, and was it built with its change feed\?\n$/,
+    );
     const closed = await freePort();
     const down = await runCli(["sync", `http://127.0.0.1:${closed}`, file]);
     expect(down).toMatchObject({ code: 1 });
@@ -144,7 +154,12 @@ describe("the change feed, built ten times and followed by sync mirrors over HTT
     await syncMirror(origin, mirror);
     await writeFile(mirror, (await readFile(mirror, "utf8")).replace("Zadnji", "Zadnja"));
     // Its bytes are not trusted as a base at all: every record comes from the snapshot.
-    expect(await syncMirror(origin, mirror)).toMatchObject({ from: null, added: last.count, changed: 0, snapshot: "no verified local copy" });
+    expect(await syncMirror(origin, mirror)).toMatchObject({
+      from: null,
+      added: last.count,
+      changed: 0,
+      snapshot: "no verified local copy",
+    });
     const snapshot = await readFile(join(site, "changes", last.snapshot.url));
     expect((await readFile(mirror)).equals(snapshot)).toBe(true);
   });
@@ -163,7 +178,12 @@ describe("the change feed, built ten times and followed by sync mirrors over HTT
     const now = await state();
     expect(now.sequence).toBe(10);
     await unlink(join(site, "changes", "10.json"));
-    expect(await syncMirror(origin, lagging)).toMatchObject({ from: 9, to: 10, removed: 1, snapshot: expect.stringContaining("answered 404") as unknown });
+    expect(await syncMirror(origin, lagging)).toMatchObject({
+      from: 9,
+      to: 10,
+      removed: 1,
+      snapshot: expect.stringContaining("answered 404") as unknown,
+    });
 
     const stale = join(root, "stale.ndjson");
     await writeFile(stale, before);
@@ -219,7 +239,13 @@ describe("the change feed, built ten times and followed by sync mirrors over HTT
     const sequences: (number | undefined)[] = [];
     for (const v of [0, 1, 2]) {
       await writeFile(join(data, "subjekti.json"), JSON.stringify(lists[v]));
-      const report = await build(data, plain, { feed: true, cacheDir: null, links: "files", limits: [20], sourceDateEpoch: String(1_700_000_000 + v) });
+      const report = await build(data, plain, {
+        feed: true,
+        cacheDir: null,
+        links: "files",
+        limits: [20],
+        sourceDateEpoch: String(1_700_000_000 + v),
+      });
       sequences.push(report.feed?.sequence);
     }
     expect(sequences).toEqual([1, 2, 3]);

@@ -22,7 +22,12 @@ async function writeData(dir: string, round: number): Promise<void> {
   const sample = JSON.parse(await readFile("data/subjekti.json", "utf8")) as Subject[];
   const list: Subject[] = [];
   for (let copy = 0; copy < 7; copy++) {
-    for (const s of sample) list.push({ ...s, id: copy * 1_000_000 + s.id, jedinstvena_oznaka: String(copy * 1_000_000 + Number(s.jedinstvena_oznaka)).padStart(4, "0") });
+    for (const s of sample)
+      list.push({
+        ...s,
+        id: copy * 1_000_000 + s.id,
+        jedinstvena_oznaka: String(copy * 1_000_000 + Number(s.jedinstvena_oznaka)).padStart(4, "0"),
+      });
   }
   // Each round's data differs: a rename and a deletion.
   (list[round * 10] as Subject)["naziv_subjekta"] = `Preimenovan ${round}`;
@@ -42,7 +47,24 @@ async function feedHolds(site: string): Promise<FeedState> {
 }
 
 function build(data: string, site: string): ReturnType<typeof spawn> {
-  return spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "build", "--data", data, "--out", site, "--no-cache", "--quiet", "--base-url", "http://testserver"], { stdio: "ignore" });
+  return spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "src/cli/main.ts",
+      "build",
+      "--data",
+      data,
+      "--out",
+      site,
+      "--no-cache",
+      "--quiet",
+      "--base-url",
+      "http://testserver",
+    ],
+    { stdio: "ignore" },
+  );
 }
 
 describe("a build killed while it writes the change feed", () => {

@@ -29,7 +29,10 @@ async function twoSequences(name: string, origin: string): Promise<{ site: strin
 }
 
 async function secondSequence(data: string, site: string, origin: string): Promise<FeedState> {
-  await writeFile(join(data, "subjekti.json"), JSON.stringify(sample.slice(1).map((s, i) => (i === 5 ? { ...s, naziv_subjekta: "Novo ime" } : s))));
+  await writeFile(
+    join(data, "subjekti.json"),
+    JSON.stringify(sample.slice(1).map((s, i) => (i === 5 ? { ...s, naziv_subjekta: "Novo ime" } : s))),
+  );
   await build(data, site, { feed: true, cacheDir: null, baseUrl: origin, sourceDateEpoch: "1700086400" });
   return JSON.parse(await readFile(join(site, "changes/state.json"), "utf8")) as FeedState;
 }

@@ -16,5 +16,7 @@ export function refuseConditional(path: string, headers: Headers | undefined): R
   const ownRange = path.includes("/_subjekti/records/") && /^bytes=\d+-\d+$/.test(headers?.get("range") ?? "");
   const sent = CONDITIONAL_HEADERS.filter((name) => headers?.has(name) === true && !(ownRange && name === "range"));
   if (sent.length === 0) return null;
-  return new Response(`the stand-in CDN refuses ${path} asked with ${sent.join(", ")}: a real CDN would answer 304 or 206, not the file`, { status: 412 });
+  return new Response(`the stand-in CDN refuses ${path} asked with ${sent.join(", ")}: a real CDN would answer 304 or 206, not the file`, {
+    status: 412,
+  });
 }

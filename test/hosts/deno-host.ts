@@ -51,24 +51,26 @@ async function serveFile(url: URL): Promise<Response> {
   }
 }
 
-Deno.serve(
-  { hostname: "127.0.0.1", port: 0, onListen: ({ port }) => console.log(JSON.stringify({ port })) },
-  async (request) => {
-    const url = new URL(request.url);
-    // The paths netlify.toml gives the edge function.
-    if (url.pathname === "/api" || url.pathname === "/api/subjekti" || url.pathname.startsWith("/api/") || PUBLISHED_PATHS.includes(url.pathname)) {
-      return subjekti(request, {
-        next(rewritten?: Request) {
-          if (rewritten === undefined) return serveFile(url);
-          const target = new URL(rewritten.url);
-          // Netlify refuses to rewrite to another origin; so does this stand-in.
-          if (target.origin !== url.origin) throw new Error(`rewrite to another origin: ${target.origin}`);
-          const refused = refuseConditional(target.pathname, rewritten.headers);
-          if (refused !== null) return Promise.resolve(refused);
-          return serveFile(target);
-        },
-      });
-    }
-    return serveFile(url);
-  },
-);
+Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: ({ port }) => console.log(JSON.stringify({ port })) }, async (request) => {
+  const url = new URL(request.url);
+  // The paths netlify.toml gives the edge function.
+  if (
+    url.pathname === "/api" ||
+    url.pathname === "/api/subjekti" ||
+    url.pathname.startsWith("/api/") ||
+    PUBLISHED_PATHS.includes(url.pathname)
+  ) {
+    return subjekti(request, {
+      next(rewritten?: Request) {
+        if (rewritten === undefined) return serveFile(url);
+        const target = new URL(rewritten.url);
+        // Netlify refuses to rewrite to another origin; so does this stand-in.
+        if (target.origin !== url.origin) throw new Error(`rewrite to another origin: ${target.origin}`);
+        const refused = refuseConditional(target.pathname, rewritten.headers);
+        if (refused !== null) return Promise.resolve(refused);
+        return serveFile(target);
+      },
+    });
+  }
+  return serveFile(url);
+});

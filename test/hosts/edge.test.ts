@@ -24,7 +24,10 @@ afterAll(() => site?.remove());
 async function callEdge(target: string, init: RequestInit = {}) {
   const request = new Request(`${BASE}${target}`, init);
   const calls: { url: string | null; response: Response }[] = [];
-  const response = await subjekti(request, fixtureContext(site.dir, request, (url, given) => calls.push({ url, response: given })));
+  const response = await subjekti(
+    request,
+    fixtureContext(site.dir, request, (url, given) => calls.push({ url, response: given })),
+  );
   return { response, calls };
 }
 
@@ -46,7 +49,11 @@ function faultyHost(fail: (path: string) => Response | Error | null): { fetchFil
 /** A new edge instance (its own manifest cache), answering over a host's files. */
 function createAnswerRequest(): (request: Request, host: { fetchFile: FetchFile }) => Promise<Response> {
   const manifests = new ManifestCache();
-  return (request, host) => answerFetch(request, cdnSite(host.fetchFile, async () => new Response("static", { status: 200 }), manifests));
+  return (request, host) =>
+    answerFetch(
+      request,
+      cdnSite(host.fetchFile, async () => new Response("static", { status: 200 }), manifests),
+    );
 }
 
 describe("acceptance 4: canonical requests are the page file, untouched", () => {
@@ -69,7 +76,10 @@ describe("acceptance 4: canonical requests are the page file, untouched", () => 
     const first = await callEdge("/api/subjekti/?offset=20");
     const urls = first.calls.map((call) => call.url?.replace(/\.[0-9a-f]{16}\//, "/"));
     // The list is fetched unless an earlier request of this instance read it.
-    expect([[`${BASE}/_subjekti/pages/plain/20/0/etags.txt`, `${BASE}/_subjekti/pages/plain/20/0/1.json`], [`${BASE}/_subjekti/pages/plain/20/0/1.json`]]).toContainEqual(urls);
+    expect([
+      [`${BASE}/_subjekti/pages/plain/20/0/etags.txt`, `${BASE}/_subjekti/pages/plain/20/0/1.json`],
+      [`${BASE}/_subjekti/pages/plain/20/0/1.json`],
+    ]).toContainEqual(urls);
     const etag = first.response.headers.get("etag") ?? "";
     expect(etag).toMatch(/^"[^"]+"$/);
     const again = await callEdge("/api/subjekti/?offset=20", { headers: { "If-None-Match": etag } });
@@ -94,7 +104,10 @@ describe("links on the request's own origin", () => {
     await callEdge("/api/subjekti/");
     const request = new Request(`${other}/api/subjekti/?limit=7&offset=14`, { headers: { "X-Forwarded-Host": "evil.example" } });
     const calls: string[] = [];
-    const response = await subjekti(request, fixtureContext(site.dir, request, (url) => calls.push(url ?? "")));
+    const response = await subjekti(
+      request,
+      fixtureContext(site.dir, request, (url) => calls.push(url ?? "")),
+    );
     expect(calls).toEqual([
       expect.stringMatching(new RegExp(`^${other}/_subjekti/records/0\\.[0-9a-f]+/0\\.offsets$`)),
       expect.stringMatching(new RegExp(`^${other}/_subjekti/records/0\\.[0-9a-f]+/0\\.ndjson$`)),
@@ -147,7 +160,10 @@ describe("the manifest: once per instance, never a 500", () => {
 
   it("a network error from the CDN -> 503, not an exception", async () => {
     const answer = createAnswerRequest();
-    const response = await answer(new Request(`${BASE}/api/subjekti/`), faultyHost(() => new Error("connection reset")));
+    const response = await answer(
+      new Request(`${BASE}/api/subjekti/`),
+      faultyHost(() => new Error("connection reset")),
+    );
     expect(response.status).toBe(503);
     expect(((await response.json()) as { detail: string }).detail).toMatch(/connection reset/);
   });
@@ -180,7 +196,10 @@ describe("the manifest: once per instance, never a 500", () => {
   });
 
   it("a path outside /api/ is passed through to the static site", async () => {
-    const response = await createAnswerRequest()(new Request(`${BASE}/index.html`), faultyHost(() => null));
+    const response = await createAnswerRequest()(
+      new Request(`${BASE}/index.html`),
+      faultyHost(() => null),
+    );
     expect(await response.text()).toBe("static");
   });
 });

@@ -43,7 +43,9 @@ function recordJson(record: Record<string, unknown>): string {
 /** The expected page: records [offset, offset + limit) and the two links given literally. */
 export function page(offset: number, limit: number, next: string | null, previous: string | null): string {
   const link = (url: string | null): string => (url === null ? "null" : `"${url}"`);
-  const results = RECORDS.slice(offset, offset + limit).map(recordJson).join(",");
+  const results = RECORDS.slice(offset, offset + limit)
+    .map(recordJson)
+    .join(",");
   return `{"count":${COUNT},"next":${link(next)},"previous":${link(previous)},"results":[${results}]}`;
 }
 

@@ -134,11 +134,17 @@ describe("linear time on every byte a request carries", () => {
     const offset = await timed(() => sendRaw(port, "GET", `/api/subjekti/?limit=1&offset=1${LARGEST_PLUSES}1`, { Host: "testserver" }));
     expect(offset.value.status).toBe(200);
     expect((JSON.parse(offset.value.body.toString()) as { previous: string | null }).previous).toBeNull();
-    const accept = await timed(() => sendRaw(port, "GET", "/api/subjekti/?limit=1", { Host: "testserver", Accept: `a${" ".repeat(MAX_HEADER_BYTES - 2)}b` }));
+    const accept = await timed(() =>
+      sendRaw(port, "GET", "/api/subjekti/?limit=1", { Host: "testserver", Accept: `a${" ".repeat(MAX_HEADER_BYTES - 2)}b` }),
+    );
     expect(accept.value.status).toBe(406);
-    const longOffset = await timed(() => sendRaw(port, "GET", `/api/subjekti/?limit=1&offset=1${"+".repeat(120_000)}1`, { Host: "testserver" }));
+    const longOffset = await timed(() =>
+      sendRaw(port, "GET", `/api/subjekti/?limit=1&offset=1${"+".repeat(120_000)}1`, { Host: "testserver" }),
+    );
     expectRefusal(longOffset.value, 414, /URI too long/);
-    const longAccept = await timed(() => sendRaw(port, "GET", "/api/subjekti/?limit=1", { Host: "testserver", Accept: `a${" ".repeat(120_000)}b` }));
+    const longAccept = await timed(() =>
+      sendRaw(port, "GET", "/api/subjekti/?limit=1", { Host: "testserver", Accept: `a${" ".repeat(120_000)}b` }),
+    );
     expectRefusal(longAccept.value, 431, /the accept header is over/);
     for (const { ms } of [offset, accept, longOffset, longAccept]) expect(ms).toBeLessThan(QUICK_MS);
   });
@@ -196,12 +202,16 @@ describe("static files served safely", () => {
     const baseline = openFds();
     for (let batch = 0; batch < 10; batch++) {
       await Promise.all(
-        Array.from({ length: 20 }, () => new Promise<void>((done) => {
-          const socket: Socket = connect({ host: "127.0.0.1", port });
-          socket.on("error", () => {});
-          socket.on("close", () => done());
-          socket.on("connect", () => socket.write(get("/_subjekti/manifest.json"), () => socket.resetAndDestroy()));
-        })),
+        Array.from(
+          { length: 20 },
+          () =>
+            new Promise<void>((done) => {
+              const socket: Socket = connect({ host: "127.0.0.1", port });
+              socket.on("error", () => {});
+              socket.on("close", () => done());
+              socket.on("connect", () => socket.write(get("/_subjekti/manifest.json"), () => socket.resetAndDestroy()));
+            }),
+        ),
       );
     }
     let now = openFds();
@@ -219,7 +229,7 @@ describe("static files served safely", () => {
     expect(answer.headers["allow"]).toBe("GET, HEAD");
   });
 
-  it("a raw non-ASCII GET on a static path -> 400 that asks for percent-encoding (not \"not to GET\")", async () => {
+  it('a raw non-ASCII GET on a static path -> 400 that asks for percent-encoding (not "not to GET")', async () => {
     const [answer] = await exchange(Buffer.from(get("/č.txt", "Host: testserver\r\nConnection: close\r\n"), "utf8"));
     expectRefusal(answer, 400, /percent-encoded/);
     expect(answer?.body.toString()).not.toMatch(/not to GET/);
@@ -239,7 +249,9 @@ describe("the raw fallback answers the request that failed, in order, then close
 
   it("PUT, GET, junk in one write -> 405 for PUT, the GET's page, 400 for the junk", async () => {
     const answers = await exchange(
-      "PUT /api/subjekti/ HTTP/1.1\r\nHost: testserver\r\nContent-Length: 0\r\n\r\n" + get("/api/subjekti/?limit=2") + "\x01\x02junk\r\n\r\n",
+      "PUT /api/subjekti/ HTTP/1.1\r\nHost: testserver\r\nContent-Length: 0\r\n\r\n" +
+        get("/api/subjekti/?limit=2") +
+        "\x01\x02junk\r\n\r\n",
     );
     expect(answers.map((a) => a.status)).toEqual([405, 200, 400]);
     expect(answers[0]?.body.toString()).toBe(`{"detail":"Method \\"PUT\\" not allowed."}`);
@@ -247,7 +259,11 @@ describe("the raw fallback answers the request that failed, in order, then close
   });
 
   it("GET, FOO, get in one write -> the page, FOO's 405, then the connection closes (nothing after a refused request is read)", async () => {
-    const answers = await exchange(get("/api/subjekti/?limit=1") + "FOO /api/subjekti/ HTTP/1.1\r\nHost: testserver\r\n\r\n" + "get /api/subjekti/?limit=3 HTTP/1.1\r\nHost: testserver\r\n\r\n");
+    const answers = await exchange(
+      get("/api/subjekti/?limit=1") +
+        "FOO /api/subjekti/ HTTP/1.1\r\nHost: testserver\r\n\r\n" +
+        "get /api/subjekti/?limit=3 HTTP/1.1\r\nHost: testserver\r\n\r\n",
+    );
     expect(answers.map((a) => a.status)).toEqual([200, 405]);
     expect(answers[1]?.body.toString()).toBe(`{"detail":"Method \\"FOO\\" not allowed."}`);
   });
@@ -257,18 +273,32 @@ describe("bounds", () => {
   it("a head over the limit -> 431 with the contract's headers; a head just under it -> answered", async () => {
     const [over] = await exchange(get("/api/subjekti/", `Host: testserver\r\nX-Big: ${"x".repeat(PREVIEW_LIMITS.maxHeaderBytes)}\r\n`));
     expectRefusal(over, 431, /Request header fields too large/);
-    const under = await sendRaw(port, "GET", "/api/subjekti/?limit=1", { Host: "testserver", "X-Big": "x".repeat(PREVIEW_LIMITS.maxHeaderBytes - 1_000) });
+    const under = await sendRaw(port, "GET", "/api/subjekti/?limit=1", {
+      Host: "testserver",
+      "X-Big": "x".repeat(PREVIEW_LIMITS.maxHeaderBytes - 1_000),
+    });
     expect(under.status).toBe(200);
   });
 
   it("connections over the cap are closed unanswered; a slow head gets 408 and an idle connection is closed, both after their timeout", async () => {
-    const small = await startPreview({ dir: site.dir, port: 0, host: "127.0.0.1", limits: { maxConnections: 8, headersTimeoutMs: 600, idleTimeoutMs: 600 } });
+    const small = await startPreview({
+      dir: site.dir,
+      port: 0,
+      host: "127.0.0.1",
+      limits: { maxConnections: 8, headersTimeoutMs: 600, idleTimeoutMs: 600 },
+    });
     const smallPort = Number(new URL(small.url).port);
     try {
-      const held = await Promise.all(Array.from({ length: 8 }, () => new Promise<Socket>((done) => {
-        const socket = connect({ host: "127.0.0.1", port: smallPort }, () => done(socket));
-        socket.on("error", () => {});
-      })));
+      const held = await Promise.all(
+        Array.from(
+          { length: 8 },
+          () =>
+            new Promise<Socket>((done) => {
+              const socket = connect({ host: "127.0.0.1", port: smallPort }, () => done(socket));
+              socket.on("error", () => {});
+            }),
+        ),
+      );
       const refused = await timed(() => exchange(get("/api/subjekti/?limit=1"), 5_000, smallPort));
       expect(refused.value).toEqual([]);
       for (const socket of held) socket.destroy();
@@ -298,10 +328,16 @@ describe("bounds", () => {
     const head = "GET /api/subjekti/ HTTP/1.1\r\nHost: testserver\r\n" + `X-Large: ${"b".repeat(985)}\r\n`.repeat(120);
     const baseline = heapUsed();
     for (let round = 0; round < 2; round++) {
-      const held = await Promise.all(Array.from({ length: 400 }, () => new Promise<Socket>((done) => {
-        const socket = connect({ host: "127.0.0.1", port }, () => socket.write(head, () => done(socket)));
-        socket.on("error", () => {});
-      })));
+      const held = await Promise.all(
+        Array.from(
+          { length: 400 },
+          () =>
+            new Promise<Socket>((done) => {
+              const socket = connect({ host: "127.0.0.1", port }, () => socket.write(head, () => done(socket)));
+              socket.on("error", () => {});
+            }),
+        ),
+      );
       await new Promise((wake) => setTimeout(wake, 300));
       for (const socket of held) socket.destroy();
       await new Promise((wake) => setTimeout(wake, 300));

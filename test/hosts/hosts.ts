@@ -51,7 +51,14 @@ export function fixtureCdn(dir: string): (url: string, headers?: Headers) => Pro
       if (range !== null && Number(range[1]) < bytes.length) {
         const [start, end] = [Number(range[1]), Math.min(Number(range[2]), bytes.length - 1)];
         const part = bytes.subarray(start, end + 1);
-        return new Response(part, { status: 206, headers: { "Content-Type": type, "Content-Length": String(part.length), "Content-Range": `bytes ${start}-${end}/${bytes.length}` } });
+        return new Response(part, {
+          status: 206,
+          headers: {
+            "Content-Type": type,
+            "Content-Length": String(part.length),
+            "Content-Range": `bytes ${start}-${end}/${bytes.length}`,
+          },
+        });
       }
       return new Response(bytes, { headers: { "Content-Type": type, "Content-Length": String(bytes.length) } });
     } catch {
@@ -115,8 +122,22 @@ export async function denoHost(dir: string): Promise<Host> {
   const denoDir = await mkdtemp(join(tmpdir(), "subjekti-deno-"));
   const child = spawn(
     join(BIN, "deno"),
-    ["run", `--allow-net=127.0.0.1`, `--allow-read=${dir}`, "--no-remote", "--no-npm", "--no-config", "--no-prompt", join(REPO, "test/hosts/deno-host.ts"), dir],
-    { cwd: REPO, env: { ...process.env, DENO_DIR: denoDir, DENO_NO_PACKAGE_JSON: "1", DENO_NO_UPDATE_CHECK: "1" }, stdio: ["ignore", "pipe", "pipe"] },
+    [
+      "run",
+      `--allow-net=127.0.0.1`,
+      `--allow-read=${dir}`,
+      "--no-remote",
+      "--no-npm",
+      "--no-config",
+      "--no-prompt",
+      join(REPO, "test/hosts/deno-host.ts"),
+      dir,
+    ],
+    {
+      cwd: REPO,
+      env: { ...process.env, DENO_DIR: denoDir, DENO_NO_PACKAGE_JSON: "1", DENO_NO_UPDATE_CHECK: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
   );
   const port = await firstLine(child, (line) => (JSON.parse(line) as { port: number }).port, 60_000);
   return {

@@ -43,10 +43,26 @@ describe.skipIf(!ENABLED)("netlify build --offline (npm run test:netlify)", () =
       expect(output).toContain("Netlify Build Complete");
       // The build command ran: the site is in dist/ (the publish directory).
       await readFile(join(root, "dist/_subjekti/manifest.json"));
-      const manifest = JSON.parse(await readFile(join(root, ".netlify/edge-functions-dist/manifest.json"), "utf8")) as { routes: { function: string; pattern: string }[] };
+      const manifest = JSON.parse(await readFile(join(root, ".netlify/edge-functions-dist/manifest.json"), "utf8")) as {
+        routes: { function: string; pattern: string }[];
+      };
       // Every path the router answers beyond static files reaches the function.
-      for (const path of [...PUBLISHED_PATHS, "/api", "/api/", "/api/subjekti", "/api/subjekti/", "/api/subjekti.json", "/api/subjekti/5/", "/api/subjekti/5", "/api/other", "/schema/subject.json"]) {
-        expect(manifest.routes.some((route) => route.function === "subjekti" && new RegExp(route.pattern).test(path)), path).toBe(true);
+      for (const path of [
+        ...PUBLISHED_PATHS,
+        "/api",
+        "/api/",
+        "/api/subjekti",
+        "/api/subjekti/",
+        "/api/subjekti.json",
+        "/api/subjekti/5/",
+        "/api/subjekti/5",
+        "/api/other",
+        "/schema/subject.json",
+      ]) {
+        expect(
+          manifest.routes.some((route) => route.function === "subjekti" && new RegExp(route.pattern).test(path)),
+          path,
+        ).toBe(true);
       }
     } finally {
       await rm(root, { recursive: true, force: true });

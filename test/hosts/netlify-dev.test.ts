@@ -84,21 +84,25 @@ async function netlifyDevHost(root: string): Promise<Host & { readonly port: num
   await symlink(join(REPO, "src"), join(root, "src"));
   const home = join(root, "home");
   await mkdir(home);
-  const child: ChildProcess = spawn(join(REPO, "node_modules/.bin/netlify"), ["dev", "--offline", "--port", String(port), "--no-open", "--skip-gitignore"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      HOME: home,
-      CI: "1",
-      PATH: `${join(REPO, "node_modules/.bin")}:${process.env["PATH"] ?? ""}`,
-      // The local bootstrap (DESIGN.md), wrapped so Deno listens on loopback only.
-      NETLIFY_EDGE_BOOTSTRAP: `file://${join(REPO, "scripts/test-netlify-edge-bootstrap.mjs")}`,
-      // netlify-cli binds every interface and has no flag against it: keep it on loopback.
-      NODE_OPTIONS: `${process.env["NODE_OPTIONS"] ?? ""} --import ${pathToFileURL(join(REPO, "scripts/test-netlify-loopback.mjs")).href}`,
-      DENO_NO_UPDATE_CHECK: "1",
+  const child: ChildProcess = spawn(
+    join(REPO, "node_modules/.bin/netlify"),
+    ["dev", "--offline", "--port", String(port), "--no-open", "--skip-gitignore"],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        HOME: home,
+        CI: "1",
+        PATH: `${join(REPO, "node_modules/.bin")}:${process.env["PATH"] ?? ""}`,
+        // The local bootstrap (DESIGN.md), wrapped so Deno listens on loopback only.
+        NETLIFY_EDGE_BOOTSTRAP: `file://${join(REPO, "scripts/test-netlify-edge-bootstrap.mjs")}`,
+        // netlify-cli binds every interface and has no flag against it: keep it on loopback.
+        NODE_OPTIONS: `${process.env["NODE_OPTIONS"] ?? ""} --import ${pathToFileURL(join(REPO, "scripts/test-netlify-loopback.mjs")).href}`,
+        DENO_NO_UPDATE_CHECK: "1",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  );
   await firstLine(
     child,
     (line) => {

@@ -30,7 +30,9 @@ export const REQUIRE_NGINX = process.env["SUBJEKTI_REQUIRE_NGINX"] === "1";
 export function nginxVersion(): string {
   if (NGINX === null) return "nginx missing";
   // nginx -v prints to stderr.
-  return spawnSync(NGINX, ["-v"], { encoding: "utf8" }).stderr.trim().replace(/^nginx version: /, "");
+  return spawnSync(NGINX, ["-v"], { encoding: "utf8" })
+    .stderr.trim()
+    .replace(/^nginx version: /, "");
 }
 
 /**
@@ -45,13 +47,21 @@ export interface ServeProcess {
 
 /** Starts `subjekti serve --dir <dir> --port <port>` with `args`; resolves once it listens. */
 export async function startServe(dir: string, port: number, args: readonly string[] = []): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(REPO, "src/cli/main.ts"), "serve", "--dir", dir, "--port", String(port), ...args], {
-    cwd: REPO,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  await firstLine(child, (line) => {
-    if (!line.startsWith("subjekti serve: http://")) throw new Error("not yet");
-  }, 60_000);
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(REPO, "src/cli/main.ts"), "serve", "--dir", dir, "--port", String(port), ...args],
+    {
+      cwd: REPO,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  await firstLine(
+    child,
+    (line) => {
+      if (!line.startsWith("subjekti serve: http://")) throw new Error("not yet");
+    },
+    60_000,
+  );
   return { port, child };
 }
 
@@ -81,7 +91,10 @@ export async function nginxHost(
   if (NGINX === null) throw new Error("nginx is not installed (apt-get install nginx-light)");
   const [port, upstream] = [nginxPort ?? (await freePort()), await freePort()];
   await mkdir(join(prefix, "temp"), { recursive: true });
-  const listen = tls === undefined ? ["--listen", `127.0.0.1:${port}`] : ["--listen", `127.0.0.1:${port} ssl`, "--ssl-certificate", tls.cert, "--ssl-certificate-key", tls.key];
+  const listen =
+    tls === undefined
+      ? ["--listen", `127.0.0.1:${port}`]
+      : ["--listen", `127.0.0.1:${port} ssl`, "--ssl-certificate", tls.cert, "--ssl-certificate-key", tls.key];
   const generated = await runCli(["nginx", "--dir", dir, ...listen, "--upstream", `127.0.0.1:${upstream}`]);
   const trust = tls === undefined ? undefined : { ca: await readFile(tls.cert, "utf8"), servername: "testserver" };
   if (generated.code !== 0) throw new Error(`subjekti nginx failed: ${generated.stderr}`);
@@ -94,7 +107,8 @@ export async function nginxHost(
     port,
     prefix,
     serve,
-    send: (method, target, headers, encoding) => sendRaw(port, method, target, { Host: "testserver", ...headers }, encoding, undefined, trust),
+    send: (method, target, headers, encoding) =>
+      sendRaw(port, method, target, { Host: "testserver", ...headers }, encoding, undefined, trust),
     async stopServe() {
       const child = host.serve?.child;
       host.serve = null;
@@ -122,7 +136,8 @@ export async function nginxHost(
 export async function writeNginxConf(prefix: string, configs: readonly string[]): Promise<string> {
   await mkdir(join(prefix, "temp"), { recursive: true });
   const temp = (name: string): string => `${name}_temp_path ${join(prefix, "temp", name)};`;
-  const largest = (setting: string): number => Math.max(...configs.map((text) => Number(new RegExp(`^#\\s+${setting} (\\d+);$`, "m").exec(text)?.[1] ?? 0)));
+  const largest = (setting: string): number =>
+    Math.max(...configs.map((text) => Number(new RegExp(`^#\\s+${setting} (\\d+);$`, "m").exec(text)?.[1] ?? 0)));
   const includes: string[] = [];
   for (const [i, text] of configs.entries()) {
     await writeFile(join(prefix, `site-${i}.conf`), text);
@@ -154,7 +169,9 @@ export async function writeNginxConf(prefix: string, configs: readonly string[])
 /** nginx run in the foreground on `prefix`'s nginx.conf; resolves once every port accepts connections. */
 export async function runNginx(prefix: string, ports: readonly number[]): Promise<ChildProcess> {
   if (NGINX === null) throw new Error("nginx is not installed (apt-get install nginx-light)");
-  const nginx = spawn(NGINX, ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-e", join(prefix, "error.log"), "-g", "daemon off;"], { stdio: ["ignore", "pipe", "pipe"] });
+  const nginx = spawn(NGINX, ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-e", join(prefix, "error.log"), "-g", "daemon off;"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   nginx.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   for (const port of ports) await listening(port, nginx, () => stderr);
@@ -163,7 +180,9 @@ export async function runNginx(prefix: string, ports: readonly number[]): Promis
 
 /** Resolves once `port` accepts connections; rejects with nginx's stderr if it exits first. */
 async function listening(port: number, nginx: ChildProcess, stderr: () => string): Promise<void> {
-  const exited = new Promise<never>((_done, fail) => nginx.once("exit", (code) => fail(new Error(`nginx exited with ${code}: ${stderr()}`))));
+  const exited = new Promise<never>((_done, fail) =>
+    nginx.once("exit", (code) => fail(new Error(`nginx exited with ${code}: ${stderr()}`))),
+  );
   for (let tries = 0; tries < 200; tries++) {
     const open = await Promise.race([exited, canConnect(port)]);
     if (open) return;

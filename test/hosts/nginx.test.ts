@@ -38,18 +38,31 @@ const NGINX_PAGE = (status: number): RegExp => new RegExp(`^<html>\\r\\n<head><t
  * configuration says (nginx 1.22, Debian 12): each row is checked for nginx's own answer.
  */
 const NGINX_ANSWERS: readonly { readonly matches: (c: RequestCase) => boolean; readonly status: number; readonly because: string }[] = [
-  { matches: (c) => c.method !== c.method.toUpperCase(), status: 400, because: "its parser takes only upper-case method names (`get`, `Delete`)" },
+  {
+    matches: (c) => c.method !== c.method.toUpperCase(),
+    status: 400,
+    because: "its parser takes only upper-case method names (`get`, `Delete`)",
+  },
   { matches: (c) => c.method === "TRACE" || c.method === "CONNECT", status: 405, because: "it refuses TRACE and CONNECT itself" },
-  { matches: (c) => /%00|%(?![0-9A-Fa-f]{2})/.test(c.target.split("?")[0] ?? ""), status: 400, because: "it refuses a path holding %00 or a malformed %-escape (`/api/%00`, `/api/subjekti/%ZZ`)" },
+  {
+    matches: (c) => /%00|%(?![0-9A-Fa-f]{2})/.test(c.target.split("?")[0] ?? ""),
+    status: 400,
+    because: "it refuses a path holding %00 or a malformed %-escape (`/api/%00`, `/api/subjekti/%ZZ`)",
+  },
 ];
 
 function adaptToNginx(c: RequestCase): RequestCase {
   const own = NGINX_ANSWERS.find((answer) => answer.matches(c));
-  return own === undefined ? c : { ...c, status: own.status, expectHeaders: { "content-type": "text/html" }, body: NGINX_PAGE(own.status), length: null };
+  return own === undefined
+    ? c
+    : { ...c, status: own.status, expectHeaders: { "content-type": "text/html" }, body: NGINX_PAGE(own.status), length: null };
 }
 
 /** Builds the fixture and starts nginx in front of `subjekti serve <serveArgs>` (over TLS with `tls`) for the enclosing describe. */
-function startNginx(serveArgs: readonly string[], tls = false): { use: () => NginxHost; site: () => Awaited<ReturnType<typeof buildFixture>> } {
+function startNginx(
+  serveArgs: readonly string[],
+  tls = false,
+): { use: () => NginxHost; site: () => Awaited<ReturnType<typeof buildFixture>> } {
   let site: Awaited<ReturnType<typeof buildFixture>> | undefined;
   let prefix: string | undefined;
   let host: NginxHost | undefined;
@@ -61,7 +74,27 @@ function startNginx(serveArgs: readonly string[], tls = false): { use: () => Ngi
     let certificate: { cert: string; key: string } | undefined;
     if (tls) {
       certificate = { cert: join(prefix, "cert.pem"), key: join(prefix, "key.pem") };
-      const made = spawnSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", certificate.key, "-out", certificate.cert, "-days", "2", "-subj", "/CN=testserver", "-addext", "subjectAltName=DNS:testserver"], { encoding: "utf8" });
+      const made = spawnSync(
+        "openssl",
+        [
+          "req",
+          "-x509",
+          "-newkey",
+          "rsa:2048",
+          "-nodes",
+          "-keyout",
+          certificate.key,
+          "-out",
+          certificate.cert,
+          "-days",
+          "2",
+          "-subj",
+          "/CN=testserver",
+          "-addext",
+          "subjectAltName=DNS:testserver",
+        ],
+        { encoding: "utf8" },
+      );
       if (made.status !== 0) throw new Error(`openssl: ${made.stderr}`);
     }
     host = await nginxHost(site.dir, prefix, serveArgs, undefined, certificate);
@@ -91,7 +124,10 @@ function startNginx(serveArgs: readonly string[], tls = false): { use: () => Ngi
  */
 function withoutGzipVary(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out = { ...headers };
-  const vary = out["vary"]?.split(",").map((name) => name.trim()).filter((name) => name.toLowerCase() !== "accept-encoding");
+  const vary = out["vary"]
+    ?.split(",")
+    .map((name) => name.trim())
+    .filter((name) => name.toLowerCase() !== "accept-encoding");
   if (vary !== undefined) {
     if (vary.length === 0) delete out["vary"];
     else out["vary"] = vary.join(", ");
@@ -101,10 +137,13 @@ function withoutGzipVary(headers: Readonly<Record<string, string>>): Record<stri
 
 /** The table's host with Vary's Accept-Encoding set aside (and nothing else changed). */
 function plain(host: () => NginxHost): () => Host {
-  return () => ({ ...host(), send: async (...args: Parameters<Host["send"]>) => {
-    const answer = await host().send(...args);
-    return { ...answer, headers: withoutGzipVary(answer.headers) };
-  } });
+  return () => ({
+    ...host(),
+    send: async (...args: Parameters<Host["send"]>) => {
+      const answer = await host().send(...args);
+      return { ...answer, headers: withoutGzipVary(answer.headers) };
+    },
+  });
 }
 
 /** Answers nginx compressed, counted by the gzip table. */
@@ -116,23 +155,27 @@ let gzipped = 0;
  * compresses) and its ETag the contract's made weak (W/), which If-None-Match compares weakly.
  */
 function gzipClient(host: () => NginxHost): () => Host {
-  return () => ({ ...host(), send: async (method, target, headers, encoding) => {
-    const answer = await host().send(method, target, { "Accept-Encoding": "gzip", ...headers }, encoding);
-    const out = withoutGzipVary(answer.headers);
-    if (answer.headers["content-encoding"] !== "gzip") return { ...answer, headers: out };
-    gzipped += 1;
-    expect(answer.headers["content-length"], "no length for a compressed answer").toBeUndefined();
-    const body = method === "HEAD" ? answer.body : gunzipSync(answer.body);
-    delete out["content-encoding"];
-    // A compressed HEAD has no length and no body to decode: its length is the identity HEAD's.
-    const length = method === "HEAD" ? (await host().send(method, target, headers, encoding)).headers["content-length"] : String(body.length);
-    if (length !== undefined) out["content-length"] = length;
-    if (out["etag"] !== undefined) {
-      expect(out["etag"]).toMatch(/^W\//);
-      out["etag"] = out["etag"].slice(2);
-    }
-    return { ...answer, headers: out, body };
-  } });
+  return () => ({
+    ...host(),
+    send: async (method, target, headers, encoding) => {
+      const answer = await host().send(method, target, { "Accept-Encoding": "gzip", ...headers }, encoding);
+      const out = withoutGzipVary(answer.headers);
+      if (answer.headers["content-encoding"] !== "gzip") return { ...answer, headers: out };
+      gzipped += 1;
+      expect(answer.headers["content-length"], "no length for a compressed answer").toBeUndefined();
+      const body = method === "HEAD" ? answer.body : gunzipSync(answer.body);
+      delete out["content-encoding"];
+      // A compressed HEAD has no length and no body to decode: its length is the identity HEAD's.
+      const length =
+        method === "HEAD" ? (await host().send(method, target, headers, encoding)).headers["content-length"] : String(body.length);
+      if (length !== undefined) out["content-length"] = length;
+      if (out["etag"] !== undefined) {
+        expect(out["etag"]).toMatch(/^W\//);
+        out["etag"] = out["etag"].slice(2);
+      }
+      return { ...answer, headers: out, body };
+    },
+  });
 }
 
 describe.skipIf(NGINX === null && !REQUIRE_NGINX)(`nginx (${nginxVersion()}) in front of subjekti serve`, () => {
@@ -170,7 +213,9 @@ describe.skipIf(NGINX === null && !REQUIRE_NGINX)("nginx without the Node proces
 
   it("every pre-rendered page on disk is named by the configuration", async () => {
     const named = new Set(staticEntries(started.site().manifest).map((entry) => entry.file));
-    const files = (await readdir(join(started.site().dir, DATA_ROOT, "pages"), { recursive: true })).filter((file) => file.endsWith(".json"));
+    const files = (await readdir(join(started.site().dir, DATA_ROOT, "pages"), { recursive: true })).filter((file) =>
+      file.endsWith(".json"),
+    );
     expect(files.length).toBeGreaterThan(20);
     for (const file of files) expect(named, file).toContain(`/${DATA_ROOT}/pages/${file}`);
   });
@@ -229,7 +274,10 @@ describe.skipIf(NGINX === null && !REQUIRE_NGINX)("nginx without the Node proces
     // nginx writes X-Forwarded-Proto itself (a client's is replaced); serve reads it with --forwarded-proto.
     const forged = await nginx.send("GET", "/api/subjekti/?limit=7&offset=3", { "X-Forwarded-Proto": "https" });
     expect(forged.body.toString("utf8")).toContain(`"next":"http://testserver/`);
-    const behindTls = await sendRaw(nginx.serve!.port, "GET", "/api/subjekti/?limit=7&offset=3", { Host: "testserver", "X-Forwarded-Proto": "https" });
+    const behindTls = await sendRaw(nginx.serve!.port, "GET", "/api/subjekti/?limit=7&offset=3", {
+      Host: "testserver",
+      "X-Forwarded-Proto": "https",
+    });
     expect(behindTls.body.toString("utf8")).toContain(`"next":"https://testserver/api/subjekti/?limit=7&offset=10"`);
   });
 
@@ -268,7 +316,9 @@ describe.skipIf(NGINX === null && !REQUIRE_NGINX)("nginx without the Node proces
     const exited = new Promise<number | null>((done) => serve.child.once("exit", (code) => done(code)));
     serve.child.kill("SIGTERM");
     await new Promise((wait) => setTimeout(wait, 500));
-    await expect(sendRaw(serve.port, "GET", "/api/subjekti/", { Host: "testserver" }), "a new connection while draining").rejects.toThrow(/ECONNREFUSED/);
+    await expect(sendRaw(serve.port, "GET", "/api/subjekti/", { Host: "testserver" }), "a new connection while draining").rejects.toThrow(
+      /ECONNREFUSED/,
+    );
     expect(serve.child.exitCode, "still finishing the answer in flight").toBe(null);
     socket.resume();
     await ended;

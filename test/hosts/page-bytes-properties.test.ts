@@ -49,7 +49,9 @@ function host(kind: "bytes" | "range" | "pages"): SiteHost<Uint8Array> {
     },
     readChunk: async (path) => file(path)?.toString("utf8") ?? null,
     ...(kind === "pages" ? {} : { readBytes: async (path: string) => file(path) }),
-    ...(kind === "range" ? { readRange: async (path: string, start: number, end: number) => file(path)?.subarray(start, end) ?? null } : {}),
+    ...(kind === "range"
+      ? { readRange: async (path: string, start: number, end: number) => file(path)?.subarray(start, end) ?? null }
+      : {}),
     fix: "",
   };
 }
@@ -59,8 +61,21 @@ beforeAll(async () => {
   const data = join(root, "data");
   dir = join(root, "site");
   await mkdir(data);
-  await writeFile(join(data, "subjekti.ndjson"), Array.from({ length: SIZE }, (_, i) => JSON.stringify(makeSubject(13, i))).join("\n") + "\n");
-  await buildSite({ ...DEFAULT_OPTIONS, dataDir: data, outDir: dir, baseUrl: BASE, limits: [20], forms: ["plain"], quiet: true, cacheDir: null, feed: false });
+  await writeFile(
+    join(data, "subjekti.ndjson"),
+    Array.from({ length: SIZE }, (_, i) => JSON.stringify(makeSubject(13, i))).join("\n") + "\n",
+  );
+  await buildSite({
+    ...DEFAULT_OPTIONS,
+    dataDir: data,
+    outDir: dir,
+    baseUrl: BASE,
+    limits: [20],
+    forms: ["plain"],
+    quiet: true,
+    cacheDir: null,
+    feed: false,
+  });
   manifest = JSON.parse(readFileSync(join(dir, MANIFEST_PATH), "utf8")) as Manifest;
 }, 120_000);
 
@@ -71,7 +86,12 @@ function oracle(query: string, accept: string | undefined): string {
   const decision = route({ method: "GET", path: "/api/subjekti/", query, accept, baseUrl: BASE }, manifest);
   switch (decision.kind) {
     case "derive":
-      return assemblePage(decision.head, decision.chunks, decision.chunks.map((chunk) => file(chunk.path)?.toString("utf8") ?? ""), decision.indent);
+      return assemblePage(
+        decision.head,
+        decision.chunks,
+        decision.chunks.map((chunk) => file(chunk.path)?.toString("utf8") ?? ""),
+        decision.indent,
+      );
     case "file":
       return file(decision.path)?.toString("utf8") ?? "";
     case "respond":
@@ -97,7 +117,10 @@ describe("derived pages from bytes on a generated site of 100,000 subjects", () 
         const query = `limit=${l}&offset=${o}`;
         const accept = n === undefined ? undefined : `application/json; indent=${n}`;
         const headers = new Headers(accept === undefined ? {} : { accept });
-        const answer = await answerRequest({ method: "GET", target: `/api/subjekti/?${query}`, scheme: "http", host: "testserver", headers }, site);
+        const answer = await answerRequest(
+          { method: "GET", target: `/api/subjekti/?${query}`, scheme: "http", host: "testserver", headers },
+          site,
+        );
         if (answer.kind !== "send" || !(answer.body instanceof Uint8Array)) throw new Error("no body");
         expect(answer.status).toBe(200);
         expect(Buffer.from(answer.body).toString("utf8")).toBe(oracle(query, accept));

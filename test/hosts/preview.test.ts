@@ -32,7 +32,15 @@ describe("acceptance 5: following next through the sample data", () => {
     root = await tempDir("subjekti-sample-");
     const out = join(root, "site");
     // Not strict: the sample holds a few real OIBs whose check digit fails (warnings).
-    await buildSite({ ...FIXTURE_OPTIONS, dataDir: join(REPO, "data"), outDir: out, limits: [20], maxLimit: 1000, baseUrl: "http://localhost:8080", strict: false });
+    await buildSite({
+      ...FIXTURE_OPTIONS,
+      dataDir: join(REPO, "data"),
+      outDir: out,
+      limits: [20],
+      maxLimit: 1000,
+      baseUrl: "http://localhost:8080",
+      strict: false,
+    });
     preview = await startPreview({ dir: out, port: 0, host: "127.0.0.1" });
     const sample = JSON.parse(await readFile(join(REPO, "data/subjekti.json"), "utf8")) as { id: number }[];
     ids = sample.map((s) => s.id).sort((a, b) => a - b);
@@ -114,8 +122,12 @@ describe("the preview's origin, rebuilds and refusals", () => {
   it("refuses a missing directory, a directory without a site, and a site of another version", async () => {
     const root = await tempDir("subjekti-refuse-");
     try {
-      await expect(startPreview({ dir: join(root, "nope"), port: 0, host: "127.0.0.1" })).rejects.toThrow(/nope holds no built site \(no such directory\): pass --dir <the built site>, or run `npm run build` first/);
-      await expect(startPreview({ dir: root, port: 0, host: "127.0.0.1" })).rejects.toThrow(/holds no built site \(_subjekti\/manifest\.json is missing\): pass --dir <the built site>, or run `npm run build` first/);
+      await expect(startPreview({ dir: join(root, "nope"), port: 0, host: "127.0.0.1" })).rejects.toThrow(
+        /nope holds no built site \(no such directory\): pass --dir <the built site>, or run `npm run build` first/,
+      );
+      await expect(startPreview({ dir: root, port: 0, host: "127.0.0.1" })).rejects.toThrow(
+        /holds no built site \(_subjekti\/manifest\.json is missing\): pass --dir <the built site>, or run `npm run build` first/,
+      );
       await mkdir(join(root, "_subjekti"));
       await writeFile(join(root, MANIFEST_PATH), JSON.stringify({ layout: 1, version: "0.0.1" }));
       const error = await startPreview({ dir: root, port: 0, host: "127.0.0.1" }).catch((e: unknown) => e);
@@ -147,39 +159,38 @@ describe("bad requests never 500 and never leave the site directory", () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it.each([
-    "/../secret.txt",
-    "/%2e%2e/secret.txt",
-    "/..%2fsecret.txt",
-    "/..%2Fsecret.txt",
-    "/%2e%2e%2fsecret.txt",
-    "/_subjekti/..%2f..%2fsecret.txt",
-    "/_subjekti/%2e%2e/%2e%2e/secret.txt",
-    "/..\\secret.txt",
-    "/%5c..%5csecret.txt",
-    "//../secret.txt",
-    "/link.txt",
-    "/%00",
-    "/index.html%00.json",
-    "/_subjekti/%00/manifest.json",
-    "/%E0%A4%A",
-    "/%",
-    `/${"a".repeat(5000)}`,
-    `/_subjekti/${"b/".repeat(2000)}x.json`,
-    "http://evil.example/../secret.txt",
-    "*",
-    `/api/subjekti/?${"x=%ZZ&".repeat(2000)}`,
-  ].map((target) => ({ target, label: target.length > 60 ? `${target.slice(0, 40)}… (${target.length} chars)` : target })))(
-    "GET and HEAD $label -> no 500, no byte from outside",
-    async ({ target }) => {
+  it.each(
+    [
+      "/../secret.txt",
+      "/%2e%2e/secret.txt",
+      "/..%2fsecret.txt",
+      "/..%2Fsecret.txt",
+      "/%2e%2e%2fsecret.txt",
+      "/_subjekti/..%2f..%2fsecret.txt",
+      "/_subjekti/%2e%2e/%2e%2e/secret.txt",
+      "/..\\secret.txt",
+      "/%5c..%5csecret.txt",
+      "//../secret.txt",
+      "/link.txt",
+      "/%00",
+      "/index.html%00.json",
+      "/_subjekti/%00/manifest.json",
+      "/%E0%A4%A",
+      "/%",
+      `/${"a".repeat(5000)}`,
+      `/_subjekti/${"b/".repeat(2000)}x.json`,
+      "http://evil.example/../secret.txt",
+      "*",
+      `/api/subjekti/?${"x=%ZZ&".repeat(2000)}`,
+    ].map((target) => ({ target, label: target.length > 60 ? `${target.slice(0, 40)}… (${target.length} chars)` : target })),
+  )("GET and HEAD $label -> no 500, no byte from outside", async ({ target }) => {
     for (const method of ["GET", "HEAD"]) {
       const answer = await sendRaw(port, method, target, { Host: "testserver" });
       expect(answer.status, `${method} ${target}`).not.toBe(500);
       expect(answer.status, `${method} ${target}`).toBeLessThan(500);
       expect(answer.body.toString("latin1")).not.toContain(SECRET);
     }
-  },
-  );
+  });
 
   it("the static site is still served (a file of its own, a manifest file) beside the landing page at /", async () => {
     expect((await sendRaw(port, "GET", "/extra.txt", { Host: "testserver" })).body.toString()).toBe("a static file");

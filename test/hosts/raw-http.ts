@@ -34,16 +34,23 @@ export function sendRaw(
   tls?: { readonly ca: string; readonly servername: string },
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const socket: Socket = tls === undefined ? connect({ host: "127.0.0.1", port }) : connectTls({ host: "127.0.0.1", port, ca: tls.ca, servername: tls.servername });
+    const socket: Socket =
+      tls === undefined
+        ? connect({ host: "127.0.0.1", port })
+        : connectTls({ host: "127.0.0.1", port, ca: tls.ca, servername: tls.servername });
     const parts: Buffer[] = [];
     let head = ` HTTP/1.1\r\n`;
     for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
     const followed = mayHaveNoBody(method, headers);
     const host = Object.entries(headers).find(([name]) => name.toLowerCase() === "host")?.[1] ?? "127.0.0.1";
     // The second request, whose answer marks where the first one's ends.
-    head += followed ? `\r\nGET /.well-known/raw-http-next HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n` : "Connection: close\r\n\r\n";
+    head += followed
+      ? `\r\nGET /.well-known/raw-http-next HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`
+      : "Connection: close\r\n\r\n";
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer to ${method} ${target.slice(0, 80)} in ${timeoutMs} ms`)));
-    socket.on(tls === undefined ? "connect" : "secureConnect", () => socket.write(Buffer.concat([Buffer.from(`${method} `, "utf8"), Buffer.from(target, encoding), Buffer.from(head, "utf8")])));
+    socket.on(tls === undefined ? "connect" : "secureConnect", () =>
+      socket.write(Buffer.concat([Buffer.from(`${method} `, "utf8"), Buffer.from(target, encoding), Buffer.from(head, "utf8")])),
+    );
     const isHead = method.toUpperCase() === "HEAD";
     socket.on("data", (chunk: Buffer) => {
       parts.push(chunk);
@@ -96,8 +103,7 @@ function parseAnswer(data: Buffer, isHead: boolean, ended: boolean, followed: bo
     const next = body.indexOf("HTTP/1.");
     if (next >= 0) body = body.subarray(0, next);
     else if (!ended && followed) body = null;
-  }
-  else if (headers["transfer-encoding"]?.toLowerCase() === "chunked") body = dechunk(body, ended);
+  } else if (headers["transfer-encoding"]?.toLowerCase() === "chunked") body = dechunk(body, ended);
   else if (headers["content-length"] !== undefined) {
     const length = Number(headers["content-length"]);
     body = body.length >= length || ended ? body.subarray(0, length) : null;

@@ -23,50 +23,75 @@ afterAll(() => site?.remove());
 
 /** 204: a CORS preflight, or OPTIONS on a published file. */
 const CONTRACT_STATUSES = new Set([200, 204, 301, 304, 404, 405, 406]);
-const METHOD = fc.oneof(fc.constantFrom("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE", "TRACE", "get", "head"), fc.stringMatching(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,10}$/));
-const PATH = fc.oneof(fc.constantFrom("/api/subjekti/", "/api/subjekti", "/api/", "/api/x", "/", "/index.html", "/api/subjekti/%2"), fc.string().map((s) => `/api/${encodeURIComponent(s)}`));
+const METHOD = fc.oneof(
+  fc.constantFrom("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE", "TRACE", "get", "head"),
+  fc.stringMatching(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,10}$/),
+);
+const PATH = fc.oneof(
+  fc.constantFrom("/api/subjekti/", "/api/subjekti", "/api/", "/api/x", "/", "/index.html", "/api/subjekti/%2"),
+  fc.string().map((s) => `/api/${encodeURIComponent(s)}`),
+);
 const KEY = fc.oneof(fc.constantFrom("limit", "offset", "format", "LIMIT", "x", ""), fc.string({ maxLength: 6 }));
-const VALUE = fc.oneof(fc.constantFrom("", "0", "-1", "7", "20", "25", "1000", "api", "json", "xml", "1_0", " 3 ", "٣", "1e1", "99999999999999999999999"), fc.string({ maxLength: 8 }), fc.nat().map(String));
+const VALUE = fc.oneof(
+  fc.constantFrom("", "0", "-1", "7", "20", "25", "1000", "api", "json", "xml", "1_0", " 3 ", "٣", "1e1", "99999999999999999999999"),
+  fc.string({ maxLength: 8 }),
+  fc.nat().map(String),
+);
 /** A raw query: pairs percent-encoded or not, plus arbitrary junk (malformed escapes, lone `%`, `+`). */
 const QUERY = fc.oneof(
-  fc.array(fc.tuple(KEY, VALUE, fc.boolean()), { maxLength: 6 }).map((pairs) =>
-    pairs.map(([k, v, encode]) => (encode ? `${encodeURIComponent(k)}=${encodeURIComponent(v)}` : `${k}=${v}`)).join("&"),
-  ),
+  fc
+    .array(fc.tuple(KEY, VALUE, fc.boolean()), { maxLength: 6 })
+    .map((pairs) => pairs.map(([k, v, encode]) => (encode ? `${encodeURIComponent(k)}=${encodeURIComponent(v)}` : `${k}=${v}`)).join("&")),
   fc.string({ maxLength: 40 }).map((s) => encodeURI(s).replaceAll("#", "%23")),
 );
 
-function decide(method: string, path: string, query: string, baseUrl = BASE, m: Manifest = manifest, accept?: string, ifNoneMatch?: string): Decision {
+function decide(
+  method: string,
+  path: string,
+  query: string,
+  baseUrl = BASE,
+  m: Manifest = manifest,
+  accept?: string,
+  ifNoneMatch?: string,
+): Decision {
   return route({ method, path, query, accept, ifNoneMatch, baseUrl }, m);
 }
 
 describe("the router over the fixture", () => {
   it("never throws and answers only the contract's statuses, naming only files that exist", () => {
     fc.assert(
-      fc.property(METHOD, PATH, QUERY, fc.option(fc.string({ maxLength: 30 })), fc.option(fc.string({ maxLength: 30 })), (method, path, query, accept, inm) => {
-        const decision = decide(method, path, query, BASE, manifest, accept ?? undefined, inm ?? undefined);
-        switch (decision.kind) {
-          case "static":
-            expect(path.startsWith("/api/")).toBe(false);
-            break;
-          case "file":
-            expect(existsSync(join(site.dir, decision.path))).toBe(true);
-            break;
-          case "derive":
-            for (const chunk of decision.chunks) expect(existsSync(join(site.dir, chunk.path))).toBe(true);
-            break;
-          case "respond":
-            expect(CONTRACT_STATUSES.has(decision.status), `status ${decision.status}`).toBe(true);
-            break;
-          case "find":
-            // Found through the indexes, which the build wrote: see test/hosts/lookup-properties.test.ts.
-            expect(manifest.dirs["keys"]).toBeDefined();
-            break;
-          default: {
-            const never: never = decision;
-            throw new Error(String(never));
+      fc.property(
+        METHOD,
+        PATH,
+        QUERY,
+        fc.option(fc.string({ maxLength: 30 })),
+        fc.option(fc.string({ maxLength: 30 })),
+        (method, path, query, accept, inm) => {
+          const decision = decide(method, path, query, BASE, manifest, accept ?? undefined, inm ?? undefined);
+          switch (decision.kind) {
+            case "static":
+              expect(path.startsWith("/api/")).toBe(false);
+              break;
+            case "file":
+              expect(existsSync(join(site.dir, decision.path))).toBe(true);
+              break;
+            case "derive":
+              for (const chunk of decision.chunks) expect(existsSync(join(site.dir, chunk.path))).toBe(true);
+              break;
+            case "respond":
+              expect(CONTRACT_STATUSES.has(decision.status), `status ${decision.status}`).toBe(true);
+              break;
+            case "find":
+              // Found through the indexes, which the build wrote: see test/hosts/lookup-properties.test.ts.
+              expect(manifest.dirs["keys"]).toBeDefined();
+              break;
+            default: {
+              const never: never = decision;
+              throw new Error(String(never));
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -127,7 +152,11 @@ function answerBytes(decision: Decision): string {
     case "file":
       return readFileSync(join(site.dir, decision.path), "utf8");
     case "derive":
-      return assemblePage(decision.head, decision.chunks, decision.chunks.map((chunk) => readFileSync(join(site.dir, chunk.path), "utf8")));
+      return assemblePage(
+        decision.head,
+        decision.chunks,
+        decision.chunks.map((chunk) => readFileSync(join(site.dir, chunk.path), "utf8")),
+      );
     case "respond":
       return decision.body;
     case "static":

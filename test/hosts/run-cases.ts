@@ -39,7 +39,10 @@ export async function checkCase(host: Host, c: RequestCase): Promise<void> {
     expect(answer.status).toBe(c.status);
     expect(body).toMatch(c.body);
   } else {
-    expect({ status: answer.status, body: firstDifference(body, c.body) }).toEqual({ status: c.status, body: firstDifference(c.body, c.body) });
+    expect({ status: answer.status, body: firstDifference(body, c.body) }).toEqual({
+      status: c.status,
+      body: firstDifference(c.body, c.body),
+    });
   }
   for (const [name, expected] of Object.entries(c.expectHeaders)) {
     const actual = answer.headers[name];

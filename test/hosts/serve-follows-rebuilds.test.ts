@@ -36,10 +36,14 @@ afterEach(async () => {
 
 /** Starts `subjekti serve` on the site; resolves to its port once it prints its address. */
 async function startServe(...args: string[]): Promise<number> {
-  serve = spawn(process.execPath, ["--import", "tsx", join(REPO, "src/cli/main.ts"), "serve", "--dir", site, "--port", "0", "--allowed-hosts", "*", ...args], {
-    cwd: REPO,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  serve = spawn(
+    process.execPath,
+    ["--import", "tsx", join(REPO, "src/cli/main.ts"), "serve", "--dir", site, "--port", "0", "--allowed-hosts", "*", ...args],
+    {
+      cwd: REPO,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   return firstLine(
     serve,
     (line) => {
@@ -61,7 +65,8 @@ async function rebuildWithOtherData(): Promise<void> {
   await buildSite({ ...FIXTURE_OPTIONS, dataDir: data, outDir: site });
 }
 
-const get = (port: number, target: string, headers: Record<string, string> = {}) => sendRaw(port, "GET", target, { Host: "testserver", ...headers });
+const get = (port: number, target: string, headers: Record<string, string> = {}) =>
+  sendRaw(port, "GET", target, { Host: "testserver", ...headers });
 
 describe("subjekti serve follows rebuilds by default", () => {
   it("right after a rebuild: the old ETag gets the new page (200, not 304), and a page the rebuild removed answers as the new site", async () => {
@@ -78,7 +83,10 @@ describe("subjekti serve follows rebuilds by default", () => {
     expect(conditional.status).toBe(200);
     expect(conditional.headers["etag"]).not.toBe(oldEtag);
     expect(JSON.parse(conditional.body.toString()).results[0].naziv_subjekta).toBe("Preimenovani subjekt");
-    const removed = JSON.parse((await get(port, "/api/subjekti/?limit=7&offset=49")).body.toString()) as { count: number; results: unknown[] };
+    const removed = JSON.parse((await get(port, "/api/subjekti/?limit=7&offset=49")).body.toString()) as {
+      count: number;
+      results: unknown[];
+    };
     expect({ count: removed.count, results: removed.results.length }).toEqual({ count: 43, results: 0 });
   });
 
@@ -86,7 +94,10 @@ describe("subjekti serve follows rebuilds by default", () => {
     const other = join(root, "other");
     const records = JSON.parse(await readFile(join(FIXTURE_DATA, "subjekti.json"), "utf8")) as Record<string, unknown>[];
     await mkdir(join(root, "renamed"));
-    await writeFile(join(root, "renamed", "subjekti.json"), JSON.stringify(records.map((record, i) => (i === 0 ? { ...record, naziv_subjekta: "Preimenovani subjekt" } : record))));
+    await writeFile(
+      join(root, "renamed", "subjekti.json"),
+      JSON.stringify(records.map((record, i) => (i === 0 ? { ...record, naziv_subjekta: "Preimenovani subjekt" } : record))),
+    );
     await buildSite({ ...FIXTURE_OPTIONS, dataDir: join(root, "renamed"), outDir: other });
     // The other build's shards beside the served ones (content-named, they coexist); its manifest last, as a build writes it.
     await cp(join(other, "_subjekti"), join(site, "_subjekti"), { recursive: true, filter: (path) => !path.endsWith("manifest.json") });

@@ -50,7 +50,18 @@ export async function startWranglerDev(site: string, port?: number): Promise<Wra
   const child: ChildProcess = spawn(
     // SUBJEKTI_WRANGLER: another wrangler to test against (CI runs the newest on Node 22).
     process.env["SUBJEKTI_WRANGLER"] ?? join(REPO, "node_modules/.bin/wrangler"),
-    ["dev", "--config", join(root, "wrangler.jsonc"), "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false"],
+    [
+      "dev",
+      "--config",
+      join(root, "wrangler.jsonc"),
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(inspectorPort),
+      "--show-interactive-dev-session=false",
+    ],
     {
       cwd: root,
       env: {

@@ -25,7 +25,10 @@ describe("staticEntries", () => {
     const links = new Set<string>();
     const files = (await readdir(join(site.dir, DATA_ROOT, "pages"), { recursive: true })).filter((file) => file.endsWith(".json"));
     for (const file of files) {
-      const page = JSON.parse(await readFile(join(site.dir, DATA_ROOT, "pages", file), "utf8")) as { next: string | null; previous: string | null };
+      const page = JSON.parse(await readFile(join(site.dir, DATA_ROOT, "pages", file), "utf8")) as {
+        next: string | null;
+        previous: string | null;
+      };
       for (const link of [page.next, page.previous]) if (link !== null) links.add(link.slice(BASE.length));
     }
     const bare = ["/api/subjekti/", "/api/subjekti/?format=api", ...PUBLISHED_PATHS];
@@ -40,13 +43,34 @@ describe("staticEntries", () => {
   });
 
   it("refuses a value it cannot quote for nginx", () => {
-    expect(() => nginxConfig({ ...site.manifest, cacheControl: "public, max-age='60'" }, { root: "/srv/site", listen: "8080", serverName: "_", upstream: "127.0.0.1:8081", readText: (path) => readFileSync(join(site.dir, path), "utf8") })).toThrow(/cannot quote/);
+    expect(() =>
+      nginxConfig(
+        { ...site.manifest, cacheControl: "public, max-age='60'" },
+        {
+          root: "/srv/site",
+          listen: "8080",
+          serverName: "_",
+          upstream: "127.0.0.1:8081",
+          readText: (path) => readFileSync(join(site.dir, path), "utf8"),
+        },
+      ),
+    ).toThrow(/cannot quote/);
   });
 });
 
 describe("subjekti nginx", () => {
   it("prints the maps and one server block for the site", async () => {
-    const run = await runCli(["nginx", "--dir", site.dir, "--listen", "127.0.0.1:8080", "--server-name", "registry.example.hr", "--upstream", "127.0.0.1:9000"]);
+    const run = await runCli([
+      "nginx",
+      "--dir",
+      site.dir,
+      "--listen",
+      "127.0.0.1:8080",
+      "--server-name",
+      "registry.example.hr",
+      "--upstream",
+      "127.0.0.1:9000",
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^map \$request_uri \$subjekti_entry \{$/m);
     expect(run.stdout).toContain("    server 127.0.0.1:9000;");
@@ -67,7 +91,9 @@ describe("subjekti nginx", () => {
   it("a directory without a built site -> exit 1, saying what to run", async () => {
     const run = await runCli(["nginx", "--dir", join(site.dir, "nowhere")]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/nowhere holds no built site \(no such directory\): pass --dir <the built site>, or run `npm run build` first/);
+    expect(run.stderr).toMatch(
+      /nowhere holds no built site \(no such directory\): pass --dir <the built site>, or run `npm run build` first/,
+    );
   });
 });
 
@@ -75,9 +101,22 @@ describe("subjekti nginx for real servers: TLS, names, gzip", () => {
   const nginx = (args: readonly string[]) => runCli(["nginx", "--dir", site.dir, ...args]);
 
   it("a listen with ssl needs the certificate and its key, and writes them; one without refuses them", async () => {
-    expect(await nginx(["--listen", "443 ssl http2"])).toMatchObject({ code: 1, stderr: "subjekti: --listen '443 ssl http2' needs --ssl-certificate <file> and --ssl-certificate-key <file>\n" });
-    expect(await nginx(["--ssl-certificate", "/etc/ssl/a.pem", "--ssl-certificate-key", "/etc/ssl/a.key"])).toMatchObject({ code: 1, stderr: expect.stringContaining("need a --listen with ssl") });
-    const tls = await nginx(["--listen", "[::]:443 ssl http2 default_server", "--ssl-certificate", "/etc/ssl/a.pem", "--ssl-certificate-key", "/etc/ssl/a.key"]);
+    expect(await nginx(["--listen", "443 ssl http2"])).toMatchObject({
+      code: 1,
+      stderr: "subjekti: --listen '443 ssl http2' needs --ssl-certificate <file> and --ssl-certificate-key <file>\n",
+    });
+    expect(await nginx(["--ssl-certificate", "/etc/ssl/a.pem", "--ssl-certificate-key", "/etc/ssl/a.key"])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("need a --listen with ssl"),
+    });
+    const tls = await nginx([
+      "--listen",
+      "[::]:443 ssl http2 default_server",
+      "--ssl-certificate",
+      "/etc/ssl/a.pem",
+      "--ssl-certificate-key",
+      "/etc/ssl/a.key",
+    ]);
     expect(tls.code).toBe(0);
     expect(tls.stdout).toContain("    listen [::]:443 ssl http2 default_server;\n    server_name _;");
     expect(tls.stdout).toContain("    ssl_certificate '/etc/ssl/a.pem';\n    ssl_certificate_key '/etc/ssl/a.key';\n");
@@ -92,8 +131,16 @@ describe("subjekti nginx for real servers: TLS, names, gzip", () => {
     const { stdout } = await nginx(["--name", "staging"]);
     expect(stdout).toContain("upstream staging_serve {");
     expect(stdout).not.toMatch(/subjekti_/);
-    expect([...stdout.matchAll(/\$(\w+)/g)].map((m) => m[1]).filter((name) => !/^(?:request_uri|http_\w+|request_method|scheme|server_addr|server_port|\d)$/.test(name ?? "")).every((name) => name?.startsWith("staging_"))).toBe(true);
-    const topLevel = stdout.split("\n").filter((line) => /^[a-z]/.test(line)).map((line) => line.split(" ")[0]);
+    expect(
+      [...stdout.matchAll(/\$(\w+)/g)]
+        .map((m) => m[1])
+        .filter((name) => !/^(?:request_uri|http_\w+|request_method|scheme|server_addr|server_port|\d)$/.test(name ?? ""))
+        .every((name) => name?.startsWith("staging_")),
+    ).toBe(true);
+    const topLevel = stdout
+      .split("\n")
+      .filter((line) => /^[a-z]/.test(line))
+      .map((line) => line.split(" ")[0]);
     expect(new Set(topLevel)).toEqual(new Set(["upstream", "map", "server"]));
     expect(stdout).toMatch(/^#\s+map_hash_max_size \d+;$/m);
     expect(stdout).toContain("    gzip on;\n");

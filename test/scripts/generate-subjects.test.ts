@@ -162,7 +162,10 @@ describe("validity", () => {
     const has = (test: (s: Subject) => boolean): number => subjects.filter(test).length;
     expect(has((s) => s.oib.startsWith("0"))).toBeGreaterThan(1000);
     for (const letter of ["č", "ć", "đ", "š", "ž", "Č", "Š", "Ž", "Đ"]) {
-      expect(has((s) => s.naziv_subjekta.includes(letter) || s.institucija_grad.includes(letter)), letter).toBeGreaterThan(0);
+      expect(
+        has((s) => s.naziv_subjekta.includes(letter) || s.institucija_grad.includes(letter)),
+        letter,
+      ).toBeGreaterThan(0);
     }
     expect(has((s) => s.naziv_subjekta.includes('"'))).toBeGreaterThan(0);
     expect(has((s) => s.naziv_subjekta.startsWith("Osnovna škola "))).toBeGreaterThan(1000);
@@ -182,9 +185,14 @@ describe("validity", () => {
   it("CSV and NDJSON carry the same records as JSON", () => {
     const options = { count: 300, seed: "formats" } as const;
     const json = JSON.parse(text({ ...options, format: "json" })) as Subject[];
-    const ndjson = text({ ...options, format: "ndjson" }).trimEnd().split("\n").map((line) => JSON.parse(line) as Subject);
+    const ndjson = text({ ...options, format: "ndjson" })
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Subject);
     expect(ndjson).toEqual(json);
-    const lines = text({ ...options, format: "csv" }).trimEnd().split("\n");
+    const lines = text({ ...options, format: "csv" })
+      .trimEnd()
+      .split("\n");
     expect(lines[0]).toBe(SUBJECT_FIELDS.join(","));
     expect(lines.length).toBe(301);
     // Every record's OIB keeps its leading zeros as text, and quoted names are quoted CSV cells.

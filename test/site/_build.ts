@@ -14,7 +14,16 @@ export const BASE_URL = "http://testserver";
  */
 export function build(dataDir: string, outDir: string, options: Partial<BuildOptions> = {}): Promise<BuildReport> {
   // A fixed data date: sites built from the same records in other files (other modification times) compare byte for byte.
-  return buildSite({ ...DEFAULT_OPTIONS, baseUrl: BASE_URL, quiet: true, cacheDir: `${outDir}.cache`, sourceDateEpoch: "1700000000", ...options, dataDir, outDir });
+  return buildSite({
+    ...DEFAULT_OPTIONS,
+    baseUrl: BASE_URL,
+    quiet: true,
+    cacheDir: `${outDir}.cache`,
+    sourceDateEpoch: "1700000000",
+    ...options,
+    dataDir,
+    outDir,
+  });
 }
 
 export async function readManifest(outDir: string): Promise<Manifest> {

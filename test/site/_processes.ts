@@ -27,13 +27,21 @@ export async function writeDataset(dir: string, times: number, drop: number): Pr
 /** A running CLI process: its pid, and its end (exit code or signal, stderr, when). */
 export interface Running {
   readonly pid: number;
-  readonly ended: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null; readonly stderr: string; readonly at: number }>;
+  readonly ended: Promise<{
+    readonly code: number | null;
+    readonly signal: NodeJS.Signals | null;
+    readonly stderr: string;
+    readonly at: number;
+  }>;
   kill(signal: NodeJS.Signals): void;
 }
 
 /** Runs `subjekti <args>` from src/ (as the atomic-build test does), with `env` added to the environment. */
 export function runProcess(args: readonly string[], env: Record<string, string> = {}): Running {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, ...env },
+  });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; at: number }>((resolve) => {
@@ -70,7 +78,8 @@ async function viewOnce(out: string, layout: "routed" | "plain"): Promise<Map<st
       for (let page = 0; page * limit < manifest.count; page++) paths.push(pagePath(manifest, form, limit, page) ?? `missing page ${page}`);
     }
   }
-  for (let chunk = 0; chunk * manifest.chunkSize < manifest.count; chunk++) paths.push(chunkPath(manifest, chunk) ?? `missing chunk ${chunk}`);
+  for (let chunk = 0; chunk * manifest.chunkSize < manifest.count; chunk++)
+    paths.push(chunkPath(manifest, chunk) ?? `missing chunk ${chunk}`);
   try {
     for (const path of paths) view.set(path.replace(/\.[0-9a-f]{16}\//, "/"), await readFile(join(out, path), "utf8"));
   } catch (error) {

@@ -28,26 +28,53 @@ export interface ReadResult {
 /** Reads `dataDir` as a build does and parses the rendered records back into subjects; throws DataError as the build would. */
 export async function readSubjects(options: ReadOptions): Promise<ReadResult> {
   let subjects: Subject[] = [];
-  const read = await forEachItem(orderBlocks(() => readBlocks(options)), (item) => {
-    if (item.kind === "restart") subjects = [];
-    else subjects.push(...subjectsOf(item.block));
-  });
+  const read = await forEachItem(
+    orderBlocks(() => readBlocks(options)),
+    (item) => {
+      if (item.kind === "restart") subjects = [];
+      else subjects.push(...subjectsOf(item.block));
+    },
+  );
   return { count: read.count, subjects, warnings: read.warnings, kinds: read.kinds, files: read.files };
 }
 
 /** Three valid subjects in id order: the base list the rule tests change one field of. */
 export const BASE_SUBJECTS: readonly (Subject & Readonly<Record<string, unknown>>)[] = [
   {
-    id: 1, jedinstvena_oznaka: "0001", naziv_subjekta: "1. MAJ Labin d.o.o.", oib: "23557321379", razina: "lokalna",
-    datum_postanka: "1966-05-14", status_subjekta: true, odobreno: true, institucija_grad: "Labin", institucija_email: "info@prvimaj.hr",
+    id: 1,
+    jedinstvena_oznaka: "0001",
+    naziv_subjekta: "1. MAJ Labin d.o.o.",
+    oib: "23557321379",
+    razina: "lokalna",
+    datum_postanka: "1966-05-14",
+    status_subjekta: true,
+    odobreno: true,
+    institucija_grad: "Labin",
+    institucija_email: "info@prvimaj.hr",
   },
   {
-    id: 2, jedinstvena_oznaka: "0002", naziv_subjekta: "6. maj d.o.o.", oib: "56396370038", razina: "lokalna",
-    datum_postanka: "2015-04-18", status_subjekta: true, odobreno: false, institucija_grad: "Umag", institucija_email: "info@6maj.hr",
+    id: 2,
+    jedinstvena_oznaka: "0002",
+    naziv_subjekta: "6. maj d.o.o.",
+    oib: "56396370038",
+    razina: "lokalna",
+    datum_postanka: "2015-04-18",
+    status_subjekta: true,
+    odobreno: false,
+    institucija_grad: "Umag",
+    institucija_email: "info@6maj.hr",
   },
   {
-    id: 3, jedinstvena_oznaka: "0003", naziv_subjekta: "Adriatic Croatia International Club d.d.", oib: "17195049659", razina: "nacionalna",
-    datum_postanka: "2005-01-21", status_subjekta: true, odobreno: true, institucija_grad: "Rijeka", institucija_email: "aci@aci-club.hr, uprava@aci-club.hr",
+    id: 3,
+    jedinstvena_oznaka: "0003",
+    naziv_subjekta: "Adriatic Croatia International Club d.d.",
+    oib: "17195049659",
+    razina: "nacionalna",
+    datum_postanka: "2005-01-21",
+    status_subjekta: true,
+    odobreno: true,
+    institucija_grad: "Rijeka",
+    institucija_email: "aci@aci-club.hr, uprava@aci-club.hr",
   },
 ];
 
@@ -66,7 +93,9 @@ function csvCell(value: unknown): string {
 export function sourceText(records: readonly Readonly<Record<string, unknown>>[], format: SourceFormat): string {
   if (format === "json") return `${JSON.stringify(records, null, 1)}\n`;
   if (format === "ndjson") return records.map((r) => `${JSON.stringify(r)}\n`).join("");
-  return [FIELD_NAMES.join(","), ...records.map((r) => FIELD_NAMES.map((f) => csvCell(r[f])).join(","))].map((line) => `${line}\n`).join("");
+  return [FIELD_NAMES.join(","), ...records.map((r) => FIELD_NAMES.map((f) => csvCell(r[f])).join(","))]
+    .map((line) => `${line}\n`)
+    .join("");
 }
 
 /** The directories writeSource made for the test file that imports this one: removed after its tests. */

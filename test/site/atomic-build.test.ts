@@ -28,7 +28,8 @@ async function siteView(out: string): Promise<Map<string, string>> {
       for (let page = 0; page * limit < manifest.count; page++) paths.push(pagePath(manifest, form, limit, page) ?? `missing page ${page}`);
     }
   }
-  for (let chunk = 0; chunk * manifest.chunkSize < manifest.count; chunk++) paths.push(chunkPath(manifest, chunk) ?? `missing chunk ${chunk}`);
+  for (let chunk = 0; chunk * manifest.chunkSize < manifest.count; chunk++)
+    paths.push(chunkPath(manifest, chunk) ?? `missing chunk ${chunk}`);
   for (const path of paths) view.set(path.replace(/\.[0-9a-f]{16}\//, "/"), await readFile(join(out, path), "utf8"));
   return view;
 }
@@ -45,9 +46,27 @@ async function writing(out: string): Promise<boolean> {
 
 /** Runs a real CLI build and SIGKILLs it `afterMs` after it starts writing shards; resolves when it is dead. */
 async function killMidWrite(dataDir: string, out: string, afterMs: number): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "build", "--data", dataDir, "--out", out, "--cache-dir", `${out}.cache`, "--base-url", BASE_URL, "--quiet"], {
-    stdio: "ignore",
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "src/cli/main.ts",
+      "build",
+      "--data",
+      dataDir,
+      "--out",
+      out,
+      "--cache-dir",
+      `${out}.cache`,
+      "--base-url",
+      BASE_URL,
+      "--quiet",
+    ],
+    {
+      stdio: "ignore",
+    },
+  );
   const exited = new Promise<string>((resolve) => child.on("exit", (code, signal) => resolve(signal ?? `exit ${code}`)));
   const started = Date.now();
   while (!(await writing(out)) && Date.now() - started < 30_000 && child.exitCode === null) await new Promise((r) => setTimeout(r, 2));
@@ -80,9 +99,12 @@ it("SIGKILL at any moment of a build leaves the previous or the new complete sit
     const target = current === "a" ? "b" : "a";
     const how = await killMidWrite(data[target], out, afterMs);
     const seen = await siteView(out);
-    const whole = [...seen].every(([path, bytes]) => views[target].get(path) === bytes) && seen.size === views[target].size ? target
-      : [...seen].every(([path, bytes]) => views[current].get(path) === bytes) && seen.size === views[current].size ? current
-      : "mixed";
+    const whole =
+      [...seen].every(([path, bytes]) => views[target].get(path) === bytes) && seen.size === views[target].size
+        ? target
+        : [...seen].every(([path, bytes]) => views[current].get(path) === bytes) && seen.size === views[current].size
+          ? current
+          : "mixed";
     outcomes.push(`${afterMs}ms: ${how} -> ${whole === current ? "previous" : whole === target ? "new" : "MIXED"}`);
     expect(whole, outcomes.join("; ")).not.toBe("mixed");
     if (how === "SIGKILL" && whole === current) killedMidWrite += 1;

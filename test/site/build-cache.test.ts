@@ -48,7 +48,11 @@ async function writeData(dir: string, version: DataVersion): Promise<void> {
 }
 
 /** Builds `data` twice: into `out` with its cache (and `threads` record threads), and into a fresh directory without any; returns both trees. */
-async function buildBoth(data: string, out: string, threads = 0): Promise<{ cached: Record<string, string>; clean: Record<string, string>; reused: number; written: number }> {
+async function buildBoth(
+  data: string,
+  out: string,
+  threads = 0,
+): Promise<{ cached: Record<string, string>; clean: Record<string, string>; reused: number; written: number }> {
   const report = await build(data, out, { limits: [20, 37], threads });
   const fresh = join(work, "fresh");
   await rm(fresh, { recursive: true, force: true });
@@ -59,7 +63,13 @@ async function buildBoth(data: string, out: string, threads = 0): Promise<{ cach
 const allKept = (): boolean[] => universe.map(() => true);
 
 /** Builds `before` into a new site named `name`, then `after` with the cache (see buildBoth); `between` runs in between. */
-async function rebuildAfter(name: string, before: DataVersion, after: DataVersion, threads = 0, between?: (out: string) => Promise<void>): ReturnType<typeof buildBoth> {
+async function rebuildAfter(
+  name: string,
+  before: DataVersion,
+  after: DataVersion,
+  threads = 0,
+  between?: (out: string) => Promise<void>,
+): ReturnType<typeof buildBoth> {
   const data = join(work, `${name}-data`);
   const out = join(work, `${name}-out`);
   await writeData(data, before);
@@ -80,7 +90,11 @@ describe("a rebuild with the build cache", () => {
       pretty: fc.boolean(),
       ndjsonFirst: fc.boolean(),
     });
-    const step = fc.record({ toggled: fc.array(index, { maxLength: 3 }), renamed: fc.array(index, { maxLength: 3 }), cut: fc.option(fc.integer({ min: 0, max: UNIVERSE })) });
+    const step = fc.record({
+      toggled: fc.array(index, { maxLength: 3 }),
+      renamed: fc.array(index, { maxLength: 3 }),
+      cut: fc.option(fc.integer({ min: 0, max: UNIVERSE })),
+    });
     let run = 0;
     await fc.assert(
       fc.asyncProperty(start, fc.array(step, { minLength: 1, maxLength: 3 }), async (first, steps) => {

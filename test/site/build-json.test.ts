@@ -36,7 +36,25 @@ async function freshSite(name: string): Promise<{ data: string; out: string; bui
   const buildJson = (): JsonReport => {
     const stdout = execFileSync(
       process.execPath,
-      ["--import", "tsx", "src/cli/main.ts", "build", "--json", "--data", data, "--out", out, "--base-url", BASE, "--limits", "20,100", "--forms", "plain,api", "--cache-dir", `${out}.cache`],
+      [
+        "--import",
+        "tsx",
+        "src/cli/main.ts",
+        "build",
+        "--json",
+        "--data",
+        data,
+        "--out",
+        out,
+        "--base-url",
+        BASE,
+        "--limits",
+        "20,100",
+        "--forms",
+        "plain,api",
+        "--cache-dir",
+        `${out}.cache`,
+      ],
       { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
     );
     return JSON.parse(stdout) as JsonReport;
@@ -49,7 +67,11 @@ describe("subjekti build --json", () => {
     const first = (await freshSite("first")).buildJson();
     expect(first.count).toBe(5758);
     expect(first.warnings.length).toBeGreaterThan(0);
-    expect(first.warnings[0]).toMatchObject({ severity: "warning", field: "oib", message: expect.stringMatching(/^.*subjekti\.json\[\d+\]: warning: oib: /) });
+    expect(first.warnings[0]).toMatchObject({
+      severity: "warning",
+      field: "oib",
+      message: expect.stringMatching(/^.*subjekti\.json\[\d+\]: warning: oib: /),
+    });
     expect(first.timings.read).toBeGreaterThan(0);
     expect(first.changed.tags).toContain("subjekti");
     expect(first.changed.urls).toContain(`${BASE}/api/subjekti/`);

@@ -5,8 +5,16 @@ describe("defaultBaseUrl: the origin of the pre-rendered links", () => {
   const netlify = { URL: "https://subjekti.example", DEPLOY_PRIME_URL: "https://deploy-preview-7--subjekti.netlify.app" };
   it.each([
     ["production context -> URL", { ...netlify, CONTEXT: "production" }, "https://subjekti.example"],
-    ["deploy-preview context -> DEPLOY_PRIME_URL", { ...netlify, CONTEXT: "deploy-preview" }, "https://deploy-preview-7--subjekti.netlify.app"],
-    ["branch-deploy context -> DEPLOY_PRIME_URL", { ...netlify, CONTEXT: "branch-deploy" }, "https://deploy-preview-7--subjekti.netlify.app"],
+    [
+      "deploy-preview context -> DEPLOY_PRIME_URL",
+      { ...netlify, CONTEXT: "deploy-preview" },
+      "https://deploy-preview-7--subjekti.netlify.app",
+    ],
+    [
+      "branch-deploy context -> DEPLOY_PRIME_URL",
+      { ...netlify, CONTEXT: "branch-deploy" },
+      "https://deploy-preview-7--subjekti.netlify.app",
+    ],
     ["no context but DEPLOY_PRIME_URL -> DEPLOY_PRIME_URL", netlify, "https://deploy-preview-7--subjekti.netlify.app"],
     ["URL alone -> URL", { URL: "https://subjekti.example" }, "https://subjekti.example"],
     ["production without URL -> the local preview's", { CONTEXT: "production" }, "http://localhost:8080"],

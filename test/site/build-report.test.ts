@@ -50,7 +50,19 @@ describe("progressBar", () => {
 describe("summarise", () => {
   it("states files, written, unchanged, removed with bytes, and seconds", () => {
     const line = summarise(
-      { count: 5758, reused: 0, files: 583, written: 4, unchanged: 579, removed: 2, bytesWritten: 294_451, bytesRemoved: 1_500, seconds: 0.734, warnings: [], kinds: [] },
+      {
+        count: 5758,
+        reused: 0,
+        files: 583,
+        written: 4,
+        unchanged: 579,
+        removed: 2,
+        bytesWritten: 294_451,
+        bytesRemoved: 1_500,
+        seconds: 0.734,
+        warnings: [],
+        kinds: [],
+      },
       { outDir: "dist" },
     );
     expect(line).toBe("built 5758 subjects into dist/: 583 files, 4 written (294.5 KB), 579 unchanged, 2 removed (1.5 KB) in 0.73s");
@@ -58,10 +70,24 @@ describe("summarise", () => {
 
   it("says how many subjects came from the build cache, when any did", () => {
     const line = summarise(
-      { count: 5758, reused: 4758, files: 583, written: 4, unchanged: 579, removed: 0, bytesWritten: 294_451, bytesRemoved: 0, seconds: 0.2, warnings: [], kinds: [] },
+      {
+        count: 5758,
+        reused: 4758,
+        files: 583,
+        written: 4,
+        unchanged: 579,
+        removed: 0,
+        bytesWritten: 294_451,
+        bytesRemoved: 0,
+        seconds: 0.2,
+        warnings: [],
+        kinds: [],
+      },
       { outDir: "dist" },
     );
-    expect(line).toBe("built 5758 subjects (4758 unchanged, from the build cache) into dist/: 583 files, 4 written (294.5 KB), 579 unchanged, 0 removed (0 B) in 0.20s");
+    expect(line).toBe(
+      "built 5758 subjects (4758 unchanged, from the build cache) into dist/: 583 files, 4 written (294.5 KB), 579 unchanged, 0 removed (0 B) in 0.20s",
+    );
   });
 
   it("formatBytes: 999 B, 1.0 KB, 874.3 MB, 2.5 GB", () => {
@@ -75,7 +101,11 @@ describe("the build command", () => {
     const run = () => runCli(["build", "--data", "test/fixtures/small-site", "--out", out, "--no-cache"]);
     const first = await run();
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(new RegExp(`^built 47 subjects into ${out}/: \\d+ files, \\d+ written \\(.*\\), 0 unchanged, 0 removed \\(0 B\\) in \\d+\\.\\d\\ds\\nchange feed: a new feed starts at sequence 1 \\(.*\\)\\n$`));
+    expect(first.stdout).toMatch(
+      new RegExp(
+        `^built 47 subjects into ${out}/: \\d+ files, \\d+ written \\(.*\\), 0 unchanged, 0 removed \\(0 B\\) in \\d+\\.\\d\\ds\\nchange feed: a new feed starts at sequence 1 \\(.*\\)\\n$`,
+      ),
+    );
     const second = (await run()).stdout;
     expect(second).toMatch(/: (\d+) files, 0 written \(0 B\), \1 unchanged, 0 removed/);
     expect(second).toMatch(/\nno subject changed since the last build \(change feed: still sequence 1\)\n$/);

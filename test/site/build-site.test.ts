@@ -27,7 +27,11 @@ afterAll(() => rm(work, { recursive: true, force: true }));
 
 describe("golden pages (limit 20) equal DRF's bytes from the Python oracle", () => {
   for (const form of ["plain", "api"] as const) {
-    for (const [page, which] of [[0, "first"], [1, "middle"], [2, "last"]] as const) {
+    for (const [page, which] of [
+      [0, "first"],
+      [1, "middle"],
+      [2, "last"],
+    ] as const) {
       it(`${form} page ${page} (${which}) is byte-identical`, async () => {
         const out = join(work, `golden-${form}-${page}`);
         await build(FIXTURE, out, { limits: [20], forms: [form] });
@@ -83,7 +87,13 @@ describe("determinism", () => {
           await rm(join(data, "b-middle.ndjson"));
           await rm(join(data, "c-last.csv"));
           await writeFile(join(data, "z.json"), JSON.stringify(shuffled.slice(0, cut)));
-          await writeFile(join(data, "a.ndjson"), shuffled.slice(cut).map((s) => JSON.stringify(s)).join("\n"));
+          await writeFile(
+            join(data, "a.ndjson"),
+            shuffled
+              .slice(cut)
+              .map((s) => JSON.stringify(s))
+              .join("\n"),
+          );
           await build(data, out, dated);
           expect(await snapshotTree(out)).toEqual(expected);
         },
@@ -129,9 +139,21 @@ describe("incremental rebuilds", () => {
     const changed = Object.keys(after).filter((path) => before[path] !== after[path]);
     const logical = (path: string): string => path.replace(/\.[0-9a-f]{16}\//, "/");
     const beforeByLogical = new Map(Object.entries(before).map(([p, b]) => [logical(p), b]));
-    const rewritten = changed.filter((path) => beforeByLogical.get(logical(path)) !== after[path]).map(logical).sort();
-    expect(rewritten.filter((path) => path.startsWith("_subjekti/docs/"))).toEqual(["_subjekti/docs/catalog.jsonld", "_subjekti/docs/catalog.ttl", "_subjekti/docs/datapackage.json", "_subjekti/docs/etags.txt", "_subjekti/docs/index.html"]);
-    expect(rewritten.filter((path) => path.startsWith("downloads/subjekti."))).toEqual(["downloads/subjekti.csv", "downloads/subjekti.ndjson"]);
+    const rewritten = changed
+      .filter((path) => beforeByLogical.get(logical(path)) !== after[path])
+      .map(logical)
+      .sort();
+    expect(rewritten.filter((path) => path.startsWith("_subjekti/docs/"))).toEqual([
+      "_subjekti/docs/catalog.jsonld",
+      "_subjekti/docs/catalog.ttl",
+      "_subjekti/docs/datapackage.json",
+      "_subjekti/docs/etags.txt",
+      "_subjekti/docs/index.html",
+    ]);
+    expect(rewritten.filter((path) => path.startsWith("downloads/subjekti."))).toEqual([
+      "downloads/subjekti.csv",
+      "downloads/subjekti.ndjson",
+    ]);
     expect(rewritten.filter((path) => path.startsWith("_subjekti/") && !path.startsWith("_subjekti/docs/"))).toEqual([
       "_subjekti/manifest.json",
       "_subjekti/pages/api/10/0/2.json",

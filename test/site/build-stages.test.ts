@@ -46,7 +46,10 @@ describe("the build's stages are siblings", () => {
 
   it.each(STAGES)("%s reaches no other stage and not the composition", (stage) => {
     const reach = reached(stage);
-    expect(STAGES.filter((other) => other !== stage && reach.has(other)), `${stage} reaches`).toEqual([]);
+    expect(
+      STAGES.filter((other) => other !== stage && reach.has(other)),
+      `${stage} reaches`,
+    ).toEqual([]);
     expect(reach.has(COMPOSITION)).toBe(false);
   });
 

@@ -51,10 +51,22 @@ describe("datapackage.json", () => {
 
   it.each([
     ["not JSON", "{title:", /datapackage\.json: expected a JSON object \(a Data Package descriptor\)/],
-    ["a licence without a URL", JSON.stringify({ ...GOOD, licenses: [{ title: "CC BY 4.0" }] }), /datapackage\.json: licenses\.0\.path: expected an http\(s\) URL, got nothing/],
+    [
+      "a licence without a URL",
+      JSON.stringify({ ...GOOD, licenses: [{ title: "CC BY 4.0" }] }),
+      /datapackage\.json: licenses\.0\.path: expected an http\(s\) URL, got nothing/,
+    ],
     ["an empty title", JSON.stringify({ ...GOOD, title: " " }), /datapackage\.json: title: expected a non-empty title, got " "/],
-    ["a typo in a source", JSON.stringify({ ...GOOD, sources: [{ title: "A", pth: "https://x.org" }] }), /sources\.0: expected only title and path .*, got pth/],
-    ["a file: URL", JSON.stringify({ ...GOOD, sources: [{ title: "A", path: "file:///etc/passwd" }] }), /sources\.0\.path: expected an http\(s\) URL/],
+    [
+      "a typo in a source",
+      JSON.stringify({ ...GOOD, sources: [{ title: "A", pth: "https://x.org" }] }),
+      /sources\.0: expected only title and path .*, got pth/,
+    ],
+    [
+      "a file: URL",
+      JSON.stringify({ ...GOOD, sources: [{ title: "A", path: "file:///etc/passwd" }] }),
+      /sources\.0\.path: expected an http\(s\) URL/,
+    ],
   ])("%s -> a located error", async (_name, text, message) => {
     const { problems } = await readMetadata(await dataWith(text));
     expect(problems.map(formatProblem).join("\n")).toMatch(message);

@@ -12,16 +12,42 @@ import { type FileSizes, siteShape } from "../../src/site/site-shape.ts";
 const SIZES: FileSizes = { chunk: 300_000, page: (limit) => 100 + 300 * limit + 2 };
 const shapeOf = (count: number) => (options: Parameters<typeof siteShape>[1]) => siteShape(count, options, SIZES);
 
-const routed = (limits: number[], forms: PreflightOptions["forms"] = ["plain", "api"]): PreflightOptions => ({ links: "query", limits, forms, maxLimit: 1000 });
+const routed = (limits: number[], forms: PreflightOptions["forms"] = ["plain", "api"]): PreflightOptions => ({
+  links: "query",
+  limits,
+  forms,
+  maxLimit: 1000,
+});
 const files = (limits: number[]): PreflightOptions => ({ links: "files", limits, forms: ["plain"], maxLimit: 1000 });
 
 describe("siteShape", () => {
   it.each([
     // name, count, options, files, fullest directory, its entries
-    ["1M routed, plain+api at 20: 1,000 chunks and their offsets + 2 x (50,000 pages + 50 tag lists) + 8 docs + manifest + 1,001 key indexes", 1_000_000, routed([20]), 103_110, "_subjekti/pages/plain/20/<shard>", 1001],
-    ["1M routed, no pages: chunks and their offsets, docs, manifest, key indexes", 1_000_000, routed([]), 3_010, "_subjekti/oib/<shard>", 1000],
+    [
+      "1M routed, plain+api at 20: 1,000 chunks and their offsets + 2 x (50,000 pages + 50 tag lists) + 8 docs + manifest + 1,001 key indexes",
+      1_000_000,
+      routed([20]),
+      103_110,
+      "_subjekti/pages/plain/20/<shard>",
+      1001,
+    ],
+    [
+      "1M routed, no pages: chunks and their offsets, docs, manifest, key indexes",
+      1_000_000,
+      routed([]),
+      3_010,
+      "_subjekti/oib/<shard>",
+      1000,
+    ],
     ["empty list routed: docs and manifest", 0, routed([20]), 9, "_subjekti/docs", 8],
-    ["1M plain files at 20: 50,000 pages in one directory + the entry + a file per subject", 1_000_000, files([20]), 1_050_001, "api/subjekti/20", 50_000],
+    [
+      "1M plain files at 20: 50,000 pages in one directory + the entry + a file per subject",
+      1_000_000,
+      files([20]),
+      1_050_001,
+      "api/subjekti/20",
+      50_000,
+    ],
     ["empty list as plain files: page 0 and the entry", 0, files([20]), 2, "api/subjekti", 2],
   ])("%s", (_name, count, options, expectedFiles, dir, entries) => {
     const shape = siteShape(count, options, SIZES);

@@ -49,14 +49,23 @@ describe("the OpenAPI document", () => {
   it("takes its info from datapackage.json: title, licence, source", async () => {
     const document = JSON.parse(await published("/openapi.json"));
     expect(document.info.title).toBe("Registry of Subjects (sample)");
-    expect(document.info.license).toEqual({ name: "Otvorena dozvola (Croatian Open Licence)", url: "https://data.gov.hr/otvorena-dozvola" });
+    expect(document.info.license).toEqual({
+      name: "Otvorena dozvola (Croatian Open Licence)",
+      url: "https://data.gov.hr/otvorena-dozvola",
+    });
     expect(document.info.description).toContain("https://tjv.pristupinfo.hr/");
   });
 
   it("describes limit, offset, format and the two filters, the page, and the error bodies", async () => {
     const document = JSON.parse(await published("/openapi.json"));
     const operation = document.paths["/api/subjekti/"];
-    expect(operation.parameters.map((p: { $ref: string }) => p.$ref.split("/").pop())).toEqual(["limit", "offset", "format", "oib", "jedinstvena_oznaka"]);
+    expect(operation.parameters.map((p: { $ref: string }) => p.$ref.split("/").pop())).toEqual([
+      "limit",
+      "offset",
+      "format",
+      "oib",
+      "jedinstvena_oznaka",
+    ]);
     expect(document.components.parameters.limit.schema).toEqual({ type: "integer", minimum: 1, maximum: 1000, default: 20 });
     expect(Object.keys(operation.get.responses)).toEqual(["200", "304", "400", "404", "406"]);
     expect(operation.get.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Page" });
@@ -70,9 +79,12 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(subject).filter((k) => ["get", "head", "options"].includes(k))).toEqual(["get", "head", "options"]);
     expect(subject.get.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Subject" });
     expect(Object.keys(subject.get.responses)).toEqual(["200", "304", "400", "404", "406"]);
-    expect(document.paths["/api/"].get.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ApiRoot" });
+    expect(document.paths["/api/"].get.responses["200"].content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/ApiRoot",
+    });
     const validator = ajv();
-    for (const [name, schema] of Object.entries(document.components.schemas)) validator.addSchema(schema as object, `#/components/schemas/${name}`);
+    for (const [name, schema] of Object.entries(document.components.schemas))
+      validator.addSchema(schema as object, `#/components/schemas/${name}`);
     expect(validator.validate({ $ref: "#/components/schemas/ApiRoot" }, { subjekti: "https://x.org/api/subjekti/" })).toBe(true);
     expect(validator.validate({ $ref: "#/components/schemas/FilterErrors" }, { oib: ["Null characters are not allowed."] })).toBe(true);
   });
@@ -80,7 +92,8 @@ describe("the OpenAPI document", () => {
   it("its Page component validates a page as the standalone page schema does", async () => {
     const document = JSON.parse(await published("/openapi.json"));
     const validator = ajv();
-    for (const [name, schema] of Object.entries(document.components.schemas)) validator.addSchema(schema as object, `#/components/schemas/${name}`);
+    for (const [name, schema] of Object.entries(document.components.schemas))
+      validator.addSchema(schema as object, `#/components/schemas/${name}`);
     const [first] = await readPages(site, "plain", 20);
     const validate = validator.compile({ $ref: "#/components/schemas/Page" });
     expect(validate(JSON.parse(first ?? "")), JSON.stringify(validate.errors)).toBe(true);
@@ -91,7 +104,12 @@ describe("the JSON Schemas", () => {
   it("every pre-rendered page of the sample (both forms, limits 20 and 1000) is valid against /schema/page.json (ajv, 2020-12)", async () => {
     const validate = ajv().compile(JSON.parse(await published("/schema/page.json")));
     let pages = 0;
-    for (const [form, limit] of [["plain", 20], ["api", 20], ["plain", 1000], ["api", 1000]] as const) {
+    for (const [form, limit] of [
+      ["plain", 20],
+      ["api", 20],
+      ["plain", 1000],
+      ["api", 1000],
+    ] as const) {
       for (const text of await readPages(site, form, limit)) {
         const valid = validate(JSON.parse(text));
         expect(valid, JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);

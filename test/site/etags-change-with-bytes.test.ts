@@ -51,8 +51,10 @@ function pageAsks(): Ask[] {
     }
   }
   // Derived pages: a limit no file holds, and pre-rendered ones asked pretty-printed.
-  for (let offset = 0; offset < sample.length; offset += 7) asks.push({ name: `page limit=7&offset=${offset}`, target: `/api/subjekti/?limit=7&offset=${offset}` });
-  for (let offset = 0; offset < sample.length; offset += 20) asks.push({ name: `pretty limit=20&offset=${offset}`, target: `/api/subjekti/?limit=20&offset=${offset}`, headers: PRETTY });
+  for (let offset = 0; offset < sample.length; offset += 7)
+    asks.push({ name: `page limit=7&offset=${offset}`, target: `/api/subjekti/?limit=7&offset=${offset}` });
+  for (let offset = 0; offset < sample.length; offset += 20)
+    asks.push({ name: `pretty limit=20&offset=${offset}`, target: `/api/subjekti/?limit=20&offset=${offset}`, headers: PRETTY });
   return asks;
 }
 
@@ -103,7 +105,13 @@ async function askAll(host: Host, asks: readonly Ask[], previous?: ReadonlyMap<s
     const old = previous?.get(ask.name)?.etag;
     const revalidated = old === undefined ? undefined : (await host.send("GET", ask.target, { ...headers, "If-None-Match": old })).status;
     const byNginx = answer.headers["x-subjekti-source"] !== undefined;
-    seen.set(ask.name, { status: answer.status, etag: answer.headers["etag"] ?? "", bytes: createHash("sha256").update(answer.body).digest("hex"), byNginx, ...(revalidated === undefined ? {} : { revalidated }) });
+    seen.set(ask.name, {
+      status: answer.status,
+      etag: answer.headers["etag"] ?? "",
+      bytes: createHash("sha256").update(answer.body).digest("hex"),
+      byNginx,
+      ...(revalidated === undefined ? {} : { revalidated }),
+    });
   }
   return seen;
 }
@@ -111,51 +119,65 @@ async function askAll(host: Host, asks: readonly Ask[], previous?: ReadonlyMap<s
 /** The downloads as the preview serves them: stable and content-named paths. */
 async function downloadAsks(dir: string): Promise<Ask[]> {
   const downloads = (await readManifest(dir)).downloads ?? [];
-  return downloads.flatMap((d) => [d.path, d.immutablePath]).map((path) => ({ name: `download ${path}`, target: path.startsWith("/") ? path : `/${path}` }));
+  return downloads
+    .flatMap((d) => [d.path, d.immutablePath])
+    .map((path) => ({ name: `download ${path}`, target: path.startsWith("/") ? path : `/${path}` }));
 }
 
 describe("ETags change exactly when the bytes do", () => {
-  it("one record edited and rebuilt in place: only its pages, its subject, its OIB's list, the downloads and the files naming them change tag, on every host", { timeout: 240_000 }, async () => {
-    const data = join(work.path, "data");
-    await mkdir(data);
-    const dir = join(work.path, "site");
-    await writeFile(join(data, "subjekti.json"), JSON.stringify(sample));
-    await build(data, dir, { limits: LIMITS, forms: ["plain", "api"], downloads: ["ndjson", "csv"] });
+  it(
+    "one record edited and rebuilt in place: only its pages, its subject, its OIB's list, the downloads and the files naming them change tag, on every host",
+    { timeout: 240_000 },
+    async () => {
+      const data = join(work.path, "data");
+      await mkdir(data);
+      const dir = join(work.path, "site");
+      await writeFile(join(data, "subjekti.json"), JSON.stringify(sample));
+      await build(data, dir, { limits: LIMITS, forms: ["plain", "api"], downloads: ["ndjson", "csv"] });
 
-    const before = await collect(dir);
-    await writeFile(join(data, "subjekti.json"), JSON.stringify(sample.map((s, i) => (i === EDITED ? { ...s, naziv_subjekta: `${s.naziv_subjekta} (novo ime)` } : s))));
-    await build(data, dir, { limits: LIMITS, forms: ["plain", "api"], downloads: ["ndjson", "csv"] });
-    const after = await collect(dir, before);
+      const before = await collect(dir);
+      await writeFile(
+        join(data, "subjekti.json"),
+        JSON.stringify(sample.map((s, i) => (i === EDITED ? { ...s, naziv_subjekta: `${s.naziv_subjekta} (novo ime)` } : s))),
+      );
+      await build(data, dir, { limits: LIMITS, forms: ["plain", "api"], downloads: ["ndjson", "csv"] });
+      const after = await collect(dir, before);
 
-    const downloadPaths = [...(before["preview"]?.keys() ?? [])].filter((name) => name.startsWith("download ")).map((name) => name.slice("download ".length));
-    // The content-named downloads are other paths after the edit: compare the stable ones.
-    const stable = downloadPaths.filter((path) => after["preview"]?.has(`download ${path}`));
-    expect(stable.length).toBeGreaterThan(0);
-    for (const [hostName, seenBefore] of Object.entries(before)) {
-      const seenAfter = after[hostName] ?? new Map<string, Seen>();
-      const changed: string[] = [];
-      for (const [name, was] of seenBefore) {
-        const now = seenAfter.get(name);
-        if (now === undefined) continue;
-        expect(was.status, `${hostName} ${name}`).toBe(200);
-        expect(was.etag, `${hostName} ${name}`).toMatch(/^"[^"]+"$/);
-        // The rule itself: the tag changed if and only if the bytes did.
-        expect(now.etag !== was.etag, `${hostName} ${name}: tag changed ⟺ bytes changed`).toBe(now.bytes !== was.bytes);
-        // A client or CDN holding the old bytes is told they are current, or sent the new ones.
-        expect(now.revalidated, `${hostName} ${name} asked with its old tag`).toBe(now.etag === was.etag ? 304 : 200);
-        if (now.etag !== was.etag) changed.push(name);
+      const downloadPaths = [...(before["preview"]?.keys() ?? [])]
+        .filter((name) => name.startsWith("download "))
+        .map((name) => name.slice("download ".length));
+      // The content-named downloads are other paths after the edit: compare the stable ones.
+      const stable = downloadPaths.filter((path) => after["preview"]?.has(`download ${path}`));
+      expect(stable.length).toBeGreaterThan(0);
+      for (const [hostName, seenBefore] of Object.entries(before)) {
+        const seenAfter = after[hostName] ?? new Map<string, Seen>();
+        const changed: string[] = [];
+        for (const [name, was] of seenBefore) {
+          const now = seenAfter.get(name);
+          if (now === undefined) continue;
+          expect(was.status, `${hostName} ${name}`).toBe(200);
+          expect(was.etag, `${hostName} ${name}`).toMatch(/^"[^"]+"$/);
+          // The rule itself: the tag changed if and only if the bytes did.
+          expect(now.etag !== was.etag, `${hostName} ${name}: tag changed ⟺ bytes changed`).toBe(now.bytes !== was.bytes);
+          // A client or CDN holding the old bytes is told they are current, or sent the new ones.
+          expect(now.revalidated, `${hostName} ${name} asked with its old tag`).toBe(now.etag === was.etag ? 304 : 200);
+          if (now.etag !== was.etag) changed.push(name);
+        }
+        expect(changed.toSorted(), hostName).toEqual(expectedChanges(hostName === "edge" ? [] : stable));
       }
-      expect(changed.toSorted(), hostName).toEqual(expectedChanges(hostName === "edge" ? [] : stable));
-    }
-    // One tag per answer, whichever host gives it.
-    for (const hostName of Object.keys(after).filter((name) => name !== "edge")) {
-      for (const [name, seen] of after["edge"] ?? []) expect(after[hostName]?.get(name)?.etag, `${hostName} ${name}`).toBe(seen.etag);
-    }
-    expect(after["edge"]?.size).toBe(ASKS.length);
-    // nginx sent the pre-rendered pages its map names itself (every page but the first as a next
-    // link names it, `/api/subjekti/`, the published files), with the tags of the lists the build wrote.
-    if (WITH_NGINX) expect([...(after["nginx"]?.values() ?? [])].filter((seen) => seen.byNginx)).toHaveLength(2 * (14 + 2) + 1 + PUBLISHED_PATHS.length);
-  });
+      // One tag per answer, whichever host gives it.
+      for (const hostName of Object.keys(after).filter((name) => name !== "edge")) {
+        for (const [name, seen] of after["edge"] ?? []) expect(after[hostName]?.get(name)?.etag, `${hostName} ${name}`).toBe(seen.etag);
+      }
+      expect(after["edge"]?.size).toBe(ASKS.length);
+      // nginx sent the pre-rendered pages its map names itself (every page but the first as a next
+      // link names it, `/api/subjekti/`, the published files), with the tags of the lists the build wrote.
+      if (WITH_NGINX)
+        expect([...(after["nginx"]?.values() ?? [])].filter((seen) => seen.byNginx)).toHaveLength(
+          2 * (14 + 2) + 1 + PUBLISHED_PATHS.length,
+        );
+    },
+  );
 });
 
 type Seens = Record<string, Map<string, Seen>>;
@@ -168,7 +190,10 @@ async function collect(dir: string, previous?: Seens): Promise<Seens> {
   const nginx = WITH_NGINX ? await nginxHost(dir, await mkdtemp(join(work.path, "nginx-"))) : null;
   try {
     const downloads = await downloadAsks(dir);
-    const seen: Seens = { edge: await askAll(edge, ASKS, previous?.["edge"]), preview: await askAll(preview, [...ASKS, ...downloads], previous?.["preview"]) };
+    const seen: Seens = {
+      edge: await askAll(edge, ASKS, previous?.["edge"]),
+      preview: await askAll(preview, [...ASKS, ...downloads], previous?.["preview"]),
+    };
     if (nginx !== null) seen["nginx"] = await askAll(nginx, [...ASKS, ...downloads], previous?.["nginx"]);
     return seen;
   } finally {

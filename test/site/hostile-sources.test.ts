@@ -20,8 +20,16 @@ import { readSubjects } from "./_read.ts";
 const run = promisify(execFile);
 
 const subject = (id: number): Record<string, unknown> => ({
-  id, jedinstvena_oznaka: String(id).padStart(4, "0"), naziv_subjekta: "Grad Labin", oib: "23557321379", razina: "lokalna",
-  datum_postanka: "1966-05-14", status_subjekta: true, odobreno: false, institucija_grad: "Labin", institucija_email: "",
+  id,
+  jedinstvena_oznaka: String(id).padStart(4, "0"),
+  naziv_subjekta: "Grad Labin",
+  oib: "23557321379",
+  razina: "lokalna",
+  datum_postanka: "1966-05-14",
+  status_subjekta: true,
+  odobreno: false,
+  institucija_grad: "Labin",
+  institucija_email: "",
 });
 const RECORD = JSON.stringify(subject(1));
 const DEEP_OBJECT = `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`;
@@ -31,17 +39,23 @@ const ROWS: { name: string; files: Record<string, string>; lines: (dir: string) 
   {
     name: "a JSON array nested 200,000 deep",
     files: { "x.json": `${"[".repeat(200_000)}${"]".repeat(200_000)}` },
-    lines: (d) => [`${d}/x.json[0]: expected an object with the ten fields of a subject, got an array nested 199,999 deep (a subject's fields are flat values)`],
+    lines: (d) => [
+      `${d}/x.json[0]: expected an object with the ten fields of a subject, got an array nested 199,999 deep (a subject's fields are flat values)`,
+    ],
   },
   {
     name: "a field holding an object nested 100,000 deep",
     files: { "x.json": `[${RECORD.replace('"Grad Labin"', DEEP_OBJECT)}]` },
-    lines: (d) => [`${d}/x.json[0]: naziv_subjekta: expected a flat value, got an object nested 100,000 deep (a subject's fields are flat values)`],
+    lines: (d) => [
+      `${d}/x.json[0]: naziv_subjekta: expected a flat value, got an object nested 100,000 deep (a subject's fields are flat values)`,
+    ],
   },
   {
     name: "an NDJSON line nested 100,000 deep",
     files: { "x.ndjson": `${RECORD}\n${JSON.stringify(subject(2)).replace('"Grad Labin"', DEEP_OBJECT)}\n` },
-    lines: (d) => [`${d}/x.ndjson:2: naziv_subjekta: expected a flat value, got an object nested 100,000 deep (a subject's fields are flat values)`],
+    lines: (d) => [
+      `${d}/x.ndjson:2: naziv_subjekta: expected a flat value, got an object nested 100,000 deep (a subject's fields are flat values)`,
+    ],
   },
   {
     name: "one record with 200,000 unknown keys",
@@ -54,7 +68,9 @@ const ROWS: { name: string; files: Record<string, string>; lines: (dir: string) 
   {
     name: "a record that gives id twice",
     files: { "x.json": `[${RECORD.replace('"id":1,', '"id":2,').replace('"odobreno":false', '"odobreno":false,"id":999')}]` },
-    lines: (d) => [`${d}/x.json[0]: id: expected each field once, got 2 and then 999 (JSON keeps only the last value; which one is meant?)`],
+    lines: (d) => [
+      `${d}/x.json[0]: id: expected each field once, got 2 and then 999 (JSON keeps only the last value; which one is meant?)`,
+    ],
   },
   {
     name: "an NDJSON line that gives a field twice with ten keys in all",
@@ -76,7 +92,10 @@ const ROWS: { name: string; files: Record<string, string>; lines: (dir: string) 
     name: "a CSV header with 300,000 unknown columns",
     files: { "x.csv": `${Array.from({ length: 300_000 }, (_, i) => `c${i}`).join(",")}\n1,2\n` },
     lines: (d) => [
-      ...[0, 1, 2, 3, 4].map((i) => `${d}/x.csv:1: c${i}: expected one of the ten field names as a column (delete the column or rename it to one of ${FIELD_NAMES.join(", ")})`),
+      ...[0, 1, 2, 3, 4].map(
+        (i) =>
+          `${d}/x.csv:1: c${i}: expected one of the ten field names as a column (delete the column or rename it to one of ${FIELD_NAMES.join(", ")})`,
+      ),
       ...FIELD_NAMES.map((f) => `${d}/x.csv:1: ${f}: expected a column in the header row (the column is missing: add it)`),
       "… and 299,995 more like this: an unknown field: expected one of the ten field names as a column",
     ],
@@ -99,7 +118,9 @@ const ROWS: { name: string; files: Record<string, string>; lines: (dir: string) 
   {
     name: "a naziv_subjekta longer than --max-field-length",
     files: { "x.json": `[${RECORD.replace('"Grad Labin"', JSON.stringify("a".repeat(2001)))}]` },
-    lines: (d) => [`${d}/x.json[0]: naziv_subjekta: expected at most 2,000 characters, got 2,001 characters (--max-field-length raises the bound)`],
+    lines: (d) => [
+      `${d}/x.json[0]: naziv_subjekta: expected at most 2,000 characters, got 2,001 characters (--max-field-length raises the bound)`,
+    ],
   },
 ];
 
@@ -142,14 +163,20 @@ async function problemLines(dataDir: string, options: { maxFieldLength?: number 
 }
 
 describe("hostile sources: located problems, never a crash", () => {
-  test.each(ROWS.map((row) => [row.name, row] as const))("%s", async (_, row) => {
-    const dir = join(root, row.name);
-    expect(await problemLines(dir)).toEqual(row.lines(dir));
-  }, 60_000);
+  test.each(ROWS.map((row) => [row.name, row] as const))(
+    "%s",
+    async (_, row) => {
+      const dir = join(root, row.name);
+      expect(await problemLines(dir)).toEqual(row.lines(dir));
+    },
+    60_000,
+  );
 
   test("a naziv_subjekta of 200 MB -> its length, not its value", async () => {
     const dir = join(root, "huge");
-    expect(await problemLines(dir)).toEqual([`${dir}/x.json[0]: naziv_subjekta: expected at most 2,000 characters, got 209,715,200 bytes (--max-field-length raises the bound)`]);
+    expect(await problemLines(dir)).toEqual([
+      `${dir}/x.json[0]: naziv_subjekta: expected at most 2,000 characters, got 209,715,200 bytes (--max-field-length raises the bound)`,
+    ]);
   }, 60_000);
 
   test("--max-field-length raises the bound", async () => {
@@ -166,7 +193,9 @@ describe("hostile sources: located problems, never a crash", () => {
     const stderr = failed?.stderr ?? "";
     expect(stderr).not.toMatch(/^\s+at /m);
     expect(stderr).toContain(`${root}/huge/x.json[0]: naziv_subjekta: expected at most 2,000 characters, got 209,715,200 bytes`);
-    expect(stderr).toContain(`${root}/an id written with 100,001 digits/x.json[0]: id: expected an integer ≥ 1, got 1000…0 (100,001 digits)`);
+    expect(stderr).toContain(
+      `${root}/an id written with 100,001 digits/x.json[0]: id: expected an integer ≥ 1, got 1000…0 (100,001 digits)`,
+    );
     // The array nested 200,000 deep is of the same kind as the 20,000 items: one kept, so four of these.
     expect(stderr).toContain("… and 19,996 more like this: expected an object with the ten fields of a subject\n");
     // Every error counted: 200,000 unknown keys, 300,010 CSV header problems, 20,000 items, and one each for the rest; and the
@@ -225,7 +254,9 @@ describe("validateSubject over arbitrary JSON in any field", () => {
     for (const field of FIELD_NAMES) {
       const problems: Problem[] = [];
       validateSubject({ ...subject(1), [field]: deep }, file, 3, false, problems);
-      expect(problems.map(formatProblem)).toEqual([`data/x.json[3]: ${field}: expected a flat value, got an array nested 100,000 deep (a subject's fields are flat values)`]);
+      expect(problems.map(formatProblem)).toEqual([
+        `data/x.json[3]: ${field}: expected a flat value, got an array nested 100,000 deep (a subject's fields are flat values)`,
+      ]);
     }
   });
 });

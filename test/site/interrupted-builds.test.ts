@@ -17,7 +17,14 @@ import { leftovers, runProcess, siteView, whichSite, writeDataset } from "./_pro
 async function started(target: string, ended: Promise<unknown>): Promise<void> {
   let done = false;
   void ended.then(() => (done = true));
-  while (!done && !(await access(lockPathOf(target)).then(() => true, () => false))) await new Promise((resolve) => setTimeout(resolve, 5));
+  while (
+    !done &&
+    !(await access(lockPathOf(target)).then(
+      () => true,
+      () => false,
+    ))
+  )
+    await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 let work: string;
@@ -40,7 +47,19 @@ describe.each(Object.keys(LAYOUTS) as (keyof typeof LAYOUTS)[])("builds stopped 
     const random = seededRandom(layout === "routed" ? 28 : 29);
     const out = join(work, `${layout}-site`);
     const cache = join(work, `${layout}-cache`);
-    const args = (data: string): string[] => ["build", "--data", data, "--out", out, "--cache-dir", cache, "--base-url", "http://testserver", "--quiet", ...LAYOUTS[layout]];
+    const args = (data: string): string[] => [
+      "build",
+      "--data",
+      data,
+      "--out",
+      out,
+      "--cache-dir",
+      cache,
+      "--base-url",
+      "http://testserver",
+      "--quiet",
+      ...LAYOUTS[layout],
+    ];
     const env = { TMPDIR: tmp };
     const references: Record<"a" | "b", Map<string, string>> = { a: new Map(), b: new Map() };
     for (const name of ["b", "a"] as const) {
@@ -66,7 +85,10 @@ describe.each(Object.keys(LAYOUTS) as (keyof typeof LAYOUTS)[])("builds stopped 
         const lines = ended.stderr.split("\n").filter((line) => !/took over the lock of process \d+/.test(line));
         expect(lines.join("\n"), why).toBe(`subjekti: build stopped by ${signal}: its temporary files are removed\n`);
         // Its own temporaries went with it, at once.
-        expect((await leftovers(out, [cache, tmp])).filter((name) => name.includes(String(build.pid))), why).toEqual([]);
+        expect(
+          (await leftovers(out, [cache, tmp])).filter((name) => name.includes(String(build.pid))),
+          why,
+        ).toEqual([]);
       } else if (ended.code !== null) {
         expect(ended.code, why).toBe(0);
       }
@@ -77,7 +99,10 @@ describe.each(Object.keys(LAYOUTS) as (keyof typeof LAYOUTS)[])("builds stopped 
     expect(last.code, last.stderr).toBe(0);
     expect(await leftovers(out, [cache, tmp]), outcomes.join("; ")).toEqual([]);
     // tsx keeps its own compile cache there (tsx-<uid>): the test's runner, not the build.
-    expect((await readdir(tmp)).filter((name) => !name.startsWith("tsx-")), outcomes.join("; ")).toEqual([]);
+    expect(
+      (await readdir(tmp)).filter((name) => !name.startsWith("tsx-")),
+      outcomes.join("; "),
+    ).toEqual([]);
     expect(whichSite(await siteView(out, layout), references)).toBe("a");
   }, 300_000);
 });

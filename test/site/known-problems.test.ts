@@ -27,7 +27,10 @@ describe("known problems", () => {
   it("validate --accept records the sample's 14 warnings; then a new mistyped OIB is printed in full, the known counted, --strict fails on the new one only", async () => {
     const data = await sampleWithTypo(join(work.path, "a"));
     const accept = await runCli(["validate", "--data", data, "--accept"]);
-    expect(accept).toMatchObject({ code: 0, stdout: `accepted 14 warnings as known in ${data}/known-problems.json: review it, and commit it with the data\n` });
+    expect(accept).toMatchObject({
+      code: 0,
+      stdout: `accepted 14 warnings as known in ${data}/known-problems.json: review it, and commit it with the data\n`,
+    });
     const baseline = JSON.parse(await readFile(join(data, "known-problems.json"), "utf8")) as { accepted: { value: string }[] };
     expect(baseline.accepted).toHaveLength(14);
     // Language-neutral: the rule by its message key, so a baseline written under LANG=hr serves under en too.
@@ -36,7 +39,9 @@ describe("known problems", () => {
     // Nothing new: no warning listed, the known ones in one line; --strict passes.
     const clean = await runCli(["validate", "--data", data, "--strict"]);
     expect(clean).toMatchObject({ code: 0, stdout: "5758 subjects in 1 file: valid (0 new warnings, 14 known)\n" });
-    expect(clean.stderr).toBe(`14 known warnings, accepted in ${data}/known-problems.json (not listed; subjekti validate --accept records the current ones)\n`);
+    expect(clean.stderr).toBe(
+      `14 known warnings, accepted in ${data}/known-problems.json (not listed; subjekti validate --accept records the current ones)\n`,
+    );
 
     // A new typo, after the baseline was made.
     const typo = await sampleWithTypo(join(work.path, "b"), 100);
@@ -47,7 +52,11 @@ describe("known problems", () => {
     expect(seen.stdout).toBe("5758 subjects in 1 file: valid (1 new warning, 14 known)\n");
     const strict = await runCli(["validate", "--data", typo, "--strict"]);
     expect(strict.code).toBe(1);
-    expect(strict.stderr).toMatch(new RegExp(`^${typo}/subjekti\\.json\\[100\\]: oib: expected a valid check digit .*\\nsubjekti: 1 error in the data; nothing was written\\n$`));
+    expect(strict.stderr).toMatch(
+      new RegExp(
+        `^${typo}/subjekti\\.json\\[100\\]: oib: expected a valid check digit .*\\nsubjekti: 1 error in the data; nothing was written\\n$`,
+      ),
+    );
   }, 60_000);
 
   it("the build: --strict fails on a new warning only, leaving the site as it was; without it, the new warning first and the known counted", async () => {

@@ -10,7 +10,18 @@ import { useTempDir } from "../_tree.ts";
 import { readSubjects } from "./_read.ts";
 
 const work = useTempDir();
-const FIELDS = ["id", "jedinstvena_oznaka", "naziv_subjekta", "oib", "razina", "datum_postanka", "status_subjekta", "odobreno", "institucija_grad", "institucija_email"] as const;
+const FIELDS = [
+  "id",
+  "jedinstvena_oznaka",
+  "naziv_subjekta",
+  "oib",
+  "razina",
+  "datum_postanka",
+  "status_subjekta",
+  "odobreno",
+  "institucija_grad",
+  "institucija_email",
+] as const;
 const subjects = [1, 2, 3].map((id) => ({
   id,
   jedinstvena_oznaka: String(id).padStart(4, "0"),
@@ -31,9 +42,11 @@ describe("U+2028 and U+2029 in every text field", () => {
     await mkdir(dir);
     // JSON.stringify leaves U+2028/U+2029 unescaped, as a maintainer's tool may.
     const text =
-      format === "json" ? JSON.stringify(subjects)
-      : format === "ndjson" ? subjects.map((s) => JSON.stringify(s)).join("\n") + "\n"
-      : [FIELDS.join(";"), ...subjects.map((s) => FIELDS.map((f) => String(s[f])).join(";"))].join("\r\n");
+      format === "json"
+        ? JSON.stringify(subjects)
+        : format === "ndjson"
+          ? subjects.map((s) => JSON.stringify(s)).join("\n") + "\n"
+          : [FIELDS.join(";"), ...subjects.map((s) => FIELDS.map((f) => String(s[f])).join(";"))].join("\r\n");
     expect(text).toContain("\u2028");
     await writeFile(join(dir, `subjekti.${format}`), text);
     const read = await readSubjects({ dataDir: dir, strict: true });

@@ -51,7 +51,8 @@ afterAll(async () => {
 });
 
 /** The lines of stderr that are not the sample's own data warnings (nor the licence it copies no descriptor of). */
-const machineLines = (stderr: string): string[] => stderr.split("\n").filter((line) => line.startsWith("subjekti:") && !line.includes(" error") && !line.includes("no licence is declared"));
+const machineLines = (stderr: string): string[] =>
+  stderr.split("\n").filter((line) => line.startsWith("subjekti:") && !line.includes(" error") && !line.includes("no licence is declared"));
 
 describe("a disk that cannot be written", () => {
   it("a read-only --out: exit 1, one line naming the directory and what to do", async () => {
@@ -73,7 +74,13 @@ describe("a disk that cannot be written", () => {
     const out = join(work, "site-ro-cache");
     const run = await runCli(["build", "--data", join(work, "data"), "--out", out, "--cache-dir", join(dir, "cache"), ...quiet]);
     expect(run.code, run.stderr).toBe(0);
-    expect(machineLines(run.stderr)).toEqual([expect.stringMatching(new RegExp(`^subjekti: warning: the build cache cannot be written at ${dir}/cache \\((the file system is read-only|permission denied)\\): the build goes on without it; pass --cache-dir with a directory this user can write, or --no-cache$`))]);
+    expect(machineLines(run.stderr)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^subjekti: warning: the build cache cannot be written at ${dir}/cache \\((the file system is read-only|permission denied)\\): the build goes on without it; pass --cache-dir with a directory this user can write, or --no-cache$`,
+        ),
+      ),
+    ]);
     expect(await snapshotTree(out)).toEqual(await snapshotTree(join(work, "reference")));
   });
 
@@ -88,7 +95,9 @@ describe("a disk that cannot be written", () => {
     const run = await runCli(["build", "--data", join(work, "data"), "--out", out, "--cache-dir", cache, "--threads", "2", ...quiet]);
     expect(run.code, run.stderr).toBe(0);
     const warning = full
-      ? new RegExp(`^subjekti: warning: the build cache cannot be written at ${dir}/[0-9a-f]{16} \\(no space left on the disk\\): the build goes on without it; free space on the disk that holds ${dir}/[0-9a-f]{16}, or pass --cache-dir with a directory on another disk, or --no-cache$`)
+      ? new RegExp(
+          `^subjekti: warning: the build cache cannot be written at ${dir}/[0-9a-f]{16} \\(no space left on the disk\\): the build goes on without it; free space on the disk that holds ${dir}/[0-9a-f]{16}, or pass --cache-dir with a directory on another disk, or --no-cache$`,
+        )
       : /^subjekti: warning: the build cache cannot be written at .* \(a file where a directory belongs\): the build goes on without it; pass --cache-dir/;
     expect(machineLines(run.stderr)).toEqual([expect.stringMatching(warning)]);
     expect(await snapshotTree(out)).toEqual(await snapshotTree(join(work, "reference")));

@@ -81,8 +81,15 @@ describe("the downloads", () => {
   });
 
   it("the CSV parsed by csv-parse: a header of the ten fields, then count rows equal to the NDJSON's records", async () => {
-    const ndjson = (await readFile(join(out, "downloads/subjekti.ndjson"), "utf8")).trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-    const rows = parseCsv(await readFile(join(out, "downloads/subjekti.csv")), { delimiter: ";", bom: true, record_delimiter: "\r\n" }) as string[][];
+    const ndjson = (await readFile(join(out, "downloads/subjekti.ndjson"), "utf8"))
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = parseCsv(await readFile(join(out, "downloads/subjekti.csv")), {
+      delimiter: ";",
+      bom: true,
+      record_delimiter: "\r\n",
+    }) as string[][];
     expect(rows[0]).toEqual(FIELD_NAMES);
     expect(rows.length - 1).toBe(count);
     for (const [i, row] of rows.slice(1).entries()) {
@@ -95,7 +102,9 @@ describe("the downloads", () => {
     await cp(join(out, "downloads/subjekti.xlsx"), join(data, "subjekti.xlsx"));
     const report = await build(data, join(dir, "from-workbook-site"), { cacheDir: null, downloads: ["ndjson"] });
     expect(report.count).toBe(count);
-    expect(await readFile(join(dir, "from-workbook-site/downloads/subjekti.ndjson"))).toEqual(await readFile(join(out, "downloads/subjekti.ndjson")));
+    expect(await readFile(join(dir, "from-workbook-site/downloads/subjekti.ndjson"))).toEqual(
+      await readFile(join(out, "downloads/subjekti.ndjson")),
+    );
   }, 60_000);
 
   it("two builds of the same data with SOURCE_DATE_EPOCH are byte-identical (downloads and descriptions included)", async () => {
@@ -138,15 +147,27 @@ describe("datapackage.json", () => {
     const descriptor = JSON.parse((await published("datapackage.json")).toString("utf8")) as {
       licenses: { path: string }[];
       sources: unknown[];
-      resources: { path: string; bytes: number; hash: string; schema: { fields: { name: string; type: string; constraints: Record<string, unknown> }[]; primaryKey: string[] } }[];
+      resources: {
+        path: string;
+        bytes: number;
+        hash: string;
+        schema: { fields: { name: string; type: string; constraints: Record<string, unknown> }[]; primaryKey: string[] };
+      }[];
     };
     const own = JSON.parse(await readFile(join(SAMPLE, "datapackage.json"), "utf8")) as { licenses: unknown[]; sources: unknown[] };
     expect(descriptor.licenses).toEqual(own.licenses);
     expect(descriptor.sources).toEqual(own.sources);
-    expect(descriptor.resources.map((r) => [r.path, r.bytes, r.hash])).toEqual(downloads.map((d) => [d.path.slice(1), d.bytes, `sha256:${d.sha256}`]));
+    expect(descriptor.resources.map((r) => [r.path, r.bytes, r.hash])).toEqual(
+      downloads.map((d) => [d.path.slice(1), d.bytes, `sha256:${d.sha256}`]),
+    );
     const fields = descriptor.resources[0]?.schema.fields ?? [];
     expect(fields.map((f) => f.name)).toEqual(FIELD_NAMES);
-    expect(Object.fromEntries(fields.map((f) => [f.name, f.type]))).toMatchObject({ id: "integer", oib: "string", datum_postanka: "date", odobreno: "boolean" });
+    expect(Object.fromEntries(fields.map((f) => [f.name, f.type]))).toMatchObject({
+      id: "integer",
+      oib: "string",
+      datum_postanka: "date",
+      odobreno: "boolean",
+    });
     expect(fields.find((f) => f.name === "oib")?.constraints).toMatchObject({ required: true, pattern: "[0-9]{11}" });
     expect(fields.find((f) => f.name === "id")?.constraints).toMatchObject({ required: true, unique: true, minimum: 1 });
   });
@@ -154,7 +175,8 @@ describe("datapackage.json", () => {
 
 /** A graph's triples as N-Triples-like strings (every node an IRI: no blank node to relabel). */
 function tripleSet(quads: readonly Quad[]): string[] {
-  const term = (t: Quad["object"]): string => (t.termType === "Literal" ? `"${t.value}"@${t.language}^^${t.datatype.value}` : `${t.termType}:${t.value}`);
+  const term = (t: Quad["object"]): string =>
+    t.termType === "Literal" ? `"${t.value}"@${t.language}^^${t.datatype.value}` : `${t.termType}:${t.value}`;
   return [...new Set(quads.map((q) => `${term(q.subject as Quad["object"])} ${q.predicate.value} ${term(q.object)}`))].sort();
 }
 
@@ -188,7 +210,9 @@ describe("the DCAT-AP 3.0.1 catalogue", () => {
   it("passes the official shapes (mandatory, recommended, ranges, controlled vocabularies) with zero violations", async () => {
     const validator = new SHACLValidator(await shapes());
     const report = await validator.validate(new Store(turtle));
-    const violations = report.results.map((r) => `${r.severity?.value.split("#")[1]}: ${r.focusNode?.value} ${r.path?.value}: ${r.message.map((m) => m.value).join(" ")}`);
+    const violations = report.results.map(
+      (r) => `${r.severity?.value.split("#")[1]}: ${r.focusNode?.value} ${r.path?.value}: ${r.message.map((m) => m.value).join(" ")}`,
+    );
     expect(violations.filter((v) => v.startsWith("Violation"))).toEqual([]);
     // What remains are warnings: recommended properties left out (dct:temporal, dcatap:availability, …).
     expect(violations.every((v) => v.startsWith("Warning"))).toBe(true);
@@ -209,7 +233,9 @@ describe("the DCAT-AP 3.0.1 catalogue", () => {
 
   it("names one Catalogue, one Dataset at a stable IRI, a Distribution per download with its size and checksum, and the API's Data Service", () => {
     const of = (predicate: string, object?: string): string[] =>
-      turtle.filter((q) => q.predicate.value === predicate && (object === undefined || q.object.value === object)).map((q) => q.subject.value);
+      turtle
+        .filter((q) => q.predicate.value === predicate && (object === undefined || q.object.value === object))
+        .map((q) => q.subject.value);
     const TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
     expect(of(TYPE, "http://www.w3.org/ns/dcat#Catalog")).toEqual([`${BASE_URL}/#catalogue`]);
     expect(of(TYPE, "http://www.w3.org/ns/dcat#Dataset")).toEqual([`${BASE_URL}/#dataset`]);
@@ -222,7 +248,9 @@ describe("the DCAT-AP 3.0.1 catalogue", () => {
     expect(values("http://purl.org/dc/terms/format")).toContain("http://publications.europa.eu/resource/authority/file-type/CSV");
     expect(values("http://www.w3.org/ns/dcat#endpointDescription")).toEqual([`${BASE_URL}/openapi.json`]);
     expect(values("http://purl.org/dc/terms/modified")).toContain(new Date(Number(EPOCH) * 1000).toISOString());
-    const titles = turtle.filter((q) => q.predicate.value === "http://purl.org/dc/terms/title" && q.subject.value === `${BASE_URL}/#dataset`);
+    const titles = turtle.filter(
+      (q) => q.predicate.value === "http://purl.org/dc/terms/title" && q.subject.value === `${BASE_URL}/#dataset`,
+    );
     expect(titles.map((q) => (q.object as { language: string }).language).sort()).toEqual(["en", "hr"]);
   });
 });
@@ -234,7 +262,10 @@ describe("the landing page's schema.org Dataset", () => {
     expect(blocks).toHaveLength(1);
     // No other script: the page runs no JavaScript.
     expect(html.match(/<script/g)).toHaveLength(1);
-    const dataset = JSON.parse(blocks[0]?.[1] ?? "") as Record<string, unknown> & { description: string; distribution: Record<string, unknown>[] };
+    const dataset = JSON.parse(blocks[0]?.[1] ?? "") as Record<string, unknown> & {
+      description: string;
+      distribution: Record<string, unknown>[];
+    };
     // Required (developers.google.com/search/docs/appearance/structured-data/dataset): name, description of 50 to 5000 characters.
     expect(dataset).toMatchObject({ "@context": "https://schema.org/", "@type": "Dataset", name: expect.any(String) });
     expect(dataset.description.length).toBeGreaterThanOrEqual(50);
@@ -263,4 +294,3 @@ describe("the landing page's schema.org Dataset", () => {
     for (const path of ["/datapackage.json", "/catalog.ttl", "/catalog.jsonld", "/openapi.json"]) expect(html).toContain(`href="${path}"`);
   });
 });
-

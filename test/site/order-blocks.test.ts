@@ -28,9 +28,12 @@ async function data(name: string, files: Record<string, readonly Row[]>): Promis
 /** What the stage yields, each block as its ids. */
 async function order(dataDir: string, restart = true): Promise<{ items: (number[] | "restart")[]; count: number }> {
   const items: (number[] | "restart")[] = [];
-  const summary = await forEachItem(orderBlocks(() => readBlocks({ dataDir, strict: false, threads: 0 }), restart), (item: OrderedItem) => {
-    items.push(item.kind === "restart" ? "restart" : Array.from(item.block.ids));
-  });
+  const summary = await forEachItem(
+    orderBlocks(() => readBlocks({ dataDir, strict: false, threads: 0 }), restart),
+    (item: OrderedItem) => {
+      items.push(item.kind === "restart" ? "restart" : Array.from(item.block.ids));
+    },
+  );
   return { items, count: summary.count };
 }
 
@@ -40,10 +43,16 @@ describe("orderBlocks", () => {
   });
 
   it("a lower id after a block was handed on -> that block, then restart, then every record sorted", async () => {
-    expect(await order(await data("unsorted", { "a.json": [two, three], "b.json": [one] }))).toEqual({ items: [[2, 3], "restart", [1, 2, 3]], count: 3 });
+    expect(await order(await data("unsorted", { "a.json": [two, three], "b.json": [one] }))).toEqual({
+      items: [[2, 3], "restart", [1, 2, 3]],
+      count: 3,
+    });
   });
 
   it("no restart asked -> the records sorted from the start, never a restart", async () => {
-    expect(await order(await data("unsorted-no-restart", { "a.json": [two, three], "b.json": [one] }), false)).toEqual({ items: [[1, 2, 3]], count: 3 });
+    expect(await order(await data("unsorted-no-restart", { "a.json": [two, three], "b.json": [one] }), false)).toEqual({
+      items: [[1, 2, 3]],
+      count: 3,
+    });
   });
 });

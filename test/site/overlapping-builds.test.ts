@@ -19,10 +19,22 @@ const ROUNDS = [
   { after: 150, wait: true },
   { after: 500, wait: false },
 ] as const;
-const REFUSED = /^subjekti: --out \S+ is being written by process \d+ \(subjekti (?:build|export) since [0-9T:.Z-]+\): wait for it to finish, or pass --wait to wait for it\n$/;
+const REFUSED =
+  /^subjekti: --out \S+ is being written by process \d+ \(subjekti (?:build|export) since [0-9T:.Z-]+\): wait for it to finish, or pass --wait to wait for it\n$/;
 
 const args = (data: string, out: string, layout: keyof typeof LAYOUTS, wait: boolean): string[] => [
-  "build", "--data", data, "--out", out, "--cache-dir", `${out}.cache`, "--base-url", "http://testserver", "--quiet", ...LAYOUTS[layout], ...(wait ? ["--wait"] : []),
+  "build",
+  "--data",
+  data,
+  "--out",
+  out,
+  "--cache-dir",
+  `${out}.cache`,
+  "--base-url",
+  "http://testserver",
+  "--quiet",
+  ...LAYOUTS[layout],
+  ...(wait ? ["--wait"] : []),
 ];
 
 beforeAll(async () => {
@@ -63,9 +75,16 @@ describe.each(Object.keys(LAYOUTS) as (keyof typeof LAYOUTS)[])("two builds into
       const [x, y] = await Promise.all([one.ended, two.ended]);
       running = false;
       expect(await reads).toBeGreaterThan(0);
-      const ran = [{ name: first, ...x }, { name: second, ...y }].filter((r) => r.code === 0).sort((p, q) => p.at - q.at);
+      const ran = [
+        { name: first, ...x },
+        { name: second, ...y },
+      ]
+        .filter((r) => r.code === 0)
+        .sort((p, q) => p.at - q.at);
       const refused = [x, y].filter((r) => r.code !== 0);
-      outcomes.push(`+${after}ms${wait ? " --wait" : ""}: ran ${ran.map((r) => r.name).join(" then ")}${refused.length > 0 ? ", one refused" : ""}`);
+      outcomes.push(
+        `+${after}ms${wait ? " --wait" : ""}: ran ${ran.map((r) => r.name).join(" then ")}${refused.length > 0 ? ", one refused" : ""}`,
+      );
       // Exactly one ran and the other refused in one line, or both ran (one after the other: the lock's work).
       for (const r of refused) {
         expect(r.code, outcomes.join("; ")).toBe(1);
@@ -78,7 +97,10 @@ describe.each(Object.keys(LAYOUTS) as (keyof typeof LAYOUTS)[])("two builds into
       expect(await leftovers(out, [`${out}.cache`]), outcomes.join("; ")).toEqual([]);
     }
     // The staggering did make them overlap: at least one refusal, and one wait.
-    expect(outcomes.some((o) => o.includes("refused")), outcomes.join("; ")).toBe(true);
+    expect(
+      outcomes.some((o) => o.includes("refused")),
+      outcomes.join("; "),
+    ).toBe(true);
   }, 300_000);
 });
 
@@ -94,12 +116,20 @@ describe("two exports into one --out", () => {
     }
     const file = join(dir, "subjekti.csv");
     const outcomes: string[] = [];
-    for (const { after, wait } of [{ after: 0, wait: false }, { after: 200, wait: true }]) {
+    for (const { after, wait } of [
+      { after: 0, wait: false },
+      { after: 200, wait: true },
+    ]) {
       const one = runProcess(["export", "--data", join(work, "a"), "--out", file, ...(wait ? ["--wait"] : [])]);
       await new Promise((resolve) => setTimeout(resolve, after));
       const two = runProcess(["export", "--data", join(work, "b"), "--out", file, ...(wait ? ["--wait"] : [])]);
       const [x, y] = await Promise.all([one.ended, two.ended]);
-      const ran = [{ name: "a" as const, ...x }, { name: "b" as const, ...y }].filter((r) => r.code === 0).sort((p, q) => p.at - q.at);
+      const ran = [
+        { name: "a" as const, ...x },
+        { name: "b" as const, ...y },
+      ]
+        .filter((r) => r.code === 0)
+        .sort((p, q) => p.at - q.at);
       outcomes.push(`+${after}ms: ran ${ran.map((r) => r.name).join(" then ")}`);
       for (const r of [x, y].filter((e) => e.code !== 0)) expect(r.stderr, outcomes.join("; ")).toMatch(REFUSED);
       if (wait) expect(ran, outcomes.join("; ")).toHaveLength(2);

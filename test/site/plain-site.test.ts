@@ -57,7 +57,20 @@ describe("the sample's plain files behind a plain static server", () => {
     const out = join(dir.path, "sample-site");
     const server = await serveFiles(out);
     try {
-      const run = await runCli(["build", "--data", SAMPLE, "--out", out, "--links", "files", "--base-url", server.origin, "--cache-dir", `${out}.cache`, "--quiet"]);
+      const run = await runCli([
+        "build",
+        "--data",
+        SAMPLE,
+        "--out",
+        out,
+        "--links",
+        "files",
+        "--base-url",
+        server.origin,
+        "--cache-dir",
+        `${out}.cache`,
+        "--quiet",
+      ]);
       expect(run.code, run.stderr).toBe(0);
       const { pages, types } = await walk(`${server.origin}/api/subjekti/index.json`);
 
@@ -71,7 +84,10 @@ describe("the sample's plain files behind a plain static server", () => {
       expect(pages[1]?.previous).toBe(`${server.origin}/${filePagePath(20, 0)}`);
       expect(pages[0]?.previous).toBeNull();
       // The entry page is page 0 of limit 20, byte for byte.
-      const [entry, first] = await Promise.all([fetch(`${server.origin}/api/subjekti/index.json`), fetch(`${server.origin}/${filePagePath(20, 0)}`)]);
+      const [entry, first] = await Promise.all([
+        fetch(`${server.origin}/api/subjekti/index.json`),
+        fetch(`${server.origin}/${filePagePath(20, 0)}`),
+      ]);
       expect(await entry.text()).toBe(await first.text());
     } finally {
       await server.close();
@@ -105,7 +121,11 @@ describe("rebuilding a site of plain files", () => {
     expect(firstTree).toMatch(/^edit-site\.[0-9a-f]{16}$/);
 
     const again = await build(data, out, options);
-    expect({ written: again.written, unchanged: again.unchanged, tree: await readlink(out) }).toEqual({ written: 0, unchanged: first.files, tree: firstTree });
+    expect({ written: again.written, unchanged: again.unchanged, tree: await readlink(out) }).toEqual({
+      written: 0,
+      unchanged: first.files,
+      tree: firstTree,
+    });
 
     // Edit the first record of a-first.json; the page that shows it and its own file are the two files to change.
     const json = join(data, "a-first.json");

@@ -30,16 +30,44 @@ describe("build --target cloudflare-free", () => {
     const out = join(dir.path, "refused");
     await build(SAMPLE, out, { limits: [20], forms: ["plain"] });
     const before = await snapshotTree(out);
-    const run = await runCli(["build", "--data", SAMPLE, "--out", out, "--target", "cloudflare-free", ...TOO_MANY, "--no-cache", "--quiet"]);
+    const run = await runCli([
+      "build",
+      "--data",
+      SAMPLE,
+      "--out",
+      out,
+      "--target",
+      "cloudflare-free",
+      ...TOO_MANY,
+      "--no-cache",
+      "--quiet",
+    ]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("subjekti: the site does not fit Cloudflare Workers (free plan): 25,974 files, over its 20,000 files a deployment; fits with --limits 1 (17,328 files), or --limits none (36 files;");
+    expect(run.stderr).toContain(
+      "subjekti: the site does not fit Cloudflare Workers (free plan): 25,974 files, over its 20,000 files a deployment; fits with --limits 1 (17,328 files), or --limits none (36 files;",
+    );
     expect(run.stderr).toContain("or pass --over-limits warn to build it anyway");
     expect(await snapshotTree(out)).toEqual(before);
   });
 
   it("with the option it names the build passes, and writes the number of files the preflight counted", async () => {
     const out = join(dir.path, "fits");
-    const run = await runCli(["build", "--data", SAMPLE, "--out", out, "--target", "cloudflare-free", "--limits", "1", "--forms", "plain,api,json", "--no-cache", "--quiet", "--json"]);
+    const run = await runCli([
+      "build",
+      "--data",
+      SAMPLE,
+      "--out",
+      out,
+      "--target",
+      "cloudflare-free",
+      "--limits",
+      "1",
+      "--forms",
+      "plain,api,json",
+      "--no-cache",
+      "--quiet",
+      "--json",
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as { files: number; overLimits: string[]; downloads: unknown[] };
     // The site's files and the two downloads at two paths each: the 17,328 the preflight counted.
@@ -49,7 +77,19 @@ describe("build --target cloudflare-free", () => {
 
   it("--over-limits warn builds anyway and says what it went over", async () => {
     const out = join(dir.path, "warned");
-    const run = await runCli(["build", "--data", FIXTURE, "--out", out, "--target", "static", "--over-limits", "warn", "--no-cache", "--quiet"]);
+    const run = await runCli([
+      "build",
+      "--data",
+      FIXTURE,
+      "--out",
+      out,
+      "--target",
+      "static",
+      "--over-limits",
+      "warn",
+      "--no-cache",
+      "--quiet",
+    ]);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("subjekti: warning: the site does not fit a plain static host: its pages link by query");
     expect((await lstat(join(out, "_subjekti/manifest.json"))).isFile()).toBe(true);
@@ -80,13 +120,25 @@ describe("the shape the preflight checks is the site the build writes", () => {
 
   it("the largest page measured is the largest page written, to within its links' length", async () => {
     const lengths = new RecordLengths();
-    await forEachItem(orderBlocks(() => readBlocks({ dataDir: FIXTURE, strict: false, threads: 0 }), false), (item) => item.kind === "block" && lengths.add(item.block.ends));
+    await forEachItem(
+      orderBlocks(() => readBlocks({ dataDir: FIXTURE, strict: false, threads: 0 }), false),
+      (item) => item.kind === "block" && lengths.add(item.block.ends),
+    );
     const sizes = measureFiles(lengths, BASE_URL);
-    for (const [limit, form] of [[7, "api"], [20, "plain"], [1, "json"], [5, "files"]] as const) {
+    for (const [limit, form] of [
+      [7, "api"],
+      [20, "plain"],
+      [1, "json"],
+      [5, "files"],
+    ] as const) {
       const out = join(dir.path, `size-${form}-${limit}`);
       await build(FIXTURE, out, form === "files" ? { links: "files", limits: [limit] } : { limits: [limit], forms: [form] });
       const tree = await snapshotTree(out);
-      const largest = Math.max(...Object.entries(tree).filter(([path]) => /\d+\.json$/.test(path) && !path.includes("docs")).map(([, b64]) => Buffer.from(b64, "base64").length));
+      const largest = Math.max(
+        ...Object.entries(tree)
+          .filter(([path]) => /\d+\.json$/.test(path) && !path.includes("docs"))
+          .map(([, b64]) => Buffer.from(b64, "base64").length),
+      );
       const measured = sizes.page(limit, form);
       expect(measured, `${form}/${limit}`).toBeGreaterThanOrEqual(largest);
       expect(measured - largest, `${form}/${limit}`).toBeLessThan(40);

@@ -23,7 +23,8 @@ const SAMPLE = join(import.meta.dirname, "../../data");
 /** Debian's python3 first (where python3-jsonschema installs), else the one on PATH. */
 const PYTHON = ["/usr/bin/python3", "python3"].find((python) => spawnSync(python, ["-c", "import jsonschema"]).status === 0) ?? null;
 const REQUIRE = process.env["SUBJEKTI_REQUIRE_PYTHON"] === "1";
-if (PYTHON === null && !REQUIRE) console.warn("python jsonschema test skipped: no python3 with jsonschema (apt-get install python3-jsonschema)");
+if (PYTHON === null && !REQUIRE)
+  console.warn("python jsonschema test skipped: no python3 with jsonschema (apt-get install python3-jsonschema)");
 
 /** Validates each page file against the page schema; compiles every pattern of the OpenAPI document; prints one JSON line. */
 const SCRIPT = `
@@ -62,7 +63,11 @@ async function published(path: string): Promise<string> {
 /** Python's verdict on each page file: the first errors, [] when valid. */
 function python(pages: readonly string[]): Promise<{ patterns: number; results: string[][] }> {
   return (async () => {
-    const run = spawnSync(PYTHON as string, ["-c", SCRIPT, await published("/schema/page.json"), await published("/openapi.json"), ...pages], { encoding: "utf8" });
+    const run = spawnSync(
+      PYTHON as string,
+      ["-c", SCRIPT, await published("/schema/page.json"), await published("/openapi.json"), ...pages],
+      { encoding: "utf8" },
+    );
     if (run.status !== 0) throw new Error(`python jsonschema failed: ${run.stderr}`);
     return JSON.parse(run.stdout);
   })();
@@ -104,13 +109,17 @@ describe.skipIf(PYTHON === null && !REQUIRE)("the published schemas in Python's 
     ["a croatian lowercase razina", { razina: "županijska" }, true],
     ["a cyrillic lowercase razina", { razina: "локална" }, true],
     ["oib as a number", { oib: 2735615212 }, false],
-  ])("a page holding a subject with %s: Python, ajv and zod agree", async (name, change, valid) => {
-    const page = JSON.parse((await readPages(site, "plain", 1000))[0] ?? "");
-    page.results[0] = { ...page.results[0], ...change };
-    const file = join(root, `changed-${name.replace(/\W+/g, "-")}.json`);
-    await writeFile(file, JSON.stringify(page));
-    const [errors] = (await python([file])).results;
-    expect(errors?.length === 0, JSON.stringify(errors)).toBe(valid);
-    expect(subjectSchema.safeParse(page.results[0]).success).toBe(valid);
-  }, 60_000);
+  ])(
+    "a page holding a subject with %s: Python, ajv and zod agree",
+    async (name, change, valid) => {
+      const page = JSON.parse((await readPages(site, "plain", 1000))[0] ?? "");
+      page.results[0] = { ...page.results[0], ...change };
+      const file = join(root, `changed-${name.replace(/\W+/g, "-")}.json`);
+      await writeFile(file, JSON.stringify(page));
+      const [errors] = (await python([file])).results;
+      expect(errors?.length === 0, JSON.stringify(errors)).toBe(valid);
+      expect(subjectSchema.safeParse(page.results[0]).success).toBe(valid);
+    },
+    60_000,
+  );
 });

@@ -35,7 +35,10 @@ test("any permutation of the records, split over any files in any formats, reads
   await fc.assert(
     fc.asyncProperty(
       fc.record({
-        order: fc.shuffledSubarray(SUBJECTS.map((_, i) => i), { minLength: SUBJECTS.length }),
+        order: fc.shuffledSubarray(
+          SUBJECTS.map((_, i) => i),
+          { minLength: SUBJECTS.length },
+        ),
         cuts: fc.uniqueArray(fc.integer({ min: 1, max: SUBJECTS.length - 1 }), { maxLength: 3 }),
         formats: fc.array(fc.constantFrom("json", "ndjson", "csv"), { minLength: 4, maxLength: 4 }),
       }),
@@ -48,7 +51,11 @@ test("any permutation of the records, split over any files in any formats, reads
   );
 });
 
-async function readAll(layout: { order: number[]; cuts: number[]; formats: ("json" | "ndjson" | "csv")[] }): Promise<{ subjects: readonly unknown[] }> {
+async function readAll(layout: {
+  order: number[];
+  cuts: number[];
+  formats: ("json" | "ndjson" | "csv")[];
+}): Promise<{ subjects: readonly unknown[] }> {
   const dir = await tempDir("subjekti-shuffle-");
   try {
     const rows = layout.order.map((i) => SUBJECTS[i] as Row);
@@ -65,16 +72,30 @@ async function readAll(layout: { order: number[]; cuts: number[]; formats: ("jso
 }
 
 test("the rules across records, whatever the order and format: every broken one located as a plain reading of the rules locates it", async () => {
-  const record = (id: number, code: string, valid: boolean): Row => ({ ...(SUBJECTS[0] as Row), id, jedinstvena_oznaka: code, naziv_subjekta: valid ? `Subjekt ${id}` : "" });
+  const record = (id: number, code: string, valid: boolean): Row => ({
+    ...(SUBJECTS[0] as Row),
+    id,
+    jedinstvena_oznaka: code,
+    naziv_subjekta: valid ? `Subjekt ${id}` : "",
+  });
   await fc.assert(
     fc.asyncProperty(
-      fc.array(fc.record({ id: fc.integer({ min: 1, max: 30 }), code: fc.integer({ min: 1, max: 40 }), pad: fc.constantFrom(4, 5), invalid: fc.integer({ min: 0, max: 9 }) }), { minLength: 1, maxLength: 25 }),
+      fc.array(
+        fc.record({
+          id: fc.integer({ min: 1, max: 30 }),
+          code: fc.integer({ min: 1, max: 40 }),
+          pad: fc.constantFrom(4, 5),
+          invalid: fc.integer({ min: 0, max: 9 }),
+        }),
+        { minLength: 1, maxLength: 25 },
+      ),
       fc.constantFrom("json", "ndjson", "csv"),
       async (drawn, format) => {
         const rows = drawn.map((r) => record(r.id, String(r.code).padStart(r.pad, "0"), r.invalid !== 0));
         const dir = await tempDir("subjekti-rules-");
         await writeFile(join(dir, `s.${format}`), FORMATS[format](rows));
-        const where = (i: number): string => (format === "json" ? `${dir}/s.json[${i}]` : `${dir}/s.${format}:${format === "csv" ? i + 2 : i + 1}`);
+        const where = (i: number): string =>
+          format === "json" ? `${dir}/s.json[${i}]` : `${dir}/s.${format}:${format === "csv" ? i + 2 : i + 1}`;
         // The rules read plainly: records by id (ties in reading order), each against the one before and every code before it;
         // a record with an error of its own (an empty name) takes part too, its id and code being valid.
         const byId = rows.map((row, i) => ({ row, i })).sort((a, b) => a.row.id - b.row.id || a.i - b.i);
@@ -85,10 +106,14 @@ test("the rules across records, whatever the order and format: every broken one 
           if (before !== undefined && before.row.id === row.id) {
             expected.push(`${where(i)}: id: expected a unique id, got ${row.id} (also at ${where(before.i)})`);
           } else if (same !== undefined) {
-            expected.push(`${where(i)}: jedinstvena_oznaka: expected a unique value, got "${row.jedinstvena_oznaka}" ("${same.row.jedinstvena_oznaka}" is also id ${same.row.id}'s, at ${where(same.i)})`);
+            expected.push(
+              `${where(i)}: jedinstvena_oznaka: expected a unique value, got "${row.jedinstvena_oznaka}" ("${same.row.jedinstvena_oznaka}" is also id ${same.row.id}'s, at ${where(same.i)})`,
+            );
           } else if (before !== undefined && Number(before.row.jedinstvena_oznaka) >= Number(row.jedinstvena_oznaka)) {
             const hint = `id ${before.row.id}, just before id ${row.id}, is at ${where(before.i)}`;
-            expected.push(`${where(i)}: jedinstvena_oznaka: expected more than "${before.row.jedinstvena_oznaka}", as it increases with id, got "${row.jedinstvena_oznaka}" (${hint})`);
+            expected.push(
+              `${where(i)}: jedinstvena_oznaka: expected more than "${before.row.jedinstvena_oznaka}", as it increases with id, got "${row.jedinstvena_oznaka}" (${hint})`,
+            );
           }
         });
         const located: string[] = [];

@@ -17,7 +17,13 @@ describe("readSubjects", () => {
     expect(subjects.map((s) => s.id)).toEqual([1, 2, 3]);
     expect(subjects[0]).toEqual(SUBJECT);
     // The CSV cell held `;`, `,`, a doubled quote and a line break; booleans and the id are typed.
-    expect(subjects[1]).toMatchObject({ id: 2, naziv_subjekta: 'Tvrtka "6. maj"; Umag,\nd.o.o.', oib: "56396370038", status_subjekta: true, odobreno: false });
+    expect(subjects[1]).toMatchObject({
+      id: 2,
+      naziv_subjekta: 'Tvrtka "6. maj"; Umag,\nd.o.o.',
+      oib: "56396370038",
+      status_subjekta: true,
+      odobreno: false,
+    });
     expect(subjects[2]?.institucija_email).toBe("aci@aci-club.hr, uprava@aci-club.hr");
   });
 
@@ -47,7 +53,9 @@ describe("readSubjects", () => {
 
   test("a data dir that does not exist -> an error saying so", async () => {
     const { errorLines } = await readOrProblems("test/fixtures/no-such-dir");
-    expect(errorLines).toEqual(["test/fixtures/no-such-dir: expected a directory of *.json, *.ndjson, *.csv, *.xlsx, *.ods files (searched recursively), got no such directory (is --data the right directory?)"]);
+    expect(errorLines).toEqual([
+      "test/fixtures/no-such-dir: expected a directory of *.json, *.ndjson, *.csv, *.xlsx, *.ods files (searched recursively), got no such directory (is --data the right directory?)",
+    ]);
   });
 
   test("a JSON file with a BOM, CRLF and strings full of escapes across 1 MB chunk boundaries reads as JSON.parse reads it", async () => {
@@ -80,9 +88,16 @@ describe("readSubjects", () => {
     const dir = await tempDir();
     const fields = Object.keys(SUBJECT);
     const row = (s: Record<string, unknown>): string => fields.map((f) => String(s[f])).join(";");
-    await writeFile(join(dir, "x.csv"), [fields.join(";"), row(SUBJECT), ";;;;;;;;;", "", row({ ...SUBJECT, id: 2, jedinstvena_oznaka: "0002", oib: "123456789012" })].join("\r\n"));
+    await writeFile(
+      join(dir, "x.csv"),
+      [fields.join(";"), row(SUBJECT), ";;;;;;;;;", "", row({ ...SUBJECT, id: 2, jedinstvena_oznaka: "0002", oib: "123456789012" })].join(
+        "\r\n",
+      ),
+    );
     const error = await readSubjects({ dataDir: dir, strict: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DataError);
-    expect((error as DataError).problems.map(formatProblem)).toEqual([`${dir}/x.csv:5: oib: expected 11 digits, got "123456789012" (12 digits)`]);
+    expect((error as DataError).problems.map(formatProblem)).toEqual([
+      `${dir}/x.csv:5: oib: expected 11 digits, got "123456789012" (12 digits)`,
+    ]);
   });
 });

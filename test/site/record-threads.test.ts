@@ -28,7 +28,13 @@ async function writeBrokenFields(dir: string): Promise<string[]> {
     for (const [k, value] of [null, "", "x"].entries()) {
       const broken = join(dir, `${field}-${k}`);
       await mkdir(broken, { recursive: true });
-      await writeFile(join(broken, "subjekti.json"), sourceText(BASE_SUBJECTS.map((s) => (s.id === 2 ? { ...s, [field]: value } : s)), "json"));
+      await writeFile(
+        join(broken, "subjekti.json"),
+        sourceText(
+          BASE_SUBJECTS.map((s) => (s.id === 2 ? { ...s, [field]: value } : s)),
+          "json",
+        ),
+      );
       dirs.push(broken);
     }
   }
@@ -44,7 +50,11 @@ async function fixtureBlocks(): Promise<BlockTask[]> {
       if (file.locateBy !== "index") continue;
       const copy = (text: BlockText): BlockText => ({ ...text, bytes: new Uint8Array(text.bytes) });
       // Each block as it is and with --strict (warnings become errors).
-      const sink = { block: (_: unknown, text: BlockText) => tasks.push({ file, strict: false, text: copy(text) }, { file, strict: true, text: copy(text) }), record() {} };
+      const sink = {
+        block: (_: unknown, text: BlockText) =>
+          tasks.push({ file, strict: false, text: copy(text) }, { file, strict: true, text: copy(text) }),
+        record() {},
+      };
       await readJsonArray(file, sink, []);
     }
   }

@@ -38,7 +38,10 @@ describe("startShardWriters", () => {
         const [tmp, dir] = [join(work, `many/${s}.tmp`), join(work, `many/${s}.abc`)];
         await mkdir(tmp, { recursive: true });
         // Pooled Buffers among them, as small Buffers are: they are copied into the task, never transferred.
-        const files = Array.from({ length: 5 }, (_, k) => ({ name: `${k}.bin`, bytes: k % 2 === 0 ? Buffer.from(bytesOf(s * 5 + k, sizeOf(s * 5 + k))) : bytesOf(s * 5 + k, sizeOf(s * 5 + k)) }));
+        const files = Array.from({ length: 5 }, (_, k) => ({
+          name: `${k}.bin`,
+          bytes: k % 2 === 0 ? Buffer.from(bytesOf(s * 5 + k, sizeOf(s * 5 + k))) : bytesOf(s * 5 + k, sizeOf(s * 5 + k)),
+        }));
         await writers.room();
         results.push(writers.write(files, tmp, dir, null));
       }
@@ -103,7 +106,14 @@ describe("startShardWriters", () => {
     for (let s = 0; writers.hasRoom; s++) {
       const tmp = join(work, `abort/${s}.tmp`);
       await mkdir(tmp, { recursive: true });
-      void writers.write(Array.from({ length: 50 }, (_, k) => ({ name: `${k}.bin`, bytes: bytesOf(k, 64 << 10) })), tmp, join(work, `abort/${s}`), null).catch(() => undefined);
+      void writers
+        .write(
+          Array.from({ length: 50 }, (_, k) => ({ name: `${k}.bin`, bytes: bytesOf(k, 64 << 10) })),
+          tmp,
+          join(work, `abort/${s}`),
+          null,
+        )
+        .catch(() => undefined);
     }
     await writers.close();
     expect(messagePorts()).toBe(ports);

@@ -41,7 +41,13 @@ function toBlocks(rows: readonly Row[], size: number): { block: SortableBlock; f
     });
     blocks.push({
       file,
-      block: { bytes, ends, ids: Float64Array.from(part, (r) => r.id), codes: part.map((r) => r.code), positions: Uint32Array.from(part, (r) => r.position) },
+      block: {
+        bytes,
+        ends,
+        ids: Float64Array.from(part, (r) => r.id),
+        codes: part.map((r) => r.code),
+        positions: Uint32Array.from(part, (r) => r.position),
+      },
     });
     start = end;
   }
@@ -58,7 +64,13 @@ function fromBatches(batches: readonly SortedRecords[]): Row[] {
     for (let i = 0; i < n; i++) {
       const line = decoder.decode(b.bytes.subarray(i === 0 ? 0 : b.ends[i - 1], b.ends[i]));
       expect(line.endsWith("\n")).toBe(true);
-      rows.push({ id: b.ids[i] ?? NaN, code: b.codes[i] ?? "", file: b.files[i] ?? NaN, position: b.positions[i] ?? NaN, text: line.slice(0, -1) });
+      rows.push({
+        id: b.ids[i] ?? NaN,
+        code: b.codes[i] ?? "",
+        file: b.files[i] ?? NaN,
+        position: b.positions[i] ?? NaN,
+        text: line.slice(0, -1),
+      });
     }
   }
   return rows;
@@ -86,7 +98,12 @@ afterAll(async () => {
 
 // Lines of any length and any characters (multi-byte ones included), codes too.
 const rowArb = (ids: fc.Arbitrary<number>): fc.Arbitrary<Omit<Row, "position">> =>
-  fc.record({ id: ids, code: fc.string({ maxLength: 8, unit: "binary" }), file: fc.nat(2), text: fc.string({ maxLength: 60, unit: "binary" }).map((t) => t.replaceAll("\n", " ")) });
+  fc.record({
+    id: ids,
+    code: fc.string({ maxLength: 8, unit: "binary" }),
+    file: fc.nat(2),
+    text: fc.string({ maxLength: 60, unit: "binary" }).map((t) => t.replaceAll("\n", " ")),
+  });
 const rowsArb = (ids: fc.Arbitrary<number>): fc.Arbitrary<Row[]> =>
   fc.array(rowArb(ids), { maxLength: 200 }).map((rows) => {
     // Files are read one after another, so rows are grouped by file; positions rise within one.
@@ -99,23 +116,35 @@ test.each([
   ["any doubles but NaN (the comparator), negatives and fractions", fc.double({ noNaN: true, min: -1e300, max: 1e300 })],
 ])("any rows, any run budget: %s -> a stable sort by id, bytes intact, no file left", async (_name, ids) => {
   await fc.assert(
-    fc.asyncProperty(rowsArb(ids), fc.integer({ min: 256, max: 4000 }), fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: 40 }), async (rows, runBytes, blockSize, batchRecords) => {
-      const sorter = createRecordSorter({ dir: parent, runBytes, batchRecords });
-      try {
-        const batches = await sortAll(sorter, rows, blockSize);
-        expect(fromBatches(batches)).toEqual(expected(rows));
-        expect(batches.every((b) => b.ends.length > 0 && b.ends.length <= batchRecords)).toBe(true);
-        expect(sorter.count).toBe(rows.length);
-      } finally {
-        await sorter.close();
-      }
-      expect(await readdir(parent)).toEqual([]);
-    }),
+    fc.asyncProperty(
+      rowsArb(ids),
+      fc.integer({ min: 256, max: 4000 }),
+      fc.integer({ min: 1, max: 50 }),
+      fc.integer({ min: 1, max: 40 }),
+      async (rows, runBytes, blockSize, batchRecords) => {
+        const sorter = createRecordSorter({ dir: parent, runBytes, batchRecords });
+        try {
+          const batches = await sortAll(sorter, rows, blockSize);
+          expect(fromBatches(batches)).toEqual(expected(rows));
+          expect(batches.every((b) => b.ends.length > 0 && b.ends.length <= batchRecords)).toBe(true);
+          expect(sorter.count).toBe(rows.length);
+        } finally {
+          await sorter.close();
+        }
+        expect(await readdir(parent)).toEqual([]);
+      },
+    ),
     { numRuns: 30 },
   );
 });
 
-const ROWS: Row[] = Array.from({ length: 2000 }, (_, i) => ({ id: (i * 7919) % 500, code: String(i).padStart(4, "0"), file: i < 1000 ? 0 : 1, position: i % 1000, text: `{"n":${i},"naziv":"Čakovec ${"ž".repeat(i % 50)}"}` }));
+const ROWS: Row[] = Array.from({ length: 2000 }, (_, i) => ({
+  id: (i * 7919) % 500,
+  code: String(i).padStart(4, "0"),
+  file: i < 1000 ? 0 : 1,
+  position: i % 1000,
+  text: `{"n":${i},"naziv":"Čakovec ${"ž".repeat(i % 50)}"}`,
+}));
 
 test("input within one run budget -> sorted in memory, no directory made", async () => {
   const sorter = createRecordSorter({ dir: parent });
@@ -208,12 +237,21 @@ test("a shuffled generated list read by the real reader -> its rows in a plain s
       const { block } = item;
       for (let k = 0; k < block.ends.length; k++) {
         const text = decoder.decode(block.bytes.subarray(k === 0 ? 0 : block.ends[k - 1], block.ends[k]));
-        read.push({ id: block.ids[k] ?? NaN, code: block.codes[k] ?? "", file: 0, position: block.positions[k] ?? NaN, text: text.slice(0, -1) });
+        read.push({
+          id: block.ids[k] ?? NaN,
+          code: block.codes[k] ?? "",
+          file: 0,
+          position: block.positions[k] ?? NaN,
+          text: text.slice(0, -1),
+        });
       }
       await sorter.add(block, 0);
     });
     expect(sorter.runs).toBeGreaterThan(4);
-    const inIdOrder = read.map((row, i) => ({ row, i })).sort((a, b) => a.row.id - b.row.id || a.i - b.i).map(({ row }) => row);
+    const inIdOrder = read
+      .map((row, i) => ({ row, i }))
+      .sort((a, b) => a.row.id - b.row.id || a.i - b.i)
+      .map(({ row }) => row);
     for await (const batch of sorter.sorted()) reading.push(...fromBatches([batch]));
     expect(reading).toEqual(inIdOrder);
     await sorter.close();

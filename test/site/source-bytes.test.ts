@@ -64,7 +64,18 @@ describe("source bytes", () => {
   });
 
   test("a JSON array with a stray byte (a cut Ž) -> located by line and column; the site untouched", async () => {
-    const record = { id: 1, jedinstvena_oznaka: "0001", naziv_subjekta: "Grad @x", oib: "23557321379", razina: "lokalna", datum_postanka: "1966-05-14", status_subjekta: true, odobreno: true, institucija_grad: "Labin", institucija_email: "" };
+    const record = {
+      id: 1,
+      jedinstvena_oznaka: "0001",
+      naziv_subjekta: "Grad @x",
+      oib: "23557321379",
+      razina: "lokalna",
+      datum_postanka: "1966-05-14",
+      status_subjekta: true,
+      odobreno: true,
+      institucija_grad: "Labin",
+      institucija_email: "",
+    };
     const text = JSON.stringify([record], null, 2);
     const bytes = Buffer.from(text);
     bytes[bytes.indexOf("@")] = 0xc5;
@@ -75,33 +86,48 @@ describe("source bytes", () => {
   });
 
   test("an NDJSON line with a bad byte -> located", async () => {
-    const dir = await dirWith("s.ndjson", Buffer.concat([Buffer.from('{"id": 1, "naziv_subjekta": "A'), Buffer.from([0xff]), Buffer.from('"}\n')]));
+    const dir = await dirWith(
+      "s.ndjson",
+      Buffer.concat([Buffer.from('{"id": 1, "naziv_subjekta": "A'), Buffer.from([0xff]), Buffer.from('"}\n')]),
+    );
     const { errorLines } = await readOrProblems(dir);
-    expect(errorLines?.filter((l) => l.includes("UTF-8"))).toEqual([`${dir}/s.ndjson:1:31: expected UTF-8 text, got the byte FF (save the file as UTF-8)`]);
+    expect(errorLines?.filter((l) => l.includes("UTF-8"))).toEqual([
+      `${dir}/s.ndjson:1:31: expected UTF-8 text, got the byte FF (save the file as UTF-8)`,
+    ]);
   });
 
   test('a lone surrogate ("\\ud800" in JSON) -> an error naming the record and the field', async () => {
-    const dir = await dirWith("subjekti.json", String.raw`[{"id": 1, "jedinstvena_oznaka": "0001", "naziv_subjekta": "A\ud800B", "oib": "23557321379", "razina": "lokalna",
-      "datum_postanka": "1966-05-14", "status_subjekta": true, "odobreno": true, "institucija_grad": "Labin", "institucija_email": ""}]`);
+    const dir = await dirWith(
+      "subjekti.json",
+      String.raw`[{"id": 1, "jedinstvena_oznaka": "0001", "naziv_subjekta": "A\ud800B", "oib": "23557321379", "razina": "lokalna",
+      "datum_postanka": "1966-05-14", "status_subjekta": true, "odobreno": true, "institucija_grad": "Labin", "institucija_email": ""}]`,
+    );
     const { errorLines } = await readOrProblems(dir);
-    expect(errorLines).toEqual([`${dir}/subjekti.json[0]: naziv_subjekta: expected text of whole characters, got "A\\ud800B" (a lone surrogate \\ud800: a character cut in half?)`]);
+    expect(errorLines).toEqual([
+      `${dir}/subjekti.json[0]: naziv_subjekta: expected text of whole characters, got "A\\ud800B" (a lone surrogate \\ud800: a character cut in half?)`,
+    ]);
     await expectBuildLeavesSiteUnchanged(dir);
   });
 
   test("UTF-8 checked chunk by chunk agrees with checking the whole, wherever the chunks split a character", () => {
     const text = fc.string({ unit: "binary", maxLength: 40 }).map((s) => Buffer.from(s));
-    const bytes = fc.oneof(text, fc.uint8Array({ maxLength: 40 }).map((a) => Buffer.from(a)));
-    fc.assert(fc.property(bytes, fc.array(fc.nat(40), { maxLength: 6 }), (all, cuts) => {
-      const check = new Utf8Check();
-      let from = 0;
-      for (const cut of [...cuts].sort((a, b) => a - b)) {
-        const to = Math.min(cut, all.length);
-        check.push(all.subarray(from, to));
-        from = Math.max(from, to);
-      }
-      check.push(all.subarray(from));
-      check.end();
-      expect(check.valid).toBe(isUtf8(all));
-    }));
+    const bytes = fc.oneof(
+      text,
+      fc.uint8Array({ maxLength: 40 }).map((a) => Buffer.from(a)),
+    );
+    fc.assert(
+      fc.property(bytes, fc.array(fc.nat(40), { maxLength: 6 }), (all, cuts) => {
+        const check = new Utf8Check();
+        let from = 0;
+        for (const cut of [...cuts].sort((a, b) => a - b)) {
+          const to = Math.min(cut, all.length);
+          check.push(all.subarray(from, to));
+          from = Math.max(from, to);
+        }
+        check.push(all.subarray(from));
+        check.end();
+        expect(check.valid).toBe(isUtf8(all));
+      }),
+    );
   });
 });

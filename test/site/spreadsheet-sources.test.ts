@@ -21,7 +21,18 @@ import { expectBuildLeavesSiteUnchanged, readOrProblems, readSubjects } from "./
 const SAMPLE = "data/subjekti.json";
 // The writer of the tests' workbooks (a writer people use: Excel-like output).
 const ExcelJS = loadExcelJs();
-const FIELDS = ["id", "jedinstvena_oznaka", "naziv_subjekta", "oib", "razina", "datum_postanka", "status_subjekta", "odobreno", "institucija_grad", "institucija_email"] as const;
+const FIELDS = [
+  "id",
+  "jedinstvena_oznaka",
+  "naziv_subjekta",
+  "oib",
+  "razina",
+  "datum_postanka",
+  "status_subjekta",
+  "odobreno",
+  "institucija_grad",
+  "institucija_email",
+] as const;
 
 let subjects: Subject[];
 let jsonSite: Record<string, string>;
@@ -33,13 +44,14 @@ function excelCsv(list: readonly Subject[]): string {
     const [y, m, d] = iso.split("-");
     return `${Number(d)}.${Number(m)}.${y}.`;
   };
-  const row = (s: Subject): string => FIELDS.map((f) => {
-    const v = s[f];
-    if (f === "oib" || f === "jedinstvena_oznaka") return String(Number(v));
-    if (f === "datum_postanka") return croatianDate(String(v));
-    if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
-    return cell(String(v));
-  }).join(";");
+  const row = (s: Subject): string =>
+    FIELDS.map((f) => {
+      const v = s[f];
+      if (f === "oib" || f === "jedinstvena_oznaka") return String(Number(v));
+      if (f === "datum_postanka") return croatianDate(String(v));
+      if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
+      return cell(String(v));
+    }).join(";");
   return `\uFEFF${[FIELDS.join(";"), ...list.map(row)].join("\r\n")}\r\n`;
 }
 
@@ -50,12 +62,14 @@ async function excelWorkbook(list: readonly Subject[], path: string): Promise<vo
   const sheet = workbook.addWorksheet("subjekti");
   sheet.addRow([...FIELDS]);
   for (const s of list) {
-    sheet.addRow(FIELDS.map((f) => {
-      const v = s[f];
-      if (f === "oib" || f === "jedinstvena_oznaka") return Number(v);
-      if (f === "datum_postanka") return new Date(`${String(v)}T00:00:00Z`);
-      return v;
-    }));
+    sheet.addRow(
+      FIELDS.map((f) => {
+        const v = s[f];
+        if (f === "oib" || f === "jedinstvena_oznaka") return Number(v);
+        if (f === "datum_postanka") return new Date(`${String(v)}T00:00:00Z`);
+        return v;
+      }),
+    );
   }
   sheet.getColumn(6).numFmt = "d.m.yyyy.";
   await workbook.xlsx.writeFile(path);
@@ -121,7 +135,10 @@ describe("text whose characters straddle the reader's chunks", () => {
   test("20,000 rows of Croatian names, with shared strings (as Excel saves) and inline (as export writes) -> every letter as written, no U+FFFD", async () => {
     const first = subjects[0] as Subject;
     const names = Array.from({ length: 20_000 }, (_, i) => `${i} ${"čćžšđČĆŽŠĐ".slice(i % 10)}${"ž".repeat(i % 7)} d.o.o.`);
-    const row = (i: number): unknown[] => FIELDS.map((f) => (f === "id" ? i + 1 : f === "jedinstvena_oznaka" ? String(i + 1).padStart(5, "0") : f === "naziv_subjekta" ? names[i] : first[f]));
+    const row = (i: number): unknown[] =>
+      FIELDS.map((f) =>
+        f === "id" ? i + 1 : f === "jedinstvena_oznaka" ? String(i + 1).padStart(5, "0") : f === "naziv_subjekta" ? names[i] : first[f],
+      );
     const shared = await tempDir();
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet("subjekti");
@@ -201,41 +218,61 @@ describe("a workbook with bad cells", () => {
 });
 
 describe("subjekti export", () => {
-  test.each(["xlsx", "csv"] as const)("--format %s -> read back alone, the same site byte for byte and no spreadsheet form", async (format) => {
-    const dir = await tempDir();
-    const out = join(dir, `subjekti.${format}`);
-    const report = await exportRecords({ dataDir: "data", strict: false, format, out });
-    expect(report.count).toBe(subjects.length);
-    expect(await buildTree(dir)).toEqual(jsonSite);
-    const { warnings } = await readSubjects({ dataDir: dir, strict: false });
-    expect(warnings.filter((w: Problem) => w.form !== undefined)).toEqual([]);
-    if (format === "csv") {
-      const text = await readFile(out, "utf8");
-      expect(text.startsWith(`\uFEFF${FIELDS.join(";")}\r\n2;0001;1. MAJ Labin d.o.o.;23557321379;lokalna;1966-05-14;true;true;Labin;info@prvimaj.hr\r\n`)).toBe(true);
-    } else {
-      // OIB and code are text cells in text-formatted columns, so Excel keeps their zeros.
-      const workbook = await new ExcelJS.Workbook().xlsx.readFile(out);
-      const cell = workbook.getWorksheet("subjekti")?.getCell("D73");
-      expect([cell?.value, cell?.numFmt]).toEqual(["02735615212", "@"]);
-    }
-  }, 120_000);
+  test.each(["xlsx", "csv"] as const)(
+    "--format %s -> read back alone, the same site byte for byte and no spreadsheet form",
+    async (format) => {
+      const dir = await tempDir();
+      const out = join(dir, `subjekti.${format}`);
+      const report = await exportRecords({ dataDir: "data", strict: false, format, out });
+      expect(report.count).toBe(subjects.length);
+      expect(await buildTree(dir)).toEqual(jsonSite);
+      const { warnings } = await readSubjects({ dataDir: dir, strict: false });
+      expect(warnings.filter((w: Problem) => w.form !== undefined)).toEqual([]);
+      if (format === "csv") {
+        const text = await readFile(out, "utf8");
+        expect(
+          text.startsWith(
+            `\uFEFF${FIELDS.join(";")}\r\n2;0001;1. MAJ Labin d.o.o.;23557321379;lokalna;1966-05-14;true;true;Labin;info@prvimaj.hr\r\n`,
+          ),
+        ).toBe(true);
+      } else {
+        // OIB and code are text cells in text-formatted columns, so Excel keeps their zeros.
+        const workbook = await new ExcelJS.Workbook().xlsx.readFile(out);
+        const cell = workbook.getWorksheet("subjekti")?.getCell("D73");
+        expect([cell?.value, cell?.numFmt]).toEqual(["02735615212", "@"]);
+      }
+    },
+    120_000,
+  );
 
   test("data with errors -> DataError and no file written", async () => {
     const dir = await tempDir();
     const data = await dirWith({ "s.json": JSON.stringify([{ ...subjects[0], oib: "123" }]) });
-    await expect(exportRecords({ dataDir: data, strict: false, format: "xlsx", out: join(dir, "x.xlsx") })).rejects.toBeInstanceOf(DataError);
+    await expect(exportRecords({ dataDir: data, strict: false, format: "xlsx", out: join(dir, "x.xlsx") })).rejects.toBeInstanceOf(
+      DataError,
+    );
     expect(await snapshotTree(dir)).toEqual({});
   });
 
-  test.each(["xlsx", "csv"] as const)("--format %s, a code given twice, found after thousands of rows were written -> DataError and no file", async (format) => {
-    const dir = await tempDir();
-    const last = subjects.at(-1);
-    const data = await dirWith({ "s.json": JSON.stringify([...subjects.slice(0, -1), { ...last, jedinstvena_oznaka: subjects[0]?.jedinstvena_oznaka }]) });
-    const failed = await exportRecords({ dataDir: data, strict: false, format, out: join(dir, `x.${format}`) }).catch((error: unknown) => error);
-    expect(failed).toBeInstanceOf(DataError);
-    expect((failed as DataError).problems.filter((p) => p.severity === "error").map((p) => `${p.field} ${ENGLISH.say(p.expected)}`)).toEqual(["jedinstvena_oznaka a unique value"]);
-    expect(await snapshotTree(dir)).toEqual({});
-  }, 60_000);
+  test.each(["xlsx", "csv"] as const)(
+    "--format %s, a code given twice, found after thousands of rows were written -> DataError and no file",
+    async (format) => {
+      const dir = await tempDir();
+      const last = subjects.at(-1);
+      const data = await dirWith({
+        "s.json": JSON.stringify([...subjects.slice(0, -1), { ...last, jedinstvena_oznaka: subjects[0]?.jedinstvena_oznaka }]),
+      });
+      const failed = await exportRecords({ dataDir: data, strict: false, format, out: join(dir, `x.${format}`) }).catch(
+        (error: unknown) => error,
+      );
+      expect(failed).toBeInstanceOf(DataError);
+      expect(
+        (failed as DataError).problems.filter((p) => p.severity === "error").map((p) => `${p.field} ${ENGLISH.say(p.expected)}`),
+      ).toEqual(["jedinstvena_oznaka a unique value"]);
+      expect(await snapshotTree(dir)).toEqual({});
+    },
+    60_000,
+  );
 });
 
 describe("nothing under --data is skipped silently", () => {

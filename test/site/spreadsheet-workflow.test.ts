@@ -22,7 +22,10 @@ async function recipe(): Promise<string[]> {
   const page = await readFile("docs/data.md", "utf8");
   const section = page.slice(page.indexOf("## The spreadsheet workflow"));
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
-  return block.split("\n").map((line) => line.replace(/\s+#.*$/, "").trim()).filter((line) => line !== "");
+  return block
+    .split("\n")
+    .map((line) => line.replace(/\s+#.*$/, "").trim())
+    .filter((line) => line !== "");
 }
 
 describe("the spreadsheet workflow of docs/data.md", () => {
@@ -36,7 +39,11 @@ describe("the spreadsheet workflow of docs/data.md", () => {
     const cli = join(process.cwd(), "bin/subjekti.js");
     // One date for the data of both builds: the descriptions carry it (else each source's modification time).
     const env = { ...process.env, SOURCE_DATE_EPOCH: "1700000000" };
-    execFileSync(process.execPath, [cli, "build", "--data", join(process.cwd(), "data"), "--out", join(work.path, "json-site"), "--no-cache", "--quiet", "--no-feed"], { stdio: "ignore", env });
+    execFileSync(
+      process.execPath,
+      [cli, "build", "--data", join(process.cwd(), "data"), "--out", join(work.path, "json-site"), "--no-cache", "--quiet", "--no-feed"],
+      { stdio: "ignore", env },
+    );
     execFileSync("git", ["init", "-q"], { cwd: repo });
     // The JSON is committed, as in the project.
     execFileSync("git", ["add", "data"], { cwd: repo });
@@ -45,7 +52,9 @@ describe("the spreadsheet workflow of docs/data.md", () => {
     expect(commands).toHaveLength(3);
     for (const line of commands) {
       // `npx subjekti` and `npm run build` are this checkout's CLI; the rest runs in a shell as written.
-      const command = line.replace(/^npx subjekti /, `node ${cli} `).replace(/^npm run build$/, `node ${cli} build --out site --no-cache --quiet --no-feed`);
+      const command = line
+        .replace(/^npx subjekti /, `node ${cli} `)
+        .replace(/^npm run build$/, `node ${cli} build --out site --no-cache --quiet --no-feed`);
       execFileSync("bash", ["-c", command], { cwd: repo, stdio: "pipe", env });
     }
     expect(await snapshotTree(join(repo, "site"))).toEqual(await snapshotTree(join(work.path, "json-site")));
@@ -54,10 +63,22 @@ describe("the spreadsheet workflow of docs/data.md", () => {
 
 describe("export refuses, in one line", () => {
   it.each([
-    [["--out", "data/x.xlsx"], 1, /^subjekti: --out data\/x\.xlsx is inside --data data: the next build would read it beside the sources it came from, every record twice; export elsewhere/],
-    [["--out", "OUT/x.csv", "--format", "xlsx"], 2, /^error: --out OUT\/x\.csv does not end in \.xlsx, as --format xlsx writes: a build would read it as \.csv; name it \.xlsx\n/],
+    [
+      ["--out", "data/x.xlsx"],
+      1,
+      /^subjekti: --out data\/x\.xlsx is inside --data data: the next build would read it beside the sources it came from, every record twice; export elsewhere/,
+    ],
+    [
+      ["--out", "OUT/x.csv", "--format", "xlsx"],
+      2,
+      /^error: --out OUT\/x\.csv does not end in \.xlsx, as --format xlsx writes: a build would read it as \.csv; name it \.xlsx\n/,
+    ],
     [["--out", "OUT/x.txt"], 2, /^error: --out OUT\/x\.txt: expected a name ending in \.xlsx or \.csv/],
-    [["--out", "OUT/missing/x.xlsx"], 1, /^subjekti: --out OUT\/missing\/x\.xlsx: the directory OUT\/missing does not exist: create it, or pass another --out\n$/],
+    [
+      ["--out", "OUT/missing/x.xlsx"],
+      1,
+      /^subjekti: --out OUT\/missing\/x\.xlsx: the directory OUT\/missing does not exist: create it, or pass another --out\n$/,
+    ],
   ] as const)("export %j -> exit %d, one line", async (args, code, line) => {
     const out = join(work.path, "refusals");
     await rm(out, { recursive: true, force: true });
@@ -80,7 +101,12 @@ describe("the exported workbook helps the person editing it", () => {
     expect(sheet.getCell("E2").dataValidation).toMatchObject({ type: "list", formulae: ['"lokalna,nacionalna"'] });
     // Far below the data too: a row a person adds gets the same drop-down.
     expect(sheet.getCell("E100000").dataValidation).toMatchObject({ type: "list" });
-    for (const cell of ["B2", "D2"]) expect({ cell, numFmt: sheet.getCell(cell).numFmt, type: typeof sheet.getCell(cell).value }).toEqual({ cell, numFmt: "@", type: "string" });
+    for (const cell of ["B2", "D2"])
+      expect({ cell, numFmt: sheet.getCell(cell).numFmt, type: typeof sheet.getCell(cell).value }).toEqual({
+        cell,
+        numFmt: "@",
+        type: "string",
+      });
     for (const cell of ["G2", "H2"]) expect(typeof sheet.getCell(cell).value).toBe("boolean");
   }, 120_000);
 });

@@ -19,7 +19,8 @@ const WRITERS = ["openpyxl", "xlsxwriter", "exceljs", "libreoffice", "gnumeric"]
 const work = useTempDir();
 let json: { tree: Record<string, string>; report: BuildReport };
 
-const kindsOf = (report: BuildReport): string[] => report.kinds.map((k) => `${k.severity} ${k.field ?? ""} ${ENGLISH.say(k.expected)} ×${k.count}`);
+const kindsOf = (report: BuildReport): string[] =>
+  report.kinds.map((k) => `${k.severity} ${k.field ?? ""} ${ENGLISH.say(k.expected)} ×${k.count}`);
 
 beforeAll(async () => {
   const out = join(work.path, "json");
@@ -28,19 +29,22 @@ beforeAll(async () => {
 });
 
 describe("the sample as each real spreadsheet writer saves it", () => {
-  it.each([...WRITERS.map((w) => `${w}.xlsx`), "libreoffice.ods"])("%s -> the JSON's site byte for byte, and only the JSON's warnings", async (fixture) => {
-    const writer = fixture.replace(".", "-");
-    const data = join(work.path, `${writer}-data`);
-    await mkdir(data);
-    await copyFile(join(FIXTURES, fixture), join(data, `subjekti${fixture.slice(fixture.indexOf("."))}`));
-    // The dataset's descriptor, as the maintainer keeps it beside the workbook.
-    await copyFile("data/datapackage.json", join(data, "datapackage.json"));
-    const out = join(work.path, writer);
-    const report = await build(data, out, { cacheDir: null });
-    expect(report.count).toBe(json.report.count);
-    expect(kindsOf(report)).toEqual(kindsOf(json.report));
-    const tree = await snapshotTree(out);
-    expect(Object.keys(tree).length).toBe(Object.keys(json.tree).length);
-    for (const [path, bytes] of Object.entries(json.tree)) expect(tree[path], path).toBe(bytes);
-  });
+  it.each([...WRITERS.map((w) => `${w}.xlsx`), "libreoffice.ods"])(
+    "%s -> the JSON's site byte for byte, and only the JSON's warnings",
+    async (fixture) => {
+      const writer = fixture.replace(".", "-");
+      const data = join(work.path, `${writer}-data`);
+      await mkdir(data);
+      await copyFile(join(FIXTURES, fixture), join(data, `subjekti${fixture.slice(fixture.indexOf("."))}`));
+      // The dataset's descriptor, as the maintainer keeps it beside the workbook.
+      await copyFile("data/datapackage.json", join(data, "datapackage.json"));
+      const out = join(work.path, writer);
+      const report = await build(data, out, { cacheDir: null });
+      expect(report.count).toBe(json.report.count);
+      expect(kindsOf(report)).toEqual(kindsOf(json.report));
+      const tree = await snapshotTree(out);
+      expect(Object.keys(tree).length).toBe(Object.keys(json.tree).length);
+      for (const [path, bytes] of Object.entries(json.tree)) expect(tree[path], path).toBe(bytes);
+    },
+  );
 });

@@ -77,7 +77,10 @@ describe("a data error late in a large input in id order", () => {
     const out = join(work, `${name}-site`);
     await build(await writeData(`${name}-before`, [sample.slice(0, 50)]), out);
     const before = await snapshotTree(out);
-    const failure = await build(await writeData(name, [data]), out).then(() => undefined, (error: unknown) => error);
+    const failure = await build(await writeData(name, [data]), out).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(DataError);
     expect(await snapshotTree(out)).toEqual(before);
     expect(await tmpDirs(out)).toEqual([]);
@@ -96,7 +99,10 @@ describe("a data error late in a large input in id order", () => {
     const data = subjects();
     data[SIZE - 1] = { ...(data[SIZE - 1] as Subject), jedinstvena_oznaka: (data[3] as Subject).jedinstvena_oznaka };
     const out = join(work, "fresh", "site");
-    const failure = await build(await writeData("duplicate-last", [data]), out, { cacheDir: null }).then(() => undefined, (error: unknown) => error);
+    const failure = await build(await writeData("duplicate-last", [data]), out, { cacheDir: null }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(DataError);
     const problems = (failure as DataError).problems.map(formatProblem);
     expect(problems).toHaveLength(1);

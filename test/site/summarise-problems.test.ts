@@ -4,8 +4,24 @@ import type { Problem } from "../../src/data/problems/problems.ts";
 import { problemsAsJsonLines, summariseProblems } from "../../src/data/problems/summarise-problems.ts";
 import { msg } from "../../src/common/messages/message.ts";
 
-const zeroLost = (line: number): Problem => ({ severity: "error", file: "data/s.csv", line, field: "oib", value: '"123"', expected: msg("expected.oib"), hint: msg("hint.digit-count", { digits: 3 }) });
-const noCity = (index: number): Problem => ({ severity: "warning", file: "data/s.json", index, field: "institucija_grad", value: '""', expected: msg("expected.city"), hint: msg("hint.published-empty") });
+const zeroLost = (line: number): Problem => ({
+  severity: "error",
+  file: "data/s.csv",
+  line,
+  field: "oib",
+  value: '"123"',
+  expected: msg("expected.oib"),
+  hint: msg("hint.digit-count", { digits: 3 }),
+});
+const noCity = (index: number): Problem => ({
+  severity: "warning",
+  file: "data/s.json",
+  index,
+  field: "institucija_grad",
+  value: '""',
+  expected: msg("expected.city"),
+  hint: msg("hint.published-empty"),
+});
 
 describe("summariseProblems", () => {
   test("5,758 of one kind and 2 of another -> 5 lines, '… and 5,753 more like this', the 2 lines, then the table of kinds", () => {
@@ -35,11 +51,20 @@ describe("summariseProblems", () => {
   test("only the first few kept (a bounded collector) with the kind's exact count -> the count of the rest from it", () => {
     const kept = Array.from({ length: 5 }, (_, i) => zeroLost(i + 2));
     const lines = summariseProblems(kept, { countOf: (p) => (p.field === "oib" ? 1_000_000 : undefined) });
-    expect(lines.slice(5)).toEqual(["… and 999,995 more like this: oib: expected 11 digits", "problems by kind:", "  1,000,000  error  oib  expected 11 digits"]);
+    expect(lines.slice(5)).toEqual([
+      "… and 999,995 more like this: oib: expected 11 digits",
+      "problems by kind:",
+      "  1,000,000  error  oib  expected 11 digits",
+    ]);
   });
 
   test("--all-problems -> every line", () => {
-    expect(summariseProblems(Array.from({ length: 12 }, (_, i) => zeroLost(i + 2)), { all: true })).toHaveLength(12);
+    expect(
+      summariseProblems(
+        Array.from({ length: 12 }, (_, i) => zeroLost(i + 2)),
+        { all: true },
+      ),
+    ).toHaveLength(12);
   });
 
   test("JSON lines carry every part of a problem and where it is", () => {

@@ -23,17 +23,26 @@ describe("subjekti validate", () => {
   test("the spreadsheet CSV's lost leading zero -> one summary line of its kind, exit 0; --strict refuses it, exit 1", async () => {
     const loose = await validate("--data", fixture("bad-oib-spreadsheet"));
     expect(loose.code).toBe(0);
-    expect(loose.stderr).toBe(`${fixture("bad-oib-spreadsheet")}/subjekti.csv:6: warning: oib: 1 × an OIB without its leading zeros: expected 11 digits as text, got "2735615217" (read as "02735615217"; format the column as text to keep the zeros)\n`);
+    expect(loose.stderr).toBe(
+      `${fixture("bad-oib-spreadsheet")}/subjekti.csv:6: warning: oib: 1 × an OIB without its leading zeros: expected 11 digits as text, got "2735615217" (read as "02735615217"; format the column as text to keep the zeros)\n`,
+    );
     const strict = await validate("--data", fixture("bad-oib-spreadsheet"), "--strict");
     expect(strict.code).toBe(1);
-    expect(strict.stderr).toContain(`${fixture("bad-oib-spreadsheet")}/subjekti.csv:6: oib: 1 × an OIB without its leading zeros: expected 11 digits as text`);
+    expect(strict.stderr).toContain(
+      `${fixture("bad-oib-spreadsheet")}/subjekti.csv:6: oib: 1 × an OIB without its leading zeros: expected 11 digits as text`,
+    );
   });
 
   test("warnings only -> the warning line and the summary, exit 0; with --strict, exit 1", async () => {
-    const dir = await writeSource(BASE_SUBJECTS.map((s) => (s.id === 3 ? { ...s, oib: "17195049658" } : s)), "json");
+    const dir = await writeSource(
+      BASE_SUBJECTS.map((s) => (s.id === 3 ? { ...s, oib: "17195049658" } : s)),
+      "json",
+    );
     const loose = await validate("--data", dir);
     expect(loose.code).toBe(0);
-    expect(loose.stderr).toBe(`${dir}/subjekti.json[2]: warning: oib: expected a valid check digit (ISO 7064 MOD 11,10), got "17195049658" (the last digit should be 9 — a typo?)\n`);
+    expect(loose.stderr).toBe(
+      `${dir}/subjekti.json[2]: warning: oib: expected a valid check digit (ISO 7064 MOD 11,10), got "17195049658" (the last digit should be 9 — a typo?)\n`,
+    );
     expect(loose.stdout).toBe("3 subjects in 1 file: valid (1 warning)\n");
     const strict = await validate("--data", dir, "--strict");
     expect(strict.code).toBe(1);
@@ -43,9 +52,21 @@ describe("subjekti validate", () => {
   test("--json -> the problems as JSON lines on stdout, the verdict on stderr, exit 1 on errors", async () => {
     const { code, stdout, stderr } = await validate("--data", fixture("bad-many"), "--json");
     expect(code).toBe(1);
-    const problems = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { where: string; severity: string });
+    const problems = stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { where: string; severity: string });
     expect(problems).toHaveLength(6);
-    expect(problems[0]).toEqual({ where: `${fixture("bad-many")}/a.json[0]`, severity: "error", file: `${fixture("bad-many")}/a.json`, index: 0, field: "oib", value: '"123"', expected: { key: "expected.oib" }, hint: { key: "hint.digit-count", params: { digits: 3 } } });
+    expect(problems[0]).toEqual({
+      where: `${fixture("bad-many")}/a.json[0]`,
+      severity: "error",
+      file: `${fixture("bad-many")}/a.json`,
+      index: 0,
+      field: "oib",
+      value: '"123"',
+      expected: { key: "expected.oib" },
+      hint: { key: "hint.digit-count", params: { digits: 3 } },
+    });
     expect(stderr).toBe("subjekti: 5 errors in the data; nothing was written\n");
   });
 

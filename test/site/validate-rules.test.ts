@@ -25,11 +25,13 @@ const rename = (record: Change["record"], field: keyof Subject, name: string): C
 function changed({ record, field, to }: Change): Record<string, unknown>[] {
   return BASE_SUBJECTS.map((subject, i) => {
     if (i !== record) return { ...subject };
-    return Object.fromEntries(Object.entries(subject).flatMap(([key, value]): [string, unknown][] => {
-      if (key !== field) return [[key, value]];
-      if (to === "removed") return [];
-      return "rename" in to ? [[to.rename, value]] : [[key, to.value]];
-    }));
+    return Object.fromEntries(
+      Object.entries(subject).flatMap(([key, value]): [string, unknown][] => {
+        if (key !== field) return [[key, value]];
+        if (to === "removed") return [];
+        return "rename" in to ? [[to.rename, value]] : [[key, to.value]];
+      }),
+    );
   });
 }
 
@@ -73,12 +75,16 @@ const ROWS: readonly Row[] = [
   {
     name: 'jedinstvena_oznaka "3" in JSON (shorter than 4 digits) -> an error hinting at lost padding',
     change: set(2, "jedinstvena_oznaka", "3"),
-    errors: ['subjekti.json[2]: jedinstvena_oznaka: expected at least 4 digits (zero-padded), got "3" (1 digit — zero padding lost in a spreadsheet?)'],
+    errors: [
+      'subjekti.json[2]: jedinstvena_oznaka: expected at least 4 digits (zero-padded), got "3" (1 digit — zero padding lost in a spreadsheet?)',
+    ],
   },
   {
     name: 'jedinstvena_oznaka "0009" before "0003" (not increasing with id) -> an error naming the record before',
     change: set(1, "jedinstvena_oznaka", "0009"),
-    errors: ['subjekti.json[2]: jedinstvena_oznaka: expected more than "0009", as it increases with id, got "0003" (id 2, just before id 3, is at subjekti.json[1])'],
+    errors: [
+      'subjekti.json[2]: jedinstvena_oznaka: expected more than "0009", as it increases with id, got "0003" (id 2, just before id 3, is at subjekti.json[1])',
+    ],
   },
   {
     name: 'jedinstvena_oznaka "0001" twice in NDJSON -> an error naming the other record\'s line',
@@ -131,12 +137,14 @@ const ROWS: readonly Row[] = [
   {
     name: "an OIB with a wrong check digit -> a warning",
     change: set(2, "oib", "17195049658"),
-    warning: 'subjekti.json[2]: warning: oib: expected a valid check digit (ISO 7064 MOD 11,10), got "17195049658" (the last digit should be 9 — a typo?)',
+    warning:
+      'subjekti.json[2]: warning: oib: expected a valid check digit (ISO 7064 MOD 11,10), got "17195049658" (the last digit should be 9 — a typo?)',
   },
   {
     name: 'razina "regionalna" (unknown, lowercase) -> a warning',
     change: set(1, "razina", "regionalna"),
-    warning: 'subjekti.json[1]: warning: razina: expected "lokalna" or "nacionalna", got "regionalna" (a new level? it is published as it is)',
+    warning:
+      'subjekti.json[1]: warning: razina: expected "lokalna" or "nacionalna", got "regionalna" (a new level? it is published as it is)',
   },
   {
     name: 'institucija_grad "" in NDJSON -> a warning',
@@ -151,45 +159,79 @@ const f = fixture;
 
 /** Folders whose bytes or files are the point: every line of the DataError, in order. */
 const FOLDERS: readonly (readonly [rule: string, fixture: string, lines: readonly string[]])[] = [
-  ["a duplicate id across files names both records", "bad-duplicate-id", [
-    `${f("bad-duplicate-id")}/b.ndjson:1: id: expected a unique id, got 2 (also at ${f("bad-duplicate-id")}/a.json[1])`,
-  ]],
-  ["a JSON file that is not an array", "bad-not-array", [
-    `${f("bad-not-array")}/subjekti.json: expected a JSON array of subjects, got "{\\n \\"id\\": 1,\\n \\"jedinstvena_oznaka\\": \\"0001" (one object, not a list: put the subjects in [ ])`,
-  ]],
-  ["a malformed JSON element is located by index and line", "bad-json-syntax", [
-    `${f("bad-json-syntax")}/subjekti.json[1]: expected a JSON object, got "{\\n  \\"id\\": 2,\\n  \\"jedinstvena_oznaka\\": \\"0002\\",\\n  \\"… (Expected double-quoted property name on line 18)`,
-  ]],
-  ["a JSON file cut short", "bad-json-cut-short", [
-    `${f("bad-json-cut-short")}/subjekti.json[2]: expected the array's closing ], got the end of the file (is the file cut short?)`,
-  ]],
-  ["a trailing comma in a JSON array", "bad-json-trailing-comma", [
-    `${f("bad-json-trailing-comma")}/subjekti.json[2]: expected a value, got nothing (a trailing comma on line 4?)`,
-  ]],
-  ["a malformed NDJSON line after a blank one", "bad-ndjson-line", [
-    `${f("bad-ndjson-line")}/subjekti.ndjson:3: expected one JSON object on the line, got "{\\"id\\": 2, \\"jedinstvena_oznaka\\": \\"0002\\", \\"naziv_subj… (Unexpected token ',')`,
-  ]],
-  ["an NDJSON line that is not an object", "bad-not-object", [
-    `${f("bad-not-object")}/subjekti.ndjson:2: expected an object with the ten fields of a subject, got [1,2]`,
-  ]],
-  ["a CSV header with an unknown and a missing column", "bad-csv-header", [
-    `${f("bad-csv-header")}/subjekti.csv:1: OIB: expected one of the ten field names as a column (did you mean oib? rename the column)`,
-    `${f("bad-csv-header")}/subjekti.csv:1: odobreno: expected a column in the header row (the column is missing: add it)`,
-  ]],
-  ["a CSV row with too few cells", "bad-csv-cells", [
-    `${f("bad-csv-cells")}/subjekti.csv:4: expected 10 cells as in the header, got 3 (a missing or extra delimiter, or an unquoted cell holding one?)`,
-  ]],
-  ["a CSV quote never closed", "bad-csv-quote", [
-    `${f("bad-csv-quote")}/subjekti.csv:3: expected well-formed CSV (Quote Not Closed: the parsing is finished with an opening quote)`,
-  ]],
-  ["several problems in several files are all reported, in file and record order, warnings included", "bad-many", [
-    `${f("bad-many")}/a.json[0]: oib: expected 11 digits, got "123" (3 digits)`,
-    `${f("bad-many")}/a.json[1]: datum_postanka: expected a real date YYYY-MM-DD, got "2015-13-01" (there is no month 13)`,
-    `${f("bad-many")}/a.json[1]: status_subjekta: expected true or false, got "false" (a string: write false without quotes)`,
-    `${f("bad-many")}/b.csv:2: naziv_subjekta: expected a non-empty name, got ""`,
-    `${f("bad-many")}/b.csv:2: razina: expected a lowercase word, got "Nacionalna" (write it in lowercase: nacionalna)`,
-    `${f("bad-many")}/c.ndjson:1: warning: institucija_grad: expected a city, got "" (published empty)`,
-  ]],
+  [
+    "a duplicate id across files names both records",
+    "bad-duplicate-id",
+    [`${f("bad-duplicate-id")}/b.ndjson:1: id: expected a unique id, got 2 (also at ${f("bad-duplicate-id")}/a.json[1])`],
+  ],
+  [
+    "a JSON file that is not an array",
+    "bad-not-array",
+    [
+      `${f("bad-not-array")}/subjekti.json: expected a JSON array of subjects, got "{\\n \\"id\\": 1,\\n \\"jedinstvena_oznaka\\": \\"0001" (one object, not a list: put the subjects in [ ])`,
+    ],
+  ],
+  [
+    "a malformed JSON element is located by index and line",
+    "bad-json-syntax",
+    [
+      `${f("bad-json-syntax")}/subjekti.json[1]: expected a JSON object, got "{\\n  \\"id\\": 2,\\n  \\"jedinstvena_oznaka\\": \\"0002\\",\\n  \\"… (Expected double-quoted property name on line 18)`,
+    ],
+  ],
+  [
+    "a JSON file cut short",
+    "bad-json-cut-short",
+    [`${f("bad-json-cut-short")}/subjekti.json[2]: expected the array's closing ], got the end of the file (is the file cut short?)`],
+  ],
+  [
+    "a trailing comma in a JSON array",
+    "bad-json-trailing-comma",
+    [`${f("bad-json-trailing-comma")}/subjekti.json[2]: expected a value, got nothing (a trailing comma on line 4?)`],
+  ],
+  [
+    "a malformed NDJSON line after a blank one",
+    "bad-ndjson-line",
+    [
+      `${f("bad-ndjson-line")}/subjekti.ndjson:3: expected one JSON object on the line, got "{\\"id\\": 2, \\"jedinstvena_oznaka\\": \\"0002\\", \\"naziv_subj… (Unexpected token ',')`,
+    ],
+  ],
+  [
+    "an NDJSON line that is not an object",
+    "bad-not-object",
+    [`${f("bad-not-object")}/subjekti.ndjson:2: expected an object with the ten fields of a subject, got [1,2]`],
+  ],
+  [
+    "a CSV header with an unknown and a missing column",
+    "bad-csv-header",
+    [
+      `${f("bad-csv-header")}/subjekti.csv:1: OIB: expected one of the ten field names as a column (did you mean oib? rename the column)`,
+      `${f("bad-csv-header")}/subjekti.csv:1: odobreno: expected a column in the header row (the column is missing: add it)`,
+    ],
+  ],
+  [
+    "a CSV row with too few cells",
+    "bad-csv-cells",
+    [
+      `${f("bad-csv-cells")}/subjekti.csv:4: expected 10 cells as in the header, got 3 (a missing or extra delimiter, or an unquoted cell holding one?)`,
+    ],
+  ],
+  [
+    "a CSV quote never closed",
+    "bad-csv-quote",
+    [`${f("bad-csv-quote")}/subjekti.csv:3: expected well-formed CSV (Quote Not Closed: the parsing is finished with an opening quote)`],
+  ],
+  [
+    "several problems in several files are all reported, in file and record order, warnings included",
+    "bad-many",
+    [
+      `${f("bad-many")}/a.json[0]: oib: expected 11 digits, got "123" (3 digits)`,
+      `${f("bad-many")}/a.json[1]: datum_postanka: expected a real date YYYY-MM-DD, got "2015-13-01" (there is no month 13)`,
+      `${f("bad-many")}/a.json[1]: status_subjekta: expected true or false, got "false" (a string: write false without quotes)`,
+      `${f("bad-many")}/b.csv:2: naziv_subjekta: expected a non-empty name, got ""`,
+      `${f("bad-many")}/b.csv:2: razina: expected a lowercase word, got "Nacionalna" (write it in lowercase: nacionalna)`,
+      `${f("bad-many")}/c.ndjson:1: warning: institucija_grad: expected a city, got "" (published empty)`,
+    ],
+  ],
 ];
 
 /** A folder of valid data with one warning: a Croatian Excel CSV (BOM, `;`, CRLF, quoted multi-line cells before the record). */
@@ -203,7 +245,8 @@ const ERROR_ROWS = ROWS.filter((row) => row.errors !== undefined);
 const WARNING_ROWS = ROWS.filter((row) => row.warning !== undefined);
 
 /** Problem lines without the data directory, as the rows give them. */
-const relative = (dir: string, lines: readonly string[] | undefined): string[] | undefined => lines?.map((line) => line.replaceAll(`${dir}/`, ""));
+const relative = (dir: string, lines: readonly string[] | undefined): string[] | undefined =>
+  lines?.map((line) => line.replaceAll(`${dir}/`, ""));
 
 describe("each rule about a value reports the exact located line", () => {
   test("the base list is valid, without a warning, in every format", async () => {
@@ -221,15 +264,18 @@ describe("each rule about a value reports the exact located line", () => {
     await expectBuildLeavesSiteUnchanged(dir);
   });
 
-  test.each(WARNING_ROWS)("$name; --strict makes it an error that leaves the site unchanged", async ({ change, format = "json", warning }) => {
-    const dir = await writeSource(changed(change), format);
-    const loose = await readOrProblems(dir);
-    expect(loose.result?.subjects.map((s) => s.id)).toEqual([1, 2, 3]);
-    expect(relative(dir, loose.result?.warnings.map(formatProblem))).toEqual([warning]);
-    const strict = await readOrProblems(dir, true);
-    expect(relative(dir, strict.errorLines)).toEqual([warning?.replace(" warning:", "")]);
-    await expectBuildLeavesSiteUnchanged(dir, true);
-  });
+  test.each(WARNING_ROWS)(
+    "$name; --strict makes it an error that leaves the site unchanged",
+    async ({ change, format = "json", warning }) => {
+      const dir = await writeSource(changed(change), format);
+      const loose = await readOrProblems(dir);
+      expect(loose.result?.subjects.map((s) => s.id)).toEqual([1, 2, 3]);
+      expect(relative(dir, loose.result?.warnings.map(formatProblem))).toEqual([warning]);
+      const strict = await readOrProblems(dir, true);
+      expect(relative(dir, strict.errorLines)).toEqual([warning?.replace(" warning:", "")]);
+      await expectBuildLeavesSiteUnchanged(dir, true);
+    },
+  );
 });
 
 describe("each rule about a file's bytes or several files reports the exact located lines", () => {

@@ -16,11 +16,33 @@ const NUMBER = new Intl.NumberFormat("en-US");
 const n = (x: number): string => NUMBER.format(x);
 /** `1 subject`, `2 subjects`. */
 const count = (x: number, noun: string): string => `${x} ${noun}${x === 1 ? "" : "s"}`;
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"] as const;
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+] as const;
 const or = (words: readonly string[]): string => words.map((w) => JSON.stringify(w)).join(" or ");
 /** Why a place cannot be written, by its errno code. */
 const reason = (code: string): string =>
-  ({ EACCES: "permission denied", EPERM: "permission denied", EROFS: "the file system is read-only", ENOSPC: "no space left on the disk", EDQUOT: "the disk quota is used up", ENOTDIR: "a file where a directory belongs", EEXIST: "a file where a directory belongs", EISDIR: "a directory where a file belongs" })[code] ?? (code === "" ? "an error" : code);
+  ({
+    EACCES: "permission denied",
+    EPERM: "permission denied",
+    EROFS: "the file system is read-only",
+    ENOSPC: "no space left on the disk",
+    EDQUOT: "the disk quota is used up",
+    ENOTDIR: "a file where a directory belongs",
+    EEXIST: "a file where a directory belongs",
+    EISDIR: "a directory where a file belongs",
+  })[code] ?? (code === "" ? "an error" : code);
 /** Who holds an output's lock: a process (with its host when it is another machine's), or a lock that names none. */
 export interface LockWho {
   readonly shown: string;
@@ -40,7 +62,18 @@ export const en = {
   "line.says": (p: { where: string; warning: boolean; says: string }) => `${p.where}${p.warning ? ": warning:" : ""} ${p.says}`,
   "line.more": (p: { more: number; warning: boolean; field?: string; expected: string }) =>
     `… and ${n(p.more)} more like this:${p.warning ? " warning:" : ""}${p.field === undefined ? "" : ` ${p.field}:`} expected ${p.expected}`,
-  "line.form": (p: { where: string; warning: boolean; field?: string; count: number; form: string; expected: string; got?: string; hint?: string; also: readonly string[]; more: number }) =>
+  "line.form": (p: {
+    where: string;
+    warning: boolean;
+    field?: string;
+    count: number;
+    form: string;
+    expected: string;
+    got?: string;
+    hint?: string;
+    also: readonly string[];
+    more: number;
+  }) =>
     `${p.where}:${p.warning ? " warning:" : ""}${p.field === undefined ? "" : ` ${p.field}:`} ${n(p.count)} × ${p.form}: expected ${p.expected}${p.got === undefined ? "" : `, got ${p.got}`}${p.hint === undefined ? "" : ` (${p.hint})`}` +
     (p.also.length === 0 ? "" : `; also ${p.also.join(", ")}${p.more > 0 ? ` and ${n(p.more)} more` : ""}`),
   "line.known": (p: { count: number; path: string }) =>
@@ -87,7 +120,8 @@ export const en = {
   "expected.link-inside": () => "a link that stays inside --data",
   "expected.source-once": () => "each source reached once",
   "expected.only-sources": (p: { patterns: readonly string[] }) => `only ${p.patterns.join(", ")} files`,
-  "expected.source-directory": (p: { patterns: readonly string[] }) => `a directory of ${p.patterns.join(", ")} files (searched recursively)`,
+  "expected.source-directory": (p: { patterns: readonly string[] }) =>
+    `a directory of ${p.patterns.join(", ")} files (searched recursively)`,
   "expected.column-name": () => "one of the ten field names as a column",
   "expected.column-once": () => "each column once",
   "expected.column-present": () => "a column in the header row",
@@ -109,7 +143,8 @@ export const en = {
   "expected.code-text-cell": () => "at least 4 digits in a text cell",
   "expected.code-as-text": () => "at least 4 digits as text",
   "expected.descriptor": () => "a JSON object (a Data Package descriptor)",
-  "expected.meta-keys": () => "only title and path (sources); name, title and path (licenses); title, path, email and roles (contributors); title and description (hr)",
+  "expected.meta-keys": () =>
+    "only title and path (sources); name, title and path (licenses); title, path, email and roles (contributors); title and description (hr)",
   "expected.meta-title": () => "a non-empty title",
   "expected.meta-description": () => "a non-empty description",
   "expected.meta-source-title": () => "a non-empty source title",
@@ -150,7 +185,8 @@ export const en = {
   "value.link-to": (p: { target: string }) => `one to ${p.target}`,
   "value.link-read": (p: { target: string }) => `a link to ${p.target}, read already`,
   "value.second-path": (p: { first: string }) => `a second path to ${p.first}`,
-  "value.ignored": (p: { names: readonly string[]; more: number }) => `ignored: ${p.names.join(", ")}${p.more > 0 ? ` and ${p.more} more` : ""}`,
+  "value.ignored": (p: { names: readonly string[]; more: number }) =>
+    `ignored: ${p.names.join(", ")}${p.more > 0 ? ` and ${p.more} more` : ""}`,
 
   // Hints: what probably went wrong, or what to do; always a value the tool accepts.
   "hint.did-you-mean": (p: { name: string }) => `did you mean ${p.name}?`,
@@ -187,7 +223,8 @@ export const en = {
   "hint.also-at": (p: { where: string }) => `also at ${p.where}`,
   "hint.code-also": (p: { code: string; id: number; where: string }) => `${p.code} is also id ${p.id}'s, at ${p.where}`,
   "hint.just-before": (p: { previous: number; id: number; where: string }) => `id ${p.previous}, just before id ${p.id}, is at ${p.where}`,
-  "hint.windows-1250-csv": (p: { word: string }) => `the file looks like Windows-1250: ${p.word} — save it from Excel as "CSV UTF-8", or build with --encoding windows-1250`,
+  "hint.windows-1250-csv": (p: { word: string }) =>
+    `the file looks like Windows-1250: ${p.word} — save it from Excel as "CSV UTF-8", or build with --encoding windows-1250`,
   "hint.windows-1250": (p: { word: string }) => `the file looks like Windows-1250: ${p.word} — save it as UTF-8`,
   "hint.save-utf8": () => "save the file as UTF-8",
   "hint.first-located": () => "only the first are located",
@@ -224,13 +261,27 @@ export const en = {
   // Summaries.
   "summary.valid": (p: { subjects: number; files: number; warnings: number; known?: number }) =>
     `${count(p.subjects, "subject")} in ${count(p.files, "file")}: valid (${count(p.warnings, p.known === undefined ? "warning" : "new warning")}${p.known === undefined ? "" : `, ${p.known} known`})`,
-  "summary.accepted": (p: { count: number; path: string }) => `accepted ${count(p.count, "warning")} as known in ${p.path}: review it, and commit it with the data`,
+  "summary.accepted": (p: { count: number; path: string }) =>
+    `accepted ${count(p.count, "warning")} as known in ${p.path}: review it, and commit it with the data`,
   "summary.exported": (p: { count: number; out: string; format: string }) => `exported ${p.count} subjects to ${p.out} (${p.format})`,
-  "summary.built": (p: { count: number; reused: number; out: string; files: number; written: number; writtenBytes: string; unchanged: number; removed: number; removedBytes: string; seconds: number }) =>
+  "summary.built": (p: {
+    count: number;
+    reused: number;
+    out: string;
+    files: number;
+    written: number;
+    writtenBytes: string;
+    unchanged: number;
+    removed: number;
+    removedBytes: string;
+    seconds: number;
+  }) =>
     `built ${p.count} subjects${p.reused > 0 ? ` (${p.reused} unchanged, from the build cache)` : ""} into ${p.out}/: ${p.files} files, ` +
     `${p.written} written (${p.writtenBytes}), ${p.unchanged} unchanged, ${p.removed} removed (${p.removedBytes}) in ${p.seconds.toFixed(2)}s`,
-  "summary.feed-started": (p: { sequence: number }) => `change feed: a new feed starts at sequence ${p.sequence} (no previous state found: pass --previous <url> to continue the live site's)`,
-  "summary.feed-unchanged": (p: { sequence: number }) => `no subject changed since the last build (change feed: still sequence ${p.sequence})`,
+  "summary.feed-started": (p: { sequence: number }) =>
+    `change feed: a new feed starts at sequence ${p.sequence} (no previous state found: pass --previous <url> to continue the live site's)`,
+  "summary.feed-unchanged": (p: { sequence: number }) =>
+    `no subject changed since the last build (change feed: still sequence ${p.sequence})`,
   "summary.feed-changes": (p: { added: number; removed: number; changed: number; sequence: number; diff: string }) =>
     `subjects since the last build: ${p.added} added, ${p.removed} removed, ${p.changed} changed (change feed: sequence ${p.sequence - 1} -> ${p.sequence}, ${p.diff} diff)`,
   "summary.serving": (p: { url: string }) => `${p.url} (Ctrl-C stops)`,
@@ -244,7 +295,8 @@ export const en = {
     `+${p.added} −${p.removed} ~${p.changed} subjects, sequence ${p.from === null ? "none" : String(p.from)} → ${p.to}${p.snapshot === null ? "" : ` (snapshot: ${p.snapshot})`}`,
 
   // subjekti serve.
-  "serve.refused-host": (p: { host: string; allowed: readonly string[] }) => `refused Host ${p.host} with a 400: it is not in --allowed-hosts (${p.allowed.join(", ")}); add it there if it is yours`,
+  "serve.refused-host": (p: { host: string; allowed: readonly string[] }) =>
+    `refused Host ${p.host} with a 400: it is not in --allowed-hosts (${p.allowed.join(", ")}); add it there if it is yours`,
   "serve.any-host": (p: { collection: string }) => `${p.collection} for any Host (SIGTERM stops after the answers in flight)`,
   "serve.allowed-hosts": (p: { origin: string; allowed: readonly string[]; host: string; collection: string }) =>
     `${p.origin}/healthz answers any Host; the API answers Host ${p.allowed.join(", ")}: curl -H 'Host: ${p.host}' ${p.collection} (SIGTERM stops after the answers in flight)`,
@@ -255,7 +307,9 @@ export const en = {
     `no licence is declared: the published description (the landing page, datapackage.json, the DCAT catalogue) names none; add ${p.file} with "licenses" to the data directory (docs/open-data.md)`,
   "warning.cache-unwritable": (p: { where: string; code: string; full: boolean }) => {
     const where = p.where === "" ? "the build cache" : p.where;
-    const fix = p.full ? `free space on the disk that holds ${where}, or pass --cache-dir with a directory on another disk, or --no-cache` : "pass --cache-dir with a directory this user can write, or --no-cache";
+    const fix = p.full
+      ? `free space on the disk that holds ${where}, or pass --cache-dir with a directory on another disk, or --no-cache`
+      : "pass --cache-dir with a directory this user can write, or --no-cache";
     return `the build cache cannot be written at ${where} (${reason(p.code)}): the build goes on without it; ${fix}`;
   },
 
@@ -265,20 +319,27 @@ export const en = {
   "lock.waiting": (p: LockWho) => `${p.shown} is being written by ${holder(p)}: waiting for it to finish`,
 
   // Usage errors (exit 2).
-  "usage.links-files-limits": () => "error: --links files needs at least one of --limits: a plain static host has no router to derive pages",
-  "usage.export-extension": (p: { out: string }) => `error: --out ${p.out}: expected a name ending in .xlsx or .csv (the format is read from it)`,
+  "usage.links-files-limits": () =>
+    "error: --links files needs at least one of --limits: a plain static host has no router to derive pages",
+  "usage.export-extension": (p: { out: string }) =>
+    `error: --out ${p.out}: expected a name ending in .xlsx or .csv (the format is read from it)`,
   "usage.export-format": (p: { out: string; format: string; extension: string }) =>
     `error: --out ${p.out} does not end in .${p.format}, as --format ${p.format} writes: a build would read it as ${p.extension === "" ? "nothing" : p.extension}; name it .${p.format}`,
 
   // The machine's errors (exit 1): what failed, on which path, and what to do there (machine-error.ts).
-  "machine.permission": (p: { syscall: string; where: string }) => `cannot ${p.syscall} ${p.where}: permission denied; check its permissions or pick another directory`,
-  "machine.read-only": (p: { syscall: string; where: string }) => `cannot ${p.syscall} ${p.where}: the file system is read-only; pick a directory on a writable one`,
+  "machine.permission": (p: { syscall: string; where: string }) =>
+    `cannot ${p.syscall} ${p.where}: permission denied; check its permissions or pick another directory`,
+  "machine.read-only": (p: { syscall: string; where: string }) =>
+    `cannot ${p.syscall} ${p.where}: the file system is read-only; pick a directory on a writable one`,
   "machine.no-space": (p: { where: string; quota: boolean; dir: string; temporary: boolean }) =>
     `no space left on the disk that holds ${p.where === "" ? "the files being written" : p.where}${p.quota ? " (the disk quota is used up)" : ""}: free space on that disk (df ${p.dir}), or ${p.temporary ? "set TMPDIR to a directory on another disk" : "pick a directory on another disk"}`,
-  "machine.directory-for-file": (p: { where: string }) => `${p.where}: a directory where a file belongs; remove it or pick another directory`,
-  "machine.file-for-directory": (p: { where: string }) => `${p.where}: a file where a directory belongs; remove it or pick another directory`,
+  "machine.directory-for-file": (p: { where: string }) =>
+    `${p.where}: a directory where a file belongs; remove it or pick another directory`,
+  "machine.file-for-directory": (p: { where: string }) =>
+    `${p.where}: a file where a directory belongs; remove it or pick another directory`,
   "machine.open-files": () => "too many open files: raise the limit (ulimit -n) and try again",
-  "machine.io": (p: { syscall: string; where: string }) => `cannot ${p.syscall} ${p.where}: an input/output error (a failing disk, or a network file system gone): check the disk`,
+  "machine.io": (p: { syscall: string; where: string }) =>
+    `cannot ${p.syscall} ${p.where}: an input/output error (a failing disk, or a network file system gone): check the disk`,
 
   // The CLI's errors (exit 1): what failed, and what to do.
   "error.locked": (p: LockWho) => `${p.shown} is being written by ${holder(p)}: wait for it to finish, or pass --wait to wait for it`,
@@ -286,7 +347,8 @@ export const en = {
     `id ${p.id}: ${p.field} has ${p.count} characters, more than a workbook cell holds (${p.max}), which Excel cuts when it saves; export as CSV (--format csv), or shorten it in the source`,
   "error.export-not-same": (p: { out: string; why: Said }) =>
     `--out ${p.out}: the file written does not read back to the records exported (${p.why}), so it is not written; please report this with the data that causes it`,
-  "reason.read-back-problem": (p: { field?: string; line?: number; expected: Said }) => `${p.field ?? "a record"}${p.line === undefined ? "" : ` on line ${p.line}`}: expected ${p.expected}`,
+  "reason.read-back-problem": (p: { field?: string; line?: number; expected: Said }) =>
+    `${p.field ?? "a record"}${p.line === undefined ? "" : ` on line ${p.line}`}: expected ${p.expected}`,
   "reason.read-back-count": (p: { read: number; count: number }) => `${p.read} records read back of ${p.count}`,
   "reason.value-differs": () => "a value differs",
   "error.check-deadline": (p: { origin: string; deadline: number; checked: number; total: number; failed: number }) =>
@@ -294,47 +356,65 @@ export const en = {
   "error.invalid-data": (p: { count: number }) => `${count(p.count, "error")} in the data; nothing was written`,
   "error.known-problems-invalid": (p: { path: string }) =>
     `${p.path}: expected {"accepted": [{"field", "expected", "value"}, …]} as subjekti validate --accept writes it; write it again with subjekti validate --accept`,
-  "error.port-in-use": (p: { host: string; port: number }) => `port ${p.port} on ${p.host} is in use: pass another --port (or --port 0 for any free one)`,
-  "error.not-an-address": (p: { host: string; port: number }) => `cannot listen on ${p.host}: not an address of this machine; pass another --host`,
+  "error.port-in-use": (p: { host: string; port: number }) =>
+    `port ${p.port} on ${p.host} is in use: pass another --port (or --port 0 for any free one)`,
+  "error.not-an-address": (p: { host: string; port: number }) =>
+    `cannot listen on ${p.host}: not an address of this machine; pass another --host`,
   "error.base-url-path": (p: { base: string; origin: string }) =>
     `--base-url ${p.base}: a base URL is an origin only (such as ${p.origin}): the API answers at /api/subjekti/ on every host, so links under a path would answer 404; give the API a host name of its own (registry.example.hr), see docs/production.md`,
-  "error.data-is-file": (p: { data: string }) => `--data ${p.data} is a file: pass the directory that holds the *.json, *.ndjson, *.csv, *.xlsx and *.ods files`,
+  "error.data-is-file": (p: { data: string }) =>
+    `--data ${p.data} is a file: pass the directory that holds the *.json, *.ndjson, *.csv, *.xlsx and *.ods files`,
   "error.out-is-file": (p: { out?: string }) => `--out ${p.out ?? ""} is a file, not a directory: pass another --out, or move the file`,
-  "error.out-is-plain": (p: { out: string }) => `--out ${p.out} is a site of plain files (built with --links files): pass --links files to rebuild it, or another --out`,
+  "error.out-is-plain": (p: { out: string }) =>
+    `--out ${p.out} is a site of plain files (built with --links files): pass --links files to rebuild it, or another --out`,
   "error.out-not-plain": (p: { out: string; base: string }) =>
     `--out ${p.out} already holds something else: with --links files it becomes a link to the built tree (${p.base}.<hash>), switched by one rename; pass an --out that does not exist yet (or remove this one)`,
-  "error.export-no-dir": (p: { out: string; dir: string }) => `--out ${p.out}: the directory ${p.dir} does not exist: create it, or pass another --out`,
+  "error.export-no-dir": (p: { out: string; dir: string }) =>
+    `--out ${p.out}: the directory ${p.dir} does not exist: create it, or pass another --out`,
   "error.export-into-data": (p: { out: string; data: string; name: string }) =>
     `--out ${p.out} is inside --data ${p.data}: the next build would read it beside the sources it came from, every record twice; export elsewhere, then replace the sources with it (subjekti export --out ${p.name}, then move it into ${p.data} and remove the sources it replaces)`,
   "error.over-limits": (p: { detail: string }) => `${p.detail}; or pass --over-limits warn to build it anyway`,
-  "error.source-date-epoch": (p: { epoch: string }) => `SOURCE_DATE_EPOCH is "${p.epoch}": expected whole seconds since 1970 (such as 1700000000), or unset it`,
+  "error.source-date-epoch": (p: { epoch: string }) =>
+    `SOURCE_DATE_EPOCH is "${p.epoch}": expected whole seconds since 1970 (such as 1700000000), or unset it`,
   "error.feed-snapshot-missing": (p: { state: string; snapshot: string; detail: string; changes: string }) =>
     `${p.state} names the snapshot ${p.snapshot}, which cannot be read (${p.detail}): remove ${p.changes} to start a new change feed`,
   "error.feed-no-body": (p: { url: string }) => `${p.url}: the snapshot answered no body`,
-  "error.feed-unreachable": (p: { url: string; detail: string }) => `cannot read the previous change feed at ${p.url}: ${p.detail}; pass --previous with a reachable site or directory`,
-  "error.feed-status": (p: { url: string; status: number }) => `${p.url} answered ${p.status}: pass --previous with the live site's origin (such as https://registry.example.hr)`,
-  "error.feed-state": (p: { where: string; detail: string }) => `${p.where}: not a change feed state this version reads (${p.detail}): remove it to start a new change feed`,
+  "error.feed-unreachable": (p: { url: string; detail: string }) =>
+    `cannot read the previous change feed at ${p.url}: ${p.detail}; pass --previous with a reachable site or directory`,
+  "error.feed-status": (p: { url: string; status: number }) =>
+    `${p.url} answered ${p.status}: pass --previous with the live site's origin (such as https://registry.example.hr)`,
+  "error.feed-state": (p: { where: string; detail: string }) =>
+    `${p.where}: not a change feed state this version reads (${p.detail}): remove it to start a new change feed`,
   "error.feed-mismatch": (p: { where: string; version: string; snapshot: string; actual: string }) =>
     `${p.where} names version ${p.version}… but its snapshot ${p.snapshot} hashes to ${p.actual}…: the previous feed is damaged; restore it, or remove its changes/ directory to start a new feed`,
-  "error.sync-snapshot-status": (p: { url: string; status: number }) => `the snapshot ${p.url} answered ${p.status}: cannot sync; try again once the site is whole`,
+  "error.sync-snapshot-status": (p: { url: string; status: number }) =>
+    `the snapshot ${p.url} answered ${p.status}: cannot sync; try again once the site is whole`,
   "error.sync-mismatch": (p: { url: string; written: string; version: string }) =>
     `the snapshot ${p.url} hashes to ${p.written}…, not the state's version ${p.version}…: the site is inconsistent (mid-deploy?); the local copy is left as it was, try again later`,
   "error.sync-unreachable": (p: { url: string; detail: string }) => `cannot reach ${p.url}: ${p.detail}`,
-  "error.sync-no-feed": (p: { url: string; status: number }) => `${p.url} answered ${p.status}: is this the site's origin, and was it built with its change feed?`,
+  "error.sync-no-feed": (p: { url: string; status: number }) =>
+    `${p.url} answered ${p.status}: is this the site's origin, and was it built with its change feed?`,
   "error.sync-bad-state": (p: { url: string; detail: string }) => `${p.url}: not a change feed state this version reads (${p.detail})`,
-  "error.unusable-site": (p: { dir: string; problem: string; again: boolean }) => `${p.dir} has no usable site (${p.problem}): run \`npm run build\` ${p.again ? "again" : "first"}`,
-  "error.no-built-site": (p: { dir: string; detail: string }) => `${p.dir} holds no built site (${p.detail}): pass --dir <the built site>, or run \`npm run build\` first`,
+  "error.unusable-site": (p: { dir: string; problem: string; again: boolean }) =>
+    `${p.dir} has no usable site (${p.problem}): run \`npm run build\` ${p.again ? "again" : "first"}`,
+  "error.no-built-site": (p: { dir: string; detail: string }) =>
+    `${p.dir} holds no built site (${p.detail}): pass --dir <the built site>, or run \`npm run build\` first`,
   "error.env-port": (p: { text: string; detail: string }) => `PORT=${p.text} in the environment: ${p.detail}; unset it or pass --port`,
   "error.unreachable": (p: { where: string; detail: string; hint: string }) => `${p.where}: ${p.detail}: ${p.hint}`,
   "error.not-url": (p: { url: string }) => `"${p.url}" is not a URL: pass the deployment's address, such as https://example.org`,
   "error.not-http": (p: { url: string }) => `"${p.url}" is not an http or https URL`,
   "error.site-cannot-answer": (p: { target: string; detail: string }) => `the built site cannot answer ${p.target}: ${p.detail}`,
-  "error.ca-unreadable": (p: { ca: string; detail: string }) => `--ca ${p.ca}: cannot read it (${p.detail}): pass a PEM file of certificates`,
+  "error.ca-unreadable": (p: { ca: string; detail: string }) =>
+    `--ca ${p.ca}: cannot read it (${p.detail}): pass a PEM file of certificates`,
   "error.ca-not-pem": (p: { ca: string }) => `--ca ${p.ca}: no PEM certificate in it (expected -----BEGIN CERTIFICATE-----)`,
-  "error.check-failed": (p: { failed: number; total: number; origin: string; dir: string }) => `${p.failed} of ${p.total} requests to ${p.origin} differ from ${p.dir}`,
+  "error.check-failed": (p: { failed: number; total: number; origin: string; dir: string }) =>
+    `${p.failed} of ${p.total} requests to ${p.origin} differ from ${p.dir}`,
   "error.check-not-from-files": (p: { count: number; origin: string }) =>
     `${p.count} answers of ${p.origin} that nginx should send from files came from subjekti serve: regenerate the nginx configuration (subjekti nginx) and reload nginx`,
-  "error.nginx-root": (p: { dir: string }) => `--dir ${p.dir}: nginx's root cannot hold spaces, quotes, braces, ; $ or \\ here; move the site`,
-  "error.tls-needs-certificate": (p: { listen: string }) => `--listen '${p.listen}' needs --ssl-certificate <file> and --ssl-certificate-key <file>`,
-  "error.tls-needs-listen": (p: { listen: string }) => `--ssl-certificate and --ssl-certificate-key need a --listen with ssl (such as '443 ssl'), not '${p.listen}'`,
+  "error.nginx-root": (p: { dir: string }) =>
+    `--dir ${p.dir}: nginx's root cannot hold spaces, quotes, braces, ; $ or \\ here; move the site`,
+  "error.tls-needs-certificate": (p: { listen: string }) =>
+    `--listen '${p.listen}' needs --ssl-certificate <file> and --ssl-certificate-key <file>`,
+  "error.tls-needs-listen": (p: { listen: string }) =>
+    `--ssl-certificate and --ssl-certificate-key need a --listen with ssl (such as '443 ssl'), not '${p.listen}'`,
 };

@@ -18,12 +18,34 @@ const plural = (x: number, one: string, few: string, other: string): string => {
 };
 /** `x` and its word: `21 subjekt`, `3 subjekta`, `5.753 subjekata`. */
 const count = (x: number, one: string, few: string, other: string): string => `${n(x)} ${plural(x, one, few, other)}`;
-const MONTHS = ["siječanj", "veljača", "ožujak", "travanj", "svibanj", "lipanj", "srpanj", "kolovoz", "rujan", "listopad", "studeni", "prosinac"] as const;
+const MONTHS = [
+  "siječanj",
+  "veljača",
+  "ožujak",
+  "travanj",
+  "svibanj",
+  "lipanj",
+  "srpanj",
+  "kolovoz",
+  "rujan",
+  "listopad",
+  "studeni",
+  "prosinac",
+] as const;
 const or = (words: readonly string[]): string => words.map((w) => JSON.stringify(w)).join(" ili ");
 const list = (words: readonly string[]): string => words.join(", ");
 /** Zašto se na mjesto ne može pisati, po kodu greške. */
 const reason = (code: string): string =>
-  ({ EACCES: "pristup odbijen", EPERM: "pristup odbijen", EROFS: "datotečni sustav je samo za čitanje", ENOSPC: "na disku nema mjesta", EDQUOT: "kvota diska je potrošena", ENOTDIR: "datoteka na mjestu mape", EEXIST: "datoteka na mjestu mape", EISDIR: "mapa na mjestu datoteke" })[code] ?? (code === "" ? "greška" : code);
+  ({
+    EACCES: "pristup odbijen",
+    EPERM: "pristup odbijen",
+    EROFS: "datotečni sustav je samo za čitanje",
+    ENOSPC: "na disku nema mjesta",
+    EDQUOT: "kvota diska je potrošena",
+    ENOTDIR: "datoteka na mjestu mape",
+    EEXIST: "datoteka na mjestu mape",
+    EISDIR: "mapa na mjestu datoteke",
+  })[code] ?? (code === "" ? "greška" : code);
 const holder = (p: LockWho): string => {
   if (p.holder === undefined) return `zaključavanje koje ne navodi nijedan proces subjekti (${p.path})`;
   const who = `proces ${p.holder.pid} (subjekti ${p.holder.command} od ${p.holder.since})`;
@@ -39,7 +61,9 @@ export const hr: Catalogue = {
     `… i još ${n(p.more)} ${plural(p.more, "takav", "takva", "takvih")}:${p.warning ? " upozorenje:" : ""}${p.field === undefined ? "" : ` ${p.field}:`} očekuje se ${p.expected}`,
   "line.form": (p) =>
     `${p.where}:${p.warning ? " upozorenje:" : ""}${p.field === undefined ? "" : ` ${p.field}:`} ${n(p.count)} × ${p.form}: očekuje se ${p.expected}${p.got === undefined ? "" : `, a nađeno je ${p.got}`}${p.hint === undefined ? "" : ` (${p.hint})`}` +
-    (p.also.length === 0 ? "" : `; također ${p.also.join(", ")}${p.more > 0 ? ` i još ${n(p.more)} ${plural(p.more, "mjesto", "mjesta", "mjesta")}` : ""}`),
+    (p.also.length === 0
+      ? ""
+      : `; također ${p.also.join(", ")}${p.more > 0 ? ` i još ${n(p.more)} ${plural(p.more, "mjesto", "mjesta", "mjesta")}` : ""}`),
   "line.known": (p) =>
     `${count(p.count, "poznato upozorenje", "poznata upozorenja", "poznatih upozorenja")}, ${plural(p.count, "prihvaćeno", "prihvaćena", "prihvaćenih")} u ${p.path} (nisu ispisana; subjekti validate --accept bilježi trenutačna)`,
   "line.over-limits": (p) => `upozorenje: ${p.detail}`,
@@ -105,7 +129,8 @@ export const hr: Catalogue = {
   "expected.code-text-cell": () => "najmanje 4 znamenke u tekstnoj ćeliji",
   "expected.code-as-text": () => "najmanje 4 znamenke kao tekst",
   "expected.descriptor": () => "JSON objekt (opisnik Data Package)",
-  "expected.meta-keys": () => "samo title i path (izvori); name, title i path (licence); title, path, email i roles (suradnici); title i description (hr)",
+  "expected.meta-keys": () =>
+    "samo title i path (izvori); name, title i path (licence); title, path, email i roles (suradnici); title i description (hr)",
   "expected.meta-title": () => "naslov koji nije prazan",
   "expected.meta-description": () => "opis koji nije prazan",
   "expected.meta-source-title": () => "naslov izvora koji nije prazan",
@@ -175,11 +200,13 @@ export const hr: Catalogue = {
   "hint.check-digit": (p) => `posljednja znamenka trebala bi biti ${p.digit} — tipfeler?`,
   "hint.new-level": () => "nova razina? objavljuje se kako je napisana",
   "hint.published-empty": () => "objavljuje se prazno",
-  "hint.same-oib": (p) => `id ${p.id} (oznaka ${p.code}) i id ${p.otherId} (oznaka ${p.otherCode}, na ${p.where}) imaju isti OIB: ista ustanova dvaput?`,
+  "hint.same-oib": (p) =>
+    `id ${p.id} (oznaka ${p.code}) i id ${p.otherId} (oznaka ${p.otherCode}, na ${p.where}) imaju isti OIB: ista ustanova dvaput?`,
   "hint.also-at": (p) => `također na ${p.where}`,
   "hint.code-also": (p) => `${p.code} ima i id ${p.id}, na ${p.where}`,
   "hint.just-before": (p) => `id ${p.previous}, odmah prije id-a ${p.id}, nalazi se na ${p.where}`,
-  "hint.windows-1250-csv": (p) => `datoteka izgleda kao Windows-1250: ${p.word} — spremite je iz Excela kao „CSV UTF-8” ili pokrenite s --encoding windows-1250`,
+  "hint.windows-1250-csv": (p) =>
+    `datoteka izgleda kao Windows-1250: ${p.word} — spremite je iz Excela kao „CSV UTF-8” ili pokrenite s --encoding windows-1250`,
   "hint.windows-1250": (p) => `datoteka izgleda kao Windows-1250: ${p.word} — spremite je u UTF-8`,
   "hint.save-utf8": () => "spremite datoteku u UTF-8",
   "hint.first-located": () => "mjesto je navedeno samo za prve",
@@ -224,7 +251,8 @@ export const hr: Catalogue = {
   "summary.built": (p) =>
     `izgrađeno ${count(p.count, "subjekt", "subjekta", "subjekata")}${p.reused > 0 ? ` (${n(p.reused)} nepromijenjeno, iz međuspremnika izgradnje)` : ""} u ${p.out}/: ${count(p.files, "datoteka", "datoteke", "datoteka")}, ` +
     `${n(p.written)} zapisano (${p.writtenBytes}), ${n(p.unchanged)} nepromijenjeno, ${n(p.removed)} uklonjeno (${p.removedBytes}) za ${p.seconds.toFixed(2).replace(".", ",")} s`,
-  "summary.feed-started": (p) => `promjene: novi slijed promjena počinje brojem ${p.sequence} (prethodno stanje nije nađeno: --previous <url> nastavlja slijed objavljenog sjedišta)`,
+  "summary.feed-started": (p) =>
+    `promjene: novi slijed promjena počinje brojem ${p.sequence} (prethodno stanje nije nađeno: --previous <url> nastavlja slijed objavljenog sjedišta)`,
   "summary.feed-unchanged": (p) => `od prošle izgradnje nijedan se subjekt nije promijenio (slijed promjena: i dalje broj ${p.sequence})`,
   "summary.feed-changes": (p) =>
     `subjekti od prošle izgradnje: ${n(p.added)} ${plural(p.added, "dodan", "dodana", "dodanih")}, ${n(p.removed)} ${plural(p.removed, "uklonjen", "uklonjena", "uklonjenih")}, ${n(p.changed)} ${plural(p.changed, "promijenjen", "promijenjena", "promijenjenih")} (slijed promjena: broj ${p.sequence - 1} -> ${p.sequence}, razlika ${p.diff})`,
@@ -238,7 +266,8 @@ export const hr: Catalogue = {
   "summary.synced": (p) =>
     `+${n(p.added)} −${n(p.removed)} ~${n(p.changed)} ${plural(p.added + p.removed + p.changed, "subjekt", "subjekta", "subjekata")}, slijed ${p.from === null ? "nijedan" : String(p.from)} → ${p.to}${p.snapshot === null ? "" : ` (snimka: ${p.snapshot})`}`,
 
-  "serve.refused-host": (p) => `odbijen Host ${p.host} s 400: nije u --allowed-hosts (${p.allowed.join(", ")}); dodajte ga ondje ako je vaš`,
+  "serve.refused-host": (p) =>
+    `odbijen Host ${p.host} s 400: nije u --allowed-hosts (${p.allowed.join(", ")}); dodajte ga ondje ako je vaš`,
   "serve.any-host": (p) => `${p.collection} za bilo koji Host (SIGTERM zaustavlja nakon odgovora u tijeku)`,
   "serve.allowed-hosts": (p) =>
     `${p.origin}/healthz odgovara na bilo koji Host; API odgovara na Host ${p.allowed.join(", ")}: curl -H 'Host: ${p.host}' ${p.collection} (SIGTERM zaustavlja nakon odgovora u tijeku)`,
@@ -248,26 +277,31 @@ export const hr: Catalogue = {
     `licenca nije navedena: objavljeni opis (naslovna stranica, datapackage.json, DCAT katalog) ne navodi nijednu; dodajte ${p.file} s "licenses" u mapu podataka (docs/open-data.md)`,
   "warning.cache-unwritable": (p) => {
     const where = p.where === "" ? "međuspremnik izgradnje" : p.where;
-    const fix = p.full ? `oslobodite prostor na disku na kojem je ${where}, ili zadajte --cache-dir s mapom na drugom disku, ili --no-cache` : "zadajte --cache-dir s mapom u koju ovaj korisnik smije pisati, ili --no-cache";
+    const fix = p.full
+      ? `oslobodite prostor na disku na kojem je ${where}, ili zadajte --cache-dir s mapom na drugom disku, ili --no-cache`
+      : "zadajte --cache-dir s mapom u koju ovaj korisnik smije pisati, ili --no-cache";
     return `međuspremnik izgradnje ne može se zapisati u ${where} (${reason(p.code)}): izgradnja se nastavlja bez njega; ${fix}`;
   },
 
   "lock.took-over": (p) => `${p.shown}: preuzeto zaključavanje procesa ${p.pid} (subjekti ${p.command} od ${p.since}), koji više ne radi`,
   "lock.waiting": (p) => `${p.shown} upravo piše ${holder(p)}: čeka se da završi`,
 
-  "usage.links-files-limits": () => "greška: --links files traži barem jednu veličinu u --limits: običan statički poslužitelj nema usmjerivač koji bi izveo stranice",
+  "usage.links-files-limits": () =>
+    "greška: --links files traži barem jednu veličinu u --limits: običan statički poslužitelj nema usmjerivač koji bi izveo stranice",
   "usage.export-extension": (p) => `greška: --out ${p.out}: očekuje se naziv koji završava s .xlsx ili .csv (iz njega se čita oblik)`,
   "usage.export-format": (p) =>
     `greška: --out ${p.out} ne završava s .${p.format}, a --format ${p.format} piše taj oblik: izgradnja bi ga čitala kao ${p.extension === "" ? "ništa" : p.extension}; nazovite ga .${p.format}`,
 
   "machine.permission": (p) => `${p.where}: pristup odbijen (${p.syscall}); provjerite dozvole ili odaberite drugu mapu`,
-  "machine.read-only": (p) => `${p.where}: datotečni sustav je samo za čitanje (${p.syscall}); odaberite mapu na sustavu u koji se može pisati`,
+  "machine.read-only": (p) =>
+    `${p.where}: datotečni sustav je samo za čitanje (${p.syscall}); odaberite mapu na sustavu u koji se može pisati`,
   "machine.no-space": (p) =>
     `nema mjesta na disku na kojem je ${p.where === "" ? "ono što se zapisuje" : p.where}${p.quota ? " (kvota diska je potrošena)" : ""}: oslobodite prostor na tom disku (df ${p.dir}) ili ${p.temporary ? "postavite TMPDIR na mapu na drugom disku" : "odaberite mapu na drugom disku"}`,
   "machine.directory-for-file": (p) => `${p.where}: mapa na mjestu gdje treba biti datoteka; uklonite je ili odaberite drugu mapu`,
   "machine.file-for-directory": (p) => `${p.where}: datoteka na mjestu gdje treba biti mapa; uklonite je ili odaberite drugu mapu`,
   "machine.open-files": () => "previše otvorenih datoteka: podignite ograničenje (ulimit -n) i pokušajte ponovno",
-  "machine.io": (p) => `${p.where}: ulazno-izlazna greška (${p.syscall}; disk koji otkazuje ili nestali mrežni datotečni sustav): provjerite disk`,
+  "machine.io": (p) =>
+    `${p.where}: ulazno-izlazna greška (${p.syscall}; disk koji otkazuje ili nestali mrežni datotečni sustav): provjerite disk`,
 
   "error.locked": (p) => `${p.shown} upravo piše ${holder(p)}: pričekajte da završi ili zadajte --wait da se pričeka`,
   "error.export-cell-too-long": (p) =>
@@ -288,29 +322,38 @@ export const hr: Catalogue = {
     `--base-url ${p.base}: osnovni URL smije biti samo ishodište (npr. ${p.origin}): API odgovara na /api/subjekti/ na svakom poslužitelju, pa bi poveznice pod putanjom vraćale 404; dajte API-ju vlastito ime poslužitelja (registry.example.hr), vidi docs/production.md`,
   "error.data-is-file": (p) => `--data ${p.data} je datoteka: zadajte mapu s datotekama *.json, *.ndjson, *.csv, *.xlsx i *.ods`,
   "error.out-is-file": (p) => `--out ${p.out ?? ""} je datoteka, a ne mapa: zadajte drugi --out ili premjestite datoteku`,
-  "error.out-is-plain": (p) => `--out ${p.out} je sjedište od običnih datoteka (izgrađeno s --links files): za ponovnu izgradnju zadajte --links files ili drugi --out`,
+  "error.out-is-plain": (p) =>
+    `--out ${p.out} je sjedište od običnih datoteka (izgrađeno s --links files): za ponovnu izgradnju zadajte --links files ili drugi --out`,
   "error.out-not-plain": (p) =>
     `--out ${p.out} već sadrži nešto drugo: s --links files postaje poveznica na izgrađeno stablo (${p.base}.<hash>) koja se mijenja jednim preimenovanjem; zadajte --out koji još ne postoji (ili uklonite ovaj)`,
   "error.export-no-dir": (p) => `--out ${p.out}: mapa ${p.dir} ne postoji: napravite je ili zadajte drugi --out`,
   "error.export-into-data": (p) =>
     `--out ${p.out} je unutar --data ${p.data}: sljedeća bi ga izgradnja čitala uz izvore iz kojih je nastao, svaki zapis dvaput; izvezite ga drugdje pa njime zamijenite izvore (subjekti export --out ${p.name}, zatim ga premjestite u ${p.data} i uklonite izvore koje zamjenjuje)`,
   "error.over-limits": (p) => `${p.detail}; ili zadajte --over-limits warn da se ipak izgradi`,
-  "error.source-date-epoch": (p) => `SOURCE_DATE_EPOCH je "${p.epoch}": očekuju se cijele sekunde od 1970. (npr. 1700000000) ili ga uklonite`,
-  "error.feed-snapshot-missing": (p) => `${p.state} navodi snimku ${p.snapshot}, koja se ne može pročitati (${p.detail}): uklonite ${p.changes} da započne novi slijed promjena`,
+  "error.source-date-epoch": (p) =>
+    `SOURCE_DATE_EPOCH je "${p.epoch}": očekuju se cijele sekunde od 1970. (npr. 1700000000) ili ga uklonite`,
+  "error.feed-snapshot-missing": (p) =>
+    `${p.state} navodi snimku ${p.snapshot}, koja se ne može pročitati (${p.detail}): uklonite ${p.changes} da započne novi slijed promjena`,
   "error.feed-no-body": (p) => `${p.url}: snimka je odgovorila bez sadržaja`,
-  "error.feed-unreachable": (p) => `prethodni slijed promjena na ${p.url} ne može se pročitati: ${p.detail}; zadajte --previous s dostupnim sjedištem ili mapom`,
-  "error.feed-status": (p) => `${p.url} je odgovorio sa ${p.status}: zadajte --previous s ishodištem objavljenog sjedišta (npr. https://registry.example.hr)`,
-  "error.feed-state": (p) => `${p.where}: to nije stanje slijeda promjena koje ova inačica čita (${p.detail}): uklonite ga da započne novi slijed promjena`,
+  "error.feed-unreachable": (p) =>
+    `prethodni slijed promjena na ${p.url} ne može se pročitati: ${p.detail}; zadajte --previous s dostupnim sjedištem ili mapom`,
+  "error.feed-status": (p) =>
+    `${p.url} je odgovorio sa ${p.status}: zadajte --previous s ishodištem objavljenog sjedišta (npr. https://registry.example.hr)`,
+  "error.feed-state": (p) =>
+    `${p.where}: to nije stanje slijeda promjena koje ova inačica čita (${p.detail}): uklonite ga da započne novi slijed promjena`,
   "error.feed-mismatch": (p) =>
     `${p.where} navodi inačicu ${p.version}…, ali snimka ${p.snapshot} ima sažetak ${p.actual}…: prethodni slijed promjena je oštećen; vratite ga ili uklonite njegovu mapu changes/ da započne novi`,
-  "error.sync-snapshot-status": (p) => `snimka ${p.url} odgovorila je sa ${p.status}: usklađivanje nije moguće; pokušajte ponovno kad sjedište bude cjelovito`,
+  "error.sync-snapshot-status": (p) =>
+    `snimka ${p.url} odgovorila je sa ${p.status}: usklađivanje nije moguće; pokušajte ponovno kad sjedište bude cjelovito`,
   "error.sync-mismatch": (p) =>
     `snimka ${p.url} ima sažetak ${p.written}…, a ne inačicu stanja ${p.version}…: sjedište nije dosljedno (objava u tijeku?); lokalna kopija ostaje kakva je bila, pokušajte ponovno kasnije`,
   "error.sync-unreachable": (p) => `${p.url} nije dostupan: ${p.detail}`,
   "error.sync-no-feed": (p) => `${p.url} je odgovorio sa ${p.status}: je li to ishodište sjedišta i je li izgrađeno sa slijedom promjena?`,
   "error.sync-bad-state": (p) => `${p.url}: to nije stanje slijeda promjena koje ova inačica čita (${p.detail})`,
-  "error.unusable-site": (p) => `${p.dir} nema upotrebljivo sjedište (${p.problem}): ${p.again ? "ponovno" : "najprije"} pokrenite \`npm run build\``,
-  "error.no-built-site": (p) => `${p.dir} ne sadrži izgrađeno sjedište (${p.detail}): zadajte --dir <izgrađeno sjedište> ili najprije pokrenite \`npm run build\``,
+  "error.unusable-site": (p) =>
+    `${p.dir} nema upotrebljivo sjedište (${p.problem}): ${p.again ? "ponovno" : "najprije"} pokrenite \`npm run build\``,
+  "error.no-built-site": (p) =>
+    `${p.dir} ne sadrži izgrađeno sjedište (${p.detail}): zadajte --dir <izgrađeno sjedište> ili najprije pokrenite \`npm run build\``,
   "error.env-port": (p) => `PORT=${p.text} u okruženju: ${p.detail}; uklonite ga ili zadajte --port`,
   "error.unreachable": (p) => `${p.where}: ${p.detail}: ${p.hint}`,
   "error.not-url": (p) => `"${p.url}" nije URL: zadajte adresu objave, npr. https://example.org`,
@@ -321,7 +364,8 @@ export const hr: Catalogue = {
   "error.check-failed": (p) => `${n(p.failed)} od ${n(p.total)} zahtjeva prema ${p.origin} razlikuje se od ${p.dir}`,
   "error.check-not-from-files": (p) =>
     `${count(p.count, "odgovor", "odgovora", "odgovora")} sa ${p.origin} koje bi nginx trebao slati iz datoteka stiglo je od subjekti serve: ponovno napravite konfiguraciju nginxa (subjekti nginx) i ponovno ga učitajte`,
-  "error.nginx-root": (p) => `--dir ${p.dir}: korijen za nginx ovdje ne smije sadržavati razmake, navodnike, vitičaste zagrade, ; $ ni \\; premjestite sjedište`,
+  "error.nginx-root": (p) =>
+    `--dir ${p.dir}: korijen za nginx ovdje ne smije sadržavati razmake, navodnike, vitičaste zagrade, ; $ ni \\; premjestite sjedište`,
   "error.tls-needs-certificate": (p) => `--listen '${p.listen}' traži --ssl-certificate <datoteka> i --ssl-certificate-key <datoteka>`,
   "error.tls-needs-listen": (p) => `--ssl-certificate i --ssl-certificate-key traže --listen sa ssl (npr. '443 ssl'), a ne '${p.listen}'`,
 };

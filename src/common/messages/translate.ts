@@ -18,7 +18,12 @@ export function isMessageKey(key: string): key is MessageKey {
 
 /** Whether `value` is a Message (a problem's value may be one, or a value as written). */
 export function isMessage(value: unknown): value is Message {
-  return typeof value === "object" && value !== null && typeof (value as { key?: unknown }).key === "string" && Object.hasOwn(en, (value as { key: string }).key);
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { key?: unknown }).key === "string" &&
+    Object.hasOwn(en, (value as { key: string }).key)
+  );
 }
 
 const CATALOGUES: Readonly<Record<Language, Catalogue>> = { en, hr };
@@ -29,7 +34,9 @@ export function translator(language: Language): Translator {
   const text = (key: MessageKey, params?: unknown): string => (catalogue[key] as (p?: unknown) => string)(saidWithin(params));
   // A parameter that is a message is said first, in the same language.
   const saidWithin = (params: unknown): unknown =>
-    typeof params !== "object" || params === null || Array.isArray(params) ? params : Object.fromEntries(Object.entries(params).map(([name, value]) => [name, isMessage(value) ? say(value) : value]));
+    typeof params !== "object" || params === null || Array.isArray(params)
+      ? params
+      : Object.fromEntries(Object.entries(params).map(([name, value]) => [name, isMessage(value) ? say(value) : value]));
   const say = (message: Message): string => text(message.key, "params" in message ? message.params : undefined);
   return {
     language,

@@ -16,7 +16,6 @@ import { KNOWN_PROBLEMS_FILE } from "./known-problems-file.ts";
 
 export { KNOWN_PROBLEMS_FILE } from "./known-problems-file.ts";
 
-
 /** An accepted warning as the baseline keeps it: language-neutral, its rule by the message key (`expected.check-digit`). */
 interface Accepted {
   readonly field?: string;
@@ -53,7 +52,10 @@ export async function readKnownProblems(dataDir: string): Promise<KnownProblems 
   } catch {
     accepted = undefined;
   }
-  if (!Array.isArray(accepted) || !accepted.every((a) => typeof a === "object" && a !== null && typeof (a as Accepted).expected === "string")) {
+  if (
+    !Array.isArray(accepted) ||
+    !accepted.every((a) => typeof a === "object" && a !== null && typeof (a as Accepted).expected === "string")
+  ) {
     throw failure("KNOWN_PROBLEMS_INVALID", msg("error.known-problems-invalid", { path }));
   }
   const keys = new Set((accepted as Accepted[]).map(keyOf));
@@ -79,7 +81,10 @@ export async function writeKnownProblems(dataDir: string, warnings: readonly Pro
 }
 
 /** How a read is done under a baseline: every warning kept, so each can be judged; --strict judged after the read. */
-export function readUnder<T extends { readonly strict: boolean; readonly allProblems?: boolean }>(known: KnownProblems | null, options: T): T {
+export function readUnder<T extends { readonly strict: boolean; readonly allProblems?: boolean }>(
+  known: KnownProblems | null,
+  options: T,
+): T {
   return known === null ? options : { ...options, strict: false, allProblems: true };
 }
 
@@ -94,7 +99,11 @@ export interface JudgedWarnings {
  * The new warnings apart from the known; with `strict`, new warnings are errors (a DataError, so
  * nothing is written). Without a baseline, the read's own warnings as they were.
  */
-export function judgeWarnings(known: KnownProblems | null, strict: boolean, read: { readonly warnings: readonly Problem[]; readonly kinds: readonly ProblemKind[] }): JudgedWarnings {
+export function judgeWarnings(
+  known: KnownProblems | null,
+  strict: boolean,
+  read: { readonly warnings: readonly Problem[]; readonly kinds: readonly ProblemKind[] },
+): JudgedWarnings {
   if (known === null) return read;
   const fresh = read.warnings.filter((p) => !known.has(p));
   const count = read.warnings.length - fresh.length;

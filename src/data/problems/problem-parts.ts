@@ -42,10 +42,19 @@ export function showValue(value: unknown): string {
     // A number too large for a double is Infinity here; it is shown as written where the text is known (showNumberText).
     else if (typeof v === "number") text += String(v);
     // A date cell is a day (1999-12-31), or a day and a time when it holds one; never the Date's JSON.
-    else if (v instanceof Date) text += Number.isNaN(v.getTime()) ? "null" : v.toISOString().replace(/T00:00:00\.000Z$/, "").replace(/\.000Z$/, "").replace("T", " ");
+    else if (v instanceof Date)
+      text += Number.isNaN(v.getTime())
+        ? "null"
+        : v
+            .toISOString()
+            .replace(/T00:00:00\.000Z$/, "")
+            .replace(/\.000Z$/, "")
+            .replace("T", " ");
     else if (typeof v !== "object" || v === null) text += v === null ? "null" : String(v);
     else {
-      const entries: [string | undefined, unknown][] = Array.isArray(v) ? v.slice(0, MAX_VALUE_LENGTH).map((x) => [undefined, x]) : Object.entries(v).slice(0, MAX_VALUE_LENGTH);
+      const entries: [string | undefined, unknown][] = Array.isArray(v)
+        ? v.slice(0, MAX_VALUE_LENGTH).map((x) => [undefined, x])
+        : Object.entries(v).slice(0, MAX_VALUE_LENGTH);
       const close = Array.isArray(v) ? "]" : "}";
       text += Array.isArray(v) ? "[" : "{";
       stack.push({ text: close });
@@ -72,8 +81,11 @@ export function showNumberText(raw: string): string | Message {
 
 /** Where a problem is: `data/x.json[12]`, `data/x.csv:118`, `data/x.csv:3:17`, `data/x.xlsx!subjekti!F118`, or the file alone. */
 export function formatLocation(place: ProblemPlace): string {
-  return place.cell !== undefined ? `${place.file}!${place.cell}`
-    : place.index !== undefined ? `${place.file}[${place.index}]`
-    : place.line !== undefined ? `${place.file}:${place.line}${place.column === undefined ? "" : `:${place.column}`}`
-    : place.file;
+  return place.cell !== undefined
+    ? `${place.file}!${place.cell}`
+    : place.index !== undefined
+      ? `${place.file}[${place.index}]`
+      : place.line !== undefined
+        ? `${place.file}:${place.line}${place.column === undefined ? "" : `:${place.column}`}`
+        : place.file;
 }

@@ -102,7 +102,14 @@ export class ProblemCollector implements ProblemSink {
     const key = kindKey(problem);
     let kind = this.#kinds.get(key);
     if (kind === undefined) {
-      kind = { key, severity: problem.severity, ...(problem.field === undefined ? {} : { field: KNOWN_FIELDS.has(problem.field) ? problem.field : UNKNOWN_FIELD }), expected: problem.expected, count: 0, kept: 0 };
+      kind = {
+        key,
+        severity: problem.severity,
+        ...(problem.field === undefined ? {} : { field: KNOWN_FIELDS.has(problem.field) ? problem.field : UNKNOWN_FIELD }),
+        expected: problem.expected,
+        count: 0,
+        kept: 0,
+      };
       this.#kinds.set(key, kind);
     }
     kind.count++;
@@ -171,7 +178,12 @@ export function formatMore(kind: ProblemKind, tr: Translator = ENGLISH): string 
   const more = kind.count - kind.kept;
   if (more <= 0) return undefined;
   const field = kind.field === undefined ? undefined : kind.field === UNKNOWN_FIELD ? tr.text("field.unknown") : kind.field;
-  return tr.text("line.more", { more, warning: kind.severity === "warning", ...(field === undefined ? {} : { field }), expected: tr.say(kind.expected) });
+  return tr.text("line.more", {
+    more,
+    warning: kind.severity === "warning",
+    ...(field === undefined ? {} : { field }),
+    expected: tr.say(kind.expected),
+  });
 }
 
 /** A value as a problem line shows it: as written, or described in the line's language. */

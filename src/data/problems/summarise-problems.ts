@@ -83,7 +83,9 @@ export function summariseProblems(problems: readonly Problem[], options: Summary
       // The collector's own line for the rest: `… and 5,753 more like this: oib: expected 11 digits`.
       const { severity, field, expected } = kind.first;
       const shownField = field === undefined ? {} : { field: (FIELD_NAMES as readonly string[]).includes(field) ? field : UNKNOWN_FIELD };
-      lines.push(formatMore({ key: kindKey(kind.first), severity, ...shownField, expected, count: kind.count, kept: kind.shown.length }, tr) ?? "");
+      lines.push(
+        formatMore({ key: kindKey(kind.first), severity, ...shownField, expected, count: kind.count, kept: kind.shown.length }, tr) ?? "",
+      );
       summarised = true;
     }
   }
@@ -93,15 +95,22 @@ export function summariseProblems(problems: readonly Problem[], options: Summary
 
 /** The closing table: each kind's count, severity, field and rule, most frequent first. */
 function kindTable(kinds: readonly Kind[], tr: Translator): string[] {
-  const rows = [...kinds].sort((a, b) => b.count - a.count).map((k) => [
-    tr.text("table.count", { count: k.count }),
-    tr.text(k.first.severity === "warning" ? "table.warning" : "table.error"),
-    k.first.field ?? tr.text("table.file"),
-    k.first.form === undefined ? tr.text("table.rule", { expected: tr.say(k.first.expected) }) : tr.text("table.form-rule", { form: tr.say(k.first.form), expected: tr.say(k.first.expected) }),
-  ]);
+  const rows = [...kinds]
+    .sort((a, b) => b.count - a.count)
+    .map((k) => [
+      tr.text("table.count", { count: k.count }),
+      tr.text(k.first.severity === "warning" ? "table.warning" : "table.error"),
+      k.first.field ?? tr.text("table.file"),
+      k.first.form === undefined
+        ? tr.text("table.rule", { expected: tr.say(k.first.expected) })
+        : tr.text("table.form-rule", { form: tr.say(k.first.form), expected: tr.say(k.first.expected) }),
+    ]);
   const width = (c: number): number => Math.max(...rows.map((r) => (r[c] ?? "").length));
   const [w0, w1, w2] = [width(0), width(1), width(2)];
-  return [tr.text("table.title"), ...rows.map(([n, s, f, e]) => `  ${(n ?? "").padStart(w0)}  ${(s ?? "").padEnd(w1)}  ${(f ?? "").padEnd(w2)}  ${e}`)];
+  return [
+    tr.text("table.title"),
+    ...rows.map(([n, s, f, e]) => `  ${(n ?? "").padStart(w0)}  ${(s ?? "").padEnd(w1)}  ${(f ?? "").padEnd(w2)}  ${e}`),
+  ];
 }
 
 /** Every problem as one JSON line (its parts, and `where` as a problem line shows it), for tools. */

@@ -108,12 +108,14 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
       const keep = new Set(Array.from(keys, (key) => `${key}${SUFFIX}`));
       const names = await readdir(dir).catch(() => [] as string[]);
       await Promise.all(
-        names.filter((name) => !keep.has(name)).map((name) =>
-          rm(join(dir, name), { force: true }).catch((error: unknown) => {
-            if (!isErrno(error) || !CANNOT_WRITE.has(error.code ?? "")) throw error;
-            fail(cacheLine(error));
-          }),
-        ),
+        names
+          .filter((name) => !keep.has(name))
+          .map((name) =>
+            rm(join(dir, name), { force: true }).catch((error: unknown) => {
+              if (!isErrno(error) || !CANNOT_WRITE.has(error.code ?? "")) throw error;
+              fail(cacheLine(error));
+            }),
+          ),
       );
     },
   };
@@ -141,12 +143,29 @@ export function storeBlock(file: string, block: RenderedBlock): Message | undefi
 }
 
 function writeBlock(file: string, block: RenderedBlock): void {
-  const header: Header = { format: FORMAT, count: block.ends.length, length: block.bytes.length, hash: block.hash, codes: block.codes, oibs: block.oibs, problems: block.problems, dropped: block.dropped };
+  const header: Header = {
+    format: FORMAT,
+    count: block.ends.length,
+    length: block.bytes.length,
+    hash: block.hash,
+    codes: block.codes,
+    oibs: block.oibs,
+    problems: block.problems,
+    dropped: block.dropped,
+  };
   const json = Buffer.from(JSON.stringify(header));
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.length);
   const view = (array: ArrayBufferView): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-  const parts = [length, json, Buffer.alloc(align8(4 + json.length) - 4 - json.length), view(block.ids), view(block.positions), view(block.ends), block.bytes];
+  const parts = [
+    length,
+    json,
+    Buffer.alloc(align8(4 + json.length) - 4 - json.length),
+    view(block.ids),
+    view(block.positions),
+    view(block.ends),
+    block.bytes,
+  ];
   // `.tmp-<pid>.<part>`: a name remove-leftovers.ts knows, so a killed build's temporaries are found.
   const tmp = `${file}.tmp-${process.pid}.${Math.random().toString(36).slice(2)}`;
   const fd = openSync(tmp, "w");
@@ -154,7 +173,8 @@ function writeBlock(file: string, block: RenderedBlock): void {
     try {
       const size = parts.reduce((sum, part) => sum + part.byteLength, 0);
       // A short write is a full disk that did not say so.
-      if (writevSync(fd, parts) !== size) throw Object.assign(new Error(`${tmp}: written short`), { code: "ENOSPC", syscall: "write", path: tmp });
+      if (writevSync(fd, parts) !== size)
+        throw Object.assign(new Error(`${tmp}: written short`), { code: "ENOSPC", syscall: "write", path: tmp });
     } finally {
       closeSync(fd);
     }

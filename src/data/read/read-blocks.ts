@@ -48,15 +48,32 @@ function ignoredFiles(ignored: readonly string[], options: ReadOptions): Problem
   if (ignored.length === 0) return [];
   const value = msg("value.ignored", { names: ignored.slice(0, 20), more: Math.max(ignored.length - 20, 0) });
   const expected = msg("expected.only-sources", { patterns: SOURCE_PATTERNS.map((p) => p.slice(3)) });
-  return [{ severity: options.strict ? "error" : "warning", file: displayPath(options.dataDir), expected, value, hint: msg("hint.save-spreadsheets") }];
+  return [
+    {
+      severity: options.strict ? "error" : "warning",
+      file: displayPath(options.dataDir),
+      expected,
+      value,
+      hint: msg("hint.save-spreadsheets"),
+    },
+  ];
 }
 
 /** Why there is nothing to read: the directory is missing, or holds no source file. */
 async function noSources(dataDir: string): Promise<Problem> {
   const where = displayPath(dataDir);
-  const isDirectory = await stat(dataDir).then((s) => s.isDirectory(), () => false);
+  const isDirectory = await stat(dataDir).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   const expected = msg("expected.source-directory", { patterns: SOURCE_PATTERNS.map((p) => p.slice(3)) });
-  return { severity: "error", file: where, expected, value: msg(isDirectory ? "value.none" : "value.no-directory"), hint: msg("hint.data-dir") };
+  return {
+    severity: "error",
+    file: where,
+    expected,
+    value: msg(isDirectory ? "value.none" : "value.no-directory"),
+    hint: msg("hint.data-dir"),
+  };
 }
 
 /** File order, then position in the file (a problem of the whole file first), then as found. */
@@ -95,10 +112,18 @@ export function readBlocks(options: ReadOptions, cache?: BuildCache): AsyncGener
 }
 
 /** The read, pushing each item into `put` and waiting for it; stops (StopReading) when `put` says the taker left. */
-async function readInto(options: ReadOptions, put: (item: ReadItem) => Promise<boolean>, cache: BuildCache | undefined): Promise<ReadSummary> {
+async function readInto(
+  options: ReadOptions,
+  put: (item: ReadItem) => Promise<boolean>,
+  cache: BuildCache | undefined,
+): Promise<ReadSummary> {
   // Bounded: past the first few of a kind, problems are counted, not kept.
   const problems = new ProblemCollector(options.allProblems === true ? Number.POSITIVE_INFINITY : undefined);
-  const { files: found, ignored } = await findSources(options.dataDir, { followOutside: options.followOutside ?? false, problems, strict: options.strict });
+  const { files: found, ignored } = await findSources(options.dataDir, {
+    followOutside: options.followOutside ?? false,
+    problems,
+    strict: options.strict,
+  });
   const encoding = options.encoding;
   const files = encoding === undefined ? found : found.map((f) => (f.kind === "csv" ? { ...f, encoding } : f));
   if (files.length === 0) throw new DataError([await noSources(options.dataDir), ...ignoredFiles(ignored, options)]);
@@ -139,7 +164,12 @@ async function readInto(options: ReadOptions, put: (item: ReadItem) => Promise<b
       const lines = new BlockRenderer(file, options.strict, options.maxFieldLength);
       const sink: RecordSink = {
         block(block, text) {
-          const task = { file, strict: options.strict, ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }), text };
+          const task = {
+            file,
+            strict: options.strict,
+            ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }),
+            text,
+          };
           if (cache === undefined) {
             waiting.push({ file, rendered: render(task) });
             return;

@@ -57,7 +57,16 @@ export class BlockRenderer {
     if (notes !== undefined && notes.length > 0) {
       const where = locate(this.#file, position);
       const severity = this.#strict ? "error" : "warning";
-      for (const n of notes) sink.push({ severity, ...where, form: n.form, field: n.field, value: showValue(n.value), expected: n.expected, ...(n.hint === undefined ? {} : { hint: n.hint }) });
+      for (const n of notes)
+        sink.push({
+          severity,
+          ...where,
+          form: n.form,
+          field: n.field,
+          value: showValue(n.value),
+          expected: n.expected,
+          ...(n.hint === undefined ? {} : { hint: n.hint }),
+        });
     }
     const subject = validateSubject(value, this.#file, position, this.#strict, sink, this.#maxFieldLength, source);
     if (local !== undefined) {

@@ -58,7 +58,14 @@ export class OibCheck {
       if (first < 0 || this.#ids[first] === id) continue;
       const where = formatLocation(placed(this.#fileList[this.#files[first] ?? 0] as SourceFile, this.#positions[first] ?? 0));
       const hint = msg("hint.same-oib", { id, code, otherId: this.#ids[first] ?? 0, otherCode: this.#codeOf(first), where });
-      problems.push({ severity: strict ? "error" : "warning", ...placed(file, position, "oib"), field: "oib", value: showValue(oib), expected: msg("expected.one-subject-oib"), hint });
+      problems.push({
+        severity: strict ? "error" : "warning",
+        ...placed(file, position, "oib"),
+        field: "oib",
+        value: showValue(oib),
+        expected: msg("expected.one-subject-oib"),
+        hint,
+      });
     }
   }
 
@@ -130,8 +137,20 @@ function hash(oib: number): number {
 
 /** Where a record (or one of its fields) is: its cell when the file is a spreadsheet. */
 function placed(file: SourceFile, position: number, field?: string): Pick<Problem, "file" | "index" | "line" | "cell"> {
-  const where: Problem[] = [{ severity: "warning", ...locate(file, position), ...(field === undefined ? {} : { field }), expected: msg("expected.one-subject-oib") }];
+  const where: Problem[] = [
+    {
+      severity: "warning",
+      ...locate(file, position),
+      ...(field === undefined ? {} : { field }),
+      expected: msg("expected.one-subject-oib"),
+    },
+  ];
   if (file.sheet !== undefined) placeInCells(where, 0, file.sheet, position);
   const { file: name, index, line, cell } = where[0] as Problem;
-  return { file: name, ...(index === undefined ? {} : { index }), ...(line === undefined ? {} : { line }), ...(cell === undefined ? {} : { cell }) };
+  return {
+    file: name,
+    ...(index === undefined ? {} : { index }),
+    ...(line === undefined ? {} : { line }),
+    ...(cell === undefined ? {} : { cell }),
+  };
 }

@@ -85,16 +85,44 @@ export class SequenceCheck {
         let repeat = this.#repeats.get(pair);
         if (repeat === undefined) this.#repeats.set(pair, (repeat = { held: [], count: 0 }));
         repeat.count++;
-        const problem: Problem = { severity: "error", ...place, field: "id", value: showValue(id), expected: msg("expected.unique-id"), hint: msg("hint.also-at", { where: formatLocation(before) }) };
+        const problem: Problem = {
+          severity: "error",
+          ...place,
+          field: "id",
+          value: showValue(id),
+          expected: msg("expected.unique-id"),
+          hint: msg("hint.also-at", { where: formatLocation(before) }),
+        };
         if (repeat.held.length < KEEP_PER_KIND) repeat.held.push(problem);
       } else if (before !== undefined && id === this.#id) {
-        problems.push({ severity: "error", ...place, field: "id", value: showValue(id), expected: msg("expected.unique-id"), hint: msg("hint.also-at", { where: formatLocation(before) }) });
+        problems.push({
+          severity: "error",
+          ...place,
+          field: "id",
+          value: showValue(id),
+          expected: msg("expected.unique-id"),
+          hint: msg("hint.also-at", { where: formatLocation(before) }),
+        });
       } else if (seen !== undefined) {
         const hint = msg("hint.code-also", { code: showValue(seen.code), id: seen.id, where: formatLocation(seen.place) });
-        problems.push({ severity: "error", ...place, field: "jedinstvena_oznaka", value: showValue(code), expected: msg("expected.unique-code"), hint });
+        problems.push({
+          severity: "error",
+          ...place,
+          field: "jedinstvena_oznaka",
+          value: showValue(code),
+          expected: msg("expected.unique-code"),
+          hint,
+        });
       } else if (before !== undefined && compareDigits(previous, code) >= 0) {
         const hint = msg("hint.just-before", { previous: this.#id, id, where: formatLocation(before) });
-        problems.push({ severity: "error", ...place, field: "jedinstvena_oznaka", value: showValue(code), expected: msg("expected.code-rising", { previous: showValue(previous) }), hint });
+        problems.push({
+          severity: "error",
+          ...place,
+          field: "jedinstvena_oznaka",
+          value: showValue(code),
+          expected: msg("expected.code-rising", { previous: showValue(previous) }),
+          hint,
+        });
       }
       if (seen === undefined) this.#first.set(trimmed, { id, code, place });
       [this.#id, this.#code, this.#place, this.#file] = [id, code, place, fileNumber];
@@ -111,7 +139,12 @@ export class SequenceCheck {
       const [earlier, later] = pair.split(">").map(Number) as [number, number];
       const [first, second] = [files[earlier] as SourceFile, files[later] as SourceFile];
       if (repeat.count === this.#perFile.get(later)) {
-        problems.push({ severity: "error", file: second.name, expected: msg("expected.records-once"), says: msg("says.repeats-source", { other: first.name }) });
+        problems.push({
+          severity: "error",
+          file: second.name,
+          expected: msg("expected.records-once"),
+          says: msg("says.repeats-source", { other: first.name }),
+        });
         continue;
       }
       const dropped = repeat.count - repeat.held.length;

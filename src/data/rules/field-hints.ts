@@ -10,7 +10,6 @@ import type { Subject } from "./subject-schema.ts";
 /** JSON and NDJSON carry typed values; CSV cells are text converted by read-csv.ts; .xlsx cells are typed by the spreadsheet. */
 export type SourceKind = "json" | "csv" | "xlsx";
 
-
 function hintId(value: unknown): Message | undefined {
   if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) return msg("hint.id-quoted");
   if (typeof value === "number" && !Number.isSafeInteger(value)) return msg("hint.id-fraction");

@@ -8,7 +8,10 @@
 const MAX_DISTANCE = 3;
 
 function normalise(name: string): string {
-  return name.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
 }
 
 /** Levenshtein distance, one row at a time; names are short, so this is cheap. */

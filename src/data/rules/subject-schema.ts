@@ -30,7 +30,10 @@ export const subjectSchema = z.strictObject({
     .string({ error: "expected.code-string" })
     .regex(DIGITS, { error: "expected.code", abort: true })
     .min(4, { error: "expected.code" })
-    .meta({ description: "The subject's code: at least 4 digits (zero-padded), as a string; unique, and strictly increasing with id.", examples: ["0001"] }),
+    .meta({
+      description: "The subject's code: at least 4 digits (zero-padded), as a string; unique, and strictly increasing with id.",
+      examples: ["0001"],
+    }),
   naziv_subjekta: z
     .string({ error: "expected.name" })
     .min(1, { error: "expected.name" })
@@ -46,16 +49,21 @@ export const subjectSchema = z.strictObject({
   razina: z
     .string({ error: "expected.razina" })
     .regex(LOWERCASE_WORD, { error: "expected.razina" })
-    .meta({ description: `The level: a lowercase word. The known levels are ${KNOWN_RAZINA.join(" and ")}; another word is published (the build warns).`, examples: [...KNOWN_RAZINA] }),
+    .meta({
+      description: `The level: a lowercase word. The known levels are ${KNOWN_RAZINA.join(" and ")}; another word is published (the build warns).`,
+      examples: [...KNOWN_RAZINA],
+    }),
   datum_postanka: z
     .string({ error: "expected.date-string" })
     .refine(isCalendarDate, { error: "expected.date" })
     .meta({ description: "The founding date: a real calendar date YYYY-MM-DD (no 2023-02-30).", format: "date", examples: ["1993-04-01"] }),
   status_subjekta: flag.meta({ description: "The subject's status flag: a JSON boolean, never a string." }),
   odobreno: flag.meta({ description: "The approval flag: a JSON boolean, never a string." }),
-  institucija_grad: text.meta({ description: "The place of the institution (it can differ from the place in the name): a string; may be empty (the build warns)." }),
+  institucija_grad: text.meta({
+    description: "The place of the institution (it can differ from the place in the name): a string; may be empty (the build warns).",
+  }),
   institucija_email: text.meta({
-    description: "Contact: any string. One e-mail address, several joined by \", \", a web address, or empty; not always an e-mail address.",
+    description: 'Contact: any string. One e-mail address, several joined by ", ", a web address, or empty; not always an e-mail address.',
   }),
 });
 

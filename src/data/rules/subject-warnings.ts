@@ -41,7 +41,12 @@ export function subjectWarnings(subject: Subject): FieldWarning[] {
     });
   }
   if (subject.institucija_grad.trim() === "") {
-    warnings.push({ field: "institucija_grad", value: subject.institucija_grad, expected: msg("expected.city"), hint: msg("hint.published-empty") });
+    warnings.push({
+      field: "institucija_grad",
+      value: subject.institucija_grad,
+      expected: msg("expected.city"),
+      hint: msg("hint.published-empty"),
+    });
   }
   return warnings;
 }

@@ -20,7 +20,15 @@ import { subjectWarnings } from "./subject-warnings.ts";
 import { LOWERCASE_WORD } from "./lowercase-word.ts";
 
 const FIELD_COUNT = FIELD_NAMES.length;
-const STRING_FIELDS = ["jedinstvena_oznaka", "naziv_subjekta", "oib", "razina", "datum_postanka", "institucija_grad", "institucija_email"] as const;
+const STRING_FIELDS = [
+  "jedinstvena_oznaka",
+  "naziv_subjekta",
+  "oib",
+  "razina",
+  "datum_postanka",
+  "institucija_grad",
+  "institucija_email",
+] as const;
 
 /** The first lone surrogate of `text`, as 4 hex digits. */
 function lone(text: string): string {
@@ -46,7 +54,8 @@ export function nestingDepth(value: unknown): number {
     const [v, depth] = stack.pop() as [unknown, number];
     if (typeof v !== "object" || v === null) continue;
     if (depth + 1 > deepest) deepest = depth + 1;
-    for (const item of Array.isArray(v) ? v : Object.values(v)) if (typeof item === "object" && item !== null) stack.push([item, depth + 1]);
+    for (const item of Array.isArray(v) ? v : Object.values(v))
+      if (typeof item === "object" && item !== null) stack.push([item, depth + 1]);
   }
   return deepest;
 }
@@ -71,28 +80,64 @@ function isFieldName(key: PropertyKey | undefined): key is keyof Subject {
 export function quickSubject(value: unknown, keys?: number): Subject | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
   const r = value as Record<string, unknown>;
-  const { id, jedinstvena_oznaka, naziv_subjekta, oib, razina, datum_postanka, status_subjekta, odobreno, institucija_grad, institucija_email } = r;
+  const {
+    id,
+    jedinstvena_oznaka,
+    naziv_subjekta,
+    oib,
+    razina,
+    datum_postanka,
+    status_subjekta,
+    odobreno,
+    institucija_grad,
+    institucija_email,
+  } = r;
   if (
-    typeof id !== "number" || !Number.isSafeInteger(id) || id < 1 ||
-    typeof jedinstvena_oznaka !== "string" || !OZNAKA.test(jedinstvena_oznaka) ||
-    typeof naziv_subjekta !== "string" || naziv_subjekta.length === 0 ||
-    typeof oib !== "string" || !OIB.test(oib) ||
-    typeof razina !== "string" || (razina !== "lokalna" && razina !== "nacionalna" && !LOWERCASE_WORD.test(razina)) ||
-    typeof datum_postanka !== "string" || !isCalendarDate(datum_postanka) ||
-    typeof status_subjekta !== "boolean" || typeof odobreno !== "boolean" ||
-    typeof institucija_grad !== "string" || typeof institucija_email !== "string"
+    typeof id !== "number" ||
+    !Number.isSafeInteger(id) ||
+    id < 1 ||
+    typeof jedinstvena_oznaka !== "string" ||
+    !OZNAKA.test(jedinstvena_oznaka) ||
+    typeof naziv_subjekta !== "string" ||
+    naziv_subjekta.length === 0 ||
+    typeof oib !== "string" ||
+    !OIB.test(oib) ||
+    typeof razina !== "string" ||
+    (razina !== "lokalna" && razina !== "nacionalna" && !LOWERCASE_WORD.test(razina)) ||
+    typeof datum_postanka !== "string" ||
+    !isCalendarDate(datum_postanka) ||
+    typeof status_subjekta !== "boolean" ||
+    typeof odobreno !== "boolean" ||
+    typeof institucija_grad !== "string" ||
+    typeof institucija_email !== "string"
   ) {
     return undefined;
   }
   // The ten fields are present; any other key is an unknown field (and one named twice is counted twice).
   if ((keys ?? Object.keys(r).length) !== FIELD_COUNT) return undefined;
-  return { id, jedinstvena_oznaka, naziv_subjekta, oib, razina, datum_postanka, status_subjekta, odobreno, institucija_grad, institucija_email };
+  return {
+    id,
+    jedinstvena_oznaka,
+    naziv_subjekta,
+    oib,
+    razina,
+    datum_postanka,
+    status_subjekta,
+    odobreno,
+    institucija_grad,
+    institucija_email,
+  };
 }
 
 /** A field's value as a problem shows it: a number as written when JSON.parse could not hold it exactly. */
 function showField(input: unknown, field: string, position: number, source: RecordSource | undefined): string | Message {
   if (input === undefined) return msg("value.nothing");
-  if (typeof input === "number" && !Number.isSafeInteger(input) && (!Number.isFinite(input) || Number.isInteger(input)) && source?.text !== undefined) {
+  if (
+    typeof input === "number" &&
+    !Number.isSafeInteger(input) &&
+    (!Number.isFinite(input) || Number.isInteger(input)) &&
+    source?.text !== undefined
+  ) {
     const written = topLevelEntries(source.text(position)).findLast((e) => e.key === field);
     if (written !== undefined) return showNumberText(written.raw);
   }
@@ -100,7 +145,14 @@ function showField(input: unknown, field: string, position: number, source: Reco
 }
 
 /** The problems of a record zod rejected: one per field (its first issue), then unknown fields. */
-function explain(issues: readonly z.core.$ZodIssue[], value: unknown, file: SourceFile, position: number, problems: ProblemSink, source: RecordSource | undefined): void {
+function explain(
+  issues: readonly z.core.$ZodIssue[],
+  value: unknown,
+  file: SourceFile,
+  position: number,
+  problems: ProblemSink,
+  source: RecordSource | undefined,
+): void {
   const where = locate(file, position);
   const seen = new Set<string>();
   for (const issue of issues) {
@@ -108,7 +160,13 @@ function explain(issues: readonly z.core.$ZodIssue[], value: unknown, file: Sour
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
         const near = nearestName(key, FIELD_NAMES);
-        problems.push({ severity: "error", ...where, field: showKey(key), expected: msg("expected.field-name"), ...(near === undefined ? {} : { hint: msg("hint.did-you-mean", { name: near }) }) });
+        problems.push({
+          severity: "error",
+          ...where,
+          field: showKey(key),
+          expected: msg("expected.field-name"),
+          ...(near === undefined ? {} : { hint: msg("hint.did-you-mean", { name: near }) }),
+        });
       }
     } else if (isFieldName(field)) {
       if (seen.has(field)) continue;
@@ -116,19 +174,35 @@ function explain(issues: readonly z.core.$ZodIssue[], value: unknown, file: Sour
       const input = (value as Record<string, unknown>)[field];
       const deep = tooDeep(input);
       if (deep !== undefined) {
-        problems.push({ severity: "error", ...where, field, value: deep, expected: msg("expected.flat-value"), hint: msg("hint.flat-fields") });
+        problems.push({
+          severity: "error",
+          ...where,
+          field,
+          value: deep,
+          expected: msg("expected.flat-value"),
+          hint: msg("hint.flat-fields"),
+        });
         continue;
       }
       // A number too long to hold exactly (JSON.parse makes it Infinity; a CSV cell stays text) is shown as written.
       const csvDigits = file.kind === "csv" && field === "id" && typeof input === "string" && /^-?[0-9]+$/.test(input);
-      const hint = (typeof input === "number" && !Number.isFinite(input)) || csvDigits ? msg("hint.too-many-digits") : hintFor(field, input, file.kind);
+      const hint =
+        (typeof input === "number" && !Number.isFinite(input)) || csvDigits
+          ? msg("hint.too-many-digits")
+          : hintFor(field, input, file.kind);
       const shown = csvDigits ? showNumberText(input) : showField(input, field, position, source);
       // The schema's messages are the catalogue's keys (subject-schema.ts).
       const expected = isMessageKey(issue.message) ? ({ key: issue.message } as Message) : msg("expected.schema", { text: issue.message });
       problems.push({ severity: "error", ...where, field, value: shown, expected, ...(hint === undefined ? {} : { hint }) });
     } else {
       const deep = tooDeep(value);
-      problems.push({ severity: "error", ...where, value: deep ?? showValue(value), expected: msg("expected.subject-object"), ...(deep === undefined ? {} : { hint: msg("hint.flat-fields") }) });
+      problems.push({
+        severity: "error",
+        ...where,
+        value: deep ?? showValue(value),
+        expected: msg("expected.subject-object"),
+        ...(deep === undefined ? {} : { hint: msg("hint.flat-fields") }),
+      });
     }
   }
 }
@@ -139,8 +213,15 @@ function showKey(key: string): string {
 }
 
 /** A problem for each field the record's text names twice (JSON.parse keeps the last value silently). */
-function duplicateFields(value: unknown, file: SourceFile, position: number, problems: ProblemSink, source: RecordSource | undefined): boolean {
-  if (source?.keys === undefined || source.text === undefined || typeof value !== "object" || value === null || Array.isArray(value)) return false;
+function duplicateFields(
+  value: unknown,
+  file: SourceFile,
+  position: number,
+  problems: ProblemSink,
+  source: RecordSource | undefined,
+): boolean {
+  if (source?.keys === undefined || source.text === undefined || typeof value !== "object" || value === null || Array.isArray(value))
+    return false;
   if (Object.keys(value).length >= source.keys) return false;
   const first = new Map<string, string>();
   const reported = new Set<string>();
@@ -151,7 +232,14 @@ function duplicateFields(value: unknown, file: SourceFile, position: number, pro
       first.set(key, raw);
     } else if (!reported.has(key)) {
       reported.add(key);
-      problems.push({ severity: "error", ...where, field: showKey(key), value: msg("value.twice", { before: showWritten(before), after: showWritten(raw) }), expected: msg("expected.field-once"), hint: msg("hint.json-last-value") });
+      problems.push({
+        severity: "error",
+        ...where,
+        field: showKey(key),
+        value: msg("value.twice", { before: showWritten(before), after: showWritten(raw) }),
+        expected: msg("expected.field-once"),
+        hint: msg("hint.json-last-value"),
+      });
     }
   }
   return reported.size > 0;
@@ -170,7 +258,14 @@ function longFields(subject: Subject, maxLength: number, file: SourceFile, posit
     const length = subject[field].length;
     if (length <= maxLength) continue;
     found = true;
-    problems.push({ severity: "error", ...locate(file, position), field, value: msg("value.characters", { count: length }), expected: msg("expected.at-most-characters", { max: maxLength }), hint: msg("hint.max-field-length") });
+    problems.push({
+      severity: "error",
+      ...locate(file, position),
+      field,
+      value: msg("value.characters", { count: length }),
+      expected: msg("expected.at-most-characters", { max: maxLength }),
+      hint: msg("hint.max-field-length"),
+    });
   }
   return found;
 }
@@ -180,7 +275,15 @@ function longFields(subject: Subject, maxLength: number, file: SourceFile, posit
  * `strict`) to `problems`; returns the subject when it has no error. `source` lets it find what
  * JSON.parse hid: a field named twice, a number as written.
  */
-export function validateSubject(value: unknown, file: SourceFile, position: number, strict: boolean, problems: ProblemSink, maxFieldLength: number = DEFAULT_MAX_FIELD_LENGTH, source?: RecordSource): Subject | undefined {
+export function validateSubject(
+  value: unknown,
+  file: SourceFile,
+  position: number,
+  strict: boolean,
+  problems: ProblemSink,
+  maxFieldLength: number = DEFAULT_MAX_FIELD_LENGTH,
+  source?: RecordSource,
+): Subject | undefined {
   let subject = quickSubject(value, source?.keys);
   if (subject === undefined) {
     const twice = duplicateFields(value, file, position, problems, source);
@@ -199,7 +302,14 @@ export function validateSubject(value: unknown, file: SourceFile, position: numb
     const text = subject[field];
     if (!(text as string & { isWellFormed(): boolean }).isWellFormed()) {
       wellFormed = false;
-      problems.push({ severity: "error", ...locate(file, position), field, value: showValue(text), expected: msg("expected.whole-characters"), hint: msg("hint.lone-surrogate", { hex: lone(text) }) });
+      problems.push({
+        severity: "error",
+        ...locate(file, position),
+        field,
+        value: showValue(text),
+        expected: msg("expected.whole-characters"),
+        hint: msg("hint.lone-surrogate", { hex: lone(text) }),
+      });
     }
   }
   if (!wellFormed) return undefined;
@@ -207,7 +317,14 @@ export function validateSubject(value: unknown, file: SourceFile, position: numb
   if (warnings.length === 0) return subject;
   const where = locate(file, position);
   for (const w of warnings) {
-    problems.push({ severity: strict ? "error" : "warning", ...where, field: w.field, value: showValue(w.value), expected: w.expected, ...(w.hint === undefined ? {} : { hint: w.hint }) });
+    problems.push({
+      severity: strict ? "error" : "warning",
+      ...where,
+      field: w.field,
+      value: showValue(w.value),
+      expected: w.expected,
+      ...(w.hint === undefined ? {} : { hint: w.hint }),
+    });
   }
   // Still returned under --strict, so the cross-record checks see it; the error fails the run anyway.
   return subject;

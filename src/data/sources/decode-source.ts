@@ -219,13 +219,21 @@ export async function locateBadBytes(file: SourceFile): Promise<Problem[]> {
     rest = visit(rest.length === 0 ? chunk : Buffer.concat([rest, chunk]), false);
   }
   visit(rest, true);
-  if (more > 0) problems.push({ severity: "error", file: file.name, expected: msg("expected.utf8"), value: msg("value.more-bad-bytes", { count: more }), hint: msg("hint.first-located") });
+  if (more > 0)
+    problems.push({
+      severity: "error",
+      file: file.name,
+      expected: msg("expected.utf8"),
+      value: msg("value.more-bad-bytes", { count: more }),
+      hint: msg("hint.first-located"),
+    });
   return problems;
 }
 
 /** The word holding the bad bytes at [start, end) of `bytes`: back to a space or delimiter on its line, on to the next. */
 function wordAround(lineBytes: readonly number[], bytes: Buffer, start: number, end: number): Uint8Array {
-  const isBreak = (b: number): boolean => b === 0x20 || b === 0x3b || b === 0x2c || b === 0x22 || b === 0x09 || b === 0x0d || b === LINE_FEED;
+  const isBreak = (b: number): boolean =>
+    b === 0x20 || b === 0x3b || b === 0x2c || b === 0x22 || b === 0x09 || b === 0x0d || b === LINE_FEED;
   let from = lineBytes.length;
   while (from > 0 && !isBreak(lineBytes[from - 1] as number) && lineBytes.length - from < 40) from--;
   let to = end;

@@ -12,7 +12,6 @@ export const SOURCE_PATTERNS = ["**/*.json", "**/*.ndjson", "**/*.csv", "**/*.xl
 /** The dataset's descriptor at the top of the data directory (dataset-metadata.ts): JSON, but no source. */
 export const METADATA_FILE = "datapackage.json";
 
-
 /** A path as problems show it: relative to the working directory, or absolute when outside it. */
 export function displayPath(path: string, cwd: string = process.cwd()): string {
   const rel = relative(cwd, resolve(path));
@@ -24,7 +23,8 @@ function describe(path: string): SourceFile {
   const lower = path.toLowerCase();
   if (lower.endsWith(".csv")) return { name, path, locateBy: "line", kind: "csv" };
   // A workbook: Office Open XML or OpenDocument (kind "xlsx" covers both: the same spreadsheet forms).
-  if (lower.endsWith(".xlsx") || lower.endsWith(".ods")) return { name, path, locateBy: "line", kind: "xlsx", sheet: { name: "", columns: new Map() } };
+  if (lower.endsWith(".xlsx") || lower.endsWith(".ods"))
+    return { name, path, locateBy: "line", kind: "xlsx", sheet: { name: "", columns: new Map() } };
   if (lower.endsWith(".ndjson")) return { name, path, locateBy: "line", kind: "json" };
   return { name, path, locateBy: "index", kind: "json" };
 }
@@ -76,7 +76,14 @@ export async function findSources(dataDir: string, options: FindOptions = {}): P
   const walked = new Set<string>([root]);
   const queue = [top];
   for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) {
-    const entries = await fg("**", { cwd: dir, absolute: true, dot: false, followSymbolicLinks: false, onlyFiles: false, objectMode: true });
+    const entries = await fg("**", {
+      cwd: dir,
+      absolute: true,
+      dot: false,
+      followSymbolicLinks: false,
+      onlyFiles: false,
+      objectMode: true,
+    });
     for (const entry of entries) {
       // Office's lock files (`~$subjekti.xlsx`, while the workbook is open in Excel): never data, skipped quietly.
       if (entry.dirent.isFile() && !entry.name.startsWith("~$")) {
@@ -114,7 +121,12 @@ export async function findSources(dataDir: string, options: FindOptions = {}): P
     const real = await realpath(path).catch(() => path);
     const first = read.get(real);
     if (first !== undefined) {
-      warn(path, msg("expected.source-once"), msg("value.second-path", { first: displayPath(first) }), msg("hint.read-once-as", { first: displayPath(first) }));
+      warn(
+        path,
+        msg("expected.source-once"),
+        msg("value.second-path", { first: displayPath(first) }),
+        msg("hint.read-once-as", { first: displayPath(first) }),
+      );
       continue;
     }
     read.set(real, path);

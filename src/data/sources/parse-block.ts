@@ -56,7 +56,13 @@ export function parseBlock(block: BlockText, file: SourceFile, sink: Pick<Record
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
       const hint = describeSyntaxError(error, text, lines[k] ?? 0);
-      problems.push({ severity: "error", ...locate(file, first + k), expected: msg("expected.json-object"), value: showValue(text.trim()), hint });
+      problems.push({
+        severity: "error",
+        ...locate(file, first + k),
+        expected: msg("expected.json-object"),
+        value: showValue(text.trim()),
+        hint,
+      });
       continue;
     }
     source.keys = block.keys[k] ?? 0;

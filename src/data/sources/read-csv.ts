@@ -49,7 +49,12 @@ function countLineBreaks(cells: readonly string[]): number {
  * its error fails the build. Only a column missing with no candidate stops the rows (undefined):
  * every record would lack that field.
  */
-export function readHeader(cells: readonly string[], file: SourceFile, line: number, report: (problem: Problem) => void): (string | undefined)[] | undefined {
+export function readHeader(
+  cells: readonly string[],
+  file: SourceFile,
+  line: number,
+  report: (problem: Problem) => void,
+): (string | undefined)[] | undefined {
   const names = cells.map((cell) => cell.trim());
   const where = locate(file, line);
   const seen = new Set<string>(names.filter((name) => (FIELD_NAMES as readonly string[]).includes(name)));
@@ -58,7 +63,8 @@ export function readHeader(cells: readonly string[], file: SourceFile, line: num
     if (!(FIELD_NAMES as readonly string[]).includes(name)) {
       const near = nearestName(name, FIELD_NAMES);
       const checkedAs = near !== undefined && !seen.has(near) && !taken.has(near) ? near : undefined;
-      const hint = checkedAs !== undefined ? msg("hint.rename-column", { name: checkedAs }) : msg("hint.delete-or-rename", { names: FIELD_NAMES });
+      const hint =
+        checkedAs !== undefined ? msg("hint.rename-column", { name: checkedAs }) : msg("hint.delete-or-rename", { names: FIELD_NAMES });
       report({ severity: "error", ...where, field: name, expected: msg("expected.column-name"), hint });
       if (checkedAs !== undefined) taken.add(checkedAs);
       return checkedAs;
@@ -82,8 +88,19 @@ export function readHeader(cells: readonly string[], file: SourceFile, line: num
 /** Reads `file`, passing `sink` each row as an object and the line the row starts on. */
 export async function readCsv(file: SourceFile, sink: RecordSink, sinkProblems: ProblemSink): Promise<void> {
   let reported = false;
-  const problems = { push: (problem: Problem): void => { reported = true; sinkProblems.push(problem); } };
-  const parser = parse({ delimiter: await detectDelimiter(file.path), bom: true, info: true, relax_column_count: true, skip_empty_lines: true });
+  const problems = {
+    push: (problem: Problem): void => {
+      reported = true;
+      sinkProblems.push(problem);
+    },
+  };
+  const parser = parse({
+    delimiter: await detectDelimiter(file.path),
+    bom: true,
+    info: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+  });
   const source = openSource(file);
   const input = source.stream;
   input.on("error", (error) => parser.destroy(error));
@@ -112,7 +129,13 @@ export async function readCsv(file: SourceFile, sink: RecordSink, sinkProblems: 
       // A spreadsheet saves rows it once touched as `;;;;;;;;;`: a blank row, like a blank line.
       if (record.every((cell) => cell.trim() === "")) continue;
       if (record.length !== columns.length) {
-        problems.push({ severity: "error", ...locate(file, line), expected: msg("expected.cell-count", { count: columns.length }), value: String(record.length), hint: msg("hint.delimiter") });
+        problems.push({
+          severity: "error",
+          ...locate(file, line),
+          expected: msg("expected.cell-count", { count: columns.length }),
+          value: String(record.length),
+          hint: msg("hint.delimiter"),
+        });
         continue;
       }
       const subject: Record<string, unknown> = {};
@@ -128,13 +151,23 @@ export async function readCsv(file: SourceFile, sink: RecordSink, sinkProblems: 
     }
   } catch (error) {
     if (error instanceof EncodingError) {
-      problems.push({ severity: "error", ...locate(file, nextLine), expected: msg("expected.encoded-text", { label: error.label }), hint: msg("hint.encoding-bytes") });
+      problems.push({
+        severity: "error",
+        ...locate(file, nextLine),
+        expected: msg("expected.encoded-text", { label: error.label }),
+        hint: msg("hint.encoding-bytes"),
+      });
       return;
     }
     if (!(error instanceof CsvError)) throw error;
     const at = (error as CsvError & { lines?: number }).lines;
     // csv-parse's own words (in English) are quoted as they are.
-    problems.push({ severity: "error", ...locate(file, at ?? nextLine), expected: msg("expected.csv"), hint: msg("hint.csv-parser", { detail: error.message.replace(/ at line \d+/, "") }) });
+    problems.push({
+      severity: "error",
+      ...locate(file, at ?? nextLine),
+      expected: msg("expected.csv"),
+      hint: msg("hint.csv-parser", { detail: error.message.replace(/ at line \d+/, "") }),
+    });
   } finally {
     input.destroy();
   }

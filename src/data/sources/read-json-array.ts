@@ -76,7 +76,8 @@ class LongElement {
         else if (c === QUOTE) {
           this.#inString = false;
           if (this.#depth === 1 && !this.#inValue) this.#lastKey = Buffer.from(this.#key).toString("utf8");
-          else if (this.#depth === 1 && this.#stringBytes > this.#maxString) this.long.push({ key: this.#lastKey, bytes: this.#stringBytes });
+          else if (this.#depth === 1 && this.#stringBytes > this.#maxString)
+            this.long.push({ key: this.#lastKey, bytes: this.#stringBytes });
           continue;
         }
         this.#stringBytes++;
@@ -186,8 +187,7 @@ class ArraySplitter {
     if (this.#starts.length === 0) {
       this.#blockFirst = this.#index;
       this.#blockLength = 0;
-    }
-    else this.#append(COMMA_BYTE, 0, 1);
+    } else this.#append(COMMA_BYTE, 0, 1);
     this.#starts.push(this.#blockLength);
     this.#lines.push(line);
     this.#keyCount = 0;
@@ -269,7 +269,11 @@ class ArraySplitter {
           const hint = c === OPEN_BRACE ? msg("hint.one-object") : undefined;
           this.#problem(msg("expected.json-array"), showValue(chunk.toString("utf8", i - 1, i + 39)), hint);
         } else {
-          this.#problem(msg("expected.nothing-after-array"), showValue(chunk.toString("utf8", i - 1, i + 39)), msg("hint.on-line", { line }));
+          this.#problem(
+            msg("expected.nothing-after-array"),
+            showValue(chunk.toString("utf8", i - 1, i + 39)),
+            msg("hint.on-line", { line }),
+          );
         }
         return false;
       }
@@ -278,7 +282,12 @@ class ArraySplitter {
           inElement = false;
           this.#finishElement(chunk, i - 1, keys);
         } else if (c === COMMA || this.#commaPending) {
-          this.#problem(msg("expected.value"), msg("value.nothing"), msg(c === COMMA ? "hint.extra-comma" : "hint.trailing-comma", { line }), this.#index++);
+          this.#problem(
+            msg("expected.value"),
+            msg("value.nothing"),
+            msg(c === COMMA ? "hint.extra-comma" : "hint.trailing-comma", { line }),
+            this.#index++,
+          );
         }
         this.#commaPending = c === COMMA;
         if (c === CLOSE_BRACKET) {
@@ -322,28 +331,62 @@ class ArraySplitter {
     }
     this.#flush();
     if (this.#phase === "before") this.#events.problem(msg("expected.json-array"), msg("value.empty-file"), msg("hint.empty-array"));
-    else if (this.#phase === "inside") this.#events.problem(msg("expected.array-end"), msg("value.end-of-file"), msg("hint.cut-short"), this.#inElement ? this.#index : undefined);
+    else if (this.#phase === "inside")
+      this.#events.problem(
+        msg("expected.array-end"),
+        msg("value.end-of-file"),
+        msg("hint.cut-short"),
+        this.#inElement ? this.#index : undefined,
+      );
   }
 }
 
 /** Reads `file` (a JSON array) into `sink` block by block; problems of the array itself go to `problems`. */
-export async function readJsonArray(file: SourceFile, sink: RecordSink, problems: ProblemSink, maxFieldLength: number = DEFAULT_MAX_FIELD_LENGTH): Promise<void> {
-  const splitter = new ArraySplitter({
-    tooLong(index, bytes, long) {
-      const where = locate(file, index);
-      const bound = msg("expected.at-most-characters", { max: maxFieldLength });
-      for (const { key, bytes: length } of long) {
-        problems.push({ severity: "error", ...where, field: key, value: msg("value.bytes", { count: length }), expected: bound, hint: msg("hint.max-field-length") });
-      }
-      if (long.length === 0) problems.push({ severity: "error", ...where, value: msg("value.bytes", { count: bytes }), expected: msg("expected.record-size"), hint: msg("hint.one-record") });
+export async function readJsonArray(
+  file: SourceFile,
+  sink: RecordSink,
+  problems: ProblemSink,
+  maxFieldLength: number = DEFAULT_MAX_FIELD_LENGTH,
+): Promise<void> {
+  const splitter = new ArraySplitter(
+    {
+      tooLong(index, bytes, long) {
+        const where = locate(file, index);
+        const bound = msg("expected.at-most-characters", { max: maxFieldLength });
+        for (const { key, bytes: length } of long) {
+          problems.push({
+            severity: "error",
+            ...where,
+            field: key,
+            value: msg("value.bytes", { count: length }),
+            expected: bound,
+            hint: msg("hint.max-field-length"),
+          });
+        }
+        if (long.length === 0)
+          problems.push({
+            severity: "error",
+            ...where,
+            value: msg("value.bytes", { count: bytes }),
+            expected: msg("expected.record-size"),
+            hint: msg("hint.one-record"),
+          });
+      },
+      block(text) {
+        sink.block({ first: text.first, count: text.starts.length, hash: contentHash(text.bytes) }, text);
+      },
+      problem(expected, got, hint, index) {
+        problems.push({
+          severity: "error",
+          ...locate(file, index),
+          expected,
+          ...(got === undefined ? {} : { value: got }),
+          ...(hint === undefined ? {} : { hint }),
+        });
+      },
     },
-    block(text) {
-      sink.block({ first: text.first, count: text.starts.length, hash: contentHash(text.bytes) }, text);
-    },
-    problem(expected, got, hint, index) {
-      problems.push({ severity: "error", ...locate(file, index), expected, ...(got === undefined ? {} : { value: got }), ...(hint === undefined ? {} : { hint }) });
-    },
-  }, maxFieldLength);
+    maxFieldLength,
+  );
   const source = openSource(file, { highWaterMark: CHUNK_BYTES });
   const { stream } = source;
   try {

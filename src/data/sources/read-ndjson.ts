@@ -34,7 +34,10 @@ export async function readNdjson(file: SourceFile, sink: RecordSink, problems: P
       // JSON.parse's own words (Node's, in English) are quoted as they are; the column is the catalogue's.
       const reason = error.message.replace(/,\s+(?:\.\.\.)?".*is not valid JSON$/s, "");
       const at = / in JSON at position (\d+)(?:\D.*)?$/s.exec(reason);
-      const hint = at === null ? msg("hint.syntax", { detail: reason }) : msg("hint.syntax-at-column", { detail: reason.slice(0, at.index), column: Number(at[1]) + 1 });
+      const hint =
+        at === null
+          ? msg("hint.syntax", { detail: reason })
+          : msg("hint.syntax-at-column", { detail: reason.slice(0, at.index), column: Number(at[1]) + 1 });
       problems.push({ severity: "error", ...locate(file, line), expected: msg("expected.ndjson-line"), value: showValue(text), hint });
       continue;
     }

@@ -39,7 +39,12 @@ async function tableNames(zip: ZipEntries): Promise<string[]> {
       const end = text.indexOf(">", at);
       if (end < 0) break;
       const name = /table:name="([^"]*)"/.exec(text.slice(at, end))?.[1];
-      if (name !== undefined) names.push(Buffer.from(name, "latin1").toString("utf8").replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" })[e] ?? ""));
+      if (name !== undefined)
+        names.push(
+          Buffer.from(name, "latin1")
+            .toString("utf8")
+            .replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" })[e] ?? ""),
+        );
       at = text.indexOf(OPEN, end);
     }
     // A tag cut between two chunks is looked at again with the next.
@@ -99,7 +104,8 @@ async function* tableRows(zip: ZipEntries, name: string): AsyncGenerator<SheetRo
   let paragraph: string[] | null = null;
   parser.on("opentag", (tag) => {
     if (tag.name === "number:boolean-style") booleanDataStyles.add(attribute(tag, "style:name") ?? "");
-    if (tag.name === "style:style" && booleanDataStyles.has(attribute(tag, "style:data-style-name") ?? "")) booleanCellStyles.add(attribute(tag, "style:name") ?? "");
+    if (tag.name === "style:style" && booleanDataStyles.has(attribute(tag, "style:data-style-name") ?? ""))
+      booleanCellStyles.add(attribute(tag, "style:name") ?? "");
     if (tag.name === "table:table") {
       inTable = attribute(tag, "table:name") === name;
       columnStyles = [];
@@ -108,7 +114,8 @@ async function* tableRows(zip: ZipEntries, name: string): AsyncGenerator<SheetRo
     switch (tag.name) {
       case "table:table-column": {
         const style = attribute(tag, "table:default-cell-style-name");
-        for (let i = Number(attribute(tag, "table:number-columns-repeated") ?? 1); i > 0 && columnStyles.length < 1024; i--) columnStyles.push(style);
+        for (let i = Number(attribute(tag, "table:number-columns-repeated") ?? 1); i > 0 && columnStyles.length < 1024; i--)
+          columnStyles.push(style);
         break;
       }
       case "table:table-row":
@@ -150,7 +157,8 @@ async function* tableRows(zip: ZipEntries, name: string): AsyncGenerator<SheetRo
       case "table:table-cell":
       case "table:covered-table-cell": {
         const style = cell === null ? undefined : (attribute(cell, "table:style-name") ?? columnStyles[column]);
-        const boolean = booleanCellStyles.has(style ?? "") || BOOLEAN_FORMULA.test(cell === null ? "" : (attribute(cell, "table:formula") ?? ""));
+        const boolean =
+          booleanCellStyles.has(style ?? "") || BOOLEAN_FORMULA.test(cell === null ? "" : (attribute(cell, "table:formula") ?? ""));
         const value = cell === null ? undefined : cellValue(attribute(cell, "office:value-type"), cell, paragraphs.join("\n"), boolean);
         // Empty repeated cells (the padding to the sheet's last column) only move the column on.
         if (value !== undefined) for (let i = 0; i < repeat; i++) cells[column + i] = value;

@@ -72,7 +72,9 @@ async function relationships(zip: ZipEntries, part: string): Promise<{ byId: Map
 }
 
 /** The built-in number formats that show a date or time (ECMA-376 §18.8.30, and the East Asian ids). */
-const DATE_FORMAT_IDS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58]);
+const DATE_FORMAT_IDS = new Set([
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58,
+]);
 
 /** Does a format code show a date or time? Its tokens outside quotes, escapes and [colour] brackets. */
 export function isDateFormat(code: string): boolean {

@@ -29,7 +29,13 @@ function headerText(cell: Cell): string {
 const isBlank = (cell: Cell): boolean => cell === undefined || cell === "";
 
 /** Reads the rows of one worksheet: the header, then each record. */
-async function readSheet(rows: AsyncIterable<SheetRow>, file: SourceFile, sheet: SheetLayout, sink: RecordSink, problems: ProblemSink): Promise<void> {
+async function readSheet(
+  rows: AsyncIterable<SheetRow>,
+  file: SourceFile,
+  sheet: SheetLayout,
+  sink: RecordSink,
+  problems: ProblemSink,
+): Promise<void> {
   let fields: (string | undefined)[] | undefined;
   for await (const row of rows) {
     const values = row.cells;
@@ -56,12 +62,27 @@ async function readSheet(rows: AsyncIterable<SheetRow>, file: SourceFile, sheet:
     for (let i = fields.length; i < values.length; i++) {
       const extra = values[i];
       if (isBlank(extra)) continue;
-      problems.push({ severity: "error", file: file.name, line: row.number, cell: `${sheet.name}!${columnLetters(i + 1)}${row.number}`, value: showValue(extra), expected: msg("expected.cells-in-columns"), hint: msg("hint.unnamed-column") });
+      problems.push({
+        severity: "error",
+        file: file.name,
+        line: row.number,
+        cell: `${sheet.name}!${columnLetters(i + 1)}${row.number}`,
+        value: showValue(extra),
+        expected: msg("expected.cells-in-columns"),
+        hint: msg("hint.unnamed-column"),
+      });
     }
     sink.record(subject, row.number, undefined, notes);
     await sink.ready?.();
   }
-  if (fields === undefined) problems.push({ severity: "error", file: file.name, cell: sheet.name, expected: msg("expected.header-row"), value: msg("value.empty-sheet") });
+  if (fields === undefined)
+    problems.push({
+      severity: "error",
+      file: file.name,
+      cell: sheet.name,
+      expected: msg("expected.header-row"),
+      value: msg("value.empty-sheet"),
+    });
 }
 
 /** Reads the `subjekti` (or first) worksheet of `file`, passing `sink` each row as an object with its row number. */
@@ -71,7 +92,12 @@ export async function readXlsx(file: SourceFile, sink: RecordSink, problems: Pro
   try {
     zip = await openZip(file.path);
   } catch (error) {
-    problems.push({ severity: "error", file: file.name, expected: msg("expected.workbook"), hint: msg("hint.unreadable", { detail: (error as Error).message }) });
+    problems.push({
+      severity: "error",
+      file: file.name,
+      expected: msg("expected.workbook"),
+      hint: msg("hint.unreadable", { detail: (error as Error).message }),
+    });
     return;
   }
   try {
@@ -86,7 +112,12 @@ export async function readXlsx(file: SourceFile, sink: RecordSink, problems: Pro
   } catch (error) {
     // A part that is missing, not XML, or not UTF-8 (plain Errors): not a workbook this reader can read.
     if (!(error instanceof Error) || error instanceof TypeError || error instanceof RangeError) throw error;
-    problems.push({ severity: "error", file: file.name, expected: msg("expected.workbook"), hint: msg("hint.unreadable", { detail: error.message }) });
+    problems.push({
+      severity: "error",
+      file: file.name,
+      expected: msg("expected.workbook"),
+      hint: msg("hint.unreadable", { detail: error.message }),
+    });
   } finally {
     zip.close();
   }

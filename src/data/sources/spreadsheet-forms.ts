@@ -31,14 +31,21 @@ function wholeNumber(value: number): string | undefined {
 
 /** Digits zero-padded to `width` when the spreadsheet lost the zeros (text, or a number cell). */
 function padded(field: "oib" | "jedinstvena_oznaka", cell: Cell, width: number, notes: FormNote[]): unknown {
-  const digits = typeof cell === "number" ? wholeNumber(cell) : typeof cell === "string" && DIGITS.test(cell) && cell.length < width ? cell : undefined;
+  const digits =
+    typeof cell === "number" ? wholeNumber(cell) : typeof cell === "string" && DIGITS.test(cell) && cell.length < width ? cell : undefined;
   // An OIB has exactly 11 digits; a code at least 4 (a longer number cell is still read as text).
   if (digits === undefined || (field === "oib" && digits.length > width)) return cell;
   const value = digits.padStart(width, "0");
   const number = typeof cell === "number";
-  const form = field === "oib" ? msg(number ? "form.oib-number-cell" : "form.oib-zeros-lost") : msg(number ? "form.code-number-cell" : "form.code-zeros-lost");
+  const form =
+    field === "oib"
+      ? msg(number ? "form.oib-number-cell" : "form.oib-zeros-lost")
+      : msg(number ? "form.code-number-cell" : "form.code-zeros-lost");
   // Each form a kind of its own: the expectation names it (problems are grouped by field and expectation).
-  const expected = field === "oib" ? msg(number ? "expected.oib-text-cell" : "expected.oib-as-text") : msg(number ? "expected.code-text-cell" : "expected.code-as-text");
+  const expected =
+    field === "oib"
+      ? msg(number ? "expected.oib-text-cell" : "expected.oib-as-text")
+      : msg(number ? "expected.code-text-cell" : "expected.code-as-text");
   notes.push({ field, value: cell, form, expected, hint: msg("hint.read-as", { value: JSON.stringify(value) }) });
   return value;
 }

@@ -30,7 +30,9 @@ export function openZip(path: string): Promise<ZipEntries> {
           open: (name) => {
             const entry = entries.get(name);
             if (entry === undefined) return Promise.resolve(null);
-            return new Promise((done, fail) => zip.openReadStream(entry, (failed, stream) => (failed === null ? done(stream) : fail(failed))));
+            return new Promise((done, fail) =>
+              zip.openReadStream(entry, (failed, stream) => (failed === null ? done(stream) : fail(failed))),
+            );
           },
           close: () => zip.close(),
         }),

@@ -77,7 +77,12 @@ function resource(download: Download, schema: Record<string, unknown>): Record<s
 }
 
 /** The descriptor of the site's downloads. */
-export function dataPackage(metadata: DatasetMetadata, downloads: readonly Download[], subject: SubjectJsonSchema, published: Date): Record<string, unknown> {
+export function dataPackage(
+  metadata: DatasetMetadata,
+  downloads: readonly Download[],
+  subject: SubjectJsonSchema,
+  published: Date,
+): Record<string, unknown> {
   const schema = tableSchema(subject);
   return {
     $schema: DATA_PACKAGE_PROFILE,

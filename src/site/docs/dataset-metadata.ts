@@ -22,7 +22,9 @@ const contributorSchema = z.strictObject({
   title: line("expected.meta-contributor-title"),
   path: url.optional(),
   email: z.email({ error: "expected.meta-email" }).optional(),
-  roles: z.array(z.enum(["publisher", "contact", "creator", "author", "maintainer", "contributor"], { error: "expected.meta-role" })).optional(),
+  roles: z
+    .array(z.enum(["publisher", "contact", "creator", "author", "maintainer", "contributor"], { error: "expected.meta-role" }))
+    .optional(),
 });
 
 /** The fields of a Data Package descriptor the build uses (others, such as `resources`, are allowed and ignored). */
@@ -34,9 +36,13 @@ export const metadataSchema = z.object({
   /** The title and description in Croatian (the landing page and the catalogues give both languages). */
   hr: z.strictObject({ title: line("expected.meta-hr-title"), description: line("expected.meta-hr-description") }).optional(),
   contributors: z.array(contributorSchema, { error: "expected.meta-contributors" }).optional(),
-  sources: z.array(z.strictObject({ title: line("expected.meta-source-title"), path: url.optional() }), { error: "expected.meta-sources" }).min(1, { error: "expected.meta-one-source" }),
+  sources: z
+    .array(z.strictObject({ title: line("expected.meta-source-title"), path: url.optional() }), { error: "expected.meta-sources" })
+    .min(1, { error: "expected.meta-one-source" }),
   licenses: z
-    .array(z.strictObject({ name: line("expected.meta-licence-name").optional(), title: line("expected.meta-licence-title"), path: url }), { error: "expected.meta-licences" })
+    .array(z.strictObject({ name: line("expected.meta-licence-name").optional(), title: line("expected.meta-licence-title"), path: url }), {
+      error: "expected.meta-licences",
+    })
     .min(1, { error: "expected.meta-one-licence" }),
 });
 
@@ -66,20 +72,33 @@ export async function readMetadata(dataDir: string): Promise<{ metadata: Dataset
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
-    const problem: Problem = { severity: "error", file, expected: msg("expected.descriptor"), hint: msg("hint.syntax", { detail: (error as Error).message }) };
+    const problem: Problem = {
+      severity: "error",
+      file,
+      expected: msg("expected.descriptor"),
+      hint: msg("hint.syntax", { detail: (error as Error).message }),
+    };
     return { metadata: UNDESCRIBED, problems: [problem] };
   }
   const parsed = metadataSchema.safeParse(value);
   if (parsed.success) return { metadata: parsed.data, problems: [] };
   const problems = parsed.error.issues.map((issue): Problem => {
     const field = issue.path.map(String).join(".");
-    const at = issue.path.reduce<unknown>((node, key) => (typeof node === "object" && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined), value);
+    const at = issue.path.reduce<unknown>(
+      (node, key) => (typeof node === "object" && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined),
+      value,
+    );
     return {
       severity: "error",
       file,
       ...(field === "" ? {} : { field }),
       ...(issue.code === "unrecognized_keys" ? { value: issue.keys.join(", ") } : { value: showValue(at) }),
-      expected: issue.code === "unrecognized_keys" ? msg("expected.meta-keys") : isMessageKey(issue.message) ? ({ key: issue.message } as Message) : msg("expected.schema", { text: issue.message }),
+      expected:
+        issue.code === "unrecognized_keys"
+          ? msg("expected.meta-keys")
+          : isMessageKey(issue.message)
+            ? ({ key: issue.message } as Message)
+            : msg("expected.schema", { text: issue.message }),
     };
   });
   return { metadata: UNDESCRIBED, problems };

@@ -17,7 +17,13 @@ const EU = "http://publications.europa.eu/resource/authority/";
 const IANA = "https://www.iana.org/assignments/media-types/";
 // The https form: DCAT-AP's vocabulary shapes match the algorithm's IRI against ^https://spdx.org/rdf/terms.
 const SPDX_SHA256 = "https://spdx.org/rdf/terms#checksumAlgorithm_sha256";
-const KEYWORDS: readonly (readonly [string, string])[] = [["registar", "hr"], ["tijela javne vlasti", "hr"], ["OIB", "hr"], ["registry", "en"], ["public authorities", "en"]];
+const KEYWORDS: readonly (readonly [string, string])[] = [
+  ["registar", "hr"],
+  ["tijela javne vlasti", "hr"],
+  ["OIB", "hr"],
+  ["registry", "en"],
+  ["public authorities", "en"],
+];
 
 export interface CatalogFacts {
   readonly baseUrl: string;
@@ -68,7 +74,10 @@ export function catalogTriples(metadata: DatasetMetadata, facts: CatalogFacts): 
   // The catalogue.
   add(iri.catalogue, "a", ref("http://www.w3.org/ns/dcat#Catalog"));
   texts(iri.catalogue, "dct:title", { hr: `Katalog: ${hr.title}`, en: `Catalogue: ${metadata.title}` });
-  texts(iri.catalogue, "dct:description", { hr: `Otvoreni podaci ${hr.title}: popis za preuzimanje i API.`, en: `The open data of the ${metadata.title}: the list as downloads and an API.` });
+  texts(iri.catalogue, "dct:description", {
+    hr: `Otvoreni podaci ${hr.title}: popis za preuzimanje i API.`,
+    en: `The open data of the ${metadata.title}: the list as downloads and an API.`,
+  });
   add(iri.catalogue, "dct:publisher", ref(iri.publisher));
   add(iri.catalogue, "foaf:homepage", ref(`${baseUrl}/`));
   concept(iri.catalogue, "dct:language", `${EU}language/HRV`, "dct:LinguisticSystem", `${EU}language`);
@@ -136,7 +145,10 @@ export function catalogTriples(metadata: DatasetMetadata, facts: CatalogFacts): 
 
   // The API.
   add(iri.service, "a", ref("http://www.w3.org/ns/dcat#DataService"));
-  texts(iri.service, "dct:title", { hr: "API: popis subjekata po stranicama (JSON)", en: "API: the list of subjects a page at a time (JSON)" });
+  texts(iri.service, "dct:title", {
+    hr: "API: popis subjekata po stranicama (JSON)",
+    en: "API: the list of subjects a page at a time (JSON)",
+  });
   texts(iri.service, "dct:description", {
     hr: `${COLLECTION_PATH}?limit=&offset= kao Django REST Framework (LimitOffsetPagination); opis u OpenAPI 3.1.`,
     en: `${COLLECTION_PATH}?limit=&offset= as Django REST Framework (LimitOffsetPagination); described in OpenAPI 3.1.`,

@@ -16,7 +16,8 @@ import { subjectSchema } from "../../data/rules/subject-schema.ts";
 export const pageSchema = z.strictObject({
   count: z.int().min(0).meta({ description: "The number of subjects in the whole list (not in this page)." }),
   next: z.url().nullable().meta({
-    description: "The next page's absolute URL on the request's own origin (every query parameter kept, sorted; limit and offset set), or null on the last page.",
+    description:
+      "The next page's absolute URL on the request's own origin (every query parameter kept, sorted; limit and offset set), or null on the last page.",
   }),
   previous: z.url().nullable().meta({
     description: "The previous page's absolute URL (no offset parameter when it would be 0), or null on the first page.",
@@ -29,7 +30,9 @@ const filterErrorSchema = z
   .strictObject({ oib: z.array(z.string()).optional(), jedinstvena_oznaka: z.array(z.string()).optional() })
   .meta({ description: "django-filter's validation errors, by filter: a NUL character in a filter's value." });
 const apiRootSchema = z.strictObject({
-  subjekti: z.url().meta({ description: "The list's URL on the request's own origin (with the format suffix and `format` the root was asked with)." }),
+  subjekti: z
+    .url()
+    .meta({ description: "The list's URL on the request's own origin (with the format suffix and `format` the root was asked with)." }),
 });
 const metadataAnswerSchema = z.strictObject({
   name: z.string(),
@@ -72,7 +75,9 @@ export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite):
   registry.add(metadataAnswerSchema, { id: "ViewMetadata" });
   registry.add(filterErrorSchema, { id: "FilterErrors" });
   registry.add(apiRootSchema, { id: "ApiRoot" });
-  const { schemas } = z.toJSONSchema(registry, { target: "draft-2020-12", uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, JsonObject> };
+  const { schemas } = z.toJSONSchema(registry, { target: "draft-2020-12", uri: (id) => `#/components/schemas/${id}` }) as {
+    schemas: Record<string, JsonObject>;
+  };
   // Inside an OpenAPI 3.1 document the dialect is the document's (jsonSchemaDialect), not per schema.
   for (const schema of Object.values(schemas)) {
     delete schema["$schema"];
@@ -81,8 +86,14 @@ export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite):
   }
 
   const licence = metadata.licenses[0];
-  const json = (ref: string, description: string) => ({ description, content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } } });
-  const header = (description: string, example?: string) => ({ description, schema: { type: "string", ...(example === undefined ? {} : { examples: [example] }) } });
+  const json = (ref: string, description: string) => ({
+    description,
+    content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } },
+  });
+  const header = (description: string, example?: string) => ({
+    description,
+    schema: { type: "string", ...(example === undefined ? {} : { examples: [example] }) },
+  });
   const pageHeaders = {
     ETag: { $ref: "#/components/headers/ETag" },
     "Cache-Control": { $ref: "#/components/headers/Cache-Control" },
@@ -93,11 +104,20 @@ export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite):
   };
   const refusals = {
     "404": json("Error", 'An unknown `format` (anything but absent, empty, `api` or `json`, case-sensitive): `{"detail":"Not found."}`.'),
-    "406": json("Error", 'An `Accept` header that admits no application/json: `{"detail":"Could not satisfy the request Accept header."}`.'),
+    "406": json(
+      "Error",
+      'An `Accept` header that admits no application/json: `{"detail":"Could not satisfy the request Accept header."}`.',
+    ),
   };
-  const filterRefusal = { "400": json("FilterErrors", 'A filter\'s value holds a NUL character: `{"oib":["Null characters are not allowed."]}`.') };
+  const filterRefusal = {
+    "400": json("FilterErrors", 'A filter\'s value holds a NUL character: `{"oib":["Null characters are not allowed."]}`.'),
+  };
   const viewOptions = (operationId: string, name: string) => ({
-    options: { operationId, summary: `DRF's view metadata (name "${name}"), or a CORS preflight as on the list`, responses: { "200": json("ViewMetadata", "DRF's metadata of the view."), ...refusals } },
+    options: {
+      operationId,
+      summary: `DRF's view metadata (name "${name}"), or a CORS preflight as on the list`,
+      responses: { "200": json("ViewMetadata", "DRF's metadata of the view."), ...refusals },
+    },
   });
   const sources = metadata.sources.map((s) => `- ${s.path === undefined ? s.title : `[${s.title}](${s.path})`}`).join("\n");
 
@@ -138,7 +158,10 @@ export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite):
             "`If-None-Match` with the page's ETag answers 304.",
           responses: {
             "200": { ...json("Page", "The page."), headers: pageHeaders },
-            "304": { description: "Not modified: `If-None-Match` named this page's ETag.", headers: { ETag: { $ref: "#/components/headers/ETag" } } },
+            "304": {
+              description: "Not modified: `If-None-Match` named this page's ETag.",
+              headers: { ETag: { $ref: "#/components/headers/ETag" } },
+            },
             ...filterRefusal,
             ...refusals,
           },
@@ -146,7 +169,11 @@ export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite):
         head: {
           operationId: "headSubjects",
           summary: "The headers of a page, without its body",
-          responses: { "200": { description: "As GET, without a body (Content-Length is the GET body's).", headers: pageHeaders }, "304": { description: "Not modified." }, ...refusals },
+          responses: {
+            "200": { description: "As GET, without a body (Content-Length is the GET body's).", headers: pageHeaders },
+            "304": { description: "Not modified." },
+            ...refusals,
+          },
         },
         options: {
           operationId: "describeSubjects",
@@ -195,14 +222,26 @@ export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite):
             "406": refusals["406"],
           },
         },
-        head: { operationId: "headSubject", summary: "The headers of the subject's answer, without its body", responses: { "200": { description: "As GET, without a body.", headers: pageHeaders }, "404": refusals["404"] } },
+        head: {
+          operationId: "headSubject",
+          summary: "The headers of the subject's answer, without its body",
+          responses: { "200": { description: "As GET, without a body.", headers: pageHeaders }, "404": refusals["404"] },
+        },
         ...viewOptions("describeSubject", "Subjekt Instance"),
       },
       "/api/": {
         summary: "The API root",
         parameters: [{ $ref: "#/components/parameters/format" }],
-        get: { operationId: "apiRoot", summary: "The link to the list", responses: { "200": json("ApiRoot", "DefaultRouter's root: each list by name."), ...refusals } },
-        head: { operationId: "headApiRoot", summary: "The root's headers, without its body", responses: { "200": { description: "As GET, without a body." }, ...refusals } },
+        get: {
+          operationId: "apiRoot",
+          summary: "The link to the list",
+          responses: { "200": json("ApiRoot", "DefaultRouter's root: each list by name."), ...refusals },
+        },
+        head: {
+          operationId: "headApiRoot",
+          summary: "The root's headers, without its body",
+          responses: { "200": { description: "As GET, without a body." }, ...refusals },
+        },
         ...viewOptions("describeApiRoot", "Api Root"),
       },
       ...feedPaths(),
@@ -221,20 +260,23 @@ export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite):
         offset: {
           name: "offset",
           in: "query",
-          description: "Subjects skipped from the start of the list (ascending id). Missing, not an integer or negative: 0. Past the end: an empty page. Never an error.",
+          description:
+            "Subjects skipped from the start of the list (ascending id). Missing, not an integer or negative: 0. Past the end: an empty page. Never an error.",
           schema: { type: "integer", minimum: 0, default: 0 },
         },
         oib: {
           name: "oib",
           in: "query",
-          description: "Only the subjects with exactly this OIB (django-filter's exact filter; surrounding spaces stripped; empty: no filter).",
+          description:
+            "Only the subjects with exactly this OIB (django-filter's exact filter; surrounding spaces stripped; empty: no filter).",
           schema: { type: "string" },
           examples: { oib: { value: "02601815905" } },
         },
         jedinstvena_oznaka: {
           name: "jedinstvena_oznaka",
           in: "query",
-          description: "Only the subject with exactly this code, zeros included (`0002`, not `2`; surrounding spaces stripped; empty: no filter).",
+          description:
+            "Only the subject with exactly this code, zeros included (`0002`, not `2`; surrounding spaces stripped; empty: no filter).",
           schema: { type: "string" },
           examples: { code: { value: "0002" } },
         },
@@ -272,7 +314,9 @@ function feedPaths(): Record<string, unknown> {
           "The dataset's `version` is the SHA-256 of the snapshot (the whole list as NDJSON: each record's bytes as in a page, one a line, in id order); " +
           "`sequence` goes up by one with every build whose data changed. A mirror at sequence s applies the diffs s+1 … `sequence` " +
           "when s + 1 ≥ `oldest`, else downloads the snapshot. Cached for 60 seconds. `subjekti sync <origin> <file>` is the reference client.",
-        responses: { "200": { description: "The state.", content: { "application/json": { schema: { $ref: "#/components/schemas/FeedState" } } } } },
+        responses: {
+          "200": { description: "The state.", content: { "application/json": { schema: { $ref: "#/components/schemas/FeedState" } } } },
+        },
       },
     },
     "/changes/{sequence}.json": {
@@ -293,7 +337,9 @@ function feedPaths(): Record<string, unknown> {
         summary: "The whole list at a version, as NDJSON",
         description: `Its SHA-256 is its name. The current one and the previous one are kept. ${immutable}`,
         parameters: [{ name: "version", in: "path", required: true, schema: { type: "string", pattern: "^[0-9a-f]{64}$" } }],
-        responses: { "200": { description: "The list, a record a line.", content: { "application/x-ndjson": { schema: { type: "string" } } } } },
+        responses: {
+          "200": { description: "The list, a record a line.", content: { "application/x-ndjson": { schema: { type: "string" } } } },
+        },
       },
     },
     "/changes/feed.atom": {
@@ -328,10 +374,19 @@ function feedSchemas(): Record<string, unknown> {
         format: { type: "integer", enum: [1] },
         sequence: { type: "integer", minimum: 1 },
         version: hash,
-        published: { type: "string", format: "date-time", description: "When the data of this version was made: SOURCE_DATE_EPOCH or the newest source's modification time, never the build's clock." },
+        published: {
+          type: "string",
+          format: "date-time",
+          description:
+            "When the data of this version was made: SOURCE_DATE_EPOCH or the newest source's modification time, never the build's clock.",
+        },
         count: { type: "integer", minimum: 0 },
         oldest: { type: "integer", description: "The oldest sequence whose diff is kept." },
-        snapshot: { type: "object", required: ["url", "sha256", "bytes"], properties: { url: { type: "string", description: "Relative to this file." }, sha256: hash, bytes: { type: "integer" } } },
+        snapshot: {
+          type: "object",
+          required: ["url", "sha256", "bytes"],
+          properties: { url: { type: "string", description: "Relative to this file." }, sha256: hash, bytes: { type: "integer" } },
+        },
         history: { type: "array", items: entry },
       },
     },
@@ -348,7 +403,11 @@ function feedSchemas(): Record<string, unknown> {
           items: {
             type: "object",
             required: ["op", "id"],
-            properties: { op: { type: "string", enum: ["upsert", "delete"] }, id: { type: "integer" }, record: { $ref: "#/components/schemas/Subject" } },
+            properties: {
+              op: { type: "string", enum: ["upsert", "delete"] },
+              id: { type: "integer" },
+              record: { $ref: "#/components/schemas/Subject" },
+            },
           },
         },
       },

@@ -65,7 +65,10 @@ function size(bytes: number): { hr: string; en: string } {
     unit++;
   }
   const digits = unit === 0 ? 0 : 1;
-  return { hr: `${value.toLocaleString("hr-HR", { maximumFractionDigits: digits })} ${units[unit]}`, en: `${value.toLocaleString("en-GB", { maximumFractionDigits: digits })} ${units[unit]}` };
+  return {
+    hr: `${value.toLocaleString("hr-HR", { maximumFractionDigits: digits })} ${units[unit]}`,
+    en: `${value.toLocaleString("en-GB", { maximumFractionDigits: digits })} ${units[unit]}`,
+  };
 }
 
 /** JSON inside a <script> block: `<` escaped, so no text in it can close the block. */
@@ -74,7 +77,11 @@ function scriptJson(value: unknown): string {
 }
 
 /** The landing page's HTML. */
-export function landingPage(metadata: DatasetMetadata, facts: LandingFacts, subjectSchema: { readonly properties?: Readonly<Record<string, PropertySchema>> }): string {
+export function landingPage(
+  metadata: DatasetMetadata,
+  facts: LandingFacts,
+  subjectSchema: { readonly properties?: Readonly<Record<string, PropertySchema>> },
+): string {
   const e = escapeHtml;
   const hr = croatian(metadata);
   const count = { hr: facts.count.toLocaleString("hr-HR"), en: facts.count.toLocaleString("en-GB") };
@@ -82,7 +89,8 @@ export function landingPage(metadata: DatasetMetadata, facts: LandingFacts, subj
   const [y, m, d] = day.split("-");
   const dateHr = `${Number(d)}. ${Number(m)}. ${y}.`;
   const link = (href: string, text = href): string => `<a href="${e(href)}">${e(text)}</a>`;
-  const both = (hrText: string, enText: string, tag = "p"): string => `<${tag}>${hrText}</${tag}>\n<${tag} lang="en" class="en">${enText}</${tag}>`;
+  const both = (hrText: string, enText: string, tag = "p"): string =>
+    `<${tag}>${hrText}</${tag}>\n<${tag} lang="en" class="en">${enText}</${tag}>`;
   const examples: [string, string, string][] = [
     [COLLECTION_PATH, "prva stranica (20 subjekata)", "the first page (20 subjects)"],
     [`${COLLECTION_PATH}?limit=5&offset=10`, "5 subjekata od 11.", "5 subjects from the 11th"],
@@ -97,7 +105,10 @@ export function landingPage(metadata: DatasetMetadata, facts: LandingFacts, subj
     [`${COLLECTION_PATH}?jedinstvena_oznaka=<oznaka>`, "subjekt s tom oznakom", "the subject with that code"],
   ];
   const fields = Object.entries(subjectSchema.properties ?? {})
-    .map(([name, property]) => `<tr><th scope="row"><code>${e(name)}</code></th><td lang="en">${e(shape(property))}</td><td lang="en">${e(property.description ?? "")}</td></tr>`)
+    .map(
+      ([name, property]) =>
+        `<tr><th scope="row"><code>${e(name)}</code></th><td lang="en">${e(shape(property))}</td><td lang="en">${e(property.description ?? "")}</td></tr>`,
+    )
     .join("\n");
   const downloads = facts.downloads
     .map((d) => {
@@ -106,12 +117,18 @@ export function landingPage(metadata: DatasetMetadata, facts: LandingFacts, subj
       return `<tr><th scope="row">${link(d.path)}</th><td>${e(kind.title.hr)}<br><span lang="en">${e(kind.title.en)}</span></td><td>${e(s.hr)}<br><span lang="en">${e(s.en)}</span></td><td><code class="hash">${e(d.sha256)}</code><br>${link(d.immutablePath, "nepromjenjiva kopija / immutable copy")}</td></tr>`;
     })
     .join("\n");
-  const sources = metadata.sources.map((source) => `<li>${source.path === undefined ? e(source.title) : link(source.path, source.title)}</li>`).join("\n");
+  const sources = metadata.sources
+    .map((source) => `<li>${source.path === undefined ? e(source.title) : link(source.path, source.title)}</li>`)
+    .join("\n");
   const licences = metadata.licenses.map((licence) => `<li>${link(licence.path, licence.title)}</li>`).join("\n");
   const publisher = contributorWith(metadata, "publisher");
   const contact = contributorWith(metadata, "contact") ?? publisher;
   const who = (c: typeof publisher): string =>
-    c === undefined ? "—" : [c.path === undefined ? e(c.title) : link(c.path, c.title), c.email === undefined ? "" : link(`mailto:${c.email}`, c.email)].filter((x) => x !== "").join(", ");
+    c === undefined
+      ? "—"
+      : [c.path === undefined ? e(c.title) : link(c.path, c.title), c.email === undefined ? "" : link(`mailto:${c.email}`, c.email)]
+          .filter((x) => x !== "")
+          .join(", ");
   return `<!doctype html>
 <html lang="hr">
 <head>
@@ -146,20 +163,24 @@ ${both(e(hr.description), e(metadata.description))}
 <main>
 <h2>Preuzimanja <span lang="en" class="en">/ Downloads</span></h2>
 ${both("Cijeli popis u jednoj datoteci, redom po <code>id</code>, deset polja. Stalna adresa uvijek daje najnoviji popis; nepromjenjiva kopija nosi SHA-256 u imenu.", "The whole list in one file, in <code>id</code> order, the ten fields. The stable URL always gives the latest list; the immutable copy carries its SHA-256 in its name.")}
-${facts.downloads.length === 0 ? both("Ova objava nema preuzimanja.", "This site has no downloads.") : `<table>
+${
+  facts.downloads.length === 0
+    ? both("Ova objava nema preuzimanja.", "This site has no downloads.")
+    : `<table>
 <caption>Preuzimanja / Downloads</caption>
 <thead><tr><th scope="col">datoteka / file</th><th scope="col">oblik / format</th><th scope="col">veličina / size</th><th scope="col">SHA-256</th></tr></thead>
 <tbody>
 ${downloads}
 </tbody>
-</table>`}
+</table>`
+}
 
 <h2>Izdavač, kontakt, licencija, izvor <span lang="en" class="en">/ Publisher, contact, licence, source</span></h2>
 <dl>
 <dt>Izdavač <span lang="en">/ Publisher</span></dt><dd>${who(publisher)}</dd>
 <dt>Kontakt <span lang="en">/ Contact</span></dt><dd>${who(contact)}</dd>
-<dt>Licencija <span lang="en">/ Licence</span></dt><dd>${licences === "" ? "Licencija nije navedena. <span lang=\"en\">No licence is declared.</span>" : `<ul>\n${licences}\n</ul>`}</dd>
-<dt>Izvor <span lang="en">/ Source</span></dt><dd>${sources === "" ? "Izvor nije naveden. <span lang=\"en\">No source is declared.</span>" : `<ul>\n${sources}\n</ul>`}</dd>
+<dt>Licencija <span lang="en">/ Licence</span></dt><dd>${licences === "" ? 'Licencija nije navedena. <span lang="en">No licence is declared.</span>' : `<ul>\n${licences}\n</ul>`}</dd>
+<dt>Izvor <span lang="en">/ Source</span></dt><dd>${sources === "" ? 'Izvor nije naveden. <span lang="en">No source is declared.</span>' : `<ul>\n${sources}\n</ul>`}</dd>
 </dl>
 
 <h2>Zahtjevi <span lang="en" class="en">/ Requests</span></h2>

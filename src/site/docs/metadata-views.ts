@@ -12,5 +12,10 @@ export function contributorWith(metadata: DatasetMetadata, role: "publisher" | "
 
 /** The Croatian title and description, or the registry's own words when the descriptor gives none. */
 export function croatian(metadata: DatasetMetadata): { readonly title: string; readonly description: string } {
-  return metadata.hr ?? { title: "Registar subjekata", description: "Hrvatske institucije (subjekti) s OIB-om, razinom, datumom postanka, mjestom i kontaktom." };
+  return (
+    metadata.hr ?? {
+      title: "Registar subjekata",
+      description: "Hrvatske institucije (subjekti) s OIB-om, razinom, datumom postanka, mjestom i kontaktom.",
+    }
+  );
 }

@@ -28,11 +28,20 @@ export interface DocsFacts {
 }
 
 /** Plans the docs shard of a site. */
-export function planDocs(metadata: DatasetMetadata, facts: DocsFacts, options: Pick<SiteOptions, "maxLimit" | "cacheControl" | "baseUrl">): ShardPlan {
+export function planDocs(
+  metadata: DatasetMetadata,
+  facts: DocsFacts,
+  options: Pick<SiteOptions, "maxLimit" | "cacheControl" | "baseUrl">,
+): ShardPlan {
   const subject = subjectJsonSchema();
   const { count, downloads, published } = facts;
   const catalog = catalogTriples(metadata, { baseUrl: options.baseUrl, count, downloads, published });
-  const dataset = schemaOrgDataset(metadata, { baseUrl: options.baseUrl, downloads, published, datasetIri: catalogIris(metadata, options.baseUrl).dataset });
+  const dataset = schemaOrgDataset(metadata, {
+    baseUrl: options.baseUrl,
+    downloads,
+    published,
+    datasetIri: catalogIris(metadata, options.baseUrl).dataset,
+  });
   const contents: Record<string, string> = {
     "/": landingPage(metadata, { count, maxLimit: options.maxLimit, downloads, published, dataset }, subject),
     "/datapackage.json": `${JSON.stringify(dataPackage(metadata, downloads, subject, published), null, 2)}\n`,

@@ -6,9 +6,7 @@
  */
 
 /** An object of a triple: an IRI, or a literal with a language or a datatype. */
-export type Term =
-  | { readonly iri: string }
-  | { readonly value: string; readonly lang?: string; readonly datatype?: string };
+export type Term = { readonly iri: string } | { readonly value: string; readonly lang?: string; readonly datatype?: string };
 
 export interface Triple {
   readonly subject: string;
@@ -83,7 +81,8 @@ export function toJsonLd(triples: readonly Triple[]): Record<string, unknown> {
     const node: Record<string, unknown> = { "@id": subject };
     for (const triple of group) {
       const key = triple.predicate === "a" ? "@type" : triple.predicate;
-      const value = triple.predicate === "a" ? ("iri" in triple.object ? compact(triple.object.iri) : triple.object.value) : jsonLdTerm(triple.object);
+      const value =
+        triple.predicate === "a" ? ("iri" in triple.object ? compact(triple.object.iri) : triple.object.value) : jsonLdTerm(triple.object);
       const known = node[key];
       node[key] = known === undefined ? [value] : [...(known as unknown[]), value];
     }

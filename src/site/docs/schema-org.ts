@@ -25,7 +25,10 @@ function fitted(text: string): string {
 }
 
 /** The Dataset, as a JSON-LD object. */
-export function schemaOrgDataset(metadata: DatasetMetadata, facts: { readonly baseUrl: string; readonly downloads: readonly Download[]; readonly published: Date; readonly datasetIri: string }): Record<string, unknown> {
+export function schemaOrgDataset(
+  metadata: DatasetMetadata,
+  facts: { readonly baseUrl: string; readonly downloads: readonly Download[]; readonly published: Date; readonly datasetIri: string },
+): Record<string, unknown> {
   const publisher = contributorWith(metadata, "publisher");
   const creator = contributorWith(metadata, "creator") ?? publisher;
   const hr = croatian(metadata);
