@@ -9,12 +9,15 @@
 #   gnumeric.xlsx     exceljs.xlsx converted by Gnumeric's ssconvert: indented inline strings
 #   libreoffice.ods   exceljs.xlsx saved by LibreOffice in its own format (OpenDocument)
 # Debian's Python (/usr/bin/python3, where python3-openpyxl installs) writes the first two.
+# And number-cells/, four records of the sample as each writer saves them when an OIB (04323472109)
+# and a code (0002) were typed as numbers, zeros gone: openpyxl and xlsxwriter write number cells,
+# LibreOffice and Gnumeric open xlsxwriter's and save it (the number cells are theirs then).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=test/fixtures/spreadsheet-writers
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$out"
+mkdir -p "$out/number-cells"
 
 /usr/bin/python3 - "$out" <<'PY'
 import json, sys
@@ -41,6 +44,28 @@ for i, r in enumerate(rows, start=1):
         elif isinstance(v, int): ws.write_number(i, j, v)
         else: ws.write_string(i, j, v)
 wb.close()
+
+# Four records; the second's code and the fourth's OIB as numbers, as a spreadsheet keeps digits typed in.
+numbered = {3: {"jedinstvena_oznaka"}, 29: {"oib"}}
+small = [r for r in rows if r["id"] in (2, 3, 4, 29)]
+wb = openpyxl.Workbook()
+ws = wb.active
+ws.title = "subjekti"
+ws.append(fields)
+for r in small:
+    ws.append([int(r[f]) if f in numbered.get(r["id"], ()) else r[f] for f in fields])
+wb.save(f"{out}/number-cells/openpyxl.xlsx")
+
+wb = xlsxwriter.Workbook(f"{out}/number-cells/xlsxwriter.xlsx")
+ws = wb.add_worksheet("subjekti")
+ws.write_row(0, 0, fields)
+for i, r in enumerate(small, start=1):
+    for j, f in enumerate(fields):
+        v = r[f]
+        if isinstance(v, bool): ws.write_boolean(i, j, v)
+        elif isinstance(v, int) or f in numbered.get(r["id"], ()): ws.write_number(i, j, int(v))
+        else: ws.write_string(i, j, v)
+wb.close()
 PY
 
 node bin/subjekti.js export --data data --out "$tmp/exceljs.xlsx" --format xlsx >/dev/null
@@ -52,4 +77,7 @@ soffice -env:UserInstallation="file://$tmp/lo" --headless --calc --convert-to od
 cp "$tmp/lo-out/exceljs.ods" "$out/libreoffice.ods"
 ssconvert "$tmp/exceljs.xlsx" "$tmp/gnumeric.xlsx" >/dev/null 2>&1
 cp "$tmp/gnumeric.xlsx" "$out/gnumeric.xlsx"
-ls -l "$out"
+soffice -env:UserInstallation="file://$tmp/lo" --headless --calc --convert-to xlsx:"Calc MS Excel 2007 XML" --outdir "$tmp/lo-numbers" "$out/number-cells/xlsxwriter.xlsx" >/dev/null
+cp "$tmp/lo-numbers/xlsxwriter.xlsx" "$out/number-cells/libreoffice.xlsx"
+ssconvert "$out/number-cells/xlsxwriter.xlsx" "$out/number-cells/gnumeric.xlsx" >/dev/null 2>&1
+ls -l "$out" "$out/number-cells"
