@@ -4,8 +4,13 @@
  * preview follows the new manifest by itself; a rebuild that fails prints its problems and leaves
  * the last good site served. Saves come in bursts (an editor writes a temporary file, renames
  * it), so changes are gathered for a moment; a change during a rebuild queues one more.
+ *
+ * Each directory is watched on its own, not the tree at once: Node's recursive watch on Linux
+ * follows files, and a file replaced by a rename (how editors and the tests save) went unwatched
+ * after its first save. A directory's own watch sees every entry written, renamed or removed.
  */
-import { watch } from "node:fs";
+import { type FSWatcher, readdirSync, watch } from "node:fs";
+import { join } from "node:path";
 import { readManifestFile } from "../common/read-site-manifest.ts";
 import { terminalLines } from "../common/terminal-text.ts";
 import { SubjektiError } from "../core/errors.ts";
@@ -43,6 +48,19 @@ async function optionsOf(dataDir: string, outDir: string): Promise<BuildOptions>
     // The change feed is the published builds' history: a preview's saves are not sequences of it.
     feed: false,
   };
+}
+
+/** `dir` and every directory under it, hidden ones skipped (as the sources are found). */
+function directoriesUnder(dir: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    // Gone meanwhile (or never there): nothing to watch; the rebuild says what is missing.
+    return [];
+  }
+  const below = entries.filter((e) => e.isDirectory() && !e.name.startsWith(".")).flatMap((e) => directoriesUnder(join(dir, e.name)));
+  return [dir, ...below];
 }
 
 /** What the watcher rebuilds with and reports to: the build and its summary line (build-site.ts, build-report.ts), the output. */
@@ -87,15 +105,46 @@ export function rebuildOnChange(dataDir: string, outDir: string, { io, problems,
       }
     });
   };
-  const watcher = watch(dataDir, { recursive: true }, () => {
+  const watchers = new Map<string, FSWatcher>();
+  const changed = (): void => {
     clearTimeout(timer);
-    timer = setTimeout(start, SETTLE_MS);
-  });
+    timer = setTimeout(() => {
+      follow();
+      start();
+    }, SETTLE_MS);
+  };
+  /** Watches the directories there are now: new ones added, removed ones let go. */
+  const follow = (): void => {
+    const now = new Set(directoriesUnder(dataDir));
+    for (const [dir, watcher] of watchers) {
+      if (now.has(dir)) continue;
+      watcher.close();
+      watchers.delete(dir);
+    }
+    for (const dir of now) {
+      if (watchers.has(dir)) continue;
+      try {
+        const watcher = watch(dir, changed);
+        // A directory removed while watched: let it go; its parent's watch saw the removal.
+        watcher.on("error", () => {
+          watcher.close();
+          if (watchers.get(dir) === watcher) watchers.delete(dir);
+        });
+        watchers.set(dir, watcher);
+      } catch {
+        // Removed between the listing and the watch: the parent's watch saw it.
+      }
+    }
+  };
+  follow();
+  // A data directory that is not there fails here, as the watch of the whole tree did.
+  if (!watchers.has(dataDir)) watchers.set(dataDir, watch(dataDir, changed));
   io.stdout.write(`subjekti preview: ${tr.text("summary.watching", { dir: dataDir })}\n`);
   return {
     async close() {
       clearTimeout(timer);
-      watcher.close();
+      for (const watcher of watchers.values()) watcher.close();
+      watchers.clear();
       await running;
     },
   };
