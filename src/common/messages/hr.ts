@@ -18,6 +18,8 @@ const plural = (x: number, one: string, few: string, other: string): string => {
 };
 /** `x` and its word: `21 subjekt`, `3 subjekta`, `5.753 subjekata`. */
 const count = (x: number, one: string, few: string, other: string): string => `${n(x)} ${plural(x, one, few, other)}`;
+/** A size already written with a decimal point (`67.8 KB`), with the Croatian decimal comma. */
+const decimal = (size: string): string => size.replace(".", ",");
 const MONTHS = [
   "siječanj",
   "veljača",
@@ -250,7 +252,7 @@ export const hr: Catalogue = {
   "summary.exported": (p) => `izvezeno ${count(p.count, "subjekt", "subjekta", "subjekata")} u ${p.out} (${p.format})`,
   "summary.built": (p) =>
     `izgrađeno ${count(p.count, "subjekt", "subjekta", "subjekata")}${p.reused > 0 ? ` (${n(p.reused)} nepromijenjeno, iz međuspremnika izgradnje)` : ""} u ${p.out}/: ${count(p.files, "datoteka", "datoteke", "datoteka")}, ` +
-    `${n(p.written)} zapisano (${p.writtenBytes}), ${n(p.unchanged)} nepromijenjeno, ${n(p.removed)} uklonjeno (${p.removedBytes}) za ${p.seconds.toFixed(2).replace(".", ",")} s`,
+    `${n(p.written)} zapisano (${decimal(p.writtenBytes)}), ${n(p.unchanged)} nepromijenjeno, ${n(p.removed)} uklonjeno (${decimal(p.removedBytes)}) za ${p.seconds.toFixed(2).replace(".", ",")} s`,
   "summary.feed-started": (p) =>
     `promjene: novi slijed promjena počinje brojem ${p.sequence} (prethodno stanje nije nađeno: --previous <url> nastavlja slijed objavljenog sjedišta)`,
   "summary.feed-unchanged": (p) => `od prošle izgradnje nijedan se subjekt nije promijenio (slijed promjena: i dalje broj ${p.sequence})`,
