@@ -3,8 +3,8 @@
  * and OIB) would otherwise pass silently. A warning, not an error: a registry may hold two bodies
  * of one legal person. The later record is warned at, naming both (id and code of each).
  *
- * Every OIB seen is kept with its first holder in typed arrays (OibCheck): about 50 bytes a
- * subject, the one part of a read that grows with the list.
+ * Every OIB seen is kept with its first holder in typed arrays (OibCheck): about 27 bytes a
+ * subject (it was 50), the one part of a read that grows with the list.
  */
 import { msg } from "../../common/messages/message.ts";
 import type { Problem, ProblemSink } from "../problems/problems.ts";
@@ -20,26 +20,35 @@ export interface OibKeys {
   readonly positions: ArrayLike<number>;
 }
 
+/** An id or code too large for 32 bits: kept aside, by holder (a registry's are far smaller). */
+const ASIDE = 0xffffffff;
+const TWO_32 = 4294967296;
+
 /** Each OIB's first holder; warns at every later one. */
 export class OibCheck {
   /**
-   * An open-addressing table of every OIB seen (a power of two of slots, at most half full): the
-   * OIB + 1 as a double (11 digits fit exactly; 0 marks a free slot), and its first holder's number in the arrays below. No object or string a record:
-   * a million subjects cost about 50 MB, and no garbage.
+   * An open-addressing table of every OIB seen (a power of two of slots, at most half full), each
+   * slot its first holder's number + 1 (0 marks a free slot); the OIB itself is the holder's. Four
+   * bytes a slot: a million subjects cost about 8 MB here, and no object, string or garbage.
    */
-  #keys = new Float64Array(1 << 12);
-  #slots = new Int32Array(1 << 12);
+  #slots = new Uint32Array(1 << 12);
   #size = 0;
   /**
-   * The first holders, by number: id, file, position, and the code as a number and its width (a
-   * code is digits, zero-padded: 15 of them fit a double exactly; a longer one is kept as text).
+   * The first holders, by number: the OIB + 1 (11 digits: its low 32 bits and the rest, at most 5),
+   * id, position, and the code as a number and its width (a code is digits, zero-padded). 18 bytes
+   * a holder; the file is found from where each file's holders start (#runs).
    */
-  #ids = new Float64Array(1 << 11);
-  #files = new Uint16Array(1 << 11);
+  #low = new Uint32Array(1 << 11);
+  #high = new Uint8Array(1 << 11);
+  #ids = new Uint32Array(1 << 11);
   #positions = new Uint32Array(1 << 11);
-  #codes = new Float64Array(1 << 11);
+  #codes = new Uint32Array(1 << 11);
   #widths = new Uint8Array(1 << 11);
-  readonly #longCodes = new Map<number, string>();
+  readonly #idsAside = new Map<number, number>();
+  readonly #codesAside = new Map<number, string>();
+  /** Each run of blocks from one file: the number of its first holder, and the file's number. */
+  readonly #runStarts: number[] = [];
+  readonly #runFiles: number[] = [];
   readonly #fileNumbers = new Map<SourceFile, number>();
   readonly #fileList: SourceFile[] = [];
 
@@ -47,17 +56,21 @@ export class OibCheck {
   add(keys: OibKeys, file: SourceFile, strict: boolean, problems: ProblemSink): void {
     let fileNumber = this.#fileNumbers.get(file);
     if (fileNumber === undefined) this.#fileNumbers.set(file, (fileNumber = this.#fileList.push(file) - 1));
+    if (this.#runFiles[this.#runFiles.length - 1] !== fileNumber) {
+      this.#runStarts.push(this.#size);
+      this.#runFiles.push(fileNumber);
+    }
     for (let k = 0; k < keys.oibs.length; k++) {
       const oib = keys.oibs[k] ?? "";
       // "": a record held only for its keys (it has an error of its own).
       if (oib === "") continue;
       const [id, code, position] = [keys.ids[k] ?? 0, keys.codes[k] ?? "", keys.positions[k] ?? 0];
       // Stored as OIB + 1, so 0 can mark a free slot even for 00000000000.
-      const first = this.#firstHolder(Number(oib) + 1, id, code, fileNumber, position);
+      const first = this.#firstHolder(Number(oib) + 1, id, code, position);
       // The same record in two sources: the id rule says so (check-sequence.ts), once for the whole file.
-      if (first < 0 || this.#ids[first] === id) continue;
-      const where = formatLocation(placed(this.#fileList[this.#files[first] ?? 0] as SourceFile, this.#positions[first] ?? 0));
-      const hint = msg("hint.same-oib", { id, code, otherId: this.#ids[first] ?? 0, otherCode: this.#codeOf(first), where });
+      if (first < 0 || this.#idOf(first) === id) continue;
+      const where = formatLocation(placed(this.#fileList[this.#fileOf(first)] as SourceFile, this.#positions[first] ?? 0));
+      const hint = msg("hint.same-oib", { id, code, otherId: this.#idOf(first), otherCode: this.#codeOf(first), where });
       problems.push({
         severity: strict ? "error" : "warning",
         ...placed(file, position, "oib"),
@@ -70,68 +83,90 @@ export class OibCheck {
   }
 
   /** The number of `oib`'s first holder, or -1 when `oib` is new (then this record is its first holder). */
-  #firstHolder(oib: number, id: number, code: string, file: number, position: number): number {
-    if (this.#size * 2 >= this.#keys.length) this.#grow();
-    const mask = this.#keys.length - 1;
-    for (let slot = hash(oib) & mask; ; slot = (slot + 1) & mask) {
-      const key = this.#keys[slot] ?? 0;
-      if (key === oib) return this.#slots[slot] ?? -1;
-      if (key !== 0) continue;
+  #firstHolder(oib: number, id: number, code: string, position: number): number {
+    if (this.#size * 2 >= this.#slots.length) this.#grow();
+    const mask = this.#slots.length - 1;
+    const [low, high] = [oib >>> 0, Math.floor(oib / TWO_32)];
+    for (let slot = hash(low, high) & mask; ; slot = (slot + 1) & mask) {
+      const held = this.#slots[slot] ?? 0;
+      if (held !== 0) {
+        if (this.#low[held - 1] === low && this.#high[held - 1] === high) return held - 1;
+        continue;
+      }
       const n = this.#size++;
       if (n === this.#ids.length) this.#growHolders();
-      this.#keys[slot] = oib;
-      this.#slots[slot] = n;
-      this.#ids[n] = id;
-      this.#files[n] = file;
+      this.#slots[slot] = n + 1;
+      this.#low[n] = low;
+      this.#high[n] = high;
+      if (Number.isInteger(id) && id >= 0 && id < ASIDE) {
+        this.#ids[n] = id;
+      } else {
+        this.#ids[n] = ASIDE;
+        this.#idsAside.set(n, id);
+      }
       this.#positions[n] = position;
-      if (code.length <= 15) {
+      // Nine digits always fit 32 bits.
+      if (code.length <= 9) {
         this.#codes[n] = Number(code);
         this.#widths[n] = code.length;
       } else {
-        this.#longCodes.set(n, code);
+        this.#codes[n] = ASIDE;
+        this.#codesAside.set(n, code);
       }
       return -1;
     }
   }
 
+  /** The id of holder `n`. */
+  #idOf(n: number): number {
+    const id = this.#ids[n] ?? 0;
+    return id === ASIDE ? (this.#idsAside.get(n) ?? id) : id;
+  }
+
   /** The code of holder `n`, as it was written. */
   #codeOf(n: number): string {
-    return this.#longCodes.get(n) ?? String(this.#codes[n] ?? 0).padStart(this.#widths[n] ?? 0, "0");
+    return this.#codesAside.get(n) ?? String(this.#codes[n] ?? 0).padStart(this.#widths[n] ?? 0, "0");
+  }
+
+  /** The file number of holder `n`: the last run that starts at or before it. */
+  #fileOf(n: number): number {
+    let [lo, hi] = [0, this.#runStarts.length - 1];
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((this.#runStarts[mid] ?? 0) <= n) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.#runFiles[lo] ?? 0;
   }
 
   #grow(): void {
-    const [keys, slots] = [this.#keys, this.#slots];
-    this.#keys = new Float64Array(keys.length * 2);
-    this.#slots = new Int32Array(keys.length * 2);
-    const mask = this.#keys.length - 1;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i] ?? 0;
-      if (key === 0) continue;
-      let slot = hash(key) & mask;
-      while (this.#keys[slot] !== 0) slot = (slot + 1) & mask;
-      this.#keys[slot] = key;
-      this.#slots[slot] = slots[i] ?? 0;
+    this.#slots = new Uint32Array(this.#slots.length * 2);
+    const mask = this.#slots.length - 1;
+    // Every holder placed again, from its own OIB: the old table is not needed.
+    for (let n = 0; n < this.#size; n++) {
+      let slot = hash(this.#low[n] ?? 0, this.#high[n] ?? 0) & mask;
+      while (this.#slots[slot] !== 0) slot = (slot + 1) & mask;
+      this.#slots[slot] = n + 1;
     }
   }
 
   #growHolders(): void {
-    const grow = <T extends Float64Array | Uint8Array | Uint16Array | Uint32Array>(a: T, make: (n: number) => T): T => {
+    const grow = <T extends Uint8Array | Uint32Array>(a: T, make: (n: number) => T): T => {
       const b = make(a.length * 2);
       b.set(a);
       return b;
     };
-    this.#ids = grow(this.#ids, (n) => new Float64Array(n));
-    this.#files = grow(this.#files, (n) => new Uint16Array(n));
+    this.#low = grow(this.#low, (n) => new Uint32Array(n));
+    this.#high = grow(this.#high, (n) => new Uint8Array(n));
+    this.#ids = grow(this.#ids, (n) => new Uint32Array(n));
     this.#positions = grow(this.#positions, (n) => new Uint32Array(n));
-    this.#codes = grow(this.#codes, (n) => new Float64Array(n));
+    this.#codes = grow(this.#codes, (n) => new Uint32Array(n));
     this.#widths = grow(this.#widths, (n) => new Uint8Array(n));
   }
 }
 
 /** A slot for an OIB: its low and high 32 bits mixed (multiplicative hashing). */
-function hash(oib: number): number {
-  const low = oib >>> 0;
-  const high = Math.floor(oib / 4294967296);
+function hash(low: number, high: number): number {
   return Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b) ^ (low >>> 16);
 }
 
