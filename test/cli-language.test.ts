@@ -4,7 +4,7 @@
  * records, as a maintainer meets them: a source that repeats another in one line, two subjects with
  * one OIB, a date error and a duplicate code in one run, a date cell shown as a date.
  */
-import { copyFile, mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -241,6 +241,24 @@ describe("the maintainer's day in Croatian: export's refusals, the known warning
       code: 0,
       stderr: `14 poznatih upozorenja, prihvaćenih u ${known} (nisu ispisana; subjekti validate --accept bilježi trenutačna)\n`,
       stdout: "5.758 subjekata u 1 datoteci: ispravno (0 novih upozorenja, 14 poznatih)\n",
+    });
+    // A mistyped OIB after the baseline: printed first and in full, the known ones counted; --strict fails on it alone.
+    const list = JSON.parse(await readFile(join(data, "subjekti.json"), "utf8")) as { oib: string }[];
+    const oib = (list[100] as { oib: string }).oib;
+    const typo = oib.slice(0, 10) + String((Number(oib[10]) + 1) % 10);
+    (list[100] as { oib: string }).oib = typo;
+    await writeFile(join(data, "subjekti.json"), JSON.stringify(list));
+    const newLine = `${data}/subjekti.json[100]: upozorenje: oib: očekuje se ispravna kontrolna znamenka (ISO 7064 MOD 11,10), a nađeno je "${typo}" (posljednja znamenka trebala bi biti ${oib[10]} — tipfeler?)`;
+    const knownLine = `14 poznatih upozorenja, prihvaćenih u ${known} (nisu ispisana; subjekti validate --accept bilježi trenutačna)`;
+    expect(await runCli(["validate", "--data", data, "--lang", "hr"])).toMatchObject({
+      code: 0,
+      stderr: `${newLine}\n${knownLine}\n`,
+      stdout: "5.758 subjekata u 1 datoteci: ispravno (1 novo upozorenje, 14 poznatih)\n",
+    });
+    expect(await runCli(["validate", "--data", data, "--strict"], { LANG: "hr_HR.UTF-8" })).toMatchObject({
+      code: 1,
+      stderr: `${newLine.replace("upozorenje: ", "")}\nsubjekti: 1 greška u podacima; ništa nije zapisano\n`,
+      stdout: "",
     });
   });
 });
