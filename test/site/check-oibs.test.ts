@@ -42,7 +42,7 @@ describe("OibCheck", () => {
         // Mostly new OIBs, some repeated (from any file), some records without keys, a few huge ids and codes.
         const oib =
           random() < 0.02 && first.size > 0
-            ? [...first.keys()][Math.floor(random() * first.size)]
+            ? ([...first.keys()][Math.floor(random() * first.size)] as string)
             : String(Math.floor(random() * 1e11)).padStart(11, "0");
         const recordId = random() < 0.01 ? 2 ** 40 + id : id;
         const code = random() < 0.01 ? String(id).padStart(12, "0") : String(id).padStart(4, "0");
