@@ -17,24 +17,42 @@ import { OFFSET_BYTES, offsetAt, recordOffsets } from "./record-offsets.ts";
 const ID_BYTES = 8;
 const ZERO = 0x30;
 
-/** A chunk's whole table: its offsets (record-offsets.ts), then its keys. */
+/**
+ * A chunk's whole table: its offsets (record-offsets.ts), then its keys. The build writes one a
+ * chunk on its main thread, so the keys are read as digits where they lie and written into the
+ * table directly, no string made. A rendered record starts
+ * `{"id":<id>,"jedinstvena_oznaka":"<code>",` (digits, as the build checked them).
+ */
 export function recordTable(chunk: Uint8Array): Uint8Array {
   const offsets = recordOffsets(chunk);
   const records = Math.max(0, offsets.length / OFFSET_BYTES - 1);
-  const ids: number[] = new Array<number>(records);
-  const codes: string[] = new Array<string>(records);
+  // Where each code's value starts (its zeros in front skipped) and ends.
+  const from = new Uint32Array(records);
+  const to = new Uint32Array(records);
+  const ids = new Float64Array(records);
+  let width = 0;
   for (let i = 0; i < records; i++) {
-    // A rendered record starts `{"id":<id>,"jedinstvena_oznaka":"<code>",` (build-checked digits).
-    const start = offsetAt(offsets, i);
-    const comma = chunk.indexOf(COMMA, start + ID_AT);
-    const codeAt = comma + CODE_AFTER_ID;
-    ids[i] = Number(ascii(chunk, start + ID_AT, comma));
-    codes[i] = ascii(chunk, codeAt, chunk.indexOf(QUOTE, codeAt));
+    let at = offsetAt(offsets, i) + ID_AT;
+    let id = 0;
+    for (let digit = chunk[at] as number; digit !== COMMA; digit = chunk[++at] as number) id = id * 10 + (digit - ZERO);
+    ids[i] = id;
+    at += CODE_AFTER_ID;
+    const end = chunk.indexOf(QUOTE, at);
+    while (at < end - 1 && chunk[at] === ZERO) at++;
+    [from[i], to[i]] = [at, end];
+    width = Math.max(width, end - at);
   }
-  const keys = keysPart(ids, codes);
-  const table = new Uint8Array(offsets.length + keys.length);
+  const idsAt = offsets.length;
+  const codesAt = idsAt + records * ID_BYTES;
+  const table = new Uint8Array(codesAt + records * width);
   table.set(offsets);
-  table.set(keys, offsets.length);
+  const view = new DataView(table.buffer);
+  ids.forEach((id, i) => view.setFloat64(idsAt + i * ID_BYTES, id, true));
+  table.fill(ZERO, codesAt);
+  for (let i = 0; i < records; i++) {
+    const [start, end] = [from[i] as number, to[i] as number];
+    table.set(chunk.subarray(start, end), codesAt + (i + 1) * width - (end - start));
+  }
   return table;
 }
 
@@ -44,10 +62,6 @@ const QUOTE = 0x22;
 const ID_AT = 6;
 /** `,"jedinstvena_oznaka":"` */
 const CODE_AFTER_ID = 23;
-
-function ascii(bytes: Uint8Array, from: number, to: number): string {
-  return String.fromCharCode(...bytes.subarray(from, to));
-}
 
 /** The keys part of a chunk's table, from each record's id and code (as written). */
 export function keysPart(ids: readonly number[], codes: readonly string[]): Uint8Array {
