@@ -124,8 +124,9 @@ async function byCode(code: string, manifest: Manifest, read: ReadFile): Promise
 
 /**
  * The subject of a key in the chunk the bounds name. Where the host reads ranges: the chunk's
- * table (offsets and keys, a few KB) and the record's bytes; elsewhere the chunk, read once, is
- * searched. The bounds are one file for the whole site, which a host keeps once it has read it.
+ * table (offsets and keys, ~18 KB against the chunk's ~300 KB) and the record's bytes; elsewhere
+ * the chunk, read once, is searched. The bounds are one file for the whole site, which a host
+ * keeps once it has read it.
  */
 async function inChunkOf(
   chunkOf: (bounds: string) => number,
