@@ -1,11 +1,12 @@
 /**
  * The built site as a fetch host reaches it: every file is a GET through the platform's own file
  * server (Netlify's CDN through `context.next()`, a Cloudflare Worker's static assets binding), the
- * manifest fetched once per instance, the shards' tag lists kept as they are read. Web APIs only.
+ * manifest fetched once per instance, the shards' tag lists and the key bounds kept as they are read. Web APIs only.
  */
 import type { FetchSite } from "./answer-request.ts";
 import { describeError } from "./errors.ts";
 import { ETAGS_FILE } from "./etag.ts";
+import { BOUNDS_FILE } from "./key-index.ts";
 import { MANIFEST_PATH } from "./layout.ts";
 import { readManifest, type SiteState } from "./manifest.ts";
 
@@ -34,10 +35,13 @@ export function rangeHeader(range: ByteRange): string {
  */
 export class ManifestCache {
   #cached: Promise<SiteState> | null = null;
-  /** Tag lists (etag.ts) by path: a content-named shard's list never changes, so a warm instance reads a file's tag with no fetch. */
+  /**
+   * Tag lists (etag.ts) and the key bounds (key-index.ts) by path: a content-named shard's file
+   * never changes, so a warm instance reads a file's tag, or finds a subject's chunk, with no fetch.
+   */
   readonly #tagLists = new Map<string, Promise<string | null>>();
 
-  /** The tag list at `path`, fetched with `load` unless this instance has it (the oldest forgotten past TAG_LISTS_KEPT). */
+  /** The tag list or bounds at `path`, fetched with `load` unless this instance has it (the oldest forgotten past TAG_LISTS_KEPT). */
   tagList(path: string, load: () => Promise<string | null>): Promise<string | null> {
     let list = this.#tagLists.get(path);
     if (list === undefined) {
@@ -78,7 +82,7 @@ export class ManifestCache {
   }
 }
 
-/** Tag lists one instance keeps: at about 16 KB each (a thousand pages), some 4 MB. */
+/** Tag lists one instance keeps: at about 16 KB each (a thousand pages), some 4 MB (the bounds: 26 KB at 1M subjects). */
 const TAG_LISTS_KEPT = 256;
 
 async function loadManifest(fetchFile: FetchFile): Promise<SiteState> {
@@ -111,7 +115,7 @@ export function cdnSite(fetchFile: FetchFile, passThrough: () => Promise<Respons
         const file = await found(fetchFile(path));
         return file === null ? null : file.text();
       };
-      return path.endsWith(`/${ETAGS_FILE}`) ? manifests.tagList(path, read) : read();
+      return path.endsWith(`/${ETAGS_FILE}`) || path.endsWith(`/${BOUNDS_FILE}`) ? manifests.tagList(path, read) : read();
     },
     async readBytes(path) {
       const file = await found(fetchFile(path));

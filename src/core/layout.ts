@@ -6,7 +6,7 @@
  *   _subjekti/pages/<form>/<limit>/<shard>.<hash>/<page>.json   pre-rendered pages
  *   _subjekti/pages/<form>/<limit>/<shard>.<hash>/etags.txt     each page's ETag, a line a page (etag.ts)
  *   _subjekti/records/<shard>.<hash>/<chunk>.ndjson      every rendered record, CHUNK_SIZE a file
- *   _subjekti/records/<shard>.<hash>/<chunk>.offsets     where each record of the chunk starts (record-offsets.ts)
+ *   _subjekti/records/<shard>.<hash>/<chunk>.offsets     where each record of the chunk starts, then its keys (record-offsets.ts, chunk-keys.ts)
  *   _subjekti/keys.<hash>/bounds.txt                     each chunk's first id and code (key-index.ts)
  *   _subjekti/oib/<shard>.<hash>/<prefix>.txt            OIB -> position, a file per OIB prefix
  *
@@ -94,7 +94,7 @@ export function chunkFileName(chunk: number): string {
   return `${chunk}.ndjson`;
 }
 
-/** The file name of chunk `chunk`'s offsets table (record-offsets.ts) inside its shard. */
+/** The file name of chunk `chunk`'s table of offsets and keys (record-offsets.ts, chunk-keys.ts) inside its shard. */
 export function offsetsFileName(chunk: number): string {
   return `${chunk}.offsets`;
 }

@@ -4,6 +4,7 @@
  * searching them for line breaks: `n + 1` little-endian 32-bit byte offsets for a chunk of `n`
  * records, record `i` being the bytes from offset `i` up to the "\n" before offset `i + 1`. A
  * page of records `from` to `to` needs offsets `from` to `to` alone (a byte range of the table).
+ * The records' keys follow the offsets in the same file (chunk-keys.ts), for a lookup by id or code.
  */
 
 /** Bytes of one offset in the table. */
@@ -29,11 +30,6 @@ export function offsetAt(table: Uint8Array, index: number): number {
   return (
     ((table[at] as number) | ((table[at + 1] as number) << 8) | ((table[at + 2] as number) << 16) | ((table[at + 3] as number) << 24)) >>> 0
   );
-}
-
-/** Records in a chunk whose table is `table` (its whole bytes). */
-export function recordCount(table: Uint8Array): number {
-  return Math.max(0, table.length / OFFSET_BYTES - 1);
 }
 
 /**

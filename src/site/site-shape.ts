@@ -103,7 +103,8 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
   directory(`${DATA_ROOT}/records/<shard>`, 2 * Math.min(CHUNKS_PER_SHARD, chunks));
   directory(`${DATA_ROOT}/docs`, docs);
   if (chunks > 0) file(`${DATA_ROOT}/records/<shard>/<chunk>.ndjson`, () => sizes.chunk);
-  if (chunks > 0) file(`${DATA_ROOT}/records/<shard>/<chunk>.offsets`, () => 4 * (CHUNK_SIZE + 1));
+  // A chunk's table (chunk-keys.ts): its offsets, ids and codes' values; codes taken as 16 digits, a table of 28 KB, well below its chunk.
+  if (chunks > 0) file(`${DATA_ROOT}/records/<shard>/<chunk>.offsets`, () => 4 * (CHUNK_SIZE + 1) + (8 + 16) * CHUNK_SIZE);
   if (pageDirs) directory(`${DATA_ROOT}/pages`, options.forms.length);
   for (const form of options.forms) {
     directory(`${DATA_ROOT}/pages/${form}`, options.limits.length);

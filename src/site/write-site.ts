@@ -23,7 +23,7 @@ import {
   shardTempPath,
   shardTempWriter,
 } from "../core/layout.ts";
-import { recordOffsets } from "../core/record-offsets.ts";
+import { recordTable } from "../core/chunk-keys.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
 import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
 import { readManifestFile } from "../common/read-site-manifest.ts";
@@ -159,10 +159,10 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
     const tmp = join(root, shardTempPath(shard.key, process.pid));
     await mkdir(tmp, { recursive: true });
     const oldHash = previous.dirs[shard.key];
-    // Each chunk, then its offsets table (record-offsets.ts): the order recordShard names them in.
+    // Each chunk, then its table of offsets and keys (chunk-keys.ts): the order recordShard names them in.
     const files = chunks.flatMap((chunk, i) => [
       { name: chunkFileName(first + i), bytes: () => chunk.bytes() },
-      { name: offsetsFileName(first + i), bytes: () => recordOffsets(chunk.bytes()) },
+      { name: offsetsFileName(first + i), bytes: () => recordTable(chunk.bytes()) },
     ]);
     await writeShard(shard, lazily(files), tmp, null, oldHash === undefined ? null : join(root, shardDirPath(shard.key, oldHash)));
     renames.push([tmp, dir]);

@@ -1,0 +1,122 @@
+/**
+ * Each records chunk's keys, written after its offsets in the chunk's table (record-offsets.ts),
+ * so that one small read finds a subject's line by its id or code, and the line's offsets (in the
+ * same bytes) name the record's byte range: a lookup reads the table and the record, never the
+ * chunk. Ids and codes rise along a chunk as along the list, so a binary search finds the line.
+ *
+ * After the `n + 1` offsets of a chunk of `n` records:
+ * - `n` ids, little-endian 64-bit floats (every id is a safe integer, exact in a double);
+ * - `n` codes' values (digits without the zeros in front), each zero-padded to the widest of the
+ *   chunk's, as ASCII: equal widths compare as text, and the width is the table's remaining
+ *   length over `n` (the record count comes from the manifest).
+ */
+import { codeValue } from "./key-index.ts";
+import { OFFSET_BYTES, offsetAt, recordOffsets } from "./record-offsets.ts";
+
+/** Bytes of one id in the table. */
+const ID_BYTES = 8;
+const ZERO = 0x30;
+
+/**
+ * A chunk's whole table: its offsets (record-offsets.ts), then its keys. The build writes one a
+ * chunk on its main thread, so the keys are read as digits where they lie and written into the
+ * table directly, no string made. A rendered record starts
+ * `{"id":<id>,"jedinstvena_oznaka":"<code>",` (digits, as the build checked them).
+ */
+export function recordTable(chunk: Uint8Array): Uint8Array {
+  const offsets = recordOffsets(chunk);
+  const records = Math.max(0, offsets.length / OFFSET_BYTES - 1);
+  // Where each code's value starts (its zeros in front skipped) and ends.
+  const from = new Uint32Array(records);
+  const to = new Uint32Array(records);
+  const ids = new Float64Array(records);
+  let width = 0;
+  for (let i = 0; i < records; i++) {
+    let at = offsetAt(offsets, i) + ID_AT;
+    let id = 0;
+    for (let digit = chunk[at] as number; digit !== COMMA; digit = chunk[++at] as number) id = id * 10 + (digit - ZERO);
+    ids[i] = id;
+    at += CODE_AFTER_ID;
+    const end = chunk.indexOf(QUOTE, at);
+    while (at < end - 1 && chunk[at] === ZERO) at++;
+    [from[i], to[i]] = [at, end];
+    width = Math.max(width, end - at);
+  }
+  const idsAt = offsets.length;
+  const codesAt = idsAt + records * ID_BYTES;
+  const table = new Uint8Array(codesAt + records * width);
+  table.set(offsets);
+  const view = new DataView(table.buffer);
+  ids.forEach((id, i) => view.setFloat64(idsAt + i * ID_BYTES, id, true));
+  table.fill(ZERO, codesAt);
+  for (let i = 0; i < records; i++) {
+    const [start, end] = [from[i] as number, to[i] as number];
+    table.set(chunk.subarray(start, end), codesAt + (i + 1) * width - (end - start));
+  }
+  return table;
+}
+
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+/** `{"id":` */
+const ID_AT = 6;
+/** `,"jedinstvena_oznaka":"` */
+const CODE_AFTER_ID = 23;
+
+/** The keys part of a chunk's table, from each record's id and code (as written). */
+export function keysPart(ids: readonly number[], codes: readonly string[]): Uint8Array {
+  const values = codes.map(codeValue);
+  const width = values.reduce((widest, value) => Math.max(widest, value.length), 0);
+  const part = new Uint8Array(ids.length * (ID_BYTES + width));
+  const view = new DataView(part.buffer);
+  ids.forEach((id, i) => view.setFloat64(i * ID_BYTES, id, true));
+  let at = ids.length * ID_BYTES;
+  for (const value of values) {
+    part.fill(ZERO, at, at + width - value.length);
+    for (let k = 0; k < value.length; k++) part[at + width - value.length + k] = value.charCodeAt(k);
+    at += width;
+  }
+  return part;
+}
+
+/**
+ * The line of the record of `key` in a chunk of `records` records whose whole table is `table`;
+ * -1 when the chunk has no record of that id or code value, null when the table does not have the
+ * shape of one of `records` records (a file of another layout).
+ */
+export function keyLine(table: Uint8Array, records: number, key: { readonly id: bigint } | { readonly code: string }): number | null {
+  const idsAt = (records + 1) * OFFSET_BYTES;
+  const codesAt = idsAt + records * ID_BYTES;
+  const width = records === 0 ? 0 : (table.length - codesAt) / records;
+  if (!Number.isInteger(width) || width < 0) return null;
+  let low = 0;
+  let high = records;
+  if ("id" in key) {
+    const view = new DataView(table.buffer, table.byteOffset, table.byteLength);
+    const id = Number(key.id);
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (view.getFloat64(idsAt + mid * ID_BYTES, true) < id) low = mid + 1;
+      else high = mid;
+    }
+    return low < records && view.getFloat64(idsAt + low * ID_BYTES, true) === id ? low : -1;
+  }
+  const value = codeValue(key.code);
+  if (value.length > width) return -1;
+  const padded = new Uint8Array(width).fill(ZERO);
+  for (let k = 0; k < value.length; k++) padded[width - value.length + k] = value.charCodeAt(k);
+  const compare = (line: number): number => {
+    const at = codesAt + line * width;
+    for (let k = 0; k < width; k++) {
+      const d = (table[at + k] as number) - (padded[k] as number);
+      if (d !== 0) return d;
+    }
+    return 0;
+  };
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (compare(mid) < 0) low = mid + 1;
+    else high = mid;
+  }
+  return low < records && compare(low) === 0 ? low : -1;
+}

@@ -1,0 +1,65 @@
+/** A records chunk's keys in its table, searched as the hosts search them: expected lines written out by hand. */
+import { describe, expect, it } from "vitest";
+import { keyLine, keysPart, recordTable } from "../../src/core/chunk-keys.ts";
+import { offsetAt, recordOffsets } from "../../src/core/record-offsets.ts";
+
+// Codes whose values widen inside the chunk (999 -> 1000 -> 10000), ids with gaps.
+const RECORDS = [
+  { id: 3, code: "0998" },
+  { id: 4, code: "0999" },
+  { id: 17, code: "1000" },
+  { id: 9_007_199_254_740_991, code: "10000" },
+].map(({ id, code }) => `{"id":${id},"jedinstvena_oznaka":"${code}","naziv_subjekta":"Ž \\"x\\""}`);
+const ENCODE = new TextEncoder();
+
+describe.each([
+  ["every line ending in a line break", RECORDS.join("\n") + "\n"],
+  ["the last line without its line break", RECORDS.join("\n")],
+])("the keys of a chunk (%s)", (_, text) => {
+  const chunk = ENCODE.encode(text);
+  const table = recordTable(chunk);
+  const offsets = recordOffsets(chunk);
+
+  it("follow the offsets: each id as a double, each code's value padded to the widest", () => {
+    expect(table.subarray(0, offsets.length)).toEqual(offsets);
+    const keys = table.subarray(offsets.length);
+    expect(keys).toEqual(keysPart([3, 4, 17, 9_007_199_254_740_991], ["0998", "0999", "1000", "10000"]));
+    expect(keys.length).toBe(4 * 8 + 4 * 5);
+    expect(new TextDecoder().decode(keys.subarray(4 * 8))).toBe("00998009990100010000");
+  });
+
+  it.each([
+    [3n, 0],
+    [4n, 1],
+    [17n, 2],
+    [9_007_199_254_740_991n, 3],
+    [1n, -1],
+    [5n, -1],
+    [18n, -1],
+  ])("id %s is on line %i", (id, line) => {
+    expect(keyLine(table, 4, { id })).toBe(line);
+  });
+
+  it.each([
+    ["0998", 0],
+    ["999", 1],
+    ["01000", 2],
+    ["10000", 3],
+    ["0997", -1],
+    ["1001", -1],
+    ["100000", -1],
+  ])("code %s (by its value) is on line %i", (code, line) => {
+    expect(keyLine(table, 4, { code })).toBe(line);
+  });
+
+  it("the line's offsets are the record's bytes", () => {
+    const line = keyLine(table, 4, { code: "1000" }) as number;
+    expect(new TextDecoder().decode(chunk.subarray(offsetAt(table, line), offsetAt(table, line + 1) - 1))).toBe(RECORDS[2]);
+  });
+});
+
+it("a table not of the chunk's record count reads as none (null), not as a wrong line", () => {
+  const table = recordTable(ENCODE.encode(RECORDS.join("\n") + "\n"));
+  expect(keyLine(table, 3, { id: 3n })).toBeNull();
+  expect(keyLine(table.subarray(0, 5 * 4), 4, { id: 3n })).toBeNull();
+});

@@ -1,0 +1,137 @@
+/**
+ * What a lookup reads through a CDN-backed host (`cdnSite`): by id and by code, the chunk's table
+ * of offsets and keys and the record's bytes alone, never the records chunk; by OIB, its index
+ * file and the record's bytes (through two offsets). A platform that answers every Range with the
+ * whole file gives the same bytes.
+ */
+import { readFileSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeSubject } from "../../scripts/generate-subjects.ts";
+import { answerFetch } from "../../src/core/answer-request.ts";
+import { cdnSite, ManifestCache } from "../../src/core/cdn-site.ts";
+import type { Subject } from "../../src/core/render-page.ts";
+import { buildSite } from "../../src/site/build-site.ts";
+import { DEFAULT_OPTIONS } from "../../src/site/build-options.ts";
+import { tempDir } from "../_tree.ts";
+
+/** Three records chunks, the last one short. */
+const SUBJECTS: readonly Subject[] = Array.from({ length: 2500 }, (_, i) => makeSubject(3, i));
+const ORIGIN = "http://testserver";
+
+interface Read {
+  readonly path: string;
+  readonly bytes: number;
+}
+
+let root = "";
+let dir = "";
+
+beforeAll(async () => {
+  root = await tempDir("subjekti-lookup-reads-");
+  const data = join(root, "data");
+  dir = join(root, "site");
+  await mkdir(data);
+  await writeFile(join(data, "subjekti.ndjson"), SUBJECTS.map((s) => JSON.stringify(s)).join("\n") + "\n");
+  await buildSite({
+    ...DEFAULT_OPTIONS,
+    dataDir: data,
+    outDir: dir,
+    baseUrl: ORIGIN,
+    limits: [20],
+    forms: ["plain"],
+    quiet: true,
+    cacheDir: null,
+    feed: false,
+  });
+}, 60_000);
+
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+/** A host over the built files that logs every read; `ranges` false answers a Range with the whole file, as workerd's assets do. */
+function host(ranges: boolean): { send(target: string): Promise<{ status: number; body: string }>; reads: Read[] } {
+  const reads: Read[] = [];
+  const fetchFile = async (path: string, range?: { start: number; end: number }): Promise<Response> => {
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(join(dir, path));
+    } catch {
+      return new Response("Not Found", { status: 404 });
+    }
+    if (ranges && range !== undefined) {
+      const end = Math.min(range.end, bytes.length);
+      reads.push({ path, bytes: end - range.start });
+      const headers = { "Content-Range": `bytes ${range.start}-${end - 1}/${bytes.length}` };
+      return new Response(bytes.subarray(range.start, end) as Uint8Array<ArrayBuffer>, { status: 206, headers });
+    }
+    reads.push({ path, bytes: bytes.length });
+    return new Response(bytes as Uint8Array<ArrayBuffer>);
+  };
+  const site = cdnSite(fetchFile, () => fetchFile("index.html"), new ManifestCache());
+  return {
+    reads,
+    async send(target) {
+      const response = await answerFetch(new Request(`${ORIGIN}${target}`), site);
+      return { status: response.status, body: await response.text() };
+    },
+  };
+}
+
+const subject = SUBJECTS[1234] as Subject;
+const TARGETS = {
+  id: `/api/subjekti/${subject.id}/`,
+  code: `/api/subjekti/?jedinstvena_oznaka=${subject.jedinstvena_oznaka}`,
+  oib: `/api/subjekti/?oib=${subject.oib}`,
+  "the last subject's id": `/api/subjekti/${(SUBJECTS.at(-1) as Subject).id}/`,
+  "an id no subject has": `/api/subjekti/${(SUBJECTS.at(-1) as Subject).id + 1}/`,
+  "a code of the subject's value, other zeros": `/api/subjekti/?jedinstvena_oznaka=0${subject.jedinstvena_oznaka}`,
+};
+
+describe("a lookup on a host that reads ranges", () => {
+  /** What `target` reads once the instance is warm (its manifest and the bounds kept). */
+  const readsOf = async (target: string): Promise<Read[]> => {
+    const site = host(true);
+    await site.send(target);
+    site.reads.length = 0;
+    await site.send(target);
+    return site.reads.map(({ path, bytes }) => ({ path: path.replace(/\.[0-9a-f]{16}\//, "/"), bytes }));
+  };
+  const record = Buffer.byteLength(JSON.stringify(subject)) + 1;
+
+  it.each([["id"], ["code"]] as const)("by %s: the chunk's table and the record's bytes (no chunk)", async (key) => {
+    const reads = await readsOf(TARGETS[key]);
+    expect(reads.map(({ path }) => path)).toEqual(["_subjekti/records/0/1.offsets", "_subjekti/records/0/1.ndjson"]);
+    // The table: 1,001 offsets, 1,000 ids and 1,000 codes' values.
+    expect(reads[0]?.bytes).toBe(4 * 1001 + 8 * 1000 + 1000 * String(Number((SUBJECTS[1999] as Subject).jedinstvena_oznaka)).length);
+    expect(reads[1]?.bytes).toBe(record);
+  });
+
+  it("by OIB: its index file, two offsets, the record's bytes", async () => {
+    const reads = await readsOf(TARGETS.oib);
+    expect(reads.map(({ path }) => path.replace(/\/[0-9]+\.txt$/, "/<prefix>.txt"))).toEqual([
+      "_subjekti/oib/0/<prefix>.txt",
+      "_subjekti/records/0/1.offsets",
+      "_subjekti/records/0/1.ndjson",
+    ]);
+    expect(reads[1]?.bytes).toBe(8);
+    expect(reads[2]?.bytes).toBe(record);
+  });
+
+  it("no lookup reads a records chunk whole", async () => {
+    for (const target of Object.values(TARGETS)) {
+      for (const { path, bytes } of await readsOf(target)) if (path.endsWith(".ndjson")) expect(bytes).toBeLessThan(1000);
+    }
+  });
+});
+
+describe("a host that answers a Range with the whole file", () => {
+  it.each(Object.entries(TARGETS))("gives the same answer (%s)", async (_, target) => {
+    const [ranges, whole] = [host(true), host(false)];
+    const answer = await ranges.send(target);
+    expect(await whole.send(target)).toEqual(answer);
+    expect(await whole.send(target)).toEqual(answer);
+    expect(answer.status).toBe(target.includes(String((SUBJECTS.at(-1) as Subject).id + 1)) ? 404 : 200);
+    if (target === TARGETS.id) expect(answer.body).toBe(JSON.stringify(subject));
+  });
+});
