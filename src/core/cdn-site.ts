@@ -1,7 +1,8 @@
 /**
  * The built site as a fetch host reaches it: every file is a GET through the platform's own file
  * server (Netlify's CDN through `context.next()`, a Cloudflare Worker's static assets binding), the
- * manifest fetched once per instance, the shards' tag lists and the key bounds kept as they are read. Web APIs only.
+ * manifest fetched once per instance, the shards' tag lists and the key bounds kept as they are read, and,
+ * where the platform serves no ranges, the last chunks read whole. Web APIs only.
  */
 import type { FetchSite } from "./answer-request.ts";
 import { describeError } from "./errors.ts";
@@ -64,6 +65,48 @@ export class ManifestCache {
    */
   rangesIgnored = false;
 
+  /** Files read whole by path, the most recently used last, and their bytes in all. */
+  readonly #kept = new Map<string, Promise<Uint8Array | null>>();
+  #keptBytes = 0;
+
+  /**
+   * The bytes at `path`, read with `load` unless this instance keeps them. Where the platform
+   * serves no ranges, a derived page reads its chunks whole: through workerd's assets binding a
+   * 300 KB chunk costs 2.5–3.4 ms of CPU, two of them more than the rest of the page. A
+   * content-named file never changes, so the chunks of the last pages asked stay, up to
+   * KEPT_BYTES, the least recently used forgotten first.
+   */
+  keptBytes(path: string, load: () => Promise<Uint8Array | null>): Promise<Uint8Array | null> {
+    const kept = this.#kept.get(path);
+    if (kept !== undefined) {
+      this.#kept.delete(path);
+      this.#kept.set(path, kept);
+      return kept;
+    }
+    const loading = load();
+    this.#kept.set(path, loading);
+    void loading.then(
+      (bytes) => {
+        if (this.#kept.get(path) !== loading) return;
+        if (bytes === null) return void this.#kept.delete(path);
+        this.#keptBytes += bytes.byteLength;
+        this.#forgetOver(path);
+      },
+      () => this.#kept.get(path) === loading && this.#kept.delete(path),
+    );
+    return loading;
+  }
+
+  /** Forgets the least recently used files until the kept bytes are within KEPT_BYTES (`newest` last of all). */
+  #forgetOver(newest: string): void {
+    for (const [path, bytes] of this.#kept) {
+      if (this.#keptBytes <= KEPT_BYTES || path === newest) return;
+      this.#kept.delete(path);
+      // Still loading: counted when it is read, so only what was counted is taken off.
+      void bytes.then((read) => (this.#keptBytes -= read?.byteLength ?? 0));
+    }
+  }
+
   /** The manifest, fetched with `fetchFile` unless this instance has it. */
   get(fetchFile: FetchFile): Promise<SiteState> {
     if (this.#cached === null) {
@@ -84,6 +127,8 @@ export class ManifestCache {
 
 /** Tag lists one instance keeps: at about 16 KB each (a thousand pages), some 4 MB (the bounds: 26 KB at 1M subjects). */
 const TAG_LISTS_KEPT = 256;
+/** Bytes of whole files one instance keeps where ranges are not served: some fifty 300 KB chunks, an eighth of a Worker's 128 MB. */
+const KEPT_BYTES = 16 * 1024 * 1024;
 
 async function loadManifest(fetchFile: FetchFile): Promise<SiteState> {
   try {
@@ -118,9 +163,12 @@ export function cdnSite(fetchFile: FetchFile, passThrough: () => Promise<Respons
       return path.endsWith(`/${ETAGS_FILE}`) || path.endsWith(`/${BOUNDS_FILE}`) ? manifests.tagList(path, read) : read();
     },
     async readBytes(path) {
-      const file = await found(fetchFile(path));
-      // The runtime's own collection of the body (workerd's is native; a JS loop over its parts cost more).
-      return file === null ? null : new Uint8Array(await file.arrayBuffer());
+      const read = async (): Promise<Uint8Array | null> => {
+        const file = await found(fetchFile(path));
+        // The runtime's own collection of the body (workerd's is native; a JS loop over its parts cost more).
+        return file === null ? null : new Uint8Array(await file.arrayBuffer());
+      };
+      return manifests.rangesIgnored ? manifests.keptBytes(path, read) : read();
     },
     fix: "Rebuild and redeploy it.",
     passThrough,
@@ -133,11 +181,15 @@ export function cdnSite(fetchFile: FetchFile, passThrough: () => Promise<Respons
       const file = await fetchFile(path, { start, end });
       if (file.status === 206 && file.headers.get("content-range")?.startsWith(`bytes ${start}-`) === true)
         return readBody(file, end - start);
-      // The whole file: a platform that does not serve ranges, read as far as the range goes.
-      if (file.status === 200) manifests.rangesIgnored = true;
-      const whole = file.status === 200 ? file : (await file.body?.cancel(), await found(fetchFile(path)));
-      if (whole === null) return null;
-      return (await readBody(whole, end)).subarray(start, end);
+      // The whole file: a platform that does not serve ranges. Read whole and kept, as this instance's next reads will be.
+      if (file.status === 200) {
+        manifests.rangesIgnored = true;
+        const whole = await manifests.keptBytes(path, async () => new Uint8Array(await file.arrayBuffer()));
+        return whole === null ? null : whole.subarray(start, end);
+      }
+      await file.body?.cancel();
+      const whole = await found(fetchFile(path));
+      return whole === null ? null : (await readBody(whole, end)).subarray(start, end);
     },
   };
 }

@@ -84,7 +84,8 @@ export async function findSubjects(find: Find, manifest: Manifest, read: ReadFil
     return {
       status: 200,
       headers: collectionHeaders(find.cacheControl, undefined, tagsOf(subject.chunk)),
-      body: indentJsonBytes(subject.record, find.indent),
+      // A copy: the record views its chunk's bytes, which a host may keep for the next request, and a body may be handed on.
+      body: find.indent === 0 ? subject.record.slice() : indentJsonBytes(subject.record, find.indent),
     };
   }
   let count: number;

@@ -68,10 +68,12 @@ function host(ranges: boolean): { send(target: string): Promise<{ status: number
     reads.push({ path, bytes: bytes.length });
     return new Response(bytes as Uint8Array<ArrayBuffer>);
   };
-  const site = cdnSite(fetchFile, () => fetchFile("index.html"), new ManifestCache());
+  // One instance: its cache lives across requests, and each request gets its site, as the edge and the Worker do.
+  const manifests = new ManifestCache();
   return {
     reads,
     async send(target) {
+      const site = cdnSite(fetchFile, () => fetchFile("index.html"), manifests);
       const response = await answerFetch(new Request(`${ORIGIN}${target}`), site);
       return { status: response.status, body: await response.text() };
     },
@@ -133,5 +135,36 @@ describe("a host that answers a Range with the whole file", () => {
     expect(await whole.send(target)).toEqual(answer);
     expect(answer.status).toBe(target.includes(String((SUBJECTS.at(-1) as Subject).id + 1)) ? 404 : 200);
     if (target === TARGETS.id) expect(answer.body).toBe(JSON.stringify(subject));
+  });
+});
+
+describe("an instance on a platform that serves no ranges keeps the chunks it read whole", () => {
+  const chunkReads = (reads: readonly Read[]): string[] => reads.filter(({ path }) => path.endsWith(".ndjson")).map(({ path }) => path);
+  const PAGES = ["/api/subjekti/?limit=1000&offset=500", "/api/subjekti/?limit=1000&offset=700", `/api/subjekti/${subject.id}/`];
+
+  it("each chunk is read once for every page and subject that needs it, and the answers are the ranged host's", async () => {
+    const [ranges, whole] = [host(true), host(false)];
+    for (const target of PAGES) {
+      const answer = await whole.send(target);
+      expect(answer).toEqual(await ranges.send(target));
+      expect(answer.status).toBe(200);
+    }
+    // The first page reads its two chunks, learning that ranges are not served; then none is read again.
+    const reads = chunkReads(whole.reads);
+    expect(new Set(reads).size).toBe(2);
+    const firstPage = reads.length;
+    whole.reads.length = 0;
+    for (const target of [...PAGES, ...PAGES]) await whole.send(target);
+    expect(chunkReads(whole.reads)).toEqual([]);
+    expect(firstPage).toBe(2);
+  });
+
+  it("a subject's answer is its own bytes, not a view of a kept chunk: the next answer is unchanged after one is consumed", async () => {
+    const whole = host(false);
+    await whole.send(PAGES[0] as string);
+    const first = await whole.send(PAGES[2] as string);
+    const again = await whole.send(PAGES[2] as string);
+    expect(again).toEqual(first);
+    expect(first.body).toBe(JSON.stringify(subject));
   });
 });
