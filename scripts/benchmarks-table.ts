@@ -117,7 +117,7 @@ export function appendRun(history: string, rows: readonly MeasuredRow[], stamp: 
     `## ${runHeading(stamp)}`,
     "",
     `- command: \`${stamp.command}\``,
-    `- commit: ${stamp.commit}; machine: ${stamp.machine}; load (1-minute average, start–end): ${stamp.load}`,
+    `- commit: ${stamp.commit}; machine: ${stamp.machine}; load (1-minute average at the start and the end, lowest–highest): ${stamp.load}`,
     `- rows written to [BENCHMARKS.md](../BENCHMARKS.md): ${rows.map((r) => `\`${r.key}\``).join(", ")}`,
     "",
     "What it printed:",
@@ -210,7 +210,7 @@ export async function writeRun(root: string, rows: readonly MeasuredRow[], stamp
 /** With `--write`: `rows` into BENCHMARKS.md and this run's printed output into the history. Without it, nothing. */
 export async function recordBenchmarks(rows: readonly MeasuredRow[]): Promise<void> {
   if (!writing) return;
-  const loads = [loadAtStart, loadavg()[0] ?? 0].map((l) => l.toFixed(1));
+  const loads = [loadAtStart, loadavg()[0] ?? 0].sort((a, b) => a - b).map((l) => l.toFixed(1));
   const stamp: RunStamp = {
     time: new Date().toISOString().slice(0, 19).replace("T", " "),
     commit: commitOf(ROOT),
