@@ -12,7 +12,7 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { Command } from "commander";
-import { recordBenchmarks } from "./benchmarks-table.ts";
+import { recordBenchmarks, setLabel } from "./benchmarks-table.ts";
 import { generateFile } from "./generate-subjects.ts";
 import { type Measured, measureCommand } from "./measure-command.ts";
 
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     `\n${flags.size} subjects; ${cpus().length} cores, Node ${process.version}, load ${load}\n\n| command | wall | peak RSS |\n|---|--:|--:|\n`,
   );
   for (const [what, wall, rss] of rows) process.stdout.write(`| ${what} | ${wall} | ${rss} |\n`);
-  const set = flags.size % 1e6 === 0 ? `${flags.size / 1e6}M` : flags.size.toLocaleString("en");
+  const set = setLabel(flags.size);
   const figures = (prefix: string): string => {
     const walls = rows.filter(([what]) => what.startsWith(prefix)).map(([, wall, rss]) => `${wall} (${rss.replace(/,.*/, "")})`);
     return walls.length === 0 ? "–" : `**${walls.join(", ")}**`;

@@ -61,6 +61,8 @@ export function anchorOf(heading: string): string {
     .replace(/ /g, "-");
 }
 
+const KEY = /^[a-z0-9][a-z0-9.-]*$/;
+
 /** The key of a table row (its last cell, in backticks), or undefined. */
 export function keyOf(line: string): string | undefined {
   return /\|\s*`([a-z0-9][a-z0-9.-]*)`\s*\|\s*$/.exec(line)?.[1];
@@ -79,6 +81,8 @@ function rowLine(row: MeasuredRow, stamp: RunStamp): string {
 export function replaceRows(markdown: string, rows: readonly MeasuredRow[], stamp: RunStamp): string {
   const lines = markdown.split("\n");
   for (const row of rows) {
+    // A key keyOf could not read back would add a new row on every run.
+    if (!KEY.test(row.key)) throw new Error(`a row key is lower-case letters, digits, "." and "-": "${row.key}"`);
     const line = rowLine(row, stamp);
     const at = lines.findIndex((l) => l.startsWith("|") && keyOf(l) === row.key);
     if (at >= 0) {

@@ -79,6 +79,10 @@ describe("the BENCHMARKS.md writer", () => {
     expect(after[added]?.split(/(?<!\\)\|/)).toHaveLength(HEADER.split("|").length);
   });
 
+  it("refuses a key it could not find again", () => {
+    expect(() => replaceRows(SAMPLE, [{ key: "feed-2,000-full", table: "Builds", what: "x", figure: "y" }], STAMP)).toThrow(/row key/);
+  });
+
   it("puts a key of a table that does not exist yet into a new table at the end", () => {
     const out = replaceRows(
       SAMPLE,
