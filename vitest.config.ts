@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 
 /**
@@ -26,14 +27,23 @@ const SLOW = [
   "test/site/streamed-build.test.ts",
   "test/site/record-threads.test.ts",
   "test/site/plain-site.test.ts",
+  // exceljs reads a data validation's range cell by cell: the drop-down down to row 1,048,576 is a
+  // million entries, seconds for one test.
+  "test/export/workbook-helpers.test.ts",
 ];
+
+const UNIT = process.env["SUBJEKTI_UNIT"] === "1";
 
 export default defineConfig({
   test: {
+    // vitest's default is one worker fewer than the cores: one worker on two cores, which leaves a
+    // core idle while a test waits on its child processes, threads and files. The fast rings take
+    // their own temporary directories and ports, so they take two workers at least; the rest keeps the default.
+    ...(UNIT ? { maxWorkers: Math.max(2, availableParallelism() - 1) } : {}),
     include: ["test/**/*.test.ts"],
     // Every temporary directory of a run under one of its own, removed at the end (test/_run-tmpdir.ts).
     globalSetup: ["test/_run-tmpdir.ts"],
-    exclude: [...configDefaults.exclude, ...(process.env["SUBJEKTI_UNIT"] === "1" ? SLOW : [])],
+    exclude: [...configDefaults.exclude, ...(UNIT ? SLOW : [])],
     // Build and host tests spawn real processes (tsx, Deno, SIGKILL); give them room on 2 cores.
     testTimeout: 60_000,
     hookTimeout: 120_000,

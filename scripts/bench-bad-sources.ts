@@ -6,7 +6,9 @@
  * collector promises: the exact count of the one kind, five problems kept, and this process's own
  * peak RSS under a ceiling (exit 1 when not). Prints the figures as a markdown table row.
  *
- *   npm run bench:bad-sources -- [--items 5000000] [--ceiling-mb 600] [--threads auto|0|n]
+ *   npm run bench:bad-sources -- [--items 5000000] [--ceiling-mb 600] [--threads auto|0|n] [--write]
+ *
+ * `--write`: the row into BENCHMARKS.md (scripts/benchmarks-table.ts).
  */
 import { createWriteStream } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
@@ -15,6 +17,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Command } from "commander";
+import { recordBenchmarks } from "./benchmarks-table.ts";
 import { DataError } from "../src/data/problems/problems.ts";
 import { forEachItem } from "../src/common/stage-iterables.ts";
 import { orderBlocks } from "../src/data/order/order-blocks.ts";
@@ -80,6 +83,16 @@ try {
   ];
   for (const failure of failures) process.stderr.write(`bench-bad-sources: ${failure}\n`);
   process.exitCode = failures.length === 0 ? 0 : 1;
+  await recordBenchmarks([
+    {
+      key: `bad-sources-${items}`,
+      table: "Other commands",
+      what: `${items.toLocaleString("en-US")} bad items validated`,
+      figure:
+        `**${seconds.toFixed(1)} s, ${peakMb.toFixed(0)} MB** peak, ${counted === items ? "counted exactly" : `counted ${counted.toLocaleString("en-US")}`}, ` +
+        `${kept} kept (ceiling ${ceilingMb} MB)${failures.length === 0 ? "" : `; **failed**: ${failures.join("; ")}`}`,
+    },
+  ]);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

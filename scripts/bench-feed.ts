@@ -4,13 +4,15 @@
  * A full build makes the feed's first state; then one record is renamed and the site rebuilt,
  * alternately with the feed and without it (--no-feed), `--repeat` times each; then `subjekti sync`
  * takes the snapshot, the site is rebuilt after one more rename, and `sync` applies that one diff.
- * Prints a table: wall time and peak memory of each command, and the diff's size.
+ * Prints a table: wall time and peak memory of each command, and the diff's size. `--write`: the
+ * full build, the renames and the sync into BENCHMARKS.md (scripts/benchmarks-table.ts).
  */
 import { spawn } from "node:child_process";
 import { mkdir, rename, rm } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { Command } from "commander";
+import { recordBenchmarks, setLabel } from "./benchmarks-table.ts";
 import { generateFile } from "./generate-subjects.ts";
 import { type Measured, measureCommand } from "./measure-command.ts";
 
@@ -86,6 +88,31 @@ async function main(): Promise<void> {
     `\n${flags.size} subjects; ${cpus().length} cores, Node ${process.version}, load ${load}\n\n| command | wall | peak RSS |\n|---|--:|--:|\n`,
   );
   for (const [what, wall, rss] of rows) process.stdout.write(`| ${what} | ${wall} | ${rss} |\n`);
+  const set = setLabel(flags.size);
+  const figures = (prefix: string): string => {
+    const walls = rows.filter(([what]) => what.startsWith(prefix)).map(([, wall, rss]) => `${wall} (${rss.replace(/,.*/, "")})`);
+    return walls.length === 0 ? "–" : `**${walls.join(", ")}**`;
+  };
+  await recordBenchmarks([
+    {
+      key: `feed-${set.toLowerCase()}-full`,
+      table: "Builds",
+      what: `${set}, full build with the change feed (its first state)`,
+      figure: figures("full build"),
+    },
+    {
+      key: `feed-${set.toLowerCase()}-one-renamed`,
+      table: "Builds",
+      what: `${set}, one record renamed, with the feed / \`--no-feed\``,
+      figure: `${figures("one record renamed, with")} / ${figures("one record renamed, --no-feed")}, alternating`,
+    },
+    {
+      key: `feed-${set.toLowerCase()}-sync`,
+      table: "Builds",
+      what: `${set}, \`subjekti sync\` applying one diff`,
+      figure: `${figures("sync, one diff")} (first run, the snapshot: ${figures("sync, first run").replace(/\*/g, "")})`,
+    },
+  ]);
 }
 
 await main();

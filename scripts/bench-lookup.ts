@@ -24,6 +24,7 @@ import { makeSubject } from "./generate-subjects.ts";
 import { mulberry32 } from "../src/common/seeded-random.ts";
 import { tempDir } from "../test/_tree.ts";
 import { inMemorySite } from "./in-memory-site.ts";
+import { printedColumn, printedSoFar, recordBenchmarks, setLabel, writing } from "./benchmarks-table.ts";
 
 const program = new Command("bench-lookup")
   .option("--count <n>", "subjects in the generated site", (t) => Number(t), 1_000_000)
@@ -209,4 +210,32 @@ try {
   }
 } finally {
   await rm(root, { recursive: true, force: true });
+}
+
+// `--write`: the headline rows into BENCHMARKS.md, read back from the table printed above.
+if (writing) {
+  const printed = printedSoFar();
+  const set = setLabel(Number(/^([\d,]+) subjects/m.exec(printed)?.[1]?.replace(/,/g, "")));
+  const after = options.before === undefined ? 0 : 1;
+  const figure = (names: readonly string[]): string =>
+    `**${printedColumn(printed, names, after)} ms** handler CPU` +
+    (options.before === undefined ? "" : ` (before, same run: ${printedColumn(printed, names, 0)} ms)`);
+  await recordBenchmarks([
+    {
+      key: `lookup-${set.toLowerCase()}-derived`,
+      table: "Serving",
+      what: `derived page (handler alone, \`answerFetch\` over \`cdnSite\`, ${set}): 20 subjects / 1,000 / 1,000 with \`indent=2\``,
+      figure: figure([
+        "derived, `limit=20&offset=7` (20 subjects)",
+        "derived, `limit=1000&offset=500`",
+        "derived, `limit=1000&offset=500`, `indent=2`",
+      ]),
+    },
+    {
+      key: `lookup-${set.toLowerCase()}-by-key`,
+      table: "Serving",
+      what: `one subject by its key, ${set}: by id / code / OIB`,
+      figure: figure(["one subject by id: /api/subjekti/<id>/", "by code: ?jedinstvena_oznaka=<code>", "by OIB: ?oib=<oib>"]),
+    },
+  ]);
 }

@@ -23,6 +23,7 @@ import { ManifestWatcher } from "../src/serve/site-manifest.ts";
 import { tempDir } from "../test/_tree.ts";
 import { firstLine, stopChild } from "../test/hosts/hosts.ts";
 import { sendRaw } from "../test/hosts/raw-http.ts";
+import { printedCells, printedColumn, printedSoFar, recordBenchmarks, writing } from "./benchmarks-table.ts";
 
 const program = new Command("bench-request-cpu")
   .option("--requests <n>", "requests of each kind on each host, one after another", (t) => Number(t), 400)
@@ -169,4 +170,27 @@ try {
 } finally {
   await Promise.all([stopChild(serve.child), stopChild(deno.child)]);
   await rm(root, { recursive: true, force: true });
+}
+
+// `--write`: the headline rows into BENCHMARKS.md, read back from the table printed above.
+if (writing) {
+  const printed = printedSoFar();
+  const ratios = (name: string): number[] => [1, 3, 5].map((i) => Number(printedCells(printed, name)[i]));
+  const [, parametersServe, parametersDeno] = ratios("4 KB target: 1,000 parameters");
+  await recordBenchmarks([
+    {
+      key: "request-cpu-plain-20",
+      table: "Serving",
+      what: "CPU a request, plain derived page, limit 20: handler alone / `subjekti serve` / the edge in Deno",
+      figure: `**${[0, 2, 4].map((i) => printedColumn(printed, ["plain derived page, limit 20 (offset 3)"], i)).join(" / ")} ms**`,
+    },
+    {
+      key: "request-cpu-worst",
+      table: "Serving",
+      what: "CPU of the worst requests within the bounds, against that page",
+      figure:
+        `1,000 parameters **${parametersServe?.toFixed(2)}×** (\`serve\`), **${parametersDeno?.toFixed(2)}×** (Deno); ` +
+        `\`indent=8\` at limit 1000 up to **${Math.max(...ratios("limit 1000, offset 501, `indent=8`")).toFixed(2)}×**`,
+    },
+  ]);
 }

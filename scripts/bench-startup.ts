@@ -9,13 +9,16 @@
  * `bash` loop that runs one command `--runs` times (`times`, getrusage's children user + sys:
  * finer than GNU time's 10 ms); a row is the median over `--rounds` rounds of that loop's mean.
  *
- *   npm run bench:startup -- [--before <rev>] [--runs 20] [--rounds 7]
+ *   npm run bench:startup -- [--before <rev>] [--runs 20] [--rounds 7] [--write]
+ *
+ * `--write`: the three rows of this checkout into BENCHMARKS.md (scripts/benchmarks-table.ts).
  */
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Command } from "commander";
+import { recordBenchmarks } from "./benchmarks-table.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 
@@ -113,6 +116,19 @@ try {
     const cpu = median(samples[i] ?? []);
     console.log(`| ${row.name} | ${cpu.toFixed(1)} ms | ${(cpu / node).toFixed(2)} |`);
   });
+  // This checkout's rows are the last three; with --before, that build's are the three before them.
+  const ms = (i: number): number => median(samples.at(i) ?? []);
+  await recordBenchmarks(
+    [
+      ["startup-help", "`subjekti --help`"],
+      ["startup-version", "`subjekti --version`"],
+      ["startup-usage-error", "a usage error (`subjekti build --limits x`)"],
+    ].map(([key = "", what = ""], i) => {
+      const cpu = ms(i - 3);
+      const was = before === undefined ? "" : ` (${before}, same run: ${ms(i - 6).toFixed(1)} ms)`;
+      return { key, table: "Start-up", what, figure: `**${cpu.toFixed(1)} ms** CPU, ${(cpu / node).toFixed(2)}× \`node -e 0\`${was}` };
+    }),
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -34,6 +34,7 @@ import { freePort } from "../test/hosts/hosts.ts";
 import { sendRaw } from "../test/hosts/raw-http.ts";
 import { startWranglerDev } from "../test/hosts/wrangler-dev.ts";
 import { inMemorySite } from "./in-memory-site.ts";
+import { printedColumn, printedSoFar, recordBenchmarks, writing } from "./benchmarks-table.ts";
 
 const program = new Command("bench-worker-cpu")
   .option("--requests <n>", "requests of each kind, one after another", (t) => Number(t), 200)
@@ -199,4 +200,19 @@ try {
 } finally {
   await dev.stop();
   await rm(root, { recursive: true, force: true });
+}
+
+// `--write`: the headline row into BENCHMARKS.md, read back from the table printed above.
+if (writing) {
+  const printed = printedSoFar();
+  await recordBenchmarks([
+    {
+      key: "worker-cpu-derived-1000",
+      table: "Serving",
+      what: "Cloudflare Worker, derived page of 1,000 (two chunks) / with `indent=2`",
+      figure:
+        `**${printedColumn(printed, ["derived page, limit 1000, offset 500 (two chunks)", "derived page, limit 1000, offset 500, indent=2"], 1)} ms** CPU in workerd, the whole runtime; ` +
+        `a pre-rendered page of 1,000: ${printedColumn(printed, ["pre-rendered page, limit 1000 (one file of the same size, streamed)"], 1)} ms`,
+    },
+  ]);
 }

@@ -16,7 +16,10 @@
  *
  *   npm run bench -- [--sizes 10k,100k,1m] [--skip-serve] [--skip-build] [--skip-limits]
  *                    [--skip-incremental] [--unsorted 3m] [--xlsx-size 1m] [--skip-xlsx] [--repeat 3]
- *                    [--duration 5] [--report file.md]
+ *                    [--duration 5] [--report file.md] [--write]
+ *
+ * `--write` puts the measured rows into BENCHMARKS.md and the report into its history
+ * (scripts/benchmarks-table.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -33,6 +36,7 @@ import type { Manifest } from "../src/core/manifest.ts";
 import { route } from "../src/core/route.ts";
 import { forEachBounded } from "../src/common/for-each-bounded.ts";
 import type { WritePlan } from "./bench-probe.ts";
+import { type MeasuredRow, recordBenchmarks } from "./benchmarks-table.ts";
 import { generateFile } from "./generate-subjects.ts";
 import { type Measured, measureCommand } from "./measure-command.ts";
 
@@ -612,6 +616,91 @@ function machine(): string {
   );
 }
 
+// ---------------------------------------------------------------------------------------------
+// The rows of BENCHMARKS.md (`--write`)
+
+const count = (n: number): string => n.toLocaleString("en");
+
+function buildRowOf(row: BuildRow): MeasuredRow {
+  const set = label(row.size);
+  const key = set.toLowerCase();
+  const spent = `**${fmt(row.build.seconds)} s, ${fmt(row.build.rssMb, 0)} MB**`;
+  const probe =
+    row.probe === undefined ? "" : `; probe ${fmt(row.probe.seconds)} s: ${fmt(row.build.seconds / row.probe.seconds, 2)}× the probe`;
+  const files = `${count(row.summary.files)} files, ${mb(row.bytes)}`;
+  if (row.run.startsWith("one record renamed")) {
+    const ratio = row.full === undefined ? "" : `, ${fmt(row.build.seconds / row.full.seconds, 2)}× the full build`;
+    return {
+      key: `rebuild-${key}-one-renamed`,
+      table: "Builds",
+      what: `${set}, one record renamed (cached rebuild)`,
+      figure: `${spent}, ${count(row.summary.written)} files written${ratio}`,
+    };
+  }
+  if (row.run.startsWith("rebuild, nothing changed")) {
+    return {
+      key: `rebuild-${key}-unchanged`,
+      table: "Builds",
+      what: `${set}, rebuild, nothing changed`,
+      figure: `${spent}, ${count(row.summary.written)} files written`,
+    };
+  }
+  const median = /\(median of \d+\)/.exec(row.run)?.[0];
+  const figure = `${spent}${median === undefined ? "" : ` ${median}`}${probe}; ${files}`;
+  if (row.run.includes("unsorted")) {
+    return {
+      key: `build-${key}-unsorted`,
+      table: "Builds",
+      what: `${set}, full build of **unsorted** input (the external merge sort)`,
+      figure,
+    };
+  }
+  if (row.run.includes("--limits")) {
+    return { key: `build-${key}-limits`, table: "Builds", what: `${set}, full build, \`--limits ${LIMITS_4}\``, figure };
+  }
+  return { key: `build-${key}-full`, table: "Builds", what: `${set}, full build, default options`, figure };
+}
+
+function sheetRowOf(row: SheetRow): MeasuredRow {
+  const set = label(row.size);
+  const spent = `**${fmt(row.measured.seconds)} s, ${fmt(row.measured.rssMb, 0)} MB**`;
+  return row.run.startsWith("full build")
+    ? {
+        key: `xlsx-${set.toLowerCase()}-build`,
+        table: "Other commands",
+        what: `full build from a ${set}-row \`.xlsx\` alone (yauzl + saxes)`,
+        figure: `${spent} (${mb(row.bytes)} workbook)`,
+      }
+    : {
+        key: `xlsx-${set.toLowerCase()}-export`,
+        table: "Other commands",
+        what: `${set}, \`export --format xlsx\` (exceljs's streaming writer)`,
+        figure: `${spent}, ${mb(row.bytes)}`,
+      };
+}
+
+const SERVE_ROWS = [
+  ["page", "preview, pre-rendered page"],
+  ["derived", "preview, derived page"],
+  ["304", "preview, 304 to `If-None-Match`"],
+] as const;
+
+function serveRowsOf(rows: readonly ServeRow[], size: number): MeasuredRow[] {
+  const set = label(size);
+  return rows.map((row, i) => {
+    const [key, what] = SERVE_ROWS[i] ?? ["other", row.request];
+    const ratio = row.preview.requests.average / row.raw.requests.average;
+    return {
+      key: `preview-${set.toLowerCase()}-${key}`,
+      table: "Serving",
+      what: `${what} (${set} site)`,
+      figure:
+        `**${count(Math.round(row.preview.requests.average))} req/s**, p50 / p99 ${row.preview.latency.p50} / ${row.preview.latency.p99} ms: ` +
+        `${fmt(ratio, 2)}× raw serve-handler${key === "304" ? "'s 200" : ""}`,
+    };
+  });
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv);
   await rm(TMP, { recursive: true, force: true });
@@ -619,6 +708,7 @@ async function main(): Promise<void> {
   const key = await generatorKey();
   const started = new Date();
   const sections: string[] = [];
+  const measured: MeasuredRow[] = [];
   const command = `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim();
   sections.push(
     `## Benchmark ${started.toISOString().slice(0, 16).replace("T", " ")} UTC\n\n` +
@@ -632,6 +722,7 @@ async function main(): Promise<void> {
       const rows: BuildRow[] = [];
       for (const size of options.sizes) await benchBuilds(size, options, key, rows);
       for (const size of options.unsorted) await benchBuilds(size, options, key, rows, true);
+      measured.push(...rows.map(buildRowOf));
       sections.push(
         "### Builds\n\n" +
           "Wall time and peak RSS of `node --import tsx src/cli/main.ts build --data <set> --out <tmp> --cache-dir <tmp> --quiet` in a child process " +
@@ -646,6 +737,7 @@ async function main(): Promise<void> {
     }
     if (!options.skipXlsx) {
       const rows = await benchXlsx(options.xlsxSize, options, key);
+      measured.push(...rows.map(sheetRowOf));
       sections.push(
         "### Spreadsheets\n\n" +
           "Wall time and peak RSS of `src/cli/main.ts export --format xlsx` (the JSON set to a workbook: OIB, code and date as text cells, " +
@@ -657,6 +749,7 @@ async function main(): Promise<void> {
     if (!options.skipServe) {
       const size = options.serveSize ?? (options.sizes.includes(1e5) ? 1e5 : Math.min(...options.sizes));
       const rows = await benchServe(size, options, key);
+      measured.push(...serveRowsOf(rows, size));
       sections.push(
         "### Preview throughput\n\n" +
           `autocannon, ${options.connections} connections, ${options.duration} s after a 1 s warm-up, loopback; each server in its own process ` +
@@ -671,6 +764,7 @@ async function main(): Promise<void> {
   const report = `${sections.join("\n\n")}\n`;
   process.stdout.write(report);
   if (options.report !== undefined) await writeFile(options.report, report);
+  await recordBenchmarks(measured);
 }
 
 await main();

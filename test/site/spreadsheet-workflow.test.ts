@@ -3,15 +3,13 @@
  * data: export, move the workbook into data/ in place of the JSON, build; the same site as the JSON
  * builds.
  * And export's refusals, each one line: an --out inside --data, an extension that is not the
- * format's, a directory that does not exist. And the workbook itself helps whoever edits it: an
- * autofilter on the header, a drop-down of the known levels for razina, OIB and code as text cells,
- * the flags as TRUE/FALSE.
+ * format's, a directory that does not exist. What the workbook does for whoever edits it:
+ * test/export/workbook-helpers.test.ts.
  */
 import { execFileSync } from "node:child_process";
 import { cp, mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadExcelJs } from "../../src/export/load-exceljs.ts";
 import { runCli } from "../_cli.ts";
 import { snapshotTree, useTempDir } from "../_tree.ts";
 
@@ -87,26 +85,4 @@ describe("export refuses, in one line", () => {
     expect(result.code).toBe(code);
     expect(result.stderr.replaceAll(out, "OUT")).toMatch(line);
   });
-});
-
-describe("the exported workbook helps the person editing it", () => {
-  it("an autofilter on the header, a drop-down for razina, OIB and code as text, the flags as booleans", async () => {
-    const out = join(work.path, "helpers.xlsx");
-    expect((await runCli(["export", "--data", "data", "--out", out])).code).toBe(0);
-    const workbook = new (loadExcelJs().Workbook)();
-    await workbook.xlsx.readFile(out);
-    const sheet = workbook.worksheets[0];
-    if (sheet === undefined) throw new Error("no worksheet");
-    expect(sheet.autoFilter).toBe("A1:J1");
-    expect(sheet.getCell("E2").dataValidation).toMatchObject({ type: "list", formulae: ['"lokalna,nacionalna"'] });
-    // Far below the data too: a row a person adds gets the same drop-down.
-    expect(sheet.getCell("E100000").dataValidation).toMatchObject({ type: "list" });
-    for (const cell of ["B2", "D2"])
-      expect({ cell, numFmt: sheet.getCell(cell).numFmt, type: typeof sheet.getCell(cell).value }).toEqual({
-        cell,
-        numFmt: "@",
-        type: "string",
-      });
-    for (const cell of ["G2", "H2"]) expect(typeof sheet.getCell(cell).value).toBe("boolean");
-  }, 120_000);
 });

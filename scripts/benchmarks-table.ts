@@ -1,0 +1,229 @@
+/**
+ * The writer of BENCHMARKS.md, shared by every bench script: given `--write`, a script records the
+ * rows it measured. Each row has a stable key (the table's last column); the writer replaces
+ * exactly the rows whose keys it was given (figure, date, commit, machine, load, command, history
+ * link), adds a new key as the last row of its table (or a new table), leaves every other line of
+ * the file byte for byte, and appends the run's full printed output to docs/benchmarks-history.md
+ * under a dated heading that the rows link to.
+ *
+ * Importing this module takes `--write` out of `process.argv` (ES imports run before the script's
+ * body, so each script's own option parser never sees it) and, when it was given, keeps a copy of
+ * everything the script prints on stdout for the history. The machine, the commit and the command
+ * are read here, from node:os, git and the process, never typed by hand.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { cpus, loadavg, totalmem } from "node:os";
+import { join, relative, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dirname, "..");
+export const TABLE_FILE = "BENCHMARKS.md";
+export const HISTORY_FILE = "docs/benchmarks-history.md";
+export const HEADER = "| what | figure | date (UTC) | commit | machine | load | command | history | key |";
+const SEPARATOR = "|---|---|---|---|---|--:|---|---|---|";
+
+/** One measured row, as a bench script knows it. */
+export interface MeasuredRow {
+  /** Stable across runs: the row it replaces (e.g. `build-1m-full`). */
+  readonly key: string;
+  /** The `## ` heading of BENCHMARKS.md whose table holds the row. */
+  readonly table: string;
+  readonly what: string;
+  readonly figure: string;
+}
+
+/** What is the same for every row of one run. */
+export interface RunStamp {
+  /** `YYYY-MM-DD HH:MM:SS`, UTC. */
+  readonly time: string;
+  readonly commit: string;
+  readonly machine: string;
+  readonly load: string;
+  readonly command: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pure part: text in, text out.
+
+/** A cell's text with its pipes escaped, on one line. */
+const cell = (text: string): string => text.replace(/\r?\n/g, " ").replace(/(?<!\\)\|/g, "\\|");
+
+/** The heading of the run in the history. */
+export const runHeading = (stamp: RunStamp): string => `Run of ${stamp.time} UTC`;
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+export function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, "")
+    .replace(/ /g, "-");
+}
+
+const KEY = /^[a-z0-9][a-z0-9.-]*$/;
+
+/** The key of a table row (its last cell, in backticks), or undefined. */
+export function keyOf(line: string): string | undefined {
+  return /\|\s*`([a-z0-9][a-z0-9.-]*)`\s*\|\s*$/.exec(line)?.[1];
+}
+
+function rowLine(row: MeasuredRow, stamp: RunStamp): string {
+  const history = `[${runHeading(stamp)}](${HISTORY_FILE}#${anchorOf(runHeading(stamp))})`;
+  const cells = [row.what, row.figure, stamp.time.slice(0, 16), stamp.commit, stamp.machine, stamp.load, `\`${stamp.command}\``, history];
+  return `| ${cells.map(cell).join(" | ")} | \`${row.key}\` |`;
+}
+
+/**
+ * `markdown` (BENCHMARKS.md) with the rows of `rows` replaced by key, or added at the end of their
+ * table, or in a new table at the end of the file; every other line unchanged.
+ */
+export function replaceRows(markdown: string, rows: readonly MeasuredRow[], stamp: RunStamp): string {
+  const lines = markdown.split("\n");
+  for (const row of rows) {
+    // A key keyOf could not read back would add a new row on every run.
+    if (!KEY.test(row.key)) throw new Error(`a row key is lower-case letters, digits, "." and "-": "${row.key}"`);
+    const line = rowLine(row, stamp);
+    const at = lines.findIndex((l) => l.startsWith("|") && keyOf(l) === row.key);
+    if (at >= 0) {
+      lines[at] = line;
+      continue;
+    }
+    const heading = lines.findIndex((l) => l.trim() === `## ${row.table}`);
+    const start = heading < 0 ? -1 : lines.findIndex((l, i) => i > heading && l.startsWith("|"));
+    const next = heading < 0 ? -1 : lines.findIndex((l, i) => i > heading && l.startsWith("## "));
+    if (start >= 0 && (next < 0 || start < next)) {
+      let end = start;
+      while (lines[end + 1]?.startsWith("|") === true) end++;
+      lines.splice(end + 1, 0, line);
+      continue;
+    }
+    if (heading >= 0) {
+      // The heading without a table yet.
+      lines.splice(heading + 1, 0, "", HEADER, SEPARATOR, line);
+      continue;
+    }
+    // No such table yet: a new section at the end.
+    while (lines.length > 0 && lines.at(-1) === "") lines.pop();
+    lines.push("", `## ${row.table}`, "", HEADER, SEPARATOR, line, "");
+  }
+  return lines.join("\n");
+}
+
+/** The history with the run appended: its heading, what it was, and its printed output (headings one level down). */
+export function appendRun(history: string, rows: readonly MeasuredRow[], stamp: RunStamp, output: string): string {
+  const printed = output
+    .trimEnd()
+    .split("\n")
+    .map((l) => (/^#{1,5} /.test(l) ? `#${l}` : l))
+    .join("\n");
+  const entry = [
+    `## ${runHeading(stamp)}`,
+    "",
+    `- command: \`${stamp.command}\``,
+    `- commit: ${stamp.commit}; machine: ${stamp.machine}; load (1-minute average at the start and the end, lowest–highest): ${stamp.load}`,
+    `- rows written to [BENCHMARKS.md](../BENCHMARKS.md): ${rows.map((r) => `\`${r.key}\``).join(", ")}`,
+    "",
+    "What it printed:",
+    "",
+    printed,
+    "",
+  ].join("\n");
+  return `${history.trimEnd()}\n\n${entry}`;
+}
+
+/** The cells (after the first) of the printed table row whose first cell is `name`, for scripts that print their figures as a table. */
+export function printedCells(output: string, name: string): string[] {
+  for (const line of output.split("\n")) {
+    const cells = line
+      .trim()
+      .replace(/^\||\|$/g, "")
+      .split(/(?<!\\)\|/)
+      .map((c) => c.trim());
+    if (line.startsWith("|") && cells[0] === name) return cells.slice(1);
+  }
+  throw new Error(`no printed row "${name}"`);
+}
+
+/** The cell `column` of each named printed row, their " ms" dropped, joined by " / ". */
+export function printedColumn(output: string, names: readonly string[], column: number): string {
+  return names.map((name) => (printedCells(output, name)[column] ?? "–").replace(/ ms$/, "")).join(" / ");
+}
+
+/** 1000000 -> "1M", 100000 -> "100k": a set's size as the rows and keys name it. */
+export function setLabel(count: number): string {
+  if (count >= 1e6 && count % 1e6 === 0) return `${count / 1e6}M`;
+  if (count >= 1e3 && count % 1e3 === 0) return `${count / 1e3}k`;
+  return String(count);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The process: the flag, the printed output, the stamp, the files.
+
+const ARGV = [...process.argv];
+const flagAt = process.argv.indexOf("--write", 2);
+/** True when the script was given `--write`. */
+export const writing = flagAt >= 0;
+if (writing) process.argv.splice(flagAt, 1);
+
+const printed: string[] = [];
+if (writing) {
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    printed.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+    return write(chunk, ...rest);
+  }) as typeof process.stdout.write;
+}
+const loadAtStart = loadavg()[0] ?? 0;
+
+/** Everything the script printed on stdout since it started (with `--write`). */
+export const printedSoFar = (): string => printed.join("");
+
+const quote = (arg: string): string => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`);
+
+/** The command that was run, as one would type it again: `npm run <script> -- <args>` or `npx tsx <file> <args>`. */
+export function commandLine(argv: readonly string[], env: NodeJS.ProcessEnv, root = ROOT): string {
+  const args = argv.slice(2).map(quote).join(" ");
+  const file = relative(root, argv[1] ?? "");
+  const event = env["npm_lifecycle_event"];
+  if (event !== undefined && env["npm_lifecycle_script"]?.includes(file) === true)
+    return `npm run ${event}${args === "" ? "" : ` -- ${args}`}`;
+  return `npx tsx ${file}${args === "" ? "" : ` ${args}`}`;
+}
+
+/** `git rev-parse --short HEAD`, with `+dirty` when tracked files differ (the two benchmark files aside: writing them changes nothing measured). */
+function commitOf(root: string): string {
+  const git = (...args: string[]): string => execFileSync("git", ["-C", root, ...args], { encoding: "utf8" }).trim();
+  const dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", `:!${TABLE_FILE}`, `:!${HISTORY_FILE}`) !== "";
+  return `${git("rev-parse", "--short", "HEAD")}${dirty ? "+dirty" : ""}`;
+}
+
+export function machine(): string {
+  const cpu = cpus();
+  return `${cpu[0]?.model.trim() ?? "unknown CPU"}, ${cpu.length} cores, ${Math.round(totalmem() / 1024 ** 3)} GB, Node ${process.version}`;
+}
+
+/** Rewrites BENCHMARKS.md and appends to the history under `root`: the testable core of `recordBenchmarks`. */
+export async function writeRun(root: string, rows: readonly MeasuredRow[], stamp: RunStamp, output: string): Promise<void> {
+  const table = join(root, TABLE_FILE);
+  const history = join(root, HISTORY_FILE);
+  await writeFile(table, replaceRows(await readFile(table, "utf8"), rows, stamp));
+  await writeFile(history, appendRun(existsSync(history) ? await readFile(history, "utf8") : "", rows, stamp, output));
+}
+
+/** With `--write`: `rows` into BENCHMARKS.md and this run's printed output into the history. Without it, nothing. */
+export async function recordBenchmarks(rows: readonly MeasuredRow[]): Promise<void> {
+  if (!writing) return;
+  const loads = [loadAtStart, loadavg()[0] ?? 0].sort((a, b) => a - b).map((l) => l.toFixed(1));
+  const stamp: RunStamp = {
+    time: new Date().toISOString().slice(0, 19).replace("T", " "),
+    commit: commitOf(ROOT),
+    machine: machine(),
+    load: loads[0] === loads[1] ? (loads[0] ?? "") : loads.join("–"),
+    command: commandLine(ARGV, process.env),
+  };
+  await writeRun(ROOT, rows, stamp, printedSoFar());
+  process.stderr.write(
+    `${TABLE_FILE}: ${rows.length} rows written (${rows.map((r) => r.key).join(", ")}); the run appended to ${HISTORY_FILE}\n`,
+  );
+}
