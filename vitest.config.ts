@@ -27,6 +27,8 @@ const SLOW = [
   "test/site/streamed-build.test.ts",
   "test/site/record-threads.test.ts",
   "test/site/plain-site.test.ts",
+  // The preview and nginx in front of `subjekti serve`, as real servers (its core part is quick; the servers are not).
+  "test/site/etags-change-with-bytes.test.ts",
   // exceljs reads a data validation's range cell by cell: the drop-down down to row 1,048,576 is a
   // million entries, seconds for one test.
   "test/export/workbook-helpers.test.ts",
