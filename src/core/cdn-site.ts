@@ -40,23 +40,17 @@ export class ManifestCache {
    * Tag lists (etag.ts) and the key bounds (key-index.ts) by path: a content-named shard's file
    * never changes, so a warm instance reads a file's tag, or finds a subject's chunk, with no fetch.
    */
-  readonly #tagLists = new Map<string, Promise<string | null>>();
+  readonly #tagLists = new KeptFiles<string>(() => 1, TAG_LISTS_KEPT);
+  /**
+   * Records chunks read whole. Where the platform serves no ranges, a derived page reads its chunks
+   * whole: through workerd's assets binding a 300 KB chunk costs 2.5–3.4 ms of CPU, two of them more
+   * than the rest of the page. So the chunks of the last pages asked stay, up to KEPT_BYTES.
+   */
+  readonly #chunks = new KeptFiles<Uint8Array>((bytes) => bytes.byteLength, KEPT_BYTES);
 
-  /** The tag list or bounds at `path`, fetched with `load` unless this instance has it (the oldest forgotten past TAG_LISTS_KEPT). */
+  /** The tag list or bounds at `path`, fetched with `load` unless this instance has it. */
   tagList(path: string, load: () => Promise<string | null>): Promise<string | null> {
-    let list = this.#tagLists.get(path);
-    if (list === undefined) {
-      list = load();
-      const loading = list;
-      this.#tagLists.set(path, loading);
-      if (this.#tagLists.size > TAG_LISTS_KEPT) this.#tagLists.delete(this.#tagLists.keys().next().value as string);
-      // A missing or unreadable list is asked again next time (a deploy in progress).
-      void loading.then(
-        (text) => text === null && this.#tagLists.delete(path),
-        () => this.#tagLists.delete(path),
-      );
-    }
-    return list;
+    return this.#tagLists.get(path, load);
   }
 
   /**
@@ -65,46 +59,9 @@ export class ManifestCache {
    */
   rangesIgnored = false;
 
-  /** Files read whole by path, the most recently used last, and their bytes in all. */
-  readonly #kept = new Map<string, Promise<Uint8Array | null>>();
-  #keptBytes = 0;
-
-  /**
-   * The bytes at `path`, read with `load` unless this instance keeps them. Where the platform
-   * serves no ranges, a derived page reads its chunks whole: through workerd's assets binding a
-   * 300 KB chunk costs 2.5–3.4 ms of CPU, two of them more than the rest of the page. A
-   * content-named file never changes, so the chunks of the last pages asked stay, up to
-   * KEPT_BYTES, the least recently used forgotten first.
-   */
+  /** The bytes of the chunk at `path`, read with `load` unless this instance keeps them. */
   keptBytes(path: string, load: () => Promise<Uint8Array | null>): Promise<Uint8Array | null> {
-    const kept = this.#kept.get(path);
-    if (kept !== undefined) {
-      this.#kept.delete(path);
-      this.#kept.set(path, kept);
-      return kept;
-    }
-    const loading = load();
-    this.#kept.set(path, loading);
-    void loading.then(
-      (bytes) => {
-        if (this.#kept.get(path) !== loading) return;
-        if (bytes === null) return void this.#kept.delete(path);
-        this.#keptBytes += bytes.byteLength;
-        this.#forgetOver(path);
-      },
-      () => this.#kept.get(path) === loading && this.#kept.delete(path),
-    );
-    return loading;
-  }
-
-  /** Forgets the least recently used files until the kept bytes are within KEPT_BYTES (`newest` last of all). */
-  #forgetOver(newest: string): void {
-    for (const [path, bytes] of this.#kept) {
-      if (this.#keptBytes <= KEPT_BYTES || path === newest) return;
-      this.#kept.delete(path);
-      // Still loading: counted when it is read, so only what was counted is taken off.
-      void bytes.then((read) => (this.#keptBytes -= read?.byteLength ?? 0));
-    }
+    return this.#chunks.get(path, load);
   }
 
   /** The manifest, fetched with `fetchFile` unless this instance has it. */
@@ -122,6 +79,57 @@ export class ManifestCache {
   /** Forgets the manifest: the next request fetches it again. */
   forget(): void {
     this.#cached = null;
+  }
+}
+
+/**
+ * Files of one instance by path, the most recently used last, up to a budget of their sizes. A
+ * content-named file never changes, so what is kept never goes stale; a missing or unreadable file
+ * (null, or a failed read) is not kept, and is asked again next time (a deploy in progress).
+ */
+class KeptFiles<T> {
+  readonly #entries = new Map<string, { readonly value: Promise<T | null>; size: number | null }>();
+  readonly #sizeOf: (value: T) => number;
+  readonly #budget: number;
+  #used = 0;
+
+  constructor(sizeOf: (value: T) => number, budget: number) {
+    this.#sizeOf = sizeOf;
+    this.#budget = budget;
+  }
+
+  /** The file at `path`, read with `load` unless it is kept. */
+  get(path: string, load: () => Promise<T | null>): Promise<T | null> {
+    const kept = this.#entries.get(path);
+    if (kept !== undefined) {
+      this.#entries.delete(path);
+      this.#entries.set(path, kept);
+      return kept.value;
+    }
+    const entry: { readonly value: Promise<T | null>; size: number | null } = { value: load(), size: null };
+    this.#entries.set(path, entry);
+    void entry.value.then(
+      (value) => {
+        if (this.#entries.get(path) !== entry) return;
+        if (value === null) return void this.#entries.delete(path);
+        entry.size = this.#sizeOf(value);
+        this.#used += entry.size;
+        this.#forgetOver(path);
+      },
+      () => this.#entries.get(path) === entry && this.#entries.delete(path),
+    );
+    return entry.value;
+  }
+
+  /** Forgets the least recently used files read until the sizes kept are within the budget (`newest` last of all). */
+  #forgetOver(newest: string): void {
+    for (const [path, entry] of this.#entries) {
+      if (this.#used <= this.#budget || path === newest) return;
+      // Still being read: its size is counted, and it is forgotten if need be, once it is read.
+      if (entry.size === null) continue;
+      this.#entries.delete(path);
+      this.#used -= entry.size;
+    }
   }
 }
 
