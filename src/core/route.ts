@@ -274,9 +274,10 @@ function routePage(
   const pastTheEnd = offset >= BigInt(count);
   const start = pastTheEnd ? count : Number(offset);
   const headers = collectionHeaders(manifest.cacheControl, undefined, pageTags(manifest.chunkSize, start, Math.min(start + limit, count)));
-  const head = renderPageHead(count, buildLinks(request.baseUrl, extras, limit, offset, count, escapeUriPath(path)));
+  // The head (count and links) is written only for an answer that is not a pre-rendered file.
+  const head = (): string => renderPageHead(count, buildLinks(request.baseUrl, extras, limit, offset, count, escapeUriPath(path)));
   if (pastTheEnd) {
-    const body = indentJson(head + PAGE_TAIL, indent);
+    const body = indentJson(head() + PAGE_TAIL, indent);
     const etag = contentEtag(body);
     return matchesIfNoneMatch(request.ifNoneMatch, etag)
       ? respond(304, [...headers, ["ETag", etag]], "")
@@ -292,7 +293,7 @@ function routePage(
   }
   const chunks = sliceChunks(manifest, start, Math.min(start + limit, count));
   if (chunks === null) return siteUnavailable("The site is incomplete: rebuild it.");
-  return { kind: "derive", status: 200, headers, head, chunks, indent };
+  return { kind: "derive", status: 200, headers, head: head(), chunks, indent };
 }
 
 /** The pre-rendered form whose links these extra parameters give, if the build wrote that form. */

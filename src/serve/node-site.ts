@@ -33,14 +33,24 @@ export function nodeSite(dir: string, manifest: ManifestWatcher, allowedHosts?: 
 }
 
 /** A manifest-named file through its cache; null when it is missing or its name would leave the site. */
-async function readInside<T>(dir: string, cache: FileCache<T>, path: string): Promise<T | null> {
+function readInside<T>(dir: string, cache: FileCache<T>, path: string): Promise<T | null> {
+  const absolute = insidePath(dir, path);
+  return absolute === null ? Promise.resolve(null) : cache.read(absolute).catch(missingAsNull);
+}
+
+/**
+ * The absolute path of a name inside `dir`, or null when it would leave it. A relative name
+ * without `..` cannot leave, and is joined without `resolve` (a path walk on every request).
+ */
+function insidePath(dir: string, path: string): string | null {
+  if (path.includes("\0")) return null;
+  if (!path.startsWith("/") && !path.includes("..")) return `${dir}${sep}${path}`;
   const absolute = resolve(dir, path);
-  if (!absolute.startsWith(dir + sep) || path.includes("\0")) return null;
-  try {
-    return await cache.read(absolute);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") return null;
-    throw error;
-  }
+  return absolute.startsWith(dir + sep) ? absolute : null;
+}
+
+function missingAsNull(error: unknown): null {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") return null;
+  throw error;
 }
