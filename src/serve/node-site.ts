@@ -1,11 +1,14 @@
 /**
- * The built site as the preview reaches it: files read from the site directory through two
- * caches (pages, records chunks and their offsets as bytes; the key indexes as text), the manifest followed as rebuilds replace it.
- * A name the manifest gives is read only when it resolves inside the directory.
+ * The built site as the preview reaches it: files read from the site directory and kept (pages,
+ * records chunks and their offsets as bytes; the key indexes as text), the manifest followed as
+ * rebuilds replace it. A name the manifest gives is read only when it resolves inside the directory.
+ * Reading a page whole and keeping it serves it faster than streaming it (BENCHMARKS.md: streaming
+ * from a FileHandle ran at about half raw serve-handler's rate).
  */
+import { readFile } from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import type { SiteHost } from "../core/answer-request.ts";
-import { BYTES, FileCache, TEXT } from "./file-cache.ts";
+import { KeptFiles } from "../core/kept-files.ts";
 import type { ManifestWatcher } from "./site-manifest.ts";
 
 /** The preview's site; `origin` (the listening address) is where links go when a request has no usable Host. */
@@ -13,8 +16,8 @@ export type NodeSite = SiteHost<Buffer> & { origin: string };
 
 /** The site in `dir` (absolute), its manifest followed by `manifest`, answering `allowedHosts` (all when undefined). */
 export function nodeSite(dir: string, manifest: ManifestWatcher, allowedHosts?: readonly string[]): NodeSite {
-  const pages = new FileCache(BYTES);
-  const chunks = new FileCache(TEXT);
+  const pages: KeptReads<Buffer> = { kept: new KeptFiles((bytes) => bytes.length, KEPT_BYTES), read: (path) => readFile(path) };
+  const chunks: KeptReads<string> = { kept: new KeptFiles((text) => text.length, KEPT_BYTES), read: (path) => readFile(path, "utf8") };
   return {
     manifest: () => manifest.current(),
     refresh: () => manifest.refresh(),
@@ -32,10 +35,20 @@ export function nodeSite(dir: string, manifest: ManifestWatcher, allowedHosts?: 
   };
 }
 
-/** A manifest-named file through its cache; null when it is missing or its name would leave the site. */
-function readInside<T>(dir: string, cache: FileCache<T>, path: string): Promise<T | null> {
+/** Each kind of file kept up to this many bytes: a few dozen default-sized chunks, thousands of pages. */
+const KEPT_BYTES = 32 * 1024 * 1024;
+
+/** Files of one kind, kept, and how one is read. */
+interface KeptReads<T> {
+  readonly kept: KeptFiles<T>;
+  readonly read: (absolutePath: string) => Promise<T>;
+}
+
+/** A manifest-named file, kept; null when it is missing or its name would leave the site. */
+function readInside<T>(dir: string, files: KeptReads<T>, path: string): Promise<T | null> {
   const absolute = insidePath(dir, path);
-  return absolute === null ? Promise.resolve(null) : cache.read(absolute).catch(missingAsNull);
+  if (absolute === null) return Promise.resolve(null);
+  return files.kept.get(absolute, () => files.read(absolute).catch(missingAsNull));
 }
 
 /**
