@@ -80,29 +80,23 @@ export class SequenceCheck {
       const [before, previous] = [this.#place, this.#code ?? ""];
       const fileNumber = keys.files[k] ?? 0;
       this.#perFile.set(fileNumber, (this.#perFile.get(fileNumber) ?? 0) + 1);
+      // The same id again: held per pair of files when the whole record repeats another file's (one line then), else told here.
+      const repeatedId = (at: Place): Problem => ({
+        severity: "error",
+        ...place,
+        field: "id",
+        value: showValue(id),
+        expected: msg("expected.unique-id"),
+        hint: msg("hint.also-at", { where: formatLocation(at) }),
+      });
       if (before !== undefined && id === this.#id && code === previous && fileNumber !== this.#file) {
         const pair = `${this.#file}>${fileNumber}`;
         let repeat = this.#repeats.get(pair);
         if (repeat === undefined) this.#repeats.set(pair, (repeat = { held: [], count: 0 }));
         repeat.count++;
-        const problem: Problem = {
-          severity: "error",
-          ...place,
-          field: "id",
-          value: showValue(id),
-          expected: msg("expected.unique-id"),
-          hint: msg("hint.also-at", { where: formatLocation(before) }),
-        };
-        if (repeat.held.length < KEEP_PER_KIND) repeat.held.push(problem);
+        if (repeat.held.length < KEEP_PER_KIND) repeat.held.push(repeatedId(before));
       } else if (before !== undefined && id === this.#id) {
-        problems.push({
-          severity: "error",
-          ...place,
-          field: "id",
-          value: showValue(id),
-          expected: msg("expected.unique-id"),
-          hint: msg("hint.also-at", { where: formatLocation(before) }),
-        });
+        problems.push(repeatedId(before));
       } else if (seen !== undefined) {
         const hint = msg("hint.code-also", { code: showValue(seen.code), id: seen.id, where: formatLocation(seen.place) });
         problems.push({
