@@ -398,7 +398,7 @@ function sheetTable(rows: readonly SheetRow[]): string {
 }
 
 interface AutocannonResult {
-  readonly requests: { readonly average: number };
+  readonly requests: { readonly average: number; readonly total: number };
   readonly latency: { readonly p50: number; readonly p99: number };
   readonly errors: number;
   readonly timeouts: number;
@@ -410,26 +410,56 @@ type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult
 // autocannon ships no types; its result is narrowed to the fields read here.
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
+/** A measured run, and the server's CPU per request over it (µs; null where /proc is not there). */
+type Loaded = AutocannonResult & { readonly cpuUs: number | null };
+
 interface ServeRow {
   readonly request: string;
-  readonly preview: AutocannonResult;
-  readonly raw: AutocannonResult;
+  readonly preview: Loaded;
+  readonly raw: Loaded;
   readonly target?: number;
   readonly load: number;
 }
 
-async function load(url: string, headers: Record<string, string>, options: BenchOptions, expect: number): Promise<AutocannonResult> {
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  options: BenchOptions,
+  expect: number,
+  server: ChildProcess,
+): Promise<Loaded> {
   // A short warm-up first, so both servers are measured with their code optimised.
   await autocannon({ url, headers, connections: options.connections, duration: 1 });
+  const cpuBefore = await processCpuMs(server);
   const result = await autocannon({ url, headers, connections: options.connections, duration: options.duration });
+  const cpuAfter = await processCpuMs(server);
   const good = expect === 304 ? result["3xx"] : result["2xx"];
   if (result.errors > 0 || result.timeouts > 0 || good === 0 || result.non2xx - (expect === 304 ? result["3xx"] : 0) > 0) {
     throw new Error(
       `${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result["2xx"]} 2xx, ${result["3xx"]} 3xx of ${JSON.stringify(result.requests)}`,
     );
   }
-  return result;
+  const cpuUs = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / result.requests.total;
+  return { ...result, cpuUs };
 }
+
+/**
+ * The CPU time (user + system, ms) a server process has used, from /proc (Linux); null elsewhere.
+ * Per request it holds still on a loaded machine, where requests a second follow the load.
+ */
+async function processCpuMs(child: ChildProcess): Promise<number | null> {
+  try {
+    const stat = await readFile(`/proc/${child.pid}/stat`, "utf8");
+    // Fields after the command name's closing parenthesis; utime and stime are the 14th and 15th of the line.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** Linux's USER_HZ: /proc counts CPU time in hundredths of a second on every architecture Node runs on. */
+const CLOCK_TICKS = 100;
 
 async function fetchChecked(url: string, headers: Record<string, string> = {}): Promise<Response> {
   const response = await fetch(url, { headers });
@@ -494,8 +524,8 @@ async function benchServe(size: number, options: BenchOptions, key: string): Pro
     ): Promise<void> => {
       log(`serve: ${request}…`);
       const loadNow = loadavg()[0] ?? 0;
-      const previewResult = await load(url, headers, options, expect);
-      const rawResult = await load(rawPage, rawHeaders, options, "if-none-match" in rawHeaders ? expect : 200);
+      const previewResult = await load(url, headers, options, expect, preview);
+      const rawResult = await load(rawPage, rawHeaders, options, "if-none-match" in rawHeaders ? expect : 200, raw);
       rows.push({ request, preview: previewResult, raw: rawResult, load: loadNow, ...(target === undefined ? {} : { target }) });
     };
     await run(`pre-rendered page \`?${page.query}\``, previewPage, {}, {}, 200, 0.9);
@@ -592,17 +622,21 @@ function buildTable(rows: readonly BuildRow[]): string {
   return lines.join("\n");
 }
 
+function cpu(result: Loaded): string {
+  return result.cpuUs === null ? "–" : fmt(result.cpuUs, 0);
+}
+
 function serveTable(rows: readonly ServeRow[], size: number): string {
   const lines = [
-    `| request (${label(size)} site) | preview req/s | p50 / p99 ms | serve-handler req/s | p50 / p99 ms | ratio | target | load |`,
-    "|---|--:|--:|--:|--:|--:|---|--:|",
+    `| request (${label(size)} site) | preview req/s | p50 / p99 ms | CPU µs / request | serve-handler req/s | p50 / p99 ms | CPU µs / request | ratio | target | load |`,
+    "|---|--:|--:|--:|--:|--:|--:|--:|---|--:|",
   ];
   for (const row of rows) {
     const ratio = row.preview.requests.average / row.raw.requests.average;
     const target = row.target === undefined ? "–" : `≥ ${row.target}×: ${verdict(ratio >= row.target)}`;
     lines.push(
-      `| ${row.request} | ${fmt(row.preview.requests.average, 0)} | ${row.preview.latency.p50} / ${row.preview.latency.p99} | ` +
-        `${fmt(row.raw.requests.average, 0)} | ${row.raw.latency.p50} / ${row.raw.latency.p99} | ${fmt(ratio, 2)}× | ${target} | ${fmt(row.load, 2)} |`,
+      `| ${row.request} | ${fmt(row.preview.requests.average, 0)} | ${row.preview.latency.p50} / ${row.preview.latency.p99} | ${cpu(row.preview)} | ` +
+        `${fmt(row.raw.requests.average, 0)} | ${row.raw.latency.p50} / ${row.raw.latency.p99} | ${cpu(row.raw)} | ${fmt(ratio, 2)}× | ${target} | ${fmt(row.load, 2)} |`,
     );
   }
   return lines.join("\n");
@@ -695,7 +729,8 @@ function serveRowsOf(rows: readonly ServeRow[], size: number): MeasuredRow[] {
       table: "Serving",
       what: `${what} (${set} site)`,
       figure:
-        `**${count(Math.round(row.preview.requests.average))} req/s**, p50 / p99 ${row.preview.latency.p50} / ${row.preview.latency.p99} ms: ` +
+        `**${count(Math.round(row.preview.requests.average))} req/s**, p50 / p99 ${row.preview.latency.p50} / ${row.preview.latency.p99} ms` +
+        `${row.preview.cpuUs === null ? "" : `, ${fmt(row.preview.cpuUs, 0)} µs of CPU a request`}: ` +
         `${fmt(ratio, 2)}× raw serve-handler${key === "304" ? "'s 200" : ""}`,
     };
   });
