@@ -94,6 +94,7 @@ export function findRecord(chunk: Uint8Array, key: { readonly id: bigint } | { r
 }
 
 const QUOTE = 0x22;
+const SPACE = 0x20;
 const COMMA = 0x2c;
 const ZERO = 0x30;
 /** `{"id":` */
@@ -166,10 +167,47 @@ export interface OibEntry {
   readonly end: number;
 }
 
+/** The bytes of one OIB index line with these widths. */
+export function oibLineLength(widths: OibWidths): number {
+  return 11 + 1 + widths.chunk + 1 + widths.start + 1 + widths.length + 1;
+}
+
+/**
+ * Writes the OIB index line of a subject whose OIB is `oib` (as a number: 11 digits are exact in a
+ * double) and whose record is bytes `start` to `end` of chunk `chunk`, into `into` at `at`: the
+ * build writes a million of them, digit by digit, without a string each.
+ */
+export function writeOibLine(into: Uint8Array, at: number, oib: number, { chunk, start, end }: OibEntry, widths: OibWidths): void {
+  let to = at + oibLineLength(widths) - 1;
+  into[to] = NEWLINE;
+  to = writeDigits(into, to, end - start, widths.length);
+  into[--to] = SPACE;
+  to = writeDigits(into, to, start, widths.start);
+  into[--to] = SPACE;
+  to = writeDigits(into, to, chunk, widths.chunk);
+  into[--to] = SPACE;
+  // Above 2^31: split in two halves that integer arithmetic handles.
+  const low = oib % 1e6;
+  to = writeDigits(into, to, low, 6);
+  writeDigits(into, to, (oib - low) / 1e6, 5);
+}
+
+/** Writes `value` as `width` digits (zeros in front) ending before `to`; returns where they start. */
+function writeDigits(into: Uint8Array, to: number, value: number, width: number): number {
+  let rest = value | 0;
+  for (let i = 0; i < width; i++) {
+    const next = (rest / 10) | 0;
+    into[--to] = ZERO + rest - next * 10;
+    rest = next;
+  }
+  return to;
+}
+
 /** The OIB index line of a subject whose record is bytes `start` to `end` of chunk `chunk`. */
-export function oibLine(oib: string, { chunk, start, end }: OibEntry, widths: OibWidths): string {
-  const padded = (n: number, width: number): string => String(n).padStart(width, "0");
-  return `${oib} ${padded(chunk, widths.chunk)} ${padded(start, widths.start)} ${padded(end - start, widths.length)}\n`;
+export function oibLine(oib: string, entry: OibEntry, widths: OibWidths): string {
+  const line = new Uint8Array(oibLineLength(widths));
+  writeOibLine(line, 0, Number(oib), entry, widths);
+  return String.fromCharCode(...line);
 }
 
 /** The subjects (in the list's order) whose OIB is `oib`, from its index file's text. */

@@ -18,8 +18,9 @@ import {
   codeValue,
   type OibEntry,
   type OibWidths,
-  oibLine,
+  oibLineLength,
   oibPrefixDigits,
+  writeOibLine,
 } from "../core/key-index.ts";
 import { oibFileName, oibShardKey, SHARD_SIZE } from "../core/layout.ts";
 import { VERSION } from "../core/version.ts";
@@ -113,15 +114,17 @@ function oibShards(oibs: Float64Array, entryOf: (position: number) => OibEntry, 
   });
   for (let p = 0; p < prefixes; p++) keys.subarray(starts[p], starts[p + 1]).sort();
   const prefixText = (p: number): string => (digits === 0 ? "" : String(p).padStart(digits, "0"));
+  const lineLength = oibLineLength(widths);
   const fileOf = (p: number): ShardFile => {
-    let text = "";
-    for (let k = starts.at(p) ?? 0; k < (starts.at(p + 1) ?? 0); k++) {
+    const [from, to] = [starts.at(p) ?? 0, starts.at(p + 1) ?? 0];
+    const bytes = Buffer.allocUnsafe((to - from) * lineLength);
+    for (let k = from; k < to; k++) {
       const key = keys.at(k) ?? 0;
       const position = key % count;
       const rest = (key - position) / count;
-      text += oibLine(prefixText(p) + String(rest).padStart(11 - digits, "0"), entryOf(position), widths);
+      writeOibLine(bytes, (k - from) * lineLength, p * restSize + rest, entryOf(position), widths);
     }
-    return { name: oibFileName(prefixText(p)), bytes: Buffer.from(text, "latin1") };
+    return { name: oibFileName(prefixText(p)), bytes };
   };
   const perShard = Math.min(prefixes, SHARD_SIZE);
   const shards: ShardPlan[] = [];
