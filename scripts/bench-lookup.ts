@@ -217,9 +217,14 @@ if (writing) {
   const printed = printedSoFar();
   const set = setLabel(Number(/^([\d,]+) subjects/m.exec(printed)?.[1]?.replace(/,/g, "")));
   const after = options.before === undefined ? 0 : 1;
-  const figure = (names: readonly string[]): string =>
+  // The printed columns: each side's CPU, then each side's bytes read.
+  const sides = 1 + after + (options.wholeFiles === true ? 1 : 0);
+  const figure = (names: readonly string[], bytes = false): string =>
     `**${printedColumn(printed, names, after)} ms** handler CPU` +
-    (options.before === undefined ? "" : ` (before, same run: ${printedColumn(printed, names, 0)} ms)`);
+    (bytes ? `, **${printedColumn(printed, names, sides + after)} bytes** read` : "") +
+    (options.before === undefined
+      ? ""
+      : ` (before, same run: ${printedColumn(printed, names, 0)} ms${bytes ? `, ${printedColumn(printed, names, sides)} bytes` : ""})`);
   await recordBenchmarks([
     {
       key: `lookup-${set.toLowerCase()}-derived`,
@@ -235,7 +240,7 @@ if (writing) {
       key: `lookup-${set.toLowerCase()}-by-key`,
       table: "Serving",
       what: `one subject by its key, ${set}: by id / code / OIB`,
-      figure: figure(["one subject by id: /api/subjekti/<id>/", "by code: ?jedinstvena_oznaka=<code>", "by OIB: ?oib=<oib>"]),
+      figure: figure(["one subject by id: /api/subjekti/<id>/", "by code: ?jedinstvena_oznaka=<code>", "by OIB: ?oib=<oib>"], true),
     },
   ]);
 }

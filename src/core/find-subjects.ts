@@ -9,12 +9,12 @@ import { collectionHeaders } from "./answer-headers.ts";
 import { keyLine } from "./chunk-keys.ts";
 import { buildLinks } from "./build-links.ts";
 import { pageTags } from "./cache-tags.ts";
-import { chunkOfCode, chunkOfId, findRecord, OIB_PATTERN, oibPositions, recordCode, recordOib } from "./key-index.ts";
+import { chunkOfCode, chunkOfId, findRecord, OIB_PATTERN, type OibEntry, oibEntries, recordCode, recordOib } from "./key-index.ts";
 import { boundsPath, chunkPath, oibIndexPath, offsetsPath } from "./layout.ts";
 import type { Manifest } from "./manifest.ts";
 import { assemblePageBytes } from "./page-bytes.ts";
 import type { QueryParam } from "./request/read-query.ts";
-import { type ByteReader, linesRun, OFFSET_BYTES, offsetAt, readRecordRun, recordRun } from "./record-offsets.ts";
+import { type ByteReader, OFFSET_BYTES, offsetAt, recordRun } from "./record-offsets.ts";
 import { indentJsonBytes, renderPageHead, toJson } from "./render-page.ts";
 
 /** The exact filters, stripped, empty ones left out (django-filter's `CharFilter`). */
@@ -99,11 +99,11 @@ export async function findSubjects(find: Find, manifest: Manifest, read: ReadFil
     count = all.length;
     page = all.slice(start(count), start(count) + shape.limit);
   } else {
-    // The OIB index alone gives the count; only the page's subjects are read.
-    const positions = await oibIndex(filters.oib ?? "", manifest, read);
-    if (positions === null) return null;
-    count = positions.length;
-    const found = await atPositions(positions.slice(start(count), start(count) + shape.limit), manifest, read);
+    // The OIB index alone gives the count and where each match lies: only the page's records are read.
+    const entries = await oibIndex(filters.oib ?? "", manifest, read);
+    if (entries === null) return null;
+    count = entries.length;
+    const found = await atEntries(entries.slice(start(count), start(count) + shape.limit), manifest, read);
     if (found === null) return null;
     page = found;
   }
@@ -167,48 +167,38 @@ async function inChunkOf(
   return record === null ? [] : [{ chunk, record }];
 }
 
-/** The positions of the subjects whose OIB is `oib`, from its index file. */
-async function oibIndex(oib: string, manifest: Manifest, read: ReadFile): Promise<number[] | null> {
+/** Where the subjects whose OIB is `oib` lie, from its index file. */
+async function oibIndex(oib: string, manifest: Manifest, read: ReadFile): Promise<OibEntry[] | null> {
   if (!OIB_PATTERN.test(oib) || manifest.count === 0) return [];
   const path = oibIndexPath(manifest, oib);
   const index = path === null ? null : await read.text(path);
-  return index === null ? null : oibPositions(index, oib);
+  return index === null ? null : oibEntries(index, oib);
 }
 
-/** The subjects at `positions` (rising), cut from their chunks through the chunks' offsets. */
-async function atPositions(positions: readonly number[], manifest: Manifest, read: ReadFile): Promise<Located[] | null> {
-  const size = manifest.chunkSize;
+/**
+ * The records of `entries` (rising), cut from their chunks where the index says they lie: each
+ * record's bytes alone where the host reads ranges, else each chunk read once.
+ */
+async function atEntries(entries: readonly OibEntry[], manifest: Manifest, read: ReadFile): Promise<Located[] | null> {
   const located: Located[] = [];
-  for (let i = 0; i < positions.length; ) {
-    const chunk = Math.floor((positions[i] ?? 0) / size);
-    const lines: number[] = [];
-    for (; i < positions.length && Math.floor((positions[i] ?? 0) / size) === chunk; i++) lines.push((positions[i] ?? 0) - chunk * size);
-    const records = await chunkRecords(chunk, lines, manifest, read);
-    if (records === null) return null;
-    for (const record of records) located.push({ chunk, record });
+  let keptChunk = -1;
+  let kept: Uint8Array | null = null;
+  for (const { chunk, start, end } of entries) {
+    const path = chunkPath(manifest, chunk);
+    if (path === null) return null;
+    let record: Uint8Array | null;
+    if (read.range !== undefined) {
+      record = await read.range(path, start, end);
+    } else {
+      if (keptChunk !== chunk) {
+        kept = await read.bytes(path);
+        keptChunk = chunk;
+      }
+      record = kept === null || kept.length < end ? null : kept.subarray(start, end);
+    }
+    // A record shorter than the index says: the chunk is not the one indexed (the host refreshes and retries).
+    if (record?.length !== end - start) return null;
+    located.push({ chunk, record });
   }
   return located;
-}
-
-/** The records at `lines` of chunk `chunk`: only their bytes where the host reads ranges (through the chunk's offsets), else the chunk read once. */
-async function chunkRecords(chunk: number, lines: readonly number[], manifest: Manifest, read: ReadFile): Promise<Uint8Array[] | null> {
-  const [path, offsets] = [chunkPath(manifest, chunk), offsetsPath(manifest, chunk)];
-  if (path === null || offsets === null) return null;
-  const records: Uint8Array[] = [];
-  if (read.range !== undefined) {
-    for (const line of lines) {
-      const run = await readRecordRun(read, path, offsets, line, line + 1);
-      if (run === null) return null;
-      records.push(run.bytes.subarray(0, run.ends[0]));
-    }
-    return records;
-  }
-  const bytes = await read.bytes(path);
-  if (bytes === null) return null;
-  for (const line of lines) {
-    const run = linesRun(bytes, line, 1);
-    if (run === null) return null;
-    records.push(run.bytes.subarray(0, run.ends[0]));
-  }
-  return records;
 }

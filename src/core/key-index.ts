@@ -6,9 +6,12 @@
  * - The bounds (`_subjekti/keys.<hash>/bounds.txt`): one line a records chunk, its first subject's
  *   id and code: ids and codes rise along the list, so the last line at or below a key names the
  *   only chunk that can hold it. `<id, 16 digits> <code's value, zero-padded to the widest>\n`.
- * - The OIB index (`_subjekti/oib/<shard>.<hash>/<prefix>.txt`): every subject's OIB with its
- *   position in the list, sorted by OIB then position, in one file per OIB prefix of `oibDigits`
- *   digits, so that a file holds about a thousand lines. `<oib> <position, zero-padded>\n`.
+ * - The OIB index (`_subjekti/oib/<shard>.<hash>/<prefix>.txt`): every subject's OIB with where
+ *   its record lies (its chunk, the record's first byte in the chunk and its length without the
+ *   "\n"), sorted by OIB then by place in the list, in one file per OIB prefix of `oibDigits`
+ *   digits, so that a file holds about a thousand lines. `<oib> <chunk> <start> <length>\n`, each
+ *   number zero-padded to a width fixed for the site. A lookup by OIB reads the index file, then
+ *   the record's bytes: nothing between.
  */
 
 /** The shard key of the bounds. */
@@ -91,6 +94,7 @@ export function findRecord(chunk: Uint8Array, key: { readonly id: bigint } | { r
 }
 
 const QUOTE = 0x22;
+const SPACE = 0x20;
 const COMMA = 0x2c;
 const ZERO = 0x30;
 /** `{"id":` */
@@ -149,18 +153,65 @@ export function oibPrefixDigits(count: number): number {
   return digits;
 }
 
-/** The OIB index line of a subject at `position`, positions padded to `width` digits. */
-export function oibLine(oib: string, position: number, width: number): string {
-  return `${oib} ${String(position).padStart(width, "0")}\n`;
+/** The widths of an OIB index line's numbers, each as wide as its largest in the site. */
+export interface OibWidths {
+  readonly chunk: number;
+  readonly start: number;
+  readonly length: number;
 }
 
-/** The digits of the positions in the OIB index of a list of `count` subjects. */
-export function positionWidth(count: number): number {
-  return String(Math.max(0, count - 1)).length;
+/** Where one subject with the OIB looked up lies: its records chunk, and its record's bytes `start` to `end` (exclusive: its line's "\n") in the chunk. */
+export interface OibEntry {
+  readonly chunk: number;
+  readonly start: number;
+  readonly end: number;
 }
 
-/** The positions (in the list, rising) of the subjects whose OIB is `oib`, from its index file's text. */
-export function oibPositions(index: string, oib: string): number[] {
+/** The bytes of one OIB index line with these widths. */
+export function oibLineLength(widths: OibWidths): number {
+  return 11 + 1 + widths.chunk + 1 + widths.start + 1 + widths.length + 1;
+}
+
+/**
+ * Writes the OIB index line of a subject whose OIB is `oib` (as a number: 11 digits are exact in a
+ * double) and whose record is bytes `start` to `end` of chunk `chunk`, into `into` at `at`: the
+ * build writes a million of them, digit by digit, without a string each.
+ */
+export function writeOibLine(into: Uint8Array, at: number, oib: number, { chunk, start, end }: OibEntry, widths: OibWidths): void {
+  let to = at + oibLineLength(widths) - 1;
+  into[to] = NEWLINE;
+  to = writeDigits(into, to, end - start, widths.length);
+  into[--to] = SPACE;
+  to = writeDigits(into, to, start, widths.start);
+  into[--to] = SPACE;
+  to = writeDigits(into, to, chunk, widths.chunk);
+  into[--to] = SPACE;
+  // Above 2^31: split in two halves that integer arithmetic handles.
+  const low = oib % 1e6;
+  to = writeDigits(into, to, low, 6);
+  writeDigits(into, to, (oib - low) / 1e6, 5);
+}
+
+/** Writes `value` as `width` digits (zeros in front) ending before `to`; returns where they start. */
+function writeDigits(into: Uint8Array, to: number, value: number, width: number): number {
+  let rest = value | 0;
+  for (let i = 0; i < width; i++) {
+    const next = (rest / 10) | 0;
+    into[--to] = ZERO + rest - next * 10;
+    rest = next;
+  }
+  return to;
+}
+
+/** The OIB index line of a subject whose record is bytes `start` to `end` of chunk `chunk`. */
+export function oibLine(oib: string, entry: OibEntry, widths: OibWidths): string {
+  const line = new Uint8Array(oibLineLength(widths));
+  writeOibLine(line, 0, Number(oib), entry, widths);
+  return String.fromCharCode(...line);
+}
+
+/** The subjects (in the list's order) whose OIB is `oib`, from its index file's text. */
+export function oibEntries(index: string, oib: string): OibEntry[] {
   const lineLength = index.indexOf("\n") + 1;
   if (lineLength <= 0) return [];
   const lines = index.length / lineLength;
@@ -172,11 +223,20 @@ export function oibPositions(index: string, oib: string): number[] {
     if (index.slice(mid * lineLength, mid * lineLength + 11) < oib) low = mid + 1;
     else high = mid;
   }
-  const positions: number[] = [];
+  // The fields' places in a line, from the first one: `<oib> <chunk> <start> <length>\n`.
+  const startAt = index.indexOf(" ", 12) + 1;
+  const lengthAt = index.indexOf(" ", startAt) + 1;
+  const entries: OibEntry[] = [];
   for (let line = low; line < lines && index.startsWith(oib, line * lineLength); line++) {
-    positions.push(Number(index.slice(line * lineLength + 12, (line + 1) * lineLength - 1)));
+    const at = line * lineLength;
+    const start = Number(index.slice(at + startAt, at + lengthAt - 1));
+    entries.push({
+      chunk: Number(index.slice(at + 12, at + startAt - 1)),
+      start,
+      end: start + Number(index.slice(at + lengthAt, at + lineLength - 1)),
+    });
   }
-  return positions;
+  return entries;
 }
 
 /** The last line `compare` finds at or below the key (compare(line) <= 0), by binary search; -1 if none. */

@@ -8,7 +8,7 @@
  *   _subjekti/records/<shard>.<hash>/<chunk>.ndjson      every rendered record, CHUNK_SIZE a file
  *   _subjekti/records/<shard>.<hash>/<chunk>.offsets     where each record of the chunk starts, then its keys (record-offsets.ts, chunk-keys.ts)
  *   _subjekti/keys.<hash>/bounds.txt                     each chunk's first id and code (key-index.ts)
- *   _subjekti/oib/<shard>.<hash>/<prefix>.txt            OIB -> position, a file per OIB prefix
+ *   _subjekti/oib/<shard>.<hash>/<prefix>.txt            OIB -> position and record bytes, a file per OIB prefix (key-index.ts)
  *
  * A shard directory holds SHARD_SIZE files at most (hosts cap directory sizes; records shards
  * hold CHUNKS_PER_SHARD) and its name

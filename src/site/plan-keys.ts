@@ -1,15 +1,27 @@
 /**
  * The key indexes as shards of the site plan (core/key-index.ts has their format): the bounds of
  * the records chunks (each chunk's first id and code), and the OIB index, a file per OIB prefix
- * that maps each OIB to the positions of its subjects. They are planned from the chunk files once
- * the records are on disk, so a cached build that never parsed a record still indexes every one.
+ * that maps each OIB to the positions of its subjects and their records' bytes in their chunks.
+ * They are planned from the chunk files once the records are on disk, so a cached build that
+ * never parsed a record still indexes every one.
  *
- * Memory: 16 bytes a subject while the OIB index is sorted (its key as a float, its slot), about
- * 16 MB at a million subjects; the files are rendered again, one at a time, as they are written.
+ * Memory: 24 bytes a subject while the OIB index is sorted (its key as a float, its slot, its
+ * record's start and end in its chunk), about 24 MB at a million subjects; the files are rendered
+ * again, one at a time, as they are written.
  */
 import { readFileSync } from "node:fs";
 import { contentHash } from "../common/content-hash.ts";
-import { BOUNDS_FILE, BOUNDS_SHARD_KEY, boundsLine, codeValue, oibLine, oibPrefixDigits, positionWidth } from "../core/key-index.ts";
+import {
+  BOUNDS_FILE,
+  BOUNDS_SHARD_KEY,
+  boundsLine,
+  codeValue,
+  type OibEntry,
+  type OibWidths,
+  oibLineLength,
+  oibPrefixDigits,
+  writeOibLine,
+} from "../core/key-index.ts";
 import { oibFileName, oibShardKey, SHARD_SIZE } from "../core/layout.ts";
 import { VERSION } from "../core/version.ts";
 import type { ShardFile, ShardPlan } from "./hand-offs.ts";
@@ -26,21 +38,32 @@ export function planKeys(count: number, chunkSize: number, fileOf: (chunk: numbe
   const firsts: { id: number; code: string }[] = [];
   // Each subject's OIB as a number (11 digits are exact in a double), by position.
   const oibs = new Float64Array(count);
+  // Each record's bytes in its chunk, by position: a lookup by OIB reads them without the chunk's offsets.
+  const starts = new Uint32Array(count);
+  const ends = new Uint32Array(count);
+  let widest = 0;
+  let longest = 0;
   let position = 0;
   for (let chunk = 0; chunk < chunks; chunk++) {
     const bytes = readFileSync(fileOf(chunk).path);
+    widest = Math.max(widest, bytes.length);
     for (let start = 0; start < bytes.length; ) {
       let end = bytes.indexOf(NEWLINE, start);
       if (end === -1) end = bytes.length;
       if (start === 0) firsts.push(firstKeys(bytes));
       // A string field's quotes are escaped, so the first `","oib":"` is the field's own.
       const at = bytes.indexOf(OIB_FIELD, start) + OIB_FIELD.length;
-      oibs[position++] = Number(bytes.toString("latin1", at, at + 11));
+      oibs[position] = Number(bytes.toString("latin1", at, at + 11));
+      starts[position] = start;
+      ends[position++] = end;
+      longest = Math.max(longest, end - start);
       start = end + 1;
     }
   }
   if (position !== count) throw new Error(`the chunk files hold ${position} subjects, not ${count}`);
-  return [boundsShard(firsts), ...oibShards(oibs)];
+  const widths = { chunk: String(chunks - 1).length, start: String(widest).length, length: String(longest).length };
+  const entryOf = (at: number): OibEntry => ({ chunk: Math.floor(at / chunkSize), start: starts.at(at) ?? 0, end: ends.at(at) ?? 0 });
+  return [boundsShard(firsts), ...oibShards(oibs, entryOf, widths)];
 }
 
 /** The id and code of a chunk's first record (`{"id":<id>,"jedinstvena_oznaka":"<code>",…`). */
@@ -69,7 +92,7 @@ function boundsShard(firsts: readonly { id: number; code: string }[]): ShardPlan
  * prefix by the rest of the OIB and the position, packed in one double: rest × count + position
  * stays below 2^53, since a prefix file holds about a thousand lines.
  */
-function oibShards(oibs: Float64Array): ShardPlan[] {
+function oibShards(oibs: Float64Array, entryOf: (position: number) => OibEntry, widths: OibWidths): ShardPlan[] {
   const count = oibs.length;
   const digits = oibPrefixDigits(count);
   const prefixes = 10 ** digits;
@@ -90,17 +113,18 @@ function oibShards(oibs: Float64Array): ShardPlan[] {
     keys[slot] = (oib % restSize) * count + position;
   });
   for (let p = 0; p < prefixes; p++) keys.subarray(starts[p], starts[p + 1]).sort();
-  const width = positionWidth(count);
   const prefixText = (p: number): string => (digits === 0 ? "" : String(p).padStart(digits, "0"));
+  const lineLength = oibLineLength(widths);
   const fileOf = (p: number): ShardFile => {
-    let text = "";
-    for (let k = starts.at(p) ?? 0; k < (starts.at(p + 1) ?? 0); k++) {
+    const [from, to] = [starts.at(p) ?? 0, starts.at(p + 1) ?? 0];
+    const bytes = Buffer.allocUnsafe((to - from) * lineLength);
+    for (let k = from; k < to; k++) {
       const key = keys.at(k) ?? 0;
       const position = key % count;
       const rest = (key - position) / count;
-      text += oibLine(prefixText(p) + String(rest).padStart(11 - digits, "0"), position, width);
+      writeOibLine(bytes, (k - from) * lineLength, p * restSize + rest, entryOf(position), widths);
     }
-    return { name: oibFileName(prefixText(p)), bytes: Buffer.from(text, "latin1") };
+    return { name: oibFileName(prefixText(p)), bytes };
   };
   const perShard = Math.min(prefixes, SHARD_SIZE);
   const shards: ShardPlan[] = [];

@@ -140,6 +140,8 @@ describe("subjekti check against the preview of the site as built", () => {
       "not-acceptable": 1,
       published: 7,
       download: 4,
+      // The API root twice, a subject by id twice, by code, by OIB, both filters, a missing id and OIB, a suffixed list.
+      lookup: 10,
     });
     expect(report.checked["derived"]).toBeGreaterThanOrEqual(10);
     expect(Object.values(report.checked).reduce((a, b) => a + b, 0)).toBe(report.total);

@@ -68,11 +68,35 @@ describe("planProbes", () => {
       "not-allowed",
       "not-acceptable",
       "published",
+      "lookup",
     ]) {
       expect(
         one.some((k) => k.startsWith(`${kind} `)),
         kind,
       ).toBe(true);
     }
+  });
+
+  it("the router's other routes: the API root, a subject found by id, code and OIB, one missing, and the filters together", () => {
+    const subject = { id: 1234, code: "0042", oib: "02601815905" };
+    const lookups = (options: Parameters<typeof planProbes>[1]): string[] =>
+      planProbes(manifest, options)
+        .filter((p) => p.kind === "lookup")
+        .map((p) => p.target);
+    expect(lookups({ seed: 1 })).toEqual([
+      "/api/",
+      "/api/.json",
+      "/api/subjekti/0/",
+      "/api/subjekti/?oib=00000000000",
+      "/api/subjekti.json?limit=3",
+    ]);
+    expect(lookups({ seed: 1, subject })).toEqual([
+      ...lookups({ seed: 1 }),
+      "/api/subjekti/1234/",
+      "/api/subjekti/1234.json",
+      "/api/subjekti/?oib=02601815905",
+      "/api/subjekti/?jedinstvena_oznaka=0042",
+      "/api/subjekti/?jedinstvena_oznaka=0042&oib=02601815905",
+    ]);
   });
 });

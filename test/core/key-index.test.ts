@@ -6,9 +6,8 @@ import {
   chunkOfId,
   findRecord,
   oibLine,
-  oibPositions,
+  oibEntries,
   oibPrefixDigits,
-  positionWidth,
   recordCode,
   recordOib,
 } from "../../src/core/key-index.ts";
@@ -57,16 +56,23 @@ describe("the bounds", () => {
 });
 
 describe("the OIB index", () => {
+  const widths = { chunk: 2, start: 5, length: 3 };
+  /** The subject at `position` of a list in chunks of 100 records of 300 bytes. */
+  const entry = (position: number): { chunk: number; start: number; end: number } => ({
+    chunk: Math.floor(position / 100),
+    start: (position % 100) * 300,
+    end: (position % 100) * 300 + 299,
+  });
   const index = [
-    oibLine("02601815905", 7, 3),
-    oibLine("19960308249", 2, 3),
-    oibLine("19960308249", 40, 3),
-    oibLine("19960308249", 311, 3),
-    oibLine("76131860912", 0, 3),
+    oibLine("02601815905", entry(7), widths),
+    oibLine("19960308249", entry(2), widths),
+    oibLine("19960308249", entry(40), widths),
+    oibLine("19960308249", entry(311), widths),
+    oibLine("76131860912", entry(0), widths),
   ].join("");
 
-  it("lines: the OIB and the position padded", () => {
-    expect(index.split("\n")[0]).toBe("02601815905 007");
+  it("lines: the OIB, the chunk, the record's first byte in it and its length, padded", () => {
+    expect(index.split("\n")[0]).toBe("02601815905 00 02100 299");
   });
 
   it.each([
@@ -76,8 +82,14 @@ describe("the OIB index", () => {
     ["00000000000", []],
     ["19960308248", []],
     ["99999999999", []],
-  ])("%s -> positions %j", (oib, positions) => {
-    expect(oibPositions(index, oib)).toEqual(positions);
+  ])("%s -> the records of the subjects at %j", (oib, positions) => {
+    expect(oibEntries(index, oib)).toEqual(positions.map(entry));
+  });
+
+  it("widths are read from the file: wider numbers still parse", () => {
+    const wide = oibLine("12345678901", { chunk: 12_345, start: 98_765_432, end: 98_775_431 }, { chunk: 5, start: 9, length: 5 });
+    expect(wide).toBe("12345678901 12345 098765432 09999\n");
+    expect(oibEntries(wide, "12345678901")).toEqual([{ chunk: 12_345, start: 98_765_432, end: 98_775_431 }]);
   });
 
   it.each([
@@ -90,10 +102,6 @@ describe("the OIB index", () => {
     [10_000_000, 4],
   ])("%i subjects -> files named by %i digits (a thousand lines a file at most on average)", (count, digits) => {
     expect(oibPrefixDigits(count)).toBe(digits);
-  });
-
-  it("positions are as wide as the last one", () => {
-    expect([positionWidth(1), positionWidth(10), positionWidth(11), positionWidth(1_000_000)]).toEqual([1, 1, 2, 6]);
   });
 });
 

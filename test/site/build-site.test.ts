@@ -132,8 +132,9 @@ describe("incremental rebuilds", () => {
     // 2 forms x (limit 20 page 1 + limit 10 page 2) and those four shards' tag lists (their ETags)
     // + the one chunk and its offsets + the manifest, and the four description files that name the
     // downloads' hashes (the landing page, the data package, the catalogue twice) and the docs' tag
-    // list; the OpenAPI document and the schemas are linked, unchanged.
-    expect(report).toMatchObject({ written: 16, removed: 0 });
+    // list; the OpenAPI document and the schemas are linked, unchanged; and the OIB index (one
+    // file), whose lines name where the records after the edited one lie in its chunk.
+    expect(report).toMatchObject({ written: 17, removed: 0 });
 
     const after = await snapshotTree(out);
     const changed = Object.keys(after).filter((path) => before[path] !== after[path]);
@@ -156,6 +157,7 @@ describe("incremental rebuilds", () => {
     ]);
     expect(rewritten.filter((path) => path.startsWith("_subjekti/") && !path.startsWith("_subjekti/docs/"))).toEqual([
       "_subjekti/manifest.json",
+      "_subjekti/oib/0/all.txt",
       "_subjekti/pages/api/10/0/2.json",
       "_subjekti/pages/api/10/0/etags.txt",
       "_subjekti/pages/api/20/0/1.json",

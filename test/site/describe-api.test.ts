@@ -156,6 +156,14 @@ describe("the landing page", () => {
     expect(html).toContain("5,758 subjects");
     for (const field of Object.keys(subjectSchema.shape)) expect(html).toContain(`<code>${field}</code>`);
     expect(html).toContain('<a href="/api/subjekti/?limit=5&amp;offset=10">');
+    // The router's routes, each with its key for the reader to put in.
+    for (const route of [
+      "/api/",
+      "/api/subjekti/&lt;id&gt;/",
+      "/api/subjekti/?oib=&lt;oib&gt;",
+      "/api/subjekti/?jedinstvena_oznaka=&lt;oznaka&gt;",
+    ])
+      expect(html).toContain(`<code>${route}</code>`);
     for (const path of ["/openapi.json", "/schema/subject.json", "/schema/page.json"]) expect(html).toContain(`<a href="${path}">`);
     expect(html).toContain('<a href="https://data.gov.hr/otvorena-dozvola">Otvorena dozvola (Croatian Open Licence)</a>');
     expect(html).toContain("https://tjv.pristupinfo.hr/");
