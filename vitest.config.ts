@@ -42,6 +42,14 @@ export default defineConfig({
     // core idle while a test waits on its child processes, threads and files. The fast rings take
     // their own temporary directories and ports, so they take two workers at least; the rest keeps the default.
     ...(UNIT ? { maxWorkers: Math.max(2, availableParallelism() - 1) } : {}),
+    // The fast rings share each worker's module graph across files rather than import it afresh for
+    // every file: a third of their CPU was importing the same modules (commander, zod, the readers)
+    // 70 times over. They may, because no test mocks a module, stubs a global or changes the
+    // environment, and what src/ keeps at module level is a load-once cache, what a command
+    // registers and removes, or the Worker's and the edge function's manifest cache, which one file
+    // of the ring imports (test/cloudflare/worker-assets.test.ts: a second would see the first's
+    // site). `npm test` keeps vitest's default isolation.
+    ...(UNIT ? { isolate: false } : {}),
     include: ["test/**/*.test.ts"],
     // Every temporary directory of a run under one of its own, removed at the end (test/_run-tmpdir.ts).
     globalSetup: ["test/_run-tmpdir.ts"],
