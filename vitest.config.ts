@@ -32,6 +32,10 @@ const SLOW = [
   // exceljs reads a data validation's range cell by cell: the drop-down down to row 1,048,576 is a
   // million entries, seconds for one test.
   "test/export/workbook-helpers.test.ts",
+  // The manual's recipe run as written: a shell, git and the compiled CLI, each a process.
+  "test/site/spreadsheet-workflow.test.ts",
+  // A bound on memory, measured as a process's peak RSS at 200k records: only that size shows it.
+  "test/scripts/generate-subjects-memory.test.ts",
 ];
 
 const UNIT = process.env["SUBJEKTI_UNIT"] === "1";
