@@ -2,10 +2,10 @@ import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 
 /**
- * `npm run test:unit` (SUBJEKTI_UNIT=1): the fast rings, for the edit-test loop, under a minute on
- * the 2-core machine. Left out: the host tables and real servers (nginx, workerd, Deno, Chromium),
- * the packed install, killed and spawned processes, and the data-heavy files (each over 4 s).
- * `npm test` runs everything.
+ * `npm run test:unit` (SUBJEKTI_UNIT=1): the fast rings, for the edit-test loop, well under a minute
+ * on the 2-core machine (BENCHMARKS.md, "Tests"). Left out: the host tables and real servers (nginx,
+ * workerd, Deno, Chromium), the packed install, killed and spawned processes, the data-heavy files
+ * (each over 4 s) and a bound on memory that only a large size shows. `npm test` runs everything.
  */
 const SLOW = [
   "test/hosts/**",
