@@ -2,10 +2,10 @@ import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 
 /**
- * `npm run test:unit` (SUBJEKTI_UNIT=1): the fast rings, for the edit-test loop, under a minute on
- * the 2-core machine. Left out: the host tables and real servers (nginx, workerd, Deno, Chromium),
- * the packed install, killed and spawned processes, and the data-heavy files (each over 4 s).
- * `npm test` runs everything.
+ * `npm run test:unit` (SUBJEKTI_UNIT=1): the fast rings, for the edit-test loop, well under a minute
+ * on the 2-core machine (BENCHMARKS.md, "Tests"). Left out: the host tables and real servers (nginx,
+ * workerd, Deno, Chromium), the packed install, killed and spawned processes, the data-heavy files
+ * (each over 4 s) and a bound on memory that only a large size shows. `npm test` runs everything.
  */
 const SLOW = [
   "test/hosts/**",
@@ -32,6 +32,10 @@ const SLOW = [
   // exceljs reads a data validation's range cell by cell: the drop-down down to row 1,048,576 is a
   // million entries, seconds for one test.
   "test/export/workbook-helpers.test.ts",
+  // The manual's recipe run as written: a shell, git and the compiled CLI, each a process.
+  "test/site/spreadsheet-workflow.test.ts",
+  // A bound on memory, measured as a process's peak RSS at 200k records: only that size shows it.
+  "test/scripts/generate-subjects-memory.test.ts",
 ];
 
 const UNIT = process.env["SUBJEKTI_UNIT"] === "1";
@@ -42,6 +46,14 @@ export default defineConfig({
     // core idle while a test waits on its child processes, threads and files. The fast rings take
     // their own temporary directories and ports, so they take two workers at least; the rest keeps the default.
     ...(UNIT ? { maxWorkers: Math.max(2, availableParallelism() - 1) } : {}),
+    // The fast rings share each worker's module graph across files rather than import it afresh for
+    // every file: a third of their CPU was importing the same modules (commander, zod, the readers)
+    // 70 times over. They may, because no test mocks a module, stubs a global or changes the
+    // environment, and what src/ keeps at module level is a load-once cache, what a command
+    // registers and removes, or the Worker's and the edge function's manifest cache, which one file
+    // of the ring imports (test/cloudflare/worker-assets.test.ts: a second would see the first's
+    // site). `npm test` keeps vitest's default isolation.
+    ...(UNIT ? { isolate: false } : {}),
     include: ["test/**/*.test.ts"],
     // Every temporary directory of a run under one of its own, removed at the end (test/_run-tmpdir.ts).
     globalSetup: ["test/_run-tmpdir.ts"],

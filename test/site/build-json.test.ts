@@ -3,11 +3,11 @@
  * exactly the public URLs whose bytes changed and the one records chunk's cache tag, which the
  * router puts on exactly the answers that show a record of that chunk.
  */
-import { execFileSync } from "node:child_process";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { route } from "../../src/core/route.ts";
+import { runCli } from "../_cli.ts";
 import { tempDir } from "../_tree.ts";
 import { readManifest } from "./_build.ts";
 
@@ -27,43 +27,35 @@ interface JsonReport {
   changed: { urls: string[]; tags: string[] };
 }
 
-/** A site of its own for one test (each test runs alone with -t): a copy of the sample, an output and a build cache. */
-async function freshSite(name: string): Promise<{ data: string; out: string; buildJson(): JsonReport }> {
+/** A site of its own: a copy of the sample, an output and a build cache. */
+async function freshSite(name: string): Promise<{ data: string; out: string; buildJson(): Promise<JsonReport> }> {
   const data = join(root, name, "data");
   const out = join(root, name, "site");
   await mkdir(data, { recursive: true });
   await writeFile(join(data, "subjekti.json"), await readFile(SAMPLE));
-  const buildJson = (): JsonReport => {
-    const stdout = execFileSync(
-      process.execPath,
-      [
-        // The compiled CLI, as shipped: a child through tsx would first compile src/ (about a second each, under load more).
-        "bin/subjekti.js",
-        "build",
-        "--json",
-        "--data",
-        data,
-        "--out",
-        out,
-        "--base-url",
-        BASE,
-        "--limits",
-        "20,100",
-        "--forms",
-        "plain,api",
-        "--cache-dir",
-        `${out}.cache`,
-      ],
-      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
-    );
-    return JSON.parse(stdout) as JsonReport;
+  const buildJson = async (): Promise<JsonReport> => {
+    // In this process, through the CLI's main as bin/subjekti.js runs it, with this process's
+    // environment as a child would have it (the data's date included): the report is the command's
+    // stdout either way, and test/compiled-cli.test.ts runs the shipped CLI as a process.
+    const args = ["build", "--json", "--data", data, "--out", out, "--base-url", BASE, "--limits", "20,100", "--forms", "plain,api"];
+    const run = await runCli([...args, "--cache-dir", `${out}.cache`], {
+      ...process.env,
+      SOURCE_DATE_EPOCH: process.env["SOURCE_DATE_EPOCH"],
+    });
+    expect(run.code, run.stderr).toBe(0);
+    return JSON.parse(run.stdout) as JsonReport;
   };
   return { data, out, buildJson };
 }
 
+/** The first build of a fresh copy, made once for the tests that start from it (whichever runs first: each still runs alone with -t). */
+let firstBuild: Promise<{ site: Awaited<ReturnType<typeof freshSite>>; report: JsonReport }> | undefined;
+const builtOnce = (): NonNullable<typeof firstBuild> =>
+  (firstBuild ??= freshSite("first").then(async (site) => ({ site, report: await site.buildJson() })));
+
 describe("subjekti build --json", () => {
   it("a first build: the counts, the warnings as objects, timings, every URL and the site's tag", async () => {
-    const first = (await freshSite("first")).buildJson();
+    const first = (await builtOnce()).report;
     expect(first.count).toBe(5758);
     expect(first.warnings.length).toBeGreaterThan(0);
     expect(first.warnings[0]).toMatchObject({
@@ -82,7 +74,7 @@ describe("subjekti build --json", () => {
 
   it("a rebuild after editing one record: exactly the four pages that show it and its chunk's tag", async () => {
     const { data, out, buildJson } = await freshSite("edited");
-    buildJson();
+    await buildJson();
     const records = JSON.parse(await readFile(join(data, "subjekti.json"), "utf8")) as { id: number; naziv_subjekta: string }[];
     const sorted = records.toSorted((a, b) => a.id - b.id);
     const position = 3456;
@@ -91,7 +83,7 @@ describe("subjekti build --json", () => {
     edited.naziv_subjekta += " (renamed)";
     await writeFile(join(data, "subjekti.json"), JSON.stringify(records, null, 2));
 
-    const report = buildJson();
+    const report = await buildJson();
     // The four pages, and the descriptions that name the downloads' hashes (the landing page, the data package, the catalogue).
     expect(report.changed).toEqual({
       urls: [
@@ -124,8 +116,8 @@ describe("subjekti build --json", () => {
   });
 
   it("a rebuild of unchanged data: nothing changed", async () => {
-    const { buildJson } = await freshSite("unchanged");
-    buildJson();
-    expect(buildJson().changed).toEqual({ urls: [], tags: [] });
+    // The first test's site, built again.
+    const { buildJson } = (await builtOnce()).site;
+    expect((await buildJson()).changed).toEqual({ urls: [], tags: [] });
   });
 });

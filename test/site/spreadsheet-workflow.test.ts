@@ -1,16 +1,15 @@
 /**
  * The manual's spreadsheet workflow (docs/data.md), run as written in a copy of the repository's
  * data: export, move the workbook into data/ in place of the JSON, build; the same site as the JSON
- * builds.
- * And export's refusals, each one line: an --out inside --data, an extension that is not the
- * format's, a directory that does not exist. What the workbook does for whoever edits it:
- * test/export/workbook-helpers.test.ts.
+ * builds. The commands run as the manual writes them, in a shell, each a process: `npm test` runs
+ * it, the fast rings leave it out (export -> build in this process: test/export/safe-export.test.ts).
+ * Export's refusals: test/export/export-refusals.test.ts. What the workbook does for whoever edits
+ * it: test/export/workbook-helpers.test.ts.
  */
 import { execFileSync } from "node:child_process";
-import { cp, mkdir, readFile, rm } from "node:fs/promises";
+import { cp, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../_cli.ts";
 import { snapshotTree, useTempDir } from "../_tree.ts";
 
 const work = useTempDir();
@@ -57,32 +56,4 @@ describe("the spreadsheet workflow of docs/data.md", () => {
     }
     expect(await snapshotTree(join(repo, "site"))).toEqual(await snapshotTree(join(work.path, "json-site")));
   }, 120_000);
-});
-
-describe("export refuses, in one line", () => {
-  it.each([
-    [
-      ["--out", "data/x.xlsx"],
-      1,
-      /^subjekti: --out data\/x\.xlsx is inside --data data: the next build would read it beside the sources it came from, every record twice; export elsewhere/,
-    ],
-    [
-      ["--out", "OUT/x.csv", "--format", "xlsx"],
-      2,
-      /^error: --out OUT\/x\.csv does not end in \.xlsx, as --format xlsx writes: a build would read it as \.csv; name it \.xlsx\n/,
-    ],
-    [["--out", "OUT/x.txt"], 2, /^error: --out OUT\/x\.txt: expected a name ending in \.xlsx or \.csv/],
-    [
-      ["--out", "OUT/missing/x.xlsx"],
-      1,
-      /^subjekti: --out OUT\/missing\/x\.xlsx: the directory OUT\/missing does not exist: create it, or pass another --out\n$/,
-    ],
-  ] as const)("export %j -> exit %d, one line", async (args, code, line) => {
-    const out = join(work.path, "refusals");
-    await rm(out, { recursive: true, force: true });
-    await mkdir(out);
-    const result = await runCli(["export", "--data", "data", ...args.map((a) => a.replace("OUT", out))]);
-    expect(result.code).toBe(code);
-    expect(result.stderr.replaceAll(out, "OUT")).toMatch(line);
-  });
 });
