@@ -21,7 +21,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
-import { Command, InvalidArgumentError } from "commander";
+import { Command } from "commander";
 import { MANIFEST_PATH, pagePath } from "../src/core/layout.ts";
 import type { Manifest } from "../src/core/manifest.ts";
 import {
@@ -33,7 +33,9 @@ import {
   load,
   type Loaded,
   log,
+  parseCount,
   parseSummary,
+  positive,
   ROOT,
   startServer,
   stopServer,
@@ -62,24 +64,12 @@ interface Side {
 
 const TMP = join(BENCH, `against-${process.pid}`);
 
-function count(text: string): number {
-  const match = /^(\d+)([km]?)$/i.exec(text.trim());
-  if (match === null) throw new InvalidArgumentError(`expected a size such as 100k or 1m, got "${text}"`);
-  return Number(match[1]) * { "": 1, k: 1e3, m: 1e6 }[(match[2] ?? "").toLowerCase() as "" | "k" | "m"];
-}
-
-function positive(text: string): number {
-  const n = Number(text);
-  if (!(n > 0)) throw new InvalidArgumentError(`expected a positive number, got "${text}"`);
-  return n;
-}
-
 function parseOptions(argv: readonly string[]): Options {
   return new Command("bench:against")
     .description("this checkout against another, alternately in one run: 1M builds (full, one record renamed, unchanged) and the preview")
     .requiredOption("--before <dir>", "the other checkout (compiled, its node_modules in place)")
-    .option("--size <n>", "the set built", count, 1e6)
-    .option("--serve-size <n>", "the set the preview serves", count, 1e5)
+    .option("--size <n>", "the set built", parseCount, 1e6)
+    .option("--serve-size <n>", "the set the preview serves", parseCount, 1e5)
     .option("--rounds <n>", "rounds of both checkouts; the medians are reported", (t) => Math.max(1, Math.floor(positive(t))), 3)
     .option("--skip-build", "no builds", false)
     .option("--skip-serve", "no preview", false)

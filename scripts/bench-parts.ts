@@ -11,10 +11,24 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { relative, join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { InvalidArgumentError } from "commander";
 import { generateFile } from "./generate-subjects.ts";
 
 export const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 export const BENCH = join(ROOT, ".bench");
+
+/** A set's size as the options give it: 10000, 10k, 1m. */
+export function parseCount(text: string): number {
+  const match = /^(\d+)([km]?)$/i.exec(text.trim());
+  if (match === null) throw new InvalidArgumentError(`expected a size such as 10k or 1m, got "${text}"`);
+  return Number(match[1]) * { "": 1, k: 1e3, m: 1e6 }[(match[2] ?? "").toLowerCase() as "" | "k" | "m"];
+}
+
+export function positive(text: string): number {
+  const n = Number(text);
+  if (!(n > 0)) throw new InvalidArgumentError(`expected a positive number, got "${text}"`);
+  return n;
+}
 
 /** How long and how wide one autocannon run is. */
 export interface LoadOptions {

@@ -25,7 +25,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
-import { Command, InvalidArgumentError } from "commander";
+import { Command } from "commander";
 import { MANIFEST_PATH, pagePath } from "../src/core/layout.ts";
 import type { Manifest } from "../src/core/manifest.ts";
 import { route } from "../src/core/route.ts";
@@ -41,7 +41,9 @@ import {
   load,
   type Loaded,
   log,
+  parseCount,
   parseSummary,
+  positive,
   ROOT,
   startServer,
   stopServer,
@@ -77,20 +79,8 @@ interface BenchOptions {
   readonly repeat: number;
 }
 
-function parseCount(text: string): number {
-  const match = /^(\d+)([km]?)$/i.exec(text.trim());
-  if (match === null) throw new InvalidArgumentError(`expected a size such as 10k or 1m, got "${text}"`);
-  return Number(match[1]) * { "": 1, k: 1e3, m: 1e6 }[(match[2] ?? "").toLowerCase() as "" | "k" | "m"];
-}
-
 function sizeList(text: string): number[] {
   return text.split(",").map(parseCount);
-}
-
-function positive(text: string): number {
-  const n = Number(text);
-  if (!(n > 0)) throw new InvalidArgumentError(`expected a positive number, got "${text}"`);
-  return n;
 }
 
 function parseOptions(argv: readonly string[]): BenchOptions {
