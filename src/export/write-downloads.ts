@@ -12,6 +12,7 @@ import { createReadStream } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { contentNamedPath, type Download, type DownloadFormat, downloadPath, DOWNLOADS_DIR } from "../core/download-files.ts";
+import type { ShardHashes } from "../core/layout.ts";
 import type { Subject } from "../core/render-page.ts";
 import { HashedWriter } from "../feed/hashed-writer.ts";
 import { readManifestFile } from "../common/read-site-manifest.ts";
@@ -28,7 +29,17 @@ export interface DownloadsInput {
   readonly date: Date;
   /** Content-named files to keep besides the new ones (the previous build's: a reader may be fetching them). */
   readonly keep: readonly Download[];
+  /**
+   * The previous build's downloads when its records were these very bytes (none otherwise): an
+   * NDJSON or CSV whose file is still whole is taken as it is, not written again (an unchanged
+   * rebuild at 1M spent seconds rewriting and hashing them). The workbook carries the data's date,
+   * so it is always written.
+   */
+  readonly unchanged: readonly Download[];
 }
+
+/** The formats whose bytes are the records' alone. */
+const RECORDS_ONLY: ReadonlySet<DownloadFormat> = new Set(["ndjson", "csv"]);
 
 const NEWLINE = 0x0a;
 
@@ -124,17 +135,28 @@ export async function writeDownloads(input: DownloadsInput): Promise<Download[]>
     return [];
   }
   const temp = (format: DownloadFormat): string => join(dir, `${format}.tmp-${process.pid}`);
-  const sinks = input.formats.map((format) => sinkOf(format, temp(format), input.date));
+  const kept = await stillWhole(
+    input.outDir,
+    input.unchanged.filter((d) => RECORDS_ONLY.has(d.format) && input.formats.includes(d.format)),
+  );
+  const formats = input.formats.filter((format) => !kept.some((d) => d.format === format));
+  const sinks = formats.map((format) => sinkOf(format, temp(format), input.date));
   try {
-    for await (const chunk of input.chunks()) {
-      let parsed: Subject[] | undefined;
-      const lines = (): Subject[] => (parsed ??= parseLines(chunk));
-      for (const sink of sinks) await sink.take(chunk, lines);
+    if (formats.length > 0) {
+      for await (const chunk of input.chunks()) {
+        let parsed: Subject[] | undefined;
+        const lines = (): Subject[] => (parsed ??= parseLines(chunk));
+        for (const sink of sinks) await sink.take(chunk, lines);
+      }
+    }
+    const written = new Map<DownloadFormat, Download>();
+    for (const [i, format] of formats.entries()) {
+      const { sha256, bytes } = await (sinks[i] as Sink).end();
+      written.set(format, { format, path: downloadPath(format), immutablePath: contentNamedPath(format, sha256), bytes, sha256 });
     }
     const downloads: Download[] = [];
-    for (const [i, format] of input.formats.entries()) {
-      const { sha256, bytes } = await (sinks[i] as Sink).end();
-      const download: Download = { format, path: downloadPath(format), immutablePath: contentNamedPath(format, sha256), bytes, sha256 };
+    for (const format of input.formats) {
+      const download = written.get(format) ?? (kept.find((d) => d.format === format) as Download);
       await publish(input.outDir, temp(format), download);
       downloads.push(download);
     }
@@ -148,11 +170,22 @@ export async function writeDownloads(input: DownloadsInput): Promise<Download[]>
   }
 }
 
+/** The downloads whose content-named file is there with their size (a file cut short or removed is written again). */
+async function stillWhole(outDir: string, downloads: readonly Download[]): Promise<Download[]> {
+  const whole: Download[] = [];
+  for (const download of downloads) {
+    const file = await stat(fileOf(outDir, download.immutablePath)).catch(() => null);
+    if (file !== null && file.isFile() && file.size === download.bytes) whole.push(download);
+  }
+  return whole;
+}
+
 /** The new bytes at their content name (unless already there), then linked over the stable name. */
 async function publish(outDir: string, temp: string, download: Download): Promise<void> {
   const named = fileOf(outDir, download.immutablePath);
   const stable = fileOf(outDir, download.path);
-  if (await isFile(named)) await rm(temp, { force: true });
+  // Already there whole (the same bytes, by their name): kept; cut short or missing: the new bytes take its place.
+  if ((await stat(named).catch(() => null))?.size === download.bytes) await rm(temp, { force: true });
   else await rename(temp, named);
   // The stable name already the same file (an unchanged build): nothing to do.
   const [a, b] = await Promise.all([stat(named), stat(stable).catch(() => null)]);
@@ -172,19 +205,11 @@ async function prune(dir: string, keep: readonly Download[], downloads: readonly
   }
 }
 
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw error;
-  }
-}
-
-/** The downloads the site in `outDir` names now (its manifest's, of any version), or none. */
-export async function previousDownloads(outDir: string): Promise<readonly Download[]> {
+/** The downloads the site in `outDir` names now (its manifest's, of any version), and its shard directories; none of either when there is none. */
+export async function previousDownloads(outDir: string): Promise<{ readonly downloads: readonly Download[]; readonly dirs: ShardHashes }> {
   // No previous site, or a manifest that is no JSON: nothing of it to keep.
   const { json } = await readManifestFile(outDir);
-  const downloads = typeof json === "object" && json !== null ? (json as { downloads?: unknown }).downloads : undefined;
-  return Array.isArray(downloads) ? (downloads as Download[]) : [];
+  const manifest = typeof json === "object" && json !== null ? (json as { downloads?: unknown; dirs?: unknown }) : {};
+  const dirs = typeof manifest.dirs === "object" && manifest.dirs !== null ? (manifest.dirs as ShardHashes) : {};
+  return { downloads: Array.isArray(manifest.downloads) ? (manifest.downloads as Download[]) : [], dirs };
 }

@@ -51,6 +51,7 @@ import { planDocs } from "./docs/plan-docs.ts";
 import type { WriteProgress, WriteReport } from "./hand-offs.ts";
 import { planKeys } from "./plan-keys.ts";
 import { planSite } from "./plan-site.ts";
+import { sameRecords } from "./record-shard.ts";
 import { preflightBuild } from "./preflight-build.ts";
 import { pagesFromChunkFiles } from "./read-chunks.ts";
 import { type SiteChanges, readSiteFacts, siteChanges } from "./site-changes.ts";
@@ -195,6 +196,7 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     const chunkPath = (chunk: number): string => writer.chunkFile(chunk).path;
     const published = await dataDateOf(records, options, previous, chunkPath);
     // Stage 5: written records -> downloads, before the manifest names them (a reader that sees the new manifest finds them).
+    const earlier = await previousDownloads(options.outDir);
     const downloads = await writeDownloads({
       outDir: options.outDir,
       formats: options.downloads ?? DEFAULT_DOWNLOADS,
@@ -202,7 +204,8 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
         for (let chunk = 0; chunk < hashes.length; chunk++) yield await readFile(chunkPath(chunk));
       },
       date: published,
-      keep: await previousDownloads(options.outDir),
+      keep: earlier.downloads,
+      unchanged: sameRecords(earlier.dirs, hashes) ? earlier.downloads : [],
     });
     // Stage 6: hashes and downloads -> plan.
     const pages = pagesFromChunkFiles((chunk) => writer.chunkFile(chunk), CHUNK_SIZE);

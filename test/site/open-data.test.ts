@@ -7,7 +7,7 @@
  * Google's documented properties; two builds byte-identical under SOURCE_DATE_EPOCH.
  */
 import { createHash } from "node:crypto";
-import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseCsv } from "csv-parse/sync";
@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGLISH } from "../../src/common/messages/translate.ts";
 import { DOWNLOAD_KINDS, type Download } from "../../src/core/download-files.ts";
 import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
+import type { BuildReport } from "../../src/site/build-site.ts";
 import { BASE_URL, build, readManifest } from "./_build.ts";
 
 const SAMPLE = join(import.meta.dirname, "../../data");
@@ -110,6 +111,36 @@ describe("the downloads", () => {
     if (!read.equals(written)) expect(read.toString("utf8")).toBe(written.toString("utf8"));
     expect(read.equals(written)).toBe(true);
   }, 60_000);
+
+  it("a rebuild of the same records takes the NDJSON and CSV as they are, writes one cut short again, and writes new ones for an edit", async () => {
+    const site = join(dir, "rebuilt");
+    const options = { downloads: ["ndjson", "csv"] as const, sourceDateEpoch: EPOCH };
+    const first = await build(SAMPLE, site, { ...options, downloads: [...options.downloads] });
+    const files = (report: BuildReport): string[] => report.downloads.map((d) => join(site, d.immutablePath));
+    const stamps = async (report: BuildReport): Promise<string[]> =>
+      Promise.all(files(report).map(async (path) => `${(await stat(path)).ino}:${(await stat(path)).mtimeMs}`));
+    const before = await stamps(first);
+    const again = await build(SAMPLE, site, { ...options, downloads: [...options.downloads] });
+    expect(again.downloads).toEqual(first.downloads);
+    expect(await stamps(again)).toEqual(before);
+    // A content-named file cut short (a copy interrupted) is not taken: it is written whole again.
+    const csv = first.downloads.find((d) => d.format === "csv") as Download;
+    await truncate(join(site, csv.immutablePath), 10);
+    const mended = await build(SAMPLE, site, { ...options, downloads: [...options.downloads] });
+    expect(mended.downloads).toEqual(first.downloads);
+    expect(sha256(await readFile(join(site, csv.path)))).toBe(csv.sha256);
+    // One record renamed: both downloads are new.
+    const edited = join(dir, "edited-data");
+    const records = JSON.parse(await readFile(join(SAMPLE, "subjekti.json"), "utf8")) as { naziv_subjekta: string }[];
+    (records[7] as { naziv_subjekta: string }).naziv_subjekta += " (preimenovano)";
+    await mkdir(edited, { recursive: true });
+    await writeFile(join(edited, "subjekti.json"), JSON.stringify(records));
+    const renamed = await build(edited, site, { ...options, downloads: [...options.downloads] });
+    for (const [i, d] of renamed.downloads.entries()) {
+      expect(d.sha256, d.format).not.toBe(first.downloads[i]?.sha256);
+      expect(sha256(await readFile(join(site, d.path))), d.format).toBe(d.sha256);
+    }
+  }, 120_000);
 
   it("two builds of the same data with SOURCE_DATE_EPOCH are byte-identical (downloads and descriptions included)", async () => {
     const again = join(dir, "again");

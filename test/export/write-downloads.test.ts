@@ -1,0 +1,82 @@
+/**
+ * The downloads of a rebuild whose records are the previous build's very bytes: the NDJSON and CSV
+ * are taken as they are, never read from the records again, unless a file is no longer whole.
+ */
+import { createHash } from "node:crypto";
+import { readFile, truncate } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Download } from "../../src/core/download-files.ts";
+import { writeDownloads } from "../../src/export/write-downloads.ts";
+import { tempDir } from "../_tree.ts";
+
+const RECORDS = [
+  {
+    id: 1,
+    jedinstvena_oznaka: "0001",
+    naziv_subjekta: "Grad Zagreb",
+    oib: "61817894937",
+    razina: "lokalna",
+    datum_postanka: "1990-01-01",
+    status_subjekta: true,
+    odobreno: true,
+    institucija_grad: "Zagreb",
+    institucija_email: "grad@zagreb.hr",
+  },
+  {
+    id: 2,
+    jedinstvena_oznaka: "0002",
+    naziv_subjekta: "Grad Split",
+    oib: "69506064376",
+    razina: "lokalna",
+    datum_postanka: "1991-02-03",
+    status_subjekta: false,
+    odobreno: true,
+    institucija_grad: "Split",
+    institucija_email: "",
+  },
+];
+const BYTES = Buffer.from(RECORDS.map((record) => JSON.stringify(record)).join("\n"));
+
+async function* records(): AsyncIterable<Uint8Array> {
+  yield BYTES;
+}
+
+async function* unread(): AsyncIterable<Uint8Array> {
+  throw new Error("the records were read");
+}
+
+const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
+async function written(
+  outDir: string,
+  chunks: () => AsyncIterable<Uint8Array>,
+  previous: readonly Download[],
+  unchanged: readonly Download[],
+) {
+  return writeDownloads({ outDir, formats: ["ndjson", "csv"], chunks, date: new Date(0), keep: previous, unchanged });
+}
+
+describe("downloads of unchanged records", () => {
+  it("are the previous build's files, the records not read again", async () => {
+    const outDir = await tempDir();
+    const first = await written(outDir, records, [], []);
+    expect(await written(outDir, unread, first, first)).toEqual(first);
+    // Not known to be the same records: they are read (and the check above could fail).
+    await expect(written(outDir, unread, first, [])).rejects.toThrow("the records were read");
+    expect(await written(outDir, records, first, [])).toEqual(first);
+  });
+
+  it("a file cut short is written again from the records, whole", async () => {
+    const outDir = await tempDir();
+    const first = await written(outDir, records, [], []);
+    const csv = first.find((d) => d.format === "csv") as Download;
+    await truncate(join(outDir, csv.immutablePath), 5);
+    await expect(written(outDir, unread, first, first)).rejects.toThrow("the records were read");
+    expect(await written(outDir, records, first, first)).toEqual(first);
+    for (const d of first) {
+      expect(sha256(await readFile(join(outDir, d.path))), d.path).toBe(d.sha256);
+      expect(sha256(await readFile(join(outDir, d.immutablePath))), d.immutablePath).toBe(d.sha256);
+    }
+  });
+});
