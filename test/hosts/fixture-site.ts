@@ -4,11 +4,13 @@
  * plus an obviously-correct reference of the pages, independent of the code under test.
  */
 import { readFileSync } from "node:fs";
-import { readFile, rm } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildSite } from "../../src/site/build-site.ts";
 import { MANIFEST_PATH } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
+import type { Subject } from "../../src/core/render-page.ts";
+import { DEFAULT_OPTIONS } from "../../src/site/build-options.ts";
 import { tempDir } from "../_tree.ts";
 
 export const FIXTURE_DATA = join(import.meta.dirname, "../fixtures/hosts-site/data");
@@ -54,6 +56,34 @@ export async function buildFixture(data = FIXTURE_DATA): Promise<{ dir: string; 
   const root = await tempDir("subjekti-hosts-");
   const dir = join(root, "site");
   await buildSite({ ...FIXTURE_OPTIONS, dataDir: data, outDir: dir });
+  const manifest = JSON.parse(await readFile(join(dir, MANIFEST_PATH), "utf8")) as Manifest;
+  return { dir, manifest, remove: () => rm(root, { recursive: true, force: true }) };
+}
+
+/**
+ * A site of `subjects` (an NDJSON source, compact pages of 20, no feed, no cache) built for BASE
+ * into a fresh temp directory named after `prefix`: the generated sites of the lookup tests.
+ */
+export async function buildSubjectsSite(
+  prefix: string,
+  subjects: readonly Subject[],
+): Promise<{ dir: string; manifest: Manifest; remove: () => Promise<void> }> {
+  const root = await tempDir(prefix);
+  const data = join(root, "data");
+  const dir = join(root, "site");
+  await mkdir(data);
+  await writeFile(join(data, "subjekti.ndjson"), subjects.map((s) => JSON.stringify(s)).join("\n") + "\n");
+  await buildSite({
+    ...DEFAULT_OPTIONS,
+    dataDir: data,
+    outDir: dir,
+    baseUrl: BASE,
+    limits: [20],
+    forms: ["plain"],
+    quiet: true,
+    cacheDir: null,
+    feed: false,
+  });
   const manifest = JSON.parse(await readFile(join(dir, MANIFEST_PATH), "utf8")) as Manifest;
   return { dir, manifest, remove: () => rm(root, { recursive: true, force: true }) };
 }

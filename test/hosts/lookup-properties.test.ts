@@ -5,21 +5,15 @@
  * source records alone, and a key no subject has gives the 404 or the empty page.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeSubject } from "../../scripts/generate-subjects.ts";
 import { answerRequest, type SiteHost } from "../../src/core/answer-request.ts";
-import { MANIFEST_PATH } from "../../src/core/layout.ts";
-import type { Manifest } from "../../src/core/manifest.ts";
-import { buildSite } from "../../src/site/build-site.ts";
-import { DEFAULT_OPTIONS } from "../../src/site/build-options.ts";
 import type { Subject } from "../../src/core/render-page.ts";
-import { tempDir } from "../_tree.ts";
+import { BASE, buildSubjectsSite } from "./fixture-site.ts";
 
 const SIZE = 100_000;
-const BASE = "http://testserver";
 /** Every 50th subject takes the OIB of the subject before it; every 5,000th that of the 10 before it. */
 const SUBJECTS: readonly Subject[] = (() => {
   const made = Array.from({ length: SIZE }, (_, i) => makeSubject(11, i));
@@ -34,29 +28,15 @@ function expected(subject: Subject): string {
   return JSON.stringify(subject).replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029");
 }
 
-let root = "";
+let remove: () => Promise<void> = async () => undefined;
 let site: SiteHost<Uint8Array>;
 /** The same site through a host that reads byte ranges: only the records wanted are read. */
 let rangeSite: SiteHost<Uint8Array>;
 
 beforeAll(async () => {
-  root = await tempDir("subjekti-lookup-");
-  const data = join(root, "data");
-  const dir = join(root, "site");
-  await mkdir(data);
-  await writeFile(join(data, "subjekti.ndjson"), SUBJECTS.map((s) => JSON.stringify(s)).join("\n") + "\n");
-  await buildSite({
-    ...DEFAULT_OPTIONS,
-    dataDir: data,
-    outDir: dir,
-    baseUrl: BASE,
-    limits: [20],
-    forms: ["plain"],
-    quiet: true,
-    cacheDir: null,
-    feed: false,
-  });
-  const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_PATH), "utf8")) as Manifest;
+  const built = await buildSubjectsSite("subjekti-lookup-", SUBJECTS);
+  const { dir, manifest } = built;
+  remove = built.remove;
   site = {
     manifest: async () => ({ manifest }),
     refresh: async () => undefined,
@@ -73,7 +53,7 @@ beforeAll(async () => {
   };
 }, 120_000);
 
-afterAll(() => rm(root, { recursive: true, force: true }));
+afterAll(() => remove());
 
 async function getFrom(host: SiteHost<Uint8Array>, target: string): Promise<{ status: number; body: string }> {
   const answer = await answerRequest({ method: "GET", target, scheme: "http", host: "testserver", headers: new Headers() }, host);

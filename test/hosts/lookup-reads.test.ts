@@ -5,49 +5,30 @@
  * whole file gives the same bytes.
  */
 import { readFileSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeSubject } from "../../scripts/generate-subjects.ts";
 import { answerFetch } from "../../src/core/answer-request.ts";
 import { cdnSite, ManifestCache } from "../../src/core/cdn-site.ts";
 import type { Subject } from "../../src/core/render-page.ts";
-import { buildSite } from "../../src/site/build-site.ts";
-import { DEFAULT_OPTIONS } from "../../src/site/build-options.ts";
-import { tempDir } from "../_tree.ts";
+import { BASE, buildSubjectsSite } from "./fixture-site.ts";
 
 /** Three records chunks, the last one short. */
 const SUBJECTS: readonly Subject[] = Array.from({ length: 2500 }, (_, i) => makeSubject(3, i));
-const ORIGIN = "http://testserver";
 
 interface Read {
   readonly path: string;
   readonly bytes: number;
 }
 
-let root = "";
 let dir = "";
+let remove: () => Promise<void> = async () => undefined;
 
 beforeAll(async () => {
-  root = await tempDir("subjekti-lookup-reads-");
-  const data = join(root, "data");
-  dir = join(root, "site");
-  await mkdir(data);
-  await writeFile(join(data, "subjekti.ndjson"), SUBJECTS.map((s) => JSON.stringify(s)).join("\n") + "\n");
-  await buildSite({
-    ...DEFAULT_OPTIONS,
-    dataDir: data,
-    outDir: dir,
-    baseUrl: ORIGIN,
-    limits: [20],
-    forms: ["plain"],
-    quiet: true,
-    cacheDir: null,
-    feed: false,
-  });
+  ({ dir, remove } = await buildSubjectsSite("subjekti-lookup-reads-", SUBJECTS));
 }, 60_000);
 
-afterAll(() => rm(root, { recursive: true, force: true }));
+afterAll(() => remove());
 
 /** A host over the built files that logs every read; `ranges` false answers a Range with the whole file, as workerd's assets do. */
 function host(ranges: boolean): { send(target: string): Promise<{ status: number; body: string }>; reads: Read[] } {
@@ -74,7 +55,7 @@ function host(ranges: boolean): { send(target: string): Promise<{ status: number
     reads,
     async send(target) {
       const site = cdnSite(fetchFile, () => fetchFile("index.html"), manifests);
-      const response = await answerFetch(new Request(`${ORIGIN}${target}`), site);
+      const response = await answerFetch(new Request(`${BASE}${target}`), site);
       return { status: response.status, body: await response.text() };
     },
   };
