@@ -203,13 +203,6 @@ function writeDigits(into: Uint8Array, to: number, value: number, width: number)
   return to;
 }
 
-/** The OIB index line of a subject whose record is bytes `start` to `end` of chunk `chunk`. */
-export function oibLine(oib: string, entry: OibEntry, widths: OibWidths): string {
-  const line = new Uint8Array(oibLineLength(widths));
-  writeOibLine(line, 0, Number(oib), entry, widths);
-  return String.fromCharCode(...line);
-}
-
 /** The subjects (in the list's order) whose OIB is `oib`, from its index file's text. */
 export function oibEntries(index: string, oib: string): OibEntry[] {
   const lineLength = index.indexOf("\n") + 1;

@@ -1,7 +1,7 @@
 /**
  * The key indexes as shards of the site plan (core/key-index.ts has their format): the bounds of
  * the records chunks (each chunk's first id and code), and the OIB index, a file per OIB prefix
- * that maps each OIB to the positions of its subjects and their records' bytes in their chunks.
+ * that maps each OIB to where its subjects' records lie (their chunks, and their bytes there).
  * They are planned from the chunk files once the records are on disk, so a cached build that
  * never parsed a record still indexes every one.
  *

@@ -5,11 +5,14 @@ import {
   chunkOfCode,
   chunkOfId,
   findRecord,
-  oibLine,
+  type OibEntry,
   oibEntries,
+  oibLineLength,
+  type OibWidths,
   oibPrefixDigits,
   recordCode,
   recordOib,
+  writeOibLine,
 } from "../../src/core/key-index.ts";
 
 // Three chunks whose first subjects are (id 4, code 0001), (id 1280, code 1001), (id 99999, code 12000).
@@ -54,6 +57,13 @@ describe("the bounds", () => {
     expect(chunkOfCode("", "0001")).toBe(-1);
   });
 });
+
+/** The OIB index line the build writes (writeOibLine) for a subject whose record is bytes `start` to `end` of chunk `chunk`, as text. */
+function oibLine(oib: string, entry: OibEntry, widths: OibWidths): string {
+  const line = new Uint8Array(oibLineLength(widths));
+  writeOibLine(line, 0, Number(oib), entry, widths);
+  return String.fromCharCode(...line);
+}
 
 describe("the OIB index", () => {
   const widths = { chunk: 2, start: 5, length: 3 };
