@@ -135,11 +135,12 @@ export async function writeDownloads(input: DownloadsInput): Promise<Download[]>
     return [];
   }
   const temp = (format: DownloadFormat): string => join(dir, `${format}.tmp-${process.pid}`);
-  const kept = await stillWhole(
-    input.outDir,
-    input.unchanged.filter((d) => RECORDS_ONLY.has(d.format) && input.formats.includes(d.format)),
-  );
-  const formats = input.formats.filter((format) => !kept.some((d) => d.format === format));
+  // The downloads taken as they are, by format; those written join them below.
+  const ready = new Map<DownloadFormat, Download>();
+  for (const d of input.unchanged) {
+    if (RECORDS_ONLY.has(d.format) && input.formats.includes(d.format) && (await isWhole(input.outDir, d))) ready.set(d.format, d);
+  }
+  const formats = input.formats.filter((format) => !ready.has(format));
   const sinks = formats.map((format) => sinkOf(format, temp(format), input.date));
   try {
     if (formats.length > 0) {
@@ -149,14 +150,13 @@ export async function writeDownloads(input: DownloadsInput): Promise<Download[]>
         for (const sink of sinks) await sink.take(chunk, lines);
       }
     }
-    const written = new Map<DownloadFormat, Download>();
     for (const [i, format] of formats.entries()) {
       const { sha256, bytes } = await (sinks[i] as Sink).end();
-      written.set(format, { format, path: downloadPath(format), immutablePath: contentNamedPath(format, sha256), bytes, sha256 });
+      ready.set(format, { format, path: downloadPath(format), immutablePath: contentNamedPath(format, sha256), bytes, sha256 });
     }
     const downloads: Download[] = [];
     for (const format of input.formats) {
-      const download = written.get(format) ?? (kept.find((d) => d.format === format) as Download);
+      const download = ready.get(format) as Download;
       await publish(input.outDir, temp(format), download);
       downloads.push(download);
     }
@@ -170,14 +170,15 @@ export async function writeDownloads(input: DownloadsInput): Promise<Download[]>
   }
 }
 
-/** The downloads whose content-named file is there with their size (a file cut short or removed is written again). */
-async function stillWhole(outDir: string, downloads: readonly Download[]): Promise<Download[]> {
-  const whole: Download[] = [];
-  for (const download of downloads) {
-    const file = await stat(fileOf(outDir, download.immutablePath)).catch(() => null);
-    if (file !== null && file.isFile() && file.size === download.bytes) whole.push(download);
+/** Is the download's content-named file there with its size? (One cut short or removed is written again.) */
+async function isWhole(outDir: string, download: Download): Promise<boolean> {
+  try {
+    const file = await stat(fileOf(outDir, download.immutablePath));
+    return file.isFile() && file.size === download.bytes;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
   }
-  return whole;
 }
 
 /** The new bytes at their content name (unless already there), then linked over the stable name. */
@@ -185,7 +186,7 @@ async function publish(outDir: string, temp: string, download: Download): Promis
   const named = fileOf(outDir, download.immutablePath);
   const stable = fileOf(outDir, download.path);
   // Already there whole (the same bytes, by their name): kept; cut short or missing: the new bytes take its place.
-  if ((await stat(named).catch(() => null))?.size === download.bytes) await rm(temp, { force: true });
+  if (await isWhole(outDir, download)) await rm(temp, { force: true });
   else await rename(temp, named);
   // The stable name already the same file (an unchanged build): nothing to do.
   const [a, b] = await Promise.all([stat(named), stat(stable).catch(() => null)]);
