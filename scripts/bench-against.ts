@@ -27,6 +27,7 @@ import type { Manifest } from "../src/core/manifest.ts";
 import {
   BENCH,
   dataset,
+  fmt,
   freePort,
   generatorKey,
   label,
@@ -101,7 +102,6 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
 }
 
-const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : "–");
 const range = (values: readonly number[], digits = 1): string => `${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)}`;
 
 // ---------------------------------------------------------------------------------------------

@@ -30,6 +30,9 @@ export function positive(text: string): number {
   return n;
 }
 
+/** A figure with `digits` decimals, "–" where there is none. */
+export const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : "–");
+
 /** How long and how wide one autocannon run is. */
 export interface LoadOptions {
   readonly duration: number;

@@ -35,6 +35,7 @@ import { type MeasuredRow, recordBenchmarks } from "./benchmarks-table.ts";
 import {
   BENCH,
   dataset,
+  fmt,
   freePort,
   generatorKey,
   label,
@@ -400,7 +401,6 @@ async function benchServe(size: number, options: BenchOptions, key: string): Pro
 // ---------------------------------------------------------------------------------------------
 // The report
 
-const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : "–");
 const mb = (bytes: number): string => (Number.isFinite(bytes) ? `${(bytes / MB).toFixed(0)} MB` : "–");
 
 function verdict(ok: boolean): string {
