@@ -5,24 +5,19 @@
  * whether the host gives whole files, byte ranges, or only its page reader.
  */
 import { readFileSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeSubject } from "../../scripts/generate-subjects.ts";
 import { answerRequest, type SiteHost } from "../../src/core/answer-request.ts";
-import { MANIFEST_PATH } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import { route } from "../../src/core/route.ts";
-import { buildSite } from "../../src/site/build-site.ts";
-import { DEFAULT_OPTIONS } from "../../src/site/build-options.ts";
-import { tempDir } from "../_tree.ts";
 import { assemblePage } from "../core/_text-pages.ts";
+import { BASE, buildSubjectsSite } from "./fixture-site.ts";
 
 const SIZE = 100_000;
-const BASE = "http://testserver";
 
-let root = "";
+let remove: () => Promise<void> = async () => undefined;
 let dir = "";
 let manifest: Manifest;
 const files = new Map<string, Buffer | null>();
@@ -57,29 +52,13 @@ function host(kind: "bytes" | "range" | "pages"): SiteHost<Uint8Array> {
 }
 
 beforeAll(async () => {
-  root = await tempDir("subjekti-page-bytes-");
-  const data = join(root, "data");
-  dir = join(root, "site");
-  await mkdir(data);
-  await writeFile(
-    join(data, "subjekti.ndjson"),
-    Array.from({ length: SIZE }, (_, i) => JSON.stringify(makeSubject(13, i))).join("\n") + "\n",
-  );
-  await buildSite({
-    ...DEFAULT_OPTIONS,
-    dataDir: data,
-    outDir: dir,
-    baseUrl: BASE,
-    limits: [20],
-    forms: ["plain"],
-    quiet: true,
-    cacheDir: null,
-    feed: false,
-  });
-  manifest = JSON.parse(readFileSync(join(dir, MANIFEST_PATH), "utf8")) as Manifest;
+  ({ dir, manifest, remove } = await buildSubjectsSite(
+    "subjekti-page-bytes-",
+    Array.from({ length: SIZE }, (_, i) => makeSubject(13, i)),
+  ));
 }, 120_000);
 
-afterAll(() => rm(root, { recursive: true, force: true }));
+afterAll(() => remove());
 
 /** The page as the text assembly made it, from the router's own decision. */
 function oracle(query: string, accept: string | undefined): string {
