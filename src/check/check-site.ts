@@ -15,7 +15,7 @@ import { failure } from "../common/messages/translate.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
 import { compareAnswer, type Difference } from "./compare-answer.ts";
 import { readSiteManifest } from "../common/read-site-manifest.ts";
-import { localSite } from "./local-site.ts";
+import { nodeSite } from "../serve/node-site.ts";
 import { type PlanOptions, planProbes, type Probe, type ProbeKind } from "./plan-probes.ts";
 import { type ConnectTo, connectionHint, isConnectionError, RequestBound, sender, type Sender, type TrustOptions } from "./send-request.ts";
 
@@ -107,7 +107,12 @@ const MIN_ANSWER_BYTES = 64 * 1024;
 export async function checkSite(options: CheckOptions): Promise<CheckReport> {
   const origin = deploymentOrigin(options.url);
   const manifest = await readSiteManifest(options.dir);
-  const site = localSite(options.dir, manifest);
+  // One build compared: its manifest is read once, never followed.
+  const site = nodeSite(
+    options.dir,
+    { current: () => Promise.resolve({ manifest }), refresh: () => Promise.resolve() },
+    { fix: "Rebuild it." },
+  );
   const probes = planProbes(manifest, {
     sample: options.sample,
     seed: options.seed,

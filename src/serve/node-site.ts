@@ -1,7 +1,9 @@
 /**
- * The built site as the preview reaches it: files read from the site directory and kept (pages,
- * records chunks and their offsets as bytes; the key indexes as text), the manifest followed as
- * rebuilds replace it. A name the manifest gives is read only when it resolves inside the directory.
+ * A built site in a directory of this machine, as the core's handler reaches a host's files: the
+ * preview's and `subjekti serve`'s (the manifest followed as rebuilds replace it, site-manifest.ts)
+ * and `subjekti check`'s (one build, its manifest read once). Files are read and kept (pages,
+ * records chunks and their offsets as bytes; the key indexes as text). A name the manifest gives is
+ * read only when it resolves inside the directory, whatever a tampered manifest names.
  * Reading a page whole and keeping it serves it faster than streaming it (BENCHMARKS.md: streaming
  * from a FileHandle ran at about half raw serve-handler's rate).
  */
@@ -9,28 +11,45 @@ import { readFile } from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import type { SiteHost } from "../core/answer-request.ts";
 import { KeptFiles } from "../core/kept-files.ts";
-import type { ManifestWatcher } from "./site-manifest.ts";
+import type { SiteState } from "../core/manifest.ts";
 
-/** The preview's site; `origin` (the listening address) is where links go when a request has no usable Host. */
-export type NodeSite = SiteHost<Buffer> & { origin: string };
+/**
+ * The site's files on this machine; `origin`, set by the preview once it listens (its own address),
+ * is where links go when a request has no usable Host (absent: the manifest's base URL).
+ */
+export type NodeSite = SiteHost<Buffer> & { origin?: string };
 
-/** The site in `dir` (absolute), its manifest followed by `manifest`, answering `allowedHosts` (all when undefined). */
-export function nodeSite(dir: string, manifest: ManifestWatcher, allowedHosts?: readonly string[]): NodeSite {
+/** Where the manifest comes from: followed (the preview's ManifestWatcher) or one build's, fixed (the check's). */
+export interface ManifestSource {
+  current(): Promise<SiteState>;
+  refresh(): Promise<void>;
+}
+
+export interface NodeSiteOptions {
+  /** The hosts answered (Django's ALLOWED_HOSTS); every host when absent. */
+  readonly allowedHosts?: readonly string[] | undefined;
+  /** What the answer to an unusable site tells the reader to do (default: run the build). */
+  readonly fix?: string;
+}
+
+/** The site in `dir`, its manifest from `manifest`. */
+export function nodeSite(dir: string, manifest: ManifestSource, { allowedHosts, fix }: NodeSiteOptions = {}): NodeSite {
+  // insidePath joins a plain name to the directory as it is: it must be absolute and normal.
+  const root = resolve(dir);
   const pages: KeptReads<Buffer> = { kept: new KeptFiles((bytes) => bytes.length, KEPT_BYTES), read: (path) => readFile(path) };
   const chunks: KeptReads<string> = { kept: new KeptFiles((text) => text.length, KEPT_BYTES), read: (path) => readFile(path, "utf8") };
   return {
     manifest: () => manifest.current(),
     refresh: () => manifest.refresh(),
     async readPage(path) {
-      const bytes = await readInside(dir, pages, path);
+      const bytes = await readInside(root, pages, path);
       return bytes === null ? null : { body: bytes, length: bytes.length };
     },
-    readChunk: (path) => readInside(dir, chunks, path),
+    readChunk: (path) => readInside(root, chunks, path),
     // Records chunks and their offsets as bytes, kept with the pages: a derived page is cut from them, never decoded.
-    readBytes: (path) => readInside(dir, pages, path),
-    readRange: async (path, start, end) => (await readInside(dir, pages, path))?.subarray(start, end) ?? null,
-    origin: "",
-    fix: "Run `npm run build`.",
+    readBytes: (path) => readInside(root, pages, path),
+    readRange: async (path, start, end) => (await readInside(root, pages, path))?.subarray(start, end) ?? null,
+    fix: fix ?? "Run `npm run build`.",
     ...(allowedHosts === undefined ? {} : { allowedHosts }),
   };
 }

@@ -125,7 +125,7 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
   const allowedHosts = options.allowedHosts === "base-url" ? [await baseUrlHost(manifest)] : options.allowedHosts;
   const site: Site = {
     dir,
-    files: nodeSite(dir, manifest, allowedHosts),
+    files: nodeSite(dir, manifest, { allowedHosts }),
     forwardedProto: options.forwardedProto ?? false,
     allowedHosts,
     onRefusedHost: options.onRefusedHost,
