@@ -1,0 +1,51 @@
+/**
+ * What one client can make the preview hold, and for how long: the HTTP server is created here
+ * with its bounds on heads, connections and time, so every bound on a connection is in one place.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+
+/** What one client can make the preview hold, and for how long. */
+export interface PreviewLimits {
+  /** Bytes of request line and headers (answered 431 beyond). */
+  readonly maxHeaderBytes: number;
+  /** Open connections at once; further ones are closed unanswered until one ends. */
+  readonly maxConnections: number;
+  /** Milliseconds to send the request line and headers (408 after). */
+  readonly headersTimeoutMs: number;
+  /** Milliseconds a kept-alive connection may wait for its next request (no byte moving at all: head + idle). */
+  readonly idleTimeoutMs: number;
+}
+
+/**
+ * Long queries are answered, not refused (DRF copies every parameter into the links), up to a
+ * limit no real client reaches: twice the 64 KB that Deno and CDNs allow, yet small enough that
+ * `maxConnections` unfinished heads hold at most 64 MB.
+ */
+export const PREVIEW_LIMITS: PreviewLimits = {
+  maxHeaderBytes: 128 * 1024,
+  maxConnections: 512,
+  headersTimeoutMs: 10_000,
+  idleTimeoutMs: 5_000,
+};
+
+/** An HTTP server (not yet listening) that hands each request within `limits` to `onRequest`. */
+export function boundedServer(limits: PreviewLimits, onRequest: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  const server = createServer(
+    {
+      maxHeaderSize: limits.maxHeaderBytes,
+      // Checked by the handler, so that the answer is the contract's JSON rather than Node's bare 400.
+      requireHostHeader: false,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.headersTimeoutMs + limits.idleTimeoutMs,
+      keepAliveTimeout: limits.idleTimeoutMs,
+      // Node looks for expired heads every 30 s by default: a slowloris would outlive the timeout.
+      connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs / 2),
+    },
+    onRequest,
+  );
+  server.maxConnections = limits.maxConnections;
+  // A connection where no byte moves either way (a client that stops reading its answer) is
+  // closed; later than the head's timeout, so that a slow head is answered 408 first.
+  server.setTimeout(limits.headersTimeoutMs + limits.idleTimeoutMs);
+  return server;
+}

@@ -1,0 +1,90 @@
+/**
+ * What the core leaves to the static site (the landing page's neighbours, the change feed's files,
+ * the downloads): served from the site directory by serve-handler, with the headers the core's
+ * table gives each published file, and a download's strong ETag and media type from the manifest.
+ */
+import { createReadStream, type Stats } from "node:fs";
+import { lstat, realpath } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { sep } from "node:path";
+import serveHandler from "serve-handler";
+import { downloadEtag, downloadMediaType, staticFileHeaders } from "../core/download-files.ts";
+import { matchesIfNoneMatch } from "../core/etag.ts";
+import { describeError } from "../core/errors.ts";
+import type { ServedSite } from "./served-site.ts";
+
+/** Answers `req` with the static file at `url` (the target the core handed back). */
+export async function serveStatic(site: ServedSite, url: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  req.url = url;
+  // The change feed's files and the downloads: readable from any origin, cached as their table says.
+  const path = new URL(url, "http://x").pathname;
+  for (const [name, value] of staticFileHeaders(path) ?? []) res.setHeader(name, value);
+  if (await answeredDownload(site, path, req, res)) return;
+  await serveHandler(req, res, { public: site.dir, directoryListing: false, symlinks: false, etag: false }, staticFiles(site.dir, res));
+}
+
+/**
+ * A download's strong ETag (its SHA-256, from the manifest) and media type; a 304 when the client
+ * holds those bytes (true: answered). serve-handler then sends the file, honouring Range.
+ */
+async function answeredDownload(site: ServedSite, path: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const state = await site.files.manifest();
+  const downloads = "manifest" in state ? (state.manifest.downloads ?? []) : [];
+  const etag = downloadEtag(path, downloads);
+  if (etag === undefined) return false;
+  res.setHeader("ETag", etag);
+  res.setHeader("Content-Type", downloadMediaType(path, downloads) ?? "application/octet-stream");
+  if ((req.method === "GET" || req.method === "HEAD") && matchesIfNoneMatch(req.headers["if-none-match"], etag)) {
+    res.writeHead(304).end();
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The file system as serve-handler sees it for one request. Its `symlinks: false` looks at the
+ * last path component only, so every path it looks at is resolved whole and must stay inside the
+ * site; and it pipes a read stream into the answer without closing it when the client goes away
+ * (one descriptor leaked per reset request) nor handling its errors (an EMFILE ended the process).
+ */
+function staticFiles(
+  dir: string,
+  res: ServerResponse,
+): { lstat: typeof import("node:fs").lstat; createReadStream: typeof createReadStream } {
+  const root = realpath(dir);
+  return {
+    lstat: ((path: string) => lstatInside(root, path)) as unknown as typeof import("node:fs").lstat,
+    createReadStream: ((path: string, options?: Parameters<typeof createReadStream>[1]) => {
+      const stream = createReadStream(path, options);
+      stream.on("error", () => res.destroy());
+      // The connection, not the answer: a pipelined answer has no socket yet, and the client
+      // may have gone while serve-handler looked the file up (then "close" is past).
+      const socket = res.req.socket;
+      if (socket.destroyed) {
+        stream.destroy();
+      } else {
+        const stop = (): void => void stream.destroy();
+        socket.once("close", stop);
+        stream.once("close", () => socket.off("close", stop));
+      }
+      return stream;
+    }) as typeof createReadStream,
+  };
+}
+
+/**
+ * `lstat` of a path whose real path (every symlink on the way resolved) lies inside the site.
+ * serve-handler answers 500 on any error but ENOENT (ENAMETOOLONG, EACCES, ELOOP…): they are all
+ * "not found" here, as is a path that leads out of the site.
+ */
+async function lstatInside(root: Promise<string>, path: string): Promise<Stats> {
+  try {
+    const [site, real] = await Promise.all([root, realpath(path)]);
+    if (real !== site && !real.startsWith(site + sep)) throw new Error(`${path} leads out of the site`);
+    return await lstat(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw error;
+    throw Object.assign(new Error(`not found: ${describeError(error)}`), { code: "ENOENT" });
+  }
+}
