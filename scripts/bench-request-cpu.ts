@@ -18,7 +18,7 @@ import { Command } from "commander";
 import { answerRequest } from "../src/core/answer-request.ts";
 import { DEFAULT_OPTIONS } from "../src/site/build-options.ts";
 import { buildSite } from "../src/site/build-site.ts";
-import { nodeSite } from "../src/serve/node-site.ts";
+import { nodeSite } from "../src/common/node-site.ts";
 import { ManifestWatcher } from "../src/serve/site-manifest.ts";
 import { tempDir } from "../test/_tree.ts";
 import { firstLine, stopChild } from "../test/hosts/hosts.ts";

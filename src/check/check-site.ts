@@ -15,7 +15,7 @@ import { failure } from "../common/messages/translate.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
 import { compareAnswer, type Difference } from "./compare-answer.ts";
 import { readSiteManifest } from "../common/read-site-manifest.ts";
-import { nodeSite } from "../serve/node-site.ts";
+import { nodeSite } from "../common/node-site.ts";
 import { type PlanOptions, planProbes, type Probe, type ProbeKind } from "./plan-probes.ts";
 import { type ConnectTo, connectionHint, isConnectionError, RequestBound, sender, type Sender, type TrustOptions } from "./send-request.ts";
 

@@ -1,58 +1,33 @@
 /**
  * The local preview, and `subjekti serve` (src/cli/serve.ts: the same server for production, with
- * ALLOWED_HOSTS, a health check and a graceful drain): a Node adapter over the core's handler
- * (answer-http.ts). Links in its answers start with its own origin, so following `next` stays local
- * (the router then derives pages whose pre-rendered files carry the public origin). Here: the
- * server's life (start, listen, close, drain); each request's answer, the static files, the
- * refused requests, the bounds on a connection and the access log have files of their own.
+ * ALLOWED_HOSTS, a health check and a graceful drain): Node's server wired to the core's handler
+ * (src/core/answer-request.ts), which decides and finishes every answer. Links in its answers
+ * start with its own origin, so following `next` stays local (the router then derives pages whose
+ * pre-rendered files carry the public origin). The server's bounds, the static files, the refused
+ * requests and the access log are files of their own; this one alone calls the core's handler.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import type { IncomingMessage, Server } from "node:http";
 import { resolve } from "node:path";
+import { answerRequest, finish, type SendAnswer, type SentRequest } from "../core/answer-request.ts";
+import { isHostAllowed } from "../core/allowed-hosts.ts";
 import { describeError } from "../core/errors.ts";
-import { type AccessLog, logWhenSent } from "./access-log.ts";
-import { answerHttp } from "./answer-http.ts";
+import { refusal } from "../core/refusals.ts";
+import { siteUnavailable } from "../core/route.ts";
+import { logWhenSent } from "./access-log.ts";
 import { trackAnswer } from "./answers-in-flight.ts";
-import { boundedServer, PREVIEW_LIMITS, type PreviewLimits } from "./connection-limits.ts";
-import { nodeSite } from "./node-site.ts";
-import { answerClientError, answerRaw, type ParserError } from "./refused-requests.ts";
+import { boundedServer, closeNow, drain, listen, PREVIEW_LIMITS } from "./bounded-server.ts";
+import { healthAnswer, isHealthCheck } from "./health-check.ts";
+import { writeRawAnswer } from "./raw-request.ts";
 import { readRequest } from "./read-request.ts";
-import type { ServedSite } from "./served-site.ts";
+import { type ParserError, protocolProblem, refusedRequest } from "./refused-requests.ts";
+import { type PreviewOptions, type ServedSite, servedSite } from "./served-site.ts";
 import { ManifestWatcher } from "./site-manifest.ts";
+import { serveStatic } from "./static-files.ts";
+import { writeAnswer } from "./write-answer.ts";
 
-export { PREVIEW_LIMITS, type PreviewLimits } from "./connection-limits.ts";
-
-export interface PreviewOptions {
-  /** The built site (default dist). */
-  readonly dir: string;
-  readonly port: number;
-  readonly host: string;
-  /** Bounds on what a client may hold (defaults: PREVIEW_LIMITS). */
-  readonly limits?: Partial<PreviewLimits>;
-  /**
-   * Follow rebuilds (default): look for a newer manifest at most every 100 ms, and before every
-   * conditional request, so a 304 never confirms bytes a rebuild replaced. Off: only when a file
-   * it names is missing.
-   */
-  readonly watch?: boolean;
-  /**
-   * Django's ALLOWED_HOSTS (src/core/allowed-hosts.ts): any other Host is refused with a 400;
-   * `base-url`: the host of the site's base URL alone. Absent: every Host is answered.
-   */
-  readonly allowedHosts?: readonly string[] | "base-url";
-  /**
-   * Read the scheme of the links from `X-Forwarded-Proto` (`http` or `https`), as Django's
-   * SECURE_PROXY_SSL_HEADER does: only behind a proxy that sets that header on every request
-   * (the nginx configuration does). The host is always the `Host` header's.
-   */
-  readonly forwardedProto?: boolean;
-  /** An access log: one line per answered request, handed to `write` (`subjekti serve --log`). */
-  readonly log?: AccessLog;
-  /** Told of every request refused for its Host (ALLOWED_HOSTS), so a deployer sees why a 400 came. */
-  readonly onRefusedHost?: (host: string | null, allowed: readonly string[]) => void;
-  /** Answer GET and HEAD of HEALTH_PATH on any Host (`subjekti serve`: a load balancer's check). */
-  readonly health?: boolean;
-}
+export { PREVIEW_LIMITS, type PreviewLimits } from "./bounded-server.ts";
+export type { PreviewOptions } from "./served-site.ts";
 
 export interface Preview {
   /** The collection's URL on this server, e.g. http://127.0.0.1:8080/api/subjekti/. */
@@ -70,7 +45,9 @@ export interface Preview {
 
 /** Starts the preview; throws SubjektiError when the site is missing or was built by another version. */
 export async function startPreview(options: PreviewOptions): Promise<Preview> {
-  const site = await servedSite(options);
+  const dir = resolve(options.dir);
+  // Opened here rather than in servedSite: the manifest reader ends the preview's longest chain of imports (measure:imports).
+  const site = await servedSite(dir, await ManifestWatcher.open(dir, options.watch ?? true), options);
   let draining = false;
   const server = boundedServer({ ...PREVIEW_LIMITS, ...options.limits }, (req, res) => {
     // Draining: this answer is the connection's last.
@@ -95,11 +72,7 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
   return {
     url: `${site.files.origin}/api/subjekti/`,
     allowedHosts: site.allowedHosts,
-    close: () =>
-      new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeAllConnections();
-      }),
+    close: () => closeNow(server),
     drain: (graceMs) => {
       draining = true;
       return drain(server, graceMs);
@@ -107,52 +80,57 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
   };
 }
 
-/** The site `options` name, its manifest read (and followed unless told not to). */
-async function servedSite(options: PreviewOptions): Promise<ServedSite> {
-  const dir = resolve(options.dir);
-  const watch = options.watch ?? true;
-  const manifest = await ManifestWatcher.open(dir, watch);
-  const allowedHosts = options.allowedHosts === "base-url" ? [await baseUrlHost(manifest)] : options.allowedHosts;
-  return {
-    dir,
-    files: nodeSite(dir, manifest, { allowedHosts }),
-    forwardedProto: options.forwardedProto ?? false,
-    allowedHosts,
-    onRefusedHost: options.onRefusedHost,
-    health: options.health ?? false,
-    watch,
-  };
+/** Answers a request Node parsed; never rejects (a failure is a 503, or a cut connection once headers are sent). */
+async function answerHttp(site: ServedSite, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const problem = protocolProblem(req);
+    if (problem !== null) {
+      res.shouldKeepAlive = false;
+      writeAnswer(res, finish(problem, req.method ?? "GET"));
+      return;
+    }
+    if (isHealthCheck(site, req)) {
+      writeAnswer(res, await healthAnswer(site, req.method ?? "GET"));
+      return;
+    }
+    tellRefusedHost(site, req.headers.host);
+    // A 304 is decided from the files the manifest names (a tag list, or the answer's bytes): look at it first, so a tag of a replaced build is not confirmed.
+    if (site.watch && req.headers["if-none-match"] !== undefined) await site.files.refresh();
+    const answer = await answerRequest(readRequest(req, site.forwardedProto), site.files);
+    if (answer.kind === "static") await serveStatic(site, answer.url, req, res);
+    else writeAnswer(res, answer);
+  } catch (error) {
+    // Only a broken connection or a bug gets here; the client sees a 503 if nothing was sent yet.
+    if (!res.headersSent) writeAnswer(res, finish(siteUnavailable(`The preview failed: ${describeError(error)}`), "GET"));
+    else res.destroy();
+  }
 }
 
-/** The host of the site's base URL, as ALLOWED_HOSTS names it (no port). */
-async function baseUrlHost(manifest: ManifestWatcher): Promise<string> {
-  const state = await manifest.current();
-  // open() refused a site without a usable manifest.
-  if ("problem" in state) throw new Error(state.problem);
-  return new URL(state.manifest.baseUrl).hostname;
+/** Tells the deployer of a Host that ALLOWED_HOSTS refuses (the core answers it Django's 400). */
+function tellRefusedHost(site: ServedSite, host: string | undefined): void {
+  if (site.allowedHosts === undefined || site.onRefusedHost === undefined || host === undefined) return;
+  if (!isHostAllowed(host, site.allowedHosts)) site.onRefusedHost(host, site.allowedHosts);
 }
 
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((done, fail) => {
-    server.once("error", fail);
-    server.listen(port, host, () => {
-      server.off("error", fail);
-      done();
-    });
-  });
+/** Answers a request Node's parser refused on its bare socket, then closes the connection: nothing after it can be read. */
+async function answerClientError(site: ServedSite, error: ParserError, socket: Socket): Promise<void> {
+  const refused = await refusedRequest(error, socket, site.forwardedProto);
+  if (refused === null) return;
+  if ("request" in refused) await answerRaw(site, refused.request, socket);
+  else writeRawAnswer(socket, finish(refused.refusal, "GET"));
 }
 
-/** Stops accepting, lets the answers in flight finish for at most `graceMs`, then cuts the rest. */
-function drain(server: Server, graceMs: number): Promise<void> {
-  return new Promise<void>((done) => {
-    // A kept-alive connection goes idle once its answer is sent: close it then, not at its timeout.
-    const sweep = setInterval(() => server.closeIdleConnections(), 50);
-    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
-    server.close(() => {
-      clearInterval(sweep);
-      clearTimeout(cut);
-      done();
-    });
-    server.closeIdleConnections();
-  });
+/** Answers on a bare socket (the request never became an IncomingMessage with a ServerResponse). */
+async function answerRaw(site: ServedSite, request: SentRequest, socket: Socket): Promise<void> {
+  try {
+    const answer = await answerRequest(request, site.files);
+    // The static site is served with a ServerResponse, which a request Node refused has none of
+    // (the handler refuses methods other than GET and HEAD on static files itself).
+    const refusedStatic = (): SendAnswer<never> =>
+      finish(refusal(400, "raw non-ASCII bytes in the path of a static file: send them percent-encoded"), request.method);
+    writeRawAnswer(socket, answer.kind === "static" ? refusedStatic() : answer);
+  } catch {
+    // Only a bug gets here (the handler answers every failure of the site): no half-written answer.
+    socket.destroy();
+  }
 }

@@ -1,17 +1,16 @@
 /**
  * Requests refused before the core's handler sees them: a protocol the preview does not speak
- * (RFC 9112's Host rules, another HTTP version), and those Node's parser refused, answered from
- * their raw bytes when those are well-formed (raw-request.ts) and else with a refusal that says
- * why. CONNECT, which never reaches the request handler, is answered on its bare socket too.
+ * (RFC 9112's Host rules, another HTTP version), and those Node's parser refused, read from their
+ * raw bytes when those are well-formed (raw-request.ts) and else refused with a status that says
+ * why. The answers are written by the server (preview-server.ts), which holds the core's handler.
  */
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
-import { answerRequest, finish, type SendAnswer, type SentRequest } from "../core/answer-request.ts";
+import type { SentRequest } from "../core/answer-request.ts";
 import { type Refusal, refusal } from "../core/refusals.ts";
 import { answersSent } from "./answers-in-flight.ts";
-import { failedRequestStart, readRawRequest, requestVersion, writeRawAnswer } from "./raw-request.ts";
+import { failedRequestStart, readRawRequest, requestVersion } from "./raw-request.ts";
 import { readRawSentRequest } from "./read-request.ts";
-import type { ServedSite } from "./served-site.ts";
 
 /** What Node's parser adds to the error of a request it refused. */
 export type ParserError = NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number };
@@ -35,28 +34,30 @@ export function protocolProblem(req: IncomingMessage): Refusal | null {
 const refusedSockets = new WeakSet<Socket>();
 
 /**
- * Answers a request Node's parser refused. The answer goes after the answers to the earlier
- * requests of the connection (a pipelined packet), then the connection closes: nothing after it
- * can be read.
+ * What to answer to a request Node's parser refused, once the answers to the earlier requests of
+ * its connection (a pipelined packet) are sent: the request read from its raw bytes, for the core
+ * to answer, or a refusal; null when nothing is to be answered (the connection is gone, destroyed
+ * here, or its refused request is already being answered).
  */
-export async function answerClientError(site: ServedSite, error: ParserError, socket: Socket): Promise<void> {
-  if (refusedSockets.has(socket)) return;
+export async function refusedRequest(
+  error: ParserError,
+  socket: Socket,
+  forwardedProto: boolean,
+): Promise<{ request: SentRequest } | { refusal: Refusal } | null> {
+  if (refusedSockets.has(socket)) return null;
   refusedSockets.add(socket);
   if (error.code === "ECONNRESET" || !socket.writable) {
     socket.destroy();
-    return;
+    return null;
   }
   await answersSent(socket);
   // llhttp refuses method names it does not know and raw non-ASCII bytes in the target; Django
   // would have answered both, so they are answered from the raw bytes when those are well-formed.
   if ((error.code === "HPE_INVALID_METHOD" || error.code === "HPE_INVALID_URL") && error.rawPacket !== undefined) {
     const raw = readRawRequest(error.rawPacket, failedRequestStart(error.rawPacket, error.bytesParsed));
-    if (raw !== null) {
-      await answerRaw(site, readRawSentRequest(raw, site.forwardedProto), socket);
-      return;
-    }
+    if (raw !== null) return { request: readRawSentRequest(raw, forwardedProto) };
   }
-  writeRawAnswer(socket, finish(parserRefusal(error), "GET"));
+  return { refusal: parserRefusal(error) };
 }
 
 /** The refusal of what Node's parser could not read, with the status its error calls for. */
@@ -79,19 +80,4 @@ function parserRefusal(error: ParserError): Refusal {
       break;
   }
   return refusal(400, `Node's HTTP parser refused it (${error.code ?? error.message})`);
-}
-
-/** Answers on a bare socket (the request never became an IncomingMessage with a ServerResponse). */
-export async function answerRaw(site: ServedSite, request: SentRequest, socket: Socket): Promise<void> {
-  try {
-    const answer = await answerRequest(request, site.files);
-    // The static site is served with a ServerResponse, which a request Node refused has none of
-    // (the handler refuses methods other than GET and HEAD on static files itself).
-    const refusedStatic = (): SendAnswer<never> =>
-      finish(refusal(400, "raw non-ASCII bytes in the path of a static file: send them percent-encoded"), request.method);
-    writeRawAnswer(socket, answer.kind === "static" ? refusedStatic() : answer);
-  } catch {
-    // Only a bug gets here (the handler answers every failure of the site): no half-written answer.
-    socket.destroy();
-  }
 }

@@ -7,7 +7,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ManifestWatcher } from "../../src/serve/site-manifest.ts";
-import { nodeSite } from "../../src/serve/node-site.ts";
+import { nodeSite } from "../../src/common/node-site.ts";
 import { tempDir } from "../_tree.ts";
 
 async function siteBesideASecret(): Promise<{ site: ReturnType<typeof nodeSite>; root: string }> {

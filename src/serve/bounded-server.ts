@@ -1,6 +1,7 @@
 /**
- * What one client can make the preview hold, and for how long: the HTTP server is created here
- * with its bounds on heads, connections and time, so every bound on a connection is in one place.
+ * The preview's HTTP server and its bounds: what one client can make it hold (heads, connections,
+ * time), set where the server is created so every bound on a connection is in one place; and its
+ * life, listening, closed at once or drained.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 
@@ -48,4 +49,38 @@ export function boundedServer(limits: PreviewLimits, onRequest: (req: IncomingMe
   // closed; later than the head's timeout, so that a slow head is answered 408 first.
   server.setTimeout(limits.headersTimeoutMs + limits.idleTimeoutMs);
   return server;
+}
+
+/** Listens on `host`:`port`; rejects when it cannot (the port taken, the address unknown). */
+export function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((done, fail) => {
+    server.once("error", fail);
+    server.listen(port, host, () => {
+      server.off("error", fail);
+      done();
+    });
+  });
+}
+
+/** Stops at once: every connection is closed, answers in flight too. */
+export function closeNow(server: Server): Promise<void> {
+  return new Promise<void>((done) => {
+    server.close(() => done());
+    server.closeAllConnections();
+  });
+}
+
+/** Stops accepting, lets the answers in flight finish for at most `graceMs`, then cuts the rest. */
+export function drain(server: Server, graceMs: number): Promise<void> {
+  return new Promise<void>((done) => {
+    // A kept-alive connection goes idle once its answer is sent: close it then, not at its timeout.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(cut);
+      done();
+    });
+    server.closeIdleConnections();
+  });
 }

@@ -1,6 +1,6 @@
 /**
  * A built site in a directory of this machine, as the core's handler reaches a host's files: the
- * preview's and `subjekti serve`'s (the manifest followed as rebuilds replace it, site-manifest.ts)
+ * preview's and `subjekti serve`'s (the manifest followed as rebuilds replace it, serve/site-manifest.ts)
  * and `subjekti check`'s (one build, its manifest read once). Files are read and kept (pages,
  * records chunks and their offsets as bytes; the key indexes as text). A name the manifest gives is
  * read only when it resolves inside the directory, whatever a tampered manifest names.
