@@ -4,9 +4,7 @@
  * (answerRequest, as every host answers), and by the deployment over HTTP; the two are compared
  * status, contract headers and bytes (compare-answer.ts). Nothing of the contract is written here.
  */
-import { createHash } from "node:crypto";
 import { answerRequest, type SendAnswer, type SiteHost } from "../core/answer-request.ts";
-import type { Download } from "../core/download-files.ts";
 import { describeError } from "../core/errors.ts";
 import { chunkPath } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";
@@ -17,7 +15,17 @@ import { compareAnswer, type Difference } from "./compare-answer.ts";
 import { readSiteManifest } from "../common/read-site-manifest.ts";
 import { nodeSite } from "../common/node-site.ts";
 import { type PlanOptions, planProbes, type Probe, type ProbeKind } from "./plan-probes.ts";
-import { type ConnectTo, connectionHint, isConnectionError, RequestBound, sender, type Sender, type TrustOptions } from "./send-request.ts";
+import { checkDownloads } from "./check-downloads.ts";
+import {
+  type ConnectTo,
+  connectionHint,
+  isConnectionError,
+  maxAnswerBytes,
+  RequestBound,
+  sender,
+  type Sender,
+  type TrustOptions,
+} from "./send-request.ts";
 
 /**
  * The header the nginx configuration of `subjekti nginx` adds to every answer it sends from a file
@@ -92,27 +100,13 @@ async function firstSubject(site: SiteHost, manifest: Manifest): Promise<PlanOpt
   return { id, code, oib };
 }
 
-/**
- * The most body bytes read of one answer: a few times what the built site answers, so a server
- * that streams without end (or a wrong, huge page) costs the check bounded memory; at least 64 KB,
- * room for a host's own error page where the contract's answer is short.
- */
-export function maxAnswerBytes(expectedBytes: number): number {
-  return Math.max(ANSWER_FACTOR * expectedBytes, MIN_ANSWER_BYTES);
-}
-const ANSWER_FACTOR = 4;
-const MIN_ANSWER_BYTES = 64 * 1024;
-
 /** Checks the deployment at `options.url` against the site in `options.dir`. */
 export async function checkSite(options: CheckOptions): Promise<CheckReport> {
   const origin = deploymentOrigin(options.url);
   const manifest = await readSiteManifest(options.dir);
   // One build compared: its manifest is read once, never followed.
-  const site = nodeSite(
-    options.dir,
-    { current: () => Promise.resolve({ manifest }), refresh: () => Promise.resolve() },
-    { fix: "Rebuild it." },
-  );
+  const fixed = { current: () => Promise.resolve({ manifest }), refresh: () => Promise.resolve() };
+  const site = nodeSite(options.dir, fixed, { fix: "Rebuild it." });
   const probes = planProbes(manifest, {
     sample: options.sample,
     seed: options.seed,
@@ -174,46 +168,28 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
       options.progress?.(++done, probes.length);
     });
     if (unreachable === undefined) {
-      for (const download of manifest.downloads ?? []) {
-        for (const path of [download.path, download.immutablePath]) {
-          checked.download = (checked.download ?? 0) + 1;
-          let differences: Difference[];
-          try {
-            differences = checkDownload(download, await live.send("GET", path, {}, maxAnswerBytes(download.bytes)));
-          } catch (error) {
-            if (isConnectionError(error)) {
-              unreachable ??= error;
-              break;
-            }
-            differences = [{ what: "answer", expected: "status 200", got: describeError(error) }];
-          }
-          if (differences.length > 0)
-            downloadFailures.push({ kind: "download", method: "GET", url: `${origin.origin}${path}`, differences });
-        }
-      }
+      const downloads = await checkDownloads(manifest.downloads ?? [], live);
+      if (downloads.sent > 0) checked.download = downloads.sent;
+      unreachable = downloads.unreachable;
+      for (const { path, differences } of downloads.differing)
+        downloadFailures.push({ kind: "download", method: "GET", url: `${origin.origin}${path}`, differences });
     }
   } finally {
     clearTimeout(deadline);
     live.close();
   }
-  if (unreachable !== undefined) {
-    const via = options.connect === undefined ? "" : ` (connecting to ${options.connect.host}:${options.connect.port})`;
-    throw failure(
-      "UNREACHABLE",
-      msg("error.unreachable", { where: `${origin.origin}${via}`, detail: describeError(unreachable), hint: connectionHint(unreachable) }),
-    );
-  }
+  if (unreachable !== undefined) throw unreachableFailure(origin, options.connect, unreachable);
   // Settled in any order: reported in the plan's.
   const failures = [...[...failed.keys()].sort((a, b) => a - b).map((index) => failed.get(index) as Failure), ...downloadFailures];
-  const downloads = checked.download ?? 0;
+  const total = probes.length + (checked.download ?? 0);
   return {
     origin: origin.origin,
     dir: options.dir,
     count: manifest.count,
     baseUrl: manifest.baseUrl,
     checked,
-    total: probes.length + downloads,
-    matched: probes.length + downloads - failures.length,
+    total,
+    matched: total - failures.length,
     failures,
     fromFiles: marked
       ? {
@@ -226,27 +202,13 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
   };
 }
 
-/**
- * How a download as served differs from the build's: the status, its size and its SHA-256 (the
- * manifest's, which the build computed from the same bytes), and the strong ETag every host sends.
- */
-export function checkDownload(
-  download: Download,
-  got: { readonly status: number; readonly headers: ReadonlyMap<string, string>; readonly body: Uint8Array },
-): { what: string; expected: string; got: string }[] {
-  const differences: { what: string; expected: string; got: string }[] = [];
-  if (got.status !== 200) return [{ what: "status", expected: "200", got: String(got.status) }];
-  if (got.body.length !== download.bytes)
-    differences.push({ what: "bytes", expected: String(download.bytes), got: String(got.body.length) });
-  const sha256 = createHash("sha256").update(got.body).digest("hex");
-  if (sha256 !== download.sha256) differences.push({ what: "sha256", expected: download.sha256, got: sha256 });
-  if (got.headers.get("access-control-allow-origin") !== "*")
-    differences.push({
-      what: "access-control-allow-origin",
-      expected: "*",
-      got: got.headers.get("access-control-allow-origin") ?? "(none)",
-    });
-  return differences;
+/** The deployment could not be reached: where, why, and what to look at. */
+function unreachableFailure(origin: URL, connect: ConnectTo | undefined, error: unknown): Error {
+  const via = connect === undefined ? "" : ` (connecting to ${connect.host}:${connect.port})`;
+  return failure(
+    "UNREACHABLE",
+    msg("error.unreachable", { where: `${origin.origin}${via}`, detail: describeError(error), hint: connectionHint(error) }),
+  );
 }
 
 /** The origin of the deployment's URL; a usage error when it is no http(s) URL. */

@@ -158,3 +158,14 @@ export function connectionHint(error: unknown): string {
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "check the host name (or send the requests elsewhere with --connect host:port)";
   return "is the server up and reachable from here?";
 }
+
+/**
+ * The most body bytes read of one answer: a few times what the built site answers, so a server
+ * that streams without end (or a wrong, huge page) costs the check bounded memory; at least 64 KB,
+ * room for a host's own error page where the contract's answer is short.
+ */
+export function maxAnswerBytes(expectedBytes: number): number {
+  return Math.max(ANSWER_FACTOR * expectedBytes, MIN_ANSWER_BYTES);
+}
+const ANSWER_FACTOR = 4;
+const MIN_ANSWER_BYTES = 64 * 1024;

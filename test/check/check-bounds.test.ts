@@ -10,7 +10,7 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { maxAnswerBytes } from "../../src/check/check-site.ts";
+import { maxAnswerBytes } from "../../src/check/send-request.ts";
 import { buildFixture } from "../hosts/fixture-site.ts";
 
 const REPO = resolve(import.meta.dirname, "../..");
