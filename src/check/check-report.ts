@@ -1,5 +1,30 @@
-/** What `subjekti check` prints: one line per difference and a summary, or one JSON report. */
-import type { CheckReport, Failure } from "./check-site.ts";
+/** What `subjekti check` found (CheckReport), and how it prints: one line per difference and a summary, or one JSON report. */
+import type { ProbeKind } from "./plan-probes.ts";
+import type { Failure } from "./probe-results.ts";
+
+/** What a check found: its figures, and each request that did not answer as the built site does. */
+export interface CheckReport {
+  /** The deployment's origin. */
+  readonly origin: string;
+  readonly dir: string;
+  /** Subjects in the built site. */
+  readonly count: number;
+  /** The origin the pre-rendered pages' links carry; when it is not `origin`, the deployment derives every page. */
+  readonly baseUrl: string;
+  /** Requests sent, by kind. */
+  readonly checked: Readonly<Partial<Record<ProbeKind, number>>>;
+  readonly total: number;
+  readonly matched: number;
+  readonly failures: readonly Failure[];
+  /**
+   * Behind the nginx configuration (an answer carried SOURCE_HEADER): the requests a file should
+   * have answered, and the URLs of those that came from `subjekti serve` instead. Null elsewhere.
+   */
+  readonly fromFiles: { readonly expected: number; readonly notFromFiles: readonly string[] } | null;
+  readonly seconds: number;
+  /** The check stopped at its deadline (milliseconds) with `total - unchecked` requests answered; null when it finished. */
+  readonly deadline: { readonly ms: number; readonly unchecked: number } | null;
+}
 
 /** SOURCE_HEADER as nginx writes it. */
 const SOURCE_HEADER_NAME = "X-Subjekti-Source";

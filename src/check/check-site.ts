@@ -15,6 +15,8 @@ import { compareAnswer, type Difference } from "./compare-answer.ts";
 import { readSiteManifest } from "../common/read-site-manifest.ts";
 import { nodeSite } from "../common/node-site.ts";
 import { type PlanOptions, planProbes, type Probe, type ProbeKind } from "./plan-probes.ts";
+import type { CheckReport } from "./check-report.ts";
+import { type Failure, ProbeResults } from "./probe-results.ts";
 import { checkDownloads } from "./check-downloads.ts";
 import {
   type ConnectTo,
@@ -58,37 +60,6 @@ export interface CheckOptions {
   readonly progress?: ((done: number, total: number) => void) | undefined;
 }
 
-/** One request that did not answer as the built site does. */
-export interface Failure {
-  readonly kind: ProbeKind;
-  readonly method: string;
-  readonly url: string;
-  readonly differences: readonly Difference[];
-}
-
-export interface CheckReport {
-  /** The deployment's origin. */
-  readonly origin: string;
-  readonly dir: string;
-  /** Subjects in the built site. */
-  readonly count: number;
-  /** The origin the pre-rendered pages' links carry; when it is not `origin`, the deployment derives every page. */
-  readonly baseUrl: string;
-  /** Requests sent, by kind. */
-  readonly checked: Readonly<Partial<Record<ProbeKind, number>>>;
-  readonly total: number;
-  readonly matched: number;
-  readonly failures: readonly Failure[];
-  /**
-   * Behind the nginx configuration (an answer carried SOURCE_HEADER): the requests a file should
-   * have answered, and the URLs of those that came from `subjekti serve` instead. Null elsewhere.
-   */
-  readonly fromFiles: { readonly expected: number; readonly notFromFiles: readonly string[] } | null;
-  readonly seconds: number;
-  /** The check stopped at its deadline (milliseconds) with `total - unchecked` requests answered; null when it finished. */
-  readonly deadline: { readonly ms: number; readonly unchecked: number } | null;
-}
-
 /** The keys of the list's first subject, to look it up by each (undefined for an empty list). */
 async function firstSubject(site: SiteHost, manifest: Manifest): Promise<PlanOptions["subject"]> {
   const path = chunkPath(manifest, 0);
@@ -114,20 +85,13 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
     subject: await firstSubject(site, manifest),
   });
   const started = performance.now();
-  /** Plan index -> that request's failure. */
-  const failed = new Map<number, Failure>();
   // Counted in the plan's order, so the summary lists the kinds the same way on every run.
   const checked: Partial<Record<ProbeKind, number>> = {};
   for (const probe of probes) checked[probe.kind] = (checked[probe.kind] ?? 0) + 1;
+  const results = new ProbeResults(probes, origin.origin, origin.origin === new URL(manifest.baseUrl).origin);
   const live = sender(origin, options.concurrency, options.timeoutMs, options.connect, options.trust);
-  let done = 0;
   /** The first connection error: every request after it is skipped. */
   let unreachable: unknown = undefined;
-  let marked = false;
-  // Plan indexes of the requests nginx should answer from a file, and of those that were not.
-  const fileExpected: number[] = [];
-  const notFromFile = new Set<number>();
-  const filesAnswer = origin.origin === new URL(manifest.baseUrl).origin;
   const downloadFailures: Failure[] = [];
   let pastDeadline = false;
   let unchecked = 0;
@@ -143,29 +107,13 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
     await forEachBounded([...probes.keys()], options.concurrency, async (index) => {
       if (pastDeadline) unchecked++;
       if (unreachable !== undefined || pastDeadline) return;
-      const probe = probes[index] as Probe;
-      const result = await checkProbe(probe, origin, site, live);
-      if ("deadline" in result) {
-        unchecked++;
-        return;
+      const result = await checkProbe(probes[index] as Probe, origin, site, live);
+      if ("deadline" in result) unchecked++;
+      else if ("unreachable" in result) unreachable ??= result.unreachable;
+      else {
+        const answered = results.add(index, result);
+        options.progress?.(answered, probes.length);
       }
-      if ("unreachable" in result) {
-        unreachable ??= result.unreachable;
-        return;
-      }
-      if (result.differences.length > 0)
-        failed.set(index, {
-          kind: probe.kind,
-          method: probe.method,
-          url: `${origin.origin}${probe.target}`,
-          differences: result.differences,
-        });
-      if (result.source !== undefined) marked = true;
-      if (filesAnswer && (probe.kind === "pre-rendered" || probe.kind === "published") && probe.ifNoneMatchExpected !== true) {
-        fileExpected.push(index);
-        if (result.source !== "file") notFromFile.add(index);
-      }
-      options.progress?.(++done, probes.length);
     });
     if (unreachable === undefined) {
       const downloads = await checkDownloads(manifest.downloads ?? [], live);
@@ -179,8 +127,7 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
     live.close();
   }
   if (unreachable !== undefined) throw unreachableFailure(origin, options.connect, unreachable);
-  // Settled in any order: reported in the plan's.
-  const failures = [...[...failed.keys()].sort((a, b) => a - b).map((index) => failed.get(index) as Failure), ...downloadFailures];
+  const failures = [...results.failures(), ...downloadFailures];
   const total = probes.length + (checked.download ?? 0);
   return {
     origin: origin.origin,
@@ -191,12 +138,7 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
     total,
     matched: total - failures.length,
     failures,
-    fromFiles: marked
-      ? {
-          expected: fileExpected.length,
-          notFromFiles: [...notFromFile].sort((a, b) => a - b).map((index) => `${origin.origin}${(probes[index] as Probe).target}`),
-        }
-      : null,
+    fromFiles: results.fromFiles(),
     seconds: (performance.now() - started) / 1000,
     deadline: pastDeadline && deadlineMs !== undefined ? { ms: deadlineMs, unchecked } : null,
   };

@@ -1,0 +1,72 @@
+/**
+ * The answers to a check's planned requests, gathered as they settle (in any order) and reported
+ * in the plan's order, so two runs of the same check print the same lines.
+ */
+import type { Difference } from "./compare-answer.ts";
+import type { Probe, ProbeKind } from "./plan-probes.ts";
+
+/** One request that did not answer as the built site does. */
+export interface Failure {
+  readonly kind: ProbeKind;
+  readonly method: string;
+  readonly url: string;
+  readonly differences: readonly Difference[];
+}
+
+/** How one planned request was answered: what differs, and the answer's SOURCE_HEADER. */
+export interface ProbeResult {
+  readonly differences: readonly Difference[];
+  readonly source: string | undefined;
+}
+
+export class ProbeResults {
+  readonly #probes: readonly Probe[];
+  readonly #origin: string;
+  /** The deployment is on the build's base URL, where nginx answers the pre-rendered files itself. */
+  readonly #filesAnswer: boolean;
+  /** Plan index -> that request's failure. */
+  readonly #failed = new Map<number, Failure>();
+  // Plan indexes of the requests nginx should answer from a file, and of those that were not.
+  readonly #fileExpected: number[] = [];
+  readonly #notFromFile = new Set<number>();
+  /** An answer carried SOURCE_HEADER: the deployment is behind the nginx configuration. */
+  #marked = false;
+  #answered = 0;
+
+  constructor(probes: readonly Probe[], origin: string, filesAnswer: boolean) {
+    this.#probes = probes;
+    this.#origin = origin;
+    this.#filesAnswer = filesAnswer;
+  }
+
+  /** Records the answer to the plan's request `index`; returns how many have been answered. */
+  add(index: number, result: ProbeResult): number {
+    const probe = this.#probes[index] as Probe;
+    if (result.differences.length > 0)
+      this.#failed.set(index, { kind: probe.kind, method: probe.method, url: this.#url(index), differences: result.differences });
+    if (result.source !== undefined) this.#marked = true;
+    if (this.#filesAnswer && (probe.kind === "pre-rendered" || probe.kind === "published") && probe.ifNoneMatchExpected !== true) {
+      this.#fileExpected.push(index);
+      if (result.source !== "file") this.#notFromFile.add(index);
+    }
+    return ++this.#answered;
+  }
+
+  /** The requests that differ, in the plan's order. */
+  failures(): Failure[] {
+    return [...this.#failed.keys()].sort((a, b) => a - b).map((index) => this.#failed.get(index) as Failure);
+  }
+
+  /** Behind the nginx configuration: the requests a file should have answered, and the URLs of those it did not; else null. */
+  fromFiles(): { readonly expected: number; readonly notFromFiles: readonly string[] } | null {
+    if (!this.#marked) return null;
+    return {
+      expected: this.#fileExpected.length,
+      notFromFiles: [...this.#notFromFile].sort((a, b) => a - b).map((index) => this.#url(index)),
+    };
+  }
+
+  #url(index: number): string {
+    return `${this.#origin}${(this.#probes[index] as Probe).target}`;
+  }
+}
