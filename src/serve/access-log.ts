@@ -50,7 +50,8 @@ export function logWhenSent(req: IncomingMessage, res: ServerResponse, log: Acce
       }),
     );
   };
-  // Before the server's own listener, which hands the connection to the next pipelined answer.
+  // Before the server's own listener, which hands the connection to the next pipelined answer and
+  // writes that answer's head: counted after it, the bytes would include it.
   res.prependOnceListener("finish", done);
   res.once("close", done);
 }
