@@ -55,8 +55,8 @@ export default defineConfig({
     // site). `npm test` keeps vitest's default isolation.
     ...(UNIT ? { isolate: false } : {}),
     include: ["test/**/*.test.ts"],
-    // Every temporary directory of a run under one of its own, removed at the end (test/_run-tmpdir.ts).
-    globalSetup: ["test/_run-tmpdir.ts"],
+    // Every temporary directory of a run under one of its own, removed at the end (test/run-tmpdir.ts).
+    globalSetup: ["test/run-tmpdir.ts"],
     exclude: [...configDefaults.exclude, ...(UNIT ? SLOW : [])],
     // Build and host tests spawn real processes (tsx, Deno, SIGKILL); give them room on 2 cores.
     testTimeout: 60_000,

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { HELP, VERSION } from "../src/cli/help-text.ts";
-import { runCli } from "./_cli.ts";
+import { runCli } from "./run-cli.ts";
 
 describe("the help snapshot", () => {
   it("is what commander prints for --help, -h and help", async () => {

@@ -9,9 +9,9 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadExcelJs } from "../src/export/load-exceljs.ts";
-import { runCli } from "./_cli.ts";
-import { useTempDir } from "./_tree.ts";
-import { BASE_SUBJECTS, sourceText, writeSource } from "./site/_read.ts";
+import { runCli } from "./run-cli.ts";
+import { useTempDir } from "./file-trees.ts";
+import { BASE_SUBJECTS, sourceText, writeSource } from "./data/read-subjects.ts";
 
 const BAD = "test/fixtures/bad-many";
 const work = useTempDir();

@@ -7,8 +7,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./_cli.ts";
-import { tempDir } from "./_tree.ts";
+import { runCli } from "./run-cli.ts";
+import { tempDir } from "./file-trees.ts";
 import { buildFixture, FIXTURE_DATA } from "./hosts/fixture-site.ts";
 
 /** Any raw control (but the newline that ends a line) or bidi character. */

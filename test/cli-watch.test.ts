@@ -9,8 +9,8 @@ import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Io, main } from "../src/cli/main.ts";
-import { runCli } from "./_cli.ts";
-import { tempDir } from "./_tree.ts";
+import { runCli } from "./run-cli.ts";
+import { tempDir } from "./file-trees.ts";
 import { freePort } from "./hosts/hosts.ts";
 
 /** Polls `check` until it holds, or fails after `ms` saying what it waited for. */

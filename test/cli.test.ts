@@ -7,8 +7,8 @@ import { createServer, type Server } from "node:net";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./_cli.ts";
-import { tempDir } from "./_tree.ts";
+import { runCli } from "./run-cli.ts";
+import { tempDir } from "./file-trees.ts";
 
 let work: string;
 let site: string;

@@ -9,8 +9,8 @@ import { copyFile, mkdir, readdir, readFile, rm, symlink, utimes, writeFile } fr
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./_cli.ts";
-import { snapshotTree, tempDir } from "./_tree.ts";
+import { runCli } from "./run-cli.ts";
+import { snapshotTree, tempDir } from "./file-trees.ts";
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "..");

@@ -15,8 +15,8 @@ import { answerRequest, type SiteHost } from "../../src/core/answer-request.ts";
 import { assemblePageBytes } from "../../src/core/page-bytes.ts";
 import { linesRun, recordOffsets, recordRun } from "../../src/core/record-offsets.ts";
 import { type Decision, route, type RouteRequest } from "../../src/core/route.ts";
-import { assemblePage } from "./_text-pages.ts";
-import { tempDir } from "../_tree.ts";
+import { assemblePage } from "./text-pages.ts";
+import { tempDir } from "../file-trees.ts";
 
 const BASE = "https://x.org";
 const COUNT = 2000;

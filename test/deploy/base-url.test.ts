@@ -6,8 +6,8 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../_cli.ts";
-import { tempDir } from "../_tree.ts";
+import { runCli } from "../run-cli.ts";
+import { tempDir } from "../file-trees.ts";
 import { FIXTURE_DATA } from "../hosts/fixture-site.ts";
 
 let root = "";

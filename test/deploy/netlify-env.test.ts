@@ -17,7 +17,7 @@ import { generateFile } from "../../scripts/generate-subjects.ts";
 import { MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import { FIXTURE_DATA } from "../hosts/fixture-site.ts";
-import { useTempDir } from "../_tree.ts";
+import { useTempDir } from "../file-trees.ts";
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "../..");

@@ -13,7 +13,7 @@ import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "../_tree.ts";
+import { tempDir } from "../file-trees.ts";
 import { firstLine, freePort, stopChild } from "../hosts/hosts.ts";
 import { sendRaw } from "../hosts/raw-http.ts";
 

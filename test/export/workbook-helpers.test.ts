@@ -9,8 +9,8 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadExcelJs } from "../../src/export/load-exceljs.ts";
-import { runCli } from "../_cli.ts";
-import { useTempDir } from "../_tree.ts";
+import { runCli } from "../run-cli.ts";
+import { useTempDir } from "../file-trees.ts";
 
 const work = useTempDir();
 

@@ -13,7 +13,7 @@ import { syncMirror } from "../../src/feed/sync-mirror.ts";
 import { freePort } from "../hosts/hosts.ts";
 import { NGINX, nginxHost, REQUIRE_NGINX } from "../hosts/nginx-host.ts";
 import { startWranglerDev } from "../hosts/wrangler-dev.ts";
-import { build } from "../site/_build.ts";
+import { build } from "../site/built-site.ts";
 
 let root: string;
 const sample = (JSON.parse(await readFile("data/subjekti.json", "utf8")) as { id: number; naziv_subjekta: string }[]).slice(0, 300);

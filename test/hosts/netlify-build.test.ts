@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { copyFile, mkdir, readFile, rm, symlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../_tree.ts";
+import { tempDir } from "../file-trees.ts";
 import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";
 
 const ENABLED = process.env["SUBJEKTI_NETLIFY"] === "1";

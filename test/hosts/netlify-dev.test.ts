@@ -13,7 +13,7 @@ import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "../_tree.ts";
+import { tempDir } from "../file-trees.ts";
 import { buildSite } from "../../src/site/build-site.ts";
 import { syncMirror } from "../../src/feed/sync-mirror.ts";
 import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";

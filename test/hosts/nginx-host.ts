@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import { connect } from "node:net";
-import { runCli } from "../_cli.ts";
+import { runCli } from "../run-cli.ts";
 import { firstLine, freePort, type Host, stopChild } from "./hosts.ts";
 import { sendRaw } from "./raw-http.ts";
 

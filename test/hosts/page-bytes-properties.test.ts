@@ -1,7 +1,7 @@
 /**
  * Derived pages assembled from bytes (page-bytes.ts) on a generated site of 100,000 subjects: for
  * random limits, offsets and indents the answer's bytes are those of the text assembly the router
- * used before (every chunk decoded, split, joined and encoded again: test/core/_text-pages.ts),
+ * used before (every chunk decoded, split, joined and encoded again: test/core/text-pages.ts),
  * whether the host gives whole files, byte ranges, or only its page reader.
  */
 import { readFileSync } from "node:fs";
@@ -12,7 +12,7 @@ import { makeSubject } from "../../scripts/generate-subjects.ts";
 import { answerRequest, type SiteHost } from "../../src/core/answer-request.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import { route } from "../../src/core/route.ts";
-import { assemblePage } from "../core/_text-pages.ts";
+import { assemblePage } from "../core/text-pages.ts";
 import { BASE, buildSubjectsSite } from "./fixture-site.ts";
 
 const SIZE = 100_000;

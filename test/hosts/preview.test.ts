@@ -10,7 +10,7 @@ import { buildSite } from "../../src/site/build-site.ts";
 import { SubjektiError } from "../../src/core/errors.ts";
 import { MANIFEST_PATH } from "../../src/core/layout.ts";
 import { startPreview } from "../../src/serve/preview-server.ts";
-import { tempDir } from "../_tree.ts";
+import { tempDir } from "../file-trees.ts";
 import { buildFixture, FIXTURE_OPTIONS, RECORDS } from "./fixture-site.ts";
 import { sendRaw } from "./raw-http.ts";
 

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../src/core/manifest.ts";
 import { type Decision, route } from "../../src/core/route.ts";
-import { assemblePage } from "../core/_text-pages.ts";
+import { assemblePage } from "../core/text-pages.ts";
 import { BASE, buildFixture, COLLECTION, COUNT, RECORDS } from "./fixture-site.ts";
 
 let site: Awaited<ReturnType<typeof buildFixture>>;

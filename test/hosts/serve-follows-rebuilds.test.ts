@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MANIFEST_PATH } from "../../src/core/layout.ts";
 import { startPreview } from "../../src/serve/preview-server.ts";
 import { buildSite } from "../../src/site/build-site.ts";
-import { tempDir } from "../_tree.ts";
+import { tempDir } from "../file-trees.ts";
 import { FIXTURE_DATA, FIXTURE_OPTIONS } from "./fixture-site.ts";
 import { firstLine, stopChild } from "./hosts.ts";
 import { sendRaw } from "./raw-http.ts";

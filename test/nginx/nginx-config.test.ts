@@ -11,7 +11,7 @@ import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";
 import { DATA_ROOT } from "../../src/core/layout.ts";
 import { negotiate } from "../../src/core/request/negotiate.ts";
 import { nginxConfig, STATIC_ACCEPTS, staticEntries } from "../../src/nginx/nginx-config.ts";
-import { runCli } from "../_cli.ts";
+import { runCli } from "../run-cli.ts";
 import { BASE, buildFixture } from "../hosts/fixture-site.ts";
 
 let site: Awaited<ReturnType<typeof buildFixture>>;

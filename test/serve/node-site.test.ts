@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ManifestWatcher } from "../../src/serve/site-manifest.ts";
 import { nodeSite } from "../../src/serve/node-site.ts";
-import { tempDir } from "../_tree.ts";
+import { tempDir } from "../file-trees.ts";
 
 async function siteBesideASecret(): Promise<{ site: ReturnType<typeof nodeSite>; root: string }> {
   const root = await tempDir();

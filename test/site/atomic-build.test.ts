@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { chunkPath, MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
-import { siteTree, tempDir } from "../_tree.ts";
-import { writeDataset } from "./_processes.ts";
-import { BASE_URL, build } from "./_build.ts";
+import { siteTree, tempDir } from "../file-trees.ts";
+import { writeDataset } from "./build-processes.ts";
+import { BASE_URL, build } from "./built-site.ts";
 
 let work: string;
 const data = { a: "", b: "" };

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataError } from "../../src/data/problems/problems.ts";
 import type { Subject } from "../../src/core/render-page.ts";
 import { editSubject, makeSubject } from "../../scripts/generate-subjects.ts";
-import { siteTree, tempDir } from "../_tree.ts";
-import { build } from "./_build.ts";
+import { siteTree, tempDir } from "../file-trees.ts";
+import { build } from "./built-site.ts";
 
 const SEED = 7;
 /** Enough records for three source blocks and three chunks (1,000 records each). */

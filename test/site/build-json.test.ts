@@ -7,9 +7,9 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { route } from "../../src/core/route.ts";
-import { runCli } from "../_cli.ts";
-import { tempDir } from "../_tree.ts";
-import { readManifest } from "./_build.ts";
+import { runCli } from "../run-cli.ts";
+import { tempDir } from "../file-trees.ts";
+import { readManifest } from "./built-site.ts";
 
 const BASE = "https://subjekti.example";
 const SAMPLE = join(import.meta.dirname, "../../data/subjekti.json");

@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { rm } from "node:fs/promises";
 import { formatBytes, progressBar, summarise } from "../../src/site/build-report.ts";
-import { runCli } from "../_cli.ts";
-import { tempDir } from "../_tree.ts";
+import { runCli } from "../run-cli.ts";
+import { tempDir } from "../file-trees.ts";
 
 /** A fake stream and clock: what the bar writes, and when. */
 function terminal(isTTY: boolean) {

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readMetadata, UNDESCRIBED } from "../../src/site/docs/dataset-metadata.ts";
 import { findSources } from "../../src/data/sources/find-sources.ts";
 import { DataError, formatProblem } from "../../src/data/problems/problems.ts";
-import { tempDir } from "../_tree.ts";
-import { build } from "./_build.ts";
+import { tempDir } from "../file-trees.ts";
+import { build } from "./built-site.ts";
 
 const SMALL = join(import.meta.dirname, "../fixtures/small-site");
 const GOOD = {

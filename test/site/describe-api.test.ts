@@ -11,8 +11,8 @@ import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { subjectSchema } from "../../src/data/rules/subject-schema.ts";
 import { DOCS_SHARD_KEY, PUBLISHED_FILES } from "../../src/core/published-files.ts";
-import { tempDir } from "../_tree.ts";
-import { build, readManifest, readPages } from "./_build.ts";
+import { tempDir } from "../file-trees.ts";
+import { build, readManifest, readPages } from "./built-site.ts";
 
 const SAMPLE = join(import.meta.dirname, "../../data");
 let root: string;

@@ -15,10 +15,10 @@ import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";
-import { useTempDir } from "../_tree.ts";
+import { useTempDir } from "../file-trees.ts";
 import { edgeHost, type Host, previewHost } from "../hosts/hosts.ts";
 import { NGINX, nginxHost, REQUIRE_NGINX } from "../hosts/nginx-host.ts";
-import { build, readManifest } from "./_build.ts";
+import { build, readManifest } from "./built-site.ts";
 
 const work = useTempDir();
 interface Subject {

@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DataError, formatMore, formatProblem, type Problem } from "../../src/data/problems/problems.ts";
 import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
 import { validateSubject } from "../../src/data/rules/validate-subject.ts";
-import { tempDir } from "../_tree.ts";
-import { readSubjects } from "./_read.ts";
+import { tempDir } from "../file-trees.ts";
+import { readSubjects } from "../data/read-subjects.ts";
 
 const run = promisify(execFile);
 

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mulberry32 as seededRandom } from "../../src/common/seeded-random.ts";
 import { lockPathOf } from "../../src/common/output-lock.ts";
-import { tempDir } from "../_tree.ts";
-import { leftovers, runProcess, siteView, whichSite, writeDataset } from "./_processes.ts";
+import { tempDir } from "../file-trees.ts";
+import { leftovers, runProcess, siteView, whichSite, writeDataset } from "./build-processes.ts";
 
 /** Resolves once the process has taken the lock of `target` (it runs: its handlers are in place), or has ended. */
 async function started(target: string, ended: Promise<unknown>): Promise<void> {

@@ -6,8 +6,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { useTempDir } from "../_tree.ts";
-import { readSubjects } from "./_read.ts";
+import { useTempDir } from "../file-trees.ts";
+import { readSubjects } from "../data/read-subjects.ts";
 
 const work = useTempDir();
 const FIELDS = [

@@ -9,8 +9,8 @@ import { execFileSync } from "node:child_process";
 import { chmod, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../_cli.ts";
-import { snapshotTree, tempDir } from "../_tree.ts";
+import { runCli } from "../run-cli.ts";
+import { snapshotTree, tempDir } from "../file-trees.ts";
 
 let work: string;
 const mounted: string[] = [];

@@ -21,7 +21,7 @@ import { ENGLISH } from "../../src/common/messages/translate.ts";
 import { DOWNLOAD_KINDS, type Download } from "../../src/core/download-files.ts";
 import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
 import type { BuildReport } from "../../src/site/build-site.ts";
-import { BASE_URL, build, readManifest } from "./_build.ts";
+import { BASE_URL, build, readManifest } from "./built-site.ts";
 
 const SAMPLE = join(import.meta.dirname, "../../data");
 const SHAPES = join(import.meta.dirname, "../fixtures/dcat-ap");

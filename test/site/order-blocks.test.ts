@@ -10,8 +10,8 @@ import { forEachItem } from "../../src/common/stage-iterables.ts";
 import type { OrderedItem } from "../../src/data/hand-offs.ts";
 import { orderBlocks } from "../../src/data/order/order-blocks.ts";
 import { readBlocks } from "../../src/data/read/read-blocks.ts";
-import { useTempDir } from "../_tree.ts";
-import { BASE_SUBJECTS, sourceText } from "./_read.ts";
+import { useTempDir } from "../file-trees.ts";
+import { BASE_SUBJECTS, sourceText } from "../data/read-subjects.ts";
 
 const dir = useTempDir();
 type Row = (typeof BASE_SUBJECTS)[number];

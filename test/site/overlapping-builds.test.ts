@@ -8,8 +8,8 @@
 import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { leftovers, runProcess, siteView, whichSite, writeDataset } from "./_processes.ts";
-import { tempDir } from "../_tree.ts";
+import { leftovers, runProcess, siteView, whichSite, writeDataset } from "./build-processes.ts";
+import { tempDir } from "../file-trees.ts";
 
 let work: string;
 const LAYOUTS = { routed: [], plain: ["--links", "files"] } as const;

@@ -11,9 +11,9 @@ import handler from "serve-handler";
 import { describe, expect, it } from "vitest";
 import { filePagePath } from "../../src/core/file-links.ts";
 import type { Subject } from "../../src/core/render-page.ts";
-import { runCli } from "../_cli.ts";
-import { snapshotTree, useTempDir } from "../_tree.ts";
-import { build } from "./_build.ts";
+import { runCli } from "../run-cli.ts";
+import { snapshotTree, useTempDir } from "../file-trees.ts";
+import { build } from "./built-site.ts";
 
 const SAMPLE = "data";
 const FIXTURE = "test/fixtures/small-site";

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { DataError, formatProblem } from "../../src/data/problems/problems.ts";
-import { readSubjects } from "./_read.ts";
-import { tempDir } from "../_tree.ts";
+import { readSubjects } from "../data/read-subjects.ts";
+import { tempDir } from "../file-trees.ts";
 
 const SUBJECTS = Array.from({ length: 12 }, (_, i) => ({
   id: 10 + i * 3,

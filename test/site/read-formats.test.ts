@@ -3,8 +3,8 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { DataError, formatProblem } from "../../src/data/problems/problems.ts";
-import { tempDir } from "../_tree.ts";
-import { BASE_SUBJECTS, fixture, readOrProblems, readSubjects } from "./_read.ts";
+import { tempDir } from "../file-trees.ts";
+import { BASE_SUBJECTS, fixture, readOrProblems, readSubjects } from "../data/read-subjects.ts";
 
 // The first subject of the base list, as read-formats/a.json holds it.
 const SUBJECT = BASE_SUBJECTS[0] as (typeof BASE_SUBJECTS)[number];

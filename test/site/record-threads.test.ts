@@ -13,10 +13,10 @@ import { type BlockTask, renderJsonBlock } from "../../src/data/read/render-bloc
 /** The module the record threads run, as the read stage names it. */
 const RENDER_MODULE = new URL("../../src/data/read/render-block.ts", import.meta.url);
 import { startRecordThreads } from "../../src/threads/record-threads.ts";
-import { snapshotTree, tempDir } from "../_tree.ts";
+import { snapshotTree, tempDir } from "../file-trees.ts";
 import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
-import { build } from "./_build.ts";
-import { BASE_SUBJECTS, sourceText } from "./_read.ts";
+import { build } from "./built-site.ts";
+import { BASE_SUBJECTS, sourceText } from "../data/read-subjects.ts";
 
 /**
  * The base list with each field of its second record in turn null, empty and "x": errors and

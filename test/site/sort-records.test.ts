@@ -7,7 +7,7 @@ import { generateFile } from "../../scripts/generate-subjects.ts";
 import { forEachItem } from "../../src/common/stage-iterables.ts";
 import { readBlocks } from "../../src/data/read/read-blocks.ts";
 import { createRecordSorter, type RecordSorter, type SortableBlock, type SortedRecords } from "../../src/data/order/sort-records.ts";
-import { tempDir } from "../_tree.ts";
+import { tempDir } from "../file-trees.ts";
 
 /** One record as the sorter sees it; `text` is its rendered line without the "\n". */
 interface Row {

@@ -10,8 +10,8 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { Utf8Check } from "../../src/data/sources/decode-source.ts";
 import { DataError, formatProblem } from "../../src/data/problems/problems.ts";
-import { tempDir } from "../_tree.ts";
-import { expectBuildLeavesSiteUnchanged, readOrProblems, readSubjects } from "./_read.ts";
+import { tempDir } from "../file-trees.ts";
+import { expectBuildLeavesSiteUnchanged, readOrProblems, readSubjects } from "../data/read-subjects.ts";
 
 const HEADER = "id;jedinstvena_oznaka;naziv_subjekta;oib;razina;datum_postanka;status_subjekta;odobreno;institucija_grad;institucija_email";
 const ROWS = [

@@ -14,9 +14,9 @@ import { DataError, kindKey, type Problem } from "../../src/data/problems/proble
 import { summariseProblems } from "../../src/data/problems/summarise-problems.ts";
 import { ENGLISH } from "../../src/common/messages/translate.ts";
 import type { Subject } from "../../src/core/render-page.ts";
-import { snapshotTree, tempDir } from "../_tree.ts";
-import { build } from "./_build.ts";
-import { expectBuildLeavesSiteUnchanged, readOrProblems, readSubjects } from "./_read.ts";
+import { snapshotTree, tempDir } from "../file-trees.ts";
+import { build } from "./built-site.ts";
+import { expectBuildLeavesSiteUnchanged, readOrProblems, readSubjects } from "../data/read-subjects.ts";
 
 const SAMPLE = "data/subjekti.json";
 // The writer of the tests' workbooks (a writer people use: Excel-like output).

@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { cp, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { snapshotTree, useTempDir } from "../_tree.ts";
+import { snapshotTree, useTempDir } from "../file-trees.ts";
 
 const work = useTempDir();
 

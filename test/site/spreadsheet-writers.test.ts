@@ -9,8 +9,8 @@
 import { copyFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { snapshotTree, useTempDir } from "../_tree.ts";
-import { build } from "./_build.ts";
+import { snapshotTree, useTempDir } from "../file-trees.ts";
+import { build } from "./built-site.ts";
 import type { BuildReport } from "../../src/site/build-site.ts";
 import { ENGLISH } from "../../src/common/messages/translate.ts";
 

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Subject } from "../../src/core/render-page.ts";
 import { DataError, formatProblem } from "../../src/data/problems/problems.ts";
 import { makeSubject } from "../../scripts/generate-subjects.ts";
-import { snapshotTree, tempDir } from "../_tree.ts";
-import { build } from "./_build.ts";
+import { snapshotTree, tempDir } from "../file-trees.ts";
+import { build } from "./built-site.ts";
 
 let work: string;
 let sample: Subject[];

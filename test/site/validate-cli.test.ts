@@ -1,7 +1,7 @@
 /** `subjekti validate` as a maintainer runs it: one line per problem on stderr, the exit code, nothing written. */
 import { describe, expect, test } from "vitest";
-import { runCli } from "../_cli.ts";
-import { BASE_SUBJECTS, fixture, writeSource } from "./_read.ts";
+import { runCli } from "../run-cli.ts";
+import { BASE_SUBJECTS, fixture, writeSource } from "../data/read-subjects.ts";
 
 /** `subjekti validate <args>`, in-process. */
 function validate(...args: string[]): ReturnType<typeof runCli> {

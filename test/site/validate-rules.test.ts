@@ -8,7 +8,14 @@
 import { describe, expect, test } from "vitest";
 import type { Subject } from "../../src/core/render-page.ts";
 import { formatProblem } from "../../src/data/problems/problems.ts";
-import { BASE_SUBJECTS, expectBuildLeavesSiteUnchanged, fixture, readOrProblems, type SourceFormat, writeSource } from "./_read.ts";
+import {
+  BASE_SUBJECTS,
+  expectBuildLeavesSiteUnchanged,
+  fixture,
+  readOrProblems,
+  type SourceFormat,
+  writeSource,
+} from "../data/read-subjects.ts";
 
 /** One field of one base record changed: set to a value, removed, or renamed. */
 interface Change {

@@ -8,8 +8,8 @@
 import { access, copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../_cli.ts";
-import { snapshotTree, useTempDir } from "../_tree.ts";
+import { runCli } from "../run-cli.ts";
+import { snapshotTree, useTempDir } from "../file-trees.ts";
 
 const FIXTURES = "test/fixtures/spreadsheet-writers/number-cells";
 const WRITERS = ["openpyxl", "xlsxwriter", "libreoffice", "gnumeric"] as const;

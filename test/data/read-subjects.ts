@@ -10,8 +10,8 @@ import { orderBlocks } from "../../src/data/order/order-blocks.ts";
 import { readBlocks } from "../../src/data/read/read-blocks.ts";
 import type { ReadOptions } from "../../src/data/read-options.ts";
 import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
-import { snapshotTree, tempDir } from "../_tree.ts";
-import { build } from "./_build.ts";
+import { snapshotTree, tempDir } from "../file-trees.ts";
+import { build } from "../site/built-site.ts";
 
 export interface ReadResult {
   readonly count: number;
