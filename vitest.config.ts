@@ -14,18 +14,18 @@ const SLOW = [
   "test/nginx/**",
   "test/check/check-wrangler.test.ts",
   "test/check/check-bounds.test.ts",
-  "test/compiled-cli.test.ts",
-  "test/cli-watch.test.ts",
+  "test/cli/compiled-cli.test.ts",
+  "test/cli/watch.test.ts",
   "test/feed/feed-crash.test.ts",
   "test/feed/sync-hosts.test.ts",
   "test/site/atomic-build.test.ts",
   "test/site/interrupted-builds.test.ts",
   "test/site/overlapping-builds.test.ts",
-  "test/site/hostile-sources.test.ts",
-  "test/site/build-cache.test.ts",
-  "test/site/spreadsheet-sources.test.ts",
+  "test/data/sources/hostile-sources.test.ts",
+  "test/data/read/build-cache.test.ts",
+  "test/data/sources/spreadsheet-sources.test.ts",
   "test/site/streamed-build.test.ts",
-  "test/site/record-threads.test.ts",
+  "test/data/read/record-threads.test.ts",
   "test/site/plain-site.test.ts",
   // The preview and nginx in front of `subjekti serve`, as real servers (its core part is quick; the servers are not).
   "test/site/etags-change-with-bytes.test.ts",
@@ -33,7 +33,7 @@ const SLOW = [
   // million entries, seconds for one test.
   "test/export/workbook-helpers.test.ts",
   // The manual's recipe run as written: a shell, git and the compiled CLI, each a process.
-  "test/site/spreadsheet-workflow.test.ts",
+  "test/docs/spreadsheet-workflow.test.ts",
   // A bound on memory, measured as a process's peak RSS at 200k records: only that size shows it.
   "test/scripts/generate-subjects-memory.test.ts",
 ];

@@ -1,6 +1,6 @@
 /**
  * `npm run measure:imports`: the shape of src/ read from the code's own imports, with the limits
- * the house keeps (test/scripts/measure-imports.test.ts fails when one is exceeded):
+ * the house keeps (test/architecture/measure-imports.test.ts fails when one is exceeded):
  *
  * - the longest chain of value imports (a module that loads a module that loads …), in files;
  * - every import circle, type-only imports included (a circle of types is still two files that
