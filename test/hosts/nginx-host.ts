@@ -38,7 +38,7 @@ export function nginxVersion(): string {
 /**
  * `subjekti serve` as a child process, stopped and started again by the tests: the sources through
  * tsx, as every test runs them (bin/subjekti.js runs the compiled lib/, which may be older than
- * src/; test/cli/compiled-cli.test.ts covers that path).
+ * src/; test/cli/compiled-cli.slow.test.ts covers that path).
  */
 export interface ServeProcess {
   readonly port: number;

@@ -82,7 +82,7 @@ describe("the router over the fixture", () => {
               expect(CONTRACT_STATUSES.has(decision.status), `status ${decision.status}`).toBe(true);
               break;
             case "find":
-              // Found through the indexes, which the build wrote: see test/hosts/lookup-properties.test.ts.
+              // Found through the indexes, which the build wrote: see test/hosts/lookup-properties.slow.test.ts.
               expect(manifest.dirs["keys"]).toBeDefined();
               break;
             default: {

@@ -4,7 +4,7 @@
  * builds. The commands run as the manual writes them, in a shell, each a process: `npm test` runs
  * it, the fast rings leave it out (export -> build in this process: test/export/safe-export.test.ts).
  * Export's refusals: test/export/export-refusals.test.ts. What the workbook does for whoever edits
- * it: test/export/workbook-helpers.test.ts.
+ * it: test/export/workbook-helpers.slow.test.ts.
  */
 import { execFileSync } from "node:child_process";
 import { cp, mkdir, readFile } from "node:fs/promises";

@@ -8,7 +8,8 @@
  * OIB, the downloads and the published files that name the downloads' hashes. Every other answer
  * keeps its tag, and its old tag is answered with a 304. Where nginx is installed, nginx in front
  * of `subjekti serve` is the third host (the pre-rendered pages and the downloads sent by nginx
- * itself, with the tags its generated configuration holds).
+ * itself, with the tags its generated configuration holds). Out of `npm run test:unit` (named
+ * .slow.test.ts): the preview and nginx run as real servers.
  */
 import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";

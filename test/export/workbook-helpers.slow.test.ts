@@ -2,7 +2,7 @@
  * The exported workbook helps whoever edits it: an autofilter on the header, a drop-down of the
  * known levels for razina (down to the sheet's last row, so a row a person adds gets it too), OIB
  * and code as text cells, the flags as TRUE/FALSE; read back by exceljs, as a spreadsheet
- * program would. Out of `npm run test:unit` (vitest.config.ts): exceljs reads a data validation's
+ * program would. Out of `npm run test:unit` (named .slow.test.ts): exceljs reads a data validation's
  * range cell by cell, and the drop-down's covers a million cells.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";

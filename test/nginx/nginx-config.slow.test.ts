@@ -1,7 +1,7 @@
 /**
  * `subjekti nginx`: the targets it answers from files are exactly the ones our own links name (and
  * the bare URLs), the Accept values it lets through ask for compact JSON, and its command line
- * refuses what it cannot write into a configuration. nginx itself runs in test/hosts/nginx.test.ts.
+ * refuses what it cannot write into a configuration. nginx itself runs in test/hosts/nginx.slow.test.ts.
  */
 import { readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
