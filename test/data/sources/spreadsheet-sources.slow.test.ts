@@ -84,7 +84,7 @@ async function buildTree(dataDir: string, strict = false): Promise<Record<string
 async function dirWith(files: Record<string, string | Buffer>): Promise<string> {
   const dir = await tempDir();
   for (const [name, content] of Object.entries(files)) {
-    await mkdir(join(dir, name, "../.."), { recursive: true });
+    await mkdir(join(dir, name, ".."), { recursive: true });
     await writeFile(join(dir, name), content);
   }
   return dir;
