@@ -6,22 +6,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { SUBJECT_FIELDS } from "../../../src/core/render-page.ts";
 import { useTempDir } from "../../file-trees.ts";
 import { readSubjects } from "../read-subjects.ts";
 
 const work = useTempDir();
-const FIELDS = [
-  "id",
-  "jedinstvena_oznaka",
-  "naziv_subjekta",
-  "oib",
-  "razina",
-  "datum_postanka",
-  "status_subjekta",
-  "odobreno",
-  "institucija_grad",
-  "institucija_email",
-] as const;
 const subjects = [1, 2, 3].map((id) => ({
   id,
   jedinstvena_oznaka: String(id).padStart(4, "0"),
@@ -46,7 +35,7 @@ describe("U+2028 and U+2029 in every text field", () => {
         ? JSON.stringify(subjects)
         : format === "ndjson"
           ? subjects.map((s) => JSON.stringify(s)).join("\n") + "\n"
-          : [FIELDS.join(";"), ...subjects.map((s) => FIELDS.map((f) => String(s[f])).join(";"))].join("\r\n");
+          : [SUBJECT_FIELDS.join(";"), ...subjects.map((s) => SUBJECT_FIELDS.map((f) => String(s[f])).join(";"))].join("\r\n");
     expect(text).toContain("\u2028");
     await writeFile(join(dir, `subjekti.${format}`), text);
     const read = await readSubjects({ dataDir: dir, strict: true });

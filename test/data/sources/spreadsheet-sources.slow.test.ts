@@ -13,7 +13,7 @@ import { loadExcelJs } from "../../../src/export/load-exceljs.ts";
 import { DataError, kindKey, type Problem } from "../../../src/data/problems/problems.ts";
 import { summariseProblems } from "../../../src/data/problems/summarise-problems.ts";
 import { ENGLISH } from "../../../src/common/messages/translate.ts";
-import type { Subject } from "../../../src/core/render-page.ts";
+import { SUBJECT_FIELDS, type Subject } from "../../../src/core/render-page.ts";
 import { snapshotTree, tempDir } from "../../file-trees.ts";
 import { build } from "../../site/built-site.ts";
 import { expectBuildLeavesSiteUnchanged, readOrProblems, readSubjects } from "../read-subjects.ts";
@@ -21,18 +21,6 @@ import { expectBuildLeavesSiteUnchanged, readOrProblems, readSubjects } from "..
 const SAMPLE = "data/subjekti.json";
 // The writer of the tests' workbooks (a writer people use: Excel-like output).
 const ExcelJS = loadExcelJs();
-const FIELDS = [
-  "id",
-  "jedinstvena_oznaka",
-  "naziv_subjekta",
-  "oib",
-  "razina",
-  "datum_postanka",
-  "status_subjekta",
-  "odobreno",
-  "institucija_grad",
-  "institucija_email",
-] as const;
 
 let subjects: Subject[];
 let jsonSite: Record<string, string>;
@@ -45,14 +33,14 @@ function excelCsv(list: readonly Subject[]): string {
     return `${Number(d)}.${Number(m)}.${y}.`;
   };
   const row = (s: Subject): string =>
-    FIELDS.map((f) => {
+    SUBJECT_FIELDS.map((f) => {
       const v = s[f];
       if (f === "oib" || f === "jedinstvena_oznaka") return String(Number(v));
       if (f === "datum_postanka") return croatianDate(String(v));
       if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
       return cell(String(v));
     }).join(";");
-  return `\uFEFF${[FIELDS.join(";"), ...list.map(row)].join("\r\n")}\r\n`;
+  return `\uFEFF${[SUBJECT_FIELDS.join(";"), ...list.map(row)].join("\r\n")}\r\n`;
 }
 
 /** An .xlsx as a spreadsheet holds the sample: OIB and code as number cells, dates as date cells, flags as boolean cells; an instructions sheet first. */
@@ -60,10 +48,10 @@ async function excelWorkbook(list: readonly Subject[], path: string): Promise<vo
   const workbook = new ExcelJS.Workbook();
   workbook.addWorksheet("upute").addRow(["Podaci su na listu subjekti."]);
   const sheet = workbook.addWorksheet("subjekti");
-  sheet.addRow([...FIELDS]);
+  sheet.addRow([...SUBJECT_FIELDS]);
   for (const s of list) {
     sheet.addRow(
-      FIELDS.map((f) => {
+      SUBJECT_FIELDS.map((f) => {
         const v = s[f];
         if (f === "oib" || f === "jedinstvena_oznaka") return Number(v);
         if (f === "datum_postanka") return new Date(`${String(v)}T00:00:00Z`);
@@ -136,19 +124,19 @@ describe("text whose characters straddle the reader's chunks", () => {
     const first = subjects[0] as Subject;
     const names = Array.from({ length: 20_000 }, (_, i) => `${i} ${"čćžšđČĆŽŠĐ".slice(i % 10)}${"ž".repeat(i % 7)} d.o.o.`);
     const row = (i: number): unknown[] =>
-      FIELDS.map((f) =>
+      SUBJECT_FIELDS.map((f) =>
         f === "id" ? i + 1 : f === "jedinstvena_oznaka" ? String(i + 1).padStart(5, "0") : f === "naziv_subjekta" ? names[i] : first[f],
       );
     const shared = await tempDir();
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet("subjekti");
-    sheet.addRow([...FIELDS]);
+    sheet.addRow([...SUBJECT_FIELDS]);
     names.forEach((_, i) => sheet.addRow(row(i)));
     await workbook.xlsx.writeFile(join(shared, "s.xlsx"));
     const inline = await tempDir();
     const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: join(inline, "s.xlsx"), useSharedStrings: false });
     const streamed = writer.addWorksheet("subjekti");
-    streamed.addRow([...FIELDS]).commit();
+    streamed.addRow([...SUBJECT_FIELDS]).commit();
     names.forEach((_, i) => streamed.addRow(row(i)).commit());
     streamed.commit();
     await writer.commit();
@@ -164,11 +152,11 @@ describe("a workbook with bad cells", () => {
     const dir = await tempDir();
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet("subjekti");
-    sheet.addRow([...FIELDS]);
+    sheet.addRow([...SUBJECT_FIELDS]);
     const first = subjects[0] as Subject;
-    sheet.addRow(FIELDS.map((f) => first[f]));
-    sheet.addRow(FIELDS.map((f) => ({ ...first, id: 3, jedinstvena_oznaka: "0003", oib: "2,73562E+10" })[f]));
-    sheet.addRow(FIELDS.map((f) => ({ ...first, id: 4, jedinstvena_oznaka: "0004", datum_postanka: "1/2/2020" })[f]));
+    sheet.addRow(SUBJECT_FIELDS.map((f) => first[f]));
+    sheet.addRow(SUBJECT_FIELDS.map((f) => ({ ...first, id: 3, jedinstvena_oznaka: "0003", oib: "2,73562E+10" })[f]));
+    sheet.addRow(SUBJECT_FIELDS.map((f) => ({ ...first, id: 4, jedinstvena_oznaka: "0004", datum_postanka: "1/2/2020" })[f]));
     sheet.addRow([5, "0005", "Grad", "23557321379", "lokalna", "2001-01-01", true, "DA", "Labin", "", "extra"]);
     await workbook.xlsx.writeFile(join(dir, "subjekti.xlsx"));
     const { errorLines } = await readOrProblems(dir);
@@ -184,7 +172,7 @@ describe("a workbook with bad cells", () => {
   test("a header with an unknown column -> located at its cell", async () => {
     const dir = await tempDir();
     const workbook = new ExcelJS.Workbook();
-    workbook.addWorksheet("List1").addRow(FIELDS.map((f) => (f === "oib" ? "OIB" : f)));
+    workbook.addWorksheet("List1").addRow(SUBJECT_FIELDS.map((f) => (f === "oib" ? "OIB" : f)));
     await workbook.xlsx.writeFile(join(dir, "x.xlsx"));
     const { errorLines } = await readOrProblems(dir);
     expect(errorLines).toEqual([
@@ -194,17 +182,17 @@ describe("a workbook with bad cells", () => {
 
   test("an extra column (napomena) and a misspelt one (OIB) -> reported, and the rows are still checked: one run shows every problem", async () => {
     const first = subjects[0] as Subject;
-    const header = [...FIELDS.map((f) => (f === "oib" ? "OIB" : f)), "napomena"];
+    const header = [...SUBJECT_FIELDS.map((f) => (f === "oib" ? "OIB" : f)), "napomena"];
     const rows = [
-      [...FIELDS.map((f) => first[f]), "provjeriti"],
-      [...FIELDS.map((f) => ({ ...first, id: 3, jedinstvena_oznaka: "0003", datum_postanka: "2023-02-30" })[f]), ""],
+      [...SUBJECT_FIELDS.map((f) => first[f]), "provjeriti"],
+      [...SUBJECT_FIELDS.map((f) => ({ ...first, id: 3, jedinstvena_oznaka: "0003", datum_postanka: "2023-02-30" })[f]), ""],
     ];
     const csv = [header, ...rows].map((row) => row.map(String).join(";")).join("\r\n");
     const dir = await dirWith({ "x.csv": csv });
     const { errorLines } = await readOrProblems(dir);
     expect(errorLines).toEqual([
       `${dir}/x.csv:1: OIB: expected one of the ten field names as a column (did you mean oib? rename the column)`,
-      `${dir}/x.csv:1: napomena: expected one of the ten field names as a column (delete the column or rename it to one of ${FIELDS.join(", ")})`,
+      `${dir}/x.csv:1: napomena: expected one of the ten field names as a column (delete the column or rename it to one of ${SUBJECT_FIELDS.join(", ")})`,
       `${dir}/x.csv:3: datum_postanka: expected a real date YYYY-MM-DD, got "2023-02-30" (February 2023 has 28 days)`,
     ]);
   });
@@ -232,7 +220,7 @@ describe("subjekti export", () => {
         const text = await readFile(out, "utf8");
         expect(
           text.startsWith(
-            `\uFEFF${FIELDS.join(";")}\r\n2;0001;1. MAJ Labin d.o.o.;23557321379;lokalna;1966-05-14;true;true;Labin;info@prvimaj.hr\r\n`,
+            `\uFEFF${SUBJECT_FIELDS.join(";")}\r\n2;0001;1. MAJ Labin d.o.o.;23557321379;lokalna;1966-05-14;true;true;Labin;info@prvimaj.hr\r\n`,
           ),
         ).toBe(true);
       } else {
