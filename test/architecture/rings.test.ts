@@ -3,26 +3,26 @@
  * Deno can load it; the edge and the Cloudflare Worker import only the core; the preview (src/serve) and the build's
  * rooms (src/data, src/site, src/threads, src/export) never import each other; the deployment check (src/check) and
  * the nginx configuration answer with the core and the common helpers, never through the preview they may be
- * checking; only the CLI (src/cli) reaches every room. Read from every module's import specifiers.
+ * checking; only the CLI (src/cli) reaches every room. Read from every module's import specifiers
+ * (scripts/read-imports.ts, the reader `npm run measure:imports` uses).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { VERSION } from "../../src/core/version.ts";
+import { readImports } from "../../scripts/read-imports.ts";
 
 const SRC = resolve("src");
-/** Every .ts and .mjs module under src/, as a path inside src/. */
-const modules = (readdirSync(SRC, { recursive: true }) as string[]).filter((name) => /\.(ts|mjs)$/.test(name)).sort();
+/** Every .ts and .mjs module under src/ (as a path inside src/) and the specifiers each writes, read by the one import reader. */
+const { modules, specifiers } = readImports(SRC);
 const source = (name: string): string => readFileSync(join(SRC, name), "utf8");
-/** Every module specifier: static imports and re-exports, dynamic imports, require calls. */
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"']+)["']/g;
+/** Every module specifier `name` writes: static imports and re-exports, dynamic imports, require calls, worker entries, type imports. */
+const specifiersOf = (name: string): string[] => (specifiers.get(name) ?? []).map(({ specifier }) => specifier);
 
 /** What `name` imports: a relative specifier as the path inside src/ it reaches, any other as it is. */
 function importsOf(name: string): string[] {
-  return Array.from(source(name).matchAll(SPECIFIER), (m) => {
-    const specifier = m[1] as string;
-    return specifier.startsWith(".") ? relative(SRC, resolve(SRC, dirname(name), specifier)) : specifier;
-  });
+  return specifiersOf(name).map((specifier) =>
+    specifier.startsWith(".") ? relative(SRC, resolve(SRC, dirname(name), specifier)) : specifier,
+  );
 }
 /**
  * The code without its comments. String literals are matched first and kept, so the `//` of
@@ -54,8 +54,7 @@ describe("the rings of src/", () => {
   });
 
   it.each(inRing("core"))("%s imports only relative .ts modules of the core", (name) => {
-    const specifiers = Array.from(source(name).matchAll(SPECIFIER), (m) => m[1] as string);
-    for (const specifier of specifiers) expect(specifier).toMatch(/^\.\.?\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.ts$/);
+    for (const specifier of specifiersOf(name)) expect(specifier).toMatch(/^\.\.?\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.ts$/);
     for (const target of importsOf(name)) expect(ring(target), `${name} imports ${target}`).toBe("core");
   });
 
@@ -110,10 +109,5 @@ describe("the rings of src/", () => {
 
   it.each(BUILD_RINGS.flatMap(inRing))("%s imports neither the preview nor the CLI", (name) => {
     for (const target of importsOf(name)) expect(["serve", "cli"], `${name} imports ${target}`).not.toContain(ring(target));
-  });
-
-  it("VERSION equals package.json's version", () => {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: unknown };
-    expect(VERSION).toBe(pkg.version);
   });
 });
