@@ -136,7 +136,7 @@ export async function expectBuildLeavesSiteUnchanged(dataDir: string, strict = f
     await expect(build(dataDir, out, { strict })).rejects.toBeInstanceOf(DataError);
     expect(await snapshotTree(out)).toEqual(before);
   } finally {
-    // The build cache sits beside the site (_build.ts).
+    // The build cache sits beside the site (built-site.ts).
     await Promise.all([out, `${out}.cache`].map((path) => rm(path, { recursive: true, force: true })));
   }
 }
