@@ -22,7 +22,7 @@ import { join, resolve } from "node:path";
 import { Command } from "commander";
 import { makeSubject } from "./generate-subjects.ts";
 import { mulberry32 } from "../src/common/seeded-random.ts";
-import { tempDir } from "../test/_tree.ts";
+import { tempDir } from "../test/file-trees.ts";
 import { inMemorySite } from "./in-memory-site.ts";
 import { printedColumn, printedSoFar, recordBenchmarks, setLabel, writing } from "./benchmarks-table.ts";
 

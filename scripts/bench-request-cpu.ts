@@ -20,7 +20,7 @@ import { DEFAULT_OPTIONS } from "../src/site/build-options.ts";
 import { buildSite } from "../src/site/build-site.ts";
 import { nodeSite } from "../src/common/node-site.ts";
 import { ManifestWatcher } from "../src/serve/site-manifest.ts";
-import { tempDir } from "../test/_tree.ts";
+import { tempDir } from "../test/file-trees.ts";
 import { firstLine, stopChild } from "../test/hosts/hosts.ts";
 import { sendRaw } from "../test/hosts/raw-http.ts";
 import { printedCells, printedColumn, printedSoFar, recordBenchmarks, writing } from "./benchmarks-table.ts";

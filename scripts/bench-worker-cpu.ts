@@ -32,7 +32,7 @@ import { chunkPath, MANIFEST_PATH } from "../src/core/layout.ts";
 import type { Manifest } from "../src/core/manifest.ts";
 import { DEFAULT_OPTIONS } from "../src/site/build-options.ts";
 import { buildSite } from "../src/site/build-site.ts";
-import { tempDir } from "../test/_tree.ts";
+import { tempDir } from "../test/file-trees.ts";
 import { freePort } from "../test/hosts/hosts.ts";
 import { sendRaw } from "../test/hosts/raw-http.ts";
 import { startWranglerDev } from "../test/hosts/wrangler-dev.ts";

@@ -1,34 +1,50 @@
 /**
- * `npm run measure:imports`: the shape of src/ read from the code's own imports, with the limits
- * the house keeps (test/scripts/measure-imports.test.ts fails when one is exceeded):
+ * `npm run measure:imports`: the shape of src/ read from the code's own imports (scripts/read-imports.ts,
+ * the one reader the architecture tests share), with the limits the house keeps
+ * (test/architecture/measure-imports.test.ts fails when one is exceeded):
  *
  * - the longest chain of value imports (a module that loads a module that loads …), in files;
  * - every import circle, type-only imports included (a circle of types is still two files that
  *   cannot be understood, moved or tested apart);
- * - the source files in each folder.
- *
- * Imports are read by TypeScript's own parser, not by pattern: static imports and re-exports,
- * dynamic `import()`, `require()`, a worker thread's entry (`new URL("./x.mjs", import.meta.url)`)
- * and, as type-only, `import type`, `typeof import("./x.ts")` and JSDoc's `import("./x.ts")` in
- * the plain JavaScript thread entries. A specifier ending .js names the .ts beside it (the
- * compiled layout of lib/).
+ * - the source files in each folder;
+ * - the top-level rooms of src/ (core, data, site, cli, …) that reach each other through their
+ *   imports, type-only ones included: a room is understood, moved and tested apart only if none of
+ *   the rooms it reaches reaches it back;
+ * - the functions over 120 lines, unless a `// long: <reason>` line right above one says why (a
+ *   parser that reads a grammar in one piece, say).
  *
  *   npm run measure:imports [-- --json]
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
+import { type ImportEdge, parseModule, readImports, roomOf, sourceModules } from "./read-imports.ts";
 
 /** The limits: a chain cli → command → composition → stage → helper → core has room under 8. */
-export const LIMITS = { longestChain: 8, circles: 0, folderFiles: 25 } as const;
+export const LIMITS = { longestChain: 8, circles: 0, folderFiles: 25, functionLines: 120 } as const;
 
-/** One import of one module by another, both as paths inside src/. */
-export interface ImportEdge {
-  readonly from: string;
-  readonly to: string;
-  /** "value": the module is loaded when the importer runs; "type": only its types are named. */
-  readonly kind: "value" | "type";
+/** The line that lets a function be longer than the limit: `// long: <why>`, right above the function. */
+const LONG_MARKER = /^\s*\/\/ long: \S/;
+
+/** Rooms of src/ that reach each other, and the imports from one of them into another. */
+export interface RoomGroup {
+  /** The rooms, by name. */
+  readonly rooms: readonly string[];
+  /** Each import from one room of the group into another: the rooms, how many imports, and the first of them. */
+  readonly imports: readonly { readonly from: string; readonly to: string; readonly count: number; readonly first: ImportEdge }[];
+}
+
+/** A function of src/ over the limit. */
+export interface LongFunction {
+  readonly module: string;
+  /** Its name, or what holds it (a variable, a property), or "(anonymous)". */
+  readonly name: string;
+  /** Its first line, from 1. */
+  readonly line: number;
+  readonly lines: number;
+  /** What its `// long:` line says, when it has one. */
+  readonly reason?: string;
 }
 
 /** What measureImports found. */
@@ -39,91 +55,14 @@ export interface ImportShape {
   readonly circles: readonly (readonly string[])[];
   /** Source files directly in each folder of src/, largest first. */
   readonly folders: readonly { readonly folder: string; readonly files: number }[];
+  /** Each group of top-level rooms that reach each other (value and type imports), by name. */
+  readonly rooms: readonly RoomGroup[];
+  /** Every function over LIMITS.functionLines lines, with its reason when it has one. */
+  readonly longFunctions: readonly LongFunction[];
 }
 
-const SOURCE = /\.(?:ts|mjs)$/;
-
-/** Every source module under `srcDir`, as a path inside it. */
-export function sourceModules(srcDir: string): string[] {
-  return (readdirSync(srcDir, { recursive: true }) as string[])
-    .filter((name) => SOURCE.test(name))
-    .map((name) => name.split("\\").join("/"))
-    .sort();
-}
-
-/** The module inside `srcDir` that `specifier` (written in `from`) names, or undefined for a package or a Node module. */
-function resolveSpecifier(srcDir: string, modules: ReadonlySet<string>, from: string, specifier: string): string | undefined {
-  if (!specifier.startsWith(".")) return undefined;
-  const target = relative(srcDir, resolve(srcDir, dirname(from), specifier))
-    .split("\\")
-    .join("/");
-  if (modules.has(target)) return target;
-  const asTs = target.replace(/\.js$/, ".ts");
-  return modules.has(asTs) ? asTs : undefined;
-}
-
-/** The specifiers `code` imports, each with whether only its types are used. */
-function specifiersOf(name: string, code: string): { specifier: string; kind: ImportEdge["kind"] }[] {
-  const file = ts.createSourceFile(name, code, ts.ScriptTarget.Latest, true, name.endsWith(".mjs") ? ts.ScriptKind.JS : ts.ScriptKind.TS);
-  const found: { specifier: string; kind: ImportEdge["kind"] }[] = [];
-  const literal = (node: ts.Node | undefined): string | undefined =>
-    node !== undefined && ts.isStringLiteralLike(node) ? node.text : undefined;
-  const visit = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node)) {
-      const specifier = literal(node.moduleSpecifier);
-      // verbatimModuleSyntax keeps `import { type A } from` as a load of the module: only `import type` is types alone.
-      if (specifier !== undefined) found.push({ specifier, kind: node.importClause?.isTypeOnly === true ? "type" : "value" });
-    } else if (ts.isExportDeclaration(node)) {
-      const specifier = literal(node.moduleSpecifier);
-      if (specifier !== undefined) found.push({ specifier, kind: node.isTypeOnly ? "type" : "value" });
-    } else if (ts.isCallExpression(node)) {
-      const [first] = node.arguments;
-      const isRequire = ts.isIdentifier(node.expression) && node.expression.text === "require";
-      const specifier = literal(first);
-      if (specifier !== undefined && (node.expression.kind === ts.SyntaxKind.ImportKeyword || isRequire))
-        found.push({ specifier, kind: "value" });
-    } else if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "URL") {
-      // new URL("./entry.mjs", import.meta.url): a worker thread's entry, loaded by this module.
-      const [first, base] = node.arguments ?? [];
-      const specifier = literal(first);
-      if (specifier !== undefined && base !== undefined && base.getText(file) === "import.meta.url")
-        found.push({ specifier, kind: "value" });
-    } else if (ts.isImportTypeNode(node)) {
-      const specifier = ts.isLiteralTypeNode(node.argument) ? literal(node.argument.literal) : undefined;
-      if (specifier !== undefined) found.push({ specifier, kind: "type" });
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
-  // The thread entries name the types they use in JSDoc (`@type {import("./x.ts").T}`), which the walk does not visit.
-  if (name.endsWith(".mjs")) {
-    for (const comment of code.matchAll(/\/\*\*[\s\S]*?\*\//g)) {
-      for (const m of comment[0].matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)) found.push({ specifier: m[1] as string, kind: "type" });
-    }
-  }
-  return found;
-}
-
-/** Every import between the modules under `srcDir`. */
-export function readImports(srcDir: string): { modules: string[]; edges: ImportEdge[] } {
-  const modules = sourceModules(srcDir);
-  const known = new Set(modules);
-  const edges = new Map<string, ImportEdge>();
-  for (const from of modules) {
-    for (const { specifier, kind } of specifiersOf(from, readFileSync(join(srcDir, from), "utf8"))) {
-      const to = resolveSpecifier(srcDir, known, from, specifier);
-      if (to === undefined || to === from) continue;
-      const key = `${from}\0${to}`;
-      // A module imported both ways is loaded: value wins.
-      if (edges.get(key)?.kind !== "value") edges.set(key, { from, to, kind });
-    }
-  }
-  return { modules, edges: [...edges.values()] };
-}
-
-/** The strongly connected groups of more than one module (Tarjan's algorithm), each as one circle through its members. */
-export function findCircles(modules: readonly string[], edges: readonly ImportEdge[]): string[][] {
-  const next = adjacency(modules, edges);
+/** The strongly connected groups of more than one node (Tarjan's algorithm), each sorted. */
+function stronglyConnected(modules: readonly string[], next: ReadonlyMap<string, readonly string[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
@@ -154,7 +93,81 @@ export function findCircles(modules: readonly string[], edges: readonly ImportEd
     }
   };
   for (const v of modules) if (!index.has(v)) connect(v);
-  return groups.map((group) => circleThrough(group, next)).sort((a, b) => (a[0] as string).localeCompare(b[0] as string));
+  return groups.map((group) => group.sort());
+}
+
+/** The strongly connected groups of more than one module, each as one circle through its members. */
+export function findCircles(modules: readonly string[], edges: readonly ImportEdge[]): string[][] {
+  const next = adjacency(modules, edges);
+  return stronglyConnected(modules, next)
+    .map((group) => circleThrough(group, next))
+    .sort((a, b) => (a[0] as string).localeCompare(b[0] as string));
+}
+
+/** The top-level rooms of src/ that reach each other through imports of either kind, each group with the imports between its rooms. */
+export function roomsReachingEachOther(edges: readonly ImportEdge[]): RoomGroup[] {
+  const between = new Map<string, { from: string; to: string; count: number; first: ImportEdge }>();
+  for (const edge of [...edges].sort((a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to))) {
+    const [from, to] = [roomOf(edge.from), roomOf(edge.to)];
+    if (from === to) continue;
+    const known = between.get(`${from}\0${to}`);
+    if (known === undefined) between.set(`${from}\0${to}`, { from, to, count: 1, first: edge });
+    else known.count++;
+  }
+  const rooms = [...new Set([...between.values()].flatMap(({ from, to }) => [from, to]))].sort();
+  const next = new Map<string, string[]>(rooms.map((r) => [r, []]));
+  for (const { from, to } of between.values()) next.get(from)?.push(to);
+  for (const list of next.values()) list.sort();
+  return stronglyConnected(rooms, next)
+    .sort((a, b) => (a[0] as string).localeCompare(b[0] as string))
+    .map((group) => ({
+      rooms: group,
+      imports: [...between.values()]
+        .filter(({ from, to }) => group.includes(from) && group.includes(to))
+        .sort((a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to)),
+    }));
+}
+
+/** What a function-like node is called: its own name, or the variable or property that holds it. */
+function functionName(node: ts.SignatureDeclaration, file: ts.SourceFile): string {
+  if (node.name !== undefined) return node.name.getText(file);
+  const parent = node.parent;
+  if (
+    (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) &&
+    parent.name !== undefined
+  )
+    return parent.name.getText(file);
+  return ts.isConstructorDeclaration(node) ? "constructor" : "(anonymous)";
+}
+
+/** Every function of the modules under `srcDir` over LIMITS.functionLines lines (a nested one counted on its own too), with its reason when it has one. */
+export function longFunctions(srcDir: string, modules: readonly string[] = sourceModules(srcDir)): LongFunction[] {
+  const found: LongFunction[] = [];
+  for (const module of modules) {
+    const code = readFileSync(join(srcDir, module), "utf8");
+    const file = parseModule(module, code);
+    const lines = code.split("\n");
+    const visit = (node: ts.Node): void => {
+      if (ts.isFunctionLike(node) && "body" in node && node.body !== undefined) {
+        const first = file.getLineAndCharacterOfPosition(node.getStart(file)).line;
+        const last = file.getLineAndCharacterOfPosition(node.getEnd()).line;
+        if (last - first + 1 > LIMITS.functionLines) {
+          const above = lines[first - 1] ?? "";
+          const reason = LONG_MARKER.test(above) ? above.replace(/^\s*\/\/ long:\s*/, "").trim() : undefined;
+          found.push({
+            module,
+            name: functionName(node, file),
+            line: first + 1,
+            lines: last - first + 1,
+            ...(reason === undefined ? {} : { reason }),
+          });
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(file);
+  }
+  return found;
 }
 
 /** One circle through the first (by name) of a group's modules, staying inside the group (breadth first: the shortest). */
@@ -232,13 +245,19 @@ export function folderSizes(modules: readonly string[]): { folder: string; files
   return [...counts].map(([folder, files]) => ({ folder, files })).sort((a, b) => b.files - a.files || a.folder.localeCompare(b.folder));
 }
 
-/** The longest value chain, the circles and the folder sizes of the modules under `srcDir`. */
+/** The longest value chain, the circles, the folder sizes, the rooms that reach each other and the long functions of the modules under `srcDir`. */
 export function measureImports(srcDir: string): ImportShape {
   const { modules, edges } = readImports(srcDir);
-  return { longestChain: longestValueChain(modules, edges), circles: findCircles(modules, edges), folders: folderSizes(modules) };
+  return {
+    longestChain: longestValueChain(modules, edges),
+    circles: findCircles(modules, edges),
+    folders: folderSizes(modules),
+    rooms: roomsReachingEachOther(edges),
+    longFunctions: longFunctions(srcDir, modules),
+  };
 }
 
-/** What goes over the limits, one line each (none: the house holds). */
+/** What goes over the limits of the imports (the chain, the circles, the folders), one line each (none: they hold). */
 export function overLimits(shape: ImportShape): string[] {
   const over: string[] = [];
   if (shape.longestChain.length > LIMITS.longestChain)
@@ -249,6 +268,26 @@ export function overLimits(shape: ImportShape): string[] {
   return over;
 }
 
+/** Each group of rooms that reach each other, in one line with the imports between them (none: every room stands apart). */
+export function roomsOver(shape: ImportShape): string[] {
+  return shape.rooms.map(
+    ({ rooms, imports }) =>
+      `rooms that reach each other: ${rooms.join(", ")} (${imports
+        .map(({ from, to, count, first }) => `${from} → ${to} ${count}×, first ${first.from} → ${first.to}`)
+        .join("; ")})`,
+  );
+}
+
+/** Each function over the limit with no reason given, one line each (none: every long one says why). */
+export function functionsOver(shape: ImportShape): string[] {
+  return shape.longFunctions
+    .filter((f) => f.reason === undefined)
+    .map(
+      (f) =>
+        `src/${f.module}:${f.line}: ${f.name} is ${f.lines} lines (at most ${LIMITS.functionLines} without a \`// long: <reason>\` line above it)`,
+    );
+}
+
 function print(shape: ImportShape): void {
   const lines = [
     `longest chain of value imports: ${shape.longestChain.length} files (at most ${LIMITS.longestChain})`,
@@ -257,8 +296,17 @@ function print(shape: ImportShape): void {
     ...shape.circles.map((c) => `  ${c.join(" → ")}`),
     `source files per folder (at most ${LIMITS.folderFiles}):`,
     ...shape.folders.map(({ folder, files }) => `  ${String(files).padStart(3)}  src/${folder === "." ? "" : `${folder}/`}`),
+    `top-level rooms that reach each other (type-only imports included): ${shape.rooms.length === 0 ? "none" : ""}`,
+    ...shape.rooms.flatMap(({ rooms, imports }) => [
+      `  ${rooms.join(", ")}:`,
+      ...imports.map(({ from, to, count, first }) => `    ${from} → ${to}: ${count} imports, first ${first.from} → ${first.to}`),
+    ]),
+    `functions over ${LIMITS.functionLines} lines: ${shape.longFunctions.length}`,
+    ...shape.longFunctions.map(
+      (f) => `  ${f.lines} lines  src/${f.module}:${f.line} ${f.name}${f.reason === undefined ? "" : ` (long: ${f.reason})`}`,
+    ),
   ];
-  const over = overLimits(shape);
+  const over = [...overLimits(shape), ...roomsOver(shape), ...functionsOver(shape)];
   lines.push(over.length === 0 ? "within every limit" : `over the limits:\n${over.map((o) => `  ${o}`).join("\n")}`);
   console.log(lines.join("\n"));
   if (over.length > 0) process.exitCode = 1;

@@ -1,4 +1,4 @@
-// Preloaded into `netlify dev` by test/hosts/netlify-dev.test.ts (NODE_OPTIONS=--import): netlify-cli
+// Preloaded into `netlify dev` by test/hosts/netlify-dev.slow.test.ts (NODE_OPTIONS=--import): netlify-cli
 // has no flag for the listening address and binds every interface; this keeps its servers on loopback.
 import net from "node:net";
 

@@ -2,7 +2,7 @@
  * `npm run help-text`: writes src/cli/help-text.ts, the top-level `subjekti --help` as commander
  * prints it (main(["--help"]) in-process, 80 columns as main.ts fixes them). bin/subjekti.js answers
  * `--help` and `--version` alone from it without loading commander and the eight command files;
- * test/cli-help-text.test.ts fails when a command's summary changed and this was not re-run.
+ * test/cli/help-text.test.ts fails when a command's summary changed and this was not re-run.
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";

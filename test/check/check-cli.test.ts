@@ -14,8 +14,8 @@ import { DATA_ROOT, MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import { startPreview } from "../../src/serve/preview-server.ts";
 import { buildSite } from "../../src/site/build-site.ts";
-import { runCli } from "../_cli.ts";
-import { tempDir } from "../_tree.ts";
+import { runCli } from "../run-cli.ts";
+import { tempDir } from "../file-trees.ts";
 import { CACHE_CONTROL, FIXTURE_OPTIONS } from "../hosts/fixture-site.ts";
 
 interface Upstream {

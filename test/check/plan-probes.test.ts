@@ -8,7 +8,7 @@ import type { Form } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import { planProbes, type Probe } from "../../src/check/plan-probes.ts";
 import { buildFixture } from "../hosts/fixture-site.ts";
-import { readPages } from "../site/_build.ts";
+import { readPages } from "../site/built-site.ts";
 
 let fixture: Awaited<ReturnType<typeof buildFixture>>;
 let manifest: Manifest;

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { lockPathOf, takeOutputLock } from "../../src/common/output-lock.ts";
 import { ENGLISH } from "../../src/common/messages/translate.ts";
-import { useTempDir } from "../_tree.ts";
+import { useTempDir } from "../file-trees.ts";
 
 const work = useTempDir();
 

@@ -8,15 +8,15 @@ import { buildSite } from "../../src/site/build-site.ts";
 import { DEFAULT_OPTIONS } from "../../src/site/build-options.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import { chunkPath, type Form, MANIFEST_PATH, offsetsPath, pagePath, recordShardKey } from "../../src/core/layout.ts";
-import { toJson } from "../../src/core/render-page.ts";
+import { SUBJECT_FIELDS, toJson } from "../../src/core/render-page.ts";
 import { bytesEtag, etagAt } from "../../src/core/etag.ts";
 import { negotiate } from "../../src/core/request/negotiate.ts";
 import { answerRequest, type SiteHost } from "../../src/core/answer-request.ts";
 import { assemblePageBytes } from "../../src/core/page-bytes.ts";
 import { linesRun, recordOffsets, recordRun } from "../../src/core/record-offsets.ts";
 import { type Decision, route, type RouteRequest } from "../../src/core/route.ts";
-import { assemblePage } from "./_text-pages.ts";
-import { tempDir } from "../_tree.ts";
+import { assemblePage } from "./text-pages.ts";
+import { tempDir } from "../file-trees.ts";
 
 const BASE = "https://x.org";
 const COUNT = 2000;
@@ -561,22 +561,10 @@ describe("route: Accept's indent", () => {
     const body = assemblePage(decision.head, decision.chunks, [await chunkFile(1)], decision.indent);
     // The layout written out by hand as Python's json.dumps(indent=4) lays it out (DRF's
     // JSONRenderer), each value alone from the source records: not the JSON.stringify(…, 4) the code calls.
-    const fields = [
-      "id",
-      "jedinstvena_oznaka",
-      "naziv_subjekta",
-      "oib",
-      "razina",
-      "datum_postanka",
-      "status_subjekta",
-      "odobreno",
-      "institucija_grad",
-      "institucija_email",
-    ];
     const record = (subject: Record<string, unknown>): string =>
       [
         "        {",
-        fields.map((field) => `            "${field}": ${JSON.stringify(subject[field] ?? null)}`).join(",\n"),
+        SUBJECT_FIELDS.map((field) => `            "${field}": ${JSON.stringify(subject[field] ?? null)}`).join(",\n"),
         "        }",
       ].join("\n");
     const [a, b] = subjects.slice(1998) as Record<string, unknown>[];

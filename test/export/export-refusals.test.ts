@@ -6,8 +6,8 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../_cli.ts";
-import { useTempDir } from "../_tree.ts";
+import { runCli } from "../run-cli.ts";
+import { useTempDir } from "../file-trees.ts";
 
 const work = useTempDir();
 

@@ -10,8 +10,8 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { guardFormula, unguardFormula } from "../../src/data/sources/formula-guard.ts";
 import { decodeXstring, encodeXstring } from "../../src/data/sources/xstring.ts";
-import { runCli } from "../_cli.ts";
-import { snapshotTree, useTempDir } from "../_tree.ts";
+import { runCli } from "../run-cli.ts";
+import { snapshotTree, useTempDir } from "../file-trees.ts";
 
 const work = useTempDir();
 

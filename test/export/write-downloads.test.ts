@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Download } from "../../src/core/download-files.ts";
 import { writeDownloads } from "../../src/export/write-downloads.ts";
-import { tempDir } from "../_tree.ts";
+import { tempDir } from "../file-trees.ts";
 
 const RECORDS = [
   {

@@ -12,9 +12,9 @@ import { SubjektiError } from "../../src/core/errors.ts";
 import { parseState, type FeedState } from "../../src/feed/feed-format.ts";
 import { syncMirror } from "../../src/feed/sync-mirror.ts";
 import { startPreview } from "../../src/serve/preview-server.ts";
-import { runCli } from "../_cli.ts";
+import { runCli } from "../run-cli.ts";
 import { freePort } from "../hosts/hosts.ts";
-import { build } from "../site/_build.ts";
+import { build } from "../site/built-site.ts";
 import { feedLine } from "../../src/site/build-report.ts";
 
 type Subject = Record<string, unknown> & { id: number; jedinstvena_oznaka: string; naziv_subjekta: string };

@@ -11,7 +11,7 @@ import { MANIFEST_PATH } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import type { Subject } from "../../src/core/render-page.ts";
 import { DEFAULT_OPTIONS } from "../../src/site/build-options.ts";
-import { tempDir } from "../_tree.ts";
+import { tempDir } from "../file-trees.ts";
 
 export const FIXTURE_DATA = join(import.meta.dirname, "../fixtures/hosts-site/data");
 /** The public origin the fixture is built for: links in the pre-rendered pages start with it. */

@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import { connect } from "node:net";
-import { runCli } from "../_cli.ts";
+import { runCli } from "../run-cli.ts";
 import { firstLine, freePort, type Host, stopChild } from "./hosts.ts";
 import { sendRaw } from "./raw-http.ts";
 
@@ -38,7 +38,7 @@ export function nginxVersion(): string {
 /**
  * `subjekti serve` as a child process, stopped and started again by the tests: the sources through
  * tsx, as every test runs them (bin/subjekti.js runs the compiled lib/, which may be older than
- * src/; test/compiled-cli.test.ts covers that path).
+ * src/; test/cli/compiled-cli.slow.test.ts covers that path).
  */
 export interface ServeProcess {
   readonly port: number;

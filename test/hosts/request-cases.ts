@@ -914,7 +914,7 @@ export const REQUEST_CASES: readonly RequestCase[] = [
     expectHeaders: { ...PAGE_HEADERS, "netlify-cache-tag": "subjekti", "cache-tag": "subjekti" },
   }),
 
-  // The published description: the landing page, the OpenAPI document and the schemas (their bytes are checked in test/build)
+  // The published description: the landing page, the OpenAPI document and the schemas (their bytes are checked in test/site/docs)
   ...[
     ["/", "text/html; charset=utf-8", /^<!doctype html>[\s\S]*53 subjects[\s\S]*<\/html>\n$/],
     ["/openapi.json", "application/json", /^\{"openapi":"3\.1\.0",/],

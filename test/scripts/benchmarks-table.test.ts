@@ -13,7 +13,7 @@ import {
   type RunStamp,
   writeRun,
 } from "../../scripts/benchmarks-table.ts";
-import { useTempDir } from "../_tree.ts";
+import { useTempDir } from "../file-trees.ts";
 
 const SAMPLE = [
   "# Benchmarks",

@@ -223,7 +223,7 @@ describe("validity by the project's own reader (readSubjects)", () => {
   });
 
   it.each(FORMATS)("generated %s passes readSubjects --strict with no warning", async (format) => {
-    const { readSubjects } = await import("../site/_read.ts");
+    const { readSubjects } = await import("../data/read-subjects.ts");
     const result = await readSubjects({ dataDir: join(dir, format), strict: true });
     expect(result.warnings).toEqual([]);
     expect(result.subjects).toEqual(JSON.parse(text({ count: 5000, seed: "reader", format: "json" })));

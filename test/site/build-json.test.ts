@@ -7,9 +7,9 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { route } from "../../src/core/route.ts";
-import { runCli } from "../_cli.ts";
-import { tempDir } from "../_tree.ts";
-import { readManifest } from "./_build.ts";
+import { runCli } from "../run-cli.ts";
+import { tempDir } from "../file-trees.ts";
+import { readManifest } from "./built-site.ts";
 
 const BASE = "https://subjekti.example";
 const SAMPLE = join(import.meta.dirname, "../../data/subjekti.json");
@@ -36,7 +36,7 @@ async function freshSite(name: string): Promise<{ data: string; out: string; bui
   const buildJson = async (): Promise<JsonReport> => {
     // In this process, through the CLI's main as bin/subjekti.js runs it, with this process's
     // environment as a child would have it (the data's date included): the report is the command's
-    // stdout either way, and test/compiled-cli.test.ts runs the shipped CLI as a process.
+    // stdout either way, and test/cli/compiled-cli.slow.test.ts runs the shipped CLI as a process.
     const args = ["build", "--json", "--data", data, "--out", out, "--base-url", BASE, "--limits", "20,100", "--forms", "plain,api"];
     const run = await runCli([...args, "--cache-dir", `${out}.cache`], {
       ...process.env,

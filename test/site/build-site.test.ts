@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORMS } from "../../src/core/layout.ts";
 import type { Subject } from "../../src/core/render-page.ts";
-import { snapshotTree, tempDir } from "../_tree.ts";
-import { build, readManifest, readPages } from "./_build.ts";
+import { snapshotTree, tempDir } from "../file-trees.ts";
+import { build, readManifest, readPages } from "./built-site.ts";
 
 const FIXTURE = "test/fixtures/small-site";
 const GOLDEN = "test/golden/small-site";

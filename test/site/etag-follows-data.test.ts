@@ -7,9 +7,9 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { useTempDir } from "../_tree.ts";
+import { useTempDir } from "../file-trees.ts";
 import { edgeHost } from "../hosts/hosts.ts";
-import { build } from "./_build.ts";
+import { build } from "./built-site.ts";
 
 const work = useTempDir();
 const sample = (JSON.parse(await readFile("data/subjekti.json", "utf8")) as Record<string, unknown>[]).slice(0, 30);

@@ -11,9 +11,9 @@ import { forEachItem } from "../../src/common/stage-iterables.ts";
 import { orderBlocks } from "../../src/data/order/order-blocks.ts";
 import { readBlocks } from "../../src/data/read/read-blocks.ts";
 import { measureFiles, RecordLengths, type ShapeOptions, siteShape } from "../../src/site/site-shape.ts";
-import { runCli } from "../_cli.ts";
-import { snapshotTree, useTempDir } from "../_tree.ts";
-import { BASE_URL, build } from "./_build.ts";
+import { runCli } from "../run-cli.ts";
+import { snapshotTree, useTempDir } from "../file-trees.ts";
+import { BASE_URL, build } from "./built-site.ts";
 
 const SAMPLE = "data";
 const FIXTURE = "test/fixtures/small-site";

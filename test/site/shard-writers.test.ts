@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startShardWriters } from "../../src/threads/shard-writers.ts";
-import { tempDir } from "../_tree.ts";
+import { tempDir } from "../file-trees.ts";
 
 let work: string;
 beforeAll(async () => {

@@ -6,8 +6,8 @@ import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DATA_ROOT, pageFileName, pageShardKey } from "../../src/core/layout.ts";
-import { snapshotTree, tempDir } from "../_tree.ts";
-import { build } from "./_build.ts";
+import { snapshotTree, tempDir } from "../file-trees.ts";
+import { build } from "./built-site.ts";
 
 const FIXTURE = "test/fixtures/small-site";
 

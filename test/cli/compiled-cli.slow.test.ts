@@ -1,0 +1,199 @@
+/**
+ * The CLI as it ships: `tsc -p tsconfig.build.json` emits lib/ (into a temporary package, so the
+ * test never runs a stale lib/ and never writes the repo's), and bin/subjekti.js runs it with
+ * plain Node and a node_modules without tsx: `--help` works, and a small build (record threads
+ * and shard writers included) writes the same bytes as the TypeScript sources run in-process.
+ */
+import { execFile } from "node:child_process";
+import { copyFile, mkdir, readdir, readFile, rm, symlink, utimes, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../run-cli.ts";
+import { snapshotTree, tempDir } from "../file-trees.ts";
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, "../..");
+const BUILD_ARGS = [
+  "build",
+  "--data",
+  join(ROOT, "test/fixtures/small-site"),
+  "--base-url",
+  "https://subjekti.example",
+  "--no-cache",
+  "--quiet",
+  "--threads",
+  "1",
+];
+
+let work: string;
+let pkg: string;
+
+/** `node <pkg>/bin/subjekti.js <args>` from a directory outside the repository, the data's date fixed as runCli fixes it; never rejects. */
+async function subjekti(
+  args: readonly string[],
+  bin = join(pkg, "bin/subjekti.js"),
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      cwd: work,
+      encoding: "utf8",
+      env: { ...process.env, SOURCE_DATE_EPOCH: "1700000000" },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+beforeAll(async () => {
+  work = await tempDir("subjekti-compiled-");
+  pkg = join(work, "package");
+  await run(process.execPath, [
+    join(ROOT, "node_modules/typescript/bin/tsc"),
+    "-p",
+    join(ROOT, "tsconfig.build.json"),
+    "--outDir",
+    join(pkg, "lib"),
+  ]);
+  await mkdir(join(pkg, "bin"));
+  await copyFile(join(ROOT, "bin/subjekti.js"), join(pkg, "bin/subjekti.js"));
+  // package.json makes lib/*.js ES modules, as in the installed package.
+  await copyFile(join(ROOT, "package.json"), join(pkg, "package.json"));
+  // Every installed package but tsx: anything in lib/ that still needed a TypeScript loader fails.
+  await mkdir(join(pkg, "node_modules"));
+  for (const name of await readdir(join(ROOT, "node_modules"))) {
+    if (name !== "tsx" && name !== ".bin") await symlink(join(ROOT, "node_modules", name), join(pkg, "node_modules", name));
+  }
+});
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
+  it("lib/ holds JavaScript only, the thread entries beside what they load, and no edge function", async () => {
+    const lib = await readdir(join(pkg, "lib"), { recursive: true });
+    expect(lib.filter((name) => name.endsWith(".ts"))).toEqual([]);
+    expect(lib).toEqual(
+      expect.arrayContaining([
+        "cli/main.js",
+        "threads/module-thread.mjs",
+        "data/read/render-block.js",
+        "threads/shard-writer-thread.mjs",
+        "threads/pool-thread.mjs",
+      ]),
+    );
+    expect(lib.filter((name) => name.startsWith("edge"))).toEqual([]);
+  });
+
+  it("--help exits 0 with the usage, as the sources print it", async () => {
+    const compiled = await subjekti(["--help"]);
+    expect(compiled).toMatchObject({ code: 0, stderr: "" });
+    expect(compiled.stdout).toMatch(/^Usage: subjekti /);
+    expect(compiled.stdout).toBe((await runCli(["--help"])).stdout);
+  });
+
+  it("builds the small site (one record thread) byte for byte as the sources do", async () => {
+    const [compiledOut, sourceOut] = [join(work, "compiled-site"), join(work, "source-site")];
+    const built = await subjekti([...BUILD_ARGS, "--out", compiledOut]);
+    // The fixture declares no licence: the one warning the build gives for it.
+    expect({ ...built, stderr: built.stderr.replace(/^subjekti: warning: no licence is declared.*\n/m, "") }).toMatchObject({
+      code: 0,
+      stderr: "",
+    });
+    expect(built.stdout).toMatch(/^built 47 subjects into /);
+    expect((await runCli([...BUILD_ARGS, "--out", sourceOut])).code).toBe(0);
+    const compiled = await snapshotTree(compiledOut);
+    expect(Object.keys(compiled).length).toBeGreaterThan(10);
+    expect(compiled).toEqual(await snapshotTree(sourceOut));
+  });
+
+  it("without lib/, says what to run (exit 1)", async () => {
+    const bare = join(work, "bare");
+    await mkdir(join(bare, "bin"), { recursive: true });
+    await copyFile(join(ROOT, "bin/subjekti.js"), join(bare, "bin/subjekti.js"));
+    await copyFile(join(ROOT, "package.json"), join(bare, "package.json"));
+    expect(await subjekti(["--help"], join(bare, "bin/subjekti.js"))).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "subjekti: lib/ is missing (the compiled CLI): run `npm run compile` in the package's directory\n",
+    });
+  });
+
+  describe("start-up loads only what the run uses (lazy commands, zod only where records are read)", () => {
+    /** The package's modules (paths under lib/ or node_modules/) that `subjekti <args>` loaded, from a resolve hook. */
+    async function modulesLoaded(args: readonly string[]): Promise<{ code: number; modules: string[] }> {
+      const hook = join(work, "log-modules.mjs");
+      const log = join(work, `modules-${args.join("_")}.txt`);
+      await writeFile(
+        hook,
+        `import { appendFileSync } from "node:fs";\nexport async function resolve(specifier, context, next) {\n  const resolved = await next(specifier, context);\n  appendFileSync(${JSON.stringify(log)}, resolved.url + "\\n");\n  return resolved;\n}\n`,
+      );
+      const register = `import { register } from "node:module"; register(${JSON.stringify(`file://${hook}`)});`;
+      let code = 0;
+      try {
+        await run(
+          process.execPath,
+          ["--import", `data:text/javascript,${encodeURIComponent(register)}`, join(pkg, "bin/subjekti.js"), ...args],
+          { cwd: work },
+        );
+      } catch (error) {
+        code = (error as { code: number }).code;
+      }
+      const urls = (await readFile(log, "utf8")).trim().split("\n");
+      // The package's node_modules are links to the checkout's: a package is named by its folder.
+      const named = (url: string): string | null => {
+        const dependency = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+        if (dependency !== null) return `node_modules/${dependency[1]}`;
+        return url.startsWith(`file://${pkg}/`) ? url.slice(`file://${pkg}/`.length) : null;
+      };
+      const modules = [...new Set(urls.map(named).filter((name) => name !== null))];
+      return { code, modules: modules.sort() };
+    }
+
+    it("--help, -h, help, --version and -V alone: the help snapshot and the version, nothing else (not commander)", async () => {
+      for (const args of [["--help"], ["-h"], ["help"], ["--version"], ["-V"]]) {
+        const { code, modules } = await modulesLoaded(args);
+        expect(code, args[0]).toBe(0);
+        expect(modules, args[0]).toEqual(["bin/subjekti.js", "lib/cli/help-text.js", "lib/core/version.js"]);
+      }
+    });
+
+    it("a command's help: commander and that command's file with its option list; no zod, no reader, no build, no router", async () => {
+      const { code, modules } = await modulesLoaded(["build", "--help"]);
+      expect(code).toBe(0);
+      expect(modules).toContain("lib/cli/build.js");
+      expect(modules).toContain("node_modules/commander");
+      expect(modules.filter((m) => m.startsWith("node_modules/"))).toEqual(["node_modules/commander"]);
+      expect(modules.filter((m) => /^lib\/cli\/(validate|export|preview|check|sync|serve|nginx)\.js$/.test(m))).toEqual([]);
+      expect(modules.filter((m) => /^lib\/(site\/build-site|data\/(order|problems\/problems)|core\/route|nginx)/.test(m))).toEqual([]);
+    });
+
+    it("a usage error of build: build's file alone of the commands, and no zod", async () => {
+      const { code, modules } = await modulesLoaded(["build", "--limits", "x"]);
+      expect(code).toBe(2);
+      expect(modules.filter((m) => /^lib\/cli\/(validate|export|preview|check|sync|serve|nginx)\.js$/.test(m))).toEqual([]);
+      expect(modules).not.toContain("node_modules/zod");
+    });
+  });
+
+  it("in a checkout, a source edited after lib/ was compiled -> a warning to compile (the edge function's edits aside)", async () => {
+    const stale = "subjekti: warning: src/ was edited after lib/ was compiled, and lib/ is what runs: `npm run compile` first\n";
+    await mkdir(join(pkg, "src/site"), { recursive: true });
+    await mkdir(join(pkg, "src/cli"), { recursive: true });
+    await mkdir(join(pkg, "src/edge"), { recursive: true });
+    const [before, after] = [new Date(Date.now() - 3_600_000), new Date(Date.now() + 3_600_000)];
+    for (const file of ["src/cli/main.ts", "src/site/build-site.ts", "src/edge/subjekti.ts"]) {
+      await writeFile(join(pkg, file), "");
+      await utimes(join(pkg, file), before, before);
+    }
+    try {
+      expect(await subjekti(["--version"])).toMatchObject({ code: 0, stderr: "" });
+      await utimes(join(pkg, "src/edge/subjekti.ts"), after, after);
+      expect(await subjekti(["--version"])).toMatchObject({ code: 0, stderr: "" });
+      await utimes(join(pkg, "src/site/build-site.ts"), after, after);
+      expect(await subjekti(["--version"])).toMatchObject({ code: 0, stdout: "0.1.0\n", stderr: stale });
+    } finally {
+      await rm(join(pkg, "src"), { recursive: true, force: true });
+    }
+  });
+});

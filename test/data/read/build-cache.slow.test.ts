@@ -1,0 +1,255 @@
+/**
+ * The build cache (src/data/read/build-cache.ts): a rebuild that takes unchanged source blocks from it
+ * must give exactly the site a build without any cache gives, whatever changed in between; and it
+ * must really skip them.
+ */
+import fc from "fast-check";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DataError } from "../../../src/data/problems/problems.ts";
+import type { Subject } from "../../../src/core/render-page.ts";
+import { editSubject, makeSubject } from "../../../scripts/generate-subjects.ts";
+import { siteTree, tempDir } from "../../file-trees.ts";
+import { build } from "../../site/built-site.ts";
+
+const SEED = 7;
+/** Enough records for three source blocks and three chunks (1,000 records each). */
+const UNIVERSE = 2600;
+const universe: Subject[] = Array.from({ length: UNIVERSE }, (_, i) => makeSubject(SEED, i));
+
+let work: string;
+beforeAll(async () => {
+  work = await tempDir("subjekti-cache-");
+});
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+/** One version of the data: which records, which renamed, split into a JSON array and an NDJSON file at `cut`. */
+interface DataVersion {
+  readonly keep: readonly boolean[];
+  readonly renamed: readonly number[];
+  /** The kept records of [0, cut) of the universe go to the JSON array (pretty or compact), the rest to NDJSON. */
+  readonly cut: number;
+  readonly pretty: boolean;
+  /** The other way round: the NDJSON file holds the first records, so its edits move the array's. */
+  readonly ndjsonFirst?: boolean;
+}
+
+async function writeData(dir: string, version: DataVersion): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const renamed = new Set(version.renamed);
+  const pick = (from: number, to: number): Subject[] =>
+    universe.slice(from, to).flatMap((s, k) => (version.keep[from + k] === false ? [] : [renamed.has(from + k) ? editSubject(s) : s]));
+  const [before, after] = [pick(0, version.cut), pick(version.cut, UNIVERSE)];
+  const [array, lines] = version.ndjsonFirst === true ? [after, before] : [before, after];
+  await writeFile(join(dir, "subjekti.json"), JSON.stringify(array, null, version.pretty ? 1 : undefined));
+  if (lines.length > 0) await writeFile(join(dir, "rest.ndjson"), lines.map((s) => JSON.stringify(s)).join("\n"));
+}
+
+/** Builds `data` twice: into `out` with its cache (and `threads` record threads), and into a fresh directory without any; returns both trees. */
+async function buildBoth(
+  data: string,
+  out: string,
+  threads = 0,
+): Promise<{ cached: Record<string, string>; clean: Record<string, string>; reused: number; written: number }> {
+  const report = await build(data, out, { limits: [20, 37], threads });
+  const fresh = join(work, "fresh");
+  await rm(fresh, { recursive: true, force: true });
+  await build(data, fresh, { limits: [20, 37], cacheDir: null });
+  return { cached: await siteTree(out), clean: await siteTree(fresh), reused: report.reused, written: report.written };
+}
+
+const allKept = (): boolean[] => universe.map(() => true);
+
+/** Builds `before` into a new site named `name`, then `after` with the cache (see buildBoth); `between` runs in between. */
+async function rebuildAfter(
+  name: string,
+  before: DataVersion,
+  after: DataVersion,
+  threads = 0,
+  between?: (out: string) => Promise<void>,
+): ReturnType<typeof buildBoth> {
+  const data = join(work, `${name}-data`);
+  const out = join(work, `${name}-out`);
+  await writeData(data, before);
+  await build(data, out, { limits: [20, 37] });
+  await between?.(out);
+  await writeData(data, after);
+  return buildBoth(data, out, threads);
+}
+
+describe("a rebuild with the build cache", () => {
+  it("gives byte for byte the site a build without a cache gives, over any sequence of edits", async () => {
+    const index = fc.integer({ min: 0, max: UNIVERSE - 1 });
+    // A first version, then a few small steps from it, as maintainers edit: toggle (delete or
+    // restore) and rename a few records, sometimes move the cut between the two files.
+    const start = fc.record({
+      dropped: fc.array(index, { maxLength: 40 }),
+      cut: fc.oneof(fc.constant(UNIVERSE), fc.integer({ min: 0, max: UNIVERSE })),
+      pretty: fc.boolean(),
+      ndjsonFirst: fc.boolean(),
+    });
+    const step = fc.record({
+      toggled: fc.array(index, { maxLength: 3 }),
+      renamed: fc.array(index, { maxLength: 3 }),
+      cut: fc.option(fc.integer({ min: 0, max: UNIVERSE })),
+    });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(start, fc.array(step, { minLength: 1, maxLength: 3 }), async (first, steps) => {
+        run += 1;
+        const data = join(work, `seq-data-${run}`);
+        const out = join(work, `seq-out-${run}`);
+        const keep = allKept();
+        for (const i of first.dropped) keep[i] = false;
+        let version: DataVersion = { ...first, keep, renamed: [] };
+        await writeData(data, version);
+        await build(data, out, { limits: [20, 37] });
+        for (const { toggled, renamed, cut } of steps) {
+          const next = [...version.keep];
+          for (const i of toggled) next[i] = !(next[i] ?? true);
+          version = { ...version, keep: next, renamed: [...version.renamed, ...renamed], cut: cut ?? version.cut };
+          await writeData(data, version);
+          const { cached, clean } = await buildBoth(data, out);
+          expect(cached).toEqual(clean);
+        }
+      }),
+      { numRuns: 10 },
+    );
+  }, 120_000);
+
+  it("parses only the block that holds an edited record, and writes only what changed", async () => {
+    const data = join(work, "one-edit-data");
+    const out = join(work, "one-edit-out");
+    await writeData(data, { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: true });
+    const first = await build(data, out, { limits: [20, 37] });
+    expect(first.reused).toBe(0);
+    await writeData(data, { keep: allKept(), renamed: [1500], cut: UNIVERSE, pretty: true });
+    const { cached, clean, reused, written } = await buildBoth(data, out, 2);
+    // Blocks 0 and 2 (1,000 + 600 records) come from the cache; block 1 is read again.
+    expect(reused).toBe(1600);
+    expect(cached).toEqual(clean);
+    // Its chunk and the chunk's offsets, the page of each limit and form that holds it and its
+    // shard's tag list, the manifest, and the four descriptions that name the downloads' hashes (the
+    // landing page, the data package, the catalogue twice) and the docs' tag list; and the OIB
+    // index's shard (10 files), whose lines name where the records after the edited one lie in its chunk.
+    expect(written).toBe(2 + 2 * 2 * 2 + 1 + 4 + 1 + 10);
+    const again = await build(data, out, { limits: [20, 37] });
+    expect([again.reused, again.written]).toEqual([UNIVERSE, 0]);
+    // The cache keeps the blocks of the data as it is now, the edited block's old version gone.
+    const [dir] = await readdir(`${out}.cache`);
+    expect(await readdir(join(`${out}.cache`, dir as string))).toHaveLength(3);
+  });
+
+  it("an edit that moves every later record (a deletion) still gives the clean site", async () => {
+    const before = { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: false };
+    const { cached, clean, reused } = await rebuildAfter("shift", before, { ...before, keep: universe.map((_, i) => i !== 10) });
+    // Every block after the deletion starts one record earlier, so none of them is known.
+    expect(reused).toBe(0);
+    expect(cached).toEqual(clean);
+  });
+
+  it("records that moved in the list keep their bytes: a deletion in a file before the array's records", async () => {
+    const before = { keep: allKept(), renamed: [], cut: 100, pretty: true, ndjsonFirst: true };
+    const { cached, clean, reused } = await rebuildAfter("moved", before, { ...before, keep: universe.map((_, i) => i !== 50) }, 2);
+    // The array's 2,500 records are unchanged text, each one place earlier in the list.
+    expect(reused).toBe(2500);
+    expect(cached).toEqual(clean);
+  });
+
+  it("NDJSON is read whole every time (only JSON arrays have blocks)", async () => {
+    const data = join(work, "ndjson-data");
+    const out = join(work, "ndjson-out");
+    await writeData(data, { keep: allKept(), renamed: [], cut: 0, pretty: false });
+    await build(data, out);
+    expect((await build(data, out)).reused).toBe(0);
+  });
+});
+
+describe("the cache stands on its own", () => {
+  it("the site in dist/ is not an input: a chunk file changed behind the build's back is replaced", async () => {
+    const before = { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: true };
+    const tamper = async (out: string): Promise<void> => {
+      // Chunk 0 is one the rebuild writes: the records shard holding chunks 0-2 changes with the edit.
+      const [shard] = (await readdir(join(out, "_subjekti/records"))).filter((d) => d.startsWith("0."));
+      const chunk = join(out, "_subjekti/records", shard as string, "0.ndjson");
+      await writeFile(chunk, (await readFile(chunk, "utf8")).replace("Grad", "Gard"));
+    };
+    const { cached, clean, reused } = await rebuildAfter("tamper", before, { ...before, renamed: [1500] }, 0, tamper);
+    expect(reused).toBe(1600);
+    expect(cached).toEqual(clean);
+  });
+
+  it("a build without the cache in between: the blocks it holds are still what their text renders to", async () => {
+    const before = { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: true };
+    const other = async (out: string): Promise<void> => {
+      const data = join(work, "between-other");
+      await writeData(data, { ...before, renamed: [5] });
+      await build(data, out, { limits: [20, 37], cacheDir: null });
+    };
+    const { cached, clean, reused } = await rebuildAfter("between", before, { ...before, renamed: [5, 2500] }, 0, other);
+    // Block 1 (records 1000-1999) is the first build's text; blocks 0 and 2 changed.
+    expect(reused).toBe(1000);
+    expect(cached).toEqual(clean);
+  });
+
+  it("a stored block cut short, or of another format, is read again from the source", async () => {
+    const before = { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: true };
+    /** Records in the one block file left whole. */
+    let intact = 0;
+    const damage = async (out: string): Promise<void> => {
+      const [dir] = await readdir(`${out}.cache`);
+      const files = (await readdir(join(`${out}.cache`, dir as string))).map((f) => join(`${out}.cache`, dir as string, f));
+      expect(files).toHaveLength(3);
+      const [cut, other, whole] = files as [string, string, string];
+      await writeFile(cut, (await readFile(cut)).subarray(0, 5000));
+      const bytes = await readFile(other);
+      await writeFile(other, Buffer.from(bytes.toString("latin1").replace(/"format":\d+/, '"format":999'), "latin1"));
+      const header = await readFile(whole);
+      intact = (JSON.parse(header.toString("utf8", 4, 4 + header.readUInt32LE(0))) as { count: number }).count;
+    };
+    const { cached, clean, reused } = await rebuildAfter("damaged", before, before, 0, damage);
+    expect(intact).toBeGreaterThan(0);
+    expect(reused).toBe(intact);
+    expect(cached).toEqual(clean);
+  });
+});
+
+describe("warnings of unchanged blocks", () => {
+  /** The universe with record 3's OIB check digit broken: a warning, not an error. */
+  async function writeWarned(dir: string, renamed: number[]): Promise<void> {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    const list = universe.map((s, i) => (renamed.includes(i) ? editSubject(s) : s));
+    const warned = list[3] as Subject;
+    list[3] = { ...warned, oib: warned.oib.slice(0, 10) + String((Number(warned.oib[10]) + 1) % 10) };
+    await writeFile(join(dir, "subjekti.json"), JSON.stringify(list, null, 1));
+  }
+
+  it("are reported again, the same, from the cache; --strict makes them errors", async () => {
+    const data = join(work, "warned-data");
+    const out = join(work, "warned-out");
+    await writeWarned(data, []);
+    const first = await build(data, out);
+    expect(first.warnings).toHaveLength(1);
+    await writeWarned(data, [2500]);
+    const second = await build(data, out);
+    expect(second.reused).toBe(2000);
+    expect(second.warnings).toEqual(first.warnings);
+    const strict = await build(data, out, { strict: true }).catch((error: unknown) => error);
+    expect(strict).toBeInstanceOf(DataError);
+    expect((strict as DataError).problems).toEqual(first.warnings.map((w) => ({ ...w, severity: "error" })));
+  });
+
+  it("name the file where it is now: the same data in another directory is taken from the cache", async () => {
+    const [data, moved, out] = [join(work, "named-data"), join(work, "named-moved"), join(work, "named-out")];
+    await writeWarned(data, []);
+    const first = await build(data, out);
+    await rm(moved, { recursive: true, force: true });
+    await rename(data, moved);
+    const second = await build(moved, out);
+    expect(second.reused).toBe(UNIVERSE);
+    expect(second.warnings).toEqual(first.warnings.map((w) => ({ ...w, file: join(moved, "subjekti.json") })));
+  });
+});

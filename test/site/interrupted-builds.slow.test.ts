@@ -1,0 +1,145 @@
+/**
+ * Builds and exports stopped by SIGINT, SIGTERM and SIGKILL at random moments leave nothing
+ * behind once the next build has run: not in the temporary directory (TMPDIR, private to the test
+ * here, so that it can be counted), not beside the output, not inside it, not in the build cache.
+ * A build stopped by SIGINT or SIGTERM removes its own temporaries at once and exits 130 or 143
+ * with one line; the site stays whole throughout. Both layouts.
+ */
+import { access, mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mulberry32 as seededRandom } from "../../src/common/seeded-random.ts";
+import { lockPathOf } from "../../src/common/output-lock.ts";
+import { tempDir } from "../file-trees.ts";
+import { leftovers, runProcess, siteView, whichSite, writeDataset } from "./build-processes.ts";
+
+/** Resolves once the process has taken the lock of `target` (it runs: its handlers are in place), or has ended. */
+async function started(target: string, ended: Promise<unknown>): Promise<void> {
+  let done = false;
+  void ended.then(() => (done = true));
+  while (
+    !done &&
+    !(await access(lockPathOf(target)).then(
+      () => true,
+      () => false,
+    ))
+  )
+    await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+let work: string;
+let tmp: string;
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGKILL", "SIGINT", "SIGTERM", "SIGKILL"] as const;
+const LAYOUTS = { routed: [], plain: ["--links", "files"] } as const;
+const STOPPED = { SIGINT: 130, SIGTERM: 143 } as const;
+
+beforeAll(async () => {
+  work = await tempDir("subjekti-interrupted-");
+  tmp = join(work, "tmp");
+  await mkdir(tmp);
+  await writeDataset(join(work, "a"), 2, 0);
+  await writeDataset(join(work, "b"), 2, 7);
+}, 60_000);
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+describe.each(Object.keys(LAYOUTS) as (keyof typeof LAYOUTS)[])("builds stopped at random moments (%s)", (layout) => {
+  it(`${SIGNALS.join(", ")}: a graceful stop leaves nothing at once, and after the next build nothing is left at all`, async () => {
+    const random = seededRandom(layout === "routed" ? 28 : 29);
+    const out = join(work, `${layout}-site`);
+    const cache = join(work, `${layout}-cache`);
+    const args = (data: string): string[] => [
+      "build",
+      "--data",
+      data,
+      "--out",
+      out,
+      "--cache-dir",
+      cache,
+      "--base-url",
+      "http://testserver",
+      "--quiet",
+      ...LAYOUTS[layout],
+    ];
+    const env = { TMPDIR: tmp };
+    const references: Record<"a" | "b", Map<string, string>> = { a: new Map(), b: new Map() };
+    for (const name of ["b", "a"] as const) {
+      const built = await runProcess(args(join(work, name)), env).ended;
+      expect(built.code, built.stderr).toBe(0);
+      references[name] = await siteView(out, layout);
+    }
+    const outcomes: string[] = [];
+    let stoppedMidway = 0;
+    for (const [round, signal] of SIGNALS.entries()) {
+      const after = Math.floor(random() * 1500);
+      const build = runProcess(args(join(work, round % 2 === 0 ? "b" : "a")), env);
+      await started(out, build.ended);
+      await new Promise((resolve) => setTimeout(resolve, after));
+      build.kill(signal);
+      const ended = await build.ended;
+      outcomes.push(`${signal} at ${after}ms: ${ended.signal ?? `exit ${ended.code}`}`);
+      const why = outcomes.join("; ");
+      expect(whichSite(await siteView(out, layout), references), why).not.toBe("mixed");
+      if (signal !== "SIGKILL" && ended.code === STOPPED[signal]) {
+        stoppedMidway++;
+        // After a SIGKILL the next build takes the dead build's lock over, saying so in a line of its own.
+        const lines = ended.stderr.split("\n").filter((line) => !/took over the lock of process \d+/.test(line));
+        expect(lines.join("\n"), why).toBe(`subjekti: build stopped by ${signal}: its temporary files are removed\n`);
+        // Its own temporaries went with it, at once.
+        expect(
+          (await leftovers(out, [cache, tmp])).filter((name) => name.includes(String(build.pid))),
+          why,
+        ).toEqual([]);
+      } else if (ended.code !== null) {
+        expect(ended.code, why).toBe(0);
+      }
+    }
+    expect(stoppedMidway, outcomes.join("; ")).toBeGreaterThan(0);
+    // The next build removes what the killed ones left: nothing remains anywhere, and the site is whole.
+    const last = await runProcess(args(join(work, "a")), env).ended;
+    expect(last.code, last.stderr).toBe(0);
+    expect(await leftovers(out, [cache, tmp]), outcomes.join("; ")).toEqual([]);
+    // tsx keeps its own compile cache there (tsx-<uid>): the test's runner, not the build.
+    expect(
+      (await readdir(tmp)).filter((name) => !name.startsWith("tsx-")),
+      outcomes.join("; "),
+    ).toEqual([]);
+    expect(whichSite(await siteView(out, layout), references)).toBe("a");
+  }, 300_000);
+});
+
+describe("exports stopped at random moments", () => {
+  it("SIGINT, SIGTERM, SIGKILL: the previous file stays whole, and nothing is left once the next export ran", async () => {
+    const random = seededRandom(30);
+    const dir = join(work, "exports");
+    await mkdir(dir);
+    const file = join(dir, "subjekti.xlsx");
+    const env = { TMPDIR: tmp };
+    const timed = performance.now();
+    expect((await runProcess(["export", "--data", join(work, "a"), "--out", file], env).ended).code).toBe(0);
+    // Moments within an export's own time on this machine (whatever its load), so that some stop it midway.
+    const duration = performance.now() - timed;
+    const before = await readFile(file);
+    const outcomes: string[] = [];
+    let stoppedMidway = 0;
+    for (const signal of ["SIGINT", "SIGTERM", "SIGKILL"] as const) {
+      const after = Math.floor(random() * duration * 0.6);
+      const exporting = runProcess(["export", "--data", join(work, "a"), "--out", file], env);
+      await started(file, exporting.ended);
+      await new Promise((resolve) => setTimeout(resolve, after));
+      exporting.kill(signal);
+      const ended = await exporting.ended;
+      outcomes.push(`${signal} at ${after}ms: ${ended.signal ?? `exit ${ended.code}`}`);
+      if (signal !== "SIGKILL" && ended.code === STOPPED[signal]) {
+        stoppedMidway++;
+        expect(ended.stderr).toBe(`subjekti: export stopped by ${signal}: its temporary files are removed\n`);
+        expect(await leftovers(file, [tmp]), outcomes.join("; ")).toEqual([]);
+      }
+      // The file is the previous export's or the new one's: a workbook of the same records, whole (the reader checks it).
+      expect((await readFile(file)).length, outcomes.join("; ")).toBeGreaterThan(before.length / 2);
+    }
+    expect(stoppedMidway, outcomes.join("; ")).toBeGreaterThan(0);
+    expect((await runProcess(["export", "--data", join(work, "a"), "--out", file], env).ended).code).toBe(0);
+    expect(await leftovers(file, [tmp]), outcomes.join("; ")).toEqual([]);
+    expect((await readdir(dir)).sort(), outcomes.join("; ")).toEqual(["subjekti.xlsx"]);
+  }, 180_000);
+});
