@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import type { Command } from "commander";
 import { KNOWN_PROBLEMS_FILE } from "../data/problems/known-problems-file.ts";
+import { resolveReadOptions } from "../data/read-options.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { checkDirs, type ReadFlags, readOptionsOf, withReadOptions } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
@@ -39,11 +40,12 @@ export function addValidateCommand(program: Command, { io, problems, tr }: Comma
       import("../site/docs/dataset-metadata.ts"),
       import("../data/problems/known-problems.ts"),
     ]);
+    const read = resolveReadOptions(readOptionsOf(flags));
     await checkDirs({ data: flags.data });
     await loadMetadata(flags.data);
     // --accept reads every warning to record it; otherwise the accepted ones (if any) are judged apart.
     const known = flags.accept ? null : await readKnownProblems(flags.data);
-    const options = flags.accept ? { ...readOptionsOf(flags), strict: false, allProblems: true } : readUnder(known, readOptionsOf(flags));
+    const options = flags.accept ? { ...read, strict: false, allProblems: true } : readUnder(known, read);
     // The records as a build reads and orders them (threads for large inputs), not parsed back into
     // objects. Stopped by a signal, the sort's runs go with it.
     const result = await stoppable(io, tr, "validate", () =>

@@ -31,7 +31,7 @@ import type { ReadSummary, RenderedBlock } from "../data/hand-offs.ts";
 import { orderBlocks } from "../data/order/order-blocks.ts";
 import { DataError, type Problem, type ProblemKind } from "../data/problems/problems.ts";
 import { readBlocks } from "../data/read/read-blocks.ts";
-import type { ReadOptions } from "../data/read-options.ts";
+import { type ReadOptions, type ResolvedReadOptions, resolveReadOptions } from "../data/read-options.ts";
 import { csvWriter, type RowWriter, xlsxWriter } from "./row-writers.ts";
 
 export type ExportFormat = "xlsx" | "csv";
@@ -61,7 +61,7 @@ export function* subjectsOf(block: RenderedBlock): Generator<Subject> {
 }
 
 /** The read and ordering stages, with no restart (a row once written is never taken back): every record through the sort, each block to `take`. */
-function readSorted(options: ReadOptions, take: (block: RenderedBlock) => Promise<void> | void): Promise<ReadSummary> {
+function readSorted(options: ResolvedReadOptions, take: (block: RenderedBlock) => Promise<void> | void): Promise<ReadSummary> {
   return forEachItem(
     orderBlocks(() => readBlocks(options), false),
     async (item) => {
@@ -98,8 +98,9 @@ export async function exportRecords(options: ExportOptions): Promise<ExportRepor
     await rm(temporary, { recursive: true, force: true });
     await mkdir(temporary);
     const file = join(temporary, basename(out));
-    const written = await writeRecords(options, file);
-    await checkReadBack(options, temporary, written);
+    const read = resolveReadOptions(options);
+    const written = await writeRecords(options, read, file);
+    await checkReadBack(options, read, temporary, written);
     await rename(file, out);
     return written.report;
   } finally {
@@ -110,20 +111,24 @@ export async function exportRecords(options: ExportOptions): Promise<ExportRepor
 }
 
 /** Writes the records of `options.dataDir` into `file`; answers the read's report, and the hash and count of the records written. */
-async function writeRecords(options: ExportOptions, file: string): Promise<{ readonly report: ExportReport; readonly sha256: string }> {
+async function writeRecords(
+  options: ExportOptions,
+  read: ResolvedReadOptions,
+  file: string,
+): Promise<{ readonly report: ExportReport; readonly sha256: string }> {
   // Opened at the first row: a read that fails before one (the usual bad data) opens nothing.
   let rows: RowWriter | undefined;
   const open = (): RowWriter => (options.format === "xlsx" ? xlsxWriter : csvWriter)(file);
   const hash = createHash("sha256");
   try {
-    const read = await readSorted(options, async (block) => {
+    const summary = await readSorted(read, async (block) => {
       rows ??= open();
       addRecords(hash, block);
       for (const subject of subjectsOf(block)) await rows.row(subject);
     });
     rows ??= open();
     await rows.end();
-    return { report: { count: read.count, warnings: read.warnings, kinds: read.kinds }, sha256: hash.digest("hex") };
+    return { report: { count: summary.count, warnings: summary.warnings, kinds: summary.kinds }, sha256: hash.digest("hex") };
   } catch (error) {
     rows?.abort();
     throw error;
@@ -133,6 +138,7 @@ async function writeRecords(options: ExportOptions, file: string): Promise<{ rea
 /** Reads the file written (the only source in `dir`) as a build would, and refuses it unless it gives the records written. */
 async function checkReadBack(
   options: ExportOptions,
+  read: ResolvedReadOptions,
   dir: string,
   written: { readonly report: ExportReport; readonly sha256: string },
 ): Promise<void> {
@@ -142,12 +148,7 @@ async function checkReadBack(
   try {
     // Not strict, and no --encoding: the export's own file is UTF-8, and its warnings are the source's.
     ({ count } = await readSorted(
-      {
-        dataDir: dir,
-        strict: false,
-        threads: options.threads ?? "auto",
-        ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }),
-      },
+      resolveReadOptions({ dataDir: dir, threads: read.threads, maxFieldLength: read.maxFieldLength }),
       (block) => addRecords(hash, block),
     ));
   } catch (error) {

@@ -23,7 +23,7 @@ import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { DEFAULT_DOWNLOADS, type Download } from "../core/download-files.ts";
+import type { Download } from "../core/download-files.ts";
 import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
 import { type Message, msg } from "../common/messages/message.ts";
 import { takeOutputLock } from "../common/output-lock.ts";
@@ -37,14 +37,12 @@ import { judgeWarnings, type JudgedWarnings, type KnownProblems, readKnownProble
 import type { Problem, ProblemKind } from "../data/problems/problems.ts";
 import { type BuildCache, openBuildCache } from "../data/read/build-cache.ts";
 import { readBlocks } from "../data/read/read-blocks.ts";
-import type { ReadOptions } from "../data/read-options.ts";
 import { METADATA_FILE } from "../data/sources/find-sources.ts";
 import { dataDate } from "../feed/data-date.ts";
-import { DEFAULT_KEEP } from "../feed/keep-changes.ts";
 import { type PreviousFeed, readPreviousFeed } from "../feed/read-previous.ts";
 import { type FeedReport, writeFeed } from "../feed/write-feed.ts";
 import { previousDownloads, writeDownloads } from "../export/write-downloads.ts";
-import type { BuildOptions } from "./build-options.ts";
+import { type BuildOptions, resolveBuildOptions, type ResolvedBuildOptions } from "./build-options.ts";
 import { chunkRecords } from "./chunk-records.ts";
 import { type DatasetMetadata, loadMetadata } from "./docs/dataset-metadata.ts";
 import { planDocs } from "./docs/plan-docs.ts";
@@ -102,21 +100,19 @@ export type ProgressListener = WriteProgress;
  * a takeover); then what dead builds left is removed. Stopped by a signal, the CLI removes what
  * this build registered (interrupt-cleanup.ts).
  */
-export async function buildSite(
-  options: BuildOptions,
-  onProgress?: ProgressListener,
-  notice?: (line: Message) => void,
-): Promise<BuildReport> {
-  const lock = await takeOutputLock(options.outDir, `--out ${options.outDir}`, {
-    wait: options.wait ?? false,
+export async function buildSite(raw: BuildOptions, onProgress?: ProgressListener, notice?: (line: Message) => void): Promise<BuildReport> {
+  const options = resolveBuildOptions(raw);
+  const { outDir } = options.output;
+  const lock = await takeOutputLock(outDir, `--out ${outDir}`, {
+    wait: options.output.wait,
     command: "build",
     ...(notice === undefined ? {} : { notice }),
   });
-  const forget = cleanUpOnInterrupt(() => removeBuildLeftovers(options.outDir, options.cacheDir, OWN));
+  const forget = cleanUpOnInterrupt(() => removeBuildLeftovers(outDir, options.cacheDir, OWN));
   try {
-    removeBuildLeftovers(options.outDir, options.cacheDir, DEAD);
+    removeBuildLeftovers(outDir, options.cacheDir, DEAD);
     // Read (and verified) before anything is written: a damaged previous feed stops the build with the site untouched.
-    const previous = options.feed !== true ? null : await readPreviousFeed(options.previous, options.outDir, options.links === "files");
+    const previous = options.feed === null ? null : await readPreviousFeed(options.feed.previous, outDir, options.site.links === "files");
     try {
       return await buildWithFeed(options, previous, onProgress);
     } finally {
@@ -128,37 +124,34 @@ export async function buildSite(
   }
 }
 
-async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | null, onProgress?: ProgressListener): Promise<BuildReport> {
+async function buildWithFeed(
+  options: ResolvedBuildOptions,
+  previous: PreviousFeed | null,
+  onProgress?: ProgressListener,
+): Promise<BuildReport> {
   const started = performance.now();
-  const cache = options.cacheDir === null ? undefined : openBuildCache(options.cacheDir, options.outDir);
-  const metadata = await loadMetadata(options.dataDir);
+  const { outDir } = options.output;
+  const cache = options.cacheDir === null ? undefined : openBuildCache(options.cacheDir, outDir);
+  const metadata = await loadMetadata(options.read.dataDir);
   /** The feed stage, once the site is written: the new list is the chunk files, in order. */
   const feed = async (records: ReadChunks, chunkPath: (chunk: number) => string, published: Date): Promise<FeedReport | undefined> => {
-    if (options.feed !== true) return undefined;
+    if (options.feed === null) return undefined;
     const chunks = Math.ceil(records.count / CHUNK_SIZE);
     return writeFeed({
-      outDir: options.outDir,
+      outDir,
       records: async function* () {
         for (let chunk = 0; chunk < chunks; chunk++) yield* createReadStream(chunkPath(chunk));
       },
       count: records.count,
       published,
       previous,
-      keep: options.keepChanges ?? DEFAULT_KEEP,
-      baseUrl: options.baseUrl,
+      keep: options.feed.keep,
+      baseUrl: options.site.baseUrl,
     });
   };
   // The accepted warnings, when the maintainer keeps them: the read then keeps every warning to judge it.
-  const known = await readKnownProblems(options.dataDir);
-  const read: ReadOptions = readUnder(known, {
-    dataDir: options.dataDir,
-    strict: options.strict,
-    threads: options.threads ?? "auto",
-    ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }),
-    ...(options.followOutside === undefined ? {} : { followOutside: options.followOutside }),
-    ...(options.encoding === undefined ? {} : { encoding: options.encoding }),
-    ...(options.allProblems === undefined ? {} : { allProblems: options.allProblems }),
-  });
+  const known = await readKnownProblems(options.read.dataDir);
+  const read = readUnder(known, options.read);
   // Stages 1 to 3: sources -> blocks -> id order -> (judged) -> chunks; nothing runs until the records stage pulls.
   const chunks = chunkRecords(
     judged(
@@ -168,7 +161,7 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     ),
     CHUNK_SIZE,
   );
-  if (options.links === "files") {
+  if (options.site.links === "files") {
     // The chunks wait in a temporary directory while the pages are cut from them (chunk c in file c).
     const scratch = await makeScratchDir("chunks");
     const dir = scratch.path;
@@ -176,7 +169,11 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
       const { hashes, read: records } = await writeChunkFiles(dir, chunks);
       const readDone = performance.now();
       const pages = pagesFromChunkFiles((chunk) => ({ path: join(dir, String(chunk)) }), CHUNK_SIZE);
-      const { changes, ...written } = await writePlainSite(options, { count: records.count, hashes, pages }, onProgress);
+      const { changes, ...written } = await writePlainSite(
+        { outDir, ...options.site },
+        { count: records.count, hashes, pages },
+        onProgress,
+      );
       const fed = await feed(
         records,
         (chunk) => join(dir, String(chunk)),
@@ -187,8 +184,8 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
       await scratch.remove();
     }
   }
-  const before = await readSiteFacts(options.outDir);
-  const writer = await openSiteWriter(options.outDir);
+  const before = await readSiteFacts(outDir);
+  const writer = await openSiteWriter(outDir);
   try {
     // Stage 4: chunks -> written records (each records shard under its temporary name until the read has succeeded).
     const { hashes, read: records } = await writer.writeRecords(chunks);
@@ -196,10 +193,10 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     const chunkPath = (chunk: number): string => writer.chunkFile(chunk).path;
     const published = await dataDateOf(records, options, previous, chunkPath);
     // Stage 5: written records -> downloads, before the manifest names them (a reader that sees the new manifest finds them).
-    const earlier = await previousDownloads(options.outDir);
+    const earlier = await previousDownloads(outDir);
     const downloads = await writeDownloads({
-      outDir: options.outDir,
-      formats: options.downloads ?? DEFAULT_DOWNLOADS,
+      outDir,
+      formats: options.downloads,
       chunks: async function* () {
         for (let chunk = 0; chunk < hashes.length; chunk++) yield await readFile(chunkPath(chunk));
       },
@@ -209,9 +206,9 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     });
     // Stage 6: hashes and downloads -> plan.
     const pages = pagesFromChunkFiles((chunk) => writer.chunkFile(chunk), CHUNK_SIZE);
-    const docs = planDocs(metadata, { count: records.count, downloads, published }, options);
+    const docs = planDocs(metadata, { count: records.count, downloads, published }, options.site);
     const keys = planKeys(records.count, CHUNK_SIZE, (chunk) => writer.chunkFile(chunk));
-    const plan = planSite({ count: records.count, chunkSize: CHUNK_SIZE, hashes }, options, pages, [docs, ...keys], downloads);
+    const plan = planSite({ count: records.count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, [docs, ...keys], downloads);
     // Stage 7: plan -> written pages, then the manifest.
     const written = await writer.write(plan, onProgress);
     let changes: SiteChanges | undefined;
@@ -240,17 +237,17 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
  */
 async function* judged(
   ordered: AsyncGenerator<OrderedItem, ReadSummary>,
-  options: BuildOptions,
+  options: ResolvedBuildOptions,
   known: KnownProblems | null,
 ): AsyncGenerator<OrderedItem, ReadChunks> {
-  let lengths = (options.target ?? "none") === "none" ? undefined : new RecordLengths();
+  let lengths = options.output.target === "none" ? undefined : new RecordLengths();
   try {
     for (let next = await ordered.next(); ; next = await ordered.next()) {
       if (next.done === true) {
         const summary = next.value;
         return {
           ...summary,
-          ...judgeWarnings(known, options.strict, summary),
+          ...judgeWarnings(known, options.read.strict, summary),
           overLimits: lengths === undefined ? [] : preflightBuild(options, lengths),
         };
       }
@@ -272,7 +269,7 @@ async function* judged(
  */
 async function dataDateOf(
   records: ReadChunks,
-  options: BuildOptions,
+  options: ResolvedBuildOptions,
   previous: PreviousFeed | null,
   chunkPath: (chunk: number) => string,
 ): Promise<Date> {

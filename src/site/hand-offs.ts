@@ -5,8 +5,9 @@
  * which the write stage puts on disk, reporting a WriteReport. A leaf of its own, so no stage
  * imports another to name what it takes.
  */
+import type { Form } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";
-import type { BuildOptions } from "./build-options.ts";
+import type { LinkKind } from "./site-shape.ts";
 
 /** A records chunk: its records' rendered bytes, one a line, and their content hash. */
 export interface Chunk {
@@ -55,7 +56,19 @@ export interface SitePlan {
   readonly manifest: Manifest;
 }
 
-export type SiteOptions = Pick<BuildOptions, "limits" | "forms" | "maxLimit" | "baseUrl" | "cacheControl">;
+/** What the site's pages are made of: the plan stage's and the write stage's slice of the build's options. */
+export interface SiteOptions {
+  /** Page sizes pre-rendered as files. */
+  readonly limits: readonly number[];
+  /** Forms of `format` pre-rendered as files. */
+  readonly forms: readonly Form[];
+  readonly maxLimit: number;
+  /** The public origin written into links. */
+  readonly baseUrl: string;
+  readonly cacheControl: string;
+  /** How pages link: DRF's query URLs, or the page files' paths for hosts that cannot route (write-plain-site.ts). */
+  readonly links: LinkKind;
+}
 
 /** What the write stage did. */
 export interface WriteReport {

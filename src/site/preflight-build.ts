@@ -7,26 +7,25 @@
  */
 import { msg } from "../common/messages/message.ts";
 import { failure } from "../common/messages/translate.ts";
-import { DEFAULT_DOWNLOADS } from "../core/download-files.ts";
-import type { BuildOptions } from "./build-options.ts";
+import type { ResolvedBuildOptions } from "./build-options.ts";
 import { describePreflight, HOST_LIMITS, preflight } from "./deploy-preflight.ts";
 import { measureFiles, type RecordLengths, siteShape } from "./site-shape.ts";
 
-/** Checks the site `options` make of records of `lengths` against `options.target`: throws when it does not fit, or returns the warning. */
-export function preflightBuild(options: BuildOptions, lengths: RecordLengths): readonly string[] {
-  const target = options.target ?? "none";
-  if (target === "none") return [];
-  const sizes = measureFiles(lengths, options.baseUrl);
-  const links = options.links ?? "query";
-  // The downloads are written by routed builds only; a host that limits a file's bytes may refuse them (--downloads none).
-  const downloads = links === "query" ? (options.downloads ?? DEFAULT_DOWNLOADS).length : 0;
+/** Checks the site `options` make of records of `lengths` against the target host: throws when it does not fit, or returns the warning. */
+export function preflightBuild(
+  { site, output, downloads }: Pick<ResolvedBuildOptions, "site" | "output" | "downloads">,
+  lengths: RecordLengths,
+): readonly string[] {
+  if (output.target === "none") return [];
+  const sizes = measureFiles(lengths, site.baseUrl);
+  // A host that limits a file's bytes may refuse the downloads (--downloads none); a plain site has none.
   const result = preflight(
-    HOST_LIMITS[target],
-    { links, limits: options.limits, forms: options.forms, maxLimit: options.maxLimit, downloads },
+    HOST_LIMITS[output.target],
+    { links: site.links, limits: site.limits, forms: site.forms, maxLimit: site.maxLimit, downloads: downloads.length },
     (o) => siteShape(lengths.count, o, sizes),
   );
   if (result.overruns.length === 0) return [];
   const message = describePreflight(result);
-  if (options.overLimits === "warn") return [message];
+  if (output.overLimits === "warn") return [message];
   throw failure("OVER_LIMITS", msg("error.over-limits", { detail: message }));
 }
