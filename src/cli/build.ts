@@ -91,7 +91,7 @@ export function buildOptionsOf(flags: BuildFlags, env: Io["env"]): BuildOptions 
   };
 }
 
-export function addBuildCommand(program: Command, { io, problems, tr }: CommandContext): void {
+export function addBuildCommand(program: Command, { io, problems, tr, apps }: CommandContext): void {
   const build = program
     .command("build")
     .description("validate data/ and pre-render the site into dist/")
@@ -164,8 +164,8 @@ export function addBuildCommand(program: Command, { io, problems, tr }: CommandC
     if (flags.links === "files") await plain.readPlainOut(flags.out);
     else if (await plain.isPlainOut(flags.out)) throw failure("OUT_IS_PLAIN", msg("error.out-is-plain", { out: flags.out }));
     const [{ buildSite }, { jsonReport, printBuildReport, progressBar }] = await Promise.all([
-      import("../site/build-site.ts"),
-      import("../site/build-report.ts"),
+      apps.build(),
+      import("./build-report.ts"),
     ]);
     const bar = flags.quiet ? undefined : progressBar(io.stderr);
     const report = await stoppable(io, tr, "build", () =>

@@ -18,7 +18,7 @@ import type { Translator } from "../common/messages/message.ts";
 import { sayFailure } from "../common/messages/translate.ts";
 import { DataError } from "../data/problems/problems.ts";
 import type { BuildOptions } from "../site/build-options.ts";
-import type { summarise } from "../site/build-report.ts";
+import type { summarise } from "./build-report.ts";
 import type { buildSite } from "../site/build-site.ts";
 import type { Io } from "./io.ts";
 import type { ProblemOutput } from "./problems-output.ts";

@@ -24,19 +24,16 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Download } from "../core/download-files.ts";
-import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
 import { type Message, msg } from "../common/messages/message.ts";
-import { takeOutputLock } from "../common/output-lock.ts";
+import { withOutputLock } from "../common/output-lock.ts";
 import { DEAD, OWN } from "../common/remove-leftovers.ts";
 import { makeScratchDir } from "../common/scratch-dir.ts";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import { leave } from "../common/stage-iterables.ts";
-import type { OrderedItem, ReadSummary } from "../data/hand-offs.ts";
-import { orderBlocks } from "../data/order/order-blocks.ts";
-import { judgeWarnings, type JudgedWarnings, type KnownProblems, readKnownProblems, readUnder } from "../data/problems/known-problems.ts";
+import type { OrderedItem } from "../data/hand-offs.ts";
 import type { Problem, ProblemKind } from "../data/problems/problems.ts";
 import { type BuildCache, openBuildCache } from "../data/read/build-cache.ts";
-import { readBlocks } from "../data/read/read-blocks.ts";
+import { type JudgedRead, readRecords } from "../data/read/read-records.ts";
 import { METADATA_FILE } from "../data/sources/find-sources.ts";
 import { dataDate } from "../feed/data-date.ts";
 import { type PreviousFeed, readPreviousFeed } from "../feed/read-previous.ts";
@@ -82,13 +79,13 @@ export interface BuildReport extends WriteReport {
   /** What the change feed did (none with `--no-feed`). */
   readonly feed?: FeedReport;
   /** The warnings accepted in the data directory's known-problems.json, counted, not listed in `warnings`. */
-  readonly known?: JudgedWarnings["known"];
+  readonly known?: JudgedRead["known"];
   /** Why the build cache could not be used or written, when it could not (the build went on without it). */
   readonly cacheWarning?: Message;
 }
 
 /** What reading the records into chunks found: the read's summary and what the site goes over of the target's limits. */
-type ReadChunks = ReadSummary & JudgedWarnings & { readonly overLimits: readonly string[] };
+type ReadChunks = JudgedRead & { readonly overLimits: readonly string[] };
 
 /** Progress of the write stage: files settled so far of the total. */
 export type ProgressListener = WriteProgress;
@@ -102,26 +99,26 @@ export type ProgressListener = WriteProgress;
  */
 export async function buildSite(raw: BuildOptions, onProgress?: ProgressListener, notice?: (line: Message) => void): Promise<BuildReport> {
   const options = resolveBuildOptions(raw);
-  const { outDir } = options.output;
-  const lock = await takeOutputLock(outDir, `--out ${outDir}`, {
-    wait: options.output.wait,
-    command: "build",
-    ...(notice === undefined ? {} : { notice }),
-  });
-  const forget = cleanUpOnInterrupt(() => removeBuildLeftovers(outDir, options.cacheDir, OWN));
-  try {
-    removeBuildLeftovers(outDir, options.cacheDir, DEAD);
-    // Read (and verified) before anything is written: a damaged previous feed stops the build with the site untouched.
-    const previous = options.feed === null ? null : await readPreviousFeed(options.feed.previous, outDir, options.site.links === "files");
-    try {
-      return await buildWithFeed(options, previous, onProgress);
-    } finally {
-      await previous?.dispose();
-    }
-  } finally {
-    forget();
-    await lock.release();
-  }
+  const { outDir, wait } = options.output;
+  const leftovers = {
+    dead: () => removeBuildLeftovers(outDir, options.cacheDir, DEAD),
+    own: () => removeBuildLeftovers(outDir, options.cacheDir, OWN),
+  };
+  return withOutputLock(
+    outDir,
+    `--out ${outDir}`,
+    { wait, command: "build", ...(notice === undefined ? {} : { notice }) },
+    leftovers,
+    async () => {
+      // Read (and verified) before anything is written: a damaged previous feed stops the build with the site untouched.
+      const previous = options.feed === null ? null : await readPreviousFeed(options.feed.previous, outDir, options.site.links === "files");
+      try {
+        return await buildWithFeed(options, previous, onProgress);
+      } finally {
+        await previous?.dispose();
+      }
+    },
+  );
 }
 
 async function buildWithFeed(
@@ -149,18 +146,8 @@ async function buildWithFeed(
       baseUrl: options.site.baseUrl,
     });
   };
-  // The accepted warnings, when the maintainer keeps them: the read then keeps every warning to judge it.
-  const known = await readKnownProblems(options.read.dataDir);
-  const read = readUnder(known, options.read);
-  // Stages 1 to 3: sources -> blocks -> id order -> (judged) -> chunks; nothing runs until the records stage pulls.
-  const chunks = chunkRecords(
-    judged(
-      orderBlocks(() => readBlocks(read, cache)),
-      options,
-      known,
-    ),
-    CHUNK_SIZE,
-  );
+  // Stages 1 to 3: sources -> blocks -> id order (judged) -> chunks; nothing runs until the records stage pulls.
+  const chunks = chunkRecords(measured(await readRecords(options.read, cache === undefined ? {} : { cache }), options), CHUNK_SIZE);
   if (options.site.links === "files") {
     // The chunks wait in a temporary directory while the pages are cut from them (chunk c in file c).
     const scratch = await makeScratchDir("chunks");
@@ -232,24 +219,18 @@ async function buildWithFeed(
 /**
  * The records in id order, passed on as they come, each one's length noted for the deploy
  * preflight (again from the first after a restart; only a build for a target keeps them, 8 bytes
- * a record). When the read ends: its new warnings apart from the known ones (with --strict new
- * ones stop the build here), then the preflight; before anything is published.
+ * a record). When the read ends (its warnings judged), the preflight; before anything is published.
  */
-async function* judged(
-  ordered: AsyncGenerator<OrderedItem, ReadSummary>,
+async function* measured(
+  ordered: AsyncGenerator<OrderedItem, JudgedRead>,
   options: ResolvedBuildOptions,
-  known: KnownProblems | null,
 ): AsyncGenerator<OrderedItem, ReadChunks> {
   let lengths = options.output.target === "none" ? undefined : new RecordLengths();
   try {
     for (let next = await ordered.next(); ; next = await ordered.next()) {
       if (next.done === true) {
         const summary = next.value;
-        return {
-          ...summary,
-          ...judgeWarnings(known, options.read.strict, summary),
-          overLimits: lengths === undefined ? [] : preflightBuild(options, lengths),
-        };
+        return { ...summary, overLimits: lengths === undefined ? [] : preflightBuild(options, lengths) };
       }
       const item = next.value;
       if (item.kind === "restart") lengths &&= new RecordLengths();

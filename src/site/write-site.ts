@@ -32,7 +32,7 @@ import { forEachItem } from "../common/stage-iterables.ts";
 import type { Chunk, ChunkItem, ShardFile, ShardPlan, SitePlan, WriteProgress, WriteReport } from "./hand-offs.ts";
 import { recordShard } from "./record-shard.ts";
 import { removeShardTemporaries } from "./site-leftovers.ts";
-import { type ShardWriters, startShardWriters } from "../threads/shard-writers.ts";
+import { type ShardWriters, startShardWriters } from "./shard-writers.ts";
 
 /** Directory operations in flight at once (making the temporary shard directories, counting removed files). */
 const CONCURRENCY = 64;

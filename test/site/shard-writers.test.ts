@@ -1,5 +1,5 @@
 /**
- * The shard writer threads (src/threads/shard-writers.ts over src/threads/worker-pool.ts): real threads
+ * The shard writer threads (src/site/shard-writers.ts over src/threads/worker-pool.ts): real threads
  * writing real files. A shard lands whole under its final name with every file's bytes; a previous
  * version with the same bytes is hard-linked; a failed shard rejects with the fs error's code and
  * path, later tasks fail too, and the threads stop.
@@ -7,7 +7,7 @@
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startShardWriters } from "../../src/threads/shard-writers.ts";
+import { startShardWriters } from "../../src/site/shard-writers.ts";
 import { tempDir } from "../_tree.ts";
 
 let work: string;

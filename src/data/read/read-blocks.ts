@@ -5,7 +5,7 @@
  * fails once, at its end, listing them all.
  *
  * Records come out rendered (render-block.ts), block by block: large JSON arrays are parsed,
- * validated and rendered in record threads (threads/record-threads.ts, running render-block.ts)
+ * validated and rendered in record threads (record-threads.ts, running render-block.ts)
  * while this thread scans and hashes the next blocks. With a build cache (build-cache.ts), a block
  * it holds is not parsed at all: it comes from the cache, rendered, with its keys, positions and
  * warnings.
@@ -25,7 +25,7 @@ import { BLOCK_RECORDS, type RecordSink } from "../sources/record-sink.ts";
 import { readNdjson } from "../sources/read-ndjson.ts";
 import { readXlsx } from "../sources/read-xlsx.ts";
 import { OibCheck } from "../rules/check-oibs.ts";
-import { startRecordThreads, type RecordThreads } from "../../threads/record-threads.ts";
+import { startRecordThreads, type RecordThreads } from "./record-threads.ts";
 import { type BlockTask, BlockRenderer, renderJsonBlock } from "./render-block.ts";
 import type { SourceFile } from "../sources/source-file.ts";
 
@@ -98,7 +98,7 @@ const WAITING_BLOCKS = 16;
 /** Thrown inside the read when the next stage stopped taking blocks (dropped by `pulled`). */
 class StopReading extends Error {}
 
-/** The module a record thread runs (threads/record-threads.ts starts it by name, not by import). */
+/** The module a record thread runs (record-threads.ts starts it by name, not by import). */
 const RENDER_MODULE = new URL("./render-block.ts", import.meta.url);
 
 /**

@@ -5,9 +5,9 @@
  * benchmark's probe both write through them.
  */
 import { availableParallelism } from "node:os";
-import type { ShardFile } from "../site/hand-offs.ts";
+import type { ShardFile } from "./hand-offs.ts";
 import type { ShardTask } from "./shard-task.ts";
-import { startWorkerPool, type WorkerPool } from "./worker-pool.ts";
+import { startWorkerPool, type WorkerPool } from "../threads/worker-pool.ts";
 
 /**
  * Writer threads: one per core, which on the 2-core machine measured wrote 361k files on tmpfs in
