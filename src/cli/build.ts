@@ -163,10 +163,7 @@ export function addBuildCommand(program: Command, { io, problems, tr, apps }: Co
     const plain = await import("../site/write-plain-site.ts");
     if (flags.links === "files") await plain.readPlainOut(flags.out);
     else if (await plain.isPlainOut(flags.out)) throw failure("OUT_IS_PLAIN", msg("error.out-is-plain", { out: flags.out }));
-    const [{ buildSite }, { jsonReport, printBuildReport, progressBar }] = await Promise.all([
-      apps.build(),
-      import("./build-report.ts"),
-    ]);
+    const [{ buildSite }, { jsonReport, printBuildReport, progressBar }] = await Promise.all([apps.build(), import("./build-report.ts")]);
     const bar = flags.quiet ? undefined : progressBar(io.stderr);
     const report = await stoppable(io, tr, "build", () =>
       buildSite(options, bar?.update, (line) => io.stderr.write(`subjekti: ${tr.say(line)}\n`)),
