@@ -1,6 +1,7 @@
 /** What a build tells the maintainer: a progress bar on a terminal, and always a one-line summary. */
 import type { FeedReport } from "../feed/write-feed.ts";
-import type { BuildReport, ProgressListener } from "../site/build-site.ts";
+import type { BuildReport } from "../site/build-outcome.ts";
+import type { ProgressListener } from "../site/build-site.ts";
 import { formatProblem } from "../data/problems/problems.ts";
 import type { Translator } from "../common/messages/message.ts";
 import { ENGLISH } from "../common/messages/translate.ts";

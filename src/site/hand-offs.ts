@@ -7,6 +7,8 @@
  */
 import type { Form } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";
+import type { ChunkFile } from "./read-chunks.ts";
+import type { SiteChanges } from "./site-changes.ts";
 import type { LinkKind } from "./site-shape.ts";
 
 /** A records chunk: its records' rendered bytes, one a line, and their content hash. */
@@ -88,3 +90,44 @@ export interface WriteReport {
 
 /** Progress of the write: files settled of the total. */
 export type WriteProgress = (done: number, total: number) => void;
+
+/** What the records stage hands on: each chunk's hash in id order, and what the chunks' source returned (the read's summary). */
+export interface WrittenRecords<R> {
+  readonly hashes: readonly string[];
+  readonly read: R;
+}
+
+/** What the write stage puts on disk: the pages of `count` records, and for a routed site its plan (a site of plain files cuts its own pages). */
+export interface PagesToWrite {
+  readonly count: number;
+  readonly plan: SitePlan | null;
+}
+
+/** What the write stage did, and the public URLs and cache tags whose answers changed (made when asked). */
+export interface SiteWritten extends WriteReport {
+  readonly changes: SiteChanges;
+}
+
+/**
+ * Where a build puts its site, whichever kind: the routed site (write-site.ts) or a site of plain
+ * files (write-plain-site.ts). The records first, while the sources are still read; then the
+ * pages, the switch from the old site to the new, and the sweep of what it no longer holds.
+ */
+export interface SiteOutput {
+  /** Whether the site publishes the downloads and the description beside its pages (a site of plain files holds pages alone). */
+  readonly plans: boolean;
+  /**
+   * Takes the records chunks in id order as they come (a "restart" forgets those taken so far);
+   * after the last chunk of a read without errors, the records are in place for the pages to be
+   * cut from.
+   */
+  writeRecords<R>(chunks: AsyncGenerator<ChunkItem, R>): Promise<WrittenRecords<R>>;
+  /** The file of chunk `chunk` once writeRecords is done. */
+  chunkFile(chunk: number): ChunkFile;
+  /** Writes the pages, then switches readers to the new site, then removes what it no longer holds. */
+  write(pages: PagesToWrite, onProgress?: WriteProgress): Promise<SiteWritten>;
+  /** After any failure: removes what was written of the new site (readers still see the old one). */
+  abort(): Promise<void>;
+  /** Once the build is done or failed: removes what the output kept for itself meanwhile. */
+  close(): Promise<void>;
+}

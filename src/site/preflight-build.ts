@@ -6,10 +6,14 @@
  * `--over-limits warn`, goes on and reports what it went over.
  */
 import { msg } from "../common/messages/message.ts";
+import { leave } from "../common/stage-iterables.ts";
+import type { OrderedItem } from "../data/hand-offs.ts";
+import type { JudgedRead } from "../data/read/read-records.ts";
 import { failure } from "../common/messages/translate.ts";
 import type { ResolvedBuildOptions } from "./build-options.ts";
 import { describePreflight, HOST_LIMITS, preflight } from "./deploy-preflight.ts";
-import { measureFiles, type RecordLengths, siteShape } from "./site-shape.ts";
+import type { ReadChunks } from "./build-outcome.ts";
+import { measureFiles, RecordLengths, siteShape } from "./site-shape.ts";
 
 /** Checks the site `options` make of records of `lengths` against the target host: throws when it does not fit, or returns the warning. */
 export function preflightBuild(
@@ -28,4 +32,27 @@ export function preflightBuild(
   const message = describePreflight(result);
   if (output.overLimits === "warn") return [message];
   throw failure("OVER_LIMITS", msg("error.over-limits", { detail: message }));
+}
+
+/**
+ * The records in id order, passed on as they come, each one's length noted for the preflight
+ * (again from the first after a restart; only a build for a target keeps them, 8 bytes a record).
+ * When the read ends (its warnings judged), the preflight; before anything is published.
+ */
+export async function* withPreflight(
+  ordered: AsyncGenerator<OrderedItem, JudgedRead>,
+  options: Pick<ResolvedBuildOptions, "site" | "output" | "downloads">,
+): AsyncGenerator<OrderedItem, ReadChunks> {
+  let lengths = options.output.target === "none" ? undefined : new RecordLengths();
+  try {
+    for (let next = await ordered.next(); ; next = await ordered.next()) {
+      if (next.done === true) return { ...next.value, overLimits: lengths === undefined ? [] : preflightBuild(options, lengths) };
+      const item = next.value;
+      if (item.kind === "restart") lengths &&= new RecordLengths();
+      else lengths?.add(item.block.ends);
+      yield item;
+    }
+  } finally {
+    await leave(ordered);
+  }
 }
