@@ -28,7 +28,7 @@ export interface ShardWritten {
   readonly linkedFiles: readonly number[];
 }
 
-export interface ShardWriters extends Pick<WorkerPool<ShardTask, ShardWritten>, "hasRoom" | "room" | "close"> {
+export interface ShardWriters extends Pick<WorkerPool<ShardTask, ShardWritten>, "room" | "close"> {
   /** Writes `files` into `tmp` in a thread (hard-linked from `old` where the bytes are the same), then renames `tmp` to `dir` unless it is null. */
   write(files: readonly ShardFile[], tmp: string, dir: string | null, old: string | null): Promise<ShardWritten>;
 }
@@ -56,9 +56,6 @@ export function startShardWriters(threads = Math.min(MAX_WRITERS, availableParal
       free.push(back);
       free.sort((a, b) => b.byteLength - a.byteLength).splice(count * SHARDS_PER_WRITER);
       return written;
-    },
-    get hasRoom() {
-      return pool.hasRoom;
     },
     room: () => pool.room(),
     close: () => pool.close(),
