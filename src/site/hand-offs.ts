@@ -1,9 +1,9 @@
 /**
  * The typed hand-offs between the site's stages: the chunk stage (chunk-records.ts) yields
- * ChunkItems, the write stage (write-site.ts, or write-plain-site.ts) writes them and hands back
- * their hashes, the plan stage (plan-site.ts, docs/plan-docs.ts) turns those into a SitePlan,
- * which the write stage puts on disk, reporting a WriteReport. A leaf of its own, so no stage
- * imports another to name what it takes.
+ * ChunkItems, the output (SiteOutput: write-site.ts, or write-plain-site.ts) writes them and hands
+ * back their hashes, the plan stage (plan-site.ts, docs/plan-docs.ts) turns those into a SitePlan,
+ * which the output puts on disk, reporting what it wrote. A leaf of its own, so no stage imports
+ * another to name what it takes.
  */
 import type { Form } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";

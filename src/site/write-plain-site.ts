@@ -96,7 +96,7 @@ export async function isPlainOut(outDir: string): Promise<boolean> {
  * cut from them, they are not published), again from the first after a "restart". Returns the
  * chunks' hashes and what `chunks` returned.
  */
-export async function writeChunkFiles<R>(dir: string, chunks: AsyncGenerator<ChunkItem, R>): Promise<WrittenRecords<R>> {
+async function writeChunkFiles<R>(dir: string, chunks: AsyncGenerator<ChunkItem, R>): Promise<WrittenRecords<R>> {
   const hashes: string[] = [];
   const read = await forEachItem(chunks, async (item) => {
     if (item.kind === "restart") hashes.length = 0;
