@@ -22,6 +22,7 @@ import { DataError } from "../src/data/problems/problems.ts";
 import { forEachItem } from "../src/common/stage-iterables.ts";
 import { orderBlocks } from "../src/data/order/order-blocks.ts";
 import { readBlocks } from "../src/data/read/read-blocks.ts";
+import { resolveReadOptions } from "../src/data/read-options.ts";
 
 const program = new Command("bench-bad-sources")
   .option("--items <n>", "items in the array", (t) => Number(t), 5_000_000)
@@ -54,7 +55,7 @@ try {
   try {
     const read = { dataDir: dir, strict: false, threads: threads === "auto" ? ("auto" as const) : Number(threads) };
     await forEachItem(
-      orderBlocks(() => readBlocks(read)),
+      orderBlocks(() => readBlocks(resolveReadOptions(read))),
       () => undefined,
     );
   } catch (e) {

@@ -115,7 +115,7 @@ export interface Summary {
   readonly seconds: number;
 }
 
-/** The build's one-line summary (src/site/build-report.ts `summarise`). */
+/** The build's one-line summary (src/cli/build-report.ts `summarise`). */
 export function parseSummary(stdout: string): Summary {
   const match = /(?<!\d)(\d+) files, (\d+) written \([^)]*\), (\d+) unchanged, (\d+) removed \([^)]*\) in ([\d.]+)s/.exec(stdout);
   if (match === null) throw new Error(`no summary line in the build's output:\n${stdout}`);

@@ -7,7 +7,7 @@
  * A build can hardly beat this; the bench reports build time / probe time.
  *
  * Files are written the way the build writes them, a directory a task for worker threads with
- * synchronous fs calls (src/threads/shard-writers.ts), which on the 2-core machine beat 64 callback `fs.writeFile`s in
+ * synchronous fs calls (src/site/shard-writers.ts), which on the 2-core machine beat 64 callback `fs.writeFile`s in
  * flight on tmpfs and on disk alike (BENCHMARKS.md). `--writer callback` writes the old way
  * instead, and `--threads <n>` with another thread count, to compare on another machine or disk:
  * the probe must stay the machine's best, or the build/probe ratio flatters the build.
@@ -24,7 +24,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { Command, InvalidArgumentError } from "commander";
-import { startShardWriters } from "../src/threads/shard-writers.ts";
+import { startShardWriters } from "../src/site/shard-writers.ts";
 import { forEachBounded } from "../src/common/for-each-bounded.ts";
 
 export interface WritePlan {

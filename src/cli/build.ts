@@ -7,7 +7,7 @@ import { failure } from "../common/messages/translate.ts";
 import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "../site/build-options.ts";
 import { type Target, TARGETS } from "../site/targets.ts";
 import type { LinkKind } from "../site/site-shape.ts";
-import { DEFAULT_KEEP, type KeepChanges, parseKeep } from "../feed/keep-changes.ts";
+import { type KeepChanges, parseKeep } from "../feed/keep-changes.ts";
 import type { Io } from "./io.ts";
 import {
   baseUrl,
@@ -65,8 +65,8 @@ function keepChanges(text: string): KeepChanges {
   return keep;
 }
 
-/** The build's options from its flags and the environment: resolved once, every default in place. */
-export function buildOptionsOf(flags: BuildFlags, env: Io["env"]): BuildOptions {
+/** What the command says of a build, from its flags and the environment (the build resolves the rest: build-options.ts). */
+export function buildOptionsOf(flags: BuildFlags, env: Io["env"]): BuildOptions & { readonly outDir: string; readonly baseUrl: string } {
   return {
     ...readOptionsOf(flags),
     outDir: flags.out,
@@ -77,21 +77,21 @@ export function buildOptionsOf(flags: BuildFlags, env: Io["env"]): BuildOptions 
     cacheControl: flags.cacheControl,
     quiet: flags.quiet,
     cacheDir: flags.cache ? flags.cacheDir : null,
-    threads: flags.threads ?? "auto",
+    ...(flags.threads === undefined ? {} : { threads: flags.threads }),
     links: flags.links,
     // Netlify's build sets NETLIFY=true: there its limits apply without saying so.
-    target: flags.target ?? (env["NETLIFY"] === "true" ? "netlify" : "none"),
+    ...(flags.target === undefined && env["NETLIFY"] !== "true" ? {} : { target: flags.target ?? "netlify" }),
     overLimits: flags.overLimits,
     feed: flags.feed,
     ...(flags.previous === undefined ? {} : { previous: flags.previous }),
-    keepChanges: flags.keepChanges ?? DEFAULT_KEEP,
+    ...(flags.keepChanges === undefined ? {} : { keepChanges: flags.keepChanges }),
     downloads: flags.downloads,
     sourceDateEpoch: env["SOURCE_DATE_EPOCH"],
     wait: flags.wait,
   };
 }
 
-export function addBuildCommand(program: Command, { io, problems, tr }: CommandContext): void {
+export function addBuildCommand(program: Command, { io, problems, tr, apps }: CommandContext): void {
   const build = program
     .command("build")
     .description("validate data/ and pre-render the site into dist/")
@@ -157,17 +157,14 @@ export function addBuildCommand(program: Command, { io, problems, tr }: CommandC
     // With --json a build that fails prints its problems as JSON lines on stdout, as validate --json does.
     problems.json = flags.json;
     const options = buildOptionsOf(flags, io.env);
-    if (options.links === "files" && options.limits.length === 0) build.error(tr.text("usage.links-files-limits"), { exitCode: 2 });
-    await checkDirs({ data: options.dataDir, out: options.outDir });
+    if (flags.links === "files" && flags.limits.length === 0) build.error(tr.text("usage.links-files-limits"), { exitCode: 2 });
+    await checkDirs({ data: flags.data, out: flags.out });
     // Refused before the data is read: with --links files, --out must be free or the link a build made.
     const plain = await import("../site/write-plain-site.ts");
-    if (options.links === "files") await plain.readPlainOut(options.outDir);
-    else if (await plain.isPlainOut(options.outDir)) throw failure("OUT_IS_PLAIN", msg("error.out-is-plain", { out: options.outDir }));
-    const [{ buildSite }, { jsonReport, printBuildReport, progressBar }] = await Promise.all([
-      import("../site/build-site.ts"),
-      import("../site/build-report.ts"),
-    ]);
-    const bar = options.quiet ? undefined : progressBar(io.stderr);
+    if (flags.links === "files") await plain.readPlainOut(flags.out);
+    else if (await plain.isPlainOut(flags.out)) throw failure("OUT_IS_PLAIN", msg("error.out-is-plain", { out: flags.out }));
+    const [{ buildSite }, { jsonReport, printBuildReport, progressBar }] = await Promise.all([apps.build(), import("./build-report.ts")]);
+    const bar = flags.quiet ? undefined : progressBar(io.stderr);
     const report = await stoppable(io, tr, "build", () =>
       buildSite(options, bar?.update, (line) => io.stderr.write(`subjekti: ${tr.say(line)}\n`)),
     );

@@ -74,7 +74,7 @@ export function addCheckCommand(program: Command, { io }: CommandContext): void 
       const [{ checkSite }, { formatReport, jsonReport }, { progressBar }] = await Promise.all([
         import("../check/check-site.ts"),
         import("../check/check-report.ts"),
-        import("../site/build-report.ts"),
+        import("./build-report.ts"),
       ]);
       let ca: string | undefined;
       if (flags.ca !== undefined) {

@@ -35,7 +35,7 @@ interface ExportFlags extends ReadFlags {
   readonly wait: boolean;
 }
 
-export function addExportCommand(program: Command, { io, problems, tr }: CommandContext): void {
+export function addExportCommand(program: Command, { io, problems, tr, apps }: CommandContext): void {
   const exporting = program
     .command("export")
     .description("write the validated records as a spreadsheet to edit: .xlsx (OIB and code as text cells) or CSV (UTF-8 with BOM, ;)")
@@ -52,7 +52,7 @@ export function addExportCommand(program: Command, { io, problems, tr }: Command
     if (extension !== `.${format}`) exporting.error(tr.text("usage.export-format", { out: flags.out, format, extension }), { exitCode: 2 });
     await checkDirs({ data: flags.data });
     await checkOut(flags.out, flags.data);
-    const { exportRecords } = await import("../export/export-records.ts");
+    const { exportRecords } = await apps.exportRecords();
     const notice = (line: Message): unknown => io.stderr.write(`subjekti: ${tr.say(line)}\n`);
     const report = await stoppable(io, tr, "export", () =>
       exportRecords({ ...readOptionsOf(flags), format, out: flags.out, wait: flags.wait, notice }),

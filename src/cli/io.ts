@@ -1,4 +1,4 @@
-// What every command of the CLI reaches of its process: one module that cli.ts and each command file share.
+// What every command of the CLI reaches of its process: one module that main.ts and each command file share.
 /** What the CLI reaches of its process: injected, so tests run it in-process. */
 export interface Io {
   readonly stdout: { readonly isTTY?: boolean; write(text: string): unknown };

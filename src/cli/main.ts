@@ -78,6 +78,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     listening: (address) => {
       server = address;
     },
+    apps: { build: () => import("../site/build-site.ts"), exportRecords: () => import("../export/export-records.ts") },
   };
   const program = new Command("subjekti")
     .description("The Registry of Subjects as a static JSON API")

@@ -16,7 +16,7 @@ interface PreviewFlags {
   readonly allowedHosts?: string[];
 }
 
-export function addPreviewCommand(program: Command, { io, listening, problems, tr }: CommandContext): void {
+export function addPreviewCommand(program: Command, { io, listening, problems, tr, apps }: CommandContext): void {
   program
     .command("preview")
     .description("serve dist/ locally, routed exactly as the Netlify edge routes it")
@@ -42,9 +42,7 @@ export function addPreviewCommand(program: Command, { io, listening, problems, t
       // the preview answers is always seen (loading the build after it left a window where a save went unwatched).
       const [{ startPreview }, rebuild] = await Promise.all([
         import("../serve/preview-server.ts"),
-        flags.watch
-          ? Promise.all([import("./rebuild-on-change.ts"), import("../site/build-site.ts"), import("../site/build-report.ts")])
-          : undefined,
+        flags.watch ? Promise.all([import("./rebuild-on-change.ts"), apps.build(), import("./build-report.ts")]) : undefined,
       ]);
       const running = await startPreview({
         dir: flags.dir,

@@ -7,6 +7,8 @@ import type { Io } from "./io.ts";
 import { terminalLines } from "../common/terminal-text.ts";
 import type { Translator } from "../common/messages/message.ts";
 import type { Problem, ProblemKind } from "../data/problems/problems.ts";
+import type { exportRecords } from "../export/export-records.ts";
+import type { buildSite } from "../site/build-site.ts";
 
 export interface ProblemOutput {
   /** Every problem line, not the first few of each kind. */
@@ -52,4 +54,15 @@ export interface CommandContext {
   readonly problems: ProblemOutput;
   /** Learns the address a server command binds, before it binds, for the CLI's error lines. */
   listening(address: { host: string; port: number }): void;
+  readonly apps: Apps;
+}
+
+/**
+ * The build and the export, loaded when a command runs one: main.ts names them and hands them to
+ * the commands, so that a command's file is no floor above the app it runs (command -> app -> the
+ * read's stages is the longest chain the house allows).
+ */
+export interface Apps {
+  build(): Promise<{ readonly buildSite: typeof buildSite }>;
+  exportRecords(): Promise<{ readonly exportRecords: typeof exportRecords }>;
 }

@@ -17,8 +17,8 @@ import { SubjektiError } from "../core/errors.ts";
 import type { Translator } from "../common/messages/message.ts";
 import { sayFailure } from "../common/messages/translate.ts";
 import { DataError } from "../data/problems/problems.ts";
-import { type BuildOptions, DEFAULT_OPTIONS } from "../site/build-options.ts";
-import type { summarise } from "../site/build-report.ts";
+import type { BuildOptions } from "../site/build-options.ts";
+import type { summarise } from "./build-report.ts";
 import type { buildSite } from "../site/build-site.ts";
 import type { Io } from "./io.ts";
 import type { ProblemOutput } from "./problems-output.ts";
@@ -36,18 +36,11 @@ async function optionsOf(dataDir: string, outDir: string): Promise<BuildOptions>
   // A site this version cannot read is rebuilt with the defaults, as a missing one.
   const { state } = await readManifestFile(outDir).catch(() => ({ state: null }));
   const manifest = state !== null && "manifest" in state ? state.manifest : null;
-  return {
-    ...DEFAULT_OPTIONS,
-    dataDir,
-    outDir,
-    quiet: true,
-    baseUrl: manifest?.baseUrl ?? "http://localhost:8080",
-    ...(manifest === null
-      ? {}
-      : { limits: manifest.limits, forms: manifest.forms, maxLimit: manifest.maxLimit, cacheControl: manifest.cacheControl }),
-    // The change feed is the published builds' history: a preview's saves are not sequences of it.
-    feed: false,
-  };
+  // The change feed is the published builds' history: a preview's saves are not sequences of it.
+  const options = { dataDir, outDir, feed: false };
+  if (manifest === null) return options;
+  const { baseUrl, limits, forms, maxLimit, cacheControl } = manifest;
+  return { ...options, baseUrl, limits, forms, maxLimit, cacheControl };
 }
 
 /** `dir` and every directory under it, hidden ones skipped (as the sources are found). */

@@ -11,6 +11,7 @@ import { type Command, Option } from "commander";
 import type { Translator } from "../common/messages/message.ts";
 import type { Io } from "./io.ts";
 import { terminalLines } from "../common/terminal-text.ts";
+import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { allowedHostList, DEFAULT_HOST, envPort, port } from "../serve/listen-options.ts";
 
 /** Where `subjekti serve` listens by default: the upstream the nginx configuration names. */
@@ -38,8 +39,7 @@ export function addServeCommand(
   program
     .command("serve")
     .description("serve a built site in production (behind nginx: see `subjekti nginx`), routed exactly as the preview and the edge")
-    // The build's default --out (src/serve does not import the build).
-    .option("--dir <dir>", "the built site", "dist")
+    .option("--dir <dir>", "the built site", DEFAULT_OPTIONS.outDir)
     .option("--port <n>", `the port (default: $PORT, else ${SERVE_PORT}; 0: any free port)`, port)
     .option("--host <host>", `the address to listen on (default: $HOST, else ${DEFAULT_HOST})`)
     .option(

@@ -47,6 +47,37 @@ export interface OutputLock {
   release(): Promise<void>;
 }
 
+/** What a run leaves beside its output: removed when its process is dead, or when a signal stops this one. */
+export interface Leftovers {
+  /** Removes what runs whose process is gone left (synchronous: the same removal a signal's cleanup runs). */
+  dead(): void;
+  /** Removes what this run made so far, when a signal stops it (interrupt-cleanup.ts). */
+  own(): void;
+}
+
+/**
+ * Runs `run` holding the lock of `target` (the build's and the export's one preamble): the lock
+ * taken (see takeOutputLock), what dead runs left removed, and what this run makes registered for
+ * removal should a signal stop it; the lock released however `run` ends.
+ */
+export async function withOutputLock<T>(
+  target: string,
+  shown: string,
+  options: LockOptions,
+  leftovers: Leftovers,
+  run: () => Promise<T>,
+): Promise<T> {
+  const lock = await takeOutputLock(target, shown, options);
+  const forget = cleanUpOnInterrupt(() => leftovers.own());
+  try {
+    leftovers.dead();
+    return await run();
+  } finally {
+    forget();
+    await lock.release();
+  }
+}
+
 /** Link errors that mean "no hard links on this file system": the lock is then created with O_EXCL. */
 const NO_LINK = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV"]);
 

@@ -63,22 +63,6 @@ const ID_AT = 6;
 /** `,"jedinstvena_oznaka":"` */
 const CODE_AFTER_ID = 23;
 
-/** The keys part of a chunk's table, from each record's id and code (as written). */
-export function keysPart(ids: readonly number[], codes: readonly string[]): Uint8Array {
-  const values = codes.map(codeValue);
-  const width = values.reduce((widest, value) => Math.max(widest, value.length), 0);
-  const part = new Uint8Array(ids.length * (ID_BYTES + width));
-  const view = new DataView(part.buffer);
-  ids.forEach((id, i) => view.setFloat64(i * ID_BYTES, id, true));
-  let at = ids.length * ID_BYTES;
-  for (const value of values) {
-    part.fill(ZERO, at, at + width - value.length);
-    for (let k = 0; k < value.length; k++) part[at + width - value.length + k] = value.charCodeAt(k);
-    at += width;
-  }
-  return part;
-}
-
 /**
  * The line of the record of `key` in a chunk of `records` records whose whole table is `table`;
  * -1 when the chunk has no record of that id or code value, null when the table does not have the

@@ -221,8 +221,3 @@ export function renderPageHead(count: number, links: PageLinks): string {
 
 /** What closes every page after its records. */
 export const PAGE_TAIL = "]}";
-
-/** A whole page from its head and already-rendered records. */
-export function renderPage(head: string, records: readonly string[]): string {
-  return head + records.join(",") + PAGE_TAIL;
-}

@@ -18,8 +18,7 @@ import { createHash, type Hash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
-import { takeOutputLock } from "../common/output-lock.ts";
+import { withOutputLock } from "../common/output-lock.ts";
 import { DEAD, removeLeftoversSync } from "../common/remove-leftovers.ts";
 import { removeScratchDirs } from "../common/scratch-dir.ts";
 import type { Subject } from "../core/render-page.ts";
@@ -27,11 +26,10 @@ import type { SubjektiError } from "../core/errors.ts";
 import { type Message, msg } from "../common/messages/message.ts";
 import { failure } from "../common/messages/translate.ts";
 import { forEachItem } from "../common/stage-iterables.ts";
-import type { ReadSummary, RenderedBlock } from "../data/hand-offs.ts";
-import { orderBlocks } from "../data/order/order-blocks.ts";
+import type { RenderedBlock } from "../data/hand-offs.ts";
 import { DataError, type Problem, type ProblemKind } from "../data/problems/problems.ts";
-import { readBlocks } from "../data/read/read-blocks.ts";
-import type { ReadOptions } from "../data/read-options.ts";
+import { type JudgedRead, readRecords } from "../data/read/read-records.ts";
+import { type ReadOptions, type ResolvedReadOptions, resolveReadOptions } from "../data/read-options.ts";
 import { csvWriter, type RowWriter, xlsxWriter } from "./row-writers.ts";
 
 export type ExportFormat = "xlsx" | "csv";
@@ -60,15 +58,16 @@ export function* subjectsOf(block: RenderedBlock): Generator<Subject> {
     yield JSON.parse(bytes.toString("utf8", k === 0 ? 0 : block.ends[k - 1], block.ends[k])) as Subject;
 }
 
-/** The read and ordering stages, with no restart (a row once written is never taken back): every record through the sort, each block to `take`. */
-function readSorted(options: ReadOptions, take: (block: RenderedBlock) => Promise<void> | void): Promise<ReadSummary> {
-  return forEachItem(
-    orderBlocks(() => readBlocks(options), false),
-    async (item) => {
-      if (item.kind === "restart") throw new Error("a read sorted from the start restarted");
-      await take(item.block);
-    },
-  );
+/**
+ * The read, with no restart (a row once written is never taken back): every record through the
+ * sort, each block to `take`. The accepted warnings are not applied: the export reports the
+ * source's own.
+ */
+async function readSorted(options: ResolvedReadOptions, take: (block: RenderedBlock) => Promise<void> | void): Promise<JudgedRead> {
+  return forEachItem(await readRecords(options, { restart: false, known: false }), async (item) => {
+    if (item.kind === "restart") throw new Error("a read sorted from the start restarted");
+    await take(item.block);
+  });
 }
 
 /** Adds each record's rendered bytes, in order, to `hash`: what two reads of the same records agree on. */
@@ -83,47 +82,52 @@ function addRecords(hash: Hash, block: RenderedBlock): void {
  */
 export async function exportRecords(options: ExportOptions): Promise<ExportReport> {
   const out = resolve(options.out);
-  const lock = await takeOutputLock(out, `--out ${options.out}`, {
-    wait: options.wait ?? false,
-    command: "export",
-    ...(options.notice === undefined ? {} : { notice: options.notice }),
-  });
   // Hidden and a directory: the file in it keeps its name and extension, so it is read back as the source it will be.
   const temporary = join(dirname(out), `.${basename(out)}.tmp-${process.pid}`);
-  const forget = cleanUpOnInterrupt(() => rmSync(temporary, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 }));
-  try {
+  const lock = { wait: options.wait ?? false, command: "export", ...(options.notice === undefined ? {} : { notice: options.notice }) };
+  const leftovers = {
     // What exports stopped by kill -9 left beside the file, and in the system's temporary directory.
-    removeLeftoversSync(dirname(out), (name) => name.startsWith(`.${basename(out)}.`), DEAD);
-    removeScratchDirs(undefined, DEAD);
-    await rm(temporary, { recursive: true, force: true });
-    await mkdir(temporary);
-    const file = join(temporary, basename(out));
-    const written = await writeRecords(options, file);
-    await checkReadBack(options, temporary, written);
-    await rename(file, out);
-    return written.report;
-  } finally {
-    await rm(temporary, { recursive: true, force: true });
-    forget();
-    await lock.release();
-  }
+    dead: () => {
+      removeLeftoversSync(dirname(out), (name) => name.startsWith(`.${basename(out)}.`), DEAD);
+      removeScratchDirs(undefined, DEAD);
+    },
+    own: () => rmSync(temporary, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 }),
+  };
+  return withOutputLock(out, `--out ${options.out}`, lock, leftovers, async () => {
+    try {
+      await rm(temporary, { recursive: true, force: true });
+      await mkdir(temporary);
+      const file = join(temporary, basename(out));
+      const read = resolveReadOptions(options);
+      const written = await writeRecords(options, read, file);
+      await checkReadBack(options, read, temporary, written);
+      await rename(file, out);
+      return written.report;
+    } finally {
+      await rm(temporary, { recursive: true, force: true });
+    }
+  });
 }
 
 /** Writes the records of `options.dataDir` into `file`; answers the read's report, and the hash and count of the records written. */
-async function writeRecords(options: ExportOptions, file: string): Promise<{ readonly report: ExportReport; readonly sha256: string }> {
+async function writeRecords(
+  options: ExportOptions,
+  read: ResolvedReadOptions,
+  file: string,
+): Promise<{ readonly report: ExportReport; readonly sha256: string }> {
   // Opened at the first row: a read that fails before one (the usual bad data) opens nothing.
   let rows: RowWriter | undefined;
   const open = (): RowWriter => (options.format === "xlsx" ? xlsxWriter : csvWriter)(file);
   const hash = createHash("sha256");
   try {
-    const read = await readSorted(options, async (block) => {
+    const summary = await readSorted(read, async (block) => {
       rows ??= open();
       addRecords(hash, block);
       for (const subject of subjectsOf(block)) await rows.row(subject);
     });
     rows ??= open();
     await rows.end();
-    return { report: { count: read.count, warnings: read.warnings, kinds: read.kinds }, sha256: hash.digest("hex") };
+    return { report: { count: summary.count, warnings: summary.warnings, kinds: summary.kinds }, sha256: hash.digest("hex") };
   } catch (error) {
     rows?.abort();
     throw error;
@@ -133,6 +137,7 @@ async function writeRecords(options: ExportOptions, file: string): Promise<{ rea
 /** Reads the file written (the only source in `dir`) as a build would, and refuses it unless it gives the records written. */
 async function checkReadBack(
   options: ExportOptions,
+  read: ResolvedReadOptions,
   dir: string,
   written: { readonly report: ExportReport; readonly sha256: string },
 ): Promise<void> {
@@ -142,12 +147,7 @@ async function checkReadBack(
   try {
     // Not strict, and no --encoding: the export's own file is UTF-8, and its warnings are the source's.
     ({ count } = await readSorted(
-      {
-        dataDir: dir,
-        strict: false,
-        threads: options.threads ?? "auto",
-        ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }),
-      },
+      resolveReadOptions({ dataDir: dir, threads: read.threads, maxFieldLength: read.maxFieldLength }),
       (block) => addRecords(hash, block),
     ));
   } catch (error) {

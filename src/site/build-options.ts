@@ -1,37 +1,32 @@
-/** The options of a build, with the defaults the CLI documents. */
-import type { DownloadFormat } from "../core/download-files.ts";
-import type { KeepChanges } from "../feed/keep-changes.ts";
+/**
+ * A build's options, resolved once: what a caller says (BuildOptions: the CLI's flags, the
+ * watcher's manifest, a test), and what every stage takes (ResolvedBuildOptions: nested by
+ * concern, every default in place), as vite's resolveBuildOptions. No stage applies a default
+ * again: each takes its slice of the resolved options.
+ */
+import { DEFAULT_DOWNLOADS, type DownloadFormat } from "../core/download-files.ts";
 import type { Form } from "../core/layout.ts";
-import type { Target } from "./targets.ts";
+import { type ReadOptions, type ResolvedReadOptions, resolveReadOptions } from "../data/read-options.ts";
+import { DEFAULT_KEEP, type KeepChanges } from "../feed/keep-changes.ts";
+import type { SiteOptions } from "./hand-offs.ts";
 import type { LinkKind } from "./site-shape.ts";
+import type { Target } from "./targets.ts";
 
-export interface BuildOptions {
-  readonly dataDir: string;
-  readonly outDir: string;
+/** What a caller says of a build: whatever it leaves out is DEFAULT_OPTIONS' or resolveBuildOptions' default. */
+export interface BuildOptions extends Partial<ReadOptions> {
+  readonly outDir?: string;
   /** Page sizes pre-rendered as files. */
-  readonly limits: readonly number[];
+  readonly limits?: readonly number[];
   /** Forms of `format` pre-rendered as files. */
-  readonly forms: readonly Form[];
-  readonly maxLimit: number;
-  /** The public origin written into links. */
-  readonly baseUrl: string;
-  readonly cacheControl: string;
-  /** Warnings become errors. */
-  readonly strict: boolean;
-  /** No progress bar (the summary line is the caller's to print). */
-  readonly quiet: boolean;
+  readonly forms?: readonly Form[];
+  readonly maxLimit?: number;
+  /** The public origin written into links (DEFAULT_BASE_URL when not given). */
+  readonly baseUrl?: string;
+  readonly cacheControl?: string;
+  /** No progress bar (the CLI's: the build itself prints nothing). */
+  readonly quiet?: boolean;
   /** Where the build cache is kept (build-cache.ts); null: no cache, every build reads everything. */
-  readonly cacheDir: string | null;
-  /** Record threads for large JSON arrays (data/read/read-blocks.ts): a number, or "auto". */
-  readonly threads?: number | "auto";
-  /** The longest a text field may be, in characters (DEFAULT_MAX_FIELD_LENGTH when not given). */
-  readonly maxFieldLength?: number;
-  /** Follow symbolic links that lead outside the data directory. */
-  readonly followOutside?: boolean;
-  /** The encoding of CSV sources (a WHATWG label); UTF-8 when not given. */
-  readonly encoding?: string;
-  /** Keep every problem for the report, not the first few of each kind (`--all-problems`). */
-  readonly allProblems?: boolean;
+  readonly cacheDir?: string | null;
   /** How pages link: DRF's query URLs (default), or the page files' paths for hosts that cannot route (write-plain-site.ts). */
   readonly links?: LinkKind;
   /** The host whose limits the site is checked against before writing (deploy-preflight.ts); "none" when not given. */
@@ -52,15 +47,34 @@ export interface BuildOptions {
   readonly wait?: boolean;
 }
 
-/**
- * The origin the pre-rendered pages' links are written on: in Netlify's production context its
- * main address (`URL`); in a deploy preview or branch deploy that deploy's own address
- * (`DEPLOY_PRIME_URL`), so following `next` there stays on the deploy. Outside Netlify, the preview's.
- */
-export function defaultBaseUrl(env: Readonly<Record<string, string | undefined>>): string {
-  const url = env["CONTEXT"] === "production" ? env["URL"] : (env["DEPLOY_PRIME_URL"] ?? env["URL"]);
-  return url ?? "http://localhost:8080";
+/** Where the site goes and what guards it: the output's lock, and the host whose limits it must fit. */
+export interface OutputOptions {
+  readonly outDir: string;
+  readonly wait: boolean;
+  readonly target: Target;
+  readonly overLimits: "refuse" | "warn";
 }
+
+/** The change feed's options; the build writes none when they are null. */
+export interface FeedOptions {
+  readonly keep: KeepChanges;
+  readonly previous?: string;
+}
+
+/** A build's options with every default in place, nested by the stage that takes them. */
+export interface ResolvedBuildOptions {
+  readonly read: ResolvedReadOptions;
+  readonly site: SiteOptions;
+  readonly output: OutputOptions;
+  /** The downloads written (none on a site of plain files). */
+  readonly downloads: readonly DownloadFormat[];
+  readonly feed: FeedOptions | null;
+  readonly cacheDir: string | null;
+  readonly sourceDateEpoch: string | undefined;
+}
+
+/** The preview's origin: the links' origin when the caller names none. */
+export const DEFAULT_BASE_URL = "http://localhost:8080";
 
 export const DEFAULT_OPTIONS = {
   dataDir: "data",
@@ -72,4 +86,43 @@ export const DEFAULT_OPTIONS = {
   strict: false,
   quiet: false,
   cacheDir: "node_modules/.cache/subjekti",
-} as const satisfies Omit<BuildOptions, "baseUrl" | "cacheDir"> & { cacheDir: string };
+} as const satisfies BuildOptions;
+
+/** `options` with every default in place. */
+export function resolveBuildOptions(options: BuildOptions): ResolvedBuildOptions {
+  const links = options.links ?? "query";
+  return {
+    read: resolveReadOptions({ ...options, dataDir: options.dataDir ?? DEFAULT_OPTIONS.dataDir }),
+    site: {
+      limits: options.limits ?? DEFAULT_OPTIONS.limits,
+      forms: options.forms ?? DEFAULT_OPTIONS.forms,
+      maxLimit: options.maxLimit ?? DEFAULT_OPTIONS.maxLimit,
+      baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
+      cacheControl: options.cacheControl ?? DEFAULT_OPTIONS.cacheControl,
+      links,
+    },
+    output: {
+      outDir: options.outDir ?? DEFAULT_OPTIONS.outDir,
+      wait: options.wait ?? false,
+      target: options.target ?? "none",
+      overLimits: options.overLimits ?? "refuse",
+    },
+    downloads: links === "files" ? [] : (options.downloads ?? DEFAULT_DOWNLOADS),
+    feed:
+      options.feed === true
+        ? { keep: options.keepChanges ?? DEFAULT_KEEP, ...(options.previous === undefined ? {} : { previous: options.previous }) }
+        : null,
+    cacheDir: options.cacheDir === undefined ? DEFAULT_OPTIONS.cacheDir : options.cacheDir,
+    sourceDateEpoch: options.sourceDateEpoch,
+  };
+}
+
+/**
+ * The origin the pre-rendered pages' links are written on: in Netlify's production context its
+ * main address (`URL`); in a deploy preview or branch deploy that deploy's own address
+ * (`DEPLOY_PRIME_URL`), so following `next` there stays on the deploy. Outside Netlify, the preview's.
+ */
+export function defaultBaseUrl(env: Readonly<Record<string, string | undefined>>): string {
+  const url = env["CONTEXT"] === "production" ? env["URL"] : (env["DEPLOY_PRIME_URL"] ?? env["URL"]);
+  return url ?? DEFAULT_BASE_URL;
+}

@@ -1,12 +1,15 @@
 /**
  * The typed hand-offs between the site's stages: the chunk stage (chunk-records.ts) yields
- * ChunkItems, the write stage (write-site.ts, or write-plain-site.ts) writes them and hands back
- * their hashes, the plan stage (plan-site.ts, docs/plan-docs.ts) turns those into a SitePlan,
- * which the write stage puts on disk, reporting a WriteReport. A leaf of its own, so no stage
- * imports another to name what it takes.
+ * ChunkItems, the output (SiteOutput: write-site.ts, or write-plain-site.ts) writes them and hands
+ * back their hashes, the plan stage (plan-site.ts, docs/plan-docs.ts) turns those into a SitePlan,
+ * which the output puts on disk, reporting what it wrote. A leaf of its own, so no stage imports
+ * another to name what it takes.
  */
+import type { Form } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";
-import type { BuildOptions } from "./build-options.ts";
+import type { ChunkFile } from "./read-chunks.ts";
+import type { SiteChanges } from "./site-changes.ts";
+import type { LinkKind } from "./site-shape.ts";
 
 /** A records chunk: its records' rendered bytes, one a line, and their content hash. */
 export interface Chunk {
@@ -55,7 +58,19 @@ export interface SitePlan {
   readonly manifest: Manifest;
 }
 
-export type SiteOptions = Pick<BuildOptions, "limits" | "forms" | "maxLimit" | "baseUrl" | "cacheControl">;
+/** What the site's pages are made of: the plan stage's and the write stage's slice of the build's options. */
+export interface SiteOptions {
+  /** Page sizes pre-rendered as files. */
+  readonly limits: readonly number[];
+  /** Forms of `format` pre-rendered as files. */
+  readonly forms: readonly Form[];
+  readonly maxLimit: number;
+  /** The public origin written into links. */
+  readonly baseUrl: string;
+  readonly cacheControl: string;
+  /** How pages link: DRF's query URLs, or the page files' paths for hosts that cannot route (write-plain-site.ts). */
+  readonly links: LinkKind;
+}
 
 /** What the write stage did. */
 export interface WriteReport {
@@ -75,3 +90,44 @@ export interface WriteReport {
 
 /** Progress of the write: files settled of the total. */
 export type WriteProgress = (done: number, total: number) => void;
+
+/** What the records stage hands on: each chunk's hash in id order, and what the chunks' source returned (the read's summary). */
+export interface WrittenRecords<R> {
+  readonly hashes: readonly string[];
+  readonly read: R;
+}
+
+/** What the write stage puts on disk: the pages of `count` records, and for a routed site its plan (a site of plain files cuts its own pages). */
+export interface PagesToWrite {
+  readonly count: number;
+  readonly plan: SitePlan | null;
+}
+
+/** What the write stage did, and the public URLs and cache tags whose answers changed (made when asked). */
+export interface SiteWritten extends WriteReport {
+  readonly changes: SiteChanges;
+}
+
+/**
+ * Where a build puts its site, whichever kind: the routed site (write-site.ts) or a site of plain
+ * files (write-plain-site.ts). The records first, while the sources are still read; then the
+ * pages, the switch from the old site to the new, and the sweep of what it no longer holds.
+ */
+export interface SiteOutput {
+  /** Whether the site publishes the downloads and the description beside its pages (a site of plain files holds pages alone). */
+  readonly plans: boolean;
+  /**
+   * Takes the records chunks in id order as they come (a "restart" forgets those taken so far);
+   * after the last chunk of a read without errors, the records are in place for the pages to be
+   * cut from.
+   */
+  writeRecords<R>(chunks: AsyncGenerator<ChunkItem, R>): Promise<WrittenRecords<R>>;
+  /** The file of chunk `chunk` once writeRecords is done. */
+  chunkFile(chunk: number): ChunkFile;
+  /** Writes the pages, then switches readers to the new site, then removes what it no longer holds. */
+  write(pages: PagesToWrite, onProgress?: WriteProgress): Promise<SiteWritten>;
+  /** After any failure: removes what was written of the new site (readers still see the old one). */
+  abort(): Promise<void>;
+  /** Once the build is done or failed: removes what the output kept for itself meanwhile. */
+  close(): Promise<void>;
+}

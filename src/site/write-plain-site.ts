@@ -34,9 +34,10 @@ import { VERSION } from "../core/version.ts";
 import { contentHash } from "../common/content-hash.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
 import { forEachItem } from "../common/stage-iterables.ts";
-import type { PageBytes } from "./read-chunks.ts";
-import type { SiteChanges } from "./site-changes.ts";
-import type { ChunkItem, WriteProgress, WriteReport } from "./hand-offs.ts";
+import { makeScratchDir, type ScratchDir } from "../common/scratch-dir.ts";
+import { CHUNK_SIZE } from "../core/layout.ts";
+import { type ChunkFile, type PageBytes, pagesFromChunkFiles } from "./read-chunks.ts";
+import type { ChunkItem, PagesToWrite, SiteOutput, SiteWritten, WriteProgress, WrittenRecords } from "./hand-offs.ts";
 
 export interface PlainSiteOptions {
   readonly outDir: string;
@@ -95,16 +96,57 @@ export async function isPlainOut(outDir: string): Promise<boolean> {
  * cut from them, they are not published), again from the first after a "restart". Returns the
  * chunks' hashes and what `chunks` returned.
  */
-export async function writeChunkFiles<R>(
-  dir: string,
-  chunks: AsyncGenerator<ChunkItem, R>,
-): Promise<{ readonly hashes: readonly string[]; readonly read: R }> {
+async function writeChunkFiles<R>(dir: string, chunks: AsyncGenerator<ChunkItem, R>): Promise<WrittenRecords<R>> {
   const hashes: string[] = [];
   const read = await forEachItem(chunks, async (item) => {
     if (item.kind === "restart") hashes.length = 0;
     else await writeFile(join(dir, String(hashes.push(item.chunk.hash) - 1)), item.chunk.bytes());
   });
   return { hashes, read };
+}
+
+/**
+ * A site of plain files as a build's output: the chunks wait in a temporary directory (chunk c in
+ * file c: they are not published) while the pages are cut from them; the directory goes when the
+ * build is done.
+ */
+export class PlainSiteWriter implements SiteOutput {
+  readonly plans = false;
+  readonly #options: PlainSiteOptions;
+  readonly #scratch: ScratchDir;
+  #hashes: readonly string[] = [];
+
+  static async open(options: PlainSiteOptions): Promise<PlainSiteWriter> {
+    return new PlainSiteWriter(options, await makeScratchDir("chunks"));
+  }
+
+  private constructor(options: PlainSiteOptions, scratch: ScratchDir) {
+    this.#options = options;
+    this.#scratch = scratch;
+  }
+
+  async writeRecords<R>(chunks: AsyncGenerator<ChunkItem, R>): Promise<WrittenRecords<R>> {
+    const written = await writeChunkFiles(this.#scratch.path, chunks);
+    this.#hashes = written.hashes;
+    return written;
+  }
+
+  chunkFile(chunk: number): ChunkFile {
+    return { path: join(this.#scratch.path, String(chunk)) };
+  }
+
+  write({ count }: PagesToWrite, onProgress?: WriteProgress): Promise<SiteWritten> {
+    const pages = pagesFromChunkFiles((chunk) => this.chunkFile(chunk), CHUNK_SIZE);
+    return writePlainSite(this.#options, { count, hashes: this.#hashes, pages }, onProgress);
+  }
+
+  async abort(): Promise<void> {
+    // A failed write removes its own temporary tree; the link still names the previous one.
+  }
+
+  close(): Promise<void> {
+    return this.#scratch.remove();
+  }
 }
 
 /** The records a plain site's pages are cut from: their count, their chunks' hashes, and the pages' bytes. */
@@ -115,11 +157,7 @@ export interface PlainRecords {
 }
 
 /** Writes the pages of `records` as plain files under `outDir` (see above). */
-export async function writePlainSite(
-  options: PlainSiteOptions,
-  records: PlainRecords,
-  onProgress?: WriteProgress,
-): Promise<WriteReport & { readonly changes: SiteChanges }> {
+export async function writePlainSite(options: PlainSiteOptions, records: PlainRecords, onProgress?: WriteProgress): Promise<SiteWritten> {
   const where = await readPlainOut(options.outDir);
   const { count, hashes } = records;
   const tmp = join(where.parent, `${where.base}.tmp-${process.pid}`);

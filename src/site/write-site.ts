@@ -29,84 +29,54 @@ import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
 import { readManifestFile } from "../common/read-site-manifest.ts";
 import { isAlive, OWN, removeTreeSync } from "../common/remove-leftovers.ts";
 import { forEachItem } from "../common/stage-iterables.ts";
-import type { Chunk, ChunkItem, ShardFile, ShardPlan, SitePlan, WriteProgress, WriteReport } from "./hand-offs.ts";
+import type {
+  Chunk,
+  ChunkItem,
+  PagesToWrite,
+  ShardFile,
+  ShardPlan,
+  SiteOutput,
+  SitePlan,
+  SiteWritten,
+  WriteProgress,
+  WrittenRecords,
+} from "./hand-offs.ts";
+import type { ChunkFile } from "./read-chunks.ts";
+import { readSiteFacts, type SiteChanges, siteChanges } from "./site-changes.ts";
 import { recordShard } from "./record-shard.ts";
 import { removeShardTemporaries } from "./site-leftovers.ts";
-import { type ShardWriters, startShardWriters } from "../threads/shard-writers.ts";
+import { type ShardWriters, startShardWriters } from "./shard-writers.ts";
 
 /** Directory operations in flight at once (making the temporary shard directories, counting removed files). */
 const CONCURRENCY = 64;
 /** Bytes a writer task takes at most (whole files): a shard of large pages goes to the threads in parts. */
 const PART_BYTES = 8 * 1024 * 1024;
 
-/**
- * Puts a site on disk as its parts become known: the records chunks while the sources are still
- * read (each records shard under its temporary name until the read has succeeded), then the page
- * and docs shards, then the manifest, then the sweep.
- */
-export interface SiteWriter {
-  /**
-   * Takes the records chunks in id order as they come: a records shard is written (under its
-   * temporary name) once its chunks are all taken, unless unchanged; a "restart" forgets the chunks
-   * taken so far and removes what was written of them. After the last chunk of a read without
-   * errors, renames every records shard into place; returns the chunks' hashes and what `chunks`
-   * returned (the read's summary).
-   */
-  writeRecords<R>(chunks: AsyncGenerator<ChunkItem, R>): Promise<{ readonly hashes: readonly string[]; readonly read: R }>;
-  /** The file of chunk `chunk` once writeRecords is done, with its hash when an earlier build wrote it. */
-  chunkFile(chunk: number): { readonly path: string; readonly check?: string };
-  /** Writes the plan's other shards (those not already there), then the manifest (the switch), then removes what it no longer names. */
-  write(plan: SitePlan, onProgress?: WriteProgress): Promise<WriteReport>;
-  /** After any failure: stops the threads, removes the temporary shards and the directories it made. */
-  abort(): Promise<void>;
+/** What a writer task wrote: files [first, first + count) of a shard but those linked (named only when asked). */
+interface WrittenPart {
+  readonly key: string;
+  readonly nameOf: (index: number) => string;
+  readonly first: number;
+  readonly count: number;
+  readonly linked: readonly number[];
 }
 
-/** A writer for the site in `outDir`, nothing written yet (the previous manifest read). */
-export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
-  const root = join(outDir, DATA_ROOT);
-  const previous = await readPreviousManifest(outDir);
-  const tally = { written: 0, unchanged: 0, bytesWritten: 0, done: 0 };
-  /** What each writer task wrote: files [first, first + count) of a shard but those linked (named only when asked). */
-  const changed: {
-    readonly key: string;
-    readonly nameOf: (index: number) => string;
-    readonly first: number;
-    readonly count: number;
-    readonly linked: readonly number[];
-  }[] = [];
-  let writers: ShardWriters | undefined;
-  /** The first directory this build made (outDir, the data root or records/), removed on failure; null until it made one. */
-  let made: string | undefined | null = null;
-  const hashes: string[] = [];
-  let group: Chunk[] = [];
-  /** Each records shard's directory (final name) and whether this build wrote it; the temporary ones to rename into place. */
-  const recordDirs: { readonly dir: string; readonly written: boolean }[] = [];
-  const renames: [string, string][] = [];
-  /** The shard directories this build put in place that were not there before: removed again if it fails. */
-  const placed: string[] = [];
-  let writing: Promise<void>[] = [];
-  let recordFiles = 0;
-  // Stopped by a signal before the switch: the directory this build made goes too (its shards' temporaries go by site-leftovers.ts).
-  const forgetMade = cleanUpOnInterrupt(() => {
-    if (typeof made === "string") removeTreeSync(made);
-  });
+/** The shards on their way to the writer threads (started at the first), and what they wrote. */
+class ShardQueue {
+  readonly tally = { written: 0, unchanged: 0, bytesWritten: 0, done: 0 };
+  readonly parts: WrittenPart[] = [];
+  #writers: ShardWriters | undefined;
+  #writing: Promise<void>[] = [];
 
   /** Writes `files` into `tmp` in parts (hard-linked from `old` where the bytes are the same), renaming it to `dir` when all are written. */
-  const writeShard = async (
+  async write(
     shard: Pick<ShardPlan, "key" | "name">,
     files: Iterable<ShardFile>,
     tmp: string,
     dir: string | null,
     old: string | null,
-  ): Promise<{ readonly whole: Promise<void> }> => {
-    if (writers === undefined) {
-      const started = startShardWriters();
-      writers = started;
-      // Stopped by a signal: the threads stop writing first (the latest cleanup runs first), so that
-      // the temporary shards they write into can be removed.
-      cleanUpOnInterrupt(() => void started.close());
-    }
-    const pool = writers;
+  ): Promise<{ readonly whole: Promise<void> }> {
+    const pool = this.#start();
     const parts: Promise<void>[] = [];
     let batch: ShardFile[] = [];
     let bytes = 0;
@@ -117,10 +87,10 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
       const first = sent;
       [batch, bytes, sent] = [[], 0, sent + part.length];
       const done = pool.write(part, tmp, null, old).then((result) => {
-        tally.written += result.written;
-        tally.unchanged += result.linked;
-        tally.bytesWritten += result.bytesWritten;
-        changed.push({ key: shard.key, nameOf: shard.name, first, count: part.length, linked: result.linkedFiles });
+        this.tally.written += result.written;
+        this.tally.unchanged += result.linked;
+        this.tally.bytesWritten += result.bytesWritten;
+        this.parts.push({ key: shard.key, nameOf: shard.name, first, count: part.length, linked: result.linkedFiles });
       });
       done.catch(() => undefined);
       parts.push(done);
@@ -134,158 +104,262 @@ export async function openSiteWriter(outDir: string): Promise<SiteWriter> {
     const whole = Promise.all(parts).then(() => (dir === null ? undefined : rename(tmp, dir)));
     // A failure surfaces through the final await (or room()); this only keeps it from counting as unhandled meanwhile.
     whole.catch(() => undefined);
-    writing.push(whole);
+    this.#writing.push(whole);
     return { whole };
-  };
+  }
 
-  /** The records shard of the chunks in `group`: left alone when its directory exists, else written under its temporary name. */
-  const flushGroup = async (): Promise<void> => {
-    const first = hashes.length - group.length;
-    const chunks = group;
-    group = [];
+  /** Waits for every shard given so far. */
+  async finish(): Promise<void> {
+    const all = this.#writing;
+    this.#writing = [];
+    await Promise.all(all);
+  }
+
+  /** Forgets what was written so far (a restart of the records), once every write has settled. */
+  async forget(): Promise<void> {
+    await Promise.allSettled(this.#writing);
+    this.#writing = [];
+    Object.assign(this.tally, { written: 0, unchanged: 0, bytesWritten: 0 });
+    this.parts.length = 0;
+  }
+
+  async close(): Promise<void> {
+    await this.#writers?.close();
+  }
+
+  /** The files this build wrote, as `<shard key>/<name>`. */
+  changed(): string[] {
+    return this.parts.flatMap(({ key, nameOf, first, count, linked }) => {
+      const kept = new Set(linked);
+      return Array.from({ length: count }, (_, i) => i)
+        .filter((i) => !kept.has(i))
+        .map((i) => `${key}/${nameOf(first + i)}`);
+    });
+  }
+
+  #start(): ShardWriters {
+    if (this.#writers === undefined) {
+      const started = startShardWriters();
+      this.#writers = started;
+      // Stopped by a signal: the threads stop writing first (the latest cleanup runs first), so that
+      // the temporary shards they write into can be removed.
+      cleanUpOnInterrupt(() => void started.close());
+    }
+    return this.#writers;
+  }
+}
+
+/**
+ * Puts a routed site on disk as its parts become known: the records chunks while the sources are
+ * still read (each records shard under its temporary name until the read has succeeded), then the
+ * page and docs shards, then the manifest (the switch), then the sweep.
+ */
+export class SiteWriter implements SiteOutput {
+  readonly plans = true;
+  readonly #outDir: string;
+  readonly #root: string;
+  readonly #previous: PreviousSite;
+  /** The previous site's facts, for the changes (site-changes.ts). */
+  readonly #before: string | null;
+  readonly #shards = new ShardQueue();
+  /** The first directory this build made (outDir, the data root or records/), removed on failure; null until it made one. */
+  #made: string | undefined | null = null;
+  readonly #forgetMade: () => void;
+  readonly #hashes: string[] = [];
+  #group: Chunk[] = [];
+  /** Each records shard's directory (final name) and whether this build wrote it; the temporary ones to rename into place. */
+  readonly #recordDirs: { readonly dir: string; readonly written: boolean }[] = [];
+  readonly #renames: [string, string][] = [];
+  /** The shard directories this build put in place that were not there before: removed again if it fails. */
+  readonly #placed: string[] = [];
+  #recordFiles = 0;
+
+  /** A writer for the site in `outDir`, nothing written yet (the previous manifest read). */
+  static async open(outDir: string): Promise<SiteWriter> {
+    const before = await readSiteFacts(outDir);
+    return new SiteWriter(outDir, await readPreviousManifest(outDir), before);
+  }
+
+  private constructor(outDir: string, previous: PreviousSite, before: string | null) {
+    this.#outDir = outDir;
+    this.#root = join(outDir, DATA_ROOT);
+    this.#previous = previous;
+    this.#before = before;
+    // Stopped by a signal before the switch: the directory this build made goes too (its shards' temporaries go by site-leftovers.ts).
+    this.#forgetMade = cleanUpOnInterrupt(() => {
+      if (typeof this.#made === "string") removeTreeSync(this.#made);
+    });
+  }
+
+  /**
+   * Takes the records chunks in id order as they come: a records shard is written (under its
+   * temporary name) once its chunks are all taken, unless unchanged; a "restart" forgets the chunks
+   * taken so far and removes what was written of them. After the last chunk of a read without
+   * errors, renames every records shard into place.
+   */
+  async writeRecords<R>(chunks: AsyncGenerator<ChunkItem, R>): Promise<WrittenRecords<R>> {
+    const read = await forEachItem(chunks, (item) => (item.kind === "chunk" ? this.#addChunk(item.chunk) : this.#dropRecords()));
+    if (this.#group.length > 0) await this.#flushGroup();
+    await this.#shards.finish();
+    for (const [tmp, dir] of this.#renames.splice(0)) {
+      await rename(tmp, dir);
+      this.#placed.push(dir);
+    }
+    return { hashes: this.#hashes, read };
+  }
+
+  /** The file of chunk `chunk` once writeRecords is done, with its hash when an earlier build wrote it. */
+  chunkFile(chunk: number): ChunkFile {
+    const shard = this.#recordDirs[Math.floor(chunk / CHUNKS_PER_SHARD)];
+    if (shard === undefined) throw new Error(`chunk ${chunk} was not written`);
+    const path = join(shard.dir, chunkFileName(chunk));
+    return shard.written ? { path } : { path, check: this.#hashes[chunk] as string };
+  }
+
+  /** Writes the plan's other shards (those not already there), then the manifest (the switch), then removes what it no longer names. */
+  async write({ plan }: PagesToWrite, onProgress?: WriteProgress): Promise<SiteWritten> {
+    if (plan === null) throw new Error("a routed site is written from its plan");
+    const { tally } = this.#shards;
+    const total = plan.shards.reduce((sum, shard) => sum + shard.size, this.#recordFiles + 1);
+    const settle = (files: number): void => {
+      tally.done += files;
+      onProgress?.(tally.done, total);
+    };
+    settle(this.#recordFiles);
+    await this.#writePages(plan, settle);
+    await this.#switchTo(plan);
+    settle(1);
+    const swept = await sweep(this.#root, plan);
+    const shards = this.#shards;
+    const before = this.#before;
+    let changes: SiteChanges | undefined;
+    return {
+      files: total,
+      written: tally.written,
+      unchanged: tally.unchanged,
+      bytesWritten: tally.bytesWritten,
+      ...swept,
+      get changed() {
+        return shards.changed();
+      },
+      // The files and URLs changed are named only when asked (build --json): a full build of ten
+      // million subjects changes a million files.
+      get changes() {
+        return (changes ??= siteChanges(before, plan.manifest, shards.changed()));
+      },
+    };
+  }
+
+  async abort(): Promise<void> {
+    // Readers still see the previous site (its manifest is untouched). Stop the threads first, so
+    // that nothing writes into the partial shards while they are removed.
+    await this.#shards.close();
+    this.#forgetMade();
+    if (this.#made !== null && this.#made !== undefined) await rm(this.#made, { recursive: true, force: true });
+    // The previous manifest names none of them: the site is left as it was.
+    for (const dir of this.#placed.splice(0)) await rm(dir, { recursive: true, force: true });
+    removeShardTemporaries(this.#root, OWN);
+  }
+
+  async close(): Promise<void> {
+    // Nothing kept apart: the site is its own directory.
+  }
+
+  async #addChunk(chunk: Chunk): Promise<void> {
+    this.#hashes.push(chunk.hash);
+    this.#group.push(chunk);
+    if (this.#group.length === CHUNKS_PER_SHARD) await this.#flushGroup();
+  }
+
+  async #dropRecords(): Promise<void> {
+    await this.#shards.forget();
+    for (const [tmp] of this.#renames.splice(0)) await rm(tmp, { recursive: true, force: true });
+    this.#hashes.length = 0;
+    this.#recordDirs.length = 0;
+    this.#group = [];
+    this.#recordFiles = 0;
+  }
+
+  /** The records shard of the chunks in the group: left alone when its directory exists, else written under its temporary name. */
+  async #flushGroup(): Promise<void> {
+    const first = this.#hashes.length - this.#group.length;
+    const chunks = this.#group;
+    this.#group = [];
     const shard = recordShard(
       first,
       chunks.map((c) => c.hash),
     );
-    const dir = join(root, shardDirPath(shard.key, shard.hash));
-    recordFiles += shard.size;
+    const dir = join(this.#root, shardDirPath(shard.key, shard.hash));
+    this.#recordFiles += shard.size;
     if (await isDirectory(dir)) {
-      recordDirs.push({ dir, written: false });
-      tally.unchanged += shard.size;
+      this.#recordDirs.push({ dir, written: false });
+      this.#shards.tally.unchanged += shard.size;
       return;
     }
-    recordDirs.push({ dir, written: true });
-    made ??= await mkdir(join(root, "records"), { recursive: true });
-    const tmp = join(root, shardTempPath(shard.key, process.pid));
+    this.#recordDirs.push({ dir, written: true });
+    this.#made ??= await mkdir(join(this.#root, "records"), { recursive: true });
+    const tmp = join(this.#root, shardTempPath(shard.key, process.pid));
     await mkdir(tmp, { recursive: true });
-    const oldHash = previous.dirs[shard.key];
+    const oldHash = this.#previous.dirs[shard.key];
     // Each chunk, then its table of offsets and keys (chunk-keys.ts): the order recordShard names them in.
     const files = chunks.flatMap((chunk, i) => [
       { name: chunkFileName(first + i), bytes: () => chunk.bytes() },
       { name: offsetsFileName(first + i), bytes: () => recordTable(chunk.bytes()) },
     ]);
-    await writeShard(shard, lazily(files), tmp, null, oldHash === undefined ? null : join(root, shardDirPath(shard.key, oldHash)));
-    renames.push([tmp, dir]);
-  };
+    const old = oldHash === undefined ? null : join(this.#root, shardDirPath(shard.key, oldHash));
+    await this.#shards.write(shard, lazily(files), tmp, null, old);
+    this.#renames.push([tmp, dir]);
+  }
 
-  const finishWrites = async (): Promise<void> => {
-    const all = writing;
-    writing = [];
-    await Promise.all(all);
-  };
-
-  const addChunk = async (chunk: Chunk): Promise<void> => {
-    hashes.push(chunk.hash);
-    group.push(chunk);
-    if (group.length === CHUNKS_PER_SHARD) await flushGroup();
-  };
-  const dropRecords = async (): Promise<void> => {
-    await Promise.allSettled(writing);
-    writing = [];
-    for (const [tmp] of renames.splice(0)) await rm(tmp, { recursive: true, force: true });
-    hashes.length = 0;
-    recordDirs.length = 0;
-    group = [];
-    Object.assign(tally, { written: 0, unchanged: 0, bytesWritten: 0 });
-    changed.length = 0;
-    recordFiles = 0;
-  };
-  const endRecords = async (): Promise<void> => {
-    if (group.length > 0) await flushGroup();
-    await finishWrites();
-    for (const [tmp, dir] of renames.splice(0)) {
-      await rename(tmp, dir);
-      placed.push(dir);
-    }
-  };
-
-  return {
-    async writeRecords(chunks) {
-      const read = await forEachItem(chunks, (item) => (item.kind === "chunk" ? addChunk(item.chunk) : dropRecords()));
-      await endRecords();
-      return { hashes, read };
-    },
-    chunkFile(chunk) {
-      const shard = recordDirs[Math.floor(chunk / CHUNKS_PER_SHARD)];
-      if (shard === undefined) throw new Error(`chunk ${chunk} was not written`);
-      const path = join(shard.dir, chunkFileName(chunk));
-      return shard.written ? { path } : { path, check: hashes[chunk] as string };
-    },
-    async write(plan, onProgress) {
-      const total = plan.shards.reduce((sum, shard) => sum + shard.size, recordFiles + 1);
-      const settle = (files: number): void => {
-        tally.done += files;
-        onProgress?.(tally.done, total);
-      };
-      settle(recordFiles);
-      await mkdir(root, { recursive: true });
-      const dirOf = (shard: ShardPlan): string => join(root, shardDirPath(shard.key, shard.hash));
-      const tmpOf = (shard: ShardPlan): string => join(root, shardTempPath(shard.key, process.pid));
-      const todo: ShardPlan[] = [];
-      for (const shard of plan.shards) {
-        if (await isDirectory(dirOf(shard))) {
-          tally.unchanged += shard.size;
-          settle(shard.size);
-        } else {
-          todo.push(shard);
-        }
-      }
-      // Every shard's temporary directory first: creating files in a directory made a moment ago was
-      // measured ~2x slower (BENCHMARKS.md).
-      await forEachBounded(todo, CONCURRENCY, (shard) => mkdir(tmpOf(shard), { recursive: true }));
-      for (const shard of todo) {
-        placed.push(dirOf(shard));
-        const oldHash = previous.dirs[shard.key];
-        // Pages hold the count and the origin: when either changed, no old page can match.
-        const old = oldHash !== undefined && previous.sameHead(plan) ? join(root, shardDirPath(shard.key, oldHash)) : null;
-        const { whole } = await writeShard(shard, shard.files(), tmpOf(shard), dirOf(shard), old);
-        whole.then(
-          () => settle(shard.size),
-          () => undefined,
-        );
-      }
-      await finishWrites();
-      await writers?.close();
-
-      const manifestBytes = Buffer.from(`${JSON.stringify(plan.manifest, null, 2)}\n`);
-      if (previous.bytes?.equals(manifestBytes) === true) {
-        tally.unchanged += 1;
+  /** Every shard of the plan not already there, written beside the old version and renamed into place. */
+  async #writePages(plan: SitePlan, settle: (files: number) => void): Promise<void> {
+    const root = this.#root;
+    await mkdir(root, { recursive: true });
+    const dirOf = (shard: ShardPlan): string => join(root, shardDirPath(shard.key, shard.hash));
+    const tmpOf = (shard: ShardPlan): string => join(root, shardTempPath(shard.key, process.pid));
+    const todo: ShardPlan[] = [];
+    for (const shard of plan.shards) {
+      if (await isDirectory(dirOf(shard))) {
+        this.#shards.tally.unchanged += shard.size;
+        settle(shard.size);
       } else {
-        const manifestPath = join(outDir, MANIFEST_PATH);
-        await writeFile(`${manifestPath}.tmp-${process.pid}`, manifestBytes);
-        forgetMade();
-        await rename(`${manifestPath}.tmp-${process.pid}`, manifestPath);
-        tally.written += 1;
-        tally.bytesWritten += manifestBytes.length;
+        todo.push(shard);
       }
-      settle(1);
-      forgetMade();
+    }
+    // Every shard's temporary directory first: creating files in a directory made a moment ago was
+    // measured ~2x slower (BENCHMARKS.md).
+    await forEachBounded(todo, CONCURRENCY, (shard) => mkdir(tmpOf(shard), { recursive: true }));
+    for (const shard of todo) {
+      this.#placed.push(dirOf(shard));
+      const oldHash = this.#previous.dirs[shard.key];
+      // Pages hold the count and the origin: when either changed, no old page can match.
+      const old = oldHash !== undefined && this.#previous.sameHead(plan) ? join(root, shardDirPath(shard.key, oldHash)) : null;
+      const { whole } = await this.#shards.write(shard, shard.files(), tmpOf(shard), dirOf(shard), old);
+      whole.then(
+        () => settle(shard.size),
+        () => undefined,
+      );
+    }
+    await this.#shards.finish();
+    await this.#shards.close();
+  }
 
-      const swept = await sweep(root, plan);
-      const counts = { files: total, written: tally.written, unchanged: tally.unchanged, bytesWritten: tally.bytesWritten, ...swept };
-      return {
-        ...counts,
-        get changed() {
-          return changed.flatMap(({ key, nameOf, first, count, linked }) => {
-            const kept = new Set(linked);
-            return Array.from({ length: count }, (_, i) => i)
-              .filter((i) => !kept.has(i))
-              .map((i) => `${key}/${nameOf(first + i)}`);
-          });
-        },
-      };
-    },
-    async abort() {
-      // Readers still see the previous site (its manifest is untouched). Stop the threads first, so
-      // that nothing writes into the partial shards while they are removed.
-      await writers?.close();
-      forgetMade();
-      if (made !== null && made !== undefined) await rm(made, { recursive: true, force: true });
-      // The previous manifest names none of them: the site is left as it was.
-      for (const dir of placed.splice(0)) await rm(dir, { recursive: true, force: true });
-      removeShardTemporaries(root, OWN);
-    },
-  };
+  /** The manifest replaced by one rename (unless its bytes are the same): readers switch from the old site to the new. */
+  async #switchTo(plan: SitePlan): Promise<void> {
+    const { tally } = this.#shards;
+    const manifestBytes = Buffer.from(`${JSON.stringify(plan.manifest, null, 2)}\n`);
+    if (this.#previous.bytes?.equals(manifestBytes) === true) {
+      tally.unchanged += 1;
+    } else {
+      const manifestPath = join(this.#outDir, MANIFEST_PATH);
+      await writeFile(`${manifestPath}.tmp-${process.pid}`, manifestBytes);
+      this.#forgetMade();
+      await rename(`${manifestPath}.tmp-${process.pid}`, manifestPath);
+      tally.written += 1;
+      tally.bytesWritten += manifestBytes.length;
+    }
+    this.#forgetMade();
+  }
 }
 
 /** Files whose bytes are made as each is taken. */

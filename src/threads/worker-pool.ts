@@ -12,8 +12,6 @@ import { type Transferable, Worker } from "node:worker_threads";
 export interface WorkerPool<Task, Result> {
   /** Runs `task` in a thread; what `transfer` lists moves to the thread (the caller must not use it after). */
   run(task: Task, transfer?: readonly Transferable[]): Promise<Result>;
-  /** Whether fewer than the bound of tasks are out. */
-  readonly hasRoom: boolean;
   /** Settles when fewer than the bound of tasks are out; rejects with the first failure. */
   room(): Promise<void>;
   /** Stops the threads (pending tasks fail). Always call it: the threads keep the process alive. */
@@ -100,9 +98,6 @@ export function startWorkerPool<Task, Result>(
           reject(error as Error);
         }
       });
-    },
-    get hasRoom() {
-      return pending.size < limit;
     },
     room() {
       if (failure !== undefined) return Promise.reject(failure);

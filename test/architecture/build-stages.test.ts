@@ -20,6 +20,8 @@ const STAGES = [
   "feed/write-feed.ts",
 ];
 const COMPOSITION = "site/build-site.ts";
+/** The read's own composition (read, order, judge), which the build and the other commands call. */
+const READ = "data/read/read-records.ts";
 
 const { modules, edges } = readImports(resolve("src"));
 
@@ -41,7 +43,7 @@ function reached(from: string): Set<string> {
 
 describe("the build's stages are siblings", () => {
   it("every stage and the composition exist", () => {
-    for (const name of [...STAGES, COMPOSITION]) expect(modules, name).toContain(name);
+    for (const name of [...STAGES, COMPOSITION, READ]) expect(modules, name).toContain(name);
   });
 
   it.each(STAGES)("%s reaches no other stage and not the composition", (stage) => {
@@ -51,10 +53,11 @@ describe("the build's stages are siblings", () => {
       `${stage} reaches`,
     ).toEqual([]);
     expect(reach.has(COMPOSITION)).toBe(false);
+    expect(reach.has(READ)).toBe(false);
   });
 
   it("the composition calls every stage itself", () => {
-    const direct = new Set(edges.filter((e) => e.from === COMPOSITION && e.kind === "value").map((e) => e.to));
+    const direct = new Set(edges.filter((e) => (e.from === COMPOSITION || e.from === READ) && e.kind === "value").map((e) => e.to));
     expect(STAGES.filter((stage) => !direct.has(stage))).toEqual([]);
   });
 });

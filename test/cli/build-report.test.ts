@@ -1,7 +1,7 @@
 /** The build's progress bar (a terminal only, after a second) and its one-line summary. */
 import { describe, expect, it } from "vitest";
 import { rm } from "node:fs/promises";
-import { formatBytes, progressBar, summarise } from "../../src/site/build-report.ts";
+import { formatBytes, progressBar, summarise } from "../../src/cli/build-report.ts";
 import { runCli } from "../run-cli.ts";
 import { tempDir } from "../file-trees.ts";
 

@@ -78,7 +78,7 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
         "cli/main.js",
         "threads/module-thread.mjs",
         "data/read/render-block.js",
-        "threads/shard-writer-thread.mjs",
+        "site/shard-writer-thread.mjs",
         "threads/pool-thread.mjs",
       ]),
     );

@@ -1,6 +1,7 @@
 /** A records chunk's keys in its table, searched as the hosts search them: expected lines written out by hand. */
 import { describe, expect, it } from "vitest";
-import { keyLine, keysPart, recordTable } from "../../src/core/chunk-keys.ts";
+import { keyLine, recordTable } from "../../src/core/chunk-keys.ts";
+import { codeValue } from "../../src/core/key-index.ts";
 import { offsetAt, recordOffsets } from "../../src/core/record-offsets.ts";
 
 // Codes whose values widen inside the chunk (999 -> 1000 -> 10000), ids with gaps.
@@ -11,6 +12,18 @@ const RECORDS = [
   { id: 9_007_199_254_740_991, code: "10000" },
 ].map(({ id, code }) => `{"id":${id},"jedinstvena_oznaka":"${code}","naziv_subjekta":"Ž \\"x\\""}`);
 const ENCODE = new TextEncoder();
+
+/** The keys part of a table made the plain way, from each record's id and code: what recordTable must write. */
+function keysPart(ids: readonly number[], codes: readonly string[]): Uint8Array {
+  const values = codes.map(codeValue);
+  const width = values.reduce((widest, value) => Math.max(widest, value.length), 0);
+  const part = new Uint8Array(ids.length * (8 + width));
+  const view = new DataView(part.buffer);
+  ids.forEach((id, i) => view.setFloat64(i * 8, id, true));
+  const text = values.map((value) => value.padStart(width, "0")).join("");
+  part.set(new TextEncoder().encode(text), ids.length * 8);
+  return part;
+}
 
 describe.each([
   ["every line ending in a line break", RECORDS.join("\n") + "\n"],

@@ -1,6 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { indentJson, renderPage, renderPageHead, renderSubject, type Subject, SUBJECT_FIELDS, toJson } from "../../src/core/render-page.ts";
+import { indentJson, PAGE_TAIL, renderPageHead, renderSubject, type Subject, SUBJECT_FIELDS, toJson } from "../../src/core/render-page.ts";
+
+/** A whole page from its head and rendered records, as the writers join them. */
+const renderPage = (head: string, records: readonly string[]): string => head + records.join(",") + PAGE_TAIL;
 
 const subject: Subject = {
   // Keys deliberately out of order: the output order is SUBJECT_FIELDS'.

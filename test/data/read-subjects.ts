@@ -8,7 +8,7 @@ import { subjectsOf } from "../../src/export/export-records.ts";
 import { forEachItem } from "../../src/common/stage-iterables.ts";
 import { orderBlocks } from "../../src/data/order/order-blocks.ts";
 import { readBlocks } from "../../src/data/read/read-blocks.ts";
-import type { ReadOptions } from "../../src/data/read-options.ts";
+import { type ReadOptions, resolveReadOptions } from "../../src/data/read-options.ts";
 import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
 import { snapshotTree, tempDir } from "../file-trees.ts";
 import { build } from "../site/built-site.ts";
@@ -29,7 +29,7 @@ export interface ReadResult {
 export async function readSubjects(options: ReadOptions): Promise<ReadResult> {
   let subjects: Subject[] = [];
   const read = await forEachItem(
-    orderBlocks(() => readBlocks(options)),
+    orderBlocks(() => readBlocks(resolveReadOptions(options))),
     (item) => {
       if (item.kind === "restart") subjects = [];
       else subjects.push(...subjectsOf(item.block));

@@ -15,7 +15,7 @@ import { startPreview } from "../../src/serve/preview-server.ts";
 import { runCli } from "../run-cli.ts";
 import { freePort } from "../hosts/hosts.ts";
 import { build } from "../site/built-site.ts";
-import { feedLine } from "../../src/site/build-report.ts";
+import { feedLine } from "../../src/cli/build-report.ts";
 
 type Subject = Record<string, unknown> & { id: number; jedinstvena_oznaka: string; naziv_subjekta: string };
 

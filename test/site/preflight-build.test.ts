@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { forEachItem } from "../../src/common/stage-iterables.ts";
 import { orderBlocks } from "../../src/data/order/order-blocks.ts";
 import { readBlocks } from "../../src/data/read/read-blocks.ts";
+import { resolveReadOptions } from "../../src/data/read-options.ts";
 import { measureFiles, RecordLengths, type ShapeOptions, siteShape } from "../../src/site/site-shape.ts";
 import { runCli } from "../run-cli.ts";
 import { snapshotTree, useTempDir } from "../file-trees.ts";
@@ -121,7 +122,7 @@ describe("the shape the preflight checks is the site the build writes", () => {
   it("the largest page measured is the largest page written, to within its links' length", async () => {
     const lengths = new RecordLengths();
     await forEachItem(
-      orderBlocks(() => readBlocks({ dataDir: FIXTURE, strict: false, threads: 0 }), false),
+      orderBlocks(() => readBlocks(resolveReadOptions({ dataDir: FIXTURE, strict: false, threads: 0 })), false),
       (item) => item.kind === "block" && lengths.add(item.block.ends),
     );
     const sizes = measureFiles(lengths, BASE_URL);

@@ -5,7 +5,7 @@
  * fails once, at its end, listing them all.
  *
  * Records come out rendered (render-block.ts), block by block: large JSON arrays are parsed,
- * validated and rendered in record threads (threads/record-threads.ts, running render-block.ts)
+ * validated and rendered in record threads (record-threads.ts, running render-block.ts)
  * while this thread scans and hashes the next blocks. With a build cache (build-cache.ts), a block
  * it holds is not parsed at all: it comes from the cache, rendered, with its keys, positions and
  * warnings.
@@ -16,7 +16,7 @@ import { blockKey, type BuildCache } from "./build-cache.ts";
 import { displayPath, findSources, SOURCE_PATTERNS } from "../sources/find-sources.ts";
 import { pulled } from "../../common/stage-iterables.ts";
 import type { ReadItem, ReadSummary, RenderedBlock } from "../hand-offs.ts";
-import { DEFAULT_MAX_FIELD_LENGTH, type ReadOptions } from "../read-options.ts";
+import type { ResolvedReadOptions } from "../read-options.ts";
 import { DataError, type Problem, ProblemCollector, type ProblemSink } from "../problems/problems.ts";
 import { msg } from "../../common/messages/message.ts";
 import { readCsv } from "../sources/read-csv.ts";
@@ -25,7 +25,7 @@ import { BLOCK_RECORDS, type RecordSink } from "../sources/record-sink.ts";
 import { readNdjson } from "../sources/read-ndjson.ts";
 import { readXlsx } from "../sources/read-xlsx.ts";
 import { OibCheck } from "../rules/check-oibs.ts";
-import { startRecordThreads, type RecordThreads } from "../../threads/record-threads.ts";
+import { startRecordThreads, type RecordThreads } from "./record-threads.ts";
 import { type BlockTask, BlockRenderer, renderJsonBlock } from "./render-block.ts";
 import type { SourceFile } from "../sources/source-file.ts";
 
@@ -44,7 +44,7 @@ function readerOf(file: SourceFile): (file: SourceFile, sink: RecordSink, proble
 }
 
 /** The one warning naming every file under the data directory that is not read (so none is skipped silently). */
-function ignoredFiles(ignored: readonly string[], options: ReadOptions): Problem[] {
+function ignoredFiles(ignored: readonly string[], options: ResolvedReadOptions): Problem[] {
   if (ignored.length === 0) return [];
   const value = msg("value.ignored", { names: ignored.slice(0, 20), more: Math.max(ignored.length - 20, 0) });
   const expected = msg("expected.only-sources", { patterns: SOURCE_PATTERNS.map((p) => p.slice(3)) });
@@ -98,7 +98,7 @@ const WAITING_BLOCKS = 16;
 /** Thrown inside the read when the next stage stopped taking blocks (dropped by `pulled`). */
 class StopReading extends Error {}
 
-/** The module a record thread runs (threads/record-threads.ts starts it by name, not by import). */
+/** The module a record thread runs (record-threads.ts starts it by name, not by import). */
 const RENDER_MODULE = new URL("./render-block.ts", import.meta.url);
 
 /**
@@ -107,20 +107,20 @@ const RENDER_MODULE = new URL("./render-block.ts", import.meta.url);
  * than a few blocks are held at once. Returns what was read; throws DataError listing every
  * problem when any is an error (after the whole read, once "end" was taken).
  */
-export function readBlocks(options: ReadOptions, cache?: BuildCache): AsyncGenerator<ReadItem, ReadSummary> {
+export function readBlocks(options: ResolvedReadOptions, cache?: BuildCache): AsyncGenerator<ReadItem, ReadSummary> {
   return pulled<ReadItem, ReadSummary>((put) => readInto(options, put, cache));
 }
 
 /** The read, pushing each item into `put` and waiting for it; stops (StopReading) when `put` says the taker left. */
 async function readInto(
-  options: ReadOptions,
+  options: ResolvedReadOptions,
   put: (item: ReadItem) => Promise<boolean>,
   cache: BuildCache | undefined,
 ): Promise<ReadSummary> {
   // Bounded: past the first few of a kind, problems are counted, not kept.
-  const problems = new ProblemCollector(options.allProblems === true ? Number.POSITIVE_INFINITY : undefined);
+  const problems = new ProblemCollector(options.allProblems ? Number.POSITIVE_INFINITY : undefined);
   const { files: found, ignored } = await findSources(options.dataDir, {
-    followOutside: options.followOutside ?? false,
+    followOutside: options.followOutside,
     problems,
     strict: options.strict,
   });
@@ -132,8 +132,8 @@ async function readInto(
   const cacheKeys: string[] = [];
   let reused = 0;
   let count = 0;
-  const auto = (options.threads ?? "auto") === "auto";
-  const threadsWanted = await threadCount(files, options.threads ?? "auto");
+  const auto = options.threads === "auto";
+  const threadsWanted = await threadCount(files, options.threads);
   let threads: RecordThreads | undefined;
   let renderedHere = 0;
   const oibs = new OibCheck();
@@ -164,17 +164,12 @@ async function readInto(
       const lines = new BlockRenderer(file, options.strict, options.maxFieldLength);
       const sink: RecordSink = {
         block(block, text) {
-          const task = {
-            file,
-            strict: options.strict,
-            ...(options.maxFieldLength === undefined ? {} : { maxFieldLength: options.maxFieldLength }),
-            text,
-          };
+          const task = { file, strict: options.strict, maxFieldLength: options.maxFieldLength, text };
           if (cache === undefined) {
             waiting.push({ file, rendered: render(task) });
             return;
           }
-          const key = blockKey(options.strict, options.maxFieldLength ?? DEFAULT_MAX_FIELD_LENGTH, block);
+          const key = blockKey(options.strict, options.maxFieldLength, block);
           cacheKeys.push(key);
           const stored = cache.read(key, file);
           if (stored !== undefined) reused += stored.ends.length;

@@ -1,7 +1,7 @@
 /**
  * A block of source records, validated and rendered: what the reader hands on instead of parsed
  * objects. It runs on the main thread (NDJSON, CSV, small inputs) and in the record threads
- * (threads/record-threads.ts run this module: answerTask) for large JSON arrays, where parsing, validating and rendering are most of a
+ * (record-threads.ts run this module: answerTask) for large JSON arrays, where parsing, validating and rendering are most of a
  * build's CPU time. Its output is plain data (bytes, typed arrays, strings, problems), so it
  * crosses threads cheaply, and a million parsed objects never pile up on one heap.
  */

@@ -10,6 +10,7 @@ import { forEachItem } from "../../../src/common/stage-iterables.ts";
 import type { OrderedItem } from "../../../src/data/hand-offs.ts";
 import { orderBlocks } from "../../../src/data/order/order-blocks.ts";
 import { readBlocks } from "../../../src/data/read/read-blocks.ts";
+import { resolveReadOptions } from "../../../src/data/read-options.ts";
 import { useTempDir } from "../../file-trees.ts";
 import { BASE_SUBJECTS, sourceText } from "../read-subjects.ts";
 
@@ -29,7 +30,7 @@ async function data(name: string, files: Record<string, readonly Row[]>): Promis
 async function order(dataDir: string, restart = true): Promise<{ items: (number[] | "restart")[]; count: number }> {
   const items: (number[] | "restart")[] = [];
   const summary = await forEachItem(
-    orderBlocks(() => readBlocks({ dataDir, strict: false, threads: 0 }), restart),
+    orderBlocks(() => readBlocks(resolveReadOptions({ dataDir, strict: false, threads: 0 })), restart),
     (item: OrderedItem) => {
       items.push(item.kind === "restart" ? "restart" : Array.from(item.block.ids));
     },

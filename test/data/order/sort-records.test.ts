@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { generateFile } from "../../../scripts/generate-subjects.ts";
 import { forEachItem } from "../../../src/common/stage-iterables.ts";
 import { readBlocks } from "../../../src/data/read/read-blocks.ts";
+import { resolveReadOptions } from "../../../src/data/read-options.ts";
 import { createRecordSorter, type RecordSorter, type SortableBlock, type SortedRecords } from "../../../src/data/order/sort-records.ts";
 import { tempDir } from "../../file-trees.ts";
 
@@ -232,7 +233,7 @@ test("a shuffled generated list read by the real reader -> its rows in a plain s
     const sorter = createRecordSorter({ dir: parent, runBytes: 256 * 1024 });
     const read: Row[] = [];
     const reading: Row[] = [];
-    await forEachItem(readBlocks({ dataDir, strict: true, threads: 0 }), async (item) => {
+    await forEachItem(readBlocks(resolveReadOptions({ dataDir, strict: true, threads: 0 })), async (item) => {
       if (item.kind === "end") return;
       const { block } = item;
       for (let k = 0; k < block.ends.length; k++) {

@@ -1,5 +1,5 @@
 /**
- * Record threads (src/threads/record-threads.ts): a block rendered in a thread must be exactly the
+ * Record threads (src/data/read/record-threads.ts): a block rendered in a thread must be exactly the
  * block rendered on the main thread (records, keys, problems), and a build the same site.
  */
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
@@ -12,7 +12,7 @@ import { type BlockTask, renderJsonBlock } from "../../../src/data/read/render-b
 
 /** The module the record threads run, as the read stage names it. */
 const RENDER_MODULE = new URL("../../../src/data/read/render-block.ts", import.meta.url);
-import { startRecordThreads } from "../../../src/threads/record-threads.ts";
+import { startRecordThreads } from "../../../src/data/read/record-threads.ts";
 import { snapshotTree, tempDir } from "../../file-trees.ts";
 import { FIELD_NAMES } from "../../../src/data/rules/subject-schema.ts";
 import { build } from "../../site/built-site.ts";

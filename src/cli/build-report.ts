@@ -1,7 +1,7 @@
 /** What a build tells the maintainer: a progress bar on a terminal, and always a one-line summary. */
 import type { FeedReport } from "../feed/write-feed.ts";
-import type { BuildOptions } from "./build-options.ts";
-import type { BuildReport, ProgressListener } from "./build-site.ts";
+import type { BuildReport } from "../site/build-outcome.ts";
+import type { ProgressListener } from "../site/build-site.ts";
 import { formatProblem } from "../data/problems/problems.ts";
 import type { Translator } from "../common/messages/message.ts";
 import { ENGLISH } from "../common/messages/translate.ts";
@@ -80,7 +80,7 @@ type Summarised = Pick<
 >;
 
 /** The one-line summary every build prints. */
-export function summarise(report: Summarised, options: Pick<BuildOptions, "outDir">, tr: Translator = ENGLISH): string {
+export function summarise(report: Summarised, options: { readonly outDir: string }, tr: Translator = ENGLISH): string {
   return tr.text("summary.built", {
     count: report.count,
     reused: report.reused,
@@ -109,7 +109,7 @@ export function feedLine(feed: FeedReport, tr: Translator = ENGLISH): string {
 }
 
 /** Prints the summary line, and the change feed's. */
-export function printBuildReport(report: Summarised, options: Pick<BuildOptions, "outDir">, out: Output, tr: Translator = ENGLISH): void {
+export function printBuildReport(report: Summarised, options: { readonly outDir: string }, out: Output, tr: Translator = ENGLISH): void {
   out.write(`${summarise(report, options, tr)}\n`);
   if (report.feed !== undefined) out.write(`${feedLine(report.feed, tr)}\n`);
 }
@@ -119,7 +119,7 @@ export function printBuildReport(report: Summarised, options: Pick<BuildOptions,
  * of a problem line, plus the line itself) with each kind's count, the timings, and what changed
  * (site-changes.ts).
  */
-export function jsonReport(report: BuildReport, options: Pick<BuildOptions, "outDir" | "baseUrl">): string {
+export function jsonReport(report: BuildReport, options: { readonly outDir: string; readonly baseUrl: string }): string {
   return `${JSON.stringify(
     {
       out: options.outDir,

@@ -1,9 +1,9 @@
-// The thread behind the shard writers (src/threads/shard-writers.ts): writes a whole shard with
+// The thread behind the shard writers (src/site/shard-writers.ts): writes a whole shard with
 // synchronous fs calls into its temporary directory, then renames that into place. Plain
 // JavaScript so that the thread starts without a TypeScript loader (~35 ms instead of ~170 ms with
 // tsx registered) under the CLI, tsx and vitest alike; the task's shape is `ShardTask` in shard-task.ts.
 import { linkSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { answerTasks } from "./pool-thread.mjs";
+import { answerTasks } from "../threads/pool-thread.mjs";
 
 /** Link errors that mean "this file system cannot hard-link here": write the bytes instead. */
 const NO_LINK = new Set(["EXDEV", "EPERM", "ENOTSUP", "EMLINK", "EOPNOTSUPP"]);

@@ -5,9 +5,9 @@
  * benchmark's probe both write through them.
  */
 import { availableParallelism } from "node:os";
-import type { ShardFile } from "../site/hand-offs.ts";
+import type { ShardFile } from "./hand-offs.ts";
 import type { ShardTask } from "./shard-task.ts";
-import { startWorkerPool, type WorkerPool } from "./worker-pool.ts";
+import { startWorkerPool, type WorkerPool } from "../threads/worker-pool.ts";
 
 /**
  * Writer threads: one per core, which on the 2-core machine measured wrote 361k files on tmpfs in
@@ -28,7 +28,7 @@ export interface ShardWritten {
   readonly linkedFiles: readonly number[];
 }
 
-export interface ShardWriters extends Pick<WorkerPool<ShardTask, ShardWritten>, "hasRoom" | "room" | "close"> {
+export interface ShardWriters extends Pick<WorkerPool<ShardTask, ShardWritten>, "room" | "close"> {
   /** Writes `files` into `tmp` in a thread (hard-linked from `old` where the bytes are the same), then renames `tmp` to `dir` unless it is null. */
   write(files: readonly ShardFile[], tmp: string, dir: string | null, old: string | null): Promise<ShardWritten>;
 }
@@ -56,9 +56,6 @@ export function startShardWriters(threads = Math.min(MAX_WRITERS, availableParal
       free.push(back);
       free.sort((a, b) => b.byteLength - a.byteLength).splice(count * SHARDS_PER_WRITER);
       return written;
-    },
-    get hasRoom() {
-      return pool.hasRoom;
     },
     room: () => pool.room(),
     close: () => pool.close(),
