@@ -1,34 +1,22 @@
 /**
- * `npm run soak`: the preview under attack for a bounded time, on 127.0.0.1 only. It builds the
- * sample data (data/) into a temp directory, starts `subjekti preview` in its own process, and
- * runs at once:
- *
- * - slowloris: connections that send a request line and then one header line every 2 s, never
- *   finishing the head (reconnecting whenever the preview closes them);
- * - large unfinished heads: connections that send a request line and ~120 KB of headers, just
- *   under the head limit, then wait (reconnecting likewise);
- * - a random mixed load over raw sockets: pages, derived pages, bad parameters, other methods,
- *   static files, traversal attempts, pipelined pairs, refused request lines, resets;
- * - one ordinary client (keep-alive, one request at a time) whose latency is what the attack costs.
- *
- * It prints the requests and statuses of each, the ordinary client's p50/p99, and the preview's
- * RSS before, at its peak and after each round's connections closed.
- *
- *   npm run soak -- [--duration 20] [--rounds 2] [--slowloris 300] [--large 200] [--mixed 8] [--settle 5]
+ * `bench soak`: the preview under attack for a bounded time, on 127.0.0.1 only. It builds the
+ * sample data (data/), starts `subjekti preview` in its own process, and runs at once: slowloris
+ * (a request line, then a header line every 2 s, never finishing the head, reconnecting whenever
+ * closed); large unfinished heads (~120 KB of headers, just under the limit, then a wait); a
+ * random mixed load over raw sockets (pages, bad parameters, other methods, static files,
+ * traversal attempts, pipelined pairs, refused request lines, resets); and one ordinary keep-alive
+ * client whose latency is what the attack costs. It prints the statuses of each, the ordinary
+ * client's p50/p99, and the preview's RSS before, at its peak and after each round; it fails on a
+ * 5xx other than 505 or a preview that did not survive.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, request as httpRequest } from "node:http";
-import { connect, createServer, type Socket } from "node:net";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { connect, type Socket } from "node:net";
 import { join } from "node:path";
-import { Command, InvalidArgumentError } from "commander";
+import { CLI, fmt, freePort, measureNode, type Report, rssMb, startServer, stopServer } from "./parts.ts";
+import { tempDir } from "./from-src.ts";
+import { rm } from "node:fs/promises";
 
-const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
-const HOST = "127.0.0.1";
-
-interface SoakOptions {
+export interface SoakOptions {
   readonly duration: number;
   readonly slowloris: number;
   readonly large: number;
@@ -38,74 +26,9 @@ interface SoakOptions {
   readonly rounds: number;
 }
 
-function positive(text: string): number {
-  const value = Number(text);
-  if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentError("expected a number ≥ 0");
-  return value;
-}
-
-function parseOptions(argv: readonly string[]): SoakOptions {
-  return new Command("soak")
-    .description("slowloris, large unfinished heads and a random mixed load against the preview on 127.0.0.1")
-    .option("--duration <s>", "seconds of attack", positive, 20)
-    .option("--slowloris <n>", "slowloris connections", positive, 300)
-    .option("--large <n>", "connections holding an unfinished head of --large-bytes", positive, 200)
-    .option("--large-bytes <n>", "bytes of each unfinished head (the preview's limit is 128 KB)", positive, 120_000)
-    .option("--mixed <n>", "concurrent clients of the mixed load", positive, 8)
-    .option("--settle <s>", "seconds after each round before its RSS reading", positive, 5)
-    .option("--rounds <n>", "attacks one after another (RSS after each: freed memory is reused, not grown)", positive, 2)
-    .showHelpAfterError()
-    .parse(argv)
-    .opts<SoakOptions>();
-}
-
-// ---------------------------------------------------------------------------------------------
-// The preview in its own process
-
-function run(args: readonly string[]): Promise<void> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once("exit", (code) => (code === 0 ? done() : fail(new Error(`${args.join(" ")} exited with ${code}:\n${stderr}`))));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer();
-    server.listen(0, HOST, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
-
-function startPreview(dir: string, port: number): Promise<ChildProcess> {
-  return new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "src/cli/main.ts", "preview", "--dir", dir, "--port", String(port), "--host", HOST],
-      {
-        cwd: ROOT,
-        stdio: ["ignore", "pipe", "inherit"],
-      },
-    );
-    child.stdout?.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("subjekti preview:")) done(child);
-    });
-    child.once("exit", (code) => fail(new Error(`the preview exited with ${code}`)));
-  });
-}
-
-/** Resident set size of a process, MB (Linux). */
-function rssMb(pid: number): number {
-  const match = /VmRSS:\s*(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return Number(match?.[1] ?? 0) / 1024;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Attackers
+const HOST = "127.0.0.1";
+const sleep = (ms: number): Promise<unknown> => new Promise((wake) => setTimeout(wake, ms));
+const tally = (): Tally => ({ requests: 0, statuses: new Map<string, number>() });
 
 interface Tally {
   requests: number;
@@ -193,7 +116,7 @@ function get(target: string, headers = "", close = true): string {
 /** One mixed-load client: a random request per connection, the status of every answer counted; one in ten is reset at once. */
 async function mixedClient(port: number, tally: Tally, until: () => boolean): Promise<void> {
   while (!until()) {
-    const bytes = MIXED[Math.floor(Math.random() * MIXED.length)]!();
+    const bytes = (MIXED[Math.floor(Math.random() * MIXED.length)] as () => string | Buffer)();
     const reset = Math.random() < 0.1;
     tally.requests += 1;
     await new Promise<void>((done) => {
@@ -260,41 +183,27 @@ function describeTally(name: string, tally: Tally): string {
   return `${name}: ${tally.requests} requests (${statuses})`;
 }
 
-// ---------------------------------------------------------------------------------------------
-
-async function main(): Promise<void> {
-  const options = parseOptions(process.argv);
-  const tmp = await mkdtemp(join(tmpdir(), "subjekti-soak-"));
+/** Rounds of every attack at once, then one more ordinary client to see the preview alive. */
+export async function benchSoak(options: SoakOptions): Promise<Report> {
+  const tmp = await tempDir("subjekti-soak-");
   const port = await freePort();
   const site = join(tmp, "site");
-  process.stderr.write(`soak: building data/ into ${site}…\n`);
-  await run(["src/cli/main.ts", "build", "--data", "data", "--out", site, "--base-url", `http://${HOST}:${port}`, "--no-cache", "--quiet"]);
-  const preview = await startPreview(site, port);
-  const pid = preview.pid!;
+  await measureNode([...CLI, "build", "--data", "data", "--out", site, "--base-url", `http://${HOST}:${port}`, "--no-cache", "--quiet"]);
+  const preview = await startServer([...CLI, "preview", "--dir", site, "--port", String(port), "--host", HOST], /subjekti preview:/);
   try {
-    const warm = { requests: 0, statuses: new Map<string, number>() };
-    let warmUntil = performance.now() + 1_000;
-    await ordinaryClient(port, warm, () => performance.now() > warmUntil);
-    const before = rssMb(pid);
-
-    const tallies = {
-      slowloris: { requests: 0, statuses: new Map<string, number>() },
-      large: { requests: 0, statuses: new Map<string, number>() },
-      mixed: { requests: 0, statuses: new Map<string, number>() },
-      ordinary: { requests: 0, statuses: new Map<string, number>() },
+    const after = (ms: number): (() => boolean) => {
+      const end = performance.now() + ms;
+      return () => performance.now() > end;
     };
+    await ordinaryClient(port, tally(), after(1_000));
+    const before = rssMb(preview.pid);
+    const tallies = { slowloris: tally(), large: tally(), mixed: tally(), ordinary: tally() };
     let peak = before;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, rssMb(pid));
-    }, 200);
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(preview.pid))), 200);
     const latencies: number[] = [];
     const afterRounds: number[] = [];
     for (let round = 1; round <= options.rounds; round++) {
-      const end = performance.now() + options.duration * 1_000;
-      const over = (): boolean => performance.now() > end;
-      process.stderr.write(
-        `soak: round ${round}: ${options.duration} s of ${options.slowloris} slowloris, ${options.large} × ${options.largeBytes} B unfinished heads, ${options.mixed} mixed clients…\n`,
-      );
+      const over = after(options.duration * 1_000);
       const slow = holdHeads(port, options.slowloris, tallies.slowloris, over, slowloris);
       const large = holdHeads(port, options.large, tallies.large, over, largeHead(options.largeBytes));
       const [ordinary] = await Promise.all([
@@ -303,39 +212,29 @@ async function main(): Promise<void> {
       ]);
       latencies.push(...ordinary);
       for (const socket of [...slow, ...large]) socket.destroy();
-      await new Promise((wake) => setTimeout(wake, options.settle * 1_000));
-      afterRounds.push(rssMb(pid));
+      await sleep(options.settle * 1_000);
+      afterRounds.push(rssMb(preview.pid));
     }
     clearInterval(sampler);
-    warmUntil = performance.now() + 500;
-    const alive = { requests: 0, statuses: new Map<string, number>() };
-    await ordinaryClient(port, alive, () => performance.now() > warmUntil);
-
+    const alive = tally();
+    await ordinaryClient(port, alive, after(500));
     const sorted = latencies.toSorted((a, b) => a - b);
     const lines = [
-      `machine: ${cpus().length} cores, load ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(" ")}; Node ${process.version}`,
       describeTally("slowloris connections", tallies.slowloris),
       describeTally("large unfinished heads", tallies.large),
       describeTally("mixed load", tallies.mixed),
       describeTally("ordinary client", tallies.ordinary),
-      `ordinary client latency: p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${(sorted.at(-1) ?? 0).toFixed(1)} ms`,
-      `preview RSS: before ${before.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, after each round ${afterRounds.map((mb) => `${mb.toFixed(0)} MB`).join(", ")} (${options.settle} s after it)`,
+      `ordinary client latency: p50 ${fmt(percentile(sorted, 50))} ms, p99 ${fmt(percentile(sorted, 99))} ms, max ${fmt(sorted.at(-1) ?? 0)} ms`,
+      `preview RSS: before ${fmt(before, 0)} MB, peak ${fmt(peak, 0)} MB, after each round ${afterRounds.map((mb) => `${fmt(mb, 0)} MB`).join(", ")} (${options.settle} s after it)`,
       describeTally("after the attack", alive),
     ];
-    process.stdout.write(`${lines.join("\n")}\n`);
-    const fiveXx = [...Object.values(tallies), alive].some((tally) =>
-      [...tally.statuses.keys()].some((status) => status.startsWith("5") && status !== "505"),
+    const fiveXx = [...Object.values(tallies), alive].some((t) =>
+      [...t.statuses.keys()].some((status) => status.startsWith("5") && status !== "505"),
     );
-    if (fiveXx || preview.exitCode !== null || alive.statuses.get("200") === undefined) {
-      process.stderr.write("soak: FAILED (a 5xx other than 505, or the preview did not survive)\n");
-      process.exitCode = 1;
-    }
+    const failed = fiveXx || preview.exitCode !== null || alive.statuses.get("200") === undefined;
+    return { text: lines.join("\n"), rows: [], failures: failed ? ["a 5xx other than 505, or the preview did not survive"] : [] };
   } finally {
-    preview.kill("SIGTERM");
+    await stopServer(preview);
     await rm(tmp, { recursive: true, force: true });
   }
 }
-
-await main();
