@@ -17,7 +17,6 @@ import {
   BENCH,
   dataset,
   fmt,
-  freePort,
   label,
   load,
   load1,
@@ -27,7 +26,7 @@ import {
   measureNode,
   type Report,
   ROOT,
-  startServer,
+  startPreview,
   stopServer,
   table,
   writtenFiles,
@@ -148,14 +147,10 @@ async function previews(sides: readonly Side[], options: AgainstOptions): Promis
   const runs = sides.map(() => REQUESTS.map(() => [] as { rate: number; cpu: number }[]));
   try {
     for (const side of sides) {
-      const port = await freePort();
-      const origin = `http://127.0.0.1:${port}`;
       const site = join(TMP, `serve-${servers.length}`);
-      log(`${side.name}: building the preview's site for ${origin}…`);
-      await measureNode([side.cli, "build", "--data", data, "--out", site, "--base-url", origin, "--no-cache", "--quiet"]);
+      const { server, origin } = await startPreview([side.cli], data, site, side.dir);
       const manifest = JSON.parse(await readFile(join(site, MANIFEST_PATH), "utf8")) as Manifest;
       if (pagePath(manifest, "plain", 20, 2) === null) throw new Error(`${side.name}: no pre-rendered ?limit=20&offset=40`);
-      const server = await startServer([side.cli, "preview", "--dir", site, "--port", String(port)], /subjekti preview:/, side.dir);
       const page = `${origin}/api/subjekti/?limit=20&offset=40`;
       const etag = (await fetch(page)).headers.get("etag") ?? "";
       servers.push({

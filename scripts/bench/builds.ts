@@ -6,6 +6,7 @@
  * from that workbook alone; and the preview's requests a second (a pre-rendered page, a derived
  * page, a 304) beside a bare serve-handler serving the same file.
  */
+import type { ChildProcess } from "node:child_process";
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { MeasuredRow } from "../benchmarks-table.ts";
@@ -25,6 +26,7 @@ import {
   type Measured,
   measureNode,
   type Report,
+  startPreview,
   startServer,
   stopServer,
   table,
@@ -243,24 +245,19 @@ async function spreadsheet(size: number, options: BuildOptions): Promise<Report>
 /** The preview against a bare serve-handler (`bench raw-server`) serving the same page file, each in its own process. */
 async function preview(size: number, options: BuildOptions): Promise<Report> {
   const site = join(TMP, "serve-site");
-  const previewPort = await freePort();
-  const origin = `http://127.0.0.1:${previewPort}`;
   // The preview's links point at itself; a site built for that origin is served from its files.
-  log(`preview: building ${label(size)} for ${origin}…`);
-  await build(await dataset(size, options.seed), site, ["--base-url", origin]);
-  const manifest = JSON.parse(await readFile(join(site, MANIFEST_PATH), "utf8")) as Manifest;
-  const page = { query: "limit=20&offset=40", file: pagePath(manifest, "plain", 20, 2) };
-  const derived = "limit=20&offset=7";
-  const decide = (query: string): string => route({ method: "GET", path: "/api/subjekti/", query, baseUrl: origin }, manifest).kind;
-  if (page.file === null || decide(page.query) !== "file" || decide(derived) !== "derive") {
-    throw new Error(`the router does not see ?${page.query} as a file and ?${derived} as derived`);
-  }
-  const rawPort = await freePort();
-  const servers = [
-    await startServer([...CLI, "preview", "--dir", site, "--port", String(previewPort)], /subjekti preview:/),
-    await startServer(["--import", "tsx", "scripts/bench.ts", "raw-server", site, String(rawPort)], /raw serve-handler:/),
-  ] as const;
+  const { server, origin } = await startPreview(CLI, await dataset(size, options.seed), site);
+  const servers = [server];
   try {
+    const manifest = JSON.parse(await readFile(join(site, MANIFEST_PATH), "utf8")) as Manifest;
+    const page = { query: "limit=20&offset=40", file: pagePath(manifest, "plain", 20, 2) };
+    const derived = "limit=20&offset=7";
+    const decide = (query: string): string => route({ method: "GET", path: "/api/subjekti/", query, baseUrl: origin }, manifest).kind;
+    if (page.file === null || decide(page.query) !== "file" || decide(derived) !== "derive") {
+      throw new Error(`the router does not see ?${page.query} as a file and ?${derived} as derived`);
+    }
+    const rawPort = await freePort();
+    servers.push(await startServer(["--import", "tsx", "scripts/bench.ts", "raw-server", site, String(rawPort)], /raw serve-handler:/));
     const previewPage = `${origin}/api/subjekti/?${page.query}`;
     const rawPage = `http://127.0.0.1:${rawPort}/${page.file}`;
     // Same bytes from both, or the comparison means nothing.
@@ -280,8 +277,8 @@ async function preview(size: number, options: BuildOptions): Promise<Report> {
     ] as const) {
       log(`${what}…`);
       const loadNow = load1();
-      const ours = await load(url, headers, options, expect, servers[0]);
-      const raw = await load(rawPage, {}, options, 200, servers[1]);
+      const ours = await load(url, headers, options, expect, server);
+      const raw = await load(rawPage, {}, options, 200, servers[1] as ChildProcess);
       const ratio = `${fmt(ours.requests.average / raw.requests.average, 2)}× raw serve-handler${key === "304" ? "'s 200" : ""}`;
       const cells = (r: typeof ours) => [fmt(r.requests.average, 0), `${r.latency.p50} / ${r.latency.p99}`, fmt(r.cpuUs, 0)];
       printed.push([what, ...cells(ours), ...cells(raw), ratio, fmt(loadNow, 2)]);

@@ -191,6 +191,16 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
+/** `<cli> build` of `data` into `site` for a preview on a free port, then `<cli> preview` of it (`cli`: the CLI's node arguments). */
+export async function startPreview(cli: readonly string[], data: string, site: string, cwd = ROOT) {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  log(`building ${data} for a preview on ${origin}…`);
+  await measureNode([...cli, "build", "--data", data, "--out", site, "--base-url", origin, "--no-cache", "--quiet"], cwd);
+  const server = await startServer([...cli, "preview", "--dir", site, "--port", String(port)], /subjekti preview:/, cwd);
+  return { server, origin, port };
+}
+
 /** How long and how wide one autocannon run is. */
 export interface LoadOptions {
   readonly duration: number;

@@ -12,7 +12,7 @@
 import { Agent, request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
-import { CLI, fmt, freePort, measureNode, type Report, rssMb, startServer, stopServer } from "./parts.ts";
+import { CLI, fmt, type Report, rssMb, startPreview, stopServer } from "./parts.ts";
 import { tempDir } from "./from-src.ts";
 import { rm } from "node:fs/promises";
 
@@ -186,10 +186,7 @@ function describeTally(name: string, tally: Tally): string {
 /** Rounds of every attack at once, then one more ordinary client to see the preview alive. */
 export async function benchSoak(options: SoakOptions): Promise<Report> {
   const tmp = await tempDir("subjekti-soak-");
-  const port = await freePort();
-  const site = join(tmp, "site");
-  await measureNode([...CLI, "build", "--data", "data", "--out", site, "--base-url", `http://${HOST}:${port}`, "--no-cache", "--quiet"]);
-  const preview = await startServer([...CLI, "preview", "--dir", site, "--port", String(port), "--host", HOST], /subjekti preview:/);
+  const { server: preview, port } = await startPreview(CLI, "data", join(tmp, "site"));
   try {
     const after = (ms: number): (() => boolean) => {
       const end = performance.now() + ms;

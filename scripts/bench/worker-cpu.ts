@@ -7,27 +7,14 @@
  * is what one file costs the runtime with no Worker. The assets answer a Range with the whole file
  * and a warm instance keeps its chunks, so each kind is sent 20 times first; the derived page's
  * first request is printed apart. `wrangler dev` runs a proxy workerd in front (counted apart).
- * The last column is the same handler in this process over the same files in memory (Node's V8,
- * which decodes non-ASCII UTF-8 several times slower than workerd). Builds `--data`.
+ * The handler alone, in Node, is `bench lookup`'s measure. Builds `--data`.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import {
-  answerFetch,
-  buildSite,
-  cdnSite,
-  chunkPath,
-  DEFAULT_OPTIONS,
-  MANIFEST_PATH,
-  type Manifest,
-  ManifestCache,
-  sendRaw,
-  startWranglerDev,
-  tempDir,
-} from "./from-src.ts";
-import { cpuMs, fmt, freePort, inMemorySite, median, type Report, table } from "./parts.ts";
+import { buildSite, chunkPath, DEFAULT_OPTIONS, MANIFEST_PATH, type Manifest, sendRaw, startWranglerDev, tempDir } from "./from-src.ts";
+import { cpuMs, fmt, freePort, median, type Report, table } from "./parts.ts";
 
 export interface WorkerCpuOptions {
   readonly requests: number;
@@ -82,26 +69,7 @@ function workerdBelow(pid: number): { pid: number; proxy: boolean }[] {
     });
 }
 
-/** CPU milliseconds a request costs the handler itself in this process, over `site`'s files in memory. */
-async function handlerCpu(site: string, origin: string, [name, method, target, headers, status]: Probe, requests: number): Promise<number> {
-  const { fetchFile } = inMemorySite(site);
-  const manifests = new ManifestCache();
-  const send = async (): Promise<void> => {
-    const response = await answerFetch(
-      new Request(`${origin}${target}`, { method, headers }),
-      cdnSite(fetchFile, () => fetchFile(target.slice(1)), manifests),
-    );
-    if (response.status !== status) throw new Error(`${name} in process: ${response.status}`);
-    await response.arrayBuffer();
-  };
-  for (let i = 0; i < 50; i++) await send();
-  const start = process.cpuUsage();
-  for (let i = 0; i < requests; i++) await send();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000 / requests;
-}
-
-/** Each kind of request under wrangler dev, then in this process. */
+/** Each kind of request under wrangler dev. */
 export async function benchWorkerCpu(options: WorkerCpuOptions): Promise<Report> {
   const root = await tempDir("subjekti-bench-worker-");
   const port = await freePort();
@@ -147,7 +115,6 @@ export async function benchWorkerCpu(options: WorkerCpuOptions): Promise<Report>
         walls.push(performance.now() - start);
       }
       runtimeMs.set(name, (cpu(false) - runtimeBefore) / options.requests);
-      const alone = probe === probes.at(-1) ? "" : `${fmt(await handlerCpu(site, origin, probe, options.requests), 2)} ms`;
       const perRequest = (ms: number): string => `${fmt(ms / options.requests, 2)} ms`;
       printed.push([
         name,
@@ -155,18 +122,10 @@ export async function benchWorkerCpu(options: WorkerCpuOptions): Promise<Report>
         perRequest(cpu(false) - runtimeBefore),
         perRequest(cpu(true) - proxyBefore),
         `${fmt(median(walls))} ms`,
-        alone,
       ]);
     }
     const column = (names: readonly string[]): string => names.map((name) => fmt(runtimeMs.get(name) ?? NaN, 2)).join(" / ");
-    const header = [
-      "request",
-      "bytes:",
-      "workerd runtime CPU a request:",
-      "proxy CPU a request:",
-      "wall median:",
-      "the handler alone (Node):",
-    ];
+    const header = ["request", "bytes:", "workerd runtime CPU a request:", "proxy CPU a request:", "wall median:"];
     return {
       text:
         `${report.count} subjects, wrangler dev on ${origin}, ${options.requests} requests of each kind\n\n${table(header, printed)}\n\n` +
