@@ -123,6 +123,7 @@ export async function measureNode(args: readonly string[], cwd = ROOT): Promise<
   clearInterval(poll);
   if (code !== 0) throw new Error(`node ${args.join(" ")} exited with ${code}:\n${stderr.slice(-2000)}`);
   const kb = time ? Number((await readFile(timeFile, "utf8")).trim().split("\n").at(-1)) : polledKb;
+  await rm(timeFile, { force: true });
   return { seconds, rssMb: kb / 1024, stdout };
 }
 
