@@ -4,14 +4,13 @@
  * BENCHMARKS.md, by key, and its printed output in docs/benchmarks-history.md
  * (scripts/benchmarks-table.ts). `npm run bench -- <measure> --help` lists a measure's options.
  *
- * - `build`: the CLI's builds of seeded sets (10k, 100k, 1M) beside a probe of the machine's
- *   limit, the cached rebuilds (one record renamed, nothing changed), unsorted input, a 1M .xlsx
- *   exported and built from, and the preview's requests a second against a bare serve-handler.
- * - `against --before DIR`: this checkout against another, alternately in one run: builds (full,
- *   one record renamed, unchanged) and the preview (pre-rendered, derived, 304).
- * - `lookup`: the request handler's CPU and bytes read for derived pages and lookups by key.
- * - `request-cpu`: the hostile requests within the bounds against a plain derived page, on the
- *   handler alone, `subjekti serve` and the edge under Deno.
+ * - `build [--before DIR]`: the CLI's builds of seeded sets (10k, 100k, 1M) beside a probe of the
+ *   machine's limit, the cached rebuilds (one record renamed, nothing changed), unsorted input, a
+ *   1M .xlsx exported and built from, and the preview's requests a second against a bare
+ *   serve-handler; with `--before`, another checkout's builds and preview alternately in one run.
+ * - `requests`: the CPU a request costs (and the bytes it reads) on the handler alone, `subjekti
+ *   serve`, the edge under Deno and another checkout's handler: derived pages, lookups by key and
+ *   the hostile requests within the bounds.
  * - `worker-cpu`: the CPU a request costs the Cloudflare Worker in workerd (`wrangler dev`).
  * - `feed`: the change feed's cost in a rebuild, and `subjekti sync` catching up.
  * - `startup`: the CPU of `subjekti --help`, `--version` and a usage error against `node -e 0`.
@@ -23,6 +22,7 @@
  * Each measure's module is loaded only when it runs.
  */
 import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { machine, recordBenchmarks } from "./benchmarks-table.ts";
 import type { Report } from "./bench/parts.ts";
@@ -72,40 +72,21 @@ measure("build", "builds beside the probe, rebuilds, unsorted input, .xlsx, the 
   .option("--serve-size <n>", "the set the preview serves (default 100k if listed, else the smallest)", count)
   .option("--skip-xlsx", "no .xlsx export and build", false)
   .option("--xlsx-size <n>", "the set exported to .xlsx and built from it", count, 1e6)
-  .option("--repeat <n>", "full builds and probes per measurement; the median is reported", count, 1)
+  .option("--repeat <n>", "rounds of builds, probes and preview loads; the medians are reported", count, 1)
+  .option("--before <dir>", "also this other checkout (compiled, its node_modules in place), alternately; both run compiled")
   .addOption(seed)
   .addOption(duration)
   .addOption(connections);
 
-measure("against", "this checkout against another (compiled), alternately: builds and the preview", async (o) =>
-  (await import("./bench/against.ts")).benchAgainst(o as import("./bench/against.ts").AgainstOptions),
-)
-  .requiredOption("--before <dir>", "the other checkout (compiled, its node_modules in place)")
-  .option("--size <n>", "the set built", count, 1e6)
-  .option("--serve-size <n>", "the set the preview serves", count, 1e5)
-  .option("--rounds <n>", "rounds of both checkouts; the medians are reported", count, 3)
-  .option("--skip-build", "no builds", false)
-  .option("--skip-serve", "no preview", false)
-  .addOption(seed)
-  .addOption(duration)
-  .addOption(connections);
-
-measure("lookup", "the handler's CPU and bytes read: derived pages, one subject by its key", async (o) =>
-  (await import("./bench/lookup.ts")).benchLookup(o as import("./bench/lookup.ts").LookupOptions),
+measure("requests", "CPU a request on the handler, serve, Deno (and another checkout): derived pages, keys, hostile requests", async (o) =>
+  (await import("./bench/requests.ts")).benchRequests(o as import("./bench/requests.ts").RequestsOptions),
 )
   .option("--count <n>", "subjects in the generated site", count, 1e6)
   .option("--data <dir>", "build this data directory instead of a generated list")
-  .option("--requests <n>", "requests of each kind measured (after the warm-up)", count, 300)
+  .option("--requests <n>", "requests of each kind measured on each host (after the warm-up)", count, 300)
   .option("--warm <n>", "requests of each kind to warm up", count, 50)
-  .option("--blocks <n>", "blocks the measured requests are sent in, alternating with --before", count, 10)
-  .option("--before <dir>", "another checkout whose build and handler are measured alongside")
-  .option("--whole-files", "also over a host that answers every Range with the whole file");
-
-measure("request-cpu", "the hostile requests against a plain derived page: handler, serve, Deno", async (o) =>
-  (await import("./bench/request-cpu.ts")).benchRequestCpu(o as import("./bench/request-cpu.ts").RequestCpuOptions),
-)
-  .option("--requests <n>", "requests of each kind on each host", count, 400)
-  .option("--data <dir>", "the data to build", "data");
+  .option("--blocks <n>", "blocks the measured requests are sent in, the hosts alternating", count, 10)
+  .option("--before <dir>", "another checkout whose build and handler are measured alongside");
 
 measure("worker-cpu", "the CPU a request costs the Cloudflare Worker in workerd", async (o) =>
   (await import("./bench/worker-cpu.ts")).benchWorkerCpu(o as import("./bench/worker-cpu.ts").WorkerCpuOptions),
@@ -149,10 +130,12 @@ program
   .action(async (input: string, plan: string, out: string) => (await import("./bench/probe.ts")).probe(input, plan, out));
 
 // etag: true so that a 304 baseline exists (serve-handler hashes a file once per mtime).
-program.command("raw-server <dir> <port>", { hidden: true }).action(async (dir: string, port: string) => {
+program.command("raw-server <dir>", { hidden: true }).action(async (dir: string) => {
   const handler = (await import("serve-handler")).default;
   const server = createServer((request, response) => void handler(request, response, { public: dir, etag: true }));
-  server.listen(Number(port), "127.0.0.1", () => process.stdout.write(`raw serve-handler: http://127.0.0.1:${port}/\n`));
+  server.listen(0, "127.0.0.1", () =>
+    process.stdout.write(`raw serve-handler: http://127.0.0.1:${(server.address() as AddressInfo).port}/\n`),
+  );
   process.once("SIGTERM", () => server.close(() => process.exit(0)));
 });
 

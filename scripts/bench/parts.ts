@@ -1,8 +1,7 @@
 /**
  * What the measures share: the report they hand the harness and its one table printer, the
  * seeded datasets cached in .bench/data/, node processes measured to their end, servers started
- * as child processes and loaded with autocannon, CPU read from /proc, and a built site held in
- * memory as a CDN-backed host reaches it.
+ * as child processes and loaded with autocannon, and CPU read from /proc.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -27,6 +26,12 @@ export interface Report {
   readonly rows: readonly MeasuredRow[];
   readonly failures?: readonly string[];
 }
+
+/** The reports of a measure's parts as one. */
+export const joinReports = (parts: readonly Report[]): Report => ({
+  text: parts.map((part) => part.text).join("\n\n"),
+  rows: parts.flatMap((part) => part.rows),
+});
 
 /** A markdown table: a header cell per column (ending in ":" to align it right), then the rows. */
 export function table(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
@@ -151,28 +156,32 @@ export function cpuMs(pid: number | undefined): number {
 /** Resident set size of a process now, MB. */
 export const rssMb = (pid: number | undefined): number => Number(/VmRSS:\s*(\d+) kB/.exec(procFile(pid, "status"))?.[1] ?? 0) / 1024;
 
-/** Starts `node <args>` and resolves once it prints a line matching `ready`. */
-export async function startServer(args: readonly string[], ready: RegExp, cwd = ROOT): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+/** Starts `command <args>` (node by default) and resolves once it prints a line matching `ready`, with the match. */
+export async function startServer(args: readonly string[], ready: RegExp, cwd = ROOT, command = process.execPath) {
+  const env = { ...process.env, DENO_NO_UPDATE_CHECK: "1", DENO_NO_PACKAGE_JSON: "1" };
+  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "${ready.source}" within 30 s from node ${args.join(" ")}:\n${output}`)), 30_000);
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no "${ready.source}" within 60 s from ${command} ${args.join(" ")}:\n${output}`)),
+      60_000,
+    );
     const onData = (text: string): void => {
       output += text;
-      if (ready.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
+      const found = ready.exec(output);
+      if (found === null) return;
+      clearTimeout(timer);
+      resolve(found);
     };
     child.stdout.setEncoding("utf8").on("data", onData);
     child.stderr.setEncoding("utf8").on("data", onData);
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`node ${args.join(" ")} exited with ${code}:\n${output}`));
+      reject(new Error(`${command} ${args.join(" ")} exited with ${code}:\n${output}`));
     });
   });
   child.removeAllListeners("exit");
-  return child;
+  return { child, match };
 }
 
 export async function stopServer(child: ChildProcess): Promise<void> {
@@ -198,8 +207,8 @@ export async function startPreview(cli: readonly string[], data: string, site: s
   const origin = `http://127.0.0.1:${port}`;
   log(`building ${data} for a preview on ${origin}…`);
   await measureNode([...cli, "build", "--data", data, "--out", site, "--base-url", origin, "--no-cache", "--quiet"], cwd);
-  const server = await startServer([...cli, "preview", "--dir", site, "--port", String(port)], /subjekti preview:/, cwd);
-  return { server, origin, port };
+  const { child } = await startServer([...cli, "preview", "--dir", site, "--port", String(port)], /subjekti preview:/, cwd);
+  return { server: child, origin, port };
 }
 
 /** How long and how wide one autocannon run is. */
@@ -237,37 +246,4 @@ export async function load(url: string, headers: Record<string, string>, options
     );
   }
   return { ...result, cpuUs };
-}
-
-/** A built site's files held in memory, as a CDN-backed host reaches them (`cdnSite`'s fetch). */
-export interface InMemorySite {
-  /** The file, or with `range` its bytes alone (206), as a CDN answers a Range; the whole file (200) when `ranges` is false. */
-  fetchFile(path: string, range?: { start: number; end: number }): Promise<Response>;
-  /** Bytes of every file fetched but the manifest, since the last reset. */
-  bytesRead: number;
-}
-
-/** `site`'s files, each read from disk once, then answered from memory (a Range with its bytes alone, as a CDN does). */
-export function inMemorySite(site: string, ranges = true): InMemorySite {
-  const files = new Map<string, Uint8Array>();
-  const memory: InMemorySite = {
-    bytesRead: 0,
-    async fetchFile(path, range) {
-      let bytes = files.get(path);
-      if (bytes === undefined) {
-        if (!existsSync(join(site, path))) return new Response("Not Found", { status: 404 });
-        bytes = readFileSync(join(site, path));
-        files.set(path, bytes);
-      }
-      if (ranges && range !== undefined && range.start < bytes.byteLength) {
-        const end = Math.min(range.end, bytes.byteLength);
-        memory.bytesRead += end - range.start;
-        const headers = { "Content-Range": `bytes ${range.start}-${end - 1}/${bytes.byteLength}` };
-        return new Response(bytes.subarray(range.start, end) as Uint8Array<ArrayBuffer>, { status: 206, headers });
-      }
-      if (!path.endsWith("manifest.json")) memory.bytesRead += bytes.byteLength;
-      return new Response(bytes as Uint8Array<ArrayBuffer>);
-    },
-  };
-  return memory;
 }

@@ -7,7 +7,7 @@
  * is what one file costs the runtime with no Worker. The assets answer a Range with the whole file
  * and a warm instance keeps its chunks, so each kind is sent 20 times first; the derived page's
  * first request is printed apart. `wrangler dev` runs a proxy workerd in front (counted apart).
- * The handler alone, in Node, is `bench lookup`'s measure. Builds `--data`.
+ * The handler alone, in Node, is `bench requests`' measure. Builds `--data`.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
