@@ -13,11 +13,7 @@ import { performance } from "node:perf_hooks";
 import { DataError, forEachItem, orderBlocks, readBlocks } from "./from-src.ts";
 import { fmt, type Report, table } from "./parts.ts";
 
-export interface BadSourcesOptions {
-  readonly items: number;
-  readonly ceilingMb: number;
-  readonly threads: string;
-}
+export type BadSourcesOptions = { items: number; ceilingMb: number; threads: string };
 
 /** `[1,1,…,1]`, written in pieces of 10,000. */
 async function writeBadArray(path: string, count: number): Promise<void> {

@@ -58,11 +58,7 @@ export interface BuildOptions extends LoadOptions {
 }
 
 /** One checkout as measured: its name in the tables, the node arguments that run its CLI, its directory. */
-interface Side {
-  readonly name: string;
-  readonly cli: readonly string[];
-  readonly dir: string;
-}
+type Side = { name: string; cli: readonly string[]; dir: string };
 
 // Per run, so two benches never delete each other's output (still: one at a time, or both lie).
 const TMP = join(BENCH, `tmp-${process.pid}`);

@@ -10,10 +10,7 @@ import { join } from "node:path";
 import { generateFile } from "../generate-subjects.ts";
 import { BENCH, CLI, fmt, label, log, type Measured, measureNode, type Report, ROOT, stopServer, table } from "./parts.ts";
 
-export interface FeedOptions {
-  readonly size: number;
-  readonly repeat: number;
-}
+export type FeedOptions = { size: number; repeat: number };
 
 /** The builds and the syncs, in turn. */
 export async function benchFeed(options: FeedOptions): Promise<Report> {

@@ -21,11 +21,7 @@ export const BENCH = join(ROOT, ".bench");
 export const CLI = ["--import", "tsx", "src/cli/main.ts"];
 
 /** What a measure hands the harness: its printed markdown, the rows `--write` records, and what failed. */
-export interface Report {
-  readonly text: string;
-  readonly rows: readonly MeasuredRow[];
-  readonly failures?: readonly string[];
-}
+export type Report = { text: string; rows: readonly MeasuredRow[]; failures?: readonly string[] };
 
 /** The reports of a measure's parts as one. */
 export const joinReports = (parts: readonly Report[]): Report => ({
@@ -212,10 +208,7 @@ export async function startPreview(cli: readonly string[], data: string, site: s
 }
 
 /** How long and how wide one autocannon run is. */
-export interface LoadOptions {
-  readonly duration: number;
-  readonly connections: number;
-}
+export type LoadOptions = { duration: number; connections: number };
 
 /** An autocannon run (the fields read here), and the server's CPU per request over it (µs; NaN where /proc is not there). */
 export interface Loaded {

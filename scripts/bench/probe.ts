@@ -14,10 +14,7 @@ import { mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { forEachBounded, startShardWriters } from "./from-src.ts";
 
-export interface WritePlan {
-  readonly dirs: readonly string[];
-  readonly files: readonly (readonly [number, string, number])[];
-}
+export type WritePlan = { dirs: readonly string[]; files: readonly (readonly [number, string, number])[] };
 
 /** Inputs smaller than this are read as one string (V8's longest is about 512 MB). */
 const WHOLE_BYTES = 400 * 1024 * 1024;

@@ -21,14 +21,7 @@ import { makeSubject } from "../generate-subjects.ts";
 import { mulberry32, sendRaw, tempDir } from "./from-src.ts";
 import { CLI, cpuMs, fmt, label, type Report, ROOT, startServer, stopServer, table } from "./parts.ts";
 
-export interface RequestsOptions {
-  readonly count: number;
-  readonly data?: string;
-  readonly requests: number;
-  readonly warm: number;
-  readonly blocks: number;
-  readonly before?: string;
-}
+export type RequestsOptions = { count: number; data?: string; requests: number; warm: number; blocks: number; before?: string };
 
 const ORIGIN = "http://127.0.0.1:8080";
 
@@ -41,11 +34,7 @@ interface Host {
   readonly child?: ChildProcess;
 }
 
-interface Keys {
-  readonly id: number;
-  readonly jedinstvena_oznaka: string;
-  readonly oib: string;
-}
+type Keys = { id: number; jedinstvena_oznaka: string; oib: string };
 
 /** A checkout's handler over the site its own build wrote into `out`, the files held in memory. */
 async function handler(name: string, checkout: string, data: string, out: string): Promise<Host> {
@@ -99,61 +88,50 @@ async function server(name: string, command: string, args: readonly string[], re
 
 const PLAIN_20 = "derived, `limit=20&offset=7` (20 subjects)";
 const PLAIN_1000 = "derived, `limit=1000&offset=500`";
+const INDENT_2 = "derived, `limit=1000&offset=500`, `indent=2`";
 const INDENT_8 = "limit 1000, offset 500, `indent=8`";
+const [BY_ID, BY_CODE, BY_OIB] = ["one subject by id: /api/subjekti/<id>/", "by code: ?jedinstvena_oznaka=<code>", "by OIB: ?oib=<oib>"];
 const PARAMETERS = "4 KB target: 1,000 parameters";
 
 /**
- * The requests measured: a name, a target drawn anew each time, headers, the status expected (0:
- * not checked), the plain page it is compared with, and the hosts whose own server refuses it before
+ * A request measured: a target drawn anew each time, its headers, the status expected (0: not
+ * checked), the plain page it is compared with, and the hosts whose own server refuses it before
  * our code runs (Deno refuses heads over 64 KB, and serve, Node's parser, a URL over its own limit).
  */
-function kinds(subjects: readonly Keys[]): [string, () => string, Record<string, string>, number, string, readonly string[]][] {
-  const count = subjects.length;
-  const random = mulberry32(7);
+type Kind = { name: string; target: () => string; headers: Record<string, string>; status: number; plain: string; refusedBy: string[] };
+
+function kinds(subjects: readonly Keys[]): Kind[] {
+  const [count, random, list] = [subjects.length, mulberry32(7), "/api/subjekti/"];
   const pick = (): Keys => subjects[Math.floor(random() * count)] as Keys;
   const at = (limit: number, offset: number): number => Math.max(0, Math.min(offset, count - limit));
-  const list = "/api/subjekti/";
   const [p20, p1000] = [`${list}?limit=20&offset=${at(20, 7)}`, `${list}?limit=1000&offset=${at(1000, 500)}`];
+  const past = 10 * ((subjects.at(-1)?.id ?? 0) + 1);
+  const k = (name: string, target: () => string, more: Partial<Kind> = {}): Kind =>
+    Object.assign({ name, target, headers: {}, status: 200, plain: "", refusedBy: [] }, more);
+  const hostile = (name: string, target: () => string, more: Partial<Kind> = {}): Kind =>
+    k(name, target, { status: 0, plain: PLAIN_20, ...more });
   return [
-    [
-      "pre-rendered page, limit 20 (for scale)",
-      () => `${list}?limit=20&offset=${20 * Math.floor(random() * Math.floor(count / 20))}`,
-      {},
-      200,
-      "",
-      [],
-    ],
-    [PLAIN_20, () => p20, {}, 200, PLAIN_20, []],
-    [PLAIN_1000, () => p1000, {}, 200, PLAIN_1000, []],
-    [`${PLAIN_1000}, \`indent=2\``, () => p1000, { Accept: "application/json; indent=2" }, 200, PLAIN_1000, []],
-    [INDENT_8, () => p1000, { Accept: "application/json; indent=8" }, 200, PLAIN_1000, []],
-    ["derived, limit 20 at a random offset", () => `${list}?limit=20&offset=${Math.floor(random() * (count - 20)) | 1}`, {}, 200, "", []],
-    [
-      "derived, limit 1000 at a random offset",
-      () => `${list}?limit=1000&offset=${Math.floor(random() * (count - 1000)) | 1}`,
-      {},
-      200,
-      "",
-      [],
-    ],
-    ["one subject by id: /api/subjekti/<id>/", () => `${list}${pick().id}/`, {}, 200, "", []],
-    ["by code: ?jedinstvena_oznaka=<code>", () => `${list}?jedinstvena_oznaka=${pick().jedinstvena_oznaka}`, {}, 200, "", []],
-    ["by OIB: ?oib=<oib>", () => `${list}?oib=${pick().oib}`, {}, 200, "", []],
-    [
-      "an id no subject has (past the last)",
-      () => `${list}${10 * ((subjects.at(-1)?.id ?? 0) + 1) + Math.floor(random() * 1000)}/`,
-      {},
-      404,
-      "",
-      [],
-    ],
-    ["4 KB target: a value of `a`s", () => `${p20}&x=${"a".repeat(4096 - p20.length - 3)}`, {}, 0, PLAIN_20, []],
-    ["4 KB target: a value of `%FF`s", () => `${p20}&x=${"%FF".repeat(Math.floor((4096 - p20.length - 3) / 3))}`, {}, 0, PLAIN_20, []],
-    [PARAMETERS, () => `${p20}${"&p=1".repeat(Math.floor((4096 - p20.length) / 4))}`, {}, 0, PLAIN_20, []],
-    ["8 KB Accept (406)", () => p20, { Accept: `a/b${";q=1".repeat(2046)}` }, 0, PLAIN_20, []],
-    ["16 KB query of `%FF` (414)", () => `${p20}&x=${"%FF".repeat(5461)}`, {}, 0, PLAIN_20, []],
-    ["120 KB Accept (431)", () => p20, { Accept: `application/json; indent=4;${" x=1;".repeat(24_000)}` }, 0, PLAIN_20, ["deno"]],
-    ["256 KB URL (414)", () => `${p20}&x=${"a".repeat(256 * 1024)}`, {}, 0, PLAIN_20, ["deno", "serve"]],
+    k("pre-rendered page, limit 20 (for scale)", () => `${list}?limit=20&offset=${20 * Math.floor(random() * Math.floor(count / 20))}`),
+    k(PLAIN_20, () => p20, { plain: PLAIN_20 }),
+    k(PLAIN_1000, () => p1000, { plain: PLAIN_1000 }),
+    k(INDENT_2, () => p1000, { plain: PLAIN_1000, headers: { Accept: "application/json; indent=2" } }),
+    k(INDENT_8, () => p1000, { plain: PLAIN_1000, headers: { Accept: "application/json; indent=8" } }),
+    k("derived, limit 20 at a random offset", () => `${list}?limit=20&offset=${Math.floor(random() * (count - 20)) | 1}`),
+    k("derived, limit 1000 at a random offset", () => `${list}?limit=1000&offset=${Math.floor(random() * (count - 1000)) | 1}`),
+    k(BY_ID, () => `${list}${pick().id}/`),
+    k(BY_CODE, () => `${list}?jedinstvena_oznaka=${pick().jedinstvena_oznaka}`),
+    k(BY_OIB, () => `${list}?oib=${pick().oib}`),
+    k("an id no subject has (past the last)", () => `${list}${past + Math.floor(random() * 1000)}/`, { status: 404 }),
+    hostile("4 KB target: a value of `a`s", () => `${p20}&x=${"a".repeat(4096 - p20.length - 3)}`),
+    hostile("4 KB target: a value of `%FF`s", () => `${p20}&x=${"%FF".repeat(Math.floor((4096 - p20.length - 3) / 3))}`),
+    hostile(PARAMETERS, () => `${p20}${"&p=1".repeat(Math.floor((4096 - p20.length) / 4))}`),
+    hostile("8 KB Accept (406)", () => p20, { headers: { Accept: `a/b${";q=1".repeat(2046)}` } }),
+    hostile("16 KB query of `%FF` (414)", () => `${p20}&x=${"%FF".repeat(5461)}`),
+    hostile("120 KB Accept (431)", () => p20, {
+      headers: { Accept: `application/json; indent=4;${" x=1;".repeat(24e3)}` },
+      refusedBy: ["deno"],
+    }),
+    hostile("256 KB URL (414)", () => `${p20}&x=${"a".repeat(256 * 1024)}`, { refusedBy: ["deno", "serve"] }),
   ];
 }
 
@@ -188,8 +166,8 @@ export async function benchRequests(options: RequestsOptions): Promise<Report> {
     }
     const ms = new Map<string, number[]>();
     const bytes = new Map<string, number[]>();
-    for (const [name, target, headers, status, , skip] of kinds(subjects)) {
-      const on = hosts.filter((h) => !skip.includes(h.name));
+    for (const { name, target, headers, status, refusedBy } of kinds(subjects)) {
+      const on = hosts.filter((h) => !refusedBy.includes(h.name));
       const targets = Array.from({ length: options.requests }, target);
       const send = async (host: Host, path: string): Promise<void> => {
         const answered = (await host.send(path, headers)).status;
@@ -228,7 +206,7 @@ export async function benchRequests(options: RequestsOptions): Promise<Report> {
       "CPU a request (× the plain derived page of its limit on the same host), bytes read a request\n\n" +
       table(
         ["request", ...hosts.map((h) => `${h.name}:`), ...inMemory.map((h) => `${h.name}: bytes:`)],
-        kinds(subjects).map(([name, , , , plain]) => [
+        kinds(subjects).map(({ name, plain }) => [
           name,
           ...hosts.map((_, h) => {
             const [cpu, times] = [ms.get(name)?.[h] ?? NaN, ratio(name, plain)[h] ?? NaN];
@@ -267,13 +245,13 @@ function rows(
       key: `lookup-${set.toLowerCase()}-derived`,
       table: "Serving",
       what: `derived page (handler alone, \`answerFetch\` over \`cdnSite\`, ${set}): 20 subjects / 1,000 / 1,000 with \`indent=2\``,
-      figure: figure([PLAIN_20, PLAIN_1000, `${PLAIN_1000}, \`indent=2\``]),
+      figure: figure([PLAIN_20, PLAIN_1000, INDENT_2]),
     },
     {
       key: `lookup-${set.toLowerCase()}-by-key`,
       table: "Serving",
       what: `one subject by its key, ${set}: by id / code / OIB`,
-      figure: figure(["one subject by id: /api/subjekti/<id>/", "by code: ?jedinstvena_oznaka=<code>", "by OIB: ?oib=<oib>"], true),
+      figure: figure([BY_ID, BY_CODE, BY_OIB], true),
     },
     {
       key: "request-cpu-plain-20",

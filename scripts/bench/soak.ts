@@ -30,10 +30,7 @@ const HOST = "127.0.0.1";
 const sleep = (ms: number): Promise<unknown> => new Promise((wake) => setTimeout(wake, ms));
 const tally = (): Tally => ({ requests: 0, statuses: new Map<string, number>() });
 
-interface Tally {
-  requests: number;
-  readonly statuses: Map<string, number>;
-}
+type Tally = { requests: number; statuses: Map<string, number> };
 
 function count(tally: Tally, status: string): void {
   tally.statuses.set(status, (tally.statuses.get(status) ?? 0) + 1);

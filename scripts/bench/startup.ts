@@ -13,11 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fmt, median, type Report, ROOT, table } from "./parts.ts";
 
-export interface StartupOptions {
-  readonly before?: string;
-  readonly runs: number;
-  readonly rounds: number;
-}
+export type StartupOptions = { before?: string; runs: number; rounds: number };
 
 /** A package of bin/ and lib/ compiled from `sources` (holding src/, bin/ and the tsconfigs) into `dir`; its bin. */
 function compilePackage(sources: string, dir: string): string {

@@ -16,10 +16,7 @@ import { performance } from "node:perf_hooks";
 import { buildSite, chunkPath, DEFAULT_OPTIONS, MANIFEST_PATH, type Manifest, sendRaw, startWranglerDev, tempDir } from "./from-src.ts";
 import { cpuMs, fmt, freePort, median, type Report, table } from "./parts.ts";
 
-export interface WorkerCpuOptions {
-  readonly requests: number;
-  readonly data: string;
-}
+export type WorkerCpuOptions = { requests: number; data: string };
 
 /** A request: its name, method, target, headers and the status expected. */
 type Probe = readonly [string, string, string, Record<string, string>, number];
