@@ -19,11 +19,11 @@
  *
  * Two more run as child processes of `build`: `probe` (the same input read, the same files
  * written, as fast as Node can) and `raw-server` (serve-handler alone, the preview's baseline).
- * Each measure's module is loaded only when it runs.
+ * Each measure is scripts/bench/<measure>.ts, loaded only when it runs.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command, InvalidArgumentError } from "commander";
 import { machine, recordBenchmarks } from "./benchmarks-table.ts";
 import type { Report } from "./bench/parts.ts";
 
@@ -37,16 +37,20 @@ const counts = (text: string): number[] => text.split(",").map(count);
 
 const program = new Command("bench").description("speed and memory figures, one subcommand a measure").showHelpAfterError();
 
-/** A measure's subcommand: its options are declared by the caller, its run prints the report and, with --write, records its rows. */
-function measure<T>(name: string, description: string, run: (options: T) => Promise<Report>): Command {
+/**
+ * A measure's subcommand: its options are declared by the caller; its run (`run` of
+ * scripts/bench/<name>.ts, loaded only then) prints the report and, with --write, records its rows.
+ */
+function measure(name: string, description: string): Command {
   return program
     .command(name)
     .description(description)
     .option("--write", "record the rows in BENCHMARKS.md and the output in docs/benchmarks-history.md", false)
     .showHelpAfterError()
-    .action(async (options: T & { write: boolean }) => {
+    .action(async (options: { write: boolean }) => {
       const loadAtStart = (await import("node:os")).loadavg()[0] ?? 0;
       const started = new Date().toISOString().slice(0, 16).replace("T", " ");
+      const { run } = (await import(`./bench/${name}.ts`)) as { run: (options: unknown) => Promise<Report> };
       const report = await run(options);
       const text = `## bench ${name}, ${started} UTC\n\n- machine: ${machine()}\n\n${report.text}\n`;
       process.stdout.write(text);
@@ -56,13 +60,7 @@ function measure<T>(name: string, description: string, run: (options: T) => Prom
     });
 }
 
-const seed = new Option("--seed <text>", "the generator's seed").default("1");
-const duration = new Option("--duration <s>", "seconds of load per autocannon run").argParser(count).default(5);
-const connections = new Option("--connections <n>", "autocannon connections").argParser(count).default(10);
-
-measure("build", "builds beside the probe, rebuilds, unsorted input, .xlsx, the preview against serve-handler", async (o) =>
-  (await import("./bench/builds.ts")).benchBuilds(o as import("./bench/builds.ts").BuildOptions),
-)
+measure("build", "builds beside the probe, rebuilds, unsorted input, .xlsx, the preview against serve-handler")
   .option("--sizes <list>", "dataset sizes", counts, counts("10k,100k,1m"))
   .option("--unsorted <list>", "sizes also built from the same records in a shuffled order (e.g. 3m)", counts, [])
   .option("--skip-build", "no builds", false)
@@ -74,13 +72,11 @@ measure("build", "builds beside the probe, rebuilds, unsorted input, .xlsx, the 
   .option("--xlsx-size <n>", "the set exported to .xlsx and built from it", count, 1e6)
   .option("--repeat <n>", "rounds of builds, probes and preview loads; the medians are reported", count, 1)
   .option("--before <dir>", "also this other checkout (compiled, its node_modules in place), alternately; both run compiled")
-  .addOption(seed)
-  .addOption(duration)
-  .addOption(connections);
+  .option("--seed <text>", "the generator's seed", "1")
+  .option("--duration <s>", "seconds of load per autocannon run", count, 5)
+  .option("--connections <n>", "autocannon connections", count, 10);
 
-measure("requests", "CPU a request on the handler, serve, Deno (and another checkout): derived pages, keys, hostile requests", async (o) =>
-  (await import("./bench/requests.ts")).benchRequests(o as import("./bench/requests.ts").RequestsOptions),
-)
+measure("requests", "CPU a request on the handler, serve, Deno (and another checkout): derived pages, keys, hostile requests")
   .option("--count <n>", "subjects in the generated site", count, 1e6)
   .option("--data <dir>", "build this data directory instead of a generated list")
   .option("--requests <n>", "requests of each kind measured on each host (after the warm-up)", count, 300)
@@ -88,42 +84,27 @@ measure("requests", "CPU a request on the handler, serve, Deno (and another chec
   .option("--blocks <n>", "blocks the measured requests are sent in, the hosts alternating", count, 10)
   .option("--before <dir>", "another checkout whose build and handler are measured alongside");
 
-measure("worker-cpu", "the CPU a request costs the Cloudflare Worker in workerd", async (o) =>
-  (await import("./bench/worker-cpu.ts")).benchWorkerCpu(o as import("./bench/worker-cpu.ts").WorkerCpuOptions),
-)
+measure("worker-cpu", "the CPU a request costs the Cloudflare Worker in workerd")
   .option("--requests <n>", "requests of each kind", count, 200)
   .option("--data <dir>", "the data to build", "data");
 
-measure("feed", "the change feed in a rebuild, and a mirror's sync", async (o) =>
-  (await import("./bench/feed.ts")).benchFeed(o as import("./bench/feed.ts").FeedOptions),
-)
+measure("feed", "the change feed in a rebuild, and a mirror's sync")
   .option("--size <n>", "subjects", count, 1e6)
   .option("--repeat <n>", "one-record edits with and without the feed, each", count, 2);
 
-measure("startup", "the CPU of --help, --version and a usage error against node -e 0", async (o) =>
-  (await import("./bench/startup.ts")).benchStartup(o as import("./bench/startup.ts").StartupOptions),
-)
+measure("startup", "the CPU of --help, --version and a usage error against node -e 0")
   .option("--before <rev>", "also the CLI compiled from this git revision")
   .option("--runs <n>", "runs of a command in one timed loop", count, 20)
   .option("--rounds <n>", "timed loops of each command (the median is printed)", count, 7);
 
-measure("bad-sources", "millions of bad items validated: the exact count, the peak RSS under a ceiling", async (o) =>
-  (await import("./bench/bad-sources.ts")).benchBadSources(o as import("./bench/bad-sources.ts").BadSourcesOptions),
-)
+measure("bad-sources", "millions of bad items validated: the exact count, the peak RSS under a ceiling")
   .option("--items <n>", "items in the array", count, 5e6)
   .option("--ceiling-mb <n>", "the peak RSS allowed, in MB", count, 600)
   .option("--threads <n>", "record threads (auto, 0 or a number)", "auto");
 
-measure("soak", "the preview under slowloris, large unfinished heads and a mixed load", async (o) =>
-  (await import("./bench/soak.ts")).benchSoak(o as import("./bench/soak.ts").SoakOptions),
-)
+measure("soak", "the preview under slowloris, large unfinished heads and a mixed load")
   .option("--duration <s>", "seconds of attack", count, 20)
-  .option("--rounds <n>", "attacks one after another (RSS after each)", count, 2)
-  .option("--slowloris <n>", "slowloris connections", count, 300)
-  .option("--large <n>", "connections holding an unfinished head of --large-bytes", count, 200)
-  .option("--large-bytes <n>", "bytes of each unfinished head (the preview's limit is 128 KB)", count, 120_000)
-  .option("--mixed <n>", "concurrent clients of the mixed load", count, 8)
-  .option("--settle <s>", "seconds after each round before its RSS reading", count, 5);
+  .option("--rounds <n>", "attacks one after another (RSS after each)", count, 2);
 
 program
   .command("probe <input> <plan> <out>", { hidden: true })

@@ -28,7 +28,7 @@ async function writeBadArray(path: string, count: number): Promise<void> {
 }
 
 /** The array written, then read, ordered and validated to the end. */
-export async function benchBadSources({ items, ceilingMb, threads }: BadSourcesOptions): Promise<Report> {
+export async function run({ items, ceilingMb, threads }: BadSourcesOptions): Promise<Report> {
   const dir = await mkdtemp(join(tmpdir(), "subjekti-bad-sources-"));
   try {
     await writeBadArray(join(dir, "bad.json"), items);

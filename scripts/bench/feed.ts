@@ -13,7 +13,7 @@ import { BENCH, CLI, fmt, label, log, type Measured, measureNode, type Report, R
 export type FeedOptions = { size: number; repeat: number };
 
 /** The builds and the syncs, in turn. */
-export async function benchFeed(options: FeedOptions): Promise<Report> {
+export async function run(options: FeedOptions): Promise<Report> {
   const work = join(BENCH, `feed-${process.pid}`);
   const out = join(work, "site");
   const measured: [string, Measured, number | undefined][] = [];

@@ -136,7 +136,7 @@ function kinds(subjects: readonly Keys[]): Kind[] {
 }
 
 /** The hosts, the site's keys, every kind measured; the rows of the derived pages, the keys and the bounds. */
-export async function benchRequests(options: RequestsOptions): Promise<Report> {
+export async function run(options: RequestsOptions): Promise<Report> {
   const root = await tempDir("subjekti-bench-requests-");
   const hosts: Host[] = [];
   try {

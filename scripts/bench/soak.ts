@@ -16,17 +16,11 @@ import { CLI, fmt, type Report, rssMb, startPreview, stopServer } from "./parts.
 import { tempDir } from "./from-src.ts";
 import { rm } from "node:fs/promises";
 
-export interface SoakOptions {
-  readonly duration: number;
-  readonly slowloris: number;
-  readonly large: number;
-  readonly largeBytes: number;
-  readonly mixed: number;
-  readonly settle: number;
-  readonly rounds: number;
-}
+export type SoakOptions = { duration: number; rounds: number };
 
 const HOST = "127.0.0.1";
+/** Each round: slowloris connections, connections holding an unfinished head of ~120 KB (the preview's limit is 128 KB), mixed-load clients; RSS read 5 s after it. */
+const [SLOWLORIS, LARGE, MIXED_CLIENTS, SETTLE_S] = [300, 200, 8, 5];
 const sleep = (ms: number): Promise<unknown> => new Promise((wake) => setTimeout(wake, ms));
 const tally = (): Tally => ({ requests: 0, statuses: new Map<string, number>() });
 
@@ -74,16 +68,7 @@ function slowloris(socket: Socket): () => void {
   return () => clearInterval(timer);
 }
 
-function largeHead(bytes: number): (socket: Socket) => () => void {
-  const lines = Math.max(1, Math.floor(bytes / 1_000));
-  const head =
-    `GET /api/subjekti/ HTTP/1.1\r\nHost: ${HOST}\r\n` +
-    Array.from({ length: lines }, (_, i) => `X-Large-${i}: ${"b".repeat(985)}\r\n`).join("");
-  return (socket) => {
-    socket.write(head);
-    return () => {};
-  };
-}
+const LARGE_HEAD = `GET /api/subjekti/ HTTP/1.1\r\nHost: ${HOST}\r\n${Array.from({ length: 120 }, (_, i) => `X-Large-${i}: ${"b".repeat(985)}\r\n`).join("")}`;
 
 const MIXED: readonly (() => string | Buffer)[] = [
   () => get(`/api/subjekti/?limit=20&offset=${20 * Math.floor(Math.random() * 20)}`),
@@ -181,7 +166,7 @@ function describeTally(name: string, tally: Tally): string {
 }
 
 /** Rounds of every attack at once, then one more ordinary client to see the preview alive. */
-export async function benchSoak(options: SoakOptions): Promise<Report> {
+export async function run(options: SoakOptions): Promise<Report> {
   const tmp = await tempDir("subjekti-soak-");
   const { server: preview, port } = await startPreview(CLI, "data", join(tmp, "site"));
   try {
@@ -198,15 +183,15 @@ export async function benchSoak(options: SoakOptions): Promise<Report> {
     const afterRounds: number[] = [];
     for (let round = 1; round <= options.rounds; round++) {
       const over = after(options.duration * 1_000);
-      const slow = holdHeads(port, options.slowloris, tallies.slowloris, over, slowloris);
-      const large = holdHeads(port, options.large, tallies.large, over, largeHead(options.largeBytes));
+      const slow = holdHeads(port, SLOWLORIS, tallies.slowloris, over, slowloris);
+      const large = holdHeads(port, LARGE, tallies.large, over, (socket) => (socket.write(LARGE_HEAD), () => {}));
       const [ordinary] = await Promise.all([
         ordinaryClient(port, tallies.ordinary, over),
-        ...Array.from({ length: options.mixed }, () => mixedClient(port, tallies.mixed, over)),
+        ...Array.from({ length: MIXED_CLIENTS }, () => mixedClient(port, tallies.mixed, over)),
       ]);
       latencies.push(...ordinary);
       for (const socket of [...slow, ...large]) socket.destroy();
-      await sleep(options.settle * 1_000);
+      await sleep(SETTLE_S * 1_000);
       afterRounds.push(rssMb(preview.pid));
     }
     clearInterval(sampler);
@@ -219,7 +204,7 @@ export async function benchSoak(options: SoakOptions): Promise<Report> {
       describeTally("mixed load", tallies.mixed),
       describeTally("ordinary client", tallies.ordinary),
       `ordinary client latency: p50 ${fmt(percentile(sorted, 50))} ms, p99 ${fmt(percentile(sorted, 99))} ms, max ${fmt(sorted.at(-1) ?? 0)} ms`,
-      `preview RSS: before ${fmt(before, 0)} MB, peak ${fmt(peak, 0)} MB, after each round ${afterRounds.map((mb) => `${fmt(mb, 0)} MB`).join(", ")} (${options.settle} s after it)`,
+      `preview RSS: before ${fmt(before, 0)} MB, peak ${fmt(peak, 0)} MB, after each round ${afterRounds.map((mb) => `${fmt(mb, 0)} MB`).join(", ")} (${SETTLE_S} s after it)`,
       describeTally("after the attack", alive),
     ];
     const fiveXx = [...Object.values(tallies), alive].some((t) =>

@@ -48,7 +48,7 @@ function loopCpu(command: readonly string[], runs: number): number {
 }
 
 /** The floors (Node, an empty module, commander alone), then each build's three commands, in alternating rounds. */
-export async function benchStartup(options: StartupOptions): Promise<Report> {
+export async function run(options: StartupOptions): Promise<Report> {
   const work = mkdtempSync(join(tmpdir(), "subjekti-bench-startup-"));
   try {
     const builds: [string, string][] = [];

@@ -67,7 +67,7 @@ function workerdBelow(pid: number): { pid: number; proxy: boolean }[] {
 }
 
 /** Each kind of request under wrangler dev. */
-export async function benchWorkerCpu(options: WorkerCpuOptions): Promise<Report> {
+export async function run(options: WorkerCpuOptions): Promise<Report> {
   const root = await tempDir("subjekti-bench-worker-");
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;

@@ -96,7 +96,7 @@ function sidesOf(before: string | undefined): Side[] {
 }
 
 /** Every measure of `bench build` the options ask for. */
-export async function benchBuilds(options: BuildOptions): Promise<Report> {
+export async function run(options: BuildOptions): Promise<Report> {
   const sides = sidesOf(options.before);
   await rm(TMP, { recursive: true, force: true });
   await mkdir(TMP, { recursive: true });
