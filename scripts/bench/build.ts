@@ -31,7 +31,6 @@ import {
   log,
   type Measured,
   measureNode,
-  median,
   type Report,
   ROOT,
   startPreview,
@@ -345,9 +344,7 @@ async function preview(size: number, options: BuildOptions, sides: readonly Side
     });
     if (sides.length > 1) {
       const figure = (s: number): string =>
-        requests
-          .map((_, r) => `${fmt(median((runs[s]?.[r] ?? []).map((l) => l.cpuUs)), 0)} µs (${fmt(at(s, r).requests.average, 0)} req/s)`)
-          .join(" / ");
+        requests.map((_, r) => `${fmt(at(s, r).cpuUs, 0)} µs (${fmt(at(s, r).requests.average, 0)} req/s)`).join(" / ");
       rows.push({
         key: `against-preview-${label(size).toLowerCase()}`,
         table: "Against an earlier commit",

@@ -9,7 +9,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
-import { loadavg } from "node:os";
 import { join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { MeasuredRow } from "../benchmarks-table.ts";
@@ -38,7 +37,6 @@ export function table(header: readonly string[], rows: readonly (readonly (strin
 
 /** A figure with `digits` decimals, "–" where there is none. */
 export const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : "–");
-export const load1 = (): number => loadavg()[0] ?? 0;
 export const log = (text: string): void => void process.stderr.write(`${text}\n`);
 
 /** The middle value (the mean of the two middle ones for an even count). */
@@ -55,17 +53,13 @@ export function label(count: number): string {
   return String(count);
 }
 
-/** The generator's source hash: a cached dataset is reused only while the generator is the same. */
-export async function generatorKey(): Promise<string> {
-  return createHash("sha1")
-    .update(await readFile(join(ROOT, "scripts/generate-subjects.ts")))
-    .digest("hex")
-    .slice(0, 8);
-}
-
 /** The directory holding dataset `count` (one subjekti.json; shuffled: in a seeded random order), generated on first use. */
 export async function dataset(count: number, seed: string, edit?: number, shuffle = false): Promise<string> {
-  const key = await generatorKey();
+  // The generator's source hash: a cached dataset is reused only while the generator is the same.
+  const key = createHash("sha1")
+    .update(readFileSync(join(ROOT, "scripts/generate-subjects.ts")))
+    .digest("hex")
+    .slice(0, 8);
   const name = `${label(count)}-seed${seed}-${key}${edit === undefined ? "" : `-edit${edit}`}${shuffle ? "-shuffled" : ""}`;
   const dir = join(BENCH, "data", name);
   const file = join(dir, "subjekti.json");
@@ -92,38 +86,22 @@ export function writtenFiles(stdout: string): { files: number; written: number }
   return { files: Number(match[1]), written: Number(match[2]) };
 }
 
-export interface Measured {
-  readonly seconds: number;
-  /** Peak resident set size of the child, MB. */
-  readonly rssMb: number;
-  readonly stdout: string;
-}
+/** A node process run to its end: wall seconds, its peak resident set size (MB) and what it printed. */
+export type Measured = { seconds: number; rssMb: number; stdout: string };
 
-/**
- * Runs `node <args>` to the end: wall time from here, peak RSS from GNU time's %M when present,
- * else from polling /proc/<pid>/status (VmHWM, the kernel's own high-water mark).
- */
+/** Runs `node <args>` to the end: wall time from here, peak RSS from GNU time's %M (its file removed after). */
 export async function measureNode(args: readonly string[], cwd = ROOT): Promise<Measured> {
-  const time = existsSync("/usr/bin/time");
   const timeFile = join(BENCH, `time-${process.pid}.txt`);
   await mkdir(BENCH, { recursive: true });
   const started = performance.now();
-  const child = time
-    ? spawn("/usr/bin/time", ["-f", "%M", "-o", timeFile, process.execPath, ...args], { cwd })
-    : spawn(process.execPath, args, { cwd });
-  let stdout = "";
-  let stderr = "";
+  const child = spawn("/usr/bin/time", ["-f", "%M", "-o", timeFile, process.execPath, ...args], { cwd });
+  let [stdout, stderr] = ["", ""];
   child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
   child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-  let polledKb = 0;
-  const poll = setInterval(() => {
-    if (!time) polledKb = Math.max(polledKb, Number(/VmHWM:\s+(\d+)/.exec(procFile(child.pid, "status"))?.[1] ?? 0));
-  }, 20);
   const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
   const seconds = (performance.now() - started) / 1000;
-  clearInterval(poll);
   if (code !== 0) throw new Error(`node ${args.join(" ")} exited with ${code}:\n${stderr.slice(-2000)}`);
-  const kb = time ? Number((await readFile(timeFile, "utf8")).trim().split("\n").at(-1)) : polledKb;
+  const kb = Number((await readFile(timeFile, "utf8")).trim().split("\n").at(-1));
   await rm(timeFile, { force: true });
   return { seconds, rssMb: kb / 1024, stdout };
 }
@@ -211,16 +189,9 @@ export async function startPreview(cli: readonly string[], data: string, site: s
 export type LoadOptions = { duration: number; connections: number };
 
 /** An autocannon run (the fields read here), and the server's CPU per request over it (µs; NaN where /proc is not there). */
-export interface Loaded {
-  readonly requests: { readonly average: number; readonly total: number };
-  readonly latency: { readonly p50: number; readonly p99: number };
-  readonly errors: number;
-  readonly timeouts: number;
-  readonly "2xx": number;
-  readonly "3xx": number;
-  readonly non2xx: number;
-  readonly cpuUs: number;
-}
+export type Loaded = { requests: { average: number; total: number }; latency: { p50: number; p99: number }; cpuUs: number } & {
+  [count in "errors" | "timeouts" | "2xx" | "3xx" | "non2xx"]: number;
+};
 
 // autocannon ships no types; its result is narrowed to the fields read here.
 const autocannon = createRequire(import.meta.url)("autocannon") as (options: Record<string, unknown>) => Promise<Loaded>;
