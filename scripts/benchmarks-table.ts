@@ -146,8 +146,9 @@ export function commandLine(argv: readonly string[], env: NodeJS.ProcessEnv, roo
 }
 
 /** `git rev-parse --short HEAD`, with `+dirty` when tracked files differ (the two benchmark files aside: writing them changes nothing measured). */
-function commitOf(root: string): string {
-  const git = (...args: string[]): string => execFileSync("git", ["-C", root, ...args], { encoding: "utf8" }).trim();
+export function commitOf(root: string): string {
+  const git = (...args: string[]): string =>
+    execFileSync("git", ["-C", root, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   const dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", `:!${TABLE_FILE}`, `:!${HISTORY_FILE}`) !== "";
   return `${git("rev-parse", "--short", "HEAD")}${dirty ? "+dirty" : ""}`;
 }

@@ -14,8 +14,8 @@
 import { type ChildProcess, execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import type { MeasuredRow } from "../benchmarks-table.ts";
+import { basename, join, resolve } from "node:path";
+import { commitOf, type MeasuredRow } from "../benchmarks-table.ts";
 import { forEachBounded, MANIFEST_PATH, type Manifest, pagePath, route } from "./from-src.ts";
 import type { WritePlan } from "./probe.ts";
 import {
@@ -72,11 +72,9 @@ const inTurn = <T>(sides: readonly T[], round: number): readonly T[] => (round %
 /** A checkout's commit, or its directory's name when it is not a git checkout (a `git archive`). */
 function revisionOf(dir: string): string {
   try {
-    const git = (...args: string[]) =>
-      execFileSync("git", ["-C", dir, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-    return `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") === "" ? "" : "+dirty"}`;
+    return commitOf(dir);
   } catch {
-    return dir.split("/").pop() ?? dir;
+    return basename(dir);
   }
 }
 
@@ -120,11 +118,13 @@ function build(side: Side, data: string, out: string, extra: readonly string[] =
   return measureNode([...side.cli, "build", "--data", data, "--out", out, "--cache-dir", join(TMP, "build-cache"), "--quiet", ...extra]);
 }
 
+/** The run of the median `by` (the lower of the two middle ones). */
+const middle = <T>(runs: readonly T[], by: (run: T) => number): T => [...runs].sort((a, b) => by(a) - by(b))[(runs.length - 1) >> 1] as T;
 /** The run of median wall time, with the highest peak RSS of all runs (a shared machine is noisy). */
-function medianRun(runs: readonly Measured[]): Measured {
-  const sorted = [...runs].sort((a, b) => a.seconds - b.seconds);
-  return { ...(sorted[Math.floor((sorted.length - 1) / 2)] as Measured), rssMb: Math.max(...runs.map((r) => r.rssMb)) };
-}
+const medianRun = (runs: readonly Measured[]): Measured => ({
+  ...middle(runs, (r) => r.seconds),
+  rssMb: Math.max(...runs.map((r) => r.rssMb)),
+});
 
 /** Full builds of set `size` (sorted: also the --limits build and the rebuilds) by each side in turn, beside the probe. */
 async function fullBuilds(size: number, options: BuildOptions, sides: readonly Side[], shuffled: boolean): Promise<Report> {
@@ -327,10 +327,7 @@ async function preview(size: number, options: BuildOptions, sides: readonly Side
       }
     }
     // The run of median requests a second, each server and request.
-    const at = (s: number, r: number): Loaded => {
-      const list = [...(runs[s]?.[r] ?? [])].sort((a, b) => a.requests.average - b.requests.average);
-      return list[Math.floor((list.length - 1) / 2)] as Loaded;
-    };
+    const at = (s: number, r: number): Loaded => middle(runs[s]?.[r] ?? [], (l) => l.requests.average);
     const raw = 1; // this side's preview, serve-handler, then the other side's
     const rows: MeasuredRow[] = requests.map((request, r) => {
       const [ours, base] = [at(0, r), at(raw, r)];

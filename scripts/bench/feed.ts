@@ -4,11 +4,11 @@
  * the feed and with `--no-feed`, `--repeat` times each; then `subjekti sync` takes the snapshot,
  * the site is rebuilt after one more rename, and `sync` applies that one diff.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { generateFile } from "../generate-subjects.ts";
-import { BENCH, CLI, fmt, label, log, type Measured, measureNode, type Report, ROOT, stopServer, table } from "./parts.ts";
+import { BENCH, CLI, fmt, label, log, type Measured, measureNode, type Report, startServer, stopServer, table } from "./parts.ts";
 
 export type FeedOptions = { size: number; repeat: number };
 
@@ -43,13 +43,9 @@ export async function run(options: FeedOptions): Promise<Report> {
       }
     }
     // A mirror: the snapshot, then one diff.
-    preview = spawn(process.execPath, [...CLI, "preview", "--dir", out, "--port", "0"], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const url = await new Promise<string>((resolve) =>
-      preview?.stdout?.on("data", (text: Buffer) => resolve(new URL(/http\S+/.exec(text.toString())?.[0] ?? "").origin)),
-    );
+    const started = await startServer([...CLI, "preview", "--dir", out, "--port", "0"], /http:\/\/[\d.]+:\d+/);
+    preview = started.child;
+    const url = started.match[0];
     const mirror = join(work, "mirror.ndjson");
     note("sync, first run (the snapshot)", await measureNode([...CLI, "sync", url, mirror]));
     const m = await build(await data(3));

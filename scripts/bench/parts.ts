@@ -107,7 +107,7 @@ export async function measureNode(args: readonly string[], cwd = ROOT): Promise<
 }
 
 /** A file of /proc/<pid>/, or "" when it is gone (or not Linux). */
-function procFile(pid: number | undefined, name: string): string {
+export function procFile(pid: number | undefined, name: string): string {
   try {
     return readFileSync(`/proc/${pid}/${name}`, "latin1");
   } catch {

@@ -14,52 +14,42 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { buildSite, chunkPath, DEFAULT_OPTIONS, MANIFEST_PATH, type Manifest, sendRaw, startWranglerDev, tempDir } from "./from-src.ts";
-import { cpuMs, fmt, freePort, median, type Report, table } from "./parts.ts";
+import { cpuMs, fmt, freePort, median, procFile, type Report, table } from "./parts.ts";
 
 export type WorkerCpuOptions = { requests: number; data: string };
 
-/** A request: its name, method, target, headers and the status expected. */
-type Probe = readonly [string, string, string, Record<string, string>, number];
+/** A request: its name, target, headers, the status expected and its method (GET). */
+type Probe = readonly [string, string, Record<string, string>?, number?, string?];
 
 const DERIVED = "derived page, limit 1000, offset 500 (two chunks)";
+const PAGE_1000 = "pre-rendered page, limit 1000 (one file of the same size, streamed)";
+const INDENT = "derived page, limit 1000, offset 500, indent=2";
 const PROBES: readonly Probe[] = [
   [
     "preflight (no file read: the fixed part)",
-    "OPTIONS",
     "/api/subjekti/",
     { Origin: "http://page.example", "Access-Control-Request-Method": "GET" },
     204,
+    "OPTIONS",
   ],
-  ["pre-rendered page, limit 20 (one file, streamed)", "GET", "/api/subjekti/?limit=20&offset=40", {}, 200],
-  ["pre-rendered page, limit 1000 (one file of the same size, streamed)", "GET", "/api/subjekti/?limit=1000&offset=1000", {}, 200],
-  [DERIVED, "GET", "/api/subjekti/?limit=1000&offset=500", {}, 200],
-  [
-    "derived page, limit 1000, offset 500, indent=2",
-    "GET",
-    "/api/subjekti/?limit=1000&offset=500",
-    { Accept: "application/json; indent=2" },
-    200,
-  ],
+  ["pre-rendered page, limit 20 (one file, streamed)", "/api/subjekti/?limit=20&offset=40"],
+  [PAGE_1000, "/api/subjekti/?limit=1000&offset=1000"],
+  [DERIVED, "/api/subjekti/?limit=1000&offset=500"],
+  [INDENT, "/api/subjekti/?limit=1000&offset=500", { Accept: "application/json; indent=2" }],
 ];
 
 /** The workerd processes below `pid`: the proxy wrangler puts in front listens on the port asked for, the runtime on one of its own. */
 function workerdBelow(pid: number): { pid: number; proxy: boolean }[] {
   const parents = new Map<number, number>();
   for (const name of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
-    const stat = (() => {
-      try {
-        return readFileSync(`/proc/${name}/stat`, "latin1");
-      } catch {
-        return ""; // gone between the listing and the read
-      }
-    })();
+    const stat = procFile(Number(name), "stat"); // "" when gone between the listing and the read
     if (stat !== "") parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
   }
   const below = (p: number): boolean => p === pid || (parents.has(p) && p !== 1 && below(parents.get(p) as number));
   return [...parents.keys()]
     .filter((p) => p !== pid && below(p))
     .flatMap((p) => {
-      const command = readFileSync(`/proc/${p}/cmdline`, "latin1").split("\0");
+      const command = procFile(p, "cmdline").split("\0");
       return command[0]?.endsWith("/workerd") === true
         ? [{ pid: p, proxy: !command.some((arg) => arg.startsWith("--socket-addr=entry=127.0.0.1:0")) }]
         : [];
@@ -83,7 +73,7 @@ export async function run(options: WorkerCpuOptions): Promise<Report> {
     quiet: true,
   });
   const chunk = chunkPath(JSON.parse(readFileSync(join(site, MANIFEST_PATH), "utf8")) as Manifest, 0) as string;
-  const probes: Probe[] = [...PROBES, ["a records chunk as a static asset (no Worker runs)", "GET", `/${chunk}`, {}, 200]];
+  const probes: Probe[] = [...PROBES, ["a records chunk as a static asset (no Worker runs)", `/${chunk}`]];
   const dev = await startWranglerDev(site, port);
   try {
     const workerd = workerdBelow(dev.pid);
@@ -92,8 +82,7 @@ export async function run(options: WorkerCpuOptions): Promise<Report> {
     const printed: string[][] = [];
     const runtimeMs = new Map<string, number>();
     let first = NaN;
-    for (const probe of probes) {
-      const [name, method, target, headers, status] = probe;
+    for (const [name, target, headers = {}, status = 200, method = "GET"] of probes) {
       const send = () => sendRaw(port, method, target, { Host: `127.0.0.1:${port}`, ...headers });
       let bytes = 0;
       for (let i = 0; i < 20; i++) {
@@ -133,8 +122,8 @@ export async function run(options: WorkerCpuOptions): Promise<Report> {
           table: "Serving",
           what: "Cloudflare Worker, derived page of 1,000 (two chunks) / with `indent=2`",
           figure:
-            `**${column([DERIVED, "derived page, limit 1000, offset 500, indent=2"])} ms** CPU in workerd, the whole runtime; ` +
-            `a pre-rendered page of 1,000: ${column(["pre-rendered page, limit 1000 (one file of the same size, streamed)"])} ms`,
+            `**${column([DERIVED, INDENT])} ms** CPU in workerd, the whole runtime; ` +
+            `a pre-rendered page of 1,000: ${column([PAGE_1000])} ms`,
         },
       ],
     };
