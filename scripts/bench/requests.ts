@@ -167,32 +167,32 @@ export async function run(options: RequestsOptions): Promise<Report> {
     const ms = new Map<string, number[]>();
     const bytes = new Map<string, number[]>();
     for (const { name, target, headers, status, refusedBy } of kinds(subjects)) {
-      const on = hosts.filter((h) => !refusedBy.includes(h.name));
+      const on = [...hosts.keys()].filter((h) => !refusedBy.includes((hosts[h] as Host).name));
       const targets = Array.from({ length: options.requests }, target);
       const send = async (host: Host, path: string): Promise<void> => {
         const answered = (await host.send(path, headers)).status;
         if (status !== 0 && answered !== status) throw new Error(`${host.name}, ${name}: ${path.slice(0, 100)} answered ${answered}`);
       };
       // Every target sent once unmeasured first: the files it reads are then in memory on every host.
-      for (const host of on) {
+      for (const host of on.map((h) => hosts[h] as Host)) {
         for (let i = 0; i < options.warm; i++) await send(host, targets[i % targets.length] as string);
         for (const path of targets) await send(host, path);
         if (host.memory !== undefined) host.memory.bytesRead = 0;
       }
-      const cpu = on.map(() => 0);
+      const cpu = hosts.map((_, h) => (on.includes(h) ? 0 : NaN));
       const perBlock = Math.ceil(options.requests / options.blocks);
       for (let sent = 0; sent < options.requests; sent += perBlock) {
         // Alternating blocks, each host first in turn.
-        const order = (sent / perBlock) % 2 === 0 ? [...on.keys()] : [...on.keys()].reverse();
-        for (const i of order) {
-          const start = (on[i] as Host).cpu();
-          for (const path of targets.slice(sent, sent + perBlock)) await send(on[i] as Host, path);
-          cpu[i] = (cpu[i] ?? 0) + (on[i] as Host).cpu() - start;
+        for (const h of (sent / perBlock) % 2 === 0 ? on : on.toReversed()) {
+          const host = hosts[h] as Host;
+          const start = host.cpu();
+          for (const path of targets.slice(sent, sent + perBlock)) await send(host, path);
+          cpu[h] = (cpu[h] ?? 0) + host.cpu() - start;
         }
       }
       ms.set(
         name,
-        hosts.map((h) => (on.includes(h) ? (cpu[on.indexOf(h)] ?? NaN) / options.requests : NaN)),
+        cpu.map((c) => c / options.requests),
       );
       bytes.set(
         name,
@@ -215,20 +215,15 @@ export async function run(options: RequestsOptions): Promise<Report> {
           ...inMemory.map((h) => Math.round(bytes.get(name)?.[hosts.indexOf(h)] ?? NaN).toLocaleString("en")),
         ]),
       );
-    return { text, rows: rows(label(subjects.length), ms, bytes, hosts, ratio) };
+    return { text, rows: rows(label(subjects.length), hosts, ms, bytes, ratio) };
   } finally {
     await Promise.all(hosts.flatMap((h) => (h.child === undefined ? [] : [stopServer(h.child)])));
     await rm(root, { recursive: true, force: true });
   }
 }
 
-function rows(
-  set: string,
-  ms: Map<string, number[]>,
-  bytes: Map<string, number[]>,
-  hosts: Host[],
-  ratio: (name: string, plain: string) => number[],
-): MeasuredRow[] {
+type Figures = Map<string, number[]>;
+function rows(set: string, hosts: Host[], ms: Figures, bytes: Figures, ratio: (name: string, plain: string) => number[]): MeasuredRow[] {
   const [before, at] = [hosts.findIndex((h) => h.name === "before"), (name: string) => hosts.findIndex((h) => h.name === name)];
   const column = (names: readonly string[], host: number, of: "ms" | "bytes"): string =>
     names
