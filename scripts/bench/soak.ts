@@ -147,23 +147,17 @@ async function ordinaryClient(port: number, tally: Tally, until: () => boolean):
     latencies.push(performance.now() - start);
     tally.requests += 1;
     count(tally, status);
-    await new Promise((wake) => setTimeout(wake, 10));
+    await sleep(10);
   }
   agent.destroy();
   return latencies;
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-function describeTally(name: string, tally: Tally): string {
-  const statuses = [...tally.statuses]
-    .sort(([a], [b]) => a.localeCompare(b))
+const describe = (name: string, tally: Tally): string =>
+  `${name}: ${tally.requests} requests (${[...tally.statuses.entries()]
+    .sort()
     .map(([status, n]) => `${status}: ${n}`)
-    .join(", ");
-  return `${name}: ${tally.requests} requests (${statuses})`;
-}
+    .join(", ")})`;
 
 /** Rounds of every attack at once, then one more ordinary client to see the preview alive. */
 export async function run(options: SoakOptions): Promise<Report> {
@@ -198,14 +192,15 @@ export async function run(options: SoakOptions): Promise<Report> {
     const alive = tally();
     await ordinaryClient(port, alive, after(500));
     const sorted = latencies.toSorted((a, b) => a - b);
+    const at = (p: number): string => fmt(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
     const lines = [
-      describeTally("slowloris connections", tallies.slowloris),
-      describeTally("large unfinished heads", tallies.large),
-      describeTally("mixed load", tallies.mixed),
-      describeTally("ordinary client", tallies.ordinary),
-      `ordinary client latency: p50 ${fmt(percentile(sorted, 50))} ms, p99 ${fmt(percentile(sorted, 99))} ms, max ${fmt(sorted.at(-1) ?? 0)} ms`,
+      describe("slowloris connections", tallies.slowloris),
+      describe("large unfinished heads", tallies.large),
+      describe("mixed load", tallies.mixed),
+      describe("ordinary client", tallies.ordinary),
+      `ordinary client latency: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${fmt(sorted.at(-1) ?? 0)} ms`,
       `preview RSS: before ${fmt(before, 0)} MB, peak ${fmt(peak, 0)} MB, after each round ${afterRounds.map((mb) => `${fmt(mb, 0)} MB`).join(", ")} (${SETTLE_S} s after it)`,
-      describeTally("after the attack", alive),
+      describe("after the attack", alive),
     ];
     const fiveXx = [...Object.values(tallies), alive].some((t) =>
       [...t.statuses.keys()].some((status) => status.startsWith("5") && status !== "505"),
