@@ -191,13 +191,7 @@ async function fullBuilds(size: number, options: BuildOptions, sides: readonly S
     }
   }
   await rm(out, { recursive: true, force: true });
-  const header = [
-    "run",
-    ...sides.flatMap((side) => [`${side.name} wall:`, "peak RSS:", "files (written):"]),
-    "bytes:",
-    "probe wall:",
-    "ratio:",
-  ];
+  const header = ["run", ...sides.flatMap((s) => [`${s.name} wall:`, "peak RSS:", "files (written):"]), "bytes:", "probe wall:", "ratio:"];
   const text =
     `### Builds of ${set}\n\n\`subjekti build --data <set> --out <tmp> --cache-dir <tmp> --quiet\` in a child process, \`sync\` before each; the probe reads and parses ` +
     "the same input and writes the same files as fast as Node can; ratio = build / probe, or rebuild / full build.\n\n" +

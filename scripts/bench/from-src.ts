@@ -2,8 +2,6 @@
  * Everything the bench harness takes from the project's source and test helpers, in one place:
  * when a module moves, this file is the one to change.
  */
-export { answerFetch, answerRequest } from "../../src/core/answer-request.ts";
-export { cdnSite, ManifestCache } from "../../src/core/cdn-site.ts";
 export { chunkPath, MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 export type { Manifest } from "../../src/core/manifest.ts";
 export { route } from "../../src/core/route.ts";
@@ -16,9 +14,6 @@ export { readBlocks } from "../../src/data/read/read-blocks.ts";
 export { DEFAULT_OPTIONS } from "../../src/site/build-options.ts";
 export { buildSite } from "../../src/site/build-site.ts";
 export { startShardWriters } from "../../src/threads/shard-writers.ts";
-export { nodeSite } from "../../src/serve/node-site.ts";
-export { ManifestWatcher } from "../../src/serve/site-manifest.ts";
 export { tempDir } from "../../test/_tree.ts";
-export { firstLine, stopChild } from "../../test/hosts/hosts.ts";
 export { sendRaw } from "../../test/hosts/raw-http.ts";
 export { startWranglerDev } from "../../test/hosts/wrangler-dev.ts";
