@@ -1,25 +1,11 @@
 /**
  * `npm run bench -- <measure> [options] [--write]`: the project's speed and memory figures, one
- * subcommand a measure, each printing markdown. `--write` records the measure's rows in
- * BENCHMARKS.md, by key, and its printed output in docs/benchmarks-history.md
- * (scripts/benchmarks-table.ts). `npm run bench -- <measure> --help` lists a measure's options.
- *
- * - `build [--before DIR]`: the CLI's builds of seeded sets (10k, 100k, 1M) beside a probe of the
- *   machine's limit, the cached rebuilds (one record renamed, nothing changed), unsorted input, a
- *   1M .xlsx exported and built from, and the preview's requests a second against a bare
- *   serve-handler; with `--before`, another checkout's builds and preview alternately in one run.
- * - `requests`: the CPU a request costs (and the bytes it reads) on the handler alone, `subjekti
- *   serve`, the edge under Deno and another checkout's handler: derived pages, lookups by key and
- *   the hostile requests within the bounds.
- * - `worker-cpu`: the CPU a request costs the Cloudflare Worker in workerd (`wrangler dev`).
- * - `feed`: the change feed's cost in a rebuild, and `subjekti sync` catching up.
- * - `startup`: the CPU of `subjekti --help`, `--version` and a usage error against `node -e 0`.
- * - `bad-sources`: millions of bad items validated in bounded memory, counted exactly.
- * - `soak`: the preview under slowloris, large unfinished heads and a mixed load.
- *
- * Two more run as child processes of `build`: `probe` (the same input read, the same files
- * written, as fast as Node can) and `raw-server` (serve-handler alone, the preview's baseline).
- * Each measure is scripts/bench/<measure>.ts, loaded only when it runs.
+ * subcommand a measure (`npm run bench -- --help` lists them, docs/commands.md says what each
+ * measures), each printing markdown. `--write` records the measure's rows in BENCHMARKS.md, by key,
+ * and its printed output in docs/benchmarks-history.md (scripts/benchmarks-table.ts). Each measure
+ * is scripts/bench/<measure>.ts, loaded only when it runs. Two hidden ones run as child processes
+ * of `build`: `probe` (the same input read, the same files written, as fast as Node can) and
+ * `raw-server` (serve-handler alone, the preview's baseline).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -60,7 +46,10 @@ function measure(name: string, description: string): Command {
     });
 }
 
-measure("build", "builds beside the probe, rebuilds, unsorted input, .xlsx, the preview against serve-handler")
+measure(
+  "build",
+  "builds beside the probe, rebuilds, unsorted input, .xlsx, the preview against serve-handler; --before: another checkout too",
+)
   .option("--sizes <list>", "dataset sizes", counts, counts("10k,100k,1m"))
   .option("--unsorted <list>", "sizes also built from the same records in a shuffled order (e.g. 3m)", counts, [])
   .option("--skip-build", "no builds", false)
