@@ -1,15 +1,13 @@
 /**
- * The writer of BENCHMARKS.md, shared by every bench script: given `--write`, a script records the
- * rows it measured. Each row has a stable key (the table's last column); the writer replaces
+ * The writer of BENCHMARKS.md, for the bench harness (scripts/bench.ts): given `--write`, a
+ * measure's rows are recorded. Each row has a stable key (the table's last column); the writer replaces
  * exactly the rows whose keys it was given (figure, date, commit, machine, load, command, history
  * link), adds a new key as the last row of its table (or a new table), leaves every other line of
  * the file byte for byte, and appends the run's full printed output to docs/benchmarks-history.md
  * under a dated heading that the rows link to.
  *
- * Importing this module takes `--write` out of `process.argv` (ES imports run before the script's
- * body, so each script's own option parser never sees it) and, when it was given, keeps a copy of
- * everything the script prints on stdout for the history. The machine, the commit and the command
- * are read here, from node:os, git and the process, never typed by hand.
+ * The machine, the commit and the command are read here, from node:os, git and the process, never
+ * typed by hand.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -132,52 +130,8 @@ export function appendRun(history: string, rows: readonly MeasuredRow[], stamp: 
   return `${history.trimEnd()}\n\n${entry}`;
 }
 
-/** The cells (after the first) of the printed table row whose first cell is `name`, for scripts that print their figures as a table. */
-export function printedCells(output: string, name: string): string[] {
-  for (const line of output.split("\n")) {
-    const cells = line
-      .trim()
-      .replace(/^\||\|$/g, "")
-      .split(/(?<!\\)\|/)
-      .map((c) => c.trim());
-    if (line.startsWith("|") && cells[0] === name) return cells.slice(1);
-  }
-  throw new Error(`no printed row "${name}"`);
-}
-
-/** The cell `column` of each named printed row, their " ms" dropped, joined by " / ". */
-export function printedColumn(output: string, names: readonly string[], column: number): string {
-  return names.map((name) => (printedCells(output, name)[column] ?? "–").replace(/ ms$/, "")).join(" / ");
-}
-
-/** 1000000 -> "1M", 100000 -> "100k": a set's size as the rows and keys name it. */
-export function setLabel(count: number): string {
-  if (count >= 1e6 && count % 1e6 === 0) return `${count / 1e6}M`;
-  if (count >= 1e3 && count % 1e3 === 0) return `${count / 1e3}k`;
-  return String(count);
-}
-
 // ---------------------------------------------------------------------------------------------
 // The process: the flag, the printed output, the stamp, the files.
-
-const ARGV = [...process.argv];
-const flagAt = process.argv.indexOf("--write", 2);
-/** True when the script was given `--write`. */
-export const writing = flagAt >= 0;
-if (writing) process.argv.splice(flagAt, 1);
-
-const printed: string[] = [];
-if (writing) {
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
-    printed.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
-    return write(chunk, ...rest);
-  }) as typeof process.stdout.write;
-}
-const loadAtStart = loadavg()[0] ?? 0;
-
-/** Everything the script printed on stdout since it started (with `--write`). */
-export const printedSoFar = (): string => printed.join("");
 
 const quote = (arg: string): string => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`);
 
@@ -192,8 +146,9 @@ export function commandLine(argv: readonly string[], env: NodeJS.ProcessEnv, roo
 }
 
 /** `git rev-parse --short HEAD`, with `+dirty` when tracked files differ (the two benchmark files aside: writing them changes nothing measured). */
-function commitOf(root: string): string {
-  const git = (...args: string[]): string => execFileSync("git", ["-C", root, ...args], { encoding: "utf8" }).trim();
+export function commitOf(root: string): string {
+  const git = (...args: string[]): string =>
+    execFileSync("git", ["-C", root, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   const dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", `:!${TABLE_FILE}`, `:!${HISTORY_FILE}`) !== "";
   return `${git("rev-parse", "--short", "HEAD")}${dirty ? "+dirty" : ""}`;
 }
@@ -211,18 +166,17 @@ export async function writeRun(root: string, rows: readonly MeasuredRow[], stamp
   await writeFile(history, appendRun(existsSync(history) ? await readFile(history, "utf8") : "", rows, stamp, output));
 }
 
-/** With `--write`: `rows` into BENCHMARKS.md and this run's printed output into the history. Without it, nothing. */
-export async function recordBenchmarks(rows: readonly MeasuredRow[]): Promise<void> {
-  if (!writing) return;
+/** `rows` into BENCHMARKS.md and the run's printed `output` into the history, stamped with the load at its start and now. */
+export async function recordBenchmarks(rows: readonly MeasuredRow[], output: string, loadAtStart: number): Promise<void> {
   const loads = [loadAtStart, loadavg()[0] ?? 0].sort((a, b) => a - b).map((l) => l.toFixed(1));
   const stamp: RunStamp = {
     time: new Date().toISOString().slice(0, 19).replace("T", " "),
     commit: commitOf(ROOT),
     machine: machine(),
     load: loads[0] === loads[1] ? (loads[0] ?? "") : loads.join("–"),
-    command: commandLine(ARGV, process.env),
+    command: commandLine(process.argv, process.env),
   };
-  await writeRun(ROOT, rows, stamp, printedSoFar());
+  await writeRun(ROOT, rows, stamp, output);
   process.stderr.write(
     `${TABLE_FILE}: ${rows.length} rows written (${rows.map((r) => r.key).join(", ")}); the run appended to ${HISTORY_FILE}\n`,
   );

@@ -169,13 +169,22 @@ export function nginxConfig(manifest: Manifest, options: NginxOptions): string {
   const entries = staticEntries(manifest, options.readText);
   const name = options.name ?? DEFAULT_NAME;
   if (!/^[a-z][a-z0-9_]{0,39}$/.test(name)) throw new Error(`"${name}" is no name for nginx's variables (a-z, 0-9, _)`);
-  const v = (variable: string): string => `$${name}_${variable}`;
   const tls = /(?:^|\s)ssl(?:\s|$)/.test(options.listen);
   if (tls && (options.sslCertificate === undefined || options.sslCertificateKey === undefined))
     throw new Error(`listen ${options.listen} needs a certificate and its key`);
   if (!tls && (options.sslCertificate !== undefined || options.sslCertificateKey !== undefined))
     throw new Error(`a certificate needs a listen with ssl (such as 443 ssl), not ${options.listen}`);
-  const sizes = mapHashSizes(manifest, entries);
+  const lines = [
+    ...headComment(manifest, options, name, mapHashSizes(manifest, entries)),
+    "",
+    ...upstreamAndMaps(manifest, options, name, entries),
+    ...serverBlock(manifest, options, name, tls, locationHeaders(entries)),
+  ];
+  return lines.join("\n");
+}
+
+/** Each location's headers, the same for every entry in it (the router must agree). */
+function locationHeaders(entries: readonly StaticEntry[]): Map<string, HeaderList> {
   const locations = new Map<string, HeaderList>();
   for (const entry of entries) {
     const known = locations.get(entry.location);
@@ -184,7 +193,12 @@ export function nginxConfig(manifest: Manifest, options: NginxOptions): string {
     else if (JSON.stringify(known) !== JSON.stringify(entry.headers))
       throw new Error(`the router gives ${entry.target} other headers than the rest of ${entry.location}`);
   }
-  const lines = [
+  return locations;
+}
+
+/** The comment at the top: what the file is for, how to include and renew it, the hash sizes nginx.conf must set. */
+function headComment(manifest: Manifest, options: NginxOptions, name: string, sizes: ReturnType<typeof mapHashSizes>): string[] {
+  return [
     `# subjekti ${VERSION}: nginx in front of \`subjekti serve\` for the site in ${options.root}`,
     `# (built for ${manifest.baseUrl}, ${manifest.count} subjects, site hash ${manifest.hash.slice(0, 12)}).`,
     "# Include it inside http { }. It names this build's files: after every build, generate it again",
@@ -199,7 +213,13 @@ export function nginxConfig(manifest: Manifest, options: NginxOptions): string {
     "# scheme and Host, whose target is exactly one our next/previous links produce (or the bare URL),",
     "# with an Accept that asks for compact JSON and no conditional header; it sends the headers",
     "# `subjekti serve` would send. Every other request goes to `subjekti serve`, which answers all of them.",
-    "",
+  ];
+}
+
+/** The upstream (`subjekti serve`) and the maps that decide, per request, whether nginx sends a file itself. */
+function upstreamAndMaps(manifest: Manifest, options: NginxOptions, name: string, entries: readonly StaticEntry[]): string[] {
+  const v = (variable: string): string => `$${name}_${variable}`;
+  return [
     `upstream ${name}_serve {`,
     `    server ${options.upstream};`,
     "    keepalive 16;",
@@ -243,6 +263,13 @@ export function nginxConfig(manifest: Manifest, options: NginxOptions): string {
     `    ${quote("~ (\\S+)$")} $1;`,
     "}",
     "",
+  ];
+}
+
+/** The server block: listen and TLS, nginx's own behaviours turned off, gzip, the proxy, the locations. */
+function serverBlock(manifest: Manifest, options: NginxOptions, name: string, tls: boolean, locations: Map<string, HeaderList>): string[] {
+  const v = (variable: string): string => `$${name}_${variable}`;
+  return [
     "server {",
     `    listen ${options.listen};`,
     `    server_name ${options.serverName};`,
@@ -298,7 +325,6 @@ export function nginxConfig(manifest: Manifest, options: NginxOptions): string {
     "}",
     "",
   ];
-  return lines.join("\n");
 }
 
 /** A location that sends the entry's file with exactly the router's headers, or hands the request on. */

@@ -47,130 +47,188 @@ export function catalogIris(metadata: DatasetMetadata, baseUrl: string) {
 
 /** The catalogue as triples (rdf-graph.ts writes them as Turtle and JSON-LD). */
 export function catalogTriples(metadata: DatasetMetadata, facts: CatalogFacts): Triple[] {
-  const { baseUrl } = facts;
-  const iri = catalogIris(metadata, baseUrl);
-  const triples: Triple[] = [];
-  const add = (subject: string, predicate: string, object: Term): void => void triples.push({ subject, predicate, object });
-  const ref = (target: string): Term => ({ iri: target });
-  const hr = croatian(metadata);
-  const texts = (subject: string, predicate: string, text: { hr: string; en: string }): void => {
-    add(subject, predicate, { value: text.hr, lang: "hr" });
-    add(subject, predicate, { value: text.en, lang: "en" });
+  const part: CataloguePart = {
+    metadata,
+    facts,
+    iri: catalogIris(metadata, facts.baseUrl),
+    g: graphWriter(metadata),
+    modified: { value: facts.published.toISOString(), datatype: "xsd:dateTime" },
+    contact: contributorWith(metadata, "contact") ?? contributorWith(metadata, "publisher"),
   };
-  const modified: Term = { value: facts.published.toISOString(), datatype: "xsd:dateTime" };
-  /** A concept of a controlled vocabulary, typed and in its scheme. */
-  const concepts = new Map<string, { readonly type: string; readonly scheme: string }>();
-  const concept = (subject: string, predicate: string, value: string, type: string, scheme: string): void => {
-    add(subject, predicate, ref(value));
-    concepts.set(value, { type, scheme });
-  };
-  const licences = metadata.licenses.map((licence) => licence.path);
-  const withLicences = (subject: string): void => {
-    for (const licence of licences) add(subject, "dct:license", ref(licence));
-  };
-  const publisher = contributorWith(metadata, "publisher");
-  const contact = contributorWith(metadata, "contact") ?? publisher;
+  catalogueNode(part);
+  agentNodes(part);
+  datasetNode(part);
+  distributionNodes(part);
+  serviceNode(part);
+  vocabularyNodes(part);
+  return part.g.triples;
+}
 
-  // The catalogue.
-  add(iri.catalogue, "a", ref("http://www.w3.org/ns/dcat#Catalog"));
-  texts(iri.catalogue, "dct:title", { hr: `Katalog: ${hr.title}`, en: `Catalogue: ${metadata.title}` });
-  texts(iri.catalogue, "dct:description", {
+/** What each part of the catalogue is written from, and the graph it adds to. */
+interface CataloguePart {
+  readonly metadata: DatasetMetadata;
+  readonly facts: CatalogFacts;
+  readonly iri: ReturnType<typeof catalogIris>;
+  readonly g: GraphWriter;
+  readonly modified: Term;
+  readonly contact: Contributor | undefined;
+}
+
+const ref = (target: string): Term => ({ iri: target });
+
+/** The triples so far, and the ways of adding them the catalogue uses. */
+interface GraphWriter {
+  readonly triples: Triple[];
+  /** Each controlled concept used, with its type and scheme (written last, by vocabularyNodes). */
+  readonly concepts: Map<string, { readonly type: string; readonly scheme: string }>;
+  add(subject: string, predicate: string, object: Term): void;
+  /** A text in Croatian and in English. */
+  texts(subject: string, predicate: string, text: { hr: string; en: string }): void;
+  /** A concept of a controlled vocabulary, typed and in its scheme. */
+  concept(subject: string, predicate: string, value: string, type: string, scheme: string): void;
+  /** Every licence of the data, on `subject`. */
+  withLicences(subject: string): void;
+}
+
+function graphWriter(metadata: DatasetMetadata): GraphWriter {
+  const triples: Triple[] = [];
+  const concepts: GraphWriter["concepts"] = new Map();
+  const add = (subject: string, predicate: string, object: Term): void => void triples.push({ subject, predicate, object });
+  return {
+    triples,
+    concepts,
+    add,
+    texts(subject, predicate, text) {
+      add(subject, predicate, { value: text.hr, lang: "hr" });
+      add(subject, predicate, { value: text.en, lang: "en" });
+    },
+    concept(subject, predicate, value, type, scheme) {
+      add(subject, predicate, ref(value));
+      concepts.set(value, { type, scheme });
+    },
+    withLicences(subject) {
+      for (const licence of metadata.licenses) add(subject, "dct:license", ref(licence.path));
+    },
+  };
+}
+
+/** The catalogue: titles, publisher, home page, languages, place, themes, the dataset and the service. */
+function catalogueNode({ metadata, facts, iri, g, modified }: CataloguePart): void {
+  const { baseUrl } = facts;
+  const hr = croatian(metadata);
+  g.add(iri.catalogue, "a", ref("http://www.w3.org/ns/dcat#Catalog"));
+  g.texts(iri.catalogue, "dct:title", { hr: `Katalog: ${hr.title}`, en: `Catalogue: ${metadata.title}` });
+  g.texts(iri.catalogue, "dct:description", {
     hr: `Otvoreni podaci ${hr.title}: popis za preuzimanje i API.`,
     en: `The open data of the ${metadata.title}: the list as downloads and an API.`,
   });
-  add(iri.catalogue, "dct:publisher", ref(iri.publisher));
-  add(iri.catalogue, "foaf:homepage", ref(`${baseUrl}/`));
-  concept(iri.catalogue, "dct:language", `${EU}language/HRV`, "dct:LinguisticSystem", `${EU}language`);
-  concept(iri.catalogue, "dct:language", `${EU}language/ENG`, "dct:LinguisticSystem", `${EU}language`);
-  concept(iri.catalogue, "dct:spatial", `${EU}country/HRV`, "dct:Location", `${EU}country`);
-  add(iri.catalogue, "dcat:themeTaxonomy", ref(`${EU}data-theme`));
-  add(`${EU}data-theme`, "a", ref(expand("skos:ConceptScheme")));
-  texts(`${EU}data-theme`, "dct:title", { hr: "Teme podataka (EU)", en: "Data themes (EU)" });
-  add(`${baseUrl}/`, "a", ref(expand("foaf:Document")));
-  add(iri.catalogue, "dct:modified", modified);
-  withLicences(iri.catalogue);
-  add(iri.catalogue, "dcat:dataset", ref(iri.dataset));
-  add(iri.catalogue, "dcat:service", ref(iri.service));
+  g.add(iri.catalogue, "dct:publisher", ref(iri.publisher));
+  g.add(iri.catalogue, "foaf:homepage", ref(`${baseUrl}/`));
+  g.concept(iri.catalogue, "dct:language", `${EU}language/HRV`, "dct:LinguisticSystem", `${EU}language`);
+  g.concept(iri.catalogue, "dct:language", `${EU}language/ENG`, "dct:LinguisticSystem", `${EU}language`);
+  g.concept(iri.catalogue, "dct:spatial", `${EU}country/HRV`, "dct:Location", `${EU}country`);
+  g.add(iri.catalogue, "dcat:themeTaxonomy", ref(`${EU}data-theme`));
+  g.add(`${EU}data-theme`, "a", ref(expand("skos:ConceptScheme")));
+  g.texts(`${EU}data-theme`, "dct:title", { hr: "Teme podataka (EU)", en: "Data themes (EU)" });
+  g.add(`${baseUrl}/`, "a", ref(expand("foaf:Document")));
+  g.add(iri.catalogue, "dct:modified", modified);
+  g.withLicences(iri.catalogue);
+  g.add(iri.catalogue, "dcat:dataset", ref(iri.dataset));
+  g.add(iri.catalogue, "dcat:service", ref(iri.service));
+}
 
-  // The publisher, and the contact point.
-  add(iri.publisher, "a", ref("http://xmlns.com/foaf/0.1/Agent"));
-  add(iri.publisher, "foaf:name", { value: publisher?.title ?? metadata.title });
-  if (publisher?.path !== undefined) add(iri.publisher, "foaf:homepage", ref(publisher.path));
-  if (publisher?.email !== undefined) add(iri.publisher, "foaf:mbox", ref(`mailto:${publisher.email}`));
-  if (contact !== undefined) contactPoint(add, iri.contact, contact);
+/** The publisher, and the contact point. */
+function agentNodes({ metadata, iri, g, contact }: CataloguePart): void {
+  const publisher = contributorWith(metadata, "publisher");
+  g.add(iri.publisher, "a", ref("http://xmlns.com/foaf/0.1/Agent"));
+  g.add(iri.publisher, "foaf:name", { value: publisher?.title ?? metadata.title });
+  if (publisher?.path !== undefined) g.add(iri.publisher, "foaf:homepage", ref(publisher.path));
+  if (publisher?.email !== undefined) g.add(iri.publisher, "foaf:mbox", ref(`mailto:${publisher.email}`));
+  if (contact !== undefined) contactPoint(g.add, iri.contact, contact);
+}
 
-  // The dataset.
-  add(iri.dataset, "a", ref("http://www.w3.org/ns/dcat#Dataset"));
-  texts(iri.dataset, "dct:title", { hr: hr.title, en: metadata.title });
-  texts(iri.dataset, "dct:description", { hr: hr.description, en: metadata.description });
-  add(iri.dataset, "dct:identifier", { value: iri.dataset });
-  add(iri.dataset, "dct:publisher", ref(iri.publisher));
-  if (contact !== undefined) add(iri.dataset, "dcat:contactPoint", ref(iri.contact));
-  add(iri.dataset, "dct:modified", modified);
-  add(iri.dataset, "dcat:landingPage", ref(`${baseUrl}/`));
-  for (const [word, lang] of KEYWORDS) add(iri.dataset, "dcat:keyword", { value: word, lang });
-  concept(iri.dataset, "dcat:theme", `${EU}data-theme/GOVE`, "skos:Concept", `${EU}data-theme`);
-  texts(`${EU}data-theme/GOVE`, "skos:prefLabel", { hr: "Vlada i javni sektor", en: "Government and public sector" });
-  concept(iri.dataset, "dct:spatial", `${EU}country/HRV`, "dct:Location", `${EU}country`);
-  concept(iri.dataset, "dct:language", `${EU}language/HRV`, "dct:LinguisticSystem", `${EU}language`);
-  concept(iri.dataset, "dct:accessRights", `${EU}access-right/PUBLIC`, "dct:RightsStatement", `${EU}access-right`);
+/** The dataset: titles, descriptions, keywords, controlled concepts, sources and distributions. */
+function datasetNode({ metadata, facts, iri, g, modified, contact }: CataloguePart): void {
+  const { baseUrl } = facts;
+  const hr = croatian(metadata);
+  g.add(iri.dataset, "a", ref("http://www.w3.org/ns/dcat#Dataset"));
+  g.texts(iri.dataset, "dct:title", { hr: hr.title, en: metadata.title });
+  g.texts(iri.dataset, "dct:description", { hr: hr.description, en: metadata.description });
+  g.add(iri.dataset, "dct:identifier", { value: iri.dataset });
+  g.add(iri.dataset, "dct:publisher", ref(iri.publisher));
+  if (contact !== undefined) g.add(iri.dataset, "dcat:contactPoint", ref(iri.contact));
+  g.add(iri.dataset, "dct:modified", modified);
+  g.add(iri.dataset, "dcat:landingPage", ref(`${baseUrl}/`));
+  for (const [word, lang] of KEYWORDS) g.add(iri.dataset, "dcat:keyword", { value: word, lang });
+  g.concept(iri.dataset, "dcat:theme", `${EU}data-theme/GOVE`, "skos:Concept", `${EU}data-theme`);
+  g.texts(`${EU}data-theme/GOVE`, "skos:prefLabel", { hr: "Vlada i javni sektor", en: "Government and public sector" });
+  g.concept(iri.dataset, "dct:spatial", `${EU}country/HRV`, "dct:Location", `${EU}country`);
+  g.concept(iri.dataset, "dct:language", `${EU}language/HRV`, "dct:LinguisticSystem", `${EU}language`);
+  g.concept(iri.dataset, "dct:accessRights", `${EU}access-right/PUBLIC`, "dct:RightsStatement", `${EU}access-right`);
   // The sources are web pages, not datasets (dct:source's range in DCAT-AP): related resources.
-  for (const source of metadata.sources) if (source.path !== undefined) add(iri.dataset, "dct:relation", ref(source.path));
-  for (const download of facts.downloads) add(iri.dataset, "dcat:distribution", ref(iri.distribution(download.format)));
+  for (const source of metadata.sources) if (source.path !== undefined) g.add(iri.dataset, "dct:relation", ref(source.path));
+  for (const download of facts.downloads) g.add(iri.dataset, "dcat:distribution", ref(iri.distribution(download.format)));
+}
 
-  // A distribution per download.
+/** A distribution per download, with its size and SHA-256. */
+function distributionNodes({ facts, iri, g, modified }: CataloguePart): void {
+  const { baseUrl } = facts;
   for (const download of facts.downloads) {
     const kind = DOWNLOAD_KINDS[download.format];
     const node = iri.distribution(download.format);
     const mediaType = kind.mediaType.split(";")[0] as string;
-    add(node, "a", ref("http://www.w3.org/ns/dcat#Distribution"));
-    texts(node, "dct:title", { hr: `Cijeli popis: ${kind.title.hr}`, en: `The whole list: ${kind.title.en}` });
-    texts(node, "dct:description", {
+    g.add(node, "a", ref("http://www.w3.org/ns/dcat#Distribution"));
+    g.texts(node, "dct:title", { hr: `Cijeli popis: ${kind.title.hr}`, en: `The whole list: ${kind.title.en}` });
+    g.texts(node, "dct:description", {
       hr: `Svih ${facts.count} subjekata, redom po id-u; stalna adresa, isti sadržaj i na ${download.immutablePath}.`,
       en: `All ${facts.count} subjects, in id order; a stable URL, the same bytes also at ${download.immutablePath}.`,
     });
-    add(node, "dcat:accessURL", ref(`${baseUrl}${download.path}`));
-    add(node, "dcat:downloadURL", ref(`${baseUrl}${download.path}`));
-    concept(node, "dcat:mediaType", `${IANA}${mediaType}`, "dct:MediaType", `${IANA}`);
-    concept(node, "dct:format", `${EU}file-type/${kind.euFileType}`, "dct:MediaTypeOrExtent", `${EU}file-type`);
-    add(node, "dcat:byteSize", { value: String(download.bytes), datatype: "xsd:nonNegativeInteger" });
-    add(node, "dct:modified", modified);
-    withLicences(node);
-    add(node, "spdx:checksum", ref(iri.checksum(download.format)));
-    add(iri.checksum(download.format), "a", ref("http://spdx.org/rdf/terms#Checksum"));
-    add(iri.checksum(download.format), "spdx:algorithm", ref(SPDX_SHA256));
-    add(iri.checksum(download.format), "spdx:checksumValue", { value: download.sha256, datatype: "xsd:hexBinary" });
+    g.add(node, "dcat:accessURL", ref(`${baseUrl}${download.path}`));
+    g.add(node, "dcat:downloadURL", ref(`${baseUrl}${download.path}`));
+    g.concept(node, "dcat:mediaType", `${IANA}${mediaType}`, "dct:MediaType", `${IANA}`);
+    g.concept(node, "dct:format", `${EU}file-type/${kind.euFileType}`, "dct:MediaTypeOrExtent", `${EU}file-type`);
+    g.add(node, "dcat:byteSize", { value: String(download.bytes), datatype: "xsd:nonNegativeInteger" });
+    g.add(node, "dct:modified", modified);
+    g.withLicences(node);
+    g.add(node, "spdx:checksum", ref(iri.checksum(download.format)));
+    g.add(iri.checksum(download.format), "a", ref("http://spdx.org/rdf/terms#Checksum"));
+    g.add(iri.checksum(download.format), "spdx:algorithm", ref(SPDX_SHA256));
+    g.add(iri.checksum(download.format), "spdx:checksumValue", { value: download.sha256, datatype: "xsd:hexBinary" });
   }
-  if (facts.downloads.length > 0) add(SPDX_SHA256, "a", ref("http://spdx.org/rdf/terms#ChecksumAlgorithm"));
+  if (facts.downloads.length > 0) g.add(SPDX_SHA256, "a", ref("http://spdx.org/rdf/terms#ChecksumAlgorithm"));
+}
 
-  // The API.
-  add(iri.service, "a", ref("http://www.w3.org/ns/dcat#DataService"));
-  texts(iri.service, "dct:title", {
+/** The API as a Data Service. */
+function serviceNode({ facts, iri, g, contact }: CataloguePart): void {
+  const { baseUrl } = facts;
+  g.add(iri.service, "a", ref("http://www.w3.org/ns/dcat#DataService"));
+  g.texts(iri.service, "dct:title", {
     hr: "API: popis subjekata po stranicama (JSON)",
     en: "API: the list of subjects a page at a time (JSON)",
   });
-  texts(iri.service, "dct:description", {
+  g.texts(iri.service, "dct:description", {
     hr: `${COLLECTION_PATH}?limit=&offset= kao Django REST Framework (LimitOffsetPagination); opis u OpenAPI 3.1.`,
     en: `${COLLECTION_PATH}?limit=&offset= as Django REST Framework (LimitOffsetPagination); described in OpenAPI 3.1.`,
   });
-  add(iri.service, "dcat:endpointURL", ref(`${baseUrl}${COLLECTION_PATH}`));
-  add(iri.service, "dcat:endpointDescription", ref(`${baseUrl}/openapi.json`));
-  add(iri.service, "dcat:servesDataset", ref(iri.dataset));
-  add(iri.service, "dct:publisher", ref(iri.publisher));
-  if (contact !== undefined) add(iri.service, "dcat:contactPoint", ref(iri.contact));
-  concept(iri.service, "dct:accessRights", `${EU}access-right/PUBLIC`, "dct:RightsStatement", `${EU}access-right`);
-  withLicences(iri.service);
+  g.add(iri.service, "dcat:endpointURL", ref(`${baseUrl}${COLLECTION_PATH}`));
+  g.add(iri.service, "dcat:endpointDescription", ref(`${baseUrl}/openapi.json`));
+  g.add(iri.service, "dcat:servesDataset", ref(iri.dataset));
+  g.add(iri.service, "dct:publisher", ref(iri.publisher));
+  if (contact !== undefined) g.add(iri.service, "dcat:contactPoint", ref(iri.contact));
+  g.concept(iri.service, "dct:accessRights", `${EU}access-right/PUBLIC`, "dct:RightsStatement", `${EU}access-right`);
+  g.withLicences(iri.service);
+}
 
-  // What the values are: licences, and each controlled concept in its scheme.
+/** What the values are: licences, and each controlled concept in its scheme. */
+function vocabularyNodes({ metadata, g }: CataloguePart): void {
   for (const licence of metadata.licenses) {
-    add(licence.path, "a", ref("http://purl.org/dc/terms/LicenseDocument"));
-    add(licence.path, "dct:title", { value: licence.title });
+    g.add(licence.path, "a", ref("http://purl.org/dc/terms/LicenseDocument"));
+    g.add(licence.path, "dct:title", { value: licence.title });
   }
-  for (const [value, { type, scheme }] of concepts) {
-    add(value, "a", ref(expand(type)));
-    add(value, "skos:inScheme", ref(scheme));
+  for (const [value, { type, scheme }] of g.concepts) {
+    g.add(value, "a", ref(expand(type)));
+    g.add(value, "skos:inScheme", ref(scheme));
   }
-  return triples;
 }
 
 /** A contact point (vCard): the contributor's name, e-mail and web address. */

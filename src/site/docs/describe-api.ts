@@ -68,6 +68,22 @@ export interface DescribedSite {
 
 /** The OpenAPI 3.1 document of `/api/subjekti/`. */
 export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite): JsonObject {
+  return {
+    openapi: "3.1.0",
+    info: apiInfo(metadata),
+    // No `servers`: the default ("/") is wherever this document was fetched from, so a deploy
+    // preview's document describes the deploy preview.
+    paths: { "/api/subjekti/": listPath(), "/api/subjekti/{id}/": subjectPath(), "/api/": rootPath(), ...feedPaths() },
+    components: {
+      schemas: { ...componentSchemas(), ...feedSchemas() },
+      parameters: queryParameters(site),
+      headers: answerHeaders(site),
+    },
+  };
+}
+
+/** The named schemas of the answers (subject, page, errors, metadata, root), as OpenAPI components. */
+function componentSchemas(): Record<string, JsonObject> {
   const registry = z.registry<{ id: string }>();
   registry.add(subjectSchema, { id: "Subject" });
   registry.add(pageSchema, { id: "Page" });
@@ -84,221 +100,231 @@ export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite):
     // zod names each schema by its URI; a fragment is no valid $id, and the component key names it already.
     delete schema["$id"];
   }
+  return schemas;
+}
 
+/** The document's `info`: the dataset's title, description, sources and licence, and how the API answers. */
+function apiInfo(metadata: DatasetMetadata): JsonObject {
   const licence = metadata.licenses[0];
-  const json = (ref: string, description: string) => ({
-    description,
-    content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } },
-  });
-  const header = (description: string, example?: string) => ({
-    description,
-    schema: { type: "string", ...(example === undefined ? {} : { examples: [example] }) },
-  });
-  const pageHeaders = {
-    ETag: { $ref: "#/components/headers/ETag" },
-    "Cache-Control": { $ref: "#/components/headers/Cache-Control" },
-    "Cache-Tag": { $ref: "#/components/headers/Cache-Tag" },
-    "Access-Control-Allow-Origin": { $ref: "#/components/headers/Access-Control-Allow-Origin" },
-    "Access-Control-Expose-Headers": { $ref: "#/components/headers/Access-Control-Expose-Headers" },
-    Allow: { $ref: "#/components/headers/Allow" },
-  };
-  const refusals = {
-    "404": json("Error", 'An unknown `format` (anything but absent, empty, `api` or `json`, case-sensitive): `{"detail":"Not found."}`.'),
-    "406": json(
-      "Error",
-      'An `Accept` header that admits no application/json: `{"detail":"Could not satisfy the request Accept header."}`.',
-    ),
-  };
-  const filterRefusal = {
-    "400": json("FilterErrors", 'A filter\'s value holds a NUL character: `{"oib":["Null characters are not allowed."]}`.'),
-  };
-  const viewOptions = (operationId: string, name: string) => ({
-    options: {
-      operationId,
-      summary: `DRF's view metadata (name "${name}"), or a CORS preflight as on the list`,
-      responses: { "200": json("ViewMetadata", "DRF's metadata of the view."), ...refusals },
-    },
-  });
   const sources = metadata.sources.map((s) => `- ${s.path === undefined ? s.title : `[${s.title}](${s.path})`}`).join("\n");
-
   return {
-    openapi: "3.1.0",
-    info: {
-      title: metadata.title,
-      version: VERSION,
+    title: metadata.title,
+    version: VERSION,
+    description:
+      `${metadata.description}\n\n` +
+      (sources === "" ? "" : `Sources:\n${sources}\n\n`) +
+      "Answers exactly as the original Django REST Framework service (`LimitOffsetPagination`). " +
+      `Any origin may read it (CORS: \`Access-Control-Allow-Origin: *\`; preflights allowed for ${ALLOWED_METHODS} with any request header). ` +
+      "Other methods answer 405; a path without its final slash answers 301 to it. " +
+      "The routes are DRF's DefaultRouter's for a read-only view set: the API root `/api/`, the list `/api/subjekti/` " +
+      "(filtered exactly by `oib` and `jedinstvena_oznaka`) and one subject by its id `/api/subjekti/{id}/`, " +
+      "each also with a format suffix in place of its final slash (`/api/subjekti.json`, `/api/subjekti/5.api`, `/api/.json`).",
+    ...(licence === undefined ? {} : { license: { name: licence.title, url: licence.path } }),
+  };
+}
+
+/** A JSON answer of the named component schema. */
+const json = (ref: string, description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } },
+});
+/** A string header, with an example when one is given. */
+const header = (description: string, example?: string) => ({
+  description,
+  schema: { type: "string", ...(example === undefined ? {} : { examples: [example] }) },
+});
+/** The headers of a page's (or a subject's) answer. */
+const PAGE_HEADERS = {
+  ETag: { $ref: "#/components/headers/ETag" },
+  "Cache-Control": { $ref: "#/components/headers/Cache-Control" },
+  "Cache-Tag": { $ref: "#/components/headers/Cache-Tag" },
+  "Access-Control-Allow-Origin": { $ref: "#/components/headers/Access-Control-Allow-Origin" },
+  "Access-Control-Expose-Headers": { $ref: "#/components/headers/Access-Control-Expose-Headers" },
+  Allow: { $ref: "#/components/headers/Allow" },
+};
+/** What every route refuses: an unknown `format`, an `Accept` without JSON. */
+const REFUSALS = {
+  "404": json("Error", 'An unknown `format` (anything but absent, empty, `api` or `json`, case-sensitive): `{"detail":"Not found."}`.'),
+  "406": json("Error", 'An `Accept` header that admits no application/json: `{"detail":"Could not satisfy the request Accept header."}`.'),
+};
+const FILTER_REFUSAL = {
+  "400": json("FilterErrors", 'A filter\'s value holds a NUL character: `{"oib":["Null characters are not allowed."]}`.'),
+};
+/** The query parameters the list and the subject take (the subject no paging). */
+const PAGE_PARAMETERS = ["limit", "offset"].map((name) => ({ $ref: `#/components/parameters/${name}` }));
+const FILTER_PARAMETERS = ["format", "oib", "jedinstvena_oznaka"].map((name) => ({ $ref: `#/components/parameters/${name}` }));
+
+/** OPTIONS on a route other than the list: DRF's view metadata of the view `name`. */
+const viewOptions = (operationId: string, name: string) => ({
+  options: {
+    operationId,
+    summary: `DRF's view metadata (name "${name}"), or a CORS preflight as on the list`,
+    responses: { "200": json("ViewMetadata", "DRF's metadata of the view."), ...REFUSALS },
+  },
+});
+
+/** `/api/subjekti/`: a page of the list (GET, HEAD), DRF's metadata or a CORS preflight (OPTIONS). */
+function listPath(): JsonObject {
+  return {
+    summary: "The list of subjects, a page at a time",
+    parameters: [...PAGE_PARAMETERS, ...FILTER_PARAMETERS],
+    get: {
+      operationId: "listSubjects",
+      summary: "A page of subjects",
       description:
-        `${metadata.description}\n\n` +
-        (sources === "" ? "" : `Sources:\n${sources}\n\n`) +
-        "Answers exactly as the original Django REST Framework service (`LimitOffsetPagination`). " +
-        `Any origin may read it (CORS: \`Access-Control-Allow-Origin: *\`; preflights allowed for ${ALLOWED_METHODS} with any request header). ` +
-        "Other methods answer 405; a path without its final slash answers 301 to it. " +
-        "The routes are DRF's DefaultRouter's for a read-only view set: the API root `/api/`, the list `/api/subjekti/` " +
-        "(filtered exactly by `oib` and `jedinstvena_oznaka`) and one subject by its id `/api/subjekti/{id}/`, " +
-        "each also with a format suffix in place of its final slash (`/api/subjekti.json`, `/api/subjekti/5.api`, `/api/.json`).",
-      ...(licence === undefined ? {} : { license: { name: licence.title, url: licence.path } }),
-    },
-    // No `servers`: the default ("/") is wherever this document was fetched from, so a deploy
-    // preview's document describes the deploy preview.
-    paths: {
-      "/api/subjekti/": {
-        summary: "The list of subjects, a page at a time",
-        parameters: [
-          { $ref: "#/components/parameters/limit" },
-          { $ref: "#/components/parameters/offset" },
-          { $ref: "#/components/parameters/format" },
-          { $ref: "#/components/parameters/oib" },
-          { $ref: "#/components/parameters/jedinstvena_oznaka" },
-        ],
-        get: {
-          operationId: "listSubjects",
-          summary: "A page of subjects",
-          description:
-            "Every query parameter other than limit and offset is kept in the `next` and `previous` links. " +
-            "The filters apply before the paging: `count` is the number of matches. " +
-            "`If-None-Match` with the page's ETag answers 304.",
-          responses: {
-            "200": { ...json("Page", "The page."), headers: pageHeaders },
-            "304": {
-              description: "Not modified: `If-None-Match` named this page's ETag.",
-              headers: { ETag: { $ref: "#/components/headers/ETag" } },
-            },
-            ...filterRefusal,
-            ...refusals,
-          },
+        "Every query parameter other than limit and offset is kept in the `next` and `previous` links. " +
+        "The filters apply before the paging: `count` is the number of matches. " +
+        "`If-None-Match` with the page's ETag answers 304.",
+      responses: {
+        "200": { ...json("Page", "The page."), headers: PAGE_HEADERS },
+        "304": {
+          description: "Not modified: `If-None-Match` named this page's ETag.",
+          headers: { ETag: { $ref: "#/components/headers/ETag" } },
         },
-        head: {
-          operationId: "headSubjects",
-          summary: "The headers of a page, without its body",
-          responses: {
-            "200": { description: "As GET, without a body (Content-Length is the GET body's).", headers: pageHeaders },
-            "304": { description: "Not modified." },
-            ...refusals,
-          },
-        },
-        options: {
-          operationId: "describeSubjects",
-          summary: "DRF's view metadata, or a CORS preflight",
-          description:
-            "Without `Origin` and `Access-Control-Request-Method`: DRF's metadata. With both (a browser's preflight): 204 allowing " +
-            `${ALLOWED_METHODS} and every requested header, for ${PREFLIGHT_MAX_AGE} seconds.`,
-          responses: {
-            "200": json("ViewMetadata", "DRF's metadata of the view."),
-            "204": {
-              description: "A CORS preflight's answer.",
-              headers: {
-                "Access-Control-Allow-Origin": { $ref: "#/components/headers/Access-Control-Allow-Origin" },
-                "Access-Control-Allow-Methods": header("The methods allowed.", ALLOWED_METHODS),
-                "Access-Control-Allow-Headers": header("The headers the preflight asked for, lower-cased."),
-                "Access-Control-Max-Age": header("How long a browser may keep this answer, in seconds.", PREFLIGHT_MAX_AGE),
-              },
-            },
-            ...refusals,
-          },
-        },
-      },
-      "/api/subjekti/{id}/": {
-        summary: "One subject by its id",
-        parameters: [
-          {
-            name: "id",
-            in: "path",
-            required: true,
-            description: "The subject's id, read as Python's int() reads it (`05` and ` 5` are 5). Not a number, or no such subject: 404.",
-            schema: { type: "integer", minimum: 1 },
-          },
-          { $ref: "#/components/parameters/format" },
-          { $ref: "#/components/parameters/oib" },
-          { $ref: "#/components/parameters/jedinstvena_oznaka" },
-        ],
-        get: {
-          operationId: "getSubject",
-          summary: "The subject: the same object, in the same bytes, as in a page",
-          description: "The filters apply here too: a subject whose OIB or code differs from the one given answers 404.",
-          responses: {
-            "200": { ...json("Subject", "The subject."), headers: pageHeaders },
-            "304": { description: "Not modified." },
-            ...filterRefusal,
-            "404": json("Error", 'No such subject, or an unknown `format`: `{"detail":"Not found."}`.'),
-            "406": refusals["406"],
-          },
-        },
-        head: {
-          operationId: "headSubject",
-          summary: "The headers of the subject's answer, without its body",
-          responses: { "200": { description: "As GET, without a body.", headers: pageHeaders }, "404": refusals["404"] },
-        },
-        ...viewOptions("describeSubject", "Subjekt Instance"),
-      },
-      "/api/": {
-        summary: "The API root",
-        parameters: [{ $ref: "#/components/parameters/format" }],
-        get: {
-          operationId: "apiRoot",
-          summary: "The link to the list",
-          responses: { "200": json("ApiRoot", "DefaultRouter's root: each list by name."), ...refusals },
-        },
-        head: {
-          operationId: "headApiRoot",
-          summary: "The root's headers, without its body",
-          responses: { "200": { description: "As GET, without a body." }, ...refusals },
-        },
-        ...viewOptions("describeApiRoot", "Api Root"),
-      },
-      ...feedPaths(),
-    },
-    components: {
-      schemas: { ...schemas, ...feedSchemas() },
-      parameters: {
-        limit: {
-          name: "limit",
-          in: "query",
-          description:
-            `Subjects per page. Read as Python's int() reads a string (surrounding spaces, a sign, leading zeros and _ between digits accepted). ` +
-            `Missing, not an integer, 0 or negative: ${DEFAULT_LIMIT}. Above ${site.maxLimit}: ${site.maxLimit}. Never an error.`,
-          schema: { type: "integer", minimum: 1, maximum: site.maxLimit, default: DEFAULT_LIMIT },
-        },
-        offset: {
-          name: "offset",
-          in: "query",
-          description:
-            "Subjects skipped from the start of the list (ascending id). Missing, not an integer or negative: 0. Past the end: an empty page. Never an error.",
-          schema: { type: "integer", minimum: 0, default: 0 },
-        },
-        oib: {
-          name: "oib",
-          in: "query",
-          description:
-            "Only the subjects with exactly this OIB (django-filter's exact filter; surrounding spaces stripped; empty: no filter).",
-          schema: { type: "string" },
-          examples: { oib: { value: "02601815905" } },
-        },
-        jedinstvena_oznaka: {
-          name: "jedinstvena_oznaka",
-          in: "query",
-          description:
-            "Only the subject with exactly this code, zeros included (`0002`, not `2`; surrounding spaces stripped; empty: no filter).",
-          schema: { type: "string" },
-          examples: { code: { value: "0002" } },
-        },
-        format: {
-          name: "format",
-          in: "query",
-          description: "`api` or `json` (or empty): JSON, and the links keep it. Anything else (case-sensitive) answers 404.",
-          schema: { type: "string", enum: ["", "api", "json"] },
-        },
-      },
-      headers: {
-        ETag: header("A strong entity tag of this page; send it back in If-None-Match for a 304."),
-        "Cache-Control": header("How long caches may keep the answer.", site.cacheControl),
-        "Cache-Tag": header(
-          "The cache tags of the answer (also sent as Netlify-Cache-Tag): the site's, and one per records chunk the page shows, so a purge by tag reaches exactly the answers a rebuild changed.",
-          pageTags(1000, 0, 20).join(","),
-        ),
-        "Access-Control-Allow-Origin": header("Any origin may read the answer.", "*"),
-        "Access-Control-Expose-Headers": header("Headers a cross-origin page may read.", "ETag, Allow"),
-        Allow: header("The methods the resource answers.", ALLOWED_METHODS),
+        ...FILTER_REFUSAL,
+        ...REFUSALS,
       },
     },
+    head: {
+      operationId: "headSubjects",
+      summary: "The headers of a page, without its body",
+      responses: {
+        "200": { description: "As GET, without a body (Content-Length is the GET body's).", headers: PAGE_HEADERS },
+        "304": { description: "Not modified." },
+        ...REFUSALS,
+      },
+    },
+    options: {
+      operationId: "describeSubjects",
+      summary: "DRF's view metadata, or a CORS preflight",
+      description:
+        "Without `Origin` and `Access-Control-Request-Method`: DRF's metadata. With both (a browser's preflight): 204 allowing " +
+        `${ALLOWED_METHODS} and every requested header, for ${PREFLIGHT_MAX_AGE} seconds.`,
+      responses: {
+        "200": json("ViewMetadata", "DRF's metadata of the view."),
+        "204": {
+          description: "A CORS preflight's answer.",
+          headers: {
+            "Access-Control-Allow-Origin": { $ref: "#/components/headers/Access-Control-Allow-Origin" },
+            "Access-Control-Allow-Methods": header("The methods allowed.", ALLOWED_METHODS),
+            "Access-Control-Allow-Headers": header("The headers the preflight asked for, lower-cased."),
+            "Access-Control-Max-Age": header("How long a browser may keep this answer, in seconds.", PREFLIGHT_MAX_AGE),
+          },
+        },
+        ...REFUSALS,
+      },
+    },
+  };
+}
+
+/** `/api/subjekti/{id}/`: one subject by its id. */
+function subjectPath(): JsonObject {
+  return {
+    summary: "One subject by its id",
+    parameters: [
+      {
+        name: "id",
+        in: "path",
+        required: true,
+        description: "The subject's id, read as Python's int() reads it (`05` and ` 5` are 5). Not a number, or no such subject: 404.",
+        schema: { type: "integer", minimum: 1 },
+      },
+      ...FILTER_PARAMETERS,
+    ],
+    get: {
+      operationId: "getSubject",
+      summary: "The subject: the same object, in the same bytes, as in a page",
+      description: "The filters apply here too: a subject whose OIB or code differs from the one given answers 404.",
+      responses: {
+        "200": { ...json("Subject", "The subject."), headers: PAGE_HEADERS },
+        "304": { description: "Not modified." },
+        ...FILTER_REFUSAL,
+        "404": json("Error", 'No such subject, or an unknown `format`: `{"detail":"Not found."}`.'),
+        "406": REFUSALS["406"],
+      },
+    },
+    head: {
+      operationId: "headSubject",
+      summary: "The headers of the subject's answer, without its body",
+      responses: { "200": { description: "As GET, without a body.", headers: PAGE_HEADERS }, "404": REFUSALS["404"] },
+    },
+    ...viewOptions("describeSubject", "Subjekt Instance"),
+  };
+}
+
+/** `/api/`: DefaultRouter's root. */
+function rootPath(): JsonObject {
+  return {
+    summary: "The API root",
+    parameters: [{ $ref: "#/components/parameters/format" }],
+    get: {
+      operationId: "apiRoot",
+      summary: "The link to the list",
+      responses: { "200": json("ApiRoot", "DefaultRouter's root: each list by name."), ...REFUSALS },
+    },
+    head: {
+      operationId: "headApiRoot",
+      summary: "The root's headers, without its body",
+      responses: { "200": { description: "As GET, without a body." }, ...REFUSALS },
+    },
+    ...viewOptions("describeApiRoot", "Api Root"),
+  };
+}
+
+/** The query parameters: the paging (as DRF reads it), the two exact filters and `format`. */
+function queryParameters(site: DescribedSite): JsonObject {
+  return {
+    limit: {
+      name: "limit",
+      in: "query",
+      description:
+        `Subjects per page. Read as Python's int() reads a string (surrounding spaces, a sign, leading zeros and _ between digits accepted). ` +
+        `Missing, not an integer, 0 or negative: ${DEFAULT_LIMIT}. Above ${site.maxLimit}: ${site.maxLimit}. Never an error.`,
+      schema: { type: "integer", minimum: 1, maximum: site.maxLimit, default: DEFAULT_LIMIT },
+    },
+    offset: {
+      name: "offset",
+      in: "query",
+      description:
+        "Subjects skipped from the start of the list (ascending id). Missing, not an integer or negative: 0. Past the end: an empty page. Never an error.",
+      schema: { type: "integer", minimum: 0, default: 0 },
+    },
+    oib: {
+      name: "oib",
+      in: "query",
+      description: "Only the subjects with exactly this OIB (django-filter's exact filter; surrounding spaces stripped; empty: no filter).",
+      schema: { type: "string" },
+      examples: { oib: { value: "02601815905" } },
+    },
+    jedinstvena_oznaka: {
+      name: "jedinstvena_oznaka",
+      in: "query",
+      description:
+        "Only the subject with exactly this code, zeros included (`0002`, not `2`; surrounding spaces stripped; empty: no filter).",
+      schema: { type: "string" },
+      examples: { code: { value: "0002" } },
+    },
+    format: {
+      name: "format",
+      in: "query",
+      description: "`api` or `json` (or empty): JSON, and the links keep it. Anything else (case-sensitive) answers 404.",
+      schema: { type: "string", enum: ["", "api", "json"] },
+    },
+  };
+}
+
+/** The headers of an answer: validation, caching, cache tags, CORS and the methods. */
+function answerHeaders(site: DescribedSite): JsonObject {
+  return {
+    ETag: header("A strong entity tag of this page; send it back in If-None-Match for a 304."),
+    "Cache-Control": header("How long caches may keep the answer.", site.cacheControl),
+    "Cache-Tag": header(
+      "The cache tags of the answer (also sent as Netlify-Cache-Tag): the site's, and one per records chunk the page shows, so a purge by tag reaches exactly the answers a rebuild changed.",
+      pageTags(1000, 0, 20).join(","),
+    ),
+    "Access-Control-Allow-Origin": header("Any origin may read the answer.", "*"),
+    "Access-Control-Expose-Headers": header("Headers a cross-origin page may read.", "ETag, Allow"),
+    Allow: header("The methods the resource answers.", ALLOWED_METHODS),
   };
 }
 

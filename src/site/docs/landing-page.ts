@@ -82,56 +82,40 @@ export function landingPage(
   facts: LandingFacts,
   subjectSchema: { readonly properties?: Readonly<Record<string, PropertySchema>> },
 ): string {
-  const e = escapeHtml;
-  const hr = croatian(metadata);
-  const count = { hr: facts.count.toLocaleString("hr-HR"), en: facts.count.toLocaleString("en-GB") };
-  const day = facts.published.toISOString().slice(0, 10);
-  const [y, m, d] = day.split("-");
-  const dateHr = `${Number(d)}. ${Number(m)}. ${y}.`;
-  const link = (href: string, text = href): string => `<a href="${e(href)}">${e(text)}</a>`;
-  const both = (hrText: string, enText: string, tag = "p"): string =>
-    `<${tag}>${hrText}</${tag}>\n<${tag} lang="en" class="en">${enText}</${tag}>`;
-  const examples: [string, string, string][] = [
-    [COLLECTION_PATH, "prva stranica (20 subjekata)", "the first page (20 subjects)"],
-    [`${COLLECTION_PATH}?limit=5&offset=10`, "5 subjekata od 11.", "5 subjects from the 11th"],
-    [`${COLLECTION_PATH}?limit=${facts.maxLimit}`, `najveća stranica (${facts.maxLimit})`, `the largest page (${facts.maxLimit})`],
-    [`${COLLECTION_PATH}?format=api&limit=3`, "format=api ostaje u poveznicama", "format=api, kept in the links"],
+  const sections = [
+    downloadsSection(facts),
+    aboutSection(metadata),
+    requestsSection(facts),
+    descriptionsSection(),
+    changesSection(),
+    fieldsSection(subjectSchema),
   ];
-  // Keys of any list: the reader puts in a subject's own (docs/lookup.md).
-  const lookups: [string, string, string][] = [
-    ["/api/", "korijen API-ja", "the API root"],
-    [`${COLLECTION_PATH}<id>/`, "jedan subjekt po id-u", "one subject by id"],
-    [`${COLLECTION_PATH}?oib=<oib>`, "subjekti s tim OIB-om", "the subjects with that OIB"],
-    [`${COLLECTION_PATH}?jedinstvena_oznaka=<oznaka>`, "subjekt s tom oznakom", "the subject with that code"],
-  ];
-  const fields = Object.entries(subjectSchema.properties ?? {})
-    .map(
-      ([name, property]) =>
-        `<tr><th scope="row"><code>${e(name)}</code></th><td lang="en">${e(shape(property))}</td><td lang="en">${e(property.description ?? "")}</td></tr>`,
-    )
-    .join("\n");
-  const downloads = facts.downloads
-    .map((d) => {
-      const kind = DOWNLOAD_KINDS[d.format];
-      const s = size(d.bytes);
-      return `<tr><th scope="row">${link(d.path)}</th><td>${e(kind.title.hr)}<br><span lang="en">${e(kind.title.en)}</span></td><td>${e(s.hr)}<br><span lang="en">${e(s.en)}</span></td><td><code class="hash">${e(d.sha256)}</code><br>${link(d.immutablePath, "nepromjenjiva kopija / immutable copy")}</td></tr>`;
-    })
-    .join("\n");
-  const sources = metadata.sources
-    .map((source) => `<li>${source.path === undefined ? e(source.title) : link(source.path, source.title)}</li>`)
-    .join("\n");
-  const licences = metadata.licenses.map((licence) => `<li>${link(licence.path, licence.title)}</li>`).join("\n");
-  const publisher = contributorWith(metadata, "publisher");
-  const contact = contributorWith(metadata, "contact") ?? publisher;
-  const who = (c: typeof publisher): string =>
-    c === undefined
-      ? "—"
-      : [c.path === undefined ? e(c.title) : link(c.path, c.title), c.email === undefined ? "" : link(`mailto:${c.email}`, c.email)]
-          .filter((x) => x !== "")
-          .join(", ");
   return `<!doctype html>
 <html lang="hr">
-<head>
+${headPart(metadata, facts)}
+<body>
+${headerPart(metadata, facts)}
+<main>
+${sections.join("\n\n")}
+</main>
+</body>
+</html>
+`;
+}
+
+const e = escapeHtml;
+const link = (href: string, text = href): string => `<a href="${e(href)}">${e(text)}</a>`;
+/** The same text in Croatian, then in English marked as such. */
+const both = (hrText: string, enText: string, tag = "p"): string =>
+  `<${tag}>${hrText}</${tag}>\n<${tag} lang="en" class="en">${enText}</${tag}>`;
+/** A list item: what `href` is, in Croatian and in English. */
+const item = (first: string, hrText: string, enText: string): string =>
+  `<li>${first} — ${e(hrText)} <span lang="en" class="en">(${e(enText)})</span></li>`;
+
+/** `<head>`: the title, the description, the schema.org Dataset as JSON-LD, the style. */
+function headPart(metadata: DatasetMetadata, facts: LandingFacts): string {
+  const hr = croatian(metadata);
+  return `<head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${e(hr.title)} · ${e(metadata.title)}</title>
@@ -152,16 +136,34 @@ code { background: #f3f3f3; border-radius: 3px; padding: 0 0.2rem; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; }
 dt { font-weight: bold; }
 </style>
-</head>
-<body>
-<header>
+</head>`;
+}
+
+/** `<header>`: the title, what the registry is, how many subjects and when the data last changed. */
+function headerPart(metadata: DatasetMetadata, facts: LandingFacts): string {
+  const hr = croatian(metadata);
+  const count = { hr: facts.count.toLocaleString("hr-HR"), en: facts.count.toLocaleString("en-GB") };
+  const day = facts.published.toISOString().slice(0, 10);
+  const [y, m, d] = day.split("-");
+  const dateHr = `${Number(d)}. ${Number(m)}. ${y}.`;
+  return `<header>
 <h1>${e(hr.title)} <span lang="en" class="en">/ ${e(metadata.title)}</span></h1>
 ${both(e(hr.description), e(metadata.description))}
 <p class="facts"><strong id="count">${count.hr} subjekata</strong> · zadnja promjena podataka <time datetime="${day}" id="changed">${dateHr}</time></p>
 <p class="facts en" lang="en"><strong>${count.en} subjects</strong> · data last changed on <time datetime="${day}">${day}</time></p>
-</header>
-<main>
-<h2>Preuzimanja <span lang="en" class="en">/ Downloads</span></h2>
+</header>`;
+}
+
+/** The downloads: each file with its format, size, SHA-256 and immutable copy. */
+function downloadsSection(facts: LandingFacts): string {
+  const downloads = facts.downloads
+    .map((d) => {
+      const kind = DOWNLOAD_KINDS[d.format];
+      const s = size(d.bytes);
+      return `<tr><th scope="row">${link(d.path)}</th><td>${e(kind.title.hr)}<br><span lang="en">${e(kind.title.en)}</span></td><td>${e(s.hr)}<br><span lang="en">${e(s.en)}</span></td><td><code class="hash">${e(d.sha256)}</code><br>${link(d.immutablePath, "nepromjenjiva kopija / immutable copy")}</td></tr>`;
+    })
+    .join("\n");
+  return `<h2>Preuzimanja <span lang="en" class="en">/ Downloads</span></h2>
 ${both("Cijeli popis u jednoj datoteci, redom po <code>id</code>, deset polja. Stalna adresa uvijek daje najnoviji popis; nepromjenjiva kopija nosi SHA-256 u imenu.", "The whole list in one file, in <code>id</code> order, the ten fields. The stable URL always gives the latest list; the immutable copy carries its SHA-256 in its name.")}
 ${
   facts.downloads.length === 0
@@ -173,54 +175,96 @@ ${
 ${downloads}
 </tbody>
 </table>`
+}`;
 }
 
-<h2>Izdavač, kontakt, licencija, izvor <span lang="en" class="en">/ Publisher, contact, licence, source</span></h2>
+/** The publisher, the contact, the licences and the sources. */
+function aboutSection(metadata: DatasetMetadata): string {
+  const sources = metadata.sources
+    .map((source) => `<li>${source.path === undefined ? e(source.title) : link(source.path, source.title)}</li>`)
+    .join("\n");
+  const licences = metadata.licenses.map((licence) => `<li>${link(licence.path, licence.title)}</li>`).join("\n");
+  const publisher = contributorWith(metadata, "publisher");
+  const contact = contributorWith(metadata, "contact") ?? publisher;
+  const who = (c: typeof publisher): string =>
+    c === undefined
+      ? "—"
+      : [c.path === undefined ? e(c.title) : link(c.path, c.title), c.email === undefined ? "" : link(`mailto:${c.email}`, c.email)]
+          .filter((x) => x !== "")
+          .join(", ");
+  return `<h2>Izdavač, kontakt, licencija, izvor <span lang="en" class="en">/ Publisher, contact, licence, source</span></h2>
 <dl>
 <dt>Izdavač <span lang="en">/ Publisher</span></dt><dd>${who(publisher)}</dd>
 <dt>Kontakt <span lang="en">/ Contact</span></dt><dd>${who(contact)}</dd>
 <dt>Licencija <span lang="en">/ Licence</span></dt><dd>${licences === "" ? 'Licencija nije navedena. <span lang="en">No licence is declared.</span>' : `<ul>\n${licences}\n</ul>`}</dd>
 <dt>Izvor <span lang="en">/ Source</span></dt><dd>${sources === "" ? 'Izvor nije naveden. <span lang="en">No source is declared.</span>' : `<ul>\n${sources}\n</ul>`}</dd>
-</dl>
+</dl>`;
+}
 
-<h2>Zahtjevi <span lang="en" class="en">/ Requests</span></h2>
+/** How to ask: the paging, example pages, the lookups by key, CORS. */
+function requestsSection(facts: LandingFacts): string {
+  const examples: [string, string, string][] = [
+    [COLLECTION_PATH, "prva stranica (20 subjekata)", "the first page (20 subjects)"],
+    [`${COLLECTION_PATH}?limit=5&offset=10`, "5 subjekata od 11.", "5 subjects from the 11th"],
+    [`${COLLECTION_PATH}?limit=${facts.maxLimit}`, `najveća stranica (${facts.maxLimit})`, `the largest page (${facts.maxLimit})`],
+    [`${COLLECTION_PATH}?format=api&limit=3`, "format=api ostaje u poveznicama", "format=api, kept in the links"],
+  ];
+  // Keys of any list: the reader puts in a subject's own (docs/lookup.md).
+  const lookups: [string, string, string][] = [
+    ["/api/", "korijen API-ja", "the API root"],
+    [`${COLLECTION_PATH}<id>/`, "jedan subjekt po id-u", "one subject by id"],
+    [`${COLLECTION_PATH}?oib=<oib>`, "subjekti s tim OIB-om", "the subjects with that OIB"],
+    [`${COLLECTION_PATH}?jedinstvena_oznaka=<oznaka>`, "subjekt s tom oznakom", "the subject with that code"],
+  ];
+  return `<h2>Zahtjevi <span lang="en" class="en">/ Requests</span></h2>
 ${both(
   `API odgovara točno kao izvorni popis u Django REST Frameworku (<code>LimitOffsetPagination</code>): <code>limit</code> (zadano 20, najviše ${facts.maxLimit}), <code>offset</code> (zadano 0) i <code>format</code> (<code>api</code> ili <code>json</code>). Svaka stranica ima <code>count</code>, <code>next</code>, <code>previous</code> i <code>results</code>, uzlazno po <code>id</code>.`,
   `The API answers exactly as the original Django REST Framework list did (<code>LimitOffsetPagination</code>): <code>limit</code> (default 20, at most ${facts.maxLimit}; a bad value falls back, never an error), <code>offset</code> (default 0) and <code>format</code> (<code>api</code> or <code>json</code>; anything else is a 404). Each page holds <code>count</code>, <code>next</code>, <code>previous</code> and <code>results</code>, in ascending <code>id</code>.`,
 )}
 <ul>
-${examples.map(([href, hrText, enText]) => `<li>${link(href)} — ${e(hrText)} <span lang="en" class="en">(${e(enText)})</span></li>`).join("\n")}
+${examples.map(([href, hrText, enText]) => item(link(href), hrText, enText)).join("\n")}
 </ul>
 ${both("Jedan subjekt po ključu:", "One subject by its key:")}
 <ul>
-${lookups.map(([href, hrText, enText]) => `<li><code>${e(href)}</code> — ${e(hrText)} <span lang="en" class="en">(${e(enText)})</span></li>`).join("\n")}
+${lookups.map(([href, hrText, enText]) => item(`<code>${e(href)}</code>`, hrText, enText)).join("\n")}
 </ul>
 ${both(
   "Svaki odgovor nosi <code>Access-Control-Allow-Origin: *</code>, pa ga može čitati svaka web-stranica.",
   "Any web page may call it: every answer carries <code>Access-Control-Allow-Origin: *</code> and exposes <code>ETag</code> and <code>Allow</code>; preflights are answered, so custom headers and <code>If-None-Match</code> (304) work from a browser.",
-)}
+)}`;
+}
 
-<h2>Opis za programe i portale <span lang="en" class="en">/ Descriptions for programs and portals</span></h2>
+/** The description files, for programs and portals. */
+function descriptionsSection(): string {
+  return `<h2>Opis za programe i portale <span lang="en" class="en">/ Descriptions for programs and portals</span></h2>
 <ul>
 ${SCHEMA_PATHS.map((path) => `<li>${link(path)}${DESCRIBED[path] === undefined ? "" : ` — ${e(DESCRIBED[path].hr)} <span lang="en" class="en">(${e(DESCRIBED[path].en)})</span>`}</li>`).join("\n")}
-</ul>
+</ul>`;
+}
 
-<h2>Promjene <span lang="en" class="en">/ Changes</span></h2>
+/** The change feed, for mirrors and feed readers. */
+function changesSection(): string {
+  return `<h2>Promjene <span lang="en" class="en">/ Changes</span></h2>
 ${both(
   `Kopija popisa drugdje ostaje usklađena kroz tok promjena: ${link("/changes/state.json")}; isto za čitače feedova: ${link("/changes/feed.atom")}.`,
   `A copy of the list kept elsewhere stays in step through the change feed: ${link("/changes/state.json")} names the current sequence and version (the SHA-256 of the whole list as NDJSON) and the snapshot; each later sequence is one diff by id (<code>/changes/&lt;sequence&gt;.json</code>). <code>subjekti sync &lt;origin&gt; subjekti.ndjson</code> keeps a local copy verified at every step. People can follow the same changes in a feed reader: ${link("/changes/feed.atom")}.`,
-)}
+)}`;
+}
 
-<h2>Polja subjekta <span lang="en" class="en">/ Fields of a subject</span></h2>
+/** Every field of a subject with its type and rule, from the published JSON Schema. */
+function fieldsSection(subjectSchema: { readonly properties?: Readonly<Record<string, PropertySchema>> }): string {
+  const fields = Object.entries(subjectSchema.properties ?? {})
+    .map(
+      ([name, property]) =>
+        `<tr><th scope="row"><code>${e(name)}</code></th><td lang="en">${e(shape(property))}</td><td lang="en">${e(property.description ?? "")}</td></tr>`,
+    )
+    .join("\n");
+  return `<h2>Polja subjekta <span lang="en" class="en">/ Fields of a subject</span></h2>
 <table>
 <caption>Deset polja, pravila iz JSON sheme <span lang="en">/ The ten fields, rules from the JSON Schema</span></caption>
 <thead><tr><th scope="col">polje / field</th><th scope="col">tip / type</th><th scope="col">pravilo / rule</th></tr></thead>
 <tbody>
 ${fields}
 </tbody>
-</table>
-</main>
-</body>
-</html>
-`;
+</table>`;
 }

@@ -1,0 +1,359 @@
+/**
+ * `bench build`: the CLI's builds of seeded sets (10k, 100k, 1M by default) in a child process,
+ * each beside the probe (probe.ts: the same input read and parsed, the same files written, as fast
+ * as Node can); a rebuild after one record renamed and one of unchanged data; optionally sets
+ * written in a shuffled order (the build's external sort); a 1M set exported to .xlsx and built
+ * from that workbook alone; and the preview's requests a second (a pre-rendered page, a derived
+ * page, a 304) beside a bare serve-handler serving the same file.
+ *
+ * `--before <checkout>` measures that checkout's builds and preview too, alternately in one run (the
+ * order swapped every round, `--repeat` rounds), so that a change is judged on the same machine
+ * under the same load. Both then run compiled (`bin/subjekti.js`): this checkout is compiled
+ * first, the other must be already.
+ */
+import { type ChildProcess, execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
+import { commitOf, type MeasuredRow } from "../benchmarks-table.ts";
+import { forEachBounded, MANIFEST_PATH, type Manifest, pagePath, route } from "./from-src.ts";
+import type { WritePlan } from "./probe.ts";
+import {
+  BENCH,
+  CLI,
+  dataset,
+  fmt,
+  joinReports,
+  label,
+  load,
+  type Loaded,
+  type LoadOptions,
+  log,
+  type Measured,
+  measureNode,
+  type Report,
+  ROOT,
+  startPreview,
+  startServer,
+  stopServer,
+  table,
+  writtenFiles,
+} from "./parts.ts";
+
+export interface BuildOptions extends LoadOptions {
+  readonly sizes: readonly number[];
+  /** Sizes also built from a shuffled set (full build, default options). */
+  readonly unsorted: readonly number[];
+  readonly seed: string;
+  readonly skipBuild: boolean;
+  readonly skipLimits: boolean;
+  readonly skipIncremental: boolean;
+  readonly skipServe: boolean;
+  readonly serveSize?: number;
+  readonly skipXlsx: boolean;
+  readonly xlsxSize: number;
+  readonly repeat: number;
+  readonly before?: string;
+}
+
+/** One checkout as measured: its name in the tables, the node arguments that run its CLI, its directory. */
+type Side = { name: string; cli: readonly string[]; dir: string };
+
+// Per run, so two benches never delete each other's output (still: one at a time, or both lie).
+const TMP = join(BENCH, `tmp-${process.pid}`);
+const LIMITS_4 = "10,20,50,100";
+const STEPS = ["full build", "one record renamed (cached rebuild)", "rebuild, nothing changed"] as const;
+const mb = (bytes: number): string => (Number.isFinite(bytes) ? `${fmt(bytes / 2 ** 20, 0)} MB` : "–");
+const spent = (m: Measured): string => `**${fmt(m.seconds)} s, ${fmt(m.rssMb, 0)} MB**`;
+const count = (n: number): string => n.toLocaleString("en");
+/** The order of round `round`: A B, then B A, and so on. */
+const inTurn = <T>(sides: readonly T[], round: number): readonly T[] => (round % 2 === 0 ? sides : [...sides].reverse());
+
+/** A checkout's commit, or its directory's name when it is not a git checkout (a `git archive`). */
+function revisionOf(dir: string): string {
+  try {
+    return commitOf(dir);
+  } catch {
+    return basename(dir);
+  }
+}
+
+/** This checkout from its sources; with `before`, both compiled. */
+function sidesOf(before: string | undefined): Side[] {
+  if (before === undefined) return [{ name: "this", cli: CLI, dir: ROOT }];
+  if (!existsSync(join(resolve(before), "bin/subjekti.js")) || !existsSync(join(resolve(before), "lib")))
+    throw new Error(`${before}: no bin/subjekti.js and lib/ (run npm run compile there)`);
+  log("compiling this checkout…");
+  execFileSync("npm", ["run", "--silent", "compile"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  return [ROOT, resolve(before)].map((dir, i) => ({
+    name: `${i === 0 ? "this" : "before"} (${revisionOf(dir)})`,
+    cli: [join(dir, "bin/subjekti.js")],
+    dir,
+  }));
+}
+
+/** Every measure of `bench build` the options ask for. */
+export async function run(options: BuildOptions): Promise<Report> {
+  const sides = sidesOf(options.before);
+  await rm(TMP, { recursive: true, force: true });
+  await mkdir(TMP, { recursive: true });
+  const parts: Report[] = [];
+  try {
+    if (!options.skipBuild) {
+      for (const size of options.sizes) parts.push(await fullBuilds(size, options, sides, false));
+      for (const size of options.unsorted) parts.push(await fullBuilds(size, options, sides, true));
+    }
+    if (!options.skipXlsx) parts.push(await spreadsheet(options.xlsxSize, options));
+    const serveSize = options.serveSize ?? (options.sizes.includes(1e5) ? 1e5 : Math.min(...options.sizes));
+    if (!options.skipServe) parts.push(await preview(serveSize, options, sides));
+  } finally {
+    await rm(TMP, { recursive: true, force: true });
+  }
+  return joinReports(parts);
+}
+
+/** `subjekti build` of `data` into `out` (the build cache as users have it, kept in the bench's scratch); `sync` first, so no build pays for another's dirty pages. */
+function build(side: Side, data: string, out: string, extra: readonly string[] = []): Promise<Measured> {
+  execFileSync("sync");
+  return measureNode([...side.cli, "build", "--data", data, "--out", out, "--cache-dir", join(TMP, "build-cache"), "--quiet", ...extra]);
+}
+
+/** The run of the median `by` (the lower of the two middle ones). */
+const middle = <T>(runs: readonly T[], by: (run: T) => number): T => [...runs].sort((a, b) => by(a) - by(b))[(runs.length - 1) >> 1] as T;
+/** The run of median wall time, with the highest peak RSS of all runs (a shared machine is noisy). */
+const medianRun = (runs: readonly Measured[]): Measured => ({
+  ...middle(runs, (r) => r.seconds),
+  rssMb: Math.max(...runs.map((r) => r.rssMb)),
+});
+
+/** Full builds of set `size` (sorted: also the --limits build and the rebuilds) by each side in turn, beside the probe. */
+async function fullBuilds(size: number, options: BuildOptions, sides: readonly Side[], shuffled: boolean): Promise<Report> {
+  const data = await dataset(size, options.seed, undefined, shuffled);
+  const set = label(size);
+  const key = set.toLowerCase();
+  const median = options.repeat > 1 ? ` (median of ${options.repeat})` : "";
+  const configs: [string, string, string[]][] = [
+    shuffled
+      ? [`build-${key}-unsorted`, `${set}, full build of **unsorted** input (the external merge sort)`, []]
+      : [`build-${key}-full`, `${set}, full build, default options`, []],
+  ];
+  if (!options.skipLimits && !shuffled)
+    configs.push([`build-${key}-limits`, `${set}, full build, \`--limits ${LIMITS_4}\``, ["--limits", LIMITS_4]]);
+  const printed: string[][] = [];
+  const rows: MeasuredRow[] = [];
+  const out = join(TMP, `site-${set}`);
+  for (const [rowKey, what, extra] of configs) {
+    const steps = extra.length > 0 || options.skipIncremental || shuffled ? 1 : STEPS.length;
+    const edited = steps > 1 ? await dataset(size, options.seed, Math.floor(size / 2)) : data;
+    const runs = sides.map(() => STEPS.slice(0, steps).map(() => [] as Measured[]));
+    for (let round = 0; round < options.repeat; round++) {
+      for (const side of inTurn(sides, round)) {
+        await rm(out, { recursive: true, force: true });
+        await rm(join(TMP, "build-cache"), { recursive: true, force: true });
+        for (const [i, step] of STEPS.slice(0, steps).entries()) {
+          log(`${what}, ${side.name}, round ${round + 1}: ${step}…`);
+          runs[sides.indexOf(side)]?.[i]?.push(await build(side, i === 0 ? data : edited, out, extra));
+        }
+      }
+    }
+    const medians = runs.map((side) => side.map(medianRun));
+    const [full, ...again] = medians[0] as Measured[];
+    const { files } = writtenFiles((full as Measured).stdout);
+    const { probe, bytes } = await probeOf(data, out, options.repeat);
+    const ratio = (full as Measured).seconds / probe.seconds;
+    const cells = (s: number, i: number): string[] => {
+      const m = medians[s]?.[i] as Measured;
+      return [`${fmt(m.seconds)} s`, `${fmt(m.rssMb, 0)} MB`, count(writtenFiles(m.stdout)[i === 0 ? "files" : "written"])];
+    };
+    printed.push([what + median, ...sides.flatMap((_, s) => cells(s, 0)), mb(bytes), `${fmt(probe.seconds)} s`, `${fmt(ratio, 2)}×`]);
+    rows.push({
+      key: rowKey,
+      table: "Builds",
+      what,
+      figure: `${spent(full as Measured)}${median}; probe ${fmt(probe.seconds)} s: ${fmt(ratio, 2)}× the probe; ${count(files)} files, ${mb(bytes)}`,
+    });
+    for (const [j, m] of again.entries()) {
+      const [step, stepKey] = [STEPS[j + 1], `rebuild-${key}-${j === 0 ? "one-renamed" : "unchanged"}`];
+      const times = `${fmt(m.seconds / (full as Measured).seconds, 2)}× the full build`;
+      printed.push([`${set}, ${step}`, ...sides.flatMap((_, s) => cells(s, j + 1)), "–", "–", times]);
+      const figure = `${spent(m)}, ${count(writtenFiles(m.stdout).written)} files written${j === 0 ? `, ${times}` : ""}`;
+      rows.push({ key: stepKey, table: "Builds", what: `${set}, ${step}`, figure });
+    }
+    if (sides.length > 1 && steps > 1 && extra.length === 0) {
+      const figure = (s: number): string =>
+        `${(medians[s] ?? []).map((m) => `${fmt(m.seconds)} s`).join(" / ")}, peak ${fmt(Math.max(...(medians[s] ?? []).map((m) => m.rssMb)), 0)} MB`;
+      rows.push({
+        key: `against-${key}-builds`,
+        table: "Against an earlier commit",
+        what: `${set}, full build / one record renamed / nothing changed (cached), against ${sides[1]?.name}, alternating`,
+        figure: `**${figure(0)}** against ${figure(1)} (medians)`,
+      });
+    }
+  }
+  await rm(out, { recursive: true, force: true });
+  const header = ["run", ...sides.flatMap((s) => [`${s.name} wall:`, "peak RSS:", "files (written):"]), "bytes:", "probe wall:", "ratio:"];
+  const text =
+    `### Builds of ${set}\n\n\`subjekti build --data <set> --out <tmp> --cache-dir <tmp> --quiet\` in a child process, \`sync\` before each; the probe reads and parses ` +
+    "the same input and writes the same files as fast as Node can; ratio = build / probe, or rebuild / full build.\n\n" +
+    table(header, printed);
+  return { text, rows };
+}
+
+/** Every file under `dir` with its size, grouped by directory, as the probe's plan. */
+async function walkTree(dir: string): Promise<{ plan: WritePlan; bytes: number }> {
+  const dirs: string[] = [];
+  const files: [number, string, number][] = [];
+  let bytes = 0;
+  const visit = async (rel: string): Promise<void> => {
+    const entries = await readdir(join(dir, rel), { withFileTypes: true });
+    const names = entries.filter((e) => e.isFile()).map((e) => e.name);
+    if (names.length > 0) {
+      const index = dirs.push(rel) - 1;
+      await forEachBounded(names, 64, async (name) => {
+        const { size } = await stat(join(dir, rel, name));
+        files.push([index, name, size]);
+        bytes += size;
+      });
+    }
+    for (const sub of entries.filter((e) => e.isDirectory())) await visit(rel === "" ? sub.name : `${rel}/${sub.name}`);
+  };
+  await visit("");
+  return { plan: { dirs, files }, bytes };
+}
+
+/** Walks the built tree, then runs the probe `repeat` times on its plan. */
+async function probeOf(data: string, out: string, repeat: number): Promise<{ probe: Measured; bytes: number }> {
+  const tree = await walkTree(out);
+  const planFile = join(TMP, "probe-plan.json");
+  await writeFile(planFile, JSON.stringify(tree.plan));
+  const probeOut = join(TMP, "probe-out");
+  const runs: Measured[] = [];
+  for (let i = 0; i < repeat; i++) {
+    await rm(probeOut, { recursive: true, force: true });
+    runs.push(await measureNode(["--import", "tsx", "scripts/bench.ts", "probe", join(data, "subjekti.json"), planFile, probeOut]));
+  }
+  await rm(probeOut, { recursive: true, force: true });
+  return { probe: medianRun(runs), bytes: tree.bytes };
+}
+
+/** The set exported to an .xlsx by the CLI, then built from that workbook alone. */
+async function spreadsheet(size: number, options: BuildOptions): Promise<Report> {
+  const data = await dataset(size, options.seed);
+  const [set, key] = [label(size), label(size).toLowerCase()];
+  const dir = join(TMP, `xlsx-${set}`);
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, "subjekti.xlsx");
+  log(`${set}: export to .xlsx, then a build from it…`);
+  const exported = await measureNode([...CLI, "export", "--data", data, "--out", file, "--format", "xlsx"]);
+  const bytes = (await stat(file)).size;
+  const built = await build({ name: "this", cli: CLI, dir: ROOT }, dir, join(TMP, `site-xlsx-${set}`), ["--no-cache"]);
+  const text =
+    "### Spreadsheets\n\n`subjekti export --format xlsx` of the JSON set, then `subjekti build --no-cache` of a directory holding only that workbook.\n\n" +
+    table(
+      ["run", "wall:", "peak RSS:", ".xlsx size:"],
+      [exported, built].map((m, i) => [
+        `${set}, ${i === 0 ? "export" : "build from the .xlsx"}`,
+        `${fmt(m.seconds)} s`,
+        `${fmt(m.rssMb, 0)} MB`,
+        mb(bytes),
+      ]),
+    );
+  const what = [
+    `${set}, \`export --format xlsx\` (exceljs's streaming writer)`,
+    `full build from a ${set}-row \`.xlsx\` alone (yauzl + saxes)`,
+  ];
+  return {
+    text,
+    rows: [
+      { key: `xlsx-${key}-export`, table: "Other commands", what: what[0] as string, figure: `${spent(exported)}, ${mb(bytes)}` },
+      { key: `xlsx-${key}-build`, table: "Other commands", what: what[1] as string, figure: `${spent(built)} (${mb(bytes)} workbook)` },
+    ],
+  };
+}
+
+/** Each side's preview of a site it built and a bare serve-handler (`bench raw-server`) serving this side's page file, each in its own process, loaded in turn. */
+async function preview(size: number, options: BuildOptions, sides: readonly Side[]): Promise<Report> {
+  const data = await dataset(size, options.seed);
+  const servers: { name: string; server: ChildProcess; targets: (readonly [string, Record<string, string>, number])[] }[] = [];
+  try {
+    for (const [s, side] of sides.entries()) {
+      // The preview's links point at itself; a site built for that origin is served from its files.
+      const site = join(TMP, `serve-${s}`);
+      const { server, origin } = await startPreview(side.cli, data, site, side.dir);
+      const manifest = JSON.parse(await readFile(join(site, MANIFEST_PATH), "utf8")) as Manifest;
+      const page = { query: "limit=20&offset=40", file: pagePath(manifest, "plain", 20, 2) };
+      const derived = "limit=20&offset=7";
+      const decide = (query: string): string => route({ method: "GET", path: "/api/subjekti/", query, baseUrl: origin }, manifest).kind;
+      if (page.file === null || decide(page.query) !== "file" || decide(derived) !== "derive")
+        throw new Error(`${side.name}: the router does not see ?${page.query} as a file and ?${derived} as derived`);
+      const previewPage = `${origin}/api/subjekti/?${page.query}`;
+      const etag = (await fetch(previewPage)).headers.get("etag") ?? "";
+      servers.push({
+        name: side.name,
+        server,
+        targets: [
+          [previewPage, {}, 200],
+          [`${origin}/api/subjekti/?${derived}`, {}, 200],
+          [previewPage, { "if-none-match": etag }, 304],
+        ],
+      });
+      if (s > 0) continue;
+      const raw = await startServer(["--import", "tsx", "scripts/bench.ts", "raw-server", site], /raw serve-handler: (\S+)/);
+      const rawPage = `${raw.match[1]}${page.file}`;
+      // Same bytes from both, or the comparison means nothing.
+      const [a, b] = await Promise.all([fetch(previewPage), fetch(rawPage)]);
+      if (a.status !== 200 || b.status !== 200 || (await a.text()) !== (await b.text()))
+        throw new Error(`${previewPage} and ${rawPage} differ`);
+      // serve-handler 6.1.8 opens the file's read stream before its ETag check and never closes it on
+      // a 304 (one leaked descriptor per answer; under load it runs out and errors), so the 304 row
+      // is compared with serve-handler's 200 for the same file, a baseline that does the most work.
+      servers.push({ name: "raw serve-handler", server: raw.child, targets: [0, 1, 2].map(() => [rawPage, {}, 200] as const) });
+    }
+    const requests = ["pre-rendered page", "derived page", "304 to `If-None-Match`"];
+    const runs = servers.map(() => requests.map(() => [] as Loaded[]));
+    for (let round = 0; round < options.repeat; round++) {
+      for (const [r, request] of requests.entries()) {
+        for (const one of inTurn(servers, round)) {
+          log(`round ${round + 1}, ${one.name}: ${request}…`);
+          const [url, headers, expect] = one.targets[r] as (typeof one.targets)[number];
+          runs[servers.indexOf(one)]?.[r]?.push(await load(url, headers, options, expect, one.server));
+        }
+      }
+    }
+    // The run of median requests a second, each server and request.
+    const at = (s: number, r: number): Loaded => middle(runs[s]?.[r] ?? [], (l) => l.requests.average);
+    const raw = 1; // this side's preview, serve-handler, then the other side's
+    const rows: MeasuredRow[] = requests.map((request, r) => {
+      const [ours, base] = [at(0, r), at(raw, r)];
+      const ratio = `${fmt(ours.requests.average / base.requests.average, 2)}× raw serve-handler${r === 2 ? "'s 200" : ""}`;
+      return {
+        key: `preview-${label(size).toLowerCase()}-${["page", "derived", "304"][r]}`,
+        table: "Serving",
+        what: `preview, ${request} (${label(size)} site)`,
+        figure: `**${count(Math.round(ours.requests.average))} req/s**, p50 / p99 ${ours.latency.p50} / ${ours.latency.p99} ms, ${fmt(ours.cpuUs, 0)} µs of CPU a request: ${ratio}`,
+      };
+    });
+    if (sides.length > 1) {
+      const figure = (s: number): string =>
+        requests.map((_, r) => `${fmt(at(s, r).cpuUs, 0)} µs (${fmt(at(s, r).requests.average, 0)} req/s)`).join(" / ");
+      rows.push({
+        key: `against-preview-${label(size).toLowerCase()}`,
+        table: "Against an earlier commit",
+        what: `preview, ${label(size)} site, pre-rendered / derived / 304: CPU a request (requests a second), against ${sides[1]?.name}, alternating`,
+        figure: `**${figure(0)}** against ${figure(2)} (medians)`,
+      });
+    }
+    const header = ["request", ...servers.flatMap((one) => [`${one.name} req/s:`, "p50 / p99 ms:", "CPU µs a request:"])];
+    const cells = (l: Loaded) => [fmt(l.requests.average, 0), `${l.latency.p50} / ${l.latency.p99}`, fmt(l.cpuUs, 0)];
+    const text =
+      `### The preview (${label(size)} site)\n\nautocannon, ${options.connections} connections, ${options.duration} s after a 1 s warm-up, loopback, ` +
+      `the median of ${options.repeat} rounds; each server in its own process (\`subjekti preview\`, bare node:http + serve-handler with \`etag: true\`).\n\n` +
+      table(
+        header,
+        requests.map((request, r) => [request, ...servers.flatMap((_, s) => cells(at(s, r)))]),
+      );
+    return { text, rows };
+  } finally {
+    await Promise.all(servers.map((one) => stopServer(one.server)));
+  }
+}

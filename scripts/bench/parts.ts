@@ -1,0 +1,213 @@
+/**
+ * What the measures share: the report they hand the harness and its one table printer, the
+ * seeded datasets cached in .bench/data/, node processes measured to their end, servers started
+ * as child processes and loaded with autocannon, and CPU read from /proc.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { join, relative } from "node:path";
+import { performance } from "node:perf_hooks";
+import type { MeasuredRow } from "../benchmarks-table.ts";
+import { generateFile } from "../generate-subjects.ts";
+
+export const ROOT = join(import.meta.dirname, "../..");
+export const BENCH = join(ROOT, ".bench");
+/** The CLI from its sources, as the measures that build or serve run it. */
+export const CLI = ["--import", "tsx", "src/cli/main.ts"];
+
+/** What a measure hands the harness: its printed markdown, the rows `--write` records, and what failed. */
+export type Report = { text: string; rows: readonly MeasuredRow[]; failures?: readonly string[] };
+
+/** The reports of a measure's parts as one. */
+export const joinReports = (parts: readonly Report[]): Report => ({
+  text: parts.map((part) => part.text).join("\n\n"),
+  rows: parts.flatMap((part) => part.rows),
+});
+
+/** A markdown table: a header cell per column (ending in ":" to align it right), then the rows. */
+export function table(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
+  const head = header.map((h) => h.replace(/:$/, ""));
+  const rule = header.map((h) => (h.endsWith(":") ? "--:" : "---"));
+  return [head, rule, ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
+}
+
+/** A figure with `digits` decimals, "–" where there is none. */
+export const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : "–");
+export const log = (text: string): void => void process.stderr.write(`${text}\n`);
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
+}
+
+/** 10000 -> "10k", 1000000 -> "1M": a set's size as the tables and keys name it. */
+export function label(count: number): string {
+  if (count >= 1e6 && count % 1e6 === 0) return `${count / 1e6}M`;
+  if (count >= 1e3 && count % 1e3 === 0) return `${count / 1e3}k`;
+  return String(count);
+}
+
+/** The directory holding dataset `count` (one subjekti.json; shuffled: in a seeded random order), generated on first use. */
+export async function dataset(count: number, seed: string, edit?: number, shuffle = false): Promise<string> {
+  // The generator's source hash: a cached dataset is reused only while the generator is the same.
+  const key = createHash("sha1")
+    .update(readFileSync(join(ROOT, "scripts/generate-subjects.ts")))
+    .digest("hex")
+    .slice(0, 8);
+  const name = `${label(count)}-seed${seed}-${key}${edit === undefined ? "" : `-edit${edit}`}${shuffle ? "-shuffled" : ""}`;
+  const dir = join(BENCH, "data", name);
+  const file = join(dir, "subjekti.json");
+  if (existsSync(file)) return dir;
+  // A dataset of another generator version is stale: drop it (1M is ~330 MB).
+  const prefix = `${label(count)}-seed${seed}-`;
+  await mkdir(join(BENCH, "data"), { recursive: true });
+  for (const old of await readdir(join(BENCH, "data"))) {
+    if (old.startsWith(prefix) && !old.startsWith(`${prefix}${key}`)) await rm(join(BENCH, "data", old), { recursive: true, force: true });
+  }
+  await mkdir(dir, { recursive: true });
+  const started = performance.now();
+  // Written under a temporary name so a killed run never leaves a truncated dataset in the cache.
+  await generateFile({ count, seed, format: "json", shuffle, ...(edit === undefined ? {} : { edit }) }, `${file}.tmp`);
+  await rename(`${file}.tmp`, file);
+  log(`generated ${relative(ROOT, file)} in ${fmt((performance.now() - started) / 1000)} s`);
+  return dir;
+}
+
+/** The files a build wrote, from its one-line summary (src/cli/build-report.ts `summarise`). */
+export function writtenFiles(stdout: string): { files: number; written: number } {
+  const match = /(?<!\d)(\d+) files, (\d+) written \(/.exec(stdout);
+  if (match === null) throw new Error(`no summary line in the build's output:\n${stdout}`);
+  return { files: Number(match[1]), written: Number(match[2]) };
+}
+
+/** A node process run to its end: wall seconds, its peak resident set size (MB) and what it printed. */
+export type Measured = { seconds: number; rssMb: number; stdout: string };
+
+/** Runs `node <args>` to the end: wall time from here, peak RSS from GNU time's %M (its file removed after). */
+export async function measureNode(args: readonly string[], cwd = ROOT): Promise<Measured> {
+  const timeFile = join(BENCH, `time-${process.pid}.txt`);
+  await mkdir(BENCH, { recursive: true });
+  const started = performance.now();
+  const child = spawn("/usr/bin/time", ["-f", "%M", "-o", timeFile, process.execPath, ...args], { cwd });
+  let [stdout, stderr] = ["", ""];
+  child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
+  child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+  const seconds = (performance.now() - started) / 1000;
+  if (code !== 0) throw new Error(`node ${args.join(" ")} exited with ${code}:\n${stderr.slice(-2000)}`);
+  const kb = Number((await readFile(timeFile, "utf8")).trim().split("\n").at(-1));
+  await rm(timeFile, { force: true });
+  return { seconds, rssMb: kb / 1024, stdout };
+}
+
+/** A file of /proc/<pid>/, or "" when it is gone (or not Linux). */
+export function procFile(pid: number | undefined, name: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/${name}`, "latin1");
+  } catch {
+    return "";
+  }
+}
+
+/** Linux's USER_HZ: /proc counts CPU time in hundredths of a second on every architecture Node runs on. */
+const CLOCK_TICKS = 100;
+
+/** The CPU time (user + system, ms) a process has used, from /proc; NaN where there is none. */
+export function cpuMs(pid: number | undefined): number {
+  const stat = procFile(pid, "stat");
+  if (stat === "") return NaN;
+  // Fields after the command name's closing parenthesis; utime and stime are the 14th and 15th of the line.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** Resident set size of a process now, MB. */
+export const rssMb = (pid: number | undefined): number => Number(/VmRSS:\s*(\d+) kB/.exec(procFile(pid, "status"))?.[1] ?? 0) / 1024;
+
+/** Starts `command <args>` (node by default) and resolves once it prints a line matching `ready`, with the match. */
+export async function startServer(args: readonly string[], ready: RegExp, cwd = ROOT, command = process.execPath) {
+  const env = { ...process.env, DENO_NO_UPDATE_CHECK: "1", DENO_NO_PACKAGE_JSON: "1" };
+  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no "${ready.source}" within 60 s from ${command} ${args.join(" ")}:\n${output}`)),
+      60_000,
+    );
+    const onData = (text: string): void => {
+      output += text;
+      const found = ready.exec(output);
+      if (found === null) return;
+      clearTimeout(timer);
+      resolve(found);
+    };
+    child.stdout.setEncoding("utf8").on("data", onData);
+    child.stderr.setEncoding("utf8").on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} ${args.join(" ")} exited with ${code}:\n${output}`));
+    });
+  });
+  child.removeAllListeners("exit");
+  return { child, match };
+}
+
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+/** A port nobody listens on right now (the OS picks it). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return address.port;
+}
+
+/** `<cli> build` of `data` into `site` for a preview on a free port, then `<cli> preview` of it (`cli`: the CLI's node arguments). */
+export async function startPreview(cli: readonly string[], data: string, site: string, cwd = ROOT) {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  log(`building ${data} for a preview on ${origin}…`);
+  await measureNode([...cli, "build", "--data", data, "--out", site, "--base-url", origin, "--no-cache", "--quiet"], cwd);
+  const { child } = await startServer([...cli, "preview", "--dir", site, "--port", String(port)], /subjekti preview:/, cwd);
+  return { server: child, origin, port };
+}
+
+/** How long and how wide one autocannon run is. */
+export type LoadOptions = { duration: number; connections: number };
+
+/** An autocannon run (the fields read here), and the server's CPU per request over it (µs; NaN where /proc is not there). */
+export type Loaded = { requests: { average: number; total: number }; latency: { p50: number; p99: number }; cpuUs: number } & {
+  [count in "errors" | "timeouts" | "2xx" | "3xx" | "non2xx"]: number;
+};
+
+// autocannon ships no types; its result is narrowed to the fields read here.
+const autocannon = createRequire(import.meta.url)("autocannon") as (options: Record<string, unknown>) => Promise<Loaded>;
+
+/** `url` under load for `options.duration` after a 1 s warm-up, every answer `expect`ed. */
+export async function load(url: string, headers: Record<string, string>, options: LoadOptions, expect: number, server: ChildProcess) {
+  // A short warm-up first, so every server is measured with its code optimised.
+  await autocannon({ url, headers, connections: options.connections, duration: 1 });
+  const cpuBefore = cpuMs(server.pid);
+  const result = await autocannon({ url, headers, connections: options.connections, duration: options.duration });
+  const cpuUs = ((cpuMs(server.pid) - cpuBefore) * 1000) / result.requests.total;
+  const good = expect === 304 ? result["3xx"] : result["2xx"];
+  if (result.errors > 0 || result.timeouts > 0 || good === 0 || result.non2xx - (expect === 304 ? result["3xx"] : 0) > 0) {
+    throw new Error(
+      `${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result["2xx"]} 2xx, ${result["3xx"]} 3xx of ${JSON.stringify(result.requests)}`,
+    );
+  }
+  return { ...result, cpuUs };
+}

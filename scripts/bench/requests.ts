@@ -1,0 +1,266 @@
+/**
+ * `bench requests`: what a request no pre-rendered file answers costs, on every host in one table.
+ * The requests: derived pages (20 and 1,000 subjects, compact and with `indent`), one subject by
+ * its key (by id, by code and by OIB), a key no subject has, a pre-rendered page for scale, and the
+ * hostile requests within the bounds (4 KB targets, long heads, `indent=8`), each compared with the
+ * plain derived page of its limit: the bound is about 2×. The hosts: the handler alone in this
+ * process (`answerFetch` over `cdnSite`, the site's files in memory as a CDN-backed host reaches
+ * them; its own CPU and the bytes each request read), `subjekti serve` over HTTP and the edge
+ * function under real Deno (test/hosts/deno-host.ts, its CDN stand-in included), their CPU from
+ * /proc; `--before <checkout>` adds that checkout's handler over a site its own build wrote. Keys
+ * and offsets are drawn at random, every target is sent once to every host before it is measured,
+ * and the measured requests go in blocks, the hosts alternating. The site is generated (`--count`)
+ * or built from `--data`.
+ */
+import type { ChildProcess } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import type { MeasuredRow } from "../benchmarks-table.ts";
+import { makeSubject } from "../generate-subjects.ts";
+import { mulberry32, sendRaw, tempDir } from "./from-src.ts";
+import { CLI, cpuMs, fmt, label, type Report, ROOT, startServer, stopServer, table } from "./parts.ts";
+
+export type RequestsOptions = { count: number; data?: string; requests: number; warm: number; blocks: number; before?: string };
+
+const ORIGIN = "http://127.0.0.1:8080";
+
+/** A host measured: its answer to a target, the CPU (ms) it has used so far, the bytes it read (in memory only). */
+interface Host {
+  readonly name: string;
+  send(path: string, headers: Record<string, string>): Promise<{ status: number; body: Buffer }>;
+  cpu(): number;
+  readonly memory?: { bytesRead: number };
+  readonly child?: ChildProcess;
+}
+
+type Keys = { id: number; jedinstvena_oznaka: string; oib: string };
+
+/** A checkout's handler over the site its own build wrote into `out`, the files held in memory. */
+async function handler(name: string, checkout: string, data: string, out: string): Promise<Host> {
+  // Each checkout's own modules: its build and its handler (paths as of this checkout's layout).
+  const src = (path: string): Promise<unknown> => import(join(checkout, "src", path));
+  const { buildSite } = (await src("site/build-site.ts")) as typeof import("../../src/site/build-site.ts");
+  const { DEFAULT_OPTIONS } = (await src("site/build-options.ts")) as typeof import("../../src/site/build-options.ts");
+  const { answerFetch } = (await src("core/answer-request.ts")) as typeof import("../../src/core/answer-request.ts");
+  const { cdnSite, ManifestCache } = (await src("core/cdn-site.ts")) as typeof import("../../src/core/cdn-site.ts");
+  const options = { ...DEFAULT_OPTIONS, limits: [20], forms: ["plain" as const], maxLimit: 1000, dataDir: data, outDir: out };
+  await buildSite({ ...options, baseUrl: ORIGIN, cacheDir: null, quiet: true, feed: false });
+  // Each file read from disk once, then answered from memory: a Range with its bytes alone, as a CDN does.
+  const files = new Map<string, Uint8Array>();
+  const memory = { bytesRead: 0 };
+  const fetchFile = async (path: string, range?: { start: number; end: number }): Promise<Response> => {
+    if (!files.has(path) && !existsSync(join(out, path))) return new Response("Not Found", { status: 404 });
+    const bytes = files.get(path) ?? readFileSync(join(out, path));
+    files.set(path, bytes);
+    if (range !== undefined && range.start < bytes.byteLength) {
+      const end = Math.min(range.end, bytes.byteLength);
+      memory.bytesRead += end - range.start;
+      const headers = { "Content-Range": `bytes ${range.start}-${end - 1}/${bytes.byteLength}` };
+      return new Response(bytes.subarray(range.start, end) as Uint8Array<ArrayBuffer>, { status: 206, headers });
+    }
+    if (!path.endsWith("manifest.json")) memory.bytesRead += bytes.byteLength;
+    return new Response(bytes as Uint8Array<ArrayBuffer>);
+  };
+  const manifests = new ManifestCache();
+  return {
+    name,
+    memory,
+    cpu: () => {
+      const used = process.cpuUsage();
+      return (used.user + used.system) / 1000;
+    },
+    send: async (path, headers) => {
+      const site = cdnSite(fetchFile, () => fetchFile(path.slice(1)), manifests);
+      const response = await answerFetch(new Request(`${ORIGIN}${path}`, { headers }), site);
+      return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
+    },
+  };
+}
+
+/** A server child printing its port, sent raw HTTP requests. */
+async function server(name: string, command: string, args: readonly string[], ready: RegExp): Promise<Host> {
+  const { child, match } = await startServer(args, ready, ROOT, command);
+  const port = Number(match[1]);
+  const send = (path: string, headers: Record<string, string>) => sendRaw(port, "GET", path, { Host: `127.0.0.1:${port}`, ...headers });
+  return { name, child, send, cpu: () => cpuMs(child.pid) };
+}
+
+const PLAIN_20 = "derived, `limit=20&offset=7` (20 subjects)";
+const PLAIN_1000 = "derived, `limit=1000&offset=500`";
+const INDENT_2 = "derived, `limit=1000&offset=500`, `indent=2`";
+const INDENT_8 = "limit 1000, offset 500, `indent=8`";
+const [BY_ID, BY_CODE, BY_OIB] = ["one subject by id: /api/subjekti/<id>/", "by code: ?jedinstvena_oznaka=<code>", "by OIB: ?oib=<oib>"];
+const PARAMETERS = "4 KB target: 1,000 parameters";
+
+/**
+ * A request measured: a target drawn anew each time, its headers, the status expected (0: not
+ * checked), the plain page it is compared with, and the hosts whose own server refuses it before
+ * our code runs (Deno refuses heads over 64 KB, and serve, Node's parser, a URL over its own limit).
+ */
+type Kind = { name: string; target: () => string; headers: Record<string, string>; status: number; plain: string; refusedBy: string[] };
+
+function kinds(subjects: readonly Keys[]): Kind[] {
+  const [count, random, list] = [subjects.length, mulberry32(7), "/api/subjekti/"];
+  const pick = (): Keys => subjects[Math.floor(random() * count)] as Keys;
+  const at = (limit: number, offset: number): number => Math.max(0, Math.min(offset, count - limit));
+  const [p20, p1000] = [`${list}?limit=20&offset=${at(20, 7)}`, `${list}?limit=1000&offset=${at(1000, 500)}`];
+  const past = 10 * ((subjects.at(-1)?.id ?? 0) + 1);
+  const k = (name: string, target: () => string, more: Partial<Kind> = {}): Kind =>
+    Object.assign({ name, target, headers: {}, status: 200, plain: "", refusedBy: [] }, more);
+  const hostile = (name: string, target: () => string, more: Partial<Kind> = {}): Kind =>
+    k(name, target, { status: 0, plain: PLAIN_20, ...more });
+  return [
+    k("pre-rendered page, limit 20 (for scale)", () => `${list}?limit=20&offset=${20 * Math.floor(random() * Math.floor(count / 20))}`),
+    k(PLAIN_20, () => p20, { plain: PLAIN_20 }),
+    k(PLAIN_1000, () => p1000, { plain: PLAIN_1000 }),
+    k(INDENT_2, () => p1000, { plain: PLAIN_1000, headers: { Accept: "application/json; indent=2" } }),
+    k(INDENT_8, () => p1000, { plain: PLAIN_1000, headers: { Accept: "application/json; indent=8" } }),
+    k("derived, limit 20 at a random offset", () => `${list}?limit=20&offset=${Math.floor(random() * (count - 20)) | 1}`),
+    k("derived, limit 1000 at a random offset", () => `${list}?limit=1000&offset=${Math.floor(random() * (count - 1000)) | 1}`),
+    k(BY_ID, () => `${list}${pick().id}/`),
+    k(BY_CODE, () => `${list}?jedinstvena_oznaka=${pick().jedinstvena_oznaka}`),
+    k(BY_OIB, () => `${list}?oib=${pick().oib}`),
+    k("an id no subject has (past the last)", () => `${list}${past + Math.floor(random() * 1000)}/`, { status: 404 }),
+    hostile("4 KB target: a value of `a`s", () => `${p20}&x=${"a".repeat(4096 - p20.length - 3)}`),
+    hostile("4 KB target: a value of `%FF`s", () => `${p20}&x=${"%FF".repeat(Math.floor((4096 - p20.length - 3) / 3))}`),
+    hostile(PARAMETERS, () => `${p20}${"&p=1".repeat(Math.floor((4096 - p20.length) / 4))}`),
+    hostile("8 KB Accept (406)", () => p20, { headers: { Accept: `a/b${";q=1".repeat(2046)}` } }),
+    hostile("16 KB query of `%FF` (414)", () => `${p20}&x=${"%FF".repeat(5461)}`),
+    hostile("120 KB Accept (431)", () => p20, {
+      headers: { Accept: `application/json; indent=4;${" x=1;".repeat(24e3)}` },
+      refusedBy: ["deno"],
+    }),
+    hostile("256 KB URL (414)", () => `${p20}&x=${"a".repeat(256 * 1024)}`, { refusedBy: ["deno", "serve"] }),
+  ];
+}
+
+/** The hosts, the site's keys, every kind measured; the rows of the derived pages, the keys and the bounds. */
+export async function run(options: RequestsOptions): Promise<Report> {
+  const root = await tempDir("subjekti-bench-requests-");
+  const hosts: Host[] = [];
+  try {
+    const data = resolve(options.data ?? join(root, "data"));
+    const subjects: Keys[] = [];
+    if (options.data === undefined) {
+      await mkdir(data);
+      const lines: string[] = [];
+      for (let i = 0; i < options.count; i++) {
+        const subject = makeSubject(5, i);
+        subjects.push({ id: subject.id, jedinstvena_oznaka: subject.jedinstvena_oznaka, oib: subject.oib });
+        lines.push(JSON.stringify(subject));
+      }
+      await writeFile(join(data, "subjekti.ndjson"), `${lines.join("\n")}\n`);
+    }
+    const site = join(root, "this");
+    hosts.push(await handler("handler", ROOT, data, site));
+    if (options.before !== undefined) hosts.push(await handler("before", resolve(options.before), data, join(root, "before")));
+    const serveArgs = [...CLI, "serve", "--dir", site, "--port", "0", "--allowed-hosts", "*"];
+    hosts.push(await server("serve", process.execPath, serveArgs, /http:\/\/127\.0\.0\.1:(\d+)\//));
+    const denoArgs = ["run", "--allow-net=127.0.0.1", `--allow-read=${site}`, "--no-remote", "--no-npm", "--no-config", "--no-prompt"];
+    hosts.push(await server("deno", join(ROOT, "node_modules/.bin/deno"), [...denoArgs, "test/hosts/deno-host.ts", site], /"port":(\d+)/));
+    // A data directory's keys: the list as the site holds it, through pages of 1,000.
+    for (let offset = 0; subjects.length === offset && options.data !== undefined; offset += 1000) {
+      const page = await (hosts[0] as Host).send(`/api/subjekti/?limit=1000&offset=${offset}`, {});
+      subjects.push(...(JSON.parse(page.body.toString()) as { results: Keys[] }).results);
+    }
+    const ms = new Map<string, number[]>();
+    const bytes = new Map<string, number[]>();
+    for (const { name, target, headers, status, refusedBy } of kinds(subjects)) {
+      const on = [...hosts.keys()].filter((h) => !refusedBy.includes((hosts[h] as Host).name));
+      const targets = Array.from({ length: options.requests }, target);
+      const send = async (host: Host, path: string): Promise<void> => {
+        const answered = (await host.send(path, headers)).status;
+        if (status !== 0 && answered !== status) throw new Error(`${host.name}, ${name}: ${path.slice(0, 100)} answered ${answered}`);
+      };
+      // Every target sent once unmeasured first: the files it reads are then in memory on every host.
+      for (const host of on.map((h) => hosts[h] as Host)) {
+        for (let i = 0; i < options.warm; i++) await send(host, targets[i % targets.length] as string);
+        for (const path of targets) await send(host, path);
+        if (host.memory !== undefined) host.memory.bytesRead = 0;
+      }
+      const cpu = hosts.map((_, h) => (on.includes(h) ? 0 : NaN));
+      const perBlock = Math.ceil(options.requests / options.blocks);
+      for (let sent = 0; sent < options.requests; sent += perBlock) {
+        // Alternating blocks, each host first in turn.
+        for (const h of (sent / perBlock) % 2 === 0 ? on : on.toReversed()) {
+          const host = hosts[h] as Host;
+          const start = host.cpu();
+          for (const path of targets.slice(sent, sent + perBlock)) await send(host, path);
+          cpu[h] = (cpu[h] ?? 0) + host.cpu() - start;
+        }
+      }
+      ms.set(
+        name,
+        cpu.map((c) => c / options.requests),
+      );
+      bytes.set(
+        name,
+        hosts.map((h) => (h.memory?.bytesRead ?? NaN) / options.requests),
+      );
+    }
+    const ratio = (name: string, plain: string): number[] => (ms.get(name) ?? []).map((v, h) => v / (ms.get(plain)?.[h] ?? NaN));
+    const inMemory = hosts.filter((h) => h.memory !== undefined);
+    const text =
+      `${subjects.length.toLocaleString("en")} subjects, ${options.requests} requests of each kind after ${options.warm} to warm up; ` +
+      "CPU a request (× the plain derived page of its limit on the same host), bytes read a request\n\n" +
+      table(
+        ["request", ...hosts.map((h) => `${h.name}:`), ...inMemory.map((h) => `${h.name}: bytes:`)],
+        kinds(subjects).map(({ name, plain }) => [
+          name,
+          ...hosts.map((_, h) => {
+            const [cpu, times] = [ms.get(name)?.[h] ?? NaN, ratio(name, plain)[h] ?? NaN];
+            return Number.isNaN(cpu) ? "refused by the runtime" : `${fmt(cpu, 3)} ms${plain === "" ? "" : ` (${fmt(times, 2)}×)`}`;
+          }),
+          ...inMemory.map((h) => Math.round(bytes.get(name)?.[hosts.indexOf(h)] ?? NaN).toLocaleString("en")),
+        ]),
+      );
+    return { text, rows: rows(label(subjects.length), hosts, ms, bytes, ratio) };
+  } finally {
+    await Promise.all(hosts.flatMap((h) => (h.child === undefined ? [] : [stopServer(h.child)])));
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+type Figures = Map<string, number[]>;
+function rows(set: string, hosts: Host[], ms: Figures, bytes: Figures, ratio: (name: string, plain: string) => number[]): MeasuredRow[] {
+  const [before, at] = [hosts.findIndex((h) => h.name === "before"), (name: string) => hosts.findIndex((h) => h.name === name)];
+  const column = (names: readonly string[], host: number, of: "ms" | "bytes"): string =>
+    names
+      .map((name) => (of === "ms" ? fmt(ms.get(name)?.[host] ?? NaN, 3) : Math.round(bytes.get(name)?.[host] ?? NaN).toLocaleString("en")))
+      .join(" / ");
+  const figure = (names: readonly string[], withBytes = false): string =>
+    `**${column(names, 0, "ms")} ms** handler CPU` +
+    (withBytes ? `, **${column(names, 0, "bytes")} bytes** read` : "") +
+    (before < 0
+      ? ""
+      : ` (before, same run: ${column(names, before, "ms")} ms${withBytes ? `, ${column(names, before, "bytes")} bytes` : ""})`);
+  return [
+    {
+      key: `lookup-${set.toLowerCase()}-derived`,
+      table: "Serving",
+      what: `derived page (handler alone, \`answerFetch\` over \`cdnSite\`, ${set}): 20 subjects / 1,000 / 1,000 with \`indent=2\``,
+      figure: figure([PLAIN_20, PLAIN_1000, INDENT_2]),
+    },
+    {
+      key: `lookup-${set.toLowerCase()}-by-key`,
+      table: "Serving",
+      what: `one subject by its key, ${set}: by id / code / OIB`,
+      figure: figure([BY_ID, BY_CODE, BY_OIB], true),
+    },
+    {
+      key: "request-cpu-plain-20",
+      table: "Serving",
+      what: "CPU a request, plain derived page, limit 20: handler alone / `subjekti serve` / the edge in Deno",
+      figure: `**${["handler", "serve", "deno"].map((name) => fmt(ms.get(PLAIN_20)?.[at(name)] ?? NaN, 3)).join(" / ")} ms**`,
+    },
+    {
+      key: "request-cpu-worst",
+      table: "Serving",
+      what: "CPU of the worst requests within the bounds, against that page",
+      figure:
+        `1,000 parameters **${fmt(ratio(PARAMETERS, PLAIN_20)[at("serve")] ?? NaN, 2)}×** (\`serve\`), **${fmt(ratio(PARAMETERS, PLAIN_20)[at("deno")] ?? NaN, 2)}×** (Deno); ` +
+        `\`indent=8\` at limit 1000 up to **${fmt(Math.max(...ratio(INDENT_8, PLAIN_1000).filter(Number.isFinite)), 2)}×**`,
+    },
+  ];
+}
