@@ -146,6 +146,13 @@ export const DEFAULT_NAME = "subjekti";
 /** The header marking an answer nginx sent from a file (`subjekti check` counts those that lack it). */
 export const SOURCE_HEADER = "X-Subjekti-Source";
 
+/**
+ * The header naming the build a configuration was generated for (its site hash), on the downloads
+ * nginx sends: their stable paths outlive a data change, so an older configuration still says
+ * which build it names when none of its page files is left (`subjekti check` reads it).
+ */
+export const SITE_HEADER = "X-Subjekti-Site";
+
 /** The types nginx compresses: every JSON answer of the API and the published description. */
 const GZIP_TYPES = ["application/json", "application/x-ndjson", "application/schema+json", "text/html"];
 
@@ -356,6 +363,7 @@ function downloadLocations(manifest: Manifest, name: string): string[] {
         "        etag off;",
         ...(staticFileHeaders(path) ?? []).map(([header, value]) => `        add_header ${header} ${quote(value)} always;`),
         `        add_header ETag ${quote(`"${download.sha256}"`)} always;`,
+        `        add_header ${SITE_HEADER} ${quote(manifest.hash)} always;`,
         // nginx compares If-None-Match with its own ETag only (off here: it is mtime and size), not one added.
         `        if ($http_if_none_match ~ ${quote(download.sha256)}) {`,
         "            return 304;",
