@@ -8,9 +8,16 @@ import { describeError } from "../core/errors.ts";
 import type { Difference } from "./compare-answer.ts";
 import { isConnectionError, maxAnswerBytes, type Sender } from "./send-request.ts";
 
-/** What the downloads' requests found: how many were sent, the paths that differ, and the first connection error. */
+/** The header the nginx configuration puts on the downloads it sends: the site hash it was generated for (nginx-config.ts SITE_HEADER). */
+const SITE_HEADER = "x-subjekti-site";
+
+/**
+ * What the downloads' requests found: how many were sent, the paths that differ, the first
+ * connection error, and the builds the answers' SITE_HEADER named (none: not the nginx configuration's).
+ */
 export interface DownloadsChecked {
   readonly sent: number;
+  readonly nginxSites: ReadonlySet<string>;
   readonly differing: readonly { readonly path: string; readonly differences: readonly Difference[] }[];
   readonly unreachable: unknown;
 }
@@ -20,12 +27,16 @@ export async function checkDownloads(downloads: readonly Download[], live: Sende
   let sent = 0;
   let unreachable: unknown = undefined;
   const differing: { path: string; differences: Difference[] }[] = [];
+  const nginxSites = new Set<string>();
   for (const download of downloads) {
     for (const path of [download.path, download.immutablePath]) {
       sent += 1;
       let differences: Difference[];
       try {
-        differences = checkDownload(download, await live.send("GET", path, {}, maxAnswerBytes(download.bytes)));
+        const answer = await live.send("GET", path, {}, maxAnswerBytes(download.bytes));
+        const site = answer.headers.get(SITE_HEADER);
+        if (site !== undefined) nginxSites.add(site);
+        differences = checkDownload(download, answer);
       } catch (error) {
         if (isConnectionError(error)) {
           unreachable ??= error;
@@ -36,7 +47,7 @@ export async function checkDownloads(downloads: readonly Download[], live: Sende
       if (differences.length > 0) differing.push({ path, differences });
     }
   }
-  return { sent, differing, unreachable };
+  return { sent, nginxSites, differing, unreachable };
 }
 
 /**

@@ -21,6 +21,12 @@ export interface CheckReport {
    * have answered, and the URLs of those that came from `subjekti serve` instead. Null elsewhere.
    */
   readonly fromFiles: { readonly expected: number; readonly notFromFiles: readonly string[] } | null;
+  /**
+   * The nginx configuration names another build than `dir`'s (the site hash on the downloads it
+   * sends, nginx-config.ts SITE_HEADER): `configured` is that build's, `built` this one's. Null when
+   * it names this build, or no answer said.
+   */
+  readonly staleNginx: { readonly configured: string; readonly built: string } | null;
   readonly seconds: number;
   /** The check stopped at its deadline (milliseconds) with `total - unchecked` requests answered; null when it finished. */
   readonly deadline: { readonly ms: number; readonly unchecked: number } | null;
@@ -43,7 +49,13 @@ export function formatReport(report: CheckReport): string[] {
       `note: the site was built for ${report.baseUrl}; on ${report.origin} every page is derived from the records, so the pre-rendered files were not read (check ${report.baseUrl} for them)`,
     );
   }
-  if (report.fromFiles !== null && report.fromFiles.notFromFiles.length > 0) {
+  if (report.staleNginx !== null) {
+    const { configured, built } = report.staleNginx;
+    const missed = report.fromFiles === null ? "" : notFromFilesCount(report.fromFiles);
+    lines.push(
+      `the nginx configuration was generated for another build (site ${configured.slice(0, 12)}, this build is ${built.slice(0, 12)})${missed}: regenerate it with subjekti nginx, then nginx -t and reload nginx`,
+    );
+  } else if (report.fromFiles !== null && report.fromFiles.notFromFiles.length > 0) {
     const { expected, notFromFiles } = report.fromFiles;
     lines.push(
       `${notFromFiles.length} of ${expected} answers that nginx should send from the site's files came from subjekti serve (no ${SOURCE_HEADER_NAME}: file), such as ${notFromFiles[0]}: the nginx configuration is older than the build; run subjekti nginx again, nginx -t, and reload nginx`,
@@ -61,13 +73,23 @@ export function formatReport(report: CheckReport): string[] {
     .map(([kind, n]) => `${n} ${kind}`)
     .join(", ");
   const stale = report.fromFiles?.notFromFiles.length ?? 0;
-  const verdict =
-    report.failures.length === 0 ? (stale === 0 ? "all match" : `all match, ${stale} not from files`) : `${report.failures.length} differ`;
+  const staleVerdict =
+    report.staleNginx !== null ? ", the nginx configuration is another build's" : stale === 0 ? "" : `, ${stale} not from files`;
+  const verdict = report.failures.length === 0 ? `all match${staleVerdict}` : `${report.failures.length} differ${staleVerdict}`;
   const checked = report.deadline === null ? "" : ` (${report.total - report.deadline.unchecked} checked before the deadline)`;
   lines.push(
     `${report.origin} against ${report.dir} (${report.count} subjects): ${report.total} requests${checked} (${kinds}) in ${report.seconds.toFixed(1)} s: ${verdict}`,
   );
   return lines;
+}
+
+/** How many answers that should have come from files did not, as the stale configuration's line says it. */
+function notFromFilesCount(fromFiles: NonNullable<CheckReport["fromFiles"]>): string {
+  const { expected, notFromFiles } = fromFiles;
+  if (notFromFiles.length === 0) return "";
+  if (notFromFiles.length === expected)
+    return `, so none of the ${expected} answers that nginx should send from the site's files came from files (its page files are gone)`;
+  return `, so ${notFromFiles.length} of the ${expected} answers that nginx should send from the site's files came from subjekti serve, such as ${notFromFiles[0]}`;
 }
 
 function failureLines(failure: Failure): string[] {
@@ -83,7 +105,7 @@ function failureLines(failure: Failure): string[] {
 
 /** The report as one JSON document (stable keys, for tools). */
 export function jsonReport(report: CheckReport): string {
-  const { origin, dir, count, baseUrl, checked, total, matched, failures, fromFiles, deadline } = report;
-  const ok = failures.length === 0 && (fromFiles?.notFromFiles.length ?? 0) === 0 && deadline === null;
-  return `${JSON.stringify({ ok, origin, dir, count, baseUrl, total, matched, checked, fromFiles, deadline, seconds: Number(report.seconds.toFixed(3)), failures }, null, 2)}\n`;
+  const { origin, dir, count, baseUrl, checked, total, matched, failures, fromFiles, staleNginx, deadline } = report;
+  const ok = failures.length === 0 && (fromFiles?.notFromFiles.length ?? 0) === 0 && staleNginx === null && deadline === null;
+  return `${JSON.stringify({ ok, origin, dir, count, baseUrl, total, matched, checked, fromFiles, staleNginx, deadline, seconds: Number(report.seconds.toFixed(3)), failures }, null, 2)}\n`;
 }

@@ -93,6 +93,8 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
   /** The first connection error: every request after it is skipped. */
   let unreachable: unknown = undefined;
   const downloadFailures: Failure[] = [];
+  /** The build the nginx configuration names, when it is not this one. */
+  let configured: string | undefined;
   let pastDeadline = false;
   let unchecked = 0;
   const deadlineMs = options.deadlineMs;
@@ -118,6 +120,7 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
     if (unreachable === undefined) {
       const downloads = await checkDownloads(manifest.downloads ?? [], live);
       if (downloads.sent > 0) checked.download = downloads.sent;
+      configured = [...downloads.nginxSites].find((hash) => hash !== manifest.hash);
       unreachable = downloads.unreachable;
       for (const { path, differences } of downloads.differing)
         downloadFailures.push({ kind: "download", method: "GET", url: `${origin.origin}${path}`, differences });
@@ -138,7 +141,9 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
     total,
     matched: total - failures.length,
     failures,
-    fromFiles: results.fromFiles(),
+    // A configuration that names another build is nginx's, though none of its files is left to mark an answer.
+    fromFiles: results.fromFiles(configured !== undefined),
+    staleNginx: configured === undefined ? null : { configured, built: manifest.hash },
     seconds: (performance.now() - started) / 1000,
     deadline: pastDeadline && deadlineMs !== undefined ? { ms: deadlineMs, unchecked } : null,
   };

@@ -57,9 +57,13 @@ export class ProbeResults {
     return [...this.#failed.keys()].sort((a, b) => a - b).map((index) => this.#failed.get(index) as Failure);
   }
 
-  /** Behind the nginx configuration: the requests a file should have answered, and the URLs of those it did not; else null. */
-  fromFiles(): { readonly expected: number; readonly notFromFiles: readonly string[] } | null {
-    if (!this.#marked) return null;
+  /**
+   * Behind the nginx configuration (an answer was marked as sent from a file, or `behindNginx`:
+   * the configuration named itself otherwise): the requests a file should have answered, and the
+   * URLs of those it did not; else null.
+   */
+  fromFiles(behindNginx = false): { readonly expected: number; readonly notFromFiles: readonly string[] } | null {
+    if (!this.#marked && !behindNginx) return null;
     return {
       expected: this.#fileExpected.length,
       notFromFiles: [...this.#notFromFile].sort((a, b) => a - b).map((index) => this.#url(index)),

@@ -119,6 +119,8 @@ export function addCheckCommand(program: Command, { io }: CommandContext): void 
           "CHECK_FAILED",
           msg("error.check-failed", { failed: report.failures.length, total: report.total, origin: report.origin, dir: flags.dir }),
         );
+      if (report.staleNginx !== null)
+        throw failure("CHECK_FAILED", msg("error.check-stale-nginx", { origin: report.origin, dir: flags.dir }));
       const stale = report.fromFiles?.notFromFiles.length ?? 0;
       if (stale > 0) throw failure("CHECK_FAILED", msg("error.check-not-from-files", { count: stale, origin: report.origin }));
     });

@@ -13,7 +13,9 @@
  * Web APIs only: it runs unchanged in Netlify's Deno, plain Deno and Node.
  */
 import { isHostAllowed } from "./allowed-hosts.ts";
-import type { HeaderList } from "./answer-headers.ts";
+import { type HeaderList, SECURITY_HEADERS } from "./answer-headers.ts";
+import { isPreflight, preflightHeaders } from "./cors.ts";
+import { staticFileHeaders } from "./download-files.ts";
 import { describeError } from "./errors.ts";
 import { bytesEtag, etagAt, matchesIfNoneMatch } from "./etag.ts";
 import { findSubjects } from "./find-subjects.ts";
@@ -123,7 +125,7 @@ async function answerFromSite<B extends Body>(request: SentRequest, site: SiteHo
     return finish(disallowedHost(), request.method);
   // The router reads the target as sent, and the links' origin from the Host as sent.
   const sent = splitTarget(request.target);
-  const staticAnswer = (): Answer<B> => staticFile(url.path, url.query, request.method);
+  const staticAnswer = (): Answer<B> => staticFile(url.path, url.query, request);
   for (let retried = false; ; retried = true) {
     const state = await site.manifest();
     if ("problem" in state) {
@@ -264,8 +266,21 @@ export function finish(answer: Complete, method: string): SendAnswer<never> {
   return { kind: "send", status: answer.status, headers, body: isHead(method) ? null : bytes };
 }
 
-/** What is not the API, for the host's static site: GET and HEAD of a path a file system can look up. */
-function staticFile(path: string, query: string, method: string): Answer<never> {
+/**
+ * What is not the API, for the host's static site: GET and HEAD of a path a file system can look
+ * up; a CORS preflight of a file any origin may read (the change feed's, the downloads) is
+ * answered as the API answers one.
+ */
+function staticFile(path: string, query: string, request: SentRequest): Answer<never> {
+  const { method } = request;
+  const preflight = {
+    method,
+    origin: request.headers.get("origin"),
+    accessControlRequestMethod: request.headers.get("access-control-request-method"),
+    accessControlRequestHeaders: request.headers.get("access-control-request-headers"),
+  };
+  if (isPreflight(preflight) && staticFileHeaders(path) !== undefined)
+    return finish({ status: 204, headers: preflightHeaders(preflight, SECURITY_HEADERS), body: "" }, method);
   if (method.toUpperCase() !== "GET" && !isHead(method)) return finish(staticMethodRefused(method), method);
   let decoded: string;
   try {

@@ -146,6 +146,13 @@ export const DEFAULT_NAME = "subjekti";
 /** The header marking an answer nginx sent from a file (`subjekti check` counts those that lack it). */
 export const SOURCE_HEADER = "X-Subjekti-Source";
 
+/**
+ * The header naming the build a configuration was generated for (its site hash), on the downloads
+ * nginx sends: their stable paths outlive a data change, so an older configuration still says
+ * which build it names when none of its page files is left (`subjekti check` reads it).
+ */
+export const SITE_HEADER = "X-Subjekti-Site";
+
 /** The types nginx compresses: every JSON answer of the API and the published description. */
 const GZIP_TYPES = ["application/json", "application/x-ndjson", "application/schema+json", "text/html"];
 
@@ -321,7 +328,7 @@ function serverBlock(manifest: Manifest, options: NginxOptions, name: string, tl
     `        proxy_pass http://${name}_serve;`,
     "    }",
     ...[...locations].flatMap(([location, headers]) => ["", ...staticLocation(location, headers, name)]),
-    ...downloadLocations(manifest),
+    ...downloadLocations(manifest, name),
     "}",
     "",
   ];
@@ -355,25 +362,42 @@ function staticLocation(location: string, headers: HeaderList, name: string): st
  * The downloads, sent by nginx itself (sendfile, and byte ranges: a client resumes a large
  * download), each at its stable and its content-named path, with the table's headers and the
  * file's SHA-256 as its strong ETag, answered with a 304 when If-None-Match names it. Older
- * content-named files go to `subjekti serve` like every other path.
+ * content-named files go to `subjekti serve` like every other path, and so does what nginx would
+ * refuse with a page of its own (OPTIONS, a range past the end) or find gone.
  */
-function downloadLocations(manifest: Manifest): string[] {
-  return (manifest.downloads ?? []).flatMap((download) =>
-    [download.path, download.immutablePath].flatMap((path) => [
-      "",
-      `    location = ${path} {`,
-      `        default_type ${quote(DOWNLOAD_KINDS[download.format].mediaType)};`,
-      "        max_ranges 1;",
-      "        etag off;",
-      ...(staticFileHeaders(path) ?? []).map(([header, value]) => `        add_header ${header} ${quote(value)} always;`),
-      `        add_header ETag ${quote(`"${download.sha256}"`)} always;`,
-      // nginx compares If-None-Match with its own ETag only (off here: it is mtime and size), not one added.
-      `        if ($http_if_none_match ~ ${quote(download.sha256)}) {`,
-      "            return 304;",
-      "        }",
-      "    }",
-    ]),
-  );
+function downloadLocations(manifest: Manifest, name: string): string[] {
+  const downloads = manifest.downloads ?? [];
+  // A range past the end: serve's bodiless 416, with nginx's own Content-Range (bytes */<size>) only.
+  const unsatisfiable = [
+    "",
+    `    location @${name}_unsatisfiable {`,
+    `        proxy_pass http://${name}_serve;`,
+    "        proxy_hide_header Content-Range;",
+    "    }",
+  ];
+  return [
+    ...(downloads.length > 0 ? unsatisfiable : []),
+    ...downloads.flatMap((download) =>
+      [download.path, download.immutablePath].flatMap((path) => [
+        "",
+        `    location = ${path} {`,
+        // A method other than GET and HEAD (a CORS preflight) and a file gone: serve's answers.
+        `        error_page 404 405 = @${name};`,
+        `        error_page 416 = @${name}_unsatisfiable;`,
+        `        default_type ${quote(DOWNLOAD_KINDS[download.format].mediaType)};`,
+        "        max_ranges 1;",
+        "        etag off;",
+        ...(staticFileHeaders(path) ?? []).map(([header, value]) => `        add_header ${header} ${quote(value)} always;`),
+        `        add_header ETag ${quote(`"${download.sha256}"`)} always;`,
+        `        add_header ${SITE_HEADER} ${quote(manifest.hash)} always;`,
+        // nginx compares If-None-Match with its own ETag only (off here: it is mtime and size), not one added.
+        `        if ($http_if_none_match ~ ${quote(download.sha256)}) {`,
+        "            return 304;",
+        "        }",
+        "    }",
+      ]),
+    ),
+  ];
 }
 
 /** The least power of two from `start` up that is at least `least`. */

@@ -16,7 +16,7 @@ import { refusal } from "../core/refusals.ts";
 import { siteUnavailable } from "../core/route.ts";
 import { logWhenSent } from "./access-log.ts";
 import { trackAnswer } from "./answers-in-flight.ts";
-import { boundedServer, closeNow, drain, listen, PREVIEW_LIMITS } from "./bounded-server.ts";
+import { boundedServer, closeNow, drain, listen, PREVIEW_LIMITS, type PreviewLimits, stallTimeoutMs } from "./bounded-server.ts";
 import { healthAnswer, isHealthCheck } from "./health-check.ts";
 import { writeRawAnswer } from "./raw-request.ts";
 import { readRequest } from "./read-request.ts";
@@ -49,7 +49,9 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
   // Opened here rather than in servedSite: the manifest reader ends the preview's longest chain of imports (measure:imports).
   const site = await servedSite(dir, await ManifestWatcher.open(dir, options.watch ?? true), options);
   let draining = false;
-  const server = boundedServer({ ...PREVIEW_LIMITS, ...options.limits }, (req, res) => {
+  const limits = previewLimits(options);
+  const stallMs = stallTimeoutMs(limits);
+  const server = boundedServer(limits, (req, res) => {
     // Draining: this answer is the connection's last.
     if (draining) res.shouldKeepAlive = false;
     trackAnswer(req.socket, res);
@@ -57,11 +59,11 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
     void answerHttp(site, req, res);
   });
   server.on("clientError", (error: ParserError, socket: Socket) => {
-    void answerClientError(site, error, socket);
+    void answerClientError(site, error, socket, stallMs);
   });
   // CONNECT never reaches the request handler; Django would answer it like any unknown method.
   server.on("connect", (req: IncomingMessage, socket: Socket) => {
-    void answerRaw(site, readRequest(req, site.forwardedProto), socket);
+    void answerRaw(site, readRequest(req, site.forwardedProto), socket, stallMs);
   });
   await listen(server, options.port, options.host);
   // An accept() that fails (EMFILE at the descriptor limit) must not end the process.
@@ -78,6 +80,16 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
       return drain(server, graceMs);
     },
   };
+}
+
+/**
+ * The bounds of the preview, resolved once. Behind a proxy (`forwardedProto`) every connection
+ * comes from the proxy's address, so there is no bound per address unless one is given: the proxy
+ * bounds its own clients (nginx reads a whole head before it opens a connection upstream).
+ */
+function previewLimits(options: PreviewOptions): PreviewLimits {
+  const behindProxy = options.forwardedProto === true ? { maxConnectionsPerAddress: Number.POSITIVE_INFINITY } : {};
+  return { ...PREVIEW_LIMITS, ...behindProxy, ...options.limits };
 }
 
 /** Answers a request Node parsed; never rejects (a failure is a 503, or a cut connection once headers are sent). */
@@ -113,22 +125,22 @@ function tellRefusedHost(site: ServedSite, host: string | undefined): void {
 }
 
 /** Answers a request Node's parser refused on its bare socket, then closes the connection: nothing after it can be read. */
-async function answerClientError(site: ServedSite, error: ParserError, socket: Socket): Promise<void> {
+async function answerClientError(site: ServedSite, error: ParserError, socket: Socket, stallMs: number): Promise<void> {
   const refused = await refusedRequest(error, socket, site.forwardedProto);
   if (refused === null) return;
-  if ("request" in refused) await answerRaw(site, refused.request, socket);
-  else writeRawAnswer(socket, finish(refused.refusal, "GET"));
+  if ("request" in refused) await answerRaw(site, refused.request, socket, stallMs);
+  else writeRawAnswer(socket, finish(refused.refusal, "GET"), stallMs);
 }
 
 /** Answers on a bare socket (the request never became an IncomingMessage with a ServerResponse). */
-async function answerRaw(site: ServedSite, request: SentRequest, socket: Socket): Promise<void> {
+async function answerRaw(site: ServedSite, request: SentRequest, socket: Socket, stallMs: number): Promise<void> {
   try {
     const answer = await answerRequest(request, site.files);
     // The static site is served with a ServerResponse, which a request Node refused has none of
     // (the handler refuses methods other than GET and HEAD on static files itself).
     const refusedStatic = (): SendAnswer<never> =>
       finish(refusal(400, "raw non-ASCII bytes in the path of a static file: send them percent-encoded"), request.method);
-    writeRawAnswer(socket, answer.kind === "static" ? refusedStatic() : answer);
+    writeRawAnswer(socket, answer.kind === "static" ? refusedStatic() : answer, stallMs);
   } catch {
     // Only a bug gets here (the handler answers every failure of the site): no half-written answer.
     socket.destroy();

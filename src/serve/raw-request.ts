@@ -7,6 +7,7 @@ import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { SendAnswer } from "../core/answer-request.ts";
 import { trimBy } from "../core/request/trim-spaces.ts";
+import { endConnection } from "./bounded-server.ts";
 
 /** What the router needs from a request. */
 export interface RawRequest {
@@ -71,8 +72,8 @@ function isBlank(code: number): boolean {
   return code === 0x20 || code === 0x09;
 }
 
-/** Writes one finished answer on a socket Node's server no longer manages, then closes it. */
-export function writeRawAnswer(socket: Socket, answer: SendAnswer<Uint8Array>): void {
+/** Writes one finished answer on a socket Node's server no longer manages, then closes it (within `stallMs`). */
+export function writeRawAnswer(socket: Socket, answer: SendAnswer<Uint8Array>, stallMs: number): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -81,5 +82,5 @@ export function writeRawAnswer(socket: Socket, answer: SendAnswer<Uint8Array>): 
   let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Unknown"}\r\n`;
   for (const [name, value] of answer.headers) head += `${name}: ${value}\r\n`;
   head += "Connection: close\r\n\r\n";
-  socket.end(body === null ? head : Buffer.concat([Buffer.from(head, "latin1"), body]));
+  endConnection(socket, body === null ? Buffer.from(head, "latin1") : Buffer.concat([Buffer.from(head, "latin1"), body]), stallMs);
 }

@@ -6,21 +6,75 @@
 import { createReadStream, type Stats } from "node:fs";
 import { lstat, realpath } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { sep } from "node:path";
+import { join, sep } from "node:path";
 import serveHandler from "serve-handler";
 import { downloadEtag, downloadMediaType, staticFileHeaders } from "../core/download-files.ts";
 import { matchesIfNoneMatch } from "../core/etag.ts";
 import { describeError } from "../core/errors.ts";
+import { rangeAnswer } from "./byte-range.ts";
 import type { ServedSite } from "./served-site.ts";
 
 /** Answers `req` with the static file at `url` (the target the core handed back). */
 export async function serveStatic(site: ServedSite, url: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   req.url = url;
-  // The change feed's files and the downloads: readable from any origin, cached as their table says.
   const path = new URL(url, "http://x").pathname;
-  for (const [name, value] of staticFileHeaders(path) ?? []) res.setHeader(name, value);
+  const file = await regularFile(site.dir, path);
+  // The change feed's files and the downloads: readable from any origin, cached as their table
+  // says; a miss is not kept (a client polling for the next diff would cache its 404).
+  for (const [name, value] of staticFileHeaders(path) ?? [])
+    res.setHeader(name, file === null && name === "Cache-Control" ? "no-store" : value);
   if (await answeredDownload(site, path, req, res)) return;
+  if (answeredRange(file, path, req, res)) return;
   await serveHandler(req, res, { public: site.dir, directoryListing: false, symlinks: false, etag: false }, staticFiles(site.dir, res));
+}
+
+/**
+ * The file at a static path, if it is a regular file inside the site (a directory, a symlink and
+ * anything missing are serve-handler's 404 or redirect, never ranged).
+ */
+async function regularFile(dir: string, path: string): Promise<Stats | null> {
+  try {
+    const stats = await lstatInside(realpath(dir), join(dir, decodeURIComponent(path)));
+    return stats.isFile() ? stats : null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" || error instanceof URIError) return null;
+    throw error;
+  }
+}
+
+/**
+ * Decides a Range here (byte-range.ts), where serve-handler ignores If-Range, sends a part for
+ * several ranges and its whole file with a 416: true when the 416 is answered. Otherwise the
+ * request leaves with one range serve-handler sends as a 206, or none (the whole file: always so
+ * for what is not a regular file).
+ */
+function answeredRange(file: Stats | null, path: string, req: IncomingMessage, res: ServerResponse): boolean {
+  // serve-handler redirects a name ending in .html to its clean URL: not a file to cut.
+  if (file === null || path.endsWith(".html")) {
+    delete req.headers.range;
+    return false;
+  }
+  const etag = res.getHeader("ETag");
+  const range = req.headers.range;
+  const ifRange = req.headers["if-range"];
+  const answer = rangeAnswer(req.method ?? "GET", range, typeof ifRange === "string" ? ifRange : undefined, {
+    size: file.size,
+    etag: typeof etag === "string" ? etag : undefined,
+    modified: file.mtime,
+  });
+  switch (answer.kind) {
+    case "whole":
+      delete req.headers.range;
+      return false;
+    case "part":
+      req.headers.range = `bytes=${answer.start}-${answer.end}`;
+      return false;
+    case "unsatisfiable":
+      res.setHeader("Content-Range", `bytes */${file.size}`);
+      res.setHeader("Cache-Control", "no-store");
+      res.writeHead(416, { "Content-Length": "0" }).end();
+      return true;
+  }
 }
 
 /**

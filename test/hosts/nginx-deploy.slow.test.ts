@@ -5,7 +5,7 @@
  * (every pre-rendered page, derived pages, headers, preflight, 404, 405) against each over TLS,
  * trusting the certificate with --ca, and counts the answers nginx sent from files. Then the
  * deployer's mistakes: no --ca (one line, no list of differences), a server that is down, and a
- * rebuild without regenerating the configuration (stale: `check` reports the answers that came
+ * rebuild without regenerating the configuration (stale: `check` names it, and reports the answers that came
  * from `subjekti serve`), which deploy/redeploy.sh then repairs (build, regenerate, nginx -t,
  * reload, check).
  */
@@ -211,7 +211,7 @@ describe.skipIf((NGINX === null && !REQUIRE_NGINX) || !OPENSSL)(`two sites over 
     const stale = await check(staging);
     expect(stale.code).toBe(1);
     expect(stale.stdout).toMatch(
-      /^\d+ of \d+ answers that nginx should send from the site's files came from subjekti serve \(no X-Subjekti-Source: file\), such as https:\/\/staging\.test:\d+\/api\/subjekti\/\?limit=5.*: the nginx configuration is older than the build; run subjekti nginx again, nginx -t, and reload nginx$/m,
+      /^the nginx configuration was generated for another build \(site \w{12}, this build is \w{12}\), so \d+ of the \d+ answers that nginx should send from the site's files came from subjekti serve, such as https:\/\/staging\.test:\d+\/api\/subjekti\/\?limit=5.*: regenerate it with subjekti nginx, then nginx -t and reload nginx$/m,
     );
     // The old configuration also still sends the unchanged page files of limit 20: their ETags are
     // their bytes', the same in both builds, so none differs.

@@ -411,6 +411,8 @@ export const en = {
     `${p.failed} of ${p.total} requests to ${p.origin} differ from ${p.dir}`,
   "error.check-not-from-files": (p: { count: number; origin: string }) =>
     `${p.count} answers of ${p.origin} that nginx should send from files came from subjekti serve: regenerate the nginx configuration (subjekti nginx) and reload nginx`,
+  "error.check-stale-nginx": (p: { origin: string; dir: string }) =>
+    `the nginx configuration of ${p.origin} was generated for another build than ${p.dir}: regenerate it with subjekti nginx and reload nginx (nginx -t && nginx -s reload)`,
   "error.nginx-root": (p: { dir: string }) =>
     `--dir ${p.dir}: nginx's root cannot hold spaces, quotes, braces, ; $ or \\ here; move the site`,
   "error.tls-needs-certificate": (p: { listen: string }) =>

@@ -366,6 +366,8 @@ export const hr: Catalogue = {
   "error.check-failed": (p) => `${n(p.failed)} od ${n(p.total)} zahtjeva prema ${p.origin} razlikuje se od ${p.dir}`,
   "error.check-not-from-files": (p) =>
     `${count(p.count, "odgovor", "odgovora", "odgovora")} sa ${p.origin} koje bi nginx trebao slati iz datoteka stiglo je od subjekti serve: ponovno napravite konfiguraciju nginxa (subjekti nginx) i ponovno ga učitajte`,
+  "error.check-stale-nginx": (p) =>
+    `konfiguracija nginxa na ${p.origin} napravljena je za drugu izgradnju, ne za ${p.dir}: ponovno je napravite sa subjekti nginx i ponovno učitajte nginx (nginx -t && nginx -s reload)`,
   "error.nginx-root": (p) =>
     `--dir ${p.dir}: korijen za nginx ovdje ne smije sadržavati razmake, navodnike, vitičaste zagrade, ; $ ni \\; premjestite sjedište`,
   "error.tls-needs-certificate": (p) => `--listen '${p.listen}' traži --ssl-certificate <datoteka> i --ssl-certificate-key <datoteka>`,
