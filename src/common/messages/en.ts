@@ -155,6 +155,8 @@ export const en = {
   "expected.meta-licences": () => "a list of licences",
   "expected.meta-one-licence": () => "at least one licence",
   "expected.meta-url": () => "an http(s) URL",
+  "expected.meta-iri": () =>
+    "an http(s) URL that is an IRI as it stands: a space, quote, <, >, {, }, |, ^, backtick, backslash or control character percent-encoded",
   "expected.meta-hr-title": () => "a non-empty Croatian title",
   "expected.meta-hr-description": () => "a non-empty Croatian description",
   "expected.meta-contributors": () => "a list of contributors",

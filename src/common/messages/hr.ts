@@ -143,6 +143,8 @@ export const hr: Catalogue = {
   "expected.meta-licences": () => "popis licenci",
   "expected.meta-one-licence": () => "barem jedna licenca",
   "expected.meta-url": () => "http(s) adresa",
+  "expected.meta-iri": () =>
+    "http(s) adresa koja je IRI kakva jest: razmak, navodnik, <, >, {, }, |, ^, obrnuti apostrof, obrnuta kosa crta ili kontrolni znak kodirani postotkom",
   "expected.meta-hr-title": () => "hrvatski naslov koji nije prazan",
   "expected.meta-hr-description": () => "hrvatski opis koji nije prazan",
   "expected.meta-contributors": () => "popis suradnika",
