@@ -338,6 +338,8 @@ export const hr: Catalogue = {
     `SOURCE_DATE_EPOCH je "${p.epoch}": očekuju se cijele sekunde od 1970. (npr. 1700000000) ili ga uklonite`,
   "error.feed-snapshot-missing": (p) =>
     `${p.state} navodi snimku ${p.snapshot}, koja se ne može pročitati (${p.detail}): uklonite ${p.changes} da započne novi slijed promjena`,
+  "error.feed-refused": (p) =>
+    `${p.where}: ${p.detail}: prethodni slijed promjena je odbijen; popravite to sjedište, navedite drugo s --previous ili uklonite njegov direktorij changes/ za novi slijed`,
   "error.feed-no-body": (p) => `${p.url}: snimka je odgovorila bez sadržaja`,
   "error.feed-unreachable": (p) =>
     `prethodni slijed promjena na ${p.url} ne može se pročitati: ${p.detail}; zadajte --previous s dostupnim sjedištem ili mapom`,
