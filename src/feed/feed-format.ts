@@ -96,6 +96,8 @@ function parseEntry(value: unknown, at: number): FeedEntry | string {
   if (from_version !== null && !isVersion(from_version)) return `${where}.from_version is neither null nor a SHA-256`;
   if (from_version === null && sequence !== 1) return `${where} has no from_version but is not the first sequence`;
   if (!isVersion(to_version)) return `${where}.to_version is not a SHA-256`;
+  // A sequence is added only when the list changed: a diff from a version to itself is no step.
+  if (from_version === to_version) return `${where} goes from a version to itself`;
   if (!isWhole(upserts, 0, MAX_COUNT) || !isWhole(deletes, 0, MAX_COUNT)) return `${where}: upserts or deletes is not a count`;
   return { sequence, published, from_version, to_version, upserts, deletes };
 }

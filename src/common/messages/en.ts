@@ -290,7 +290,7 @@ export const en = {
   "summary.watching": (p: { dir: string }) => `watching ${p.dir}/ for changes`,
   "summary.rebuilt": (p: { summary: string }) => `rebuilt: ${p.summary}`,
   "summary.rebuild-failed": () => "the rebuild failed; still serving the last good site",
-  "summary.stopped": (p: { what: "build" | "export" | "validate"; signal: string; left: readonly string[] }) =>
+  "summary.stopped": (p: { what: "build" | "export" | "validate" | "sync"; signal: string; left: readonly string[] }) =>
     `${p.what} stopped by ${p.signal}: its temporary files are removed${p.left.length === 0 ? "" : `; could not remove everything: ${p.left.join("; ")}`}`,
 
   "summary.synced": (p: { added: number; removed: number; changed: number; from: number | null; to: number; snapshot: string | null }) =>
@@ -391,6 +391,7 @@ export const en = {
     `${p.where}: not a change feed state this version reads (${p.detail}): remove it to start a new change feed`,
   "error.feed-mismatch": (p: { where: string; version: string; snapshot: string; actual: string }) =>
     `${p.where} names version ${p.version}… but its snapshot ${p.snapshot} hashes to ${p.actual}…: the previous feed is damaged; restore it, or remove its changes/ directory to start a new feed`,
+  "error.sync-refused": (p: { where: string; detail: string }) => `${p.where}: ${p.detail}: cannot sync; the local copy is left as it was`,
   "error.sync-snapshot-status": (p: { url: string; status: number }) =>
     `the snapshot ${p.url} answered ${p.status}: cannot sync; try again once the site is whole`,
   "error.sync-mismatch": (p: { url: string; written: string; version: string }) =>

@@ -53,7 +53,7 @@ const holder = (p: LockWho): string => {
   const who = `proces ${p.holder.pid} (subjekti ${p.holder.command} od ${p.holder.since})`;
   return p.holder.host === undefined ? who : `${who} na računalu ${p.holder.host}; ako ondje ništa ne radi, uklonite ${p.path}`;
 };
-const WHAT = { build: "izgradnja", export: "izvoz", validate: "provjera" } as const;
+const WHAT = { build: "izgradnja", export: "izvoz", validate: "provjera", sync: "sinkronizacija" } as const;
 
 export const hr: Catalogue = {
   "line.problem": (p) =>
@@ -349,6 +349,7 @@ export const hr: Catalogue = {
     `${p.where}: to nije stanje slijeda promjena koje ova inačica čita (${p.detail}): uklonite ga da započne novi slijed promjena`,
   "error.feed-mismatch": (p) =>
     `${p.where} navodi inačicu ${p.version}…, ali snimka ${p.snapshot} ima sažetak ${p.actual}…: prethodni slijed promjena je oštećen; vratite ga ili uklonite njegovu mapu changes/ da započne novi`,
+  "error.sync-refused": (p) => `${p.where}: ${p.detail}: sinkronizacija nije moguća; lokalna kopija je ostavljena kakva je bila`,
   "error.sync-snapshot-status": (p) =>
     `snimka ${p.url} odgovorila je sa ${p.status}: usklađivanje nije moguće; pokušajte ponovno kad sjedište bude cjelovito`,
   "error.sync-mismatch": (p) =>
