@@ -382,7 +382,6 @@ export const en = {
     `${p.state} names the snapshot ${p.snapshot}, which cannot be read (${p.detail}): remove ${p.changes} to start a new change feed`,
   "error.feed-refused": (p: { where: string; detail: string }) =>
     `${p.where}: ${p.detail}: the previous change feed is refused; mend that site, pass --previous with another, or remove its changes/ directory to start a new feed`,
-  "error.feed-no-body": (p: { url: string }) => `${p.url}: the snapshot answered no body`,
   "error.feed-unreachable": (p: { url: string; detail: string }) =>
     `cannot read the previous change feed at ${p.url}: ${p.detail}; pass --previous with a reachable site or directory`,
   "error.feed-status": (p: { url: string; status: number }) =>

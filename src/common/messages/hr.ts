@@ -340,7 +340,6 @@ export const hr: Catalogue = {
     `${p.state} navodi snimku ${p.snapshot}, koja se ne može pročitati (${p.detail}): uklonite ${p.changes} da započne novi slijed promjena`,
   "error.feed-refused": (p) =>
     `${p.where}: ${p.detail}: prethodni slijed promjena je odbijen; popravite to sjedište, navedite drugo s --previous ili uklonite njegov direktorij changes/ za novi slijed`,
-  "error.feed-no-body": (p) => `${p.url}: snimka je odgovorila bez sadržaja`,
   "error.feed-unreachable": (p) =>
     `prethodni slijed promjena na ${p.url} ne može se pročitati: ${p.detail}; zadajte --previous s dostupnim sjedištem ili mapom`,
   "error.feed-status": (p) =>
