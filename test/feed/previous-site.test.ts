@@ -93,6 +93,11 @@ describe("build --previous <url> refuses a state it cannot trust, in one line, w
     ],
     ["a history whose versions do not follow", (s) => (history(s)[1]!["from_version"] = "f".repeat(64)), /history\[1\] does not follow/],
     ["a history entry with markup for a count", (s) => (history(s)[2]!["upserts"] = "<script>"), /upserts or deletes is not a count/],
+    [
+      "an entry from a version to itself (an empty diff that verifies, for ever)",
+      (s) => (history(s)[2]!["from_version"] = history(s)[2]!["to_version"]),
+      /history\[2\] goes from a version to itself/,
+    ],
     ["oldest naming a diff the history does not", (s) => (s["oldest"] = 1), /oldest 1 names a diff the history does not/],
   ])("%s -> refused", async (_name, change, line) => {
     const { error, out } = await buildFrom(liveFeed({ "/changes/state.json": stateWith((s) => (change(s), s)) }));
