@@ -74,6 +74,15 @@ export class LineCursor {
     if (!this.step()) await this.more();
   }
 
+  /** Lets go of the stream before its end (a reader that stops at a closing line): its generator's cleanup runs now. */
+  async close(): Promise<void> {
+    this.line = undefined;
+    this.#ended = true;
+    this.#buffer = EMPTY;
+    this.#at = 0;
+    await this.#chunks.return?.();
+  }
+
   /** The unfinished line's parts and `tail` as one line (`tail` itself when there are none). */
   #joined(tail: Uint8Array): Uint8Array {
     if (this.#partsLength === 0) return tail;

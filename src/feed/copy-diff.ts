@@ -22,8 +22,12 @@ export async function copyDiff(chunks: AsyncIterable<Uint8Array>, entry: FeedEnt
   if (entry.from_version === null) return "the first sequence has no diff";
   const out = new HashedWriter(path);
   const encoder = new TextEncoder();
+  const lines = await LineCursor.open(chunks).catch((error: unknown) => {
+    out.destroy();
+    throw error;
+  });
   try {
-    const { head, changes } = await readDiff(await LineCursor.open(chunks));
+    const { head, changes } = await readDiff(lines);
     if (
       head.sequence !== entry.sequence ||
       head.from_version !== entry.from_version ||
@@ -62,5 +66,7 @@ export async function copyDiff(chunks: AsyncIterable<Uint8Array>, entry: FeedEnt
     throw error;
   } finally {
     out.destroy();
+    // What follows the closing line is never read: the body is let go of here.
+    await lines.close();
   }
 }

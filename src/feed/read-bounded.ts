@@ -84,6 +84,8 @@ export class BoundedReader {
       },
       Math.max(50, Math.min(1000, graceMs / 4)),
     );
+    // Never what keeps the process alive: a reader that stops early ends the body with return().
+    check.unref();
     try {
       for (;;) {
         let read: ReadableStreamReadResult<Uint8Array>;

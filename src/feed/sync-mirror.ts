@@ -172,8 +172,10 @@ async function applyDiff(
   }
   // The state's history names what each diff must make: a diff that makes nothing new is no step.
   const entry = state.history.find((e) => e.sequence === sequence);
+  let lines: LineCursor | undefined;
   try {
-    const { head, changes } = await readDiff(await LineCursor.open(reader.body(response, url, maxDiffBytes(state.snapshot.bytes))));
+    lines = await LineCursor.open(reader.body(response, url, maxDiffBytes(state.snapshot.bytes)));
+    const { head, changes } = await readDiff(lines);
     if (head.sequence !== sequence || head.from_version !== version || head.to_version !== entry?.to_version)
       return { problem: `the diff ${url.href} does not apply to version ${version.slice(0, 16)}…` };
     const out = new HashedWriter(next);
@@ -190,6 +192,9 @@ async function applyDiff(
     if (error instanceof SubjektiError || error instanceof FeedRefusal) throw error;
     if (error instanceof FeedShapeError) return { problem: `the diff ${url.href} cannot be read: ${error.message}` };
     throw error;
+  } finally {
+    // What follows the closing line is never read: the body is let go of here.
+    await lines?.close();
   }
 }
 

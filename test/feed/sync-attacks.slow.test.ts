@@ -7,7 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -129,8 +129,34 @@ describe("a hostile site against real processes, measured by their own figures",
     }
   });
 
+  it("sync: the snapshot, then a diff followed to its closing line -> each run ends by itself, exit 0 (no reader left holding the process)", async () => {
+    const site = await startHostileSite((path) =>
+      path.startsWith("/changes/") && existsSync(join(live, path)) ? liveFile(path) : undefined,
+    );
+    const dir = await tempDir("subjekti-sync-ends-");
+    const file = join(dir, "subjekti.ndjson");
+    try {
+      expect((await runReporting(["sync", site.origin, file])).code).toBe(0);
+      const data = join(root, "data-2");
+      await mkdir(data, { recursive: true });
+      const list = JSON.parse(await readFile(join(root, "data", "subjekti.json"), "utf8")) as unknown[];
+      await writeFile(join(data, "subjekti.json"), JSON.stringify(list.slice(1)));
+      const second = join(root, "live-2");
+      await build(data, second, { feed: true, cacheDir: null, previous: live, sourceDateEpoch: "1800000000" });
+      await rm(live, { recursive: true });
+      await rename(second, live);
+      const ended = await runReporting(["sync", site.origin, file]);
+      expect(ended.code).toBe(0);
+      expect(ended.stderr).toBe("");
+    } finally {
+      await site.close();
+    }
+  });
+
   it("sync: SIGTERM while the snapshot streams -> exit 143, one line, nothing beside the copy but what was there", async () => {
-    const snapshot = await readFile(join(live, "changes", state.snapshot.url));
+    // The live site as it is now (a test before may have added a sequence).
+    const now = JSON.parse(await readFile(join(live, "changes/state.json"), "utf8")) as FeedState;
+    const snapshot = await readFile(join(live, "changes", now.snapshot.url));
     let release = (): void => undefined;
     // Most of the snapshot, then nothing until the test is done: the moment is reached when its first block is on disk.
     const half: Handler = (response) => {
@@ -140,7 +166,7 @@ describe("a hostile site against real processes, measured by their own figures",
     };
     const site = await startHostileSite({
       "/changes/state.json": liveFile("changes/state.json"),
-      [`/changes/${state.snapshot.url}`]: half,
+      [`/changes/${now.snapshot.url}`]: half,
     });
     const dir = await tempDir("subjekti-sync-term-");
     const file = join(dir, "subjekti.ndjson");
