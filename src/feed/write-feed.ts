@@ -80,7 +80,8 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
         state = { ...previous.state, oldest: Math.max(oldest, previous.state.oldest) };
         await writeState(input.outDir, state, input.baseUrl);
       }
-      await prune(dir, state, state.history.at(-2)?.to_version);
+      // The same data: only the diffs the state does not name go (the snapshots are the last build's choice).
+      await sweepDiffs(dir, state);
       return { sequence: previous.state.sequence, version, changed: false, started: false, upserts: 0, deletes: 0, added: 0, diffBytes: 0 };
     }
     const sequence = (previous?.state.sequence ?? 0) + 1;
@@ -224,12 +225,17 @@ async function writeState(outDir: string, state: FeedState, baseUrl: string): Pr
  * one and the previous (a mirror that read the previous state a moment ago may still fetch it).
  */
 async function prune(dir: string, state: FeedState, previousVersion: string | undefined): Promise<void> {
-  const named = new Set(keptDiffs(state).map((entry) => diffName(entry.sequence)));
-  for (const name of await readdir(dir)) {
-    if (/^\d+\.json$/.test(name) && !named.has(name)) await rm(join(dir, name), { force: true });
-  }
+  await sweepDiffs(dir, state);
   const keep = new Set([`${state.version}.ndjson`, `${previousVersion ?? ""}.ndjson`]);
   for (const name of await readdir(join(dir, "snapshots"))) {
     if (!keep.has(name)) await rm(join(dir, "snapshots", name), { force: true });
+  }
+}
+
+/** Removes every diff in `dir` that the state does not name (a previous site's junk, or diffs past a sequence it claimed). */
+async function sweepDiffs(dir: string, state: FeedState): Promise<void> {
+  const named = new Set(keptDiffs(state).map((entry) => diffName(entry.sequence)));
+  for (const name of await readdir(dir)) {
+    if (/^\d+\.json$/.test(name) && !named.has(name)) await rm(join(dir, name), { force: true });
   }
 }

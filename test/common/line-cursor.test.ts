@@ -59,4 +59,22 @@ describe("LineCursor", () => {
     await cursor.next();
     expect(cursor.line).toBeUndefined();
   });
+
+  it("close before the end -> the stream's generator is ended (its cleanup runs), no line left", async () => {
+    let cleaned = false;
+    const cursor = await LineCursor.open(
+      (async function* () {
+        try {
+          yield new TextEncoder().encode("a\nb\n");
+          yield new TextEncoder().encode("c\n");
+        } finally {
+          cleaned = true;
+        }
+      })(),
+    );
+    expect(cursor.line).toEqual(new TextEncoder().encode("a"));
+    await cursor.close();
+    expect(cleaned).toBe(true);
+    expect(cursor.line).toBeUndefined();
+  });
 });
