@@ -11,7 +11,12 @@ import type { Io } from "./io.ts";
 const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 
 /** Runs `run` (the command `what`, such as "build") so that SIGINT and SIGTERM stop it cleanly. */
-export async function stoppable<T>(io: Io, tr: Translator, what: "build" | "export" | "validate", run: () => Promise<T>): Promise<T> {
+export async function stoppable<T>(
+  io: Io,
+  tr: Translator,
+  what: "build" | "export" | "validate" | "sync",
+  run: () => Promise<T>,
+): Promise<T> {
   const off = io.onSignal?.((signal) => {
     const failed = runInterruptCleanups();
     // A progress bar may hold the line: the message starts on a line of its own.

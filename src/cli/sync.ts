@@ -1,9 +1,15 @@
 /** `subjekti sync`: a local NDJSON copy of a site's list, kept in step through its change feed (src/feed/sync-mirror.ts). */
 import type { Command } from "commander";
+import { escapeTerminal } from "../common/terminal-text.ts";
+import { DEFAULT_LIMITS } from "../feed/feed-limits.ts";
+import { positiveInt } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
+import { stoppable } from "./stop-on-signal.ts";
 
 interface SyncFlags {
   readonly json: boolean;
+  readonly wait: boolean;
+  readonly timeout: number;
 }
 
 export function addSyncCommand(program: Command, { io, tr }: CommandContext): void {
@@ -13,15 +19,21 @@ export function addSyncCommand(program: Command, { io, tr }: CommandContext): vo
       "keep a local NDJSON copy of a site's list in step with its change feed: the snapshot first, then each diff, every step verified by its hash; exit 1 on anything that does not verify",
     )
     .argument("<url>", "the site's origin, such as https://registry.example.hr")
-    .argument("<file>", "the local copy, such as subjekti.ndjson (its sequence is kept beside it in <file>.sync.json)")
+    .argument("<file>", "the local copy, such as subjekti.ndjson (its sequence is kept beside it in .<file>.sync.json)")
     .option("--json", "print one JSON report instead of the line", false)
+    .option("--wait", "wait for another sync of the same copy to finish instead of refusing", false)
+    .option(
+      "--timeout <seconds>",
+      "give up, leaving the copy as it was, when the site has not answered in full within this time",
+      positiveInt,
+      DEFAULT_LIMITS.deadlineMs / 1000,
+    )
     .action(async (url: string, file: string, flags: SyncFlags) => {
       const { syncMirror } = await import("../feed/sync-mirror.ts");
-      const report = await syncMirror(url, file);
-      if (flags.json) {
-        io.stdout.write(`${JSON.stringify(report)}\n`);
-        return;
-      }
-      io.stdout.write(`${tr.text("summary.synced", report)}\n`);
+      const report = await stoppable(io, tr, "sync", () =>
+        syncMirror(url, file, { wait: flags.wait, limits: { ...DEFAULT_LIMITS, deadlineMs: flags.timeout * 1000 } }),
+      );
+      // The reason a snapshot was taken quotes the site's bytes: never raw on a terminal.
+      io.stdout.write(`${escapeTerminal(flags.json ? JSON.stringify(report) : tr.text("summary.synced", report))}\n`);
     });
 }

@@ -18,6 +18,13 @@ export class LineCursor {
   #buffer: Uint8Array = EMPTY;
   #at = 0;
   #ended = false;
+  /**
+   * The start of an unfinished line, as the chunks it came in: joined once, when its newline comes.
+   * Joining it to every chunk read instead costs the square of the line's length (a 64 MiB line
+   * read in 64 KiB chunks copied 32 GiB, four minutes).
+   */
+  #parts: Uint8Array[] = [];
+  #partsLength = 0;
 
   private constructor(chunks: AsyncIterable<Uint8Array>) {
     this.#chunks = chunks[Symbol.asyncIterator]();
@@ -34,13 +41,14 @@ export class LineCursor {
   step(): boolean {
     const end = this.#buffer.indexOf(NEWLINE, this.#at);
     if (end >= 0) {
-      this.line = this.#buffer.subarray(this.#at, end);
+      this.line = this.#joined(this.#buffer.subarray(this.#at, end));
       this.#at = end + 1;
       return true;
     }
     if (!this.#ended) return false;
     // The last line may lack its newline.
-    this.line = this.#at < this.#buffer.length ? this.#buffer.subarray(this.#at) : undefined;
+    const rest = this.#buffer.subarray(this.#at);
+    this.line = rest.length > 0 || this.#partsLength > 0 ? this.#joined(rest) : undefined;
     this.#at = this.#buffer.length;
     return true;
   }
@@ -50,13 +58,13 @@ export class LineCursor {
     for (;;) {
       const read = await this.#chunks.next();
       const rest = this.#buffer.subarray(this.#at);
-      this.#at = 0;
-      if (read.done) {
-        this.#ended = true;
-        this.#buffer = rest;
-      } else {
-        this.#buffer = rest.length === 0 ? read.value : concat(rest, read.value);
+      if (rest.length > 0) {
+        this.#parts.push(rest);
+        this.#partsLength += rest.length;
       }
+      this.#buffer = read.done ? EMPTY : read.value;
+      this.#at = 0;
+      if (read.done) this.#ended = true;
       if (this.step()) return;
     }
   }
@@ -65,11 +73,28 @@ export class LineCursor {
   async next(): Promise<void> {
     if (!this.step()) await this.more();
   }
-}
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const joined = new Uint8Array(a.length + b.length);
-  joined.set(a, 0);
-  joined.set(b, a.length);
-  return joined;
+  /** Lets go of the stream before its end (a reader that stops at a closing line): its generator's cleanup runs now. */
+  async close(): Promise<void> {
+    this.line = undefined;
+    this.#ended = true;
+    this.#buffer = EMPTY;
+    this.#at = 0;
+    await this.#chunks.return?.();
+  }
+
+  /** The unfinished line's parts and `tail` as one line (`tail` itself when there are none). */
+  #joined(tail: Uint8Array): Uint8Array {
+    if (this.#partsLength === 0) return tail;
+    const line = new Uint8Array(this.#partsLength + tail.length);
+    let at = 0;
+    for (const part of this.#parts) {
+      line.set(part, at);
+      at += part.length;
+    }
+    line.set(tail, at);
+    this.#parts = [];
+    this.#partsLength = 0;
+    return line;
+  }
 }

@@ -4,7 +4,7 @@
  * shape the build writes it (a header line, then one change a line), keeping each record's bytes as
  * they were rendered; the result is verified by its hash against the diff's `to_version` by the caller.
  */
-import { recordId } from "./feed-format.ts";
+import { FeedShapeError, recordId } from "./feed-format.ts";
 import type { HashedWriter } from "./hashed-writer.ts";
 import type { LineCursor } from "../common/line-cursor.ts";
 
@@ -35,8 +35,13 @@ const DELETE = /^\{"op":"delete","id":(\d+)\},?$/;
 /** The diff's header and its changes, from its lines; throws on a line out of that shape or out of id order. */
 export async function readDiff(lines: LineCursor): Promise<{ head: DiffHead; changes: AsyncGenerator<RawChange> }> {
   const headText = lines.line === undefined ? "" : decoder.decode(lines.line);
-  if (!headText.endsWith('"changes":[')) throw new Error("not a diff: its first line is not a header");
-  const head = JSON.parse(`${headText}]}`) as DiffHead;
+  if (!headText.endsWith('"changes":[')) throw new FeedShapeError("not a diff: its first line is not a header");
+  let head: DiffHead;
+  try {
+    head = JSON.parse(`${headText}]}`) as DiffHead;
+  } catch {
+    throw new FeedShapeError("not a diff: its header is not JSON");
+  }
   await lines.next();
   async function* changes(): AsyncGenerator<RawChange> {
     let last = -1;
@@ -51,17 +56,17 @@ export async function readDiff(lines: LineCursor): Promise<{ head: DiffHead; cha
         const end = line[line.length - 1] === 0x2c ? line.length - 2 : line.length - 1;
         const record = line.slice(upsert[0].length, end);
         change = { op: "upsert", id: Number(upsert[1]), line: record };
-        if (recordId(record) !== change.id) throw new Error(`a change for id ${change.id} holds the record of another id`);
+        if (recordId(record) !== change.id) throw new FeedShapeError(`a change for id ${change.id} holds the record of another id`);
       } else if (del !== null) {
         change = { op: "delete", id: Number(del[1]) };
       } else {
-        throw new Error(`not a change line: ${text}`);
+        throw new FeedShapeError(`not a change line: ${JSON.stringify(text)}`);
       }
-      if (change.id <= last) throw new Error(`changes out of id order at id ${change.id}`);
+      if (change.id <= last) throw new FeedShapeError(`changes out of id order at id ${change.id}`);
       last = change.id;
       yield change;
     }
-    throw new Error("the diff ends before its closing line");
+    throw new FeedShapeError("the diff ends before its closing line");
   }
   return { head, changes: changes() };
 }

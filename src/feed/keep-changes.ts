@@ -21,5 +21,9 @@ export function keptEntries(history: readonly FeedEntry[], keep: KeepChanges): F
   const newest = history.at(-1);
   if (newest === undefined) return [];
   const from = Date.parse(newest.published) - keep.days * 86_400_000;
-  return history.filter((entry) => Date.parse(entry.published) >= from);
+  // The tail within the span: a history is a run of consecutive sequences, even where the data's
+  // dates went back (SOURCE_DATE_EPOCH set by hand), so an entry dated out of the span ends it.
+  let start = history.length - 1;
+  while (start > 0 && Date.parse((history[start - 1] as FeedEntry).published) >= from) start--;
+  return history.slice(start);
 }

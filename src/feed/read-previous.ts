@@ -2,18 +2,24 @@
  * Where the previous version of the feed comes from. A site built in CI has no `dist/` of the last
  * deploy, so `--previous <url|dir>` names the live site (or a directory holding one); else, and
  * when that has no feed yet, the output directory itself. Whatever it is, its snapshot must hash
- * to the version its state names: a feed is never continued from a state it cannot verify.
+ * to the version its state names: a feed is never continued from a state it cannot verify. Every
+ * file of it is input: the state is validated in every field, each kept diff validated against
+ * the state's history and written again by us (copy-diff.ts), and a site is read within bounds of
+ * size, count and time (feed-limits.ts, read-bounded.ts), all before the build writes anything.
  */
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { copyFile, readFile } from "node:fs/promises";
+import { copyFile, open, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { msg } from "../common/messages/message.ts";
 import { failure } from "../common/messages/translate.ts";
 import { makeScratchDir, type ScratchDir } from "../common/scratch-dir.ts";
-import { diffName, type FeedState, parseState, STATE_PATH } from "./feed-format.ts";
+import { copyDiff } from "./copy-diff.ts";
+import { diffName, type FeedEntry, type FeedState, keptDiffs, parseState, STATE_PATH } from "./feed-format.ts";
+import { DEFAULT_LIMITS, type FeedLimits, MAX_STATE_BYTES, maxDiffBytes } from "./feed-limits.ts";
+import { BoundedReader, FeedRefusal, FeedUnreachable } from "./read-bounded.ts";
 
 export interface PreviousFeed {
   readonly state: FeedState;
@@ -21,17 +27,11 @@ export interface PreviousFeed {
   readonly from: string;
   /** A local file holding the verified snapshot (it stays until dispose). */
   readonly snapshot: string;
-  /** The bytes of a kept diff, for a feed carried into an output directory that lacks them; null when the source lacks it. */
-  diff(sequence: number): Promise<Uint8Array | null>;
+  /** A local file holding a kept diff as validated and written again, for a feed carried into an output directory that lacks them; null when the source lacks it. */
+  diff(sequence: number): string | null;
   /** True when the previous feed's files sit in the output directory already (a rebuild in place). */
   readonly inPlace: boolean;
   dispose(): Promise<void>;
-}
-
-/** A file that is not there reads as null; any other failure is thrown. */
-function ignoreMissing(error: NodeJS.ErrnoException): null {
-  if (error.code === "ENOENT") return null;
-  throw error;
 }
 
 const isUrl = (text: string): boolean => /^https?:\/\//i.test(text);
@@ -41,102 +41,186 @@ const isUrl = (text: string): boolean => /^https?:\/\//i.test(text);
  * when neither has one. `keepOut`: the output directory's files may vanish before the feed is
  * written (a plain site's tree is replaced whole), so its snapshot is copied aside.
  */
-export async function readPreviousFeed(source: string | undefined, outDir: string, keepOut = false): Promise<PreviousFeed | null> {
+export async function readPreviousFeed(
+  source: string | undefined,
+  outDir: string,
+  keepOut = false,
+  limits: FeedLimits = DEFAULT_LIMITS,
+): Promise<PreviousFeed | null> {
   if (source !== undefined) {
-    const found = isUrl(source) ? await fromUrl(source) : await fromDir(source, source === outDir && !keepOut);
+    const found = isUrl(source) ? await fromUrl(source, limits) : await fromDir(source, source === outDir && !keepOut);
     if (found !== null) return found;
   }
   return fromDir(outDir, !keepOut);
 }
 
+/** The refusal of a previous feed, in one line. */
+const refused = (where: string, detail: string): Error => failure("FEED_REFUSED", msg("error.feed-refused", { where, detail }));
+
+/** A local file's bytes in chunks, refused past `max`. */
+async function* localFile(path: string, max: number): AsyncGenerator<Uint8Array> {
+  let seen = 0;
+  for await (const chunk of createReadStream(path)) {
+    seen += (chunk as Buffer).length;
+    if (seen > max) throw refused(path, `over the bound of ${max} bytes`);
+    yield chunk as Buffer;
+  }
+}
+
+/**
+ * The kept diffs, newest first, each validated and written again into `temp`; a diff the source
+ * lacks (`open` gives null) ends the history there. The sequences copied.
+ */
+async function copyDiffs(
+  state: FeedState,
+  temp: string,
+  where: (sequence: number) => string,
+  open: (entry: FeedEntry) => Promise<AsyncIterable<Uint8Array> | null>,
+): Promise<Set<number>> {
+  const copied = new Set<number>();
+  for (const entry of keptDiffs(state).toReversed()) {
+    const chunks = await open(entry);
+    if (chunks === null) break;
+    const problem = await copyDiff(chunks, entry, join(temp, diffName(entry.sequence)));
+    if (problem !== undefined) throw refused(where(entry.sequence), `not the diff its state names: ${problem}`);
+    copied.add(entry.sequence);
+  }
+  return copied;
+}
+
 async function fromDir(dir: string, inPlace: boolean): Promise<PreviousFeed | null> {
   const statePath = join(dir, STATE_PATH);
-  const text = await readFile(statePath, "utf8").catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
-    throw error;
-  });
+  const text = await readState(statePath);
   if (text === null) return null;
   const state = stateOf(text, statePath);
   const feedDir = join(dir, STATE_PATH, "..");
   let snapshot = join(feedDir, state.snapshot.url);
-  // Where the kept diffs are read from: beside the state, or copies (the directory may be gone by then).
-  let diffs = feedDir;
+  let copied: Set<number> | undefined;
   let temp: ScratchDir | undefined;
-  if (!inPlace) {
-    temp = await makeScratchDir("feed");
-    const copy = join(temp.path, "snapshot.ndjson");
-    await copyFile(snapshot, copy).catch((error: NodeJS.ErrnoException) => {
-      throw failure(
-        "FEED_SNAPSHOT_MISSING",
-        msg("error.feed-snapshot-missing", {
-          state: statePath,
-          snapshot: state.snapshot.url,
-          detail: error.code ?? error.message,
-          changes: join(dir, "changes"),
-        }),
+  try {
+    if (!inPlace) {
+      temp = await makeScratchDir("feed");
+      const copy = join(temp.path, "snapshot.ndjson");
+      await copyFile(snapshot, copy).catch((error: NodeJS.ErrnoException) => {
+        throw failure(
+          "FEED_SNAPSHOT_MISSING",
+          msg("error.feed-snapshot-missing", {
+            state: statePath,
+            snapshot: state.snapshot.url,
+            detail: error.code ?? error.message,
+            changes: join(dir, "changes"),
+          }),
+        );
+      });
+      snapshot = copy;
+      const limit = maxDiffBytes(state.snapshot.bytes);
+      copied = await copyDiffs(
+        state,
+        temp.path,
+        (sequence) => join(feedDir, diffName(sequence)),
+        async (entry) => {
+          const path = join(feedDir, diffName(entry.sequence));
+          const found = await stat(path).catch((error: NodeJS.ErrnoException) => {
+            if (error.code === "ENOENT") return null;
+            throw error;
+          });
+          return found === null ? null : localFile(path, limit);
+        },
       );
-    });
-    snapshot = copy;
-    for (let sequence = state.oldest; sequence <= state.sequence; sequence++) {
-      await copyFile(join(feedDir, diffName(sequence)), join(temp.path, diffName(sequence))).catch(ignoreMissing);
     }
-    diffs = temp.path;
+    await verifySnapshot(snapshot, state, statePath);
+  } catch (error) {
+    await temp?.remove();
+    throw error;
   }
-  await verifySnapshot(snapshot, state, statePath);
+  const diffs = temp?.path;
   return {
     state,
     from: dir,
     snapshot,
     inPlace,
-    diff: (sequence) => readFile(join(diffs, diffName(sequence))).catch(ignoreMissing),
+    diff: (sequence) => (diffs !== undefined && copied?.has(sequence) === true ? join(diffs, diffName(sequence)) : null),
     dispose: async () => {
       await temp?.remove();
     },
   };
 }
 
-async function fromUrl(site: string): Promise<PreviousFeed | null> {
+/** A local state file's text, read within MAX_STATE_BYTES; null when there is none. */
+async function readState(path: string): Promise<string | null> {
+  const file = await open(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
+    throw error;
+  });
+  if (file === null) return null;
+  try {
+    const { size } = await file.stat();
+    if (size > MAX_STATE_BYTES) throw refused(path, `${size} bytes, over the bound of ${MAX_STATE_BYTES}`);
+    return await file.readFile("utf8");
+  } finally {
+    await file.close();
+  }
+}
+
+async function fromUrl(site: string, limits: FeedLimits): Promise<PreviousFeed | null> {
   const stateUrl = new URL(STATE_PATH, site.endsWith("/") ? site : `${site}/`);
-  const response = await get(stateUrl);
-  if (response.status === 404) return null;
-  const state = stateOf(await response.text(), stateUrl.href);
+  const reader = new BoundedReader(limits);
   const temp = await makeScratchDir("feed");
   try {
+    const answer = await get(reader, stateUrl);
+    if (answer.status === 404) {
+      await answer.body?.cancel().catch(() => undefined);
+      await temp.remove();
+      return null;
+    }
+    const state = stateOf(await reader.text(answer, stateUrl, MAX_STATE_BYTES), stateUrl.href);
     const snapshot = join(temp.path, "snapshot.ndjson");
-    const body = (await get(new URL(state.snapshot.url, stateUrl), true)).body;
-    if (body === null) throw failure("FEED_UNREADABLE", msg("error.feed-no-body", { url: stateUrl.href }));
-    await pipeline(Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>), createWriteStream(snapshot));
+    const snapshotUrl = new URL(state.snapshot.url, stateUrl);
+    const body = reader.body(await get(reader, snapshotUrl, true), snapshotUrl, state.snapshot.bytes, true);
+    await pipeline(Readable.from(body), createWriteStream(snapshot));
     await verifySnapshot(snapshot, state, stateUrl.href);
+    const limit = maxDiffBytes(state.snapshot.bytes);
+    const copied = await copyDiffs(
+      state,
+      temp.path,
+      (sequence) => new URL(diffName(sequence), stateUrl).href,
+      async (entry) => {
+        const url = new URL(diffName(entry.sequence), stateUrl);
+        const response = await get(reader, url);
+        if (response.status === 404) {
+          await response.body?.cancel().catch(() => undefined);
+          return null;
+        }
+        return reader.body(response, url, limit);
+      },
+    );
     return {
       state,
       from: site,
       snapshot,
       inPlace: false,
-      diff: async (sequence) => {
-        const answer = await get(new URL(diffName(sequence), stateUrl));
-        return answer.status === 404 ? null : new Uint8Array(await answer.arrayBuffer());
-      },
+      diff: (sequence) => (copied.has(sequence) ? join(temp.path, diffName(sequence)) : null),
       dispose: () => temp.remove(),
     };
   } catch (error) {
     await temp.remove();
+    if (error instanceof FeedRefusal) throw refused(error.where, error.detail);
     throw error;
   }
 }
 
 /** A GET that answers, or one line saying why not; `must`: anything but 200 is an error too. */
-async function get(url: URL, must = false): Promise<Response> {
+async function get(reader: BoundedReader, url: URL, must = false): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(url, { redirect: "follow" });
+    response = await reader.get(url);
   } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw failure(
-      "FEED_UNREACHABLE",
-      msg("error.feed-unreachable", { url: url.href, detail: cause?.code ?? cause?.message ?? String(error) }),
-    );
+    if (error instanceof FeedUnreachable)
+      throw failure("FEED_UNREACHABLE", msg("error.feed-unreachable", { url: url.href, detail: error.message }));
+    throw error;
   }
   if (response.status !== 200 && (must || response.status !== 404)) {
+    await response.body?.cancel().catch(() => undefined);
     throw failure("FEED_UNREADABLE", msg("error.feed-status", { url: url.href, status: response.status }));
   }
   return response;
@@ -148,10 +232,10 @@ function stateOf(text: string, where: string): FeedState {
   return state;
 }
 
-/** The snapshot must hash to the version the state names; otherwise the feed is refused, not guessed around. */
+/** The snapshot must hash to the version the state names, and be the size it gives; otherwise the feed is refused, not guessed around. */
 async function verifySnapshot(path: string, state: FeedState, where: string): Promise<void> {
   const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  for await (const chunk of localFile(path, state.snapshot.bytes)) hash.update(chunk);
   const actual = hash.digest("hex");
   if (actual !== state.version || actual !== state.snapshot.sha256) {
     throw failure(

@@ -4,23 +4,31 @@
  * local sequence in order, each verified by hashing its result against the diff's `to_version`, and
  * fall back to the snapshot when a diff is missing, the local copy is older than the oldest diff
  * kept, or anything does not verify. The copy is replaced by rename (never half-applied) and its
- * sequence and version kept beside it (`<file>.sync.json`); the copy is hashed again before a diff
- * is applied to it, so a hand-edited file is replaced, not patched.
+ * sequence and version kept beside it (`.<file>.sync.json`, hidden, so a copy kept in a data
+ * directory is no source of the build); the copy is hashed again before a diff is applied to it, so
+ * a hand-edited file is replaced, not patched. The site is input: read within the bounds of
+ * feed-limits.ts (sizes, the snapshot's to the byte, diffs a run applies, an overall deadline),
+ * one run at a time per copy (a lock beside it), and a signal leaves no temporary.
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
-import { basename, dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { SubjektiError } from "../core/errors.ts";
 import { msg } from "../common/messages/message.ts";
 import { failure } from "../common/messages/translate.ts";
+import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
+import { takeOutputLock } from "../common/output-lock.ts";
+import { removeTreeSync } from "../common/remove-leftovers.ts";
 import { applyChanges, readDiff, type Tally } from "./apply-diff.ts";
 import { diffSnapshots } from "./diff-snapshots.ts";
-import { diffName, type FeedState, parseState, STATE_PATH } from "./feed-format.ts";
+import { diffName, type FeedState, FeedShapeError, parseState, STATE_PATH } from "./feed-format.ts";
+import { DEFAULT_LIMITS, type FeedLimits, MAX_STATE_BYTES, maxDiffBytes } from "./feed-limits.ts";
 import { HashedWriter, writeHashed } from "./hashed-writer.ts";
 import { LineCursor } from "../common/line-cursor.ts";
 import { removeLeftovers } from "../common/remove-leftovers.ts";
+import { BoundedReader, FeedRefusal, FeedUnreachable } from "./read-bounded.ts";
 
 export interface SyncReport {
   readonly url: string;
@@ -35,15 +43,41 @@ export interface SyncReport {
   readonly snapshot: string | null;
 }
 
+export interface SyncOptions {
+  readonly limits?: FeedLimits;
+  /** Wait for another run on the same copy to finish, instead of refusing. */
+  readonly wait?: boolean;
+}
+
 interface Local {
   readonly url: string;
   readonly sequence: number;
   readonly version: string;
 }
 
-export async function syncMirror(site: string, file: string): Promise<SyncReport> {
+/** Where the copy's sequence and version are kept: hidden, so a build reading the directory passes it over. */
+export function syncStatePath(file: string): string {
+  return join(dirname(file), `.${basename(file)}.sync.json`);
+}
+
+export async function syncMirror(site: string, file: string, options: SyncOptions = {}): Promise<SyncReport> {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const lock = await takeOutputLock(file, file, { wait: options.wait ?? false, command: "sync" });
+  try {
+    // The deadline counts from here: a run that waited for the lock has all of it.
+    return await syncLocked(site, file, new BoundedReader(limits), limits);
+  } catch (error) {
+    if (error instanceof FeedRefusal)
+      throw failure("SYNC_REFUSED", msg("error.sync-refused", { where: error.where, detail: error.detail }));
+    throw error;
+  } finally {
+    await lock.release();
+  }
+}
+
+async function syncLocked(site: string, file: string, reader: BoundedReader, limits: FeedLimits): Promise<SyncReport> {
   const stateUrl = new URL(STATE_PATH, site.endsWith("/") ? site : `${site}/`);
-  const state = parseStateAt(await text(stateUrl), stateUrl);
+  const state = parseStateAt(await text(reader, stateUrl), stateUrl);
   const local = await readLocal(file);
   const from = local?.sequence ?? null;
   const report = (tally: Tally, snapshot: string | null): SyncReport => ({
@@ -57,8 +91,13 @@ export async function syncMirror(site: string, file: string): Promise<SyncReport
   if (local !== null && local.version === state.version) return report({ added: 0, removed: 0, changed: 0 }, null);
 
   const temp = `${file}.tmp-${process.pid}`;
+  const turns = [`${temp}.a`, `${temp}.b`];
+  // SIGINT or SIGTERM mid-run: the temporaries go (the copy and its state are only ever renamed into place).
+  const unregister = cleanUpOnInterrupt(() => {
+    for (const path of [temp, ...turns, `${syncStatePath(file)}.tmp-${process.pid}`]) removeTreeSync(path);
+  });
   // What a sync killed before left beside the copy.
-  await removeLeftovers(dirname(file), (name) => name.startsWith(`${basename(file)}.`));
+  await removeLeftovers(dirname(file), (name) => name.startsWith(`${basename(file)}.`) || name.startsWith(`.${basename(file)}.`));
   try {
     let why: string;
     if (local === null) why = "no verified local copy";
@@ -66,33 +105,43 @@ export async function syncMirror(site: string, file: string): Promise<SyncReport
       why = `the local sequence ${local.sequence} is not behind the site's ${state.sequence}: another feed`;
     else if (local.sequence + 1 < state.oldest)
       why = `the local sequence ${local.sequence} is older than the oldest diff kept (${state.oldest})`;
+    else if (state.sequence - local.sequence > limits.maxSteps)
+      why = `the local sequence ${local.sequence} is ${state.sequence - local.sequence} diffs behind, more than the ${limits.maxSteps} a run applies`;
     else {
-      const applied = await applyDiffs(stateUrl, state, file, local, temp);
+      const applied = await applyDiffs(reader, stateUrl, state, file, local, temp, turns);
       if (typeof applied !== "string") {
         await commit(file, temp, { url: site, sequence: state.sequence, version: state.version });
         return report(applied, null);
       }
       why = applied;
     }
-    const tally = await downloadSnapshot(stateUrl, state, temp, local === null ? null : file);
+    const tally = await downloadSnapshot(reader, stateUrl, state, temp, local === null ? null : file);
     await commit(file, temp, { url: site, sequence: state.sequence, version: state.version });
     return report(tally, why);
   } finally {
     await rm(temp, { force: true });
+    unregister();
   }
 }
 
 /** The diffs after the local sequence applied in turn into `temp`; the tally, or why they could not be. */
-async function applyDiffs(stateUrl: URL, state: FeedState, file: string, local: Local, temp: string): Promise<Tally | string> {
+async function applyDiffs(
+  reader: BoundedReader,
+  stateUrl: URL,
+  state: FeedState,
+  file: string,
+  local: Local,
+  temp: string,
+  turns: readonly string[],
+): Promise<Tally | string> {
   const tally: Tally = { added: 0, removed: 0, changed: 0 };
   // Two files take turns: each diff reads the last result and writes the other.
-  const turns = [`${temp}.a`, `${temp}.b`];
   let current = file;
   let version = local.version;
   try {
     for (let sequence = local.sequence + 1; sequence <= state.sequence; sequence++) {
       const next = turns[sequence % 2] as string;
-      const applied = await applyDiff(new URL(diffName(sequence), stateUrl), sequence, version, current, next, tally);
+      const applied = await applyDiff(reader, new URL(diffName(sequence), stateUrl), sequence, version, current, next, tally, state);
       if (applied.problem !== undefined) return applied.problem;
       current = next;
       version = applied.version;
@@ -107,20 +156,27 @@ async function applyDiffs(stateUrl: URL, state: FeedState, file: string, local: 
 
 /** One diff applied to `current` into `next`: the version it gave (verified), or why it was not applied. */
 async function applyDiff(
+  reader: BoundedReader,
   url: URL,
   sequence: number,
   version: string,
   current: string,
   next: string,
   tally: Tally,
+  state: FeedState,
 ): Promise<{ version: string; problem?: undefined } | { problem: string }> {
-  const response = await get(url);
-  if (response.status !== 200 || response.body === null) return { problem: `the diff ${url.href} answered ${response.status}` };
+  const response = await get(reader, url);
+  if (response.status !== 200) {
+    await response.body?.cancel().catch(() => undefined);
+    return { problem: `the diff ${url.href} answered ${response.status}` };
+  }
+  // The state's history names what each diff must make: a diff that makes nothing new is no step.
+  const entry = state.history.find((e) => e.sequence === sequence);
+  let lines: LineCursor | undefined;
   try {
-    const { head, changes } = await readDiff(
-      await LineCursor.open(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>)),
-    );
-    if (head.sequence !== sequence || head.from_version !== version)
+    lines = await LineCursor.open(reader.body(response, url, maxDiffBytes(state.snapshot.bytes)));
+    const { head, changes } = await readDiff(lines);
+    if (head.sequence !== sequence || head.from_version !== version || head.to_version !== entry?.to_version)
       return { problem: `the diff ${url.href} does not apply to version ${version.slice(0, 16)}…` };
     const out = new HashedWriter(next);
     try {
@@ -133,18 +189,25 @@ async function applyDiff(
     if (written !== head.to_version) return { problem: `the diff ${url.href} does not give its to_version (got ${written.slice(0, 16)}…)` };
     return { version: written };
   } catch (error) {
-    if (error instanceof SubjektiError) throw error;
-    return { problem: `the diff ${url.href} cannot be read: ${(error as Error).message}` };
+    if (error instanceof SubjektiError || error instanceof FeedRefusal) throw error;
+    if (error instanceof FeedShapeError) return { problem: `the diff ${url.href} cannot be read: ${error.message}` };
+    throw error;
+  } finally {
+    // What follows the closing line is never read: the body is let go of here.
+    await lines?.close();
   }
 }
 
 /** The snapshot into `temp`, verified; the tally against the old copy (when there is one). */
-async function downloadSnapshot(stateUrl: URL, state: FeedState, temp: string, old: string | null): Promise<Tally> {
+async function downloadSnapshot(reader: BoundedReader, stateUrl: URL, state: FeedState, temp: string, old: string | null): Promise<Tally> {
   const url = new URL(state.snapshot.url, stateUrl);
-  const response = await get(url);
-  if (response.status !== 200 || response.body === null)
+  const response = await get(reader, url);
+  if (response.status !== 200) {
+    await response.body?.cancel().catch(() => undefined);
     throw failure("SYNC_UNVERIFIED", msg("error.sync-snapshot-status", { url: url.href, status: response.status }));
-  const written = (await writeHashed(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>), temp)).sha256;
+  }
+  // Its stated size, to the byte: more is refused as it streams, never written past it.
+  const written = (await writeHashed(reader.body(response, url, state.snapshot.bytes, true), temp)).sha256;
   if (written !== state.snapshot.sha256 || written !== state.version) {
     throw failure(
       "SYNC_UNVERIFIED",
@@ -152,11 +215,17 @@ async function downloadSnapshot(stateUrl: URL, state: FeedState, temp: string, o
     );
   }
   const tally: Tally = { added: 0, removed: 0, changed: 0 };
-  const before = await LineCursor.open(old === null ? Readable.from([]) : createReadStream(old));
-  for await (const change of diffSnapshots(before, await LineCursor.open(createReadStream(temp)))) {
-    if (change.op === "delete") tally.removed++;
-    else if (change.existed) tally.changed++;
-    else tally.added++;
+  try {
+    const before = await LineCursor.open(old === null ? Readable.from([]) : createReadStream(old));
+    for await (const change of diffSnapshots(before, await LineCursor.open(createReadStream(temp)))) {
+      if (change.op === "delete") tally.removed++;
+      else if (change.existed) tally.changed++;
+      else tally.added++;
+    }
+  } catch (error) {
+    // A snapshot that hashes to its version but holds no records (a site that published junk as its list).
+    if (error instanceof FeedShapeError) throw new FeedRefusal(url.href, `the snapshot is not the list's NDJSON (${error.message})`);
+    throw error;
   }
   return tally;
 }
@@ -170,13 +239,17 @@ async function hashFile(path: string): Promise<string> {
 /** The copy renamed into place, then what it holds beside it: a crash between leaves a copy the next run re-verifies. */
 async function commit(file: string, temp: string, local: Local): Promise<void> {
   await rename(temp, file);
-  await writeFile(`${file}.sync.json.tmp-${process.pid}`, `${JSON.stringify(local)}\n`);
-  await rename(`${file}.sync.json.tmp-${process.pid}`, `${file}.sync.json`);
+  const path = syncStatePath(file);
+  await writeFile(`${path}.tmp-${process.pid}`, `${JSON.stringify(local)}\n`);
+  await rename(`${path}.tmp-${process.pid}`, path);
+  // The name this state had before it was hidden: a build read it as a source.
+  await rm(`${file}.sync.json`, { force: true });
 }
 
 /** The local copy's sequence and version, when its bytes still hash to that version. */
 async function readLocal(file: string): Promise<Local | null> {
-  const text = await readFile(`${file}.sync.json`, "utf8").catch(() => null);
+  const read = (path: string): Promise<string | null> => readFile(path, "utf8").catch(() => null);
+  const text = (await read(syncStatePath(file))) ?? (await read(`${file}.sync.json`));
   if (text === null) return null;
   let local: Local;
   try {
@@ -184,27 +257,29 @@ async function readLocal(file: string): Promise<Local | null> {
   } catch {
     return null;
   }
-  if (typeof local.version !== "string" || !Number.isSafeInteger(local.sequence)) return null;
+  if (typeof local !== "object" || local === null || typeof local.version !== "string" || !Number.isSafeInteger(local.sequence))
+    return null;
   const actual = await hashFile(file).catch(() => null);
   return actual === local.version ? local : null;
 }
 
-async function get(url: URL): Promise<Response> {
+async function get(reader: BoundedReader, url: URL): Promise<Response> {
   try {
-    return await fetch(url, { redirect: "follow" });
+    return await reader.get(url);
   } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw failure(
-      "SYNC_UNREACHABLE",
-      msg("error.sync-unreachable", { url: url.href, detail: cause?.code ?? cause?.message ?? String(error) }),
-    );
+    if (error instanceof FeedUnreachable)
+      throw failure("SYNC_UNREACHABLE", msg("error.sync-unreachable", { url: url.href, detail: error.message }));
+    throw error;
   }
 }
 
-async function text(url: URL): Promise<string> {
-  const response = await get(url);
-  if (response.status !== 200) throw failure("SYNC_NO_FEED", msg("error.sync-no-feed", { url: url.href, status: response.status }));
-  return response.text();
+async function text(reader: BoundedReader, url: URL): Promise<string> {
+  const response = await get(reader, url);
+  if (response.status !== 200) {
+    await response.body?.cancel().catch(() => undefined);
+    throw failure("SYNC_NO_FEED", msg("error.sync-no-feed", { url: url.href, status: response.status }));
+  }
+  return reader.text(response, url, MAX_STATE_BYTES);
 }
 
 function parseStateAt(body: string, url: URL): FeedState {

@@ -12,7 +12,18 @@
 import { createReadStream } from "node:fs";
 import { copyFile, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ATOM_PATH, diffName, FEED_DIR, FEED_FORMAT, type FeedEntry, type FeedState, snapshotName, STATE_PATH } from "./feed-format.ts";
+import {
+  ATOM_PATH,
+  diffName,
+  FEED_DIR,
+  FEED_FORMAT,
+  type FeedEntry,
+  type FeedState,
+  keptDiffs,
+  snapshotName,
+  STATE_PATH,
+} from "./feed-format.ts";
+import { diffHeader } from "./copy-diff.ts";
 import { diffSnapshots } from "./diff-snapshots.ts";
 import { atomFeed } from "./atom-feed.ts";
 import { type KeepChanges, keptEntries } from "./keep-changes.ts";
@@ -63,10 +74,14 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
     if (previous !== null && previous.state.version === version) {
       await rm(snapshotTemp, { force: true });
       // The same data: a feed read from elsewhere is carried over as it was.
+      let state = previous.state;
       if (!previous.inPlace) {
         const oldest = await carry(previous, dir);
-        await writeState(input.outDir, { ...previous.state, oldest: Math.max(oldest, previous.state.oldest) }, input.baseUrl);
+        state = { ...previous.state, oldest: Math.max(oldest, previous.state.oldest) };
+        await writeState(input.outDir, state, input.baseUrl);
       }
+      // The same data: only the diffs the state does not name go (the snapshots are the last build's choice).
+      await sweepDiffs(dir, state);
       return { sequence: previous.state.sequence, version, changed: false, started: false, upserts: 0, deletes: 0, added: 0, diffBytes: 0 };
     }
     const sequence = (previous?.state.sequence ?? 0) + 1;
@@ -141,7 +156,7 @@ async function writeDiff(
   const encoder = new TextEncoder();
   const write = (text: string): void => out.add(encoder.encode(text));
   const { sequence, from_version, to_version, published } = head;
-  write(`{"sequence":${sequence},"from_version":"${from_version}","to_version":"${to_version}","published":"${published}","changes":[`);
+  write(diffHeader({ sequence, from_version, to_version, published }));
   let upserts = 0;
   let deletes = 0;
   let added = 0;
@@ -174,19 +189,20 @@ async function writeDiff(
 }
 
 /**
- * Brings a feed read from elsewhere into `dir`: its snapshot and its kept diffs, newest first (the
- * state is written after). A diff the source no longer has ends the history there: the sequence
- * after it is the oldest a mirror can follow from, which is returned.
+ * Brings a feed read from elsewhere into `dir`: its snapshot and its kept diffs (each validated and
+ * written again when it was read), newest first (the state is written after). A diff the source no
+ * longer has ends the history there: the sequence after it is the oldest a mirror can follow from,
+ * which is returned.
  */
 async function carry(previous: PreviousFeed, dir: string): Promise<number> {
   const snapshot = join(dir, snapshotName(previous.state.version));
   await copyFile(previous.snapshot, `${snapshot}.tmp-${process.pid}`);
   await rename(`${snapshot}.tmp-${process.pid}`, snapshot);
-  for (let sequence = previous.state.sequence; sequence >= previous.state.oldest; sequence--) {
-    const bytes = await previous.diff(sequence);
-    if (bytes === null) return sequence + 1;
+  for (const { sequence } of keptDiffs(previous.state).toReversed()) {
+    const copy = previous.diff(sequence);
+    if (copy === null) return sequence + 1;
     const path = join(dir, diffName(sequence));
-    await writeFile(`${path}.tmp-${process.pid}`, bytes);
+    await copyFile(copy, `${path}.tmp-${process.pid}`);
     await rename(`${path}.tmp-${process.pid}`, path);
   }
   return previous.state.oldest;
@@ -204,16 +220,22 @@ async function writeState(outDir: string, state: FeedState, baseUrl: string): Pr
 }
 
 /**
- * Removes what the state no longer names: diffs before `oldest`, and snapshots but the current
+ * Removes what the state does not name: every diff but those from `oldest` to the sequence (a
+ * previous site's junk, or diffs past a sequence it claimed, go too), and snapshots but the current
  * one and the previous (a mirror that read the previous state a moment ago may still fetch it).
  */
 async function prune(dir: string, state: FeedState, previousVersion: string | undefined): Promise<void> {
-  for (const name of await readdir(dir)) {
-    const sequence = /^(\d+)\.json$/.exec(name)?.[1];
-    if (sequence !== undefined && Number(sequence) < state.oldest) await rm(join(dir, name), { force: true });
-  }
+  await sweepDiffs(dir, state);
   const keep = new Set([`${state.version}.ndjson`, `${previousVersion ?? ""}.ndjson`]);
   for (const name of await readdir(join(dir, "snapshots"))) {
     if (!keep.has(name)) await rm(join(dir, "snapshots", name), { force: true });
+  }
+}
+
+/** Removes every diff in `dir` that the state does not name (a previous site's junk, or diffs past a sequence it claimed). */
+async function sweepDiffs(dir: string, state: FeedState): Promise<void> {
+  const named = new Set(keptDiffs(state).map((entry) => diffName(entry.sequence)));
+  for (const name of await readdir(dir)) {
+    if (/^\d+\.json$/.test(name) && !named.has(name)) await rm(join(dir, name), { force: true });
   }
 }

@@ -42,4 +42,39 @@ describe("LineCursor", () => {
       { numRuns: 300 },
     );
   });
+
+  it("a 32 MiB line read in 4 KiB chunks -> one line, each byte copied once (it was copied on every chunk: minutes)", async () => {
+    const chunk = new Uint8Array(4096).fill(0x61);
+    const count = 8192;
+    const cursor = await LineCursor.open(
+      (async function* () {
+        for (let i = 0; i < count; i++) yield chunk;
+        yield new Uint8Array([0x0a, 0x62]);
+      })(),
+    );
+    expect(cursor.line?.length).toBe(count * chunk.length);
+    expect(cursor.line?.every((byte) => byte === 0x61)).toBe(true);
+    await cursor.next();
+    expect(cursor.line).toEqual(new Uint8Array([0x62]));
+    await cursor.next();
+    expect(cursor.line).toBeUndefined();
+  });
+
+  it("close before the end -> the stream's generator is ended (its cleanup runs), no line left", async () => {
+    let cleaned = false;
+    const cursor = await LineCursor.open(
+      (async function* () {
+        try {
+          yield new TextEncoder().encode("a\nb\n");
+          yield new TextEncoder().encode("c\n");
+        } finally {
+          cleaned = true;
+        }
+      })(),
+    );
+    expect(cursor.line).toEqual(new TextEncoder().encode("a"));
+    await cursor.close();
+    expect(cleaned).toBe(true);
+    expect(cursor.line).toBeUndefined();
+  });
 });

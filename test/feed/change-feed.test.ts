@@ -198,7 +198,15 @@ describe("the change feed, built ten times and followed by sync mirrors over HTT
     const statePath = join(site, "changes/state.json");
     const text = await readFile(statePath, "utf8");
     const other = "0".repeat(64);
-    await writeFile(statePath, JSON.stringify({ ...now, version: other, snapshot: { ...now.snapshot, sha256: other } }));
+    // A state whole in itself that names a version its snapshot's bytes do not hash to.
+    const forged = {
+      ...now,
+      version: other,
+      snapshot: { ...now.snapshot, url: `snapshots/${other}.ndjson`, sha256: other },
+      history: now.history.map((entry, i) => (i === now.history.length - 1 ? { ...entry, to_version: other } : entry)),
+    };
+    await writeFile(join(site, "changes", forged.snapshot.url), whole);
+    await writeFile(statePath, JSON.stringify(forged));
     await expect(syncMirror(origin, stale)).rejects.toThrow(/hashes to .* not the state's version/);
     expect((await readFile(stale)).equals(before)).toBe(true);
     // The build refuses to continue a feed whose state does not match its snapshot, and writes nothing.

@@ -155,6 +155,8 @@ export const en = {
   "expected.meta-licences": () => "a list of licences",
   "expected.meta-one-licence": () => "at least one licence",
   "expected.meta-url": () => "an http(s) URL",
+  "expected.meta-iri": () =>
+    "an http(s) URL that is an IRI as it stands: a space, quote, <, >, {, }, |, ^, backtick, backslash or control character percent-encoded",
   "expected.meta-hr-title": () => "a non-empty Croatian title",
   "expected.meta-hr-description": () => "a non-empty Croatian description",
   "expected.meta-contributors": () => "a list of contributors",
@@ -288,7 +290,7 @@ export const en = {
   "summary.watching": (p: { dir: string }) => `watching ${p.dir}/ for changes`,
   "summary.rebuilt": (p: { summary: string }) => `rebuilt: ${p.summary}`,
   "summary.rebuild-failed": () => "the rebuild failed; still serving the last good site",
-  "summary.stopped": (p: { what: "build" | "export" | "validate"; signal: string; left: readonly string[] }) =>
+  "summary.stopped": (p: { what: "build" | "export" | "validate" | "sync"; signal: string; left: readonly string[] }) =>
     `${p.what} stopped by ${p.signal}: its temporary files are removed${p.left.length === 0 ? "" : `; could not remove everything: ${p.left.join("; ")}`}`,
 
   "summary.synced": (p: { added: number; removed: number; changed: number; from: number | null; to: number; snapshot: string | null }) =>
@@ -378,7 +380,8 @@ export const en = {
     `SOURCE_DATE_EPOCH is "${p.epoch}": expected whole seconds since 1970 (such as 1700000000), or unset it`,
   "error.feed-snapshot-missing": (p: { state: string; snapshot: string; detail: string; changes: string }) =>
     `${p.state} names the snapshot ${p.snapshot}, which cannot be read (${p.detail}): remove ${p.changes} to start a new change feed`,
-  "error.feed-no-body": (p: { url: string }) => `${p.url}: the snapshot answered no body`,
+  "error.feed-refused": (p: { where: string; detail: string }) =>
+    `${p.where}: ${p.detail}: the previous change feed is refused; mend that site, pass --previous with another, or remove its changes/ directory to start a new feed`,
   "error.feed-unreachable": (p: { url: string; detail: string }) =>
     `cannot read the previous change feed at ${p.url}: ${p.detail}; pass --previous with a reachable site or directory`,
   "error.feed-status": (p: { url: string; status: number }) =>
@@ -387,6 +390,7 @@ export const en = {
     `${p.where}: not a change feed state this version reads (${p.detail}): remove it to start a new change feed`,
   "error.feed-mismatch": (p: { where: string; version: string; snapshot: string; actual: string }) =>
     `${p.where} names version ${p.version}… but its snapshot ${p.snapshot} hashes to ${p.actual}…: the previous feed is damaged; restore it, or remove its changes/ directory to start a new feed`,
+  "error.sync-refused": (p: { where: string; detail: string }) => `${p.where}: ${p.detail}: cannot sync; the local copy is left as it was`,
   "error.sync-snapshot-status": (p: { url: string; status: number }) =>
     `the snapshot ${p.url} answered ${p.status}: cannot sync; try again once the site is whole`,
   "error.sync-mismatch": (p: { url: string; written: string; version: string }) =>

@@ -53,7 +53,7 @@ const holder = (p: LockWho): string => {
   const who = `proces ${p.holder.pid} (subjekti ${p.holder.command} od ${p.holder.since})`;
   return p.holder.host === undefined ? who : `${who} na računalu ${p.holder.host}; ako ondje ništa ne radi, uklonite ${p.path}`;
 };
-const WHAT = { build: "izgradnja", export: "izvoz", validate: "provjera" } as const;
+const WHAT = { build: "izgradnja", export: "izvoz", validate: "provjera", sync: "sinkronizacija" } as const;
 
 export const hr: Catalogue = {
   "line.problem": (p) =>
@@ -143,6 +143,8 @@ export const hr: Catalogue = {
   "expected.meta-licences": () => "popis licenci",
   "expected.meta-one-licence": () => "barem jedna licenca",
   "expected.meta-url": () => "http(s) adresa",
+  "expected.meta-iri": () =>
+    "http(s) adresa koja je IRI kakva jest: razmak, navodnik, <, >, {, }, |, ^, obrnuti apostrof, obrnuta kosa crta ili kontrolni znak kodirani postotkom",
   "expected.meta-hr-title": () => "hrvatski naslov koji nije prazan",
   "expected.meta-hr-description": () => "hrvatski opis koji nije prazan",
   "expected.meta-contributors": () => "popis suradnika",
@@ -336,7 +338,8 @@ export const hr: Catalogue = {
     `SOURCE_DATE_EPOCH je "${p.epoch}": očekuju se cijele sekunde od 1970. (npr. 1700000000) ili ga uklonite`,
   "error.feed-snapshot-missing": (p) =>
     `${p.state} navodi snimku ${p.snapshot}, koja se ne može pročitati (${p.detail}): uklonite ${p.changes} da započne novi slijed promjena`,
-  "error.feed-no-body": (p) => `${p.url}: snimka je odgovorila bez sadržaja`,
+  "error.feed-refused": (p) =>
+    `${p.where}: ${p.detail}: prethodni slijed promjena je odbijen; popravite to sjedište, navedite drugo s --previous ili uklonite njegov direktorij changes/ za novi slijed`,
   "error.feed-unreachable": (p) =>
     `prethodni slijed promjena na ${p.url} ne može se pročitati: ${p.detail}; zadajte --previous s dostupnim sjedištem ili mapom`,
   "error.feed-status": (p) =>
@@ -345,6 +348,7 @@ export const hr: Catalogue = {
     `${p.where}: to nije stanje slijeda promjena koje ova inačica čita (${p.detail}): uklonite ga da započne novi slijed promjena`,
   "error.feed-mismatch": (p) =>
     `${p.where} navodi inačicu ${p.version}…, ali snimka ${p.snapshot} ima sažetak ${p.actual}…: prethodni slijed promjena je oštećen; vratite ga ili uklonite njegovu mapu changes/ da započne novi`,
+  "error.sync-refused": (p) => `${p.where}: ${p.detail}: sinkronizacija nije moguća; lokalna kopija je ostavljena kakva je bila`,
   "error.sync-snapshot-status": (p) =>
     `snimka ${p.url} odgovorila je sa ${p.status}: usklađivanje nije moguće; pokušajte ponovno kad sjedište bude cjelovito`,
   "error.sync-mismatch": (p) =>

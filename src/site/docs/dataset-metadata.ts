@@ -12,10 +12,15 @@ import { DataError, type Problem } from "../../data/problems/problems.ts";
 import { showValue } from "../../data/problems/problem-parts.ts";
 import { type Message, type MessageKey, msg } from "../../common/messages/message.ts";
 import { isMessageKey } from "../../common/messages/translate.ts";
+import { safeIri } from "./rdf-graph.ts";
 
 // Each rule's error is the key of its sentence in the message catalogue (src/common/messages).
 const line = (what: MessageKey) => z.string({ error: what }).trim().min(1, { error: what });
-const url = z.url({ protocol: /^https?$/, error: "expected.meta-url" });
+// z.url() takes what WHATWG's URL parser would mend (spaces, `>`, `"`, braces, `|`, `^`, backticks), and
+// these become the catalogue's IRIs: a URL is refused unless it is an IRI as it stands.
+const url = z
+  .url({ protocol: /^https?$/, error: "expected.meta-url" })
+  .refine((text) => safeIri(text) === text, { error: "expected.meta-iri" });
 
 /** A person or body named by the descriptor (a Data Package `contributor`); `roles` says what it is to the data. */
 const contributorSchema = z.strictObject({

@@ -2,7 +2,9 @@
  * A small RDF graph written two ways, Turtle and JSON-LD, from the same triples: the DCAT
  * catalogue is published in both, and they cannot say different things (the test parses both back
  * into one graph). Every node is an IRI (no blank nodes), so two graphs are equal exactly when
- * their sets of triples are.
+ * their sets of triples are. An IRI comes from the descriptor and the base URL, so what an IRI may
+ * not hold is percent-encoded in both writings alike: written raw, a `>` in a source's URL ended the
+ * IRI in Turtle and injected triples, and a space made the catalogue unparseable.
  */
 
 /** An object of a triple: an IRI, or a literal with a language or a datatype. */
@@ -35,13 +37,29 @@ export function expand(name: string): string {
   return base + name.slice(colon + 1);
 }
 
+/**
+ * Characters an IRI may not hold: what Turtle's IRIREF forbids (controls, space, `<>"{}|^` and
+ * backtick, backslash) and what RFC 3987 leaves out of `ucschar` or forbids (DEL, the C1
+ * controls, the bidi formatting characters, noncharacters, lone surrogates).
+ */
+const NOT_IN_IRI = /[\u0000-\u0020"<>\\^`{|}\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]/gu;
+const utf8 = new TextEncoder();
+
+/** `iri` with each character an IRI may not hold percent-encoded as its UTF-8 bytes (a lone surrogate as U+FFFD's). */
+export function safeIri(iri: string): string {
+  return iri.replace(NOT_IN_IRI, (c) => [...utf8.encode(c)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join(""));
+}
+
+/** Text as both writings carry it: a lone surrogate (which UTF-8 cannot hold, and JSON keeps as an escape) as U+FFFD. */
+const wellFormed = (text: string): string => text.replace(/[\ud800-\udfff]/gu, "\ufffd");
+
 /** A Turtle string literal: quoted, with the characters Turtle's grammar forbids raw escaped. */
 function turtleString(text: string): string {
-  return `"${text.replace(/[\\"\n\r]/g, (c) => ({ "\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r" })[c] ?? c)}"`;
+  return `"${wellFormed(text).replace(/[\\"\n\r]/g, (c) => ({ "\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r" })[c] ?? c)}"`;
 }
 
 function turtleTerm(term: Term): string {
-  if ("iri" in term) return `<${term.iri}>`;
+  if ("iri" in term) return `<${safeIri(term.iri)}>`;
   if (term.lang !== undefined) return `${turtleString(term.value)}@${term.lang}`;
   if (term.datatype !== undefined) return `${turtleString(term.value)}^^${term.datatype}`;
   return turtleString(term.value);
@@ -62,27 +80,32 @@ function bySubject(triples: readonly Triple[]): Map<string, Triple[]> {
 export function toTurtle(triples: readonly Triple[]): string {
   const lines = Object.entries(PREFIXES).map(([prefix, iri]) => `@prefix ${prefix}: <${iri}> .`);
   for (const [subject, group] of bySubject(triples)) {
-    lines.push("", `<${subject}>`);
+    lines.push("", `<${safeIri(subject)}>`);
     group.forEach((triple, i) => lines.push(`  ${triple.predicate} ${turtleTerm(triple.object)}${i === group.length - 1 ? " ." : " ;"}`));
   }
   return `${lines.join("\n")}\n`;
 }
 
 function jsonLdTerm(term: Term): Record<string, string> {
-  if ("iri" in term) return { "@id": term.iri };
-  if (term.lang !== undefined) return { "@value": term.value, "@language": term.lang };
-  if (term.datatype !== undefined) return { "@value": term.value, "@type": term.datatype };
-  return { "@value": term.value };
+  if ("iri" in term) return { "@id": safeIri(term.iri) };
+  const value = wellFormed(term.value);
+  if (term.lang !== undefined) return { "@value": value, "@language": term.lang };
+  if (term.datatype !== undefined) return { "@value": value, "@type": term.datatype };
+  return { "@value": value };
 }
 
 /** The graph as JSON-LD: an inline context of the prefixes (no remote context to fetch), one node a subject. */
 export function toJsonLd(triples: readonly Triple[]): Record<string, unknown> {
   const graph = [...bySubject(triples)].map(([subject, group]) => {
-    const node: Record<string, unknown> = { "@id": subject };
+    const node: Record<string, unknown> = { "@id": safeIri(subject) };
     for (const triple of group) {
       const key = triple.predicate === "a" ? "@type" : triple.predicate;
       const value =
-        triple.predicate === "a" ? ("iri" in triple.object ? compact(triple.object.iri) : triple.object.value) : jsonLdTerm(triple.object);
+        triple.predicate === "a"
+          ? "iri" in triple.object
+            ? compact(safeIri(triple.object.iri))
+            : triple.object.value
+          : jsonLdTerm(triple.object);
       const known = node[key];
       node[key] = known === undefined ? [value] : [...(known as unknown[]), value];
     }

@@ -67,6 +67,11 @@ describe("datapackage.json", () => {
       JSON.stringify({ ...GOOD, sources: [{ title: "A", path: "file:///etc/passwd" }] }),
       /sources\.0\.path: expected an http\(s\) URL/,
     ],
+    ...['">', " ", "{", "}", "|", "^", "`", "\\", "<"].map((bad): [string, string, RegExp] => [
+      `a URL holding ${JSON.stringify(bad)} (WHATWG's parser mends it; an IRI may not hold it)`,
+      JSON.stringify({ ...GOOD, sources: [{ title: "A", path: `https://example.org/a${bad}b` }] }),
+      /sources\.0\.path: expected an http\(s\) URL that is an IRI as it stands/,
+    ]),
   ])("%s -> a located error", async (_name, text, message) => {
     const { problems } = await readMetadata(await dataWith(text));
     expect(problems.map(formatProblem).join("\n")).toMatch(message);
