@@ -34,6 +34,8 @@ const SLOW = [
   "test/export/workbook-helpers.test.ts",
   // The manual's recipe run as written: a shell, git and the compiled CLI, each a process.
   "test/site/spreadsheet-workflow.test.ts",
+  // LibreOffice Calc converting the exported sample in a Croatian locale: a real program, seconds.
+  "test/site/croatian-libreoffice.slow.test.ts",
   // A bound on memory, measured as a process's peak RSS at 200k records: only that size shows it.
   "test/scripts/generate-subjects-memory.test.ts",
 ];

@@ -47,11 +47,11 @@ function hintDate(value: unknown): Message | undefined {
   return undefined;
 }
 
-function hintFlag(value: unknown, source: SourceKind): Message | undefined {
-  if (typeof value !== "string") return undefined;
-  if (source === "json" && (value === "true" || value === "false")) return msg("hint.flag-quoted", { value });
-  if (/^(true|false)$/i.test(value)) return msg("hint.lowercase", { value: value.toLowerCase() });
-  return undefined;
+/** Every refused flag is told the forms its kind of source takes (a spreadsheet's own words are read in English and Croatian). */
+function hintFlag(value: unknown, source: SourceKind): Message {
+  if (source !== "json") return msg("hint.flag-words");
+  if (typeof value === "string" && /^(?:true|false)$/i.test(value)) return msg("hint.flag-quoted", { value: value.toLowerCase() });
+  return msg("hint.flag-json");
 }
 
 function hintText(value: unknown): Message | undefined {

@@ -1,0 +1,81 @@
+/**
+ * A spreadsheet's own words in Croatian: LibreOffice Calc in a Croatian locale (and Excel in
+ * Croatian) saves a boolean cell into a CSV as TOČNO/NETOČNO. The CSV LibreOffice 7.4 wrote
+ * (test/fixtures/croatian-libreoffice/libreoffice-hr.csv: four subjects of the sample exported by
+ * `subjekti export`, converted under LANG=hr_HR.UTF-8 as "CSV UTF-8"; croatian-libreoffice.slow.test.ts
+ * does it with the real program on the whole sample) builds the JSON's site byte for byte, without
+ * a word said. A flag a person types (DA, 0) is refused, told the words that are read, in both languages.
+ */
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../_cli.ts";
+import { snapshotTree, useTempDir } from "../_tree.ts";
+
+const FIXTURE = "test/fixtures/croatian-libreoffice";
+const work = useTempDir();
+let jsonTree: Record<string, string>;
+
+/** A data directory holding `files` (name: contents), with the sample's descriptor beside them. */
+async function dataWith(name: string, files: Record<string, string | Buffer>): Promise<string> {
+  const data = join(work.path, name);
+  await mkdir(data);
+  await copyFile("data/datapackage.json", join(data, "datapackage.json"));
+  for (const [file, contents] of Object.entries(files)) await writeFile(join(data, file), contents);
+  return data;
+}
+
+beforeAll(async () => {
+  const data = await dataWith("json-data", { "subjekti.json": await readFile(join(FIXTURE, "subjekti.json")) });
+  const out = join(work.path, "json");
+  expect((await runCli(["build", "--data", data, "--out", out, "--no-cache"])).code).toBe(0);
+  jsonTree = await snapshotTree(out);
+});
+
+describe("the CSV LibreOffice writes in a Croatian locale", () => {
+  it("TOČNO/NETOČNO (every pair of the two flags) -> the JSON's site byte for byte, nothing said, --strict too, in both languages", async () => {
+    const csv = await readFile(join(FIXTURE, "libreoffice-hr.csv"), "utf8");
+    // The real bytes: the four pairs of flags in LibreOffice's Croatian words.
+    for (const pair of ["TOČNO,TOČNO", "TOČNO,NETOČNO", "NETOČNO,TOČNO", "NETOČNO,NETOČNO"]) expect(csv).toContain(`,${pair},`);
+    const data = await dataWith("csv-data", { "subjekti.csv": await readFile(join(FIXTURE, "libreoffice-hr.csv")) });
+    for (const lang of ["en", "hr"]) {
+      const out = join(work.path, `csv-${lang}`);
+      const built = await runCli(["build", "--data", data, "--out", out, "--no-cache", "--strict", "--lang", lang]);
+      expect({ code: built.code, stderr: built.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(await snapshotTree(out)).toEqual(jsonTree);
+    }
+  });
+
+  it("točno and Netočno in any case, and TRUE beside them -> read as the same flags", async () => {
+    const csv = (await readFile(join(FIXTURE, "libreoffice-hr.csv"), "utf8"))
+      .replace(",TOČNO,TOČNO,", ",točno,TRUE,")
+      .replace(",NETOČNO,NETOČNO,", ",Netočno,false,");
+    const data = await dataWith("mixed-data", { "subjekti.csv": csv });
+    const out = join(work.path, "mixed");
+    expect((await runCli(["build", "--data", data, "--out", out, "--no-cache", "--strict"])).code).toBe(0);
+    expect(await snapshotTree(out)).toEqual(jsonTree);
+  });
+});
+
+describe("a flag typed by hand", () => {
+  it("DA and 0 -> refused, each told the words that are read, in English and Croatian; nothing written", async () => {
+    const csv = (await readFile(join(FIXTURE, "libreoffice-hr.csv"), "utf8"))
+      .replace(",TOČNO,TOČNO,", ",DA,TOČNO,")
+      .replace(",TOČNO,NETOČNO,", ",TOČNO,0,");
+    const data = await dataWith("typed-data", { "subjekti.csv": csv });
+    const file = `${data}/subjekti.csv`;
+    const english = await runCli(["validate", "--data", data]);
+    expect(english.code).toBe(1);
+    expect(english.stderr.trimEnd().split("\n")).toEqual([
+      `${file}:2: status_subjekta: expected true or false, got "DA" (write TRUE or FALSE (or TOČNO or NETOČNO))`,
+      `${file}:3: odobreno: expected true or false, got "0" (write TRUE or FALSE (or TOČNO or NETOČNO))`,
+      "subjekti: 2 errors in the data; nothing was written",
+    ]);
+    const croatian = await runCli(["validate", "--data", data], { LANG: "hr_HR.UTF-8" });
+    expect(croatian.stderr.trimEnd().split("\n")).toEqual([
+      `${file}:2: status_subjekta: očekuje se true ili false, a nađeno je "DA" (napišite TOČNO ili NETOČNO (ili TRUE ili FALSE))`,
+      `${file}:3: odobreno: očekuje se true ili false, a nađeno je "0" (napišite TOČNO ili NETOČNO (ili TRUE ili FALSE))`,
+      "subjekti: 2 greške u podacima; ništa nije zapisano",
+    ]);
+  });
+});
