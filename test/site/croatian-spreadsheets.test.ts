@@ -4,7 +4,8 @@
  * (test/fixtures/croatian-libreoffice/libreoffice-hr.csv: four subjects of the sample exported by
  * `subjekti export`, converted under LANG=hr_HR.UTF-8 as "CSV UTF-8"; croatian-libreoffice.slow.test.ts
  * does it with the real program on the whole sample) builds the JSON's site byte for byte, without
- * a word said. A flag a person types (DA, 0) is refused, told the words that are read, in both languages.
+ * a word said. A flag a person types (DA, 0) is refused, told the words that are read, in both
+ * languages; a contact Calc typed as a number is refused with the OIB's help.
  */
 import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -77,5 +78,25 @@ describe("a flag typed by hand", () => {
       `${file}:3: odobreno: očekuje se true ili false, a nađeno je "0" (napišite TOČNO ili NETOČNO (ili TRUE ili FALSE))`,
       "subjekti: 2 greške u podacima; ništa nije zapisano",
     ]);
+  });
+});
+
+describe("a number cell where text is expected", () => {
+  // test/fixtures/croatian-libreoffice/number-contact.xlsx: two subjects of the sample as CSV, opened
+  // by LibreOffice Calc in a Croatian locale and saved as .xlsx; Calc typed every cell of digits as a
+  // number: the codes, the OIBs and one contact (id 5534's is its OIB, 83524136224).
+  it("a contact of digits in a number cell -> an error with the OIB's help (format the column as text), in English and Croatian", async () => {
+    const data = await dataWith("number-contact", { "subjekti.xlsx": await readFile(join(FIXTURE, "number-contact.xlsx")) });
+    const cell = `${data}/subjekti.xlsx!subjekti!J3`;
+    const english = await runCli(["validate", "--data", data]);
+    expect(english.code).toBe(1);
+    expect(english.stderr).toContain(
+      `\n${cell}: institucija_email: expected a string, got 83524136224 (a spreadsheet wrote it as a number: format the column as text)\n`,
+    );
+    const croatian = await runCli(["validate", "--data", data, "--lang", "hr"]);
+    expect(croatian.stderr).toContain(
+      `\n${cell}: institucija_email: očekuje se tekst, a nađeno je 83524136224 (tablica ga je zapisala kao broj: oblikujte stupac kao tekst)\n`,
+    );
+    expect(croatian.stderr).toMatch(/subjekti: 1 greška u podacima; ništa nije zapisano\n$/);
   });
 });

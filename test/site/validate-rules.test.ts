@@ -146,6 +146,11 @@ const ROWS: readonly Row[] = [
     errors: ['subjekti.json[0]: odobreno: expected true or false, got "TRUE" (a string: write true without quotes)'],
   },
   {
+    name: "institucija_email 14567890 (a JSON number) -> an error: write it as a string",
+    change: set(1, "institucija_email", 14567890),
+    errors: ["subjekti.json[1]: institucija_email: expected a string, got 14567890 (a number loses leading zeros: write it as a string)"],
+  },
+  {
     name: "institucija_email null -> an error",
     change: set(1, "institucija_email", null),
     errors: ['subjekti.json[1]: institucija_email: expected a string, got null (write "" when there is none)'],

@@ -201,6 +201,7 @@ export const en = {
   "hint.lost-zeros": () => "a number loses leading zeros: write it as a string",
   "hint.code-padding": (p: { digits: number }) => `${count(p.digits, "digit")} — zero padding lost in a spreadsheet?`,
   "hint.oib-scientific": () => "a spreadsheet wrote it as a number: format the column as text",
+  "hint.text-number-cell": () => "a spreadsheet wrote it as a number: format the column as text",
   "hint.oib-zero-lost": () => "10 digits — leading zero lost in a spreadsheet?",
   "hint.digit-count": (p: { digits: number }) => count(p.digits, "digit"),
   "hint.oib-prefix": () => "without the HR prefix",

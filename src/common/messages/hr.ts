@@ -185,6 +185,7 @@ export const hr: Catalogue = {
   "hint.lost-zeros": () => "broj gubi vodeće nule: napišite ga kao tekst",
   "hint.code-padding": (p) => `${count(p.digits, "znamenka", "znamenke", "znamenaka")} — tablica je izgubila vodeće nule?`,
   "hint.oib-scientific": () => "tablica ga je zapisala kao broj: oblikujte stupac kao tekst",
+  "hint.text-number-cell": () => "tablica ga je zapisala kao broj: oblikujte stupac kao tekst",
   "hint.oib-zero-lost": () => "10 znamenaka — tablica je izgubila vodeću nulu?",
   "hint.digit-count": (p) => count(p.digits, "znamenka", "znamenke", "znamenaka"),
   "hint.oib-prefix": () => "bez prefiksa HR",

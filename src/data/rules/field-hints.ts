@@ -54,8 +54,11 @@ function hintFlag(value: unknown, source: SourceKind): Message {
   return msg("hint.flag-json");
 }
 
-function hintText(value: unknown): Message | undefined {
-  return value === null ? msg("hint.null-text") : undefined;
+function hintText(value: unknown, source: SourceKind): Message | undefined {
+  if (value === null) return msg("hint.null-text");
+  // A spreadsheet types a cell of digits (a phone number, an OIB as a contact) as a number unless the column is text.
+  if (typeof value === "number") return source === "xlsx" ? msg("hint.text-number-cell") : msg("hint.lost-zeros");
+  return undefined;
 }
 
 const HINTS: Readonly<Record<keyof Subject, (value: unknown, source: SourceKind) => Message | undefined>> = {
