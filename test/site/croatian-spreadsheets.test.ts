@@ -100,3 +100,33 @@ describe("a number cell where text is expected", () => {
     expect(croatian.stderr).toMatch(/subjekti: 1 greška u podacima; ništa nije zapisano\n$/);
   });
 });
+
+describe("adding an institution", () => {
+  it("a new row without an id and code -> told the next free id and code (after the highest, codes rising with ids), in English and Croatian", async () => {
+    const csv = `${await readFile(join(FIXTURE, "libreoffice-hr.csv"), "utf8")},,"Novi dječji vrtić","69435151530","lokalna","2024-01-15",TOČNO,NETOČNO,"Zagreb","vrtic@example.hr"\n`;
+    const data = await dataWith("new-row", { "subjekti.csv": csv });
+    const row = `${data}/subjekti.csv:6`;
+    const english = await runCli(["validate", "--data", data]);
+    expect(english.stderr.trimEnd().split("\n")).toEqual([
+      `${row}: id: expected an integer ≥ 1, got "" (a new subject? the next free id is 889 and code 0691: codes rise with ids)`,
+      `${row}: jedinstvena_oznaka: expected at least 4 digits (zero-padded), got "" (a new subject? the next free id is 889 and code 0691: codes rise with ids)`,
+      "subjekti: 2 errors in the data; nothing was written",
+    ]);
+    const croatian = await runCli(["validate", "--data", data, "--lang", "hr"]);
+    expect(croatian.stderr.trimEnd().split("\n")).toEqual([
+      `${row}: id: očekuje se cijeli broj ≥ 1, a nađeno je "" (novi subjekt? sljedeći slobodni id je 889, a oznaka 0691: oznake rastu s id-om)`,
+      `${row}: jedinstvena_oznaka: očekuje se najmanje 4 znamenke (s vodećim nulama), a nađeno je "" (novi subjekt? sljedeći slobodni id je 889, a oznaka 0691: oznake rastu s id-om)`,
+      "subjekti: 2 greške u podacima; ništa nije zapisano",
+    ]);
+    // The keys it was told are free: the row builds.
+    const ok = await dataWith("new-row-fixed", { "subjekti.csv": csv.replace(',,"Novi', '889,"0691","Novi') });
+    expect(await runCli(["validate", "--data", ok, "--strict"])).toMatchObject({ code: 0, stderr: "" });
+  });
+
+  it("--json keeps the keys and the free id and code as parameters", async () => {
+    const csv = `${await readFile(join(FIXTURE, "libreoffice-hr.csv"), "utf8")},,"Novi","69435151530","lokalna","2024-01-15",TOČNO,TOČNO,"Zagreb",""\n`;
+    const data = await dataWith("new-row-json", { "subjekti.csv": csv });
+    const [first] = (await runCli(["validate", "--data", data, "--json"])).stdout.trimEnd().split("\n");
+    expect(JSON.parse(first ?? "")).toMatchObject({ field: "id", hint: { key: "hint.next-keys", params: { id: 889, code: "0691" } } });
+  });
+});

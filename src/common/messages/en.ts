@@ -197,6 +197,9 @@ export const en = {
   "hint.lone-surrogate": (p: { hex: string }) => `a lone surrogate \\u${p.hex}: a character cut in half?`,
   "hint.missing-field": () => "the field is missing",
   "hint.id-quoted": () => "a string: write the number without quotes",
+  "hint.new-subject": () => "a new subject? give it an id and a code above every other: codes rise with ids",
+  "hint.next-keys": (p: { id: number; code: string }) =>
+    `a new subject? the next free id is ${p.id} and code ${p.code}: codes rise with ids`,
   "hint.id-fraction": () => "a whole number, no fraction",
   "hint.lost-zeros": () => "a number loses leading zeros: write it as a string",
   "hint.code-padding": (p: { digits: number }) => `${count(p.digits, "digit")} — zero padding lost in a spreadsheet?`,

@@ -11,12 +11,15 @@ import type { Subject } from "./subject-schema.ts";
 export type SourceKind = "json" | "csv" | "xlsx";
 
 function hintId(value: unknown): Message | undefined {
+  // An empty cell is a row being added: the read names the free id and code at its end (next-keys.ts).
+  if (value === "") return msg("hint.new-subject");
   if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) return msg("hint.id-quoted");
   if (typeof value === "number" && !Number.isSafeInteger(value)) return msg("hint.id-fraction");
   return undefined;
 }
 
 function hintOznaka(value: unknown): Message | undefined {
+  if (value === "") return msg("hint.new-subject");
   if (typeof value === "number") return msg("hint.lost-zeros");
   if (typeof value === "string" && /^[0-9]{1,3}$/.test(value)) return msg("hint.code-padding", { digits: value.length });
   return undefined;
