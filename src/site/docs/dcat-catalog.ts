@@ -122,7 +122,6 @@ export function catalogTriples(metadata: DatasetMetadata, facts: CatalogFacts): 
   for (const download of facts.downloads) {
     const kind = DOWNLOAD_KINDS[download.format];
     const node = iri.distribution(download.format);
-    const mediaType = kind.mediaType.split(";")[0] as string;
     add(node, "a", ref("http://www.w3.org/ns/dcat#Distribution"));
     texts(node, "dct:title", { hr: `Cijeli popis: ${kind.title.hr}`, en: `The whole list: ${kind.title.en}` });
     texts(node, "dct:description", {
@@ -131,7 +130,8 @@ export function catalogTriples(metadata: DatasetMetadata, facts: CatalogFacts): 
     });
     add(node, "dcat:accessURL", ref(`${baseUrl}${download.path}`));
     add(node, "dcat:downloadURL", ref(`${baseUrl}${download.path}`));
-    concept(node, "dcat:mediaType", `${IANA}${mediaType}`, "dct:MediaType", `${IANA}`);
+    if (kind.registeredMediaType !== null)
+      concept(node, "dcat:mediaType", `${IANA}${kind.registeredMediaType}`, "dct:MediaType", `${IANA}`);
     concept(node, "dct:format", `${EU}file-type/${kind.euFileType}`, "dct:MediaTypeOrExtent", `${EU}file-type`);
     add(node, "dcat:byteSize", { value: String(download.bytes), datatype: "xsd:nonNegativeInteger" });
     add(node, "dct:modified", modified);
