@@ -146,8 +146,12 @@ export const DEFAULT_NAME = "subjekti";
 /** The header marking an answer nginx sent from a file (`subjekti check` counts those that lack it). */
 export const SOURCE_HEADER = "X-Subjekti-Source";
 
-/** The types nginx compresses: every JSON answer of the API and the published description. */
-const GZIP_TYPES = ["application/json", "application/x-ndjson", "application/schema+json", "text/html"];
+/**
+ * The types nginx compresses besides text/html, which gzip_types always includes (naming it again
+ * makes `nginx -t` warn `duplicate MIME type "text/html"`): every JSON answer of the API and the
+ * published description.
+ */
+const GZIP_TYPES = ["application/json", "application/x-ndjson", "application/schema+json"];
 
 /**
  * The map sizes this configuration needs at nginx's `http {}` level. They are not written into it:
