@@ -17,6 +17,7 @@
 import { createHash, type Hash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
+import { pauseAt } from "../common/pause-point.ts";
 import { basename, dirname, join, resolve } from "node:path";
 import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
 import { takeOutputLock } from "../common/output-lock.ts";
@@ -117,9 +118,11 @@ async function writeRecords(options: ExportOptions, file: string): Promise<{ rea
   const hash = createHash("sha256");
   try {
     const read = await readSorted(options, async (block) => {
+      const first = rows === undefined;
       rows ??= open();
       addRecords(hash, block);
       for (const subject of subjectsOf(block)) await rows.row(subject);
+      if (first) await pauseAt("export-rows-written");
     });
     rows ??= open();
     await rows.end();

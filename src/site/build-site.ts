@@ -25,6 +25,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_DOWNLOADS, type Download } from "../core/download-files.ts";
 import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
+import { pauseAt } from "../common/pause-point.ts";
 import { type Message, msg } from "../common/messages/message.ts";
 import { takeOutputLock } from "../common/output-lock.ts";
 import { DEAD, OWN } from "../common/remove-leftovers.ts";
@@ -174,6 +175,7 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     const dir = scratch.path;
     try {
       const { hashes, read: records } = await writeChunkFiles(dir, chunks);
+      await pauseAt("build-records-written");
       const readDone = performance.now();
       const pages = pagesFromChunkFiles((chunk) => ({ path: join(dir, String(chunk)) }), CHUNK_SIZE);
       const { changes, ...written } = await writePlainSite(options, { count: records.count, hashes, pages }, onProgress);
@@ -192,6 +194,7 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
   try {
     // Stage 4: chunks -> written records (each records shard under its temporary name until the read has succeeded).
     const { hashes, read: records } = await writer.writeRecords(chunks);
+    await pauseAt("build-records-written");
     const readDone = performance.now();
     const chunkPath = (chunk: number): string => writer.chunkFile(chunk).path;
     const published = await dataDateOf(records, options, previous, chunkPath);
