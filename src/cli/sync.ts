@@ -4,6 +4,8 @@ import type { CommandContext } from "./problems-output.ts";
 
 interface SyncFlags {
   readonly json: boolean;
+  readonly ca?: string;
+  readonly insecure: boolean;
 }
 
 export function addSyncCommand(program: Command, { io, tr }: CommandContext): void {
@@ -15,9 +17,12 @@ export function addSyncCommand(program: Command, { io, tr }: CommandContext): vo
     .argument("<url>", "the site's origin, such as https://registry.example.hr")
     .argument("<file>", "the local copy, such as subjekti.ndjson (its sequence is kept beside it in <file>.sync.json)")
     .option("--json", "print one JSON report instead of the line", false)
+    .option("--ca <file>", "trust the certificates in this PEM file (a private CA, or a self-signed certificate) beside the system's")
+    .option("--insecure", "do not check the https certificate at all (every step is still verified by its hash)", false)
     .action(async (url: string, file: string, flags: SyncFlags) => {
-      const { syncMirror } = await import("../feed/sync-mirror.ts");
-      const report = await syncMirror(url, file);
+      const [{ syncMirror }, { readCa }] = await Promise.all([import("../feed/sync-mirror.ts"), import("../common/trusted-fetch.ts")]);
+      const ca = flags.ca === undefined ? undefined : await readCa(flags.ca);
+      const report = await syncMirror(url, file, { ...(ca === undefined ? {} : { ca }), insecure: flags.insecure });
       if (flags.json) {
         io.stdout.write(`${JSON.stringify(report)}\n`);
         return;

@@ -13,6 +13,7 @@ import { pipeline } from "node:stream/promises";
 import { msg } from "../common/messages/message.ts";
 import { failure } from "../common/messages/translate.ts";
 import { makeScratchDir, type ScratchDir } from "../common/scratch-dir.ts";
+import { failureCode, type Get, isCertificateCode, type Trust, trustedGet } from "../common/trusted-fetch.ts";
 import { diffName, type FeedState, parseState, STATE_PATH } from "./feed-format.ts";
 
 export interface PreviousFeed {
@@ -41,9 +42,14 @@ const isUrl = (text: string): boolean => /^https?:\/\//i.test(text);
  * when neither has one. `keepOut`: the output directory's files may vanish before the feed is
  * written (a plain site's tree is replaced whole), so its snapshot is copied aside.
  */
-export async function readPreviousFeed(source: string | undefined, outDir: string, keepOut = false): Promise<PreviousFeed | null> {
+export async function readPreviousFeed(
+  source: string | undefined,
+  outDir: string,
+  keepOut = false,
+  trust: Trust = {},
+): Promise<PreviousFeed | null> {
   if (source !== undefined) {
-    const found = isUrl(source) ? await fromUrl(source) : await fromDir(source, source === outDir && !keepOut);
+    const found = isUrl(source) ? await fromUrl(source, trustedGet(trust)) : await fromDir(source, source === outDir && !keepOut);
     if (found !== null) return found;
   }
   return fromDir(outDir, !keepOut);
@@ -95,7 +101,8 @@ async function fromDir(dir: string, inPlace: boolean): Promise<PreviousFeed | nu
   };
 }
 
-async function fromUrl(site: string): Promise<PreviousFeed | null> {
+async function fromUrl(site: string, fetchUrl: Get): Promise<PreviousFeed | null> {
+  const get = (url: URL, must = false): Promise<Response> => getOrSay(fetchUrl, url, must);
   const stateUrl = new URL(STATE_PATH, site.endsWith("/") ? site : `${site}/`);
   const response = await get(stateUrl);
   if (response.status === 404) return null;
@@ -124,17 +131,17 @@ async function fromUrl(site: string): Promise<PreviousFeed | null> {
   }
 }
 
-/** A GET that answers, or one line saying why not; `must`: anything but 200 is an error too. */
-async function get(url: URL, must = false): Promise<Response> {
+/** A GET that answers, or one line saying why not (a certificate it does not trust: --ca or --insecure); `must`: anything but 200 is an error too. */
+async function getOrSay(fetchUrl: Get, url: URL, must: boolean): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(url, { redirect: "follow" });
+    response = await fetchUrl(url);
   } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw failure(
-      "FEED_UNREACHABLE",
-      msg("error.feed-unreachable", { url: url.href, detail: cause?.code ?? cause?.message ?? String(error) }),
-    );
+    const cause = (error as { cause?: { message?: string } }).cause;
+    const detail = failureCode(error) ?? cause?.message ?? String(error);
+    if (isCertificateCode(failureCode(error)))
+      throw failure("FEED_UNREACHABLE", msg("error.untrusted-certificate", { url: url.href, detail }));
+    throw failure("FEED_UNREACHABLE", msg("error.feed-unreachable", { url: url.href, detail }));
   }
   if (response.status !== 200 && (must || response.status !== 404)) {
     throw failure("FEED_UNREADABLE", msg("error.feed-status", { url: url.href, status: response.status }));

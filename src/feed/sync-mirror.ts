@@ -15,6 +15,7 @@ import { Readable } from "node:stream";
 import { SubjektiError } from "../core/errors.ts";
 import { msg } from "../common/messages/message.ts";
 import { failure } from "../common/messages/translate.ts";
+import { failureCode, isCertificateCode, type Trust, trustedGet } from "../common/trusted-fetch.ts";
 import { applyChanges, readDiff, type Tally } from "./apply-diff.ts";
 import { diffSnapshots } from "./diff-snapshots.ts";
 import { diffName, type FeedState, parseState, STATE_PATH } from "./feed-format.ts";
@@ -41,9 +42,11 @@ interface Local {
   readonly version: string;
 }
 
-export async function syncMirror(site: string, file: string): Promise<SyncReport> {
+export async function syncMirror(site: string, file: string, trust: Trust = {}): Promise<SyncReport> {
+  const fetchUrl = trustedGet(trust);
+  const get: Get = (url) => getOrSay(fetchUrl, url);
   const stateUrl = new URL(STATE_PATH, site.endsWith("/") ? site : `${site}/`);
-  const state = parseStateAt(await text(stateUrl), stateUrl);
+  const state = parseStateAt(await text(stateUrl, get), stateUrl);
   const local = await readLocal(file);
   const from = local?.sequence ?? null;
   const report = (tally: Tally, snapshot: string | null): SyncReport => ({
@@ -67,14 +70,14 @@ export async function syncMirror(site: string, file: string): Promise<SyncReport
     else if (local.sequence + 1 < state.oldest)
       why = `the local sequence ${local.sequence} is older than the oldest diff kept (${state.oldest})`;
     else {
-      const applied = await applyDiffs(stateUrl, state, file, local, temp);
+      const applied = await applyDiffs(stateUrl, state, file, local, temp, get);
       if (typeof applied !== "string") {
         await commit(file, temp, { url: site, sequence: state.sequence, version: state.version });
         return report(applied, null);
       }
       why = applied;
     }
-    const tally = await downloadSnapshot(stateUrl, state, temp, local === null ? null : file);
+    const tally = await downloadSnapshot(stateUrl, state, temp, local === null ? null : file, get);
     await commit(file, temp, { url: site, sequence: state.sequence, version: state.version });
     return report(tally, why);
   } finally {
@@ -83,7 +86,7 @@ export async function syncMirror(site: string, file: string): Promise<SyncReport
 }
 
 /** The diffs after the local sequence applied in turn into `temp`; the tally, or why they could not be. */
-async function applyDiffs(stateUrl: URL, state: FeedState, file: string, local: Local, temp: string): Promise<Tally | string> {
+async function applyDiffs(stateUrl: URL, state: FeedState, file: string, local: Local, temp: string, get: Get): Promise<Tally | string> {
   const tally: Tally = { added: 0, removed: 0, changed: 0 };
   // Two files take turns: each diff reads the last result and writes the other.
   const turns = [`${temp}.a`, `${temp}.b`];
@@ -92,7 +95,7 @@ async function applyDiffs(stateUrl: URL, state: FeedState, file: string, local: 
   try {
     for (let sequence = local.sequence + 1; sequence <= state.sequence; sequence++) {
       const next = turns[sequence % 2] as string;
-      const applied = await applyDiff(new URL(diffName(sequence), stateUrl), sequence, version, current, next, tally);
+      const applied = await applyDiff(new URL(diffName(sequence), stateUrl), sequence, version, current, next, tally, get);
       if (applied.problem !== undefined) return applied.problem;
       current = next;
       version = applied.version;
@@ -113,6 +116,7 @@ async function applyDiff(
   current: string,
   next: string,
   tally: Tally,
+  get: Get,
 ): Promise<{ version: string; problem?: undefined } | { problem: string }> {
   const response = await get(url);
   if (response.status !== 200 || response.body === null) return { problem: `the diff ${url.href} answered ${response.status}` };
@@ -139,7 +143,7 @@ async function applyDiff(
 }
 
 /** The snapshot into `temp`, verified; the tally against the old copy (when there is one). */
-async function downloadSnapshot(stateUrl: URL, state: FeedState, temp: string, old: string | null): Promise<Tally> {
+async function downloadSnapshot(stateUrl: URL, state: FeedState, temp: string, old: string | null, get: Get): Promise<Tally> {
   const url = new URL(state.snapshot.url, stateUrl);
   const response = await get(url);
   if (response.status !== 200 || response.body === null)
@@ -189,19 +193,24 @@ async function readLocal(file: string): Promise<Local | null> {
   return actual === local.version ? local : null;
 }
 
-async function get(url: URL): Promise<Response> {
+/** A GET of the site's, answered or refused as this sync's trust says. */
+type Get = (url: URL) => Promise<Response>;
+
+/** A GET that answers, or one line saying why not. */
+async function getOrSay(fetchUrl: Get, url: URL): Promise<Response> {
   try {
-    return await fetch(url, { redirect: "follow" });
+    return await fetchUrl(url);
   } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw failure(
-      "SYNC_UNREACHABLE",
-      msg("error.sync-unreachable", { url: url.href, detail: cause?.code ?? cause?.message ?? String(error) }),
-    );
+    const cause = (error as { cause?: { message?: string } }).cause;
+    const detail = failureCode(error) ?? cause?.message ?? String(error);
+    // A certificate this client does not trust: the fix is --ca or --insecure, not another site.
+    if (isCertificateCode(failureCode(error)))
+      throw failure("SYNC_UNREACHABLE", msg("error.untrusted-certificate", { url: url.href, detail }));
+    throw failure("SYNC_UNREACHABLE", msg("error.sync-unreachable", { url: url.href, detail }));
   }
 }
 
-async function text(url: URL): Promise<string> {
+async function text(url: URL, get: Get): Promise<string> {
   const response = await get(url);
   if (response.status !== 200) throw failure("SYNC_NO_FEED", msg("error.sync-no-feed", { url: url.href, status: response.status }));
   return response.text();

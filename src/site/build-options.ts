@@ -4,6 +4,7 @@ import type { KeepChanges } from "../feed/keep-changes.ts";
 import type { Form } from "../core/layout.ts";
 import type { Target } from "./targets.ts";
 import type { LinkKind } from "./site-shape.ts";
+import type { Trust } from "../common/trusted-fetch.ts";
 
 export interface BuildOptions {
   readonly dataDir: string;
@@ -42,6 +43,8 @@ export interface BuildOptions {
   readonly feed?: boolean;
   /** Where the last published feed is read from (a URL or a directory); the output directory when not given or when that has none. */
   readonly previous?: string;
+  /** How an https `previous`'s certificate is checked (`--ca`, `--insecure`); the system's roots when not given. */
+  readonly previousTrust?: Trust;
   /** How much of the feed's history is kept (DEFAULT_KEEP when not given). */
   readonly keepChanges?: KeepChanges;
   /** The downloads of the whole list written beside the pages (DEFAULT_DOWNLOADS when not given; none with `--links files`). */

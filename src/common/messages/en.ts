@@ -398,6 +398,8 @@ export const en = {
   "error.sync-mismatch": (p: { url: string; written: string; version: string }) =>
     `the snapshot ${p.url} hashes to ${p.written}…, not the state's version ${p.version}…: the site is inconsistent (mid-deploy?); the local copy is left as it was, try again later`,
   "error.sync-unreachable": (p: { url: string; detail: string }) => `cannot reach ${p.url}: ${p.detail}`,
+  "error.untrusted-certificate": (p: { url: string; detail: string }) =>
+    `cannot reach ${p.url}: ${p.detail}: trust its CA with --ca <file> (PEM), or skip the certificate check with --insecure`,
   "error.sync-no-feed": (p: { url: string; status: number }) =>
     `${p.url} answered ${p.status}: is this the site's origin, and was it built with its change feed?`,
   "error.sync-bad-state": (p: { url: string; detail: string }) => `${p.url}: not a change feed state this version reads (${p.detail})`,

@@ -355,6 +355,8 @@ export const hr: Catalogue = {
   "error.sync-mismatch": (p) =>
     `snimka ${p.url} ima sažetak ${p.written}…, a ne inačicu stanja ${p.version}…: mrežno sjedište nije dosljedno (objava u tijeku?); lokalna kopija ostaje kakva je bila, pokušajte ponovno kasnije`,
   "error.sync-unreachable": (p) => `${p.url} nije dostupan: ${p.detail}`,
+  "error.untrusted-certificate": (p) =>
+    `${p.url} nije dostupan: ${p.detail}: zadajte njegov CA s --ca <datoteka> (PEM) ili preskočite provjeru certifikata s --insecure`,
   "error.sync-no-feed": (p) =>
     `${p.url} je odgovorio sa ${p.status}: je li to ishodište mrežnog sjedišta i je li izgrađeno sa slijedom promjena?`,
   "error.sync-bad-state": (p) => `${p.url}: to nije stanje slijeda promjena koje ova inačica čita (${p.detail})`,
