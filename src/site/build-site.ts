@@ -117,7 +117,10 @@ export async function buildSite(
   try {
     removeBuildLeftovers(options.outDir, options.cacheDir, DEAD);
     // Read (and verified) before anything is written: a damaged previous feed stops the build with the site untouched.
-    const previous = options.feed !== true ? null : await readPreviousFeed(options.previous, options.outDir, options.links === "files", options.previousTrust);
+    const previous =
+      options.feed !== true
+        ? null
+        : await readPreviousFeed(options.previous, options.outDir, options.links === "files", options.previousTrust);
     try {
       return await buildWithFeed(options, previous, onProgress);
     } finally {
