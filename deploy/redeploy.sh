@@ -12,7 +12,9 @@
 #   BUILD_ARGS      more `subjekti build` options (such as --limits 20,100)
 #   NGINX_CONF      the file nginx includes (default: /etc/nginx/conf.d/subjekti.conf)
 #   NGINX_ARGS      `subjekti nginx` options (such as --listen '443 ssl http2' --ssl-certificate … --name …)
-#   NGINX           the nginx command (default: nginx); `$NGINX -t` tests, `$NGINX -s reload` reloads
+#   NGINX_COMMAND   the nginx command (default: nginx); `$NGINX_COMMAND -t` tests, `-s reload` reloads.
+#                   Not NGINX: nginx itself reads NGINX from its environment (the sockets an upgrade
+#                   hands on), and any other value there makes every nginx call log [emerg].
 #   RESTART_SERVE   restarts `subjekti serve` (default: systemctl restart subjekti)
 #   CHECK_ARGS      `subjekti check` options (such as --connect 127.0.0.1:443 --sample 200); CHECK=0 skips it
 set -eu
@@ -20,7 +22,9 @@ SUBJEKTI=${SUBJEKTI:-/srv/subjekti/node_modules/.bin/subjekti}
 DATA=${DATA:-/srv/subjekti/data}
 SITE=${SITE:-/srv/subjekti/dist}
 NGINX_CONF=${NGINX_CONF:-/etc/nginx/conf.d/subjekti.conf}
-NGINX=${NGINX:-nginx}
+NGINX_COMMAND=${NGINX_COMMAND:-nginx}
+# A value left in NGINX (this script's old name for the command) would reach nginx as its own variable.
+unset NGINX
 RESTART_SERVE=${RESTART_SERVE:-systemctl restart subjekti}
 : "${BASE_URL:?set BASE_URL to the public origin, such as https://registry.example.hr}"
 
@@ -37,7 +41,7 @@ eval "set -- ${NGINX_ARGS:-}"
 if [ -f "$NGINX_CONF" ]; then cp "$NGINX_CONF" "$NGINX_CONF.old"; fi
 mv "$NGINX_CONF.new" "$NGINX_CONF"
 # shellcheck disable=SC2086
-if ! $NGINX -t 2>&1; then
+if ! $NGINX_COMMAND -t 2>&1; then
   say "nginx -t failed: the previous configuration is put back, nginx was not reloaded"
   if [ -f "$NGINX_CONF.old" ]; then mv "$NGINX_CONF.old" "$NGINX_CONF"; else rm -f "$NGINX_CONF"; fi
   exit 1
@@ -47,7 +51,7 @@ rm -f "$NGINX_CONF.old"
 say "restart subjekti serve, reload nginx"
 sh -c "$RESTART_SERVE"
 # shellcheck disable=SC2086
-$NGINX -s reload
+$NGINX_COMMAND -s reload
 
 if [ "${CHECK:-1}" != 0 ]; then
   say "check $BASE_URL against $SITE"

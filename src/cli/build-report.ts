@@ -1,7 +1,7 @@
 /** What a build tells the maintainer: a progress bar on a terminal, and always a one-line summary. */
 import type { FeedReport } from "../feed/write-feed.ts";
 import type { BuildReport } from "../site/build-outcome.ts";
-import type { ProgressListener } from "../site/build-site.ts";
+import type { WriteProgress } from "../site/hand-offs.ts";
 import { formatProblem } from "../data/problems/problems.ts";
 import type { Translator } from "../common/messages/message.ts";
 import { ENGLISH } from "../common/messages/translate.ts";
@@ -18,7 +18,7 @@ const REDRAW_MS = 100;
 const WIDTH = 30;
 
 export interface ProgressBar {
-  readonly update: ProgressListener;
+  readonly update: WriteProgress;
   done(): void;
 }
 

@@ -42,6 +42,8 @@ interface BuildFlags extends ReadFlags {
   readonly overLimits: "refuse" | "warn";
   readonly feed: boolean;
   readonly previous?: string;
+  readonly ca?: string;
+  readonly insecure: boolean;
   readonly keepChanges?: KeepChanges;
   readonly downloads: DownloadFormat[];
   readonly wait: boolean;
@@ -139,6 +141,8 @@ export function addBuildCommand(program: Command, { io, problems, tr, apps }: Co
       "--previous <url|dir>",
       "where the last published change feed is read (the live site's origin, or a directory of a built site): a build in CI has no dist/ of the last deploy (default: --out)",
     )
+    .option("--ca <file>", "with an https --previous: trust the certificates in this PEM file (a private CA, or a self-signed certificate)")
+    .option("--insecure", "with an https --previous: do not check its certificate (the feed read is still verified by its hash)", false)
     .option(
       "--keep-changes <n|Nd>",
       "the change feed's history kept: the last n diffs, or those of the last N days of the data's dates (default: 90d)",
@@ -156,7 +160,13 @@ export function addBuildCommand(program: Command, { io, problems, tr, apps }: Co
     problems.all = flags.allProblems;
     // With --json a build that fails prints its problems as JSON lines on stdout, as validate --json does.
     problems.json = flags.json;
-    const options = buildOptionsOf(flags, io.env);
+    // The CA file is read here, once: the options are resolved synchronously.
+    const ca = flags.ca === undefined ? undefined : await (await import("../common/trusted-fetch.ts")).readCa(flags.ca);
+    const trusting = ca !== undefined || flags.insecure;
+    const options = {
+      ...buildOptionsOf(flags, io.env),
+      ...(trusting ? { previousTrust: { ...(ca === undefined ? {} : { ca }), insecure: flags.insecure } } : {}),
+    };
     if (flags.links === "files" && flags.limits.length === 0) build.error(tr.text("usage.links-files-limits"), { exitCode: 2 });
     await checkDirs({ data: flags.data, out: flags.out });
     // Refused before the data is read: with --links files, --out must be free or the link a build made.

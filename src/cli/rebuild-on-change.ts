@@ -1,8 +1,8 @@
 /**
  * `preview --watch`: rebuild the site when a file under the data directory changes, with the
  * options the site was built with (read from its manifest), atomically as every build. The
- * preview follows the new manifest by itself; a rebuild that fails prints its problems and leaves
- * the last good site served. Saves come in bursts (an editor writes a temporary file, renames
+ * preview follows the new manifest by itself; a rebuild prints its warnings as `build` does, and
+ * one that fails prints its problems and leaves the last good site served. Saves come in bursts (an editor writes a temporary file, renames
  * it), so changes are gathered for a moment; a change during a rebuild queues one more.
  *
  * Each directory is watched on its own, not the tree at once: Node's recursive watch on Linux
@@ -77,6 +77,12 @@ export function rebuildOnChange(dataDir: string, outDir: string, { io, problems,
       const report = await buildSite({ ...(await optionsOf(dataDir, outDir)), wait: true }, undefined, (line) =>
         io.stderr.write(`subjekti preview: ${tr.say(line)}\n`),
       );
+      // The warnings as `build` prints them (under a baseline, the new ones in full and the known ones counted), so a mistyped OIB never goes live unsaid.
+      const all = problems.all;
+      if (report.known !== undefined) problems.all = true;
+      await problems.print(report.warnings, report.kinds);
+      problems.all = all;
+      problems.printKnown(report.known);
       io.stdout.write(`subjekti preview: ${tr.text("summary.rebuilt", { summary: summarise(report, { outDir }, tr) })}\n`);
     } catch (error) {
       if (error instanceof DataError) await problems.print(error.problems, error.kinds);

@@ -10,6 +10,8 @@ interface SyncFlags {
   readonly json: boolean;
   readonly wait: boolean;
   readonly timeout: number;
+  readonly ca?: string;
+  readonly insecure: boolean;
 }
 
 export function addSyncCommand(program: Command, { io, tr }: CommandContext): void {
@@ -28,10 +30,14 @@ export function addSyncCommand(program: Command, { io, tr }: CommandContext): vo
       positiveInt,
       DEFAULT_LIMITS.deadlineMs / 1000,
     )
+    .option("--ca <file>", "trust the certificates in this PEM file (a private CA, or a self-signed certificate) beside the system's")
+    .option("--insecure", "do not check the https certificate at all (every step is still verified by its hash)", false)
     .action(async (url: string, file: string, flags: SyncFlags) => {
-      const { syncMirror } = await import("../feed/sync-mirror.ts");
+      const [{ syncMirror }, { readCa }] = await Promise.all([import("../feed/sync-mirror.ts"), import("../common/trusted-fetch.ts")]);
+      const ca = flags.ca === undefined ? undefined : await readCa(flags.ca);
+      const trust = { ...(ca === undefined ? {} : { ca }), insecure: flags.insecure };
       const report = await stoppable(io, tr, "sync", () =>
-        syncMirror(url, file, { wait: flags.wait, limits: { ...DEFAULT_LIMITS, deadlineMs: flags.timeout * 1000 } }),
+        syncMirror(url, file, { wait: flags.wait, limits: { ...DEFAULT_LIMITS, deadlineMs: flags.timeout * 1000 }, trust }),
       );
       // The reason a snapshot was taken quotes the site's bytes: never raw on a terminal.
       io.stdout.write(`${escapeTerminal(flags.json ? JSON.stringify(report) : tr.text("summary.synced", report))}\n`);

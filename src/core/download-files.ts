@@ -25,8 +25,13 @@ const BASE_NAME = "subjekti";
 
 export interface DownloadKind {
   readonly extension: string;
-  /** The IANA media type (the `Content-Type` every host sends). */
+  /** The media type (the `Content-Type` every host sends). */
   readonly mediaType: string;
+  /**
+   * The media type IANA registers for the format, which the DCAT catalogue names (data.europa.eu
+   * checks `dcat:mediaType` against IANA's register); null when none is registered.
+   */
+  readonly registeredMediaType: string | null;
   /** The file type's code in the EU's file-type vocabulary (publications.europa.eu/resource/authority/file-type). */
   readonly euFileType: string;
   /** A few words on what the file is, in Croatian and in English. */
@@ -37,6 +42,9 @@ export const DOWNLOAD_KINDS: Readonly<Record<DownloadFormat, DownloadKind>> = {
   ndjson: {
     extension: "ndjson",
     mediaType: "application/x-ndjson",
+    // NDJSON has no registered type (x-ndjson is the spec's own name, never registered): the catalogue
+    // names the file type (the EU's JSON) and no media type rather than one IANA does not know.
+    registeredMediaType: null,
     euFileType: "JSON",
     title: {
       hr: "NDJSON: jedan subjekt (JSON objekt) po retku, kao u API-ju",
@@ -46,12 +54,14 @@ export const DOWNLOAD_KINDS: Readonly<Record<DownloadFormat, DownloadKind>> = {
   csv: {
     extension: "csv",
     mediaType: "text/csv; charset=utf-8",
+    registeredMediaType: "text/csv",
     euFileType: "CSV",
     title: { hr: "CSV (UTF-8, stupci odvojeni s ;), kako ga Excel otvara", en: "CSV (UTF-8, cells separated by ;), as Excel opens it" },
   },
   xlsx: {
     extension: "xlsx",
     mediaType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    registeredMediaType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     euFileType: "XLSX",
     title: { hr: "Radna knjiga (.xlsx)", en: "Workbook (.xlsx)" },
   },

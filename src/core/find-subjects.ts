@@ -54,7 +54,8 @@ export type Found = {
   readonly body: string | Uint8Array;
 } | null;
 
-const NOT_FOUND_BODY = toJson({ detail: "Not found." });
+/** DRF's Http404 after content negotiation: JSONRenderer indents it as it indents a page (`Accept: …; indent=n`). */
+const notFoundBody = (indent: number): string => toJson({ detail: "Not found." }, indent);
 const UTF8 = new TextDecoder();
 /** A record found (its bytes, without the line's "\n"), with its chunk (which names its cache tag). */
 interface Located {
@@ -80,7 +81,7 @@ export async function findSubjects(find: Find, manifest: Manifest, read: ReadFil
     const found = await inChunkOf((bounds) => chunkOfId(bounds, shape.id), { id: shape.id }, manifest, read);
     if (found === null) return null;
     const [subject] = matches(found);
-    if (subject === undefined) return { status: 404, headers: collectionHeaders(find.cacheControl), body: NOT_FOUND_BODY };
+    if (subject === undefined) return { status: 404, headers: collectionHeaders(find.cacheControl), body: notFoundBody(find.indent) };
     return {
       status: 200,
       headers: collectionHeaders(find.cacheControl, undefined, tagsOf(subject.chunk)),

@@ -243,7 +243,8 @@ function routeRoot(
 /** One subject by its primary key, read as Django's integer field reads it (Python's `int()`). */
 function routeSubject(manifest: Manifest, target: Extract<ApiTarget, { kind: "detail" }>, filters: Filters, indent: number): Decision {
   const id = subjectId(target.pk);
-  if (id === null) return respond(404, collectionHeaders(manifest.cacheControl), NOT_FOUND_BODY);
+  // get_object's Http404 comes after the negotiation, so JSONRenderer indents it (a bad format's 404 comes before: compact).
+  if (id === null) return respond(404, collectionHeaders(manifest.cacheControl), toJson({ detail: "Not found." }, indent));
   return { kind: "find", find: { shape: { kind: "subject", id }, filters, indent, cacheControl: manifest.cacheControl } };
 }
 

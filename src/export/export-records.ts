@@ -18,6 +18,7 @@ import { createHash, type Hash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { pauseAt } from "../common/pause-point.ts";
 import { withOutputLock } from "../common/output-lock.ts";
 import { DEAD, removeLeftoversSync } from "../common/remove-leftovers.ts";
 import { removeScratchDirs } from "../common/scratch-dir.ts";
@@ -121,9 +122,11 @@ async function writeRecords(
   const hash = createHash("sha256");
   try {
     const summary = await readSorted(read, async (block) => {
+      const first = rows === undefined;
       rows ??= open();
       addRecords(hash, block);
       for (const subject of subjectsOf(block)) await rows.row(subject);
+      if (first) await pauseAt("export-rows-written");
     });
     rows ??= open();
     await rows.end();

@@ -5,6 +5,7 @@
  * for uncompressed and a compressed answer is refused: fetch inflates a gzip body by itself, with
  * no bound on what it makes (2 MB of gzip made 4.3 GB), so the bytes counted are the bytes sent.
  */
+import { failureCode, type Get, trustedGet } from "../common/trusted-fetch.ts";
 import type { FeedLimits } from "./feed-limits.ts";
 
 /** Why a site's answer is not taken: where (the URL) and what, for one line. */
@@ -24,9 +25,12 @@ export class FeedUnreachable extends Error {}
 export class BoundedReader {
   readonly #limits: FeedLimits;
   readonly #deadline: AbortSignal;
+  readonly #get: Get;
 
-  constructor(limits: FeedLimits) {
+  /** `get`: how a GET is made (trustedGet: fetch, or node:https with `--ca`/`--insecure`). */
+  constructor(limits: FeedLimits, get: Get = trustedGet()) {
     this.#limits = limits;
+    this.#get = get;
     this.#deadline = AbortSignal.timeout(limits.deadlineMs);
   }
 
@@ -39,11 +43,11 @@ export class BoundedReader {
     if (this.#deadline.aborted) throw this.#late(url);
     let response: Response;
     try {
-      response = await fetch(url, { redirect: "follow", signal: this.#deadline, headers: { "accept-encoding": "identity" } });
+      response = await this.#get(url, { signal: this.#deadline, headers: { "accept-encoding": "identity" } });
     } catch (error) {
       if (this.#deadline.aborted) throw this.#late(url);
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new FeedUnreachable(cause?.code ?? cause?.message ?? String(error));
+      const cause = (error as { cause?: { message?: string } }).cause;
+      throw new FeedUnreachable(failureCode(error) ?? cause?.message ?? String(error));
     }
     const encoding = response.headers.get("content-encoding");
     if (encoding !== null && encoding.trim().toLowerCase() !== "identity") {

@@ -19,6 +19,7 @@ import { makeScratchDir, type ScratchDir } from "../common/scratch-dir.ts";
 import { copyDiff } from "./copy-diff.ts";
 import { diffName, type FeedEntry, type FeedState, keptDiffs, parseState, STATE_PATH } from "./feed-format.ts";
 import { DEFAULT_LIMITS, type FeedLimits, MAX_STATE_BYTES, maxDiffBytes } from "./feed-limits.ts";
+import { isCertificateCode, type Trust, trustedGet } from "../common/trusted-fetch.ts";
 import { BoundedReader, FeedRefusal, FeedUnreachable } from "./read-bounded.ts";
 
 export interface PreviousFeed {
@@ -45,10 +46,12 @@ export async function readPreviousFeed(
   source: string | undefined,
   outDir: string,
   keepOut = false,
-  limits: FeedLimits = DEFAULT_LIMITS,
+  { limits = DEFAULT_LIMITS, trust = {} }: { readonly limits?: FeedLimits; readonly trust?: Trust } = {},
 ): Promise<PreviousFeed | null> {
   if (source !== undefined) {
-    const found = isUrl(source) ? await fromUrl(source, limits) : await fromDir(source, source === outDir && !keepOut);
+    const found = isUrl(source)
+      ? await fromUrl(source, new BoundedReader(limits, trustedGet(trust)))
+      : await fromDir(source, source === outDir && !keepOut);
     if (found !== null) return found;
   }
   return fromDir(outDir, !keepOut);
@@ -162,9 +165,8 @@ async function readState(path: string): Promise<string | null> {
   }
 }
 
-async function fromUrl(site: string, limits: FeedLimits): Promise<PreviousFeed | null> {
+async function fromUrl(site: string, reader: BoundedReader): Promise<PreviousFeed | null> {
   const stateUrl = new URL(STATE_PATH, site.endsWith("/") ? site : `${site}/`);
-  const reader = new BoundedReader(limits);
   const temp = await makeScratchDir("feed");
   try {
     const answer = await get(reader, stateUrl);
@@ -215,8 +217,10 @@ async function get(reader: BoundedReader, url: URL, must = false): Promise<Respo
   try {
     response = await reader.get(url);
   } catch (error) {
-    if (error instanceof FeedUnreachable)
-      throw failure("FEED_UNREACHABLE", msg("error.feed-unreachable", { url: url.href, detail: error.message }));
+    if (error instanceof FeedUnreachable) {
+      const key = isCertificateCode(error.message) ? "error.untrusted-certificate" : "error.feed-unreachable";
+      throw failure("FEED_UNREACHABLE", msg(key, { url: url.href, detail: error.message }));
+    }
     throw error;
   }
   if (response.status !== 200 && (must || response.status !== 404)) {

@@ -28,6 +28,7 @@ import { DEFAULT_LIMITS, type FeedLimits, MAX_STATE_BYTES, maxDiffBytes } from "
 import { HashedWriter, writeHashed } from "./hashed-writer.ts";
 import { LineCursor } from "../common/line-cursor.ts";
 import { removeLeftovers } from "../common/remove-leftovers.ts";
+import { isCertificateCode, type Trust, trustedGet } from "../common/trusted-fetch.ts";
 import { BoundedReader, FeedRefusal, FeedUnreachable } from "./read-bounded.ts";
 
 export interface SyncReport {
@@ -45,6 +46,8 @@ export interface SyncReport {
 
 export interface SyncOptions {
   readonly limits?: FeedLimits;
+  /** How an https site's certificate is checked (`--ca`, `--insecure`); the system's roots when not given. */
+  readonly trust?: Trust;
   /** Wait for another run on the same copy to finish, instead of refusing. */
   readonly wait?: boolean;
 }
@@ -65,7 +68,7 @@ export async function syncMirror(site: string, file: string, options: SyncOption
   const lock = await takeOutputLock(file, file, { wait: options.wait ?? false, command: "sync" });
   try {
     // The deadline counts from here: a run that waited for the lock has all of it.
-    return await syncLocked(site, file, new BoundedReader(limits), limits);
+    return await syncLocked(site, file, new BoundedReader(limits, trustedGet(options.trust)), limits);
   } catch (error) {
     if (error instanceof FeedRefusal)
       throw failure("SYNC_REFUSED", msg("error.sync-refused", { where: error.where, detail: error.detail }));
@@ -267,8 +270,10 @@ async function get(reader: BoundedReader, url: URL): Promise<Response> {
   try {
     return await reader.get(url);
   } catch (error) {
-    if (error instanceof FeedUnreachable)
-      throw failure("SYNC_UNREACHABLE", msg("error.sync-unreachable", { url: url.href, detail: error.message }));
+    if (error instanceof FeedUnreachable) {
+      const key = isCertificateCode(error.message) ? "error.untrusted-certificate" : "error.sync-unreachable";
+      throw failure("SYNC_UNREACHABLE", msg(key, { url: url.href, detail: error.message }));
+    }
     throw error;
   }
 }

@@ -11,6 +11,7 @@
  */
 import { createReadStream } from "node:fs";
 import { copyFile, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { pauseAt } from "../common/pause-point.ts";
 import { join } from "node:path";
 import {
   ATOM_PATH,
@@ -110,6 +111,7 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
       entry = { ...entry, upserts: counts.upserts, deletes: counts.deletes };
       added = counts.added;
       await rename(temp(diffName(sequence)), join(dir, diffName(sequence)));
+      await pauseAt("feed-diff-written");
     }
     // 2. The snapshot.
     await rename(snapshotTemp, join(dir, snapshotName(version)));

@@ -153,8 +153,12 @@ export const SOURCE_HEADER = "X-Subjekti-Source";
  */
 export const SITE_HEADER = "X-Subjekti-Site";
 
-/** The types nginx compresses: every JSON answer of the API and the published description. */
-const GZIP_TYPES = ["application/json", "application/x-ndjson", "application/schema+json", "text/html"];
+/**
+ * The types nginx compresses besides text/html, which gzip_types always includes (naming it again
+ * makes `nginx -t` warn `duplicate MIME type "text/html"`): every JSON answer of the API and the
+ * published description.
+ */
+const GZIP_TYPES = ["application/json", "application/x-ndjson", "application/schema+json"];
 
 /**
  * The map sizes this configuration needs at nginx's `http {}` level. They are not written into it:

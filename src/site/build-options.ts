@@ -11,6 +11,7 @@ import { DEFAULT_KEEP, type KeepChanges } from "../feed/keep-changes.ts";
 import type { SiteOptions } from "./hand-offs.ts";
 import type { LinkKind } from "./site-shape.ts";
 import type { Target } from "./targets.ts";
+import type { Trust } from "../common/trusted-fetch.ts";
 
 /** What a caller says of a build: whatever it leaves out is DEFAULT_OPTIONS' or resolveBuildOptions' default. */
 export interface BuildOptions extends Partial<ReadOptions> {
@@ -37,6 +38,8 @@ export interface BuildOptions extends Partial<ReadOptions> {
   readonly feed?: boolean;
   /** Where the last published feed is read from (a URL or a directory); the output directory when not given or when that has none. */
   readonly previous?: string;
+  /** How an https `previous`'s certificate is checked (`--ca`, `--insecure`); the system's roots when not given. */
+  readonly previousTrust?: Trust;
   /** How much of the feed's history is kept (DEFAULT_KEEP when not given). */
   readonly keepChanges?: KeepChanges;
   /** The downloads of the whole list written beside the pages (DEFAULT_DOWNLOADS when not given; none with `--links files`). */
@@ -59,6 +62,8 @@ export interface OutputOptions {
 export interface FeedOptions {
   readonly keep: KeepChanges;
   readonly previous?: string;
+  /** How an https `previous`'s certificate is checked (`--ca`, `--insecure`); `{}`: the system's roots. */
+  readonly trust: Trust;
 }
 
 /** A build's options with every default in place, nested by the stage that takes them. */
@@ -110,7 +115,11 @@ export function resolveBuildOptions(options: BuildOptions): ResolvedBuildOptions
     downloads: links === "files" ? [] : (options.downloads ?? DEFAULT_DOWNLOADS),
     feed:
       options.feed === true
-        ? { keep: options.keepChanges ?? DEFAULT_KEEP, ...(options.previous === undefined ? {} : { previous: options.previous }) }
+        ? {
+            keep: options.keepChanges ?? DEFAULT_KEEP,
+            ...(options.previous === undefined ? {} : { previous: options.previous }),
+            trust: options.previousTrust ?? {},
+          }
         : null,
     cacheDir: options.cacheDir === undefined ? DEFAULT_OPTIONS.cacheDir : options.cacheDir,
     sourceDateEpoch: options.sourceDateEpoch,

@@ -5,7 +5,7 @@
  * flat memory: the read (data/read/read-records.ts: read, order, judge) -> chunks -> the records
  * written by the output (write-site.ts, or write-plain-site.ts for `--links files`) -> downloads
  * -> plan -> the pages written by the output -> the change feed. No stage imports another
- * (test/site/build-stages.test.ts). On any data error nothing in the site changes.
+ * (test/architecture/build-stages.test.ts). On any data error nothing in the site changes.
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -13,6 +13,7 @@ import { performance } from "node:perf_hooks";
 import type { Download } from "../core/download-files.ts";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import type { Message } from "../common/messages/message.ts";
+import { pauseAt } from "../common/pause-point.ts";
 import { withOutputLock } from "../common/output-lock.ts";
 import { DEAD, OWN } from "../common/remove-leftovers.ts";
 import { openBuildCache } from "../data/read/build-cache.ts";
@@ -26,7 +27,7 @@ import { type BuildOptions, resolveBuildOptions, type ResolvedBuildOptions } fro
 import { chunkRecords } from "./chunk-records.ts";
 import { type DatasetMetadata, loadMetadata } from "./docs/dataset-metadata.ts";
 import { planDocs } from "./docs/plan-docs.ts";
-import type { ChunkHashes, SiteOutput, SitePlan, WriteProgress } from "./hand-offs.ts";
+import type { ChunkHashes, Published, SiteOutput, SitePlan, WriteProgress } from "./hand-offs.ts";
 import { planKeys } from "./plan-keys.ts";
 import { planSite } from "./plan-site.ts";
 import { withPreflight } from "./preflight-build.ts";
@@ -38,22 +39,13 @@ import { SiteWriter } from "./write-site.ts";
 
 export type { BuildReport } from "./build-outcome.ts";
 
-/** Progress of the write stage: files settled so far of the total. */
-export type ProgressListener = WriteProgress;
-
-/** What the description is published with: the downloads and the data's date. */
-interface Published {
-  readonly downloads: readonly Download[];
-  readonly published: Date;
-}
-
 /**
  * Builds the site, then its change feed; throws DataError (with nothing written) when the data has
  * errors. One build at a time per output: its lock is taken before anything is read or written
  * (waited for with `wait`, else refused; `notice` hears the one line of a wait or a takeover), then
  * what dead builds left is removed. Stopped by a signal, the CLI removes what this build registered.
  */
-export async function buildSite(raw: BuildOptions, onProgress?: ProgressListener, notice?: (line: Message) => void): Promise<BuildReport> {
+export async function buildSite(raw: BuildOptions, onProgress?: WriteProgress, notice?: (line: Message) => void): Promise<BuildReport> {
   const options = resolveBuildOptions(raw);
   const { outDir, wait } = options.output;
   const lock = { wait, command: "build", ...(notice === undefined ? {} : { notice }) };
@@ -63,7 +55,8 @@ export async function buildSite(raw: BuildOptions, onProgress?: ProgressListener
   };
   return withOutputLock(outDir, `--out ${outDir}`, lock, leftovers, async () => {
     // Read (and verified) before anything is written: a damaged previous feed stops the build with the site untouched.
-    const previous = options.feed === null ? null : await readPreviousFeed(options.feed.previous, outDir, options.site.links === "files");
+    const { feed } = options;
+    const previous = feed === null ? null : await readPreviousFeed(feed.previous, outDir, options.site.links === "files", feed);
     try {
       return await buildStages(options, previous, onProgress);
     } finally {
@@ -91,6 +84,7 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
   const run = { options, output, previous };
   try {
     const { hashes, read } = await output.writeRecords(chunks);
+    await pauseAt("build-records-written");
     const readDone = performance.now();
     const published = await dataDateOf(run, read);
     const downloads = output.plans ? await writeDownloadsOf(run, hashes, published) : [];

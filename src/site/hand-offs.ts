@@ -5,6 +5,7 @@
  * which the output puts on disk, reporting what it wrote. A leaf of its own, so no stage imports
  * another to name what it takes.
  */
+import type { Download } from "../core/download-files.ts";
 import type { Form } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";
 import type { ChunkFile } from "./read-chunks.ts";
@@ -59,6 +60,12 @@ export interface SitePlan {
 }
 
 /** What the site's pages are made of: the plan stage's and the write stage's slice of the build's options. */
+/** What the description is published with: the downloads and the data's date. */
+export interface Published {
+  readonly downloads: readonly Download[];
+  readonly published: Date;
+}
+
 export interface SiteOptions {
   /** Page sizes pre-rendered as files. */
   readonly limits: readonly number[];

@@ -326,7 +326,7 @@ describe("every problem at once, in Croatian", () => {
     const out = join(await fresh(), "site");
     const first = await runCli(["build", "--data", await writeSource([a, b, c], "json"), "--out", out, "--lang", "hr"]);
     expect(first.stdout).toContain(
-      "\npromjene: novi slijed promjena počinje brojem 1 (prethodno stanje nije nađeno: --previous <url> nastavlja slijed objavljenog sjedišta)\n",
+      "\npromjene: novi slijed promjena počinje brojem 1 (prethodno stanje nije nađeno: --previous <url> nastavlja slijed objavljenog mrežnog sjedišta)\n",
     );
     const second = await runCli([
       "build",

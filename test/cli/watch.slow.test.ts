@@ -1,7 +1,8 @@
 /**
  * `subjekti preview --watch` (what `npm start` runs after its build): an edit under --data is
  * rebuilt and served (the preview follows the new manifest); an edit that breaks the data prints
- * its problems and the last good site stays served; a fix is rebuilt again. Every line the run
+ * its problems and the last good site stays served; a fix is rebuilt again; an edit with a new
+ * warning (a mistyped OIB) is served and the warning printed as `build` prints it. Every line the run
  * prints is asserted exactly, in English and in Croatian (by --lang and by LANG). Under load (two
  * cores, several runs at once) nothing waits a fixed time: each step polls for its line or page.
  */
@@ -27,27 +28,33 @@ interface Say {
   readonly serving: (url: string) => string;
   readonly watching: (data: string) => string;
   /** The build's summary, its seconds shown as `…` (they vary; the rest is exact). */
-  readonly rebuilt: (dist: string) => string;
+  readonly rebuilt: (dist: string, size?: string) => string;
   readonly problem: (data: string) => string;
+  /** A successful rebuild's warning, as `build` prints it. */
+  readonly warning: (data: string) => string;
   readonly failed: string;
 }
 
 const ENGLISH: Say = {
   serving: (url) => `subjekti preview: ${url} (Ctrl-C stops)`,
   watching: (data) => `subjekti preview: watching ${data}/ for changes`,
-  rebuilt: (dist) =>
-    `subjekti preview: rebuilt: built 30 subjects into ${dist}/: 19 files, 13 written (68.8 KB), 6 unchanged, 0 removed (0 B) in …s`,
+  rebuilt: (dist, size = "68.8") =>
+    `subjekti preview: rebuilt: built 30 subjects into ${dist}/: 19 files, 13 written (${size} KB), 6 unchanged, 0 removed (0 B) in …s`,
   problem: (data) => `${data}/subjekti.json[0]: oib: expected 11 digits, got "123" (3 digits)`,
+  warning: (data) =>
+    `${data}/subjekti.json[0]: warning: oib: expected a valid check digit (ISO 7064 MOD 11,10), got "23557321378" (the last digit should be 9 — a typo?)`,
   failed: "subjekti preview: the rebuild failed; still serving the last good site",
 };
 
 const CROATIAN: Say = {
   serving: (url) => `subjekti preview: ${url} (Ctrl-C zaustavlja)`,
   watching: (data) => `subjekti preview: prati promjene u ${data}/`,
-  rebuilt: (dist) =>
-    `subjekti preview: ponovno izgrađeno: izgrađeno 30 subjekata u ${dist}/: 19 datoteka, 13 zapisano (68,8 KB), 6 nepromijenjeno, 0 uklonjeno (0 B) za … s`,
+  rebuilt: (dist, size = "68,8") =>
+    `subjekti preview: ponovno izgrađeno: izgrađeno 30 subjekata u ${dist}/: 19 datoteka, 13 zapisano (${size} KB), 6 nepromijenjeno, 0 uklonjeno (0 B) za … s`,
   problem: (data) => `${data}/subjekti.json[0]: oib: očekuje se 11 znamenaka, a nađeno je "123" (3 znamenke)`,
-  failed: "subjekti preview: ponovna izgradnja nije uspjela; i dalje se poslužuje posljednje ispravno sjedište",
+  warning: (data) =>
+    `${data}/subjekti.json[0]: upozorenje: oib: očekuje se ispravna kontrolna znamenka (ISO 7064 MOD 11,10), a nađeno je "23557321378" (posljednja znamenka trebala bi biti 9 — tipfeler?)`,
+  failed: "subjekti preview: ponovna izgradnja nije uspjela; i dalje se poslužuje posljednje ispravno mrežno sjedište",
 };
 
 /** A line with the build's seconds as `…`. */
@@ -100,6 +107,10 @@ async function watchSession(
     await save({ naziv_subjekta: "Popravljeno" });
     await eventually("the fix served", async () => (await first()) === "Popravljeno");
     await eventually("the fix's line", () => lines(stdout).length >= 4);
+    // A mistyped OIB (its check digit wrong): built and served, and the warning said as `build` says it.
+    await save({ naziv_subjekta: "Upozoreno", oib: "23557321378" });
+    await eventually("the warned edit served", async () => (await first()) === "Upozoreno");
+    await eventually("the warned edit's line", () => lines(stdout).length >= 5);
   } catch (error) {
     throw new Error(`${String(error)}\nstdout:\n${stdout}stderr:\n${stderr}`);
   } finally {
@@ -116,13 +127,21 @@ describe("preview --watch", () => {
     ["Croatian (--lang hr)", ["--lang", "hr"], {}, CROATIAN],
     ["Croatian (LANG=hr_HR.UTF-8)", [], { LANG: "hr_HR.UTF-8" }, CROATIAN],
   ] as const)(
-    "%s: an edit is rebuilt and served; a broken edit keeps the last good site and says why; a fix is served, every line exact",
+    "%s: an edit is rebuilt and served; a broken edit keeps the last good site and says why; a fix is served; a warned edit is served and its warning said, every line exact",
     async (_, langArgs, env, say) => {
       const { out, err, data, dist, url } = await watchSession(langArgs, env);
       // The preview's address, the watch, the edit's rebuild, the fix's rebuild.
-      expect(out.map(withoutSeconds)).toEqual([say.serving(url), say.watching(data), say.rebuilt(dist), say.rebuilt(dist)]);
-      // The broken save's problem, and that the last good site is still served.
-      expect(err).toEqual([say.problem(data), say.failed]);
+      // The warned edit's size depends on the name's length and the date it was saved: shown as `…`.
+      const lastSize = (line: string, i: number): string => (i === 4 ? line.replace(/\(\d+[.,]\d KB\)/, "(… KB)") : line);
+      expect(out.map(withoutSeconds).map(lastSize)).toEqual([
+        say.serving(url),
+        say.watching(data),
+        say.rebuilt(dist),
+        say.rebuilt(dist),
+        say.rebuilt(dist, "…"),
+      ]);
+      // The broken save's problem, that the last good site is still served, then the warned save's warning.
+      expect(err).toEqual([say.problem(data), say.failed, say.warning(data)]);
     },
     90_000,
   );

@@ -165,6 +165,19 @@ describe("route: the statuses and bodies of the HTTP contract", () => {
       "/api/subjekti?q={x}|^`\\&a=[1]'%zz",
       "/api/subjekti/?q=%7Bx%7D%7C%5E%60%5C&a=[1]'%zz",
     ],
+    // Regression: Django re-percents the bytes that are not UTF-8 (repercent_broken_unicode), then quotes that % again.
+    ["'/%C0' (not UTF-8) -> '/%25C0/'", "GET", "/api/subjekti/%C0", "/api/subjekti/%25C0/"],
+    ["'/%C3%A9' (UTF-8) -> '/%C3%A9/'", "GET", "/api/subjekti/%C3%A9", "/api/subjekti/%C3%A9/"],
+    ["'/%C3%A9%C0x' -> only the broken byte re-quoted", "GET", "/api/subjekti/%C3%A9%C0x", "/api/subjekti/%C3%A9%25C0x/"],
+    ["a cut sequence '/%E2%82' -> each byte re-quoted", "GET", "/api/subjekti/%E2%82", "/api/subjekti/%25E2%2582/"],
+    ["a surrogate '/%ED%A0%80' -> not UTF-8", "GET", "/api/subjekti/%ED%A0%80", "/api/subjekti/%25ED%25A0%2580/"],
+    ["an overlong '/%E0%80%AF' -> not UTF-8", "GET", "/api/subjekti/%E0%80%AF", "/api/subjekti/%25E0%2580%25AF/"],
+    [
+      "'/%F0%9F%98%80%F0%9F%98' -> the whole emoji kept, the cut one re-quoted",
+      "GET",
+      "/api/subjekti/%F0%9F%98%80%F0%9F%98",
+      "/api/subjekti/%F0%9F%98%80%25F0%259F%2598/",
+    ],
   ])("/api/subjekti %s", (_name, method, target, location) => {
     const decision = ask(target, { method });
     expect(decision).toMatchObject({ kind: "respond", status: 301, body: "" });

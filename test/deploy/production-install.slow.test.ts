@@ -9,7 +9,7 @@
  * The installed node_modules' size is printed (the figure docs/production.md quotes).
  */
 import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process";
-import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,7 +40,7 @@ beforeAll(async () => {
   // The package as `npm pack` makes it in a checkout, with lib/ compiled here rather than in the repo.
   const pkg = join(work, "package");
   await mkdir(pkg);
-  for (const name of ["package.json", "README.md", "LICENSE", "bin", "deploy"])
+  for (const name of ["package.json", "README.md", "LICENSE", "BENCHMARKS.md", "bin", "deploy", "docs"])
     await cp(join(ROOT, name), join(pkg, name), { recursive: true });
   await run(process.execPath, [
     join(ROOT, "node_modules/typescript/bin/tsc"),
@@ -80,6 +80,28 @@ describe("a production install from the packed tarball (--omit=dev)", () => {
     expect(kb).toBeGreaterThan(1024);
     // The development tree is ~800 MB: the production one must stay a small part of it.
     expect(kb).toBeLessThan(150 * 1024);
+  });
+
+  it("the manual ships with it: every relative link of its README and docs/ reaches a file in the package", async () => {
+    const installed = join(app, "node_modules/subjekti");
+    const pages = ["README.md", "BENCHMARKS.md", ...(await readdir(join(installed, "docs"))).map((name) => join("docs", name))];
+    const broken: string[] = [];
+    for (const page of pages.filter((name) => name.endsWith(".md"))) {
+      const text = await readFile(join(installed, page), "utf8");
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (target === undefined || /^[a-z]+:/i.test(target)) continue;
+        const path = join(installed, page, "..", target);
+        if (
+          !(await stat(path).then(
+            () => true,
+            () => false,
+          ))
+        )
+          broken.push(`${page}: ${target}`);
+      }
+    }
+    expect(pages).toContain(join("docs", "data.md"));
+    expect(broken).toEqual([]);
   });
 
   it("systemd-analyze verify finds nothing to say about the unit (where systemd is installed)", async () => {

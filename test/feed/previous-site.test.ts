@@ -214,7 +214,9 @@ describe("build --previous <url> is bounded in size, count, sequence and time", 
     const site = await startHostileSite({ "/changes/state.json": trickle(50) });
     const started = performance.now();
     try {
-      const read = readPreviousFeed(site.origin, join(root, "never"), false, { ...DEFAULT_LIMITS, graceMs: 400, minRate: 1024 });
+      const read = readPreviousFeed(site.origin, join(root, "never"), false, {
+        limits: { ...DEFAULT_LIMITS, graceMs: 400, minRate: 1024 },
+      });
       await expect(read).rejects.toThrow(/state\.json: \d+ bytes in \d+ s, slower than 1024 bytes a second/);
       // The trickle would go on for ever: the refusal came from the rate floor, within a few of its checks.
       expect(performance.now() - started).toBeLessThan(400 + 2000);
@@ -227,7 +229,7 @@ describe("build --previous <url> is bounded in size, count, sequence and time", 
   it("a site that never answers -> refused at the overall deadline", async () => {
     const site = await startHostileSite({ "/changes/state.json": () => undefined });
     try {
-      const read = readPreviousFeed(site.origin, join(root, "never"), false, { ...DEFAULT_LIMITS, deadlineMs: 300 });
+      const read = readPreviousFeed(site.origin, join(root, "never"), false, { limits: { ...DEFAULT_LIMITS, deadlineMs: 300 } });
       await expect(read).rejects.toThrow(/state\.json: no whole answer within the deadline of 0 s/);
     } finally {
       await site.close();

@@ -230,7 +230,7 @@ describe.skipIf((NGINX === null && !REQUIRE_NGINX) || !OPENSSL)(`two sites over 
       BUILD_ARGS: `--limits 5,20 --max-limit 25 --cache-control 'public, max-age=60' --no-cache --strict`,
       NGINX_CONF: join(prefix, "site-1.conf"),
       NGINX_ARGS: `--name staging --server-name staging.test --listen '127.0.0.1:${port} ssl' --ssl-certificate ${cert} --ssl-certificate-key ${key} --upstream 127.0.0.1:${staging.upstream}`,
-      NGINX: `${NGINX} -p ${prefix} -c ${join(prefix, "nginx.conf")} -e ${join(prefix, "error.log")}`,
+      NGINX_COMMAND: `${NGINX} -p ${prefix} -c ${join(prefix, "nginx.conf")} -e ${join(prefix, "error.log")}`,
       // serve runs with --watch here: it follows the build by itself.
       RESTART_SERVE: "true",
       CHECK_ARGS: `--connect 127.0.0.1:${port} --ca ${cert}`,
@@ -242,6 +242,9 @@ describe.skipIf((NGINX === null && !REQUIRE_NGINX) || !OPENSSL)(`two sites over 
     );
     expect(redeployed.stdout).toMatch(/^all \d+ answers that nginx should send from the site's files came from files$/m);
     expect(redeployed.stderr).toContain("redeploy: done");
+    // nginx -t says the configuration is fine and nothing else: no [emerg] from a variable named NGINX, no duplicate MIME type.
+    expect(`${redeployed.stdout}${redeployed.stderr}`).not.toMatch(/\[(?:emerg|warn)\]/);
+    expect(redeployed.stdout).toMatch(/nginx: configuration file .* test is successful/);
     expect((await check(staging)).code).toBe(0);
   }, 120_000);
 });

@@ -34,7 +34,15 @@ export interface Running {
     readonly at: number;
   }>;
   kill(signal: NodeJS.Signals): void;
+  /** Resolves once the process has written `text` to stderr (true), or has ended without (false). */
+  said(text: string): Promise<boolean>;
 }
+
+/** The environment that stops a command at the named pause point `point` (src/common/pause-point.ts). */
+export const pauseAt = (point: string): Record<string, string> => ({ SUBJEKTI_PAUSE_AT: point });
+
+/** The line a command writes when it waits at the pause point `point`. */
+export const pausedLine = (point: string): string => `subjekti: paused at ${point}\n`;
 
 /** Runs `subjekti <args>` from src/ (as the atomic-build test does), with `env` added to the environment. */
 export function runProcess(args: readonly string[], env: Record<string, string> = {}): Running {
@@ -43,11 +51,29 @@ export function runProcess(args: readonly string[], env: Record<string, string> 
     env: { ...process.env, ...env },
   });
   let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const waiting = new Set<() => void>();
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+    for (const check of waiting) check();
+  });
   const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; at: number }>((resolve) => {
     child.on("close", (code, signal) => resolve({ code, signal, stderr, at: performance.now() }));
   });
-  return { pid: child.pid as number, ended, kill: (signal) => void child.kill(signal) };
+  const said = (text: string): Promise<boolean> =>
+    new Promise((resolve) => {
+      const check = (): void => {
+        if (!stderr.includes(text)) return;
+        waiting.delete(check);
+        resolve(true);
+      };
+      waiting.add(check);
+      check();
+      void ended.then(() => {
+        waiting.delete(check);
+        resolve(stderr.includes(text));
+      });
+    });
+  return { pid: child.pid as number, ended, kill: (signal) => void child.kill(signal), said };
 }
 
 /** What a reader sees: the manifest (or the link) and every file it names, by logical path; null when that changed while it was read. */

@@ -199,10 +199,14 @@ export const en = {
   "hint.lone-surrogate": (p: { hex: string }) => `a lone surrogate \\u${p.hex}: a character cut in half?`,
   "hint.missing-field": () => "the field is missing",
   "hint.id-quoted": () => "a string: write the number without quotes",
+  "hint.new-subject": () => "a new subject? give it an id and a code above every other: codes rise with ids",
+  "hint.next-keys": (p: { id: number; code: string }) =>
+    `a new subject? the next free id is ${p.id} and code ${p.code}: codes rise with ids`,
   "hint.id-fraction": () => "a whole number, no fraction",
   "hint.lost-zeros": () => "a number loses leading zeros: write it as a string",
   "hint.code-padding": (p: { digits: number }) => `${count(p.digits, "digit")} — zero padding lost in a spreadsheet?`,
   "hint.oib-scientific": () => "a spreadsheet wrote it as a number: format the column as text",
+  "hint.text-number-cell": () => "a spreadsheet wrote it as a number: format the column as text",
   "hint.oib-zero-lost": () => "10 digits — leading zero lost in a spreadsheet?",
   "hint.digit-count": (p: { digits: number }) => count(p.digits, "digit"),
   "hint.oib-prefix": () => "without the HR prefix",
@@ -210,6 +214,8 @@ export const en = {
   "hint.lowercase": (p: { value: string }) => `write it in lowercase: ${p.value}`,
   "hint.day-number": () => "a spreadsheet day number? format the column as text YYYY-MM-DD",
   "hint.flag-quoted": (p: { value: string }) => `a string: write ${p.value} without quotes`,
+  "hint.flag-json": () => "write true or false, without quotes",
+  "hint.flag-words": () => "write TRUE or FALSE (or TOČNO or NETOČNO)",
   "hint.null-text": () => 'write "" when there is none',
   "hint.no-month": (p: { month: string }) => `there is no month ${p.month}`,
   "hint.no-year-zero": () => "there is no year 0",
@@ -396,6 +402,8 @@ export const en = {
   "error.sync-mismatch": (p: { url: string; written: string; version: string }) =>
     `the snapshot ${p.url} hashes to ${p.written}…, not the state's version ${p.version}…: the site is inconsistent (mid-deploy?); the local copy is left as it was, try again later`,
   "error.sync-unreachable": (p: { url: string; detail: string }) => `cannot reach ${p.url}: ${p.detail}`,
+  "error.untrusted-certificate": (p: { url: string; detail: string }) =>
+    `cannot reach ${p.url}: ${p.detail}: trust its CA with --ca <file> (PEM), or skip the certificate check with --insecure`,
   "error.sync-no-feed": (p: { url: string; status: number }) =>
     `${p.url} answered ${p.status}: is this the site's origin, and was it built with its change feed?`,
   "error.sync-bad-state": (p: { url: string; detail: string }) => `${p.url}: not a change feed state this version reads (${p.detail})`,

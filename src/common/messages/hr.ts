@@ -183,10 +183,13 @@ export const hr: Catalogue = {
   "hint.lone-surrogate": (p) => `usamljeni surogat \\u${p.hex}: prepolovljen znak?`,
   "hint.missing-field": () => "polje nedostaje",
   "hint.id-quoted": () => "tekst: napišite broj bez navodnika",
+  "hint.new-subject": () => "novi subjekt? dajte mu id i oznaku veće od svih ostalih: oznake rastu s id-om",
+  "hint.next-keys": (p) => `novi subjekt? sljedeći slobodni id je ${p.id}, a oznaka ${p.code}: oznake rastu s id-om`,
   "hint.id-fraction": () => "cijeli broj, bez decimala",
   "hint.lost-zeros": () => "broj gubi vodeće nule: napišite ga kao tekst",
   "hint.code-padding": (p) => `${count(p.digits, "znamenka", "znamenke", "znamenaka")} — tablica je izgubila vodeće nule?`,
   "hint.oib-scientific": () => "tablica ga je zapisala kao broj: oblikujte stupac kao tekst",
+  "hint.text-number-cell": () => "tablica ga je zapisala kao broj: oblikujte stupac kao tekst",
   "hint.oib-zero-lost": () => "10 znamenaka — tablica je izgubila vodeću nulu?",
   "hint.digit-count": (p) => count(p.digits, "znamenka", "znamenke", "znamenaka"),
   "hint.oib-prefix": () => "bez prefiksa HR",
@@ -194,6 +197,8 @@ export const hr: Catalogue = {
   "hint.lowercase": (p) => `napišite malim slovima: ${p.value}`,
   "hint.day-number": () => "redni broj dana iz tablice? oblikujte stupac kao tekst GGGG-MM-DD",
   "hint.flag-quoted": (p) => `tekst: napišite ${p.value} bez navodnika`,
+  "hint.flag-json": () => "napišite true ili false, bez navodnika",
+  "hint.flag-words": () => "napišite TOČNO ili NETOČNO (ili TRUE ili FALSE)",
   "hint.null-text": () => 'napišite "" kad podatka nema',
   "hint.no-month": (p) => `mjesec ${p.month} ne postoji`,
   "hint.no-year-zero": () => "godina 0 ne postoji",
@@ -256,14 +261,14 @@ export const hr: Catalogue = {
     `izgrađeno ${count(p.count, "subjekt", "subjekta", "subjekata")}${p.reused > 0 ? ` (${n(p.reused)} nepromijenjeno, iz međuspremnika izgradnje)` : ""} u ${p.out}/: ${count(p.files, "datoteka", "datoteke", "datoteka")}, ` +
     `${n(p.written)} zapisano (${decimal(p.writtenBytes)}), ${n(p.unchanged)} nepromijenjeno, ${n(p.removed)} uklonjeno (${decimal(p.removedBytes)}) za ${p.seconds.toFixed(2).replace(".", ",")} s`,
   "summary.feed-started": (p) =>
-    `promjene: novi slijed promjena počinje brojem ${p.sequence} (prethodno stanje nije nađeno: --previous <url> nastavlja slijed objavljenog sjedišta)`,
+    `promjene: novi slijed promjena počinje brojem ${p.sequence} (prethodno stanje nije nađeno: --previous <url> nastavlja slijed objavljenog mrežnog sjedišta)`,
   "summary.feed-unchanged": (p) => `od prošle izgradnje nijedan se subjekt nije promijenio (slijed promjena: i dalje broj ${p.sequence})`,
   "summary.feed-changes": (p) =>
     `subjekti od prošle izgradnje: ${n(p.added)} ${plural(p.added, "dodan", "dodana", "dodanih")}, ${n(p.removed)} ${plural(p.removed, "uklonjen", "uklonjena", "uklonjenih")}, ${n(p.changed)} ${plural(p.changed, "promijenjen", "promijenjena", "promijenjenih")} (slijed promjena: broj ${p.sequence - 1} -> ${p.sequence}, razlika ${p.diff})`,
   "summary.serving": (p) => `${p.url} (Ctrl-C zaustavlja)`,
   "summary.watching": (p) => `prati promjene u ${p.dir}/`,
   "summary.rebuilt": (p) => `ponovno izgrađeno: ${p.summary}`,
-  "summary.rebuild-failed": () => "ponovna izgradnja nije uspjela; i dalje se poslužuje posljednje ispravno sjedište",
+  "summary.rebuild-failed": () => "ponovna izgradnja nije uspjela; i dalje se poslužuje posljednje ispravno mrežno sjedište",
   "summary.stopped": (p) =>
     `${WHAT[p.what]} zaustavljen${p.what === "export" ? "" : "a"} signalom ${p.signal}: privremene datoteke su uklonjene${p.left.length === 0 ? "" : `; nije sve uklonjeno: ${p.left.join("; ")}`}`,
 
@@ -327,7 +332,7 @@ export const hr: Catalogue = {
   "error.data-is-file": (p) => `--data ${p.data} je datoteka: zadajte mapu s datotekama *.json, *.ndjson, *.csv, *.xlsx i *.ods`,
   "error.out-is-file": (p) => `--out ${p.out ?? ""} je datoteka, a ne mapa: zadajte drugi --out ili premjestite datoteku`,
   "error.out-is-plain": (p) =>
-    `--out ${p.out} je sjedište od običnih datoteka (izgrađeno s --links files): za ponovnu izgradnju zadajte --links files ili drugi --out`,
+    `--out ${p.out} je mrežno sjedište od običnih datoteka (izgrađeno s --links files): za ponovnu izgradnju zadajte --links files ili drugi --out`,
   "error.out-not-plain": (p) =>
     `--out ${p.out} već sadrži nešto drugo: s --links files postaje poveznica na izgrađeno stablo (${p.base}.<hash>) koja se mijenja jednim preimenovanjem; zadajte --out koji još ne postoji (ili uklonite ovaj)`,
   "error.export-no-dir": (p) => `--out ${p.out}: mapa ${p.dir} ne postoji: napravite je ili zadajte drugi --out`,
@@ -341,30 +346,33 @@ export const hr: Catalogue = {
   "error.feed-refused": (p) =>
     `${p.where}: ${p.detail}: prethodni slijed promjena je odbijen; popravite to sjedište, navedite drugo s --previous ili uklonite njegov direktorij changes/ za novi slijed`,
   "error.feed-unreachable": (p) =>
-    `prethodni slijed promjena na ${p.url} ne može se pročitati: ${p.detail}; zadajte --previous s dostupnim sjedištem ili mapom`,
+    `prethodni slijed promjena na ${p.url} ne može se pročitati: ${p.detail}; zadajte --previous s dostupnim mrežnim sjedištem ili mapom`,
   "error.feed-status": (p) =>
-    `${p.url} je odgovorio sa ${p.status}: zadajte --previous s ishodištem objavljenog sjedišta (npr. https://registry.example.hr)`,
+    `${p.url} je odgovorio sa ${p.status}: zadajte --previous s ishodištem objavljenog mrežnog sjedišta (npr. https://registry.example.hr)`,
   "error.feed-state": (p) =>
     `${p.where}: to nije stanje slijeda promjena koje ova inačica čita (${p.detail}): uklonite ga da započne novi slijed promjena`,
   "error.feed-mismatch": (p) =>
     `${p.where} navodi inačicu ${p.version}…, ali snimka ${p.snapshot} ima sažetak ${p.actual}…: prethodni slijed promjena je oštećen; vratite ga ili uklonite njegovu mapu changes/ da započne novi`,
   "error.sync-refused": (p) => `${p.where}: ${p.detail}: sinkronizacija nije moguća; lokalna kopija je ostavljena kakva je bila`,
   "error.sync-snapshot-status": (p) =>
-    `snimka ${p.url} odgovorila je sa ${p.status}: usklađivanje nije moguće; pokušajte ponovno kad sjedište bude cjelovito`,
+    `snimka ${p.url} odgovorila je sa ${p.status}: usklađivanje nije moguće; pokušajte ponovno kad mrežno sjedište bude cjelovito`,
   "error.sync-mismatch": (p) =>
-    `snimka ${p.url} ima sažetak ${p.written}…, a ne inačicu stanja ${p.version}…: sjedište nije dosljedno (objava u tijeku?); lokalna kopija ostaje kakva je bila, pokušajte ponovno kasnije`,
+    `snimka ${p.url} ima sažetak ${p.written}…, a ne inačicu stanja ${p.version}…: mrežno sjedište nije dosljedno (objava u tijeku?); lokalna kopija ostaje kakva je bila, pokušajte ponovno kasnije`,
   "error.sync-unreachable": (p) => `${p.url} nije dostupan: ${p.detail}`,
-  "error.sync-no-feed": (p) => `${p.url} je odgovorio sa ${p.status}: je li to ishodište sjedišta i je li izgrađeno sa slijedom promjena?`,
+  "error.untrusted-certificate": (p) =>
+    `${p.url} nije dostupan: ${p.detail}: zadajte njegov CA s --ca <datoteka> (PEM) ili preskočite provjeru certifikata s --insecure`,
+  "error.sync-no-feed": (p) =>
+    `${p.url} je odgovorio sa ${p.status}: je li to ishodište mrežnog sjedišta i je li izgrađeno sa slijedom promjena?`,
   "error.sync-bad-state": (p) => `${p.url}: to nije stanje slijeda promjena koje ova inačica čita (${p.detail})`,
   "error.unusable-site": (p) =>
-    `${p.dir} nema upotrebljivo sjedište (${p.problem}): ${p.again ? "ponovno" : "najprije"} pokrenite \`npm run build\``,
+    `${p.dir} nema upotrebljivo mrežno sjedište (${p.problem}): ${p.again ? "ponovno" : "najprije"} pokrenite \`npm run build\``,
   "error.no-built-site": (p) =>
-    `${p.dir} ne sadrži izgrađeno sjedište (${p.detail}): zadajte --dir <izgrađeno sjedište> ili najprije pokrenite \`npm run build\``,
+    `${p.dir} ne sadrži izgrađeno mrežno sjedište (${p.detail}): zadajte --dir <izgrađeno mrežno sjedište> ili najprije pokrenite \`npm run build\``,
   "error.env-port": (p) => `PORT=${p.text} u okruženju: ${p.detail}; uklonite ga ili zadajte --port`,
   "error.unreachable": (p) => `${p.where}: ${p.detail}: ${p.hint}`,
   "error.not-url": (p) => `"${p.url}" nije URL: zadajte adresu objave, npr. https://example.org`,
   "error.not-http": (p) => `"${p.url}" nije http ni https URL`,
-  "error.site-cannot-answer": (p) => `izgrađeno sjedište ne može odgovoriti na ${p.target}: ${p.detail}`,
+  "error.site-cannot-answer": (p) => `izgrađeno mrežno sjedište ne može odgovoriti na ${p.target}: ${p.detail}`,
   "error.ca-unreadable": (p) => `--ca ${p.ca}: ne može se pročitati (${p.detail}): zadajte PEM datoteku s certifikatima`,
   "error.ca-not-pem": (p) => `--ca ${p.ca}: u njoj nema PEM certifikata (očekuje se -----BEGIN CERTIFICATE-----)`,
   "error.check-failed": (p) => `${n(p.failed)} od ${n(p.total)} zahtjeva prema ${p.origin} razlikuje se od ${p.dir}`,
@@ -373,7 +381,7 @@ export const hr: Catalogue = {
   "error.check-stale-nginx": (p) =>
     `konfiguracija nginxa na ${p.origin} napravljena je za drugu izgradnju, ne za ${p.dir}: ponovno je napravite sa subjekti nginx i ponovno učitajte nginx (nginx -t && nginx -s reload)`,
   "error.nginx-root": (p) =>
-    `--dir ${p.dir}: korijen za nginx ovdje ne smije sadržavati razmake, navodnike, vitičaste zagrade, ; $ ni \\; premjestite sjedište`,
+    `--dir ${p.dir}: korijen za nginx ovdje ne smije sadržavati razmake, navodnike, vitičaste zagrade, ; $ ni \\; premjestite mrežno sjedište`,
   "error.tls-needs-certificate": (p) => `--listen '${p.listen}' traži --ssl-certificate <datoteka> i --ssl-certificate-key <datoteka>`,
   "error.tls-needs-listen": (p) => `--ssl-certificate i --ssl-certificate-key traže --listen sa ssl (npr. '443 ssl'), a ne '${p.listen}'`,
 };

@@ -25,6 +25,7 @@ import { BLOCK_RECORDS, type RecordSink } from "../sources/record-sink.ts";
 import { readNdjson } from "../sources/read-ndjson.ts";
 import { readXlsx } from "../sources/read-xlsx.ts";
 import { OibCheck } from "../rules/check-oibs.ts";
+import { NextKeys } from "../rules/next-keys.ts";
 import { startRecordThreads, type RecordThreads } from "./record-threads.ts";
 import { type BlockTask, BlockRenderer, renderJsonBlock } from "./render-block.ts";
 import type { SourceFile } from "../sources/source-file.ts";
@@ -137,6 +138,7 @@ async function readInto(
   let threads: RecordThreads | undefined;
   let renderedHere = 0;
   const oibs = new OibCheck();
+  const nextKeys = new NextKeys();
   /**
    * Under "auto" the first block to parse is parsed here and the rest in threads, started then:
    * a rebuild that parses one edited block (the rest known from the cache) starts no thread.
@@ -154,6 +156,7 @@ async function readInto(
       if (block.uncached !== undefined) cache?.failed(block.uncached);
       problems.merge(block.problems, block.dropped);
       oibs.add(block, next.file, options.strict, problems);
+      nextKeys.add(block.ids, block.codes);
       count += block.ends.length;
       if (!(await put({ kind: "block", block, file: next.file, problems }))) throw new StopReading();
     }
@@ -195,7 +198,7 @@ async function readInto(
   } finally {
     await threads?.close();
   }
-  const all = sortProblems(problems.problems, files);
+  const all = nextKeys.guide(sortProblems(problems.problems, files));
   if (problems.errors > 0) throw new DataError(all, problems.kinds);
   return { count, reused, warnings: all, kinds: problems.kinds, files: files.map((f) => f.name), cacheKeys };
 }

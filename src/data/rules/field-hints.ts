@@ -11,12 +11,15 @@ import type { Subject } from "./subject-schema.ts";
 export type SourceKind = "json" | "csv" | "xlsx";
 
 function hintId(value: unknown): Message | undefined {
+  // An empty cell is a row being added: the read names the free id and code at its end (next-keys.ts).
+  if (value === "") return msg("hint.new-subject");
   if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) return msg("hint.id-quoted");
   if (typeof value === "number" && !Number.isSafeInteger(value)) return msg("hint.id-fraction");
   return undefined;
 }
 
 function hintOznaka(value: unknown): Message | undefined {
+  if (value === "") return msg("hint.new-subject");
   if (typeof value === "number") return msg("hint.lost-zeros");
   if (typeof value === "string" && /^[0-9]{1,3}$/.test(value)) return msg("hint.code-padding", { digits: value.length });
   return undefined;
@@ -47,15 +50,18 @@ function hintDate(value: unknown): Message | undefined {
   return undefined;
 }
 
-function hintFlag(value: unknown, source: SourceKind): Message | undefined {
-  if (typeof value !== "string") return undefined;
-  if (source === "json" && (value === "true" || value === "false")) return msg("hint.flag-quoted", { value });
-  if (/^(true|false)$/i.test(value)) return msg("hint.lowercase", { value: value.toLowerCase() });
-  return undefined;
+/** Every refused flag is told the forms its kind of source takes (a spreadsheet's own words are read in English and Croatian). */
+function hintFlag(value: unknown, source: SourceKind): Message {
+  if (source !== "json") return msg("hint.flag-words");
+  if (typeof value === "string" && /^(?:true|false)$/i.test(value)) return msg("hint.flag-quoted", { value: value.toLowerCase() });
+  return msg("hint.flag-json");
 }
 
-function hintText(value: unknown): Message | undefined {
-  return value === null ? msg("hint.null-text") : undefined;
+function hintText(value: unknown, source: SourceKind): Message | undefined {
+  if (value === null) return msg("hint.null-text");
+  // A spreadsheet types a cell of digits (a phone number, an OIB as a contact) as a number unless the column is text.
+  if (typeof value === "number") return source === "xlsx" ? msg("hint.text-number-cell") : msg("hint.lost-zeros");
+  return undefined;
 }
 
 const HINTS: Readonly<Record<keyof Subject, (value: unknown, source: SourceKind) => Message | undefined>> = {

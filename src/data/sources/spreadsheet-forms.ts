@@ -2,7 +2,7 @@
  * A cell of a spreadsheet (a CSV cell's text, or a workbook cell's typed value) as the value the
  * schema expects. Spreadsheets rewrite what they show: Excel and LibreOffice write `TRUE`, show
  * dates as `14.5.1966.` on a Croatian locale, keep dates as date cells, and drop an OIB's leading
- * zero. Forms every spreadsheet writes and that lose nothing (`TRUE`/`FALSE` in any case, a date
+ * zero. Forms every spreadsheet writes and that lose nothing (`TRUE`/`FALSE` or `TOČNO`/`NETOČNO` in any case, a date
  * cell, `d.m.yyyy.`) are read silently. Forms that lose information (an OIB or code whose zeros
  * are gone, a number cell) are read and noted as a warning of their own kind (`--strict` refuses
  * them); anything ambiguous (`1/2/2020`, `2,73562E+10`) is left as it is, for the schema to reject
@@ -22,7 +22,17 @@ export interface FormNote extends FieldWarning {
 export type Cell = string | number | boolean | Date | undefined;
 
 const DIGITS = /^[0-9]+$/;
-const FLAG = /^(?:true|false)$/i;
+/**
+ * A spreadsheet's own words for a boolean cell, in lowercase: what it writes into a CSV (and into
+ * a text cell) in the locales the registry lives in. LibreOffice Calc and Excel in a Croatian
+ * locale write TOČNO/NETOČNO, in English TRUE/FALSE.
+ */
+const FLAG_WORDS: ReadonlyMap<string, boolean> = new Map([
+  ["true", true],
+  ["false", false],
+  ["točno", true],
+  ["netočno", false],
+]);
 
 /** A whole number a spreadsheet holds, as digits (`27356152120`), or undefined. */
 function wholeNumber(value: number): string | undefined {
@@ -63,9 +73,11 @@ function date(cell: Cell): unknown {
   return value === undefined || !isCalendarDate(value) ? cell : value;
 }
 
-/** `true`/`false` in any case (a CSV's own flags, a spreadsheet's `TRUE`), or a boolean cell: silently. */
+/** `true`/`false` or `točno`/`netočno` in any case (a CSV's own flags, a spreadsheet's `TRUE` or `TOČNO`), or a boolean cell: silently. */
 function flag(cell: Cell): unknown {
-  return typeof cell === "string" && FLAG.test(cell) ? cell.toLowerCase() === "true" : cell;
+  // Short texts only: a flag word is 7 letters (a long cell is left whole for the schema to refuse).
+  if (typeof cell !== "string" || cell.length > 16) return cell;
+  return FLAG_WORDS.get(cell.normalize("NFC").toLowerCase()) ?? cell;
 }
 
 /** The value of `field` from a spreadsheet cell, noting every spreadsheet form it was read from. */

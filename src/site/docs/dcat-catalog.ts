@@ -176,7 +176,6 @@ function distributionNodes({ facts, iri, g, modified }: CataloguePart): void {
   for (const download of facts.downloads) {
     const kind = DOWNLOAD_KINDS[download.format];
     const node = iri.distribution(download.format);
-    const mediaType = kind.mediaType.split(";")[0] as string;
     g.add(node, "a", ref("http://www.w3.org/ns/dcat#Distribution"));
     g.texts(node, "dct:title", { hr: `Cijeli popis: ${kind.title.hr}`, en: `The whole list: ${kind.title.en}` });
     g.texts(node, "dct:description", {
@@ -185,7 +184,8 @@ function distributionNodes({ facts, iri, g, modified }: CataloguePart): void {
     });
     g.add(node, "dcat:accessURL", ref(`${baseUrl}${download.path}`));
     g.add(node, "dcat:downloadURL", ref(`${baseUrl}${download.path}`));
-    g.concept(node, "dcat:mediaType", `${IANA}${mediaType}`, "dct:MediaType", `${IANA}`);
+    if (kind.registeredMediaType !== null)
+      g.concept(node, "dcat:mediaType", `${IANA}${kind.registeredMediaType}`, "dct:MediaType", `${IANA}`);
     g.concept(node, "dct:format", `${EU}file-type/${kind.euFileType}`, "dct:MediaTypeOrExtent", `${EU}file-type`);
     g.add(node, "dcat:byteSize", { value: String(download.bytes), datatype: "xsd:nonNegativeInteger" });
     g.add(node, "dct:modified", modified);

@@ -131,10 +131,31 @@ const ROWS: readonly Row[] = [
     errors: ['subjekti.json[2]: odobreno: expected true or false, got "true" (a string: write true without quotes)'],
   },
   {
-    name: 'status_subjekta "DA" in a CSV -> an error',
+    name: 'status_subjekta "DA" in a CSV (typed, not a spreadsheet\'s own word) -> an error naming the words that are read',
     change: set(1, "status_subjekta", "DA"),
     format: "csv",
-    errors: ['subjekti.csv:3: status_subjekta: expected true or false, got "DA"'],
+    errors: ['subjekti.csv:3: status_subjekta: expected true or false, got "DA" (write TRUE or FALSE (or TOČNO or NETOČNO))'],
+  },
+  {
+    name: 'odobreno "0" in a CSV -> an error naming the words that are read',
+    change: set(2, "odobreno", "0"),
+    format: "csv",
+    errors: ['subjekti.csv:4: odobreno: expected true or false, got "0" (write TRUE or FALSE (or TOČNO or NETOČNO))'],
+  },
+  {
+    name: "odobreno 1 (a JSON number) -> an error: write true or false",
+    change: set(0, "odobreno", 1),
+    errors: ["subjekti.json[0]: odobreno: expected true or false, got 1 (write true or false, without quotes)"],
+  },
+  {
+    name: 'odobreno "TRUE" (a JSON string) -> an error: write true without quotes',
+    change: set(0, "odobreno", "TRUE"),
+    errors: ['subjekti.json[0]: odobreno: expected true or false, got "TRUE" (a string: write true without quotes)'],
+  },
+  {
+    name: "institucija_email 14567890 (a JSON number) -> an error: write it as a string",
+    change: set(1, "institucija_email", 14567890),
+    errors: ["subjekti.json[1]: institucija_email: expected a string, got 14567890 (a number loses leading zeros: write it as a string)"],
   },
   {
     name: "institucija_email null -> an error",

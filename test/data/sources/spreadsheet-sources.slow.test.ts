@@ -25,7 +25,7 @@ const ExcelJS = loadExcelJs();
 let subjects: Subject[];
 let jsonSite: Record<string, string>;
 
-/** What Excel's "CSV UTF-8" writes on a Croatian locale: BOM, `;`, CRLF, numbers without leading zeros, `14.5.1966.`, `TRUE`. */
+/** What a Croatian Excel's "CSV UTF-8" writes: BOM, `;`, CRLF, numbers without leading zeros, `14.5.1966.`, `TOČNO`/`NETOČNO`. */
 function excelCsv(list: readonly Subject[]): string {
   const cell = (text: string): string => (/[;"\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
   const croatianDate = (iso: string): string => {
@@ -37,7 +37,7 @@ function excelCsv(list: readonly Subject[]): string {
       const v = s[f];
       if (f === "oib" || f === "jedinstvena_oznaka") return String(Number(v));
       if (f === "datum_postanka") return croatianDate(String(v));
-      if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
+      if (typeof v === "boolean") return v ? "TOČNO" : "NETOČNO";
       return cell(String(v));
     }).join(";");
   return `\uFEFF${[SUBJECT_FIELDS.join(";"), ...list.map(row)].join("\r\n")}\r\n`;
@@ -86,7 +86,7 @@ beforeAll(async () => {
 }, 120_000);
 
 describe("the sample as Excel saves it", () => {
-  test("CSV UTF-8 on a Croatian locale -> the same site byte for byte; TRUE and 14.5.1966. silently, each lossy form one summary line; --strict refuses those", async () => {
+  test("CSV UTF-8 on a Croatian locale -> the same site byte for byte; TOČNO and 14.5.1966. silently, each lossy form one summary line; --strict refuses those", async () => {
     const dir = await dirWith({ "subjekti.csv": excelCsv(subjects) });
     expect(await buildTree(dir)).toEqual(jsonSite);
 
@@ -164,7 +164,7 @@ describe("a workbook with bad cells", () => {
       `${dir}/subjekti.xlsx!subjekti!D3: oib: expected 11 digits, got "2,73562E+10" (a spreadsheet wrote it as a number: format the column as text)`,
       `${dir}/subjekti.xlsx!subjekti!F4: datum_postanka: expected a real date YYYY-MM-DD, got "1/2/2020" (day/month or month/day? write YYYY-MM-DD)`,
       `${dir}/subjekti.xlsx!subjekti!K5: expected cells only in the header's columns, got "extra" (a column without a field name: delete it, or name it)`,
-      `${dir}/subjekti.xlsx!subjekti!H5: odobreno: expected true or false, got "DA"`,
+      `${dir}/subjekti.xlsx!subjekti!H5: odobreno: expected true or false, got "DA" (write TRUE or FALSE (or TOČNO or NETOČNO))`,
     ]);
     await expectBuildLeavesSiteUnchanged(dir);
   });

@@ -281,6 +281,20 @@ describe("the DCAT-AP 3.0.1 catalogue", () => {
     expect(values("http://www.w3.org/ns/dcat#downloadURL").sort()).toEqual(downloads.map((d) => `${BASE_URL}${d.path}`).sort());
     expect(values("http://www.w3.org/ns/dcat#mediaType")).toContain("https://www.iana.org/assignments/media-types/text/csv");
     expect(values("http://purl.org/dc/terms/format")).toContain("http://publications.europa.eu/resource/authority/file-type/CSV");
+    // Only types IANA registers (data.europa.eu checks them against its register), named here one by
+    // one: NDJSON has none (application/x-ndjson is not registered), so its distribution names its file type alone.
+    const REGISTERED = [
+      "https://www.iana.org/assignments/media-types/text/csv",
+      "https://www.iana.org/assignments/media-types/application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ];
+    const EU_FILE_TYPES = ["CSV", "JSON", "XLSX"].map((code) => `http://publications.europa.eu/resource/authority/file-type/${code}`);
+    for (const type of values("http://www.w3.org/ns/dcat#mediaType")) expect(REGISTERED, type).toContain(type);
+    for (const format of values("http://purl.org/dc/terms/format")) expect(EU_FILE_TYPES, format).toContain(format);
+    const ndjson = `${BASE_URL}/#download-ndjson`;
+    const about = (subject: string, predicate: string): string[] =>
+      turtle.filter((q) => q.subject.value === subject && q.predicate.value === predicate).map((q) => q.object.value);
+    expect(about(ndjson, "http://www.w3.org/ns/dcat#mediaType")).toEqual([]);
+    expect(about(ndjson, "http://purl.org/dc/terms/format")).toEqual(["http://publications.europa.eu/resource/authority/file-type/JSON"]);
     expect(values("http://www.w3.org/ns/dcat#endpointDescription")).toEqual([`${BASE_URL}/openapi.json`]);
     expect(values("http://purl.org/dc/terms/modified")).toContain(new Date(Number(EPOCH) * 1000).toISOString());
     const titles = turtle.filter(
