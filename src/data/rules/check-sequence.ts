@@ -8,14 +8,7 @@ import { kindKey, KEEP_PER_KIND, type Problem, type ProblemCollector, type Probl
 import { formatLocation, showValue } from "../problems/problem-parts.ts";
 import { locate, type SourceFile } from "../sources/source-file.ts";
 import { msg } from "../../common/messages/message.ts";
-
-/** Compares zero-padded digit strings by value, so "10000" follows "9999" whatever the padding. */
-export function compareDigits(a: string, b: string): number {
-  const x = a.replace(/^0+(?=.)/, "");
-  const y = b.replace(/^0+(?=.)/, "");
-  if (x.length !== y.length) return x.length - y.length;
-  return x < y ? -1 : x > y ? 1 : 0;
-}
+import { compareDigits } from "./compare-digits.ts";
 
 /** The keys of records in id order. */
 export interface SequenceKeys {

@@ -5,7 +5,7 @@
  */
 import type { Problem } from "../problems/problems.ts";
 import { msg } from "../../common/messages/message.ts";
-import { compareDigits } from "./check-sequence.ts";
+import { compareDigits } from "./compare-digits.ts";
 
 /** The highest id and code read so far; `guide` names the next ones in a new subject's problems. */
 export class NextKeys {
