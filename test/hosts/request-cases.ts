@@ -178,7 +178,7 @@ interface DrfAnswer {
   readonly reencoded?: DrfAnswer;
 }
 
-/** What real DRF answered (test/core/golden/drf-answers.json, made by scripts/drf-golden.py): the list, then the router's other routes. */
+/** What real DRF answered (test/core/golden/drf-answers.json, made by test/oracle/drf-golden.py): the list, then the router's other routes. */
 const DRF_GOLDEN = JSON.parse(readFileSync(new URL("../core/golden/drf-answers.json", import.meta.url), "utf8")) as {
   answers: readonly DrfAnswer[];
   routes: readonly DrfAnswer[];

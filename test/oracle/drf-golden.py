@@ -5,7 +5,7 @@ Dev-only tool. Tests never run Python; they read the committed output. Needs Deb
 python3-django and python3-djangorestframework (apt-get install them; they run under
 /usr/bin/python3). Regenerate with
 
-    /usr/bin/python3 scripts/drf-golden.py > test/core/golden/drf-answers.json
+    /usr/bin/python3 test/oracle/drf-golden.py > test/core/golden/drf-answers.json
 
 and review the diff. It serves the host tests' fixture list (test/fixtures/hosts-site/data) from a
 real DRF application of the usual shape: a ``ReadOnlyModelViewSet`` over a model (SQLite in
@@ -37,7 +37,7 @@ import django
 from django.conf import settings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DATA = os.path.join(HERE, "..", "test", "fixtures", "hosts-site", "data", "subjekti.json")
+DATA = os.path.join(HERE, "..", "fixtures", "hosts-site", "data", "subjekti.json")
 
 settings.configure(
     DEBUG=False,
