@@ -3,8 +3,8 @@ Unix socket there only, removed when the ``with`` ends (also on an error, and wh
 killed: the server is its child and gets SIGTERM when it dies).
 
 The cluster is the one the contract names: UTF-8, an ICU Croatian default collation
-(``--locale-provider=icu --icu-locale=hr-HR``), and the ``unaccent`` extension in ``template1``
-(so in every database made after it). As root, initdb and the server run as the ``postgres`` user.
+(``--locale-provider=icu --icu-locale=hr-HR``), and the ``unaccent`` extension in ``postgres`` and
+``template1`` (so in every database made after it). As root, initdb and the server run as the ``postgres`` user.
 
     with cluster() as host:  # the socket directory, Django's HOST
         ...
@@ -75,11 +75,12 @@ def cluster(log=None):
             preexec_fn=_as_owner(owner), env=env, cwd=root,
         )
         _wait_ready(root, server)
-        subprocess.run(
-            [os.path.join(BIN, "psql"), "-h", root, "-U", "postgres", "-d", "template1", "-q", "-v", "ON_ERROR_STOP=1",
-             "-c", "CREATE EXTENSION unaccent"],
-            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
-        )
+        for database in ["template1", "postgres"]:
+            subprocess.run(
+                [os.path.join(BIN, "psql"), "-h", root, "-U", "postgres", "-d", database, "-q", "-v", "ON_ERROR_STOP=1",
+                 "-c", "CREATE EXTENSION unaccent"],
+                check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+            )
         if log is not None:
             log.write(f"PostgreSQL cluster: initdb {initialised - started:.2f} s, ready {time.monotonic() - started:.2f} s\n")
         yield root
