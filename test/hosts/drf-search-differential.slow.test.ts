@@ -5,8 +5,8 @@
  * records (test/oracle/drf-oracle.py: the contract's view, an ICU hr-HR cluster with unaccent made
  * for the run and removed after it). A few hundred seeded random queries, drawn from the sample's
  * own names and towns (cut words, diacritics dropped, upper and lower case, several terms, filters
- * and orderings combined, limits and offsets), must come back byte for byte as DRF answers them:
- * the status, the contract's headers and the body.
+ * and orderings combined, limits and offsets, the detail route, HEAD, an indent) must come back
+ * byte for byte as DRF answers them: the status, the contract's headers and the body.
  *
  * The recorded sample goldens (test/core/golden/drf-search-answers.json, `sample`) are replayed
  * over the same site too; they need no Python.
@@ -55,9 +55,10 @@ interface Answer {
 
 interface Query {
   /** What the query exercises: `plain` queries (paging, oib, ordering=id) are answered today without a search engine. */
-  readonly kind: "plain" | "search" | "filter" | "ordering";
+  readonly kind: "plain" | "search" | "filter" | "ordering" | "detail";
   readonly method: "GET" | "HEAD";
   readonly target: string;
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /** DRF behind one line a request on stdin, one line an answer on stdout. */
@@ -93,7 +94,7 @@ class Oracle {
 
   async ask(query: Query): Promise<Answer> {
     const line = this.next();
-    this.child.stdin!.write(`${JSON.stringify({ method: query.method, target: query.target })}\n`);
+    this.child.stdin!.write(`${JSON.stringify({ method: query.method, target: query.target, headers: query.headers })}\n`);
     return JSON.parse(await line) as Answer;
   }
 
@@ -207,15 +208,25 @@ function query(random: Random): Query {
     kind = "filter";
     params = [filter(random), ...(chance(random, 0.3) ? [filter(random)] : []), ...(chance(random, 0.3) ? [ordering(random)] : [])];
     params.push(...paging(random));
-  } else {
+  } else if (roll < 0.95) {
     kind = "ordering";
     params = [ordering(random), ...paging(random)];
+  } else {
+    // One subject, its queryset searched or filtered: itself, a 404 or a 400.
+    kind = "detail";
+    params = [chance(random, 0.6) ? search(random) : filter(random)];
   }
   for (let i = params.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [params[i], params[j]] = [params[j] as string, params[i] as string];
   }
-  return { kind, method: chance(random, 0.05) ? "HEAD" : "GET", target: `/api/subjekti/?${params.join("&")}` };
+  const path = kind === "detail" ? `/api/subjekti/${pick(random, RECORDS).id}/` : "/api/subjekti/";
+  return {
+    kind,
+    method: chance(random, 0.05) ? "HEAD" : "GET",
+    target: `${path}?${params.join("&")}`,
+    headers: chance(random, 0.05) ? { Accept: "application/json; indent=2" } : {},
+  };
 }
 
 function queries(): Query[] {
@@ -224,8 +235,9 @@ function queries(): Query[] {
   const out: Query[] = [];
   while (out.length < QUERIES) {
     const q = query(random);
-    if (seen.has(`${q.method} ${q.target}`)) continue;
-    seen.add(`${q.method} ${q.target}`);
+    const key = `${q.method} ${q.target} ${JSON.stringify(q.headers)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
     out.push(q);
   }
   return out;
@@ -284,9 +296,10 @@ describe.skipIf(UNAVAILABLE !== null && !REQUIRE)(`${QUERIES} seeded random quer
   }, 180_000);
 
   for (const q of queries()) {
-    it(`${q.kind}: ${q.method} ${q.target}`, async () => {
+    const accept = q.headers["Accept"] === undefined ? "" : ` (Accept: ${q.headers["Accept"]})`;
+    it(`${q.kind}: ${q.method} ${q.target}${accept}`, async () => {
       if (oracle === undefined) throw new Error("the oracle did not start");
-      await expectSame(useHost(), q.method, q.target, await oracle.ask(q));
+      await expectSame(useHost(), q.method, q.target, await oracle.ask(q), { ...q.headers });
     });
   }
 });
