@@ -1,7 +1,7 @@
 /**
  * ALLOWED_HOSTS as Django reads it (validate_host over split_domain_port), and the 400 for a host
  * it does not name, byte for byte as Django 3.2 answered it (golden/drf-answers.json,
- * scripts/drf-golden.py).
+ * test/oracle/drf-golden.py).
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 /**
  * The core against the real Django REST Framework: golden/drf-answers.json is what DRF 3.14 on
- * Django 3.2 (Debian's packages) computed (scripts/drf-golden.py). The whole answers are checked
+ * Django 3.2 (Debian's packages) computed (test/oracle/drf-golden.py). The whole answers are checked
  * on every host by the request table; here, content negotiation case by case.
  */
 import { readFileSync } from "node:fs";

@@ -1,6 +1,6 @@
 /**
  * The core against CPython: every case in golden/python-cases.json (made by
- * scripts/python-golden.py, CPython 3.11) must come out of the TypeScript core the same.
+ * test/oracle/python-golden.py, CPython 3.11) must come out of the TypeScript core the same.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";

@@ -178,7 +178,7 @@ interface DrfAnswer {
   readonly reencoded?: DrfAnswer;
 }
 
-/** What real DRF answered (test/core/golden/drf-answers.json, made by scripts/drf-golden.py): the list, then the router's other routes. */
+/** What real DRF answered (test/core/golden/drf-answers.json, made by test/oracle/drf-golden.py): the list, then the router's other routes. */
 const DRF_GOLDEN = JSON.parse(readFileSync(new URL("../core/golden/drf-answers.json", import.meta.url), "utf8")) as {
   answers: readonly DrfAnswer[];
   routes: readonly DrfAnswer[];
@@ -319,6 +319,32 @@ function isUtf8(byteString: string): boolean {
 function drfCases(): RequestCase[] {
   return DRF_ANSWERS.map(drfCase);
 }
+
+/** What real DRF on PostgreSQL answers to searching, filtering and ordering the list (docs/http-contract.md). */
+interface DrfSearchGolden {
+  /** Over the fixture list (max_limit 25), as every host serves it. */
+  readonly fixture: readonly DrfAnswer[];
+  /** Over the 5,758-subject sample (data/, max_limit 1000): the contract's examples that need its names. */
+  readonly sample: readonly DrfAnswer[];
+}
+
+/** test/core/golden/drf-search-answers.json, made by test/oracle/drf-search-golden.py. */
+export const DRF_SEARCH_GOLDEN = JSON.parse(
+  readFileSync(new URL("../core/golden/drf-search-answers.json", import.meta.url), "utf8"),
+) as DrfSearchGolden;
+
+/** A page found by a search or a filter: the site's cache tag, and whatever tags of its own the answer names. */
+const SEARCH_TAGS = /^subjekti(?:,[\w.-]+)*$/;
+
+/**
+ * The search goldens over the fixture as rows of the table: a group of its own, run by the request
+ * table on every host.
+ */
+export const DRF_SEARCH_CASES: readonly RequestCase[] = DRF_SEARCH_GOLDEN.fixture.map((drf) => {
+  const row = drfCase(drf);
+  if (row.expectHeaders["etag"] === undefined) return row;
+  return { ...row, expectHeaders: { ...row.expectHeaders, "netlify-cache-tag": SEARCH_TAGS, "cache-tag": SEARCH_TAGS } };
+});
 
 export const REQUEST_CASES: readonly RequestCase[] = [
   // pages and links, pre-rendered and derived

@@ -5,10 +5,16 @@ import { type HostName, REQUEST_CASES, type RequestCase } from "./request-cases.
 
 /**
  * Registers every case `name` can carry; `host()` is called when the tests run (after beforeAll).
- * `adapt` lets a host with documented deviations relax a case (or skip it: null).
+ * `adapt` lets a host with documented deviations relax a case (or skip it: null); `cases` is the
+ * table by default, or another group of rows (the search goldens).
  */
-export function runRequestCases(name: HostName, host: () => Host, adapt: (c: RequestCase) => RequestCase | null = (c) => c): void {
-  for (const original of REQUEST_CASES) {
+export function runRequestCases(
+  name: HostName,
+  host: () => Host,
+  adapt: (c: RequestCase) => RequestCase | null = (c) => c,
+  cases: readonly RequestCase[] = REQUEST_CASES,
+): void {
+  for (const original of cases) {
     const c = original.hosts === undefined || original.hosts.includes(name) ? adapt(withException(original, name)) : null;
     it.skipIf(c === null)(original.name, async () => {
       if (c !== null) await checkCase(host(), c);

@@ -1,6 +1,6 @@
 /**
  * The build's output: golden pages from an independent oracle (Python + DRF's link functions,
- * scripts/golden-pages.py), the laws of paging, determinism, and incremental rebuilds.
+ * test/oracle/golden-pages.py), the laws of paging, determinism, and incremental rebuilds.
  */
 import fc from "fast-check";
 import { cp, readFile, rm, writeFile } from "node:fs/promises";

@@ -16,7 +16,7 @@ const NON_ASCII_CHAR = /[^\x00-\x7f]/gu;
 
 /**
  * The first code point (digit zero) of every run of ten non-ASCII decimal digits in Unicode 14.0,
- * the database of CPython 3.11 (`unicodedata.decimal`; scripts/python-golden.py checks it).
+ * the database of CPython 3.11 (`unicodedata.decimal`; test/oracle/python-golden.py checks it).
  * A table, not `\p{Nd}`, so every JavaScript engine reads the same digits whatever its Unicode
  * version (Node 20 knows Kawi and later digits that CPython 3.11 refuses).
  */

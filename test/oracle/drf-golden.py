@@ -5,17 +5,14 @@ Dev-only tool. Tests never run Python; they read the committed output. Needs Deb
 python3-django and python3-djangorestframework (apt-get install them; they run under
 /usr/bin/python3). Regenerate with
 
-    /usr/bin/python3 scripts/drf-golden.py > test/core/golden/drf-answers.json
+    /usr/bin/python3 test/oracle/drf-golden.py > test/core/golden/drf-answers.json
 
-and review the diff. It serves the host tests' fixture list (test/fixtures/hosts-site/data) from a
-real DRF application of the usual shape: a ``ReadOnlyModelViewSet`` over a model (SQLite in
-memory) registered on a ``DefaultRouter``, django-filter's exact filters on ``oib`` and
-``jedinstvena_oznaka``, ``LimitOffsetPagination`` with ``max_limit`` 25, JSON renderers only (one
-of them named ``api``: the service answers ``format=api`` with JSON), Django's
-Common/Security/XFrame middleware, APPEND_SLASH, through Django's own WSGI handler, with WSGI
-environs built the way a WSGI server (gunicorn) builds them from the raw request: the path
-percent-decoded byte by byte into PATH_INFO, the raw query bytes as QUERY_STRING, the Host header
-as sent. Needs Debian's python3-django-filters too. It records:
+and review the diff. It serves the host tests' fixture list (test/fixtures/hosts-site/data) from the
+real DRF application of drf_app.py (SQLite in memory, django-filter's exact filters on ``oib``
+and ``jedinstvena_oznaka``, ``max_limit`` 25). Needs Debian's python3-django-filters too.
+``--postgres`` answers from the contract's searching view on PostgreSQL instead (pg_cluster.py):
+the same answers but one, an id past 64-bit integers, which SQLite's driver answers with a 500
+and PostgreSQL with the 404 the request table expects. It records:
 
 - ``answers``: for each raw request to the list, the status, the headers the contract names and the body;
 - ``routes``: the same for the router's other routes (one subject, the API root, format suffixes)
@@ -31,182 +28,30 @@ in precedence is resolved through a Python set, so it is left out here.
 import json
 import os
 import sys
-from urllib.parse import quote, unquote_to_bytes
 
-import django
-from django.conf import settings
+import drf_app
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DATA = os.path.join(HERE, "..", "test", "fixtures", "hosts-site", "data", "subjekti.json")
+DATA = os.path.join(HERE, "..", "fixtures", "hosts-site", "data", "subjekti.json")
+POSTGRES = "--postgres" in sys.argv[1:]
 
-settings.configure(
-    DEBUG=False,
-    ALLOWED_HOSTS=["*"],
-    ROOT_URLCONF=__name__,
-    SECRET_KEY="golden",
-    APPEND_SLASH=True,
-    MIDDLEWARE=[
-        "django.middleware.security.SecurityMiddleware",
-        "django.middleware.common.CommonMiddleware",
-        "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    ],
-    INSTALLED_APPS=["django.contrib.contenttypes", "django.contrib.auth", "rest_framework", "django_filters"],
-    DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}},
-    REST_FRAMEWORK={
-        "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-        "DEFAULT_AUTHENTICATION_CLASSES": [],
-        "DEFAULT_PERMISSION_CLASSES": [],
-        "UNAUTHENTICATED_USER": None,
-        "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    },
-)
-django.setup()
+if POSTGRES:
+    import atexit
+    import contextlib
 
-from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
-from django.db import connection, models  # noqa: E402
-from django.urls import include, path  # noqa: E402
-from rest_framework import serializers, viewsets  # noqa: E402
+    import pg_cluster
+
+    # Stopped and removed at exit, also after an error.
+    _cluster = contextlib.ExitStack()
+    atexit.register(_cluster.close)
+    APP = drf_app.setup(DATA, 25, search=True, pg_host=_cluster.enter_context(pg_cluster.cluster()))
+else:
+    APP = drf_app.setup(DATA, 25)
+answer = APP.answer
+
+import django  # noqa: E402
 from rest_framework.negotiation import DefaultContentNegotiation  # noqa: E402
-from rest_framework.pagination import LimitOffsetPagination  # noqa: E402
 from rest_framework.renderers import JSONRenderer  # noqa: E402
-from rest_framework.metadata import SimpleMetadata  # noqa: E402
-from rest_framework import routers  # noqa: E402
-from rest_framework.routers import DefaultRouter  # noqa: E402
-
-
-class ApiRenderer(JSONRenderer):
-    """The service answers `format=api` (and the `.api` suffix) with the same JSON as `json`."""
-
-    format = "api"
-
-
-class Metadata(SimpleMetadata):
-    """OPTIONS names each media type once, as the service's own OPTIONS answer does."""
-
-    def determine_metadata(self, request, view):
-        metadata = super().determine_metadata(request, view)
-        metadata["renders"] = list(dict.fromkeys(metadata["renders"]))
-        return metadata
-
-with open(DATA, encoding="utf-8") as f:
-    RECORDS = sorted(json.load(f), key=lambda r: r["id"])
-
-
-class Subjekt(models.Model):
-    id = models.IntegerField(primary_key=True)
-    jedinstvena_oznaka = models.CharField(max_length=50, unique=True)
-    naziv_subjekta = models.TextField()
-    oib = models.CharField(max_length=11)
-    razina = models.CharField(max_length=50)
-    datum_postanka = models.DateField()
-    status_subjekta = models.BooleanField()
-    odobreno = models.BooleanField()
-    institucija_grad = models.TextField(blank=True)
-    institucija_email = models.TextField(blank=True)
-
-    class Meta:
-        app_label = "registar"
-        ordering = ["id"]
-
-
-with connection.schema_editor() as editor:
-    editor.create_model(Subjekt)
-Subjekt.objects.bulk_create(Subjekt(**record) for record in RECORDS)
-
-
-class SubjektSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Subjekt
-        fields = list(RECORDS[0].keys())
-
-
-class Pagination(LimitOffsetPagination):
-    default_limit = 20
-    max_limit = 25
-
-
-# No docstring: DRF's OPTIONS metadata carries the view's docstring as its description ("").
-class SubjektViewSet(viewsets.ReadOnlyModelViewSet):
-    queryset = Subjekt.objects.all()
-    serializer_class = SubjektSerializer
-    pagination_class = Pagination
-    filterset_fields = ["oib", "jedinstvena_oznaka"]
-    renderer_classes = [JSONRenderer, ApiRenderer]
-    metadata_class = Metadata
-
-
-# The router's root view is DRF's own, with the same two renderers.
-routers.APIRootView.renderer_classes = [JSONRenderer, ApiRenderer]
-routers.APIRootView.metadata_class = Metadata
-
-
-ROUTER = DefaultRouter()
-ROUTER.register("subjekti", SubjektViewSet)
-urlpatterns = [path("api/", include(ROUTER.urls))]
-
-APP = WSGIHandler()
-HEADERS = ["content-type", "location", "allow", "vary"]
-
-
-def environ(method, target, headers):
-    """What a WSGI server puts in the environ for this raw request (bytes as latin-1 strings)."""
-    raw_path, _, raw_query = target.partition(b"?")
-    env = {
-        "REQUEST_METHOD": method,
-        "SCRIPT_NAME": "",
-        "PATH_INFO": unquote_to_bytes(raw_path).decode("latin-1"),
-        "QUERY_STRING": raw_query.decode("latin-1"),
-        "SERVER_NAME": "testserver",
-        "SERVER_PORT": "80",
-        "SERVER_PROTOCOL": "HTTP/1.1",
-        "wsgi.url_scheme": "http",
-        "wsgi.input": __import__("io").BytesIO(b""),
-        "wsgi.errors": sys.stderr,
-        "wsgi.multithread": False,
-        "wsgi.multiprocess": False,
-        "wsgi.run_once": False,
-        "wsgi.version": (1, 0),
-    }
-    for name, value in headers.items():
-        # Sent as UTF-8; a WSGI server hands the bytes over as latin-1 characters.
-        env["HTTP_" + name.upper().replace("-", "_")] = value.encode("utf-8").decode("latin-1")
-    return env
-
-
-def as_url(target):
-    """The target as a URL parser passes it on: bytes read as UTF-8 (U+FFFD where they are not), non-ASCII percent-encoded."""
-    return quote(target.decode("utf-8", "replace"), safe="".join(chr(c) for c in range(0x21, 0x7F))).encode()
-
-
-def answer(name, method, target, headers=None, reencoded=False):
-    headers = {"Host": "testserver", **(headers or {})}
-    seen = {}
-
-    def start_response(status, response_headers, exc_info=None):
-        seen["status"] = int(status.split(" ", 1)[0])
-        seen["headers"] = {k.lower(): v for k, v in response_headers}
-
-    body = b"".join(APP(environ(method, target, headers), start_response))
-    # Django renders HEAD like GET; the server drops the body and keeps its length.
-    length = len(body)
-    if method == "HEAD":
-        body = b""
-    result = {
-        "name": name,
-        "method": method,
-        # The raw target, one character per byte.
-        "target": target.decode("latin-1"),
-        "headers": headers,
-        "status": seen["status"],
-        "answerHeaders": {k: seen["headers"][k] for k in HEADERS if k in seen["headers"]},
-        "body": body.decode("utf-8"),
-        "length": length,
-    }
-    if reencoded:
-        # What a host that re-encodes the target before our code runs is answered.
-        result["reencoded"] = answer(name, method, as_url(target), headers)
-    return result
-
 
 P = b"/api/subjekti/"
 INDENT = "application/json; indent={}"
@@ -420,15 +265,9 @@ def disallowed_host():
     """Django's answer when ALLOWED_HOSTS does not name the Host: every header, in order, and the body."""
     from django.test.utils import override_settings
 
-    seen = {}
-
-    def start_response(status, response_headers, exc_info=None):
-        seen["status"] = int(status.split(" ", 1)[0])
-        seen["headers"] = [[k, v] for k, v in response_headers]
-
     with override_settings(ALLOWED_HOSTS=["testserver"]):
-        body = b"".join(APP(environ("GET", P, {"Host": "evil.example"}), start_response))
-    return {"host": "evil.example", "allowedHosts": ["testserver"], "status": seen["status"], "headers": seen["headers"], "body": body.decode("utf-8")}
+        status, headers, body = APP.call("GET", P, {"Host": "evil.example"})
+    return {"host": "evil.example", "allowedHosts": ["testserver"], "status": status, "headers": headers, "body": body.decode("utf-8")}
 
 
 class FakeRequest:

@@ -3,7 +3,7 @@
 
 Dev-only tool. Tests never run Python; they read the committed output. Regenerate with
 
-    python3 scripts/python-golden.py > test/core/golden/python-cases.json
+    python3 test/oracle/python-golden.py > test/core/golden/python-cases.json
 
 and review the diff. The output is deterministic (no clock, no randomness, no dict-order
 surprises) and was generated with CPython 3.11 (Unicode 14.0). It records:

@@ -7,7 +7,7 @@ the subjects by id, and for each form of `format` and each offset renders DRF's
 LimitOffsetPagination envelope with DRF's own link functions (rest_framework/utils/urls.py) and
 JSONRenderer's settings (compact separators, ensure_ascii=False, U+2028/U+2029 escaped).
 
-    python3 scripts/golden-pages.py test/fixtures/small-site test/golden/small-site http://testserver 20
+    python3 test/oracle/golden-pages.py test/fixtures/small-site test/golden/small-site http://testserver 20
 """
 import csv, glob, json, os, sys
 from urllib import parse
