@@ -50,6 +50,7 @@ import { type DatasetMetadata, loadMetadata } from "./docs/dataset-metadata.ts";
 import { planDocs } from "./docs/plan-docs.ts";
 import type { WriteProgress, WriteReport } from "./hand-offs.ts";
 import { planKeys } from "./plan-keys.ts";
+import { planSearch } from "./plan-search.ts";
 import { planSite } from "./plan-site.ts";
 import { sameRecords } from "./record-shard.ts";
 import { preflightBuild } from "./preflight-build.ts";
@@ -211,7 +212,8 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     const pages = pagesFromChunkFiles((chunk) => writer.chunkFile(chunk), CHUNK_SIZE);
     const docs = planDocs(metadata, { count: records.count, downloads, published }, options);
     const keys = planKeys(records.count, CHUNK_SIZE, (chunk) => writer.chunkFile(chunk));
-    const plan = planSite({ count: records.count, chunkSize: CHUNK_SIZE, hashes }, options, pages, [docs, ...keys], downloads);
+    const search = planSearch(records.count, CHUNK_SIZE, (chunk) => writer.chunkFile(chunk));
+    const plan = planSite({ count: records.count, chunkSize: CHUNK_SIZE, hashes }, options, pages, [docs, ...keys, ...search], downloads);
     // Stage 7: plan -> written pages, then the manifest.
     const written = await writer.write(plan, onProgress);
     let changes: SiteChanges | undefined;

@@ -1,0 +1,282 @@
+/**
+ * The subjects a search, the filters and an order name, from the search files (search-layout.ts):
+ * their count and the places (in id order) of one page of them, in the order asked for. Nothing is
+ * scanned: every term and filter is a set read from one bucket (a term of three characters or more
+ * through the tokens that hold it), the sets are intersected, and an order other than by id is a
+ * permutation the build sorted once (the whole list) or each match's rank in it.
+ */
+import { chunkPath, offsetsPath } from "../layout.ts";
+import type { Manifest } from "../manifest.ts";
+import type { ByteReader } from "../record-offsets.ts";
+import { recordFields, matchesRecord } from "./match-record.ts";
+import { termPattern } from "./normalise.ts";
+import type { Filters } from "./read-filters.ts";
+import { decodeRows, intersect, type RowSet, selectRows, sizeOf, toList, unite } from "./row-sets.ts";
+import { bucketCount, bucketOf, bucketPath, ORDER_FILE, orderPath } from "./search-layout.ts";
+
+/** How the search reads the site: whole files, their text, and byte ranges where the host reads them. */
+export interface SearchReader extends ByteReader {
+  text(path: string): Promise<string | null>;
+}
+
+/** A page of matches: how many in all, and the page's places. */
+export interface Matches {
+  readonly count: number;
+  readonly places: readonly number[];
+}
+
+/** A search file the manifest names is missing (the host refreshes and retries). */
+class Missing extends Error {}
+
+/** The matches of `filters` from `offset`, `limit` of them; null when a file is missing. */
+export async function findMatches(
+  filters: Filters,
+  offset: number,
+  limit: number,
+  manifest: Manifest,
+  read: SearchReader,
+): Promise<Matches | null> {
+  try {
+    return await matches(filters, offset, limit, new Files(manifest, read));
+  } catch (error) {
+    if (error instanceof Missing) return null;
+    throw error;
+  }
+}
+
+async function matches(filters: Filters, offset: number, limit: number, files: Files): Promise<Matches> {
+  const { count } = files.manifest;
+  const sets: RowSet[] = [];
+  const patterns = (filters.terms ?? []).map(termPattern);
+  for (const pattern of patterns) {
+    if (pattern.kind === "substring") sets.push(await files.containing(pattern.text));
+    // A pattern with wildcards of its own: its literal pieces narrow it, the records decide (below).
+    else for (const piece of pattern.pieces) sets.push(await files.containing(piece));
+  }
+  if (filters.razina !== undefined) sets.push(await files.valueSet(`r:${filters.razina}`));
+  if (filters.town !== undefined) sets.push(await files.valueSet(`c:${filters.town}`));
+  if (filters.status !== undefined) sets.push(await files.valueSet(`s:${filters.status ? 1 : 0}`));
+  if (filters.approved !== undefined) sets.push(await files.valueSet(`o:${filters.approved ? 1 : 0}`));
+  if (filters.date !== undefined || filters.dateFrom !== undefined || filters.dateTo !== undefined) {
+    const from = [filters.date, filters.dateFrom]
+      .filter((d) => d !== undefined)
+      .sort()
+      .at(-1);
+    const to = [filters.date, filters.dateTo].filter((d) => d !== undefined).sort()[0];
+    sets.push(await files.dated(from, to));
+  }
+  sets.sort((a, b) => sizeOf(a) - sizeOf(b));
+  let set: RowSet = { kind: "all", count };
+  for (const next of sets) {
+    set = intersect(set, next);
+    if (sizeOf(set) === 0) break;
+  }
+  if (patterns.some((pattern) => pattern.kind === "like")) {
+    const places = toList(set);
+    const records = await files.records(places);
+    set = { kind: "list", rows: places.filter((_, i) => matchesRecord(recordFields(records[i] as Uint8Array), filters, patterns)) };
+  }
+  const total = sizeOf(set);
+  const order = filters.order;
+  if (order === undefined) return { count: total, places: selectRows(set, offset, limit) };
+  if (order.keys.length === 0) {
+    // By id descending: the set read from its end.
+    const from = Math.max(0, total - offset - limit);
+    return { count: total, places: selectRows(set, from, Math.max(0, total - offset - from)).reverse() };
+  }
+  const [first] = order.keys;
+  if (set.kind === "all" && first !== undefined && order.keys.length === 1 && !order.idDescending) {
+    // The whole list in one field's order: a slice of the permutation the build sorted.
+    const end = Math.min(total, offset + limit);
+    if (offset >= end) return { count: total, places: [] };
+    const name = `${ORDER_FILE[first.field]}.${first.descending ? "desc" : "asc"}`;
+    const bytes = await files.range(files.orderFile(name), offset * 4, end * 4);
+    return { count: total, places: [...u32s(bytes)] };
+  }
+  const places = toList(set);
+  const ranks = await Promise.all(
+    order.keys.map(async ({ field }) => u32s(await files.whole(files.orderFile(`${ORDER_FILE[field]}.rank`)))),
+  );
+  const indexes = Array.from(places.keys());
+  const idSign = order.idDescending ? -1 : 1;
+  indexes.sort((i, j) => {
+    const a = places[i] as number;
+    const b = places[j] as number;
+    for (let k = 0; k < order.keys.length; k++) {
+      const rank = ranks[k] as Uint32Array;
+      const c = (rank[a] as number) - (rank[b] as number);
+      if (c !== 0) return order.keys[k]?.descending === true ? -c : c;
+    }
+    return idSign * (a - b);
+  });
+  return { count: total, places: indexes.slice(offset, offset + limit).map((i) => places[i] as number) };
+}
+
+/** Little-endian u32s of a file's bytes. */
+function u32s(bytes: Uint8Array): Uint32Array {
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  return new Uint32Array(aligned.buffer, aligned.byteOffset, Math.floor(aligned.length / 4));
+}
+
+/** The search files of one site, read through the host, each bucket's index parsed once a request. */
+class Files {
+  private readonly buckets: number;
+  private readonly indexes = new Map<number, Promise<readonly (readonly [string, number, number])[]>>();
+  readonly manifest: Manifest;
+  private readonly read: SearchReader;
+
+  constructor(manifest: Manifest, read: SearchReader) {
+    this.manifest = manifest;
+    this.read = read;
+    this.buckets = bucketCount(manifest.count);
+  }
+
+  /** The subjects whose name or town (in search form) holds `text`, which holds no whitespace. */
+  async containing(text: string): Promise<RowSet> {
+    const chars = [...text];
+    if (chars.length === 0) return { kind: "all", count: this.manifest.count };
+    if (chars.length <= 2) return this.valueSet(`g:${text}`);
+    // Through the tokens: the trigram of the term held by the fewest tokens names every token that can hold the term.
+    const grams = [...new Set(chars.slice(0, -2).map((_, i) => chars.slice(i, i + 3).join("")))];
+    const places = await Promise.all(grams.map((gram) => this.place(`t:${gram}`)));
+    let best: readonly [number, number, number] | undefined;
+    for (const place of places) {
+      if (place === undefined) return { kind: "list", rows: new Uint32Array(0) };
+      if (best === undefined || place[2] < best[2]) best = place;
+    }
+    if (best === undefined) return { kind: "list", rows: new Uint32Array(0) };
+    const entry = JSON.parse(UTF8.decode(await this.range(this.bucketFile(best[0], "values"), best[1], best[1] + best[2]))) as [
+      string,
+      number,
+      number,
+      number,
+    ][];
+    const sets = await Promise.all(
+      entry
+        .filter(([token]) => token.includes(text))
+        .map(async ([, bucket, offset, length]) =>
+          decodeRows(await this.range(this.bucketFile(bucket, "values"), offset, offset + length)),
+        ),
+    );
+    return sets.length === 0 ? { kind: "list", rows: new Uint32Array(0) } : unite(sets, this.manifest.count);
+  }
+
+  /** The set stored under `key`; empty when there is none. */
+  async valueSet(key: string): Promise<RowSet> {
+    const place = await this.place(key);
+    if (place === undefined) return { kind: "list", rows: new Uint32Array(0) };
+    const [bucket, offset, length] = place;
+    return decodeRows(await this.range(this.bucketFile(bucket, "values"), offset, offset + length));
+  }
+
+  /** The subjects founded from `from` to `to` (either open): a run of the places in date order. */
+  async dated(from: string | undefined, to: string | undefined): Promise<RowSet> {
+    const keys = (await this.text(this.orderFile("date.keys"))).split("\n");
+    keys.pop();
+    const lo = from === undefined ? 0 : lowerBound(keys, from);
+    const hi = to === undefined ? keys.length : lowerBound(keys, to) + (keys[lowerBound(keys, to)] === to ? 1 : 0);
+    if (lo >= hi) return { kind: "list", rows: new Uint32Array(0) };
+    const starts = u32s(await this.range(this.orderFile("date.starts"), lo * 4, (hi + 1) * 4));
+    const first = starts[0] as number;
+    const last = starts[hi - lo] as number;
+    const rows = u32s(await this.range(this.orderFile("date.asc"), first * 4, last * 4)).slice();
+    rows.sort();
+    return { kind: "list", rows };
+  }
+
+  /** The records (their bytes, without "\n") at `places`, in that order. */
+  async records(places: ArrayLike<number>): Promise<Uint8Array[]> {
+    const size = this.manifest.chunkSize;
+    const out: Uint8Array[] = [];
+    const chunks = new Map<number, { table: Uint8Array; bytes: Uint8Array | null }>();
+    for (let i = 0; i < places.length; i++) {
+      const place = places[i] as number;
+      const chunk = Math.floor(place / size);
+      const line = place % size;
+      const path = chunkPath(this.manifest, chunk);
+      const tablePath = offsetsPath(this.manifest, chunk);
+      if (path === null || tablePath === null) throw new Missing();
+      if (this.read.range !== undefined && places.length <= 64) {
+        const bounds = await this.range(tablePath, line * 4, line * 4 + 8);
+        const [start, next] = u32s(bounds);
+        const bytes = await this.range(path, start as number, next as number);
+        out.push(bytes.subarray(0, (next as number) - 1 - (start as number)));
+        continue;
+      }
+      let kept = chunks.get(chunk);
+      if (kept === undefined) {
+        kept = { table: await this.whole(tablePath), bytes: await this.whole(path) };
+        chunks.set(chunk, kept);
+      }
+      const [start, next] = u32s(kept.table.subarray(line * 4, line * 4 + 8));
+      out.push((kept.bytes as Uint8Array).subarray(start as number, (next as number) - 1));
+    }
+    return out;
+  }
+
+  orderFile(name: string): string {
+    const path = orderPath(this.manifest, name);
+    if (path === null) throw new Missing();
+    return path;
+  }
+
+  bucketFile(bucket: number, file: "index" | "values"): string {
+    const path = bucketPath(this.manifest, bucket, file);
+    if (path === null) throw new Missing();
+    return path;
+  }
+
+  /** Bytes `start` to `end` of a file: a range where the host reads them, else cut from the whole. */
+  async range(path: string, start: number, end: number): Promise<Uint8Array> {
+    if (end <= start) return new Uint8Array(0);
+    const bytes =
+      this.read.range === undefined ? (await this.read.bytes(path))?.subarray(start, end) : await this.read.range(path, start, end);
+    if (bytes === null || bytes === undefined) throw new Missing();
+    return bytes;
+  }
+
+  async whole(path: string): Promise<Uint8Array> {
+    const bytes = await this.read.bytes(path);
+    if (bytes === null) throw new Missing();
+    return bytes;
+  }
+
+  async text(path: string): Promise<string> {
+    const text = await this.read.text(path);
+    if (text === null) throw new Missing();
+    return text;
+  }
+
+  /** Where a key's value lies: its bucket, offset and length; undefined when no subject has it. */
+  private async place(key: string): Promise<readonly [number, number, number] | undefined> {
+    const bucket = bucketOf(key, this.buckets);
+    let index = this.indexes.get(bucket);
+    if (index === undefined) {
+      index = this.text(this.bucketFile(bucket, "index")).then((text) => JSON.parse(text) as [string, number, number][]);
+      this.indexes.set(bucket, index);
+    }
+    const entries = await index;
+    let lo = 0;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((entries[mid]?.[0] as string) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    const entry = entries[lo];
+    return entry?.[0] === key ? [bucket, entry[1], entry[2]] : undefined;
+  }
+}
+
+const UTF8 = new TextDecoder();
+
+function lowerBound(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((keys[mid] as string) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
