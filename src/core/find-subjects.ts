@@ -17,7 +17,7 @@ import type { QueryParam } from "./request/read-query.ts";
 import { type ByteReader, OFFSET_BYTES, offsetAt, recordRun } from "./record-offsets.ts";
 import { indentJsonBytes, renderPageHead, toJson } from "./render-page.ts";
 import { findMatches } from "./search/find-matches.ts";
-import { matchesRecord, recordFields, recordOrder, termPatterns } from "./search/match-record.ts";
+import { matchesRecord, recordFields, recordOrder, termTexts } from "./search/match-record.ts";
 import { type Filters, isSearch } from "./search/read-filters.ts";
 
 export type { Filters };
@@ -64,7 +64,7 @@ interface Located {
 /** Finds what `find` asks for in the site of `manifest`. */
 export async function findSubjects(find: Find, manifest: Manifest, read: ReadFile): Promise<Found> {
   const { shape, filters } = find;
-  const patterns = termPatterns(filters);
+  const texts = termTexts(filters);
   const matches = (found: readonly Located[]): Located[] =>
     !isSearch(filters)
       ? found.filter(({ record }) => {
@@ -77,7 +77,7 @@ export async function findSubjects(find: Find, manifest: Manifest, read: ReadFil
         })
       : found
           .map((located) => ({ located, fields: recordFields(located.record) }))
-          .filter(({ fields }) => matchesRecord(fields, filters, patterns))
+          .filter(({ fields }) => matchesRecord(fields, filters, texts))
           .sort((a, b) => recordOrder(filters)(a.fields, b.fields))
           .map(({ located }) => located);
   const tagsOf = (chunk: number): string[] => pageTags(manifest.chunkSize, chunk * manifest.chunkSize, chunk * manifest.chunkSize + 1);

@@ -5,11 +5,9 @@
  * through the tokens that hold it), the sets are intersected, and an order other than by id is a
  * permutation the build sorted once (the whole list) or each match's rank in it.
  */
-import { chunkPath, offsetsPath } from "../layout.ts";
 import type { Manifest } from "../manifest.ts";
 import type { ByteReader } from "../record-offsets.ts";
-import { recordFields, matchesRecord } from "./match-record.ts";
-import { termPattern } from "./normalise.ts";
+import { termText } from "./normalise.ts";
 import type { Filters } from "./read-filters.ts";
 import { decodeRows, intersect, type RowSet, selectRows, sizeOf, toList, unite } from "./row-sets.ts";
 import { bucketCount, bucketOf, bucketPath, ORDER_FILE, orderPath } from "./search-layout.ts";
@@ -47,12 +45,7 @@ export async function findMatches(
 async function matches(filters: Filters, offset: number, limit: number, files: Files): Promise<Matches> {
   const { count } = files.manifest;
   const sets: RowSet[] = [];
-  const patterns = (filters.terms ?? []).map(termPattern);
-  for (const pattern of patterns) {
-    if (pattern.kind === "substring") sets.push(await files.containing(pattern.text));
-    // A pattern with wildcards of its own: its literal pieces narrow it, the records decide (below).
-    else for (const piece of pattern.pieces) sets.push(await files.containing(piece));
-  }
+  for (const term of filters.terms ?? []) sets.push(await files.containing(termText(term)));
   if (filters.razina !== undefined) sets.push(await files.valueSet(`r:${filters.razina}`));
   if (filters.town !== undefined) sets.push(await files.valueSet(`c:${filters.town}`));
   if (filters.status !== undefined) sets.push(await files.valueSet(`s:${filters.status ? 1 : 0}`));
@@ -70,11 +63,6 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
   for (const next of sets) {
     set = intersect(set, next);
     if (sizeOf(set) === 0) break;
-  }
-  if (patterns.some((pattern) => pattern.kind === "like")) {
-    const places = toList(set);
-    const records = await files.records(places);
-    set = { kind: "list", rows: places.filter((_, i) => matchesRecord(recordFields(records[i] as Uint8Array), filters, patterns)) };
   }
   const total = sizeOf(set);
   const order = filters.order;
@@ -182,36 +170,6 @@ class Files {
     const rows = u32s(await this.range(this.orderFile("date.asc"), first * 4, last * 4)).slice();
     rows.sort();
     return { kind: "list", rows };
-  }
-
-  /** The records (their bytes, without "\n") at `places`, in that order. */
-  async records(places: ArrayLike<number>): Promise<Uint8Array[]> {
-    const size = this.manifest.chunkSize;
-    const out: Uint8Array[] = [];
-    const chunks = new Map<number, { table: Uint8Array; bytes: Uint8Array | null }>();
-    for (let i = 0; i < places.length; i++) {
-      const place = places[i] as number;
-      const chunk = Math.floor(place / size);
-      const line = place % size;
-      const path = chunkPath(this.manifest, chunk);
-      const tablePath = offsetsPath(this.manifest, chunk);
-      if (path === null || tablePath === null) throw new Missing();
-      if (this.read.range !== undefined && places.length <= 64) {
-        const bounds = await this.range(tablePath, line * 4, line * 4 + 8);
-        const [start, next] = u32s(bounds);
-        const bytes = await this.range(path, start as number, next as number);
-        out.push(bytes.subarray(0, (next as number) - 1 - (start as number)));
-        continue;
-      }
-      let kept = chunks.get(chunk);
-      if (kept === undefined) {
-        kept = { table: await this.whole(tablePath), bytes: await this.whole(path) };
-        chunks.set(chunk, kept);
-      }
-      const [start, next] = u32s(kept.table.subarray(line * 4, line * 4 + 8));
-      out.push((kept.bytes as Uint8Array).subarray(start as number, (next as number) - 1));
-    }
-    return out;
   }
 
   orderFile(name: string): string {

@@ -1,10 +1,9 @@
 /**
  * The filters and the order applied to records themselves: the detail route's one subject (DRF's
- * `get_object` filters the queryset first), the few subjects an OIB or a code names, and the
- * records a search term with wildcards of its own must be checked on.
+ * `get_object` filters the queryset first) and the few subjects an OIB or a code names.
  */
 import { type Filters, type OrderField } from "./read-filters.ts";
-import { matchesPattern, searchForm, type TermPattern, termPattern } from "./normalise.ts";
+import { searchForm, termText } from "./normalise.ts";
 
 /** The fields of a record the filters and orderings read. */
 export interface RecordFields {
@@ -26,13 +25,13 @@ export function recordFields(record: Uint8Array): RecordFields {
   return JSON.parse(UTF8.decode(record)) as RecordFields;
 }
 
-/** The search terms' patterns (normalise.ts). */
-export function termPatterns(filters: Filters): TermPattern[] {
-  return (filters.terms ?? []).map(termPattern);
+/** The search terms as they are found in a name or town (normalise.ts). */
+export function termTexts(filters: Filters): string[] {
+  return (filters.terms ?? []).map(termText);
 }
 
-/** Whether a record passes every filter and search term (`patterns` of the filters' terms). */
-export function matchesRecord(r: RecordFields, filters: Filters, patterns: readonly TermPattern[]): boolean {
+/** Whether a record passes every filter and search term (`texts`: the filters' terms, termTexts). */
+export function matchesRecord(r: RecordFields, filters: Filters, texts: readonly string[]): boolean {
   if (filters.oib !== undefined && r.oib !== filters.oib) return false;
   if (filters.code !== undefined && r.jedinstvena_oznaka !== filters.code) return false;
   if (filters.razina !== undefined && r.razina !== filters.razina) return false;
@@ -42,10 +41,10 @@ export function matchesRecord(r: RecordFields, filters: Filters, patterns: reado
   if (filters.date !== undefined && r.datum_postanka !== filters.date) return false;
   if (filters.dateFrom !== undefined && r.datum_postanka < filters.dateFrom) return false;
   if (filters.dateTo !== undefined && r.datum_postanka > filters.dateTo) return false;
-  if (patterns.length === 0) return true;
+  if (texts.length === 0) return true;
   const name = searchForm(r.naziv_subjekta);
   const town = searchForm(r.institucija_grad);
-  return patterns.every((pattern) => matchesPattern(name, pattern) || matchesPattern(town, pattern));
+  return texts.every((text) => name.includes(text) || town.includes(text));
 }
 
 const COLLATOR = new Intl.Collator("hr");

@@ -1,7 +1,7 @@
 /**
- * A text as PostgreSQL compares it in `UPPER(UNACCENT(field)::text) LIKE UPPER(UNACCENT(pattern))`,
+ * A text as PostgreSQL compares it in `UPPER(UNACCENT(field)::text) LIKE '%' || UPPER(UNACCENT(term)) || '%'`,
  * the SQL of Django's `field__unaccent__icontains` (`Unaccent` is a bilateral transform, so the
- * pattern goes through it too): PostgreSQL's `unaccent` dictionary, character by character (each
+ * term goes through it too): PostgreSQL's `unaccent` dictionary, character by character (each
  * of its sources is one character), then ICU's full upper-casing (`ß` -> `SS`), which
  * `toUpperCase()` does alike for the `hr-HR` locale (no tailoring of its own).
  */
@@ -64,72 +64,12 @@ export function tokensOf(form: string): string[] {
   return tokens;
 }
 
-/** One element of a LIKE pattern: a literal character, `_` (any one character) or `%` (any run). */
-export type LikeItem = { readonly kind: "char"; readonly char: string } | { readonly kind: "one" } | { readonly kind: "any" };
-
 /**
- * What a search term asks of a name or town: a plain substring (`%term%` with nothing else
- * special: the usual case), or a LIKE pattern with wildcards of its own, which `unaccent` makes
- * from fullwidth `％`, `＿` and backslash-like characters after Django escaped the term's own
- * `%`, `_` and `\` (`prep_for_like_query`), so that PostgreSQL reads them as wildcards and escapes.
+ * The text a search term must be found in a name or town as (both in search form). Django's
+ * `icontains` through a bilateral transform writes the escapes in SQL after the transform
+ * (`pattern_ops`/`pattern_esc`: `LIKE '%' || UPPER(REPLACE(…UNACCENT(term)…)) || '%'`), so `%`,
+ * `_` and `\` are literal, even where `unaccent` made them of fullwidth `％`, `＿` or `＼`.
  */
-export type TermPattern =
-  | { readonly kind: "substring"; readonly text: string }
-  | { readonly kind: "like"; readonly items: readonly LikeItem[]; readonly pieces: readonly string[] };
-
-/** The pattern of one search term: `UPPER(UNACCENT('%' || escaped term || '%'))` read as PostgreSQL's LIKE reads it. */
-export function termPattern(term: string): TermPattern {
-  const escaped = term.replace(/[\\%_]/g, (c) => `\\${c}`);
-  const chars = [...searchForm(`%${escaped}%`)];
-  const items: LikeItem[] = [];
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i] as string;
-    if (c === "\\" && i + 1 < chars.length) items.push({ kind: "char", char: chars[++i] as string });
-    else if (c === "%") items.push({ kind: "any" });
-    else if (c === "_") items.push({ kind: "one" });
-    else items.push({ kind: "char", char: c });
-  }
-  const pieces: string[] = [];
-  let piece = "";
-  for (const item of items) {
-    if (item.kind === "char") piece += item.char;
-    else {
-      if (piece !== "") pieces.push(piece);
-      piece = "";
-    }
-  }
-  if (piece !== "") pieces.push(piece);
-  const inner = items.slice(1, -1);
-  if (items[0]?.kind === "any" && items.at(-1)?.kind === "any" && inner.every((item) => item.kind === "char")) {
-    return { kind: "substring", text: inner.map((item) => (item.kind === "char" ? item.char : "")).join("") };
-  }
-  return { kind: "like", items, pieces };
-}
-
-/** Whether `text` (in search form) matches a term's pattern. */
-export function matchesPattern(text: string, pattern: TermPattern): boolean {
-  return pattern.kind === "substring" ? text.includes(pattern.text) : likeMatch([...text], pattern.items);
-}
-
-/** LIKE over characters: `%` any run, `_` one character; greedy with one backtrack point (linear per star). */
-function likeMatch(text: readonly string[], items: readonly LikeItem[]): boolean {
-  let t = 0;
-  let p = 0;
-  let star = -1;
-  let mark = 0;
-  while (t < text.length) {
-    const item = items[p];
-    if (item !== undefined && (item.kind === "one" || (item.kind === "char" && item.char === text[t]))) {
-      t++;
-      p++;
-    } else if (item?.kind === "any") {
-      star = p++;
-      mark = t;
-    } else if (star >= 0) {
-      p = star + 1;
-      t = ++mark;
-    } else return false;
-  }
-  while (items[p]?.kind === "any") p++;
-  return p === items.length;
+export function termText(term: string): string {
+  return searchForm(term);
 }

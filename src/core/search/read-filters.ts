@@ -5,8 +5,8 @@
  * - django-filter's FilterSet of `filterset_fields`: exact `CharFilter`s on `oib`,
  *   `jedinstvena_oznaka` and `institucija_grad` (stripped, empty = none, a NUL refused); a
  *   `ChoiceFilter` on `razina` (the model's choices: anything else is a 400); `BooleanFilter`s on
- *   `status_subjekta` and `odobreno` (Django's `NullBooleanSelect`: a value it cannot read is no
- *   filter); `DateFilter`s on `datum_postanka` exact, `__gte` and `__lte` (Django's
+ *   `status_subjekta` and `odobreno` (django-filter's `BooleanWidget`: a value it cannot read is
+ *   no filter); `DateFilter`s on `datum_postanka` exact, `__gte` and `__lte` (Django's
  *   `DATE_INPUT_FORMATS`, else "Enter a valid date."). Every invalid field is reported in one
  *   400, in the FilterSet's field order.
  * - `SearchFilter.get_search_terms`: the last `search`, NULs removed, commas as spaces, Python's
@@ -108,10 +108,11 @@ export function isSearch(filters: Filters): boolean {
   return Object.keys(filters).some((key) => key !== "oib" && key !== "code");
 }
 
-/** Django's `NullBooleanSelect.value_from_datadict`: these spellings only; any other value is no filter. */
+/** django-filter's `BooleanWidget.value_from_datadict` (its REST framework `BooleanFilter`): lower-cased, these spellings only; any other is no filter. */
 function nullBoolean(value: string | undefined): boolean | undefined {
-  if (value === "True" || value === "true" || value === "2") return true;
-  if (value === "False" || value === "false" || value === "3") return false;
+  const lower = value?.toLowerCase();
+  if (lower === "true" || lower === "1") return true;
+  if (lower === "false" || lower === "0") return false;
   return undefined;
 }
 
