@@ -5,7 +5,8 @@
  * One pass over the records gathers every set: for each subject, the tokens of its name and town
  * in search form (`UPPER(UNACCENT(…))`, split at whitespace), every one- and two-character piece
  * of them, and its razina, town, status and odobreno; each set grows as varint gaps, since places
- * come rising. Then the trigrams of the tokens name the tokens, and each order field is sorted once
+ * come rising. Then every suffix of three characters or more of every token is sorted with the
+ * token's places (or where its set lies, for a token of many), and each order field is sorted once
  * (its distinct values under the collation, then the places by rank).
  *
  * Memory: the sets' bytes (about a byte a place: some 100 MB at a million subjects, most of it the
@@ -23,7 +24,15 @@ import {
   bucketOf,
   keysShardKey,
   ORDER_FILE,
+  INLINE_ROWS,
   ORDER_SHARD_KEY,
+  SUFFIX_FILE_BYTES,
+  SUFFIX_FILES_PER_SHARD,
+  SUFFIX_FIRSTS_FILE,
+  SUFFIX_FIRSTS_SHARD_KEY,
+  suffixFileName,
+  suffixKey,
+  suffixShardKey,
 } from "../core/search/search-layout.ts";
 import { VERSION } from "../core/version.ts";
 import type { ShardFile, ShardPlan } from "./hand-offs.ts";
@@ -53,6 +62,22 @@ class RowsBuilder {
       gap >>>= 7;
     }
     this.bytes[this.length++] = gap;
+  }
+
+  /** Its places. */
+  places(): number[] {
+    const places: number[] = [];
+    let place = 0;
+    for (let at = 0; at < this.length; ) {
+      let gap = 0;
+      for (let shift = 1; ; shift *= 128) {
+        const b = this.bytes[at++] as number;
+        gap += (b & 0x7f) * shift;
+        if (b < 0x80) break;
+      }
+      places.push((place += gap));
+    }
+    return places;
   }
 
   /** The stored set (core/search/row-sets.ts): the gaps, or a bitmap when that is smaller. */
@@ -156,13 +181,16 @@ function addGrams(token: string, place: number, gramOf: (key: number) => RowsBui
   }
 }
 
-/** The buckets: every set's bytes, then each trigram's tokens naming where their sets lie. */
+/**
+ * The buckets (every set under its key; a long token's set under none, named by its suffixes) and
+ * the suffixes of the tokens, sorted.
+ */
 function keyShards(sets: Map<string, RowsBuilder>, count: number): ShardPlan[] {
   const buckets = bucketCount(count);
   const entries: [string, number, number][][] = Array.from({ length: buckets }, () => []);
   const parts: Uint8Array[][] = Array.from({ length: buckets }, () => []);
   const sizes = new Array<number>(buckets).fill(0);
-  const put = (key: string, bytes: Uint8Array, indexed = true): [number, number, number] => {
+  const put = (key: string, bytes: Uint8Array, indexed: boolean): [number, number, number] => {
     const bucket = bucketOf(key, buckets);
     const at: [number, number, number] = [bucket, sizes[bucket] as number, bytes.length];
     if (indexed) (entries[bucket] as [string, number, number][]).push([key, at[1], at[2]]);
@@ -170,23 +198,20 @@ function keyShards(sets: Map<string, RowsBuilder>, count: number): ShardPlan[] {
     sizes[bucket] = (sizes[bucket] as number) + bytes.length;
     return at;
   };
-  const trigrams = new Map<string, [string, number, number, number][]>();
+  const suffixes: string[] = [];
   for (const [key, set] of [...sets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const isToken = key.startsWith("w:");
-    const token = key.slice(2);
-    const chars = [...token];
-    // A term of one or two characters is found by its pieces (`g:`), so a token that short needs no set of its own.
-    if (isToken && chars.length < 3) continue;
-    const [bucket, offset, length] = put(key, set.encode(count), !isToken);
-    if (!isToken) continue;
-    for (const gram of new Set(chars.slice(0, -2).map((_, i) => chars.slice(i, i + 3).join("")))) {
-      let list = trigrams.get(gram);
-      if (list === undefined) trigrams.set(gram, (list = []));
-      list.push([token, bucket, offset, length]);
+    if (!key.startsWith("w:")) {
+      put(key, set.encode(count), true);
+      continue;
     }
+    const chars = [...key.slice(2)];
+    // A term of one or two characters is found by its pieces (`g:`): a token that short needs nothing of its own.
+    if (chars.length < 3) continue;
+    const payload = set.size <= INLINE_ROWS ? set.places().join(",") : `-1,${put(key, set.encode(count), false).join(",")}`;
+    for (let i = 0; i + 3 <= chars.length; i++) suffixes.push(`${suffixKey(chars.slice(i).join(""))}",${payload}]`);
   }
   sets.clear();
-  for (const [gram, tokens] of trigrams) put(`t:${gram}`, Buffer.from(JSON.stringify(tokens)));
+  suffixes.sort();
   const files = (bucket: number): ShardFile[] => {
     const names = bucketFileNames(bucket);
     const index = (entries[bucket] as [string, number, number][]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -196,14 +221,35 @@ function keyShards(sets: Map<string, RowsBuilder>, count: number): ShardPlan[] {
     ];
   };
   const shards: ShardPlan[] = [];
-  for (let first = 0; first < buckets; first += BUCKETS_PER_SHARD) {
-    const last = Math.min(buckets, first + BUCKETS_PER_SHARD);
-    const key = keysShardKey(first);
-    const rendered: ShardFile[] = [];
-    for (let b = first; b < last; b++) rendered.push(...files(b));
+  const shardOf = (key: string, rendered: ShardFile[]): ShardPlan => {
     const hash = contentHash(VERSION, "\n", key, "\n", ...rendered.flatMap((file) => [file.name, "\n", file.bytes]));
-    shards.push({ key, hash, size: rendered.length, name: (i) => (rendered[i] as ShardFile).name, files: () => rendered });
+    return { key, hash, size: rendered.length, name: (i) => (rendered[i] as ShardFile).name, files: () => rendered };
+  };
+  for (let first = 0; first < buckets; first += BUCKETS_PER_SHARD) {
+    const rendered: ShardFile[] = [];
+    for (let b = first; b < Math.min(buckets, first + BUCKETS_PER_SHARD); b++) rendered.push(...files(b));
+    shards.push(shardOf(keysShardKey(first), rendered));
   }
+  // The suffixes in files of about SUFFIX_FILE_BYTES, and the first key of each file.
+  const firsts: string[] = [];
+  let rendered: ShardFile[] = [];
+  for (let at = 0; at < suffixes.length; ) {
+    const file = firsts.length;
+    const taken: string[] = [];
+    let bytes = 0;
+    while (at < suffixes.length && bytes < SUFFIX_FILE_BYTES) {
+      const entry = suffixes[at++] as string;
+      taken.push(entry);
+      bytes += entry.length;
+    }
+    firsts.push(`${suffixKey((JSON.parse(taken[0] as string) as [string])[0])}"`);
+    rendered.push({ name: suffixFileName(file), bytes: Buffer.from(`[${taken.join(",")}]`) });
+    if (rendered.length === SUFFIX_FILES_PER_SHARD || at === suffixes.length) {
+      shards.push(shardOf(suffixShardKey(file), rendered));
+      rendered = [];
+    }
+  }
+  shards.push(shardOf(SUFFIX_FIRSTS_SHARD_KEY, [{ name: SUFFIX_FIRSTS_FILE, bytes: Buffer.from(JSON.stringify(firsts)) }]));
   return shards;
 }
 

@@ -2,7 +2,7 @@
  * The subjects a search, the filters and an order name, from the search files (search-layout.ts):
  * their count and the places (in id order) of one page of them, in the order asked for. Nothing is
  * scanned: every term and filter is a set read from one bucket (a term of three characters or more
- * through the tokens that hold it), the sets are intersected, and an order other than by id is a
+ * through the sorted suffixes of the tokens that start with it), the sets are intersected, and an order other than by id is a
  * permutation the build sorted once (the whole list) or each match's rank in it.
  */
 import type { Manifest } from "../manifest.ts";
@@ -10,7 +10,7 @@ import type { ByteReader } from "../record-offsets.ts";
 import { termText } from "./normalise.ts";
 import type { Filters } from "./read-filters.ts";
 import { decodeRows, intersect, type RowSet, selectRows, sizeOf, toList, unite } from "./row-sets.ts";
-import { bucketCount, bucketOf, bucketPath, ORDER_FILE, orderPath } from "./search-layout.ts";
+import { bucketCount, bucketOf, bucketPath, ORDER_FILE, orderPath, suffixKey, suffixPath } from "./search-layout.ts";
 
 /** How the search reads the site: whole files, their text, and byte ranges where the host reads them. */
 export interface SearchReader extends ByteReader {
@@ -81,6 +81,27 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
     const bytes = await files.range(files.orderFile(name), offset * 4, end * 4);
     return { count: total, places: [...u32s(bytes)] };
   }
+  if (offset >= total) return { count: total, places: [] };
+  if (first !== undefined && order.keys.length === 1 && !order.idDescending) {
+    // One field: the permutation the build sorted, walked from its start until the page's last
+    // match; about (offset + limit) × count / matches places, read in growing runs.
+    const perm = files.orderFile(`${ORDER_FILE[first.field]}.${first.descending ? "desc" : "asc"}`);
+    const want = Math.min(total, offset + limit);
+    const expected = Math.ceil((want * count) / total);
+    if (expected * 4 <= MAX_WALK_BYTES) {
+      const member = membership(set, count);
+      const found: number[] = [];
+      let seen = 0;
+      for (let at = 0, run = Math.min(count, Math.ceil(expected * 1.25) + 64); at < count && seen < want; at += run, run *= 2) {
+        for (const place of u32s(await files.range(perm, at * 4, Math.min(count, at + run) * 4))) {
+          if (!member(place)) continue;
+          if (seen++ >= offset) found.push(place);
+          if (seen >= want) break;
+        }
+      }
+      return { count: total, places: found };
+    }
+  }
   const places = toList(set);
   const ranks = await Promise.all(
     order.keys.map(async ({ field }) => u32s(await files.whole(files.orderFile(`${ORDER_FILE[field]}.rank`)))),
@@ -98,6 +119,21 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
     return idSign * (a - b);
   });
   return { count: total, places: indexes.slice(offset, offset + limit).map((i) => places[i] as number) };
+}
+
+/** The most of a permutation walked for one page (else the ranks of the matches are read and sorted). */
+const MAX_WALK_BYTES = 512 * 1024;
+
+/** A test of membership in a set of places among `count`. */
+function membership(set: RowSet, count: number): (place: number) => boolean {
+  if (set.kind === "all") return () => true;
+  let bits: Uint8Array;
+  if (set.kind === "bits") bits = set.bits;
+  else {
+    bits = new Uint8Array(Math.ceil(count / 8));
+    for (const row of set.rows) bits[row >>> 3] = (bits[row >>> 3] as number) | (1 << (row & 7));
+  }
+  return (place) => ((bits[place >>> 3] as number) & (1 << (place & 7))) !== 0;
 }
 
 /** Little-endian u32s of a file's bytes. */
@@ -124,28 +160,33 @@ class Files {
     const chars = [...text];
     if (chars.length === 0) return { kind: "all", count: this.manifest.count };
     if (chars.length <= 2) return this.valueSet(`g:${text}`);
-    // Through the tokens: the trigram of the term held by the fewest tokens names every token that can hold the term.
-    const grams = [...new Set(chars.slice(0, -2).map((_, i) => chars.slice(i, i + 3).join("")))];
-    const places = await Promise.all(grams.map((gram) => this.place(`t:${gram}`)));
-    let best: readonly [number, number, number] | undefined;
-    for (const place of places) {
-      if (place === undefined) return { kind: "list", rows: new Uint32Array(0) };
-      if (best === undefined || place[2] < best[2]) best = place;
+    // The suffixes that start with the term: the suffix files their keys fall in, named by the files' first keys.
+    const key = suffixKey(text);
+    const firsts = JSON.parse(await this.text(this.suffixFile("firsts"))) as string[];
+    const from = Math.max(0, lowerBound(firsts, key) - 1);
+    const to = Math.max(from, lowerBound(firsts, `${key}\uffff`) - 1);
+    const places: number[] = [];
+    const refs = new Map<string, readonly number[]>();
+    for (let file = from; file <= to; file++) {
+      const entries = JSON.parse(await this.text(this.suffixFile(file))) as [string, ...number[]][];
+      for (const entry of entries) {
+        if (!entry[0].startsWith(text)) continue;
+        // A token of many subjects: where its set lies; else its places.
+        if (entry[1] === -1) refs.set(entry.slice(2).join(), entry.slice(2) as number[]);
+        else for (let i = 1; i < entry.length; i++) places.push(entry[i] as number);
+      }
     }
-    if (best === undefined) return { kind: "list", rows: new Uint32Array(0) };
-    const entry = JSON.parse(UTF8.decode(await this.range(this.bucketFile(best[0], "values"), best[1], best[1] + best[2]))) as [
-      string,
-      number,
-      number,
-      number,
-    ][];
-    const sets = await Promise.all(
-      entry
-        .filter(([token]) => token.includes(text))
-        .map(async ([, bucket, offset, length]) =>
-          decodeRows(await this.range(this.bucketFile(bucket, "values"), offset, offset + length)),
+    const sets: RowSet[] = await Promise.all(
+      [...refs.values()].map(async ([bucket, offset, length]) =>
+        decodeRows(
+          await this.range(this.bucketFile(bucket as number, "values"), offset as number, (offset as number) + (length as number)),
         ),
+      ),
     );
+    if (places.length > 0) {
+      const rows = Uint32Array.from(places).sort();
+      sets.push({ kind: "list", rows: rows.filter((row, i) => i === 0 || row !== rows[i - 1]) });
+    }
     return sets.length === 0 ? { kind: "list", rows: new Uint32Array(0) } : unite(sets, this.manifest.count);
   }
 
@@ -170,6 +211,12 @@ class Files {
     const rows = u32s(await this.range(this.orderFile("date.asc"), first * 4, last * 4)).slice();
     rows.sort();
     return { kind: "list", rows };
+  }
+
+  suffixFile(file: number | "firsts"): string {
+    const path = suffixPath(this.manifest, file);
+    if (path === null) throw new Missing();
+    return path;
   }
 
   orderFile(name: string): string {
@@ -226,8 +273,7 @@ class Files {
   }
 }
 
-const UTF8 = new TextDecoder();
-
+/** The first index of a sorted list whose key is not below `key`. */
 function lowerBound(keys: readonly string[], key: string): number {
   let lo = 0;
   let hi = keys.length;

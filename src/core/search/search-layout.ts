@@ -10,12 +10,14 @@
  *   _subjekti/search/order.<hash>/date.keys    the distinct founding dates, rising, a line each (`YYYY-MM-DD\n`)
  *   _subjekti/search/order.<hash>/date.starts  where each date's places begin in date.asc (u32 LE, one more than the dates)
  *
+ *   _subjekti/search/suffixes/<s>.<hash>/<n>.json      sorted suffixes of the tokens: JSON [["<suffix>", places… | -1, bucket, offset, length], …]
+ *   _subjekti/search/suffixes/firsts.<hash>/firsts.json  each suffix file's first key
+ *
  * A key's bucket is a hash of it (FNV-1a), about a thousand keys a bucket, so a lookup reads one
  * small index and one byte range. Keys: `g:<1 or 2 characters>` the subjects whose name or town
- * (in search form) holds them; `t:<3 characters>` the tokens that hold them, as JSON
- * [[token, bucket, offset, length], …] naming where each token's subjects lie (a token's set is
- * in its bucket's values under no key of the index: only its trigrams name it); `r:<razina>`,
- * `c:<town>`, `s:1`/`s:0` (status_subjekta), `o:1`/`o:0` (odobreno): the subjects with that value.
+ * (in search form) holds them; `r:<razina>`, `c:<town>`, `s:1`/`s:0` (status_subjekta), `o:1`/`o:0`
+ * (odobreno): the subjects with that value. A term of three characters or more is found through
+ * the suffixes that start with it: one or two suffix files, named by their first keys.
  * Sets of subjects are row-sets.ts's bytes.
  */
 import { type ShardHashes, shardFilePath } from "../layout.ts";
@@ -67,6 +69,40 @@ export function bucketPath(manifest: { readonly dirs: ShardHashes }, bucket: num
 export function orderPath(manifest: { readonly dirs: ShardHashes }, name: string): string | null {
   const hash = manifest.dirs[ORDER_SHARD_KEY];
   return hash === undefined ? null : shardFilePath(ORDER_SHARD_KEY, hash, name);
+}
+
+/** A token of this many subjects or fewer has its places in its suffixes' entries, not a set of its own. */
+export const INLINE_ROWS = 8;
+/** The suffix files' size aimed at (a few hundred suffixes each). */
+export const SUFFIX_FILE_BYTES = 16 * 1024;
+/** Suffix files in one shard. */
+export const SUFFIX_FILES_PER_SHARD = 1000;
+/** The shard of the suffix files' first keys. */
+export const SUFFIX_FIRSTS_SHARD_KEY = "search/suffixes/firsts";
+export const SUFFIX_FIRSTS_FILE = "firsts.json";
+
+/**
+ * A suffix's key: the start of its entry's JSON (`["<suffix>`), so that the entries sort as plain
+ * strings and the suffixes that start with a term are the entries that start with the term's key.
+ */
+export function suffixKey(suffix: string): string {
+  return `[${JSON.stringify(suffix).slice(0, -1)}`;
+}
+
+/** The shard key of suffix file `file`. */
+export function suffixShardKey(file: number): string {
+  return `search/suffixes/${Math.floor(file / SUFFIX_FILES_PER_SHARD)}`;
+}
+
+export function suffixFileName(file: number): string {
+  return `${file}.json`;
+}
+
+/** The site path of suffix file `file` (or of the first keys, when `file` is "firsts"), or null when the manifest has none. */
+export function suffixPath(manifest: { readonly dirs: ShardHashes }, file: number | "firsts"): string | null {
+  const key = file === "firsts" ? SUFFIX_FIRSTS_SHARD_KEY : suffixShardKey(file);
+  const hash = manifest.dirs[key];
+  return hash === undefined ? null : shardFilePath(key, hash, file === "firsts" ? SUFFIX_FIRSTS_FILE : suffixFileName(file));
 }
 
 /** Whether a site was built with the search files. */
