@@ -17,8 +17,8 @@ import type { QueryParam } from "./request/read-query.ts";
 import { type ByteReader, OFFSET_BYTES, offsetAt, recordRun } from "./record-offsets.ts";
 import { indentJsonBytes, renderPageHead, toJson } from "./render-page.ts";
 import { findMatches } from "./search/find-matches.ts";
-import { matchesRecord, recordFields, recordOrder, termTexts } from "./search/match-record.ts";
-import { type Filters, isSearch } from "./search/read-filters.ts";
+import { isSearch, matchesRecord, recordFields, recordOrder, termTexts } from "./search/match-record.ts";
+import type { Filters } from "./search/read-filters.ts";
 
 export type { Filters };
 

@@ -13,7 +13,8 @@ import { DOCS_TAG, pageTags, SITE_TAG } from "./cache-tags.ts";
 import { ALLOWED_METHODS, isPreflight, type PreflightRequest, preflightHeaders } from "./cors.ts";
 import { contentEtag, ETAGS_FILE, matchesIfNoneMatch } from "./etag.ts";
 import type { Filters, Find } from "./find-subjects.ts";
-import { isSearch, readFilters } from "./search/read-filters.ts";
+import { isSearch } from "./search/match-record.ts";
+import { readFilters } from "./search/read-filters.ts";
 import { chunkPath, type EtagLine, type Form, offsetsPath, pageEtagLine, pagePath, shardFilePath } from "./layout.ts";
 import type { Manifest } from "./manifest.ts";
 import { negotiate } from "./request/negotiate.ts";
@@ -186,7 +187,7 @@ function routeView(
   }
   if (target.kind === "root") return routeRoot(request, manifest, target.suffix, params, indent);
   // django-filter's FilterSet validates the filters before the list is paged or the subject looked up.
-  const filters = readFilters(params);
+  const filters = readFilters((key) => lastValue(params, key));
   if ("errors" in filters) return respond(400, headers, toJson(filters.errors, indent));
   if (target.kind === "detail") return routeSubject(manifest, target, filters, indent);
   const extras = extraParams(linkParams);

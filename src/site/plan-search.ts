@@ -25,6 +25,7 @@ import {
   keysShardKey,
   ORDER_FILE,
   INLINE_ROWS,
+  RANKED_ROWS,
   ORDER_SHARD_KEY,
   SUFFIX_FILE_BYTES,
   SUFFIX_FILES_PER_SHARD,
@@ -133,6 +134,7 @@ export function planSearch(count: number, chunkSize: number, fileOf: (chunk: num
     if (set === undefined) sets.set(key, (set = new RowsBuilder()));
     return set;
   };
+  const tokens = new Map<string, RowsBuilder>();
   const gramOf = (key: number): RowsBuilder => {
     let set = grams.get(key);
     if (set === undefined) grams.set(key, (set = new RowsBuilder()));
@@ -154,7 +156,9 @@ export function planSearch(count: number, chunkSize: number, fileOf: (chunk: num
       setOf(`s:${r.status_subjekta ? 1 : 0}`).add(place);
       setOf(`o:${r.odobreno ? 1 : 0}`).add(place);
       for (const token of new Set([...tokensOf(searchForm(r.naziv_subjekta)), ...tokensOf(searchForm(r.institucija_grad))])) {
-        setOf(`w:${token}`).add(place);
+        let set = tokens.get(token);
+        if (set === undefined) tokens.set(token, (set = new RowsBuilder()));
+        set.add(place);
         addGrams(token, place, gramOf, setOf);
       }
       place++;
@@ -164,11 +168,30 @@ export function planSearch(count: number, chunkSize: number, fileOf: (chunk: num
   for (const [key, set] of grams)
     sets.set(`g:${key < 0x10000 ? String.fromCharCode(key) : String.fromCharCode(Math.floor(key / 0x10000), key % 0x10000)}`, set);
   grams.clear();
-  return [...keyShards(sets, count), orderShard(values)];
+  for (const [token, set] of tokens) sets.set(`w:${token}`, set);
+  tokens.clear();
+  const orders = orderShard(values);
+  return [...keyShards(sets, count, orders.namePositions), orders.shard];
 }
 
 /** Adds `place` to the sets of every one- and two-character piece of `token`. */
 function addGrams(token: string, place: number, gramOf: (key: number) => RowsBuilder, setOf: (key: string) => RowsBuilder): void {
+  // Characters of the Basic Multilingual Plane (nearly every name) by code unit, with no array of characters made.
+  let previous = -1;
+  for (let i = 0; i < token.length; i++) {
+    const unit = token.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdfff) {
+      addGramsSlowly(token, place, gramOf, setOf);
+      return;
+    }
+    gramOf(unit).add(place);
+    if (previous >= 0) gramOf(previous * 0x10000 + unit).add(place);
+    previous = unit;
+  }
+}
+
+/** addGrams for a token with characters past the Basic Multilingual Plane: by code point. */
+function addGramsSlowly(token: string, place: number, gramOf: (key: number) => RowsBuilder, setOf: (key: string) => RowsBuilder): void {
   const chars = [...token];
   for (let i = 0; i < chars.length; i++) {
     const one = chars[i] as string;
@@ -185,13 +208,12 @@ function addGrams(token: string, place: number, gramOf: (key: number) => RowsBui
  * The buckets (every set under its key; a long token's set under none, named by its suffixes) and
  * the suffixes of the tokens, sorted.
  */
-function keyShards(sets: Map<string, RowsBuilder>, count: number): ShardPlan[] {
+function keyShards(sets: Map<string, RowsBuilder>, count: number, namePositions: Uint32Array): ShardPlan[] {
   const buckets = bucketCount(count);
   const entries: [string, number, number][][] = Array.from({ length: buckets }, () => []);
   const parts: Uint8Array[][] = Array.from({ length: buckets }, () => []);
   const sizes = new Array<number>(buckets).fill(0);
-  const put = (key: string, bytes: Uint8Array, indexed: boolean): [number, number, number] => {
-    const bucket = bucketOf(key, buckets);
+  const put = (key: string, bytes: Uint8Array, indexed: boolean, bucket = bucketOf(key, buckets)): [number, number, number] => {
     const at: [number, number, number] = [bucket, sizes[bucket] as number, bytes.length];
     if (indexed) (entries[bucket] as [string, number, number][]).push([key, at[1], at[2]]);
     (parts[bucket] as Uint8Array[]).push(bytes);
@@ -207,7 +229,26 @@ function keyShards(sets: Map<string, RowsBuilder>, count: number): ShardPlan[] {
     const chars = [...key.slice(2)];
     // A term of one or two characters is found by its pieces (`g:`): a token that short needs nothing of its own.
     if (chars.length < 3) continue;
-    const payload = set.size <= INLINE_ROWS ? set.places().join(",") : `-1,${put(key, set.encode(count), false).join(",")}`;
+    // Each place's position in the order by name goes with it (inline, or beside the set: as u32s
+    // for a token of a few thousand at most, else as a set of positions), so that a search ordered
+    // by name takes its page from them, reading no permutation.
+    let payload: string;
+    if (set.size <= INLINE_ROWS) {
+      const places = set.places();
+      payload = `[${places.join(",")}],[${places.map((p) => namePositions[p]).join(",")}]`;
+    } else {
+      const at = put(key, set.encode(count), false);
+      const positions = Uint32Array.from(set.places(), (p) => namePositions[p] as number);
+      if (set.size <= RANKED_ROWS) {
+        const [, offset, length] = put(key, new Uint8Array(positions.buffer), false, at[0]);
+        payload = `${at.join(",")},0,${offset},${length}`;
+      } else {
+        const byPosition = new RowsBuilder();
+        for (const position of positions.sort()) byPosition.add(position);
+        const [, offset, length] = put(key, byPosition.encode(count), false, at[0]);
+        payload = `${at.join(",")},1,${offset},${length}`;
+      }
+    }
     for (let i = 0; i + 3 <= chars.length; i++) suffixes.push(`${suffixKey(chars.slice(i).join(""))}",${payload}]`);
   }
   sets.clear();
@@ -254,8 +295,10 @@ function keyShards(sets: Map<string, RowsBuilder>, count: number): ShardPlan[] {
 }
 
 /** Each order field's ranks and permutations, and the founding dates with where each begins. */
-function orderShard(values: Record<OrderField, string[]>): ShardPlan {
+function orderShard(values: Record<OrderField, string[]>): { readonly shard: ShardPlan; readonly namePositions: Uint32Array } {
   const files: ShardFile[] = [];
+  // Each place's position in name.asc.
+  const namePositions = new Uint32Array(values.naziv_subjekta.length);
   for (const field of ORDER_FIELDS) {
     const column = values[field];
     const n = column.length;
@@ -289,6 +332,7 @@ function orderShard(values: Record<OrderField, string[]>): ShardPlan {
       at += (starts[g + 1] as number) - (starts[g] as number);
     }
     const name = ORDER_FILE[field];
+    if (field === "naziv_subjekta") asc.forEach((place, position) => (namePositions[place] = position));
     const le = (array: Uint32Array): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
     files.push(
       { name: `${name}.rank`, bytes: le(ranks) },
@@ -303,5 +347,8 @@ function orderShard(values: Record<OrderField, string[]>): ShardPlan {
     }
   }
   const hash = contentHash(VERSION, "\n", ORDER_SHARD_KEY, "\n", ...files.flatMap((file) => [file.name, "\n", file.bytes]));
-  return { key: ORDER_SHARD_KEY, hash, size: files.length, name: (i) => (files[i] as ShardFile).name, files: () => files };
+  return {
+    shard: { key: ORDER_SHARD_KEY, hash, size: files.length, name: (i) => (files[i] as ShardFile).name, files: () => files },
+    namePositions,
+  };
 }

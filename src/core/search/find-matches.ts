@@ -10,7 +10,8 @@ import type { ByteReader } from "../record-offsets.ts";
 import { termText } from "./normalise.ts";
 import type { Filters } from "./read-filters.ts";
 import { decodeRows, intersect, type RowSet, selectRows, sizeOf, toList, unite } from "./row-sets.ts";
-import { bucketCount, bucketOf, bucketPath, ORDER_FILE, orderPath, suffixKey, suffixPath } from "./search-layout.ts";
+import { bucketPath, orderPath, suffixPath } from "../layout.ts";
+import { bucketCount, bucketOf, ORDER_FILE, suffixKey } from "./search-layout.ts";
 
 /** How the search reads the site: whole files, their text, and byte ranges where the host reads them. */
 export interface SearchReader extends ByteReader {
@@ -45,7 +46,18 @@ export async function findMatches(
 async function matches(filters: Filters, offset: number, limit: number, files: Files): Promise<Matches> {
   const { count } = files.manifest;
   const sets: RowSet[] = [];
-  for (const term of filters.terms ?? []) sets.push(await files.containing(termText(term)));
+  // Ascending by name (ties by id): positions in name.asc, which the suffixes carry.
+  const byName =
+    filters.order?.keys.length === 1 &&
+    filters.order.keys[0]?.field === "naziv_subjekta" &&
+    !filters.order.keys[0].descending &&
+    !filters.order.idDescending;
+  const views: NameView[] = [];
+  for (const term of filters.terms ?? []) {
+    const found = await files.containing(termText(term), byName);
+    sets.push(found.set);
+    if (found.view !== null) views.push(found.view);
+  }
   if (filters.razina !== undefined) sets.push(await files.valueSet(`r:${filters.razina}`));
   if (filters.town !== undefined) sets.push(await files.valueSet(`c:${filters.town}`));
   if (filters.status !== undefined) sets.push(await files.valueSet(`s:${filters.status ? 1 : 0}`));
@@ -88,6 +100,21 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
     const perm = files.orderFile(`${ORDER_FILE[first.field]}.${first.descending ? "desc" : "asc"}`);
     const want = Math.min(total, offset + limit);
     const expected = Math.ceil((want * count) / total);
+    const [view] = views;
+    if (view !== undefined && sets.length === 1) {
+      // One term and nothing else: its positions by name, rising, are the order; the page's are looked up in name.asc.
+      const rare = Uint32Array.from(view.positions).sort();
+      const all = unite([...view.sets, { kind: "list", rows: rare.filter((p, i) => i === 0 || p !== rare[i - 1]) }], count);
+      return { count: total, places: await files.atPositions(perm, selectRows(all, offset, want - offset)) };
+    }
+    const covering = views.find((v) => v.sets.length === 0);
+    if (covering !== undefined) {
+      // Every match is a match of each term: a term of rare tokens only has every match's position.
+      const positionOf = new Map<number, number>();
+      covering.places.forEach((place, i) => positionOf.set(place, covering.positions[i] as number));
+      const positions = Uint32Array.from(toList(set), (place) => positionOf.get(place) as number).sort();
+      return { count: total, places: await files.atPositions(perm, [...positions.subarray(offset, want)]) };
+    }
     if (expected * 4 <= MAX_WALK_BYTES) {
       const member = membership(set, count);
       const found: number[] = [];
@@ -119,6 +146,16 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
     return idSign * (a - b);
   });
   return { count: total, places: indexes.slice(offset, offset + limit).map((i) => places[i] as number) };
+}
+
+/**
+ * A term's matches in the order by name: places with their positions in name.asc (a rare token's,
+ * in no order), and the sets of positions of the tokens of many subjects.
+ */
+interface NameView {
+  readonly places: number[];
+  readonly positions: number[];
+  readonly sets: RowSet[];
 }
 
 /** The most of a permutation walked for one page (else the ranks of the matches are read and sorted). */
@@ -155,39 +192,63 @@ class Files {
     this.buckets = bucketCount(manifest.count);
   }
 
-  /** The subjects whose name or town (in search form) holds `text`, which holds no whitespace. */
-  async containing(text: string): Promise<RowSet> {
+  /**
+   * The subjects whose name or town (in search form) holds `text`, which holds no whitespace; with
+   * `byName`, their positions in the order by name too (`view`; null for a term of one or two characters).
+   */
+  async containing(text: string, byName: boolean): Promise<{ readonly set: RowSet; readonly view: NameView | null }> {
     const chars = [...text];
-    if (chars.length === 0) return { kind: "all", count: this.manifest.count };
-    if (chars.length <= 2) return this.valueSet(`g:${text}`);
+    if (chars.length === 0) return { set: { kind: "all", count: this.manifest.count }, view: null };
+    if (chars.length <= 2) return { set: await this.valueSet(`g:${text}`), view: null };
     // The suffixes that start with the term: the suffix files their keys fall in, named by the files' first keys.
     const key = suffixKey(text);
     const firsts = JSON.parse(await this.text(this.suffixFile("firsts"))) as string[];
     const from = Math.max(0, lowerBound(firsts, key) - 1);
     const to = Math.max(from, lowerBound(firsts, `${key}\uffff`) - 1);
     const places: number[] = [];
+    const positions: number[] = [];
     const refs = new Map<string, readonly number[]>();
     for (let file = from; file <= to; file++) {
-      const entries = JSON.parse(await this.text(this.suffixFile(file))) as [string, ...number[]][];
-      for (const entry of entries) {
-        if (!entry[0].startsWith(text)) continue;
-        // A token of many subjects: where its set lies; else its places.
-        if (entry[1] === -1) refs.set(entry.slice(2).join(), entry.slice(2) as number[]);
-        else for (let i = 1; i < entry.length; i++) places.push(entry[i] as number);
+      const entries = JSON.parse(await this.text(this.suffixFile(file))) as [string, ...(number | number[])[]][];
+      for (const [suffix, ...value] of entries) {
+        if (!suffix.startsWith(text)) continue;
+        const [first, second] = value;
+        // A rare token: its places and their positions by name; else where its set (and those positions) lie.
+        if (Array.isArray(first)) {
+          places.push(...first);
+          positions.push(...(second as number[]));
+        } else refs.set(value.join(), value as number[]);
       }
     }
-    const sets: RowSet[] = await Promise.all(
-      [...refs.values()].map(async ([bucket, offset, length]) =>
-        decodeRows(
-          await this.range(this.bucketFile(bucket as number, "values"), offset as number, (offset as number) + (length as number)),
-        ),
-      ),
+    const found = await Promise.all(
+      [...refs.values()].map(async ([bucket, offset, length, kind, at, size]) => {
+        const file = this.bucketFile(bucket as number, "values");
+        const set = decodeRows(await this.range(file, offset as number, (offset as number) + (length as number)));
+        if (!byName || kind === undefined) return { set, byPosition: null, pairs: null };
+        const bytes = await this.range(file, at as number, (at as number) + (size as number));
+        return kind === 0 ? { set, byPosition: null, pairs: u32s(bytes) } : { set, byPosition: decodeRows(bytes), pairs: null };
+      }),
     );
+    const view: NameView | null = byName ? { places, positions, sets: [] } : null;
+    const sets: RowSet[] = [];
+    for (const { set, byPosition, pairs } of found) {
+      sets.push(set);
+      if (byPosition !== null) view?.sets.push(byPosition);
+      else if (pairs !== null) {
+        // The positions are in the order of the set's places (a small set may still be a bitmap in a small list).
+        const rows = toList(set);
+        for (let i = 0; i < rows.length; i++) {
+          view?.places.push(rows[i] as number);
+          view?.positions.push(pairs[i] as number);
+        }
+      }
+    }
     if (places.length > 0) {
       const rows = Uint32Array.from(places).sort();
       sets.push({ kind: "list", rows: rows.filter((row, i) => i === 0 || row !== rows[i - 1]) });
     }
-    return sets.length === 0 ? { kind: "list", rows: new Uint32Array(0) } : unite(sets, this.manifest.count);
+    const set = sets.length === 0 ? { kind: "list" as const, rows: new Uint32Array(0) } : unite(sets, this.manifest.count);
+    return { set, view };
   }
 
   /** The set stored under `key`; empty when there is none. */
@@ -211,6 +272,17 @@ class Files {
     const rows = u32s(await this.range(this.orderFile("date.asc"), first * 4, last * 4)).slice();
     rows.sort();
     return { kind: "list", rows };
+  }
+
+  /** The entries of a permutation at `positions` (rising): one read of their span when it is short, else one each. */
+  async atPositions(perm: string, positions: readonly number[]): Promise<number[]> {
+    const [low, high] = [positions[0], positions.at(-1)];
+    if (low === undefined || high === undefined) return [];
+    if (high - low < 4096) {
+      const span = u32s(await this.range(perm, low * 4, (high + 1) * 4));
+      return positions.map((p) => span[p - low] as number);
+    }
+    return Promise.all(positions.map(async (p) => u32s(await this.range(perm, p * 4, p * 4 + 4))[0] as number));
   }
 
   suffixFile(file: number | "firsts"): string {

@@ -2,7 +2,7 @@
  * The filters and the order applied to records themselves: the detail route's one subject (DRF's
  * `get_object` filters the queryset first) and the few subjects an OIB or a code names.
  */
-import { type Filters, type OrderField } from "./read-filters.ts";
+import type { Filters, OrderField } from "./read-filters.ts";
 import { searchForm, termText } from "./normalise.ts";
 
 /** The fields of a record the filters and orderings read. */
@@ -16,6 +16,11 @@ export interface RecordFields {
   readonly status_subjekta: boolean;
   readonly odobreno: boolean;
   readonly institucija_grad: string;
+}
+
+/** Whether the filters ask more than the two keys do (a search, another filter, another order). */
+export function isSearch(filters: Filters): boolean {
+  return Object.keys(filters).some((key) => key !== "oib" && key !== "code");
 }
 
 const UTF8 = new TextDecoder();

@@ -15,7 +15,6 @@
  *   fields dropped, none left: by id. `id` appended when neither `id` nor `-id` is asked for.
  */
 import { toAsciiDigit } from "../request/python-int.ts";
-import { lastValue, type QueryParam } from "../request/read-query.ts";
 import { isStrSpace, trimBy } from "../request/trim-spaces.ts";
 
 /** A field the list can be ordered by (besides `id`). */
@@ -57,29 +56,29 @@ export const RAZINA_CHOICES: readonly string[] = ["lokalna", "nacionalna"];
 const NUL_ERROR = ["Null characters are not allowed."];
 const DATE_ERROR = ["Enter a valid date."];
 
-/** The filters a query asks for, or the FilterSet's errors. */
-export function readFilters(params: readonly QueryParam[]): Filters | { readonly errors: FilterErrors } {
+/** The filters a query asks for (`value(key)`: a parameter's last value, as `QueryDict` gives it), or the FilterSet's errors. */
+export function readFilters(value: (key: string) => string | undefined): Filters | { readonly errors: FilterErrors } {
   const errors: FilterErrors = {};
   const filters: { -readonly [K in keyof Filters]: Filters[K] } = {};
   const char = (key: string): string | undefined => {
-    const value = trimBy(lastValue(params, key) ?? "", isStrSpace);
-    if (value.includes("\0")) errors[key] = NUL_ERROR;
-    return value === "" || value.includes("\0") ? undefined : value;
+    const text = trimBy(value(key) ?? "", isStrSpace);
+    if (text.includes("\0")) errors[key] = NUL_ERROR;
+    return text === "" || text.includes("\0") ? undefined : text;
   };
   const oib = char("oib");
   const code = char("jedinstvena_oznaka");
   // ChoiceField: no strip; "" is the empty choice (no filter); anything else must be a choice.
-  const razina = lastValue(params, "razina") ?? "";
+  const razina = value("razina") ?? "";
   if (razina !== "" && !RAZINA_CHOICES.includes(razina)) {
     errors["razina"] = [`Select a valid choice. ${razina} is not one of the available choices.`];
   }
   const town = char("institucija_grad");
-  const status = nullBoolean(lastValue(params, "status_subjekta"));
-  const approved = nullBoolean(lastValue(params, "odobreno"));
+  const status = nullBoolean(value("status_subjekta"));
+  const approved = nullBoolean(value("odobreno"));
   const date = (key: string): string | undefined => {
-    const value = lastValue(params, key);
-    if (value === undefined || value === "") return undefined;
-    const parsed = parseDate(value);
+    const text = value(key);
+    if (text === undefined || text === "") return undefined;
+    const parsed = parseDate(text);
     if (parsed === null) errors[key] = DATE_ERROR;
     return parsed ?? undefined;
   };
@@ -96,16 +95,11 @@ export function readFilters(params: readonly QueryParam[]): Filters | { readonly
   if (exact !== undefined) filters.date = exact;
   if (from !== undefined) filters.dateFrom = from;
   if (to !== undefined) filters.dateTo = to;
-  const terms = searchTerms(lastValue(params, "search") ?? "");
+  const terms = searchTerms(value("search") ?? "");
   if (terms.length > 0) filters.terms = terms;
-  const order = readOrdering(lastValue(params, "ordering"));
+  const order = readOrdering(value("ordering"));
   if (order !== undefined) filters.order = order;
   return filters;
-}
-
-/** Whether the filters ask more than the two keys do (a search, another filter, another order). */
-export function isSearch(filters: Filters): boolean {
-  return Object.keys(filters).some((key) => key !== "oib" && key !== "code");
 }
 
 /** django-filter's `BooleanWidget.value_from_datadict` (its REST framework `BooleanFilter`): lower-cased, these spellings only; any other is no filter. */

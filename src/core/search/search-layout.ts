@@ -10,7 +10,10 @@
  *   _subjekti/search/order.<hash>/date.keys    the distinct founding dates, rising, a line each (`YYYY-MM-DD\n`)
  *   _subjekti/search/order.<hash>/date.starts  where each date's places begin in date.asc (u32 LE, one more than the dates)
  *
- *   _subjekti/search/suffixes/<s>.<hash>/<n>.json      sorted suffixes of the tokens: JSON [["<suffix>", places… | -1, bucket, offset, length], …]
+ *   _subjekti/search/suffixes/<s>.<hash>/<n>.json      sorted suffixes of the tokens, each with its token's subjects: JSON
+ *       [["<suffix>", [places…], [their positions in name.asc…]] (a rare token), or
+ *        ["<suffix>", bucket, offset, length, 0 | 1, offset, length], …] (where its set lies, then its
+ *        positions in name.asc: 0 as u32s in the set's order, 1 as a set of positions)
  *   _subjekti/search/suffixes/firsts.<hash>/firsts.json  each suffix file's first key
  *
  * A key's bucket is a hash of it (FNV-1a), about a thousand keys a bucket, so a lookup reads one
@@ -20,7 +23,6 @@
  * the suffixes that start with it: one or two suffix files, named by their first keys.
  * Sets of subjects are row-sets.ts's bytes.
  */
-import { type ShardHashes, shardFilePath } from "../layout.ts";
 import type { OrderField } from "./read-filters.ts";
 
 /** Buckets in one keys shard (two files each). */
@@ -58,21 +60,10 @@ export const ORDER_FILE: Readonly<Record<OrderField, string>> = {
   datum_postanka: "date",
 };
 
-/** The site path of a bucket's index or values file, or null when the manifest has no such shard. */
-export function bucketPath(manifest: { readonly dirs: ShardHashes }, bucket: number, file: "index" | "values"): string | null {
-  const key = keysShardKey(bucket);
-  const hash = manifest.dirs[key];
-  return hash === undefined ? null : shardFilePath(key, hash, bucketFileNames(bucket)[file]);
-}
-
-/** The site path of an order file, or null when the manifest has none. */
-export function orderPath(manifest: { readonly dirs: ShardHashes }, name: string): string | null {
-  const hash = manifest.dirs[ORDER_SHARD_KEY];
-  return hash === undefined ? null : shardFilePath(ORDER_SHARD_KEY, hash, name);
-}
-
 /** A token of this many subjects or fewer has its places in its suffixes' entries, not a set of its own. */
 export const INLINE_ROWS = 8;
+/** A token of this many subjects or fewer has its places' positions by name beside its set as u32s; a larger one as a set. */
+export const RANKED_ROWS = 4096;
 /** The suffix files' size aimed at (a few hundred suffixes each). */
 export const SUFFIX_FILE_BYTES = 16 * 1024;
 /** Suffix files in one shard. */
@@ -96,16 +87,4 @@ export function suffixShardKey(file: number): string {
 
 export function suffixFileName(file: number): string {
   return `${file}.json`;
-}
-
-/** The site path of suffix file `file` (or of the first keys, when `file` is "firsts"), or null when the manifest has none. */
-export function suffixPath(manifest: { readonly dirs: ShardHashes }, file: number | "firsts"): string | null {
-  const key = file === "firsts" ? SUFFIX_FIRSTS_SHARD_KEY : suffixShardKey(file);
-  const hash = manifest.dirs[key];
-  return hash === undefined ? null : shardFilePath(key, hash, file === "firsts" ? SUFFIX_FIRSTS_FILE : suffixFileName(file));
-}
-
-/** Whether a site was built with the search files. */
-export function hasSearchFiles(manifest: { readonly dirs: ShardHashes }): boolean {
-  return manifest.dirs[ORDER_SHARD_KEY] !== undefined;
 }

@@ -1,9 +1,12 @@
 /** The list's filters read as django-filter, SearchFilter and OrderingFilter read them (DRF 3.14, django-filter 23, Django 3.2). */
 import { describe, expect, it } from "vitest";
-import { parseQuery } from "../../../src/core/request/read-query.ts";
+import { lastValue, parseQuery } from "../../../src/core/request/read-query.ts";
 import { parseDate, readFilters, readOrdering, searchTerms } from "../../../src/core/search/read-filters.ts";
 
-const read = (query: string): ReturnType<typeof readFilters> => readFilters(parseQuery(query));
+const read = (query: string): ReturnType<typeof readFilters> => {
+  const params = parseQuery(query);
+  return readFilters((key) => lastValue(params, key));
+};
 
 describe("readFilters", () => {
   it.each([
