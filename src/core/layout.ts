@@ -185,9 +185,13 @@ export function orderPath(manifest: { readonly dirs: ShardHashes }, name: string
   return hash === undefined ? null : shardFilePath(ORDER_SHARD_KEY, hash, name);
 }
 
-/** The site path of suffix file `file` (or of the first keys, when `file` is "firsts"), or null when the manifest has none. */
-export function suffixPath(manifest: { readonly dirs: ShardHashes }, file: number | "firsts"): string | null {
-  const key = file === "firsts" ? SUFFIX_FIRSTS_SHARD_KEY : suffixShardKey(file);
+/**
+ * The site path of suffix file `file`, or of the first keys (`firsts`: the groups', or group
+ * `group`'s files'); null when the manifest has none.
+ */
+export function suffixPath(manifest: { readonly dirs: ShardHashes }, file: number | { readonly firsts: number | null }): string | null {
+  const key = typeof file === "number" ? suffixShardKey(file) : SUFFIX_FIRSTS_SHARD_KEY;
   const hash = manifest.dirs[key];
-  return hash === undefined ? null : shardFilePath(key, hash, file === "firsts" ? SUFFIX_FIRSTS_FILE : suffixFileName(file));
+  const name = typeof file === "number" ? suffixFileName(file) : file.firsts === null ? SUFFIX_FIRSTS_FILE : `${file.firsts}.json`;
+  return hash === undefined ? null : shardFilePath(key, hash, name);
 }

@@ -24,6 +24,7 @@ import {
   bucketOf,
   keysShardKey,
   ORDER_FILE,
+  FIRSTS_GROUP,
   INLINE_ROWS,
   RANKED_ROWS,
   ORDER_SHARD_KEY,
@@ -290,7 +291,12 @@ function keyShards(sets: Map<string, RowsBuilder>, count: number, namePositions:
       rendered = [];
     }
   }
-  shards.push(shardOf(SUFFIX_FIRSTS_SHARD_KEY, [{ name: SUFFIX_FIRSTS_FILE, bytes: Buffer.from(JSON.stringify(firsts)) }]));
+  const groups: ShardFile[] = [];
+  for (let g = 0; g * FIRSTS_GROUP < firsts.length; g++) {
+    groups.push({ name: `${g}.json`, bytes: Buffer.from(JSON.stringify(firsts.slice(g * FIRSTS_GROUP, (g + 1) * FIRSTS_GROUP))) });
+  }
+  const top = firsts.filter((_, i) => i % FIRSTS_GROUP === 0);
+  shards.push(shardOf(SUFFIX_FIRSTS_SHARD_KEY, [{ name: SUFFIX_FIRSTS_FILE, bytes: Buffer.from(JSON.stringify(top)) }, ...groups]));
   return shards;
 }
 

@@ -4,7 +4,7 @@
  * against (deploy-preflight.ts) before a byte is written. Counts come from the layout alone; sizes
  * from the rendered records' lengths (RecordLengths: prefix sums, so another limit costs one pass over its pages).
  */
-import { BUCKETS_PER_SHARD, bucketCount } from "../core/search/search-layout.ts";
+import { BUCKETS_PER_SHARD, bucketCount, FIRSTS_GROUP, SUFFIX_FILES_PER_SHARD } from "../core/search/search-layout.ts";
 import { ORDER_FIELDS } from "../core/search/read-filters.ts";
 import { buildLinks } from "../core/build-links.ts";
 import { buildFileLinks, FILE_PAGES_DIR, SUBJECTS_PER_DIR } from "../core/file-links.ts";
@@ -92,9 +92,14 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
   const keyFiles = chunks === 0 ? 0 : 1 + oibFiles;
   // The manifest, the docs, every chunk and its offsets, the key indexes, every download (stable and content-named), every page and each page shard's tag list.
   const downloads = options.downloads ?? 0;
-  // The search files (core/search/search-layout.ts): two a bucket, and the order files (three a field, two for the dates).
+  // The search files (core/search/search-layout.ts): two a bucket, the order files (three a field,
+  // two for the dates), and the suffix files with their first keys: their number follows the
+  // vocabulary, not the count alone; a file for every 190 subjects is what generated data of a
+  // million subjects gives (5,100 of 16 KB), taken here as the estimate.
   const buckets = chunks === 0 ? 0 : bucketCount(count);
-  const searchFiles = chunks === 0 ? 0 : 2 * buckets + 3 * ORDER_FIELDS.length + 2;
+  const suffixFiles = chunks === 0 ? 0 : Math.ceil(count / 190);
+  const searchFiles =
+    chunks === 0 ? 0 : 2 * buckets + 3 * ORDER_FIELDS.length + 2 + suffixFiles + 1 + Math.ceil(suffixFiles / FIRSTS_GROUP);
   let files = 1 + docs + 2 * chunks + keyFiles + 2 * downloads + searchFiles;
   if (downloads > 0) {
     directory("downloads", 2 * downloads);
@@ -103,7 +108,9 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
   const pageDirs = options.forms.length > 0 && options.limits.some((l) => pagesOf(l) > 0);
   directory(DATA_ROOT, 2 + (chunks > 0 ? 4 : 0) + (pageDirs ? 1 : 0));
   if (chunks > 0) {
-    directory(`${DATA_ROOT}/search`, 2);
+    directory(`${DATA_ROOT}/search`, 3);
+    directory(`${DATA_ROOT}/search/suffixes`, Math.ceil(suffixFiles / SUFFIX_FILES_PER_SHARD) + 1);
+    directory(`${DATA_ROOT}/search/suffixes/<shard>`, Math.min(suffixFiles, SUFFIX_FILES_PER_SHARD));
     directory(`${DATA_ROOT}/search/keys`, Math.ceil(buckets / BUCKETS_PER_SHARD));
     directory(`${DATA_ROOT}/search/keys/<shard>`, 2 * Math.min(buckets, BUCKETS_PER_SHARD));
     directory(`${DATA_ROOT}/search/order`, 3 * ORDER_FIELDS.length + 2);

@@ -11,7 +11,7 @@ import { termText } from "./normalise.ts";
 import type { Filters } from "./read-filters.ts";
 import { decodeRows, intersect, type RowSet, selectRows, sizeOf, toList, unite } from "./row-sets.ts";
 import { bucketPath, orderPath, suffixPath } from "../layout.ts";
-import { bucketCount, bucketOf, ORDER_FILE, suffixKey } from "./search-layout.ts";
+import { bucketCount, bucketOf, FIRSTS_GROUP, ORDER_FILE, suffixKey } from "./search-layout.ts";
 
 /** How the search reads the site: whole files, their text, and byte ranges where the host reads them. */
 export interface SearchReader extends ByteReader {
@@ -175,7 +175,8 @@ function membership(set: RowSet, count: number): (place: number) => boolean {
 
 /** Little-endian u32s of a file's bytes. */
 function u32s(bytes: Uint8Array): Uint32Array {
-  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  // A copy where the bytes do not start on a 4-byte boundary (`new Uint8Array` copies; a Node Buffer's `slice` would not).
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes);
   return new Uint32Array(aligned.buffer, aligned.byteOffset, Math.floor(aligned.length / 4));
 }
 
@@ -202,9 +203,14 @@ class Files {
     if (chars.length <= 2) return { set: await this.valueSet(`g:${text}`), view: null };
     // The suffixes that start with the term: the suffix files their keys fall in, named by the files' first keys.
     const key = suffixKey(text);
-    const firsts = JSON.parse(await this.text(this.suffixFile("firsts"))) as string[];
-    const from = Math.max(0, lowerBound(firsts, key) - 1);
-    const to = Math.max(from, lowerBound(firsts, `${key}\uffff`) - 1);
+    // Two levels of first keys: the groups', then the files' of the groups the term's keys fall in.
+    const top = JSON.parse(await this.text(this.suffixFile({ firsts: null }))) as string[];
+    const low = Math.max(0, lowerBound(top, key) - 1);
+    const high = Math.max(low, lowerBound(top, `${key}\uffff`) - 1);
+    const firsts: string[] = [];
+    for (let g = low; g <= high; g++) firsts.push(...(JSON.parse(await this.text(this.suffixFile({ firsts: g }))) as string[]));
+    const from = low * FIRSTS_GROUP + Math.max(0, lowerBound(firsts, key) - 1);
+    const to = Math.max(from, low * FIRSTS_GROUP + lowerBound(firsts, `${key}\uffff`) - 1);
     const places: number[] = [];
     const positions: number[] = [];
     const refs = new Map<string, readonly number[]>();
@@ -285,7 +291,7 @@ class Files {
     return Promise.all(positions.map(async (p) => u32s(await this.range(perm, p * 4, p * 4 + 4))[0] as number));
   }
 
-  suffixFile(file: number | "firsts"): string {
+  suffixFile(file: number | { readonly firsts: number | null }): string {
     const path = suffixPath(this.manifest, file);
     if (path === null) throw new Missing();
     return path;

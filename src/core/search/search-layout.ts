@@ -14,7 +14,8 @@
  *       [["<suffix>", [places…], [their positions in name.asc…]] (a rare token), or
  *        ["<suffix>", bucket, offset, length, 0 | 1, offset, length], …] (where its set lies, then its
  *        positions in name.asc: 0 as u32s in the set's order, 1 as a set of positions)
- *   _subjekti/search/suffixes/firsts.<hash>/firsts.json  each suffix file's first key
+ *   _subjekti/search/suffixes/firsts.<hash>/firsts.json  the first key of each group of FIRSTS_GROUP suffix files
+ *   _subjekti/search/suffixes/firsts.<hash>/<g>.json     the first key of each suffix file of group g
  *
  * A key's bucket is a hash of it (FNV-1a), about a thousand keys a bucket, so a lookup reads one
  * small index and one byte range. Keys: `g:<1 or 2 characters>` the subjects whose name or town
@@ -71,6 +72,8 @@ export const SUFFIX_FILES_PER_SHARD = 1000;
 /** The shard of the suffix files' first keys. */
 export const SUFFIX_FIRSTS_SHARD_KEY = "search/suffixes/firsts";
 export const SUFFIX_FIRSTS_FILE = "firsts.json";
+/** Suffix files whose first keys one file of first keys holds (so a term reads two small files to name its suffix files). */
+export const FIRSTS_GROUP = 64;
 
 /**
  * A suffix's key: the start of its entry's JSON (`["<suffix>`), so that the entries sort as plain
