@@ -28,10 +28,10 @@ import {
   INLINE_ROWS,
   RANKED_ROWS,
   ORDER_SHARD_KEY,
-  SUFFIX_FILE_BYTES,
   SUFFIX_FILES_PER_SHARD,
   SUFFIX_FIRSTS_FILE,
   SUFFIX_FIRSTS_SHARD_KEY,
+  suffixFileCount,
   suffixFileName,
   suffixKey,
   suffixShardKey,
@@ -272,21 +272,17 @@ function keyShards(sets: Map<string, RowsBuilder>, count: number, namePositions:
     for (let b = first; b < Math.min(buckets, first + BUCKETS_PER_SHARD); b++) rendered.push(...files(b));
     shards.push(shardOf(keysShardKey(first), rendered));
   }
-  // The suffixes in files of about SUFFIX_FILE_BYTES, and the first key of each file.
+  // The suffixes in suffixFileCount(count) files of as many entries each (a number the deploy
+  // preflight knows before the build), and the first key of each file (an empty file's: the next entry's).
+  const fileCount = suffixFileCount(count);
   const firsts: string[] = [];
   let rendered: ShardFile[] = [];
-  for (let at = 0; at < suffixes.length; ) {
-    const file = firsts.length;
-    const taken: string[] = [];
-    let bytes = 0;
-    while (at < suffixes.length && bytes < SUFFIX_FILE_BYTES) {
-      const entry = suffixes[at++] as string;
-      taken.push(entry);
-      bytes += entry.length;
-    }
-    firsts.push(`${suffixKey((JSON.parse(taken[0] as string) as [string])[0])}"`);
-    rendered.push({ name: suffixFileName(file), bytes: Buffer.from(`[${taken.join(",")}]`) });
-    if (rendered.length === SUFFIX_FILES_PER_SHARD || at === suffixes.length) {
+  for (let file = 0; file < fileCount; file++) {
+    const [from, to] = [Math.floor((file * suffixes.length) / fileCount), Math.floor(((file + 1) * suffixes.length) / fileCount)];
+    const next = suffixes[from];
+    firsts.push(next === undefined ? "\uffff" : `${suffixKey((JSON.parse(next) as [string])[0])}"`);
+    rendered.push({ name: suffixFileName(file), bytes: Buffer.from(`[${suffixes.slice(from, to).join(",")}]`) });
+    if (rendered.length === SUFFIX_FILES_PER_SHARD || file === fileCount - 1) {
       shards.push(shardOf(suffixShardKey(file), rendered));
       rendered = [];
     }

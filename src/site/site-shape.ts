@@ -4,7 +4,7 @@
  * against (deploy-preflight.ts) before a byte is written. Counts come from the layout alone; sizes
  * from the rendered records' lengths (RecordLengths: prefix sums, so another limit costs one pass over its pages).
  */
-import { BUCKETS_PER_SHARD, bucketCount, FIRSTS_GROUP, SUFFIX_FILES_PER_SHARD } from "../core/search/search-layout.ts";
+import { BUCKETS_PER_SHARD, bucketCount, FIRSTS_GROUP, SUFFIX_FILES_PER_SHARD, suffixFileCount } from "../core/search/search-layout.ts";
 import { ORDER_FIELDS } from "../core/search/read-filters.ts";
 import { buildLinks } from "../core/build-links.ts";
 import { buildFileLinks, FILE_PAGES_DIR, SUBJECTS_PER_DIR } from "../core/file-links.ts";
@@ -93,11 +93,9 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
   // The manifest, the docs, every chunk and its offsets, the key indexes, every download (stable and content-named), every page and each page shard's tag list.
   const downloads = options.downloads ?? 0;
   // The search files (core/search/search-layout.ts): two a bucket, the order files (three a field,
-  // two for the dates), and the suffix files with their first keys: their number follows the
-  // vocabulary, not the count alone; a file for every 190 subjects is what generated data of a
-  // million subjects gives (5,100 of 16 KB), taken here as the estimate.
+  // two for the dates), and the suffix files with their first keys (the groups' and each group's).
   const buckets = chunks === 0 ? 0 : bucketCount(count);
-  const suffixFiles = chunks === 0 ? 0 : Math.ceil(count / 190);
+  const suffixFiles = chunks === 0 ? 0 : suffixFileCount(count);
   const searchFiles =
     chunks === 0 ? 0 : 2 * buckets + 3 * ORDER_FIELDS.length + 2 + suffixFiles + 1 + Math.ceil(suffixFiles / FIRSTS_GROUP);
   let files = 1 + docs + 2 * chunks + keyFiles + 2 * downloads + searchFiles;
@@ -114,7 +112,6 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
     directory(`${DATA_ROOT}/search/keys`, Math.ceil(buckets / BUCKETS_PER_SHARD));
     directory(`${DATA_ROOT}/search/keys/<shard>`, 2 * Math.min(buckets, BUCKETS_PER_SHARD));
     directory(`${DATA_ROOT}/search/order`, 3 * ORDER_FIELDS.length + 2);
-    file(`${DATA_ROOT}/search/order/<field>.asc`, () => 4 * count);
   }
   directory(`${DATA_ROOT}/oib`, Math.ceil(oibFiles / SHARD_SIZE));
   directory(`${DATA_ROOT}/oib/<shard>`, Math.min(SHARD_SIZE, oibFiles));

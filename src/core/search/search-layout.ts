@@ -65,8 +65,14 @@ export const ORDER_FILE: Readonly<Record<OrderField, string>> = {
 export const INLINE_ROWS = 8;
 /** A token of this many subjects or fewer has its places' positions by name beside its set as u32s; a larger one as a set. */
 export const RANKED_ROWS = 4096;
-/** The suffix files' size aimed at (a few hundred suffixes each). */
-export const SUFFIX_FILE_BYTES = 16 * 1024;
+/**
+ * The suffix files of a list of `count` subjects: one for every 190 subjects (about 16 KB each for
+ * the vocabulary of generated data at a million subjects), so that the deploy preflight counts
+ * them before the build.
+ */
+export function suffixFileCount(count: number): number {
+  return Math.max(1, Math.ceil(count / 190));
+}
 /** Suffix files in one shard. */
 export const SUFFIX_FILES_PER_SHARD = 1000;
 /** The shard of the suffix files' first keys. */
