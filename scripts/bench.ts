@@ -91,6 +91,11 @@ measure("bad-sources", "millions of bad items validated: the exact count, the pe
   .option("--ceiling-mb <n>", "the peak RSS allowed, in MB", count, 600)
   .option("--threads <n>", "record threads (auto, 0 or a number)", "auto");
 
+measure("search", "what each class of search query costs the handler on a built site: CPU and bytes read")
+  .requiredOption("--site <dir>", "a built site (e.g. of `npm run generate` data)")
+  .option("--requests <n>", "requests of each class", count, 200)
+  .option("--no-ranges", "the host answers every Range with the whole file");
+
 measure("soak", "the preview under slowloris, large unfinished heads and a mixed load")
   .option("--duration <s>", "seconds of attack", count, 20)
   .option("--rounds <n>", "attacks one after another (RSS after each)", count, 2);

@@ -220,7 +220,57 @@ interface Naming {
   readonly domain: string;
 }
 
-type NameMaker = (random: Random, t: Town) => Naming;
+type NameMaker = (random: Random, t: Town, v: Vocabulary) => Naming;
+
+// ---------------------------------------------------------------------------------------------
+// A vocabulary that grows with the list, as a national register's does: besides the word lists
+// above, half the towns, people, municipalities and kindergartens are made-up words from a space
+// that widens with the record's index (about one new word every four records: 250,000 at a
+// million), drawn skewed so that some recur often and most rarely, as real names do.
+
+/** Croatian-looking syllables: a word is 2 to 4 of them, one number one word. */
+// prettier-ignore
+const SYLLABLES: readonly string[] = [
+  "bra", "ve", "lo", "ko", "ni", "ca", "sla", "vo", "gra", "di", "ja", "nov", "še", "ži", "mi", "ro",
+  "da", "bre", "zo", "vi", "ka", "pa", "li", "še", "tu", "ra", "ho", "ču", "đa", "ćo", "sto", "je",
+  "kra", "ple", "ti", "no", "mo", "ba", "dra", "ze",
+];
+
+/** The made-up word numbered `k` (distinct numbers, distinct words), capitalised. */
+function madeUpWord(k: number): string {
+  let word = "";
+  let n = k;
+  do {
+    word += SYLLABLES[n % SYLLABLES.length] as string;
+    n = Math.floor(n / SYLLABLES.length);
+  } while (n > 0 || word.length < 4);
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+/** The made-up words a record may draw, by kind: made from (seed, index), like everything of a record. */
+interface Vocabulary {
+  town(t: Town): Town;
+  person(): string;
+  municipality(): string;
+  kindergarten(): string;
+}
+
+function vocabularyOf(seed: number, index: number): Vocabulary {
+  const random = mulberry32(mix(seed, index, 0x77));
+  // Skewed towards the first words of a space of `size` that grows with the index.
+  const draw = (size: number, salt: number): string => madeUpWord(salt + Math.floor(random() ** 2 * (size + index / 4)) * 7);
+  const half = (): boolean => random() < 0.5;
+  return {
+    town: (t) => {
+      if (half()) return t;
+      const n = draw(200, 1);
+      return n.endsWith("a") ? town(n, `${n.slice(0, -1)}e`, `${n.slice(0, -1)}i`) : town(n, `${n}a`, `${n}u`);
+    },
+    person: () => (half() ? pick(random, PEOPLE) : `${pick(random, PEOPLE).split(" ")[0] ?? ""} ${draw(400, 2)}ića`),
+    municipality: () => (half() ? pick(random, MUNICIPALITIES) : draw(300, 3)),
+    kindergarten: () => (half() ? pick(random, KINDERGARTENS) : draw(100, 4)),
+  };
+}
 
 function named(name: string, townName: string, domain: string): Naming {
   return { name, town: townName, domain };
@@ -230,8 +280,8 @@ function named(name: string, townName: string, domain: string): Naming {
 const NAME_MAKERS: readonly (readonly [number, NameMaker])[] = [
   [
     15,
-    (r, t) => {
-      const who = pick(r, PEOPLE);
+    (r, t, v) => {
+      const who = v.person();
       const form = below(r, 4);
       const name =
         form === 0
@@ -246,8 +296,8 @@ const NAME_MAKERS: readonly (readonly [number, NameMaker])[] = [
   ],
   [
     11,
-    (r, t) => {
-      const kid = pick(r, KINDERGARTENS);
+    (r, t, v) => {
+      const kid = v.kindergarten();
       const quoted = below(r, 20) === 0;
       const name = quoted ? `Dječji vrtić "${kid}"` : below(r, 2) === 0 ? `Dječji vrtić ${kid}` : `Dječji vrtić ${kid} ${t.n}`;
       return named(name, t.n, `dv-${slug(kid)}.hr`);
@@ -255,8 +305,8 @@ const NAME_MAKERS: readonly (readonly [number, NameMaker])[] = [
   ],
   [
     5,
-    (r, t) => {
-      const m = pick(r, MUNICIPALITIES);
+    (r, t, v) => {
+      const m = v.municipality();
       return below(r, 2) === 0
         ? named(`Turistička zajednica Grada ${t.g}`, t.n, `tz-${slug(t.n)}.hr`)
         : named(`Turistička zajednica mjesta ${m}`, m, `tz-${slug(m)}.hr`);
@@ -271,20 +321,20 @@ const NAME_MAKERS: readonly (readonly [number, NameMaker])[] = [
   ],
   [
     4,
-    (r) => {
-      const m = pick(r, MUNICIPALITIES);
+    (_r, _t, v) => {
+      const m = v.municipality();
       return named(`Općina ${m}`, m, `opcina-${slug(m)}.hr`);
     },
   ],
   [2, (_r, t) => named(`Grad ${t.n}`, t.n, `${slug(t.n)}.hr`)],
   [
     3,
-    (r, t) =>
+    (r, t, v) =>
       below(r, 2) === 0
         ? named(`Gradska knjižnica ${t.n}`, t.n, `gk-${slug(t.n)}.hr`)
-        : named(`Gradska knjižnica i čitaonica ${pick(r, PEOPLE)} ${t.n}`, t.n, `knjiznica-${slug(t.n)}.hr`),
+        : named(`Gradska knjižnica i čitaonica ${v.person()} ${t.n}`, t.n, `knjiznica-${slug(t.n)}.hr`),
   ],
-  [5, (r, t) => named(`${pick(r, SCHOOL_KINDS)} ${below(r, 3) === 0 ? pick(r, PEOPLE) + " " : ""}${t.n}`, t.n, `ss-${slug(t.n)}.skole.hr`)],
+  [5, (r, t, v) => named(`${pick(r, SCHOOL_KINDS)} ${below(r, 3) === 0 ? v.person() + " " : ""}${t.n}`, t.n, `ss-${slug(t.n)}.skole.hr`)],
   [
     4,
     (r, t) =>
@@ -431,7 +481,8 @@ export function makeSubject(seed: number, index: number): Subject {
     }
     roll -= weight;
   }
-  const naming = maker(random, pick(random, TOWNS));
+  const vocabulary = vocabularyOf(seed, index);
+  const naming = maker(random, vocabulary.town(pick(random, TOWNS)), vocabulary);
   let first10 = "";
   for (let k = 0; k < 10; k++) first10 += String(below(random, 10));
   const date = new Date(FIRST_DAY + below(random, DAYS) * 86_400_000).toISOString().slice(0, 10);

@@ -5,6 +5,8 @@
 export { chunkPath, MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 export type { Manifest } from "../../src/core/manifest.ts";
 export { route } from "../../src/core/route.ts";
+export { answerFetch } from "../../src/core/answer-request.ts";
+export { cdnSite, ManifestCache } from "../../src/core/cdn-site.ts";
 export { forEachBounded } from "../../src/common/for-each-bounded.ts";
 export { mulberry32 } from "../../src/common/seeded-random.ts";
 export { forEachItem } from "../../src/common/stage-iterables.ts";

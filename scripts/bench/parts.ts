@@ -211,3 +211,28 @@ export async function load(url: string, headers: Record<string, string>, options
   }
   return { ...result, cpuUs };
 }
+
+/** A built site's files held in memory as a CDN-backed host reaches them: each read from disk once, a Range answered with its bytes alone (unless `ranges` is false); `bytesRead` counts what was sent, the manifest aside. */
+export function memoryFiles(
+  site: string,
+  ranges = true,
+): { fetchFile(path: string, range?: { start: number; end: number }): Promise<Response>; bytesRead: number } {
+  const files = new Map<string, Uint8Array>();
+  const memory = {
+    bytesRead: 0,
+    async fetchFile(path: string, range?: { start: number; end: number }): Promise<Response> {
+      if (!files.has(path) && !existsSync(join(site, path))) return new Response("Not Found", { status: 404 });
+      const bytes = files.get(path) ?? readFileSync(join(site, path));
+      files.set(path, bytes);
+      if (ranges && range !== undefined && range.start < bytes.byteLength) {
+        const end = Math.min(range.end, bytes.byteLength);
+        memory.bytesRead += end - range.start;
+        const headers = { "Content-Range": `bytes ${range.start}-${end - 1}/${bytes.byteLength}` };
+        return new Response(bytes.subarray(range.start, end) as Uint8Array<ArrayBuffer>, { status: 206, headers });
+      }
+      if (!path.endsWith("manifest.json")) memory.bytesRead += bytes.byteLength;
+      return new Response(bytes as Uint8Array<ArrayBuffer>);
+    },
+  };
+  return memory;
+}

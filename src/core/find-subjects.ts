@@ -16,12 +16,11 @@ import { assemblePageBytes } from "./page-bytes.ts";
 import type { QueryParam } from "./request/read-query.ts";
 import { type ByteReader, OFFSET_BYTES, offsetAt, recordRun } from "./record-offsets.ts";
 import { indentJsonBytes, renderPageHead, toJson } from "./render-page.ts";
+import { findMatches } from "./search/find-matches.ts";
+import { isSearch, matchesRecord, recordFields, recordOrder, termTexts } from "./search/match-record.ts";
+import type { Filters } from "./search/read-filters.ts";
 
-/** The exact filters, stripped, empty ones left out (django-filter's `CharFilter`). */
-export interface Filters {
-  readonly oib?: string;
-  readonly code?: string;
-}
+export type { Filters };
 
 export interface Find {
   /** One subject by its id (DRF's `get_object`, the filters applied too), or a page of the filtered list. */
@@ -66,16 +65,22 @@ interface Located {
 /** Finds what `find` asks for in the site of `manifest`. */
 export async function findSubjects(find: Find, manifest: Manifest, read: ReadFile): Promise<Found> {
   const { shape, filters } = find;
+  const texts = termTexts(filters);
   const matches = (found: readonly Located[]): Located[] =>
-    filters.oib === undefined && filters.code === undefined
-      ? [...found]
-      : found.filter(({ record }) => {
+    !isSearch(filters)
+      ? found.filter(({ record }) => {
+          if (filters.oib === undefined && filters.code === undefined) return true;
           const text = UTF8.decode(record);
           return (
             (filters.oib === undefined || recordOib(text) === filters.oib) &&
             (filters.code === undefined || recordCode(text) === filters.code)
           );
-        });
+        })
+      : found
+          .map((located) => ({ located, fields: recordFields(located.record) }))
+          .filter(({ fields }) => matchesRecord(fields, filters, texts))
+          .sort((a, b) => recordOrder(filters)(a.fields, b.fields))
+          .map(({ located }) => located);
   const tagsOf = (chunk: number): string[] => pageTags(manifest.chunkSize, chunk * manifest.chunkSize, chunk * manifest.chunkSize + 1);
   if (shape.kind === "subject") {
     const found = await inChunkOf((bounds) => chunkOfId(bounds, shape.id), { id: shape.id }, manifest, read);
@@ -92,7 +97,15 @@ export async function findSubjects(find: Find, manifest: Manifest, read: ReadFil
   let count: number;
   let page: Located[];
   const start = (total: number): number => (shape.offset >= BigInt(total) ? total : Number(shape.offset));
-  if (filters.code !== undefined) {
+  if (isSearch(filters) && filters.oib === undefined && filters.code === undefined) {
+    // A search, another filter or another order: the search files name the matches and the page's places.
+    const found = await findMatches(filters, start(manifest.count), shape.limit, manifest, read);
+    if (found === null) return null;
+    count = found.count;
+    const located = await atPlaces(found.places, manifest, read);
+    if (located === null) return null;
+    page = located;
+  } else if (filters.code !== undefined) {
     // A code names one subject at most: the OIB, if given too, is checked on it.
     const found = await byCode(filters.code, manifest, read);
     if (found === null) return null;
@@ -103,11 +116,31 @@ export async function findSubjects(find: Find, manifest: Manifest, read: ReadFil
     // The OIB index alone gives the count and where each match lies: only the page's records are read.
     const entries = await oibIndex(filters.oib ?? "", manifest, read);
     if (entries === null) return null;
+    if (isSearch(filters)) {
+      // An OIB names a few subjects: the other filters and the order are applied to their records.
+      const found = await atEntries(entries, manifest, read);
+      if (found === null) return null;
+      const all = matches(found);
+      count = all.length;
+      page = all.slice(start(count), start(count) + shape.limit);
+      return pageAnswer(find, shape, count, page, tagsOf);
+    }
     count = entries.length;
     const found = await atEntries(entries.slice(start(count), start(count) + shape.limit), manifest, read);
     if (found === null) return null;
     page = found;
   }
+  return pageAnswer(find, shape, count, page, tagsOf);
+}
+
+/** A page of found records as DRF renders it: the envelope (count and links) and the records. */
+function pageAnswer(
+  find: Find,
+  shape: Extract<Find["shape"], { kind: "page" }>,
+  count: number,
+  page: readonly Located[],
+  tagsOf: (chunk: number) => string[],
+): Found {
   const head = renderPageHead(count, buildLinks(shape.baseUrl, shape.extras, shape.limit, shape.offset, count, shape.path));
   const tags = [...new Set(page.flatMap(({ chunk }) => tagsOf(chunk)))];
   const body = assemblePageBytes(
@@ -200,6 +233,42 @@ async function atEntries(entries: readonly OibEntry[], manifest: Manifest, read:
     // A record shorter than the index says: the chunk is not the one indexed (the host refreshes and retries).
     if (record?.length !== end - start) return null;
     located.push({ chunk, record });
+  }
+  return located;
+}
+
+/** The records at places of the list (0 to count - 1, in id order), in that order, from their chunks. */
+async function atPlaces(places: readonly number[], manifest: Manifest, read: ReadFile): Promise<Located[] | null> {
+  const located: Located[] = [];
+  const size = manifest.chunkSize;
+  const kept = new Map<number, { table: Uint8Array | null; bytes: Uint8Array | null }>();
+  for (const place of places) {
+    const chunk = Math.floor(place / size);
+    const line = place % size;
+    const path = chunkPath(manifest, chunk);
+    const tablePath = offsetsPath(manifest, chunk);
+    if (path === null || tablePath === null) return null;
+    if (read.range !== undefined) {
+      // The record's two offsets (8 bytes of the chunk's table), then its bytes.
+      const table = await read.range(tablePath, line * OFFSET_BYTES, (line + 2) * OFFSET_BYTES);
+      if (table?.length !== 2 * OFFSET_BYTES) return null;
+      const start = offsetAt(table, 0);
+      const next = offsetAt(table, 1);
+      const bytes = await read.range(path, start, next);
+      if (bytes === null || bytes.length < next - 1 - start) return null;
+      located.push({ chunk, record: bytes.subarray(0, next - 1 - start) });
+      continue;
+    }
+    let files = kept.get(chunk);
+    if (files === undefined) {
+      files = { table: await read.bytes(tablePath), bytes: await read.bytes(path) };
+      kept.set(chunk, files);
+    }
+    if (files.table === null || files.bytes === null) return null;
+    const start = offsetAt(files.table, line);
+    const end = offsetAt(files.table, line + 1) - 1;
+    if (files.bytes.length < end) return null;
+    located.push({ chunk, record: files.bytes.subarray(start, end) });
   }
   return located;
 }

@@ -9,6 +9,7 @@
  *   _subjekti/records/<shard>.<hash>/<chunk>.offsets     where each record of the chunk starts, then its keys (record-offsets.ts, chunk-keys.ts)
  *   _subjekti/keys.<hash>/bounds.txt                     each chunk's first id and code (key-index.ts)
  *   _subjekti/oib/<shard>.<hash>/<prefix>.txt            OIB -> position and record bytes, a file per OIB prefix (key-index.ts)
+ *   _subjekti/search/…                                   the search files (search/search-layout.ts)
  *
  * A shard directory holds SHARD_SIZE files at most (hosts cap directory sizes; records shards
  * hold CHUNKS_PER_SHARD) and its name
@@ -17,6 +18,15 @@
  */
 import { ETAGS_FILE } from "./etag.ts";
 import { BOUNDS_FILE, BOUNDS_SHARD_KEY, oibPrefixDigits } from "./key-index.ts";
+import {
+  bucketFileNames,
+  keysShardKey,
+  ORDER_SHARD_KEY,
+  SUFFIX_FIRSTS_FILE,
+  SUFFIX_FIRSTS_SHARD_KEY,
+  suffixFileName,
+  suffixShardKey,
+} from "./search/search-layout.ts";
 
 /** Shard key -> the content hash in that shard directory's name: the manifest's `dirs`, all a path needs of it. */
 export type ShardHashes = Readonly<Record<string, string>>;
@@ -160,4 +170,28 @@ export function oibIndexPath(manifest: { readonly dirs: ShardHashes; readonly co
   const key = oibShardKey(prefix);
   const hash = manifest.dirs[key];
   return hash === undefined ? null : shardFilePath(key, hash, oibFileName(prefix));
+}
+
+/** The site path of a bucket's index or values file, or null when the manifest has no such shard. */
+export function bucketPath(manifest: { readonly dirs: ShardHashes }, bucket: number, file: "index" | "values"): string | null {
+  const key = keysShardKey(bucket);
+  const hash = manifest.dirs[key];
+  return hash === undefined ? null : shardFilePath(key, hash, bucketFileNames(bucket)[file]);
+}
+
+/** The site path of an order file, or null when the manifest has none. */
+export function orderPath(manifest: { readonly dirs: ShardHashes }, name: string): string | null {
+  const hash = manifest.dirs[ORDER_SHARD_KEY];
+  return hash === undefined ? null : shardFilePath(ORDER_SHARD_KEY, hash, name);
+}
+
+/**
+ * The site path of suffix file `file`, or of the first keys (`firsts`: the groups', or group
+ * `group`'s files'); null when the manifest has none.
+ */
+export function suffixPath(manifest: { readonly dirs: ShardHashes }, file: number | { readonly firsts: number | null }): string | null {
+  const key = typeof file === "number" ? suffixShardKey(file) : SUFFIX_FIRSTS_SHARD_KEY;
+  const hash = manifest.dirs[key];
+  const name = typeof file === "number" ? suffixFileName(file) : file.firsts === null ? SUFFIX_FIRSTS_FILE : `${file.firsts}.json`;
+  return hash === undefined ? null : shardFilePath(key, hash, name);
 }

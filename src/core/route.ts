@@ -13,6 +13,8 @@ import { DOCS_TAG, pageTags, SITE_TAG } from "./cache-tags.ts";
 import { ALLOWED_METHODS, isPreflight, type PreflightRequest, preflightHeaders } from "./cors.ts";
 import { contentEtag, ETAGS_FILE, matchesIfNoneMatch } from "./etag.ts";
 import type { Filters, Find } from "./find-subjects.ts";
+import { isSearch } from "./search/match-record.ts";
+import { readFilters } from "./search/read-filters.ts";
 import { chunkPath, type EtagLine, type Form, offsetsPath, pageEtagLine, pagePath, shardFilePath } from "./layout.ts";
 import type { Manifest } from "./manifest.ts";
 import { negotiate } from "./request/negotiate.ts";
@@ -22,7 +24,6 @@ import { asByteString, decodeQueryBytes, percentDecodeBytes } from "./request/re
 import { lastValue, type Paging, parseQuery, type QueryParam, readPaging } from "./request/read-query.ts";
 import type { ApiTarget } from "./api-paths.ts";
 import { indentJson, PAGE_TAIL, renderPageHead, toJson } from "./render-page.ts";
-import { isStrSpace, trimBy } from "./request/trim-spaces.ts";
 
 /** A request as the router reads it; `origin` and the `Access-Control-Request-*` headers make a CORS preflight. */
 export interface RouteRequest extends PreflightRequest {
@@ -186,12 +187,12 @@ function routeView(
   }
   if (target.kind === "root") return routeRoot(request, manifest, target.suffix, params, indent);
   // django-filter's FilterSet validates the filters before the list is paged or the subject looked up.
-  const filters = readFilters(params);
+  const filters = readFilters((key) => lastValue(params, key));
   if ("errors" in filters) return respond(400, headers, toJson(filters.errors, indent));
   if (target.kind === "detail") return routeSubject(manifest, target, filters, indent);
   const extras = extraParams(linkParams);
   const paging = readPaging(params, manifest.maxLimit);
-  if (filters.oib !== undefined || filters.code !== undefined) {
+  if (filters.oib !== undefined || filters.code !== undefined || isSearch(filters)) {
     const find: Find = {
       shape: { kind: "page", baseUrl: request.baseUrl, path: escapeUriPath(target.path), extras, ...paging },
       filters,
@@ -201,24 +202,6 @@ function routeView(
     return { kind: "find", find };
   }
   return routePage(request, manifest, paging, extras, indent, target.path);
-}
-
-const NUL_ERROR = ["Null characters are not allowed."];
-
-/**
- * The filters as django-filter's `CharFilter` reads them: the last value, stripped like Python's
- * `str.strip()`; empty means no filter; a NUL is Django's validation error, per field in the
- * FilterSet's order.
- */
-function readFilters(params: readonly QueryParam[]): Filters | { readonly errors: Record<string, readonly string[]> } {
-  const oib = trimBy(lastValue(params, "oib") ?? "", isStrSpace);
-  const code = trimBy(lastValue(params, "jedinstvena_oznaka") ?? "", isStrSpace);
-  if (oib.includes("\0") || code.includes("\0")) {
-    return {
-      errors: { ...(oib.includes("\0") ? { oib: NUL_ERROR } : {}), ...(code.includes("\0") ? { jedinstvena_oznaka: NUL_ERROR } : {}) },
-    };
-  }
-  return { ...(oib === "" ? {} : { oib }), ...(code === "" ? {} : { code }) };
 }
 
 /**

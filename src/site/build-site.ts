@@ -29,6 +29,7 @@ import { type DatasetMetadata, loadMetadata } from "./docs/dataset-metadata.ts";
 import { planDocs } from "./docs/plan-docs.ts";
 import type { ChunkHashes, Published, SiteOutput, SitePlan, WriteProgress } from "./hand-offs.ts";
 import { planKeys } from "./plan-keys.ts";
+import { planSearch } from "./plan-search.ts";
 import { planSite } from "./plan-site.ts";
 import { withPreflight } from "./preflight-build.ts";
 import { pagesFromChunkFiles } from "./read-chunks.ts";
@@ -132,7 +133,8 @@ function planOf(
   const pages = pagesFromChunkFiles((chunk) => output.chunkFile(chunk), CHUNK_SIZE);
   const docs = planDocs(metadata, { count, ...published }, options.site);
   const keys = planKeys(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk));
-  return planSite({ count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, [docs, ...keys], published.downloads);
+  const search = planSearch(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk));
+  return planSite({ count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, [docs, ...keys, ...search], published.downloads);
 }
 
 /** The feed stage, once the site is written: the new list is the chunk files, in order. */

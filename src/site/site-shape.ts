@@ -4,6 +4,8 @@
  * against (deploy-preflight.ts) before a byte is written. Counts come from the layout alone; sizes
  * from the rendered records' lengths (RecordLengths: prefix sums, so another limit costs one pass over its pages).
  */
+import { BUCKETS_PER_SHARD, bucketCount, FIRSTS_GROUP, SUFFIX_FILES_PER_SHARD, suffixFileCount } from "../core/search/search-layout.ts";
+import { ORDER_FIELDS } from "../core/search/read-filters.ts";
 import { buildLinks } from "../core/build-links.ts";
 import { buildFileLinks, FILE_PAGES_DIR, SUBJECTS_PER_DIR } from "../core/file-links.ts";
 import { oibPrefixDigits } from "../core/key-index.ts";
@@ -90,13 +92,27 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
   const keyFiles = chunks === 0 ? 0 : 1 + oibFiles;
   // The manifest, the docs, every chunk and its offsets, the key indexes, every download (stable and content-named), every page and each page shard's tag list.
   const downloads = options.downloads ?? 0;
-  let files = 1 + docs + 2 * chunks + keyFiles + 2 * downloads;
+  // The search files (core/search/search-layout.ts): two a bucket, the order files (three a field,
+  // two for the dates), and the suffix files with their first keys (the groups' and each group's).
+  const buckets = chunks === 0 ? 0 : bucketCount(count);
+  const suffixFiles = chunks === 0 ? 0 : suffixFileCount(count);
+  const searchFiles =
+    chunks === 0 ? 0 : 2 * buckets + 3 * ORDER_FIELDS.length + 2 + suffixFiles + 1 + Math.ceil(suffixFiles / FIRSTS_GROUP);
+  let files = 1 + docs + 2 * chunks + keyFiles + 2 * downloads + searchFiles;
   if (downloads > 0) {
     directory("downloads", 2 * downloads);
     file("downloads/subjekti.<format>", () => sizes.whole ?? 0);
   }
   const pageDirs = options.forms.length > 0 && options.limits.some((l) => pagesOf(l) > 0);
-  directory(DATA_ROOT, 2 + (chunks > 0 ? 3 : 0) + (pageDirs ? 1 : 0));
+  directory(DATA_ROOT, 2 + (chunks > 0 ? 4 : 0) + (pageDirs ? 1 : 0));
+  if (chunks > 0) {
+    directory(`${DATA_ROOT}/search`, 3);
+    directory(`${DATA_ROOT}/search/suffixes`, Math.ceil(suffixFiles / SUFFIX_FILES_PER_SHARD) + 1);
+    directory(`${DATA_ROOT}/search/suffixes/<shard>`, Math.min(suffixFiles, SUFFIX_FILES_PER_SHARD));
+    directory(`${DATA_ROOT}/search/keys`, Math.ceil(buckets / BUCKETS_PER_SHARD));
+    directory(`${DATA_ROOT}/search/keys/<shard>`, 2 * Math.min(buckets, BUCKETS_PER_SHARD));
+    directory(`${DATA_ROOT}/search/order`, 3 * ORDER_FIELDS.length + 2);
+  }
   directory(`${DATA_ROOT}/oib`, Math.ceil(oibFiles / SHARD_SIZE));
   directory(`${DATA_ROOT}/oib/<shard>`, Math.min(SHARD_SIZE, oibFiles));
   directory(`${DATA_ROOT}/records`, Math.ceil(chunks / CHUNKS_PER_SHARD));

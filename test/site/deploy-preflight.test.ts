@@ -24,19 +24,19 @@ describe("siteShape", () => {
   it.each([
     // name, count, options, files, fullest directory, its entries
     [
-      "1M routed, plain+api at 20: 1,000 chunks and their offsets + 2 x (50,000 pages + 50 tag lists) + 8 docs + manifest + 1,001 key indexes",
+      "1M routed, plain+api at 20: 1,000 chunks and their offsets + 2 x (50,000 pages + 50 tag lists) + 8 docs + manifest + 1,001 key indexes + 7,362 search files",
       1_000_000,
       routed([20]),
-      103_110,
+      110_472,
       "_subjekti/pages/plain/20/<shard>",
       1001,
     ],
     [
-      "1M routed, no pages: chunks and their offsets, docs, manifest, key indexes",
+      "1M routed, no pages: chunks and their offsets, docs, manifest, key indexes, search files",
       1_000_000,
       routed([]),
-      3_010,
-      "_subjekti/oib/<shard>",
+      10_372,
+      "_subjekti/search/suffixes/<shard>",
       1000,
     ],
     ["empty list routed: docs and manifest", 0, routed([20]), 9, "_subjekti/docs", 8],

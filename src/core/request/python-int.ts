@@ -42,7 +42,7 @@ export function parsePythonInt(text: string): bigint | null {
 }
 
 /** A non-ASCII decimal digit's ASCII digit; anything else becomes `?`, which no integer holds. */
-function toAsciiDigit(char: string): string {
+export function toAsciiDigit(char: string): string {
   const codePoint = char.codePointAt(0) ?? 0;
   for (const zero of DIGIT_ZEROS) {
     if (codePoint < zero) break;

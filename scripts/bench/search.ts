@@ -1,0 +1,108 @@
+/**
+ * `bench search`: what a search costs the handler, on a built site (`subjekti build` of `npm run
+ * generate` data): for each class of query, its own CPU and the bytes it reads, through
+ * `answerFetch` over `cdnSite` with the site's files in memory, a Range answered with its bytes
+ * alone as Netlify's CDN may (a fresh host a request, so nothing a request read is kept for the next
+ * but the manifest). The terms are drawn from the site's own names.
+ */
+import { readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { join, resolve } from "node:path";
+import { answerFetch, cdnSite, ManifestCache, MANIFEST_PATH, type Manifest, mulberry32 } from "./from-src.ts";
+import { memoryFiles, type Report } from "./parts.ts";
+
+export type SearchOptions = { site: string; requests: number; ranges: boolean };
+
+const ORIGIN = "http://testserver";
+
+/** Each class of query, measured in turn. */
+export async function run(options: SearchOptions): Promise<Report> {
+  const site = resolve(options.site);
+  const manifest = JSON.parse(readFileSync(join(site, MANIFEST_PATH), "utf8")) as Manifest;
+  let text = "";
+  // The terms: words of the site's names and towns, from records drawn at random.
+  const memory = memoryFiles(site, options.ranges);
+  const fetchFile = (path: string, range?: { start: number; end: number }): Promise<Response> => memory.fetchFile(path, range);
+  const manifests = new ManifestCache();
+  const send = async (path: string): Promise<string> => {
+    const response = await answerFetch(
+      new Request(`${ORIGIN}${path}`),
+      cdnSite(fetchFile, () => fetchFile(path.slice(1)), manifests),
+    );
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+    return response.text();
+  };
+  const random = mulberry32(11);
+  const below = (n: number): number => Math.floor(random() * n);
+  const names: string[] = [];
+  for (let i = 0; i < 200; i++) {
+    const page = JSON.parse(await send(`/api/subjekti/?limit=50&offset=${below(Math.max(1, manifest.count - 50))}`)) as {
+      results: { naziv_subjekta: string; institucija_grad: string }[];
+    };
+    for (const r of page.results) names.push(r.naziv_subjekta, r.institucija_grad);
+  }
+  const FOLD: Record<string, string> = { č: "c", ć: "c", đ: "d", š: "s", ž: "z", Č: "C", Ć: "C", Đ: "D", Š: "S", Ž: "Z" };
+  const fold = (text: string): string => text.replace(/[čćđšžČĆĐŠŽ]/g, (c) => FOLD[c] ?? c);
+  const wordsOf = (name: string): string[] => name.split(" ").filter((w) => /\p{L}{2}/u.test(w));
+  const word = (): string => {
+    for (;;) {
+      const words = wordsOf(names[below(names.length)] ?? "");
+      if (words.length > 0) return words[below(words.length)] as string;
+    }
+  };
+  const q = (text: string): string => encodeURIComponent(text.toLowerCase());
+  const classes: [string, () => string][] = [
+    [
+      "one or two letters",
+      () => {
+        const w = fold(word());
+        const at = below(w.length - 1);
+        return `/api/subjekti/?search=${q(w.slice(at, at + 1 + below(2)))}`;
+      },
+    ],
+    [
+      "one word or part of one",
+      () => {
+        const w = word();
+        if (w.length <= 3 || below(2) === 0) return `/api/subjekti/?search=${q(w)}`;
+        const at = below(w.length - 3);
+        return `/api/subjekti/?search=${q(w.slice(at, at + 3 + below(w.length - at - 2)))}`;
+      },
+    ],
+    [
+      "two words without diacritics",
+      () => {
+        for (;;) {
+          const words = wordsOf(names[below(names.length)] ?? "");
+          if (words.length < 2) continue;
+          const a = below(words.length);
+          const b = (a + 1 + below(words.length - 1)) % words.length;
+          return `/api/subjekti/?search=${q(fold(`${words[a] ?? ""} ${words[b] ?? ""}`))}`;
+        }
+      },
+    ],
+    ["a word with ordering=naziv_subjekta at offset 400", () => `/api/subjekti/?search=${q(word())}&ordering=naziv_subjekta&offset=400`],
+  ];
+  const requests = options.requests;
+  text += `\n${manifest.count.toLocaleString("en")} subjects, ${requests} requests a class (each sent once unmeasured first), ranges ${options.ranges ? "served" : "not served"}, Node ${process.version}, ${cpus().length} cores, load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}\n\n| class | mean CPU | max CPU | mean bytes read | max bytes read | example |\n|---|--:|--:|--:|--:|---|\n`;
+  for (const [name, target] of classes) {
+    const targets = Array.from({ length: requests }, target);
+    for (const path of targets) await send(path);
+    const cpu: number[] = [];
+    const bytes: number[] = [];
+    for (const path of targets) {
+      memory.bytesRead = 0;
+      const start = process.cpuUsage();
+      await send(path);
+      const used = process.cpuUsage(start);
+      cpu.push((used.user + used.system) / 1000);
+      bytes.push(memory.bytesRead);
+    }
+    const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const worst = cpu.indexOf(Math.max(...cpu));
+    text += `| ${name} | ${mean(cpu).toFixed(2)} ms | ${Math.max(...cpu).toFixed(2)} ms | ${Math.round(mean(bytes)).toLocaleString("en")} | ${Math.max(...bytes).toLocaleString("en")} | \`${decodeURIComponent(targets[worst] ?? "")}\` (the slowest) |\n`;
+  }
+  return { text, rows: [] };
+}

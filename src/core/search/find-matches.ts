@@ -1,0 +1,364 @@
+/**
+ * The subjects a search, the filters and an order name, from the search files (search-layout.ts):
+ * their count and the places (in id order) of one page of them, in the order asked for. Nothing is
+ * scanned: every term and filter is a set read from one bucket (a term of three characters or more
+ * through the sorted suffixes of the tokens that start with it), the sets are intersected, and an order other than by id is a
+ * permutation the build sorted once (the whole list) or each match's rank in it.
+ */
+import type { Manifest } from "../manifest.ts";
+import type { ByteReader } from "../record-offsets.ts";
+import { termText } from "./normalise.ts";
+import type { Filters } from "./read-filters.ts";
+import { decodeRows, intersect, type RowSet, selectRows, sizeOf, toList, unite } from "./row-sets.ts";
+import { bucketPath, orderPath, suffixPath } from "../layout.ts";
+import { bucketCount, bucketOf, FIRSTS_GROUP, ORDER_FILE, suffixKey } from "./search-layout.ts";
+
+/** How the search reads the site: whole files, their text, and byte ranges where the host reads them. */
+export interface SearchReader extends ByteReader {
+  text(path: string): Promise<string | null>;
+}
+
+/** A page of matches: how many in all, and the page's places. */
+export interface Matches {
+  readonly count: number;
+  readonly places: readonly number[];
+}
+
+/** A search file the manifest names is missing (the host refreshes and retries). */
+class Missing extends Error {}
+
+/** The matches of `filters` from `offset`, `limit` of them; null when a file is missing. */
+export async function findMatches(
+  filters: Filters,
+  offset: number,
+  limit: number,
+  manifest: Manifest,
+  read: SearchReader,
+): Promise<Matches | null> {
+  try {
+    return await matches(filters, offset, limit, new Files(manifest, read));
+  } catch (error) {
+    if (error instanceof Missing) return null;
+    throw error;
+  }
+}
+
+async function matches(filters: Filters, offset: number, limit: number, files: Files): Promise<Matches> {
+  const { count } = files.manifest;
+  const sets: RowSet[] = [];
+  // Ascending by name (ties by id): positions in name.asc, which the suffixes carry.
+  const byName =
+    filters.order?.keys.length === 1 &&
+    filters.order.keys[0]?.field === "naziv_subjekta" &&
+    !filters.order.keys[0].descending &&
+    !filters.order.idDescending;
+  const views: NameView[] = [];
+  for (const term of filters.terms ?? []) {
+    const found = await files.containing(termText(term), byName);
+    sets.push(found.set);
+    if (found.view !== null) views.push(found.view);
+  }
+  if (filters.razina !== undefined) sets.push(await files.valueSet(`r:${filters.razina}`));
+  if (filters.town !== undefined) sets.push(await files.valueSet(`c:${filters.town}`));
+  if (filters.status !== undefined) sets.push(await files.valueSet(`s:${filters.status ? 1 : 0}`));
+  if (filters.approved !== undefined) sets.push(await files.valueSet(`o:${filters.approved ? 1 : 0}`));
+  if (filters.date !== undefined || filters.dateFrom !== undefined || filters.dateTo !== undefined) {
+    const from = [filters.date, filters.dateFrom]
+      .filter((d) => d !== undefined)
+      .sort()
+      .at(-1);
+    const to = [filters.date, filters.dateTo].filter((d) => d !== undefined).sort()[0];
+    sets.push(await files.dated(from, to));
+  }
+  sets.sort((a, b) => sizeOf(a) - sizeOf(b));
+  let set: RowSet = { kind: "all", count };
+  for (const next of sets) {
+    set = intersect(set, next);
+    if (sizeOf(set) === 0) break;
+  }
+  const total = sizeOf(set);
+  const order = filters.order;
+  if (order === undefined) return { count: total, places: selectRows(set, offset, limit) };
+  if (order.keys.length === 0) {
+    // By id descending: the set read from its end.
+    const from = Math.max(0, total - offset - limit);
+    return { count: total, places: selectRows(set, from, Math.max(0, total - offset - from)).reverse() };
+  }
+  const [first] = order.keys;
+  if (set.kind === "all" && first !== undefined && order.keys.length === 1 && !order.idDescending) {
+    // The whole list in one field's order: a slice of the permutation the build sorted.
+    const end = Math.min(total, offset + limit);
+    if (offset >= end) return { count: total, places: [] };
+    const name = `${ORDER_FILE[first.field]}.${first.descending ? "desc" : "asc"}`;
+    const bytes = await files.range(files.orderFile(name), offset * 4, end * 4);
+    return { count: total, places: [...u32s(bytes)] };
+  }
+  if (offset >= total) return { count: total, places: [] };
+  if (first !== undefined && order.keys.length === 1 && !order.idDescending) {
+    // One field: the permutation the build sorted, walked from its start until the page's last
+    // match; about (offset + limit) × count / matches places, read in growing runs.
+    const perm = files.orderFile(`${ORDER_FILE[first.field]}.${first.descending ? "desc" : "asc"}`);
+    const want = Math.min(total, offset + limit);
+    const expected = Math.ceil((want * count) / total);
+    const [view] = views;
+    if (view !== undefined && sets.length === 1) {
+      // One term and nothing else: its positions by name, rising, are the order; the page's are looked up in name.asc.
+      const rare = Uint32Array.from(view.positions).sort();
+      const all = unite([...view.sets, { kind: "list", rows: rare.filter((p, i) => i === 0 || p !== rare[i - 1]) }], count);
+      return { count: total, places: await files.atPositions(perm, selectRows(all, offset, want - offset)) };
+    }
+    const covering = views.find((v) => v.sets.length === 0);
+    if (covering !== undefined) {
+      // Every match is a match of each term: a term of rare tokens only has every match's position.
+      const positionOf = new Map<number, number>();
+      covering.places.forEach((place, i) => positionOf.set(place, covering.positions[i] as number));
+      const positions = Uint32Array.from(toList(set), (place) => positionOf.get(place) as number).sort();
+      return { count: total, places: await files.atPositions(perm, [...positions.subarray(offset, want)]) };
+    }
+    if (expected * 4 <= MAX_WALK_BYTES) {
+      const member = membership(set, count);
+      const found: number[] = [];
+      let seen = 0;
+      for (let at = 0, run = Math.min(count, Math.ceil(expected * 1.25) + 64); at < count && seen < want; at += run, run *= 2) {
+        for (const place of u32s(await files.range(perm, at * 4, Math.min(count, at + run) * 4))) {
+          if (!member(place)) continue;
+          if (seen++ >= offset) found.push(place);
+          if (seen >= want) break;
+        }
+      }
+      return { count: total, places: found };
+    }
+  }
+  const places = toList(set);
+  const ranks = await Promise.all(
+    order.keys.map(async ({ field }) => u32s(await files.whole(files.orderFile(`${ORDER_FILE[field]}.rank`)))),
+  );
+  const indexes = Array.from(places.keys());
+  const idSign = order.idDescending ? -1 : 1;
+  indexes.sort((i, j) => {
+    const a = places[i] as number;
+    const b = places[j] as number;
+    for (let k = 0; k < order.keys.length; k++) {
+      const rank = ranks[k] as Uint32Array;
+      const c = (rank[a] as number) - (rank[b] as number);
+      if (c !== 0) return order.keys[k]?.descending === true ? -c : c;
+    }
+    return idSign * (a - b);
+  });
+  return { count: total, places: indexes.slice(offset, offset + limit).map((i) => places[i] as number) };
+}
+
+/**
+ * A term's matches in the order by name: places with their positions in name.asc (a rare token's,
+ * in no order), and the sets of positions of the tokens of many subjects.
+ */
+interface NameView {
+  readonly places: number[];
+  readonly positions: number[];
+  readonly sets: RowSet[];
+}
+
+/** The most of a permutation walked for one page (else the ranks of the matches are read and sorted). */
+const MAX_WALK_BYTES = 512 * 1024;
+
+/** A test of membership in a set of places among `count`. */
+function membership(set: RowSet, count: number): (place: number) => boolean {
+  if (set.kind === "all") return () => true;
+  let bits: Uint8Array;
+  if (set.kind === "bits") bits = set.bits;
+  else {
+    bits = new Uint8Array(Math.ceil(count / 8));
+    for (const row of set.rows) bits[row >>> 3] = (bits[row >>> 3] as number) | (1 << (row & 7));
+  }
+  return (place) => ((bits[place >>> 3] as number) & (1 << (place & 7))) !== 0;
+}
+
+/** Little-endian u32s of a file's bytes. */
+function u32s(bytes: Uint8Array): Uint32Array {
+  // A copy where the bytes do not start on a 4-byte boundary (`new Uint8Array` copies; a Node Buffer's `slice` would not).
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes);
+  return new Uint32Array(aligned.buffer, aligned.byteOffset, Math.floor(aligned.length / 4));
+}
+
+/** The search files of one site, read through the host, each bucket's index parsed once a request. */
+class Files {
+  private readonly buckets: number;
+  private readonly indexes = new Map<number, Promise<readonly (readonly [string, number, number])[]>>();
+  readonly manifest: Manifest;
+  private readonly read: SearchReader;
+
+  constructor(manifest: Manifest, read: SearchReader) {
+    this.manifest = manifest;
+    this.read = read;
+    this.buckets = bucketCount(manifest.count);
+  }
+
+  /**
+   * The subjects whose name or town (in search form) holds `text`, which holds no whitespace; with
+   * `byName`, their positions in the order by name too (`view`; null for a term of one or two characters).
+   */
+  async containing(text: string, byName: boolean): Promise<{ readonly set: RowSet; readonly view: NameView | null }> {
+    const chars = [...text];
+    if (chars.length === 0) return { set: { kind: "all", count: this.manifest.count }, view: null };
+    if (chars.length <= 2) return { set: await this.valueSet(`g:${text}`), view: null };
+    // The suffixes that start with the term: the suffix files their keys fall in, named by the files' first keys.
+    const key = suffixKey(text);
+    // Two levels of first keys: the groups', then the files' of the groups the term's keys fall in.
+    const top = JSON.parse(await this.text(this.suffixFile({ firsts: null }))) as string[];
+    const low = Math.max(0, lowerBound(top, key) - 1);
+    const high = Math.max(low, lowerBound(top, `${key}\uffff`) - 1);
+    const firsts: string[] = [];
+    for (let g = low; g <= high; g++) firsts.push(...(JSON.parse(await this.text(this.suffixFile({ firsts: g }))) as string[]));
+    const from = low * FIRSTS_GROUP + Math.max(0, lowerBound(firsts, key) - 1);
+    const to = Math.max(from, low * FIRSTS_GROUP + lowerBound(firsts, `${key}\uffff`) - 1);
+    const places: number[] = [];
+    const positions: number[] = [];
+    const refs = new Map<string, readonly number[]>();
+    for (let file = from; file <= to; file++) {
+      const entries = JSON.parse(await this.text(this.suffixFile(file))) as [string, ...(number | number[])[]][];
+      for (const [suffix, ...value] of entries) {
+        if (!suffix.startsWith(text)) continue;
+        const [first, second] = value;
+        // A rare token: its places and their positions by name; else where its set (and those positions) lie.
+        if (Array.isArray(first)) {
+          places.push(...first);
+          positions.push(...(second as number[]));
+        } else refs.set(value.join(), value as number[]);
+      }
+    }
+    const found = await Promise.all(
+      [...refs.values()].map(async ([bucket, offset, length, kind, at, size]) => {
+        const file = this.bucketFile(bucket as number, "values");
+        const set = decodeRows(await this.range(file, offset as number, (offset as number) + (length as number)));
+        if (!byName || kind === undefined) return { set, byPosition: null, pairs: null };
+        const bytes = await this.range(file, at as number, (at as number) + (size as number));
+        return kind === 0 ? { set, byPosition: null, pairs: u32s(bytes) } : { set, byPosition: decodeRows(bytes), pairs: null };
+      }),
+    );
+    const view: NameView | null = byName ? { places, positions, sets: [] } : null;
+    const sets: RowSet[] = [];
+    for (const { set, byPosition, pairs } of found) {
+      sets.push(set);
+      if (byPosition !== null) view?.sets.push(byPosition);
+      else if (pairs !== null) {
+        // The positions are in the order of the set's places (a small set may still be a bitmap in a small list).
+        const rows = toList(set);
+        for (let i = 0; i < rows.length; i++) {
+          view?.places.push(rows[i] as number);
+          view?.positions.push(pairs[i] as number);
+        }
+      }
+    }
+    if (places.length > 0) {
+      const rows = Uint32Array.from(places).sort();
+      sets.push({ kind: "list", rows: rows.filter((row, i) => i === 0 || row !== rows[i - 1]) });
+    }
+    const set = sets.length === 0 ? { kind: "list" as const, rows: new Uint32Array(0) } : unite(sets, this.manifest.count);
+    return { set, view };
+  }
+
+  /** The set stored under `key`; empty when there is none. */
+  async valueSet(key: string): Promise<RowSet> {
+    const place = await this.place(key);
+    if (place === undefined) return { kind: "list", rows: new Uint32Array(0) };
+    const [bucket, offset, length] = place;
+    return decodeRows(await this.range(this.bucketFile(bucket, "values"), offset, offset + length));
+  }
+
+  /** The subjects founded from `from` to `to` (either open): a run of the places in date order. */
+  async dated(from: string | undefined, to: string | undefined): Promise<RowSet> {
+    const keys = (await this.text(this.orderFile("date.keys"))).split("\n");
+    keys.pop();
+    const lo = from === undefined ? 0 : lowerBound(keys, from);
+    const hi = to === undefined ? keys.length : lowerBound(keys, to) + (keys[lowerBound(keys, to)] === to ? 1 : 0);
+    if (lo >= hi) return { kind: "list", rows: new Uint32Array(0) };
+    const starts = u32s(await this.range(this.orderFile("date.starts"), lo * 4, (hi + 1) * 4));
+    const first = starts[0] as number;
+    const last = starts[hi - lo] as number;
+    const rows = u32s(await this.range(this.orderFile("date.asc"), first * 4, last * 4)).slice();
+    rows.sort();
+    return { kind: "list", rows };
+  }
+
+  /** The entries of a permutation at `positions` (rising): one read of their span when it is short, else one each. */
+  async atPositions(perm: string, positions: readonly number[]): Promise<number[]> {
+    const [low, high] = [positions[0], positions.at(-1)];
+    if (low === undefined || high === undefined) return [];
+    if (high - low < 4096) {
+      const span = u32s(await this.range(perm, low * 4, (high + 1) * 4));
+      return positions.map((p) => span[p - low] as number);
+    }
+    return Promise.all(positions.map(async (p) => u32s(await this.range(perm, p * 4, p * 4 + 4))[0] as number));
+  }
+
+  suffixFile(file: number | { readonly firsts: number | null }): string {
+    const path = suffixPath(this.manifest, file);
+    if (path === null) throw new Missing();
+    return path;
+  }
+
+  orderFile(name: string): string {
+    const path = orderPath(this.manifest, name);
+    if (path === null) throw new Missing();
+    return path;
+  }
+
+  bucketFile(bucket: number, file: "index" | "values"): string {
+    const path = bucketPath(this.manifest, bucket, file);
+    if (path === null) throw new Missing();
+    return path;
+  }
+
+  /** Bytes `start` to `end` of a file: a range where the host reads them, else cut from the whole. */
+  async range(path: string, start: number, end: number): Promise<Uint8Array> {
+    if (end <= start) return new Uint8Array(0);
+    const bytes =
+      this.read.range === undefined ? (await this.read.bytes(path))?.subarray(start, end) : await this.read.range(path, start, end);
+    if (bytes === null || bytes === undefined) throw new Missing();
+    return bytes;
+  }
+
+  async whole(path: string): Promise<Uint8Array> {
+    const bytes = await this.read.bytes(path);
+    if (bytes === null) throw new Missing();
+    return bytes;
+  }
+
+  async text(path: string): Promise<string> {
+    const text = await this.read.text(path);
+    if (text === null) throw new Missing();
+    return text;
+  }
+
+  /** Where a key's value lies: its bucket, offset and length; undefined when no subject has it. */
+  private async place(key: string): Promise<readonly [number, number, number] | undefined> {
+    const bucket = bucketOf(key, this.buckets);
+    let index = this.indexes.get(bucket);
+    if (index === undefined) {
+      index = this.text(this.bucketFile(bucket, "index")).then((text) => JSON.parse(text) as [string, number, number][]);
+      this.indexes.set(bucket, index);
+    }
+    const entries = await index;
+    let lo = 0;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((entries[mid]?.[0] as string) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    const entry = entries[lo];
+    return entry?.[0] === key ? [bucket, entry[1], entry[2]] : undefined;
+  }
+}
+
+/** The first index of a sorted list whose key is not below `key`. */
+function lowerBound(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((keys[mid] as string) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,206 @@
+/**
+ * Sets of subjects by their place in the list (0 to count - 1, in id order), as the search files
+ * store them and the search combines them. A stored set is either a rising list of places, each
+ * the gap from the one before as a LEB128 varint (small sets), or a bitmap of `count` bits (large
+ * ones), whichever is smaller: `<kind byte> <size as varint> <payload>`.
+ */
+
+/** A set of places: every subject, a sorted list, or a bitmap with its size. */
+export type RowSet =
+  | { readonly kind: "all"; readonly count: number }
+  | { readonly kind: "list"; readonly rows: Uint32Array }
+  | { readonly kind: "bits"; readonly bits: Uint8Array; readonly size: number };
+
+const LIST = 0;
+const BITS = 1;
+
+/** How many places a set holds. */
+export function sizeOf(set: RowSet): number {
+  return set.kind === "all" ? set.count : set.kind === "list" ? set.rows.length : set.size;
+}
+
+/** The stored bytes of a rising list of places among `count`. */
+export function encodeRows(rows: ArrayLike<number>, count: number): Uint8Array {
+  const n = rows.length;
+  const bitmapBytes = Math.ceil(count / 8);
+  // A place's gap takes a byte at best: past count/8 places the bitmap is smaller.
+  if (n > bitmapBytes) {
+    const out = new Uint8Array(1 + 5 + bitmapBytes);
+    out[0] = BITS;
+    let at = writeVarint(out, 1, n);
+    const bits = new Uint8Array(bitmapBytes);
+    for (let i = 0; i < n; i++) {
+      const row = rows[i] as number;
+      bits[row >>> 3] = (bits[row >>> 3] as number) | (1 << (row & 7));
+    }
+    out.set(bits, at);
+    at += bitmapBytes;
+    return out.subarray(0, at);
+  }
+  const out = new Uint8Array(1 + 5 + 5 * n);
+  out[0] = LIST;
+  let at = writeVarint(out, 1, n);
+  let last = 0;
+  for (let i = 0; i < n; i++) {
+    const row = rows[i] as number;
+    at = writeVarint(out, at, row - last);
+    last = row;
+  }
+  return out.slice(0, at);
+}
+
+function writeVarint(out: Uint8Array, at: number, value: number): number {
+  let v = value;
+  while (v >= 0x80) {
+    out[at++] = (v & 0x7f) | 0x80;
+    v = Math.floor(v / 128);
+  }
+  out[at++] = v;
+  return at;
+}
+
+/** A stored set read back. */
+export function decodeRows(bytes: Uint8Array): RowSet {
+  let at = 1;
+  let size = 0;
+  for (let shift = 1; ; shift *= 128) {
+    const b = bytes[at++] as number;
+    size += (b & 0x7f) * shift;
+    if (b < 0x80) break;
+  }
+  if (bytes[0] === BITS) return { kind: "bits", bits: bytes.subarray(at), size };
+  const rows = new Uint32Array(size);
+  let last = 0;
+  for (let i = 0; i < size; i++) {
+    let gap = 0;
+    for (let shift = 1; ; shift *= 128) {
+      const b = bytes[at++] as number;
+      gap += (b & 0x7f) * shift;
+      if (b < 0x80) break;
+    }
+    last += gap;
+    rows[i] = last;
+  }
+  return { kind: "list", rows };
+}
+
+/** The places in both sets. */
+export function intersect(a: RowSet, b: RowSet): RowSet {
+  if (a.kind === "all") return b;
+  if (b.kind === "all") return a;
+  if (a.kind === "list" && b.kind === "list") {
+    const [small, large] = a.rows.length <= b.rows.length ? [a.rows, b.rows] : [b.rows, a.rows];
+    const out = new Uint32Array(small.length);
+    let n = 0;
+    let j = 0;
+    for (const row of small) {
+      // A gallop: a small list against a large one costs the small one's length times a log.
+      if ((large[j] ?? Infinity) < row) {
+        let step = 1;
+        while ((large[j + step] ?? Infinity) < row) step *= 2;
+        let lo = j + Math.floor(step / 2);
+        let hi = Math.min(j + step, large.length);
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if ((large[mid] as number) < row) lo = mid + 1;
+          else hi = mid;
+        }
+        j = lo;
+      }
+      if (large[j] === row) out[n++] = row;
+    }
+    return { kind: "list", rows: out.subarray(0, n) };
+  }
+  if (a.kind === "bits" && b.kind === "bits") {
+    const bits = new Uint8Array(Math.min(a.bits.length, b.bits.length));
+    let size = 0;
+    for (let i = 0; i < bits.length; i++) {
+      const byte = (a.bits[i] as number) & (b.bits[i] as number);
+      bits[i] = byte;
+      size += POPCOUNT[byte] as number;
+    }
+    return { kind: "bits", bits, size };
+  }
+  const [list, bitmap] = a.kind === "list" ? [a, b as Extract<RowSet, { kind: "bits" }>] : [b as Extract<RowSet, { kind: "list" }>, a];
+  return { kind: "list", rows: list.rows.filter((row) => hasBit(bitmap.bits, row)) };
+}
+
+/** The places in any of the sets (of `count` subjects). */
+export function unite(sets: readonly RowSet[], count: number): RowSet {
+  if (sets.length === 1) return sets[0] as RowSet;
+  if (sets.some((set) => set.kind === "all")) return { kind: "all", count };
+  const total = sets.reduce((sum, set) => sum + sizeOf(set), 0);
+  if (total * 4 < count / 8) {
+    const rows = new Uint32Array(total);
+    let n = 0;
+    for (const set of sets) if (set.kind === "list") rows.set(set.rows, (n += set.rows.length) - set.rows.length);
+    rows.sort();
+    let k = 0;
+    for (let i = 0; i < rows.length; i++) if (i === 0 || rows[i] !== rows[i - 1]) rows[k++] = rows[i] as number;
+    return { kind: "list", rows: rows.subarray(0, k) };
+  }
+  const bits = new Uint8Array(Math.ceil(count / 8));
+  for (const set of sets) {
+    if (set.kind === "bits") for (let i = 0; i < set.bits.length; i++) bits[i] = (bits[i] as number) | (set.bits[i] as number);
+    else if (set.kind === "list") for (const row of set.rows) bits[row >>> 3] = (bits[row >>> 3] as number) | (1 << (row & 7));
+  }
+  let size = 0;
+  for (const byte of bits) size += POPCOUNT[byte] as number;
+  return { kind: "bits", bits, size };
+}
+
+/** The places of a set that `keep` holds for. */
+export function filterRows(set: RowSet, keep: (row: number) => boolean): RowSet {
+  const rows = toList(set).filter(keep);
+  return { kind: "list", rows };
+}
+
+/** A set's places, rising. */
+export function toList(set: RowSet): Uint32Array {
+  if (set.kind === "list") return set.rows;
+  if (set.kind === "all") return Uint32Array.from({ length: set.count }, (_, i) => i);
+  const rows = new Uint32Array(set.size);
+  let n = 0;
+  for (let i = 0; i < set.bits.length; i++) {
+    let byte = set.bits[i] as number;
+    while (byte !== 0) {
+      const low = byte & -byte;
+      rows[n++] = i * 8 + (31 - Math.clz32(low));
+      byte ^= low;
+    }
+  }
+  return rows;
+}
+
+/** Places `from` to `from + limit` of a rising set (a select: a bitmap is counted up to there by bytes). */
+export function selectRows(set: RowSet, from: number, limit: number): number[] {
+  const out: number[] = [];
+  if (set.kind === "all") {
+    for (let row = from; row < Math.min(set.count, from + limit); row++) out.push(row);
+    return out;
+  }
+  if (set.kind === "list") return [...set.rows.subarray(from, from + limit)];
+  let seen = 0;
+  for (let i = 0; i < set.bits.length && out.length < limit; i++) {
+    const byte = set.bits[i] as number;
+    const ones = POPCOUNT[byte] as number;
+    if (seen + ones <= from) {
+      seen += ones;
+      continue;
+    }
+    for (let bit = 0; bit < 8 && out.length < limit; bit++) {
+      if ((byte & (1 << bit)) !== 0 && seen++ >= from) out.push(i * 8 + bit);
+    }
+  }
+  return out;
+}
+
+function hasBit(bits: Uint8Array, row: number): boolean {
+  return ((bits[row >>> 3] ?? 0) & (1 << (row & 7))) !== 0;
+}
+
+const POPCOUNT = Uint8Array.from({ length: 256 }, (_, byte) => {
+  let n = 0;
+  for (let b = byte; b !== 0; b &= b - 1) n++;
+  return n;
+});

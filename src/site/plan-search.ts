@@ -1,0 +1,356 @@
+/**
+ * The search files as shards of the site plan (core/search/search-layout.ts has their format):
+ * planned from the chunk files once the records are on disk, like the key indexes (plan-keys.ts).
+ *
+ * One pass over the records gathers every set: for each subject, the tokens of its name and town
+ * in search form (`UPPER(UNACCENT(…))`, split at whitespace), every one- and two-character piece
+ * of them, and its razina, town, status and odobreno; each set grows as varint gaps, since places
+ * come rising. Then every suffix of three characters or more of every token is sorted with the
+ * token's places (or where its set lies, for a token of many), and each order field is sorted once
+ * (its distinct values under the collation, then the places by rank).
+ *
+ * Memory: the sets' bytes (about a byte a place: some 100 MB at a million subjects, most of it the
+ * one- and two-character pieces), the distinct tokens, and 4 bytes a subject for each order field.
+ */
+import { readFileSync } from "node:fs";
+import { contentHash } from "../common/content-hash.ts";
+import { searchForm, tokensOf } from "../core/search/normalise.ts";
+import { compareText } from "../core/search/match-record.ts";
+import { ORDER_FIELDS, type OrderField } from "../core/search/read-filters.ts";
+import {
+  BUCKETS_PER_SHARD,
+  bucketCount,
+  bucketFileNames,
+  bucketOf,
+  keysShardKey,
+  ORDER_FILE,
+  FIRSTS_GROUP,
+  INLINE_ROWS,
+  RANKED_ROWS,
+  ORDER_SHARD_KEY,
+  SUFFIX_FILES_PER_SHARD,
+  SUFFIX_FIRSTS_FILE,
+  SUFFIX_FIRSTS_SHARD_KEY,
+  suffixFileCount,
+  suffixFileName,
+  suffixKey,
+  suffixShardKey,
+} from "../core/search/search-layout.ts";
+import { VERSION } from "../core/version.ts";
+import type { ShardFile, ShardPlan } from "./hand-offs.ts";
+import type { ChunkFile } from "./read-chunks.ts";
+
+const NEWLINE = 0x0a;
+
+/** A set of places growing in order: its size, its last place and its gaps as varints. */
+class RowsBuilder {
+  size = 0;
+  last = -1;
+  bytes = new Uint8Array(8);
+  length = 0;
+
+  add(place: number): void {
+    if (place === this.last) return;
+    let gap = place - (this.last < 0 ? 0 : this.last);
+    this.last = place;
+    this.size++;
+    if (this.length + 5 > this.bytes.length) {
+      const grown = new Uint8Array(this.bytes.length * 2);
+      grown.set(this.bytes);
+      this.bytes = grown;
+    }
+    while (gap >= 0x80) {
+      this.bytes[this.length++] = (gap & 0x7f) | 0x80;
+      gap >>>= 7;
+    }
+    this.bytes[this.length++] = gap;
+  }
+
+  /** Its places. */
+  places(): number[] {
+    const places: number[] = [];
+    let place = 0;
+    for (let at = 0; at < this.length; ) {
+      let gap = 0;
+      for (let shift = 1; ; shift *= 128) {
+        const b = this.bytes[at++] as number;
+        gap += (b & 0x7f) * shift;
+        if (b < 0x80) break;
+      }
+      places.push((place += gap));
+    }
+    return places;
+  }
+
+  /** The stored set (core/search/row-sets.ts): the gaps, or a bitmap when that is smaller. */
+  encode(count: number): Uint8Array {
+    const header = (kind: number): number[] => {
+      const out = [kind];
+      for (let v = this.size; ; v >>>= 7) {
+        if (v < 0x80) {
+          out.push(v);
+          break;
+        }
+        out.push((v & 0x7f) | 0x80);
+      }
+      return out;
+    };
+    const bitmapBytes = Math.ceil(count / 8);
+    if (this.size <= bitmapBytes) return Buffer.concat([Uint8Array.from(header(0)), this.bytes.subarray(0, this.length)]);
+    const bits = new Uint8Array(bitmapBytes);
+    let place = 0;
+    for (let at = 0; at < this.length; ) {
+      let gap = 0;
+      for (let shift = 1; ; shift *= 128) {
+        const b = this.bytes[at++] as number;
+        gap += (b & 0x7f) * shift;
+        if (b < 0x80) break;
+      }
+      place += gap;
+      bits[place >>> 3] = (bits[place >>> 3] as number) | (1 << (place & 7));
+    }
+    return Buffer.concat([Uint8Array.from(header(1)), bits]);
+  }
+}
+
+/** The fields of a rendered record the search reads. */
+interface Fields {
+  readonly jedinstvena_oznaka: string;
+  readonly naziv_subjekta: string;
+  readonly razina: string;
+  readonly datum_postanka: string;
+  readonly status_subjekta: boolean;
+  readonly odobreno: boolean;
+  readonly institucija_grad: string;
+}
+
+/** Plans the search shards of `count` subjects in the chunk files `fileOf(chunk)`. */
+export function planSearch(count: number, chunkSize: number, fileOf: (chunk: number) => ChunkFile): ShardPlan[] {
+  if (count === 0) return [];
+  const sets = new Map<string, RowsBuilder>();
+  // One- and two-character pieces by number (a BMP character, or two): far cheaper keys than strings.
+  const grams = new Map<number, RowsBuilder>();
+  const setOf = (key: string): RowsBuilder => {
+    let set = sets.get(key);
+    if (set === undefined) sets.set(key, (set = new RowsBuilder()));
+    return set;
+  };
+  const tokens = new Map<string, RowsBuilder>();
+  const gramOf = (key: number): RowsBuilder => {
+    let set = grams.get(key);
+    if (set === undefined) grams.set(key, (set = new RowsBuilder()));
+    return set;
+  };
+  const values: Record<OrderField, string[]> = { jedinstvena_oznaka: [], naziv_subjekta: [], institucija_grad: [], datum_postanka: [] };
+  const decoder = new TextDecoder();
+  let place = 0;
+  for (let chunk = 0; chunk * chunkSize < count; chunk++) {
+    const bytes = readFileSync(fileOf(chunk).path);
+    for (let start = 0; start < bytes.length; ) {
+      let end = bytes.indexOf(NEWLINE, start);
+      if (end === -1) end = bytes.length;
+      const r = JSON.parse(decoder.decode(bytes.subarray(start, end))) as Fields;
+      start = end + 1;
+      for (const field of ORDER_FIELDS) values[field].push(r[field]);
+      setOf(`r:${r.razina}`).add(place);
+      setOf(`c:${r.institucija_grad}`).add(place);
+      setOf(`s:${r.status_subjekta ? 1 : 0}`).add(place);
+      setOf(`o:${r.odobreno ? 1 : 0}`).add(place);
+      for (const token of new Set([...tokensOf(searchForm(r.naziv_subjekta)), ...tokensOf(searchForm(r.institucija_grad))])) {
+        let set = tokens.get(token);
+        if (set === undefined) tokens.set(token, (set = new RowsBuilder()));
+        set.add(place);
+        addGrams(token, place, gramOf, setOf);
+      }
+      place++;
+    }
+  }
+  if (place !== count) throw new Error(`the chunk files hold ${place} subjects, not ${count}`);
+  for (const [key, set] of grams)
+    sets.set(`g:${key < 0x10000 ? String.fromCharCode(key) : String.fromCharCode(Math.floor(key / 0x10000), key % 0x10000)}`, set);
+  grams.clear();
+  for (const [token, set] of tokens) sets.set(`w:${token}`, set);
+  tokens.clear();
+  const orders = orderShard(values);
+  return [...keyShards(sets, count, orders.namePositions), orders.shard];
+}
+
+/** Adds `place` to the sets of every one- and two-character piece of `token`. */
+function addGrams(token: string, place: number, gramOf: (key: number) => RowsBuilder, setOf: (key: string) => RowsBuilder): void {
+  // Characters of the Basic Multilingual Plane (nearly every name) by code unit, with no array of characters made.
+  let previous = -1;
+  for (let i = 0; i < token.length; i++) {
+    const unit = token.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdfff) {
+      addGramsSlowly(token, place, gramOf, setOf);
+      return;
+    }
+    gramOf(unit).add(place);
+    if (previous >= 0) gramOf(previous * 0x10000 + unit).add(place);
+    previous = unit;
+  }
+}
+
+/** addGrams for a token with characters past the Basic Multilingual Plane: by code point. */
+function addGramsSlowly(token: string, place: number, gramOf: (key: number) => RowsBuilder, setOf: (key: string) => RowsBuilder): void {
+  const chars = [...token];
+  for (let i = 0; i < chars.length; i++) {
+    const one = chars[i] as string;
+    const two = i + 1 < chars.length ? one + (chars[i + 1] as string) : undefined;
+    if (one.length === 1) gramOf(one.charCodeAt(0)).add(place);
+    else setOf(`g:${one}`).add(place);
+    if (two === undefined) continue;
+    if (two.length === 2) gramOf(two.charCodeAt(0) * 0x10000 + two.charCodeAt(1)).add(place);
+    else setOf(`g:${two}`).add(place);
+  }
+}
+
+/**
+ * The buckets (every set under its key; a long token's set under none, named by its suffixes) and
+ * the suffixes of the tokens, sorted.
+ */
+function keyShards(sets: Map<string, RowsBuilder>, count: number, namePositions: Uint32Array): ShardPlan[] {
+  const buckets = bucketCount(count);
+  const entries: [string, number, number][][] = Array.from({ length: buckets }, () => []);
+  const parts: Uint8Array[][] = Array.from({ length: buckets }, () => []);
+  const sizes = new Array<number>(buckets).fill(0);
+  const put = (key: string, bytes: Uint8Array, indexed: boolean, bucket = bucketOf(key, buckets)): [number, number, number] => {
+    const at: [number, number, number] = [bucket, sizes[bucket] as number, bytes.length];
+    if (indexed) (entries[bucket] as [string, number, number][]).push([key, at[1], at[2]]);
+    (parts[bucket] as Uint8Array[]).push(bytes);
+    sizes[bucket] = (sizes[bucket] as number) + bytes.length;
+    return at;
+  };
+  const suffixes: string[] = [];
+  for (const [key, set] of [...sets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (!key.startsWith("w:")) {
+      put(key, set.encode(count), true);
+      continue;
+    }
+    const chars = [...key.slice(2)];
+    // A term of one or two characters is found by its pieces (`g:`): a token that short needs nothing of its own.
+    if (chars.length < 3) continue;
+    // Each place's position in the order by name goes with it (inline, or beside the set: as u32s
+    // for a token of a few thousand at most, else as a set of positions), so that a search ordered
+    // by name takes its page from them, reading no permutation.
+    let payload: string;
+    if (set.size <= INLINE_ROWS) {
+      const places = set.places();
+      payload = `[${places.join(",")}],[${places.map((p) => namePositions[p]).join(",")}]`;
+    } else {
+      const at = put(key, set.encode(count), false);
+      const positions = Uint32Array.from(set.places(), (p) => namePositions[p] as number);
+      if (set.size <= RANKED_ROWS) {
+        const [, offset, length] = put(key, new Uint8Array(positions.buffer), false, at[0]);
+        payload = `${at.join(",")},0,${offset},${length}`;
+      } else {
+        const byPosition = new RowsBuilder();
+        for (const position of positions.sort()) byPosition.add(position);
+        const [, offset, length] = put(key, byPosition.encode(count), false, at[0]);
+        payload = `${at.join(",")},1,${offset},${length}`;
+      }
+    }
+    for (let i = 0; i + 3 <= chars.length; i++) suffixes.push(`${suffixKey(chars.slice(i).join(""))}",${payload}]`);
+  }
+  sets.clear();
+  suffixes.sort();
+  const files = (bucket: number): ShardFile[] => {
+    const names = bucketFileNames(bucket);
+    const index = (entries[bucket] as [string, number, number][]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return [
+      { name: names.index, bytes: Buffer.from(JSON.stringify(index)) },
+      { name: names.values, bytes: Buffer.concat(parts[bucket] as Uint8Array[]) },
+    ];
+  };
+  const shards: ShardPlan[] = [];
+  const shardOf = (key: string, rendered: ShardFile[]): ShardPlan => {
+    const hash = contentHash(VERSION, "\n", key, "\n", ...rendered.flatMap((file) => [file.name, "\n", file.bytes]));
+    return { key, hash, size: rendered.length, name: (i) => (rendered[i] as ShardFile).name, files: () => rendered };
+  };
+  for (let first = 0; first < buckets; first += BUCKETS_PER_SHARD) {
+    const rendered: ShardFile[] = [];
+    for (let b = first; b < Math.min(buckets, first + BUCKETS_PER_SHARD); b++) rendered.push(...files(b));
+    shards.push(shardOf(keysShardKey(first), rendered));
+  }
+  // The suffixes in suffixFileCount(count) files of as many entries each (a number the deploy
+  // preflight knows before the build), and the first key of each file (an empty file's: the next entry's).
+  const fileCount = suffixFileCount(count);
+  const firsts: string[] = [];
+  let rendered: ShardFile[] = [];
+  for (let file = 0; file < fileCount; file++) {
+    const [from, to] = [Math.floor((file * suffixes.length) / fileCount), Math.floor(((file + 1) * suffixes.length) / fileCount)];
+    const next = suffixes[from];
+    firsts.push(next === undefined ? "\uffff" : `${suffixKey((JSON.parse(next) as [string])[0])}"`);
+    rendered.push({ name: suffixFileName(file), bytes: Buffer.from(`[${suffixes.slice(from, to).join(",")}]`) });
+    if (rendered.length === SUFFIX_FILES_PER_SHARD || file === fileCount - 1) {
+      shards.push(shardOf(suffixShardKey(file), rendered));
+      rendered = [];
+    }
+  }
+  const groups: ShardFile[] = [];
+  for (let g = 0; g * FIRSTS_GROUP < firsts.length; g++) {
+    groups.push({ name: `${g}.json`, bytes: Buffer.from(JSON.stringify(firsts.slice(g * FIRSTS_GROUP, (g + 1) * FIRSTS_GROUP))) });
+  }
+  const top = firsts.filter((_, i) => i % FIRSTS_GROUP === 0);
+  shards.push(shardOf(SUFFIX_FIRSTS_SHARD_KEY, [{ name: SUFFIX_FIRSTS_FILE, bytes: Buffer.from(JSON.stringify(top)) }, ...groups]));
+  return shards;
+}
+
+/** Each order field's ranks and permutations, and the founding dates with where each begins. */
+function orderShard(values: Record<OrderField, string[]>): { readonly shard: ShardPlan; readonly namePositions: Uint32Array } {
+  const files: ShardFile[] = [];
+  // Each place's position in name.asc.
+  const namePositions = new Uint32Array(values.naziv_subjekta.length);
+  for (const field of ORDER_FIELDS) {
+    const column = values[field];
+    const n = column.length;
+    // Dates and digit codes order alike as plain text; names and towns by the collation.
+    const compare =
+      field === "naziv_subjekta" || field === "institucija_grad" || !column.every((v) => /^[0-9-]*$/.test(v))
+        ? compareText
+        : (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+    const distinct = [...new Set(column)].sort(compare);
+    const rankOf = new Map(distinct.map((value, rank) => [value, rank]));
+    const ranks = new Uint32Array(n);
+    const starts = new Uint32Array(distinct.length + 1);
+    for (let p = 0; p < n; p++) {
+      const rank = rankOf.get(column[p] as string) as number;
+      ranks[p] = rank;
+      starts[rank + 1] = (starts[rank + 1] as number) + 1;
+    }
+    for (let g = 0; g < distinct.length; g++) starts[g + 1] = (starts[g + 1] as number) + (starts[g] as number);
+    const asc = new Uint32Array(n);
+    const filled = starts.slice(0, distinct.length);
+    for (let p = 0; p < n; p++) {
+      const rank = ranks[p] as number;
+      asc[filled[rank] as number] = p;
+      filled[rank] = (filled[rank] as number) + 1;
+    }
+    // Descending: the groups from the last, each group's places still rising (id breaks ties ascending).
+    const desc = new Uint32Array(n);
+    let at = 0;
+    for (let g = distinct.length - 1; g >= 0; g--) {
+      desc.set(asc.subarray(starts[g] as number, starts[g + 1] as number), at);
+      at += (starts[g + 1] as number) - (starts[g] as number);
+    }
+    const name = ORDER_FILE[field];
+    if (field === "naziv_subjekta") asc.forEach((place, position) => (namePositions[place] = position));
+    const le = (array: Uint32Array): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+    files.push(
+      { name: `${name}.rank`, bytes: le(ranks) },
+      { name: `${name}.asc`, bytes: le(asc) },
+      { name: `${name}.desc`, bytes: le(desc) },
+    );
+    if (field === "datum_postanka") {
+      files.push(
+        { name: "date.keys", bytes: Buffer.from(distinct.map((d) => `${d}\n`).join("")) },
+        { name: "date.starts", bytes: le(starts) },
+      );
+    }
+  }
+  const hash = contentHash(VERSION, "\n", ORDER_SHARD_KEY, "\n", ...files.flatMap((file) => [file.name, "\n", file.bytes]));
+  return {
+    shard: { key: ORDER_SHARD_KEY, hash, size: files.length, name: (i) => (files[i] as ShardFile).name, files: () => files },
+    namePositions,
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * Searching, filtering and ordering the list on a generated site of 100,000 subjects: for random
+ * searches (words and pieces of the names and towns, diacritics dropped, any case, several terms),
+ * filters and orderings, at any limit and offset, the count and the page's subjects are those a
+ * reference computes here from the source records alone: PostgreSQL's unaccent rules (the table,
+ * applied by hand), upper case, a substring test, and the collation's order, ties by id.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeSubject } from "../../scripts/generate-subjects.ts";
+import { answerRequest, type SiteHost } from "../../src/core/answer-request.ts";
+import type { Subject } from "../../src/core/render-page.ts";
+import { UNACCENT_RULES } from "../../src/core/search/unaccent-table.ts";
+import { buildSubjectsSite } from "./fixture-site.ts";
+
+const SIZE = 100_000;
+const SUBJECTS: readonly Subject[] = Array.from({ length: SIZE }, (_, i) => makeSubject(21, i));
+
+// The reference, written plainly: no index, every record tested.
+const RULES = new Map(UNACCENT_RULES.split("\n").map((line) => line.split("\t") as [string, string]));
+const form = (text: string): string =>
+  Array.from(text, (c) => RULES.get(c) ?? c)
+    .join("")
+    .toUpperCase();
+const FORMS = SUBJECTS.map((s) => ({ name: form(s.naziv_subjekta), town: form(s.institucija_grad) }));
+const collator = new Intl.Collator("hr");
+const byCodePoint = (a: string, b: string): number => {
+  const x = Array.from(a, (c) => c.codePointAt(0) ?? 0);
+  const y = Array.from(b, (c) => c.codePointAt(0) ?? 0);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
+  return x.length - y.length;
+};
+const compareText = (a: string, b: string): number => (a === b ? 0 : collator.compare(a, b) || byCodePoint(a, b));
+
+interface Query {
+  readonly terms: readonly string[];
+  readonly razina?: "lokalna" | "nacionalna";
+  readonly town?: string;
+  readonly status?: boolean;
+  readonly approved?: boolean;
+  readonly from?: string;
+  readonly to?: string;
+  readonly ordering: readonly string[];
+  readonly limit: number;
+  readonly offset: number;
+}
+
+function reference(q: Query): { count: number; ids: number[] } {
+  const terms = q.terms.map(form);
+  const matches: number[] = [];
+  SUBJECTS.forEach((s, i) => {
+    const f = FORMS[i] as { name: string; town: string };
+    if (!terms.every((t) => f.name.includes(t) || f.town.includes(t))) return;
+    if (q.razina !== undefined && s.razina !== q.razina) return;
+    if (q.town !== undefined && s.institucija_grad !== q.town) return;
+    if (q.status !== undefined && s.status_subjekta !== q.status) return;
+    if (q.approved !== undefined && s.odobreno !== q.approved) return;
+    if (q.from !== undefined && s.datum_postanka < q.from) return;
+    if (q.to !== undefined && s.datum_postanka > q.to) return;
+    matches.push(i);
+  });
+  const keys = q.ordering.map((o) => ({ field: o.replace(/^-/, "") as keyof Subject, sign: o.startsWith("-") ? -1 : 1 }));
+  matches.sort((i, j) => {
+    const a = SUBJECTS[i] as Subject;
+    const b = SUBJECTS[j] as Subject;
+    for (const { field, sign } of keys) {
+      if (field === "id") return sign * (a.id - b.id);
+      const c =
+        field === "datum_postanka"
+          ? a[field] < b[field]
+            ? -1
+            : a[field] > b[field]
+              ? 1
+              : 0
+          : compareText(String(a[field]), String(b[field]));
+      if (c !== 0) return sign * c;
+    }
+    return a.id - b.id;
+  });
+  return { count: matches.length, ids: matches.slice(q.offset, q.offset + q.limit).map((i) => (SUBJECTS[i] as Subject).id) };
+}
+
+const FOLD: Record<string, string> = { č: "c", ć: "c", đ: "d", š: "s", ž: "z", Č: "C", Ć: "C", Đ: "D", Š: "S", Ž: "Z" };
+const term = fc
+  .tuple(fc.nat(SIZE - 1), fc.boolean(), fc.nat(), fc.nat(), fc.constantFrom("as is", "folded", "upper", "lower"))
+  .map(([i, inTown, at, length, shape]) => {
+    const s = SUBJECTS[i] as Subject;
+    const words = (inTown ? s.institucija_grad : s.naziv_subjekta).split(" ").filter((w) => w !== "");
+    const word = words[at % words.length] ?? "x";
+    const start = at % word.length;
+    let piece = word.slice(start, start + 1 + (length % (word.length - start)));
+    if (shape === "folded") piece = piece.replace(/[čćđšžČĆĐŠŽ]/g, (c) => FOLD[c] ?? c);
+    if (shape === "upper") piece = piece.toUpperCase();
+    if (shape === "lower") piece = piece.toLowerCase();
+    return piece;
+  });
+const date = fc.integer({ min: 1940, max: 2025 }).map((y) => `${y}-06-15`);
+const query: fc.Arbitrary<Query> = fc.record(
+  {
+    terms: fc.array(term, { minLength: 0, maxLength: 3 }),
+    razina: fc.constantFrom("lokalna" as const, "nacionalna" as const),
+    town: fc.nat(SIZE - 1).map((i) => (SUBJECTS[i] as Subject).institucija_grad),
+    status: fc.boolean(),
+    approved: fc.boolean(),
+    from: date,
+    to: date,
+    ordering: fc.array(
+      fc.constantFrom(
+        "id",
+        "-id",
+        "naziv_subjekta",
+        "-naziv_subjekta",
+        "institucija_grad",
+        "-institucija_grad",
+        "datum_postanka",
+        "-datum_postanka",
+        "jedinstvena_oznaka",
+        "-jedinstvena_oznaka",
+      ),
+      { maxLength: 2 },
+    ),
+    limit: fc.constantFrom(1, 20, 100),
+    offset: fc.oneof(fc.constantFrom(0, 0, 400), fc.nat(SIZE)),
+  },
+  { requiredKeys: ["terms", "ordering", "limit", "offset"] },
+);
+
+function target(q: Query): string {
+  const params = new URLSearchParams();
+  if (q.terms.length > 0) params.set("search", q.terms.join(" "));
+  if (q.razina !== undefined) params.set("razina", q.razina);
+  if (q.town !== undefined) params.set("institucija_grad", q.town);
+  if (q.status !== undefined) params.set("status_subjekta", String(q.status));
+  if (q.approved !== undefined) params.set("odobreno", String(q.approved));
+  if (q.from !== undefined) params.set("datum_postanka__gte", q.from);
+  if (q.to !== undefined) params.set("datum_postanka__lte", q.to);
+  if (q.ordering.length > 0) params.set("ordering", q.ordering.join(","));
+  params.set("limit", String(q.limit));
+  params.set("offset", String(q.offset));
+  return `/api/subjekti/?${params.toString()}`;
+}
+
+let remove: () => Promise<void> = async () => undefined;
+let site: SiteHost<Uint8Array>;
+let rangeSite: SiteHost<Uint8Array>;
+
+beforeAll(async () => {
+  const built = await buildSubjectsSite("subjekti-search-", SUBJECTS);
+  const { dir, manifest } = built;
+  remove = built.remove;
+  site = {
+    manifest: async () => ({ manifest }),
+    refresh: async () => undefined,
+    readPage: async (path) => {
+      const body = readFileSync(join(dir, path));
+      return { body, length: body.length };
+    },
+    readChunk: async (path) => (existsSync(join(dir, path)) ? readFileSync(join(dir, path), "utf8") : null),
+    fix: "",
+  };
+  rangeSite = {
+    ...site,
+    readRange: async (path, start, end) => (existsSync(join(dir, path)) ? readFileSync(join(dir, path)).subarray(start, end) : null),
+  };
+}, 300_000);
+
+afterAll(() => remove());
+
+async function getFrom(host: SiteHost<Uint8Array>, path: string): Promise<{ count: number; ids: number[] }> {
+  const answer = await answerRequest({ method: "GET", target: path, scheme: "http", host: "testserver", headers: new Headers() }, host);
+  if (answer.kind !== "send" || !(answer.body instanceof Uint8Array)) throw new Error("no body");
+  expect(answer.status).toBe(200);
+  const page = JSON.parse(Buffer.from(answer.body).toString("utf8")) as { count: number; results: { id: number }[] };
+  return { count: page.count, ids: page.results.map((r) => r.id) };
+}
+
+describe.each(["its page reader", "byte ranges"] as const)(
+  "search, filters and ordering over 100,000 subjects (the host gives %s)",
+  (kind) => {
+    it("count and page equal the reference's for random queries", async () => {
+      await fc.assert(
+        fc.asyncProperty(query, async (q) => {
+          expect(await getFrom(kind === "byte ranges" ? rangeSite : site, target(q))).toEqual(reference(q));
+        }),
+        { numRuns: kind === "byte ranges" ? 150 : 60 },
+      );
+    }, 300_000);
+
+    it("the detail route answers a subject only when it matches the search", async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.nat(SIZE - 1), term, async (i, t) => {
+          const s = SUBJECTS[i] as Subject;
+          const found = FORMS[i]?.name.includes(form(t)) === true || FORMS[i]?.town.includes(form(t)) === true;
+          const answer = await answerRequest(
+            {
+              method: "GET",
+              target: `/api/subjekti/${s.id}/?search=${encodeURIComponent(t)}`,
+              scheme: "http",
+              host: "testserver",
+              headers: new Headers(),
+            },
+            kind === "byte ranges" ? rangeSite : site,
+          );
+          expect(answer.kind === "send" && answer.status).toBe(found ? 200 : 404);
+        }),
+        { numRuns: 100 },
+      );
+    }, 120_000);
+  },
+);
