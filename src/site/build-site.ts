@@ -211,7 +211,7 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     const pages = pagesFromChunkFiles((chunk) => writer.chunkFile(chunk), CHUNK_SIZE);
     const docs = planDocs(metadata, { count: records.count, downloads, published }, options);
     const keys = planKeys(records.count, CHUNK_SIZE, (chunk) => writer.chunkFile(chunk));
-    const plan = planSite({ count: records.count, chunkSize: CHUNK_SIZE, hashes }, options, pages, [docs, ...keys], downloads);
+    const plan = planSite({ count: records.count, chunkSize: CHUNK_SIZE, hashes }, options, pages, [docs, ...keys], downloads, published);
     // Stage 7: plan -> written pages, then the manifest.
     const written = await writer.write(plan, onProgress);
     let changes: SiteChanges | undefined;

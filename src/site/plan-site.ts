@@ -28,7 +28,7 @@ const TAIL = Buffer.from(PAGE_TAIL);
 /**
  * Plans the whole site for records whose chunks hash to `chunks` (in id order), their pages
  * rendered by `pageBytes`, plus `more` shards planned elsewhere (the docs, the key lookups' files);
- * the manifest names the `downloads` written beside it.
+ * the manifest names the `downloads` written beside it and the day the data last changed (`published`).
  */
 export function planSite(
   chunks: ChunkHashes,
@@ -36,6 +36,7 @@ export function planSite(
   pageBytes: PageBytes,
   more: readonly ShardPlan[] = [],
   downloads: readonly Download[] = [],
+  published?: Date,
 ): SitePlan {
   const { count, chunkSize, hashes } = chunks;
   const chunkCount = hashes.length;
@@ -104,6 +105,7 @@ export function planSite(
     hash: contentHash(VERSION, JSON.stringify(shaping), ...hashes),
     dirs,
     ...(downloads.length === 0 ? {} : { downloads }),
+    ...(published === undefined ? {} : { published: published.toISOString().slice(0, 10) }),
   };
   // The manifest lists shards as planned; they are written in the order of their first record,
   // so that the chunks a page shard reads are still at hand for the next.

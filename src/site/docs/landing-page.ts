@@ -1,5 +1,5 @@
 /**
- * The landing page at `/`: static HTML, no script (the JSON-LD block is data, not code), for the
+ * The landing page at `/`: static HTML, one script file (the search, search-section.ts; the JSON-LD block is data), for the
  * public: Croatian first, English beside it. What the registry is, how many subjects it holds and
  * when the data last changed, the downloads with their sizes, the publisher, contact, licence and
  * source, every field with its rule (read from the published JSON Schema, itself generated from the
@@ -13,6 +13,8 @@ import { DOWNLOAD_KINDS, type Download } from "../../core/download-files.ts";
 import type { DatasetMetadata } from "./dataset-metadata.ts";
 import { contributorWith, croatian } from "./metadata-views.ts";
 import type { PropertySchema } from "./data-package.ts";
+import { SEARCH_SCRIPT_PATH } from "../../core/html/page-frame.ts";
+import { searchSection, searchSectionHead } from "./search-section.ts";
 
 /** The facts of the build the page shows. */
 export interface LandingFacts {
@@ -32,7 +34,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
 }
 
-const SCHEMA_PATHS = Object.keys(PUBLISHED_FILES).filter((path) => path !== "/");
+const SCHEMA_PATHS = Object.keys(PUBLISHED_FILES).filter((path) => path !== "/" && path !== SEARCH_SCRIPT_PATH);
 
 /** What each description file is, for the list on the page. */
 const DESCRIBED: Readonly<Record<string, { readonly hr: string; readonly en: string }>> = {
@@ -136,7 +138,7 @@ export function landingPage(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${e(hr.title)} · ${e(metadata.title)}</title>
 <meta name="description" content="${e(hr.description)}">
-<script type="application/ld+json">
+${searchSectionHead()}<script type="application/ld+json">
 ${scriptJson(facts.dataset)}
 </script>
 <style>
@@ -161,6 +163,7 @@ ${both(e(hr.description), e(metadata.description))}
 <p class="facts en" lang="en"><strong>${count.en} subjects</strong> · data last changed on <time datetime="${day}">${day}</time></p>
 </header>
 <main>
+${searchSection()}
 <h2>Preuzimanja <span lang="en" class="en">/ Downloads</span></h2>
 ${both("Cijeli popis u jednoj datoteci, redom po <code>id</code>, deset polja. Stalna adresa uvijek daje najnoviji popis; nepromjenjiva kopija nosi SHA-256 u imenu.", "The whole list in one file, in <code>id</code> order, the ten fields. The stable URL always gives the latest list; the immutable copy carries its SHA-256 in its name.")}
 ${
