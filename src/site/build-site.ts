@@ -48,6 +48,7 @@ import type { BuildOptions } from "./build-options.ts";
 import { chunkRecords } from "./chunk-records.ts";
 import { type DatasetMetadata, loadMetadata } from "./docs/dataset-metadata.ts";
 import { planDocs } from "./docs/plan-docs.ts";
+import { writeCrawlFiles } from "./docs/write-crawl-files.ts";
 import type { WriteProgress, WriteReport } from "./hand-offs.ts";
 import { planKeys } from "./plan-keys.ts";
 import { planSite } from "./plan-site.ts";
@@ -214,6 +215,7 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     const plan = planSite({ count: records.count, chunkSize: CHUNK_SIZE, hashes }, options, pages, [docs, ...keys], downloads, published);
     // Stage 7: plan -> written pages, then the manifest.
     const written = await writer.write(plan, onProgress);
+    const crawled = await writeCrawlFiles(options.outDir, { baseUrl: options.baseUrl, published, chunks: hashes.length, chunkPath });
     let changes: SiteChanges | undefined;
     const fed = await feed(records, chunkPath, published);
     // The files and URLs changed are named only when asked (build --json): a full build of ten
@@ -221,7 +223,7 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     return await finish(
       { started, readDone, cache },
       records,
-      written,
+      { ...written, files: written.files + crawled },
       () => (changes ??= siteChanges(before, plan.manifest, written.changed)),
       fed,
       { notes: notesOf(metadata), downloads },

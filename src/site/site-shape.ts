@@ -9,6 +9,7 @@ import { buildFileLinks, FILE_PAGES_DIR, SUBJECTS_PER_DIR } from "../core/file-l
 import { oibPrefixDigits } from "../core/key-index.ts";
 import { CHUNK_SIZE, CHUNKS_PER_SHARD, DATA_ROOT, type Form, SHARD_SIZE } from "../core/layout.ts";
 import { PUBLISHED_FILES } from "../core/published-files.ts";
+import { SITEMAP_PARTS_DIR, SITEMAP_URLS } from "./docs/sitemap.ts";
 import type { QueryParam } from "../core/request/read-query.ts";
 import { PAGE_TAIL, renderPageHead } from "../core/render-page.ts";
 
@@ -90,7 +91,10 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
   const keyFiles = chunks === 0 ? 0 : 1 + oibFiles;
   // The manifest, the docs, every chunk and its offsets, the key indexes, every download (stable and content-named), every page and each page shard's tag list.
   const downloads = options.downloads ?? 0;
-  let files = 1 + docs + 2 * chunks + keyFiles + 2 * downloads;
+  // The crawlers' files at the root (docs/write-crawl-files.ts): sitemap.xml, robots.txt, 404.html, and the sitemap's parts past 50,000 URLs (the pages and `/`).
+  const sitemapParts = count + 1 > SITEMAP_URLS ? Math.ceil((count + 1) / SITEMAP_URLS) : 0;
+  let files = 1 + docs + 2 * chunks + keyFiles + 2 * downloads + 3 + sitemapParts;
+  if (sitemapParts > 0) directory(SITEMAP_PARTS_DIR, sitemapParts);
   if (downloads > 0) {
     directory("downloads", 2 * downloads);
     file("downloads/subjekti.<format>", () => sizes.whole ?? 0);
