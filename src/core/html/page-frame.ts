@@ -5,6 +5,7 @@
  * `script-src 'self'` only).
  */
 import { escapeHtml } from "./html-text.ts";
+import { SEARCH_SCRIPT_PATH, SEARCH_STYLE } from "./page-style.ts";
 
 /**
  * The policy of every HTML answer: scripts only from the site itself (never inline), requests only
@@ -13,10 +14,10 @@ import { escapeHtml } from "./html-text.ts";
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-/** The style of the pages for people; the landing page adds its own rules after it. */
-export const PAGE_STYLE = `body { font: 16px/1.5 system-ui, sans-serif; max-width: 64rem; margin: 0 auto; padding: 1rem; color: #1a1a1a; background: #fff; overflow-wrap: anywhere; }
+/** The style of the pages for people: the search form's, then the page's own. */
+export const PAGE_STYLE = `${SEARCH_STYLE}
+body { font: 16px/1.5 system-ui, sans-serif; max-width: 64rem; margin: 0 auto; padding: 1rem; color: #1a1a1a; background: #fff; overflow-wrap: anywhere; }
 a { color: #0b4f9c; }
-a:focus, input:focus, select:focus, button:focus { outline: 3px solid #b35900; outline-offset: 2px; }
 .en { color: #333; }
 .skip { position: absolute; left: -999px; }
 .skip:focus { left: 1rem; top: 1rem; background: #fff; padding: 0.5rem; }
@@ -25,14 +26,6 @@ table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
 th, td { border: 1px solid #767676; padding: 0.3rem 0.5rem; text-align: left; vertical-align: top; }
 thead th { background: #eef1f5; }
 code { background: #f3f3f3; border-radius: 3px; padding: 0 0.2rem; }
-.search { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: end; margin: 1rem 0; padding: 1rem; background: #eef1f5; border-radius: 4px; }
-.search label { display: flex; flex-direction: column; font-weight: bold; }
-.search input, .search select, .search button { font: inherit; padding: 0.4rem; border: 1px solid #595959; border-radius: 3px; min-height: 2.75rem; box-sizing: border-box; }
-.search .query { flex: 1 1 16rem; }
-.search button { background: #0b4f9c; color: #fff; border-color: #0b4f9c; }
-.results { padding-left: 1.5rem; }
-.results li { margin: 0.5rem 0; }
-.meta { color: #333; font-size: 0.9rem; }
 .fields th { width: 30%; }
 .fields td p { margin: 0; }
 @media (max-width: 40rem) { .fields th, .fields td { display: block; width: auto; border-width: 0 0 1px; } .fields thead { display: none; } }`;
@@ -46,9 +39,6 @@ export interface PageParts {
   /** The search script is loaded by the pages that hold the search form. */
   readonly script?: boolean;
 }
-
-/** The path of the search script (published-files.ts serves it). */
-export const SEARCH_SCRIPT_PATH = "/pretraga.js";
 
 /** A whole page in the frame. */
 export function pageHtml(parts: PageParts): string {

@@ -13,7 +13,7 @@ import { DOWNLOAD_KINDS, type Download } from "../../core/download-files.ts";
 import type { DatasetMetadata } from "./dataset-metadata.ts";
 import { contributorWith, croatian } from "./metadata-views.ts";
 import type { PropertySchema } from "./data-package.ts";
-import { SEARCH_SCRIPT_PATH } from "../../core/html/page-frame.ts";
+import { SEARCH_SCRIPT_PATH } from "../../core/html/page-style.ts";
 import { searchSection, searchSectionHead } from "./search-section.ts";
 
 /** The facts of the build the page shows. */

@@ -3,20 +3,12 @@
  * region its script fills as the person types, and what the landing page's `<head>` gains for it
  * and for harvesters (the catalogue and the Data Package as `<link rel="alternate">`).
  */
-import { SEARCH_SCRIPT_PATH } from "../../core/html/page-frame.ts";
+import { SEARCH_SCRIPT_PATH, SEARCH_STYLE } from "../../core/html/page-style.ts";
 import { searchForm } from "../../core/html/search-form.ts";
 
-/** The search section's own style: the form's, the results' and the focus ring (the page's is the landing page's). */
-const SEARCH_STYLE = `.search { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: end; margin: 1rem 0; padding: 1rem; background: #eef1f5; border-radius: 4px; }
-.search label { display: flex; flex-direction: column; font-weight: bold; }
-.search input, .search select, .search button { font: inherit; padding: 0.4rem; border: 1px solid #595959; border-radius: 3px; min-height: 2.75rem; box-sizing: border-box; max-width: 100%; }
-.search .query { flex: 1 1 16rem; }
-.search button { background: #0b4f9c; color: #fff; border-color: #0b4f9c; }
-a:focus, input:focus, select:focus, button:focus { outline: 3px solid #b35900; outline-offset: 2px; }
-.results { padding-left: 1.5rem; }
-.results li { margin: 0.5rem 0; }
-.meta { color: #333; font-size: 0.9rem; }
-body { overflow-wrap: anywhere; }`;
+/** What the landing page needs besides its own style to fit 360 px. */
+const NARROW_STYLE = `body { overflow-wrap: anywhere; }
+@media (max-width: 40rem) { body { margin: 1rem auto; } th, td { padding: 0.2rem; } dl { grid-template-columns: 1fr; } }`;
 
 /** What the landing page's `<head>` holds for the search and for harvesters. */
 export function searchSectionHead(): string {
@@ -26,6 +18,7 @@ export function searchSectionHead(): string {
 <script src="${SEARCH_SCRIPT_PATH}" defer></script>
 <style>
 ${SEARCH_STYLE}
+${NARROW_STYLE}
 </style>
 `;
 }
