@@ -5,7 +5,7 @@
  * from the rendered records' lengths (RecordLengths: prefix sums, so another limit costs one pass over its pages).
  */
 import { buildLinks } from "../core/build-links.ts";
-import { buildFileLinks, FILE_PAGES_DIR, SUBJECTS_PER_DIR } from "../core/file-links.ts";
+import { buildFileLinks, FILE_PAGES_DIR, FILE_SUBJECT_PAGES_DIR, SUBJECTS_PER_DIR } from "../core/file-links.ts";
 import { oibPrefixDigits } from "../core/key-index.ts";
 import { CHUNK_SIZE, CHUNKS_PER_SHARD, DATA_ROOT, type Form, SHARD_SIZE } from "../core/layout.ts";
 import { PUBLISHED_FILES } from "../core/published-files.ts";
@@ -74,6 +74,10 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
     directory(FILE_PAGES_DIR, options.limits.length + 1 + (count > 0 ? 1 : 0));
     directory(`${FILE_PAGES_DIR}/id`, Math.ceil(count / SUBJECTS_PER_DIR));
     directory(`${FILE_PAGES_DIR}/id/<id ÷ ${SUBJECTS_PER_DIR}>`, Math.min(count, SUBJECTS_PER_DIR));
+    // Each subject's page for people beside its JSON file (file-links.ts fileSubjectPagePath).
+    files += count;
+    directory(FILE_SUBJECT_PAGES_DIR, Math.ceil(count / SUBJECTS_PER_DIR));
+    directory(`${FILE_SUBJECT_PAGES_DIR}/<id ÷ ${SUBJECTS_PER_DIR}>`, Math.min(count, SUBJECTS_PER_DIR));
     for (const limit of options.limits) {
       const pages = Math.max(1, pagesOf(limit));
       files += pages;

@@ -41,10 +41,10 @@ describe("siteShape", () => {
     ],
     ["empty list routed: docs, manifest, sitemap, robots.txt and 404.html", 0, routed([20]), 13, "_subjekti/docs", 9],
     [
-      "1M plain files at 20: 50,000 pages in one directory + the entry + a file per subject",
+      "1M plain files at 20: 50,000 pages in one directory + the entry + a file and a page for people per subject",
       1_000_000,
       files([20]),
-      1_050_001,
+      2_050_001,
       "api/subjekti/20",
       50_000,
     ],

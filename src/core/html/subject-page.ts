@@ -90,6 +90,8 @@ export interface SubjectPageFacts {
   readonly published?: string | undefined;
   /** The downloads' stable paths, with their formats. */
   readonly downloads: readonly { readonly path: string; readonly format: string }[];
+  /** Where the page and its JSON are on a site of plain files (file-links.ts); absent: the routed paths. */
+  readonly paths?: { readonly page: string; readonly json: string };
 }
 
 /** The schema.org `GovernmentOrganization` of a subject: what search engines and JSON-LD processors read. */
@@ -137,8 +139,8 @@ function valueHtml(subject: SubjectView, field: keyof SubjectView): string {
 /** The institution's page. */
 export function subjectPage(subject: SubjectView, facts: SubjectPageFacts): string {
   const e = escapeHtml;
-  const json = `/api/subjekti/${subject.id}/`;
-  const canonical = `${facts.baseUrl}${subjectPagePath(subject.id)}`;
+  const json = facts.paths?.json ?? `/api/subjekti/${subject.id}/`;
+  const canonical = `${facts.baseUrl}${facts.paths?.page ?? subjectPagePath(subject.id)}`;
   const rows = (Object.keys(FIELD_TEXTS) as (keyof SubjectView)[])
     .map((field) => {
       const text = FIELD_TEXTS[field];
