@@ -223,7 +223,13 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     return await finish(
       { started, readDone, cache },
       records,
-      { ...written, files: written.files + crawled },
+      {
+        ...written,
+        files: written.files + crawled.files,
+        written: written.written + crawled.written,
+        unchanged: written.unchanged + crawled.unchanged,
+        bytesWritten: written.bytesWritten + crawled.bytesWritten,
+      },
       () => (changes ??= siteChanges(before, plan.manifest, written.changed)),
       fed,
       { notes: notesOf(metadata), downloads },

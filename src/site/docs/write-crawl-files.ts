@@ -24,8 +24,32 @@ export interface CrawlFacts {
 
 const ID_START = Buffer.from('{"id":');
 
-/** Writes sitemap.xml (and its parts), robots.txt and 404.html into `outDir`; how many files the site now holds of them. */
-export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promise<number> {
+/** What the stage did, in the write report's terms. */
+export interface CrawlReport {
+  readonly files: number;
+  readonly written: number;
+  readonly unchanged: number;
+  readonly bytesWritten: number;
+}
+
+/** Writes sitemap.xml (and its parts), robots.txt and 404.html into `outDir`, each only when its bytes change. */
+export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promise<CrawlReport> {
+  const tally = { files: 0, written: 0, unchanged: 0, bytesWritten: 0 };
+  /** A file written whole under a temporary name and renamed into place; left alone when it holds these bytes already. */
+  const put = async (dir: string, name: string, text: string): Promise<void> => {
+    const bytes = Buffer.from(text);
+    tally.files += 1;
+    const old = await readFile(join(dir, name)).catch(() => null);
+    if (old !== null && old.equals(bytes)) {
+      tally.unchanged += 1;
+      return;
+    }
+    const temporary = join(dir, `.${name}.tmp-${process.pid}`);
+    await writeFile(temporary, bytes);
+    await rename(temporary, join(dir, name));
+    tally.written += 1;
+    tally.bytesWritten += bytes.length;
+  };
   const day = facts.published.toISOString().slice(0, 10);
   const urls: SitemapUrl[] = [{ loc: `${facts.baseUrl}/`, lastmod: day }];
   for (let chunk = 0; chunk < facts.chunks; chunk++) {
@@ -51,7 +75,7 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
   if (written.size === 0) await rm(partsDir, { recursive: true, force: true });
   await put(outDir, "robots.txt", robotsTxt(facts.baseUrl));
   await put(outDir, "404.html", notFoundPage());
-  return 3 + written.size;
+  return tally;
 }
 
 /** The ids of a chunk's records, read from each line's start. */
@@ -67,11 +91,4 @@ export function* chunkIds(bytes: Uint8Array): Generator<number> {
     }
     start = end + 1;
   }
-}
-
-/** A file written whole under a temporary name, then renamed into place. */
-async function put(dir: string, name: string, text: string): Promise<void> {
-  const temporary = join(dir, `.${name}.tmp-${process.pid}`);
-  await writeFile(temporary, text);
-  await rename(temporary, join(dir, name));
 }

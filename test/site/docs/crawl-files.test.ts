@@ -86,10 +86,13 @@ describe.skipIf(!existsSync(XMLLINT) && !REQUIRED)("sitemap.xml against the site
 });
 
 describe("robots.txt and 404.html", () => {
-  it("robots.txt names the sitemap and keeps crawlers out of the internal files and the results pages", async () => {
+  it("robots.txt names the sitemap and keeps crawlers out of the internal files and the results pages; the same facts write nothing again", async () => {
     const out = join(root, "robots");
     await mkdir(out);
-    await writeCrawlFiles(out, { baseUrl: BASE, published, ...(await chunks(3)) });
+    const facts = { baseUrl: BASE, published, ...(await chunks(3)) };
+    expect(await writeCrawlFiles(out, facts)).toMatchObject({ files: 3, written: 3, unchanged: 0 });
+    // Rebuilt from the same records: nothing written again.
+    expect(await writeCrawlFiles(out, facts)).toMatchObject({ files: 3, written: 0, unchanged: 3, bytesWritten: 0 });
     expect(await readFile(join(out, "robots.txt"), "utf8")).toBe(
       `User-agent: *\nDisallow: /_subjekti/\nDisallow: /trazi/\nAllow: /\n\nSitemap: ${BASE}/sitemap.xml\n`,
     );
