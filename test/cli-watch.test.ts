@@ -36,7 +36,7 @@ const ENGLISH: Say = {
   serving: (url) => `subjekti preview: ${url} (Ctrl-C stops)`,
   watching: (data) => `subjekti preview: watching ${data}/ for changes`,
   rebuilt: (dist) =>
-    `subjekti preview: rebuilt: built 30 subjects into ${dist}/: 19 files, 13 written (68.8 KB), 6 unchanged, 0 removed (0 B) in …s`,
+    `subjekti preview: rebuilt: built 30 subjects into ${dist}/: 23 files, 13 written (71.9 KB), 10 unchanged, 0 removed (0 B) in …s`,
   problem: (data) => `${data}/subjekti.json[0]: oib: expected 11 digits, got "123" (3 digits)`,
   failed: "subjekti preview: the rebuild failed; still serving the last good site",
 };
@@ -45,7 +45,7 @@ const CROATIAN: Say = {
   serving: (url) => `subjekti preview: ${url} (Ctrl-C zaustavlja)`,
   watching: (data) => `subjekti preview: prati promjene u ${data}/`,
   rebuilt: (dist) =>
-    `subjekti preview: ponovno izgrađeno: izgrađeno 30 subjekata u ${dist}/: 19 datoteka, 13 zapisano (68,8 KB), 6 nepromijenjeno, 0 uklonjeno (0 B) za … s`,
+    `subjekti preview: ponovno izgrađeno: izgrađeno 30 subjekata u ${dist}/: 23 datoteke, 13 zapisano (71,9 KB), 10 nepromijenjeno, 0 uklonjeno (0 B) za … s`,
   problem: (data) => `${data}/subjekti.json[0]: oib: očekuje se 11 znamenaka, a nađeno je "123" (3 znamenke)`,
   failed: "subjekti preview: ponovna izgradnja nije uspjela; i dalje se poslužuje posljednje ispravno sjedište",
 };

@@ -215,7 +215,7 @@ async function buildWithFeed(options: BuildOptions, previous: PreviousFeed | nul
     const plan = planSite({ count: records.count, chunkSize: CHUNK_SIZE, hashes }, options, pages, [docs, ...keys], downloads, published);
     // Stage 7: plan -> written pages, then the manifest.
     const written = await writer.write(plan, onProgress);
-    const crawled = await writeCrawlFiles(options.outDir, { baseUrl: options.baseUrl, published, chunks: hashes.length, chunkPath });
+    const crawled = await writeCrawlFiles(options.outDir, { baseUrl: options.baseUrl, chunks: hashes.length, chunkPath });
     let changes: SiteChanges | undefined;
     const fed = await feed(records, chunkPath, published);
     // The files and URLs changed are named only when asked (build --json): a full build of ten

@@ -15,8 +15,6 @@ import { robotsTxt, SITEMAP_PARTS_DIR, SITEMAP_URLS, sitemapIndex, type SitemapU
 /** What the stage needs of the build. */
 export interface CrawlFacts {
   readonly baseUrl: string;
-  /** When the data last changed. */
-  readonly published: Date;
   /** The records chunks: how many, and where each is. */
   readonly chunks: number;
   chunkPath(chunk: number): string;
@@ -50,8 +48,9 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
     tally.written += 1;
     tally.bytesWritten += bytes.length;
   };
-  const day = facts.published.toISOString().slice(0, 10);
-  const urls: SitemapUrl[] = [{ loc: `${facts.baseUrl}/`, lastmod: day }];
+  // No lastmod: the pages change with records whose dates the build does not keep, and a sitemap that
+  // changes only with the list's ids is rewritten only then.
+  const urls: SitemapUrl[] = [{ loc: `${facts.baseUrl}/` }];
   for (let chunk = 0; chunk < facts.chunks; chunk++) {
     for (const id of chunkIds(await readFile(facts.chunkPath(chunk)))) urls.push({ loc: `${facts.baseUrl}${subjectPagePath(id)}` });
   }
@@ -66,7 +65,7 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
       const name = `subjekti-${parts.length + 1}.xml`;
       await put(partsDir, name, urlSet(urls.slice(first, first + SITEMAP_URLS)));
       written.add(name);
-      parts.push({ loc: `${facts.baseUrl}/${SITEMAP_PARTS_DIR}/${name}`, lastmod: day });
+      parts.push({ loc: `${facts.baseUrl}/${SITEMAP_PARTS_DIR}/${name}` });
     }
     await put(outDir, "sitemap.xml", sitemapIndex(parts));
   }
