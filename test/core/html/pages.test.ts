@@ -4,6 +4,8 @@
  * router's html decisions, and every value as text on every page (hostile names built here; the
  * browser's own reading of them is test/browser/people.slow.test.ts).
  */
+import type { Quad } from "n3";
+import { JsonLdParser } from "jsonld-streaming-parser";
 import { describe, expect, it } from "vitest";
 import { searchValues } from "../../../src/core/html/answer-html.ts";
 import { contactParts } from "../../../src/core/html/contact-links.ts";
@@ -242,4 +244,44 @@ describe("the JSON-LD of a web contact", () => {
     const ld = subjectJsonLd({ ...LADO, institucija_email: "www.lado.hr" }, "https://x.org");
     expect([ld["sameAs"], ld["email"]]).toEqual(["https://www.lado.hr", undefined]);
   });
+});
+
+describe("the JSON-LD read by a JSON-LD processor (jsonld-streaming-parser)", () => {
+  /** schema.org's context offline: its terms are the vocabulary's (https://schema.org/docs/jsonldcontext.jsonld sets @vocab). */
+  const documentLoader = {
+    load: async (url: string): Promise<Record<string, unknown>> => {
+      if (url !== "https://schema.org" && url !== "https://schema.org/") throw new Error(`no context ${url} offline`);
+      return { "@context": { "@vocab": "https://schema.org/", id: "@id", type: "@type" } };
+    },
+  };
+
+  async function triples(text: string): Promise<string[]> {
+    const parser = new JsonLdParser({ documentLoader });
+    const out: string[] = [];
+    return new Promise((resolve, reject) => {
+      parser.on("data", (q: Quad) => out.push(`${q.subject.value} ${q.predicate.value} ${q.object.value}`));
+      parser.on("error", reject);
+      parser.on("end", () => resolve(out));
+      parser.write(text);
+      parser.end();
+    });
+  }
+
+  it.each([LADO, { ...LADO, naziv_subjekta: HOSTILE[0] ?? "", institucija_grad: HOSTILE[3] ?? "" }])(
+    "the page's block gives the record's triples: %j",
+    async (subject) => {
+      const block = /<script type="application\/ld\+json">\n([^<]*)\n<\/script>/.exec(subjectPage(subject, FACTS))?.[1] ?? "";
+      const found = await triples(block);
+      const page = "https://subjekti.example/subjekti/51/";
+      expect(found).toEqual(
+        expect.arrayContaining([
+          `${page} http://www.w3.org/1999/02/22-rdf-syntax-ns#type https://schema.org/GovernmentOrganization`,
+          `${page} https://schema.org/name ${subject.naziv_subjekta}`,
+          `${page} https://schema.org/taxID ${subject.oib}`,
+          `${page} https://schema.org/foundingDate ${subject.datum_postanka}`,
+        ]),
+      );
+      expect(found.some((t) => t.endsWith(`https://schema.org/addressLocality ${subject.institucija_grad}`))).toBe(true);
+    },
+  );
 });
