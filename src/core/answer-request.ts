@@ -26,6 +26,7 @@ import { assemblePageBytes } from "./page-bytes.ts";
 import { type ByteReader, readRecordRun } from "./record-offsets.ts";
 import { isTargetTooLong, oversizeRefusal } from "./request/request-bounds.ts";
 import { type Decision, isApiPath, route, siteUnavailable } from "./route.ts";
+import { answerHtml } from "./html/answer-html.ts";
 
 /** A request as it reached the host, before any URL parser touched it. */
 export interface SentRequest {
@@ -134,6 +135,7 @@ async function answerFromSite<B extends Body>(request: SentRequest, site: SiteHo
       return finish(siteUnavailable(`The site is unusable: ${state.problem}. ${site.fix}`), request.method);
     }
     const { manifest } = state;
+    const baseUrl = linkOrigin(request.scheme, request.host, site.origin ?? manifest.baseUrl);
     const decision = route(
       {
         method: request.method,
@@ -144,11 +146,11 @@ async function answerFromSite<B extends Body>(request: SentRequest, site: SiteHo
         origin: request.headers.get("origin"),
         accessControlRequestMethod: request.headers.get("access-control-request-method"),
         accessControlRequestHeaders: request.headers.get("access-control-request-headers"),
-        baseUrl: linkOrigin(request.scheme, request.host, site.origin ?? manifest.baseUrl),
+        baseUrl,
       },
       manifest,
     );
-    const answer = await answerDecision(decision, request, site, staticAnswer, manifest);
+    const answer = await answerDecision(decision, request, site, staticAnswer, manifest, baseUrl);
     if (answer !== null) return answer;
     // A file the manifest named is gone: a rebuild or deploy replaced the site since it was read.
     if (retried)
@@ -164,6 +166,7 @@ async function answerDecision<B extends Body>(
   site: SiteHost<B>,
   staticAnswer: () => Answer<B>,
   manifest: Manifest,
+  linkBase: string,
 ): Promise<Answer<B> | null> {
   const { method } = request;
   const ifNoneMatch = request.headers.get("if-none-match");
@@ -200,6 +203,28 @@ async function answerDecision<B extends Body>(
       const found = await findSubjects(decision.find, manifest, { text: (path) => site.readChunk(path), ...byteReader(site) });
       return found === null ? null : finish(tagged(found, ifNoneMatch), method);
     }
+    case "html": {
+      // The results page asks the list exactly as a client would, so it finds what the API finds.
+      const askList = async (query: string): Promise<{ status: number; body: Uint8Array } | null> => {
+        const list: SentRequest = {
+          method: "GET",
+          target: `/api/subjekti/?${query}`,
+          scheme: request.scheme,
+          host: request.host,
+          headers: NO_HEADERS,
+        };
+        const listed = route({ method: "GET", path: "/api/subjekti/", query, baseUrl: linkBase }, manifest);
+        const answer = await answerDecision(listed, list, site, staticAnswer, manifest, linkBase);
+        if (answer === null || answer.kind !== "send") return null;
+        return { status: answer.status, body: answer.body === null ? new Uint8Array() : await bodyBytes(answer.body) };
+      };
+      // The page's record is found as its JSON detail is: the same chunk, the same cache tags.
+      const read = { text: (path: string) => site.readChunk(path), ...byteReader(site) };
+      const askSubject = (id: bigint): ReturnType<typeof findSubjects> =>
+        findSubjects({ shape: { kind: "subject", id }, filters: {}, indent: 0, cacheControl: manifest.cacheControl }, manifest, read);
+      const html = await answerHtml(decision, manifest, askSubject, askList);
+      return html === null ? null : finish(tagged(html, ifNoneMatch), method);
+    }
     case "respond":
       return finish(decision, method);
     default: {
@@ -219,6 +244,13 @@ function tagged(answer: Complete, ifNoneMatch: string | null): Complete {
   const etag = bytesEtag(bytes);
   const headers: HeaderList = [...answer.headers, ["ETag", etag]];
   return matchesIfNoneMatch(ifNoneMatch, etag) ? { status: 304, headers, body: "" } : { status: 200, headers, body: bytes };
+}
+
+const NO_HEADERS: HeaderReader = { get: () => null };
+
+/** A body's bytes, a stream collected. */
+async function bodyBytes(body: Body): Promise<Uint8Array> {
+  return body instanceof Uint8Array ? body : new Uint8Array(await new Response(body).arrayBuffer());
 }
 
 /** A page file as it came: its own bytes or stream (a pre-rendered page costs no body computation). */

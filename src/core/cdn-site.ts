@@ -6,10 +6,9 @@
  */
 import type { FetchSite } from "./answer-request.ts";
 import { describeError } from "./errors.ts";
-import { ETAGS_FILE } from "./etag.ts";
 import { KeptFiles } from "./kept-files.ts";
 import { BOUNDS_FILE } from "./key-index.ts";
-import { MANIFEST_PATH } from "./layout.ts";
+import { ETAGS_FILE, MANIFEST_PATH } from "./layout.ts";
 import { readManifest, type SiteState } from "./manifest.ts";
 
 /**

@@ -55,12 +55,6 @@ export function contentEtag(text: string): string {
   return bytesEtag(UTF8.encode(text));
 }
 
-/**
- * The name of the list of tags a shard directory holds beside its served files: line `i` is the
- * ETag of the shard's file `i` (in the build's order), so the tag of a pre-rendered file is read
- * without the file.
- */
-export const ETAGS_FILE = "etags.txt";
 
 /** The text of a shard's tag list, from its files' tags in order. */
 export function etagsText(etags: readonly string[]): string {

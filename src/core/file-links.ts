@@ -55,3 +55,14 @@ export const SUBJECTS_PER_DIR = 1000;
 export function fileSubjectPath(id: number): string {
   return `${FILE_PAGES_DIR}/id/${Math.floor(id / SUBJECTS_PER_DIR)}/${id}.json`;
 }
+
+/** The directory of the institutions' pages on a site of plain files. */
+export const FILE_SUBJECT_PAGES_DIR = "subjekti";
+
+/**
+ * The path of a subject's page for people on a site of plain files: `subjekti/<id ÷ 1000>/<id>.html`,
+ * a thousand a directory as the JSON files are (a routed host answers `/subjekti/<id>/` instead).
+ */
+export function fileSubjectPagePath(id: number): string {
+  return `${FILE_SUBJECT_PAGES_DIR}/${Math.floor(id / SUBJECTS_PER_DIR)}/${id}.html`;
+}

@@ -16,7 +16,6 @@
  * carries a hash of its content, so a rebuild writes a changed shard beside the old one and the
  * manifest's atomic replacement switches readers from the complete old site to the complete new.
  */
-import { ETAGS_FILE } from "./etag.ts";
 import { BOUNDS_FILE, BOUNDS_SHARD_KEY, oibPrefixDigits } from "./key-index.ts";
 import {
   bucketFileNames,
@@ -27,6 +26,13 @@ import {
   suffixFileName,
   suffixShardKey,
 } from "./search/search-layout.ts";
+
+/**
+ * The name of the list of tags a shard directory holds beside its served files: line `i` is the
+ * ETag of the shard's file `i` (in the build's order), so the tag of a pre-rendered file is read
+ * without the file.
+ */
+export const ETAGS_FILE = "etags.txt";
 
 /** Shard key -> the content hash in that shard directory's name: the manifest's `dirs`, all a path needs of it. */
 export type ShardHashes = Readonly<Record<string, string>>;

@@ -35,6 +35,8 @@ export interface Manifest {
   readonly dirs: ShardHashes;
   /** The downloads of the whole list (download-files.ts), each with its size and SHA-256; absent when none were written. */
   readonly downloads?: readonly Download[];
+  /** The day the data last changed (`YYYY-MM-DD`), which the pages for people show; absent in a site that does not say. */
+  readonly published?: string;
 }
 
 /** Why `value` is not a manifest this code can route with, or null when it is one. */
@@ -59,6 +61,9 @@ export function manifestProblem(value: unknown, version: string): string | null 
   }
   const downloads = m["downloads"];
   if (downloads !== undefined && !(Array.isArray(downloads) && downloads.every(isDownload))) return "downloads is not a list of downloads";
+  const published = m["published"];
+  if (published !== undefined && !(typeof published === "string" && /^\d{4}-\d{2}-\d{2}$/.test(published)))
+    return "published is not a date";
   return null;
 }
 

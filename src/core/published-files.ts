@@ -31,6 +31,8 @@ export const PUBLISHED_FILES: Readonly<Record<string, PublishedFile>> = {
   "/datapackage.json": { name: "datapackage.json", contentType: "application/json" },
   "/catalog.ttl": { name: "catalog.ttl", contentType: "text/turtle; charset=utf-8" },
   "/catalog.jsonld": { name: "catalog.jsonld", contentType: "application/ld+json" },
+  // The search script of the pages for people (html/search-script.ts): a file, so no page needs inline script.
+  "/pretraga.js": { name: "pretraga.js", contentType: "text/javascript; charset=utf-8" },
 };
 
 /** The public paths of the published files, as hosts declare them (netlify.toml, test hosts). */

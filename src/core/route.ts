@@ -11,11 +11,11 @@ import { API_PREFIX, apiTarget, escapeUriPath } from "./api-paths.ts";
 import { buildLinks, COLLECTION_PATH, extraParams, quotePlus } from "./build-links.ts";
 import { DOCS_TAG, pageTags, SITE_TAG } from "./cache-tags.ts";
 import { ALLOWED_METHODS, isPreflight, type PreflightRequest, preflightHeaders } from "./cors.ts";
-import { contentEtag, ETAGS_FILE, matchesIfNoneMatch } from "./etag.ts";
+import { contentEtag, matchesIfNoneMatch } from "./etag.ts";
 import type { Filters, Find } from "./find-subjects.ts";
 import { isSearch } from "./search/match-record.ts";
 import { readFilters } from "./search/read-filters.ts";
-import { chunkPath, type EtagLine, type Form, offsetsPath, pageEtagLine, pagePath, shardFilePath } from "./layout.ts";
+import { chunkPath, ETAGS_FILE, type EtagLine, type Form, offsetsPath, pageEtagLine, pagePath, shardFilePath } from "./layout.ts";
 import type { Manifest } from "./manifest.ts";
 import { negotiate } from "./request/negotiate.ts";
 import { DOCS_SHARD_KEY, PUBLISHED_FILES, type PublishedFile, publishedFile } from "./published-files.ts";
@@ -24,6 +24,8 @@ import { asByteString, decodeQueryBytes, percentDecodeBytes } from "./request/re
 import { lastValue, type Paging, parseQuery, type QueryParam, readPaging } from "./request/read-query.ts";
 import type { ApiTarget } from "./api-paths.ts";
 import { indentJson, PAGE_TAIL, renderPageHead, toJson } from "./render-page.ts";
+import { type HtmlDecision, isHtmlPath, routeHtml } from "./html/html-routes.ts";
+import { CONTENT_SECURITY_POLICY } from "./html/page-frame.ts";
 
 /** A request as the router reads it; `origin` and the `Access-Control-Request-*` headers make a CORS preflight. */
 export interface RouteRequest extends PreflightRequest {
@@ -72,6 +74,8 @@ export type Decision =
     }
   /** One subject, or a page of the filtered list: found through the site's indexes (find-subjects.ts). */
   | { readonly kind: "find"; readonly find: Find }
+  /** A page for people (html/html-routes.ts): an institution's page, the search's results, the branded 404. */
+  | HtmlDecision
   /** An answer complete in itself. */
   | { readonly kind: "respond"; readonly status: number; readonly headers: HeaderList; readonly body: string };
 
@@ -95,6 +99,7 @@ const VALID_FORMATS = new Set(["", "api", "json"]);
 /** Decides the answer to one request. */
 export function route(request: RouteRequest, manifest: Manifest): Decision {
   const path = decodedPath(request.path);
+  if (isHtmlPath(path)) return routeHtml(request.method, path, asByteString(request.query), manifest);
   if (!isApi(path)) return { kind: "static" };
   const query = asByteString(request.query);
   const published = publishedFile(path);
@@ -117,7 +122,8 @@ export function route(request: RouteRequest, manifest: Manifest): Decision {
 
 /** Whether `route` answers a path (as sent) itself, rather than leaving it to the static site. */
 export function isApiPath(path: string): boolean {
-  return isApi(decodedPath(path));
+  const decoded = decodedPath(path);
+  return isApi(decoded) || isHtmlPath(decoded);
 }
 
 /** Django matches the path percent-decoded and nothing else: `/api/subjekti/./` is another path. */
@@ -136,6 +142,8 @@ function routePublished(request: RouteRequest, manifest: Manifest, file: Publish
   if (hash === undefined) return siteUnavailable("The site has no published description: rebuild it.");
   const headers: HeaderList = [
     ["Content-Type", file.contentType],
+    // The landing page runs the search script file and no inline script.
+    ...(file.contentType.startsWith("text/html") ? ([["Content-Security-Policy", CONTENT_SECURITY_POLICY]] as const) : []),
     ["Allow", ALLOWED_METHODS],
     ...commonHeaders(manifest.cacheControl, [SITE_TAG, DOCS_TAG]),
   ];

@@ -411,10 +411,14 @@ function powerOfTwo(start: number, least: number): number {
   return size;
 }
 
-/** An nginx string: single-quoted (the values hold double quotes, never a single quote or a backslash escape). */
+/**
+ * An nginx string: single-quoted (the values hold double quotes), or double-quoted when it holds
+ * single quotes (the Content-Security-Policy) and no double quote, `$` or backslash nginx would read.
+ */
 function quote(text: string): string {
-  if (text.includes("'")) throw new Error(`cannot quote ${JSON.stringify(text)} for nginx`);
-  return `'${text}'`;
+  if (!text.includes("'")) return `'${text}'`;
+  if (/["$\\]/.test(text)) throw new Error(`cannot quote ${JSON.stringify(text)} for nginx`);
+  return `"${text}"`;
 }
 
 function escapeRegex(text: string): string {

@@ -10,6 +10,7 @@ import type { JudgedRead } from "../data/read/read-records.ts";
 import { METADATA_FILE } from "../data/sources/find-sources.ts";
 import type { FeedReport } from "../feed/write-feed.ts";
 import type { SiteWritten, WriteReport } from "./hand-offs.ts";
+import type { CrawlReport } from "./docs/write-crawl-files.ts";
 import type { DatasetMetadata } from "./docs/dataset-metadata.ts";
 import type { SiteChanges } from "./site-changes.ts";
 
@@ -51,6 +52,8 @@ export interface Published {
   readonly metadata: DatasetMetadata;
   readonly downloads: readonly Download[];
   readonly feed: FeedReport | undefined;
+  /** The files for crawlers written beside the site (none on a site of plain files). */
+  readonly crawled: CrawlReport | undefined;
   readonly cacheWarning: Message | undefined;
 }
 
@@ -63,6 +66,8 @@ export function reportBuild(
 ): BuildReport {
   const { count, reused, warnings, kinds, overLimits, known } = records;
   const { metadata, downloads, feed, cacheWarning } = published;
+  // sitemap.xml, robots.txt and 404.html, written beside the site's own files (docs/write-crawl-files.ts).
+  const crawled = published.crawled ?? { files: 0, written: 0, unchanged: 0, bytesWritten: 0 };
   // What the description of the data lacks, as warnings for the maintainer.
   const notes = metadata.licenses.length > 0 ? [] : [msg("warning.no-licence", { file: METADATA_FILE })];
   return {
@@ -76,11 +81,11 @@ export function reportBuild(
     ...(cacheWarning === undefined ? {} : { cacheWarning }),
     ...(known === undefined ? {} : { known }),
     ...(feed === undefined ? {} : { feed }),
-    files: written.files,
-    written: written.written,
-    unchanged: written.unchanged,
+    files: written.files + crawled.files,
+    written: written.written + crawled.written,
+    unchanged: written.unchanged + crawled.unchanged,
     removed: written.removed,
-    bytesWritten: written.bytesWritten,
+    bytesWritten: written.bytesWritten + crawled.bytesWritten,
     bytesRemoved: written.bytesRemoved,
     timings: { read: (run.readDone - run.started) / 1000, write: (run.ended - run.readDone) / 1000 },
     seconds: (run.ended - run.started) / 1000,

@@ -27,7 +27,8 @@ import { type BuildOptions, resolveBuildOptions, type ResolvedBuildOptions } fro
 import { chunkRecords } from "./chunk-records.ts";
 import { type DatasetMetadata, loadMetadata } from "./docs/dataset-metadata.ts";
 import { planDocs } from "./docs/plan-docs.ts";
-import type { ChunkHashes, Published, SiteOutput, SitePlan, WriteProgress } from "./hand-offs.ts";
+import { writeCrawlFiles } from "./docs/write-crawl-files.ts";
+import type { ChunkHashes, Publication, SiteOutput, SitePlan, WriteProgress } from "./hand-offs.ts";
 import { planKeys } from "./plan-keys.ts";
 import { planSearch } from "./plan-search.ts";
 import { planSite } from "./plan-site.ts";
@@ -91,10 +92,12 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
     const downloads = output.plans ? await writeDownloadsOf(run, hashes, published) : [];
     const plan = output.plans ? planOf(run, metadata, { count: read.count, hashes }, { downloads, published }) : null;
     const written = await output.write({ count: read.count, plan }, onProgress);
+    const crawl = { baseUrl: options.site.baseUrl, chunks: hashes.length, chunkPath: (c: number) => output.chunkFile(c).path };
+    const crawled = output.plans ? await writeCrawlFiles(outDir, crawl) : undefined;
     const feed = await writeFeedOf(run, read.count, published);
     await cache?.keepOnly(read.cacheKeys);
     const times = { started, readDone, ended: performance.now() };
-    return reportBuild(times, read, written, { metadata, downloads, feed, cacheWarning: cache?.warning });
+    return reportBuild(times, read, written, { metadata, downloads, feed, crawled, cacheWarning: cache?.warning });
   } catch (error) {
     await output.abort();
     throw error;
@@ -127,14 +130,14 @@ function planOf(
   { options, output }: Run,
   metadata: DatasetMetadata,
   records: Omit<ChunkHashes, "chunkSize">,
-  published: Published,
+  published: Publication,
 ): SitePlan {
   const { count, hashes } = records;
   const pages = pagesFromChunkFiles((chunk) => output.chunkFile(chunk), CHUNK_SIZE);
   const docs = planDocs(metadata, { count, ...published }, options.site);
   const keys = planKeys(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk));
   const search = planSearch(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk));
-  return planSite({ count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, [docs, ...keys, ...search], published.downloads);
+  return planSite({ count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, [docs, ...keys, ...search], published);
 }
 
 /** The feed stage, once the site is written: the new list is the chunk files, in order. */

@@ -61,7 +61,7 @@ export interface SitePlan {
 
 /** What the site's pages are made of: the plan stage's and the write stage's slice of the build's options. */
 /** What the description is published with: the downloads and the data's date. */
-export interface Published {
+export interface Publication {
   readonly downloads: readonly Download[];
   readonly published: Date;
 }

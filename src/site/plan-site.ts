@@ -5,15 +5,15 @@
  * files' bytes, so an unchanged shard is recognised without rendering a page of it; and a shard's
  * files are named and rendered only while it is written, never held as one object a file.
  */
-import type { Download } from "../core/download-files.ts";
 import { CHUNKS_PER_SHARD, type Form, pageFileName, pageShardKey, SHARD_SIZE } from "../core/layout.ts";
-import { bytesEtag, ETAGS_FILE, etagsText } from "../core/etag.ts";
+import { bytesEtag, etagsText } from "../core/etag.ts";
+import { ETAGS_FILE } from "../core/layout.ts";
 import { LAYOUT_VERSION, type Manifest } from "../core/manifest.ts";
 import type { QueryParam } from "../core/request/read-query.ts";
 import { PAGE_TAIL } from "../core/render-page.ts";
 import { VERSION } from "../core/version.ts";
 import { contentHash } from "../common/content-hash.ts";
-import type { ChunkHashes, ShardFile, ShardPlan, SiteOptions, SitePlan } from "./hand-offs.ts";
+import type { ChunkHashes, Publication, ShardFile, ShardPlan, SiteOptions, SitePlan } from "./hand-offs.ts";
 import { pageHeads } from "./page-heads.ts";
 import { recordShard } from "./record-shard.ts";
 import type { PageBytes } from "./read-chunks.ts";
@@ -28,14 +28,14 @@ const TAIL = Buffer.from(PAGE_TAIL);
 /**
  * Plans the whole site for records whose chunks hash to `chunks` (in id order), their pages
  * rendered by `pageBytes`, plus `more` shards planned elsewhere (the docs, the key lookups' files);
- * the manifest names the `downloads` written beside it.
+ * the manifest names the `downloads` written beside it and the day the data last changed (`published`).
  */
 export function planSite(
   chunks: ChunkHashes,
   options: SiteOptions,
   pageBytes: PageBytes,
   more: readonly ShardPlan[] = [],
-  downloads: readonly Download[] = [],
+  { downloads, published }: Partial<Publication> = {},
 ): SitePlan {
   const { count, chunkSize, hashes } = chunks;
   const chunkCount = hashes.length;
@@ -103,7 +103,8 @@ export function planSite(
     cacheControl: options.cacheControl,
     hash: contentHash(VERSION, JSON.stringify(shaping), ...hashes),
     dirs,
-    ...(downloads.length === 0 ? {} : { downloads }),
+    ...(downloads === undefined || downloads.length === 0 ? {} : { downloads }),
+    ...(published === undefined ? {} : { published: published.toISOString().slice(0, 10) }),
   };
   // The manifest lists shards as planned; they are written in the order of their first record,
   // so that the chunks a page shard reads are still at hand for the next.

@@ -7,7 +7,7 @@
  */
 import { COLLECTION_PATH, encodeLinkQuery } from "../core/build-links.ts";
 import { chunkTag, DOCS_TAG, SITE_TAG } from "../core/cache-tags.ts";
-import { ETAGS_FILE } from "../core/etag.ts";
+import { ETAGS_FILE } from "../core/layout.ts";
 import { isForm } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";
 import { DOCS_SHARD_KEY, PUBLISHED_FILES } from "../core/published-files.ts";

@@ -7,10 +7,11 @@
 import { BUCKETS_PER_SHARD, bucketCount, FIRSTS_GROUP, SUFFIX_FILES_PER_SHARD, suffixFileCount } from "../core/search/search-layout.ts";
 import { ORDER_FIELDS } from "../core/search/read-filters.ts";
 import { buildLinks } from "../core/build-links.ts";
-import { buildFileLinks, FILE_PAGES_DIR, SUBJECTS_PER_DIR } from "../core/file-links.ts";
+import { buildFileLinks, FILE_PAGES_DIR, FILE_SUBJECT_PAGES_DIR, SUBJECTS_PER_DIR } from "../core/file-links.ts";
 import { oibPrefixDigits } from "../core/key-index.ts";
 import { CHUNK_SIZE, CHUNKS_PER_SHARD, DATA_ROOT, type Form, SHARD_SIZE } from "../core/layout.ts";
 import { PUBLISHED_FILES } from "../core/published-files.ts";
+import { SITEMAP_PARTS_DIR, SITEMAP_URLS } from "./docs/sitemap.ts";
 import type { QueryParam } from "../core/request/read-query.ts";
 import { PAGE_TAIL, renderPageHead } from "../core/render-page.ts";
 
@@ -75,6 +76,10 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
     directory(FILE_PAGES_DIR, options.limits.length + 1 + (count > 0 ? 1 : 0));
     directory(`${FILE_PAGES_DIR}/id`, Math.ceil(count / SUBJECTS_PER_DIR));
     directory(`${FILE_PAGES_DIR}/id/<id ÷ ${SUBJECTS_PER_DIR}>`, Math.min(count, SUBJECTS_PER_DIR));
+    // Each subject's page for people beside its JSON file (file-links.ts fileSubjectPagePath).
+    files += count;
+    directory(FILE_SUBJECT_PAGES_DIR, Math.ceil(count / SUBJECTS_PER_DIR));
+    directory(`${FILE_SUBJECT_PAGES_DIR}/<id ÷ ${SUBJECTS_PER_DIR}>`, Math.min(count, SUBJECTS_PER_DIR));
     for (const limit of options.limits) {
       const pages = Math.max(1, pagesOf(limit));
       files += pages;
@@ -98,7 +103,10 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
   const suffixFiles = chunks === 0 ? 0 : suffixFileCount(count);
   const searchFiles =
     chunks === 0 ? 0 : 2 * buckets + 3 * ORDER_FIELDS.length + 2 + suffixFiles + 1 + Math.ceil(suffixFiles / FIRSTS_GROUP);
-  let files = 1 + docs + 2 * chunks + keyFiles + 2 * downloads + searchFiles;
+  // The crawlers' files at the root (docs/write-crawl-files.ts): sitemap.xml, robots.txt, 404.html, and the sitemap's parts past 50,000 URLs (the pages and `/`).
+  const sitemapParts = count + 1 > SITEMAP_URLS ? Math.ceil((count + 1) / SITEMAP_URLS) : 0;
+  let files = 1 + docs + 2 * chunks + keyFiles + 2 * downloads + searchFiles + 3 + sitemapParts;
+  if (sitemapParts > 0) directory(SITEMAP_PARTS_DIR, sitemapParts);
   if (downloads > 0) {
     directory("downloads", 2 * downloads);
     file("downloads/subjekti.<format>", () => sizes.whole ?? 0);

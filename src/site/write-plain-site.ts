@@ -23,9 +23,12 @@ import {
   FILE_ENTRY_PATH,
   FILE_PAGES_DIR,
   filePagePath,
+  fileSubjectPagePath,
   fileSubjectPath,
   SUBJECTS_PER_DIR,
 } from "../core/file-links.ts";
+import { subjectPage } from "../core/html/subject-page.ts";
+import { readSubject } from "../core/html/subject-view.ts";
 import { DEFAULT_LIMIT } from "../core/request/read-query.ts";
 import { PAGE_TAIL, renderPageHead } from "../core/render-page.ts";
 import { msg } from "../common/messages/message.ts";
@@ -164,7 +167,8 @@ export async function writePlainSite(options: PlainSiteOptions, records: PlainRe
   const old = where.current === null ? null : join(where.parent, where.current);
   const entry = entryLimit(options.limits, DEFAULT_LIMIT);
   const pages = options.limits.map((limit) => ({ limit, count: Math.max(1, Math.ceil(count / limit)) }));
-  const total = pages.reduce((sum, p) => sum + p.count, 1 + count);
+  // Every page of the list, the entry, and each subject's JSON file and its page for people.
+  const total = pages.reduce((sum, p) => sum + p.count, 1 + 2 * count);
   const tally = { written: 0, unchanged: 0, bytesWritten: 0, done: 0 };
   const changed: string[] = [];
   const paths = new Set<string>([FILE_ENTRY_PATH]);
@@ -183,6 +187,20 @@ export async function writePlainSite(options: PlainSiteOptions, records: PlainRe
     onProgress?.(++tally.done, total);
   };
 
+  /** A subject's page for people (core/html/subject-page.ts), beside its JSON: a plain host cannot derive it. */
+  const putSubjectPage = async (record: Buffer): Promise<void> => {
+    const subject = readSubject(JSON.parse(record.toString("utf8")));
+    if (subject === null) throw new Error(`a record the build rendered is not a subject: ${record.toString("utf8", 0, 80)}`);
+    const path = fileSubjectPagePath(subject.id);
+    const dir = dirname(path);
+    let making = made.get(dir);
+    if (making === undefined) made.set(dir, (making = mkdir(join(tmp, dir), { recursive: true })));
+    await making;
+    const paths = { page: `/${path}`, json: `/${fileSubjectPath(subject.id)}` };
+    await put(path, Buffer.from(subjectPage(subject, { baseUrl: options.baseUrl, downloads: [], paths })));
+  };
+  const made = new Map<string, Promise<unknown>>();
+
   await rm(tmp, { recursive: true, force: true });
   try {
     for (const { limit } of pages) await mkdir(join(tmp, FILE_PAGES_DIR, String(limit)), { recursive: true });
@@ -200,7 +218,6 @@ export async function writePlainSite(options: PlainSiteOptions, records: PlainRe
       });
     }
     // Each subject's own file: a page of one record without its envelope is the record's bytes.
-    const made = new Map<string, Promise<unknown>>();
     for (let first = 0; first < count; first += SUBJECTS_PER_DIR) {
       const positions = Array.from({ length: Math.min(SUBJECTS_PER_DIR, count - first) }, (_, k) => first + k);
       await forEachBounded(positions, CONCURRENCY, async (position) => {
@@ -212,6 +229,7 @@ export async function writePlainSite(options: PlainSiteOptions, records: PlainRe
         if (making === undefined) made.set(dir, (making = mkdir(join(tmp, dir), { recursive: true })));
         await making;
         await put(path, bytes);
+        await putSubjectPage(bytes);
       });
     }
   } catch (error) {

@@ -110,8 +110,8 @@ describe.skipIf(!PRESENT && !REQUIRED)("in real Chromium", () => {
   it("the landing page passes axe-core's WCAG 2.1 A and AA rules with no violation, in Croatian with English marked", async () => {
     const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
     await page.goto(`${new URL(preview.url).origin}/`);
-    // The page the build wrote, checked as served: axe-core injected into it (the page itself runs no script).
-    await page.addScriptTag({ content: axe.source });
+    // The page the build wrote, checked as served: axe-core evaluated in it (its Content-Security-Policy refuses an inline script element).
+    await page.evaluate(axe.source);
     const result = (await page.evaluate(
       `axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } })`,
     )) as {

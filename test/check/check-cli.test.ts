@@ -9,7 +9,7 @@ import { createServer, type IncomingHttpHeaders, request, type Server } from "no
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ETAGS_FILE } from "../../src/core/etag.ts";
+import { ETAGS_FILE } from "../../src/core/layout.ts";
 import { DATA_ROOT, MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import { startPreview } from "../../src/serve/preview-server.ts";
@@ -138,7 +138,7 @@ describe("subjekti check against the preview of the site as built", () => {
       "not-found": 1,
       "not-allowed": 1,
       "not-acceptable": 1,
-      published: 7,
+      published: 8,
       download: 4,
       // The API root twice, a subject by id twice, by code, by OIB, both filters, a missing id and OIB, a suffixed list.
       lookup: 10,

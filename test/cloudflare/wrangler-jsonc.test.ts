@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";
+import { HTML_ROUTE_PATTERNS } from "../../src/core/html/html-routes.ts";
 import { readWranglerConfig } from "../hosts/wrangler-dev.ts";
 
 const config = await readWranglerConfig();
@@ -16,6 +17,13 @@ describe("wrangler.jsonc", () => {
   it("publishes dist/ as assets bound to ASSETS, the Worker's entry src/cloudflare/worker.ts", () => {
     expect([assets.directory, assets.binding, config["main"]]).toEqual(["dist", "ASSETS", "src/cloudflare/worker.ts"]);
   });
+
+  it.each([...HTML_ROUTE_PATTERNS.map((p) => p.replace("*", "51/")), "/trazi/?search=x"])(
+    "runs the Worker first on the page for people %s",
+    (path) => {
+      expect(covers(path.split("?")[0] ?? "")).toBe(true);
+    },
+  );
 
   it.each([...PUBLISHED_PATHS, "/api/subjekti", "/api/subjekti/", "/api/other"])("runs the Worker first on %s", (path) => {
     expect(covers(path)).toBe(true);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DOWNLOAD_FILE_RULES, downloadFileRule, STATIC_EXPOSE_HEADERS } from "../../src/core/download-files.ts";
 import { feedFileRule, FEED_FILE_RULES, PUBLISHED_PATHS } from "../../src/core/published-files.ts";
+import { HTML_ROUTE_PATTERNS } from "../../src/core/html/html-routes.ts";
 
 const TOML = readFileSync(join(import.meta.dirname, "../../netlify.toml"), "utf8");
 /** Netlify's path patterns: `*` matches the rest of the path. */
@@ -12,6 +13,10 @@ const covers = (path: string): boolean =>
   declared.some((pattern) => (pattern.endsWith("*") ? path.startsWith(pattern.slice(0, -1)) : pattern === path));
 
 describe("netlify.toml", () => {
+  it.each(HTML_ROUTE_PATTERNS.map((p) => p.replace("*", "51/")))("sends the page for people %s to the edge function", (path) => {
+    expect(covers(path)).toBe(true);
+  });
+
   it.each([...PUBLISHED_PATHS, "/api/subjekti", "/api/other"])("sends %s to the edge function", (path) => {
     expect(covers(path)).toBe(true);
   });

@@ -8,6 +8,7 @@
  * Prints `{"port":N}` on one line once it listens. Runs under Deno only (vitest spawns it).
  */
 import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";
+import { HTML_ROUTE_PATTERNS } from "../../src/core/html/html-routes.ts";
 import subjekti from "../../src/edge/subjekti.ts";
 import { refuseConditional } from "./conditional-headers.ts";
 
@@ -58,7 +59,10 @@ Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: ({ port }) => console.log
     url.pathname === "/api" ||
     url.pathname === "/api/subjekti" ||
     url.pathname.startsWith("/api/") ||
-    PUBLISHED_PATHS.includes(url.pathname)
+    PUBLISHED_PATHS.includes(url.pathname) ||
+    HTML_ROUTE_PATTERNS.some((pattern) =>
+      pattern.endsWith("*") ? url.pathname.startsWith(pattern.slice(0, -1)) : url.pathname === pattern,
+    )
   ) {
     return subjekti(request, {
       next(rewritten?: Request) {

@@ -5,7 +5,7 @@
  * code under test: links as literal strings, records sliced from the fixture file by `page()`.
  */
 import { readFileSync } from "node:fs";
-import { BASE, CACHE_CONTROL, COLLECTION as C, page } from "./fixture-site.ts";
+import { BASE, CACHE_CONTROL, COLLECTION as C, COUNT, page } from "./fixture-site.ts";
 
 export type HostName = "edge" | "preview" | "deno" | "netlify" | "nginx" | "wrangler";
 
@@ -78,6 +78,25 @@ const PREFLIGHT_REQUEST = {
   "Access-Control-Request-Headers": "x-client, if-none-match",
 } as const;
 /** The published description's answers: tagged with the docs' own cache tag too. */
+/** The Content-Security-Policy of every HTML answer (src/core/html/page-frame.ts), written out. */
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/** Headers of every page for people. */
+const HTML_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "content-security-policy": CSP,
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "same-origin",
+  "cache-control": CACHE_CONTROL,
+  "access-control-allow-origin": null,
+} as const;
+const HTML_PAGE_HEADERS = {
+  ...HTML_HEADERS,
+  etag: ETAG,
+  "netlify-cache-tag": "subjekti,subjekti-chunk-0",
+  "cache-tag": "subjekti,subjekti-chunk-0",
+};
 const DOCS_HEADERS = { ...COMMON_HEADERS, "netlify-cache-tag": "subjekti,subjekti-docs", "cache-tag": "subjekti,subjekti-docs" };
 /** An origin other than the build's base URL: a deploy preview, the *.netlify.app name. */
 const OTHER = "http://deploy-preview-7--subjekti.example/api/subjekti/";
@@ -987,4 +1006,117 @@ export const REQUEST_CASES: readonly RequestCase[] = [
   refuse("POST /openapi.json -> 405", "POST", "/openapi.json", 405, notAllowed("POST"), {
     expectHeaders: { ...DOCS_HEADERS, "content-type": "application/json", allow: "GET, HEAD, OPTIONS" },
   }),
+  // The pages for people (src/core/html/): derived from the records chunks on every routed host.
+  {
+    name: "GET /subjekti/4/ -> the institution's page: HTML, its CSP, ETag and chunk tag, its name, canonical and JSON links",
+    method: "GET",
+    target: "/subjekti/4/",
+    status: 200,
+    expectHeaders: HTML_PAGE_HEADERS,
+    body: /<link rel="canonical" href="http:\/\/testserver\/subjekti\/4\/">[\s\S]*<h1 id="naziv"><bdi>Grad Zagreb<\/bdi><\/h1>[\s\S]*<a id="json" href="\/api\/subjekti\/4\/">/,
+    length: null,
+  },
+  {
+    name: "HEAD /subjekti/4/ -> 200, no body",
+    method: "HEAD",
+    target: "/subjekti/4/",
+    status: 200,
+    expectHeaders: HTML_PAGE_HEADERS,
+    body: "",
+    length: null,
+  },
+  {
+    name: "GET /subjekti/4/ with its own ETag -> 304",
+    method: "GET",
+    target: "/subjekti/4/",
+    status: 304,
+    expectHeaders: { ...HTML_HEADERS, etag: ETAG, "netlify-cache-tag": PAGE_TAGS, "cache-tag": PAGE_TAGS },
+    body: "",
+    conditional: (etag) => etag,
+  },
+  {
+    name: "GET /subjekti/999999/ (no such id) -> the branded 404 page, in both languages",
+    method: "GET",
+    target: "/subjekti/999999/",
+    status: 404,
+    expectHeaders: { ...HTML_HEADERS, etag: null },
+    body: /Stranica nije pronađena[\s\S]*Page not found/,
+    length: null,
+  },
+  {
+    name: "GET /subjekti/abc/ (not an id) -> the branded 404 page",
+    method: "GET",
+    target: "/subjekti/abc/",
+    status: 404,
+    expectHeaders: HTML_HEADERS,
+    body: /Stranica nije pronađena/,
+    length: null,
+  },
+  {
+    name: "GET /subjekti/4 -> 301 to /subjekti/4/",
+    method: "GET",
+    target: "/subjekti/4",
+    status: 301,
+    expectHeaders: { location: "/subjekti/4/", "content-security-policy": CSP },
+    body: "",
+  },
+  {
+    name: "POST /subjekti/4/ -> 405, Allow: GET, HEAD",
+    method: "POST",
+    target: "/subjekti/4/",
+    status: 405,
+    expectHeaders: { allow: "GET, HEAD", "content-security-policy": CSP },
+    body: "",
+  },
+  {
+    name: "GET /trazi/?limit=2 -> the results page from the list's answer: the count, two results linking to their pages, the next page as its own",
+    method: "GET",
+    target: "/trazi/?limit=2",
+    status: 200,
+    expectHeaders: { ...HTML_HEADERS, etag: ETAG },
+    body: new RegExp(
+      `Pronađeno subjekata: ${COUNT}\\.[\\s\\S]*<a href="/subjekti/4/"><bdi>Grad Zagreb</bdi></a>[\\s\\S]*<a rel="next" href="/trazi/\\?limit=2&amp;offset=2">`,
+    ),
+    length: null,
+  },
+  {
+    name: "GET /trazi/?search=%00 -> the results page still answers, with the form (whatever the list answers a NUL)",
+    method: "GET",
+    target: "/trazi/?search=%00",
+    status: 200,
+    expectHeaders: HTML_HEADERS,
+    body: /<form id="trazi"/,
+    length: null,
+  },
+  {
+    name: "GET /pretraga.js -> the search script, a file of the description",
+    method: "GET",
+    target: "/pretraga.js",
+    status: 200,
+    expectHeaders: { ...DOCS_HEADERS, "content-type": "text/javascript; charset=utf-8", etag: ETAG },
+    body: /document\.getElementById\("trazi"\)/,
+    length: null,
+  },
+  {
+    name: "GET / -> the landing page with its Content-Security-Policy (script-src 'self': no inline script)",
+    method: "GET",
+    target: "/",
+    status: 200,
+    expectHeaders: { "content-type": "text/html; charset=utf-8", "content-security-policy": CSP },
+    body: /<script src="\/pretraga.js" defer><\/script>/,
+    length: null,
+  },
+  ...["/sitemap.xml", "/robots.txt"].map(
+    (target): RequestCase => ({
+      name: `GET ${target} -> the build's file, served as it is by the static site`,
+      method: "GET",
+      target,
+      status: 200,
+      expectHeaders: {},
+      body: target === "/robots.txt" ? /Sitemap: http:\/\/testserver\/sitemap\.xml/ : /<loc>http:\/\/testserver\/subjekti\/4\/<\/loc>/,
+      length: null,
+      // The stand-in CDNs of the edge in-process and under Deno hold the site's data files only (hosts.ts, deno-host.ts).
+      hosts: ["preview", "netlify", "nginx", "wrangler"],
+    }),
+  ),
 ];

@@ -85,6 +85,10 @@ describe("the router over the fixture", () => {
               // Found through the indexes, which the build wrote: see test/hosts/lookup-properties.slow.test.ts.
               expect(manifest.dirs["keys"]).toBeDefined();
               break;
+            case "html":
+              // A page for people: only under its own paths, never the API's.
+              expect(path.startsWith("/api/")).toBe(false);
+              break;
             default: {
               const never: never = decision;
               throw new Error(String(never));
@@ -161,6 +165,7 @@ function answerBytes(decision: Decision): string {
       return decision.body;
     case "static":
     case "find":
+    case "html":
       throw new Error("not a page of the whole list");
     default: {
       const never: never = decision;

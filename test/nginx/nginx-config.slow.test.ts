@@ -45,7 +45,7 @@ describe("staticEntries", () => {
   it("refuses a value it cannot quote for nginx", () => {
     expect(() =>
       nginxConfig(
-        { ...site.manifest, cacheControl: "public, max-age='60'" },
+        { ...site.manifest, cacheControl: "public, max-age='\"60'" },
         {
           root: "/srv/site",
           listen: "8080",

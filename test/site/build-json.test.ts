@@ -69,7 +69,7 @@ describe("subjekti build --json", () => {
     expect(first.changed.urls).toContain(`${BASE}/api/subjekti/?format=api&limit=100&offset=5700`);
     expect(first.changed.urls).toContain(`${BASE}/openapi.json`);
     // Both forms, both limits, every page; page 0 of limit 20 also by its bare URL.
-    expect(first.changed.urls).toHaveLength(2 * (Math.ceil(5758 / 20) + Math.ceil(5758 / 100)) + 2 + 7);
+    expect(first.changed.urls).toHaveLength(2 * (Math.ceil(5758 / 20) + Math.ceil(5758 / 100)) + 2 + 8);
   });
 
   it("a rebuild after editing one record: exactly the four pages that show it and its chunk's tag", async () => {

@@ -24,27 +24,27 @@ describe("siteShape", () => {
   it.each([
     // name, count, options, files, fullest directory, its entries
     [
-      "1M routed, plain+api at 20: 1,000 chunks and their offsets + 2 x (50,000 pages + 50 tag lists) + 8 docs + manifest + 1,001 key indexes + 7,362 search files",
+      "1M routed, plain+api at 20: 1,000 chunks and their offsets + 2 x (50,000 pages + 50 tag lists) + 9 docs + manifest + 1,001 key indexes + 7,362 search files + sitemap (21 parts), robots.txt, 404.html",
       1_000_000,
       routed([20]),
-      110_472,
+      110_497,
       "_subjekti/pages/plain/20/<shard>",
       1001,
     ],
     [
-      "1M routed, no pages: chunks and their offsets, docs, manifest, key indexes, search files",
+      "1M routed, no pages: chunks and their offsets, docs, manifest, key indexes, search files, the crawlers' files",
       1_000_000,
       routed([]),
-      10_372,
+      10_397,
       "_subjekti/search/suffixes/<shard>",
       1000,
     ],
-    ["empty list routed: docs and manifest", 0, routed([20]), 9, "_subjekti/docs", 8],
+    ["empty list routed: docs, manifest, sitemap, robots.txt and 404.html", 0, routed([20]), 13, "_subjekti/docs", 9],
     [
-      "1M plain files at 20: 50,000 pages in one directory + the entry + a file per subject",
+      "1M plain files at 20: 50,000 pages in one directory + the entry + a file and a page for people per subject",
       1_000_000,
       files([20]),
-      1_050_001,
+      2_050_001,
       "api/subjekti/20",
       50_000,
     ],
@@ -65,15 +65,15 @@ describe("preflight", () => {
       1_000_000,
       HOST_LIMITS["cloudflare-free"],
       routed([20]),
-      ["103,110 files, over its 20,000 files a deployment"],
-      ["--limits none", "--forms plain --limits 59"],
+      ["103,135 files, over its 20,000 files a deployment"],
+      ["--limits none", "--forms plain --limits 60"],
     ],
     [
       "1M at 20 on Cloudflare paid: one form fits (53,060 files)",
       1_000_000,
       HOST_LIMITS["cloudflare-paid"],
       routed([20]),
-      ["103,110 files, over its 100,000 files a deployment"],
+      ["103,135 files, over its 100,000 files a deployment"],
       ["--forms plain", "--limits none", "--forms plain --limits 21"],
     ],
     [
@@ -81,7 +81,7 @@ describe("preflight", () => {
       100_000,
       fake({ filesPerDeployment: 20_000 }),
       routed([10, 50]),
-      ["24,334 files, over its 20,000 files a deployment"],
+      ["24,341 files, over its 20,000 files a deployment"],
       ["--forms plain", "--limits none", "--forms plain --limits 51"],
     ],
     [
@@ -114,7 +114,7 @@ describe("preflight", () => {
       10_000_000,
       fake({ filesPerDeployment: 5_000 }),
       routed([20]),
-      ["1,031,010 files, over its 5,000 files a deployment"],
+      ["1,031,215 files, over its 5,000 files a deployment"],
       [],
     ],
   ])("%s", (_name, count, host, options, over, fits) => {
@@ -144,9 +144,9 @@ describe("preflight", () => {
   it("the message names the host, the limit gone over, each option that fits with its file count, and where the limits are documented", () => {
     const result = preflight(HOST_LIMITS["cloudflare-free"], routed([20]), shapeOf(1_000_000));
     expect(describePreflight(result)).toBe(
-      "the site does not fit Cloudflare Workers (free plan): 103,110 files, over its 20,000 files a deployment; " +
-        "fits with --limits none (3,010 files; no page pre-rendered: every request derived from the record chunks), " +
-        "or --forms plain --limits 59 (19,977 files; requests of other limits are derived) " +
+      "the site does not fit Cloudflare Workers (free plan): 103,135 files, over its 20,000 files a deployment; " +
+        "fits with --limits none (3,035 files; no page pre-rendered: every request derived from the record chunks), " +
+        "or --forms plain --limits 60 (19,719 files; requests of other limits are derived) " +
         "(limits: https://developers.cloudflare.com/workers/platform/limits/)",
     );
   });

@@ -127,7 +127,7 @@ describe("rebuilding a site of plain files", () => {
       tree: firstTree,
     });
 
-    // Edit the first record of a-first.json; the page that shows it and its own file are the two files to change.
+    // Edit the first record of a-first.json; the page that shows it, its own file and its page for people are the three files to change.
     const json = join(data, "a-first.json");
     const records = JSON.parse(await readFile(json, "utf8")) as Subject[];
     const target = records[0] as Subject;
@@ -143,10 +143,16 @@ describe("rebuilding a site of plain files", () => {
     const edited = await build(data, out, options);
 
     const own = `api/subjekti/id/${Math.floor(target.id / 1000)}/${target.id}.json`;
-    expect(edited.changed).toEqual([...shows, own]);
-    expect(edited.unchanged).toBe(first.files - 2);
-    expect(edited.changes.urls).toEqual([`http://files.test/${shows[0]}`, `http://files.test/${own}`]);
+    const person = `subjekti/${Math.floor(target.id / 1000)}/${target.id}.html`;
+    expect(edited.changed).toEqual([...shows, own, person]);
+    expect(edited.unchanged).toBe(first.files - 3);
+    expect(edited.changes.urls).toEqual([`http://files.test/${shows[0]}`, `http://files.test/${own}`, `http://files.test/${person}`]);
     expect(JSON.parse(await readFile(join(out, own), "utf8"))).toEqual(records[0]);
+    // The page for people names its own URL and its JSON file on the plain host, and shows the edit.
+    const html = await readFile(join(out, person), "utf8");
+    expect(html).toContain(`<link rel="canonical" href="http://files.test/${person}">`);
+    expect(html).toContain(`<link rel="alternate" type="application/json" href="/${own}">`);
+    expect(html).toContain("(uređeno)</bdi></h1>");
     const tree = await readlink(out);
     expect(tree).not.toBe(firstTree);
     expect((await readdir(dir.path)).filter((name) => /^edit-site\.(?!cache$)/.test(name))).toEqual([tree]);

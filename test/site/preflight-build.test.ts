@@ -24,7 +24,7 @@ const dir = useTempDir();
 const NO_SIZES = { chunk: 0, page: () => 0 };
 
 describe("build --target cloudflare-free", () => {
-  // 5,758 subjects at limits 1 and 2 in all three forms: 3 x (5,758 + 2,879 pages + 9 tag lists) + 6 chunks and their offsets + 9 + 4 downloads = 25,963 files.
+  // 5,758 subjects at limits 1 and 2 in all three forms: 3 x (5,758 + 2,879 pages + 9 tag lists) + 6 chunks and their offsets + 10 docs + 11 key indexes + 4 downloads + 3 crawlers' files = 25,978 files.
   const TOO_MANY = ["--limits", "1,2", "--forms", "plain,api,json"];
 
   it("over 20,000 files: exit 1 naming the limit and the options that fit; the previous site is left byte for byte", async () => {
@@ -45,7 +45,7 @@ describe("build --target cloudflare-free", () => {
     ]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      "subjekti: the site does not fit Cloudflare Workers (free plan): 25,974 files, over its 20,000 files a deployment; fits with --limits 1 (17,328 files), or --limits none (36 files;",
+      "subjekti: the site does not fit Cloudflare Workers (free plan): 25,978 files, over its 20,000 files a deployment; fits with --limits 1 (17,332 files), or --limits none (40 files;",
     );
     expect(run.stderr).toContain("or pass --over-limits warn to build it anyway");
     expect(await snapshotTree(out)).toEqual(before);
@@ -71,9 +71,9 @@ describe("build --target cloudflare-free", () => {
     ]);
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as { files: number; overLimits: string[]; downloads: unknown[] };
-    // The site's files and the two downloads at two paths each: the 17,328 the preflight counted.
-    expect(report).toMatchObject({ files: 17_324, overLimits: [] });
-    expect(report.files + 2 * report.downloads.length).toBe(17_328);
+    // The site's files and the two downloads at two paths each: the 17,332 the preflight counted.
+    expect(report).toMatchObject({ files: 17_328, overLimits: [] });
+    expect(report.files + 2 * report.downloads.length).toBe(17_332);
   });
 
   it("--over-limits warn builds anyway and says what it went over", async () => {
@@ -99,8 +99,8 @@ describe("build --target cloudflare-free", () => {
   it("--limits none: no page file, every request derived from the record chunks", async () => {
     const out = join(dir.path, "none");
     const report = await build(FIXTURE, out, { limits: [] });
-    // The manifest, the 7 description files and their tag list, the one chunk and its offsets, the bounds and the one OIB file (a small list has one).
-    expect(report.files).toBe(1 + 8 + 2 + 1 + 1);
+    // The manifest, the 8 description files and their tag list, the one chunk and its offsets, the bounds and the one OIB file (a small list has one), sitemap.xml, robots.txt and 404.html.
+    expect(report.files).toBe(1 + 9 + 2 + 1 + 1 + 3);
     expect(report.downloads).toHaveLength(2);
     expect(await readdir(join(out, "_subjekti"))).not.toContain("pages");
   });

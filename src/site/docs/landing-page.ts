@@ -1,5 +1,5 @@
 /**
- * The landing page at `/`: static HTML, no script (the JSON-LD block is data, not code), for the
+ * The landing page at `/`: static HTML, one script file (the search, search-section.ts; the JSON-LD block is data), for the
  * public: Croatian first, English beside it. What the registry is, how many subjects it holds and
  * when the data last changed, the downloads with their sizes, the publisher, contact, licence and
  * source, every field with its rule (read from the published JSON Schema, itself generated from the
@@ -13,6 +13,8 @@ import { DOWNLOAD_KINDS, type Download } from "../../core/download-files.ts";
 import type { DatasetMetadata } from "./dataset-metadata.ts";
 import { contributorWith, croatian } from "./metadata-views.ts";
 import type { PropertySchema } from "./data-package.ts";
+import { SEARCH_SCRIPT_PATH } from "../../core/html/page-style.ts";
+import { searchSection, searchSectionHead } from "./search-section.ts";
 
 /** The facts of the build the page shows. */
 export interface LandingFacts {
@@ -32,7 +34,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
 }
 
-const SCHEMA_PATHS = Object.keys(PUBLISHED_FILES).filter((path) => path !== "/");
+const SCHEMA_PATHS = Object.keys(PUBLISHED_FILES).filter((path) => path !== "/" && path !== SEARCH_SCRIPT_PATH);
 
 /** What each description file is, for the list on the page. */
 const DESCRIBED: Readonly<Record<string, { readonly hr: string; readonly en: string }>> = {
@@ -96,6 +98,7 @@ ${headPart(metadata, facts)}
 <body>
 ${headerPart(metadata, facts)}
 <main>
+${searchSection()}
 ${sections.join("\n\n")}
 </main>
 </body>
@@ -120,7 +123,7 @@ function headPart(metadata: DatasetMetadata, facts: LandingFacts): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${e(hr.title)} · ${e(metadata.title)}</title>
 <meta name="description" content="${e(hr.description)}">
-<script type="application/ld+json">
+${searchSectionHead()}<script type="application/ld+json">
 ${scriptJson(facts.dataset)}
 </script>
 <style>

@@ -7,9 +7,11 @@
  * downloads' sizes and hashes (and the data's date): a record edit changes them through those.
  */
 import type { Download } from "../../core/download-files.ts";
-import { bytesEtag, ETAGS_FILE, etagsText } from "../../core/etag.ts";
+import { bytesEtag, etagsText } from "../../core/etag.ts";
+import { ETAGS_FILE } from "../../core/layout.ts";
 import { DOCS_SHARD_KEY, PUBLISHED_FILES } from "../../core/published-files.ts";
 import { VERSION } from "../../core/version.ts";
+import { SEARCH_SCRIPT } from "../../core/html/search-script.ts";
 import { contentHash } from "../../common/content-hash.ts";
 import type { DatasetMetadata } from "./dataset-metadata.ts";
 import { openApiDocument, pageJsonSchema, subjectJsonSchema } from "./describe-api.ts";
@@ -50,6 +52,7 @@ export function planDocs(
     "/openapi.json": JSON.stringify(openApiDocument(metadata, options)),
     "/schema/subject.json": JSON.stringify(subject),
     "/schema/page.json": JSON.stringify(pageJsonSchema()),
+    "/pretraga.js": SEARCH_SCRIPT,
   };
   const files = Object.entries(PUBLISHED_FILES).map(([path, file]) => {
     const text = contents[path];

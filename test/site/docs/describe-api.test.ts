@@ -167,7 +167,7 @@ describe("the landing page", () => {
     for (const path of ["/openapi.json", "/schema/subject.json", "/schema/page.json"]) expect(html).toContain(`<a href="${path}">`);
     expect(html).toContain('<a href="https://data.gov.hr/otvorena-dozvola">Otvorena dozvola (Croatian Open Licence)</a>');
     expect(html).toContain("https://tjv.pristupinfo.hr/");
-    // No code: the one script block is the schema.org Dataset, JSON-LD data.
-    expect(html.match(/<script[^>]*>/gi)).toEqual(['<script type="application/ld+json">']);
+    // No inline code: the search script is a file (the Content-Security-Policy allows no other), the one block is the schema.org Dataset, JSON-LD data.
+    expect(html.match(/<script[^>]*>/gi)).toEqual(['<script src="/pretraga.js" defer>', '<script type="application/ld+json">']);
   });
 });

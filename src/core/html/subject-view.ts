@@ -1,0 +1,43 @@
+/**
+ * A subject as the pages for people read it: the ten fields of its JSON detail, checked, and the
+ * path of its page. A leaf, so every page imports it without a chain.
+ */
+
+/** A subject as its JSON detail holds it: the ten fields. */
+export interface SubjectView {
+  readonly id: number;
+  readonly jedinstvena_oznaka: string;
+  readonly naziv_subjekta: string;
+  readonly oib: string;
+  readonly razina: string;
+  readonly datum_postanka: string;
+  readonly status_subjekta: boolean;
+  readonly odobreno: boolean;
+  readonly institucija_grad: string;
+  readonly institucija_email: string;
+}
+
+const TEXT_FIELDS = [
+  "jedinstvena_oznaka",
+  "naziv_subjekta",
+  "oib",
+  "razina",
+  "datum_postanka",
+  "institucija_grad",
+  "institucija_email",
+] as const;
+
+/** The subject a record's JSON holds, or null when it is not one. */
+export function readSubject(value: unknown): SubjectView | null {
+  if (typeof value !== "object" || value === null) return null;
+  const r = value as Record<string, unknown>;
+  if (!Number.isSafeInteger(r["id"])) return null;
+  if (!TEXT_FIELDS.every((field) => typeof r[field] === "string")) return null;
+  if (typeof r["status_subjekta"] !== "boolean" || typeof r["odobreno"] !== "boolean") return null;
+  return value as SubjectView;
+}
+
+/** The path of a subject's page. */
+export function subjectPagePath(id: number | bigint): string {
+  return `/subjekti/${id}/`;
+}
