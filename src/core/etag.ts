@@ -55,7 +55,6 @@ export function contentEtag(text: string): string {
   return bytesEtag(UTF8.encode(text));
 }
 
-
 /** The text of a shard's tag list, from its files' tags in order. */
 export function etagsText(etags: readonly string[]): string {
   return etags.map((tag) => `${tag}\n`).join("");
