@@ -65,17 +65,14 @@ measure(
   .option("--duration <s>", "seconds of load per autocannon run", count, 5)
   .option("--connections <n>", "autocannon connections", count, 10);
 
-measure("requests", "CPU a request on the handler, serve, Deno (and another checkout): derived pages, keys, hostile requests")
+measure("requests", "CPU a request on the handler, serve, Deno (another checkout, workerd): derived pages, keys, hostile requests")
   .option("--count <n>", "subjects in the generated site", count, 1e6)
   .option("--data <dir>", "build this data directory instead of a generated list")
   .option("--requests <n>", "requests of each kind measured on each host (after the warm-up)", count, 300)
   .option("--warm <n>", "requests of each kind to warm up", count, 50)
   .option("--blocks <n>", "blocks the measured requests are sent in, the hosts alternating", count, 10)
-  .option("--before <dir>", "another checkout whose build and handler are measured alongside");
-
-measure("worker-cpu", "the CPU a request costs the Cloudflare Worker in workerd")
-  .option("--requests <n>", "requests of each kind", count, 200)
-  .option("--data <dir>", "the data to build", "data");
+  .option("--before <dir>", "another checkout whose build and handler are measured alongside")
+  .option("--workerd", "also the Cloudflare Worker under wrangler dev (a site of at most 20,000 files: --data data)", false);
 
 measure("feed", "the change feed in a rebuild, and a mirror's sync")
   .option("--size <n>", "subjects", count, 1e6)
