@@ -14,7 +14,7 @@
 import { type ChildProcess, execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { basename, join, resolve } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import { commitOf, type MeasuredRow } from "../benchmarks-table.ts";
 import { forEachBounded, MANIFEST_PATH, type Manifest, pagePath, route } from "./from-src.ts";
 import type { WritePlan } from "./probe.ts";
@@ -40,21 +40,10 @@ import {
   writtenFiles,
 } from "./parts.ts";
 
-export interface BuildOptions extends LoadOptions {
-  readonly sizes: readonly number[];
-  /** Sizes also built from a shuffled set (full build, default options). */
-  readonly unsorted: readonly number[];
-  readonly seed: string;
-  readonly skipBuild: boolean;
-  readonly skipLimits: boolean;
-  readonly skipIncremental: boolean;
-  readonly skipServe: boolean;
-  readonly serveSize?: number;
-  readonly skipXlsx: boolean;
-  readonly xlsxSize: number;
-  readonly repeat: number;
-  readonly before?: string;
-}
+/** The options (`unsorted`: sizes also built from a shuffled set, a full build with default options). */
+export type BuildOptions = LoadOptions & { sizes: number[]; unsorted: number[]; seed: string; repeat: number; before?: string } & {
+  [skip in "skipBuild" | "skipLimits" | "skipIncremental" | "skipServe" | "skipXlsx"]: boolean;
+};
 
 /** One checkout as measured: its name in the tables, the node arguments that run its CLI, its directory. */
 type Side = { name: string; cli: readonly string[]; dir: string };
@@ -103,9 +92,8 @@ export async function run(options: BuildOptions): Promise<Report> {
       for (const size of options.sizes) parts.push(await fullBuilds(size, options, sides, false));
       for (const size of options.unsorted) parts.push(await fullBuilds(size, options, sides, true));
     }
-    if (!options.skipXlsx) parts.push(await spreadsheet(options.xlsxSize, options));
-    const serveSize = options.serveSize ?? (options.sizes.includes(1e5) ? 1e5 : Math.min(...options.sizes));
-    if (!options.skipServe) parts.push(await preview(serveSize, options, sides));
+    if (!options.skipXlsx) parts.push(await spreadsheet(1e6, options));
+    if (!options.skipServe) parts.push(await preview(options.sizes.includes(1e5) ? 1e5 : Math.min(...options.sizes), options, sides));
   } finally {
     await rm(TMP, { recursive: true, force: true });
   }
@@ -201,24 +189,14 @@ async function fullBuilds(size: number, options: BuildOptions, sides: readonly S
 
 /** Every file under `dir` with its size, grouped by directory, as the probe's plan. */
 async function walkTree(dir: string): Promise<{ plan: WritePlan; bytes: number }> {
-  const dirs: string[] = [];
-  const files: [number, string, number][] = [];
-  let bytes = 0;
-  const visit = async (rel: string): Promise<void> => {
-    const entries = await readdir(join(dir, rel), { withFileTypes: true });
-    const names = entries.filter((e) => e.isFile()).map((e) => e.name);
-    if (names.length > 0) {
-      const index = dirs.push(rel) - 1;
-      await forEachBounded(names, 64, async (name) => {
-        const { size } = await stat(join(dir, rel, name));
-        files.push([index, name, size]);
-        bytes += size;
-      });
-    }
-    for (const sub of entries.filter((e) => e.isDirectory())) await visit(rel === "" ? sub.name : `${rel}/${sub.name}`);
-  };
-  await visit("");
-  return { plan: { dirs, files }, bytes };
+  const [dirs, index, files] = [[] as string[], new Map<string, number>(), [] as [number, string, number][]];
+  const entries = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+  await forEachBounded(entries, 64, async (entry) => {
+    const rel = relative(dir, entry.parentPath);
+    if (!index.has(rel)) index.set(rel, dirs.push(rel) - 1);
+    files.push([index.get(rel) as number, entry.name, (await stat(join(entry.parentPath, entry.name))).size]);
+  });
+  return { plan: { dirs, files }, bytes: files.reduce((sum, [, , size]) => sum + size, 0) };
 }
 
 /** Walks the built tree, then runs the probe `repeat` times on its plan. */
