@@ -1,7 +1,7 @@
 /**
- * `npm run measure:imports`: the shape of src/ read from the code's own imports (scripts/read-imports.ts,
+ * `npm run measure:imports`: the shape of src/ read from the code's own imports (read-imports.ts,
  * the one reader the architecture tests share), with the limits the house keeps
- * (test/architecture/measure-imports.test.ts fails when one is exceeded):
+ * (measure-imports.test.ts beside it fails when one is exceeded):
  *
  * - the longest chain of value imports (a module that loads a module that loads …), in files;
  * - every import circle, type-only imports included (a circle of types is still two files that
@@ -294,7 +294,7 @@ function print(shape: ImportShape): void {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const shape = measureImports(resolve(new URL("..", import.meta.url).pathname, "src"));
+  const shape = measureImports(resolve(import.meta.dirname, "../../src"));
   if (process.argv.includes("--json")) console.log(JSON.stringify(shape, null, 2));
   else print(shape);
 }
