@@ -135,25 +135,18 @@ export async function startServer(args: readonly string[], ready: RegExp, cwd = 
   const env = { ...process.env, DENO_NO_UPDATE_CHECK: "1", DENO_NO_PACKAGE_JSON: "1" };
   const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
+  const failed = (why: string): Error => new Error(`${command} ${args.join(" ")} ${why}:\n${output}`);
+  let timer: NodeJS.Timeout | undefined;
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no "${ready.source}" within 60 s from ${command} ${args.join(" ")}:\n${output}`)),
-      60_000,
-    );
+    timer = setTimeout(() => reject(failed(`printed no "${ready.source}" within 60 s`)), 60_000);
     const onData = (text: string): void => {
-      output += text;
-      const found = ready.exec(output);
-      if (found === null) return;
-      clearTimeout(timer);
-      resolve(found);
+      const found = ready.exec((output += text));
+      if (found !== null) resolve(found);
     };
     child.stdout.setEncoding("utf8").on("data", onData);
     child.stderr.setEncoding("utf8").on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${command} ${args.join(" ")} exited with ${code}:\n${output}`));
-    });
-  });
+    child.once("exit", (code) => reject(failed(`exited with ${code}`)));
+  }).finally(() => clearTimeout(timer));
   child.removeAllListeners("exit");
   return { child, match };
 }

@@ -221,14 +221,9 @@ export async function run(options: RequestsOptions): Promise<Report> {
           cpu[h] = (cpu[h] ?? 0) + host.cpu() - start;
         }
       }
-      ms.set(
-        name,
-        cpu.map((c) => c / options.requests),
-      );
-      bytes.set(
-        name,
-        hosts.map((h) => (h.memory?.bytesRead ?? NaN) / options.requests),
-      );
+      const [perRequest, read] = [cpu.map((c) => c / options.requests), hosts.map((h) => (h.memory?.bytesRead ?? NaN) / options.requests)];
+      ms.set(name, perRequest);
+      bytes.set(name, read);
     }
     const ratio = (name: string, plain: string): number[] => (ms.get(name) ?? []).map((v, h) => v / (ms.get(plain)?.[h] ?? NaN));
     const inMemory = hosts.filter((h) => h.memory !== undefined);
