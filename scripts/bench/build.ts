@@ -59,13 +59,7 @@ const count = (n: number): string => n.toLocaleString("en");
 const inTurn = <T>(sides: readonly T[], round: number): readonly T[] => (round % 2 === 0 ? sides : [...sides].reverse());
 
 /** A checkout's commit, or its directory's name when it is not a git checkout (a `git archive`). */
-function revisionOf(dir: string): string {
-  try {
-    return commitOf(dir);
-  } catch {
-    return basename(dir);
-  }
-}
+const revisionOf = (dir: string): string => (existsSync(join(dir, ".git")) ? commitOf(dir) : basename(dir));
 
 /** This checkout from its sources; with `before`, both compiled. */
 function sidesOf(before: string | undefined): Side[] {
@@ -236,17 +230,11 @@ async function spreadsheet(size: number, options: BuildOptions): Promise<Report>
         mb(bytes),
       ]),
     );
-  const what = [
-    `${set}, \`export --format xlsx\` (exceljs's streaming writer)`,
-    `full build from a ${set}-row \`.xlsx\` alone (yauzl + saxes)`,
+  const rows = [
+    [`xlsx-${key}-export`, `${set}, \`export --format xlsx\` (exceljs's streaming writer)`, `${spent(exported)}, ${mb(bytes)}`],
+    [`xlsx-${key}-build`, `full build from a ${set}-row \`.xlsx\` alone (yauzl + saxes)`, `${spent(built)} (${mb(bytes)} workbook)`],
   ];
-  return {
-    text,
-    rows: [
-      { key: `xlsx-${key}-export`, table: "Other commands", what: what[0] as string, figure: `${spent(exported)}, ${mb(bytes)}` },
-      { key: `xlsx-${key}-build`, table: "Other commands", what: what[1] as string, figure: `${spent(built)} (${mb(bytes)} workbook)` },
-    ],
-  };
+  return { text, rows: rows.map(([key = "", what = "", figure = ""]) => ({ key, table: "Other commands", what, figure })) };
 }
 
 /** Each side's preview of a site it built and a bare serve-handler (`bench raw-server`) serving this side's page file, each in its own process, loaded in turn. */
