@@ -47,11 +47,8 @@ export function median(values: readonly number[]): number {
 }
 
 /** 10000 -> "10k", 1000000 -> "1M": a set's size as the tables and keys name it. */
-export function label(count: number): string {
-  if (count >= 1e6 && count % 1e6 === 0) return `${count / 1e6}M`;
-  if (count >= 1e3 && count % 1e3 === 0) return `${count / 1e3}k`;
-  return String(count);
-}
+export const label = (n: number): string =>
+  n >= 1e6 && n % 1e6 === 0 ? `${n / 1e6}M` : n >= 1e3 && n % 1e3 === 0 ? `${n / 1e3}k` : String(n);
 
 /** The directory holding dataset `count` (one subjekti.json; shuffled: in a seeded random order), generated on first use. */
 export async function dataset(count: number, seed: string, edit?: number, shuffle = false): Promise<string> {
