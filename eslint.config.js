@@ -13,7 +13,7 @@ import regexp from "eslint-plugin-regexp";
 export default [
   { ignores: ["node_modules/", "dist/", "lib/", "data/"] },
   {
-    files: ["src/**/*.{ts,js,mjs}", "scripts/**/*.{ts,js,mjs}", "bin/**/*.js"],
+    files: ["src/**/*.{ts,js,mjs}", "scripts/**/*.{ts,js,mjs}", "bin/**/*.js", "test/architecture/*-imports.ts"],
     languageOptions: { parser: tsParser, ecmaVersion: "latest", sourceType: "module" },
     linterOptions: { reportUnusedDisableDirectives: "error" },
     plugins: { regexp },

@@ -55,27 +55,22 @@ measure(
   .option("--skip-build", "no builds", false)
   .option("--skip-limits", "no --limits 10,20,50,100 builds", false)
   .option("--skip-incremental", "no rebuilds", false)
-  .option("--skip-serve", "no preview", false)
-  .option("--serve-size <n>", "the set the preview serves (default 100k if listed, else the smallest)", count)
-  .option("--skip-xlsx", "no .xlsx export and build", false)
-  .option("--xlsx-size <n>", "the set exported to .xlsx and built from it", count, 1e6)
+  .option("--skip-serve", "no preview (of the 100k set if listed, else the smallest)", false)
+  .option("--skip-xlsx", "no 1M .xlsx export and build", false)
   .option("--repeat <n>", "rounds of builds, probes and preview loads; the medians are reported", count, 1)
   .option("--before <dir>", "also this other checkout (compiled, its node_modules in place), alternately; both run compiled")
   .option("--seed <text>", "the generator's seed", "1")
   .option("--duration <s>", "seconds of load per autocannon run", count, 5)
   .option("--connections <n>", "autocannon connections", count, 10);
 
-measure("requests", "CPU a request on the handler, serve, Deno (and another checkout): derived pages, keys, hostile requests")
+measure("requests", "CPU a request on the handler, serve, Deno (another checkout, workerd): derived pages, keys, hostile requests")
   .option("--count <n>", "subjects in the generated site", count, 1e6)
   .option("--data <dir>", "build this data directory instead of a generated list")
   .option("--requests <n>", "requests of each kind measured on each host (after the warm-up)", count, 300)
   .option("--warm <n>", "requests of each kind to warm up", count, 50)
   .option("--blocks <n>", "blocks the measured requests are sent in, the hosts alternating", count, 10)
-  .option("--before <dir>", "another checkout whose build and handler are measured alongside");
-
-measure("worker-cpu", "the CPU a request costs the Cloudflare Worker in workerd")
-  .option("--requests <n>", "requests of each kind", count, 200)
-  .option("--data <dir>", "the data to build", "data");
+  .option("--before <dir>", "another checkout whose build and handler are measured alongside")
+  .option("--workerd", "also the Cloudflare Worker under wrangler dev (a site of at most 20,000 files: --data data)", false);
 
 measure("feed", "the change feed in a rebuild, and a mirror's sync")
   .option("--size <n>", "subjects", count, 1e6)

@@ -21,28 +21,11 @@ export const HISTORY_FILE = "docs/benchmarks-history.md";
 export const HEADER = "| what | figure | date (UTC) | commit | machine | load | command | history | key |";
 const SEPARATOR = "|---|---|---|---|---|--:|---|---|---|";
 
-/** One measured row, as a bench script knows it. */
-export interface MeasuredRow {
-  /** Stable across runs: the row it replaces (e.g. `build-1m-full`). */
-  readonly key: string;
-  /** The `## ` heading of BENCHMARKS.md whose table holds the row. */
-  readonly table: string;
-  readonly what: string;
-  readonly figure: string;
-}
+/** One measured row: its stable key (the row it replaces, e.g. `build-1m-full`), the `## ` heading of its table, its cells. */
+export type MeasuredRow = { readonly key: string; readonly table: string; readonly what: string; readonly figure: string };
 
-/** What is the same for every row of one run. */
-export interface RunStamp {
-  /** `YYYY-MM-DD HH:MM:SS`, UTC. */
-  readonly time: string;
-  readonly commit: string;
-  readonly machine: string;
-  readonly load: string;
-  readonly command: string;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The pure part: text in, text out.
+/** What is the same for every row of one run (`time`: `YYYY-MM-DD HH:MM:SS`, UTC). */
+export type RunStamp = { readonly [cell in "time" | "commit" | "machine" | "load" | "command"]: string };
 
 /** A cell's text with its pipes escaped, on one line. */
 const cell = (text: string): string => text.replace(/\r?\n/g, " ").replace(/(?<!\\)\|/g, "\\|");
@@ -51,20 +34,13 @@ const cell = (text: string): string => text.replace(/\r?\n/g, " ").replace(/(?<!
 export const runHeading = (stamp: RunStamp): string => `Run of ${stamp.time} UTC`;
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
-export function anchorOf(heading: string): string {
-  return heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N} _-]/gu, "")
-    .replace(/ /g, "-");
-}
+export const anchorOf = (heading: string): string =>
+  heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, "").replace(/ /g, "-"); // prettier-ignore
 
 const KEY = /^[a-z0-9][a-z0-9.-]*$/;
 
 /** The key of a table row (its last cell, in backticks), or undefined. */
-export function keyOf(line: string): string | undefined {
-  return /\|\s*`([a-z0-9][a-z0-9.-]*)`\s*\|\s*$/.exec(line)?.[1];
-}
+export const keyOf = (line: string): string | undefined => /\|\s*`([a-z0-9][a-z0-9.-]*)`\s*\|\s*$/.exec(line)?.[1];
 
 function rowLine(row: MeasuredRow, stamp: RunStamp): string {
   const history = `[${runHeading(stamp)}](${HISTORY_FILE}#${anchorOf(runHeading(stamp))})`;
@@ -110,28 +86,11 @@ export function replaceRows(markdown: string, rows: readonly MeasuredRow[], stam
 
 /** The history with the run appended: its heading, what it was, and its printed output (headings one level down). */
 export function appendRun(history: string, rows: readonly MeasuredRow[], stamp: RunStamp, output: string): string {
-  const printed = output
-    .trimEnd()
-    .split("\n")
-    .map((l) => (/^#{1,5} /.test(l) ? `#${l}` : l))
-    .join("\n");
-  const entry = [
-    `## ${runHeading(stamp)}`,
-    "",
-    `- command: \`${stamp.command}\``,
-    `- commit: ${stamp.commit}; machine: ${stamp.machine}; load (1-minute average at the start and the end, lowest–highest): ${stamp.load}`,
-    `- rows written to [BENCHMARKS.md](../BENCHMARKS.md): ${rows.map((r) => `\`${r.key}\``).join(", ")}`,
-    "",
-    "What it printed:",
-    "",
-    printed,
-    "",
-  ].join("\n");
-  return `${history.trimEnd()}\n\n${entry}`;
+  const printed = output.trimEnd().replace(/^(#{1,5} )/gm, "#$1");
+  return `${history.trimEnd()}\n\n## ${runHeading(stamp)}\n\n- command: \`${stamp.command}\`
+- commit: ${stamp.commit}; machine: ${stamp.machine}; load (1-minute average at the start and the end, lowest–highest): ${stamp.load}
+- rows written to [BENCHMARKS.md](../BENCHMARKS.md): ${rows.map((r) => `\`${r.key}\``).join(", ")}\n\nWhat it printed:\n\n${printed}\n`;
 }
-
-// ---------------------------------------------------------------------------------------------
-// The process: the flag, the printed output, the stamp, the files.
 
 const quote = (arg: string): string => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`);
 

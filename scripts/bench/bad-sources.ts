@@ -38,10 +38,8 @@ export async function run({ items, ceilingMb, threads }: BadSourcesOptions): Pro
     let error: DataError | undefined;
     try {
       const read = { dataDir: dir, strict: false, threads: threads === "auto" ? ("auto" as const) : Number(threads) };
-      await forEachItem(
-        orderBlocks(() => readBlocks(resolveReadOptions(read))),
-        () => undefined,
-      );
+      const blocks = orderBlocks(() => readBlocks(resolveReadOptions(read)));
+      await forEachItem(blocks, () => undefined);
     } catch (e) {
       if (!(e instanceof DataError)) throw e;
       error = e;
@@ -67,20 +65,11 @@ export async function run({ items, ceilingMb, threads }: BadSourcesOptions): Pro
       `${fmt(peakMb, 0)} MB (${fmt(rssBefore, 0)} MB)`,
       `${ceilingMb} MB`,
     ];
-    return {
-      text: table(header, [cells]),
-      failures,
-      rows: [
-        {
-          key: `bad-sources-${items}`,
-          table: "Other commands",
-          what: `${n(items)} bad items validated`,
-          figure:
-            `**${fmt(seconds)} s, ${fmt(peakMb, 0)} MB** peak, ${counted === items ? "counted exactly" : `counted ${n(counted)}`}, ` +
-            `${kept} kept (ceiling ${ceilingMb} MB)${failures.length === 0 ? "" : `; **failed**: ${failures.join("; ")}`}`,
-        },
-      ],
-    };
+    const figure =
+      `**${fmt(seconds)} s, ${fmt(peakMb, 0)} MB** peak, ${counted === items ? "counted exactly" : `counted ${n(counted)}`}, ` +
+      `${kept} kept (ceiling ${ceilingMb} MB)${failures.length === 0 ? "" : `; **failed**: ${failures.join("; ")}`}`;
+    const row = { key: `bad-sources-${items}`, table: "Other commands", what: `${n(items)} bad items validated`, figure };
+    return { text: table(header, [cells]), failures, rows: [row] };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -14,7 +14,7 @@
 import { type ChildProcess, execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { basename, join, resolve } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import { commitOf, type MeasuredRow } from "../benchmarks-table.ts";
 import { forEachBounded, MANIFEST_PATH, type Manifest, pagePath, route } from "./from-src.ts";
 import type { WritePlan } from "./probe.ts";
@@ -40,21 +40,10 @@ import {
   writtenFiles,
 } from "./parts.ts";
 
-export interface BuildOptions extends LoadOptions {
-  readonly sizes: readonly number[];
-  /** Sizes also built from a shuffled set (full build, default options). */
-  readonly unsorted: readonly number[];
-  readonly seed: string;
-  readonly skipBuild: boolean;
-  readonly skipLimits: boolean;
-  readonly skipIncremental: boolean;
-  readonly skipServe: boolean;
-  readonly serveSize?: number;
-  readonly skipXlsx: boolean;
-  readonly xlsxSize: number;
-  readonly repeat: number;
-  readonly before?: string;
-}
+/** The options (`unsorted`: sizes also built from a shuffled set, a full build with default options). */
+export type BuildOptions = LoadOptions & { sizes: number[]; unsorted: number[]; seed: string; repeat: number; before?: string } & {
+  [skip in "skipBuild" | "skipLimits" | "skipIncremental" | "skipServe" | "skipXlsx"]: boolean;
+};
 
 /** One checkout as measured: its name in the tables, the node arguments that run its CLI, its directory. */
 type Side = { name: string; cli: readonly string[]; dir: string };
@@ -70,13 +59,7 @@ const count = (n: number): string => n.toLocaleString("en");
 const inTurn = <T>(sides: readonly T[], round: number): readonly T[] => (round % 2 === 0 ? sides : [...sides].reverse());
 
 /** A checkout's commit, or its directory's name when it is not a git checkout (a `git archive`). */
-function revisionOf(dir: string): string {
-  try {
-    return commitOf(dir);
-  } catch {
-    return basename(dir);
-  }
-}
+const revisionOf = (dir: string): string => (existsSync(join(dir, ".git")) ? commitOf(dir) : basename(dir));
 
 /** This checkout from its sources; with `before`, both compiled. */
 function sidesOf(before: string | undefined): Side[] {
@@ -103,9 +86,8 @@ export async function run(options: BuildOptions): Promise<Report> {
       for (const size of options.sizes) parts.push(await fullBuilds(size, options, sides, false));
       for (const size of options.unsorted) parts.push(await fullBuilds(size, options, sides, true));
     }
-    if (!options.skipXlsx) parts.push(await spreadsheet(options.xlsxSize, options));
-    const serveSize = options.serveSize ?? (options.sizes.includes(1e5) ? 1e5 : Math.min(...options.sizes));
-    if (!options.skipServe) parts.push(await preview(serveSize, options, sides));
+    if (!options.skipXlsx) parts.push(await spreadsheet(1e6, options));
+    if (!options.skipServe) parts.push(await preview(options.sizes.includes(1e5) ? 1e5 : Math.min(...options.sizes), options, sides));
   } finally {
     await rm(TMP, { recursive: true, force: true });
   }
@@ -201,24 +183,14 @@ async function fullBuilds(size: number, options: BuildOptions, sides: readonly S
 
 /** Every file under `dir` with its size, grouped by directory, as the probe's plan. */
 async function walkTree(dir: string): Promise<{ plan: WritePlan; bytes: number }> {
-  const dirs: string[] = [];
-  const files: [number, string, number][] = [];
-  let bytes = 0;
-  const visit = async (rel: string): Promise<void> => {
-    const entries = await readdir(join(dir, rel), { withFileTypes: true });
-    const names = entries.filter((e) => e.isFile()).map((e) => e.name);
-    if (names.length > 0) {
-      const index = dirs.push(rel) - 1;
-      await forEachBounded(names, 64, async (name) => {
-        const { size } = await stat(join(dir, rel, name));
-        files.push([index, name, size]);
-        bytes += size;
-      });
-    }
-    for (const sub of entries.filter((e) => e.isDirectory())) await visit(rel === "" ? sub.name : `${rel}/${sub.name}`);
-  };
-  await visit("");
-  return { plan: { dirs, files }, bytes };
+  const [dirs, index, files] = [[] as string[], new Map<string, number>(), [] as [number, string, number][]];
+  const entries = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+  await forEachBounded(entries, 64, async (entry) => {
+    const rel = relative(dir, entry.parentPath);
+    if (!index.has(rel)) index.set(rel, dirs.push(rel) - 1);
+    files.push([index.get(rel) as number, entry.name, (await stat(join(entry.parentPath, entry.name))).size]);
+  });
+  return { plan: { dirs, files }, bytes: files.reduce((sum, [, , size]) => sum + size, 0) };
 }
 
 /** Walks the built tree, then runs the probe `repeat` times on its plan. */
@@ -258,17 +230,11 @@ async function spreadsheet(size: number, options: BuildOptions): Promise<Report>
         mb(bytes),
       ]),
     );
-  const what = [
-    `${set}, \`export --format xlsx\` (exceljs's streaming writer)`,
-    `full build from a ${set}-row \`.xlsx\` alone (yauzl + saxes)`,
+  const rows = [
+    [`xlsx-${key}-export`, `${set}, \`export --format xlsx\` (exceljs's streaming writer)`, `${spent(exported)}, ${mb(bytes)}`],
+    [`xlsx-${key}-build`, `full build from a ${set}-row \`.xlsx\` alone (yauzl + saxes)`, `${spent(built)} (${mb(bytes)} workbook)`],
   ];
-  return {
-    text,
-    rows: [
-      { key: `xlsx-${key}-export`, table: "Other commands", what: what[0] as string, figure: `${spent(exported)}, ${mb(bytes)}` },
-      { key: `xlsx-${key}-build`, table: "Other commands", what: what[1] as string, figure: `${spent(built)} (${mb(bytes)} workbook)` },
-    ],
-  };
+  return { text, rows: rows.map(([key = "", what = "", figure = ""]) => ({ key, table: "Other commands", what, figure })) };
 }
 
 /** Each side's preview of a site it built and a bare serve-handler (`bench raw-server`) serving this side's page file, each in its own process, loaded in turn. */

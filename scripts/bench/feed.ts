@@ -61,31 +61,20 @@ export async function run(options: FeedOptions): Promise<Report> {
       .map(([, m]) => `${fmt(m.seconds, 2)} s (${fmt(m.rssMb, 0)} MB)`)
       .join(", ")}**`;
   const set = label(options.size);
-  const key = `feed-${set.toLowerCase()}`;
   return {
     text: `${options.size} subjects\n\n${table(
       ["command", "wall:", "peak RSS:", "diff:"],
       measured.map(([what, m, diff]) => [what, `${fmt(m.seconds, 2)} s`, `${fmt(m.rssMb, 0)} MB`, diff === undefined ? "" : `${diff} B`]),
     )}`,
     rows: [
-      {
-        key: `${key}-full`,
-        table: "Builds",
-        what: `${set}, full build with the change feed (its first state)`,
-        figure: figures("full build"),
-      },
-      {
-        key: `${key}-one-renamed`,
-        table: "Builds",
-        what: `${set}, one record renamed, with the feed / \`--no-feed\``,
-        figure: `${figures("one record renamed, with")} / ${figures("one record renamed, --no-feed")}, alternating`,
-      },
-      {
-        key: `${key}-sync`,
-        table: "Builds",
-        what: `${set}, \`subjekti sync\` applying one diff`,
-        figure: `${figures("sync, one diff")} (first run, the snapshot: ${figures("sync, first run").replace(/\*/g, "")})`,
-      },
-    ],
+      ["full", "full build with the change feed (its first state)", figures("full build")],
+      ["one-renamed", "one record renamed, with the feed / `--no-feed`", `${figures("one record renamed, with")} / ${figures("one record renamed, --no-feed")}, alternating`], // prettier-ignore
+      ["sync", "`subjekti sync` applying one diff", `${figures("sync, one diff")} (first run, the snapshot: ${figures("sync, first run").replace(/\*/g, "")})`], // prettier-ignore
+    ].map(([suffix, what, figure]) => ({
+      key: `feed-${set.toLowerCase()}-${suffix}`,
+      table: "Builds",
+      what: `${set}, ${what}`,
+      figure: figure as string,
+    })),
   };
 }

@@ -2,7 +2,7 @@
  * Everything the bench harness takes from the project's source and test helpers, in one place:
  * when a module moves, this file is the one to change.
  */
-export { chunkPath, MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
+export { MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 export type { Manifest } from "../../src/core/manifest.ts";
 export { route } from "../../src/core/route.ts";
 export { answerFetch } from "../../src/core/answer-request.ts";

@@ -47,11 +47,8 @@ export function median(values: readonly number[]): number {
 }
 
 /** 10000 -> "10k", 1000000 -> "1M": a set's size as the tables and keys name it. */
-export function label(count: number): string {
-  if (count >= 1e6 && count % 1e6 === 0) return `${count / 1e6}M`;
-  if (count >= 1e3 && count % 1e3 === 0) return `${count / 1e3}k`;
-  return String(count);
-}
+export const label = (n: number): string =>
+  n >= 1e6 && n % 1e6 === 0 ? `${n / 1e6}M` : n >= 1e3 && n % 1e3 === 0 ? `${n / 1e3}k` : String(n);
 
 /** The directory holding dataset `count` (one subjekti.json; shuffled: in a seeded random order), generated on first use. */
 export async function dataset(count: number, seed: string, edit?: number, shuffle = false): Promise<string> {
@@ -135,25 +132,18 @@ export async function startServer(args: readonly string[], ready: RegExp, cwd = 
   const env = { ...process.env, DENO_NO_UPDATE_CHECK: "1", DENO_NO_PACKAGE_JSON: "1" };
   const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
+  const failed = (why: string): Error => new Error(`${command} ${args.join(" ")} ${why}:\n${output}`);
+  let timer: NodeJS.Timeout | undefined;
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no "${ready.source}" within 60 s from ${command} ${args.join(" ")}:\n${output}`)),
-      60_000,
-    );
+    timer = setTimeout(() => reject(failed(`printed no "${ready.source}" within 60 s`)), 60_000);
     const onData = (text: string): void => {
-      output += text;
-      const found = ready.exec(output);
-      if (found === null) return;
-      clearTimeout(timer);
-      resolve(found);
+      const found = ready.exec((output += text));
+      if (found !== null) resolve(found);
     };
     child.stdout.setEncoding("utf8").on("data", onData);
     child.stderr.setEncoding("utf8").on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${command} ${args.join(" ")} exited with ${code}:\n${output}`));
-    });
-  });
+    child.once("exit", (code) => reject(failed(`exited with ${code}`)));
+  }).finally(() => clearTimeout(timer));
   child.removeAllListeners("exit");
   return { child, match };
 }

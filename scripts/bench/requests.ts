@@ -7,21 +7,31 @@
  * process (`answerFetch` over `cdnSite`, the site's files in memory as a CDN-backed host reaches
  * them; its own CPU and the bytes each request read), `subjekti serve` over HTTP and the edge
  * function under real Deno (test/hosts/deno-host.ts, its CDN stand-in included), their CPU from
- * /proc; `--before <checkout>` adds that checkout's handler over a site its own build wrote. Keys
+ * /proc; `--before <checkout>` adds that checkout's handler over a site its own build wrote, and
+ * `--workerd` the Worker under `wrangler dev` (its CPU the whole workerd runtime's, the HTTP server
+ * and the assets router included: an upper bound of what Cloudflare counts; opt-in, for a site
+ * the Worker's assets can hold, `--data data`). Keys
  * and offsets are drawn at random, every target is sent once to every host before it is measured,
  * and the measured requests go in blocks, the hosts alternating. The site is generated (`--count`)
  * or built from `--data`.
  */
-import type { ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { MeasuredRow } from "../benchmarks-table.ts";
 import { makeSubject } from "../generate-subjects.ts";
-import { mulberry32, sendRaw, tempDir } from "./from-src.ts";
-import { CLI, cpuMs, fmt, label, type Report, ROOT, startServer, stopServer, table } from "./parts.ts";
+import { mulberry32, sendRaw, startWranglerDev, tempDir } from "./from-src.ts";
+import { CLI, cpuMs, fmt, label, procFile, type Report, ROOT, startServer, stopServer, table } from "./parts.ts";
 
-export type RequestsOptions = { count: number; data?: string; requests: number; warm: number; blocks: number; before?: string };
+export type RequestsOptions = {
+  count: number;
+  data?: string;
+  requests: number;
+  warm: number;
+  blocks: number;
+  before?: string;
+  workerd: boolean;
+};
 
 const ORIGIN = "http://127.0.0.1:8080";
 
@@ -31,7 +41,7 @@ interface Host {
   send(path: string, headers: Record<string, string>): Promise<{ status: number; body: Buffer }>;
   cpu(): number;
   readonly memory?: { bytesRead: number };
-  readonly child?: ChildProcess;
+  stop?(): Promise<void>;
 }
 
 type Keys = { id: number; jedinstvena_oznaka: string; oib: string };
@@ -81,9 +91,28 @@ async function handler(name: string, checkout: string, data: string, out: string
 /** A server child printing its port, sent raw HTTP requests. */
 async function server(name: string, command: string, args: readonly string[], ready: RegExp): Promise<Host> {
   const { child, match } = await startServer(args, ready, ROOT, command);
-  const port = Number(match[1]);
-  const send = (path: string, headers: Record<string, string>) => sendRaw(port, "GET", path, { Host: `127.0.0.1:${port}`, ...headers });
-  return { name, child, send, cpu: () => cpuMs(child.pid) };
+  return { name, send: rawTo(Number(match[1])), cpu: () => cpuMs(child.pid), stop: () => stopServer(child) };
+}
+
+const rawTo = (port: number) => (path: string, headers: Record<string, string>) =>
+  sendRaw(port, "GET", path, { Host: `127.0.0.1:${port}`, ...headers });
+
+/** The Worker under `wrangler dev`, its CPU the workerd runtime's (not the proxy workerd wrangler puts in front, on the port asked for). */
+async function workerd(site: string): Promise<Host> {
+  const dev = await startWranglerDev(site);
+  const parents = new Map<number, number>();
+  for (const name of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
+    const stat = procFile(Number(name), "stat"); // "" when gone between the listing and the read
+    if (stat !== "") parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+  }
+  const below = (p: number): boolean => p === dev.pid || (parents.has(p) && p !== 1 && below(parents.get(p) as number));
+  const runtime = [...parents.keys()].filter((p) => {
+    const command = procFile(p, "cmdline").split("\0");
+    const entry = command.some((arg) => arg.startsWith("--socket-addr=entry=127.0.0.1:0"));
+    return p !== dev.pid && below(p) && entry && command[0]?.endsWith("/workerd") === true;
+  });
+  if (runtime.length === 0) throw new Error(`no workerd runtime below pid ${dev.pid}`);
+  return { name: "workerd", send: rawTo(dev.port), cpu: () => runtime.reduce((sum, p) => sum + cpuMs(p), 0), stop: () => dev.stop() };
 }
 
 const PLAIN_20 = "derived, `limit=20&offset=7` (20 subjects)";
@@ -92,6 +121,7 @@ const INDENT_2 = "derived, `limit=1000&offset=500`, `indent=2`";
 const INDENT_8 = "limit 1000, offset 500, `indent=8`";
 const [BY_ID, BY_CODE, BY_OIB] = ["one subject by id: /api/subjekti/<id>/", "by code: ?jedinstvena_oznaka=<code>", "by OIB: ?oib=<oib>"];
 const PARAMETERS = "4 KB target: 1,000 parameters";
+const PAGE_20 = "pre-rendered page, limit 20 (for scale)";
 
 /**
  * A request measured: a target drawn anew each time, its headers, the status expected (0: not
@@ -111,7 +141,7 @@ function kinds(subjects: readonly Keys[]): Kind[] {
   const hostile = (name: string, target: () => string, more: Partial<Kind> = {}): Kind =>
     k(name, target, { status: 0, plain: PLAIN_20, ...more });
   return [
-    k("pre-rendered page, limit 20 (for scale)", () => `${list}?limit=20&offset=${20 * Math.floor(random() * Math.floor(count / 20))}`),
+    k(PAGE_20, () => `${list}?limit=20&offset=${20 * Math.floor(random() * Math.floor(count / 20))}`),
     k(PLAIN_20, () => p20, { plain: PLAIN_20 }),
     k(PLAIN_1000, () => p1000, { plain: PLAIN_1000 }),
     k(INDENT_2, () => p1000, { plain: PLAIN_1000, headers: { Accept: "application/json; indent=2" } }),
@@ -159,6 +189,7 @@ export async function run(options: RequestsOptions): Promise<Report> {
     hosts.push(await server("serve", process.execPath, serveArgs, /http:\/\/127\.0\.0\.1:(\d+)\//));
     const denoArgs = ["run", "--allow-net=127.0.0.1", `--allow-read=${site}`, "--no-remote", "--no-npm", "--no-config", "--no-prompt"];
     hosts.push(await server("deno", join(ROOT, "node_modules/.bin/deno"), [...denoArgs, "test/hosts/deno-host.ts", site], /"port":(\d+)/));
+    if (options.workerd) hosts.push(await workerd(site));
     // A data directory's keys: the list as the site holds it, through pages of 1,000.
     for (let offset = 0; subjects.length === offset && options.data !== undefined; offset += 1000) {
       const page = await (hosts[0] as Host).send(`/api/subjekti/?limit=1000&offset=${offset}`, {});
@@ -190,14 +221,9 @@ export async function run(options: RequestsOptions): Promise<Report> {
           cpu[h] = (cpu[h] ?? 0) + host.cpu() - start;
         }
       }
-      ms.set(
-        name,
-        cpu.map((c) => c / options.requests),
-      );
-      bytes.set(
-        name,
-        hosts.map((h) => (h.memory?.bytesRead ?? NaN) / options.requests),
-      );
+      const [perRequest, read] = [cpu.map((c) => c / options.requests), hosts.map((h) => (h.memory?.bytesRead ?? NaN) / options.requests)];
+      ms.set(name, perRequest);
+      bytes.set(name, read);
     }
     const ratio = (name: string, plain: string): number[] => (ms.get(name) ?? []).map((v, h) => v / (ms.get(plain)?.[h] ?? NaN));
     const inMemory = hosts.filter((h) => h.memory !== undefined);
@@ -217,7 +243,7 @@ export async function run(options: RequestsOptions): Promise<Report> {
       );
     return { text, rows: rows(label(subjects.length), hosts, ms, bytes, ratio) };
   } finally {
-    await Promise.all(hosts.flatMap((h) => (h.child === undefined ? [] : [stopServer(h.child)])));
+    await Promise.all(hosts.map((h) => h.stop?.()));
     await rm(root, { recursive: true, force: true });
   }
 }
@@ -235,7 +261,15 @@ function rows(set: string, hosts: Host[], ms: Figures, bytes: Figures, ratio: (n
     (before < 0
       ? ""
       : ` (before, same run: ${column(names, before, "ms")} ms${withBytes ? `, ${column(names, before, "bytes")} bytes` : ""})`);
+  const workerd = at("workerd");
+  const worker: MeasuredRow = {
+    key: "worker-cpu-derived-1000",
+    table: "Serving",
+    what: "Cloudflare Worker, derived page of 1,000 (two chunks) / with `indent=2`",
+    figure: `**${[PLAIN_1000, INDENT_2].map((n) => fmt(ms.get(n)?.[workerd] ?? NaN, 2)).join(" / ")} ms** CPU in workerd, the whole runtime; a pre-rendered page of 20: ${fmt(ms.get(PAGE_20)?.[workerd] ?? NaN, 2)} ms`,
+  };
   return [
+    ...(workerd < 0 ? [] : [worker]),
     {
       key: `lookup-${set.toLowerCase()}-derived`,
       table: "Serving",

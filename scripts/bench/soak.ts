@@ -9,12 +9,11 @@
  * client's p50/p99, and the preview's RSS before, at its peak and after each round; it fails on a
  * 5xx other than 505 or a preview that did not survive.
  */
-import { Agent, request as httpRequest } from "node:http";
+import { rm } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
-import { CLI, fmt, type Report, rssMb, startPreview, stopServer } from "./parts.ts";
 import { tempDir } from "./from-src.ts";
-import { rm } from "node:fs/promises";
+import { CLI, fmt, type Report, rssMb, startPreview, stopServer } from "./parts.ts";
 
 export type SoakOptions = { duration: number; rounds: number };
 
@@ -22,13 +21,10 @@ const HOST = "127.0.0.1";
 /** Each round: slowloris connections, connections holding an unfinished head of ~120 KB (the preview's limit is 128 KB), mixed-load clients; RSS read 5 s after it. */
 const [SLOWLORIS, LARGE, MIXED_CLIENTS, SETTLE_S] = [300, 200, 8, 5];
 const sleep = (ms: number): Promise<unknown> => new Promise((wake) => setTimeout(wake, ms));
-const tally = (): Tally => ({ requests: 0, statuses: new Map<string, number>() });
-
+/** The requests a client sent and the answers it had, by status (or what happened instead). */
 type Tally = { requests: number; statuses: Map<string, number> };
-
-function count(tally: Tally, status: string): void {
-  tally.statuses.set(status, (tally.statuses.get(status) ?? 0) + 1);
-}
+const tally = (): Tally => ({ requests: 0, statuses: new Map<string, number>() });
+const count = (tally: Tally, status: string): unknown => tally.statuses.set(status, (tally.statuses.get(status) ?? 0) + 1);
 
 /** Keeps `n` connections that each feed the preview a head that never ends, reconnecting when closed. */
 function holdHeads(port: number, n: number, tally: Tally, until: () => boolean, feed: (socket: Socket) => () => void): Set<Socket> {
@@ -40,9 +36,7 @@ function holdHeads(port: number, n: number, tally: Tally, until: () => boolean, 
     let answered = false;
     open.add(socket);
     tally.requests += 1;
-    socket.on("connect", () => {
-      stop = feed(socket);
-    });
+    socket.on("connect", () => (stop = feed(socket)));
     socket.on("data", (chunk: Buffer) => {
       if (!answered) count(tally, /^HTTP\/1\.1 (\d{3})/.exec(chunk.toString("latin1"))?.[1] ?? "other");
       answered = true;
@@ -109,55 +103,39 @@ async function mixedClient(port: number, tally: Tally, until: () => boolean): Pr
       socket.on("data", (chunk: Buffer) => parts.push(chunk));
       socket.on("error", () => {});
       socket.on("close", () => {
-        if (reset) count(tally, "reset by the client");
-        else {
-          const statuses = [
-            ...Buffer.concat(parts)
-              .toString("latin1")
-              .matchAll(/HTTP\/1\.1 (\d{3}) /g),
-          ].map((m) => m[1] ?? "");
-          if (statuses.length === 0) count(tally, "closed unanswered");
-          for (const status of statuses) count(tally, status);
-        }
+        const statuses = [
+          ...Buffer.concat(parts)
+            .toString("latin1")
+            .matchAll(/HTTP\/1\.1 (\d{3}) /g),
+        ].map((m) => m[1] ?? "");
+        if (reset || statuses.length === 0) count(tally, reset ? "reset by the client" : "closed unanswered");
+        for (const status of reset ? [] : statuses) count(tally, status);
         done();
       });
     });
   }
 }
 
-/** The ordinary client: keep-alive GETs one after another; every latency in ms. */
+/** The ordinary client: GETs one after another (fetch keeps its connection alive); every latency in ms. */
 async function ordinaryClient(port: number, tally: Tally, until: () => boolean): Promise<number[]> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const latencies: number[] = [];
-  let page = 0;
-  while (!until()) {
+  for (let page = 0; !until(); page++) {
     const start = performance.now();
-    const status = await new Promise<string>((done) => {
-      const req = httpRequest(
-        { host: HOST, port, agent, path: `/api/subjekti/?limit=20&offset=${20 * (page++ % 10)}`, timeout: 15_000 },
-        (res) => {
-          res.resume();
-          res.on("end", () => done(String(res.statusCode)));
-        },
-      );
-      req.on("timeout", () => req.destroy());
-      req.on("error", (error) => done(`error ${(error as NodeJS.ErrnoException).code ?? error.message}`));
-      req.end();
-    });
+    const url = `http://${HOST}:${port}/api/subjekti/?limit=20&offset=${20 * (page % 10)}`;
+    const status = await fetch(url, { signal: AbortSignal.timeout(15_000) }).then(
+      async (answer) => (await answer.arrayBuffer(), String(answer.status)),
+      (error: Error) => `error ${(error.cause as { code?: string } | undefined)?.code ?? error.name}`,
+    );
     latencies.push(performance.now() - start);
     tally.requests += 1;
     count(tally, status);
     await sleep(10);
   }
-  agent.destroy();
   return latencies;
 }
 
-const describe = (name: string, tally: Tally): string =>
-  `${name}: ${tally.requests} requests (${[...tally.statuses.entries()]
-    .sort()
-    .map(([status, n]) => `${status}: ${n}`)
-    .join(", ")})`;
+const describe = (name: string, { requests, statuses }: Tally): string =>
+  `${name}: ${requests} requests (${[...statuses].sort().map(([status, n]) => `${status}: ${n}`).join(", ")})`; // prettier-ignore
 
 /** Rounds of every attack at once, then one more ordinary client to see the preview alive. */
 export async function run(options: SoakOptions): Promise<Report> {
@@ -202,9 +180,7 @@ export async function run(options: SoakOptions): Promise<Report> {
       `preview RSS: before ${fmt(before, 0)} MB, peak ${fmt(peak, 0)} MB, after each round ${afterRounds.map((mb) => `${fmt(mb, 0)} MB`).join(", ")} (${SETTLE_S} s after it)`,
       describe("after the attack", alive),
     ];
-    const fiveXx = [...Object.values(tallies), alive].some((t) =>
-      [...t.statuses.keys()].some((status) => status.startsWith("5") && status !== "505"),
-    );
+    const fiveXx = [...Object.values(tallies), alive].some((t) => [...t.statuses.keys()].some((s) => /^5(?!05)/.test(s)));
     const failed = fiveXx || preview.exitCode !== null || alive.statuses.get("200") === undefined;
     return { text: lines.join("\n"), rows: [], failures: failed ? ["a 5xx other than 505, or the preview did not survive"] : [] };
   } finally {

@@ -1,11 +1,11 @@
 /**
  * The build is a composition of sibling stages (src/site/build-site.ts): each stage takes the
  * previous one's hand-off (data/hand-offs.ts, site/hand-offs.ts) and none reaches another, through
- * any chain of imports, types included. Read from src/'s own imports (scripts/read-imports.ts).
+ * any chain of imports, types included. Read from src/'s own imports (test/architecture/read-imports.ts).
  */
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readImports } from "../../scripts/read-imports.ts";
+import { readImports } from "./read-imports.ts";
 
 /** The stages, in the order the composition calls them. */
 const STAGES = [

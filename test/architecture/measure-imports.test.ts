@@ -1,6 +1,6 @@
 /**
- * The house's limits, read from src/'s own imports (scripts/measure-imports.ts over
- * scripts/read-imports.ts): the longest chain of value imports, no import circle even through
+ * The house's limits, read from src/'s own imports (test/architecture/measure-imports.ts over
+ * test/architecture/read-imports.ts): the longest chain of value imports, no import circle even through
  * types, no crowded folder, no two top-level rooms that reach each other, no function over 120
  * lines that does not say why. The measure itself is checked on small trees written here, so a
  * measure that sees nothing cannot pass for a clean src/.
@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { functionsOver, LIMITS, measureImports, overLimits, roomsOver } from "../../scripts/measure-imports.ts";
+import { functionsOver, LIMITS, measureImports, overLimits, roomsOver } from "./measure-imports.ts";
 
 const made: string[] = [];
 afterAll(() => {

@@ -4,12 +4,12 @@
  * rooms (src/data, src/site, src/threads, src/export) never import each other; the deployment check (src/check) and
  * the nginx configuration answer with the core and the common helpers, never through the preview they may be
  * checking; only the CLI (src/cli) reaches every room. Read from every module's import specifiers
- * (scripts/read-imports.ts, the reader `npm run measure:imports` uses).
+ * (test/architecture/read-imports.ts, the reader `npm run measure:imports` uses).
  */
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readImports } from "../../scripts/read-imports.ts";
+import { readImports } from "./read-imports.ts";
 
 const SRC = resolve("src");
 /** Every .ts and .mjs module under src/ (as a path inside src/) and the specifiers each writes, read by the one import reader. */

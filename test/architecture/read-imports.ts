@@ -1,5 +1,5 @@
 /**
- * The one reader of src/'s imports, for `npm run measure:imports` (scripts/measure-imports.ts)
+ * The one reader of src/'s imports, for `npm run measure:imports` (test/architecture/measure-imports.ts)
  * and the tests that guard the architecture (test/architecture/): what each module imports, read
  * by TypeScript's own parser, not by pattern. Static imports and re-exports, dynamic `import()`,
  * `require()`, a worker thread's entry (`new URL("./x.mjs", import.meta.url)`) and, as type-only,

@@ -1,7 +1,7 @@
 /**
- * `npm run measure:imports`: the shape of src/ read from the code's own imports (scripts/read-imports.ts,
+ * `npm run measure:imports`: the shape of src/ read from the code's own imports (read-imports.ts,
  * the one reader the architecture tests share), with the limits the house keeps
- * (test/architecture/measure-imports.test.ts fails when one is exceeded):
+ * (measure-imports.test.ts beside it fails when one is exceeded):
  *
  * - the longest chain of value imports (a module that loads a module that loads …), in files;
  * - every import circle, type-only imports included (a circle of types is still two files that
@@ -27,39 +27,25 @@ export const LIMITS = { longestChain: 8, circles: 0, folderFiles: 25, functionLi
 /** The line that lets a function be longer than the limit: `// long: <why>`, right above the function. */
 const LONG_MARKER = /^\s*\/\/ long: \S/;
 
-/** Rooms of src/ that reach each other, and the imports from one of them into another. */
-export interface RoomGroup {
-  /** The rooms, by name. */
-  readonly rooms: readonly string[];
-  /** Each import from one room of the group into another: the rooms, how many imports, and the first of them. */
-  readonly imports: readonly { readonly from: string; readonly to: string; readonly count: number; readonly first: ImportEdge }[];
-}
+/** Rooms of src/ that reach each other, and each import from one room of the group into another: how many, and the first. */
+export type RoomGroup = { rooms: readonly string[]; imports: readonly { from: string; to: string; count: number; first: ImportEdge }[] };
 
-/** A function of src/ over the limit. */
-export interface LongFunction {
-  readonly module: string;
-  /** Its name, or what holds it (a variable, a property), or "(anonymous)". */
-  readonly name: string;
-  /** Its first line, from 1. */
-  readonly line: number;
-  readonly lines: number;
-  /** What its `// long:` line says, when it has one. */
-  readonly reason?: string;
-}
+/** A function of src/ over the limit: its name (or what holds it, or "(anonymous)"), first line from 1, length, and what its `// long:` line says. */
+export type LongFunction = { module: string; name: string; line: number; lines: number; reason?: string };
 
-/** What measureImports found. */
-export interface ImportShape {
-  /** The longest chain of value imports, first importer to last module. */
-  readonly longestChain: readonly string[];
-  /** Each import circle (value and type imports), as its modules in import order, the first repeated at the end. */
-  readonly circles: readonly (readonly string[])[];
-  /** Source files directly in each folder of src/, largest first. */
-  readonly folders: readonly { readonly folder: string; readonly files: number }[];
-  /** Each group of top-level rooms that reach each other (value and type imports), by name. */
-  readonly rooms: readonly RoomGroup[];
-  /** Every function over LIMITS.functionLines lines, with its reason when it has one. */
-  readonly longFunctions: readonly LongFunction[];
-}
+/**
+ * What measureImports found: the longest chain of value imports (first importer to last module);
+ * each circle (value and type imports) as its modules in import order, the first repeated at the
+ * end; the source files directly in each folder, largest first; the groups of rooms that reach
+ * each other; every function over LIMITS.functionLines lines.
+ */
+export type ImportShape = {
+  longestChain: readonly string[];
+  circles: readonly (readonly string[])[];
+  folders: readonly { folder: string; files: number }[];
+  rooms: readonly RoomGroup[];
+  longFunctions: readonly LongFunction[];
+};
 
 /** The strongly connected groups of more than one node (Tarjan's algorithm), each sorted. */
 function stronglyConnected(modules: readonly string[], next: ReadonlyMap<string, readonly string[]>): string[][] {
@@ -288,32 +274,27 @@ export function functionsOver(shape: ImportShape): string[] {
     );
 }
 
+/** The shape, then what goes over the limits (exit code 1 when anything does). */
 function print(shape: ImportShape): void {
-  const lines = [
-    `longest chain of value imports: ${shape.longestChain.length} files (at most ${LIMITS.longestChain})`,
-    ...shape.longestChain.map((m, i) => `  ${"  ".repeat(i)}${m}`),
-    `import circles (type-only imports included): ${shape.circles.length}`,
-    ...shape.circles.map((c) => `  ${c.join(" → ")}`),
-    `source files per folder (at most ${LIMITS.folderFiles}):`,
-    ...shape.folders.map(({ folder, files }) => `  ${String(files).padStart(3)}  src/${folder === "." ? "" : `${folder}/`}`),
-    `top-level rooms that reach each other (type-only imports included): ${shape.rooms.length === 0 ? "none" : ""}`,
-    ...shape.rooms.flatMap(({ rooms, imports }) => [
-      `  ${rooms.join(", ")}:`,
-      ...imports.map(({ from, to, count, first }) => `    ${from} → ${to}: ${count} imports, first ${first.from} → ${first.to}`),
-    ]),
-    `functions over ${LIMITS.functionLines} lines: ${shape.longFunctions.length}`,
-    ...shape.longFunctions.map(
-      (f) => `  ${f.lines} lines  src/${f.module}:${f.line} ${f.name}${f.reason === undefined ? "" : ` (long: ${f.reason})`}`,
-    ),
-  ];
   const over = [...overLimits(shape), ...roomsOver(shape), ...functionsOver(shape)];
-  lines.push(over.length === 0 ? "within every limit" : `over the limits:\n${over.map((o) => `  ${o}`).join("\n")}`);
-  console.log(lines.join("\n"));
+  console.log(
+    [
+      `longest chain of value imports: ${shape.longestChain.length} files (at most ${LIMITS.longestChain})`,
+      ...shape.longestChain.map((m, i) => `  ${"  ".repeat(i)}${m}`),
+      `import circles (type-only imports included): ${shape.circles.length}`,
+      `source files per folder (at most ${LIMITS.folderFiles}):`,
+      ...shape.folders.map(({ folder, files }) => `  ${String(files).padStart(3)}  src/${folder === "." ? "" : `${folder}/`}`),
+      `groups of top-level rooms that reach each other (type-only imports included): ${shape.rooms.length}`,
+      `functions over ${LIMITS.functionLines} lines: ${shape.longFunctions.length}`,
+      ...shape.longFunctions.map((f) => `  ${f.lines} lines  src/${f.module}:${f.line} ${f.name} (long: ${f.reason ?? "no reason given"})`),
+      over.length === 0 ? "within every limit" : `over the limits:\n${over.map((o) => `  ${o}`).join("\n")}`,
+    ].join("\n"),
+  );
   if (over.length > 0) process.exitCode = 1;
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const shape = measureImports(resolve(new URL("..", import.meta.url).pathname, "src"));
+  const shape = measureImports(resolve(import.meta.dirname, "../../src"));
   if (process.argv.includes("--json")) console.log(JSON.stringify(shape, null, 2));
   else print(shape);
 }
