@@ -15,13 +15,13 @@
  * and the measured requests go in blocks, the hosts alternating. The site is generated (`--count`)
  * or built from `--data`.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { MeasuredRow } from "../benchmarks-table.ts";
 import { makeSubject } from "../generate-subjects.ts";
 import { mulberry32, sendRaw, startWranglerDev, tempDir } from "./from-src.ts";
-import { CLI, cpuMs, fmt, label, procFile, type Report, ROOT, startServer, stopServer, table } from "./parts.ts";
+import { CLI, cpuMs, fmt, label, memoryFiles, procFile, type Report, ROOT, startServer, stopServer, table } from "./parts.ts";
 
 export type RequestsOptions = {
   count: number;
@@ -56,22 +56,8 @@ async function handler(name: string, checkout: string, data: string, out: string
   const { cdnSite, ManifestCache } = (await src("core/cdn-site.ts")) as typeof import("../../src/core/cdn-site.ts");
   const options = { ...DEFAULT_OPTIONS, limits: [20], forms: ["plain" as const], maxLimit: 1000, dataDir: data, outDir: out };
   await buildSite({ ...options, baseUrl: ORIGIN, cacheDir: null, quiet: true, feed: false });
-  // Each file read from disk once, then answered from memory: a Range with its bytes alone, as a CDN does.
-  const files = new Map<string, Uint8Array>();
-  const memory = { bytesRead: 0 };
-  const fetchFile = async (path: string, range?: { start: number; end: number }): Promise<Response> => {
-    if (!files.has(path) && !existsSync(join(out, path))) return new Response("Not Found", { status: 404 });
-    const bytes = files.get(path) ?? readFileSync(join(out, path));
-    files.set(path, bytes);
-    if (range !== undefined && range.start < bytes.byteLength) {
-      const end = Math.min(range.end, bytes.byteLength);
-      memory.bytesRead += end - range.start;
-      const headers = { "Content-Range": `bytes ${range.start}-${end - 1}/${bytes.byteLength}` };
-      return new Response(bytes.subarray(range.start, end) as Uint8Array<ArrayBuffer>, { status: 206, headers });
-    }
-    if (!path.endsWith("manifest.json")) memory.bytesRead += bytes.byteLength;
-    return new Response(bytes as Uint8Array<ArrayBuffer>);
-  };
+  const memory = memoryFiles(out);
+  const fetchFile = memory.fetchFile;
   const manifests = new ManifestCache();
   return {
     name,

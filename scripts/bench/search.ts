@@ -6,10 +6,9 @@
  * but the manifest). The terms are drawn from the site's own names.
  */
 import { readFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { answerFetch, cdnSite, ManifestCache, MANIFEST_PATH, type Manifest, mulberry32 } from "./from-src.ts";
-import { memoryFiles, type Report } from "./parts.ts";
+import { fmt, label, memoryFiles, type Report, table } from "./parts.ts";
 
 export type SearchOptions = { site: string; requests: number; ranges: boolean };
 
@@ -19,16 +18,12 @@ const ORIGIN = "http://testserver";
 export async function run(options: SearchOptions): Promise<Report> {
   const site = resolve(options.site);
   const manifest = JSON.parse(readFileSync(join(site, MANIFEST_PATH), "utf8")) as Manifest;
-  let text = "";
   // The terms: words of the site's names and towns, from records drawn at random.
   const memory = memoryFiles(site, options.ranges);
-  const fetchFile = (path: string, range?: { start: number; end: number }): Promise<Response> => memory.fetchFile(path, range);
   const manifests = new ManifestCache();
   const send = async (path: string): Promise<string> => {
-    const response = await answerFetch(
-      new Request(`${ORIGIN}${path}`),
-      cdnSite(fetchFile, () => fetchFile(path.slice(1)), manifests),
-    );
+    const site = cdnSite(memory.fetchFile, () => memory.fetchFile(path.slice(1)), manifests);
+    const response = await answerFetch(new Request(`${ORIGIN}${path}`), site);
     if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
     return response.text();
   };
@@ -83,12 +78,9 @@ export async function run(options: SearchOptions): Promise<Report> {
     ],
     ["a word with ordering=naziv_subjekta at offset 400", () => `/api/subjekti/?search=${q(word())}&ordering=naziv_subjekta&offset=400`],
   ];
-  const requests = options.requests;
-  text += `\n${manifest.count.toLocaleString("en")} subjects, ${requests} requests a class (each sent once unmeasured first), ranges ${options.ranges ? "served" : "not served"}, Node ${process.version}, ${cpus().length} cores, load ${loadavg()
-    .map((l) => l.toFixed(1))
-    .join(" ")}\n\n| class | mean CPU | max CPU | mean bytes read | max bytes read | example |\n|---|--:|--:|--:|--:|---|\n`;
+  const lines: (string | number)[][] = [];
   for (const [name, target] of classes) {
-    const targets = Array.from({ length: requests }, target);
+    const targets = Array.from({ length: options.requests }, target);
     for (const path of targets) await send(path);
     const cpu: number[] = [];
     const bytes: number[] = [];
@@ -101,8 +93,10 @@ export async function run(options: SearchOptions): Promise<Report> {
       bytes.push(memory.bytesRead);
     }
     const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const worst = cpu.indexOf(Math.max(...cpu));
-    text += `| ${name} | ${mean(cpu).toFixed(2)} ms | ${Math.max(...cpu).toFixed(2)} ms | ${Math.round(mean(bytes)).toLocaleString("en")} | ${Math.max(...bytes).toLocaleString("en")} | \`${decodeURIComponent(targets[worst] ?? "")}\` (the slowest) |\n`;
+    const slowest = decodeURIComponent(targets[cpu.indexOf(Math.max(...cpu))] ?? "");
+    lines.push([name, fmt(mean(cpu), 2), fmt(Math.max(...cpu), 2), Math.round(mean(bytes)), Math.max(...bytes), `\`${slowest}\``]);
   }
-  return { text, rows: [] };
+  const header = ["class", "mean CPU ms:", "max CPU ms:", "mean bytes read:", "max bytes read:", "the slowest"];
+  const about = `${label(manifest.count)} subjects, ${options.requests} requests a class (each sent once first), ranges ${options.ranges ? "served" : "not"}`;
+  return { text: `${about}\n\n${table(header, lines)}`, rows: [] };
 }

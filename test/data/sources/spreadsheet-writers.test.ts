@@ -1,6 +1,6 @@
 /**
  * Workbooks as the real programs write them (test/fixtures/spreadsheet-writers, made by
- * scripts/make-writer-fixtures.sh with Debian's openpyxl, xlsxwriter, LibreOffice Calc and
+ * test/fixtures/spreadsheet-writers/make-fixtures.sh with Debian's openpyxl, xlsxwriter, LibreOffice Calc and
  * Gnumeric, and exceljs through `subjekti export`; LibreOffice's own .ods too): the sample saved by each builds exactly the
  * site the JSON builds, with the JSON's warnings and nothing more. Each writer broke the reader
  * once: openpyxl's absolute relationship targets ("expected a worksheet, got none"), LibreOffice's

@@ -1,6 +1,6 @@
 /**
  * An OIB and a code typed as numbers, their zeros gone, as each real writer saves them
- * (test/fixtures/spreadsheet-writers/number-cells, made by scripts/make-writer-fixtures.sh with
+ * (test/fixtures/spreadsheet-writers/number-cells, made by test/fixtures/spreadsheet-writers/make-fixtures.sh with
  * openpyxl, xlsxwriter, LibreOffice Calc and Gnumeric): the build reads them with the zeros put
  * back and warns, in both languages, naming the file, cell, field, value and what it read;
  * `--strict` refuses them and writes nothing.
