@@ -28,18 +28,21 @@ interface Say {
   readonly serving: (url: string) => string;
   readonly watching: (data: string) => string;
   /** The build's summary, its seconds shown as `…` (they vary; the rest is exact). */
-  readonly rebuilt: (dist: string, size?: string) => string;
+  readonly rebuilt: (dist: string, written: number | string, size?: string) => string;
   readonly problem: (data: string) => string;
   /** A successful rebuild's warning, as `build` prints it. */
   readonly warning: (data: string) => string;
   readonly failed: string;
 }
 
+/** The files a rebuild of the 30 subjects left as they were: the 72 it counts less those it wrote. */
+const unchanged = (written: number | string): number | string => (typeof written === "number" ? 72 - written : written);
+
 const ENGLISH: Say = {
   serving: (url) => `subjekti preview: ${url} (Ctrl-C stops)`,
   watching: (data) => `subjekti preview: watching ${data}/ for changes`,
-  rebuilt: (dist, size = "68.8") =>
-    `subjekti preview: rebuilt: built 30 subjects into ${dist}/: 19 files, 13 written (${size} KB), 6 unchanged, 0 removed (0 B) in …s`,
+  rebuilt: (dist, written, size = "86.6") =>
+    `subjekti preview: rebuilt: built 30 subjects into ${dist}/: 72 files, ${written} written (${size} KB), ${unchanged(written)} unchanged, 0 removed (0 B) in …s`,
   problem: (data) => `${data}/subjekti.json[0]: oib: expected 11 digits, got "123" (3 digits)`,
   warning: (data) =>
     `${data}/subjekti.json[0]: warning: oib: expected a valid check digit (ISO 7064 MOD 11,10), got "23557321378" (the last digit should be 9 — a typo?)`,
@@ -49,8 +52,8 @@ const ENGLISH: Say = {
 const CROATIAN: Say = {
   serving: (url) => `subjekti preview: ${url} (Ctrl-C zaustavlja)`,
   watching: (data) => `subjekti preview: prati promjene u ${data}/`,
-  rebuilt: (dist, size = "68,8") =>
-    `subjekti preview: ponovno izgrađeno: izgrađeno 30 subjekata u ${dist}/: 19 datoteka, 13 zapisano (${size} KB), 6 nepromijenjeno, 0 uklonjeno (0 B) za … s`,
+  rebuilt: (dist, written, size = "86,6") =>
+    `subjekti preview: ponovno izgrađeno: izgrađeno 30 subjekata u ${dist}/: 72 datoteke, ${written} zapisano (${size} KB), ${unchanged(written)} nepromijenjeno, 0 uklonjeno (0 B) za … s`,
   problem: (data) => `${data}/subjekti.json[0]: oib: očekuje se 11 znamenaka, a nađeno je "123" (3 znamenke)`,
   warning: (data) =>
     `${data}/subjekti.json[0]: upozorenje: oib: očekuje se ispravna kontrolna znamenka (ISO 7064 MOD 11,10), a nađeno je "23557321378" (posljednja znamenka trebala bi biti 9 — tipfeler?)`,
@@ -131,14 +134,22 @@ describe("preview --watch", () => {
     async (_, langArgs, env, say) => {
       const { out, err, data, dist, url } = await watchSession(langArgs, env);
       // The preview's address, the watch, the edit's rebuild, the fix's rebuild.
-      // The warned edit's size depends on the name's length and the date it was saved: shown as `…`.
-      const lastSize = (line: string, i: number): string => (i === 4 ? line.replace(/\(\d+[.,]\d KB\)/, "(… KB)") : line);
+      // The warned edit's size, and how many of the search files it rewrites, depend on the name's
+      // length and the date it was saved: shown as `…`.
+      const lastSize = (line: string, i: number): string =>
+        i === 4
+          ? line
+              .replace(/\(\d+[.,]\d KB\)/, "(… KB)")
+              .replace(/(\d+)( written| zapisano)/, "…$2")
+              .replace(/\d+( unchanged| nepromijenjeno)/, "…$1")
+          : line;
       expect(out.map(withoutSeconds).map(lastSize)).toEqual([
         say.serving(url),
         say.watching(data),
-        say.rebuilt(dist),
-        say.rebuilt(dist),
-        say.rebuilt(dist, "…"),
+        // An edit rewrites its pages, chunk and downloads, and the search files its words touch (search files are not yet edit-local).
+        say.rebuilt(dist, 28),
+        say.rebuilt(dist, 29),
+        say.rebuilt(dist, "…", "…"),
       ]);
       // The broken save's problem, that the last good site is still served, then the warned save's warning.
       expect(err).toEqual([say.problem(data), say.failed, say.warning(data)]);
