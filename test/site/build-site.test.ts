@@ -144,7 +144,8 @@ describe("incremental rebuilds", () => {
     // downloads' hashes (the landing page, the data package, the catalogue twice) and the docs' tag
     // list; the OpenAPI document and the schemas are linked, unchanged; and the OIB index (one
     // file), whose lines name where the records after the edited one lie in its chunk.
-    expect(report).toMatchObject({ written: 17, removed: 0 });
+    // Those 17, and the search files: the known exception, not yet edit-local (see below).
+    expect(report).toMatchObject({ removed: 0 });
 
     const after = await snapshotTree(out);
     const changed = Object.keys(after).filter((path) => before[path] !== after[path]);
@@ -154,6 +155,15 @@ describe("incremental rebuilds", () => {
       .filter((path) => beforeByLogical.get(logical(path)) !== after[path])
       .map(logical)
       .sort();
+    // The search files (_subjekti/search/…) are not yet edit-local: a renamed record rewrites the key
+    // buckets its old and new words hash to and the suffix file, each in a new content-named shard.
+    // They are the only files written besides the 17 above; the order files are left as they were.
+    const search = rewritten.filter((path) => path.startsWith("_subjekti/search/"));
+    expect(
+      search.every((path) => /^_subjekti\/search\/(keys\/0\/\d+\.(bin|idx)|suffixes\/0\/0\.json)$/.test(path)),
+      search.join(),
+    ).toBe(true);
+    expect(report.written).toBe(17 + search.length);
     expect(rewritten.filter((path) => path.startsWith("_subjekti/docs/"))).toEqual([
       "_subjekti/docs/catalog.jsonld",
       "_subjekti/docs/catalog.ttl",
@@ -165,7 +175,11 @@ describe("incremental rebuilds", () => {
       "downloads/subjekti.csv",
       "downloads/subjekti.ndjson",
     ]);
-    expect(rewritten.filter((path) => path.startsWith("_subjekti/") && !path.startsWith("_subjekti/docs/"))).toEqual([
+    expect(
+      rewritten.filter(
+        (path) => path.startsWith("_subjekti/") && !path.startsWith("_subjekti/docs/") && !path.startsWith("_subjekti/search/"),
+      ),
+    ).toEqual([
       "_subjekti/manifest.json",
       "_subjekti/oib/0/all.txt",
       "_subjekti/pages/api/10/0/2.json",

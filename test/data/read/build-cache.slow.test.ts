@@ -125,6 +125,7 @@ describe("a rebuild with the build cache", () => {
     await writeData(data, { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: true });
     const first = await build(data, out, { limits: [20, 37] });
     expect(first.reused).toBe(0);
+    const before = await siteTree(out);
     await writeData(data, { keep: allKept(), renamed: [1500], cut: UNIVERSE, pretty: true });
     const { cached, clean, reused, written } = await buildBoth(data, out, 2);
     // Blocks 0 and 2 (1,000 + 600 records) come from the cache; block 1 is read again.
@@ -134,7 +135,15 @@ describe("a rebuild with the build cache", () => {
     // shard's tag list, the manifest, and the four descriptions that name the downloads' hashes (the
     // landing page, the data package, the catalogue twice) and the docs' tag list; and the OIB
     // index's shard (10 files), whose lines name where the records after the edited one lie in its chunk.
-    expect(written).toBe(2 + 2 * 2 * 2 + 1 + 4 + 1 + 10);
+    // The search files (_subjekti/search/…) are the known exception, not yet edit-local: the renamed
+    // record's words rewrite the key buckets and suffix files they fall in (each shard under a new
+    // content name, so compared by logical path). Everything else written is the list above.
+    const logical = (path: string): string => path.replace(/\.[0-9a-f]{16}\//, "/");
+    const beforeByLogical = new Map(Object.entries(before).map(([p, b]) => [logical(p), b]));
+    const search = Object.entries(cached).filter(
+      ([path, bytes]) => path.startsWith("_subjekti/search/") && beforeByLogical.get(logical(path)) !== bytes,
+    );
+    expect(written).toBe(2 + 2 * 2 * 2 + 1 + 4 + 1 + 10 + search.length);
     const again = await build(data, out, { limits: [20, 37] });
     expect([again.reused, again.written]).toEqual([UNIVERSE, 0]);
     // The cache keeps the blocks of the data as it is now, the edited block's old version gone.
