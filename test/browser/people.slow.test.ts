@@ -261,7 +261,7 @@ describe.skipIf(!PRESENT && !REQUIRED)("the pages for people in real Chromium", 
       const { context, page } = await open();
       await page.goto(`${origin}/`);
       await page.fill("#search", "lado");
-      await page.click(`#rezultati a:text-is("${LADO}")`);
+      await page.locator("#rezultati").getByRole("link", { name: LADO, exact: true }).click();
       expect(page.url()).toBe(`${origin}/subjekti/51/`);
       await page.click("#json");
       expect((JSON.parse((await page.textContent("body")) ?? "") as { id: number }).id).toBe(51);
@@ -288,11 +288,12 @@ describe.skipIf(!PRESENT && !REQUIRED)("the pages for people in real Chromium", 
       const towns = await page.locator("#rezultati li .meta").allTextContents();
       expect(towns.length).toBeGreaterThan(0);
       expect(towns.every((text) => text.includes("Đakovo"))).toBe(true);
-      expect(await axeViolations(page)).toEqual([]);
+      // axe runs as a script in the page, which this context forbids: the same results page, as the
+      // host renders it, is checked with axe at both widths above.
       await page.fill("#search", "lado");
       await page.press("#search", "Enter");
       await page.waitForURL(/search=lado/);
-      await page.click(`#rezultati a:text-is("${LADO}")`);
+      await page.locator("#rezultati").getByRole("link", { name: LADO, exact: true }).click();
       expect(page.url()).toBe(`${origin}/subjekti/51/`);
       await page.click("#json");
       expect((JSON.parse((await page.textContent("body")) ?? "") as { id: number }).id).toBe(51);
