@@ -74,7 +74,7 @@ function isFieldName(key: PropertyKey | undefined): key is keyof Subject {
 /**
  * The record as a Subject when it certainly passes `subjectSchema`, else undefined (then zod
  * decides and explains). It must never accept what the schema rejects; a property test in
- * test/site/validate-subject.test.ts holds it to that. It builds a fresh object in field order,
+ * test/data/rules/validate-subject.test.ts holds it to that. It builds a fresh object in field order,
  * so every subject has one shape whatever the key order in the file.
  */
 export function quickSubject(value: unknown, keys?: number): Subject | undefined {
