@@ -2,20 +2,10 @@
  * A subject as the pages for people read it: the ten fields of its JSON detail, checked, and the
  * path of its page. A leaf, so every page imports it without a chain.
  */
+import type { Subject } from "../render-page.ts";
 
-/** A subject as its JSON detail holds it: the ten fields. */
-export interface SubjectView {
-  readonly id: number;
-  readonly jedinstvena_oznaka: string;
-  readonly naziv_subjekta: string;
-  readonly oib: string;
-  readonly razina: string;
-  readonly datum_postanka: string;
-  readonly status_subjekta: boolean;
-  readonly odobreno: boolean;
-  readonly institucija_grad: string;
-  readonly institucija_email: string;
-}
+/** A subject as its JSON detail holds it: the ten fields (render-page.ts). */
+export type SubjectView = Subject;
 
 const TEXT_FIELDS = [
   "jedinstvena_oznaka",

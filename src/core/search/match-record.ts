@@ -2,21 +2,12 @@
  * The filters and the order applied to records themselves: the detail route's one subject (DRF's
  * `get_object` filters the queryset first) and the few subjects an OIB or a code names.
  */
+import type { Subject } from "../render-page.ts";
 import type { Filters, OrderField } from "./read-filters.ts";
 import { searchForm, termText } from "./normalise.ts";
 
-/** The fields of a record the filters and orderings read. */
-export interface RecordFields {
-  readonly id: number;
-  readonly jedinstvena_oznaka: string;
-  readonly naziv_subjekta: string;
-  readonly oib: string;
-  readonly razina: string;
-  readonly datum_postanka: string;
-  readonly status_subjekta: boolean;
-  readonly odobreno: boolean;
-  readonly institucija_grad: string;
-}
+/** The fields of a record the filters and orderings read: all but the contact. */
+export type RecordFields = Omit<Subject, "institucija_email">;
 
 /** Whether the filters ask more than the two keys do (a search, another filter, another order). */
 export function isSearch(filters: Filters): boolean {

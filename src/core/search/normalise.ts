@@ -5,6 +5,7 @@
  * of its sources is one character), then ICU's full upper-casing (`ß` -> `SS`), which
  * `toUpperCase()` does alike for the `hr-HR` locale (no tailoring of its own).
  */
+import { isStrSpace } from "../request/trim-spaces.ts";
 import { UNACCENT_RULES } from "./unaccent-table.ts";
 
 const UNACCENT = new Map<string, string>(
@@ -35,18 +36,7 @@ export function searchForm(text: string): string {
  * always found inside one token.
  */
 export function isTokenBreak(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x1c && code <= 0x1f);
-  return (
-    code === 0x85 ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000
-  );
+  return isStrSpace(code);
 }
 
 /** The distinct tokens of a text in search form (split at whitespace), in order of first appearance. */
