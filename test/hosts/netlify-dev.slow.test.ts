@@ -17,6 +17,7 @@ import { tempDir } from "../file-trees.ts";
 import { buildSite } from "../../src/site/build-site.ts";
 import { syncMirror } from "../../src/feed/sync-mirror.ts";
 import { PUBLISHED_PATHS } from "../../src/core/published-files.ts";
+import { HTML_ROUTE_PATTERNS } from "../../src/core/html/html-routes.ts";
 import { FIXTURE_OPTIONS } from "./fixture-site.ts";
 import { firstLine, freePort, type Host, stopChild } from "./hosts.ts";
 import { sendRaw } from "./raw-http.ts";
@@ -36,7 +37,8 @@ const REPO = resolve(import.meta.dirname, "../..");
  *   and `\` as a URL parser does (listed as `netlify` exceptions in the request table);
  * - it re-chunks streamed bodies (no Content-Length on pre-rendered pages) and sends
  *   `Content-Length: 0` on HEAD;
- * - it drops `Allow` and `Vary` from a 404 the edge function returns;
+ * - it drops `Allow` and `Vary` from a 404 the edge function returns, and its body is the one the
+ *   function makes without the request's headers (an indent asked in `Accept` is lost);
  * - it builds the edge function's `Request.url` from a client's `X-Forwarded-Host`, so the origin
  *   the platform reports is the forged one (the function reads only `Request.url`; the in-process,
  *   preview and Deno hosts show that it ignores the header itself).
@@ -48,11 +50,14 @@ function adaptToNetlifyDev(c: RequestCase): RequestCase | null {
   if (REFUSED_BY_PROXY.has(c.method) || PROXY_TARGETS.some((pattern) => pattern.test(c.target))) return null;
   if (c.headers !== undefined && "X-Forwarded-Host" in c.headers) return null;
   let expectHeaders = c.expectHeaders;
+  let body = c.body;
   if (c.status === 404) {
     const { allow: _allow, vary: _vary, ...rest } = expectHeaders;
     expectHeaders = rest;
+    // The 404 it passes on is the function's answer without the request's headers: an indent asked in Accept is lost too.
+    if (typeof body === "string" && body.startsWith("{")) body = JSON.stringify(JSON.parse(body));
   }
-  return { ...c, expectHeaders, length: null };
+  return { ...c, expectHeaders, body, length: null };
 }
 
 /** Starts `netlify dev` on the site in `root/site` (netlify's static server serves only inside its project). */
@@ -73,7 +78,11 @@ async function netlifyDevHost(root: string): Promise<Host & { readonly port: num
       "[[edge_functions]]",
       '  path = "/api/*"',
       '  function = "subjekti"',
-      ...PUBLISHED_PATHS.flatMap((path) => ["[[edge_functions]]", `  path = "${path}"`, '  function = "subjekti"']),
+      ...[...PUBLISHED_PATHS, ...HTML_ROUTE_PATTERNS].flatMap((path) => [
+        "[[edge_functions]]",
+        `  path = "${path}"`,
+        '  function = "subjekti"',
+      ]),
       "[dev]",
       '  framework = "#static"',
       "  autoLaunch = false",
