@@ -22,8 +22,8 @@ export async function copyDiff(chunks: AsyncIterable<Uint8Array>, entry: FeedEnt
   if (entry.from_version === null) return "the first sequence has no diff";
   const out = new HashedWriter(path);
   const encoder = new TextEncoder();
-  const lines = await LineCursor.open(chunks).catch((error: unknown) => {
-    out.destroy();
+  const lines = await LineCursor.open(chunks).catch(async (error: unknown) => {
+    await out.destroy();
     throw error;
   });
   try {
@@ -65,7 +65,7 @@ export async function copyDiff(chunks: AsyncIterable<Uint8Array>, entry: FeedEnt
     if (error instanceof FeedShapeError || error instanceof SyntaxError || error instanceof TypeError) return error.message.slice(0, 200);
     throw error;
   } finally {
-    out.destroy();
+    await out.destroy();
     // What follows the closing line is never read: the body is let go of here.
     await lines.close();
   }

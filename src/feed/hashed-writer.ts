@@ -51,9 +51,16 @@ export class HashedWriter {
     return this.#hash.digest("hex");
   }
 
-  /** Closes the file without finishing it (the caller removes it). */
-  destroy(): void {
+  /**
+   * Closes the file without finishing it (the caller removes it), once it is closed: a stream
+   * destroyed while its file is still being opened creates the file after, and would put it back
+   * beside a copy the caller has just cleaned up.
+   */
+  async destroy(): Promise<void> {
+    if (this.#out.closed) return;
+    const closed = once(this.#out, "close");
     this.#out.destroy();
+    await closed;
   }
 }
 
@@ -66,7 +73,7 @@ export async function writeHashed(chunks: AsyncIterable<Uint8Array>, path: strin
       if (out.full) await out.flush();
     }
   } catch (error) {
-    out.destroy();
+    await out.destroy();
     throw error;
   }
   return { sha256: await out.end(), bytes: out.bytes };

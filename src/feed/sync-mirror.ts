@@ -185,7 +185,7 @@ async function applyDiff(
     try {
       await applyChanges(await LineCursor.open(createReadStream(current)), changes, tally, out);
     } catch (error) {
-      out.destroy();
+      await out.destroy();
       throw error;
     }
     const written = await out.end();

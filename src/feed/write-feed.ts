@@ -182,7 +182,7 @@ async function writeDiff(
       if (out.full) await out.flush();
     }
   } catch (error) {
-    out.destroy();
+    await out.destroy();
     throw error;
   }
   write("\n]}\n");
