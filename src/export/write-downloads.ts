@@ -64,7 +64,7 @@ function hashedSink(path: string, head: string, render: (chunk: Uint8Array, line
       const sha256 = await out.end();
       return { sha256, bytes: out.bytes };
     },
-    abort: () => out.destroy(),
+    abort: () => void out.destroy(),
   };
 }
 
