@@ -33,6 +33,17 @@ export const SUBJECT_FIELDS = [
   "institucija_email",
 ] as const satisfies readonly (keyof Subject)[];
 
+/** The fields that hold text (the id is a number, the two flags booleans), in output order. */
+export const SUBJECT_TEXT_FIELDS = [
+  "jedinstvena_oznaka",
+  "naziv_subjekta",
+  "oib",
+  "razina",
+  "datum_postanka",
+  "institucija_grad",
+  "institucija_email",
+] as const satisfies readonly (keyof Subject)[];
+
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
 const HAS_LINE_SEPARATOR = /[\u2028\u2029]/;
 

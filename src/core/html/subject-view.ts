@@ -2,27 +2,17 @@
  * A subject as the pages for people read it: the ten fields of its JSON detail, checked, and the
  * path of its page. A leaf, so every page imports it without a chain.
  */
-import type { Subject } from "../render-page.ts";
+import { type Subject, SUBJECT_TEXT_FIELDS } from "../render-page.ts";
 
 /** A subject as its JSON detail holds it: the ten fields (render-page.ts). */
 export type SubjectView = Subject;
-
-const TEXT_FIELDS = [
-  "jedinstvena_oznaka",
-  "naziv_subjekta",
-  "oib",
-  "razina",
-  "datum_postanka",
-  "institucija_grad",
-  "institucija_email",
-] as const;
 
 /** The subject a record's JSON holds, or null when it is not one. */
 export function readSubject(value: unknown): SubjectView | null {
   if (typeof value !== "object" || value === null) return null;
   const r = value as Record<string, unknown>;
   if (!Number.isSafeInteger(r["id"])) return null;
-  if (!TEXT_FIELDS.every((field) => typeof r[field] === "string")) return null;
+  if (!SUBJECT_TEXT_FIELDS.every((field) => typeof r[field] === "string")) return null;
   if (typeof r["status_subjekta"] !== "boolean" || typeof r["odobreno"] !== "boolean") return null;
   return value as SubjectView;
 }

@@ -15,20 +15,12 @@ import { DEFAULT_MAX_FIELD_LENGTH } from "../read-options.ts";
 import type { RecordSource } from "../sources/record-sink.ts";
 import { locate, type SourceFile } from "../sources/source-file.ts";
 import { isCalendarDate } from "./calendar-date.ts";
+import { SUBJECT_TEXT_FIELDS } from "../../core/render-page.ts";
 import { FIELD_NAMES, type Subject, subjectSchema } from "./subject-schema.ts";
 import { subjectWarnings } from "./subject-warnings.ts";
 import { LOWERCASE_WORD } from "./lowercase-word.ts";
 
 const FIELD_COUNT = FIELD_NAMES.length;
-const STRING_FIELDS = [
-  "jedinstvena_oznaka",
-  "naziv_subjekta",
-  "oib",
-  "razina",
-  "datum_postanka",
-  "institucija_grad",
-  "institucija_email",
-] as const;
 
 /** The first lone surrogate of `text`, as 4 hex digits. */
 function lone(text: string): string {
@@ -298,7 +290,7 @@ export function validateSubject(
   if (longFields(subject, maxFieldLength, file, position, problems)) return undefined;
   // A lone surrogate (`"\ud800"` in JSON) is no character: DRF could not encode it, no page may carry it.
   let wellFormed = true;
-  for (const field of STRING_FIELDS) {
+  for (const field of SUBJECT_TEXT_FIELDS) {
     const text = subject[field];
     if (!(text as string & { isWellFormed(): boolean }).isWellFormed()) {
       wellFormed = false;
