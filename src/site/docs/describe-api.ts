@@ -8,6 +8,7 @@ import * as z from "zod";
 import { pageTags } from "../../core/cache-tags.ts";
 import { ALLOWED_METHODS, PREFLIGHT_MAX_AGE } from "../../core/cors.ts";
 import { DEFAULT_LIMIT } from "../../core/request/read-query.ts";
+import { ORDER_FIELDS, RAZINA_CHOICES } from "../../core/search/read-filters.ts";
 import { VERSION } from "../../core/version.ts";
 import type { DatasetMetadata } from "./dataset-metadata.ts";
 import { subjectSchema } from "../../data/rules/subject-schema.ts";
@@ -22,13 +23,29 @@ export const pageSchema = z.strictObject({
   previous: z.url().nullable().meta({
     description: "The previous page's absolute URL (no offset parameter when it would be 0), or null on the first page.",
   }),
-  results: z.array(subjectSchema).meta({ description: "The subjects of this page, in ascending id." }),
+  results: z
+    .array(subjectSchema)
+    .meta({ description: "The subjects of this page, in ascending id, or in the order `ordering` asks (ties by ascending id)." }),
 });
 
 const errorSchema = z.strictObject({ detail: z.string().meta({ description: "What went wrong, in DRF's words." }) });
+/** The filters django-filter validates, in the FilterSet's order (the order of an error body's keys). */
+export const VALIDATED_FILTERS = [
+  "oib",
+  "jedinstvena_oznaka",
+  "razina",
+  "institucija_grad",
+  "datum_postanka",
+  "datum_postanka__gte",
+  "datum_postanka__lte",
+] as const;
 const filterErrorSchema = z
-  .strictObject({ oib: z.array(z.string()).optional(), jedinstvena_oznaka: z.array(z.string()).optional() })
-  .meta({ description: "django-filter's validation errors, by filter: a NUL character in a filter's value." });
+  .strictObject(Object.fromEntries(VALIDATED_FILTERS.map((name) => [name, z.array(z.string()).min(1).optional()])))
+  .meta({
+    description:
+      "django-filter's validation errors, by filter, every invalid filter of the request in one body, in the FilterSet's order: " +
+      "a NUL character in a text filter's value, a `razina` that is not one of its choices, a date no input format reads.",
+  });
 const apiRootSchema = z.strictObject({
   subjekti: z
     .url()
@@ -117,8 +134,11 @@ function apiInfo(metadata: DatasetMetadata): JsonObject {
       `Any origin may read it (CORS: \`Access-Control-Allow-Origin: *\`; preflights allowed for ${ALLOWED_METHODS} with any request header). ` +
       "Other methods answer 405; a path without its final slash answers 301 to it. " +
       "The routes are DRF's DefaultRouter's for a read-only view set: the API root `/api/`, the list `/api/subjekti/` " +
-      "(filtered exactly by `oib` and `jedinstvena_oznaka`) and one subject by its id `/api/subjekti/{id}/`, " +
-      "each also with a format suffix in place of its final slash (`/api/subjekti.json`, `/api/subjekti/5.api`, `/api/.json`).",
+      "(searched by `search`, filtered by django-filter's `filterset_fields` and ordered by `ordering`, as the view's " +
+      "`DjangoFilterBackend`, `SearchFilter` and `OrderingFilter` read them on PostgreSQL) and one subject by its id `/api/subjekti/{id}/` " +
+      "(the same search and filters apply: a subject they leave out is a 404), " +
+      "each also with a format suffix in place of its final slash (`/api/subjekti.json`, `/api/subjekti/5.api`, `/api/.json`). " +
+      "Query strings need a host that routes (the edge function, the Worker, `subjekti serve`): a site of plain files answers none.",
     ...(licence === undefined ? {} : { license: { name: licence.title, url: licence.path } }),
   };
 }
@@ -147,12 +167,44 @@ const REFUSALS = {
   "404": json("Error", 'An unknown `format` (anything but absent, empty, `api` or `json`, case-sensitive): `{"detail":"Not found."}`.'),
   "406": json("Error", 'An `Accept` header that admits no application/json: `{"detail":"Could not satisfy the request Accept header."}`.'),
 };
+/** The bodies of the 400 a filter's value answers, as DRF answers them (test/core/golden/drf-search-answers.json). */
+export const FILTER_ERROR_EXAMPLES: Readonly<Record<string, { readonly query: string; readonly body: Record<string, readonly string[]> }>> =
+  {
+    nul: { query: "jedinstvena_oznaka=%00", body: { jedinstvena_oznaka: ["Null characters are not allowed."] } },
+    razina: {
+      query: "razina=regionalna",
+      body: { razina: ["Select a valid choice. regionalna is not one of the available choices."] },
+    },
+    date: { query: "datum_postanka__gte=2020-02-30", body: { datum_postanka__gte: ["Enter a valid date."] } },
+  };
 const FILTER_REFUSAL = {
-  "400": json("FilterErrors", 'A filter\'s value holds a NUL character: `{"oib":["Null characters are not allowed."]}`.'),
+  "400": {
+    description:
+      "A filter's value is invalid (a NUL in a text filter, a `razina` not among its choices, a date no format reads): " +
+      "django-filter's errors, every invalid filter in one body. `search`, `ordering` and the boolean filters never answer 400.",
+    content: {
+      "application/json": {
+        schema: { $ref: "#/components/schemas/FilterErrors" },
+        examples: Object.fromEntries(
+          Object.entries(FILTER_ERROR_EXAMPLES).map(([name, { query, body }]) => [name, { summary: `?${query}`, value: body }]),
+        ),
+      },
+    },
+  },
 };
-/** The query parameters the list and the subject take (the subject no paging). */
-const PAGE_PARAMETERS = ["limit", "offset"].map((name) => ({ $ref: `#/components/parameters/${name}` }));
-const FILTER_PARAMETERS = ["format", "oib", "jedinstvena_oznaka"].map((name) => ({ $ref: `#/components/parameters/${name}` }));
+/** The query parameters the list and the subject take (the subject no paging and no ordering). */
+const refs = (names: readonly string[]) => names.map((name) => ({ $ref: `#/components/parameters/${name}` }));
+const PAGE_PARAMETERS = refs(["limit", "offset"]);
+// The filters in the FilterSet's order (filterset_fields), the search before them.
+const FILTER_PARAMETERS = refs([
+  "format",
+  "search",
+  ...VALIDATED_FILTERS.slice(0, 4),
+  "status_subjekta",
+  "odobreno",
+  ...VALIDATED_FILTERS.slice(4),
+]);
+const ORDER_PARAMETERS = refs(["ordering"]);
 
 /** OPTIONS on a route other than the list: DRF's view metadata of the view `name`. */
 const viewOptions = (operationId: string, name: string) => ({
@@ -167,13 +219,14 @@ const viewOptions = (operationId: string, name: string) => ({
 function listPath(): JsonObject {
   return {
     summary: "The list of subjects, a page at a time",
-    parameters: [...PAGE_PARAMETERS, ...FILTER_PARAMETERS],
+    parameters: [...PAGE_PARAMETERS, ...FILTER_PARAMETERS, ...ORDER_PARAMETERS],
     get: {
       operationId: "listSubjects",
       summary: "A page of subjects",
       description:
         "Every query parameter other than limit and offset is kept in the `next` and `previous` links. " +
-        "The filters apply before the paging: `count` is the number of matches. " +
+        "The search and the filters apply before the paging (`count` is the number of matches, exact at any offset), " +
+        "then the order. " +
         "`If-None-Match` with the page's ETag answers 304.",
       responses: {
         "200": { ...json("Page", "The page."), headers: PAGE_HEADERS },
@@ -234,12 +287,17 @@ function subjectPath(): JsonObject {
     get: {
       operationId: "getSubject",
       summary: "The subject: the same object, in the same bytes, as in a page",
-      description: "The filters apply here too: a subject whose OIB or code differs from the one given answers 404.",
+      description:
+        "The search and the filters apply here too, as DRF's `get_object` filters the queryset first: a subject they leave out " +
+        "(`/api/subjekti/51/?search=zzz`, an OIB or a code other than its own) answers 404; an invalid filter the same 400 as the list.",
       responses: {
         "200": { ...json("Subject", "The subject."), headers: PAGE_HEADERS },
         "304": { description: "Not modified." },
         ...FILTER_REFUSAL,
-        "404": json("Error", 'No such subject, or an unknown `format`: `{"detail":"Not found."}`.'),
+        "404": json(
+          "Error",
+          'No such subject, a subject the search or a filter leaves out, or an unknown `format`: `{"detail":"Not found."}`.',
+        ),
         "406": REFUSALS["406"],
       },
     },
@@ -271,7 +329,7 @@ function rootPath(): JsonObject {
   };
 }
 
-/** The query parameters: the paging (as DRF reads it), the two exact filters and `format`. */
+/** The query parameters: the paging (as DRF reads it), the search, the filters, the ordering and `format`. */
 function queryParameters(site: DescribedSite): JsonObject {
   return {
     limit: {
@@ -289,6 +347,28 @@ function queryParameters(site: DescribedSite): JsonObject {
         "Subjects skipped from the start of the list (ascending id). Missing, not an integer or negative: 0. Past the end: an empty page. Never an error.",
       schema: { type: "integer", minimum: 0, default: 0 },
     },
+    search: {
+      name: "search",
+      in: "query",
+      description:
+        "DRF's SearchFilter over the name and the town (`naziv_subjekta__unaccent`, `institucija_grad__unaccent`): the last value, NULs removed, " +
+        "commas as spaces, split at whitespace; every term must be found in the name or the town, as a substring after PostgreSQL's `unaccent` " +
+        "and in any case (`dakovo` finds Đakovo, `lado` finds Mladost; `%`, `_` and `\\` are literal). Empty: no search. Never an error.",
+      schema: { type: "string" },
+      examples: { town: { value: "dakovo" }, terms: { value: "vrtic osijek" } },
+    },
+    ordering: {
+      name: "ordering",
+      in: "query",
+      description:
+        "DRF's OrderingFilter: fields separated by commas, `-` for descending; names and towns in Croatian order (c < č < ć < d < dž < đ), " +
+        "codes as text, dates by date. Unknown fields are dropped (none left: by id); `id` ascending is appended unless `id` or `-id` is asked, " +
+        "so equal values keep one order and paging never repeats or skips. Never an error.",
+      style: "form",
+      explode: false,
+      schema: { type: "array", items: { type: "string", enum: ORDERINGS } },
+      examples: { name: { value: ["naziv_subjekta"] }, newest: { value: ["-datum_postanka", "naziv_subjekta"] } },
+    },
     oib: {
       name: "oib",
       in: "query",
@@ -304,12 +384,62 @@ function queryParameters(site: DescribedSite): JsonObject {
       schema: { type: "string" },
       examples: { code: { value: "0002" } },
     },
+    razina: {
+      name: "razina",
+      in: "query",
+      description:
+        "Only the subjects of this level (django-filter's ChoiceFilter of the model's choices, not stripped; empty: no filter). " +
+        'Any other value answers 400 `{"razina":["Select a valid choice. X is not one of the available choices."]}`.',
+      schema: { type: "string", enum: ["", ...RAZINA_CHOICES] },
+    },
+    institucija_grad: {
+      name: "institucija_grad",
+      in: "query",
+      description:
+        "Only the subjects in exactly this town, case and diacritics as written (surrounding spaces stripped; empty: no filter).",
+      schema: { type: "string" },
+      examples: { town: { value: "Zagreb" } },
+    },
+    status_subjekta: booleanFilter("status_subjekta", "active"),
+    odobreno: booleanFilter("odobreno", "approved"),
+    datum_postanka: dateFilter("datum_postanka", "founded on this date"),
+    datum_postanka__gte: dateFilter("datum_postanka__gte", "founded on this date or later"),
+    datum_postanka__lte: dateFilter("datum_postanka__lte", "founded on this date or earlier"),
     format: {
       name: "format",
       in: "query",
       description: "`api` or `json` (or empty): JSON, and the links keep it. Anything else (case-sensitive) answers 404.",
       schema: { type: "string", enum: ["", "api", "json"] },
     },
+  };
+}
+
+/** `ordering`'s values: `id` and each order field, ascending and descending. */
+const ORDERINGS = ["id", ...ORDER_FIELDS].flatMap((field) => [field, `-${field}`]);
+
+/** A BooleanFilter as django-filter's BooleanWidget reads it: these spellings in any case, anything else no filter. */
+function booleanFilter(name: string, what: string): JsonObject {
+  return {
+    name,
+    in: "query",
+    description: `Only the subjects ${what} (\`true\`, \`1\`) or not (\`false\`, \`0\`), in any case. Any other value is no filter, never an error.`,
+    schema: { type: "string", pattern: "^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0)$" },
+    examples: { yes: { value: "true" }, no: { value: "0" } },
+  };
+}
+
+/** A DateFilter as Django's DateField reads it. */
+function dateFilter(name: string, what: string): JsonObject {
+  return {
+    name,
+    in: "query",
+    description:
+      `Only the subjects ${what}: \`YYYY-MM-DD\`, or any of Django's DATE_INPUT_FORMATS (\`01/05/2020\`, \`1/5/20\`, \`Jan 5 2020\`, \`5 January, 2020\`); ` +
+      'surrounding spaces stripped; empty: no filter. A value no format reads (or no such day) answers 400 `{"' +
+      name +
+      '":["Enter a valid date."]}`.',
+    schema: { type: "string", format: "date" },
+    examples: { day: { value: "2020-01-05" } },
   };
 }
 

@@ -10,6 +10,9 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { subjectSchema } from "../../../src/data/rules/subject-schema.ts";
+import { FILTER_ERROR_EXAMPLES, VALIDATED_FILTERS } from "../../../src/site/docs/describe-api.ts";
+import { ORDER_FIELDS, readFilters, readOrdering } from "../../../src/core/search/read-filters.ts";
+import { DRF_SEARCH_GOLDEN } from "../../hosts/request-cases.ts";
 import { DOCS_SHARD_KEY, PUBLISHED_FILES } from "../../../src/core/published-files.ts";
 import { tempDir } from "../../file-trees.ts";
 import { build, readManifest, readPages } from "../built-site.ts";
@@ -63,8 +66,17 @@ describe("the OpenAPI document", () => {
       "limit",
       "offset",
       "format",
+      "search",
       "oib",
       "jedinstvena_oznaka",
+      "razina",
+      "institucija_grad",
+      "status_subjekta",
+      "odobreno",
+      "datum_postanka",
+      "datum_postanka__gte",
+      "datum_postanka__lte",
+      "ordering",
     ]);
     expect(document.components.parameters.limit.schema).toEqual({ type: "integer", minimum: 1, maximum: 1000, default: 20 });
     expect(Object.keys(operation.get.responses)).toEqual(["200", "304", "400", "404", "406"]);
@@ -87,6 +99,84 @@ describe("the OpenAPI document", () => {
       validator.addSchema(schema as object, `#/components/schemas/${name}`);
     expect(validator.validate({ $ref: "#/components/schemas/ApiRoot" }, { subjekti: "https://x.org/api/subjekti/" })).toBe(true);
     expect(validator.validate({ $ref: "#/components/schemas/FilterErrors" }, { oib: ["Null characters are not allowed."] })).toBe(true);
+  });
+
+  it("describes every query parameter the core's filters read, and only those (besides limit, offset and format)", async () => {
+    const document = JSON.parse(await published("/openapi.json"));
+    // The keys readFilters asks for, by construction: a new filter in the core without its parameter here fails.
+    const read = new Set<string>();
+    readFilters((key) => {
+      read.add(key);
+      return undefined;
+    });
+    expect(new Set(Object.keys(document.components.parameters))).toEqual(new Set(["limit", "offset", "format", ...read]));
+    const detail = document.paths["/api/subjekti/{id}/"].parameters.map((p: { $ref?: string; name?: string }) =>
+      (p.$ref ?? p.name ?? "").split("/").pop(),
+    );
+    expect(new Set(detail)).toEqual(new Set(["id", "format", ...[...read].filter((key) => key !== "ordering")]));
+  });
+
+  it("each parameter's schema admits exactly what the core reads as a filter: razina's choices, ordering's fields, the boolean spellings", async () => {
+    const { parameters } = JSON.parse(await published("/openapi.json")).components;
+    const validator = ajv();
+    const admits = (name: string, value: unknown): boolean => validator.validate(parameters[name].schema, value);
+    const filters = (key: string, value: string) => readFilters((k) => (k === key ? value : undefined));
+    for (const value of ["", "lokalna", "nacionalna", "Lokalna", "regionalna", " lokalna"])
+      expect(admits("razina", value), value).toBe(!("errors" in filters("razina", value)));
+    for (const value of ["true", "TRUE", "False", "1", "0", "da", "yes", "", "2"]) {
+      const read = filters("odobreno", value);
+      expect(admits("odobreno", value), value).toBe(!("errors" in read) && read.approved !== undefined);
+      expect(admits("status_subjekta", value), value).toBe(admits("odobreno", value));
+    }
+    const orderings: string[] = parameters.ordering.schema.items.enum;
+    expect(orderings).toHaveLength(2 * (ORDER_FIELDS.length + 1));
+    for (const field of ORDER_FIELDS) {
+      expect(orderings).toEqual(expect.arrayContaining([field, `-${field}`]));
+      expect(readOrdering(field)?.keys).toEqual([{ field, descending: false }]);
+      expect(readOrdering(`-${field}`)?.keys).toEqual([{ field, descending: true }]);
+    }
+    expect(parameters.ordering).toMatchObject({ style: "form", explode: false });
+    for (const name of ["datum_postanka", "datum_postanka__gte", "datum_postanka__lte"]) {
+      expect(parameters[name].schema).toEqual({ type: "string", format: "date" });
+      expect(parameters[name].description).toContain(`{"${name}":["Enter a valid date."]}`);
+    }
+  });
+
+  it("its 400 examples are DRF's bodies (the search goldens), and every 400 body DRF gave validates against FilterErrors", async () => {
+    const document = JSON.parse(await published("/openapi.json"));
+    const validator = ajv();
+    for (const [name, schema] of Object.entries(document.components.schemas))
+      validator.addSchema(schema as object, `#/components/schemas/${name}`);
+    const answers = [...DRF_SEARCH_GOLDEN.fixture, ...DRF_SEARCH_GOLDEN.sample];
+    for (const path of ["/api/subjekti/", "/api/subjekti/{id}/"]) {
+      const refused = document.paths[path].get.responses["400"].content["application/json"];
+      expect(refused.schema).toEqual({ $ref: "#/components/schemas/FilterErrors" });
+      for (const [name, example] of Object.entries(refused.examples as Record<string, { summary: string; value: unknown }>)) {
+        const query = FILTER_ERROR_EXAMPLES[name]?.query ?? "";
+        expect(example.summary).toBe(`?${query}`);
+        const golden = answers.find((a) => a.target === `/api/subjekti/?${query}`);
+        expect(golden?.status, query).toBe(400);
+        expect(example.value, query).toEqual(JSON.parse(golden?.body ?? ""));
+      }
+    }
+    const keys = new Set<string>();
+    let bodies = 0;
+    for (const answer of answers.filter((a) => a.status === 400 && a.method === "GET" && a.target.startsWith("/api/subjekti/"))) {
+      const body = JSON.parse(answer.body) as Record<string, unknown>;
+      expect(validator.validate({ $ref: "#/components/schemas/FilterErrors" }, body), answer.target).toBe(true);
+      // The keys in the FilterSet's order, as the document lists them.
+      const order = Object.keys(body).map((key) => (VALIDATED_FILTERS as readonly string[]).indexOf(key));
+      expect(order, answer.target).toEqual([...order].sort((a, b) => a - b));
+      for (const key of Object.keys(body)) keys.add(key);
+      bodies += 1;
+    }
+    expect(bodies).toBeGreaterThan(30);
+    expect(keys).toEqual(new Set(VALIDATED_FILTERS));
+    expect(validator.validate({ $ref: "#/components/schemas/FilterErrors" }, { search: ["x"] })).toBe(false);
+    const detail = document.paths["/api/subjekti/{id}/"].get.responses;
+    expect(detail["404"].description).toContain("a subject the search or a filter leaves out");
+    const zzz = answers.find((a) => a.target === "/api/subjekti/51/?search=zzz");
+    expect([zzz?.status, zzz?.body]).toEqual([404, '{"detail":"Not found."}']);
   });
 
   it("its Page component validates a page as the standalone page schema does", async () => {
