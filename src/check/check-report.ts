@@ -27,6 +27,12 @@ export interface CheckReport {
    * it names this build, or no answer said.
    */
   readonly staleNginx: { readonly configured: string; readonly built: string } | null;
+  /**
+   * Requests with a query string answered as their path without it (`searches` of them a search, a
+   * filter or an ordering; `first` the first such, a search's when there is one): the host serves
+   * files and never hands the query to the router. Null when none was.
+   */
+  readonly withoutQuery: { readonly count: number; readonly searches: number; readonly first: string } | null;
   readonly seconds: number;
   /** The check stopped at its deadline (milliseconds) with `total - unchecked` requests answered; null when it finished. */
   readonly deadline: { readonly ms: number; readonly unchecked: number } | null;
@@ -47,6 +53,12 @@ export function formatReport(report: CheckReport): string[] {
   if (report.baseUrl !== report.origin) {
     lines.push(
       `note: the site was built for ${report.baseUrl}; on ${report.origin} every page is derived from the records, so the pre-rendered files were not read (check ${report.baseUrl} for them)`,
+    );
+  }
+  if (report.withoutQuery !== null) {
+    const { count, searches, first } = report.withoutQuery;
+    lines.push(
+      `${count} requests with a query string (${searches} of them searching, filtering or ordering) were answered as their path without it, such as ${first}: the host does not hand query strings to the router (a plain static host, or a rule that serves a file whatever the query); searching, filtering, ordering and paging need a host that routes: the Netlify edge function, the Worker, or subjekti serve (docs/hosting.md)`,
     );
   }
   if (report.staleNginx !== null) {
@@ -105,7 +117,7 @@ function failureLines(failure: Failure): string[] {
 
 /** The report as one JSON document (stable keys, for tools). */
 export function jsonReport(report: CheckReport): string {
-  const { origin, dir, count, baseUrl, checked, total, matched, failures, fromFiles, staleNginx, deadline } = report;
+  const { origin, dir, count, baseUrl, checked, total, matched, failures, fromFiles, staleNginx, withoutQuery, deadline } = report;
   const ok = failures.length === 0 && (fromFiles?.notFromFiles.length ?? 0) === 0 && staleNginx === null && deadline === null;
-  return `${JSON.stringify({ ok, origin, dir, count, baseUrl, total, matched, checked, fromFiles, staleNginx, deadline, seconds: Number(report.seconds.toFixed(3)), failures }, null, 2)}\n`;
+  return `${JSON.stringify({ ok, origin, dir, count, baseUrl, total, matched, checked, fromFiles, staleNginx, withoutQuery, deadline, seconds: Number(report.seconds.toFixed(3)), failures }, null, 2)}\n`;
 }

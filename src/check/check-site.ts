@@ -11,12 +11,12 @@ import type { Manifest } from "../core/manifest.ts";
 import { msg } from "../common/messages/message.ts";
 import { failure } from "../common/messages/translate.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
-import { compareAnswer, type Difference } from "./compare-answer.ts";
+import { compareAnswer } from "./compare-answer.ts";
 import { readSiteManifest } from "../common/read-site-manifest.ts";
 import { nodeSite } from "../common/node-site.ts";
 import { type PlanOptions, planProbes, type Probe, type ProbeKind } from "./plan-probes.ts";
 import type { CheckReport } from "./check-report.ts";
-import { type Failure, ProbeResults } from "./probe-results.ts";
+import { type Failure, type ProbeResult, ProbeResults } from "./probe-results.ts";
 import { checkDownloads } from "./check-downloads.ts";
 import {
   type ConnectTo,
@@ -60,15 +60,21 @@ export interface CheckOptions {
   readonly progress?: ((done: number, total: number) => void) | undefined;
 }
 
-/** The keys of the list's first subject, to look it up by each (undefined for an empty list). */
+/** The list's first subject, to look it up by each key and search for it (undefined for an empty list). */
 async function firstSubject(site: SiteHost, manifest: Manifest): Promise<PlanOptions["subject"]> {
   const path = chunkPath(manifest, 0);
   const text = path === null ? null : await site.readChunk(path);
   if (text === null || text === "") return undefined;
   const end = text.indexOf("\n");
   const line = end === -1 ? text : text.slice(0, end);
-  const { id, jedinstvena_oznaka: code, oib } = JSON.parse(line) as { id: number; jedinstvena_oznaka: string; oib: string };
-  return { id, code, oib };
+  const record = JSON.parse(line) as {
+    id: number;
+    jedinstvena_oznaka: string;
+    oib: string;
+    naziv_subjekta: string;
+    institucija_grad: string;
+  };
+  return { id: record.id, code: record.jedinstvena_oznaka, oib: record.oib, name: record.naziv_subjekta, town: record.institucija_grad };
 }
 
 /** Checks the deployment at `options.url` against the site in `options.dir`. */
@@ -143,6 +149,7 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
     failures,
     // A configuration that names another build is nginx's, though none of its files is left to mark an answer.
     fromFiles: results.fromFiles(configured !== undefined),
+    withoutQuery: results.withoutQuery(),
     staleNginx: configured === undefined ? null : { configured, built: manifest.hash },
     seconds: (performance.now() - started) / 1000,
     deadline: pastDeadline && deadlineMs !== undefined ? { ms: deadlineMs, unchecked } : null,
@@ -179,7 +186,7 @@ async function checkProbe(
   origin: URL,
   site: SiteHost<Uint8Array>,
   live: Sender,
-): Promise<{ differences: Difference[]; source: string | undefined } | { unreachable: unknown } | { deadline: true }> {
+): Promise<ProbeResult | { unreachable: unknown } | { deadline: true }> {
   const headers = { ...probe.headers };
   if (probe.ifNoneMatchExpected === true) {
     const page = await expectedAnswer({ ...probe, method: "GET" }, headers, origin, site);
@@ -191,7 +198,13 @@ async function checkProbe(
   const expectedBytes = expected.body instanceof Uint8Array ? expected.body.byteLength : 0;
   try {
     const answer = await live.send(probe.method, probe.target, headers, maxAnswerBytes(expectedBytes));
-    return { differences: compareAnswer(expected, answer), source: answer.headers.get(SOURCE_HEADER) };
+    const differences = compareAnswer(expected, answer);
+    const source = answer.headers.get(SOURCE_HEADER);
+    // A wrong answer that is the path's own without the query: the host never handed the query to the router.
+    const path = probe.target.split("?")[0] ?? "";
+    if (differences.length === 0 || path === probe.target || probe.method !== "GET") return { differences, source };
+    const bare = await expectedAnswer({ ...probe, target: path }, headers, origin, site);
+    return { differences, source, withoutQuery: compareAnswer(bare, answer).length === 0 };
   } catch (error) {
     if (error instanceof RequestBound && error.kind === "deadline") return { deadline: true };
     if (isConnectionError(error)) return { unreachable: error };

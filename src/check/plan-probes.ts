@@ -3,13 +3,17 @@
  * pre-rendered page (exactly as our `next`/`previous` links write it), a seeded sample of pages no
  * file holds, and one request for each other answer of the contract (HEAD, 304, preflight,
  * OPTIONS, 301, 404, 405, 406, the published description files), and the router's other routes
- * (the API root, a subject by its id, found and missing, the filters). Only requests: what each should
- * answer is computed by the core from the built site (check-site.ts), never written here.
+ * (the API root, a subject by its id, found and missing, the filters), the search, the filters and
+ * the ordering (docs/search.md), and the pages for people (an institution's page, the results page).
+ * Only requests: what each should answer is computed by the core from the built site
+ * (check-site.ts), never written here.
  */
 import { COLLECTION_PATH, encodeLinkQuery } from "../core/build-links.ts";
 import type { Form } from "../core/layout.ts";
 import type { Manifest } from "../core/manifest.ts";
 import { PUBLISHED_PATHS } from "../core/published-files.ts";
+import { SUBJECT_PAGES_PREFIX } from "../core/html/html-routes.ts";
+import { RESULTS_PATH } from "../core/html/search-form.ts";
 import type { QueryParam } from "../core/request/read-query.ts";
 import { mulberry32, type Random } from "../common/seeded-random.ts";
 
@@ -27,7 +31,9 @@ export type ProbeKind =
   | "not-acceptable"
   | "published"
   | "download"
-  | "lookup";
+  | "lookup"
+  | "search"
+  | "page";
 
 /** One request to send, in origin-form. */
 export interface Probe {
@@ -47,8 +53,17 @@ export interface PlanOptions {
   readonly seed: number;
   /** Ask the pre-rendered pages with their ETag in If-None-Match: a 304 each, no bodies sent. */
   readonly etags?: boolean | undefined;
-  /** The keys of one subject of the list, looked up by each of them (none: an empty list). */
-  readonly subject?: { readonly id: number; readonly code: string; readonly oib: string } | undefined;
+  /** One subject of the list, looked up by each of its keys and searched by its name and town (none: an empty list). */
+  readonly subject?: PlannedSubject | undefined;
+}
+
+/** What the plan reads of one subject: its keys, its name and its town. */
+export interface PlannedSubject {
+  readonly id: number;
+  readonly code: string;
+  readonly oib: string;
+  readonly name: string;
+  readonly town: string;
 }
 
 /** Derived pages at random limits and offsets, beside the fixed ones below. */
@@ -92,7 +107,57 @@ export function planProbes(manifest: Manifest, options: PlanOptions): Probe[] {
     { kind: "not-acceptable", method: "GET", target: COLLECTION_PATH, headers: { Accept: "text/html" } },
     ...PUBLISHED_PATHS.map((path): Probe => ({ kind: "published", method: "GET", target: path, headers: {} })),
     ...lookups(options.subject),
+    ...searches(options.subject),
+    ...peoplePages(options.subject),
   ];
+}
+
+/** A query value as a link writes it (ASCII, so any name can be sent). */
+const value = (text: string): string => encodeURIComponent(text);
+
+/** The first word of a subject's name (the search form's likely query), lower-cased and without its diacritics' marks: unaccent's and the case's work is checked too. */
+function searchWord(subject: PlannedSubject): string {
+  const word = subject.name.split(/\s+/).find((w) => w.length >= 3) ?? subject.name;
+  return word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+}
+
+/**
+ * The search, the filters and the ordering: each of a different kind of query (one or two
+ * letters, a word of the first subject's name, a filter of a choice, a town, a date range, an
+ * order by name descending at an offset, several fields), the 400s of an invalid choice and date,
+ * and the detail route under a search and a filter. A host that ignores query strings answers them
+ * with the whole list (check-site.ts says so).
+ */
+function searches(subject: PlannedSubject | undefined): Probe[] {
+  const get = (target: string): Probe => ({ kind: "search", method: "GET", target, headers: {} });
+  const probes = [
+    get(collection("search=a&limit=5")),
+    get(collection("razina=lokalna&limit=3&offset=1")),
+    get(collection("datum_postanka__gte=2000-01-01&datum_postanka__lte=2020-12-31&odobreno=true")),
+    get(collection("ordering=-naziv_subjekta&limit=4&offset=2")),
+    get(collection("ordering=institucija_grad,-datum_postanka&limit=3")),
+    get(collection("razina=regionalna")),
+    get(collection("datum_postanka__gte=2020-02-30&razina=x")),
+  ];
+  if (subject === undefined) return probes;
+  const word = value(searchWord(subject));
+  const missing = subject.oib === "00000000000" ? "11111111111" : "00000000000";
+  return [
+    ...probes,
+    get(collection(`search=${word}`)),
+    get(collection(`search=${word}&ordering=naziv_subjekta&limit=2`)),
+    get(collection(`institucija_grad=${value(subject.town)}&limit=3`)),
+    get(`${COLLECTION_PATH}${subject.id}/?search=${word}`),
+    get(`${COLLECTION_PATH}${subject.id}/?oib=${missing}`),
+    get(`${COLLECTION_PATH}${subject.id}/?razina=x`),
+  ];
+}
+
+/** The pages for people: the first subject's page and the results page of a search for its name. */
+function peoplePages(subject: PlannedSubject | undefined): Probe[] {
+  if (subject === undefined) return [];
+  const get = (target: string): Probe => ({ kind: "page", method: "GET", target, headers: {} });
+  return [get(`${SUBJECT_PAGES_PREFIX}${subject.id}/`), get(`${RESULTS_PATH}?search=${value(searchWord(subject))}`)];
 }
 
 /** The router's other routes: the API root, one subject found and one missing, the filters. */

@@ -17,6 +17,8 @@ export interface Failure {
 export interface ProbeResult {
   readonly differences: readonly Difference[];
   readonly source: string | undefined;
+  /** The wrong answer is the one the same path answers without its query string. */
+  readonly withoutQuery?: boolean;
 }
 
 export class ProbeResults {
@@ -29,6 +31,8 @@ export class ProbeResults {
   // Plan indexes of the requests nginx should answer from a file, and of those that were not.
   readonly #fileExpected: number[] = [];
   readonly #notFromFile = new Set<number>();
+  /** Plan indexes of the requests answered as their path without its query string. */
+  readonly #withoutQuery: number[] = [];
   /** An answer carried SOURCE_HEADER: the deployment is behind the nginx configuration. */
   #marked = false;
   #answered = 0;
@@ -45,6 +49,7 @@ export class ProbeResults {
     if (result.differences.length > 0)
       this.#failed.set(index, { kind: probe.kind, method: probe.method, url: this.#url(index), differences: result.differences });
     if (result.source !== undefined) this.#marked = true;
+    if (result.withoutQuery === true) this.#withoutQuery.push(index);
     if (this.#filesAnswer && (probe.kind === "pre-rendered" || probe.kind === "published") && probe.ifNoneMatchExpected !== true) {
       this.#fileExpected.push(index);
       if (result.source !== "file") this.#notFromFile.add(index);
@@ -68,6 +73,15 @@ export class ProbeResults {
       expected: this.#fileExpected.length,
       notFromFiles: [...this.#notFromFile].sort((a, b) => a - b).map((index) => this.#url(index)),
     };
+  }
+
+  /** The requests answered as if without their query string, with how many of them search, filter or order; null when none was. */
+  withoutQuery(): { readonly count: number; readonly searches: number; readonly first: string } | null {
+    const indexes = [...this.#withoutQuery].sort((a, b) => a - b);
+    const first = indexes.find((index) => (this.#probes[index] as Probe).kind === "search") ?? indexes[0];
+    if (first === undefined) return null;
+    const searches = indexes.filter((index) => (this.#probes[index] as Probe).kind === "search").length;
+    return { count: indexes.length, searches, first: `${(this.#probes[first] as Probe).method} ${this.#url(first)}` };
   }
 
   #url(index: number): string {

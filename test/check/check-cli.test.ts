@@ -32,6 +32,7 @@ interface JsonReport {
   total: number;
   matched: number;
   checked: Record<string, number>;
+  withoutQuery: { count: number; searches: number; first: string } | null;
   failures: {
     kind: string;
     method: string;
@@ -50,12 +51,20 @@ let proxy: Server;
 let previewPort = 0;
 let closePreview: () => Promise<void>;
 let fault: Fault = null;
+/** The host drops every query string before the preview sees it (a file server's rule). */
+let ignoreQueries = false;
 
 /** The deployment's host: passes every request to the preview as sent (Host kept), then applies `fault`. */
 function startProxy(): Promise<Server> {
   const server = createServer((req, res) => {
     const upstream = request(
-      { host: "127.0.0.1", port: previewPort, method: req.method, path: req.url, headers: req.headers },
+      {
+        host: "127.0.0.1",
+        port: previewPort,
+        method: req.method,
+        path: ignoreQueries ? req.url?.split("?")[0] : req.url,
+        headers: req.headers,
+      },
       (answer) => {
         const parts: Buffer[] = [];
         answer.on("data", (part: Buffer) => parts.push(part));
@@ -142,6 +151,10 @@ describe("subjekti check against the preview of the site as built", () => {
       download: 4,
       // The API root twice, a subject by id twice, by code, by OIB, both filters, a missing id and OIB, a suffixed list.
       lookup: 10,
+      // Seven of any list, six of the first subject's name, town and keys (plan-probes.test.ts).
+      search: 13,
+      // The first subject's page and the results page of its name.
+      page: 2,
     });
     expect(report.checked["derived"]).toBeGreaterThanOrEqual(10);
     expect(Object.values(report.checked).reduce((a, b) => a + b, 0)).toBe(report.total);
@@ -286,6 +299,30 @@ describe("subjekti check against a deployment changed behind its back", () => {
       await Promise.all(lists.map((file, i) => writeFile(file, originals[i] ?? "")));
       await restartPreview();
     }
+  });
+});
+
+describe("subjekti check against a host that ignores query strings", () => {
+  it("fails, and says in one line that the search, the filters and the ordering came back as the path without its query", async () => {
+    ignoreQueries = true;
+    try {
+      const run = await check();
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(
+        `(12 of them searching, filtering or ordering) were answered as their path without it, such as GET ${origin}/api/subjekti/?search=a&limit=5: the host does not hand query strings to the router`,
+      );
+      const { report } = await checkJson();
+      const ignored = report.withoutQuery;
+      // All 13 but the detail route searched for its own name, which the subject answers either way.
+      expect(ignored?.searches).toBe(12);
+      // Every derived page and every pre-rendered page past the first of its limit was answered as the bare list too.
+      expect(ignored?.count).toBeGreaterThan(30);
+      expect(report.failures.filter((f) => f.kind === "search")).toHaveLength(12);
+    } finally {
+      ignoreQueries = false;
+    }
+    const { code, report } = await checkJson();
+    expect([code, report.withoutQuery]).toEqual([0, null]);
   });
 });
 

@@ -69,6 +69,7 @@ describe("planProbes", () => {
       "not-acceptable",
       "published",
       "lookup",
+      "search",
     ]) {
       expect(
         one.some((k) => k.startsWith(`${kind} `)),
@@ -78,7 +79,7 @@ describe("planProbes", () => {
   });
 
   it("the router's other routes: the API root, a subject found by id, code and OIB, one missing, and the filters together", () => {
-    const subject = { id: 1234, code: "0042", oib: "02601815905" };
+    const subject = { id: 1234, code: "0042", oib: "02601815905", name: "Grad Zagreb", town: "Zagreb" };
     const lookups = (options: Parameters<typeof planProbes>[1]): string[] =>
       planProbes(manifest, options)
         .filter((p) => p.kind === "lookup")
@@ -98,5 +99,39 @@ describe("planProbes", () => {
       "/api/subjekti/?jedinstvena_oznaka=0042",
       "/api/subjekti/?jedinstvena_oznaka=0042&oib=02601815905",
     ]);
+  });
+
+  it("the search, the filters and the ordering, their 400s and the detail route under them; with a subject, its name's word (without marks, lower-cased) and its town, and its pages for people", () => {
+    const subject = { id: 7, code: "0003", oib: "02601815905", name: "Dječji vrtić „Sunce” Đakovo", town: "Đakovo" };
+    const planned = (options: Parameters<typeof planProbes>[1], kind: string): string[] =>
+      planProbes(manifest, options)
+        .filter((p) => p.kind === kind)
+        .map((p) => p.target);
+    const alone = planned({ seed: 1 }, "search");
+    for (const parameter of [
+      "search=",
+      "razina=lokalna",
+      "datum_postanka__gte=",
+      "odobreno=",
+      "ordering=-naziv_subjekta",
+      "razina=regionalna",
+    ])
+      expect(
+        alone.some((t) => t.includes(parameter)),
+        parameter,
+      ).toBe(true);
+    expect(planned({ seed: 1 }, "page")).toEqual([]);
+    expect(planned({ seed: 1, subject }, "search")).toEqual([
+      ...alone,
+      "/api/subjekti/?search=djecji",
+      "/api/subjekti/?search=djecji&ordering=naziv_subjekta&limit=2",
+      "/api/subjekti/?institucija_grad=%C4%90akovo&limit=3",
+      "/api/subjekti/7/?search=djecji",
+      "/api/subjekti/7/?oib=00000000000",
+      "/api/subjekti/7/?razina=x",
+    ]);
+    expect(planned({ seed: 1, subject }, "page")).toEqual(["/subjekti/7/", "/trazi/?search=djecji"]);
+    // Every target is ASCII, as the sender requires.
+    for (const probe of planProbes(manifest, { seed: 1, subject })) expect(probe.target).toMatch(/^[\x21-\x7e]+$/);
   });
 });
