@@ -22,7 +22,7 @@ import { BASE, buildFixture, COLLECTION, FIXTURE_OPTIONS, page } from "./fixture
 import { freePort, type Host } from "./hosts.ts";
 import { NGINX, type NginxHost, nginxHost, nginxVersion, REQUIRE_NGINX } from "./nginx-host.ts";
 import { type RawAnswer, sendRaw } from "./raw-http.ts";
-import type { RequestCase } from "./request-cases.ts";
+import { DRF_SEARCH_CASES, type RequestCase } from "./request-cases.ts";
 import { runRequestCases } from "./run-cases.ts";
 
 if (NGINX === null && !REQUIRE_NGINX) console.warn("nginx tests skipped: no nginx on PATH or in /usr/sbin (apt-get install nginx-light)");
@@ -181,6 +181,8 @@ function gzipClient(host: () => NginxHost): () => Host {
 describe.skipIf(NGINX === null && !REQUIRE_NGINX)(`nginx (${nginxVersion()}) in front of subjekti serve`, () => {
   const { use } = startNginx(["--allowed-hosts", TABLE_HOSTS, "--forwarded-proto"]);
   describe("the request table", () => runRequestCases("nginx", plain(use), adaptToNginx));
+  // Searches, filters, orderings and their 400s, on the list and the detail route: every one reaches subjekti serve.
+  describe("the search goldens", () => runRequestCases("nginx", plain(use), adaptToNginx, DRF_SEARCH_CASES));
   describe("the request table asking for gzip (the decoded bytes)", () => {
     runRequestCases("nginx", gzipClient(use), adaptToNginx);
     it("compressed the JSON answers of the table", () => {
@@ -249,6 +251,12 @@ describe.skipIf(NGINX === null && !REQUIRE_NGINX)("nginx without the Node proces
       ["/api/subjekti/?limit=7&offset=7", { "If-None-Match": "*" }],
       ["/api/subjekti/?limit=7&offset=7", { Host: "TestServer" }],
       ["/api/subjekti/./?limit=7&offset=7", {}],
+      // A search, a filter, an ordering and a 400 beside a pre-rendered page's own query, and the detail route filtered: none is a file.
+      ["/api/subjekti/?limit=7&offset=7&search=a", {}],
+      ["/api/subjekti/?limit=7&offset=7&razina=lokalna", {}],
+      ["/api/subjekti/?limit=7&offset=7&ordering=naziv_subjekta", {}],
+      ["/api/subjekti/?razina=regionalna", {}],
+      ["/api/subjekti/1/?oib=00000000000", {}],
     ] as const) {
       const answer = await nginx.send("GET", target, headers);
       expect({ target, headers, status: answer.status }).toEqual({ target, headers, status: 502 });

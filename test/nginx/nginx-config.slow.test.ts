@@ -13,6 +13,7 @@ import { negotiate } from "../../src/core/request/negotiate.ts";
 import { nginxConfig, STATIC_ACCEPTS, staticEntries } from "../../src/nginx/nginx-config.ts";
 import { runCli } from "../run-cli.ts";
 import { BASE, buildFixture } from "../hosts/fixture-site.ts";
+import { DRF_SEARCH_GOLDEN } from "../hosts/request-cases.ts";
 
 let site: Awaited<ReturnType<typeof buildFixture>>;
 beforeAll(async () => {
@@ -35,6 +36,34 @@ describe("staticEntries", () => {
     const targets = staticEntries(site.manifest).map((entry) => entry.target);
     expect(new Set(targets).size).toBe(targets.length);
     expect(targets.toSorted()).toEqual([...links, ...bare].toSorted());
+  });
+
+  it("hands every search, filter and ordering to subjekti serve: no target of the search goldens (list or detail, in any case) is an entry, and no location but the catch-all reaches a subject", () => {
+    const entries = new Set(staticEntries(site.manifest).map((entry) => entry.target.toLowerCase()));
+    const targets = [...DRF_SEARCH_GOLDEN.fixture, ...DRF_SEARCH_GOLDEN.sample].map((answer) => answer.target);
+    expect(targets.filter((t) => /^\/api\/subjekti\/\d+\/\?/.test(t)).length).toBeGreaterThan(2);
+    for (const target of targets) expect(entries.has(target.toLowerCase()), target).toBe(false);
+    // A map ignores case; the query keys our links write are these three alone.
+    for (const entry of entries)
+      for (const key of new URL(entry, BASE).searchParams.keys()) expect(["limit", "offset", "format"], entry).toContain(key);
+    const config = nginxConfig(site.manifest, {
+      root: "/srv/site",
+      listen: "8080",
+      serverName: "_",
+      upstream: "127.0.0.1:8081",
+      readText: (path) => readFileSync(join(site.dir, path), "utf8"),
+    });
+    const locations = [...config.matchAll(/^ {4}location (.+) \{$/gm)].map((match) => match[1]);
+    const exact = new Set([
+      "/api/subjekti/",
+      ...PUBLISHED_PATHS,
+      ...(site.manifest.downloads ?? []).flatMap((d) => [d.path, d.immutablePath]),
+    ]);
+    for (const location of locations) {
+      if (location === "/" || location?.startsWith("@")) continue;
+      expect(location?.startsWith("= ") && exact.has(location.slice(2)), location).toBe(true);
+    }
+    expect(config).toMatch(/ {4}location \/ \{\n {8}proxy_pass http:\/\/subjekti_serve;\n {4}\}/);
   });
 
   it("lets through only Accept values that ask for compact JSON, in any case", () => {
