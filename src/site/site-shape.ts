@@ -4,7 +4,7 @@
  * against (deploy-preflight.ts) before a byte is written. Counts come from the layout alone; sizes
  * from the rendered records' lengths (RecordLengths: prefix sums, so another limit costs one pass over its pages).
  */
-import { BUCKETS_PER_SHARD, bucketCount, FIRSTS_GROUP, SUFFIX_FILES_PER_SHARD, suffixFileCount } from "../core/search/search-layout.ts";
+import { BUCKETS_PER_SHARD, bucketCount, SUFFIX_FILES_PER_SHARD, searchFileCount, suffixFileCount } from "../core/search/search-layout.ts";
 import { ORDER_FIELDS } from "../core/search/read-filters.ts";
 import { buildLinks } from "../core/build-links.ts";
 import { buildFileLinks, FILE_PAGES_DIR, FILE_SUBJECT_PAGES_DIR, SUBJECTS_PER_DIR } from "../core/file-links.ts";
@@ -97,12 +97,10 @@ export function siteShape(count: number, options: ShapeOptions, sizes: FileSizes
   const keyFiles = chunks === 0 ? 0 : 1 + oibFiles;
   // The manifest, the docs, every chunk and its offsets, the key indexes, every download (stable and content-named), every page and each page shard's tag list.
   const downloads = options.downloads ?? 0;
-  // The search files (core/search/search-layout.ts): two a bucket, the order files (three a field,
-  // two for the dates), and the suffix files with their first keys (the groups' and each group's).
+  // The search files (core/search/search-layout.ts names and counts them); their directories below.
   const buckets = chunks === 0 ? 0 : bucketCount(count);
   const suffixFiles = chunks === 0 ? 0 : suffixFileCount(count);
-  const searchFiles =
-    chunks === 0 ? 0 : 2 * buckets + 3 * ORDER_FIELDS.length + 2 + suffixFiles + 1 + Math.ceil(suffixFiles / FIRSTS_GROUP);
+  const searchFiles = searchFileCount(count);
   // The crawlers' files at the root (docs/write-crawl-files.ts): sitemap.xml, robots.txt, 404.html, and the sitemap's parts past 50,000 URLs (the pages and `/`).
   const sitemapParts = count + 1 > SITEMAP_URLS ? Math.ceil((count + 1) / SITEMAP_URLS) : 0;
   let files = 1 + docs + 2 * chunks + keyFiles + 2 * downloads + searchFiles + 3 + sitemapParts;

@@ -12,6 +12,7 @@ import { orderBlocks } from "../../src/data/order/order-blocks.ts";
 import { readBlocks } from "../../src/data/read/read-blocks.ts";
 import { resolveReadOptions } from "../../src/data/read-options.ts";
 import { measureFiles, RecordLengths, type ShapeOptions, siteShape } from "../../src/site/site-shape.ts";
+import { searchFileCount } from "../../src/core/search/search-layout.ts";
 import { runCli } from "../run-cli.ts";
 import { snapshotTree, useTempDir } from "../file-trees.ts";
 import { BASE_URL, build } from "./built-site.ts";
@@ -105,6 +106,12 @@ describe("build --target cloudflare-free", () => {
     // and the search files (search-layout.ts): 2 x 16 buckets, 14 order files, 1 suffix file and its 2 first-key files.
     expect(report.files).toBe(1 + 9 + 2 + 1 + 1 + 3 + (2 * 16 + 14 + 1 + 2));
     expect(report.downloads).toHaveLength(2);
+    // The search files the deploy preflight counts are the ones under search/.
+    const search = (await readdir(join(out, "_subjekti"), { recursive: true, withFileTypes: true })).filter(
+      (entry) => entry.isFile() && join(entry.parentPath, entry.name).includes("/_subjekti/search/"),
+    );
+    expect(search).toHaveLength(searchFileCount(report.count));
+    expect(searchFileCount(report.count)).toBe(2 * 16 + 14 + 1 + 2);
     expect(await readdir(join(out, "_subjekti"))).not.toContain("pages");
   });
 });

@@ -97,3 +97,14 @@ export function suffixShardKey(file: number): string {
 export function suffixFileName(file: number): string {
   return `${file}.json`;
 }
+
+/**
+ * Every search file the build writes for a list of `count` subjects (none for an empty list): two
+ * a bucket, three order files a field and the dates' two, the suffix files, the file of the groups'
+ * first keys and one a group. The deploy preflight counts them before the build (site-shape.ts).
+ */
+export function searchFileCount(count: number): number {
+  if (count === 0) return 0;
+  const suffixFiles = suffixFileCount(count);
+  return 2 * bucketCount(count) + 3 * Object.keys(ORDER_FILE).length + 2 + suffixFiles + 1 + Math.ceil(suffixFiles / FIRSTS_GROUP);
+}
