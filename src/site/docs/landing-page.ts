@@ -3,7 +3,8 @@
  * public: Croatian first, English beside it. What the registry is, how many subjects it holds and
  * when the data last changed, the downloads with their sizes, the publisher, contact, licence and
  * source, every field with its rule (read from the published JSON Schema, itself generated from the
- * zod schema), example requests, and the description files. Accessible (WCAG 2.1 AA: one h1 and
+ * zod schema), example requests (paging, searching, filtering, ordering, and what a site of plain
+ * files cannot answer), and the description files. Accessible (WCAG 2.1 AA: one h1 and
  * ordered headings, each language marked, text contrast above 7:1, a table with header cells).
  * Links are relative, so the page works unchanged on every origin the site is served from.
  */
@@ -15,6 +16,7 @@ import { contributorWith, croatian } from "./metadata-views.ts";
 import type { PropertySchema } from "./data-package.ts";
 import { SEARCH_SCRIPT_PATH } from "../../core/html/page-style.ts";
 import { searchSection, searchSectionHead } from "./search-section.ts";
+import { RESULTS_PATH } from "../../core/html/search-form.ts";
 
 /** The facts of the build the page shows. */
 export interface LandingFacts {
@@ -212,6 +214,23 @@ function requestsSection(facts: LandingFacts): string {
     [`${COLLECTION_PATH}?limit=${facts.maxLimit}`, `najveća stranica (${facts.maxLimit})`, `the largest page (${facts.maxLimit})`],
     [`${COLLECTION_PATH}?format=api&limit=3`, "format=api ostaje u poveznicama", "format=api, kept in the links"],
   ];
+  // Searching, filtering and ordering (docs/search.md): a word without its diacritics, a choice, a date range, an order.
+  const searches: [string, string, string][] = [
+    [`${COLLECTION_PATH}?search=zagreb`, "naziv ili mjesto sadrži „zagreb”", "the name or the town holds “zagreb”"],
+    [
+      `${COLLECTION_PATH}?search=vrtic%20osijek`,
+      "svaka riječ, bez obzira na dijakritike i velika slova",
+      "every word, whatever the diacritics and the case",
+    ],
+    [`${COLLECTION_PATH}?razina=nacionalna&limit=5`, "samo nacionalna razina", "the national level only"],
+    [`${COLLECTION_PATH}?datum_postanka__gte=2000-01-01&status_subjekta=true`, "osnovani od 2000., aktivni", "founded since 2000, active"],
+    [`${COLLECTION_PATH}?ordering=-datum_postanka&limit=5`, "najnoviji prvi", "the newest first"],
+    [
+      `${COLLECTION_PATH}?ordering=institucija_grad,naziv_subjekta`,
+      "po mjestu pa po nazivu, hrvatskim redom",
+      "by town, then by name, in Croatian order",
+    ],
+  ];
   // Keys of any list: the reader puts in a subject's own (docs/lookup.md).
   const lookups: [string, string, string][] = [
     ["/api/", "korijen API-ja", "the API root"],
@@ -231,6 +250,17 @@ ${both("Jedan subjekt po ključu:", "One subject by its key:")}
 <ul>
 ${lookups.map(([href, hrText, enText]) => item(`<code>${e(href)}</code>`, hrText, enText)).join("\n")}
 </ul>
+${both(
+  "Pretraživanje, filtri i redoslijed, kao u DRF-u (<code>search</code>, <code>razina</code>, <code>institucija_grad</code>, <code>status_subjekta</code>, <code>odobreno</code>, <code>datum_postanka</code> s <code>__gte</code> i <code>__lte</code>, <code>ordering</code>):",
+  `Searching, filtering and ordering, as DRF answers them (<code>search</code>, <code>razina</code>, <code>institucija_grad</code>, <code>status_subjekta</code>, <code>odobreno</code>, <code>datum_postanka</code> with <code>__gte</code> and <code>__lte</code>, <code>ordering</code>; every parameter in ${link("/openapi.json")}). An invalid choice or date answers 400 with DRF's errors, such as <code>{"razina":["Select a valid choice. x is not one of the available choices."]}</code>.`,
+)}
+<ul>
+${searches.map(([href, hrText, enText]) => item(link(href), hrText, enText)).join("\n")}
+</ul>
+${both(
+  `Upite odgovara poslužitelj koji usmjerava zahtjeve (Netlifyjeva edge funkcija, Cloudflare Worker, <code>subjekti serve</code>). Objava kao obične datoteke (<code>subjekti build --links files</code>) ne može pročitati upit: ondje nema pretraživanja ni filtara, samo stranice popisa kao datoteke (<code>/api/subjekti/index.json</code> i njezine poveznice <code>next</code>) i stranica svake institucije. Pretraživanje za ljude je obrazac na vrhu ove stranice, s rezultatima na <code>${RESULTS_PATH}</code>.`,
+  `Query strings are answered by a host that routes requests (the Netlify edge function, the Cloudflare Worker, <code>subjekti serve</code>, nginx in front of it). A site of plain files (<code>subjekti build --links files</code>, for GitHub Pages or a bucket) cannot read a query string: it answers no search, filter or ordering, only the list's pages as files (<code>/api/subjekti/index.json</code> and its <code>next</code> links) and each institution's page. The search for people is the form at the top of this page, its results at <code>${RESULTS_PATH}</code>.`,
+)}
 ${both(
   "Svaki odgovor nosi <code>Access-Control-Allow-Origin: *</code>, pa ga može čitati svaka web-stranica.",
   "Any web page may call it: every answer carries <code>Access-Control-Allow-Origin: *</code> and exposes <code>ETag</code> and <code>Allow</code>; preflights are answered, so custom headers and <code>If-None-Match</code> (304) work from a browser.",

@@ -13,6 +13,9 @@ import { subjectSchema } from "../../../src/data/rules/subject-schema.ts";
 import { FILTER_ERROR_EXAMPLES, VALIDATED_FILTERS } from "../../../src/site/docs/describe-api.ts";
 import { ORDER_FIELDS, readFilters, readOrdering } from "../../../src/core/search/read-filters.ts";
 import { DRF_SEARCH_GOLDEN } from "../../hosts/request-cases.ts";
+import { answerRequest } from "../../../src/core/answer-request.ts";
+import { nodeSite } from "../../../src/common/node-site.ts";
+import { readSiteManifest } from "../../../src/common/read-site-manifest.ts";
 import { DOCS_SHARD_KEY, PUBLISHED_FILES } from "../../../src/core/published-files.ts";
 import { tempDir } from "../../file-trees.ts";
 import { build, readManifest, readPages } from "../built-site.ts";
@@ -259,5 +262,28 @@ describe("the landing page", () => {
     expect(html).toContain("https://tjv.pristupinfo.hr/");
     // No inline code: the search script is a file (the Content-Security-Policy allows no other), the one block is the schema.org Dataset, JSON-LD data.
     expect(html.match(/<script[^>]*>/gi)).toEqual(['<script src="/pretraga.js" defer>', '<script type="application/ld+json">']);
+  });
+
+  it("its example links of the API all answer 200 on a routed host (the core over the built sample), each search, filter and ordering finding subjects", async () => {
+    const html = await published("/");
+    const manifest = await readSiteManifest(site);
+    const host = nodeSite(site, { current: () => Promise.resolve({ manifest }), refresh: () => Promise.resolve() });
+    const hrefs = [...html.matchAll(/<a href="(\/api\/[^"]*)">/g)].map((match) => (match[1] ?? "").replaceAll("&amp;", "&"));
+    const queries = ["search=", "razina=", "datum_postanka__gte=", "ordering="];
+    for (const parameter of queries)
+      expect(
+        hrefs.some((href) => href.includes(parameter)),
+        parameter,
+      ).toBe(true);
+    for (const href of hrefs) {
+      const answer = await answerRequest({ method: "GET", target: href, scheme: "http", host: "localhost", headers: new Headers() }, host);
+      expect(answer.kind === "send" ? answer.status : answer.kind, href).toBe(200);
+      if (answer.kind !== "send" || !queries.some((parameter) => href.includes(parameter))) continue;
+      const body = answer.body instanceof Uint8Array ? new TextDecoder().decode(answer.body) : "";
+      expect((JSON.parse(body) as { count: number }).count, href).toBeGreaterThan(0);
+    }
+    // What a site of plain files cannot answer, and where people search.
+    expect(html).toContain("cannot read a query string");
+    expect(html).toContain("<code>/trazi/</code>");
   });
 });
