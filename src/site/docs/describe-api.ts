@@ -369,21 +369,12 @@ function queryParameters(site: DescribedSite): JsonObject {
       schema: { type: "array", items: { type: "string", enum: ORDERINGS } },
       examples: { name: { value: ["naziv_subjekta"] }, newest: { value: ["-datum_postanka", "naziv_subjekta"] } },
     },
-    oib: {
-      name: "oib",
-      in: "query",
-      description: "Only the subjects with exactly this OIB (django-filter's exact filter; surrounding spaces stripped; empty: no filter).",
-      schema: { type: "string" },
-      examples: { oib: { value: "02601815905" } },
-    },
-    jedinstvena_oznaka: {
-      name: "jedinstvena_oznaka",
-      in: "query",
-      description:
-        "Only the subject with exactly this code, zeros included (`0002`, not `2`; surrounding spaces stripped; empty: no filter).",
-      schema: { type: "string" },
-      examples: { code: { value: "0002" } },
-    },
+    oib: textFilter("oib", "Only the subjects with exactly this OIB", "02601815905"),
+    jedinstvena_oznaka: textFilter(
+      "jedinstvena_oznaka",
+      "Only the subject with exactly this code, zeros included (`0002`, not `2`)",
+      "0002",
+    ),
     razina: {
       name: "razina",
       in: "query",
@@ -392,14 +383,7 @@ function queryParameters(site: DescribedSite): JsonObject {
         'Any other value answers 400 `{"razina":["Select a valid choice. X is not one of the available choices."]}`.',
       schema: { type: "string", enum: ["", ...RAZINA_CHOICES] },
     },
-    institucija_grad: {
-      name: "institucija_grad",
-      in: "query",
-      description:
-        "Only the subjects in exactly this town, case and diacritics as written (surrounding spaces stripped; empty: no filter).",
-      schema: { type: "string" },
-      examples: { town: { value: "Zagreb" } },
-    },
+    institucija_grad: textFilter("institucija_grad", "Only the subjects in exactly this town, case and diacritics as written", "Zagreb"),
     status_subjekta: booleanFilter("status_subjekta", "active"),
     odobreno: booleanFilter("odobreno", "approved"),
     datum_postanka: dateFilter("datum_postanka", "founded on this date"),
@@ -416,6 +400,19 @@ function queryParameters(site: DescribedSite): JsonObject {
 
 /** `ordering`'s values: `id` and each order field, ascending and descending. */
 const ORDERINGS = ["id", ...ORDER_FIELDS].flatMap((field) => [field, `-${field}`]);
+
+/** An exact CharFilter as django-filter reads it: stripped, empty no filter, a NUL a 400. */
+function textFilter(name: string, what: string, example: string): JsonObject {
+  return {
+    name,
+    in: "query",
+    description:
+      `${what} (django-filter's exact filter; surrounding spaces stripped; empty: no filter). ` +
+      `A NUL character answers 400 \`{"${name}":["Null characters are not allowed."]}\`.`,
+    schema: { type: "string" },
+    examples: { [name]: { value: example } },
+  };
+}
 
 /** A BooleanFilter as django-filter's BooleanWidget reads it: these spellings in any case, anything else no filter. */
 function booleanFilter(name: string, what: string): JsonObject {
