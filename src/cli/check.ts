@@ -33,7 +33,7 @@ export function addCheckCommand(program: Command, { io }: CommandContext): void 
   program
     .command("check")
     .description(
-      "verify a deployment (or the preview) against the built site: every pre-rendered page, derived pages, the contract's headers, a preflight, a 404 and a 405; exit 1 on any difference",
+      "verify a deployment (or the preview) against the built site: every pre-rendered page, derived pages, the contract's headers, a preflight, a 404 and a 405, searches, filters and orderings, the pages for people; exit 1 on any difference",
     )
     .argument("<url>", "the deployment's origin, such as https://example.org (a path is ignored)")
     .option("--dir <dir>", "the built site that was deployed", DEFAULT_OPTIONS.outDir)
