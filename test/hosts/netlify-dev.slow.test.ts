@@ -22,6 +22,7 @@ import { FIXTURE_OPTIONS } from "./fixture-site.ts";
 import { firstLine, freePort, type Host, stopChild } from "./hosts.ts";
 import { sendRaw } from "./raw-http.ts";
 import type { RequestCase } from "./request-cases.ts";
+import { DRF_SEARCH_CASES } from "./request-cases.ts";
 import { runRequestCases } from "./run-cases.ts";
 
 const ENABLED = process.env["SUBJEKTI_NETLIFY"] === "1";
@@ -151,6 +152,17 @@ describe.skipIf(!ENABLED)("netlify dev --offline (npm run test:netlify)", () => 
     },
     adaptToNetlifyDev,
   );
+
+  describe("DRF search goldens", () =>
+    runRequestCases(
+      "netlify",
+      () => {
+        if (host === undefined) throw new Error("netlify dev did not start");
+        return host;
+      },
+      adaptToNetlifyDev,
+      DRF_SEARCH_CASES,
+    ));
 
   // Last: it rebuilds the site with other data.
   it("subjekti sync follows the change feed as netlify dev serves it: the snapshot, then one diff", async () => {

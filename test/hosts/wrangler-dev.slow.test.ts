@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe } from "vitest";
 import { buildFixture } from "./fixture-site.ts";
 import type { Host } from "./hosts.ts";
 import { sendRaw } from "./raw-http.ts";
+import { DRF_SEARCH_CASES } from "./request-cases.ts";
 import { runRequestCases } from "./run-cases.ts";
 import { startWranglerDev, type WranglerDev } from "./wrangler-dev.ts";
 
@@ -23,14 +24,15 @@ afterAll(async () => {
   await site?.remove();
 });
 
-describe("the Worker under wrangler dev (workerd)", () => {
-  runRequestCases("wrangler", (): Host => {
-    const { port } = dev ?? {};
-    if (port === undefined) throw new Error("wrangler dev did not start");
-    return {
-      name: "wrangler",
-      send: (method, target, headers, encoding) => sendRaw(port, method, target, { Host: "testserver", ...headers }, encoding),
-      stop: async () => {},
-    };
-  });
-});
+function worker(): Host {
+  const { port } = dev ?? {};
+  if (port === undefined) throw new Error("wrangler dev did not start");
+  return {
+    name: "wrangler",
+    send: (method, target, headers, encoding) => sendRaw(port, method, target, { Host: "testserver", ...headers }, encoding),
+    stop: async () => {},
+  };
+}
+
+describe("the Worker under wrangler dev (workerd)", () => runRequestCases("wrangler", worker));
+describe("DRF search goldens: the Worker under wrangler dev", () => runRequestCases("wrangler", worker, undefined, DRF_SEARCH_CASES));
