@@ -295,6 +295,8 @@ export const en = {
   "summary.serving": (p: { url: string }) => `${p.url} (Ctrl-C stops)`,
   "summary.watching": (p: { dir: string }) => `watching ${p.dir}/ for changes`,
   "summary.rebuilt": (p: { summary: string }) => `rebuilt: ${p.summary}`,
+  "summary.watch-feed-off": (p: { out: string }) =>
+    `the change feed is off: ${p.out} was built with --no-feed, so these rebuilds write no /changes/ and a mirror cannot follow them`,
   "summary.rebuild-failed": () => "the rebuild failed; still serving the last good site",
   "summary.stopped": (p: { what: "build" | "export" | "validate" | "sync"; signal: string; left: readonly string[] }) =>
     `${p.what} stopped by ${p.signal}: its temporary files are removed${p.left.length === 0 ? "" : `; could not remove everything: ${p.left.join("; ")}`}`,

@@ -268,6 +268,8 @@ export const hr: Catalogue = {
   "summary.serving": (p) => `${p.url} (Ctrl-C zaustavlja)`,
   "summary.watching": (p) => `prati promjene u ${p.dir}/`,
   "summary.rebuilt": (p) => `ponovno izgrađeno: ${p.summary}`,
+  "summary.watch-feed-off": (p) =>
+    `slijed promjena je isključen: ${p.out} izgrađen je s --no-feed, pa ove izgradnje ne pišu /changes/ i zrcalna ih kopija ne može pratiti`,
   "summary.rebuild-failed": () => "ponovna izgradnja nije uspjela; i dalje se poslužuje posljednje ispravno mrežno sjedište",
   "summary.stopped": (p) =>
     `${WHAT[p.what]} zaustavljen${p.what === "export" ? "" : "a"} signalom ${p.signal}: privremene datoteke su uklonjene${p.left.length === 0 ? "" : `; nije sve uklonjeno: ${p.left.join("; ")}`}`,
