@@ -103,7 +103,7 @@ export function rebuildOnChange(
       else if (!feedOffSaid) io.stdout.write(`subjekti preview: ${tr.text("summary.watch-feed-off", { out: outDir })}\n`);
       feedOffSaid ||= report.feed === undefined;
     } catch (error) {
-      if (error instanceof DataError) await problems.print(error.problems, error.kinds);
+      if (error instanceof DataError) await problems.printError(error);
       else if (error instanceof SubjektiError) io.stderr.write(terminalLines([`subjekti: ${sayFailure(error, tr)}`]));
       else throw error;
       io.stderr.write(`subjekti preview: ${tr.text("summary.rebuild-failed")}\n`);

@@ -226,8 +226,8 @@ export const en = {
   "hint.check-digit": (p: { digit: number }) => `the last digit should be ${p.digit} — a typo?`,
   "hint.new-level": () => "a new level? it is published as it is",
   "hint.published-empty": () => "published empty",
-  "hint.same-oib": (p: { id: number; code: string; otherId: number; otherCode: string; where: string }) =>
-    `id ${p.id} (code ${p.code}) and id ${p.otherId} (code ${p.otherCode}, at ${p.where}) have the same OIB: the same institution twice?`,
+  "hint.same-oib": (p: { id: number; code: string; otherId: number; otherCode: string; where: string; row?: number }) =>
+    `id ${p.id} (code ${p.code}) and id ${p.otherId} (code ${p.otherCode}, at ${p.where}${p.row === undefined ? "" : `, row ${p.row}`}) have the same OIB: the same institution twice?`,
   "hint.also-at": (p: { where: string }) => `also at ${p.where}`,
   "hint.code-also": (p: { code: string; id: number; where: string }) => `${p.code} is also id ${p.id}'s, at ${p.where}`,
   "hint.just-before": (p: { previous: number; id: number; where: string }) => `id ${p.previous}, just before id ${p.id}, is at ${p.where}`,

@@ -210,7 +210,7 @@ export const hr: Catalogue = {
   "hint.new-level": () => "nova razina? objavljuje se kako je napisana",
   "hint.published-empty": () => "objavljuje se prazno",
   "hint.same-oib": (p) =>
-    `id ${p.id} (oznaka ${p.code}) i id ${p.otherId} (oznaka ${p.otherCode}, na ${p.where}) imaju isti OIB: ista ustanova dvaput?`,
+    `id ${p.id} (oznaka ${p.code}) i id ${p.otherId} (oznaka ${p.otherCode}, na ${p.where}${p.row === undefined ? "" : `, redak ${p.row}`}) imaju isti OIB: ista ustanova dvaput?`,
   "hint.also-at": (p) => `također na ${p.where}`,
   "hint.code-also": (p) => `${p.code} ima i id ${p.id}, na ${p.where}`,
   "hint.just-before": (p) => `id ${p.previous}, odmah prije id-a ${p.id}, nalazi se na ${p.where}`,
