@@ -210,7 +210,7 @@ describe("preview --watch and the change feed", () => {
       const edited = [{ ...subjects[0], naziv_subjekta: "Uređeno ime" }, ...subjects.slice(1)];
       await save(edited, 1_800_000_000);
       await eventually("the edit's sequence", () => stdout.includes("(change feed: sequence 1 -> 2,"));
-      expect(await sync()).toBe("+0 −0 ~1 subjects, sequence 1 → 2");
+      expect(await sync()).toBe("+0 −0 ~1 subjects, sequence 1 → 2\n  changed: Uređeno ime");
       // The same bytes saved again a day later: the site stays byte for byte what it was, dates and all.
       const before = await siteTree(dist);
       await save(edited, 1_800_086_400);

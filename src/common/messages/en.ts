@@ -303,6 +303,8 @@ export const en = {
 
   "summary.synced": (p: { added: number; removed: number; changed: number; from: number | null; to: number; snapshot: string | null }) =>
     `+${p.added} −${p.removed} ~${p.changed} subjects, sequence ${p.from === null ? "none" : String(p.from)} → ${p.to}${p.snapshot === null ? "" : ` (snapshot: ${p.snapshot})`}`,
+  "summary.synced-names": (p: { kind: "added" | "removed" | "changed"; names: string }) => `  ${p.kind}: ${p.names}`,
+  "summary.more-names": (p: { count: number }) => ` and ${n(p.count)} more`,
 
   // subjekti serve.
   "serve.refused-host": (p: { host: string; allowed: readonly string[] }) =>

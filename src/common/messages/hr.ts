@@ -276,6 +276,8 @@ export const hr: Catalogue = {
 
   "summary.synced": (p) =>
     `+${n(p.added)} −${n(p.removed)} ~${n(p.changed)} ${plural(p.added + p.removed + p.changed, "subjekt", "subjekta", "subjekata")}, slijed ${p.from === null ? "nijedan" : String(p.from)} → ${p.to}${p.snapshot === null ? "" : ` (snimka: ${p.snapshot})`}`,
+  "summary.synced-names": (p) => `  ${{ added: "dodano", removed: "uklonjeno", changed: "promijenjeno" }[p.kind]}: ${p.names}`,
+  "summary.more-names": (p) => ` i još ${n(p.count)}`,
 
   "serve.refused-host": (p) =>
     `odbijen Host ${p.host} s 400: nije u --allowed-hosts (${p.allowed.join(", ")}); dodajte ga ondje ako je vaš`,
