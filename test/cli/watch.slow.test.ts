@@ -274,4 +274,46 @@ describe("preview --watch and the change feed", () => {
     },
     90_000,
   );
+
+  it("a rebuild that fails on an error counts the accepted warnings in one line, never lists them as new", async () => {
+    const root = await tempDir("subjekti-watch-known-");
+    const [data, dist] = [join(root, "data"), join(root, "dist")];
+    await mkdir(data);
+    // The first record's OIB with a wrong check digit, accepted.
+    const subjects = (JSON.parse(await readFile("data/subjekti.json", "utf8")) as Record<string, unknown>[]).slice(0, 30);
+    const typo = { ...subjects[0], oib: "23557321378" };
+    await writeFile(join(data, "subjekti.json"), JSON.stringify([typo, ...subjects.slice(1)]));
+    expect((await runCli(["validate", "--data", data, "--accept"])).code).toBe(0);
+    expect((await runCli(["build", "--data", data, "--out", dist, "--no-cache", "--quiet"])).code).toBe(0);
+    let stderr = "";
+    let stop: () => void = () => undefined;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    let stdout = "";
+    const io: Io = {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+      env: {},
+      untilStopped: () => stopped,
+    };
+    const running = main(["preview", "--dir", dist, "--port", "0", "--watch", "--data", data], io);
+    try {
+      await eventually("the watcher", () => stdout.includes(`${data}/`));
+      await writeFile(
+        join(root, "save.tmp"),
+        JSON.stringify([typo, { ...subjects[1], datum_postanka: "2023-02-30" }, ...subjects.slice(2)]),
+      );
+      await rename(join(root, "save.tmp"), join(data, "subjekti.json"));
+      await eventually("the failed rebuild's line", () => stderr.includes("subjekti preview: "));
+    } finally {
+      stop();
+    }
+    expect(await running).toBe(0);
+    expect(stderr.split("\n")).toEqual([
+      `${data}/subjekti.json[1]: datum_postanka: expected a real date YYYY-MM-DD, got "2023-02-30" (February 2023 has 28 days)`,
+      `1 known warning, accepted in ${data}/known-problems.json (not listed; subjekti validate --accept records the current ones)`,
+      "subjekti preview: the rebuild failed; still serving the last good site",
+      "",
+    ]);
+    await rm(root, { recursive: true, force: true });
+  }, 90_000);
 });
