@@ -71,6 +71,32 @@ const CROATIAN: Say = {
 /** A line with the build's seconds as `…`. */
 const withoutSeconds = (line: string): string => line.replace(/\d+[.,]\d\d( ?s)$/, "…$1");
 
+/** A preview's streams that keep what it prints, and its stop. */
+function watchIo(env: Io["env"]): { readonly io: Io; readonly out: () => string; readonly err: () => string; readonly stop: () => void } {
+  const said = { out: "", err: "" };
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const io: Io = {
+    stdout: { write: (text: string) => (said.out += text) },
+    stderr: { write: (text: string) => (said.err += text) },
+    env,
+    untilStopped: () => stopped,
+  };
+  return { io, out: () => said.out, err: () => said.err, stop: () => stop() };
+}
+
+/** Runs `steps` while the preview watches (saying what it printed when one fails), then stops it: it must end with 0. */
+async function whileWatching(watching: ReturnType<typeof watchIo>, running: Promise<number>, steps: () => Promise<void>): Promise<void> {
+  try {
+    await steps();
+  } catch (error) {
+    throw new Error(`${String(error)}\nstdout:\n${watching.out()}stderr:\n${watching.err()}`);
+  } finally {
+    watching.stop();
+  }
+  expect(await running).toBe(0);
+}
+
 /** One watch session: build, preview --watch, an edit, a broken edit, a fix; returns the lines printed. */
 async function watchSession(
   langArgs: readonly string[],
@@ -85,15 +111,8 @@ async function watchSession(
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   expect((await runCli(["build", "--data", data, "--out", dist, "--no-cache", "--quiet", "--base-url", base])).code).toBe(0);
-  let [stdout, stderr] = ["", ""];
-  let stop: () => void = () => undefined;
-  const stopped = new Promise<void>((resolve) => (stop = resolve));
-  const io: Io = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { SOURCE_DATE_EPOCH: "1700000000", ...env },
-    untilStopped: () => stopped,
-  };
+  const watching = watchIo({ SOURCE_DATE_EPOCH: "1700000000", ...env });
+  const { io, out, err } = watching;
   const running = main(["preview", "--dir", dist, "--port", String(port), "--watch", "--data", data, ...langArgs], io);
   const url = `${base}/api/subjekti/?limit=1`;
   const first = async (): Promise<string> =>
@@ -105,31 +124,26 @@ async function watchSession(
     await rename(join(root, "save.tmp"), join(data, "subjekti.json"));
   };
   const lines = (text: string): string[] => text.split("\n").filter((line) => line !== "");
-  try {
-    await eventually("the watcher", () => stdout.includes("subjekti preview: ") && lines(stdout).length >= 2);
+  await whileWatching(watching, running, async () => {
+    await eventually("the watcher", () => out().includes("subjekti preview: ") && lines(out()).length >= 2);
     await eventually("the preview", async () => (await fetch(url).catch(() => null))?.status === 200);
     await save({ naziv_subjekta: "Uređeno ime" });
     await eventually("the edit served", async () => (await first()) === "Uređeno ime");
     // A broken save: the problem is printed, the site stays as it was.
     await save({ naziv_subjekta: "Pokvareno", oib: "123" });
     // Its last line, the only one of the preview's own on stderr.
-    await eventually("the failed rebuild's line", () => stderr.includes("subjekti preview: "));
+    await eventually("the failed rebuild's line", () => err().includes("subjekti preview: "));
     expect(await first()).toBe("Uređeno ime");
     await save({ naziv_subjekta: "Popravljeno" });
     await eventually("the fix served", async () => (await first()) === "Popravljeno");
-    await eventually("the fix's lines", () => lines(stdout).length >= 6);
+    await eventually("the fix's lines", () => lines(out()).length >= 6);
     // A mistyped OIB (its check digit wrong): built and served, and the warning said as `build` says it.
     await save({ naziv_subjekta: "Upozoreno", oib: "23557321378" });
     await eventually("the warned edit served", async () => (await first()) === "Upozoreno");
-    await eventually("the warned edit's lines", () => lines(stdout).length >= 8);
-  } catch (error) {
-    throw new Error(`${String(error)}\nstdout:\n${stdout}stderr:\n${stderr}`);
-  } finally {
-    stop();
-  }
-  expect(await running).toBe(0);
+    await eventually("the warned edit's lines", () => lines(out()).length >= 8);
+  });
   await rm(root, { recursive: true, force: true });
-  return { out: lines(stdout), err: lines(stderr), data, dist, url: `${base}/api/subjekti/` };
+  return { out: lines(out()), err: lines(err()), data, dist, url: `${base}/api/subjekti/` };
 }
 
 describe("preview --watch", () => {
@@ -182,15 +196,8 @@ describe("preview --watch and the change feed", () => {
     // No SOURCE_DATE_EPOCH: the data's date is the source's modification time, which a save moves.
     const env = { SOURCE_DATE_EPOCH: "" };
     expect((await runCli(["build", "--data", data, "--out", dist, "--no-cache", "--quiet", "--base-url", base], env)).code).toBe(0);
-    let [stdout, stderr] = ["", ""];
-    let stop: () => void = () => undefined;
-    const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const io: Io = {
-      stdout: { write: (text: string) => (stdout += text) },
-      stderr: { write: (text: string) => (stderr += text) },
-      env,
-      untilStopped: () => stopped,
-    };
+    const watching = watchIo(env);
+    const { io, out } = watching;
     const running = main(["preview", "--dir", dist, "--port", String(port), "--watch", "--data", data], io);
     /** Saved as an editor saves (beside, then renamed), its modification time `at` seconds. */
     const save = async (list: readonly Record<string, unknown>[], at: number): Promise<void> => {
@@ -203,28 +210,23 @@ describe("preview --watch and the change feed", () => {
       expect(run.code, run.stderr).toBe(0);
       return run.stdout.trim();
     };
-    try {
-      await eventually("the watcher", () => stdout.includes("watching"));
+    await whileWatching(watching, running, async () => {
+      await eventually("the watcher", () => out().includes("watching"));
       await eventually("the preview", async () => (await fetch(`${base}/changes/state.json`).catch(() => null))?.status === 200);
       expect(await sync()).toBe("+30 −0 ~0 subjects, sequence none → 1 (snapshot: no verified local copy)");
       const edited = [{ ...subjects[0], naziv_subjekta: "Uređeno ime" }, ...subjects.slice(1)];
       await save(edited, 1_800_000_000);
-      await eventually("the edit's sequence", () => stdout.includes("(change feed: sequence 1 -> 2,"));
+      await eventually("the edit's sequence", () => out().includes("(change feed: sequence 1 -> 2,"));
       expect(await sync()).toBe("+0 −0 ~1 subjects, sequence 1 → 2\n  changed: Uređeno ime");
       // The same bytes saved again a day later: the site stays byte for byte what it was, dates and all.
       const before = await siteTree(dist);
       await save(edited, 1_800_086_400);
       await eventually("the unchanged save's rebuild", () =>
-        stdout.includes("no subject changed since the last build (change feed: still sequence 2)"),
+        out().includes("no subject changed since the last build (change feed: still sequence 2)"),
       );
       expect(await siteTree(dist)).toEqual(before);
       expect(await sync()).toBe("+0 −0 ~0 subjects, sequence 2 → 2");
-    } catch (error) {
-      throw new Error(`${String(error)}\nstdout:\n${stdout}stderr:\n${stderr}`);
-    } finally {
-      stop();
-    }
-    expect(await running).toBe(0);
+    });
     await rm(root, { recursive: true, force: true });
   }, 90_000);
 
@@ -243,32 +245,29 @@ describe("preview --watch and the change feed", () => {
       const subjects = (JSON.parse(await readFile("data/subjekti.json", "utf8")) as Record<string, unknown>[]).slice(0, 30);
       await writeFile(join(data, "subjekti.json"), JSON.stringify(subjects));
       expect((await runCli(["build", "--data", data, "--out", dist, "--no-cache", "--quiet", "--no-feed"])).code).toBe(0);
-      let stdout = "";
-      let stop: () => void = () => undefined;
-      const stopped = new Promise<void>((resolve) => (stop = resolve));
-      const io: Io = {
-        stdout: { write: (text: string) => (stdout += text) },
-        stderr: { write: () => true },
-        env: {},
-        untilStopped: () => stopped,
-      };
+      const watching = watchIo({});
+      const { io, out } = watching;
       const running = main(["preview", "--dir", dist, "--port", "0", "--watch", "--data", data, "--lang", lang], io);
       const save = async (name: string): Promise<void> => {
         await writeFile(join(root, "save.tmp"), JSON.stringify([{ ...subjects[0], naziv_subjekta: name }, ...subjects.slice(1)]));
         await rename(join(root, "save.tmp"), join(data, "subjekti.json"));
       };
-      const rebuilt = (): number => stdout.split("\n").filter((l) => / (rebuilt|ponovno izgrađeno): /.test(l)).length;
-      try {
-        await eventually("the watcher", () => stdout.includes(`${data}/`));
+      const rebuilt = (): number =>
+        out()
+          .split("\n")
+          .filter((l) => / (rebuilt|ponovno izgrađeno): /.test(l)).length;
+      await whileWatching(watching, running, async () => {
+        await eventually("the watcher", () => out().includes(`${data}/`));
         await save("Prvo");
         await eventually("the first rebuild", () => rebuilt() === 1);
         await save("Drugo");
         await eventually("the second rebuild", () => rebuilt() === 2);
-      } finally {
-        stop();
-      }
-      expect(await running).toBe(0);
-      expect(stdout.split("\n").filter((l) => l.includes("--no-feed"))).toEqual([`subjekti preview: ${line.replace("DIST", dist)}`]);
+      });
+      expect(
+        out()
+          .split("\n")
+          .filter((l) => l.includes("--no-feed")),
+      ).toEqual([`subjekti preview: ${line.replace("DIST", dist)}`]);
       expect(await readFile(join(dist, "changes", "state.json")).catch(() => null)).toBeNull();
       await rm(root, { recursive: true, force: true });
     },
@@ -285,30 +284,19 @@ describe("preview --watch and the change feed", () => {
     await writeFile(join(data, "subjekti.json"), JSON.stringify([typo, ...subjects.slice(1)]));
     expect((await runCli(["validate", "--data", data, "--accept"])).code).toBe(0);
     expect((await runCli(["build", "--data", data, "--out", dist, "--no-cache", "--quiet"])).code).toBe(0);
-    let stderr = "";
-    let stop: () => void = () => undefined;
-    const stopped = new Promise<void>((resolve) => (stop = resolve));
-    let stdout = "";
-    const io: Io = {
-      stdout: { write: (text: string) => (stdout += text) },
-      stderr: { write: (text: string) => (stderr += text) },
-      env: {},
-      untilStopped: () => stopped,
-    };
+    const watching = watchIo({});
+    const { io, out, err } = watching;
     const running = main(["preview", "--dir", dist, "--port", "0", "--watch", "--data", data], io);
-    try {
-      await eventually("the watcher", () => stdout.includes(`${data}/`));
+    await whileWatching(watching, running, async () => {
+      await eventually("the watcher", () => out().includes(`${data}/`));
       await writeFile(
         join(root, "save.tmp"),
         JSON.stringify([typo, { ...subjects[1], datum_postanka: "2023-02-30" }, ...subjects.slice(2)]),
       );
       await rename(join(root, "save.tmp"), join(data, "subjekti.json"));
-      await eventually("the failed rebuild's line", () => stderr.includes("subjekti preview: "));
-    } finally {
-      stop();
-    }
-    expect(await running).toBe(0);
-    expect(stderr.split("\n")).toEqual([
+      await eventually("the failed rebuild's line", () => err().includes("subjekti preview: "));
+    });
+    expect(err().split("\n")).toEqual([
       `${data}/subjekti.json[1]: datum_postanka: expected a real date YYYY-MM-DD, got "2023-02-30" (February 2023 has 28 days)`,
       `1 known warning, accepted in ${data}/known-problems.json (not listed; subjekti validate --accept records the current ones)`,
       "subjekti preview: the rebuild failed; still serving the last good site",
