@@ -3,7 +3,10 @@
  * a file (never all records in memory), as a JSON array (the maintainers' format, byte-for-byte
  * the layout of data/subjekti.json), NDJSON or CSV. Same seed and count, same bytes.
  *
- *   tsx scripts/generate-subjects.ts --count 100000 --seed 1 --format json --out data.json
+ *   tsx scripts/generate-subjects.ts --count 100000 --seed 1 --out data.json
+ *
+ * The format is the --out name's extension (`.json`, `.ndjson`, `.csv`, in any case) unless
+ * --format names one; stdout, or a name of another extension, is a JSON array.
  *
  * Every record is a pure function of (seed, index), so a test can make record 123456 of a
  * million without making the others, and a benchmark can change one record and keep the rest.
@@ -559,6 +562,16 @@ export function* generateText(options: GenerateOptions): Generator<string> {
   if (piece !== "") yield piece;
 }
 
+/**
+ * The format a file is written in: `format` when given, else the extension of `out` (a `.ndjson`
+ * name holds NDJSON, never an array), else JSON (stdout, or a name of another extension).
+ */
+export function formatFor(out: string, format?: Format): Format {
+  if (format !== undefined) return format;
+  const extension = /\.([a-z]+)$/i.exec(out)?.[1]?.toLowerCase();
+  return FORMATS.find((f) => f === extension) ?? "json";
+}
+
 /** Streams the file into `out`, waiting for `drain` whenever the stream's buffer is full. */
 export async function writeSubjects(options: GenerateOptions, out: Writable): Promise<void> {
   for (const piece of generateText(options)) {
@@ -598,17 +611,17 @@ async function main(argv: readonly string[]): Promise<void> {
     .description("write N seeded, valid subjects (the same seed and count give the same bytes)")
     .requiredOption("--count <n>", "how many subjects (5000, 100k, 1m)", count)
     .option("--seed <text>", "the seed", "1")
-    .addOption(new Option("--format <format>", "the file format").choices(FORMATS).default("json"))
+    .addOption(new Option("--format <format>", "the file format (default: the --out name's extension, else json)").choices(FORMATS))
     .option("--out <file>", "where to write (- for stdout)", "-")
     .option("--edit <index>", "rename record <index> (0-based), e.g. to time an incremental rebuild", index)
     .option("--shuffle", "write the records in an order shuffled by the seed (4 bytes of memory a record), not in id order", false)
     .showHelpAfterError();
   program.parse(argv);
-  const flags = program.opts<{ count: number; seed: string; format: Format; out: string; edit?: number; shuffle: boolean }>();
+  const flags = program.opts<{ count: number; seed: string; format?: Format; out: string; edit?: number; shuffle: boolean }>();
   const options: GenerateOptions = {
     count: flags.count,
     seed: flags.seed,
-    format: flags.format,
+    format: formatFor(flags.out, flags.format),
     shuffle: flags.shuffle,
     ...(flags.edit === undefined ? {} : { edit: flags.edit }),
   };

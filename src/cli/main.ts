@@ -113,7 +113,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (error instanceof SubjektiError) {
       // Loaded already when a DataError was thrown: the import costs nothing then.
       const { DataError } = await import("../data/problems/problems.ts");
-      if (error instanceof DataError) await context.problems.print(error.problems, error.kinds);
+      if (error instanceof DataError) await context.problems.printError(error);
       io.stderr.write(terminalLines([`subjekti: ${sayFailure(error, tr)}`]));
       return 1;
     }

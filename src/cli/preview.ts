@@ -52,8 +52,8 @@ export function addPreviewCommand(program: Command, { io, listening, problems, t
       io.stdout.write(`subjekti preview: ${tr.text("summary.serving", { url: running.url })}\n`);
       let watching: Watching | undefined;
       if (rebuild !== undefined) {
-        const [{ rebuildOnChange }, { buildSite }, { summarise }] = rebuild;
-        watching = rebuildOnChange(flags.data, flags.dir, { io, problems, buildSite, summarise, tr });
+        const [{ rebuildOnChange }, { buildSite }, { summarise, feedLine }] = rebuild;
+        watching = rebuildOnChange(flags.data, flags.dir, { io, problems, buildSite, summarise, feedLine, tr });
       }
       await io.untilStopped();
       await watching?.close();

@@ -6,7 +6,7 @@
 import type { Io } from "./io.ts";
 import { terminalLines } from "../common/terminal-text.ts";
 import type { Translator } from "../common/messages/message.ts";
-import type { Problem, ProblemKind } from "../data/problems/problems.ts";
+import type { DataError, Problem, ProblemKind } from "../data/problems/problems.ts";
 import type { exportRecords } from "../export/export-records.ts";
 import type { buildSite } from "../site/build-site.ts";
 
@@ -19,6 +19,8 @@ export interface ProblemOutput {
   print(problems: readonly Problem[], kinds: readonly ProblemKind[]): Promise<void>;
   /** Prints the one line that counts the accepted warnings (known-problems.ts), when there are any. */
   printKnown(known: { readonly count: number; readonly path: string } | undefined): void;
+  /** Prints the problems of a DataError that ends a run, and the accepted warnings it met counted in one line. */
+  printError(error: DataError): Promise<void>;
 }
 
 export function problemOutput(io: Io, tr: Translator): ProblemOutput {
@@ -41,6 +43,10 @@ export function problemOutput(io: Io, tr: Translator): ProblemOutput {
     printKnown(known) {
       if (known === undefined || known.count === 0 || output.json) return;
       io.stderr.write(terminalLines([tr.text("line.known", known)]));
+    },
+    async printError(error) {
+      await output.print(error.problems, error.kinds);
+      output.printKnown(error.known);
     },
   };
   return output;

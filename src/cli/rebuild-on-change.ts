@@ -9,7 +9,7 @@
  * follows files, and a file replaced by a rename (how editors and the tests save) went unwatched
  * after its first save. A directory's own watch sees every entry written, renamed or removed.
  */
-import { type FSWatcher, readdirSync, watch } from "node:fs";
+import { existsSync, type FSWatcher, readdirSync, watch } from "node:fs";
 import { join } from "node:path";
 import { readManifestFile } from "../common/read-site-manifest.ts";
 import { terminalLines } from "../common/terminal-text.ts";
@@ -18,7 +18,8 @@ import type { Translator } from "../common/messages/message.ts";
 import { sayFailure } from "../common/messages/translate.ts";
 import { DataError } from "../data/problems/problems.ts";
 import type { BuildOptions } from "../site/build-options.ts";
-import type { summarise } from "./build-report.ts";
+import type { feedLine, summarise } from "./build-report.ts";
+import { STATE_PATH } from "../feed/feed-format.ts";
 import type { buildSite } from "../site/build-site.ts";
 import type { Io } from "./io.ts";
 import type { ProblemOutput } from "./problems-output.ts";
@@ -31,13 +32,19 @@ export interface Watching {
   close(): Promise<void>;
 }
 
-/** The options the site in `outDir` was built with, for `dataDir`; the defaults where it has no manifest. */
-async function optionsOf(dataDir: string, outDir: string): Promise<BuildOptions> {
+/**
+ * The options the site in `outDir` was built with, for `dataDir`; the defaults where it has no
+ * manifest. The change feed goes on as the site's own: a save whose data changed is a sequence, as
+ * `build` makes one, so a mirror syncing from the preview hears of every change (with the feed off,
+ * the state kept its sequence while the pages changed, and sync said nothing had). A site built
+ * with --no-feed stays without one. SOURCE_DATE_EPOCH dates the data as it does for `build`.
+ */
+async function optionsOf(dataDir: string, outDir: string, env: Io["env"]): Promise<BuildOptions> {
   // A site this version cannot read is rebuilt with the defaults, as a missing one.
   const { state } = await readManifestFile(outDir).catch(() => ({ state: null }));
   const manifest = state !== null && "manifest" in state ? state.manifest : null;
-  // The change feed is the published builds' history: a preview's saves are not sequences of it.
-  const options = { dataDir, outDir, feed: false };
+  const feed = manifest === null || existsSync(join(outDir, STATE_PATH));
+  const options = { dataDir, outDir, feed, sourceDateEpoch: env["SOURCE_DATE_EPOCH"] };
   if (manifest === null) return options;
   const { baseUrl, limits, forms, maxLimit, cacheControl } = manifest;
   return { ...options, baseUrl, limits, forms, maxLimit, cacheControl };
@@ -62,19 +69,26 @@ export interface RebuildWith {
   readonly problems: ProblemOutput;
   readonly buildSite: typeof buildSite;
   readonly summarise: typeof summarise;
+  readonly feedLine: typeof feedLine;
   /** The language the watcher speaks. */
   readonly tr: Translator;
 }
 
 /** Rebuilds `outDir` from `dataDir` on every change under it, until closed. */
-export function rebuildOnChange(dataDir: string, outDir: string, { io, problems, buildSite, summarise, tr }: RebuildWith): Watching {
+export function rebuildOnChange(
+  dataDir: string,
+  outDir: string,
+  { io, problems, buildSite, summarise, feedLine, tr }: RebuildWith,
+): Watching {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
+  let feedOffSaid = false;
   const rebuild = async (): Promise<void> => {
     try {
       // A build of the same output run by hand meanwhile is waited for, not refused: the watcher rebuilds after it.
-      const report = await buildSite({ ...(await optionsOf(dataDir, outDir)), wait: true }, undefined, (line) =>
+      const options = await optionsOf(dataDir, outDir, io.env);
+      const report = await buildSite({ ...options, wait: true }, undefined, (line) =>
         io.stderr.write(`subjekti preview: ${tr.say(line)}\n`),
       );
       // The warnings as `build` prints them (under a baseline, the new ones in full and the known ones counted), so a mistyped OIB never goes live unsaid.
@@ -84,8 +98,12 @@ export function rebuildOnChange(dataDir: string, outDir: string, { io, problems,
       problems.all = all;
       problems.printKnown(report.known);
       io.stdout.write(`subjekti preview: ${tr.text("summary.rebuilt", { summary: summarise(report, { outDir }, tr) })}\n`);
+      // What the change feed made of it, as `build` says; or, once, that a site built without a feed has none to follow.
+      if (report.feed !== undefined) io.stdout.write(`subjekti preview: ${feedLine(report.feed, tr)}\n`);
+      else if (!feedOffSaid) io.stdout.write(`subjekti preview: ${tr.text("summary.watch-feed-off", { out: outDir })}\n`);
+      feedOffSaid ||= report.feed === undefined;
     } catch (error) {
-      if (error instanceof DataError) await problems.print(error.problems, error.kinds);
+      if (error instanceof DataError) await problems.printError(error);
       else if (error instanceof SubjektiError) io.stderr.write(terminalLines([`subjekti: ${sayFailure(error, tr)}`]));
       else throw error;
       io.stderr.write(`subjekti preview: ${tr.text("summary.rebuild-failed")}\n`);

@@ -1,6 +1,7 @@
 /** `subjekti sync`: a local NDJSON copy of a site's list, kept in step through its change feed (src/feed/sync-mirror.ts). */
 import type { Command } from "commander";
 import { escapeTerminal } from "../common/terminal-text.ts";
+import { listNames } from "../feed/change-names.ts";
 import { DEFAULT_LIMITS } from "../feed/feed-limits.ts";
 import { positiveInt } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
@@ -39,7 +40,23 @@ export function addSyncCommand(program: Command, { io, tr }: CommandContext): vo
       const report = await stoppable(io, tr, "sync", () =>
         syncMirror(url, file, { wait: flags.wait, limits: { ...DEFAULT_LIMITS, deadlineMs: flags.timeout * 1000 }, trust }),
       );
-      // The reason a snapshot was taken quotes the site's bytes: never raw on a terminal.
-      io.stdout.write(`${escapeTerminal(flags.json ? JSON.stringify(report) : tr.text("summary.synced", report))}\n`);
+      // --json keeps to the counts; the line names the first few subjects of each kind of change.
+      const { names, ...counts } = report;
+      const lines = flags.json
+        ? [JSON.stringify(counts)]
+        : [
+            tr.text("summary.synced", report),
+            ...(["added", "removed", "changed"] as const)
+              // A first copy is all added: its names would be the list's first five, no news.
+              .filter((kind) => report.from !== null && report[kind] > 0 && names[kind].length > 0)
+              .map((kind) =>
+                tr.text("summary.synced-names", {
+                  kind,
+                  names: listNames(names[kind], report[kind], (count) => tr.text("summary.more-names", { count })),
+                }),
+              ),
+          ];
+      // The reason a snapshot was taken and the names quote the site's bytes: never raw on a terminal.
+      io.stdout.write(lines.map((line) => `${escapeTerminal(line)}\n`).join(""));
     });
 }

@@ -5,6 +5,7 @@
  * they were rendered; the result is verified by its hash against the diff's `to_version` by the caller.
  */
 import { FeedShapeError, recordId } from "./feed-format.ts";
+import type { NameCollector } from "./change-names.ts";
 import type { HashedWriter } from "./hashed-writer.ts";
 import type { LineCursor } from "../common/line-cursor.ts";
 
@@ -71,8 +72,14 @@ export async function readDiff(lines: LineCursor): Promise<{ head: DiffHead; cha
   return { head, changes: changes() };
 }
 
-/** The mirror's lines with the changes applied, in id order, into `out`; `tally` counts what happened. */
-export async function applyChanges(local: LineCursor, changes: AsyncIterable<RawChange>, tally: Tally, out: HashedWriter): Promise<void> {
+/** The mirror's lines with the changes applied, in id order, into `out`; `tally` counts what happened, `names` names the first few. */
+export async function applyChanges(
+  local: LineCursor,
+  changes: AsyncIterable<RawChange>,
+  tally: Tally,
+  out: HashedWriter,
+  names?: NameCollector,
+): Promise<void> {
   /** The local line into the output, then the next one. */
   const keep = async (): Promise<void> => {
     out.add(local.line as Uint8Array);
@@ -86,10 +93,12 @@ export async function applyChanges(local: LineCursor, changes: AsyncIterable<Raw
     if (change.op === "upsert") {
       if (replaces) tally.changed++;
       else tally.added++;
+      names?.add(replaces ? "changed" : "added", change.id, change.line);
       out.add(change.line);
       out.add(NEWLINE);
     } else if (replaces) {
       tally.removed++;
+      names?.add("removed", change.id, local.line as Uint8Array);
     }
     if (replaces && !local.step()) await local.more();
   }

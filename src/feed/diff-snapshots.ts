@@ -7,10 +7,14 @@
 import { recordId } from "./feed-format.ts";
 import type { LineCursor } from "../common/line-cursor.ts";
 
-/** A change between two versions: an upsert (`existed`: the id was in the old list, its bytes changed) or a delete. */
+/**
+ * A change between two versions: an upsert (`existed`: the id was in the old list, its bytes
+ * changed) or a delete, with the record it removes (`old`: valid until the next change is asked
+ * for, enough to name it).
+ */
 export type LineChange =
   | { readonly op: "upsert"; readonly id: number; readonly line: Uint8Array; readonly existed: boolean }
-  | { readonly op: "delete"; readonly id: number };
+  | { readonly op: "delete"; readonly id: number; readonly old: Uint8Array };
 
 export async function* diffSnapshots(before: LineCursor, after: LineCursor): AsyncGenerator<LineChange> {
   const advance = async (cursor: LineCursor): Promise<void> => {
@@ -28,7 +32,7 @@ export async function* diffSnapshots(before: LineCursor, after: LineCursor): Asy
     const idA = a === undefined ? Infinity : recordId(a);
     const idB = b === undefined ? Infinity : recordId(b);
     if (idA < idB) {
-      yield { op: "delete", id: idA };
+      yield { op: "delete", id: idA, old: a as Uint8Array };
       await advance(before);
     } else if (idB < idA) {
       yield { op: "upsert", id: idB, line: (b as Uint8Array).slice(), existed: false };

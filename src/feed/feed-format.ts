@@ -13,6 +13,7 @@
  * at a missing file.
  */
 
+import { type ChangeNames, isChangeNames } from "./change-names.ts";
 import { MAX_COUNT, MAX_HISTORY, MAX_SEQUENCE, MAX_SNAPSHOT_BYTES } from "./feed-limits.ts";
 
 export const FEED_DIR = "changes";
@@ -39,6 +40,10 @@ export interface FeedEntry {
   readonly to_version: string;
   readonly upserts: number;
   readonly deletes: number;
+  /** Of the upserts, the subjects new in this version (the rest changed); absent in entries written before it was kept. */
+  readonly added?: number;
+  /** The first few subjects added, removed and changed, by name, for people (change-names.ts); the newest entries only. */
+  readonly names?: ChangeNames;
 }
 
 export interface FeedState {
@@ -99,7 +104,20 @@ function parseEntry(value: unknown, at: number): FeedEntry | string {
   // A sequence is added only when the list changed: a diff from a version to itself is no step.
   if (from_version === to_version) return `${where} goes from a version to itself`;
   if (!isWhole(upserts, 0, MAX_COUNT) || !isWhole(deletes, 0, MAX_COUNT)) return `${where}: upserts or deletes is not a count`;
-  return { sequence, published, from_version, to_version, upserts, deletes };
+  const { added, names } = value;
+  if (added !== undefined && !isWhole(added, 0, upserts)) return `${where}.added is not a count up to its upserts`;
+  if (names !== undefined && !isChangeNames(names)) return `${where}.names is not {added, removed, changed}, each a few names`;
+  return {
+    sequence,
+    published,
+    from_version,
+    to_version,
+    upserts,
+    deletes,
+    ...(added === undefined ? {} : { added }),
+    // Made afresh, as every value of a state read from elsewhere.
+    ...(names === undefined ? {} : { names: { added: [...names.added], removed: [...names.removed], changed: [...names.changed] } }),
+  };
 }
 
 /**

@@ -22,6 +22,7 @@ import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
 import { takeOutputLock } from "../common/output-lock.ts";
 import { removeTreeSync } from "../common/remove-leftovers.ts";
 import { applyChanges, readDiff, type Tally } from "./apply-diff.ts";
+import { type ChangeNames, NameCollector } from "./change-names.ts";
 import { diffSnapshots } from "./diff-snapshots.ts";
 import { diffName, type FeedState, FeedShapeError, parseState, STATE_PATH } from "./feed-format.ts";
 import { DEFAULT_LIMITS, type FeedLimits, MAX_STATE_BYTES, maxDiffBytes } from "./feed-limits.ts";
@@ -42,6 +43,8 @@ export interface SyncReport {
   readonly changed: number;
   /** Why the snapshot was downloaded, or null when the diffs were applied (or nothing was to do). */
   readonly snapshot: string | null;
+  /** The first few subjects added, removed and changed, by name (the line says them; --json keeps to the counts). */
+  readonly names: ChangeNames;
 }
 
 export interface SyncOptions {
@@ -83,13 +86,15 @@ async function syncLocked(site: string, file: string, reader: BoundedReader, lim
   const state = parseStateAt(await text(reader, stateUrl), stateUrl);
   const local = await readLocal(file);
   const from = local?.sequence ?? null;
-  const report = (tally: Tally, snapshot: string | null): SyncReport => ({
+  const names = new NameCollector();
+  const report = (tally: Tally, snapshot: string | null, named: NameCollector = names): SyncReport => ({
     url: site,
     from,
     to: state.sequence,
     version: state.version,
     ...tally,
     snapshot,
+    names: named.names,
   });
   if (local !== null && local.version === state.version) return report({ added: 0, removed: 0, changed: 0 }, null);
 
@@ -111,32 +116,36 @@ async function syncLocked(site: string, file: string, reader: BoundedReader, lim
     else if (state.sequence - local.sequence > limits.maxSteps)
       why = `the local sequence ${local.sequence} is ${state.sequence - local.sequence} diffs behind, more than the ${limits.maxSteps} a run applies`;
     else {
-      const applied = await applyDiffs(reader, stateUrl, state, file, local, temp, turns);
+      const applied = await applyDiffs(reader, stateUrl, state, { file, local, temp, turns, names });
       if (typeof applied !== "string") {
         await commit(file, temp, { url: site, sequence: state.sequence, version: state.version });
         return report(applied, null);
       }
       why = applied;
     }
-    const tally = await downloadSnapshot(reader, stateUrl, state, temp, local === null ? null : file);
+    // The names are the snapshot's against the copy, not those of diffs given up on.
+    const fromSnapshot = new NameCollector();
+    const tally = await downloadSnapshot(reader, stateUrl, state, temp, local === null ? null : file, fromSnapshot);
     await commit(file, temp, { url: site, sequence: state.sequence, version: state.version });
-    return report(tally, why);
+    return report(tally, why, fromSnapshot);
   } finally {
     await rm(temp, { force: true });
     unregister();
   }
 }
 
+/** Where a catch-up reads and writes: the copy and its state, the temporary, the two turns, and the names it collects. */
+interface CatchUp {
+  readonly file: string;
+  readonly local: Local;
+  readonly temp: string;
+  readonly turns: readonly string[];
+  readonly names: NameCollector;
+}
+
 /** The diffs after the local sequence applied in turn into `temp`; the tally, or why they could not be. */
-async function applyDiffs(
-  reader: BoundedReader,
-  stateUrl: URL,
-  state: FeedState,
-  file: string,
-  local: Local,
-  temp: string,
-  turns: readonly string[],
-): Promise<Tally | string> {
+async function applyDiffs(reader: BoundedReader, stateUrl: URL, state: FeedState, catchUp: CatchUp): Promise<Tally | string> {
+  const { file, local, temp, turns, names } = catchUp;
   const tally: Tally = { added: 0, removed: 0, changed: 0 };
   // Two files take turns: each diff reads the last result and writes the other.
   let current = file;
@@ -144,7 +153,7 @@ async function applyDiffs(
   try {
     for (let sequence = local.sequence + 1; sequence <= state.sequence; sequence++) {
       const next = turns[sequence % 2] as string;
-      const applied = await applyDiff(reader, new URL(diffName(sequence), stateUrl), sequence, version, current, next, tally, state);
+      const applied = await applyDiff(reader, new URL(diffName(sequence), stateUrl), sequence, version, current, next, tally, state, names);
       if (applied.problem !== undefined) return applied.problem;
       current = next;
       version = applied.version;
@@ -167,6 +176,7 @@ async function applyDiff(
   next: string,
   tally: Tally,
   state: FeedState,
+  names: NameCollector,
 ): Promise<{ version: string; problem?: undefined } | { problem: string }> {
   const response = await get(reader, url);
   if (response.status !== 200) {
@@ -183,7 +193,7 @@ async function applyDiff(
       return { problem: `the diff ${url.href} does not apply to version ${version.slice(0, 16)}…` };
     const out = new HashedWriter(next);
     try {
-      await applyChanges(await LineCursor.open(createReadStream(current)), changes, tally, out);
+      await applyChanges(await LineCursor.open(createReadStream(current)), changes, tally, out, names);
     } catch (error) {
       await out.destroy();
       throw error;
@@ -202,7 +212,14 @@ async function applyDiff(
 }
 
 /** The snapshot into `temp`, verified; the tally against the old copy (when there is one). */
-async function downloadSnapshot(reader: BoundedReader, stateUrl: URL, state: FeedState, temp: string, old: string | null): Promise<Tally> {
+async function downloadSnapshot(
+  reader: BoundedReader,
+  stateUrl: URL,
+  state: FeedState,
+  temp: string,
+  old: string | null,
+  names: NameCollector,
+): Promise<Tally> {
   const url = new URL(state.snapshot.url, stateUrl);
   const response = await get(reader, url);
   if (response.status !== 200) {
@@ -221,9 +238,14 @@ async function downloadSnapshot(reader: BoundedReader, stateUrl: URL, state: Fee
   try {
     const before = await LineCursor.open(old === null ? Readable.from([]) : createReadStream(old));
     for await (const change of diffSnapshots(before, await LineCursor.open(createReadStream(temp)))) {
-      if (change.op === "delete") tally.removed++;
-      else if (change.existed) tally.changed++;
-      else tally.added++;
+      if (change.op === "delete") {
+        tally.removed++;
+        names.add("removed", change.id, change.old);
+      } else {
+        if (change.existed) tally.changed++;
+        else tally.added++;
+        names.add(change.existed ? "changed" : "added", change.id, change.line);
+      }
     }
   } catch (error) {
     // A snapshot that hashes to its version but holds no records (a site that published junk as its list).

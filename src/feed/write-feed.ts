@@ -27,6 +27,7 @@ import {
 import { diffHeader } from "./copy-diff.ts";
 import { diffSnapshots } from "./diff-snapshots.ts";
 import { atomFeed } from "./atom-feed.ts";
+import { type ChangeNames, NameCollector, namedRecent } from "./change-names.ts";
 import { type KeepChanges, keptEntries } from "./keep-changes.ts";
 import type { PreviousFeed } from "./read-previous.ts";
 import { HashedWriter, writeHashed } from "./hashed-writer.ts";
@@ -108,14 +109,14 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
         temp(diffName(sequence)),
       );
       diffBytes = counts.bytes;
-      entry = { ...entry, upserts: counts.upserts, deletes: counts.deletes };
+      entry = { ...entry, upserts: counts.upserts, deletes: counts.deletes, added: counts.added, names: counts.names };
       added = counts.added;
       await rename(temp(diffName(sequence)), join(dir, diffName(sequence)));
       await pauseAt("feed-diff-written");
     }
     // 2. The snapshot.
     await rename(snapshotTemp, join(dir, snapshotName(version)));
-    const history = keptEntries([...(previous?.state.history ?? []), entry], input.keep);
+    const history = namedRecent(keptEntries([...(previous?.state.history ?? []), entry], input.keep));
     // The first sequence has no diff (a mirror starts from the snapshot): it is never "kept".
     const withDiffs = history.filter((e) => e.from_version !== null && e.sequence >= carried);
     const oldest = withDiffs[0]?.sequence ?? sequence + 1;
@@ -153,7 +154,7 @@ async function writeDiff(
   snapshot: string,
   head: { sequence: number; published: string; from_version: string; to_version: string },
   path: string,
-): Promise<{ upserts: number; deletes: number; added: number; bytes: number }> {
+): Promise<{ upserts: number; deletes: number; added: number; bytes: number; names: ChangeNames }> {
   const out = new HashedWriter(path);
   const encoder = new TextEncoder();
   const write = (text: string): void => out.add(encoder.encode(text));
@@ -162,6 +163,8 @@ async function writeDiff(
   let upserts = 0;
   let deletes = 0;
   let added = 0;
+  // The first few of each kind by name, for the Atom feed's readers.
+  const names = new NameCollector();
   try {
     const [before, after] = await Promise.all([
       LineCursor.open(createReadStream(previous.snapshot)),
@@ -171,10 +174,12 @@ async function writeDiff(
       const comma = upserts + deletes === 0 ? "" : ",";
       if (change.op === "delete") {
         deletes++;
+        names.add("removed", change.id, change.old);
         write(`${comma}\n{"op":"delete","id":${change.id}}`);
       } else {
         upserts++;
         if (!change.existed) added++;
+        names.add(change.existed ? "changed" : "added", change.id, change.line);
         write(`${comma}\n{"op":"upsert","id":${change.id},"record":`);
         out.add(change.line);
         write("}");
@@ -187,7 +192,7 @@ async function writeDiff(
   }
   write("\n]}\n");
   await out.end();
-  return { upserts, deletes, added, bytes: out.bytes };
+  return { upserts, deletes, added, bytes: out.bytes, names: names.names };
 }
 
 /**

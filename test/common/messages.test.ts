@@ -129,6 +129,7 @@ const SAMPLE = {
   checked: 1,
   from: 1,
   to: 2,
+  kind: "changed",
 };
 const say = (catalogue: Record<string, (p?: unknown) => string>, key: string): string =>
   (catalogue[key] as (p?: unknown) => string)(SAMPLE);

@@ -11,6 +11,7 @@ import type { Subject } from "../../src/core/render-page.ts";
 import { SUBJECT_FIELDS } from "../../src/core/render-page.ts";
 import {
   FORMATS,
+  formatFor,
   type GenerateOptions,
   generateText,
   isValidOib,
@@ -105,6 +106,39 @@ describe("determinism", () => {
       const a = await readFile(join(dir, "a.csv"));
       expect(sha(await readFile(join(dir, "b.csv")))).toBe(sha(a));
       expect(a.toString("utf8")).toBe(text({ count: 2000, seed: "cli", format: "csv" }));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ["x.ndjson", undefined, "ndjson"],
+    ["data/X.NDJSON", undefined, "ndjson"],
+    ["x.csv", undefined, "csv"],
+    ["x.json", undefined, "json"],
+    ["-", undefined, "json"],
+    ["x.txt", undefined, "json"],
+    ["x.ndjson", "json", "json"],
+    ["x.json", "csv", "csv"],
+  ] as const)("--out %s with --format %s -> %s", (out, format, expected) => {
+    expect(formatFor(out, format)).toBe(expected);
+  });
+
+  it("the CLI writes NDJSON into a .ndjson name (the format from the extension), and what --format says over it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "gen-"));
+    try {
+      const args = ["--import", "tsx", SCRIPT, "--count", "300", "--seed", "ext"];
+      await run(process.execPath, [...args, "--out", join(dir, "a.ndjson")]);
+      await run(process.execPath, [...args, "--format", "json", "--out", join(dir, "b.ndjson")]);
+      const ndjson = await readFile(join(dir, "a.ndjson"), "utf8");
+      expect(ndjson).toBe(text({ count: 300, seed: "ext", format: "ndjson" }));
+      // One record a line, no array around them.
+      const lines = ndjson.trimEnd().split("\n");
+      expect(lines).toHaveLength(300);
+      expect(lines.map((line) => (JSON.parse(line) as Subject).id)).toEqual(
+        (JSON.parse(text({ count: 300, seed: "ext", format: "json" })) as Subject[]).map((s) => s.id),
+      );
+      expect(await readFile(join(dir, "b.ndjson"), "utf8")).toBe(text({ count: 300, seed: "ext", format: "json" }));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -226,8 +226,8 @@ export const en = {
   "hint.check-digit": (p: { digit: number }) => `the last digit should be ${p.digit} — a typo?`,
   "hint.new-level": () => "a new level? it is published as it is",
   "hint.published-empty": () => "published empty",
-  "hint.same-oib": (p: { id: number; code: string; otherId: number; otherCode: string; where: string }) =>
-    `id ${p.id} (code ${p.code}) and id ${p.otherId} (code ${p.otherCode}, at ${p.where}) have the same OIB: the same institution twice?`,
+  "hint.same-oib": (p: { id: number; code: string; otherId: number; otherCode: string; where: string; row?: number }) =>
+    `id ${p.id} (code ${p.code}) and id ${p.otherId} (code ${p.otherCode}, at ${p.where}${p.row === undefined ? "" : `, row ${p.row}`}) have the same OIB: the same institution twice?`,
   "hint.also-at": (p: { where: string }) => `also at ${p.where}`,
   "hint.code-also": (p: { code: string; id: number; where: string }) => `${p.code} is also id ${p.id}'s, at ${p.where}`,
   "hint.just-before": (p: { previous: number; id: number; where: string }) => `id ${p.previous}, just before id ${p.id}, is at ${p.where}`,
@@ -295,12 +295,16 @@ export const en = {
   "summary.serving": (p: { url: string }) => `${p.url} (Ctrl-C stops)`,
   "summary.watching": (p: { dir: string }) => `watching ${p.dir}/ for changes`,
   "summary.rebuilt": (p: { summary: string }) => `rebuilt: ${p.summary}`,
+  "summary.watch-feed-off": (p: { out: string }) =>
+    `the change feed is off: ${p.out} was built with --no-feed, so these rebuilds write no /changes/ and a mirror cannot follow them`,
   "summary.rebuild-failed": () => "the rebuild failed; still serving the last good site",
   "summary.stopped": (p: { what: "build" | "export" | "validate" | "sync"; signal: string; left: readonly string[] }) =>
     `${p.what} stopped by ${p.signal}: its temporary files are removed${p.left.length === 0 ? "" : `; could not remove everything: ${p.left.join("; ")}`}`,
 
   "summary.synced": (p: { added: number; removed: number; changed: number; from: number | null; to: number; snapshot: string | null }) =>
     `+${p.added} −${p.removed} ~${p.changed} subjects, sequence ${p.from === null ? "none" : String(p.from)} → ${p.to}${p.snapshot === null ? "" : ` (snapshot: ${p.snapshot})`}`,
+  "summary.synced-names": (p: { kind: "added" | "removed" | "changed"; names: string }) => `  ${p.kind}: ${p.names}`,
+  "summary.more-names": (p: { count: number }) => ` and ${n(p.count)} more`,
 
   // subjekti serve.
   "serve.refused-host": (p: { host: string; allowed: readonly string[] }) =>

@@ -210,7 +210,7 @@ export const hr: Catalogue = {
   "hint.new-level": () => "nova razina? objavljuje se kako je napisana",
   "hint.published-empty": () => "objavljuje se prazno",
   "hint.same-oib": (p) =>
-    `id ${p.id} (oznaka ${p.code}) i id ${p.otherId} (oznaka ${p.otherCode}, na ${p.where}) imaju isti OIB: ista ustanova dvaput?`,
+    `id ${p.id} (oznaka ${p.code}) i id ${p.otherId} (oznaka ${p.otherCode}, na ${p.where}${p.row === undefined ? "" : `, redak ${p.row}`}) imaju isti OIB: ista ustanova dvaput?`,
   "hint.also-at": (p) => `također na ${p.where}`,
   "hint.code-also": (p) => `${p.code} ima i id ${p.id}, na ${p.where}`,
   "hint.just-before": (p) => `id ${p.previous}, odmah prije id-a ${p.id}, nalazi se na ${p.where}`,
@@ -268,12 +268,16 @@ export const hr: Catalogue = {
   "summary.serving": (p) => `${p.url} (Ctrl-C zaustavlja)`,
   "summary.watching": (p) => `prati promjene u ${p.dir}/`,
   "summary.rebuilt": (p) => `ponovno izgrađeno: ${p.summary}`,
+  "summary.watch-feed-off": (p) =>
+    `slijed promjena je isključen: ${p.out} izgrađen je s --no-feed, pa ove izgradnje ne pišu /changes/ i zrcalna ih kopija ne može pratiti`,
   "summary.rebuild-failed": () => "ponovna izgradnja nije uspjela; i dalje se poslužuje posljednje ispravno mrežno sjedište",
   "summary.stopped": (p) =>
     `${WHAT[p.what]} zaustavljen${p.what === "export" ? "" : "a"} signalom ${p.signal}: privremene datoteke su uklonjene${p.left.length === 0 ? "" : `; nije sve uklonjeno: ${p.left.join("; ")}`}`,
 
   "summary.synced": (p) =>
     `+${n(p.added)} −${n(p.removed)} ~${n(p.changed)} ${plural(p.added + p.removed + p.changed, "subjekt", "subjekta", "subjekata")}, slijed ${p.from === null ? "nijedan" : String(p.from)} → ${p.to}${p.snapshot === null ? "" : ` (snimka: ${p.snapshot})`}`,
+  "summary.synced-names": (p) => `  ${{ added: "dodano", removed: "uklonjeno", changed: "promijenjeno" }[p.kind]}: ${p.names}`,
+  "summary.more-names": (p) => ` i još ${n(p.count)}`,
 
   "serve.refused-host": (p) =>
     `odbijen Host ${p.host} s 400: nije u --allowed-hosts (${p.allowed.join(", ")}); dodajte ga ondje ako je vaš`,

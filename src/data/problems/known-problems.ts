@@ -10,23 +10,35 @@ import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { msg } from "../../common/messages/message.ts";
 import { failure } from "../../common/messages/translate.ts";
-import { DataError, kindsOf, type Problem, type ProblemKind } from "./problems.ts";
+import { DataError, kindKey, kindsOf, type KnownCount, type Problem, type ProblemKind } from "./problems.ts";
 
 import { KNOWN_PROBLEMS_FILE } from "./known-problems-file.ts";
 
 export { KNOWN_PROBLEMS_FILE } from "./known-problems-file.ts";
 
-/** An accepted warning as the baseline keeps it: language-neutral, its rule by the message key (`expected.check-digit`). */
+/**
+ * An accepted warning as the baseline keeps it: language-neutral, its rule by the message key
+ * (`expected.check-digit`), and beside the value the subject it was about (`id`, `naziv_subjekta`)
+ * for the reviewer. Only field, rule and value make it known: a baseline written before the
+ * subject was named, or a subject renamed since, still matches.
+ */
 interface Accepted {
   readonly field?: string;
   readonly expected: string;
   readonly value?: string;
+  readonly id?: number;
+  readonly naziv_subjekta?: string;
 }
 
 /** A problem as the baseline keeps it. */
 function acceptedOf(p: Problem): Accepted {
   const value = p.value === undefined ? undefined : typeof p.value === "string" ? p.value : JSON.stringify(p.value);
-  return { ...(p.field === undefined ? {} : { field: p.field }), expected: p.expected.key, ...(value === undefined ? {} : { value }) };
+  return {
+    ...(p.field === undefined ? {} : { field: p.field }),
+    expected: p.expected.key,
+    ...(value === undefined ? {} : { value }),
+    ...(p.subject === undefined ? {} : { id: p.subject.id, naziv_subjekta: p.subject.name }),
+  };
 }
 
 export interface KnownProblems {
@@ -68,7 +80,8 @@ export async function writeKnownProblems(dataDir: string, warnings: readonly Pro
   for (const p of warnings) {
     if (p.severity !== "warning") continue;
     const a = acceptedOf(p);
-    accepted.set(keyOf(a), a);
+    // The first subject met names a warning accepted twice (one OIB mistyped in two records).
+    if (!accepted.has(keyOf(a))) accepted.set(keyOf(a), a);
   }
   const sorted = [...accepted.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, a]) => a);
   const path = join(dataDir, KNOWN_PROBLEMS_FILE);
@@ -92,7 +105,7 @@ export function readUnder<T extends { readonly strict: boolean; readonly allProb
 export interface JudgedWarnings {
   readonly warnings: readonly Problem[];
   readonly kinds: readonly ProblemKind[];
-  readonly known?: { readonly count: number; readonly path: string };
+  readonly known?: KnownCount;
 }
 
 /**
@@ -109,4 +122,45 @@ export function judgeWarnings(
   const count = read.warnings.length - fresh.length;
   if (strict && fresh.length > 0) throw new DataError(fresh.map((p) => ({ ...p, severity: "error" as const })));
   return { warnings: fresh, kinds: kindsOf(fresh), known: { count, path: known.path } };
+}
+
+/**
+ * A DataError judged as a read's warnings are: the accepted warnings leave its problems and kinds
+ * and are counted (the error's `known`), so a run with one real error shows that error, not the
+ * 14 accepted warnings again as if new; with `strict`, a new warning is an error as it would be
+ * without the other error. Every kind's count stays exact (a block keeps only a few errors of a
+ * kind, so the kinds are adjusted, not counted again). Without a baseline, the error as it was.
+ */
+export function judgeDataError(known: KnownProblems | null, strict: boolean, error: DataError): DataError {
+  if (known === null) return error;
+  const kinds = new Map(error.kinds.map((k) => [k.key, { ...k }]));
+  const less = (p: Problem): void => {
+    const kind = kinds.get(kindKey(p));
+    if (kind === undefined) return;
+    kind.count--;
+    kind.kept--;
+    if (kind.count <= 0) kinds.delete(kind.key);
+  };
+  const kept: Problem[] = [];
+  let count = 0;
+  for (const p of error.problems) {
+    if (p.severity !== "warning") kept.push(p);
+    else if (known.has(p)) {
+      count++;
+      less(p);
+    } else if (!strict) kept.push(p);
+    else {
+      less(p);
+      const made = { ...p, severity: "error" as const };
+      kept.push(made);
+      const [kind] = kindsOf([made]) as [ProblemKind];
+      const same = kinds.get(kind.key);
+      if (same === undefined) kinds.set(kind.key, kind);
+      else {
+        same.count++;
+        same.kept++;
+      }
+    }
+  }
+  return new DataError(kept, [...kinds.values()], { count, path: known.path });
 }

@@ -28,13 +28,27 @@ export interface Problem extends ProblemPlace {
   readonly hint?: Message;
   /** A problem said in one sentence of its own instead of expected-and-got (`… repeats every record of …: keep one`). */
   readonly says?: Message;
+  /**
+   * The subject a warning is about, when its record was read whole (its id and name): an accepted
+   * warning names it in known-problems.json, so a reviewer need not look an OIB up by hand.
+   */
+  readonly subject?: { readonly id: number; readonly name: string };
+}
+
+/** The warnings accepted in known-problems.json that a run met: counted in one line, never listed. */
+export interface KnownCount {
+  readonly count: number;
+  /** Where the baseline is, as problems show paths. */
+  readonly path: string;
 }
 
 /** The data has errors: the first few of each kind are in `problems` (warnings too, for the report), every kind's exact count in `kinds`. */
 export class DataError extends SubjektiError {
   readonly problems: readonly Problem[];
   readonly kinds: readonly ProblemKind[];
-  constructor(problems: readonly Problem[], kinds: readonly ProblemKind[] = kindsOf(problems)) {
+  /** The accepted warnings left out of `problems` and `kinds` (known-problems.ts), when a baseline judged them. */
+  readonly known: KnownCount | undefined;
+  constructor(problems: readonly Problem[], kinds: readonly ProblemKind[] = kindsOf(problems), known?: KnownCount) {
     let errors = 0;
     for (const k of kinds) if (k.severity === "error") errors += k.count;
     const message = msg("error.invalid-data", { count: errors });
@@ -42,6 +56,7 @@ export class DataError extends SubjektiError {
     this.name = "DataError";
     this.problems = problems;
     this.kinds = kinds;
+    this.known = known;
   }
 }
 

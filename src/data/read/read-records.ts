@@ -6,7 +6,15 @@
  */
 import type { OrderedItem, ReadSummary } from "../hand-offs.ts";
 import { orderBlocks } from "../order/order-blocks.ts";
-import { judgeWarnings, type JudgedWarnings, type KnownProblems, readKnownProblems, readUnder } from "../problems/known-problems.ts";
+import {
+  judgeDataError,
+  judgeWarnings,
+  type JudgedWarnings,
+  type KnownProblems,
+  readKnownProblems,
+  readUnder,
+} from "../problems/known-problems.ts";
+import { DataError } from "../problems/problems.ts";
 import type { ResolvedReadOptions } from "../read-options.ts";
 import type { BuildCache } from "./build-cache.ts";
 import { readBlocks } from "./read-blocks.ts";
@@ -45,6 +53,12 @@ async function* judged(
   known: KnownProblems | null,
   strict: boolean,
 ): AsyncGenerator<OrderedItem, JudgedRead> {
-  const summary = yield* ordered;
+  let summary: ReadSummary;
+  try {
+    summary = yield* ordered;
+  } catch (error) {
+    // The baseline applies whatever else is wrong: an error's report leaves the accepted warnings out too.
+    throw error instanceof DataError ? judgeDataError(known, strict, error) : error;
+  }
   return { ...summary, ...judgeWarnings(known, strict, summary) };
 }

@@ -18,6 +18,9 @@ export interface OibKeys {
   readonly codes: readonly string[];
   readonly oibs: readonly string[];
   readonly positions: ArrayLike<number>;
+  /** The records' rendered bytes and where each ends (a block's), to name a subject warned at; without them it goes unnamed. */
+  readonly bytes?: Uint8Array;
+  readonly ends?: ArrayLike<number>;
 }
 
 /** An id or code too large for 32 bits: kept aside, by holder (a registry's are far smaller). */
@@ -70,8 +73,15 @@ export class OibCheck {
       const first = this.#firstHolder(Number(oib) + 1, id, code, position);
       // The same record in two sources: the id rule says so (check-sequence.ts), once for the whole file.
       if (first < 0 || this.#idOf(first) === id) continue;
-      const where = formatLocation(placed(this.#fileList[this.#fileOf(first)] as SourceFile, this.#positions.get(first)));
-      const hint = msg("hint.same-oib", { id, code, otherId: this.#idOf(first), otherCode: this.#codeOf(first), where });
+      const firstFile = this.#fileList[this.#fileOf(first)] as SourceFile;
+      const firstAt = this.#positions.get(first);
+      // A spreadsheet's record is its row, said as a row: `subjekti!47:47` read as a range.
+      const where =
+        firstFile.sheet === undefined
+          ? { where: formatLocation(placed(firstFile, firstAt)) }
+          : { where: `${firstFile.name}!${firstFile.sheet.name}`, row: firstAt };
+      const hint = msg("hint.same-oib", { id, code, otherId: this.#idOf(first), otherCode: this.#codeOf(first), ...where });
+      const name = nameOf(keys, k);
       problems.push({
         severity: strict ? "error" : "warning",
         ...placed(file, position, "oib"),
@@ -79,6 +89,7 @@ export class OibCheck {
         value: showValue(oib),
         expected: msg("expected.one-subject-oib"),
         hint,
+        ...(name === undefined ? {} : { subject: { id, name } }),
       });
     }
   }
@@ -180,6 +191,16 @@ class Column<T extends Uint8Array | Uint32Array> {
 /** A slot for an OIB: its low and high 32 bits mixed (multiplicative hashing). */
 function hash(low: number, high: number): number {
   return Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b) ^ (low >>> 16);
+}
+
+/** The name of record `k` of a block, from its rendered bytes (read only for a record warned at: a few). */
+function nameOf(keys: OibKeys, k: number): string | undefined {
+  if (keys.bytes === undefined || keys.ends === undefined) return undefined;
+  const end = keys.ends[k];
+  if (end === undefined) return undefined;
+  const record: unknown = JSON.parse(new TextDecoder().decode(keys.bytes.subarray(k === 0 ? 0 : (keys.ends[k - 1] ?? 0), end)));
+  const name = (record as { naziv_subjekta?: unknown }).naziv_subjekta;
+  return typeof name === "string" ? name : undefined;
 }
 
 /** Where a record (or one of its fields) is: its cell when the file is a spreadsheet. */

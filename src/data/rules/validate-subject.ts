@@ -308,6 +308,8 @@ export function validateSubject(
   const warnings = subjectWarnings(subject);
   if (warnings.length === 0) return subject;
   const where = locate(file, position);
+  // Named, so an accepted warning says whose it is (known-problems.ts).
+  const named = { id: subject.id, name: subject.naziv_subjekta };
   for (const w of warnings) {
     problems.push({
       severity: strict ? "error" : "warning",
@@ -316,6 +318,7 @@ export function validateSubject(
       value: showValue(w.value),
       expected: w.expected,
       ...(w.hint === undefined ? {} : { hint: w.hint }),
+      subject: named,
     });
   }
   // Still returned under --strict, so the cross-record checks see it; the error fails the run anyway.

@@ -33,8 +33,23 @@ describe("known problems", () => {
     });
     const baseline = JSON.parse(await readFile(join(data, "known-problems.json"), "utf8")) as { accepted: { value: string }[] };
     expect(baseline.accepted).toHaveLength(14);
-    // Language-neutral: the rule by its message key, so a baseline written under LANG=hr serves under en too.
-    expect(baseline.accepted[0]).toEqual({ field: "oib", expected: "expected.check-digit", value: '"02735615212"' });
+    // Language-neutral: the rule by its message key, so a baseline written under LANG=hr serves under en too;
+    // beside the value, whose it is, so a reviewer need not look the OIB up.
+    expect(baseline.accepted[0]).toEqual({
+      field: "oib",
+      expected: "expected.check-digit",
+      value: '"02735615212"',
+      id: 91,
+      naziv_subjekta: "Blatski fižuli, ustanova u kulturi",
+    });
+    const sample = JSON.parse(await readFile("data/subjekti.json", "utf8")) as { id: number; oib: string; naziv_subjekta: string }[];
+    for (const a of baseline.accepted as unknown as { value: string; id: number; naziv_subjekta: string }[]) {
+      const subject = sample.find((s) => s.id === a.id);
+      expect(subject && { value: JSON.stringify(subject.oib), naziv_subjekta: subject.naziv_subjekta }).toEqual({
+        value: a.value,
+        naziv_subjekta: a.naziv_subjekta,
+      });
+    }
 
     // Nothing new: no warning listed, the known ones in one line; --strict passes.
     const clean = await runCli(["validate", "--data", data, "--strict"]);
@@ -76,4 +91,64 @@ describe("known problems", () => {
     expect(warned.code).toBe(0);
     expect(warned.stderr).toMatch(/^.*\[7\]: warning: oib: expected a valid check digit.*\n14 known warnings, accepted in /);
   }, 60_000);
+
+  it("a baseline written before subjects were named still makes the same warnings known", async () => {
+    const data = await sampleWithTypo(join(work.path, "old"));
+    expect((await runCli(["validate", "--data", data, "--accept"])).code).toBe(0);
+    const path = join(data, "known-problems.json");
+    const named = JSON.parse(await readFile(path, "utf8")) as { accepted: Record<string, unknown>[] };
+    const old = named.accepted.map(({ field, expected, value }) => ({ field, expected, value }));
+    await writeFile(path, `${JSON.stringify({ accepted: old }, null, 2)}\n`);
+    expect(await runCli(["validate", "--data", data])).toMatchObject({
+      code: 0,
+      stdout: "5758 subjects in 1 file: valid (0 new warnings, 14 known)\n",
+    });
+  }, 60_000);
+
+  describe.each([
+    {
+      lang: "en",
+      error: '[3]: datum_postanka: expected a real date YYYY-MM-DD, got "2023-02-30" (February 2023 has 28 days)',
+      known: (path: string) => `14 known warnings, accepted in ${path} (not listed; subjekti validate --accept records the current ones)`,
+      failed: (n: number) => `subjekti: ${n} error${n === 1 ? "" : "s"} in the data; nothing was written`,
+      typo: "[100]: oib: expected a valid check digit (ISO 7064 MOD 11,10)",
+    },
+    {
+      lang: "hr",
+      error: '[3]: datum_postanka: očekuje se stvaran datum GGGG-MM-DD, a nađeno je "2023-02-30" (veljača 2023. ima 28 dana)',
+      known: (path: string) =>
+        `14 poznatih upozorenja, prihvaćenih u ${path} (nisu ispisana; subjekti validate --accept bilježi trenutačna)`,
+      failed: (n: number) => `subjekti: ${n} ${n === 1 ? "greška" : "greške"} u podacima; ništa nije zapisano`,
+      typo: "[100]: oib: očekuje se ispravna kontrolna znamenka (ISO 7064 MOD 11,10)",
+    },
+  ])("with an error present (--lang $lang)", ({ lang, error, known, failed, typo }) => {
+    it("validate and build print the one error and count the 14 accepted warnings in one line, not as new; --strict makes only a new warning an error", async () => {
+      const data = await sampleWithTypo(join(work.path, `err-${lang}`));
+      expect((await runCli(["validate", "--data", data, "--accept"])).code).toBe(0);
+      const file = join(data, "subjekti.json");
+      const list = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>[];
+      (list[3] as Record<string, unknown>)["datum_postanka"] = "2023-02-30";
+      await writeFile(file, JSON.stringify(list));
+      const path = join(data, "known-problems.json");
+      const expected = [`${file}${error}`, known(path), failed(1), ""].join("\n");
+      for (const command of [
+        ["validate"],
+        ["validate", "--strict"],
+        ["build", "--out", join(work.path, `site-${lang}`), "--no-cache", "--quiet"],
+      ]) {
+        const run = await runCli([...command, "--data", data, "--lang", lang]);
+        expect({ command, code: run.code, stderr: run.stderr }).toEqual({ command, code: 1, stderr: expected });
+      }
+      // A new typo beside the error: a warning, listed; under --strict an error, counted with the other.
+      const oib = (list[100] as { oib: string }).oib;
+      (list[100] as { oib: string }).oib = oib.slice(0, 10) + String((Number(oib[10]) + 1) % 10);
+      await writeFile(file, JSON.stringify(list));
+      const warned = await runCli(["validate", "--data", data, "--lang", lang]);
+      expect(warned.stderr.split("\n").slice(-3)).toEqual([known(path), failed(1), ""]);
+      expect(warned.stderr).toContain(`${file}${typo.replace(": oib: ", lang === "en" ? ": warning: oib: " : ": upozorenje: oib: ")}`);
+      const strict = await runCli(["validate", "--data", data, "--lang", lang, "--strict"]);
+      expect(strict.stderr.split("\n").slice(-3)).toEqual([known(path), failed(2), ""]);
+      expect(strict.stderr).toContain(`${file}${typo}`);
+    }, 90_000);
+  });
 });

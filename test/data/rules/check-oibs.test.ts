@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { OibCheck, type OibKeys } from "../../../src/data/rules/check-oibs.ts";
 import { ProblemCollector, type Problem } from "../../../src/data/problems/problems.ts";
 import type { SourceFile } from "../../../src/data/sources/source-file.ts";
-import { ENGLISH } from "../../../src/common/messages/translate.ts";
+import { ENGLISH, translator } from "../../../src/common/messages/translate.ts";
 
 const file = (name: string, locateBy: "index" | "line"): SourceFile => ({
   name,
@@ -80,5 +80,29 @@ describe("OibCheck", () => {
     expect(problems.problems.map(said)).toEqual([
       'c.json:4 error "00000000000" id 3 (code 0003) and id 1 (code 0001, at a.json[0]) have the same OIB: the same institution twice?',
     ]);
+  });
+
+  it("a spreadsheet's first holder is named by its row (`row 47`, not the range `subjekti!47:47`), and the subject warned at by its id and name", () => {
+    const check = new OibCheck();
+    const problems = new ProblemCollector(Number.POSITIVE_INFINITY);
+    const sheet: SourceFile = { ...file("x.xlsx", "line"), kind: "xlsx", sheet: { name: "subjekti", columns: new Map([["oib", "D"]]) } };
+    const records = ['{"id":1,"naziv_subjekta":"Prva"}\n', '{"id":2,"naziv_subjekta":"Druga <&>"}\n'];
+    const bytes = new TextEncoder().encode(records.join(""));
+    const ends = [records[0]?.length ?? 0, bytes.length];
+    check.add(
+      { ids: [1, 2], codes: ["0001", "0002"], oibs: ["12345678903", "12345678903"], positions: [47, 48], bytes, ends },
+      sheet,
+      false,
+      problems,
+    );
+    const [warning] = problems.problems;
+    expect(warning).toMatchObject({ cell: "subjekti!D48", subject: { id: 2, name: "Druga <&>" } });
+    const hint = (warning as Problem).hint as NonNullable<Problem["hint"]>;
+    expect(ENGLISH.say(hint)).toBe(
+      "id 2 (code 0002) and id 1 (code 0001, at x.xlsx!subjekti, row 47) have the same OIB: the same institution twice?",
+    );
+    expect(translator("hr").say(hint)).toBe(
+      "id 2 (oznaka 0002) i id 1 (oznaka 0001, na x.xlsx!subjekti, redak 47) imaju isti OIB: ista ustanova dvaput?",
+    );
   });
 });
