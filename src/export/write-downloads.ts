@@ -8,15 +8,23 @@
  * new, never a part). An unchanged download is left as it was.
  */
 import { link, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
-import { createReadStream } from "node:fs";
+import { createReadStream, renameSync, rmSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { contentNamedPath, type Download, type DownloadFormat, downloadPath, DOWNLOADS_DIR } from "../core/download-files.ts";
+import {
+  contentNamedPath,
+  type Download,
+  DOWNLOAD_FORMATS,
+  type DownloadFormat,
+  downloadPath,
+  DOWNLOADS_DIR,
+} from "../core/download-files.ts";
 import type { ShardHashes } from "../core/layout.ts";
 import type { Subject } from "../core/render-page.ts";
 import { HashedWriter } from "../feed/hashed-writer.ts";
 import { readManifestFile } from "../common/read-site-manifest.ts";
-import { removeLeftovers } from "../common/remove-leftovers.ts";
+import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
+import { removeLeftovers, writerOf } from "../common/remove-leftovers.ts";
 import { CSV_HEADER, csvRow, type RowWriter, xlsxWriter } from "./row-writers.ts";
 
 export interface DownloadsInput {
@@ -25,8 +33,11 @@ export interface DownloadsInput {
   readonly formats: readonly DownloadFormat[];
   /** The records as whole lines: each chunk ends at a line's end. */
   chunks(): AsyncIterable<Uint8Array>;
-  /** The data's date, written into the workbook so that the same data gives the same bytes. */
-  readonly date: Date;
+  /**
+   * The data's date, written into the workbook so that the same data gives the same bytes: asked
+   * once the list's hash is known (it is the previous feed's date while the list is its version).
+   */
+  date(listSha256: string): Promise<Date>;
   /** Content-named files to keep besides the new ones (the previous build's: a reader may be fetching them). */
   readonly keep: readonly Download[];
   /**
@@ -125,49 +136,172 @@ function fileOf(outDir: string, path: string): string {
   return join(outDir, ...path.split("/").filter((part) => part !== ""));
 }
 
-/** Writes the downloads; what each is (its paths, size and hash), in the order of `formats`. */
-export async function writeDownloads(input: DownloadsInput): Promise<Download[]> {
+/** The whole list's NDJSON (each record's bytes as in a page, one a line): the change feed's version and snapshot are these bytes. */
+export interface ListBytes {
+  /** The SHA-256 of the bytes, hex: the change feed's version. */
+  readonly sha256: string;
+  readonly bytes: number;
+  /** The content-named NDJSON download holding them, when the build writes one (the feed's snapshot is linked to it). */
+  readonly file: string | null;
+}
+
+/** What the downloads stage hands on: the downloads, the list's hash, and the stable names waiting for the site's switch. */
+export interface WrittenDownloads {
+  readonly downloads: readonly Download[];
+  readonly list: ListBytes;
+  /** The data's date the workbook was written with. */
+  readonly date: Date;
+  /**
+   * Puts the stable names in place: synchronous renames of hard links made beforehand, called by the
+   * site's switch right after the manifest's rename, so that no signal handler runs between the two.
+   */
+  switchStableNames(): void;
+  /** A failed build: removes the stable names' temporaries and the content-named files this build added. */
+  discard(): Promise<void>;
+}
+
+/** Writes the downloads under their content names; the stable names wait for `switchStableNames` (see above). */
+export async function writeDownloads(input: DownloadsInput): Promise<WrittenDownloads> {
   const dir = join(input.outDir, DOWNLOADS_DIR);
   await mkdir(dir, { recursive: true });
   await removeLeftovers(dir);
-  if (input.formats.length === 0) {
-    await prune(dir, input.keep, []);
-    return [];
-  }
   const temp = (format: DownloadFormat): string => join(dir, `${format}.tmp-${process.pid}`);
   // The downloads taken as they are, by format; those written join them below.
   const ready = new Map<DownloadFormat, Download>();
   for (const d of input.unchanged) {
     if (RECORDS_ONLY.has(d.format) && input.formats.includes(d.format) && (await isWhole(input.outDir, d))) ready.set(d.format, d);
   }
-  const formats = input.formats.filter((format) => !ready.has(format));
-  const sinks = formats.map((format) => sinkOf(format, temp(format), input.date));
+  const unchangedList = input.unchanged.find((d) => d.format === "ndjson");
+  // Pass 1: the formats made of the records alone, and the list's hash (once, whatever is written).
+  const first = input.formats.filter((format) => RECORDS_ONLY.has(format) && !ready.has(format));
+  const knownList = unchangedList !== undefined && (await isWhole(input.outDir, unchangedList)) ? unchangedList : undefined;
+  const added: string[] = [];
+  const forget = cleanUpOnInterrupt(() => {
+    for (const path of added) rmSync(path, { force: true });
+  });
   try {
-    if (formats.length > 0) {
-      for await (const chunk of input.chunks()) {
-        let parsed: Subject[] | undefined;
-        const lines = (): Subject[] => (parsed ??= parseLines(chunk));
-        for (const sink of sinks) await sink.take(chunk, lines);
-      }
+    let list: ListBytes;
+    if (first.length > 0 || knownList === undefined) {
+      const listSink = first.includes("ndjson") ? null : listHash();
+      const written = await writeSinks(input, first, temp, listSink);
+      for (const [format, { sha256, bytes }] of written) ready.set(format, downloadOf(format, sha256, bytes));
+      const ndjson = written.get("ndjson") ?? (await (listSink as Sink).end());
+      list = { sha256: ndjson.sha256, bytes: ndjson.bytes, file: null };
+    } else {
+      list = { sha256: knownList.sha256, bytes: knownList.bytes, file: null };
     }
-    for (const [i, format] of formats.entries()) {
-      const { sha256, bytes } = await (sinks[i] as Sink).end();
-      ready.set(format, { format, path: downloadPath(format), immutablePath: contentNamedPath(format, sha256), bytes, sha256 });
+    // Pass 2: the workbook, which carries the data's date (known once the list's hash is).
+    const date = await input.date(list.sha256);
+    const rest = input.formats.filter((format) => !RECORDS_ONLY.has(format));
+    const second = await writeSinks(input, rest, temp, null, date);
+    for (const [format, { sha256, bytes }] of second) ready.set(format, downloadOf(format, sha256, bytes));
+    const downloads = input.formats.map((format) => ready.get(format) as Download);
+    for (const download of downloads) {
+      const named = fileOf(input.outDir, download.immutablePath);
+      // Already there whole (the same bytes, by their name): kept; cut short or missing: the new bytes take its place.
+      if (await isWhole(input.outDir, download)) continue;
+      added.push(named);
+      await rename(temp(download.format), named);
     }
-    const downloads: Download[] = [];
-    for (const format of input.formats) {
-      const download = ready.get(format) as Download;
-      await publish(input.outDir, temp(format), download);
-      downloads.push(download);
-    }
+    const ndjson = downloads.find((d) => d.format === "ndjson");
+    if (ndjson !== undefined) list = { ...list, file: fileOf(input.outDir, ndjson.immutablePath) };
     await prune(dir, input.keep, downloads);
-    return downloads;
+    const stable = await stableLinks(input.outDir, downloads);
+    forget();
+    return { downloads, list, date, ...stable, discard: () => stable.discard().then(() => removeAll(added)) };
   } catch (error) {
-    for (const sink of sinks) sink.abort();
+    forget();
+    await removeAll(added);
     throw error;
   } finally {
     for (const format of input.formats) await rm(temp(format), { force: true });
   }
+}
+
+function downloadOf(format: DownloadFormat, sha256: string, bytes: number): Download {
+  return { format, path: downloadPath(format), immutablePath: contentNamedPath(format, sha256), bytes, sha256 };
+}
+
+async function removeAll(paths: readonly string[]): Promise<void> {
+  for (const path of paths) await rm(path, { force: true });
+}
+
+/** A sink that only hashes: the list's NDJSON when no NDJSON download is written. */
+function listHash(): Sink {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  return {
+    take(chunk) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      return Promise.resolve();
+    },
+    end: () => Promise.resolve({ sha256: hash.digest("hex"), bytes }),
+    abort: () => undefined,
+  };
+}
+
+/** Streams the records once through a sink a format (and `extra`, when given): each format's SHA-256 and size. */
+async function writeSinks(
+  input: DownloadsInput,
+  formats: readonly DownloadFormat[],
+  temp: (format: DownloadFormat) => string,
+  extra: Sink | null,
+  date: Date = new Date(0),
+): Promise<Map<DownloadFormat, { sha256: string; bytes: number }>> {
+  const done = new Map<DownloadFormat, { sha256: string; bytes: number }>();
+  if (formats.length === 0 && extra === null) return done;
+  const sinks = formats.map((format) => sinkOf(format, temp(format), date));
+  const all = extra === null ? sinks : [...sinks, extra];
+  try {
+    for await (const chunk of input.chunks()) {
+      let parsed: Subject[] | undefined;
+      const lines = (): Subject[] => (parsed ??= parseLines(chunk));
+      for (const sink of all) await sink.take(chunk, lines);
+    }
+    for (const [i, format] of formats.entries()) done.set(format, await (sinks[i] as Sink).end());
+    return done;
+  } catch (error) {
+    for (const sink of all) sink.abort();
+    throw error;
+  }
+}
+
+/**
+ * Each stable name as a hard link to its content-named file, under a temporary name beside it
+ * (none when it is that file already): renamed over the stable name by the switch, removed by
+ * discard. A signal before the switch removes them.
+ */
+async function stableLinks(outDir: string, downloads: readonly Download[]): Promise<Pick<WrittenDownloads, "switchStableNames" | "discard">> {
+  const pending: [string, string][] = [];
+  for (const download of downloads) {
+    const [named, stable] = [fileOf(outDir, download.immutablePath), fileOf(outDir, download.path)];
+    const [a, b] = await Promise.all([stat(named), stat(stable).catch(() => null)]);
+    // The stable name already the same file (an unchanged build): nothing to switch.
+    if (b !== null && a.ino === b.ino && a.dev === b.dev) continue;
+    const linkTemp = `${stable}.tmp-${process.pid}`;
+    await rm(linkTemp, { force: true });
+    await link(named, linkTemp);
+    pending.push([linkTemp, stable]);
+  }
+  // A format no longer written: its stable name goes with the switch (the old manifest still names it).
+  const written = new Set(downloads.map((d) => d.format));
+  const dropped = DOWNLOAD_FORMATS.filter((format) => !written.has(format)).map((format) => fileOf(outDir, downloadPath(format)));
+  const removeTemps = (): void => {
+    for (const [linkTemp] of pending.splice(0)) rmSync(linkTemp, { force: true });
+  };
+  const forget = cleanUpOnInterrupt(removeTemps);
+  return {
+    switchStableNames() {
+      forget();
+      for (const [linkTemp, stable] of pending.splice(0)) renameSync(linkTemp, stable);
+      for (const stable of dropped) rmSync(stable, { force: true });
+    },
+    async discard() {
+      forget();
+      removeTemps();
+    },
+  };
 }
 
 /** Is the download's content-named file there with its size? (One cut short or removed is written again.) */
@@ -181,28 +315,15 @@ async function isWhole(outDir: string, download: Download): Promise<boolean> {
   }
 }
 
-/** The new bytes at their content name (unless already there), then linked over the stable name. */
-async function publish(outDir: string, temp: string, download: Download): Promise<void> {
-  const named = fileOf(outDir, download.immutablePath);
-  const stable = fileOf(outDir, download.path);
-  // Already there whole (the same bytes, by their name): kept; cut short or missing: the new bytes take its place.
-  if (await isWhole(outDir, download)) await rm(temp, { force: true });
-  else await rename(temp, named);
-  // The stable name already the same file (an unchanged build): nothing to do.
-  const [a, b] = await Promise.all([stat(named), stat(stable).catch(() => null)]);
-  if (b !== null && a.ino === b.ino && a.dev === b.dev) return;
-  const linkTemp = `${stable}.tmp-${process.pid}`;
-  await rm(linkTemp, { force: true });
-  await link(named, linkTemp);
-  await rename(linkTemp, stable);
-}
-
-/** Removes content-named downloads that neither this build nor the previous one names, and stable files of formats no longer written. */
+/**
+ * Removes content-named downloads that neither this build nor the previous one names. Every stable
+ * name stays (the switch replaces or removes them), and so do temporaries (a live build's, or this one's).
+ */
 async function prune(dir: string, keep: readonly Download[], downloads: readonly Download[]): Promise<void> {
   const names = new Set([...keep, ...downloads].map((d) => d.immutablePath.split("/").pop()));
-  for (const d of downloads) names.add(d.path.split("/").pop());
+  for (const format of DOWNLOAD_FORMATS) names.add(downloadPath(format).split("/").pop());
   for (const name of await readdir(dir)) {
-    if (!names.has(name)) await rm(join(dir, name), { force: true });
+    if (!names.has(name) && writerOf(name) === null) await rm(join(dir, name), { force: true });
   }
 }
 

@@ -54,7 +54,16 @@ async function written(
   previous: readonly Download[],
   unchanged: readonly Download[],
 ) {
-  return writeDownloads({ outDir, formats: ["ndjson", "csv"], chunks, date: new Date(0), keep: previous, unchanged });
+  const done = await writeDownloads({
+    outDir,
+    formats: ["ndjson", "csv"],
+    chunks,
+    date: () => Promise.resolve(new Date(0)),
+    keep: previous,
+    unchanged,
+  });
+  done.switchStableNames();
+  return done.downloads;
 }
 
 describe("downloads of unchanged records", () => {
