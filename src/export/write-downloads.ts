@@ -25,6 +25,7 @@ import { HashedWriter } from "../feed/hashed-writer.ts";
 import { readManifestFile } from "../common/read-site-manifest.ts";
 import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
 import { removeLeftovers, writerOf } from "../common/remove-leftovers.ts";
+import { CsvChunks, type CsvChunksInput } from "./csv-chunks.ts";
 import { CSV_HEADER, csvRow, type RowWriter, xlsxWriter } from "./row-writers.ts";
 
 export interface DownloadsInput {
@@ -47,6 +48,12 @@ export interface DownloadsInput {
    * so it is always written.
    */
   readonly unchanged: readonly Download[];
+  /**
+   * Where the CSV's rows are found by chunk (csv-chunks.ts), and each chunk's content hash in order:
+   * a chunk whose hash the previous CSV holds is copied from it, not parsed and rendered again, so an
+   * edit renders one chunk. Absent: every chunk rendered (`--no-cache`).
+   */
+  readonly csvChunks?: CsvChunksInput;
 }
 
 /** The formats whose bytes are the records' alone. */
@@ -56,19 +63,21 @@ const NEWLINE = 0x0a;
 
 /** A download on its way: its bytes taken a chunk at a time. */
 interface Sink {
-  take(chunk: Uint8Array, lines: () => readonly Subject[]): Promise<void>;
+  take(chunk: Uint8Array, lines: () => readonly Subject[], index: number): Promise<void>;
   /** Its SHA-256 and size once it is complete on disk. */
   end(): Promise<{ sha256: string; bytes: number }>;
   abort(): void;
 }
 
+type Render = (chunk: Uint8Array, lines: () => readonly Subject[], index: number) => Uint8Array | Promise<Uint8Array>;
+
 /** NDJSON and CSV: bytes handed to a HashedWriter, flushed a block at a time. */
-function hashedSink(path: string, head: string, render: (chunk: Uint8Array, lines: () => readonly Subject[]) => Uint8Array): Sink {
+function hashedSink(path: string, head: string, render: Render): Sink {
   const out = new HashedWriter(path);
   if (head !== "") out.add(Buffer.from(head, "utf8"));
   return {
-    async take(chunk, lines) {
-      out.add(render(chunk, lines));
+    async take(chunk, lines, index) {
+      out.add(await render(chunk, lines, index));
       if (out.full) await out.flush();
     },
     async end() {
@@ -116,12 +125,14 @@ function parseLines(chunk: Uint8Array): Subject[] {
   return subjects;
 }
 
-function sinkOf(format: DownloadFormat, path: string, date: Date): Sink {
+function sinkOf(format: DownloadFormat, path: string, date: Date, csv: CsvChunks | null): Sink {
   switch (format) {
     case "ndjson":
       return hashedSink(path, "", (chunk) => chunk);
-    case "csv":
-      return hashedSink(path, CSV_HEADER, (_chunk, lines) => Buffer.from(lines().map(csvRow).join(""), "utf8"));
+    case "csv": {
+      const render = (_chunk: Uint8Array, lines: () => readonly Subject[]): Uint8Array => Buffer.from(lines().map(csvRow).join(""), "utf8");
+      return hashedSink(path, CSV_HEADER, csv === null ? render : (chunk, lines, index) => csv.rows(index, () => render(chunk, lines)));
+    }
     case "xlsx":
       return workbookSink(path, date);
     default: {
@@ -251,19 +262,29 @@ async function writeSinks(
 ): Promise<Map<DownloadFormat, { sha256: string; bytes: number }>> {
   const done = new Map<DownloadFormat, { sha256: string; bytes: number }>();
   if (formats.length === 0 && extra === null) return done;
-  const sinks = formats.map((format) => sinkOf(format, temp(format), date));
+  const csv =
+    formats.includes("csv") && input.csvChunks !== undefined
+      ? await CsvChunks.open(input.outDir, input.csvChunks, Buffer.byteLength(CSV_HEADER, "utf8"))
+      : null;
+  const sinks = formats.map((format) => sinkOf(format, temp(format), date, csv));
   const all = extra === null ? sinks : [...sinks, extra];
   try {
+    let index = 0;
     for await (const chunk of input.chunks()) {
       let parsed: Subject[] | undefined;
       const lines = (): Subject[] => (parsed ??= parseLines(chunk));
-      for (const sink of all) await sink.take(chunk, lines);
+      for (const sink of all) await sink.take(chunk, lines, index);
+      index++;
     }
     for (const [i, format] of formats.entries()) done.set(format, await (sinks[i] as Sink).end());
+    const csvDone = done.get("csv");
+    if (csv !== null && csvDone !== undefined) await csv.save(csvDone.sha256, csvDone.bytes);
     return done;
   } catch (error) {
     for (const sink of all) sink.abort();
     throw error;
+  } finally {
+    await csv?.close();
   }
 }
 
@@ -272,7 +293,10 @@ async function writeSinks(
  * (none when it is that file already): renamed over the stable name by the switch, removed by
  * discard. A signal before the switch removes them.
  */
-async function stableLinks(outDir: string, downloads: readonly Download[]): Promise<Pick<WrittenDownloads, "switchStableNames" | "discard">> {
+async function stableLinks(
+  outDir: string,
+  downloads: readonly Download[],
+): Promise<Pick<WrittenDownloads, "switchStableNames" | "discard">> {
   const pending: [string, string][] = [];
   for (const download of downloads) {
     const [named, stable] = [fileOf(outDir, download.immutablePath), fileOf(outDir, download.path)];

@@ -15,7 +15,7 @@ import type { Message } from "../common/messages/message.ts";
 import { pauseAt } from "../common/pause-point.ts";
 import { withOutputLock } from "../common/output-lock.ts";
 import { DEAD, OWN } from "../common/remove-leftovers.ts";
-import { openBuildCache } from "../data/read/build-cache.ts";
+import { cacheDirOf, openBuildCache } from "../data/read/build-cache.ts";
 import { readRecords } from "../data/read/read-records.ts";
 import { type ListBytes, previousDownloads, writeDownloads, type WrittenDownloads } from "../export/write-downloads.ts";
 import { dataDate } from "../feed/data-date.ts";
@@ -134,6 +134,8 @@ async function writeDownloadsOf(run: Run, hashes: readonly string[], records: Re
     date: (sha256) => dataDateOf(run, records, sha256),
     keep: earlier.downloads,
     unchanged: sameRecords(earlier.dirs, hashes) ? earlier.downloads : [],
+    // Beside the site's build cache, whose sweep keeps its own blocks only.
+    ...(options.cacheDir === null ? {} : { csvChunks: { indexFile: `${cacheDirOf(options.cacheDir, outDir)}.csv-chunks.json`, hashes } }),
   });
 }
 
