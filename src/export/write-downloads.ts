@@ -1,11 +1,14 @@
 /**
  * Stage 5 of a build, written records -> downloads: the whole list (src/core/download-files.ts)
- * written from the records chunks in one pass. The NDJSON is the chunks' bytes as they are (each
- * record's bytes as in a page, one a line, in id order: the same bytes as the change feed's
- * snapshot), the CSV and the workbook the same records through the export's row writers. Each is streamed into a temporary
- * file while its SHA-256 is computed, so memory stays flat whatever the count; then renamed to its
- * content-named path and linked to its stable one (a rename: a reader gets the old file or the
- * new, never a part). An unchanged download is left as it was.
+ * written from the records chunks. The NDJSON is the chunks' bytes as they are (each record's bytes
+ * as in a page, one a line, in id order: the same bytes as the change feed's snapshot, and their
+ * SHA-256 the feed's version, taken here once for both), the CSV and the workbook the same records
+ * through the export's row writers (the CSV's rows of an unchanged chunk copied from the previous
+ * CSV: csv-chunks.ts). Each is streamed into a temporary file while its SHA-256 is computed, so
+ * memory stays flat whatever the count; then renamed to its content-named path. The stable names are
+ * not touched here: each waits as a hard link under a temporary name, and the site's switch renames
+ * them right after the manifest (write-site.ts), so a build that fails or is stopped before the
+ * switch leaves them the old manifest's bytes. An unchanged download is left as it was.
  */
 import { link, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import { createReadStream, renameSync, rmSync } from "node:fs";
