@@ -220,9 +220,9 @@ export async function writeDownloads(input: DownloadsInput): Promise<WrittenDown
     const ndjson = downloads.find((d) => d.format === "ndjson");
     if (ndjson !== undefined) list = { ...list, file: fileOf(input.outDir, ndjson.immutablePath) };
     await prune(dir, input.keep, downloads);
-    const stable = await stableLinks(input.outDir, downloads);
+    const stable = await stableLinks(input.outDir, downloads, added);
     forget();
-    return { downloads, list, date, ...stable, discard: () => stable.discard().then(() => removeAll(added)) };
+    return { downloads, list, date, ...stable };
   } catch (error) {
     forget();
     await removeAll(added);
@@ -294,11 +294,12 @@ async function writeSinks(
 /**
  * Each stable name as a hard link to its content-named file, under a temporary name beside it
  * (none when it is that file already): renamed over the stable name by the switch, removed by
- * discard. A signal before the switch removes them.
+ * discard with the content-named files this build `added`. A signal before the switch removes them too.
  */
 async function stableLinks(
   outDir: string,
   downloads: readonly Download[],
+  added: readonly string[],
 ): Promise<Pick<WrittenDownloads, "switchStableNames" | "discard">> {
   const pending: [string, string][] = [];
   for (const download of downloads) {
@@ -314,19 +315,24 @@ async function stableLinks(
   // A format no longer written: its stable name goes with the switch (the old manifest still names it).
   const written = new Set(downloads.map((d) => d.format));
   const dropped = DOWNLOAD_FORMATS.filter((format) => !written.has(format)).map((format) => fileOf(outDir, downloadPath(format)));
+  // Not switched to: the links and the content-named files this build added (no manifest names them).
   const removeTemps = (): void => {
     for (const [linkTemp] of pending.splice(0)) rmSync(linkTemp, { force: true });
+    for (const path of added) rmSync(path, { force: true });
   };
   const forget = cleanUpOnInterrupt(removeTemps);
+  let switched = false;
   return {
     switchStableNames() {
       forget();
+      switched = true;
       for (const [linkTemp, stable] of pending.splice(0)) renameSync(linkTemp, stable);
       for (const stable of dropped) rmSync(stable, { force: true });
     },
     async discard() {
       forget();
-      removeTemps();
+      // After the switch the new manifest names them: a later stage's failure leaves them.
+      if (!switched) removeTemps();
     },
   };
 }

@@ -83,20 +83,20 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
   const plain = options.site.links === "files";
   const output: SiteOutput = plain ? await PlainSiteWriter.open({ outDir, ...options.site }) : await SiteWriter.open(outDir);
   const run = { options, output, previous };
-  // What a failed build removes besides the output's own (the downloads' files not yet switched to).
-  const cleanups: (() => Promise<void> | undefined)[] = [];
+  // The downloads not yet switched to: a failed build removes them with the output's own files.
+  let written: WrittenDownloads | null = null;
   try {
     const { hashes, read } = await output.writeRecords(chunks);
     await pauseAt("build-records-written");
     const readDone = performance.now();
-    const written = output.plans ? await writeDownloadsOf(run, hashes, read) : null;
-    cleanups.push(() => written?.discard());
+    written = output.plans ? await writeDownloadsOf(run, hashes, read) : null;
     await pauseAt("build-downloads-written");
     const published = written?.date ?? (await dataDateOf(run, read, await listHash(run, read.count)));
     const downloads = written?.downloads ?? [];
     const plan = output.plans ? planOf(run, metadata, { count: read.count, hashes }, { downloads, published }) : null;
     // The stable download names switch with the manifest, in one synchronous step (write-site.ts).
-    const switchAlong = written === null ? {} : { switchAlong: () => written.switchStableNames() };
+    const stable = written;
+    const switchAlong = stable === null ? {} : { switchAlong: () => stable.switchStableNames() };
     const site = await output.write({ count: read.count, plan, ...switchAlong }, onProgress);
     const crawl = { baseUrl: options.site.baseUrl, chunks: hashes.length, chunkPath: (c: number) => output.chunkFile(c).path };
     const crawled = output.plans ? await writeCrawlFiles(outDir, crawl) : undefined;
@@ -105,7 +105,7 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
     const times = { started, readDone, ended: performance.now() };
     return reportBuild(times, read, site, { metadata, downloads, feed, crawled, cacheWarning: cache?.warning });
   } catch (error) {
-    for (const cleanup of cleanups) await cleanup();
+    await written?.discard();
     await output.abort();
     throw error;
   } finally {

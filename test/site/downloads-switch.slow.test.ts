@@ -71,6 +71,7 @@ describe("the stable download names switch with the site or not at all", () => {
       const first = await runProcess(args(out, "a")).ended;
       expect(first.code, first.stderr).toBe(0);
       const before = await published(out);
+      const namesBefore = (await readdir(join(out, "downloads"))).sort();
       const stopped = runProcess(args(out, "b"), pauseAt(point));
       expect(await stopped.said(pausedLine(point)), `the build never reached ${point}`).toBe(true);
       // The new downloads are written under their content names by now: the switch alone is missing.
@@ -79,6 +80,8 @@ describe("the stable download names switch with the site or not at all", () => {
       stopped.kill(signal);
       await stopped.ended;
       expect(await published(out), `${signal} at ${point}`).toEqual(before);
+      // A graceful stop removes what it added among the downloads at once (a SIGKILL's go with the next build).
+      if (signal === "SIGTERM") expect((await readdir(join(out, "downloads"))).sort()).toEqual(namesBefore);
       await expectStableNamesOfManifest(out, `${signal} at ${point}`);
       const next = await runProcess(args(out, "b")).ended;
       expect(next.code, next.stderr).toBe(0);
