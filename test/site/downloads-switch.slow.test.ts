@@ -120,4 +120,10 @@ describe("the stable download names switch with the site or not at all", () => {
     expect((await readdir(join(out, "downloads"))).sort()).toEqual(namesBefore);
     await expectStableNamesOfManifest(out, "after the failed build");
   }, 120_000);
+
+  it("a site of plain files (--links files) has no downloads: its link switches the whole tree at once", async () => {
+    const out = join(work, "plain");
+    await build(join(work, "a"), out, { links: "files" });
+    expect(await readdir(out)).not.toContain("downloads");
+  }, 120_000);
 });
