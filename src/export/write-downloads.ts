@@ -255,7 +255,10 @@ function listHash(): Sink {
   };
 }
 
-/** Streams the records once through a sink a format (and `extra`, when given): each format's SHA-256 and size. */
+/**
+ * Streams the records once through a sink a format (and `extra`, when given): each format's SHA-256
+ * and size. `date` is the workbook's (the formats of the records alone carry none).
+ */
 async function writeSinks(
   input: DownloadsInput,
   formats: readonly DownloadFormat[],
