@@ -1,22 +1,34 @@
 /**
  * Stage 5 of a build, written records -> downloads: the whole list (src/core/download-files.ts)
- * written from the records chunks in one pass. The NDJSON is the chunks' bytes as they are (each
- * record's bytes as in a page, one a line, in id order: the same bytes as the change feed's
- * snapshot), the CSV and the workbook the same records through the export's row writers. Each is streamed into a temporary
- * file while its SHA-256 is computed, so memory stays flat whatever the count; then renamed to its
- * content-named path and linked to its stable one (a rename: a reader gets the old file or the
- * new, never a part). An unchanged download is left as it was.
+ * written from the records chunks. The NDJSON is the chunks' bytes as they are (each record's bytes
+ * as in a page, one a line, in id order: the same bytes as the change feed's snapshot, and their
+ * SHA-256 the feed's version, taken here once for both), the CSV and the workbook the same records
+ * through the export's row writers (the CSV's rows of an unchanged chunk copied from the previous
+ * CSV: csv-chunks.ts). Each is streamed into a temporary file while its SHA-256 is computed, so
+ * memory stays flat whatever the count; then renamed to its content-named path. The stable names are
+ * not touched here: each waits as a hard link under a temporary name, and the site's switch renames
+ * them right after the manifest (write-site.ts), so a build that fails or is stopped before the
+ * switch leaves them the old manifest's bytes. An unchanged download is left as it was.
  */
 import { link, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
-import { createReadStream } from "node:fs";
+import { createReadStream, renameSync, rmSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { contentNamedPath, type Download, type DownloadFormat, downloadPath, DOWNLOADS_DIR } from "../core/download-files.ts";
+import {
+  contentNamedPath,
+  type Download,
+  DOWNLOAD_FORMATS,
+  type DownloadFormat,
+  downloadPath,
+  DOWNLOADS_DIR,
+} from "../core/download-files.ts";
 import type { ShardHashes } from "../core/layout.ts";
 import type { Subject } from "../core/render-page.ts";
 import { HashedWriter } from "../feed/hashed-writer.ts";
 import { readManifestFile } from "../common/read-site-manifest.ts";
-import { removeLeftovers } from "../common/remove-leftovers.ts";
+import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
+import { removeLeftovers, writerOf } from "../common/remove-leftovers.ts";
+import { CsvChunks, type CsvChunksInput } from "./csv-chunks.ts";
 import { CSV_HEADER, csvRow, type RowWriter, xlsxWriter } from "./row-writers.ts";
 
 export interface DownloadsInput {
@@ -25,8 +37,11 @@ export interface DownloadsInput {
   readonly formats: readonly DownloadFormat[];
   /** The records as whole lines: each chunk ends at a line's end. */
   chunks(): AsyncIterable<Uint8Array>;
-  /** The data's date, written into the workbook so that the same data gives the same bytes. */
-  readonly date: Date;
+  /**
+   * The data's date, written into the workbook so that the same data gives the same bytes: asked
+   * once the list's hash is known (it is the previous feed's date while the list is its version).
+   */
+  date(listSha256: string): Promise<Date>;
   /** Content-named files to keep besides the new ones (the previous build's: a reader may be fetching them). */
   readonly keep: readonly Download[];
   /**
@@ -36,6 +51,12 @@ export interface DownloadsInput {
    * so it is always written.
    */
   readonly unchanged: readonly Download[];
+  /**
+   * Where the CSV's rows are found by chunk (csv-chunks.ts), and each chunk's content hash in order:
+   * a chunk whose hash the previous CSV holds is copied from it, not parsed and rendered again, so an
+   * edit renders one chunk. Absent: every chunk rendered (`--no-cache`).
+   */
+  readonly csvChunks?: CsvChunksInput;
 }
 
 /** The formats whose bytes are the records' alone. */
@@ -45,19 +66,21 @@ const NEWLINE = 0x0a;
 
 /** A download on its way: its bytes taken a chunk at a time. */
 interface Sink {
-  take(chunk: Uint8Array, lines: () => readonly Subject[]): Promise<void>;
+  take(chunk: Uint8Array, lines: () => readonly Subject[], index: number): Promise<void>;
   /** Its SHA-256 and size once it is complete on disk. */
   end(): Promise<{ sha256: string; bytes: number }>;
   abort(): void;
 }
 
+type Render = (chunk: Uint8Array, lines: () => readonly Subject[], index: number) => Uint8Array | Promise<Uint8Array>;
+
 /** NDJSON and CSV: bytes handed to a HashedWriter, flushed a block at a time. */
-function hashedSink(path: string, head: string, render: (chunk: Uint8Array, lines: () => readonly Subject[]) => Uint8Array): Sink {
+function hashedSink(path: string, head: string, render: Render): Sink {
   const out = new HashedWriter(path);
   if (head !== "") out.add(Buffer.from(head, "utf8"));
   return {
-    async take(chunk, lines) {
-      out.add(render(chunk, lines));
+    async take(chunk, lines, index) {
+      out.add(await render(chunk, lines, index));
       if (out.full) await out.flush();
     },
     async end() {
@@ -105,12 +128,14 @@ function parseLines(chunk: Uint8Array): Subject[] {
   return subjects;
 }
 
-function sinkOf(format: DownloadFormat, path: string, date: Date): Sink {
+function sinkOf(format: DownloadFormat, path: string, date: Date, csv: CsvChunks | null): Sink {
   switch (format) {
     case "ndjson":
       return hashedSink(path, "", (chunk) => chunk);
-    case "csv":
-      return hashedSink(path, CSV_HEADER, (_chunk, lines) => Buffer.from(lines().map(csvRow).join(""), "utf8"));
+    case "csv": {
+      const render = (_chunk: Uint8Array, lines: () => readonly Subject[]): Uint8Array => Buffer.from(lines().map(csvRow).join(""), "utf8");
+      return hashedSink(path, CSV_HEADER, csv === null ? render : (chunk, lines, index) => csv.rows(index, () => render(chunk, lines)));
+    }
     case "xlsx":
       return workbookSink(path, date);
     default: {
@@ -125,49 +150,194 @@ function fileOf(outDir: string, path: string): string {
   return join(outDir, ...path.split("/").filter((part) => part !== ""));
 }
 
-/** Writes the downloads; what each is (its paths, size and hash), in the order of `formats`. */
-export async function writeDownloads(input: DownloadsInput): Promise<Download[]> {
+/** The whole list's NDJSON (each record's bytes as in a page, one a line): the change feed's version and snapshot are these bytes. */
+export interface ListBytes {
+  /** The SHA-256 of the bytes, hex: the change feed's version. */
+  readonly sha256: string;
+  readonly bytes: number;
+  /** The content-named NDJSON download holding them, when the build writes one (the feed's snapshot is linked to it). */
+  readonly file: string | null;
+}
+
+/** What the downloads stage hands on: the downloads, the list's hash, and the stable names waiting for the site's switch. */
+export interface WrittenDownloads {
+  readonly downloads: readonly Download[];
+  readonly list: ListBytes;
+  /** The data's date the workbook was written with. */
+  readonly date: Date;
+  /**
+   * Puts the stable names in place: synchronous renames of hard links made beforehand, called by the
+   * site's switch right after the manifest's rename, so that no signal handler runs between the two.
+   */
+  switchStableNames(): void;
+  /** A failed build: removes the stable names' temporaries and the content-named files this build added. */
+  discard(): Promise<void>;
+}
+
+/** Writes the downloads under their content names; the stable names wait for `switchStableNames` (see above). */
+export async function writeDownloads(input: DownloadsInput): Promise<WrittenDownloads> {
   const dir = join(input.outDir, DOWNLOADS_DIR);
   await mkdir(dir, { recursive: true });
   await removeLeftovers(dir);
-  if (input.formats.length === 0) {
-    await prune(dir, input.keep, []);
-    return [];
-  }
   const temp = (format: DownloadFormat): string => join(dir, `${format}.tmp-${process.pid}`);
   // The downloads taken as they are, by format; those written join them below.
   const ready = new Map<DownloadFormat, Download>();
   for (const d of input.unchanged) {
     if (RECORDS_ONLY.has(d.format) && input.formats.includes(d.format) && (await isWhole(input.outDir, d))) ready.set(d.format, d);
   }
-  const formats = input.formats.filter((format) => !ready.has(format));
-  const sinks = formats.map((format) => sinkOf(format, temp(format), input.date));
+  const unchangedList = input.unchanged.find((d) => d.format === "ndjson");
+  // Pass 1: the formats made of the records alone, and the list's hash (once, whatever is written).
+  const first = input.formats.filter((format) => RECORDS_ONLY.has(format) && !ready.has(format));
+  const knownList = unchangedList !== undefined && (await isWhole(input.outDir, unchangedList)) ? unchangedList : undefined;
+  const added: string[] = [];
+  const forget = cleanUpOnInterrupt(() => {
+    for (const path of added) rmSync(path, { force: true });
+  });
   try {
-    if (formats.length > 0) {
-      for await (const chunk of input.chunks()) {
-        let parsed: Subject[] | undefined;
-        const lines = (): Subject[] => (parsed ??= parseLines(chunk));
-        for (const sink of sinks) await sink.take(chunk, lines);
-      }
+    let list: ListBytes;
+    if (first.length > 0 || knownList === undefined) {
+      const listSink = first.includes("ndjson") ? null : listHash();
+      const written = await writeSinks(input, first, temp, listSink);
+      for (const [format, { sha256, bytes }] of written) ready.set(format, downloadOf(format, sha256, bytes));
+      const ndjson = written.get("ndjson") ?? (await (listSink as Sink).end());
+      list = { sha256: ndjson.sha256, bytes: ndjson.bytes, file: null };
+    } else {
+      list = { sha256: knownList.sha256, bytes: knownList.bytes, file: null };
     }
-    for (const [i, format] of formats.entries()) {
-      const { sha256, bytes } = await (sinks[i] as Sink).end();
-      ready.set(format, { format, path: downloadPath(format), immutablePath: contentNamedPath(format, sha256), bytes, sha256 });
+    // Pass 2: the workbook, which carries the data's date (known once the list's hash is).
+    const date = await input.date(list.sha256);
+    const rest = input.formats.filter((format) => !RECORDS_ONLY.has(format));
+    const second = await writeSinks(input, rest, temp, null, date);
+    for (const [format, { sha256, bytes }] of second) ready.set(format, downloadOf(format, sha256, bytes));
+    const downloads = input.formats.map((format) => ready.get(format) as Download);
+    for (const download of downloads) {
+      const named = fileOf(input.outDir, download.immutablePath);
+      // Already there whole (the same bytes, by their name): kept; cut short or missing: the new bytes take its place.
+      if (await isWhole(input.outDir, download)) continue;
+      added.push(named);
+      await rename(temp(download.format), named);
     }
-    const downloads: Download[] = [];
-    for (const format of input.formats) {
-      const download = ready.get(format) as Download;
-      await publish(input.outDir, temp(format), download);
-      downloads.push(download);
-    }
+    const ndjson = downloads.find((d) => d.format === "ndjson");
+    if (ndjson !== undefined) list = { ...list, file: fileOf(input.outDir, ndjson.immutablePath) };
     await prune(dir, input.keep, downloads);
-    return downloads;
+    const stable = await stableLinks(input.outDir, downloads, added);
+    forget();
+    return { downloads, list, date, ...stable };
   } catch (error) {
-    for (const sink of sinks) sink.abort();
+    forget();
+    await removeAll(added);
     throw error;
   } finally {
     for (const format of input.formats) await rm(temp(format), { force: true });
   }
+}
+
+function downloadOf(format: DownloadFormat, sha256: string, bytes: number): Download {
+  return { format, path: downloadPath(format), immutablePath: contentNamedPath(format, sha256), bytes, sha256 };
+}
+
+async function removeAll(paths: readonly string[]): Promise<void> {
+  for (const path of paths) await rm(path, { force: true });
+}
+
+/** A sink that only hashes: the list's NDJSON when no NDJSON download is written. */
+function listHash(): Sink {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  return {
+    take(chunk) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      return Promise.resolve();
+    },
+    end: () => Promise.resolve({ sha256: hash.digest("hex"), bytes }),
+    abort: () => undefined,
+  };
+}
+
+/**
+ * Streams the records once through a sink a format (and `extra`, when given): each format's SHA-256
+ * and size. `date` is the workbook's (the formats of the records alone carry none).
+ */
+async function writeSinks(
+  input: DownloadsInput,
+  formats: readonly DownloadFormat[],
+  temp: (format: DownloadFormat) => string,
+  extra: Sink | null,
+  date: Date = new Date(0),
+): Promise<Map<DownloadFormat, { sha256: string; bytes: number }>> {
+  const done = new Map<DownloadFormat, { sha256: string; bytes: number }>();
+  if (formats.length === 0 && extra === null) return done;
+  const csv =
+    formats.includes("csv") && input.csvChunks !== undefined
+      ? await CsvChunks.open(input.outDir, input.csvChunks, Buffer.byteLength(CSV_HEADER, "utf8"))
+      : null;
+  const sinks = formats.map((format) => sinkOf(format, temp(format), date, csv));
+  const all = extra === null ? sinks : [...sinks, extra];
+  try {
+    let index = 0;
+    for await (const chunk of input.chunks()) {
+      let parsed: Subject[] | undefined;
+      const lines = (): Subject[] => (parsed ??= parseLines(chunk));
+      for (const sink of all) await sink.take(chunk, lines, index);
+      index++;
+    }
+    for (const [i, format] of formats.entries()) done.set(format, await (sinks[i] as Sink).end());
+    const csvDone = done.get("csv");
+    if (csv !== null && csvDone !== undefined) await csv.save(csvDone.sha256, csvDone.bytes);
+    return done;
+  } catch (error) {
+    for (const sink of all) sink.abort();
+    throw error;
+  } finally {
+    await csv?.close();
+  }
+}
+
+/**
+ * Each stable name as a hard link to its content-named file, under a temporary name beside it
+ * (none when it is that file already): renamed over the stable name by the switch, removed by
+ * discard with the content-named files this build `added`. A signal before the switch removes them too.
+ */
+async function stableLinks(
+  outDir: string,
+  downloads: readonly Download[],
+  added: readonly string[],
+): Promise<Pick<WrittenDownloads, "switchStableNames" | "discard">> {
+  const pending: [string, string][] = [];
+  for (const download of downloads) {
+    const [named, stable] = [fileOf(outDir, download.immutablePath), fileOf(outDir, download.path)];
+    const [a, b] = await Promise.all([stat(named), stat(stable).catch(() => null)]);
+    // The stable name already the same file (an unchanged build): nothing to switch.
+    if (b !== null && a.ino === b.ino && a.dev === b.dev) continue;
+    const linkTemp = `${stable}.tmp-${process.pid}`;
+    await rm(linkTemp, { force: true });
+    await link(named, linkTemp);
+    pending.push([linkTemp, stable]);
+  }
+  // A format no longer written: its stable name goes with the switch (the old manifest still names it).
+  const written = new Set(downloads.map((d) => d.format));
+  const dropped = DOWNLOAD_FORMATS.filter((format) => !written.has(format)).map((format) => fileOf(outDir, downloadPath(format)));
+  // Not switched to: the links and the content-named files this build added (no manifest names them).
+  const removeTemps = (): void => {
+    for (const [linkTemp] of pending.splice(0)) rmSync(linkTemp, { force: true });
+    for (const path of added) rmSync(path, { force: true });
+  };
+  const forget = cleanUpOnInterrupt(removeTemps);
+  let switched = false;
+  return {
+    switchStableNames() {
+      forget();
+      switched = true;
+      for (const [linkTemp, stable] of pending.splice(0)) renameSync(linkTemp, stable);
+      for (const stable of dropped) rmSync(stable, { force: true });
+    },
+    async discard() {
+      forget();
+      // After the switch the new manifest names them: a later stage's failure leaves them.
+      if (!switched) removeTemps();
+    },
+  };
 }
 
 /** Is the download's content-named file there with its size? (One cut short or removed is written again.) */
@@ -181,28 +351,15 @@ async function isWhole(outDir: string, download: Download): Promise<boolean> {
   }
 }
 
-/** The new bytes at their content name (unless already there), then linked over the stable name. */
-async function publish(outDir: string, temp: string, download: Download): Promise<void> {
-  const named = fileOf(outDir, download.immutablePath);
-  const stable = fileOf(outDir, download.path);
-  // Already there whole (the same bytes, by their name): kept; cut short or missing: the new bytes take its place.
-  if (await isWhole(outDir, download)) await rm(temp, { force: true });
-  else await rename(temp, named);
-  // The stable name already the same file (an unchanged build): nothing to do.
-  const [a, b] = await Promise.all([stat(named), stat(stable).catch(() => null)]);
-  if (b !== null && a.ino === b.ino && a.dev === b.dev) return;
-  const linkTemp = `${stable}.tmp-${process.pid}`;
-  await rm(linkTemp, { force: true });
-  await link(named, linkTemp);
-  await rename(linkTemp, stable);
-}
-
-/** Removes content-named downloads that neither this build nor the previous one names, and stable files of formats no longer written. */
+/**
+ * Removes content-named downloads that neither this build nor the previous one names. Every stable
+ * name stays (the switch replaces or removes them), and so do temporaries (a live build's, or this one's).
+ */
 async function prune(dir: string, keep: readonly Download[], downloads: readonly Download[]): Promise<void> {
   const names = new Set([...keep, ...downloads].map((d) => d.immutablePath.split("/").pop()));
-  for (const d of downloads) names.add(d.path.split("/").pop());
+  for (const format of DOWNLOAD_FORMATS) names.add(downloadPath(format).split("/").pop());
   for (const name of await readdir(dir)) {
-    if (!names.has(name)) await rm(join(dir, name), { force: true });
+    if (!names.has(name) && writerOf(name) === null) await rm(join(dir, name), { force: true });
   }
 }
 

@@ -10,7 +10,7 @@
  * state whose files all exist. The same data again changes nothing.
  */
 import { createReadStream } from "node:fs";
-import { copyFile, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { copyFile, link, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { pauseAt } from "../common/pause-point.ts";
 import { join } from "node:path";
 import {
@@ -45,6 +45,12 @@ export interface FeedInput {
   readonly keep: KeepChanges;
   /** The public origin, for the Atom feed's links. */
   readonly baseUrl: string;
+  /**
+   * The list's bytes as the build has them already: their SHA-256 (the version), size, and the
+   * content-named NDJSON download holding them, if one was written. The snapshot is then a hard link
+   * to that file (the same bytes under a second name, neither copied nor hashed again).
+   */
+  readonly list?: { readonly sha256: string; readonly bytes: number; readonly file: string | null };
 }
 
 export interface FeedReport {
@@ -72,7 +78,7 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
   const { previous } = input;
   const snapshotTemp = temp("snapshot");
   try {
-    const { sha256: version, bytes } = await writeHashed(input.records(), snapshotTemp);
+    const { sha256: version, bytes } = await snapshotOf(input, snapshotTemp);
     if (previous !== null && previous.state.version === version) {
       await rm(snapshotTemp, { force: true });
       // The same data: a feed read from elsewhere is carried over as it was.
@@ -145,6 +151,20 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
     };
   } finally {
     await rm(snapshotTemp, { force: true });
+  }
+}
+
+/** The new snapshot at `path`: the NDJSON download linked when there is one, else the records written; its SHA-256 and size. */
+async function snapshotOf(input: FeedInput, path: string): Promise<{ sha256: string; bytes: number }> {
+  const { list } = input;
+  if (list?.file === undefined || list.file === null) return writeHashed(input.records(), path);
+  try {
+    await link(list.file, path);
+    return { sha256: list.sha256, bytes: list.bytes };
+  } catch (error) {
+    // A file system that cannot hard-link here: the bytes are written instead.
+    if (!["EXDEV", "EPERM", "ENOTSUP", "EMLINK", "EOPNOTSUPP"].includes((error as NodeJS.ErrnoException).code ?? "")) throw error;
+    return writeHashed(input.records(), path);
   }
 }
 

@@ -16,9 +16,12 @@ import type { ServedSite } from "./served-site.ts";
 
 /** Answers `req` with the static file at `url` (the target the core handed back). */
 export async function serveStatic(site: ServedSite, url: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  req.url = url;
   const path = new URL(url, "http://x").pathname;
-  const file = await regularFile(site.dir, path);
+  // A download's stable name is sent from the content-named file the manifest names: its bytes,
+  // ETag and size then come from one manifest, whatever a build is switching meanwhile.
+  const target = await currentDownload(site, path);
+  req.url = target ?? url;
+  const file = await regularFile(site.dir, target ?? path);
   // The change feed's files and the downloads: readable from any origin, cached as their table
   // says; a miss is not kept (a client polling for the next diff would cache its 404).
   for (const [name, value] of staticFileHeaders(path) ?? [])
@@ -75,6 +78,13 @@ function answeredRange(file: Stats | null, path: string, req: IncomingMessage, r
       res.writeHead(416, { "Content-Length": "0" }).end();
       return true;
   }
+}
+
+/** The content-named path of the download whose stable path is `path`, in the manifest served now. */
+async function currentDownload(site: ServedSite, path: string): Promise<string | undefined> {
+  const state = await site.files.manifest();
+  const downloads = "manifest" in state ? (state.manifest.downloads ?? []) : [];
+  return downloads.find((d) => d.path === path)?.immutablePath;
 }
 
 /**

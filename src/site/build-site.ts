@@ -10,15 +10,14 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
-import type { Download } from "../core/download-files.ts";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import type { Message } from "../common/messages/message.ts";
 import { pauseAt } from "../common/pause-point.ts";
 import { withOutputLock } from "../common/output-lock.ts";
 import { DEAD, OWN } from "../common/remove-leftovers.ts";
-import { openBuildCache } from "../data/read/build-cache.ts";
+import { cacheDirOf, openBuildCache } from "../data/read/build-cache.ts";
 import { readRecords } from "../data/read/read-records.ts";
-import { previousDownloads, writeDownloads } from "../export/write-downloads.ts";
+import { type ListBytes, previousDownloads, writeDownloads, type WrittenDownloads } from "../export/write-downloads.ts";
 import { dataDate } from "../feed/data-date.ts";
 import { type PreviousFeed, readPreviousFeed } from "../feed/read-previous.ts";
 import { type FeedReport, writeFeed } from "../feed/write-feed.ts";
@@ -84,21 +83,29 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
   const plain = options.site.links === "files";
   const output: SiteOutput = plain ? await PlainSiteWriter.open({ outDir, ...options.site }) : await SiteWriter.open(outDir);
   const run = { options, output, previous };
+  // The downloads not yet switched to: a failed build removes them with the output's own files.
+  let written: WrittenDownloads | null = null;
   try {
     const { hashes, read } = await output.writeRecords(chunks);
     await pauseAt("build-records-written");
     const readDone = performance.now();
-    const published = await dataDateOf(run, read);
-    const downloads = output.plans ? await writeDownloadsOf(run, hashes, published) : [];
+    written = output.plans ? await writeDownloadsOf(run, hashes, read) : null;
+    await pauseAt("build-downloads-written");
+    const published = written?.date ?? (await dataDateOf(run, read, await listHash(run, read.count)));
+    const downloads = written?.downloads ?? [];
     const plan = output.plans ? planOf(run, metadata, { count: read.count, hashes }, { downloads, published }) : null;
-    const written = await output.write({ count: read.count, plan }, onProgress);
+    // The stable download names switch with the manifest, in one synchronous step (write-site.ts).
+    const stable = written;
+    const switchAlong = stable === null ? {} : { switchAlong: () => stable.switchStableNames() };
+    const site = await output.write({ count: read.count, plan, ...switchAlong }, onProgress);
     const crawl = { baseUrl: options.site.baseUrl, chunks: hashes.length, chunkPath: (c: number) => output.chunkFile(c).path };
     const crawled = output.plans ? await writeCrawlFiles(outDir, crawl) : undefined;
-    const feed = await writeFeedOf(run, read.count, published);
+    const feed = await writeFeedOf(run, read.count, published, written?.list);
     await cache?.keepOnly(read.cacheKeys);
     const times = { started, readDone, ended: performance.now() };
-    return reportBuild(times, read, written, { metadata, downloads, feed, crawled, cacheWarning: cache?.warning });
+    return reportBuild(times, read, site, { metadata, downloads, feed, crawled, cacheWarning: cache?.warning });
   } catch (error) {
+    await written?.discard();
     await output.abort();
     throw error;
   } finally {
@@ -111,17 +118,24 @@ async function* chunkBytes(output: SiteOutput, chunks: number): AsyncGenerator<B
   for (let chunk = 0; chunk < chunks; chunk++) yield await readFile(output.chunkFile(chunk).path);
 }
 
-/** The downloads stage: written from the chunk files, before the manifest names them (a reader that sees the new manifest finds them). */
-async function writeDownloadsOf({ options, output }: Run, hashes: readonly string[], date: Date): Promise<readonly Download[]> {
+/**
+ * The downloads stage: written from the chunk files under their content names, before the manifest
+ * names them (a reader that sees the new manifest finds them); their stable names wait for the
+ * switch. The list's hash is taken in the same pass: the data's date and the feed's version.
+ */
+async function writeDownloadsOf(run: Run, hashes: readonly string[], records: ReadChunks): Promise<WrittenDownloads> {
+  const { options, output } = run;
   const { outDir } = options.output;
   const earlier = await previousDownloads(outDir);
   return writeDownloads({
     outDir,
     formats: options.downloads,
     chunks: () => chunkBytes(output, hashes.length),
-    date,
+    date: (sha256) => dataDateOf(run, records, sha256),
     keep: earlier.downloads,
     unchanged: sameRecords(earlier.dirs, hashes) ? earlier.downloads : [],
+    // Beside the site's build cache, whose sweep keeps its own blocks only.
+    ...(options.cacheDir === null ? {} : { csvChunks: { indexFile: `${cacheDirOf(options.cacheDir, outDir)}.csv-chunks.json`, hashes } }),
   });
 }
 
@@ -140,20 +154,26 @@ function planOf(
   return planSite({ count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, [docs, ...keys, ...search], published);
 }
 
-/** The feed stage, once the site is written: the new list is the chunk files, in order. */
-async function writeFeedOf({ options, output, previous }: Run, count: number, published: Date): Promise<FeedReport | undefined> {
+/** The feed stage, once the site is written: the new list is the chunk files, in order (and the NDJSON download, when written). */
+async function writeFeedOf(run: Run, count: number, published: Date, list: ListBytes | undefined): Promise<FeedReport | undefined> {
+  const { options, output, previous } = run;
   if (options.feed === null) return undefined;
   const records = (): AsyncGenerator<Buffer> => chunkBytes(output, Math.ceil(count / CHUNK_SIZE));
   const { keep } = options.feed;
-  return writeFeed({ outDir: options.output.outDir, records, count, published, previous, keep, baseUrl: options.site.baseUrl });
+  const input = { outDir: options.output.outDir, records, count, published, previous, keep, baseUrl: options.site.baseUrl };
+  return writeFeed(list === undefined ? input : { ...input, list });
+}
+
+/** The SHA-256 of the list's NDJSON (the chunk files joined) when a previous feed needs it (a site with no downloads stage). */
+async function listHash({ output, previous }: Run, count: number): Promise<string | null> {
+  if (previous === null) return null;
+  const hash = createHash("sha256");
+  for await (const bytes of chunkBytes(output, Math.ceil(count / CHUNK_SIZE))) hash.update(bytes);
+  return hash.digest("hex");
 }
 
 /** The data's date in every file: the feed's when the list is its current version (unchanged since), else data-date.ts's; never the clock. */
-async function dataDateOf({ options, output, previous }: Run, records: ReadChunks): Promise<Date> {
-  if (previous !== null) {
-    const hash = createHash("sha256");
-    for await (const bytes of chunkBytes(output, Math.ceil(records.count / CHUNK_SIZE))) hash.update(bytes);
-    if (hash.digest("hex") === previous.state.version) return new Date(previous.state.published);
-  }
+async function dataDateOf({ options, previous }: Run, records: ReadChunks, listSha256: string | null): Promise<Date> {
+  if (previous !== null && listSha256 === previous.state.version) return new Date(previous.state.published);
   return dataDate(records.files, { SOURCE_DATE_EPOCH: options.sourceDateEpoch });
 }

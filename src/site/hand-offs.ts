@@ -108,6 +108,8 @@ export interface WrittenRecords<R> {
 export interface PagesToWrite {
   readonly count: number;
   readonly plan: SitePlan | null;
+  /** Renames that switch with the site (the downloads' stable names): synchronous, run right after the switch's own. */
+  readonly switchAlong?: () => void;
 }
 
 /** What the write stage did, and the public URLs and cache tags whose answers changed (made when asked). */

@@ -10,6 +10,7 @@
  *   manifest pointing at old, untouched directories.
  * - Only then are directories the new manifest does not name removed (and leftovers of killed builds).
  */
+import { renameSync } from "node:fs";
 import { lstat, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import {
@@ -25,6 +26,7 @@ import {
 } from "../core/layout.ts";
 import { recordTable } from "../core/chunk-keys.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
+import { pauseAt } from "../common/pause-point.ts";
 import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
 import { readManifestFile } from "../common/read-site-manifest.ts";
 import { isAlive, OWN, removeTreeSync } from "../common/remove-leftovers.ts";
@@ -217,7 +219,7 @@ export class SiteWriter implements SiteOutput {
   }
 
   /** Writes the plan's other shards (those not already there), then the manifest (the switch), then removes what it no longer names. */
-  async write({ plan }: PagesToWrite, onProgress?: WriteProgress): Promise<SiteWritten> {
+  async write({ plan, switchAlong }: PagesToWrite, onProgress?: WriteProgress): Promise<SiteWritten> {
     if (plan === null) throw new Error("a routed site is written from its plan");
     const { tally } = this.#shards;
     const total = plan.shards.reduce((sum, shard) => sum + shard.size, this.#recordFiles + 1);
@@ -227,7 +229,8 @@ export class SiteWriter implements SiteOutput {
     };
     settle(this.#recordFiles);
     await this.#writePages(plan, settle);
-    await this.#switchTo(plan);
+    await pauseAt("site-pages-written");
+    await this.#switchTo(plan, switchAlong);
     settle(1);
     const swept = await sweep(this.#root, plan);
     const shards = this.#shards;
@@ -344,21 +347,27 @@ export class SiteWriter implements SiteOutput {
     await this.#shards.close();
   }
 
-  /** The manifest replaced by one rename (unless its bytes are the same): readers switch from the old site to the new. */
-  async #switchTo(plan: SitePlan): Promise<void> {
+  /**
+   * The manifest replaced by one rename (unless its bytes are the same): readers switch from the old
+   * site to the new. `along` (the downloads' stable names) is renamed in the same synchronous run:
+   * a signal's handler runs between two turns of the event loop, never between these renames, so a
+   * stopped build has switched all of them or none.
+   */
+  async #switchTo(plan: SitePlan, along: (() => void) | undefined): Promise<void> {
     const { tally } = this.#shards;
     const manifestBytes = Buffer.from(`${JSON.stringify(plan.manifest, null, 2)}\n`);
-    if (this.#previous.bytes?.equals(manifestBytes) === true) {
+    const manifestPath = join(this.#outDir, MANIFEST_PATH);
+    const same = this.#previous.bytes?.equals(manifestBytes) === true;
+    if (!same) await writeFile(`${manifestPath}.tmp-${process.pid}`, manifestBytes);
+    this.#forgetMade();
+    if (!same) renameSync(`${manifestPath}.tmp-${process.pid}`, manifestPath);
+    along?.();
+    if (same) {
       tally.unchanged += 1;
     } else {
-      const manifestPath = join(this.#outDir, MANIFEST_PATH);
-      await writeFile(`${manifestPath}.tmp-${process.pid}`, manifestBytes);
-      this.#forgetMade();
-      await rename(`${manifestPath}.tmp-${process.pid}`, manifestPath);
       tally.written += 1;
       tally.bytesWritten += manifestBytes.length;
     }
-    this.#forgetMade();
   }
 }
 

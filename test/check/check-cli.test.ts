@@ -215,8 +215,10 @@ describe("subjekti check against the preview of the site as built", () => {
 });
 
 describe("subjekti check against a deployment changed behind its back", () => {
-  it("one byte of the deployed CSV download: exit 1, naming its URL, the manifest's SHA-256 and the one it got", async () => {
-    const csv = join(deployed, "downloads/subjekti.csv");
+  it("one byte of the deployed CSV download: exit 1, naming its URLs, the manifest's SHA-256 and the one it got", async () => {
+    const download = manifest.downloads?.find((d) => d.format === "csv");
+    // The preview sends the stable name from the content-named file its manifest names (static-files.ts): both URLs change.
+    const csv = join(deployed, download?.immutablePath ?? "");
     const original = await readFile(csv);
     const changed = Buffer.from(original);
     changed[changed.length - 3] = 0x58;
@@ -224,15 +226,15 @@ describe("subjekti check against a deployment changed behind its back", () => {
     try {
       const { code, report } = await checkJson();
       expect(code).toBe(1);
-      const download = manifest.downloads?.find((d) => d.format === "csv");
-      expect(report.failures).toEqual([
-        {
+      const differences = [{ what: "sha256", expected: download?.sha256, got: expect.stringMatching(/^[0-9a-f]{64}$/) }];
+      expect(report.failures).toEqual(
+        [`${origin}/downloads/subjekti.csv`, `${origin}${download?.immutablePath}`].map((url) => ({
           kind: "download",
           method: "GET",
-          url: `${origin}/downloads/subjekti.csv`,
-          differences: [{ what: "sha256", expected: download?.sha256, got: expect.stringMatching(/^[0-9a-f]{64}$/) }],
-        },
-      ]);
+          url,
+          differences,
+        })),
+      );
     } finally {
       await writeFile(csv, original);
     }

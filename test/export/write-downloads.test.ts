@@ -3,7 +3,7 @@
  * are taken as they are, never read from the records again, unless a file is no longer whole.
  */
 import { createHash } from "node:crypto";
-import { readFile, truncate } from "node:fs/promises";
+import { readFile, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Download } from "../../src/core/download-files.ts";
@@ -54,7 +54,16 @@ async function written(
   previous: readonly Download[],
   unchanged: readonly Download[],
 ) {
-  return writeDownloads({ outDir, formats: ["ndjson", "csv"], chunks, date: new Date(0), keep: previous, unchanged });
+  const done = await writeDownloads({
+    outDir,
+    formats: ["ndjson", "csv"],
+    chunks,
+    date: () => Promise.resolve(new Date(0)),
+    keep: previous,
+    unchanged,
+  });
+  done.switchStableNames();
+  return done.downloads;
 }
 
 describe("downloads of unchanged records", () => {
@@ -78,5 +87,44 @@ describe("downloads of unchanged records", () => {
       expect(sha256(await readFile(join(outDir, d.path))), d.path).toBe(d.sha256);
       expect(sha256(await readFile(join(outDir, d.immutablePath))), d.immutablePath).toBe(d.sha256);
     }
+  });
+});
+
+describe("the CSV's rows by chunk", () => {
+  const lines = RECORDS.map((record) => Buffer.from(`${JSON.stringify(record)}\n`));
+  const renamed = Buffer.from(`${JSON.stringify({ ...RECORDS[1], naziv_subjekta: "Grad Split (preimenovan)" })}\n`);
+  const chunksOf = (...chunks: Buffer[]) =>
+    async function* (): AsyncIterable<Uint8Array> {
+      yield* chunks;
+    };
+  const csvOf = async (outDir: string, downloads: readonly Download[]): Promise<string> =>
+    readFile(join(outDir, (downloads.find((d) => d.format === "csv") as Download).immutablePath), "utf8");
+  const write = async (outDir: string, chunks: () => AsyncIterable<Uint8Array>, hashes: string[] | null, keep: readonly Download[]) => {
+    const done = await writeDownloads({
+      outDir,
+      formats: ["ndjson", "csv"],
+      chunks,
+      date: () => Promise.resolve(new Date(0)),
+      keep,
+      unchanged: [],
+      ...(hashes === null ? {} : { csvChunks: { indexFile: join(outDir, "..", "csv-chunks.json"), hashes } }),
+    });
+    done.switchStableNames();
+    return done.downloads;
+  };
+
+  it("an edit renders its chunk alone: the others' rows are copied from the previous CSV (a row changed there shows it), and the result is what rendering all gives", async () => {
+    const [outDir, plain] = [await tempDir(), await tempDir()];
+    const first = await write(outDir, chunksOf(lines[0] as Buffer, lines[1] as Buffer), ["a", "b"], []);
+    const rendered = await write(plain, chunksOf(lines[0] as Buffer, renamed), null, []);
+    const edited = await write(outDir, chunksOf(lines[0] as Buffer, renamed), ["a", "b2"], first);
+    expect(await csvOf(outDir, edited)).toBe(await csvOf(plain, rendered));
+    expect(edited).toEqual(rendered);
+    // Chunk a's rows altered in the CSV the index names (same length): the next edit copies them as they are.
+    const previous = join(outDir, (edited.find((d) => d.format === "csv") as Download).immutablePath);
+    await writeFile(previous, (await readFile(previous, "utf8")).replace("Grad Zagreb", "Grad Zagrex"));
+    const again = await write(outDir, chunksOf(lines[0] as Buffer, lines[1] as Buffer), ["a", "b"], edited);
+    expect(await csvOf(outDir, again)).toContain("Grad Zagrex");
+    expect(await csvOf(outDir, again)).toContain("Grad Split;");
   });
 });
