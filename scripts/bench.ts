@@ -70,7 +70,13 @@ measure("requests", "CPU a request on the handler, serve, Deno (another checkout
   .option("--warm <n>", "requests of each kind to warm up", count, 50)
   .option("--blocks <n>", "blocks the measured requests are sent in, the hosts alternating", count, 10)
   .option("--before <dir>", "another checkout whose build and handler are measured alongside")
-  .option("--workerd", "also the Cloudflare Worker under wrangler dev (a site of at most 20,000 files: --data data)", false);
+  .option("--workerd", "also the Cloudflare Worker under wrangler dev (a site of at most 20,000 files: --data data)", false)
+  .option(
+    "--hosts <list>",
+    "hosts measured: handler, serve, deno (`--hosts handler`: the handler alone, no servers)",
+    (t: string) => t.split(","),
+    ["handler", "serve", "deno"],
+  );
 
 measure("feed", "the change feed in a rebuild, and a mirror's sync")
   .option("--size <n>", "subjects", count, 1e6)

@@ -125,14 +125,19 @@ export async function writeRun(root: string, rows: readonly MeasuredRow[], stamp
   await writeFile(history, appendRun(existsSync(history) ? await readFile(history, "utf8") : "", rows, stamp, output));
 }
 
+/** What the load cell adds for a run not on a quiet machine (BENCHMARKS.md: a load of 2 or more at its start or end). */
+const QUIET_LOAD = 2;
+export const quietness = (highest: number): string => (highest < QUIET_LOAD ? "" : " (not quiet)");
+
 /** `rows` into BENCHMARKS.md and the run's printed `output` into the history, stamped with the load at its start and now. */
 export async function recordBenchmarks(rows: readonly MeasuredRow[], output: string, loadAtStart: number): Promise<void> {
-  const loads = [loadAtStart, loadavg()[0] ?? 0].sort((a, b) => a - b).map((l) => l.toFixed(1));
+  const loads = [loadAtStart, loadavg()[0] ?? 0].sort((a, b) => a - b);
+  const shown = loads.map((l) => l.toFixed(1));
   const stamp: RunStamp = {
     time: new Date().toISOString().slice(0, 19).replace("T", " "),
     commit: commitOf(ROOT),
     machine: machine(),
-    load: loads[0] === loads[1] ? (loads[0] ?? "") : loads.join("–"),
+    load: (shown[0] === shown[1] ? (shown[0] ?? "") : shown.join("–")) + quietness(loads[1] ?? 0),
     command: commandLine(process.argv, process.env),
   };
   await writeRun(ROOT, rows, stamp, output);

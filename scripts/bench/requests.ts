@@ -12,8 +12,11 @@
  * and the assets router included: an upper bound of what Cloudflare counts; opt-in, for a site
  * the Worker's assets can hold, `--data data`). Keys
  * and offsets are drawn at random, every target is sent once to every host before it is measured,
- * and the measured requests go in blocks, the hosts alternating. The site is generated (`--count`)
- * or built from `--data`.
+ * and the measured requests go in blocks, the hosts alternating. A figure is the median of the
+ * blocks' CPU a request, printed with the lowest and highest block: one block that met a collection
+ * or another process's burst does not move it, where a mean over the whole run moved with each.
+ * `--hosts handler` measures the handler alone (no servers started): the derived pages' figures in
+ * seconds. The site is generated (`--count`) or built from `--data`.
  */
 import { readdirSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
@@ -21,7 +24,7 @@ import { join, resolve } from "node:path";
 import type { MeasuredRow } from "../benchmarks-table.ts";
 import { makeSubject } from "../generate-subjects.ts";
 import { mulberry32, sendRaw, startWranglerDev, tempDir } from "./from-src.ts";
-import { CLI, cpuMs, fmt, label, memoryFiles, procFile, type Report, ROOT, startServer, stopServer, table } from "./parts.ts";
+import { CLI, cpuMs, fmt, label, median, memoryFiles, procFile, type Report, ROOT, startServer, stopServer, table } from "./parts.ts";
 
 export type RequestsOptions = {
   count: number;
@@ -31,6 +34,7 @@ export type RequestsOptions = {
   blocks: number;
   before?: string;
   workerd: boolean;
+  hosts: readonly string[];
 };
 
 const ORIGIN = "http://127.0.0.1:8080";
@@ -103,6 +107,7 @@ async function workerd(site: string): Promise<Host> {
 
 const PLAIN_20 = "derived, `limit=20&offset=7` (20 subjects)";
 const PLAIN_1000 = "derived, `limit=1000&offset=500`";
+const RANDOM_1000 = "derived, limit 1000 at a random offset";
 const INDENT_2 = "derived, `limit=1000&offset=500`, `indent=2`";
 const INDENT_8 = "limit 1000, offset 500, `indent=8`";
 const [BY_ID, BY_CODE, BY_OIB] = ["one subject by id: /api/subjekti/<id>/", "by code: ?jedinstvena_oznaka=<code>", "by OIB: ?oib=<oib>"];
@@ -133,7 +138,7 @@ function kinds(subjects: readonly Keys[]): Kind[] {
     k(INDENT_2, () => p1000, { plain: PLAIN_1000, headers: { Accept: "application/json; indent=2" } }),
     k(INDENT_8, () => p1000, { plain: PLAIN_1000, headers: { Accept: "application/json; indent=8" } }),
     k("derived, limit 20 at a random offset", () => `${list}?limit=20&offset=${Math.floor(random() * (count - 20)) | 1}`),
-    k("derived, limit 1000 at a random offset", () => `${list}?limit=1000&offset=${Math.floor(random() * (count - 1000)) | 1}`),
+    k(RANDOM_1000, () => `${list}?limit=1000&offset=${Math.floor(random() * (count - 1000)) | 1}`),
     k(BY_ID, () => `${list}${pick().id}/`),
     k(BY_CODE, () => `${list}?jedinstvena_oznaka=${pick().jedinstvena_oznaka}`),
     k(BY_OIB, () => `${list}?oib=${pick().oib}`),
@@ -171,10 +176,16 @@ export async function run(options: RequestsOptions): Promise<Report> {
     const site = join(root, "this");
     hosts.push(await handler("handler", ROOT, data, site));
     if (options.before !== undefined) hosts.push(await handler("before", resolve(options.before), data, join(root, "before")));
-    const serveArgs = [...CLI, "serve", "--dir", site, "--port", "0", "--allowed-hosts", "*"];
-    hosts.push(await server("serve", process.execPath, serveArgs, /http:\/\/127\.0\.0\.1:(\d+)\//));
-    const denoArgs = ["run", "--allow-net=127.0.0.1", `--allow-read=${site}`, "--no-remote", "--no-npm", "--no-config", "--no-prompt"];
-    hosts.push(await server("deno", join(ROOT, "node_modules/.bin/deno"), [...denoArgs, "test/hosts/deno-host.ts", site], /"port":(\d+)/));
+    if (options.hosts.includes("serve")) {
+      const serveArgs = [...CLI, "serve", "--dir", site, "--port", "0", "--allowed-hosts", "*"];
+      hosts.push(await server("serve", process.execPath, serveArgs, /http:\/\/127\.0\.0\.1:(\d+)\//));
+    }
+    if (options.hosts.includes("deno")) {
+      const denoArgs = ["run", "--allow-net=127.0.0.1", `--allow-read=${site}`, "--no-remote", "--no-npm", "--no-config", "--no-prompt"];
+      hosts.push(
+        await server("deno", join(ROOT, "node_modules/.bin/deno"), [...denoArgs, "test/hosts/deno-host.ts", site], /"port":(\d+)/),
+      );
+    }
     if (options.workerd) hosts.push(await workerd(site));
     // A data directory's keys: the list as the site holds it, through pages of 1,000.
     for (let offset = 0; subjects.length === offset && options.data !== undefined; offset += 1000) {
@@ -182,85 +193,124 @@ export async function run(options: RequestsOptions): Promise<Report> {
       subjects.push(...(JSON.parse(page.body.toString()) as { results: Keys[] }).results);
     }
     const ms = new Map<string, number[]>();
+    const spread = new Map<string, [number, number][]>();
     const bytes = new Map<string, number[]>();
-    for (const { name, target, headers, status, refusedBy } of kinds(subjects)) {
-      const on = [...hosts.keys()].filter((h) => !refusedBy.includes((hosts[h] as Host).name));
-      const targets = Array.from({ length: options.requests }, target);
+    // Every kind's targets drawn and sent once unmeasured before any is measured: the files they
+    // read are then in memory on every host, and the code they share is compiled, so a kind's
+    // figure does not depend on the kinds measured before it (the first 1,000-subject page ran
+    // 1.5× the later ones when each kind was warmed alone).
+    const planned = kinds(subjects).map((kind) => {
+      const on = [...hosts.keys()].filter((h) => !kind.refusedBy.includes((hosts[h] as Host).name));
       const send = async (host: Host, path: string): Promise<void> => {
-        const answered = (await host.send(path, headers)).status;
-        if (status !== 0 && answered !== status) throw new Error(`${host.name}, ${name}: ${path.slice(0, 100)} answered ${answered}`);
+        const answered = (await host.send(path, kind.headers)).status;
+        if (kind.status !== 0 && answered !== kind.status)
+          throw new Error(`${host.name}, ${kind.name}: ${path.slice(0, 100)} answered ${answered}`);
       };
-      // Every target sent once unmeasured first: the files it reads are then in memory on every host.
+      return { name: kind.name, on, send, targets: Array.from({ length: options.requests }, kind.target) };
+    });
+    for (const { on, send, targets } of planned)
       for (const host of on.map((h) => hosts[h] as Host)) {
         for (let i = 0; i < options.warm; i++) await send(host, targets[i % targets.length] as string);
         for (const path of targets) await send(host, path);
-        if (host.memory !== undefined) host.memory.bytesRead = 0;
       }
-      const cpu = hosts.map((_, h) => (on.includes(h) ? 0 : NaN));
+    for (const { name, on, send, targets } of planned) {
+      for (const host of hosts) if (host.memory !== undefined) host.memory.bytesRead = 0;
+      // Each host's CPU a request in each block.
+      const blocks = hosts.map((): number[] => []);
       const perBlock = Math.ceil(options.requests / options.blocks);
       for (let sent = 0; sent < options.requests; sent += perBlock) {
         // Alternating blocks, each host first in turn.
         for (const h of (sent / perBlock) % 2 === 0 ? on : on.toReversed()) {
           const host = hosts[h] as Host;
+          const block = targets.slice(sent, sent + perBlock);
           const start = host.cpu();
-          for (const path of targets.slice(sent, sent + perBlock)) await send(host, path);
-          cpu[h] = (cpu[h] ?? 0) + host.cpu() - start;
+          for (const path of block) await send(host, path);
+          blocks[h]?.push((host.cpu() - start) / block.length);
         }
       }
-      const [perRequest, read] = [cpu.map((c) => c / options.requests), hosts.map((h) => (h.memory?.bytesRead ?? NaN) / options.requests)];
-      ms.set(name, perRequest);
-      bytes.set(name, read);
+      ms.set(
+        name,
+        blocks.map((b) => (b.length === 0 ? NaN : median(b))),
+      );
+      spread.set(
+        name,
+        blocks.map((b) => [Math.min(...b), Math.max(...b)]),
+      );
+      bytes.set(
+        name,
+        hosts.map((h) => (h.memory?.bytesRead ?? NaN) / options.requests),
+      );
     }
     const ratio = (name: string, plain: string): number[] => (ms.get(name) ?? []).map((v, h) => v / (ms.get(plain)?.[h] ?? NaN));
     const inMemory = hosts.filter((h) => h.memory !== undefined);
     const text =
-      `${subjects.length.toLocaleString("en")} subjects, ${options.requests} requests of each kind after ${options.warm} to warm up; ` +
-      "CPU a request (× the plain derived page of its limit on the same host), bytes read a request\n\n" +
+      `${subjects.length.toLocaleString("en")} subjects, ${options.requests} requests of each kind after ${options.warm} to warm up, ` +
+      `in ${options.blocks} blocks; CPU a request, the median of the blocks (× the plain derived page of its limit on the same host; ` +
+      "the lowest–highest block), bytes read a request\n\n" +
       table(
         ["request", ...hosts.map((h) => `${h.name}:`), ...inMemory.map((h) => `${h.name}: bytes:`)],
         kinds(subjects).map(({ name, plain }) => [
           name,
           ...hosts.map((_, h) => {
-            const [cpu, times] = [ms.get(name)?.[h] ?? NaN, ratio(name, plain)[h] ?? NaN];
-            return Number.isNaN(cpu) ? "refused by the runtime" : `${fmt(cpu, 3)} ms${plain === "" ? "" : ` (${fmt(times, 2)}×)`}`;
+            const [cpu, times, [low, high] = [NaN, NaN]] = [ms.get(name)?.[h] ?? NaN, ratio(name, plain)[h] ?? NaN, spread.get(name)?.[h]];
+            if (Number.isNaN(cpu)) return "refused by the runtime";
+            return `${fmt(cpu, 3)} ms${plain === "" ? "" : ` (${fmt(times, 2)}×)`} ${fmt(low, 3)}–${fmt(high, 3)}`;
           }),
           ...inMemory.map((h) => Math.round(bytes.get(name)?.[hosts.indexOf(h)] ?? NaN).toLocaleString("en")),
         ]),
       );
-    return { text, rows: rows(label(subjects.length), hosts, ms, bytes, ratio) };
+    return {
+      text,
+      rows: rows(
+        label(subjects.length),
+        hosts,
+        { ms, spread, bytes, blocks: Math.ceil(options.requests / Math.ceil(options.requests / options.blocks)) },
+        ratio,
+      ),
+    };
   } finally {
     await Promise.all(hosts.map((h) => h.stop?.()));
     await rm(root, { recursive: true, force: true });
   }
 }
 
-type Figures = Map<string, number[]>;
-function rows(set: string, hosts: Host[], ms: Figures, bytes: Figures, ratio: (name: string, plain: string) => number[]): MeasuredRow[] {
+/** Each kind's figures by host: the median CPU a request, the lowest and highest block's, the bytes read. */
+type Figures = { ms: Map<string, number[]>; spread: Map<string, [number, number][]>; bytes: Map<string, number[]>; blocks: number };
+
+function rows(
+  set: string,
+  hosts: Host[],
+  { ms, spread, bytes, blocks }: Figures,
+  ratio: (name: string, plain: string) => number[],
+): MeasuredRow[] {
   const [before, at] = [hosts.findIndex((h) => h.name === "before"), (name: string) => hosts.findIndex((h) => h.name === name)];
   const column = (names: readonly string[], host: number, of: "ms" | "bytes"): string =>
     names
       .map((name) => (of === "ms" ? fmt(ms.get(name)?.[host] ?? NaN, 3) : Math.round(bytes.get(name)?.[host] ?? NaN).toLocaleString("en")))
       .join(" / ");
+  const spreads = (names: readonly string[], host: number): string =>
+    names.map((name) => (spread.get(name)?.[host] ?? [NaN, NaN]).map((v) => fmt(v, 3)).join("–")).join(" / ");
   const figure = (names: readonly string[], withBytes = false): string =>
-    `**${column(names, 0, "ms")} ms** handler CPU` +
+    `**${column(names, 0, "ms")} ms** handler CPU, medians of ${blocks} blocks` +
+    ` (${spreads(names, 0)})` +
     (withBytes ? `, **${column(names, 0, "bytes")} bytes** read` : "") +
     (before < 0
       ? ""
       : ` (before, same run: ${column(names, before, "ms")} ms${withBytes ? `, ${column(names, before, "bytes")} bytes` : ""})`);
-  const workerd = at("workerd");
+  const [workerd, servers] = [at("workerd"), at("serve") >= 0 && at("deno") >= 0];
   const worker: MeasuredRow = {
     key: "worker-cpu-derived-1000",
     table: "Serving",
     what: "Cloudflare Worker, derived page of 1,000 (two chunks) / with `indent=2`",
     figure: `**${[PLAIN_1000, INDENT_2].map((n) => fmt(ms.get(n)?.[workerd] ?? NaN, 2)).join(" / ")} ms** CPU in workerd, the whole runtime; a pre-rendered page of 20: ${fmt(ms.get(PAGE_20)?.[workerd] ?? NaN, 2)} ms`,
   };
-  return [
+  const handlerRows: MeasuredRow[] = [
     ...(workerd < 0 ? [] : [worker]),
     {
       key: `lookup-${set.toLowerCase()}-derived`,
       table: "Serving",
-      what: `derived page (handler alone, \`answerFetch\` over \`cdnSite\`, ${set}): 20 subjects / 1,000 / 1,000 with \`indent=2\``,
-      figure: figure([PLAIN_20, PLAIN_1000, INDENT_2]),
+      what: `derived page (handler alone, \`answerFetch\` over \`cdnSite\`, ${set}): 20 subjects / 1,000 at offset 500 / 1,000 at a random offset / 1,000 with \`indent=2\``,
+      figure: figure([PLAIN_20, PLAIN_1000, RANDOM_1000, INDENT_2]),
     },
     {
       key: `lookup-${set.toLowerCase()}-by-key`,
@@ -268,6 +318,8 @@ function rows(set: string, hosts: Host[], ms: Figures, bytes: Figures, ratio: (n
       what: `one subject by its key, ${set}: by id / code / OIB`,
       figure: figure([BY_ID, BY_CODE, BY_OIB], true),
     },
+  ];
+  const onServers: MeasuredRow[] = [
     {
       key: "request-cpu-plain-20",
       table: "Serving",
@@ -283,4 +335,6 @@ function rows(set: string, hosts: Host[], ms: Figures, bytes: Figures, ratio: (n
         `\`indent=8\` at limit 1000 up to **${fmt(Math.max(...ratio(INDENT_8, PLAIN_1000).filter(Number.isFinite)), 2)}×**`,
     },
   ];
+  // The servers' rows only from a run that started them.
+  return servers ? [...handlerRows, ...onServers] : handlerRows;
 }

@@ -2,7 +2,9 @@
  * `bench startup`: the CPU (user + system) that `subjekti --help`, `--version` and a usage error
  * cost against a bare `node -e 0`, for the CLI as it ships: `tsc` into a temporary package of
  * `bin/` and `lib/` (no `src/` beside it, so bin/subjekti.js skips the checkout's stale-lib check,
- * as an installed copy does), node_modules linked from the checkout. `--before <rev>` builds the
+ * as an installed copy does), node_modules linked from the checkout; and `--help` once more as a
+ * contributor runs it, the same package beside the sources (`src/` linked in, so bin/subjekti.js
+ * reads every source's time to see whether lib/ is stale). `--before <rev>` builds the
  * same package from a git revision (`git archive`) and measures both in one run, alternating. CPU
  * is bash's `times` for the children of a loop running one command `--runs` times (getrusage:
  * finer than GNU time's 10 ms); a row is the median over `--rounds` rounds of that loop's mean.
@@ -15,21 +17,38 @@ import { fmt, median, type Report, ROOT, table } from "./parts.ts";
 
 export type StartupOptions = { before?: string; runs: number; rounds: number };
 
-/** A package of bin/ and lib/ compiled from `sources` (holding src/, bin/ and the tsconfigs) into `dir`; its bin. */
-function compilePackage(sources: string, dir: string): string {
-  mkdirSync(join(dir, "bin"), { recursive: true });
+/** A build measured: the bin of its package as installed, and of the same package as a checkout (src/ beside lib/). */
+type Build = { name: string; bin: string; checkoutBin: string };
+
+/**
+ * A package of bin/ and lib/ compiled from `sources` (holding src/, bin/ and the tsconfigs) into
+ * `dir`, and `dir`-checkout: the same bin and lib with `sources`' src/ beside them. Compiled after
+ * the sources were written, so the checkout's stale-lib check finds nothing and reads every time.
+ */
+function compilePackage(name: string, sources: string, dir: string): Build {
   const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
   execFileSync(process.execPath, [tsc, "-p", join(sources, "tsconfig.build.json"), "--outDir", join(dir, "lib")], { stdio: "inherit" });
-  copyFileSync(join(sources, "bin/subjekti.js"), join(dir, "bin/subjekti.js"));
-  copyFileSync(join(sources, "package.json"), join(dir, "package.json"));
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
-  return join(dir, "bin/subjekti.js");
+  const checkout = `${dir}-checkout`;
+  for (const [at, links] of [
+    [dir, []],
+    [checkout, ["lib", "src"]],
+  ] as const) {
+    mkdirSync(join(at, "bin"), { recursive: true });
+    copyFileSync(join(sources, "bin/subjekti.js"), join(at, "bin/subjekti.js"));
+    copyFileSync(join(sources, "package.json"), join(at, "package.json"));
+    symlinkSync(join(ROOT, "node_modules"), join(at, "node_modules"));
+    for (const link of links) symlinkSync(link === "lib" ? join(dir, "lib") : join(sources, "src"), join(at, link));
+  }
+  return { name, bin: join(dir, "bin/subjekti.js"), checkoutBin: join(checkout, "bin/subjekti.js") };
 }
 
 /** The sources of `rev` unpacked into `dir` (node_modules linked, so tsc finds @types/node). */
 function checkout(rev: string, dir: string): string {
   mkdirSync(dir, { recursive: true });
-  const archive = execFileSync("git", ["-C", ROOT, "archive", rev, "src", "bin", "package.json", "tsconfig.json", "tsconfig.build.json"]);
+  // The archive is over the 1 MB that execFileSync collects by default.
+  const archive = execFileSync("git", ["-C", ROOT, "archive", rev, "src", "bin", "package.json", "tsconfig.json", "tsconfig.build.json"], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
   execFileSync("tar", ["-x", "-C", dir], { input: archive });
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
   return dir;
@@ -51,11 +70,11 @@ function loopCpu(command: readonly string[], runs: number): number {
 export async function run(options: StartupOptions): Promise<Report> {
   const work = mkdtempSync(join(tmpdir(), "subjekti-bench-startup-"));
   try {
-    const builds: [string, string][] = [];
+    const builds: Build[] = [];
     if (options.before !== undefined)
-      builds.push([`before (${options.before})`, compilePackage(checkout(options.before, join(work, "before-src")), join(work, "before"))]);
+      builds.push(compilePackage(`before (${options.before})`, checkout(options.before, join(work, "before-src")), join(work, "before")));
     const after = join(work, "after");
-    builds.push(["after (this checkout)", compilePackage(ROOT, after)]);
+    builds.push(compilePackage("after (this checkout)", ROOT, after));
     // The floor under any commander CLI: an ES module alone, and one that prints a help with commander.
     writeFileSync(join(after, "empty.mjs"), "");
     writeFileSync(
@@ -67,10 +86,11 @@ export async function run(options: StartupOptions): Promise<Report> {
       ["`node -e 0` (Node alone)", [node, "-e", "0"]],
       ["an empty ES module", [node, join(after, "empty.mjs")]],
       ["commander alone: an ES module printing a one-command help", [node, join(after, "commander-help.mjs")]],
-      ...builds.flatMap(([name, bin]): [string, string[]][] => [
+      ...builds.flatMap(({ name, bin, checkoutBin }): [string, string[]][] => [
         [`\`subjekti --help\`, ${name}`, [node, bin, "--help"]],
         [`\`subjekti --version\`, ${name}`, [node, bin, "--version"]],
         [`\`subjekti build --limits x\` (usage error), ${name}`, [node, bin, "build", "--limits", "x"]],
+        [`\`subjekti --help\` from a checkout (src/ beside lib/), ${name}`, [node, checkoutBin, "--help"]],
       ]),
     ];
     const samples = rows.map(() => [] as number[]);
@@ -86,14 +106,16 @@ export async function run(options: StartupOptions): Promise<Report> {
       ["startup-help", "`subjekti --help`"],
       ["startup-version", "`subjekti --version`"],
       ["startup-usage-error", "a usage error (`subjekti build --limits x`)"],
+      ["startup-help-checkout", "`subjekti --help` from a checkout (src/ beside lib/: the stale-lib check)"],
     ] as const;
-    // This checkout's rows are the last three; with --before, that build's are the three before them.
+    // This checkout's rows are the last four; with --before, that build's are the four before them.
     const at = (i: number): number => ms.at(i) ?? NaN;
     return {
       text,
       rows: keys.map(([key, what], i) => {
-        const was = options.before === undefined ? "" : ` (${options.before}, same run: ${fmt(at(i - 6))} ms)`;
-        return { key, table: "Start-up", what, figure: `**${fmt(at(i - 3))} ms** CPU, ${fmt(at(i - 3) / floor, 2)}× \`node -e 0\`${was}` };
+        const was =
+          options.before === undefined ? "" : ` (${options.before}, same run: ${fmt(at(i - 8))} ms, ${fmt(at(i - 8) / floor, 2)}×)`;
+        return { key, table: "Start-up", what, figure: `**${fmt(at(i - 4))} ms** CPU, ${fmt(at(i - 4) / floor, 2)}× \`node -e 0\`${was}` };
       }),
     };
   } finally {

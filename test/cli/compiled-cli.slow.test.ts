@@ -176,19 +176,27 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
     });
   });
 
-  it("in a checkout, a source edited after lib/ was compiled -> a warning to compile (the edge function's edits aside)", async () => {
+  it("in a checkout, a source edited after lib/ was compiled, two folders down too -> a warning to compile (the edge function's and other files' edits aside)", async () => {
     const stale = "subjekti: warning: src/ was edited after lib/ was compiled, and lib/ is what runs: `npm run compile` first\n";
     await mkdir(join(pkg, "src/site"), { recursive: true });
     await mkdir(join(pkg, "src/cli"), { recursive: true });
     await mkdir(join(pkg, "src/edge"), { recursive: true });
+    await mkdir(join(pkg, "src/core/search"), { recursive: true });
     const [before, after] = [new Date(Date.now() - 3_600_000), new Date(Date.now() + 3_600_000)];
-    for (const file of ["src/cli/main.ts", "src/site/build-site.ts", "src/edge/subjekti.ts"]) {
+    const deep = "src/core/search/match-record.ts";
+    for (const file of ["src/cli/main.ts", "src/site/build-site.ts", deep, "src/edge/subjekti.ts", "src/core/notes.md"]) {
       await writeFile(join(pkg, file), "");
       await utimes(join(pkg, file), before, before);
     }
     try {
       expect(await subjekti(["--version"])).toMatchObject({ code: 0, stderr: "" });
       await utimes(join(pkg, "src/edge/subjekti.ts"), after, after);
+      await utimes(join(pkg, "src/core/notes.md"), after, after);
+      expect(await subjekti(["--version"])).toMatchObject({ code: 0, stderr: "" });
+      // An edit in place changes the file's time alone, not its folder's: the check reads the file's.
+      await utimes(join(pkg, deep), after, after);
+      expect(await subjekti(["--version"])).toMatchObject({ code: 0, stdout: "0.1.0\n", stderr: stale });
+      await utimes(join(pkg, deep), before, before);
       expect(await subjekti(["--version"])).toMatchObject({ code: 0, stderr: "" });
       await utimes(join(pkg, "src/site/build-site.ts"), after, after);
       expect(await subjekti(["--version"])).toMatchObject({ code: 0, stdout: "0.1.0\n", stderr: stale });

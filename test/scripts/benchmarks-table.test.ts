@@ -8,6 +8,7 @@ import {
   anchorOf,
   commandLine,
   keyOf,
+  quietness,
   replaceRows,
   type RunStamp,
   writeRun,
@@ -129,5 +130,9 @@ describe("the BENCHMARKS.md writer", () => {
       "npm run bench -- build --sizes 10k --data 'a b' --write",
     );
     expect(commandLine(argv.slice(0, 2), {}, "/repo")).toBe("npx tsx scripts/bench.ts");
+  });
+
+  it("a run's load cell: nothing added under 2 (quiet), `(not quiet)` from 2 on", () => {
+    expect([1.99, 2, 14.5].map(quietness)).toEqual(["", " (not quiet)", " (not quiet)"]);
   });
 });
