@@ -15,6 +15,7 @@ import { contributorWith, croatian } from "./metadata-views.ts";
 import type { PropertySchema } from "./data-package.ts";
 import { SEARCH_SCRIPT_PATH } from "../../core/html/page-style.ts";
 import { searchSection, searchSectionHead } from "./search-section.ts";
+import { downloadRecipesSection } from "./download-recipes.ts";
 
 /** The facts of the build the page shows. */
 export interface LandingFacts {
@@ -85,7 +86,7 @@ export function landingPage(
   subjectSchema: { readonly properties?: Readonly<Record<string, PropertySchema>> },
 ): string {
   const sections = [
-    downloadsSection(facts),
+    downloadsSection(facts) + downloadRecipesSection(facts.downloads),
     aboutSection(metadata),
     requestsSection(facts),
     descriptionsSection(),
