@@ -1,7 +1,7 @@
 /**
- * The rows of a spreadsheet a maintainer edits, one subject each: the CSV as Excel opens it on a
- * Croatian locale (UTF-8 with a byte-order mark, `;` between cells, CRLF; a cell a spreadsheet
- * would evaluate guarded by an apostrophe, formula-guard.ts) and the workbook (the OIB, the code
+ * The rows of a spreadsheet a maintainer edits, one subject each: the CSV (UTF-8 with a byte-order
+ * mark, `;` between cells, CRLF, the form a Croatian Excel saves and the build reads back; a cell a
+ * spreadsheet would evaluate guarded by an apostrophe, formula-guard.ts) and the workbook (the OIB, the code
  * and the date as text cells in text columns, flags as boolean cells, text escaped by OOXML's
  * `_xHHHH_`, xstring.ts; a value longer than a cell holds refused with its place). Written for the
  * export (export-records.ts) and for the build's downloads (write-downloads.ts).
