@@ -68,7 +68,7 @@ function hashedSink(path: string, head: string, render: (chunk: Uint8Array, line
   };
 }
 
-/** The workbook: exceljs's streaming writer, hashed once written (it is compressed: a fraction of the CSV). */
+/** The workbook: streamed row by row into its zip (xlsx-writer.ts), hashed once written (it is compressed: a fraction of the CSV). */
 function workbookSink(path: string, date: Date): Sink {
   const rows: RowWriter = xlsxWriter(path, date);
   return {
