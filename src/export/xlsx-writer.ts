@@ -50,8 +50,9 @@ export class XlsxWriter {
   #batch: string[] = [];
   #size = 0;
 
-  constructor(path: string, date: Date) {
-    const zip = new ZipWriter(path, date);
+  /** `zip64From` lowers the size from which the zip's fields are zip64's (a test's: 4 GiB otherwise). */
+  constructor(path: string, date: Date, zip64From?: number) {
+    const zip = new ZipWriter(path, date, zip64From);
     this.#zip = zip;
     this.#ready = (async () => {
       for (const [name, text] of frameParts(date)) await zip.add(name, text);

@@ -76,7 +76,11 @@ export class ZipWriter {
   #offset = 0;
   #failure: Error | undefined;
 
-  constructor(path: string, date: Date) {
+  /** Sizes and offsets from this one on are zip64's (0xFFFFFFFF itself marks one); a test lowers it. */
+  readonly #zip64From: number;
+
+  constructor(path: string, date: Date, zip64From = MAX32) {
+    this.#zip64From = zip64From;
     this.#out = createWriteStream(path);
     this.#out.on("error", (error) => (this.#failure ??= error));
     this.#stamp = dosTime(date);
@@ -171,7 +175,7 @@ export class ZipWriter {
         const ended = once(deflate, "end");
         deflate.end();
         await ended;
-        const zip64 = entry.compressed > MAX32 || entry.size > MAX32;
+        const zip64 = this.#big(entry.compressed) || this.#big(entry.size);
         const descriptor = Buffer.alloc(zip64 ? 24 : 16);
         descriptor.writeUInt32LE(DATA_DESCRIPTOR, 0);
         descriptor.writeUInt32LE(entry.crc, 4);
@@ -192,7 +196,7 @@ export class ZipWriter {
     const start = this.#offset;
     for (const entry of this.#entries) await this.#write(this.#centralHeader(entry));
     const size = this.#offset - start;
-    const zip64 = start > MAX32 || this.#offset > MAX32;
+    const zip64 = this.#big(start) || this.#big(size);
     if (zip64) {
       const end64 = Buffer.alloc(56);
       end64.writeUInt32LE(ZIP64_END, 0);
@@ -214,8 +218,8 @@ export class ZipWriter {
     end.writeUInt32LE(END, 0);
     end.writeUInt16LE(this.#entries.length, 8);
     end.writeUInt16LE(this.#entries.length, 10);
-    end.writeUInt32LE(Math.min(size, MAX32), 12);
-    end.writeUInt32LE(Math.min(start, MAX32), 16);
+    end.writeUInt32LE(this.#small(size), 12);
+    end.writeUInt32LE(this.#small(start), 16);
     await this.#write(end);
     const closed = once(this.#out, "close");
     this.#out.end();
@@ -229,9 +233,18 @@ export class ZipWriter {
     this.#out.destroy();
   }
 
+  #big(n: number): boolean {
+    return n >= this.#zip64From;
+  }
+
+  /** A 32-bit field: the value, or 0xFFFFFFFF when it is in the zip64 record. */
+  #small(n: number): number {
+    return this.#big(n) ? MAX32 : n;
+  }
+
   #centralHeader(entry: Entry): Buffer {
     // Each field past 4 GiB moves to the zip64 extra field, in this order (APPNOTE 4.5.3).
-    const big = [entry.size, entry.compressed, entry.offset].filter((n) => n > MAX32);
+    const big = [entry.size, entry.compressed, entry.offset].filter((n) => this.#big(n));
     const extra = Buffer.alloc(big.length === 0 ? 0 : 4 + 8 * big.length);
     if (big.length > 0) {
       extra.writeUInt16LE(0x0001, 0);
@@ -247,11 +260,11 @@ export class ZipWriter {
     head.writeUInt16LE(this.#stamp.time, 12);
     head.writeUInt16LE(this.#stamp.date, 14);
     head.writeUInt32LE(entry.crc, 16);
-    head.writeUInt32LE(Math.min(entry.compressed, MAX32), 20);
-    head.writeUInt32LE(Math.min(entry.size, MAX32), 24);
+    head.writeUInt32LE(this.#small(entry.compressed), 20);
+    head.writeUInt32LE(this.#small(entry.size), 24);
     head.writeUInt16LE(entry.name.length, 28);
     head.writeUInt16LE(extra.length, 30);
-    head.writeUInt32LE(Math.min(entry.offset, MAX32), 42);
+    head.writeUInt32LE(this.#small(entry.offset), 42);
     return Buffer.concat([head, entry.name, extra]);
   }
 }
