@@ -6,6 +6,7 @@
  * test/site/docs/download-recipes.slow.test.ts, DuckDB's excepted (its engine is not installed here).
  */
 import type { Download, DownloadFormat } from "../../core/download-files.ts";
+import { escapeHtml } from "../../core/html/html-text.ts";
 
 /** A recipe: the tool, the format it reads, the line, what it keeps. */
 export interface DownloadRecipe {
@@ -35,8 +36,7 @@ export const DOWNLOAD_RECIPES: readonly DownloadRecipe[] = [
   },
 ];
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
-const e = (text: string): string => text.replace(/[&<>"]/g, (char) => ESCAPES[char] ?? char);
+const e = escapeHtml;
 
 /** The landing page's block of recipes for the downloads this build wrote; empty when it wrote none. */
 export function downloadRecipesSection(downloads: readonly Download[]): string {
