@@ -18,6 +18,7 @@ import { HashedWriter } from "../feed/hashed-writer.ts";
 import { readManifestFile } from "../common/read-site-manifest.ts";
 import { removeLeftovers } from "../common/remove-leftovers.ts";
 import { CSV_HEADER, csvRow, type RowWriter, xlsxWriter } from "./row-writers.ts";
+import { isWorkbookDated } from "./xlsx-writer.ts";
 
 export interface DownloadsInput {
   /** The site's directory. */
@@ -32,8 +33,8 @@ export interface DownloadsInput {
   /**
    * The previous build's downloads when its records were these very bytes (none otherwise): an
    * NDJSON or CSV whose file is still whole is taken as it is, not written again (an unchanged
-   * rebuild at 1M spent seconds rewriting and hashing them). The workbook carries the data's date,
-   * so it is always written.
+   * rebuild at 1M spent seconds rewriting and hashing them); the workbook too when it carries the
+   * same data's date.
    */
   readonly unchanged: readonly Download[];
 }
@@ -138,7 +139,10 @@ export async function writeDownloads(input: DownloadsInput): Promise<Download[]>
   // The downloads taken as they are, by format; those written join them below.
   const ready = new Map<DownloadFormat, Download>();
   for (const d of input.unchanged) {
-    if (RECORDS_ONLY.has(d.format) && input.formats.includes(d.format) && (await isWhole(input.outDir, d))) ready.set(d.format, d);
+    if (!input.formats.includes(d.format) || !(await isWhole(input.outDir, d))) continue;
+    // The workbook also carries the data's date: kept when it is the same (an unchanged rebuild at 1M wrote it again for seconds).
+    if (RECORDS_ONLY.has(d.format) || (d.format === "xlsx" && (await isWorkbookDated(fileOf(input.outDir, d.immutablePath), input.date))))
+      ready.set(d.format, d);
   }
   const formats = input.formats.filter((format) => !ready.has(format));
   const sinks = formats.map((format) => sinkOf(format, temp(format), input.date));

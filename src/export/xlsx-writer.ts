@@ -9,6 +9,7 @@ import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
 import { columnLetters } from "../data/sources/sheet-cells.ts";
 import { frameParts, SHEET_PATH, sheetHead, sheetTail, TEXT_COLUMNS, TEXT_STYLE, workbookPart } from "./xlsx-parts.ts";
 import { ZipWriter, type ZipEntryStream } from "./xlsx-zip.ts";
+import { openZip } from "../data/sources/zip-entries.ts";
 
 /** How much sheet XML is gathered before it is handed to the deflate (characters). */
 const BATCH = 1 << 18;
@@ -91,5 +92,29 @@ export class XlsxWriter {
 
   abort(): void {
     this.#zip.abort();
+  }
+}
+
+/**
+ * Is the workbook at `path` dated `date` (its docProps' modified)? With the same records, it is then
+ * the workbook this writer would write again, so a rebuild of unchanged records may keep it.
+ */
+export async function isWorkbookDated(path: string, date: Date): Promise<boolean> {
+  const [, core] = frameParts(date).find(([name]) => name === "docProps/core.xml") ?? ["", ""];
+  let zip: Awaited<ReturnType<typeof openZip>>;
+  try {
+    zip = await openZip(path);
+  } catch {
+    // Not a zip that opens (damaged since, at its size): it is written again from the records.
+    return false;
+  }
+  try {
+    const stream = await zip.open("docProps/core.xml");
+    if (stream === null) return false;
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString("utf8") === core;
+  } finally {
+    zip.close();
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The zip a workbook is (ECMA-376 Part 2's package, PKWARE's APPNOTE.TXT), written front to back
- * into a file: small parts deflated whole, the sheet deflated as its rows come, its CRC-32 and
+ * into a file: small parts stored whole, the sheet deflated as its rows come, its CRC-32 and
  * sizes computed in the same pass and written after it in a data descriptor, so nothing of it is
  * held in memory. Zip64 fields only where a size or an offset passes 4 GiB (the sheet of ten
  * million rows may), as Go's archive/zip writes them. Every entry is stamped with one date, so the
@@ -20,6 +20,7 @@ const MAX32 = 0xffffffff;
 /** Bit 3: sizes and CRC in a data descriptor; bit 11: names are UTF-8. */
 const FLAG_DESCRIPTOR = 0x0008;
 const FLAG_UTF8 = 0x0800;
+const STORED = 0;
 const DEFLATE = 8;
 /** 2.0 (deflate) or 4.5 (zip64), made by "MS-DOS" so no reader applies Unix modes. */
 const VERSION = 20;
@@ -55,6 +56,8 @@ function dosTime(date: Date): { readonly time: number; readonly date: number } {
 interface Entry {
   readonly name: Buffer;
   readonly flags: number;
+  /** 0 stored, 8 deflated. */
+  readonly method: number;
   readonly offset: number;
   crc: number;
   compressed: number;
@@ -102,7 +105,7 @@ export class ZipWriter {
     head.writeUInt32LE(LOCAL_HEADER, 0);
     head.writeUInt16LE(VERSION, 4);
     head.writeUInt16LE(entry.flags, 6);
-    head.writeUInt16LE(DEFLATE, 8);
+    head.writeUInt16LE(entry.method, 8);
     head.writeUInt16LE(this.#stamp.time, 10);
     head.writeUInt16LE(this.#stamp.date, 12);
     // Known for a whole part; zero for the sheet, whose descriptor follows its data.
@@ -113,21 +116,24 @@ export class ZipWriter {
     return Buffer.concat([head, entry.name]);
   }
 
-  /** A small part, deflated whole. */
+  /**
+   * A small part, stored as it is: a few hundred bytes each, and stored, the file's size does not
+   * vary with the digits of the date in them (deflated, it moved by a byte from one date to another).
+   */
   async add(name: string, text: string): Promise<void> {
     const bytes = Buffer.from(text, "utf8");
-    const data = zlib.deflateRawSync(bytes);
     const entry: Entry = {
       name: Buffer.from(name, "utf8"),
       flags: FLAG_UTF8,
+      method: STORED,
       offset: this.#offset,
       crc: crc32(bytes, 0),
-      compressed: data.length,
+      compressed: bytes.length,
       size: bytes.length,
     };
     this.#entries.push(entry);
     await this.#write(this.#localHeader(entry));
-    await this.#write(data);
+    await this.#write(bytes);
   }
 
   /** An entry deflated as its bytes come; another entry may begin once it has ended. */
@@ -135,6 +141,7 @@ export class ZipWriter {
     const entry: Entry = {
       name: Buffer.from(name, "utf8"),
       flags: FLAG_UTF8 | FLAG_DESCRIPTOR,
+      method: DEFLATE,
       offset: this.#offset,
       crc: 0,
       compressed: 0,
@@ -256,7 +263,7 @@ export class ZipWriter {
     head.writeUInt16LE(big.length > 0 ? VERSION_ZIP64 : VERSION, 4);
     head.writeUInt16LE(big.length > 0 ? VERSION_ZIP64 : VERSION, 6);
     head.writeUInt16LE(entry.flags, 8);
-    head.writeUInt16LE(DEFLATE, 10);
+    head.writeUInt16LE(entry.method, 10);
     head.writeUInt16LE(this.#stamp.time, 12);
     head.writeUInt16LE(this.#stamp.date, 14);
     head.writeUInt32LE(entry.crc, 16);

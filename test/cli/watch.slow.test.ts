@@ -41,7 +41,7 @@ const unchanged = (written: number | string): number | string => (typeof written
 const ENGLISH: Say = {
   serving: (url) => `subjekti preview: ${url} (Ctrl-C stops)`,
   watching: (data) => `subjekti preview: watching ${data}/ for changes`,
-  rebuilt: (dist, written, size = "100.8") =>
+  rebuilt: (dist, written, size = "100.9") =>
     `subjekti preview: rebuilt: built 30 subjects into ${dist}/: 72 files, ${written} written (${size} KB), ${unchanged(written)} unchanged, 0 removed (0 B) in …s`,
   problem: (data) => `${data}/subjekti.json[0]: oib: expected 11 digits, got "123" (3 digits)`,
   warning: (data) =>
@@ -52,7 +52,7 @@ const ENGLISH: Say = {
 const CROATIAN: Say = {
   serving: (url) => `subjekti preview: ${url} (Ctrl-C zaustavlja)`,
   watching: (data) => `subjekti preview: prati promjene u ${data}/`,
-  rebuilt: (dist, written, size = "100,8") =>
+  rebuilt: (dist, written, size = "100,9") =>
     `subjekti preview: ponovno izgrađeno: izgrađeno 30 subjekata u ${dist}/: 72 datoteke, ${written} zapisano (${size} KB), ${unchanged(written)} nepromijenjeno, 0 uklonjeno (0 B) za … s`,
   problem: (data) => `${data}/subjekti.json[0]: oib: očekuje se 11 znamenaka, a nađeno je "123" (3 znamenke)`,
   warning: (data) =>

@@ -71,12 +71,13 @@ function readZip(path: string): Promise<Map<string, Part>> {
 }
 
 describe("the streaming workbook writer", () => {
-  it("the sample twice with one date: the same bytes; with another date, other bytes", async () => {
+  it("the sample twice with one date: the same bytes; with another date, other bytes of the same size", async () => {
     const a = await readFile(await write("a.xlsx", SUBJECTS, DATE));
     const b = await readFile(await write("b.xlsx", SUBJECTS, DATE));
     const c = await readFile(await write("c.xlsx", SUBJECTS, new Date("2025-01-01T00:00:00Z")));
     expect(a.equals(b)).toBe(true);
     expect(a.equals(c)).toBe(false);
+    expect(c.length).toBe(a.length);
   });
 
   it("every entry's CRC-32 and sizes are its bytes', each stamped with the data's date, docProps naming it", async () => {
@@ -97,7 +98,9 @@ describe("the streaming workbook writer", () => {
         crc: zlib.crc32(part.bytes),
         size: part.bytes.length,
       });
-      expect(part.compressedSize, name).toBeLessThan(part.uncompressedSize);
+      // The sheet deflated; the small parts stored, so the file's size does not move with the date's digits.
+      if (name === "xl/worksheets/sheet1.xml") expect(part.compressedSize).toBeLessThan(part.uncompressedSize);
+      else expect(part.compressedSize, name).toBe(part.uncompressedSize);
       // DOS time is local and in two-second steps: yauzl reads the fields as local time.
       expect([part.date.getFullYear(), part.date.getMonth(), part.date.getDate(), part.date.getHours(), part.date.getSeconds()]).toEqual([
         2024, 4, 6, 7, 8,
