@@ -231,7 +231,11 @@ async function spreadsheet(size: number, options: BuildOptions): Promise<Report>
       ]),
     );
   const rows = [
-    [`xlsx-${key}-export`, `${set}, \`export --format xlsx\` (exceljs's streaming writer)`, `${spent(exported)}, ${mb(bytes)}`],
+    [
+      `xlsx-${key}-export`,
+      `${set}, \`export --format xlsx\` (the project's streaming writer, xlsx-writer.ts)`,
+      `${spent(exported)}, ${mb(bytes)}`,
+    ],
     [`xlsx-${key}-build`, `full build from a ${set}-row \`.xlsx\` alone (yauzl + saxes)`, `${spent(built)} (${mb(bytes)} workbook)`],
   ];
   return { text, rows: rows.map(([key = "", what = "", figure = ""]) => ({ key, table: "Other commands", what, figure })) };

@@ -14,8 +14,12 @@ export type DownloadFormat = "ndjson" | "csv" | "xlsx";
 /** Every format, in the order the description lists them. */
 export const DOWNLOAD_FORMATS: readonly DownloadFormat[] = ["ndjson", "csv", "xlsx"];
 
-/** What the build writes when not told otherwise (the workbook is on request: it is slow to write). */
-export const DEFAULT_DOWNLOADS: readonly DownloadFormat[] = ["ndjson", "csv"];
+/**
+ * What the build writes when not told otherwise: all three. The workbook is what a spreadsheet opens
+ * with the OIBs and codes whole (a CSV's OIB becomes a number there, its leading zero lost), and
+ * its writer streams (src/export/xlsx-writer.ts), so it costs a build no more memory than the rest.
+ */
+export const DEFAULT_DOWNLOADS: readonly DownloadFormat[] = ["ndjson", "csv", "xlsx"];
 
 /** The directory of the downloads, under the site's root. */
 export const DOWNLOADS_DIR = "downloads";
@@ -56,14 +60,22 @@ export const DOWNLOAD_KINDS: Readonly<Record<DownloadFormat, DownloadKind>> = {
     mediaType: "text/csv; charset=utf-8",
     registeredMediaType: "text/csv",
     euFileType: "CSV",
-    title: { hr: "CSV (UTF-8, stupci odvojeni s ;), kako ga Excel otvara", en: "CSV (UTF-8, cells separated by ;), as Excel opens it" },
+    // For programs, and the form the build reads back: a spreadsheet that opens it types the OIB and
+    // the code as numbers (LibreOffice and Excel alike), so the title sends people to the workbook.
+    title: {
+      hr: "CSV za programe: UTF-8 s BOM-om, ćelije odvojene s ; (OIB i oznaku čitajte kao tekst); za tablični kalkulator uzmite .xlsx",
+      en: "CSV for programs: UTF-8 with a BOM, cells separated by ; (read OIB and code as text); for a spreadsheet take the .xlsx",
+    },
   },
   xlsx: {
     extension: "xlsx",
     mediaType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     registeredMediaType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     euFileType: "XLSX",
-    title: { hr: "Radna knjiga (.xlsx)", en: "Workbook (.xlsx)" },
+    title: {
+      hr: "Radna knjiga (.xlsx) za Excel, LibreOffice i pandas: OIB i oznaka kao tekst, filtar u zaglavlju",
+      en: "Workbook (.xlsx) for Excel, LibreOffice and pandas: OIB and code as text, a filter on the header",
+    },
   },
 };
 

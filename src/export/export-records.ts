@@ -2,8 +2,9 @@
  * The way back to a spreadsheet: the validated records, in id order, as a workbook or a CSV a
  * maintainer edits and saves as a source again. In the workbook the OIB, the code and the date
  * are text cells in columns formatted as text, so Excel keeps their zeros and does not turn
- * dates into its own form; flags are boolean cells. The CSV is what Excel opens correctly on a
- * Croatian locale: UTF-8 with a byte-order mark, `;` between cells, CRLF. Reading either back
+ * dates into its own form; flags are boolean cells. The CSV is the form a Croatian Excel saves:
+ * UTF-8 with a byte-order mark, `;` between cells, CRLF (a spreadsheet that opens it makes the OIBs
+ * numbers: the workbook is the one to edit). Reading either back
  * gives the same site, without a single warning of a spreadsheet form.
  *
  * Nothing is lost on the way, or the export fails: a CSV cell a spreadsheet would evaluate is

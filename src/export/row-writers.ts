@@ -1,7 +1,7 @@
 /**
- * The rows of a spreadsheet a maintainer edits, one subject each: the CSV as Excel opens it on a
- * Croatian locale (UTF-8 with a byte-order mark, `;` between cells, CRLF; a cell a spreadsheet
- * would evaluate guarded by an apostrophe, formula-guard.ts) and the workbook (the OIB, the code
+ * The rows of a spreadsheet a maintainer edits, one subject each: the CSV (UTF-8 with a byte-order
+ * mark, `;` between cells, CRLF, the form a Croatian Excel saves and the build reads back; a cell a
+ * spreadsheet would evaluate guarded by an apostrophe, formula-guard.ts) and the workbook (the OIB, the code
  * and the date as text cells in text columns, flags as boolean cells, text escaped by OOXML's
  * `_xHHHH_`, xstring.ts; a value longer than a cell holds refused with its place). Written for the
  * export (export-records.ts) and for the build's downloads (write-downloads.ts).
@@ -13,12 +13,8 @@ import { failure } from "../common/messages/translate.ts";
 import type { Subject } from "../core/render-page.ts";
 import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
 import { guardFormula } from "../data/sources/formula-guard.ts";
-import { columnLetters } from "../data/sources/sheet-cells.ts";
 import { encodeXstring } from "../data/sources/xstring.ts";
-import { loadExcelJs, withZipDate } from "./load-exceljs.ts";
-
-/** Columns Excel must keep as text: its zeros (OIB, code) and an ISO date it would rewrite. */
-const TEXT_COLUMNS: ReadonlySet<string> = new Set(["jedinstvena_oznaka", "oib", "datum_postanka"]);
+import { XlsxWriter } from "./xlsx-writer.ts";
 
 /** Takes rows, one subject each, in order; then ends the file, or abandons it (a rule across records broken after some rows). */
 export interface RowWriter {
@@ -65,8 +61,6 @@ export function csvWriter(path: string): RowWriter {
   };
 }
 
-/** The last row of a worksheet (the lists cover every row a person may add). */
-const MAX_ROWS = 1_048_576;
 /** The most characters a workbook cell holds (Excel's specifications and limits): Excel cuts a longer one when it saves. */
 const MAX_CELL_CHARACTERS = 32_767;
 
@@ -86,46 +80,15 @@ function workbookCells(subject: Subject): unknown[] {
 }
 
 /**
- * A workbook written to `path` row by row. With `date`, every date inside it (the document's
- * properties, each zip entry's time) is that one, so the same rows give the same bytes; without,
- * exceljs's own (the clock).
+ * A workbook written to `path` row by row (xlsx-writer.ts). Every date inside it (the document's
+ * properties, each zip entry's time) is `date`, so the same rows give the same bytes; the export,
+ * which has no data's date, passes the clock's.
  */
-export function xlsxWriter(path: string, date?: Date): RowWriter {
-  // The streaming writer commits each row to the zip as it goes: a million rows never sit in memory.
-  const { out, abort } = fileStream(path);
-  const make = () => new (loadExcelJs().stream.xlsx.WorkbookWriter)({ stream: out, useStyles: true, useSharedStrings: false });
-  const workbook = date === undefined ? make() : withZipDate(date, make);
-  if (date !== undefined) {
-    workbook.created = date;
-    workbook.modified = date;
-  }
-  const sheet = workbook.addWorksheet("subjekti", { views: [{ state: "frozen", ySplit: 1 }] });
-  // Help for the person editing it: a filter on every column, the known levels and the two flags
-  // offered as lists (suggestions only: another lowercase level is still accepted, with a warning).
-  sheet.autoFilter = `A1:${columnLetters(FIELD_NAMES.length)}1`;
-  const column = (field: string): string => columnLetters(FIELD_NAMES.indexOf(field as (typeof FIELD_NAMES)[number]) + 1);
-  const list = (field: string, values: string): void => {
-    // The streaming writer has them (written with the sheet's end), its types do not say so.
-    (sheet as unknown as { dataValidations: { add(range: string, rule: object): void } }).dataValidations.add(
-      `${column(field)}2:${column(field)}${MAX_ROWS}`,
-      { type: "list", allowBlank: true, formulae: [`"${values}"`], showErrorMessage: false },
-    );
-  };
-  list("razina", "lokalna,nacionalna");
-  list("status_subjekta", "TRUE,FALSE");
-  list("odobreno", "TRUE,FALSE");
-  sheet.columns = FIELD_NAMES.map((field) => ({
-    header: field,
-    key: field,
-    width: field === "naziv_subjekta" || field === "institucija_email" ? 48 : 16,
-    ...(TEXT_COLUMNS.has(field) ? { style: { numFmt: "@" } } : {}),
-  }));
+export function xlsxWriter(path: string, date: Date = new Date()): RowWriter {
+  const workbook = new XlsxWriter(path, date);
   return {
-    row: (s) => sheet.addRow(workbookCells(s)).commit(),
-    async end() {
-      sheet.commit();
-      await workbook.commit();
-    },
-    abort,
+    row: (s) => workbook.row(workbookCells(s)),
+    end: () => workbook.end(),
+    abort: () => workbook.abort(),
   };
 }

@@ -30,6 +30,7 @@ import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
 import { removeLeftovers, writerOf } from "../common/remove-leftovers.ts";
 import { CsvChunks, type CsvChunksInput } from "./csv-chunks.ts";
 import { CSV_HEADER, csvRow, type RowWriter, xlsxWriter } from "./row-writers.ts";
+import { isWorkbookDated } from "./xlsx-writer.ts";
 
 export interface DownloadsInput {
   /** The site's directory. */
@@ -47,8 +48,8 @@ export interface DownloadsInput {
   /**
    * The previous build's downloads when its records were these very bytes (none otherwise): an
    * NDJSON or CSV whose file is still whole is taken as it is, not written again (an unchanged
-   * rebuild at 1M spent seconds rewriting and hashing them). The workbook carries the data's date,
-   * so it is always written.
+   * rebuild at 1M spent seconds rewriting and hashing them); the workbook too when it carries the
+   * same data's date.
    */
   readonly unchanged: readonly Download[];
   /**
@@ -91,7 +92,7 @@ function hashedSink(path: string, head: string, render: Render): Sink {
   };
 }
 
-/** The workbook: exceljs's streaming writer, hashed once written (it is compressed: a fraction of the CSV). */
+/** The workbook: streamed row by row into its zip (xlsx-writer.ts), hashed once written (it is compressed: a fraction of the CSV). */
 function workbookSink(path: string, date: Date): Sink {
   const rows: RowWriter = xlsxWriter(path, date);
   return {
@@ -183,7 +184,10 @@ export async function writeDownloads(input: DownloadsInput): Promise<WrittenDown
   // The downloads taken as they are, by format; those written join them below.
   const ready = new Map<DownloadFormat, Download>();
   for (const d of input.unchanged) {
-    if (RECORDS_ONLY.has(d.format) && input.formats.includes(d.format) && (await isWhole(input.outDir, d))) ready.set(d.format, d);
+    if (!input.formats.includes(d.format) || !(await isWhole(input.outDir, d))) continue;
+    // The workbook also carries the data's date: kept when it is the same (an unchanged rebuild at 1M wrote it again for seconds).
+    if (RECORDS_ONLY.has(d.format) || (d.format === "xlsx" && (await isWorkbookDated(fileOf(input.outDir, d.immutablePath), input.date))))
+      ready.set(d.format, d);
   }
   const unchangedList = input.unchanged.find((d) => d.format === "ndjson");
   // Pass 1: the formats made of the records alone, and the list's hash (once, whatever is written).

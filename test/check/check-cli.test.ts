@@ -148,7 +148,7 @@ describe("subjekti check against the preview of the site as built", () => {
       "not-allowed": 1,
       "not-acceptable": 1,
       published: 8,
-      download: 4,
+      download: 6,
       // The API root twice, a subject by id twice, by code, by OIB, both filters, a missing id and OIB, a suffixed list.
       lookup: 10,
       // Seven of any list, six of the first subject's name, town and keys (plan-probes.test.ts).

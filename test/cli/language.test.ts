@@ -8,7 +8,7 @@ import { copyFile, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises"
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadExcelJs } from "../../src/export/load-exceljs.ts";
+import { loadExcelJs } from "../load-exceljs.ts";
 import { runCli } from "../run-cli.ts";
 import { useTempDir } from "../file-trees.ts";
 import { BASE_SUBJECTS, sourceText, writeSource } from "../data/read-subjects.ts";

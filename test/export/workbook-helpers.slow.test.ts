@@ -1,14 +1,14 @@
 /**
  * The exported workbook helps whoever edits it: an autofilter on the header, a drop-down of the
  * known levels for razina (down to the sheet's last row, so a row a person adds gets it too), OIB
- * and code as text cells, the flags as TRUE/FALSE; read back by exceljs, as a spreadsheet
- * program would. Out of `npm run test:unit` (named .slow.test.ts): exceljs reads a data validation's
+ * and code as text cells, the flags as TRUE/FALSE, the header frozen; read back by exceljs, as a
+ * spreadsheet library would. Out of `npm run test:unit` (named .slow.test.ts): exceljs reads a data validation's
  * range cell by cell, and the drop-down's covers a million cells.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadExcelJs } from "../../src/export/load-exceljs.ts";
+import { loadExcelJs } from "../load-exceljs.ts";
 import { runCli } from "../run-cli.ts";
 import { useTempDir } from "../file-trees.ts";
 
@@ -27,7 +27,9 @@ describe("the exported workbook helps the person editing it", () => {
     await workbook.xlsx.readFile(out);
     const sheet = workbook.worksheets[0];
     if (sheet === undefined) throw new Error("no worksheet");
-    expect(sheet.autoFilter).toBe("A1:J1");
+    // The filter covers the header and every row; the header stays in view.
+    expect(sheet.autoFilter).toBe("A1:J51");
+    expect(sheet.views[0]).toMatchObject({ state: "frozen", ySplit: 1 });
     expect(sheet.getCell("E2").dataValidation).toMatchObject({ type: "list", formulae: ['"lokalna,nacionalna"'] });
     // Far below the data too: a row a person adds gets the same drop-down.
     expect(sheet.getCell("E100000").dataValidation).toMatchObject({ type: "list" });

@@ -1,6 +1,7 @@
 /**
  * The downloads of a rebuild whose records are the previous build's very bytes: the NDJSON and CSV
- * are taken as they are, never read from the records again, unless a file is no longer whole.
+ * are taken as they are, never read from the records again, unless a file is no longer whole; the
+ * workbook too while the data's date it carries is the same.
  */
 import { createHash } from "node:crypto";
 import { readFile, truncate, writeFile } from "node:fs/promises";
@@ -87,6 +88,17 @@ describe("downloads of unchanged records", () => {
       expect(sha256(await readFile(join(outDir, d.path))), d.path).toBe(d.sha256);
       expect(sha256(await readFile(join(outDir, d.immutablePath))), d.immutablePath).toBe(d.sha256);
     }
+  });
+
+  it("the workbook is kept when the data's date is the same too, and written again for another date", async () => {
+    const outDir = await tempDir();
+    const workbook = (chunks: () => AsyncIterable<Uint8Array>, previous: readonly Download[], date: Date) =>
+      writeDownloads({ outDir, formats: ["xlsx"], chunks, date, keep: previous, unchanged: previous });
+    const first = await workbook(records, [], new Date(0));
+    expect(await workbook(unread, first, new Date(0))).toEqual(first);
+    await expect(workbook(unread, first, new Date(1000))).rejects.toThrow("the records were read");
+    const later = await workbook(records, first, new Date(1000));
+    expect(later[0]?.sha256).not.toBe(first[0]?.sha256);
   });
 });
 

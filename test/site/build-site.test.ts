@@ -174,6 +174,7 @@ describe("incremental rebuilds", () => {
     expect(rewritten.filter((path) => path.startsWith("downloads/subjekti."))).toEqual([
       "downloads/subjekti.csv",
       "downloads/subjekti.ndjson",
+      "downloads/subjekti.xlsx",
     ]);
     expect(
       rewritten.filter(

@@ -25,9 +25,9 @@ const dir = useTempDir();
 const NO_SIZES = { chunk: 0, page: () => 0 };
 
 describe("build --target cloudflare-free", () => {
-  // 5,758 subjects at limits 1 and 2 in all three forms: 3 x (5,758 + 2,879 pages + 9 tag lists) + 6 chunks and their offsets + 10 docs + 11 key indexes + 4 downloads + 3 crawlers' files
-  // + 79 search files (search-layout.ts: 2 x 16 buckets + 14 order files + 31 suffix files + 1 + 1 first-key files) = 26,057 files.
-  // At --limits 1: 3 x (5,758 + 6) + 119 = 17,411; --limits none: 119 (12 + 10 + 11 + 4 + 3 + 79).
+  // 5,758 subjects at limits 1 and 2 in all three forms: 3 x (5,758 + 2,879 pages + 9 tag lists) + 6 chunks and their offsets + 10 docs + 11 key indexes + 6 downloads (three at two paths) + 3 crawlers' files
+  // + 79 search files (search-layout.ts: 2 x 16 buckets + 14 order files + 31 suffix files + 1 + 1 first-key files) = 26,059 files.
+  // At --limits 1: 3 x (5,758 + 6) + 121 = 17,413; --limits none: 121 (12 + 10 + 11 + 6 + 3 + 79).
   const TOO_MANY = ["--limits", "1,2", "--forms", "plain,api,json"];
 
   it("over 20,000 files: exit 1 naming the limit and the options that fit; the previous site is left byte for byte", async () => {
@@ -48,7 +48,7 @@ describe("build --target cloudflare-free", () => {
     ]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      "subjekti: the site does not fit Cloudflare Workers (free plan): 26,057 files, over its 20,000 files a deployment; fits with --limits 1 (17,411 files), or --limits none (119 files;",
+      "subjekti: the site does not fit Cloudflare Workers (free plan): 26,059 files, over its 20,000 files a deployment; fits with --limits 1 (17,413 files), or --limits none (121 files;",
     );
     expect(run.stderr).toContain("or pass --over-limits warn to build it anyway");
     expect(await snapshotTree(out)).toEqual(before);
@@ -74,9 +74,9 @@ describe("build --target cloudflare-free", () => {
     ]);
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as { files: number; overLimits: string[]; downloads: unknown[] };
-    // The site's files and the two downloads at two paths each: the 17,411 the preflight counted.
+    // The site's files and the three downloads at two paths each: the 17,413 the preflight counted.
     expect(report).toMatchObject({ files: 17_407, overLimits: [] });
-    expect(report.files + 2 * report.downloads.length).toBe(17_411);
+    expect(report.files + 2 * report.downloads.length).toBe(17_413);
   });
 
   it("--over-limits warn builds anyway and says what it went over", async () => {
@@ -105,7 +105,7 @@ describe("build --target cloudflare-free", () => {
     // The manifest, the 8 description files and their tag list, the one chunk and its offsets, the bounds and the one OIB file (a small list has one), sitemap.xml, robots.txt and 404.html,
     // and the search files (search-layout.ts): 2 x 16 buckets, 14 order files, 1 suffix file and its 2 first-key files.
     expect(report.files).toBe(1 + 9 + 2 + 1 + 1 + 3 + (2 * 16 + 14 + 1 + 2));
-    expect(report.downloads).toHaveLength(2);
+    expect(report.downloads).toHaveLength(3);
     // The search files the deploy preflight counts are the ones under search/.
     const search = (await readdir(join(out, "_subjekti"), { recursive: true, withFileTypes: true })).filter(
       (entry) => entry.isFile() && join(entry.parentPath, entry.name).includes("/_subjekti/search/"),
@@ -118,9 +118,9 @@ describe("build --target cloudflare-free", () => {
 
 describe("the shape the preflight checks is the site the build writes", () => {
   it.each<[string, ShapeOptions]>([
-    ["routed, plain+api at 20", { links: "query", limits: [20], forms: ["plain", "api"], downloads: 2 }],
-    ["routed, three forms at 1, 7 and 1000", { links: "query", limits: [1, 7, 1000], forms: ["plain", "api", "json"], downloads: 2 }],
-    ["routed, no pages", { links: "query", limits: [], forms: ["plain"], downloads: 2 }],
+    ["routed, plain+api at 20", { links: "query", limits: [20], forms: ["plain", "api"], downloads: 3 }],
+    ["routed, three forms at 1, 7 and 1000", { links: "query", limits: [1, 7, 1000], forms: ["plain", "api", "json"], downloads: 3 }],
+    ["routed, no pages", { links: "query", limits: [], forms: ["plain"], downloads: 3 }],
     ["plain files at 3 and 20", { links: "files", limits: [3, 20], forms: ["plain"] }],
   ])("%s: files counted = files written", async (name, options) => {
     const out = join(dir.path, `count-${name.replace(/\W+/g, "-")}`);

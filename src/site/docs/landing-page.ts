@@ -17,6 +17,7 @@ import type { PropertySchema } from "./data-package.ts";
 import { SEARCH_SCRIPT_PATH } from "../../core/html/page-style.ts";
 import { searchSection, searchSectionHead } from "./search-section.ts";
 import { RESULTS_PATH } from "../../core/html/search-form.ts";
+import { downloadRecipesSection } from "./download-recipes.ts";
 
 /** The facts of the build the page shows. */
 export interface LandingFacts {
@@ -87,7 +88,7 @@ export function landingPage(
   subjectSchema: { readonly properties?: Readonly<Record<string, PropertySchema>> },
 ): string {
   const sections = [
-    downloadsSection(facts),
+    downloadsSection(facts) + downloadRecipesSection(facts.downloads),
     aboutSection(metadata),
     requestsSection(facts),
     descriptionsSection(),

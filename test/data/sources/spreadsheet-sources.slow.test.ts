@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { exportRecords } from "../../../src/export/export-records.ts";
-import { loadExcelJs } from "../../../src/export/load-exceljs.ts";
+import { loadExcelJs } from "../../load-exceljs.ts";
 import { DataError, kindKey, type Problem } from "../../../src/data/problems/problems.ts";
 import { summariseProblems } from "../../../src/data/problems/summarise-problems.ts";
 import { ENGLISH } from "../../../src/common/messages/translate.ts";
