@@ -65,7 +65,7 @@ export function csvWriter(path: string): RowWriter {
 const MAX_CELL_CHARACTERS = 32_767;
 
 /** A subject's cells as a workbook holds them: text escaped where XML cannot hold it, a value too long for a cell refused. */
-function workbookCells(subject: Subject): unknown[] {
+export function workbookCells(subject: Subject): unknown[] {
   return FIELD_NAMES.map((field) => {
     const value = subject[field];
     if (typeof value !== "string") return value;

@@ -3,8 +3,8 @@
  * written from the records chunks. The NDJSON is the chunks' bytes as they are (each record's bytes
  * as in a page, one a line, in id order: the same bytes as the change feed's snapshot, and their
  * SHA-256 the feed's version, taken here once for both), the CSV and the workbook the same records
- * through the export's row writers (the CSV's rows of an unchanged chunk copied from the previous
- * CSV: csv-chunks.ts). Each is streamed into a temporary file while its SHA-256 is computed, so
+ * through the export's row writers (the CSV's rows and the workbook's deflated segment of an
+ * unchanged chunk copied from the previous file: download-chunks.ts). Each is streamed into a temporary file while its SHA-256 is computed, so
  * memory stays flat whatever the count; then renamed to its content-named path. The stable names are
  * not touched here: each waits as a hard link under a temporary name, and the site's switch renames
  * them right after the manifest (write-site.ts), so a build that fails or is stopped before the
@@ -28,9 +28,9 @@ import { HashedWriter } from "../feed/hashed-writer.ts";
 import { readManifestFile } from "../common/read-site-manifest.ts";
 import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
 import { removeLeftovers, writerOf } from "../common/remove-leftovers.ts";
-import { CsvChunks, type CsvChunksInput } from "./csv-chunks.ts";
-import { CSV_HEADER, csvRow, type RowWriter, xlsxWriter } from "./row-writers.ts";
-import { isWorkbookDated } from "./xlsx-writer.ts";
+import { type ChunkBytes, DownloadChunks, type ChunksInput } from "./download-chunks.ts";
+import { CSV_HEADER, csvRow, workbookCells } from "./row-writers.ts";
+import { isRowsSegment, isWorkbookDated, rowsSegment, XlsxWriter } from "./xlsx-writer.ts";
 
 export interface DownloadsInput {
   /** The site's directory. */
@@ -53,11 +53,13 @@ export interface DownloadsInput {
    */
   readonly unchanged: readonly Download[];
   /**
-   * Where the CSV's rows are found by chunk (csv-chunks.ts), and each chunk's content hash in order:
-   * a chunk whose hash the previous CSV holds is copied from it, not parsed and rendered again, so an
-   * edit renders one chunk. Absent: every chunk rendered (`--no-cache`).
+   * Where the CSV's rows are found by chunk (download-chunks.ts), and each chunk's content hash in
+   * order: a chunk whose hash the previous CSV holds is copied from it, not parsed and rendered
+   * again, so an edit renders one chunk. Absent: every chunk rendered (`--no-cache`).
    */
-  readonly csvChunks?: CsvChunksInput;
+  readonly csvChunks?: ChunksInput;
+  /** The same for the workbook's sheet: each chunk's rows one deflated segment, copied from the previous workbook. */
+  readonly xlsxChunks?: ChunksInput;
 }
 
 /** The formats whose bytes are the records' alone. */
@@ -92,18 +94,32 @@ function hashedSink(path: string, head: string, render: Render): Sink {
   };
 }
 
-/** The workbook: streamed row by row into its zip (xlsx-writer.ts), hashed once written (it is compressed: a fraction of the CSV). */
-function workbookSink(path: string, date: Date): Sink {
-  const rows: RowWriter = xlsxWriter(path, date);
+/**
+ * The workbook: a chunk's rows one deflated segment of its sheet (xlsx-writer.ts), copied from the
+ * previous workbook when it holds that chunk; hashed once written (it is compressed: a fraction of the CSV).
+ */
+function workbookSink(path: string, date: Date, byChunk: DownloadChunks | null): Sink {
+  const workbook = new XlsxWriter(path, date);
   return {
-    async take(_chunk, lines) {
-      for (const subject of lines()) await rows.row(subject);
+    async take(_chunk, lines, index) {
+      const render = async (): Promise<ChunkBytes> => {
+        const { bytes, crc, size } = await rowsSegment(lines().map(workbookCells));
+        return { bytes, extra: [crc, size, lines().length] };
+      };
+      let segment: ChunkBytes;
+      if (byChunk === null) segment = await render();
+      else {
+        byChunk.moveTo(await workbook.offset());
+        segment = await byChunk.take(index, render, ({ bytes, extra }) => extra.length === 3 && isRowsSegment(bytes, extra[0], extra[1]));
+      }
+      const [crc, size, rows] = segment.extra as [number, number, number];
+      await workbook.segment({ bytes: segment.bytes, crc, size }, rows);
     },
     async end() {
-      await rows.end();
+      await workbook.end();
       return hashFile(path);
     },
-    abort: () => rows.abort(),
+    abort: () => workbook.abort(),
   };
 }
 
@@ -129,7 +145,8 @@ function parseLines(chunk: Uint8Array): Subject[] {
   return subjects;
 }
 
-function sinkOf(format: DownloadFormat, path: string, date: Date, csv: CsvChunks | null): Sink {
+function sinkOf(format: DownloadFormat, path: string, date: Date, byChunk: ReadonlyMap<DownloadFormat, DownloadChunks>): Sink {
+  const csv = byChunk.get("csv") ?? null;
   switch (format) {
     case "ndjson":
       return hashedSink(path, "", (chunk) => chunk);
@@ -138,7 +155,7 @@ function sinkOf(format: DownloadFormat, path: string, date: Date, csv: CsvChunks
       return hashedSink(path, CSV_HEADER, csv === null ? render : (chunk, lines, index) => csv.rows(index, () => render(chunk, lines)));
     }
     case "xlsx":
-      return workbookSink(path, date);
+      return workbookSink(path, date, byChunk.get("xlsx") ?? null);
     default: {
       const never: never = format;
       throw new Error(`no writer for ${String(never)}`);
@@ -184,10 +201,7 @@ export async function writeDownloads(input: DownloadsInput): Promise<WrittenDown
   // The downloads taken as they are, by format; those written join them below.
   const ready = new Map<DownloadFormat, Download>();
   for (const d of input.unchanged) {
-    if (!input.formats.includes(d.format) || !(await isWhole(input.outDir, d))) continue;
-    // The workbook also carries the data's date: kept when it is the same (an unchanged rebuild at 1M wrote it again for seconds).
-    if (RECORDS_ONLY.has(d.format) || (d.format === "xlsx" && (await isWorkbookDated(fileOf(input.outDir, d.immutablePath), input.date))))
-      ready.set(d.format, d);
+    if (input.formats.includes(d.format) && RECORDS_ONLY.has(d.format) && (await isWhole(input.outDir, d))) ready.set(d.format, d);
   }
   const unchangedList = input.unchanged.find((d) => d.format === "ndjson");
   // Pass 1: the formats made of the records alone, and the list's hash (once, whatever is written).
@@ -210,7 +224,12 @@ export async function writeDownloads(input: DownloadsInput): Promise<WrittenDown
     }
     // Pass 2: the workbook, which carries the data's date (known once the list's hash is).
     const date = await input.date(list.sha256);
-    const rest = input.formats.filter((format) => !RECORDS_ONLY.has(format));
+    // The workbook also carries the data's date: kept when it is the same (an unchanged rebuild at 1M wrote it again for seconds).
+    for (const d of input.unchanged) {
+      if (d.format !== "xlsx" || !input.formats.includes(d.format) || !(await isWhole(input.outDir, d))) continue;
+      if (await isWorkbookDated(fileOf(input.outDir, d.immutablePath), date)) ready.set(d.format, d);
+    }
+    const rest = input.formats.filter((format) => !RECORDS_ONLY.has(format) && !ready.has(format));
     const second = await writeSinks(input, rest, temp, null, date);
     for (const [format, { sha256, bytes }] of second) ready.set(format, downloadOf(format, sha256, bytes));
     const downloads = input.formats.map((format) => ready.get(format) as Download);
@@ -272,11 +291,13 @@ async function writeSinks(
 ): Promise<Map<DownloadFormat, { sha256: string; bytes: number }>> {
   const done = new Map<DownloadFormat, { sha256: string; bytes: number }>();
   if (formats.length === 0 && extra === null) return done;
-  const csv =
-    formats.includes("csv") && input.csvChunks !== undefined
-      ? await CsvChunks.open(input.outDir, input.csvChunks, Buffer.byteLength(CSV_HEADER, "utf8"))
-      : null;
-  const sinks = formats.map((format) => sinkOf(format, temp(format), date, csv));
+  const byChunk = new Map<DownloadFormat, DownloadChunks>();
+  if (formats.includes("csv") && input.csvChunks !== undefined)
+    byChunk.set("csv", await DownloadChunks.open(input.outDir, "csv", input.csvChunks, Buffer.byteLength(CSV_HEADER, "utf8")));
+  // The workbook's first segment's offset is known as its zip is written (the sink moves the index there).
+  if (formats.includes("xlsx") && input.xlsxChunks !== undefined)
+    byChunk.set("xlsx", await DownloadChunks.open(input.outDir, "xlsx", input.xlsxChunks));
+  const sinks = formats.map((format) => sinkOf(format, temp(format), date, byChunk));
   const all = extra === null ? sinks : [...sinks, extra];
   try {
     let index = 0;
@@ -287,14 +308,16 @@ async function writeSinks(
       index++;
     }
     for (const [i, format] of formats.entries()) done.set(format, await (sinks[i] as Sink).end());
-    const csvDone = done.get("csv");
-    if (csv !== null && csvDone !== undefined) await csv.save(csvDone.sha256, csvDone.bytes);
+    for (const [format, chunks] of byChunk) {
+      const written = done.get(format);
+      if (written !== undefined) await chunks.save(written.sha256, written.bytes);
+    }
     return done;
   } catch (error) {
     for (const sink of all) sink.abort();
     throw error;
   } finally {
-    await csv?.close();
+    for (const chunks of byChunk.values()) await chunks.close();
   }
 }
 

@@ -1,20 +1,19 @@
 /**
- * The workbook written as its rows come: each row's XML appended to the sheet, deflated straight
- * into the zip (xlsx-zip.ts), a few hundred kilobytes at a time. Every text is an inline string in
+ * The workbook written as its rows come: the sheet's XML deflated into the zip (xlsx-zip.ts) in
+ * segments of a few hundred kilobytes, each on its own, so a records chunk's segment can be copied
+ * from the previous workbook into the next. Every text is an inline string in
  * its own cell, so no shared-strings table grows with the list; the OIB, the code and the date are
  * text cells with the text style, the id a number, the flags booleans. Memory is the zip's two
  * buffers, whatever the count (exceljs's streaming writer held 886 MB at a million rows).
  */
 import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
-import { columnLetters } from "../data/sources/sheet-cells.ts";
 import { frameParts, SHEET_PATH, sheetHead, sheetTail, TEXT_COLUMNS, TEXT_STYLE, workbookPart } from "./xlsx-parts.ts";
-import { ZipWriter, type ZipEntryStream } from "./xlsx-zip.ts";
+import { type DeflatedSegment, deflateSegment, SYNC_FLUSH_MARK, ZipWriter, type ZipEntryStream } from "./xlsx-zip.ts";
 import { openZip } from "../data/sources/zip-entries.ts";
 
-/** How much sheet XML is gathered before it is handed to the deflate (characters). */
+/** How much sheet XML (about) the export gathers into a segment (characters). */
 const BATCH = 1 << 18;
 
-const LETTERS = FIELD_NAMES.map((_, i) => columnLetters(i + 1));
 const STYLES = FIELD_NAMES.map((field) => (TEXT_COLUMNS.has(field) ? ` s="${TEXT_STYLE}"` : ""));
 
 const XML_ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
@@ -25,30 +24,56 @@ function xmlText(text: string): string {
 }
 
 /** An inline string cell; white space at either end kept (Excel trims it otherwise). */
-function textCell(reference: string, style: string, text: string): string {
+function textCell(style: string, text: string): string {
   const space = /^\s|\s$/.test(text) ? ' xml:space="preserve"' : "";
-  return `<c r="${reference}"${style} t="inlineStr"><is><t${space}>${xmlText(text)}</t></is></c>`;
+  return `<c${style} t="inlineStr"><is><t${space}>${xmlText(text)}</t></is></c>`;
 }
 
-/** One row's XML: `cells` in the fields' order (a string already in OOXML's escape). */
-function rowXml(number: number, cells: readonly unknown[]): string {
-  let xml = `<row r="${number}">`;
+/**
+ * One row's XML: `cells` in the fields' order (a string already in OOXML's escape). No row number
+ * and no cell references (both optional: a reader counts rows and cells), so a chunk's rows are the
+ * same bytes wherever the chunk falls; an empty cell is `<c/>`, keeping the next one in its column.
+ */
+function rowXml(cells: readonly unknown[]): string {
+  let xml = "<row>";
   for (let i = 0; i < cells.length; i++) {
     const value = cells[i];
-    const reference = `${LETTERS[i] as string}${number}`;
-    if (typeof value === "string") xml += textCell(reference, STYLES[i] as string, value);
-    else if (typeof value === "boolean") xml += `<c r="${reference}" t="b"><v>${value ? 1 : 0}</v></c>`;
-    else if (typeof value === "number") xml += `<c r="${reference}"><v>${value}</v></c>`;
+    if (typeof value === "string") xml += textCell(STYLES[i] as string, value);
+    else if (typeof value === "boolean") xml += `<c t="b"><v>${value ? 1 : 0}</v></c>`;
+    else if (typeof value === "number") xml += `<c><v>${value}</v></c>`;
+    else xml += "<c/>";
   }
   return `${xml}</row>`;
 }
 
-/** A workbook of one sheet, written into `path` row by row; every date in it `date`. */
+/** Rows (their cells as for `XlsxWriter.row`) as one segment of the sheet: what a records chunk's rows are in it. */
+export function rowsSegment(rows: readonly (readonly unknown[])[]): Promise<DeflatedSegment> {
+  return deflateSegment(rows.map(rowXml).join(""), false);
+}
+
+/** Could `bytes` be a segment of the sheet's rows (copied from an earlier workbook)? Ends in a sync flush, with the CRC and size stated. */
+export function isRowsSegment(bytes: Uint8Array, crc: number | undefined, size: number | undefined): boolean {
+  return (
+    crc !== undefined &&
+    size !== undefined &&
+    crc <= 0xffffffff &&
+    bytes.length >= SYNC_FLUSH_MARK.length &&
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).subarray(-SYNC_FLUSH_MARK.length).equals(SYNC_FLUSH_MARK)
+  );
+}
+
+/**
+ * A workbook of one sheet, written into `path`; every date in it `date`. The sheet is deflated in
+ * segments (xlsx-zip.ts): its head, then rows given one at a time (`row`, the export's: a segment a
+ * few hundred kilobytes of XML) or a records chunk's at once (`segment`, the downloads': one a chunk,
+ * the same bytes wherever the chunk falls, so an edit copies the others from the previous workbook),
+ * then its tail.
+ */
 export class XlsxWriter {
   readonly #zip: ZipWriter;
   readonly #ready: Promise<ZipEntryStream>;
   #rows = 0;
-  #batch: string[] = [];
+  #batch: (readonly unknown[])[] = [];
   #size = 0;
 
   /** `zip64From` lowers the size from which the zip's fields are zip64's (a test's: 4 GiB otherwise). */
@@ -58,7 +83,7 @@ export class XlsxWriter {
     this.#ready = (async () => {
       for (const [name, text] of frameParts(date)) await zip.add(name, text);
       const sheet = zip.open(SHEET_PATH);
-      await sheet.write(Buffer.from(sheetHead() + rowXml(1, FIELD_NAMES), "utf8"));
+      await sheet.write(await deflateSegment(sheetHead() + rowXml(FIELD_NAMES), false));
       return sheet;
     })();
     // Awaited by the first flush or by end(); a failure before then is theirs to report.
@@ -67,24 +92,40 @@ export class XlsxWriter {
 
   /** Adds a row of cells (texts already escaped); resolves when the zip can take more. */
   row(cells: readonly unknown[]): Promise<void> | void {
-    const xml = rowXml(++this.#rows + 1, cells);
-    this.#batch.push(xml);
-    this.#size += xml.length;
+    this.#rows++;
+    this.#batch.push(cells);
+    // A rough measure of the XML (the cells' characters), enough to bound a segment.
+    for (const cell of cells) this.#size += typeof cell === "string" ? cell.length + 40 : 20;
     if (this.#size >= BATCH) return this.#flush();
   }
 
   async #flush(): Promise<void> {
-    const text = this.#batch.join("");
+    const rows = this.#batch;
     this.#batch = [];
     this.#size = 0;
-    await (await this.#ready).write(Buffer.from(text, "utf8"));
+    if (rows.length > 0) await (await this.#ready).write(await rowsSegment(rows));
+  }
+
+  /** Where the next segment goes in the file (the rows given by `row` written first). */
+  async offset(): Promise<number> {
+    await this.#flush();
+    await this.#ready;
+    return this.#zip.offset;
+  }
+
+  /** Adds `rows` rows already deflated (`rowsSegment`'s, or its bytes copied from an earlier workbook). */
+  async segment(segment: DeflatedSegment, rows: number): Promise<void> {
+    await this.#flush();
+    this.#rows += rows;
+    await (await this.#ready).write(segment);
   }
 
   /** The last rows, the sheet's end, the workbook part, the central directory. */
   async end(): Promise<void> {
-    this.#batch.push(sheetTail(this.#rows));
     await this.#flush();
-    await (await this.#ready).end();
+    const sheet = await this.#ready;
+    await sheet.write(await deflateSegment(sheetTail(this.#rows), true));
+    await sheet.end();
     const [name, text] = workbookPart(this.#rows);
     await this.#zip.add(name, text);
     await this.#zip.end();

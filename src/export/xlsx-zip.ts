@@ -1,14 +1,18 @@
 /**
  * The zip a workbook is (ECMA-376 Part 2's package, PKWARE's APPNOTE.TXT), written front to back
- * into a file: small parts stored whole, the sheet deflated as its rows come, its CRC-32 and
- * sizes computed in the same pass and written after it in a data descriptor, so nothing of it is
- * held in memory. Zip64 fields only where a size or an offset passes 4 GiB (the sheet of ten
+ * into a file: small parts stored whole, the sheet in segments deflated apart (one a records chunk,
+ * so an edit deflates its chunk alone and copies the rest), its CRC-32 combined from theirs and its
+ * sizes summed, written after it in a data descriptor, so nothing of it is held in memory. Zip64 fields only where a size or an offset passes 4 GiB (the sheet of ten
  * million rows may), as Go's archive/zip writes them. Every entry is stamped with one date, so the
  * same parts give the same bytes.
  */
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
+import { promisify } from "node:util";
 import * as zlib from "node:zlib";
+import { crc32Combine } from "./crc32-combine.ts";
+
+const deflateRaw = promisify(zlib.deflateRaw);
 
 const LOCAL_HEADER = 0x04034b50;
 const DATA_DESCRIPTOR = 0x08074b50;
@@ -64,10 +68,28 @@ interface Entry {
   size: number;
 }
 
-/** A sheet being deflated into the zip. */
+/** Bytes deflated apart: a raw-deflate stream ending in a sync flush (the last: in a final block), with its input's CRC-32 and length. */
+export interface DeflatedSegment {
+  readonly bytes: Uint8Array;
+  readonly crc: number;
+  readonly size: number;
+}
+
+/** The sync flush's empty stored block, the end of every segment but the last (byte-aligned). */
+export const SYNC_FLUSH_MARK = Buffer.from([0x00, 0x00, 0xff, 0xff]);
+
+/** `text` deflated on its own: a segment to end a stream when `last`, else one more may follow it. */
+export async function deflateSegment(text: string, last: boolean): Promise<DeflatedSegment> {
+  const input = Buffer.from(text, "utf8");
+  // zlib's thread pool, so the main thread renders the next rows meanwhile.
+  const bytes = await deflateRaw(input, { finishFlush: last ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH });
+  return { bytes, crc: crc32(input, 0), size: input.length };
+}
+
+/** A sheet being written into the zip, in deflated segments. */
 export interface ZipEntryStream {
-  /** Adds bytes; resolves when the zip can take more. */
-  write(bytes: Uint8Array): Promise<void> | void;
+  /** Adds a segment; resolves when the zip can take more. */
+  write(segment: DeflatedSegment): Promise<void>;
   end(): Promise<void>;
 }
 
@@ -136,7 +158,18 @@ export class ZipWriter {
     await this.#write(bytes);
   }
 
-  /** An entry deflated as its bytes come; another entry may begin once it has ended. */
+  /** Where the next byte goes in the file. */
+  get offset(): number {
+    return this.#offset;
+  }
+
+  /**
+   * An entry deflated ahead, in segments: each a raw-deflate stream of its own ending in a sync
+   * flush (byte-aligned, not final), the last one final, so that their bytes end to end are one
+   * deflate stream (as pigz joins its pieces). The entry's CRC-32 is combined from the segments'
+   * and its sizes summed, so a segment copied from an earlier file is never inflated or read again.
+   * Another entry may begin once it has ended.
+   */
   open(name: string): ZipEntryStream {
     const entry: Entry = {
       name: Buffer.from(name, "utf8"),
@@ -149,39 +182,16 @@ export class ZipWriter {
     };
     this.#entries.push(entry);
     const header = this.#write(this.#localHeader(entry));
-    const deflate = zlib.createDeflateRaw();
-    // The deflated bytes go to the file as they come; a full file buffer pauses the deflate, whose
-    // own full buffer then makes write() wait: memory stays at the two buffers.
-    let paused = false;
-    deflate.on("data", (chunk: Buffer) => {
-      entry.compressed += chunk.length;
-      try {
-        if (this.#write(chunk) !== undefined && !paused) {
-          paused = true;
-          deflate.pause();
-          this.#out.once("drain", () => {
-            paused = false;
-            deflate.resume();
-          });
-        }
-      } catch (error) {
-        // The file failed (#write throws its error): the sheet's next write or end rejects with it.
-        deflate.destroy(error as Error);
-      }
-    });
-    this.#out.once("error", (error) => deflate.destroy(error));
     return {
-      write: async (bytes) => {
+      write: async (segment) => {
         await header;
-        entry.crc = crc32(bytes, entry.crc);
-        entry.size += bytes.length;
-        if (!deflate.write(bytes)) await once(deflate, "drain");
+        entry.crc = crc32Combine(entry.crc, segment.crc, segment.size);
+        entry.size += segment.size;
+        entry.compressed += segment.bytes.length;
+        await this.#write(segment.bytes);
       },
       end: async () => {
         await header;
-        const ended = once(deflate, "end");
-        deflate.end();
-        await ended;
         const zip64 = this.#big(entry.compressed) || this.#big(entry.size);
         const descriptor = Buffer.alloc(zip64 ? 24 : 16);
         descriptor.writeUInt32LE(DATA_DESCRIPTOR, 0);

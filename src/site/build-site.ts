@@ -135,7 +135,12 @@ async function writeDownloadsOf(run: Run, hashes: readonly string[], records: Re
     keep: earlier.downloads,
     unchanged: sameRecords(earlier.dirs, hashes) ? earlier.downloads : [],
     // Beside the site's build cache, whose sweep keeps its own blocks only.
-    ...(options.cacheDir === null ? {} : { csvChunks: { indexFile: `${cacheDirOf(options.cacheDir, outDir)}.csv-chunks.json`, hashes } }),
+    ...(options.cacheDir === null
+      ? {}
+      : {
+          csvChunks: { indexFile: `${cacheDirOf(options.cacheDir, outDir)}.csv-chunks.json`, hashes },
+          xlsxChunks: { indexFile: `${cacheDirOf(options.cacheDir, outDir)}.xlsx-chunks.json`, hashes },
+        }),
   });
 }
 

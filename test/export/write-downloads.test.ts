@@ -4,12 +4,15 @@
  * workbook too while the data's date it carries is the same.
  */
 import { createHash } from "node:crypto";
-import { readFile, truncate, writeFile } from "node:fs/promises";
+import { readFile, rm, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import * as zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { Download } from "../../src/core/download-files.ts";
 import { writeDownloads } from "../../src/export/write-downloads.ts";
 import { tempDir } from "../file-trees.ts";
+import { openZip, readEntryText } from "../../src/data/sources/zip-entries.ts";
+import { SYNC_FLUSH_MARK as SYNC_FLUSH } from "../../src/export/xlsx-zip.ts";
 
 const RECORDS = [
   {
@@ -92,13 +95,23 @@ describe("downloads of unchanged records", () => {
 
   it("the workbook is kept when the data's date is the same too, and written again for another date", async () => {
     const outDir = await tempDir();
-    const workbook = (chunks: () => AsyncIterable<Uint8Array>, previous: readonly Download[], date: Date) =>
-      writeDownloads({ outDir, formats: ["xlsx"], chunks, date, keep: previous, unchanged: previous });
+    const workbook = async (chunks: () => AsyncIterable<Uint8Array>, previous: readonly Download[], date: Date) => {
+      const done = await writeDownloads({
+        outDir,
+        formats: ["ndjson", "xlsx"],
+        chunks,
+        date: () => Promise.resolve(date),
+        keep: previous,
+        unchanged: previous,
+      });
+      done.switchStableNames();
+      return done.downloads;
+    };
     const first = await workbook(records, [], new Date(0));
     expect(await workbook(unread, first, new Date(0))).toEqual(first);
     await expect(workbook(unread, first, new Date(1000))).rejects.toThrow("the records were read");
     const later = await workbook(records, first, new Date(1000));
-    expect(later[0]?.sha256).not.toBe(first[0]?.sha256);
+    expect(later[1]?.sha256).not.toBe(first[1]?.sha256);
   });
 });
 
@@ -138,5 +151,100 @@ describe("the CSV's rows by chunk", () => {
     const again = await write(outDir, chunksOf(lines[0] as Buffer, lines[1] as Buffer), ["a", "b"], edited);
     expect(await csvOf(outDir, again)).toContain("Grad Zagrex");
     expect(await csvOf(outDir, again)).toContain("Grad Split;");
+  });
+});
+
+describe("the workbook's sheet by chunk", () => {
+  const lines = RECORDS.map((record) => Buffer.from(`${JSON.stringify(record)}\n`));
+  const renamed = Buffer.from(`${JSON.stringify({ ...RECORDS[1], naziv_subjekta: "Grad Split (preimenovan)" })}\n`);
+  const chunksOf = (...chunks: Buffer[]) =>
+    async function* (): AsyncIterable<Uint8Array> {
+      yield* chunks;
+    };
+  const index = (outDir: string): string => join(outDir, "..", "xlsx-chunks.json");
+  const fileOf = (outDir: string, downloads: readonly Download[]): string =>
+    join(outDir, (downloads.find((d) => d.format === "xlsx") as Download).immutablePath);
+  const write = async (outDir: string, chunks: () => AsyncIterable<Uint8Array>, hashes: string[] | null, keep: readonly Download[]) => {
+    const done = await writeDownloads({
+      outDir,
+      formats: ["ndjson", "xlsx"],
+      chunks,
+      date: () => Promise.resolve(new Date(0)),
+      keep,
+      unchanged: [],
+      ...(hashes === null ? {} : { xlsxChunks: { indexFile: index(outDir), hashes } }),
+    });
+    done.switchStableNames();
+    return done.downloads;
+  };
+  /** The sheet's XML as yauzl inflates it (its CRC-32 checked against the entry's). */
+  const sheetOf = async (path: string): Promise<string> => {
+    const zip = await openZip(path);
+    try {
+      return (await readEntryText(zip, "xl/worksheets/sheet1.xml")) ?? "";
+    } finally {
+      zip.close();
+    }
+  };
+
+  it("an edit deflates its chunk alone, the others' segments copied from the previous workbook: the same bytes as writing it whole", async () => {
+    const [outDir, plain] = [await tempDir(), await tempDir()];
+    const first = await write(outDir, chunksOf(lines[0] as Buffer, lines[1] as Buffer), ["a", "b"], []);
+    const rendered = await write(plain, chunksOf(lines[0] as Buffer, renamed), null, []);
+    const edited = await write(outDir, chunksOf(lines[0] as Buffer, renamed), ["a", "b2"], first);
+    expect(edited).toEqual(rendered);
+    expect(await readFile(fileOf(outDir, edited))).toEqual(await readFile(fileOf(plain, rendered)));
+    expect(await sheetOf(fileOf(outDir, edited))).toContain("Grad Split (preimenovan)");
+
+    // Chunk a's segment replaced in the previous workbook by another of the same length (a stored
+    // block, then the sync flush's empty one), the index stating its CRC and size: the next edit copies it as it is.
+    const path = fileOf(outDir, edited);
+    const saved = JSON.parse(await readFile(index(outDir), "utf8")) as { chunks: [string, number, number, number, number, number][] };
+    const entry = saved.chunks.find(([hash]) => hash === "a") as [string, number, number, number, number, number];
+    const [, offset, length] = entry;
+    const xml = Buffer.from(`<row><c t="inlineStr"><is><t>${"Grad Zagrex".padEnd(length - 10 - 48, ".")}</t></is></c></row>`);
+    expect(xml.length).toBe(length - 10);
+    const stored = Buffer.concat([
+      Buffer.from([0x00, xml.length & 0xff, xml.length >> 8, ~xml.length & 0xff, (~xml.length >> 8) & 0xff]),
+      xml,
+      Buffer.from([0x00]),
+      SYNC_FLUSH,
+    ]);
+    const file = await readFile(path);
+    stored.copy(file, offset);
+    await writeFile(path, file);
+    entry[3] = zlib.crc32(xml);
+    entry[4] = xml.length;
+    await writeFile(index(outDir), JSON.stringify(saved));
+    const again = await write(outDir, chunksOf(lines[0] as Buffer, lines[1] as Buffer), ["a", "b"], edited);
+    const sheet = await sheetOf(fileOf(outDir, again));
+    expect(sheet).toContain("Grad Zagrex");
+    expect(sheet).not.toContain("Grad Zagreb");
+    expect(sheet).toContain("<t>Grad Split</t>");
+  });
+
+  it("with no previous workbook, a cut one, an index that is none, or a segment that is not one: every chunk rendered, the same bytes", async () => {
+    const plain = await tempDir();
+    const whole = await write(plain, chunksOf(lines[0] as Buffer, renamed), null, []);
+    const expected = await readFile(fileOf(plain, whole));
+    const damages: Record<string, (outDir: string, first: readonly Download[]) => Promise<void>> = {
+      missing: (outDir, first) => rm(fileOf(outDir, first)),
+      cut: (outDir, first) => truncate(fileOf(outDir, first), 100),
+      "no index": (outDir) => writeFile(index(outDir), "{not json"),
+      "not a segment": async (outDir, first) => {
+        const [, offset, length] =
+          (JSON.parse(await readFile(index(outDir), "utf8")) as { chunks: [string, number, number][] }).chunks[0] ?? [];
+        const file = await readFile(fileOf(outDir, first));
+        file[(offset ?? 0) + (length ?? 0) - 1] = 0;
+        await writeFile(fileOf(outDir, first), file);
+      },
+    };
+    for (const [name, damage] of Object.entries(damages)) {
+      const outDir = await tempDir();
+      const first = await write(outDir, chunksOf(lines[0] as Buffer, lines[1] as Buffer), ["a", "b"], []);
+      await damage(outDir, first);
+      const edited = await write(outDir, chunksOf(lines[0] as Buffer, renamed), ["a", "b2"], first);
+      expect(await readFile(fileOf(outDir, edited)), name).toEqual(expected);
+    }
   });
 });
