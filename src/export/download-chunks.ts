@@ -36,6 +36,8 @@ interface Index {
   readonly sha256: string;
   readonly bytes: number;
   readonly chunks: readonly Entry[];
+  /** What rendered the bytes, when another version would render them differently (the workbook's: zlib's version). */
+  readonly writer?: string;
 }
 
 const CANNOT_WRITE = new Set(["EACCES", "EPERM", "EROFS", "ENOSPC", "EDQUOT", "ENOENT", "ENOTDIR"]);
@@ -49,6 +51,7 @@ interface OldFile {
 /** The previous build's bytes of a download by chunk hash, and the new file's index as it is written. */
 export class DownloadChunks {
   readonly #input: ChunksInput;
+  readonly #writer: string;
   readonly #old: OldFile | null;
   readonly #entries: Entry[] = [];
   /** Where the next chunk's bytes go in the new file (the CSV's header, the workbook's zip before them, counted in by the caller). */
@@ -56,21 +59,24 @@ export class DownloadChunks {
   /** Chunks whose bytes were copied, and rendered (for the tests and the report). */
   readonly counts = { copied: 0, rendered: 0 };
 
-  private constructor(input: ChunksInput, old: OldFile | null, start: number) {
+  private constructor(input: ChunksInput, old: OldFile | null, start: number, writer: string) {
     this.#input = input;
+    this.#writer = writer;
     this.#old = old;
     this.#offset = start;
   }
 
   /**
    * The index of `input.indexFile` when the `format` download it describes is in `outDir` whole;
-   * else none (every chunk rendered). `start`: the new file's offset of the first chunk, when known.
+   * else none (every chunk rendered). `start`: the new file's offset of the first chunk, when known;
+   * `writer`: what renders the bytes (an index another wrote is none: its copies would not be what
+   * rendering gives now, and a rebuild must write the bytes a build from scratch would).
    */
-  static async open(outDir: string, format: DownloadFormat, input: ChunksInput, start = 0): Promise<DownloadChunks> {
+  static async open(outDir: string, format: DownloadFormat, input: ChunksInput, start = 0, writer = ""): Promise<DownloadChunks> {
     // A temporary of the index that a killed build left (a stopped one removes its own).
     await removeLeftovers(dirname(input.indexFile), (name) => name.startsWith(`${basename(input.indexFile)}.`));
     const index = await readIndex(input.indexFile);
-    if (index === null) return new DownloadChunks(input, null, start);
+    if (index === null || (index.writer ?? "") !== writer) return new DownloadChunks(input, null, start, writer);
     const path = join(
       outDir,
       ...contentNamedPath(format, index.sha256)
@@ -81,9 +87,9 @@ export class DownloadChunks {
       (s) => (s.isFile() ? s.size : -1),
       () => -1,
     );
-    if (size !== index.bytes) return new DownloadChunks(input, null, start);
+    if (size !== index.bytes) return new DownloadChunks(input, null, start, writer);
     const at = new Map(index.chunks.map((entry) => [entry[0], entry]));
-    return new DownloadChunks(input, { file: await open(path, "r"), at }, start);
+    return new DownloadChunks(input, { file: await open(path, "r"), at }, start, writer);
   }
 
   /** The new file's offset of the next chunk, when the caller learns it only as it writes (the workbook's zip). */
@@ -124,7 +130,7 @@ export class DownloadChunks {
 
   /** Writes the index of the file just written (its SHA-256 and size), under a temporary name renamed into place. */
   async save(sha256: string, bytes: number): Promise<void> {
-    const index: Index = { sha256, bytes, chunks: this.#entries };
+    const index: Index = { sha256, bytes, chunks: this.#entries, ...(this.#writer === "" ? {} : { writer: this.#writer }) };
     const temp = `${this.#input.indexFile}.tmp-${process.pid}`;
     const forget = cleanUpOnInterrupt(() => rmSync(temp, { force: true }));
     try {
@@ -164,8 +170,9 @@ function isErrno(error: unknown, code: string): boolean {
 
 function isIndex(value: unknown): value is Index {
   if (typeof value !== "object" || value === null) return false;
-  const { sha256, bytes, chunks } = value as Record<string, unknown>;
+  const { sha256, bytes, chunks, writer } = value as Record<string, unknown>;
   return (
+    (writer === undefined || typeof writer === "string") &&
     typeof sha256 === "string" &&
     /^[0-9a-f]{64}$/.test(sha256) &&
     Number.isSafeInteger(bytes) &&

@@ -30,7 +30,7 @@ import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
 import { removeLeftovers, writerOf } from "../common/remove-leftovers.ts";
 import { type ChunkBytes, DownloadChunks, type ChunksInput } from "./download-chunks.ts";
 import { CSV_HEADER, csvRow, workbookCells } from "./row-writers.ts";
-import { isRowsSegment, isWorkbookDated, rowsSegment, XlsxWriter } from "./xlsx-writer.ts";
+import { isRowsSegment, isWorkbookDated, rowsSegment, SEGMENT_WRITER, XlsxWriter } from "./xlsx-writer.ts";
 
 export interface DownloadsInput {
   /** The site's directory. */
@@ -296,7 +296,7 @@ async function writeSinks(
     byChunk.set("csv", await DownloadChunks.open(input.outDir, "csv", input.csvChunks, Buffer.byteLength(CSV_HEADER, "utf8")));
   // The workbook's first segment's offset is known as its zip is written (the sink moves the index there).
   if (formats.includes("xlsx") && input.xlsxChunks !== undefined)
-    byChunk.set("xlsx", await DownloadChunks.open(input.outDir, "xlsx", input.xlsxChunks));
+    byChunk.set("xlsx", await DownloadChunks.open(input.outDir, "xlsx", input.xlsxChunks, 0, SEGMENT_WRITER));
   const sinks = formats.map((format) => sinkOf(format, temp(format), date, byChunk));
   const all = extra === null ? sinks : [...sinks, extra];
   try {

@@ -46,6 +46,9 @@ function rowXml(cells: readonly unknown[]): string {
   return `${xml}</row>`;
 }
 
+/** What deflates the segments: another zlib may give other bytes for the same rows (an earlier workbook's segments are then not copied). */
+export const SEGMENT_WRITER = `zlib ${process.versions.zlib}`;
+
 /** Rows (their cells as for `XlsxWriter.row`) as one segment of the sheet: what a records chunk's rows are in it. */
 export function rowsSegment(rows: readonly (readonly unknown[])[]): Promise<DeflatedSegment> {
   return deflateSegment(rows.map(rowXml).join(""), false);

@@ -223,7 +223,7 @@ describe("the workbook's sheet by chunk", () => {
     expect(sheet).toContain("<t>Grad Split</t>");
   });
 
-  it("with no previous workbook, a cut one, an index that is none, or a segment that is not one: every chunk rendered, the same bytes", async () => {
+  it("with no previous workbook, a cut one, an index that is none or another zlib's, or a segment that is not one: every chunk rendered, the same bytes", async () => {
     const plain = await tempDir();
     const whole = await write(plain, chunksOf(lines[0] as Buffer, renamed), null, []);
     const expected = await readFile(fileOf(plain, whole));
@@ -231,6 +231,11 @@ describe("the workbook's sheet by chunk", () => {
       missing: (outDir, first) => rm(fileOf(outDir, first)),
       cut: (outDir, first) => truncate(fileOf(outDir, first), 100),
       "no index": (outDir) => writeFile(index(outDir), "{not json"),
+      "another zlib's": async (outDir) => {
+        const saved = JSON.parse(await readFile(index(outDir), "utf8")) as { writer?: string };
+        expect(saved.writer).toBe(`zlib ${process.versions.zlib}`);
+        await writeFile(index(outDir), JSON.stringify({ ...saved, writer: "zlib 0.0" }));
+      },
       "not a segment": async (outDir, first) => {
         const [, offset, length] =
           (JSON.parse(await readFile(index(outDir), "utf8")) as { chunks: [string, number, number][] }).chunks[0] ?? [];
