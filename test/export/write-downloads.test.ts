@@ -52,6 +52,34 @@ async function* unread(): AsyncIterable<Uint8Array> {
 
 const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
+const LINES = RECORDS.map((record) => Buffer.from(`${JSON.stringify(record)}\n`));
+const RENAMED = Buffer.from(`${JSON.stringify({ ...RECORDS[1], naziv_subjekta: "Grad Split (preimenovan)" })}\n`);
+const chunksOf = (...chunks: Buffer[]) =>
+  async function* (): AsyncIterable<Uint8Array> {
+    yield* chunks;
+  };
+
+/** The NDJSON and `format` written from `chunks`, by chunk when given the `hashes` (the index beside `outDir`); the stable names switched. */
+async function writeByChunk(
+  outDir: string,
+  format: "csv" | "xlsx",
+  chunks: () => AsyncIterable<Uint8Array>,
+  hashes: string[] | null,
+  keep: readonly Download[],
+): Promise<readonly Download[]> {
+  const done = await writeDownloads({
+    outDir,
+    formats: ["ndjson", format],
+    chunks,
+    date: () => Promise.resolve(new Date(0)),
+    keep,
+    unchanged: [],
+    ...(hashes === null ? {} : { [`${format}Chunks`]: { indexFile: join(outDir, "..", `${format}-chunks.json`), hashes } }),
+  });
+  done.switchStableNames();
+  return done.downloads;
+}
+
 async function written(
   outDir: string,
   chunks: () => AsyncIterable<Uint8Array>,
@@ -116,67 +144,33 @@ describe("downloads of unchanged records", () => {
 });
 
 describe("the CSV's rows by chunk", () => {
-  const lines = RECORDS.map((record) => Buffer.from(`${JSON.stringify(record)}\n`));
-  const renamed = Buffer.from(`${JSON.stringify({ ...RECORDS[1], naziv_subjekta: "Grad Split (preimenovan)" })}\n`);
-  const chunksOf = (...chunks: Buffer[]) =>
-    async function* (): AsyncIterable<Uint8Array> {
-      yield* chunks;
-    };
   const csvOf = async (outDir: string, downloads: readonly Download[]): Promise<string> =>
     readFile(join(outDir, (downloads.find((d) => d.format === "csv") as Download).immutablePath), "utf8");
-  const write = async (outDir: string, chunks: () => AsyncIterable<Uint8Array>, hashes: string[] | null, keep: readonly Download[]) => {
-    const done = await writeDownloads({
-      outDir,
-      formats: ["ndjson", "csv"],
-      chunks,
-      date: () => Promise.resolve(new Date(0)),
-      keep,
-      unchanged: [],
-      ...(hashes === null ? {} : { csvChunks: { indexFile: join(outDir, "..", "csv-chunks.json"), hashes } }),
-    });
-    done.switchStableNames();
-    return done.downloads;
-  };
+  const write = (outDir: string, chunks: () => AsyncIterable<Uint8Array>, hashes: string[] | null, keep: readonly Download[]) =>
+    writeByChunk(outDir, "csv", chunks, hashes, keep);
 
   it("an edit renders its chunk alone: the others' rows are copied from the previous CSV (a row changed there shows it), and the result is what rendering all gives", async () => {
     const [outDir, plain] = [await tempDir(), await tempDir()];
-    const first = await write(outDir, chunksOf(lines[0] as Buffer, lines[1] as Buffer), ["a", "b"], []);
-    const rendered = await write(plain, chunksOf(lines[0] as Buffer, renamed), null, []);
-    const edited = await write(outDir, chunksOf(lines[0] as Buffer, renamed), ["a", "b2"], first);
+    const first = await write(outDir, chunksOf(LINES[0] as Buffer, LINES[1] as Buffer), ["a", "b"], []);
+    const rendered = await write(plain, chunksOf(LINES[0] as Buffer, RENAMED), null, []);
+    const edited = await write(outDir, chunksOf(LINES[0] as Buffer, RENAMED), ["a", "b2"], first);
     expect(await csvOf(outDir, edited)).toBe(await csvOf(plain, rendered));
     expect(edited).toEqual(rendered);
     // Chunk a's rows altered in the CSV the index names (same length): the next edit copies them as they are.
     const previous = join(outDir, (edited.find((d) => d.format === "csv") as Download).immutablePath);
     await writeFile(previous, (await readFile(previous, "utf8")).replace("Grad Zagreb", "Grad Zagrex"));
-    const again = await write(outDir, chunksOf(lines[0] as Buffer, lines[1] as Buffer), ["a", "b"], edited);
+    const again = await write(outDir, chunksOf(LINES[0] as Buffer, LINES[1] as Buffer), ["a", "b"], edited);
     expect(await csvOf(outDir, again)).toContain("Grad Zagrex");
     expect(await csvOf(outDir, again)).toContain("Grad Split;");
   });
 });
 
 describe("the workbook's sheet by chunk", () => {
-  const lines = RECORDS.map((record) => Buffer.from(`${JSON.stringify(record)}\n`));
-  const renamed = Buffer.from(`${JSON.stringify({ ...RECORDS[1], naziv_subjekta: "Grad Split (preimenovan)" })}\n`);
-  const chunksOf = (...chunks: Buffer[]) =>
-    async function* (): AsyncIterable<Uint8Array> {
-      yield* chunks;
-    };
   const index = (outDir: string): string => join(outDir, "..", "xlsx-chunks.json");
   const fileOf = (outDir: string, downloads: readonly Download[]): string =>
     join(outDir, (downloads.find((d) => d.format === "xlsx") as Download).immutablePath);
-  const write = async (outDir: string, chunks: () => AsyncIterable<Uint8Array>, hashes: string[] | null, keep: readonly Download[]) => {
-    const done = await writeDownloads({
-      outDir,
-      formats: ["ndjson", "xlsx"],
-      chunks,
-      date: () => Promise.resolve(new Date(0)),
-      keep,
-      unchanged: [],
-      ...(hashes === null ? {} : { xlsxChunks: { indexFile: index(outDir), hashes } }),
-    });
-    done.switchStableNames();
-    return done.downloads;
-  };
+  const write = (outDir: string, chunks: () => AsyncIterable<Uint8Array>, hashes: string[] | null, keep: readonly Download[]) =>
+    writeByChunk(outDir, "xlsx", chunks, hashes, keep);
   /** The sheet's XML as yauzl inflates it (its CRC-32 checked against the entry's). */
   const sheetOf = async (path: string): Promise<string> => {
     const zip = await openZip(path);
@@ -189,9 +183,9 @@ describe("the workbook's sheet by chunk", () => {
 
   it("an edit deflates its chunk alone, the others' segments copied from the previous workbook: the same bytes as writing it whole", async () => {
     const [outDir, plain] = [await tempDir(), await tempDir()];
-    const first = await write(outDir, chunksOf(lines[0] as Buffer, lines[1] as Buffer), ["a", "b"], []);
-    const rendered = await write(plain, chunksOf(lines[0] as Buffer, renamed), null, []);
-    const edited = await write(outDir, chunksOf(lines[0] as Buffer, renamed), ["a", "b2"], first);
+    const first = await write(outDir, chunksOf(LINES[0] as Buffer, LINES[1] as Buffer), ["a", "b"], []);
+    const rendered = await write(plain, chunksOf(LINES[0] as Buffer, RENAMED), null, []);
+    const edited = await write(outDir, chunksOf(LINES[0] as Buffer, RENAMED), ["a", "b2"], first);
     expect(edited).toEqual(rendered);
     expect(await readFile(fileOf(outDir, edited))).toEqual(await readFile(fileOf(plain, rendered)));
     expect(await sheetOf(fileOf(outDir, edited))).toContain("Grad Split (preimenovan)");
@@ -216,7 +210,7 @@ describe("the workbook's sheet by chunk", () => {
     entry[3] = zlib.crc32(xml);
     entry[4] = xml.length;
     await writeFile(index(outDir), JSON.stringify(saved));
-    const again = await write(outDir, chunksOf(lines[0] as Buffer, lines[1] as Buffer), ["a", "b"], edited);
+    const again = await write(outDir, chunksOf(LINES[0] as Buffer, LINES[1] as Buffer), ["a", "b"], edited);
     const sheet = await sheetOf(fileOf(outDir, again));
     expect(sheet).toContain("Grad Zagrex");
     expect(sheet).not.toContain("Grad Zagreb");
@@ -225,7 +219,7 @@ describe("the workbook's sheet by chunk", () => {
 
   it("with no previous workbook, a cut one, an index that is none or another zlib's, or a segment that is not one: every chunk rendered, the same bytes", async () => {
     const plain = await tempDir();
-    const whole = await write(plain, chunksOf(lines[0] as Buffer, renamed), null, []);
+    const whole = await write(plain, chunksOf(LINES[0] as Buffer, RENAMED), null, []);
     const expected = await readFile(fileOf(plain, whole));
     const damages: Record<string, (outDir: string, first: readonly Download[]) => Promise<void>> = {
       missing: (outDir, first) => rm(fileOf(outDir, first)),
@@ -246,9 +240,9 @@ describe("the workbook's sheet by chunk", () => {
     };
     for (const [name, damage] of Object.entries(damages)) {
       const outDir = await tempDir();
-      const first = await write(outDir, chunksOf(lines[0] as Buffer, lines[1] as Buffer), ["a", "b"], []);
+      const first = await write(outDir, chunksOf(LINES[0] as Buffer, LINES[1] as Buffer), ["a", "b"], []);
       await damage(outDir, first);
-      const edited = await write(outDir, chunksOf(lines[0] as Buffer, renamed), ["a", "b2"], first);
+      const edited = await write(outDir, chunksOf(LINES[0] as Buffer, RENAMED), ["a", "b2"], first);
       expect(await readFile(fileOf(outDir, edited)), name).toEqual(expected);
     }
   });
