@@ -1,6 +1,6 @@
 /**
- * What one edited record costs among the downloads and the change feed: the two files a consumer
- * downloads whole (the NDJSON and the CSV, each one file under its stable and its content name),
+ * What one edited record costs among the downloads and the change feed: the three files a consumer
+ * downloads whole (the NDJSON, the CSV and the workbook, each one file under its stable and its content name),
  * and besides them only the feed's diff, state and Atom feed. The feed's snapshot is the NDJSON
  * download itself (a hard link), not a copy. Counted as new files (inodes) under `downloads/` and
  * `changes/`, on 11,516 subjects (12 records chunks).
@@ -32,7 +32,7 @@ async function filesOf(out: string, dirs: readonly string[]): Promise<Map<string
 }
 
 describe("one record edited", () => {
-  it("writes the NDJSON and the CSV whole, and besides them only the feed's diff, state and Atom feed; the snapshot is the NDJSON's file", async () => {
+  it("writes the NDJSON, the CSV and the workbook whole, and besides them only the feed's diff, state and Atom feed; the snapshot is the NDJSON's file", async () => {
     const data = join(work, "data");
     const out = join(work, "site");
     await writeDataset(data, 2, 0);
@@ -46,7 +46,9 @@ describe("one record edited", () => {
     expect(report.feed?.upserts).toBe(1);
 
     const after = await filesOf(out, ["downloads", "changes"]);
-    const old = new Set([...before.values()].map((f) => f.ino));
+    // The inodes still in use: one whose file was replaced or removed may be given to a new file (the
+    // new Atom feed took the old state.json's), which is no less new.
+    const old = new Set([...before].filter(([path, f]) => after.get(path)?.ino === f.ino).map(([, f]) => f.ino));
     const made = new Map<number, string[]>();
     for (const [path, { ino }] of after) if (!old.has(ino)) made.set(ino, [...(made.get(ino) ?? []), path]);
     const manifest = await readManifest(out);
@@ -57,6 +59,8 @@ describe("one record edited", () => {
         // The downloads a consumer takes whole, each one file under both names; the NDJSON is the snapshot too.
         [`changes/snapshots/${version}.ndjson`, "downloads/subjekti.ndjson", named("ndjson")].sort(),
         ["downloads/subjekti.csv", named("csv")].sort(),
+        // The workbook too (its unchanged chunks' segments copied from the previous one, not deflated again).
+        ["downloads/subjekti.xlsx", named("xlsx")].sort(),
         // The feed's own: one diff, the state, the Atom feed.
         [`changes/${report.feed?.sequence}.json`],
         ["changes/state.json"],
