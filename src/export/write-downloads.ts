@@ -102,17 +102,20 @@ function workbookSink(path: string, date: Date, byChunk: DownloadChunks | null):
   const workbook = new XlsxWriter(path, date);
   return {
     async take(_chunk, lines, index) {
+      const first = workbook.nextRow;
       const render = async (): Promise<ChunkBytes> => {
-        const { bytes, crc, size } = await rowsSegment(lines().map(workbookCells));
-        return { bytes, extra: [crc, size, lines().length] };
+        const { bytes, crc, size } = await rowsSegment(first, lines().map(workbookCells));
+        return { bytes, extra: [crc, size, lines().length, first] };
       };
       let segment: ChunkBytes;
       if (byChunk === null) segment = await render();
       else {
         byChunk.moveTo(await workbook.offset());
-        segment = await byChunk.take(index, render, ({ bytes, extra }) => extra.length === 3 && isRowsSegment(bytes, extra[0], extra[1]));
+        // Its rows carry their numbers: copied only where the chunk begins at the same row (an edit's every chunk does).
+        const usable = ({ bytes, extra }: ChunkBytes): boolean => extra[3] === first && isRowsSegment(bytes, extra[0], extra[1]);
+        segment = await byChunk.take(index, render, usable);
       }
-      const [crc, size, rows] = segment.extra as [number, number, number];
+      const [crc, size, rows] = segment.extra as [number, number, number, number];
       await workbook.segment({ bytes: segment.bytes, crc, size }, rows);
     },
     async end() {

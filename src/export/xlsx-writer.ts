@@ -7,6 +7,7 @@
  * buffers, whatever the count (exceljs's streaming writer held 886 MB at a million rows).
  */
 import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
+import { columnLetters } from "../data/sources/sheet-cells.ts";
 import { frameParts, SHEET_PATH, sheetHead, sheetTail, TEXT_COLUMNS, TEXT_STYLE, workbookPart } from "./xlsx-parts.ts";
 import { type DeflatedSegment, deflateSegment, SYNC_FLUSH_MARK, ZipWriter, type ZipEntryStream } from "./xlsx-zip.ts";
 import { openZip } from "../data/sources/zip-entries.ts";
@@ -14,6 +15,7 @@ import { openZip } from "../data/sources/zip-entries.ts";
 /** How much sheet XML (about) the export gathers into a segment (characters). */
 const BATCH = 1 << 18;
 
+const LETTERS = FIELD_NAMES.map((_, i) => columnLetters(i + 1));
 const STYLES = FIELD_NAMES.map((field) => (TEXT_COLUMNS.has(field) ? ` s="${TEXT_STYLE}"` : ""));
 
 const XML_ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
@@ -24,24 +26,25 @@ function xmlText(text: string): string {
 }
 
 /** An inline string cell; white space at either end kept (Excel trims it otherwise). */
-function textCell(style: string, text: string): string {
+function textCell(reference: string, style: string, text: string): string {
   const space = /^\s|\s$/.test(text) ? ' xml:space="preserve"' : "";
-  return `<c${style} t="inlineStr"><is><t${space}>${xmlText(text)}</t></is></c>`;
+  return `<c r="${reference}"${style} t="inlineStr"><is><t${space}>${xmlText(text)}</t></is></c>`;
 }
 
 /**
- * One row's XML: `cells` in the fields' order (a string already in OOXML's escape). No row number
- * and no cell references (both optional: a reader counts rows and cells), so a chunk's rows are the
- * same bytes wherever the chunk falls; an empty cell is `<c/>`, keeping the next one in its column.
+ * One row's XML: `cells` in the fields' order (a string already in OOXML's escape). The row number
+ * and the cell references are written although SpreadsheetML makes them optional: exceljs's reader
+ * refuses a row without its number ("Invalid row number in model"). So a chunk's segment holds its
+ * rows' numbers, and is copied into a workbook only where the chunk begins at the same row.
  */
-function rowXml(cells: readonly unknown[]): string {
-  let xml = "<row>";
+function rowXml(number: number, cells: readonly unknown[]): string {
+  let xml = `<row r="${number}">`;
   for (let i = 0; i < cells.length; i++) {
     const value = cells[i];
-    if (typeof value === "string") xml += textCell(STYLES[i] as string, value);
-    else if (typeof value === "boolean") xml += `<c t="b"><v>${value ? 1 : 0}</v></c>`;
-    else if (typeof value === "number") xml += `<c><v>${value}</v></c>`;
-    else xml += "<c/>";
+    const reference = `${LETTERS[i] as string}${number}`;
+    if (typeof value === "string") xml += textCell(reference, STYLES[i] as string, value);
+    else if (typeof value === "boolean") xml += `<c r="${reference}" t="b"><v>${value ? 1 : 0}</v></c>`;
+    else if (typeof value === "number") xml += `<c r="${reference}"><v>${value}</v></c>`;
   }
   return `${xml}</row>`;
 }
@@ -49,9 +52,9 @@ function rowXml(cells: readonly unknown[]): string {
 /** What deflates the segments: another zlib may give other bytes for the same rows (an earlier workbook's segments are then not copied). */
 export const SEGMENT_WRITER = `zlib ${process.versions.zlib}`;
 
-/** Rows (their cells as for `XlsxWriter.row`) as one segment of the sheet: what a records chunk's rows are in it. */
-export function rowsSegment(rows: readonly (readonly unknown[])[]): Promise<DeflatedSegment> {
-  return deflateSegment(rows.map(rowXml).join(""), false);
+/** Rows (their cells as for `XlsxWriter.row`) from row `first` on, as one segment of the sheet: what a records chunk's rows are in it. */
+export function rowsSegment(first: number, rows: readonly (readonly unknown[])[]): Promise<DeflatedSegment> {
+  return deflateSegment(rows.map((cells, i) => rowXml(first + i, cells)).join(""), false);
 }
 
 /** Could `bytes` be a segment of the sheet's rows (copied from an earlier workbook)? Ends in a sync flush, with the CRC and size stated. */
@@ -86,7 +89,7 @@ export class XlsxWriter {
     this.#ready = (async () => {
       for (const [name, text] of frameParts(date)) await zip.add(name, text);
       const sheet = zip.open(SHEET_PATH);
-      await sheet.write(await deflateSegment(sheetHead() + rowXml(FIELD_NAMES), false));
+      await sheet.write(await deflateSegment(sheetHead() + rowXml(1, FIELD_NAMES), false));
       return sheet;
     })();
     // Awaited by the first flush or by end(); a failure before then is theirs to report.
@@ -95,7 +98,6 @@ export class XlsxWriter {
 
   /** Adds a row of cells (texts already escaped); resolves when the zip can take more. */
   row(cells: readonly unknown[]): Promise<void> | void {
-    this.#rows++;
     this.#batch.push(cells);
     // A rough measure of the XML (the cells' characters), enough to bound a segment.
     for (const cell of cells) this.#size += typeof cell === "string" ? cell.length + 40 : 20;
@@ -106,7 +108,15 @@ export class XlsxWriter {
     const rows = this.#batch;
     this.#batch = [];
     this.#size = 0;
-    if (rows.length > 0) await (await this.#ready).write(await rowsSegment(rows));
+    if (rows.length === 0) return;
+    const first = this.#rows + 2;
+    this.#rows += rows.length;
+    await (await this.#ready).write(await rowsSegment(first, rows));
+  }
+
+  /** The row the next one written will be (the header is row 1). */
+  get nextRow(): number {
+    return this.#rows + this.#batch.length + 2;
   }
 
   /** Where the next segment goes in the file (the rows given by `row` written first). */

@@ -193,10 +193,12 @@ describe("the workbook's sheet by chunk", () => {
     // Chunk a's segment replaced in the previous workbook by another of the same length (a stored
     // block, then the sync flush's empty one), the index stating its CRC and size: the next edit copies it as it is.
     const path = fileOf(outDir, edited);
-    const saved = JSON.parse(await readFile(index(outDir), "utf8")) as { chunks: [string, number, number, number, number, number][] };
-    const entry = saved.chunks.find(([hash]) => hash === "a") as [string, number, number, number, number, number];
+    const saved = JSON.parse(await readFile(index(outDir), "utf8")) as {
+      chunks: [string, number, number, number, number, number, number][];
+    };
+    const entry = saved.chunks.find(([hash]) => hash === "a") as [string, number, number, number, number, number, number];
     const [, offset, length] = entry;
-    const xml = Buffer.from(`<row><c t="inlineStr"><is><t>${"Grad Zagrex".padEnd(length - 10 - 48, ".")}</t></is></c></row>`);
+    const xml = Buffer.from(`<row r="2"><c r="C2" t="inlineStr"><is><t>${"Grad Zagrex".padEnd(length - 10 - 61, ".")}</t></is></c></row>`);
     expect(xml.length).toBe(length - 10);
     const stored = Buffer.concat([
       Buffer.from([0x00, xml.length & 0xff, xml.length >> 8, ~xml.length & 0xff, (~xml.length >> 8) & 0xff]),
@@ -215,6 +217,15 @@ describe("the workbook's sheet by chunk", () => {
     expect(sheet).toContain("Grad Zagrex");
     expect(sheet).not.toContain("Grad Zagreb");
     expect(sheet).toContain("<t>Grad Split</t>");
+  });
+
+  it("a chunk the previous workbook holds at another row is rendered (its rows carry their numbers): the same bytes as writing it whole", async () => {
+    const [outDir, plain] = [await tempDir(), await tempDir()];
+    const first = await write(outDir, chunksOf(LINES[0] as Buffer, LINES[1] as Buffer), ["a", "b"], []);
+    const rendered = await write(plain, chunksOf(LINES[1] as Buffer, LINES[0] as Buffer), null, []);
+    const swapped = await write(outDir, chunksOf(LINES[1] as Buffer, LINES[0] as Buffer), ["b", "a"], first);
+    expect(await readFile(fileOf(outDir, swapped))).toEqual(await readFile(fileOf(plain, rendered)));
+    expect(await sheetOf(fileOf(outDir, swapped))).toContain('<row r="2"><c r="A2"><v>2</v></c>');
   });
 
   it("with no previous workbook, a cut one, an index that is none or another zlib's, or a segment that is not one: every chunk rendered, the same bytes", async () => {
