@@ -1,10 +1,10 @@
 /**
  * The workbook written as its rows come: the sheet's XML deflated into the zip (xlsx-zip.ts) in
  * segments of a few hundred kilobytes, each on its own, so a records chunk's segment can be copied
- * from the previous workbook into the next. Every text is an inline string in
- * its own cell, so no shared-strings table grows with the list; the OIB, the code and the date are
- * text cells with the text style, the id a number, the flags booleans. Memory is the zip's two
- * buffers, whatever the count (exceljs's streaming writer held 886 MB at a million rows).
+ * from the previous workbook into the next. Every text is an inline string in its own cell, so no
+ * shared-strings table grows with the list; the OIB, the code and the date are text cells with the
+ * text style, the id a number, the flags booleans. Memory is a segment's XML and the file's buffer,
+ * whatever the count (exceljs's streaming writer held 886 MB at a million rows).
  */
 import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
 import { columnLetters } from "../data/sources/sheet-cells.ts";
