@@ -20,7 +20,7 @@ import { readRecords } from "../data/read/read-records.ts";
 import { type ListBytes, previousDownloads, writeDownloads, type WrittenDownloads } from "../export/write-downloads.ts";
 import { dataDate } from "../feed/data-date.ts";
 import { type PreviousFeed, readPreviousFeed } from "../feed/read-previous.ts";
-import { type FeedReport, writeFeed } from "../feed/write-feed.ts";
+import { type FeedReport, removeFeed, writeFeed } from "../feed/write-feed.ts";
 import { type BuildReport, type ReadChunks, reportBuild } from "./build-outcome.ts";
 import { type BuildOptions, resolveBuildOptions, type ResolvedBuildOptions } from "./build-options.ts";
 import { chunkRecords } from "./chunk-records.ts";
@@ -157,7 +157,10 @@ function planOf(
 /** The feed stage, once the site is written: the new list is the chunk files, in order (and the NDJSON download, when written). */
 async function writeFeedOf(run: Run, count: number, published: Date, list: ListBytes | undefined): Promise<FeedReport | undefined> {
   const { options, output, previous } = run;
-  if (options.feed === null) return undefined;
+  if (options.feed === null) {
+    await removeFeed(options.output.outDir);
+    return undefined;
+  }
   const records = (): AsyncGenerator<Buffer> => chunkBytes(output, Math.ceil(count / CHUNK_SIZE));
   const { keep } = options.feed;
   const input = { outDir: options.output.outDir, records, count, published, previous, keep, baseUrl: options.site.baseUrl };
