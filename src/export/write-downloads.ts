@@ -184,10 +184,7 @@ export async function writeDownloads(input: DownloadsInput): Promise<WrittenDown
   // The downloads taken as they are, by format; those written join them below.
   const ready = new Map<DownloadFormat, Download>();
   for (const d of input.unchanged) {
-    if (!input.formats.includes(d.format) || !(await isWhole(input.outDir, d))) continue;
-    // The workbook also carries the data's date: kept when it is the same (an unchanged rebuild at 1M wrote it again for seconds).
-    if (RECORDS_ONLY.has(d.format) || (d.format === "xlsx" && (await isWorkbookDated(fileOf(input.outDir, d.immutablePath), input.date))))
-      ready.set(d.format, d);
+    if (RECORDS_ONLY.has(d.format) && input.formats.includes(d.format) && (await isWhole(input.outDir, d))) ready.set(d.format, d);
   }
   const unchangedList = input.unchanged.find((d) => d.format === "ndjson");
   // Pass 1: the formats made of the records alone, and the list's hash (once, whatever is written).
@@ -210,7 +207,15 @@ export async function writeDownloads(input: DownloadsInput): Promise<WrittenDown
     }
     // Pass 2: the workbook, which carries the data's date (known once the list's hash is).
     const date = await input.date(list.sha256);
-    const rest = input.formats.filter((format) => !RECORDS_ONLY.has(format));
+    // The workbook also carries the data's date: kept when it is the same (an unchanged rebuild at 1M wrote it again for seconds).
+    const workbook = input.unchanged.find((d) => d.format === "xlsx" && input.formats.includes("xlsx"));
+    if (
+      workbook !== undefined &&
+      (await isWhole(input.outDir, workbook)) &&
+      (await isWorkbookDated(fileOf(input.outDir, workbook.immutablePath), date))
+    )
+      ready.set("xlsx", workbook);
+    const rest = input.formats.filter((format) => !RECORDS_ONLY.has(format) && !ready.has(format));
     const second = await writeSinks(input, rest, temp, null, date);
     for (const [format, { sha256, bytes }] of second) ready.set(format, downloadOf(format, sha256, bytes));
     const downloads = input.formats.map((format) => ready.get(format) as Download);
