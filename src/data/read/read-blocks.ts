@@ -155,7 +155,7 @@ async function readInto(
       const block = await next.rendered;
       if (block.uncached !== undefined) cache?.failed(block.uncached);
       problems.merge(block.problems, block.dropped);
-      oibs.add(block, next.file, options.strict, problems);
+      await oibs.add(block, next.file, options.strict);
       nextKeys.add(block.ids, block.codes);
       count += block.ends.length;
       if (!(await put({ kind: "block", block, file: next.file, problems }))) throw new StopReading();
@@ -189,6 +189,8 @@ async function readInto(
       if (lines.count > 0 || lines.problems.count > 0) waiting.push({ file, rendered: lines.finish() });
     }
     await drain(0);
+    // Two holders of an OIB are found once every OIB was read (check-oibs.ts).
+    await oibs.finish(problems);
     // The next stage may add the rules across records' problems before they are judged.
     if (!(await put({ kind: "end", problems }))) throw new StopReading();
   } catch (error) {
@@ -197,6 +199,7 @@ async function readInto(
     throw error;
   } finally {
     await threads?.close();
+    await oibs.dispose();
   }
   const all = nextKeys.guide(sortProblems(problems.problems, files));
   if (problems.errors > 0) throw new DataError(all, problems.kinds);
