@@ -321,33 +321,23 @@ function withRoom(bytes: Uint8Array): Uint8Array {
 
 /**
  * Where the sorted suffix entries are cut into `files` files: the first entry of each file
- * (`files` + 1 numbers, the first 0, the last the entries' count). The files begin at the
- * suffixes whose hashes are the smallest `files` - 1 of all the distinct suffixes' hashes: a choice
- * by content, not by position, so an edit that adds or removes a few suffixes moves no cut unless
- * one of them is a cut's own (about one chance in the entries a file holds): the other files keep
- * their bytes. The files' sizes vary more than equal counts would (a file holds on average the
- * entries / files, rarely more than ten times that).
+ * (`files` + 1 numbers, the first 0, the last the entries' count). The files begin at the entries
+ * whose hashes are the smallest `files` - 1 of all: a choice by content, not by position, so an
+ * edit that adds, removes or changes a few entries moves no cut unless one of them is a cut's own
+ * (about one chance in the entries a file holds; then that cut and the one that takes its place
+ * move): the other files keep their bytes. The files' sizes vary more than equal counts would (as
+ * gaps between random points do: a file holds on average entries / files, the largest of
+ * thousands about ten times that). The entries of one suffix may lie in two files or more, as
+ * with any cut: a term's files are those from the last whose first key is below the term's.
  */
 export function suffixCuts(entries: readonly string[], files: number): number[] {
-  // Each distinct suffix's first entry (entries of the same suffix lie together) and its hash.
-  const starts: number[] = [];
-  const hashes: number[] = [];
-  let previous = "";
-  for (let i = 0; i < entries.length; i++) {
-    const key = keyOfEntry(entries[i] as string);
-    if (key === previous) continue;
-    previous = key;
-    starts.push(i);
-    hashes.push(hash52(key));
-  }
-  // The smallest hashes by a numeric sort of the hashes alone (a comparator over a million suffixes costs seconds).
-  const threshold = files < 2 ? -1 : (Float64Array.from(hashes).sort()[Math.min(hashes.length, files - 1) - 1] ?? -1);
-  const chosen: number[] = [];
-  for (let k = 0; k < starts.length && chosen.length < files - 1; k++) {
-    if ((hashes[k] as number) <= threshold && starts[k] !== 0) chosen.push(starts[k] as number);
-  }
-  const cuts = [0, ...chosen];
-  // Fewer distinct suffixes than files: the last files are empty.
+  if (files < 2) return [0, entries.length];
+  const hashes = Float64Array.from(entries, hash52);
+  // The smallest hashes by a numeric sort of a copy (a comparator over a million entries costs seconds).
+  const threshold = hashes.slice().sort()[Math.min(entries.length, files - 1) - 1] ?? -1;
+  const cuts = [0];
+  for (let i = 1; i < entries.length && cuts.length < files; i++) if ((hashes[i] as number) <= threshold) cuts.push(i);
+  // Fewer entries than files: the last files are empty.
   while (cuts.length < files + 1) cuts.push(entries.length);
   return cuts;
 }
@@ -359,7 +349,7 @@ function keyOfEntry(entry: string): string {
   return entry.slice(0, at + 1);
 }
 
-/** A 52-bit hash of a text (two FNV-1a passes of other bases, mixed): equal hashes of two suffixes are rare enough to ignore. */
+/** A 52-bit hash of a text (two FNV-1a passes of other bases, mixed): equal hashes of two entries are rare enough to ignore. */
 function hash52(text: string): number {
   let a = 0x811c9dc5;
   let b = 0x01000193;
