@@ -33,6 +33,7 @@ import { planSearch } from "./plan-search.ts";
 import { planSite } from "./plan-site.ts";
 import { withPreflight } from "./preflight-build.ts";
 import { pagesFromChunkFiles } from "./read-chunks.ts";
+import { reusedSearch } from "./search-reuse.ts";
 import { sameRecords } from "./record-shard.ts";
 import { removeBuildLeftovers } from "./site-leftovers.ts";
 import { PlainSiteWriter } from "./write-plain-site.ts";
@@ -150,7 +151,7 @@ function planOf(
   const pages = pagesFromChunkFiles((chunk) => output.chunkFile(chunk), CHUNK_SIZE);
   const docs = planDocs(metadata, { count, ...published }, options.site);
   const keys = planKeys(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk));
-  const search = planSearch(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk));
+  const search = reusedSearch(options.output.outDir, hashes) ?? planSearch(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk));
   return planSite({ count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, [docs, ...keys, ...search], published);
 }
 

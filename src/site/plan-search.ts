@@ -222,11 +222,12 @@ function keyShards(sets: Map<string, RowsBuilder>, count: number, namePositions:
     return at;
   };
   const suffixes: string[] = [];
-  for (const [key, set] of [...sets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (!key.startsWith("w:")) {
-      put(key, set.encode(count), true);
-      continue;
-    }
+  const sorted = [...sets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // The tokens' sets first in their buckets, each in a slot with room (slotOf), then the keys'
+  // sets: a renamed subject changes the sets of its pieces and of its tokens, and the offsets its
+  // tokens' suffix entries name stay where they were unless a set outgrows its slot.
+  for (const [key, set] of sorted) {
+    if (!key.startsWith("w:")) continue;
     const chars = [...key.slice(2)];
     // A term of one or two characters is found by its pieces (`g:`): a token that short needs nothing of its own.
     if (chars.length < 3) continue;
@@ -238,20 +239,25 @@ function keyShards(sets: Map<string, RowsBuilder>, count: number, namePositions:
       const places = set.places();
       payload = `[${places.join(",")}],[${places.map((p) => namePositions[p]).join(",")}]`;
     } else {
-      const at = put(key, set.encode(count), false);
+      const encoded = set.encode(count);
+      // A bitmap's length is the list's (count / 8), whatever its members: it needs no room.
+      const at = put(key, encoded[0] === 1 ? encoded : withRoom(encoded), false);
       const positions = Uint32Array.from(set.places(), (p) => namePositions[p] as number);
       if (set.size <= RANKED_ROWS) {
-        const [, offset, length] = put(key, new Uint8Array(positions.buffer), false, at[0]);
+        const [, offset, length] = put(key, withRoom(new Uint8Array(positions.buffer)), false, at[0]);
         payload = `${at.join(",")},0,${offset},${length}`;
       } else {
         const byPosition = new RowsBuilder();
         for (const position of positions.sort()) byPosition.add(position);
-        const [, offset, length] = put(key, byPosition.encode(count), false, at[0]);
+        const byPositionBytes = byPosition.encode(count);
+        const [, offset, length] = put(key, byPositionBytes[0] === 1 ? byPositionBytes : withRoom(byPositionBytes), false, at[0]);
         payload = `${at.join(",")},1,${offset},${length}`;
       }
     }
     for (let i = 0; i + 3 <= chars.length; i++) suffixes.push(`${suffixKey(chars.slice(i).join(""))}",${payload}]`);
   }
+  for (const [key, set] of sorted) if (!key.startsWith("w:")) put(key, set.encode(count), true);
+  sorted.length = 0;
   sets.clear();
   suffixes.sort();
   const files = (bucket: number): ShardFile[] => {
@@ -272,15 +278,16 @@ function keyShards(sets: Map<string, RowsBuilder>, count: number, namePositions:
     for (let b = first; b < Math.min(buckets, first + BUCKETS_PER_SHARD); b++) rendered.push(...files(b));
     shards.push(shardOf(keysShardKey(first), rendered));
   }
-  // The suffixes in suffixFileCount(count) files of as many entries each (a number the deploy
-  // preflight knows before the build), and the first key of each file (an empty file's: the next entry's).
+  // The suffixes in suffixFileCount(count) files (a number the deploy preflight knows before the
+  // build), cut where an edit leaves the cuts alone (suffixCuts), and the first key of each file.
   const fileCount = suffixFileCount(count);
+  const cuts = suffixCuts(suffixes, fileCount);
   const firsts: string[] = [];
   let rendered: ShardFile[] = [];
   for (let file = 0; file < fileCount; file++) {
-    const [from, to] = [Math.floor((file * suffixes.length) / fileCount), Math.floor(((file + 1) * suffixes.length) / fileCount)];
-    const next = suffixes[from];
-    firsts.push(next === undefined ? "\uffff" : `${suffixKey((JSON.parse(next) as [string])[0])}"`);
+    const [from, to] = [cuts[file] as number, cuts[file + 1] as number];
+    // The first file's first key is below every entry's, whatever the smallest suffix is; an empty file's is the next entry's.
+    firsts.push(file === 0 ? "[" : from < suffixes.length ? keyOfEntry(suffixes[from] as string) : "\uffff");
     rendered.push({ name: suffixFileName(file), bytes: Buffer.from(`[${suffixes.slice(from, to).join(",")}]`) });
     if (rendered.length === SUFFIX_FILES_PER_SHARD || file === fileCount - 1) {
       shards.push(shardOf(suffixShardKey(file), rendered));
@@ -294,6 +301,65 @@ function keyShards(sets: Map<string, RowsBuilder>, count: number, namePositions:
   const top = firsts.filter((_, i) => i % FIRSTS_GROUP === 0);
   shards.push(shardOf(SUFFIX_FIRSTS_SHARD_KEY, [{ name: SUFFIX_FIRSTS_FILE, bytes: Buffer.from(JSON.stringify(top)) }, ...groups]));
   return shards;
+}
+
+/**
+ * `bytes` with zeros after them up to their slot: a multiple of 32 bytes, or past 64 of half the
+ * power of two at or below their length (about an eighth of a large set wasted on average). A set of places or of positions
+ * is read by its count (row-sets.ts), u32 positions by the set's count, so the zeros are never
+ * read as members; a member more or fewer changes a set's length by a few bytes, which leaves it in
+ * its slot but about one time in ten for the smallest sets, fewer for the larger.
+ */
+function withRoom(bytes: Uint8Array): Uint8Array {
+  const width = Math.max(32, 2 ** (Math.floor(Math.log2(Math.max(1, bytes.length))) - 1));
+  const slot = Math.ceil(bytes.length / width) * width;
+  if (slot === bytes.length) return bytes;
+  const padded = new Uint8Array(slot);
+  padded.set(bytes);
+  return padded;
+}
+
+/**
+ * Where the sorted suffix entries are cut into `files` files: the first entry of each file
+ * (`files` + 1 numbers, the first 0, the last the entries' count). The files begin at the entries
+ * whose hashes are the smallest `files` - 1 of all: a choice by content, not by position, so an
+ * edit that adds, removes or changes a few entries moves no cut unless one of them is a cut's own
+ * (about one chance in the entries a file holds; then that cut and the one that takes its place
+ * move): the other files keep their bytes. The files' sizes vary more than equal counts would (as
+ * gaps between random points do: a file holds on average entries / files, the largest of
+ * thousands about ten times that). The entries of one suffix may lie in two files or more, as
+ * with any cut: a term's files are those from the last whose first key is below the term's.
+ */
+export function suffixCuts(entries: readonly string[], files: number): number[] {
+  if (files < 2) return [0, entries.length];
+  const hashes = Float64Array.from(entries, hash52);
+  // The smallest hashes by a numeric sort of a copy (a comparator over a million entries costs seconds).
+  const threshold = hashes.slice().sort()[Math.min(entries.length, files - 1) - 1] ?? -1;
+  const cuts = [0];
+  for (let i = 1; i < entries.length && cuts.length < files; i++) if ((hashes[i] as number) <= threshold) cuts.push(i);
+  // Fewer entries than files: the last files are empty.
+  while (cuts.length < files + 1) cuts.push(entries.length);
+  return cuts;
+}
+
+/** A suffix entry's key with its closing quote (`["<suffix>"`): its JSON string up to the first unescaped quote. */
+function keyOfEntry(entry: string): string {
+  let at = 2;
+  while (entry.charCodeAt(at) !== 0x22) at += entry.charCodeAt(at) === 0x5c ? 2 : 1;
+  return entry.slice(0, at + 1);
+}
+
+/** A 52-bit hash of a text (two FNV-1a passes of other bases, mixed): equal hashes of two entries are rare enough to ignore. */
+function hash52(text: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    a = Math.imul(a ^ unit, 0x01000193) >>> 0;
+    b = Math.imul(b ^ unit, 0x5bd1e995) >>> 0;
+  }
+  b = Math.imul(b ^ (b >>> 15), 0x2c1b3c6d) >>> 0;
+  return a * 0x100000 + (b >>> 12);
 }
 
 /** Each order field's ranks and permutations, and the founding dates with where each begins. */

@@ -168,7 +168,7 @@ describe("preview --watch", () => {
       expect(out.map(withoutSeconds).map(lastSize)).toEqual([
         say.serving(url),
         say.watching(data),
-        // An edit rewrites its pages, chunk and downloads, and the search files its words touch (search files are not yet edit-local).
+        // An edit rewrites its pages, chunk and downloads, and the search files that hold the record.
         say.rebuilt(dist, 28),
         say.feed(2, 504),
         say.rebuilt(dist, 29),

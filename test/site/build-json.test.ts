@@ -100,9 +100,9 @@ describe("subjekti build --json", () => {
     });
     // Those four pages and their shards' tag lists, the chunk file and its offsets, the manifest (which is no answer), the four
     // descriptions and the docs' tag list; not the OIB index, whose lines name places in the list, which a renamed record
-    // does not move. Then 46 search files: the search index is not yet edit-local (its suffix entries name sets by byte
-    // offset, which an edited name shifts).
-    expect(report.written).toBe(16 + 46);
+    // does not move. Then 20 search files, those that hold the record (the buckets of its pieces and tokens, the suffix
+    // files of its suffixes, the name's order files).
+    expect(report.written).toBe(16 + 20);
 
     // The tag is on exactly the answers that show a record of chunk 3, pre-rendered or derived, on any origin.
     const manifest = await readManifest(out);
