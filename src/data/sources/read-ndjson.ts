@@ -16,6 +16,8 @@ import { locate, type SourceFile } from "./source-file.ts";
 /** Marks an NDJSON block's hash: the same bytes in a JSON array's block are another block (located by index, not line). */
 const NDJSON_BLOCK = "ndjson\n";
 const NEWLINE = new Uint8Array([0x0a]);
+/** A block ends sooner past this many bytes: a file of huge lines is never held a thousand lines at a time (the cut depends on the bytes alone, so a block's key is stable). */
+const BLOCK_BYTES = 16 * 1024 * 1024;
 
 /**
  * Reads `file`, passing `sink` each non-blank line's value and its 1-based line number. A sink that
@@ -63,9 +65,13 @@ export async function readNdjson(file: SourceFile, sink: RecordSink, problems: P
     }
   } else {
     while (lines.line !== undefined) {
-      // The lines are held by reference (each a view of the stream's chunk, never reused): one block's, a few hundred kilobytes.
+      // The lines are held by reference (each a view of the stream's chunk, never reused): one block's, a few hundred kilobytes, at most BLOCK_BYTES and a line.
       const held: Uint8Array[] = [];
-      for (; lines.line !== undefined && held.length < BLOCK_RECORDS; await lines.next()) held.push(lines.line);
+      let bytes = 0;
+      for (; lines.line !== undefined && held.length < BLOCK_RECORDS && bytes < BLOCK_BYTES; await lines.next()) {
+        held.push(lines.line);
+        bytes += lines.line.length;
+      }
       const first = line + 1;
       line += held.length;
       const hash = contentHash(NDJSON_BLOCK, ...held.flatMap((bytes) => [bytes, NEWLINE]));
