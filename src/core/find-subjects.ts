@@ -1,15 +1,15 @@
 /**
  * Subjects found by a key: one subject (`/api/subjekti/<pk>/`) or a page of the list filtered by
  * `oib` and `jedinstvena_oznaka`. The router decides what to look for (a `Find`); this reads the
- * site's small indexes (key-index.ts) and the records chunks through the host, at most two files
- * for one subject, and finishes the answer as DRF would: the subject's object, or a page envelope
+ * site's small indexes (key-index.ts) and the records chunks through the host, two small reads
+ * for one subject by id or code and three by OIB, and finishes the answer as DRF would: the subject's object, or a page envelope
  * of the matches, the filters applied before `limit` and `offset`.
  */
 import { collectionHeaders } from "./answer-headers.ts";
 import { keyLine } from "./chunk-keys.ts";
 import { buildLinks } from "./build-links.ts";
 import { pageTags } from "./cache-tags.ts";
-import { chunkOfCode, chunkOfId, findRecord, OIB_PATTERN, type OibEntry, oibEntries, recordCode, recordOib } from "./key-index.ts";
+import { chunkOfCode, chunkOfId, findRecord, OIB_PATTERN, oibPlaces, recordCode, recordOib } from "./key-index.ts";
 import { boundsPath, chunkPath, oibIndexPath, offsetsPath } from "./layout.ts";
 import type { Manifest } from "./manifest.ts";
 import { assemblePageBytes } from "./page-bytes.ts";
@@ -113,20 +113,20 @@ export async function findSubjects(find: Find, manifest: Manifest, read: ReadFil
     count = all.length;
     page = all.slice(start(count), start(count) + shape.limit);
   } else {
-    // The OIB index alone gives the count and where each match lies: only the page's records are read.
-    const entries = await oibIndex(filters.oib ?? "", manifest, read);
-    if (entries === null) return null;
+    // The OIB index alone gives the count and each match's place: only the page's records are read.
+    const places = await oibIndex(filters.oib ?? "", manifest, read);
+    if (places === null) return null;
     if (isSearch(filters)) {
       // An OIB names a few subjects: the other filters and the order are applied to their records.
-      const found = await atEntries(entries, manifest, read);
+      const found = await atPlaces(places, manifest, read);
       if (found === null) return null;
       const all = matches(found);
       count = all.length;
       page = all.slice(start(count), start(count) + shape.limit);
       return pageAnswer(find, shape, count, page, tagsOf);
     }
-    count = entries.length;
-    const found = await atEntries(entries.slice(start(count), start(count) + shape.limit), manifest, read);
+    count = places.length;
+    const found = await atPlaces(places.slice(start(count), start(count) + shape.limit), manifest, read);
     if (found === null) return null;
     page = found;
   }
@@ -201,40 +201,12 @@ async function inChunkOf(
   return record === null ? [] : [{ chunk, record }];
 }
 
-/** Where the subjects whose OIB is `oib` lie, from its index file. */
-async function oibIndex(oib: string, manifest: Manifest, read: ReadFile): Promise<OibEntry[] | null> {
+/** The places in the list of the subjects whose OIB is `oib`, from its index file. */
+async function oibIndex(oib: string, manifest: Manifest, read: ReadFile): Promise<number[] | null> {
   if (!OIB_PATTERN.test(oib) || manifest.count === 0) return [];
   const path = oibIndexPath(manifest, oib);
   const index = path === null ? null : await read.text(path);
-  return index === null ? null : oibEntries(index, oib);
-}
-
-/**
- * The records of `entries` (rising), cut from their chunks where the index says they lie: each
- * record's bytes alone where the host reads ranges, else each chunk read once.
- */
-async function atEntries(entries: readonly OibEntry[], manifest: Manifest, read: ReadFile): Promise<Located[] | null> {
-  const located: Located[] = [];
-  let keptChunk = -1;
-  let kept: Uint8Array | null = null;
-  for (const { chunk, start, end } of entries) {
-    const path = chunkPath(manifest, chunk);
-    if (path === null) return null;
-    let record: Uint8Array | null;
-    if (read.range !== undefined) {
-      record = await read.range(path, start, end);
-    } else {
-      if (keptChunk !== chunk) {
-        kept = await read.bytes(path);
-        keptChunk = chunk;
-      }
-      record = kept === null || kept.length < end ? null : kept.subarray(start, end);
-    }
-    // A record shorter than the index says: the chunk is not the one indexed (the host refreshes and retries).
-    if (record?.length !== end - start) return null;
-    located.push({ chunk, record });
-  }
-  return located;
+  return index === null ? null : oibPlaces(index, oib);
 }
 
 /** The records at places of the list (0 to count - 1, in id order), in that order, from their chunks. */

@@ -6,12 +6,14 @@
  * - The bounds (`_subjekti/keys.<hash>/bounds.txt`): one line a records chunk, its first subject's
  *   id and code: ids and codes rise along the list, so the last line at or below a key names the
  *   only chunk that can hold it. `<id, 16 digits> <code's value, zero-padded to the widest>\n`.
- * - The OIB index (`_subjekti/oib/<shard>.<hash>/<prefix>.txt`): every subject's OIB with where
- *   its record lies (its chunk, the record's first byte in the chunk and its length without the
- *   "\n"), sorted by OIB then by place in the list, in one file per OIB prefix of `oibDigits`
- *   digits, so that a file holds about a thousand lines. `<oib> <chunk> <start> <length>\n`, each
- *   number zero-padded to a width fixed for the site. A lookup by OIB reads the index file, then
- *   the record's bytes: nothing between.
+ * - The OIB index (`_subjekti/oib/<shard>.<hash>/<prefix>.txt`): every subject's OIB with its
+ *   place in the list (0 for the first subject), sorted by OIB then by place, in one file per OIB
+ *   prefix of `oibDigits` digits, so that a file holds about a thousand lines. `<oib> <place>\n`,
+ *   the place zero-padded to a width fixed for the site. The place names the records chunk and the
+ *   record's line in it, whose bytes the chunk's offsets table gives (record-offsets.ts): a lookup
+ *   by OIB reads the index file, eight bytes of the table and the record. A line names no byte of
+ *   a chunk, so an edit that changes a record's length moves no line: only an edit of an OIB (or a
+ *   subject added or removed, which moves every place after it) changes the index.
  */
 
 /** The shard key of the bounds. */
@@ -153,38 +155,25 @@ export function oibPrefixDigits(count: number): number {
   return digits;
 }
 
-/** The widths of an OIB index line's numbers, each as wide as its largest in the site. */
-export interface OibWidths {
-  readonly chunk: number;
-  readonly start: number;
-  readonly length: number;
+/** The digits of a place in the OIB index of a list of `count` subjects (every place below `count`). */
+export function oibPlaceWidth(count: number): number {
+  return String(Math.max(0, count - 1)).length;
 }
 
-/** Where one subject with the OIB looked up lies: its records chunk, and its record's bytes `start` to `end` (exclusive: its line's "\n") in the chunk. */
-export interface OibEntry {
-  readonly chunk: number;
-  readonly start: number;
-  readonly end: number;
-}
-
-/** The bytes of one OIB index line with these widths. */
-export function oibLineLength(widths: OibWidths): number {
-  return 11 + 1 + widths.chunk + 1 + widths.start + 1 + widths.length + 1;
+/** The bytes of one OIB index line whose places are `placeWidth` digits. */
+export function oibLineLength(placeWidth: number): number {
+  return 11 + 1 + placeWidth + 1;
 }
 
 /**
- * Writes the OIB index line of a subject whose OIB is `oib` (as a number: 11 digits are exact in a
- * double) and whose record is bytes `start` to `end` of chunk `chunk`, into `into` at `at`: the
- * build writes a million of them, digit by digit, without a string each.
+ * Writes the OIB index line of the subject at `place` in the list whose OIB is `oib` (as a number:
+ * 11 digits are exact in a double) into `into` at `at`: the build writes a million of them, digit
+ * by digit, without a string each.
  */
-export function writeOibLine(into: Uint8Array, at: number, oib: number, { chunk, start, end }: OibEntry, widths: OibWidths): void {
-  let to = at + oibLineLength(widths) - 1;
+export function writeOibLine(into: Uint8Array, at: number, oib: number, place: number, placeWidth: number): void {
+  let to = at + oibLineLength(placeWidth) - 1;
   into[to] = NEWLINE;
-  to = writeDigits(into, to, end - start, widths.length);
-  into[--to] = SPACE;
-  to = writeDigits(into, to, start, widths.start);
-  into[--to] = SPACE;
-  to = writeDigits(into, to, chunk, widths.chunk);
+  to = writeDigits(into, to, place, placeWidth);
   into[--to] = SPACE;
   // Above 2^31: split in two halves that integer arithmetic handles.
   const low = oib % 1e6;
@@ -203,8 +192,8 @@ function writeDigits(into: Uint8Array, to: number, value: number, width: number)
   return to;
 }
 
-/** The subjects (in the list's order) whose OIB is `oib`, from its index file's text. */
-export function oibEntries(index: string, oib: string): OibEntry[] {
+/** The places in the list (rising) of the subjects whose OIB is `oib`, from its index file's text. */
+export function oibPlaces(index: string, oib: string): number[] {
   const lineLength = index.indexOf("\n") + 1;
   if (lineLength <= 0) return [];
   const lines = index.length / lineLength;
@@ -216,20 +205,10 @@ export function oibEntries(index: string, oib: string): OibEntry[] {
     if (index.slice(mid * lineLength, mid * lineLength + 11) < oib) low = mid + 1;
     else high = mid;
   }
-  // The fields' places in a line, from the first one: `<oib> <chunk> <start> <length>\n`.
-  const startAt = index.indexOf(" ", 12) + 1;
-  const lengthAt = index.indexOf(" ", startAt) + 1;
-  const entries: OibEntry[] = [];
-  for (let line = low; line < lines && index.startsWith(oib, line * lineLength); line++) {
-    const at = line * lineLength;
-    const start = Number(index.slice(at + startAt, at + lengthAt - 1));
-    entries.push({
-      chunk: Number(index.slice(at + 12, at + startAt - 1)),
-      start,
-      end: start + Number(index.slice(at + lengthAt, at + lineLength - 1)),
-    });
-  }
-  return entries;
+  const places: number[] = [];
+  for (let line = low; line < lines && index.startsWith(oib, line * lineLength); line++)
+    places.push(Number(index.slice(line * lineLength + 12, (line + 1) * lineLength - 1)));
+  return places;
 }
 
 /** The last line `compare` finds at or below the key (compare(line) <= 0), by binary search; -1 if none. */

@@ -8,7 +8,7 @@
  *   _subjekti/records/<shard>.<hash>/<chunk>.ndjson      every rendered record, CHUNK_SIZE a file
  *   _subjekti/records/<shard>.<hash>/<chunk>.offsets     where each record of the chunk starts, then its keys (record-offsets.ts, chunk-keys.ts)
  *   _subjekti/keys.<hash>/bounds.txt                     each chunk's first id and code (key-index.ts)
- *   _subjekti/oib/<shard>.<hash>/<prefix>.txt            OIB -> position and record bytes, a file per OIB prefix (key-index.ts)
+ *   _subjekti/oib/<shard>.<hash>/<prefix>.txt            OIB -> place in the list, a file per OIB prefix (key-index.ts)
  *   _subjekti/search/…                                   the search files (search/search-layout.ts)
  *
  * A shard directory holds SHARD_SIZE files at most (hosts cap directory sizes; records shards

@@ -204,7 +204,7 @@ export async function writeDownloads(input: DownloadsInput): Promise<WrittenDown
   // The downloads taken as they are, by format; those written join them below.
   const ready = new Map<DownloadFormat, Download>();
   for (const d of input.unchanged) {
-    if (input.formats.includes(d.format) && RECORDS_ONLY.has(d.format) && (await isWhole(input.outDir, d))) ready.set(d.format, d);
+    if (RECORDS_ONLY.has(d.format) && input.formats.includes(d.format) && (await isWhole(input.outDir, d))) ready.set(d.format, d);
   }
   const unchangedList = input.unchanged.find((d) => d.format === "ndjson");
   // Pass 1: the formats made of the records alone, and the list's hash (once, whatever is written).
@@ -228,10 +228,13 @@ export async function writeDownloads(input: DownloadsInput): Promise<WrittenDown
     // Pass 2: the workbook, which carries the data's date (known once the list's hash is).
     const date = await input.date(list.sha256);
     // The workbook also carries the data's date: kept when it is the same (an unchanged rebuild at 1M wrote it again for seconds).
-    for (const d of input.unchanged) {
-      if (d.format !== "xlsx" || !input.formats.includes(d.format) || !(await isWhole(input.outDir, d))) continue;
-      if (await isWorkbookDated(fileOf(input.outDir, d.immutablePath), date)) ready.set(d.format, d);
-    }
+    const workbook = input.unchanged.find((d) => d.format === "xlsx" && input.formats.includes("xlsx"));
+    if (
+      workbook !== undefined &&
+      (await isWhole(input.outDir, workbook)) &&
+      (await isWorkbookDated(fileOf(input.outDir, workbook.immutablePath), date))
+    )
+      ready.set("xlsx", workbook);
     const rest = input.formats.filter((format) => !RECORDS_ONLY.has(format) && !ready.has(format));
     const second = await writeSinks(input, rest, temp, null, date);
     for (const [format, { sha256, bytes }] of second) ready.set(format, downloadOf(format, sha256, bytes));

@@ -9,7 +9,7 @@
  * and only then removes the diffs and snapshots no longer kept. A build killed anywhere leaves a
  * state whose files all exist. The same data again changes nothing.
  */
-import { createReadStream } from "node:fs";
+import { createReadStream, existsSync } from "node:fs";
 import { copyFile, link, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { pauseAt } from "../common/pause-point.ts";
 import { join } from "node:path";
@@ -66,6 +66,23 @@ export interface FeedReport {
   readonly added: number;
   /** The new diff's size in bytes (0 when none was written). */
   readonly diffBytes: number;
+}
+
+/**
+ * A build with the feed off removes the feed an earlier build left: its state would otherwise go on
+ * naming a version the site no longer holds, and a mirror would be told "nothing changed" when the
+ * data did. The state goes first, so a reader finds either the old whole feed or no state at all.
+ * Returns whether there was one.
+ */
+export async function removeFeed(outDir: string): Promise<boolean> {
+  const dir = join(outDir, FEED_DIR);
+  if (!existsSync(join(outDir, STATE_PATH))) {
+    await rm(dir, { recursive: true, force: true });
+    return false;
+  }
+  await rm(join(outDir, STATE_PATH), { force: true });
+  await rm(dir, { recursive: true, force: true });
+  return true;
 }
 
 export async function writeFeed(input: FeedInput): Promise<FeedReport> {

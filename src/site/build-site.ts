@@ -20,7 +20,7 @@ import { readRecords } from "../data/read/read-records.ts";
 import { type ListBytes, previousDownloads, writeDownloads, type WrittenDownloads } from "../export/write-downloads.ts";
 import { dataDate } from "../feed/data-date.ts";
 import { type PreviousFeed, readPreviousFeed } from "../feed/read-previous.ts";
-import { type FeedReport, writeFeed } from "../feed/write-feed.ts";
+import { type FeedReport, removeFeed, writeFeed } from "../feed/write-feed.ts";
 import { type BuildReport, type ReadChunks, reportBuild } from "./build-outcome.ts";
 import { type BuildOptions, resolveBuildOptions, type ResolvedBuildOptions } from "./build-options.ts";
 import { chunkRecords } from "./chunk-records.ts";
@@ -33,6 +33,7 @@ import { planSearch } from "./plan-search.ts";
 import { planSite } from "./plan-site.ts";
 import { withPreflight } from "./preflight-build.ts";
 import { pagesFromChunkFiles } from "./read-chunks.ts";
+import { reusedSearch } from "./search-reuse.ts";
 import { sameRecords } from "./record-shard.ts";
 import { removeBuildLeftovers } from "./site-leftovers.ts";
 import { PlainSiteWriter } from "./write-plain-site.ts";
@@ -155,14 +156,17 @@ function planOf(
   const pages = pagesFromChunkFiles((chunk) => output.chunkFile(chunk), CHUNK_SIZE);
   const docs = planDocs(metadata, { count, ...published }, options.site);
   const keys = planKeys(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk));
-  const search = planSearch(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk));
+  const search = reusedSearch(options.output.outDir, hashes) ?? planSearch(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk));
   return planSite({ count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, [docs, ...keys, ...search], published);
 }
 
 /** The feed stage, once the site is written: the new list is the chunk files, in order (and the NDJSON download, when written). */
 async function writeFeedOf(run: Run, count: number, published: Date, list: ListBytes | undefined): Promise<FeedReport | undefined> {
   const { options, output, previous } = run;
-  if (options.feed === null) return undefined;
+  if (options.feed === null) {
+    await removeFeed(options.output.outDir);
+    return undefined;
+  }
   const records = (): AsyncGenerator<Buffer> => chunkBytes(output, Math.ceil(count / CHUNK_SIZE));
   const { keep } = options.feed;
   const input = { outDir: options.output.outDir, records, count, published, previous, keep, baseUrl: options.site.baseUrl };

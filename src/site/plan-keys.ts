@@ -1,13 +1,13 @@
 /**
  * The key indexes as shards of the site plan (core/key-index.ts has their format): the bounds of
  * the records chunks (each chunk's first id and code), and the OIB index, a file per OIB prefix
- * that maps each OIB to where its subjects' records lie (their chunks, and their bytes there).
- * They are planned from the chunk files once the records are on disk, so a cached build that
- * never parsed a record still indexes every one.
+ * that maps each OIB to its subjects' places in the list. They are planned from the chunk files
+ * once the records are on disk, so a cached build that never parsed a record still indexes every
+ * one.
  *
- * Memory: 24 bytes a subject while the OIB index is sorted (its key as a float, its slot, its
- * record's start and end in its chunk), about 24 MB at a million subjects; the files are rendered
- * again, one at a time, as they are written.
+ * Memory: 16 bytes a subject while the OIB index is sorted (each OIB as a float by place, then its
+ * key and place as one float), 8 bytes kept until its files are written, about 8 MB at a million
+ * subjects; the files are rendered again, one at a time, as they are written.
  */
 import { readFileSync } from "node:fs";
 import { contentHash } from "../common/content-hash.ts";
@@ -16,9 +16,8 @@ import {
   BOUNDS_SHARD_KEY,
   boundsLine,
   codeValue,
-  type OibEntry,
-  type OibWidths,
   oibLineLength,
+  oibPlaceWidth,
   oibPrefixDigits,
   writeOibLine,
 } from "../core/key-index.ts";
@@ -36,34 +35,23 @@ export function planKeys(count: number, chunkSize: number, fileOf: (chunk: numbe
   if (count === 0) return [];
   const chunks = Math.ceil(count / chunkSize);
   const firsts: { id: number; code: string }[] = [];
-  // Each subject's OIB as a number (11 digits are exact in a double), by position.
+  // Each subject's OIB as a number (11 digits are exact in a double), by place.
   const oibs = new Float64Array(count);
-  // Each record's bytes in its chunk, by position: a lookup by OIB reads them without the chunk's offsets.
-  const starts = new Uint32Array(count);
-  const ends = new Uint32Array(count);
-  let widest = 0;
-  let longest = 0;
-  let position = 0;
+  let place = 0;
   for (let chunk = 0; chunk < chunks; chunk++) {
     const bytes = readFileSync(fileOf(chunk).path);
-    widest = Math.max(widest, bytes.length);
     for (let start = 0; start < bytes.length; ) {
       let end = bytes.indexOf(NEWLINE, start);
       if (end === -1) end = bytes.length;
       if (start === 0) firsts.push(firstKeys(bytes));
       // A string field's quotes are escaped, so the first `","oib":"` is the field's own.
       const at = bytes.indexOf(OIB_FIELD, start) + OIB_FIELD.length;
-      oibs[position] = Number(bytes.toString("latin1", at, at + 11));
-      starts[position] = start;
-      ends[position++] = end;
-      longest = Math.max(longest, end - start);
+      oibs[place++] = Number(bytes.toString("latin1", at, at + 11));
       start = end + 1;
     }
   }
-  if (position !== count) throw new Error(`the chunk files hold ${position} subjects, not ${count}`);
-  const widths = { chunk: String(chunks - 1).length, start: String(widest).length, length: String(longest).length };
-  const entryOf = (at: number): OibEntry => ({ chunk: Math.floor(at / chunkSize), start: starts.at(at) ?? 0, end: ends.at(at) ?? 0 });
-  return [boundsShard(firsts), ...oibShards(oibs, entryOf, widths)];
+  if (place !== count) throw new Error(`the chunk files hold ${place} subjects, not ${count}`);
+  return [boundsShard(firsts), ...oibShards(oibs)];
 }
 
 /** The id and code of a chunk's first record (`{"id":<id>,"jedinstvena_oznaka":"<code>",…`). */
@@ -88,11 +76,12 @@ function boundsShard(firsts: readonly { id: number; code: string }[]): ShardPlan
 
 /**
  * The OIB index: a file for every prefix of `digits` digits, even an empty one (a missing file
- * would read as a site half deployed). Sorted by prefix with a counting sort, then within each
- * prefix by the rest of the OIB and the position, packed in one double: rest × count + position
- * stays below 2^53, since a prefix file holds about a thousand lines.
+ * would read as a stale site), in shards of SHARD_SIZE files. `oibs` (by place) is sorted once,
+ * by a counting sort on the prefix and a sort of each prefix's keys: each key is the OIB's rest
+ * after its prefix times `count` plus the place, exact in a double (under 2^53 for any list the
+ * prefixes keep to a thousand lines a file), so one number sorts by OIB, then by place.
  */
-function oibShards(oibs: Float64Array, entryOf: (position: number) => OibEntry, widths: OibWidths): ShardPlan[] {
+function oibShards(oibs: Float64Array): ShardPlan[] {
   const count = oibs.length;
   const digits = oibPrefixDigits(count);
   const prefixes = 10 ** digits;
@@ -104,25 +93,17 @@ function oibShards(oibs: Float64Array, entryOf: (position: number) => OibEntry, 
     starts[next] = (starts.at(next) ?? 0) + 1;
   }
   for (let p = 0; p < prefixes; p++) starts[p + 1] = (starts.at(p + 1) ?? 0) + (starts.at(p) ?? 0);
-  const keys = new Float64Array(count);
-  const filled = starts.slice(0, prefixes);
-  oibs.forEach((oib, position) => {
-    const prefix = Math.floor(oib / restSize);
-    const slot = filled.at(prefix) ?? 0;
-    filled[prefix] = slot + 1;
-    keys[slot] = (oib % restSize) * count + position;
-  });
-  for (let p = 0; p < prefixes; p++) keys.subarray(starts[p], starts[p + 1]).sort();
+  const keys = sortedKeys(oibs, starts, restSize);
   const prefixText = (p: number): string => (digits === 0 ? "" : String(p).padStart(digits, "0"));
-  const lineLength = oibLineLength(widths);
+  const width = oibPlaceWidth(count);
+  const lineLength = oibLineLength(width);
   const fileOf = (p: number): ShardFile => {
     const [from, to] = [starts.at(p) ?? 0, starts.at(p + 1) ?? 0];
     const bytes = Buffer.allocUnsafe((to - from) * lineLength);
     for (let k = from; k < to; k++) {
       const key = keys.at(k) ?? 0;
-      const position = key % count;
-      const rest = (key - position) / count;
-      writeOibLine(bytes, (k - from) * lineLength, p * restSize + rest, entryOf(position), widths);
+      const place = key % count;
+      writeOibLine(bytes, (k - from) * lineLength, p * restSize + (key - place) / count, place, width);
     }
     return { name: oibFileName(prefixText(p)), bytes };
   };
@@ -138,4 +119,20 @@ function oibShards(oibs: Float64Array, entryOf: (position: number) => OibEntry, 
     shards.push({ key, hash, size: last - first, name: (i) => oibFileName(prefixText(first + i)), files });
   }
   return shards;
+}
+
+/** The OIBs' keys (see oibShards), placed by prefix where `starts` says and sorted within each: `oibs` is not kept. */
+function sortedKeys(oibs: Float64Array, starts: Uint32Array, restSize: number): Float64Array {
+  const count = oibs.length;
+  const keys = new Float64Array(count);
+  const filled = starts.slice(0, starts.length - 1);
+  for (let place = 0; place < count; place++) {
+    const oib = oibs[place] ?? 0;
+    const prefix = Math.floor(oib / restSize);
+    const slot = filled[prefix] ?? 0;
+    filled[prefix] = slot + 1;
+    keys[slot] = (oib % restSize) * count + place;
+  }
+  for (let p = 0; p + 1 < starts.length; p++) keys.subarray(starts[p], starts[p + 1]).sort();
+  return keys;
 }

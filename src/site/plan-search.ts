@@ -9,8 +9,9 @@
  * token's places (or where its set lies, for a token of many), and each order field is sorted once
  * (its distinct values under the collation, then the places by rank).
  *
- * Memory: the sets' bytes (about a byte a place: some 100 MB at a million subjects, most of it the
- * one- and two-character pieces), the distinct tokens, and 4 bytes a subject for each order field.
+ * Memory: the sets' bytes (about a byte a place, a common piece's set count / 8 bytes at most),
+ * the distinct tokens, the suffix entries (a flat string each) and 4 bytes a subject for each
+ * order field; at a million subjects the stage peaks under 1 GB, in the order sort (docs/search.md).
  */
 import { readFileSync } from "node:fs";
 import { contentHash } from "../common/content-hash.ts";
@@ -41,19 +42,36 @@ import type { ShardFile, ShardPlan } from "./hand-offs.ts";
 import type { ChunkFile } from "./read-chunks.ts";
 
 const NEWLINE = 0x0a;
+const EMPTY = new Uint8Array(0);
 
-/** A set of places growing in order: its size, its last place and its gaps as varints. */
+/**
+ * A set of places growing in order, of a list of `count`: its size, its last place and its gaps as
+ * varints, or its bitmap once it has more members than the bitmap has bytes (the stored form is
+ * then the bitmap: row-sets.ts). A common piece's set holds count / 8 bytes at most, not a byte a
+ * member and as much again of room to grow.
+ */
 class RowsBuilder {
   size = 0;
   last = -1;
   bytes = new Uint8Array(8);
   length = 0;
+  bits: Uint8Array | null = null;
+
+  readonly count: number;
+
+  constructor(count: number) {
+    this.count = count;
+  }
 
   add(place: number): void {
     if (place === this.last) return;
     let gap = place - (this.last < 0 ? 0 : this.last);
     this.last = place;
     this.size++;
+    if (this.bits !== null) {
+      this.bits[place >>> 3] = (this.bits[place >>> 3] as number) | (1 << (place & 7));
+      return;
+    }
     if (this.length + 5 > this.bytes.length) {
       const grown = new Uint8Array(this.bytes.length * 2);
       grown.set(this.bytes);
@@ -64,11 +82,33 @@ class RowsBuilder {
       gap >>>= 7;
     }
     this.bytes[this.length++] = gap;
+    if (this.size > Math.ceil(this.count / 8)) {
+      const bits = new Uint8Array(Math.ceil(this.count / 8));
+      for (const p of this.places()) bits[p >>> 3] = (bits[p >>> 3] as number) | (1 << (p & 7));
+      this.bits = bits;
+      this.bytes = EMPTY;
+      this.length = 0;
+    }
+  }
+
+  /** Lets its bytes go once it is encoded (it is then empty). */
+  release(): void {
+    this.bytes = EMPTY;
+    this.bits = null;
+    this.length = 0;
+    this.size = 0;
   }
 
   /** Its places. */
   places(): number[] {
     const places: number[] = [];
+    if (this.bits !== null) {
+      for (let byte = 0; byte < this.bits.length; byte++) {
+        const b = this.bits[byte] as number;
+        if (b !== 0) for (let bit = 0; bit < 8; bit++) if ((b >> bit) & 1) places.push(byte * 8 + bit);
+      }
+      return places;
+    }
     let place = 0;
     for (let at = 0; at < this.length; ) {
       let gap = 0;
@@ -83,7 +123,7 @@ class RowsBuilder {
   }
 
   /** The stored set (core/search/row-sets.ts): the gaps, or a bitmap when that is smaller. */
-  encode(count: number): Uint8Array {
+  encode(): Uint8Array {
     const header = (kind: number): number[] => {
       const out = [kind];
       for (let v = this.size; ; v >>>= 7) {
@@ -95,21 +135,8 @@ class RowsBuilder {
       }
       return out;
     };
-    const bitmapBytes = Math.ceil(count / 8);
-    if (this.size <= bitmapBytes) return Buffer.concat([Uint8Array.from(header(0)), this.bytes.subarray(0, this.length)]);
-    const bits = new Uint8Array(bitmapBytes);
-    let place = 0;
-    for (let at = 0; at < this.length; ) {
-      let gap = 0;
-      for (let shift = 1; ; shift *= 128) {
-        const b = this.bytes[at++] as number;
-        gap += (b & 0x7f) * shift;
-        if (b < 0x80) break;
-      }
-      place += gap;
-      bits[place >>> 3] = (bits[place >>> 3] as number) | (1 << (place & 7));
-    }
-    return Buffer.concat([Uint8Array.from(header(1)), bits]);
+    if (this.bits !== null) return Buffer.concat([Uint8Array.from(header(1)), this.bits]);
+    return Buffer.concat([Uint8Array.from(header(0)), this.bytes.subarray(0, this.length)]);
   }
 }
 
@@ -132,16 +159,23 @@ export function planSearch(count: number, chunkSize: number, fileOf: (chunk: num
   const grams = new Map<number, RowsBuilder>();
   const setOf = (key: string): RowsBuilder => {
     let set = sets.get(key);
-    if (set === undefined) sets.set(key, (set = new RowsBuilder()));
+    if (set === undefined) sets.set(key, (set = new RowsBuilder(count)));
     return set;
   };
   const tokens = new Map<string, RowsBuilder>();
   const gramOf = (key: number): RowsBuilder => {
     let set = grams.get(key);
-    if (set === undefined) grams.set(key, (set = new RowsBuilder()));
+    if (set === undefined) grams.set(key, (set = new RowsBuilder(count)));
     return set;
   };
   const values: Record<OrderField, string[]> = { jedinstvena_oznaka: [], naziv_subjekta: [], institucija_grad: [], datum_postanka: [] };
+  const seen = new Map<string, string>();
+  const interned = (value: string): string => {
+    const known = seen.get(value);
+    if (known !== undefined) return known;
+    seen.set(value, value);
+    return value;
+  };
   const decoder = new TextDecoder();
   let place = 0;
   for (let chunk = 0; chunk * chunkSize < count; chunk++) {
@@ -151,14 +185,18 @@ export function planSearch(count: number, chunkSize: number, fileOf: (chunk: num
       if (end === -1) end = bytes.length;
       const r = JSON.parse(decoder.decode(bytes.subarray(start, end))) as Fields;
       start = end + 1;
-      for (const field of ORDER_FIELDS) values[field].push(r[field]);
+      // The towns' and dates' few thousand values once each, not a string a subject held to the end of the stage.
+      values.jedinstvena_oznaka.push(r.jedinstvena_oznaka);
+      values.naziv_subjekta.push(r.naziv_subjekta);
+      values.institucija_grad.push(interned(r.institucija_grad));
+      values.datum_postanka.push(interned(r.datum_postanka));
       setOf(`r:${r.razina}`).add(place);
       setOf(`c:${r.institucija_grad}`).add(place);
       setOf(`s:${r.status_subjekta ? 1 : 0}`).add(place);
       setOf(`o:${r.odobreno ? 1 : 0}`).add(place);
       for (const token of new Set([...tokensOf(searchForm(r.naziv_subjekta)), ...tokensOf(searchForm(r.institucija_grad))])) {
         let set = tokens.get(token);
-        if (set === undefined) tokens.set(token, (set = new RowsBuilder()));
+        if (set === undefined) tokens.set(token, (set = new RowsBuilder(count)));
         set.add(place);
         addGrams(token, place, gramOf, setOf);
       }
@@ -172,6 +210,8 @@ export function planSearch(count: number, chunkSize: number, fileOf: (chunk: num
   for (const [token, set] of tokens) sets.set(`w:${token}`, set);
   tokens.clear();
   const orders = orderShard(values);
+  // Two million names and codes the sets below need no more.
+  for (const field of ORDER_FIELDS) values[field].length = 0;
   return [...keyShards(sets, count, orders.namePositions), orders.shard];
 }
 
@@ -222,14 +262,15 @@ function keyShards(sets: Map<string, RowsBuilder>, count: number, namePositions:
     return at;
   };
   const suffixes: string[] = [];
-  for (const [key, set] of [...sets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (!key.startsWith("w:")) {
-      put(key, set.encode(count), true);
-      continue;
-    }
-    const chars = [...key.slice(2)];
+  const sorted = [...sets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // The tokens' sets first in their buckets, each in a slot with room (slotOf), then the keys'
+  // sets: a renamed subject changes the sets of its pieces and of its tokens, and the offsets its
+  // tokens' suffix entries name stay where they were unless a set outgrows its slot.
+  for (const [key, set] of sorted) {
+    if (!key.startsWith("w:")) continue;
+    const token = key.slice(2);
     // A term of one or two characters is found by its pieces (`g:`): a token that short needs nothing of its own.
-    if (chars.length < 3) continue;
+    if (token.length < 3 || (token.length < 7 && [...token].length < 3)) continue;
     // Each place's position in the order by name goes with it (inline, or beside the set: as u32s
     // for a token of a few thousand at most, else as a set of positions), so that a search ordered
     // by name takes its page from them, reading no permutation.
@@ -238,20 +279,31 @@ function keyShards(sets: Map<string, RowsBuilder>, count: number, namePositions:
       const places = set.places();
       payload = `[${places.join(",")}],[${places.map((p) => namePositions[p]).join(",")}]`;
     } else {
-      const at = put(key, set.encode(count), false);
+      const encoded = set.encode();
+      // A bitmap's length is the list's (count / 8), whatever its members: it needs no room.
+      const at = put(key, encoded[0] === 1 ? encoded : withRoom(encoded), false);
       const positions = Uint32Array.from(set.places(), (p) => namePositions[p] as number);
       if (set.size <= RANKED_ROWS) {
-        const [, offset, length] = put(key, new Uint8Array(positions.buffer), false, at[0]);
+        const [, offset, length] = put(key, withRoom(new Uint8Array(positions.buffer)), false, at[0]);
         payload = `${at.join(",")},0,${offset},${length}`;
       } else {
-        const byPosition = new RowsBuilder();
+        const byPosition = new RowsBuilder(count);
         for (const position of positions.sort()) byPosition.add(position);
-        const [, offset, length] = put(key, byPosition.encode(count), false, at[0]);
+        const byPositionBytes = byPosition.encode();
+        const [, offset, length] = put(key, byPositionBytes[0] === 1 ? byPositionBytes : withRoom(byPositionBytes), false, at[0]);
         payload = `${at.join(",")},1,${offset},${length}`;
       }
     }
-    for (let i = 0; i + 3 <= chars.length; i++) suffixes.push(`${suffixKey(chars.slice(i).join(""))}",${payload}]`);
+    pushSuffixes(suffixes, token, payload);
+    // The builder's bytes are garbage once encoded: at a million subjects the sets are most of the stage's memory.
+    set.release();
   }
+  for (const [key, set] of sorted) {
+    if (key.startsWith("w:")) continue;
+    put(key, set.encode(), true);
+    set.release();
+  }
+  sorted.length = 0;
   sets.clear();
   suffixes.sort();
   const files = (bucket: number): ShardFile[] => {
@@ -272,16 +324,19 @@ function keyShards(sets: Map<string, RowsBuilder>, count: number, namePositions:
     for (let b = first; b < Math.min(buckets, first + BUCKETS_PER_SHARD); b++) rendered.push(...files(b));
     shards.push(shardOf(keysShardKey(first), rendered));
   }
-  // The suffixes in suffixFileCount(count) files of as many entries each (a number the deploy
-  // preflight knows before the build), and the first key of each file (an empty file's: the next entry's).
+  // The suffixes in suffixFileCount(count) files (a number the deploy preflight knows before the
+  // build), cut where an edit leaves the cuts alone (suffixCuts), and the first key of each file.
   const fileCount = suffixFileCount(count);
+  const cuts = suffixCuts(suffixes, fileCount);
   const firsts: string[] = [];
   let rendered: ShardFile[] = [];
   for (let file = 0; file < fileCount; file++) {
-    const [from, to] = [Math.floor((file * suffixes.length) / fileCount), Math.floor(((file + 1) * suffixes.length) / fileCount)];
-    const next = suffixes[from];
-    firsts.push(next === undefined ? "\uffff" : `${suffixKey((JSON.parse(next) as [string])[0])}"`);
+    const [from, to] = [cuts[file] as number, cuts[file + 1] as number];
+    // The first file's first key is below every entry's, whatever the smallest suffix is; an empty file's is the next entry's.
+    firsts.push(file === 0 ? "[" : from < suffixes.length ? keyOfEntry(suffixes[from] as string) : "\uffff");
     rendered.push({ name: suffixFileName(file), bytes: Buffer.from(`[${suffixes.slice(from, to).join(",")}]`) });
+    // Each entry's string is garbage once in its file's bytes: never both for every entry at once.
+    suffixes.fill("", from, to);
     if (rendered.length === SUFFIX_FILES_PER_SHARD || file === fileCount - 1) {
       shards.push(shardOf(suffixShardKey(file), rendered));
       rendered = [];
@@ -294,6 +349,102 @@ function keyShards(sets: Map<string, RowsBuilder>, count: number, namePositions:
   const top = firsts.filter((_, i) => i % FIRSTS_GROUP === 0);
   shards.push(shardOf(SUFFIX_FIRSTS_SHARD_KEY, [{ name: SUFFIX_FIRSTS_FILE, bytes: Buffer.from(JSON.stringify(top)) }, ...groups]));
   return shards;
+}
+
+/** pushSuffixes's bytes of one token's entry, grown as a token needs. */
+let scratch = Buffer.allocUnsafe(4096);
+
+/**
+ * Pushes the entries of every suffix of three characters or more of `token` (`["<suffix>",<payload>]`,
+ * the suffix as JSON): from one JSON form of the token, sliced, when it needs no escapes and holds
+ * no character past the Basic Multilingual Plane (nearly every token), else character by character.
+ */
+function pushSuffixes(suffixes: string[], token: string, payload: string): void {
+  const quoted = JSON.stringify(token);
+  let plain = quoted.length === token.length + 2;
+  for (let i = 0; plain && i < token.length; i++) plain = (token.charCodeAt(i) & 0xf800) !== 0xd800;
+  let ascii = plain;
+  for (let i = 0; ascii && i < token.length; i++) ascii = token.charCodeAt(i) < 0x80;
+  if (ascii) {
+    // Each entry read out of one buffer as its own flat string (a payload is ASCII too): a string
+    // joined of pieces is a tree of three or four objects until the sort flattens it into a fifth,
+    // some 220 bytes an entry where this is 70 (a million and a half entries at a million subjects).
+    const length = token.length + payload.length + 5;
+    if (scratch.length < length) scratch = Buffer.allocUnsafe(2 * length);
+    scratch.write(`["${token}",${payload}]`, 0, "latin1");
+    for (let i = 0; i + 3 <= token.length; i++) {
+      scratch[i] = 0x5b;
+      scratch[i + 1] = 0x22;
+      suffixes.push(scratch.toString("latin1", i, length));
+    }
+    return;
+  }
+  if (plain) {
+    const tail = `",${payload}]`;
+    for (let i = 0; i + 3 <= token.length; i++) suffixes.push(`["${token.slice(i)}${tail}`);
+    return;
+  }
+  const chars = [...token];
+  for (let i = 0; i + 3 <= chars.length; i++) suffixes.push(`${suffixKey(chars.slice(i).join(""))}",${payload}]`);
+}
+
+/**
+ * `bytes` with zeros after them up to their slot: a multiple of 32 bytes, or past 64 of half the
+ * power of two at or below their length (about an eighth of a large set wasted on average). A set of places or of positions
+ * is read by its count (row-sets.ts), u32 positions by the set's count, so the zeros are never
+ * read as members; a member more or fewer changes a set's length by a few bytes, which leaves it in
+ * its slot but about one time in ten for the smallest sets, fewer for the larger.
+ */
+function withRoom(bytes: Uint8Array): Uint8Array {
+  const width = Math.max(32, 2 ** (Math.floor(Math.log2(Math.max(1, bytes.length))) - 1));
+  const slot = Math.ceil(bytes.length / width) * width;
+  if (slot === bytes.length) return bytes;
+  const padded = new Uint8Array(slot);
+  padded.set(bytes);
+  return padded;
+}
+
+/**
+ * Where the sorted suffix entries are cut into `files` files: the first entry of each file
+ * (`files` + 1 numbers, the first 0, the last the entries' count). The files begin at the entries
+ * whose hashes are the smallest `files` - 1 of all: a choice by content, not by position, so an
+ * edit that adds, removes or changes a few entries moves no cut unless one of them is a cut's own
+ * (about one chance in the entries a file holds; then that cut and the one that takes its place
+ * move): the other files keep their bytes. The files' sizes vary more than equal counts would (as
+ * gaps between random points do: a file holds on average entries / files, the largest of
+ * thousands about ten times that). The entries of one suffix may lie in two files or more, as
+ * with any cut: a term's files are those from the last whose first key is below the term's.
+ */
+export function suffixCuts(entries: readonly string[], files: number): number[] {
+  if (files < 2) return [0, entries.length];
+  const hashes = Float64Array.from(entries, hash52);
+  // The smallest hashes by a numeric sort of a copy (a comparator over a million entries costs seconds).
+  const threshold = hashes.slice().sort()[Math.min(entries.length, files - 1) - 1] ?? -1;
+  const cuts = [0];
+  for (let i = 1; i < entries.length && cuts.length < files; i++) if ((hashes[i] as number) <= threshold) cuts.push(i);
+  // Fewer entries than files: the last files are empty.
+  while (cuts.length < files + 1) cuts.push(entries.length);
+  return cuts;
+}
+
+/** A suffix entry's key with its closing quote (`["<suffix>"`): its JSON string up to the first unescaped quote. */
+function keyOfEntry(entry: string): string {
+  let at = 2;
+  while (entry.charCodeAt(at) !== 0x22) at += entry.charCodeAt(at) === 0x5c ? 2 : 1;
+  return entry.slice(0, at + 1);
+}
+
+/** A 52-bit hash of a text (two FNV-1a passes of other bases, mixed): equal hashes of two entries are rare enough to ignore. */
+function hash52(text: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    a = Math.imul(a ^ unit, 0x01000193) >>> 0;
+    b = Math.imul(b ^ unit, 0x5bd1e995) >>> 0;
+  }
+  b = Math.imul(b ^ (b >>> 15), 0x2c1b3c6d) >>> 0;
+  return a * 0x100000 + (b >>> 12);
 }
 
 /** Each order field's ranks and permutations, and the founding dates with where each begins. */

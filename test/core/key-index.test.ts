@@ -5,10 +5,9 @@ import {
   chunkOfCode,
   chunkOfId,
   findRecord,
-  type OibEntry,
-  oibEntries,
   oibLineLength,
-  type OibWidths,
+  oibPlaces,
+  oibPlaceWidth,
   oibPrefixDigits,
   recordCode,
   recordOib,
@@ -58,31 +57,36 @@ describe("the bounds", () => {
   });
 });
 
-/** The OIB index line the build writes (writeOibLine) for a subject whose record is bytes `start` to `end` of chunk `chunk`, as text. */
-function oibLine(oib: string, entry: OibEntry, widths: OibWidths): string {
-  const line = new Uint8Array(oibLineLength(widths));
-  writeOibLine(line, 0, Number(oib), entry, widths);
+/** The OIB index line the build writes (writeOibLine) for the subject at `place` in the list, as text. */
+function oibLine(oib: string, place: number, width: number): string {
+  const line = new Uint8Array(oibLineLength(width));
+  writeOibLine(line, 0, Number(oib), place, width);
   return String.fromCharCode(...line);
 }
 
 describe("the OIB index", () => {
-  const widths = { chunk: 2, start: 5, length: 3 };
-  /** The subject at `position` of a list in chunks of 100 records of 300 bytes. */
-  const entry = (position: number): { chunk: number; start: number; end: number } => ({
-    chunk: Math.floor(position / 100),
-    start: (position % 100) * 300,
-    end: (position % 100) * 300 + 299,
-  });
+  const width = oibPlaceWidth(500);
   const index = [
-    oibLine("02601815905", entry(7), widths),
-    oibLine("19960308249", entry(2), widths),
-    oibLine("19960308249", entry(40), widths),
-    oibLine("19960308249", entry(311), widths),
-    oibLine("76131860912", entry(0), widths),
+    oibLine("02601815905", 7, width),
+    oibLine("19960308249", 2, width),
+    oibLine("19960308249", 40, width),
+    oibLine("19960308249", 311, width),
+    oibLine("76131860912", 0, width),
   ].join("");
 
-  it("lines: the OIB, the chunk, the record's first byte in it and its length, padded", () => {
-    expect(index.split("\n")[0]).toBe("02601815905 00 02100 299");
+  it("lines: the OIB and the subject's place in the list, padded to the widest place", () => {
+    expect(index.split("\n")[0]).toBe("02601815905 007");
+    expect(index.split("\n")[4]).toBe("76131860912 000");
+  });
+
+  it.each([
+    [1, 1],
+    [10, 1],
+    [11, 2],
+    [1_000_000, 6],
+    [1_000_001, 7],
+  ])("a list of %i subjects: places of %i digits", (count, digits) => {
+    expect(oibPlaceWidth(count)).toBe(digits);
   });
 
   it.each([
@@ -92,14 +96,14 @@ describe("the OIB index", () => {
     ["00000000000", []],
     ["19960308248", []],
     ["99999999999", []],
-  ])("%s -> the records of the subjects at %j", (oib, positions) => {
-    expect(oibEntries(index, oib)).toEqual(positions.map(entry));
+  ])("%s -> the subjects at places %j", (oib, places) => {
+    expect(oibPlaces(index, oib)).toEqual(places);
   });
 
-  it("widths are read from the file: wider numbers still parse", () => {
-    const wide = oibLine("12345678901", { chunk: 12_345, start: 98_765_432, end: 98_775_431 }, { chunk: 5, start: 9, length: 5 });
-    expect(wide).toBe("12345678901 12345 098765432 09999\n");
-    expect(oibEntries(wide, "12345678901")).toEqual([{ chunk: 12_345, start: 98_765_432, end: 98_775_431 }]);
+  it("the width is read from the file: wider places still parse", () => {
+    const wide = oibLine("12345678901", 98_765_432, 9);
+    expect(wide).toBe("12345678901 098765432\n");
+    expect(oibPlaces(wide, "12345678901")).toEqual([98_765_432]);
   });
 
   it.each([

@@ -123,6 +123,7 @@ describe("downloads of unchanged records", () => {
 
   it("the workbook is kept when the data's date is the same too, and written again for another date", async () => {
     const outDir = await tempDir();
+    // With the NDJSON: the list's hash (which dates the workbook) is then known without reading the records.
     const workbook = async (chunks: () => AsyncIterable<Uint8Array>, previous: readonly Download[], date: Date) => {
       const done = await writeDownloads({
         outDir,
@@ -135,11 +136,12 @@ describe("downloads of unchanged records", () => {
       done.switchStableNames();
       return done.downloads;
     };
+    const xlsx = (downloads: readonly Download[]) => downloads.find((d) => d.format === "xlsx");
     const first = await workbook(records, [], new Date(0));
     expect(await workbook(unread, first, new Date(0))).toEqual(first);
     await expect(workbook(unread, first, new Date(1000))).rejects.toThrow("the records were read");
     const later = await workbook(records, first, new Date(1000));
-    expect(later[1]?.sha256).not.toBe(first[1]?.sha256);
+    expect(xlsx(later)?.sha256).not.toBe(xlsx(first)?.sha256);
   });
 });
 

@@ -90,14 +90,18 @@ describe("a lookup on a host that reads ranges", () => {
     expect(reads[1]?.bytes).toBe(record);
   });
 
-  it("by OIB: its index file and the record's bytes, two reads", async () => {
+  it("by OIB: its index file, the record's two offsets and the record's bytes, three small reads", async () => {
     const reads = await readsOf(TARGETS.oib);
     expect(reads.map(({ path }) => path.replace(/\/[0-9]+\.txt$/, "/<prefix>.txt"))).toEqual([
       "_subjekti/oib/0/<prefix>.txt",
+      "_subjekti/records/0/1.offsets",
       "_subjekti/records/0/1.ndjson",
     ]);
-    // The record without its line's "\n": the index names its bytes exactly.
-    expect(reads[1]?.bytes).toBe(record - 1);
+    // The index file of the OIB's first digit (2,500 subjects: ten files) names the subject's place, a line of the OIB and the
+    // place (11 + 1 + 4 digits + "\n"); the record's two offsets in the table (eight bytes) name its line, read as by id.
+    expect(reads[0]?.bytes).toBe(SUBJECTS.filter(({ oib }) => oib[0] === subject.oib[0]).length * 17);
+    expect(reads[1]?.bytes).toBe(8);
+    expect(reads[2]?.bytes).toBe(record);
   });
 
   it("no lookup reads a records chunk whole", async () => {

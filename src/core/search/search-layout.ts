@@ -22,7 +22,9 @@
  * (in search form) holds them; `r:<razina>`, `c:<town>`, `s:1`/`s:0` (status_subjekta), `o:1`/`o:0`
  * (odobreno): the subjects with that value. A term of three characters or more is found through
  * the suffixes that start with it: one or two suffix files, named by their first keys.
- * Sets of subjects are row-sets.ts's bytes.
+ * Sets of subjects are row-sets.ts's bytes. A set (or its positions) that a suffix entry names may
+ * be followed by zeros up to the length the entry gives (room the build leaves so that an edit
+ * keeps the sets after it in place): a set is read by its count, positions by the set's.
  */
 import type { OrderField } from "./read-filters.ts";
 

@@ -12,7 +12,7 @@
  */
 import { availableParallelism } from "node:os";
 import { stat } from "node:fs/promises";
-import { blockKey, type BuildCache } from "./build-cache.ts";
+import { blockKey, type BuildCache, storeBlock } from "./build-cache.ts";
 import { displayPath, findSources, SOURCE_PATTERNS } from "../sources/find-sources.ts";
 import { pulled } from "../../common/stage-iterables.ts";
 import type { ReadItem, ReadSummary, RenderedBlock } from "../hand-offs.ts";
@@ -155,7 +155,7 @@ async function readInto(
       const block = await next.rendered;
       if (block.uncached !== undefined) cache?.failed(block.uncached);
       problems.merge(block.problems, block.dropped);
-      oibs.add(block, next.file, options.strict, problems);
+      await oibs.add(block, next.file, options.strict);
       nextKeys.add(block.ids, block.codes);
       count += block.ends.length;
       if (!(await put({ kind: "block", block, file: next.file, problems }))) throw new StopReading();
@@ -179,6 +179,26 @@ async function readInto(
           const store = cache.fileOf(key);
           waiting.push({ file, rendered: stored ?? render(store === undefined ? task : { ...task, store }) });
         },
+        lines(block, parse) {
+          // The records before these (an earlier file's are finished already) make a block of their own: a block stored is exactly these lines.
+          if (lines.count > 0 || lines.problems.count > 0) waiting.push({ file, rendered: lines.finish() });
+          const key = cache === undefined ? undefined : blockKey(options.strict, options.maxFieldLength, block);
+          if (key !== undefined) cacheKeys.push(key);
+          const stored = key === undefined ? undefined : cache?.read(key, file);
+          if (stored !== undefined) {
+            reused += stored.ends.length;
+            waiting.push({ file, rendered: stored });
+            return;
+          }
+          const clean = parse((value, position, source) => lines.add(value, position, source));
+          const rendered = lines.finish();
+          const store = key === undefined ? undefined : cache?.fileOf(key);
+          const errors = !clean || rendered.problems.some((p) => p.severity === "error");
+          // Blank lines alone: nothing to hand on or keep.
+          if (rendered.ends.length === 0 && rendered.problems.length === 0 && Object.keys(rendered.dropped).length === 0) return;
+          const uncached = store === undefined || errors ? undefined : storeBlock(store, rendered);
+          waiting.push({ file, rendered: uncached === undefined ? rendered : { ...rendered, uncached } });
+        },
         record(value, position, source, notes) {
           lines.add(value, position, source, notes);
           if (lines.count === BLOCK_RECORDS) waiting.push({ file, rendered: lines.finish() });
@@ -189,6 +209,8 @@ async function readInto(
       if (lines.count > 0 || lines.problems.count > 0) waiting.push({ file, rendered: lines.finish() });
     }
     await drain(0);
+    // Two holders of an OIB are found once every OIB was read (check-oibs.ts).
+    await oibs.finish(problems);
     // The next stage may add the rules across records' problems before they are judged.
     if (!(await put({ kind: "end", problems }))) throw new StopReading();
   } catch (error) {
@@ -197,6 +219,7 @@ async function readInto(
     throw error;
   } finally {
     await threads?.close();
+    await oibs.dispose();
   }
   const all = nextKeys.guide(sortProblems(problems.problems, files));
   if (problems.errors > 0) throw new DataError(all, problems.kinds);

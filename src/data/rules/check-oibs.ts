@@ -3,10 +3,17 @@
  * and OIB) would otherwise pass silently. A warning, not an error: a registry may hold two bodies
  * of one legal person. The later record is warned at, naming both (id and code of each).
  *
- * Every OIB seen is kept with its first holder in typed arrays (OibCheck): about 27 bytes a
- * subject (it was 50), the one part of a read that grows with the list.
+ * In flat memory: each OIB is written with its holder's keys into one of PARTS parts by its value,
+ * held in memory while they are small and spilled to a scratch file each once they pass
+ * HELD_BYTES. When the read has ended, each part is read back alone and sorted by OIB, then by
+ * reading order, so two holders of an OIB meet; the warnings are added in reading order, as they
+ * would have been one by one. A list of 5M subjects holds one part at a time (about 2.5 MB), where
+ * a table of every OIB held about 27 bytes a subject (130 MB at 5M).
  */
+import { appendFile, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { msg } from "../../common/messages/message.ts";
+import { makeScratchDir, type ScratchDir } from "../../common/scratch-dir.ts";
 import type { Problem, ProblemSink } from "../problems/problems.ts";
 import { formatLocation, showValue } from "../problems/problem-parts.ts";
 import { placeInCells } from "../sources/sheet-cells.ts";
@@ -18,189 +25,213 @@ export interface OibKeys {
   readonly codes: readonly string[];
   readonly oibs: readonly string[];
   readonly positions: ArrayLike<number>;
-  /** The records' rendered bytes and where each ends (a block's), to name a subject warned at; without them it goes unnamed. */
+  /** The records' rendered bytes and where each ends, to name a subject warned at; without them it goes unnamed. */
   readonly bytes?: Uint8Array;
   readonly ends?: ArrayLike<number>;
 }
 
-/** An id or code too large for 32 bits: kept aside, by holder (a registry's are far smaller). */
-const ASIDE = 0xffffffff;
-const TWO_32 = 4294967296;
+/** Parts the OIBs are split into (by value): at 10M subjects one holds some 5 MB. */
+const PARTS = 64;
+/** Bytes of the parts held in memory before they are spilled to files (a list of some 250k subjects never spills). */
+const HELD_BYTES = 8 * 1024 * 1024;
+/**
+ * An entry: OIB (float64), id (float64), reading order, position, file, the code's length and the
+ * name's (uint32 each), then the code and the name as the record's JSON has it (escaped: decoded only
+ * for a subject warned at).
+ */
+const HEAD = 36;
+/** Where a rendered record's name begins (its fields are in the model's order, the name third). */
+const NAME_KEY = Buffer.from('"naziv_subjekta":"');
 
-/** Each OIB's first holder; warns at every later one. */
+/** One holder of an OIB, read back from its part. */
+interface Holder {
+  readonly oib: number;
+  readonly id: number;
+  readonly order: number;
+  readonly position: number;
+  readonly file: number;
+  readonly code: string;
+  /** The name as its record's JSON writes it, without the quotes ("" when unknown). */
+  readonly name: string;
+}
+
+/** Each OIB's holders, compared once the read has ended (finish): warns at every holder after the first. */
 export class OibCheck {
-  /**
-   * An open-addressing table of every OIB seen (a power of two of slots, at most half full), each
-   * slot its first holder's number + 1 (0 marks a free slot); the OIB itself is the holder's. Four
-   * bytes a slot: a million subjects cost about 8 MB here, and no object, string or garbage.
-   */
-  #slots = new Uint32Array(1 << 12);
-  #size = 0;
-  /**
-   * The first holders, by number: the OIB + 1 (11 digits: its low 32 bits and the rest, at most 5),
-   * id, position, and the code as a number and its width (a code is digits, zero-padded). 18 bytes
-   * a holder, in pages that are added, never copied; the file is found from where each file's
-   * holders start (#runStarts).
-   */
-  readonly #low = new Column((n) => new Uint32Array(n));
-  readonly #high = new Column((n) => new Uint8Array(n));
-  readonly #ids = new Column((n) => new Uint32Array(n));
-  readonly #positions = new Column((n) => new Uint32Array(n));
-  readonly #codes = new Column((n) => new Uint32Array(n));
-  readonly #widths = new Column((n) => new Uint8Array(n));
-  readonly #idsAside = new Map<number, number>();
-  readonly #codesAside = new Map<number, string>();
-  /** Each run of blocks from one file: the number of its first holder, and the file's number. */
-  readonly #runStarts: number[] = [];
-  readonly #runFiles: number[] = [];
+  readonly #held: Buffer[][] = Array.from({ length: PARTS }, () => []);
+  #heldBytes = 0;
+  #scratch: ScratchDir | undefined;
+  #order = 0;
+  #strict = false;
   readonly #fileNumbers = new Map<SourceFile, number>();
   readonly #fileList: SourceFile[] = [];
 
-  /** Checks the records of one block of `file`, warning (an error when `strict`) at each OIB seen before. */
-  add(keys: OibKeys, file: SourceFile, strict: boolean, problems: ProblemSink): void {
+  /** Takes the records of one block of `file` (the warnings are errors when `strict`). */
+  async add(keys: OibKeys, file: SourceFile, strict: boolean): Promise<void> {
+    this.#strict = strict;
     let fileNumber = this.#fileNumbers.get(file);
     if (fileNumber === undefined) this.#fileNumbers.set(file, (fileNumber = this.#fileList.push(file) - 1));
-    if (this.#runFiles[this.#runFiles.length - 1] !== fileNumber) {
-      this.#runStarts.push(this.#size);
-      this.#runFiles.push(fileNumber);
-    }
-    for (let k = 0; k < keys.oibs.length; k++) {
+    // Two passes: each record's part and its bytes there, then one buffer a part, written in place.
+    const n = keys.oibs.length;
+    const parts = new Int8Array(n).fill(-1);
+    const sizes = new Uint32Array(PARTS);
+    const names: Uint8Array[] = new Array<Uint8Array>(n);
+    for (let k = 0; k < n; k++) {
       const oib = keys.oibs[k] ?? "";
       // "": a record held only for its keys (it has an error of its own).
       if (oib === "") continue;
-      const [id, code, position] = [keys.ids[k] ?? 0, keys.codes[k] ?? "", keys.positions[k] ?? 0];
-      // Stored as OIB + 1, so 0 can mark a free slot even for 00000000000.
-      const first = this.#firstHolder(Number(oib) + 1, id, code, position);
-      // The same record in two sources: the id rule says so (check-sequence.ts), once for the whole file.
-      if (first < 0 || this.#idOf(first) === id) continue;
-      const firstFile = this.#fileList[this.#fileOf(first)] as SourceFile;
-      const firstAt = this.#positions.get(first);
-      // A spreadsheet's record is its row, said as a row: `subjekti!47:47` read as a range.
-      const where =
-        firstFile.sheet === undefined
-          ? { where: formatLocation(placed(firstFile, firstAt)) }
-          : { where: `${firstFile.name}!${firstFile.sheet.name}`, row: firstAt };
-      const hint = msg("hint.same-oib", { id, code, otherId: this.#idOf(first), otherCode: this.#codeOf(first), ...where });
-      const name = nameOf(keys, k);
-      problems.push({
-        severity: strict ? "error" : "warning",
-        ...placed(file, position, "oib"),
-        field: "oib",
-        value: showValue(oib),
-        expected: msg("expected.one-subject-oib"),
-        hint,
-        ...(name === undefined ? {} : { subject: { id, name } }),
+      const part = partOf(Number(oib));
+      parts[k] = part;
+      names[k] = nameOf(keys, k);
+      sizes[part] = (sizes[part] ?? 0) + HEAD + Buffer.byteLength(keys.codes[k] ?? "") + (names[k] as Uint8Array).length;
+    }
+    const buffers = Array.from(sizes, (size) => (size === 0 ? null : Buffer.allocUnsafe(size)));
+    const filled = new Uint32Array(PARTS);
+    for (let k = 0; k < n; k++) {
+      const part = parts[k] ?? -1;
+      const bytes = buffers[part];
+      if (part < 0 || bytes == null) continue;
+      const at = filled[part] ?? 0;
+      bytes.writeDoubleLE(Number(keys.oibs[k]), at);
+      bytes.writeDoubleLE(keys.ids[k] ?? 0, at + 8);
+      bytes.writeUInt32LE(this.#order, at + 16);
+      bytes.writeUInt32LE(keys.positions[k] ?? 0, at + 20);
+      bytes.writeUInt32LE(fileNumber, at + 24);
+      const length = bytes.write(keys.codes[k] ?? "", at + HEAD, "utf8");
+      bytes.writeUInt32LE(length, at + 28);
+      const name = names[k] as Uint8Array;
+      bytes.set(name, at + HEAD + length);
+      bytes.writeUInt32LE(name.length, at + 32);
+      filled[part] = at + HEAD + length + name.length;
+      this.#order++;
+    }
+    buffers.forEach((bytes, part) => {
+      if (bytes === null) return;
+      this.#held[part]?.push(bytes);
+      this.#heldBytes += bytes.length;
+    });
+    if (this.#heldBytes > HELD_BYTES) await this.#spill();
+  }
+
+  /** Warns (an error when strict) at each holder of an OIB after its first, in reading order; then removes the scratch files. */
+  async finish(problems: ProblemSink): Promise<void> {
+    try {
+      const found: { readonly order: number; readonly problem: Problem }[] = [];
+      for (let part = 0; part < PARTS; part++) {
+        const holders = await this.#part(part);
+        holders.sort((a, b) => a.oib - b.oib || a.order - b.order);
+        for (let k = 1, first = holders[0]; k < holders.length; k++) {
+          const holder = holders[k] as Holder;
+          if (first === undefined || holder.oib !== first.oib) {
+            first = holder;
+            continue;
+          }
+          // The same record in two sources: the id rule says so (check-sequence.ts), once for the whole file.
+          if (holder.id === first.id) continue;
+          found.push({ order: holder.order, problem: this.#warning(holder, first) });
+        }
+      }
+      found.sort((a, b) => a.order - b.order);
+      for (const { problem } of found) problems.push(problem);
+    } finally {
+      await this.dispose();
+    }
+  }
+
+  /** Removes the scratch files (finish does; a read that fails first calls this). */
+  async dispose(): Promise<void> {
+    this.#held.forEach((part) => (part.length = 0));
+    await this.#scratch?.remove();
+    this.#scratch = undefined;
+  }
+
+  #warning(holder: Holder, first: Holder): Problem {
+    const file = this.#fileList[holder.file] as SourceFile;
+    const firstFile = this.#fileList[first.file] as SourceFile;
+    // A spreadsheet's record is its row, said as a row: `subjekti!47:47` read as a range.
+    const where =
+      firstFile.sheet === undefined
+        ? { where: formatLocation(placed(firstFile, first.position)) }
+        : { where: `${firstFile.name}!${firstFile.sheet.name}`, row: first.position };
+    const hint = msg("hint.same-oib", { id: holder.id, code: holder.code, otherId: first.id, otherCode: first.code, ...where });
+    const name = holder.name === "" ? undefined : (JSON.parse(`"${holder.name}"`) as string);
+    return {
+      severity: this.#strict ? "error" : "warning",
+      ...placed(file, holder.position, "oib"),
+      field: "oib",
+      value: showValue(String(holder.oib).padStart(11, "0")),
+      expected: msg("expected.one-subject-oib"),
+      hint,
+      ...(name === undefined ? {} : { subject: { id: holder.id, name } }),
+    };
+  }
+
+  /** Appends every held part to its file. */
+  async #spill(): Promise<void> {
+    this.#scratch ??= await makeScratchDir("oibs");
+    for (let part = 0; part < PARTS; part++) {
+      const held = this.#held[part] as Buffer[];
+      if (held.length === 0) continue;
+      await appendFile(join(this.#scratch.path, String(part)), Buffer.concat(held));
+      held.length = 0;
+    }
+    this.#heldBytes = 0;
+  }
+
+  /** The holders of one part: its file's, then those held. */
+  async #part(part: number): Promise<Holder[]> {
+    const held = this.#held[part] as Buffer[];
+    const spilled = this.#scratch === undefined ? [] : await readSpilled(join(this.#scratch.path, String(part)));
+    const bytes = Buffer.concat([...spilled, ...held]);
+    held.length = 0;
+    const holders: Holder[] = [];
+    for (let at = 0; at < bytes.length; ) {
+      const length = bytes.readUInt32LE(at + 28);
+      const nameLength = bytes.readUInt32LE(at + 32);
+      holders.push({
+        oib: bytes.readDoubleLE(at),
+        id: bytes.readDoubleLE(at + 8),
+        order: bytes.readUInt32LE(at + 16),
+        position: bytes.readUInt32LE(at + 20),
+        file: bytes.readUInt32LE(at + 24),
+        code: bytes.toString("utf8", at + HEAD, at + HEAD + length),
+        name: bytes.toString("utf8", at + HEAD + length, at + HEAD + length + nameLength),
       });
+      at += HEAD + length + nameLength;
     }
-  }
-
-  /** The number of `oib`'s first holder, or -1 when `oib` is new (then this record is its first holder). */
-  #firstHolder(oib: number, id: number, code: string, position: number): number {
-    if (this.#size * 2 >= this.#slots.length) this.#grow();
-    const mask = this.#slots.length - 1;
-    const [low, high] = [oib >>> 0, Math.floor(oib / TWO_32)];
-    for (let slot = hash(low, high) & mask; ; slot = (slot + 1) & mask) {
-      const held = this.#slots[slot] ?? 0;
-      if (held !== 0) {
-        if (this.#low.get(held - 1) === low && this.#high.get(held - 1) === high) return held - 1;
-        continue;
-      }
-      const n = this.#size++;
-      this.#slots[slot] = n + 1;
-      this.#low.set(n, low);
-      this.#high.set(n, high);
-      if (Number.isInteger(id) && id >= 0 && id < ASIDE) {
-        this.#ids.set(n, id);
-      } else {
-        this.#ids.set(n, ASIDE);
-        this.#idsAside.set(n, id);
-      }
-      this.#positions.set(n, position);
-      // Nine digits always fit 32 bits.
-      if (code.length <= 9) {
-        this.#codes.set(n, Number(code));
-        this.#widths.set(n, code.length);
-      } else {
-        this.#codes.set(n, ASIDE);
-        this.#codesAside.set(n, code);
-      }
-      return -1;
-    }
-  }
-
-  /** The id of holder `n`. */
-  #idOf(n: number): number {
-    const id = this.#ids.get(n);
-    return id === ASIDE ? (this.#idsAside.get(n) ?? id) : id;
-  }
-
-  /** The code of holder `n`, as it was written. */
-  #codeOf(n: number): string {
-    return this.#codesAside.get(n) ?? String(this.#codes.get(n)).padStart(this.#widths.get(n), "0");
-  }
-
-  /** The file number of holder `n`: the last run that starts at or before it. */
-  #fileOf(n: number): number {
-    let [lo, hi] = [0, this.#runStarts.length - 1];
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if ((this.#runStarts[mid] ?? 0) <= n) lo = mid;
-      else hi = mid - 1;
-    }
-    return this.#runFiles[lo] ?? 0;
-  }
-
-  #grow(): void {
-    this.#slots = new Uint32Array(this.#slots.length * 2);
-    const mask = this.#slots.length - 1;
-    // Every holder placed again, from its own OIB: the old table is not needed.
-    for (let n = 0; n < this.#size; n++) {
-      let slot = hash(this.#low.get(n), this.#high.get(n)) & mask;
-      while (this.#slots[slot] !== 0) slot = (slot + 1) & mask;
-      this.#slots[slot] = n + 1;
-    }
+    return holders;
   }
 }
 
-/** Holders a page: 65,536 (1.2 MB of the six columns); a list's last page is the only one part empty. */
-const PAGE_BITS = 16;
-const PAGE_MASK = (1 << PAGE_BITS) - 1;
+/** A part's spilled file, or nothing when none was written for it. */
+async function readSpilled(path: string): Promise<Buffer[]> {
+  try {
+    return [await readFile(path)];
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}
 
 /**
- * One number of every holder, in pages: growing adds a page and copies nothing, so a million
- * subjects never hold an old and a new array at once (doubling arrays did: 39 MB at the peak, not 26).
+ * The name of record `k` of a block as its JSON writes it (escaped, without the quotes): found by
+ * its key and the closing quote no backslash escapes, not parsed (every record passes here).
  */
-class Column<T extends Uint8Array | Uint32Array> {
-  readonly #pages: T[] = [];
-  readonly #make: (length: number) => T;
-
-  constructor(make: (length: number) => T) {
-    this.#make = make;
-  }
-
-  get(n: number): number {
-    return this.#pages[n >>> PAGE_BITS]?.[n & PAGE_MASK] ?? 0;
-  }
-
-  set(n: number, value: number): void {
-    const page = n >>> PAGE_BITS;
-    (this.#pages[page] ??= this.#make(1 << PAGE_BITS))[n & PAGE_MASK] = value;
-  }
+function nameOf(keys: OibKeys, k: number): Uint8Array {
+  const { bytes, ends } = keys;
+  if (bytes === undefined || ends === undefined) return EMPTY;
+  const [start, end] = [k === 0 ? 0 : (ends[k - 1] ?? 0), ends[k] ?? 0];
+  const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(NAME_KEY, start);
+  if (key < 0 || key >= end) return EMPTY;
+  const from = key + NAME_KEY.length;
+  let at = from;
+  while (at < end && bytes[at] !== 0x22) at += bytes[at] === 0x5c ? 2 : 1;
+  return bytes.subarray(from, at);
 }
+const EMPTY = new Uint8Array(0);
 
-/** A slot for an OIB: its low and high 32 bits mixed (multiplicative hashing). */
-function hash(low: number, high: number): number {
-  return Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b) ^ (low >>> 16);
-}
-
-/** The name of record `k` of a block, from its rendered bytes (read only for a record warned at: a few). */
-function nameOf(keys: OibKeys, k: number): string | undefined {
-  if (keys.bytes === undefined || keys.ends === undefined) return undefined;
-  const end = keys.ends[k];
-  if (end === undefined) return undefined;
-  const record: unknown = JSON.parse(new TextDecoder().decode(keys.bytes.subarray(k === 0 ? 0 : (keys.ends[k - 1] ?? 0), end)));
-  const name = (record as { naziv_subjekta?: unknown }).naziv_subjekta;
-  return typeof name === "string" ? name : undefined;
+/** The part of an OIB: its value's place among 11-digit numbers, so each part holds a run of OIBs (spread evenly by random OIBs). */
+function partOf(oib: number): number {
+  return Math.min(PARTS - 1, Math.floor((oib / 1e11) * PARTS));
 }
 
 /** Where a record (or one of its fields) is: its cell when the file is a spreadsheet. */

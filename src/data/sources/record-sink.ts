@@ -26,6 +26,13 @@ export interface RecordSink {
    * besides, and the spreadsheet forms it was read from.
    */
   record(value: unknown, position: number, source?: RecordSource, notes?: readonly FormNote[]): void;
+  /**
+   * Consecutive lines of an NDJSON file (`block.first`: the first's line number; `block.hash`: of
+   * their bytes, blank lines included), if the sink takes them so: it takes them from the build
+   * cache when it knows them, else calls `parse`, which hands each line's record to `record` at
+   * once and answers false when a line was not JSON (its problem pushed: such lines are never stored).
+   */
+  lines?(block: SourceBlock, parse: (record: RecordSink["record"]) => boolean): void;
   /** Settles when the sink can take more blocks: the reader waits for it between read chunks. */
   ready?(): Promise<void>;
 }

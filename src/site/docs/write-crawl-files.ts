@@ -50,23 +50,31 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
   };
   // No lastmod: the pages change with records whose dates the build does not keep, and a sitemap that
   // changes only with the list's ids is rewritten only then.
-  const urls: SitemapUrl[] = [{ loc: `${facts.baseUrl}/` }];
-  for (let chunk = 0; chunk < facts.chunks; chunk++) {
-    for (const id of chunkIds(await readFile(facts.chunkPath(chunk)))) urls.push({ loc: `${facts.baseUrl}${subjectPagePath(id)}` });
-  }
+  // One part's URLs at a time (50,000): the whole list's, held at once, grew with the count (some
+  // 120 bytes a subject, 600 MB at five million) and made this stage the build's peak.
   const partsDir = join(outDir, SITEMAP_PARTS_DIR);
   const written = new Set<string>();
-  if (urls.length <= SITEMAP_URLS) {
-    await put(outDir, "sitemap.xml", urlSet(urls));
-  } else {
-    await mkdir(partsDir, { recursive: true });
-    const parts: SitemapUrl[] = [];
-    for (let first = 0; first < urls.length; first += SITEMAP_URLS) {
-      const name = `subjekti-${parts.length + 1}.xml`;
-      await put(partsDir, name, urlSet(urls.slice(first, first + SITEMAP_URLS)));
-      written.add(name);
-      parts.push({ loc: `${facts.baseUrl}/${SITEMAP_PARTS_DIR}/${name}` });
+  const parts: SitemapUrl[] = [];
+  let part: SitemapUrl[] = [{ loc: `${facts.baseUrl}/` }];
+  const writePart = async (): Promise<void> => {
+    if (parts.length === 0) await mkdir(partsDir, { recursive: true });
+    const name = `subjekti-${parts.length + 1}.xml`;
+    await put(partsDir, name, urlSet(part));
+    written.add(name);
+    parts.push({ loc: `${facts.baseUrl}/${SITEMAP_PARTS_DIR}/${name}` });
+    part = [];
+  };
+  for (let chunk = 0; chunk < facts.chunks; chunk++) {
+    for (const id of chunkIds(await readFile(facts.chunkPath(chunk)))) {
+      // A full part is written only once a URL past it comes: a list of 50,000 URLs is one urlset, not an index of one.
+      if (part.length === SITEMAP_URLS) await writePart();
+      part.push({ loc: `${facts.baseUrl}${subjectPagePath(id)}` });
     }
+  }
+  if (parts.length === 0) {
+    await put(outDir, "sitemap.xml", urlSet(part));
+  } else {
+    await writePart();
     await put(outDir, "sitemap.xml", sitemapIndex(parts));
   }
   const old = await readdir(partsDir).catch(() => []);

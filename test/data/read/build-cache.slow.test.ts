@@ -133,8 +133,8 @@ describe("a rebuild with the build cache", () => {
     expect(cached).toEqual(clean);
     // Its chunk and the chunk's offsets, the page of each limit and form that holds it and its
     // shard's tag list, the manifest, and the four descriptions that name the downloads' hashes (the
-    // landing page, the data package, the catalogue twice) and the docs' tag list; and the OIB
-    // index's shard (10 files), whose lines name where the records after the edited one lie in its chunk.
+    // landing page, the data package, the catalogue twice) and the docs' tag list; not the OIB
+    // index, whose lines name places in the list, which a renamed record does not move.
     // The search files (_subjekti/search/…) are the known exception, not yet edit-local: the renamed
     // record's words rewrite the key buckets and suffix files they fall in (each shard under a new
     // content name, so compared by logical path). Everything else written is the list above.
@@ -143,7 +143,7 @@ describe("a rebuild with the build cache", () => {
     const search = Object.entries(cached).filter(
       ([path, bytes]) => path.startsWith("_subjekti/search/") && beforeByLogical.get(logical(path)) !== bytes,
     );
-    expect(written).toBe(2 + 2 * 2 * 2 + 1 + 4 + 1 + 10 + search.length);
+    expect(written).toBe(2 + 2 * 2 * 2 + 1 + 4 + 1 + search.length);
     const again = await build(data, out, { limits: [20, 37] });
     expect([again.reused, again.written]).toEqual([UNIVERSE, 0]);
     // The cache keeps the blocks of the data as it is now, the edited block's old version gone.
@@ -167,12 +167,31 @@ describe("a rebuild with the build cache", () => {
     expect(cached).toEqual(clean);
   });
 
-  it("NDJSON is read whole every time (only JSON arrays have blocks)", async () => {
+  it("NDJSON is taken in blocks of 1,000 lines: an unchanged rebuild parses none, an edit only its block", async () => {
     const data = join(work, "ndjson-data");
     const out = join(work, "ndjson-out");
-    await writeData(data, { keep: allKept(), renamed: [], cut: 0, pretty: false });
+    const lines = { keep: allKept(), renamed: [], cut: 0, pretty: false };
+    await writeData(data, lines);
     await build(data, out);
-    expect((await build(data, out)).reused).toBe(0);
+    expect((await build(data, out)).reused).toBe(UNIVERSE);
+    // Line 1,501 is in the second block of lines (1,001-2,000): the other 1,600 are taken from the cache.
+    await writeData(data, { ...lines, renamed: [1500] });
+    const { cached, clean, reused } = await buildBoth(data, out);
+    expect(reused).toBe(UNIVERSE - 1000);
+    expect(cached).toEqual(clean);
+  });
+
+  it("NDJSON lines that are not JSON are never stored: the error is found again on every build", async () => {
+    const data = join(work, "ndjson-bad-data");
+    const out = join(work, "ndjson-bad-out");
+    await writeData(data, { keep: allKept(), renamed: [], cut: 2000, pretty: false });
+    const file = join(data, "rest.ndjson");
+    await writeFile(file, `${await readFile(file, "utf8")}\n{"id": 1, oops}\n`);
+    for (const run of [1, 2]) {
+      const error = await build(data, out).catch((caught: unknown) => caught);
+      expect(error, `build ${run}`).toBeInstanceOf(DataError);
+      expect((error as DataError).problems.some((p) => p.file.endsWith("rest.ndjson") && p.line === 601)).toBe(true);
+    }
   });
 });
 

@@ -1,0 +1,106 @@
+/**
+ * What one renamed record rewrites of the search files, counted at 100,000 subjects: the search
+ * stage planned over the generator's list, then over the same list with one record renamed as
+ * `bench build` renames it (generate-subjects.ts editSubject), and the files whose bytes differ
+ * (a file named by its shard key and its name, as the site's paths are once the shards' hashes
+ * are set aside). Each must hold the record: the bucket of one of its keys (the pieces, the tokens
+ * and the values of the old record or the new), a suffix file with a suffix of one of its tokens,
+ * or an order file of the name, the one field renamed. So the count is at most twice the buckets
+ * of its keys, plus its suffixes, plus three; about thirty in fact.
+ */
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { editSubject, makeSubject, seedFromText } from "../../scripts/generate-subjects.ts";
+import { CHUNK_SIZE } from "../../src/core/layout.ts";
+import type { Subject } from "../../src/core/render-page.ts";
+import { searchForm, tokensOf } from "../../src/core/search/normalise.ts";
+import { bucketCount, bucketOf } from "../../src/core/search/search-layout.ts";
+import { planSearch } from "../../src/site/plan-search.ts";
+import { tempDir } from "../file-trees.ts";
+
+const COUNT = 100_000;
+const SEED = seedFromText("1");
+// Records across the list, each renamed alone.
+const EDITED = [17, 31_337, 99_998];
+
+let work: string;
+
+beforeAll(async () => {
+  work = await tempDir();
+});
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+/** The chunk files of the list with record `edit` renamed (none: -1), in `dir`. */
+async function writeChunks(dir: string, edit: number): Promise<(chunk: number) => { path: string }> {
+  await mkdir(dir, { recursive: true });
+  for (let chunk = 0; chunk * CHUNK_SIZE < COUNT; chunk++) {
+    const lines: string[] = [];
+    for (let i = chunk * CHUNK_SIZE; i < Math.min(COUNT, (chunk + 1) * CHUNK_SIZE); i++) {
+      const subject = makeSubject(SEED, i);
+      lines.push(JSON.stringify(i === edit ? editSubject(subject) : subject));
+    }
+    await writeFile(join(dir, `${chunk}.ndjson`), lines.join("\n"));
+  }
+  return (chunk) => ({ path: join(dir, `${chunk}.ndjson`) });
+}
+
+/** Every search file's bytes by `<shard key>/<name>`. */
+function filesOf(fileOf: (chunk: number) => { path: string }): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const shard of planSearch(COUNT, CHUNK_SIZE, fileOf)) {
+    for (const file of shard.files()) files.set(`${shard.key}/${file.name}`, Buffer.from(file.bytes));
+  }
+  return files;
+}
+
+/** The record's keys (search-layout.ts) and the suffixes of three characters or more of its tokens. */
+function keysOf(subject: Subject): { readonly keys: string[]; readonly suffixes: string[] } {
+  const tokens = [...tokensOf(searchForm(subject.naziv_subjekta)), ...tokensOf(searchForm(subject.institucija_grad))];
+  const keys = [
+    `r:${subject.razina}`,
+    `c:${subject.institucija_grad}`,
+    `s:${subject.status_subjekta ? 1 : 0}`,
+    `o:${subject.odobreno ? 1 : 0}`,
+  ];
+  const suffixes: string[] = [];
+  for (const token of tokens) {
+    const chars = [...token];
+    keys.push(`w:${token}`);
+    for (let i = 0; i < chars.length; i++) {
+      keys.push(`g:${chars[i] as string}`);
+      if (i + 1 < chars.length) keys.push(`g:${(chars[i] as string) + (chars[i + 1] as string)}`);
+      if (i + 3 <= chars.length) suffixes.push(chars.slice(i).join(""));
+    }
+  }
+  return { keys, suffixes };
+}
+
+describe("one renamed record at 100,000 subjects", () => {
+  it("rewrites only search files that hold it", { timeout: 600_000 }, async () => {
+    const before = filesOf(await writeChunks(join(work, "list"), -1));
+    const buckets = bucketCount(COUNT);
+    for (const edit of EDITED) {
+      const after = filesOf(await writeChunks(join(work, `edit-${edit}`), edit));
+      expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+      const rewritten = [...after].filter(([name, bytes]) => !before.get(name)?.equals(bytes)).map(([name]) => name);
+      const old = keysOf(makeSubject(SEED, edit));
+      const renamed = keysOf(editSubject(makeSubject(SEED, edit)));
+      const keys = [...old.keys, ...renamed.keys];
+      const suffixes = new Set([...old.suffixes, ...renamed.suffixes]);
+      const holding = new Set(keys.flatMap((key) => [`${bucketOf(key, buckets)}.idx`, `${bucketOf(key, buckets)}.bin`]));
+      const holds = (name: string): boolean => {
+        const file = name.slice(name.lastIndexOf("/") + 1);
+        if (name.startsWith("search/keys/")) return holding.has(file);
+        if (name.startsWith("search/order/")) return file.startsWith("name.");
+        if (!name.startsWith("search/suffixes/") || name.startsWith("search/suffixes/firsts/")) return false;
+        const entries = [before, after].flatMap((files) => JSON.parse((files.get(name) as Buffer).toString()) as [string][]);
+        return entries.some(([suffix]) => suffixes.has(suffix));
+      };
+      expect(rewritten.filter((name) => !holds(name))).toEqual([]);
+      expect(rewritten.length).toBeLessThanOrEqual(new Set(holding).size + suffixes.size + 3);
+      // In fact: about thirty (29 to 35 for these three records).
+      expect(rewritten.length).toBeLessThanOrEqual(40);
+    }
+  });
+});
