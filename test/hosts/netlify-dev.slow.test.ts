@@ -144,25 +144,12 @@ describe.skipIf(!ENABLED)("netlify dev --offline (npm run test:netlify)", () => 
     await rm(root, { recursive: true, force: true });
   });
 
-  runRequestCases(
-    "netlify",
-    () => {
-      if (host === undefined) throw new Error("netlify dev did not start");
-      return host;
-    },
-    adaptToNetlifyDev,
-  );
-
-  describe("DRF search goldens", () =>
-    runRequestCases(
-      "netlify",
-      () => {
-        if (host === undefined) throw new Error("netlify dev did not start");
-        return host;
-      },
-      adaptToNetlifyDev,
-      DRF_SEARCH_CASES,
-    ));
+  const started = (): Host => {
+    if (host === undefined) throw new Error("netlify dev did not start");
+    return host;
+  };
+  runRequestCases("netlify", started, adaptToNetlifyDev);
+  describe("DRF search goldens", () => runRequestCases("netlify", started, adaptToNetlifyDev, DRF_SEARCH_CASES));
 
   // Last: it rebuilds the site with other data.
   it("subjekti sync follows the change feed as netlify dev serves it: the snapshot, then one diff", async () => {
