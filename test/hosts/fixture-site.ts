@@ -3,11 +3,12 @@
  * ids with gaps, diacritics, U+2028 / U+2029, an astral character) built into a temp directory,
  * plus an obviously-correct reference of the pages, independent of the code under test.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildSite } from "../../src/site/build-site.ts";
 import { MANIFEST_PATH } from "../../src/core/layout.ts";
+import type { SiteHost } from "../../src/core/answer-request.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import type { Subject } from "../../src/core/render-page.ts";
 import { DEFAULT_OPTIONS } from "../../src/site/build-options.ts";
@@ -86,4 +87,26 @@ export async function buildSubjectsSite(
   });
   const manifest = JSON.parse(await readFile(join(dir, MANIFEST_PATH), "utf8")) as Manifest;
   return { dir, manifest, remove: () => rm(root, { recursive: true, force: true }) };
+}
+
+/**
+ * A built site as the core's hosts read it from disk: `site` reads whole files, `rangeSite` also
+ * byte ranges (only the records wanted are read), as a CDN that serves Range does.
+ */
+export function diskHosts(dir: string, manifest: Manifest): { site: SiteHost<Uint8Array>; rangeSite: SiteHost<Uint8Array> } {
+  const site: SiteHost<Uint8Array> = {
+    manifest: async () => ({ manifest }),
+    refresh: async () => undefined,
+    readPage: async (path) => {
+      const body = readFileSync(join(dir, path));
+      return { body, length: body.length };
+    },
+    readChunk: async (path) => (existsSync(join(dir, path)) ? readFileSync(join(dir, path), "utf8") : null),
+    fix: "",
+  };
+  const rangeSite: SiteHost<Uint8Array> = {
+    ...site,
+    readRange: async (path, start, end) => (existsSync(join(dir, path)) ? readFileSync(join(dir, path)).subarray(start, end) : null),
+  };
+  return { site, rangeSite };
 }

@@ -4,14 +4,12 @@
  * random ids, codes and OIBs the answer is the subject in the source, computed here from the
  * source records alone, and a key no subject has gives the 404 or the empty page.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeSubject } from "../../scripts/generate-subjects.ts";
 import { answerRequest, type SiteHost } from "../../src/core/answer-request.ts";
 import type { Subject } from "../../src/core/render-page.ts";
-import { BASE, buildSubjectsSite } from "./fixture-site.ts";
+import { BASE, buildSubjectsSite, diskHosts } from "./fixture-site.ts";
 
 const SIZE = 100_000;
 /** Every 50th subject takes the OIB of the subject before it; every 5,000th that of the 10 before it. */
@@ -35,22 +33,8 @@ let rangeSite: SiteHost<Uint8Array>;
 
 beforeAll(async () => {
   const built = await buildSubjectsSite("subjekti-lookup-", SUBJECTS);
-  const { dir, manifest } = built;
   remove = built.remove;
-  site = {
-    manifest: async () => ({ manifest }),
-    refresh: async () => undefined,
-    readPage: async (path) => {
-      const body = readFileSync(join(dir, path));
-      return { body, length: body.length };
-    },
-    readChunk: async (path) => (existsSync(join(dir, path)) ? readFileSync(join(dir, path), "utf8") : null),
-    fix: "",
-  };
-  rangeSite = {
-    ...site,
-    readRange: async (path, start, end) => (existsSync(join(dir, path)) ? readFileSync(join(dir, path)).subarray(start, end) : null),
-  };
+  ({ site, rangeSite } = diskHosts(built.dir, built.manifest));
 }, 120_000);
 
 afterAll(() => remove());

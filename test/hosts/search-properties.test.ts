@@ -5,15 +5,13 @@
  * reference computes here from the source records alone: PostgreSQL's unaccent rules (the table,
  * applied by hand), upper case, a substring test, and the collation's order, ties by id.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeSubject } from "../../scripts/generate-subjects.ts";
 import { answerRequest, type SiteHost } from "../../src/core/answer-request.ts";
 import type { Subject } from "../../src/core/render-page.ts";
 import { UNACCENT_RULES } from "../../src/core/search/unaccent-table.ts";
-import { buildSubjectsSite } from "./fixture-site.ts";
+import { buildSubjectsSite, diskHosts } from "./fixture-site.ts";
 
 const SIZE = 100_000;
 const SUBJECTS: readonly Subject[] = Array.from({ length: SIZE }, (_, i) => makeSubject(21, i));
@@ -148,22 +146,8 @@ let rangeSite: SiteHost<Uint8Array>;
 
 beforeAll(async () => {
   const built = await buildSubjectsSite("subjekti-search-", SUBJECTS);
-  const { dir, manifest } = built;
   remove = built.remove;
-  site = {
-    manifest: async () => ({ manifest }),
-    refresh: async () => undefined,
-    readPage: async (path) => {
-      const body = readFileSync(join(dir, path));
-      return { body, length: body.length };
-    },
-    readChunk: async (path) => (existsSync(join(dir, path)) ? readFileSync(join(dir, path), "utf8") : null),
-    fix: "",
-  };
-  rangeSite = {
-    ...site,
-    readRange: async (path, start, end) => (existsSync(join(dir, path)) ? readFileSync(join(dir, path)).subarray(start, end) : null),
-  };
+  ({ site, rangeSite } = diskHosts(built.dir, built.manifest));
 }, 300_000);
 
 afterAll(() => remove());
