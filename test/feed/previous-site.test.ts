@@ -10,46 +10,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SubjektiError } from "../../src/core/errors.ts";
-import { type FeedState, parseState } from "../../src/feed/feed-format.ts";
+import type { FeedState } from "../../src/feed/feed-format.ts";
 import { DEFAULT_LIMITS } from "../../src/feed/feed-limits.ts";
 import { readPreviousFeed } from "../../src/feed/read-previous.ts";
 import { tempDir } from "../file-trees.ts";
 import { build } from "../site/built-site.ts";
+import { buildLiveFeed, liveFeed, SAMPLE } from "./live-feed.ts";
 import { answer, type Handler, startHostileSite, trickle } from "./hostile-site.ts";
 
 let root: string;
 let live: string;
 let state: FeedState;
-const sample = (JSON.parse(await readFile("data/subjekti.json", "utf8")) as { id: number; naziv_subjekta: string }[]).slice(0, 60);
 
 beforeAll(async () => {
   root = await tempDir("subjekti-previous-");
-  live = join(root, "live");
-  const data = join(root, "data");
-  await mkdir(data);
-  // Three sequences: the first, a delete, a rename.
-  for (const [i, list] of [
-    sample,
-    sample.slice(1),
-    sample.slice(1).map((s, j) => (j === 3 ? { ...s, naziv_subjekta: "Novo" } : s)),
-  ].entries()) {
-    await writeFile(join(data, "subjekti.json"), JSON.stringify(list));
-    await build(data, live, { feed: true, cacheDir: null, sourceDateEpoch: String(1_700_000_000 + i * 86_400) });
-  }
-  state = parseState(await readFile(join(live, "changes/state.json"), "utf8")) as FeedState;
+  ({ live, state } = await buildLiveFeed(root));
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
-
-/** The live site's feed files, with `overrides` answering some paths instead. */
-function liveFeed(overrides: Record<string, Handler> = {}): (path: string) => Handler | undefined {
-  return (path) =>
-    overrides[path] ??
-    (path.startsWith("/changes/") && existsSync(join(live, path))
-      ? (response) => void readFile(join(live, path)).then((b) => response.end(b))
-      : undefined);
-}
 
 const stateWith = (change: (s: Record<string, unknown>) => unknown): Handler =>
   answer(JSON.stringify(change(structuredClone(state) as unknown as Record<string, unknown>)));
@@ -100,7 +79,7 @@ describe("build --previous <url> refuses a state it cannot trust, in one line, w
     ],
     ["oldest naming a diff the history does not", (s) => (s["oldest"] = 1), /oldest 1 names a diff the history does not/],
   ])("%s -> refused", async (_name, change, line) => {
-    const { error, out } = await buildFrom(liveFeed({ "/changes/state.json": stateWith((s) => (change(s), s)) }));
+    const { error, out } = await buildFrom(liveFeed(live, { "/changes/state.json": stateWith((s) => (change(s), s)) }));
     expect(error).toMatch(line);
     expect(error).toMatch(/^[^\n]*$/);
     expect(existsSync(out)).toBe(false);
@@ -110,7 +89,7 @@ describe("build --previous <url> refuses a state it cannot trust, in one line, w
 
 describe("build --previous <url> carries diffs only as validated and written again by us", () => {
   it("a diff that is an HTML page -> refused in one line, nothing written", async () => {
-    const { error, out } = await buildFrom(liveFeed({ "/changes/3.json": answer("<html><script>alert(1)</script></html>\n") }));
+    const { error, out } = await buildFrom(liveFeed(live, { "/changes/3.json": answer("<html><script>alert(1)</script></html>\n") }));
     expect(error).toMatch(/\/changes\/3\.json: not the diff its state names: not a diff/);
     expect(existsSync(out)).toBe(false);
     expect(scratchLeft()).toEqual([]);
@@ -130,14 +109,14 @@ describe("build --previous <url> carries diffs only as validated and written aga
     ],
   ])("a diff with %s -> refused", async (_name, change, line) => {
     const text = await readFile(join(live, "changes/3.json"), "utf8");
-    const { error } = await buildFrom(liveFeed({ "/changes/3.json": answer(change(text)) }));
+    const { error } = await buildFrom(liveFeed(live, { "/changes/3.json": answer(change(text)) }));
     expect(error).toMatch(line);
   });
 
   it("a diff with a foreign header key and junk after its end -> carried as the build writes it, byte for byte", async () => {
     const text = await readFile(join(live, "changes/3.json"), "utf8");
     const hostile = `${text.replace('"changes":[', '"evil":"<script>alert(1)</script>","changes":[')}<html><script>alert(2)</script>\n`;
-    const { error, out } = await buildFrom(liveFeed({ "/changes/3.json": answer(hostile) }));
+    const { error, out } = await buildFrom(liveFeed(live, { "/changes/3.json": answer(hostile) }));
     expect(error).toBeUndefined();
     expect(await readFile(join(out, "changes/3.json"), "utf8")).toBe(text);
   });
@@ -145,14 +124,14 @@ describe("build --previous <url> carries diffs only as validated and written aga
 
 describe("build --previous <url> is bounded in size, count, sequence and time", () => {
   it("a compressed answer (fetch would inflate it without a bound) -> refused in one line", async () => {
-    const { error } = await buildFrom(liveFeed({ "/changes/state.json": answer("x", { "content-encoding": "gzip" }) }));
+    const { error } = await buildFrom(liveFeed(live, { "/changes/state.json": answer("x", { "content-encoding": "gzip" }) }));
     expect(error).toMatch(/state\.json: answered with Content-Encoding "gzip", though asked for none/);
   });
 
   it("a snapshot longer than its state says -> refused at that size, no temporary left", async () => {
     const bytes = await readFile(join(live, "changes", state.snapshot.url));
     const { error, out } = await buildFrom(
-      liveFeed({ [`/changes/${state.snapshot.url}`]: answer(Buffer.concat([bytes, Buffer.alloc(1 << 20, 0x20)])) }),
+      liveFeed(live, { [`/changes/${state.snapshot.url}`]: answer(Buffer.concat([bytes, Buffer.alloc(1 << 20, 0x20)])) }),
     );
     expect(error).toMatch(new RegExp(`the answer passes the size its state gives of ${state.snapshot.bytes} bytes`));
     expect(existsSync(out)).toBe(false);
@@ -172,11 +151,13 @@ describe("build --previous <url> is bounded in size, count, sequence and time", 
       };
       more();
     };
-    expect((await buildFrom(liveFeed({ "/changes/state.json": huge }))).error).toMatch(
+    expect((await buildFrom(liveFeed(live, { "/changes/state.json": huge }))).error).toMatch(
       /state\.json: the answer passes the bound of 67108864 bytes/,
     );
     const stated: Handler = (response) => response.writeHead(200, { "content-length": String(1 << 30) }).end();
-    expect((await buildFrom(liveFeed({ "/changes/state.json": stated }))).error).toMatch(/its Content-Length 1073741824 is over the bound/);
+    expect((await buildFrom(liveFeed(live, { "/changes/state.json": stated }))).error).toMatch(
+      /its Content-Length 1073741824 is over the bound/,
+    );
   });
 
   it("a huge sequence whose every diff answers 200 -> no diff asked past the history; the output's unnamed diffs swept", async () => {
@@ -187,12 +168,12 @@ describe("build --previous <url> is bounded in size, count, sequence and time", 
         ? stateWith((s) => ({ ...s, sequence: far, oldest: far + 1, history: entries }))
         : /^\/changes\/\d+\.json$/.test(path)
           ? answer("junk")
-          : liveFeed()(path),
+          : liveFeed(live)(path),
     );
     const out = join(root, "far");
     const data = join(root, "far-data");
     await mkdir(data);
-    await writeFile(join(data, "subjekti.json"), JSON.stringify(sample.slice(2)));
+    await writeFile(join(data, "subjekti.json"), JSON.stringify(SAMPLE.slice(2)));
     await mkdir(join(out, "changes"), { recursive: true });
     for (const n of [1, 7, far + 5]) await writeFile(join(out, "changes", `${n}.json`), "junk");
     try {

@@ -4,58 +4,34 @@
  * snapshot, when that is the safe way on) and leaves the copy as it was and no temporary.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { takeOutputLock } from "../../src/common/output-lock.ts";
 import { SubjektiError } from "../../src/core/errors.ts";
-import { type FeedState, parseState } from "../../src/feed/feed-format.ts";
+import type { FeedState } from "../../src/feed/feed-format.ts";
 import { DEFAULT_LIMITS } from "../../src/feed/feed-limits.ts";
 import { syncMirror, syncStatePath } from "../../src/feed/sync-mirror.ts";
 import { runCli } from "../run-cli.ts";
 import { tempDir } from "../file-trees.ts";
 import { build } from "../site/built-site.ts";
+import { buildLiveFeed, liveFeed } from "./live-feed.ts";
 import { answer, type Handler, type HostileSite, startHostileSite, trickle } from "./hostile-site.ts";
 
 let root: string;
 let live: string;
 let state: FeedState;
 let first: Buffer;
-const sample = (JSON.parse(await readFile("data/subjekti.json", "utf8")) as { id: number; naziv_subjekta: string }[]).slice(0, 60);
 const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
 beforeAll(async () => {
   root = await tempDir("subjekti-sync-attacks-");
-  live = join(root, "live");
-  const data = join(root, "data");
-  await mkdir(data);
-  for (const [i, list] of [
-    sample,
-    sample.slice(1),
-    sample.slice(1).map((s, j) => (j === 3 ? { ...s, naziv_subjekta: "Novo" } : s)),
-  ].entries()) {
-    await writeFile(join(data, "subjekti.json"), JSON.stringify(list));
-    await build(data, live, { feed: true, cacheDir: null, sourceDateEpoch: String(1_700_000_000 + i * 86_400) });
-    if (i === 0)
-      first = await readFile(
-        join(live, "changes", (JSON.parse(await readFile(join(live, "changes/state.json"), "utf8")) as FeedState).snapshot.url),
-      );
-  }
-  state = parseState(await readFile(join(live, "changes/state.json"), "utf8")) as FeedState;
+  ({ live, state, first } = await buildLiveFeed(root));
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
-
-/** The live site's feed files, with `overrides` answering some paths instead. */
-function liveFeed(overrides: Record<string, Handler> = {}): (path: string) => Handler | undefined {
-  return (path) =>
-    overrides[path] ??
-    (path.startsWith("/changes/") && existsSync(join(live, path))
-      ? (response) => void readFile(join(live, path)).then((b) => response.end(b))
-      : undefined);
-}
 
 /** A mirror at the first sequence (a copy of its snapshot, and its state beside it), in a directory of its own. */
 async function mirrorAtFirst(): Promise<string> {
@@ -120,7 +96,7 @@ describe("sync refuses in one line what it cannot bound, leaving the copy as it 
   ])("%s -> refused", async (_name, handler, line) => {
     const file = await mirrorAtFirst();
     const before = leftBeside(file);
-    await withSite(liveFeed({ "/changes/state.json": handler }), async (site) =>
+    await withSite(liveFeed(live, { "/changes/state.json": handler }), async (site) =>
       expect(await refusal(syncMirror(site.origin, file))).toMatch(line),
     );
     expect(await readFile(file)).toEqual(first);
@@ -131,7 +107,7 @@ describe("sync refuses in one line what it cannot bound, leaving the copy as it 
     const file = join(await tempDir("subjekti-sync-long-"), "subjekti.ndjson");
     const bytes = await readFile(join(live, "changes", state.snapshot.url));
     const longer = answer(Buffer.concat([bytes, Buffer.alloc(4 << 20, 0x20)]));
-    await withSite(liveFeed({ [`/changes/${state.snapshot.url}`]: longer }), async (site) =>
+    await withSite(liveFeed(live, { [`/changes/${state.snapshot.url}`]: longer }), async (site) =>
       expect(await refusal(syncMirror(site.origin, file))).toMatch(
         new RegExp(`the answer passes the size its state gives of ${state.snapshot.bytes} bytes`),
       ),
@@ -151,7 +127,7 @@ describe("sync refuses in one line what it cannot bound, leaving the copy as it 
     };
     const file = join(await tempDir("subjekti-sync-junk-"), "subjekti.ndjson");
     await withSite(
-      liveFeed({ "/changes/state.json": answer(JSON.stringify(forged)), [`/changes/${forged.snapshot.url}`]: answer(junk) }),
+      liveFeed(live, { "/changes/state.json": answer(JSON.stringify(forged)), [`/changes/${forged.snapshot.url}`]: answer(junk) }),
       async (site) =>
         expect(await refusal(syncMirror(site.origin, file))).toMatch(/the snapshot is not the list's NDJSON \(not a rendered record/),
     );
@@ -179,7 +155,7 @@ describe("sync refuses in one line what it cannot bound, leaving the copy as it 
     const file = await mirrorAtFirst();
     const lock = await takeOutputLock(file, file, { wait: false, command: "sync" });
     try {
-      await withSite(liveFeed(), async (site) => {
+      await withSite(liveFeed(live), async (site) => {
         const run = await runCli(["sync", site.origin, file]);
         expect(run.code).toBe(1);
         expect(run.stderr).toMatch(/^subjekti: .*subjekti\.ndjson is being written by process \d+ \(subjekti sync since/);
@@ -195,7 +171,7 @@ describe("sync refuses in one line what it cannot bound, leaving the copy as it 
 describe("sync takes a bounded way on", () => {
   it("more diffs behind than a run applies -> the snapshot, no diff asked (a huge sequence cannot spin it)", async () => {
     const file = await mirrorAtFirst();
-    await withSite(liveFeed(), async (site) => {
+    await withSite(liveFeed(live), async (site) => {
       const report = await syncMirror(site.origin, file, { limits: { ...DEFAULT_LIMITS, maxSteps: 1 } });
       expect(report.snapshot).toMatch(/2 diffs behind, more than the 1 a run applies/);
       expect(site.asked.filter((path) => /\/\d+\.json$/.test(path))).toEqual([]);
@@ -207,7 +183,7 @@ describe("sync takes a bounded way on", () => {
     const file = await mirrorAtFirst();
     const head = (await readFile(join(live, "changes/2.json"), "utf8")).split("\n")[0] as string;
     const evil = `${head}\n\u001b]0;pwned\u0007\u001b[2J\u202e{"op":"delete"\n]}\n`;
-    await withSite(liveFeed({ "/changes/2.json": answer(evil) }), async (site) => {
+    await withSite(liveFeed(live, { "/changes/2.json": answer(evil) }), async (site) => {
       for (const args of [[], ["--json"]]) {
         await writeFile(file, first);
         await writeFile(syncStatePath(file), JSON.stringify({ url: "x", sequence: 1, version: sha256(first) }));
@@ -222,7 +198,7 @@ describe("sync takes a bounded way on", () => {
   it("a copy kept in a data directory: its state is hidden, so the build reads the copy alone", async () => {
     const data = await tempDir("subjekti-sync-data-");
     const file = join(data, "subjekti.ndjson");
-    await withSite(liveFeed(), async (site) => void (await syncMirror(site.origin, file)));
+    await withSite(liveFeed(live), async (site) => void (await syncMirror(site.origin, file)));
     expect(readdirSync(data).sort()).toEqual([".subjekti.ndjson.sync.json", "subjekti.ndjson"]);
     const report = await build(data, join(data, "..", "from-mirror"), { cacheDir: null });
     expect(report.count).toBe(state.count);
