@@ -11,6 +11,7 @@ import { join, normalize } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../run-cli.ts";
 import { useTempDir } from "../file-trees.ts";
+import { selfSignedCertificate } from "../certificates.ts";
 
 const work = useTempDir();
 const OPENSSL = spawnSync("openssl", ["version"]).status === 0;
@@ -37,30 +38,8 @@ beforeAll(async () => {
   if (!OPENSSL) return;
   const site = join(work.path, "live");
   expect((await build(site)).code).toBe(0);
-  cert = join(work.path, "cert.pem");
-  const key = join(work.path, "key.pem");
-  const made = spawnSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-keyout",
-      key,
-      "-out",
-      cert,
-      "-days",
-      "2",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-    ],
-    { encoding: "utf8" },
-  );
-  expect(made.status, made.stderr).toBe(0);
+  let key: string;
+  ({ cert, key } = selfSignedCertificate(work.path, "127.0.0.1", "IP:127.0.0.1"));
   // The built site's files, as a static host serves them.
   server = createServer({ cert: await readFile(cert), key: await readFile(key) }, (request, response) => {
     const path = normalize(decodeURIComponent(new URL(request.url ?? "/", "https://x").pathname));

@@ -20,6 +20,7 @@ import { tempDir } from "../file-trees.ts";
 import { FIXTURE_DATA, FIXTURE_OPTIONS } from "./fixture-site.ts";
 import { freePort, stopChild } from "./hosts.ts";
 import { NGINX, nginxVersion, REQUIRE_NGINX, runNginx, type ServeProcess, startServe, writeNginxConf } from "./nginx-host.ts";
+import { selfSignedCertificate } from "../certificates.ts";
 
 const run = promisify(execFile);
 const REPO = resolve(import.meta.dirname, "../..");
@@ -77,25 +78,8 @@ describe.skipIf((NGINX === null && !REQUIRE_NGINX) || !OPENSSL)(`two sites over 
     root = await tempDir("subjekti-nginx-deploy-");
     prefix = join(root, "nginx");
     port = await freePort();
-    [cert, key] = [join(root, "cert.pem"), join(root, "key.pem")];
     // One self-signed certificate for both names (a deployer's would come from their CA).
-    await run("openssl", [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-keyout",
-      key,
-      "-out",
-      cert,
-      "-days",
-      "2",
-      "-subj",
-      "/CN=prod.test",
-      "-addext",
-      "subjectAltName=DNS:prod.test,DNS:staging.test",
-    ]);
+    ({ cert, key } = selfSignedCertificate(root, "prod.test", "DNS:prod.test,DNS:staging.test"));
     for (const name of ["prod", "staging"]) {
       const site: Site = { name, host: `${name}.test`, dir: join(root, name), upstream: await freePort() };
       // Built for the origin nginx answers on, so that nginx sends the pre-rendered pages itself.

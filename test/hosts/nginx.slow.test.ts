@@ -6,7 +6,6 @@
  * Without nginx the tests skip, saying so, unless SUBJEKTI_REQUIRE_NGINX=1 (CI installs Debian's
  * nginx-light), where that is a failure.
  */
-import { spawnSync } from "node:child_process";
 import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
@@ -24,6 +23,7 @@ import { NGINX, type NginxHost, nginxHost, nginxVersion, REQUIRE_NGINX } from ".
 import { type RawAnswer, sendRaw } from "./raw-http.ts";
 import { DRF_SEARCH_CASES, type RequestCase } from "./request-cases.ts";
 import { runRequestCases } from "./run-cases.ts";
+import { selfSignedCertificate } from "../certificates.ts";
 
 if (NGINX === null && !REQUIRE_NGINX) console.warn("nginx tests skipped: no nginx on PATH or in /usr/sbin (apt-get install nginx-light)");
 
@@ -73,29 +73,7 @@ function startNginx(
     prefix = await tempDir("subjekti-nginx-");
     let certificate: { cert: string; key: string } | undefined;
     if (tls) {
-      certificate = { cert: join(prefix, "cert.pem"), key: join(prefix, "key.pem") };
-      const made = spawnSync(
-        "openssl",
-        [
-          "req",
-          "-x509",
-          "-newkey",
-          "rsa:2048",
-          "-nodes",
-          "-keyout",
-          certificate.key,
-          "-out",
-          certificate.cert,
-          "-days",
-          "2",
-          "-subj",
-          "/CN=testserver",
-          "-addext",
-          "subjectAltName=DNS:testserver",
-        ],
-        { encoding: "utf8" },
-      );
-      if (made.status !== 0) throw new Error(`openssl: ${made.stderr}`);
+      certificate = selfSignedCertificate(prefix, "testserver", "DNS:testserver");
     }
     host = await nginxHost(site.dir, prefix, serveArgs, undefined, certificate);
   }, 120_000);
