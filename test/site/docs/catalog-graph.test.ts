@@ -5,13 +5,13 @@
  * ground: isomorphic exactly when their sets of triples are equal, and a blank node in either is
  * itself an injection.
  */
-import { JsonLdParser } from "jsonld-streaming-parser";
-import { Parser, type Quad } from "n3";
+import { Parser } from "n3";
 import { describe, expect, it } from "vitest";
 import type { Download } from "../../../src/core/download-files.ts";
 import { catalogTriples } from "../../../src/site/docs/dcat-catalog.ts";
 import type { DatasetMetadata } from "../../../src/site/docs/dataset-metadata.ts";
 import { expand, safeIri, toJsonLd, toTurtle, type Triple } from "../../../src/site/docs/rdf-graph.ts";
+import { jsonLdQuads, tripleSet } from "./rdf-quads.ts";
 
 /** Each character an IRI may not hold, and Turtle's ways out of an IRI and a string. */
 const HOSTILE = ' "<>{}|^`\\\u0000\u001f\u007f\u0085\u202e\ud800\ufffe';
@@ -50,13 +50,6 @@ const triples = catalogTriples(metadata, {
   published: new Date(1_700_000_000_000),
 });
 
-/** A graph's triples as strings: each term with its kind, a literal with its language and datatype. */
-function tripleSet(quads: readonly Quad[]): string[] {
-  const term = (t: Quad["object"]): string =>
-    t.termType === "Literal" ? `"${JSON.stringify(t.value)}"@${t.language}^^${t.datatype.value}` : `${t.termType}:${t.value}`;
-  return [...new Set(quads.map((q) => `${term(q.subject as Quad["object"])} ${q.predicate.value} ${term(q.object)}`))].sort();
-}
-
 /** The graph the triples mean: the same strings, made from the triples without any writer. */
 function intended(graph: readonly Triple[]): string[] {
   const xsd = (name: string): string => expand(name);
@@ -75,18 +68,6 @@ function intended(graph: readonly Triple[]): string[] {
       }),
     ),
   ].sort();
-}
-
-async function jsonLdQuads(text: string): Promise<Quad[]> {
-  const parser = new JsonLdParser();
-  const quads: Quad[] = [];
-  return new Promise((resolve, reject) => {
-    parser.on("data", (quad: Quad) => quads.push(quad));
-    parser.on("error", reject);
-    parser.on("end", () => resolve(quads));
-    parser.write(text);
-    parser.end();
-  });
 }
 
 describe("the catalogue for hostile metadata", () => {

@@ -13,7 +13,6 @@ import { join } from "node:path";
 import { parse as parseCsv } from "csv-parse/sync";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
-import { JsonLdParser } from "jsonld-streaming-parser";
 import { Parser, Store, type Quad } from "n3";
 import SHACLValidator from "rdf-validate-shacl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +21,7 @@ import { DOWNLOAD_KINDS, type Download } from "../../../src/core/download-files.
 import { FIELD_NAMES } from "../../../src/data/rules/subject-schema.ts";
 import type { BuildReport } from "../../../src/site/build-site.ts";
 import { BASE_URL, build, readManifest } from "../built-site.ts";
+import { jsonLdQuads, tripleSet } from "./rdf-quads.ts";
 
 const SAMPLE = join(import.meta.dirname, "../../../data");
 const SHAPES = join(import.meta.dirname, "../../fixtures/dcat-ap");
@@ -209,24 +209,6 @@ describe("datapackage.json", () => {
 });
 
 /** A graph's triples as N-Triples-like strings (every node an IRI: no blank node to relabel). */
-function tripleSet(quads: readonly Quad[]): string[] {
-  const term = (t: Quad["object"]): string =>
-    t.termType === "Literal" ? `"${t.value}"@${t.language}^^${t.datatype.value}` : `${t.termType}:${t.value}`;
-  return [...new Set(quads.map((q) => `${term(q.subject as Quad["object"])} ${q.predicate.value} ${term(q.object)}`))].sort();
-}
-
-async function jsonLdQuads(text: string): Promise<Quad[]> {
-  const parser = new JsonLdParser();
-  const quads: Quad[] = [];
-  return new Promise((resolve, reject) => {
-    parser.on("data", (quad: Quad) => quads.push(quad));
-    parser.on("error", reject);
-    parser.on("end", () => resolve(quads));
-    parser.write(text);
-    parser.end();
-  });
-}
-
 async function shapes(): Promise<Store> {
   const store = new Store();
   for (const name of ["shapes.ttl", "shapes_recommended.ttl", "range.ttl", "mdr-vocabularies.shape.ttl"]) {
