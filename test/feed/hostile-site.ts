@@ -58,3 +58,16 @@ export const trickle =
     const timer = setInterval(() => response.write(" "), everyMs);
     response.on("close", () => clearInterval(timer));
   };
+
+/** A handler streaming 80 MiB of spaces as fast as the client takes them; it stops once refused (the connection goes). */
+export const flood: Handler = (response) => {
+  response.writeHead(200);
+  const block = Buffer.alloc(1 << 20, 0x20);
+  let sent = 0;
+  const more = (): void => {
+    while (sent < 80 && response.write(block)) sent++;
+    if (sent < 80) response.once("drain", more);
+    else response.end();
+  };
+  more();
+};

@@ -16,7 +16,7 @@ import { readPreviousFeed } from "../../src/feed/read-previous.ts";
 import { tempDir } from "../file-trees.ts";
 import { build } from "../site/built-site.ts";
 import { buildLiveFeed, liveFeed, SAMPLE } from "./live-feed.ts";
-import { answer, type Handler, startHostileSite, trickle } from "./hostile-site.ts";
+import { answer, flood, type Handler, startHostileSite, trickle } from "./hostile-site.ts";
 
 let root: string;
 let live: string;
@@ -139,19 +139,7 @@ describe("build --previous <url> is bounded in size, count, sequence and time", 
   });
 
   it("a state.json over its bound, stated or streamed -> refused before it is read whole", async () => {
-    const huge: Handler = (response) => {
-      response.writeHead(200);
-      const block = Buffer.alloc(1 << 20, 0x20);
-      // Stops once refused (the connection goes), at 80 MiB at most.
-      let sent = 0;
-      const more = (): void => {
-        while (sent < 80 && response.write(block)) sent++;
-        if (sent < 80) response.once("drain", more);
-        else response.end();
-      };
-      more();
-    };
-    expect((await buildFrom(liveFeed(live, { "/changes/state.json": huge }))).error).toMatch(
+    expect((await buildFrom(liveFeed(live, { "/changes/state.json": flood }))).error).toMatch(
       /state\.json: the answer passes the bound of 67108864 bytes/,
     );
     const stated: Handler = (response) => response.writeHead(200, { "content-length": String(1 << 30) }).end();

@@ -17,7 +17,7 @@ import { runCli } from "../run-cli.ts";
 import { tempDir } from "../file-trees.ts";
 import { build } from "../site/built-site.ts";
 import { buildLiveFeed, liveFeed } from "./live-feed.ts";
-import { answer, type Handler, type HostileSite, startHostileSite, trickle } from "./hostile-site.ts";
+import { answer, flood, type Handler, type HostileSite, startHostileSite, trickle } from "./hostile-site.ts";
 
 let root: string;
 let live: string;
@@ -78,21 +78,7 @@ describe("sync refuses in one line what it cannot bound, leaving the copy as it 
       (r) => r.writeHead(200, { "content-length": String(1 << 30) }).end(),
       /its Content-Length 1073741824 is over the bound of 67108864 bytes/,
     ],
-    [
-      "a state over its bound, streamed",
-      (response) => {
-        response.writeHead(200);
-        const block = Buffer.alloc(1 << 20, 0x20);
-        let sent = 0;
-        const more = (): void => {
-          while (sent < 80 && response.write(block)) sent++;
-          if (sent < 80) response.once("drain", more);
-          else response.end();
-        };
-        more();
-      },
-      /the answer passes the bound of 67108864 bytes/,
-    ],
+    ["a state over its bound, streamed", flood, /the answer passes the bound of 67108864 bytes/],
   ])("%s -> refused", async (_name, handler, line) => {
     const file = await mirrorAtFirst();
     const before = leftBeside(file);
