@@ -1,5 +1,5 @@
 /**
- * Where the search files lie and what each holds (the build writes them, site/plan-search.ts; the
+ * Where the search files lie and what each holds (the build writes them, site/search/plan-search.ts; the
  * router reads them, find-matches.ts):
  *
  *   _subjekti/search/keys/<s>.<hash>/<b>.idx   bucket b's keys: JSON [[key, offset, length], …], sorted

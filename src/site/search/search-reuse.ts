@@ -12,9 +12,9 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DATA_ROOT, MANIFEST_PATH, type ShardHashes, shardDirPath } from "../core/layout.ts";
-import type { ShardPlan } from "./hand-offs.ts";
-import { sameRecords } from "./record-shard.ts";
+import { DATA_ROOT, MANIFEST_PATH, type ShardHashes, shardDirPath } from "../../core/layout.ts";
+import type { ShardPlan } from "../hand-offs.ts";
+import { sameRecords } from "../record-shard.ts";
 
 /** The search shards' keys start with this. */
 const SEARCH_PREFIX = "search/";

@@ -1,12 +1,12 @@
 /**
- * Where the suffix files are cut (plan-search.ts suffixCuts): as many files as asked, and cuts
+ * Where the suffix files are cut (site/search/suffix-cuts.ts): as many files as asked, and cuts
  * chosen by content, so that a few entries added or removed leave the other files' entries as
  * they were.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { suffixKey } from "../../src/core/search/search-layout.ts";
-import { suffixCuts } from "../../src/site/plan-search.ts";
+import { suffixKey } from "../../../src/core/search/search-layout.ts";
+import { suffixCuts } from "../../../src/site/search/suffix-cuts.ts";
 
 /** Sorted entries as the stage writes them, some suffixes in several entries. */
 const entriesOf = (suffixes: readonly string[]): string[] =>

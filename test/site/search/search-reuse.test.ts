@@ -1,5 +1,5 @@
 /**
- * The search stage skipped on an unchanged rebuild (site/search-reuse.ts): when every records
+ * The search stage skipped on an unchanged rebuild (site/search/search-reuse.ts): when every records
  * shard is the previous manifest's, the search shards are the previous manifest's as they are,
  * and the stage runs again on an edit or when a search directory the manifest names has gone.
  * Seen through the manifest, not a spy (the fast rings share modules between files): a search
@@ -9,9 +9,9 @@
 import { cp, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATA_ROOT, MANIFEST_PATH } from "../../src/core/layout.ts";
-import { snapshotTree, tempDir } from "../file-trees.ts";
-import { build, readManifest } from "./built-site.ts";
+import { DATA_ROOT, MANIFEST_PATH } from "../../../src/core/layout.ts";
+import { snapshotTree, tempDir } from "../../file-trees.ts";
+import { build, readManifest } from "../built-site.ts";
 
 const FIXTURE = "test/fixtures/small-site";
 const FAKE = "0123456789abcdef";

@@ -11,13 +11,13 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { editSubject, makeSubject, seedFromText } from "../../scripts/generate-subjects.ts";
-import { CHUNK_SIZE } from "../../src/core/layout.ts";
-import type { Subject } from "../../src/core/render-page.ts";
-import { searchForm, tokensOf } from "../../src/core/search/normalise.ts";
-import { bucketCount, bucketOf } from "../../src/core/search/search-layout.ts";
-import { planSearch } from "../../src/site/plan-search.ts";
-import { tempDir } from "../file-trees.ts";
+import { editSubject, makeSubject, seedFromText } from "../../../scripts/generate-subjects.ts";
+import { CHUNK_SIZE } from "../../../src/core/layout.ts";
+import type { Subject } from "../../../src/core/render-page.ts";
+import { searchForm, tokensOf } from "../../../src/core/search/normalise.ts";
+import { bucketCount, bucketOf } from "../../../src/core/search/search-layout.ts";
+import { planSearch } from "../../../src/site/search/plan-search.ts";
+import { tempDir } from "../../file-trees.ts";
 
 const COUNT = 100_000;
 const SEED = seedFromText("1");
