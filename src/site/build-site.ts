@@ -13,6 +13,7 @@ import { performance } from "node:perf_hooks";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import type { Message } from "../common/messages/message.ts";
 import { pauseAt } from "../common/pause-point.ts";
+import { makeScratchDir, type ScratchDir } from "../common/scratch-dir.ts";
 import { withOutputLock } from "../common/output-lock.ts";
 import { DEAD, OWN } from "../common/remove-leftovers.ts";
 import { cacheDirOf, openBuildCache } from "../data/read/build-cache.ts";
@@ -86,6 +87,8 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
   const run = { options, output, previous };
   // The downloads not yet switched to: a failed build removes them with the output's own files.
   let written: WrittenDownloads | null = null;
+  // Where the search files wait between the plan and the write (search/spilled-shard.ts).
+  let spill: ScratchDir | null = null;
   try {
     const { hashes, read } = await output.writeRecords(chunks);
     await pauseAt("build-records-written");
@@ -94,7 +97,8 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
     await pauseAt("build-downloads-written");
     const published = written?.date ?? (await dataDateOf(run, read, await listHash(run, read.count)));
     const downloads = written?.downloads ?? [];
-    const plan = output.plans ? planOf(run, metadata, { count: read.count, hashes }, { downloads, published }) : null;
+    spill = output.plans ? await makeScratchDir("search") : null;
+    const plan = spill === null ? null : planOf(run, metadata, { count: read.count, hashes }, { downloads, published }, spill.path);
     // The stable download names switch with the manifest, in one synchronous step (write-site.ts).
     const stable = written;
     const switchAlong = stable === null ? {} : { switchAlong: () => stable.switchStableNames() };
@@ -110,6 +114,7 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
     await output.abort();
     throw error;
   } finally {
+    await spill?.remove();
     await output.close();
   }
 }
@@ -151,12 +156,13 @@ function planOf(
   metadata: DatasetMetadata,
   records: Omit<ChunkHashes, "chunkSize">,
   published: Publication,
+  spill: string,
 ): SitePlan {
   const { count, hashes } = records;
   const pages = pagesFromChunkFiles((chunk) => output.chunkFile(chunk), CHUNK_SIZE);
   const docs = planDocs(metadata, { count, ...published }, options.site);
   const keys = planKeys(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk));
-  const search = reusedSearch(options.output.outDir, hashes) ?? planSearch(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk));
+  const search = reusedSearch(options.output.outDir, hashes) ?? planSearch(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk), spill);
   return planSite({ count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, [docs, ...keys, ...search], published);
 }
 

@@ -2,7 +2,6 @@
  * The search stage's sets under their keys in buckets, and the tokens' suffixes in sorted files
  * (core/search/search-layout.ts has the format).
  */
-import { contentHash } from "../../common/content-hash.ts";
 import {
   BUCKETS_PER_SHARD,
   bucketCount,
@@ -20,16 +19,16 @@ import {
   suffixKey,
   suffixShardKey,
 } from "../../core/search/search-layout.ts";
-import { VERSION } from "../../core/version.ts";
-import type { ShardFile, ShardPlan } from "../hand-offs.ts";
+import type { ShardPlan } from "../hand-offs.ts";
 import { RowsBuilder } from "./rows-builder.ts";
+import { SpilledShard } from "./spilled-shard.ts";
 import { keyOfEntry, suffixCuts } from "./suffix-cuts.ts";
 
 /**
  * The buckets (every set under its key; a long token's set under none, named by its suffixes) and
  * the suffixes of the tokens, sorted.
  */
-export function keyShards(sets: Map<string, RowsBuilder>, count: number, namePositions: Uint32Array): ShardPlan[] {
+export function keyShards(sets: Map<string, RowsBuilder>, count: number, namePositions: Uint32Array, spill: string): ShardPlan[] {
   const buckets = bucketCount(count);
   const entries: [string, number, number][][] = Array.from({ length: buckets }, () => []);
   const parts: Uint8Array[][] = Array.from({ length: buckets }, () => []);
@@ -86,48 +85,45 @@ export function keyShards(sets: Map<string, RowsBuilder>, count: number, namePos
   sorted.length = 0;
   sets.clear();
   suffixes.sort();
-  const files = (bucket: number): ShardFile[] => {
-    const names = bucketFileNames(bucket);
-    const index = (entries[bucket] as [string, number, number][]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return [
-      { name: names.index, bytes: Buffer.from(JSON.stringify(index)) },
-      { name: names.values, bytes: Buffer.concat(parts[bucket] as Uint8Array[]) },
-    ];
-  };
   const shards: ShardPlan[] = [];
-  const shardOf = (key: string, rendered: ShardFile[]): ShardPlan => {
-    const hash = contentHash(VERSION, "\n", key, "\n", ...rendered.flatMap((file) => [file.name, "\n", file.bytes]));
-    return { key, hash, size: rendered.length, name: (i) => (rendered[i] as ShardFile).name, files: () => rendered };
-  };
   for (let first = 0; first < buckets; first += BUCKETS_PER_SHARD) {
-    const rendered: ShardFile[] = [];
-    for (let b = first; b < Math.min(buckets, first + BUCKETS_PER_SHARD); b++) rendered.push(...files(b));
-    shards.push(shardOf(keysShardKey(first), rendered));
+    const shard = new SpilledShard(spill, keysShardKey(first));
+    for (let b = first; b < Math.min(buckets, first + BUCKETS_PER_SHARD); b++) {
+      const names = bucketFileNames(b);
+      const index = (entries[b] as [string, number, number][]).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+      shard.add(names.index, Buffer.from(JSON.stringify(index)));
+      shard.add(names.values, Buffer.concat(parts[b] as Uint8Array[]));
+      // A bucket's entries and values are garbage once in its files.
+      entries[b] = [];
+      parts[b] = [];
+    }
+    shards.push(shard.done());
   }
   // The suffixes in suffixFileCount(count) files (a number the deploy preflight knows before the
   // build), cut where an edit leaves the cuts alone (suffixCuts), and the first key of each file.
   const fileCount = suffixFileCount(count);
   const cuts = suffixCuts(suffixes, fileCount);
   const firsts: string[] = [];
-  let rendered: ShardFile[] = [];
+  let shard: SpilledShard | null = null;
   for (let file = 0; file < fileCount; file++) {
     const [from, to] = [cuts[file] as number, cuts[file + 1] as number];
     // The first file's first key is below every entry's, whatever the smallest suffix is; an empty file's is the next entry's.
     firsts.push(file === 0 ? "[" : from < suffixes.length ? keyOfEntry(suffixes[from] as string) : "\uffff");
-    rendered.push({ name: suffixFileName(file), bytes: Buffer.from(`[${suffixes.slice(from, to).join(",")}]`) });
+    shard ??= new SpilledShard(spill, suffixShardKey(file));
+    shard.add(suffixFileName(file), Buffer.from(`[${suffixes.slice(from, to).join(",")}]`));
     // Each entry's string is garbage once in its file's bytes: never both for every entry at once.
     suffixes.fill("", from, to);
-    if (rendered.length === SUFFIX_FILES_PER_SHARD || file === fileCount - 1) {
-      shards.push(shardOf(suffixShardKey(file), rendered));
-      rendered = [];
+    if ((file + 1) % SUFFIX_FILES_PER_SHARD === 0 || file === fileCount - 1) {
+      shards.push(shard.done());
+      shard = null;
     }
   }
-  const groups: ShardFile[] = [];
+  const top = new SpilledShard(spill, SUFFIX_FIRSTS_SHARD_KEY);
+  top.add(SUFFIX_FIRSTS_FILE, Buffer.from(JSON.stringify(firsts.filter((_, i) => i % FIRSTS_GROUP === 0))));
   for (let g = 0; g * FIRSTS_GROUP < firsts.length; g++) {
-    groups.push({ name: `${g}.json`, bytes: Buffer.from(JSON.stringify(firsts.slice(g * FIRSTS_GROUP, (g + 1) * FIRSTS_GROUP))) });
+    top.add(`${g}.json`, Buffer.from(JSON.stringify(firsts.slice(g * FIRSTS_GROUP, (g + 1) * FIRSTS_GROUP))));
   }
-  const top = firsts.filter((_, i) => i % FIRSTS_GROUP === 0);
-  shards.push(shardOf(SUFFIX_FIRSTS_SHARD_KEY, [{ name: SUFFIX_FIRSTS_FILE, bytes: Buffer.from(JSON.stringify(top)) }, ...groups]));
+  shards.push(top.done());
   return shards;
 }
 

@@ -3,17 +3,22 @@
  * permutations, and the founding dates with where each begins. The fields come a subject at a
  * time, in place order (add), and the files are made once all have come (finish).
  */
-import { contentHash } from "../../common/content-hash.ts";
 import { compareText } from "../../core/search/match-record.ts";
 import { ORDER_FIELDS, type OrderField } from "../../core/search/read-filters.ts";
 import { ORDER_FILE, ORDER_SHARD_KEY } from "../../core/search/search-layout.ts";
-import { VERSION } from "../../core/version.ts";
-import type { ShardFile, ShardPlan } from "../hand-offs.ts";
+import type { ShardPlan } from "../hand-offs.ts";
+import { SpilledShard } from "./spilled-shard.ts";
 
 /** The order fields of every subject, in place order, and then their files. */
 export class OrderFiles {
+  readonly #spill: string;
   readonly #values: Record<OrderField, string[]> = { jedinstvena_oznaka: [], naziv_subjekta: [], institucija_grad: [], datum_postanka: [] };
   readonly #seen = new Map<string, string>();
+
+  /** Order files that wait in the scratch directory `spill` until the site's writer takes them (spilled-shard.ts). */
+  constructor(spill: string) {
+    this.#spill = spill;
+  }
 
   /** The next subject's order fields. */
   add(code: string, name: string, town: string, date: string): void {
@@ -26,7 +31,7 @@ export class OrderFiles {
 
   /** The order shard, and each place's position in the order by name (name.asc). */
   finish(): { readonly shard: ShardPlan; readonly namePositions: Uint32Array } {
-    const made = orderShard(this.#values);
+    const made = orderShard(this.#values, this.#spill);
     // Two million names and codes the sets need no more.
     for (const field of ORDER_FIELDS) this.#values[field].length = 0;
     this.#seen.clear();
@@ -42,8 +47,11 @@ export class OrderFiles {
 }
 
 /** Each order field's ranks and permutations, and the founding dates with where each begins. */
-function orderShard(values: Record<OrderField, string[]>): { readonly shard: ShardPlan; readonly namePositions: Uint32Array } {
-  const files: ShardFile[] = [];
+function orderShard(
+  values: Record<OrderField, string[]>,
+  spill: string,
+): { readonly shard: ShardPlan; readonly namePositions: Uint32Array } {
+  const shard = new SpilledShard(spill, ORDER_SHARD_KEY);
   // Each place's position in name.asc.
   const namePositions = new Uint32Array(values.naziv_subjekta.length);
   for (const field of ORDER_FIELDS) {
@@ -81,21 +89,16 @@ function orderShard(values: Record<OrderField, string[]>): { readonly shard: Sha
     const name = ORDER_FILE[field];
     if (field === "naziv_subjekta") asc.forEach((place, position) => (namePositions[place] = position));
     const le = (array: Uint32Array): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-    files.push(
-      { name: `${name}.rank`, bytes: le(ranks) },
-      { name: `${name}.asc`, bytes: le(asc) },
-      { name: `${name}.desc`, bytes: le(desc) },
-    );
+    shard.add(`${name}.rank`, le(ranks));
+    shard.add(`${name}.asc`, le(asc));
+    shard.add(`${name}.desc`, le(desc));
     if (field === "datum_postanka") {
-      files.push(
-        { name: "date.keys", bytes: Buffer.from(distinct.map((d) => `${d}\n`).join("")) },
-        { name: "date.starts", bytes: le(starts) },
-      );
+      shard.add("date.keys", Buffer.from(distinct.map((d) => `${d}\n`).join("")));
+      shard.add("date.starts", le(starts));
     }
   }
-  const hash = contentHash(VERSION, "\n", ORDER_SHARD_KEY, "\n", ...files.flatMap((file) => [file.name, "\n", file.bytes]));
   return {
-    shard: { key: ORDER_SHARD_KEY, hash, size: files.length, name: (i) => (files[i] as ShardFile).name, files: () => files },
+    shard: shard.done(),
     namePositions,
   };
 }

@@ -34,8 +34,11 @@ interface Fields {
   readonly institucija_grad: string;
 }
 
-/** Plans the search shards of `count` subjects in the chunk files `fileOf(chunk)`. */
-export function planSearch(count: number, chunkSize: number, fileOf: (chunk: number) => ChunkFile): ShardPlan[] {
+/**
+ * Plans the search shards of `count` subjects in the chunk files `fileOf(chunk)`; their files wait in
+ * the scratch directory `spill` until the site's writer takes them (spilled-shard.ts).
+ */
+export function planSearch(count: number, chunkSize: number, fileOf: (chunk: number) => ChunkFile, spill: string): ShardPlan[] {
   if (count === 0) return [];
   const sets = new Map<string, RowsBuilder>();
   // One- and two-character pieces by number (a BMP character, or two): far cheaper keys than strings.
@@ -51,7 +54,7 @@ export function planSearch(count: number, chunkSize: number, fileOf: (chunk: num
     if (set === undefined) grams.set(key, (set = new RowsBuilder(count)));
     return set;
   };
-  const orders = new OrderFiles();
+  const orders = new OrderFiles(spill);
   const decoder = new TextDecoder();
   let place = 0;
   for (let chunk = 0; chunk * chunkSize < count; chunk++) {
@@ -82,7 +85,7 @@ export function planSearch(count: number, chunkSize: number, fileOf: (chunk: num
   for (const [token, set] of tokens) sets.set(`w:${token}`, set);
   tokens.clear();
   const { shard, namePositions } = orders.finish();
-  return [...keyShards(sets, count, namePositions), shard];
+  return [...keyShards(sets, count, namePositions, spill), shard];
 }
 
 /** Adds `place` to the sets of every one- and two-character piece of `token`. */

@@ -46,9 +46,9 @@ async function writeChunks(dir: string, edit: number): Promise<(chunk: number) =
 }
 
 /** Every search file's bytes by `<shard key>/<name>`. */
-function filesOf(fileOf: (chunk: number) => { path: string }): Map<string, Buffer> {
+function filesOf(fileOf: (chunk: number) => { path: string }, spill: string): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
-  for (const shard of planSearch(COUNT, CHUNK_SIZE, fileOf)) {
+  for (const shard of planSearch(COUNT, CHUNK_SIZE, fileOf, spill)) {
     for (const file of shard.files()) files.set(`${shard.key}/${file.name}`, Buffer.from(file.bytes));
   }
   return files;
@@ -78,10 +78,10 @@ function keysOf(subject: Subject): { readonly keys: string[]; readonly suffixes:
 
 describe("one renamed record at 100,000 subjects", () => {
   it("rewrites only search files that hold it", { timeout: 600_000 }, async () => {
-    const before = filesOf(await writeChunks(join(work, "list"), -1));
+    const before = filesOf(await writeChunks(join(work, "list"), -1), join(work, "spill"));
     const buckets = bucketCount(COUNT);
     for (const edit of EDITED) {
-      const after = filesOf(await writeChunks(join(work, `edit-${edit}`), edit));
+      const after = filesOf(await writeChunks(join(work, `edit-${edit}`), edit), join(work, `spill-${edit}`));
       expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
       const rewritten = [...after].filter(([name, bytes]) => !before.get(name)?.equals(bytes)).map(([name]) => name);
       const old = keysOf(makeSubject(SEED, edit));
