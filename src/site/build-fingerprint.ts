@@ -126,7 +126,7 @@ function codeHash(): Promise<string> {
 
 /**
  * The hash of the site in `outDir` and of its build cache `cacheDir` (the output's own directory,
- * and the files beside it that share its name), by identity; null when the output is not a
+ * its blocks, and the files beside it that share its name but `except`), by identity; null when the output is not a
  * directory (a site of plain files is a link to its tree, which is replaced whole).
  */
 export async function siteStamp(outDir: string, cacheDir: string, except: string): Promise<string | null> {
@@ -143,8 +143,11 @@ export async function siteStamp(outDir: string, cacheDir: string, except: string
     if (isErrno(error, "ENOENT")) return [] as Dirent[];
     throw error;
   });
-  for (const entry of beside.filter((e) => e.name.startsWith(name) && e.name !== except).sort(byName))
+  for (const entry of beside.filter((e) => e.name.startsWith(name) && e.name !== except).sort(byName)) {
     lines.push(`cache ${entry.name} ${stampOf(await lstat(join(parent, entry.name), { bigint: true }))}`);
+    // Each block by itself: one changed in place is a miss to a build, which parses that block again.
+    if (entry.isDirectory()) await stampTree(join(parent, entry.name), `cache ${entry.name}`, lines);
+  }
   return createHash("sha256").update(lines.join("\n")).digest("hex");
 }
 
