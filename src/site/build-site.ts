@@ -38,6 +38,7 @@ import { reusedSearch } from "./search/search-reuse.ts";
 import { sameRecords } from "./record-shard.ts";
 import { removeBuildLeftovers } from "./site-leftovers.ts";
 import { PlainSiteWriter } from "./write-plain-site.ts";
+import { unlessUnchanged } from "./unchanged-build.ts";
 import { SiteWriter } from "./write-site.ts";
 
 export type { BuildReport } from "./build-outcome.ts";
@@ -56,7 +57,7 @@ export async function buildSite(raw: BuildOptions, onProgress?: WriteProgress, n
     dead: () => removeBuildLeftovers(outDir, options.cacheDir, DEAD),
     own: () => removeBuildLeftovers(outDir, options.cacheDir, OWN),
   };
-  return withOutputLock(outDir, `--out ${outDir}`, lock, leftovers, async () => {
+  const build = async (): Promise<BuildReport> => {
     // Read (and verified) before anything is written: a damaged previous feed stops the build with the site untouched.
     const { feed } = options;
     const previous = feed === null ? null : await readPreviousFeed(feed.previous, outDir, options.site.links === "files", feed);
@@ -65,7 +66,9 @@ export async function buildSite(raw: BuildOptions, onProgress?: WriteProgress, n
     } finally {
       await previous?.dispose();
     }
-  });
+  };
+  // Unchanged inputs over the site the last build left: nothing to do (unchanged-build.ts).
+  return withOutputLock(outDir, `--out ${outDir}`, lock, leftovers, () => unlessUnchanged(options, build));
 }
 
 /** What every stage after the read reaches: the options, where the site goes, and the previous feed. */

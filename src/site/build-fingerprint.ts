@@ -1,0 +1,176 @@
+/**
+ * What a build is made from and what it left, each as one hash (unchanged-build.ts compares them):
+ *
+ * - its inputs: the sources the read would find (their names as problems show them, the files
+ *   passed over and why) and every source's bytes, the dataset's description and the accepted
+ *   warnings, every resolved option (only `wait` left out: it shapes no output), the data's date
+ *   where the feed does not carry it, and the code that builds (its version, its layout and its
+ *   files' bytes: a change of the code is a change of the build);
+ * - the site: every file and directory of the output by identity (inode, size, modification time),
+ *   a content-named shard directory as one entry (its name is its content's hash; it is never written
+ *   in place, so an entry added or removed inside shows in its own time), and the output's build
+ *   cache beside it.
+ *
+ * The data's bytes are read and hashed, not trusted by their times: a copy, a checkout or a tool
+ * may keep a file's time while its bytes changed. The site is judged by identity, as a build
+ * judges it (a shard directory that is there is taken as written), so a file changed or removed by
+ * hand, or a directory a build left half swept, changes its hash.
+ */
+import { createHash, type Hash } from "node:crypto";
+import type { BigIntStats, Dirent } from "node:fs";
+import { lstat, open, readdir, stat } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { shardKeyOf } from "../core/layout.ts";
+import { LAYOUT_VERSION } from "../core/manifest.ts";
+import { VERSION } from "../core/version.ts";
+import type { Problem } from "../data/problems/problems.ts";
+import { KNOWN_PROBLEMS_FILE } from "../data/problems/known-problems-file.ts";
+import { findSources, METADATA_FILE } from "../data/sources/find-sources.ts";
+import { dataDate } from "../feed/data-date.ts";
+import type { ResolvedBuildOptions } from "./build-options.ts";
+
+/** Bytes read at once while hashing a file. */
+const READ_BYTES = 1 << 20;
+
+/** A build's inputs, hashed. */
+export interface BuildInputs {
+  /** The hash of everything the build's outputs depend on. */
+  readonly hash: string;
+  /** Every source is JSON or NDJSON: on a rebuild with the cache, every record comes from it. */
+  readonly cachedWhole: boolean;
+  /** The files read (the sources, the description and the accepted warnings). */
+  readonly files: readonly string[];
+  /** Their identities before they were read (filesIdentity): one that differs after the build was changed while it read. */
+  readonly identity: string;
+}
+
+/** The hash of the inputs of a build with `options` (see the file's comment). */
+export async function buildInputs(options: ResolvedBuildOptions): Promise<BuildInputs> {
+  const { dataDir } = options.read;
+  const hash = createHash("sha256");
+  const problems: Problem[] = [];
+  const found = await findSources(dataDir, { followOutside: options.read.followOutside, problems, strict: options.read.strict });
+  const { wait: _wait, ...output } = options.output;
+  const described = {
+    code: [VERSION, LAYOUT_VERSION, await codeHash()],
+    options: { ...options, output },
+    // Problems name files relative to the working directory.
+    cwd: process.cwd(),
+    dataDir: resolve(dataDir),
+    sources: found.files.map(({ name, path, kind }) => [name, path, kind]),
+    ignored: found.ignored,
+    problems,
+  };
+  hash.update(JSON.stringify(described));
+  const files = [...found.files.map((f) => f.path), ...[METADATA_FILE, KNOWN_PROBLEMS_FILE].map((name) => join(dataDir, name))];
+  const identity = await filesIdentity(files);
+  for (const path of files) await hashFile(hash, path);
+  // With the feed on, the date of unchanged data is the feed's; without, the newest source's time (data-date.ts).
+  if (options.feed === null) {
+    const date = await dataDate(
+      found.files.map((f) => f.path),
+      { SOURCE_DATE_EPOCH: options.sourceDateEpoch },
+    );
+    hash.update(`\ndate ${date.toISOString()}`);
+  }
+  return { hash: hash.digest("hex"), cachedWhole: found.files.every((f) => f.kind === "json"), files, identity };
+}
+
+/** Adds `path`'s name and bytes (or its absence) to `hash`. */
+async function hashFile(hash: Hash, path: string): Promise<void> {
+  hash.update(`\nfile ${path}\n`);
+  const file = await open(path).catch((error: unknown) => {
+    if (isErrno(error, "ENOENT")) return null;
+    throw error;
+  });
+  if (file === null) {
+    hash.update("absent");
+    return;
+  }
+  try {
+    const buffer = Buffer.allocUnsafe(READ_BYTES);
+    for (let read = await file.read(buffer, 0, READ_BYTES); read.bytesRead > 0; read = await file.read(buffer, 0, READ_BYTES))
+      hash.update(buffer.subarray(0, read.bytesRead));
+  } finally {
+    await file.close();
+  }
+}
+
+/** The files' identities: each one's inode, size and change time (which no tool sets back), or its absence. */
+export async function filesIdentity(paths: readonly string[]): Promise<string> {
+  const lines: string[] = [];
+  for (const path of paths) {
+    const info = await stat(path, { bigint: true }).catch((error: unknown) => {
+      if (isErrno(error, "ENOENT")) return null;
+      throw error;
+    });
+    lines.push(info === null ? `${path} absent` : `${path} ${info.ino} ${info.size} ${info.ctimeNs}`);
+  }
+  return lines.join("\n");
+}
+
+let code: Promise<string> | undefined;
+
+/** The hash of the code that builds: every file of the tree this module runs from (lib/ or src/), once a process. */
+function codeHash(): Promise<string> {
+  code ??= (async () => {
+    const root = resolve(import.meta.dirname, "..");
+    const hash = createHash("sha256");
+    const files = (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+    const paths = files.map((e) => join(e.parentPath, e.name)).sort();
+    for (const path of paths) await hashFile(hash, path);
+    return hash.digest("hex");
+  })();
+  return code;
+}
+
+/**
+ * The hash of the site in `outDir` and of its build cache `cacheDir` (the output's own directory,
+ * its blocks, and the files beside it that share its name but `except`), by identity; null when the output is not a
+ * directory (a site of plain files is a link to its tree, which is replaced whole).
+ */
+export async function siteStamp(outDir: string, cacheDir: string, except: string): Promise<string | null> {
+  const root = await lstat(outDir, { bigint: true }).catch((error: unknown) => {
+    if (isErrno(error, "ENOENT")) return null;
+    throw error;
+  });
+  if (root === null || !root.isDirectory()) return null;
+  const lines: string[] = [];
+  await stampTree(outDir, "", lines);
+  const parent = dirname(cacheDir);
+  const name = basename(cacheDir);
+  const beside = await readdir(parent, { withFileTypes: true }).catch((error: unknown) => {
+    if (isErrno(error, "ENOENT")) return [] as Dirent[];
+    throw error;
+  });
+  for (const entry of beside.filter((e) => e.name.startsWith(name) && e.name !== except).sort(byName)) {
+    lines.push(`cache ${entry.name} ${stampOf(await lstat(join(parent, entry.name), { bigint: true }))}`);
+    // Each block by itself: one changed in place is a miss to a build, which parses that block again.
+    if (entry.isDirectory()) await stampTree(join(parent, entry.name), `cache ${entry.name}`, lines);
+  }
+  return createHash("sha256").update(lines.join("\n")).digest("hex");
+}
+
+/** Appends a line for every entry under `dir` (`rel` inside the output), going into every directory but a content-named shard. */
+async function stampTree(dir: string, rel: string, lines: string[]): Promise<void> {
+  for (const entry of (await readdir(dir, { withFileTypes: true })).sort(byName)) {
+    const path = join(dir, entry.name);
+    const shown = rel === "" ? entry.name : `${rel}/${entry.name}`;
+    lines.push(`${shown} ${stampOf(await lstat(path, { bigint: true }))}`);
+    if (entry.isDirectory() && shardKeyOf(entry.name) === null) await stampTree(path, shown, lines);
+  }
+}
+
+/** An entry's identity: its kind, inode, size and modification time (a directory's changes when an entry is added or removed). */
+function stampOf(info: BigIntStats): string {
+  const kind = info.isDirectory() ? "d" : info.isSymbolicLink() ? "l" : "f";
+  return `${kind} ${info.ino} ${info.size} ${info.mtimeNs}`;
+}
+
+function byName(a: Dirent, b: Dirent): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+function isErrno(error: unknown, code: string): boolean {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === code;
+}

@@ -1,0 +1,129 @@
+/**
+ * A rebuild of unchanged data does nothing. A finished build records, beside its build cache, the
+ * hash of its inputs, the hash of the site it left (build-fingerprint.ts) and the report a rebuild
+ * of the same inputs over that site would give: nothing written, the same counts, warnings, accepted
+ * warnings, downloads and feed. A build that finds both hashes as recorded reports that, and
+ * touches no file; any other reads, writes and records as every build does.
+ *
+ * The record is removed before a build writes anything and written only once it has finished (the
+ * switch made, the feed written, the cache swept), so a build stopped midway leaves none, and the
+ * next one takes the full path. Not recorded, so always built in full: a build without the cache
+ * (`--no-cache` reads every record, as it says), one whose previous feed is read from elsewhere
+ * (`--previous`: that feed may have moved on), a site of plain files (its tree is replaced
+ * whole), and a build whose sources changed while it read them.
+ */
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { performance } from "node:perf_hooks";
+import { cacheDirOf } from "../data/read/build-cache.ts";
+import type { BuildReport } from "./build-outcome.ts";
+import type { ResolvedBuildOptions } from "./build-options.ts";
+import { buildInputs, filesIdentity, siteStamp } from "./build-fingerprint.ts";
+
+/** Bumped when the record's shape changes: another is no record. */
+const FORMAT = 1;
+/** The record's name beside the output's cache directory. */
+const SUFFIX = ".last-build.json";
+
+/** What a rebuild of unchanged inputs reports, but its times. */
+type Unchanged = Omit<BuildReport, "seconds" | "timings" | "changed" | "changes">;
+
+interface BuildRecord {
+  readonly format: number;
+  /** The inputs' hash (buildInputs). */
+  readonly inputs: string;
+  /** The site's and the cache's hash once the build had finished (siteStamp). */
+  readonly site: string;
+  readonly report: Unchanged;
+}
+
+/** Runs `build` unless the inputs and the site are as the last build recorded them; then reports what that rebuild would. */
+export async function unlessUnchanged(options: ResolvedBuildOptions, build: () => Promise<BuildReport>): Promise<BuildReport> {
+  const started = performance.now();
+  const { outDir } = options.output;
+  if (options.cacheDir === null || options.site.links !== "query" || options.feed?.previous !== undefined) return build();
+  const cache = cacheDirOf(options.cacheDir, outDir);
+  const recordFile = `${cache}${SUFFIX}`;
+  const stamp = (): Promise<string | null> => siteStamp(outDir, cache, basename(recordFile));
+  const inputs = await buildInputs(options);
+  const last = await readRecord(recordFile);
+  if (last !== null && last.inputs === inputs.hash && last.site === (await stamp())) return replayed(last.report, started);
+  await rm(recordFile, { force: true });
+  const report = await build();
+  const unchanged = asUnchanged(report, inputs.cachedWhole);
+  // A source changed while the build read it: what the site holds is not what was hashed.
+  if (unchanged === null || (await filesIdentity(inputs.files)) !== inputs.identity) return report;
+  const site = await stamp();
+  if (site !== null) await writeRecord(recordFile, { format: FORMAT, inputs: inputs.hash, site, report: unchanged });
+  return report;
+}
+
+/**
+ * What a rebuild of the same inputs over the site `report`'s build left will report: every file
+ * unchanged, no sequence added to the feed. Its subjects reused from the cache: as many as this
+ * build's when this build changed nothing; all of them when every source is read in cached blocks
+ * (JSON, NDJSON) and the cache took every block; else unknown (null: not recorded, and the next
+ * build, taking the full path, records its own).
+ */
+function asUnchanged(report: BuildReport, cachedWhole: boolean): Unchanged | null {
+  if (report.cacheWarning !== undefined) return null;
+  const feed = report.feed;
+  const steady = report.written === 0 && report.removed === 0 && (feed === undefined || (!feed.changed && !feed.started));
+  if (!steady && !cachedWhole) return null;
+  const { count, warnings, kinds, overLimits, notes, downloads, known, files } = report;
+  return {
+    count,
+    reused: steady ? report.reused : count,
+    warnings,
+    kinds,
+    overLimits,
+    notes,
+    downloads,
+    ...(known === undefined ? {} : { known }),
+    ...(feed === undefined ? {} : { feed: { ...feed, changed: false, started: false, upserts: 0, deletes: 0, added: 0, diffBytes: 0 } }),
+    files,
+    written: 0,
+    unchanged: files,
+    removed: 0,
+    bytesWritten: 0,
+    bytesRemoved: 0,
+  };
+}
+
+function replayed(report: Unchanged, started: number): BuildReport {
+  const seconds = (performance.now() - started) / 1000;
+  return { ...report, seconds, timings: { read: seconds, write: 0 }, changed: [], changes: { urls: [], tags: [] } };
+}
+
+/** The record in `file`; null when there is none, or one this code did not write whole. */
+async function readRecord(file: string): Promise<BuildRecord | null> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if (isFileSystemError(error)) return null;
+    throw error;
+  }
+  try {
+    const record = JSON.parse(text) as Partial<BuildRecord> | null;
+    return record?.format === FORMAT ? (record as BuildRecord) : null;
+  } catch (error) {
+    // Cut short by a kill while it was written: no record.
+    if (error instanceof SyntaxError) return null;
+    throw error;
+  }
+}
+
+/** Writes the record; one that cannot be written (a cache on a full or read-only disk) is none, and the next build takes the full path. */
+async function writeRecord(file: string, record: BuildRecord): Promise<void> {
+  try {
+    await writeFile(file, `${JSON.stringify(record)}\n`);
+  } catch (error) {
+    // Cut short, it is no JSON, so no record (readRecord).
+    if (!isFileSystemError(error)) throw error;
+  }
+}
+
+function isFileSystemError(error: unknown): boolean {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string";
+}
