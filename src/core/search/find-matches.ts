@@ -9,7 +9,7 @@ import type { Manifest } from "../manifest.ts";
 import type { ByteReader } from "../record-offsets.ts";
 import { termText } from "./normalise.ts";
 import type { Filters } from "./read-filters.ts";
-import { decodeRows, intersect, RowUnion, type RowSet, selectRows, sizeOf, toList, unite } from "./row-sets.ts";
+import { decodeRows, intersect, RowUnion, type RowSet, selectRows, sizeOf, toList } from "./row-sets.ts";
 import { scanSuffixes, type SuffixVisitor } from "./suffix-entries.ts";
 import { bucketPath, orderPath, suffixPath } from "../layout.ts";
 import { bucketCount, bucketOf, FIRSTS_GROUP, ORDER_FILE, suffixKey } from "./search-layout.ts";
@@ -119,9 +119,11 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
     const [view] = views;
     if (view !== undefined && sets.length === 1) {
       // One term and nothing else: its positions by name, rising, are the order; the page's are looked up in name.asc.
-      const rare = Uint32Array.from(view.positions).sort();
-      const all = unite([...view.sets, { kind: "list", rows: rare.filter((p, i) => i === 0 || p !== rare[i - 1]) }], count);
-      return { count: total, places: await files.atPositions(perm, selectRows(all, offset, want - offset)) };
+      // (Where an entry names no positions: positionsByName reads the rest.)
+      const all = new RowUnion(count);
+      for (const set of view.sets) all.add(set);
+      all.addPlaces(view.positions);
+      return { count: total, places: await files.atPositions(perm, selectRows(all.result(), offset, want - offset)) };
     }
     const covering = views.find((v) => v.sets.length === 0);
     if (covering !== undefined) {
