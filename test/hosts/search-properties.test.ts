@@ -189,6 +189,24 @@ describe.each(["its page reader", "byte ranges"] as const)(
       );
     }, 300_000);
 
+    it("terms inside other terms (looked up once) change nothing", async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          term,
+          fc.nat(),
+          fc.boolean(),
+          fc.constantFrom([], ["naziv_subjekta"], ["-id"]),
+          fc.oneof(fc.constantFrom(0, 400), fc.nat(SIZE)),
+          async (t, cut, first, ordering, offset) => {
+            const inside = t.slice(cut % t.length).toLowerCase();
+            const q: Query = { terms: first ? [inside, t, t] : [t, inside], ordering, limit: 20, offset };
+            expect(await getFrom(kind === "byte ranges" ? rangeSite : site, target(q))).toEqual(reference(q));
+          },
+        ),
+        { numRuns: 40 },
+      );
+    }, 300_000);
+
     it("the detail route answers a subject only when it matches the search", async () => {
       await fc.assert(
         fc.asyncProperty(fc.nat(SIZE - 1), term, async (i, t) => {

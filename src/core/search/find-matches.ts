@@ -54,11 +54,14 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
     !filters.order.keys[0].descending &&
     !filters.order.idDescending;
   const { terms, order: _order, ...others } = filters;
-  const [term] = terms ?? [];
-  if (byName && terms?.length === 1 && term !== undefined && Object.values(others).every((value) => value === undefined)) {
+  // A term found inside another is found wherever that one is: only the other is looked up (`grad ivanic-grad`).
+  const texts = (terms ?? [])
+    .map(termText)
+    .filter((text, i, all) => !all.some((other, j) => j !== i && other.includes(text) && (other !== text || j < i)));
+  const [text] = texts;
+  if (byName && texts.length === 1 && text !== undefined && Object.values(others).every((value) => value === undefined)) {
     // One term ordered by name and nothing else: its matches' positions by name are the order, and
     // their count the count.
-    const text = termText(term);
     const positions = [...text].length >= 3 ? await files.positionsByName(text) : null;
     if (positions !== null) {
       const total = sizeOf(positions);
@@ -69,8 +72,8 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
     }
   }
   const views: NameView[] = [];
-  for (const term of terms ?? []) {
-    const found = await files.containing(termText(term), byName);
+  for (const text of texts) {
+    const found = await files.containing(text, byName);
     sets.push(found.set);
     if (found.view !== null) views.push(found.view);
   }
