@@ -54,22 +54,11 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
     !filters.order.keys[0].descending &&
     !filters.order.idDescending;
   const { terms, order: _order, ...others } = filters;
-  // A term found inside another is found wherever that one is: only the other is looked up (`grad ivanic-grad`).
-  const texts = (terms ?? [])
-    .map(termText)
-    .filter((text, i, all) => !all.some((other, j) => j !== i && other.includes(text) && (other !== text || j < i)));
+  const texts = lookedUp(terms ?? []);
   const [text] = texts;
   if (byName && texts.length === 1 && text !== undefined && Object.values(others).every((value) => value === undefined)) {
-    // One term ordered by name and nothing else: its matches' positions by name are the order, and
-    // their count the count.
-    const positions = [...text].length >= 3 ? await files.positionsByName(text) : null;
-    if (positions !== null) {
-      const total = sizeOf(positions);
-      const end = Math.min(total, offset + limit);
-      if (offset >= end) return { count: total, places: [] };
-      const perm = files.orderFile(`${ORDER_FILE.naziv_subjekta}.asc`);
-      return { count: total, places: await files.atPositions(perm, selectRows(positions, offset, end - offset)) };
-    }
+    const found = await oneTermByName(text, offset, limit, files);
+    if (found !== null) return found;
   }
   const views: NameView[] = [];
   for (const text of texts) {
@@ -167,6 +156,28 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
     return idSign * (a - b);
   });
   return { count: total, places: indexes.slice(offset, offset + limit).map((i) => places[i] as number) };
+}
+
+/** The texts of the terms to look up: a term found inside another is found wherever that one is, so only the other is (`grad ivanic-grad`). */
+function lookedUp(terms: readonly string[]): string[] {
+  return terms
+    .map(termText)
+    .filter((text, i, all) => !all.some((other, j) => j !== i && other.includes(text) && (other !== text || j < i)));
+}
+
+/**
+ * One term ordered by name and nothing else: its matches' positions by name are the order, and
+ * their count the count. Null for a term of one or two characters, or one whose entries name no
+ * positions (the caller takes its places).
+ */
+async function oneTermByName(text: string, offset: number, limit: number, files: Files): Promise<Matches | null> {
+  const positions = [...text].length >= 3 ? await files.positionsByName(text) : null;
+  if (positions === null) return null;
+  const total = sizeOf(positions);
+  const end = Math.min(total, offset + limit);
+  if (offset >= end) return { count: total, places: [] };
+  const perm = files.orderFile(`${ORDER_FILE.naziv_subjekta}.asc`);
+  return { count: total, places: await files.atPositions(perm, selectRows(positions, offset, end - offset)) };
 }
 
 /**
