@@ -172,6 +172,41 @@ describe.each(["its page reader", "byte ranges"] as const)(
       );
     }, 300_000);
 
+    it("one term ordered by name (read from its positions by name alone) equals the reference's", async () => {
+      // Common pieces name thousands of tokens, some with a set of positions of their own, others with u32s, or inline.
+      const common = fc.constantFrom("gra", "ski", "vrt", "osn", "ica", "dje", "ovi", "sla", "VRTIĆ", "ić", "a");
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(term, common),
+          fc.constantFrom(1, 20, 100),
+          fc.oneof(fc.constantFrom(0, 400), fc.nat(SIZE)),
+          async (t, limit, offset) => {
+            const q: Query = { terms: [t], ordering: ["naziv_subjekta"], limit, offset };
+            expect(await getFrom(kind === "byte ranges" ? rangeSite : site, target(q))).toEqual(reference(q));
+          },
+        ),
+        { numRuns: 40 },
+      );
+    }, 300_000);
+
+    it("terms inside other terms (looked up once) change nothing", async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          term,
+          fc.nat(),
+          fc.boolean(),
+          fc.constantFrom([], ["naziv_subjekta"], ["-id"]),
+          fc.oneof(fc.constantFrom(0, 400), fc.nat(SIZE)),
+          async (t, cut, first, ordering, offset) => {
+            const inside = t.slice(cut % t.length).toLowerCase();
+            const q: Query = { terms: first ? [inside, t, t] : [t, inside], ordering, limit: 20, offset };
+            expect(await getFrom(kind === "byte ranges" ? rangeSite : site, target(q))).toEqual(reference(q));
+          },
+        ),
+        { numRuns: 40 },
+      );
+    }, 300_000);
+
     it("the detail route answers a subject only when it matches the search", async () => {
       await fc.assert(
         fc.asyncProperty(fc.nat(SIZE - 1), term, async (i, t) => {

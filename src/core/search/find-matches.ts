@@ -9,7 +9,8 @@ import type { Manifest } from "../manifest.ts";
 import type { ByteReader } from "../record-offsets.ts";
 import { termText } from "./normalise.ts";
 import type { Filters } from "./read-filters.ts";
-import { decodeRows, intersect, type RowSet, selectRows, sizeOf, toList, unite } from "./row-sets.ts";
+import { decodeRows, intersect, RowUnion, type RowSet, selectRows, sizeOf, toList } from "./row-sets.ts";
+import { scanSuffixes, type SuffixVisitor } from "./suffix-entries.ts";
 import { bucketPath, orderPath, suffixPath } from "../layout.ts";
 import { bucketCount, bucketOf, FIRSTS_GROUP, ORDER_FILE, suffixKey } from "./search-layout.ts";
 
@@ -52,9 +53,16 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
     filters.order.keys[0]?.field === "naziv_subjekta" &&
     !filters.order.keys[0].descending &&
     !filters.order.idDescending;
+  const { terms, order: _order, ...others } = filters;
+  const texts = lookedUp(terms ?? []);
+  const [text] = texts;
+  if (byName && texts.length === 1 && text !== undefined && Object.values(others).every((value) => value === undefined)) {
+    const found = await oneTermByName(text, offset, limit, files);
+    if (found !== null) return found;
+  }
   const views: NameView[] = [];
-  for (const term of filters.terms ?? []) {
-    const found = await files.containing(termText(term), byName);
+  for (const text of texts) {
+    const found = await files.containing(text, byName);
     sets.push(found.set);
     if (found.view !== null) views.push(found.view);
   }
@@ -103,9 +111,11 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
     const [view] = views;
     if (view !== undefined && sets.length === 1) {
       // One term and nothing else: its positions by name, rising, are the order; the page's are looked up in name.asc.
-      const rare = Uint32Array.from(view.positions).sort();
-      const all = unite([...view.sets, { kind: "list", rows: rare.filter((p, i) => i === 0 || p !== rare[i - 1]) }], count);
-      return { count: total, places: await files.atPositions(perm, selectRows(all, offset, want - offset)) };
+      // (Where an entry names no positions: positionsByName reads the rest.)
+      const all = new RowUnion(count);
+      for (const set of view.sets) all.add(set);
+      all.addPlaces(view.positions);
+      return { count: total, places: await files.atPositions(perm, selectRows(all.result(), offset, want - offset)) };
     }
     const covering = views.find((v) => v.sets.length === 0);
     if (covering !== undefined) {
@@ -146,6 +156,28 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
     return idSign * (a - b);
   });
   return { count: total, places: indexes.slice(offset, offset + limit).map((i) => places[i] as number) };
+}
+
+/** The texts of the terms to look up: a term found inside another is found wherever that one is, so only the other is (`grad ivanic-grad`). */
+function lookedUp(terms: readonly string[]): string[] {
+  return terms
+    .map(termText)
+    .filter((text, i, all) => !all.some((other, j) => j !== i && other.includes(text) && (other !== text || j < i)));
+}
+
+/**
+ * One term ordered by name and nothing else: its matches' positions by name are the order, and
+ * their count the count. Null for a term of one or two characters, or one whose entries name no
+ * positions (the caller takes its places).
+ */
+async function oneTermByName(text: string, offset: number, limit: number, files: Files): Promise<Matches | null> {
+  const positions = [...text].length >= 3 ? await files.positionsByName(text) : null;
+  if (positions === null) return null;
+  const total = sizeOf(positions);
+  const end = Math.min(total, offset + limit);
+  if (offset >= end) return { count: total, places: [] };
+  const perm = files.orderFile(`${ORDER_FILE.naziv_subjekta}.asc`);
+  return { count: total, places: await files.atPositions(perm, selectRows(positions, offset, end - offset)) };
 }
 
 /**
@@ -201,8 +233,98 @@ class Files {
     const chars = [...text];
     if (chars.length === 0) return { set: { kind: "all", count: this.manifest.count }, view: null };
     if (chars.length <= 2) return { set: await this.valueSet(`g:${text}`), view: null };
-    // The suffixes that start with the term: the suffix files their keys fall in, named by the files' first keys.
     const key = suffixKey(text);
+    const union = new RowUnion(this.manifest.count);
+    const view: NameView | null = byName ? { places: [], positions: [], sets: [] } : null;
+    // Two suffixes of one token name its one set: each set is read once, as soon as an entry names it.
+    const named = new Set<number>();
+    const reads: Promise<{ set: RowSet; byPosition: RowSet | null; pairs: Uint32Array | null }>[] = [];
+    const read = async (bucket: number, offset: number, length: number, kind: number, at: number, size: number) => {
+      const file = this.bucketFile(bucket, "values");
+      const set = decodeRows(await this.range(file, offset, offset + length));
+      if (!byName || kind < 0) return { set, byPosition: null, pairs: null };
+      const bytes = await this.range(file, at, at + size);
+      return kind === 0 ? { set, byPosition: null, pairs: u32s(bytes) } : { set, byPosition: decodeRows(bytes), pairs: null };
+    };
+    const visitor: SuffixVisitor = {
+      inline(places, positions) {
+        // A rare token: its places and their positions by name.
+        union.addPlaces(places);
+        if (view === null || positions === null) return;
+        for (let i = 0; i < places.length; i++) {
+          view.places.push(places[i] as number);
+          view.positions.push(positions[i] as number);
+        }
+      },
+      stored(bucket, offset, length, kind, at, size) {
+        const slot = bucket * 2 ** 32 + offset;
+        if (named.has(slot)) return;
+        named.add(slot);
+        reads.push(read(bucket, offset, length, kind, at, size));
+      },
+    };
+    // The scans start the sets' reads, and the wait for them follows in the same turn (so that a read that fails is always awaited).
+    for (const json of await this.suffixTexts(key)) scanSuffixes(json, key, byName, visitor);
+    for (const { set, byPosition, pairs } of await Promise.all(reads)) {
+      union.add(set);
+      if (byPosition !== null) view?.sets.push(byPosition);
+      else if (pairs !== null && view !== null) {
+        // The positions are in the order of the set's places (a small set may still be a bitmap in a small list).
+        const rows = toList(set);
+        for (let i = 0; i < rows.length; i++) {
+          view.places.push(rows[i] as number);
+          view.positions.push(pairs[i] as number);
+        }
+      }
+    }
+    return { set: union.result(), view };
+  }
+
+  /**
+   * The positions in name.asc of the subjects whose name or town holds `text` (three characters or
+   * more, no whitespace): a search by one term ordered by name needs no more, and the positions of
+   * a common token are one set, where its places would be another as large. Null where an entry
+   * names no positions (the caller then takes the places).
+   */
+  async positionsByName(text: string): Promise<RowSet | null> {
+    const key = suffixKey(text);
+    const union = new RowUnion(this.manifest.count);
+    const named = new Set<number>();
+    const reads: Promise<void>[] = [];
+    let complete = true;
+    const read = async (bucket: number, offset: number, length: number, kind: number, at: number, size: number) => {
+      const file = this.bucketFile(bucket, "values");
+      if (kind === 1) {
+        union.add(decodeRows(await this.range(file, at, at + size)));
+        return;
+      }
+      // As u32s in the order of the set's places, as many as it has: the set (for its size) and
+      // they lie one after the other, so one read takes both.
+      const adjacent = at === offset + length;
+      const bytes = await this.range(file, offset, adjacent ? at + size : offset + length);
+      const set = decodeRows(bytes.subarray(0, length));
+      const pairs = u32s(adjacent ? bytes.subarray(length) : await this.range(file, at, at + size));
+      union.addPlaces(pairs.subarray(0, sizeOf(set)));
+    };
+    const visitor: SuffixVisitor = {
+      inline(_places, positions) {
+        if (positions !== null) union.addPlaces(positions);
+      },
+      stored(bucket, offset, length, kind, at, size) {
+        const slot = bucket * 2 ** 32 + offset;
+        if (named.has(slot)) return;
+        named.add(slot);
+        if (kind < 0) complete = false;
+        else reads.push(read(bucket, offset, length, kind, at, size));
+      },
+    };
+    for (const json of await this.suffixTexts(key)) scanSuffixes(json, key, true, visitor);
+    await Promise.all(reads);
+    return complete ? union.result() : null;
+  }
+
+  /** The texts of the suffix files that hold the entries whose key starts with `key`, named by the files' first keys. */
+  private async suffixTexts(key: string): Promise<string[]> {
     // Two levels of first keys: the groups', then the files' of the groups the term's keys fall in.
     const top = JSON.parse(await this.text(this.suffixFile({ firsts: null }))) as string[];
     const low = Math.max(0, lowerBound(top, key) - 1);
@@ -211,50 +333,8 @@ class Files {
     for (let g = low; g <= high; g++) firsts.push(...(JSON.parse(await this.text(this.suffixFile({ firsts: g }))) as string[]));
     const from = low * FIRSTS_GROUP + Math.max(0, lowerBound(firsts, key) - 1);
     const to = Math.max(from, low * FIRSTS_GROUP + lowerBound(firsts, `${key}\uffff`) - 1);
-    const places: number[] = [];
-    const positions: number[] = [];
-    const refs = new Map<string, readonly number[]>();
-    for (let file = from; file <= to; file++) {
-      const entries = JSON.parse(await this.text(this.suffixFile(file))) as [string, ...(number | number[])[]][];
-      for (const [suffix, ...value] of entries) {
-        if (!suffix.startsWith(text)) continue;
-        const [first, second] = value;
-        // A rare token: its places and their positions by name; else where its set (and those positions) lie.
-        if (Array.isArray(first)) {
-          places.push(...first);
-          positions.push(...(second as number[]));
-        } else refs.set(value.join(), value as number[]);
-      }
-    }
-    const found = await Promise.all(
-      [...refs.values()].map(async ([bucket, offset, length, kind, at, size]) => {
-        const file = this.bucketFile(bucket as number, "values");
-        const set = decodeRows(await this.range(file, offset as number, (offset as number) + (length as number)));
-        if (!byName || kind === undefined) return { set, byPosition: null, pairs: null };
-        const bytes = await this.range(file, at as number, (at as number) + (size as number));
-        return kind === 0 ? { set, byPosition: null, pairs: u32s(bytes) } : { set, byPosition: decodeRows(bytes), pairs: null };
-      }),
-    );
-    const view: NameView | null = byName ? { places, positions, sets: [] } : null;
-    const sets: RowSet[] = [];
-    for (const { set, byPosition, pairs } of found) {
-      sets.push(set);
-      if (byPosition !== null) view?.sets.push(byPosition);
-      else if (pairs !== null) {
-        // The positions are in the order of the set's places (a small set may still be a bitmap in a small list).
-        const rows = toList(set);
-        for (let i = 0; i < rows.length; i++) {
-          view?.places.push(rows[i] as number);
-          view?.positions.push(pairs[i] as number);
-        }
-      }
-    }
-    if (places.length > 0) {
-      const rows = Uint32Array.from(places).sort();
-      sets.push({ kind: "list", rows: rows.filter((row, i) => i === 0 || row !== rows[i - 1]) });
-    }
-    const set = sets.length === 0 ? { kind: "list" as const, rows: new Uint32Array(0) } : unite(sets, this.manifest.count);
-    return { set, view };
+    // Asked for at once: a common term's entries fill dozens of files.
+    return Promise.all(Array.from({ length: to - from + 1 }, (_, i) => this.text(this.suffixFile(from + i))));
   }
 
   /** The set stored under `key`; empty when there is none. */

@@ -122,31 +122,115 @@ export function intersect(a: RowSet, b: RowSet): RowSet {
     return { kind: "bits", bits, size };
   }
   const [list, bitmap] = a.kind === "list" ? [a, b as Extract<RowSet, { kind: "bits" }>] : [b as Extract<RowSet, { kind: "list" }>, a];
-  return { kind: "list", rows: list.rows.filter((row) => hasBit(bitmap.bits, row)) };
+  // A loop, not TypedArray filter: its call a place cost milliseconds on a list of tens of thousands.
+  const rows = new Uint32Array(list.rows.length);
+  let n = 0;
+  for (let i = 0; i < list.rows.length; i++) {
+    const row = list.rows[i] as number;
+    if (hasBit(bitmap.bits, row)) rows[n++] = row;
+  }
+  return { kind: "list", rows: rows.slice(0, n) };
 }
 
-/** The places in any of the sets (of `count` subjects). */
-export function unite(sets: readonly RowSet[], count: number): RowSet {
-  if (sets.length === 1) return sets[0] as RowSet;
-  if (sets.some((set) => set.kind === "all")) return { kind: "all", count };
-  const total = sets.reduce((sum, set) => sum + sizeOf(set), 0);
-  if (total * 4 < count / 8) {
-    const rows = new Uint32Array(total);
-    let n = 0;
-    for (const set of sets) if (set.kind === "list") rows.set(set.rows, (n += set.rows.length) - set.rows.length);
-    rows.sort();
-    let k = 0;
-    for (let i = 0; i < rows.length; i++) if (i === 0 || rows[i] !== rows[i - 1]) rows[k++] = rows[i] as number;
-    return { kind: "list", rows: rows.subarray(0, k) };
+/**
+ * The union of sets and places among `count` subjects, taken as they come: a list while it is
+ * small, a bitmap once it passes count / 32 places (where four bytes a place outweigh a bit a
+ * subject). A bitmap is united a 32-bit word at a time and counted by popcount, so that a term
+ * whose suffixes name thousands of tokens never lists their places.
+ */
+export class RowUnion {
+  private readonly count: number;
+  private list = new Uint32Array(64);
+  private listed = 0;
+  private words: Uint32Array | null = null;
+  /** The one set added, while nothing else was (it is then the union as it is). */
+  private only: RowSet | null = null;
+  private empty = true;
+
+  constructor(count: number) {
+    this.count = count;
   }
-  const bits = new Uint8Array(Math.ceil(count / 8));
-  for (const set of sets) {
-    if (set.kind === "bits") for (let i = 0; i < set.bits.length; i++) bits[i] = (bits[i] as number) | (set.bits[i] as number);
-    else if (set.kind === "list") for (const row of set.rows) bits[row >>> 3] = (bits[row >>> 3] as number) | (1 << (row & 7));
+
+  /** Adds places (any order, repeats allowed). */
+  addPlaces(places: ArrayLike<number>): void {
+    if (places.length === 0) return;
+    this.only = null;
+    this.empty = false;
+    this.mark(places);
   }
-  let size = 0;
-  for (const byte of bits) size += POPCOUNT[byte] as number;
-  return { kind: "bits", bits, size };
+
+  /** Adds a set. */
+  add(set: RowSet): void {
+    this.only = this.empty ? set : null;
+    this.empty = false;
+    if (set.kind === "all") this.mark(toList(set));
+    else if (set.kind === "list") this.mark(set.rows);
+    else {
+      const words = this.words ?? this.toBitmap();
+      // A stored bitmap follows its kind and size, so is rarely on a 4-byte boundary: then a copy (native) that is.
+      const bits = set.bits.byteOffset % 4 === 0 ? set.bits : new Uint8Array(set.bits);
+      const whole = Math.min(words.length, bits.length >>> 2);
+      const theirs = new Uint32Array(bits.buffer, bits.byteOffset, whole);
+      for (let i = 0; i < whole; i++) words[i] = (words[i] as number) | (theirs[i] as number);
+      for (let i = whole * 4; i < Math.min(bits.length, words.length * 4); i++)
+        words[i >>> 2] = (words[i >>> 2] as number) | ((bits[i] as number) << ((i & 3) * 8));
+    }
+  }
+
+  /** The union. */
+  result(): RowSet {
+    if (this.only !== null) return this.only;
+    const words = this.words;
+    if (words === null) {
+      const rows = this.list.subarray(0, this.listed).sort();
+      let k = 0;
+      for (let i = 0; i < rows.length; i++) if (i === 0 || rows[i] !== rows[i - 1]) rows[k++] = rows[i] as number;
+      return { kind: "list", rows: rows.slice(0, k) };
+    }
+    let size = 0;
+    for (let i = 0; i < words.length; i++) size += popcount(words[i] as number);
+    return { kind: "bits", bits: new Uint8Array(words.buffer, 0, Math.ceil(this.count / 8)), size };
+  }
+
+  private mark(places: ArrayLike<number>): void {
+    if (this.words === null && (this.listed + places.length) * 32 > this.count) this.toBitmap();
+    const words = this.words;
+    if (words !== null) {
+      for (let i = 0; i < places.length; i++) {
+        const place = places[i] as number;
+        words[place >>> 5] = (words[place >>> 5] as number) | (1 << (place & 31));
+      }
+      return;
+    }
+    if (this.listed + places.length > this.list.length) {
+      const grown = new Uint32Array(Math.max(this.list.length * 2, this.listed + places.length));
+      grown.set(this.list.subarray(0, this.listed));
+      this.list = grown;
+    }
+    this.list.set(places, this.listed);
+    this.listed += places.length;
+  }
+
+  /** Turns the list into the bitmap. */
+  private toBitmap(): Uint32Array {
+    const words = new Uint32Array(Math.ceil(this.count / 32));
+    this.words = words;
+    const places = this.list.subarray(0, this.listed);
+    for (let i = 0; i < places.length; i++) {
+      const place = places[i] as number;
+      words[place >>> 5] = (words[place >>> 5] as number) | (1 << (place & 31));
+    }
+    this.list = new Uint32Array(0);
+    this.listed = 0;
+    return words;
+  }
+}
+
+/** The bits set in a 32-bit word. */
+export function popcount(word: number): number {
+  let v = word - ((word >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /** The places of a set that `keep` holds for. */

@@ -1,7 +1,7 @@
 /** Names, towns and terms in the form PostgreSQL compares them (`UPPER(UNACCENT(…))`), and the sets the search combines. */
 import { describe, expect, it } from "vitest";
 import { isTokenBreak, searchForm, termText, tokensOf, unaccent } from "../../../src/core/search/normalise.ts";
-import { decodeRows, encodeRows, intersect, selectRows, toList, unite } from "../../../src/core/search/row-sets.ts";
+import { decodeRows, encodeRows, intersect, RowUnion, selectRows, toList } from "../../../src/core/search/row-sets.ts";
 import { UNACCENT_RULES } from "../../../src/core/search/unaccent-table.ts";
 
 describe("searchForm", () => {
@@ -51,7 +51,10 @@ describe("row sets", () => {
     const b = decodeRows(encodeRows(large, count));
     expect([...toList(intersect(a, b))]).toEqual([3, 7]);
     expect([...toList(intersect(b, b))]).toEqual(large);
-    expect([...toList(unite([a, b], count))]).toEqual([...new Set([...small, ...large])].sort((x, y) => x - y));
+    const union = new RowUnion(count);
+    union.add(a);
+    union.add(b);
+    expect([...toList(union.result())]).toEqual([...new Set([...small, ...large])].sort((x, y) => x - y));
     expect(selectRows(b, 10, 3)).toEqual([21, 23, 25]);
     expect(selectRows(a, 3, 5)).toEqual([999]);
   });
