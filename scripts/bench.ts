@@ -58,7 +58,10 @@ measure(
   .option("--skip-serve", "no preview (of the 100k set if listed, else the smallest)", false)
   .option("--skip-xlsx", "no 1M .xlsx export and build", false)
   .option("--repeat <n>", "rounds of builds, probes and preview loads; the medians are reported", count, 1)
-  .option("--before <dir>", "also this other checkout (compiled, its node_modules in place), alternately; both run compiled")
+  .option(
+    "--before <rev|dir>",
+    "also this commit (exported to .bench/checkouts/ and compiled once) or compiled checkout, alternately; both run compiled",
+  )
   .option("--seed <text>", "the generator's seed", "1")
   .option("--duration <s>", "seconds of load per autocannon run", count, 5)
   .option("--connections <n>", "autocannon connections", count, 10);

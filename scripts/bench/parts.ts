@@ -83,24 +83,25 @@ export function writtenFiles(stdout: string): { files: number; written: number }
   return { files: Number(match[1]), written: Number(match[2]) };
 }
 
-/** A node process run to its end: wall seconds, its peak resident set size (MB) and what it printed. */
-export type Measured = { seconds: number; rssMb: number; stdout: string };
+/** A node process run to its end: wall seconds, CPU seconds (user + system, its children's included), its peak resident set size (MB) and what it printed. */
+export type Measured = { seconds: number; cpuSeconds: number; rssMb: number; stdout: string };
 
-/** Runs `node <args>` to the end: wall time from here, peak RSS from GNU time's %M (its file removed after). */
+/** Runs `node <args>` to the end: wall time from here, peak RSS and CPU from GNU time's %M %U %S (its file removed after). */
 export async function measureNode(args: readonly string[], cwd = ROOT): Promise<Measured> {
   const timeFile = join(BENCH, `time-${process.pid}.txt`);
   await mkdir(BENCH, { recursive: true });
   const started = performance.now();
-  const child = spawn("/usr/bin/time", ["-f", "%M", "-o", timeFile, process.execPath, ...args], { cwd });
+  const child = spawn("/usr/bin/time", ["-f", "%M %U %S", "-o", timeFile, process.execPath, ...args], { cwd });
   let [stdout, stderr] = ["", ""];
   child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
   child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
   const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`node ${args.join(" ")} exited with ${code}:\n${stderr.slice(-2000)}`);
-  const kb = Number((await readFile(timeFile, "utf8")).trim().split("\n").at(-1));
+  // The last line: GNU time writes a "Command exited…" line before it only on failure, handled above.
+  const [kb, user, system] = ((await readFile(timeFile, "utf8")).trim().split("\n").at(-1) ?? "").split(" ").map(Number);
   await rm(timeFile, { force: true });
-  return { seconds, rssMb: kb / 1024, stdout };
+  return { seconds, cpuSeconds: (user ?? NaN) + (system ?? NaN), rssMb: (kb ?? NaN) / 1024, stdout };
 }
 
 /** A file of /proc/<pid>/, or "" when it is gone (or not Linux). */
