@@ -1,6 +1,6 @@
 /**
  * What the measures share: the report they hand the harness and its one table printer, the
- * seeded datasets cached in .bench/data/, node processes measured to their end, servers started
+ * seeded datasets cached in .bench/data/ (or $SUBJEKTI_BENCH_DATA), node processes measured to their end, servers started
  * as child processes and loaded with autocannon, and CPU read from /proc.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -16,6 +16,12 @@ import { generateFile } from "../generate-subjects.ts";
 
 export const ROOT = join(import.meta.dirname, "../..");
 export const BENCH = join(ROOT, ".bench");
+/**
+ * Where the generated sets are kept, by size, seed and generator: .bench/data/, or
+ * $SUBJEKTI_BENCH_DATA, so that several checkouts share one copy of the large sets (10M is ~3.3 GB
+ * and minutes to generate).
+ */
+const DATA = process.env["SUBJEKTI_BENCH_DATA"] ?? join(BENCH, "data");
 /** The CLI from its sources, as the measures that build or serve run it. */
 export const CLI = ["--import", "tsx", "src/cli/main.ts"];
 
@@ -58,14 +64,14 @@ export async function dataset(count: number, seed: string, edit?: number, shuffl
     .digest("hex")
     .slice(0, 8);
   const name = `${label(count)}-seed${seed}-${key}${edit === undefined ? "" : `-edit${edit}`}${shuffle ? "-shuffled" : ""}`;
-  const dir = join(BENCH, "data", name);
+  const dir = join(DATA, name);
   const file = join(dir, "subjekti.json");
   if (existsSync(file)) return dir;
   // A dataset of another generator version is stale: drop it (1M is ~330 MB).
   const prefix = `${label(count)}-seed${seed}-`;
-  await mkdir(join(BENCH, "data"), { recursive: true });
-  for (const old of await readdir(join(BENCH, "data"))) {
-    if (old.startsWith(prefix) && !old.startsWith(`${prefix}${key}`)) await rm(join(BENCH, "data", old), { recursive: true, force: true });
+  await mkdir(DATA, { recursive: true });
+  for (const old of await readdir(DATA)) {
+    if (old.startsWith(prefix) && !old.startsWith(`${prefix}${key}`)) await rm(join(DATA, old), { recursive: true, force: true });
   }
   await mkdir(dir, { recursive: true });
   const started = performance.now();
