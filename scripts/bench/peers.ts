@@ -73,7 +73,7 @@ const config = `export const config = { templateFormats: ["11ty.js"], dir: { inp
 `;
 
 /** Writes the Eleventy project for `data` (the set's directory) into `dir`. */
-async function eleventyProject(dir: string, data: string): Promise<void> {
+export async function eleventyProject(dir: string, data: string): Promise<void> {
   await mkdir(join(dir, "_data"), { recursive: true });
   await link(join(data, "subjekti.json"), join(dir, "_data/subjekti.json"));
   await writeFile(join(dir, "eleventy.config.mjs"), config);
