@@ -70,7 +70,10 @@ measure("peaks", "full builds of 1M, 5M and 10M (every default on) in one run: p
   .option("--sizes <list>", "dataset sizes (generated once and kept by size and seed)", counts, counts("1m,5m,10m"))
   .option("--seed <text>", "the generator's seed", "1");
 
-measure("peers", "our full build against Eleventy 3.1.2 writing the same pre-rendered pages (the list pages in both forms, the record chunks)")
+measure(
+  "peers",
+  "our full build against Eleventy 3.1.2 writing the same pre-rendered pages (the list pages in both forms, the record chunks)",
+)
   .option("--sizes <list>", "dataset sizes", counts, counts("1m"))
   .option("--seed <text>", "the generator's seed", "1")
   .option("--eleventy <version>", "the Eleventy release (installed once into the tools' cache by scripts/install-cached.sh)", "3.1.2")
