@@ -58,10 +58,26 @@ measure(
   .option("--skip-serve", "no preview (of the 100k set if listed, else the smallest)", false)
   .option("--skip-xlsx", "no 1M .xlsx export and build", false)
   .option("--repeat <n>", "rounds of builds, probes and preview loads; the medians are reported", count, 1)
-  .option("--before <dir>", "also this other checkout (compiled, its node_modules in place), alternately; both run compiled")
+  .option(
+    "--before <rev|dir>",
+    "also this commit (exported to .bench/checkouts/ and compiled once) or compiled checkout, alternately; both run compiled",
+  )
   .option("--seed <text>", "the generator's seed", "1")
   .option("--duration <s>", "seconds of load per autocannon run", count, 5)
   .option("--connections <n>", "autocannon connections", count, 10);
+
+measure("peaks", "full builds of 1M, 5M and 10M (every default on) in one run: peak RSS, CPU and wall, and their ratios to the smallest")
+  .option("--sizes <list>", "dataset sizes (generated once and kept by size and seed)", counts, counts("1m,5m,10m"))
+  .option("--seed <text>", "the generator's seed", "1");
+
+measure(
+  "peers",
+  "our full build against Eleventy 3.1.2 writing the same pre-rendered pages (the list pages in both forms, the record chunks)",
+)
+  .option("--sizes <list>", "dataset sizes", counts, counts("1m"))
+  .option("--seed <text>", "the generator's seed", "1")
+  .option("--eleventy <version>", "the Eleventy release (installed once into the tools' cache by scripts/install-cached.sh)", "3.1.2")
+  .option("--repeat <n>", "rounds, the three builds alternating; medians reported", count, 1);
 
 measure("requests", "CPU a request on the handler, serve, Deno (another checkout, workerd): derived pages, keys, hostile requests")
   .option("--count <n>", "subjects in the generated site", count, 1e6)

@@ -12,11 +12,11 @@
  * first, the other must be already.
  */
 import { type ChildProcess, execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { basename, join, relative, resolve } from "node:path";
+import { join, relative } from "node:path";
 import { commitOf, type MeasuredRow } from "../benchmarks-table.ts";
 import { forEachBounded, MANIFEST_PATH, type Manifest, pagePath, route } from "./from-src.ts";
+import { checkoutOf, compiledThis } from "./checkout.ts";
 import type { WritePlan } from "./probe.ts";
 import {
   BENCH,
@@ -30,6 +30,7 @@ import {
   type LoadOptions,
   log,
   type Measured,
+  median,
   measureNode,
   type Report,
   ROOT,
@@ -53,31 +54,34 @@ const TMP = join(BENCH, `tmp-${process.pid}`);
 const LIMITS_4 = "10,20,50,100";
 const STEPS = ["full build", "one record renamed (cached rebuild)", "rebuild, nothing changed"] as const;
 const mb = (bytes: number): string => (Number.isFinite(bytes) ? `${fmt(bytes / 2 ** 20, 0)} MB` : "–");
-const spent = (m: Measured): string => `**${fmt(m.seconds)} s, ${fmt(m.rssMb, 0)} MB**`;
+const spent = (m: Measured): string => `**${fmt(m.seconds)} s, ${fmt(m.rssMb, 0)} MB**, ${fmt(m.cpuSeconds)} s CPU`;
 const count = (n: number): string => n.toLocaleString("en");
 /** The order of round `round`: A B, then B A, and so on. */
 const inTurn = <T>(sides: readonly T[], round: number): readonly T[] => (round % 2 === 0 ? sides : [...sides].reverse());
 
-/** A checkout's commit, or its directory's name when it is not a git checkout (a `git archive`). */
-const revisionOf = (dir: string): string => (existsSync(join(dir, ".git")) ? commitOf(dir) : basename(dir));
-
-/** This checkout from its sources; with `before`, both compiled. */
-function sidesOf(before: string | undefined): Side[] {
+/** This checkout from its sources; with `before` (a compiled checkout, or a git revision: checkout.ts), both compiled. */
+async function sidesOf(before: string | undefined): Promise<Side[]> {
   if (before === undefined) return [{ name: "this", cli: CLI, dir: ROOT }];
-  if (!existsSync(join(resolve(before), "bin/subjekti.js")) || !existsSync(join(resolve(before), "lib")))
-    throw new Error(`${before}: no bin/subjekti.js and lib/ (run npm run compile there)`);
-  log("compiling this checkout…");
-  execFileSync("npm", ["run", "--silent", "compile"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
-  return [ROOT, resolve(before)].map((dir, i) => ({
-    name: `${i === 0 ? "this" : "before"} (${revisionOf(dir)})`,
-    cli: [join(dir, "bin/subjekti.js")],
-    dir,
-  }));
+  const other = await checkoutOf(before);
+  return [
+    { name: `this (${commitOf(ROOT)})`, cli: compiledThis(), dir: ROOT },
+    { name: `before (${other.revision})`, cli: [join(other.dir, "bin/subjekti.js")], dir: other.dir },
+  ];
+}
+
+/** Full build / edit / unchanged: CPU, the edit's fraction of the full build, wall and peaks, as the "Against an earlier commit" row gives them. */
+function againstFigure(steps: readonly Measured[]): string {
+  const [full, edit] = steps as [Measured, Measured];
+  const each = (value: (m: Measured) => string): string => steps.map(value).join(" / ");
+  return (
+    `CPU (user+sys) ${each((m) => `${fmt(m.cpuSeconds)} s`)} (the edit ${fmt(edit.cpuSeconds / full.cpuSeconds, 2)}× the full build); ` +
+    `wall ${each((m) => `${fmt(m.seconds)} s`)} (${fmt(edit.seconds / full.seconds, 2)}×); peaks ${each((m) => fmt(m.rssMb, 0))} MB`
+  );
 }
 
 /** Every measure of `bench build` the options ask for. */
 export async function run(options: BuildOptions): Promise<Report> {
-  const sides = sidesOf(options.before);
+  const sides = await sidesOf(options.before);
   await rm(TMP, { recursive: true, force: true });
   await mkdir(TMP, { recursive: true });
   const parts: Report[] = [];
@@ -102,9 +106,10 @@ function build(side: Side, data: string, out: string, extra: readonly string[] =
 
 /** The run of the median `by` (the lower of the two middle ones). */
 const middle = <T>(runs: readonly T[], by: (run: T) => number): T => [...runs].sort((a, b) => by(a) - by(b))[(runs.length - 1) >> 1] as T;
-/** The run of median wall time, with the highest peak RSS of all runs (a shared machine is noisy). */
+/** The run of median wall time, with the median CPU time and the highest peak RSS of all runs (a shared machine is noisy). */
 const medianRun = (runs: readonly Measured[]): Measured => ({
   ...middle(runs, (r) => r.seconds),
+  cpuSeconds: median(runs.map((r) => r.cpuSeconds)),
   rssMb: Math.max(...runs.map((r) => r.rssMb)),
 });
 
@@ -113,7 +118,7 @@ async function fullBuilds(size: number, options: BuildOptions, sides: readonly S
   const data = await dataset(size, options.seed, undefined, shuffled);
   const set = label(size);
   const key = set.toLowerCase();
-  const median = options.repeat > 1 ? ` (median of ${options.repeat})` : "";
+  const ofRounds = options.repeat > 1 ? ` (median of ${options.repeat})` : "";
   const configs: [string, string, string[]][] = [
     shuffled
       ? [`build-${key}-unsorted`, `${set}, full build of **unsorted** input (the external merge sort)`, []]
@@ -128,6 +133,8 @@ async function fullBuilds(size: number, options: BuildOptions, sides: readonly S
     const steps = extra.length > 0 || options.skipIncremental || shuffled ? 1 : STEPS.length;
     const edited = steps > 1 ? await dataset(size, options.seed, Math.floor(size / 2)) : data;
     const runs = sides.map(() => STEPS.slice(0, steps).map(() => [] as Measured[]));
+    // This side's full build, as the probe writes it (walked once, before a rebuild touches it).
+    let tree: Tree | undefined;
     for (let round = 0; round < options.repeat; round++) {
       for (const side of inTurn(sides, round)) {
         await rm(out, { recursive: true, force: true });
@@ -135,54 +142,71 @@ async function fullBuilds(size: number, options: BuildOptions, sides: readonly S
         for (const [i, step] of STEPS.slice(0, steps).entries()) {
           log(`${what}, ${side.name}, round ${round + 1}: ${step}…`);
           runs[sides.indexOf(side)]?.[i]?.push(await build(side, i === 0 ? data : edited, out, extra));
+          if (i === 0 && side === sides[0]) tree ??= await walkTree(out);
         }
       }
     }
     const medians = runs.map((side) => side.map(medianRun));
     const [full, ...again] = medians[0] as Measured[];
     const { files } = writtenFiles((full as Measured).stdout);
-    const { probe, bytes } = await probeOf(data, out, options.repeat);
+    const { probe, bytes } = await probeOf(data, tree as Tree, options.repeat);
     const ratio = (full as Measured).seconds / probe.seconds;
     const cells = (s: number, i: number): string[] => {
       const m = medians[s]?.[i] as Measured;
-      return [`${fmt(m.seconds)} s`, `${fmt(m.rssMb, 0)} MB`, count(writtenFiles(m.stdout)[i === 0 ? "files" : "written"])];
+      const files = count(writtenFiles(m.stdout)[i === 0 ? "files" : "written"]);
+      return [`${fmt(m.seconds)} s`, `${fmt(m.cpuSeconds)} s`, `${fmt(m.rssMb, 0)} MB`, files];
     };
-    printed.push([what + median, ...sides.flatMap((_, s) => cells(s, 0)), mb(bytes), `${fmt(probe.seconds)} s`, `${fmt(ratio, 2)}×`]);
+    printed.push([what + ofRounds, ...sides.flatMap((_, s) => cells(s, 0)), mb(bytes), `${fmt(probe.seconds)} s`, `${fmt(ratio, 2)}×`]);
     rows.push({
       key: rowKey,
       table: "Builds",
       what,
-      figure: `${spent(full as Measured)}${median}; probe ${fmt(probe.seconds)} s: ${fmt(ratio, 2)}× the probe; ${count(files)} files, ${mb(bytes)}`,
+      figure: `${spent(full as Measured)}${ofRounds}; probe ${fmt(probe.seconds)} s: ${fmt(ratio, 2)}× the probe; ${count(files)} files, ${mb(bytes)}`,
     });
     for (const [j, m] of again.entries()) {
       const [step, stepKey] = [STEPS[j + 1], `rebuild-${key}-${j === 0 ? "one-renamed" : "unchanged"}`];
-      const times = `${fmt(m.seconds / (full as Measured).seconds, 2)}× the full build`;
+      const times = `${fmt(m.seconds / (full as Measured).seconds, 2)}× the full build's wall, ${fmt(m.cpuSeconds / (full as Measured).cpuSeconds, 2)}× its CPU`;
       printed.push([`${set}, ${step}`, ...sides.flatMap((_, s) => cells(s, j + 1)), "–", "–", times]);
       const figure = `${spent(m)}, ${count(writtenFiles(m.stdout).written)} files written${j === 0 ? `, ${times}` : ""}`;
       rows.push({ key: stepKey, table: "Builds", what: `${set}, ${step}`, figure });
     }
     if (sides.length > 1 && steps > 1 && extra.length === 0) {
-      const figure = (s: number): string =>
-        `${(medians[s] ?? []).map((m) => `${fmt(m.seconds)} s`).join(" / ")}, peak ${fmt(Math.max(...(medians[s] ?? []).map((m) => m.rssMb)), 0)} MB`;
+      const other = sides[1] as Side;
       rows.push({
-        key: `against-${key}-builds`,
+        // One row for each earlier commit, so that a comparison with another one stays in the table.
+        key: `against-${key}-builds-${other.name
+          .replace(/^before \(|\)$/g, "")
+          .toLowerCase()
+          .replace(/[^a-z0-9.-]+/g, "-")}`,
         table: "Against an earlier commit",
-        what: `${set}, full build / one record renamed / nothing changed (cached), against ${sides[1]?.name}, alternating`,
-        figure: `**${figure(0)}** against ${figure(1)} (medians)`,
+        what:
+          `${set} (generate-subjects --seed ${options.seed}), full build / record ${count(Math.floor(size / 2))} renamed (the same file for both) / nothing changed, ` +
+          `\`--cache-dir\`, every default on, against ${other.name}, alternating ${options.repeat} round${options.repeat > 1 ? "s" : ""}, both compiled`,
+        figure: `**${againstFigure(medians[0] ?? [])}** against ${againstFigure(medians[1] ?? [])}${ofRounds === "" ? "" : " (medians)"}`,
       });
     }
   }
   await rm(out, { recursive: true, force: true });
-  const header = ["run", ...sides.flatMap((s) => [`${s.name} wall:`, "peak RSS:", "files (written):"]), "bytes:", "probe wall:", "ratio:"];
+  const header = [
+    "run",
+    ...sides.flatMap((s) => [`${s.name} wall:`, "CPU:", "peak RSS:", "files (written):"]),
+    "bytes:",
+    "probe wall:",
+    "ratio:",
+  ];
   const text =
-    `### Builds of ${set}\n\n\`subjekti build --data <set> --out <tmp> --cache-dir <tmp> --quiet\` in a child process, \`sync\` before each; the probe reads and parses ` +
+    `### Builds of ${set}\n\n\`subjekti build --data <set> --out <tmp> --cache-dir <tmp> --quiet\` in a child process, \`sync\` before each; CPU is user + system ` +
+    `(GNU time); the edit renames record ${count(Math.floor(size / 2))} (0-based) in one generated copy of the set that every side builds; the probe reads and parses ` +
     "the same input and writes the same files as fast as Node can; ratio = build / probe, or rebuild / full build.\n\n" +
     table(header, printed);
   return { text, rows };
 }
 
+/** A built site's files as the probe's plan, and their bytes. */
+type Tree = { plan: WritePlan; bytes: number };
+
 /** Every file under `dir` with its size, grouped by directory, as the probe's plan. */
-async function walkTree(dir: string): Promise<{ plan: WritePlan; bytes: number }> {
+async function walkTree(dir: string): Promise<Tree> {
   const [dirs, index, files] = [[] as string[], new Map<string, number>(), [] as [number, string, number][]];
   const entries = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
   await forEachBounded(entries, 64, async (entry) => {
@@ -193,9 +217,8 @@ async function walkTree(dir: string): Promise<{ plan: WritePlan; bytes: number }
   return { plan: { dirs, files }, bytes: files.reduce((sum, [, , size]) => sum + size, 0) };
 }
 
-/** Walks the built tree, then runs the probe `repeat` times on its plan. */
-async function probeOf(data: string, out: string, repeat: number): Promise<{ probe: Measured; bytes: number }> {
-  const tree = await walkTree(out);
+/** Runs the probe `repeat` times on the plan of a built tree. */
+async function probeOf(data: string, tree: Tree, repeat: number): Promise<{ probe: Measured; bytes: number }> {
   const planFile = join(TMP, "probe-plan.json");
   await writeFile(planFile, JSON.stringify(tree.plan));
   const probeOut = join(TMP, "probe-out");

@@ -1,6 +1,6 @@
 /**
  * What the measures share: the report they hand the harness and its one table printer, the
- * seeded datasets cached in .bench/data/, node processes measured to their end, servers started
+ * seeded datasets cached in .bench/data/ (or $SUBJEKTI_BENCH_DATA), node processes measured to their end, servers started
  * as child processes and loaded with autocannon, and CPU read from /proc.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -16,6 +16,12 @@ import { generateFile } from "../generate-subjects.ts";
 
 export const ROOT = join(import.meta.dirname, "../..");
 export const BENCH = join(ROOT, ".bench");
+/**
+ * Where the generated sets are kept, by size, seed and generator: .bench/data/, or
+ * $SUBJEKTI_BENCH_DATA, so that several checkouts share one copy of the large sets (10M is ~3.3 GB
+ * and minutes to generate).
+ */
+const DATA = process.env["SUBJEKTI_BENCH_DATA"] ?? join(BENCH, "data");
 /** The CLI from its sources, as the measures that build or serve run it. */
 export const CLI = ["--import", "tsx", "src/cli/main.ts"];
 
@@ -58,14 +64,14 @@ export async function dataset(count: number, seed: string, edit?: number, shuffl
     .digest("hex")
     .slice(0, 8);
   const name = `${label(count)}-seed${seed}-${key}${edit === undefined ? "" : `-edit${edit}`}${shuffle ? "-shuffled" : ""}`;
-  const dir = join(BENCH, "data", name);
+  const dir = join(DATA, name);
   const file = join(dir, "subjekti.json");
   if (existsSync(file)) return dir;
   // A dataset of another generator version is stale: drop it (1M is ~330 MB).
   const prefix = `${label(count)}-seed${seed}-`;
-  await mkdir(join(BENCH, "data"), { recursive: true });
-  for (const old of await readdir(join(BENCH, "data"))) {
-    if (old.startsWith(prefix) && !old.startsWith(`${prefix}${key}`)) await rm(join(BENCH, "data", old), { recursive: true, force: true });
+  await mkdir(DATA, { recursive: true });
+  for (const old of await readdir(DATA)) {
+    if (old.startsWith(prefix) && !old.startsWith(`${prefix}${key}`)) await rm(join(DATA, old), { recursive: true, force: true });
   }
   await mkdir(dir, { recursive: true });
   const started = performance.now();
@@ -83,24 +89,25 @@ export function writtenFiles(stdout: string): { files: number; written: number }
   return { files: Number(match[1]), written: Number(match[2]) };
 }
 
-/** A node process run to its end: wall seconds, its peak resident set size (MB) and what it printed. */
-export type Measured = { seconds: number; rssMb: number; stdout: string };
+/** A node process run to its end: wall seconds, CPU seconds (user + system, its children's included), its peak resident set size (MB) and what it printed. */
+export type Measured = { seconds: number; cpuSeconds: number; rssMb: number; stdout: string };
 
-/** Runs `node <args>` to the end: wall time from here, peak RSS from GNU time's %M (its file removed after). */
+/** Runs `node <args>` to the end: wall time from here, peak RSS and CPU from GNU time's %M %U %S (its file removed after). */
 export async function measureNode(args: readonly string[], cwd = ROOT): Promise<Measured> {
   const timeFile = join(BENCH, `time-${process.pid}.txt`);
   await mkdir(BENCH, { recursive: true });
   const started = performance.now();
-  const child = spawn("/usr/bin/time", ["-f", "%M", "-o", timeFile, process.execPath, ...args], { cwd });
+  const child = spawn("/usr/bin/time", ["-f", "%M %U %S", "-o", timeFile, process.execPath, ...args], { cwd });
   let [stdout, stderr] = ["", ""];
   child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
   child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
   const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`node ${args.join(" ")} exited with ${code}:\n${stderr.slice(-2000)}`);
-  const kb = Number((await readFile(timeFile, "utf8")).trim().split("\n").at(-1));
+  // The last line: GNU time writes a "Command exited…" line before it only on failure, handled above.
+  const [kb, user, system] = ((await readFile(timeFile, "utf8")).trim().split("\n").at(-1) ?? "").split(" ").map(Number);
   await rm(timeFile, { force: true });
-  return { seconds, rssMb: kb / 1024, stdout };
+  return { seconds, cpuSeconds: (user ?? NaN) + (system ?? NaN), rssMb: (kb ?? NaN) / 1024, stdout };
 }
 
 /** A file of /proc/<pid>/, or "" when it is gone (or not Linux). */

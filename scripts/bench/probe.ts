@@ -35,8 +35,11 @@ export async function probe(input: string, planFile: string, out: string): Promi
     head,
   );
   // A directory that holds others (`_subjekti`, with the manifest) cannot be renamed onto: as in the
-  // build, only shard directories are written under a temporary name.
-  const parents = new Set(plan.dirs.filter((dir) => plan.dirs.some((other) => other.startsWith(`${dir}/`))));
+  // build, only shard directories are written under a temporary name. The site's root ("", where
+  // the crawlers' files are) holds every other directory: renaming `<out>.tmp-probe` onto it would
+  // fail (ENOTEMPTY), so it is a parent even though no other path starts with "/".
+  const isParent = (dir: string): boolean => plan.dirs.some((other) => other !== dir && (dir === "" || other.startsWith(`${dir}/`)));
+  const parents = new Set(plan.dirs.filter(isParent));
   const tmpOf = (dir: string): string => (parents.has(dir) ? join(out, dir) : `${join(out, dir)}.tmp-probe`);
   await forEachBounded(plan.dirs, 64, (dir) => mkdir(tmpOf(dir), { recursive: true }));
   const byDir = plan.dirs.map((): { name: string; bytes: Uint8Array }[] => []);

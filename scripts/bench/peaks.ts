@@ -1,0 +1,82 @@
+/**
+ * `bench peaks`: how the full build grows with the list. Each size (1M, 5M, 10M by default) of the
+ * seeded generator's set is built once by this checkout compiled, every default on (the pages, the
+ * records, the key and search indexes, the downloads, the change feed), into an empty site with an
+ * empty build cache, one size after another in one run; each build's peak RSS, CPU (user + system)
+ * and wall are printed with their ratios to the smallest size's, in one table and one row.
+ *
+ * The sets are generated once and kept (parts.ts `dataset`: .bench/data/ or $SUBJEKTI_BENCH_DATA,
+ * by size, seed and generator), so a second run builds at once.
+ */
+import { execFileSync } from "node:child_process";
+import { loadavg } from "node:os";
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { compiledThis } from "./checkout.ts";
+import { BENCH, dataset, fmt, label, log, type Measured, measureNode, type Report, table, writtenFiles } from "./parts.ts";
+
+export type PeaksOptions = { sizes: number[]; seed: string };
+
+const count = (n: number): string => n.toLocaleString("en");
+
+export async function run(options: PeaksOptions): Promise<Report> {
+  const sizes = [...options.sizes].sort((a, b) => a - b);
+  // Generated first, so that no build runs beside the generator.
+  const sets = [];
+  for (const size of sizes) sets.push(await dataset(size, options.seed));
+  const cli = compiledThis();
+  const tmp = join(BENCH, `peaks-${process.pid}`);
+  const measured: { size: number; run: Measured; load: number }[] = [];
+  try {
+    for (const [i, size] of sizes.entries()) {
+      await rm(tmp, { recursive: true, force: true });
+      await mkdir(tmp, { recursive: true });
+      execFileSync("sync");
+      const load = loadavg()[0] ?? 0;
+      log(`${label(size)}: full build, every default on…`);
+      const args = ["build", "--data", sets[i] as string, "--out", join(tmp, "site"), "--cache-dir", join(tmp, "cache"), "--quiet"];
+      measured.push({ size, run: await measureNode([...cli, ...args]), load });
+    }
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+  const [base] = measured as [(typeof measured)[number]];
+  const times = (value: number, of: number): string => `${fmt(value / of, 2)}×`;
+  const rows = measured.map(({ size, run, load }) => [
+    label(size),
+    `${fmt(run.rssMb, 0)} MB`,
+    `${fmt(run.cpuSeconds)} s`,
+    `${fmt(run.seconds)} s`,
+    count(writtenFiles(run.stdout).files),
+    times(run.rssMb, base.run.rssMb),
+    times(run.cpuSeconds, base.run.cpuSeconds),
+    times(run.seconds, base.run.seconds),
+    fmt(load),
+  ]);
+  const of = label(base.size);
+  const text =
+    `### Full builds of ${sizes.map(label).join(", ")}, every default on\n\n` +
+    `\`subjekti build --data <set, generate-subjects --seed ${options.seed}> --out <empty> --cache-dir <empty> --quiet\`, this checkout compiled, ` +
+    "one build a size, one after another, `sync` before each; peak RSS and CPU (user + system) from GNU time; load: the 1-minute average as each began.\n\n" +
+    table(["set", "peak RSS:", "CPU:", "wall:", "files:", `peak ÷ ${of}:`, `CPU ÷ ${of}:`, `wall ÷ ${of}:`, "load:"], rows);
+  const each = (value: (m: Measured) => string): string => measured.map(({ size, run }) => `${label(size)} ${value(run)}`).join(", ");
+  const ratios = (value: (m: Measured) => number): string =>
+    measured
+      .slice(1)
+      .map(({ size, run }) => `${label(size)}/${of} ${times(value(run), value(base.run))}`)
+      .join(", ");
+  const figure =
+    `**peak ${each((m) => `${fmt(m.rssMb, 0)} MB`)} (${ratios((m) => m.rssMb)})**; ` +
+    `CPU (user+sys) ${each((m) => `${fmt(m.cpuSeconds)} s`)} (${ratios((m) => m.cpuSeconds)}); wall ${each((m) => `${fmt(m.seconds)} s`)}`;
+  return {
+    text,
+    rows: [
+      {
+        key: `peaks-${sizes.map((size) => label(size).toLowerCase()).join("-")}`,
+        table: "Builds",
+        what: `${sizes.map(label).join(" / ")}, full build, every default on, one run (generate-subjects --seed ${options.seed}, compiled): peak RSS, CPU, wall`,
+        figure,
+      },
+    ],
+  };
+}
