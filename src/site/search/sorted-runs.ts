@@ -56,9 +56,12 @@ export class SortedRuns {
       for (const i of sortedIndices(values, this.#compare, this.#presort)) visit(i, values[i] as string);
       return;
     }
-    if (this.#values.length > 0) this.#spill();
+    // The last run stays in memory: it is merged from there, never written.
+    const values = this.#values;
+    this.#values = [];
+    const last = new MemoryRun(values, sortedIndices(values, this.#compare, this.#presort), this.#first, this.#runs);
     try {
-      this.#merge(visit);
+      this.#merge(last, visit);
     } finally {
       rmSync(this.#dir, { recursive: true, force: true });
     }
@@ -95,21 +98,21 @@ export class SortedRuns {
     this.#runs++;
   }
 
-  #merge(visit: (place: number, value: string) => void): void {
+  #merge(last: MemoryRun, visit: (place: number, value: string) => void): void {
     const compare = this.#compare;
     // The runs' heads, kept sorted (fewest first on ties: the lower run holds the lower places), so
     // that each value costs about log2(runs) comparisons.
-    const heads: RunReader[] = [];
-    const before = (a: RunReader, b: RunReader): boolean => {
+    const heads: Run[] = [];
+    const before = (a: Run, b: Run): boolean => {
       if (a.value === b.value) return a.run < b.run;
       return compare(a.value, b.value) < 0;
     };
-    const insert = (reader: RunReader): void => {
+    const insert = (reader: Run): void => {
       let low = 0;
       let high = heads.length;
       while (low < high) {
         const middle = (low + high) >>> 1;
-        if (before(heads[middle] as RunReader, reader)) low = middle + 1;
+        if (before(heads[middle] as Run, reader)) low = middle + 1;
         else high = middle;
       }
       heads.splice(low, 0, reader);
@@ -120,8 +123,9 @@ export class SortedRuns {
         if (reader.next()) insert(reader);
         else reader.close();
       }
+      if (last.next()) insert(last);
       while (heads.length > 0) {
-        const reader = heads.shift() as RunReader;
+        const reader = heads.shift() as Run;
         visit(reader.place, reader.value);
         if (reader.next()) insert(reader);
         else reader.close();
@@ -196,8 +200,46 @@ function classes(values: readonly string[]): Uint8Array {
   return weight;
 }
 
+/** A sorted run's entries one at a time: the place and value of the current one. */
+interface Run {
+  readonly run: number;
+  readonly place: number;
+  readonly value: string;
+  /** Moves to the next entry; false at the run's end. */
+  next(): boolean;
+  close(): void;
+}
+
+/** The last run, sorted in memory (`order`: its indices in order; `first`: its first place). */
+class MemoryRun implements Run {
+  readonly run: number;
+  place = 0;
+  value = "";
+  readonly #values: readonly string[];
+  readonly #order: readonly number[];
+  readonly #first: number;
+  #at = 0;
+
+  constructor(values: readonly string[], order: readonly number[], first: number, run: number) {
+    this.#values = values;
+    this.#order = order;
+    this.#first = first;
+    this.run = run;
+  }
+
+  next(): boolean {
+    if (this.#at === this.#order.length) return false;
+    const i = this.#order[this.#at++] as number;
+    this.place = this.#first + i;
+    this.value = this.#values[i] as string;
+    return true;
+  }
+
+  close(): void {}
+}
+
 /** One run read back a block at a time. */
-class RunReader {
+class RunReader implements Run {
   readonly run: number;
   place = 0;
   value = "";
@@ -212,7 +254,6 @@ class RunReader {
     this.#fd = openSync(path, "r");
   }
 
-  /** Reads the next entry into place and value; false at the run's end. */
   next(): boolean {
     if (!this.#have(8)) return false;
     const length = this.#buffer.readUInt32LE(this.#start + 4);
