@@ -107,7 +107,8 @@ function digitsOnly(value: string): boolean {
 /** A field of few distinct values (towns, dates): each value once, and a number a subject. */
 class FewValues {
   readonly #numbers = new Map<string, number>();
-  #of = new Uint32Array(1024);
+  // Two bytes a subject while the values number fewer than 65,536 (towns, and dates over 179 years).
+  #of: Uint16Array | Uint32Array = new Uint16Array(1024);
   #count = 0;
   /** The distinct values in order, once ranks has been called. */
   sorted: string[] = [];
@@ -115,8 +116,9 @@ class FewValues {
   add(value: string): void {
     let number = this.#numbers.get(value);
     if (number === undefined) this.#numbers.set(value, (number = this.#numbers.size));
-    if (this.#count === this.#of.length) {
-      const grown = new Uint32Array(2 * this.#of.length);
+    if (this.#count === this.#of.length || (number > 0xffff && this.#of instanceof Uint16Array)) {
+      const wide = number > 0xffff || this.#of instanceof Uint32Array;
+      const grown = wide ? new Uint32Array(2 * this.#of.length) : new Uint16Array(2 * this.#of.length);
       grown.set(this.#of);
       this.#of = grown;
     }

@@ -156,6 +156,19 @@ describe("OrderFiles", () => {
     );
   });
 
+  it("numbers a field past 65,536 distinct values", () => {
+    const subjects = Array.from({ length: 70_000 }, (_, i) => ({
+      code: "1",
+      name: "a",
+      town: `t${String(69_999 - i).padStart(5, "0")}`,
+      date: "",
+    }));
+    const ranks = new Uint32Array(new Uint8Array(orderFiles(subjects, 1 << 16).files.get("town.rank") as Buffer).buffer);
+    expect(ranks[0]).toBe(69_999);
+    expect(ranks[69_999]).toBe(0);
+    expect(ranks.every((rank, place) => rank === 69_999 - place)).toBe(true);
+  });
+
   it("orders descending by group from the last, places rising within a group", () => {
     const subjects = ["b", "a", "b", "c", "a"].map((name, i) => ({ code: String(i), name, town: name, date: "2000-01-01" }));
     const { files } = orderFiles(subjects, 2);
