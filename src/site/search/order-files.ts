@@ -2,103 +2,176 @@
  * The order files of the search (core/search/search-layout.ts): each order field's ranks and
  * permutations, and the founding dates with where each begins. The fields come a subject at a
  * time, in place order (add), and the files are made once all have come (finish).
+ *
+ * Memory does not grow with the list beyond a few arrays of 4 bytes a subject: the names and codes
+ * go through an external sort (sorted-runs.ts: a run of them in memory, the rest in the scratch
+ * directory), the towns and dates (a few thousand values) are kept once each with a number a
+ * subject, and each field's three arrays are made in turn and handed to disk.
  */
+import { join } from "node:path";
 import { compareText } from "../../core/search/match-record.ts";
-import { ORDER_FIELDS, type OrderField } from "../../core/search/read-filters.ts";
+import { ORDER_FIELDS } from "../../core/search/read-filters.ts";
 import { ORDER_FILE, ORDER_SHARD_KEY } from "../../core/search/search-layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
+import { RUN_SIZE, SortedRuns } from "./sorted-runs.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 
 /** The order fields of every subject, in place order, and then their files. */
 export class OrderFiles {
   readonly #spill: string;
-  readonly #values: Record<OrderField, string[]> = { jedinstvena_oznaka: [], naziv_subjekta: [], institucija_grad: [], datum_postanka: [] };
-  readonly #seen = new Map<string, string>();
+  readonly #codes: SortedRuns;
+  readonly #names: SortedRuns;
+  readonly #towns = new FewValues();
+  readonly #dates = new FewValues();
+  #count = 0;
 
-  /** Order files that wait in the scratch directory `spill` until the site's writer takes them (spilled-shard.ts). */
-  constructor(spill: string) {
+  /**
+   * Order files that wait in the scratch directory `spill` until the site's writer takes them
+   * (spilled-shard.ts); `runSize` names or codes are sorted in memory at a time.
+   */
+  constructor(spill: string, runSize = RUN_SIZE) {
     this.#spill = spill;
+    this.#codes = new SortedRuns(join(spill, "order-runs-code"), compareOrderValues, false, runSize);
+    this.#names = new SortedRuns(join(spill, "order-runs-name"), compareOrderValues, true, runSize);
   }
 
   /** The next subject's order fields. */
   add(code: string, name: string, town: string, date: string): void {
-    this.#values.jedinstvena_oznaka.push(code);
-    this.#values.naziv_subjekta.push(name);
-    // The towns' and dates' few thousand values once each, not a string a subject held to the end of the stage.
-    this.#values.institucija_grad.push(this.#interned(town));
-    this.#values.datum_postanka.push(this.#interned(date));
+    this.#codes.add(code);
+    this.#names.add(name);
+    this.#towns.add(town);
+    this.#dates.add(date);
+    this.#count++;
   }
 
   /** The order shard, and each place's position in the order by name (name.asc). */
   finish(): { readonly shard: ShardPlan; readonly namePositions: Uint32Array } {
-    const made = orderShard(this.#values, this.#spill);
-    // Two million names and codes the sets need no more.
-    for (const field of ORDER_FIELDS) this.#values[field].length = 0;
-    this.#seen.clear();
-    return made;
-  }
-
-  #interned(value: string): string {
-    const known = this.#seen.get(value);
-    if (known !== undefined) return known;
-    this.#seen.set(value, value);
-    return value;
+    const n = this.#count;
+    const shard = new SpilledShard(this.#spill, ORDER_SHARD_KEY);
+    const namePositions = new Uint32Array(n);
+    for (const field of ORDER_FIELDS) {
+      const name = ORDER_FILE[field];
+      const ranks = new Uint32Array(n);
+      let asc: Uint32Array;
+      let starts: Uint32Array | undefined;
+      if (field === "jedinstvena_oznaka" || field === "naziv_subjekta") {
+        asc = new Uint32Array(n);
+        const byName = field === "naziv_subjekta";
+        let position = 0;
+        let rank = -1;
+        let previous: string | undefined;
+        (byName ? this.#names : this.#codes).each((place, value) => {
+          if (value !== previous) {
+            rank++;
+            previous = value;
+          }
+          ranks[place] = rank;
+          if (byName) namePositions[place] = position;
+          asc[position++] = place;
+        });
+      } else {
+        const values = field === "institucija_grad" ? this.#towns : this.#dates;
+        starts = values.ranks(ranks);
+        asc = ascending(ranks, starts);
+      }
+      shard.add(`${name}.rank`, le(ranks));
+      shard.add(`${name}.asc`, le(asc));
+      shard.add(`${name}.desc`, le(descending(asc, ranks)));
+      if (field === "datum_postanka" && starts !== undefined) {
+        shard.add("date.keys", Buffer.from(this.#dates.sorted.map((d) => `${d}\n`).join("")));
+        shard.add("date.starts", le(starts));
+      }
+    }
+    return { shard: shard.done(), namePositions };
   }
 }
 
-/** Each order field's ranks and permutations, and the founding dates with where each begins. */
-function orderShard(
-  values: Record<OrderField, string[]>,
-  spill: string,
-): { readonly shard: ShardPlan; readonly namePositions: Uint32Array } {
-  const shard = new SpilledShard(spill, ORDER_SHARD_KEY);
-  // Each place's position in name.asc.
-  const namePositions = new Uint32Array(values.naziv_subjekta.length);
-  for (const field of ORDER_FIELDS) {
-    const column = values[field];
-    const n = column.length;
-    // Dates and digit codes order alike as plain text; names and towns by the collation.
-    const compare =
-      field === "naziv_subjekta" || field === "institucija_grad" || !column.every((v) => /^[0-9-]*$/.test(v))
-        ? compareText
-        : (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-    const distinct = [...new Set(column)].sort(compare);
-    const rankOf = new Map(distinct.map((value, rank) => [value, rank]));
-    const ranks = new Uint32Array(n);
-    const starts = new Uint32Array(distinct.length + 1);
-    for (let p = 0; p < n; p++) {
-      const rank = rankOf.get(column[p] as string) as number;
+/**
+ * The order of two values of an order field: compareText's (the collation, then code points).
+ * Dates and digit codes order alike as plain text, so two texts of digits and dashes are compared
+ * as text, far cheaper (test/site/search/order-files.test.ts holds the two orders equal there).
+ */
+export function compareOrderValues(a: string, b: string): number {
+  if (a === b) return 0;
+  return digitsOnly(a) && digitsOnly(b) ? (a < b ? -1 : 1) : compareText(a, b);
+}
+
+function digitsOnly(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    if ((unit < 0x30 || unit > 0x39) && unit !== 0x2d) return false;
+  }
+  return true;
+}
+
+/** A field of few distinct values (towns, dates): each value once, and a number a subject. */
+class FewValues {
+  readonly #numbers = new Map<string, number>();
+  // Two bytes a subject while the values number fewer than 65,536 (towns, and dates over 179 years).
+  #of: Uint16Array | Uint32Array = new Uint16Array(1024);
+  #count = 0;
+  /** The distinct values in order, once ranks has been called. */
+  sorted: string[] = [];
+
+  add(value: string): void {
+    let number = this.#numbers.get(value);
+    if (number === undefined) this.#numbers.set(value, (number = this.#numbers.size));
+    if (this.#count === this.#of.length || (number > 0xffff && this.#of instanceof Uint16Array)) {
+      const wide = number > 0xffff || this.#of instanceof Uint32Array;
+      const grown = wide ? new Uint32Array(2 * this.#of.length) : new Uint16Array(2 * this.#of.length);
+      grown.set(this.#of);
+      this.#of = grown;
+    }
+    this.#of[this.#count++] = number;
+  }
+
+  /** Fills `ranks` with each place's rank among the distinct values; returns where each rank begins in the ascending order. */
+  ranks(ranks: Uint32Array): Uint32Array {
+    const values = [...this.#numbers.keys()];
+    this.#numbers.clear();
+    const byRank = values.map((_, number) => number).sort((a, b) => compareOrderValues(values[a] as string, values[b] as string));
+    const rankOf = new Uint32Array(values.length);
+    byRank.forEach((number, rank) => (rankOf[number] = rank));
+    this.sorted = byRank.map((number) => values[number] as string);
+    const starts = new Uint32Array(values.length + 1);
+    for (let p = 0; p < this.#count; p++) {
+      const rank = rankOf[this.#of[p] as number] as number;
       ranks[p] = rank;
       starts[rank + 1] = (starts[rank + 1] as number) + 1;
     }
-    for (let g = 0; g < distinct.length; g++) starts[g + 1] = (starts[g + 1] as number) + (starts[g] as number);
-    const asc = new Uint32Array(n);
-    const filled = starts.slice(0, distinct.length);
-    for (let p = 0; p < n; p++) {
-      const rank = ranks[p] as number;
-      asc[filled[rank] as number] = p;
-      filled[rank] = (filled[rank] as number) + 1;
-    }
-    // Descending: the groups from the last, each group's places still rising (id breaks ties ascending).
-    const desc = new Uint32Array(n);
-    let at = 0;
-    for (let g = distinct.length - 1; g >= 0; g--) {
-      desc.set(asc.subarray(starts[g] as number, starts[g + 1] as number), at);
-      at += (starts[g + 1] as number) - (starts[g] as number);
-    }
-    const name = ORDER_FILE[field];
-    if (field === "naziv_subjekta") asc.forEach((place, position) => (namePositions[place] = position));
-    const le = (array: Uint32Array): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-    shard.add(`${name}.rank`, le(ranks));
-    shard.add(`${name}.asc`, le(asc));
-    shard.add(`${name}.desc`, le(desc));
-    if (field === "datum_postanka") {
-      shard.add("date.keys", Buffer.from(distinct.map((d) => `${d}\n`).join("")));
-      shard.add("date.starts", le(starts));
-    }
+    this.#of = new Uint32Array(0);
+    for (let g = 0; g < values.length; g++) starts[g + 1] = (starts[g + 1] as number) + (starts[g] as number);
+    return starts;
   }
-  return {
-    shard: shard.done(),
-    namePositions,
-  };
+}
+
+/** The places by rank, places rising within a rank (a counting sort: `starts` from FewValues.ranks). */
+function ascending(ranks: Uint32Array, starts: Uint32Array): Uint32Array {
+  const asc = new Uint32Array(ranks.length);
+  const filled = starts.slice(0, starts.length - 1);
+  for (let p = 0; p < ranks.length; p++) {
+    const rank = ranks[p] as number;
+    asc[filled[rank] as number] = p;
+    filled[rank] = (filled[rank] as number) + 1;
+  }
+  return asc;
+}
+
+/** Descending: the groups of equal rank from the last, each group's places still rising (id breaks ties ascending). */
+function descending(asc: Uint32Array, ranks: Uint32Array): Uint32Array {
+  const desc = new Uint32Array(asc.length);
+  let at = 0;
+  for (let end = asc.length; end > 0; ) {
+    const rank = ranks[asc[end - 1] as number];
+    let start = end - 1;
+    while (start > 0 && ranks[asc[start - 1] as number] === rank) start--;
+    desc.set(asc.subarray(start, end), at);
+    at += end - start;
+    end = start;
+  }
+  return desc;
+}
+
+function le(array: Uint32Array): Uint8Array {
+  return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 }

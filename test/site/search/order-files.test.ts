@@ -1,0 +1,192 @@
+/**
+ * The order files (site/search/order-files.ts) and the external sort under them (sorted-runs.ts):
+ * with runs of a few values, so that every edge of the merge is reached by construction, the files
+ * equal those of a plain sort of the whole list (the order files' definition, model below).
+ */
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { compareText } from "../../../src/core/search/match-record.ts";
+import { compareOrderValues, OrderFiles } from "../../../src/site/search/order-files.ts";
+import { SortedRuns } from "../../../src/site/search/sorted-runs.ts";
+
+interface Subject {
+  readonly code: string;
+  readonly name: string;
+  readonly town: string;
+  readonly date: string;
+}
+
+let spill = "";
+beforeEach(() => {
+  spill = mkdtempSync(join(tmpdir(), "order-files-"));
+});
+afterEach(() => rmSync(spill, { recursive: true, force: true }));
+
+/** Every place in the order of its value, equal values by place (the runs' contract). */
+function sortedBy(values: readonly string[], runSize: number, presort = true): [number, string][] {
+  const runs = new SortedRuns(join(spill, `runs-${runSize}`), compareOrderValues, presort, runSize);
+  for (const value of values) runs.add(value);
+  const out: [number, string][] = [];
+  runs.each((place, value) => out.push([place, value]));
+  return out;
+}
+
+/** The same, by one sort of the whole list. */
+function modelSorted(values: readonly string[]): [number, string][] {
+  return values.map((value, place): [number, string] => [place, value]).sort(([p, a], [q, b]) => (a === b ? p - q : compareText(a, b)));
+}
+
+/** The order files by one sort of each whole column, as they are defined (docs/search.md). */
+function modelFiles(subjects: readonly Subject[]): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  const u32 = (values: number[]): Buffer => Buffer.from(new Uint32Array(values).buffer);
+  const columns: [string, string[]][] = [
+    ["code", subjects.map((s) => s.code)],
+    ["name", subjects.map((s) => s.name)],
+    ["town", subjects.map((s) => s.town)],
+    ["date", subjects.map((s) => s.date)],
+  ];
+  for (const [name, column] of columns) {
+    const distinct = [...new Set(column)].sort(compareText);
+    const ranks = column.map((v) => distinct.indexOf(v));
+    const places = column.map((_, p) => p);
+    const asc = [...places].sort((p, q) => (ranks[p] as number) - (ranks[q] as number) || p - q);
+    const desc = [...places].sort((p, q) => (ranks[q] as number) - (ranks[p] as number) || p - q);
+    files.set(`${name}.rank`, u32(ranks));
+    files.set(`${name}.asc`, u32(asc));
+    files.set(`${name}.desc`, u32(desc));
+    if (name === "date") {
+      files.set("date.keys", Buffer.from(distinct.map((d) => `${d}\n`).join("")));
+      files.set("date.starts", u32([0, ...distinct.map((d) => column.filter((v) => compareText(v, d) <= 0).length)]));
+    }
+  }
+  return files;
+}
+
+function orderFiles(subjects: readonly Subject[], runSize: number): { files: Map<string, Buffer>; namePositions: number[] } {
+  const orders = new OrderFiles(join(spill, `shard-${runSize}`), runSize);
+  for (const s of subjects) orders.add(s.code, s.name, s.town, s.date);
+  const { shard, namePositions } = orders.finish();
+  const files = new Map<string, Buffer>();
+  for (const { name, bytes } of shard.files()) files.set(name, Buffer.from(bytes));
+  return { files, namePositions: [...namePositions] };
+}
+
+// Names equal under ICU but not byte for byte (a composed and a combining accent; an ignorable
+// control character), the Croatian letters and digraphs, case, spaces, digits and dashes.
+const PIECES = [
+  "a",
+  "A",
+  "c",
+  "č",
+  "ć",
+  "d",
+  "dž",
+  "đ",
+  "l",
+  "lj",
+  "n",
+  "nj",
+  "z",
+  "ž",
+  "\u00e1",
+  "a\u0301",
+  "\u0001",
+  " ",
+  "0",
+  "1",
+  "-",
+  "",
+];
+const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 4 }).map((parts) => parts.join(""));
+const digits = fc.array(fc.constantFrom("0", "1", "9", "-"), { maxLength: 4 }).map((parts) => parts.join(""));
+
+describe("SortedRuns", () => {
+  it("keeps equal values' places rising across a run boundary inside their group", () => {
+    // Runs of 3: places 2, 3, 4 (one group) straddle the first boundary; 5 and 9 the next ones.
+    const values = ["b", "a", "x", "x", "x", "a", "c", "b", "c", "a"];
+    expect(sortedBy(values, 3)).toEqual(modelSorted(values));
+    expect(sortedBy(values, 3).map(([place]) => place)).toEqual([1, 5, 9, 0, 7, 6, 8, 2, 3, 4]);
+  });
+
+  it("sorts a single value, no value, and empty texts", () => {
+    expect(sortedBy(["x"], 1)).toEqual([[0, "x"]]);
+    expect(sortedBy([], 1)).toEqual([]);
+    expect(sortedBy(["", "a", "", ""], 2)).toEqual([
+      [0, ""],
+      [2, ""],
+      [3, ""],
+      [1, "a"],
+    ]);
+  });
+
+  it("orders texts equal under ICU by their code points, in one run or across runs", () => {
+    const values = ["a\u0301", "\u00e1", "ab", "a\u0001b", "\u00e1", "a\u0301"];
+    for (const runSize of [1, 2, 100]) expect(sortedBy(values, runSize)).toEqual(modelSorted(values));
+  });
+
+  it("is one sort of the whole list, whatever the run size (with the cheap key or without)", () => {
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 60 }), fc.integer({ min: 1, max: 7 }), fc.boolean(), (values, runSize, presort) => {
+        expect(sortedBy(values, runSize, presort)).toEqual(modelSorted(values));
+      }),
+    );
+  });
+
+  it("leaves no run behind in the scratch directory", () => {
+    sortedBy(["c", "b", "a", "b"], 1);
+    expect(readdirSync(spill)).toEqual([]);
+  });
+});
+
+describe("OrderFiles", () => {
+  const subject = fc.record({ code: digits, name: text, town: text, date: fc.oneof(digits, text) });
+
+  it("makes the files and name positions of one sort of each column, whatever the run size", () => {
+    fc.assert(
+      fc.property(fc.array(subject, { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 5 }), (subjects, runSize) => {
+        const made = orderFiles(subjects, runSize);
+        expect(made.files).toEqual(modelFiles(subjects));
+        const asc = new Uint32Array(new Uint8Array(made.files.get("name.asc") as Buffer).buffer);
+        asc.forEach((place, position) => expect(made.namePositions[place]).toBe(position));
+      }),
+    );
+  });
+
+  it("numbers a field past 65,536 distinct values", () => {
+    const subjects = Array.from({ length: 70_000 }, (_, i) => ({
+      code: "1",
+      name: "a",
+      town: `t${String(69_999 - i).padStart(5, "0")}`,
+      date: "",
+    }));
+    const ranks = new Uint32Array(new Uint8Array(orderFiles(subjects, 1 << 16).files.get("town.rank") as Buffer).buffer);
+    expect(ranks[0]).toBe(69_999);
+    expect(ranks[69_999]).toBe(0);
+    expect(ranks.every((rank, place) => rank === 69_999 - place)).toBe(true);
+  });
+
+  it("orders descending by group from the last, places rising within a group", () => {
+    const subjects = ["b", "a", "b", "c", "a"].map((name, i) => ({ code: String(i), name, town: name, date: "2000-01-01" }));
+    const { files } = orderFiles(subjects, 2);
+    expect([...new Uint32Array(new Uint8Array(files.get("name.desc") as Buffer).buffer)]).toEqual([3, 0, 2, 1, 4]);
+    expect([...new Uint32Array(new Uint8Array(files.get("name.asc") as Buffer).buffer)]).toEqual([1, 4, 0, 2, 3]);
+    expect([...new Uint32Array(new Uint8Array(files.get("name.rank") as Buffer).buffer)]).toEqual([1, 0, 1, 2, 0]);
+  });
+});
+
+describe("compareOrderValues", () => {
+  it("is the collation's order, texts of digits and dashes compared as plain text (every one up to 4 long)", () => {
+    let all = [""];
+    for (let length = 0, last = [""]; length < 4; length++) {
+      last = last.flatMap((t) => [..."0123456789-"].map((c) => t + c));
+      all = all.concat(last);
+    }
+    const byCollation = [...all].sort(compareText);
+    expect([...all].sort(compareOrderValues)).toEqual(byCollation);
+    expect([...all].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(byCollation);
+  });
+});
