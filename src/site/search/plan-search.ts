@@ -2,118 +2,243 @@
  * The search files as shards of the site plan (core/search/search-layout.ts has their format):
  * planned from the chunk files once the records are on disk, like the key indexes (plan-keys.ts).
  *
- * One pass over the records gathers every set: for each subject, the tokens of its name and town
- * in search form (`UPPER(UNACCENT(…))`, split at whitespace), every one- and two-character piece
- * of them, and its razina, town, status and odobreno; each set grows as varint gaps, since places
- * come rising. Then every suffix of three characters or more of every token is sorted with the
- * token's places (or where its set lies, for a token of many), and each order field is sorted once
- * (its distinct values under the collation, then the places by rank).
+ * One pass over the records gathers every set's members: for each subject, the tokens of its name
+ * and town in search form (`UPPER(UNACCENT(…))`, split at whitespace), every one- and two-character
+ * piece of them, and its razina, town, status and odobreno. What it gathers is put aside by the
+ * range of buckets its key falls in (PARTITION_BUCKETS buckets, a keys shard's part), as compact
+ * bytes (spill-bytes.ts: in memory while small, else in the scratch directory). Then each range is
+ * read back, its sets made and its buckets written (key-shards.ts), one range at a time; the
+ * suffix entries its tokens make are put aside by their first characters and sorted a group at a
+ * time (suffix-files.ts). The order fields go to OrderFiles a subject at a time.
  *
- * Memory: the sets' bytes (about a byte a place, a common piece's set count / 8 bytes at most),
- * the distinct tokens, the suffix entries (a flat string each) and 4 bytes a subject for each
- * order field; at a million subjects the stage peaks under 1 GB, in the order sort (docs/search.md).
+ * Memory: the pieces' and filters' keys (bounded by the alphabet and the towns, not the list),
+ * the ranges' write buffers, then one range's sets and one group of suffix entries: at ten million
+ * subjects as at one (docs/search.md), beside what OrderFiles holds.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BUCKETS_PER_SHARD, bucketCount, bucketOf, keysShardKey, suffixFileCount } from "../../core/search/search-layout.ts";
 import { searchForm, tokensOf } from "../../core/search/normalise.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
-import { keyShards } from "./key-shards.ts";
+import { type SmallKeys, tokenBucket, tokenIndexed, writeBuckets } from "./key-shards.ts";
 import { OrderFiles } from "./order-files.ts";
-import { RowsBuilder } from "./rows-builder.ts";
+import { readRecordFields, type RecordFields } from "./record-fields.ts";
+import { SpillBytes } from "./spill-bytes.ts";
+import { SpilledShard } from "./spilled-shard.ts";
+import { SuffixEntries } from "./suffix-files.ts";
 
 const NEWLINE = 0x0a;
-
-/** The fields of a rendered record the search reads. */
-interface Fields {
-  readonly jedinstvena_oznaka: string;
-  readonly naziv_subjekta: string;
-  readonly razina: string;
-  readonly datum_postanka: string;
-  readonly status_subjekta: boolean;
-  readonly odobreno: boolean;
-  readonly institucija_grad: string;
-}
+/** Buckets in one range (a keys shard holds BUCKETS_PER_SHARD / PARTITION_BUCKETS ranges): at a million subjects, eight ranges of a few tens of MB each. */
+export const PARTITION_BUCKETS = 125;
+/** A range's bytes held in memory up to this, then appended to its scratch file. */
+const RANGE_LIMIT = 1 << 20;
 
 /**
  * Plans the search shards of `count` subjects in the chunk files `fileOf(chunk)`; their files wait in
  * the scratch directory `spill` until the site's writer takes them (spilled-shard.ts).
  */
-export function planSearch(count: number, chunkSize: number, fileOf: (chunk: number) => ChunkFile, spill: string): ShardPlan[] {
+export function planSearch(
+  count: number,
+  chunkSize: number,
+  fileOf: (chunk: number) => ChunkFile,
+  spill: string,
+  partitionBuckets = PARTITION_BUCKETS,
+): ShardPlan[] {
   if (count === 0) return [];
-  const sets = new Map<string, RowsBuilder>();
-  // One- and two-character pieces by number (a BMP character, or two): far cheaper keys than strings.
-  const grams = new Map<number, RowsBuilder>();
-  const setOf = (key: string): RowsBuilder => {
-    let set = sets.get(key);
-    if (set === undefined) sets.set(key, (set = new RowsBuilder(count)));
-    return set;
-  };
-  const tokens = new Map<string, RowsBuilder>();
-  const gramOf = (key: number): RowsBuilder => {
-    let set = grams.get(key);
-    if (set === undefined) grams.set(key, (set = new RowsBuilder(count)));
-    return set;
-  };
+  if (BUCKETS_PER_SHARD % partitionBuckets !== 0) throw new Error(`a range of ${partitionBuckets} buckets does not divide a keys shard`);
+  mkdirSync(spill, { recursive: true });
+  const buckets = bucketCount(count);
+  const gathering = new Gathering(buckets, partitionBuckets, spill);
   const orders = new OrderFiles(spill);
-  const decoder = new TextDecoder();
+  const fields: RecordFields = { code: "", name: "", razina: "", date: "", status: false, odobreno: false, town: "" };
   let place = 0;
   for (let chunk = 0; chunk * chunkSize < count; chunk++) {
     const bytes = readFileSync(fileOf(chunk).path);
     for (let start = 0; start < bytes.length; ) {
       let end = bytes.indexOf(NEWLINE, start);
       if (end === -1) end = bytes.length;
-      const r = JSON.parse(decoder.decode(bytes.subarray(start, end))) as Fields;
+      readRecordFields(bytes, start, end, fields);
       start = end + 1;
-      orders.add(r.jedinstvena_oznaka, r.naziv_subjekta, r.institucija_grad, r.datum_postanka);
-      setOf(`r:${r.razina}`).add(place);
-      setOf(`c:${r.institucija_grad}`).add(place);
-      setOf(`s:${r.status_subjekta ? 1 : 0}`).add(place);
-      setOf(`o:${r.odobreno ? 1 : 0}`).add(place);
-      for (const token of new Set([...tokensOf(searchForm(r.naziv_subjekta)), ...tokensOf(searchForm(r.institucija_grad))])) {
-        let set = tokens.get(token);
-        if (set === undefined) tokens.set(token, (set = new RowsBuilder(count)));
-        set.add(place);
-        addGrams(token, place, gramOf, setOf);
-      }
+      orders.add(fields.code, fields.name, fields.town, fields.date);
+      gathering.add(place, fields);
       place++;
     }
   }
   if (place !== count) throw new Error(`the chunk files hold ${place} subjects, not ${count}`);
-  for (const [key, set] of grams)
-    sets.set(`g:${key < 0x10000 ? String.fromCharCode(key) : String.fromCharCode(Math.floor(key / 0x10000), key % 0x10000)}`, set);
-  grams.clear();
-  for (const [token, set] of tokens) sets.set(`w:${token}`, set);
-  tokens.clear();
-  const { shard, namePositions } = orders.finish();
-  return [...keyShards(sets, count, namePositions, spill), shard];
-}
-
-/** Adds `place` to the sets of every one- and two-character piece of `token`. */
-function addGrams(token: string, place: number, gramOf: (key: number) => RowsBuilder, setOf: (key: string) => RowsBuilder): void {
-  // Characters of the Basic Multilingual Plane (nearly every name) by code unit, with no array of characters made.
-  let previous = -1;
-  for (let i = 0; i < token.length; i++) {
-    const unit = token.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdfff) {
-      addGramsSlowly(token, place, gramOf, setOf);
-      return;
+  const { shard: orderShard, namePositions } = orders.finish();
+  const suffixes = new SuffixEntries(spill, suffixFileCount(count));
+  const shards: ShardPlan[] = [];
+  const small: SmallKeys = gathering.small;
+  let keysShard: SpilledShard | null = null;
+  for (let range = 0; range < gathering.ranges.length; range++) {
+    const from = range * partitionBuckets;
+    const to = Math.min(buckets, from + partitionBuckets);
+    keysShard ??= new SpilledShard(spill, keysShardKey(from));
+    const spilled = gathering.ranges[range] as SpillBytes;
+    writeBuckets(
+      { from, to, bytes: spilled.take(), items: gathering.items[range] as number },
+      buckets,
+      count,
+      namePositions,
+      small,
+      suffixes,
+      keysShard,
+    );
+    if (to % BUCKETS_PER_SHARD === 0 || to === buckets) {
+      shards.push(keysShard.done());
+      keysShard = null;
     }
-    gramOf(unit).add(place);
-    if (previous >= 0) gramOf(previous * 0x10000 + unit).add(place);
-    previous = unit;
   }
+  return [...shards, ...suffixes.shards(), orderShard];
 }
 
-/** addGrams for a token with characters past the Basic Multilingual Plane: by code point. */
-function addGramsSlowly(token: string, place: number, gramOf: (key: number) => RowsBuilder, setOf: (key: string) => RowsBuilder): void {
-  const chars = [...token];
-  for (let i = 0; i < chars.length; i++) {
-    const one = chars[i] as string;
-    const two = i + 1 < chars.length ? one + (chars[i + 1] as string) : undefined;
-    if (one.length === 1) gramOf(one.charCodeAt(0)).add(place);
-    else setOf(`g:${one}`).add(place);
-    if (two === undefined) continue;
-    if (two.length === 2) gramOf(two.charCodeAt(0) * 0x10000 + two.charCodeAt(1)).add(place);
-    else setOf(`g:${two}`).add(place);
+/** A town's key, its tokens and theirs pieces' keys, once a town. */
+interface Town {
+  readonly key: number;
+  readonly tokens: readonly string[];
+}
+
+/** The gathering: every subject's keys, put aside by range. */
+class Gathering {
+  readonly ranges: SpillBytes[];
+  /** The items put aside in each range. */
+  readonly items: number[];
+  readonly small: { names: string[]; buckets: number[] } = { names: [], buckets: [] };
+  readonly #buckets: number;
+  readonly #partitionBuckets: number;
+  readonly #byName = new Map<string, number>();
+  /** The one-character pieces' keys by code unit, the two-character pieces' of code units below 256 by both. */
+  readonly #units = new Int32Array(0x10000).fill(-1);
+  readonly #pairs = new Int32Array(0x10000).fill(-1);
+  readonly #otherPairs = new Map<number, number>();
+  readonly #razinas = new Map<string, number>();
+  readonly #towns = new Map<string, Town>();
+  readonly #flags: readonly number[];
+  /** The place each small key was last added at (a subject's pieces repeat). */
+  #stamps = new Float64Array(1024).fill(-1);
+  /** The place each range was last opened at, and its last record's place. */
+  readonly #openAt: Float64Array;
+  readonly #last: Float64Array;
+  readonly #touched: Int32Array;
+  #touchedCount = 0;
+  #place = 0;
+
+  constructor(buckets: number, partitionBuckets: number, spill: string) {
+    this.#buckets = buckets;
+    this.#partitionBuckets = partitionBuckets;
+    const ranges = Math.ceil(buckets / partitionBuckets);
+    this.ranges = Array.from({ length: ranges }, (_, r) => new SpillBytes(join(spill, `range-${r}`), RANGE_LIMIT));
+    this.items = new Array<number>(ranges).fill(0);
+    this.#openAt = new Float64Array(ranges).fill(-1);
+    this.#last = new Float64Array(ranges);
+    this.#touched = new Int32Array(ranges);
+    this.#flags = ["s:0", "s:1", "o:0", "o:1"].map((key) => this.#keyOf(key));
+  }
+
+  /** The keys of the subject at `place` (places come rising). */
+  add(place: number, fields: RecordFields): void {
+    this.#place = place;
+    this.#touchedCount = 0;
+    let razina = this.#razinas.get(fields.razina);
+    if (razina === undefined) this.#razinas.set(fields.razina, (razina = this.#keyOf(`r:${fields.razina}`)));
+    this.#addKey(razina);
+    let town = this.#towns.get(fields.town);
+    if (town === undefined) {
+      town = { key: this.#keyOf(`c:${fields.town}`), tokens: tokensOf(searchForm(fields.town)) };
+      this.#towns.set(fields.town, town);
+    }
+    this.#addKey(town.key);
+    this.#addKey(this.#flags[fields.status ? 1 : 0] as number);
+    this.#addKey(this.#flags[fields.odobreno ? 3 : 2] as number);
+    const nameTokens = tokensOf(searchForm(fields.name));
+    for (const token of nameTokens) this.#addToken(token);
+    for (const token of town.tokens) if (!nameTokens.includes(token)) this.#addToken(token);
+    for (let t = 0; t < this.#touchedCount; t++) (this.ranges[this.#touched[t] as number] as SpillBytes).varint(0);
+  }
+
+  #addToken(token: string): void {
+    if (tokenIndexed(token)) {
+      const range = this.#open(Math.floor(tokenBucket(token, this.#buckets) / this.#partitionBuckets));
+      range.text(token);
+    }
+    // Characters of the Basic Multilingual Plane (nearly every name) by code unit, with no array of characters made.
+    let previous = -1;
+    for (let i = 0; i < token.length; i++) {
+      const unit = token.charCodeAt(i);
+      if (unit >= 0xd800 && unit <= 0xdfff) {
+        this.#addGramsSlowly(token);
+        return;
+      }
+      this.#addKey(this.#unitKey(unit));
+      if (previous >= 0) this.#addKey(this.#pairKey(previous, unit));
+      previous = unit;
+    }
+  }
+
+  /** The pieces of a token with characters past the Basic Multilingual Plane: by code point. */
+  #addGramsSlowly(token: string): void {
+    const chars = [...token];
+    for (let i = 0; i < chars.length; i++) {
+      const one = chars[i] as string;
+      const two = i + 1 < chars.length ? one + (chars[i + 1] as string) : undefined;
+      this.#addKey(one.length === 1 ? this.#unitKey(one.charCodeAt(0)) : this.#keyOf(`g:${one}`));
+      if (two === undefined) continue;
+      this.#addKey(two.length === 2 ? this.#pairKey(two.charCodeAt(0), two.charCodeAt(1)) : this.#keyOf(`g:${two}`));
+    }
+  }
+
+  #unitKey(unit: number): number {
+    let key = this.#units[unit] as number;
+    if (key < 0) this.#units[unit] = key = this.#keyOf(`g:${String.fromCharCode(unit)}`);
+    return key;
+  }
+
+  #pairKey(first: number, second: number): number {
+    // A piece's text as the sets were first named by number (first * 0x10000 + second): a first unit of 0 names the second alone.
+    const text = first === 0 ? String.fromCharCode(second) : String.fromCharCode(first, second);
+    if (first < 0x100 && second < 0x100) {
+      let key = this.#pairs[(first << 8) | second] as number;
+      if (key < 0) this.#pairs[(first << 8) | second] = key = this.#keyOf(`g:${text}`);
+      return key;
+    }
+    let key = this.#otherPairs.get(first * 0x10000 + second);
+    if (key === undefined) this.#otherPairs.set(first * 0x10000 + second, (key = this.#keyOf(`g:${text}`)));
+    return key;
+  }
+
+  /** The number of a key other than a token's. */
+  #keyOf(name: string): number {
+    let key = this.#byName.get(name);
+    if (key !== undefined) return key;
+    key = this.small.names.length;
+    this.#byName.set(name, key);
+    this.small.names.push(name);
+    this.small.buckets.push(bucketOf(name, this.#buckets));
+    if (key >= this.#stamps.length) {
+      const grown = new Float64Array(2 * this.#stamps.length).fill(-1);
+      grown.set(this.#stamps);
+      this.#stamps = grown;
+    }
+    return key;
+  }
+
+  #addKey(key: number): void {
+    if (this.#stamps[key] === this.#place) return;
+    this.#stamps[key] = this.#place;
+    this.#open(Math.floor((this.small.buckets[key] as number) / this.#partitionBuckets)).varint(2 * key + 2);
+  }
+
+  /** The range `range`, with the current subject's record begun in it. */
+  #open(range: number): SpillBytes {
+    const bytes = this.ranges[range] as SpillBytes;
+    this.items[range] = (this.items[range] as number) + 1;
+    if (this.#openAt[range] !== this.#place) {
+      this.#openAt[range] = this.#place;
+      this.#touched[this.#touchedCount++] = range;
+      bytes.varint(this.#place - (this.#last[range] as number));
+      this.#last[range] = this.#place;
+    }
+    return bytes;
   }
 }
