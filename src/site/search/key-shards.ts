@@ -4,7 +4,7 @@
  * is read back, each key's places grouped by a counting sort, and its buckets made and written.
  * The tokens' suffix entries go to the suffix files (suffix-files.ts).
  */
-import { bucketFileNames, INLINE_ROWS, RANKED_ROWS, suffixKey } from "../../core/search/search-layout.ts";
+import { bucketFileNames, bucketOf, INLINE_ROWS, RANKED_ROWS, suffixKey } from "../../core/search/search-layout.ts";
 import { encodeRows } from "./rows-builder.ts";
 import { bufferOf, textAt, textSize } from "./spill-bytes.ts";
 import type { SpilledShard } from "./spilled-shard.ts";
@@ -21,7 +21,11 @@ export interface BucketRange {
   /** Its first bucket and the one past its last. */
   readonly from: number;
   readonly to: number;
-  /** Records one after another: the gap from the range's last place (varint), then items, then 0; an item is a token (a text, SpillBytes.text) or a small key's number n as 2n + 2. */
+  /**
+   * Records one after another: the gap from the range's last place (varint), then items, then 0;
+   * an item is a token (a text, SpillBytes.text, whose header is odd and above 1), a small key's
+   * number n as 2n + 2, or 1 and a key's text (a town's).
+   */
   readonly bytes: Uint8Array;
   /** The items in all. */
   readonly items: number;
@@ -63,6 +67,7 @@ export function writeBuckets(
   // The range's keys: small keys by their global number, tokens by text; each numbered here.
   const localOfSmall = new Int32Array(small.names.length).fill(-1);
   const tokens = new Map<string, number>();
+  const named = new Map<string, number>();
   const names: string[] = [];
   const isToken: boolean[] = [];
   const smallOf: number[] = [];
@@ -71,13 +76,33 @@ export function writeBuckets(
   let n = 0;
   let at = 0;
   while (at < bytes.length) {
-    at = skipVarint(bytes, at);
+    while ((bytes[at++] as number) >= 0x80);
     for (;;) {
-      const item = readVarint(bytes, at);
-      at = varintEnd;
+      let item = bytes[at++] as number;
+      if (item >= 0x80) {
+        item &= 0x7f;
+        for (let shift = 0x80; ; shift *= 0x80) {
+          const b = bytes[at++] as number;
+          item += (b & 0x7f) * shift;
+          if (b < 0x80) break;
+        }
+      }
       if (item === 0) break;
       let local: number;
-      if (item % 2 === 1) {
+      if (item === 1) {
+        // A key by its text (a town's), after 1.
+        const header = readHeader(bytes, at);
+        at = headerEnd;
+        const name = textAt(bytes, at, header);
+        at += textSize(header);
+        local = named.get(name) ?? -1;
+        if (local < 0) {
+          named.set(name, (local = names.length));
+          names.push(name);
+          isToken.push(false);
+          smallOf.push(-1);
+        }
+      } else if (item % 2 === 1) {
         const token = textAt(bytes, at, item);
         at += textSize(item);
         local = tokens.get(token) ?? -1;
@@ -107,6 +132,7 @@ export function writeBuckets(
     }
   }
   tokens.clear();
+  named.clear();
   // Each key's places together (a counting sort), rising since the records came in place order.
   const keys = names.length;
   const starts = new Int32Array(keys + 1);
@@ -116,13 +142,31 @@ export function writeBuckets(
   let place = 0;
   n = 0;
   for (at = 0; at < bytes.length; ) {
-    place += readVarint(bytes, at);
-    at = varintEnd;
+    let gap = bytes[at++] as number;
+    if (gap >= 0x80) {
+      gap &= 0x7f;
+      for (let shift = 0x80; ; shift *= 0x80) {
+        const b = bytes[at++] as number;
+        gap += (b & 0x7f) * shift;
+        if (b < 0x80) break;
+      }
+    }
+    place += gap;
     for (;;) {
-      const item = readVarint(bytes, at);
-      at = varintEnd;
+      let item = bytes[at++] as number;
+      if (item >= 0x80) {
+        item &= 0x7f;
+        for (let shift = 0x80; ; shift *= 0x80) {
+          const b = bytes[at++] as number;
+          item += (b & 0x7f) * shift;
+          if (b < 0x80) break;
+        }
+      }
       if (item === 0) break;
-      if (item % 2 === 1) at += textSize(item);
+      if (item === 1) {
+        const header = readHeader(bytes, at);
+        at = headerEnd + textSize(header);
+      } else if (item % 2 === 1) at += textSize(item);
       const local = sequence[n++] as number;
       places[fill[local] as number] = place;
       fill[local] = (fill[local] as number) + 1;
@@ -135,7 +179,12 @@ export function writeBuckets(
   const inBucket = new Int32Array(range.to - range.from + 1);
   for (let k = 0; k < keys; k++) {
     const name = names[k] as string;
-    const b = (isToken[k] ? tokenBucket(name, buckets) : (small.buckets[smallOf[k] as number] as number)) - range.from;
+    const b =
+      (isToken[k]
+        ? tokenBucket(name, buckets)
+        : smallOf[k] === -1
+          ? bucketOf(name, buckets)
+          : (small.buckets[smallOf[k] as number] as number)) - range.from;
     bucketOfKey[k] = b;
     inBucket[b + 1] = (inBucket[b + 1] as number) + 1;
   }
@@ -207,29 +256,19 @@ export function writeBuckets(
   }
 }
 
-/** Where the last readVarint ended. */
-let varintEnd = 0;
+/** Where the last readHeader ended. */
+let headerEnd = 0;
 
-/** The varint at `at` (below 2^53); varintEnd is then past it. */
-function readVarint(bytes: Uint8Array, at: number): number {
-  let b = bytes[at++] as number;
-  if (b < 0x80) {
-    varintEnd = at;
-    return b;
-  }
-  let value = b & 0x7f;
-  for (let shift = 0x80; ; shift *= 0x80) {
-    b = bytes[at++] as number;
+/** A text's header (a varint) at `at`; headerEnd is then past it. */
+function readHeader(bytes: Uint8Array, at: number): number {
+  let value = 0;
+  for (let shift = 1; ; shift *= 0x80) {
+    const b = bytes[at++] as number;
     value += (b & 0x7f) * shift;
     if (b < 0x80) break;
   }
-  varintEnd = at;
+  headerEnd = at;
   return value;
-}
-
-function skipVarint(bytes: Uint8Array, at: number): number {
-  while ((bytes[at] as number) >= 0x80) at++;
-  return at + 1;
 }
 
 /** addSuffixes's bytes of one token's entry, grown as a token needs. */

@@ -18,7 +18,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUCKETS_PER_SHARD, bucketCount, bucketOf, keysShardKey, suffixFileCount } from "../../core/search/search-layout.ts";
-import { searchForm, tokensOf } from "../../core/search/normalise.ts";
+import { isTokenBreak, searchForm, tokensOf } from "../../core/search/normalise.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
 import { type SmallKeys, tokenBucket, tokenIndexed, writeBuckets } from "./key-shards.ts";
@@ -66,6 +66,7 @@ export function planSearch(
     }
   }
   if (place !== count) throw new Error(`the chunk files hold ${place} subjects, not ${count}`);
+  gathering.forget();
   const { shard: orderShard, namePositions } = orders.finish();
   const suffixes = new SuffixEntries(spill, suffixFileCount(count));
   const shards: ShardPlan[] = [];
@@ -93,11 +94,26 @@ export function planSearch(
   return [...shards, ...suffixes.shards(), orderShard];
 }
 
-/** A town's key, its tokens and theirs pieces' keys, once a town. */
-interface Town {
-  readonly key: number;
-  readonly tokens: readonly string[];
+/** A token of a subject's name or town: where its own set goes, and its pieces' keys, once a token. */
+interface Token {
+  readonly text: string;
+  /** Its range, or -1 when it has no set of its own (a token of one or two characters). */
+  readonly range: number;
+  /** Its one- and two-character pieces' keys. */
+  readonly pieces: Int32Array;
+  /** The place of the subject it was last added for (a token in a name and its town counts once). */
+  stamp: number;
 }
+
+/** A town's key (`c:<town>`, by text: towns are many, as tokens are) and range, and its tokens, once a town. */
+interface Town {
+  readonly key: string;
+  readonly range: number;
+  readonly tokens: readonly Token[];
+}
+
+/** Tokens (and words) known at once at most: a bound on the caches' memory, far above the few thousand common words. */
+const KNOWN_TOKENS = 1 << 16;
 
 /** The gathering: every subject's keys, put aside by range. */
 class Gathering {
@@ -114,6 +130,9 @@ class Gathering {
   readonly #otherPairs = new Map<number, number>();
   readonly #razinas = new Map<string, number>();
   readonly #towns = new Map<string, Town>();
+  /** The tokens of a word of a name (split at spaces), and each token's pieces: names repeat their words. */
+  readonly #words = new Map<string, Token[]>();
+  readonly #tokens = new Map<string, Token>();
   readonly #flags: readonly number[];
   /** The place each small key was last added at (a subject's pieces repeat). */
   #stamps = new Float64Array(1024).fill(-1);
@@ -140,51 +159,112 @@ class Gathering {
   add(place: number, fields: RecordFields): void {
     this.#place = place;
     this.#touchedCount = 0;
+    if (this.#tokens.size >= KNOWN_TOKENS || this.#words.size >= KNOWN_TOKENS || this.#towns.size >= KNOWN_TOKENS) {
+      // Between subjects, and all at once: one Token a text at any time (a subject's tokens count
+      // once by their stamps), whatever word or town holds it.
+      this.#tokens.clear();
+      this.#words.clear();
+      this.#towns.clear();
+    }
     let razina = this.#razinas.get(fields.razina);
     if (razina === undefined) this.#razinas.set(fields.razina, (razina = this.#keyOf(`r:${fields.razina}`)));
     this.#addKey(razina);
     let town = this.#towns.get(fields.town);
     if (town === undefined) {
-      town = { key: this.#keyOf(`c:${fields.town}`), tokens: tokensOf(searchForm(fields.town)) };
+      const key = `c:${fields.town}`;
+      town = { key, range: Math.floor(bucketOf(key, this.#buckets) / this.#partitionBuckets), tokens: this.#tokensOf(fields.town) };
       this.#towns.set(fields.town, town);
     }
-    this.#addKey(town.key);
+    const range = this.#open(town.range);
+    range.varint(1);
+    range.text(town.key);
     this.#addKey(this.#flags[fields.status ? 1 : 0] as number);
     this.#addKey(this.#flags[fields.odobreno ? 3 : 2] as number);
-    const nameTokens = tokensOf(searchForm(fields.name));
-    for (const token of nameTokens) this.#addToken(token);
-    for (const token of town.tokens) if (!nameTokens.includes(token)) this.#addToken(token);
+    const name = fields.name;
+    if (spacesOnly(name)) {
+      // searchForm maps a character at a time and keeps a space a space: the name's tokens are its words'.
+      for (let start = 0; start <= name.length; ) {
+        let end = name.indexOf(" ", start);
+        if (end < 0) end = name.length;
+        if (end > start) {
+          const word = name.slice(start, end);
+          let tokens = this.#words.get(word);
+          if (tokens === undefined) {
+            tokens = this.#tokensOf(word);
+            this.#words.set(word, tokens);
+          }
+          for (const token of tokens) this.#addToken(token);
+        }
+        start = end + 1;
+      }
+    } else for (const token of this.#tokensOf(name)) this.#addToken(token);
+    for (const token of town.tokens) this.#addToken(token);
     for (let t = 0; t < this.#touchedCount; t++) (this.ranges[this.#touched[t] as number] as SpillBytes).varint(0);
   }
 
-  #addToken(token: string): void {
-    if (tokenIndexed(token)) {
-      const range = this.#open(Math.floor(tokenBucket(token, this.#buckets) / this.#partitionBuckets));
-      range.text(token);
-    }
+  /** Lets the caches go once every subject is in (the order files are made next, and need the room). */
+  forget(): void {
+    this.#tokens.clear();
+    this.#words.clear();
+    this.#towns.clear();
+    this.#razinas.clear();
+    this.#byName.clear();
+    this.#otherPairs.clear();
+  }
+
+  /** The tokens of a text. */
+  #tokensOf(text: string): Token[] {
+    return tokensOf(searchForm(text)).map((token) => this.#token(token));
+  }
+
+  #token(text: string): Token {
+    let token = this.#tokens.get(text);
+    if (token !== undefined) return token;
+    const pieces: number[] = [];
+    this.#piecesOf(text, pieces);
+    token = {
+      text,
+      range: tokenIndexed(text) ? Math.floor(tokenBucket(text, this.#buckets) / this.#partitionBuckets) : -1,
+      pieces: Int32Array.from(new Set(pieces)),
+      stamp: -1,
+    };
+    this.#tokens.set(text, token);
+    return token;
+  }
+
+  #addToken(token: Token): void {
+    if (token.stamp === this.#place) return;
+    token.stamp = this.#place;
+    if (token.range >= 0) this.#open(token.range).text(token.text);
+    const pieces = token.pieces;
+    for (let i = 0; i < pieces.length; i++) this.#addKey(pieces[i] as number);
+  }
+
+  /** The keys of the one- and two-character pieces of a token. */
+  #piecesOf(token: string, pieces: number[]): void {
     // Characters of the Basic Multilingual Plane (nearly every name) by code unit, with no array of characters made.
     let previous = -1;
     for (let i = 0; i < token.length; i++) {
       const unit = token.charCodeAt(i);
       if (unit >= 0xd800 && unit <= 0xdfff) {
-        this.#addGramsSlowly(token);
+        this.#piecesSlowly(token, pieces);
         return;
       }
-      this.#addKey(this.#unitKey(unit));
-      if (previous >= 0) this.#addKey(this.#pairKey(previous, unit));
+      pieces.push(this.#unitKey(unit));
+      if (previous >= 0) pieces.push(this.#pairKey(previous, unit));
       previous = unit;
     }
   }
 
   /** The pieces of a token with characters past the Basic Multilingual Plane: by code point. */
-  #addGramsSlowly(token: string): void {
+  #piecesSlowly(token: string, pieces: number[]): void {
     const chars = [...token];
     for (let i = 0; i < chars.length; i++) {
       const one = chars[i] as string;
       const two = i + 1 < chars.length ? one + (chars[i + 1] as string) : undefined;
-      this.#addKey(one.length === 1 ? this.#unitKey(one.charCodeAt(0)) : this.#keyOf(`g:${one}`));
+      pieces.push(one.length === 1 ? this.#unitKey(one.charCodeAt(0)) : this.#keyOf(`g:${one}`));
       if (two === undefined) continue;
-      this.#addKey(two.length === 2 ? this.#pairKey(two.charCodeAt(0), two.charCodeAt(1)) : this.#keyOf(`g:${two}`));
+      pieces.push(two.length === 2 ? this.#pairKey(two.charCodeAt(0), two.charCodeAt(1)) : this.#keyOf(`g:${two}`));
     }
   }
 
@@ -196,14 +276,14 @@ class Gathering {
 
   #pairKey(first: number, second: number): number {
     // A piece's text as the sets were first named by number (first * 0x10000 + second): a first unit of 0 names the second alone.
-    const text = first === 0 ? String.fromCharCode(second) : String.fromCharCode(first, second);
+    const text = (): string => (first === 0 ? String.fromCharCode(second) : String.fromCharCode(first, second));
     if (first < 0x100 && second < 0x100) {
       let key = this.#pairs[(first << 8) | second] as number;
-      if (key < 0) this.#pairs[(first << 8) | second] = key = this.#keyOf(`g:${text}`);
+      if (key < 0) this.#pairs[(first << 8) | second] = key = this.#keyOf(`g:${text()}`);
       return key;
     }
     let key = this.#otherPairs.get(first * 0x10000 + second);
-    if (key === undefined) this.#otherPairs.set(first * 0x10000 + second, (key = this.#keyOf(`g:${text}`)));
+    if (key === undefined) this.#otherPairs.set(first * 0x10000 + second, (key = this.#keyOf(`g:${text()}`)));
     return key;
   }
 
@@ -241,4 +321,13 @@ class Gathering {
     }
     return bytes;
   }
+}
+
+/** Whether the only token breaks in a text are spaces (U+0020). */
+function spacesOnly(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit !== 0x20 && isTokenBreak(unit)) return false;
+  }
+  return true;
 }
