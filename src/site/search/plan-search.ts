@@ -31,8 +31,17 @@ import { SuffixEntries } from "./suffix-files.ts";
 const NEWLINE = 0x0a;
 /** Buckets in one range (a keys shard holds BUCKETS_PER_SHARD / PARTITION_BUCKETS ranges): at a million subjects, eight ranges of a few tens of MB each. */
 export const PARTITION_BUCKETS = 125;
-/** A range's bytes held in memory up to this, then appended to its scratch file. */
-const RANGE_LIMIT = 1 << 20;
+/** How the stage divides its work; the defaults but in tests, which make every part small to reach every path. */
+export interface SearchParts {
+  /** Buckets in one range (dividing BUCKETS_PER_SHARD). */
+  readonly partitionBuckets: number;
+  /** A range's bytes held in memory up to this, then appended to its scratch file. */
+  readonly rangeLimit: number;
+  /** A group of suffix entries' bytes held in memory up to this (suffix-files.ts). */
+  readonly groupLimit: number;
+}
+
+const PARTS: SearchParts = { partitionBuckets: PARTITION_BUCKETS, rangeLimit: 1 << 20, groupLimit: 32 * 1024 };
 
 /**
  * Plans the search shards of `count` subjects in the chunk files `fileOf(chunk)`; their files wait in
@@ -43,13 +52,14 @@ export function planSearch(
   chunkSize: number,
   fileOf: (chunk: number) => ChunkFile,
   spill: string,
-  partitionBuckets = PARTITION_BUCKETS,
+  parts: SearchParts = PARTS,
 ): ShardPlan[] {
+  const { partitionBuckets } = parts;
   if (count === 0) return [];
   if (BUCKETS_PER_SHARD % partitionBuckets !== 0) throw new Error(`a range of ${partitionBuckets} buckets does not divide a keys shard`);
   mkdirSync(spill, { recursive: true });
   const buckets = bucketCount(count);
-  const gathering = new Gathering(buckets, partitionBuckets, spill);
+  const gathering = new Gathering(buckets, partitionBuckets, spill, parts.rangeLimit);
   const orders = new OrderFiles(spill);
   const fields: RecordFields = { code: "", name: "", razina: "", date: "", status: false, odobreno: false, town: "" };
   let place = 0;
@@ -68,7 +78,7 @@ export function planSearch(
   if (place !== count) throw new Error(`the chunk files hold ${place} subjects, not ${count}`);
   gathering.forget();
   const { shard: orderShard, namePositions } = orders.finish();
-  const suffixes = new SuffixEntries(spill, suffixFileCount(count));
+  const suffixes = new SuffixEntries(spill, suffixFileCount(count), parts.groupLimit);
   const shards: ShardPlan[] = [];
   const small: SmallKeys = gathering.small;
   let keysShard: SpilledShard | null = null;
@@ -143,11 +153,11 @@ class Gathering {
   #touchedCount = 0;
   #place = 0;
 
-  constructor(buckets: number, partitionBuckets: number, spill: string) {
+  constructor(buckets: number, partitionBuckets: number, spill: string, rangeLimit: number) {
     this.#buckets = buckets;
     this.#partitionBuckets = partitionBuckets;
     const ranges = Math.ceil(buckets / partitionBuckets);
-    this.ranges = Array.from({ length: ranges }, (_, r) => new SpillBytes(join(spill, `range-${r}`), RANGE_LIMIT));
+    this.ranges = Array.from({ length: ranges }, (_, r) => new SpillBytes(join(spill, `range-${r}`), rangeLimit));
     this.items = new Array<number>(ranges).fill(0);
     this.#openAt = new Float64Array(ranges).fill(-1);
     this.#last = new Float64Array(ranges);

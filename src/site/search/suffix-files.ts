@@ -19,20 +19,19 @@ import { bufferOf, SpillBytes, textAt, textSize } from "./spill-bytes.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 import { CutPlace, hash52, hash52OfBytes, keyOfEntry, SmallestHashes } from "./suffix-cuts.ts";
 
-/** A pair's entries held in memory up to this many bytes, then appended to its scratch file. */
-const GROUP_LIMIT = 32 * 1024;
-
 /** The suffix entries, gathered in any order; then their files. */
 export class SuffixEntries {
   readonly #spill: string;
   readonly #files: number;
   readonly #groups = new Map<number, SpillBytes>();
   readonly #smallest: SmallestHashes;
+  readonly #limit: number;
   #count = 0;
 
-  /** Entries for `files` suffix files, put aside under the scratch directory `spill`. */
-  constructor(spill: string, files: number) {
+  /** Entries for `files` suffix files, put aside under the scratch directory `spill` (a pair's in memory up to `limit` bytes). */
+  constructor(spill: string, files: number, limit: number) {
     this.#spill = spill;
+    this.#limit = limit;
     this.#files = files;
     this.#smallest = new SmallestHashes(files);
   }
@@ -98,7 +97,7 @@ export class SuffixEntries {
 
   #group(key: number): SpillBytes {
     let group = this.#groups.get(key);
-    if (group === undefined) this.#groups.set(key, (group = new SpillBytes(join(this.#spill, `suffixes-${key}`), GROUP_LIMIT)));
+    if (group === undefined) this.#groups.set(key, (group = new SpillBytes(join(this.#spill, `suffixes-${key}`), this.#limit)));
     return group;
   }
 }
