@@ -54,6 +54,7 @@ export function tokenIndexed(token: string): boolean {
  * The buckets of `range` into `shard` (the buckets' keys shard), every set under its key (a long
  * token's set under none, named by its suffixes), and the tokens' suffix entries into `suffixes`.
  */
+// long: the two passes over a range's bytes and the buckets share the range's key numbering and flat arrays, made once
 export function writeBuckets(
   range: BucketRange,
   buckets: number,
