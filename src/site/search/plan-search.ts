@@ -2,118 +2,342 @@
  * The search files as shards of the site plan (core/search/search-layout.ts has their format):
  * planned from the chunk files once the records are on disk, like the key indexes (plan-keys.ts).
  *
- * One pass over the records gathers every set: for each subject, the tokens of its name and town
- * in search form (`UPPER(UNACCENT(…))`, split at whitespace), every one- and two-character piece
- * of them, and its razina, town, status and odobreno; each set grows as varint gaps, since places
- * come rising. Then every suffix of three characters or more of every token is sorted with the
- * token's places (or where its set lies, for a token of many), and each order field is sorted once
- * (its distinct values under the collation, then the places by rank).
+ * One pass over the records gathers every set's members: for each subject, the tokens of its name
+ * and town in search form (`UPPER(UNACCENT(…))`, split at whitespace), every one- and two-character
+ * piece of them, and its razina, town, status and odobreno. What it gathers is put aside by the
+ * range of buckets its key falls in (PARTITION_BUCKETS buckets, a keys shard's part), as compact
+ * bytes (spill-bytes.ts: in memory while small, else in the scratch directory). Then each range is
+ * read back, its sets made and its buckets written (key-shards.ts), one range at a time; the
+ * suffix entries its tokens make are put aside by their first characters and sorted a group at a
+ * time (suffix-files.ts). The order fields go to OrderFiles a subject at a time.
  *
- * Memory: the sets' bytes (about a byte a place, a common piece's set count / 8 bytes at most),
- * the distinct tokens, the suffix entries (a flat string each) and 4 bytes a subject for each
- * order field; at a million subjects the stage peaks under 1 GB, in the order sort (docs/search.md).
+ * Memory: the pieces' and filters' keys (bounded by the alphabet and the towns, not the list),
+ * the ranges' write buffers, then one range's sets and one group of suffix entries: at ten million
+ * subjects as at one (docs/search.md), beside what OrderFiles holds.
  */
-import { readFileSync } from "node:fs";
-import { searchForm, tokensOf } from "../../core/search/normalise.ts";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BUCKETS_PER_SHARD, bucketCount, bucketOf, keysShardKey, suffixFileCount } from "../../core/search/search-layout.ts";
+import { isTokenBreak, searchForm, tokensOf } from "../../core/search/normalise.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
-import { keyShards } from "./key-shards.ts";
+import { type SmallKeys, tokenBucket, tokenIndexed, writeBuckets } from "./key-shards.ts";
 import { OrderFiles } from "./order-files.ts";
-import { RowsBuilder } from "./rows-builder.ts";
+import { readRecordFields, type RecordFields } from "./record-fields.ts";
+import { SpillBytes } from "./spill-bytes.ts";
+import { SpilledShard } from "./spilled-shard.ts";
+import { SuffixEntries } from "./suffix-files.ts";
 
 const NEWLINE = 0x0a;
-
-/** The fields of a rendered record the search reads. */
-interface Fields {
-  readonly jedinstvena_oznaka: string;
-  readonly naziv_subjekta: string;
-  readonly razina: string;
-  readonly datum_postanka: string;
-  readonly status_subjekta: boolean;
-  readonly odobreno: boolean;
-  readonly institucija_grad: string;
+/** Buckets in one range (a keys shard holds BUCKETS_PER_SHARD / PARTITION_BUCKETS ranges): at a million subjects, eight ranges of a few tens of MB each. */
+export const PARTITION_BUCKETS = 125;
+/** How the stage divides its work; the defaults but in tests, which make every part small to reach every path. */
+export interface SearchParts {
+  /** Buckets in one range (dividing BUCKETS_PER_SHARD). */
+  readonly partitionBuckets: number;
+  /** A range's bytes held in memory up to this, then appended to its scratch file. */
+  readonly rangeLimit: number;
+  /** A group of suffix entries' bytes held in memory up to this (suffix-files.ts). */
+  readonly groupLimit: number;
 }
+
+const PARTS: SearchParts = { partitionBuckets: PARTITION_BUCKETS, rangeLimit: 1 << 20, groupLimit: 32 * 1024 };
 
 /**
  * Plans the search shards of `count` subjects in the chunk files `fileOf(chunk)`; their files wait in
  * the scratch directory `spill` until the site's writer takes them (spilled-shard.ts).
  */
-export function planSearch(count: number, chunkSize: number, fileOf: (chunk: number) => ChunkFile, spill: string): ShardPlan[] {
+export function planSearch(
+  count: number,
+  chunkSize: number,
+  fileOf: (chunk: number) => ChunkFile,
+  spill: string,
+  parts: SearchParts = PARTS,
+): ShardPlan[] {
+  const { partitionBuckets } = parts;
   if (count === 0) return [];
-  const sets = new Map<string, RowsBuilder>();
-  // One- and two-character pieces by number (a BMP character, or two): far cheaper keys than strings.
-  const grams = new Map<number, RowsBuilder>();
-  const setOf = (key: string): RowsBuilder => {
-    let set = sets.get(key);
-    if (set === undefined) sets.set(key, (set = new RowsBuilder(count)));
-    return set;
-  };
-  const tokens = new Map<string, RowsBuilder>();
-  const gramOf = (key: number): RowsBuilder => {
-    let set = grams.get(key);
-    if (set === undefined) grams.set(key, (set = new RowsBuilder(count)));
-    return set;
-  };
+  if (BUCKETS_PER_SHARD % partitionBuckets !== 0) throw new Error(`a range of ${partitionBuckets} buckets does not divide a keys shard`);
+  mkdirSync(spill, { recursive: true });
+  const buckets = bucketCount(count);
+  const gathering = new Gathering(buckets, partitionBuckets, spill, parts.rangeLimit);
   const orders = new OrderFiles(spill);
-  const decoder = new TextDecoder();
+  const fields: RecordFields = { code: "", name: "", razina: "", date: "", status: false, odobreno: false, town: "" };
   let place = 0;
   for (let chunk = 0; chunk * chunkSize < count; chunk++) {
     const bytes = readFileSync(fileOf(chunk).path);
     for (let start = 0; start < bytes.length; ) {
       let end = bytes.indexOf(NEWLINE, start);
       if (end === -1) end = bytes.length;
-      const r = JSON.parse(decoder.decode(bytes.subarray(start, end))) as Fields;
+      readRecordFields(bytes, start, end, fields);
       start = end + 1;
-      orders.add(r.jedinstvena_oznaka, r.naziv_subjekta, r.institucija_grad, r.datum_postanka);
-      setOf(`r:${r.razina}`).add(place);
-      setOf(`c:${r.institucija_grad}`).add(place);
-      setOf(`s:${r.status_subjekta ? 1 : 0}`).add(place);
-      setOf(`o:${r.odobreno ? 1 : 0}`).add(place);
-      for (const token of new Set([...tokensOf(searchForm(r.naziv_subjekta)), ...tokensOf(searchForm(r.institucija_grad))])) {
-        let set = tokens.get(token);
-        if (set === undefined) tokens.set(token, (set = new RowsBuilder(count)));
-        set.add(place);
-        addGrams(token, place, gramOf, setOf);
-      }
+      orders.add(fields.code, fields.name, fields.town, fields.date);
+      gathering.add(place, fields);
       place++;
     }
   }
   if (place !== count) throw new Error(`the chunk files hold ${place} subjects, not ${count}`);
-  for (const [key, set] of grams)
-    sets.set(`g:${key < 0x10000 ? String.fromCharCode(key) : String.fromCharCode(Math.floor(key / 0x10000), key % 0x10000)}`, set);
-  grams.clear();
-  for (const [token, set] of tokens) sets.set(`w:${token}`, set);
-  tokens.clear();
-  const { shard, namePositions } = orders.finish();
-  return [...keyShards(sets, count, namePositions, spill), shard];
-}
-
-/** Adds `place` to the sets of every one- and two-character piece of `token`. */
-function addGrams(token: string, place: number, gramOf: (key: number) => RowsBuilder, setOf: (key: string) => RowsBuilder): void {
-  // Characters of the Basic Multilingual Plane (nearly every name) by code unit, with no array of characters made.
-  let previous = -1;
-  for (let i = 0; i < token.length; i++) {
-    const unit = token.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdfff) {
-      addGramsSlowly(token, place, gramOf, setOf);
-      return;
+  gathering.forget();
+  const { shard: orderShard, namePositions } = orders.finish();
+  const suffixes = new SuffixEntries(spill, suffixFileCount(count), parts.groupLimit);
+  const shards: ShardPlan[] = [];
+  const small: SmallKeys = gathering.small;
+  let keysShard: SpilledShard | null = null;
+  for (let range = 0; range < gathering.ranges.length; range++) {
+    const from = range * partitionBuckets;
+    const to = Math.min(buckets, from + partitionBuckets);
+    keysShard ??= new SpilledShard(spill, keysShardKey(from));
+    const spilled = gathering.ranges[range] as SpillBytes;
+    writeBuckets(
+      { from, to, bytes: spilled.take(), items: gathering.items[range] as number },
+      buckets,
+      count,
+      namePositions,
+      small,
+      suffixes,
+      keysShard,
+    );
+    if (to % BUCKETS_PER_SHARD === 0 || to === buckets) {
+      shards.push(keysShard.done());
+      keysShard = null;
     }
-    gramOf(unit).add(place);
-    if (previous >= 0) gramOf(previous * 0x10000 + unit).add(place);
-    previous = unit;
+  }
+  return [...shards, ...suffixes.shards(), orderShard];
+}
+
+/** A token of a subject's name or town: where its own set goes, and its pieces' keys, once a token. */
+interface Token {
+  readonly text: string;
+  /** Its range, or -1 when it has no set of its own (a token of one or two characters). */
+  readonly range: number;
+  /** Its one- and two-character pieces' keys. */
+  readonly pieces: Int32Array;
+  /** The place of the subject it was last added for (a token in a name and its town counts once). */
+  stamp: number;
+}
+
+/** A town's key (`c:<town>`, by text: towns are many, as tokens are) and range, and its tokens, once a town. */
+interface Town {
+  readonly key: string;
+  readonly range: number;
+  readonly tokens: readonly Token[];
+}
+
+/** Tokens (and words) known at once at most: a bound on the caches' memory, far above the few thousand common words. */
+const KNOWN_TOKENS = 1 << 16;
+
+/** The gathering: every subject's keys, put aside by range. */
+class Gathering {
+  readonly ranges: SpillBytes[];
+  /** The items put aside in each range. */
+  readonly items: number[];
+  readonly small: { names: string[]; buckets: number[] } = { names: [], buckets: [] };
+  readonly #buckets: number;
+  readonly #partitionBuckets: number;
+  readonly #byName = new Map<string, number>();
+  /** The one-character pieces' keys by code unit, the two-character pieces' of code units below 256 by both. */
+  readonly #units = new Int32Array(0x10000).fill(-1);
+  readonly #pairs = new Int32Array(0x10000).fill(-1);
+  readonly #otherPairs = new Map<number, number>();
+  readonly #razinas = new Map<string, number>();
+  readonly #towns = new Map<string, Town>();
+  /** The tokens of a word of a name (split at spaces), and each token's pieces: names repeat their words. */
+  readonly #words = new Map<string, Token[]>();
+  readonly #tokens = new Map<string, Token>();
+  readonly #flags: readonly number[];
+  /** The place each small key was last added at (a subject's pieces repeat). */
+  #stamps = new Float64Array(1024).fill(-1);
+  /** The place each range was last opened at, and its last record's place. */
+  readonly #openAt: Float64Array;
+  readonly #last: Float64Array;
+  readonly #touched: Int32Array;
+  #touchedCount = 0;
+  #place = 0;
+
+  constructor(buckets: number, partitionBuckets: number, spill: string, rangeLimit: number) {
+    this.#buckets = buckets;
+    this.#partitionBuckets = partitionBuckets;
+    const ranges = Math.ceil(buckets / partitionBuckets);
+    this.ranges = Array.from({ length: ranges }, (_, r) => new SpillBytes(join(spill, `range-${r}`), rangeLimit));
+    this.items = new Array<number>(ranges).fill(0);
+    this.#openAt = new Float64Array(ranges).fill(-1);
+    this.#last = new Float64Array(ranges);
+    this.#touched = new Int32Array(ranges);
+    this.#flags = ["s:0", "s:1", "o:0", "o:1"].map((key) => this.#keyOf(key));
+  }
+
+  /** The keys of the subject at `place` (places come rising). */
+  add(place: number, fields: RecordFields): void {
+    this.#place = place;
+    this.#touchedCount = 0;
+    if (this.#tokens.size >= KNOWN_TOKENS || this.#words.size >= KNOWN_TOKENS || this.#towns.size >= KNOWN_TOKENS) {
+      // Between subjects, and all at once: one Token a text at any time (a subject's tokens count
+      // once by their stamps), whatever word or town holds it.
+      this.#tokens.clear();
+      this.#words.clear();
+      this.#towns.clear();
+    }
+    let razina = this.#razinas.get(fields.razina);
+    if (razina === undefined) this.#razinas.set(fields.razina, (razina = this.#keyOf(`r:${fields.razina}`)));
+    this.#addKey(razina);
+    let town = this.#towns.get(fields.town);
+    if (town === undefined) {
+      const key = `c:${fields.town}`;
+      town = { key, range: Math.floor(bucketOf(key, this.#buckets) / this.#partitionBuckets), tokens: this.#tokensOf(fields.town) };
+      this.#towns.set(fields.town, town);
+    }
+    const range = this.#open(town.range);
+    range.varint(1);
+    range.text(town.key);
+    this.#addKey(this.#flags[fields.status ? 1 : 0] as number);
+    this.#addKey(this.#flags[fields.odobreno ? 3 : 2] as number);
+    const name = fields.name;
+    if (spacesOnly(name)) {
+      // searchForm maps a character at a time and keeps a space a space: the name's tokens are its words'.
+      for (let start = 0; start <= name.length; ) {
+        let end = name.indexOf(" ", start);
+        if (end < 0) end = name.length;
+        if (end > start) {
+          const word = name.slice(start, end);
+          let tokens = this.#words.get(word);
+          if (tokens === undefined) {
+            tokens = this.#tokensOf(word);
+            this.#words.set(word, tokens);
+          }
+          for (const token of tokens) this.#addToken(token);
+        }
+        start = end + 1;
+      }
+    } else for (const token of this.#tokensOf(name)) this.#addToken(token);
+    for (const token of town.tokens) this.#addToken(token);
+    for (let t = 0; t < this.#touchedCount; t++) (this.ranges[this.#touched[t] as number] as SpillBytes).varint(0);
+  }
+
+  /** Lets the caches go once every subject is in (the order files are made next, and need the room). */
+  forget(): void {
+    this.#tokens.clear();
+    this.#words.clear();
+    this.#towns.clear();
+    this.#razinas.clear();
+    this.#byName.clear();
+    this.#otherPairs.clear();
+  }
+
+  /** The tokens of a text. */
+  #tokensOf(text: string): Token[] {
+    return tokensOf(searchForm(text)).map((token) => this.#token(token));
+  }
+
+  #token(text: string): Token {
+    let token = this.#tokens.get(text);
+    if (token !== undefined) return token;
+    const pieces: number[] = [];
+    this.#piecesOf(text, pieces);
+    token = {
+      text,
+      range: tokenIndexed(text) ? Math.floor(tokenBucket(text, this.#buckets) / this.#partitionBuckets) : -1,
+      pieces: Int32Array.from(new Set(pieces)),
+      stamp: -1,
+    };
+    this.#tokens.set(text, token);
+    return token;
+  }
+
+  #addToken(token: Token): void {
+    if (token.stamp === this.#place) return;
+    token.stamp = this.#place;
+    if (token.range >= 0) this.#open(token.range).text(token.text);
+    const pieces = token.pieces;
+    for (let i = 0; i < pieces.length; i++) this.#addKey(pieces[i] as number);
+  }
+
+  /** The keys of the one- and two-character pieces of a token. */
+  #piecesOf(token: string, pieces: number[]): void {
+    // Characters of the Basic Multilingual Plane (nearly every name) by code unit, with no array of characters made.
+    let previous = -1;
+    for (let i = 0; i < token.length; i++) {
+      const unit = token.charCodeAt(i);
+      if (unit >= 0xd800 && unit <= 0xdfff) {
+        this.#piecesSlowly(token, pieces);
+        return;
+      }
+      pieces.push(this.#unitKey(unit));
+      if (previous >= 0) pieces.push(this.#pairKey(previous, unit));
+      previous = unit;
+    }
+  }
+
+  /** The pieces of a token with characters past the Basic Multilingual Plane: by code point. */
+  #piecesSlowly(token: string, pieces: number[]): void {
+    const chars = [...token];
+    for (let i = 0; i < chars.length; i++) {
+      const one = chars[i] as string;
+      const two = i + 1 < chars.length ? one + (chars[i + 1] as string) : undefined;
+      pieces.push(one.length === 1 ? this.#unitKey(one.charCodeAt(0)) : this.#keyOf(`g:${one}`));
+      if (two === undefined) continue;
+      pieces.push(two.length === 2 ? this.#pairKey(two.charCodeAt(0), two.charCodeAt(1)) : this.#keyOf(`g:${two}`));
+    }
+  }
+
+  #unitKey(unit: number): number {
+    let key = this.#units[unit] as number;
+    if (key < 0) this.#units[unit] = key = this.#keyOf(`g:${String.fromCharCode(unit)}`);
+    return key;
+  }
+
+  #pairKey(first: number, second: number): number {
+    // A piece's text as the sets were first named by number (first * 0x10000 + second): a first unit of 0 names the second alone.
+    const text = (): string => (first === 0 ? String.fromCharCode(second) : String.fromCharCode(first, second));
+    if (first < 0x100 && second < 0x100) {
+      let key = this.#pairs[(first << 8) | second] as number;
+      if (key < 0) this.#pairs[(first << 8) | second] = key = this.#keyOf(`g:${text()}`);
+      return key;
+    }
+    let key = this.#otherPairs.get(first * 0x10000 + second);
+    if (key === undefined) this.#otherPairs.set(first * 0x10000 + second, (key = this.#keyOf(`g:${text()}`)));
+    return key;
+  }
+
+  /** The number of a key other than a token's. */
+  #keyOf(name: string): number {
+    let key = this.#byName.get(name);
+    if (key !== undefined) return key;
+    key = this.small.names.length;
+    this.#byName.set(name, key);
+    this.small.names.push(name);
+    this.small.buckets.push(bucketOf(name, this.#buckets));
+    if (key >= this.#stamps.length) {
+      const grown = new Float64Array(2 * this.#stamps.length).fill(-1);
+      grown.set(this.#stamps);
+      this.#stamps = grown;
+    }
+    return key;
+  }
+
+  #addKey(key: number): void {
+    if (this.#stamps[key] === this.#place) return;
+    this.#stamps[key] = this.#place;
+    this.#open(Math.floor((this.small.buckets[key] as number) / this.#partitionBuckets)).varint(2 * key + 2);
+  }
+
+  /** The range `range`, with the current subject's record begun in it. */
+  #open(range: number): SpillBytes {
+    const bytes = this.ranges[range] as SpillBytes;
+    this.items[range] = (this.items[range] as number) + 1;
+    if (this.#openAt[range] !== this.#place) {
+      this.#openAt[range] = this.#place;
+      this.#touched[this.#touchedCount++] = range;
+      bytes.varint(this.#place - (this.#last[range] as number));
+      this.#last[range] = this.#place;
+    }
+    return bytes;
   }
 }
 
-/** addGrams for a token with characters past the Basic Multilingual Plane: by code point. */
-function addGramsSlowly(token: string, place: number, gramOf: (key: number) => RowsBuilder, setOf: (key: string) => RowsBuilder): void {
-  const chars = [...token];
-  for (let i = 0; i < chars.length; i++) {
-    const one = chars[i] as string;
-    const two = i + 1 < chars.length ? one + (chars[i + 1] as string) : undefined;
-    if (one.length === 1) gramOf(one.charCodeAt(0)).add(place);
-    else setOf(`g:${one}`).add(place);
-    if (two === undefined) continue;
-    if (two.length === 2) gramOf(two.charCodeAt(0) * 0x10000 + two.charCodeAt(1)).add(place);
-    else setOf(`g:${two}`).add(place);
+/** Whether the only token breaks in a text are spaces (U+0020). */
+function spacesOnly(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit !== 0x20 && isTokenBreak(unit)) return false;
   }
+  return true;
 }

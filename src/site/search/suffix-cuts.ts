@@ -10,17 +10,74 @@
  * gaps between random points do: a file holds on average entries / files, the largest of
  * thousands about ten times that). The entries of one suffix may lie in two files or more, as
  * with any cut: a term's files are those from the last whose first key is below the term's.
+ *
+ * The stage finds the same cuts a piece at a time (SmallestHashes for the threshold as the entries
+ * are made, then CutPlace over them in order), holding no entry's hash but the smallest few.
  */
 export function suffixCuts(entries: readonly string[], files: number): number[] {
   if (files < 2) return [0, entries.length];
-  const hashes = Float64Array.from(entries, hash52);
-  // The smallest hashes by a numeric sort of a copy (a comparator over a million entries costs seconds).
-  const threshold = hashes.slice().sort()[Math.min(entries.length, files - 1) - 1] ?? -1;
+  const smallest = new SmallestHashes(files);
+  for (const entry of entries) smallest.add(hash52(entry));
+  const place = new CutPlace(files, smallest.threshold());
   const cuts = [0];
-  for (let i = 1; i < entries.length && cuts.length < files; i++) if ((hashes[i] as number) <= threshold) cuts.push(i);
+  entries.forEach((entry, i) => {
+    if (place.cutsBefore(entry)) cuts.push(i);
+  });
   // Fewer entries than files: the last files are empty.
   while (cuts.length < files + 1) cuts.push(entries.length);
   return cuts;
+}
+
+/** The smallest `files` - 1 hashes of the entries seen (with repeats), and so the threshold a cut's hash is at most. */
+export class SmallestHashes {
+  readonly #keep: number;
+  #hashes: Float64Array;
+  #length = 0;
+
+  constructor(files: number) {
+    this.#keep = Math.max(0, files - 1);
+    this.#hashes = new Float64Array(Math.max(16, 2 * this.#keep));
+  }
+
+  add(hash: number): void {
+    if (this.#keep === 0) return;
+    if (this.#length === this.#hashes.length) this.#trim();
+    this.#hashes[this.#length++] = hash;
+  }
+
+  /** The largest of the smallest `files` - 1 hashes (of all of them when fewer came); -1 when none came. */
+  threshold(): number {
+    this.#trim();
+    return this.#length === 0 ? -1 : (this.#hashes[this.#length - 1] as number);
+  }
+
+  /** Keeps the smallest `keep`, sorted. */
+  #trim(): void {
+    const sorted = this.#hashes.subarray(0, this.#length).sort();
+    this.#length = Math.min(this.#length, this.#keep);
+    this.#hashes.set(sorted.subarray(0, this.#length));
+  }
+}
+
+/** Whether each entry, in sorted order, begins a new file (never the first; `files` - 1 cuts at most). */
+export class CutPlace {
+  readonly #files: number;
+  readonly #threshold: number;
+  #index = 0;
+  #cuts = 1;
+
+  constructor(files: number, threshold: number) {
+    this.#files = files;
+    this.#threshold = threshold;
+  }
+
+  /** Whether a new file begins at `entry`, the next entry in order. */
+  cutsBefore(entry: string): boolean {
+    const cut = this.#index > 0 && this.#cuts < this.#files && hash52(entry) <= this.#threshold;
+    this.#index++;
+    if (cut) this.#cuts++;
+    return cut;
+  }
 }
 
 /** A suffix entry's key with its closing quote (`["<suffix>"`): its JSON string up to the first unescaped quote. */
@@ -31,7 +88,7 @@ export function keyOfEntry(entry: string): string {
 }
 
 /** A 52-bit hash of a text (two FNV-1a passes of other bases, mixed): equal hashes of two entries are rare enough to ignore. */
-function hash52(text: string): number {
+export function hash52(text: string): number {
   let a = 0x811c9dc5;
   let b = 0x01000193;
   for (let i = 0; i < text.length; i++) {
@@ -39,6 +96,22 @@ function hash52(text: string): number {
     a = Math.imul(a ^ unit, 0x01000193) >>> 0;
     b = Math.imul(b ^ unit, 0x5bd1e995) >>> 0;
   }
-  b = Math.imul(b ^ (b >>> 15), 0x2c1b3c6d) >>> 0;
-  return a * 0x100000 + (b >>> 12);
+  return mixed(a, b);
+}
+
+/** hash52 of a text of one-byte code units `bytes[from, to)`. */
+export function hash52OfBytes(bytes: Uint8Array, from: number, to: number): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = from; i < to; i++) {
+    const unit = bytes[i] as number;
+    a = Math.imul(a ^ unit, 0x01000193) >>> 0;
+    b = Math.imul(b ^ unit, 0x5bd1e995) >>> 0;
+  }
+  return mixed(a, b);
+}
+
+function mixed(a: number, b: number): number {
+  const c = Math.imul(b ^ (b >>> 15), 0x2c1b3c6d) >>> 0;
+  return a * 0x100000 + (c >>> 12);
 }

@@ -1,0 +1,133 @@
+/**
+ * The fields the search reads from one rendered record (a line of a chunk file), found in its bytes:
+ * the build writes every record with the same keys in the same order (renderSubject), so the
+ * fields lie after known bytes and a JSON.parse of the whole record (and an object of ten strings)
+ * is not needed. A string is decoded alone (by JSON.parse only when it holds an escape); a record
+ * that does not look as expected is parsed whole, so the result is JSON.parse's either way.
+ */
+
+/** The fields of a rendered record the search reads. */
+export interface RecordFields {
+  code: string;
+  name: string;
+  razina: string;
+  date: string;
+  status: boolean;
+  odobreno: boolean;
+  town: string;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const bytesOf = (text: string): Uint8Array => Buffer.from(text, "latin1");
+const ID = bytesOf('{"id":');
+const CODE = bytesOf(',"jedinstvena_oznaka":');
+const NAME = bytesOf(',"naziv_subjekta":');
+const OIB = bytesOf(',"oib":');
+const RAZINA = bytesOf(',"razina":');
+const DATE = bytesOf(',"datum_postanka":');
+const STATUS = bytesOf(',"status_subjekta":');
+const ODOBRENO = bytesOf(',"odobreno":');
+const TOWN = bytesOf(',"institucija_grad":');
+const TRUE = bytesOf("true");
+const FALSE = bytesOf("false");
+
+/** A record's fields read from `bytes[start, end)` into `out` (reused from record to record). */
+export function readRecordFields(bytes: Buffer, start: number, end: number, out: RecordFields): void {
+  if (!scanFields(bytes, start, end, out)) parseFields(bytes.toString("utf8", start, end), out);
+}
+
+/** The fields by JSON.parse: a record written otherwise than renderSubject writes. */
+function parseFields(line: string, out: RecordFields): void {
+  const r = JSON.parse(line) as Record<string, unknown>;
+  out.code = r.jedinstvena_oznaka as string;
+  out.name = r.naziv_subjekta as string;
+  out.razina = r.razina as string;
+  out.date = r.datum_postanka as string;
+  out.status = Boolean(r.status_subjekta);
+  out.odobreno = Boolean(r.odobreno);
+  out.town = r.institucija_grad as string;
+}
+
+/** Where a string that begins at `at` (its opening quote) closes, or -1; `escaped[0]` says whether it holds a backslash. */
+function stringEnd(bytes: Buffer, at: number, end: number, escaped: boolean[]): number {
+  if (bytes[at] !== QUOTE) return -1;
+  escaped[0] = false;
+  for (let i = at + 1; i < end; i++) {
+    const b = bytes[i];
+    if (b === QUOTE) return i;
+    if (b === BACKSLASH) {
+      escaped[0] = true;
+      i++;
+    }
+  }
+  return -1;
+}
+
+const escapedFlag = [false];
+let cursor = 0;
+
+/** The string at `cursor` after `key`, decoded, with `cursor` past it; null when the bytes are not as expected. */
+function stringAfter(bytes: Buffer, key: Uint8Array, end: number, decode: boolean): string | null {
+  if (!startsAt(bytes, cursor, key)) return null;
+  const from = cursor + key.length;
+  const to = stringEnd(bytes, from, end, escapedFlag);
+  if (to < 0) return null;
+  cursor = to + 1;
+  if (!decode) return "";
+  return escapedFlag[0] ? (JSON.parse(bytes.toString("utf8", from, to + 1)) as string) : bytes.toString("utf8", from + 1, to);
+}
+
+/** The boolean at `cursor` after `key`, with `cursor` past it; null when the bytes are not as expected. */
+function booleanAfter(bytes: Buffer, key: Uint8Array): boolean | null {
+  if (!startsAt(bytes, cursor, key)) return null;
+  const at = cursor + key.length;
+  if (startsAt(bytes, at, TRUE)) {
+    cursor = at + TRUE.length;
+    return true;
+  }
+  if (startsAt(bytes, at, FALSE)) {
+    cursor = at + FALSE.length;
+    return false;
+  }
+  return null;
+}
+
+function scanFields(bytes: Buffer, start: number, end: number, out: RecordFields): boolean {
+  if (!startsAt(bytes, start, ID)) return false;
+  cursor = start + ID.length;
+  while (cursor < end && bytes[cursor] !== 0x2c) {
+    const b = bytes[cursor] as number;
+    // The id is a number (digits); anything else is read by JSON.parse.
+    if (b < 0x30 || b > 0x39) return false;
+    cursor++;
+  }
+  const code = stringAfter(bytes, CODE, end, true);
+  if (code === null) return false;
+  const name = stringAfter(bytes, NAME, end, true);
+  if (name === null || stringAfter(bytes, OIB, end, false) === null) return false;
+  const razina = stringAfter(bytes, RAZINA, end, true);
+  if (razina === null) return false;
+  const date = stringAfter(bytes, DATE, end, true);
+  if (date === null) return false;
+  const status = booleanAfter(bytes, STATUS);
+  if (status === null) return false;
+  const odobreno = booleanAfter(bytes, ODOBRENO);
+  if (odobreno === null) return false;
+  const town = stringAfter(bytes, TOWN, end, true);
+  if (town === null) return false;
+  out.code = code;
+  out.name = name;
+  out.razina = razina;
+  out.date = date;
+  out.status = status;
+  out.odobreno = odobreno;
+  out.town = town;
+  return true;
+}
+
+function startsAt(bytes: Uint8Array, at: number, key: Uint8Array): boolean {
+  if (at + key.length > bytes.length) return false;
+  for (let i = 0; i < key.length; i++) if (bytes[at + i] !== key[i]) return false;
+  return true;
+}

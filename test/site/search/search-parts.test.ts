@@ -1,0 +1,87 @@
+/**
+ * The search stage divided into parts (site/search/plan-search.ts): however many bucket ranges,
+ * and whether its ranges and suffix groups stay in memory or go to the scratch directory, the
+ * shards are the same, byte for byte. Small parts by construction (a range of one bucket, limits of
+ * a few bytes), so a few thousand subjects reach every boundary.
+ */
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderSubject } from "../../../src/core/render-page.ts";
+import { planSearch, type SearchParts } from "../../../src/site/search/plan-search.ts";
+import { tempDir } from "../../file-trees.ts";
+
+const COUNT = 2500;
+const CHUNK = 1000;
+const WORDS = [
+  "Osnovna",
+  "škola",
+  "Vrtić",
+  "Udruga",
+  '"Sloga"',
+  "A\\B",
+  "Đurđevac",
+  "Ž",
+  "Emoji😀",
+  "𝔸𝔹ℂ",
+  "dom",
+  "za",
+  "starije",
+  "i",
+  "nemoćne",
+];
+let work: string;
+
+beforeAll(async () => {
+  work = await tempDir();
+  mkdirSync(join(work, "chunks"));
+  for (let chunk = 0; chunk * CHUNK < COUNT; chunk++) {
+    const lines: string[] = [];
+    for (let p = chunk * CHUNK; p < Math.min(COUNT, (chunk + 1) * CHUNK); p++) {
+      // Names of common and rare words and of a word of its own; towns some common, most rare.
+      const name = [WORDS[p % WORDS.length], WORDS[(p * 7) % WORDS.length], `Ime${(p * 7919) % 3001}`].join(p % 11 === 0 ? "\u00a0" : " ");
+      lines.push(
+        renderSubject({
+          id: p + 1,
+          jedinstvena_oznaka: String(p).padStart(5, "0"),
+          naziv_subjekta: name,
+          oib: "12345678901",
+          razina: p % 3 === 0 ? "lokalna" : "nacionalna",
+          datum_postanka: `19${String(p % 100).padStart(2, "0")}-01-01`,
+          status_subjekta: p % 2 === 0,
+          odobreno: p % 5 === 0,
+          institucija_grad: p % 4 === 0 ? "Zagreb" : `Grad ${p % 700}`,
+          institucija_email: "a@b.hr",
+        }),
+      );
+    }
+    writeFileSync(join(work, "chunks", `${chunk}.ndjson`), `${lines.join("\n")}\n`);
+  }
+});
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+/** The shards' keys and hashes, and the scratch files the stage put aside (before the writer took the shards). */
+function planned(name: string, parts?: SearchParts): { readonly hashes: Record<string, string>; readonly scratch: string[] } {
+  const spill = join(work, name);
+  const shards = planSearch(COUNT, CHUNK, (chunk) => ({ path: join(work, "chunks", `${chunk}.ndjson`) }), spill, parts);
+  const scratch = existsSync(spill) ? readdirSync(spill).filter((f) => f.startsWith("range-") || f.startsWith("suffixes-")) : [];
+  return { hashes: Object.fromEntries(shards.map((s) => [s.key, s.hash])), scratch };
+}
+
+describe("planSearch in parts", () => {
+  it("makes the same shards from one range in memory as from many put aside", () => {
+    const whole = planned("whole", { partitionBuckets: 125, rangeLimit: 1 << 20, groupLimit: 1 << 20 });
+    // Nothing put aside below the limits: a small list never touches the disk.
+    expect(whole.scratch).toEqual([]);
+    const parts = planned("parts", { partitionBuckets: 1, rangeLimit: 64, groupLimit: 64 });
+    expect(parts.scratch.filter((f) => f.startsWith("range-")).length).toBe(16);
+    expect(parts.scratch.some((f) => f.startsWith("suffixes-"))).toBe(true);
+    expect(parts.hashes).toEqual(whole.hashes);
+    expect(Object.keys(whole.hashes).filter((k) => k.startsWith("search/suffixes/"))).toHaveLength(2);
+  });
+
+  it("makes the same shards from ranges of four buckets", () => {
+    expect(planned("four", { partitionBuckets: 4, rangeLimit: 1 << 20, groupLimit: 1 << 20 }).hashes).toEqual(planned("one").hashes);
+  });
+});
