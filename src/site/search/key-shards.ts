@@ -81,19 +81,15 @@ export function writeBuckets(
     for (;;) {
       let item = bytes[at++] as number;
       if (item >= 0x80) {
-        item &= 0x7f;
-        for (let shift = 0x80; ; shift *= 0x80) {
-          const b = bytes[at++] as number;
-          item += (b & 0x7f) * shift;
-          if (b < 0x80) break;
-        }
+        item = readVarint(bytes, at - 1);
+        at = varintEnd;
       }
       if (item === 0) break;
       let local: number;
       if (item === 1) {
         // A key by its text (a town's), after 1.
-        const header = readHeader(bytes, at);
-        at = headerEnd;
+        const header = readVarint(bytes, at);
+        at = varintEnd;
         const name = textAt(bytes, at, header);
         at += textSize(header);
         local = named.get(name) ?? -1;
@@ -145,28 +141,20 @@ export function writeBuckets(
   for (at = 0; at < bytes.length; ) {
     let gap = bytes[at++] as number;
     if (gap >= 0x80) {
-      gap &= 0x7f;
-      for (let shift = 0x80; ; shift *= 0x80) {
-        const b = bytes[at++] as number;
-        gap += (b & 0x7f) * shift;
-        if (b < 0x80) break;
-      }
+      gap = readVarint(bytes, at - 1);
+      at = varintEnd;
     }
     place += gap;
     for (;;) {
       let item = bytes[at++] as number;
       if (item >= 0x80) {
-        item &= 0x7f;
-        for (let shift = 0x80; ; shift *= 0x80) {
-          const b = bytes[at++] as number;
-          item += (b & 0x7f) * shift;
-          if (b < 0x80) break;
-        }
+        item = readVarint(bytes, at - 1);
+        at = varintEnd;
       }
       if (item === 0) break;
       if (item === 1) {
-        const header = readHeader(bytes, at);
-        at = headerEnd + textSize(header);
+        const header = readVarint(bytes, at);
+        at = varintEnd + textSize(header);
       } else if (item % 2 === 1) at += textSize(item);
       const local = sequence[n++] as number;
       places[fill[local] as number] = place;
@@ -258,17 +246,17 @@ export function writeBuckets(
 }
 
 /** Where the last readHeader ended. */
-let headerEnd = 0;
+let varintEnd = 0;
 
-/** A text's header (a varint) at `at`; headerEnd is then past it. */
-function readHeader(bytes: Uint8Array, at: number): number {
+/** The varint at `at` (a text's header, a key's item, a place's gap); varintEnd is then past it. */
+function readVarint(bytes: Uint8Array, at: number): number {
   let value = 0;
   for (let shift = 1; ; shift *= 0x80) {
     const b = bytes[at++] as number;
     value += (b & 0x7f) * shift;
     if (b < 0x80) break;
   }
-  headerEnd = at;
+  varintEnd = at;
   return value;
 }
 
