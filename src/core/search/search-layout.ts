@@ -63,6 +63,22 @@ export const ORDER_FILE: Readonly<Record<OrderField, string>> = {
   datum_postanka: "date",
 };
 
+/**
+ * A three-character piece of more subjects than this has a set under `g:<piece>`; a rarer one has
+ * none, and a term of it is found through the suffixes. A term whose tokens' sets are many is a
+ * common piece (each stored set holds more than INLINE_ROWS subjects, so a piece of this many at
+ * most names at most 56 of them): its one set replaces hundreds of reads, while the rare pieces,
+ * most of the distinct ones, add nothing to the files.
+ */
+export const TRIPLE_ROWS = 512;
+
+/** Whether a text is of three characters (a surrogate pair one), as the build counts a piece's. */
+export function ofThreeCharacters(text: string): boolean {
+  if (text.length < 3 || text.length > 6) return false;
+  let chars = 0;
+  for (let i = 0; i < text.length; i++) if ((text.charCodeAt(i) & 0xfc00) !== 0xdc00) chars++;
+  return chars === 3;
+}
 /** A token of this many subjects or fewer has its places in its suffixes' entries, not a set of its own. */
 export const INLINE_ROWS = 8;
 /** A token of this many subjects or fewer has its places' positions by name beside its set as u32s; a larger one as a set. */
