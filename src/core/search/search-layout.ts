@@ -19,8 +19,9 @@
  *
  * A key's bucket is a hash of it (FNV-1a), about a thousand keys a bucket, so a lookup reads one
  * small index and one byte range. Keys: `g:<1 or 2 characters>` the subjects whose name or town
- * (in search form) holds them; `r:<razina>`, `c:<town>`, `s:1`/`s:0` (status_subjekta), `o:1`/`o:0`
- * (odobreno): the subjects with that value. A term of three characters or more is found through
+ * (in search form) holds them, `g:<3 characters>` too for a piece of more than TRIPLE_ROWS subjects;
+ * `r:<razina>`, `c:<town>`, `s:1`/`s:0` (status_subjekta), `o:1`/`o:0`
+ * (odobreno): the subjects with that value. A term of three characters with no `g:` key, or of more, is found through
  * the suffixes that start with it: one or two suffix files, named by their first keys.
  * Sets of subjects are row-sets.ts's bytes. A set (or its positions) that a suffix entry names may
  * be followed by zeros up to the length the entry gives (room the build leaves so that an edit
