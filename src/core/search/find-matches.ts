@@ -167,19 +167,11 @@ function lookedUp(terms: readonly string[]): string[] {
 
 /**
  * One term ordered by name and nothing else: its matches' positions by name are the order, and
- * their count the count. Null for a term of one or two characters, or one whose entries name no
+ * their count the count (a common three-character piece's too: its set has no positions, and a
+ * walk of name.asc from its start passes megabytes where its matches cluster late in the order). Null for a term of one or two characters, or one whose entries name no
  * positions (the caller takes its places).
  */
 async function oneTermByName(text: string, offset: number, limit: number, files: Files): Promise<Matches | null> {
-  const piece = await files.tripleSet(text);
-  if (piece !== null) {
-    // A common three-character piece: its set, ordered as a set of one or two characters is (the
-    // caller walks name.asc from its start), unless the page lies so deep that the walk would pass
-    // MAX_WALK_BYTES; then its positions from the suffixes.
-    const { count } = files.manifest;
-    const total = sizeOf(piece);
-    if (Math.ceil((Math.min(total, offset + limit) * count) / Math.max(1, total)) * 4 <= MAX_WALK_BYTES) return null;
-  }
   const positions = [...text].length >= 3 ? await files.positionsByName(text) : null;
   if (positions === null) return null;
   const total = sizeOf(positions);
