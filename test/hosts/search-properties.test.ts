@@ -5,11 +5,15 @@
  * reference computes here from the source records alone: PostgreSQL's unaccent rules (the table,
  * applied by hand), upper case, a substring test, and the collation's order, ties by id.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeSubject } from "../../scripts/generate-subjects.ts";
 import { answerRequest, type SiteHost } from "../../src/core/answer-request.ts";
 import type { Subject } from "../../src/core/render-page.ts";
+import { bucketPath } from "../../src/core/layout.ts";
+import { bucketCount, bucketOf } from "../../src/core/search/search-layout.ts";
 import { UNACCENT_RULES } from "../../src/core/search/unaccent-table.ts";
 import { buildSubjectsSite, diskHosts } from "./fixture-site.ts";
 
@@ -94,6 +98,20 @@ const term = fc
     if (shape === "lower") piece = piece.toLowerCase();
     return piece;
   });
+/** Three characters of a name or town, diacritics dropped or kept, in any case (mixed too): common pieces have a set of their own, rare ones not. */
+const triple = fc
+  .tuple(fc.nat(SIZE - 1), fc.boolean(), fc.nat(), fc.constantFrom("as is", "folded", "upper", "mixed"))
+  .map(([i, inTown, at, shape]) => {
+    const s = SUBJECTS[i] as Subject;
+    const words = (inTown ? s.institucija_grad : s.naziv_subjekta).split(" ").filter((w) => [...w].length >= 3);
+    const chars = [...(words[at % Math.max(1, words.length)] ?? "Grad")];
+    const start = at % (chars.length - 2);
+    let piece = chars.slice(start, start + 3).join("");
+    if (shape === "folded") piece = piece.replace(/[čćđšžČĆĐŠŽ]/g, (c) => FOLD[c] ?? c);
+    if (shape === "upper") piece = piece.toUpperCase();
+    if (shape === "mixed") piece = [...piece].map((c, k) => (k % 2 === 0 ? c.toLowerCase() : c.toUpperCase())).join("");
+    return piece;
+  });
 const date = fc.integer({ min: 1940, max: 2025 }).map((y) => `${y}-06-15`);
 const query: fc.Arbitrary<Query> = fc.record(
   {
@@ -140,12 +158,21 @@ function target(q: Query): string {
   return `/api/subjekti/?${params.toString()}`;
 }
 
+/** Whether the site has a set under `g:<piece>` (the piece in search form): a common piece's. */
+function hasTripleSet(piece: string): boolean {
+  const key = `g:${form(piece)}`;
+  const path = bucketPath(built.manifest, bucketOf(key, bucketCount(SIZE)), "index");
+  const index = JSON.parse(readFileSync(join(built.dir, path ?? ""), "utf8")) as [string, number, number][];
+  return index.some(([k]) => k === key);
+}
+
+let built: Awaited<ReturnType<typeof buildSubjectsSite>>;
 let remove: () => Promise<void> = async () => undefined;
 let site: SiteHost<Uint8Array>;
 let rangeSite: SiteHost<Uint8Array>;
 
 beforeAll(async () => {
-  const built = await buildSubjectsSite("subjekti-search-", SUBJECTS);
+  built = await buildSubjectsSite("subjekti-search-", SUBJECTS);
   remove = built.remove;
   ({ site, rangeSite } = diskHosts(built.dir, built.manifest));
 }, 300_000);
@@ -187,6 +214,28 @@ describe.each(["its page reader", "byte ranges"] as const)(
         ),
         { numRuns: 40 },
       );
+    }, 300_000);
+
+    it("a term of three characters, from its own set or through the suffixes, equals the reference's", async () => {
+      // A common piece is read from its `g:` set, a rare one (TRIPLE_ROWS subjects or fewer) from its tokens' sets: both are drawn.
+      const seen = { set: 0, suffixes: 0 };
+      await fc.assert(
+        fc.asyncProperty(
+          triple,
+          fc.constantFrom([], ["naziv_subjekta"], ["-id"], ["institucija_grad"]),
+          fc.constantFrom(1, 20),
+          fc.oneof(fc.constantFrom(0, 0, 400), fc.nat(SIZE)),
+          async (t, ordering, limit, offset) => {
+            if (hasTripleSet(t)) seen.set++;
+            else seen.suffixes++;
+            const q: Query = { terms: [t], ordering, limit, offset };
+            expect(await getFrom(kind === "byte ranges" ? rangeSite : site, target(q))).toEqual(reference(q));
+          },
+        ),
+        { numRuns: 80 },
+      );
+      expect(seen.set).toBeGreaterThan(0);
+      expect(seen.suffixes).toBeGreaterThan(0);
     }, 300_000);
 
     it("terms inside other terms (looked up once) change nothing", async () => {

@@ -1,8 +1,8 @@
 /**
  * The subjects a search, the filters and an order name, from the search files (search-layout.ts):
  * their count and the places (in id order) of one page of them, in the order asked for. Nothing is
- * scanned: every term and filter is a set read from one bucket (a term of three characters or more
- * through the sorted suffixes of the tokens that start with it), the sets are intersected, and an order other than by id is a
+ * scanned: every term and filter is a set read from one bucket (a common term of three characters
+ * too; a rarer one, or a longer term, through the sorted suffixes of the tokens that hold it), the sets are intersected, and an order other than by id is a
  * permutation the build sorted once (the whole list) or each match's rank in it.
  */
 import type { Manifest } from "../manifest.ts";
@@ -12,7 +12,7 @@ import type { Filters } from "./read-filters.ts";
 import { decodeRows, intersect, RowUnion, type RowSet, selectRows, sizeOf, toList } from "./row-sets.ts";
 import { scanSuffixes, type SuffixVisitor } from "./suffix-entries.ts";
 import { bucketPath, orderPath, suffixPath } from "../layout.ts";
-import { bucketCount, bucketOf, FIRSTS_GROUP, ORDER_FILE, suffixKey } from "./search-layout.ts";
+import { bucketCount, bucketOf, FIRSTS_GROUP, ofThreeCharacters, ORDER_FILE, suffixKey } from "./search-layout.ts";
 
 /** How the search reads the site: whole files, their text, and byte ranges where the host reads them. */
 export interface SearchReader extends ByteReader {
@@ -167,8 +167,10 @@ function lookedUp(terms: readonly string[]): string[] {
 
 /**
  * One term ordered by name and nothing else: its matches' positions by name are the order, and
- * their count the count. Null for a term of one or two characters, or one whose entries name no
- * positions (the caller takes its places).
+ * their count the count (a common three-character piece's too: its set has no positions, and a
+ * walk of name.asc from its start passes megabytes where its matches cluster late in the order).
+ * Null for a term of one or two characters, or one whose entries name no positions (the caller
+ * takes its places).
  */
 async function oneTermByName(text: string, offset: number, limit: number, files: Files): Promise<Matches | null> {
   const positions = [...text].length >= 3 ? await files.positionsByName(text) : null;
@@ -216,6 +218,7 @@ function u32s(bytes: Uint8Array): Uint32Array {
 class Files {
   private readonly buckets: number;
   private readonly indexes = new Map<number, Promise<readonly (readonly [string, number, number])[]>>();
+  private readonly triples = new Map<string, Promise<RowSet | null>>();
   readonly manifest: Manifest;
   private readonly read: SearchReader;
 
@@ -233,6 +236,8 @@ class Files {
     const chars = [...text];
     if (chars.length === 0) return { set: { kind: "all", count: this.manifest.count }, view: null };
     if (chars.length <= 2) return { set: await this.valueSet(`g:${text}`), view: null };
+    const piece = await this.tripleSet(text);
+    if (piece !== null) return { set: piece, view: null };
     const key = suffixKey(text);
     const union = new RowUnion(this.manifest.count);
     const view: NameView | null = byName ? { places: [], positions: [], sets: [] } : null;
@@ -335,6 +340,24 @@ class Files {
     const to = Math.max(from, low * FIRSTS_GROUP + lowerBound(firsts, `${key}\uffff`) - 1);
     // Asked for at once: a common term's entries fill dozens of files.
     return Promise.all(Array.from({ length: to - from + 1 }, (_, i) => this.text(this.suffixFile(from + i))));
+  }
+
+  /**
+   * The set under `g:<text>` of a term of three characters, once a request; null for another term
+   * or a piece with no set of its own (a rare one, found through the suffixes: search-layout.ts).
+   */
+  async tripleSet(text: string): Promise<RowSet | null> {
+    if (!ofThreeCharacters(text)) return null;
+    let set = this.triples.get(text);
+    if (set === undefined) {
+      set = this.place(`g:${text}`).then(async (place) => {
+        if (place === undefined) return null;
+        const [bucket, offset, length] = place;
+        return decodeRows(await this.range(this.bucketFile(bucket, "values"), offset, offset + length));
+      });
+      this.triples.set(text, set);
+    }
+    return set;
   }
 
   /** The set stored under `key`; empty when there is none. */

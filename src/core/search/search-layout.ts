@@ -19,8 +19,9 @@
  *
  * A key's bucket is a hash of it (FNV-1a), about a thousand keys a bucket, so a lookup reads one
  * small index and one byte range. Keys: `g:<1 or 2 characters>` the subjects whose name or town
- * (in search form) holds them; `r:<razina>`, `c:<town>`, `s:1`/`s:0` (status_subjekta), `o:1`/`o:0`
- * (odobreno): the subjects with that value. A term of three characters or more is found through
+ * (in search form) holds them, `g:<3 characters>` too for a piece of more than TRIPLE_ROWS subjects;
+ * `r:<razina>`, `c:<town>`, `s:1`/`s:0` (status_subjekta), `o:1`/`o:0`
+ * (odobreno): the subjects with that value. A term of three characters with no `g:` key, or of more, is found through
  * the suffixes that start with it: one or two suffix files, named by their first keys.
  * Sets of subjects are row-sets.ts's bytes. A set (or its positions) that a suffix entry names may
  * be followed by zeros up to the length the entry gives (room the build leaves so that an edit
@@ -63,6 +64,22 @@ export const ORDER_FILE: Readonly<Record<OrderField, string>> = {
   datum_postanka: "date",
 };
 
+/**
+ * A three-character piece of more subjects than this has a set under `g:<piece>`; a rarer one has
+ * none, and a term of it is found through the suffixes. A term whose tokens' sets are many is a
+ * common piece (each stored set holds more than INLINE_ROWS subjects, so a piece of this many at
+ * most names at most 56 of them): its one set replaces hundreds of reads, while the rare pieces,
+ * most of the distinct ones, add nothing to the files.
+ */
+export const TRIPLE_ROWS = 512;
+
+/** Whether a text is of three characters (a surrogate pair one), as the build counts a piece's. */
+export function ofThreeCharacters(text: string): boolean {
+  if (text.length < 3 || text.length > 6) return false;
+  let chars = 0;
+  for (let i = 0; i < text.length; i++) if ((text.charCodeAt(i) & 0xfc00) !== 0xdc00) chars++;
+  return chars === 3;
+}
 /** A token of this many subjects or fewer has its places in its suffixes' entries, not a set of its own. */
 export const INLINE_ROWS = 8;
 /** A token of this many subjects or fewer has its places' positions by name beside its set as u32s; a larger one as a set. */

@@ -4,7 +4,7 @@
  * is read back, each key's places grouped by a counting sort, and its buckets made and written.
  * The tokens' suffix entries go to the suffix files (suffix-files.ts).
  */
-import { bucketFileNames, bucketOf, INLINE_ROWS, RANKED_ROWS, suffixKey } from "../../core/search/search-layout.ts";
+import { bucketFileNames, bucketOf, INLINE_ROWS, ofThreeCharacters, RANKED_ROWS, suffixKey } from "../../core/search/search-layout.ts";
 import { encodeRows } from "./rows-builder.ts";
 import { bufferOf, textAt, textSize } from "./spill-bytes.ts";
 import type { SpilledShard } from "./spilled-shard.ts";
@@ -50,9 +50,15 @@ export function tokenIndexed(token: string): boolean {
   return chars >= 3;
 }
 
+/** Whether a key is a three-character piece's (`g:` and three characters, a surrogate pair one). */
+function isTriple(key: string): boolean {
+  return key.startsWith("g:") && ofThreeCharacters(key.slice(2));
+}
+
 /**
  * The buckets of `range` into `shard` (the buckets' keys shard), every set under its key (a long
- * token's set under none, named by its suffixes), and the tokens' suffix entries into `suffixes`.
+ * token's set under none, named by its suffixes; a three-character piece's only when it holds
+ * more than `tripleRows` subjects), and the tokens' suffix entries into `suffixes`.
  */
 // long: the two passes over a range's bytes and the buckets share the range's key numbering and flat arrays, made once
 export function writeBuckets(
@@ -63,6 +69,7 @@ export function writeBuckets(
   small: SmallKeys,
   suffixes: SuffixEntries,
   shard: SpilledShard,
+  tripleRows: number,
 ): void {
   const bytes = bufferOf(range.bytes);
   // The range's keys: small keys by their global number, tokens by text; each numbered here.
@@ -204,6 +211,9 @@ export function writeBuckets(
     for (const k of keysHere) {
       const [from, to] = [starts[k] as number, starts[k + 1] as number];
       if (!isToken[k]) {
+        // A rare three-character piece has no set: a term of it is found through the suffixes,
+        // whose tokens are then few (the query asks for `g:<term>` and takes them when it is absent).
+        if (to - from <= tripleRows && isTriple(names[k] as string)) continue;
         const [, offset, length] = put(encodeRows(places, from, to, count));
         entries.push([names[k] as string, offset, length]);
         continue;

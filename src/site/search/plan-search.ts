@@ -3,8 +3,8 @@
  * planned from the chunk files once the records are on disk, like the key indexes (plan-keys.ts).
  *
  * One pass over the records gathers every set's members: for each subject, the tokens of its name
- * and town in search form (`UPPER(UNACCENT(…))`, split at whitespace), every one- and two-character
- * piece of them, and its razina, town, status and odobreno. What it gathers is put aside by the
+ * and town in search form (`UPPER(UNACCENT(…))`, split at whitespace), every piece of one, two and
+ * three characters of them (a three-character piece's set is kept only when it is common, key-shards.ts), and its razina, town, status and odobreno. What it gathers is put aside by the
  * range of buckets its key falls in (PARTITION_BUCKETS buckets, a keys shard's part), as compact
  * bytes (spill-bytes.ts: in memory while small, else in the scratch directory). Then each range is
  * read back, its sets made and its buckets written (key-shards.ts), one range at a time; the
@@ -17,7 +17,7 @@
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BUCKETS_PER_SHARD, bucketCount, bucketOf, keysShardKey, suffixFileCount } from "../../core/search/search-layout.ts";
+import { BUCKETS_PER_SHARD, bucketCount, bucketOf, keysShardKey, suffixFileCount, TRIPLE_ROWS } from "../../core/search/search-layout.ts";
 import { isTokenBreak, searchForm, tokensOf } from "../../core/search/normalise.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
@@ -39,9 +39,11 @@ export interface SearchParts {
   readonly rangeLimit: number;
   /** A group of suffix entries' bytes held in memory up to this (suffix-files.ts). */
   readonly groupLimit: number;
+  /** A three-character piece of more subjects than this has a set under `g:` (TRIPLE_ROWS; tests: every piece, or none). */
+  readonly tripleRows?: number;
 }
 
-const PARTS: SearchParts = { partitionBuckets: PARTITION_BUCKETS, rangeLimit: 1 << 20, groupLimit: 32 * 1024 };
+const PARTS: SearchParts = { partitionBuckets: PARTITION_BUCKETS, rangeLimit: 1 << 20, groupLimit: 32 * 1024, tripleRows: TRIPLE_ROWS };
 
 /**
  * Plans the search shards of `count` subjects in the chunk files `fileOf(chunk)`; their files wait in
@@ -95,6 +97,7 @@ export function planSearch(
       small,
       suffixes,
       keysShard,
+      parts.tripleRows ?? TRIPLE_ROWS,
     );
     if (to % BUCKETS_PER_SHARD === 0 || to === buckets) {
       shards.push(keysShard.done());
@@ -109,7 +112,7 @@ interface Token {
   readonly text: string;
   /** Its range, or -1 when it has no set of its own (a token of one or two characters). */
   readonly range: number;
-  /** Its one- and two-character pieces' keys. */
+  /** Its pieces' keys (of one, two and three characters). */
   readonly pieces: Int32Array;
   /** The place of the subject it was last added for (a token in a name and its town counts once). */
   stamp: number;
@@ -250,7 +253,7 @@ class Gathering {
     for (let i = 0; i < pieces.length; i++) this.#addKey(pieces[i] as number);
   }
 
-  /** The keys of the one- and two-character pieces of a token. */
+  /** The keys of the pieces of one, two and three characters of a token. */
   #piecesOf(token: string, pieces: number[]): void {
     // Characters of the Basic Multilingual Plane (nearly every name) by code unit, with no array of characters made.
     let previous = -1;
@@ -262,6 +265,8 @@ class Gathering {
       }
       pieces.push(this.#unitKey(unit));
       if (previous >= 0) pieces.push(this.#pairKey(previous, unit));
+      // Once a token (its pieces are cached with it): a lookup by text is cheap enough.
+      if (i >= 2) pieces.push(this.#keyOf(`g:${token.slice(i - 2, i + 1)}`));
       previous = unit;
     }
   }
@@ -273,6 +278,7 @@ class Gathering {
       const one = chars[i] as string;
       const two = i + 1 < chars.length ? one + (chars[i + 1] as string) : undefined;
       pieces.push(one.length === 1 ? this.#unitKey(one.charCodeAt(0)) : this.#keyOf(`g:${one}`));
+      if (i + 2 < chars.length) pieces.push(this.#keyOf(`g:${chars.slice(i, i + 3).join("")}`));
       if (two === undefined) continue;
       pieces.push(two.length === 2 ? this.#pairKey(two.charCodeAt(0), two.charCodeAt(1)) : this.#keyOf(`g:${two}`));
     }

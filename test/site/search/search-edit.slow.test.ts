@@ -6,7 +6,7 @@
  * are set aside). Each must hold the record: the bucket of one of its keys (the pieces, the tokens
  * and the values of the old record or the new), a suffix file with a suffix of one of its tokens,
  * or an order file of the name, the one field renamed. So the count is at most twice the buckets
- * of its keys, plus its suffixes, plus three; about thirty in fact.
+ * of its keys, plus its suffixes, plus three; about forty in fact.
  */
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -70,7 +70,10 @@ function keysOf(subject: Subject): { readonly keys: string[]; readonly suffixes:
     for (let i = 0; i < chars.length; i++) {
       keys.push(`g:${chars[i] as string}`);
       if (i + 1 < chars.length) keys.push(`g:${(chars[i] as string) + (chars[i + 1] as string)}`);
-      if (i + 3 <= chars.length) suffixes.push(chars.slice(i).join(""));
+      if (i + 3 <= chars.length) {
+        keys.push(`g:${chars.slice(i, i + 3).join("")}`);
+        suffixes.push(chars.slice(i).join(""));
+      }
     }
   }
   return { keys, suffixes };
@@ -99,8 +102,9 @@ describe("one renamed record at 100,000 subjects", () => {
       };
       expect(rewritten.filter((name) => !holds(name))).toEqual([]);
       expect(rewritten.length).toBeLessThanOrEqual(new Set(holding).size + suffixes.size + 3);
-      // In fact: about thirty (29 to 35 for these three records).
-      expect(rewritten.length).toBeLessThanOrEqual(40);
+      // In fact: about forty (36 to 44 for these three records; 29 to 35 before the sets of common
+      // three-character pieces, which a renamed record's name changes in their buckets too).
+      expect(rewritten.length).toBeLessThanOrEqual(50);
     }
   });
 });

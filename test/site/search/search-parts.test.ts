@@ -81,6 +81,17 @@ describe("planSearch in parts", () => {
     expect(Object.keys(whole.hashes).filter((k) => k.startsWith("search/suffixes/"))).toHaveLength(2);
   });
 
+  it("keeps a three-character piece's set by its size alone: the suffixes stay as they are", () => {
+    const every = planned("every", { partitionBuckets: 125, rangeLimit: 1 << 20, groupLimit: 1 << 20, tripleRows: 0 });
+    const none = planned("none", { partitionBuckets: 125, rangeLimit: 1 << 20, groupLimit: 1 << 20, tripleRows: Infinity });
+    const common = planned("default").hashes;
+    const differ = (a: Record<string, string>, b: Record<string, string>): string[] => Object.keys(a).filter((k) => a[k] !== b[k]);
+    // Only the keys shards differ (the sets under `g:` sit in existing buckets), and the default keeps some pieces' sets, not all.
+    expect(differ(every.hashes, none.hashes)).toEqual(["search/keys/0"]);
+    expect(differ(common, none.hashes)).toEqual(["search/keys/0"]);
+    expect(differ(common, every.hashes)).toEqual(["search/keys/0"]);
+  });
+
   it("makes the same shards from ranges of four buckets", () => {
     expect(planned("four", { partitionBuckets: 4, rangeLimit: 1 << 20, groupLimit: 1 << 20 }).hashes).toEqual(planned("one").hashes);
   });
