@@ -41,7 +41,7 @@ export interface SearchParts {
   readonly groupLimit: number;
 }
 
-const PARTS: SearchParts = { partitionBuckets: PARTITION_BUCKETS, rangeLimit: 1 << 20, groupLimit: 32 * 1024 };
+const PARTS: SearchParts = { partitionBuckets: PARTITION_BUCKETS, rangeLimit: 1 << 18, groupLimit: 32 * 1024 };
 
 /**
  * Plans the search shards of `count` subjects in the chunk files `fileOf(chunk)`; their files wait in
