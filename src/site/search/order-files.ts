@@ -3,10 +3,12 @@
  * permutations, and the founding dates with where each begins. The fields come a subject at a
  * time, in place order (add), and the files are made once all have come (finish).
  *
- * Memory does not grow with the list beyond a few arrays of 4 bytes a subject: the names and codes
- * go through an external sort (sorted-runs.ts: a run of them in memory, the rest in the scratch
- * directory), the towns and dates (a few thousand values) are kept once each with a number a
- * subject, and each field's three arrays are made in turn and handed to disk.
+ * Memory does not grow with the list beyond three arrays of 4 bytes a subject and the dates' 2:
+ * the names, codes and towns go through an external sort (sorted-runs.ts: a run of them in memory,
+ * the rest in the scratch directory; towns are many, a sixth of the subjects), the dates (a few
+ * thousand values) are kept once each with a number a subject, and one array of ranks and one of
+ * the ascending order serve every field in turn, the descending order written from them a block at
+ * a time.
  */
 import { join } from "node:path";
 import { compareText } from "../../core/search/match-record.ts";
@@ -21,18 +23,19 @@ export class OrderFiles {
   readonly #spill: string;
   readonly #codes: SortedRuns;
   readonly #names: SortedRuns;
-  readonly #towns = new FewValues();
+  readonly #towns: SortedRuns;
   readonly #dates = new FewValues();
   #count = 0;
 
   /**
    * Order files that wait in the scratch directory `spill` until the site's writer takes them
-   * (spilled-shard.ts); `runSize` names or codes are sorted in memory at a time.
+   * (spilled-shard.ts); `runSize` names, codes or towns are sorted in memory at a time.
    */
   constructor(spill: string, runSize = RUN_SIZE) {
     this.#spill = spill;
     this.#codes = new SortedRuns(join(spill, "order-runs-code"), compareOrderValues, false, runSize);
     this.#names = new SortedRuns(join(spill, "order-runs-name"), compareOrderValues, true, runSize);
+    this.#towns = new SortedRuns(join(spill, "order-runs-town"), compareOrderValues, true, runSize);
   }
 
   /** The next subject's order fields. */
@@ -49,18 +52,22 @@ export class OrderFiles {
     const n = this.#count;
     const shard = new SpilledShard(this.#spill, ORDER_SHARD_KEY);
     const namePositions = new Uint32Array(n);
+    // One array of ranks and one of places in ascending order for every field in turn: each is on
+    // disk before the next field overwrites it.
+    const ranks = new Uint32Array(n);
+    const asc = new Uint32Array(n);
     for (const field of ORDER_FIELDS) {
       const name = ORDER_FILE[field];
-      const ranks = new Uint32Array(n);
-      let asc: Uint32Array;
       let starts: Uint32Array | undefined;
-      if (field === "jedinstvena_oznaka" || field === "naziv_subjekta") {
-        asc = new Uint32Array(n);
+      if (field === "datum_postanka") {
+        starts = this.#dates.ranks(ranks);
+        ascending(ranks, starts, asc);
+      } else {
         const byName = field === "naziv_subjekta";
         let position = 0;
         let rank = -1;
         let previous: string | undefined;
-        (byName ? this.#names : this.#codes).each((place, value) => {
+        (byName ? this.#names : field === "jedinstvena_oznaka" ? this.#codes : this.#towns).each((place, value) => {
           if (value !== previous) {
             rank++;
             previous = value;
@@ -69,14 +76,10 @@ export class OrderFiles {
           if (byName) namePositions[place] = position;
           asc[position++] = place;
         });
-      } else {
-        const values = field === "institucija_grad" ? this.#towns : this.#dates;
-        starts = values.ranks(ranks);
-        asc = ascending(ranks, starts);
       }
       shard.add(`${name}.rank`, le(ranks));
       shard.add(`${name}.asc`, le(asc));
-      shard.add(`${name}.desc`, le(descending(asc, ranks)));
+      shard.addParts(`${name}.desc`, descending(asc, ranks));
       if (field === "datum_postanka" && starts !== undefined) {
         shard.add("date.keys", Buffer.from(this.#dates.sorted.map((d) => `${d}\n`).join("")));
         shard.add("date.starts", le(starts));
@@ -104,10 +107,10 @@ function digitsOnly(value: string): boolean {
   return true;
 }
 
-/** A field of few distinct values (towns, dates): each value once, and a number a subject. */
+/** A field of few distinct values (the dates): each value once, and a number a subject. */
 class FewValues {
   readonly #numbers = new Map<string, number>();
-  // Two bytes a subject while the values number fewer than 65,536 (towns, and dates over 179 years).
+  // Two bytes a subject while the values number fewer than 65,536 (dates over 179 years).
   #of: Uint16Array | Uint32Array = new Uint16Array(1024);
   #count = 0;
   /** The distinct values in order, once ranks has been called. */
@@ -145,31 +148,44 @@ class FewValues {
   }
 }
 
-/** The places by rank, places rising within a rank (a counting sort: `starts` from FewValues.ranks). */
-function ascending(ranks: Uint32Array, starts: Uint32Array): Uint32Array {
-  const asc = new Uint32Array(ranks.length);
+/** Fills `asc` with the places by rank, places rising within a rank (a counting sort: `starts` from FewValues.ranks). */
+function ascending(ranks: Uint32Array, starts: Uint32Array, asc: Uint32Array): void {
   const filled = starts.slice(0, starts.length - 1);
   for (let p = 0; p < ranks.length; p++) {
     const rank = ranks[p] as number;
     asc[filled[rank] as number] = p;
     filled[rank] = (filled[rank] as number) + 1;
   }
-  return asc;
 }
 
-/** Descending: the groups of equal rank from the last, each group's places still rising (id breaks ties ascending). */
-function descending(asc: Uint32Array, ranks: Uint32Array): Uint32Array {
-  const desc = new Uint32Array(asc.length);
+/** Places a block of the descending order holds (256 KiB). */
+const DESC_BLOCK = 1 << 16;
+
+/**
+ * Descending: the groups of equal rank from the last, each group's places still rising (id breaks
+ * ties ascending), as the bytes of blocks of `block` places. One block is reused: each part is to be
+ * used before the next is asked for.
+ */
+export function* descending(asc: Uint32Array, ranks: Uint32Array, block = DESC_BLOCK): Generator<Uint8Array> {
+  const out = new Uint32Array(Math.min(block, asc.length));
   let at = 0;
   for (let end = asc.length; end > 0; ) {
     const rank = ranks[asc[end - 1] as number];
     let start = end - 1;
     while (start > 0 && ranks[asc[start - 1] as number] === rank) start--;
-    desc.set(asc.subarray(start, end), at);
-    at += end - start;
+    for (let from = start; from < end; ) {
+      const take = Math.min(end - from, out.length - at);
+      out.set(asc.subarray(from, from + take), at);
+      at += take;
+      from += take;
+      if (at === out.length) {
+        yield le(out);
+        at = 0;
+      }
+    }
     end = start;
   }
-  return desc;
+  if (at > 0) yield le(out.subarray(0, at));
 }
 
 function le(array: Uint32Array): Uint8Array {

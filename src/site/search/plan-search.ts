@@ -43,7 +43,7 @@ export interface SearchParts {
   readonly tripleRows?: number;
 }
 
-const PARTS: SearchParts = { partitionBuckets: PARTITION_BUCKETS, rangeLimit: 1 << 20, groupLimit: 32 * 1024, tripleRows: TRIPLE_ROWS };
+const PARTS: SearchParts = { partitionBuckets: PARTITION_BUCKETS, rangeLimit: 1 << 18, groupLimit: 32 * 1024, tripleRows: TRIPLE_ROWS };
 
 /**
  * Plans the search shards of `count` subjects in the chunk files `fileOf(chunk)`; their files wait in

@@ -14,7 +14,7 @@ import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "nod
 import { join } from "node:path";
 
 /** How many values a run holds unless told (the measured choice is in docs/search.md). */
-export const RUN_SIZE = 1 << 19;
+export const RUN_SIZE = 1 << 18;
 
 const BLOCK = 1 << 18;
 const PRIMARY = new Intl.Collator("hr", { sensitivity: "base" });

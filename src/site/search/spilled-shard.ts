@@ -5,7 +5,7 @@
  * ten times that at ten million). The hash is the one every shard has (plan-keys.ts): the code's
  * version, the key, then each file's name and bytes.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { contentHasher } from "../../common/content-hash.ts";
 import { VERSION } from "../../core/version.ts";
@@ -29,6 +29,24 @@ export class SpilledShard {
   add(name: string, bytes: Uint8Array): void {
     writeFileSync(join(this.#dir, name), bytes);
     for (const part of [name, "\n", bytes]) this.#hash.update(part);
+    this.#names.push(name);
+  }
+
+  /**
+   * Its next file, as the bytes of `parts` one after another: a file too large to make whole (the
+   * parts may share one buffer, each written before the next is asked for). Hashed as add would.
+   */
+  addParts(name: string, parts: Iterable<Uint8Array>): void {
+    const fd = openSync(join(this.#dir, name), "w");
+    try {
+      for (const part of [name, "\n"]) this.#hash.update(part);
+      for (const part of parts) {
+        for (let at = 0; at < part.length; ) at += writeSync(fd, part, at);
+        this.#hash.update(part);
+      }
+    } finally {
+      closeSync(fd);
+    }
     this.#names.push(name);
   }
 

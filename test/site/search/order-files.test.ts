@@ -9,7 +9,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { compareText } from "../../../src/core/search/match-record.ts";
-import { compareOrderValues, OrderFiles } from "../../../src/site/search/order-files.ts";
+import { compareOrderValues, descending, OrderFiles } from "../../../src/site/search/order-files.ts";
 import { SortedRuns } from "../../../src/site/search/sorted-runs.ts";
 
 interface Subject {
@@ -161,12 +161,15 @@ describe("OrderFiles", () => {
       code: "1",
       name: "a",
       town: `t${String(69_999 - i).padStart(5, "0")}`,
-      date: "",
+      date: `d${String(69_999 - i).padStart(5, "0")}`,
     }));
-    const ranks = new Uint32Array(new Uint8Array(orderFiles(subjects, 1 << 16).files.get("town.rank") as Buffer).buffer);
-    expect(ranks[0]).toBe(69_999);
-    expect(ranks[69_999]).toBe(0);
-    expect(ranks.every((rank, place) => rank === 69_999 - place)).toBe(true);
+    const { files } = orderFiles(subjects, 1 << 16);
+    for (const field of ["town", "date"]) {
+      const ranks = new Uint32Array(new Uint8Array(files.get(`${field}.rank`) as Buffer).buffer);
+      expect(ranks[0]).toBe(69_999);
+      expect(ranks[69_999]).toBe(0);
+      expect(ranks.every((rank, place) => rank === 69_999 - place)).toBe(true);
+    }
   });
 
   it("orders descending by group from the last, places rising within a group", () => {
@@ -175,6 +178,22 @@ describe("OrderFiles", () => {
     expect([...new Uint32Array(new Uint8Array(files.get("name.desc") as Buffer).buffer)]).toEqual([3, 0, 2, 1, 4]);
     expect([...new Uint32Array(new Uint8Array(files.get("name.asc") as Buffer).buffer)]).toEqual([1, 4, 0, 2, 3]);
     expect([...new Uint32Array(new Uint8Array(files.get("name.rank") as Buffer).buffer)]).toEqual([1, 0, 1, 2, 0]);
+  });
+});
+
+describe("descending", () => {
+  it("is the same bytes in blocks of any size, a group of equal ranks split across blocks", () => {
+    // Ranks by place; ascending: by rank, places rising. Groups of 1, 3 and 2 places.
+    const ranks = Uint32Array.from([2, 0, 1, 1, 0, 1]);
+    const asc = Uint32Array.from([1, 4, 2, 3, 5, 0]);
+    const whole = [0, 2, 3, 5, 1, 4];
+    for (const block of [1, 2, 3, 4, 6, 100]) {
+      // Each part read as it comes: the parts share one buffer.
+      const parts = Array.from(descending(asc, ranks, block), (part) => [...new Uint32Array(part.slice().buffer)]);
+      expect(parts.flat()).toEqual(whole);
+      expect(parts.every((part) => part.length <= block && part.length > 0)).toBe(true);
+    }
+    expect([...descending(new Uint32Array(0), new Uint32Array(0), 4)]).toEqual([]);
   });
 });
 
