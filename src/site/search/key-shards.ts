@@ -82,6 +82,17 @@ export function writeBuckets(
   let counts = new Int32Array(1024);
   const sequence = new Int32Array(range.items);
   let n = 0;
+  // A key by its text: its number in the range, given on first sight.
+  const numberOf = (map: Map<string, number>, text: string, token: boolean): number => {
+    let local = map.get(text);
+    if (local === undefined) {
+      map.set(text, (local = names.length));
+      names.push(text);
+      isToken.push(token);
+      smallOf.push(-1);
+    }
+    return local;
+  };
   let at = 0;
   while (at < bytes.length) {
     while ((bytes[at++] as number) >= 0x80);
@@ -99,23 +110,11 @@ export function writeBuckets(
         at = varintEnd;
         const name = textAt(bytes, at, header);
         at += textSize(header);
-        local = named.get(name) ?? -1;
-        if (local < 0) {
-          named.set(name, (local = names.length));
-          names.push(name);
-          isToken.push(false);
-          smallOf.push(-1);
-        }
+        local = numberOf(named, name, false);
       } else if (item % 2 === 1) {
         const token = textAt(bytes, at, item);
         at += textSize(item);
-        local = tokens.get(token) ?? -1;
-        if (local < 0) {
-          tokens.set(token, (local = names.length));
-          names.push(token);
-          isToken.push(true);
-          smallOf.push(-1);
-        }
+        local = numberOf(tokens, token, true);
       } else {
         const id = item / 2 - 1;
         local = localOfSmall[id] as number;
