@@ -60,7 +60,7 @@ function isTriple(key: string): boolean {
  * token's set under none, named by its suffixes; a three-character piece's only when it holds
  * more than `tripleRows` subjects), and the tokens' suffix entries into `suffixes`.
  */
-// long: the two passes over a range's bytes and the buckets share the range's key numbering and flat arrays, made once
+// long: the pass over a range's bytes, its counting sort and the buckets share the range's key numbering and flat arrays, made once
 export function writeBuckets(
   range: BucketRange,
   buckets: number,
@@ -93,9 +93,17 @@ export function writeBuckets(
     }
     return local;
   };
+  // Each item's place beside its key's number, so that the counting sort below reads the range once.
+  const placeOf = new Int32Array(range.items);
+  let place = 0;
   let at = 0;
   while (at < bytes.length) {
-    while ((bytes[at++] as number) >= 0x80);
+    let gap = bytes[at++] as number;
+    if (gap >= 0x80) {
+      gap = readVarint(bytes, at - 1);
+      at = varintEnd;
+    }
+    place += gap;
     for (;;) {
       let item = bytes[at++] as number;
       if (item >= 0x80) {
@@ -131,6 +139,7 @@ export function writeBuckets(
         counts = grown;
       }
       counts[local] = (counts[local] as number) + 1;
+      placeOf[n] = place;
       sequence[n++] = local;
     }
   }
@@ -142,30 +151,10 @@ export function writeBuckets(
   for (let k = 0; k < keys; k++) starts[k + 1] = (starts[k] as number) + (counts[k] as number);
   const fill = starts.slice(0, keys);
   const places = new Int32Array(n);
-  let place = 0;
-  n = 0;
-  for (at = 0; at < bytes.length; ) {
-    let gap = bytes[at++] as number;
-    if (gap >= 0x80) {
-      gap = readVarint(bytes, at - 1);
-      at = varintEnd;
-    }
-    place += gap;
-    for (;;) {
-      let item = bytes[at++] as number;
-      if (item >= 0x80) {
-        item = readVarint(bytes, at - 1);
-        at = varintEnd;
-      }
-      if (item === 0) break;
-      if (item === 1) {
-        const header = readVarint(bytes, at);
-        at = varintEnd + textSize(header);
-      } else if (item % 2 === 1) at += textSize(item);
-      const local = sequence[n++] as number;
-      places[fill[local] as number] = place;
-      fill[local] = (fill[local] as number) + 1;
-    }
+  for (let i = 0; i < n; i++) {
+    const local = sequence[i] as number;
+    places[fill[local] as number] = placeOf[i] as number;
+    fill[local] = (fill[local] as number) + 1;
   }
   // The keys by bucket, then in each the tokens first (each in a slot with room: a renamed subject
   // changes the sets of its pieces and of its tokens, and the offsets its tokens' suffix entries
