@@ -125,7 +125,7 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
       const positions = Uint32Array.from(toList(set), (place) => positionOf.get(place) as number).sort();
       return { count: total, places: await files.atPositions(perm, [...positions.subarray(offset, want)]) };
     }
-    if (expected * 4 <= MAX_WALK_BYTES) {
+    if (expected * 4 <= MAX_WALK_BYTES || total > MAX_SORTED) {
       const member = membership(set, count);
       const found: number[] = [];
       let seen = 0;
@@ -143,19 +143,57 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
   const ranks = await Promise.all(
     order.keys.map(async ({ field }) => u32s(await files.whole(files.orderFile(`${ORDER_FILE[field]}.rank`)))),
   );
-  const indexes = Array.from(places.keys());
   const idSign = order.idDescending ? -1 : 1;
-  indexes.sort((i, j) => {
-    const a = places[i] as number;
-    const b = places[j] as number;
+  const before = (a: number, b: number): number => {
     for (let k = 0; k < order.keys.length; k++) {
       const rank = ranks[k] as Uint32Array;
       const c = (rank[a] as number) - (rank[b] as number);
       if (c !== 0) return order.keys[k]?.descending === true ? -c : c;
     }
     return idSign * (a - b);
-  });
-  return { count: total, places: indexes.slice(offset, offset + limit).map((i) => places[i] as number) };
+  };
+  return { count: total, places: firstInOrder(places, Math.min(total, offset + limit), before).slice(offset) };
+}
+
+/**
+ * The first `want` of `places` in the order `before` gives, in that order: kept in a heap of `want`
+ * while that is a small part of them (a page near the start of many matches is some thousands of
+ * comparisons past a sort of them all), else sorted whole.
+ */
+function firstInOrder(
+  places: Iterable<number> & { readonly length: number },
+  want: number,
+  before: (a: number, b: number) => number,
+): number[] {
+  if (want * 8 > places.length) return [...places].sort(before).slice(0, want);
+  // A heap with the last of the first `want` at its root.
+  const heap: number[] = [];
+  const down = (at: number): void => {
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= heap.length) return;
+      const right = left + 1;
+      const larger = right < heap.length && before(heap[right] as number, heap[left] as number) > 0 ? right : left;
+      if (before(heap[larger] as number, heap[at] as number) <= 0) return;
+      [heap[at], heap[larger]] = [heap[larger] as number, heap[at] as number];
+      at = larger;
+    }
+  };
+  for (const place of places) {
+    if (heap.length < want) {
+      heap.push(place);
+      for (let at = heap.length - 1; at > 0; ) {
+        const parent = (at - 1) >> 1;
+        if (before(heap[at] as number, heap[parent] as number) <= 0) break;
+        [heap[at], heap[parent]] = [heap[parent] as number, heap[at] as number];
+        at = parent;
+      }
+    } else if (want > 0 && before(place, heap[0] as number) < 0) {
+      heap[0] = place;
+      down(0);
+    }
+  }
+  return heap.sort(before);
 }
 
 /** The texts of the terms to look up: a term found inside another is found wherever that one is, so only the other is (`grad ivanic-grad`). */
@@ -173,6 +211,9 @@ function lookedUp(terms: readonly string[]): string[] {
  * takes its places).
  */
 async function oneTermByName(text: string, offset: number, limit: number, files: Files): Promise<Matches | null> {
+  // A common three-character piece has a set of its own, of more than TRIPLE_ROWS subjects: a walk
+  // of name.asc finds a page of it sooner than a union of its hundreds of tokens' positions.
+  if ((await files.tripleSet(text)) !== null) return null;
   const positions = [...text].length >= 3 ? await files.positionsByName(text) : null;
   if (positions === null) return null;
   const total = sizeOf(positions);
@@ -192,8 +233,14 @@ interface NameView {
   readonly sets: RowSet[];
 }
 
-/** The most of a permutation walked for one page (else the ranks of the matches are read and sorted). */
+/** The most of a permutation walked for one page (else the ranks of the matches are read and sorted)… */
 const MAX_WALK_BYTES = 512 * 1024;
+/**
+ * …unless the matches are more than this: a walk then costs at most a pass over the permutation
+ * (some milliseconds at a million subjects), where their sort would cost hundreds (`?search=g`
+ * ordered by name at offset 400,000: 250 ms sorted, a few walked).
+ */
+const MAX_SORTED = 16_384;
 
 /** A test of membership in a set of places among `count`. */
 function membership(set: RowSet, count: number): (place: number) => boolean {
