@@ -126,12 +126,15 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
       return { count: total, places: await files.atPositions(perm, [...positions.subarray(offset, want)]) };
     }
     if (expected * 4 <= MAX_WALK_BYTES || total > MAX_SORTED) {
-      const member = membership(set, count);
+      const bits = membership(set, count);
       const found: number[] = [];
       let seen = 0;
       for (let at = 0, run = Math.min(count, Math.ceil(expected * 1.25) + 64); at < count && seen < want; at += run, run *= 2) {
-        for (const place of u32s(await files.range(perm, at * 4, Math.min(count, at + run) * 4))) {
-          if (!member(place)) continue;
+        // By index and the bits inline: a walk may pass the whole permutation, a million places at 1M.
+        const places = u32s(await files.range(perm, at * 4, Math.min(count, at + run) * 4));
+        for (let i = 0; i < places.length; i++) {
+          const place = places[i] as number;
+          if (bits !== null && ((bits[place >>> 3] as number) & (1 << (place & 7))) === 0) continue;
           if (seen++ >= offset) found.push(place);
           if (seen >= want) break;
         }
@@ -242,16 +245,13 @@ const MAX_WALK_BYTES = 512 * 1024;
  */
 const MAX_SORTED = 16_384;
 
-/** A test of membership in a set of places among `count`. */
-function membership(set: RowSet, count: number): (place: number) => boolean {
-  if (set.kind === "all") return () => true;
-  let bits: Uint8Array;
-  if (set.kind === "bits") bits = set.bits;
-  else {
-    bits = new Uint8Array(Math.ceil(count / 8));
-    for (const row of set.rows) bits[row >>> 3] = (bits[row >>> 3] as number) | (1 << (row & 7));
-  }
-  return (place) => ((bits[place >>> 3] as number) & (1 << (place & 7))) !== 0;
+/** The bits of a set of places among `count` (bit `place & 7` of byte `place >>> 3`); null for every place. */
+function membership(set: RowSet, count: number): Uint8Array | null {
+  if (set.kind === "all") return null;
+  if (set.kind === "bits") return set.bits;
+  const bits = new Uint8Array(Math.ceil(count / 8));
+  for (const row of set.rows) bits[row >>> 3] = (bits[row >>> 3] as number) | (1 << (row & 7));
+  return bits;
 }
 
 /** Little-endian u32s of a file's bytes. */
