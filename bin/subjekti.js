@@ -12,8 +12,11 @@ if (!existsSync(`${root}/lib/cli/main.js`)) {
 // In a checkout (src/ beside lib/) the commands still run lib/: say so when src/ was edited after
 // lib/ was compiled, rather than run yesterday's code in silence. The package ships no src/. Each
 // source's own time is read (some 200 stat calls, 2 ms of CPU): an edit in place changes its file's
-// time alone, not its folder's or git's index, so no single stamp would see it.
-if (existsSync(`${root}/src/cli/main.ts`)) {
+// time alone, not its folder's or git's index, so no single stamp would see it. Not for the
+// top-level help and version, which run no command: there a contributor's checkout costs what an
+// installed copy does.
+function warnIfStale() {
+  if (!existsSync(`${root}/src/cli/main.ts`)) return;
   const compiled = statSync(`${root}/lib/cli/main.js`).mtimeMs;
   /** Whether a source below `dir` was written after lib/; `top`: src/ itself, whose edge function is not compiled (Deno runs it). */
   const edited = (dir, top = false) =>
@@ -34,6 +37,7 @@ if (args.length === 1 && ["--help", "-h", "help", "--version", "-V"].includes(ar
   const { HELP, VERSION } = await import("../lib/cli/help-text.js");
   process.stdout.write(args[0] === "--version" || args[0] === "-V" ? `${VERSION}\n` : HELP);
 } else {
+  warnIfStale();
   const { main, processIo } = await import("../lib/cli/main.js");
   process.exitCode = await main(args, processIo());
 }

@@ -3,8 +3,9 @@
  * cost against a bare `node -e 0`, for the CLI as it ships: `tsc` into a temporary package of
  * `bin/` and `lib/` (no `src/` beside it, so bin/subjekti.js skips the checkout's stale-lib check,
  * as an installed copy does), node_modules linked from the checkout; and `--help` once more as a
- * contributor runs it, the same package beside the sources (`src/` linked in, so bin/subjekti.js
- * reads every source's time to see whether lib/ is stale). `--before <rev>` builds the
+ * contributor runs it, the same package beside the sources (`src/` linked in: bin/subjekti.js
+ * reads every source's time to see whether lib/ is stale before a command, not before the top-level
+ * help, which this row shows). `--before <rev>` builds the
  * same package from a git revision (`git archive`) and measures both in one run, alternating. CPU
  * is bash's `times` for the children of a loop running one command `--runs` times (getrusage:
  * finer than GNU time's 10 ms); a row is the median over `--rounds` rounds of that loop's mean.
