@@ -177,7 +177,8 @@ export function writeBuckets(
   }
   const order = (x: number, y: number): number => {
     if (isToken[x] !== isToken[y]) return isToken[x] ? -1 : 1;
-    const [a, b] = [names[x] as string, names[y] as string];
+    const a = names[x] as string;
+    const b = names[y] as string;
     return a < b ? -1 : a > b ? 1 : 0;
   };
   for (let b = range.from; b < range.to; b++) {
