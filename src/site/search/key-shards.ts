@@ -106,8 +106,15 @@ export function writeBuckets(
     for (;;) {
       let item = bytes[at++] as number;
       if (item >= 0x80) {
-        item = readVarint(bytes, at - 1);
-        at = varintEnd;
+        // Two bytes for most small keys (their number below 8,192): read here, not by a call.
+        const second = bytes[at] as number;
+        if (second < 0x80) {
+          item = (item & 0x7f) | (second << 7);
+          at++;
+        } else {
+          item = readVarint(bytes, at - 1);
+          at = varintEnd;
+        }
       }
       if (item === 0) break;
       let local: number;
