@@ -11,7 +11,8 @@
  * suffix entries its tokens make are put aside by their first characters and sorted a group at a
  * time (suffix-files.ts). The order fields go to OrderFiles a subject at a time.
  *
- * Memory: the pieces' and filters' keys (bounded by the alphabet and the towns, not the list),
+ * Memory: the pieces' and filters' keys (bounded by the alphabet and the towns, not the list), the
+ * caches of tokens, words and towns (CACHE_BYTES),
  * the ranges' write buffers, then one range's sets and one group of suffix entries: at ten million
  * subjects as at one (docs/search.md), beside what OrderFiles holds.
  */
@@ -46,8 +47,8 @@ export interface SearchParts {
 }
 
 /**
- * The caches' bytes at most (an estimate of their objects, both generations): about what 65,536
- * tokens, words and towns took when the caches were cleared whole at that count, whatever the list.
+ * The caches' bytes at most (both generations, an estimate of their objects; whatever the list): at
+ * their fullest they held 15 to 18 MB at 1M, where the caches cleared whole at 65,536 held 35 to 38.
  */
 export const CACHE_BYTES = 24 << 20;
 
