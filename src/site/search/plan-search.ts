@@ -12,9 +12,9 @@
  * time (suffix-files.ts). The order fields go to OrderFiles a subject at a time.
  *
  * Memory: the pieces' and filters' keys (bounded by the alphabet and the towns, not the list), the
- * caches of tokens, words and towns (CACHE_BYTES),
- * the ranges' write buffers, then one range's sets and one group of suffix entries: at ten million
- * subjects as at one (docs/search.md), beside what OrderFiles holds.
+ * caches of tokens, words and towns (CACHE_BYTES), the ranges' write buffers, then one range's sets
+ * and one group of suffix entries: at ten million subjects as at one (docs/search.md), beside what
+ * OrderFiles holds.
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
