@@ -74,20 +74,19 @@ export function writeBuckets(
   const bytes = bufferOf(range.bytes);
   // The range's keys: small keys by their global number, tokens by text; each numbered here.
   const localOfSmall = new Int32Array(small.names.length).fill(-1);
-  const tokens = new Map<string, number>();
-  const named = new Map<string, number>();
+  const texts = new TextNumbers(bytes);
   const names: string[] = [];
   const isToken: boolean[] = [];
   const smallOf: number[] = [];
   let counts = new Int32Array(1024);
   const sequence = new Int32Array(range.items);
   let n = 0;
-  // A key by its text: its number in the range, given on first sight.
-  const numberOf = (map: Map<string, number>, text: string, token: boolean): number => {
-    let local = map.get(text);
-    if (local === undefined) {
-      map.set(text, (local = names.length));
-      names.push(text);
+  // A key by its text at `at` (after its header): its number in the range, given on first sight.
+  const numberOf = (at: number, header: number, token: boolean): number => {
+    let local = texts.find(at, header, token, names.length);
+    if (local < 0) {
+      local = names.length;
+      names.push(textAt(bytes, at, header));
       isToken.push(token);
       smallOf.push(-1);
     }
@@ -107,8 +106,15 @@ export function writeBuckets(
     for (;;) {
       let item = bytes[at++] as number;
       if (item >= 0x80) {
-        item = readVarint(bytes, at - 1);
-        at = varintEnd;
+        // Two bytes for most small keys (their number below 8,192): read here, not by a call.
+        const second = bytes[at] as number;
+        if (second < 0x80) {
+          item = (item & 0x7f) | (second << 7);
+          at++;
+        } else {
+          item = readVarint(bytes, at - 1);
+          at = varintEnd;
+        }
       }
       if (item === 0) break;
       let local: number;
@@ -116,13 +122,11 @@ export function writeBuckets(
         // A key by its text (a town's), after 1.
         const header = readVarint(bytes, at);
         at = varintEnd;
-        const name = textAt(bytes, at, header);
+        local = numberOf(at, header, false);
         at += textSize(header);
-        local = numberOf(named, name, false);
       } else if (item % 2 === 1) {
-        const token = textAt(bytes, at, item);
+        local = numberOf(at, item, true);
         at += textSize(item);
-        local = numberOf(tokens, token, true);
       } else {
         const id = item / 2 - 1;
         local = localOfSmall[id] as number;
@@ -143,8 +147,6 @@ export function writeBuckets(
       sequence[n++] = local;
     }
   }
-  tokens.clear();
-  named.clear();
   // Each key's places together (a counting sort), rising since the records came in place order.
   const keys = names.length;
   const starts = new Int32Array(keys + 1);
@@ -182,7 +184,8 @@ export function writeBuckets(
   }
   const order = (x: number, y: number): number => {
     if (isToken[x] !== isToken[y]) return isToken[x] ? -1 : 1;
-    const [a, b] = [names[x] as string, names[y] as string];
+    const a = names[x] as string;
+    const b = names[y] as string;
     return a < b ? -1 : a > b ? 1 : 0;
   };
   for (let b = range.from; b < range.to; b++) {
@@ -240,6 +243,86 @@ export function writeBuckets(
     const files = bucketFileNames(b);
     shard.add(files.index, Buffer.from(JSON.stringify(entries)));
     shard.add(files.values, Buffer.concat(parts));
+  }
+}
+
+/**
+ * The keys of a range known by text (tokens and towns), found by their bytes where the range holds
+ * them: a text is decoded once a range, when first seen, not at each of its subjects, and no Map
+ * hashes a string made only to be looked up (five million of them at a million subjects).
+ */
+class TextNumbers {
+  readonly #bytes: Uint8Array;
+  /** Open addressing: each slot a key's number + 1, or 0. */
+  #slots = new Int32Array(1 << 12);
+  /** Each key's text: where it lies (after its header), its header, and whether it is a token's (-header for a town's). */
+  #at = new Int32Array(1 << 11);
+  #header = new Float64Array(1 << 11);
+  #count = 0;
+
+  constructor(bytes: Uint8Array) {
+    this.#bytes = bytes;
+  }
+
+  /** The number of the text at `at` (header `header`, a token's or a town's), or -1 when new: then it is numbered `next`. */
+  find(at: number, header: number, token: boolean, next: number): number {
+    const bytes = this.#bytes;
+    const size = textSize(header);
+    const kind = token ? header : -header;
+    let hash = 0x811c9dc5;
+    for (let i = at; i < at + size; i++) hash = Math.imul(hash ^ (bytes[i] as number), 0x01000193);
+    const mask = this.#slots.length - 1;
+    for (let slot = (hash >>> 0) & mask; ; slot = (slot + 1) & mask) {
+      const held = this.#slots[slot] as number;
+      if (held === 0) break;
+      const local = held - 1;
+      if (this.#header[local] !== kind) continue;
+      const from = this.#at[local] as number;
+      let same = true;
+      for (let i = 0; same && i < size; i++) same = bytes[from + i] === bytes[at + i];
+      if (same) return local;
+    }
+    // New: numbered `next` (every key's number, small keys' too, so the arrays are indexed by it).
+    if (next >= this.#at.length) {
+      const at2 = new Int32Array(2 * next);
+      at2.set(this.#at);
+      this.#at = at2;
+      const header2 = new Float64Array(2 * next);
+      header2.set(this.#header);
+      this.#header = header2;
+    }
+    this.#at[next] = at;
+    this.#header[next] = kind;
+    this.#count++;
+    if (2 * this.#count > this.#slots.length) this.#grow(next);
+    else this.#place(next, hash);
+    return -1;
+  }
+
+  #place(local: number, hash: number): void {
+    const mask = this.#slots.length - 1;
+    let slot = (hash >>> 0) & mask;
+    while (this.#slots[slot] !== 0) slot = (slot + 1) & mask;
+    this.#slots[slot] = local + 1;
+  }
+
+  /** Twice the slots, every text placed again (the last, `newest`, among them). */
+  #grow(newest: number): void {
+    const old = this.#slots;
+    this.#slots = new Int32Array(2 * old.length);
+    for (let s = 0; s < old.length; s++) {
+      const held = old[s] as number;
+      if (held !== 0) this.#place(held - 1, this.#hashOf(held - 1));
+    }
+    this.#place(newest, this.#hashOf(newest));
+  }
+
+  #hashOf(local: number): number {
+    const from = this.#at[local] as number;
+    const size = textSize(Math.abs(this.#header[local] as number));
+    let hash = 0x811c9dc5;
+    for (let i = from; i < from + size; i++) hash = Math.imul(hash ^ (this.#bytes[i] as number), 0x01000193);
+    return hash;
   }
 }
 

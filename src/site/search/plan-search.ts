@@ -11,9 +11,10 @@
  * suffix entries its tokens make are put aside by their first characters and sorted a group at a
  * time (suffix-files.ts). The order fields go to OrderFiles a subject at a time.
  *
- * Memory: the pieces' and filters' keys (bounded by the alphabet and the towns, not the list),
- * the ranges' write buffers, then one range's sets and one group of suffix entries: at ten million
- * subjects as at one (docs/search.md), beside what OrderFiles holds.
+ * Memory: the pieces' and filters' keys (bounded by the alphabet and the towns, not the list), the
+ * caches of tokens, words and towns (CACHE_BYTES), the ranges' write buffers, then one range's sets
+ * and one group of suffix entries: at ten million subjects as at one (docs/search.md), beside what
+ * OrderFiles holds.
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -41,9 +42,23 @@ export interface SearchParts {
   readonly groupLimit: number;
   /** A three-character piece of more subjects than this has a set under `g:` (TRIPLE_ROWS; tests: every piece, or none). */
   readonly tripleRows?: number;
+  /** The gathering's caches of tokens, words and towns hold about this many bytes at most (CACHE_BYTES; tests: a few, to drop them often). */
+  readonly cacheBytes?: number;
 }
 
-const PARTS: SearchParts = { partitionBuckets: PARTITION_BUCKETS, rangeLimit: 1 << 18, groupLimit: 32 * 1024, tripleRows: TRIPLE_ROWS };
+/**
+ * The caches' bytes at most (both generations, an estimate of their objects; whatever the list): at
+ * their fullest they held 15 to 18 MB at 1M, where the caches cleared whole at 65,536 held 35 to 38.
+ */
+export const CACHE_BYTES = 24 << 20;
+
+const PARTS: SearchParts = {
+  partitionBuckets: PARTITION_BUCKETS,
+  rangeLimit: 1 << 18,
+  groupLimit: 32 * 1024,
+  tripleRows: TRIPLE_ROWS,
+  cacheBytes: CACHE_BYTES,
+};
 
 /**
  * Plans the search shards of `count` subjects in the chunk files `fileOf(chunk)`; their files wait in
@@ -61,7 +76,7 @@ export function planSearch(
   if (BUCKETS_PER_SHARD % partitionBuckets !== 0) throw new Error(`a range of ${partitionBuckets} buckets does not divide a keys shard`);
   mkdirSync(spill, { recursive: true });
   const buckets = bucketCount(count);
-  const gathering = new Gathering(buckets, partitionBuckets, spill, parts.rangeLimit);
+  const gathering = new Gathering(buckets, partitionBuckets, spill, parts.rangeLimit, parts.cacheBytes ?? CACHE_BYTES);
   const orders = new OrderFiles(spill);
   const fields: RecordFields = { code: "", name: "", razina: "", date: "", status: false, odobreno: false, town: "" };
   let place = 0;
@@ -112,8 +127,10 @@ interface Token {
   readonly text: string;
   /** Its range, or -1 when it has no set of its own (a token of one or two characters). */
   readonly range: number;
-  /** Its pieces' keys (of one, two and three characters). */
-  readonly pieces: Int32Array;
+  /** Its pieces' keys (of one, two and three characters): `slab[start, end)`, in its generation's slab. */
+  slab: Int32Array;
+  start: number;
+  end: number;
   /** The place of the subject it was last added for (a token in a name and its town counts once). */
   stamp: number;
 }
@@ -125,10 +142,49 @@ interface Town {
   readonly tokens: readonly Token[];
 }
 
-/** Tokens (and words) known at once at most: a bound on the caches' memory, far above the few thousand common words. */
-const KNOWN_TOKENS = 1 << 16;
+/** Ints in a slab of pieces' keys (a token's keys never straddle two). */
+const SLAB = 1 << 14;
+/** The estimated bytes of a cached object besides its text and keys (the object, a Map's entry). */
+const ENTRY_BYTES = 96;
 
-/** The gathering: every subject's keys, put aside by range. */
+/**
+ * One generation of the caches: the tokens, the words of names (split at spaces: names repeat their
+ * words) and the towns, each once, and the slabs their tokens' keys are in.
+ */
+class Generation {
+  readonly tokens = new Map<string, Token>();
+  readonly words = new Map<string, readonly Token[]>();
+  readonly towns = new Map<string, Town>();
+  #slab = new Int32Array(SLAB);
+  #used = 0;
+  /** The estimated bytes held. */
+  bytes = 0;
+
+  /** Puts `keys[from, to)` in this generation's slab as `token`'s keys. */
+  keep(token: Token, keys: Int32Array, from: number, to: number): void {
+    const length = to - from;
+    if (this.#used + length > this.#slab.length) {
+      this.#slab = new Int32Array(Math.max(SLAB, length));
+      this.#used = 0;
+      this.bytes += 4 * this.#slab.length;
+    }
+    this.#slab.set(keys.subarray(from, to), this.#used);
+    token.slab = this.#slab;
+    token.start = this.#used;
+    token.end = this.#used += length;
+  }
+}
+
+/**
+ * The gathering: every subject's keys, put aside by range.
+ *
+ * Its caches are two generations (young and old): what a subject finds in the old is moved to the
+ * young, and when the young holds half of CACHE_BYTES the old is dropped and the young becomes it,
+ * between subjects. So the tokens in use stay (a quarter of a million words at a million subjects,
+ * most met once) where clearing everything at a count made the common ones again and again. One
+ * Token a text at any time (a subject's tokens count once by their stamps): a word or town in the
+ * young has its tokens in the young, so a token is never made while a cached word holds one.
+ */
 class Gathering {
   readonly ranges: SpillBytes[];
   /** The items put aside in each range. */
@@ -136,19 +192,26 @@ class Gathering {
   readonly small: { names: string[]; buckets: number[] } = { names: [], buckets: [] };
   readonly #buckets: number;
   readonly #partitionBuckets: number;
+  readonly #cacheBytes: number;
   readonly #byName = new Map<string, number>();
   /** The one-character pieces' keys by code unit, the two-character pieces' of code units below 256 by both. */
   readonly #units = new Int32Array(0x10000).fill(-1);
   readonly #pairs = new Int32Array(0x10000).fill(-1);
   readonly #otherPairs = new Map<number, number>();
+  readonly #triples = new Map<number, number>();
   readonly #razinas = new Map<string, number>();
-  readonly #towns = new Map<string, Town>();
-  /** The tokens of a word of a name (split at spaces), and each token's pieces: names repeat their words. */
-  readonly #words = new Map<string, Token[]>();
-  readonly #tokens = new Map<string, Token>();
+  #young = new Generation();
+  #old = new Generation();
+  /** A token's keys as they are found, before they go to a slab. */
+  #keys = new Int32Array(256);
   readonly #flags: readonly number[];
-  /** The place each small key was last added at (a subject's pieces repeat). */
+  /** The place each small key was last added at (a subject's pieces repeat), and each one's range. */
   #stamps = new Float64Array(1024).fill(-1);
+  #rangeOfKey = new Int32Array(1024);
+  /** The token each small key was last found in while a token's pieces are found (they repeat: `ANANA`). */
+  #seen = new Float64Array(1024);
+  #serial = 0;
+  #found = 0;
   /** The place each range was last opened at, and its last record's place. */
   readonly #openAt: Float64Array;
   readonly #last: Float64Array;
@@ -156,9 +219,10 @@ class Gathering {
   #touchedCount = 0;
   #place = 0;
 
-  constructor(buckets: number, partitionBuckets: number, spill: string, rangeLimit: number) {
+  constructor(buckets: number, partitionBuckets: number, spill: string, rangeLimit: number, cacheBytes: number) {
     this.#buckets = buckets;
     this.#partitionBuckets = partitionBuckets;
+    this.#cacheBytes = cacheBytes;
     const ranges = Math.ceil(buckets / partitionBuckets);
     this.ranges = Array.from({ length: ranges }, (_, r) => new SpillBytes(join(spill, `range-${r}`), rangeLimit));
     this.items = new Array<number>(ranges).fill(0);
@@ -172,22 +236,15 @@ class Gathering {
   add(place: number, fields: RecordFields): void {
     this.#place = place;
     this.#touchedCount = 0;
-    if (this.#tokens.size >= KNOWN_TOKENS || this.#words.size >= KNOWN_TOKENS || this.#towns.size >= KNOWN_TOKENS) {
-      // Between subjects, and all at once: one Token a text at any time (a subject's tokens count
-      // once by their stamps), whatever word or town holds it.
-      this.#tokens.clear();
-      this.#words.clear();
-      this.#towns.clear();
+    if (this.#young.bytes >= this.#cacheBytes / 2) {
+      // Between subjects: no token of the old generation is held by the subject being added.
+      this.#old = this.#young;
+      this.#young = new Generation();
     }
     let razina = this.#razinas.get(fields.razina);
     if (razina === undefined) this.#razinas.set(fields.razina, (razina = this.#keyOf(`r:${fields.razina}`)));
     this.#addKey(razina);
-    let town = this.#towns.get(fields.town);
-    if (town === undefined) {
-      const key = `c:${fields.town}`;
-      town = { key, range: Math.floor(bucketOf(key, this.#buckets) / this.#partitionBuckets), tokens: this.#tokensOf(fields.town) };
-      this.#towns.set(fields.town, town);
-    }
+    const town = this.#town(fields.town);
     const range = this.#open(town.range);
     range.varint(1);
     range.text(town.key);
@@ -200,75 +257,146 @@ class Gathering {
         let end = name.indexOf(" ", start);
         if (end < 0) end = name.length;
         if (end > start) {
-          const word = name.slice(start, end);
-          let tokens = this.#words.get(word);
-          if (tokens === undefined) {
-            tokens = this.#tokensOf(word);
-            this.#words.set(word, tokens);
-          }
-          for (const token of tokens) this.#addToken(token);
+          const tokens = this.#word(name.slice(start, end));
+          for (let t = 0; t < tokens.length; t++) this.#addToken(tokens[t] as Token);
         }
         start = end + 1;
       }
     } else for (const token of this.#tokensOf(name)) this.#addToken(token);
-    for (const token of town.tokens) this.#addToken(token);
+    for (let t = 0; t < town.tokens.length; t++) this.#addToken(town.tokens[t] as Token);
     for (let t = 0; t < this.#touchedCount; t++) (this.ranges[this.#touched[t] as number] as SpillBytes).varint(0);
   }
 
   /** Lets the caches go once every subject is in (the order files are made next, and need the room). */
   forget(): void {
-    this.#tokens.clear();
-    this.#words.clear();
-    this.#towns.clear();
+    this.#young = new Generation();
+    this.#old = new Generation();
     this.#razinas.clear();
     this.#byName.clear();
     this.#otherPairs.clear();
+    this.#triples.clear();
+  }
+
+  /** A word of a name's tokens, from the caches or made. */
+  #word(word: string): readonly Token[] {
+    const young = this.#young;
+    let tokens = young.words.get(word);
+    if (tokens !== undefined) return tokens;
+    tokens = this.#old.words.get(word);
+    if (tokens !== undefined) for (const token of tokens) this.#promote(token);
+    else tokens = this.#tokensOf(word);
+    young.words.set(word, tokens);
+    young.bytes += ENTRY_BYTES + 2 * word.length + 8 * tokens.length;
+    return tokens;
+  }
+
+  /** A town's key, range and tokens, from the caches or made. */
+  #town(text: string): Town {
+    const young = this.#young;
+    let town = young.towns.get(text);
+    if (town !== undefined) return town;
+    town = this.#old.towns.get(text);
+    if (town !== undefined) for (const token of town.tokens) this.#promote(token);
+    else {
+      const key = `c:${text}`;
+      town = { key, range: Math.floor(bucketOf(key, this.#buckets) / this.#partitionBuckets), tokens: this.#tokensOf(text) };
+    }
+    young.towns.set(text, town);
+    young.bytes += ENTRY_BYTES + 4 * text.length + 8 * town.tokens.length;
+    return town;
   }
 
   /** The tokens of a text. */
   #tokensOf(text: string): Token[] {
-    return tokensOf(searchForm(text)).map((token) => this.#token(token));
+    // A loop, not map(): no function made at each text (a loader that names functions pays for each).
+    const tokens: Token[] = [];
+    for (const token of tokensOf(searchForm(text))) tokens.push(this.#token(token));
+    return tokens;
   }
 
   #token(text: string): Token {
-    let token = this.#tokens.get(text);
+    let token = this.#young.tokens.get(text);
     if (token !== undefined) return token;
-    const pieces: number[] = [];
-    this.#piecesOf(text, pieces);
+    token = this.#old.tokens.get(text);
+    if (token !== undefined) {
+      this.#promote(token);
+      return token;
+    }
+    const pieces = this.#piecesOf(text);
     token = {
       text,
       range: tokenIndexed(text) ? Math.floor(tokenBucket(text, this.#buckets) / this.#partitionBuckets) : -1,
-      pieces: Int32Array.from(new Set(pieces)),
+      slab: this.#keys,
+      start: 0,
+      end: 0,
       stamp: -1,
     };
-    this.#tokens.set(text, token);
+    this.#young.tokens.set(text, token);
+    this.#young.keep(token, this.#keys, 0, pieces);
+    this.#young.bytes += ENTRY_BYTES + 2 * text.length + 4 * pieces;
     return token;
   }
 
-  #addToken(token: Token): void {
-    if (token.stamp === this.#place) return;
-    token.stamp = this.#place;
-    if (token.range >= 0) this.#open(token.range).text(token.text);
-    const pieces = token.pieces;
-    for (let i = 0; i < pieces.length; i++) this.#addKey(pieces[i] as number);
+  /** A token of the old generation into the young (its keys into the young's slab), unless it is there. */
+  #promote(token: Token): void {
+    const young = this.#young;
+    if (young.tokens.get(token.text) === token) return;
+    young.tokens.set(token.text, token);
+    young.keep(token, token.slab, token.start, token.end);
+    young.bytes += ENTRY_BYTES + 2 * token.text.length + 4 * (token.end - token.start);
   }
 
-  /** The keys of the pieces of one, two and three characters of a token. */
-  #piecesOf(token: string, pieces: number[]): void {
+  #addToken(token: Token): void {
+    const place = this.#place;
+    if (token.stamp === place) return;
+    token.stamp = place;
+    if (token.range >= 0) this.#open(token.range).text(token.text);
+    // #addKey's work, in the loop: a piece's key about 57 million times at a million subjects.
+    const { slab, end } = token;
+    const stamps = this.#stamps;
+    const rangeOfKey = this.#rangeOfKey;
+    for (let i = token.start; i < end; i++) {
+      const key = slab[i] as number;
+      if (stamps[key] === place) continue;
+      stamps[key] = place;
+      this.#open(rangeOfKey[key] as number).varint(2 * key + 2);
+    }
+  }
+
+  /** The keys of the distinct pieces of one, two and three characters of a token, into #keys: how many. */
+  #piecesOf(token: string): number {
+    this.#serial++;
+    this.#found = 0;
     // Characters of the Basic Multilingual Plane (nearly every name) by code unit, with no array of characters made.
     let previous = -1;
+    let before = -1;
     for (let i = 0; i < token.length; i++) {
       const unit = token.charCodeAt(i);
       if (unit >= 0xd800 && unit <= 0xdfff) {
+        const pieces: number[] = [];
         this.#piecesSlowly(token, pieces);
-        return;
+        for (const key of pieces) this.#put(key);
+        break;
       }
-      pieces.push(this.#unitKey(unit));
-      if (previous >= 0) pieces.push(this.#pairKey(previous, unit));
-      // Once a token (its pieces are cached with it): a lookup by text is cheap enough.
-      if (i >= 2) pieces.push(this.#keyOf(`g:${token.slice(i - 2, i + 1)}`));
+      this.#put(this.#unitKey(unit));
+      if (previous >= 0) this.#put(this.#pairKey(previous, unit));
+      if (before >= 0) this.#put(this.#tripleKey(before, previous, unit));
+      before = previous;
       previous = unit;
     }
+    return this.#found;
+  }
+
+  /** A piece's key into #keys unless the token has it already. */
+  #put(key: number): void {
+    if (this.#seen[key] === this.#serial) return;
+    this.#seen[key] = this.#serial;
+    if (this.#found === this.#keys.length) {
+      const grown = new Int32Array(2 * this.#found);
+      grown.set(this.#keys);
+      this.#keys = grown;
+    }
+    this.#keys[this.#found++] = key;
   }
 
   /** The pieces of a token with characters past the Basic Multilingual Plane: by code point. */
@@ -290,16 +418,25 @@ class Gathering {
     return key;
   }
 
+  /** A three-character piece's key; of code units below 256 by number, as the commonest pieces are found once a token. */
+  #tripleKey(first: number, second: number, third: number): number {
+    if ((first | second | third) < 0x100) {
+      const code = (first << 16) | (second << 8) | third;
+      let key = this.#triples.get(code);
+      if (key === undefined) this.#triples.set(code, (key = this.#keyOf(`g:${String.fromCharCode(first, second, third)}`)));
+      return key;
+    }
+    return this.#keyOf(`g:${String.fromCharCode(first, second, third)}`);
+  }
+
   #pairKey(first: number, second: number): number {
-    // A piece's text as the sets were first named by number (first * 0x10000 + second): a first unit of 0 names the second alone.
-    const text = (): string => (first === 0 ? String.fromCharCode(second) : String.fromCharCode(first, second));
     if (first < 0x100 && second < 0x100) {
       let key = this.#pairs[(first << 8) | second] as number;
-      if (key < 0) this.#pairs[(first << 8) | second] = key = this.#keyOf(`g:${text()}`);
+      if (key < 0) this.#pairs[(first << 8) | second] = key = this.#keyOf(`g:${pairText(first, second)}`);
       return key;
     }
     let key = this.#otherPairs.get(first * 0x10000 + second);
-    if (key === undefined) this.#otherPairs.set(first * 0x10000 + second, (key = this.#keyOf(`g:${text()}`)));
+    if (key === undefined) this.#otherPairs.set(first * 0x10000 + second, (key = this.#keyOf(`g:${pairText(first, second)}`)));
     return key;
   }
 
@@ -310,19 +447,27 @@ class Gathering {
     key = this.small.names.length;
     this.#byName.set(name, key);
     this.small.names.push(name);
-    this.small.buckets.push(bucketOf(name, this.#buckets));
+    const bucket = bucketOf(name, this.#buckets);
+    this.small.buckets.push(bucket);
     if (key >= this.#stamps.length) {
       const grown = new Float64Array(2 * this.#stamps.length).fill(-1);
       grown.set(this.#stamps);
       this.#stamps = grown;
+      const ranges = new Int32Array(2 * this.#rangeOfKey.length);
+      ranges.set(this.#rangeOfKey);
+      this.#rangeOfKey = ranges;
+      const seen = new Float64Array(2 * this.#seen.length);
+      seen.set(this.#seen);
+      this.#seen = seen;
     }
+    this.#rangeOfKey[key] = Math.floor(bucket / this.#partitionBuckets);
     return key;
   }
 
   #addKey(key: number): void {
     if (this.#stamps[key] === this.#place) return;
     this.#stamps[key] = this.#place;
-    this.#open(Math.floor((this.small.buckets[key] as number) / this.#partitionBuckets)).varint(2 * key + 2);
+    this.#open(this.#rangeOfKey[key] as number).varint(2 * key + 2);
   }
 
   /** The range `range`, with the current subject's record begun in it. */
@@ -337,6 +482,11 @@ class Gathering {
     }
     return bytes;
   }
+}
+
+/** A two-character piece's text as the sets were first named by number (first * 0x10000 + second): a first unit of 0 names the second alone. */
+function pairText(first: number, second: number): string {
+  return first === 0 ? String.fromCharCode(second) : String.fromCharCode(first, second);
 }
 
 /** Whether the only token breaks in a text are spaces (U+0020). */

@@ -67,15 +67,52 @@ function stringEnd(bytes: Buffer, at: number, end: number, escaped: boolean[]): 
 const escapedFlag = [false];
 let cursor = 0;
 
-/** The string at `cursor` after `key`, decoded, with `cursor` past it; null when the bytes are not as expected. */
-function stringAfter(bytes: Buffer, key: Uint8Array, end: number, decode: boolean): string | null {
+/** How a field's string is read: not at all (the OIB), decoded, or through the cache of recent texts. */
+const SKIP = 0;
+const DECODE = 1;
+const RECENT = 2;
+
+/** The string at `cursor` after `key`, read as `read` says, with `cursor` past it; null when the bytes are not as expected. */
+function stringAfter(bytes: Buffer, key: Uint8Array, end: number, read: number): string | null {
   if (!startsAt(bytes, cursor, key)) return null;
   const from = cursor + key.length;
   const to = stringEnd(bytes, from, end, escapedFlag);
   if (to < 0) return null;
   cursor = to + 1;
-  if (!decode) return "";
-  return escapedFlag[0] ? (JSON.parse(bytes.toString("utf8", from, to + 1)) as string) : bytes.toString("utf8", from + 1, to);
+  if (read === SKIP) return "";
+  if (escapedFlag[0]) return JSON.parse(bytes.toString("utf8", from, to + 1)) as string;
+  return read === RECENT ? recentText(bytes, from + 1, to) : bytes.toString("utf8", from + 1, to);
+}
+
+/** Slots of the cache of recent texts (a power of two). */
+const RECENT_SLOTS = 1 << 12;
+const recent: string[] = new Array<string>(RECENT_SLOTS).fill("");
+
+/**
+ * The text of the bytes `bytes[from, to)` (no escape in them): the same string as last time when
+ * they are ASCII and their slot (by hash) holds it. The razina, the dates and the towns repeat (a
+ * million subjects have 166,000 towns, the commonest in thousands of records), and a string found
+ * here is neither decoded again nor hashed again by the Maps that look it up.
+ */
+function recentText(bytes: Buffer, from: number, to: number): string {
+  let hash = 0x811c9dc5;
+  let high = 0;
+  for (let i = from; i < to; i++) {
+    const b = bytes[i] as number;
+    high |= b;
+    hash = Math.imul(hash ^ b, 0x01000193);
+  }
+  if (high >= 0x80) return bytes.toString("utf8", from, to);
+  const slot = (hash >>> 0) & (RECENT_SLOTS - 1);
+  const known = recent[slot] as string;
+  if (known.length === to - from) {
+    let same = true;
+    for (let i = 0; same && i < known.length; i++) same = known.charCodeAt(i) === bytes[from + i];
+    if (same) return known;
+  }
+  const text = bytes.toString("latin1", from, to);
+  recent[slot] = text;
+  return text;
 }
 
 /** The boolean at `cursor` after `key`, with `cursor` past it; null when the bytes are not as expected. */
@@ -102,19 +139,19 @@ function scanFields(bytes: Buffer, start: number, end: number, out: RecordFields
     if (b < 0x30 || b > 0x39) return false;
     cursor++;
   }
-  const code = stringAfter(bytes, CODE, end, true);
+  const code = stringAfter(bytes, CODE, end, DECODE);
   if (code === null) return false;
-  const name = stringAfter(bytes, NAME, end, true);
-  if (name === null || stringAfter(bytes, OIB, end, false) === null) return false;
-  const razina = stringAfter(bytes, RAZINA, end, true);
+  const name = stringAfter(bytes, NAME, end, DECODE);
+  if (name === null || stringAfter(bytes, OIB, end, SKIP) === null) return false;
+  const razina = stringAfter(bytes, RAZINA, end, RECENT);
   if (razina === null) return false;
-  const date = stringAfter(bytes, DATE, end, true);
+  const date = stringAfter(bytes, DATE, end, RECENT);
   if (date === null) return false;
   const status = booleanAfter(bytes, STATUS);
   if (status === null) return false;
   const odobreno = booleanAfter(bytes, ODOBRENO);
   if (odobreno === null) return false;
-  const town = stringAfter(bytes, TOWN, end, true);
+  const town = stringAfter(bytes, TOWN, end, RECENT);
   if (town === null) return false;
   out.code = code;
   out.name = name;

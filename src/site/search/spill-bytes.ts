@@ -24,6 +24,18 @@ export class SpillBytes {
     if (this.#length + 8 > this.#bytes.length) this.#room(8);
     const bytes = this.#bytes;
     let at = this.#length;
+    // Nearly every value is a small key's number or a gap: one or two bytes, by bits.
+    if (value < 0x80) {
+      bytes[at] = value;
+      this.#length = at + 1;
+      return;
+    }
+    if (value < 0x4000) {
+      bytes[at] = (value & 0x7f) | 0x80;
+      bytes[at + 1] = value >>> 7;
+      this.#length = at + 2;
+      return;
+    }
     let v = value;
     while (v >= 0x80) {
       bytes[at++] = v % 0x80 | 0x80;

@@ -33,6 +33,22 @@ const WORDS = [
 ];
 let work: string;
 
+/** The record at place `p` of a name and town, rendered as the build renders it. */
+function record(p: number, name: string, town: string): string {
+  return renderSubject({
+    id: p + 1,
+    jedinstvena_oznaka: String(p).padStart(5, "0"),
+    naziv_subjekta: name,
+    oib: "12345678901",
+    razina: p % 3 === 0 ? "lokalna" : "nacionalna",
+    datum_postanka: `19${String(p % 100).padStart(2, "0")}-01-01`,
+    status_subjekta: p % 2 === 0,
+    odobreno: p % 5 === 0,
+    institucija_grad: town,
+    institucija_email: "a@b.hr",
+  });
+}
+
 beforeAll(async () => {
   work = await tempDir();
   mkdirSync(join(work, "chunks"));
@@ -41,20 +57,7 @@ beforeAll(async () => {
     for (let p = chunk * CHUNK; p < Math.min(COUNT, (chunk + 1) * CHUNK); p++) {
       // Names of common and rare words and of a word of its own; towns some common, most rare.
       const name = [WORDS[p % WORDS.length], WORDS[(p * 7) % WORDS.length], `Ime${(p * 7919) % 3001}`].join(p % 11 === 0 ? "\u00a0" : " ");
-      lines.push(
-        renderSubject({
-          id: p + 1,
-          jedinstvena_oznaka: String(p).padStart(5, "0"),
-          naziv_subjekta: name,
-          oib: "12345678901",
-          razina: p % 3 === 0 ? "lokalna" : "nacionalna",
-          datum_postanka: `19${String(p % 100).padStart(2, "0")}-01-01`,
-          status_subjekta: p % 2 === 0,
-          odobreno: p % 5 === 0,
-          institucija_grad: p % 4 === 0 ? "Zagreb" : `Grad ${p % 700}`,
-          institucija_email: "a@b.hr",
-        }),
-      );
+      lines.push(record(p, name, p % 4 === 0 ? "Zagreb" : `Grad ${p % 700}`));
     }
     writeFileSync(join(work, "chunks", `${chunk}.ndjson`), `${lines.join("\n")}\n`);
   }
@@ -90,6 +93,33 @@ describe("planSearch in parts", () => {
     expect(differ(every.hashes, none.hashes)).toEqual(["search/keys/0"]);
     expect(differ(common, none.hashes)).toEqual(["search/keys/0"]);
     expect(differ(common, every.hashes)).toEqual(["search/keys/0"]);
+  });
+
+  it("adds a token once a subject when two of its words are that token, one cached long ago and one new", () => {
+    // ŠKOLA and skola are one token (SKOLA); with the caches rolled at every subject, the third
+    // subject finds ŠKOLA in the old generation and makes skola: it must find the token ŠKOLA holds.
+    const names = ["Škola", "Škola", "Škola skola", "Škola Vis", "Vis skola", "Škola"];
+    const towns = ["Vis", "Hvar", "Vis", "Škola", "Hvar", "Vis"];
+    writeFileSync(join(work, "few.ndjson"), `${names.map((name, p) => record(p, name, towns[p] as string)).join("\n")}\n`);
+    const few = (cacheBytes: number): Record<string, string> => {
+      const spill = join(work, `few-${cacheBytes}`);
+      const parts = { partitionBuckets: 125, rangeLimit: 1 << 20, groupLimit: 1 << 20, cacheBytes };
+      return Object.fromEntries(
+        planSearch(names.length, CHUNK, () => ({ path: join(work, "few.ndjson") }), spill, parts).map((s) => [s.key, s.hash]),
+      );
+    };
+    expect(few(1)).toEqual(few(Infinity));
+  });
+
+  it("makes the same shards whether its caches of tokens, words and towns are dropped at every subject or never", () => {
+    const never = planned("never", { partitionBuckets: 125, rangeLimit: 1 << 20, groupLimit: 1 << 20, cacheBytes: Infinity }).hashes;
+    // A few hundred bytes: the young generation is full after a subject or two, so words and towns
+    // are found in the old one and moved, or made again, all the time.
+    for (const cacheBytes of [1, 600, 4000]) {
+      expect(
+        planned(`cache-${cacheBytes}`, { partitionBuckets: 125, rangeLimit: 1 << 20, groupLimit: 1 << 20, cacheBytes }).hashes,
+      ).toEqual(never);
+    }
   });
 
   it("makes the same shards from ranges of four buckets", () => {
