@@ -3,6 +3,8 @@
  * at a time, each run sorted and written to the scratch directory as it fills, and at the end the
  * runs are merged. Its memory is one run's values and a read buffer for each run, whatever the
  * list's length. Equal values keep their places rising (a run holds places below the next run's).
+ * A run is its groups of equal values, each value once with its places, so that a value that
+ * repeats (names, towns) is sorted, written, read back and compared in the merge once a run.
  *
  * The sort of a run is two passes: first by a cheap key (each character's class under the
  * collation at its primary strength, bytes compared as text), which puts nearly every value where
