@@ -108,7 +108,7 @@ describe("SuffixEntries", () => {
       const files = suffixes
         .shards()
         .slice(0, -1)
-        .flatMap((shard) => [...shard.files()].map((file) => file.bytes.toString("utf8")));
+        .flatMap((shard) => [...shard.files()].map((file) => Buffer.from(file.bytes).toString("utf8")));
       expect(files).toEqual(model(entries, 5));
     }
   });
