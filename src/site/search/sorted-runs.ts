@@ -3,6 +3,8 @@
  * at a time, each run sorted and written to the scratch directory as it fills, and at the end the
  * runs are merged. Its memory is one run's values and a read buffer for each run, whatever the
  * list's length. Equal values keep their places rising (a run holds places below the next run's).
+ * A run is its groups of equal values, each value once with its places, so that a value that
+ * repeats (names, towns) is sorted, written, read back and compared in the merge once a run.
  *
  * The sort of a run is two passes: first by a cheap key (each character's class under the
  * collation at its primary strength, bytes compared as text), which puts nearly every value where
@@ -31,8 +33,9 @@ export class SortedRuns {
   /**
    * Values sorted by `compare` (a total order, 0 only for equal texts), their runs in the scratch
    * directory `dir` (made if missing, removed by `each`), `runSize` values a run. `presort`: sort by
-   * the cheap key first; without it the exact sort starts from place order (for values that come
-   * nearly sorted already, as a register's codes do).
+   * the cheap key first, and each distinct value of a run once (for values that repeat, as names
+   * and towns do); without it the exact sort starts from place order (for values that come nearly
+   * sorted already and distinct, as a register's codes do).
    */
   constructor(dir: string, compare: (a: string, b: string) => number, presort: boolean, runSize = RUN_SIZE) {
     if (!(runSize >= 1)) throw new Error(`a run holds at least one value, not ${runSize}`);
@@ -50,16 +53,14 @@ export class SortedRuns {
 
   /** Every place with its value, in the order of the values (equal values by place), once. */
   each(visit: (place: number, value: string) => void): void {
-    if (this.#runs === 0) {
-      const values = this.#values;
-      this.#values = [];
-      for (const i of sortedIndices(values, this.#compare, this.#presort)) visit(i, values[i] as string);
-      return;
-    }
-    // The last run stays in memory: it is merged from there, never written.
     const values = this.#values;
     this.#values = [];
-    const last = new MemoryRun(values, sortedIndices(values, this.#compare, this.#presort), this.#first, this.#runs);
+    // The last run stays in memory: it is merged from there, never written.
+    const last = new MemoryRun(this.#sorted(values), this.#first, this.#runs);
+    if (this.#runs === 0) {
+      while (last.next()) for (let i = 0; i < last.count; i++) visit(last.placeAt(i), last.value);
+      return;
+    }
     try {
       this.#merge(last, visit);
     } finally {
@@ -67,28 +68,51 @@ export class SortedRuns {
     }
   }
 
+  #sorted(values: readonly string[]): Groups {
+    return this.#presort ? distinctGroups(values, this.#compare) : adjacentGroups(values, sortedIndices(values, this.#compare, false));
+  }
+
+  /** Writes the run sorted: each group of equal values as its count, its UTF-8 length, its text and its places (little end). */
   #spill(): void {
     const values = this.#values;
     this.#values = [];
+    const groups = this.#sorted(values);
     if (this.#runs === 0) mkdirSync(this.#dir, { recursive: true });
     const fd = openSync(join(this.#dir, String(this.#runs)), "w");
     try {
       const block = Buffer.allocUnsafe(BLOCK);
       let at = 0;
-      for (const i of sortedIndices(values, this.#compare, this.#presort)) {
-        const value = values[i] as string;
+      const room = (bytes: number): void => {
+        if (at + bytes <= BLOCK) return;
+        writeSync(fd, block, 0, at);
+        at = 0;
+      };
+      const first = this.#first;
+      const { sorted, starts, places } = groups;
+      for (let g = 0; g < sorted.length; g++) {
+        const value = sorted[g] as string;
+        const from = starts[g] as number;
+        const to = starts[g + 1] as number;
         const most = 8 + 3 * value.length;
-        if (at + most > BLOCK) {
-          writeSync(fd, block, 0, at);
+        room(most);
+        if (most > BLOCK) {
+          const entry = Buffer.from(value, "utf8");
+          block.writeUInt32LE(to - from, at);
+          block.writeUInt32LE(entry.length, at + 4);
+          writeSync(fd, block, 0, at + 8);
+          writeSync(fd, entry);
           at = 0;
+        } else {
+          block.writeUInt32LE(to - from, at);
+          const length = block.write(value, at + 8, "utf8");
+          block.writeUInt32LE(length, at + 4);
+          at += 8 + length;
         }
-        const entry = most > BLOCK ? Buffer.allocUnsafe(most) : block;
-        const start = entry === block ? at : 0;
-        entry.writeUInt32LE(this.#first + i, start);
-        const length = entry.write(value, start + 8, "utf8");
-        entry.writeUInt32LE(length, start + 4);
-        if (entry === block) at += 8 + length;
-        else writeSync(fd, entry, 0, 8 + length);
+        for (let p = from; p < to; p++) {
+          room(4);
+          block.writeUInt32LE(first + (places[p] as number), at);
+          at += 4;
+        }
       }
       writeSync(fd, block, 0, at);
     } finally {
@@ -101,7 +125,7 @@ export class SortedRuns {
   #merge(last: MemoryRun, visit: (place: number, value: string) => void): void {
     const compare = this.#compare;
     // The runs' heads, kept sorted (fewest first on ties: the lower run holds the lower places), so
-    // that each value costs about log2(runs) comparisons.
+    // that each group of equal values costs about log2(runs) comparisons.
     const heads: Run[] = [];
     const before = (a: Run, b: Run): boolean => {
       if (a.value === b.value) return a.run < b.run;
@@ -126,7 +150,8 @@ export class SortedRuns {
       if (last.next()) insert(last);
       while (heads.length > 0) {
         const reader = heads.shift() as Run;
-        visit(reader.place, reader.value);
+        const value = reader.value;
+        for (let i = 0; i < reader.count; i++) visit(reader.placeAt(i), value);
         if (reader.next()) insert(reader);
         else reader.close();
       }
@@ -134,6 +159,69 @@ export class SortedRuns {
       for (const reader of heads) reader.close();
     }
   }
+}
+
+/** A run sorted: its distinct values in order, where each one's places begin in `places` (and the end), its places (indices in the run) by group, rising within one. */
+interface Groups {
+  readonly sorted: readonly string[];
+  readonly starts: Uint32Array;
+  readonly places: Uint32Array;
+}
+
+/**
+ * The groups of a run, each distinct value sorted once (values that repeat: at a million subjects a
+ * run of names holds about half as many distinct, of towns a third to a sixth): numbered in a Map,
+ * sorted, and the places counted into their groups by rank.
+ */
+function distinctGroups(values: readonly string[], compare: (a: string, b: string) => number): Groups {
+  const numbers = new Map<string, number>();
+  const distinct: string[] = [];
+  const numberOf = new Uint32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i] as string;
+    let number = numbers.get(value);
+    if (number === undefined) {
+      number = distinct.length;
+      numbers.set(value, number);
+      distinct.push(value);
+    }
+    numberOf[i] = number;
+  }
+  numbers.clear();
+  const order = sortedIndices(distinct, compare, true);
+  const rankOf = new Uint32Array(distinct.length);
+  for (let rank = 0; rank < order.length; rank++) rankOf[order[rank] as number] = rank;
+  // A counting sort of the places by rank: each group's places rising.
+  const starts = new Uint32Array(distinct.length + 1);
+  for (let i = 0; i < values.length; i++) {
+    const rank = (rankOf[numberOf[i] as number] as number) + 1;
+    numberOf[i] = rank;
+    starts[rank] = (starts[rank] as number) + 1;
+  }
+  for (let g = 0; g < distinct.length; g++) starts[g + 1] = (starts[g + 1] as number) + (starts[g] as number);
+  const filled = starts.slice(0, distinct.length);
+  const places = new Uint32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const rank = (numberOf[i] as number) - 1;
+    places[filled[rank] as number] = i;
+    filled[rank] = (filled[rank] as number) + 1;
+  }
+  return { sorted: order.map((number) => distinct[number] as string), starts, places };
+}
+
+/** The groups of a run from its indices in order (equal values side by side, by index). */
+function adjacentGroups(values: readonly string[], order: readonly number[]): Groups {
+  const sorted: string[] = [];
+  const starts: number[] = [];
+  for (let i = 0; i < order.length; i++) {
+    const value = values[order[i] as number] as string;
+    if (i === 0 || value !== sorted[sorted.length - 1]) {
+      starts.push(i);
+      sorted.push(value);
+    }
+  }
+  starts.push(order.length);
+  return { sorted, starts: Uint32Array.from(starts), places: Uint32Array.from(order) };
 }
 
 /** The indices of `values` in the order `compare` gives them, equal values by index (presort: see SortedRuns). */
@@ -149,10 +237,11 @@ function sortedIndices(values: readonly string[], compare: (a: string, b: string
 /**
  * The indices of `values` nearly in order: by each character's class at the collation's primary
  * strength (a byte a character, as a one-byte string compared as text), then by index. A radix
- * sort of the same keys measured slower (their long shared beginnings, "Osnovna škola …").
+ * sort of the same keys measured slower (their long shared beginnings, "Osnovna škola …"), and so
+ * did one over a few characters' classes packed into a number, sorted as numbers, group by group.
  */
 function cheapOrder(values: readonly string[]): number[] {
-  const weight = classes(values);
+  const weight = classes();
   const keys = new Array<string>(values.length);
   let buffer = Buffer.allocUnsafe(4096);
   for (let i = 0; i < values.length; i++) {
@@ -178,60 +267,77 @@ function cheapOrder(values: readonly string[]): number[] {
   return order;
 }
 
-/** Each character's class at the collation's primary strength, 1 to 255 (255 also past the 254th class and for a lone surrogate). */
-function classes(values: readonly string[]): Uint8Array {
-  const seen = new Uint8Array(0x10000);
+/** Classes run from 1 to CLASS_BASE - 1 (0 ends a key). */
+const CLASS_BASE = 256;
+
+let CLASSES: Uint8Array | undefined;
+
+/**
+ * Each character's class at the collation's primary strength, the same for every run: the
+ * characters of Latin texts (ASCII, Latin-1, Latin Extended-A, the general punctuation of
+ * quotes and dashes) sorted once by the primary collator; any other character, a lone surrogate
+ * included, takes the last class (the exact sort puts it right).
+ */
+function classes(): Uint8Array {
+  if (CLASSES !== undefined) return CLASSES;
   const chars: string[] = [];
-  for (const value of values)
-    for (let i = 0; i < value.length; i++) {
-      const unit = value.charCodeAt(i);
-      if (seen[unit] === 0) {
-        seen[unit] = 1;
-        chars.push(String.fromCharCode(unit));
-      }
-    }
+  for (const [first, last] of [
+    [0x20, 0x7e],
+    [0xa0, 0x17f],
+    [0x2010, 0x2027],
+  ] as const)
+    for (let unit = first; unit <= last; unit++) chars.push(String.fromCharCode(unit));
   chars.sort(PRIMARY.compare);
-  const weight = new Uint8Array(0x10000).fill(255);
+  const weight = new Uint8Array(0x10000).fill(CLASS_BASE - 1);
   let klass = 1;
   for (let c = 0; c < chars.length; c++) {
-    if (c > 0 && PRIMARY.compare(chars[c - 1] as string, chars[c] as string) !== 0) klass = Math.min(klass + 1, 255);
+    if (c > 0 && PRIMARY.compare(chars[c - 1] as string, chars[c] as string) !== 0) klass = Math.min(klass + 1, CLASS_BASE - 1);
     weight[(chars[c] as string).charCodeAt(0)] = klass;
   }
+  CLASSES = weight;
   return weight;
 }
 
-/** A sorted run's entries one at a time: the place and value of the current one. */
+/** A sorted run's groups one at a time: the value of the current one and its places. */
 interface Run {
   readonly run: number;
-  readonly place: number;
   readonly value: string;
-  /** Moves to the next entry; false at the run's end. */
+  /** How many places hold the value. */
+  readonly count: number;
+  /** The current group's `i`th place. */
+  placeAt(i: number): number;
+  /** Moves to the next group; false at the run's end. */
   next(): boolean;
   close(): void;
 }
 
-/** The last run, sorted in memory (`order`: its indices in order; `first`: its first place). */
+/** The last run, sorted in memory (`first`: its first place). */
 class MemoryRun implements Run {
   readonly run: number;
-  place = 0;
   value = "";
-  readonly #values: readonly string[];
-  readonly #order: readonly number[];
+  count = 0;
+  readonly #groups: Groups;
   readonly #first: number;
-  #at = 0;
+  #group = -1;
+  #from = 0;
 
-  constructor(values: readonly string[], order: readonly number[], first: number, run: number) {
-    this.#values = values;
-    this.#order = order;
+  constructor(groups: Groups, first: number, run: number) {
+    this.#groups = groups;
     this.#first = first;
     this.run = run;
   }
 
+  placeAt(i: number): number {
+    return this.#first + (this.#groups.places[this.#from + i] as number);
+  }
+
   next(): boolean {
-    if (this.#at === this.#order.length) return false;
-    const i = this.#order[this.#at++] as number;
-    this.place = this.#first + i;
-    this.value = this.#values[i] as string;
+    const { sorted, starts } = this.#groups;
+    if (this.#group + 1 >= sorted.length) return false;
+    this.#group++;
+    this.value = sorted[this.#group] as string;
+    this.#from = starts[this.#group] as number;
+    this.count = (starts[this.#group + 1] as number) - this.#from;
     return true;
   }
 
@@ -241,12 +347,13 @@ class MemoryRun implements Run {
 /** One run read back a block at a time. */
 class RunReader implements Run {
   readonly run: number;
-  place = 0;
   value = "";
+  count = 0;
   #fd: number;
   #buffer = Buffer.allocUnsafe(BLOCK);
   #start = 0;
   #end = 0;
+  #places = 0;
   #done = false;
 
   constructor(path: string, run: number) {
@@ -254,13 +361,22 @@ class RunReader implements Run {
     this.#fd = openSync(path, "r");
   }
 
+  placeAt(i: number): number {
+    return this.#buffer.readUInt32LE(this.#places + 4 * i);
+  }
+
   next(): boolean {
+    this.#start = this.#places + 4 * this.count;
+    this.count = 0;
+    this.#places = this.#start;
     if (!this.#have(8)) return false;
+    const count = this.#buffer.readUInt32LE(this.#start);
     const length = this.#buffer.readUInt32LE(this.#start + 4);
-    if (!this.#have(8 + length)) throw new Error(`a run of the order sort ends inside an entry (${this.run})`);
-    this.place = this.#buffer.readUInt32LE(this.#start);
+    // The group whole in the buffer: its text and its places.
+    if (!this.#have(8 + length + 4 * count)) throw new Error(`a run of the order sort ends inside an entry (${this.run})`);
     this.value = this.#buffer.toString("utf8", this.#start + 8, this.#start + 8 + length);
-    this.#start += 8 + length;
+    this.#places = this.#start + 8 + length;
+    this.count = count;
     return true;
   }
 

@@ -33,6 +33,7 @@ export class SmallestHashes {
   readonly #keep: number;
   #hashes: Float64Array;
   #length = 0;
+  #ceiling = Infinity;
 
   constructor(files: number) {
     this.#keep = Math.max(0, files - 1);
@@ -41,6 +42,9 @@ export class SmallestHashes {
 
   add(hash: number): void {
     if (this.#keep === 0) return;
+    // Once `keep` are kept, a hash at or above the largest of them cannot be among the smallest
+    // (or ties it, which leaves the threshold where it is): most hashes stop here, and the trims are few.
+    if (hash >= this.#ceiling) return;
     if (this.#length === this.#hashes.length) this.#trim();
     this.#hashes[this.#length++] = hash;
   }
@@ -56,6 +60,7 @@ export class SmallestHashes {
     const sorted = this.#hashes.subarray(0, this.#length).sort();
     this.#length = Math.min(this.#length, this.#keep);
     this.#hashes.set(sorted.subarray(0, this.#length));
+    if (this.#length === this.#keep) this.#ceiling = this.#hashes[this.#length - 1] as number;
   }
 }
 
@@ -73,7 +78,12 @@ export class CutPlace {
 
   /** Whether a new file begins at `entry`, the next entry in order. */
   cutsBefore(entry: string): boolean {
-    const cut = this.#index > 0 && this.#cuts < this.#files && hash52(entry) <= this.#threshold;
+    return this.cutsBeforeHash(hash52(entry));
+  }
+
+  /** The same, for an entry whose hash52 is `hash`. */
+  cutsBeforeHash(hash: number): boolean {
+    const cut = this.#index > 0 && this.#cuts < this.#files && hash <= this.#threshold;
     this.#index++;
     if (cut) this.#cuts++;
     return cut;

@@ -70,13 +70,15 @@ export class SuffixEntries {
     const firsts: string[] = [];
     let shard: SpilledShard | null = null;
     let file = 0;
-    let entries: string[] = [];
+    // The file being made, as its bytes: `[`, the entries' UTF-8 with commas between, `]`.
+    const out = new FileBytes();
+    let first = "\uffff";
     const write = (): void => {
       // The first file's first key is below every entry's, whatever the smallest suffix is; an empty file's is above every entry's.
-      firsts.push(file === 0 ? "[" : entries.length > 0 ? keyOfEntry(entries[0] as string) : "\uffff");
+      firsts.push(file === 0 ? "[" : first);
       shard ??= new SpilledShard(this.#spill, suffixShardKey(file));
-      shard.add(suffixFileName(file), Buffer.from(`[${entries.join(",")}]`));
-      entries = [];
+      shard.add(suffixFileName(file), out.end());
+      first = "\uffff";
       if ((file + 1) % SUFFIX_FILES_PER_SHARD === 0 || file === files - 1) {
         shards.push(shard.done());
         shard = null;
@@ -86,10 +88,18 @@ export class SuffixEntries {
     for (const key of [...this.#groups.keys()].sort((a, b) => a - b)) {
       const group = this.#groups.get(key) as SpillBytes;
       this.#groups.delete(key);
+      const buffer = bufferOf(group.take());
       // Every entry of a pair shares its first four code units: `["` and the pair.
-      for (const entry of sortedEntries(bufferOf(group.take()), this.#atOnce)) {
-        if (place.cutsBefore(entry)) write();
-        entries.push(entry);
+      for (const at of sortedEntries(buffer, this.#atOnce)) {
+        const [header, text] = headerAt(buffer, at);
+        const end = text + textSize(header);
+        // An entry of one-byte units is hashed and copied from its bytes; any other made a string.
+        const narrow = header % 4 === 1;
+        const entry = narrow ? null : textAt(buffer, text, header);
+        if (place.cutsBeforeHash(entry === null ? hash52OfBytes(buffer, text, end) : hash52(entry))) write();
+        if (out.empty) first = keyOfEntry(entry ?? textAt(buffer, text, header));
+        if (entry === null) out.entryBytes(buffer, text, end);
+        else out.entryText(entry);
       }
     }
     // Fewer entries than files: the last files are empty.
@@ -116,12 +126,72 @@ export class SuffixEntries {
 }
 
 /**
- * The entries SpillBytes.text wrote one after another in `buffer`, sorted as strings (by code
- * unit), `atOnce` at most sorted at a time: a larger set is split by the code unit at `depth`
- * (which every entry of the set shares the units before), an entry that ends there first, and each
- * part taken in turn (a part's entries share a prefix, so the parts in order are the whole order).
+ * A suffix file's bytes as its entries come: one buffer, grown as a file needs and used again for
+ * the next (SpilledShard.add writes a file before it returns).
  */
-export function sortedEntries(buffer: Buffer, atOnce: number, depth = 4): Generator<string> {
+class FileBytes {
+  #bytes = Buffer.allocUnsafe(1 << 16);
+  #length = 1;
+  #entries = 0;
+
+  constructor() {
+    this.#bytes[0] = 0x5b;
+  }
+
+  get empty(): boolean {
+    return this.#entries === 0;
+  }
+
+  /** An entry of one-byte code units `bytes[from, to)`: copied while they are ASCII, as UTF-8 past the first that is not. */
+  entryBytes(bytes: Buffer, from: number, to: number): void {
+    this.#room(2 * (to - from) + 2);
+    const out = this.#bytes;
+    let at = this.#length;
+    if (this.#entries++ > 0) out[at++] = 0x2c;
+    for (let i = from; i < to; i++) {
+      const unit = bytes[i] as number;
+      if (unit >= 0x80) {
+        at += out.write(bytes.toString("latin1", i, to), at, "utf8");
+        break;
+      }
+      out[at++] = unit;
+    }
+    this.#length = at;
+  }
+
+  /** An entry as a string, its UTF-8. */
+  entryText(entry: string): void {
+    this.#room(3 * entry.length + 2);
+    if (this.#entries++ > 0) this.#bytes[this.#length++] = 0x2c;
+    this.#length += this.#bytes.write(entry, this.#length, "utf8");
+  }
+
+  /** The file's bytes, `]` added (good until the next entry); the next file begins. */
+  end(): Buffer {
+    this.#room(1);
+    this.#bytes[this.#length++] = 0x5d;
+    const file = this.#bytes.subarray(0, this.#length);
+    this.#length = 1;
+    this.#entries = 0;
+    return file;
+  }
+
+  #room(more: number): void {
+    if (this.#length + more <= this.#bytes.length) return;
+    const grown = Buffer.allocUnsafe(2 * (this.#length + more));
+    this.#bytes.copy(grown, 0, 0, this.#length);
+    this.#bytes = grown;
+  }
+}
+
+/**
+ * Where each entry SpillBytes.text wrote one after another in `buffer` begins, in the order of the
+ * entries as strings (by code unit), `atOnce` at most sorted at a time: a larger set is split by
+ * the code unit at `depth` (which every entry of the set shares the units before), an entry that
+ * ends there first, and each part taken in turn (a part's entries share a prefix, so the parts in
+ * order are the whole order).
+ */
+export function sortedEntries(buffer: Buffer, atOnce: number, depth = 4): Generator<number> {
   const starts: number[] = [];
   for (let at = 0; at < buffer.length; ) {
     starts.push(at);
@@ -131,13 +201,9 @@ export function sortedEntries(buffer: Buffer, atOnce: number, depth = 4): Genera
   return sortedPart(buffer, Uint32Array.from(starts), atOnce, depth);
 }
 
-function* sortedPart(buffer: Buffer, starts: Uint32Array, atOnce: number, depth: number): Generator<string> {
+function* sortedPart(buffer: Buffer, starts: Uint32Array, atOnce: number, depth: number): Generator<number> {
   if (starts.length <= atOnce) {
-    const entries = Array.from(starts, (at) => {
-      const [header, text] = headerAt(buffer, at);
-      return textAt(buffer, text, header);
-    });
-    yield* entries.sort();
+    yield* sortedAtOnce(buffer, starts, depth);
     return;
   }
   // A counting sort by the unit at depth, plus one (0: the entry ends before it).
@@ -157,14 +223,134 @@ function* sortedPart(buffer: Buffer, starts: Uint32Array, atOnce: number, depth:
     filled[key] = (filled[key] as number) + 1;
   }
   // The entries that end at depth are equal: all they share is all they hold.
-  for (let i = 0; i < (counts[1] as number); i++) {
-    const [header, text] = headerAt(buffer, split[i] as number);
-    yield textAt(buffer, text, header);
-  }
+  for (let i = 0; i < (counts[1] as number); i++) yield split[i] as number;
   for (let key = 1; key <= 0x10000; key++) {
     const from = counts[key] as number;
     const to = counts[key + 1] as number;
     if (to > from) yield* sortedPart(buffer, split.subarray(from, to), atOnce, depth + 1);
+  }
+}
+
+/**
+ * A part's entries in order. Entries of one-byte units (every entry but a token's past U+00FF)
+ * are sorted as bytes, which is their order by code unit: a radix sort a byte at a time from
+ * `depth` (the units before are shared), an insertion sort for a few; no string is made. A part
+ * with a wider entry is sorted as strings.
+ */
+function sortedAtOnce(buffer: Buffer, starts: Uint32Array, depth: number): Uint32Array {
+  const n = starts.length;
+  const texts = new Uint32Array(n);
+  const ends = new Uint32Array(n);
+  let narrow = true;
+  for (let i = 0; i < n; i++) {
+    const [header, text] = headerAt(buffer, starts[i] as number);
+    narrow &&= header % 4 === 1;
+    texts[i] = text;
+    ends[i] = text + textSize(header);
+  }
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  if (!narrow) {
+    const strings = Array.from(starts, (at) => {
+      const [header, text] = headerAt(buffer, at);
+      return textAt(buffer, text, header);
+    });
+    order.sort((a, b) => {
+      const x = strings[a] as string;
+      const y = strings[b] as string;
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+  } else new ByteSort(buffer, texts, ends, order).sort(0, n, depth);
+  return order.map((i) => starts[i] as number);
+}
+
+/** Groups at most this large are sorted by insertion, not by another radix pass. */
+const FEW = 24;
+
+/** An MSD radix sort of entries as bytes: `order` holds indices into `texts` and `ends` (where each entry's bytes begin and end in `buffer`). */
+class ByteSort {
+  readonly #buffer: Buffer;
+  readonly #texts: Uint32Array;
+  readonly #ends: Uint32Array;
+  readonly #order: Uint32Array;
+  readonly #moved: Uint32Array;
+  readonly #counts: Uint32Array[] = [];
+
+  constructor(buffer: Buffer, texts: Uint32Array, ends: Uint32Array, order: Uint32Array) {
+    this.#buffer = buffer;
+    this.#texts = texts;
+    this.#ends = ends;
+    this.#order = order;
+    this.#moved = new Uint32Array(order.length);
+  }
+
+  /** Sorts order[from, to), whose entries share their first `depth` bytes. */
+  sort(from: number, to: number, depth: number): void {
+    const buffer = this.#buffer;
+    const texts = this.#texts;
+    const ends = this.#ends;
+    const order = this.#order;
+    // Each level's counts kept for the next group at that depth (one array a depth, not one a group).
+    while (this.#counts.length <= depth) this.#counts.push(new Uint32Array(258));
+    if (to - from <= FEW) {
+      this.#insertion(from, to, depth);
+      return;
+    }
+    const counts = this.#counts[depth] as Uint32Array;
+    counts.fill(0);
+    // The byte at depth plus one, 0 for an entry that ends there.
+    for (let i = from; i < to; i++) {
+      const e = order[i] as number;
+      const at = (texts[e] as number) + depth;
+      const key = at < (ends[e] as number) ? (buffer[at] as number) + 1 : 0;
+      counts[key + 1] = (counts[key + 1] as number) + 1;
+    }
+    for (let k = 1; k < 258; k++) counts[k] = (counts[k] as number) + (counts[k - 1] as number);
+    const moved = this.#moved;
+    for (let i = from; i < to; i++) {
+      const e = order[i] as number;
+      const at = (texts[e] as number) + depth;
+      const key = at < (ends[e] as number) ? (buffer[at] as number) + 1 : 0;
+      moved[from + (counts[key] as number)] = e;
+      counts[key] = (counts[key] as number) + 1;
+    }
+    order.set(moved.subarray(from, to), from);
+    // counts[k] is now where group k ends; the entries that ended (group 0) are equal.
+    let start = from + (counts[0] as number);
+    for (let k = 1; k < 257; k++) {
+      const end = from + (counts[k] as number);
+      if (end - start > 1) this.sort(start, end, depth + 1);
+      start = end;
+    }
+  }
+
+  #insertion(from: number, to: number, depth: number): void {
+    const order = this.#order;
+    for (let i = from + 1; i < to; i++) {
+      const e = order[i] as number;
+      let j = i;
+      while (j > from && this.#before(e, order[j - 1] as number, depth)) {
+        order[j] = order[j - 1] as number;
+        j--;
+      }
+      order[j] = e;
+    }
+  }
+
+  /** Whether entry a's bytes come before entry b's (from depth on; the bytes before are shared). */
+  #before(a: number, b: number, depth: number): boolean {
+    const buffer = this.#buffer;
+    const x = (this.#texts[a] as number) + depth;
+    const y = (this.#texts[b] as number) + depth;
+    const xl = (this.#ends[a] as number) - x;
+    const yl = (this.#ends[b] as number) - y;
+    const n = Math.min(xl, yl);
+    for (let i = 0; i < n; i++) {
+      const u = buffer[x + i] as number;
+      const v = buffer[y + i] as number;
+      if (u !== v) return u < v;
+    }
+    return xl < yl;
   }
 }
 

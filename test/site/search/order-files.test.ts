@@ -112,6 +112,12 @@ describe("SortedRuns", () => {
     expect(sortedBy(values, 3).map(([place]) => place)).toEqual([1, 5, 9, 0, 7, 6, 8, 2, 3, 4]);
   });
 
+  it("reads back a group of equal values larger than a read block (a run holds each distinct value once, then its places)", () => {
+    // 100,000 places of one name in each full run: 400,000 bytes of places, past the 256 KiB a reader reads at a time.
+    const values = Array.from({ length: 250_000 }, (_, place) => (place % 5 === 4 ? `Škola ${place % 7}` : "Dječji vrtić"));
+    expect(sortedBy(values, 125_000)).toEqual(modelSorted(values));
+  });
+
   it("sorts a single value, no value, and empty texts", () => {
     expect(sortedBy(["x"], 1)).toEqual([[0, "x"]]);
     expect(sortedBy([], 1)).toEqual([]);

@@ -3,13 +3,14 @@
  * parts of a few entries at most (by construction: parts of one, two or three), it is one sort of
  * the whole group, narrow and wide texts alike, with entries that end where others go on.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { bufferOf, SpillBytes } from "../../../src/site/search/spill-bytes.ts";
-import { sortedEntries } from "../../../src/site/search/suffix-files.ts";
+import { suffixCuts } from "../../../src/site/search/suffix-cuts.ts";
+import { SuffixEntries, sortedEntries } from "../../../src/site/search/suffix-files.ts";
 
 let spill = "";
 beforeEach(() => {
@@ -24,6 +25,25 @@ function written(entries: readonly string[]): Buffer {
   return bufferOf(bytes.take());
 }
 
+/** The entries of `entries` sorted by sortedEntries, read back from where it says they begin. */
+function sorted(entries: readonly string[], atOnce: number, depth?: number): string[] {
+  const buffer = written(entries);
+  const texts = new Map<number, string>();
+  let at = 0;
+  for (const entry of entries) {
+    texts.set(at, entry);
+    const size = (/^[\u0000-\u00ff]*$/.test(entry) ? 1 : 2) * entry.length;
+    at += varintSize(4 * size + 1) + size;
+  }
+  return [...sortedEntries(buffer, atOnce, depth)].map((start) => texts.get(start) as string);
+}
+
+function varintSize(value: number): number {
+  let size = 1;
+  for (let v = value; v >= 0x80; v = Math.floor(v / 0x80)) size++;
+  return size;
+}
+
 // Narrow units, one past 255 (a wide text) and one past the Basic Multilingual Plane.
 const unit = fc.constantFrom("a", "b", "Z", '"', "\u00ff", "\u0161", "😀");
 const entry = fc.array(unit, { maxLength: 5 }).map((units) => units.join(""));
@@ -32,14 +52,64 @@ describe("sortedEntries", () => {
   it("is one sort of the whole group, whatever the part's size", () => {
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 40 }), fc.integer({ min: 1, max: 3 }), (entries, atOnce) => {
-        expect([...sortedEntries(written(entries), atOnce, 0)]).toEqual([...entries].sort());
+        expect(sorted(entries, atOnce, 0)).toEqual([...entries].sort());
       }),
     );
   });
 
   it("splits past the shared prefix, equal and ended entries first", () => {
     const entries = ['["ab', '["ab"', '["ab', '["ab"x', '["ab"\u0161', '["ab"a', '["ab"a'];
-    expect([...sortedEntries(written(entries), 1)]).toEqual([...entries].sort());
-    expect([...sortedEntries(written([]), 1)]).toEqual([]);
+    expect(sorted(entries, 1)).toEqual([...entries].sort());
+    expect(sorted([], 1)).toEqual([]);
+  });
+});
+
+// One-byte units only, so that a part of many is sorted as bytes (a radix pass, then insertion).
+const narrowUnit = fc.constantFrom("a", "b", "c", "Z", '"', ",", "\u00e9", "\u00ff");
+const narrowEntry = fc.array(narrowUnit, { maxLength: 8 }).map((units) => units.join(""));
+
+describe("sortedEntries of one-byte entries", () => {
+  it("sorts a part of many as bytes in the order of the strings", () => {
+    fc.assert(
+      fc.property(fc.array(narrowEntry, { minLength: 30, maxLength: 300 }), (entries) => {
+        expect(sorted(entries, 1 << 20, 0)).toEqual([...entries].sort());
+      }),
+    );
+  });
+});
+
+describe("SuffixEntries", () => {
+  /** The suffix files as they are defined: every entry sorted as a string, cut by suffixCuts, each file the JSON array of its entries. */
+  function model(entries: readonly string[], files: number): string[] {
+    const all = [...entries].sort();
+    const cuts = suffixCuts(all, files);
+    return cuts.slice(1).map((end, f) => `[${all.slice(cuts[f], end).join(",")}]`);
+  }
+
+  it("makes the files of one sort of every entry, ASCII, Latin-1 and wider, whatever the group's bound", () => {
+    const words = ["OSNOVNA", "OSNOVE", "ŠKOLA", "ŠKOLE", "VRTIĆ", "CAFÉ", "ZAGREB", "ZAGORJE", "OS", "ŽUPA"];
+    const entries: string[] = [];
+    words.forEach((word, w) => {
+      for (let i = 0; i + 2 <= word.length; i++) for (let p = 0; p < 7; p++) entries.push(`["${word.slice(i)}",[${w * 31 + p}]]`);
+    });
+    for (const [limit, atOnce] of [
+      [1 << 20, 1 << 20],
+      [64, 3],
+    ] as const) {
+      const dir = join(spill, `s-${limit}`);
+      mkdirSync(dir);
+      const suffixes = new SuffixEntries(dir, 5, limit, atOnce);
+      for (const entry of entries) {
+        if (/^[\x00-\x7f]*$/.test(entry)) {
+          const bytes = Buffer.from(`..${entry}..`, "latin1");
+          suffixes.addBytes(bytes, 2, bytes.length - 2);
+        } else suffixes.add(entry);
+      }
+      const files = suffixes
+        .shards()
+        .slice(0, -1)
+        .flatMap((shard) => [...shard.files()].map((file) => Buffer.from(file.bytes).toString("utf8")));
+      expect(files).toEqual(model(entries, 5));
+    }
   });
 });
