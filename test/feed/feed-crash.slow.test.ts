@@ -55,7 +55,7 @@ async function feedHolds(site: string): Promise<FeedState> {
 /**
  * `subjekti build` of `data` into `site`, the feed on. Only what the feed reads is written before
  * it: the NDJSON download (the feed's list, as in a default build) and one form of pages; the CSV
- * and the workbook, and the second form, were a third of each of the sixteen builds' CPU and
+ * and the workbook, and the second form, were a sixth of each of the sixteen builds' CPU and
  * nothing the feed stage sees.
  */
 const buildArgs = (data: string, site: string): string[] => [
