@@ -44,7 +44,7 @@ export default defineConfig({
       },
       // The slow files keep vitest's default isolation: they start servers, kill processes and set
       // the environment of what they spawn.
-      ...(UNIT ? [] : [{ extends: true, test: { name: "slow", include: SLOW } }]),
+      ...(UNIT ? [] : [{ extends: true as const, test: { name: "slow", include: SLOW } }]),
     ],
   },
 });
