@@ -36,8 +36,12 @@ async function runDirectory(): Promise<string> {
 }
 
 export async function setup(): Promise<() => Promise<void>> {
+  // vitest calls a global setup once for the run and once more for each project that extends the
+  // root config (vitest.config.ts): the first call's directory is the run's.
+  if (process.env["SUBJEKTI_RUN_TMPDIR"] !== undefined) return async () => undefined;
   const dir = await runDirectory();
   process.env["TMPDIR"] = dir;
+  process.env["SUBJEKTI_RUN_TMPDIR"] = dir;
   return async () => {
     const left = await readdir(dir);
     if (left.length > 0) {
@@ -51,5 +55,6 @@ export async function setup(): Promise<() => Promise<void>> {
       );
     }
     await rm(dir, { recursive: true, force: true });
+    delete process.env["SUBJEKTI_RUN_TMPDIR"];
   };
 }

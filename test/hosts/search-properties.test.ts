@@ -35,6 +35,26 @@ const byCodePoint = (a: string, b: string): number => {
   return x.length - y.length;
 };
 const compareText = (a: string, b: string): number => (a === b ? 0 : collator.compare(a, b) || byCodePoint(a, b));
+/**
+ * Each subject's place in one text field's order (compareText; equal texts, equal places), found
+ * once a field: the reference sorts its matches by places, in the same order as by compareText,
+ * where sorting tens of thousands of matches of a common term by the collator again for every
+ * query was most of this file's time.
+ */
+const PLACES = new Map<keyof Subject, Int32Array>();
+function placesOf(field: keyof Subject): Int32Array {
+  const known = PLACES.get(field);
+  if (known !== undefined) return known;
+  const text = (i: number): string => String((SUBJECTS[i] as Subject)[field]);
+  const order = SUBJECTS.map((_, i) => i).sort((i, j) => compareText(text(i), text(j)));
+  const places = new Int32Array(SUBJECTS.length);
+  order.forEach((i, k) => {
+    const before = order[k - 1];
+    places[i] = before !== undefined && text(before) === text(i) ? (places[before] as number) : k;
+  });
+  PLACES.set(field, places);
+  return places;
+}
 
 interface Query {
   readonly terms: readonly string[];
@@ -63,20 +83,17 @@ function reference(q: Query): { count: number; ids: number[] } {
     if (q.to !== undefined && s.datum_postanka > q.to) return;
     matches.push(i);
   });
-  const keys = q.ordering.map((o) => ({ field: o.replace(/^-/, "") as keyof Subject, sign: o.startsWith("-") ? -1 : 1 }));
+  const keys = q.ordering.map((o) => {
+    const field = o.replace(/^-/, "") as keyof Subject;
+    const places = field === "id" || field === "datum_postanka" ? null : placesOf(field);
+    return { field, places, sign: o.startsWith("-") ? -1 : 1 };
+  });
   matches.sort((i, j) => {
     const a = SUBJECTS[i] as Subject;
     const b = SUBJECTS[j] as Subject;
-    for (const { field, sign } of keys) {
+    for (const { field, places, sign } of keys) {
       if (field === "id") return sign * (a.id - b.id);
-      const c =
-        field === "datum_postanka"
-          ? a[field] < b[field]
-            ? -1
-            : a[field] > b[field]
-              ? 1
-              : 0
-          : compareText(String(a[field]), String(b[field]));
+      const c = places !== null ? (places[i] as number) - (places[j] as number) : a[field] < b[field] ? -1 : a[field] > b[field] ? 1 : 0;
       if (c !== 0) return sign * c;
     }
     return a.id - b.id;
