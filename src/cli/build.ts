@@ -117,7 +117,11 @@ export function addBuildCommand(program: Command, { io, problems, tr, apps }: Co
       "print one JSON report (counts, warnings, timings, the URLs and cache tags that changed) instead of the summary",
       false,
     )
-    .option("--threads <n>", "threads that parse and render JSON arrays (default: one per core for large inputs; 0: none)", threadCount)
+    .option(
+      "--threads <n>",
+      "threads that parse and render JSON arrays, and one that makes the search files (default: one per core, and the search's, for large inputs; 0: none)",
+      threadCount,
+    )
     .addOption(
       new Option(
         "--links <kind>",

@@ -4,8 +4,10 @@
  * hand-offs.ts). The records stream through as async iterables, so a build of any length runs in
  * flat memory: the read (data/read/read-records.ts: read, order, judge) -> chunks -> the records
  * written by the output (write-site.ts, or write-plain-site.ts for `--links files`) -> downloads
- * -> plan -> the pages written by the output -> the change feed. No stage imports another
- * (test/architecture/build-stages.test.ts). On any data error nothing in the site changes.
+ * -> plan -> the pages written by the output -> the change feed. The plan's search shards depend on
+ * the chunk files alone: their stage starts as soon as those are written, in a thread beside the
+ * downloads on a large list (search/search-thread.ts), and the plan awaits them. No stage imports
+ * another (test/architecture/build-stages.test.ts). On any data error nothing in the site changes.
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -30,11 +32,11 @@ import { planDocs } from "./docs/plan-docs.ts";
 import { writeCrawlFiles } from "./docs/write-crawl-files.ts";
 import type { ChunkHashes, Publication, SiteOutput, SitePlan, WriteProgress } from "./hand-offs.ts";
 import { planKeys } from "./plan-keys.ts";
-import { planSearch } from "./search/plan-search.ts";
 import { planSite } from "./plan-site.ts";
 import { withPreflight } from "./preflight-build.ts";
 import { pagesFromChunkFiles } from "./read-chunks.ts";
 import { reusedSearch } from "./search/search-reuse.ts";
+import { type SearchStage, searchInThread, startSearch } from "./search/search-thread.ts";
 import { sameRecords } from "./record-shard.ts";
 import { removeBuildLeftovers } from "./site-leftovers.ts";
 import { PlainSiteWriter } from "./write-plain-site.ts";
@@ -90,18 +92,21 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
   const run = { options, output, previous };
   // The downloads not yet switched to: a failed build removes them with the output's own files.
   let written: WrittenDownloads | null = null;
-  // Where the search files wait between the plan and the write (search/spilled-shard.ts).
+  // Where the search files wait between their stage and the write (search/spilled-shard.ts).
   let spill: ScratchDir | null = null;
+  // The search stage, started once the chunk files are written (in a thread on a large list).
+  let search: SearchStage | null = null;
   try {
     const { hashes, read } = await output.writeRecords(chunks);
     await pauseAt("build-records-written");
     const readDone = performance.now();
+    spill = output.plans ? await makeScratchDir("search") : null;
+    search = spill === null ? null : searchOf(run, { count: read.count, hashes }, spill.path);
     written = output.plans ? await writeDownloadsOf(run, hashes, read) : null;
     await pauseAt("build-downloads-written");
     const published = written?.date ?? (await dataDateOf(run, read, await listHash(run, read.count)));
     const downloads = written?.downloads ?? [];
-    spill = output.plans ? await makeScratchDir("search") : null;
-    const plan = spill === null ? null : planOf(run, metadata, { count: read.count, hashes }, { downloads, published }, spill.path);
+    const plan = search === null ? null : await planOf(run, metadata, { count: read.count, hashes }, { downloads, published }, search);
     // The stable download names switch with the manifest, in one synchronous step (write-site.ts).
     const stable = written;
     const switchAlong = stable === null ? {} : { switchAlong: () => stable.switchStableNames() };
@@ -117,6 +122,8 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
     await output.abort();
     throw error;
   } finally {
+    // The thread first (a failed build's may still be writing), then the directory it wrote in.
+    await search?.stop();
     await spill?.remove();
     await output.close();
   }
@@ -153,20 +160,33 @@ async function writeDownloadsOf(run: Run, hashes: readonly string[], records: Re
   });
 }
 
-/** The plan stage: every shard of pages, the description and the key lookups, named by the hashes of what they hold. */
-function planOf(
+/**
+ * The search stage of the records in the chunk files, its files waiting in `spill`: the previous
+ * build's shards when the records are the same (search/search-reuse.ts), else planned in a thread
+ * from now on a large list (unless `--threads 0`), else when the plan asks for them.
+ */
+function searchOf({ options, output }: Run, { count, hashes }: Omit<ChunkHashes, "chunkSize">, spill: string): SearchStage {
+  const reused = reusedSearch(options.output.outDir, hashes);
+  if (reused !== null) return { shards: () => Promise.resolve(reused), stop: () => Promise.resolve() };
+  const files = hashes.map((_, chunk) => output.chunkFile(chunk));
+  return startSearch({ count, chunkSize: CHUNK_SIZE, files, spill }, searchInThread(options.read.threads, count));
+}
+
+/** The plan stage: every shard of pages, the description, the key lookups and the search's, named by the hashes of what they hold. */
+async function planOf(
   { options, output }: Run,
   metadata: DatasetMetadata,
   records: Omit<ChunkHashes, "chunkSize">,
   published: Publication,
-  spill: string,
-): SitePlan {
+  search: SearchStage,
+): Promise<SitePlan> {
   const { count, hashes } = records;
   const pages = pagesFromChunkFiles((chunk) => output.chunkFile(chunk), CHUNK_SIZE);
   const docs = planDocs(metadata, { count, ...published }, options.site);
   const keys = planKeys(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk));
-  const search = reusedSearch(options.output.outDir, hashes) ?? planSearch(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk), spill);
-  return planSite({ count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, [docs, ...keys, ...search], published);
+  // Last: a thread's search may still run while the rest is planned.
+  const searched = await search.shards();
+  return planSite({ count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, [docs, ...keys, ...searched], published);
 }
 
 /** The feed stage, once the site is written: the new list is the chunk files, in order (and the NDJSON download, when written). */

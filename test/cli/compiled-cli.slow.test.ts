@@ -78,6 +78,7 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
         "cli/main.js",
         "threads/module-thread.mjs",
         "data/read/render-block.js",
+        "site/search/search-thread.js",
         "site/shard-writer-thread.mjs",
         "threads/pool-thread.mjs",
       ]),
@@ -92,7 +93,7 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
     expect(compiled.stdout).toBe((await runCli(["--help"])).stdout);
   });
 
-  it("builds the small site (one record thread) byte for byte as the sources do", async () => {
+  it("builds the small site (one record thread, the search in its thread) byte for byte as the sources do", async () => {
     const [compiledOut, sourceOut] = [join(work, "compiled-site"), join(work, "source-site")];
     const built = await subjekti([...BUILD_ARGS, "--out", compiledOut]);
     // The fixture declares no licence: the one warning the build gives for it.

@@ -4,12 +4,28 @@
  * once made, so its memory does not grow with the files (173 MB of them at a million subjects,
  * ten times that at ten million). The hash is the one every shard has (plan-keys.ts): the code's
  * version, the key, then each file's name and bytes.
+ *
+ * A shard planned in the search thread (search-thread.ts) reaches the main thread as data
+ * (SpilledShardData: its key, hash, directory and file names), and is made a plan again there.
  */
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { contentHasher } from "../../common/content-hash.ts";
 import { VERSION } from "../../core/version.ts";
 import type { ShardPlan } from "../hand-offs.ts";
+
+/** A spilled shard as plain data: what crosses from the search thread to the main thread. */
+export interface SpilledShardData {
+  readonly key: string;
+  readonly hash: string;
+  /** Its directory in the scratch directory, holding every file named in `names`. */
+  readonly dir: string;
+  /** Its files' names, in the order the writer gets them. */
+  readonly names: readonly string[];
+}
+
+/** The data behind each plan made here: a plan's functions cannot cross threads, its data can. */
+const dataOf = new WeakMap<ShardPlan, SpilledShardData>();
 
 export class SpilledShard {
   readonly #dir: string;
@@ -52,16 +68,29 @@ export class SpilledShard {
 
   /** The shard, once every file is added. */
   done(): ShardPlan {
-    const dir = this.#dir;
-    const names = this.#names;
-    return {
-      key: this.#key,
-      hash: this.#hash.digest(),
-      size: names.length,
-      name: (i) => names[i] as string,
-      *files() {
-        for (const name of names) yield { name, bytes: readFileSync(join(dir, name)) };
-      },
-    };
+    return spilledPlan({ key: this.#key, hash: this.#hash.digest(), dir: this.#dir, names: this.#names });
   }
+}
+
+/** The plan of a spilled shard from its data: its files read back from its directory one at a time as the writer takes them. */
+export function spilledPlan(data: SpilledShardData): ShardPlan {
+  const { key, hash, dir, names } = data;
+  const plan: ShardPlan = {
+    key,
+    hash,
+    size: names.length,
+    name: (i) => names[i] as string,
+    *files() {
+      for (const name of names) yield { name, bytes: readFileSync(join(dir, name)) };
+    },
+  };
+  dataOf.set(plan, data);
+  return plan;
+}
+
+/** The data of a plan made here (SpilledShard.done, spilledPlan); throws for any other plan, whose files would not be on disk. */
+export function spilledData(plan: ShardPlan): SpilledShardData {
+  const data = dataOf.get(plan);
+  if (data === undefined) throw new Error(`the search shard ${plan.key} was not spilled: its files cannot cross from the search thread`);
+  return data;
 }

@@ -1,0 +1,84 @@
+/**
+ * The search stage beside the downloads: planSearch depends only on the chunk files, the count and
+ * a scratch directory, so it starts in a worker thread as soon as the records are written and runs
+ * on the second core while the main thread writes the downloads and plans the rest; its shards are
+ * awaited where the plan needs them. They cross back as data (spilled-shard.ts: key, hash, the
+ * directory and names of their files in the scratch directory), made plans again on this side.
+ *
+ * The thread runs this module (threads/module-thread.mjs calls answerTask), so planSearch is
+ * called with its one signature on either side. With `--threads 0`, or a list too small for a
+ * thread to pay, the stage runs here when its shards are asked for, as it always did.
+ */
+import { availableParallelism } from "node:os";
+import { failAt, pauseAt } from "../../common/pause-point.ts";
+import { startWorkerPool } from "../../threads/worker-pool.ts";
+import type { ShardPlan } from "../hand-offs.ts";
+import type { ChunkFile } from "../read-chunks.ts";
+import { planSearch } from "./plan-search.ts";
+import { spilledData, type SpilledShardData, spilledPlan } from "./spilled-shard.ts";
+
+/**
+ * Subjects from which "auto" plans the search in a thread. Below it the stage takes a few hundred
+ * milliseconds at most, and the downloads beside it less: the overlap would win less than the
+ * thread's start (~0.1 s compiled, its modules loaded again) and its own heap cost. The read stage
+ * starts its record threads from about the same size (read-blocks.ts).
+ */
+export const SEARCH_THREAD_FROM = 100_000;
+
+const ENTRY = new URL("../../threads/module-thread.mjs", import.meta.url);
+/** The module the thread runs (its .ts source; module-thread.mjs loads the .js when compiled). */
+const MODULE = new URL("./search-thread.ts", import.meta.url);
+
+/** What the stage reads and where it writes: plain data, so that it crosses to the thread. */
+export interface SearchTask {
+  readonly count: number;
+  readonly chunkSize: number;
+  /** Every chunk file, in order. */
+  readonly files: readonly ChunkFile[];
+  /** The scratch directory the shards' files wait in. */
+  readonly spill: string;
+}
+
+/** The search stage under way (or waiting to run here). */
+export interface SearchStage {
+  /** The search shards: the thread's once it is done, or the stage run here now. Rejects with the thread's failure. */
+  shards(): Promise<ShardPlan[]>;
+  /** Stops the thread if it still runs (a build that failed meanwhile); before its scratch directory is removed. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Whether the search of `count` subjects runs in a thread under `--threads` (`threads`): never with
+ * 0, always with a number of threads, under "auto" from SEARCH_THREAD_FROM subjects on a machine
+ * of more than one core (on one, the thread would only take turns with the main thread).
+ */
+export function searchInThread(threads: number | "auto", count: number): boolean {
+  if (threads !== "auto") return threads > 0;
+  return count >= SEARCH_THREAD_FROM && availableParallelism() > 1;
+}
+
+/** Starts the search stage of `task`: in a thread now when `thread`, else here when its shards are asked for. */
+export function startSearch(task: SearchTask, thread: boolean): SearchStage {
+  if (!thread) {
+    const fileOf = (chunk: number): ChunkFile => task.files[chunk] as ChunkFile;
+    return { shards: async () => planSearch(task.count, task.chunkSize, fileOf, task.spill), stop: async () => undefined };
+  }
+  const pool = startWorkerPool<SearchTask, SpilledShardData[]>(ENTRY, 1, 1, { module: MODULE.href });
+  // The thread ends as soon as its answer is in: its heap (the stage's whole peak) goes with it.
+  const planned = pool.run(task).finally(() => pool.close());
+  // Awaited only where the plan needs it: a build failing before then must not see this as unhandled.
+  planned.catch(() => undefined);
+  return {
+    shards: async () => (await planned).map(spilledPlan),
+    stop: () => pool.close(),
+  };
+}
+
+/** The thread's side (threads/module-thread.mjs calls it): the stage run, its shards answered as data. */
+export async function answerTask(task: SearchTask): Promise<{ result: SpilledShardData[] }> {
+  const shards = planSearch(task.count, task.chunkSize, (chunk) => task.files[chunk] as ChunkFile, task.spill);
+  // Where a process test stops or fails the thread by construction: its files in the scratch directory, none handed on.
+  await pauseAt("search-thread-planned");
+  failAt("search-thread-planned");
+  return { result: shards.map(spilledData) };
+}

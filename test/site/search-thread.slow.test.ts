@@ -1,0 +1,131 @@
+/**
+ * The search stage in a thread beside the downloads (src/site/search/search-thread.ts): the site's
+ * bytes are those of the stage run on the main thread; a failure inside the thread fails the build
+ * (exit 1) with the site, the downloads and the temporary directory as they were; and a build
+ * stopped by SIGTERM or SIGKILL while the thread holds its finished files publishes nothing.
+ *
+ * The thread is reached by construction: `--threads 1` (`threads: 1`) runs it whatever the list's
+ * size, and the thread's own points (SUBJEKTI_PAUSE_AT, SUBJEKTI_FAIL_AT at search-thread-planned:
+ * its files in the scratch directory, none handed on) stop it or fail it there.
+ */
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { snapshotTree, tempDir } from "../file-trees.ts";
+import { build } from "./built-site.ts";
+import { leftovers, pauseAt, pausedLine, runProcess, siteView, writeDataset } from "./build-processes.ts";
+
+const POINT = "search-thread-planned";
+const FAILED = `a failure injected at ${POINT}`;
+let work: string;
+let tmp: string;
+
+beforeAll(async () => {
+  work = await tempDir("subjekti-search-thread-");
+  await writeDataset(join(work, "a"), 2, 0);
+  await writeDataset(join(work, "b"), 2, 7);
+}, 60_000);
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+// A temporary directory of each test's own, so that what a build leaves in it can be counted.
+let round = 0;
+const TMPDIR = process.env["TMPDIR"];
+afterEach(() => {
+  delete process.env["SUBJEKTI_FAIL_AT"];
+  delete process.env["SUBJEKTI_PAUSE_AT"];
+  if (TMPDIR === undefined) delete process.env["TMPDIR"];
+  else process.env["TMPDIR"] = TMPDIR;
+});
+
+async function freshTmp(): Promise<string> {
+  tmp = join(work, `tmp-${round++}`);
+  await mkdir(tmp);
+  return tmp;
+}
+
+/** Live worker threads show as MessagePorts among the process's active resources. */
+const liveThreads = (): number => process.getActiveResourcesInfo().filter((name) => name === "MessagePort").length;
+
+const args = (out: string, data: string, threads: number): string[] => [
+  "build",
+  ...["--data", join(work, data), "--out", out, "--cache-dir", `${out}.cache`, "--base-url", "http://testserver"],
+  ...["--threads", String(threads), "--quiet"],
+];
+
+describe("the search stage in a thread", () => {
+  it("writes the same site, byte for byte, as the stage on the main thread: a first build, then an edit", async () => {
+    for (const data of ["a", "b"]) {
+      await build(join(work, data), join(work, "inline"), { threads: 0 });
+      await build(join(work, data), join(work, "thread"), { threads: 1 });
+      expect(await snapshotTree(join(work, "thread")), `built from ${data}`).toEqual(await snapshotTree(join(work, "inline")));
+    }
+  }, 120_000);
+
+  it("runs in the thread with threads: 1 only, not with 0 nor (a small list) by default: the thread's failure point is reached in the first alone", async () => {
+    const out = join(work, "which");
+    process.env["SUBJEKTI_FAIL_AT"] = POINT;
+    await expect(build(join(work, "a"), out, { threads: 1 })).rejects.toThrow(FAILED);
+    await build(join(work, "a"), out, { threads: 0 });
+    await build(join(work, "b"), out);
+  }, 120_000);
+
+  it("a build failing on the main thread while the thread still runs stops the thread, then removes its scratch directory", async () => {
+    const out = join(work, "main-failed");
+    await build(join(work, "a"), out, { threads: 1 });
+    // The downloads stage, which runs beside the thread, cannot write where a file stands in for its directory.
+    await rm(join(out, "downloads"), { recursive: true });
+    await writeFile(join(out, "downloads"), "");
+    const before = await snapshotTree(out);
+    const threads = liveThreads();
+    process.env["TMPDIR"] = await freshTmp();
+    // The thread waits at its point for good: only the build's stopping it ends it.
+    process.env["SUBJEKTI_PAUSE_AT"] = POINT;
+    await expect(build(join(work, "b"), out, { threads: 1 })).rejects.toThrow(/ENOTDIR|EEXIST/);
+    expect(liveThreads()).toBe(threads);
+    expect(await snapshotTree(out)).toEqual(before);
+    expect((await readdir(tmp)).filter((name) => name.startsWith("subjekti-"))).toEqual([]);
+  }, 120_000);
+
+  it("a failure inside the thread fails the build: exit 1 with the thread's error, the site, its downloads and the temporary directory as they were", async () => {
+    const out = join(work, "failed");
+    const env = { TMPDIR: await freshTmp() };
+    const first = await runProcess(args(out, "a", 1), env).ended;
+    expect(first.code, first.stderr).toBe(0);
+    const before = await snapshotTree(out);
+    const failed = await runProcess(args(out, "b", 1), { ...env, SUBJEKTI_FAIL_AT: POINT }).ended;
+    expect(failed.code, failed.stderr).toBe(1);
+    expect(failed.stderr).toContain(FAILED);
+    expect(await snapshotTree(out)).toEqual(before);
+    expect(await leftovers(out, [tmp, `${out}.cache`])).toEqual([]);
+  }, 120_000);
+
+  it.each(["SIGTERM", "SIGKILL"] as const)(
+    "a build stopped by %s while the thread holds its files publishes nothing; the next build leaves nothing behind",
+    async (signal) => {
+      const out = join(work, `stopped-${signal}`);
+      const env = { TMPDIR: await freshTmp() };
+      const first = await runProcess(args(out, "a", 1), env).ended;
+      expect(first.code, first.stderr).toBe(0);
+      const before = await siteView(out, "routed");
+      const stopped = runProcess(args(out, "b", 1), { ...env, ...pauseAt(POINT) });
+      expect(await stopped.said(pausedLine(POINT)), `the thread never reached ${POINT}`).toBe(true);
+      // Midway by construction: the thread's files are in its scratch directory, not yet handed on.
+      const [scratch] = (await readdir(tmp)).filter((name) => name.includes("-search-"));
+      expect(scratch, (await readdir(tmp)).join(" ")).toBeDefined();
+      expect((await readdir(join(tmp, scratch as string))).length).toBeGreaterThan(0);
+      stopped.kill(signal);
+      const ended = await stopped.ended;
+      if (signal === "SIGTERM") {
+        expect(ended.code, ended.stderr).toBe(143);
+        // A graceful stop removes its temporaries at once, the thread's scratch directory with them.
+        expect(await leftovers(out, [tmp, `${out}.cache`])).toEqual([]);
+      }
+      expect(await siteView(out, "routed"), `${signal} while the thread held its files`).toEqual(before);
+      const next = await runProcess(args(out, "b", 1), env).ended;
+      expect(next.code, next.stderr).toBe(0);
+      expect(await siteView(out, "routed")).not.toEqual(before);
+      expect(await leftovers(out, [tmp, `${out}.cache`])).toEqual([]);
+    },
+    120_000,
+  );
+});
