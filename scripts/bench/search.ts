@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { answerFetch, cdnSite, ManifestCache, MANIFEST_PATH, type Manifest, mulberry32 } from "./from-src.ts";
 import { fmt, label, memoryFiles, type Report, table } from "./parts.ts";
 
-export type SearchOptions = { site: string; requests: number; ranges: boolean };
+export type SearchOptions = { site: string; requests: number; ranges: boolean; tries: number };
 
 const ORIGIN = "http://testserver";
 /** The slowest requests of each class listed one by one. */
@@ -88,11 +88,17 @@ export async function run(options: SearchOptions): Promise<Report> {
     const cpu: number[] = [];
     const bytes: number[] = [];
     for (const path of targets) {
-      memory.bytesRead = 0;
-      const start = process.cpuUsage();
-      await send(path);
-      const used = process.cpuUsage(start);
-      cpu.push((used.user + used.system) / 1000);
+      // The least of `tries` sends: each is the same work (a fresh host, nothing kept), so the least
+      // is the request's own cost, where one send on a loaded machine also carries the others'.
+      let least = Infinity;
+      for (let t = 0; t < Math.max(1, options.tries); t++) {
+        memory.bytesRead = 0;
+        const start = process.cpuUsage();
+        await send(path);
+        const used = process.cpuUsage(start);
+        least = Math.min(least, (used.user + used.system) / 1000);
+      }
+      cpu.push(least);
       bytes.push(memory.bytesRead);
     }
     const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -104,7 +110,8 @@ export async function run(options: SearchOptions): Promise<Report> {
       worst.push([name, fmt(cpu[i] as number, 2), bytes[i] as number, `\`${decodeURIComponent(targets[i] ?? "")}\``]);
   }
   const header = ["class", "mean CPU ms:", "max CPU ms:", "mean bytes read:", "max bytes read:", "the slowest"];
-  const about = `${label(manifest.count)} subjects, ${options.requests} requests a class (each sent once first), ranges ${options.ranges ? "served" : "not"}`;
+  const tries = options.tries > 1 ? `, each request's CPU the least of ${options.tries} sends` : "";
+  const about = `${label(manifest.count)} subjects, ${options.requests} requests a class (each sent once first${tries}), ranges ${options.ranges ? "served" : "not"}`;
   const worstHeader = ["class", "CPU ms:", "bytes read:", "query"];
   const worstTable = `the ${WORST_SHOWN} slowest of each class\n\n${table(worstHeader, worst)}`;
   return { text: `${about}\n\n${table(header, lines)}\n\n${worstTable}`, rows: [] };
