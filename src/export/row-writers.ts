@@ -38,7 +38,7 @@ function csvCell(value: unknown): string {
 /** The CSV's first line: the byte-order mark, then the ten field names. */
 export const CSV_HEADER = `\uFEFF${FIELD_NAMES.join(";")}\r\n`;
 
-/** One subject as a line of the CSV. */
+/** One subject as a line of the CSV (the build's downloads make the same bytes from the records' JSON: csv-from-json.ts). */
 export function csvRow(subject: Subject): string {
   return `${FIELD_NAMES.map((f) => csvCell(subject[f])).join(";")}\r\n`;
 }
