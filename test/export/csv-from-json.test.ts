@@ -8,6 +8,7 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderSubject, type Subject } from "../../src/core/render-page.ts";
+import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
 import { csvRowsFromJson } from "../../src/export/csv-from-json.ts";
 import { csvRow } from "../../src/export/row-writers.ts";
 
@@ -96,15 +97,7 @@ describe("the CSV's rows from the records' JSON", () => {
   });
 
   it("are csvRow's bytes for each hostile character at a cell's start, inside it and alone", () => {
-    const fields = [
-      "jedinstvena_oznaka",
-      "naziv_subjekta",
-      "oib",
-      "razina",
-      "datum_postanka",
-      "institucija_grad",
-      "institucija_email",
-    ] as const;
+    const fields = FIELD_NAMES.filter((field) => typeof PLAIN[field] === "string");
     for (const field of fields) {
       for (const c of HOSTILE) {
         const lines = [`${c}x`, `x${c}`, c, `'${c}`, `''${c}x`].map((value) => renderSubject({ ...PLAIN, [field]: value }));
