@@ -95,18 +95,21 @@ function fastRow(chunk: Uint8Array, start: number, end: number, out: Uint8Array,
   return o;
 }
 
+/** Where a chunk's rows are made (a chunk is rendered synchronously, so one serves them all), grown to the largest. */
+let scratch = Buffer.allocUnsafe(0);
+
 /** The CSV's rows (no header) of a chunk of whole records, one a line: the bytes `csvRow` gives for each. */
 export function csvRowsFromJson(chunk: Uint8Array): Buffer {
   const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   // Not UTF-8 (never so in the build's own records): decoding would replace bytes, so every record is parsed.
   const fast = isUtf8(bytes);
-  let out = Buffer.allocUnsafe(bytes.length + 64);
+  let out = scratch;
   let o = 0;
   const room = (needed: number): void => {
     if (o + needed <= out.length) return;
     const larger = Buffer.allocUnsafe(Math.max(out.length * 2, o + needed));
     out.copy(larger, 0, 0, o);
-    out = larger;
+    out = scratch = larger;
   };
   let start = 0;
   while (start < bytes.length) {
@@ -123,5 +126,6 @@ export function csvRowsFromJson(chunk: Uint8Array): Buffer {
     }
     start = end + 1;
   }
-  return out.subarray(0, o);
+  // The rows copied out at their size: the caller keeps them a while (a block's worth), the scratch is the next chunk's.
+  return Buffer.from(out.subarray(0, o));
 }
