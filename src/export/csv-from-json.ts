@@ -15,7 +15,7 @@
 import { isUtf8 } from "node:buffer";
 import type { Subject } from "../core/render-page.ts";
 import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
-import { csvRow } from "./row-writers.ts";
+import { csvRow } from "./csv-row.ts";
 
 const [NEWLINE, CR, QUOTE, BACKSLASH, SEMICOLON, CLOSE_OBJECT] = [0x0a, 0x0d, 0x22, 0x5c, 0x3b, 0x7d];
 const [ZERO, NINE, APOSTROPHE, PLUS, MINUS, EQUALS, AT] = [0x30, 0x39, 0x27, 0x2b, 0x2d, 0x3d, 0x40];

@@ -31,7 +31,8 @@ import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
 import { removeLeftovers, writerOf } from "../common/remove-leftovers.ts";
 import { type ChunkBytes, DownloadChunks, type ChunksInput } from "./download-chunks.ts";
 import { csvRowsFromJson } from "./csv-from-json.ts";
-import { CSV_HEADER, workbookCells } from "./row-writers.ts";
+import { CSV_HEADER } from "./csv-row.ts";
+import { workbookCells } from "./row-writers.ts";
 import { isRowsSegment, isWorkbookDated, rowsSegment, SEGMENT_WRITER, XlsxWriter } from "./xlsx-writer.ts";
 
 export interface DownloadsInput {

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderSubject, type Subject } from "../../src/core/render-page.ts";
 import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
 import { csvRowsFromJson } from "../../src/export/csv-from-json.ts";
-import { csvRow } from "../../src/export/row-writers.ts";
+import { csvRow } from "../../src/export/csv-row.ts";
 
 /** What the build wrote before: each line parsed, then `csvRow`. */
 function expected(chunk: Uint8Array): Buffer {
