@@ -1,10 +1,9 @@
 /**
- * The rows of a spreadsheet a maintainer edits, one subject each: the CSV (UTF-8 with a byte-order
- * mark, `;` between cells, CRLF, the form a Croatian Excel saves and the build reads back; a cell a
- * spreadsheet would evaluate guarded by an apostrophe, formula-guard.ts) and the workbook (the OIB, the code
- * and the date as text cells in text columns, flags as boolean cells, text escaped by OOXML's
- * `_xHHHH_`, xstring.ts; a value longer than a cell holds refused with its place). Written for the
- * export (export-records.ts) and for the build's downloads (write-downloads.ts).
+ * The rows of a spreadsheet a maintainer edits, one subject each: the CSV (each row as csv-row.ts
+ * makes it) and the workbook (the OIB, the code and the date as text cells in text columns, flags
+ * as boolean cells, text escaped by OOXML's `_xHHHH_`, xstring.ts; a value longer than a cell holds
+ * refused with its place). Written for the export (export-records.ts) and for the build's downloads
+ * (write-downloads.ts).
  */
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
@@ -12,8 +11,8 @@ import { msg } from "../common/messages/message.ts";
 import { failure } from "../common/messages/translate.ts";
 import type { Subject } from "../core/render-page.ts";
 import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
-import { guardFormula } from "../data/sources/formula-guard.ts";
 import { encodeXstring } from "../data/sources/xstring.ts";
+import { CSV_HEADER, csvRow } from "./csv-row.ts";
 import { XlsxWriter } from "./xlsx-writer.ts";
 
 /** Takes rows, one subject each, in order; then ends the file, or abandons it (a rule across records broken after some rows). */
@@ -27,20 +26,6 @@ export interface RowWriter {
 function fileStream(path: string): { readonly out: WriteStream; readonly abort: () => void } {
   const out = createWriteStream(path);
   return { out, abort: () => void out.on("error", () => undefined).destroy() };
-}
-
-/** A CSV cell as Excel writes it (quoted when it holds `;`, a quote or a line break), guarded when Excel would evaluate it. */
-function csvCell(value: unknown): string {
-  const text = guardFormula(String(value));
-  return /[;"\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** The CSV's first line: the byte-order mark, then the ten field names. */
-export const CSV_HEADER = `\uFEFF${FIELD_NAMES.join(";")}\r\n`;
-
-/** One subject as a line of the CSV. */
-export function csvRow(subject: Subject): string {
-  return `${FIELD_NAMES.map((f) => csvCell(subject[f])).join(";")}\r\n`;
 }
 
 /** A CSV written to `path` row by row. */

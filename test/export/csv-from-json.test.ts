@@ -1,0 +1,163 @@
+/**
+ * The CSV's rows made from the records' JSON bytes (csv-from-json.ts) are the bytes `csvRow` of each
+ * parsed record gives: for generated records in the build's canonical JSON with hostile text (quotes,
+ * `;`, CR/LF, formula-leading characters, escapes, U+2028, lone surrogates), for JSON in other forms
+ * (keys reordered, spaces, other number forms), and for bytes that are not UTF-8. The plain record
+ * takes the fast path: no JSON.parse at all.
+ */
+import fc from "fast-check";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { renderSubject, type Subject } from "../../src/core/render-page.ts";
+import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
+import { csvRowsFromJson } from "../../src/export/csv-from-json.ts";
+import { csvRow } from "../../src/export/csv-row.ts";
+
+/** What the build wrote before: each line parsed, then `csvRow`. */
+function expected(chunk: Uint8Array): Buffer {
+  const text = Buffer.from(chunk).toString("utf8");
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return Buffer.from(lines.map((line) => csvRow(JSON.parse(line) as Subject)).join(""), "utf8");
+}
+
+const PLAIN: Subject = {
+  id: 7,
+  jedinstvena_oznaka: "0007",
+  naziv_subjekta: "Općina Drađa",
+  oib: "59797235885",
+  razina: "lokalna",
+  datum_postanka: "1970-08-10",
+  status_subjekta: true,
+  odobreno: false,
+  institucija_grad: "Drađa",
+  institucija_email: "zeljko.maric@opcina-dradja.hr",
+};
+
+/** Characters the fast path must notice, or must copy as they are. */
+const HOSTILE = [
+  ";",
+  '"',
+  "\r",
+  "\n",
+  "\t",
+  "\\",
+  "=",
+  "+",
+  "-",
+  "@",
+  "'",
+  "\u2028",
+  "\u2029",
+  "\uFF1D",
+  "\uFF0B",
+  "\uFF0D",
+  "\uFF20",
+  "\uFEFF",
+  "\uF000",
+  "\uD800",
+  "\uDC00",
+  "\x00",
+  "\x1F",
+  "\x7F",
+  "č",
+  "𝕏",
+  "}",
+  ",",
+];
+const text = fc.string({
+  unit: fc.oneof(fc.constantFrom(...HOSTILE), fc.constantFrom("a", " ", "0"), fc.string({ minLength: 1, maxLength: 1, unit: "binary" })),
+  maxLength: 8,
+});
+const subject: fc.Arbitrary<Subject> = fc.record({
+  id: fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.maxSafeInteger(), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER })),
+  jedinstvena_oznaka: text,
+  naziv_subjekta: text,
+  oib: text,
+  razina: text,
+  datum_postanka: text,
+  status_subjekta: fc.boolean(),
+  odobreno: fc.boolean(),
+  institucija_grad: text,
+  institucija_email: text,
+});
+
+const chunkOf = (lines: readonly string[], lastNewline = true): Buffer => Buffer.from(lines.join("\n") + (lastNewline ? "\n" : ""), "utf8");
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("the CSV's rows from the records' JSON", () => {
+  it("are csvRow's bytes for generated records in the build's JSON, hostile text among them", () => {
+    fc.assert(
+      fc.property(fc.array(subject, { minLength: 1, maxLength: 6 }), fc.boolean(), (subjects, lastNewline) => {
+        const chunk = chunkOf(subjects.map(renderSubject), lastNewline);
+        expect(csvRowsFromJson(chunk).equals(expected(chunk))).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("are csvRow's bytes for each hostile character at a cell's start, inside it and alone", () => {
+    const fields = FIELD_NAMES.filter((field) => typeof PLAIN[field] === "string");
+    for (const field of fields) {
+      for (const c of HOSTILE) {
+        const lines = [`${c}x`, `x${c}`, c, `'${c}`, `''${c}x`].map((value) => renderSubject({ ...PLAIN, [field]: value }));
+        const chunk = chunkOf(lines);
+        expect(csvRowsFromJson(chunk).toString("utf8"), `${field} ${JSON.stringify(c)}`).toBe(expected(chunk).toString("utf8"));
+      }
+    }
+  });
+
+  it("are csvRow's bytes for JSON in forms the build does not write", () => {
+    const json = renderSubject(PLAIN);
+    const lines = [
+      JSON.stringify(Object.fromEntries(Object.entries(PLAIN).reverse())),
+      JSON.stringify(PLAIN, null, 1).replaceAll("\n", ""),
+      json.replace('"id":7', '"id":7.0'),
+      json.replace('"id":7', '"id":7e0'),
+      json.replace('"id":7', '"id":-7'),
+      json.replace('"id":7', '"id":0'),
+      json.replace('"id":7', '"id":1234567890123456789'),
+      json.replace('"id":7', '"id":"7"'),
+      json.replace('"status_subjekta":true', '"status_subjekta":"true"'),
+      json.replace('"odobreno":false', '"odobreno":null'),
+      json.replace('"razina":"lokalna"', '"razina":"lok\\u0061lna"'),
+      json.replace('"razina":"lokalna"', '"razina":"lok\u2028alna"'),
+      json.replace('"institucija_email":"zeljko.maric@opcina-dradja.hr"', '"institucija_email":""'),
+      `${json}\r`,
+      ` ${json}`,
+      json.replace("}", ',"extra":1}'),
+      json.replace(',"institucija_email":"zeljko.maric@opcina-dradja.hr"', ""),
+    ];
+    for (const line of lines) {
+      const chunk = chunkOf([line, json]);
+      expect(csvRowsFromJson(chunk).toString("utf8"), line).toBe(expected(chunk).toString("utf8"));
+    }
+  });
+
+  it("are the decoder's for bytes that are not UTF-8 (a lone continuation byte replaced as csvRow's read replaces it)", () => {
+    const json = Buffer.from(renderSubject(PLAIN), "utf8");
+    const at = json.indexOf("Op");
+    const chunk = Buffer.concat([json.subarray(0, at), Buffer.from([0x80]), json.subarray(at), Buffer.from("\n")]);
+    expect(csvRowsFromJson(chunk).equals(expected(chunk))).toBe(true);
+    expect(csvRowsFromJson(chunk).toString("utf8")).toContain("\uFFFDOp");
+  });
+
+  it("take the plain record without parsing it, and parse the one that needs it", () => {
+    const parse = vi.spyOn(JSON, "parse");
+    const plain = chunkOf(Array.from({ length: 50 }, (_, i) => renderSubject({ ...PLAIN, id: i + 1 })));
+    const rows = csvRowsFromJson(plain);
+    expect(parse).not.toHaveBeenCalled();
+    expect(rows.toString("utf8").split("\r\n")[0]).toBe(
+      "1;0007;Općina Drađa;59797235885;lokalna;1970-08-10;true;false;Drađa;zeljko.maric@opcina-dradja.hr",
+    );
+    csvRowsFromJson(chunkOf([renderSubject({ ...PLAIN, naziv_subjekta: "-2+3" })]));
+    expect(parse).toHaveBeenCalledTimes(1);
+  });
+
+  it("refuse a line that is no JSON as parsing it does", () => {
+    const json = renderSubject(PLAIN);
+    for (const line of ["{", json.replace("Op", "O\tp"), json.replace('"id":7', '"id":07'), json.replace("}", "")])
+      expect(() => csvRowsFromJson(chunkOf([json, line])), line).toThrow(SyntaxError);
+    expect(csvRowsFromJson(Buffer.alloc(0)).length).toBe(0);
+  });
+});
