@@ -10,7 +10,7 @@
  * gone (on this host) is taken over, with a line saying so; a takeover is itself guarded by a
  * second lock, so that two processes finding the same stale lock do not both take it.
  */
-import { readFileSync, unlinkSync } from "node:fs";
+import { readFileSync, rmSync, unlinkSync } from "node:fs";
 import { link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -182,7 +182,9 @@ async function createWhole(path: string, text: string): Promise<boolean> {
       throw excl;
     }
   } finally {
-    await rm(temporary, { force: true });
+    // In the same turn as the link: a signal's handler runs between turns, so once the lock is
+    // there its temporary is gone (an awaited removal left it to a build stopped in that moment).
+    rmSync(temporary, { force: true });
   }
 }
 
