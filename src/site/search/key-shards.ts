@@ -6,7 +6,7 @@
  */
 import { bucketFileNames, bucketOf, INLINE_ROWS, ofThreeCharacters, RANKED_ROWS, suffixKey } from "../../core/search/search-layout.ts";
 import { encodeRows } from "./rows-builder.ts";
-import { bufferOf, textAt, textSize } from "./spill-bytes.ts";
+import { bufferOf, readVarint, textAt, textSize, varintEnd } from "./spill-bytes.ts";
 import type { SpilledShard } from "./spilled-shard.ts";
 import type { SuffixEntries } from "./suffix-files.ts";
 
@@ -269,8 +269,7 @@ class TextNumbers {
     const bytes = this.#bytes;
     const size = textSize(header);
     const kind = token ? header : -header;
-    let hash = 0x811c9dc5;
-    for (let i = at; i < at + size; i++) hash = Math.imul(hash ^ (bytes[i] as number), 0x01000193);
+    const hash = fnv1a(bytes, at, at + size);
     const mask = this.#slots.length - 1;
     for (let slot = (hash >>> 0) & mask; ; slot = (slot + 1) & mask) {
       const held = this.#slots[slot] as number;
@@ -319,26 +318,15 @@ class TextNumbers {
 
   #hashOf(local: number): number {
     const from = this.#at[local] as number;
-    const size = textSize(Math.abs(this.#header[local] as number));
-    let hash = 0x811c9dc5;
-    for (let i = from; i < from + size; i++) hash = Math.imul(hash ^ (this.#bytes[i] as number), 0x01000193);
-    return hash;
+    return fnv1a(this.#bytes, from, from + textSize(Math.abs(this.#header[local] as number)));
   }
 }
 
-/** Where the last readHeader ended. */
-let varintEnd = 0;
-
-/** The varint at `at` (a text's header, a key's item, a place's gap); varintEnd is then past it. */
-function readVarint(bytes: Uint8Array, at: number): number {
-  let value = 0;
-  for (let shift = 1; ; shift *= 0x80) {
-    const b = bytes[at++] as number;
-    value += (b & 0x7f) * shift;
-    if (b < 0x80) break;
-  }
-  varintEnd = at;
-  return value;
+/** FNV-1a of `bytes[from, to)` (unsigned only once a slot is taken of it). */
+function fnv1a(bytes: Uint8Array, from: number, to: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = from; i < to; i++) hash = Math.imul(hash ^ (bytes[i] as number), 0x01000193);
+  return hash;
 }
 
 /** addSuffixes's bytes of one token's entry, grown as a token needs. */

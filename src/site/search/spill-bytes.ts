@@ -101,6 +101,21 @@ export class SpillBytes {
   }
 }
 
+/** Where the last readVarint ended. */
+export let varintEnd = 0;
+
+/** The varint SpillBytes.varint wrote at `at` (a text's header, a key's item, a place's gap); varintEnd is then past it. */
+export function readVarint(bytes: Uint8Array, at: number): number {
+  let value = 0;
+  for (let shift = 1; ; shift *= 0x80) {
+    const b = bytes[at++] as number;
+    value += (b & 0x7f) * shift;
+    if (b < 0x80) break;
+  }
+  varintEnd = at;
+  return value;
+}
+
 /** The size in bytes of a text whose header (SpillBytes.text) is `header`. */
 export function textSize(header: number): number {
   return Math.floor(header / 4);

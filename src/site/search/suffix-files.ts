@@ -18,7 +18,7 @@ import {
   suffixShardKey,
 } from "../../core/search/search-layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
-import { bufferOf, SpillBytes, textAt, textSize } from "./spill-bytes.ts";
+import { bufferOf, readVarint, SpillBytes, textAt, textSize, varintEnd } from "./spill-bytes.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 import { CutPlace, hash52, hash52OfBytes, keyOfEntry, SmallestHashes } from "./suffix-cuts.ts";
 
@@ -91,7 +91,8 @@ export class SuffixEntries {
       const buffer = bufferOf(group.take());
       // Every entry of a pair shares its first four code units: `["` and the pair.
       for (const at of sortedEntries(buffer, this.#atOnce)) {
-        const [header, text] = headerAt(buffer, at);
+        const header = readVarint(buffer, at);
+        const text = varintEnd;
         const end = text + textSize(header);
         // An entry of one-byte units is hashed and copied from its bytes; any other made a string.
         const narrow = header % 4 === 1;
@@ -195,7 +196,8 @@ export function sortedEntries(buffer: Buffer, atOnce: number, depth = 4): Genera
   const starts: number[] = [];
   for (let at = 0; at < buffer.length; ) {
     starts.push(at);
-    const [header, text] = headerAt(buffer, at);
+    const header = readVarint(buffer, at);
+    const text = varintEnd;
     at = text + textSize(header);
   }
   return sortedPart(buffer, Uint32Array.from(starts), atOnce, depth);
@@ -243,7 +245,8 @@ function sortedAtOnce(buffer: Buffer, starts: Uint32Array, depth: number): Uint3
   const ends = new Uint32Array(n);
   let narrow = true;
   for (let i = 0; i < n; i++) {
-    const [header, text] = headerAt(buffer, starts[i] as number);
+    const header = readVarint(buffer, starts[i] as number);
+    const text = varintEnd;
     narrow &&= header % 4 === 1;
     texts[i] = text;
     ends[i] = text + textSize(header);
@@ -252,7 +255,8 @@ function sortedAtOnce(buffer: Buffer, starts: Uint32Array, depth: number): Uint3
   for (let i = 0; i < n; i++) order[i] = i;
   if (!narrow) {
     const strings = Array.from(starts, (at) => {
-      const [header, text] = headerAt(buffer, at);
+      const header = readVarint(buffer, at);
+      const text = varintEnd;
       return textAt(buffer, text, header);
     });
     order.sort((a, b) => {
@@ -354,21 +358,10 @@ class ByteSort {
   }
 }
 
-/** The header of the entry at `at` and where its text begins. */
-function headerAt(buffer: Buffer, at: number): [number, number] {
-  let header = 0;
-  let next = at;
-  for (let shift = 1; ; shift *= 0x80) {
-    const b = buffer[next++] as number;
-    header += (b & 0x7f) * shift;
-    if (b < 0x80) break;
-  }
-  return [header, next];
-}
-
 /** The code unit at `index` of the entry at `at`, plus one; 0 when the entry is shorter. */
 function unitAt(buffer: Buffer, at: number, index: number): number {
-  const [header, text] = headerAt(buffer, at);
+  const header = readVarint(buffer, at);
+  const text = varintEnd;
   const narrow = header % 4 === 1;
   const length = narrow ? textSize(header) : textSize(header) / 2;
   if (index >= length) return 0;
