@@ -8,7 +8,7 @@
  * A shard planned in the search thread (search-thread.ts) reaches the main thread as data
  * (SpilledShardData: its key, hash, directory and file names), and is made a plan again there.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { contentHasher } from "../../common/content-hash.ts";
 import { VERSION } from "../../core/version.ts";
@@ -43,9 +43,7 @@ export class SpilledShard {
 
   /** Its next file (in the order the writer gets them). */
   add(name: string, bytes: Uint8Array): void {
-    writeFileSync(join(this.#dir, name), bytes);
-    for (const part of [name, "\n", bytes]) this.#hash.update(part);
-    this.#names.push(name);
+    this.addParts(name, [bytes]);
   }
 
   /**
