@@ -15,7 +15,7 @@ import { compareText } from "../../core/search/match-record.ts";
 import { ORDER_FIELDS } from "../../core/search/read-filters.ts";
 import { ORDER_FILE, ORDER_SHARD_KEY } from "../../core/search/search-layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
-import { RUN_SIZE, SortedRuns } from "./sorted-runs.ts";
+import { placesByRank, RUN_SIZE, SortedRuns } from "./sorted-runs.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 
 /** The order fields of every subject, in place order, and then their files. */
@@ -61,7 +61,7 @@ export class OrderFiles {
       let starts: Uint32Array | undefined;
       if (field === "datum_postanka") {
         starts = this.#dates.ranks(ranks);
-        ascending(ranks, starts, asc);
+        placesByRank(ranks, starts, asc);
       } else {
         const byName = field === "naziv_subjekta";
         let position = 0;
@@ -145,16 +145,6 @@ class FewValues {
     this.#of = new Uint32Array(0);
     for (let g = 0; g < values.length; g++) starts[g + 1] = (starts[g + 1] as number) + (starts[g] as number);
     return starts;
-  }
-}
-
-/** Fills `asc` with the places by rank, places rising within a rank (a counting sort: `starts` from FewValues.ranks). */
-function ascending(ranks: Uint32Array, starts: Uint32Array, asc: Uint32Array): void {
-  const filled = starts.slice(0, starts.length - 1);
-  for (let p = 0; p < ranks.length; p++) {
-    const rank = ranks[p] as number;
-    asc[filled[rank] as number] = p;
-    filled[rank] = (filled[rank] as number) + 1;
   }
 }
 

@@ -191,22 +191,32 @@ function distinctGroups(values: readonly string[], compare: (a: string, b: strin
   const order = sortedIndices(distinct, compare, true);
   const rankOf = new Uint32Array(distinct.length);
   for (let rank = 0; rank < order.length; rank++) rankOf[order[rank] as number] = rank;
-  // A counting sort of the places by rank: each group's places rising.
+  // Each value's number becomes its rank; where each rank begins; then the places by rank.
+  const ranks = numberOf;
   const starts = new Uint32Array(distinct.length + 1);
   for (let i = 0; i < values.length; i++) {
-    const rank = (rankOf[numberOf[i] as number] as number) + 1;
-    numberOf[i] = rank;
-    starts[rank] = (starts[rank] as number) + 1;
+    const rank = rankOf[ranks[i] as number] as number;
+    ranks[i] = rank;
+    starts[rank + 1] = (starts[rank + 1] as number) + 1;
   }
   for (let g = 0; g < distinct.length; g++) starts[g + 1] = (starts[g + 1] as number) + (starts[g] as number);
-  const filled = starts.slice(0, distinct.length);
   const places = new Uint32Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const rank = (numberOf[i] as number) - 1;
-    places[filled[rank] as number] = i;
+  placesByRank(ranks, starts, places);
+  return { sorted: order.map((number) => distinct[number] as string), starts, places };
+}
+
+/**
+ * Fills `out` with the places (indices of `ranks`) by rank, places rising within a rank: a counting
+ * sort, `starts` where each rank begins in `out` (and the end). The order files' fields of few
+ * values use it too (order-files.ts).
+ */
+export function placesByRank(ranks: Uint32Array, starts: Uint32Array, out: Uint32Array): void {
+  const filled = starts.slice(0, starts.length - 1);
+  for (let p = 0; p < ranks.length; p++) {
+    const rank = ranks[p] as number;
+    out[filled[rank] as number] = p;
     filled[rank] = (filled[rank] as number) + 1;
   }
-  return { sorted: order.map((number) => distinct[number] as string), starts, places };
 }
 
 /** The groups of a run from its indices in order (equal values side by side, by index). */
