@@ -220,10 +220,9 @@ function lookedUp(terms: readonly string[]): string[] {
 
 /**
  * One term ordered by name and nothing else: its matches' positions by name are the order, and
- * their count the count (a common three-character piece's too: its set has no positions, and a
- * walk of name.asc from its start passes megabytes where its matches cluster late in the order).
- * Null for a term of one or two characters, or one whose entries name no positions (the caller
- * takes its places).
+ * their count the count; a common three-character piece's set, walked in name.asc, where that walk
+ * is short. Null for a term of one or two characters, or one whose entries name no positions (the
+ * caller takes its places).
  */
 async function oneTermByName(text: string, offset: number, limit: number, files: Files): Promise<Matches | null> {
   const perm = files.orderFile(`${ORDER_FILE.naziv_subjekta}.asc`);
