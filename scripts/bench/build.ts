@@ -13,6 +13,7 @@
  */
 import { type ChildProcess, execFileSync } from "node:child_process";
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { loadavg } from "node:os";
 import { join, relative } from "node:path";
 import { commitOf, type MeasuredRow } from "../benchmarks-table.ts";
 import { forEachBounded, MANIFEST_PATH, type Manifest, pagePath, route } from "./from-src.ts";
@@ -141,7 +142,10 @@ async function fullBuilds(size: number, options: BuildOptions, sides: readonly S
         await rm(join(TMP, "build-cache"), { recursive: true, force: true });
         for (const [i, step] of STEPS.slice(0, steps).entries()) {
           log(`${what}, ${side.name}, round ${round + 1}: ${step}…`);
-          runs[sides.indexOf(side)]?.[i]?.push(await build(side, i === 0 ? data : edited, out, extra));
+          const m = await build(side, i === 0 ? data : edited, out, extra);
+          // Each round's own figures and the load it ran under: a median hides a round that ran beside something else.
+          log(`  ${fmt(m.seconds)} s wall, ${fmt(m.cpuSeconds)} s CPU, ${fmt(m.rssMb, 0)} MB; load ${loadavg()[0]?.toFixed(1)}`);
+          runs[sides.indexOf(side)]?.[i]?.push(m);
           if (i === 0 && side === sides[0]) tree ??= await walkTree(out);
         }
       }
