@@ -78,9 +78,9 @@ export interface DeflatedSegment {
 /** The sync flush's empty stored block, the end of every segment but the last (byte-aligned). */
 export const SYNC_FLUSH_MARK = Buffer.from([0x00, 0x00, 0xff, 0xff]);
 
-/** `text` deflated on its own: a segment to end a stream when `last`, else one more may follow it. */
-export async function deflateSegment(text: string, last: boolean): Promise<DeflatedSegment> {
-  const input = Buffer.from(text, "utf8");
+/** `text` (or its UTF-8 bytes) deflated on its own: a segment to end a stream when `last`, else one more may follow it. */
+export async function deflateSegment(text: string | Uint8Array, last: boolean): Promise<DeflatedSegment> {
+  const input = typeof text === "string" ? Buffer.from(text, "utf8") : text;
   // zlib's thread pool, so the main thread renders the next rows meanwhile.
   const bytes = await deflateRaw(input, { finishFlush: last ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH });
   return { bytes, crc: crc32(input, 0), size: input.length };
