@@ -9,14 +9,18 @@
 import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
 import { frameParts, SHEET_PATH, sheetHead, sheetTail, workbookPart } from "./xlsx-parts.ts";
 import { rowXml } from "./xlsx-row.ts";
-import { type DeflatedSegment, deflateSegment, SYNC_FLUSH_MARK, ZipWriter, type ZipEntryStream } from "./xlsx-zip.ts";
+import { type DeflatedSegment, DEFLATE_LEVEL, deflateSegment, SYNC_FLUSH_MARK, ZipWriter, type ZipEntryStream } from "./xlsx-zip.ts";
 import { openZip } from "../data/sources/zip-entries.ts";
 
 /** How much sheet XML (about) the export gathers into a segment (characters). */
 const BATCH = 1 << 18;
 
-/** What deflates the segments: another zlib may give other bytes for the same rows (an earlier workbook's segments are then not copied). */
-export const SEGMENT_WRITER = `zlib ${process.versions.zlib}`;
+/**
+ * What deflates the segments: another zlib, or another level, may give other bytes for the same
+ * rows (an earlier workbook's segments are then not copied, so a rebuild writes what a build from
+ * scratch would).
+ */
+export const SEGMENT_WRITER = `zlib ${process.versions.zlib} level ${DEFLATE_LEVEL}`;
 
 /** Rows (their cells as for `XlsxWriter.row`) from row `first` on, as one segment of the sheet: what a records chunk's rows are in it. */
 export function rowsSegment(first: number, rows: readonly (readonly unknown[])[]): Promise<DeflatedSegment> {
