@@ -98,8 +98,9 @@ function hashedSink(path: string, head: string, render: Render): Sink {
 }
 
 /**
- * The workbook: a chunk's rows one deflated segment of its sheet (xlsx-writer.ts), copied from the
- * previous workbook when it holds that chunk; hashed once written (it is compressed: a fraction of the CSV).
+ * The workbook: a chunk's rows (made from its bytes: xlsx-from-json.ts) one deflated segment of its
+ * sheet (xlsx-writer.ts), copied from the previous workbook when it holds that chunk; hashed once
+ * written (it is compressed: a fraction of the CSV).
  */
 function workbookSink(path: string, date: Date, byChunk: DownloadChunks | null): Sink {
   const workbook = new XlsxWriter(path, date);

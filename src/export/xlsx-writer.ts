@@ -22,8 +22,8 @@ const BATCH = 1 << 18;
  */
 export const SEGMENT_WRITER = `zlib ${process.versions.zlib} level ${DEFLATE_LEVEL}`;
 
-/** Rows (their cells as for `XlsxWriter.row`) from row `first` on, as one segment of the sheet: what a records chunk's rows are in it. */
-export function rowsSegment(first: number, rows: readonly (readonly unknown[])[]): Promise<DeflatedSegment> {
+/** Rows (their cells as for `XlsxWriter.row`) from row `first` on, as one segment of the sheet (the export's, a batch at a time). */
+function rowsSegment(first: number, rows: readonly (readonly unknown[])[]): Promise<DeflatedSegment> {
   return deflateSegment(rows.map((cells, i) => rowXml(first + i, cells)).join(""), false);
 }
 
@@ -96,7 +96,7 @@ export class XlsxWriter {
     return this.#zip.offset;
   }
 
-  /** Adds `rows` rows already deflated (`rowsSegment`'s, or its bytes copied from an earlier workbook). */
+  /** Adds `rows` rows already deflated (a records chunk's, xlsx-from-json.ts, or its bytes copied from an earlier workbook). */
   async segment(segment: DeflatedSegment, rows: number): Promise<void> {
     await this.#flush();
     this.#rows += rows;
