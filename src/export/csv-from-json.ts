@@ -23,7 +23,8 @@ const CSV_ROWS: JsonRows = {
     let o = at;
     for (let f = 0; f < KINDS.length; f++) {
       if (f > 0) out[o++] = SEMICOLON;
-      const [from, to] = [spans[2 * f] as number, spans[2 * f + 1] as number];
+      const from = spans[2 * f] as number;
+      const to = spans[2 * f + 1] as number;
       if (KINDS[f] === "text") {
         const first = chunk[from];
         if (

@@ -76,7 +76,7 @@ function putDigits(out: Uint8Array, at: number, digits: string): number {
   return at + digits.length;
 }
 
-/** A text's bytes into `out` at `o`, `&`, `<` and `>` as entities: the offset after them, or -1 when it needs `_xHHHH_`. */
+/** A text's bytes into `out` at `at`, `&`, `<` and `>` as entities: the offset after them, or -1 when it needs `_xHHHH_`. */
 function putText(chunk: Uint8Array, from: number, to: number, out: Uint8Array, at: number): number {
   let o = at;
   for (let i = from; i < to; i++) {
@@ -105,7 +105,8 @@ function xlsxRows(first: number): JsonRows {
       o = putDigits(out, o, digits);
       o = put(out, o, ROW_MIDDLE);
       for (let f = 0; f < KINDS.length; f++) {
-        const [from, to] = [spans[2 * f] as number, spans[2 * f + 1] as number];
+        const from = spans[2 * f] as number;
+        const to = spans[2 * f + 1] as number;
         o = put(out, o, OPEN[f] as Buffer);
         o = putDigits(out, o, digits);
         o = put(out, o, MIDDLE[f] as Buffer);
