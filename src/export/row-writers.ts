@@ -1,19 +1,16 @@
 /**
  * The rows of a spreadsheet a maintainer edits, one subject each: the CSV (each row as csv-row.ts
- * makes it) and the workbook (the OIB, the code and the date as text cells in text columns, flags
- * as boolean cells, text escaped by OOXML's `_xHHHH_`, xstring.ts; a value longer than a cell holds
- * refused with its place). Written for the export (export-records.ts) and for the build's downloads
- * (write-downloads.ts).
+ * makes it) and the workbook (each row as xlsx-row.ts makes it: the OIB, the code and the date as
+ * text cells in text columns, flags as boolean cells, text escaped by OOXML's `_xHHHH_`; a value
+ * longer than a cell holds refused with its place). Written for the export (export-records.ts); the
+ * build's downloads make the same rows from the records' bytes (csv-from-json.ts, xlsx-from-json.ts).
  */
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
-import { msg } from "../common/messages/message.ts";
-import { failure } from "../common/messages/translate.ts";
 import type { Subject } from "../core/render-page.ts";
-import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
-import { encodeXstring } from "../data/sources/xstring.ts";
 import { CSV_HEADER, csvRow } from "./csv-row.ts";
 import { XlsxWriter } from "./xlsx-writer.ts";
+import { workbookCells } from "./xlsx-row.ts";
 
 /** Takes rows, one subject each, in order; then ends the file, or abandons it (a rule across records broken after some rows). */
 export interface RowWriter {
@@ -44,24 +41,6 @@ export function csvWriter(path: string): RowWriter {
     },
     abort,
   };
-}
-
-/** The most characters a workbook cell holds (Excel's specifications and limits): Excel cuts a longer one when it saves. */
-const MAX_CELL_CHARACTERS = 32_767;
-
-/** A subject's cells as a workbook holds them: text escaped where XML cannot hold it, a value too long for a cell refused. */
-export function workbookCells(subject: Subject): unknown[] {
-  return FIELD_NAMES.map((field) => {
-    const value = subject[field];
-    if (typeof value !== "string") return value;
-    if (value.length > MAX_CELL_CHARACTERS) {
-      throw failure(
-        "EXPORT_CELL_TOO_LONG",
-        msg("error.export-cell-too-long", { id: subject.id, field, count: value.length, max: MAX_CELL_CHARACTERS }),
-      );
-    }
-    return encodeXstring(value);
-  });
 }
 
 /**

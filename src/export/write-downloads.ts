@@ -2,10 +2,10 @@
  * Stage 5 of a build, written records -> downloads: the whole list (src/core/download-files.ts)
  * written from the records chunks. The NDJSON is the chunks' bytes as they are (each record's bytes
  * as in a page, one a line, in id order: the same bytes as the change feed's snapshot, and their
- * SHA-256 the feed's version, taken here once for both), the CSV the rows the export's row writer
- * gives, made from the records' bytes (csv-from-json.ts), the workbook the parsed records through
- * the export's row writer (the CSV's rows and the workbook's deflated segment of an
- * unchanged chunk copied from the previous file: download-chunks.ts). Each is streamed into a temporary file while its SHA-256 is computed, so
+ * SHA-256 the feed's version, taken here once for both), the CSV and the workbook's sheet the rows
+ * the export's row writers give, made from the records' bytes (csv-from-json.ts, xlsx-from-json.ts;
+ * the CSV's rows and the workbook's deflated segment of an unchanged chunk copied from the previous
+ * file: download-chunks.ts). Each is streamed into a temporary file while its SHA-256 is computed, so
  * memory stays flat whatever the count; then renamed to its content-named path. The stable names are
  * not touched here: each waits as a hard link under a temporary name, and the site's switch renames
  * them right after the manifest (write-site.ts), so a build that fails or is stopped before the
@@ -24,7 +24,6 @@ import {
   DOWNLOADS_DIR,
 } from "../core/download-files.ts";
 import type { ShardHashes } from "../core/layout.ts";
-import type { Subject } from "../core/render-page.ts";
 import { HashedWriter } from "../feed/hashed-writer.ts";
 import { readManifestFile } from "../common/read-site-manifest.ts";
 import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
@@ -32,8 +31,9 @@ import { removeLeftovers, writerOf } from "../common/remove-leftovers.ts";
 import { type ChunkBytes, DownloadChunks, type ChunksInput } from "./download-chunks.ts";
 import { csvRowsFromJson } from "./csv-from-json.ts";
 import { CSV_HEADER } from "./csv-row.ts";
-import { workbookCells } from "./row-writers.ts";
-import { isRowsSegment, isWorkbookDated, rowsSegment, SEGMENT_WRITER, XlsxWriter } from "./xlsx-writer.ts";
+import { xlsxRowsFromJson } from "./xlsx-from-json.ts";
+import { isRowsSegment, isWorkbookDated, SEGMENT_WRITER, XlsxWriter } from "./xlsx-writer.ts";
+import { deflateSegment } from "./xlsx-zip.ts";
 
 export interface DownloadsInput {
   /** The site's directory. */
@@ -72,21 +72,21 @@ const NEWLINE = 0x0a;
 
 /** A download on its way: its bytes taken a chunk at a time. */
 interface Sink {
-  take(chunk: Uint8Array, lines: () => readonly Subject[], index: number): Promise<void>;
+  take(chunk: Uint8Array, index: number): Promise<void>;
   /** Its SHA-256 and size once it is complete on disk. */
   end(): Promise<{ sha256: string; bytes: number }>;
   abort(): void;
 }
 
-type Render = (chunk: Uint8Array, lines: () => readonly Subject[], index: number) => Uint8Array | Promise<Uint8Array>;
+type Render = (chunk: Uint8Array, index: number) => Uint8Array | Promise<Uint8Array>;
 
 /** NDJSON and CSV: bytes handed to a HashedWriter, flushed a block at a time. */
 function hashedSink(path: string, head: string, render: Render): Sink {
   const out = new HashedWriter(path);
   if (head !== "") out.add(Buffer.from(head, "utf8"));
   return {
-    async take(chunk, lines, index) {
-      out.add(await render(chunk, lines, index));
+    async take(chunk, index) {
+      out.add(await render(chunk, index));
       if (out.full) await out.flush();
     },
     async end() {
@@ -98,17 +98,18 @@ function hashedSink(path: string, head: string, render: Render): Sink {
 }
 
 /**
- * The workbook: a chunk's rows one deflated segment of its sheet (xlsx-writer.ts), copied from the
- * previous workbook when it holds that chunk; hashed once written (it is compressed: a fraction of the CSV).
+ * The workbook: a chunk's rows (made from its bytes: xlsx-from-json.ts) one deflated segment of its
+ * sheet (xlsx-writer.ts), copied from the previous workbook when it holds that chunk; hashed once
+ * written (it is compressed: a fraction of the CSV).
  */
 function workbookSink(path: string, date: Date, byChunk: DownloadChunks | null): Sink {
   const workbook = new XlsxWriter(path, date);
   return {
-    async take(_chunk, lines, index) {
+    async take(chunk, index) {
       const first = workbook.nextRow;
       const render = async (): Promise<ChunkBytes> => {
-        const { bytes, crc, size } = await rowsSegment(first, lines().map(workbookCells));
-        return { bytes, extra: [crc, size, lines().length, first] };
+        const { bytes, crc, size } = await deflateSegment(xlsxRowsFromJson(chunk, first), false);
+        return { bytes, extra: [crc, size, linesOf(chunk), first] };
       };
       let segment: ChunkBytes;
       if (byChunk === null) segment = await render();
@@ -139,16 +140,12 @@ async function hashFile(path: string): Promise<{ sha256: string; bytes: number }
   return { sha256: hash.digest("hex"), bytes };
 }
 
-/** The records of a chunk of whole lines, parsed. */
-function parseLines(chunk: Uint8Array): Subject[] {
-  const subjects: Subject[] = [];
-  const text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  let start = 0;
-  for (let end = text.indexOf(NEWLINE); end >= 0; start = end + 1, end = text.indexOf(NEWLINE, start)) {
-    subjects.push(JSON.parse(text.toString("utf8", start, end)) as Subject);
-  }
-  if (start < text.length) subjects.push(JSON.parse(text.toString("utf8", start)) as Subject);
-  return subjects;
+/** How many records a chunk of whole lines holds (the last line may lack its newline). */
+function linesOf(chunk: Uint8Array): number {
+  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  let lines = 0;
+  for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) lines++;
+  return bytes.length > 0 && bytes[bytes.length - 1] !== NEWLINE ? lines + 1 : lines;
 }
 
 function sinkOf(format: DownloadFormat, path: string, date: Date, byChunk: ReadonlyMap<DownloadFormat, DownloadChunks>): Sink {
@@ -158,11 +155,7 @@ function sinkOf(format: DownloadFormat, path: string, date: Date, byChunk: Reado
       return hashedSink(path, "", (chunk) => chunk);
     case "csv": {
       // Rows made from the records' bytes, not from parsed records (csv-from-json.ts): the same bytes, several times faster.
-      return hashedSink(
-        path,
-        CSV_HEADER,
-        csv === null ? csvRowsFromJson : (chunk, _lines, index) => csv.rows(index, () => csvRowsFromJson(chunk)),
-      );
+      return hashedSink(path, CSV_HEADER, csv === null ? csvRowsFromJson : (chunk, index) => csv.rows(index, () => csvRowsFromJson(chunk)));
     }
     case "xlsx":
       return workbookSink(path, date, byChunk.get("xlsx") ?? null);
@@ -315,9 +308,7 @@ async function writeSinks(
   try {
     let index = 0;
     for await (const chunk of input.chunks()) {
-      let parsed: Subject[] | undefined;
-      const lines = (): Subject[] => (parsed ??= parseLines(chunk));
-      for (const sink of all) await sink.take(chunk, lines, index);
+      for (const sink of all) await sink.take(chunk, index);
       index++;
     }
     for (const [i, format] of formats.entries()) done.set(format, await (sinks[i] as Sink).end());

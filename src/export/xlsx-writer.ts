@@ -7,53 +7,23 @@
  * whatever the count (exceljs's streaming writer held 886 MB at a million rows).
  */
 import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
-import { columnLetters } from "../data/sources/sheet-cells.ts";
-import { frameParts, SHEET_PATH, sheetHead, sheetTail, TEXT_COLUMNS, TEXT_STYLE, workbookPart } from "./xlsx-parts.ts";
-import { type DeflatedSegment, deflateSegment, SYNC_FLUSH_MARK, ZipWriter, type ZipEntryStream } from "./xlsx-zip.ts";
+import { frameParts, SHEET_PATH, sheetHead, sheetTail, workbookPart } from "./xlsx-parts.ts";
+import { rowXml } from "./xlsx-row.ts";
+import { type DeflatedSegment, DEFLATE_LEVEL, deflateSegment, SYNC_FLUSH_MARK, ZipWriter, type ZipEntryStream } from "./xlsx-zip.ts";
 import { openZip } from "../data/sources/zip-entries.ts";
 
 /** How much sheet XML (about) the export gathers into a segment (characters). */
 const BATCH = 1 << 18;
 
-const LETTERS = FIELD_NAMES.map((_, i) => columnLetters(i + 1));
-const STYLES = FIELD_NAMES.map((field) => (TEXT_COLUMNS.has(field) ? ` s="${TEXT_STYLE}"` : ""));
-
-const XML_ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
-
-/** Text inside an element: `&`, `<` and `>` escaped (the rest is OOXML's `_xHHHH_`, done by the caller). */
-function xmlText(text: string): string {
-  return /[&<>]/.test(text) ? text.replace(/[&<>]/g, (c) => XML_ESCAPES[c] ?? c) : text;
-}
-
-/** An inline string cell; white space at either end kept (Excel trims it otherwise). */
-function textCell(reference: string, style: string, text: string): string {
-  const space = /^\s|\s$/.test(text) ? ' xml:space="preserve"' : "";
-  return `<c r="${reference}"${style} t="inlineStr"><is><t${space}>${xmlText(text)}</t></is></c>`;
-}
-
 /**
- * One row's XML: `cells` in the fields' order (a string already in OOXML's escape). The row number
- * and the cell references are written although SpreadsheetML makes them optional: exceljs's reader
- * refuses a row without its number ("Invalid row number in model"). So a chunk's segment holds its
- * rows' numbers, and is copied into a workbook only where the chunk begins at the same row.
+ * What deflates the segments: another zlib, or another level, may give other bytes for the same
+ * rows (an earlier workbook's segments are then not copied, so a rebuild writes what a build from
+ * scratch would).
  */
-function rowXml(number: number, cells: readonly unknown[]): string {
-  let xml = `<row r="${number}">`;
-  for (let i = 0; i < cells.length; i++) {
-    const value = cells[i];
-    const reference = `${LETTERS[i] as string}${number}`;
-    if (typeof value === "string") xml += textCell(reference, STYLES[i] as string, value);
-    else if (typeof value === "boolean") xml += `<c r="${reference}" t="b"><v>${value ? 1 : 0}</v></c>`;
-    else if (typeof value === "number") xml += `<c r="${reference}"><v>${value}</v></c>`;
-  }
-  return `${xml}</row>`;
-}
+export const SEGMENT_WRITER = `zlib ${process.versions.zlib} level ${DEFLATE_LEVEL}`;
 
-/** What deflates the segments: another zlib may give other bytes for the same rows (an earlier workbook's segments are then not copied). */
-export const SEGMENT_WRITER = `zlib ${process.versions.zlib}`;
-
-/** Rows (their cells as for `XlsxWriter.row`) from row `first` on, as one segment of the sheet: what a records chunk's rows are in it. */
-export function rowsSegment(first: number, rows: readonly (readonly unknown[])[]): Promise<DeflatedSegment> {
+/** Rows (their cells as for `XlsxWriter.row`) from row `first` on, as one segment of the sheet (the export's, a batch at a time). */
+function rowsSegment(first: number, rows: readonly (readonly unknown[])[]): Promise<DeflatedSegment> {
   return deflateSegment(rows.map((cells, i) => rowXml(first + i, cells)).join(""), false);
 }
 
@@ -126,7 +96,7 @@ export class XlsxWriter {
     return this.#zip.offset;
   }
 
-  /** Adds `rows` rows already deflated (`rowsSegment`'s, or its bytes copied from an earlier workbook). */
+  /** Adds `rows` rows already deflated (a records chunk's, xlsx-from-json.ts, or its bytes copied from an earlier workbook). */
   async segment(segment: DeflatedSegment, rows: number): Promise<void> {
     await this.#flush();
     this.#rows += rows;

@@ -12,6 +12,7 @@ import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
 import { csvRowsFromJson } from "../../src/export/csv-from-json.ts";
 import { csvRow } from "../../src/export/csv-row.ts";
 import { anySubject } from "../subject-arbitrary.ts";
+import { chunkOf, notJson, notUtf8, otherForms, PLAIN } from "./record-json-cases.ts";
 
 /** What the build wrote before: each line parsed, then `csvRow`. */
 function expected(chunk: Uint8Array): Buffer {
@@ -20,19 +21,6 @@ function expected(chunk: Uint8Array): Buffer {
   if (lines.at(-1) === "") lines.pop();
   return Buffer.from(lines.map((line) => csvRow(JSON.parse(line) as Subject)).join(""), "utf8");
 }
-
-const PLAIN: Subject = {
-  id: 7,
-  jedinstvena_oznaka: "0007",
-  naziv_subjekta: "Općina Drađa",
-  oib: "59797235885",
-  razina: "lokalna",
-  datum_postanka: "1970-08-10",
-  status_subjekta: true,
-  odobreno: false,
-  institucija_grad: "Drađa",
-  institucija_email: "zeljko.maric@opcina-dradja.hr",
-};
 
 /** Characters the fast path must notice, or must copy as they are. */
 const HOSTILE = [
@@ -74,8 +62,6 @@ const subject = anySubject(
   fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.maxSafeInteger(), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER })),
 );
 
-const chunkOf = (lines: readonly string[], lastNewline = true): Buffer => Buffer.from(lines.join("\n") + (lastNewline ? "\n" : ""), "utf8");
-
 afterEach(() => vi.restoreAllMocks());
 
 describe("the CSV's rows from the records' JSON", () => {
@@ -102,35 +88,14 @@ describe("the CSV's rows from the records' JSON", () => {
 
   it("are csvRow's bytes for JSON in forms the build does not write", () => {
     const json = renderSubject(PLAIN);
-    const lines = [
-      JSON.stringify(Object.fromEntries(Object.entries(PLAIN).reverse())),
-      JSON.stringify(PLAIN, null, 1).replaceAll("\n", ""),
-      json.replace('"id":7', '"id":7.0'),
-      json.replace('"id":7', '"id":7e0'),
-      json.replace('"id":7', '"id":-7'),
-      json.replace('"id":7', '"id":0'),
-      json.replace('"id":7', '"id":1234567890123456789'),
-      json.replace('"id":7', '"id":"7"'),
-      json.replace('"status_subjekta":true', '"status_subjekta":"true"'),
-      json.replace('"odobreno":false', '"odobreno":null'),
-      json.replace('"razina":"lokalna"', '"razina":"lok\\u0061lna"'),
-      json.replace('"razina":"lokalna"', '"razina":"lok\u2028alna"'),
-      json.replace('"institucija_email":"zeljko.maric@opcina-dradja.hr"', '"institucija_email":""'),
-      `${json}\r`,
-      ` ${json}`,
-      json.replace("}", ',"extra":1}'),
-      json.replace(',"institucija_email":"zeljko.maric@opcina-dradja.hr"', ""),
-    ];
-    for (const line of lines) {
+    for (const line of otherForms()) {
       const chunk = chunkOf([line, json]);
       expect(csvRowsFromJson(chunk).toString("utf8"), line).toBe(expected(chunk).toString("utf8"));
     }
   });
 
   it("are the decoder's for bytes that are not UTF-8 (a lone continuation byte replaced as csvRow's read replaces it)", () => {
-    const json = Buffer.from(renderSubject(PLAIN), "utf8");
-    const at = json.indexOf("Op");
-    const chunk = Buffer.concat([json.subarray(0, at), Buffer.from([0x80]), json.subarray(at), Buffer.from("\n")]);
+    const chunk = notUtf8();
     expect(csvRowsFromJson(chunk).equals(expected(chunk))).toBe(true);
     expect(csvRowsFromJson(chunk).toString("utf8")).toContain("\uFFFDOp");
   });
@@ -149,8 +114,7 @@ describe("the CSV's rows from the records' JSON", () => {
 
   it("refuse a line that is no JSON as parsing it does", () => {
     const json = renderSubject(PLAIN);
-    for (const line of ["{", json.replace("Op", "O\tp"), json.replace('"id":7', '"id":07'), json.replace("}", "")])
-      expect(() => csvRowsFromJson(chunkOf([json, line])), line).toThrow(SyntaxError);
+    for (const line of notJson()) expect(() => csvRowsFromJson(chunkOf([json, line])), line).toThrow(SyntaxError);
     expect(csvRowsFromJson(Buffer.alloc(0)).length).toBe(0);
   });
 });

@@ -230,7 +230,7 @@ describe("the workbook's sheet by chunk", () => {
     expect(await sheetOf(fileOf(outDir, swapped))).toContain('<row r="2"><c r="A2"><v>2</v></c>');
   });
 
-  it("with no previous workbook, a cut one, an index that is none or another zlib's, or a segment that is not one: every chunk rendered, the same bytes", async () => {
+  it("with no previous workbook, a cut one, an index that is none or another zlib's or level's, or a segment that is not one: every chunk rendered, the same bytes", async () => {
     const plain = await tempDir();
     const whole = await write(plain, chunksOf(LINES[0] as Buffer, RENAMED), null, []);
     const expected = await readFile(fileOf(plain, whole));
@@ -240,8 +240,13 @@ describe("the workbook's sheet by chunk", () => {
       "no index": (outDir) => writeFile(index(outDir), "{not json"),
       "another zlib's": async (outDir) => {
         const saved = JSON.parse(await readFile(index(outDir), "utf8")) as { writer?: string };
-        expect(saved.writer).toBe(`zlib ${process.versions.zlib}`);
+        expect(saved.writer).toBe(`zlib ${process.versions.zlib} level 5`);
         await writeFile(index(outDir), JSON.stringify({ ...saved, writer: "zlib 0.0" }));
+      },
+      // An index written before the level was chosen (the default's, 6): its segments are other bytes.
+      "another level's": async (outDir) => {
+        const saved = JSON.parse(await readFile(index(outDir), "utf8")) as { writer?: string };
+        await writeFile(index(outDir), JSON.stringify({ ...saved, writer: `zlib ${process.versions.zlib}` }));
       },
       "not a segment": async (outDir, first) => {
         const [, offset, length] =

@@ -1,0 +1,140 @@
+/**
+ * A download's rows made from the records' JSON bytes, the part the CSV (csv-from-json.ts) and the
+ * workbook (xlsx-from-json.ts) share: a chunk of records is the build's own canonical JSON, one a
+ * line (renderSubject, src/core/render-page.ts: the ten fields in a fixed order, no spaces,
+ * JSON.stringify's escapes), so where a record's values are plainly its bytes a row is made by
+ * copying them, with no parse, no object and no string a cell. `recordSpans` finds those values;
+ * `rowsFromJson` walks a chunk's lines, takes each record the format's fast row takes, and hands any
+ * other (and every record of a chunk that is not UTF-8) to the format's row of the parsed record, so
+ * every row is the bytes the parsed record's row would be.
+ */
+import { isUtf8 } from "node:buffer";
+import type { Subject } from "../core/render-page.ts";
+import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
+
+const [NEWLINE, QUOTE, BACKSLASH, CLOSE_OBJECT, ZERO, NINE] = [0x0a, 0x22, 0x5c, 0x7d, 0x30, 0x39];
+const TRUE = Buffer.from("true", "latin1");
+const FALSE = Buffer.from("false", "latin1");
+/** An id longer than this is left to the parse (a number's text can change form far beyond it). */
+const MAX_ID_DIGITS = 15;
+
+/** How each field's value is written in the canonical JSON. */
+export type Kind = "digits" | "text" | "flag";
+const KIND: Readonly<Record<keyof Subject, Kind>> = {
+  id: "digits",
+  jedinstvena_oznaka: "text",
+  naziv_subjekta: "text",
+  oib: "text",
+  razina: "text",
+  datum_postanka: "text",
+  status_subjekta: "flag",
+  odobreno: "flag",
+  institucija_grad: "text",
+  institucija_email: "text",
+};
+
+/** Each field's kind, in the fields' order. */
+export const KINDS: readonly Kind[] = FIELD_NAMES.map((name) => KIND[name]);
+
+/** Each field's bytes before its value (`{"id":`, `,"oib":"`, …; a text's opening quote included). */
+const KEYS = FIELD_NAMES.map((name, i) =>
+  Buffer.from(`${i === 0 ? "{" : ","}${JSON.stringify(name)}:${KIND[name] === "text" ? '"' : ""}`, "latin1"),
+);
+
+/** Does `line` hold `bytes` at `at`? */
+function holds(line: Uint8Array, at: number, bytes: Uint8Array): boolean {
+  if (at + bytes.length > line.length) return false;
+  for (let i = 0; i < bytes.length; i++) if (line[at + i] !== bytes[i]) return false;
+  return true;
+}
+
+/**
+ * Finds the values of the record in `chunk[start, end)` when it is in the canonical form with plain
+ * values: each key where the form puts it, an id of at most 15 digits with no leading zero,
+ * `true`/`false`, and texts with no backslash (no JSON escape: a quote, a control character, U+2028
+ * or a lone surrogate) and no raw control byte. Field `f`'s value is then `chunk[spans[2f], spans[2f + 1])`
+ * (a text's without its quotes); false for any other record (what `spans` holds then means nothing).
+ */
+export function recordSpans(chunk: Uint8Array, start: number, end: number, spans: Int32Array): boolean {
+  let i = start;
+  for (let f = 0; f < KEYS.length; f++) {
+    const key = KEYS[f] as Buffer;
+    if (!holds(chunk, i, key)) return false;
+    i += key.length;
+    const from = i;
+    const kind = KINDS[f];
+    if (kind === "text") {
+      for (;;) {
+        if (i >= end) return false;
+        const c = chunk[i] as number;
+        if (c === QUOTE) break;
+        if (c === BACKSLASH || c < 0x20) return false;
+        i++;
+      }
+      spans[2 * f] = from;
+      spans[2 * f + 1] = i++;
+      continue;
+    }
+    if (kind === "digits") {
+      while (i < end && (chunk[i] as number) >= ZERO && (chunk[i] as number) <= NINE) i++;
+      // JSON.stringify of an id ≥ 1 never starts with 0; String() of a number of at most 15 digits is those digits.
+      if (i === from || i - from > MAX_ID_DIGITS || chunk[from] === ZERO) return false;
+    } else {
+      const word = chunk[i] === 0x74 ? TRUE : FALSE;
+      if (!holds(chunk, i, word)) return false;
+      i += word.length;
+    }
+    spans[2 * f] = from;
+    spans[2 * f + 1] = i;
+  }
+  return i + 1 === end && chunk[i] === CLOSE_OBJECT;
+}
+
+/** A format's rows from the records' JSON. */
+export interface JsonRows {
+  /** The most bytes `fast` writes for a line of `length` bytes. */
+  room(length: number): number;
+  /**
+   * Writes the row of the `line`th record (from 0), its values at `spans` in `chunk`, into `out` at
+   * `at` when the format takes it as its bytes: the offset after the row, or -1 (what was written
+   * then means nothing).
+   */
+  fast(chunk: Uint8Array, spans: Int32Array, out: Uint8Array, at: number, line: number): number;
+  /** The row of the `line`th record, parsed: what `fast` writes when it takes it. */
+  slow(subject: Subject, line: number): string;
+}
+
+/** Where a chunk's rows are made (a chunk is rendered synchronously, so one serves them all), grown to the largest. */
+let scratch = Buffer.allocUnsafe(0);
+const spans = new Int32Array(2 * KEYS.length);
+
+/** The rows of a chunk of whole records, one a line: the bytes `rows.slow` of each parsed record gives. */
+export function rowsFromJson(chunk: Uint8Array, rows: JsonRows): Buffer {
+  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  // Not UTF-8 (never so in the build's own records): decoding would replace bytes, so every record is parsed.
+  const fast = isUtf8(bytes);
+  let out = scratch;
+  let o = 0;
+  const room = (needed: number): void => {
+    if (o + needed <= out.length) return;
+    const larger = Buffer.allocUnsafe(Math.max(out.length * 2, o + needed));
+    out.copy(larger, 0, 0, o);
+    out = scratch = larger;
+  };
+  let start = 0;
+  for (let line = 0; start < bytes.length; line++) {
+    const newline = bytes.indexOf(NEWLINE, start);
+    const end = newline < 0 ? bytes.length : newline;
+    room(rows.room(end - start));
+    const next = fast && recordSpans(bytes, start, end, spans) ? rows.fast(bytes, spans, out, o, line) : -1;
+    if (next >= 0) o = next;
+    else {
+      const row = rows.slow(JSON.parse(bytes.toString("utf8", start, end)) as Subject, line);
+      room(Buffer.byteLength(row, "utf8"));
+      o += out.write(row, o, "utf8");
+    }
+    start = end + 1;
+  }
+  // The rows copied out at their size: the caller keeps them a while, the scratch is the next chunk's.
+  return Buffer.from(out.subarray(0, o));
+}

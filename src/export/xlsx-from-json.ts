@@ -1,0 +1,133 @@
+/**
+ * The workbook's rows (its sheet's XML) made from the records' JSON bytes, for the build's
+ * downloads (rows-from-json.ts): the common record's row is the cells' fixed markup around its
+ * values' bytes, copied. Parsing each record, escaping its cells and joining the row's strings,
+ * then encoding them to UTF-8 (`rowXml` of `workbookCells`), was most of the workbook's CPU on the
+ * main thread.
+ *
+ * The fast row takes a record whose values `recordSpans` finds plain when its texts also need none
+ * of OOXML's `_xHHHH_` (xstring.ts): no DEL, no `_x` (which could read as an escape), no character
+ * from U+F000 up (U+FFFE and U+FFFF among them); and are at most 32,767 bytes (so at most the
+ * characters a cell holds). `&`, `<` and `>` are written as XML's entities, and a text beginning or
+ * ending with what JavaScript's `\s` matches gets `xml:space="preserve"`, as `rowXml` does. Any other
+ * record goes through `rowXml(workbookCells(JSON.parse(line)))`, so every row is the bytes that gives.
+ */
+import { type JsonRows, KINDS, rowsFromJson } from "./rows-from-json.ts";
+import { LETTERS, MAX_CELL_CHARACTERS, rowXml, STYLES, workbookCells } from "./xlsx-row.ts";
+
+const latin1 = (text: string): Buffer => Buffer.from(text, "latin1");
+
+/** Each cell's markup before its row number, after it (to a text's `<t`), and after its value. */
+const OPEN = LETTERS.map((letter) => latin1(`<c r="${letter}`));
+const MIDDLE = KINDS.map((kind, f) =>
+  latin1(kind === "text" ? `"${STYLES[f] as string} t="inlineStr"><is><t` : kind === "flag" ? `" t="b"><v>` : `"><v>`),
+);
+const CLOSE = KINDS.map((kind) => latin1(kind === "text" ? "</t></is></c>" : "</v></c>"));
+const ROW_OPEN = latin1('<row r="');
+const ROW_MIDDLE = latin1('">');
+const ROW_CLOSE = latin1("</row>");
+const PRESERVE = latin1(' xml:space="preserve">');
+const [AMP, LT, GT] = [latin1("&amp;"), latin1("&lt;"), latin1("&gt;")];
+/** The most digits of a row number (`String` of an integer, which from 1e21 on is shorter again). */
+const NUMBER_DIGITS = 21;
+/** A row's markup at most: each cell's, with the row number in the row and every cell, and each text's `xml:space`. */
+const MARKUP =
+  ROW_OPEN.length +
+  ROW_MIDDLE.length +
+  ROW_CLOSE.length +
+  [OPEN, MIDDLE, CLOSE].flat().reduce((n, b) => n + b.length, 0) +
+  (1 + KINDS.length) * NUMBER_DIGITS +
+  KINDS.length * PRESERVE.length;
+
+const [UNDERSCORE, X, DEL, LEAD_EF, TRUE_T, TAG_END] = [0x5f, 0x78, 0x7f, 0xef, 0x74, 0x3e];
+
+/** The code points JavaScript's `\s` matches (the test checks the list against every code point). */
+export const WHITE_SPACE: ReadonlySet<number> = new Set([
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,
+  0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
+]);
+
+/** The code point of the UTF-8 character whose lead byte is at `at` (`bytes` is UTF-8). */
+function codePointAt(bytes: Uint8Array, at: number): number {
+  const lead = bytes[at] as number;
+  if (lead < 0x80) return lead;
+  if (lead < 0xe0) return ((lead & 0x1f) << 6) | ((bytes[at + 1] as number) & 0x3f);
+  if (lead < 0xf0) return ((lead & 0x0f) << 12) | (((bytes[at + 1] as number) & 0x3f) << 6) | ((bytes[at + 2] as number) & 0x3f);
+  // Four bytes: beyond the BMP, where no white space is.
+  return 0x10000;
+}
+
+/** Does the text `bytes[from, to)` (not empty) begin or end with white space? */
+function hasSpaceAtEnds(bytes: Uint8Array, from: number, to: number): boolean {
+  if (WHITE_SPACE.has(codePointAt(bytes, from))) return true;
+  let last = to - 1;
+  while (((bytes[last] as number) & 0xc0) === 0x80) last--;
+  return WHITE_SPACE.has(codePointAt(bytes, last));
+}
+
+/** `bytes` (a few dozen at most: a loop, cheaper than `set` at that size) into `out` at `at`: the offset after them. */
+function put(out: Uint8Array, at: number, bytes: Uint8Array): number {
+  for (let k = 0; k < bytes.length; k++) out[at + k] = bytes[k] as number;
+  return at + bytes.length;
+}
+
+function putDigits(out: Uint8Array, at: number, digits: string): number {
+  for (let k = 0; k < digits.length; k++) out[at + k] = digits.charCodeAt(k);
+  return at + digits.length;
+}
+
+/** A text's bytes into `out` at `at`, `&`, `<` and `>` as entities: the offset after them, or -1 when it needs `_xHHHH_`. */
+function putText(chunk: Uint8Array, from: number, to: number, out: Uint8Array, at: number): number {
+  let o = at;
+  for (let i = from; i < to; i++) {
+    const c = chunk[i] as number;
+    // Letters and most of UTF-8's bytes first: none of them needs a thought.
+    if (c > 0x3e && c !== UNDERSCORE && c !== DEL && c !== LEAD_EF) out[o++] = c;
+    else if (c === 0x26) o = put(out, o, AMP);
+    else if (c === 0x3c) o = put(out, o, LT);
+    else if (c === 0x3e) o = put(out, o, GT);
+    else if (c === DEL || c === LEAD_EF) return -1;
+    // An underscore before an `x` might begin `_xHHHH`, which the escape writes as `_x005F_xHHHH` (the text's closing quote ends the look).
+    else if (c === UNDERSCORE && chunk[i + 1] === X) return -1;
+    else out[o++] = c;
+  }
+  return o;
+}
+
+/** The rows of a chunk whose first record is row `first` of the sheet. */
+function xlsxRows(first: number): JsonRows {
+  return {
+    // An `&` becomes five bytes.
+    room: (length) => MARKUP + 5 * length,
+    fast(chunk, spans, out, at, line) {
+      const digits = String(first + line);
+      let o = put(out, at, ROW_OPEN);
+      o = putDigits(out, o, digits);
+      o = put(out, o, ROW_MIDDLE);
+      for (let f = 0; f < KINDS.length; f++) {
+        const from = spans[2 * f] as number;
+        const to = spans[2 * f + 1] as number;
+        o = put(out, o, OPEN[f] as Buffer);
+        o = putDigits(out, o, digits);
+        o = put(out, o, MIDDLE[f] as Buffer);
+        const kind = KINDS[f];
+        if (kind === "text") {
+          if (to - from > MAX_CELL_CHARACTERS) return -1;
+          if (from < to && hasSpaceAtEnds(chunk, from, to)) o = put(out, o, PRESERVE);
+          else out[o++] = TAG_END;
+          o = putText(chunk, from, to, out, o);
+          if (o < 0) return -1;
+        } else if (kind === "flag") out[o++] = chunk[from] === TRUE_T ? 0x31 : 0x30;
+        else for (let i = from; i < to; i++) out[o++] = chunk[i] as number;
+        o = put(out, o, CLOSE[f] as Buffer);
+      }
+      return put(out, o, ROW_CLOSE);
+    },
+    slow: (subject, line) => rowXml(first + line, workbookCells(subject)),
+  };
+}
+
+/** The sheet's rows of a chunk of whole records, one a line, from row `first` on: the bytes `rowXml(workbookCells(record))` gives for each. */
+export function xlsxRowsFromJson(chunk: Uint8Array, first: number): Buffer {
+  return rowsFromJson(chunk, xlsxRows(first));
+}
