@@ -129,14 +129,12 @@ class ShardQueue {
     await this.#writers?.close();
   }
 
-  /** The files this build wrote, as `<shard key>/<name>`. */
-  changed(): string[] {
-    return this.parts.flatMap(({ key, nameOf, first, count, linked }) => {
+  /** The files this build wrote, as `<shard key>/<name>`, named one at a time (a full build of ten million subjects writes a million). */
+  *changed(): Generator<string> {
+    for (const { key, nameOf, first, count, linked } of this.parts) {
       const kept = new Set(linked);
-      return Array.from({ length: count }, (_, i) => i)
-        .filter((i) => !kept.has(i))
-        .map((i) => `${key}/${nameOf(first + i)}`);
-    });
+      for (let i = 0; i < count; i++) if (!kept.has(i)) yield `${key}/${nameOf(first + i)}`;
+    }
   }
 
   #start(): ShardWriters {
@@ -243,7 +241,7 @@ export class SiteWriter implements SiteOutput {
       bytesWritten: tally.bytesWritten,
       ...swept,
       get changed() {
-        return shards.changed();
+        return [...shards.changed()];
       },
       // The files and URLs changed are named only when asked (build --json): a full build of ten
       // million subjects changes a million files.
