@@ -29,15 +29,16 @@ answerTasks((/** @type {import("./shard-task.ts").ShardTask} */ task) => {
   let bytesWritten = 0;
   for (let i = 0; from !== null && i < names.length; i++) {
     const name = /** @type {string} */ (names[i]);
-    if (old !== null && linkIfSameFile(`${old}/${name}`, `${from}/${name}`, `${tmp}/${name}`)) linkedFiles.push(i);
-    else bytesWritten += place(`${from}/${name}`, `${tmp}/${name}`);
+    const source = `${from}/${name}`;
+    if (old !== null && linkIfSame(`${old}/${name}`, `${tmp}/${name}`, (path) => sameBytes(path, source))) linkedFiles.push(i);
+    else bytesWritten += place(source, `${tmp}/${name}`);
   }
   for (let i = 0, start = 0; from === null && i < names.length; i++) {
     const end = /** @type {number} */ (ends[i]);
     const view = bytes.subarray(start, end);
     const name = /** @type {string} */ (names[i]);
     // Plain concatenation: path.join's normalising was measurable at 361k files (profile).
-    if (old !== null && linkIfSame(`${old}/${name}`, view, `${tmp}/${name}`)) {
+    if (old !== null && linkIfSame(`${old}/${name}`, `${tmp}/${name}`, (path) => readFileSync(path).equals(view))) {
       linkedFiles.push(i);
     } else {
       writeFileSync(`${tmp}/${name}`, view);
@@ -52,20 +53,21 @@ answerTasks((/** @type {import("./shard-task.ts").ShardTask} */ task) => {
 });
 
 /**
- * Hard-links `old` to `target` when `old` holds exactly `bytes`; false when it does not or cannot.
+ * Hard-links `old` to `target` when `same(old)` says it holds the new file's bytes; false when it
+ * does not, is missing, or cannot be linked.
  * @param {string} old
- * @param {Uint8Array} bytes
  * @param {string} target
+ * @param {(old: string) => boolean} same
  */
-function linkIfSame(old, bytes, target) {
-  let current;
+function linkIfSame(old, target, same) {
+  let matches;
   try {
-    current = readFileSync(old);
+    matches = same(old);
   } catch (error) {
     if (/** @type {NodeJS.ErrnoException} */ (error).code === "ENOENT") return false;
     throw error;
   }
-  if (!current.equals(bytes)) return false;
+  if (!matches) return false;
   try {
     linkSync(old, target);
     return true;
@@ -92,57 +94,30 @@ function place(source, target) {
 }
 
 /**
- * Hard-links `old` to `target` when `old` holds exactly the bytes of the file `source`, compared a
- * piece at a time; false when it does not or cannot.
+ * Do the files `old` and `source` hold exactly the same bytes? Compared a piece at a time.
  * @param {string} old
  * @param {string} source
- * @param {string} target
  */
-function linkIfSameFile(old, source, target) {
-  let a;
+function sameBytes(old, source) {
+  const a = openSync(old, "r");
   try {
-    a = openSync(old, "r");
-  } catch (error) {
-    if (/** @type {NodeJS.ErrnoException} */ (error).code === "ENOENT") return false;
-    throw error;
-  }
-  let same;
-  try {
-    same = sameBytes(a, source);
+    const b = openSync(source, "r");
+    try {
+      const size = fstatSync(a).size;
+      if (fstatSync(b).size !== size) return false;
+      const [x, y] = [Buffer.allocUnsafe(PIECE), Buffer.allocUnsafe(PIECE)];
+      for (let at = 0; at < size; at += PIECE) {
+        const n = Math.min(PIECE, size - at);
+        readFully(a, x, n, at);
+        readFully(b, y, n, at);
+        if (!x.subarray(0, n).equals(y.subarray(0, n))) return false;
+      }
+      return true;
+    } finally {
+      closeSync(b);
+    }
   } finally {
     closeSync(a);
-  }
-  if (!same) return false;
-  try {
-    linkSync(old, target);
-    return true;
-  } catch (error) {
-    if (NO_LINK.has(/** @type {NodeJS.ErrnoException} */ (error).code ?? "")) return false;
-    throw error;
-  }
-}
-
-/**
- * Does the open file `a` hold exactly the bytes of the file `source`?
- * @param {number} a
- * @param {string} source
- */
-function sameBytes(a, source) {
-  const b = openSync(source, "r");
-  try {
-    const size = fstatSync(a).size;
-    if (fstatSync(b).size !== size) return false;
-    const [x, y] = [Buffer.allocUnsafe(PIECE), Buffer.allocUnsafe(PIECE)];
-    for (let at = 0; at < size; ) {
-      const n = Math.min(PIECE, size - at);
-      readFully(a, x, n, at);
-      readFully(b, y, n, at);
-      if (!x.subarray(0, n).equals(y.subarray(0, n))) return false;
-      at += n;
-    }
-    return true;
-  } finally {
-    closeSync(b);
   }
 }
 

@@ -72,16 +72,30 @@ class ShardQueue {
   #writers: ShardWriters | undefined;
   #writing: Promise<void>[] = [];
 
-  /** Writes `files` into `tmp` in parts (hard-linked from `old` where the bytes are the same), renaming it to `dir` when all are written. */
+  /**
+   * Writes a shard into `tmp` in parts (hard-linked from `old` where the bytes are the same),
+   * renaming it to `dir` when all are written: its `files` sent to the threads PART_BYTES at a time,
+   * or, when they wait in a directory already (a spilled shard's), that directory's files linked or
+   * copied by the threads PLACED_FILES at a time, no byte of them passing through this thread (the
+   * search's order files are 4 bytes a subject each, 40 MB at ten million).
+   */
   async write(
-    shard: Pick<ShardPlan, "key" | "name">,
-    files: Iterable<ShardFile>,
+    shard: Pick<ShardPlan, "key" | "name" | "size">,
+    files: Iterable<ShardFile> | { readonly dir: string },
     tmp: string,
     dir: string | null,
     old: string | null,
   ): Promise<{ readonly whole: Promise<void> }> {
     const pool = this.#start();
     const parts: Promise<void>[] = [];
+    if ("dir" in files) {
+      for (let first = 0; first < shard.size; first += PLACED_FILES) {
+        const names = Array.from({ length: Math.min(PLACED_FILES, shard.size - first) }, (_, i) => shard.name(first + i));
+        await pool.room();
+        parts.push(this.#part(shard, first, names.length, pool.place(names, files.dir, tmp, null, old)));
+      }
+      return this.#whole(parts, tmp, dir);
+    }
     let batch: ShardFile[] = [];
     let bytes = 0;
     let sent = 0;
@@ -98,28 +112,6 @@ class ShardQueue {
       if (bytes >= PART_BYTES) await send();
     }
     if (batch.length > 0) await send();
-    return this.#whole(parts, tmp, dir);
-  }
-
-  /**
-   * Puts a shard whose files wait in the directory `from` (a spilled shard's) into `tmp`, as write
-   * does, a part of PLACED_FILES at a time: the threads link or copy them, and no byte of them
-   * passes through this thread (the search's order files are 4 bytes a subject each, 40 MB at ten million).
-   */
-  async place(
-    shard: Pick<ShardPlan, "key" | "name" | "size">,
-    from: string,
-    tmp: string,
-    dir: string | null,
-    old: string | null,
-  ): Promise<{ readonly whole: Promise<void> }> {
-    const pool = this.#start();
-    const parts: Promise<void>[] = [];
-    for (let first = 0; first < shard.size; first += PLACED_FILES) {
-      const names = Array.from({ length: Math.min(PLACED_FILES, shard.size - first) }, (_, i) => shard.name(first + i));
-      await pool.room();
-      parts.push(this.#part(shard, first, names.length, pool.place(names, from, tmp, null, old)));
-    }
     return this.#whole(parts, tmp, dir);
   }
 
@@ -369,10 +361,8 @@ export class SiteWriter implements SiteOutput {
       const oldHash = this.#previous.dirs[shard.key];
       // Pages hold the count and the origin: when either changed, no old page can match.
       const old = oldHash !== undefined && this.#previous.sameHead(plan) ? join(root, shardDirPath(shard.key, oldHash)) : null;
-      const { whole } =
-        shard.dir === undefined
-          ? await this.#shards.write(shard, shard.files(), tmpOf(shard), dirOf(shard), old)
-          : await this.#shards.place(shard, shard.dir, tmpOf(shard), dirOf(shard), old);
+      const files = shard.dir === undefined ? shard.files() : { dir: shard.dir };
+      const { whole } = await this.#shards.write(shard, files, tmpOf(shard), dirOf(shard), old);
       whole.then(
         () => settle(shard.size),
         () => undefined,
