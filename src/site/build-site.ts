@@ -11,6 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import type { Message } from "../common/messages/message.ts";
@@ -92,7 +93,7 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
   const run = { options, output, previous };
   // The downloads not yet switched to: a failed build removes them with the output's own files.
   let written: WrittenDownloads | null = null;
-  // Where the search files wait between their stage and the write (search/spilled-shard.ts).
+  // Where the search files and the key lookups' files wait between their stage and the write (search/spilled-shard.ts).
   let spill: ScratchDir | null = null;
   // The search stage, started once the chunk files are written (in a thread on a large list).
   let search: SearchStage | null = null;
@@ -106,7 +107,10 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
     await pauseAt("build-downloads-written");
     const published = written?.date ?? (await dataDateOf(run, read, await listHash(run, read.count)));
     const downloads = written?.downloads ?? [];
-    const plan = search === null ? null : await planOf(run, metadata, { count: read.count, hashes }, { downloads, published }, search);
+    const plan =
+      search === null || spill === null
+        ? null
+        : await planOf(run, metadata, { count: read.count, hashes }, { downloads, published }, search, spill.path);
     // The stable download names switch with the manifest, in one synchronous step (write-site.ts).
     const stable = written;
     const switchAlong = stable === null ? {} : { switchAlong: () => stable.switchStableNames() };
@@ -172,18 +176,22 @@ function searchOf({ options, output }: Run, { count, hashes }: Omit<ChunkHashes,
   return startSearch({ count, chunkSize: CHUNK_SIZE, files, spill }, searchInThread(options.read.threads, count));
 }
 
-/** The plan stage: every shard of pages, the description, the key lookups and the search's, named by the hashes of what they hold. */
+/**
+ * The plan stage: every shard of pages, the description, the key lookups and the search's, named by
+ * the hashes of what they hold; the key lookups' files wait in `scratch` until they are written.
+ */
 async function planOf(
   { options, output }: Run,
   metadata: DatasetMetadata,
   records: Omit<ChunkHashes, "chunkSize">,
   published: Publication,
   search: SearchStage,
+  scratch: string,
 ): Promise<SitePlan> {
   const { count, hashes } = records;
   const pages = pagesFromChunkFiles((chunk) => output.chunkFile(chunk), CHUNK_SIZE);
   const docs = planDocs(metadata, { count, ...published }, options.site);
-  const keys = planKeys(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk));
+  const keys = planKeys(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk), join(scratch, "keys"));
   // Last: a thread's search may still run while the rest is planned.
   const searched = await search.shards();
   return planSite({ count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, [docs, ...keys, ...searched], published);

@@ -46,6 +46,12 @@ export interface ShardPlan {
   name(index: number): string;
   /** Its files, rendered one at a time as they are taken. */
   files(): Iterable<ShardFile>;
+  /**
+   * The directory its files are in already, named as `name` names them, when they are (a shard
+   * spilled to a scratch directory: search/spilled-shard.ts): the writer links or copies them from
+   * there rather than take `files()` through memory.
+   */
+  readonly dir?: string;
 }
 
 export interface SitePlan {

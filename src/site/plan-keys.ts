@@ -5,9 +5,12 @@
  * once the records are on disk, so a cached build that never parsed a record still indexes every
  * one.
  *
- * Memory: 16 bytes a subject while the OIB index is sorted (each OIB as a float by place, then its
- * key and place as one float), 8 bytes kept until its files are written, about 8 MB at a million
- * subjects; the files are rendered again, one at a time, as they are written.
+ * Memory: 8 bytes a subject while the OIB index is sorted (each OIB's rest and place as one
+ * float, put in its prefix's place as the chunk files are read a second time; the OIBs kept by
+ * place between the two took 8 more). Its files are then made once, each hashed and put in a
+ * scratch directory as it is made (search/spilled-shard.ts), from where the writer threads link
+ * them into the site: nothing of the index is held through the write, where its 8 bytes a subject
+ * (40 MB at five million) were kept to render the files again.
  */
 import { readFileSync } from "node:fs";
 import { contentHash } from "../common/content-hash.ts";
@@ -25,33 +28,70 @@ import { oibFileName, oibShardKey, SHARD_SIZE } from "../core/layout.ts";
 import { VERSION } from "../core/version.ts";
 import type { ShardFile, ShardPlan } from "./hand-offs.ts";
 import type { ChunkFile } from "./read-chunks.ts";
+import { SpilledShard } from "./search/spilled-shard.ts";
 
 const NEWLINE = 0x0a;
 const OIB_FIELD = Buffer.from('","oib":"');
 const CODE_FIELD = Buffer.from(',"jedinstvena_oznaka":"');
 
-/** Plans the bounds shard and the OIB index shards of `count` subjects in the chunk files `fileOf(chunk)`. */
-export function planKeys(count: number, chunkSize: number, fileOf: (chunk: number) => ChunkFile): ShardPlan[] {
+/** Plans the bounds shard and the OIB index shards of `count` subjects in the chunk files `fileOf(chunk)`, the OIB files waiting in `scratch`. */
+export function planKeys(count: number, chunkSize: number, fileOf: (chunk: number) => ChunkFile, scratch: string): ShardPlan[] {
   if (count === 0) return [];
   const chunks = Math.ceil(count / chunkSize);
   const firsts: { id: number; code: string }[] = [];
-  // Each subject's OIB as a number (11 digits are exact in a double), by place.
-  const oibs = new Float64Array(count);
+  const digits = oibPrefixDigits(count);
+  const restSize = 10 ** (11 - digits);
+  // The first pass counts each prefix's OIBs: starts[p + 1], summed below into where prefix p's keys begin.
+  const starts = new Uint32Array(10 ** digits + 1);
+  const read = eachOib(
+    fileOf,
+    chunks,
+    (bytes) => firsts.push(firstKeys(bytes)),
+    (oib) => {
+      const next = Math.floor(oib / restSize) + 1;
+      starts[next] = (starts[next] ?? 0) + 1;
+    },
+  );
+  if (read !== count) throw new Error(`the chunk files hold ${read} subjects, not ${count}`);
+  for (let p = 1; p < starts.length; p++) starts[p] = (starts[p] ?? 0) + (starts[p - 1] ?? 0);
+  // The second reads the chunk files again (from the page cache) and puts each key in its prefix's
+  // place at once: 8 bytes a subject, where the OIBs kept by place between the two took 16.
+  const keys = new Float64Array(count);
+  const filled = starts.slice(0, -1);
+  eachOib(fileOf, chunks, null, (oib, place) => {
+    const prefix = Math.floor(oib / restSize);
+    const slot = filled[prefix] ?? 0;
+    filled[prefix] = slot + 1;
+    keys[slot] = (oib % restSize) * count + place;
+  });
+  for (let p = 0; p + 1 < starts.length; p++) keys.subarray(starts[p], starts[p + 1]).sort();
+  return [boundsShard(firsts), ...oibShards(keys, starts, scratch)];
+}
+
+/**
+ * Reads the chunk files in order: `first` gets each file's bytes, `visit` each subject's OIB (a
+ * number: 11 digits are exact in a double) and place. Returns how many subjects were read.
+ */
+function eachOib(
+  fileOf: (chunk: number) => ChunkFile,
+  chunks: number,
+  first: ((bytes: Buffer) => void) | null,
+  visit: (oib: number, place: number) => void,
+): number {
   let place = 0;
   for (let chunk = 0; chunk < chunks; chunk++) {
     const bytes = readFileSync(fileOf(chunk).path);
+    first?.(bytes);
     for (let start = 0; start < bytes.length; ) {
       let end = bytes.indexOf(NEWLINE, start);
       if (end === -1) end = bytes.length;
-      if (start === 0) firsts.push(firstKeys(bytes));
       // A string field's quotes are escaped, so the first `","oib":"` is the field's own.
       const at = bytes.indexOf(OIB_FIELD, start) + OIB_FIELD.length;
-      oibs[place++] = Number(bytes.toString("latin1", at, at + 11));
+      visit(Number(bytes.toString("latin1", at, at + 11)), place++);
       start = end + 1;
     }
   }
-  if (place !== count) throw new Error(`the chunk files hold ${place} subjects, not ${count}`);
-  return [boundsShard(firsts), ...oibShards(oibs)];
+  return place;
 }
 
 /** The id and code of a chunk's first record (`{"id":<id>,"jedinstvena_oznaka":"<code>",…`). */
@@ -76,63 +116,36 @@ function boundsShard(firsts: readonly { id: number; code: string }[]): ShardPlan
 
 /**
  * The OIB index: a file for every prefix of `digits` digits, even an empty one (a missing file
- * would read as a stale site), in shards of SHARD_SIZE files. `oibs` (by place) is sorted once,
- * by a counting sort on the prefix and a sort of each prefix's keys: each key is the OIB's rest
- * after its prefix times `count` plus the place, exact in a double (under 2^53 for any list the
- * prefixes keep to a thousand lines a file), so one number sorts by OIB, then by place.
+ * would read as a stale site), in shards of SHARD_SIZE files. `keys` are sorted by a counting sort
+ * on the prefix (prefix p's begin at `starts[p]`) and a sort of each prefix's: each key is the
+ * OIB's rest after its prefix times `count` plus the place, exact in a double (under 2^53 for any
+ * list the prefixes keep to a thousand lines a file), so one number sorts by OIB, then by place.
  */
-function oibShards(oibs: Float64Array): ShardPlan[] {
-  const count = oibs.length;
+function oibShards(keys: Float64Array, starts: Uint32Array, scratch: string): ShardPlan[] {
+  const count = keys.length;
   const digits = oibPrefixDigits(count);
   const prefixes = 10 ** digits;
   const restSize = 10 ** (11 - digits);
-  // starts[p]: where prefix p's keys begin (a counting sort); starts[prefixes]: count.
-  const starts = new Uint32Array(prefixes + 1);
-  for (const oib of oibs) {
-    const next = Math.floor(oib / restSize) + 1;
-    starts[next] = (starts.at(next) ?? 0) + 1;
-  }
-  for (let p = 0; p < prefixes; p++) starts[p + 1] = (starts.at(p + 1) ?? 0) + (starts.at(p) ?? 0);
-  const keys = sortedKeys(oibs, starts, restSize);
   const prefixText = (p: number): string => (digits === 0 ? "" : String(p).padStart(digits, "0"));
   const width = oibPlaceWidth(count);
   const lineLength = oibLineLength(width);
-  const fileOf = (p: number): ShardFile => {
-    const [from, to] = [starts.at(p) ?? 0, starts.at(p + 1) ?? 0];
-    const bytes = Buffer.allocUnsafe((to - from) * lineLength);
-    for (let k = from; k < to; k++) {
-      const key = keys.at(k) ?? 0;
-      const place = key % count;
-      writeOibLine(bytes, (k - from) * lineLength, p * restSize + (key - place) / count, place, width);
-    }
-    return { name: oibFileName(prefixText(p)), bytes };
-  };
   const perShard = Math.min(prefixes, SHARD_SIZE);
   const shards: ShardPlan[] = [];
   for (let first = 0; first < prefixes; first += perShard) {
     const last = Math.min(prefixes, first + perShard);
-    const key = oibShardKey(prefixText(first));
-    const files = function* (): Generator<ShardFile> {
-      for (let p = first; p < last; p++) yield fileOf(p);
-    };
-    const hash = contentHash(VERSION, "\n", key, "\n", ...[...files()].flatMap((file) => [file.name, "\n", file.bytes]));
-    shards.push({ key, hash, size: last - first, name: (i) => oibFileName(prefixText(first + i)), files });
+    // Hashed as every shard is (the code's version, the key, each file's name and bytes).
+    const shard = new SpilledShard(scratch, oibShardKey(prefixText(first)));
+    for (let p = first; p < last; p++) {
+      const [from, to] = [starts[p] ?? 0, starts[p + 1] ?? 0];
+      const bytes = Buffer.allocUnsafe((to - from) * lineLength);
+      for (let k = from; k < to; k++) {
+        const key = keys[k] ?? 0;
+        const place = key % count;
+        writeOibLine(bytes, (k - from) * lineLength, p * restSize + (key - place) / count, place, width);
+      }
+      shard.add(oibFileName(prefixText(p)), bytes);
+    }
+    shards.push(shard.done());
   }
   return shards;
-}
-
-/** The OIBs' keys (see oibShards), placed by prefix where `starts` says and sorted within each: `oibs` is not kept. */
-function sortedKeys(oibs: Float64Array, starts: Uint32Array, restSize: number): Float64Array {
-  const count = oibs.length;
-  const keys = new Float64Array(count);
-  const filled = starts.slice(0, starts.length - 1);
-  for (let place = 0; place < count; place++) {
-    const oib = oibs[place] ?? 0;
-    const prefix = Math.floor(oib / restSize);
-    const slot = filled[prefix] ?? 0;
-    filled[prefix] = slot + 1;
-    keys[slot] = (oib % restSize) * count + place;
-  }
-  for (let p = 0; p + 1 < starts.length; p++) keys.subarray(starts[p], starts[p + 1]).sort();
-  return keys;
 }

@@ -2,24 +2,43 @@
 // synchronous fs calls into its temporary directory, then renames that into place. Plain
 // JavaScript so that the thread starts without a TypeScript loader (~35 ms instead of ~170 ms with
 // tsx registered) under the CLI, tsx and vitest alike; the task's shape is `ShardTask` in shard-task.ts.
-import { linkSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  copyFileSync,
+  fstatSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { answerTasks } from "../threads/pool-thread.mjs";
 
 /** Link errors that mean "this file system cannot hard-link here": write the bytes instead. */
 const NO_LINK = new Set(["EXDEV", "EPERM", "ENOTSUP", "EMLINK", "EOPNOTSUPP"]);
+/** Bytes of two files compared at a time (a file already on disk is never read in whole). */
+const PIECE = 1 << 20;
 
 answerTasks((/** @type {import("./shard-task.ts").ShardTask} */ task) => {
-  const { buffer, names, ends, tmp, dir, old } = task;
+  const { buffer, names, ends, tmp, dir, old, from } = task;
   const bytes = Buffer.from(buffer);
   /** @type {number[]} */
   const linkedFiles = [];
   let bytesWritten = 0;
-  for (let i = 0, start = 0; i < names.length; i++) {
+  for (let i = 0; from !== null && i < names.length; i++) {
+    const name = /** @type {string} */ (names[i]);
+    const source = `${from}/${name}`;
+    if (old !== null && linkIfSame(`${old}/${name}`, `${tmp}/${name}`, (path) => sameBytes(path, source))) linkedFiles.push(i);
+    else bytesWritten += place(source, `${tmp}/${name}`);
+  }
+  for (let i = 0, start = 0; from === null && i < names.length; i++) {
     const end = /** @type {number} */ (ends[i]);
     const view = bytes.subarray(start, end);
     const name = /** @type {string} */ (names[i]);
     // Plain concatenation: path.join's normalising was measurable at 361k files (profile).
-    if (old !== null && linkIfSame(`${old}/${name}`, view, `${tmp}/${name}`)) {
+    if (old !== null && linkIfSame(`${old}/${name}`, `${tmp}/${name}`, (path) => readFileSync(path).equals(view))) {
       linkedFiles.push(i);
     } else {
       writeFileSync(`${tmp}/${name}`, view);
@@ -34,25 +53,85 @@ answerTasks((/** @type {import("./shard-task.ts").ShardTask} */ task) => {
 });
 
 /**
- * Hard-links `old` to `target` when `old` holds exactly `bytes`; false when it does not or cannot.
+ * Hard-links `old` to `target` when `same(old)` says it holds the new file's bytes; false when it
+ * does not, is missing, or cannot be linked.
  * @param {string} old
- * @param {Uint8Array} bytes
  * @param {string} target
+ * @param {(old: string) => boolean} same
  */
-function linkIfSame(old, bytes, target) {
-  let current;
+function linkIfSame(old, target, same) {
+  let matches;
   try {
-    current = readFileSync(old);
+    matches = same(old);
   } catch (error) {
     if (/** @type {NodeJS.ErrnoException} */ (error).code === "ENOENT") return false;
     throw error;
   }
-  if (!current.equals(bytes)) return false;
+  if (!matches) return false;
   try {
     linkSync(old, target);
     return true;
   } catch (error) {
     if (NO_LINK.has(/** @type {NodeJS.ErrnoException} */ (error).code ?? "")) return false;
     throw error;
+  }
+}
+
+/**
+ * Puts the file `source` at `target`: a hard link (the scratch directory's file becomes the site's),
+ * else a copy the kernel makes; its size.
+ * @param {string} source
+ * @param {string} target
+ */
+function place(source, target) {
+  try {
+    linkSync(source, target);
+  } catch (error) {
+    if (!NO_LINK.has(/** @type {NodeJS.ErrnoException} */ (error).code ?? "")) throw error;
+    copyFileSync(source, target);
+  }
+  return statSync(target).size;
+}
+
+/**
+ * Do the files `old` and `source` hold exactly the same bytes? Compared a piece at a time.
+ * @param {string} old
+ * @param {string} source
+ */
+function sameBytes(old, source) {
+  const a = openSync(old, "r");
+  try {
+    const b = openSync(source, "r");
+    try {
+      const size = fstatSync(a).size;
+      if (fstatSync(b).size !== size) return false;
+      const [x, y] = [Buffer.allocUnsafe(PIECE), Buffer.allocUnsafe(PIECE)];
+      for (let at = 0; at < size; at += PIECE) {
+        const n = Math.min(PIECE, size - at);
+        readFully(a, x, n, at);
+        readFully(b, y, n, at);
+        if (!x.subarray(0, n).equals(y.subarray(0, n))) return false;
+      }
+      return true;
+    } finally {
+      closeSync(b);
+    }
+  } finally {
+    closeSync(a);
+  }
+}
+
+/**
+ * Reads `length` bytes at `position` of `fd` into the start of `into`.
+ * @param {number} fd
+ * @param {Buffer} into
+ * @param {number} length
+ * @param {number} position
+ */
+function readFully(fd, into, length, position) {
+  for (let done = 0; done < length; ) {
+    const n = readSync(fd, into, done, length - done, position + done);
+    if (n === 0) throw new Error(`a file ended early while it was compared (changed behind the build's back?)`);
+    done += n;
   }
 }

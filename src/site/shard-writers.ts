@@ -31,6 +31,8 @@ export interface ShardWritten {
 export interface ShardWriters extends Pick<WorkerPool<ShardTask, ShardWritten>, "room" | "close"> {
   /** Writes `files` into `tmp` in a thread (hard-linked from `old` where the bytes are the same), then renames `tmp` to `dir` unless it is null. */
   write(files: readonly ShardFile[], tmp: string, dir: string | null, old: string | null): Promise<ShardWritten>;
+  /** Puts the files `names` of the directory `from` into `tmp` in a thread (linked, or copied), as write puts bytes. */
+  place(names: readonly string[], from: string, tmp: string, dir: string | null, old: string | null): Promise<ShardWritten>;
 }
 
 /**
@@ -51,13 +53,30 @@ export function startShardWriters(threads = Math.min(MAX_WRITERS, availableParal
       const buffer = fits >= 0 ? (free.splice(fits, 1)[0] as ArrayBuffer) : new ArrayBuffer(size);
       const view = new Uint8Array(buffer);
       for (const [i, file] of files.entries()) view.set(file.bytes, i === 0 ? 0 : ends[i - 1]);
-      const { buffer: back, ...written } = await pool.run({ buffer, names: files.map((f) => f.name), ends, tmp, dir, old }, [buffer]);
+      const { buffer: back, ...written } = await pool.run({ buffer, names: files.map((f) => f.name), ends, tmp, dir, old, from: null }, [
+        buffer,
+      ]);
       // As many kept as can be out at once, the largest: every later shard then fits one.
       free.push(back);
       free.sort((a, b) => b.byteLength - a.byteLength).splice(count * SHARDS_PER_WRITER);
       return written;
     },
+    async place(names, from, tmp, dir, old) {
+      const { written, linked, bytesWritten, linkedFiles } = await pool.run({
+        buffer: new ArrayBuffer(0),
+        names,
+        ends: [],
+        tmp,
+        dir,
+        old,
+        from,
+      });
+      return { written, linked, bytesWritten, linkedFiles };
+    },
     room: () => pool.room(),
-    close: () => pool.close(),
+    close: () => {
+      free.length = 0;
+      return pool.close();
+    },
   };
 }

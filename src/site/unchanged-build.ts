@@ -92,7 +92,7 @@ function asUnchanged(report: BuildReport, cachedWhole: boolean): Unchanged | nul
 
 function replayed(report: Unchanged, started: number): BuildReport {
   const seconds = (performance.now() - started) / 1000;
-  return { ...report, seconds, timings: { read: seconds, write: 0 }, changed: [], changes: { urls: [], tags: [] } };
+  return { ...report, seconds, timings: { read: seconds, write: 0 }, changed: [], changes: { urls: [], urlsLeftOut: 0, tags: [] } };
 }
 
 /** The record in `file`; null when there is none, or one this code did not write whole. */

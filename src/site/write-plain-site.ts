@@ -40,6 +40,7 @@ import { forEachItem } from "../common/stage-iterables.ts";
 import { makeScratchDir, type ScratchDir } from "../common/scratch-dir.ts";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import { type ChunkFile, type PageBytes, pagesFromChunkFiles } from "./read-chunks.ts";
+import { FirstUrls, LISTED_URLS } from "./site-changes.ts";
 import type { ChunkItem, PagesToWrite, SiteOutput, SiteWritten, WriteProgress, WrittenRecords } from "./hand-offs.ts";
 
 export interface PlainSiteOptions {
@@ -263,7 +264,9 @@ export async function writePlainSite(options: PlainSiteOptions, records: PlainRe
     if (entryName === where.current) await countGone(join(where.parent, entryName), "", paths, removed);
     await rm(join(where.parent, entryName), { recursive: true, force: true });
   }
-  const changes = { urls: changed.map((path) => `${options.baseUrl}/${path}`).sort(), tags: [] };
+  const urls = new FirstUrls(LISTED_URLS);
+  for (const path of changed) urls.add(`${options.baseUrl}/${path}`);
+  const changes = { ...urls.done(), tags: [] };
   return {
     files: total,
     written: tally.written,

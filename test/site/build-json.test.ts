@@ -24,11 +24,11 @@ interface JsonReport {
   written: number;
   timings: { read: number; write: number };
   warnings: { severity: string; file: string; field?: string; message: string }[];
-  changed: { urls: string[]; tags: string[] };
+  changed: { urls: string[]; urlsLeftOut: number; tags: string[] };
 }
 
 /** A site of its own: a copy of the sample, an output and a build cache. */
-async function freshSite(name: string): Promise<{ data: string; out: string; buildJson(): Promise<JsonReport> }> {
+async function freshSite(name: string, limits = "20,100"): Promise<{ data: string; out: string; buildJson(): Promise<JsonReport> }> {
   const data = join(root, name, "data");
   const out = join(root, name, "site");
   await mkdir(data, { recursive: true });
@@ -37,7 +37,7 @@ async function freshSite(name: string): Promise<{ data: string; out: string; bui
     // In this process, through the CLI's main as bin/subjekti.js runs it, with this process's
     // environment as a child would have it (the data's date included): the report is the command's
     // stdout either way, and test/cli/compiled-cli.slow.test.ts runs the shipped CLI as a process.
-    const args = ["build", "--json", "--data", data, "--out", out, "--base-url", BASE, "--limits", "20,100", "--forms", "plain,api"];
+    const args = ["build", "--json", "--data", data, "--out", out, "--base-url", BASE, "--limits", limits, "--forms", "plain,api"];
     const run = await runCli([...args, "--cache-dir", `${out}.cache`], {
       ...process.env,
       SOURCE_DATE_EPOCH: process.env["SOURCE_DATE_EPOCH"],
@@ -70,6 +70,26 @@ describe("subjekti build --json", () => {
     expect(first.changed.urls).toContain(`${BASE}/openapi.json`);
     // Both forms, both limits, every page; page 0 of limit 20 also by its bare URL.
     expect(first.changed.urls).toHaveLength(2 * (Math.ceil(5758 / 20) + Math.ceil(5758 / 100)) + 2 + 8);
+    expect(first.changed.urlsLeftOut).toBe(0);
+  });
+
+  it("more URLs changed than the report lists (pages of one subject): the first 10,000 in sorted order, the rest counted", async () => {
+    const { changed } = await (await freshSite("many", "1")).buildJson();
+    // Both forms' 5,758 pages, and the 8 descriptions.
+    const all = 2 * 5758 + 8;
+    expect(changed.urls).toHaveLength(10_000);
+    expect(changed.urlsLeftOut).toBe(all - 10_000);
+    expect(changed.urls).toEqual(changed.urls.toSorted());
+    // The smallest URLs are listed: the landing page, then the api form's first page and the offsets that sort first; the
+    // other descriptions sort after every page.
+    expect(changed.urls.slice(0, 4)).toEqual([
+      `${BASE}/`,
+      `${BASE}/api/subjekti/?format=api&limit=1`,
+      `${BASE}/api/subjekti/?format=api&limit=1&offset=1`,
+      `${BASE}/api/subjekti/?format=api&limit=1&offset=10`,
+    ]);
+    expect(changed.urls).not.toContain(`${BASE}/openapi.json`);
+    expect(changed.tags).toContain("subjekti");
   });
 
   it("a rebuild after editing one record: exactly the four pages that show it and its chunk's tag", async () => {
@@ -86,6 +106,7 @@ describe("subjekti build --json", () => {
     const report = await buildJson();
     // The four pages, and the descriptions that name the downloads' hashes (the landing page, the data package, the catalogue).
     expect(report.changed).toEqual({
+      urlsLeftOut: 0,
       urls: [
         `${BASE}/`,
         `${BASE}/api/subjekti/?format=api&limit=100&offset=3400`,
@@ -119,6 +140,6 @@ describe("subjekti build --json", () => {
   it("a rebuild of unchanged data: nothing changed", async () => {
     // The first test's site, built again.
     const { buildJson } = (await builtOnce()).site;
-    expect((await buildJson()).changed).toEqual({ urls: [], tags: [] });
+    expect((await buildJson()).changed).toEqual({ urls: [], urlsLeftOut: 0, tags: [] });
   });
 });

@@ -81,6 +81,44 @@ describe("startShardWriters", () => {
     expect(await readFile(join(next, "missing.json"), "utf8")).toBe("[5]");
   });
 
+  it("places files already on disk: linked from the old version when their bytes are the same (compared a piece at a time), else from where they wait", async () => {
+    const [from, old, tmp, next] = ["place/from", "place/old", "place/next.tmp", "place/next"].map((path) => join(work, path)) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    for (const dir of [from, old, tmp]) await mkdir(dir, { recursive: true });
+    // Past the thread's piece of 1 MiB: the files differ in their last byte only, or not at all.
+    const big = bytesOf(3, (3 << 20) + 5);
+    const changed = Buffer.from(big);
+    changed[changed.length - 1] = (changed.at(-1) ?? 0) ^ 1;
+    await writeFile(join(from, "same.bin"), big);
+    await writeFile(join(old, "same.bin"), big);
+    await writeFile(join(from, "last-byte.bin"), changed);
+    await writeFile(join(old, "last-byte.bin"), big);
+    await writeFile(join(from, "shorter.bin"), big.subarray(0, 100));
+    await writeFile(join(old, "shorter.bin"), big);
+    await writeFile(join(from, "new.bin"), "[5]");
+    const writers = startShardWriters(1);
+    try {
+      expect(await writers.place(["same.bin", "last-byte.bin", "shorter.bin", "new.bin"], from, tmp, next, old)).toEqual({
+        written: 3,
+        linked: 1,
+        bytesWritten: changed.length + 100 + 3,
+        linkedFiles: [0],
+      });
+    } finally {
+      await writers.close();
+    }
+    expect((await stat(join(next, "same.bin"))).ino).toBe((await stat(join(old, "same.bin"))).ino);
+    expect((await readFile(join(next, "last-byte.bin"))).equals(changed)).toBe(true);
+    expect((await readFile(join(next, "shorter.bin"))).equals(big.subarray(0, 100))).toBe(true);
+    expect(await readFile(join(next, "new.bin"), "utf8")).toBe("[5]");
+    // The old version is left as it was.
+    expect((await readFile(join(old, "last-byte.bin"))).equals(big)).toBe(true);
+  });
+
   it("a shard whose temporary directory is missing rejects with ENOENT and the path, later tasks fail, and close() stops every thread", async () => {
     const ports = messagePorts();
     const writers = startShardWriters(2);

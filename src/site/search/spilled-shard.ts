@@ -77,6 +77,7 @@ export function spilledPlan(data: SpilledShardData): ShardPlan {
     key,
     hash,
     size: names.length,
+    dir,
     name: (i) => names[i] as string,
     *files() {
       for (const name of names) yield { name, bytes: readFileSync(join(dir, name)) };
