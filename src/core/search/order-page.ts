@@ -1,0 +1,239 @@
+/**
+ * One page of matches in an order of one or more fields, ties by id either way, from the order
+ * files the build sorted once (search-layout.ts): each field's permutations (`.asc`, `.desc`: ties
+ * by place ascending) and each subject's rank among the field's distinct values (`.rank`). Two
+ * roads, the cheaper by an estimate of each:
+ *
+ * - **a walk** of the first field's permutation from its start, the matches taken as they come,
+ *   until the group of equal first values that holds the page's last match ends: a group wholly
+ *   before the page is only counted, one in the page ordered by the following fields and the id.
+ *   It passes about (offset + limit) × count / matches places, whatever the matches' number (when
+ *   every subject matches, it starts at the group that holds the page's first);
+ * - **a sort** of the matches by their first rank (as numbers, natively), and again only the
+ *   groups of equal first values in the page ordered by the following fields: about
+ *   matches × log(matches) and each match's rank.
+ *
+ * Neither keeps a heap of the first offset + limit matches compared field by field: at a deep
+ * offset in many matches that was most of the request (`?search=g&ordering=institucija_grad,-datum_postanka&offset=20000`,
+ * 427,000 matches: 76 ms at a million subjects).
+ */
+import type { OrderField, OrderKey } from "./read-filters.ts";
+import { type RowSet, sizeOf, toList } from "./row-sets.ts";
+
+/** An order by fields: one key at least, then the id, descending or not. */
+export interface FieldOrder {
+  readonly keys: readonly OrderKey[];
+  readonly idDescending: boolean;
+}
+
+/** How the order files of a list of `count` subjects are read. */
+export interface OrderReader {
+  readonly count: number;
+  /** The places at positions `start` to `end` of a field's permutation (ascending, or descending as the key asks). */
+  permutation(key: OrderKey, start: number, end: number): Promise<Uint32Array>;
+  /** Every place's rank among the field's distinct values: the file whole, read once a request. */
+  ranks(field: OrderField): Promise<Uint32Array>;
+}
+
+/**
+ * What the estimate weighs, in the time of one place passed by a walk (a bit of the matches tested,
+ * 4 bytes of the permutation read): a match sorted (its rank looked up, its share of a native sort
+ * of numbers: 4 to 10 places walked for 1,000 to 50,000 matches), and a subject's rank in a file
+ * read whole (a tenth). Measured at a million subjects in Node 20, the matches 40 % of a random
+ * bitmap (BENCHMARKS.md).
+ */
+const SORTED_MATCH = 8;
+const RANK_READ = 0.1;
+
+/** The places `offset` to `want` (of the set's `sizeOf`) of `set` in `order`. */
+export async function pageInOrder(set: RowSet, order: FieldOrder, offset: number, want: number, read: OrderReader): Promise<number[]> {
+  const [first, ...rest] = order.keys;
+  if (first === undefined) throw new RangeError("an order by fields has one field at least");
+  if (offset >= want) return [];
+  const { count } = read;
+  // Whether the groups of equal first values matter: a permutation breaks ties by place ascending.
+  const ties = rest.length > 0 || order.idDescending;
+  if (set.kind === "all") {
+    // Every subject: the page is a slice of the permutation, its first and last groups completed.
+    if (!ties) return [...(await read.permutation(first, offset, want))];
+    const rank = await read.ranks(first.field);
+    const from = await groupStart(read, first, rank, offset);
+    return walkPage(read, order, rank, null, from, offset, want, want - from);
+  }
+  const total = sizeOf(set);
+  // Places a walk passes if the matches are spread evenly through the permutation.
+  const walked = Math.min(count, Math.ceil((want * count) / total));
+  const walkCost = walked + (ties ? RANK_READ * count : 0);
+  const sortCost = SORTED_MATCH * total + RANK_READ * count;
+  if (walkCost <= sortCost) {
+    const rank = ties ? await read.ranks(first.field) : null;
+    return walkPage(read, order, rank, membership(set, count), 0, offset, want, walked);
+  }
+  return orderedSlice(toList(set), order.keys, order.idDescending, offset, want, read);
+}
+
+/**
+ * The page `offset` to `want` walked from position `from` of the first field's permutation (every
+ * subject before it a match: 0 unless `bits` is null), `expected` places the walk's first guess;
+ * `rank` the first field's ranks, null where its ties need no order (one field, id ascending).
+ */
+async function walkPage(
+  read: OrderReader,
+  order: FieldOrder,
+  rank: Uint32Array | null,
+  bits: Uint8Array | null,
+  from: number,
+  offset: number,
+  want: number,
+  expected: number,
+): Promise<number[]> {
+  const [first, ...rest] = order.keys as [OrderKey, ...OrderKey[]];
+  const firstRun = Math.ceil(expected * 1.25) + 64;
+  let seen = from;
+  if (rank === null) {
+    // Each match in the permutation's order is in the page's.
+    const page: number[] = [];
+    await walkPermutation(read, first, from, firstRun, read.count, bits, (place) => {
+      if (seen++ >= offset) page.push(place);
+      return seen >= want;
+    });
+    return page;
+  }
+  // The groups of equal first values that meet the page, each with the part of it the page holds.
+  const parts: { readonly members: number[]; readonly from: number; readonly to: number }[] = [];
+  let group: number[] = [];
+  let value = -1;
+  const close = (): boolean => {
+    const start = seen;
+    seen += group.length;
+    if (seen > offset) {
+      parts.push({ members: group, from: Math.max(0, offset - start), to: Math.min(group.length, want - start) });
+      group = [];
+    } else group.length = 0;
+    return seen >= want;
+  };
+  await walkPermutation(read, first, from, firstRun, read.count, bits, (place) => {
+    const r = rank[place] as number;
+    if (r !== value) {
+      // A new group: the one before it is whole.
+      if (group.length > 0 && close()) return true;
+      value = r;
+    }
+    group.push(place);
+    return false;
+  });
+  if (group.length > 0) close();
+  const page: number[] = [];
+  for (const part of parts) {
+    // A group's members came rising by place.
+    const { members } = part;
+    if (members.length === 1) page.push(members[0] as number);
+    else if (rest.length === 0) page.push(...members.reverse().slice(part.from, part.to));
+    else page.push(...(await orderedSlice(members, rest, order.idDescending, part.from, part.to, read)));
+  }
+  return page;
+}
+
+/**
+ * Positions `from` onwards of a field's permutation (read in runs, the first `first` long, each
+ * next twice the last), each place that `bits` holds (every place: null) passed to `visit` until it
+ * answers true or the permutation ends. False where the walk would pass position `most` first.
+ */
+export async function walkPermutation(
+  read: OrderReader,
+  key: OrderKey,
+  from: number,
+  first: number,
+  most: number,
+  bits: Uint8Array | null,
+  visit: (place: number) => boolean,
+): Promise<boolean> {
+  const { count } = read;
+  for (let at = from, run = Math.max(1, first); at < count; at += run, run *= 2) {
+    const end = Math.min(count, at + run);
+    if (end > most) return false;
+    // By index and the bits inline: a walk may pass the whole permutation, a million places at 1M.
+    const places = await read.permutation(key, at, end);
+    for (let i = 0; i < places.length; i++) {
+      const place = places[i] as number;
+      if (bits !== null && ((bits[place >>> 3] as number) & (1 << (place & 7))) === 0) continue;
+      if (visit(place)) return true;
+    }
+  }
+  return true;
+}
+
+/**
+ * Where the group of equal values that holds position `at` of the key's permutation begins: the
+ * permutation read backwards from there in growing runs until another value.
+ */
+async function groupStart(read: OrderReader, key: OrderKey, rank: Uint32Array, at: number): Promise<number> {
+  const value = rank[(await read.permutation(key, at, at + 1))[0] as number];
+  let start = at;
+  for (let run = 64; start > 0; run *= 2) {
+    const low = Math.max(0, start - run);
+    const places = await read.permutation(key, low, start);
+    let i = places.length;
+    while (i > 0 && rank[places[i - 1] as number] === value) i--;
+    start = low + i;
+    if (i > 0) break;
+  }
+  return start;
+}
+
+/**
+ * Places `from` to `to` of `places` in the order of `keys` (one at least) and the id: sorted by the
+ * first key's rank and the id as one number each (rank × count + place, exact below 94 million
+ * subjects), then each group of equal first values the slice meets ordered by the following keys.
+ */
+async function orderedSlice(
+  places: ArrayLike<number>,
+  keys: readonly OrderKey[],
+  idDescending: boolean,
+  from: number,
+  to: number,
+  read: OrderReader,
+): Promise<number[]> {
+  const [key, ...rest] = keys as [OrderKey, ...OrderKey[]];
+  const { count } = read;
+  const rank = await read.ranks(key.field);
+  const keyed = new Float64Array(places.length);
+  for (let i = 0; i < places.length; i++) {
+    const place = places[i] as number;
+    const r = rank[place] as number;
+    keyed[i] = (key.descending ? count - 1 - r : r) * count + (idDescending ? count - 1 - place : place);
+  }
+  keyed.sort();
+  const valueAt = (i: number): number => Math.floor((keyed[i] as number) / count);
+  const placeAt = (i: number): number => {
+    const own = (keyed[i] as number) - valueAt(i) * count;
+    return idDescending ? count - 1 - own : own;
+  };
+  const page: number[] = [];
+  if (rest.length === 0) {
+    for (let i = from; i < to; i++) page.push(placeAt(i));
+    return page;
+  }
+  let start = from;
+  while (start > 0 && valueAt(start - 1) === valueAt(from)) start--;
+  while (start < to) {
+    let end = start + 1;
+    while (end < keyed.length && valueAt(end) === valueAt(start)) end++;
+    if (end - start === 1) page.push(placeAt(start));
+    else {
+      const members = Array.from({ length: end - start }, (_, i) => placeAt(start + i));
+      page.push(...(await orderedSlice(members, rest, idDescending, Math.max(0, from - start), Math.min(end, to) - start, read)));
+    }
+    start = end;
+  }
+  return page;
+}
+
+/** The bits of a set of places among `count` (bit `place & 7` of byte `place >>> 3`); null for every place. */
+export function membership(set: RowSet, count: number): Uint8Array | null {
+  if (set.kind === "all") return null;
+  if (set.kind === "bits") return set.bits;
+  const bits = new Uint8Array(Math.ceil(count / 8));
+  for (const row of set.rows) bits[row >>> 3] = (bits[row >>> 3] as number) | (1 << (row & 7));
+  return bits;
+}
