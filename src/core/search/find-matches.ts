@@ -361,9 +361,10 @@ class Files implements OrderReader {
     const starts = u32s(await this.range(this.orderFile("date.starts"), lo * 4, (hi + 1) * 4));
     const first = starts[0] as number;
     const last = starts[hi - lo] as number;
-    const rows = u32s(await this.range(this.orderFile("date.asc"), first * 4, last * 4)).slice();
-    rows.sort();
-    return { kind: "list", rows };
+    // A bitmap where the run is long (marked, not sorted: from 1984 on, 400,000 places sorted took 30 ms at 1M), else a sorted list.
+    const union = new RowUnion(this.manifest.count);
+    union.addPlaces(u32s(await this.range(this.orderFile("date.asc"), first * 4, last * 4)));
+    return union.result();
   }
 
   /** The entries of a permutation at `positions` (rising): one read of their span when it is short, else one each. */

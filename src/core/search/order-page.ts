@@ -57,43 +57,50 @@ export async function pageInOrder(set: RowSet, order: FieldOrder, offset: number
     // Every subject: the page is a slice of the permutation, its first and last groups completed.
     if (!ties) return [...(await read.permutation(first, offset, want))];
     const rank = await read.ranks(first.field);
-    const from = await groupStart(read, first, rank, offset);
-    return walkPage(read, order, rank, null, from, offset, want, want - from);
+    const start = await groupStart(read, first, rank, offset);
+    return walkPage(read, order, rank, null, start, start, offset, want, 1);
   }
   const total = sizeOf(set);
   // Places a walk passes if the matches are spread evenly through the permutation.
   const walked = Math.min(count, Math.ceil((want * count) / total));
   const walkCost = walked + (ties ? RANK_READ * count : 0);
   const sortCost = SORTED_MATCH * total + RANK_READ * count;
-  if (walkCost <= sortCost) {
-    const rank = ties ? await read.ranks(first.field) : null;
-    return walkPage(read, order, rank, membership(set, count), 0, offset, want, walked);
-  }
-  return orderedSlice(toList(set), order.keys, order.idDescending, offset, want, read);
+  if (walkCost > sortCost) return orderedSlice(toList(set), order.keys, order.idDescending, offset, want, read);
+  const bits = membership(set, count) as Uint8Array;
+  const spread = count / total;
+  // Where the page's first match lies: the matches before it only counted.
+  const at = await positionOfMatch(read, first, bits, offset, Math.ceil(offset * spread * 1.25) + 64);
+  if (!ties) return walkPage(read, order, null, bits, at, offset, offset, want, spread);
+  // Its group of equal first values, from the group's start: the group's matches before the page are sorted with it.
+  const rank = await read.ranks(first.field);
+  const start = await groupStart(read, first, rank, at);
+  let before = 0;
+  for (const place of await read.permutation(first, start, at)) before += isMember(bits, place);
+  return walkPage(read, order, rank, bits, start, offset - before, offset, want, spread);
 }
 
 /**
- * The page `offset` to `want` walked from position `from` of the first field's permutation (every
- * subject before it a match: 0 unless `bits` is null), `expected` places the walk's first guess;
- * `rank` the first field's ranks, null where its ties need no order (one field, id ascending).
+ * The page `offset` to `want` walked from position `start` of the first field's permutation, where
+ * `seen` matches lie before it (a group's start, unless `rank` is null), each match about `spread`
+ * places further; `rank` the first field's ranks, null where its ties need no order (one field, id ascending).
  */
 async function walkPage(
   read: OrderReader,
   order: FieldOrder,
   rank: Uint32Array | null,
   bits: Uint8Array | null,
-  from: number,
+  start: number,
+  seen: number,
   offset: number,
   want: number,
-  expected: number,
+  spread: number,
 ): Promise<number[]> {
   const [first, ...rest] = order.keys as [OrderKey, ...OrderKey[]];
-  const firstRun = Math.ceil(expected * 1.25) + 64;
-  let seen = from;
+  const firstRun = Math.ceil((want - seen) * spread * 1.25) + 64;
   if (rank === null) {
     // Each match in the permutation's order is in the page's.
     const page: number[] = [];
-    await walkPermutation(read, first, from, firstRun, read.count, bits, (place) => {
+    await walkPermutation(read, first, start, firstRun, read.count, bits, (place) => {
       if (seen++ >= offset) page.push(place);
       return seen >= want;
     });
@@ -104,15 +111,15 @@ async function walkPage(
   let group: number[] = [];
   let value = -1;
   const close = (): boolean => {
-    const start = seen;
+    const before = seen;
     seen += group.length;
     if (seen > offset) {
-      parts.push({ members: group, from: Math.max(0, offset - start), to: Math.min(group.length, want - start) });
+      parts.push({ members: group, from: Math.max(0, offset - before), to: Math.min(group.length, want - before) });
       group = [];
     } else group.length = 0;
     return seen >= want;
   };
-  await walkPermutation(read, first, from, firstRun, read.count, bits, (place) => {
+  await walkPermutation(read, first, start, firstRun, read.count, bits, (place) => {
     const r = rank[place] as number;
     if (r !== value) {
       // A new group: the one before it is whole.
@@ -132,6 +139,36 @@ async function walkPage(
     else page.push(...(await orderedSlice(members, rest, order.idDescending, part.from, part.to, read)));
   }
   return page;
+}
+
+/**
+ * The position in a field's permutation of match number `n` (from 0) of `bits`, the permutation
+ * read in growing runs from its start (the first `first` long): the matches of a run counted by
+ * adding their bits, no branch a place (half of them mispredicted in a random set), and only the
+ * run that holds it looked at place by place.
+ */
+async function positionOfMatch(read: OrderReader, key: OrderKey, bits: Uint8Array, n: number, first: number): Promise<number> {
+  const { count } = read;
+  let seen = 0;
+  for (let at = 0, run = Math.max(1, first); at < count; at += run, run *= 2) {
+    const places = await read.permutation(key, at, Math.min(count, at + run));
+    let ones = 0;
+    for (let i = 0; i < places.length; i++) {
+      const place = places[i] as number;
+      ones += ((bits[place >>> 3] as number) >>> (place & 7)) & 1;
+    }
+    if (seen + ones <= n) {
+      seen += ones;
+      continue;
+    }
+    for (let i = 0; i < places.length; i++) if (isMember(bits, places[i] as number) === 1 && seen++ === n) return at + i;
+  }
+  return count;
+}
+
+/** 1 where `bits` holds `place`, else 0. */
+function isMember(bits: Uint8Array, place: number): number {
+  return ((bits[place >>> 3] as number) >>> (place & 7)) & 1;
 }
 
 /**
