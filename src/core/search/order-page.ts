@@ -58,36 +58,47 @@ export async function pageInOrder(set: RowSet, order: FieldOrder, offset: number
     if (!ties) return [...(await read.permutation(first, offset, want))];
     const rank = await read.ranks(first.field);
     const start = await groupStart(read, first, rank, offset);
-    return walkPage(read, order, rank, null, start, start, offset, want, 1);
+    return pageOfGroups(await groupsMeeting(read, first, rank, null, start, start, offset, want, 1), order, offset, want, read);
   }
   const total = sizeOf(set);
-  // Places a walk passes if the matches are spread evenly through the permutation.
-  const walked = Math.min(count, Math.ceil((want * count) / total));
-  const walkCost = walked + (ties ? RANK_READ * count : 0);
+  // Places a walk passes if the matches are spread evenly through the permutation (from its other
+  // end for a page past the middle of the matches).
+  const walked = Math.min(count, Math.ceil((Math.min(want, total - offset) * count) / total));
+  const reverse = total - want < offset;
+  const walkCost = walked + (ties || reverse ? RANK_READ * count : 0);
   const sortCost = SORTED_MATCH * total + RANK_READ * count;
   if (walkCost > sortCost) return orderedSlice(toList(set), order.keys, order.idDescending, offset, want, read);
   const bits = membership(set, count) as Uint8Array;
   const spread = count / total;
-  // Where the page's first match lies: the matches before it only counted.
-  const at = await positionOfMatch(read, first, bits, offset, Math.ceil(offset * spread * 1.25) + 64);
-  if (!ties) return walkPage(read, order, null, bits, at, offset, offset, want, spread);
-  // Its group of equal first values, from the group's start: the group's matches before the page are sorted with it.
+  if (!ties && !reverse) {
+    // Where the page's first match lies: the matches before it only counted.
+    const at = await positionOfMatch(read, first, bits, offset, Math.ceil(offset * spread * 1.25) + 64);
+    return walkPage(read, first, bits, at, offset, offset, want, spread);
+  }
+  // Past the middle, the other permutation from its start: its groups of equal values are this
+  // one's in the reverse order, each of the same places (rising in both), so the page's groups are
+  // found by counting the matches after the page.
+  const key = reverse ? { field: first.field, descending: !first.descending } : first;
+  const [from, to] = reverse ? [total - want, total - offset] : [offset, want];
+  const at = await positionOfMatch(read, key, bits, from, Math.ceil(from * spread * 1.25) + 64);
+  // The group of equal first values that holds that match, from the group's start: its matches before it are sorted with it.
   const rank = await read.ranks(first.field);
-  const start = await groupStart(read, first, rank, at);
+  const start = await groupStart(read, key, rank, at);
   let before = 0;
-  for (const place of await read.permutation(first, start, at)) before += isMember(bits, place);
-  return walkPage(read, order, rank, bits, start, offset - before, offset, want, spread);
+  for (const place of await read.permutation(key, start, at)) before += isMember(bits, place);
+  const groups = await groupsMeeting(read, key, rank, bits, start, from - before, from, to, spread);
+  if (!reverse) return pageOfGroups(groups, order, offset, want, read);
+  const forward = groups.reverse().map(({ members, before }) => ({ members, before: total - before - members.length }));
+  return pageOfGroups(forward, order, offset, want, read);
 }
 
 /**
- * The page `offset` to `want` walked from position `start` of the first field's permutation, where
- * `seen` matches lie before it (a group's start, unless `rank` is null), each match about `spread`
- * places further; `rank` the first field's ranks, null where its ties need no order (one field, id ascending).
+ * The page `offset` to `want` walked from position `start` of `key`'s permutation, where `seen`
+ * matches lie before it, each match about `spread` places further; one field, id ascending.
  */
 async function walkPage(
   read: OrderReader,
-  order: FieldOrder,
-  rank: Uint32Array | null,
+  key: OrderKey,
   bits: Uint8Array | null,
   start: number,
   seen: number,
@@ -95,31 +106,49 @@ async function walkPage(
   want: number,
   spread: number,
 ): Promise<number[]> {
-  const [first, ...rest] = order.keys as [OrderKey, ...OrderKey[]];
-  const firstRun = Math.ceil((want - seen) * spread * 1.25) + 64;
-  if (rank === null) {
-    // Each match in the permutation's order is in the page's.
-    const page: number[] = [];
-    await walkPermutation(read, first, start, firstRun, read.count, bits, (place) => {
-      if (seen++ >= offset) page.push(place);
-      return seen >= want;
-    });
-    return page;
-  }
-  // The groups of equal first values that meet the page, each with the part of it the page holds.
-  const parts: { readonly members: number[]; readonly from: number; readonly to: number }[] = [];
+  // Each match in the permutation's order is in the page's.
+  const page: number[] = [];
+  await walkPermutation(read, key, start, Math.ceil((want - seen) * spread * 1.25) + 64, read.count, bits, (place) => {
+    if (seen++ >= offset) page.push(place);
+    return seen >= want;
+  });
+  return page;
+}
+
+/** A group of equal first values: its matches (rising by place), and how many matches come before it. */
+interface Group {
+  readonly members: number[];
+  readonly before: number;
+}
+
+/**
+ * The groups of equal values (by `rank`) of `key`'s permutation that hold matches `from` to `to`,
+ * walked from position `start` (a group's start), where `seen` matches lie before it.
+ */
+async function groupsMeeting(
+  read: OrderReader,
+  key: OrderKey,
+  rank: Uint32Array,
+  bits: Uint8Array | null,
+  start: number,
+  seen: number,
+  from: number,
+  to: number,
+  spread: number,
+): Promise<Group[]> {
+  const groups: Group[] = [];
   let group: number[] = [];
   let value = -1;
   const close = (): boolean => {
-    const before = seen;
-    seen += group.length;
-    if (seen > offset) {
-      parts.push({ members: group, from: Math.max(0, offset - before), to: Math.min(group.length, want - before) });
+    const size = group.length;
+    if (seen + size > from) {
+      groups.push({ members: group, before: seen });
       group = [];
     } else group.length = 0;
-    return seen >= want;
+    seen += size;
+    return seen >= to;
   };
-  await walkPermutation(read, first, start, firstRun, read.count, bits, (place) => {
+  await walkPermutation(read, key, start, Math.ceil((to - seen) * spread * 1.25) + 64, read.count, bits, (place) => {
     const r = rank[place] as number;
     if (r !== value) {
       // A new group: the one before it is whole.
@@ -130,13 +159,26 @@ async function walkPage(
     return false;
   });
   if (group.length > 0) close();
+  return groups;
+}
+
+/** The page `offset` to `want` of the groups that hold it, in order: each group's part of it sorted by the following fields and the id. */
+async function pageOfGroups(
+  groups: readonly Group[],
+  order: FieldOrder,
+  offset: number,
+  want: number,
+  read: OrderReader,
+): Promise<number[]> {
+  const rest = order.keys.slice(1);
   const page: number[] = [];
-  for (const part of parts) {
-    // A group's members came rising by place.
-    const { members } = part;
+  for (const { members, before } of groups) {
+    const from = Math.max(0, offset - before);
+    const to = Math.min(members.length, want - before);
+    if (from >= to) continue;
     if (members.length === 1) page.push(members[0] as number);
-    else if (rest.length === 0) page.push(...members.reverse().slice(part.from, part.to));
-    else page.push(...(await orderedSlice(members, rest, order.idDescending, part.from, part.to, read)));
+    else if (rest.length === 0) page.push(...(order.idDescending ? members.reverse() : members).slice(from, to));
+    else page.push(...(await orderedSlice(members, rest, order.idDescending, from, to, read)));
   }
   return page;
 }
