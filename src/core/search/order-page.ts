@@ -73,7 +73,11 @@ export async function pageInOrder(set: RowSet, order: FieldOrder, offset: number
   if (!ties && !reverse) {
     // Where the page's first match lies: the matches before it only counted.
     const at = await positionOfMatch(read, first, bits, offset, Math.ceil(offset * spread * 1.25) + 64);
-    return walkPage(read, first, bits, at, offset, offset, want, spread);
+    // From there each match in the permutation's order is the page's next.
+    const page: number[] = [];
+    const run = Math.ceil((want - offset) * spread * 1.25) + 64;
+    await walkPermutation(read, first, at, run, count, bits, (place) => page.push(place) >= want - offset);
+    return page;
   }
   // Past the middle, the other permutation from its start: its groups of equal values are this
   // one's in the reverse order, each of the same places (rising in both), so the page's groups are
@@ -90,29 +94,6 @@ export async function pageInOrder(set: RowSet, order: FieldOrder, offset: number
   if (!reverse) return pageOfGroups(groups, order, offset, want, read);
   const forward = groups.reverse().map(({ members, before }) => ({ members, before: total - before - members.length }));
   return pageOfGroups(forward, order, offset, want, read);
-}
-
-/**
- * The page `offset` to `want` walked from position `start` of `key`'s permutation, where `seen`
- * matches lie before it, each match about `spread` places further; one field, id ascending.
- */
-async function walkPage(
-  read: OrderReader,
-  key: OrderKey,
-  bits: Uint8Array | null,
-  start: number,
-  seen: number,
-  offset: number,
-  want: number,
-  spread: number,
-): Promise<number[]> {
-  // Each match in the permutation's order is in the page's.
-  const page: number[] = [];
-  await walkPermutation(read, key, start, Math.ceil((want - seen) * spread * 1.25) + 64, read.count, bits, (place) => {
-    if (seen++ >= offset) page.push(place);
-    return seen >= want;
-  });
-  return page;
 }
 
 /** A group of equal first values: its matches (rising by place), and how many matches come before it. */
