@@ -39,8 +39,8 @@ export interface OrderReader {
  * What the estimate weighs, in the time of one place passed by a walk (a bit of the matches tested,
  * 4 bytes of the permutation read): a match sorted (its rank looked up, its share of a native sort
  * of numbers: 4 to 10 places walked for 1,000 to 50,000 matches), and a subject's rank in a file
- * read whole (a tenth). Measured at a million subjects in Node 20, the matches 40 % of a random
- * bitmap (BENCHMARKS.md).
+ * read whole (a tenth). Measured by a loop of each over a million subjects in Node 20, the matches
+ * 40 % of a random bitmap (not kept in the repository).
  */
 const SORTED_MATCH = 8;
 const RANK_READ = 0.1;
