@@ -112,7 +112,8 @@ measure("search", "what each class of search query costs the handler on a built 
   .requiredOption("--site <dir>", "a built site (e.g. of `npm run generate` data)")
   .option("--requests <n>", "requests of each class", count, 200)
   .option("--no-ranges", "the host answers every Range with the whole file")
-  .option("--tries <n>", "each request's CPU the least of this many sends (a shared machine's scheduler and collections aside)", count, 1);
+  .option("--tries <n>", "each request's CPU the least of this many sends (a shared machine's scheduler and collections aside)", count, 1)
+  .option("--before <rev|dir>", "also this commit's compiled handler (or a compiled checkout's), in turn, its answers compared");
 
 measure("soak", "the preview under slowloris, large unfinished heads and a mixed load")
   .option("--duration <s>", "seconds of attack", count, 20)

@@ -2,13 +2,14 @@
  * The subjects a search, the filters and an order name, from the search files (search-layout.ts):
  * their count and the places (in id order) of one page of them, in the order asked for. Nothing is
  * scanned: every term and filter is a set read from one bucket (a common term of three characters
- * too; a rarer one, or a longer term, through the sorted suffixes of the tokens that hold it), the sets are intersected, and an order other than by id is a
- * permutation the build sorted once (the whole list) or each match's rank in it.
+ * too; a rarer one, or a longer term, through the sorted suffixes of the tokens that hold it), the sets are intersected, and an order other than by id is
+ * the permutations and ranks the build sorted once (order-page.ts; by name ascending, the positions by name the suffixes carry).
  */
 import type { Manifest } from "../manifest.ts";
 import type { ByteReader } from "../record-offsets.ts";
 import { termText } from "./normalise.ts";
-import type { Filters } from "./read-filters.ts";
+import { membership, type OrderReader, pageInOrder, walkPermutation } from "./order-page.ts";
+import type { Filters, OrderField, OrderKey } from "./read-filters.ts";
 import { decodeRows, intersect, RowUnion, type RowSet, selectRows, sizeOf, toList } from "./row-sets.ts";
 import { scanSuffixes, type SuffixVisitor } from "./suffix-entries.ts";
 import { bucketPath, orderPath, suffixPath } from "../layout.ts";
@@ -92,24 +93,14 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
     const from = Math.max(0, total - offset - limit);
     return { count: total, places: selectRows(set, from, Math.max(0, total - offset - from)).reverse() };
   }
+  const want = Math.min(total, offset + limit);
+  if (offset >= want) return { count: total, places: [] };
   const [first] = order.keys;
-  if (set.kind === "all" && first !== undefined && order.keys.length === 1 && !order.idDescending) {
-    // The whole list in one field's order: a slice of the permutation the build sorted.
-    const end = Math.min(total, offset + limit);
-    if (offset >= end) return { count: total, places: [] };
-    const name = `${ORDER_FILE[first.field]}.${first.descending ? "desc" : "asc"}`;
-    const bytes = await files.range(files.orderFile(name), offset * 4, end * 4);
-    return { count: total, places: [...u32s(bytes)] };
-  }
-  if (offset >= total) return { count: total, places: [] };
-  if (first !== undefined && order.keys.length === 1 && !order.idDescending) {
-    // One field: the permutation the build sorted, walked from its start until the page's last
-    // match; about (offset + limit) × count / matches places, read in growing runs.
-    const perm = files.orderFile(`${ORDER_FILE[first.field]}.${first.descending ? "desc" : "asc"}`);
-    const want = Math.min(total, offset + limit);
-    const expected = Math.ceil((want * count) / total);
-    const [view] = views;
-    if (view !== undefined && sets.length === 1) {
+  const [view] = views;
+  if (first !== undefined && view !== undefined && order.keys.length === 1 && !order.idDescending) {
+    // By name ascending (views are taken for no other order): the term's positions by name.
+    const perm = files.orderFile(`${ORDER_FILE[first.field]}.asc`);
+    if (sets.length === 1) {
       // One term and nothing else: its positions by name, rising, are the order; the page's are looked up in name.asc.
       // (Where an entry names no positions: positionsByName reads the rest.)
       const all = new RowUnion(count);
@@ -125,90 +116,25 @@ async function matches(filters: Filters, offset: number, limit: number, files: F
       const positions = Uint32Array.from(toList(set), (place) => positionOf.get(place) as number).sort();
       return { count: total, places: await files.atPositions(perm, [...positions.subarray(offset, want)]) };
     }
-    if (expected * 4 <= MAX_WALK_BYTES || total > MAX_SORTED) {
-      return { count: total, places: (await walk(files, perm, set, offset, want, count)) as number[] };
-    }
   }
-  const places = toList(set);
-  const ranks = await Promise.all(
-    order.keys.map(async ({ field }) => u32s(await files.whole(files.orderFile(`${ORDER_FILE[field]}.rank`)))),
-  );
-  const idSign = order.idDescending ? -1 : 1;
-  const before = (a: number, b: number): number => {
-    for (let k = 0; k < order.keys.length; k++) {
-      const rank = ranks[k] as Uint32Array;
-      const c = (rank[a] as number) - (rank[b] as number);
-      if (c !== 0) return order.keys[k]?.descending === true ? -c : c;
-    }
-    return idSign * (a - b);
-  };
-  return { count: total, places: firstInOrder(places, Math.min(total, offset + limit), before).slice(offset) };
+  return { count: total, places: await pageInOrder(set, order, offset, want, files) };
 }
 
 /**
- * The first `want` of `places` in the order `before` gives, in that order: kept in a heap of `want`
- * while that is a small part of them (a page near the start of many matches is some thousands of
- * comparisons past a sort of them all), else sorted whole.
+ * The matches `offset` to `want` (of `set`) in name.asc, walked from its start in growing runs (the
+ * first about as long as `want` matches spread evenly would need); null when that would pass more
+ * than `most` places.
  */
-function firstInOrder(
-  places: Iterable<number> & { readonly length: number },
-  want: number,
-  before: (a: number, b: number) => number,
-): number[] {
-  if (want * 8 > places.length) return [...places].sort(before).slice(0, want);
-  // A heap with the last of the first `want` at its root.
-  const heap: number[] = [];
-  const down = (at: number): void => {
-    for (;;) {
-      const left = 2 * at + 1;
-      if (left >= heap.length) return;
-      const right = left + 1;
-      const larger = right < heap.length && before(heap[right] as number, heap[left] as number) > 0 ? right : left;
-      if (before(heap[larger] as number, heap[at] as number) <= 0) return;
-      [heap[at], heap[larger]] = [heap[larger] as number, heap[at] as number];
-      at = larger;
-    }
-  };
-  for (const place of places) {
-    if (heap.length < want) {
-      heap.push(place);
-      for (let at = heap.length - 1; at > 0; ) {
-        const parent = (at - 1) >> 1;
-        if (before(heap[at] as number, heap[parent] as number) <= 0) break;
-        [heap[at], heap[parent]] = [heap[parent] as number, heap[at] as number];
-        at = parent;
-      }
-    } else if (want > 0 && before(place, heap[0] as number) < 0) {
-      heap[0] = place;
-      down(0);
-    }
-  }
-  return heap.sort(before);
-}
-
-/**
- * The matches `offset` to `want` (of `set`) in the order of the permutation `perm`, walked from its
- * start in growing runs (the first about as long as `want` matches spread evenly would need); null
- * when that would pass more than `most` places.
- */
-async function walk(files: Files, perm: string, set: RowSet, offset: number, want: number, most: number): Promise<number[] | null> {
-  const { count } = files.manifest;
-  const bits = membership(set, count);
+async function walkByName(files: Files, set: RowSet, offset: number, want: number, most: number): Promise<number[] | null> {
+  const { count } = files;
   const found: number[] = [];
   let seen = 0;
   const first = Math.ceil(((want * count) / sizeOf(set)) * 1.25) + 64;
-  for (let at = 0, run = Math.min(count, first); at < count && seen < want; at += run, run *= 2) {
-    if (Math.min(count, at + run) > most) return null;
-    // By index and the bits inline: a walk may pass the whole permutation, a million places at 1M.
-    const places = u32s(await files.range(perm, at * 4, Math.min(count, at + run) * 4));
-    for (let i = 0; i < places.length; i++) {
-      const place = places[i] as number;
-      if (bits !== null && ((bits[place >>> 3] as number) & (1 << (place & 7))) === 0) continue;
-      if (seen++ >= offset) found.push(place);
-      if (seen >= want) break;
-    }
-  }
-  return found;
+  const walked = await walkPermutation(files, BY_NAME, 0, first, most, membership(set, count), (place) => {
+    if (seen++ >= offset) found.push(place);
+    return seen >= want;
+  });
+  return walked ? found : null;
 }
 
 /** The texts of the terms to look up: a term found inside another is found wherever that one is, so only the other is (`grad ivanic-grad`). */
@@ -237,7 +163,7 @@ async function oneTermByName(text: string, offset: number, limit: number, files:
     if (offset >= want) return { count: total, places: [] };
     // (An eighth of the list at most, so that a list of 100,000 in the tests takes both roads.)
     const most = Math.min(MAX_WALK_BYTES / 4, Math.ceil(files.manifest.count / 8));
-    const walked = await walk(files, perm, piece, offset, want, most);
+    const walked = await walkByName(files, piece, offset, want, most);
     if (walked !== null) return { count: total, places: walked };
   }
   const positions = [...text].length >= 3 ? await files.positionsByName(text) : null;
@@ -258,23 +184,10 @@ interface NameView {
   readonly sets: RowSet[];
 }
 
-/** The most of a permutation walked for one page (else the ranks of the matches are read and sorted)… */
+/** The most of name.asc walked for a common piece's page before its tokens' positions are read instead. */
 const MAX_WALK_BYTES = 512 * 1024;
-/**
- * …unless the matches are more than this: a walk then costs at most a pass over the permutation
- * (some milliseconds at a million subjects), where their sort would cost hundreds (`?search=g`
- * ordered by name at offset 400,000: 250 ms sorted, a few walked).
- */
-const MAX_SORTED = 16_384;
-
-/** The bits of a set of places among `count` (bit `place & 7` of byte `place >>> 3`); null for every place. */
-function membership(set: RowSet, count: number): Uint8Array | null {
-  if (set.kind === "all") return null;
-  if (set.kind === "bits") return set.bits;
-  const bits = new Uint8Array(Math.ceil(count / 8));
-  for (const row of set.rows) bits[row >>> 3] = (bits[row >>> 3] as number) | (1 << (row & 7));
-  return bits;
-}
+/** Ascending by name. */
+const BY_NAME: OrderKey = { field: "naziv_subjekta", descending: false };
 
 /** Little-endian u32s of a file's bytes. */
 function u32s(bytes: Uint8Array): Uint32Array {
@@ -284,10 +197,11 @@ function u32s(bytes: Uint8Array): Uint32Array {
 }
 
 /** The search files of one site, read through the host, each bucket's index parsed once a request. */
-class Files {
+class Files implements OrderReader {
   private readonly buckets: number;
   private readonly indexes = new Map<number, Promise<readonly (readonly [string, number, number])[]>>();
   private readonly triples = new Map<string, Promise<RowSet | null>>();
+  private readonly rankFiles = new Map<OrderField, Promise<Uint32Array>>();
   readonly manifest: Manifest;
   private readonly read: SearchReader;
 
@@ -447,9 +361,10 @@ class Files {
     const starts = u32s(await this.range(this.orderFile("date.starts"), lo * 4, (hi + 1) * 4));
     const first = starts[0] as number;
     const last = starts[hi - lo] as number;
-    const rows = u32s(await this.range(this.orderFile("date.asc"), first * 4, last * 4)).slice();
-    rows.sort();
-    return { kind: "list", rows };
+    // A bitmap where the run is long (marked, not sorted: from 1984 on, 400,000 places sorted took 30 ms at 1M), else a sorted list.
+    const union = new RowUnion(this.manifest.count);
+    union.addPlaces(u32s(await this.range(this.orderFile("date.asc"), first * 4, last * 4)));
+    return union.result();
   }
 
   /** The entries of a permutation at `positions` (rising): one read of their span when it is short, else one each. */
@@ -461,6 +376,24 @@ class Files {
       return positions.map((p) => span[p - low] as number);
     }
     return Promise.all(positions.map(async (p) => u32s(await this.range(perm, p * 4, p * 4 + 4))[0] as number));
+  }
+
+  get count(): number {
+    return this.manifest.count;
+  }
+
+  async permutation(key: OrderKey, start: number, end: number): Promise<Uint32Array> {
+    const perm = this.orderFile(`${ORDER_FILE[key.field]}.${key.descending ? "desc" : "asc"}`);
+    return u32s(await this.range(perm, start * 4, end * 4));
+  }
+
+  ranks(field: OrderField): Promise<Uint32Array> {
+    let ranks = this.rankFiles.get(field);
+    if (ranks === undefined) {
+      ranks = this.whole(this.orderFile(`${ORDER_FILE[field]}.rank`)).then(u32s);
+      this.rankFiles.set(field, ranks);
+    }
+    return ranks;
   }
 
   suffixFile(file: number | { readonly firsts: number | null }): string {
