@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { DATA_ROOT, MANIFEST_PATH, type ShardHashes, shardDirPath } from "../../core/layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import { sameRecords } from "../record-shard.ts";
+import { NoPatch, type PreviousSearch } from "./previous-search.ts";
 
 /** The search shards' keys start with this. */
 const SEARCH_PREFIX = "search/";
@@ -30,23 +31,38 @@ export function reusedSearch(outDir: string, hashes: readonly string[]): ShardPl
   // In the manifest's order, so that the new manifest names them in the same order (and its bytes stay the same).
   for (const [key, hash] of Object.entries(dirs)) {
     if (!key.startsWith(SEARCH_PREFIX)) continue;
-    const dir = join(outDir, DATA_ROOT, shardDirPath(key, hash));
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch {
-      return null;
-    }
-    shards.push({
-      key,
-      hash,
-      size: names.length,
-      name: (i) => names[i] as string,
-      // Only read if the directory went away after this look (the writer skips a directory in place).
-      files: () => names.map((name) => ({ name, bytes: readFileSync(join(dir, name)) })),
-    });
+    const shard = shardInDir(outDir, key, hash);
+    if (shard === null) return null;
+    shards.push(shard);
   }
   return shards.length === 0 ? null : shards;
+}
+
+/** The previous site's shard `key` (of hash `hash`) as it is, its files read from its directory; null when the directory is gone. */
+function shardInDir(outDir: string, key: string, hash: string): ShardPlan | null {
+  const dir = join(outDir, DATA_ROOT, shardDirPath(key, hash));
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return null;
+  }
+  return {
+    key,
+    hash,
+    size: names.length,
+    name: (i) => names[i] as string,
+    // Only read if the directory went away after this look (the writer skips a directory in place).
+    files: () => names.map((name) => ({ name, bytes: readFileSync(join(dir, name)) })),
+  };
+}
+
+/** The shard `key` of the site the patch of an edit reads (patch-search.ts), as it is: its files unchanged. */
+export function previousShard(previous: PreviousSearch, key: string): ShardPlan {
+  const hash = previous.dirs[key];
+  const shard = hash === undefined ? null : shardInDir(previous.outDir, key, hash);
+  if (shard === null) throw new NoPatch(`the previous ${key} is gone`);
+  return shard;
 }
 
 /** The shard directories the manifest in `outDir` names; null when there is none or it is no JSON object. */
