@@ -20,7 +20,8 @@ import type { ShardPlan } from "../hand-offs.ts";
 import { NoPatch, type PreviousSearch } from "./previous-search.ts";
 import { previousShard } from "./search-reuse.ts";
 import { SpilledShard } from "./spilled-shard.ts";
-import { hash52, keyOfEntry } from "./suffix-cuts.ts";
+import { firstsShard } from "./suffix-files.ts";
+import { hash52, hash52OfBytes, keyOfEntry } from "./suffix-cuts.ts";
 
 export class SuffixPatch {
   readonly #previous: PreviousSearch;
@@ -31,8 +32,11 @@ export class SuffixPatch {
   readonly #originals = new Map<number, readonly string[]>();
   readonly #entries = new Map<number, string[]>();
   readonly #changed = new Set<number>();
-  /** The hashes of every entry taken out or put in. */
-  readonly #hashes: number[] = [];
+  /** The entries taken out, and those put in with their files. */
+  readonly #removed: string[] = [];
+  readonly #added: { readonly entry: string; readonly file: number }[] = [];
+  /** Each file's first key as the patch leaves it (a moved cut changes some). */
+  #newFirsts: string[] | null = null;
 
   constructor(previous: PreviousSearch, count: number) {
     this.#previous = previous;
@@ -106,7 +110,7 @@ export class SuffixPatch {
       entries.splice(at, 1);
       if (entries.length === 0) throw new NoPatch("a suffix file would be empty");
       this.#changed.add(file);
-      this.#hashes.push(hash52(entry));
+      this.#removed.push(entry);
       return;
     }
     throw new NoPatch("a suffix entry to take out is not there");
@@ -127,10 +131,9 @@ export class SuffixPatch {
       if ((entries[mid] as string) < entry) lo = mid + 1;
       else hi = mid;
     }
-    if (file === 0 && lo === 0 && this.#files > 0) this.#hashes.push(hash52(entries[0] as string));
     entries.splice(lo, 0, entry);
     this.#changed.add(file);
-    this.#hashes.push(hash52(entry));
+    this.#added.push({ entry, file });
   }
 
   /**
@@ -138,7 +141,7 @@ export class SuffixPatch {
    * every change is in; throws NoPatch when a cut would move.
    */
   shards(spill: string): ShardPlan[] {
-    if (this.#changed.size > 0) this.#keepsCuts();
+    if (this.#changed.size > 0) this.#cut();
     const shards: ShardPlan[] = [];
     for (let first = 0; first < this.#files; first += SUFFIX_FILES_PER_SHARD) {
       const key = suffixShardKey(first);
@@ -157,20 +160,121 @@ export class SuffixPatch {
       }
       shards.push(shard.done());
     }
-    // The first keys are the previous files' (no cut moved).
-    shards.push(previousShard(this.#previous, SUFFIX_FIRSTS_SHARD_KEY));
+    // The first keys: the previous files' unless a cut moved.
+    shards.push(this.#newFirsts === null ? previousShard(this.#previous, SUFFIX_FIRSTS_SHARD_KEY) : firstsShard(spill, this.#newFirsts));
     return shards;
   }
 
-  /** Throws NoPatch unless every hash taken out or put in is above the cuts' threshold (the largest hash of a file's first entry past the first file). */
-  #keepsCuts(): void {
+  /**
+   * The cuts after the edit. They are the entries of the smallest `files` - 1 hashes: the previous
+   * cuts (every file's first entry past the first, the threshold the largest of their hashes) less
+   * those taken out, with the entries put in at or below the threshold, the smallest kept. When none
+   * of those changed, every cut stays; else the files from the first moved cut to the last are cut
+   * again, and their first keys with them. A cut taken out and not replaced would need the next
+   * smallest hash of all the entries: NoPatch.
+   */
+  #cut(): void {
+    const k = this.#files - 1;
+    const old: { readonly entry: string; readonly hash: number; readonly file: number }[] = [];
     let threshold = -1;
     for (let file = 1; file < this.#files; file++) {
       // As it was: a cut taken out counts at its old hash.
       const entry = this.#originals.get(file)?.[0] ?? firstEntry(this.#previous.path(suffixShardKey(file), suffixFileName(file)));
-      threshold = Math.max(threshold, hash52(entry));
+      const hash = hash52(entry);
+      old.push({ entry, hash, file });
+      threshold = Math.max(threshold, hash);
     }
-    for (const hash of this.#hashes) if (hash <= threshold) throw new NoPatch("a suffix file's cut would move");
+    const removed = this.#removed.filter((entry) => hash52(entry) <= threshold);
+    const added = this.#added.filter(({ entry }) => hash52(entry) <= threshold);
+    if (removed.length === 0 && added.length === 0) return;
+    const gone = new Set(removed);
+    const cutsBefore = new Set(old.map(({ entry }) => entry));
+    // Every entry at or below the threshold was a cut (no file is empty): another would be a tie.
+    if (gone.size !== removed.length || removed.some((entry) => !cutsBefore.has(entry)))
+      throw new NoPatch("an entry at the threshold was no cut");
+    const candidates = [
+      ...old.filter(({ entry }) => !gone.has(entry)),
+      ...added.map(({ entry, file }) => ({ entry, hash: hash52(entry), file })),
+    ].sort((a, b) => a.hash - b.hash);
+    // A cut taken out and not replaced: the next smallest hashes of all the entries take its place.
+    if (candidates.length < k) candidates.push(...this.#smallestAbove(threshold, k - candidates.length + 1));
+    candidates.sort((a, b) => a.hash - b.hash);
+    if (candidates.length > k && (candidates[k - 1] as { hash: number }).hash === (candidates[k] as { hash: number }).hash) {
+      throw new NoPatch("two entries of the same hash at the cuts' threshold");
+    }
+    const cuts = new Set(candidates.slice(0, k).map(({ entry }) => entry));
+    if (cuts.size !== k) throw new NoPatch("two cuts of the same text");
+    // The first entry of all is never a cut (the whole stage's rule), whatever its hash.
+    if (cuts.has(this.entries(0)[0] as string)) throw new NoPatch("the first entry would be a cut");
+    // The files from the first that changes to the last: a cut gone merges a file into the one
+    // before, a new cut splits the file it lies in.
+    let lo = this.#files;
+    let hi = -1;
+    for (const { entry, file } of old) {
+      if (cuts.has(entry)) continue;
+      lo = Math.min(lo, file - 1);
+      hi = Math.max(hi, file);
+    }
+    const before = new Set(old.map(({ entry }) => entry));
+    for (const { entry, file } of candidates.slice(0, k)) {
+      if (before.has(entry)) continue;
+      lo = Math.min(lo, file);
+      hi = Math.max(hi, file);
+    }
+    const entries: string[] = [];
+    for (let file = lo; file <= hi; file++) entries.push(...this.entries(file));
+    const parts: string[][] = [];
+    for (const [i, entry] of entries.entries()) {
+      if (i === 0 || cuts.has(entry)) parts.push([entry]);
+      else (parts[parts.length - 1] as string[]).push(entry);
+    }
+    if (parts.length !== hi - lo + 1) throw new NoPatch("the suffix files' cuts do not fall as the whole stage's");
+    const firsts = [...this.#firsts];
+    for (const [i, part] of parts.entries()) {
+      const file = lo + i;
+      this.#entries.set(file, part);
+      this.#changed.add(file);
+      firsts[file] = file === 0 ? "[" : keyOfEntry(part[0] as string);
+    }
+    this.#newFirsts = firsts;
+  }
+
+  /**
+   * The `most` entries of the smallest hashes above `threshold` among every entry as the patch
+   * leaves them, with their files: every file read (its bytes hashed entry by entry, no entry
+   * decoded but those kept).
+   */
+  #smallestAbove(threshold: number, most: number): { readonly entry: string; readonly hash: number; readonly file: number }[] {
+    const kept: { entry: string; hash: number; file: number }[] = [];
+    let ceiling = Infinity;
+    const keep = (hash: number, file: number, entry: () => string): void => {
+      if (hash <= threshold || hash >= ceiling) return;
+      kept.push({ entry: entry(), hash, file });
+      kept.sort((a, b) => a.hash - b.hash);
+      if (kept.length > most) kept.pop();
+      if (kept.length === most) ceiling = (kept[most - 1] as { hash: number }).hash;
+    };
+    for (let file = 0; file < this.#files; file++) {
+      const entries = this.#entries.get(file);
+      if (entries !== undefined) {
+        for (const entry of entries) keep(hash52(entry), file, () => entry);
+        continue;
+      }
+      const bytes = this.#previous.read(suffixShardKey(file), suffixFileName(file));
+      for (let at = 1; at < bytes.length - 1; ) {
+        const end = entryEnd(bytes, at, bytes.length);
+        let ascii = true;
+        for (let i = at; ascii && i < end; i++) ascii = (bytes[i] as number) < 0x80;
+        const from = at;
+        if (ascii) keep(hash52OfBytes(bytes, from, end), file, () => bytes.toString("latin1", from, end));
+        else {
+          const entry = bytes.toString("utf8", from, end);
+          keep(hash52(entry), file, () => entry);
+        }
+        at = end + 1;
+      }
+    }
+    return kept;
   }
 }
 
