@@ -16,8 +16,7 @@ import { indexBytes, isTriple, suffixEntryTexts, tokenBucket, tokenIndexed, toke
 import { NoPatch, type PreviousSearch } from "./previous-search.ts";
 import type { RecordFields } from "./record-fields.ts";
 import { encodeRows } from "./rows-builder.ts";
-import { previousShard } from "./search-reuse.ts";
-import { SpilledShard } from "./spilled-shard.ts";
+import { patchedShards } from "./search-reuse.ts";
 import type { SuffixPatch } from "./patch-suffixes.ts";
 
 /** The distinct tokens of a subject's name and town (a token in both counts once), as the gathering finds them. */
@@ -94,25 +93,17 @@ export class KeysPatch {
   shards(spill: string): ShardPlan[] {
     this.#patchTokens();
     this.#patchKeys();
-    const shards: ShardPlan[] = [];
-    for (let from = 0; from < this.#buckets; from += BUCKETS_PER_SHARD) {
-      const key = keysShardKey(from);
-      const to = Math.min(this.#buckets, from + BUCKETS_PER_SHARD);
-      let changed = false;
-      for (let b = from; !changed && b < to; b++) changed = this.#newValues.has(b);
-      if (!changed) {
-        shards.push(previousShard(this.#previous, key));
-        continue;
-      }
-      const shard = new SpilledShard(spill, key);
-      for (let b = from; b < to; b++) {
+    return patchedShards(this.#previous, spill, {
+      items: this.#buckets,
+      perShard: BUCKETS_PER_SHARD,
+      keyOf: keysShardKey,
+      changed: (b) => this.#newValues.has(b),
+      add: (shard, key, b) => {
         const files = bucketFileNames(b);
         shard.add(files.index, this.#newIndex.get(b) ?? this.#previous.read(key, files.index));
         shard.add(files.values, this.#newValues.get(b) ?? this.#previous.read(key, files.values));
-      }
-      shards.push(shard.done());
-    }
-    return shards;
+      },
+    });
   }
 
   /** Bucket `b`'s previous values. */

@@ -18,8 +18,7 @@ import {
 } from "../../core/search/search-layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import { NoPatch, type PreviousSearch } from "./previous-search.ts";
-import { previousShard } from "./search-reuse.ts";
-import { SpilledShard } from "./spilled-shard.ts";
+import { patchedShards, previousShard } from "./search-reuse.ts";
 import { firstsShard } from "./suffix-files.ts";
 import { hash52, hash52OfBytes, keyOfEntry } from "./suffix-cuts.ts";
 
@@ -142,24 +141,17 @@ export class SuffixPatch {
    */
   shards(spill: string): ShardPlan[] {
     if (this.#changed.size > 0) this.#cut();
-    const shards: ShardPlan[] = [];
-    for (let first = 0; first < this.#files; first += SUFFIX_FILES_PER_SHARD) {
-      const key = suffixShardKey(first);
-      const end = Math.min(this.#files, first + SUFFIX_FILES_PER_SHARD);
-      let changed = false;
-      for (let file = first; !changed && file < end; file++) changed = this.#changed.has(file);
-      if (!changed) {
-        shards.push(previousShard(this.#previous, key));
-        continue;
-      }
-      const shard = new SpilledShard(spill, key);
-      for (let file = first; file < end; file++) {
+    const shards = patchedShards(this.#previous, spill, {
+      items: this.#files,
+      perShard: SUFFIX_FILES_PER_SHARD,
+      keyOf: suffixShardKey,
+      changed: (file) => this.#changed.has(file),
+      add: (shard, key, file) => {
         const name = suffixFileName(file);
         const entries = this.#changed.has(file) ? this.#entries.get(file) : undefined;
         shard.add(name, entries === undefined ? this.#previous.read(key, name) : Buffer.from(`[${entries.join(",")}]`));
-      }
-      shards.push(shard.done());
-    }
+      },
+    });
     // The first keys: the previous files' unless a cut moved.
     shards.push(this.#newFirsts === null ? previousShard(this.#previous, SUFFIX_FIRSTS_SHARD_KEY) : firstsShard(spill, this.#newFirsts));
     return shards;

@@ -16,6 +16,7 @@ import { DATA_ROOT, MANIFEST_PATH, type ShardHashes, shardDirPath } from "../../
 import type { ShardPlan } from "../hand-offs.ts";
 import { sameRecords } from "../record-shard.ts";
 import { NoPatch, type PreviousSearch } from "./previous-search.ts";
+import { SpilledShard } from "./spilled-shard.ts";
 
 /** The search shards' keys start with this. */
 const SEARCH_PREFIX = "search/";
@@ -75,4 +76,34 @@ function previousDirs(outDir: string): ShardHashes | null {
   }
   const dirs = typeof json === "object" && json !== null ? (json as { dirs?: unknown }).dirs : undefined;
   return typeof dirs === "object" && dirs !== null ? (dirs as ShardHashes) : null;
+}
+
+/** How the patch of an edit makes a run of shards (the buckets', the suffix files'): items in shards of so many. */
+export interface PatchedItems {
+  readonly items: number;
+  readonly perShard: number;
+  /** The shard key of item `item`. */
+  keyOf(item: number): string;
+  changed(item: number): boolean;
+  /** Adds item `item`'s files to `shard` (of key `key`), changed or as they were. */
+  add(shard: SpilledShard, key: string, item: number): void;
+}
+
+/** The shards of the items: the previous one where none of its items changed, else written again whole (spilled in `spill`). */
+export function patchedShards(previous: PreviousSearch, spill: string, run: PatchedItems): ShardPlan[] {
+  const shards: ShardPlan[] = [];
+  for (let first = 0; first < run.items; first += run.perShard) {
+    const key = run.keyOf(first);
+    const end = Math.min(run.items, first + run.perShard);
+    let changed = false;
+    for (let item = first; !changed && item < end; item++) changed = run.changed(item);
+    if (!changed) {
+      shards.push(previousShard(previous, key));
+      continue;
+    }
+    const shard = new SpilledShard(spill, key);
+    for (let item = first; item < end; item++) run.add(shard, key, item);
+    shards.push(shard.done());
+  }
+  return shards;
 }
