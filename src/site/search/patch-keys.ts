@@ -13,10 +13,11 @@ import { searchForm, tokensOf } from "../../core/search/normalise.ts";
 import { bucketFileNames, bucketOf, BUCKETS_PER_SHARD, keysShardKey, suffixKey, TRIPLE_ROWS } from "../../core/search/search-layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import { indexBytes, isTriple, suffixEntryTexts, tokenBucket, tokenIndexed, tokenPayload } from "./key-shards.ts";
-import { NoPatch, type PreviousSearch } from "./previous-search.ts";
+import { NoPatch } from "./no-patch.ts";
+import type { PreviousSearch } from "./previous-search.ts";
 import type { RecordFields } from "./record-fields.ts";
 import { encodeRows } from "./rows-builder.ts";
-import { patchedShards } from "./search-reuse.ts";
+import { patchedShards } from "./patched-shards.ts";
 import type { SuffixPatch } from "./patch-suffixes.ts";
 
 /** The distinct tokens of a subject's name and town (a token in both counts once), as the gathering finds them. */

@@ -21,10 +21,11 @@ import { addFieldFiles, fieldFileNames } from "./order-files.ts";
 import { type ChangedSubject, KeysPatch, subjectKeys, subjectTokens } from "./patch-keys.ts";
 import { patchOrder, u32s } from "./patch-orders.ts";
 import { SuffixPatch } from "./patch-suffixes.ts";
-import { changedRecords, NoPatch, PreviousSearch } from "./previous-search.ts";
+import { NoPatch } from "./no-patch.ts";
+import { changedRecords, PreviousSearch } from "./previous-search.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
 import { RecordsByPlace } from "./records-by-place.ts";
-import { previousShard } from "./search-reuse.ts";
+import { previousShard } from "./patched-shards.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 
 /** Changed records at most for a patch: each reads a few files; past this the whole stage costs less. */

@@ -17,8 +17,9 @@ import {
   suffixShardKey,
 } from "../../core/search/search-layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
-import { NoPatch, type PreviousSearch } from "./previous-search.ts";
-import { patchedShards, previousShard } from "./search-reuse.ts";
+import { NoPatch } from "./no-patch.ts";
+import type { PreviousSearch } from "./previous-search.ts";
+import { patchedShards, previousShard } from "./patched-shards.ts";
 import { firstsShard } from "./suffix-files.ts";
 import { hash52, hash52OfBytes, keyOfEntry } from "./suffix-cuts.ts";
 

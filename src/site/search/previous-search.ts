@@ -19,11 +19,8 @@ import { LAYOUT_VERSION } from "../../core/manifest.ts";
 import { VERSION } from "../../core/version.ts";
 import type { ChunkFile } from "../read-chunks.ts";
 import { recordShard } from "../record-shard.ts";
-
-/** Why the patch does not apply: the whole stage runs instead (a reason a test can see). */
-export class NoPatch extends Error {}
-
-const NEWLINE = 0x0a;
+import { NoPatch } from "./no-patch.ts";
+import { lines } from "./records-by-place.ts";
 
 /** The previous site's manifest facts the patch needs, and its files. */
 export class PreviousSearch {
@@ -110,16 +107,4 @@ export function changedRecords(
   }
   if (Object.keys(previous.dirs).filter((key) => key.startsWith("records/")).length !== shards) throw new NoPatch("the chunks changed");
   return changed;
-}
-
-/** The lines of a chunk file (records, without their newlines). */
-export function lines(bytes: Buffer): Buffer[] {
-  const out: Buffer[] = [];
-  for (let start = 0; start < bytes.length; ) {
-    let end = bytes.indexOf(NEWLINE, start);
-    if (end === -1) end = bytes.length;
-    out.push(bytes.subarray(start, end));
-    start = end + 1;
-  }
-  return out;
 }

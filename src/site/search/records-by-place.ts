@@ -5,7 +5,6 @@
  */
 import { readFileSync } from "node:fs";
 import type { ChunkFile } from "../read-chunks.ts";
-import { lines } from "./previous-search.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
 
 /** Chunks kept read (a binary search starts at the same middles each time). */
@@ -46,4 +45,18 @@ export class RecordsByPlace {
     if (line === undefined) throw new Error(`no record at place ${place}`);
     return line;
   }
+}
+
+const NEWLINE = 0x0a;
+
+/** The lines of a chunk file (records, without their newlines), as the whole stage splits them. */
+export function lines(bytes: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  for (let start = 0; start < bytes.length; ) {
+    let end = bytes.indexOf(NEWLINE, start);
+    if (end === -1) end = bytes.length;
+    out.push(bytes.subarray(start, end));
+    start = end + 1;
+  }
+  return out;
 }
