@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editSubject, makeSubject, seedFromText } from "../../../scripts/generate-subjects.ts";
 import { CHUNK_SIZE, chunkPath, DATA_ROOT, shardDirPath } from "../../../src/core/layout.ts";
 import type { Subject } from "../../../src/core/render-page.ts";
+import { mulberry32 } from "../../../src/common/seeded-random.ts";
 import { compareText } from "../../../src/core/search/match-record.ts";
 import { planSearch } from "../../../src/site/search/plan-search.ts";
 import { searchPaths } from "../../../src/site/search/patch-search.ts";
@@ -104,7 +105,7 @@ describe("the search stage of an edit, patched", () => {
   }, 600_000);
 
   it("writes the whole stage's files for random edits, patched or not", async () => {
-    const random = mulberry(99);
+    const random = mulberry32(99);
     const ways: string[] = [];
     for (let n = 0; n < 16; n++) {
       const i = Math.floor(random() * COUNT);
@@ -150,15 +151,3 @@ describe("the search stage of an edit, patched", () => {
     expect(await snapshotTree(out)).toEqual(before);
   }, 300_000);
 });
-
-/** A small seeded generator (mulberry32). */
-function mulberry(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
