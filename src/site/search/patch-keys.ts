@@ -164,7 +164,8 @@ export class KeysPatch {
   /**
    * The previous entry of `token`: among the entries of the suffix that is the whole token (a
    * longer token ending with it has one too), the one whose subjects hold the token (checked on a
-   * few of them: a token's subjects all hold it), the largest when several do (every other one's
+   * few of them: a token's subjects all hold it) and that is no longer token's (its payload not
+   * under that token's own key), the largest when several do (every other one's
    * subjects are among the token's); null when none does. When the token was surely there
    * (`known`), one payload among the entries is its own.
    */
@@ -176,7 +177,20 @@ export class KeysPatch {
     const bucket = tokenBucket(token, this.#buckets);
     const own = payloads.map((payload) => this.#payloadPlaces(payload, bucket)).filter((c) => c !== null);
     if (known && own.length === 1) return own[0] as PreviousToken;
-    const holding = own.filter((c) => sample(c.places).every((place) => this.#input.tokensBefore(place).includes(token)));
+    const holding = own.filter((c) => {
+      const sampled = sample(c.places);
+      if (sampled.length === 0 || !sampled.every((place) => this.#input.tokensBefore(place).includes(token))) return false;
+      // A longer token ending with this one has an entry under this key too, and its subjects all
+      // hold it, so the sampled ones do: the candidate is that token's (not this one's) exactly when
+      // its payload is also under the longer token's own key. A sample alone could take it for this one's.
+      const longer = sampled
+        .map((place) => this.#input.tokensBefore(place).filter((t) => t.length > token.length && t.endsWith(token)))
+        .reduce((common, tokens) => common.filter((t) => tokens.includes(t)));
+      if (!longer.some((other) => this.#payloadsUnder(other).includes(c.payload))) return true;
+      // Places inline name no set: the same places may be this token's and the longer one's alike.
+      if (c.offset === null) throw new NoPatch(`the entry of ${token} is not told apart`);
+      return false;
+    });
     if (holding.length === 0) {
       if (known) throw new NoPatch(`the entry of ${token} is not found`);
       return null;
@@ -185,6 +199,12 @@ export class KeysPatch {
     const [first, second] = holding as [PreviousToken, PreviousToken | undefined];
     if (second !== undefined && second.places.length === first.places.length) throw new NoPatch(`the entry of ${token} is not told apart`);
     return first;
+  }
+
+  /** The payloads of the entries whose suffix is the whole of `token`. */
+  #payloadsUnder(token: string): string[] {
+    const key = `${suffixKey(token)}"`;
+    return this.#input.suffixes.startingWith(`${key},`).map((entry) => entry.slice(key.length + 1, -1));
   }
 
   /** The subjects a payload names (inline, or its set in its bucket's previous values), and where that set lies. */
