@@ -35,7 +35,8 @@ import type { ChunkHashes, Publication, SiteOutput, SitePlan, WriteProgress } fr
 import { planKeys } from "./plan-keys.ts";
 import { planSite } from "./plan-site.ts";
 import { withPreflight } from "./preflight-build.ts";
-import { pagesFromChunkFiles } from "./read-chunks.ts";
+import { type ChunkFile, pagesFromChunkFiles } from "./read-chunks.ts";
+import { patchedSearch } from "./search/patch-search.ts";
 import { reusedSearch } from "./search/search-reuse.ts";
 import { type SearchStage, searchInThread, startSearch } from "./search/search-thread.ts";
 import { sameRecords } from "./record-shard.ts";
@@ -166,13 +167,16 @@ async function writeDownloadsOf(run: Run, hashes: readonly string[], records: Re
 
 /**
  * The search stage of the records in the chunk files, its files waiting in `spill`: the previous
- * build's shards when the records are the same (search/search-reuse.ts), else planned in a thread
+ * build's shards when the records are the same (search/search-reuse.ts), patched from them when few
+ * records changed in place (search/patch-search.ts), else planned in a thread
  * from now on a large list (unless `--threads 0`), else when the plan asks for them.
  */
 function searchOf({ options, output }: Run, { count, hashes }: Omit<ChunkHashes, "chunkSize">, spill: string): SearchStage {
-  const reused = reusedSearch(options.output.outDir, hashes);
-  if (reused !== null) return { shards: () => Promise.resolve(reused), stop: () => Promise.resolve() };
+  const { outDir } = options.output;
   const files = hashes.map((_, chunk) => output.chunkFile(chunk));
+  const fileOf = (chunk: number): ChunkFile => files[chunk] as ChunkFile;
+  const reused = reusedSearch(outDir, hashes) ?? patchedSearch({ outDir, count, chunkSize: CHUNK_SIZE, hashes, fileOf, spill });
+  if (reused !== null) return { shards: () => Promise.resolve(reused), stop: () => Promise.resolve() };
   return startSearch({ count, chunkSize: CHUNK_SIZE, files, spill }, searchInThread(options.read.threads, count));
 }
 

@@ -51,7 +51,7 @@ export function tokenIndexed(token: string): boolean {
 }
 
 /** Whether a key is a three-character piece's (`g:` and three characters, a surrogate pair one). */
-function isTriple(key: string): boolean {
+export function isTriple(key: string): boolean {
   return key.startsWith("g:") && ofThreeCharacters(key.slice(2));
 }
 
@@ -209,41 +209,59 @@ export function writeBuckets(
         entries.push([names[k] as string, offset, length]);
         continue;
       }
-      // Each place's position in the order by name goes with it (inline, or beside the set: as u32s
-      // for a token of a few thousand at most, else as a set of positions), so that a search ordered
-      // by name takes its page from them, reading no permutation.
-      let payload: string;
-      const members = to - from;
-      if (members <= INLINE_ROWS) {
-        let placesText = "";
-        let positionsText = "";
-        for (let i = from; i < to; i++) {
-          const separator = i === from ? "" : ",";
-          placesText += `${separator}${places[i] as number}`;
-          positionsText += `${separator}${namePositions[places[i] as number] as number}`;
-        }
-        payload = `[${placesText}],[${positionsText}]`;
-      } else {
-        const encoded = encodeRows(places, from, to, count);
-        // A bitmap's length is the list's (count / 8), whatever its members: it needs no room.
-        const at = put(encoded[0] === 1 ? encoded : withRoom(encoded));
-        const positions = new Uint32Array(members);
-        for (let i = 0; i < members; i++) positions[i] = namePositions[places[from + i] as number] as number;
-        if (members <= RANKED_ROWS) {
-          const [, offset, length] = put(withRoom(new Uint8Array(positions.buffer)));
-          payload = `${at.join(",")},0,${offset},${length}`;
-        } else {
-          const byPosition = encodeRows(positions.sort(), 0, members, count);
-          const [, offset, length] = put(byPosition[0] === 1 ? byPosition : withRoom(byPosition));
-          payload = `${at.join(",")},1,${offset},${length}`;
-        }
-      }
+      const payload = tokenPayload(places, from, to, count, namePositions, put);
       addSuffixes(suffixes, names[k] as string, payload);
     }
     const files = bucketFileNames(b);
-    shard.add(files.index, Buffer.from(JSON.stringify(entries)));
+    shard.add(files.index, indexBytes(entries));
     shard.add(files.values, Buffer.concat(parts));
   }
+}
+
+/** A bucket's index: its keys but the tokens', each with where its set lies in the values (`[key, offset, length]`), by key. */
+export function indexBytes(entries: readonly (readonly [string, number, number])[]): Buffer {
+  return Buffer.from(JSON.stringify(entries));
+}
+
+/**
+ * A token's payload in its suffix entries: its places and their positions in the order by name
+ * inline for a token of INLINE_ROWS subjects or fewer, else where `put` laid its set in the
+ * bucket's values (`put` answers [bucket, offset, length]) and its positions beside it (as u32s
+ * for a token of a few thousand at most, else as a set of positions), each in a slot with room.
+ * So a search ordered by name takes its page from them, reading no permutation. The whole stage
+ * and the patch of an edit (patch-tokens.ts) both call it: one encoder.
+ */
+export function tokenPayload(
+  places: ArrayLike<number>,
+  from: number,
+  to: number,
+  count: number,
+  namePositions: ArrayLike<number>,
+  put: (bytes: Uint8Array) => readonly [number, number, number],
+): string {
+  const members = to - from;
+  if (members <= INLINE_ROWS) {
+    let placesText = "";
+    let positionsText = "";
+    for (let i = from; i < to; i++) {
+      const separator = i === from ? "" : ",";
+      placesText += `${separator}${places[i] as number}`;
+      positionsText += `${separator}${namePositions[places[i] as number] as number}`;
+    }
+    return `[${placesText}],[${positionsText}]`;
+  }
+  const encoded = encodeRows(places, from, to, count);
+  // A bitmap's length is the list's (count / 8), whatever its members: it needs no room.
+  const at = put(encoded[0] === 1 ? encoded : withRoom(encoded));
+  const positions = new Uint32Array(members);
+  for (let i = 0; i < members; i++) positions[i] = namePositions[places[from + i] as number] as number;
+  if (members <= RANKED_ROWS) {
+    const [, offset, length] = put(withRoom(new Uint8Array(positions.buffer)));
+    return `${at.join(",")},0,${offset},${length}`;
+  }
+  const byPosition = encodeRows(positions.sort(), 0, members, count);
+  const [, offset, length] = put(byPosition[0] === 1 ? byPosition : withRoom(byPosition));
+  return `${at.join(",")},1,${offset},${length}`;
 }
 
 /**
@@ -338,12 +356,7 @@ let scratch = Buffer.allocUnsafe(4096);
  * no character past the Basic Multilingual Plane (nearly every token), else character by character.
  */
 function addSuffixes(suffixes: SuffixEntries, token: string, payload: string): void {
-  const quoted = JSON.stringify(token);
-  let plain = quoted.length === token.length + 2;
-  for (let i = 0; plain && i < token.length; i++) plain = (token.charCodeAt(i) & 0xf800) !== 0xd800;
-  let ascii = plain;
-  for (let i = 0; ascii && i < token.length; i++) ascii = token.charCodeAt(i) < 0x80;
-  if (ascii) {
+  if (asciiToken(token)) {
     // Each entry's bytes slid out of one buffer (a payload is ASCII too): no string made.
     const length = token.length + payload.length + 5;
     if (scratch.length < length) scratch = Buffer.allocUnsafe(2 * length);
@@ -355,13 +368,37 @@ function addSuffixes(suffixes: SuffixEntries, token: string, payload: string): v
     }
     return;
   }
-  if (plain) {
+  for (const entry of suffixEntryTexts(token, payload)) suffixes.add(entry);
+}
+
+/** Whether a token needs no escapes in JSON and holds no character past the Basic Multilingual Plane. */
+export function plainToken(token: string): boolean {
+  if (JSON.stringify(token).length !== token.length + 2) return false;
+  for (let i = 0; i < token.length; i++) if ((token.charCodeAt(i) & 0xf800) === 0xd800) return false;
+  return true;
+}
+
+function asciiToken(token: string): boolean {
+  if (!plainToken(token)) return false;
+  for (let i = 0; i < token.length; i++) if (token.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
+
+/**
+ * The entries of every suffix of three characters or more of `token` (`["<suffix>",<payload>]`,
+ * the suffix as JSON), as strings: what addSuffixes adds (its ASCII path writes the same bytes
+ * without the strings), and what the patch of an edit removes and adds (patch-search.ts).
+ */
+export function suffixEntryTexts(token: string, payload: string): string[] {
+  const entries: string[] = [];
+  if (plainToken(token)) {
     const tail = `",${payload}]`;
-    for (let i = 0; i + 3 <= token.length; i++) suffixes.add(`["${token.slice(i)}${tail}`);
-    return;
+    for (let i = 0; i + 3 <= token.length; i++) entries.push(`["${token.slice(i)}${tail}`);
+    return entries;
   }
   const chars = [...token];
-  for (let i = 0; i + 3 <= chars.length; i++) suffixes.add(`${suffixKey(chars.slice(i).join(""))}",${payload}]`);
+  for (let i = 0; i + 3 <= chars.length; i++) entries.push(`${suffixKey(chars.slice(i).join(""))}",${payload}]`);
+  return entries;
 }
 
 /**

@@ -12,7 +12,7 @@
  */
 import { join } from "node:path";
 import { compareText } from "../../core/search/match-record.ts";
-import { ORDER_FIELDS } from "../../core/search/read-filters.ts";
+import { ORDER_FIELDS, type OrderField } from "../../core/search/read-filters.ts";
 import { ORDER_FILE, ORDER_SHARD_KEY } from "../../core/search/search-layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import { placesByRank, RUN_SIZE, SortedRuns } from "./sorted-runs.ts";
@@ -57,7 +57,6 @@ export class OrderFiles {
     const ranks = new Uint32Array(n);
     const asc = new Uint32Array(n);
     for (const field of ORDER_FIELDS) {
-      const name = ORDER_FILE[field];
       let starts: Uint32Array | undefined;
       if (field === "datum_postanka") {
         starts = this.#dates.ranks(ranks);
@@ -77,16 +76,39 @@ export class OrderFiles {
           asc[position++] = place;
         });
       }
-      shard.add(`${name}.rank`, le(ranks));
-      shard.add(`${name}.asc`, le(asc));
-      shard.addParts(`${name}.desc`, descending(asc, ranks));
-      if (field === "datum_postanka" && starts !== undefined) {
-        shard.add("date.keys", Buffer.from(this.#dates.sorted.map((d) => `${d}\n`).join("")));
-        shard.add("date.starts", le(starts));
-      }
+      addFieldFiles(shard, field, ranks, asc, starts === undefined ? undefined : { keys: this.#dates.sorted, starts });
     }
     return { shard: shard.done(), namePositions };
   }
+}
+
+/**
+ * The files of order field `field` into `shard`: its ranks, its ascending order and its descending
+ * one (written from them a block at a time), and for the dates the distinct values and where each
+ * begins. The whole stage and the patch of an edit (patch-orders.ts) both write them here.
+ */
+export function addFieldFiles(
+  shard: SpilledShard,
+  field: OrderField,
+  ranks: Uint32Array,
+  asc: Uint32Array,
+  dates?: { readonly keys: readonly string[]; readonly starts: Uint32Array },
+): void {
+  const name = ORDER_FILE[field];
+  shard.add(`${name}.rank`, le(ranks));
+  shard.add(`${name}.asc`, le(asc));
+  shard.addParts(`${name}.desc`, descending(asc, ranks));
+  if (field === "datum_postanka" && dates !== undefined) {
+    shard.add("date.keys", Buffer.from(dates.keys.map((d) => `${d}\n`).join("")));
+    shard.add("date.starts", le(dates.starts));
+  }
+}
+
+/** The names of order field `field`'s files, in the order the shard holds them. */
+export function fieldFileNames(field: OrderField): string[] {
+  const name = ORDER_FILE[field];
+  const files = [`${name}.rank`, `${name}.asc`, `${name}.desc`];
+  return field === "datum_postanka" ? [...files, "date.keys", "date.starts"] : files;
 }
 
 /**

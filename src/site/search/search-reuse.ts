@@ -10,11 +10,12 @@
  * LAYOUT_VERSION, which changes every records shard's hash, so an older layout's files are never
  * taken. A directory the manifest names that is not there (removed by hand) means no reuse.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DATA_ROOT, MANIFEST_PATH, type ShardHashes, shardDirPath } from "../../core/layout.ts";
+import { MANIFEST_PATH, type ShardHashes } from "../../core/layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import { sameRecords } from "../record-shard.ts";
+import { shardInDir } from "./patched-shards.ts";
 
 /** The search shards' keys start with this. */
 const SEARCH_PREFIX = "search/";
@@ -30,21 +31,9 @@ export function reusedSearch(outDir: string, hashes: readonly string[]): ShardPl
   // In the manifest's order, so that the new manifest names them in the same order (and its bytes stay the same).
   for (const [key, hash] of Object.entries(dirs)) {
     if (!key.startsWith(SEARCH_PREFIX)) continue;
-    const dir = join(outDir, DATA_ROOT, shardDirPath(key, hash));
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch {
-      return null;
-    }
-    shards.push({
-      key,
-      hash,
-      size: names.length,
-      name: (i) => names[i] as string,
-      // Only read if the directory went away after this look (the writer skips a directory in place).
-      files: () => names.map((name) => ({ name, bytes: readFileSync(join(dir, name)) })),
-    });
+    const shard = shardInDir(outDir, key, hash);
+    if (shard === null) return null;
+    shards.push(shard);
   }
   return shards.length === 0 ? null : shards;
 }

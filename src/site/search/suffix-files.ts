@@ -105,12 +105,7 @@ export class SuffixEntries {
     }
     // Fewer entries than files: the last files are empty.
     while (file < files) write();
-    const top = new SpilledShard(this.#spill, SUFFIX_FIRSTS_SHARD_KEY);
-    top.add(SUFFIX_FIRSTS_FILE, Buffer.from(JSON.stringify(firsts.filter((_, i) => i % FIRSTS_GROUP === 0))));
-    for (let g = 0; g * FIRSTS_GROUP < firsts.length; g++) {
-      top.add(`${g}.json`, Buffer.from(JSON.stringify(firsts.slice(g * FIRSTS_GROUP, (g + 1) * FIRSTS_GROUP))));
-    }
-    shards.push(top.done());
+    shards.push(firstsShard(this.#spill, firsts));
     return shards;
   }
 
@@ -124,6 +119,20 @@ export class SuffixEntries {
     if (group === undefined) this.#groups.set(key, (group = new SpillBytes(join(this.#spill, `suffixes-${key}`), this.#limit)));
     return group;
   }
+}
+
+/**
+ * The shard of the suffix files' first keys (`firsts`, one a file): the first of each group of
+ * FIRSTS_GROUP files, then each group's. The whole stage and the patch of an edit whose cuts moved
+ * (patch-suffixes.ts) both write it here.
+ */
+export function firstsShard(spill: string, firsts: readonly string[]): ShardPlan {
+  const top = new SpilledShard(spill, SUFFIX_FIRSTS_SHARD_KEY);
+  top.add(SUFFIX_FIRSTS_FILE, Buffer.from(JSON.stringify(firsts.filter((_, i) => i % FIRSTS_GROUP === 0))));
+  for (let g = 0; g * FIRSTS_GROUP < firsts.length; g++) {
+    top.add(`${g}.json`, Buffer.from(JSON.stringify(firsts.slice(g * FIRSTS_GROUP, (g + 1) * FIRSTS_GROUP))));
+  }
+  return top.done();
 }
 
 /**

@@ -1,0 +1,162 @@
+/**
+ * The search stage of an edit, patched: when few records changed in place (the same count, so
+ * every place is where it was), the previous site's search files are changed where the edit
+ * reaches, and every other file is kept, byte for byte what the whole stage (plan-search.ts) would
+ * write: the order files of the changed fields (patch-orders.ts), the buckets of the keys and
+ * tokens the changed records gained or lost or whose positions by name moved (patch-keys.ts), the
+ * suffix files of the tokens whose entries changed (patch-suffixes.ts), each with the whole stage's
+ * encoders. Anything the patch does not handle (more than MOST_CHANGED records, a span of more than
+ * MOST_SHIFTED subjects moved in the order by name, a set leaving its slot, a token crossing
+ * INLINE_ROWS or RANKED_ROWS, a suffix cut moving, a previous site of another version) throws
+ * NoPatch, and the whole stage runs instead: falling back is always correct.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { ORDER_FIELDS, type OrderField } from "../../core/search/read-filters.ts";
+import { bucketCount, ORDER_SHARD_KEY } from "../../core/search/search-layout.ts";
+import { failAt } from "../../common/pause-point.ts";
+import type { ShardPlan } from "../hand-offs.ts";
+import type { ChunkFile } from "../read-chunks.ts";
+import { addFieldFiles, fieldFileNames } from "./order-files.ts";
+import { type ChangedSubject, KeysPatch, subjectKeys, subjectTokens } from "./patch-keys.ts";
+import { patchOrder, u32s } from "./patch-orders.ts";
+import { SuffixPatch } from "./patch-suffixes.ts";
+import { NoPatch } from "./no-patch.ts";
+import { changedRecords, PreviousSearch } from "./previous-search.ts";
+import { readRecordFields, type RecordFields } from "./record-fields.ts";
+import { RecordsByPlace } from "./records-by-place.ts";
+import { previousShard } from "./patched-shards.ts";
+import { SpilledShard } from "./spilled-shard.ts";
+
+/** Changed records at most for a patch: each reads a few files; past this the whole stage costs less. */
+export const MOST_CHANGED = 64;
+/** Unchanged subjects at most whose position by name moves (their tokens' positions are made again). */
+export const MOST_SHIFTED = 2048;
+
+/** Which way the search stage went, counted (a test reads them; no clock involved). */
+export const searchPaths = { patched: 0, whole: 0, reason: "" };
+
+/** The new list: its count, its chunks' hashes and files. */
+export interface PatchInput {
+  readonly outDir: string;
+  readonly count: number;
+  readonly chunkSize: number;
+  readonly hashes: readonly string[];
+  readonly fileOf: (chunk: number) => ChunkFile;
+  /** The scratch directory the changed shards' files wait in. */
+  readonly spill: string;
+}
+
+/**
+ * The search shards of the new list patched from the previous site's, or null when the patch does
+ * not apply (its reason in searchPaths.reason): the whole stage runs then.
+ */
+export function patchedSearch(input: PatchInput): ShardPlan[] | null {
+  try {
+    const shards = patch(input);
+    searchPaths.patched++;
+    searchPaths.reason = "";
+    return shards;
+  } catch (error) {
+    // A previous file that is not JSON (damaged by hand) is no reason to fail: the whole stage writes it anew.
+    if (!(error instanceof NoPatch) && !(error instanceof SyntaxError)) throw error;
+    searchPaths.whole++;
+    searchPaths.reason = error.message;
+    return null;
+  }
+}
+
+function patch({ outDir, count, chunkSize, hashes, fileOf, spill: scratch }: PatchInput): ShardPlan[] {
+  // Its own directory in the scratch one: a patch given up leaves nothing where the whole stage writes.
+  const spill = join(scratch, "patch");
+  if (count === 0) throw new NoPatch("no subjects");
+  const previous = new PreviousSearch(outDir);
+  const changedLines = changedRecords(previous, count, hashes, chunkSize, fileOf, MOST_CHANGED);
+  if (changedLines.length === 0) throw new NoPatch("no record changed");
+  const records = new RecordsByPlace(chunkSize, fileOf);
+  const before = new Map<number, RecordFields>();
+  for (const { place, before: line } of changedLines) {
+    const fields: RecordFields = { code: "", name: "", razina: "", date: "", status: false, odobreno: false, town: "" };
+    readRecordFields(line, 0, line.length, fields);
+    before.set(place, fields);
+  }
+  const places = changedLines.map((line) => line.place);
+  mkdirSync(spill, { recursive: true });
+  const orders = patchOrders(previous, places, before, records, spill);
+  const tokensOfPlace = new Map<number, readonly string[]>();
+  const tokensBefore = (place: number): readonly string[] => {
+    let tokens = tokensOfPlace.get(place);
+    if (tokens === undefined) tokensOfPlace.set(place, (tokens = subjectTokens(before.get(place) ?? records.fields(place))));
+    return tokens;
+  };
+  const changed: ChangedSubject[] = places.map((place) => {
+    const old = before.get(place) as RecordFields;
+    const now = records.fields(place);
+    const [was, is] = [subjectTokens(old), subjectTokens(now)];
+    return { place, tokensBefore: was, tokensAfter: is, keysBefore: subjectKeys(old, was), keysAfter: subjectKeys(now, is) };
+  });
+  const suffixes = new SuffixPatch(previous, count);
+  const keys = new KeysPatch(
+    previous,
+    { count, changed, shifted: orders.shifted, namePositions: orders.namePositions, tokensBefore, suffixes },
+    bucketCount(count),
+  );
+  const shards = [...keys.shards(spill), ...suffixes.shards(spill), orders.shard];
+  // Where a test makes the patch fail as a bug would, its files in the scratch directory: the build fails, the site untouched.
+  failAt("search-patched");
+  return shards;
+}
+
+/** The order shard after the edit, each place's position by name now, and the unchanged places whose position moved. */
+function patchOrders(
+  previous: PreviousSearch,
+  places: readonly number[],
+  before: ReadonlyMap<number, RecordFields>,
+  records: RecordsByPlace,
+  spill: string,
+): { readonly shard: ShardPlan; readonly namePositions: Uint32Array; readonly shifted: number[] } {
+  const read = (name: string): Buffer => previous.read(ORDER_SHARD_KEY, name);
+  const valueIn = (fields: RecordFields, field: OrderField): string =>
+    field === "naziv_subjekta"
+      ? fields.name
+      : field === "jedinstvena_oznaka"
+        ? fields.code
+        : field === "institucija_grad"
+          ? fields.town
+          : fields.date;
+  const changedFields = ORDER_FIELDS.filter((field) =>
+    places.some((place) => valueIn(before.get(place) as RecordFields, field) !== valueIn(records.fields(place), field)),
+  );
+  const oldNameAsc = u32s(read("name.asc"));
+  const oldPositions = inverse(oldNameAsc);
+  if (changedFields.length === 0) return { shard: previousShard(previous, ORDER_SHARD_KEY), namePositions: oldPositions, shifted: [] };
+  const shard = new SpilledShard(spill, ORDER_SHARD_KEY);
+  let namePositions = oldPositions;
+  for (const field of ORDER_FIELDS) {
+    if (!changedFields.includes(field)) {
+      for (const name of fieldFileNames(field)) shard.add(name, read(name));
+      continue;
+    }
+    const [rank, asc] = fieldFileNames(field);
+    const oldKeys = field === "datum_postanka" ? read("date.keys").toString("utf8").split("\n").slice(0, -1) : undefined;
+    const valueOf = (place: number): string => valueIn(records.fields(place), field);
+    const patched = patchOrder(field, u32s(read(asc as string)), u32s(read(rank as string)), places, valueOf, oldKeys);
+    addFieldFiles(shard, field, patched.ranks, patched.asc, patched.dates);
+    if (field === "naziv_subjekta") namePositions = inverse(patched.asc);
+  }
+  const isChanged = new Set(places);
+  const shifted: number[] = [];
+  for (let place = 0; place < namePositions.length; place++) {
+    if (namePositions[place] === oldPositions[place] || isChanged.has(place)) continue;
+    if (shifted.length === MOST_SHIFTED) throw new NoPatch(`more than ${MOST_SHIFTED} subjects move in the order by name`);
+    shifted.push(place);
+  }
+  return { shard: shard.done(), namePositions, shifted };
+}
+
+/** Each place's position in an order. */
+function inverse(asc: Uint32Array): Uint32Array {
+  const positions = new Uint32Array(asc.length);
+  for (let i = 0; i < asc.length; i++) positions[asc[i] as number] = i;
+  return positions;
+}

@@ -1,0 +1,68 @@
+/**
+ * The shards the patch of an edit hands on (patch-search.ts): a previous shard as it is, or a run
+ * of shards (the buckets', the suffix files') each kept or written again whole.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DATA_ROOT, shardDirPath } from "../../core/layout.ts";
+import type { ShardPlan } from "../hand-offs.ts";
+import { NoPatch } from "./no-patch.ts";
+import type { PreviousSearch } from "./previous-search.ts";
+import { SpilledShard } from "./spilled-shard.ts";
+
+/** The previous site's shard `key` (of hash `hash`) as it is, its files read from its directory; null when the directory is gone. */
+export function shardInDir(outDir: string, key: string, hash: string): ShardPlan | null {
+  const dir = join(outDir, DATA_ROOT, shardDirPath(key, hash));
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return null;
+  }
+  return {
+    key,
+    hash,
+    size: names.length,
+    name: (i) => names[i] as string,
+    // Only read if the directory went away after this look (the writer skips a directory in place).
+    files: () => names.map((name) => ({ name, bytes: readFileSync(join(dir, name)) })),
+  };
+}
+
+/** The shard `key` of the site the patch of an edit reads (patch-search.ts), as it is: its files unchanged. */
+export function previousShard(previous: PreviousSearch, key: string): ShardPlan {
+  const hash = previous.dirs[key];
+  const shard = hash === undefined ? null : shardInDir(previous.outDir, key, hash);
+  if (shard === null) throw new NoPatch(`the previous ${key} is gone`);
+  return shard;
+}
+
+/** How the patch of an edit makes a run of shards (the buckets', the suffix files'): items in shards of so many. */
+export interface PatchedItems {
+  readonly items: number;
+  readonly perShard: number;
+  /** The shard key of item `item`. */
+  keyOf(item: number): string;
+  changed(item: number): boolean;
+  /** Adds item `item`'s files to `shard` (of key `key`), changed or as they were. */
+  add(shard: SpilledShard, key: string, item: number): void;
+}
+
+/** The shards of the items: the previous one where none of its items changed, else written again whole (spilled in `spill`). */
+export function patchedShards(previous: PreviousSearch, spill: string, run: PatchedItems): ShardPlan[] {
+  const shards: ShardPlan[] = [];
+  for (let first = 0; first < run.items; first += run.perShard) {
+    const key = run.keyOf(first);
+    const end = Math.min(run.items, first + run.perShard);
+    let changed = false;
+    for (let item = first; !changed && item < end; item++) changed = run.changed(item);
+    if (!changed) {
+      shards.push(previousShard(previous, key));
+      continue;
+    }
+    const shard = new SpilledShard(spill, key);
+    for (let item = first; item < end; item++) run.add(shard, key, item);
+    shards.push(shard.done());
+  }
+  return shards;
+}

@@ -1,0 +1,110 @@
+/**
+ * The previous site as the patch of an edit reads it (patch-search.ts): its manifest, its search
+ * files by shard key and name, and which records changed. Records are compared by place: the
+ * records shards whose hash differs are the changed ones (record-shard.ts), their chunks read from
+ * the old site and the new, and the lines that differ are the changed records.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  CHUNKS_PER_SHARD,
+  chunkFileName,
+  DATA_ROOT,
+  MANIFEST_PATH,
+  recordShardKey,
+  type ShardHashes,
+  shardDirPath,
+} from "../../core/layout.ts";
+import { LAYOUT_VERSION } from "../../core/manifest.ts";
+import { VERSION } from "../../core/version.ts";
+import type { ChunkFile } from "../read-chunks.ts";
+import { recordShard } from "../record-shard.ts";
+import { NoPatch } from "./no-patch.ts";
+import { lines } from "./records-by-place.ts";
+
+/** The previous site's manifest facts the patch needs, and its files. */
+export class PreviousSearch {
+  readonly outDir: string;
+  readonly dirs: ShardHashes;
+  readonly count: number;
+
+  constructor(outDir: string) {
+    let manifest: { layout?: unknown; version?: unknown; count?: unknown; dirs?: unknown; chunkSize?: unknown };
+    try {
+      manifest = JSON.parse(readFileSync(join(outDir, MANIFEST_PATH), "utf8")) as typeof manifest;
+    } catch {
+      throw new NoPatch("no previous manifest");
+    }
+    // Another layout or version may lay the search files otherwise: only the same code's are patched.
+    if (manifest.layout !== LAYOUT_VERSION || manifest.version !== VERSION) throw new NoPatch("the previous site is of another version");
+    if (typeof manifest.dirs !== "object" || manifest.dirs === null || typeof manifest.count !== "number") {
+      throw new NoPatch("the previous manifest names no shards");
+    }
+    this.outDir = outDir;
+    this.dirs = manifest.dirs as ShardHashes;
+    this.count = manifest.count;
+  }
+
+  /** The path of file `name` of the previous shard `key`. */
+  path(key: string, name: string): string {
+    const hash = this.dirs[key];
+    if (hash === undefined) throw new NoPatch(`the previous site has no ${key}`);
+    return join(this.outDir, DATA_ROOT, shardDirPath(key, hash), name);
+  }
+
+  /** The bytes of file `name` of the previous shard `key` (a file gone: no patch). */
+  read(key: string, name: string): Buffer {
+    try {
+      return readFileSync(this.path(key, name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new NoPatch(`the previous ${key}/${name} is gone`);
+      throw error;
+    }
+  }
+}
+
+/** A record changed in place: its place, and its line before and now. */
+export interface ChangedRecord {
+  readonly place: number;
+  readonly before: Buffer;
+  readonly after: Buffer;
+}
+
+/**
+ * The records of the new list (`hashes`, each chunk's, in the files `fileOf`) that differ from the
+ * previous site's, by place; at most `most` (more: no patch). The list must hold as many subjects.
+ */
+export function changedRecords(
+  previous: PreviousSearch,
+  count: number,
+  hashes: readonly string[],
+  chunkSize: number,
+  fileOf: (chunk: number) => ChunkFile,
+  most: number,
+): ChangedRecord[] {
+  if (previous.count !== count) throw new NoPatch("the count changed");
+  const changed: ChangedRecord[] = [];
+  let shards = 0;
+  for (let first = 0; first < hashes.length; first += CHUNKS_PER_SHARD, shards++) {
+    const { key, hash } = recordShard(first, hashes.slice(first, first + CHUNKS_PER_SHARD));
+    if (previous.dirs[key] === hash) continue;
+    if (previous.dirs[key] === undefined) throw new NoPatch(`the previous site has no ${key}`);
+    for (let chunk = first; chunk < Math.min(hashes.length, first + CHUNKS_PER_SHARD); chunk++) {
+      const before = previous.read(recordShardKey(chunk), chunkFileName(chunk));
+      const after = readFileSync(fileOf(chunk).path);
+      if (before.equals(after)) continue;
+      const old = lines(before);
+      const now = lines(after);
+      if (old.length !== now.length) throw new NoPatch("a chunk holds other subjects");
+      for (let i = 0; i < now.length; i++) {
+        const a = old[i] as Buffer;
+        const b = now[i] as Buffer;
+        if (a.equals(b)) continue;
+        if (changed.length === most) throw new NoPatch(`more than ${most} records changed`);
+        changed.push({ place: chunk * chunkSize + i, before: a, after: b });
+      }
+    }
+  }
+  if (Object.keys(previous.dirs).filter((key) => key.startsWith("records/")).length !== shards) throw new NoPatch("the chunks changed");
+  return changed;
+}
