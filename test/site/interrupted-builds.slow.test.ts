@@ -15,7 +15,7 @@ import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../file-trees.ts";
-import { leftovers, pauseAt, pausedLine, runProcess, siteView, whichSite, writeDataset } from "./build-processes.ts";
+import { leftovers, pauseAt, pausedLine, type Running, runProcess, siteView, whichSite, writeDataset } from "./build-processes.ts";
 
 let work: string;
 let tmp: string;
@@ -49,6 +49,30 @@ const saidWhenStopped = (stderr: string, point: string): string =>
     .split("\n")
     .filter((line) => !/took over the lock of process \d+/.test(line) && `${line}\n` !== pausedLine(point))
     .join("\n");
+
+/**
+ * A stopped command's end: killed by SIGKILL; or, stopped gracefully, exited 130 or 143 in one line
+ * with its own temporaries (among those `temporaries` lists) gone at once.
+ */
+async function expectStopped(
+  what: "build" | "export",
+  command: Running,
+  { point, signal }: { point: string; signal: (typeof SIGNALS)[number] },
+  temporaries: () => Promise<string[]>,
+  why: string,
+): Promise<void> {
+  const ended = await command.ended;
+  if (signal === "SIGKILL") {
+    expect(ended.signal, why).toBe("SIGKILL");
+    return;
+  }
+  expect(ended.code, why).toBe(STOPPED[signal]);
+  expect(saidWhenStopped(ended.stderr, point), why).toBe(`subjekti: ${what} stopped by ${signal}: its temporary files are removed\n`);
+  expect(
+    (await temporaries()).filter((name) => name.includes(String(command.pid))),
+    why,
+  ).toEqual([]);
+}
 
 beforeAll(async () => {
   work = await tempDir("subjekti-interrupted-");
@@ -104,17 +128,8 @@ describe.each(Object.keys(LAYOUTS) as (keyof typeof LAYOUTS)[])("builds stopped 
       // The previous site until the switch, the new one from it: whole either way.
       if (point === "site-switched") current = target;
       expect(whichSite(await siteView(out, layout), references), why).toBe(current);
-      if (signal === "SIGKILL") {
-        expect(ended.signal, why).toBe("SIGKILL");
-        continue;
-      }
-      expect(ended.code, why).toBe(STOPPED[signal]);
-      expect(saidWhenStopped(ended.stderr, point), why).toBe(`subjekti: build stopped by ${signal}: its temporary files are removed\n`);
       // Its own temporaries went with it, at once.
-      expect(
-        (await leftovers(out, [cache, tmp])).filter((name) => name.includes(String(build.pid))),
-        why,
-      ).toEqual([]);
+      await expectStopped("build", build, { point, signal }, () => leftovers(out, [cache, tmp]), why);
     }
     // The next build removes what the killed ones left: nothing remains anywhere, and the site is whole.
     const last = await runProcess(args(join(work, "a")), env).ended;
@@ -149,17 +164,8 @@ describe("exports stopped at each stage", () => {
       const why = outcomes.join("; ");
       // Stopped before its file took the name: the previous export's, byte for byte.
       expect((await readFile(file)).equals(before), why).toBe(true);
-      if (signal === "SIGKILL") {
-        expect(ended.signal, why).toBe("SIGKILL");
-        continue;
-      }
-      expect(ended.code, why).toBe(STOPPED[signal]);
-      expect(saidWhenStopped(ended.stderr, point), why).toBe(`subjekti: export stopped by ${signal}: its temporary files are removed\n`);
       // Its own temporaries went with it, at once (a killed export's wait for the next one to start).
-      expect(
-        (await leftovers(file, [tmp])).filter((name) => name.includes(String(exporting.pid))),
-        why,
-      ).toEqual([]);
+      await expectStopped("export", exporting, { point, signal }, () => leftovers(file, [tmp]), why);
     }
     expect((await runProcess(["export", "--data", join(work, "a"), "--out", file], env).ended).code).toBe(0);
     expect(await leftovers(file, [tmp]), outcomes.join("; ")).toEqual([]);

@@ -32,6 +32,8 @@ const REFUSED =
   /^subjekti: --out \S+ is being written by process \d+ \(subjekti (?:build|export) since [0-9T:.Z-]+\): wait for it to finish, or pass --wait to wait for it\n$/;
 const WAITING = /is being written by process \d+ \(subjekti (?:build|export) since [0-9T:.Z-]+\): waiting for it to finish\n/;
 
+type Ended = Awaited<Running["ended"]>;
+
 /**
  * Starts `first`, then `second`: in the same moment when `point` is null; else once `first` waits
  * at `point`, and `first` goes on once `second` was refused or says it waits. Resolves with both ends.
@@ -40,7 +42,7 @@ async function overlap(
   point: string | null,
   first: (env: Record<string, string>) => Running,
   second: () => Running,
-): Promise<[Awaited<Running["ended"]>, Awaited<Running["ended"]>]> {
+): Promise<[Ended, Ended]> {
   if (point === null) {
     const [one, two] = [first({}), second()];
     return Promise.all([one.ended, two.ended]);
@@ -52,6 +54,46 @@ async function overlap(
   await two.said("waiting for it to finish");
   one.resume();
   return Promise.all([one.ended, two.ended]);
+}
+
+/**
+ * The names of the two commands `names` that ran, in the order they ended (`x` and `y` their
+ * ends), pushed to `outcomes` as the round's line; and what the round must show: each refused one in
+ * one line, at least one ran, and once the first held the output at `point`, the second waited and
+ * ran after it (`wait`), or was refused.
+ */
+function expectRound<N extends string>(
+  { point, wait }: { point: string | null; wait: boolean },
+  names: readonly [N, N],
+  [x, y]: [Ended, Ended],
+  outcomes: string[],
+): { ran: N[]; why: string } {
+  const ran = [
+    { name: names[0], ...x },
+    { name: names[1], ...y },
+  ]
+    .filter((r) => r.code === 0)
+    .sort((p, q) => p.at - q.at)
+    .map((r) => r.name);
+  const refused = [x, y].filter((r) => r.code !== 0);
+  outcomes.push(`${point ?? "together"}${wait ? " --wait" : ""}: ran ${ran.join(" then ")}${refused.length > 0 ? ", one refused" : ""}`);
+  const why = outcomes.join("; ");
+  // Exactly one ran and the other refused in one line, or both ran (one after the other: the lock's work).
+  for (const r of refused) {
+    expect(r.code, why).toBe(1);
+    expect(r.stderr, why).toMatch(REFUSED);
+  }
+  expect(ran.length, why).toBeGreaterThanOrEqual(1);
+  if (point !== null) {
+    // The second found the first holding the output: it waited for it and ran after it, or it was refused.
+    if (wait) {
+      expect(y.stderr, why).toMatch(WAITING);
+      expect(ran, why).toEqual(names);
+    } else {
+      expect(refused, why).toEqual([y]);
+    }
+  }
+  return { ran, why };
 }
 
 const args = (data: string, out: string, layout: keyof typeof LAYOUTS, wait: boolean): string[] => [
@@ -104,44 +146,16 @@ describe.each(Object.keys(LAYOUTS) as (keyof typeof LAYOUTS)[])("two builds into
         }
         return seen;
       })();
-      const [x, y] = await overlap(
+      const ends = await overlap(
         point,
         (env) => runProcess(args(join(work, first), out, layout, wait), env),
         () => runProcess(args(join(work, second), out, layout, wait)),
       );
       running = false;
       expect(await reads).toBeGreaterThan(0);
-      const ran = [
-        { name: first, ...x },
-        { name: second, ...y },
-      ]
-        .filter((r) => r.code === 0)
-        .sort((p, q) => p.at - q.at);
-      const refused = [x, y].filter((r) => r.code !== 0);
-      outcomes.push(
-        `${point ?? "together"}${wait ? " --wait" : ""}: ran ${ran.map((r) => r.name).join(" then ")}${refused.length > 0 ? ", one refused" : ""}`,
-      );
-      const why = outcomes.join("; ");
-      // Exactly one ran and the other refused in one line, or both ran (one after the other: the lock's work).
-      for (const r of refused) {
-        expect(r.code, why).toBe(1);
-        expect(r.stderr, why).toMatch(REFUSED);
-      }
-      expect(ran.length, why).toBeGreaterThanOrEqual(1);
-      if (point !== null) {
-        // The second found the first holding the output: it waited for it and ran after it, or it was refused.
-        if (wait) {
-          expect(y.stderr, why).toMatch(WAITING);
-          expect(
-            ran.map((r) => r.name),
-            why,
-          ).toEqual([first, second]);
-        } else {
-          expect(refused, why).toEqual([y]);
-        }
-      }
+      const { ran, why }: { ran: ("a" | "b")[]; why: string } = expectRound({ point, wait }, [first, second], ends, outcomes);
       // The site is the last build's, whole, and nothing is left over.
-      current = ran.at(-1)?.name ?? current;
+      current = ran.at(-1) ?? current;
       expect(whichSite(await siteView(out, layout), references), why).toBe(current);
       expect(await leftovers(out, [`${out}.cache`]), why).toEqual([]);
     }
@@ -167,33 +181,9 @@ describe("two exports into one --out", () => {
     ]) {
       const exporting = (data: string) => (env: Record<string, string>) =>
         runProcess(["export", "--data", join(work, data), "--out", file, ...(wait ? ["--wait"] : [])], env);
-      const [x, y] = await overlap(point, exporting("a"), () => exporting("b")({}));
-      const ran = [
-        { name: "a" as const, ...x },
-        { name: "b" as const, ...y },
-      ]
-        .filter((r) => r.code === 0)
-        .sort((p, q) => p.at - q.at);
-      outcomes.push(`${point ?? "together"}${wait ? " --wait" : ""}: ran ${ran.map((r) => r.name).join(" then ")}`);
-      const why = outcomes.join("; ");
-      for (const r of [x, y].filter((e) => e.code !== 0)) expect(r.stderr, why).toMatch(REFUSED);
-      expect(ran.length, why).toBeGreaterThanOrEqual(1);
-      if (point !== null) {
-        if (wait) {
-          expect(y.stderr, why).toMatch(WAITING);
-          expect(
-            ran.map((r) => r.name),
-            why,
-          ).toEqual(["a", "b"]);
-        } else {
-          expect(y.code, why).toBe(1);
-          expect(
-            ran.map((r) => r.name),
-            why,
-          ).toEqual(["a"]);
-        }
-      }
-      expect(await readFile(file, "utf8"), why).toBe(references[ran.at(-1)?.name ?? "a"]);
+      const ends = await overlap(point, exporting("a"), () => exporting("b")({}));
+      const { ran, why } = expectRound({ point, wait }, ["a", "b"] as const, ends, outcomes);
+      expect(await readFile(file, "utf8"), why).toBe(references[ran.at(-1) ?? "a"]);
       expect(await leftovers(file), why).toEqual([]);
     }
   }, 180_000);
