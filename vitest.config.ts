@@ -16,12 +16,11 @@ const UNIT = process.env["SUBJEKTI_UNIT"] === "1";
 export default defineConfig({
   test: {
     // vitest's default is one worker fewer than the cores: one worker on two cores, which leaves a
-    // core idle while a test waits on its child processes, threads and files. The fast rings take
-    // their own temporary directories and ports, so they take two workers at least. `npm test` keeps
-    // the default: its slow files kill builds at random moments and start them staggered, and two of
-    // them side by side on two cores failed those rounds now and then (a build slowed by the other
-    // file's is not stopped where the rounds mean to stop it).
-    ...(UNIT ? { maxWorkers: Math.max(2, availableParallelism() - 1) } : {}),
+    // core idle while a test waits on its child processes, threads and files. Every file takes its
+    // own temporary directories and ports, and every process test reaches the moment it tests by
+    // construction (a named pause point, a line the child prints), never by a delay, so a file
+    // slowed by the one beside it still stops its builds where it means to: two workers at least.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Every temporary directory of a run under one of its own, removed at the end (test/run-tmpdir.ts).
     globalSetup: ["test/run-tmpdir.ts"],
     // Build and host tests spawn real processes (tsx, Deno, SIGKILL); give them room on 2 cores.

@@ -19,6 +19,7 @@ import { type Message, msg } from "./messages/message.ts";
 import { failure } from "./messages/translate.ts";
 import { cleanUpOnInterrupt } from "./interrupt-cleanup.ts";
 import { realMkdirError } from "./machine-error.ts";
+import { pauseAt } from "./pause-point.ts";
 import { isAlive } from "./remove-leftovers.ts";
 
 /** What a lock file says of its holder. */
@@ -71,6 +72,8 @@ export async function withOutputLock<T>(
   const forget = cleanUpOnInterrupt(() => leftovers.own());
   try {
     leftovers.dead();
+    // The lock held and nothing written yet (a process test's point: pause-point.ts).
+    await pauseAt("output-locked");
     return await run();
   } finally {
     forget();
@@ -165,7 +168,17 @@ function isStale(holder: LockHolder): boolean {
 /** Creates `path` holding `text`, whole, unless it exists (false then). */
 async function createWhole(path: string, text: string): Promise<boolean> {
   const temporary = `${path}.tmp-${process.pid}`;
-  await writeFile(temporary, text);
+  // A signal while it is written (before the lock is ours, so before withOutputLock registers the run's own) removes it too.
+  const forget = cleanUpOnInterrupt(() => rmSync(temporary, { force: true }));
+  try {
+    await writeFile(temporary, text);
+    // Written under its temporary name, not yet linked (a process test's point: pause-point.ts).
+    await pauseAt("lock-written");
+  } catch (error) {
+    forget();
+    rmSync(temporary, { force: true });
+    throw error;
+  }
   try {
     await link(temporary, path);
     return true;
@@ -185,6 +198,7 @@ async function createWhole(path: string, text: string): Promise<boolean> {
     // In the same turn as the link: a signal's handler runs between turns, so once the lock is
     // there its temporary is gone (an awaited removal left it to a build stopped in that moment).
     rmSync(temporary, { force: true });
+    forget();
   }
 }
 
@@ -239,14 +253,21 @@ async function takeOver(path: string, stale: LockHolder, text: string): Promise<
     else await sleep(20);
     return false;
   }
+  // A signal before the takeover is done removes what it made: its new lock's temporary, and the guard (which names this process).
+  const temporary = `${path}.tmp-${process.pid}.${Math.random().toString(36).slice(2)}`;
+  const forget = cleanUpOnInterrupt(() => {
+    rmSync(temporary, { force: true });
+    if (holdsSync(guard)) unlinkSync(guard);
+  });
   try {
     const now = await readHolder(path);
     if (now !== "gone" && (now === "unreadable" || now.pid !== stale.pid || now.since !== stale.since)) return false;
     // Replaced by a rename, never removed and made again: while the name is free, a taker that never
     // saw the stale lock would create its own, and this takeover's line would be lost.
-    const temporary = `${path}.tmp-${process.pid}.${Math.random().toString(36).slice(2)}`;
     try {
       await writeFile(temporary, text);
+      // The new lock written, the dead one's not yet replaced (a process test's point: pause-point.ts).
+      await pauseAt("lock-takeover");
       await rename(temporary, path);
     } finally {
       await rm(temporary, { force: true });
@@ -254,5 +275,6 @@ async function takeOver(path: string, stale: LockHolder, text: string): Promise<
     return true;
   } finally {
     await rm(guard, { force: true });
+    forget();
   }
 }

@@ -1,14 +1,23 @@
 /**
  * A named point a process test stops a command at, so that it signals the command midway by
  * construction rather than by a guessed delay: when SUBJEKTI_PAUSE_AT names the point, the process
- * says so on stderr and waits there, its signal handlers in place, until a signal ends it. With the
- * variable unset (every real run) it returns at once.
+ * says so on stderr and waits there, its signal handlers in place, until a signal ends it, or until
+ * SIGUSR2 lets it go on (a test that starts a second command while the first holds its output, then
+ * lets the first finish). With the variable unset (every real run) it returns at once. In a worker
+ * thread, which receives no signals, only the process's end ends the wait.
  */
 export async function pauseAt(point: string): Promise<void> {
   if (process.env["SUBJEKTI_PAUSE_AT"] !== point) return;
-  process.stderr.write(`subjekti: paused at ${point}\n`);
-  // A timer keeps the event loop alive: the process waits for its signal, not for nothing.
-  await new Promise<never>(() => setInterval(() => undefined, 60_000));
+  // The resume is listened for before the line is written: a test sends it once it reads the line.
+  await new Promise<void>((resume) => {
+    // A timer keeps the event loop alive: the process waits for its signal, not for nothing.
+    const alive = setInterval(() => undefined, 60_000);
+    process.once("SIGUSR2", () => {
+      clearInterval(alive);
+      resume();
+    });
+    process.stderr.write(`subjekti: paused at ${point}\n`);
+  });
 }
 
 /**

@@ -139,6 +139,7 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
     }
     // 2. The snapshot.
     await rename(snapshotTemp, join(dir, snapshotName(version)));
+    await pauseAt("feed-snapshot-placed");
     const history = namedRecent(keptEntries([...(previous?.state.history ?? []), entry], input.keep));
     // The first sequence has no diff (a mirror starts from the snapshot): it is never "kept".
     const withDiffs = history.filter((e) => e.from_version !== null && e.sequence >= carried);
@@ -155,6 +156,7 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
     };
     // 3. The state, then the Atom feed.
     await writeState(input.outDir, state, input.baseUrl);
+    await pauseAt("feed-state-written");
     await prune(dir, state, previous?.state.version);
     return {
       sequence,

@@ -37,6 +37,7 @@ import { VERSION } from "../core/version.ts";
 import { contentHash } from "../common/content-hash.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
 import { forEachItem } from "../common/stage-iterables.ts";
+import { pauseAt } from "../common/pause-point.ts";
 import { makeScratchDir, type ScratchDir } from "../common/scratch-dir.ts";
 import { CHUNK_SIZE } from "../core/layout.ts";
 import { type ChunkFile, type PageBytes, pagesFromChunkFiles } from "./read-chunks.ts";
@@ -237,6 +238,7 @@ export async function writePlainSite(options: PlainSiteOptions, records: PlainRe
     await rm(tmp, { recursive: true, force: true });
     throw error;
   }
+  await pauseAt("site-pages-written");
 
   // Everything the bytes depend on names the tree: a build of the same data and options is the same tree.
   const name = `${where.base}.${contentHash(VERSION, "\nfiles\n", options.baseUrl, "\n", JSON.stringify(options.limits), `\n${count}\n`, ...hashes)}`;
@@ -254,6 +256,7 @@ export async function writePlainSite(options: PlainSiteOptions, records: PlainRe
       await rmdir(where.out).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error)));
     await rename(next, where.out);
   }
+  await pauseAt("site-switched");
 
   const removed = { removed: 0, bytesRemoved: 0 };
   for (const entryName of await readdir(where.parent)) {

@@ -255,6 +255,7 @@ export class SiteWriter implements SiteOutput {
     await this.#writePages(plan, settle);
     await pauseAt("site-pages-written");
     await this.#switchTo(plan, switchAlong);
+    await pauseAt("site-switched");
     settle(1);
     const swept = await sweep(this.#root, plan);
     const shards = this.#shards;

@@ -191,7 +191,7 @@ describe("the message catalogues", () => {
  * printed only when SUBJEKTI_PAUSE_AT asks for it (never in a real run), and matched by the test as written.
  */
 const PRINTS_TEXT: Readonly<Record<string, readonly string[]>> = {
-  "common/pause-point.ts": ["  process.stderr.write(`subjekti: paused at ${point}\\n`);"],
+  "common/pause-point.ts": ["    process.stderr.write(`subjekti: paused at ${point}\\n`);"],
 };
 
 describe("no sentence outside the catalogue", () => {

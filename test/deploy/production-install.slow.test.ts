@@ -180,12 +180,23 @@ describe("a production install from the packed tarball (--omit=dev)", () => {
     // A Host it does not answer: Django's 400, and a line saying why.
     const refused = await sendRaw(port, "GET", "/api/subjekti/", { Host: `127.0.0.1:${port}` });
     expect(refused.status).toBe(400);
-    await new Promise((wait) => setTimeout(wait, 200));
-    expect(stderr).toContain(
-      `subjekti serve: refused Host "127.0.0.1:${port}" with a 400: it is not in --allowed-hosts (registry.example.hr)`,
-    );
+    const why = `subjekti serve: refused Host "127.0.0.1:${port}" with a 400: it is not in --allowed-hosts (registry.example.hr)`;
+    const logLines = (): string[] => stdout.split("\n").filter((line) => line.startsWith("127.0.0.1 - - ["));
+    // The lines may reach the pipes after the answer: waited for as the child writes them, not for a while.
+    await new Promise<void>((resolve) => {
+      const look = (): void => {
+        if (!stderr.includes(why) || logLines().length < 3) return;
+        child.stdout?.off("data", look);
+        child.stderr?.off("data", look);
+        resolve();
+      };
+      child.stdout?.on("data", look);
+      child.stderr?.on("data", look);
+      look();
+    });
+    expect(stderr).toContain(why);
     // One access-log line per request, in the common log format.
-    const log = stdout.split("\n").filter((line) => line.startsWith("127.0.0.1 - - ["));
+    const log = logLines();
     expect(log).toHaveLength(3);
     expect(log[1]).toMatch(/\] "GET \/api\/subjekti\/\?limit=2 HTTP\/1\.1" 200 \d+$/);
     expect(log[2]).toMatch(/\] "GET \/api\/subjekti\/ HTTP\/1\.1" 400 \d+$/);

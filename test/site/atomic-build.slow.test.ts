@@ -1,16 +1,17 @@
 /**
- * A build killed with SIGKILL at any moment leaves the site whole: readers see the previous
- * complete site or the new complete site, never a mix. Real `subjekti build` processes are killed
- * while they write, alternating between two datasets whose every page differs.
+ * A build killed with SIGKILL at any stage leaves the site whole: readers see the previous
+ * complete site until the switch, the new complete site from it, never a mix. Real `subjekti build`
+ * processes are killed while they write, alternating between two datasets whose every page
+ * differs. Each stage is reached by construction, whatever the machine's load: the build runs with
+ * a named pause point (SUBJEKTI_PAUSE_AT) and is killed once it says it waits there.
  */
-import { spawn } from "node:child_process";
-import { readdir, readFile, rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { chunkPath, MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import { siteTree, tempDir } from "../file-trees.ts";
-import { writeDataset } from "./build-processes.ts";
+import { pauseAt, pausedLine, runProcess, writeDataset } from "./build-processes.ts";
 import { BASE_URL, build } from "./built-site.ts";
 
 let work: string;
@@ -34,53 +35,27 @@ async function siteView(out: string): Promise<Map<string, string>> {
   return view;
 }
 
-/** Is a shard being written (a `.tmp-<pid>` directory under the site's pages)? */
-async function writing(out: string): Promise<boolean> {
-  try {
-    const dirs = await readdir(join(out, "_subjekti/pages/plain/20"));
-    return dirs.some((name) => name.includes(".tmp-"));
-  } catch {
-    return false;
-  }
-}
+/** The points a build passes in its order (src/common/pause-point.ts): the previous site stands until the last, the switch. */
+const POINTS = ["output-locked", "build-records-written", "build-downloads-written", "site-pages-written", "site-switched"] as const;
 
-/** Runs a real CLI build and SIGKILLs it `afterMs` after it starts writing shards; resolves when it is dead. */
-async function killMidWrite(dataDir: string, out: string, afterMs: number): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "src/cli/main.ts",
-      "build",
-      "--data",
-      dataDir,
-      "--out",
-      out,
-      "--cache-dir",
-      `${out}.cache`,
-      "--base-url",
-      BASE_URL,
-      "--quiet",
-    ],
-    {
-      stdio: "ignore",
-    },
-  );
-  const exited = new Promise<string>((resolve) => child.on("exit", (code, signal) => resolve(signal ?? `exit ${code}`)));
-  const started = Date.now();
-  while (!(await writing(out)) && Date.now() - started < 30_000 && child.exitCode === null) await new Promise((r) => setTimeout(r, 2));
-  await new Promise((r) => setTimeout(r, afterMs));
+/** Runs a real CLI build of `dataDir` and SIGKILLs it once it waits at `point`; resolves when it is dead. */
+async function killAt(dataDir: string, out: string, point: string): Promise<string> {
+  const args = ["build", "--data", dataDir, "--out", out, "--cache-dir", `${out}.cache`, "--base-url", BASE_URL, "--quiet"];
+  // The references' data date (built-site.ts): a site switched to is compared byte for byte.
+  const child = runProcess(args, { ...pauseAt(point), SOURCE_DATE_EPOCH: "1700000000" });
+  if (!(await child.said(pausedLine(point)))) expect.fail(`the build never reached ${point}: ${(await child.ended).stderr}`);
   child.kill("SIGKILL");
-  return exited;
+  const { code, signal } = await child.ended;
+  return signal ?? `exit ${code}`;
 }
 
 beforeAll(async () => {
   work = await tempDir();
   data.a = join(work, "data-a");
   data.b = join(work, "data-b");
-  await writeDataset(data.a, 4, 0);
-  await writeDataset(data.b, 4, 7); // 7 fewer subjects: the count in every page differs
+  // 1,200 subjects (two chunks): each stage is reached by construction, not caught in a long build.
+  await writeDataset(data.a, 1, 0, 1_200);
+  await writeDataset(data.b, 1, 7, 1_200); // 7 fewer subjects: the count in every page differs
   reference.a = join(work, "ref-a");
   reference.b = join(work, "ref-b");
   await build(data.a, reference.a);
@@ -88,16 +63,16 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rm(work, { recursive: true, force: true }));
 
-it("SIGKILL at any moment of a build leaves the previous or the new complete site", async () => {
+it(`SIGKILL at ${POINTS.join(", ")} leaves the previous complete site until the switch, and the new one from it`, async () => {
   const out = join(work, "site");
   await build(data.a, out);
   const views = { a: await siteView(reference.a), b: await siteView(reference.b) };
   let current: "a" | "b" = "a";
   const outcomes: string[] = [];
-  let killedMidWrite = 0;
-  for (const afterMs of [0, 5, 20, 50, 100, 200, 400]) {
+  for (const point of POINTS) {
+    // Always the other data: a build of the site's own inputs would find nothing to do and reach no point.
     const target = current === "a" ? "b" : "a";
-    const how = await killMidWrite(data[target], out, afterMs);
+    const how = await killAt(data[target], out, point);
     const seen = await siteView(out);
     const whole =
       [...seen].every(([path, bytes]) => views[target].get(path) === bytes) && seen.size === views[target].size
@@ -105,14 +80,13 @@ it("SIGKILL at any moment of a build leaves the previous or the new complete sit
         : [...seen].every(([path, bytes]) => views[current].get(path) === bytes) && seen.size === views[current].size
           ? current
           : "mixed";
-    outcomes.push(`${afterMs}ms: ${how} -> ${whole === current ? "previous" : whole === target ? "new" : "MIXED"}`);
-    expect(whole, outcomes.join("; ")).not.toBe("mixed");
-    if (how === "SIGKILL" && whole === current) killedMidWrite += 1;
+    outcomes.push(`${point}: ${how} -> ${whole === current ? "previous" : whole === target ? "new" : "MIXED"}`);
+    expect(how, outcomes.join("; ")).toBe("SIGKILL");
+    expect(whole, outcomes.join("; ")).toBe(point === "site-switched" ? target : current);
     current = whole as "a" | "b";
   }
-  // Kills must have landed mid-write (the site stayed the previous one), or the test proved nothing.
-  expect(killedMidWrite, outcomes.join("; ")).toBeGreaterThan(0);
   // A completed build afterwards cleans every leftover: the tree equals a clean build's.
-  await build(data.b, out);
-  expect(await siteTree(out)).toEqual(await siteTree(reference.b));
+  const last = current === "a" ? "b" : "a";
+  await build(data[last], out);
+  expect(await siteTree(out)).toEqual(await siteTree(reference[last]));
 }, 180_000);

@@ -10,8 +10,12 @@ import { chunkPath, MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import type { Subject } from "../../src/core/render-page.ts";
 
-/** The sample repeated `times` times with fresh ids and codes, `drop` fewer at the end: builds that take a while, every page different. */
-export async function writeDataset(dir: string, times: number, drop: number): Promise<void> {
+/**
+ * The sample repeated `times` times with fresh ids and codes, the first `size` of them (all by
+ * default), `drop` fewer at the end: builds that take a while, or few subjects for many short
+ * ones; every page different.
+ */
+export async function writeDataset(dir: string, times: number, drop: number, size = Infinity): Promise<void> {
   const sample = JSON.parse(await readFile("data/subjekti.json", "utf8")) as Subject[];
   const subjects: Subject[] = [];
   for (let t = 0; t < times; t++) {
@@ -21,7 +25,7 @@ export async function writeDataset(dir: string, times: number, drop: number): Pr
     }
   }
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, "subjekti.json"), JSON.stringify(subjects.slice(0, subjects.length - drop)));
+  await writeFile(join(dir, "subjekti.json"), JSON.stringify(subjects.slice(0, Math.min(size, subjects.length) - drop)));
 }
 
 /** A running CLI process: its pid, and its end (exit code or signal, stderr, when). */
@@ -34,6 +38,8 @@ export interface Running {
     readonly at: number;
   }>;
   kill(signal: NodeJS.Signals): void;
+  /** Lets the process, paused at its point, go on (SIGUSR2: src/common/pause-point.ts). */
+  resume(): void;
   /** Resolves once the process has written `text` to stderr (true), or has ended without (false). */
   said(text: string): Promise<boolean>;
 }
@@ -73,7 +79,7 @@ export function runProcess(args: readonly string[], env: Record<string, string> 
         resolve(stderr.includes(text));
       });
     });
-  return { pid: child.pid as number, ended, kill: (signal) => void child.kill(signal), said };
+  return { pid: child.pid as number, ended, kill: (signal) => void child.kill(signal), resume: () => void child.kill("SIGUSR2"), said };
 }
 
 /** What a reader sees: the manifest (or the link) and every file it names, by logical path; null when that changed while it was read. */

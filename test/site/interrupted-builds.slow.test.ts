@@ -1,56 +1,96 @@
 /**
- * Builds and exports stopped by SIGINT, SIGTERM and SIGKILL midway and at random moments leave
- * nothing behind once the next build has run: not in the temporary directory (TMPDIR, private to
- * the test here, so that it can be counted), not beside the output, not inside it, not in the
- * build cache. A build stopped by SIGINT or SIGTERM removes its own temporaries at once and exits
- * 130 or 143 with one line; the site stays whole throughout. Both layouts.
+ * Builds and exports stopped by SIGINT, SIGTERM and SIGKILL at every stage leave nothing behind
+ * once the next build has run: not in the temporary directory (TMPDIR, private to the test here, so
+ * that it can be counted), not beside the output, not inside it, not in the build cache. A build
+ * stopped by SIGINT or SIGTERM removes its own temporaries at once and exits 130 or 143 with one
+ * line; the site stays whole throughout: the previous one until the switch, the new one from it.
+ * Both layouts.
  *
- * Midway is reached by construction, whatever the machine's load: the command runs with a named
- * pause point (SUBJEKTI_PAUSE_AT: its records written, nothing switched) and is signalled once it
- * says it waits there. The random moments come after, and may find the command done.
+ * Each stop is reached by construction, whatever the machine's load: the command runs with a named
+ * pause point (SUBJEKTI_PAUSE_AT, src/common/pause-point.ts) and is signalled once it says it waits
+ * there. The points follow a command through its stages, each signal at each of them; after a
+ * SIGKILL the next command takes the dead one's lock over, so that path is stopped at every point too.
  */
-import { access, mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mulberry32 as seededRandom } from "../../src/common/seeded-random.ts";
-import { lockPathOf } from "../../src/common/output-lock.ts";
 import { tempDir } from "../file-trees.ts";
-import { leftovers, pauseAt, pausedLine, runProcess, siteView, whichSite, writeDataset } from "./build-processes.ts";
-
-/** Resolves once the process has taken the lock of `target` (it runs: its handlers are in place), or has ended. */
-async function started(target: string, ended: Promise<unknown>): Promise<void> {
-  let done = false;
-  void ended.then(() => (done = true));
-  while (
-    !done &&
-    !(await access(lockPathOf(target)).then(
-      () => true,
-      () => false,
-    ))
-  )
-    await new Promise((resolve) => setTimeout(resolve, 5));
-}
+import { leftovers, pauseAt, pausedLine, type Running, runProcess, siteView, whichSite, writeDataset } from "./build-processes.ts";
 
 let work: string;
 let tmp: string;
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGKILL"] as const;
-/** Each signal once at the pause point (midway by construction), then once at a random moment. */
-const ROUNDS = [...SIGNALS.map((signal) => ({ signal, midway: true })), ...SIGNALS.map((signal) => ({ signal, midway: false }))];
-const LAYOUTS = { routed: [], plain: ["--links", "files"] } as const;
+/**
+ * A build's points in its order: its lock written under a temporary name, not yet linked; the
+ * output locked and nothing written; the lock of a killed build being taken over (reached because
+ * the round before it, a SIGKILL at output-locked, left one, and each stop there leaves it); the
+ * records written; every page written and nothing switched; the site switched and the previous one
+ * not yet swept.
+ */
+const LOCK_POINTS = ["lock-written", "output-locked", "lock-takeover"] as const;
+const SITE_POINTS = ["build-records-written", "site-pages-written", "site-switched"] as const;
+/** An export's: the same points of its lock; its first rows written into the temporary file. */
+const EXPORT_POINTS = [...LOCK_POINTS, "export-rows-written"] as const;
+/** Every signal at every point. */
+const roundsAt = <P extends string>(points: readonly P[]): { point: P; signal: (typeof SIGNALS)[number] }[] =>
+  points.flatMap((point) => SIGNALS.map((signal) => ({ point, signal })));
+/** The lock's points are one code for both layouts and the export: the plain layout, the slowest to read whole each round, stops at its own. */
+const LAYOUTS = {
+  routed: { args: [], points: [...LOCK_POINTS, ...SITE_POINTS] },
+  plain: { args: ["--links", "files"], points: SITE_POINTS },
+} as const;
 const STOPPED = { SIGINT: 130, SIGTERM: 143 } as const;
+/** Subjects in each dataset. */
+const SUBJECTS = 1_200;
+
+/** What a command stopped gracefully says: its one line, without the takeover of a killed one's lock and the pause point's marker. */
+const saidWhenStopped = (stderr: string, point: string): string =>
+  stderr
+    .split("\n")
+    .filter((line) => !/took over the lock of process \d+/.test(line) && `${line}\n` !== pausedLine(point))
+    .join("\n");
+
+/**
+ * A stopped command's end: killed by SIGKILL; or, stopped gracefully, exited 130 or 143 in one line
+ * with its own temporaries (among those `temporaries` lists) gone at once.
+ */
+async function expectStopped(
+  what: "build" | "export",
+  command: Running,
+  { point, signal }: { point: string; signal: (typeof SIGNALS)[number] },
+  temporaries: () => Promise<string[]>,
+  why: string,
+): Promise<void> {
+  const ended = await command.ended;
+  if (signal === "SIGKILL") {
+    expect(ended.signal, why).toBe("SIGKILL");
+    return;
+  }
+  expect(ended.code, why).toBe(STOPPED[signal]);
+  expect(saidWhenStopped(ended.stderr, point), why).toBe(`subjekti: ${what} stopped by ${signal}: its temporary files are removed\n`);
+  expect(
+    (await temporaries()).filter((name) => name.includes(String(command.pid))),
+    why,
+  ).toEqual([]);
+}
 
 beforeAll(async () => {
   work = await tempDir("subjekti-interrupted-");
   tmp = join(work, "tmp");
   await mkdir(tmp);
-  await writeDataset(join(work, "a"), 2, 0);
-  await writeDataset(join(work, "b"), 2, 7);
+  // 1,200 subjects (two chunks, two directories of subject files), and 7 fewer: every page differs.
+  // The stops are reached by construction, so no build needs to last long enough to be caught, and
+  // each round reads the whole site and walks it for leftovers: the sample's 5,758 took 5-11 s a
+  // round of the plain layout on a quiet machine.
+  await writeDataset(join(work, "a"), 1, 0, SUBJECTS);
+  await writeDataset(join(work, "b"), 1, 7, SUBJECTS);
 }, 60_000);
 afterAll(() => rm(work, { recursive: true, force: true }));
 
-describe.each(Object.keys(LAYOUTS) as (keyof typeof LAYOUTS)[])("builds stopped at random moments (%s)", (layout) => {
-  it(`${SIGNALS.join(", ")} midway, then at random moments: a graceful stop leaves nothing at once, and after the next build nothing is left at all`, async () => {
-    const random = seededRandom(layout === "routed" ? 28 : 29);
+describe.each(Object.keys(LAYOUTS) as (keyof typeof LAYOUTS)[])("builds stopped at each stage (%s)", (layout) => {
+  const { args: layoutArgs, points } = LAYOUTS[layout];
+  const rounds = roundsAt(points);
+  it(`${SIGNALS.join(", ")} at ${points.join(", ")}: a graceful stop leaves nothing at once, the site is the previous one until the switch, and after the next build nothing is left at all`, async () => {
     const out = join(work, `${layout}-site`);
     const cache = join(work, `${layout}-cache`);
     const args = (data: string): string[] => [
@@ -64,7 +104,7 @@ describe.each(Object.keys(LAYOUTS) as (keyof typeof LAYOUTS)[])("builds stopped 
       "--base-url",
       "http://testserver",
       "--quiet",
-      ...LAYOUTS[layout],
+      ...layoutArgs,
     ];
     const env = { TMPDIR: tmp };
     const references: Record<"a" | "b", Map<string, string>> = { a: new Map(), b: new Map() };
@@ -73,37 +113,23 @@ describe.each(Object.keys(LAYOUTS) as (keyof typeof LAYOUTS)[])("builds stopped 
       expect(built.code, built.stderr).toBe(0);
       references[name] = await siteView(out, layout);
     }
+    let current: "a" | "b" = "a";
     const outcomes: string[] = [];
-    const POINT = "build-records-written";
-    for (const [round, { signal, midway }] of ROUNDS.entries()) {
-      const build = runProcess(args(join(work, round % 2 === 0 ? "b" : "a")), { ...env, ...(midway ? pauseAt(POINT) : {}) });
-      let after = 0;
-      if (midway) expect(await build.said(pausedLine(POINT)), `round ${round}: the build never reached ${POINT}`).toBe(true);
-      else {
-        after = Math.floor(random() * 1500);
-        await started(out, build.ended);
-        await new Promise((resolve) => setTimeout(resolve, after));
-      }
+    for (const [round, { point, signal }] of rounds.entries()) {
+      // Always the other data: a build of the site's own inputs would find nothing to do (unchanged-build.ts) and reach no point.
+      const target: "a" | "b" = current === "a" ? "b" : "a";
+      const build = runProcess(args(join(work, target)), { ...env, ...pauseAt(point) });
+      if (!(await build.said(pausedLine(point))))
+        expect.fail(`round ${round}: the build never reached ${point}: ${(await build.ended).stderr}`);
       build.kill(signal);
       const ended = await build.ended;
-      outcomes.push(`${signal} ${midway ? `at ${POINT}` : `at ${after}ms`}: ${ended.signal ?? `exit ${ended.code}`}`);
+      outcomes.push(`${signal} at ${point}: ${ended.signal ?? `exit ${ended.code}`}`);
       const why = outcomes.join("; ");
-      expect(whichSite(await siteView(out, layout), references), why).not.toBe("mixed");
-      if (midway) expect(signal === "SIGKILL" ? ended.signal : ended.code, why).toBe(signal === "SIGKILL" ? "SIGKILL" : STOPPED[signal]);
-      if (signal !== "SIGKILL" && ended.code === STOPPED[signal]) {
-        // After a SIGKILL the next build takes the dead build's lock over, saying so in a line of its own.
-        const lines = ended.stderr
-          .split("\n")
-          .filter((line) => !/took over the lock of process \d+/.test(line) && `${line}\n` !== pausedLine(POINT));
-        expect(lines.join("\n"), why).toBe(`subjekti: build stopped by ${signal}: its temporary files are removed\n`);
-        // Its own temporaries went with it, at once.
-        expect(
-          (await leftovers(out, [cache, tmp])).filter((name) => name.includes(String(build.pid))),
-          why,
-        ).toEqual([]);
-      } else if (ended.code !== null) {
-        expect(ended.code, why).toBe(0);
-      }
+      // The previous site until the switch, the new one from it: whole either way.
+      if (point === "site-switched") current = target;
+      expect(whichSite(await siteView(out, layout), references), why).toBe(current);
+      // Its own temporaries went with it, at once.
+      await expectStopped("build", build, { point, signal }, () => leftovers(out, [cache, tmp]), why);
     }
     // The next build removes what the killed ones left: nothing remains anywhere, and the site is whole.
     const last = await runProcess(args(join(work, "a")), env).ended;
@@ -115,54 +141,31 @@ describe.each(Object.keys(LAYOUTS) as (keyof typeof LAYOUTS)[])("builds stopped 
       outcomes.join("; "),
     ).toEqual([]);
     expect(whichSite(await siteView(out, layout), references)).toBe("a");
-    // Nine builds of the plain layout (every page a file): past 300 s with another slow file beside it on two cores.
-  }, 600_000);
+  }, 300_000);
 });
 
-describe("exports stopped midway and at random moments", () => {
-  it("SIGINT, SIGTERM, SIGKILL midway, then at random moments: the previous file stays whole, and nothing is left once the next export ran", async () => {
-    const random = seededRandom(30);
+describe("exports stopped at each stage", () => {
+  const rounds = roundsAt(EXPORT_POINTS);
+  it(`${SIGNALS.join(", ")} at ${EXPORT_POINTS.join(", ")}: the previous file stays as it was, and nothing is left once the next export ran`, async () => {
     const dir = join(work, "exports");
     await mkdir(dir);
     const file = join(dir, "subjekti.xlsx");
     const env = { TMPDIR: tmp };
-    const timed = performance.now();
     expect((await runProcess(["export", "--data", join(work, "a"), "--out", file], env).ended).code).toBe(0);
-    // Moments within an export's own time on this machine (whatever its load), so that some stop it midway.
-    const duration = performance.now() - timed;
     const before = await readFile(file);
     const outcomes: string[] = [];
-    const POINT = "export-rows-written";
-    for (const [round, { signal, midway }] of ROUNDS.entries()) {
-      const exporting = runProcess(["export", "--data", join(work, "a"), "--out", file], { ...env, ...(midway ? pauseAt(POINT) : {}) });
-      let after = 0;
-      if (midway) expect(await exporting.said(pausedLine(POINT)), `round ${round}: the export never reached ${POINT}`).toBe(true);
-      else {
-        after = Math.floor(random() * duration * 0.6);
-        await started(file, exporting.ended);
-        await new Promise((resolve) => setTimeout(resolve, after));
-      }
+    for (const [round, { point, signal }] of rounds.entries()) {
+      const exporting = runProcess(["export", "--data", join(work, "a"), "--out", file], { ...env, ...pauseAt(point) });
+      if (!(await exporting.said(pausedLine(point))))
+        expect.fail(`round ${round}: the export never reached ${point}: ${(await exporting.ended).stderr}`);
       exporting.kill(signal);
       const ended = await exporting.ended;
-      outcomes.push(`${signal} ${midway ? `at ${POINT}` : `at ${after}ms`}: ${ended.signal ?? `exit ${ended.code}`}`);
-      if (midway)
-        expect(signal === "SIGKILL" ? ended.signal : ended.code, outcomes.join("; ")).toBe(
-          signal === "SIGKILL" ? "SIGKILL" : STOPPED[signal],
-        );
-      if (signal !== "SIGKILL" && ended.code === STOPPED[signal]) {
-        // After a SIGKILL the next export takes the dead one's lock over, saying so in a line of its own.
-        const lines = ended.stderr
-          .split("\n")
-          .filter((line) => !/took over the lock of process \d+/.test(line) && `${line}\n` !== pausedLine(POINT));
-        expect(lines.join("\n"), outcomes.join("; ")).toBe(`subjekti: export stopped by ${signal}: its temporary files are removed\n`);
-        // Its own temporaries went with it, at once (a killed export's wait for the next one to start).
-        expect(
-          (await leftovers(file, [tmp])).filter((name) => name.includes(String(exporting.pid))),
-          outcomes.join("; "),
-        ).toEqual([]);
-      }
-      // The file is the previous export's or the new one's: a workbook of the same records, whole (the reader checks it).
-      expect((await readFile(file)).length, outcomes.join("; ")).toBeGreaterThan(before.length / 2);
+      outcomes.push(`${signal} at ${point}: ${ended.signal ?? `exit ${ended.code}`}`);
+      const why = outcomes.join("; ");
+      // Stopped before its file took the name: the previous export's, byte for byte.
+      expect((await readFile(file)).equals(before), why).toBe(true);
+      // Its own temporaries went with it, at once (a killed export's wait for the next one to start).
+      await expectStopped("export", exporting, { point, signal }, () => leftovers(file, [tmp]), why);
     }
     expect((await runProcess(["export", "--data", join(work, "a"), "--out", file], env).ended).code).toBe(0);
     expect(await leftovers(file, [tmp]), outcomes.join("; ")).toEqual([]);

@@ -117,7 +117,9 @@ describe("a rebuild with the build cache", () => {
           expect(cached).toEqual(clean);
         }
       }),
-      { numRuns: 10 },
+      // Six sequences (up to 42 builds of 2,600 subjects): ten passed 120 s at a load of 20-28 with
+      // another slow file beside it; fast-check draws other sequences on every run.
+      { numRuns: 6 },
     );
   }, 120_000);
 
