@@ -16,11 +16,12 @@ const UNIT = process.env["SUBJEKTI_UNIT"] === "1";
 export default defineConfig({
   test: {
     // vitest's default is one worker fewer than the cores: one worker on two cores, which leaves a
-    // core idle while a test waits on its child processes, threads and files. Every file takes its
-    // own temporary directories and ports, and every process test reaches the moment it tests by
-    // construction (a named pause point, a line the child prints), never by a delay, so a file
-    // slowed by the one beside it still stops its builds where it means to: two workers at least.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // core idle while a test waits on its child processes, threads and files. The fast rings take
+    // their own temporary directories and ports, so they take two workers at least. `npm test` keeps
+    // the default for now: its process tests reach the moments they test by construction (named
+    // pause points, lines the child prints), and the slow files passed side by side under load, but
+    // a whole run with two workers has not yet been green once (its last: two failures, since mended).
+    ...(UNIT ? { maxWorkers: Math.max(2, availableParallelism() - 1) } : {}),
     // Every temporary directory of a run under one of its own, removed at the end (test/run-tmpdir.ts).
     globalSetup: ["test/run-tmpdir.ts"],
     // Build and host tests spawn real processes (tsx, Deno, SIGKILL); give them room on 2 cores.
