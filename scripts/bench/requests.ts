@@ -18,7 +18,7 @@
  * `--hosts handler` measures the handler alone (no servers started): the derived pages' figures in
  * seconds. The site is generated (`--count`) or built from `--data`.
  */
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { MeasuredRow } from "../benchmarks-table.ts";
@@ -182,9 +182,7 @@ export async function run(options: RequestsOptions): Promise<Report> {
     }
     if (options.hosts.includes("deno")) {
       const denoArgs = ["run", "--allow-net=127.0.0.1", `--allow-read=${site}`, "--no-remote", "--no-npm", "--no-config", "--no-prompt"];
-      hosts.push(
-        await server("deno", join(ROOT, "node_modules/.bin/deno"), [...denoArgs, "test/hosts/deno-host.ts", site], /"port":(\d+)/),
-      );
+      hosts.push(await server("deno", denoExe(), [...denoArgs, "test/hosts/deno-host.ts", site], /"port":(\d+)/));
     }
     if (options.workerd) hosts.push(await workerd(site));
     // A data directory's keys: the list as the site holds it, through pages of 1,000.
@@ -337,4 +335,10 @@ function rows(
   ];
   // The servers' rows only from a run that started them.
   return servers ? [...handlerRows, ...onServers] : handlerRows;
+}
+
+/** The Deno binary itself, not the package's node script, which forwards no signal to it (a stopped host would stay running). */
+function denoExe(): string {
+  const exe = join(ROOT, "node_modules/deno/deno");
+  return existsSync(exe) ? exe : join(ROOT, "node_modules/.bin/deno");
 }

@@ -3,6 +3,7 @@
  * in-process, the preview over real HTTP, the edge function under real Deno, `netlify dev`.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -121,7 +122,7 @@ export async function previewHost(dir: string): Promise<Host & { readonly port: 
 export async function denoHost(dir: string): Promise<Host> {
   const denoDir = await mkdtemp(join(tmpdir(), "subjekti-deno-"));
   const child = spawn(
-    join(BIN, "deno"),
+    denoExe(),
     [
       "run",
       `--allow-net=127.0.0.1`,
@@ -148,6 +149,16 @@ export async function denoHost(dir: string): Promise<Host> {
       await rm(denoDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The Deno binary itself: the package's `bin` is a node script that spawns it and forwards no
+ * signal, so a SIGTERM to that script left the server running after the test (an orphan of init).
+ * The script stays the fallback where the binary is not in place yet (it installs it).
+ */
+function denoExe(): string {
+  const exe = join(REPO, "node_modules/deno/deno");
+  return existsSync(exe) ? exe : join(BIN, "deno");
 }
 
 /** Waits for the child's first stdout line that `read` accepts; rejects with its stderr if it exits first. */
