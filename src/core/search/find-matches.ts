@@ -7,6 +7,7 @@
  */
 import type { Manifest } from "../manifest.ts";
 import type { ByteReader } from "../record-offsets.ts";
+import { lowerBound } from "./lower-bound.ts";
 import { termText } from "./normalise.ts";
 import { membership, type OrderReader, pageInOrder, walkPermutation } from "./order-page.ts";
 import type { Filters, OrderField, OrderKey } from "./read-filters.ts";
@@ -454,16 +455,4 @@ class Files implements OrderReader {
     const entry = entries[lo];
     return entry?.[0] === key ? [bucket, entry[1], entry[2]] : undefined;
   }
-}
-
-/** The first index of a sorted list whose key is not below `key`. */
-function lowerBound(keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((keys[mid] as string) < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -17,6 +17,7 @@ import {
   suffixShardKey,
 } from "../../core/search/search-layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
+import { lowerBound } from "../../core/search/lower-bound.ts";
 import { NoPatch } from "./no-patch.ts";
 import type { PreviousSearch } from "./previous-search.ts";
 import { patchedShards, previousShard } from "./patched-shards.ts";
@@ -124,14 +125,7 @@ export class SuffixPatch {
     // The last file of the range whose first entry is below the new one (file `first`'s is: its key is below).
     for (let f = first + 1; f <= last; f++) if ((this.entries(f)[0] as string) < entry) file = f;
     const entries = this.entries(file);
-    let lo = 0;
-    let hi = entries.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((entries[mid] as string) < entry) lo = mid + 1;
-      else hi = mid;
-    }
-    entries.splice(lo, 0, entry);
+    entries.splice(lowerBound(entries, entry), 0, entry);
     this.#changed.add(file);
     this.#added.push({ entry, file });
   }
