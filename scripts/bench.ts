@@ -113,7 +113,14 @@ measure("search", "what each class of search query costs the handler on a built 
   .option("--requests <n>", "requests of each class", count, 200)
   .option("--no-ranges", "the host answers every Range with the whole file")
   .option("--tries <n>", "each request's CPU the least of this many sends (a shared machine's scheduler and collections aside)", count, 1)
-  .option("--before <rev|dir>", "also this commit's compiled handler (or a compiled checkout's), in turn, its answers compared");
+  .option("--before <rev|dir>", "also this commit's compiled handler (or a compiled checkout's), in turn, its answers compared")
+  .option("--only <text>", "only the classes whose name holds this text (e.g. `order fields`)")
+  .option(
+    "--paths <file>",
+    "these requests (a path a line, e.g. the slowest of an earlier run) as a class of their own; with --only, besides it",
+  )
+  .option("--seed <n>", "the seed of the drawn requests (another seed, other requests)", count, 11)
+  .option("--worst <n>", "the slowest requests of each class listed", count, 5);
 
 measure("soak", "the preview under slowloris, large unfinished heads and a mixed load")
   .option("--duration <s>", "seconds of attack", count, 20)

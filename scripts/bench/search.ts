@@ -13,11 +13,23 @@ import { checkoutOf } from "./checkout.ts";
 import { answerFetch, cdnSite, ManifestCache, MANIFEST_PATH, type Manifest, mulberry32 } from "./from-src.ts";
 import { fmt, label, log, memoryFiles, type Report, table } from "./parts.ts";
 
-export type SearchOptions = { site: string; requests: number; ranges: boolean; tries: number; before?: string };
+export type SearchOptions = {
+  site: string;
+  requests: number;
+  ranges: boolean;
+  tries: number;
+  before?: string;
+  /** Only the classes whose name holds this text. */
+  only?: string;
+  /** A file of requests (a path a line) measured as a class of their own, in place of the drawn classes' when `only` is not given. */
+  paths?: string;
+  /** The seed of the draw (another seed, other requests). */
+  seed: number;
+  /** The slowest requests of each class listed one by one. */
+  worst: number;
+};
 
 const ORIGIN = "http://testserver";
-/** The slowest requests of each class listed one by one. */
-const WORST_SHOWN = 5;
 /** Requests measured by name besides the classes: the slowest known of their kind. */
 const NAMED = ["/api/subjekti/?search=g&ordering=institucija_grad,-datum_postanka&offset=20000"];
 /** The list's order fields, each ascending or (`-`) descending in the class of several fields. */
@@ -69,7 +81,7 @@ export async function run(options: SearchOptions): Promise<Report> {
   const [now] = handlers as [Handler];
   const send = (path: string): Promise<string> => now.send(path);
   // The terms: words of the site's names and towns, from records drawn at random.
-  const random = mulberry32(11);
+  const random = mulberry32(options.seed);
   const below = (n: number): number => Math.floor(random() * n);
   const names: string[] = [];
   for (let i = 0; i < 200; i++) {
@@ -181,24 +193,34 @@ export async function run(options: SearchOptions): Promise<Report> {
     // The few slowest of the class (on this checkout), each with what it read: a single slow request is the limit a host sets.
     const ownCpu = costs.map((c) => (c[0] as Cost).cpu);
     const bySlowness = Array.from(ownCpu.keys()).sort((i, j) => (ownCpu[j] as number) - (ownCpu[i] as number));
-    for (const i of bySlowness.slice(0, WORST_SHOWN)) {
+    for (const i of bySlowness.slice(0, options.worst)) {
       const each = costs[i] as Cost[];
       const cells = each.map((c) => `${fmt(c.cpu, 2)} ms, ${c.bytes} B in ${c.reads} reads`);
       worst.push([name, ...cells, `\`${decodeURIComponent(targets[i] ?? "")}\``]);
     }
   };
-  for (const [name, target] of classes) {
+  const listed =
+    options.paths === undefined
+      ? []
+      : readFileSync(options.paths, "utf8")
+          .split("\n")
+          .map((line) => line.trim())
+          .filter((line) => line.startsWith("/"));
+  const drawn = options.only !== undefined || options.paths === undefined;
+  for (const [name, target] of drawn ? classes : []) {
+    if (options.only !== undefined && !name.includes(options.only)) continue;
     const targets: string[] = [];
     for (let i = 0; i < options.requests; i++) targets.push(await target());
     log(`bench search: ${name}…`);
     await measured(name, targets);
   }
-  await measured("named", NAMED);
+  if (listed.length > 0) await measured(`listed in ${options.paths ?? ""}`, listed);
+  if (drawn) await measured("named", NAMED);
   const header = ["class", "handler", "mean CPU ms:", "max CPU ms:", "mean bytes read:", "max bytes read:", "the slowest"];
   const tries = options.tries > 1 ? `, each request's CPU the least of ${options.tries} sends` : "";
   const turns = handlers.length > 1 ? `, ${handlers.map((h) => h.name).join(" and ")} in turn, their answers compared` : "";
   const about = `${label(manifest.count)} subjects, ${options.requests} requests a class (each sent once first${tries}${turns}), ranges ${options.ranges ? "served" : "not"}`;
   const worstHeader = ["class", ...handlers.map((h) => h.name), "query"];
-  const worstTable = `the ${WORST_SHOWN} slowest of each class (on ${now.name}), CPU and what each read\n\n${table(worstHeader, worst)}`;
+  const worstTable = `the ${options.worst} slowest of each class (on ${now.name}), CPU and what each read\n\n${table(worstHeader, worst)}`;
   return { text: `${about}\n\n${table(header, lines)}\n\n${worstTable}`, rows: [], failures };
 }
