@@ -33,6 +33,33 @@ export interface OrderReader {
   permutation(key: OrderKey, start: number, end: number): Promise<Uint32Array>;
   /** Every place's rank among the field's distinct values: the file whole, read once a request. */
   ranks(field: OrderField): Promise<Uint32Array>;
+  /**
+   * The ranks of `places` alone, in their order: where they are few, a few ranges of the rank file
+   * in place of its 4 bytes a subject (a group of ties a page meets is a handful of subjects).
+   */
+  ranksOf(field: OrderField, places: ArrayLike<number>): Promise<ArrayLike<number>>;
+  /**
+   * Where each group of equal values begins in the key's permutation (rising, the count last), for
+   * a field whose groups the site lists (the founding dates: date.starts, a few hundred KB against
+   * the rank file's 4 MB); null for another field, whose groups are told by its ranks.
+   */
+  groupStarts(key: OrderKey): Promise<Uint32Array | null>;
+}
+
+/**
+ * The keys of an order that can change it: a field asked for again changes nothing (its ties are
+ * equal in it), and nothing after the code does, codes being unique (the data rules), not even the
+ * id's direction. So `institucija_grad,datum_postanka,datum_postanka` is ordered by two fields, and
+ * `jedinstvena_oznaka,naziv_subjekta` by the code's permutation alone, its ranks never read.
+ */
+export function effectiveOrder(order: FieldOrder): FieldOrder {
+  const keys: OrderKey[] = [];
+  for (const key of order.keys) {
+    if (keys.some((k) => k.field === key.field)) continue;
+    keys.push(key);
+    if (key.field === "jedinstvena_oznaka") return { keys, idDescending: false };
+  }
+  return keys.length === order.keys.length ? order : { keys, idDescending: order.idDescending };
 }
 
 /**
@@ -45,8 +72,29 @@ export interface OrderReader {
 const SORTED_MATCH = 8;
 const RANK_READ = 0.1;
 
-/** The places `offset` to `want` (of the set's `sizeOf`) of `set` in `order`. */
-export async function pageInOrder(set: RowSet, order: FieldOrder, offset: number, want: number, read: OrderReader): Promise<number[]> {
+/**
+ * Positions `start` to `end` of a field's ascending permutation, where every match lies: a range of
+ * founding dates is a run of date.asc (and of date.desc, from its other end).
+ */
+export interface Span {
+  readonly field: OrderField;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * The places `offset` to `want` (of the set's `sizeOf`) of `set` in `order`; where `within` is of
+ * the order's first field, its walks pass only the span's positions.
+ */
+export async function pageInOrder(
+  set: RowSet,
+  asked: FieldOrder,
+  offset: number,
+  want: number,
+  read: OrderReader,
+  within: Span | null = null,
+): Promise<number[]> {
+  const order = effectiveOrder(asked);
   const [first, ...rest] = order.keys;
   if (first === undefined) throw new RangeError("an order by fields has one field at least");
   if (offset >= want) return [];
@@ -56,23 +104,28 @@ export async function pageInOrder(set: RowSet, order: FieldOrder, offset: number
   if (set.kind === "all") {
     // Every subject: the page is a slice of the permutation, its first and last groups completed.
     if (!ties) return [...(await read.permutation(first, offset, want))];
-    const rank = await read.ranks(first.field);
-    const start = await groupStart(read, first, rank, offset);
-    return pageOfGroups(await groupsMeeting(read, first, rank, null, start, start, offset, want, 1), order, offset, want, read);
+    const groupOf = groupsOf(read, first);
+    const start = await groupStart(read, first, groupOf, null, offset, 0);
+    return pageOfGroups(await groupsMeeting(read, first, groupOf, null, start, start, offset, want, 1), order, offset, want, read);
   }
   const total = sizeOf(set);
-  // Places a walk passes if the matches are spread evenly through the permutation (from its other
-  // end for a page past the middle of the matches).
-  const walked = Math.min(count, Math.ceil((Math.min(want, total - offset) * count) / total));
+  // Where a key's permutation holds matches: its span (a date range, when the first field is the date), else all of it.
+  const span = within?.field === first.field ? within : { start: 0, end: count };
+  const low = (key: OrderKey): number => (key.descending ? count - span.end : span.start);
+  const extent = span.end - span.start;
+  // Places a walk passes if the matches are spread evenly through the span (from its other end for
+  // a page past the middle of the matches).
+  const walked = Math.min(extent, Math.ceil((Math.min(want, total - offset) * extent) / total));
   const reverse = total - want < offset;
-  const walkCost = walked + (ties || reverse ? RANK_READ * count : 0);
+  // (A walk tells its groups from a page's worth of ranks, not the file.)
+  const walkCost = walked;
   const sortCost = SORTED_MATCH * total + RANK_READ * count;
   if (walkCost > sortCost) return orderedSlice(toList(set), order.keys, order.idDescending, offset, want, read);
   const bits = membership(set, count) as Uint8Array;
-  const spread = count / total;
+  const spread = extent / total;
   if (!ties && !reverse) {
     // Where the page's first match lies: the matches before it only counted.
-    const at = await positionOfMatch(read, first, bits, offset, Math.ceil(offset * spread * 1.25) + 64);
+    const at = await positionOfMatch(read, first, bits, offset, low(first), Math.ceil(offset * spread * 1.25) + 64);
     // From there each match in the permutation's order is the page's next.
     const page: number[] = [];
     const run = Math.ceil((want - offset) * spread * 1.25) + 64;
@@ -84,17 +137,68 @@ export async function pageInOrder(set: RowSet, order: FieldOrder, offset: number
   // found by counting the matches after the page.
   const key = reverse ? { field: first.field, descending: !first.descending } : first;
   const [from, to] = reverse ? [total - want, total - offset] : [offset, want];
-  const at = await positionOfMatch(read, key, bits, from, Math.ceil(from * spread * 1.25) + 64);
+  const at = await positionOfMatch(read, key, bits, from, low(key), Math.ceil(from * spread * 1.25) + 64);
   // The group of equal first values that holds that match, from the group's start: its matches before it are sorted with it.
-  const rank = await read.ranks(first.field);
-  const start = await groupStart(read, key, rank, at);
+  const groupOf = groupsOf(read, key);
+  const start = await groupStart(read, key, groupOf, bits, at, low(key));
   let before = 0;
   for (const place of await read.permutation(key, start, at)) before += isMember(bits, place);
-  const groups = await groupsMeeting(read, key, rank, bits, start, from - before, from, to, spread);
+  const groups = await groupsMeeting(read, key, groupOf, bits, start, from - before, from, to, spread);
   if (!reverse) return pageOfGroups(groups, order, offset, want, read);
   const forward = groups.reverse().map(({ members, before }) => ({ members, before: total - before - members.length }));
   return pageOfGroups(forward, order, offset, want, read);
 }
+
+/**
+ * Which groups of equal values places at positions of a key's permutation lie in: a number each,
+ * the same for a whole group and another for each other group.
+ */
+type GroupsOf = (places: ArrayLike<number>, positions: ArrayLike<number>) => Promise<ArrayLike<number>>;
+
+/**
+ * How the groups of a key's permutation are told: a code is a group of its own (codes are unique);
+ * a date's by where each begins (date.starts); another field's by the ranks of the places asked
+ * about alone (a page's worth of matches: a few ranges in place of the rank file's 4 MB at 1M).
+ */
+function groupsOf(read: OrderReader, key: OrderKey): GroupsOf {
+  if (key.field === "jedinstvena_oznaka") return async (_places, positions) => positions;
+  let starts: Promise<Uint32Array | null> | undefined;
+  return async (places, positions) => {
+    starts ??= read.groupStarts(key);
+    const known = await starts;
+    // The group whose start is the last at or before the position (a group is never empty).
+    if (known !== null) return Array.from(positions, (position) => upperBound(known, position) - 1);
+    return read.ranksOf(key.field, places);
+  };
+}
+
+/** The first index of rising `values` whose value is above `value`. */
+function upperBound(values: Uint32Array, value: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((values[mid] as number) <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The places of a run of a permutation (from position `at`) that `bits` holds (every one: null), and their positions. */
+function matchesIn(places: Uint32Array, at: number, bits: Uint8Array | null): { found: number[]; positions: number[] } {
+  const found: number[] = [];
+  const positions: number[] = [];
+  for (let i = 0; i < places.length; i++) {
+    const place = places[i] as number;
+    if (bits !== null && isMember(bits, place) === 0) continue;
+    found.push(place);
+    positions.push(at + i);
+  }
+  return { found, positions };
+}
+
+/** Matches whose groups are asked for at once, at least: the few more past a page's need (its last group's end) are asked for this many at a time. */
+const GROUPS_ASKED = 8;
 
 /** A group of equal first values: its matches (rising by place), and how many matches come before it. */
 interface Group {
@@ -103,13 +207,15 @@ interface Group {
 }
 
 /**
- * The groups of equal values (by `rank`) of `key`'s permutation that hold matches `from` to `to`,
- * walked from position `start` (a group's start), where `seen` matches lie before it.
+ * The groups of equal values of `key`'s permutation that hold matches `from` to `to`, walked from
+ * position `start` (a group's start, or its first match), where `seen` matches lie before it. Only
+ * the matches' groups are told, as many at a time as the page still needs (and a few more), so
+ * that a field told by its ranks reads the ranks of about the page's matches alone.
  */
 async function groupsMeeting(
   read: OrderReader,
   key: OrderKey,
-  rank: Uint32Array,
+  groupOf: GroupsOf,
   bits: Uint8Array | null,
   start: number,
   seen: number,
@@ -129,16 +235,24 @@ async function groupsMeeting(
     seen += size;
     return seen >= to;
   };
-  await walkPermutation(read, key, start, Math.ceil((to - seen) * spread * 1.25) + 64, read.count, bits, (place) => {
-    const r = rank[place] as number;
-    if (r !== value) {
-      // A new group: the one before it is whole.
-      if (group.length > 0 && close()) return true;
-      value = r;
+  const { count } = read;
+  for (let at = start, run = Math.ceil((to - seen) * spread * 1.25) + 64; at < count; at += run, run *= 2) {
+    const { found, positions } = matchesIn(await read.permutation(key, at, Math.min(count, at + run)), at, bits);
+    for (let asked = 0; asked < found.length; ) {
+      const end = Math.min(found.length, asked + Math.max(GROUPS_ASKED, to - seen - group.length + 1));
+      const values = await groupOf(found.slice(asked, end), positions.slice(asked, end));
+      for (let j = asked; j < end; j++) {
+        const r = values[j - asked] as number;
+        if (r !== value) {
+          // A new group: the one before it is whole.
+          if (group.length > 0 && close()) return groups;
+          value = r;
+        }
+        group.push(found[j] as number);
+      }
+      asked = end;
     }
-    group.push(place);
-    return false;
-  });
+  }
   if (group.length > 0) close();
   return groups;
 }
@@ -166,14 +280,14 @@ async function pageOfGroups(
 
 /**
  * The position in a field's permutation of match number `n` (from 0) of `bits`, the permutation
- * read in growing runs from its start (the first `first` long): the matches of a run counted by
- * adding their bits, no branch a place (half of them mispredicted in a random set), and only the
- * run that holds it looked at place by place.
+ * read in growing runs from position `low` (none before it holds a match; the first run `first`
+ * long): the matches of a run counted by adding their bits, no branch a place (half of them
+ * mispredicted in a random set), and only the run that holds it looked at place by place.
  */
-async function positionOfMatch(read: OrderReader, key: OrderKey, bits: Uint8Array, n: number, first: number): Promise<number> {
+async function positionOfMatch(read: OrderReader, key: OrderKey, bits: Uint8Array, n: number, low: number, first: number): Promise<number> {
   const { count } = read;
   let seen = 0;
-  for (let at = 0, run = Math.max(1, first); at < count; at += run, run *= 2) {
+  for (let at = low, run = Math.max(1, first); at < count; at += run, run *= 2) {
     const places = await read.permutation(key, at, Math.min(count, at + run));
     let ones = 0;
     for (let i = 0; i < places.length; i++) {
@@ -206,7 +320,7 @@ export async function walkPermutation(
   first: number,
   most: number,
   bits: Uint8Array | null,
-  visit: (place: number) => boolean,
+  visit: (place: number, position: number) => boolean,
 ): Promise<boolean> {
   const { count } = read;
   for (let at = from, run = Math.max(1, first); at < count; at += run, run *= 2) {
@@ -217,26 +331,41 @@ export async function walkPermutation(
     for (let i = 0; i < places.length; i++) {
       const place = places[i] as number;
       if (bits !== null && ((bits[place >>> 3] as number) & (1 << (place & 7))) === 0) continue;
-      if (visit(place)) return true;
+      if (visit(place, at + i)) return true;
     }
   }
   return true;
 }
 
 /**
- * Where the group of equal values that holds position `at` of the key's permutation begins: the
- * permutation read backwards from there in growing runs until another value.
+ * Where the group of equal values that holds position `at` of the key's permutation begins, or its
+ * first match (`bits`; every place a match: null): the permutation read backwards from there in
+ * growing runs until a match of another value or position `floor` (none before it holds a match),
+ * the matches' groups told a few at a time.
  */
-async function groupStart(read: OrderReader, key: OrderKey, rank: Uint32Array, at: number): Promise<number> {
-  const value = rank[(await read.permutation(key, at, at + 1))[0] as number];
+async function groupStart(
+  read: OrderReader,
+  key: OrderKey,
+  groupOf: GroupsOf,
+  bits: Uint8Array | null,
+  at: number,
+  floor: number,
+): Promise<number> {
+  const [value] = Array.from(await groupOf(await read.permutation(key, at, at + 1), [at]));
   let start = at;
-  for (let run = 64; start > 0; run *= 2) {
-    const low = Math.max(0, start - run);
-    const places = await read.permutation(key, low, start);
-    let i = places.length;
-    while (i > 0 && rank[places[i - 1] as number] === value) i--;
-    start = low + i;
-    if (i > 0) break;
+  for (let run = 64, end = at; end > floor; run *= 2) {
+    const low = Math.max(floor, end - run);
+    const { found, positions } = matchesIn(await read.permutation(key, low, end), low, bits);
+    for (let last = found.length; last > 0; ) {
+      const first = Math.max(0, last - GROUPS_ASKED);
+      const values = await groupOf(found.slice(first, last), positions.slice(first, last));
+      for (let j = last - 1; j >= first; j--) {
+        if (values[j - first] !== value) return start;
+        start = positions[j] as number;
+      }
+      last = first;
+    }
+    end = low;
   }
   return start;
 }
@@ -256,11 +385,11 @@ async function orderedSlice(
 ): Promise<number[]> {
   const [key, ...rest] = keys as [OrderKey, ...OrderKey[]];
   const { count } = read;
-  const rank = await read.ranks(key.field);
+  const ranks = await read.ranksOf(key.field, places);
   const keyed = new Float64Array(places.length);
   for (let i = 0; i < places.length; i++) {
     const place = places[i] as number;
-    const r = rank[place] as number;
+    const r = ranks[i] as number;
     keyed[i] = (key.descending ? count - 1 - r : r) * count + (idDescending ? count - 1 - place : place);
   }
   keyed.sort();

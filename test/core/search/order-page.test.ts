@@ -8,12 +8,19 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type FieldOrder, type OrderReader, pageInOrder } from "../../../src/core/search/order-page.ts";
+import { type FieldOrder, type OrderReader, pageInOrder, type Span } from "../../../src/core/search/order-page.ts";
 import { ORDER_FIELDS, type OrderField, type OrderKey } from "../../../src/core/search/read-filters.ts";
 import { decodeRows, encodeRows, type RowSet, toList } from "../../../src/core/search/row-sets.ts";
 
-/** A list's order files as the build writes them (order-files.ts), from each field's values. */
-function orderFiles(values: Readonly<Record<OrderField, readonly number[]>>, count: number): OrderReader & { walked: number } {
+/**
+ * A list's order files as the build writes them (order-files.ts), from each field's values (the
+ * codes distinct, as the data rules hold them). The dates' groups are listed where each begins, as
+ * date.starts does; the other fields' are told by their ranks.
+ */
+function orderFiles(
+  values: Readonly<Record<OrderField, readonly number[]>>,
+  count: number,
+): OrderReader & { walked: number; wholeRanks: number; ascending(field: OrderField): Uint32Array } {
   const ranks = new Map<OrderField, Uint32Array>();
   const perms = new Map<string, Uint32Array>();
   for (const field of ORDER_FIELDS) {
@@ -28,13 +35,27 @@ function orderFiles(values: Readonly<Record<OrderField, readonly number[]>>, cou
   const reader = {
     count,
     walked: 0,
+    wholeRanks: 0,
+    ascending: (field: OrderField) => perms.get(`${field} asc`) as Uint32Array,
     async permutation(key: OrderKey, start: number, end: number): Promise<Uint32Array> {
       reader.walked++;
       // A copy, as a range read is.
       return (perms.get(`${key.field} ${key.descending ? "desc" : "asc"}`) as Uint32Array).slice(start, end);
     },
     async ranks(field: OrderField): Promise<Uint32Array> {
+      reader.wholeRanks++;
       return ranks.get(field) as Uint32Array;
+    },
+    async ranksOf(field: OrderField, places: ArrayLike<number>): Promise<ArrayLike<number>> {
+      const rank = ranks.get(field) as Uint32Array;
+      return Array.from(places, (place) => rank[place] as number);
+    },
+    async groupStarts(key: OrderKey): Promise<Uint32Array | null> {
+      if (key.field !== "datum_postanka") return null;
+      const rank = ranks.get(key.field) as Uint32Array;
+      const perm = perms.get(`${key.field} ${key.descending ? "desc" : "asc"}`) as Uint32Array;
+      const starts = Array.from(perm.keys()).filter((at) => at === 0 || rank[perm[at] as number] !== rank[perm[at - 1] as number]);
+      return Uint32Array.from([...starts, count]);
     },
   };
   return reader;
@@ -59,10 +80,14 @@ const page = fc
     fc.record({
       count: fc.constant(count),
       values: fc.record(
-        Object.fromEntries(ORDER_FIELDS.map((f) => [f, fc.array(fc.nat(distinct), { minLength: count, maxLength: count })])) as Record<
-          OrderField,
-          fc.Arbitrary<number[]>
-        >,
+        Object.fromEntries(
+          ORDER_FIELDS.map((f) => [
+            f,
+            f === "jedinstvena_oznaka"
+              ? fc.shuffledSubarray([...Array(count).keys()], { minLength: count, maxLength: count })
+              : fc.array(fc.nat(distinct), { minLength: count, maxLength: count }),
+          ]),
+        ) as Record<OrderField, fc.Arbitrary<number[]>>,
       ),
       // Every subject, or a subset of any density (stored as a list or, past count/8, a bitmap).
       places: every
@@ -75,6 +100,8 @@ const page = fc
                 .map((draws) => draws.flatMap((draw, place) => (draw < percent ? [place] : []))),
             ),
       order: fc.record({ keys: fc.array(key, { minLength: 1, maxLength: 3 }), idDescending: fc.boolean() }),
+      // A run of the dates' ascending order that holds every match (a date range), as two ends in thousandths of the list.
+      dated: fc.option(fc.tuple(fc.nat(1000), fc.nat(1000)), { nil: null }),
       // Taken modulo one more than the matches: a page in them, or just past them.
       offset: fc.nat(count),
       limit: fc.integer({ min: 1, max: 120 }),
@@ -85,13 +112,27 @@ describe("pageInOrder", () => {
   it("is the page of the matches sorted field by field, then by id", async () => {
     const roads = { walk: 0, sort: 0 };
     await fc.assert(
-      fc.asyncProperty(page, async ({ count, values, places, order, offset: drawn, limit }) => {
+      fc.asyncProperty(page, async ({ count, values, places: drawnPlaces, order, dated, offset: drawn, limit }) => {
+        const files = orderFiles(values, count);
+        // With a date range, the matches are those within its run of date.asc, and the walks are told so.
+        let span: Span | null = null;
+        let places = drawnPlaces;
+        if (dated !== null && places !== null) {
+          let [start, end] = dated.map((k) => Math.floor((k * count) / 1000)).sort((a, b) => a - b) as [number, number];
+          // A run of whole dates: its ends where the date changes.
+          const asc = files.ascending("datum_postanka");
+          const date = (at: number): number | undefined => values.datum_postanka[asc[at] as number];
+          while (start > 0 && start < count && date(start - 1) === date(start)) start--;
+          while (end > start && end < count && date(end - 1) === date(end)) end++;
+          span = { field: "datum_postanka", start, end };
+          const inRun = new Set(asc.subarray(start, end));
+          places = places.filter((place) => inRun.has(place));
+        }
         const set: RowSet = places === null ? { kind: "all", count } : decodeRows(encodeRows(places, count));
         const matches = places ?? [...toList(set)];
         const offset = drawn % (matches.length + 1);
         const want = Math.min(matches.length, offset + limit);
-        const files = orderFiles(values, count);
-        const found = await pageInOrder(set, order, offset, want, files);
+        const found = await pageInOrder(set, order, offset, want, files, span);
         expect(found).toEqual(reference(values, matches, order).slice(offset, want));
         if (places !== null && offset < want) roads[files.walked > 0 ? "walk" : "sort"]++;
       }),
@@ -108,7 +149,10 @@ describe("pageInOrder", () => {
     // 1,000 subjects in 7 towns: the groups are larger than a page, the page starts inside one.
     const count = 1000;
     const values = Object.fromEntries(
-      ORDER_FIELDS.map((f, k) => [f, Array.from({ length: count }, (_, i) => (i * (k + 3)) % 7)]),
+      ORDER_FIELDS.map((f, k) => [
+        f,
+        Array.from({ length: count }, (_, i) => (f === "jedinstvena_oznaka" ? (i * 7919) % count : (i * (k + 3)) % 7)),
+      ]),
     ) as Record<OrderField, number[]>;
     const order: FieldOrder = { keys: [...keys, { field: "datum_postanka", descending: true }], idDescending };
     const places = Array.from({ length: count }, (_, i) => i).filter((i) => i % 3 !== 0);
