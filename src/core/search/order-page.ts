@@ -117,8 +117,11 @@ export async function pageInOrder(
   // a page past the middle of the matches).
   const walked = Math.min(extent, Math.ceil((Math.min(want, total - offset) * extent) / total));
   const reverse = total - want < offset;
-  // (A walk tells its groups from a page's worth of ranks, not the file.)
-  const walkCost = walked;
+  // A walk tells its groups of equal first values by a page's worth of ranks, but one that meets a
+  // large group (a town of thousands) reads the rank file whole: so counted, unless the groups are
+  // listed (the dates, OrderReader.groupStarts) or are each one place (the codes).
+  const listed = first.field === "datum_postanka" || first.field === "jedinstvena_oznaka";
+  const walkCost = walked + ((ties || reverse) && !listed ? RANK_READ * count : 0);
   const sortCost = SORTED_MATCH * total + RANK_READ * count;
   if (walkCost > sortCost) return orderedSlice(toList(set), order.keys, order.idDescending, offset, want, read);
   const bits = membership(set, count) as Uint8Array;
