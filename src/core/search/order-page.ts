@@ -70,6 +70,8 @@ export function effectiveOrder(order: FieldOrder): FieldOrder {
  * 40 % of a random bitmap (not kept in the repository).
  */
 const SORTED_MATCH = 8;
+/** Places sorted whole by their first key; past this, only those in the ranges of values that hold the slice. */
+const SORTED_WHOLE = 4096;
 const RANK_READ = 0.1;
 
 /**
@@ -389,11 +391,37 @@ async function orderedSlice(
   const [key, ...rest] = keys as [OrderKey, ...OrderKey[]];
   const { count } = read;
   const ranks = await read.ranksOf(key.field, places);
-  const keyed = new Float64Array(places.length);
-  for (let i = 0; i < places.length; i++) {
+  const valueOf = (i: number): number => (key.descending ? count - 1 - (ranks[i] as number) : (ranks[i] as number));
+  // Many places: only those whose values fall in the ranges of values that hold the slice are
+  // sorted (values counted by range first, about 65,536 ranges), not all of them (a sort of
+  // 50,000 numbers is some 4 ms). Equal values share a range, so a group is never cut.
+  // (A sixteenth of the list at most, so that the tests' small lists take both roads.)
+  const shift = Math.max(0, 16 - Math.clz32(count));
+  let [low, high] = [0, Infinity];
+  let sliced = places.length;
+  if (places.length > Math.min(SORTED_WHOLE, Math.ceil(count / 16))) {
+    const ranges = new Uint32Array((count >>> shift) + 1);
+    for (let i = 0; i < places.length; i++) {
+      const range = valueOf(i) >>> shift;
+      ranges[range] = (ranges[range] as number) + 1;
+    }
+    let before = 0;
+    let r = 0;
+    while (before + (ranges[r] as number) <= from) before += ranges[r++] as number;
+    low = r;
+    let through = before;
+    while (through < to) through += ranges[r++] as number;
+    high = r - 1;
+    [from, to] = [from - before, to - before];
+    sliced = through - before;
+  }
+  const keyed = new Float64Array(sliced);
+  for (let i = 0, k = 0; i < places.length; i++) {
+    const value = valueOf(i);
+    const range = value >>> shift;
+    if (range < low || range > high) continue;
     const place = places[i] as number;
-    const r = ranks[i] as number;
-    keyed[i] = (key.descending ? count - 1 - r : r) * count + (idDescending ? count - 1 - place : place);
+    keyed[k++] = value * count + (idDescending ? count - 1 - place : place);
   }
   keyed.sort();
   const valueAt = (i: number): number => Math.floor((keyed[i] as number) / count);
