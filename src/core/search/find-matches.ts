@@ -430,7 +430,10 @@ class Files implements OrderReader {
     this.picked.set(field, picked);
     if (whole !== undefined || picked > RANK_PICKS) {
       const rank = await (whole ?? this.ranks(field));
-      return Uint32Array.from(places, (place) => rank[place] as number);
+      // A loop, not Uint32Array.from's call a place: the matches sorted by rank may be hundreds of thousands.
+      const ranks = new Uint32Array(places.length);
+      for (let i = 0; i < places.length; i++) ranks[i] = rank[places[i] as number] as number;
+      return ranks;
     }
     // The places rising, those a few KB apart read as one range.
     const file = this.orderFile(`${ORDER_FILE[field]}.rank`);

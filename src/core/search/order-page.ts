@@ -115,15 +115,18 @@ export async function pageInOrder(
   const span = within?.field === first.field ? within : { start: 0, end: count };
   const low = (key: OrderKey): number => (key.descending ? count - span.end : span.start);
   const extent = span.end - span.start;
-  // Places a walk passes if the matches are spread evenly through the span (from its other end for
-  // a page past the middle of the matches).
-  const walked = Math.min(extent, Math.ceil((Math.min(want, total - offset) * extent) / total));
-  const reverse = total - want < offset;
   // A walk tells its groups of equal first values by a page's worth of ranks, but one that meets a
   // large group (a town of thousands) reads the rank file whole: so counted, unless the groups are
-  // listed (the dates, OrderReader.groupStarts) or are each one place (the codes).
+  // listed (the dates, OrderReader.groupStarts) or are each one place (the codes). A walk from the
+  // other end (for a page past the middle of the matches) needs the groups even for one field.
   const listed = first.field === "datum_postanka" || first.field === "jedinstvena_oznaka";
-  const walkCost = walked + ((ties || reverse) && !listed ? RANK_READ * count : 0);
+  const grouping = listed ? 0 : RANK_READ * count;
+  // Places a walk passes if the matches are spread evenly through the span, from either end.
+  const passed = (matches: number): number => Math.min(extent, Math.ceil((matches * extent) / total));
+  const fromStart = passed(want) + (ties ? grouping : 0);
+  const fromEnd = passed(total - offset) + grouping;
+  const reverse = fromEnd < fromStart;
+  const walkCost = Math.min(fromStart, fromEnd);
   const sortCost = SORTED_MATCH * total + RANK_READ * count;
   if (walkCost > sortCost) return orderedSlice(toList(set), order.keys, order.idDescending, offset, want, read);
   const bits = membership(set, count) as Uint8Array;
