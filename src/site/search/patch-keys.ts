@@ -5,8 +5,8 @@
  * record gained or lost, or whose subjects moved in the order by name, has its set and positions
  * made again by the whole stage's encoder (key-shards.ts tokenPayload): written in its slot when
  * it still fits there (its suffix entries unchanged), or its suffix entries changed when it is
- * inline. A set that outgrows its slot, a token crossing INLINE_ROWS or RANKED_ROWS, and what cannot
- * be told apart throw NoPatch: the whole stage runs.
+ * inline. A set that outgrows its slot and a token crossing INLINE_ROWS or RANKED_ROWS throw NoPatch:
+ * the whole stage runs.
  */
 import { decodeRows } from "../../core/search/row-sets.ts";
 import { searchForm, tokensOf } from "../../core/search/normalise.ts";
@@ -163,11 +163,11 @@ export class KeysPatch {
 
   /**
    * The previous entry of `token`: among the entries of the suffix that is the whole token (a
-   * longer token ending with it has one too), the one whose subjects hold the token (checked on a
-   * few of them: a token's subjects all hold it) and that is no longer token's (its payload not
-   * under that token's own key), the largest when several do (every other one's
-   * subjects are among the token's); null when none does. When the token was surely there
-   * (`known`), one payload among the entries is its own.
+   * longer token ending with it has one too), the one whose subjects hold the token (all of them
+   * when inline; a set checked on a few of them, and taken for no longer token's whose own key holds
+   * its payload), the largest when several do (every other one's subjects are among the token's:
+   * two of one size are one text); null when none does. When the token was surely there (`known`),
+   * one payload among the entries is its own.
    */
   #previousToken(token: string, known: boolean): PreviousToken | null {
     const key = `${suffixKey(token)}"`;
@@ -180,16 +180,18 @@ export class KeysPatch {
     const holding = own.filter((c) => {
       const sampled = sample(c.places);
       if (sampled.length === 0 || !sampled.every((place) => this.#input.tokensBefore(place).includes(token))) return false;
-      // A longer token ending with this one has an entry under this key too, and its subjects all
-      // hold it, so the sampled ones do: the candidate is that token's (not this one's) exactly when
-      // its payload is also under the longer token's own key. A sample alone could take it for this one's.
+      // Places inline are all sampled: each held the token, so the token was there and its own
+      // entry names them all or more (the largest is taken below). The same places are the same
+      // text, whichever token's entry it is, so a longer token's of the token's very places is the token's too.
+      if (c.offset === null) return true;
+      // A set, sampled: a longer token ending with this one has an entry under this key too, and
+      // the sampled subjects may all hold this one without the others doing so. The set is that
+      // token's exactly when its payload is also under the longer token's own key (a set's payload
+      // names its slot, one token's): a sample alone could take it for this one's.
       const longer = sampled
         .map((place) => this.#input.tokensBefore(place).filter((t) => t.length > token.length && t.endsWith(token)))
         .reduce((common, tokens) => common.filter((t) => tokens.includes(t)));
-      if (!longer.some((other) => this.#payloadsUnder(other).includes(c.payload))) return true;
-      // Places inline name no set: the same places may be this token's and the longer one's alike.
-      if (c.offset === null) throw new NoPatch(`the entry of ${token} is not told apart`);
-      return false;
+      return !longer.some((other) => this.#payloadsUnder(other).includes(c.payload));
     });
     if (holding.length === 0) {
       if (known) throw new NoPatch(`the entry of ${token} is not found`);
