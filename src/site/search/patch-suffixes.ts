@@ -20,7 +20,7 @@ import type { ShardPlan } from "../hand-offs.ts";
 import { lowerBound } from "../../core/search/lower-bound.ts";
 import { NoPatch } from "./no-patch.ts";
 import type { PreviousSearch } from "./previous-search.ts";
-import { patchedShards, previousShard } from "./patched-shards.ts";
+import { keepFile, patchedShards, previousShard } from "./patched-shards.ts";
 import { firstsShard } from "./suffix-files.ts";
 import { hash52, hash52OfBytes, keyOfEntry } from "./suffix-cuts.ts";
 
@@ -144,7 +144,8 @@ export class SuffixPatch {
       add: (shard, key, file) => {
         const name = suffixFileName(file);
         const entries = this.#changed.has(file) ? this.#entries.get(file) : undefined;
-        shard.add(name, entries === undefined ? this.#previous.read(key, name) : Buffer.from(`[${entries.join(",")}]`));
+        if (entries === undefined) keepFile(this.#previous, shard, key, name);
+        else shard.add(name, Buffer.from(`[${entries.join(",")}]`));
       },
     });
     // The first keys: the previous files' unless a cut moved.
