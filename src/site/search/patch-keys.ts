@@ -332,7 +332,13 @@ function placesOf(bytes: Uint8Array): number[] {
  * writes the set (its size, then the same bits); null when it is no bitmap, or would no longer be
  * one or would hold `least` places or fewer: then it is made again from its places.
  */
-function patchedBitmap(held: Uint8Array, gained: readonly number[], lost: readonly number[], count: number, least: number): Uint8Array | null {
+function patchedBitmap(
+  held: Uint8Array,
+  gained: readonly number[],
+  lost: readonly number[],
+  count: number,
+  least: number,
+): Uint8Array | null {
   const set = decodeRows(held);
   if (set.kind !== "bits") return null;
   const size = set.size + gained.length - lost.length;

@@ -266,11 +266,14 @@ export class SuffixPatch {
   }
 }
 
+let firstBytes = Buffer.alloc(1024);
+
 /** The first entry of a suffix file (its JSON text, as the stage wrote it), read from its first bytes. */
 function firstEntry(path: string): string {
   const fd = openSync(path, "r");
   try {
-    let buffer = Buffer.alloc(1024);
+    // One buffer for every file's first bytes (five thousand files at a million), grown where an entry is longer.
+    let buffer = firstBytes;
     let length = readSync(fd, buffer, 0, buffer.length, 0);
     for (;;) {
       const end = entryEnd(buffer, 1, length);
@@ -278,7 +281,7 @@ function firstEntry(path: string): string {
       if (length < buffer.length) throw new NoPatch(`${path} holds no entry`);
       const grown = Buffer.alloc(2 * buffer.length);
       buffer.copy(grown);
-      buffer = grown;
+      buffer = firstBytes = grown;
       length += readSync(fd, buffer, length, buffer.length - length, length);
     }
   } finally {
