@@ -9,19 +9,16 @@
  * the whole stage's over the same chunk files, and the counters (searchPaths) say which way the
  * stage went.
  */
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeSubject, seedFromText } from "../../../scripts/generate-subjects.ts";
-import { CHUNK_SIZE, chunkPath, DATA_ROOT, shardDirPath } from "../../../src/core/layout.ts";
 import type { Subject } from "../../../src/core/render-page.ts";
 import { searchForm, tokensOf } from "../../../src/core/search/normalise.ts";
 import { bucketCount, INLINE_ROWS } from "../../../src/core/search/search-layout.ts";
 import { tokenBucket } from "../../../src/site/search/key-shards.ts";
 import { searchPaths } from "../../../src/site/search/patch-search.ts";
-import { planSearch } from "../../../src/site/search/plan-search.ts";
 import { tempDir } from "../../file-trees.ts";
-import { build, readManifest } from "../built-site.ts";
+import { PatchedSite } from "./patched-site.ts";
 
 const COUNT = 3000;
 const SEED = seedFromText("tokens");
@@ -30,10 +27,8 @@ const BUCKETS = bucketCount(COUNT);
 const LETTERS = "QXWYJK";
 
 let work: string;
-let data: string;
-let out: string;
 let subjects: Subject[];
-let round = 0;
+let site: PatchedSite;
 
 /** A token of four letters and a longer one ending with it (one letter before it) whose sets share a bucket, and none of `taken`. */
 function collidingPair(taken: ReadonlySet<string>): { readonly token: string; readonly longer: string } {
@@ -67,8 +62,6 @@ const append = (place: number, words: string): void => {
 
 beforeAll(async () => {
   work = await tempDir("subjekti-search-tokens-");
-  data = join(work, "data");
-  out = join(work, "site");
   subjects = Array.from({ length: COUNT }, (_, i) => makeSubject(SEED, i));
   // No generated token ends with a made-up one: their suffix keys hold only the entries laid here.
   const vocabulary = new Set(subjects.flatMap((s) => tokensOf(searchForm(`${s.naziv_subjekta} ${s.institucija_grad}`))));
@@ -80,40 +73,14 @@ beforeAll(async () => {
   for (const place of TOKEN_ONLY) append(place, pair.token);
   // The inline case: one subject holds T' and L' alone, so their entries under T's key are the same text.
   append(2500, `${inline.token} ${inline.longer}`);
-  await writeData();
-  await build(data, out, { threads: 0 });
+  site = new PatchedSite(work, subjects);
+  await site.build();
 }, 300_000);
 afterAll(() => rm(work, { recursive: true, force: true }));
 
-async function writeData(): Promise<void> {
-  await mkdir(data, { recursive: true });
-  await writeFile(join(data, "subjekti.json"), JSON.stringify(subjects));
-}
-
-/** Every search file of the site equals the whole stage's over its chunk files, and the manifest names the whole stage's hashes. */
-async function expectWholeStage(): Promise<void> {
-  const manifest = await readManifest(out);
-  const fileOf = (chunk: number): { path: string } => ({ path: join(out, chunkPath(manifest, chunk) as string) });
-  const shards = planSearch(manifest.count, CHUNK_SIZE, fileOf, join(work, `whole-${round++}`));
-  for (const shard of shards) {
-    for (const file of shard.files()) {
-      const written = await readFile(join(out, DATA_ROOT, shardDirPath(shard.key, manifest.dirs[shard.key] as string), file.name));
-      expect(Buffer.from(file.bytes).equals(written), `${shard.key}/${file.name}`).toBe(true);
-    }
-    expect(manifest.dirs[shard.key], shard.key).toBe(shard.hash);
-  }
-}
-
 /** Applies `edit`, rebuilds over the previous site, checks every search file; the way the stage went (a fallback by its reason). */
 async function rebuilt(edit: () => void): Promise<string> {
-  edit();
-  await writeData();
-  const [patched, whole] = [searchPaths.patched, searchPaths.whole];
-  await build(data, out, { threads: 0 });
-  await expectWholeStage();
-  if (searchPaths.patched === patched + 1 && searchPaths.whole === whole) return "patched";
-  expect(searchPaths.whole, "the stage went neither way").toBe(whole + 1);
-  return `whole: ${searchPaths.reason}`;
+  return (await site.rebuilt(edit)) === "patched" ? "patched" : `whole: ${searchPaths.reason}`;
 }
 
 describe("the patch of an edit, a token beside a longer one ending with it", () => {
