@@ -185,11 +185,10 @@ export function* descending(asc: Uint32Array, ranks: Uint32Array, block = DESC_B
     const rank = ranks[asc[end - 1] as number];
     let start = end - 1;
     while (start > 0 && ranks[asc[start - 1] as number] === rank) start--;
-    for (let from = start; from < end; ) {
-      const take = Math.min(end - from, out.length - at);
-      out.set(asc.subarray(from, from + take), at);
-      at += take;
-      from += take;
+    // Place by place: most groups (names, codes) are of one place, where a subarray a group cost
+    // more than the copy (a tenth of a second at a million).
+    for (let i = start; i < end; i++) {
+      out[at++] = asc[i] as number;
       if (at === out.length) {
         yield le(out);
         at = 0;

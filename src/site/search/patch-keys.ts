@@ -5,8 +5,8 @@
  * record gained or lost, or whose subjects moved in the order by name, has its set and positions
  * made again by the whole stage's encoder (key-shards.ts tokenPayload): written in its slot when
  * it still fits there (its suffix entries unchanged), or its suffix entries changed when it is
- * inline. A set that outgrows its slot, a token crossing INLINE_ROWS or RANKED_ROWS, and what cannot
- * be told apart throw NoPatch: the whole stage runs.
+ * inline. A set that outgrows its slot and a token crossing INLINE_ROWS or RANKED_ROWS throw NoPatch:
+ * the whole stage runs.
  */
 import { decodeRows } from "../../core/search/row-sets.ts";
 import { searchForm, tokensOf } from "../../core/search/normalise.ts";
@@ -17,7 +17,7 @@ import { NoPatch } from "./no-patch.ts";
 import type { PreviousSearch } from "./previous-search.ts";
 import type { RecordFields } from "./record-fields.ts";
 import { encodeRows } from "./rows-builder.ts";
-import { patchedShards } from "./patched-shards.ts";
+import { keepFile, patchedShards } from "./patched-shards.ts";
 import type { SuffixPatch } from "./patch-suffixes.ts";
 
 /** The distinct tokens of a subject's name and town (a token in both counts once), as the gathering finds them. */
@@ -60,8 +60,9 @@ export interface KeysInput {
   readonly changed: readonly ChangedSubject[];
   /** The unchanged subjects whose position by name moved. */
   readonly shifted: readonly number[];
-  /** Each place's position in the order by name now. */
+  /** Each place's position in the order by name now, and before the edit. */
   readonly namePositions: Uint32Array;
+  readonly positionsBefore: Uint32Array;
   /** A subject's tokens before the edit (a changed one's as it was). */
   readonly tokensBefore: (place: number) => readonly string[];
   readonly suffixes: SuffixPatch;
@@ -101,8 +102,12 @@ export class KeysPatch {
       changed: (b) => this.#newValues.has(b),
       add: (shard, key, b) => {
         const files = bucketFileNames(b);
-        shard.add(files.index, this.#newIndex.get(b) ?? this.#previous.read(key, files.index));
-        shard.add(files.values, this.#newValues.get(b) ?? this.#previous.read(key, files.values));
+        const [index, values] = [this.#newIndex.get(b), this.#newValues.get(b)];
+        if (index === undefined) keepFile(this.#previous, shard, key, files.index);
+        else shard.add(files.index, index);
+        // A bucket whose tokens' sets alone changed keeps its index.
+        if (values === undefined) keepFile(this.#previous, shard, key, files.values, this.#oldValues.get(b));
+        else shard.add(files.values, values);
       },
     });
   }
@@ -122,13 +127,21 @@ export class KeysPatch {
   }
 
   #patchTokens(): void {
-    const { changed, shifted, tokensBefore, namePositions, count, suffixes } = this.#input;
+    const { changed, shifted, tokensBefore, namePositions, positionsBefore, count, suffixes } = this.#input;
+    // The tokens whose payload may change: those a changed subject gained or lost, or held where
+    // its position by name moved, and those of the unchanged subjects that moved. A token a
+    // renamed subject keeps in place (a word added to a name, the name's place in the order
+    // the same) keeps its set: a common one's would be read and encoded again for nothing.
     const affected = new Set<string>();
-    // The tokens the previous site holds for sure (a subject had them), and the changed places.
+    // The tokens the previous site holds for sure (a subject had them).
     const known = new Set<string>();
     for (const subject of changed) {
-      for (const token of subject.tokensBefore) (affected.add(token), known.add(token));
-      for (const token of subject.tokensAfter) affected.add(token);
+      const moved = namePositions[subject.place] !== positionsBefore[subject.place];
+      for (const token of subject.tokensBefore) {
+        known.add(token);
+        if (moved || !subject.tokensAfter.includes(token)) affected.add(token);
+      }
+      for (const token of subject.tokensAfter) if (moved || !subject.tokensBefore.includes(token)) affected.add(token);
     }
     for (const place of shifted) for (const token of tokensBefore(place)) (affected.add(token), known.add(token));
     const isChanged = new Map(changed.map((subject) => [subject.place, subject]));
@@ -163,11 +176,11 @@ export class KeysPatch {
 
   /**
    * The previous entry of `token`: among the entries of the suffix that is the whole token (a
-   * longer token ending with it has one too), the one whose subjects hold the token (checked on a
-   * few of them: a token's subjects all hold it) and that is no longer token's (its payload not
-   * under that token's own key), the largest when several do (every other one's
-   * subjects are among the token's); null when none does. When the token was surely there
-   * (`known`), one payload among the entries is its own.
+   * longer token ending with it has one too), the one whose subjects hold the token (all of them
+   * when inline; a set checked on a few of them, and taken for no longer token's whose own key holds
+   * its payload), the largest when several do (every other one's subjects are among the token's:
+   * two of one size are one text); null when none does. When the token was surely there (`known`),
+   * one payload among the entries is its own.
    */
   #previousToken(token: string, known: boolean): PreviousToken | null {
     const key = `${suffixKey(token)}"`;
@@ -180,16 +193,18 @@ export class KeysPatch {
     const holding = own.filter((c) => {
       const sampled = sample(c.places);
       if (sampled.length === 0 || !sampled.every((place) => this.#input.tokensBefore(place).includes(token))) return false;
-      // A longer token ending with this one has an entry under this key too, and its subjects all
-      // hold it, so the sampled ones do: the candidate is that token's (not this one's) exactly when
-      // its payload is also under the longer token's own key. A sample alone could take it for this one's.
+      // Places inline are all sampled: each held the token, so the token was there and its own
+      // entry names them all or more (the largest is taken below). The same places are the same
+      // text, whichever token's entry it is, so a longer token's of the token's very places is the token's too.
+      if (c.offset === null) return true;
+      // A set, sampled: a longer token ending with this one has an entry under this key too, and
+      // the sampled subjects may all hold this one without the others doing so. The set is that
+      // token's exactly when its payload is also under the longer token's own key (a set's payload
+      // names its slot, one token's): a sample alone could take it for this one's.
       const longer = sampled
         .map((place) => this.#input.tokensBefore(place).filter((t) => t.length > token.length && t.endsWith(token)))
         .reduce((common, tokens) => common.filter((t) => tokens.includes(t)));
-      if (!longer.some((other) => this.#payloadsUnder(other).includes(c.payload))) return true;
-      // Places inline name no set: the same places may be this token's and the longer one's alike.
-      if (c.offset === null) throw new NoPatch(`the entry of ${token} is not told apart`);
-      return false;
+      return !longer.some((other) => this.#payloadsUnder(other).includes(c.payload));
     });
     if (holding.length === 0) {
       if (known) throw new NoPatch(`the entry of ${token} is not found`);
@@ -245,6 +260,12 @@ export class KeysPatch {
     for (const [name, { gained, lost }] of keys) {
       const held = sets.get(name);
       const triple = isTriple(name);
+      // A common piece's bitmap (125 KB at a million) has its bits changed, not its places listed.
+      const bits = held === undefined ? null : patchedBitmap(held, gained, lost, this.#input.count, triple ? TRIPLE_ROWS : 0);
+      if (bits !== null) {
+        sets.set(name, bits);
+        continue;
+      }
       let places: number[];
       if (held !== undefined) places = placesOf(held);
       else if (triple) places = this.#tripleUnion(name.slice(2));
@@ -304,6 +325,43 @@ function placesOf(bytes: Uint8Array): number[] {
     for (let bit = 0; bit < 8; bit++) if (byte & (1 << bit)) places.push(8 * i + bit);
   }
   return places;
+}
+
+/**
+ * The stored bitmap `held` with the places `lost` taken out and `gained` put in, as encodeRows
+ * writes the set (its size, then the same bits); null when it is no bitmap, or would no longer be
+ * one or would hold `least` places or fewer: then it is made again from its places.
+ */
+function patchedBitmap(
+  held: Uint8Array,
+  gained: readonly number[],
+  lost: readonly number[],
+  count: number,
+  least: number,
+): Uint8Array | null {
+  const set = decodeRows(held);
+  if (set.kind !== "bits") return null;
+  const size = set.size + gained.length - lost.length;
+  if (size <= Math.max(Math.ceil(count / 8), least)) return null;
+  let header = 2;
+  for (let v = size; v >= 0x80; v >>>= 7) header++;
+  const out = new Uint8Array(header + set.bits.length);
+  out[0] = 1;
+  let at = 1;
+  let v = size;
+  for (; v >= 0x80; v >>>= 7) out[at++] = (v & 0x7f) | 0x80;
+  out[at++] = v;
+  out.set(set.bits, at);
+  const flip = (place: number, was: boolean): void => {
+    const i = at + (place >>> 3);
+    const bit = 1 << (place & 7);
+    // A key gained is one the subject had not: a set that says otherwise is not the stage's.
+    if ((((out[i] as number) & bit) !== 0) !== was) throw new NoPatch(`a set ${was ? "lacks" : "holds"} place ${place}`);
+    out[i] = (out[i] as number) ^ bit;
+  };
+  for (const place of lost) flip(place, true);
+  for (const place of gained) flip(place, false);
+  return out;
 }
 
 /** Up to 8 of a token's places, spread over them: each must hold the token. */

@@ -86,9 +86,14 @@ export function patchOrder(
   return { asc, ranks, dates: { keys, starts: Uint32Array.from(starts) } };
 }
 
+/** Whether this machine's typed arrays are little-endian, as the order files are. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 /** A file of u32s (little-endian, as the order files are) as an array. */
 export function u32s(bytes: Buffer): Uint32Array {
   const out = new Uint32Array(bytes.length / 4);
-  for (let i = 0; i < out.length; i++) out[i] = bytes.readUInt32LE(4 * i);
+  // One copy of the bytes (a Buffer's offset need not be aligned for a view), not a call a number.
+  if (LITTLE_ENDIAN) new Uint8Array(out.buffer).set(bytes.subarray(0, 4 * out.length));
+  else for (let i = 0; i < out.length; i++) out[i] = bytes.readUInt32LE(4 * i);
   return out;
 }

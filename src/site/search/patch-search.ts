@@ -25,7 +25,7 @@ import { NoPatch } from "./no-patch.ts";
 import { changedRecords, PreviousSearch } from "./previous-search.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
 import { RecordsByPlace } from "./records-by-place.ts";
-import { previousShard } from "./patched-shards.ts";
+import { keepFile, previousShard } from "./patched-shards.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 
 /** Changed records at most for a patch: each reads a few files; past this the whole stage costs less. */
@@ -98,7 +98,15 @@ function patch({ outDir, count, chunkSize, hashes, fileOf, spill: scratch }: Pat
   const suffixes = new SuffixPatch(previous, count);
   const keys = new KeysPatch(
     previous,
-    { count, changed, shifted: orders.shifted, namePositions: orders.namePositions, tokensBefore, suffixes },
+    {
+      count,
+      changed,
+      shifted: orders.shifted,
+      namePositions: orders.namePositions,
+      positionsBefore: orders.positionsBefore,
+      tokensBefore,
+      suffixes,
+    },
     bucketCount(count),
   );
   const shards = [...keys.shards(spill), ...suffixes.shards(spill), orders.shard];
@@ -107,15 +115,21 @@ function patch({ outDir, count, chunkSize, hashes, fileOf, spill: scratch }: Pat
   return shards;
 }
 
-/** The order shard after the edit, each place's position by name now, and the unchanged places whose position moved. */
+/** The order shard after the edit, each place's position by name now and before, and the unchanged places whose position moved. */
 function patchOrders(
   previous: PreviousSearch,
   places: readonly number[],
   before: ReadonlyMap<number, RecordFields>,
   records: RecordsByPlace,
   spill: string,
-): { readonly shard: ShardPlan; readonly namePositions: Uint32Array; readonly shifted: number[] } {
-  const read = (name: string): Buffer => previous.read(ORDER_SHARD_KEY, name);
+): { readonly shard: ShardPlan; readonly namePositions: Uint32Array; readonly positionsBefore: Uint32Array; readonly shifted: number[] } {
+  // Each file read once: name.asc both for the positions and, kept, for the shard's hash.
+  const readFiles = new Map<string, Buffer>();
+  const read = (name: string): Buffer => {
+    let bytes = readFiles.get(name);
+    if (bytes === undefined) readFiles.set(name, (bytes = previous.read(ORDER_SHARD_KEY, name)));
+    return bytes;
+  };
   const valueIn = (fields: RecordFields, field: OrderField): string =>
     field === "naziv_subjekta"
       ? fields.name
@@ -129,12 +143,14 @@ function patchOrders(
   );
   const oldNameAsc = u32s(read("name.asc"));
   const oldPositions = inverse(oldNameAsc);
-  if (changedFields.length === 0) return { shard: previousShard(previous, ORDER_SHARD_KEY), namePositions: oldPositions, shifted: [] };
+  if (changedFields.length === 0) {
+    return { shard: previousShard(previous, ORDER_SHARD_KEY), namePositions: oldPositions, positionsBefore: oldPositions, shifted: [] };
+  }
   const shard = new SpilledShard(spill, ORDER_SHARD_KEY);
   let namePositions = oldPositions;
   for (const field of ORDER_FIELDS) {
     if (!changedFields.includes(field)) {
-      for (const name of fieldFileNames(field)) shard.add(name, read(name));
+      for (const name of fieldFileNames(field)) keepFile(previous, shard, ORDER_SHARD_KEY, name, readFiles.get(name));
       continue;
     }
     const [rank, asc] = fieldFileNames(field);
@@ -151,7 +167,7 @@ function patchOrders(
     if (shifted.length === MOST_SHIFTED) throw new NoPatch(`more than ${MOST_SHIFTED} subjects move in the order by name`);
     shifted.push(place);
   }
-  return { shard: shard.done(), namePositions, shifted };
+  return { shard: shard.done(), namePositions, positionsBefore: oldPositions, shifted };
 }
 
 /** Each place's position in an order. */

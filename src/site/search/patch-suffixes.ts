@@ -20,7 +20,7 @@ import type { ShardPlan } from "../hand-offs.ts";
 import { lowerBound } from "../../core/search/lower-bound.ts";
 import { NoPatch } from "./no-patch.ts";
 import type { PreviousSearch } from "./previous-search.ts";
-import { patchedShards, previousShard } from "./patched-shards.ts";
+import { keepFile, patchedShards, previousShard } from "./patched-shards.ts";
 import { firstsShard } from "./suffix-files.ts";
 import { hash52, hash52OfBytes, keyOfEntry } from "./suffix-cuts.ts";
 
@@ -144,7 +144,8 @@ export class SuffixPatch {
       add: (shard, key, file) => {
         const name = suffixFileName(file);
         const entries = this.#changed.has(file) ? this.#entries.get(file) : undefined;
-        shard.add(name, entries === undefined ? this.#previous.read(key, name) : Buffer.from(`[${entries.join(",")}]`));
+        if (entries === undefined) keepFile(this.#previous, shard, key, name);
+        else shard.add(name, Buffer.from(`[${entries.join(",")}]`));
       },
     });
     // The first keys: the previous files' unless a cut moved.
@@ -265,11 +266,14 @@ export class SuffixPatch {
   }
 }
 
+let firstBytes = Buffer.alloc(1024);
+
 /** The first entry of a suffix file (its JSON text, as the stage wrote it), read from its first bytes. */
 function firstEntry(path: string): string {
   const fd = openSync(path, "r");
   try {
-    let buffer = Buffer.alloc(1024);
+    // One buffer for every file's first bytes (five thousand files at a million), grown where an entry is longer.
+    let buffer = firstBytes;
     let length = readSync(fd, buffer, 0, buffer.length, 0);
     for (;;) {
       const end = entryEnd(buffer, 1, length);
@@ -277,7 +281,7 @@ function firstEntry(path: string): string {
       if (length < buffer.length) throw new NoPatch(`${path} holds no entry`);
       const grown = Buffer.alloc(2 * buffer.length);
       buffer.copy(grown);
-      buffer = grown;
+      buffer = firstBytes = grown;
       length += readSync(fd, buffer, length, buffer.length - length, length);
     }
   } finally {

@@ -37,6 +37,19 @@ export function previousShard(previous: PreviousSearch, key: string): ShardPlan 
   return shard;
 }
 
+/**
+ * Adds the previous shard `key`'s file `name` to `shard` as it is: linked from the previous site,
+ * hashed (`bytes` when already read), not written again.
+ */
+export function keepFile(previous: PreviousSearch, shard: SpilledShard, key: string, name: string, bytes?: Uint8Array): void {
+  try {
+    shard.addFile(name, previous.path(key, name), bytes);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new NoPatch(`the previous ${key}/${name} is gone`);
+    throw error;
+  }
+}
+
 /** How the patch of an edit makes a run of shards (the buckets', the suffix files'): items in shards of so many. */
 export interface PatchedItems {
   readonly items: number;
@@ -48,7 +61,10 @@ export interface PatchedItems {
   add(shard: SpilledShard, key: string, item: number): void;
 }
 
-/** The shards of the items: the previous one where none of its items changed, else written again whole (spilled in `spill`). */
+/**
+ * The shards of the items: the previous one where none of its items changed, else made again whole
+ * (spilled in `spill`: its changed items' files written, the others linked from the previous site).
+ */
 export function patchedShards(previous: PreviousSearch, spill: string, run: PatchedItems): ShardPlan[] {
   const shards: ShardPlan[] = [];
   for (let first = 0; first < run.items; first += run.perShard) {

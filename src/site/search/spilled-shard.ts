@@ -8,7 +8,7 @@
  * A shard planned in the search thread (search-thread.ts) reaches the main thread as data
  * (SpilledShardData: its key, hash, directory and file names), and is made a plan again there.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { contentHasher } from "../../common/content-hash.ts";
 import { VERSION } from "../../core/version.ts";
@@ -22,7 +22,16 @@ export interface SpilledShardData {
   readonly dir: string;
   /** Its files' names, in the order the writer gets them. */
   readonly names: readonly string[];
+  /**
+   * Those of its files that are the previous site's file of the same name in the shard of the same
+   * key, byte for byte (added by addFile from there: the patch of an edit, patch-search.ts); the
+   * writer may link that file without comparing. Absent: no file is known to be.
+   */
+  readonly kept?: readonly string[];
 }
+
+/** Link errors that mean "this file system cannot hard-link here": the file is written instead. */
+const NO_LINK = new Set(["EXDEV", "EPERM", "ENOTSUP", "EMLINK", "EOPNOTSUPP"]);
 
 /** The data behind each plan made here: a plan's functions cannot cross threads, its data can. */
 const dataOf = new WeakMap<ShardPlan, SpilledShardData>();
@@ -32,6 +41,7 @@ export class SpilledShard {
   readonly #key: string;
   readonly #hash = contentHasher();
   readonly #names: string[] = [];
+  readonly #kept: string[] = [];
 
   /** A shard `key` whose files wait in a directory of its own under `scratch`. */
   constructor(scratch: string, key: string) {
@@ -64,9 +74,29 @@ export class SpilledShard {
     this.#names.push(name);
   }
 
+  /**
+   * Its next file, the file at `path` as it is (the previous site's, which the patch of an edit
+   * leaves alone): hard-linked into the directory, not written again (written where the file
+   * system cannot link), its bytes (`bytes` when already read) only hashed. Creating a file and
+   * writing it cost twice a link (a thousand files a shard changed by one).
+   */
+  addFile(name: string, path: string, bytes: Uint8Array = readFileSync(path)): void {
+    for (const part of [name, "\n", bytes]) this.#hash.update(part);
+    const target = join(this.#dir, name);
+    try {
+      linkSync(path, target);
+    } catch (error) {
+      if (!NO_LINK.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
+      writeFileSync(target, bytes);
+    }
+    this.#names.push(name);
+    this.#kept.push(name);
+  }
+
   /** The shard, once every file is added. */
   done(): ShardPlan {
-    return spilledPlan({ key: this.#key, hash: this.#hash.digest(), dir: this.#dir, names: this.#names });
+    const data = { key: this.#key, hash: this.#hash.digest(), dir: this.#dir, names: this.#names };
+    return spilledPlan(this.#kept.length === 0 ? data : { ...data, kept: this.#kept });
   }
 }
 
@@ -85,6 +115,15 @@ export function spilledPlan(data: SpilledShardData): ShardPlan {
   };
   dataOf.set(plan, data);
   return plan;
+}
+
+/**
+ * The files of a plan made here that are the previous site's of the same name and shard key, byte
+ * for byte (SpilledShardData.kept): the writer can link them from the previous shard without
+ * reading either. Empty for any other plan.
+ */
+export function keptFiles(plan: ShardPlan): ReadonlySet<string> {
+  return new Set(dataOf.get(plan)?.kept);
 }
 
 /** The data of a plan made here (SpilledShard.done, spilledPlan); throws for any other plan, whose files would not be on disk. */

@@ -7,72 +7,34 @@
  * handles (a rename across the list, too many records, a subject added) fall back to the whole
  * stage. A failure inside the patch leaves the site as it was.
  */
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editSubject, makeSubject, seedFromText } from "../../../scripts/generate-subjects.ts";
-import { CHUNK_SIZE, chunkPath, DATA_ROOT, shardDirPath } from "../../../src/core/layout.ts";
 import type { Subject } from "../../../src/core/render-page.ts";
 import { mulberry32 } from "../../../src/common/seeded-random.ts";
 import { compareText } from "../../../src/core/search/match-record.ts";
-import { planSearch } from "../../../src/site/search/plan-search.ts";
 import { searchPaths } from "../../../src/site/search/patch-search.ts";
 import { snapshotTree, tempDir } from "../../file-trees.ts";
-import { build, readManifest } from "../built-site.ts";
+import { build } from "../built-site.ts";
+import { PatchedSite } from "./patched-site.ts";
 
 const COUNT = 20_000;
 const SEED = seedFromText("7");
 
 let work: string;
-let data: string;
-let out: string;
+let site: PatchedSite;
 let subjects: Subject[];
-let round = 0;
 
 beforeAll(async () => {
   work = await tempDir("subjekti-search-patch-");
-  data = join(work, "data");
-  out = join(work, "site");
   subjects = Array.from({ length: COUNT }, (_, i) => makeSubject(SEED, i));
-  await writeData();
-  await build(data, out, { threads: 0 });
+  site = new PatchedSite(work, subjects);
+  await site.build();
 }, 300_000);
 afterAll(() => rm(work, { recursive: true, force: true }));
 
-async function writeData(): Promise<void> {
-  await mkdir(data, { recursive: true });
-  await writeFile(join(data, "subjekti.json"), JSON.stringify(subjects));
-}
-
-/** Every search file of the site in `out` equals the whole stage's over its chunk files, and the manifest names the whole stage's hashes. */
-async function expectWholeStage(): Promise<void> {
-  const manifest = await readManifest(out);
-  const fileOf = (chunk: number): { path: string } => ({ path: join(out, chunkPath(manifest, chunk) as string) });
-  const shards = planSearch(manifest.count, CHUNK_SIZE, fileOf, join(work, `whole-${round++}`));
-  const searchKeys = Object.keys(manifest.dirs).filter((key) => key.startsWith("search/"));
-  expect(searchKeys.sort()).toEqual(shards.map((shard) => shard.key).sort());
-  for (const shard of shards) {
-    expect(manifest.dirs[shard.key], shard.key).toBe(shard.hash);
-    for (const file of shard.files()) {
-      const written = await readFile(join(out, DATA_ROOT, shardDirPath(shard.key, shard.hash), file.name));
-      expect(Buffer.from(file.bytes).equals(written), `${shard.key}/${file.name}`).toBe(true);
-    }
-  }
-}
-
 /** Applies `edit` to the list, rebuilds over the previous site, checks the files; returns the way the stage went. */
-async function rebuilt(edit: () => void): Promise<"patched" | "whole"> {
-  edit();
-  await writeData();
-  const [patched, whole] = [searchPaths.patched, searchPaths.whole];
-  await build(data, out, { threads: 0 }).catch((error: unknown) => {
-    throw new Error(`the build failed: ${JSON.stringify(error)}`, { cause: error });
-  });
-  await expectWholeStage();
-  if (searchPaths.patched === patched + 1 && searchPaths.whole === whole) return "patched";
-  expect(searchPaths.whole, "the stage went neither way").toBe(whole + 1);
-  return "whole";
-}
+const rebuilt = (edit: () => void): Promise<"patched" | "whole"> => site.rebuilt(edit);
 
 const set = (i: number, change: Partial<Subject>): void => {
   subjects[i] = { ...(subjects[i] as Subject), ...change };
@@ -139,15 +101,15 @@ describe("the search stage of an edit, patched", () => {
   }, 600_000);
 
   it("leaves the site as it was when the patch fails", async () => {
-    const before = await snapshotTree(out);
+    const before = await snapshotTree(site.out);
     process.env["SUBJEKTI_FAIL_AT"] = "search-patched";
     try {
       set(600, { naziv_subjekta: `${(subjects[600] as Subject).naziv_subjekta} Failed` });
-      await writeData();
-      await expect(build(data, out, { threads: 0 })).rejects.toThrow(/search-patched/);
+      await site.writeData();
+      await expect(build(site.data, site.out, { threads: 0 })).rejects.toThrow(/search-patched/);
     } finally {
       delete process.env["SUBJEKTI_FAIL_AT"];
     }
-    expect(await snapshotTree(out)).toEqual(before);
+    expect(await snapshotTree(site.out)).toEqual(before);
   }, 300_000);
 });

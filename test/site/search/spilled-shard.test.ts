@@ -1,9 +1,13 @@
-/** A spilled shard's file given in parts (site/search/spilled-shard.ts) is the file given whole: the same bytes and hash. */
-import { mkdtempSync, rmSync } from "node:fs";
+/**
+ * A spilled shard's file given in parts (site/search/spilled-shard.ts) is the file given whole, and
+ * a file added from another directory (the previous site's, which the patch of an edit keeps) is
+ * the file given as bytes: the same bytes and hash, the file linked, and named as kept.
+ */
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { SpilledShard } from "../../../src/site/search/spilled-shard.ts";
+import { keptFiles, SpilledShard } from "../../../src/site/search/spilled-shard.ts";
 
 let spill = "";
 beforeEach(() => {
@@ -30,4 +34,24 @@ it("makes the same file and hash from parts, one buffer reused, as from the byte
   expect([...b.files()].map((f) => [f.name, Buffer.from(f.bytes).toString()])).toEqual(
     [...a.files()].map((f) => [f.name, Buffer.from(f.bytes).toString()]),
   );
+});
+
+it("makes the same file and hash from a file linked as from its bytes, and names it kept", () => {
+  const previous = join(spill, "previous.bin");
+  writeFileSync(previous, "the previous file");
+  const written = new SpilledShard(join(spill, "written"), "search/keys/0");
+  written.add("0.idx", Buffer.from("[]"));
+  written.add("0.bin", Buffer.from("the previous file"));
+  const linked = new SpilledShard(join(spill, "linked"), "search/keys/0");
+  linked.add("0.idx", Buffer.from("[]"));
+  linked.addFile("0.bin", previous);
+  const [a, b] = [written.done(), linked.done()];
+  expect(b.hash).toBe(a.hash);
+  expect([...b.files()].map((f) => [f.name, Buffer.from(f.bytes).toString()])).toEqual(
+    [...a.files()].map((f) => [f.name, Buffer.from(f.bytes).toString()]),
+  );
+  // A hard link to the previous file, not a copy; and the writer is told which file it is.
+  expect(statSync(join(b.dir as string, "0.bin")).ino).toBe(statSync(previous).ino);
+  expect([...keptFiles(b)]).toEqual(["0.bin"]);
+  expect([...keptFiles(a)]).toEqual([]);
 });
