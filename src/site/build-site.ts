@@ -116,7 +116,15 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
     const stable = written;
     const switchAlong = stable === null ? {} : { switchAlong: () => stable.switchStableNames() };
     const site = await output.write({ count: read.count, plan, ...switchAlong }, onProgress);
-    const crawl = { baseUrl: options.site.baseUrl, chunks: hashes.length, chunkPath: (c: number) => output.chunkFile(c).path };
+    // The sitemap's notes beside the site's build cache, as the downloads' chunk indexes.
+    const crawlNotes =
+      options.cacheDir === null ? {} : { previous: { hashes, stateFile: `${cacheDirOf(options.cacheDir, outDir)}.crawl.json` } };
+    const crawl = {
+      baseUrl: options.site.baseUrl,
+      chunks: hashes.length,
+      chunkPath: (c: number) => output.chunkFile(c).path,
+      ...crawlNotes,
+    };
     const crawled = output.plans ? await writeCrawlFiles(outDir, crawl) : undefined;
     const feed = await writeFeedOf(run, read.count, published, written?.list);
     await cache?.keepOnly(read.cacheKeys);
