@@ -481,8 +481,10 @@ async function count(path: string, tally: { removed: number; bytesRemoved: numbe
     }
     return;
   }
-  const entries = await readdir(path);
-  await forEachBounded(entries, CONCURRENCY, (name) => count(join(path, name), tally, isGone));
+  // A file the new version holds too is not looked at (an edit's changed shards hold the same names: no lstat a file).
+  const entries = await readdir(path, { withFileTypes: true });
+  const looked = entries.filter((entry) => !entry.isFile() || isGone(entry.name));
+  await forEachBounded(looked, CONCURRENCY, (entry) => count(join(path, entry.name), tally, isGone));
 }
 
 async function isDirectory(path: string): Promise<boolean> {
