@@ -47,7 +47,7 @@ import type { ChunkFile } from "./read-chunks.ts";
 import { readSiteFacts, type SiteChanges, siteChanges } from "./site-changes.ts";
 import { recordShard } from "./record-shard.ts";
 import { removeShardTemporaries } from "./site-leftovers.ts";
-import { type ShardWriters, type ShardWritten, startShardWriters } from "./shard-writers.ts";
+import { type Kept, type ShardWriters, type ShardWritten, startShardWriters } from "./shard-writers.ts";
 
 /** Directory operations in flight at once (making the temporary shard directories, counting removed files). */
 const CONCURRENCY = 64;
@@ -77,10 +77,11 @@ class ShardQueue {
    * renaming it to `dir` when all are written: its `files` sent to the threads PART_BYTES at a time,
    * or, when they wait in a directory already (a spilled shard's), that directory's files linked or
    * copied by the threads PLACED_FILES at a time, no byte of them passing through this thread (the
-   * search's order files are 4 bytes a subject each, 40 MB at ten million).
+   * search's order files are 4 bytes a subject each, 40 MB at ten million). Files the shard's
+   * producer says are `kept` are linked from where they are, unread.
    */
   async write(
-    shard: Pick<ShardPlan, "key" | "name" | "size">,
+    shard: Pick<ShardPlan, "key" | "name" | "size" | "kept">,
     files: Iterable<ShardFile> | { readonly dir: string },
     tmp: string,
     dir: string | null,
@@ -92,7 +93,7 @@ class ShardQueue {
       for (let first = 0; first < shard.size; first += PLACED_FILES) {
         const names = Array.from({ length: Math.min(PLACED_FILES, shard.size - first) }, (_, i) => shard.name(first + i));
         await pool.room();
-        parts.push(this.#part(shard, first, names.length, pool.place(names, files.dir, tmp, null, old)));
+        parts.push(this.#part(shard, first, names.length, pool.place(names, files.dir, tmp, null, old, keptOf(shard, names))));
       }
       return this.#whole(parts, tmp, dir);
     }
@@ -104,7 +105,11 @@ class ShardQueue {
       const part = batch;
       const first = sent;
       [batch, bytes, sent] = [[], 0, sent + part.length];
-      parts.push(this.#part(shard, first, part.length, pool.write(part, tmp, null, old)));
+      const kept = keptOf(
+        shard,
+        part.map((f) => f.name),
+      );
+      parts.push(this.#part(shard, first, part.length, pool.write(part, tmp, null, old, kept)));
     };
     for (const file of files) {
       batch.push(file);
@@ -395,6 +400,14 @@ export class SiteWriter implements SiteOutput {
       tally.bytesWritten += manifestBytes.length;
     }
   }
+}
+
+/** Which of a task's files (`names`) the shard's producer vouches for, if any. */
+function keptOf(shard: Pick<ShardPlan, "kept">, names: readonly string[]): Kept | undefined {
+  const { kept } = shard;
+  if (kept === undefined) return undefined;
+  const files = names.flatMap((name, i) => (kept.names.has(name) ? [i] : []));
+  return files.length === 0 ? undefined : { from: kept.dir, files };
 }
 
 /** Files whose bytes are made as each is taken. */

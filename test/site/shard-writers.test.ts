@@ -119,6 +119,47 @@ describe("startShardWriters", () => {
     expect((await readFile(join(old, "last-byte.bin"))).equals(big)).toBe(true);
   });
 
+  it("files their producer vouches for are linked from its directory unread; every other file is still compared, and written when it changed", async () => {
+    const at = (name: string): string => join(work, "kept", name);
+    for (const dir of ["old", "from", "a.tmp", "b.tmp"]) await mkdir(at(dir), { recursive: true });
+    await writeFile(at("old/kept.bin"), bytesOf(1, 3000));
+    await writeFile(at("old/same.bin"), bytesOf(2, 3000));
+    await writeFile(at("old/changed.bin"), bytesOf(3, 3000));
+    // Spilled: the kept file is not in the scratch directory at all; the others are.
+    await writeFile(at("from/same.bin"), bytesOf(2, 3000));
+    await writeFile(at("from/changed.bin"), bytesOf(4, 3000));
+    const names = ["kept.bin", "same.bin", "changed.bin"];
+    const writers = startShardWriters(1);
+    try {
+      expect(await writers.place(names, at("from"), at("a.tmp"), at("a"), at("old"), { from: at("old"), files: [0] })).toEqual({
+        written: 1,
+        linked: 2,
+        bytesWritten: 3000,
+        linkedFiles: [0, 1],
+      });
+      // In memory: the kept file's bytes (here, others than the old file's) are not even looked at.
+      const files = [
+        { name: "kept.bin", bytes: bytesOf(9, 10) },
+        { name: "same.bin", bytes: bytesOf(2, 3000) },
+        { name: "changed.bin", bytes: bytesOf(4, 3000) },
+      ];
+      expect(await writers.write(files, at("b.tmp"), at("b"), at("old"), { from: at("old"), files: [0] })).toEqual({
+        written: 1,
+        linked: 2,
+        bytesWritten: 3000,
+        linkedFiles: [0, 1],
+      });
+    } finally {
+      await writers.close();
+    }
+    for (const next of ["a", "b"]) {
+      expect((await stat(at(`${next}/kept.bin`))).ino).toBe((await stat(at("old/kept.bin"))).ino);
+      expect((await stat(at(`${next}/same.bin`))).ino).toBe((await stat(at("old/same.bin"))).ino);
+      expect((await readFile(at(`${next}/changed.bin`))).equals(bytesOf(4, 3000))).toBe(true);
+      expect((await readFile(at("old/changed.bin"))).equals(bytesOf(3, 3000))).toBe(true);
+    }
+  });
+
   it("a shard whose temporary directory is missing rejects with ENOENT and the path, later tasks fail, and close() stops every thread", async () => {
     const ports = messagePorts();
     const writers = startShardWriters(2);
