@@ -119,6 +119,29 @@ describe("startShardWriters", () => {
     expect((await readFile(join(old, "last-byte.bin"))).equals(big)).toBe(true);
   });
 
+  it("compares bytes in memory with a previous file a piece at a time: a difference in the last byte of a 3 MiB file is written", async () => {
+    const at = (name: string): string => join(work, "pieces", name);
+    for (const dir of ["old", "next.tmp"]) await mkdir(at(dir), { recursive: true });
+    const big = bytesOf(5, 3 << 20);
+    const last = Buffer.from(big);
+    last[last.length - 1] ^= 1;
+    await writeFile(at("old/same.bin"), big);
+    await writeFile(at("old/last.bin"), big);
+    await writeFile(at("old/longer.bin"), big.subarray(0, big.length - 1));
+    const files = [
+      { name: "same.bin", bytes: big },
+      { name: "last.bin", bytes: last },
+      { name: "longer.bin", bytes: big },
+    ];
+    const writers = startShardWriters(1);
+    try {
+      expect(await writers.write(files, at("next.tmp"), at("next"), at("old"))).toMatchObject({ written: 2, linked: 1, linkedFiles: [0] });
+    } finally {
+      await writers.close();
+    }
+    for (const { name, bytes } of files) expect((await readFile(at(`next/${name}`))).equals(bytes), name).toBe(true);
+  });
+
   it("files their producer vouches for are linked from its directory unread; every other file is still compared, and written when it changed", async () => {
     const at = (name: string): string => join(work, "kept", name);
     for (const dir of ["old", "from", "a.tmp", "b.tmp"]) await mkdir(at(dir), { recursive: true });
