@@ -124,7 +124,7 @@ describe("startShardWriters", () => {
     for (const dir of ["old", "next.tmp"]) await mkdir(at(dir), { recursive: true });
     const big = bytesOf(5, 3 << 20);
     const last = Buffer.from(big);
-    last[last.length - 1] ^= 1;
+    last.writeUInt8(last.readUInt8(last.length - 1) ^ 1, last.length - 1);
     await writeFile(at("old/same.bin"), big);
     await writeFile(at("old/last.bin"), big);
     await writeFile(at("old/longer.bin"), big.subarray(0, big.length - 1));

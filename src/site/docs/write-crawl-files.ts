@@ -21,7 +21,7 @@ export interface CrawlFacts {
   chunkPath(chunk: number): string;
   /**
    * Each chunk's content hash, and the file where this stage notes what each sitemap part was made
-   * of (beside the site's build cache): a part whose chunks, ranges and base URL are those noted,
+   * of (beside the site's build cache): a part whose chunks' ids, ranges and shape are those noted,
    * its file still the one written then, is not made again. Without it every part is made and
    * compared with the file on disk.
    */
@@ -38,7 +38,7 @@ export interface CrawlReport {
   readonly bytesWritten: number;
 }
 
-/** What a part was made of (a hash of its base URL and its chunks' hashes and ranges) and the file it was written to. */
+/** What a part was made of (a hash of its shape and its chunks' ids and ranges) and the file it was written to. */
 interface PartNote {
   readonly made: string;
   readonly ino: number;
@@ -46,10 +46,13 @@ interface PartNote {
   readonly mtimeMs: number;
 }
 
-/** The stage's notes: each chunk's number of ids by its hash, and each part's note by its name. */
+/**
+ * The stage's notes: by a chunk's hash, its number of ids and a hash of them (a renamed record
+ * changes its chunk's hash, not its ids: the part holding it is not made again); each part's note by its name.
+ */
 interface CrawlNotes {
-  readonly version: 1;
-  readonly ids: Record<string, number>;
+  readonly version: 2;
+  readonly ids: Record<string, readonly [count: number, hash: string]>;
   readonly parts: Record<string, PartNote>;
 }
 
@@ -82,7 +85,7 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
   const before = previous === undefined ? null : await readNotes(previous.stateFile);
   // Gone before any file is written: a stage cut short leaves parts that no note describes.
   if (previous !== undefined) await rm(previous.stateFile, { force: true });
-  const notes: CrawlNotes = { version: 1, ids: {}, parts: {} };
+  const notes: CrawlNotes = { version: 2, ids: {}, parts: {} };
   // The ids of the chunks read for the part being made (a chunk's count, when no note has it, is read too).
   const read = new Map<number, number[]>();
   const idsOf = async (chunk: number): Promise<number[]> => {
@@ -90,12 +93,19 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
     if (ids === undefined) read.set(chunk, (ids = [...chunkIds(await readFile(facts.chunkPath(chunk)))]));
     return ids;
   };
+  // Each chunk's ids' hash, by its index, for the parts' notes.
+  const idsHashes: string[] = [];
   const countOf = async (chunk: number): Promise<number> => {
     const hash = previous?.hashes[chunk];
-    const noted = hash === undefined ? undefined : before?.ids[hash];
-    const count = noted ?? (await idsOf(chunk)).length;
-    if (hash !== undefined) notes.ids[hash] = count;
-    return count;
+    if (hash === undefined) return (await idsOf(chunk)).length;
+    let noted = before?.ids[hash];
+    if (noted === undefined) {
+      const ids = await idsOf(chunk);
+      noted = [ids.length, contentHash(ids.join(","))];
+    }
+    notes.ids[hash] = noted;
+    idsHashes[chunk] = noted[1];
+    return noted[0];
   };
   /** The URLs of a part: `/` first in the first, then each run's pages. */
   const urlsOf = async function* (runs: readonly Run[], root: boolean): AsyncGenerator<SitemapUrl[]> {
@@ -127,7 +137,7 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
     const made =
       previous === undefined
         ? null
-        : contentHash(shape, root ? "\n/" : "", ...runs.map((r) => `\n${previous.hashes[r.chunk]}:${r.from}:${r.to}`));
+        : contentHash(shape, root ? "\n/" : "", ...runs.map((r) => `\n${idsHashes[r.chunk]}:${r.from}:${r.to}`));
     const path = join(partsDir, name);
     const noted = before?.parts[name];
     if (made !== null && noted?.made === made && (await isFile(path, noted))) {
@@ -179,7 +189,7 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
 async function readNotes(file: string): Promise<CrawlNotes | null> {
   try {
     const notes = JSON.parse(await readFile(file, "utf8")) as Partial<CrawlNotes>;
-    return notes.version === 1 && typeof notes.ids === "object" && typeof notes.parts === "object" ? (notes as CrawlNotes) : null;
+    return notes.version === 2 && typeof notes.ids === "object" && typeof notes.parts === "object" ? (notes as CrawlNotes) : null;
   } catch {
     return null;
   }

@@ -105,8 +105,8 @@ describe("robots.txt and 404.html", () => {
 });
 
 describe("the sitemap's parts made again only where their chunks changed (notes beside the build cache)", () => {
-  /** Chunk files of these ids, 1,000 a chunk unless `sizes` says otherwise; with each chunk's hash and the paths asked for. */
-  async function list(name: string, ids: readonly number[], sizes?: readonly number[]) {
+  /** Chunk files of these ids (each record named `name`), 1,000 a chunk unless `sizes` says otherwise; with each chunk's hash and the paths asked for. */
+  async function list(name: string, ids: readonly number[], sizes?: readonly number[], named = (_: number) => "x") {
     const dir = join(root, name);
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
@@ -116,7 +116,7 @@ describe("the sitemap's parts made again only where their chunks changed (notes 
       const bytes = Buffer.from(
         ids
           .slice(at, at + size)
-          .map((id) => `{"id":${id},"naziv_subjekta":"x"}\n`)
+          .map((id) => `{"id":${id},"naziv_subjekta":"${named(id)}"}\n`)
           .join(""),
       );
       await writeFile(join(dir, `${c}.ndjson`), bytes);
@@ -174,6 +174,16 @@ describe("the sitemap's parts made again only where their chunks changed (notes 
     expect(new Set(second.asked)).toEqual(new Set(Array.from({ length: 51 }, (_, i) => 49 + i)));
     expect(await files(out)).toEqual(await clean("notes-one", second.facts()));
     expect(await readFile(join(out, "sitemaps/subjekti-2.xml"), "utf8")).toContain(`${BASE}/subjekti/140002/`);
+  });
+
+  it("a renamed record: its chunk alone is read, no part made", async () => {
+    const out = join(root, "notes-renamed");
+    const state = join(root, "notes-renamed.json");
+    await mkdir(out);
+    await writeCrawlFiles(out, (await list("notes-renamed-a", ids(N))).facts(state));
+    const renamed = await list("notes-renamed-b", ids(N), undefined, (id) => (id === 140_001 ? "y" : "x"));
+    expect(await writeCrawlFiles(out, renamed.facts(state))).toMatchObject({ files: 6, written: 0, unchanged: 6 });
+    expect(renamed.asked).toEqual([70]);
   });
 
   it("a chunk of fewer records: every later part is made again, as a clean run makes it", async () => {
