@@ -154,6 +154,14 @@ describe("the sitemap's parts made again only where their chunks changed (notes 
     return files(out);
   }
   const N = 2 * SITEMAP_URLS + 5000;
+  /** A site's crawl files of N ids written with notes: its directory, the notes' file and the list. */
+  async function built(name: string) {
+    const [out, state] = [join(root, name), join(root, `${name}.json`)];
+    await mkdir(out);
+    const first = await list(`${name}-a`, ids(N));
+    await writeCrawlFiles(out, first.facts(state));
+    return { out, state, first };
+  }
 
   it("one record's id changed: its part alone is made again, the others not even read; the files equal a clean run's", async () => {
     const out = join(root, "notes-one");
@@ -177,20 +185,14 @@ describe("the sitemap's parts made again only where their chunks changed (notes 
   });
 
   it("a renamed record: its chunk alone is read, no part made", async () => {
-    const out = join(root, "notes-renamed");
-    const state = join(root, "notes-renamed.json");
-    await mkdir(out);
-    await writeCrawlFiles(out, (await list("notes-renamed-a", ids(N))).facts(state));
+    const { out, state } = await built("notes-renamed");
     const renamed = await list("notes-renamed-b", ids(N), undefined, (id) => (id === 140_001 ? "y" : "x"));
     expect(await writeCrawlFiles(out, renamed.facts(state))).toMatchObject({ files: 6, written: 0, unchanged: 6 });
     expect(renamed.asked).toEqual([70]);
   });
 
   it("a chunk of fewer records: every later part is made again, as a clean run makes it", async () => {
-    const out = join(root, "notes-shift");
-    const state = join(root, "notes-shift.json");
-    await mkdir(out);
-    await writeCrawlFiles(out, (await list("notes-shift-a", ids(N))).facts(state));
+    const { out, state } = await built("notes-shift");
     const shorter = ids(N).filter((_, i) => i !== 30_000);
     const sizes = Array.from({ length: 106 }, (_, c) => (c === 30 ? 999 : 1000));
     const second = await list("notes-shift-b", shorter, sizes);
@@ -199,11 +201,7 @@ describe("the sitemap's parts made again only where their chunks changed (notes 
   });
 
   it("a part replaced behind the stage's back, or another base URL, is made again", async () => {
-    const out = join(root, "notes-behind");
-    const state = join(root, "notes-behind.json");
-    await mkdir(out);
-    const first = await list("notes-behind-a", ids(N));
-    await writeCrawlFiles(out, first.facts(state));
+    const { out, state, first } = await built("notes-behind");
     await writeFile(join(out, "sitemaps/subjekti-3.xml"), "damaged");
     expect(await writeCrawlFiles(out, first.facts(state))).toMatchObject({ written: 1, unchanged: 5 });
     expect(await files(out)).toEqual(await clean("notes-behind", first.facts()));
@@ -213,11 +211,7 @@ describe("the sitemap's parts made again only where their chunks changed (notes 
   });
 
   it("a run that fails midway leaves no notes: the next makes every part again", async () => {
-    const out = join(root, "notes-failed");
-    const state = join(root, "notes-failed.json");
-    await mkdir(out);
-    const first = await list("notes-failed-a", ids(N));
-    await writeCrawlFiles(out, first.facts(state));
+    const { out, state, first } = await built("notes-failed");
     const edited = ids(N);
     // Part 2 written, then part 3's changed chunk cannot be read.
     edited[70_000] = 140_002;
