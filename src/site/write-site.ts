@@ -11,7 +11,7 @@
  * - Only then are directories the new manifest does not name removed (and leftovers of killed builds).
  */
 import { renameSync } from "node:fs";
-import { lstat, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import {
   CHUNKS_PER_SHARD,
@@ -204,15 +204,23 @@ export class SiteWriter implements SiteOutput {
   /** The shard directories this build put in place that were not there before: removed again if it fails. */
   readonly #placed: string[] = [];
   #recordFiles = 0;
+  /** Where each chunk's hash is noted for the next build (beside the build cache), or null; and the previous build's notes. */
+  readonly #notes: ChunkNotes | null;
 
-  /** A writer for the site in `outDir`, nothing written yet (the previous manifest read). */
-  static async open(outDir: string): Promise<SiteWriter> {
+  /**
+   * A writer for the site in `outDir`, nothing written yet (the previous manifest read). With
+   * `notes`, a file where each chunk's hash is kept for the next build: a chunk of a changed records
+   * shard whose hash is the one noted is linked from the shard's old version unread.
+   */
+  static async open(outDir: string, notes?: string): Promise<SiteWriter> {
     const before = await readSiteFacts(outDir);
-    return new SiteWriter(outDir, await readPreviousManifest(outDir), before);
+    const noted = notes === undefined ? null : { file: notes, hashes: await readNotedHashes(notes) };
+    return new SiteWriter(outDir, await readPreviousManifest(outDir), before, noted);
   }
 
-  private constructor(outDir: string, previous: PreviousSite, before: string | null) {
+  private constructor(outDir: string, previous: PreviousSite, before: string | null, notes: ChunkNotes | null) {
     this.#outDir = outDir;
+    this.#notes = notes;
     this.#root = join(outDir, DATA_ROOT);
     this.#previous = previous;
     this.#before = before;
@@ -261,6 +269,7 @@ export class SiteWriter implements SiteOutput {
     await pauseAt("site-pages-written");
     await this.#switchTo(plan, switchAlong);
     await pauseAt("site-switched");
+    if (this.#notes !== null) await writeNotedHashes(this.#notes.file, this.#hashes);
     settle(1);
     const swept = await sweep(this.#root, plan);
     const shards = this.#shards;
@@ -334,14 +343,28 @@ export class SiteWriter implements SiteOutput {
     const tmp = join(this.#root, shardTempPath(shard.key, process.pid));
     await mkdir(tmp, { recursive: true });
     const oldHash = this.#previous.dirs[shard.key];
-    // Each chunk, then its table of offsets and keys (chunk-keys.ts): the order recordShard names them in.
-    const files = chunks.flatMap((chunk, i) => [
-      { name: chunkFileName(first + i), bytes: () => chunk.bytes() },
-      { name: offsetsFileName(first + i), bytes: () => recordTable(chunk.bytes()) },
-    ]);
     const old = oldHash === undefined ? null : join(this.#root, shardDirPath(shard.key, oldHash));
-    await this.#shards.write(shard, lazily(files), tmp, null, old);
+    const same = old === null ? [] : this.#sameChunks(first, chunks, oldHash as string);
+    const kept = new Set(same.flatMap((i) => [chunkFileName(first + i), offsetsFileName(first + i)]));
+    // Each chunk, then its table of offsets and keys (chunk-keys.ts): the order recordShard names them in.
+    // A kept chunk's bytes are neither read from the build cache nor made: the threads link its files unread.
+    const files = chunks.flatMap((chunk, i) => [
+      { name: chunkFileName(first + i), bytes: () => (kept.has(chunkFileName(first + i)) ? NO_BYTES : chunk.bytes()) },
+      { name: offsetsFileName(first + i), bytes: () => (kept.has(offsetsFileName(first + i)) ? NO_BYTES : recordTable(chunk.bytes())) },
+    ]);
+    const plan = old === null || kept.size === 0 ? shard : { ...shard, kept: { dir: old, names: kept } };
+    await this.#shards.write(plan, lazily(files), tmp, null, old);
     this.#renames.push([tmp, dir]);
+  }
+
+  /**
+   * The chunks of a group (by index) whose hash is the one the previous build noted, when the notes
+   * are those of the shard's old version: its hash, which covers its chunks' hashes, says so.
+   */
+  #sameChunks(first: number, chunks: readonly Chunk[], oldHash: string): number[] {
+    const noted = this.#notes?.hashes.slice(first, first + chunks.length) ?? [];
+    if (noted.length !== chunks.length || recordShard(first, noted).hash !== oldHash) return [];
+    return chunks.flatMap((chunk, i) => (chunk.hash === noted[i] ? [i] : []));
   }
 
   /** Every shard of the plan not already there, written beside the old version and renamed into place. */
@@ -408,6 +431,35 @@ function keptOf(shard: Pick<ShardPlan, "kept">, names: readonly string[]): Kept 
   if (kept === undefined) return undefined;
   const files = names.flatMap((name, i) => (kept.names.has(name) ? [i] : []));
   return files.length === 0 ? undefined : { from: kept.dir, files };
+}
+
+const NO_BYTES = new Uint8Array(0);
+
+/** The file where each chunk's hash is noted for the next build, and what the previous build noted there. */
+interface ChunkNotes {
+  readonly file: string;
+  readonly hashes: readonly string[];
+}
+
+/** The chunks' hashes the last build noted (none when missing or unreadable: every chunk is then compared). */
+async function readNotedHashes(file: string): Promise<readonly string[]> {
+  try {
+    const hashes: unknown = JSON.parse(await readFile(file, "utf8"));
+    return Array.isArray(hashes) && hashes.every((h) => typeof h === "string") ? (hashes as string[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Notes the chunks' hashes for the next build; a directory it cannot write in only costs that build the comparisons. */
+async function writeNotedHashes(file: string, hashes: readonly string[]): Promise<void> {
+  const temporary = `${file}.tmp-${process.pid}`;
+  try {
+    await writeFile(temporary, JSON.stringify(hashes));
+    await rename(temporary, file);
+  } catch {
+    await rm(temporary, { force: true }).catch(() => undefined);
+  }
 }
 
 /** Files whose bytes are made as each is taken. */
