@@ -11,7 +11,7 @@
  * - Only then are directories the new manifest does not name removed (and leftovers of killed builds).
  */
 import { renameSync } from "node:fs";
-import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import {
   CHUNKS_PER_SHARD,
@@ -45,6 +45,7 @@ import type {
 } from "./hand-offs.ts";
 import type { ChunkFile } from "./read-chunks.ts";
 import { readSiteFacts, type SiteChanges, siteChanges } from "./site-changes.ts";
+import { readBuildNote, writeBuildNote } from "./build-notes.ts";
 import { recordShard } from "./record-shard.ts";
 import { removeShardTemporaries } from "./site-leftovers.ts";
 import { type Kept, type ShardWriters, type ShardWritten, startShardWriters } from "./shard-writers.ts";
@@ -214,7 +215,7 @@ export class SiteWriter implements SiteOutput {
    */
   static async open(outDir: string, notes?: string): Promise<SiteWriter> {
     const before = await readSiteFacts(outDir);
-    const noted = notes === undefined ? null : { file: notes, hashes: await readNotedHashes(notes) };
+    const noted = notes === undefined ? null : { file: notes, hashes: (await readBuildNote(notes, isHashes)) ?? [] };
     return new SiteWriter(outDir, await readPreviousManifest(outDir), before, noted);
   }
 
@@ -269,7 +270,7 @@ export class SiteWriter implements SiteOutput {
     await pauseAt("site-pages-written");
     await this.#switchTo(plan, switchAlong);
     await pauseAt("site-switched");
-    if (this.#notes !== null) await writeNotedHashes(this.#notes.file, this.#hashes);
+    if (this.#notes !== null) await writeBuildNote(this.#notes.file, this.#hashes);
     settle(1);
     const swept = await sweep(this.#root, plan);
     const shards = this.#shards;
@@ -441,25 +442,8 @@ interface ChunkNotes {
   readonly hashes: readonly string[];
 }
 
-/** The chunks' hashes the last build noted (none when missing or unreadable: every chunk is then compared). */
-async function readNotedHashes(file: string): Promise<readonly string[]> {
-  try {
-    const hashes: unknown = JSON.parse(await readFile(file, "utf8"));
-    return Array.isArray(hashes) && hashes.every((h) => typeof h === "string") ? (hashes as string[]) : [];
-  } catch {
-    return [];
-  }
-}
-
-/** Notes the chunks' hashes for the next build; a directory it cannot write in only costs that build the comparisons. */
-async function writeNotedHashes(file: string, hashes: readonly string[]): Promise<void> {
-  const temporary = `${file}.tmp-${process.pid}`;
-  try {
-    await writeFile(temporary, JSON.stringify(hashes));
-    await rename(temporary, file);
-  } catch {
-    await rm(temporary, { force: true }).catch(() => undefined);
-  }
+function isHashes(json: unknown): json is string[] {
+  return Array.isArray(json) && json.every((h) => typeof h === "string");
 }
 
 /** Files whose bytes are made as each is taken. */

@@ -9,6 +9,7 @@
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { contentHash } from "../../common/content-hash.ts";
+import { readBuildNote, writeBuildNote } from "../build-notes.ts";
 import { notFoundPage } from "../../core/html/not-found-page.ts";
 import { subjectPagePath } from "../../core/html/subject-view.ts";
 import { robotsTxt, SITEMAP_PARTS_DIR, SITEMAP_URLS, sitemapIndex, type SitemapUrl, urlSet } from "./sitemap.ts";
@@ -82,7 +83,7 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
     tally.bytesWritten += bytes.length;
   };
   const { previous } = facts;
-  const before = previous === undefined ? null : await readNotes(previous.stateFile);
+  const before = previous === undefined ? null : await readBuildNote(previous.stateFile, isCrawlNotes);
   // Gone before any file is written: a stage cut short leaves parts that no note describes.
   if (previous !== undefined) await rm(previous.stateFile, { force: true });
   const notes: CrawlNotes = { version: 2, ids: {}, parts: {} };
@@ -181,29 +182,16 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
   if (written.size === 0) await rm(partsDir, { recursive: true, force: true });
   await put(outDir, "robots.txt", robotsTxt(facts.baseUrl));
   await put(outDir, "404.html", notFoundPage());
-  if (previous !== undefined) await writeNotes(previous.stateFile, notes);
+  if (previous !== undefined) await writeBuildNote(previous.stateFile, notes);
   return tally;
 }
 
-/** The notes the last run left, or null (none, or unreadable: every part is then made). */
-async function readNotes(file: string): Promise<CrawlNotes | null> {
-  try {
-    const notes = JSON.parse(await readFile(file, "utf8")) as Partial<CrawlNotes>;
-    return notes.version === 2 && typeof notes.ids === "object" && typeof notes.parts === "object" ? (notes as CrawlNotes) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Leaves the notes for the next run; a directory it cannot write in only costs that run the parts made again. */
-async function writeNotes(file: string, notes: CrawlNotes): Promise<void> {
-  const temporary = `${file}.tmp-${process.pid}`;
-  try {
-    await writeFile(temporary, JSON.stringify(notes));
-    await rename(temporary, file);
-  } catch {
-    await rm(temporary, { force: true }).catch(() => undefined);
-  }
+/** Are these the notes of this version of the stage? */
+function isCrawlNotes(json: unknown): json is CrawlNotes {
+  const notes = json as Partial<CrawlNotes> | null;
+  return (
+    typeof notes === "object" && notes !== null && notes.version === 2 && typeof notes.ids === "object" && typeof notes.parts === "object"
+  );
 }
 
 /** Is the file at `path` still the one the note describes (the same inode, size and time)? */
