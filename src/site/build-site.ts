@@ -90,7 +90,9 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
   const ordered = await readRecords(options.read, cache === undefined ? {} : { cache });
   const chunks = chunkRecords(withPreflight(ordered, options), CHUNK_SIZE);
   const plain = options.site.links === "files";
-  const output: SiteOutput = plain ? await PlainSiteWriter.open({ outDir, ...options.site }) : await SiteWriter.open(outDir);
+  // Each chunk's hash noted beside the site's build cache, as the sitemap's parts are.
+  const noted = options.cacheDir === null ? undefined : `${cacheDirOf(options.cacheDir, outDir)}.chunks.json`;
+  const output: SiteOutput = plain ? await PlainSiteWriter.open({ outDir, ...options.site }) : await SiteWriter.open(outDir, noted);
   const run = { options, output, previous };
   // The downloads not yet switched to: a failed build removes them with the output's own files.
   let written: WrittenDownloads | null = null;
@@ -116,7 +118,15 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
     const stable = written;
     const switchAlong = stable === null ? {} : { switchAlong: () => stable.switchStableNames() };
     const site = await output.write({ count: read.count, plan, ...switchAlong }, onProgress);
-    const crawl = { baseUrl: options.site.baseUrl, chunks: hashes.length, chunkPath: (c: number) => output.chunkFile(c).path };
+    // The sitemap's notes beside the site's build cache, as the downloads' chunk indexes.
+    const crawlNotes =
+      options.cacheDir === null ? {} : { previous: { hashes, stateFile: `${cacheDirOf(options.cacheDir, outDir)}.crawl.json` } };
+    const crawl = {
+      baseUrl: options.site.baseUrl,
+      chunks: hashes.length,
+      chunkPath: (c: number) => output.chunkFile(c).path,
+      ...crawlNotes,
+    };
     const crawled = output.plans ? await writeCrawlFiles(outDir, crawl) : undefined;
     const feed = await writeFeedOf(run, read.count, published, written?.list);
     await cache?.keepOnly(read.cacheKeys);

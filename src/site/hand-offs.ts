@@ -52,6 +52,20 @@ export interface ShardPlan {
    * there rather than take `files()` through memory.
    */
   readonly dir?: string;
+  /**
+   * Files the producer knows hold the bytes of the file of the same name in `kept.dir` (the
+   * previous site's version of this shard, which it read them from): the writer links them from
+   * there (copies where it cannot link) without reading or comparing a byte, and a shard with
+   * `dir` need not have them there. Every other file is written, or linked from the previous
+   * version after a comparison of its bytes.
+   */
+  readonly kept?: KeptFiles;
+}
+
+/** A shard's files a producer vouches are unchanged: their names, and the directory they are in already. */
+export interface KeptFiles {
+  readonly dir: string;
+  readonly names: ReadonlySet<string>;
 }
 
 export interface SitePlan {

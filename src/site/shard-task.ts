@@ -19,4 +19,11 @@ export interface ShardTask {
    * cannot be made), and `buffer` and `ends` are empty: a large file never passes through memory.
    */
   readonly from: string | null;
+  /**
+   * Files (by index) whose bytes are those of the file of the same name in `keptFrom`, as their
+   * producer knows (hand-offs.ts, KeptFiles): linked (or copied) from there with no comparison;
+   * their bytes, if any, are not read.
+   */
+  readonly kept: readonly number[];
+  readonly keptFrom: string | null;
 }

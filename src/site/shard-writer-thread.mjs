@@ -2,32 +2,34 @@
 // synchronous fs calls into its temporary directory, then renames that into place. Plain
 // JavaScript so that the thread starts without a TypeScript loader (~35 ms instead of ~170 ms with
 // tsx registered) under the CLI, tsx and vitest alike; the task's shape is `ShardTask` in shard-task.ts.
-import {
-  closeSync,
-  copyFileSync,
-  fstatSync,
-  linkSync,
-  openSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { closeSync, copyFileSync, fstatSync, linkSync, openSync, readSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { answerTasks } from "../threads/pool-thread.mjs";
 
 /** Link errors that mean "this file system cannot hard-link here": write the bytes instead. */
 const NO_LINK = new Set(["EXDEV", "EPERM", "ENOTSUP", "EMLINK", "EOPNOTSUPP"]);
 /** Bytes of two files compared at a time (a file already on disk is never read in whole). */
 const PIECE = 1 << 20;
+/**
+ * The thread's two pieces, made once: two fresh megabytes a file compared (some 8,000 files an edit
+ * at 1M) made the threads' garbage collector as busy as their reads (profile).
+ */
+const [PIECE_A, PIECE_B] = [Buffer.allocUnsafeSlow(PIECE), Buffer.allocUnsafeSlow(PIECE)];
 
 answerTasks((/** @type {import("./shard-task.ts").ShardTask} */ task) => {
-  const { buffer, names, ends, tmp, dir, old, from } = task;
+  const { buffer, names, ends, tmp, dir, old, from, kept, keptFrom } = task;
   const bytes = Buffer.from(buffer);
   /** @type {number[]} */
   const linkedFiles = [];
   let bytesWritten = 0;
+  // The files their producer vouches for: linked from where they are, never read.
+  const vouched = new Set(keptFrom === null ? [] : kept);
+  for (const i of vouched) {
+    const name = /** @type {string} */ (names[i]);
+    linkOrCopy(`${keptFrom}/${name}`, `${tmp}/${name}`);
+    linkedFiles.push(i);
+  }
   for (let i = 0; from !== null && i < names.length; i++) {
+    if (vouched.has(i)) continue;
     const name = /** @type {string} */ (names[i]);
     const source = `${from}/${name}`;
     if (old !== null && linkIfSame(`${old}/${name}`, `${tmp}/${name}`, (path) => sameBytes(path, source))) linkedFiles.push(i);
@@ -37,8 +39,12 @@ answerTasks((/** @type {import("./shard-task.ts").ShardTask} */ task) => {
     const end = /** @type {number} */ (ends[i]);
     const view = bytes.subarray(start, end);
     const name = /** @type {string} */ (names[i]);
+    if (vouched.has(i)) {
+      start = end;
+      continue;
+    }
     // Plain concatenation: path.join's normalising was measurable at 361k files (profile).
-    if (old !== null && linkIfSame(`${old}/${name}`, `${tmp}/${name}`, (path) => readFileSync(path).equals(view))) {
+    if (old !== null && linkIfSame(`${old}/${name}`, `${tmp}/${name}`, (path) => holds(path, view))) {
       linkedFiles.push(i);
     } else {
       writeFileSync(`${tmp}/${name}`, view);
@@ -49,6 +55,7 @@ answerTasks((/** @type {import("./shard-task.ts").ShardTask} */ task) => {
   if (dir !== null) renameSync(tmp, dir);
   // The buffer goes back to be reused for the next shard.
   const linked = linkedFiles.length;
+  linkedFiles.sort((a, b) => a - b);
   return { result: { linked, written: names.length - linked, bytesWritten, linkedFiles, buffer }, transfer: [buffer] };
 });
 
@@ -84,13 +91,22 @@ function linkIfSame(old, target, same) {
  * @param {string} target
  */
 function place(source, target) {
+  linkOrCopy(source, target);
+  return statSync(target).size;
+}
+
+/**
+ * Hard-links `source` to `target`, or where the file system cannot, copies it.
+ * @param {string} source
+ * @param {string} target
+ */
+function linkOrCopy(source, target) {
   try {
     linkSync(source, target);
   } catch (error) {
     if (!NO_LINK.has(/** @type {NodeJS.ErrnoException} */ (error).code ?? "")) throw error;
     copyFileSync(source, target);
   }
-  return statSync(target).size;
 }
 
 /**
@@ -105,12 +121,11 @@ function sameBytes(old, source) {
     try {
       const size = fstatSync(a).size;
       if (fstatSync(b).size !== size) return false;
-      const [x, y] = [Buffer.allocUnsafe(PIECE), Buffer.allocUnsafe(PIECE)];
       for (let at = 0; at < size; at += PIECE) {
         const n = Math.min(PIECE, size - at);
-        readFully(a, x, n, at);
-        readFully(b, y, n, at);
-        if (!x.subarray(0, n).equals(y.subarray(0, n))) return false;
+        readFully(a, PIECE_A, n, at);
+        readFully(b, PIECE_B, n, at);
+        if (!PIECE_A.subarray(0, n).equals(PIECE_B.subarray(0, n))) return false;
       }
       return true;
     } finally {
@@ -118,6 +133,28 @@ function sameBytes(old, source) {
     }
   } finally {
     closeSync(a);
+  }
+}
+
+/**
+ * Does the file `old` hold exactly `bytes`? Its size first (a file of another size is not read),
+ * then a piece at a time.
+ * @param {string} old
+ * @param {Uint8Array} bytes
+ */
+function holds(old, bytes) {
+  const fd = openSync(old, "r");
+  try {
+    const size = fstatSync(fd).size;
+    if (size !== bytes.length) return false;
+    for (let at = 0; at < size; at += PIECE) {
+      const n = Math.min(PIECE, size - at);
+      readFully(fd, PIECE_A, n, at);
+      if (!PIECE_A.subarray(0, n).equals(bytes.subarray(at, at + n))) return false;
+    }
+    return true;
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -19,6 +19,12 @@ const MAX_WRITERS = 8;
 const SHARDS_PER_WRITER = 2;
 const WRITER_ENTRY = new URL("./shard-writer-thread.mjs", import.meta.url);
 
+/** Files of a task (by index) whose bytes are those of the same name in `from`, as their producer knows (hand-offs.ts, KeptFiles). */
+export interface Kept {
+  readonly from: string;
+  readonly files: readonly number[];
+}
+
 /** What a writer thread did with a shard. */
 export interface ShardWritten {
   readonly written: number;
@@ -29,10 +35,13 @@ export interface ShardWritten {
 }
 
 export interface ShardWriters extends Pick<WorkerPool<ShardTask, ShardWritten>, "room" | "close"> {
-  /** Writes `files` into `tmp` in a thread (hard-linked from `old` where the bytes are the same), then renames `tmp` to `dir` unless it is null. */
-  write(files: readonly ShardFile[], tmp: string, dir: string | null, old: string | null): Promise<ShardWritten>;
+  /**
+   * Writes `files` into `tmp` in a thread (hard-linked from `old` where the bytes are the same, and
+   * those `kept` names linked from its directory unread), then renames `tmp` to `dir` unless it is null.
+   */
+  write(files: readonly ShardFile[], tmp: string, dir: string | null, old: string | null, kept?: Kept): Promise<ShardWritten>;
   /** Puts the files `names` of the directory `from` into `tmp` in a thread (linked, or copied), as write puts bytes. */
-  place(names: readonly string[], from: string, tmp: string, dir: string | null, old: string | null): Promise<ShardWritten>;
+  place(names: readonly string[], from: string, tmp: string, dir: string | null, old: string | null, kept?: Kept): Promise<ShardWritten>;
 }
 
 /**
@@ -45,7 +54,7 @@ export function startShardWriters(threads = Math.min(MAX_WRITERS, availableParal
   const pool = startWorkerPool<ShardTask, ShardWritten & { readonly buffer: ArrayBuffer }>(WRITER_ENTRY, count, SHARDS_PER_WRITER);
   const free: ArrayBuffer[] = [];
   return {
-    async write(files, tmp, dir, old) {
+    async write(files, tmp, dir, old, kept) {
       const ends: number[] = [];
       let size = 0;
       for (const file of files) ends.push((size += file.bytes.length));
@@ -53,24 +62,17 @@ export function startShardWriters(threads = Math.min(MAX_WRITERS, availableParal
       const buffer = fits >= 0 ? (free.splice(fits, 1)[0] as ArrayBuffer) : new ArrayBuffer(size);
       const view = new Uint8Array(buffer);
       for (const [i, file] of files.entries()) view.set(file.bytes, i === 0 ? 0 : ends[i - 1]);
-      const { buffer: back, ...written } = await pool.run({ buffer, names: files.map((f) => f.name), ends, tmp, dir, old, from: null }, [
-        buffer,
-      ]);
+      const names = files.map((f) => f.name);
+      const task = { buffer, names, ends, tmp, dir, old, from: null, ...keptOf(kept) };
+      const { buffer: back, ...written } = await pool.run(task, [buffer]);
       // As many kept as can be out at once, the largest: every later shard then fits one.
       free.push(back);
       free.sort((a, b) => b.byteLength - a.byteLength).splice(count * SHARDS_PER_WRITER);
       return written;
     },
-    async place(names, from, tmp, dir, old) {
-      const { written, linked, bytesWritten, linkedFiles } = await pool.run({
-        buffer: new ArrayBuffer(0),
-        names,
-        ends: [],
-        tmp,
-        dir,
-        old,
-        from,
-      });
+    async place(names, from, tmp, dir, old, kept) {
+      const task = { buffer: new ArrayBuffer(0), names, ends: [], tmp, dir, old, from, ...keptOf(kept) };
+      const { written, linked, bytesWritten, linkedFiles } = await pool.run(task);
       return { written, linked, bytesWritten, linkedFiles };
     },
     room: () => pool.room(),
@@ -79,4 +81,8 @@ export function startShardWriters(threads = Math.min(MAX_WRITERS, availableParal
       return pool.close();
     },
   };
+}
+
+function keptOf(kept: Kept | undefined): Pick<ShardTask, "kept" | "keptFrom"> {
+  return kept === undefined ? { kept: [], keptFrom: null } : { kept: kept.files, keptFrom: kept.from };
 }

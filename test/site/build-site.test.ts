@@ -195,6 +195,32 @@ describe("incremental rebuilds", () => {
     ]);
   });
 
+  it("a shard whose new version holds fewer files: exactly the files gone are counted removed, with their bytes", async () => {
+    const data = join(work, "shrink-data");
+    const out = join(work, "shrink-out");
+    await rm(data, { recursive: true, force: true });
+    await cp(FIXTURE, data, { recursive: true });
+    await build(data, out, { limits: [10] });
+    const before = await snapshotTree(out);
+    // The last source's records gone: limit 10's shard keeps its first pages and loses its last.
+    const csv = join(data, "c-last.csv");
+    await writeFile(csv, `${(await readFile(csv, "utf8")).split("\n")[0]}\n`);
+    const report = await build(data, out, { limits: [10] });
+    const after = await snapshotTree(out);
+    // By name without the shard's hash: the data root's files the new site no longer has.
+    const logical = (path: string): string => path.replace(/\.[0-9a-f]{16}\//, "/");
+    const kept = new Set(Object.keys(after).map(logical));
+    const gone = Object.entries(before).filter(([path]) => path.startsWith("_subjekti/") && !kept.has(logical(path)));
+    expect(gone.map(([path]) => logical(path)).toSorted()).toEqual([
+      "_subjekti/pages/api/10/0/4.json",
+      "_subjekti/pages/plain/10/0/4.json",
+    ]);
+    expect(report).toMatchObject({
+      removed: gone.length,
+      bytesRemoved: gone.reduce((sum, [, base64]) => sum + Buffer.from(base64, "base64").length, 0),
+    });
+  });
+
   it("files no longer produced are removed and counted", async () => {
     const out = join(work, "incremental-shrink");
     await build(FIXTURE, out, { limits: [10, 20] });

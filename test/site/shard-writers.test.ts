@@ -119,6 +119,70 @@ describe("startShardWriters", () => {
     expect((await readFile(join(old, "last-byte.bin"))).equals(big)).toBe(true);
   });
 
+  it("compares bytes in memory with a previous file a piece at a time: a difference in the last byte of a 3 MiB file is written", async () => {
+    const at = (name: string): string => join(work, "pieces", name);
+    for (const dir of ["old", "next.tmp"]) await mkdir(at(dir), { recursive: true });
+    const big = bytesOf(5, 3 << 20);
+    const last = Buffer.from(big);
+    last.writeUInt8(last.readUInt8(last.length - 1) ^ 1, last.length - 1);
+    await writeFile(at("old/same.bin"), big);
+    await writeFile(at("old/last.bin"), big);
+    await writeFile(at("old/longer.bin"), big.subarray(0, big.length - 1));
+    const files = [
+      { name: "same.bin", bytes: big },
+      { name: "last.bin", bytes: last },
+      { name: "longer.bin", bytes: big },
+    ];
+    const writers = startShardWriters(1);
+    try {
+      expect(await writers.write(files, at("next.tmp"), at("next"), at("old"))).toMatchObject({ written: 2, linked: 1, linkedFiles: [0] });
+    } finally {
+      await writers.close();
+    }
+    for (const { name, bytes } of files) expect((await readFile(at(`next/${name}`))).equals(bytes), name).toBe(true);
+  });
+
+  it("files their producer vouches for are linked from its directory unread; every other file is still compared, and written when it changed", async () => {
+    const at = (name: string): string => join(work, "kept", name);
+    for (const dir of ["old", "from", "a.tmp", "b.tmp"]) await mkdir(at(dir), { recursive: true });
+    await writeFile(at("old/kept.bin"), bytesOf(1, 3000));
+    await writeFile(at("old/same.bin"), bytesOf(2, 3000));
+    await writeFile(at("old/changed.bin"), bytesOf(3, 3000));
+    // Spilled: the kept file is not in the scratch directory at all; the others are.
+    await writeFile(at("from/same.bin"), bytesOf(2, 3000));
+    await writeFile(at("from/changed.bin"), bytesOf(4, 3000));
+    const names = ["kept.bin", "same.bin", "changed.bin"];
+    const writers = startShardWriters(1);
+    try {
+      expect(await writers.place(names, at("from"), at("a.tmp"), at("a"), at("old"), { from: at("old"), files: [0] })).toEqual({
+        written: 1,
+        linked: 2,
+        bytesWritten: 3000,
+        linkedFiles: [0, 1],
+      });
+      // In memory: the kept file's bytes (here, others than the old file's) are not even looked at.
+      const files = [
+        { name: "kept.bin", bytes: bytesOf(9, 10) },
+        { name: "same.bin", bytes: bytesOf(2, 3000) },
+        { name: "changed.bin", bytes: bytesOf(4, 3000) },
+      ];
+      expect(await writers.write(files, at("b.tmp"), at("b"), at("old"), { from: at("old"), files: [0] })).toEqual({
+        written: 1,
+        linked: 2,
+        bytesWritten: 3000,
+        linkedFiles: [0, 1],
+      });
+    } finally {
+      await writers.close();
+    }
+    for (const next of ["a", "b"]) {
+      expect((await stat(at(`${next}/kept.bin`))).ino).toBe((await stat(at("old/kept.bin"))).ino);
+      expect((await stat(at(`${next}/same.bin`))).ino).toBe((await stat(at("old/same.bin"))).ino);
+      expect((await readFile(at(`${next}/changed.bin`))).equals(bytesOf(4, 3000))).toBe(true);
+      expect((await readFile(at("old/changed.bin"))).equals(bytesOf(3, 3000))).toBe(true);
+    }
+  });
+
   it("a shard whose temporary directory is missing rejects with ENOENT and the path, later tasks fail, and close() stops every thread", async () => {
     const ports = messagePorts();
     const writers = startShardWriters(2);

@@ -6,8 +6,10 @@
  * written under a temporary name and renamed into place; parts a smaller list no longer has are
  * removed.
  */
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { contentHash } from "../../common/content-hash.ts";
+import { readBuildNote, writeBuildNote } from "../build-notes.ts";
 import { notFoundPage } from "../../core/html/not-found-page.ts";
 import { subjectPagePath } from "../../core/html/subject-view.ts";
 import { robotsTxt, SITEMAP_PARTS_DIR, SITEMAP_URLS, sitemapIndex, type SitemapUrl, urlSet } from "./sitemap.ts";
@@ -18,6 +20,13 @@ export interface CrawlFacts {
   /** The records chunks: how many, and where each is. */
   readonly chunks: number;
   chunkPath(chunk: number): string;
+  /**
+   * Each chunk's content hash, and the file where this stage notes what each sitemap part was made
+   * of (beside the site's build cache): a part whose chunks' ids, ranges and shape are those noted,
+   * its file still the one written then, is not made again. Without it every part is made and
+   * compared with the file on disk.
+   */
+  readonly previous?: { readonly hashes: readonly string[]; readonly stateFile: string };
 }
 
 const ID_START = Buffer.from('{"id":');
@@ -28,6 +37,31 @@ export interface CrawlReport {
   readonly written: number;
   readonly unchanged: number;
   readonly bytesWritten: number;
+}
+
+/** What a part was made of (a hash of its shape and its chunks' ids and ranges) and the file it was written to. */
+interface PartNote {
+  readonly made: string;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+/**
+ * The stage's notes: by a chunk's hash, its number of ids and a hash of them (a renamed record
+ * changes its chunk's hash, not its ids: the part holding it is not made again); each part's note by its name.
+ */
+interface CrawlNotes {
+  readonly version: 2;
+  readonly ids: Record<string, readonly [count: number, hash: string]>;
+  readonly parts: Record<string, PartNote>;
+}
+
+/** A run of ids of one chunk in a part: the chunk's ids [from, to). */
+interface Run {
+  readonly chunk: number;
+  readonly from: number;
+  readonly to: number;
 }
 
 /** Writes sitemap.xml (and its parts), robots.txt and 404.html into `outDir`, each only when its bytes change. */
@@ -48,31 +82,97 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
     tally.written += 1;
     tally.bytesWritten += bytes.length;
   };
+  const { previous } = facts;
+  const before = previous === undefined ? null : await readBuildNote(previous.stateFile, isCrawlNotes);
+  // Gone before any file is written: a stage cut short leaves parts that no note describes.
+  if (previous !== undefined) await rm(previous.stateFile, { force: true });
+  const notes: CrawlNotes = { version: 2, ids: {}, parts: {} };
+  // The ids of the chunks read for the part being made (a chunk's count, when no note has it, is read too).
+  const read = new Map<number, number[]>();
+  const idsOf = async (chunk: number): Promise<number[]> => {
+    let ids = read.get(chunk);
+    if (ids === undefined) read.set(chunk, (ids = [...chunkIds(await readFile(facts.chunkPath(chunk)))]));
+    return ids;
+  };
+  // Each chunk's ids' hash, by its index, for the parts' notes.
+  const idsHashes: string[] = [];
+  const countOf = async (chunk: number): Promise<number> => {
+    const hash = previous?.hashes[chunk];
+    if (hash === undefined) return (await idsOf(chunk)).length;
+    let noted = before?.ids[hash];
+    if (noted === undefined) {
+      const ids = await idsOf(chunk);
+      noted = [ids.length, contentHash(ids.join(","))];
+    }
+    notes.ids[hash] = noted;
+    idsHashes[chunk] = noted[1];
+    return noted[0];
+  };
+  /** The URLs of a part: `/` first in the first, then each run's pages. */
+  const urlsOf = async function* (runs: readonly Run[], root: boolean): AsyncGenerator<SitemapUrl[]> {
+    if (root) yield [{ loc: `${facts.baseUrl}/` }];
+    for (const { chunk, from, to } of runs) {
+      yield (await idsOf(chunk)).slice(from, to).map((id) => ({ loc: `${facts.baseUrl}${subjectPagePath(id)}` }));
+    }
+  };
+  const render = async (runs: readonly Run[], root: boolean): Promise<string> => {
+    const urls: SitemapUrl[] = [];
+    for await (const some of urlsOf(runs, root)) urls.push(...some);
+    return urlSet(urls);
+  };
   // No lastmod: the pages change with records whose dates the build does not keep, and a sitemap that
   // changes only with the list's ids is rewritten only then.
   // One part's URLs at a time (50,000): the whole list's, held at once, grew with the count (some
   // 120 bytes a subject, 600 MB at five million) and made this stage the build's peak.
   const partsDir = join(outDir, SITEMAP_PARTS_DIR);
+  // A part noted is made again when how a part is written changed (the namespace, the base URL, the pages' paths).
+  const shape = urlSet([{ loc: `${facts.baseUrl}${subjectPagePath(1)}` }]);
   const written = new Set<string>();
   const parts: SitemapUrl[] = [];
-  let part: SitemapUrl[] = [{ loc: `${facts.baseUrl}/` }];
+  let runs: Run[] = [];
+  let size = 1;
   const writePart = async (): Promise<void> => {
     if (parts.length === 0) await mkdir(partsDir, { recursive: true });
     const name = `subjekti-${parts.length + 1}.xml`;
-    await put(partsDir, name, urlSet(part));
+    const root = parts.length === 0;
+    const made =
+      previous === undefined
+        ? null
+        : contentHash(shape, root ? "\n/" : "", ...runs.map((r) => `\n${idsHashes[r.chunk]}:${r.from}:${r.to}`));
+    const path = join(partsDir, name);
+    const noted = before?.parts[name];
+    if (made !== null && noted?.made === made && (await isFile(path, noted))) {
+      tally.files += 1;
+      tally.unchanged += 1;
+      notes.parts[name] = noted;
+    } else {
+      await put(partsDir, name, await render(runs, root));
+      if (made !== null) {
+        const { ino, size: bytes, mtimeMs } = await stat(path);
+        notes.parts[name] = { made, ino, size: bytes, mtimeMs };
+      }
+    }
     written.add(name);
     parts.push({ loc: `${facts.baseUrl}/${SITEMAP_PARTS_DIR}/${name}` });
-    part = [];
+    // The last run's chunk may go on in the next part; the others are done with.
+    const last = runs.at(-1)?.chunk;
+    for (const chunk of read.keys()) if (chunk !== last) read.delete(chunk);
+    runs = [];
+    size = 0;
   };
   for (let chunk = 0; chunk < facts.chunks; chunk++) {
-    for (const id of chunkIds(await readFile(facts.chunkPath(chunk)))) {
+    const count = await countOf(chunk);
+    for (let from = 0; from < count; ) {
       // A full part is written only once a URL past it comes: a list of 50,000 URLs is one urlset, not an index of one.
-      if (part.length === SITEMAP_URLS) await writePart();
-      part.push({ loc: `${facts.baseUrl}${subjectPagePath(id)}` });
+      if (size === SITEMAP_URLS) await writePart();
+      const to = Math.min(count, from + SITEMAP_URLS - size);
+      runs.push({ chunk, from, to });
+      size += to - from;
+      from = to;
     }
   }
   if (parts.length === 0) {
-    await put(outDir, "sitemap.xml", urlSet(part));
+    await put(outDir, "sitemap.xml", await render(runs, true));
   } else {
     await writePart();
     await put(outDir, "sitemap.xml", sitemapIndex(parts));
@@ -82,7 +182,22 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
   if (written.size === 0) await rm(partsDir, { recursive: true, force: true });
   await put(outDir, "robots.txt", robotsTxt(facts.baseUrl));
   await put(outDir, "404.html", notFoundPage());
+  if (previous !== undefined) await writeBuildNote(previous.stateFile, notes);
   return tally;
+}
+
+/** Are these the notes of this version of the stage? */
+function isCrawlNotes(json: unknown): json is CrawlNotes {
+  const notes = json as Partial<CrawlNotes> | null;
+  return (
+    typeof notes === "object" && notes !== null && notes.version === 2 && typeof notes.ids === "object" && typeof notes.parts === "object"
+  );
+}
+
+/** Is the file at `path` still the one the note describes (the same inode, size and time)? */
+async function isFile(path: string, note: PartNote): Promise<boolean> {
+  const now = await stat(path).catch(() => null);
+  return now !== null && now.isFile() && now.ino === note.ino && now.size === note.size && now.mtimeMs === note.mtimeMs;
 }
 
 /** The ids of a chunk's records, read from each line's start. */

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SITEMAP_URLS, urlSet } from "../../../src/site/docs/sitemap.ts";
 import { chunkIds, writeCrawlFiles } from "../../../src/site/docs/write-crawl-files.ts";
+import { contentHash } from "../../../src/common/content-hash.ts";
 import { tempDir } from "../../file-trees.ts";
 
 const XMLLINT = "/usr/bin/xmllint";
@@ -100,5 +101,126 @@ describe("robots.txt and 404.html", () => {
 
   it("reads the ids at each line's start, and nothing else", () => {
     expect([...chunkIds(Buffer.from('{"id":5,"a":1}\n{"id":17,"naziv_subjekta":"{\\"id\\":9"}\n'))]).toEqual([5, 17]);
+  });
+});
+
+describe("the sitemap's parts made again only where their chunks changed (notes beside the build cache)", () => {
+  /** Chunk files of these ids (each record named `name`), 1,000 a chunk unless `sizes` says otherwise; with each chunk's hash and the paths asked for. */
+  async function list(name: string, ids: readonly number[], sizes?: readonly number[], named = (_: number) => "x") {
+    const dir = join(root, name);
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    const hashes: string[] = [];
+    for (let c = 0, at = 0; at < ids.length; c++) {
+      const size = sizes?.[c] ?? 1000;
+      const bytes = Buffer.from(
+        ids
+          .slice(at, at + size)
+          .map((id) => `{"id":${id},"naziv_subjekta":"${named(id)}"}\n`)
+          .join(""),
+      );
+      await writeFile(join(dir, `${c}.ndjson`), bytes);
+      hashes.push(contentHash(bytes));
+      at += size;
+    }
+    const asked: number[] = [];
+    return {
+      asked,
+      facts: (stateFile?: string) => ({
+        baseUrl: BASE,
+        chunks: hashes.length,
+        chunkPath: (chunk: number) => (asked.push(chunk), join(dir, `${chunk}.ndjson`)),
+        ...(stateFile === undefined ? {} : { previous: { hashes, stateFile } }),
+      }),
+    };
+  }
+  const ids = (n: number, step = 2): number[] => Array.from({ length: n }, (_, i) => step * i + 1);
+  /** Every file of a site's crawl files, by path. */
+  async function files(out: string): Promise<Record<string, string>> {
+    const all: Record<string, string> = {};
+    for (const name of await readdir(out, { recursive: true })) {
+      const path = join(out, name);
+      if (name.endsWith(".xml") || name.endsWith(".txt") || name.endsWith(".html")) all[name] = await readFile(path, "utf8");
+    }
+    return all;
+  }
+  /** The crawl files of `facts` written into an empty directory without notes: what every incremental run must equal. */
+  async function clean(name: string, facts: Parameters<typeof writeCrawlFiles>[1]): Promise<Record<string, string>> {
+    const out = join(root, `${name}-clean`);
+    await rm(out, { recursive: true, force: true });
+    await mkdir(out);
+    const { previous: _, ...plain } = facts;
+    await writeCrawlFiles(out, plain);
+    return files(out);
+  }
+  const N = 2 * SITEMAP_URLS + 5000;
+  /** A site's crawl files of N ids written with notes: its directory, the notes' file and the list. */
+  async function built(name: string) {
+    const [out, state] = [join(root, name), join(root, `${name}.json`)];
+    await mkdir(out);
+    const first = await list(`${name}-a`, ids(N));
+    await writeCrawlFiles(out, first.facts(state));
+    return { out, state, first };
+  }
+
+  it("one record's id changed: its part alone is made again, the others not even read; the files equal a clean run's", async () => {
+    const out = join(root, "notes-one");
+    const state = join(root, "notes-one.json");
+    await mkdir(out);
+    const first = await list("notes-one-a", ids(N));
+    expect(await writeCrawlFiles(out, first.facts(state))).toMatchObject({ files: 6, written: 6 });
+    // The same list again: no part made, no chunk read.
+    first.asked.length = 0;
+    expect(await writeCrawlFiles(out, first.facts(state))).toMatchObject({ files: 6, written: 0, unchanged: 6 });
+    expect(first.asked).toEqual([]);
+    // Record 70,000 (chunk 70, part 2) gets another id.
+    const edited = ids(N);
+    edited[70_000] = 140_002;
+    const second = await list("notes-one-b", edited);
+    const report = await writeCrawlFiles(out, second.facts(state));
+    expect(report).toMatchObject({ files: 6, written: 1, unchanged: 5 });
+    expect(new Set(second.asked)).toEqual(new Set(Array.from({ length: 51 }, (_, i) => 49 + i)));
+    expect(await files(out)).toEqual(await clean("notes-one", second.facts()));
+    expect(await readFile(join(out, "sitemaps/subjekti-2.xml"), "utf8")).toContain(`${BASE}/subjekti/140002/`);
+  });
+
+  it("a renamed record: its chunk alone is read, no part made", async () => {
+    const { out, state } = await built("notes-renamed");
+    const renamed = await list("notes-renamed-b", ids(N), undefined, (id) => (id === 140_001 ? "y" : "x"));
+    expect(await writeCrawlFiles(out, renamed.facts(state))).toMatchObject({ files: 6, written: 0, unchanged: 6 });
+    expect(renamed.asked).toEqual([70]);
+  });
+
+  it("a chunk of fewer records: every later part is made again, as a clean run makes it", async () => {
+    const { out, state } = await built("notes-shift");
+    const shorter = ids(N).filter((_, i) => i !== 30_000);
+    const sizes = Array.from({ length: 106 }, (_, c) => (c === 30 ? 999 : 1000));
+    const second = await list("notes-shift-b", shorter, sizes);
+    expect(await writeCrawlFiles(out, second.facts(state))).toMatchObject({ files: 6, written: 3, unchanged: 3 });
+    expect(await files(out)).toEqual(await clean("notes-shift", second.facts()));
+  });
+
+  it("a part replaced behind the stage's back, or another base URL, is made again", async () => {
+    const { out, state, first } = await built("notes-behind");
+    await writeFile(join(out, "sitemaps/subjekti-3.xml"), "damaged");
+    expect(await writeCrawlFiles(out, first.facts(state))).toMatchObject({ written: 1, unchanged: 5 });
+    expect(await files(out)).toEqual(await clean("notes-behind", first.facts()));
+    const moved = { ...first.facts(state), baseUrl: "https://elsewhere.example" };
+    expect(await writeCrawlFiles(out, moved)).toMatchObject({ written: 5, unchanged: 1 });
+    expect(await files(out)).toEqual(await clean("notes-behind-moved", moved));
+  });
+
+  it("a run that fails midway leaves no notes: the next makes every part again", async () => {
+    const { out, state, first } = await built("notes-failed");
+    const edited = ids(N);
+    // Part 2 written, then part 3's changed chunk cannot be read.
+    edited[70_000] = 140_002;
+    edited[104_500] = 209_002;
+    const second = (await list("notes-failed-b", edited)).facts(state);
+    const failing = { ...second, chunkPath: (chunk: number) => (chunk === 104 ? join(root, "no-such-chunk") : second.chunkPath(chunk)) };
+    await expect(writeCrawlFiles(out, failing)).rejects.toThrow(/ENOENT/);
+    expect(existsSync(state)).toBe(false);
+    expect(await writeCrawlFiles(out, first.facts(state))).toMatchObject({ written: 1, unchanged: 5 });
+    expect(await files(out)).toEqual(await clean("notes-failed", first.facts()));
   });
 });
