@@ -102,12 +102,14 @@ export class SpilledShard {
 
 /** The plan of a spilled shard from its data: its files read back from its directory one at a time as the writer takes them. */
 export function spilledPlan(data: SpilledShardData): ShardPlan {
-  const { key, hash, dir, names } = data;
+  const { key, hash, dir, names, kept } = data;
   const plan: ShardPlan = {
     key,
     hash,
     size: names.length,
     dir,
+    // A kept file here is a hard link to the previous site's (addFile): the writer links it again, unread and uncompared.
+    ...(kept === undefined || kept.length === 0 ? {} : { kept: { dir, names: new Set(kept) } }),
     name: (i) => names[i] as string,
     *files() {
       for (const name of names) yield { name, bytes: readFileSync(join(dir, name)) };
@@ -115,15 +117,6 @@ export function spilledPlan(data: SpilledShardData): ShardPlan {
   };
   dataOf.set(plan, data);
   return plan;
-}
-
-/**
- * The files of a plan made here that are the previous site's of the same name and shard key, byte
- * for byte (SpilledShardData.kept): the writer can link them from the previous shard without
- * reading either. Empty for any other plan.
- */
-export function keptFiles(plan: ShardPlan): ReadonlySet<string> {
-  return new Set(dataOf.get(plan)?.kept);
 }
 
 /** The data of a plan made here (SpilledShard.done, spilledPlan); throws for any other plan, whose files would not be on disk. */
