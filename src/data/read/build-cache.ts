@@ -19,7 +19,7 @@
  * JSON array, some 0.3 s of a rebuild at 1M) and the rendered bytes.
  */
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writevSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writevSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { VERSION } from "../../core/version.ts";
@@ -27,7 +27,7 @@ import { contentHash } from "../../common/content-hash.ts";
 import { CANNOT_WRITE, isErrno, isFull, realMkdirError } from "../../common/machine-error.ts";
 import { type Message, msg } from "../../common/messages/message.ts";
 import type { Problem } from "../problems/problems.ts";
-import type { SourceBlock } from "../sources/record-sink.ts";
+import type { BlockSpan, SourceBlock } from "../sources/record-sink.ts";
 import type { RenderedBlock } from "../hand-offs.ts";
 import type { SourceFile } from "../sources/source-file.ts";
 
@@ -47,8 +47,19 @@ export interface BuildCache {
   failed(line: Message): void;
   /** Why the cache could not be used or written (the first reason), if it could not. */
   readonly warning: Message | undefined;
-  /** Removes every stored block but `keys` (those the build just used). */
+  /** Removes every stored block but `keys` (those the build just used), and keeps where this build's blocks lay (keepSpan). */
   keepOnly(keys: Iterable<string>): Promise<void>;
+  /** Where each block of `file` lay when the last build split it (see BlockSpan), by its first index. */
+  spansOf(file: SourceFile): ReadonlyMap<number, BlockSpan>;
+  /** Keeps where a block of `file` lay, for the next build (written by keepOnly, at the build's end). */
+  keepSpan(file: SourceFile, span: BlockSpan): void;
+}
+
+/** Where the blocks of each file lay, as the last build split them: beside the cache's directory, one file. */
+interface SpansFile {
+  readonly format: number;
+  readonly version: string;
+  readonly files: Readonly<Record<string, readonly BlockSpan[]>>;
 }
 
 interface Header {
@@ -92,7 +103,19 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
     if (!isErrno(real) || !CANNOT_WRITE.has(real.code ?? "")) throw real;
     fail(cacheLine(real));
   }
+  let previousSpans: SpansFile["files"] | undefined;
+  const spans = new Map<string, BlockSpan[]>();
+  const spansPath = `${dir}.spans.json`;
   return {
+    spansOf(file) {
+      previousSpans ??= readSpans(spansPath);
+      return new Map((previousSpans[file.path] ?? []).map((span) => [span.first, span]));
+    },
+    keepSpan(file, span) {
+      let list = spans.get(file.path);
+      if (list === undefined) spans.set(file.path, (list = []));
+      list.push(span);
+    },
     fileOf: (key) => (warning === undefined ? pathOf(key) : undefined),
     failed: fail,
     get warning() {
@@ -108,6 +131,14 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
       }
     },
     async keepOnly(keys) {
+      if (warning === undefined) {
+        try {
+          writeSpans(spansPath, { format: FORMAT, version: VERSION, files: Object.fromEntries(spans) });
+        } catch (error) {
+          if (!isErrno(error) || !CANNOT_WRITE.has(error.code ?? "")) throw error;
+          fail(cacheLine(error));
+        }
+      }
       const keep = new Set(Array.from(keys, (key) => `${key}${SUFFIX}`));
       const names = await readdir(dir).catch(() => [] as string[]);
       await Promise.all(
@@ -122,6 +153,30 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
       );
     },
   };
+}
+
+/** The spans the last build kept (none when its file is missing, unreadable, or of another format or version). */
+function readSpans(path: string): SpansFile["files"] {
+  try {
+    const json = JSON.parse(readFileSync(path, "utf8")) as Partial<SpansFile>;
+    return json.format === FORMAT && json.version === VERSION && typeof json.files === "object" && json.files !== null ? json.files : {};
+  } catch (error) {
+    if (error instanceof SyntaxError || (isErrno(error) && error.code === "ENOENT")) return {};
+    throw error;
+  }
+}
+
+/** Writes the spans file whole or not at all (a temporary renamed). */
+function writeSpans(path: string, spans: SpansFile): void {
+  // `.tmp-<pid>.<part>`: a name remove-leftovers.ts knows, so a killed build's temporaries are found.
+  const tmp = `${path}.tmp-${process.pid}.${Math.random().toString(36).slice(2)}`;
+  try {
+    writeFileSync(tmp, JSON.stringify(spans));
+    renameSync(tmp, path);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
 }
 
 /** The warning for a cache that cannot be written: where, why, that the build goes on without it, and what to do. */

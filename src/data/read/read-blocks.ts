@@ -204,6 +204,22 @@ async function readInto(
           if (lines.count === BLOCK_RECORDS) waiting.push({ file, rendered: lines.finish() });
         },
         ready: () => (waiting.length > WAITING_BLOCKS ? drain(WAITING_BLOCKS).then(() => threads?.room()) : (threads?.room() ?? RESOLVED)),
+        // Blocks whose bytes are where and what they were in the last build: taken from the cache unsplit.
+        ...(cache === undefined
+          ? {}
+          : {
+              spans: cache.spansOf(file),
+              known(span) {
+                const key = blockKey(options.strict, options.maxFieldLength, span);
+                const stored = cache.read(key, file);
+                if (stored === undefined) return false;
+                cacheKeys.push(key);
+                reused += stored.ends.length;
+                waiting.push({ file, rendered: stored });
+                return true;
+              },
+              span: (span) => cache.keepSpan(file, span),
+            }),
       };
       await readerOf(file)(file, sink, problems, options.maxFieldLength);
       if (lines.count > 0 || lines.problems.count > 0) waiting.push({ file, rendered: lines.finish() });
