@@ -49,17 +49,20 @@ export interface BuildCache {
   readonly warning: Message | undefined;
   /** Removes every stored block but `keys` (those the build just used), and keeps where this build's blocks lay (keepSpan). */
   keepOnly(keys: Iterable<string>): Promise<void>;
-  /** Where each block of `file` lay when the last build split it (see BlockSpan), by its first index. */
-  spansOf(file: SourceFile): ReadonlyMap<number, BlockSpan>;
-  /** Keeps where a block of `file` lay, for the next build (written by keepOnly, at the build's end). */
-  keepSpan(file: SourceFile, span: BlockSpan): void;
+  /**
+   * Where each block lay when the last build split it (see BlockSpan), by its first index, whatever
+   * its file: a block is known by its bytes, as the cache knows it, not by its file's name.
+   */
+  spans(): ReadonlyMap<number, readonly BlockSpan[]>;
+  /** Keeps where a block lay, for the next build (written by keepOnly, at the build's end). */
+  keepSpan(span: BlockSpan): void;
 }
 
 /** Where the blocks of each file lay, as the last build split them: beside the cache's directory, one file. */
 interface SpansFile {
   readonly format: number;
   readonly version: string;
-  readonly files: Readonly<Record<string, readonly BlockSpan[]>>;
+  readonly spans: readonly BlockSpan[];
 }
 
 interface Header {
@@ -103,19 +106,23 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
     if (!isErrno(real) || !CANNOT_WRITE.has(real.code ?? "")) throw real;
     fail(cacheLine(real));
   }
-  let previousSpans: SpansFile["files"] | undefined;
-  const spans = new Map<string, BlockSpan[]>();
+  let previousSpans: Map<number, BlockSpan[]> | undefined;
+  // Keyed by place and bytes: two files holding the same block at one place keep it once.
+  const spans = new Map<string, BlockSpan>();
   const spansPath = `${dir}.spans.json`;
   return {
-    spansOf(file) {
-      previousSpans ??= readSpans(spansPath);
-      return new Map((previousSpans[file.path] ?? []).map((span) => [span.first, span]));
+    spans() {
+      if (previousSpans === undefined) {
+        previousSpans = new Map();
+        for (const span of readSpans(spansPath)) {
+          const at = previousSpans.get(span.first);
+          if (at === undefined) previousSpans.set(span.first, [span]);
+          else at.push(span);
+        }
+      }
+      return previousSpans;
     },
-    keepSpan(file, span) {
-      let list = spans.get(file.path);
-      if (list === undefined) spans.set(file.path, (list = []));
-      list.push(span);
-    },
+    keepSpan: (span) => void spans.set(`${span.first} ${span.raw}`, span),
     fileOf: (key) => (warning === undefined ? pathOf(key) : undefined),
     failed: fail,
     get warning() {
@@ -133,7 +140,7 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
     async keepOnly(keys) {
       if (warning === undefined) {
         try {
-          writeSpans(spansPath, { format: FORMAT, version: VERSION, files: Object.fromEntries(spans) });
+          writeSpans(spansPath, { format: FORMAT, version: VERSION, spans: [...spans.values()] });
         } catch (error) {
           if (!isErrno(error) || !CANNOT_WRITE.has(error.code ?? "")) throw error;
           fail(cacheLine(error));
@@ -156,12 +163,12 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
 }
 
 /** The spans the last build kept (none when its file is missing, unreadable, or of another format or version). */
-function readSpans(path: string): SpansFile["files"] {
+function readSpans(path: string): readonly BlockSpan[] {
   try {
     const json = JSON.parse(readFileSync(path, "utf8")) as Partial<SpansFile>;
-    return json.format === FORMAT && json.version === VERSION && typeof json.files === "object" && json.files !== null ? json.files : {};
+    return json.format === FORMAT && json.version === VERSION && Array.isArray(json.spans) ? json.spans : [];
   } catch (error) {
-    if (error instanceof SyntaxError || (isErrno(error) && error.code === "ENOENT")) return {};
+    if (error instanceof SyntaxError || (isErrno(error) && error.code === "ENOENT")) return [];
     throw error;
   }
 }

@@ -208,7 +208,7 @@ async function readInto(
         ...(cache === undefined
           ? {}
           : {
-              spans: cache.spansOf(file),
+              spans: cache.spans(),
               known(span) {
                 const key = blockKey(options.strict, options.maxFieldLength, span);
                 const stored = cache.read(key, file);
@@ -218,7 +218,7 @@ async function readInto(
                 waiting.push({ file, rendered: stored });
                 return true;
               },
-              span: (span) => cache.keepSpan(file, span),
+              span: (span) => cache.keepSpan(span),
             }),
       };
       await readerOf(file)(file, sink, problems, options.maxFieldLength);

@@ -98,13 +98,14 @@ class LongElement {
 }
 
 type Hasher = ReturnType<typeof contentHasher>;
+const NO_SPANS: readonly BlockSpan[] = [];
 
 /** What the splitter reports: a block of element texts, or a problem with the array itself. */
 interface SplitterEvents {
   /** Up to BLOCK_RECORDS consecutive elements, as one text (see `BlockText`), and the text's hash. */
   block(block: BlockText, hash: string): void;
-  /** Where the last build found the block that starts at element `first` (see BlockSpan). */
-  spanOf(first: number): BlockSpan | undefined;
+  /** Where the last build found blocks that start at element `first` (see BlockSpan). */
+  spansAt(first: number): readonly BlockSpan[];
   /** A block not split again, its bytes those of `span`: whether the receiver took it (else it is split). */
   known(span: BlockSpan): boolean;
   /** Where a block split (or skipped) lay, for the next build. */
@@ -259,10 +260,7 @@ class ArraySplitter {
         lines: line - span.line,
       });
     }
-    for (let known = this.#events.spanOf(this.#index); known !== undefined; known = this.#events.spanOf(this.#index)) {
-      // Only a block whose bytes are all in this chunk (most are: a chunk holds a dozen).
-      if (known.count !== BLOCK_RECORDS || i + known.length > chunk.length) break;
-      if (contentHash(chunk.subarray(i, i + known.length)) !== known.raw || !this.#events.known(known)) break;
+    for (let known = this.#knownAt(chunk, i); known !== undefined; known = this.#knownAt(chunk, i)) {
       // The same bytes after the same comma: they end, as before, with the comma that closes the block.
       this.#events.span(known);
       i += known.length;
@@ -271,6 +269,17 @@ class ArraySplitter {
     }
     this.#span = { first: this.#index, fileStart: this.#fileOffset + i, from: i, line, hasher: contentHasher() };
     return [i, line];
+  }
+
+  /** The block whose bytes follow `i` in `chunk` as they did when the last build split it, if the receiver took it. */
+  #knownAt(chunk: Buffer, i: number): BlockSpan | undefined {
+    for (const known of this.#events.spansAt(this.#index)) {
+      // Only a block whose bytes are all in this chunk (most are: a chunk holds a dozen).
+      if (known.count !== BLOCK_RECORDS || i + known.length > chunk.length) continue;
+      if (contentHash(chunk.subarray(i, i + known.length)) !== known.raw) continue;
+      return this.#events.known(known) ? known : undefined;
+    }
+    return undefined;
   }
 
   #problem(expected: Message, got: string | Message | undefined, hint?: Message, index?: number): void {
@@ -442,7 +451,7 @@ export async function readJsonArray(
       block(text, hash) {
         sink.block({ first: text.first, count: text.starts.length, hash }, text);
       },
-      spanOf: (first) => sink.spans?.get(first),
+      spansAt: (first) => sink.spans?.get(first) ?? NO_SPANS,
       known: (span) => sink.known?.(span) ?? false,
       span: (span) => sink.span?.(span),
       problem(expected, got, hint, index) {

@@ -35,8 +35,8 @@ export interface RecordSink {
   lines?(block: SourceBlock, parse: (record: RecordSink["record"]) => boolean): void;
   /** Settles when the sink can take more blocks: the reader waits for it between read chunks. */
   ready?(): Promise<void>;
-  /** Where this file's blocks lay when a build last split it (a JSON array's), by their first index. */
-  readonly spans?: ReadonlyMap<number, BlockSpan>;
+  /** Where blocks of a JSON array lay when a build last split them, by their first index (several files may have one at an index). */
+  readonly spans?: ReadonlyMap<number, readonly BlockSpan[]>;
   /**
    * A block whose bytes in the file are those of `span`, not split again: true when the sink holds
    * that block (in the build cache) and took it; false, and the reader splits its bytes as any others.

@@ -43,6 +43,8 @@ async function read(
   text: string,
   spans: ReadonlyMap<number, BlockSpan> = new Map(),
   holds: (first: number) => boolean = () => true,
+  /** Spans of another file's blocks, offered first at each place. */
+  others: ReadonlyMap<number, BlockSpan> = new Map(),
 ): Promise<Read> {
   const path = join(dir, `s${Math.random().toString(36).slice(2)}.json`);
   await writeFile(path, text);
@@ -51,7 +53,7 @@ async function read(
   const sink: RecordSink = {
     block: (block) => void result.blocks.push({ first: block.first, count: block.count, hash: block.hash }),
     record: () => undefined,
-    spans,
+    spans: new Map([...spans].map(([first, span]) => [first, [...(others.has(first) ? [others.get(first) as BlockSpan] : []), span]])),
     known(span) {
       if (!holds(span.first)) return false;
       result.blocks.push({ first: span.first, count: span.count, hash: span.hash });
@@ -101,6 +103,15 @@ describe("blocks skipped unsplit", () => {
     expect(partly.blocks).toEqual(first.blocks);
     expect(partly.skipped).not.toContain(2000);
     expect(partly.skipped.length).toBeGreaterThan(0);
+  });
+
+  it("another file's spans at the same places are passed over for this file's", async () => {
+    const text = JSON.stringify(records(6000));
+    const first = await read(text);
+    const other = await read(JSON.stringify(records(6000, 10)).replace(/Subjekt/g, "Ustanova"));
+    const both = await read(text, first.spans, () => true, other.spans);
+    expect(both.skipped).toEqual([...first.spans.keys()]);
+    expect(both.blocks).toEqual(first.blocks);
   });
 
   it("spans of other bytes at the same places (a record inserted before them) are never taken", async () => {
