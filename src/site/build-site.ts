@@ -33,6 +33,7 @@ import { planDocs } from "./docs/plan-docs.ts";
 import { writeCrawlFiles } from "./docs/write-crawl-files.ts";
 import type { ChunkHashes, Publication, SiteOutput, SitePlan, WriteProgress } from "./hand-offs.ts";
 import { planKeys } from "./plan-keys.ts";
+import { reusedKeys } from "./reused-keys.ts";
 import { planSite } from "./plan-site.ts";
 import { withPreflight } from "./preflight-build.ts";
 import { type ChunkFile, pagesFromChunkFiles } from "./read-chunks.ts";
@@ -192,7 +193,8 @@ function searchOf({ options, output }: Run, { count, hashes }: Omit<ChunkHashes,
 
 /**
  * The plan stage: every shard of pages, the description, the key lookups and the search's, named by
- * the hashes of what they hold; the key lookups' files wait in `scratch` until they are written.
+ * the hashes of what they hold; the key lookups' files wait in `scratch` until they are written
+ * (the previous site's are taken as they are when the keys did not change: reused-keys.ts).
  */
 async function planOf(
   { options, output }: Run,
@@ -205,7 +207,8 @@ async function planOf(
   const { count, hashes } = records;
   const pages = pagesFromChunkFiles((chunk) => output.chunkFile(chunk), CHUNK_SIZE);
   const docs = planDocs(metadata, { count, ...published }, options.site);
-  const keys = planKeys(count, CHUNK_SIZE, (chunk) => output.chunkFile(chunk), join(scratch, "keys"));
+  const fileOf = (chunk: number): ChunkFile => output.chunkFile(chunk);
+  const keys = reusedKeys(options.output.outDir, count, hashes, fileOf) ?? planKeys(count, CHUNK_SIZE, fileOf, join(scratch, "keys"));
   // Last: a thread's search may still run while the rest is planned.
   const searched = await search.shards();
   return planSite({ count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, [docs, ...keys, ...searched], published);

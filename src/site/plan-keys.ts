@@ -82,16 +82,33 @@ function eachOib(
   for (let chunk = 0; chunk < chunks; chunk++) {
     const bytes = readFileSync(fileOf(chunk).path);
     first?.(bytes);
-    for (let start = 0; start < bytes.length; ) {
-      let end = bytes.indexOf(NEWLINE, start);
-      if (end === -1) end = bytes.length;
-      // A string field's quotes are escaped, so the first `","oib":"` is the field's own.
-      const at = bytes.indexOf(OIB_FIELD, start) + OIB_FIELD.length;
-      visit(Number(bytes.toString("latin1", at, at + 11)), place++);
-      start = end + 1;
-    }
+    eachOibAt(bytes, (at) => visit(Number(bytes.toString("latin1", at, at + 11)), place++));
   }
   return place;
+}
+
+/** Visits each record of a chunk file's bytes in order: `at`, where its OIB's 11 digits start. */
+function eachOibAt(bytes: Buffer, visit: (at: number) => void): void {
+  for (let start = 0; start < bytes.length; ) {
+    let end = bytes.indexOf(NEWLINE, start);
+    if (end === -1) end = bytes.length;
+    // A string field's quotes are escaped, so the first `","oib":"` is the field's own.
+    visit(bytes.indexOf(OIB_FIELD, start) + OIB_FIELD.length);
+    start = end + 1;
+  }
+}
+
+/**
+ * What the key lookups take from a chunk file: its first record's id and code (the bounds) and
+ * every record's OIB in order (the OIB index, whose places are the records' order). Two chunks at
+ * one place with the same keys give the same key files, whatever else changed in their records.
+ */
+export function chunkKeys(bytes: Buffer): string {
+  if (bytes.length === 0) return "";
+  const { id, code } = firstKeys(bytes);
+  const oibs: string[] = [];
+  eachOibAt(bytes, (at) => oibs.push(bytes.toString("latin1", at, at + 11)));
+  return `${id} ${code} ${oibs.join("")}`;
 }
 
 /** The id and code of a chunk's first record (`{"id":<id>,"jedinstvena_oznaka":"<code>",…`). */
@@ -126,7 +143,7 @@ function oibShards(keys: Float64Array, starts: Uint32Array, scratch: string): Sh
   const digits = oibPrefixDigits(count);
   const prefixes = 10 ** digits;
   const restSize = 10 ** (11 - digits);
-  const prefixText = (p: number): string => (digits === 0 ? "" : String(p).padStart(digits, "0"));
+  const prefixText = prefixTextOf(digits);
   const width = oibPlaceWidth(count);
   const lineLength = oibLineLength(width);
   const perShard = Math.min(prefixes, SHARD_SIZE);
@@ -148,4 +165,20 @@ function oibShards(keys: Float64Array, starts: Uint32Array, scratch: string): Sh
     shards.push(shard.done());
   }
   return shards;
+}
+
+/** Prefix `p` of the OIB index written with `digits` digits. */
+function prefixTextOf(digits: number): (p: number) => string {
+  return (p) => (digits === 0 ? "" : String(p).padStart(digits, "0"));
+}
+
+/** The keys of the shards planKeys plans for `count` subjects, in its order: the bounds, then the OIB index's. */
+export function keyShardKeys(count: number): string[] {
+  if (count === 0) return [];
+  const digits = oibPrefixDigits(count);
+  const prefixes = 10 ** digits;
+  const prefixText = prefixTextOf(digits);
+  const keys = [BOUNDS_SHARD_KEY];
+  for (let first = 0; first < prefixes; first += Math.min(prefixes, SHARD_SIZE)) keys.push(oibShardKey(prefixText(first)));
+  return keys;
 }

@@ -9,6 +9,12 @@
  * reading order, so two holders of an OIB meet; the warnings are added in reading order, as they
  * would have been one by one. A list of 5M subjects holds one part at a time (about 2.5 MB), where
  * a table of every OIB held about 27 bytes a subject (130 MB at 5M).
+ *
+ * A block from the build cache has its rendered bytes on disk, not in memory: its subjects' names
+ * are not looked up as it is taken (that read every cached block's bytes, some 300 MB at 1M, for
+ * the few names a warning shows), but where each record lies is kept, and only the names of the
+ * subjects warned at are read back (OibKeys.reread). A part is searched for repeated OIBs by a
+ * sort of its numbers alone; only their holders are made into objects and compared.
  */
 import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -28,6 +34,11 @@ export interface OibKeys {
   /** The records' rendered bytes and where each ends, to name a subject warned at; without them it goes unnamed. */
   readonly bytes?: Uint8Array;
   readonly ends?: ArrayLike<number>;
+  /**
+   * Reads the block's rendered bytes again, without keeping them: given for a block whose bytes are
+   * not in memory (one from the build cache), so that only the names of subjects warned at are read.
+   */
+  readonly reread?: () => Uint8Array;
 }
 
 /** Parts the OIBs are split into (by value): at 10M subjects one holds some 5 MB. */
@@ -35,11 +46,12 @@ const PARTS = 64;
 /** Bytes of the parts held in memory before they are spilled to files (a list of some 250k subjects never spills). */
 const HELD_BYTES = 8 * 1024 * 1024;
 /**
- * An entry: OIB (float64), id (float64), reading order, position, file, the code's length and the
- * name's (uint32 each), then the code and the name as the record's JSON has it (escaped: decoded only
- * for a subject warned at).
+ * An entry: OIB (float64), id (float64), reading order, position, file, the code's length, the
+ * name's, the block to read the name from later (0: none, the name is here) and the record's start
+ * and end in that block's bytes (uint32 each), then the code and the name as the record's JSON has it
+ * (escaped: decoded only for a subject warned at).
  */
-const HEAD = 36;
+const HEAD = 48;
 /** Where a rendered record's name begins (its fields are in the model's order, the name third). */
 const NAME_KEY = Buffer.from('"naziv_subjekta":"');
 
@@ -53,6 +65,8 @@ interface Holder {
   readonly code: string;
   /** The name as its record's JSON writes it, without the quotes ("" when unknown). */
   readonly name: string;
+  /** When the name is read later: the block's number in OibCheck's rereads (1 on), and the record's bytes there. */
+  readonly later: { readonly block: number; readonly start: number; readonly end: number } | undefined;
 }
 
 /** Each OIB's holders, compared once the read has ended (finish): warns at every holder after the first. */
@@ -64,6 +78,8 @@ export class OibCheck {
   #strict = false;
   readonly #fileNumbers = new Map<SourceFile, number>();
   readonly #fileList: SourceFile[] = [];
+  /** How to read the bytes of each block whose names were left for later (an entry's block 1 is the first). */
+  readonly #rereads: (() => Uint8Array)[] = [];
 
   /** Takes the records of one block of `file` (the warnings are errors when `strict`). */
   async add(keys: OibKeys, file: SourceFile, strict: boolean): Promise<void> {
@@ -75,32 +91,45 @@ export class OibCheck {
     const parts = new Int8Array(n).fill(-1);
     const sizes = new Uint32Array(PARTS);
     const names: Uint8Array[] = new Array<Uint8Array>(n);
+    const values = new Float64Array(n);
+    // A cached block's names are read later, for the few warned at: its bytes are not touched here.
+    const later = keys.reread !== undefined && keys.ends !== undefined ? this.#rereads.push(keys.reread) : 0;
+    // Not `keys.bytes` itself when the names are left for later: a cached block's getter would read them.
+    const bytes = later === 0 ? keys.bytes : undefined;
+    const { ends } = keys;
     for (let k = 0; k < n; k++) {
       const oib = keys.oibs[k] ?? "";
       // "": a record held only for its keys (it has an error of its own).
       if (oib === "") continue;
-      const part = partOf(Number(oib));
+      const value = (values[k] = Number(oib));
+      const part = partOf(value);
       parts[k] = part;
-      names[k] = nameOf(keys, k);
-      sizes[part] = (sizes[part] ?? 0) + HEAD + Buffer.byteLength(keys.codes[k] ?? "") + (names[k] as Uint8Array).length;
+      names[k] = later !== 0 || bytes === undefined || ends === undefined ? EMPTY : nameOf(bytes, startOf(ends, k), ends[k] ?? 0);
+      sizes[part] = (sizes[part] ?? 0) + HEAD + byteLength(keys.codes[k] ?? "") + (names[k] as Uint8Array).length;
     }
     const buffers = Array.from(sizes, (size) => (size === 0 ? null : Buffer.allocUnsafe(size)));
+    // Numbers through a DataView: Buffer's write methods check their arguments on each of a million calls.
+    const views = buffers.map((entries) => (entries === null ? null : new DataView(entries.buffer, entries.byteOffset, entries.length)));
     const filled = new Uint32Array(PARTS);
     for (let k = 0; k < n; k++) {
       const part = parts[k] ?? -1;
-      const bytes = buffers[part];
-      if (part < 0 || bytes == null) continue;
+      const entries = buffers[part];
+      const view = views[part];
+      if (part < 0 || entries == null || view == null) continue;
       const at = filled[part] ?? 0;
-      bytes.writeDoubleLE(Number(keys.oibs[k]), at);
-      bytes.writeDoubleLE(keys.ids[k] ?? 0, at + 8);
-      bytes.writeUInt32LE(this.#order, at + 16);
-      bytes.writeUInt32LE(keys.positions[k] ?? 0, at + 20);
-      bytes.writeUInt32LE(fileNumber, at + 24);
-      const length = bytes.write(keys.codes[k] ?? "", at + HEAD, "utf8");
-      bytes.writeUInt32LE(length, at + 28);
+      view.setFloat64(at, values[k] ?? 0, true);
+      view.setFloat64(at + 8, keys.ids[k] ?? 0, true);
+      view.setUint32(at + 16, this.#order, true);
+      view.setUint32(at + 20, keys.positions[k] ?? 0, true);
+      view.setUint32(at + 24, fileNumber, true);
+      const length = writeText(entries, keys.codes[k] ?? "", at + HEAD);
+      view.setUint32(at + 28, length, true);
       const name = names[k] as Uint8Array;
-      bytes.set(name, at + HEAD + length);
-      bytes.writeUInt32LE(name.length, at + 32);
+      entries.set(name, at + HEAD + length);
+      view.setUint32(at + 32, name.length, true);
+      view.setUint32(at + 36, later, true);
+      view.setUint32(at + 40, later === 0 || ends === undefined ? 0 : startOf(ends, k), true);
+      view.setUint32(at + 44, later === 0 || ends === undefined ? 0 : (ends[k] ?? 0), true);
       filled[part] = at + HEAD + length + name.length;
       this.#order++;
     }
@@ -115,9 +144,9 @@ export class OibCheck {
   /** Warns (an error when strict) at each holder of an OIB after its first, in reading order; then removes the scratch files. */
   async finish(problems: ProblemSink): Promise<void> {
     try {
-      const found: { readonly order: number; readonly problem: Problem }[] = [];
+      const found: { readonly holder: Holder; readonly first: Holder }[] = [];
       for (let part = 0; part < PARTS; part++) {
-        const holders = await this.#part(part);
+        const holders = await this.#repeated(part);
         holders.sort((a, b) => a.oib - b.oib || a.order - b.order);
         for (let k = 1, first = holders[0]; k < holders.length; k++) {
           const holder = holders[k] as Holder;
@@ -127,11 +156,12 @@ export class OibCheck {
           }
           // The same record in two sources: the id rule says so (check-sequence.ts), once for the whole file.
           if (holder.id === first.id) continue;
-          found.push({ order: holder.order, problem: this.#warning(holder, first) });
+          found.push({ holder, first });
         }
       }
-      found.sort((a, b) => a.order - b.order);
-      for (const { problem } of found) problems.push(problem);
+      const names = this.#namesLater(found.map(({ holder }) => holder));
+      found.sort((a, b) => a.holder.order - b.holder.order);
+      for (const { holder, first } of found) problems.push(this.#warning(holder, first, names.get(holder) ?? holder.name));
     } finally {
       await this.dispose();
     }
@@ -140,11 +170,13 @@ export class OibCheck {
   /** Removes the scratch files (finish does; a read that fails first calls this). */
   async dispose(): Promise<void> {
     this.#held.forEach((part) => (part.length = 0));
+    this.#rereads.length = 0;
     await this.#scratch?.remove();
     this.#scratch = undefined;
   }
 
-  #warning(holder: Holder, first: Holder): Problem {
+  /** `written`: the name of the subject warned at as its JSON writes it. */
+  #warning(holder: Holder, first: Holder, written: string): Problem {
     const file = this.#fileList[holder.file] as SourceFile;
     const firstFile = this.#fileList[first.file] as SourceFile;
     // A spreadsheet's record is its row, said as a row: `subjekti!47:47` read as a range.
@@ -153,7 +185,7 @@ export class OibCheck {
         ? { where: formatLocation(placed(firstFile, first.position)) }
         : { where: `${firstFile.name}!${firstFile.sheet.name}`, row: first.position };
     const hint = msg("hint.same-oib", { id: holder.id, code: holder.code, otherId: first.id, otherCode: first.code, ...where });
-    const name = holder.name === "" ? undefined : (JSON.parse(`"${holder.name}"`) as string);
+    const name = written === "" ? undefined : (JSON.parse(`"${written}"`) as string);
     return {
       severity: this.#strict ? "error" : "warning",
       ...placed(file, holder.position, "oib"),
@@ -163,6 +195,23 @@ export class OibCheck {
       hint,
       ...(name === undefined ? {} : { subject: { id: holder.id, name } }),
     };
+  }
+
+  /**
+   * The names of the subjects warned at whose blocks' bytes were left on disk: each such block read
+   * again, one at a time (never all of them held), and the names found in their records.
+   */
+  #namesLater(holders: readonly Holder[]): Map<Holder, string> {
+    const names = new Map<Holder, string>();
+    const later = holders.filter((h) => h.later !== undefined).sort((a, b) => (a.later?.block ?? 0) - (b.later?.block ?? 0));
+    let bytes: Uint8Array | undefined;
+    for (let k = 0; k < later.length; k++) {
+      const { block, start, end } = (later[k] as Holder).later as NonNullable<Holder["later"]>;
+      if (k === 0 || later[k - 1]?.later?.block !== block) bytes = (this.#rereads[block - 1] as () => Uint8Array)();
+      const name = nameOf(bytes as Uint8Array, start, end);
+      names.set(later[k] as Holder, Buffer.from(name.buffer, name.byteOffset, name.length).toString("utf8"));
+    }
+    return names;
   }
 
   /** Appends every held part to its file. */
@@ -177,26 +226,41 @@ export class OibCheck {
     this.#heldBytes = 0;
   }
 
-  /** The holders of one part: its file's, then those held. */
-  async #part(part: number): Promise<Holder[]> {
+  /**
+   * The holders of an OIB held more than once in one part: its file's entries, then those held (in
+   * reading order). Its OIBs are sorted as numbers first, so that only repeated ones make objects.
+   */
+  async #repeated(part: number): Promise<Holder[]> {
     const held = this.#held[part] as Buffer[];
     const spilled = this.#scratch === undefined ? [] : await readSpilled(join(this.#scratch.path, String(part)));
     const bytes = Buffer.concat([...spilled, ...held]);
     held.length = 0;
+    const sizeAt = (at: number): number => HEAD + bytes.readUInt32LE(at + 28) + bytes.readUInt32LE(at + 32);
+    let count = 0;
+    for (let at = 0; at < bytes.length; at += sizeAt(at)) count++;
+    const oibs = new Float64Array(count);
+    for (let at = 0, k = 0; at < bytes.length; at += sizeAt(at)) oibs[k++] = bytes.readDoubleLE(at);
+    oibs.sort();
+    const repeated = new Set<number>();
+    for (let k = 1; k < count; k++) if (oibs[k] === oibs[k - 1]) repeated.add(oibs[k] as number);
     const holders: Holder[] = [];
-    for (let at = 0; at < bytes.length; ) {
+    if (repeated.size === 0) return holders;
+    for (let at = 0; at < bytes.length; at += sizeAt(at)) {
+      const oib = bytes.readDoubleLE(at);
+      if (!repeated.has(oib)) continue;
       const length = bytes.readUInt32LE(at + 28);
       const nameLength = bytes.readUInt32LE(at + 32);
+      const block = bytes.readUInt32LE(at + 36);
       holders.push({
-        oib: bytes.readDoubleLE(at),
+        oib,
         id: bytes.readDoubleLE(at + 8),
         order: bytes.readUInt32LE(at + 16),
         position: bytes.readUInt32LE(at + 20),
         file: bytes.readUInt32LE(at + 24),
         code: bytes.toString("utf8", at + HEAD, at + HEAD + length),
         name: bytes.toString("utf8", at + HEAD + length, at + HEAD + length + nameLength),
+        later: block === 0 ? undefined : { block, start: bytes.readUInt32LE(at + 40), end: bytes.readUInt32LE(at + 44) },
       });
-      at += HEAD + length + nameLength;
     }
     return holders;
   }
@@ -212,14 +276,32 @@ async function readSpilled(path: string): Promise<Buffer[]> {
   }
 }
 
+/** The UTF-8 length of `text`: its length when it is ASCII, as a code is, without a call into the runtime. */
+function byteLength(text: string): number {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return Buffer.byteLength(text);
+  return text.length;
+}
+
+/** Writes `text` as UTF-8 at `at` (ASCII byte by byte, as a code is), answering its length. */
+function writeText(bytes: Buffer, text: string, at: number): number {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) return bytes.write(text, at, "utf8");
+    bytes[at + i] = c;
+  }
+  return text.length;
+}
+
+/** Where record `k` of a block starts in its bytes. */
+function startOf(ends: ArrayLike<number>, k: number): number {
+  return k === 0 ? 0 : (ends[k - 1] ?? 0);
+}
+
 /**
- * The name of record `k` of a block as its JSON writes it (escaped, without the quotes): found by
- * its key and the closing quote no backslash escapes, not parsed (every record passes here).
+ * The name in a record's rendered bytes [start, end) as its JSON writes it (escaped, without the
+ * quotes): found by its key and the closing quote no backslash escapes, not parsed.
  */
-function nameOf(keys: OibKeys, k: number): Uint8Array {
-  const { bytes, ends } = keys;
-  if (bytes === undefined || ends === undefined) return EMPTY;
-  const [start, end] = [k === 0 ? 0 : (ends[k - 1] ?? 0), ends[k] ?? 0];
+function nameOf(bytes: Uint8Array, start: number, end: number): Uint8Array {
   const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(NAME_KEY, start);
   if (key < 0 || key >= end) return EMPTY;
   const from = key + NAME_KEY.length;

@@ -14,15 +14,16 @@
 import type { ProblemSink } from "../problems/problems.ts";
 import { showValue } from "../problems/problem-parts.ts";
 import { type Message, msg } from "../../common/messages/message.ts";
-import { contentHash } from "../../common/content-hash.ts";
+import { contentHash, contentHasher } from "../../common/content-hash.ts";
 import { openSource } from "./decode-source.ts";
 import { DEFAULT_MAX_FIELD_LENGTH } from "../read-options.ts";
-import { BLOCK_RECORDS, type BlockText, type RecordSink } from "./record-sink.ts";
+import { BLOCK_RECORDS, type BlockSpan, type BlockText, type RecordSink } from "./record-sink.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 
 const COMMA_BYTE = Buffer.from(",");
 
-const CHUNK_BYTES = 1 << 20;
+/** Bytes read at once: a block's bytes (~330 KB) lie whole in one read mostly, as a known block is skipped only then. */
+const CHUNK_BYTES = 4 << 20;
 /** The least an element may take before it is too long to keep (see ArraySplitter's constructor). */
 const MIN_ELEMENT_BYTES = 16 << 20;
 const QUOTE = 0x22;
@@ -96,10 +97,19 @@ class LongElement {
   }
 }
 
+type Hasher = ReturnType<typeof contentHasher>;
+const NO_SPANS: readonly BlockSpan[] = [];
+
 /** What the splitter reports: a block of element texts, or a problem with the array itself. */
 interface SplitterEvents {
-  /** Up to BLOCK_RECORDS consecutive elements, as one text (see `BlockText`). */
-  block(block: BlockText): void;
+  /** Up to BLOCK_RECORDS consecutive elements, as one text (see `BlockText`), and the text's hash. */
+  block(block: BlockText, hash: string): void;
+  /** Where the last build found blocks that start at element `first` (see BlockSpan). */
+  spansAt(first: number): readonly BlockSpan[];
+  /** A block not split again, its bytes those of `span`: whether the receiver took it (else it is split). */
+  known(span: BlockSpan): boolean;
+  /** Where a block split (or skipped) lay, for the next build. */
+  span(span: BlockSpan): void;
   /** An element longer than the bound, not kept: its size, and its string values that are too long. */
   tooLong(index: number, bytes: number, long: readonly { key: string; bytes: number }[]): void;
   problem(expected: Message, got: string | Message | undefined, hint?: Message, index?: number): void;
@@ -142,6 +152,14 @@ class ArraySplitter {
   #keys: number[] = [];
   /** Keys counted so far at the top level of the element being collected. */
   #keyCount = 0;
+  /**
+   * The bytes of the block being split, hashed as they pass, from just after the comma that closed
+   * the block before (see BlockSpan); undefined when it began otherwise (the first block, or after
+   * a problem), as such a block's place is not recorded.
+   */
+  #span: { readonly first: number; readonly fileStart: number; from: number; readonly line: number; readonly hasher: Hasher } | undefined;
+  /** The first element and the text hash of the block the last element closed (BLOCK_RECORDS of them), until the comma after it is seen. */
+  #closed: { readonly first: number; readonly hash: string } | undefined;
 
   constructor(events: SplitterEvents, maxFieldLength: number) {
     this.#events = events;
@@ -167,6 +185,7 @@ class ArraySplitter {
     this.#long = new LongElement(this.#maxString);
     this.#long.push(this.#block, start, this.#blockLength);
     this.#long.push(chunk, from, to);
+    this.#span = undefined;
     this.#starts.pop();
     this.#lines.pop();
     this.#blockLength = Math.max(0, start - 1);
@@ -203,21 +222,69 @@ class ArraySplitter {
     }
     this.#keys.push(keys);
     this.#index++;
-    if (this.#starts.length === BLOCK_RECORDS) this.#flush();
+    if (this.#starts.length === BLOCK_RECORDS) this.#closed = this.#flush();
   }
 
-  #flush(): void {
-    if (this.#starts.length === 0) return;
-    // A view, not a copy: the receiver hashes it and parses or copies it at once, before the buffer is reused.
+  /** Hands on the block collected (if any): its first element and text hash. */
+  #flush(): { readonly first: number; readonly hash: string } | undefined {
+    if (this.#starts.length === 0) return undefined;
+    // A view, not a copy: the receiver parses or copies it at once, before the buffer is reused.
     const bytes = this.#block.subarray(0, this.#blockLength);
-    this.#events.block({ first: this.#blockFirst, bytes, starts: this.#starts, lines: this.#lines, keys: this.#keys });
+    const hash = contentHash(bytes);
+    const first = this.#blockFirst;
+    this.#events.block({ first, bytes, starts: this.#starts, lines: this.#lines, keys: this.#keys }, hash);
     this.#blockLength = 0;
     this.#starts = [];
     this.#lines = [];
     this.#keys = [];
+    return { first, hash };
+  }
+
+  /**
+   * At the comma that ends a block closed by its last element (`closed`), `i` just after it: records
+   * where the block lay, then skips the blocks after it whose bytes are where and what they were
+   * (each taken by the receiver, unsplit), then starts hashing the next. Answers where scanning goes
+   * on and its line.
+   */
+  #atBlockEnd(chunk: Buffer, i: number, line: number, closed: { readonly first: number; readonly hash: string }): [number, number] {
+    const span = this.#span;
+    if (span !== undefined && span.first === closed.first) {
+      span.hasher.update(chunk.subarray(span.from, i));
+      const length = this.#fileOffset + i - span.fileStart;
+      this.#events.span({
+        first: closed.first,
+        count: BLOCK_RECORDS,
+        hash: closed.hash,
+        length,
+        raw: span.hasher.digest(),
+        lines: line - span.line,
+      });
+    }
+    for (let known = this.#knownAt(chunk, i); known !== undefined; known = this.#knownAt(chunk, i)) {
+      // The same bytes after the same comma: they end, as before, with the comma that closes the block.
+      this.#events.span(known);
+      i += known.length;
+      line += known.lines;
+      this.#index += known.count;
+    }
+    this.#span = { first: this.#index, fileStart: this.#fileOffset + i, from: i, line, hasher: contentHasher() };
+    return [i, line];
+  }
+
+  /** The block whose bytes follow `i` in `chunk` as they did when the last build split it, if the receiver took it. */
+  #knownAt(chunk: Buffer, i: number): BlockSpan | undefined {
+    for (const known of this.#events.spansAt(this.#index)) {
+      // Only a block whose bytes are all in this chunk (most are: a chunk holds a dozen).
+      if (known.count !== BLOCK_RECORDS || i + known.length > chunk.length) continue;
+      if (contentHash(chunk.subarray(i, i + known.length)) !== known.raw) continue;
+      return this.#events.known(known) ? known : undefined;
+    }
+    return undefined;
   }
 
   #problem(expected: Message, got: string | Message | undefined, hint?: Message, index?: number): void {
+    this.#span = undefined;
+    this.#closed = undefined;
     this.#flush();
     this.#events.problem(expected, got, hint, index);
   }
@@ -290,8 +357,12 @@ class ArraySplitter {
           );
         }
         this.#commaPending = c === COMMA;
+        const closed = this.#closed;
+        this.#closed = undefined;
+        if (closed !== undefined && c === COMMA) [i, line] = this.#atBlockEnd(chunk, i, line, closed);
         if (c === CLOSE_BRACKET) {
           this.#phase = "after";
+          this.#span = undefined;
           inside = false;
         }
         continue;
@@ -312,6 +383,10 @@ class ArraySplitter {
       this.#collect(chunk, this.#start, n);
       this.#start = 0;
     }
+    if (this.#span !== undefined) {
+      this.#span.hasher.update(chunk.subarray(this.#span.from, n));
+      this.#span.from = 0;
+    }
     this.#fileOffset += n;
     this.#depth = depth;
     this.#inString = inString;
@@ -323,6 +398,7 @@ class ArraySplitter {
 
   /** Reports an array that never started or never closed. */
   end(): void {
+    this.#span = undefined;
     if (this.#inElement && this.#long === undefined) {
       // An element cut short by the end of the file is not parsed: the problem below names it.
       const start = this.#starts.pop() ?? 0;
@@ -372,9 +448,12 @@ export async function readJsonArray(
             hint: msg("hint.one-record"),
           });
       },
-      block(text) {
-        sink.block({ first: text.first, count: text.starts.length, hash: contentHash(text.bytes) }, text);
+      block(text, hash) {
+        sink.block({ first: text.first, count: text.starts.length, hash }, text);
       },
+      spansAt: (first) => sink.spans?.get(first) ?? NO_SPANS,
+      known: (span) => sink.known?.(span) ?? false,
+      span: (span) => sink.span?.(span),
       problem(expected, got, hint, index) {
         problems.push({
           severity: "error",

@@ -35,6 +35,28 @@ export interface RecordSink {
   lines?(block: SourceBlock, parse: (record: RecordSink["record"]) => boolean): void;
   /** Settles when the sink can take more blocks: the reader waits for it between read chunks. */
   ready?(): Promise<void>;
+  /** Where blocks of a JSON array lay when a build last split them, by their first index (several files may have one at an index). */
+  readonly spans?: ReadonlyMap<number, readonly BlockSpan[]>;
+  /**
+   * A block whose bytes in the file are those of `span`, not split again: true when the sink holds
+   * that block (in the build cache) and took it; false, and the reader splits its bytes as any others.
+   */
+  known?(span: BlockSpan): boolean;
+  /** Where a block just split lay in its file, for the next build. */
+  span?(span: BlockSpan): void;
+}
+
+/**
+ * Where a block of a JSON array lay in its file: from just after the comma that ended the block
+ * before it to the comma that ends it (whitespace included), the hash of those bytes and the line
+ * breaks in them, and the block they split into (`hash`: of its text, as SourceBlock's). The same
+ * bytes after the same comma split into the same block: a rebuild that finds them there again
+ * need not scan them.
+ */
+export interface BlockSpan extends SourceBlock {
+  readonly length: number;
+  readonly raw: string;
+  readonly lines: number;
 }
 
 /** Consecutive records of one file, as a build cache knows them: where, how many, and a hash of their text. */

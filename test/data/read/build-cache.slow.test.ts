@@ -285,3 +285,64 @@ describe("warnings of unchanged blocks", () => {
     expect(second.warnings).toEqual(first.warnings.map((w) => ({ ...w, file: join(moved, "subjekti.json") })));
   });
 });
+
+describe("two holders of one OIB, one of them from the cache", () => {
+  /** `files` (name -> subjects) as JSON arrays in `dir`, nothing else. */
+  async function writeFiles(dir: string, files: Record<string, readonly Subject[]>): Promise<void> {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    for (const [name, list] of Object.entries(files)) await writeFile(join(dir, name), JSON.stringify(list));
+  }
+  /** The universe with subject `to` given the OIB of subject `from`. */
+  const sharing = (from: number, to: number): Subject[] =>
+    universe.map((s, i) => (i === to ? { ...s, oib: (universe[from] as Subject).oib } : s));
+
+  /** Builds `dir` into `out` with its cache, and without any into another site: the warnings of both, and what came from the cache. */
+  async function warnedBoth(data: string, out: string): Promise<{ cached: readonly unknown[]; clean: readonly unknown[]; reused: number }> {
+    const report = await build(data, out);
+    const clean = await build(data, `${out}-fresh`, { cacheDir: null });
+    return { cached: report.warnings, clean: clean.warnings, reused: report.reused };
+  }
+
+  it.each([
+    // The later holder edited, the first one in a block taken from the cache.
+    ["an edit gives a subject the OIB of one in an unchanged block", 100, 2500, 2000],
+    // The subject warned at is in a block taken from the cache: its name is read back from the cache.
+    ["an edit gives a subject the OIB of a later one in an unchanged block", 1500, 50, 1600],
+  ])("%s: the warning a build without the cache gives, word for word", async (_, from, to, reused) => {
+    const [data, out] = [join(work, `oib-${from}-data`), join(work, `oib-${from}-out`)];
+    await writeFiles(data, { "subjekti.json": universe });
+    await build(data, out);
+    await writeFiles(data, { "subjekti.json": sharing(from, to) });
+    const both = await warnedBoth(data, out);
+    expect(both.reused).toBe(reused);
+    expect(both.cached).toHaveLength(1);
+    expect(both.cached[0]).toMatchObject({ field: "oib", index: Math.max(from, to), subject: { name: expect.any(String) } });
+    expect(both.cached).toEqual(both.clean);
+  });
+
+  it("an edit that takes the shared OIB away leaves no warning", async () => {
+    const [data, out] = [join(work, "oib-away-data"), join(work, "oib-away-out")];
+    await writeFiles(data, { "subjekti.json": sharing(100, 2500) });
+    expect((await build(data, out)).warnings).toHaveLength(1);
+    await writeFiles(data, { "subjekti.json": universe });
+    const both = await warnedBoth(data, out);
+    expect(both.reused).toBe(2000);
+    expect(both.cached).toEqual([]);
+    expect(both.clean).toEqual([]);
+  });
+
+  it("blocks that moved (their file now read first, every block from the cache) warn at the holder now read later", async () => {
+    const [data, out] = [join(work, "oib-moved-data"), join(work, "oib-moved-out")];
+    const list = sharing(100, 2500);
+    await writeFiles(data, { "a.json": list.slice(0, 1300), "b.json": list.slice(1300) });
+    const before = await build(data, out);
+    expect(before.warnings).toMatchObject([{ file: join(data, "b.json"), index: 1200 }]);
+    // The same two files, read the other way round: b.json's records first.
+    await writeFiles(data, { "c.json": list.slice(0, 1300), "b.json": list.slice(1300) });
+    const { cached, clean, reused } = await warnedBoth(data, out);
+    expect(reused).toBe(UNIVERSE);
+    expect(cached).toMatchObject([{ file: join(data, "c.json"), index: 100 }]);
+    expect(cached).toEqual(clean);
+  });
+});

@@ -113,4 +113,51 @@ describe("OibCheck", () => {
       "id 2 (oznaka 0002) i id 1 (oznaka 0001, na x.xlsx!subjekti, redak 47) imaju isti OIB: ista ustanova dvaput?",
     );
   });
+
+  it("a cached block's names are read back only for the subjects warned at, its bytes never taken as it is added", async () => {
+    const rendered = (names: readonly string[]): { bytes: Uint8Array; ends: number[] } => {
+      const lines = names.map((name, k) => `{"id":${k},"jedinstvena_oznaka":"000${k}","naziv_subjekta":${JSON.stringify(name)}}\n`);
+      const bytes = new TextEncoder().encode(lines.join(""));
+      return { bytes, ends: lines.map((_, k) => new TextEncoder().encode(lines.slice(0, k + 1).join("")).length) };
+    };
+    const blocks = [
+      { ids: [1, 2], codes: ["0001", "0002"], oibs: ["12345678903", "00000000001"], positions: [0, 1], ...rendered(["Prva", "Druga"]) },
+      {
+        ids: [3, 4],
+        codes: ["0003", "0004"],
+        oibs: ["00000000002", "12345678903"],
+        positions: [2, 3],
+        ...rendered(["Treća", 'Četvrta "Š\\"']),
+      },
+      { ids: [5, 6], codes: ["0005", "0006"], oibs: ["00000000005", "00000000006"], positions: [4, 5], ...rendered(["Peta", "Šesta"]) },
+    ];
+    const run = async (cached: boolean): Promise<{ problems: readonly Problem[]; rereads: number[] }> => {
+      const check = new OibCheck();
+      const problems = new ProblemCollector(Number.POSITIVE_INFINITY);
+      const rereads = blocks.map(() => 0);
+      for (const [b, block] of blocks.entries()) {
+        // As a block from the build cache: its bytes behind a getter (read from disk), and a way to read them again.
+        const keys: OibKeys =
+          cached && b > 0
+            ? {
+                ...block,
+                get bytes(): Uint8Array {
+                  throw new Error("a cached block's bytes were read as it was added");
+                },
+                reread: () => ((rereads[b] = (rereads[b] ?? 0) + 1), block.bytes),
+              }
+            : block;
+        await check.add(keys, FILES[0] as SourceFile, false);
+      }
+      await check.finish(problems);
+      return { problems: problems.problems, rereads };
+    };
+    const inMemory = await run(false);
+    const cached = await run(true);
+    expect(inMemory.problems).toHaveLength(1);
+    expect(inMemory.problems[0]).toMatchObject({ index: 3, subject: { id: 4, name: 'Četvrta "Š\\"' } });
+    expect(cached.problems).toEqual(inMemory.problems);
+    // Block 1 holds the subject warned at, read again once; block 2 none, never read.
+    expect(cached.rereads).toEqual([0, 1, 0]);
+  });
 });
