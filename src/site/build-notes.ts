@@ -3,7 +3,8 @@
  * records' chunk hashes): an optimisation only, so a note that cannot be read is none, and one
  * that cannot be written costs the next build the work it would have spared.
  */
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 
 /** The note in `file` as `accept` takes it, or null (missing, unreadable, or not accepted). */
 export async function readBuildNote<T>(file: string, accept: (json: unknown) => json is T): Promise<T | null> {
@@ -15,13 +16,17 @@ export async function readBuildNote<T>(file: string, accept: (json: unknown) => 
   }
 }
 
-/** Writes `note` to `file` whole (under a temporary name, then renamed); a failure is left silent. */
-export async function writeBuildNote(file: string, note: unknown): Promise<void> {
+/**
+ * Writes `note` to `file` whole (under a temporary name, then renamed); a failure is left silent.
+ * Synchronously, so that a signal, answered between two turns of the event loop, never stops it
+ * between the two and leaves the temporary beside the cache (a note is a few KB).
+ */
+export function writeBuildNote(file: string, note: unknown): void {
   const temporary = `${file}.tmp-${process.pid}`;
   try {
-    await writeFile(temporary, JSON.stringify(note));
-    await rename(temporary, file);
+    writeFileSync(temporary, JSON.stringify(note));
+    renameSync(temporary, file);
   } catch {
-    await rm(temporary, { force: true }).catch(() => undefined);
+    rmSync(temporary, { force: true });
   }
 }

@@ -270,7 +270,7 @@ export class SiteWriter implements SiteOutput {
     await pauseAt("site-pages-written");
     await this.#switchTo(plan, switchAlong);
     await pauseAt("site-switched");
-    if (this.#notes !== null) await writeBuildNote(this.#notes.file, this.#hashes);
+    if (this.#notes !== null) writeBuildNote(this.#notes.file, this.#hashes);
     settle(1);
     const swept = await sweep(this.#root, plan);
     const shards = this.#shards;

@@ -182,7 +182,7 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
   if (written.size === 0) await rm(partsDir, { recursive: true, force: true });
   await put(outDir, "robots.txt", robotsTxt(facts.baseUrl));
   await put(outDir, "404.html", notFoundPage());
-  if (previous !== undefined) await writeBuildNote(previous.stateFile, notes);
+  if (previous !== undefined) writeBuildNote(previous.stateFile, notes);
   return tally;
 }
 
