@@ -6,7 +6,7 @@
  */
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { makeSubject } from "../../scripts/generate-subjects.ts";
 import { MANIFEST_PATH } from "../../src/core/layout.ts";
 import type { Subject } from "../../src/core/render-page.ts";
@@ -14,8 +14,10 @@ import { cacheDirOf } from "../../src/data/read/build-cache.ts";
 import { snapshotTree, tempDir } from "../file-trees.ts";
 import { build, readManifest } from "./built-site.ts";
 
-// Made before the data below, which the module's top level writes into it.
-const work = await tempDir();
+let work = "";
+beforeAll(async () => {
+  work = await tempDir();
+});
 afterAll(() => rm(work, { recursive: true, force: true }));
 
 /** 3,000 subjects (three chunks of one records shard), record `renamed` given another name. */
