@@ -91,9 +91,7 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
   const ordered = await readRecords(options.read, cache === undefined ? {} : { cache });
   const chunks = chunkRecords(withPreflight(ordered, options), CHUNK_SIZE);
   const plain = options.site.links === "files";
-  // Each chunk's hash noted beside the site's build cache, as the sitemap's parts are.
-  const noted = options.cacheDir === null ? undefined : `${cacheDirOf(options.cacheDir, outDir)}.chunks.json`;
-  const output: SiteOutput = plain ? await PlainSiteWriter.open({ outDir, ...options.site }) : await SiteWriter.open(outDir, noted);
+  const output: SiteOutput = plain ? await PlainSiteWriter.open({ outDir, ...options.site }) : await SiteWriter.open(outDir);
   const run = { options, output, previous };
   // The downloads not yet switched to: a failed build removes them with the output's own files.
   let written: WrittenDownloads | null = null;

@@ -45,7 +45,6 @@ import type {
 } from "./hand-offs.ts";
 import type { ChunkFile } from "./read-chunks.ts";
 import { readSiteFacts, type SiteChanges, siteChanges } from "./site-changes.ts";
-import { readBuildNote, writeBuildNote } from "./build-notes.ts";
 import { recordShard } from "./record-shard.ts";
 import { removeShardTemporaries } from "./site-leftovers.ts";
 import { type Kept, type ShardWriters, type ShardWritten, startShardWriters } from "./shard-writers.ts";
@@ -205,23 +204,15 @@ export class SiteWriter implements SiteOutput {
   /** The shard directories this build put in place that were not there before: removed again if it fails. */
   readonly #placed: string[] = [];
   #recordFiles = 0;
-  /** Where each chunk's hash is noted for the next build (beside the build cache), or null; and the previous build's notes. */
-  readonly #notes: ChunkNotes | null;
 
-  /**
-   * A writer for the site in `outDir`, nothing written yet (the previous manifest read). With
-   * `notes`, a file where each chunk's hash is kept for the next build: a chunk of a changed records
-   * shard whose hash is the one noted is linked from the shard's old version unread.
-   */
-  static async open(outDir: string, notes?: string): Promise<SiteWriter> {
+  /** A writer for the site in `outDir`, nothing written yet (the previous manifest read). */
+  static async open(outDir: string): Promise<SiteWriter> {
     const before = await readSiteFacts(outDir);
-    const noted = notes === undefined ? null : { file: notes, hashes: (await readBuildNote(notes, isHashes)) ?? [] };
-    return new SiteWriter(outDir, await readPreviousManifest(outDir), before, noted);
+    return new SiteWriter(outDir, await readPreviousManifest(outDir), before);
   }
 
-  private constructor(outDir: string, previous: PreviousSite, before: string | null, notes: ChunkNotes | null) {
+  private constructor(outDir: string, previous: PreviousSite, before: string | null) {
     this.#outDir = outDir;
-    this.#notes = notes;
     this.#root = join(outDir, DATA_ROOT);
     this.#previous = previous;
     this.#before = before;
@@ -270,7 +261,6 @@ export class SiteWriter implements SiteOutput {
     await pauseAt("site-pages-written");
     await this.#switchTo(plan, switchAlong);
     await pauseAt("site-switched");
-    if (this.#notes !== null) writeBuildNote(this.#notes.file, this.#hashes);
     settle(1);
     const swept = await sweep(this.#root, plan);
     const shards = this.#shards;
@@ -344,28 +334,14 @@ export class SiteWriter implements SiteOutput {
     const tmp = join(this.#root, shardTempPath(shard.key, process.pid));
     await mkdir(tmp, { recursive: true });
     const oldHash = this.#previous.dirs[shard.key];
-    const old = oldHash === undefined ? null : join(this.#root, shardDirPath(shard.key, oldHash));
-    const same = old === null ? [] : this.#sameChunks(first, chunks, oldHash as string);
-    const kept = new Set(same.flatMap((i) => [chunkFileName(first + i), offsetsFileName(first + i)]));
     // Each chunk, then its table of offsets and keys (chunk-keys.ts): the order recordShard names them in.
-    // A kept chunk's bytes are neither read from the build cache nor made: the threads link its files unread.
     const files = chunks.flatMap((chunk, i) => [
-      { name: chunkFileName(first + i), bytes: () => (kept.has(chunkFileName(first + i)) ? NO_BYTES : chunk.bytes()) },
-      { name: offsetsFileName(first + i), bytes: () => (kept.has(offsetsFileName(first + i)) ? NO_BYTES : recordTable(chunk.bytes())) },
+      { name: chunkFileName(first + i), bytes: () => chunk.bytes() },
+      { name: offsetsFileName(first + i), bytes: () => recordTable(chunk.bytes()) },
     ]);
-    const plan = old === null || kept.size === 0 ? shard : { ...shard, kept: { dir: old, names: kept } };
-    await this.#shards.write(plan, lazily(files), tmp, null, old);
+    const old = oldHash === undefined ? null : join(this.#root, shardDirPath(shard.key, oldHash));
+    await this.#shards.write(shard, lazily(files), tmp, null, old);
     this.#renames.push([tmp, dir]);
-  }
-
-  /**
-   * The chunks of a group (by index) whose hash is the one the previous build noted, when the notes
-   * are those of the shard's old version: its hash, which covers its chunks' hashes, says so.
-   */
-  #sameChunks(first: number, chunks: readonly Chunk[], oldHash: string): number[] {
-    const noted = this.#notes?.hashes.slice(first, first + chunks.length) ?? [];
-    if (noted.length !== chunks.length || recordShard(first, noted).hash !== oldHash) return [];
-    return chunks.flatMap((chunk, i) => (chunk.hash === noted[i] ? [i] : []));
   }
 
   /** Every shard of the plan not already there, written beside the old version and renamed into place. */
@@ -432,18 +408,6 @@ function keptOf(shard: Pick<ShardPlan, "kept">, names: readonly string[]): Kept 
   if (kept === undefined) return undefined;
   const files = names.flatMap((name, i) => (kept.names.has(name) ? [i] : []));
   return files.length === 0 ? undefined : { from: kept.dir, files };
-}
-
-const NO_BYTES = new Uint8Array(0);
-
-/** The file where each chunk's hash is noted for the next build, and what the previous build noted there. */
-interface ChunkNotes {
-  readonly file: string;
-  readonly hashes: readonly string[];
-}
-
-function isHashes(json: unknown): json is string[] {
-  return Array.isArray(json) && json.every((h) => typeof h === "string");
 }
 
 /** Files whose bytes are made as each is taken. */
