@@ -1,7 +1,7 @@
 /**
- * Notes a stage leaves beside the site's build cache for the next build (the sitemap's parts, the
- * records' chunk hashes): an optimisation only, so a note that cannot be read is none, and one
- * that cannot be written costs the next build the work it would have spared.
+ * Notes a stage leaves beside the site's build cache for the next build (the sitemap's parts): an
+ * optimisation only, so a note that cannot be read is none, and one that cannot be written costs
+ * the next build the work it would have spared.
  */
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
