@@ -64,6 +64,11 @@ export class SpilledShard {
     this.#names.push(name);
   }
 
+  /** Where its file `name`, once added, lies: to be read back. */
+  pathOf(name: string): string {
+    return join(this.#dir, name);
+  }
+
   /** The shard, once every file is added. */
   done(): ShardPlan {
     return spilledPlan({ key: this.#key, hash: this.#hash.digest(), dir: this.#dir, names: this.#names });
