@@ -24,6 +24,7 @@ import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
 import { type SmallKeys, tokenBucket, tokenIndexed, writeBuckets } from "./key-shards.ts";
 import { OrderFiles } from "./order-files.ts";
+import { RUN_SIZE } from "./sorted-runs.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
 import { SpillBytes } from "./spill-bytes.ts";
 import { SpilledShard } from "./spilled-shard.ts";
@@ -36,7 +37,7 @@ export const PARTITION_BUCKETS = 125;
 export interface SearchParts {
   /** Buckets in one range (dividing BUCKETS_PER_SHARD). */
   readonly partitionBuckets: number;
-  /** A range's bytes held in memory up to this, then appended to its scratch file. */
+  /** A range's bytes held in memory up to this (and all ranges' up to RANGES_BYTES), then appended to its scratch file. */
   readonly rangeLimit: number;
   /** A group of suffix entries' bytes held in memory up to this (suffix-files.ts). */
   readonly groupLimit: number;
@@ -45,6 +46,14 @@ export interface SearchParts {
   /** The gathering's caches of tokens, words and towns hold about this many bytes at most (CACHE_BYTES; tests: a few, to drop them often). */
   readonly cacheBytes?: number;
 }
+
+/**
+ * The ranges' bytes held in memory at most, all of them together (a range's at most `rangeLimit`,
+ * and RANGE_FLOOR at least, so that each append to its scratch file stays a large write): eight
+ * ranges of 256 KB at a million subjects, where each range's 256 KB made 10 MB at five million.
+ */
+export const RANGES_BYTES = 2 << 20;
+const RANGE_FLOOR = 16 << 10;
 
 /**
  * The caches' bytes at most (both generations, an estimate of their objects; whatever the list): at
@@ -77,7 +86,7 @@ export function planSearch(
   mkdirSync(spill, { recursive: true });
   const buckets = bucketCount(count);
   const gathering = new Gathering(buckets, partitionBuckets, spill, parts.rangeLimit, parts.cacheBytes ?? CACHE_BYTES);
-  const orders = new OrderFiles(spill);
+  const orders = new OrderFiles(spill, RUN_SIZE, count);
   const fields: RecordFields = { code: "", name: "", razina: "", date: "", status: false, odobreno: false, town: "" };
   let place = 0;
   for (let chunk = 0; chunk * chunkSize < count; chunk++) {
@@ -224,7 +233,9 @@ class Gathering {
     this.#partitionBuckets = partitionBuckets;
     this.#cacheBytes = cacheBytes;
     const ranges = Math.ceil(buckets / partitionBuckets);
-    this.ranges = Array.from({ length: ranges }, (_, r) => new SpillBytes(join(spill, `range-${r}`), rangeLimit));
+    // The ranges grow with the list (40 at five million subjects): their memory shares RANGES_BYTES.
+    const limit = Math.min(rangeLimit, Math.max(RANGE_FLOOR, Math.floor(RANGES_BYTES / ranges)));
+    this.ranges = Array.from({ length: ranges }, (_, r) => new SpillBytes(join(spill, `range-${r}`), limit));
     this.items = new Array<number>(ranges).fill(0);
     this.#openAt = new Float64Array(ranges).fill(-1);
     this.#last = new Float64Array(ranges);

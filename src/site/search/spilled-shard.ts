@@ -82,7 +82,7 @@ export class SpilledShard {
    */
   addFile(name: string, path: string, bytes: Uint8Array = readFileSync(path)): void {
     for (const part of [name, "\n", bytes]) this.#hash.update(part);
-    const target = join(this.#dir, name);
+    const target = this.pathOf(name);
     try {
       linkSync(path, target);
     } catch (error) {
@@ -91,6 +91,11 @@ export class SpilledShard {
     }
     this.#names.push(name);
     this.#kept.push(name);
+  }
+
+  /** Where its file `name`, once added, lies: to be read back. */
+  pathOf(name: string): string {
+    return join(this.#dir, name);
   }
 
   /** The shard, once every file is added. */
