@@ -42,12 +42,7 @@ export function previousShard(previous: PreviousSearch, key: string): ShardPlan 
  * hashed (`bytes` when already read), not written again.
  */
 export function keepFile(previous: PreviousSearch, shard: SpilledShard, key: string, name: string, bytes?: Uint8Array): void {
-  try {
-    shard.addFile(name, previous.path(key, name), bytes);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new NoPatch(`the previous ${key}/${name} is gone`);
-    throw error;
-  }
+  previous.withFile(key, name, (path) => shard.addFile(name, path, bytes));
 }
 
 /** How the patch of an edit makes a run of shards (the buckets', the suffix files'): items in shards of so many. */

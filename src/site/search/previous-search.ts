@@ -54,8 +54,14 @@ export class PreviousSearch {
 
   /** The bytes of file `name` of the previous shard `key` (a file gone: no patch). */
   read(key: string, name: string): Buffer {
+    return this.withFile(key, name, (path) => readFileSync(path));
+  }
+
+  /** What `use` makes of the path of file `name` of the previous shard `key`; the file gone: no patch. */
+  withFile<T>(key: string, name: string, use: (path: string) => T): T {
+    const path = this.path(key, name);
     try {
-      return readFileSync(this.path(key, name));
+      return use(path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new NoPatch(`the previous ${key}/${name} is gone`);
       throw error;
