@@ -53,17 +53,20 @@ export interface ShardPlan {
    */
   readonly dir?: string;
   /**
-   * Files the producer knows hold the bytes of the file of the same name in `kept.dir` (the
-   * previous site's version of this shard, which it read them from): the writer links them from
-   * there (copies where it cannot link) without reading or comparing a byte, and a shard with
-   * `dir` need not have them there. Every other file is written, or linked from the previous
-   * version after a comparison of its bytes.
+   * Files the producer knows hold the bytes of the previous site's file of the same name, in
+   * `kept.dir` (the previous version's directory, or one of links to its files: the search patch's
+   * scratch directory): the writer links them from there (copies where it cannot link) without
+   * reading or comparing a byte (a shard with `dir` need not hold them there). Every other file is
+   * written, or linked from the previous version after a comparison of its bytes.
    */
-  readonly kept?: KeptFiles;
+  readonly kept?: VouchedFiles;
 }
 
-/** A shard's files a producer vouches are unchanged: their names, and the directory they are in already. */
-export interface KeptFiles {
+/**
+ * A shard's files a producer vouches are unchanged: their names, and the directory they are in
+ * already. (Not core/kept-files.ts's KeptFiles, the hosts' files kept in memory.)
+ */
+export interface VouchedFiles {
   readonly dir: string;
   readonly names: ReadonlySet<string>;
 }

@@ -21,7 +21,7 @@ export interface ShardTask {
   readonly from: string | null;
   /**
    * Files (by index) whose bytes are those of the file of the same name in `keptFrom`, as their
-   * producer knows (hand-offs.ts, KeptFiles): linked (or copied) from there with no comparison;
+   * producer knows (hand-offs.ts, VouchedFiles): linked (or copied) from there with no comparison;
    * their bytes, if any, are not read.
    */
   readonly kept: readonly number[];

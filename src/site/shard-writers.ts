@@ -19,7 +19,7 @@ const MAX_WRITERS = 8;
 const SHARDS_PER_WRITER = 2;
 const WRITER_ENTRY = new URL("./shard-writer-thread.mjs", import.meta.url);
 
-/** Files of a task (by index) whose bytes are those of the same name in `from`, as their producer knows (hand-offs.ts, KeptFiles). */
+/** Files of a task (by index) whose bytes are those of the same name in `from`, as their producer knows (hand-offs.ts, VouchedFiles). */
 export interface Kept {
   readonly from: string;
   readonly files: readonly number[];
