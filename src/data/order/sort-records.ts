@@ -22,6 +22,7 @@
 import { open, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { makeScratchDir, type ScratchDir } from "../../common/scratch-dir.ts";
+import { utf8Length, writeUtf8 } from "../../common/utf8-text.ts";
 import type { RenderedBlock } from "../hand-offs.ts";
 
 /** What the sorter reads of a rendered block (its problems are the caller's to collect). */
@@ -267,7 +268,7 @@ async function writeRun(order: RunOrder, handle: FileHandle): Promise<void> {
     const end = block.ends[i] ?? 0;
     const code = block.codes[i] ?? "";
     // Codes are digits: an ASCII string is its UTF-16 length in bytes (no native call per record).
-    const size = HEAD_BYTES + (isAscii(code) ? code.length : Buffer.byteLength(code)) + (end - start);
+    const size = HEAD_BYTES + utf8Length(code) + (end - start);
     if (length + size > buffer.length) {
       await flush();
       if (size > buffer.length) buffer = Buffer.allocUnsafe(size);
@@ -275,25 +276,13 @@ async function writeRun(order: RunOrder, handle: FileHandle): Promise<void> {
     buffer.writeDoubleLE(block.ids[i] ?? 0, length);
     buffer.writeUInt32LE(file, length + 8);
     buffer.writeUInt32LE(block.positions[i] ?? 0, length + 12);
-    const codeLength = writeCode(code, buffer, length + HEAD_BYTES);
+    const codeLength = writeUtf8(code, buffer, length + HEAD_BYTES);
     buffer.writeUInt32LE(codeLength, length + 16);
     buffer.writeUInt32LE(end - start, length + 20);
     bytes.copy(buffer, length + HEAD_BYTES + codeLength, start, end);
     length += size;
   }
   await flush();
-}
-
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
-
-/** Writes `code` as UTF-8 at `at`; returns its length in bytes. */
-function writeCode(code: string, buffer: Buffer, at: number): number {
-  if (!isAscii(code)) return buffer.write(code, at, "utf8");
-  for (let i = 0; i < code.length; i++) buffer[at + i] = code.charCodeAt(i);
-  return code.length;
 }
 
 // ---------------------------------------------------------------------------------------------

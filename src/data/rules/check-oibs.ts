@@ -20,6 +20,7 @@ import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { msg } from "../../common/messages/message.ts";
 import { makeScratchDir, type ScratchDir } from "../../common/scratch-dir.ts";
+import { utf8Length, writeUtf8 } from "../../common/utf8-text.ts";
 import type { Problem, ProblemSink } from "../problems/problems.ts";
 import { formatLocation, showValue } from "../problems/problem-parts.ts";
 import { placeInCells } from "../sources/sheet-cells.ts";
@@ -105,7 +106,7 @@ export class OibCheck {
       const part = partOf(value);
       parts[k] = part;
       names[k] = later !== 0 || bytes === undefined || ends === undefined ? EMPTY : nameOf(bytes, startOf(ends, k), ends[k] ?? 0);
-      sizes[part] = (sizes[part] ?? 0) + HEAD + byteLength(keys.codes[k] ?? "") + (names[k] as Uint8Array).length;
+      sizes[part] = (sizes[part] ?? 0) + HEAD + utf8Length(keys.codes[k] ?? "") + (names[k] as Uint8Array).length;
     }
     const buffers = Array.from(sizes, (size) => (size === 0 ? null : Buffer.allocUnsafe(size)));
     // Numbers through a DataView: Buffer's write methods check their arguments on each of a million calls.
@@ -122,7 +123,7 @@ export class OibCheck {
       view.setUint32(at + 16, this.#order, true);
       view.setUint32(at + 20, keys.positions[k] ?? 0, true);
       view.setUint32(at + 24, fileNumber, true);
-      const length = writeText(entries, keys.codes[k] ?? "", at + HEAD);
+      const length = writeUtf8(keys.codes[k] ?? "", entries, at + HEAD);
       view.setUint32(at + 28, length, true);
       const name = names[k] as Uint8Array;
       entries.set(name, at + HEAD + length);
@@ -274,22 +275,6 @@ async function readSpilled(path: string): Promise<Buffer[]> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
   }
-}
-
-/** The UTF-8 length of `text`: its length when it is ASCII, as a code is, without a call into the runtime. */
-function byteLength(text: string): number {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return Buffer.byteLength(text);
-  return text.length;
-}
-
-/** Writes `text` as UTF-8 at `at` (ASCII byte by byte, as a code is), answering its length. */
-function writeText(bytes: Buffer, text: string, at: number): number {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x80) return bytes.write(text, at, "utf8");
-    bytes[at + i] = c;
-  }
-  return text.length;
 }
 
 /** Where record `k` of a block starts in its bytes. */
