@@ -8,7 +8,7 @@ import { describeError } from "./errors.ts";
 import { VERSION } from "./version.ts";
 
 /** The layout this code reads and writes; a site of another layout must be rebuilt. */
-export const LAYOUT_VERSION = 9;
+export const LAYOUT_VERSION = 10;
 
 export interface Manifest {
   /** The layout of the files (LAYOUT_VERSION). */

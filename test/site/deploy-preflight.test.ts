@@ -3,9 +3,9 @@
  * and the options named to fit. Sizes come from a fixed record length, so every count is plain
  * arithmetic on the layout (1,000 records a chunk, 1,000 pages and their tag list a shard, 8 docs
  * and their tag list, 1 manifest, the key indexes, the search files, sitemap.xml and its parts, robots.txt, 404.html).
- * The files besides the pages: 10,397 for 1M subjects (1 + 9 + 2 x 1,000 + 1,001 + 7,362 search + 3 + 21 sitemap parts),
- * 1,068 for 100k (1 + 9 + 2 x 100 + 101 + 751 search + 3 + 3) and 103,685 for 10M (1 + 9 + 2 x 10,000 + 10,001 + 73,470
- * search + 3 + 201); search files = 2 a bucket (1 a thousand subjects) + 14 order files + the suffix files and their
+ * The files besides the pages: 10,399 for 1M subjects (1 + 9 + 2 x 1,000 + 1,001 + 7,364 search + 3 + 21 sitemap parts),
+ * 1,070 for 100k (1 + 9 + 2 x 100 + 101 + 753 search + 3 + 3) and 103,687 for 10M (1 + 9 + 2 x 10,000 + 10,001 + 73,472
+ * search + 3 + 201); search files = 2 a bucket (1 a thousand subjects) + 16 order files + the suffix files and their
  * first keys (5,264 + 1 + 83 at 1M, 527 + 1 + 9 at 100k, 52,632 + 1 + 823 at 10M).
  */
 import { describe, expect, it } from "vitest";
@@ -28,10 +28,10 @@ describe("siteShape", () => {
   it.each([
     // name, count, options, files, fullest directory, its entries
     [
-      "1M routed, plain+api at 20: 1,000 chunks and their offsets + 2 x (50,000 pages + 50 tag lists) + 9 docs + manifest + 1,001 key indexes + 7,362 search files + sitemap (21 parts), robots.txt, 404.html",
+      "1M routed, plain+api at 20: 1,000 chunks and their offsets + 2 x (50,000 pages + 50 tag lists) + 9 docs + manifest + 1,001 key indexes + 7,364 search files + sitemap (21 parts), robots.txt, 404.html",
       1_000_000,
       routed([20]),
-      110_497,
+      110_499,
       "_subjekti/pages/plain/20/<shard>",
       1001,
     ],
@@ -39,7 +39,7 @@ describe("siteShape", () => {
       "1M routed, no pages: chunks and their offsets, docs, manifest, key indexes, search files, the crawlers' files",
       1_000_000,
       routed([]),
-      10_397,
+      10_399,
       "_subjekti/search/suffixes/<shard>",
       1000,
     ],
@@ -69,26 +69,26 @@ describe("preflight", () => {
       1_000_000,
       HOST_LIMITS["cloudflare-free"],
       routed([20]),
-      // 10,397 + 2 x (50,000 pages + 50 tag lists)
-      ["110,497 files, over its 20,000 files a deployment"],
-      // plain at 105: 10,397 + 9,524 pages + 10 tag lists = 19,931; at 104 it would be 20,023
+      // 10,399 + 2 x (50,000 pages + 50 tag lists)
+      ["110,499 files, over its 20,000 files a deployment"],
+      // plain at 105: 10,399 + 9,524 pages + 10 tag lists = 19,933; at 104 it would be 20,025
       ["--limits none", "--forms plain --limits 105"],
     ],
     [
-      "1M at 20 on Cloudflare paid: one form fits (60,447 files: 10,397 + 50,050)",
+      "1M at 20 on Cloudflare paid: one form fits (60,449 files: 10,399 + 50,050)",
       1_000_000,
       HOST_LIMITS["cloudflare-paid"],
       routed([20]),
-      ["110,497 files, over its 100,000 files a deployment"],
+      ["110,499 files, over its 100,000 files a deployment"],
       ["--forms plain", "--limits none", "--forms plain --limits 21"],
     ],
     [
-      "the subset kept is the one with the most files that fits (limits 10 and 50 of a 100k list, 20,000 allowed: plain alone, 13,080, beats both forms at 50, 5,072)",
+      "the subset kept is the one with the most files that fits (limits 10 and 50 of a 100k list, 20,000 allowed: plain alone, 13,082, beats both forms at 50, 5,074)",
       100_000,
       fake({ filesPerDeployment: 20_000 }),
       routed([10, 50]),
-      // 1,068 + 2 x (10,010 + 2,002)
-      ["25,092 files, over its 20,000 files a deployment"],
+      // 1,070 + 2 x (10,010 + 2,002)
+      ["25,094 files, over its 20,000 files a deployment"],
       ["--forms plain", "--limits none", "--forms plain --limits 51"],
     ],
     [
@@ -121,8 +121,8 @@ describe("preflight", () => {
       10_000_000,
       fake({ filesPerDeployment: 5_000 }),
       routed([20]),
-      // 103,685 + 2 x (500,000 pages + 500 tag lists)
-      ["1,104,685 files, over its 5,000 files a deployment"],
+      // 103,687 + 2 x (500,000 pages + 500 tag lists)
+      ["1,104,687 files, over its 5,000 files a deployment"],
       [],
     ],
   ])("%s", (_name, count, host, options, over, fits) => {
@@ -152,9 +152,9 @@ describe("preflight", () => {
   it("the message names the host, the limit gone over, each option that fits with its file count, and where the limits are documented", () => {
     const result = preflight(HOST_LIMITS["cloudflare-free"], routed([20]), shapeOf(1_000_000));
     expect(describePreflight(result)).toBe(
-      "the site does not fit Cloudflare Workers (free plan): 110,497 files, over its 20,000 files a deployment; " +
-        "fits with --limits none (10,397 files; no page pre-rendered: every request derived from the record chunks), " +
-        "or --forms plain --limits 105 (19,931 files; requests of other limits are derived) " +
+      "the site does not fit Cloudflare Workers (free plan): 110,499 files, over its 20,000 files a deployment; " +
+        "fits with --limits none (10,399 files; no page pre-rendered: every request derived from the record chunks), " +
+        "or --forms plain --limits 105 (19,933 files; requests of other limits are derived) " +
         "(limits: https://developers.cloudflare.com/workers/platform/limits/)",
     );
   });

@@ -26,8 +26,8 @@ const NO_SIZES = { chunk: 0, page: () => 0 };
 
 describe("build --target cloudflare-free", () => {
   // 5,758 subjects at limits 1 and 2 in all three forms: 3 x (5,758 + 2,879 pages + 9 tag lists) + 6 chunks and their offsets + 10 docs + 11 key indexes + 6 downloads (three at two paths) + 3 crawlers' files
-  // + 79 search files (search-layout.ts: 2 x 16 buckets + 14 order files + 31 suffix files + 1 + 1 first-key files) = 26,059 files.
-  // At --limits 1: 3 x (5,758 + 6) + 121 = 17,413; --limits none: 121 (12 + 10 + 11 + 6 + 3 + 79).
+  // + 81 search files (search-layout.ts: 2 x 16 buckets + 16 order files + 31 suffix files + 1 + 1 first-key files) = 26,061 files.
+  // At --limits 1: 3 x (5,758 + 6) + 123 = 17,415; --limits none: 123 (12 + 10 + 11 + 6 + 3 + 81).
   const TOO_MANY = ["--limits", "1,2", "--forms", "plain,api,json"];
 
   it("over 20,000 files: exit 1 naming the limit and the options that fit; the previous site is left byte for byte", async () => {
@@ -48,7 +48,7 @@ describe("build --target cloudflare-free", () => {
     ]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      "subjekti: the site does not fit Cloudflare Workers (free plan): 26,059 files, over its 20,000 files a deployment; fits with --limits 1 (17,413 files), or --limits none (121 files;",
+      "subjekti: the site does not fit Cloudflare Workers (free plan): 26,061 files, over its 20,000 files a deployment; fits with --limits 1 (17,415 files), or --limits none (123 files;",
     );
     expect(run.stderr).toContain("or pass --over-limits warn to build it anyway");
     expect(await snapshotTree(out)).toEqual(before);
@@ -74,9 +74,9 @@ describe("build --target cloudflare-free", () => {
     ]);
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as { files: number; overLimits: string[]; downloads: unknown[] };
-    // The site's files and the three downloads at two paths each: the 17,413 the preflight counted.
-    expect(report).toMatchObject({ files: 17_407, overLimits: [] });
-    expect(report.files + 2 * report.downloads.length).toBe(17_413);
+    // The site's files and the three downloads at two paths each: the 17,415 the preflight counted.
+    expect(report).toMatchObject({ files: 17_409, overLimits: [] });
+    expect(report.files + 2 * report.downloads.length).toBe(17_415);
   });
 
   it("--over-limits warn builds anyway and says what it went over", async () => {
@@ -103,15 +103,15 @@ describe("build --target cloudflare-free", () => {
     const out = join(dir.path, "none");
     const report = await build(FIXTURE, out, { limits: [] });
     // The manifest, the 8 description files and their tag list, the one chunk and its offsets, the bounds and the one OIB file (a small list has one), sitemap.xml, robots.txt and 404.html,
-    // and the search files (search-layout.ts): 2 x 16 buckets, 14 order files, 1 suffix file and its 2 first-key files.
-    expect(report.files).toBe(1 + 9 + 2 + 1 + 1 + 3 + (2 * 16 + 14 + 1 + 2));
+    // and the search files (search-layout.ts): 2 x 16 buckets, 16 order files, 1 suffix file and its 2 first-key files.
+    expect(report.files).toBe(1 + 9 + 2 + 1 + 1 + 3 + (2 * 16 + 16 + 1 + 2));
     expect(report.downloads).toHaveLength(3);
     // The search files the deploy preflight counts are the ones under search/.
     const search = (await readdir(join(out, "_subjekti"), { recursive: true, withFileTypes: true })).filter(
       (entry) => entry.isFile() && join(entry.parentPath, entry.name).includes("/_subjekti/search/"),
     );
     expect(search).toHaveLength(searchFileCount(report.count));
-    expect(searchFileCount(report.count)).toBe(2 * 16 + 14 + 1 + 2);
+    expect(searchFileCount(report.count)).toBe(2 * 16 + 16 + 1 + 2);
     expect(await readdir(join(out, "_subjekti"))).not.toContain("pages");
   });
 });

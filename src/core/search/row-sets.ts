@@ -112,9 +112,19 @@ export function intersect(a: RowSet, b: RowSet): RowSet {
     return { kind: "list", rows: out.subarray(0, n) };
   }
   if (a.kind === "bits" && b.kind === "bits") {
-    const bits = new Uint8Array(Math.min(a.bits.length, b.bits.length));
+    const length = Math.min(a.bits.length, b.bits.length);
+    // 32 bits at a time (a byte at a time, 125 KB at 1M was a third of a millisecond): a stored
+    // bitmap follows its kind and size, so is rarely on a 4-byte boundary, and is then copied (natively) to one.
+    const bits = new Uint8Array(length);
+    const whole = length >>> 2;
+    const [x, y, out] = [aligned(a.bits), aligned(b.bits), new Uint32Array(bits.buffer, 0, whole)];
     let size = 0;
-    for (let i = 0; i < bits.length; i++) {
+    for (let i = 0; i < whole; i++) {
+      const word = (x[i] as number) & (y[i] as number);
+      out[i] = word;
+      size += popcount(word);
+    }
+    for (let i = whole * 4; i < length; i++) {
       const byte = (a.bits[i] as number) & (b.bits[i] as number);
       bits[i] = byte;
       size += POPCOUNT[byte] as number;
@@ -224,6 +234,12 @@ export class RowUnion {
     this.listed = 0;
     return words;
   }
+}
+
+/** A bitmap's whole 32-bit words, in place where its bytes start on a 4-byte boundary, else from a copy. */
+function aligned(bits: Uint8Array): Uint32Array {
+  const own = bits.byteOffset % 4 === 0 ? bits : new Uint8Array(bits);
+  return new Uint32Array(own.buffer, own.byteOffset, bits.length >>> 2);
 }
 
 /** The bits set in a 32-bit word. */

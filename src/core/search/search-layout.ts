@@ -9,6 +9,8 @@
  *   _subjekti/search/order.<hash>/<f>.desc     the places with the field descending, ties by place ascending
  *   _subjekti/search/order.<hash>/date.keys    the distinct founding dates, rising, a line each (`YYYY-MM-DD\n`)
  *   _subjekti/search/order.<hash>/date.starts  where each date's places begin in date.asc (u32 LE, one more than the dates)
+ *   _subjekti/search/order.<hash>/<f>.groups   for the name and the town, where each group of equal values begins in <f>.asc:
+ *       a bitmap over its positions (bit p & 7 of byte p >>> 3 set where position p starts a group), count/8 bytes
  *
  *   _subjekti/search/suffixes/<s>.<hash>/<n>.json      sorted suffixes of the tokens, each with its token's subjects: JSON
  *       [["<suffix>", [places…], [their positions in name.asc…]] (a rare token), or
@@ -65,6 +67,14 @@ export const ORDER_FILE: Readonly<Record<OrderField, string>> = {
 };
 
 /**
+ * The fields whose groups of equal values are listed as a bitmap over their ascending order
+ * (`<f>.groups`): a walk of a multi-field order tells the groups it meets by it, not by the ranks
+ * (a town of thousands met deep in the list read the rank file whole, 4 MB at 1M). The dates list
+ * theirs in date.starts, and a code is a group of its own.
+ */
+export const GROUP_BITS_FIELDS: readonly OrderField[] = ["naziv_subjekta", "institucija_grad"];
+
+/**
  * A three-character piece of more subjects than this has a set under `g:<piece>`; a rarer one has
  * none, and a term of it is found through the suffixes. A term whose tokens' sets are many is a
  * common piece (each stored set holds more than INLINE_ROWS subjects, so a piece of this many at
@@ -119,11 +129,19 @@ export function suffixFileName(file: number): string {
 
 /**
  * Every search file the build writes for a list of `count` subjects (none for an empty list): two
- * a bucket, three order files a field and the dates' two, the suffix files, the file of the groups'
+ * a bucket, three order files a field, the dates' two and the groups' bitmaps, the suffix files, the file of the groups'
  * first keys and one a group. The deploy preflight counts them before the build (site-shape.ts).
  */
 export function searchFileCount(count: number): number {
   if (count === 0) return 0;
   const suffixFiles = suffixFileCount(count);
-  return 2 * bucketCount(count) + 3 * Object.keys(ORDER_FILE).length + 2 + suffixFiles + 1 + Math.ceil(suffixFiles / FIRSTS_GROUP);
+  return (
+    2 * bucketCount(count) +
+    3 * Object.keys(ORDER_FILE).length +
+    2 +
+    GROUP_BITS_FIELDS.length +
+    suffixFiles +
+    1 +
+    Math.ceil(suffixFiles / FIRSTS_GROUP)
+  );
 }

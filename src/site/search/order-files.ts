@@ -14,7 +14,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { compareText } from "../../core/search/match-record.ts";
 import { ORDER_FIELDS, type OrderField } from "../../core/search/read-filters.ts";
-import { ORDER_FILE, ORDER_SHARD_KEY } from "../../core/search/search-layout.ts";
+import { GROUP_BITS_FIELDS, ORDER_FILE, ORDER_SHARD_KEY } from "../../core/search/search-layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import { placesByRank, RUN_SIZE, SortedRuns } from "./sorted-runs.ts";
 import { SpilledShard } from "./spilled-shard.ts";
@@ -120,6 +120,7 @@ export function addFieldFiles(
   shard.add(`${name}.rank`, le(ranks));
   shard.add(`${name}.asc`, le(asc));
   shard.addParts(`${name}.desc`, descending(asc, ranks));
+  if (GROUP_BITS_FIELDS.includes(field)) shard.add(`${name}.groups`, groupBits(asc, ranks));
   if (field === "datum_postanka" && dates !== undefined) {
     shard.add("date.keys", Buffer.from(dates.keys.map((d) => `${d}\n`).join("")));
     shard.add("date.starts", le(dates.starts));
@@ -130,7 +131,24 @@ export function addFieldFiles(
 export function fieldFileNames(field: OrderField): string[] {
   const name = ORDER_FILE[field];
   const files = [`${name}.rank`, `${name}.asc`, `${name}.desc`];
+  if (GROUP_BITS_FIELDS.includes(field)) files.push(`${name}.groups`);
   return field === "datum_postanka" ? [...files, "date.keys", "date.starts"] : files;
+}
+
+/**
+ * Where each group of equal ranks begins in the ascending order `asc`, as a bitmap over its
+ * positions (search-layout.ts `<f>.groups`): made from the ranks and the order alone, so the whole
+ * stage and the patch of an edit (which hands addFieldFiles its new ranks and order) write the same.
+ */
+export function groupBits(asc: Uint32Array, ranks: Uint32Array): Uint8Array {
+  const bits = new Uint8Array(Math.ceil(asc.length / 8));
+  let previous = -1;
+  for (let position = 0; position < asc.length; position++) {
+    const rank = ranks[asc[position] as number] as number;
+    if (rank !== previous) bits[position >>> 3] = (bits[position >>> 3] as number) | (1 << (position & 7));
+    previous = rank;
+  }
+  return bits;
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { GroupStarts } from "../../../src/core/search/group-bounds.ts";
 import { type FieldOrder, type OrderReader, pageInOrder, type Span } from "../../../src/core/search/order-page.ts";
 import { ORDER_FIELDS, type OrderField, type OrderKey } from "../../../src/core/search/read-filters.ts";
 import { decodeRows, encodeRows, type RowSet, toList } from "../../../src/core/search/row-sets.ts";
@@ -15,7 +16,7 @@ import { decodeRows, encodeRows, type RowSet, toList } from "../../../src/core/s
 /**
  * A list's order files as the build writes them (order-files.ts), from each field's values (the
  * codes distinct, as the data rules hold them). The dates' groups are listed where each begins, as
- * date.starts does; the other fields' are told by their ranks.
+ * date.starts does, the names' and towns' as a bitmap over the ascending order (`<f>.groups`).
  */
 function orderFiles(
   values: Readonly<Record<OrderField, readonly number[]>>,
@@ -50,12 +51,15 @@ function orderFiles(
       const rank = ranks.get(field) as Uint32Array;
       return Array.from(places, (place) => rank[place] as number);
     },
-    async groupStarts(key: OrderKey): Promise<Uint32Array | null> {
-      if (key.field !== "datum_postanka") return null;
-      const rank = ranks.get(key.field) as Uint32Array;
-      const perm = perms.get(`${key.field} ${key.descending ? "desc" : "asc"}`) as Uint32Array;
+    async groupStarts(field: OrderField): Promise<GroupStarts | null> {
+      if (field === "jedinstvena_oznaka") return null;
+      const rank = ranks.get(field) as Uint32Array;
+      const perm = perms.get(`${field} asc`) as Uint32Array;
       const starts = Array.from(perm.keys()).filter((at) => at === 0 || rank[perm[at] as number] !== rank[perm[at - 1] as number]);
-      return Uint32Array.from([...starts, count]);
+      if (field === "datum_postanka") return { kind: "list", starts: Uint32Array.from([...starts, count]) };
+      const bits = new Uint8Array(Math.ceil(count / 8));
+      for (const at of starts) bits[at >>> 3] = (bits[at >>> 3] as number) | (1 << (at & 7));
+      return { kind: "bits", bits };
     },
   };
   return reader;

@@ -6,7 +6,17 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeRows, encodeRows, popcount, type RowSet, RowUnion, selectRows, sizeOf, toList } from "../../../src/core/search/row-sets.ts";
+import {
+  decodeRows,
+  encodeRows,
+  intersect,
+  popcount,
+  type RowSet,
+  RowUnion,
+  selectRows,
+  sizeOf,
+  toList,
+} from "../../../src/core/search/row-sets.ts";
 
 /** A stored set of `rows` among `count`, read back from bytes that start `shift` bytes into their buffer (a range read's bitmap rarely starts on a 4-byte boundary). */
 function stored(rows: readonly number[], count: number, shift = 0): RowSet {
@@ -93,6 +103,30 @@ describe("RowUnion", () => {
           expect(sizeOf(result)).toBe(expected.length);
           expect([...toList(result)]).toEqual(expected);
           expect(selectRows(result, from, limit)).toEqual(expected.slice(from, from + limit));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("intersect", () => {
+  it("is the plain intersection of any two stored sets, lists or bitmaps on any byte boundary", () => {
+    const count = fc.integer({ min: 1, max: 700 });
+    const part = (n: number) =>
+      fc.record({
+        // Dense enough now and then to be stored as a bitmap (past count / 8 places).
+        rows: fc.uniqueArray(fc.integer({ min: 0, max: n - 1 }), { maxLength: n }).map((r) => r.sort((a, b) => a - b)),
+        shift: fc.integer({ min: 0, max: 3 }),
+      });
+    fc.assert(
+      fc.property(
+        count.chain((n) => fc.record({ count: fc.constant(n), a: part(n), b: part(n) })),
+        ({ count, a, b }) => {
+          const result = intersect(stored(a.rows, count, a.shift), stored(b.rows, count, b.shift));
+          const expected = a.rows.filter((row) => b.rows.includes(row));
+          expect(sizeOf(result)).toBe(expected.length);
+          expect([...toList(result)]).toEqual(expected);
         },
       ),
       { numRuns: 300 },

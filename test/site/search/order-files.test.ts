@@ -58,6 +58,14 @@ function modelFiles(subjects: readonly Subject[]): Map<string, Buffer> {
     files.set(`${name}.rank`, u32(ranks));
     files.set(`${name}.asc`, u32(asc));
     files.set(`${name}.desc`, u32(desc));
+    if (name === "name" || name === "town") {
+      // Where each group of equal values begins in the ascending order, a bit a position.
+      const groups = Buffer.alloc(Math.ceil(asc.length / 8));
+      asc.forEach((p, i) => {
+        if (i === 0 || ranks[p] !== ranks[asc[i - 1] as number]) groups[i >>> 3] = (groups[i >>> 3] as number) | (1 << (i & 7));
+      });
+      files.set(`${name}.groups`, groups);
+    }
     if (name === "date") {
       files.set("date.keys", Buffer.from(distinct.map((d) => `${d}\n`).join("")));
       files.set("date.starts", u32([0, ...distinct.map((d) => column.filter((v) => compareText(v, d) <= 0).length)]));

@@ -59,6 +59,17 @@ describe("the search stage of an edit, patched", () => {
           set(5, { institucija_grad: "Novi Grad Patchovo" });
         },
       ],
+      // The groups of equal values (<f>.groups) gain and lose members, and a group goes.
+      ["a town's only subject moved to another town (its group gone)", () => set(5, { institucija_grad: towns()[0] as string })],
+      [
+        "a name made its neighbour's in the order (the two one group)",
+        () => {
+          const name = (i: number): string => (subjects[i] as Subject).naziv_subjekta;
+          const byName = subjects.map((_, i) => i).sort((a, b) => compareText(name(a), name(b)) || a - b);
+          const at = byName.findIndex((i, k) => k > 100 && name(i) !== name(byName[k + 1] as number));
+          set(byName[at] as number, { naziv_subjekta: name(byName[at + 1] as number) });
+        },
+      ],
     ];
     const ways: Record<string, string> = {};
     // A fallback shows its reason.
