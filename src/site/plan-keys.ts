@@ -5,14 +5,23 @@
  * once the records are on disk, so a cached build that never parsed a record still indexes every
  * one.
  *
- * Memory: 8 bytes a subject while the OIB index is sorted (each OIB's rest and place as one
- * float, put in its prefix's place as the chunk files are read a second time; the OIBs kept by
- * place between the two took 8 more). Its files are then made once, each hashed and put in a
- * scratch directory as it is made (search/spilled-shard.ts), from where the writer threads link
- * them into the site: nothing of the index is held through the write, where its 8 bytes a subject
- * (40 MB at five million) were kept to render the files again.
+ * The chunk files are read once: each OIB's key (its rest after the prefix times the count, plus
+ * its place: one float that sorts by OIB, then by place) goes to the part of the prefixes it falls
+ * in (oib-parts.ts), a part being some PART_KEYS keys' worth of prefixes. Each part is then taken
+ * back alone, its keys put in their prefix's place (a counting sort), each prefix's sorted, and its
+ * files made, each hashed and put in a scratch directory as it is made (search/spilled-shard.ts),
+ * from where the writer threads link them into the site.
+ *
+ * What grew faster than the list, and no longer does: the keys of every subject were held at once
+ * (8 bytes a subject: 40 MB at five million, 80 at ten, the build's peak while the search thread
+ * ran beside), the chunk files were read twice (one pass to count each prefix's OIBs, one to place
+ * them), and the second pass scattered its keys over ten thousand prefixes at five million (a
+ * thousand at one million) in one array of 40 MB, a cache miss a key. Now memory holds one part
+ * (under 10 bytes a key of it) and the parts' buffers, the files are read once, and a part's
+ * scatter spans a few thousand prefixes in at most PART_KEYS keys.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { contentHash } from "../common/content-hash.ts";
 import {
   BOUNDS_FILE,
@@ -27,64 +36,67 @@ import {
 import { oibFileName, oibShardKey, SHARD_SIZE } from "../core/layout.ts";
 import { VERSION } from "../core/version.ts";
 import type { ShardFile, ShardPlan } from "./hand-offs.ts";
+import { OibParts } from "./oib-parts.ts";
 import type { ChunkFile } from "./read-chunks.ts";
 import { SpilledShard } from "./search/spilled-shard.ts";
 
 const NEWLINE = 0x0a;
+const ZERO = 0x30;
 const OIB_FIELD = Buffer.from('","oib":"');
 const CODE_FIELD = Buffer.from(',"jedinstvena_oznaka":"');
 
+/** How the keys are parted: the keys a part holds when the OIBs spread evenly, and those a part buffers before they go to its files. */
+export interface KeyParts {
+  readonly partKeys: number;
+  readonly buffered: number;
+}
+
+/** A part: some 8 MB of keys while sorted (at ten million subjects, ten parts). */
+const PARTS: KeyParts = { partKeys: 1 << 20, buffered: 1 << 15 };
+
 /** Plans the bounds shard and the OIB index shards of `count` subjects in the chunk files `fileOf(chunk)`, the OIB files waiting in `scratch`. */
-export function planKeys(count: number, chunkSize: number, fileOf: (chunk: number) => ChunkFile, scratch: string): ShardPlan[] {
+export function planKeys(
+  count: number,
+  chunkSize: number,
+  fileOf: (chunk: number) => ChunkFile,
+  scratch: string,
+  { partKeys, buffered }: KeyParts = PARTS,
+): ShardPlan[] {
   if (count === 0) return [];
   const chunks = Math.ceil(count / chunkSize);
   const firsts: { id: number; code: string }[] = [];
   const digits = oibPrefixDigits(count);
+  const prefixes = 10 ** digits;
   const restSize = 10 ** (11 - digits);
-  // The first pass counts each prefix's OIBs: starts[p + 1], summed below into where prefix p's keys begin.
-  const starts = new Uint32Array(10 ** digits + 1);
-  const read = eachOib(
-    fileOf,
-    chunks,
-    (bytes) => firsts.push(firstKeys(bytes)),
-    (oib) => {
-      const next = Math.floor(oib / restSize) + 1;
-      starts[next] = (starts[next] ?? 0) + 1;
-    },
-  );
-  if (read !== count) throw new Error(`the chunk files hold ${read} subjects, not ${count}`);
-  for (let p = 1; p < starts.length; p++) starts[p] = (starts[p] ?? 0) + (starts[p - 1] ?? 0);
-  // The second reads the chunk files again (from the page cache) and puts each key in its prefix's
-  // place at once: 8 bytes a subject, where the OIBs kept by place between the two took 16.
-  const keys = new Float64Array(count);
-  const filled = starts.slice(0, -1);
-  eachOib(fileOf, chunks, null, (oib, place) => {
-    const prefix = Math.floor(oib / restSize);
-    const slot = filled[prefix] ?? 0;
-    filled[prefix] = slot + 1;
-    keys[slot] = (oib % restSize) * count + place;
-  });
-  for (let p = 0; p + 1 < starts.length; p++) keys.subarray(starts[p], starts[p + 1]).sort();
-  return [boundsShard(firsts), ...oibShards(keys, starts, scratch)];
+  // Prefixes a part: at most 65,536 (its prefixes' places are uint16), never more than there are.
+  const perPart = Math.max(1, Math.min(prefixes, 1 << 16, Math.floor((partKeys * prefixes) / count)));
+  const partCount = Math.ceil(prefixes / perPart);
+  const dir = join(scratch, "oib-parts");
+  const parts = new OibParts(dir, partCount, Math.min(buffered, count));
+  try {
+    let place = 0;
+    for (let chunk = 0; chunk < chunks; chunk++) {
+      const bytes = readFileSync(fileOf(chunk).path);
+      firsts.push(firstKeys(bytes));
+      eachOibAt(bytes, (at) => {
+        const oib = oibAt(bytes, at);
+        const prefix = Math.floor(oib / restSize);
+        const part = Math.floor(prefix / perPart);
+        parts.add(part, (oib % restSize) * count + place++, prefix - part * perPart);
+      });
+    }
+    if (place !== count) throw new Error(`the chunk files hold ${place} subjects, not ${count}`);
+    return [boundsShard(firsts), ...oibShards(count, parts, perPart, scratch)];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-/**
- * Reads the chunk files in order: `first` gets each file's bytes, `visit` each subject's OIB (a
- * number: 11 digits are exact in a double) and place. Returns how many subjects were read.
- */
-function eachOib(
-  fileOf: (chunk: number) => ChunkFile,
-  chunks: number,
-  first: ((bytes: Buffer) => void) | null,
-  visit: (oib: number, place: number) => void,
-): number {
-  let place = 0;
-  for (let chunk = 0; chunk < chunks; chunk++) {
-    const bytes = readFileSync(fileOf(chunk).path);
-    first?.(bytes);
-    eachOibAt(bytes, (at) => visit(Number(bytes.toString("latin1", at, at + 11)), place++));
-  }
-  return place;
+/** The OIB whose 11 digits start at `at`, read digit by digit (a number: 11 digits are exact in a double), without a string each. */
+function oibAt(bytes: Buffer, at: number): number {
+  let oib = 0;
+  for (let i = at; i < at + 11; i++) oib = oib * 10 + ((bytes[i] as number) - ZERO);
+  return oib;
 }
 
 /** Visits each record of a chunk file's bytes in order: `at`, where its OIB's 11 digits start. */
@@ -133,13 +145,13 @@ function boundsShard(firsts: readonly { id: number; code: string }[]): ShardPlan
 
 /**
  * The OIB index: a file for every prefix of `digits` digits, even an empty one (a missing file
- * would read as a stale site), in shards of SHARD_SIZE files. `keys` are sorted by a counting sort
- * on the prefix (prefix p's begin at `starts[p]`) and a sort of each prefix's: each key is the
- * OIB's rest after its prefix times `count` plus the place, exact in a double (under 2^53 for any
- * list the prefixes keep to a thousand lines a file), so one number sorts by OIB, then by place.
+ * would read as a stale site), in shards of SHARD_SIZE files, made a part of `perPart` prefixes at a
+ * time. A part's keys are sorted by a counting sort on their prefix (prefix p's begin at
+ * `starts[p]`) and a sort of each prefix's: each key is the OIB's rest after its prefix times
+ * `count` plus the place, exact in a double (under 2^53 for any list the prefixes keep to a
+ * thousand lines a file), so one number sorts by OIB, then by place.
  */
-function oibShards(keys: Float64Array, starts: Uint32Array, scratch: string): ShardPlan[] {
-  const count = keys.length;
+function oibShards(count: number, parts: OibParts, perPart: number, scratch: string): ShardPlan[] {
   const digits = oibPrefixDigits(count);
   const prefixes = 10 ** digits;
   const restSize = 10 ** (11 - digits);
@@ -148,21 +160,37 @@ function oibShards(keys: Float64Array, starts: Uint32Array, scratch: string): Sh
   const lineLength = oibLineLength(width);
   const perShard = Math.min(prefixes, SHARD_SIZE);
   const shards: ShardPlan[] = [];
-  for (let first = 0; first < prefixes; first += perShard) {
-    const last = Math.min(prefixes, first + perShard);
-    // Hashed as every shard is (the code's version, the key, each file's name and bytes).
-    const shard = new SpilledShard(scratch, oibShardKey(prefixText(first)));
+  let shard: SpilledShard | null = null;
+  for (let first = 0, part = 0; first < prefixes; first += perPart, part++) {
+    const last = Math.min(prefixes, first + perPart);
+    const taken = parts.take(part);
+    const starts = new Uint32Array(last - first + 1);
+    for (const prefix of taken.prefixes) starts[prefix + 1] = (starts[prefix + 1] as number) + 1;
+    for (let p = 1; p < starts.length; p++) starts[p] = (starts[p] as number) + (starts[p - 1] as number);
+    const keys = new Float64Array(taken.prefixes.length);
+    const filled = starts.slice(0, -1);
+    taken.eachKey((key, k) => {
+      const prefix = taken.prefixes[k] as number;
+      keys[filled[prefix] as number] = key;
+      filled[prefix] = (filled[prefix] as number) + 1;
+    });
     for (let p = first; p < last; p++) {
-      const [from, to] = [starts[p] ?? 0, starts[p + 1] ?? 0];
+      // A shard begins at a multiple of perShard (parts need not end there); hashed as every shard is (the code's version, the key, each file's name and bytes).
+      shard ??= new SpilledShard(scratch, oibShardKey(prefixText(p)));
+      const [from, to] = [starts[p - first] as number, starts[p - first + 1] as number];
+      const sorted = keys.subarray(from, to).sort();
       const bytes = Buffer.allocUnsafe((to - from) * lineLength);
-      for (let k = from; k < to; k++) {
-        const key = keys[k] ?? 0;
+      for (let k = 0; k < sorted.length; k++) {
+        const key = sorted[k] as number;
         const place = key % count;
-        writeOibLine(bytes, (k - from) * lineLength, p * restSize + (key - place) / count, place, width);
+        writeOibLine(bytes, k * lineLength, p * restSize + (key - place) / count, place, width);
       }
       shard.add(oibFileName(prefixText(p)), bytes);
+      if ((p + 1) % perShard === 0 || p + 1 === prefixes) {
+        shards.push(shard.done());
+        shard = null;
+      }
     }
-    shards.push(shard.done());
   }
   return shards;
 }
