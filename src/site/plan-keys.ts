@@ -5,14 +5,23 @@
  * once the records are on disk, so a cached build that never parsed a record still indexes every
  * one.
  *
- * Memory: 8 bytes a subject while the OIB index is sorted (each OIB's rest and place as one
- * float, put in its prefix's place as the chunk files are read a second time; the OIBs kept by
- * place between the two took 8 more). Its files are then made once, each hashed and put in a
- * scratch directory as it is made (search/spilled-shard.ts), from where the writer threads link
- * them into the site: nothing of the index is held through the write, where its 8 bytes a subject
- * (40 MB at five million) were kept to render the files again.
+ * The chunk files are read once: each OIB's key (its rest after the prefix times the count, plus
+ * its place: one float that sorts by OIB, then by place) goes to the part of the prefixes it falls
+ * in (OibParts, below: spilled to scratch files), a part being some PARTS.partKeys keys' worth of
+ * prefixes. Each part is then taken back alone, its keys put in their prefix's place (a counting
+ * sort), each prefix's sorted, and its files made, each hashed and put in a scratch directory as it
+ * is made (search/spilled-shard.ts), from where the writer threads link them into the site.
+ *
+ * What grew faster than the list, and no longer does: the keys of every subject were held at once
+ * (8 bytes a subject: 40 MB at five million, 80 at ten, the build's peak while the search thread
+ * ran beside), the chunk files were read twice (one pass to count each prefix's OIBs, one to place
+ * them), and the second pass scattered its keys over ten thousand prefixes at five million (a
+ * thousand at one million) in one array of 40 MB, a cache miss a key. Now memory holds one part
+ * (under 10 bytes a key of it) and the parts' buffers, the files are read once, and a part's
+ * scatter spans a few thousand prefixes in some PARTS.partKeys keys.
  */
-import { readFileSync } from "node:fs";
+import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { contentHash } from "../common/content-hash.ts";
 import {
   BOUNDS_FILE,
@@ -31,60 +40,62 @@ import type { ChunkFile } from "./read-chunks.ts";
 import { SpilledShard } from "./search/spilled-shard.ts";
 
 const NEWLINE = 0x0a;
+const ZERO = 0x30;
 const OIB_FIELD = Buffer.from('","oib":"');
 const CODE_FIELD = Buffer.from(',"jedinstvena_oznaka":"');
 
+/** How the keys are parted: the keys a part holds when the OIBs spread evenly, and those a part buffers before they go to its files. */
+export interface KeyParts {
+  readonly partKeys: number;
+  readonly buffered: number;
+}
+
+/** A part: some 8 MB of keys while sorted (at ten million subjects, ten parts). */
+const PARTS: KeyParts = { partKeys: 1 << 20, buffered: 1 << 15 };
+
 /** Plans the bounds shard and the OIB index shards of `count` subjects in the chunk files `fileOf(chunk)`, the OIB files waiting in `scratch`. */
-export function planKeys(count: number, chunkSize: number, fileOf: (chunk: number) => ChunkFile, scratch: string): ShardPlan[] {
+export function planKeys(
+  count: number,
+  chunkSize: number,
+  fileOf: (chunk: number) => ChunkFile,
+  scratch: string,
+  { partKeys, buffered }: KeyParts = PARTS,
+): ShardPlan[] {
   if (count === 0) return [];
   const chunks = Math.ceil(count / chunkSize);
   const firsts: { id: number; code: string }[] = [];
   const digits = oibPrefixDigits(count);
+  const prefixes = 10 ** digits;
   const restSize = 10 ** (11 - digits);
-  // The first pass counts each prefix's OIBs: starts[p + 1], summed below into where prefix p's keys begin.
-  const starts = new Uint32Array(10 ** digits + 1);
-  const read = eachOib(
-    fileOf,
-    chunks,
-    (bytes) => firsts.push(firstKeys(bytes)),
-    (oib) => {
-      const next = Math.floor(oib / restSize) + 1;
-      starts[next] = (starts[next] ?? 0) + 1;
-    },
-  );
-  if (read !== count) throw new Error(`the chunk files hold ${read} subjects, not ${count}`);
-  for (let p = 1; p < starts.length; p++) starts[p] = (starts[p] ?? 0) + (starts[p - 1] ?? 0);
-  // The second reads the chunk files again (from the page cache) and puts each key in its prefix's
-  // place at once: 8 bytes a subject, where the OIBs kept by place between the two took 16.
-  const keys = new Float64Array(count);
-  const filled = starts.slice(0, -1);
-  eachOib(fileOf, chunks, null, (oib, place) => {
-    const prefix = Math.floor(oib / restSize);
-    const slot = filled[prefix] ?? 0;
-    filled[prefix] = slot + 1;
-    keys[slot] = (oib % restSize) * count + place;
-  });
-  for (let p = 0; p + 1 < starts.length; p++) keys.subarray(starts[p], starts[p + 1]).sort();
-  return [boundsShard(firsts), ...oibShards(keys, starts, scratch)];
+  // Prefixes a part: at most 65,536 (its prefixes' places are uint16), never more than there are.
+  const perPart = Math.max(1, Math.min(prefixes, 1 << 16, Math.floor((partKeys * prefixes) / count)));
+  const partCount = Math.ceil(prefixes / perPart);
+  const dir = join(scratch, "oib-parts");
+  const parts = new OibParts(dir, partCount, Math.min(buffered, count));
+  try {
+    let place = 0;
+    for (let chunk = 0; chunk < chunks; chunk++) {
+      const bytes = readFileSync(fileOf(chunk).path);
+      firsts.push(firstKeys(bytes));
+      eachOibAt(bytes, (at) => {
+        const oib = oibAt(bytes, at);
+        const prefix = Math.floor(oib / restSize);
+        const part = Math.floor(prefix / perPart);
+        parts.add(part, (oib % restSize) * count + place++, prefix - part * perPart);
+      });
+    }
+    if (place !== count) throw new Error(`the chunk files hold ${place} subjects, not ${count}`);
+    return [boundsShard(firsts), ...oibShards(count, parts, perPart, scratch)];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-/**
- * Reads the chunk files in order: `first` gets each file's bytes, `visit` each subject's OIB (a
- * number: 11 digits are exact in a double) and place. Returns how many subjects were read.
- */
-function eachOib(
-  fileOf: (chunk: number) => ChunkFile,
-  chunks: number,
-  first: ((bytes: Buffer) => void) | null,
-  visit: (oib: number, place: number) => void,
-): number {
-  let place = 0;
-  for (let chunk = 0; chunk < chunks; chunk++) {
-    const bytes = readFileSync(fileOf(chunk).path);
-    first?.(bytes);
-    eachOibAt(bytes, (at) => visit(Number(bytes.toString("latin1", at, at + 11)), place++));
-  }
-  return place;
+/** The OIB whose 11 digits start at `at`, read digit by digit (a number: 11 digits are exact in a double), without a string each. */
+function oibAt(bytes: Buffer, at: number): number {
+  let oib = 0;
+  for (let i = at; i < at + 11; i++) oib = oib * 10 + ((bytes[i] as number) - ZERO);
+  return oib;
 }
 
 /** Visits each record of a chunk file's bytes in order: `at`, where its OIB's 11 digits start. */
@@ -133,13 +144,13 @@ function boundsShard(firsts: readonly { id: number; code: string }[]): ShardPlan
 
 /**
  * The OIB index: a file for every prefix of `digits` digits, even an empty one (a missing file
- * would read as a stale site), in shards of SHARD_SIZE files. `keys` are sorted by a counting sort
- * on the prefix (prefix p's begin at `starts[p]`) and a sort of each prefix's: each key is the
- * OIB's rest after its prefix times `count` plus the place, exact in a double (under 2^53 for any
- * list the prefixes keep to a thousand lines a file), so one number sorts by OIB, then by place.
+ * would read as a stale site), in shards of SHARD_SIZE files, made a part of `perPart` prefixes at a
+ * time. A part's keys are sorted by a counting sort on their prefix (prefix p's begin at
+ * `starts[p]`) and a sort of each prefix's: each key is the OIB's rest after its prefix times
+ * `count` plus the place, exact in a double (under 2^53 for any list the prefixes keep to a
+ * thousand lines a file), so one number sorts by OIB, then by place.
  */
-function oibShards(keys: Float64Array, starts: Uint32Array, scratch: string): ShardPlan[] {
-  const count = keys.length;
+function oibShards(count: number, parts: OibParts, perPart: number, scratch: string): ShardPlan[] {
   const digits = oibPrefixDigits(count);
   const prefixes = 10 ** digits;
   const restSize = 10 ** (11 - digits);
@@ -148,21 +159,37 @@ function oibShards(keys: Float64Array, starts: Uint32Array, scratch: string): Sh
   const lineLength = oibLineLength(width);
   const perShard = Math.min(prefixes, SHARD_SIZE);
   const shards: ShardPlan[] = [];
-  for (let first = 0; first < prefixes; first += perShard) {
-    const last = Math.min(prefixes, first + perShard);
-    // Hashed as every shard is (the code's version, the key, each file's name and bytes).
-    const shard = new SpilledShard(scratch, oibShardKey(prefixText(first)));
+  let shard: SpilledShard | null = null;
+  for (let first = 0, part = 0; first < prefixes; first += perPart, part++) {
+    const last = Math.min(prefixes, first + perPart);
+    const taken = parts.take(part);
+    const starts = new Uint32Array(last - first + 1);
+    for (const prefix of taken.prefixes) starts[prefix + 1] = (starts[prefix + 1] as number) + 1;
+    for (let p = 1; p < starts.length; p++) starts[p] = (starts[p] as number) + (starts[p - 1] as number);
+    const keys = new Float64Array(taken.prefixes.length);
+    const filled = starts.slice(0, -1);
+    taken.eachKey((key, k) => {
+      const prefix = taken.prefixes[k] as number;
+      keys[filled[prefix] as number] = key;
+      filled[prefix] = (filled[prefix] as number) + 1;
+    });
     for (let p = first; p < last; p++) {
-      const [from, to] = [starts[p] ?? 0, starts[p + 1] ?? 0];
+      // A shard begins at a multiple of perShard (parts need not end there); hashed as every shard is (the code's version, the key, each file's name and bytes).
+      shard ??= new SpilledShard(scratch, oibShardKey(prefixText(p)));
+      const [from, to] = [starts[p - first] as number, starts[p - first + 1] as number];
+      const sorted = keys.subarray(from, to).sort();
       const bytes = Buffer.allocUnsafe((to - from) * lineLength);
-      for (let k = from; k < to; k++) {
-        const key = keys[k] ?? 0;
+      for (let k = 0; k < sorted.length; k++) {
+        const key = sorted[k] as number;
         const place = key % count;
-        writeOibLine(bytes, (k - from) * lineLength, p * restSize + (key - place) / count, place, width);
+        writeOibLine(bytes, k * lineLength, p * restSize + (key - place) / count, place, width);
       }
       shard.add(oibFileName(prefixText(p)), bytes);
+      if ((p + 1) % perShard === 0 || p + 1 === prefixes) {
+        shards.push(shard.done());
+        shard = null;
+      }
     }
-    shards.push(shard.done());
   }
   return shards;
 }
@@ -181,4 +208,92 @@ export function keyShardKeys(count: number): string[] {
   const keys = [BOUNDS_SHARD_KEY];
   for (let first = 0; first < prefixes; first += Math.min(prefixes, SHARD_SIZE)) keys.push(oibShardKey(prefixText(first)));
   return keys;
+}
+
+/** Keys read back from a part's file at a time. */
+const PIECE_KEYS = 1 << 16;
+
+/**
+ * The keys on their way from the one read of the chunk files to the sort: each key (a float) and its
+ * prefix's place in its part (a uint16) go to the part of the prefixes it falls in, held in a small
+ * buffer a part and appended to that part's two scratch files whenever the buffer is full. A part is
+ * then taken back alone, in the order its keys came.
+ */
+class OibParts {
+  readonly #dir: string;
+  readonly #keys: Float64Array[];
+  readonly #prefixes: Uint16Array[];
+  readonly #filled: Uint32Array;
+  /** Keys each part has taken, written or still buffered. */
+  readonly #counts: Uint32Array;
+
+  /** `parts` parts in the directory `dir` (made here), each buffering `buffered` keys before they go to its files. */
+  constructor(dir: string, parts: number, buffered: number) {
+    this.#dir = dir;
+    mkdirSync(dir, { recursive: true });
+    this.#keys = Array.from({ length: parts }, () => new Float64Array(buffered));
+    this.#prefixes = Array.from({ length: parts }, () => new Uint16Array(buffered));
+    this.#filled = new Uint32Array(parts);
+    this.#counts = new Uint32Array(parts);
+  }
+
+  /** Adds `key` to part `part`, its prefix the part's `prefix`th. */
+  add(part: number, key: number, prefix: number): void {
+    const keys = this.#keys[part] as Float64Array;
+    const at = this.#filled[part] as number;
+    keys[at] = key;
+    (this.#prefixes[part] as Uint16Array)[at] = prefix;
+    this.#counts[part] = (this.#counts[part] as number) + 1;
+    this.#filled[part] = at + 1;
+    if (at + 1 === keys.length) this.#spill(part);
+  }
+
+  /**
+   * Part `part`'s prefixes, in the order its keys came (read whole: 2 bytes a key), and `eachKey`,
+   * which visits its keys in that order, a piece of the file at a time. Its files are removed after.
+   */
+  take(part: number): { readonly prefixes: Uint16Array; eachKey(visit: (key: number, k: number) => void): void } {
+    this.#spill(part);
+    const count = this.#counts[part] as number;
+    const prefixes = new Uint16Array(count);
+    if (count > 0) new Uint8Array(prefixes.buffer).set(readFileSync(this.#file(part, "prefixes")));
+    const eachKey = (visit: (key: number, k: number) => void): void => {
+      if (count === 0) return;
+      const piece = new Float64Array(Math.min(count, PIECE_KEYS));
+      const bytes = new Uint8Array(piece.buffer);
+      const fd = openSync(this.#file(part, "keys"), "r");
+      try {
+        for (let k = 0; k < count; ) {
+          const n = Math.min(piece.length, count - k);
+          for (let got = 0; got < n * 8; ) {
+            const read = readSync(fd, bytes, got, n * 8 - got, k * 8 + got);
+            if (read === 0) throw new Error("an OIB part's file ended early");
+            got += read;
+          }
+          for (let i = 0; i < n; i++) visit(piece[i] as number, k + i);
+          k += n;
+        }
+      } finally {
+        closeSync(fd);
+      }
+      rmSync(this.#file(part, "keys"), { force: true });
+      rmSync(this.#file(part, "prefixes"), { force: true });
+    };
+    return { prefixes, eachKey };
+  }
+
+  /** Appends part `part`'s buffered keys to its files. */
+  #spill(part: number): void {
+    const filled = this.#filled[part] as number;
+    if (filled === 0) return;
+    const keys = this.#keys[part] as Float64Array;
+    const prefixes = this.#prefixes[part] as Uint16Array;
+    appendFileSync(this.#file(part, "keys"), new Uint8Array(keys.buffer, 0, filled * 8));
+    appendFileSync(this.#file(part, "prefixes"), new Uint8Array(prefixes.buffer, 0, filled * 2));
+    this.#filled[part] = 0;
+  }
+
+  #file(part: number, kind: "keys" | "prefixes"): string {
+    return join(this.#dir, `${part}.${kind}`);
+  }
 }
