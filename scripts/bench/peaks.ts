@@ -28,13 +28,17 @@ export async function run(options: PeaksOptions): Promise<Report> {
   const tmp = join(BENCH, `peaks-${process.pid}`);
   const measured: { size: number; run: Measured; load: number }[] = [];
   try {
+    await rm(tmp, { recursive: true, force: true });
     for (const [i, size] of sizes.entries()) {
-      await rm(tmp, { recursive: true, force: true });
-      await mkdir(tmp, { recursive: true });
+      // Each size into its own directory, all removed at the end: on ext4 a file made soon after
+      // many were deleted costs the kernel more (it passes over the recently freed inodes), so a
+      // site removed just before the next build inflated that build's system time.
+      const into = join(tmp, label(size));
+      await mkdir(into, { recursive: true });
       execFileSync("sync");
       const load = loadavg()[0] ?? 0;
       log(`${label(size)}: full build, every default on…`);
-      const args = ["build", "--data", sets[i] as string, "--out", join(tmp, "site"), "--cache-dir", join(tmp, "cache"), "--quiet"];
+      const args = ["build", "--data", sets[i] as string, "--out", join(into, "site"), "--cache-dir", join(into, "cache"), "--quiet"];
       measured.push({ size, run: await measureNode([...cli, ...args]), load });
     }
   } finally {
@@ -57,7 +61,7 @@ export async function run(options: PeaksOptions): Promise<Report> {
   const text =
     `### Full builds of ${sizes.map(label).join(", ")}, every default on\n\n` +
     `\`subjekti build --data <set, generate-subjects --seed ${options.seed}> --out <empty> --cache-dir <empty> --quiet\`, this checkout compiled, ` +
-    "one build a size, one after another, `sync` before each; peak RSS and CPU (user + system) from GNU time; load: the 1-minute average as each began.\n\n" +
+    "one build a size, one after another, each into its own directory (all removed at the end), `sync` before each; peak RSS and CPU (user + system) from GNU time; load: the 1-minute average as each began.\n\n" +
     table(["set", "peak RSS:", "CPU:", "wall:", "files:", `peak ÷ ${of}:`, `CPU ÷ ${of}:`, `wall ÷ ${of}:`, "load:"], rows);
   const each = (value: (m: Measured) => string): string => measured.map(({ size, run }) => `${label(size)} ${value(run)}`).join(", ");
   const ratios = (value: (m: Measured) => number): string =>
