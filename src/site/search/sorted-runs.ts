@@ -292,8 +292,9 @@ const CLASS_BASE = 256;
 let CLASSES: Uint8Array | undefined;
 
 /**
- * The code units whose class is their primary weight alone (1; else 0), and the pairs of code units
- * (first * 0x10000 + second) the collation takes as one letter: see collationKey.
+ * The code units whose class is their primary weight alone (1, or 2 for one that begins a pair below;
+ * else 0), and the pairs of code units (first * 0x10000 + second) the collation takes as one
+ * letter: see collationKey.
  */
 let PLAIN: { readonly units: Uint8Array; readonly pairs: ReadonlySet<number> } | undefined;
 
@@ -311,16 +312,19 @@ let PLAIN: { readonly units: Uint8Array; readonly pairs: ReadonlySet<number> } |
 export function collationKey(text: string): string | null {
   const weight = classes();
   const { units, pairs } = plainUnits();
-  let key = "";
+  if (keyBytes.length < text.length) keyBytes = Buffer.allocUnsafe(2 * text.length);
   let previous = -1;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
-    if (units[unit] !== 1 || pairs.has(previous * 0x10000 + unit)) return null;
-    key += String.fromCharCode(weight[unit] as number);
+    if (units[unit] === 0 || (previous >= 0 && units[previous] === 2 && pairs.has(previous * 0x10000 + unit))) return null;
+    keyBytes[i] = weight[unit] as number;
     previous = unit;
   }
-  return key;
+  return keyBytes.latin1Slice(0, text.length);
 }
+
+/** collationKey's bytes, one buffer grown as a text needs. */
+let keyBytes = Buffer.allocUnsafe(256);
 
 function plainUnits(): { readonly units: Uint8Array; readonly pairs: ReadonlySet<number> } {
   if (PLAIN !== undefined) return PLAIN;
@@ -353,13 +357,16 @@ function plainUnits(): { readonly units: Uint8Array; readonly pairs: ReadonlySet
   }
   // Two characters the collation takes as one letter sort after (or before) every pair of the first and another.
   const pairs = new Set<number>();
+  const begins: number[] = [];
   const plain = chars.filter((char) => units[char.charCodeAt(0)] === 1);
   for (const first of plain)
     for (const second of plain) {
       const pair = first + second;
-      if (PRIMARY.compare(pair, first + highest) > 0 || PRIMARY.compare(pair, first + lowest) < 0)
-        pairs.add(first.charCodeAt(0) * 0x10000 + second.charCodeAt(0));
+      if (PRIMARY.compare(pair, first + highest) <= 0 && PRIMARY.compare(pair, first + lowest) >= 0) continue;
+      pairs.add(first.charCodeAt(0) * 0x10000 + second.charCodeAt(0));
+      begins.push(first.charCodeAt(0));
     }
+  for (const unit of begins) units[unit] = 2;
   PLAIN = { units, pairs };
   return PLAIN;
 }
