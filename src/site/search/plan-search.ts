@@ -22,7 +22,7 @@ import { BUCKETS_PER_SHARD, bucketCount, bucketOf, keysShardKey, suffixFileCount
 import { isTokenBreak, searchForm, tokensOf } from "../../core/search/normalise.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
-import { type SmallKeys, tokenBucket, tokenIndexed, writeBuckets } from "./key-shards.ts";
+import { NEXT_PLACE, type SmallKeys, tokenBucket, tokenIndexed, writeBuckets } from "./key-shards.ts";
 import { OrderFiles } from "./order-files.ts";
 import { RUN_SIZE } from "./sorted-runs.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
@@ -231,11 +231,8 @@ class Gathering {
   #seen = new Float64Array(1024);
   #serial = 0;
   #found = 0;
-  /** The place each range was last opened at, and its last record's place. */
+  /** The place each range was last opened at (its last subject's; -1 before any). */
   readonly #openAt: Float64Array;
-  readonly #last: Float64Array;
-  readonly #touched: Int32Array;
-  #touchedCount = 0;
   #place = 0;
 
   constructor(buckets: number, partitionBuckets: number, spill: string, rangeLimit: number, cacheBytes: number) {
@@ -249,15 +246,12 @@ class Gathering {
     this.ranges = Array.from({ length: ranges }, () => new SpillBytes(this.file, limit));
     this.items = new Array<number>(ranges).fill(0);
     this.#openAt = new Float64Array(ranges).fill(-1);
-    this.#last = new Float64Array(ranges);
-    this.#touched = new Int32Array(ranges);
     this.#flags = ["s:0", "s:1", "o:0", "o:1"].map((key) => this.#keyOf(key));
   }
 
   /** The keys of the subject at `place` (places come rising). */
   add(place: number, fields: RecordFields): void {
     this.#place = place;
-    this.#touchedCount = 0;
     if (this.#young.bytes >= this.#cacheBytes / 2) {
       // Between subjects: no token of the old generation is held by the subject being added.
       this.#old = this.#young;
@@ -286,7 +280,6 @@ class Gathering {
       }
     } else for (const token of this.#tokensOf(name)) this.#addToken(token);
     for (let t = 0; t < town.tokens.length; t++) this.#addToken(town.tokens[t] as Token);
-    for (let t = 0; t < this.#touchedCount; t++) (this.ranges[this.#touched[t] as number] as SpillBytes).varint(0);
   }
 
   /** Lets the caches go once every subject is in (the order files are made next, and need the room). */
@@ -496,11 +489,15 @@ class Gathering {
   #open(range: number): SpillBytes {
     const bytes = this.ranges[range] as SpillBytes;
     this.items[range] = (this.items[range] as number) + 1;
-    if (this.#openAt[range] !== this.#place) {
+    const last = this.#openAt[range] as number;
+    if (last !== this.#place) {
+      // The subject's mark (key-shards.ts, BucketRange): one byte for the place after the range's last.
+      if (this.#place - last === 1) bytes.varint(NEXT_PLACE);
+      else {
+        bytes.varint(0);
+        bytes.varint(this.#place - last);
+      }
       this.#openAt[range] = this.#place;
-      this.#touched[this.#touchedCount++] = range;
-      bytes.varint(this.#place - (this.#last[range] as number));
-      this.#last[range] = this.#place;
     }
     return bytes;
   }

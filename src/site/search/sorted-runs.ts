@@ -320,7 +320,7 @@ export function collationKey(text: string): string | null {
     keyBytes[i] = weight[unit] as number;
     previous = unit;
   }
-  return keyBytes.latin1Slice(0, text.length);
+  return keyBytes.toString("latin1", 0, text.length);
 }
 
 /** collationKey's bytes, one buffer grown as a text needs. */
