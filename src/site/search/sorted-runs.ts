@@ -130,17 +130,24 @@ export class SortedRuns {
     // values ordered by the collation (presort) compare by their primary keys where those differ
     // and say the order (collationKey), and through the collator only where they do not.
     const heads: Run[] = [];
-    const keys: (string | null)[] = new Array<string | null>(this.#runs + 1).fill(null);
+    // Each head's key once a comparison needs it (undefined until then): a name met in several
+    // runs is equal to the heads it meets there, and needs none.
+    const keys: (string | null | undefined)[] = new Array<string | null | undefined>(this.#runs + 1);
     const keyed = this.#presort;
+    const keyOf = (reader: Run): string | null => {
+      let key = keys[reader.run];
+      if (key === undefined) keys[reader.run] = key = keyed ? collationKey(reader.value) : null;
+      return key;
+    };
     const before = (a: Run, b: Run): boolean => {
       if (a.value === b.value) return a.run < b.run;
-      const x = keys[a.run] as string | null;
-      const y = keys[b.run] as string | null;
+      const x = keyOf(a);
+      const y = keyOf(b);
       if (x !== null && y !== null && x !== y) return x < y;
       return compare(a.value, b.value) < 0;
     };
     const insert = (reader: Run): void => {
-      if (keyed) keys[reader.run] = collationKey(reader.value);
+      keys[reader.run] = undefined;
       let low = 0;
       let high = heads.length;
       while (low < high) {
