@@ -125,29 +125,13 @@ export class SortedRuns {
   #merge(last: MemoryRun, visit: (place: number, value: string) => void): void {
     const compare = this.#compare;
     // The runs' heads, kept sorted (fewest first on ties: the lower run holds the lower places), so
-    // that each group of equal values costs about log2(runs) comparisons. The runs grow with the
-    // list (4 at a million subjects, 20 at five), so the comparisons a group grow as log2 of it:
-    // values ordered by the collation (presort) compare by their primary keys where those differ
-    // and say the order (collationKey), and through the collator only where they do not.
+    // that each group of equal values costs about log2(runs) comparisons.
     const heads: Run[] = [];
-    // Each head's key once a comparison needs it (undefined until then): a name met in several
-    // runs is equal to the heads it meets there, and needs none.
-    const keys: (string | null | undefined)[] = new Array<string | null | undefined>(this.#runs + 1);
-    const keyed = this.#presort;
-    const keyOf = (reader: Run): string | null => {
-      let key = keys[reader.run];
-      if (key === undefined) keys[reader.run] = key = keyed ? collationKey(reader.value) : null;
-      return key;
-    };
     const before = (a: Run, b: Run): boolean => {
       if (a.value === b.value) return a.run < b.run;
-      const x = keyOf(a);
-      const y = keyOf(b);
-      if (x !== null && y !== null && x !== y) return x < y;
       return compare(a.value, b.value) < 0;
     };
     const insert = (reader: Run): void => {
-      keys[reader.run] = undefined;
       let low = 0;
       let high = heads.length;
       while (low < high) {
@@ -297,86 +281,6 @@ function cheapOrder(values: readonly string[]): number[] {
 const CLASS_BASE = 256;
 
 let CLASSES: Uint8Array | undefined;
-
-/**
- * The code units whose class is their primary weight alone (1, or 2 for one that begins a pair below;
- * else 0), and the pairs of code units (first * 0x10000 + second) the collation takes as one
- * letter: see collationKey.
- */
-let PLAIN: { readonly units: Uint8Array; readonly pairs: ReadonlySet<number> } | undefined;
-
-/**
- * A text's primary key, a character of its class for each code unit, when that key orders it as
- * the collation does wherever two keys differ; else null. Where every code unit of two texts has
- * one primary weight of its own (its class, in the classes' order) and no two of them make one
- * letter, the collation's primary weights are the keys', and a primary difference decides the
- * order before any accent or case: so two such keys that differ give the order of the texts
- * (`compareText`'s; equal keys do not, the collator then decides). Null for a text with a code
- * unit outside the classes' table or of the last class, one the collation ignores (the soft
- * hyphen) or expands into two weights (`ß` as `ss`, `¼`, `æ`), or a pair it contracts (`lj`, `nj`,
- * `dž` in any case): found once from the collator, not listed by hand.
- */
-export function collationKey(text: string): string | null {
-  const weight = classes();
-  const { units, pairs } = plainUnits();
-  if (keyBytes.length < text.length) keyBytes = Buffer.allocUnsafe(2 * text.length);
-  let previous = -1;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (units[unit] === 0 || (previous >= 0 && units[previous] === 2 && pairs.has(previous * 0x10000 + unit))) return null;
-    keyBytes[i] = weight[unit] as number;
-    previous = unit;
-  }
-  return keyBytes.toString("latin1", 0, text.length);
-}
-
-/** collationKey's bytes, one buffer grown as a text needs. */
-let keyBytes = Buffer.allocUnsafe(256);
-
-function plainUnits(): { readonly units: Uint8Array; readonly pairs: ReadonlySet<number> } {
-  if (PLAIN !== undefined) return PLAIN;
-  const weight = classes();
-  const chars: string[] = [];
-  for (let unit = 0; unit < 0x10000; unit++) if ((weight[unit] as number) < CLASS_BASE - 1) chars.push(String.fromCharCode(unit));
-  // A character of each class the collation does not ignore (the soft hyphen's), the highest and the lowest.
-  const byClass = new Map<number, string>();
-  for (const char of chars) {
-    const klass = weight[char.charCodeAt(0)] as number;
-    if (!byClass.has(klass) && PRIMARY.compare(char, "") !== 0) byClass.set(klass, char);
-  }
-  const highest = byClass.get(Math.max(...byClass.keys())) as string;
-  const lowest = byClass.get(Math.min(...byClass.keys())) as string;
-  const units = new Uint8Array(0x10000);
-  // By class, rising: an expansion sorts after the plain class its first weight is (`ß` is `s` `s`)
-  // and any other expansion of that weight (`½` before `¼`), and before that class's character
-  // followed by the highest; a plain character after it.
-  let plainBelow: string | undefined;
-  for (const klass of [...byClass.keys()].sort((a, b) => a - b)) {
-    let plain: string | undefined;
-    for (const char of chars) {
-      if (weight[char.charCodeAt(0)] !== klass) continue;
-      if (PRIMARY.compare(char, "") === 0) continue;
-      if (plainBelow !== undefined && PRIMARY.compare(char, plainBelow + highest) <= 0) continue;
-      units[char.charCodeAt(0)] = 1;
-      plain ??= char;
-    }
-    plainBelow = plain ?? plainBelow;
-  }
-  // Two characters the collation takes as one letter sort after (or before) every pair of the first and another.
-  const pairs = new Set<number>();
-  const begins: number[] = [];
-  const plain = chars.filter((char) => units[char.charCodeAt(0)] === 1);
-  for (const first of plain)
-    for (const second of plain) {
-      const pair = first + second;
-      if (PRIMARY.compare(pair, first + highest) <= 0 && PRIMARY.compare(pair, first + lowest) >= 0) continue;
-      pairs.add(first.charCodeAt(0) * 0x10000 + second.charCodeAt(0));
-      begins.push(first.charCodeAt(0));
-    }
-  for (const unit of begins) units[unit] = 2;
-  PLAIN = { units, pairs };
-  return PLAIN;
-}
 
 /**
  * Each character's class at the collation's primary strength, the same for every run: the
