@@ -22,14 +22,20 @@ export interface BucketRange {
   readonly from: number;
   readonly to: number;
   /**
-   * Records one after another: the gap from the range's last place (varint), then items, then 0;
-   * an item is a token (a text, SpillBytes.text, whose header is odd and above 1), a small key's
-   * number n as 2n + 2, or 1 and a key's text (a town's).
+   * Varints one after another: each subject's mark, then its items. The mark is NEXT_PLACE for the
+   * place after the range's last (the first place's last is -1), else 0 and the gap from it; an
+   * item is a token (a text, SpillBytes.text, whose header is odd and above 3), a small key's
+   * number n as 2n + 2, or 1 and a key's text (a town's). A subject ended by a 0, each range its
+   * own, cost a byte and a mark more for each range a subject meets, and a subject meets more as
+   * the ranges grow with the list (8 of 8 at a million subjects, 32 of 40 at five million).
    */
   readonly bytes: Uint8Array;
   /** The items in all. */
   readonly items: number;
 }
+
+/** A subject's mark in a range's bytes for the place after the range's last: the header of an empty wide text, which no item is. */
+export const NEXT_PLACE = 3;
 
 /** FNV-1a's state after `w:` (a token's key is `w:<token>`). */
 const TOKEN_SEED = [0x77, 0x3a].reduce((hash, unit) => Math.imul(hash ^ unit, 0x01000193) >>> 0, 0x811c9dc5);
@@ -94,58 +100,59 @@ export function writeBuckets(
   };
   // Each item's place beside its key's number, so that the counting sort below reads the range once.
   const placeOf = new Int32Array(range.items);
-  let place = 0;
+  let place = -1;
   let at = 0;
   while (at < bytes.length) {
-    let gap = bytes[at++] as number;
-    if (gap >= 0x80) {
-      gap = readVarint(bytes, at - 1);
-      at = varintEnd;
-    }
-    place += gap;
-    for (;;) {
-      let item = bytes[at++] as number;
-      if (item >= 0x80) {
-        // Two bytes for most small keys (their number below 8,192): read here, not by a call.
-        const second = bytes[at] as number;
-        if (second < 0x80) {
-          item = (item & 0x7f) | (second << 7);
-          at++;
-        } else {
-          item = readVarint(bytes, at - 1);
-          at = varintEnd;
-        }
-      }
-      if (item === 0) break;
-      let local: number;
-      if (item === 1) {
-        // A key by its text (a town's), after 1.
-        const header = readVarint(bytes, at);
-        at = varintEnd;
-        local = numberOf(at, header, false);
-        at += textSize(header);
-      } else if (item % 2 === 1) {
-        local = numberOf(at, item, true);
-        at += textSize(item);
+    let item = bytes[at++] as number;
+    if (item >= 0x80) {
+      // Two bytes for most small keys (their number below 8,192): read here, not by a call.
+      const second = bytes[at] as number;
+      if (second < 0x80) {
+        item = (item & 0x7f) | (second << 7);
+        at++;
       } else {
-        const id = item / 2 - 1;
-        local = localOfSmall[id] as number;
-        if (local < 0) {
-          localOfSmall[id] = local = names.length;
-          names.push(small.names[id] as string);
-          isToken.push(false);
-          smallOf.push(id);
-        }
+        item = readVarint(bytes, at - 1);
+        at = varintEnd;
       }
-      if (local >= counts.length) {
-        const grown = new Int32Array(2 * counts.length);
-        grown.set(counts);
-        counts = grown;
-      }
-      counts[local] = (counts[local] as number) + 1;
-      placeOf[n] = place;
-      sequence[n++] = local;
     }
+    // A subject's mark: the next place, or a gap.
+    if (item === NEXT_PLACE) {
+      place++;
+      continue;
+    }
+    if (item === 0) {
+      place += readVarint(bytes, at);
+      at = varintEnd;
+      continue;
+    }
+    let local: number;
+    if (item === 1) {
+      // A key by its text (a town's), after 1.
+      const header = readVarint(bytes, at);
+      at = varintEnd;
+      local = numberOf(at, header, false);
+      at += textSize(header);
+    } else if (item % 2 === 1) {
+      local = numberOf(at, item, true);
+      at += textSize(item);
+    } else {
+      const id = item / 2 - 1;
+      local = localOfSmall[id] as number;
+      if (local < 0) {
+        localOfSmall[id] = local = names.length;
+        names.push(small.names[id] as string);
+        isToken.push(false);
+        smallOf.push(id);
+      }
+    }
+    if (local >= counts.length) {
+      const grown = new Int32Array(2 * counts.length);
+      grown.set(counts);
+      counts = grown;
+    }
+    counts[local] = (counts[local] as number) + 1;
+    placeOf[n] = place;
+    sequence[n++] = local;
   }
   // Each key's places together (a counting sort), rising since the records came in place order.
   const keys = names.length;

@@ -22,11 +22,11 @@ import { BUCKETS_PER_SHARD, bucketCount, bucketOf, keysShardKey, suffixFileCount
 import { isTokenBreak, searchForm, tokensOf } from "../../core/search/normalise.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
-import { type SmallKeys, tokenBucket, tokenIndexed, writeBuckets } from "./key-shards.ts";
+import { NEXT_PLACE, type SmallKeys, tokenBucket, tokenIndexed, writeBuckets } from "./key-shards.ts";
 import { OrderFiles } from "./order-files.ts";
 import { RUN_SIZE } from "./sorted-runs.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
-import { SpillBytes } from "./spill-bytes.ts";
+import { SpillBytes, SpillFile } from "./spill-bytes.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 import { SuffixEntries } from "./suffix-files.ts";
 
@@ -86,49 +86,57 @@ export function planSearch(
   mkdirSync(spill, { recursive: true });
   const buckets = bucketCount(count);
   const gathering = new Gathering(buckets, partitionBuckets, spill, parts.rangeLimit, parts.cacheBytes ?? CACHE_BYTES);
-  const orders = new OrderFiles(spill, RUN_SIZE, count);
-  const fields: RecordFields = { code: "", name: "", razina: "", date: "", status: false, odobreno: false, town: "" };
-  let place = 0;
-  for (let chunk = 0; chunk * chunkSize < count; chunk++) {
-    const bytes = readFileSync(fileOf(chunk).path);
-    for (let start = 0; start < bytes.length; ) {
-      let end = bytes.indexOf(NEWLINE, start);
-      if (end === -1) end = bytes.length;
-      readRecordFields(bytes, start, end, fields);
-      start = end + 1;
-      orders.add(fields.code, fields.name, fields.town, fields.date);
-      gathering.add(place, fields);
-      place++;
+  let suffixes: SuffixEntries | undefined;
+  try {
+    const orders = new OrderFiles(spill, RUN_SIZE, count);
+    const fields: RecordFields = { code: "", name: "", razina: "", date: "", status: false, odobreno: false, town: "" };
+    let place = 0;
+    for (let chunk = 0; chunk * chunkSize < count; chunk++) {
+      const bytes = readFileSync(fileOf(chunk).path);
+      for (let start = 0; start < bytes.length; ) {
+        let end = bytes.indexOf(NEWLINE, start);
+        if (end === -1) end = bytes.length;
+        readRecordFields(bytes, start, end, fields);
+        start = end + 1;
+        orders.add(fields.code, fields.name, fields.town, fields.date);
+        gathering.add(place, fields);
+        place++;
+      }
     }
-  }
-  if (place !== count) throw new Error(`the chunk files hold ${place} subjects, not ${count}`);
-  gathering.forget();
-  const { shard: orderShard, namePositions } = orders.finish();
-  const suffixes = new SuffixEntries(spill, suffixFileCount(count), parts.groupLimit);
-  const shards: ShardPlan[] = [];
-  const small: SmallKeys = gathering.small;
-  let keysShard: SpilledShard | null = null;
-  for (let range = 0; range < gathering.ranges.length; range++) {
-    const from = range * partitionBuckets;
-    const to = Math.min(buckets, from + partitionBuckets);
-    keysShard ??= new SpilledShard(spill, keysShardKey(from));
-    const spilled = gathering.ranges[range] as SpillBytes;
-    writeBuckets(
-      { from, to, bytes: spilled.take(), items: gathering.items[range] as number },
-      buckets,
-      count,
-      namePositions,
-      small,
-      suffixes,
-      keysShard,
-      parts.tripleRows ?? TRIPLE_ROWS,
-    );
-    if (to % BUCKETS_PER_SHARD === 0 || to === buckets) {
-      shards.push(keysShard.done());
-      keysShard = null;
+    if (place !== count) throw new Error(`the chunk files hold ${place} subjects, not ${count}`);
+    gathering.forget();
+    const { shard: orderShard, namePositions } = orders.finish();
+    suffixes = new SuffixEntries(spill, suffixFileCount(count), parts.groupLimit);
+    const shards: ShardPlan[] = [];
+    const small: SmallKeys = gathering.small;
+    let keysShard: SpilledShard | null = null;
+    for (let range = 0; range < gathering.ranges.length; range++) {
+      const from = range * partitionBuckets;
+      const to = Math.min(buckets, from + partitionBuckets);
+      keysShard ??= new SpilledShard(spill, keysShardKey(from));
+      const spilled = gathering.ranges[range] as SpillBytes;
+      writeBuckets(
+        { from, to, bytes: spilled.take(), items: gathering.items[range] as number },
+        buckets,
+        count,
+        namePositions,
+        small,
+        suffixes,
+        keysShard,
+        parts.tripleRows ?? TRIPLE_ROWS,
+      );
+      if (to % BUCKETS_PER_SHARD === 0 || to === buckets) {
+        shards.push(keysShard.done());
+        keysShard = null;
+      }
     }
+    gathering.file.close();
+    return [...shards, ...suffixes.shards(), orderShard];
+  } finally {
+    // A failure midway leaves no scratch file open (the thread that ran the stage may live on).
+    gathering.file.close();
+    suffixes?.close();
   }
-  return [...shards, ...suffixes.shards(), orderShard];
 }
 
 /** A token of a subject's name or town: where its own set goes, and its pieces' keys, once a token. */
@@ -196,6 +204,8 @@ class Generation {
  */
 class Gathering {
   readonly ranges: SpillBytes[];
+  /** The ranges' blocks past their memory, in one scratch file. */
+  readonly file: SpillFile;
   /** The items put aside in each range. */
   readonly items: number[];
   readonly small: { names: string[]; buckets: number[] } = { names: [], buckets: [] };
@@ -221,11 +231,8 @@ class Gathering {
   #seen = new Float64Array(1024);
   #serial = 0;
   #found = 0;
-  /** The place each range was last opened at, and its last record's place. */
+  /** The place each range was last opened at (its last subject's; -1 before any). */
   readonly #openAt: Float64Array;
-  readonly #last: Float64Array;
-  readonly #touched: Int32Array;
-  #touchedCount = 0;
   #place = 0;
 
   constructor(buckets: number, partitionBuckets: number, spill: string, rangeLimit: number, cacheBytes: number) {
@@ -235,18 +242,16 @@ class Gathering {
     const ranges = Math.ceil(buckets / partitionBuckets);
     // The ranges grow with the list (40 at five million subjects): their memory shares RANGES_BYTES.
     const limit = Math.min(rangeLimit, Math.max(RANGE_FLOOR, Math.floor(RANGES_BYTES / ranges)));
-    this.ranges = Array.from({ length: ranges }, (_, r) => new SpillBytes(join(spill, `range-${r}`), limit));
+    this.file = new SpillFile(join(spill, "ranges"));
+    this.ranges = Array.from({ length: ranges }, () => new SpillBytes(this.file, limit));
     this.items = new Array<number>(ranges).fill(0);
     this.#openAt = new Float64Array(ranges).fill(-1);
-    this.#last = new Float64Array(ranges);
-    this.#touched = new Int32Array(ranges);
     this.#flags = ["s:0", "s:1", "o:0", "o:1"].map((key) => this.#keyOf(key));
   }
 
   /** The keys of the subject at `place` (places come rising). */
   add(place: number, fields: RecordFields): void {
     this.#place = place;
-    this.#touchedCount = 0;
     if (this.#young.bytes >= this.#cacheBytes / 2) {
       // Between subjects: no token of the old generation is held by the subject being added.
       this.#old = this.#young;
@@ -275,7 +280,6 @@ class Gathering {
       }
     } else for (const token of this.#tokensOf(name)) this.#addToken(token);
     for (let t = 0; t < town.tokens.length; t++) this.#addToken(town.tokens[t] as Token);
-    for (let t = 0; t < this.#touchedCount; t++) (this.ranges[this.#touched[t] as number] as SpillBytes).varint(0);
   }
 
   /** Lets the caches go once every subject is in (the order files are made next, and need the room). */
@@ -485,11 +489,15 @@ class Gathering {
   #open(range: number): SpillBytes {
     const bytes = this.ranges[range] as SpillBytes;
     this.items[range] = (this.items[range] as number) + 1;
-    if (this.#openAt[range] !== this.#place) {
+    const last = this.#openAt[range] as number;
+    if (last !== this.#place) {
+      // The subject's mark (key-shards.ts, BucketRange): one byte for the place after the range's last.
+      if (this.#place - last === 1) bytes.varint(NEXT_PLACE);
+      else {
+        bytes.varint(0);
+        bytes.varint(this.#place - last);
+      }
       this.#openAt[range] = this.#place;
-      this.#touched[this.#touchedCount++] = range;
-      bytes.varint(this.#place - (this.#last[range] as number));
-      this.#last[range] = this.#place;
     }
     return bytes;
   }

@@ -18,7 +18,7 @@ import {
   suffixShardKey,
 } from "../../core/search/search-layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
-import { bufferOf, readVarint, SpillBytes, textAt, textSize, varintEnd } from "./spill-bytes.ts";
+import { bufferOf, readVarint, SpillBytes, SpillFile, textAt, textSize, varintEnd } from "./spill-bytes.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 import { CutPlace, hash52, hash52OfBytes, keyOfEntry, SmallestHashes } from "./suffix-cuts.ts";
 
@@ -30,6 +30,8 @@ export class SuffixEntries {
   readonly #spill: string;
   readonly #files: number;
   readonly #groups = new Map<number, SpillBytes>();
+  /** The groups' blocks past their limit, in one scratch file. */
+  readonly #file: SpillFile;
   readonly #smallest: SmallestHashes;
   readonly #limit: number;
   readonly #atOnce: number;
@@ -46,6 +48,7 @@ export class SuffixEntries {
     this.#atOnce = atOnce;
     this.#files = files;
     this.#smallest = new SmallestHashes(files);
+    this.#file = new SpillFile(join(spill, "suffixes"));
   }
 
   /** An entry whose code units are the bytes `bytes[from, to)` (each below 128). */
@@ -103,10 +106,16 @@ export class SuffixEntries {
         else out.entryText(entry);
       }
     }
+    this.close();
     // Fewer entries than files: the last files are empty.
     while (file < files) write();
     shards.push(firstsShard(this.#spill, firsts));
     return shards;
+  }
+
+  /** Closes its scratch file: shards does once every group is read, the stage on a failure. */
+  close(): void {
+    this.#file.close();
   }
 
   /** How many entries came. */
@@ -116,7 +125,7 @@ export class SuffixEntries {
 
   #group(key: number): SpillBytes {
     let group = this.#groups.get(key);
-    if (group === undefined) this.#groups.set(key, (group = new SpillBytes(join(this.#spill, `suffixes-${key}`), this.#limit)));
+    if (group === undefined) this.#groups.set(key, (group = new SpillBytes(this.#file, this.#limit)));
     return group;
   }
 }
@@ -297,18 +306,22 @@ class ByteSort {
     this.#moved = new Uint32Array(order.length);
   }
 
-  /** Sorts order[from, to), whose entries share their first `depth` bytes. */
-  sort(from: number, to: number, depth: number): void {
+  /** Sorts order[from, to), whose entries share their first `shared` bytes. */
+  sort(from: number, to: number, shared: number): void {
     const buffer = this.#buffer;
     const texts = this.#texts;
     const ends = this.#ends;
     const order = this.#order;
-    // Each level's counts kept for the next group at that depth (one array a depth, not one a group).
-    while (this.#counts.length <= depth) this.#counts.push(new Uint32Array(258));
     if (to - from <= FEW) {
-      this.#insertion(from, to, depth);
+      this.#insertion(from, to, shared);
       return;
     }
+    // Past what they all share: the entries of one suffix differ only in their payloads, and more
+    // tokens share a suffix as the list grows (its vocabulary with it), so a group met there would
+    // take a counting pass (and 258 counts) for each byte all its entries hold alike.
+    const depth = this.#sharedEnd(from, to, shared);
+    // Each level's counts kept for the next group at that depth (one array a depth, not one a group).
+    while (this.#counts.length <= depth) this.#counts.push(new Uint32Array(258));
     const counts = this.#counts[depth] as Uint32Array;
     counts.fill(0);
     // The byte at depth plus one, 0 for an entry that ends there.
@@ -335,6 +348,23 @@ class ByteSort {
       if (end - start > 1) this.sort(start, end, depth + 1);
       start = end;
     }
+  }
+
+  /** Where the bytes that every entry of order[from, to) holds alike end (they share `depth` at least). */
+  #sharedEnd(from: number, to: number, depth: number): number {
+    const buffer = this.#buffer;
+    const first = this.#order[from] as number;
+    const start = this.#texts[first] as number;
+    let end = (this.#ends[first] as number) - start;
+    for (let i = from + 1; i < to && end > depth; i++) {
+      const e = this.#order[i] as number;
+      const at = this.#texts[e] as number;
+      const n = Math.min(end, (this.#ends[e] as number) - at);
+      let j = depth;
+      while (j < n && buffer[at + j] === buffer[start + j]) j++;
+      end = j;
+    }
+    return end;
   }
 
   #insertion(from: number, to: number, depth: number): void {

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bufferOf, SpillBytes, textAt, textSize } from "../../../src/site/search/spill-bytes.ts";
+import { bufferOf, SpillBytes, SpillFile, textAt, textSize } from "../../../src/site/search/spill-bytes.ts";
 import { tempDir } from "../../file-trees.ts";
 
 let work: string;
@@ -15,15 +15,31 @@ afterAll(() => rm(work, { recursive: true, force: true }));
 const TEXTS = ["", "A", "OSNOVNA", "ŠKOLA", "😀x", "\ud83d", "x".repeat(300)];
 const NUMBERS = [0, 1, 127, 128, 16_383, 16_384, 2 ** 31, 2 ** 53 - 1];
 
+/** Appends the numbers and texts to each of `spills` in turn (`salt` added to the numbers of the second, third…). */
+function append(spills: readonly SpillBytes[]): void {
+  for (let i = 0; i < 20; i++) {
+    spills.forEach((spill, s) => {
+      for (const n of NUMBERS) spill.varint(n === 0 ? s : n);
+      for (const t of TEXTS) spill.text(t);
+      spill.narrowText(Buffer.from("ABC"), 1, 3);
+    });
+  }
+}
+
 /** Writes the numbers and texts, then reads them back. */
 function roundTrip(path: string, limit: number): { readonly back: (number | string)[]; readonly spilled: boolean } {
-  const spill = new SpillBytes(path, limit);
-  for (let i = 0; i < 20; i++) {
-    for (const n of NUMBERS) spill.varint(n);
-    for (const t of TEXTS) spill.text(t);
-    spill.narrowText(Buffer.from("ABC"), 1, 3);
-  }
+  const file = new SpillFile(path);
+  const spill = new SpillBytes(file, limit);
+  append([spill]);
   const spilled = existsSync(path);
+  expect(spill.spilled).toBe(spilled);
+  const back = readBack(spill);
+  file.close();
+  return { back, spilled };
+}
+
+/** What `spill` gives back, as numbers and texts. */
+function readBack(spill: SpillBytes): (number | string)[] {
   const bytes = bufferOf(spill.take());
   const back: (number | string)[] = [];
   let at = 0;
@@ -44,7 +60,7 @@ function roundTrip(path: string, limit: number): { readonly back: (number | stri
     }
   }
   expect(at).toBe(bytes.length);
-  return { back, spilled };
+  return back;
 }
 
 describe("SpillBytes", () => {
@@ -62,5 +78,21 @@ describe("SpillBytes", () => {
     const { back, spilled } = roundTrip(path, 64);
     expect(spilled).toBe(true);
     expect(back).toEqual(expected);
+  });
+
+  it("gives each of several sharing one file its own bytes, their blocks interleaved there", () => {
+    const file = new SpillFile(join(work, "shared"));
+    const spills = [new SpillBytes(file, 64), new SpillBytes(file, 100), new SpillBytes(file, 1 << 20)];
+    append(spills);
+    expect(spills.map((spill) => spill.spilled)).toEqual([true, true, false]);
+    // Taken in another order than they were made: each reads its own blocks back.
+    for (const s of [2, 0, 1]) {
+      const own = Array.from({ length: 20 }, () => [s, ...NUMBERS.slice(1), ...TEXTS, "BC"]).flat();
+      expect(readBack(spills[s] as SpillBytes)).toEqual(own);
+    }
+    file.close();
+    const late = new SpillBytes(file, 1);
+    late.varint(1);
+    expect(() => late.varint(300)).toThrow(/closed/);
   });
 });

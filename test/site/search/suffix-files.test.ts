@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { bufferOf, SpillBytes } from "../../../src/site/search/spill-bytes.ts";
+import { bufferOf, SpillBytes, SpillFile } from "../../../src/site/search/spill-bytes.ts";
 import { suffixCuts } from "../../../src/site/search/suffix-cuts.ts";
 import { SuffixEntries, sortedEntries } from "../../../src/site/search/suffix-files.ts";
 
@@ -20,7 +20,7 @@ afterEach(() => rmSync(spill, { recursive: true, force: true }));
 
 /** The entries as SpillBytes.text writes them, one after another. */
 function written(entries: readonly string[]): Buffer {
-  const bytes = new SpillBytes(join(spill, "group"), 1 << 20);
+  const bytes = new SpillBytes(new SpillFile(join(spill, "group")), 1 << 20);
   for (const entry of entries) bytes.text(entry);
   return bufferOf(bytes.take());
 }
@@ -72,6 +72,16 @@ describe("sortedEntries of one-byte entries", () => {
   it("sorts a part of many as bytes in the order of the strings", () => {
     fc.assert(
       fc.property(fc.array(narrowEntry, { minLength: 30, maxLength: 300 }), (entries) => {
+        expect(sorted(entries, 1 << 20, 0)).toEqual([...entries].sort());
+      }),
+    );
+  });
+
+  it("sorts groups that share long beginnings (one suffix, payloads apart), some ending where the others go on", () => {
+    const shared = fc.constantFrom("", "ANJE", 'ANJE",[', 'ANJE",[1234', 'ANJE",[1234,');
+    const long = fc.tuple(shared, narrowEntry).map(([prefix, tail]) => prefix + tail);
+    fc.assert(
+      fc.property(fc.array(long, { minLength: 30, maxLength: 300 }), (entries) => {
         expect(sorted(entries, 1 << 20, 0)).toEqual([...entries].sort());
       }),
     );
