@@ -130,7 +130,6 @@ export function planSearch(
         keysShard = null;
       }
     }
-    gathering.file.close();
     return [...shards, ...suffixes.shards(), orderShard];
   } finally {
     // A failure midway leaves no scratch file open (the thread that ran the stage may live on).
