@@ -20,7 +20,7 @@
  * (under 10 bytes a key of it) and the parts' buffers, the files are read once, and a part's
  * scatter spans a few thousand prefixes in some PARTS.partKeys keys.
  */
-import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { contentHash } from "../common/content-hash.ts";
 import {
@@ -37,6 +37,7 @@ import { oibFileName, oibShardKey, SHARD_SIZE } from "../core/layout.ts";
 import { VERSION } from "../core/version.ts";
 import type { ShardFile, ShardPlan } from "./hand-offs.ts";
 import type { ChunkFile } from "./read-chunks.ts";
+import { SpillFile } from "./search/spill-bytes.ts";
 import { SpilledShard } from "./search/spilled-shard.ts";
 
 const NEWLINE = 0x0a;
@@ -70,8 +71,9 @@ export function planKeys(
   // Prefixes a part: at most 65,536 (its prefixes' places are uint16), never more than there are.
   const perPart = Math.max(1, Math.min(prefixes, 1 << 16, Math.floor((partKeys * prefixes) / count)));
   const partCount = Math.ceil(prefixes / perPart);
-  const dir = join(scratch, "oib-parts");
-  const parts = new OibParts(dir, partCount, Math.min(buffered, count));
+  const path = join(scratch, "oib-parts");
+  mkdirSync(scratch, { recursive: true });
+  const parts = new OibParts(path, partCount, Math.min(buffered, count));
   try {
     let place = 0;
     for (let chunk = 0; chunk < chunks; chunk++) {
@@ -87,7 +89,8 @@ export function planKeys(
     if (place !== count) throw new Error(`the chunk files hold ${place} subjects, not ${count}`);
     return [boundsShard(firsts), ...oibShards(count, parts, perPart, scratch)];
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    parts.close();
+    rmSync(path, { force: true });
   }
 }
 
@@ -210,31 +213,34 @@ export function keyShardKeys(count: number): string[] {
   return keys;
 }
 
-/** Keys read back from a part's file at a time. */
-const PIECE_KEYS = 1 << 16;
-
 /**
  * The keys on their way from the one read of the chunk files to the sort: each key (a float) and its
  * prefix's place in its part (a uint16) go to the part of the prefixes it falls in, held in a small
- * buffer a part and appended to that part's two scratch files whenever the buffer is full. A part is
- * then taken back alone, in the order its keys came.
+ * buffer a part; a full buffer's two blocks are appended to one scratch file (SpillFile, opened
+ * once, as the search stage's spilled blocks are), each part keeping where its blocks lie. A part
+ * is then taken back alone, in the order its keys came.
  */
 class OibParts {
-  readonly #dir: string;
+  readonly #file: SpillFile;
   readonly #keys: Float64Array[];
   readonly #prefixes: Uint16Array[];
   readonly #filled: Uint32Array;
   /** Keys each part has taken, written or still buffered. */
   readonly #counts: Uint32Array;
+  /** Each part's blocks in the file: where its keys' bytes begin, where its prefixes' bytes begin, and how many keys, three numbers a block. */
+  readonly #blocks: number[][];
+  /** A block's keys read back, one at a time. */
+  readonly #piece: Float64Array;
 
-  /** `parts` parts in the directory `dir` (made here), each buffering `buffered` keys before they go to its files. */
-  constructor(dir: string, parts: number, buffered: number) {
-    this.#dir = dir;
-    mkdirSync(dir, { recursive: true });
+  /** `parts` parts spilling to the file at `path`, each buffering `buffered` keys before they go there. */
+  constructor(path: string, parts: number, buffered: number) {
+    this.#file = new SpillFile(path);
     this.#keys = Array.from({ length: parts }, () => new Float64Array(buffered));
     this.#prefixes = Array.from({ length: parts }, () => new Uint16Array(buffered));
     this.#filled = new Uint32Array(parts);
     this.#counts = new Uint32Array(parts);
+    this.#blocks = Array.from({ length: parts }, () => []);
+    this.#piece = new Float64Array(buffered);
   }
 
   /** Adds `key` to part `part`, its prefix the part's `prefix`th. */
@@ -245,55 +251,49 @@ class OibParts {
     (this.#prefixes[part] as Uint16Array)[at] = prefix;
     this.#counts[part] = (this.#counts[part] as number) + 1;
     this.#filled[part] = at + 1;
-    if (at + 1 === keys.length) this.#spill(part);
+    if (at + 1 === keys.length) {
+      const blocks = this.#blocks[part] as number[];
+      blocks.push(this.#file.append(bytesOf(keys)), this.#file.append(bytesOf(this.#prefixes[part] as Uint16Array)), keys.length);
+      this.#filled[part] = 0;
+    }
   }
 
   /**
    * Part `part`'s prefixes, in the order its keys came (read whole: 2 bytes a key), and `eachKey`,
-   * which visits its keys in that order, a piece of the file at a time. Its files are removed after.
+   * which visits its keys in that order, a block at a time.
    */
   take(part: number): { readonly prefixes: Uint16Array; eachKey(visit: (key: number, k: number) => void): void } {
-    this.#spill(part);
-    const count = this.#counts[part] as number;
-    const prefixes = new Uint16Array(count);
-    if (count > 0) new Uint8Array(prefixes.buffer).set(readFileSync(this.#file(part, "prefixes")));
+    const blocks = this.#blocks[part] as number[];
+    const filled = this.#filled[part] as number;
+    const prefixes = new Uint16Array(this.#counts[part] as number);
+    let k = 0;
+    for (let b = 0; b < blocks.length; b += 3) {
+      const n = blocks[b + 2] as number;
+      this.#file.read(bytesOf(prefixes), k * 2, n * 2, blocks[b + 1] as number);
+      k += n;
+    }
+    prefixes.set((this.#prefixes[part] as Uint16Array).subarray(0, filled), k);
     const eachKey = (visit: (key: number, k: number) => void): void => {
-      if (count === 0) return;
-      const piece = new Float64Array(Math.min(count, PIECE_KEYS));
-      const bytes = new Uint8Array(piece.buffer);
-      const fd = openSync(this.#file(part, "keys"), "r");
-      try {
-        for (let k = 0; k < count; ) {
-          const n = Math.min(piece.length, count - k);
-          for (let got = 0; got < n * 8; ) {
-            const read = readSync(fd, bytes, got, n * 8 - got, k * 8 + got);
-            if (read === 0) throw new Error("an OIB part's file ended early");
-            got += read;
-          }
-          for (let i = 0; i < n; i++) visit(piece[i] as number, k + i);
-          k += n;
-        }
-      } finally {
-        closeSync(fd);
+      const piece = this.#piece;
+      let k = 0;
+      for (let b = 0; b < blocks.length; b += 3) {
+        const n = blocks[b + 2] as number;
+        this.#file.read(bytesOf(piece), 0, n * 8, blocks[b] as number);
+        for (let i = 0; i < n; i++) visit(piece[i] as number, k++);
       }
-      rmSync(this.#file(part, "keys"), { force: true });
-      rmSync(this.#file(part, "prefixes"), { force: true });
+      const keys = this.#keys[part] as Float64Array;
+      for (let i = 0; i < filled; i++) visit(keys[i] as number, k++);
     };
     return { prefixes, eachKey };
   }
 
-  /** Appends part `part`'s buffered keys to its files. */
-  #spill(part: number): void {
-    const filled = this.#filled[part] as number;
-    if (filled === 0) return;
-    const keys = this.#keys[part] as Float64Array;
-    const prefixes = this.#prefixes[part] as Uint16Array;
-    appendFileSync(this.#file(part, "keys"), new Uint8Array(keys.buffer, 0, filled * 8));
-    appendFileSync(this.#file(part, "prefixes"), new Uint8Array(prefixes.buffer, 0, filled * 2));
-    this.#filled[part] = 0;
+  /** Closes the scratch file (the caller removes it). */
+  close(): void {
+    this.#file.close();
   }
+}
 
-  #file(part: number, kind: "keys" | "prefixes"): string {
-    return join(this.#dir, `${part}.${kind}`);
-  }
+/** A typed array's bytes, in place. */
+function bytesOf(array: Float64Array | Uint16Array): Uint8Array {
+  return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 }
