@@ -7,7 +7,7 @@
  *
  * The chunk files are read once: each OIB's key (its rest after the prefix times the count, plus
  * its place: one float that sorts by OIB, then by place) goes to the part of the prefixes it falls
- * in (OibParts, below: spilled to scratch files), a part being some PARTS.partKeys keys' worth of
+ * in (OibParts, below: spilled to one scratch file), a part being some PARTS.partKeys keys' worth of
  * prefixes. Each part is then taken back alone, its keys put in their prefix's place (a counting
  * sort), each prefix's sorted, and its files made, each hashed and put in a scratch directory as it
  * is made (search/spilled-shard.ts), from where the writer threads link them into the site.
