@@ -29,8 +29,11 @@ export interface RenderedBlock {
   readonly problems: readonly Problem[];
   /** How many more errors of each kind there were (see ProblemCollector.merge). */
   readonly dropped: Readonly<Record<string, number>>;
-  /** A block from the build cache: reads its bytes from its file again, without keeping them (for the few records a check names). */
-  readonly reread?: () => Uint8Array;
+  /**
+   * A block from the build cache: reads its bytes `[start, end)` from its file again, without keeping
+   * them (a record's, for the few records a check names).
+   */
+  readonly reread?: (start: number, end: number) => Uint8Array;
   /** Why the block could not be stored in the build cache, when it was to be and could not (BuildCache.failed). */
   readonly uncached?: Message;
 }

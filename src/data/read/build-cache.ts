@@ -292,11 +292,12 @@ function readBlock(path: string, file: SourceFile): RenderedBlock | undefined {
     if (codes.length !== n || oibs.length !== n) return undefined;
     const problems = header.problems.map((p) => ({ ...p, file: file.name }));
     let bytes: Uint8Array | undefined;
-    const load = (): Uint8Array => {
+    // The block's bytes [start, end) read again: all of them, or one record's for a check that names it.
+    const load = (start = 0, end = header.length): Uint8Array => {
       const again = openSync(path, "r");
       try {
-        const read = readAt(again, bytesAt, header.length);
-        if (read.length !== header.length) throw new Error(`${path}: the stored block was cut short while the build ran`);
+        const read = readAt(again, bytesAt + start, end - start);
+        if (read.length !== end - start) throw new Error(`${path}: the stored block was cut short while the build ran`);
         return read;
       } finally {
         closeSync(again);

@@ -77,6 +77,18 @@ describe("OibCheck", () => {
     expect(problems.problems.map(said)).toEqual(expected);
   });
 
+  it("finds each OIB held twice among OIBs alike in their low 32 bits (one slot of its table), met in turns", async () => {
+    const check = new OibCheck();
+    const problems = new ProblemCollector(Number.POSITIVE_INFINITY);
+    // 0, 2^32, 2·2^32 …: one part, one hash; each held twice, the second holders after all the first.
+    const oibs = Array.from({ length: 20 }, (_, k) => String(k * 2 ** 32).padStart(11, "0"));
+    const both = [...oibs, ...oibs];
+    const keys = { ids: both.map((_, k) => k + 1), codes: both.map((_, k) => String(k + 1)), oibs: both, positions: both.map((_, k) => k) };
+    await check.add(keys, FILES[0] as SourceFile, false);
+    await check.finish(problems);
+    expect(problems.problems.map((p) => [p.index, p.value])).toEqual(oibs.map((oib, k) => [20 + k, `"${oib}"`]));
+  });
+
   it("the same record in two sources is left to the id rule; 00000000000 is an OIB like any other", async () => {
     const check = new OibCheck();
     const problems = new ProblemCollector(Number.POSITIVE_INFINITY);
@@ -114,7 +126,7 @@ describe("OibCheck", () => {
     );
   });
 
-  it("a cached block's names are read back only for the subjects warned at, its bytes never taken as it is added", async () => {
+  it("a cached block's names are read back only for the subjects warned at, each record alone, its bytes never taken as it is added", async () => {
     const rendered = (names: readonly string[]): { bytes: Uint8Array; ends: number[] } => {
       const lines = names.map((name, k) => `{"id":${k},"jedinstvena_oznaka":"000${k}","naziv_subjekta":${JSON.stringify(name)}}\n`);
       const bytes = new TextEncoder().encode(lines.join(""));
@@ -131,10 +143,10 @@ describe("OibCheck", () => {
       },
       { ids: [5, 6], codes: ["0005", "0006"], oibs: ["00000000005", "00000000006"], positions: [4, 5], ...rendered(["Peta", "Šesta"]) },
     ];
-    const run = async (cached: boolean): Promise<{ problems: readonly Problem[]; rereads: number[] }> => {
+    const run = async (cached: boolean): Promise<{ problems: readonly Problem[]; rereads: string[][] }> => {
       const check = new OibCheck();
       const problems = new ProblemCollector(Number.POSITIVE_INFINITY);
-      const rereads = blocks.map(() => 0);
+      const rereads = blocks.map((): string[] => []);
       for (const [b, block] of blocks.entries()) {
         // As a block from the build cache: its bytes behind a getter (read from disk), and a way to read them again.
         const keys: OibKeys =
@@ -144,7 +156,7 @@ describe("OibCheck", () => {
                 get bytes(): Uint8Array {
                   throw new Error("a cached block's bytes were read as it was added");
                 },
-                reread: () => ((rereads[b] = (rereads[b] ?? 0) + 1), block.bytes),
+                reread: (start, end) => (rereads[b]?.push(`${start}-${end}`), block.bytes.slice(start, end)),
               }
             : block;
         await check.add(keys, FILES[0] as SourceFile, false);
@@ -157,7 +169,8 @@ describe("OibCheck", () => {
     expect(inMemory.problems).toHaveLength(1);
     expect(inMemory.problems[0]).toMatchObject({ index: 3, subject: { id: 4, name: 'Četvrta "Š\\"' } });
     expect(cached.problems).toEqual(inMemory.problems);
-    // Block 1 holds the subject warned at, read again once; block 2 none, never read.
-    expect(cached.rereads).toEqual([0, 1, 0]);
+    // Block 1 holds the subject warned at, its record alone read again once; block 2 none, never read.
+    const [, blockOne] = blocks;
+    expect(cached.rereads).toEqual([[], [`${blockOne?.ends[0]}-${blockOne?.ends[1]}`], []]);
   });
 });
