@@ -14,6 +14,16 @@ import type { SuffixEntries } from "./suffix-files.ts";
 export interface SmallKeys {
   readonly names: readonly string[];
   readonly buckets: readonly number[];
+  /** The keys whose later members were gathered apart from the ranges' bytes (plan-search.ts), if any. */
+  readonly apart?: ApartKeys;
+}
+
+/** Small keys whose members from some place on were gathered as bits, not as items of their range. */
+export interface ApartKeys {
+  /** Key `id`'s members in all, or -1 when none were set apart. */
+  size(id: number): number;
+  /** Key `id`'s stored set (encodeRows's bytes) with its members before those, `places[from, to)`, of a list of `count`. */
+  set(id: number, places: ArrayLike<number>, from: number, to: number, count: number): Uint8Array;
 }
 
 /** What the gathering put aside for one range of buckets. */
@@ -211,8 +221,10 @@ export function writeBuckets(
       if (!isToken[k]) {
         // A rare three-character piece has no set: a term of it is found through the suffixes,
         // whose tokens are then few (the query asks for `g:<term>` and takes them when it is absent).
-        if (to - from <= tripleRows && isTriple(names[k] as string)) continue;
-        const [, offset, length] = put(encodeRows(places, from, to, count));
+        const id = smallOf[k] as number;
+        const apart = id < 0 || small.apart === undefined ? -1 : small.apart.size(id);
+        if ((apart < 0 ? to - from : apart) <= tripleRows && isTriple(names[k] as string)) continue;
+        const [, offset, length] = put(apart < 0 ? encodeRows(places, from, to, count) : (small.apart as ApartKeys).set(id, places, from, to, count));
         entries.push([names[k] as string, offset, length]);
         continue;
       }

@@ -6,15 +6,16 @@
  * and town in search form (`UPPER(UNACCENT(…))`, split at whitespace), every piece of one, two and
  * three characters of them (a three-character piece's set is kept only when it is common, key-shards.ts), and its razina, town, status and odobreno. What it gathers is put aside by the
  * range of buckets its key falls in (PARTITION_BUCKETS buckets, a keys shard's part), as compact
- * bytes (spill-bytes.ts: in memory while small, else in the scratch directory). Then each range is
- * read back, its sets made and its buckets written (key-shards.ts), one range at a time; the
+ * bytes (spill-bytes.ts: in memory while small, else in the scratch directory), but the members of
+ * the commonest small keys, which go to blocks of bits (Gathering). Then each range is read back,
+ * its sets made and its buckets written (key-shards.ts), one range at a time; the
  * suffix entries its tokens make are put aside by their first characters and sorted a group at a
  * time (suffix-files.ts). The order fields go to OrderFiles a subject at a time.
  *
  * Memory: the pieces' and filters' keys (bounded by the alphabet and the towns, not the list), the
- * caches of tokens, words and towns (CACHE_BYTES), the ranges' write buffers, then one range's sets
- * and one group of suffix entries: at ten million subjects as at one (docs/search.md), beside what
- * OrderFiles holds.
+ * caches of tokens, words and towns (CACHE_BYTES), the ranges' write buffers, a block of bits (8 KB
+ * a key set apart), then one range's sets and one group of suffix entries: at ten million subjects
+ * as at one (docs/search.md), beside what OrderFiles holds.
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,10 +23,11 @@ import { BUCKETS_PER_SHARD, bucketCount, bucketOf, keysShardKey, suffixFileCount
 import { isTokenBreak, searchForm, tokensOf } from "../../core/search/normalise.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
-import { NEXT_PLACE, type SmallKeys, tokenBucket, tokenIndexed, writeBuckets } from "./key-shards.ts";
+import { type ApartKeys, NEXT_PLACE, type SmallKeys, tokenBucket, tokenIndexed, writeBuckets } from "./key-shards.ts";
 import { OrderFiles } from "./order-files.ts";
 import { RUN_SIZE } from "./sorted-runs.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
+import { encodeRows } from "./rows-builder.ts";
 import { SpillBytes, SpillFile } from "./spill-bytes.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 import { SuffixEntries } from "./suffix-files.ts";
@@ -45,6 +47,8 @@ export interface SearchParts {
   readonly tripleRows?: number;
   /** The gathering's caches of tokens, words and towns hold about this many bytes at most (CACHE_BYTES; tests: a few, to drop them often). */
   readonly cacheBytes?: number;
+  /** The places a block of the commonest keys' bits covers (BITS_PLACES, a multiple of 8; tests: a few, or Infinity for none set apart). */
+  readonly bitsPlaces?: number;
 }
 
 /**
@@ -61,12 +65,21 @@ const RANGE_FLOOR = 16 << 10;
  */
 export const CACHE_BYTES = 24 << 20;
 
+/**
+ * The places a block of bits covers (8 KB a key set apart, a hundred-odd keys): the commonest small
+ * keys' members go to bits, not to the ranges (Gathering).
+ */
+export const BITS_PLACES = 1 << 16;
+/** A small key is set apart at a block's start once it holds at least one place in APART_SHARE so far (a set of more than one in eight is a bitmap). */
+const APART_SHARE = 8;
+
 const PARTS: SearchParts = {
   partitionBuckets: PARTITION_BUCKETS,
   rangeLimit: 1 << 18,
   groupLimit: 32 * 1024,
   tripleRows: TRIPLE_ROWS,
   cacheBytes: CACHE_BYTES,
+  bitsPlaces: BITS_PLACES,
 };
 
 /**
@@ -85,7 +98,14 @@ export function planSearch(
   if (BUCKETS_PER_SHARD % partitionBuckets !== 0) throw new Error(`a range of ${partitionBuckets} buckets does not divide a keys shard`);
   mkdirSync(spill, { recursive: true });
   const buckets = bucketCount(count);
-  const gathering = new Gathering(buckets, partitionBuckets, spill, parts.rangeLimit, parts.cacheBytes ?? CACHE_BYTES);
+  const gathering = new Gathering(
+    buckets,
+    partitionBuckets,
+    spill,
+    parts.rangeLimit,
+    parts.cacheBytes ?? CACHE_BYTES,
+    parts.bitsPlaces ?? BITS_PLACES,
+  );
   let suffixes: SuffixEntries | undefined;
   try {
     const orders = new OrderFiles(spill, RUN_SIZE, count);
@@ -108,7 +128,7 @@ export function planSearch(
     const { shard: orderShard, namePositions } = orders.finish();
     suffixes = new SuffixEntries(spill, suffixFileCount(count), parts.groupLimit);
     const shards: ShardPlan[] = [];
-    const small: SmallKeys = gathering.small;
+    const small: SmallKeys = { ...gathering.small, apart: gathering.apart };
     let keysShard: SpilledShard | null = null;
     for (let range = 0; range < gathering.ranges.length; range++) {
       const from = range * partitionBuckets;
@@ -200,6 +220,14 @@ class Generation {
  * most met once) where clearing everything at a count made the common ones again and again. One
  * Token a text at any time (a subject's tokens count once by their stamps): a word or town in the
  * young has its tokens in the young, so a token is never made while a cached word holds one.
+ *
+ * The commonest small keys (the one- and two-character pieces of every name, the filters: a hundred
+ * of them hold 60 % of a million subjects' small keys) are set apart: from the start of the block of
+ * BITS_PLACES places after one holds a place in APART_SHARE, each of its members is a bit of that
+ * block, not an item of its range, and each block's bits go to the scratch file at its end. Their
+ * sets are made of these bits and of the items before (`apart`, read by writeBuckets). A subject's
+ * sixty-odd small keys hashed over every range made a mark in nearly each (8 of 8 at a million
+ * subjects, 32 of 40 at five million): it now meets fewer, and each range holds fewer items.
  */
 class Gathering {
   readonly ranges: SpillBytes[];
@@ -233,8 +261,28 @@ class Gathering {
   /** The place each range was last opened at (its last subject's; -1 before any). */
   readonly #openAt: Float64Array;
   #place = 0;
+  /** Each small key's members so far. */
+  #counts = new Int32Array(1024);
+  /** Where a small key set apart has its bits in #bits (its slot * #bitsBytes), else -1. */
+  #bitAt = new Int32Array(1024).fill(-1);
+  /** The current block's bits: a slot of #bitsBytes for each key set apart, in the order they were. */
+  #bits = new Uint8Array(0);
+  readonly #bitsPlaces: number;
+  readonly #bitsBytes: number;
+  /** The keys set apart, by slot, and the block each was set apart from. */
+  readonly #apartKeys: number[] = [];
+  readonly #apartFrom: number[] = [];
+  /** Where each block's bits lie in the scratch file (-1 for a block before any key was set apart). */
+  readonly #blockAt: number[] = [];
+  #blockStart = 0;
+  /** The current subject's byte in its block's slots and its bit there. */
+  #byte = 0;
+  #mask = 0;
 
-  constructor(buckets: number, partitionBuckets: number, spill: string, rangeLimit: number, cacheBytes: number) {
+  constructor(buckets: number, partitionBuckets: number, spill: string, rangeLimit: number, cacheBytes: number, bitsPlaces: number) {
+    if (bitsPlaces % 8 !== 0 && bitsPlaces !== Infinity) throw new Error(`a block of bits of ${bitsPlaces} places is not whole bytes`);
+    this.#bitsPlaces = bitsPlaces;
+    this.#bitsBytes = bitsPlaces / 8;
     this.#buckets = buckets;
     this.#partitionBuckets = partitionBuckets;
     this.#cacheBytes = cacheBytes;
@@ -251,6 +299,9 @@ class Gathering {
   /** The keys of the subject at `place` (places come rising). */
   add(place: number, fields: RecordFields): void {
     this.#place = place;
+    if (place - this.#blockStart === this.#bitsPlaces) this.#nextBlock();
+    this.#byte = (place - this.#blockStart) >>> 3;
+    this.#mask = 1 << (place & 7);
     if (this.#young.bytes >= this.#cacheBytes / 2) {
       // Between subjects: no token of the old generation is held by the subject being added.
       this.#old = this.#young;
@@ -281,8 +332,10 @@ class Gathering {
     for (let t = 0; t < town.tokens.length; t++) this.#addToken(town.tokens[t] as Token);
   }
 
-  /** Lets the caches go once every subject is in (the order files are made next, and need the room). */
+  /** Lets the caches go once every subject is in (the order files are made next, and need the room); the last block of bits to the file. */
   forget(): void {
+    if (this.#apartKeys.length > 0) this.#blockAt.push(this.file.append(this.#bits));
+    this.#bits = new Uint8Array(0);
     this.#young = new Generation();
     this.#old = new Generation();
     this.#razinas.clear();
@@ -369,11 +422,19 @@ class Gathering {
     const { slab, end } = token;
     const stamps = this.#stamps;
     const rangeOfKey = this.#rangeOfKey;
+    const counts = this.#counts;
+    const bitAt = this.#bitAt;
+    const bits = this.#bits;
+    const byte = this.#byte;
+    const mask = this.#mask;
     for (let i = token.start; i < end; i++) {
       const key = slab[i] as number;
       if (stamps[key] === place) continue;
       stamps[key] = place;
-      this.#open(rangeOfKey[key] as number).varint(2 * key + 2);
+      counts[key] = (counts[key] as number) + 1;
+      const at = bitAt[key] as number;
+      if (at >= 0) bits[at + byte] = (bits[at + byte] as number) | mask;
+      else this.#open(rangeOfKey[key] as number).varint(2 * key + 2);
     }
   }
 
@@ -473,6 +534,12 @@ class Gathering {
       const seen = new Float64Array(2 * this.#seen.length);
       seen.set(this.#seen);
       this.#seen = seen;
+      const counts = new Int32Array(2 * this.#counts.length);
+      counts.set(this.#counts);
+      this.#counts = counts;
+      const bitAt = new Int32Array(2 * this.#bitAt.length).fill(-1);
+      bitAt.set(this.#bitAt);
+      this.#bitAt = bitAt;
     }
     this.#rangeOfKey[key] = Math.floor(bucket / this.#partitionBuckets);
     return key;
@@ -481,8 +548,48 @@ class Gathering {
   #addKey(key: number): void {
     if (this.#stamps[key] === this.#place) return;
     this.#stamps[key] = this.#place;
-    this.#open(this.#rangeOfKey[key] as number).varint(2 * key + 2);
+    this.#counts[key] = (this.#counts[key] as number) + 1;
+    const at = this.#bitAt[key] as number;
+    if (at >= 0) this.#bits[at + this.#byte] = (this.#bits[at + this.#byte] as number) | this.#mask;
+    else this.#open(this.#rangeOfKey[key] as number).varint(2 * key + 2);
   }
+
+  /**
+   * Between subjects, at a block's end: its bits to the scratch file, then each small key that now
+   * holds a place in APART_SHARE set apart from the next block on.
+   */
+  #nextBlock(): void {
+    this.#blockAt.push(this.#apartKeys.length === 0 ? -1 : this.file.append(this.#bits));
+    this.#blockStart += this.#bitsPlaces;
+    const before = this.#apartKeys.length;
+    for (let key = 0; key < this.small.names.length; key++) {
+      if ((this.#bitAt[key] as number) >= 0 || (this.#counts[key] as number) * APART_SHARE < this.#blockStart) continue;
+      this.#bitAt[key] = this.#apartKeys.length * this.#bitsBytes;
+      this.#apartKeys.push(key);
+      this.#apartFrom.push(this.#blockAt.length);
+    }
+    if (this.#apartKeys.length > before || this.#bits.length === 0) this.#bits = new Uint8Array(this.#apartKeys.length * this.#bitsBytes);
+    else this.#bits.fill(0);
+  }
+
+  /** The small keys whose members went to bits from some block on (SmallKeys.apart): read once every subject is in. */
+  readonly apart: ApartKeys = {
+    size: (key: number): number => ((this.#bitAt[key] as number) < 0 ? -1 : (this.#counts[key] as number)),
+    set: (key: number, places: ArrayLike<number>, from: number, to: number, count: number): Uint8Array => {
+      const at = this.#bitAt[key] as number;
+      const bitmap = new Uint8Array(Math.ceil(count / 8));
+      // Its blocks' bits, then the members before them (the range's items: each below the first block).
+      for (let b = this.#apartFrom[at / this.#bitsBytes] as number; b < this.#blockAt.length; b++) {
+        const start = b * this.#bitsBytes;
+        this.file.read(bitmap, start, Math.min(this.#bitsBytes, bitmap.length - start), (this.#blockAt[b] as number) + at);
+      }
+      for (let i = from; i < to; i++) {
+        const place = places[i] as number;
+        bitmap[place >>> 3] = (bitmap[place >>> 3] as number) | (1 << (place & 7));
+      }
+      return setOfBits(bitmap, this.#counts[key] as number, count);
+    },
+  };
 
   /** The range `range`, with the current subject's record begun in it. */
   #open(range: number): SpillBytes {
@@ -500,6 +607,30 @@ class Gathering {
     }
     return bytes;
   }
+}
+
+/** The stored set (encodeRows's bytes) of the `size` places whose bits `bitmap` holds, of a list of `count`. */
+function setOfBits(bitmap: Uint8Array, size: number, count: number): Uint8Array {
+  if (size > bitmap.length) {
+    let header = 2;
+    for (let v = size; v >= 0x80; v >>>= 7) header++;
+    const out = new Uint8Array(header + bitmap.length);
+    out[0] = 1;
+    let at = 1;
+    let v = size;
+    for (; v >= 0x80; v >>>= 7) out[at++] = (v & 0x7f) | 0x80;
+    out[at] = v;
+    out.set(bitmap, header);
+    return out;
+  }
+  const places = new Int32Array(size);
+  let n = 0;
+  for (let i = 0; i < bitmap.length; i++) {
+    const byte = bitmap[i] as number;
+    if (byte === 0) continue;
+    for (let bit = 0; bit < 8; bit++) if ((byte >>> bit) & 1) places[n++] = 8 * i + bit;
+  }
+  return encodeRows(places, 0, n, count);
 }
 
 /** A two-character piece's text as the sets were first named by number (first * 0x10000 + second): a first unit of 0 names the second alone. */

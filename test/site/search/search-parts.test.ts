@@ -122,6 +122,21 @@ describe("planSearch in parts", () => {
     }
   });
 
+  it("makes the same shards whether the commonest keys' members are gathered as bits, from any block on, or all as items", () => {
+    const items = planned("items", { partitionBuckets: 125, rangeLimit: 1 << 20, groupLimit: 1 << 20, bitsPlaces: Infinity });
+    expect(items.scratch).toEqual([]);
+    // Blocks of 8 and 64 places: keys set apart early and late, a last block cut short (2,500 places),
+    // sets of bits that end as bitmaps and as lists; with ranges of one bucket put aside, the bits'
+    // blocks lie between the ranges' in the one scratch file.
+    for (const bitsPlaces of [8, 64, 1 << 16]) {
+      expect(planned(`bits-${bitsPlaces}`, { partitionBuckets: 125, rangeLimit: 1 << 20, groupLimit: 1 << 20, bitsPlaces }).hashes).toEqual(
+        items.hashes,
+      );
+    }
+    const spilled = planned("bits-spilled", { partitionBuckets: 1, rangeLimit: 64, groupLimit: 64, bitsPlaces: 16 });
+    expect(spilled.hashes).toEqual(items.hashes);
+  });
+
   it("makes the same shards from ranges of four buckets", () => {
     expect(planned("four", { partitionBuckets: 4, rangeLimit: 1 << 20, groupLimit: 1 << 20 }).hashes).toEqual(planned("one").hashes);
   });
