@@ -3,9 +3,10 @@
  * permutations, and the founding dates with where each begins. The fields come a subject at a
  * time, in place order (add), and the files are made once all have come (finish).
  *
- * Memory does not grow with the list beyond two arrays of 4 bytes a subject and the dates' 2:
- * the names, codes and towns go through an external sort (sorted-runs.ts: a run of them in memory,
- * the rest in the scratch directory; towns are many, a sixth of the subjects), the dates (a few
+ * Memory does not grow with the list beyond two arrays of 4 bytes a subject, the dates' 2 and a bit
+ * a subject (where each group of equal values begins): the names, codes and towns go through an
+ * external sort (sorted-runs.ts: a run of them in memory, the rest in the scratch directory; towns
+ * are many, a sixth of the subjects), the dates (a few
  * thousand values) are kept once each with a number a subject, and one array of ranks and one of
  * the ascending order serve every field in turn, the descending order written from them a block at
  * a time, and the positions by name are made last in the ranks' array.
