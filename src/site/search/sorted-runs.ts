@@ -148,12 +148,23 @@ export class SortedRuns {
         else reader.close();
       }
       if (last.next()) insert(last);
+      // A run that gave two groups in a row is first compared with the second head alone: where the
+      // runs hold ranges of values apart (a register's codes, numbered in place order), a group
+      // then costs one comparison, not log2 of the runs; where they interleave the check is rare.
+      let previous = -1;
       while (heads.length > 0) {
-        const reader = heads.shift() as Run;
+        const reader = heads[0] as Run;
         const value = reader.value;
         for (let i = 0; i < reader.count; i++) visit(reader.placeAt(i), value);
-        if (reader.next()) insert(reader);
-        else reader.close();
+        const again = reader.run === previous;
+        previous = reader.run;
+        if (!reader.next()) {
+          heads.shift();
+          reader.close();
+        } else if (heads.length > 1 && !(again && before(reader, heads[1] as Run))) {
+          heads.shift();
+          insert(reader);
+        }
       }
     } finally {
       for (const reader of heads) reader.close();

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { compareText } from "../../../src/core/search/match-record.ts";
-import { compareOrderValues, descending, OrderFiles } from "../../../src/site/search/order-files.ts";
+import { compareOrderValues, descending, groupBits, OrderFiles } from "../../../src/site/search/order-files.ts";
 import { SortedRuns } from "../../../src/site/search/sorted-runs.ts";
 
 interface Subject {
@@ -150,6 +150,17 @@ describe("SortedRuns", () => {
     );
   });
 
+  it("takes a run's groups in a row while it holds the least value, an equal value of a lower run first", () => {
+    // Runs of 3: the second gives b and c in a row, then d, which the first run holds too (places 1 and 2).
+    const values = ["a", "d", "d", "b", "c", "d"];
+    for (const presort of [true, false]) {
+      expect(sortedBy(values, 3, presort).map(([place]) => place)).toEqual([0, 3, 4, 1, 2, 5]);
+    }
+    // Ranges apart, in place order (a register's codes): each run whole, then the next.
+    const codes = Array.from({ length: 40 }, (_, place) => String(1000 + place));
+    expect(sortedBy(codes, 7, false)).toEqual(modelSorted(codes));
+  });
+
   it("leaves no run behind in the scratch directory", () => {
     sortedBy(["c", "b", "a", "b"], 1);
     expect(readdirSync(spill)).toEqual([]);
@@ -203,11 +214,11 @@ describe("descending", () => {
     const whole = [0, 2, 3, 5, 1, 4];
     for (const block of [1, 2, 3, 4, 6, 100]) {
       // Each part read as it comes: the parts share one buffer.
-      const parts = Array.from(descending(asc, ranks, block), (part) => [...new Uint32Array(part.slice().buffer)]);
+      const parts = Array.from(descending(asc, groupBits(asc, ranks), block), (part) => [...new Uint32Array(part.slice().buffer)]);
       expect(parts.flat()).toEqual(whole);
       expect(parts.every((part) => part.length <= block && part.length > 0)).toBe(true);
     }
-    expect([...descending(new Uint32Array(0), new Uint32Array(0), 4)]).toEqual([]);
+    expect([...descending(new Uint32Array(0), new Uint8Array(0), 4)]).toEqual([]);
   });
 });
 
