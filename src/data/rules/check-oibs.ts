@@ -267,13 +267,13 @@ export class OibCheck {
         continue;
       }
       repeated.add(oib);
-      low[(oib % LOW_BITS) >>> 3] = (low[(oib % LOW_BITS) >>> 3] as number) | (1 << (oib % 8));
+      low[oib % LOW_BITS >>> 3] = (low[oib % LOW_BITS >>> 3] as number) | (1 << oib % 8);
     }
     const holders: Holder[] = [];
     if (repeated.size === 0) return holders;
     for (let k = 0; k < count; k++) {
       const oib = oibs[k] as number;
-      if (((low[(oib % LOW_BITS) >>> 3] as number) & (1 << (oib % 8))) === 0 || !repeated.has(oib)) continue;
+      if (((low[oib % LOW_BITS >>> 3] as number) & (1 << oib % 8)) === 0 || !repeated.has(oib)) continue;
       const at = starts[k] as number;
       const length = bytes.readUInt32LE(at + 28);
       const nameLength = bytes.readUInt32LE(at + 32);

@@ -224,7 +224,9 @@ export function writeBuckets(
         const id = smallOf[k] as number;
         const apart = id < 0 || small.apart === undefined ? -1 : small.apart.size(id);
         if ((apart < 0 ? to - from : apart) <= tripleRows && isTriple(names[k] as string)) continue;
-        const [, offset, length] = put(apart < 0 ? encodeRows(places, from, to, count) : (small.apart as ApartKeys).set(id, places, from, to, count));
+        const [, offset, length] = put(
+          apart < 0 ? encodeRows(places, from, to, count) : (small.apart as ApartKeys).set(id, places, from, to, count),
+        );
         entries.push([names[k] as string, offset, length]);
         continue;
       }
