@@ -27,7 +27,7 @@ import { type ApartKeys, NEXT_PLACE, type SmallKeys, tokenBucket, tokenIndexed, 
 import { OrderFiles } from "./order-files.ts";
 import { RUN_SIZE } from "./sorted-runs.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
-import { encodeRows } from "./rows-builder.ts";
+import { encodeBitmap, encodeRows } from "./rows-builder.ts";
 import { SpillBytes, SpillFile } from "./spill-bytes.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 import { SuffixEntries } from "./suffix-files.ts";
@@ -611,18 +611,7 @@ class Gathering {
 
 /** The stored set (encodeRows's bytes) of the `size` places whose bits `bitmap` holds, of a list of `count`. */
 function setOfBits(bitmap: Uint8Array, size: number, count: number): Uint8Array {
-  if (size > bitmap.length) {
-    let header = 2;
-    for (let v = size; v >= 0x80; v >>>= 7) header++;
-    const out = new Uint8Array(header + bitmap.length);
-    out[0] = 1;
-    let at = 1;
-    let v = size;
-    for (; v >= 0x80; v >>>= 7) out[at++] = (v & 0x7f) | 0x80;
-    out[at] = v;
-    out.set(bitmap, header);
-    return out;
-  }
+  if (size > bitmap.length) return encodeBitmap(bitmap, size);
   const places = new Int32Array(size);
   let n = 0;
   for (let i = 0; i < bitmap.length; i++) {

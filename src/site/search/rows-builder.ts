@@ -9,9 +9,7 @@ export function encodeRows(places: ArrayLike<number>, from: number, to: number, 
   const size = to - from;
   const bitmapBytes = Math.ceil(count / 8);
   const bitmap = size > bitmapBytes;
-  let header = 2;
-  for (let v = size; v >= 0x80; v >>>= 7) header++;
-  let length = header;
+  let length = 1 + varintLength(size);
   if (bitmap) length += bitmapBytes;
   else {
     let last = 0;
@@ -22,11 +20,7 @@ export function encodeRows(places: ArrayLike<number>, from: number, to: number, 
     }
   }
   const out = new Uint8Array(length);
-  out[0] = bitmap ? 1 : 0;
-  let at = 1;
-  let v = size;
-  for (; v >= 0x80; v >>>= 7) out[at++] = (v & 0x7f) | 0x80;
-  out[at++] = v;
+  let at = writeHeader(out, bitmap, size);
   if (bitmap) {
     for (let i = from; i < to; i++) {
       const place = places[i] as number;
@@ -43,6 +37,26 @@ export function encodeRows(places: ArrayLike<number>, from: number, to: number, 
     out[at++] = gap;
   }
   return out;
+}
+
+/**
+ * The set of `size` places whose bits are already `bitmap` (ceil(count / 8) bytes, as encodeRows
+ * would write them, and `size` more than that): kind 1, its size and the bits.
+ */
+export function encodeBitmap(bitmap: Uint8Array, size: number): Uint8Array {
+  const out = new Uint8Array(1 + varintLength(size) + bitmap.length);
+  out.set(bitmap, writeHeader(out, true, size));
+  return out;
+}
+
+/** A set's kind and size at the start of `out`; returns where its body begins. */
+function writeHeader(out: Uint8Array, bitmap: boolean, size: number): number {
+  out[0] = bitmap ? 1 : 0;
+  let at = 1;
+  let v = size;
+  for (; v >= 0x80; v >>>= 7) out[at++] = (v & 0x7f) | 0x80;
+  out[at++] = v;
+  return at;
 }
 
 function varintLength(value: number): number {
