@@ -19,11 +19,12 @@
  * JSON array, some 0.3 s of a rebuild at 1M) and the rendered bytes.
  */
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writevSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writevSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { VERSION } from "../../core/version.ts";
 import { contentHash } from "../../common/content-hash.ts";
+import { readInto } from "../../common/read-into.ts";
 import { CANNOT_WRITE, isErrno, isFull, realMkdirError } from "../../common/machine-error.ts";
 import { type Message, msg } from "../../common/messages/message.ts";
 import type { Problem } from "../problems/problems.ts";
@@ -325,13 +326,7 @@ function readBlock(path: string, file: SourceFile): RenderedBlock | undefined {
 /** `length` bytes of `fd` from `position` (fewer at its end). */
 function readAt(fd: number, position: number, length: number): Buffer {
   const buffer = Buffer.allocUnsafeSlow(length);
-  let done = 0;
-  while (done < length) {
-    const read = readSync(fd, buffer, done, length - done, position + done);
-    if (read === 0) break;
-    done += read;
-  }
-  return buffer.subarray(0, done);
+  return buffer.subarray(0, readInto(fd, buffer, 0, length, position));
 }
 
 function align8(n: number): number {

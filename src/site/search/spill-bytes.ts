@@ -3,7 +3,8 @@
  * to a bound and appended to a scratch file past it: the stage's memory then stays the bound's,
  * whatever the list's length, and a small list never touches the disk.
  */
-import { closeSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, openSync, writeSync } from "node:fs";
+import { readInto } from "../../common/read-into.ts";
 
 /**
  * One scratch file that many SpillBytes append their blocks to, each keeping where its own lie:
@@ -35,11 +36,7 @@ export class SpillFile {
 
   /** Reads the `length` bytes at `at` into `into` from `offset`. */
   read(into: Uint8Array, offset: number, length: number, at: number): void {
-    for (let done = 0; done < length; ) {
-      const read = readSync(this.#fd, into, offset + done, length - done, at + done);
-      if (read === 0) throw new Error(`${this.#path} ends before byte ${at + length}`);
-      done += read;
-    }
+    if (readInto(this.#fd, into, offset, length, at) < length) throw new Error(`${this.#path} ends before byte ${at + length}`);
   }
 
   /** Closes the file once every SpillBytes of it is taken (its bytes stay in the scratch directory, removed with it). */
