@@ -14,12 +14,12 @@
  */
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { primaryKey, writeClasses } from "./primary-keys.ts";
 
 /** How many values a run holds unless told (the measured choice is in docs/search.md). */
 export const RUN_SIZE = 1 << 18;
 
 const BLOCK = 1 << 18;
-const PRIMARY = new Intl.Collator("hr", { sensitivity: "base" });
 
 export class SortedRuns {
   readonly #dir: string;
@@ -56,7 +56,7 @@ export class SortedRuns {
     const values = this.#values;
     this.#values = [];
     // The last run stays in memory: it is merged from there, never written.
-    const last = new MemoryRun(this.#sorted(values), this.#first, this.#runs);
+    const last = new MemoryRun(this.#sorted(values), this.#first, this.#runs, this.#presort && this.#runs > 0);
     if (this.#runs === 0) {
       while (last.next()) for (let i = 0; i < last.count; i++) visit(last.placeAt(i), last.value);
       return;
@@ -125,10 +125,17 @@ export class SortedRuns {
   #merge(last: MemoryRun, visit: (place: number, value: string) => void): void {
     const compare = this.#compare;
     // The runs' heads, kept sorted (fewest first on ties: the lower run holds the lower places), so
-    // that each group of equal values costs about log2(runs) comparisons.
+    // that each group of equal values costs about log2(runs) comparisons: of the values' primary
+    // keys where the runs have them (names, towns), made as each group is read, and of the values
+    // by the collation only where the keys are equal or missing. At five million subjects the
+    // heads are twenty and a name about four comparisons, most of the merge's cost before.
     const heads: Run[] = [];
     const before = (a: Run, b: Run): boolean => {
       if (a.value === b.value) return a.run < b.run;
+      const x = a.key;
+      const y = b.key;
+      // Two primary keys that differ order the values as the collation does (primary-keys.ts).
+      if (x !== undefined && y !== undefined && x !== y) return x < y;
       return compare(a.value, b.value) < 0;
     };
     const insert = (reader: Run): void => {
@@ -143,7 +150,7 @@ export class SortedRuns {
     };
     try {
       for (let run = 0; run < this.#runs; run++) {
-        const reader = new RunReader(join(this.#dir, String(run)), run);
+        const reader = new RunReader(join(this.#dir, String(run)), run, this.#presort);
         if (reader.next()) insert(reader);
         else reader.close();
       }
@@ -256,20 +263,20 @@ function sortedIndices(values: readonly string[], compare: (a: string, b: string
 }
 
 /**
- * The indices of `values` nearly in order: by each character's class at the collation's primary
- * strength (a byte a character, as a one-byte string compared as text), then by index. A radix
- * sort of the same keys measured slower (their long shared beginnings, "Osnovna škola …"), and so
- * did one over a few characters' classes packed into a number, sorted as numbers, group by group.
+ * The indices of `values` nearly in order: by their classes at the collation's primary strength
+ * (primary-keys.ts: a character with none takes the last class; the exact sort puts it right), a
+ * byte a letter, as a one-byte string compared as text, then by index. A radix sort of the same
+ * keys measured slower (their long shared beginnings, "Osnovna škola …"), and so did one over a few
+ * characters' classes packed into a number, sorted as numbers, group by group.
  */
 function cheapOrder(values: readonly string[]): number[] {
-  const weight = classes();
   const keys = new Array<string>(values.length);
   let buffer = Buffer.allocUnsafe(4096);
   for (let i = 0; i < values.length; i++) {
     const value = values[i] as string;
     if (value.length + 5 > buffer.length) buffer = Buffer.allocUnsafe(2 * (value.length + 5));
-    let at = 0;
-    for (let j = 0; j < value.length; j++) buffer[at++] = weight[value.charCodeAt(j)] as number;
+    const written = writeClasses(value, buffer);
+    let at = written < 0 ? -1 - written : written;
     // 0 ends the key (every class is 1 or more), then the index, big end first.
     buffer[at++] = 0;
     buffer[at++] = i >>> 24;
@@ -288,41 +295,12 @@ function cheapOrder(values: readonly string[]): number[] {
   return order;
 }
 
-/** Classes run from 1 to CLASS_BASE - 1 (0 ends a key). */
-const CLASS_BASE = 256;
-
-let CLASSES: Uint8Array | undefined;
-
-/**
- * Each character's class at the collation's primary strength, the same for every run: the
- * characters of Latin texts (ASCII, Latin-1, Latin Extended-A, the general punctuation of
- * quotes and dashes) sorted once by the primary collator; any other character, a lone surrogate
- * included, takes the last class (the exact sort puts it right).
- */
-function classes(): Uint8Array {
-  if (CLASSES !== undefined) return CLASSES;
-  const chars: string[] = [];
-  for (const [first, last] of [
-    [0x20, 0x7e],
-    [0xa0, 0x17f],
-    [0x2010, 0x2027],
-  ] as const)
-    for (let unit = first; unit <= last; unit++) chars.push(String.fromCharCode(unit));
-  chars.sort(PRIMARY.compare);
-  const weight = new Uint8Array(0x10000).fill(CLASS_BASE - 1);
-  let klass = 1;
-  for (let c = 0; c < chars.length; c++) {
-    if (c > 0 && PRIMARY.compare(chars[c - 1] as string, chars[c] as string) !== 0) klass = Math.min(klass + 1, CLASS_BASE - 1);
-    weight[(chars[c] as string).charCodeAt(0)] = klass;
-  }
-  CLASSES = weight;
-  return weight;
-}
-
 /** A sorted run's groups one at a time: the value of the current one and its places. */
 interface Run {
   readonly run: number;
   readonly value: string;
+  /** The value's primary key where the run's values have them (presort) and it has one. */
+  readonly key: string | undefined;
   /** How many places hold the value. */
   readonly count: number;
   /** The current group's `i`th place. */
@@ -336,16 +314,19 @@ interface Run {
 class MemoryRun implements Run {
   readonly run: number;
   value = "";
+  key: string | undefined = undefined;
   count = 0;
   readonly #groups: Groups;
   readonly #first: number;
+  readonly #keyed: boolean;
   #group = -1;
   #from = 0;
 
-  constructor(groups: Groups, first: number, run: number) {
+  constructor(groups: Groups, first: number, run: number, keyed: boolean) {
     this.#groups = groups;
     this.#first = first;
     this.run = run;
+    this.#keyed = keyed;
   }
 
   placeAt(i: number): number {
@@ -357,6 +338,7 @@ class MemoryRun implements Run {
     if (this.#group + 1 >= sorted.length) return false;
     this.#group++;
     this.value = sorted[this.#group] as string;
+    if (this.#keyed) this.key = primaryKey(this.value);
     this.#from = starts[this.#group] as number;
     this.count = (starts[this.#group + 1] as number) - this.#from;
     return true;
@@ -368,7 +350,9 @@ class MemoryRun implements Run {
 /** One run read back a block at a time. */
 class RunReader implements Run {
   readonly run: number;
+  readonly #keyed: boolean;
   value = "";
+  key: string | undefined = undefined;
   count = 0;
   #fd: number;
   #buffer = Buffer.allocUnsafe(BLOCK);
@@ -377,8 +361,10 @@ class RunReader implements Run {
   #places = 0;
   #done = false;
 
-  constructor(path: string, run: number) {
+  /** The run in file `path`; `keyed`: its values' primary keys are made as they are read. */
+  constructor(path: string, run: number, keyed: boolean) {
     this.run = run;
+    this.#keyed = keyed;
     this.#fd = openSync(path, "r");
   }
 
@@ -396,6 +382,7 @@ class RunReader implements Run {
     // The group whole in the buffer: its text and its places.
     if (!this.#have(8 + length + 4 * count)) throw new Error(`a run of the order sort ends inside an entry (${this.run})`);
     this.value = this.#buffer.toString("utf8", this.#start + 8, this.#start + 8 + length);
+    if (this.#keyed) this.key = primaryKey(this.value);
     this.#places = this.#start + 8 + length;
     this.count = count;
     return true;
