@@ -254,29 +254,69 @@ function adjacentGroups(values: readonly string[], order: readonly number[]): Gr
 
 /** The indices of `values` in the order `compare` gives them, equal values by index (presort: see SortedRuns). */
 function sortedIndices(values: readonly string[], compare: (a: string, b: string) => number, presort: boolean): number[] {
-  const order = presort ? cheapOrder(values) : Array.from(values.keys());
-  return order.sort((a, b) => {
+  const exact = (a: number, b: number): number => {
     const x = values[a] as string;
     const y = values[b] as string;
     return x === y ? a - b : compare(x, y);
-  });
+  };
+  if (!presort) return Array.from(values.keys()).sort(exact);
+  // By the primary keys: where two values' keys differ, the cheap order is the exact one; only a
+  // block of equal keys (case, accents) is sorted by the collation, and the values with no key
+  // are sorted apart and merged in.
+  const { order, keyed, tied } = cheapOrder(values);
+  const out: number[] = [];
+  const loose: number[] = [];
+  for (let i = 0; i < order.length; ) {
+    const first = order[i] as number;
+    if (keyed[first] === 0) {
+      loose.push(first);
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < order.length && keyed[order[end] as number] === 1 && tied[end - 1] === 1) end++;
+    if (end === i + 1) out.push(first);
+    else for (const index of order.slice(i, end).sort(exact)) out.push(index);
+    i = end;
+  }
+  if (loose.length === 0) return out;
+  loose.sort(exact);
+  const merged: number[] = [];
+  let a = 0;
+  let b = 0;
+  while (a < out.length && b < loose.length)
+    merged.push(exact(out[a] as number, loose[b] as number) <= 0 ? (out[a++] as number) : (loose[b++] as number));
+  while (a < out.length) merged.push(out[a++] as number);
+  while (b < loose.length) merged.push(loose[b++] as number);
+  return merged;
+}
+
+/** Whether two sort keys of cheapOrder hold the same classes (they differ in the index after them). */
+function sameClasses(p: string, q: string): boolean {
+  if (p.length !== q.length) return false;
+  for (let i = p.length - 5; i >= 0; i--) if (p.charCodeAt(i) !== q.charCodeAt(i)) return false;
+  return true;
 }
 
 /**
  * The indices of `values` nearly in order: by their classes at the collation's primary strength
  * (primary-keys.ts: a character with none takes the last class; the exact sort puts it right), a
- * byte a letter, as a one-byte string compared as text, then by index. A radix sort of the same
+ * byte a letter, as a one-byte string compared as text, then by index; which values have a
+ * primary key (`keyed`), and at which positions of the order the classes are the next one's
+ * (`tied`). A radix sort of the same
  * keys measured slower (their long shared beginnings, "Osnovna škola …"), and so did one over a few
  * characters' classes packed into a number, sorted as numbers, group by group.
  */
-function cheapOrder(values: readonly string[]): number[] {
+function cheapOrder(values: readonly string[]): { order: number[]; keyed: Uint8Array; tied: Uint8Array } {
   const keys = new Array<string>(values.length);
+  const keyed = new Uint8Array(values.length);
   let buffer = Buffer.allocUnsafe(4096);
   for (let i = 0; i < values.length; i++) {
     const value = values[i] as string;
     if (value.length + 5 > buffer.length) buffer = Buffer.allocUnsafe(2 * (value.length + 5));
     const written = writeClasses(value, buffer);
     let at = written < 0 ? -1 - written : written;
+    keyed[i] = written < 0 ? 0 : 1;
     // 0 ends the key (every class is 1 or more), then the index, big end first.
     buffer[at++] = 0;
     buffer[at++] = i >>> 24;
@@ -292,7 +332,10 @@ function cheapOrder(values: readonly string[]): number[] {
     const n = key.length;
     order[i] = ((key.charCodeAt(n - 4) << 24) | (key.charCodeAt(n - 3) << 16) | (key.charCodeAt(n - 2) << 8) | key.charCodeAt(n - 1)) >>> 0;
   }
-  return order;
+  // Where the classes of the value at a position are those of the next one's.
+  const tied = new Uint8Array(keys.length);
+  for (let i = 0; i + 1 < keys.length; i++) if (sameClasses(keys[i] as string, keys[i + 1] as string)) tied[i] = 1;
+  return { order, keyed, tied };
 }
 
 /** A sorted run's groups one at a time: the value of the current one and its places. */
