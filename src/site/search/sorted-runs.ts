@@ -14,7 +14,7 @@
  */
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { primaryKey, writeClasses } from "./primary-keys.ts";
+import { compareClasses, writeClasses } from "./primary-keys.ts";
 
 /** How many values a run holds unless told (the measured choice is in docs/search.md). */
 export const RUN_SIZE = 1 << 18;
@@ -126,16 +126,17 @@ export class SortedRuns {
     const compare = this.#compare;
     // The runs' heads, kept sorted (fewest first on ties: the lower run holds the lower places), so
     // that each group of equal values costs about log2(runs) comparisons: of the values' primary
-    // keys where the runs have them (names, towns), made as each group is read, and of the values
+    // keys where the runs have them (names, towns), written as each group is read, and of the values
     // by the collation only where the keys are equal or missing. At five million subjects the
     // heads are twenty and a name about four comparisons, most of the merge's cost before.
     const heads: Run[] = [];
     const before = (a: Run, b: Run): boolean => {
       if (a.value === b.value) return a.run < b.run;
-      const x = a.key;
-      const y = b.key;
       // Two primary keys that differ order the values as the collation does (primary-keys.ts).
-      if (x !== undefined && y !== undefined && x !== y) return x < y;
+      if (a.classCount >= 0 && b.classCount >= 0) {
+        const order = compareClasses(a.classes, a.classCount, b.classes, b.classCount);
+        if (order !== 0) return order < 0;
+      }
       return compare(a.value, b.value) < 0;
     };
     const insert = (reader: Run): void => {
@@ -338,12 +339,20 @@ function cheapOrder(values: readonly string[]): { order: number[]; keyed: Uint8A
   return { order, keyed, tied };
 }
 
+/** Writes `value`'s classes into the head's (grown if need be, reused group to group: no string made); answers their count, -1 where it has no key. */
+function keyClasses(head: { classes: Uint8Array }, value: string): number {
+  if (value.length > head.classes.length) head.classes = new Uint8Array(2 * value.length);
+  const written = writeClasses(value, head.classes);
+  return written < 0 ? -1 : written;
+}
+
 /** A sorted run's groups one at a time: the value of the current one and its places. */
 interface Run {
   readonly run: number;
   readonly value: string;
-  /** The value's primary key where the run's values have them (presort) and it has one. */
-  readonly key: string | undefined;
+  /** The value's primary classes (writeClasses) where the run's values have keys (presort): `classCount` of them, -1 where it has none. */
+  readonly classes: Uint8Array;
+  readonly classCount: number;
   /** How many places hold the value. */
   readonly count: number;
   /** The current group's `i`th place. */
@@ -357,7 +366,8 @@ interface Run {
 class MemoryRun implements Run {
   readonly run: number;
   value = "";
-  key: string | undefined = undefined;
+  classes = new Uint8Array(256);
+  classCount = -1;
   count = 0;
   readonly #groups: Groups;
   readonly #first: number;
@@ -381,7 +391,7 @@ class MemoryRun implements Run {
     if (this.#group + 1 >= sorted.length) return false;
     this.#group++;
     this.value = sorted[this.#group] as string;
-    if (this.#keyed) this.key = primaryKey(this.value);
+    if (this.#keyed) this.classCount = keyClasses(this, this.value);
     this.#from = starts[this.#group] as number;
     this.count = (starts[this.#group + 1] as number) - this.#from;
     return true;
@@ -395,7 +405,8 @@ class RunReader implements Run {
   readonly run: number;
   readonly #keyed: boolean;
   value = "";
-  key: string | undefined = undefined;
+  classes = new Uint8Array(256);
+  classCount = -1;
   count = 0;
   #fd: number;
   #buffer = Buffer.allocUnsafe(BLOCK);
@@ -425,7 +436,7 @@ class RunReader implements Run {
     // The group whole in the buffer: its text and its places.
     if (!this.#have(8 + length + 4 * count)) throw new Error(`a run of the order sort ends inside an entry (${this.run})`);
     this.value = this.#buffer.toString("utf8", this.#start + 8, this.#start + 8 + length);
-    if (this.#keyed) this.key = primaryKey(this.value);
+    if (this.#keyed) this.classCount = keyClasses(this, this.value);
     this.#places = this.#start + 8 + length;
     this.count = count;
     return true;
