@@ -6,11 +6,12 @@
  * A run is its groups of equal values, each value once with its places, so that a value that
  * repeats (names, towns) is sorted, written, read back and compared in the merge once a run.
  *
- * The sort of a run is two passes: first by a cheap key (each character's class under the
- * collation at its primary strength, bytes compared as text), which puts nearly every value where
- * it belongs at the price of plain text comparisons, then by the exact order `compare`, which
- * V8's Array sort (TimSort) finishes in about one comparison a value on a list so nearly sorted.
- * The cheap key only speeds the sort: the order is always `compare`'s.
+ * The sort of a run is two passes: first by a cheap key (each letter's class under the collation at
+ * its primary strength, primary-keys.ts, bytes compared as text), which puts nearly every value
+ * where it belongs at the price of plain text comparisons, then by the exact order `compare`,
+ * which is the cheap order wherever two values' primary keys differ: only blocks of equal keys,
+ * and the values with none, are sorted by `compare`. The merge compares the runs' heads the same
+ * way. The order is always `compare`'s.
  */
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
