@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { SITEMAP_URLS, urlSet } from "../../../src/site/docs/sitemap.ts";
+import { SITEMAP_URLS, urlSet, urlSetOnBase } from "../../../src/site/docs/sitemap.ts";
 import { chunkIds, writeCrawlFiles } from "../../../src/site/docs/write-crawl-files.ts";
 import { contentHash } from "../../../src/common/content-hash.ts";
 import { tempDir } from "../../file-trees.ts";
@@ -82,6 +82,16 @@ describe.skipIf(!existsSync(XMLLINT) && !REQUIRED)("sitemap.xml against the site
     await writeFile(file, urlSet([{ loc: `${BASE}/a?b=1&c=<"'>`, lastmod: "2026-11-20" }]));
     validate(file, "sitemap.xsd");
     expect(await readFile(file, "utf8")).toContain(`<loc>${BASE}/a?b=1&amp;c=&lt;&quot;&#39;&gt;</loc>`);
+  });
+
+  it("a part's URL set on a base escaped once is the set urlSet writes for the whole URLs, a base of special characters too", () => {
+    for (const base of [BASE, `${BASE}/x?a=1&b=<"'>\u0001`]) {
+      const paths = ["/subjekti/1/", "/subjekti/20/"];
+      for (const root of [true, false]) {
+        const urls = [...(root ? [{ loc: `${base}/` }] : []), ...paths.map((path) => ({ loc: `${base}${path}` }))];
+        expect(urlSetOnBase(base, root, paths)).toBe(urlSet(urls));
+      }
+    }
   });
 });
 
