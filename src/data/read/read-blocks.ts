@@ -12,7 +12,7 @@
  */
 import { availableParallelism } from "node:os";
 import { stat } from "node:fs/promises";
-import { blockKey, type BuildCache, storeBlock } from "./build-cache.ts";
+import { blockKey, type BuildCache, rereadStored, storeBlock } from "./build-cache.ts";
 import { displayPath, findSources, SOURCE_PATTERNS } from "../sources/find-sources.ts";
 import { pulled } from "../../common/stage-iterables.ts";
 import type { ReadItem, ReadSummary, RenderedBlock } from "../hand-offs.ts";
@@ -155,7 +155,12 @@ async function readInto(
       const block = await next.rendered;
       if (block.uncached !== undefined) cache?.failed(block.uncached);
       problems.merge(block.problems, block.dropped);
-      await oibs.add(block, next.file, options.strict);
+      // A block stored in the cache in this build: its names are read from there for the few subjects warned at, not carried through the check's scratch files.
+      await oibs.add(
+        block.stored === undefined ? block : { ...block, reread: rereadStored(block.stored.path, block.stored.bytesAt) },
+        next.file,
+        options.strict,
+      );
       nextKeys.add(block.ids, block.codes);
       count += block.ends.length;
       if (!(await put({ kind: "block", block, file: next.file, problems }))) throw new StopReading();
@@ -196,8 +201,7 @@ async function readInto(
           const errors = !clean || rendered.problems.some((p) => p.severity === "error");
           // Blank lines alone: nothing to hand on or keep.
           if (rendered.ends.length === 0 && rendered.problems.length === 0 && Object.keys(rendered.dropped).length === 0) return;
-          const uncached = store === undefined || errors ? undefined : storeBlock(store, rendered);
-          waiting.push({ file, rendered: uncached === undefined ? rendered : { ...rendered, uncached } });
+          waiting.push({ file, rendered: store === undefined || errors ? rendered : { ...rendered, ...storeBlock(store, rendered) } });
         },
         record(value, position, source, notes) {
           lines.add(value, position, source, notes);
