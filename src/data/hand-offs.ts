@@ -36,6 +36,11 @@ export interface RenderedBlock {
   readonly reread?: (start: number, end: number) => Uint8Array;
   /** Why the block could not be stored in the build cache, when it was to be and could not (BuildCache.failed). */
   readonly uncached?: Message;
+  /**
+   * A block rendered in this build and stored in the build cache: its file, and where its bytes
+   * begin there, so that they can be read again (rereadStored) without being kept.
+   */
+  readonly stored?: { readonly path: string; readonly bytesAt: number };
 }
 
 /**

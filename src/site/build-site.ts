@@ -11,9 +11,9 @@
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { CHUNK_SIZE } from "../core/layout.ts";
+import { CHUNK_SIZE, offsetsFileName } from "../core/layout.ts";
 import type { Message } from "../common/messages/message.ts";
 import { pauseAt } from "../common/pause-point.ts";
 import { makeScratchDir, type ScratchDir } from "../common/scratch-dir.ts";
@@ -124,6 +124,7 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
       baseUrl: options.site.baseUrl,
       chunks: hashes.length,
       chunkPath: (c: number) => output.chunkFile(c).path,
+      tablePath: (c: number) => join(dirname(output.chunkFile(c).path), offsetsFileName(c)),
       ...crawlNotes,
     };
     const crawled = output.plans ? await writeCrawlFiles(outDir, crawl) : undefined;

@@ -1,6 +1,6 @@
 /** A records chunk's keys in its table, searched as the hosts search them: expected lines written out by hand. */
 import { describe, expect, it } from "vitest";
-import { keyLine, recordTable } from "../../src/core/chunk-keys.ts";
+import { keyLine, recordTable, tableIds } from "../../src/core/chunk-keys.ts";
 import { codeValue } from "../../src/core/key-index.ts";
 import { offsetAt, recordOffsets } from "../../src/core/record-offsets.ts";
 
@@ -63,6 +63,11 @@ describe.each([
     ["100000", -1],
   ])("code %s (by its value) is on line %i", (code, line) => {
     expect(keyLine(table, 4, { code })).toBe(line);
+  });
+
+  it("give back the chunk's ids from its table and the chunk's length alone (tableIds); a length past the chunk's last offset reads as none", () => {
+    expect(tableIds(table, chunk.length)).toEqual([3, 4, 17, 9_007_199_254_740_991]);
+    expect(tableIds(table, chunk.length + 2)).toBeNull();
   });
 
   it("the line's offsets are the record's bytes", () => {

@@ -194,21 +194,21 @@ function cacheLine(error: NodeJS.ErrnoException): Message {
 
 /**
  * Stores a rendered block in `file` (synchronously: it runs in a record thread, beside the
- * rendering); a store the machine refuses (a full disk, a read-only one) answers the line saying
- * why, for BuildCache.failed, and leaves no file.
+ * rendering): where it lies (`stored`), or, for a store the machine refuses (a full disk, a
+ * read-only one), the line saying why (`uncached`, for BuildCache.failed), leaving no file.
  */
-export function storeBlock(file: string, block: RenderedBlock): Message | undefined {
+export function storeBlock(file: string, block: RenderedBlock): Pick<RenderedBlock, "stored" | "uncached"> {
   try {
-    writeBlock(file, block);
-    return undefined;
+    return { stored: { path: file, bytesAt: writeBlock(file, block) } };
   } catch (error) {
     if (!isErrno(error) || !CANNOT_WRITE.has(error.code ?? "")) throw error;
     // The cache's directory is what the user can act on, not the block's temporary name.
-    return cacheLine(Object.assign(error, { path: dirname(file) }));
+    return { uncached: cacheLine(Object.assign(error, { path: dirname(file) })) };
   }
 }
 
-function writeBlock(file: string, block: RenderedBlock): void {
+/** Writes the block's file; where its rendered bytes begin in it. */
+function writeBlock(file: string, block: RenderedBlock): number {
   // A code or OIB with a line break in it (none valid has one) makes a block that never reads back: a miss, not a wrong key.
   const codes = Buffer.from(block.codes.join("\n"));
   const oibs = Buffer.from(block.oibs.join("\n"));
@@ -254,6 +254,24 @@ function writeBlock(file: string, block: RenderedBlock): void {
     rmSync(tmp, { force: true });
     throw error;
   }
+  return parts.reduce((sum, part) => sum + part.byteLength, 0) - block.bytes.length;
+}
+
+/**
+ * Reads the rendered bytes `[start, end)` of the block stored at `path` (its bytes beginning at
+ * `bytesAt`) again, without keeping them: a record's, for the few records a check names.
+ */
+export function rereadStored(path: string, bytesAt: number): (start: number, end: number) => Uint8Array {
+  return (start, end) => {
+    const fd = openSync(path, "r");
+    try {
+      const read = readAt(fd, bytesAt + start, end - start);
+      if (read.length !== end - start) throw new Error(`${path}: the stored block was cut short while the build ran`);
+      return read;
+    } finally {
+      closeSync(fd);
+    }
+  };
 }
 
 /**
@@ -294,21 +312,12 @@ function readBlock(path: string, file: SourceFile): RenderedBlock | undefined {
     const problems = header.problems.map((p) => ({ ...p, file: file.name }));
     let bytes: Uint8Array | undefined;
     // The block's bytes [start, end) read again: all of them, or one record's for a check that names it.
-    const load = (start = 0, end = header.length): Uint8Array => {
-      const again = openSync(path, "r");
-      try {
-        const read = readAt(again, bytesAt + start, end - start);
-        if (read.length !== end - start) throw new Error(`${path}: the stored block was cut short while the build ran`);
-        return read;
-      } finally {
-        closeSync(again);
-      }
-    };
+    const reread = rereadStored(path, bytesAt);
     return {
       get bytes() {
-        return (bytes ??= load());
+        return (bytes ??= reread(0, header.length));
       },
-      reread: load,
+      reread,
       hash: header.hash,
       ends,
       ids,

@@ -12,7 +12,7 @@
  */
 import { availableParallelism } from "node:os";
 import { stat } from "node:fs/promises";
-import { blockKey, type BuildCache, storeBlock } from "./build-cache.ts";
+import { blockKey, type BuildCache, rereadStored, storeBlock } from "./build-cache.ts";
 import { displayPath, findSources, SOURCE_PATTERNS } from "../sources/find-sources.ts";
 import { pulled } from "../../common/stage-iterables.ts";
 import type { ReadItem, ReadSummary, RenderedBlock } from "../hand-offs.ts";
@@ -24,7 +24,7 @@ import { readJsonArray } from "../sources/read-json-array.ts";
 import { BLOCK_RECORDS, type RecordSink } from "../sources/record-sink.ts";
 import { readNdjson } from "../sources/read-ndjson.ts";
 import { readXlsx } from "../sources/read-xlsx.ts";
-import { OibCheck } from "../rules/check-oibs.ts";
+import { OibCheck, type OibKeys } from "../rules/check-oibs.ts";
 import { NextKeys } from "../rules/next-keys.ts";
 import { startRecordThreads, type RecordThreads } from "./record-threads.ts";
 import { type BlockTask, BlockRenderer, renderJsonBlock } from "./render-block.ts";
@@ -155,7 +155,7 @@ async function readInto(
       const block = await next.rendered;
       if (block.uncached !== undefined) cache?.failed(block.uncached);
       problems.merge(block.problems, block.dropped);
-      await oibs.add(block, next.file, options.strict);
+      await oibs.add(oibKeysOf(block), next.file, options.strict);
       nextKeys.add(block.ids, block.codes);
       count += block.ends.length;
       if (!(await put({ kind: "block", block, file: next.file, problems }))) throw new StopReading();
@@ -196,8 +196,7 @@ async function readInto(
           const errors = !clean || rendered.problems.some((p) => p.severity === "error");
           // Blank lines alone: nothing to hand on or keep.
           if (rendered.ends.length === 0 && rendered.problems.length === 0 && Object.keys(rendered.dropped).length === 0) return;
-          const uncached = store === undefined || errors ? undefined : storeBlock(store, rendered);
-          waiting.push({ file, rendered: uncached === undefined ? rendered : { ...rendered, uncached } });
+          waiting.push({ file, rendered: store === undefined || errors ? rendered : { ...rendered, ...storeBlock(store, rendered) } });
         },
         record(value, position, source, notes) {
           lines.add(value, position, source, notes);
@@ -235,6 +234,15 @@ async function readInto(
 }
 
 const RESOLVED = Promise.resolve();
+
+/**
+ * A block's keys for the OIB check: a block stored in the build cache in this build can be read
+ * again from there, so the names of the few subjects warned at are read then, not carried through
+ * the check's scratch files.
+ */
+function oibKeysOf(block: RenderedBlock): OibKeys {
+  return block.stored === undefined ? block : { ...block, reread: rereadStored(block.stored.path, block.stored.bytesAt) };
+}
 
 /**
  * The part of a JSON array's sink for blocks not scanned again (BlockSpan): the cache's spans, a

@@ -150,8 +150,7 @@ export function renderJsonBlock(task: BlockTask): RenderedBlock {
   parseBlock(task.text, task.file, { record: (value, position, source) => renderer.add(value, position, source) }, renderer.problems);
   const block = renderer.finish();
   if (task.store === undefined || block.problems.some((p) => p.severity === "error")) return block;
-  const uncached = storeBlock(task.store, block);
-  return uncached === undefined ? block : { ...block, uncached };
+  return { ...block, ...storeBlock(task.store, block) };
 }
 
 /** A record thread's answer to a task (threads/module-thread.mjs calls it): the block, its buffers moved to the main thread, not copied. */

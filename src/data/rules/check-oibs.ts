@@ -99,7 +99,7 @@ export class OibCheck {
     // A cached block's names are read later, for the few warned at: its bytes are not touched here.
     const later = keys.reread !== undefined && keys.ends !== undefined ? this.#rereads.push(keys.reread) : 0;
     // Not `keys.bytes` itself when the names are left for later: a cached block's getter would read them.
-    const bytes = later === 0 ? keys.bytes : undefined;
+    const bytes = later === 0 && keys.bytes !== undefined ? asBuffer(keys.bytes) : undefined;
     const { ends } = keys;
     for (let k = 0; k < n; k++) {
       const oib = keys.oibs[k] ?? "";
@@ -108,7 +108,10 @@ export class OibCheck {
       const value = (values[k] = Number(oib));
       const part = partOf(value);
       parts[k] = part;
-      names[k] = later !== 0 || bytes === undefined || ends === undefined ? EMPTY : nameOf(bytes, startOf(ends, k), ends[k] ?? 0);
+      names[k] =
+        later !== 0 || bytes === undefined || ends === undefined
+          ? EMPTY
+          : nameOf(bytes, startOf(ends, k), ends[k] ?? 0, nameKeyAt(keys.ids[k] ?? 0, keys.codes[k] ?? ""));
       sizes[part] = (sizes[part] ?? 0) + HEAD + utf8Length(keys.codes[k] ?? "") + (names[k] as Uint8Array).length;
     }
     const buffers = Array.from(sizes, (size) => (size === 0 ? null : Buffer.allocUnsafe(size)));
@@ -214,7 +217,7 @@ export class OibCheck {
     for (const holder of later) {
       const { block, start, end } = holder.later as NonNullable<Holder["later"]>;
       const record = (this.#rereads[block - 1] as (start: number, end: number) => Uint8Array)(start, end);
-      const name = nameOf(record, 0, record.length);
+      const name = nameOf(asBuffer(record), 0, record.length);
       names.set(holder, Buffer.from(name.buffer, name.byteOffset, name.length).toString("utf8"));
     }
     return names;
@@ -308,12 +311,28 @@ function startOf(ends: ArrayLike<number>, k: number): number {
   return k === 0 ? 0 : (ends[k - 1] ?? 0);
 }
 
+/** `bytes` as a Buffer, in place (made once a block: a Buffer made for each record cost more than finding its name). */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
+/**
+ * Where a record's name key is when it is rendered as render-page.ts writes it, from its start:
+ * after `{"id":<id>,"jedinstvena_oznaka":"<code>",` (its id a safe integer, its code digits).
+ */
+function nameKeyAt(id: number, code: string): number {
+  let digits = 1;
+  for (let rest = id; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  return '{"id":'.length + digits + ',"jedinstvena_oznaka":"'.length + code.length + '",'.length;
+}
+
 /**
  * The name in a record's rendered bytes [start, end) as its JSON writes it (escaped, without the
- * quotes): found by its key and the closing quote no backslash escapes, not parsed.
+ * quotes): found by its key and the closing quote no backslash escapes, not parsed. The key is
+ * looked for first `expected` bytes after the record's start (nameKeyAt), then searched for.
  */
-function nameOf(bytes: Uint8Array, start: number, end: number): Uint8Array {
-  const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(NAME_KEY, start);
+function nameOf(bytes: Buffer, start: number, end: number, expected = -1): Uint8Array {
+  const key = expected >= 0 && isNameKeyAt(bytes, start + expected) ? start + expected : bytes.indexOf(NAME_KEY, start);
   if (key < 0 || key >= end) return EMPTY;
   const from = key + NAME_KEY.length;
   let at = from;
@@ -321,6 +340,13 @@ function nameOf(bytes: Uint8Array, start: number, end: number): Uint8Array {
   return bytes.subarray(from, at);
 }
 const EMPTY = new Uint8Array(0);
+
+/** Whether NAME_KEY's bytes begin at `at`. */
+function isNameKeyAt(bytes: Buffer, at: number): boolean {
+  if (at + NAME_KEY.length > bytes.length) return false;
+  for (let i = 0; i < NAME_KEY.length; i++) if (bytes[at + i] !== NAME_KEY[i]) return false;
+  return true;
+}
 
 /** The part of an OIB: its value's place among 11-digit numbers, so each part holds a run of OIBs (spread evenly by random OIBs). */
 function partOf(oib: number): number {

@@ -31,8 +31,19 @@ function lone(text: string): string {
   }
   return "";
 }
-const OIB = /^[0-9]{11}$/;
-const OZNAKA = /^[0-9]{4,}$/;
+/**
+ * Whether `text` is `least` to `most` ASCII digits and nothing else (`/^[0-9]{11}$/` for an OIB,
+ * `/^[0-9]{4,}$/` for a code): a loop, not a regex, for two fields of every record (the two
+ * regex calls took 50–70 ms a million records, the loops 30–45).
+ */
+function isDigits(text: string, least: number, most: number): boolean {
+  if (text.length < least || text.length > most) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
 
 /** Nesting deeper than this is reported as such (a subject's fields are flat values). */
 export const MAX_DEPTH = 64;
@@ -89,11 +100,11 @@ export function quickSubject(value: unknown, keys?: number): Subject | undefined
     !Number.isSafeInteger(id) ||
     id < 1 ||
     typeof jedinstvena_oznaka !== "string" ||
-    !OZNAKA.test(jedinstvena_oznaka) ||
+    !isDigits(jedinstvena_oznaka, 4, Number.POSITIVE_INFINITY) ||
     typeof naziv_subjekta !== "string" ||
     naziv_subjekta.length === 0 ||
     typeof oib !== "string" ||
-    !OIB.test(oib) ||
+    !isDigits(oib, 11, 11) ||
     typeof razina !== "string" ||
     (razina !== "lokalna" && razina !== "nacionalna" && !LOWERCASE_WORD.test(razina)) ||
     typeof datum_postanka !== "string" ||

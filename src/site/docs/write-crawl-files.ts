@@ -9,10 +9,11 @@
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { contentHash } from "../../common/content-hash.ts";
+import { tableIds } from "../../core/chunk-keys.ts";
 import { readBuildNote, writeBuildNote } from "../build-notes.ts";
 import { notFoundPage } from "../../core/html/not-found-page.ts";
 import { subjectPagePath } from "../../core/html/subject-view.ts";
-import { robotsTxt, SITEMAP_PARTS_DIR, SITEMAP_URLS, sitemapIndex, type SitemapUrl, urlSet } from "./sitemap.ts";
+import { robotsTxt, SITEMAP_PARTS_DIR, SITEMAP_URLS, sitemapIndex, type SitemapUrl, urlSet, urlSetOnBase } from "./sitemap.ts";
 
 /** What the stage needs of the build. */
 export interface CrawlFacts {
@@ -20,6 +21,12 @@ export interface CrawlFacts {
   /** The records chunks: how many, and where each is. */
   readonly chunks: number;
   chunkPath(chunk: number): string;
+  /**
+   * The chunk's table of offsets and keys (chunk-keys.ts), where the site has one: the ids are read
+   * from there (some 20 bytes a record), not from the chunk (its records read again whole: the
+   * whole list, 1.7 GB at five million subjects).
+   */
+  tablePath?(chunk: number): string;
   /**
    * Each chunk's content hash, and the file where this stage notes what each sitemap part was made
    * of (beside the site's build cache): a part whose chunks' ids, ranges and shape are those noted,
@@ -91,7 +98,7 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
   const read = new Map<number, number[]>();
   const idsOf = async (chunk: number): Promise<number[]> => {
     let ids = read.get(chunk);
-    if (ids === undefined) read.set(chunk, (ids = [...chunkIds(await readFile(facts.chunkPath(chunk)))]));
+    if (ids === undefined) read.set(chunk, (ids = await readIds(facts, chunk)));
     return ids;
   };
   // Each chunk's ids' hash, by its index, for the parts' notes.
@@ -108,17 +115,14 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
     idsHashes[chunk] = noted[1];
     return noted[0];
   };
-  /** The URLs of a part: `/` first in the first, then each run's pages. */
-  const urlsOf = async function* (runs: readonly Run[], root: boolean): AsyncGenerator<SitemapUrl[]> {
-    if (root) yield [{ loc: `${facts.baseUrl}/` }];
-    for (const { chunk, from, to } of runs) {
-      yield (await idsOf(chunk)).slice(from, to).map((id) => ({ loc: `${facts.baseUrl}${subjectPagePath(id)}` }));
-    }
-  };
+  /** A part's URL set: `/` first in the first, then each run's pages (a page's path is safe XML text: letters, digits and slashes). */
   const render = async (runs: readonly Run[], root: boolean): Promise<string> => {
-    const urls: SitemapUrl[] = [];
-    for await (const some of urlsOf(runs, root)) urls.push(...some);
-    return urlSet(urls);
+    const paths: string[] = [];
+    for (const { chunk, from, to } of runs) {
+      const ids = await idsOf(chunk);
+      for (let k = from; k < to; k++) paths.push(subjectPagePath(ids[k] as number));
+    }
+    return urlSetOnBase(facts.baseUrl, root, paths);
   };
   // No lastmod: the pages change with records whose dates the build does not keep, and a sitemap that
   // changes only with the list's ids is rewritten only then.
@@ -200,17 +204,37 @@ async function isFile(path: string, note: PartNote): Promise<boolean> {
   return now !== null && now.isFile() && now.ino === note.ino && now.size === note.size && now.mtimeMs === note.mtimeMs;
 }
 
-/** The ids of a chunk's records, read from each line's start. */
-export function* chunkIds(bytes: Uint8Array): Generator<number> {
+/** The ids of chunk `chunk`: from its table when the site has one of its shape, else from its records. */
+async function readIds(facts: CrawlFacts, chunk: number): Promise<number[]> {
+  const path = facts.chunkPath(chunk);
+  if (facts.tablePath !== undefined) {
+    const [table, { size }] = await Promise.all([readFile(facts.tablePath(chunk)), stat(path)]);
+    const ids = tableIds(table, size);
+    if (ids !== null) return ids;
+  }
+  return chunkIds(await readFile(path));
+}
+
+/** The ids of a chunk's records, read from each line's start (the start compared byte by byte: a Buffer made a line cost more than the rest). */
+export function chunkIds(bytes: Uint8Array): number[] {
+  const ids: number[] = [];
   let start = 0;
   while (start < bytes.length) {
     let end = bytes.indexOf(0x0a, start);
     if (end < 0) end = bytes.length;
-    if (Buffer.from(bytes.buffer, bytes.byteOffset + start, ID_START.length).equals(ID_START)) {
+    if (startsWithId(bytes, start)) {
       let id = 0;
       for (let i = start + ID_START.length; i < end && bytes[i]! >= 0x30 && bytes[i]! <= 0x39; i++) id = id * 10 + bytes[i]! - 0x30;
-      yield id;
+      ids.push(id);
     }
     start = end + 1;
   }
+  return ids;
+}
+
+/** Whether the line at `start` begins `{"id":`. */
+function startsWithId(bytes: Uint8Array, start: number): boolean {
+  if (start + ID_START.length > bytes.length) return false;
+  for (let i = 0; i < ID_START.length; i++) if (bytes[start + i] !== ID_START[i]) return false;
+  return true;
 }

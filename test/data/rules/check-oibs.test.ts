@@ -126,6 +126,24 @@ describe("OibCheck", () => {
     );
   });
 
+  it("a record whose name is not where a rendered record has it (after the id and code) is still named: its key searched for", async () => {
+    const lines = [
+      '{"id":1,"jedinstvena_oznaka":"0001","naziv_subjekta":"Prva"}\n',
+      // Another field first: the name key is not at the rendered place, and a look there alone would take "x"'s bytes.
+      '{"id":22,"jedinstvena_oznaka":"0022","x":"naziv_subjekta","naziv_subjekta":"Druga"}\n',
+    ];
+    const encoder = new TextEncoder();
+    const bytes = encoder.encode(lines.join(""));
+    const ends = lines.map((_, k) => encoder.encode(lines.slice(0, k + 1).join("")).length);
+    const check = new OibCheck();
+    const problems = new ProblemCollector(Number.POSITIVE_INFINITY);
+    const keys = { ids: [1, 22], codes: ["0001", "0022"], oibs: ["12345678903", "12345678903"], positions: [0, 1], bytes, ends };
+    await check.add(keys, FILES[0] as SourceFile, false);
+    await check.finish(problems);
+    expect(problems.problems).toHaveLength(1);
+    expect(problems.problems[0]).toMatchObject({ index: 1, subject: { id: 22, name: "Druga" } });
+  });
+
   it("a cached block's names are read back only for the subjects warned at, each record alone, its bytes never taken as it is added", async () => {
     const rendered = (names: readonly string[]): { bytes: Uint8Array; ends: number[] } => {
       const lines = names.map((name, k) => `{"id":${k},"jedinstvena_oznaka":"000${k}","naziv_subjekta":${JSON.stringify(name)}}\n`);

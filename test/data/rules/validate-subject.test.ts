@@ -22,6 +22,11 @@ const fieldValue = fc.oneof(
     "0001",
     "123",
     "00O2",
+    // A character just past each end of the digits ("/" and ":"), in a code's length and an OIB's.
+    "00:1",
+    "0/01",
+    "2355732137:",
+    "/3557321379",
     "23557321379",
     "2355732137",
     "lokalna",
@@ -86,6 +91,17 @@ describe("quickSubject, the fast path before zod", () => {
 
   test("accepts a plainly valid record (so the fast path is actually taken)", () => {
     expect(quickSubject(VALID)).toStrictEqual(VALID);
+  });
+
+  test.each([
+    ["jedinstvena_oznaka", "00:1"],
+    ["jedinstvena_oznaka", "0/01"],
+    ["jedinstvena_oznaka", "123"],
+    ["oib", "2355732137:"],
+    ["oib", "/3557321379"],
+    ["oib", "235573213799"],
+  ])("leaves %s %j to the schema (a character just past the digits, or a length out of bounds)", (field, value) => {
+    expect(quickSubject({ ...VALID, [field]: value })).toBeUndefined();
   });
 });
 

@@ -9,9 +9,10 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { SITEMAP_URLS, urlSet } from "../../../src/site/docs/sitemap.ts";
+import { SITEMAP_URLS, urlSet, urlSetOnBase } from "../../../src/site/docs/sitemap.ts";
 import { chunkIds, writeCrawlFiles } from "../../../src/site/docs/write-crawl-files.ts";
 import { contentHash } from "../../../src/common/content-hash.ts";
+import { recordTable } from "../../../src/core/chunk-keys.ts";
 import { tempDir } from "../../file-trees.ts";
 
 const XMLLINT = "/usr/bin/xmllint";
@@ -83,6 +84,16 @@ describe.skipIf(!existsSync(XMLLINT) && !REQUIRED)("sitemap.xml against the site
     validate(file, "sitemap.xsd");
     expect(await readFile(file, "utf8")).toContain(`<loc>${BASE}/a?b=1&amp;c=&lt;&quot;&#39;&gt;</loc>`);
   });
+
+  it("a part's URL set on a base escaped once is the set urlSet writes for the whole URLs, a base of special characters too", () => {
+    for (const base of [BASE, `${BASE}/x?a=1&b=<"'>\u0001`]) {
+      const paths = ["/subjekti/1/", "/subjekti/20/"];
+      for (const root of [true, false]) {
+        const urls = [...(root ? [{ loc: `${base}/` }] : []), ...paths.map((path) => ({ loc: `${base}${path}` }))];
+        expect(urlSetOnBase(base, root, paths)).toBe(urlSet(urls));
+      }
+    }
+  });
 });
 
 describe("robots.txt and 404.html", () => {
@@ -97,6 +108,35 @@ describe("robots.txt and 404.html", () => {
       `User-agent: *\nDisallow: /_subjekti/\nDisallow: /trazi/\nAllow: /\n\nSitemap: ${BASE}/sitemap.xml\n`,
     );
     expect(await readFile(join(out, "404.html"), "utf8")).toContain("Stranica nije pronađena");
+  });
+
+  it("reads the ids from the chunks' tables where the site has them (the records not read again): the same files", async () => {
+    const dir = join(root, "tables");
+    await mkdir(dir);
+    const sizes = [1000, 1000, 500];
+    let id = 7;
+    for (const [c, size] of sizes.entries()) {
+      const lines = Array.from(
+        { length: size },
+        () => `{"id":${(id += 3)},"jedinstvena_oznaka":"${String(id).padStart(4, "0")}","naziv_subjekta":"x"}\n`,
+      );
+      const bytes = Buffer.from(lines.join(""));
+      await writeFile(join(dir, `${c}.ndjson`), bytes);
+      await writeFile(join(dir, `${c}.offsets`), recordTable(bytes));
+    }
+    const facts = { baseUrl: BASE, chunks: sizes.length, chunkPath: (c: number) => join(dir, `${c}.ndjson`) };
+    const [plain, tabled] = [join(root, "tables-plain"), join(root, "tables-read")];
+    await mkdir(plain);
+    await mkdir(tabled);
+    await writeCrawlFiles(plain, facts);
+    // The records blanked, their lengths kept: only the tables still hold the ids.
+    for (const [c] of sizes.entries()) {
+      const path = join(dir, `${c}.ndjson`);
+      await writeFile(path, Buffer.alloc((await readFile(path)).length, 0x20));
+    }
+    await writeCrawlFiles(tabled, { ...facts, tablePath: (c: number) => join(dir, `${c}.offsets`) });
+    expect(await readFile(join(tabled, "sitemap.xml"), "utf8")).toBe(await readFile(join(plain, "sitemap.xml"), "utf8"));
+    expect(await readFile(join(tabled, "sitemap.xml"), "utf8")).toContain(`<url><loc>${BASE}/subjekti/${id}/</loc></url>`);
   });
 
   it("reads the ids at each line's start, and nothing else", () => {
