@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { compiledThis } from "./checkout.ts";
 import { BENCH, dataset, fmt, label, log, type Measured, measureNode, type Report, table, writtenFiles } from "./parts.ts";
 
-export type PeaksOptions = { sizes: number[]; seed: string };
+export type PeaksOptions = { sizes: number[]; seed: string; dropCaches: boolean };
 
 const count = (n: number): string => n.toLocaleString("en");
 
@@ -28,7 +28,7 @@ export async function run(options: PeaksOptions): Promise<Report> {
   const cli = compiledThis();
   const tmp = join(BENCH, `peaks-${process.pid}`);
   const measured: { size: number; run: Measured; load: number; free: number }[] = [];
-  let dropped = true;
+  let dropped = options.dropCaches;
   try {
     await rm(tmp, { recursive: true, force: true });
     for (const [i, size] of sizes.entries()) {
@@ -38,7 +38,7 @@ export async function run(options: PeaksOptions): Promise<Report> {
       const into = join(tmp, label(size));
       await mkdir(into, { recursive: true });
       execFileSync("sync");
-      dropped = dropPageCache() && dropped;
+      if (options.dropCaches) dropped = dropPageCache() && dropped;
       const load = loadavg()[0] ?? 0;
       const free = freemem() / 2 ** 30;
       log(`${label(size)}: full build, every default on…`);
@@ -67,7 +67,7 @@ export async function run(options: PeaksOptions): Promise<Report> {
     `### Full builds of ${sizes.map(label).join(", ")}, every default on\n\n` +
     `\`subjekti build --data <set, generate-subjects --seed ${options.seed}> --out <empty> --cache-dir <empty> --quiet\`, this checkout compiled, ` +
     "one build a size, one after another, each into its own directory (all removed at the end), `sync` before each" +
-    (dropped ? " and the clean page cache dropped" : " (the page cache not dropped: that needs root on Linux)") +
+    (dropped ? " and the clean page cache dropped" : options.dropCaches ? " (the page cache not dropped: that needs root on Linux)" : "") +
     "; peak RSS and CPU (user + system) from GNU time; load: the 1-minute average as each began; free: the memory free as each began.\n\n" +
     table(["set", "peak RSS:", "CPU:", "wall:", "files:", `peak ÷ ${of}:`, `CPU ÷ ${of}:`, `wall ÷ ${of}:`, "load:", "free:"], rows);
   const each = (value: (m: Measured) => string): string => measured.map(({ size, run }) => `${label(size)} ${value(run)}`).join(", ");
@@ -99,7 +99,8 @@ export async function run(options: PeaksOptions): Promise<Report> {
  * machine's memory whatever earlier runs left cached: the kernel's time for the same writes moved
  * several-fold with it on the 2-core machine (3 GB written: 5.4, 2.2 and 1.0 s of system time in
  * three runs one after another), and a 5M build writes some 12 GB. False where the machine does not
- * let it (not root, not Linux): the run then says so.
+ * let it (not root, not Linux): the run then says so. Asked for (`--drop-caches`): it slows whatever
+ * else the machine runs until its files are read again.
  */
 function dropPageCache(): boolean {
   try {
