@@ -68,7 +68,12 @@ measure(
 
 measure("peaks", "full builds of 1M, 5M and 10M (every default on) in one run: peak RSS, CPU and wall, and their ratios to the smallest")
   .option("--sizes <list>", "dataset sizes (generated once and kept by size and seed)", counts, counts("1m,5m,10m"))
-  .option("--seed <text>", "the generator's seed", "1");
+  .option("--seed <text>", "the generator's seed", "1")
+  .option(
+    "--drop-caches",
+    "drop the machine's clean page cache before each build (root on Linux), so each starts with the same memory free",
+    false,
+  );
 
 measure(
   "peers",

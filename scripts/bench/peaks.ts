@@ -9,13 +9,14 @@
  * by size, seed and generator), so a second run builds at once.
  */
 import { execFileSync } from "node:child_process";
-import { loadavg } from "node:os";
+import { writeFileSync } from "node:fs";
+import { freemem, loadavg } from "node:os";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { compiledThis } from "./checkout.ts";
 import { BENCH, dataset, fmt, label, log, type Measured, measureNode, type Report, table, writtenFiles } from "./parts.ts";
 
-export type PeaksOptions = { sizes: number[]; seed: string };
+export type PeaksOptions = { sizes: number[]; seed: string; dropCaches: boolean };
 
 const count = (n: number): string => n.toLocaleString("en");
 
@@ -26,7 +27,8 @@ export async function run(options: PeaksOptions): Promise<Report> {
   for (const size of sizes) sets.push(await dataset(size, options.seed));
   const cli = compiledThis();
   const tmp = join(BENCH, `peaks-${process.pid}`);
-  const measured: { size: number; run: Measured; load: number }[] = [];
+  const measured: { size: number; run: Measured; load: number; free: number }[] = [];
+  let dropped = options.dropCaches;
   try {
     await rm(tmp, { recursive: true, force: true });
     for (const [i, size] of sizes.entries()) {
@@ -36,17 +38,19 @@ export async function run(options: PeaksOptions): Promise<Report> {
       const into = join(tmp, label(size));
       await mkdir(into, { recursive: true });
       execFileSync("sync");
+      if (options.dropCaches) dropped = dropPageCache() && dropped;
       const load = loadavg()[0] ?? 0;
+      const free = freemem() / 2 ** 30;
       log(`${label(size)}: full build, every default on…`);
       const args = ["build", "--data", sets[i] as string, "--out", join(into, "site"), "--cache-dir", join(into, "cache"), "--quiet"];
-      measured.push({ size, run: await measureNode([...cli, ...args]), load });
+      measured.push({ size, run: await measureNode([...cli, ...args]), load, free });
     }
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
   const [base] = measured as [(typeof measured)[number]];
   const times = (value: number, of: number): string => `${fmt(value / of, 2)}×`;
-  const rows = measured.map(({ size, run, load }) => [
+  const rows = measured.map(({ size, run, load, free }) => [
     label(size),
     `${fmt(run.rssMb, 0)} MB`,
     `${fmt(run.cpuSeconds)} s`,
@@ -56,13 +60,16 @@ export async function run(options: PeaksOptions): Promise<Report> {
     times(run.cpuSeconds, base.run.cpuSeconds),
     times(run.seconds, base.run.seconds),
     fmt(load),
+    `${fmt(free)} GB`,
   ]);
   const of = label(base.size);
   const text =
     `### Full builds of ${sizes.map(label).join(", ")}, every default on\n\n` +
     `\`subjekti build --data <set, generate-subjects --seed ${options.seed}> --out <empty> --cache-dir <empty> --quiet\`, this checkout compiled, ` +
-    "one build a size, one after another, each into its own directory (all removed at the end), `sync` before each; peak RSS and CPU (user + system) from GNU time; load: the 1-minute average as each began.\n\n" +
-    table(["set", "peak RSS:", "CPU:", "wall:", "files:", `peak ÷ ${of}:`, `CPU ÷ ${of}:`, `wall ÷ ${of}:`, "load:"], rows);
+    "one build a size, one after another, each into its own directory (all removed at the end), `sync` before each" +
+    (dropped ? " and the clean page cache dropped" : options.dropCaches ? " (the page cache not dropped: that needs root on Linux)" : "") +
+    "; peak RSS and CPU (user + system) from GNU time; load: the 1-minute average as each began; free: the memory free as each began.\n\n" +
+    table(["set", "peak RSS:", "CPU:", "wall:", "files:", `peak ÷ ${of}:`, `CPU ÷ ${of}:`, `wall ÷ ${of}:`, "load:", "free:"], rows);
   const each = (value: (m: Measured) => string): string => measured.map(({ size, run }) => `${label(size)} ${value(run)}`).join(", ");
   const ratios = (value: (m: Measured) => number): string =>
     measured
@@ -78,9 +85,28 @@ export async function run(options: PeaksOptions): Promise<Report> {
       {
         key: `peaks-${sizes.map((size) => label(size).toLowerCase()).join("-")}`,
         table: "Builds",
-        what: `${sizes.map(label).join(" / ")}, full build, every default on, one run (generate-subjects --seed ${options.seed}, compiled): peak RSS, CPU, wall`,
+        what:
+          `${sizes.map(label).join(" / ")}, full build, every default on, one run (generate-subjects --seed ${options.seed}, compiled` +
+          `${dropped ? ", the page cache dropped before each" : ""}): peak RSS, CPU, wall`,
         figure,
       },
     ],
   };
+}
+
+/**
+ * Drops the clean page cache (after `sync`), so that each build starts from the same state of the
+ * machine's memory whatever earlier runs left cached: the kernel's time for the same writes moved
+ * several-fold with it on the 2-core machine (3 GB written: 5.4, 2.2 and 1.0 s of system time in
+ * three runs one after another), and a 5M build writes some 12 GB. False where the machine does not
+ * let it (not root, not Linux): the run then says so. Asked for (`--drop-caches`): it slows whatever
+ * else the machine runs until its files are read again.
+ */
+function dropPageCache(): boolean {
+  try {
+    writeFileSync("/proc/sys/vm/drop_caches", "1");
+    return true;
+  } catch {
+    return false;
+  }
 }
