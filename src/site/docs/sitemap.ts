@@ -11,6 +11,8 @@ export const SITEMAP_URLS = 50_000;
 /** The directory of the sitemap's parts, under the site's root. */
 export const SITEMAP_PARTS_DIR = "sitemaps";
 const NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
+const URLSET_OPEN = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${NS}">\n`;
+const URLSET_CLOSE = "</urlset>\n";
 
 /** One URL of a sitemap, with the day it last changed if known. */
 export interface SitemapUrl {
@@ -18,13 +20,13 @@ export interface SitemapUrl {
   readonly lastmod?: string;
 }
 
-/** A `<urlset>` of these URLs. */
+/** A `<urlset>` of these URLs, each escaped whole: the general form, which urlSetOnBase (what writes the parts) must equal. */
 export function urlSet(urls: Iterable<SitemapUrl>): string {
-  let out = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${NS}">\n`;
+  let out = URLSET_OPEN;
   for (const url of urls) {
     out += `<url><loc>${escapeXml(url.loc)}</loc>${url.lastmod === undefined ? "" : `<lastmod>${escapeXml(url.lastmod)}</lastmod>`}</url>\n`;
   }
-  return `${out}</urlset>\n`;
+  return out + URLSET_CLOSE;
 }
 
 /**
@@ -34,10 +36,10 @@ export function urlSet(urls: Iterable<SitemapUrl>): string {
  */
 export function urlSetOnBase(base: string, root: boolean, paths: Iterable<string>): string {
   const head = `<url><loc>${escapeXml(base)}`;
-  let out = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${NS}">\n`;
+  let out = URLSET_OPEN;
   if (root) out += `${head}/</loc></url>\n`;
   for (const path of paths) out += `${head}${path}</loc></url>\n`;
-  return `${out}</urlset>\n`;
+  return out + URLSET_CLOSE;
 }
 
 /** A `<sitemapindex>` naming the parts. */

@@ -13,7 +13,7 @@ import { tableIds } from "../../core/chunk-keys.ts";
 import { readBuildNote, writeBuildNote } from "../build-notes.ts";
 import { notFoundPage } from "../../core/html/not-found-page.ts";
 import { subjectPagePath } from "../../core/html/subject-view.ts";
-import { robotsTxt, SITEMAP_PARTS_DIR, SITEMAP_URLS, sitemapIndex, type SitemapUrl, urlSet, urlSetOnBase } from "./sitemap.ts";
+import { robotsTxt, SITEMAP_PARTS_DIR, SITEMAP_URLS, sitemapIndex, type SitemapUrl, urlSetOnBase } from "./sitemap.ts";
 
 /** What the stage needs of the build. */
 export interface CrawlFacts {
@@ -129,8 +129,9 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
   // One part's URLs at a time (50,000): the whole list's, held at once, grew with the count (some
   // 120 bytes a subject, 600 MB at five million) and made this stage the build's peak.
   const partsDir = join(outDir, SITEMAP_PARTS_DIR);
-  // A part noted is made again when how a part is written changed (the namespace, the base URL, the pages' paths).
-  const shape = urlSet([{ loc: `${facts.baseUrl}${subjectPagePath(1)}` }]);
+  // A part noted is made again when how a part is written changed (the namespace, the base URL, the
+  // pages' paths): the shape is a part of one page written by what writes the parts.
+  const shape = urlSetOnBase(facts.baseUrl, false, [subjectPagePath(1)]);
   const written = new Set<string>();
   const parts: SitemapUrl[] = [];
   let runs: Run[] = [];
