@@ -111,6 +111,8 @@ const middle = <T>(runs: readonly T[], by: (run: T) => number): T => [...runs].s
 const medianRun = (runs: readonly Measured[]): Measured => ({
   ...middle(runs, (r) => r.seconds),
   cpuSeconds: median(runs.map((r) => r.cpuSeconds)),
+  userSeconds: median(runs.map((r) => r.userSeconds)),
+  systemSeconds: median(runs.map((r) => r.systemSeconds)),
   rssMb: Math.max(...runs.map((r) => r.rssMb)),
 });
 

@@ -89,8 +89,11 @@ export function writtenFiles(stdout: string): { files: number; written: number }
   return { files: Number(match[1]), written: Number(match[2]) };
 }
 
-/** A node process run to its end: wall seconds, CPU seconds (user + system, its children's included), its peak resident set size (MB) and what it printed. */
-export type Measured = { seconds: number; cpuSeconds: number; rssMb: number; stdout: string };
+/**
+ * A node process run to its end: wall seconds, CPU seconds (user + system, its children's
+ * included, and the two apart), its peak resident set size (MB) and what it printed.
+ */
+export type Measured = { seconds: number; cpuSeconds: number; userSeconds: number; systemSeconds: number; rssMb: number; stdout: string };
 
 /** Runs `node <args>` to the end: wall time from here, peak RSS and CPU from GNU time's %M %U %S (its file removed after). */
 export async function measureNode(args: readonly string[], cwd = ROOT): Promise<Measured> {
@@ -107,7 +110,8 @@ export async function measureNode(args: readonly string[], cwd = ROOT): Promise<
   // The last line: GNU time writes a "Command exited…" line before it only on failure, handled above.
   const [kb, user, system] = ((await readFile(timeFile, "utf8")).trim().split("\n").at(-1) ?? "").split(" ").map(Number);
   await rm(timeFile, { force: true });
-  return { seconds, cpuSeconds: (user ?? NaN) + (system ?? NaN), rssMb: (kb ?? NaN) / 1024, stdout };
+  const [userSeconds, systemSeconds] = [user ?? NaN, system ?? NaN];
+  return { seconds, cpuSeconds: userSeconds + systemSeconds, userSeconds, systemSeconds, rssMb: (kb ?? NaN) / 1024, stdout };
 }
 
 /** A file of /proc/<pid>/, or "" when it is gone (or not Linux). */

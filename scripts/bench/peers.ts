@@ -173,6 +173,8 @@ function report(
     (r): Measured => ({
       seconds: median(r.map((m) => m.seconds)),
       cpuSeconds: median(r.map((m) => m.cpuSeconds)),
+      userSeconds: median(r.map((m) => m.userSeconds)),
+      systemSeconds: median(r.map((m) => m.systemSeconds)),
       rssMb: Math.max(...r.map((m) => m.rssMb)),
       stdout: "",
     }),
