@@ -132,7 +132,8 @@ export function planSearch(
     const shards: ShardPlan[] = [];
     const small: SmallKeys = { ...gathering.small, apart: gathering.apart };
     let keysShard: SpilledShard | null = null;
-    const scratch = new BucketScratch();
+    // The ranges' arrays, made once (let go before the suffix files are made, which need none of them).
+    let scratch: BucketScratch | null = new BucketScratch();
     for (let range = 0; range < gathering.ranges.length; range++) {
       const from = range * partitionBuckets;
       const to = Math.min(buckets, from + partitionBuckets);
@@ -154,6 +155,7 @@ export function planSearch(
         keysShard = null;
       }
     }
+    scratch = null;
     return [...shards, ...suffixes.shards(), orderShard];
   } finally {
     // A failure midway leaves no scratch file open (the thread that ran the stage may live on).
