@@ -5,6 +5,7 @@
  * The tokens' suffix entries go to the suffix files (suffix-files.ts).
  */
 import { bucketFileNames, bucketOf, INLINE_ROWS, ofThreeCharacters, RANKED_ROWS, suffixKey } from "../../core/search/search-layout.ts";
+import { reusedBytes, reusedInt32s } from "./reused-arrays.ts";
 import { encodeRows } from "./rows-builder.ts";
 import { bufferOf, readVarint, textAt, textSize, varintEnd } from "./spill-bytes.ts";
 import type { SpilledShard } from "./spilled-shard.ts";
@@ -42,6 +43,26 @@ export interface BucketRange {
   readonly bytes: Uint8Array;
   /** The items in all. */
   readonly items: number;
+}
+
+/**
+ * writeBuckets's arrays, made once for every range of a stage: a range's bytes read back, its
+ * items' keys and places, its keys' counts and orders, and a bucket's values. The ranges are alike
+ * in size (their buckets a share of the list's), so the first range's arrays serve the others.
+ */
+export class BucketScratch {
+  /** The range's bytes, read back from the scratch file (SpillBytes.take). */
+  readonly bytes = reusedBytes();
+  readonly values = reusedBytes();
+  readonly localOfSmall = reusedInt32s();
+  readonly counts = reusedInt32s();
+  readonly sequence = reusedInt32s();
+  readonly placeOf = reusedInt32s();
+  readonly places = reusedInt32s();
+  readonly starts = reusedInt32s();
+  readonly fill = reusedInt32s();
+  readonly bucketOfKey = reusedInt32s();
+  readonly byBucket = reusedInt32s();
 }
 
 /** A subject's mark in a range's bytes for the place after the range's last: the header of an empty wide text, which no item is. */
@@ -86,16 +107,19 @@ export function writeBuckets(
   suffixes: SuffixEntries,
   shard: SpilledShard,
   tripleRows: number,
+  scratch: BucketScratch = new BucketScratch(),
 ): void {
   const bytes = bufferOf(range.bytes);
   // The range's keys: small keys by their global number, tokens by text; each numbered here.
-  const localOfSmall = new Int32Array(small.names.length).fill(-1);
+  const localOfSmall = scratch.localOfSmall.view(small.names.length);
+  localOfSmall.fill(-1);
   const texts = new TextNumbers(bytes);
   const names: string[] = [];
   const isToken: boolean[] = [];
   const smallOf: number[] = [];
-  let counts = new Int32Array(1024);
-  const sequence = new Int32Array(range.items);
+  // Each key holds an item at least: no more keys than items.
+  const counts = scratch.counts.view(range.items, true);
+  const sequence = scratch.sequence.view(range.items);
   let n = 0;
   // A key by its text at `at` (after its header): its number in the range, given on first sight.
   const numberOf = (at: number, header: number, token: boolean): number => {
@@ -109,7 +133,7 @@ export function writeBuckets(
     return local;
   };
   // Each item's place beside its key's number, so that the counting sort below reads the range once.
-  const placeOf = new Int32Array(range.items);
+  const placeOf = scratch.placeOf.view(range.items);
   let place = -1;
   let at = 0;
   while (at < bytes.length) {
@@ -155,21 +179,19 @@ export function writeBuckets(
         smallOf.push(id);
       }
     }
-    if (local >= counts.length) {
-      const grown = new Int32Array(2 * counts.length);
-      grown.set(counts);
-      counts = grown;
-    }
+    if (n === range.items) throw new Error(`a range of buckets holds more than its ${range.items} items`);
     counts[local] = (counts[local] as number) + 1;
     placeOf[n] = place;
     sequence[n++] = local;
   }
   // Each key's places together (a counting sort), rising since the records came in place order.
   const keys = names.length;
-  const starts = new Int32Array(keys + 1);
+  const starts = scratch.starts.view(keys + 1);
+  starts[0] = 0;
   for (let k = 0; k < keys; k++) starts[k + 1] = (starts[k] as number) + (counts[k] as number);
-  const fill = starts.slice(0, keys);
-  const places = new Int32Array(n);
+  const fill = scratch.fill.view(keys);
+  fill.set(starts.subarray(0, keys));
+  const places = scratch.places.view(n);
   for (let i = 0; i < n; i++) {
     const local = sequence[i] as number;
     places[fill[local] as number] = placeOf[i] as number;
@@ -178,7 +200,7 @@ export function writeBuckets(
   // The keys by bucket, then in each the tokens first (each in a slot with room: a renamed subject
   // changes the sets of its pieces and of its tokens, and the offsets its tokens' suffix entries
   // name stay where they were unless a set outgrows its slot), then the other keys; each by key.
-  const bucketOfKey = new Int32Array(keys);
+  const bucketOfKey = scratch.bucketOfKey.view(keys);
   const inBucket = new Int32Array(range.to - range.from + 1);
   for (let k = 0; k < keys; k++) {
     const name = names[k] as string;
@@ -192,7 +214,7 @@ export function writeBuckets(
     inBucket[b + 1] = (inBucket[b + 1] as number) + 1;
   }
   for (let b = 0; b < range.to - range.from; b++) inBucket[b + 1] = (inBucket[b + 1] as number) + (inBucket[b] as number);
-  const byBucket = new Int32Array(keys);
+  const byBucket = scratch.byBucket.view(keys);
   const next = inBucket.slice();
   for (let k = 0; k < keys; k++) {
     const b = bucketOfKey[k] as number;
@@ -235,7 +257,14 @@ export function writeBuckets(
     }
     const files = bucketFileNames(b);
     shard.add(files.index, indexBytes(entries));
-    shard.add(files.values, Buffer.concat(parts));
+    // The values made in one array used again bucket to bucket (the shard writes them before add returns).
+    const values = scratch.values.view(size);
+    let at = 0;
+    for (const part of parts) {
+      values.set(part, at);
+      at += part.length;
+    }
+    shard.add(files.values, values);
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 import { readInto } from "../../common/read-into.ts";
+import type { Reused } from "./reused-arrays.ts";
 
 /**
  * One scratch file that many SpillBytes append their blocks to, each keeping where its own lie:
@@ -120,13 +121,18 @@ export class SpillBytes {
     this.bytes(bytes, from, to);
   }
 
-  /** Everything appended (what went to the file, then what is still in memory); the memory is let go. */
-  take(): Uint8Array {
+  /**
+   * Everything appended (what went to the file, then what is still in memory); the memory is let
+   * go. Bytes that went to the file are read back into `room`'s array when given (good until it is
+   * asked for again), else into a new one.
+   */
+  take(room?: Reused<Uint8Array>): Uint8Array {
     const tail = this.#bytes.subarray(0, this.#length);
     this.#bytes = new Uint8Array(0);
     this.#length = 0;
     if (this.#blocks.length === 0) return tail;
-    const all = new Uint8Array(this.#spilledBytes + tail.length);
+    const length = this.#spilledBytes + tail.length;
+    const all = room === undefined ? new Uint8Array(length) : room.view(length);
     let at = 0;
     for (let b = 0; b < this.#blocks.length; b += 2) {
       const length = this.#blocks[b + 1] as number;

@@ -18,6 +18,7 @@ import {
   suffixShardKey,
 } from "../../core/search/search-layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
+import { reusedBytes } from "./reused-arrays.ts";
 import { bufferOf, readVarint, SpillBytes, SpillFile, textAt, textSize, varintEnd } from "./spill-bytes.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 import { CutPlace, hash52, hash52OfBytes, keyOfEntry, SmallestHashes } from "./suffix-cuts.ts";
@@ -76,6 +77,8 @@ export class SuffixEntries {
     // The file being made, as its bytes: `[`, the entries' UTF-8 with commas between, `]`.
     const out = new FileBytes();
     let first = "\uffff";
+    // A group's bytes read back from the scratch file: into one array, group after group.
+    const room = reusedBytes();
     const write = (): void => {
       // The first file's first key is below every entry's, whatever the smallest suffix is; an empty file's is above every entry's.
       firsts.push(file === 0 ? "[" : first);
@@ -91,7 +94,7 @@ export class SuffixEntries {
     for (const key of [...this.#groups.keys()].sort((a, b) => a - b)) {
       const group = this.#groups.get(key) as SpillBytes;
       this.#groups.delete(key);
-      const buffer = bufferOf(group.take());
+      const buffer = bufferOf(group.take(room));
       // Every entry of a pair shares its first four code units: `["` and the pair.
       for (const at of sortedEntries(buffer, this.#atOnce)) {
         const header = readVarint(buffer, at);

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reusedBytes } from "../../../src/site/search/reused-arrays.ts";
 import { bufferOf, SpillBytes, SpillFile, textAt, textSize } from "../../../src/site/search/spill-bytes.ts";
 import { tempDir } from "../../file-trees.ts";
 
@@ -94,5 +95,27 @@ describe("SpillBytes", () => {
     const late = new SpillBytes(file, 1);
     late.varint(1);
     expect(() => late.varint(300)).toThrow(/closed/);
+  });
+
+  it("reads what went to its file back into a reused array when given one, each of several taking its own bytes there in turn", () => {
+    const file = new SpillFile(join(work, "room"));
+    // Spilled at different limits, each holding as many bytes: the first take makes the array.
+    const spills = [new SpillBytes(file, 64), new SpillBytes(file, 100), new SpillBytes(file, 40)];
+    append(spills);
+    const room = reusedBytes();
+    const arrays = new Set<ArrayBufferLike>();
+    for (const s of [1, 0, 2]) {
+      const own = Array.from({ length: 20 }, () => [s, ...NUMBERS.slice(1), ...TEXTS, "BC"]).flat();
+      const taken = (spills[s] as SpillBytes).take(room);
+      // Read into the room's array: what it holds now.
+      expect(taken.buffer).toBe(room.view(taken.length).buffer);
+      arrays.add(taken.buffer);
+      const again = new SpillBytes(file, 1 << 20);
+      again.bytes(taken, 0, taken.length);
+      expect(readBack(again)).toEqual(own);
+    }
+    // The first take made the room's array; the others, no longer than it, were read into it.
+    expect(arrays.size).toBe(1);
+    file.close();
   });
 });
