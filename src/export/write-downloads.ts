@@ -39,7 +39,11 @@ export interface DownloadsInput {
   /** The site's directory. */
   readonly outDir: string;
   readonly formats: readonly DownloadFormat[];
-  /** The records as whole lines: each chunk ends at a line's end. */
+  /**
+   * The records as whole lines: each chunk ends at a line's end. A chunk's bytes need last only
+   * until the next is asked for (each sink takes, or copies, a chunk before the next): the build
+   * reads every chunk into one buffer.
+   */
   chunks(): AsyncIterable<Uint8Array>;
   /**
    * The data's date, written into the workbook so that the same data gives the same bytes: asked

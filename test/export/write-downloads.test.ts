@@ -265,3 +265,27 @@ describe("the workbook's sheet by chunk", () => {
     }
   });
 });
+
+describe("chunks in one reused buffer", () => {
+  it("a chunk's bytes are needed only until the next is asked for: each overwritten then, the downloads are those of fresh chunks", async () => {
+    /** Each line in the same buffer, scribbled over as soon as the next chunk is asked for (as the build's chunk reader reuses its buffer). */
+    const reused = async function* (): AsyncIterable<Uint8Array> {
+      const buffer = Buffer.alloc(Math.max(...LINES.map((line) => line.length)));
+      for (const line of LINES) {
+        line.copy(buffer);
+        yield buffer.subarray(0, line.length);
+        buffer.fill(0x78);
+      }
+    };
+    const formats = ["ndjson", "csv", "xlsx"] as const;
+    const write = async (chunks: () => AsyncIterable<Uint8Array>) => {
+      const outDir = await tempDir();
+      const done = await writeDownloads({ outDir, formats, chunks, date: () => Promise.resolve(new Date(0)), keep: [], unchanged: [] });
+      done.switchStableNames();
+      return { list: done.list.sha256, files: await Promise.all(done.downloads.map((d) => readFile(join(outDir, d.immutablePath)))) };
+    };
+    const fresh = await write(chunksOf(...LINES));
+    expect(fresh.list).toBe(sha256(Buffer.concat(LINES)));
+    expect(await write(reused)).toEqual(fresh);
+  });
+});
