@@ -74,11 +74,12 @@ export function pagesFromChunkFiles(fileOf: (chunk: number) => ChunkFile, chunkS
     for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) lines[++n] = at + 1;
     const taken = { bytes, lines: lines.subarray(0, n + 1), store };
     cache.set(chunk, taken);
-    cached += bytes.length;
-    for (const [old, { bytes: dropped, store: free }] of cache) {
+    // The window counts the buffers it holds (an eighth larger than their chunks), not the chunks' bytes: the same memory as before they were reused.
+    cached += store.length;
+    for (const [old, { store: free }] of cache) {
       if (cached <= windowBytes || old === chunk) break;
       cache.delete(old);
-      cached -= dropped.length;
+      cached -= free.length;
       spare.push(free);
     }
     return taken;
