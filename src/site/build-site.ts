@@ -184,6 +184,8 @@ async function writeDownloadsOf(run: Run, hashes: readonly string[], records: Re
     formats: options.downloads,
     chunks: () => chunkBytes(output, hashes.length),
     date: (sha256) => dataDateOf(run, records, sha256),
+    // With no previous feed the date is the sources', whatever the list's hash: the workbook joins the records' one pass.
+    ...(run.previous === null ? { knownDate: await dataDateOf(run, records, null) } : {}),
     keep: earlier.downloads,
     unchanged: sameRecords(earlier.dirs, hashes) ? earlier.downloads : [],
     // Beside the site's build cache, whose sweep keeps its own blocks only.

@@ -289,3 +289,35 @@ describe("chunks in one reused buffer", () => {
     expect(await write(reused)).toEqual(fresh);
   });
 });
+
+describe("the workbook in the records' one pass", () => {
+  const formats = ["ndjson", "csv", "xlsx"] as const;
+  /** The downloads' bytes, and how many times the records were read. */
+  const write = async (knownDate: Date | undefined, date: Date) => {
+    const outDir = await tempDir();
+    let passes = 0;
+    const chunks = async function* (): AsyncIterable<Uint8Array> {
+      passes++;
+      yield* LINES;
+    };
+    const done = await writeDownloads({
+      outDir,
+      formats,
+      chunks,
+      date: () => Promise.resolve(date),
+      ...(knownDate === undefined ? {} : { knownDate }),
+      keep: [],
+      unchanged: [],
+    });
+    done.switchStableNames();
+    return { passes, files: await Promise.all(done.downloads.map((d) => readFile(join(outDir, d.immutablePath)))) };
+  };
+
+  it("with the date known beforehand, the records are read once and the downloads are those of two passes; a known date that is not the list's is not written", async () => {
+    const date = new Date("2024-05-06T00:00:00Z");
+    const twice = await write(undefined, date);
+    expect(twice.passes).toBe(2);
+    expect(await write(date, date)).toEqual({ passes: 1, files: twice.files });
+    expect(await write(new Date(0), date)).toEqual({ passes: 2, files: twice.files });
+  });
+});
