@@ -214,14 +214,14 @@ export async function writeDownloads(input: DownloadsInput): Promise<WrittenDown
   });
   try {
     let list: ListBytes;
-    const onePass = first.length > 0 || knownList === undefined;
-    // The workbook in that pass too when its date is known (and no unchanged workbook might be kept instead).
+    const firstPass = first.length > 0 || knownList === undefined;
+    // The workbook in that pass too when its date is known already (and no unchanged workbook might be kept instead).
     const { knownDate } = input;
     const early =
-      onePass && knownDate !== undefined && input.formats.includes("xlsx") && !input.unchanged.some((d) => d.format === "xlsx")
+      firstPass && knownDate !== undefined && input.formats.includes("xlsx") && !input.unchanged.some((d) => d.format === "xlsx")
         ? knownDate
         : null;
-    if (onePass) {
+    if (firstPass) {
       const listSink = first.includes("ndjson") ? null : listHash();
       const written = await writeSinks(input, early === null ? first : [...first, "xlsx"], temp, listSink, early ?? undefined);
       for (const [format, { sha256, bytes }] of written) ready.set(format, downloadOf(format, sha256, bytes));
@@ -230,7 +230,7 @@ export async function writeDownloads(input: DownloadsInput): Promise<WrittenDown
     } else {
       list = { sha256: knownList.sha256, bytes: knownList.bytes, file: null };
     }
-    // Pass 2: the workbook, which carries the data's date (known once the list's hash is).
+    // Pass 2: the workbook, which carries the data's date (known once the list's hash is), unless pass 1 wrote it.
     const date = await input.date(list.sha256);
     // Written early with another date than the list's (a caller's knownDate that was not): written again below.
     if (early !== null && early.getTime() !== date.getTime()) ready.delete("xlsx");
