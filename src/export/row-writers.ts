@@ -52,7 +52,7 @@ export function xlsxWriter(path: string, date: Date = new Date()): RowWriter {
   const workbook = new XlsxWriter(path, date);
   return {
     row: (s) => workbook.row(workbookCells(s)),
-    end: () => workbook.end(),
+    end: async () => void (await workbook.end()),
     abort: () => workbook.abort(),
   };
 }

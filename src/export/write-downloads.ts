@@ -12,7 +12,7 @@
  * switch leaves them the old manifest's bytes. An unchanged download is left as it was.
  */
 import { link, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
-import { createReadStream, renameSync, rmSync } from "node:fs";
+import { renameSync, rmSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import {
@@ -39,13 +39,23 @@ export interface DownloadsInput {
   /** The site's directory. */
   readonly outDir: string;
   readonly formats: readonly DownloadFormat[];
-  /** The records as whole lines: each chunk ends at a line's end. */
+  /**
+   * The records as whole lines: each chunk ends at a line's end. A chunk's bytes need last only
+   * until the next is asked for (each sink takes, or copies, a chunk before the next): the build
+   * reads every chunk into one buffer.
+   */
   chunks(): AsyncIterable<Uint8Array>;
   /**
    * The data's date, written into the workbook so that the same data gives the same bytes: asked
    * once the list's hash is known (it is the previous feed's date while the list is its version).
    */
   date(listSha256: string): Promise<Date>;
+  /**
+   * The data's date when it does not hang on the list's hash (a build with no previous feed, whose
+   * date is the sources'): the workbook is then written in the records' one pass with the NDJSON and
+   * CSV, not in a second pass over every chunk (1.4 GB read again at five million subjects).
+   */
+  readonly knownDate?: Date;
   /** Content-named files to keep besides the new ones (the previous build's: a reader may be fetching them). */
   readonly keep: readonly Download[];
   /**
@@ -99,8 +109,8 @@ function hashedSink(path: string, head: string, render: Render): Sink {
 
 /**
  * The workbook: a chunk's rows (made from its bytes: xlsx-from-json.ts) one deflated segment of its
- * sheet (xlsx-writer.ts), copied from the previous workbook when it holds that chunk; hashed once
- * written (it is compressed: a fraction of the CSV).
+ * sheet (xlsx-writer.ts), copied from the previous workbook when it holds that chunk; hashed as it
+ * is written.
  */
 function workbookSink(path: string, date: Date, byChunk: DownloadChunks | null): Sink {
   const workbook = new XlsxWriter(path, date);
@@ -122,22 +132,10 @@ function workbookSink(path: string, date: Date, byChunk: DownloadChunks | null):
       const [crc, size, rows] = segment.extra as [number, number, number, number];
       await workbook.segment({ bytes: segment.bytes, crc, size }, rows);
     },
-    async end() {
-      await workbook.end();
-      return hashFile(path);
-    },
+    // Hashed as it is written (xlsx-zip.ts), not read back: some 420 MB read again at five million subjects.
+    end: () => workbook.end(),
     abort: () => workbook.abort(),
   };
-}
-
-async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
-  const hash = createHash("sha256");
-  let bytes = 0;
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
-    hash.update(chunk);
-    bytes += chunk.length;
-  }
-  return { sha256: hash.digest("hex"), bytes };
 }
 
 /** How many records a chunk of whole lines holds (the last line may lack its newline). */
@@ -216,17 +214,26 @@ export async function writeDownloads(input: DownloadsInput): Promise<WrittenDown
   });
   try {
     let list: ListBytes;
-    if (first.length > 0 || knownList === undefined) {
+    const firstPass = first.length > 0 || knownList === undefined;
+    // The workbook in that pass too when its date is known already (and no unchanged workbook might be kept instead).
+    const { knownDate } = input;
+    const early =
+      firstPass && knownDate !== undefined && input.formats.includes("xlsx") && !input.unchanged.some((d) => d.format === "xlsx")
+        ? knownDate
+        : null;
+    if (firstPass) {
       const listSink = first.includes("ndjson") ? null : listHash();
-      const written = await writeSinks(input, first, temp, listSink);
+      const written = await writeSinks(input, early === null ? first : [...first, "xlsx"], temp, listSink, early ?? undefined);
       for (const [format, { sha256, bytes }] of written) ready.set(format, downloadOf(format, sha256, bytes));
       const ndjson = written.get("ndjson") ?? (await (listSink as Sink).end());
       list = { sha256: ndjson.sha256, bytes: ndjson.bytes, file: null };
     } else {
       list = { sha256: knownList.sha256, bytes: knownList.bytes, file: null };
     }
-    // Pass 2: the workbook, which carries the data's date (known once the list's hash is).
+    // Pass 2: the workbook, which carries the data's date (known once the list's hash is), unless pass 1 wrote it.
     const date = await input.date(list.sha256);
+    // Written early with another date than the list's (a caller's knownDate that was not): written again below.
+    if (early !== null && early.getTime() !== date.getTime()) ready.delete("xlsx");
     // The workbook also carries the data's date: kept when it is the same (an unchanged rebuild at 1M wrote it again for seconds).
     const workbook = input.unchanged.find((d) => d.format === "xlsx" && input.formats.includes("xlsx"));
     if (

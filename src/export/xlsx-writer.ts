@@ -104,14 +104,15 @@ export class XlsxWriter {
   }
 
   /** The last rows, the sheet's end, the workbook part, the central directory. */
-  async end(): Promise<void> {
+  /** Finishes the workbook: its SHA-256 (hex) and size, taken as it was written. */
+  async end(): Promise<{ sha256: string; bytes: number }> {
     await this.#flush();
     const sheet = await this.#ready;
     await sheet.write(await deflateSegment(sheetTail(this.#rows), true));
     await sheet.end();
     const [name, text] = workbookPart(this.#rows);
     await this.#zip.add(name, text);
-    await this.#zip.end();
+    return this.#zip.end();
   }
 
   abort(): void {

@@ -6,6 +6,7 @@
  * million rows may), as Go's archive/zip writes them. Every entry is stamped with one date, so the
  * same parts give the same bytes.
  */
+import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { promisify } from "node:util";
@@ -111,6 +112,8 @@ export class ZipWriter {
   readonly #entries: Entry[] = [];
   #offset = 0;
   #failure: Error | undefined;
+  /** Every byte written, hashed in the order written (the file's order): the file is not read back to be hashed. */
+  readonly #hash = createHash("sha256");
 
   /** Sizes and offsets from this one on are zip64's (0xFFFFFFFF itself marks one); a test lowers it. */
   readonly #zip64From: number;
@@ -126,6 +129,7 @@ export class ZipWriter {
   #write(bytes: Uint8Array): Promise<void> | void {
     if (this.#failure !== undefined) throw this.#failure;
     this.#offset += bytes.length;
+    this.#hash.update(bytes);
     if (!this.#out.write(bytes)) return this.#drained();
   }
 
@@ -219,8 +223,8 @@ export class ZipWriter {
     };
   }
 
-  /** The central directory and its end; the file closed. */
-  async end(): Promise<void> {
+  /** The central directory and its end; the file closed: its SHA-256 (hex) and size. */
+  async end(): Promise<{ sha256: string; bytes: number }> {
     const start = this.#offset;
     for (const entry of this.#entries) await this.#write(this.#centralHeader(entry));
     const size = this.#offset - start;
@@ -253,6 +257,7 @@ export class ZipWriter {
     this.#out.end();
     await closed;
     if (this.#failure !== undefined) throw this.#failure;
+    return { sha256: this.#hash.digest("hex"), bytes: this.#offset };
   }
 
   /** Gives the file up: closed, its writes then failing unheard. */

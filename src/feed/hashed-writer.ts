@@ -2,6 +2,11 @@
  * A file written in large blocks while its SHA-256 is computed: the records a merge emits are
  * gathered synchronously and flushed a block at a time, so a million lines cost a few hundred
  * writes, not a million awaits.
+ *
+ * The bytes added are copied into one block the writer keeps for its whole file, written and then
+ * filled again: a fresh block a flush (Buffer.concat) was a fresh megabyte of memory for the kernel
+ * to hand out a megabyte written, some 2 GB of them for the downloads of five million subjects, and
+ * a caller's bytes can be reused (or changed) as soon as `add` returns.
  */
 import { createHash, type Hash } from "node:crypto";
 import { once } from "node:events";
@@ -13,19 +18,27 @@ const BLOCK = 1 << 20;
 export class HashedWriter {
   #out: WriteStream;
   #hash: Hash = createHash("sha256");
-  #parts: Uint8Array[] = [];
+  /** The block the bytes gather in (grown, rarely, for bytes added past a full block before a flush). */
+  #block: Buffer = Buffer.allocUnsafeSlow(2 * BLOCK);
   #pending = 0;
   /** Bytes written so far. */
   bytes = 0;
 
   constructor(path: string) {
-    this.#out = createWriteStream(path);
+    // A high-water mark of one byte: every write waits for "drain", so a block is on disk (no longer the stream's) before it is filled again.
+    this.#out = createWriteStream(path, { highWaterMark: 1 });
   }
 
-  /** Adds bytes (kept by reference until the next flush: the caller must not change them). */
+  /** Adds bytes (copied: the caller may reuse them once this returns). */
   add(bytes: Uint8Array): void {
-    this.#parts.push(bytes);
-    this.#pending += bytes.length;
+    const need = this.#pending + bytes.length;
+    if (need > this.#block.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(need, 2 * this.#block.length));
+      this.#block.copy(grown, 0, 0, this.#pending);
+      this.#block = grown;
+    }
+    this.#block.set(bytes, this.#pending);
+    this.#pending = need;
     this.bytes += bytes.length;
   }
 
@@ -36,10 +49,10 @@ export class HashedWriter {
 
   async flush(): Promise<void> {
     if (this.#pending === 0) return;
-    const block = Buffer.concat(this.#parts, this.#pending);
-    this.#parts = [];
+    const block = this.#block.subarray(0, this.#pending);
     this.#pending = 0;
     this.#hash.update(block);
+    // Waited for whatever the stream answers: the block is reused by the next add.
     if (!this.#out.write(block)) await once(this.#out, "drain");
   }
 

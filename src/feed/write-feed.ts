@@ -37,7 +37,7 @@ import { removeLeftovers } from "../common/remove-leftovers.ts";
 export interface FeedInput {
   /** The site's directory (through a plain site's link). */
   readonly outDir: string;
-  /** The canonical NDJSON of the new list, as byte chunks in order. */
+  /** The canonical NDJSON of the new list, as byte chunks in order (each may be reused once the next is asked for: HashedWriter copies). */
   records(): AsyncIterable<Uint8Array>;
   readonly count: number;
   readonly published: Date;

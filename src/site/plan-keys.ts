@@ -20,9 +20,10 @@
  * (under 10 bytes a key of it) and the parts' buffers, the files are read once, and a part's
  * scatter spans a few thousand prefixes in some PARTS.partKeys keys.
  */
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { contentHash } from "../common/content-hash.ts";
+import { WholeFiles } from "../common/read-into.ts";
 import {
   BOUNDS_FILE,
   BOUNDS_SHARD_KEY,
@@ -76,8 +77,10 @@ export function planKeys(
   const parts = new OibParts(path, partCount, Math.min(buffered, count));
   try {
     let place = 0;
+    // Every chunk read into the same buffer: its keys are taken before the next is read.
+    const files = new WholeFiles();
     for (let chunk = 0; chunk < chunks; chunk++) {
-      const bytes = readFileSync(fileOf(chunk).path);
+      const bytes = files.read(fileOf(chunk).path);
       firsts.push(firstKeys(bytes));
       eachOibAt(bytes, (at) => {
         const oib = oibAt(bytes, at);
@@ -163,13 +166,16 @@ function oibShards(count: number, parts: OibParts, perPart: number, scratch: str
   const perShard = Math.min(prefixes, SHARD_SIZE);
   const shards: ShardPlan[] = [];
   let shard: SpilledShard | null = null;
+  // The parts' keys sorted in one array (the largest part's size), their files made in one buffer (SpilledShard.add writes it at once).
+  const sorting = new Float64Array(parts.largest);
+  let lines = Buffer.allocUnsafeSlow(0);
   for (let first = 0, part = 0; first < prefixes; first += perPart, part++) {
     const last = Math.min(prefixes, first + perPart);
     const taken = parts.take(part);
     const starts = new Uint32Array(last - first + 1);
     for (const prefix of taken.prefixes) starts[prefix + 1] = (starts[prefix + 1] as number) + 1;
     for (let p = 1; p < starts.length; p++) starts[p] = (starts[p] as number) + (starts[p - 1] as number);
-    const keys = new Float64Array(taken.prefixes.length);
+    const keys = sorting.subarray(0, taken.prefixes.length);
     const filled = starts.slice(0, -1);
     taken.eachKey((key, k) => {
       const prefix = taken.prefixes[k] as number;
@@ -181,7 +187,8 @@ function oibShards(count: number, parts: OibParts, perPart: number, scratch: str
       shard ??= new SpilledShard(scratch, oibShardKey(prefixText(p)));
       const [from, to] = [starts[p - first] as number, starts[p - first + 1] as number];
       const sorted = keys.subarray(from, to).sort();
-      const bytes = Buffer.allocUnsafe((to - from) * lineLength);
+      if ((to - from) * lineLength > lines.length) lines = Buffer.allocUnsafeSlow(Math.max((to - from) * lineLength, 2 * lines.length));
+      const bytes = lines.subarray(0, (to - from) * lineLength);
       for (let k = 0; k < sorted.length; k++) {
         const key = sorted[k] as number;
         const place = key % count;
@@ -231,6 +238,8 @@ class OibParts {
   readonly #blocks: number[][];
   /** A block's keys read back, one at a time. */
   readonly #piece: Float64Array;
+  /** The prefixes of the part taken, read back (the largest part's size: made once, at the first take). */
+  #taken: Uint16Array | null = null;
 
   /** `parts` parts spilling to the file at `path`, each buffering `buffered` keys before they go there. */
   constructor(path: string, parts: number, buffered: number) {
@@ -241,6 +250,11 @@ class OibParts {
     this.#counts = new Uint32Array(parts);
     this.#blocks = Array.from({ length: parts }, () => []);
     this.#piece = new Float64Array(buffered);
+  }
+
+  /** The keys of the largest part. */
+  get largest(): number {
+    return Math.max(0, ...this.#counts);
   }
 
   /** Adds `key` to part `part`, its prefix the part's `prefix`th. */
@@ -259,13 +273,14 @@ class OibParts {
   }
 
   /**
-   * Part `part`'s prefixes, in the order its keys came (read whole: 2 bytes a key), and `eachKey`,
-   * which visits its keys in that order, a block at a time.
+   * Part `part`'s prefixes, in the order its keys came (read whole: 2 bytes a key, into an array
+   * the next take reuses), and `eachKey`, which visits its keys in that order, a block at a time.
    */
   take(part: number): { readonly prefixes: Uint16Array; eachKey(visit: (key: number, k: number) => void): void } {
     const blocks = this.#blocks[part] as number[];
     const filled = this.#filled[part] as number;
-    const prefixes = new Uint16Array(this.#counts[part] as number);
+    this.#taken ??= new Uint16Array(this.largest);
+    const prefixes = this.#taken.subarray(0, this.#counts[part] as number);
     let k = 0;
     for (let b = 0; b < blocks.length; b += 3) {
       const n = blocks[b + 2] as number;

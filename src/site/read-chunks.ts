@@ -4,18 +4,20 @@
  * held in memory for the whole list. Page shards come in the order of their first record, so the
  * chunks one shard reads are mostly still in the window for the next (another form, another limit).
  */
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
 import { contentHash } from "../common/content-hash.ts";
+import { readInto } from "../common/read-into.ts";
 
 /** The bytes of recently read chunks kept: a page shard of limit 100 spans 100 chunks (~30 MB). */
 const CACHED_BYTES = 96 * 1024 * 1024;
 const NEWLINE = 0x0a;
 const COMMA = 0x2c;
 
-/** A chunk file's bytes with where each record starts (and, last, the length). */
+/** A chunk file's bytes with where each record starts (and, last, the length); `store`, the buffer they were read into. */
 interface ReadChunk {
   readonly bytes: Buffer;
   readonly lines: Uint32Array;
+  readonly store: Buffer;
 }
 
 /** Renders a page: `head`, records [from, to) joined by commas, `tail`. */
@@ -28,13 +30,31 @@ export interface ChunkFile {
 }
 
 /**
- * Page bytes over the chunk files `fileOf(chunk)`, `chunkSize` records each. A file an earlier
- * build left (its shard unchanged) is checked against its hash: a page never copies bytes changed
- * behind the build's back.
+ * Page bytes over the chunk files `fileOf(chunk)`, `chunkSize` records each, `windowBytes` of them
+ * kept read (the tests' windows are small). A file an earlier build left (its shard unchanged) is
+ * checked against its hash: a page never copies bytes changed behind the build's back.
  */
-export function pagesFromChunkFiles(fileOf: (chunk: number) => ChunkFile, chunkSize: number): PageBytes {
+export function pagesFromChunkFiles(fileOf: (chunk: number) => ChunkFile, chunkSize: number, windowBytes = CACHED_BYTES): PageBytes {
   const cache = new Map<number, ReadChunk>();
   let cached = 0;
+  /**
+   * The buffers of chunks dropped from the window, read into again: a fresh buffer a chunk
+   * (readFileSync) was the whole list's bytes in fresh memory for the kernel to hand out (some
+   * 1.4 GB at five million subjects), where the window needs only its own.
+   */
+  const spare: Buffer[] = [];
+  const read = (path: string): { bytes: Buffer; store: Buffer } => {
+    const fd = openSync(path, "r");
+    try {
+      const { size } = fstatSync(fd);
+      let store = spare.pop();
+      // An eighth more than the chunk: the next chunks, a little larger, fit it still.
+      if (store === undefined || store.length < size) store = Buffer.allocUnsafeSlow(size + (size >> 3));
+      return { bytes: store.subarray(0, readInto(fd, store, 0, size, 0)), store };
+    } finally {
+      closeSync(fd);
+    }
+  };
   const chunkOf = (chunk: number): ReadChunk => {
     const hit = cache.get(chunk);
     if (hit !== undefined) {
@@ -43,7 +63,7 @@ export function pagesFromChunkFiles(fileOf: (chunk: number) => ChunkFile, chunkS
       return hit;
     }
     const { path, check } = fileOf(chunk);
-    const bytes = readFileSync(path);
+    const { bytes, store } = read(path);
     if (check !== undefined && contentHash(bytes) !== check) {
       throw new Error(
         `${path}: not the records its directory's name promises (changed behind the build's back?); remove that directory and build again`,
@@ -52,15 +72,17 @@ export function pagesFromChunkFiles(fileOf: (chunk: number) => ChunkFile, chunkS
     const lines = new Uint32Array(chunkSize + 1);
     let n = 0;
     for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) lines[++n] = at + 1;
-    const read = { bytes, lines: lines.subarray(0, n + 1) };
-    cache.set(chunk, read);
-    cached += bytes.length;
-    for (const [old, { bytes: dropped }] of cache) {
-      if (cached <= CACHED_BYTES || old === chunk) break;
+    const taken = { bytes, lines: lines.subarray(0, n + 1), store };
+    cache.set(chunk, taken);
+    // The window counts the buffers it holds (an eighth larger than their chunks), not the chunks' bytes: the same memory as before they were reused.
+    cached += store.length;
+    for (const [old, { store: free }] of cache) {
+      if (cached <= windowBytes || old === chunk) break;
       cache.delete(old);
-      cached -= dropped.length;
+      cached -= free.length;
+      spare.push(free);
     }
-    return read;
+    return taken;
   };
   /** Visits records [from, to) chunk by chunk: the chunk, and the first and last line in it. */
   const eachSpan = (from: number, to: number, visit: (read: ReadChunk, a: number, b: number) => void): void => {

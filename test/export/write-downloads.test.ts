@@ -265,3 +265,59 @@ describe("the workbook's sheet by chunk", () => {
     }
   });
 });
+
+describe("chunks in one reused buffer", () => {
+  it("a chunk's bytes are needed only until the next is asked for: each overwritten then, the downloads are those of fresh chunks", async () => {
+    /** Each line in the same buffer, scribbled over as soon as the next chunk is asked for (as the build's chunk reader reuses its buffer). */
+    const reused = async function* (): AsyncIterable<Uint8Array> {
+      const buffer = Buffer.alloc(Math.max(...LINES.map((line) => line.length)));
+      for (const line of LINES) {
+        line.copy(buffer);
+        yield buffer.subarray(0, line.length);
+        buffer.fill(0x78);
+      }
+    };
+    const formats = ["ndjson", "csv", "xlsx"] as const;
+    const write = async (chunks: () => AsyncIterable<Uint8Array>) => {
+      const outDir = await tempDir();
+      const done = await writeDownloads({ outDir, formats, chunks, date: () => Promise.resolve(new Date(0)), keep: [], unchanged: [] });
+      done.switchStableNames();
+      return { list: done.list.sha256, files: await Promise.all(done.downloads.map((d) => readFile(join(outDir, d.immutablePath)))) };
+    };
+    const fresh = await write(chunksOf(...LINES));
+    expect(fresh.list).toBe(sha256(Buffer.concat(LINES)));
+    expect(await write(reused)).toEqual(fresh);
+  });
+});
+
+describe("the workbook in the records' one pass", () => {
+  const formats = ["ndjson", "csv", "xlsx"] as const;
+  /** The downloads' bytes, and how many times the records were read. */
+  const write = async (knownDate: Date | undefined, date: Date) => {
+    const outDir = await tempDir();
+    let passes = 0;
+    const chunks = async function* (): AsyncIterable<Uint8Array> {
+      passes++;
+      yield* LINES;
+    };
+    const done = await writeDownloads({
+      outDir,
+      formats,
+      chunks,
+      date: () => Promise.resolve(date),
+      ...(knownDate === undefined ? {} : { knownDate }),
+      keep: [],
+      unchanged: [],
+    });
+    done.switchStableNames();
+    return { passes, files: await Promise.all(done.downloads.map((d) => readFile(join(outDir, d.immutablePath)))) };
+  };
+
+  it("with the date known beforehand, the records are read once and the downloads are those of two passes; a known date that is not the list's is not written", async () => {
+    const date = new Date("2024-05-06T00:00:00Z");
+    const twice = await write(undefined, date);
+    expect(twice.passes).toBe(2);
+    expect(await write(date, date)).toEqual({ passes: 1, files: twice.files });
+    expect(await write(new Date(0), date)).toEqual({ passes: 2, files: twice.files });
+  });
+});

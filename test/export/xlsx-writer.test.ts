@@ -5,6 +5,7 @@
  * strings only (no shared-strings part), the OIB and code text cells, the filter over every row.
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as zlib from "node:zlib";
@@ -138,7 +139,10 @@ describe("the streaming workbook writer", () => {
     await mkdir(join(work.path, "zip64"));
     const workbook = new XlsxWriter(path, DATE, 0);
     for (const subject of SUBJECTS.slice(0, 100)) await workbook.row(FIELD_NAMES.map((field) => subject[field]));
-    await workbook.end();
+    const written = await workbook.end();
+    // Its hash and size, taken as it was written (the downloads' manifest names them), are the file's, zip64's end records and all.
+    const file = await readFile(path);
+    expect(written).toEqual({ sha256: createHash("sha256").update(file).digest("hex"), bytes: file.length });
     const zip64 = await readZip(path);
     expect([...zip64.keys()]).toEqual([...normal.keys()]);
     for (const [name, part] of zip64) expect(part.bytes.equals(normal.get(name)?.bytes ?? Buffer.alloc(0)), name).toBe(true);

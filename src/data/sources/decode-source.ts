@@ -7,6 +7,7 @@
  * U+FFFD made by decoding can reach the site.
  */
 import { createReadStream, type ReadStream } from "node:fs";
+import { open } from "node:fs/promises";
 import { isUtf8 } from "node:buffer";
 import { Transform } from "node:stream";
 import type { Problem } from "../problems/problems.ts";
@@ -74,6 +75,65 @@ export function openSource(file: SourceFile, options: { highWaterMark?: number }
       if (!utf8) return [];
       // A stream destroyed early (a file that is not an array) is judged on what was read.
       if (stream.readableEnded) check.end();
+      return check.valid ? [] : locateBadBytes(file);
+    },
+  };
+}
+
+/** A source's bytes a piece at a time, watched for invalid UTF-8 as openSource's are; `problems` reports where, once read. */
+export interface WatchedPieces {
+  /** The file's bytes in order, a piece (at most the size asked for) at a time: each lasts only until the next is asked for. */
+  pieces(): AsyncGenerator<Buffer>;
+  /** Appends the located bad bytes of the file (none when it was valid UTF-8). */
+  problems(): Promise<Problem[]>;
+}
+
+/**
+ * Reads `file` in pieces of `size` bytes into two buffers, in turn: the next piece is read into one
+ * while the taker works on the other (as a stream reads ahead), and no piece is fresh memory. A
+ * stream's fresh buffer a read (4 MB each) was the whole file in fresh memory for the kernel to hand
+ * out, 1.6 GB at five million subjects. Checked as UTF-8 on the way as openSource checks.
+ */
+export function readSourcePieces(file: SourceFile, size: number): WatchedPieces {
+  const check = new Utf8Check();
+  const utf8 = isUtf8Label(file.encoding);
+  let ended = false;
+  return {
+    async *pieces() {
+      const handle = await open(file.path, "r");
+      const buffers: Buffer[] = [Buffer.allocUnsafeSlow(size), Buffer.allocUnsafeSlow(size)];
+      let turn = 0;
+      let position = 0;
+      const readInto = (buffer: Buffer): Promise<number> => {
+        const read = handle.read(buffer, 0, size, position).then(({ bytesRead }) => bytesRead);
+        // Handled here too: a read failing while the taker works is thrown when next awaited, never "unhandled" meanwhile.
+        read.catch(() => undefined);
+        return read;
+      };
+      let next = readInto(buffers[0] as Buffer);
+      try {
+        for (;;) {
+          const bytesRead = await next;
+          if (bytesRead === 0) break;
+          const piece = (buffers[turn] as Buffer).subarray(0, bytesRead);
+          position += bytesRead;
+          turn = 1 - turn;
+          // Into the other buffer: the one the taker had before this piece, done with now it asks again.
+          next = readInto(buffers[turn] as Buffer);
+          if (utf8) check.push(piece);
+          yield piece;
+        }
+        ended = true;
+      } finally {
+        // A taker that stopped early: the read under way finishes before the file closes.
+        await next.catch(() => undefined);
+        await handle.close();
+      }
+    },
+    async problems() {
+      if (!utf8) return [];
+      // A read stopped early (a file that is not an array) is judged on what was read.
+      if (ended) check.end();
       return check.valid ? [] : locateBadBytes(file);
     },
   };

@@ -15,7 +15,7 @@ import type { ProblemSink } from "../problems/problems.ts";
 import { showValue } from "../problems/problem-parts.ts";
 import { type Message, msg } from "../../common/messages/message.ts";
 import { contentHash, contentHasher } from "../../common/content-hash.ts";
-import { openSource } from "./decode-source.ts";
+import { readSourcePieces } from "./decode-source.ts";
 import { DEFAULT_MAX_FIELD_LENGTH } from "../read-options.ts";
 import { BLOCK_RECORDS, type BlockSpan, type BlockText, type RecordSink } from "./record-sink.ts";
 import { locate, type SourceFile } from "./source-file.ts";
@@ -466,14 +466,11 @@ export async function readJsonArray(
     },
     maxFieldLength,
   );
-  const source = openSource(file, { highWaterMark: CHUNK_BYTES });
-  const { stream } = source;
+  // Read into two buffers in turn: the splitter copies what it keeps of a chunk (into its block) before it asks for the next.
+  const source = readSourcePieces(file, CHUNK_BYTES);
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      if (!splitter.push(chunk)) {
-        stream.destroy();
-        return;
-      }
+    for await (const chunk of source.pieces()) {
+      if (!splitter.push(chunk)) return;
       await sink.ready?.();
     }
     splitter.end();
