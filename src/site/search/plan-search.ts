@@ -17,11 +17,11 @@
  * a key set apart), then one range's sets and one group of suffix entries: at ten million subjects
  * as at one (docs/search.md), beside what OrderFiles holds.
  */
-import { closeSync, fstatSync, mkdirSync, openSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { BUCKETS_PER_SHARD, bucketCount, bucketOf, keysShardKey, suffixFileCount, TRIPLE_ROWS } from "../../core/search/search-layout.ts";
 import { isTokenBreak, searchForm, tokensOf } from "../../core/search/normalise.ts";
-import { readInto } from "../../common/read-into.ts";
+import { WholeFiles } from "../../common/read-into.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
 import { type ApartKeys, BucketScratch, NEXT_PLACE, type SmallKeys, tokenBucket, tokenIndexed, writeBuckets } from "./key-shards.ts";
@@ -112,7 +112,9 @@ export function planSearch(
     const orders = new OrderFiles(spill, RUN_SIZE, count);
     const fields: RecordFields = { code: "", name: "", razina: "", date: "", status: false, odobreno: false, town: "" };
     let place = 0;
-    const chunks = new ChunkReader();
+    // One buffer for every chunk file (common/read-into.ts): a fresh one a file was fresh memory for
+    // the kernel to fault in, 1.4 GB at five million subjects.
+    const chunks = new WholeFiles();
     for (let chunk = 0; chunk * chunkSize < count; chunk++) {
       const bytes = chunks.read(fileOf(chunk).path);
       for (let start = 0; start < bytes.length; ) {
@@ -161,29 +163,6 @@ export function planSearch(
     // A failure midway leaves no scratch file open (the thread that ran the stage may live on).
     gathering.file.close();
     suffixes?.close();
-  }
-}
-
-/**
- * The chunk files' bytes, each read into one buffer used again for the next (grown as a file
- * needs): a buffer a file, read whole and let go, was fresh memory to fault in for every chunk
- * (1.4 GB at five million subjects, each chunk's 290 KB past malloc's threshold).
- */
-export class ChunkReader {
-  #buffer = Buffer.allocUnsafe(1 << 19);
-
-  /** The bytes of the file at `path`, good until the next read. */
-  read(path: string): Buffer {
-    const fd = openSync(path, "r");
-    try {
-      const size = fstatSync(fd).size;
-      if (size > this.#buffer.length) this.#buffer = Buffer.allocUnsafe(Math.max(size, 2 * this.#buffer.length));
-      const read = readInto(fd, this.#buffer, 0, size, 0);
-      if (read < size) throw new Error(`${path} ended at byte ${read} of ${size} while it was read`);
-      return this.#buffer.subarray(0, size);
-    } finally {
-      closeSync(fd);
-    }
   }
 }
 

@@ -1,16 +1,10 @@
 /**
- * What the search stage uses again from range to range (site/search/reused-arrays.ts) and chunk to
- * chunk (plan-search.ts, ChunkReader): the same memory while it is large enough, each view of the
- * length asked for, zeros when asked for whatever the views before left.
+ * What the search stage uses again from range to range (site/search/reused-arrays.ts): the same
+ * memory while it is large enough, each view of the length asked for, zeros when asked for whatever
+ * the views before left. (The chunk files' one buffer is common/read-into.ts's, tested beside it.)
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ChunkReader } from "../../../src/site/search/plan-search.ts";
 import { reusedInt32s } from "../../../src/site/search/reused-arrays.ts";
-import { useTempDir } from "../../file-trees.ts";
-
-const dir = useTempDir();
 
 describe("Reused", () => {
   it("hands out views of one array while it is large enough, zeroed when asked", () => {
@@ -40,30 +34,5 @@ describe("Reused", () => {
     const more = reused.view(1001);
     expect(more.buffer).not.toBe(grown.buffer);
     expect(more.buffer.byteLength).toBe(4 * 1250);
-  });
-});
-
-describe("ChunkReader", () => {
-  it("gives each file's bytes, exactly, from one buffer grown for a large file", () => {
-    const big = Buffer.alloc(3 << 19, 0x41);
-    big.write("end", big.length - 3);
-    const files: [string, Buffer][] = [
-      ["small", Buffer.from('{"a":1}\n{"b":2}\n')],
-      ["big", big],
-      ["empty", Buffer.alloc(0)],
-      ["other", Buffer.from("xyz")],
-      ["again", Buffer.from("12345678")],
-    ];
-    for (const [name, bytes] of files) writeFileSync(join(dir.path, name), bytes);
-    const reader = new ChunkReader();
-    const buffers = new Set<ArrayBufferLike>();
-    for (const [name, bytes] of files) {
-      const read = reader.read(join(dir.path, name));
-      expect(read.length).toBe(bytes.length);
-      expect(read.equals(bytes)).toBe(true);
-      buffers.add(read.buffer);
-    }
-    // One buffer for the small files before the big one, one from it on.
-    expect(buffers.size).toBe(2);
   });
 });
