@@ -113,6 +113,7 @@ const medianRun = (runs: readonly Measured[]): Measured => ({
   cpuSeconds: median(runs.map((r) => r.cpuSeconds)),
   userSeconds: median(runs.map((r) => r.userSeconds)),
   systemSeconds: median(runs.map((r) => r.systemSeconds)),
+  minorFaults: median(runs.map((r) => r.minorFaults)),
   rssMb: Math.max(...runs.map((r) => r.rssMb)),
 });
 

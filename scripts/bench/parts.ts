@@ -91,16 +91,26 @@ export function writtenFiles(stdout: string): { files: number; written: number }
 
 /**
  * A node process run to its end: wall seconds, CPU seconds (user + system, its children's
- * included, and the two apart), its peak resident set size (MB) and what it printed.
+ * included, and the two apart), its peak resident set size (MB), its minor page faults (each a
+ * page of memory it touched for the first time: what it asked of the machine's memory, whatever
+ * the machine charged for it) and what it printed.
  */
-export type Measured = { seconds: number; cpuSeconds: number; userSeconds: number; systemSeconds: number; rssMb: number; stdout: string };
+export type Measured = {
+  seconds: number;
+  cpuSeconds: number;
+  userSeconds: number;
+  systemSeconds: number;
+  rssMb: number;
+  minorFaults: number;
+  stdout: string;
+};
 
-/** Runs `node <args>` to the end: wall time from here, peak RSS and CPU from GNU time's %M %U %S (its file removed after). */
+/** Runs `node <args>` to the end: wall time from here, peak RSS, CPU and minor faults from GNU time's %M %U %S %R (its file removed after). */
 export async function measureNode(args: readonly string[], cwd = ROOT): Promise<Measured> {
   const timeFile = join(BENCH, `time-${process.pid}.txt`);
   await mkdir(BENCH, { recursive: true });
   const started = performance.now();
-  const child = spawn("/usr/bin/time", ["-f", "%M %U %S", "-o", timeFile, process.execPath, ...args], { cwd });
+  const child = spawn("/usr/bin/time", ["-f", "%M %U %S %R", "-o", timeFile, process.execPath, ...args], { cwd });
   let [stdout, stderr] = ["", ""];
   child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
   child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
@@ -108,10 +118,18 @@ export async function measureNode(args: readonly string[], cwd = ROOT): Promise<
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`node ${args.join(" ")} exited with ${code}:\n${stderr.slice(-2000)}`);
   // The last line: GNU time writes a "Command exited…" line before it only on failure, handled above.
-  const [kb, user, system] = ((await readFile(timeFile, "utf8")).trim().split("\n").at(-1) ?? "").split(" ").map(Number);
+  const [kb, user, system, minor] = ((await readFile(timeFile, "utf8")).trim().split("\n").at(-1) ?? "").split(" ").map(Number);
   await rm(timeFile, { force: true });
   const [userSeconds, systemSeconds] = [user ?? NaN, system ?? NaN];
-  return { seconds, cpuSeconds: userSeconds + systemSeconds, userSeconds, systemSeconds, rssMb: (kb ?? NaN) / 1024, stdout };
+  return {
+    seconds,
+    cpuSeconds: userSeconds + systemSeconds,
+    userSeconds,
+    systemSeconds,
+    rssMb: (kb ?? NaN) / 1024,
+    minorFaults: minor ?? NaN,
+    stdout,
+  };
 }
 
 /** A file of /proc/<pid>/, or "" when it is gone (or not Linux). */

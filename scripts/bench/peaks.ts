@@ -57,11 +57,13 @@ export async function run(options: PeaksOptions): Promise<Report> {
     `${fmt(run.userSeconds)} s`,
     `${fmt(run.systemSeconds)} s`,
     `${fmt(run.seconds)} s`,
+    count(run.minorFaults),
     count(writtenFiles(run.stdout).files),
     times(run.rssMb, base.run.rssMb),
     times(run.cpuSeconds, base.run.cpuSeconds),
     times(run.userSeconds, base.run.userSeconds),
     times(run.systemSeconds, base.run.systemSeconds),
+    times(run.minorFaults, base.run.minorFaults),
     times(run.seconds, base.run.seconds),
     fmt(load),
     `${fmt(free)} GB`,
@@ -72,9 +74,10 @@ export async function run(options: PeaksOptions): Promise<Report> {
     `\`subjekti build --data <set, generate-subjects --seed ${options.seed}> --out <empty> --cache-dir <empty> --quiet\`, this checkout compiled, ` +
     "one build a size, one after another, each into its own directory (all removed at the end), `sync` before each" +
     (dropped ? " and the clean page cache dropped" : options.dropCaches ? " (the page cache not dropped: that needs root on Linux)" : "") +
-    "; peak RSS and CPU (user + system, and each apart) from GNU time; load: the 1-minute average as each began; free: the memory free as each began. " +
+    "; peak RSS, CPU (user + system, and each apart) and minor page faults from GNU time; load: the 1-minute average as each began; free: the memory free as each began. " +
     "The system time is apart because on a virtual machine it holds the host's price for memory the guest touches for the first time " +
-    "(each new page of the files written), which need not grow in proportion to the bytes (BENCHMARKS.md, the system time of a build).\n\n" +
+    "(each new page of the files written), which need not grow in proportion to the bytes (BENCHMARKS.md, the machine's price for new memory). " +
+    "The page faults are each a page of memory the build touched for the first time: what it asked of memory, whatever the machine charged for it.\n\n" +
     table(
       [
         "set",
@@ -83,11 +86,13 @@ export async function run(options: PeaksOptions): Promise<Report> {
         "user:",
         "system:",
         "wall:",
+        "page faults:",
         "files:",
         `peak ÷ ${of}:`,
         `CPU ÷ ${of}:`,
         `user ÷ ${of}:`,
         `system ÷ ${of}:`,
+        `faults ÷ ${of}:`,
         `wall ÷ ${of}:`,
         "load:",
         "free:",
@@ -103,7 +108,7 @@ export async function run(options: PeaksOptions): Promise<Report> {
   const figure =
     `**peak ${each((m) => `${fmt(m.rssMb, 0)} MB`)} (${ratios((m) => m.rssMb)})**; ` +
     `CPU (user+sys) ${each((m) => `${fmt(m.cpuSeconds)} s`)} (${ratios((m) => m.cpuSeconds)}; user ${ratios((m) => m.userSeconds)}, ` +
-    `system ${ratios((m) => m.systemSeconds)}); wall ${each((m) => `${fmt(m.seconds)} s`)}`;
+    `system ${ratios((m) => m.systemSeconds)}); page faults ${ratios((m) => m.minorFaults)}; wall ${each((m) => `${fmt(m.seconds)} s`)}`;
   return {
     text,
     rows: [

@@ -175,6 +175,7 @@ function report(
       cpuSeconds: median(r.map((m) => m.cpuSeconds)),
       userSeconds: median(r.map((m) => m.userSeconds)),
       systemSeconds: median(r.map((m) => m.systemSeconds)),
+      minorFaults: median(r.map((m) => m.minorFaults)),
       rssMb: Math.max(...r.map((m) => m.rssMb)),
       stdout: "",
     }),
