@@ -1,5 +1,6 @@
 /** Reading a file's bytes at a position until all have come (a read may return fewer than asked). */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { open } from "node:fs/promises";
 
 /** Reads `fd` from `position` into `into[offset, offset + length)` until all have come or the file ends; answers how many came. */
 export function readInto(fd: number, into: Uint8Array, offset: number, length: number, position: number): number {
@@ -25,11 +26,33 @@ export class WholeFiles {
   read(path: string): Buffer {
     const fd = openSync(path, "r");
     try {
-      const { size } = fstatSync(fd);
-      if (size > this.#buffer.length) this.#buffer = Buffer.allocUnsafeSlow(Math.max(size, 2 * this.#buffer.length));
-      return this.#buffer.subarray(0, readInto(fd, this.#buffer, 0, size, 0));
+      const into = this.#room(fstatSync(fd).size);
+      return into.subarray(0, readInto(fd, into, 0, into.length, 0));
     } finally {
       closeSync(fd);
     }
+  }
+
+  /** `read` without blocking the thread (a pass beside other work on the main thread). */
+  async readAsync(path: string): Promise<Buffer> {
+    const file = await open(path, "r");
+    try {
+      const into = this.#room((await file.stat()).size);
+      let length = 0;
+      while (length < into.length) {
+        const { bytesRead } = await file.read(into, length, into.length - length, length);
+        if (bytesRead === 0) break;
+        length += bytesRead;
+      }
+      return into.subarray(0, length);
+    } finally {
+      await file.close();
+    }
+  }
+
+  /** The buffer, grown for a file of `size` bytes (at least doubled: few growths), as `size` bytes. */
+  #room(size: number): Buffer {
+    if (size > this.#buffer.length) this.#buffer = Buffer.allocUnsafeSlow(Math.max(size, 2 * this.#buffer.length));
+    return this.#buffer.subarray(0, size);
   }
 }

@@ -10,12 +10,12 @@
  * another (test/architecture/build-stages.test.ts). On any data error nothing in the site changes.
  */
 import { createHash } from "node:crypto";
-import { open } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { CHUNK_SIZE, offsetsFileName } from "../core/layout.ts";
 import type { Message } from "../common/messages/message.ts";
 import { pauseAt } from "../common/pause-point.ts";
+import { WholeFiles } from "../common/read-into.ts";
 import { makeScratchDir, type ScratchDir } from "../common/scratch-dir.ts";
 import { withOutputLock } from "../common/output-lock.ts";
 import { DEAD, OWN } from "../common/remove-leftovers.ts";
@@ -151,23 +151,8 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
  * out, some 1.4 GB a pass at five million subjects, and the downloads make two passes.
  */
 async function* chunkBytes(output: SiteOutput, chunks: number): AsyncGenerator<Buffer> {
-  let buffer = Buffer.allocUnsafeSlow(0);
-  for (let chunk = 0; chunk < chunks; chunk++) {
-    const file = await open(output.chunkFile(chunk).path, "r");
-    let length = 0;
-    try {
-      const { size } = await file.stat();
-      if (size > buffer.length) buffer = Buffer.allocUnsafeSlow(Math.max(size, 2 * buffer.length));
-      while (length < size) {
-        const { bytesRead } = await file.read(buffer, length, size - length, length);
-        if (bytesRead === 0) break;
-        length += bytesRead;
-      }
-    } finally {
-      await file.close();
-    }
-    yield buffer.subarray(0, length);
-  }
+  const files = new WholeFiles();
+  for (let chunk = 0; chunk < chunks; chunk++) yield await files.readAsync(output.chunkFile(chunk).path);
 }
 
 /**
