@@ -9,7 +9,7 @@
  * `csvRow` of its parsed JSON, so every row is the bytes `csvRow(JSON.parse(line))` gives.
  */
 import { csvRow } from "./csv-row.ts";
-import { type JsonRows, KINDS, rowsFromJson } from "./rows-from-json.ts";
+import { type ChunkRecords, type JsonRows, KINDS, rowsFromJson, rowsOf, type Scratch } from "./rows-from-json.ts";
 
 const [NEWLINE, CR, SEMICOLON] = [0x0a, 0x0d, 0x3b];
 const [APOSTROPHE, PLUS, MINUS, EQUALS, AT] = [0x27, 0x2b, 0x2d, 0x3d, 0x40];
@@ -19,12 +19,12 @@ const LEAD_EF = 0xef;
 const CSV_ROWS: JsonRows = {
   // A fast row is never longer than its line: each field's key and quotes (at least 4 bytes) become one `;`, the `}` CRLF.
   room: (length) => length + 2,
-  fast(chunk, spans, out, at) {
+  fast(chunk, spans, base, out, at) {
     let o = at;
     for (let f = 0; f < KINDS.length; f++) {
       if (f > 0) out[o++] = SEMICOLON;
-      const from = spans[2 * f] as number;
-      const to = spans[2 * f + 1] as number;
+      const from = spans[base + 2 * f] as number;
+      const to = spans[base + 2 * f + 1] as number;
       if (KINDS[f] === "text") {
         const first = chunk[from];
         if (
@@ -49,4 +49,9 @@ const CSV_ROWS: JsonRows = {
 /** The CSV's rows (no header) of a chunk of whole records, one a line: the bytes `csvRow` gives for each. */
 export function csvRowsFromJson(chunk: Uint8Array): Buffer {
   return rowsFromJson(chunk, CSV_ROWS);
+}
+
+/** The CSV's rows of a chunk's records (chunkRecords), in `into`'s buffer: the downloads' (the workbook's rows read the same records). */
+export function csvRowsOf(records: ChunkRecords, into: Scratch): Buffer {
+  return rowsOf(records, CSV_ROWS, into);
 }

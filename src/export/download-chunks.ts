@@ -97,6 +97,12 @@ export class DownloadChunks {
     this.#offset = offset;
   }
 
+  /** Does the previous file hold chunk `index` (its bytes may be copied)? */
+  holds(index: number): boolean {
+    const hash = this.#input.hashes[index];
+    return hash !== undefined && this.#old?.at.has(hash) === true;
+  }
+
   /**
    * The bytes of chunk `index`: copied from the previous file when it holds that chunk (and `usable`
    * finds them so), else `render`ed.

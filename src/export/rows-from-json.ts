@@ -53,9 +53,9 @@ function holds(line: Uint8Array, at: number, bytes: Uint8Array): boolean {
  * values: each key where the form puts it, an id of at most 15 digits with no leading zero,
  * `true`/`false`, and texts with no backslash (no JSON escape: a quote, a control character, U+2028
  * or a lone surrogate) and no raw control byte. Field `f`'s value is then `chunk[spans[2f], spans[2f + 1])`
- * (a text's without its quotes); false for any other record (what `spans` holds then means nothing).
+ * (a text's without its quotes; each from `spans[base]` on); false for any other record (what `spans` holds then means nothing).
  */
-export function recordSpans(chunk: Uint8Array, start: number, end: number, spans: Int32Array): boolean {
+export function recordSpans(chunk: Uint8Array, start: number, end: number, spans: Int32Array, base = 0): boolean {
   let i = start;
   for (let f = 0; f < KEYS.length; f++) {
     const key = KEYS[f] as Buffer;
@@ -71,8 +71,8 @@ export function recordSpans(chunk: Uint8Array, start: number, end: number, spans
         if (c === BACKSLASH || c < 0x20) return false;
         i++;
       }
-      spans[2 * f] = from;
-      spans[2 * f + 1] = i++;
+      spans[base + 2 * f] = from;
+      spans[base + 2 * f + 1] = i++;
       continue;
     }
     if (kind === "digits") {
@@ -84,8 +84,8 @@ export function recordSpans(chunk: Uint8Array, start: number, end: number, spans
       if (!holds(chunk, i, word)) return false;
       i += word.length;
     }
-    spans[2 * f] = from;
-    spans[2 * f + 1] = i;
+    spans[base + 2 * f] = from;
+    spans[base + 2 * f + 1] = i;
   }
   return i + 1 === end && chunk[i] === CLOSE_OBJECT;
 }
@@ -95,46 +95,100 @@ export interface JsonRows {
   /** The most bytes `fast` writes for a line of `length` bytes. */
   room(length: number): number;
   /**
-   * Writes the row of the `line`th record (from 0), its values at `spans` in `chunk`, into `out` at
+   * Writes the row of the `line`th record (from 0), its values at `spans` (from `base` on) in `chunk`, into `out` at
    * `at` when the format takes it as its bytes: the offset after the row, or -1 (what was written
    * then means nothing).
    */
-  fast(chunk: Uint8Array, spans: Int32Array, out: Uint8Array, at: number, line: number): number;
+  fast(chunk: Uint8Array, spans: Int32Array, base: number, out: Uint8Array, at: number, line: number): number;
   /** The row of the `line`th record, parsed: what `fast` writes when it takes it. */
   slow(subject: Subject, line: number): string;
 }
 
-/** Where a chunk's rows are made (a chunk is rendered synchronously, so one serves them all), grown to the largest. */
-let scratch = Buffer.allocUnsafe(0);
-const spans = new Int32Array(2 * KEYS.length);
+/**
+ * Where each record of a chunk lies and, for those `recordSpans` finds plain, its values: found once
+ * a chunk and read by every format's rows (finding them was half of a format's rows' CPU, and the
+ * CSV and the workbook took the same chunk's in turn). Its arrays are reused by the next chunk's.
+ */
+export interface ChunkRecords {
+  readonly bytes: Buffer;
+  readonly count: number;
+  /** Record `r`'s line is `bytes[lines[2r], lines[2r + 1])` (no newline). */
+  readonly lines: Int32Array;
+  /** Is record `r` plain (its values at `spans[2 * FIELDS * r]` on), as `recordSpans` finds it? */
+  readonly plain: Uint8Array;
+  readonly spans: Int32Array;
+}
 
-/** The rows of a chunk of whole records, one a line: the bytes `rows.slow` of each parsed record gives. */
-export function rowsFromJson(chunk: Uint8Array, rows: JsonRows): Buffer {
+const FIELDS = KEYS.length;
+/** The chunk the arrays describe now (grown for a larger one). */
+let records: { lines: Int32Array; plain: Uint8Array; spans: Int32Array } = {
+  lines: new Int32Array(0),
+  plain: new Uint8Array(0),
+  spans: new Int32Array(0),
+};
+
+/** The records of a chunk of whole records, one a line (the last may lack its newline). */
+export function chunkRecords(chunk: Uint8Array): ChunkRecords {
   const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   // Not UTF-8 (never so in the build's own records): decoding would replace bytes, so every record is parsed.
-  const fast = isUtf8(bytes);
-  let out = scratch;
+  const utf8 = isUtf8(bytes);
+  let count = 0;
+  let start = 0;
+  while (start < bytes.length) {
+    const newline = bytes.indexOf(NEWLINE, start);
+    const end = newline < 0 ? bytes.length : newline;
+    if (count === records.plain.length) {
+      const size = Math.max(1024, 2 * count);
+      const larger = { lines: new Int32Array(2 * size), plain: new Uint8Array(size), spans: new Int32Array(2 * FIELDS * size) };
+      larger.lines.set(records.lines);
+      larger.plain.set(records.plain);
+      larger.spans.set(records.spans);
+      records = larger;
+    }
+    records.lines[2 * count] = start;
+    records.lines[2 * count + 1] = end;
+    records.plain[count] = utf8 && recordSpans(bytes, start, end, records.spans, 2 * FIELDS * count) ? 1 : 0;
+    count++;
+    start = end + 1;
+  }
+  return { bytes, count, ...records };
+}
+
+/** A buffer rows are made in, grown to the largest chunk's and kept for the next (a fresh one a chunk was fresh memory for the kernel). */
+export class Scratch {
+  buffer = Buffer.allocUnsafe(0);
+}
+
+/**
+ * The rows of a chunk's records: the bytes `rows.slow` of each parsed record gives, in `into`'s
+ * buffer (valid until it is used again).
+ */
+export function rowsOf(chunk: ChunkRecords, rows: JsonRows, into: Scratch): Buffer {
+  const { bytes, lines, plain } = chunk;
+  let out = into.buffer;
   let o = 0;
   const room = (needed: number): void => {
     if (o + needed <= out.length) return;
     const larger = Buffer.allocUnsafe(Math.max(out.length * 2, o + needed));
     out.copy(larger, 0, 0, o);
-    out = scratch = larger;
+    out = into.buffer = larger;
   };
-  let start = 0;
-  for (let line = 0; start < bytes.length; line++) {
-    const newline = bytes.indexOf(NEWLINE, start);
-    const end = newline < 0 ? bytes.length : newline;
+  for (let line = 0; line < chunk.count; line++) {
+    const start = lines[2 * line] as number;
+    const end = lines[2 * line + 1] as number;
     room(rows.room(end - start));
-    const next = fast && recordSpans(bytes, start, end, spans) ? rows.fast(bytes, spans, out, o, line) : -1;
+    const next = plain[line] === 1 ? rows.fast(bytes, chunk.spans, 2 * FIELDS * line, out, o, line) : -1;
     if (next >= 0) o = next;
     else {
       const row = rows.slow(JSON.parse(bytes.toString("utf8", start, end)) as Subject, line);
       room(Buffer.byteLength(row, "utf8"));
       o += out.write(row, o, "utf8");
     }
-    start = end + 1;
   }
-  // The rows copied out at their size: the caller keeps them a while, the scratch is the next chunk's.
-  return Buffer.from(out.subarray(0, o));
+  return out.subarray(0, o);
+}
+
+/** The rows of a chunk of whole records, one a line, in a buffer of their own: the bytes `rows.slow` of each parsed record gives. */
+export function rowsFromJson(chunk: Uint8Array, rows: JsonRows): Buffer {
+  return Buffer.from(rowsOf(chunkRecords(chunk), rows, new Scratch()));
 }

@@ -29,9 +29,10 @@ import { readManifestFile } from "../common/read-site-manifest.ts";
 import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
 import { removeLeftovers, writerOf } from "../common/remove-leftovers.ts";
 import { type ChunkBytes, DownloadChunks, type ChunksInput } from "./download-chunks.ts";
-import { csvRowsFromJson } from "./csv-from-json.ts";
+import { csvRowsOf } from "./csv-from-json.ts";
 import { CSV_HEADER } from "./csv-row.ts";
-import { xlsxRowsFromJson } from "./xlsx-from-json.ts";
+import { type ChunkRecords, chunkRecords, Scratch } from "./rows-from-json.ts";
+import { xlsxRowsOf } from "./xlsx-from-json.ts";
 import { isRowsSegment, isWorkbookDated, SEGMENT_WRITER, XlsxWriter } from "./xlsx-writer.ts";
 import { deflateSegment } from "./xlsx-zip.ts";
 
@@ -80,23 +81,29 @@ const RECORDS_ONLY: ReadonlySet<DownloadFormat> = new Set(["ndjson", "csv"]);
 
 const NEWLINE = 0x0a;
 
+/**
+ * A chunk's records (rows-from-json.ts), found on the first format's asking and read by the others':
+ * the CSV's rows and the workbook's are made from the one pass over the chunk's bytes.
+ */
+type Records = () => ChunkRecords;
+
 /** A download on its way: its bytes taken a chunk at a time. */
 interface Sink {
-  take(chunk: Uint8Array, index: number): Promise<void>;
+  take(chunk: Uint8Array, index: number, records: Records): Promise<void>;
   /** Its SHA-256 and size once it is complete on disk. */
   end(): Promise<{ sha256: string; bytes: number }>;
   abort(): void;
 }
 
-type Render = (chunk: Uint8Array, index: number) => Uint8Array | Promise<Uint8Array>;
+type Render = (chunk: Uint8Array, index: number, records: Records) => Uint8Array | Promise<Uint8Array>;
 
 /** NDJSON and CSV: bytes handed to a HashedWriter, flushed a block at a time. */
 function hashedSink(path: string, head: string, render: Render): Sink {
   const out = new HashedWriter(path);
   if (head !== "") out.add(Buffer.from(head, "utf8"));
   return {
-    async take(chunk, index) {
-      out.add(await render(chunk, index));
+    async take(chunk, index, records) {
+      out.add(await render(chunk, index, records));
       if (out.full) await out.flush();
     },
     async end() {
@@ -110,30 +117,56 @@ function hashedSink(path: string, head: string, render: Render): Sink {
 /**
  * The workbook: a chunk's rows (made from its bytes: xlsx-from-json.ts) one deflated segment of its
  * sheet (xlsx-writer.ts), copied from the previous workbook when it holds that chunk; hashed as it
- * is written.
+ * is written. A rendered chunk's segment is deflated in zlib's thread pool while the records' next
+ * chunk is taken (its NDJSON, its CSV's rows and its own rows made on the main thread), and written
+ * when the next one is taken: the main thread waited idle for each deflate, some 5 s at 1M.
  */
 function workbookSink(path: string, date: Date, byChunk: DownloadChunks | null): Sink {
   const workbook = new XlsxWriter(path, date);
+  // A chunk's rows are read by its deflate until the next chunk's are made: two buffers in turn.
+  const scratch = [new Scratch(), new Scratch()] as const;
+  // The rows taken so far (the header is row 1).
+  let rows = 0;
+  // The last segment taken, written into the file once deflated (after the segments before it).
+  let written: Promise<void> = Promise.resolve();
   return {
-    async take(chunk, index) {
-      const first = workbook.nextRow;
-      const render = async (): Promise<ChunkBytes> => {
-        const { bytes, crc, size } = await deflateSegment(xlsxRowsFromJson(chunk, first), false);
-        return { bytes, extra: [crc, size, linesOf(chunk), first] };
+    async take(chunk, index, records) {
+      const first = rows + 2;
+      const count = linesOf(chunk);
+      rows += count;
+      const render = (xml: Uint8Array): Promise<ChunkBytes> =>
+        deflateSegment(xml, false).then(({ bytes, crc, size }) => ({ bytes, extra: [crc, size, count, first] }));
+      const write = async (segment: ChunkBytes): Promise<void> => {
+        const [crc, size] = segment.extra as [number, number];
+        await workbook.segment({ bytes: segment.bytes, crc, size }, count);
       };
-      let segment: ChunkBytes;
-      if (byChunk === null) segment = await render();
-      else {
+      if (byChunk !== null && byChunk.holds(index)) {
+        // Copied from the previous workbook, rendered there only if the copy will not do: after the segments before it.
+        await written;
         byChunk.moveTo(await workbook.offset());
         // Its rows carry their numbers: copied only where the chunk begins at the same row (an edit's every chunk does).
         const usable = ({ bytes, extra }: ChunkBytes): boolean => extra[3] === first && isRowsSegment(bytes, extra[0], extra[1]);
-        segment = await byChunk.take(index, render, usable);
+        await write(await byChunk.take(index, () => render(xlsxRowsOf(records(), first, scratch[0])), usable));
+        return;
       }
-      const [crc, size, rows] = segment.extra as [number, number, number, number];
-      await workbook.segment({ bytes: segment.bytes, crc, size }, rows);
+      // The rows made now, while the chunk's bytes last; deflated meanwhile, into the file after the previous segment.
+      const deflated = render(xlsxRowsOf(records(), first, scratch[index % 2] as Scratch));
+      const previous = written;
+      written = (async () => {
+        await previous;
+        if (byChunk === null) return write(await deflated);
+        byChunk.moveTo(await workbook.offset());
+        return write(await byChunk.take(index, () => deflated));
+      })();
+      // Awaited by the next take or by end(); a failure of the pass before then is its own to report.
+      written.catch(() => undefined);
+      await previous;
     },
     // Hashed as it is written (xlsx-zip.ts), not read back: some 420 MB read again at five million subjects.
-    end: () => workbook.end(),
+    async end() {
+      await written;
+      return workbook.end();
+    },
     abort: () => workbook.abort(),
   };
 }
@@ -153,7 +186,10 @@ function sinkOf(format: DownloadFormat, path: string, date: Date, byChunk: Reado
       return hashedSink(path, "", (chunk) => chunk);
     case "csv": {
       // Rows made from the records' bytes, not from parsed records (csv-from-json.ts): the same bytes, several times faster.
-      return hashedSink(path, CSV_HEADER, csv === null ? csvRowsFromJson : (chunk, index) => csv.rows(index, () => csvRowsFromJson(chunk)));
+      // Made in one buffer kept for the whole file: the writer copies them.
+      const scratch = new Scratch();
+      const render = (records: Records): Uint8Array => csvRowsOf(records(), scratch);
+      return hashedSink(path, CSV_HEADER, (_, index, records) => (csv === null ? render(records) : csv.rows(index, () => render(records))));
     }
     case "xlsx":
       return workbookSink(path, date, byChunk.get("xlsx") ?? null);
@@ -315,7 +351,9 @@ async function writeSinks(
   try {
     let index = 0;
     for await (const chunk of input.chunks()) {
-      for (const sink of all) await sink.take(chunk, index);
+      let found: ChunkRecords | undefined;
+      const records = (): ChunkRecords => (found ??= chunkRecords(chunk));
+      for (const sink of all) await sink.take(chunk, index, records);
       index++;
     }
     for (const [i, format] of formats.entries()) done.set(format, await (sinks[i] as Sink).end());

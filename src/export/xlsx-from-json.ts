@@ -12,7 +12,7 @@
  * ending with what JavaScript's `\s` matches gets `xml:space="preserve"`, as `rowXml` does. Any other
  * record goes through `rowXml(workbookCells(JSON.parse(line)))`, so every row is the bytes that gives.
  */
-import { type JsonRows, KINDS, rowsFromJson } from "./rows-from-json.ts";
+import { type ChunkRecords, type JsonRows, KINDS, rowsFromJson, rowsOf, type Scratch } from "./rows-from-json.ts";
 import { LETTERS, MAX_CELL_CHARACTERS, rowXml, STYLES, workbookCells } from "./xlsx-row.ts";
 
 const latin1 = (text: string): Buffer => Buffer.from(text, "latin1");
@@ -99,14 +99,14 @@ function xlsxRows(first: number): JsonRows {
   return {
     // An `&` becomes five bytes.
     room: (length) => MARKUP + 5 * length,
-    fast(chunk, spans, out, at, line) {
+    fast(chunk, spans, base, out, at, line) {
       const digits = String(first + line);
       let o = put(out, at, ROW_OPEN);
       o = putDigits(out, o, digits);
       o = put(out, o, ROW_MIDDLE);
       for (let f = 0; f < KINDS.length; f++) {
-        const from = spans[2 * f] as number;
-        const to = spans[2 * f + 1] as number;
+        const from = spans[base + 2 * f] as number;
+        const to = spans[base + 2 * f + 1] as number;
         o = put(out, o, OPEN[f] as Buffer);
         o = putDigits(out, o, digits);
         o = put(out, o, MIDDLE[f] as Buffer);
@@ -130,4 +130,9 @@ function xlsxRows(first: number): JsonRows {
 /** The sheet's rows of a chunk of whole records, one a line, from row `first` on: the bytes `rowXml(workbookCells(record))` gives for each. */
 export function xlsxRowsFromJson(chunk: Uint8Array, first: number): Buffer {
   return rowsFromJson(chunk, xlsxRows(first));
+}
+
+/** The sheet's rows of a chunk's records (chunkRecords) from row `first` on, in `into`'s buffer: the downloads' (the CSV's rows read the same records). */
+export function xlsxRowsOf(records: ChunkRecords, first: number, into: Scratch): Buffer {
+  return rowsOf(records, xlsxRows(first), into);
 }
