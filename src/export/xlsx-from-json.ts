@@ -41,6 +41,18 @@ const MARKUP =
 
 const [UNDERSCORE, X, DEL, LEAD_EF, TRUE_T, TAG_END] = [0x5f, 0x78, 0x7f, 0xef, 0x74, 0x3e];
 
+/**
+ * Between one cell's row number and the next's, the markup whole: the row's opening after its
+ * number with the first cell's before its own, then each cell's close with the next's opening, the
+ * last's with the row's close (one copy a piece, not two).
+ */
+const BEFORE = KINDS.map((_, f) => Buffer.concat([f === 0 ? ROW_MIDDLE : (CLOSE[f - 1] as Buffer), OPEN[f] as Buffer]));
+const LAST_CLOSE = Buffer.concat([CLOSE[KINDS.length - 1] as Buffer, ROW_CLOSE]);
+const ROW_NUMBER = new Uint8Array(NUMBER_DIGITS);
+
+/** The bytes a text's loop copies as they are, by byte (1): all but `&`, `<`, `>` and those the escape may need (DEL, `_`, 0xEF). */
+const PLAIN = Uint8Array.from({ length: 256 }, (_, c) => (c === 0x26 || c === 0x3c || c === 0x3e || c === DEL || c === LEAD_EF || c === UNDERSCORE ? 0 : 1));
+
 /** The code points JavaScript's `\s` matches (the test checks the list against every code point). */
 export const WHITE_SPACE: ReadonlySet<number> = new Set([
   0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,
@@ -57,8 +69,13 @@ function codePointAt(bytes: Uint8Array, at: number): number {
   return 0x10000;
 }
 
+/** Can the byte begin or end a white space character? (ASCII's are space and controls; the others are from U+0080 on.) */
+const mayBeSpace = (byte: number): boolean => byte <= 0x20 || byte >= 0x80;
+
 /** Does the text `bytes[from, to)` (not empty) begin or end with white space? */
 function hasSpaceAtEnds(bytes: Uint8Array, from: number, to: number): boolean {
+  // Most texts begin and end with a letter or a digit: no look into the set.
+  if (!mayBeSpace(bytes[from] as number) && !mayBeSpace(bytes[to - 1] as number)) return false;
   if (WHITE_SPACE.has(codePointAt(bytes, from))) return true;
   let last = to - 1;
   while (((bytes[last] as number) & 0xc0) === 0x80) last--;
@@ -67,13 +84,8 @@ function hasSpaceAtEnds(bytes: Uint8Array, from: number, to: number): boolean {
 
 /** `bytes` (a few dozen at most: a loop, cheaper than `set` at that size) into `out` at `at`: the offset after them. */
 function put(out: Uint8Array, at: number, bytes: Uint8Array): number {
-  for (let k = 0; k < bytes.length; k++) out[at + k] = bytes[k] as number;
+  out.set(bytes, at);
   return at + bytes.length;
-}
-
-function putDigits(out: Uint8Array, at: number, digits: string): number {
-  for (let k = 0; k < digits.length; k++) out[at + k] = digits.charCodeAt(k);
-  return at + digits.length;
 }
 
 /** A text's bytes into `out` at `at`, `&`, `<` and `>` as entities: the offset after them, or -1 when it needs `_xHHHH_`. */
@@ -81,8 +93,8 @@ function putText(chunk: Uint8Array, from: number, to: number, out: Uint8Array, a
   let o = at;
   for (let i = from; i < to; i++) {
     const c = chunk[i] as number;
-    // Letters and most of UTF-8's bytes first: none of them needs a thought.
-    if (c > 0x3e && c !== UNDERSCORE && c !== DEL && c !== LEAD_EF) out[o++] = c;
+    // Most bytes first: none of them needs a thought.
+    if (PLAIN[c] === 1) out[o++] = c;
     else if (c === 0x26) o = put(out, o, AMP);
     else if (c === 0x3c) o = put(out, o, LT);
     else if (c === 0x3e) o = put(out, o, GT);
@@ -100,15 +112,17 @@ function xlsxRows(first: number): JsonRows {
     // An `&` becomes five bytes.
     room: (length) => MARKUP + 5 * length,
     fast(chunk, spans, base, out, at, line) {
+      // The row number's bytes once, copied into the row and each cell.
       const digits = String(first + line);
+      const length = digits.length;
+      for (let k = 0; k < length; k++) ROW_NUMBER[k] = digits.charCodeAt(k);
       let o = put(out, at, ROW_OPEN);
-      o = putDigits(out, o, digits);
-      o = put(out, o, ROW_MIDDLE);
+      for (let k = 0; k < length; k++) out[o++] = ROW_NUMBER[k] as number;
       for (let f = 0; f < KINDS.length; f++) {
         const from = spans[base + 2 * f] as number;
         const to = spans[base + 2 * f + 1] as number;
-        o = put(out, o, OPEN[f] as Buffer);
-        o = putDigits(out, o, digits);
+        o = put(out, o, BEFORE[f] as Buffer);
+        for (let k = 0; k < length; k++) out[o++] = ROW_NUMBER[k] as number;
         o = put(out, o, MIDDLE[f] as Buffer);
         const kind = KINDS[f];
         if (kind === "text") {
@@ -119,9 +133,8 @@ function xlsxRows(first: number): JsonRows {
           if (o < 0) return -1;
         } else if (kind === "flag") out[o++] = chunk[from] === TRUE_T ? 0x31 : 0x30;
         else for (let i = from; i < to; i++) out[o++] = chunk[i] as number;
-        o = put(out, o, CLOSE[f] as Buffer);
       }
-      return put(out, o, ROW_CLOSE);
+      return put(out, o, LAST_CLOSE);
     },
     slow: (subject, line) => rowXml(first + line, workbookCells(subject)),
   };
