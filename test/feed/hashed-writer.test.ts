@@ -1,7 +1,8 @@
 /**
- * The hashed writer copies what it is given into the one block it keeps: the caller's bytes may
- * change as soon as `add` returns, and bytes added past a block before a flush grow the block,
- * none lost.
+ * The hashed writer copies what it is given into the block it is filling: the caller's bytes may
+ * change as soon as `add` returns, the block a flush is writing is not filled again before its
+ * write is done (the bytes added after the flush go into the other), and bytes added past a block
+ * before a flush grow the block, none lost.
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
