@@ -51,7 +51,9 @@ const LAST_CLOSE = Buffer.concat([CLOSE[KINDS.length - 1] as Buffer, ROW_CLOSE])
 const ROW_NUMBER = new Uint8Array(NUMBER_DIGITS);
 
 /** The bytes a text's loop copies as they are, by byte (1): all but `&`, `<`, `>` and those the escape may need (DEL, `_`, 0xEF). */
-const PLAIN = Uint8Array.from({ length: 256 }, (_, c) => (c === 0x26 || c === 0x3c || c === 0x3e || c === DEL || c === LEAD_EF || c === UNDERSCORE ? 0 : 1));
+const PLAIN = Uint8Array.from({ length: 256 }, (_, c) =>
+  c === 0x26 || c === 0x3c || c === 0x3e || c === DEL || c === LEAD_EF || c === UNDERSCORE ? 0 : 1,
+);
 
 /** The code points JavaScript's `\s` matches (the test checks the list against every code point). */
 export const WHITE_SPACE: ReadonlySet<number> = new Set([
@@ -82,7 +84,7 @@ function hasSpaceAtEnds(bytes: Uint8Array, from: number, to: number): boolean {
   return WHITE_SPACE.has(codePointAt(bytes, last));
 }
 
-/** `bytes` (a few dozen at most: a loop, cheaper than `set` at that size) into `out` at `at`: the offset after them. */
+/** `bytes` into `out` at `at`: the offset after them (by `set`: faster than a loop of bytes even at a few dozen, measured on Node 20). */
 function put(out: Uint8Array, at: number, bytes: Uint8Array): number {
   out.set(bytes, at);
   return at + bytes.length;
