@@ -119,7 +119,8 @@ function hashedSink(path: string, head: string, render: Render): Sink {
  * sheet (xlsx-writer.ts), copied from the previous workbook when it holds that chunk; hashed as it
  * is written. A rendered chunk's segment is deflated in zlib's thread pool while the records' next
  * chunk is taken (its NDJSON, its CSV's rows and its own rows made on the main thread), and written
- * when the next one is taken: the main thread waited idle for each deflate, some 5 s at 1M.
+ * when the next one is taken: the main thread sat idle through each deflate (most of the 5 s it
+ * sat idle in the stage at 1M).
  */
 function workbookSink(path: string, date: Date, byChunk: DownloadChunks | null): Sink {
   const workbook = new XlsxWriter(path, date);

@@ -84,11 +84,6 @@ export class XlsxWriter {
     await (await this.#ready).write(await rowsSegment(first, rows));
   }
 
-  /** The row the next one written will be (the header is row 1). */
-  get nextRow(): number {
-    return this.#rows + this.#batch.length + 2;
-  }
-
   /** Where the next segment goes in the file (the rows given by `row` written first). */
   async offset(): Promise<number> {
     await this.#flush();
