@@ -6,6 +6,7 @@
  */
 import { bucketFileNames, bucketOf, INLINE_ROWS, ofThreeCharacters, RANKED_ROWS, suffixKey } from "../../core/search/search-layout.ts";
 import { AsciiBytes } from "./ascii-bytes.ts";
+import { RadixSort } from "./radix-sort.ts";
 import { reusedBytes, reusedInt32s } from "./reused-arrays.ts";
 import { encodeRows } from "./rows-builder.ts";
 import { bufferOf, readVarint, textAt, textSize, varintEnd } from "./spill-bytes.ts";
@@ -297,6 +298,9 @@ export function tokenPayload(
   return out.text();
 }
 
+/** The sort of a large token's positions (radix-sort.ts), its scratch array kept from token to token. */
+const radixSort = new RadixSort();
+
 /** tokenPayload's text appended to `out` as its bytes (it is ASCII): the whole stage's path, which makes no string of it. */
 export function writeTokenPayload(
   out: AsciiBytes,
@@ -335,7 +339,7 @@ export function writeTokenPayload(
   let length: number;
   if (members <= RANKED_ROWS) [, offset, length] = put(withRoom(new Uint8Array(positions.buffer)));
   else {
-    const byPosition = encodeRows(positions.sort(), 0, members, count);
+    const byPosition = encodeRows(radixSort.sort(positions), 0, members, count);
     kind = 1;
     [, offset, length] = put(byPosition[0] === 1 ? byPosition : withRoom(byPosition));
   }
