@@ -30,6 +30,7 @@ import { RUN_SIZE } from "./sorted-runs.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
 import { encodeBitmap, encodeRows } from "./rows-builder.ts";
 import { SpillBytes, SpillFile } from "./spill-bytes.ts";
+import { IntTable } from "./int-table.ts";
 import { SlotCache } from "./slot-cache.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 import { SuffixEntries } from "./suffix-files.ts";
@@ -216,7 +217,9 @@ class Generation {
       this.#used = 0;
       this.bytes += 4 * this.#slab.length;
     }
-    this.#slab.set(keys.subarray(from, to), this.#used);
+    // A loop, not set(subarray): a token's keys are a few dozen, and a subarray an object each.
+    const slab = this.#slab;
+    for (let i = from, at = this.#used; i < to; i++, at++) slab[at] = keys[i] as number;
     token.slab = this.#slab;
     token.start = this.#used;
     token.end = this.#used += length;
@@ -256,7 +259,8 @@ class Gathering {
   readonly #units = new Int32Array(0x10000).fill(-1);
   readonly #pairs = new Int32Array(0x10000).fill(-1);
   readonly #otherPairs = new Map<number, number>();
-  readonly #triples = new Map<number, number>();
+  /** The three-character pieces' keys of code units below 256, by the three (int-table.ts). */
+  readonly #triples = new IntTable();
   readonly #razinas = new Map<string, number>();
   #young = new Generation();
   #old = new Generation();
@@ -526,7 +530,7 @@ class Gathering {
     if ((first | second | third) < 0x100) {
       const code = (first << 16) | (second << 8) | third;
       let key = this.#triples.get(code);
-      if (key === undefined) this.#triples.set(code, (key = this.#keyOf(`g:${String.fromCharCode(first, second, third)}`)));
+      if (key < 0) this.#triples.set(code, (key = this.#keyOf(`g:${String.fromCharCode(first, second, third)}`)));
       return key;
     }
     return this.#keyOf(`g:${String.fromCharCode(first, second, third)}`);
