@@ -13,9 +13,10 @@
  * time (suffix-files.ts). The order fields go to OrderFiles a subject at a time.
  *
  * Memory: the pieces' and filters' keys (bounded by the alphabet and the towns, not the list), the
- * caches of tokens, words and towns (CACHE_BYTES), the ranges' write buffers, a block of bits (8 KB
- * a key set apart), then one range's sets and one group of suffix entries: at ten million subjects
- * as at one (docs/search.md), beside what OrderFiles holds.
+ * caches of tokens, words and towns (CACHE_BYTES) and their slots (slot-cache.ts, a few tens of
+ * KB), the ranges' write buffers, a block of bits (8 KB a key set apart), then one range's sets and
+ * one group of suffix entries: at ten million subjects as at one (docs/search.md), beside what
+ * OrderFiles holds.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
