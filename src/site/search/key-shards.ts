@@ -5,6 +5,8 @@
  * The tokens' suffix entries go to the suffix files (suffix-files.ts).
  */
 import { bucketFileNames, bucketOf, INLINE_ROWS, ofThreeCharacters, RANKED_ROWS, suffixKey } from "../../core/search/search-layout.ts";
+import { AsciiBytes } from "./ascii-bytes.ts";
+import { RadixSort } from "./radix-sort.ts";
 import { reusedBytes, reusedInt32s } from "./reused-arrays.ts";
 import { encodeRows } from "./rows-builder.ts";
 import { bufferOf, readVarint, textAt, textSize, varintEnd } from "./spill-bytes.ts";
@@ -63,6 +65,7 @@ export class BucketScratch {
   readonly fill = reusedInt32s();
   readonly bucketOfKey = reusedInt32s();
   readonly byBucket = reusedInt32s();
+  readonly entry = new AsciiBytes();
 }
 
 /** A subject's mark in a range's bytes for the place after the range's last: the header of an empty wide text, which no item is. */
@@ -227,6 +230,8 @@ export function writeBuckets(
     const b = names[y] as string;
     return a < b ? -1 : a > b ? 1 : 0;
   };
+  // A token's suffix entry made as bytes, in one buffer for every token (ascii-bytes.ts).
+  const entry = scratch.entry;
   for (let b = range.from; b < range.to; b++) {
     const keysHere = Array.from(byBucket.subarray(inBucket[b - range.from] as number, inBucket[b - range.from + 1] as number)).sort(order);
     const entries: [string, number, number][] = [];
@@ -252,8 +257,7 @@ export function writeBuckets(
         entries.push([names[k] as string, offset, length]);
         continue;
       }
-      const payload = tokenPayload(places, from, to, count, namePositions, put);
-      addSuffixes(suffixes, names[k] as string, payload);
+      addSuffixes(suffixes, names[k] as string, entry, (out) => writeTokenPayload(out, places, from, to, count, namePositions, put));
     }
     const files = bucketFileNames(b);
     shard.add(files.index, indexBytes(entries));
@@ -289,29 +293,61 @@ export function tokenPayload(
   namePositions: ArrayLike<number>,
   put: (bytes: Uint8Array) => readonly [number, number, number],
 ): string {
+  const out = new AsciiBytes();
+  writeTokenPayload(out, places, from, to, count, namePositions, put);
+  return out.text();
+}
+
+/** The sort of a large token's positions (radix-sort.ts), its scratch array kept from token to token. */
+const radixSort = new RadixSort();
+
+/** tokenPayload's text appended to `out` as its bytes (it is ASCII): the whole stage's path, which makes no string of it. */
+export function writeTokenPayload(
+  out: AsciiBytes,
+  places: ArrayLike<number>,
+  from: number,
+  to: number,
+  count: number,
+  namePositions: ArrayLike<number>,
+  put: (bytes: Uint8Array) => readonly [number, number, number],
+): void {
   const members = to - from;
   if (members <= INLINE_ROWS) {
-    let placesText = "";
-    let positionsText = "";
+    // `[<places>],[<positions>]`, commas between.
+    out.byte(0x5b);
     for (let i = from; i < to; i++) {
-      const separator = i === from ? "" : ",";
-      placesText += `${separator}${places[i] as number}`;
-      positionsText += `${separator}${namePositions[places[i] as number] as number}`;
+      if (i > from) out.byte(0x2c);
+      out.uint(places[i] as number);
     }
-    return `[${placesText}],[${positionsText}]`;
+    out.byte(0x5d);
+    out.byte(0x2c);
+    out.byte(0x5b);
+    for (let i = from; i < to; i++) {
+      if (i > from) out.byte(0x2c);
+      out.uint(namePositions[places[i] as number] as number);
+    }
+    out.byte(0x5d);
+    return;
   }
   const encoded = encodeRows(places, from, to, count);
   // A bitmap's length is the list's (count / 8), whatever its members: it needs no room.
-  const at = put(encoded[0] === 1 ? encoded : withRoom(encoded));
+  const [bucket, setOffset, setLength] = put(encoded[0] === 1 ? encoded : withRoom(encoded));
   const positions = new Uint32Array(members);
   for (let i = 0; i < members; i++) positions[i] = namePositions[places[from + i] as number] as number;
-  if (members <= RANKED_ROWS) {
-    const [, offset, length] = put(withRoom(new Uint8Array(positions.buffer)));
-    return `${at.join(",")},0,${offset},${length}`;
+  let kind = 0;
+  let offset: number;
+  let length: number;
+  if (members <= RANKED_ROWS) [, offset, length] = put(withRoom(new Uint8Array(positions.buffer)));
+  else {
+    const byPosition = encodeRows(radixSort.sort(positions), 0, members, count);
+    kind = 1;
+    [, offset, length] = put(byPosition[0] === 1 ? byPosition : withRoom(byPosition));
   }
-  const byPosition = encodeRows(positions.sort(), 0, members, count);
-  const [, offset, length] = put(byPosition[0] === 1 ? byPosition : withRoom(byPosition));
-  return `${at.join(",")},1,${offset},${length}`;
+  // `<bucket>,<offset>,<length>,<kind>,<offset>,<length>`.
+  for (const [i, value] of [bucket, setOffset, setLength, kind, offset, length].entries()) {
+    if (i > 0) out.byte(0x2c);
+    out.uint(value);
+  }
 }
 
 /**
@@ -397,28 +433,32 @@ function fnv1a(bytes: Uint8Array, from: number, to: number): number {
   return hash;
 }
 
-/** addSuffixes's bytes of one token's entry, grown as a token needs. */
-let scratch = Buffer.allocUnsafe(4096);
-
 /**
  * Adds the entries of every suffix of three characters or more of `token` (`["<suffix>",<payload>]`,
- * the suffix as JSON): from one JSON form of the token, sliced, when it needs no escapes and holds
- * no character past the Basic Multilingual Plane (nearly every token), else character by character.
+ * the suffix as JSON), its payload written by `payload`: from one entry of the whole token made as
+ * bytes in `entry`, each suffix's slid out of it, when the token is ASCII and needs no escapes
+ * (nearly every token), else character by character.
  */
-function addSuffixes(suffixes: SuffixEntries, token: string, payload: string): void {
+function addSuffixes(suffixes: SuffixEntries, token: string, entry: AsciiBytes, payload: (out: AsciiBytes) => void): void {
+  entry.reset();
   if (asciiToken(token)) {
-    // Each entry's bytes slid out of one buffer (a payload is ASCII too): no string made.
-    const length = token.length + payload.length + 5;
-    if (scratch.length < length) scratch = Buffer.allocUnsafe(2 * length);
-    scratch.write(`["${token}",${payload}]`, 0, "latin1");
+    entry.byte(0x5b);
+    entry.byte(0x22);
+    entry.ascii(token);
+    entry.byte(0x22);
+    entry.byte(0x2c);
+    payload(entry);
+    entry.byte(0x5d);
+    const bytes = entry.bytes;
     for (let i = 0; i + 3 <= token.length; i++) {
-      scratch[i] = 0x5b;
-      scratch[i + 1] = 0x22;
-      suffixes.addBytes(scratch, i, length);
+      bytes[i] = 0x5b;
+      bytes[i + 1] = 0x22;
+      suffixes.addBytes(bytes, i, entry.length);
     }
     return;
   }
-  for (const entry of suffixEntryTexts(token, payload)) suffixes.add(entry);
+  payload(entry);
+  for (const text of suffixEntryTexts(token, entry.text())) suffixes.add(text);
 }
 
 /** Whether a token needs no escapes in JSON and holds no character past the Basic Multilingual Plane. */
@@ -428,9 +468,12 @@ export function plainToken(token: string): boolean {
   return true;
 }
 
+/** Whether a token is ASCII and needs no escapes in JSON (no control character, quote or backslash). */
 function asciiToken(token: string): boolean {
-  if (!plainToken(token)) return false;
-  for (let i = 0; i < token.length; i++) if (token.charCodeAt(i) >= 0x80) return false;
+  for (let i = 0; i < token.length; i++) {
+    const unit = token.charCodeAt(i);
+    if (unit < 0x20 || unit >= 0x80 || unit === 0x22 || unit === 0x5c) return false;
+  }
   return true;
 }
 

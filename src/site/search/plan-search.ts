@@ -13,9 +13,10 @@
  * time (suffix-files.ts). The order fields go to OrderFiles a subject at a time.
  *
  * Memory: the pieces' and filters' keys (bounded by the alphabet and the towns, not the list), the
- * caches of tokens, words and towns (CACHE_BYTES), the ranges' write buffers, a block of bits (8 KB
- * a key set apart), then one range's sets and one group of suffix entries: at ten million subjects
- * as at one (docs/search.md), beside what OrderFiles holds.
+ * caches of tokens, words and towns (CACHE_BYTES) and their slots (slot-cache.ts, a few tens of
+ * KB), the ranges' write buffers, a block of bits (8 KB a key set apart), then one range's sets and
+ * one group of suffix entries: at ten million subjects as at one (docs/search.md), beside what
+ * OrderFiles holds.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -30,6 +31,8 @@ import { RUN_SIZE } from "./sorted-runs.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
 import { encodeBitmap, encodeRows } from "./rows-builder.ts";
 import { SpillBytes, SpillFile } from "./spill-bytes.ts";
+import { IntTable } from "./int-table.ts";
+import { SlotCache } from "./slot-cache.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 import { SuffixEntries } from "./suffix-files.ts";
 
@@ -186,6 +189,9 @@ interface Town {
   readonly tokens: readonly Token[];
 }
 
+/** The gathering's slots of words and of towns (4,096 of each: the arrays stay in the processor's caches). */
+const SLOT_BITS = 12;
+
 /** Ints in a slab of pieces' keys (a token's keys never straddle two). */
 const SLAB = 1 << 14;
 /** The estimated bytes of a cached object besides its text and keys (the object, a Map's entry). */
@@ -212,7 +218,9 @@ class Generation {
       this.#used = 0;
       this.bytes += 4 * this.#slab.length;
     }
-    this.#slab.set(keys.subarray(from, to), this.#used);
+    // A loop, not set(subarray): a token's keys are a few dozen, and a subarray an object each.
+    const slab = this.#slab;
+    for (let i = from, at = this.#used; i < to; i++, at++) slab[at] = keys[i] as number;
     token.slab = this.#slab;
     token.start = this.#used;
     token.end = this.#used += length;
@@ -252,10 +260,18 @@ class Gathering {
   readonly #units = new Int32Array(0x10000).fill(-1);
   readonly #pairs = new Int32Array(0x10000).fill(-1);
   readonly #otherPairs = new Map<number, number>();
-  readonly #triples = new Map<number, number>();
+  /** The three-character pieces' keys of code units below 256, by the three (int-table.ts). */
+  readonly #triples = new IntTable();
   readonly #razinas = new Map<string, number>();
   #young = new Generation();
   #old = new Generation();
+  /**
+   * The young generation's commonest words and towns in slots (slot-cache.ts), looked up before
+   * its Maps: a slot is filled only once its word or town is in the young generation, and they
+   * are all emptied when it grows old, so what a slot holds is what the young's Map would answer.
+   */
+  readonly #wordSlots = new SlotCache<readonly Token[]>(SLOT_BITS);
+  readonly #townSlots = new SlotCache<Town>(SLOT_BITS);
   /** A token's keys as they are found, before they go to a slab. */
   #keys = new Int32Array(256);
   readonly #flags: readonly number[];
@@ -314,11 +330,14 @@ class Gathering {
       // Between subjects: no token of the old generation is held by the subject being added.
       this.#old = this.#young;
       this.#young = new Generation();
+      this.#wordSlots.clear();
+      this.#townSlots.clear();
     }
     let razina = this.#razinas.get(fields.razina);
     if (razina === undefined) this.#razinas.set(fields.razina, (razina = this.#keyOf(`r:${fields.razina}`)));
     this.#addKey(razina);
-    const town = this.#town(fields.town);
+    let town = this.#townSlots.get(fields.town, 0, fields.town.length);
+    if (town === undefined) this.#townSlots.set(fields.town, (town = this.#town(fields.town)));
     const range = this.#open(town.range);
     range.varint(1);
     range.text(town.key);
@@ -331,7 +350,11 @@ class Gathering {
         let end = name.indexOf(" ", start);
         if (end < 0) end = name.length;
         if (end > start) {
-          const tokens = this.#word(name.slice(start, end));
+          let tokens = this.#wordSlots.get(name, start, end);
+          if (tokens === undefined) {
+            const word = name.slice(start, end);
+            this.#wordSlots.set(word, (tokens = this.#word(word)));
+          }
           for (let t = 0; t < tokens.length; t++) this.#addToken(tokens[t] as Token);
         }
         start = end + 1;
@@ -346,6 +369,8 @@ class Gathering {
     this.#bits = new Uint8Array(0);
     this.#young = new Generation();
     this.#old = new Generation();
+    this.#wordSlots.clear();
+    this.#townSlots.clear();
     this.#razinas.clear();
     this.#byName.clear();
     this.#otherPairs.clear();
@@ -506,7 +531,7 @@ class Gathering {
     if ((first | second | third) < 0x100) {
       const code = (first << 16) | (second << 8) | third;
       let key = this.#triples.get(code);
-      if (key === undefined) this.#triples.set(code, (key = this.#keyOf(`g:${String.fromCharCode(first, second, third)}`)));
+      if (key < 0) this.#triples.set(code, (key = this.#keyOf(`g:${String.fromCharCode(first, second, third)}`)));
       return key;
     }
     return this.#keyOf(`g:${String.fromCharCode(first, second, third)}`);

@@ -40,13 +40,18 @@ export class SmallestHashes {
     this.#hashes = new Float64Array(Math.max(16, 2 * this.#keep));
   }
 
-  add(hash: number): void {
-    if (this.#keep === 0) return;
+  /**
+   * Adds a hash; answers whether it may be at most the threshold (at most the ceiling now: the
+   * threshold only comes down to it). A hash it answers false for is above the threshold.
+   */
+  add(hash: number): boolean {
+    if (this.#keep === 0) return false;
     // Once `keep` are kept, a hash at or above the largest of them cannot be among the smallest
     // (or ties it, which leaves the threshold where it is): most hashes stop here, and the trims are few.
-    if (hash >= this.#ceiling) return;
+    if (hash >= this.#ceiling) return hash === this.#ceiling;
     if (this.#length === this.#hashes.length) this.#trim();
     this.#hashes[this.#length++] = hash;
+    return true;
   }
 
   /** The largest of the smallest `files` - 1 hashes (of all of them when fewer came); -1 when none came. */

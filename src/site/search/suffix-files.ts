@@ -26,6 +26,15 @@ import { CutPlace, hash52, hash52OfBytes, keyOfEntry, SmallestHashes } from "./s
 /** Entries sorted as strings at once at most, unless told (about 10 MB of them). */
 export const SORTED_AT_ONCE = 1 << 17;
 
+/**
+ * The flags after each entry in its group (a byte): MAY_CUT where its hash was at most the
+ * smallest hashes' ceiling when it came (SmallestHashes.add): the threshold is at most that
+ * ceiling, so no other entry begins a file, and shards hashes the few flagged again, not all; ASCII
+ * where its bytes are all below 128 (addBytes's), copied into the file with no check of each byte.
+ */
+const MAY_CUT = 1;
+const ASCII = 2;
+
 /** The suffix entries, gathered in any order; then their files. */
 export class SuffixEntries {
   readonly #spill: string;
@@ -54,15 +63,19 @@ export class SuffixEntries {
 
   /** An entry whose code units are the bytes `bytes[from, to)` (each below 128). */
   addBytes(bytes: Uint8Array, from: number, to: number): void {
-    this.#smallest.add(hash52OfBytes(bytes, from, to));
-    this.#group((bytes[from + 2] as number) * 0x10000 + (bytes[from + 3] as number)).narrowText(bytes, from, to);
+    const mayCut = this.#smallest.add(hash52OfBytes(bytes, from, to));
+    const group = this.#group((bytes[from + 2] as number) * 0x10000 + (bytes[from + 3] as number));
+    group.narrowText(bytes, from, to);
+    group.varint(ASCII | (mayCut ? MAY_CUT : 0));
     this.#count++;
   }
 
   /** An entry. */
   add(entry: string): void {
-    this.#smallest.add(hash52(entry));
-    this.#group(entry.charCodeAt(2) * 0x10000 + entry.charCodeAt(3)).text(entry);
+    const mayCut = this.#smallest.add(hash52(entry));
+    const group = this.#group(entry.charCodeAt(2) * 0x10000 + entry.charCodeAt(3));
+    group.text(entry);
+    group.varint(mayCut ? MAY_CUT : 0);
     this.#count++;
   }
 
@@ -100,12 +113,16 @@ export class SuffixEntries {
         const header = readVarint(buffer, at);
         const text = varintEnd;
         const end = text + textSize(header);
+        const flags = buffer[end] as number;
         // An entry of one-byte units is hashed and copied from its bytes; any other made a string.
+        // Hashed again only where it may begin a file: any other's hash is above the threshold.
         const narrow = header % 4 === 1;
         const entry = narrow ? null : textAt(buffer, text, header);
-        if (place.cutsBeforeHash(entry === null ? hash52OfBytes(buffer, text, end) : hash52(entry))) write();
+        const hash = (flags & MAY_CUT) === 0 ? Infinity : entry === null ? hash52OfBytes(buffer, text, end) : hash52(entry);
+        if (place.cutsBeforeHash(hash)) write();
         if (out.empty) first = keyOfEntry(entry ?? textAt(buffer, text, header));
-        if (entry === null) out.entryBytes(buffer, text, end);
+        if ((flags & ASCII) !== 0) out.asciiBytes(buffer, text, end);
+        else if (entry === null) out.entryBytes(buffer, text, end);
         else out.entryText(entry);
       }
     }
@@ -181,6 +198,16 @@ class FileBytes {
     this.#length = at;
   }
 
+  /** An entry of ASCII bytes `bytes[from, to)`: copied as they are (a loop: Buffer.copy's call cost more than a few dozen bytes). */
+  asciiBytes(bytes: Buffer, from: number, to: number): void {
+    this.#room(to - from + 1);
+    const out = this.#bytes;
+    let at = this.#length;
+    if (this.#entries++ > 0) out[at++] = 0x2c;
+    for (let i = from; i < to; i++) out[at++] = bytes[i] as number;
+    this.#length = at;
+  }
+
   /** An entry as a string, its UTF-8. */
   entryText(entry: string): void {
     this.#room(3 * entry.length + 2);
@@ -207,7 +234,7 @@ class FileBytes {
 }
 
 /**
- * Where each entry SpillBytes.text wrote one after another in `buffer` begins, in the order of the
+ * Where each entry SpillBytes.text wrote one after another in `buffer` (each followed by its flags, a byte) begins, in the order of the
  * entries as strings (by code unit), `atOnce` at most sorted at a time: a larger set is split by
  * the code unit at `depth` (which every entry of the set shares the units before), an entry that
  * ends there first, and each part taken in turn (a part's entries share a prefix, so the parts in
@@ -219,7 +246,8 @@ export function sortedEntries(buffer: Buffer, atOnce: number, depth = 4): Genera
     starts.push(at);
     const header = readVarint(buffer, at);
     const text = varintEnd;
-    at = text + textSize(header);
+    // The entry's flags after it (a byte).
+    at = text + textSize(header) + 1;
   }
   return sortedPart(buffer, Uint32Array.from(starts), atOnce, depth);
 }

@@ -197,6 +197,23 @@ describe("OrderFiles", () => {
     }
   });
 
+  it("numbers dates by their digits' slots as by their texts, more distinct dates than slots, each met twice apart", () => {
+    // 70,000 distinct dates (1000-00-00 to 1699-09-09): more than the 65,536 slots, so slots are shared.
+    const n = 70_000;
+    const date = (i: number): string =>
+      `${1000 + Math.floor(i / 100)}-${String(Math.floor(i / 10) % 10).padStart(2, "0")}-${String(i % 10).padStart(2, "0")}`;
+    const dates = Array.from({ length: 2 * n }, (_, p) => (p < n ? date((p * 7919) % n) : date((p * 104_729) % n)));
+    // Texts of a date's shape that are not all digits take the Map alone.
+    dates.push("1000-0x-00", "10000-00-0", "1000-00-00");
+    const subjects = dates.map((d) => ({ code: "1", name: "a", town: "a", date: d }));
+    const { files } = orderFiles(subjects, 1 << 18);
+    const distinct = [...new Set(dates)].sort();
+    const rankOf = new Map(distinct.map((d, rank) => [d, rank]));
+    const ranks = new Uint32Array(new Uint8Array(files.get("date.rank") as Buffer).buffer);
+    expect(ranks.every((rank, place) => rank === rankOf.get(dates[place] as string))).toBe(true);
+    expect(files.get("date.keys")?.toString()).toBe(distinct.map((d) => `${d}\n`).join(""));
+  });
+
   it("orders descending by group from the last, places rising within a group", () => {
     const subjects = ["b", "a", "b", "c", "a"].map((name, i) => ({ code: String(i), name, town: name, date: "2000-01-01" }));
     const { files } = orderFiles(subjects, 2);

@@ -18,10 +18,13 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(spill, { recursive: true, force: true }));
 
-/** The entries as SpillBytes.text writes them, one after another. */
+/** The entries as SpillBytes.text writes them, one after another, each followed by its flags (a byte, none set). */
 function written(entries: readonly string[]): Buffer {
   const bytes = new SpillBytes(new SpillFile(join(spill, "group")), 1 << 20);
-  for (const entry of entries) bytes.text(entry);
+  for (const entry of entries) {
+    bytes.text(entry);
+    bytes.varint(0);
+  }
   return bufferOf(bytes.take());
 }
 
@@ -33,7 +36,7 @@ function sorted(entries: readonly string[], atOnce: number, depth?: number): str
   for (const entry of entries) {
     texts.set(at, entry);
     const size = (/^[\u0000-\u00ff]*$/.test(entry) ? 1 : 2) * entry.length;
-    at += varintSize(4 * size + 1) + size;
+    at += varintSize(4 * size + 1) + size + 1;
   }
   return [...sortedEntries(buffer, atOnce, depth)].map((start) => texts.get(start) as string);
 }
