@@ -4,10 +4,12 @@
  * hand-offs.ts). The records stream through as async iterables, so a build of any length runs in
  * flat memory: the read (data/read/read-records.ts: read, order, judge) -> chunks -> the records
  * written by the output (write-site.ts, or write-plain-site.ts for `--links files`) -> downloads
- * -> plan -> the pages written by the output -> the change feed. The plan's search shards depend on
- * the chunk files alone: their stage starts as soon as those are written, in a thread beside the
- * downloads on a large list (search/search-thread.ts), and the plan awaits them. No stage imports
- * another (test/architecture/build-stages.test.ts). On any data error nothing in the site changes.
+ * -> plan -> the pages written by the output -> the change feed. The search shards depend on the
+ * chunk files alone: their stage starts as soon as those are written, in a thread beside the
+ * downloads and the pages on a large list (search/search-thread.ts). The plan does not wait for
+ * them: it hands them on as its rest, which the output awaits once every other shard is written,
+ * last before the manifest that names them. No stage imports another
+ * (test/architecture/build-stages.test.ts). On any data error nothing in the site changes.
  */
 import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
@@ -112,7 +114,7 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
     const plan =
       search === null || spill === null
         ? null
-        : await planOf(run, metadata, { count: read.count, hashes }, { downloads, published }, search, spill.path);
+        : planOf(run, metadata, { count: read.count, hashes }, { downloads, published }, search, spill.path);
     // The stable download names switch with the manifest, in one synchronous step (write-site.ts).
     const stable = written;
     const switchAlong = stable === null ? {} : { switchAlong: () => stable.switchStableNames() };
@@ -201,24 +203,25 @@ function searchOf({ options, output }: Run, { count, hashes }: Omit<ChunkHashes,
 /**
  * The plan stage: every shard of pages, the description, the key lookups and the search's, named by
  * the hashes of what they hold; the key lookups' files wait in `scratch` until they are written
- * (the previous site's are taken as they are when the keys did not change: reused-keys.ts).
+ * (the previous site's are taken as they are when the keys did not change: reused-keys.ts). The
+ * search's are the plan's rest: asked for by the output once the others are written, so that a
+ * thread's search runs on while the pages are (the stage run here, without a thread, runs then).
  */
-async function planOf(
+function planOf(
   { options, output }: Run,
   metadata: DatasetMetadata,
   records: Omit<ChunkHashes, "chunkSize">,
   published: Publication,
   search: SearchStage,
   scratch: string,
-): Promise<SitePlan> {
+): SitePlan {
   const { count, hashes } = records;
   const pages = pagesFromChunkFiles((chunk) => output.chunkFile(chunk), CHUNK_SIZE);
   const docs = planDocs(metadata, { count, ...published }, options.site);
   const fileOf = (chunk: number): ChunkFile => output.chunkFile(chunk);
   const keys = reusedKeys(options.output.outDir, count, hashes, fileOf) ?? planKeys(count, CHUNK_SIZE, fileOf, join(scratch, "keys"));
-  // Last: a thread's search may still run while the rest is planned.
-  const searched = await search.shards();
-  return planSite({ count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, [docs, ...keys, ...searched], published);
+  const more = { now: [docs, ...keys], later: () => search.shards() };
+  return planSite({ count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, more, published);
 }
 
 /** The feed stage, once the site is written: the new list is the chunk files, in order (and the NDJSON download, when written). */
