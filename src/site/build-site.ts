@@ -12,9 +12,10 @@
  * (test/architecture/build-stages.test.ts). On any data error nothing in the site changes.
  */
 import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { CHUNK_SIZE, offsetsFileName } from "../core/layout.ts";
+import { CHUNK_SIZE, offsetsFileName, SHARD_SIZE } from "../core/layout.ts";
 import type { Message } from "../common/messages/message.ts";
 import { pauseAt } from "../common/pause-point.ts";
 import { WholeFiles } from "../common/read-into.ts";
@@ -216,12 +217,26 @@ function planOf(
   scratch: string,
 ): SitePlan {
   const { count, hashes } = records;
-  const pages = pagesFromChunkFiles((chunk) => output.chunkFile(chunk), CHUNK_SIZE);
+  const window = hashes.length === 0 ? undefined : pageWindow(options.site.limits, output.chunkFile(0));
+  const pages = pagesFromChunkFiles((chunk) => output.chunkFile(chunk), CHUNK_SIZE, window);
   const docs = planDocs(metadata, { count, ...published }, options.site);
   const fileOf = (chunk: number): ChunkFile => output.chunkFile(chunk);
   const keys = reusedKeys(options.output.outDir, count, hashes, fileOf) ?? planKeys(count, CHUNK_SIZE, fileOf, join(scratch, "keys"));
   const more = { now: [docs, ...keys], later: () => search.shards() };
   return planSite({ count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, more, published);
+}
+
+/**
+ * The bytes of chunks the pages keep read (read-chunks.ts): twice the chunks of the widest page
+ * shard, each the first chunk's buffer (its file and an eighth), so that the next shard over the
+ * same records (another form, a narrower limit) finds them read. No more: the pages are written
+ * while the search thread holds its heap, and read-chunks.ts's 96 MB (fifteen times that at the
+ * default limit of 20, some 6 MB) took the build's peak about 50 MB higher at 1M.
+ */
+function pageWindow(limits: readonly number[], first: ChunkFile): number {
+  const widest = Math.ceil((Math.max(1, ...limits) * SHARD_SIZE) / CHUNK_SIZE);
+  const size = statSync(first.path).size;
+  return 2 * widest * (size + (size >> 3));
 }
 
 /** The feed stage, once the site is written: the new list is the chunk files, in order (and the NDJSON download, when written). */

@@ -52,8 +52,12 @@ import { type Kept, type ShardWriters, type ShardWritten, startShardWriters } fr
 
 /** Directory operations in flight at once (making the temporary shard directories, counting removed files). */
 const CONCURRENCY = 64;
-/** Bytes a writer task takes at most (whole files): a shard of large pages goes to the threads in parts. */
-const PART_BYTES = 8 * 1024 * 1024;
+/**
+ * Bytes a writer task takes at most (whole files): a shard of large pages goes to the threads in
+ * parts. 2 MB, not 8: the parts out at once and the buffers kept for them (shard-writers.ts) are
+ * held while the search thread runs beside the pages (some 40 MB of the build's peak at 1M).
+ */
+const PART_BYTES = 2 * 1024 * 1024;
 /** Files of a shard already on disk (spilled) that a writer task links or copies: the parts of a shard of a thousand go to both threads. */
 const PLACED_FILES = 100;
 
