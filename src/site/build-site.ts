@@ -4,15 +4,18 @@
  * hand-offs.ts). The records stream through as async iterables, so a build of any length runs in
  * flat memory: the read (data/read/read-records.ts: read, order, judge) -> chunks -> the records
  * written by the output (write-site.ts, or write-plain-site.ts for `--links files`) -> downloads
- * -> plan -> the pages written by the output -> the change feed. The plan's search shards depend on
- * the chunk files alone: their stage starts as soon as those are written, in a thread beside the
- * downloads on a large list (search/search-thread.ts), and the plan awaits them. No stage imports
- * another (test/architecture/build-stages.test.ts). On any data error nothing in the site changes.
+ * -> plan -> the pages written by the output -> the change feed. The search shards depend on the
+ * chunk files alone: their stage starts as soon as those are written, in a thread beside the
+ * downloads and the pages on a large list (search/search-thread.ts). The plan does not wait for
+ * them: it hands them on as its rest, which the output awaits once every other shard is written,
+ * last before the manifest that names them. No stage imports another
+ * (test/architecture/build-stages.test.ts). On any data error nothing in the site changes.
  */
 import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { CHUNK_SIZE, offsetsFileName } from "../core/layout.ts";
+import { CHUNK_SIZE, offsetsFileName, SHARD_SIZE } from "../core/layout.ts";
 import type { Message } from "../common/messages/message.ts";
 import { pauseAt } from "../common/pause-point.ts";
 import { WholeFiles } from "../common/read-into.ts";
@@ -36,7 +39,7 @@ import { planKeys } from "./plan-keys.ts";
 import { reusedKeys } from "./reused-keys.ts";
 import { planSite } from "./plan-site.ts";
 import { withPreflight } from "./preflight-build.ts";
-import { type ChunkFile, pagesFromChunkFiles } from "./read-chunks.ts";
+import { CACHED_BYTES, type ChunkFile, pagesFromChunkFiles } from "./read-chunks.ts";
 import { patchedSearch } from "./search/patch-search.ts";
 import { reusedSearch } from "./search/search-reuse.ts";
 import { type SearchStage, searchInThread, startSearch } from "./search/search-thread.ts";
@@ -112,7 +115,7 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
     const plan =
       search === null || spill === null
         ? null
-        : await planOf(run, metadata, { count: read.count, hashes }, { downloads, published }, search, spill.path);
+        : planOf(run, metadata, { count: read.count, hashes }, { downloads, published }, search, spill.path);
     // The stable download names switch with the manifest, in one synchronous step (write-site.ts).
     const stable = written;
     const switchAlong = stable === null ? {} : { switchAlong: () => stable.switchStableNames() };
@@ -201,24 +204,40 @@ function searchOf({ options, output }: Run, { count, hashes }: Omit<ChunkHashes,
 /**
  * The plan stage: every shard of pages, the description, the key lookups and the search's, named by
  * the hashes of what they hold; the key lookups' files wait in `scratch` until they are written
- * (the previous site's are taken as they are when the keys did not change: reused-keys.ts).
+ * (the previous site's are taken as they are when the keys did not change: reused-keys.ts). The
+ * search's are the plan's rest: asked for by the output once the others are written, so that a
+ * thread's search runs on while the pages are (the stage run here, without a thread, runs then).
  */
-async function planOf(
+function planOf(
   { options, output }: Run,
   metadata: DatasetMetadata,
   records: Omit<ChunkHashes, "chunkSize">,
   published: Publication,
   search: SearchStage,
   scratch: string,
-): Promise<SitePlan> {
+): SitePlan {
   const { count, hashes } = records;
-  const pages = pagesFromChunkFiles((chunk) => output.chunkFile(chunk), CHUNK_SIZE);
+  const window = hashes.length === 0 ? undefined : pageWindow(options.site.limits, output.chunkFile(0));
+  const pages = pagesFromChunkFiles((chunk) => output.chunkFile(chunk), CHUNK_SIZE, window);
   const docs = planDocs(metadata, { count, ...published }, options.site);
   const fileOf = (chunk: number): ChunkFile => output.chunkFile(chunk);
   const keys = reusedKeys(options.output.outDir, count, hashes, fileOf) ?? planKeys(count, CHUNK_SIZE, fileOf, join(scratch, "keys"));
-  // Last: a thread's search may still run while the rest is planned.
-  const searched = await search.shards();
-  return planSite({ count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, [docs, ...keys, ...searched], published);
+  const more = { now: [docs, ...keys], later: () => search.shards() };
+  return planSite({ count, chunkSize: CHUNK_SIZE, hashes }, options.site, pages, more, published);
+}
+
+/**
+ * The bytes of chunks the pages keep read (read-chunks.ts): twice the chunks of the widest page
+ * shard, each the first chunk's buffer (its file and an eighth), so that the next shard over the
+ * same records (another form, a narrower limit) finds them read; never more than read-chunks.ts's
+ * own window. No more than that: the pages are written while the search thread holds its heap, and
+ * the 96 MB (fifteen times the need at the default limit of 20) took the build's peak about 50 MB
+ * higher at 1M.
+ */
+function pageWindow(limits: readonly number[], first: ChunkFile): number {
+  const widest = Math.ceil((Math.max(1, ...limits) * SHARD_SIZE) / CHUNK_SIZE);
+  const size = statSync(first.path).size;
+  return Math.min(CACHED_BYTES, 2 * widest * (size + (size >> 3)));
 }
 
 /** The feed stage, once the site is written: the new list is the chunk files, in order (and the NDJSON download, when written). */

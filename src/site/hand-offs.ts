@@ -2,7 +2,8 @@
  * The typed hand-offs between the site's stages: the chunk stage (chunk-records.ts) yields
  * ChunkItems, the output (SiteOutput: write-site.ts, or write-plain-site.ts) writes them and hands
  * back their hashes, the plan stage (plan-site.ts, docs/plan-docs.ts) turns those into a SitePlan,
- * which the output puts on disk, reporting what it wrote. A leaf of its own, so no stage imports
+ * which the output puts on disk (the search's shards, and the manifest that names them, last: their
+ * stage may still run in its thread while the rest is written), reporting what it wrote. A leaf of its own, so no stage imports
  * another to name what it takes.
  */
 import type { Download } from "../core/download-files.ts";
@@ -77,7 +78,18 @@ export interface SitePlan {
   readonly baseUrl: string;
   /** Every records shard, in chunk order (written while the records are read). */
   readonly records: readonly Omit<ShardPlan, "files">[];
-  /** Every other shard (pages, then `more`): those of pages in the order of their first record. */
+  /** The shards planned at once (pages, then the docs and the key lookups): those of pages in the order of their first record. */
+  readonly shards: readonly ShardPlan[];
+  /**
+   * The rest of the plan, asked for once `shards` are written: the shards of a stage that may still
+   * run (the search's, in its thread), and the manifest, which names their hashes with the others'.
+   * Asked twice, the same promise; rejects with that stage's failure.
+   */
+  rest(): Promise<PlanRest>;
+}
+
+/** What a plan holds that waits on a stage still running: its shards, and the manifest that names every shard. */
+export interface PlanRest {
   readonly shards: readonly ShardPlan[];
   readonly manifest: Manifest;
 }

@@ -3,7 +3,9 @@
  * the options it lists every shard directory (its key, the content hash in its name, its files
  * made on demand) and the manifest. A shard's hash comes from the hashes of the record chunks it covers, not from its
  * files' bytes, so an unchanged shard is recognised without rendering a page of it; and a shard's
- * files are named and rendered only while it is written, never held as one object a file.
+ * files are named and rendered only while it is written, never held as one object a file. The
+ * shards of a stage still running (the search's, in its thread) are not waited for: the plan hands
+ * them on as its rest, with the manifest, which names their hashes, made once they are in.
  */
 import { CHUNKS_PER_SHARD, type Form, pageFileName, pageShardKey, SHARD_SIZE } from "../core/layout.ts";
 import { bytesEtag, etagsText } from "../core/etag.ts";
@@ -13,7 +15,7 @@ import type { QueryParam } from "../core/request/read-query.ts";
 import { PAGE_TAIL } from "../core/render-page.ts";
 import { VERSION } from "../core/version.ts";
 import { contentHash } from "../common/content-hash.ts";
-import type { ChunkHashes, Publication, ShardFile, ShardPlan, SiteOptions, SitePlan } from "./hand-offs.ts";
+import type { ChunkHashes, PlanRest, Publication, ShardFile, ShardPlan, SiteOptions, SitePlan } from "./hand-offs.ts";
 import { pageHeads } from "./page-heads.ts";
 import { recordShard } from "./record-shard.ts";
 import type { PageBytes } from "./read-chunks.ts";
@@ -25,16 +27,24 @@ function formParams(form: Form): QueryParam[] {
 
 const TAIL = Buffer.from(PAGE_TAIL);
 
+/** Shards planned by other stages: those at hand (`now`), and those of a stage that may still run (`later`). */
+export interface MoreShards {
+  /** The docs, the key lookups' files. */
+  readonly now?: readonly ShardPlan[];
+  /** The search's: asked for once every other shard is written, its stage running meanwhile. */
+  readonly later?: () => Promise<readonly ShardPlan[]>;
+}
+
 /**
  * Plans the whole site for records whose chunks hash to `chunks` (in id order), their pages
- * rendered by `pageBytes`, plus `more` shards planned elsewhere (the docs, the key lookups' files);
- * the manifest names the `downloads` written beside it and the day the data last changed (`published`).
+ * rendered by `pageBytes`, plus the shards planned elsewhere (`more`); the manifest names the
+ * `downloads` written beside it and the day the data last changed (`published`).
  */
 export function planSite(
   chunks: ChunkHashes,
   options: SiteOptions,
   pageBytes: PageBytes,
-  more: readonly ShardPlan[] = [],
+  more: MoreShards = {},
   { downloads, published }: Partial<Publication> = {},
 ): SitePlan {
   const { count, chunkSize, hashes } = chunks;
@@ -81,8 +91,10 @@ export function planSite(
     }
   }
 
-  const dirs: Record<string, string> = {};
-  for (const s of [...records, ...pages, ...more]) dirs[s.key] = s.hash;
+  const now = more.now ?? [];
+  // The manifest names the shards in the order planned (pages by form and limit), the later ones last.
+  const known: Record<string, string> = {};
+  for (const s of [...records, ...pages, ...now]) known[s.key] = s.hash;
   const shaping = {
     count,
     limits: options.limits,
@@ -91,7 +103,7 @@ export function planSite(
     baseUrl: options.baseUrl,
     cacheControl: options.cacheControl,
   };
-  const manifest: Manifest = {
+  const manifestOf = (dirs: Record<string, string>): Manifest => ({
     layout: LAYOUT_VERSION,
     version: VERSION,
     count,
@@ -105,9 +117,17 @@ export function planSite(
     dirs,
     ...(downloads === undefined || downloads.length === 0 ? {} : { downloads }),
     ...(published === undefined ? {} : { published: published.toISOString().slice(0, 10) }),
+  });
+  let rest: Promise<PlanRest> | undefined;
+  const later = more.later ?? (() => Promise.resolve([]));
+  const restOf = async (): Promise<PlanRest> => {
+    const shards = await later();
+    const dirs = { ...known };
+    for (const s of shards) dirs[s.key] = s.hash;
+    return { shards, manifest: manifestOf(dirs) };
   };
-  // The manifest lists shards as planned; they are written in the order of their first record,
-  // so that the chunks a page shard reads are still at hand for the next.
+  // Written in the order of their first record (the manifest keeps the planned order), so that the
+  // chunks a page shard reads are still at hand for the next.
   pages.sort((a, b) => a.from - b.from);
-  return { count, baseUrl: options.baseUrl, records, shards: [...pages, ...more], manifest };
+  return { count, baseUrl: options.baseUrl, records, shards: [...pages, ...now], rest: () => (rest ??= restOf()) };
 }

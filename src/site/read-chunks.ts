@@ -9,7 +9,7 @@ import { contentHash } from "../common/content-hash.ts";
 import { readInto } from "../common/read-into.ts";
 
 /** The bytes of recently read chunks kept: a page shard of limit 100 spans 100 chunks (~30 MB). */
-const CACHED_BYTES = 96 * 1024 * 1024;
+export const CACHED_BYTES = 96 * 1024 * 1024;
 const NEWLINE = 0x0a;
 const COMMA = 0x2c;
 

@@ -25,6 +25,7 @@ import {
   shardTempWriter,
 } from "../core/layout.ts";
 import { recordTable } from "../core/chunk-keys.ts";
+import type { Manifest } from "../core/manifest.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
 import { pauseAt } from "../common/pause-point.ts";
 import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
@@ -51,8 +52,12 @@ import { type Kept, type ShardWriters, type ShardWritten, startShardWriters } fr
 
 /** Directory operations in flight at once (making the temporary shard directories, counting removed files). */
 const CONCURRENCY = 64;
-/** Bytes a writer task takes at most (whole files): a shard of large pages goes to the threads in parts. */
-const PART_BYTES = 8 * 1024 * 1024;
+/**
+ * Bytes a writer task takes at most (whole files): a shard of large pages goes to the threads in
+ * parts. 2 MB, not 8: the parts out at once and the buffers kept for them (shard-writers.ts) are
+ * held while the search thread runs beside the pages (some 40 MB of the build's peak at 1M).
+ */
+const PART_BYTES = 2 * 1024 * 1024;
 /** Files of a shard already on disk (spilled) that a writer task links or copies: the parts of a shard of a thousand go to both threads. */
 const PLACED_FILES = 100;
 
@@ -183,7 +188,8 @@ class ShardQueue {
 /**
  * Puts a routed site on disk as its parts become known: the records chunks while the sources are
  * still read (each records shard under its temporary name until the read has succeeded), then the
- * page and docs shards, then the manifest (the switch), then the sweep.
+ * page, docs and key lookups' shards, then the search's (their thread ran meanwhile), then the
+ * manifest (the switch), then the sweep.
  */
 export class SiteWriter implements SiteOutput {
   readonly plans = true;
@@ -247,22 +253,32 @@ export class SiteWriter implements SiteOutput {
     return shard.written ? { path } : { path, check: this.#hashes[chunk] as string };
   }
 
-  /** Writes the plan's other shards (those not already there), then the manifest (the switch), then removes what it no longer names. */
+  /**
+   * Writes the plan's other shards (those not already there): those planned at once, then, once
+   * they are written, those of the plan's rest (the search's, whose thread ran meanwhile); then the
+   * manifest (the switch); then removes what it no longer names.
+   */
   async write({ plan, switchAlong }: PagesToWrite, onProgress?: WriteProgress): Promise<SiteWritten> {
     if (plan === null) throw new Error("a routed site is written from its plan");
     const { tally } = this.#shards;
-    const total = plan.shards.reduce((sum, shard) => sum + shard.size, this.#recordFiles + 1);
+    // The rest's files join the total when they are known: till then the total counts the shards at hand.
+    let total = plan.shards.reduce((sum, shard) => sum + shard.size, this.#recordFiles + 1);
     const settle = (files: number): void => {
       tally.done += files;
       onProgress?.(tally.done, total);
     };
     settle(this.#recordFiles);
-    await this.#writePages(plan, settle);
+    await this.#writeShards(plan.shards, plan, settle);
+    await pauseAt("site-awaiting-search");
+    const rest = await plan.rest();
+    total = rest.shards.reduce((sum, shard) => sum + shard.size, total);
+    await this.#writeShards(rest.shards, plan, settle);
+    await this.#shards.close();
     await pauseAt("site-pages-written");
-    await this.#switchTo(plan, switchAlong);
+    await this.#switchTo(rest.manifest, switchAlong);
     await pauseAt("site-switched");
     settle(1);
-    const swept = await sweep(this.#root, plan);
+    const swept = await sweep(this.#root, rest.manifest);
     const shards = this.#shards;
     const before = this.#before;
     let changes: SiteChanges | undefined;
@@ -278,7 +294,7 @@ export class SiteWriter implements SiteOutput {
       // The files and URLs changed are named only when asked (build --json): a full build of ten
       // million subjects changes a million files.
       get changes() {
-        return (changes ??= siteChanges(before, plan.manifest, shards.changed()));
+        return (changes ??= siteChanges(before, rest.manifest, shards.changed()));
       },
     };
   }
@@ -344,14 +360,14 @@ export class SiteWriter implements SiteOutput {
     this.#renames.push([tmp, dir]);
   }
 
-  /** Every shard of the plan not already there, written beside the old version and renamed into place. */
-  async #writePages(plan: SitePlan, settle: (files: number) => void): Promise<void> {
+  /** Every shard of `shards` not already there, written beside the old version and renamed into place. */
+  async #writeShards(shards: readonly ShardPlan[], plan: SitePlan, settle: (files: number) => void): Promise<void> {
     const root = this.#root;
     await mkdir(root, { recursive: true });
     const dirOf = (shard: ShardPlan): string => join(root, shardDirPath(shard.key, shard.hash));
     const tmpOf = (shard: ShardPlan): string => join(root, shardTempPath(shard.key, process.pid));
     const todo: ShardPlan[] = [];
-    for (const shard of plan.shards) {
+    for (const shard of shards) {
       if (await isDirectory(dirOf(shard))) {
         this.#shards.tally.unchanged += shard.size;
         settle(shard.size);
@@ -375,7 +391,6 @@ export class SiteWriter implements SiteOutput {
       );
     }
     await this.#shards.finish();
-    await this.#shards.close();
   }
 
   /**
@@ -384,9 +399,9 @@ export class SiteWriter implements SiteOutput {
    * a signal's handler runs between two turns of the event loop, never between these renames, so a
    * stopped build has switched all of them or none.
    */
-  async #switchTo(plan: SitePlan, along: (() => void) | undefined): Promise<void> {
+  async #switchTo(manifest: Manifest, along: (() => void) | undefined): Promise<void> {
     const { tally } = this.#shards;
-    const manifestBytes = Buffer.from(`${JSON.stringify(plan.manifest, null, 2)}\n`);
+    const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
     const manifestPath = join(this.#outDir, MANIFEST_PATH);
     const same = this.#previous.bytes?.equals(manifestBytes) === true;
     if (!same) await writeFile(`${manifestPath}.tmp-${process.pid}`, manifestBytes);
@@ -443,8 +458,8 @@ async function readPreviousManifest(outDir: string): Promise<PreviousSite> {
  * of a killed build (`.tmp-<pid>`) were never part of a site. Nothing the new manifest names goes,
  * nor the temporaries of a live process.
  */
-async function sweep(root: string, plan: SitePlan): Promise<{ removed: number; bytesRemoved: number }> {
-  const dirs = Object.entries(plan.manifest.dirs).map(([key, hash]) => [key, shardDirPath(key, hash)] as const);
+async function sweep(root: string, manifest: Manifest): Promise<{ removed: number; bytesRemoved: number }> {
+  const dirs = Object.entries(manifest.dirs).map(([key, hash]) => [key, shardDirPath(key, hash)] as const);
   const keep = new Set(dirs.map(([, path]) => path));
   const current = new Map(dirs);
   const ancestors = new Set<string>();

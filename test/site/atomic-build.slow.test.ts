@@ -36,7 +36,14 @@ async function siteView(out: string): Promise<Map<string, string>> {
 }
 
 /** The points a build passes in its order (src/common/pause-point.ts): the previous site stands until the last, the switch. */
-const POINTS = ["output-locked", "build-records-written", "build-downloads-written", "site-pages-written", "site-switched"] as const;
+const POINTS = [
+  "output-locked",
+  "build-records-written",
+  "build-downloads-written",
+  "site-awaiting-search",
+  "site-pages-written",
+  "site-switched",
+] as const;
 
 /** Runs a real CLI build of `dataDir` and SIGKILLs it once it waits at `point`; resolves when it is dead. */
 async function killAt(dataDir: string, out: string, point: string): Promise<string> {

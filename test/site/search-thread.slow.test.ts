@@ -6,16 +6,22 @@
  *
  * The thread is reached by construction: `--threads 1` (`threads: 1`) runs it whatever the list's
  * size, and the thread's own points (SUBJEKTI_PAUSE_AT, SUBJEKTI_FAIL_AT at search-thread-planned:
- * its files in the scratch directory, none handed on) stop it or fail it there.
+ * its files in the scratch directory, none handed on) stop it or fail it there. The pages are
+ * written while it runs: the write stage asks for its shards only at site-awaiting-search, every
+ * other shard written.
  */
-import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { DATA_ROOT, MANIFEST_PATH, shardDirPath, shardKeyOf } from "../../src/core/layout.ts";
+import type { Manifest } from "../../src/core/manifest.ts";
 import { snapshotTree, tempDir } from "../file-trees.ts";
 import { build } from "./built-site.ts";
 import { leftovers, pauseAt, pausedLine, runProcess, siteView, writeDataset } from "./build-processes.ts";
 
 const POINT = "search-thread-planned";
+/** Where the write stage has written every shard but the search's, and asks for those next. */
+const WRITTEN = "site-awaiting-search";
 const FAILED = `a failure injected at ${POINT}`;
 let work: string;
 let tmp: string;
@@ -93,6 +99,31 @@ describe("the search stage in a thread", () => {
     expect(first.code, first.stderr).toBe(0);
     const before = await snapshotTree(out);
     const failed = await runProcess(args(out, "b", 1), { ...env, SUBJEKTI_FAIL_AT: POINT }).ended;
+    expect(failed.code, failed.stderr).toBe(1);
+    expect(failed.stderr).toContain(FAILED);
+    expect(await snapshotTree(out)).toEqual(before);
+    expect(await leftovers(out, [tmp, `${out}.cache`])).toEqual([]);
+  }, 120_000);
+
+  it("writes the pages before it awaits the thread's shards: a failure in the thread then fails the build with the site and the temporary directory as they were", async () => {
+    const out = join(work, "pages-first");
+    const env = { TMPDIR: await freshTmp() };
+    const first = await runProcess(args(out, "a", 1), env).ended;
+    expect(first.code, first.stderr).toBe(0);
+    const before = await snapshotTree(out);
+    const old = (JSON.parse(await readFile(join(out, MANIFEST_PATH), "utf8")) as Manifest).dirs;
+    // The thread fails whenever it ends; the write stage waits at its point before it asks for the thread's shards.
+    const held = runProcess(args(out, "b", 1), { ...env, ...pauseAt(WRITTEN), SUBJEKTI_FAIL_AT: POINT });
+    expect(await held.said(pausedLine(WRITTEN)), `the build never reached ${WRITTEN}`).toBe(true);
+    // Data b has other subjects: every page shard is new, and each is in place under its new name, which the manifest does not name yet.
+    const named = new Set(Object.entries(old).map(([key, hash]) => shardDirPath(key, hash)));
+    const dirs = (await readdir(join(out, DATA_ROOT), { recursive: true })).filter((path) => shardKeyOf(path) !== null);
+    const fresh = dirs.filter((path) => path.startsWith("pages/") && !named.has(path)).map(shardKeyOf);
+    const pageKeys = Object.keys(old).filter((key) => key.startsWith("pages/"));
+    expect(pageKeys.length).toBeGreaterThan(0);
+    expect(new Set(fresh)).toEqual(new Set(pageKeys));
+    held.resume();
+    const failed = await held.ended;
     expect(failed.code, failed.stderr).toBe(1);
     expect(failed.stderr).toContain(FAILED);
     expect(await snapshotTree(out)).toEqual(before);

@@ -1,9 +1,10 @@
 /**
- * The search stage beside the downloads: planSearch depends only on the chunk files, the count and
- * a scratch directory, so it starts in a worker thread as soon as the records are written and runs
- * on the second core while the main thread writes the downloads and plans the rest; its shards are
- * awaited where the plan needs them. They cross back as data (spilled-shard.ts: key, hash, the
- * directory and names of their files in the scratch directory), made plans again on this side.
+ * The search stage beside the downloads and the pages: planSearch depends only on the chunk files,
+ * the count and a scratch directory, so it starts in a worker thread as soon as the records are
+ * written and runs on the second core while the main thread writes the downloads, plans the rest
+ * and writes the pages; its shards are awaited once every other shard is written (the plan's rest).
+ * They cross back as data (spilled-shard.ts: key, hash, the directory and names of their files in
+ * the scratch directory), made plans again on this side.
  *
  * The thread runs this module (threads/module-thread.mjs calls answerTask), so planSearch is
  * called with its one signature on either side. With `--threads 0`, or a list too small for a
@@ -66,7 +67,7 @@ export function startSearch(task: SearchTask, thread: boolean): SearchStage {
   const pool = startWorkerPool<SearchTask, SpilledShardData[]>(ENTRY, 1, 1, { module: MODULE.href });
   // The thread ends as soon as its answer is in: its heap (the stage's whole peak) goes with it.
   const planned = pool.run(task).finally(() => pool.close());
-  // Awaited only where the plan needs it: a build failing before then must not see this as unhandled.
+  // Awaited only once the pages are written: a build failing before then must not see this as unhandled.
   planned.catch(() => undefined);
   return {
     shards: async () => (await planned).map(spilledPlan),
