@@ -6,8 +6,8 @@
  */
 import { bucketFileNames, bucketOf, INLINE_ROWS, ofThreeCharacters, RANKED_ROWS, suffixKey } from "../../core/search/search-layout.ts";
 import { AsciiBytes } from "./ascii-bytes.ts";
-import { RadixSort } from "./radix-sort.ts";
-import { reusedBytes, reusedInt32s } from "./reused-arrays.ts";
+import { RadixSort } from "../../common/radix-sort.ts";
+import { reusedBytes, reusedInt32s } from "../../common/reused-arrays.ts";
 import { encodeRows } from "./rows-builder.ts";
 import { bufferOf, readVarint, textAt, textSize, varintEnd } from "./spill-bytes.ts";
 import type { SpilledShard } from "./spilled-shard.ts";

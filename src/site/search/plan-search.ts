@@ -31,7 +31,7 @@ import { RUN_SIZE } from "./sorted-runs.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
 import { encodeBitmap, encodeRows } from "./rows-builder.ts";
 import { SpillBytes, SpillFile } from "./spill-bytes.ts";
-import { IntTable } from "./int-table.ts";
+import { IntTable } from "../../common/int-table.ts";
 import { SlotCache } from "./slot-cache.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 import { SuffixEntries } from "./suffix-files.ts";

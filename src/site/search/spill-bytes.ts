@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 import { readInto } from "../../common/read-into.ts";
-import type { Reused } from "./reused-arrays.ts";
+import type { Reused } from "../../common/reused-arrays.ts";
 
 /**
  * One scratch file that many SpillBytes append their blocks to, each keeping where its own lie:

@@ -18,7 +18,7 @@ import {
   suffixShardKey,
 } from "../../core/search/search-layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
-import { reusedBytes } from "./reused-arrays.ts";
+import { reusedBytes } from "../../common/reused-arrays.ts";
 import { bufferOf, readVarint, SpillBytes, SpillFile, textAt, textSize, varintEnd } from "./spill-bytes.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 import { CutPlace, hash52, hash52OfBytes, keyOfEntry, SmallestHashes } from "./suffix-cuts.ts";

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reusedBytes } from "../../../src/site/search/reused-arrays.ts";
+import { reusedBytes } from "../../../src/common/reused-arrays.ts";
 import { bufferOf, SpillBytes, SpillFile, textAt, textSize } from "../../../src/site/search/spill-bytes.ts";
 import { tempDir } from "../../file-trees.ts";
 

@@ -1,6 +1,6 @@
 /**
  * Whole numbers by whole numbers (both 0 or more, below 2^31): open addressing in two typed arrays.
- * The gathering (plan-search.ts) numbers its three-character pieces by their code units this way,
+ * The search stage's gathering (site/search/plan-search.ts) numbers its three-character pieces by their code units this way,
  * once a new token for each of its pieces: a Map of numbers kept each entry as an object of the
  * heap, and its lookups (tens of thousands of keys) missed the processor's caches.
  */

@@ -1,7 +1,7 @@
 /**
  * Whole numbers below 2^32 sorted rising by an LSD radix sort: two or three passes of 11 bits
  * (by the largest), through one scratch array used again. A token's positions by name
- * (key-shards.ts), thousands to hundreds of thousands at a time, were sorted by
+ * (site/search/key-shards.ts), thousands to hundreds of thousands at a time, were sorted by
  * Uint32Array.prototype.sort, a comparison sort: more than a tenth of a second at a million
  * subjects, and n log n of a set that grows with the list.
  */

@@ -1,6 +1,6 @@
 /**
- * Typed arrays used again from one range of buckets, group of suffix entries or chunk to the next,
- * grown when one needs more and never shrunk. On the machines the builds run on, memory newly
+ * Typed arrays used again from one piece of work to the next (the search stage's ranges of buckets
+ * and groups of suffix entries, site/search/), grown when one needs more and never shrunk. On the machines the builds run on, memory newly
  * touched is paid for in the kernel (its pages zeroed as they are first written: about 2 s a GB
  * once a process has touched a few GB), so an array made and let go for each of the forty ranges of
  * five million subjects cost that again and again where one array, made once, costs it once.

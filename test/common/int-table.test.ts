@@ -1,7 +1,7 @@
-/** The table of whole numbers by whole numbers (site/search/int-table.ts): a Map's answers, across its growths and a clear. */
+/** The table of whole numbers by whole numbers (common/int-table.ts): a Map's answers, across its growths and a clear. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { IntTable } from "../../../src/site/search/int-table.ts";
+import { IntTable } from "../../src/common/int-table.ts";
 
 describe("IntTable", () => {
   it("answers what a Map answers, keys alike in their low bits or far apart, grown past its first slots", () => {

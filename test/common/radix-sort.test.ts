@@ -1,7 +1,7 @@
-/** The radix sort of whole numbers (site/search/radix-sort.ts): Uint32Array.prototype.sort's order, at every size and width. */
+/** The radix sort of whole numbers (common/radix-sort.ts): Uint32Array.prototype.sort's order, at every size and width. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { RadixSort } from "../../../src/site/search/radix-sort.ts";
+import { RadixSort } from "../../src/common/radix-sort.ts";
 
 describe("RadixSort", () => {
   it("sorts as Uint32Array.prototype.sort does, one sorter used again at every length and width", () => {

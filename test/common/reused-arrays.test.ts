@@ -1,10 +1,10 @@
 /**
- * What the search stage uses again from range to range (site/search/reused-arrays.ts): the same
+ * What the search stage uses again from range to range (common/reused-arrays.ts): the same
  * memory while it is large enough, each view of the length asked for, zeros when asked for whatever
  * the views before left. (The chunk files' one buffer is common/read-into.ts's, tested beside it.)
  */
 import { describe, expect, it } from "vitest";
-import { reusedInt32s } from "../../../src/site/search/reused-arrays.ts";
+import { reusedInt32s } from "../../src/common/reused-arrays.ts";
 
 describe("Reused", () => {
   it("hands out views of one array while it is large enough, zeroed when asked", () => {
