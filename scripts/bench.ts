@@ -64,7 +64,12 @@ measure(
   )
   .option("--seed <text>", "the generator's seed", "1")
   .option("--duration <s>", "seconds of load per autocannon run", count, 5)
-  .option("--connections <n>", "autocannon connections", count, 10);
+  .option("--connections <n>", "autocannon connections", count, 10)
+  .option(
+    "--drop-caches",
+    "drop the machine's clean page cache before each full build (root on Linux), so each starts with the same memory free",
+    false,
+  );
 
 measure("peaks", "full builds of 1M, 5M and 10M (every default on) in one run: peak RSS, CPU and wall, and their ratios to the smallest")
   .option("--sizes <list>", "dataset sizes (generated once and kept by size and seed)", counts, counts("1m,5m,10m"))
@@ -82,7 +87,12 @@ measure(
   .option("--sizes <list>", "dataset sizes", counts, counts("1m"))
   .option("--seed <text>", "the generator's seed", "1")
   .option("--eleventy <version>", "the Eleventy release (installed once into the tools' cache by scripts/install-cached.sh)", "3.1.2")
-  .option("--repeat <n>", "rounds, the three builds alternating; medians reported", count, 1);
+  .option("--repeat <n>", "rounds, the three builds alternating; medians reported", count, 1)
+  .option(
+    "--drop-caches",
+    "drop the machine's clean page cache before each build (root on Linux), so each starts with the same memory free",
+    false,
+  );
 
 measure("requests", "CPU a request on the handler, serve, Deno (another checkout, workerd): derived pages, keys, hostile requests")
   .option("--count <n>", "subjects in the generated site", count, 1e6)

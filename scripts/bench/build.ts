@@ -11,7 +11,7 @@
  * under the same load. Both then run compiled (`bin/subjekti.js`): this checkout is compiled
  * first, the other must be already.
  */
-import { type ChildProcess, execFileSync } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join, relative } from "node:path";
@@ -35,6 +35,7 @@ import {
   measureNode,
   type Report,
   ROOT,
+  startFresh,
   startPreview,
   startServer,
   stopServer,
@@ -43,7 +44,14 @@ import {
 } from "./parts.ts";
 
 /** The options (`unsorted`: sizes also built from a shuffled set, a full build with default options). */
-export type BuildOptions = LoadOptions & { sizes: number[]; unsorted: number[]; seed: string; repeat: number; before?: string } & {
+export type BuildOptions = LoadOptions & {
+  sizes: number[];
+  unsorted: number[];
+  seed: string;
+  repeat: number;
+  before?: string;
+  dropCaches: boolean;
+} & {
   [skip in "skipBuild" | "skipLimits" | "skipIncremental" | "skipServe" | "skipXlsx"]: boolean;
 };
 
@@ -99,9 +107,14 @@ export async function run(options: BuildOptions): Promise<Report> {
   return joinReports(parts);
 }
 
-/** `subjekti build` of `data` into `out` (the build cache as users have it, kept in the bench's scratch); `sync` first, so no build pays for another's dirty pages. */
-function build(side: Side, data: string, out: string, extra: readonly string[] = []): Promise<Measured> {
-  execFileSync("sync");
+/**
+ * `subjekti build` of `data` into `out` (the build cache as users have it, kept in the bench's
+ * scratch), from `startFresh`: `sync` first, so no build pays for another's dirty pages, and the page
+ * cache dropped when `fresh` (a full build under `--drop-caches`; a rebuild keeps what the build
+ * before it left, as a maintainer's does).
+ */
+function build(side: Side, data: string, out: string, fresh: boolean, extra: readonly string[] = []): Promise<Measured> {
+  startFresh(fresh);
   return measureNode([...side.cli, "build", "--data", data, "--out", out, "--cache-dir", join(TMP, "build-cache"), "--quiet", ...extra]);
 }
 
@@ -145,7 +158,7 @@ async function fullBuilds(size: number, options: BuildOptions, sides: readonly S
         await rm(join(TMP, "build-cache"), { recursive: true, force: true });
         for (const [i, step] of STEPS.slice(0, steps).entries()) {
           log(`${what}, ${side.name}, round ${round + 1}: ${step}…`);
-          const m = await build(side, i === 0 ? data : edited, out, extra);
+          const m = await build(side, i === 0 ? data : edited, out, i === 0 && options.dropCaches, extra);
           // Each round's own figures and the load it ran under: a median hides a round that ran beside something else.
           log(`  ${fmt(m.seconds)} s wall, ${fmt(m.cpuSeconds)} s CPU, ${fmt(m.rssMb, 0)} MB; load ${loadavg()[0]?.toFixed(1)}`);
           runs[sides.indexOf(side)]?.[i]?.push(m);
@@ -202,7 +215,7 @@ async function fullBuilds(size: number, options: BuildOptions, sides: readonly S
     "ratio:",
   ];
   const text =
-    `### Builds of ${set}\n\n\`subjekti build --data <set> --out <tmp> --cache-dir <tmp> --quiet\` in a child process, \`sync\` before each; CPU is user + system ` +
+    `### Builds of ${set}\n\n\`subjekti build --data <set> --out <tmp> --cache-dir <tmp> --quiet\` in a child process, \`sync\` before each${options.dropCaches ? " and the clean page cache dropped before each full build" : ""}; CPU is user + system ` +
     `(GNU time); the edit renames record ${count(Math.floor(size / 2))} (0-based) in one generated copy of the set that every side builds; the probe reads and parses ` +
     "the same input and writes the same files as fast as Node can; ratio = build / probe, or rebuild / full build.\n\n" +
     table(header, printed);
@@ -248,7 +261,7 @@ async function spreadsheet(size: number, options: BuildOptions): Promise<Report>
   log(`${set}: export to .xlsx, then a build from it…`);
   const exported = await measureNode([...CLI, "export", "--data", data, "--out", file, "--format", "xlsx"]);
   const bytes = (await stat(file)).size;
-  const built = await build({ name: "this", cli: CLI, dir: ROOT }, dir, join(TMP, `site-xlsx-${set}`), ["--no-cache"]);
+  const built = await build({ name: "this", cli: CLI, dir: ROOT }, dir, join(TMP, `site-xlsx-${set}`), options.dropCaches, ["--no-cache"]);
   const text =
     "### Spreadsheets\n\n`subjekti export --format xlsx` of the JSON set, then `subjekti build --no-cache` of a directory holding only that workbook.\n\n" +
     table(

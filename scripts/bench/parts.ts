@@ -3,9 +3,9 @@
  * seeded datasets cached in .bench/data/ (or $SUBJEKTI_BENCH_DATA), node processes measured to their end, servers started
  * as child processes and loaded with autocannon, and CPU read from /proc.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
@@ -254,4 +254,25 @@ export function memoryFiles(
     },
   };
   return memory;
+}
+
+/**
+ * What each measured build starts from: `sync` (no build pays for another's dirty pages) and, asked
+ * for (`--drop-caches`), the clean page cache dropped, so that each starts from the same state of
+ * the machine's memory whatever earlier runs left cached. On the 2-core machine the kernel's time for
+ * the same writes moved several-fold with it (3 GB written: 5.4, 2.2 and 1.0 s of system time in
+ * three runs one after another), and six 1M full builds of two checkouts in turn that only synced
+ * took 35, 47, 57, 78, 84 and 49 s of CPU (33 to 43 s each, the cache dropped). Whether it was dropped: false
+ * where the machine does not let it (not root, not Linux), which the run then says. It slows
+ * whatever else the machine runs until its files are read again.
+ */
+export function startFresh(dropCaches: boolean): boolean {
+  execFileSync("sync");
+  if (!dropCaches) return false;
+  try {
+    writeFileSync("/proc/sys/vm/drop_caches", "1");
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -8,13 +8,11 @@
  * The sets are generated once and kept (parts.ts `dataset`: .bench/data/ or $SUBJEKTI_BENCH_DATA,
  * by size, seed and generator), so a second run builds at once.
  */
-import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
 import { freemem, loadavg } from "node:os";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { compiledThis } from "./checkout.ts";
-import { BENCH, dataset, fmt, label, log, type Measured, measureNode, type Report, table, writtenFiles } from "./parts.ts";
+import { BENCH, dataset, fmt, label, log, type Measured, measureNode, type Report, startFresh, table, writtenFiles } from "./parts.ts";
 
 export type PeaksOptions = { sizes: number[]; seed: string; dropCaches: boolean };
 
@@ -37,8 +35,7 @@ export async function run(options: PeaksOptions): Promise<Report> {
       // site removed just before the next build inflated that build's system time.
       const into = join(tmp, label(size));
       await mkdir(into, { recursive: true });
-      execFileSync("sync");
-      if (options.dropCaches) dropped = dropPageCache() && dropped;
+      dropped = startFresh(options.dropCaches) && dropped;
       const load = loadavg()[0] ?? 0;
       const free = freemem() / 2 ** 30;
       log(`${label(size)}: full build, every default on…`);
@@ -122,21 +119,4 @@ export async function run(options: PeaksOptions): Promise<Report> {
       },
     ],
   };
-}
-
-/**
- * Drops the clean page cache (after `sync`), so that each build starts from the same state of the
- * machine's memory whatever earlier runs left cached: the kernel's time for the same writes moved
- * several-fold with it on the 2-core machine (3 GB written: 5.4, 2.2 and 1.0 s of system time in
- * three runs one after another), and a 5M build writes some 12 GB. False where the machine does not
- * let it (not root, not Linux): the run then says so. Asked for (`--drop-caches`): it slows whatever
- * else the machine runs until its files are read again.
- */
-function dropPageCache(): boolean {
-  try {
-    writeFileSync("/proc/sys/vm/drop_caches", "1");
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -16,16 +16,17 @@
  *
  * Ours is measured twice: every default on (what `subjekti build` does), and with
  * `--downloads none --no-feed` (the nearest the CLI comes to the pages and records alone). Each
- * build starts from an empty output (and, for ours, an empty build cache), `sync` before it; the
+ * build starts from an empty output (and, for ours, an empty build cache), `sync` before it (and the
+ * page cache dropped, with `--drop-caches`: parts.ts startFresh); the
  * three alternate over `--repeat` rounds; CPU is user + system, from GNU time, as the peak RSS.
  */
 import { execFileSync } from "node:child_process";
 import { link, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { compiledThis } from "./checkout.ts";
-import { BENCH, dataset, fmt, label, log, type Measured, measureNode, median, type Report, ROOT, table } from "./parts.ts";
+import { BENCH, dataset, fmt, label, log, type Measured, measureNode, median, type Report, ROOT, startFresh, table } from "./parts.ts";
 
-export type PeersOptions = { sizes: number[]; seed: string; eleventy: string; repeat: number };
+export type PeersOptions = { sizes: number[]; seed: string; eleventy: string; repeat: number; dropCaches: boolean };
 
 /** The page size and the forms our build pre-renders by default (src/site/build-options.ts DEFAULT_OPTIONS). */
 const LIMIT = 20;
@@ -131,7 +132,7 @@ export async function run(options: PeersOptions): Promise<Report> {
           const [out, scratch] = [join(tmp, "out"), join(tmp, "scratch")];
           await Promise.all([rm(out, { recursive: true, force: true }), rm(scratch, { recursive: true, force: true })]);
           await mkdir(scratch, { recursive: true });
-          execFileSync("sync");
+          startFresh(options.dropCaches);
           log(`${label(size)}, round ${round + 1}: ${one.name}…`);
           const i = contenders.indexOf(one);
           runs[i]?.push(await one.run(out, scratch));
@@ -188,7 +189,7 @@ function report(
     `### ${set}: our build against Eleventy ${options.eleventy}, the same pages\n\n` +
     `Each writes ${count(expected[0] ?? 0)} list pages of ${LIMIT} in each of the two link forms (without \`format\`, with \`format=api\`) and ` +
     `${count(expected[2] ?? 0)} record chunks of ${CHUNK} from one set (generate-subjects --seed ${options.seed}); ours also writes its indexes ` +
-    `(and, by default, the downloads and the change feed). Empty output each build, \`sync\` before; CPU is user + system${rounds}.\n\n` +
+    `(and, by default, the downloads and the change feed). Empty output each build, \`sync\`${options.dropCaches ? " and the clean page cache dropped" : ""} before; CPU is user + system${rounds}.\n\n` +
     table(
       ["build", "wall:", "CPU:", "peak RSS:", "wall ÷ ours:", "CPU ÷ ours:"],
       contenders.map((one, i) => {
