@@ -298,7 +298,7 @@ export function tokenPayload(
   return out.text();
 }
 
-/** The sort of a large token's positions (radix-sort.ts), its scratch array kept from token to token. */
+/** The sort of a large token's positions (common/radix-sort.ts), its scratch array kept from token to token. */
 const radixSort = new RadixSort();
 
 /** tokenPayload's text appended to `out` as its bytes (it is ASCII): the whole stage's path, which makes no string of it. */
