@@ -260,7 +260,7 @@ class Gathering {
   readonly #units = new Int32Array(0x10000).fill(-1);
   readonly #pairs = new Int32Array(0x10000).fill(-1);
   readonly #otherPairs = new Map<number, number>();
-  /** The three-character pieces' keys of code units below 256, by the three (int-table.ts). */
+  /** The three-character pieces' keys of code units below 256, by the three (common/int-table.ts). */
   readonly #triples = new IntTable();
   readonly #razinas = new Map<string, number>();
   #young = new Generation();
