@@ -12,7 +12,6 @@
  * (test/architecture/build-stages.test.ts). On any data error nothing in the site changes.
  */
 import { createHash } from "node:crypto";
-import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { CHUNK_SIZE, offsetsFileName, SHARD_SIZE } from "../core/layout.ts";
@@ -39,7 +38,7 @@ import { planKeys } from "./plan-keys.ts";
 import { reusedKeys } from "./reused-keys.ts";
 import { planSite } from "./plan-site.ts";
 import { withPreflight } from "./preflight-build.ts";
-import { CACHED_BYTES, type ChunkFile, pagesFromChunkFiles } from "./read-chunks.ts";
+import { type ChunkFile, pagesFromChunkFiles, windowOf } from "./read-chunks.ts";
 import { patchedSearch } from "./search/patch-search.ts";
 import { reusedSearch } from "./search/search-reuse.ts";
 import { type SearchStage, searchInThread, startSearch } from "./search/search-thread.ts";
@@ -227,17 +226,15 @@ function planOf(
 }
 
 /**
- * The bytes of chunks the pages keep read (read-chunks.ts): twice the chunks of the widest page
- * shard, each the first chunk's buffer (its file and an eighth), so that the next shard over the
- * same records (another form, a narrower limit) finds them read; never more than read-chunks.ts's
- * own window. No more than that: the pages are written while the search thread holds its heap, and
- * the 96 MB (fifteen times the need at the default limit of 20) took the build's peak about 50 MB
- * higher at 1M.
+ * The bytes of chunks the pages keep read (read-chunks.ts windowOf): twice the chunks of the widest
+ * page shard, so that the next shard over the same records (another form, a narrower limit) finds
+ * them read. No more than that: the pages are written while the search thread holds its heap, and
+ * read-chunks.ts's own 96 MB (fifteen times the need at the default limit of 20) took the build's
+ * peak about 50 MB higher at 1M.
  */
 function pageWindow(limits: readonly number[], first: ChunkFile): number {
   const widest = Math.ceil((Math.max(1, ...limits) * SHARD_SIZE) / CHUNK_SIZE);
-  const size = statSync(first.path).size;
-  return Math.min(CACHED_BYTES, 2 * widest * (size + (size >> 3)));
+  return windowOf(2 * widest, first);
 }
 
 /** The feed stage, once the site is written: the new list is the chunk files, in order (and the NDJSON download, when written). */

@@ -4,12 +4,12 @@
  * held in memory for the whole list. Page shards come in the order of their first record, so the
  * chunks one shard reads are mostly still in the window for the next (another form, another limit).
  */
-import { closeSync, fstatSync, openSync } from "node:fs";
+import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { contentHash } from "../common/content-hash.ts";
 import { readInto } from "../common/read-into.ts";
 
-/** The bytes of recently read chunks kept: a page shard of limit 100 spans 100 chunks (~30 MB). */
-export const CACHED_BYTES = 96 * 1024 * 1024;
+/** The bytes of recently read chunks kept at most: a page shard of limit 100 spans 100 chunks (~30 MB). */
+const CACHED_BYTES = 96 * 1024 * 1024;
 const NEWLINE = 0x0a;
 const COMMA = 0x2c;
 
@@ -27,6 +27,17 @@ export type PageBytes = (head: Uint8Array, from: number, to: number, tail: Uint8
 export interface ChunkFile {
   readonly path: string;
   readonly check?: string;
+}
+
+/** The buffer a chunk of `size` bytes is read into: an eighth more, so that the next chunks, a little larger, fit it still. */
+const storeSize = (size: number): number => size + (size >> 3);
+
+/**
+ * The window that keeps `chunks` chunks read, each the size of the chunk file `first` (its buffer's
+ * size, as the window counts them), never more than CACHED_BYTES.
+ */
+export function windowOf(chunks: number, first: ChunkFile): number {
+  return Math.min(CACHED_BYTES, chunks * storeSize(statSync(first.path).size));
 }
 
 /**
@@ -48,8 +59,7 @@ export function pagesFromChunkFiles(fileOf: (chunk: number) => ChunkFile, chunkS
     try {
       const { size } = fstatSync(fd);
       let store = spare.pop();
-      // An eighth more than the chunk: the next chunks, a little larger, fit it still.
-      if (store === undefined || store.length < size) store = Buffer.allocUnsafeSlow(size + (size >> 3));
+      if (store === undefined || store.length < size) store = Buffer.allocUnsafeSlow(storeSize(size));
       return { bytes: store.subarray(0, readInto(fd, store, 0, size, 0)), store };
     } finally {
       closeSync(fd);
