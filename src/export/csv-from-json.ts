@@ -9,7 +9,7 @@
  * `csvRow` of its parsed JSON, so every row is the bytes `csvRow(JSON.parse(line))` gives.
  */
 import { csvRow } from "./csv-row.ts";
-import { type ChunkRecords, type JsonRows, KINDS, rowsFromJson, rowsOf, type Scratch } from "./rows-from-json.ts";
+import { type ChunkRecords, type JsonRows, KINDS, rowsOf, type Scratch } from "./rows-from-json.ts";
 
 const [NEWLINE, CR, SEMICOLON] = [0x0a, 0x0d, 0x3b];
 const [APOSTROPHE, PLUS, MINUS, EQUALS, AT] = [0x27, 0x2b, 0x2d, 0x3d, 0x40];
@@ -46,12 +46,10 @@ const CSV_ROWS: JsonRows = {
   slow: (subject) => csvRow(subject),
 };
 
-/** The CSV's rows (no header) of a chunk of whole records, one a line: the bytes `csvRow` gives for each. */
-export function csvRowsFromJson(chunk: Uint8Array): Buffer {
-  return rowsFromJson(chunk, CSV_ROWS);
-}
-
-/** The CSV's rows of a chunk's records (chunkRecords), in `into`'s buffer: the downloads' (the workbook's rows read the same records). */
+/**
+ * The CSV's rows (no header) of a chunk's records (chunkRecords), in `into`'s buffer: the bytes
+ * `csvRow` gives for each (the workbook's rows read the same records).
+ */
 export function csvRowsOf(records: ChunkRecords, into: Scratch): Buffer {
   return rowsOf(records, CSV_ROWS, into);
 }

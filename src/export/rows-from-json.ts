@@ -4,9 +4,9 @@
  * line (renderSubject, src/core/render-page.ts: the ten fields in a fixed order, no spaces,
  * JSON.stringify's escapes), so where a record's values are plainly its bytes a row is made by
  * copying them, with no parse, no object and no string a cell. `recordSpans` finds those values;
- * `rowsFromJson` walks a chunk's lines, takes each record the format's fast row takes, and hands any
- * other (and every record of a chunk that is not UTF-8) to the format's row of the parsed record, so
- * every row is the bytes the parsed record's row would be.
+ * `chunkRecords` walks a chunk's lines once for every format, and `rowsOf` takes each record the
+ * format's fast row takes and hands any other (and every record of a chunk that is not UTF-8) to the
+ * format's row of the parsed record, so every row is the bytes the parsed record's row would be.
  */
 import { isUtf8 } from "node:buffer";
 import type { Subject } from "../core/render-page.ts";
@@ -186,9 +186,4 @@ export function rowsOf(chunk: ChunkRecords, rows: JsonRows, into: Scratch): Buff
     }
   }
   return out.subarray(0, o);
-}
-
-/** The rows of a chunk of whole records, one a line, in a buffer of their own: the bytes `rows.slow` of each parsed record gives. */
-export function rowsFromJson(chunk: Uint8Array, rows: JsonRows): Buffer {
-  return Buffer.from(rowsOf(chunkRecords(chunk), rows, new Scratch()));
 }

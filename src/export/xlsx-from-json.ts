@@ -12,7 +12,7 @@
  * ending with what JavaScript's `\s` matches gets `xml:space="preserve"`, as `rowXml` does. Any other
  * record goes through `rowXml(workbookCells(JSON.parse(line)))`, so every row is the bytes that gives.
  */
-import { type ChunkRecords, type JsonRows, KINDS, rowsFromJson, rowsOf, type Scratch } from "./rows-from-json.ts";
+import { type ChunkRecords, type JsonRows, KINDS, rowsOf, type Scratch } from "./rows-from-json.ts";
 import { LETTERS, MAX_CELL_CHARACTERS, rowXml, STYLES, workbookCells } from "./xlsx-row.ts";
 
 const latin1 = (text: string): Buffer => Buffer.from(text, "latin1");
@@ -142,12 +142,10 @@ function xlsxRows(first: number): JsonRows {
   };
 }
 
-/** The sheet's rows of a chunk of whole records, one a line, from row `first` on: the bytes `rowXml(workbookCells(record))` gives for each. */
-export function xlsxRowsFromJson(chunk: Uint8Array, first: number): Buffer {
-  return rowsFromJson(chunk, xlsxRows(first));
-}
-
-/** The sheet's rows of a chunk's records (chunkRecords) from row `first` on, in `into`'s buffer: the downloads' (the CSV's rows read the same records). */
+/**
+ * The sheet's rows of a chunk's records (chunkRecords) from row `first` on, in `into`'s buffer: the
+ * bytes `rowXml(workbookCells(record))` gives for each (the CSV's rows read the same records).
+ */
 export function xlsxRowsOf(records: ChunkRecords, first: number, into: Scratch): Buffer {
   return rowsOf(records, xlsxRows(first), into);
 }

@@ -9,10 +9,14 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderSubject, type Subject } from "../../src/core/render-page.ts";
 import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
-import { csvRowsFromJson } from "../../src/export/csv-from-json.ts";
+import { csvRowsOf } from "../../src/export/csv-from-json.ts";
 import { csvRow } from "../../src/export/csv-row.ts";
+import { chunkRecords, Scratch } from "../../src/export/rows-from-json.ts";
 import { anySubject } from "../subject-arbitrary.ts";
 import { chunkOf, notJson, notUtf8, otherForms, PLAIN } from "./record-json-cases.ts";
+
+/** The CSV's rows of a chunk as the downloads make them: its records found, then their rows. */
+const csvRowsFromJson = (chunk: Uint8Array): Buffer => csvRowsOf(chunkRecords(chunk), new Scratch());
 
 /** What the build wrote before: each line parsed, then `csvRow`. */
 function expected(chunk: Uint8Array): Buffer {

@@ -10,10 +10,14 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderSubject, type Subject } from "../../src/core/render-page.ts";
 import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
-import { WHITE_SPACE, xlsxRowsFromJson } from "../../src/export/xlsx-from-json.ts";
+import { WHITE_SPACE, xlsxRowsOf } from "../../src/export/xlsx-from-json.ts";
 import { rowXml, workbookCells } from "../../src/export/xlsx-row.ts";
+import { chunkRecords, Scratch } from "../../src/export/rows-from-json.ts";
 import { anySubject } from "../subject-arbitrary.ts";
 import { chunkOf, notJson, notUtf8, otherForms, PLAIN } from "./record-json-cases.ts";
+
+/** The sheet's rows of a chunk as the downloads make them: its records found, then their rows. */
+const xlsxRowsFromJson = (chunk: Uint8Array, first: number): Buffer => xlsxRowsOf(chunkRecords(chunk), first, new Scratch());
 
 /** What the build wrote before: each line parsed, then `rowXml` of its cells. */
 function expected(chunk: Uint8Array, first: number): string {
