@@ -12,6 +12,7 @@
  */
 import { availableParallelism } from "node:os";
 import { failAt, pauseAt } from "../../common/pause-point.ts";
+import { yieldToOwnThreads } from "../../threads/thread-priority.ts";
 import { startWorkerPool } from "../../threads/worker-pool.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
@@ -65,6 +66,8 @@ export function startSearch(task: SearchTask, thread: boolean): SearchStage {
     return { shards: async () => planSearch(task.count, task.chunkSize, fileOf, task.spill), stop: async () => undefined };
   }
   const pool = startWorkerPool<SearchTask, SpilledShardData[]>(ENTRY, 1, 1, { module: MODULE.href });
+  // The thread is the build's critical path from here on: this one, whose work beside it has slack, gives it its core (threads/thread-priority.ts).
+  yieldToOwnThreads();
   // The thread ends as soon as its answer is in: its heap (the stage's whole peak) goes with it.
   const planned = pool.run(task).finally(() => pool.close());
   // Awaited only once the pages are written: a build failing before then must not see this as unhandled.
