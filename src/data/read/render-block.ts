@@ -27,7 +27,7 @@ export class BlockRenderer {
   readonly #file: SourceFile;
   readonly #strict: boolean;
   readonly #maxFieldLength: number;
-  #bytes = new Uint8Array(64 * 1024);
+  #bytes = BlockRenderer.#takeSpare();
   #length = 0;
   #ends: number[] = [];
   #ids: number[] = [];
@@ -37,6 +37,17 @@ export class BlockRenderer {
   /** Bounded: a block of a million bad records keeps a few problems of each kind and counts the rest. */
   readonly problems = new ProblemCollector(undefined, { keepWarnings: true });
   static readonly #encoder = new TextEncoder();
+  /**
+   * A released renderer's buffer, for the next one made: renderJsonBlock makes a renderer a block,
+   * and a buffer grown from 64 KB each time was four fresh buffers and three copies a block.
+   */
+  static #spare: Uint8Array | undefined;
+
+  static #takeSpare(): Uint8Array {
+    const spare = BlockRenderer.#spare ?? new Uint8Array(64 * 1024);
+    BlockRenderer.#spare = undefined;
+    return spare;
+  }
 
   constructor(file: SourceFile, strict: boolean, maxFieldLength: number = DEFAULT_MAX_FIELD_LENGTH) {
     this.#file = file;
@@ -108,6 +119,11 @@ export class BlockRenderer {
     this.#positions.push(position);
   }
 
+  /** Gives this renderer's buffer to the next renderer made: call it last, this one is not used again. */
+  release(): void {
+    BlockRenderer.#spare = this.#bytes;
+  }
+
   /** The block so far (its bytes trimmed to a buffer of their own, so it can be transferred); starts a new one. */
   finish(): RenderedBlock {
     const bytes = this.#bytes.slice(0, this.#length);
@@ -149,12 +165,27 @@ export function renderJsonBlock(task: BlockTask): RenderedBlock {
   const renderer = new BlockRenderer(task.file, task.strict, task.maxFieldLength);
   parseBlock(task.text, task.file, { record: (value, position, source) => renderer.add(value, position, source) }, renderer.problems);
   const block = renderer.finish();
+  renderer.release();
   if (task.store === undefined || block.problems.some((p) => p.severity === "error")) return block;
   return { ...block, ...storeBlock(task.store, block) };
 }
 
-/** A record thread's answer to a task (threads/module-thread.mjs calls it): the block, its buffers moved to the main thread, not copied. */
-export function answerTask(task: BlockTask): { result: RenderedBlock; transfer: ArrayBuffer[] } {
+/** What a record thread answers: the block, and the buffer its text came in, for the next text (record-threads.ts). */
+export interface ThreadAnswer {
+  readonly block: RenderedBlock;
+  readonly text: ArrayBuffer;
+}
+
+/**
+ * A record thread's answer to a task (threads/module-thread.mjs calls it): the block, its buffers
+ * moved to the main thread, not copied, and the task's text buffer moved back with it (nothing
+ * keeps it once the block is rendered).
+ */
+export function answerTask(task: BlockTask): { result: ThreadAnswer; transfer: ArrayBuffer[] } {
   const block = renderJsonBlock(task);
-  return { result: block, transfer: [block.bytes.buffer, block.ends.buffer, block.ids.buffer, block.positions.buffer] as ArrayBuffer[] };
+  const text = task.text.bytes.buffer as ArrayBuffer;
+  return {
+    result: { block, text },
+    transfer: [block.bytes.buffer, block.ends.buffer, block.ids.buffer, block.positions.buffer, text] as ArrayBuffer[],
+  };
 }
