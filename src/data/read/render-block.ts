@@ -19,6 +19,7 @@ import { locate, type SourceFile } from "../sources/source-file.ts";
 import type { FormNote } from "../sources/spreadsheet-forms.ts";
 import { validateSubject } from "../rules/validate-subject.ts";
 
+const LINE_FEED = 0x0a;
 /** A valid code: at least 4 digits (subject-schema.ts). */
 const CODE = /^[0-9]{4,}$/;
 
@@ -88,14 +89,17 @@ export class BlockRenderer {
       this.#keysOnly(value, position);
       return;
     }
-    const text = `${renderSubject(subject)}\n`;
-    // A UTF-16 unit is at most 3 UTF-8 bytes; grow before writing so nothing is cut off.
-    if (this.#length + text.length * 3 > this.#bytes.length) {
-      const grown = new Uint8Array(Math.max(this.#bytes.length * 2, this.#length + text.length * 3));
+    const text = renderSubject(subject);
+    // A UTF-16 unit is at most 3 UTF-8 bytes, and the line break one; grow before writing so nothing is cut off.
+    const most = text.length * 3 + 1;
+    if (this.#length + most > this.#bytes.length) {
+      const grown = new Uint8Array(Math.max(this.#bytes.length * 2, this.#length + most));
       grown.set(this.#bytes.subarray(0, this.#length));
       this.#bytes = grown;
     }
     this.#length += BlockRenderer.#encoder.encodeInto(text, this.#bytes.subarray(this.#length)).written;
+    // The line break as a byte: `${text}\n` was one more string to make and flatten a record.
+    this.#bytes[this.#length++] = LINE_FEED;
     this.#ends.push(this.#length);
     this.#ids.push(subject.id);
     this.#codes.push(subject.jedinstvena_oznaka);
