@@ -1,7 +1,8 @@
 /**
  * The build cache: each block of a JSON array (read-json-array.ts), rendered, kept under a key
  * made of everything its rendering depends on: the code's version, --strict, the field-length bound, the block's first
- * index and the hash of its text. A rebuild looks each block up whole; a block whose key is stored
+ * index and the hash of its text (or of its bytes in the file, which the reader hashes anyway: see
+ * read-json-array.ts). A rebuild looks each block up whole; a block whose key is stored
  * is not parsed again, whatever the site in dist/ is, and wherever the file is (its problems are
  * given the file's name as they are read).
  *
@@ -32,8 +33,8 @@ import type { BlockSpan, SourceBlock } from "../sources/record-sink.ts";
 import type { RenderedBlock } from "../hand-offs.ts";
 import type { SourceFile } from "../sources/source-file.ts";
 
-/** Bumped whenever a block file's layout changes: another format is a miss. */
-const FORMAT = 5;
+/** Bumped whenever a block file's layout (or the spans') changes: another format is a miss. */
+const FORMAT = 6;
 /** Bytes read at once for a block's header and keys (about 30 KB for 1,000 records); more when they are longer. */
 const HEAD_BYTES = 64 * 1024;
 const SUFFIX = ".block";

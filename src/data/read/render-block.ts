@@ -19,6 +19,7 @@ import { locate, type SourceFile } from "../sources/source-file.ts";
 import type { FormNote } from "../sources/spreadsheet-forms.ts";
 import { validateSubject } from "../rules/validate-subject.ts";
 
+const LINE_FEED = 0x0a;
 /** A valid code: at least 4 digits (subject-schema.ts). */
 const CODE = /^[0-9]{4,}$/;
 
@@ -27,7 +28,7 @@ export class BlockRenderer {
   readonly #file: SourceFile;
   readonly #strict: boolean;
   readonly #maxFieldLength: number;
-  #bytes = new Uint8Array(64 * 1024);
+  #bytes = BlockRenderer.#takeSpare();
   #length = 0;
   #ends: number[] = [];
   #ids: number[] = [];
@@ -37,6 +38,17 @@ export class BlockRenderer {
   /** Bounded: a block of a million bad records keeps a few problems of each kind and counts the rest. */
   readonly problems = new ProblemCollector(undefined, { keepWarnings: true });
   static readonly #encoder = new TextEncoder();
+  /**
+   * A released renderer's buffer, for the next one made: renderJsonBlock makes a renderer a block,
+   * and a buffer grown from 64 KB each time was four fresh buffers and three copies a block.
+   */
+  static #spare: Uint8Array | undefined;
+
+  static #takeSpare(): Uint8Array {
+    const spare = BlockRenderer.#spare ?? new Uint8Array(64 * 1024);
+    BlockRenderer.#spare = undefined;
+    return spare;
+  }
 
   constructor(file: SourceFile, strict: boolean, maxFieldLength: number = DEFAULT_MAX_FIELD_LENGTH) {
     this.#file = file;
@@ -77,14 +89,17 @@ export class BlockRenderer {
       this.#keysOnly(value, position);
       return;
     }
-    const text = `${renderSubject(subject)}\n`;
-    // A UTF-16 unit is at most 3 UTF-8 bytes; grow before writing so nothing is cut off.
-    if (this.#length + text.length * 3 > this.#bytes.length) {
-      const grown = new Uint8Array(Math.max(this.#bytes.length * 2, this.#length + text.length * 3));
+    const text = renderSubject(subject);
+    // A UTF-16 unit is at most 3 UTF-8 bytes, and the line break one; grow before writing so nothing is cut off.
+    const most = text.length * 3 + 1;
+    if (this.#length + most > this.#bytes.length) {
+      const grown = new Uint8Array(Math.max(this.#bytes.length * 2, this.#length + most));
       grown.set(this.#bytes.subarray(0, this.#length));
       this.#bytes = grown;
     }
     this.#length += BlockRenderer.#encoder.encodeInto(text, this.#bytes.subarray(this.#length)).written;
+    // The line break as a byte: `${text}\n` was one more string to make and flatten a record.
+    this.#bytes[this.#length++] = LINE_FEED;
     this.#ends.push(this.#length);
     this.#ids.push(subject.id);
     this.#codes.push(subject.jedinstvena_oznaka);
@@ -106,6 +121,11 @@ export class BlockRenderer {
     this.#codes.push(code);
     this.#oibs.push("");
     this.#positions.push(position);
+  }
+
+  /** Gives this renderer's buffer to the next renderer made: call it last, this one is not used again. */
+  release(): void {
+    BlockRenderer.#spare = this.#bytes;
   }
 
   /** The block so far (its bytes trimmed to a buffer of their own, so it can be transferred); starts a new one. */
@@ -149,12 +169,27 @@ export function renderJsonBlock(task: BlockTask): RenderedBlock {
   const renderer = new BlockRenderer(task.file, task.strict, task.maxFieldLength);
   parseBlock(task.text, task.file, { record: (value, position, source) => renderer.add(value, position, source) }, renderer.problems);
   const block = renderer.finish();
+  renderer.release();
   if (task.store === undefined || block.problems.some((p) => p.severity === "error")) return block;
   return { ...block, ...storeBlock(task.store, block) };
 }
 
-/** A record thread's answer to a task (threads/module-thread.mjs calls it): the block, its buffers moved to the main thread, not copied. */
-export function answerTask(task: BlockTask): { result: RenderedBlock; transfer: ArrayBuffer[] } {
+/** What a record thread answers: the block, and the buffer its text came in, for the next text (record-threads.ts). */
+export interface ThreadAnswer {
+  readonly block: RenderedBlock;
+  readonly text: ArrayBuffer;
+}
+
+/**
+ * A record thread's answer to a task (threads/module-thread.mjs calls it): the block, its buffers
+ * moved to the main thread, not copied, and the task's text buffer moved back with it (nothing
+ * keeps it once the block is rendered).
+ */
+export function answerTask(task: BlockTask): { result: ThreadAnswer; transfer: ArrayBuffer[] } {
   const block = renderJsonBlock(task);
-  return { result: block, transfer: [block.bytes.buffer, block.ends.buffer, block.ids.buffer, block.positions.buffer] as ArrayBuffer[] };
+  const text = task.text.bytes.buffer as ArrayBuffer;
+  return {
+    result: { block, text },
+    transfer: [block.bytes.buffer, block.ends.buffer, block.ids.buffer, block.positions.buffer, text] as ArrayBuffer[],
+  };
 }

@@ -8,6 +8,7 @@ import { showValue } from "../problems/problem-parts.ts";
 import { type Message, msg } from "../../common/messages/message.ts";
 import type { BlockText, RecordSink } from "./record-sink.ts";
 import { locate, type SourceFile } from "./source-file.ts";
+import { asciiArrayText } from "./ascii-json.ts";
 
 const LINE_FEED = 0x0a;
 
@@ -24,9 +25,9 @@ function describeSyntaxError(error: SyntaxError, text: string, firstLine: number
 }
 
 /**
- * Parses a block's elements with one JSON.parse of `[` + the block + `]`: a million JSON.parse
- * calls on small texts cost about twice one call on the same bytes. Only when that fails is each
- * element parsed alone, to locate the broken ones.
+ * Parses a block's elements with one JSON.parse of `[` + the block + `]` (as ASCII where it can
+ * be: ascii-json.ts): a million JSON.parse calls on small texts cost about twice one call on the
+ * same bytes. Only when that fails is each element parsed alone, to locate the broken ones.
  */
 export function parseBlock(block: BlockText, file: SourceFile, sink: Pick<RecordSink, "record">, problems: ProblemSink): void {
   const { first, starts, lines } = block;
@@ -37,7 +38,7 @@ export function parseBlock(block: BlockText, file: SourceFile, sink: Pick<Record
   const source = { keys: 0, text: (position: number): string => textOf(position - first) };
   let values: unknown;
   try {
-    values = JSON.parse(`[${bytes.toString("utf8")}]`);
+    values = JSON.parse(asciiArrayText(bytes) ?? `[${bytes.toString("utf8")}]`);
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
   }

@@ -48,10 +48,10 @@ export interface RecordSink {
 
 /**
  * Where a block of a JSON array lay in its file: from just after the comma that ended the block
- * before it to the comma that ends it (whitespace included), the hash of those bytes and the line
- * breaks in them, and the block they split into (`hash`: of its text, as SourceBlock's). The same
- * bytes after the same comma split into the same block: a rebuild that finds them there again
- * need not scan them.
+ * before it to the comma that ends it (whitespace included), the hash of those bytes but that last
+ * comma (`raw`) and the line breaks in them, and the block they split into (`hash`: SourceBlock's,
+ * made of `raw`). The same bytes after the same comma split into the same block: a rebuild that
+ * finds them there again need not scan them.
  */
 export interface BlockSpan extends SourceBlock {
   readonly length: number;
@@ -59,7 +59,10 @@ export interface BlockSpan extends SourceBlock {
   readonly lines: number;
 }
 
-/** Consecutive records of one file, as a build cache knows them: where, how many, and a hash of their text. */
+/**
+ * Consecutive records of one file, as a build cache knows them: where, how many, and a hash of
+ * their text, or, for a JSON array's block with a span (BlockSpan), of its bytes in the file.
+ */
 export interface SourceBlock {
   readonly first: number;
   readonly count: number;

@@ -80,6 +80,20 @@ describe("reading in record threads", () => {
     }
   });
 
+  it("renders blocks one after another into the text buffers the threads gave back, whatever their sizes", async () => {
+    const tasks = await fixtureBlocks();
+    // Large and small in turn: a small text goes into a large buffer given back, a large one needs a new buffer.
+    const bySize = [...tasks].sort((a, b) => a.text.bytes.length - b.text.bytes.length);
+    const turns = bySize.flatMap((task, i) => (i % 2 === 0 ? [task, bySize[bySize.length - 1 - i] as BlockTask] : []));
+    expect(new Set(turns.map((t) => t.text.bytes.length)).size).toBeGreaterThan(10);
+    const threads = startRecordThreads(1, RENDER_MODULE);
+    try {
+      for (const task of turns) expect(await threads.render(task)).toEqual(renderJsonBlock(task));
+    } finally {
+      await threads.close();
+    }
+  });
+
   it("builds the sample into the same tree as without threads", async () => {
     const [a, b] = [join(work, "threads-0"), join(work, "threads-2")];
     await build("data", a, { threads: 0, limits: [7, 20] });

@@ -139,4 +139,16 @@ describe("blocks skipped unsplit", () => {
     expect(edited.problems).toHaveLength(1);
     expect(edited.blocks).toEqual(fresh.blocks);
   });
+
+  it("a known block's bytes closed by the array's end, not by a comma, are split as in a read that skips nothing", async () => {
+    const first = await read(JSON.stringify(records(3000)));
+    expect(first.spans.has(1000)).toBe(true);
+    // Block 1,000's bytes as before, but `]` where its comma was: the array ends with it.
+    const shorter = JSON.stringify(records(2000));
+    const edited = await read(shorter, first.spans);
+    const fresh = await read(shorter);
+    expect(edited.skipped).toEqual([]);
+    expect(edited.problems).toEqual([]);
+    expect(edited.blocks).toEqual(fresh.blocks);
+  });
 });
