@@ -21,7 +21,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { BUCKETS_PER_SHARD, bucketCount, bucketOf, keysShardKey, suffixFileCount, TRIPLE_ROWS } from "../../core/search/search-layout.ts";
-import { isTokenBreak, searchForm, tokensOf } from "../../core/search/normalise.ts";
+import { isTokenBreak, tokensOf } from "../../core/search/normalise.ts";
 import { WholeFiles } from "../../common/read-into.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
@@ -35,6 +35,7 @@ import { IntTable } from "../../common/int-table.ts";
 import { SlotCache } from "./slot-cache.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 import { SuffixEntries } from "./suffix-files.ts";
+import { unitSearchForm } from "./unit-forms.ts";
 
 const NEWLINE = 0x0a;
 /** Buckets in one range (a keys shard holds BUCKETS_PER_SHARD / PARTITION_BUCKETS ranges): at a million subjects, eight ranges of a few tens of MB each. */
@@ -410,7 +411,7 @@ class Gathering {
   #tokensOf(text: string): Token[] {
     // A loop, not map(): no function made at each text (a loader that names functions pays for each).
     const tokens: Token[] = [];
-    for (const token of tokensOf(searchForm(text))) tokens.push(this.#token(token));
+    for (const token of tokensOf(unitSearchForm(text))) tokens.push(this.#token(token));
     return tokens;
   }
 
