@@ -16,6 +16,7 @@
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { sortByteStrings } from "../../common/byte-strings-sort.ts";
+import { TextNumbers } from "../../common/text-numbers.ts";
 import { compareClasses, writeClasses } from "./primary-keys.ts";
 
 /** How many values a run holds unless told (the measured choice is in docs/search.md). */
@@ -191,24 +192,15 @@ interface Groups {
 
 /**
  * The groups of a run, each distinct value sorted once (values that repeat: at a million subjects a
- * run of names holds about half as many distinct, of towns a third to a sixth): numbered in a Map,
+ * run of names holds about half as many distinct, of towns a third to a sixth): numbered
+ * (common/text-numbers.ts),
  * sorted, and the places counted into their groups by rank.
  */
 function distinctGroups(values: readonly string[], compare: (a: string, b: string) => number): Groups {
-  const numbers = new Map<string, number>();
-  const distinct: string[] = [];
+  const numbers = new TextNumbers(values.length);
   const numberOf = new Uint32Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i] as string;
-    let number = numbers.get(value);
-    if (number === undefined) {
-      number = distinct.length;
-      numbers.set(value, number);
-      distinct.push(value);
-    }
-    numberOf[i] = number;
-  }
-  numbers.clear();
+  for (let i = 0; i < values.length; i++) numberOf[i] = numbers.numberOf(values[i] as string);
+  const distinct = numbers.texts;
   const order = sortedIndices(distinct, compare, true);
   const rankOf = new Uint32Array(distinct.length);
   for (let rank = 0; rank < order.length; rank++) rankOf[order[rank] as number] = rank;
