@@ -30,7 +30,7 @@ import { OrderFiles } from "./order-files.ts";
 import { RUN_SIZE } from "./sorted-runs.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
 import { encodeBitmap, encodeRows } from "./rows-builder.ts";
-import { SpillBytes, SpillFile } from "./spill-bytes.ts";
+import { narrowText, SpillBytes, SpillFile } from "./spill-bytes.ts";
 import { IntTable } from "../../common/int-table.ts";
 import { TextTable, textHash } from "../../common/text-table.ts";
 import { SlotCache } from "./slot-cache.ts";
@@ -184,11 +184,15 @@ interface Token {
   stamp: number;
   /** Its text's textHash (common/text-table.ts). */
   readonly hash: number;
+  /** Whether its text's units are all below 256 (spill-bytes.ts narrowText), found once, not at each of its subjects. */
+  readonly narrow: boolean;
 }
 
 /** A town's key (`c:<town>`, by text: towns are many, as tokens are) and range, and its tokens, once a town. */
 interface Town {
   readonly key: string;
+  /** Whether its key's units are all below 256 (narrowText). */
+  readonly narrow: boolean;
   readonly range: number;
   readonly tokens: readonly Token[];
 }
@@ -344,7 +348,7 @@ class Gathering {
     const town = this.#townSlots.get(fields.town, 0, fields.town.length, townHash) ?? this.#town(fields.town, townHash);
     const range = this.#open(town.range);
     range.varint(1);
-    range.text(town.key);
+    range.text(town.key, town.narrow);
     this.#addKey(this.#flags[fields.status ? 1 : 0] as number);
     this.#addKey(this.#flags[fields.odobreno ? 3 : 2] as number);
     const name = fields.name;
@@ -420,7 +424,12 @@ class Gathering {
         for (const token of town.tokens) this.#promote(token);
       } else {
         const key = `c:${text}`;
-        town = { key, range: Math.floor(bucketOf(key, this.#buckets) / this.#partitionBuckets), tokens: this.#tokensOf(text) };
+        town = {
+          key,
+          narrow: narrowText(key),
+          range: Math.floor(bucketOf(key, this.#buckets) / this.#partitionBuckets),
+          tokens: this.#tokensOf(text),
+        };
       }
       young.set(text, hash, town);
       this.#young.bytes += ENTRY_BYTES + 4 * text.length + 8 * town.tokens.length;
@@ -456,6 +465,7 @@ class Gathering {
       end: 0,
       stamp: -1,
       hash,
+      narrow: narrowText(text),
     };
     this.#young.tokens.set(text, hash, token);
     this.#young.keep(token, this.#keys, 0, pieces);
@@ -477,7 +487,7 @@ class Gathering {
     const place = this.#place;
     if (token.stamp === place) return;
     token.stamp = place;
-    if (token.range >= 0) this.#open(token.range).text(token.text);
+    if (token.range >= 0) this.#open(token.range).text(token.text, token.narrow);
     // #addKey's work, in the loop: a piece's key about 57 million times at a million subjects.
     const { slab, end } = token;
     const stamps = this.#stamps;
