@@ -21,7 +21,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { BUCKETS_PER_SHARD, bucketCount, bucketOf, keysShardKey, suffixFileCount, TRIPLE_ROWS } from "../../core/search/search-layout.ts";
-import { isTokenBreak, searchForm, tokensOf } from "../../core/search/normalise.ts";
+import { isTokenBreak, tokensOf } from "../../core/search/normalise.ts";
 import { WholeFiles } from "../../common/read-into.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
@@ -30,11 +30,13 @@ import { OrderFiles } from "./order-files.ts";
 import { RUN_SIZE } from "./sorted-runs.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
 import { encodeBitmap, encodeRows } from "./rows-builder.ts";
-import { SpillBytes, SpillFile } from "./spill-bytes.ts";
+import { narrowText, SpillBytes, SpillFile } from "./spill-bytes.ts";
 import { IntTable } from "../../common/int-table.ts";
+import { TextTable, textHash } from "../../common/text-table.ts";
 import { SlotCache } from "./slot-cache.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 import { SuffixEntries } from "./suffix-files.ts";
+import { unitSearchForm } from "./unit-forms.ts";
 
 const NEWLINE = 0x0a;
 /** Buckets in one range (a keys shard holds BUCKETS_PER_SHARD / PARTITION_BUCKETS ranges): at a million subjects, eight ranges of a few tens of MB each. */
@@ -180,11 +182,17 @@ interface Token {
   end: number;
   /** The place of the subject it was last added for (a token in a name and its town counts once). */
   stamp: number;
+  /** Its text's textHash (common/text-table.ts). */
+  readonly hash: number;
+  /** Whether its text's units are all below 256 (spill-bytes.ts narrowText), found once, not at each of its subjects. */
+  readonly narrow: boolean;
 }
 
 /** A town's key (`c:<town>`, by text: towns are many, as tokens are) and range, and its tokens, once a town. */
 interface Town {
   readonly key: string;
+  /** Whether its key's units are all below 256 (narrowText). */
+  readonly narrow: boolean;
   readonly range: number;
   readonly tokens: readonly Token[];
 }
@@ -194,7 +202,7 @@ const SLOT_BITS = 12;
 
 /** Ints in a slab of pieces' keys (a token's keys never straddle two). */
 const SLAB = 1 << 14;
-/** The estimated bytes of a cached object besides its text and keys (the object, a Map's entry). */
+/** The estimated bytes of a cached object besides its text and keys (the object, its entry in a table). */
 const ENTRY_BYTES = 96;
 
 /**
@@ -202,9 +210,9 @@ const ENTRY_BYTES = 96;
  * words) and the towns, each once, and the slabs their tokens' keys are in.
  */
 class Generation {
-  readonly tokens = new Map<string, Token>();
-  readonly words = new Map<string, readonly Token[]>();
-  readonly towns = new Map<string, Town>();
+  readonly tokens = new TextTable<Token>();
+  readonly words = new TextTable<readonly Token[]>();
+  readonly towns = new TextTable<Town>();
   #slab = new Int32Array(SLAB);
   #used = 0;
   /** The estimated bytes held. */
@@ -267,8 +275,8 @@ class Gathering {
   #old = new Generation();
   /**
    * The young generation's commonest words and towns in slots (slot-cache.ts), looked up before
-   * its Maps: a slot is filled only once its word or town is in the young generation, and they
-   * are all emptied when it grows old, so what a slot holds is what the young's Map would answer.
+   * its tables (common/text-table.ts): a slot is filled only once its word or town is in the young generation, and they
+   * are all emptied when it grows old, so what a slot holds is what the young's table would answer.
    */
   readonly #wordSlots = new SlotCache<readonly Token[]>(SLOT_BITS);
   readonly #townSlots = new SlotCache<Town>(SLOT_BITS);
@@ -336,11 +344,11 @@ class Gathering {
     let razina = this.#razinas.get(fields.razina);
     if (razina === undefined) this.#razinas.set(fields.razina, (razina = this.#keyOf(`r:${fields.razina}`)));
     this.#addKey(razina);
-    let town = this.#townSlots.get(fields.town, 0, fields.town.length);
-    if (town === undefined) this.#townSlots.set(fields.town, (town = this.#town(fields.town)));
+    const townHash = textHash(fields.town, 0, fields.town.length);
+    const town = this.#townSlots.get(fields.town, 0, fields.town.length, townHash) ?? this.#town(fields.town, townHash);
     const range = this.#open(town.range);
     range.varint(1);
-    range.text(town.key);
+    range.text(town.key, town.narrow);
     this.#addKey(this.#flags[fields.status ? 1 : 0] as number);
     this.#addKey(this.#flags[fields.odobreno ? 3 : 2] as number);
     const name = fields.name;
@@ -350,11 +358,9 @@ class Gathering {
         let end = name.indexOf(" ", start);
         if (end < 0) end = name.length;
         if (end > start) {
-          let tokens = this.#wordSlots.get(name, start, end);
-          if (tokens === undefined) {
-            const word = name.slice(start, end);
-            this.#wordSlots.set(word, (tokens = this.#word(word)));
-          }
+          // One hash of the word for the slots and both generations: sliced only when kept.
+          const hash = textHash(name, start, end);
+          const tokens = this.#wordSlots.get(name, start, end, hash) ?? this.#word(name, start, end, hash);
           for (let t = 0; t < tokens.length; t++) this.#addToken(tokens[t] as Token);
         }
         start = end + 1;
@@ -377,32 +383,58 @@ class Gathering {
     this.#triples.clear();
   }
 
-  /** A word of a name's tokens, from the caches or made. */
-  #word(word: string): readonly Token[] {
-    const young = this.#young;
-    let tokens = young.words.get(word);
-    if (tokens !== undefined) return tokens;
-    tokens = this.#old.words.get(word);
-    if (tokens !== undefined) for (const token of tokens) this.#promote(token);
-    else tokens = this.#tokensOf(word);
-    young.words.set(word, tokens);
-    young.bytes += ENTRY_BYTES + 2 * word.length + 8 * tokens.length;
+  /** The tokens of the word `name[start, end)` (textHash `hash`), from the caches or made; then in its slot. */
+  #word(name: string, start: number, end: number, hash: number): readonly Token[] {
+    const young = this.#young.words;
+    let at = young.find(name, start, end, hash);
+    let word: string;
+    let tokens: readonly Token[];
+    if (at >= 0) {
+      word = young.textOf(at);
+      tokens = young.valueOf(at);
+    } else {
+      const old = this.#old.words;
+      at = old.find(name, start, end, hash);
+      if (at >= 0) {
+        word = old.textOf(at);
+        tokens = old.valueOf(at);
+        for (const token of tokens) this.#promote(token);
+      } else {
+        word = name.slice(start, end);
+        tokens = this.#tokensOf(word);
+      }
+      young.set(word, hash, tokens);
+      this.#young.bytes += ENTRY_BYTES + 2 * word.length + 8 * tokens.length;
+    }
+    this.#wordSlots.set(word, tokens, hash);
     return tokens;
   }
 
-  /** A town's key, range and tokens, from the caches or made. */
-  #town(text: string): Town {
-    const young = this.#young;
-    let town = young.towns.get(text);
-    if (town !== undefined) return town;
-    town = this.#old.towns.get(text);
-    if (town !== undefined) for (const token of town.tokens) this.#promote(token);
+  /** A town's key, range and tokens (its text's textHash `hash`), from the caches or made; then in its slot. */
+  #town(text: string, hash: number): Town {
+    const young = this.#young.towns;
+    let at = young.find(text, 0, text.length, hash);
+    let town: Town;
+    if (at >= 0) town = young.valueOf(at);
     else {
-      const key = `c:${text}`;
-      town = { key, range: Math.floor(bucketOf(key, this.#buckets) / this.#partitionBuckets), tokens: this.#tokensOf(text) };
+      const old = this.#old.towns;
+      at = old.find(text, 0, text.length, hash);
+      if (at >= 0) {
+        town = old.valueOf(at);
+        for (const token of town.tokens) this.#promote(token);
+      } else {
+        const key = `c:${text}`;
+        town = {
+          key,
+          narrow: narrowText(key),
+          range: Math.floor(bucketOf(key, this.#buckets) / this.#partitionBuckets),
+          tokens: this.#tokensOf(text),
+        };
+      }
+      young.set(text, hash, town);
+      this.#young.bytes += ENTRY_BYTES + 4 * text.length + 8 * town.tokens.length;
     }
-    young.towns.set(text, town);
-    young.bytes += ENTRY_BYTES + 4 * text.length + 8 * town.tokens.length;
+    this.#townSlots.set(text, town, hash);
     return town;
   }
 
@@ -410,28 +442,32 @@ class Gathering {
   #tokensOf(text: string): Token[] {
     // A loop, not map(): no function made at each text (a loader that names functions pays for each).
     const tokens: Token[] = [];
-    for (const token of tokensOf(searchForm(text))) tokens.push(this.#token(token));
+    for (const token of tokensOf(unitSearchForm(text))) tokens.push(this.#token(token));
     return tokens;
   }
 
   #token(text: string): Token {
-    let token = this.#young.tokens.get(text);
-    if (token !== undefined) return token;
-    token = this.#old.tokens.get(text);
-    if (token !== undefined) {
+    const hash = textHash(text, 0, text.length);
+    let at = this.#young.tokens.find(text, 0, text.length, hash);
+    if (at >= 0) return this.#young.tokens.valueOf(at);
+    at = this.#old.tokens.find(text, 0, text.length, hash);
+    if (at >= 0) {
+      const token = this.#old.tokens.valueOf(at);
       this.#promote(token);
       return token;
     }
     const pieces = this.#piecesOf(text);
-    token = {
+    const token: Token = {
       text,
       range: tokenIndexed(text) ? Math.floor(tokenBucket(text, this.#buckets) / this.#partitionBuckets) : -1,
       slab: this.#keys,
       start: 0,
       end: 0,
       stamp: -1,
+      hash,
+      narrow: narrowText(text),
     };
-    this.#young.tokens.set(text, token);
+    this.#young.tokens.set(text, hash, token);
     this.#young.keep(token, this.#keys, 0, pieces);
     this.#young.bytes += ENTRY_BYTES + 2 * text.length + 4 * pieces;
     return token;
@@ -440,8 +476,9 @@ class Gathering {
   /** A token of the old generation into the young (its keys into the young's slab), unless it is there. */
   #promote(token: Token): void {
     const young = this.#young;
-    if (young.tokens.get(token.text) === token) return;
-    young.tokens.set(token.text, token);
+    // One Token a text at any time: the text found in the young is this token.
+    if (young.tokens.find(token.text, 0, token.text.length, token.hash) >= 0) return;
+    young.tokens.set(token.text, token.hash, token);
     young.keep(token, token.slab, token.start, token.end);
     young.bytes += ENTRY_BYTES + 2 * token.text.length + 4 * (token.end - token.start);
   }
@@ -450,7 +487,7 @@ class Gathering {
     const place = this.#place;
     if (token.stamp === place) return;
     token.stamp = place;
-    if (token.range >= 0) this.#open(token.range).text(token.text);
+    if (token.range >= 0) this.#open(token.range).text(token.text, token.narrow);
     // #addKey's work, in the loop: a piece's key about 57 million times at a million subjects.
     const { slab, end } = token;
     const stamps = this.#stamps;

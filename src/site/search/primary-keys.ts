@@ -39,12 +39,13 @@ interface Table {
 let TABLE: Table | undefined;
 
 /**
- * Writes `value`'s classes into `out` from 0 (it must hold `value.length` bytes); answers how many,
- * or -1 - how many where a character has no class (NO_CLASS written for it): the value has no key.
+ * Writes `value`'s classes into `out` from `from` (it must hold `value.length` bytes there); answers
+ * how many, or -1 - how many where a character has no class (NO_CLASS written for it): the value
+ * has no key.
  */
-export function writeClasses(value: string, out: Uint8Array): number {
+export function writeClasses(value: string, out: Uint8Array, from = 0): number {
   const { unit, opens, pairs } = TABLE ?? (TABLE = table());
-  let at = 0;
+  let at = from;
   let keyed = true;
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
@@ -61,7 +62,7 @@ export function writeClasses(value: string, out: Uint8Array): number {
     if (klass === NO_CLASS) keyed = false;
     out[at++] = klass;
   }
-  return keyed ? at : -1 - at;
+  return keyed ? at - from : -1 - (at - from);
 }
 
 /**

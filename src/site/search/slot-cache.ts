@@ -6,8 +6,10 @@
  * and those reads missed the processor's caches (the words' Map alone 0.4 s of a million subjects'
  * profile, several times that with another process beside). The commonest words and towns (a few
  * thousand make most of the lookups) are found here in three small arrays, a word by its place in
- * the name it is read from, with no string sliced for it.
+ * the name it is read from, with no string sliced for it. A text's hash is common/text-table.ts's
+ * textHash, which the caller may hand in, once for both.
  */
+import { textHash } from "../../common/text-table.ts";
 
 export class SlotCache<V> {
   readonly #mask: number;
@@ -24,8 +26,7 @@ export class SlotCache<V> {
   }
 
   /** The value kept for the text `text.slice(from, to)`, if its slot holds it. */
-  get(text: string, from: number, to: number): V | undefined {
-    const hash = hashOf(text, from, to);
+  get(text: string, from: number, to: number, hash = textHash(text, from, to)): V | undefined {
     const slot = hash & this.#mask;
     if (this.#hashes[slot] !== hash) return undefined;
     const held = this.#texts[slot];
@@ -35,8 +36,7 @@ export class SlotCache<V> {
   }
 
   /** Keeps `value` for `text` in its slot (in place of whatever was there). */
-  set(text: string, value: V): void {
-    const hash = hashOf(text, 0, text.length);
+  set(text: string, value: V, hash = textHash(text, 0, text.length)): void {
     const slot = hash & this.#mask;
     this.#hashes[slot] = hash;
     this.#texts[slot] = text;
@@ -48,11 +48,4 @@ export class SlotCache<V> {
     this.#texts.fill(undefined);
     this.#values.fill(undefined);
   }
-}
-
-/** FNV-1a of the code units `text[from, to)`, as a signed 32-bit number (as #hashes holds it, an empty text's too). */
-function hashOf(text: string, from: number, to: number): number {
-  let hash = 0x811c9dc5 | 0;
-  for (let i = from; i < to; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash;
 }

@@ -15,6 +15,8 @@
  */
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { sortByteStrings } from "../../common/byte-strings-sort.ts";
+import { TextNumbers } from "../../common/text-numbers.ts";
 import { compareClasses, writeClasses } from "./primary-keys.ts";
 
 /** How many values a run holds unless told (the measured choice is in docs/search.md). */
@@ -190,24 +192,15 @@ interface Groups {
 
 /**
  * The groups of a run, each distinct value sorted once (values that repeat: at a million subjects a
- * run of names holds about half as many distinct, of towns a third to a sixth): numbered in a Map,
+ * run of names holds about half as many distinct, of towns a third to a sixth): numbered
+ * (common/text-numbers.ts),
  * sorted, and the places counted into their groups by rank.
  */
 function distinctGroups(values: readonly string[], compare: (a: string, b: string) => number): Groups {
-  const numbers = new Map<string, number>();
-  const distinct: string[] = [];
+  const numbers = new TextNumbers(values.length);
   const numberOf = new Uint32Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i] as string;
-    let number = numbers.get(value);
-    if (number === undefined) {
-      number = distinct.length;
-      numbers.set(value, number);
-      distinct.push(value);
-    }
-    numberOf[i] = number;
-  }
-  numbers.clear();
+  for (let i = 0; i < values.length; i++) numberOf[i] = numbers.numberOf(values[i] as string);
+  const distinct = numbers.texts;
   const order = sortedIndices(distinct, compare, true);
   const rankOf = new Uint32Array(distinct.length);
   for (let rank = 0; rank < order.length; rank++) rankOf[order[rank] as number] = rank;
@@ -293,51 +286,43 @@ function sortedIndices(values: readonly string[], compare: (a: string, b: string
   return merged;
 }
 
-/** Whether two sort keys of cheapOrder hold the same classes (they differ in the index after them). */
-function sameClasses(p: string, q: string): boolean {
-  if (p.length !== q.length) return false;
-  for (let i = p.length - 5; i >= 0; i--) if (p.charCodeAt(i) !== q.charCodeAt(i)) return false;
-  return true;
-}
-
 /**
  * The indices of `values` nearly in order: by their classes at the collation's primary strength
  * (primary-keys.ts: a character with none takes the last class; the exact sort puts it right), a
- * byte a letter, as a one-byte string compared as text, then by index; which values have a
+ * byte a letter, a value whose classes begin another's first, then by index; which values have a
  * primary key (`keyed`), and at which positions of the order the classes are the next one's
- * (`tied`). A radix sort of the same
- * keys measured slower (their long shared beginnings, "Osnovna škola …"), and so did one over a few
- * characters' classes packed into a number, sorted as numbers, group by group.
+ * (`tied`). The classes are sorted as bytes in one array (common/byte-strings-sort.ts): as strings
+ * sorted by Array.prototype.sort (each with its index after a 0) they were a string a value, and
+ * their long shared beginnings ("Osnovna škola …") compared again at each comparison.
  */
-function cheapOrder(values: readonly string[]): { order: number[]; keyed: Uint8Array; tied: Uint8Array } {
-  const keys = new Array<string>(values.length);
+function cheapOrder(values: readonly string[]): { order: Uint32Array; keyed: Uint8Array; tied: Uint8Array } {
   const keyed = new Uint8Array(values.length);
-  let buffer = Buffer.allocUnsafe(4096);
+  const starts = new Uint32Array(values.length + 1);
+  let length = 0;
+  for (let i = 0; i < values.length; i++) length += (values[i] as string).length;
+  const classes = new Uint8Array(length);
+  let at = 0;
   for (let i = 0; i < values.length; i++) {
-    const value = values[i] as string;
-    if (value.length + 5 > buffer.length) buffer = Buffer.allocUnsafe(2 * (value.length + 5));
-    const written = writeClasses(value, buffer);
-    let at = written < 0 ? -1 - written : written;
+    const written = writeClasses(values[i] as string, classes, at);
     keyed[i] = written < 0 ? 0 : 1;
-    // 0 ends the key (every class is 1 or more), then the index, big end first.
-    buffer[at++] = 0;
-    buffer[at++] = i >>> 24;
-    buffer[at++] = (i >>> 16) & 0xff;
-    buffer[at++] = (i >>> 8) & 0xff;
-    buffer[at++] = i & 0xff;
-    keys[i] = buffer.toString("latin1", 0, at);
+    at += written < 0 ? -1 - written : written;
+    starts[i + 1] = at;
   }
-  keys.sort();
-  const order = new Array<number>(values.length);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    const n = key.length;
-    order[i] = ((key.charCodeAt(n - 4) << 24) | (key.charCodeAt(n - 3) << 16) | (key.charCodeAt(n - 2) << 8) | key.charCodeAt(n - 1)) >>> 0;
-  }
+  const order = sortByteStrings(classes, starts);
   // Where the classes of the value at a position are those of the next one's.
-  const tied = new Uint8Array(keys.length);
-  for (let i = 0; i + 1 < keys.length; i++) if (sameClasses(keys[i] as string, keys[i + 1] as string)) tied[i] = 1;
+  const tied = new Uint8Array(order.length);
+  for (let i = 0; i + 1 < order.length; i++) if (sameBytes(classes, starts, order[i] as number, order[i + 1] as number)) tied[i] = 1;
   return { order, keyed, tied };
+}
+
+/** Whether the byte strings `a` and `b` of `bytes` (from `starts[i]` to `starts[i + 1]`) are the same. */
+function sameBytes(bytes: Uint8Array, starts: Uint32Array, a: number, b: number): boolean {
+  const from = starts[a] as number;
+  const length = (starts[a + 1] as number) - from;
+  const other = starts[b] as number;
+  if ((starts[b + 1] as number) - other !== length) return false;
+  for (let i = 0; i < length; i++) if (bytes[from + i] !== bytes[other + i]) return false;
+  return true;
 }
 
 /** Writes `value`'s classes into the head's (grown if need be, reused group to group: no string made); answers their count, -1 where it has no key. */

@@ -1,0 +1,76 @@
+/**
+ * Values by text, found by a text's place in a longer one (`text[from, to)`) and a hash the caller
+ * computed once (textHash): open addressing in typed arrays, each entry's hash kept beside it. The
+ * search stage's gathering (site/search/plan-search.ts) looks a name's words, its town and their
+ * tokens up in two generations of caches: a Map hashed a fresh string (sliced from the name only
+ * to be looked up) again at each Map, and made an entry an object; here a word is hashed once for
+ * every table, and sliced only when kept.
+ */
+
+/** FNV-1a of the code units `text[from, to)`, as a signed 32-bit number. */
+export function textHash(text: string, from: number, to: number): number {
+  let hash = 0x811c9dc5 | 0;
+  for (let i = from; i < to; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash;
+}
+
+export class TextTable<V> {
+  /** Each slot's entry + 1, or 0 when empty (at most half of them taken). */
+  #slots = new Int32Array(1 << 10);
+  #hashes = new Int32Array(1 << 9);
+  readonly #texts: string[] = [];
+  readonly #values: V[] = [];
+
+  /** The entry of `text[from, to)` (whose textHash is `hash`), or -1 when it has none. */
+  find(text: string, from: number, to: number, hash: number): number {
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    for (let slot = (hash ^ (hash >>> 15)) & mask; ; slot = (slot + 1) & mask) {
+      const held = slots[slot] as number;
+      if (held === 0) return -1;
+      if (this.#hashes[held - 1] !== hash) continue;
+      const kept = this.#texts[held - 1] as string;
+      if (kept.length !== to - from) continue;
+      let same = true;
+      for (let i = 0; same && i < kept.length; i++) same = kept.charCodeAt(i) === text.charCodeAt(from + i);
+      if (same) return held - 1;
+    }
+  }
+
+  /** An entry's text, as it was kept. */
+  textOf(entry: number): string {
+    return this.#texts[entry] as string;
+  }
+
+  /** An entry's value. */
+  valueOf(entry: number): V {
+    return this.#values[entry] as V;
+  }
+
+  /** Keeps `value` for `text` (whose textHash is `hash`; a text not in the table). */
+  set(text: string, hash: number, value: V): void {
+    const entry = this.#texts.length;
+    this.#texts.push(text);
+    this.#values.push(value);
+    if (entry === this.#hashes.length) {
+      const hashes = new Int32Array(2 * entry);
+      hashes.set(this.#hashes);
+      this.#hashes = hashes;
+    }
+    this.#hashes[entry] = hash;
+    if (2 * (entry + 1) > this.#slots.length) this.#slots = new Int32Array(2 * this.#slots.length);
+    else {
+      this.#place(this.#slots, entry);
+      return;
+    }
+    for (let e = 0; e <= entry; e++) this.#place(this.#slots, e);
+  }
+
+  #place(slots: Int32Array, entry: number): void {
+    const mask = slots.length - 1;
+    const hash = this.#hashes[entry] as number;
+    let slot = (hash ^ (hash >>> 15)) & mask;
+    while (slots[slot] !== 0) slot = (slot + 1) & mask;
+    slots[slot] = entry + 1;
+  }
+}
