@@ -1,18 +1,20 @@
 /**
  * A thread that starts a thread on the build's critical path gives it the core: the search stage
- * (site/search/search-thread.ts) runs some 12 s of CPU at a million subjects in one thread, and the
- * build ends when it does, while the main thread's own work beside it (the downloads, the pages, 10
- * s or so) has seconds of slack. At equal priority the kernel shared the two cores evenly among
- * the main thread, zlib's pool and the writers, the search thread got ~85% of a core, and the last
- * 4 s of the build ran on one core; with the main thread lowered by YIELD_STEP the same build ended
- * ~2 s sooner (BENCHMARKS.md).
+ * (site/search/search-thread.ts) runs some 11 s of CPU at a million subjects in one thread, and the
+ * build ends when it does, while the main thread's own work beside it (rendering the downloads and
+ * the pages) has seconds of slack. At equal priority the kernel shared the two cores evenly among
+ * the main thread, zlib's pool, the writers and the search thread, which got 85-95% of a core until
+ * the pages were written and ended last, alone on one core; with the main thread lowered by
+ * YIELD_STEP the same build ended about 0.6 s sooner at a million subjects (BENCHMARKS.md; ten
+ * steps gained no more).
  *
  * On Linux a thread's nice value is its own (setpriority(2) on "process" 0 is the calling thread,
- * a documented departure from POSIX), and a thread takes its creator's at creation: so the threads
- * started before (the search thread, zlib's and the file system's pool) keep theirs, those started
- * after (the site's writers) take the lower one. Elsewhere the whole process is lowered, which
- * changes nothing between its threads. An unprivileged thread cannot raise itself back: the rest of
- * the command runs lowered, which matters only when other processes want the same cores.
+ * a documented departure from POSIX), and a thread takes its creator's at creation: the threads
+ * started before (the search thread, the record and writer threads, zlib's and the file system's
+ * pool) keep theirs, and only the main thread's own work is lowered. Elsewhere the whole process is
+ * lowered, which changes nothing between its threads. An unprivileged thread cannot raise itself
+ * back: the rest of the command runs lowered, which matters only when other processes want the
+ * same cores.
  */
 import { getPriority, setPriority } from "node:os";
 
