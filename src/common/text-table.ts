@@ -16,10 +16,17 @@ export function textHash(text: string, from: number, to: number): number {
 
 export class TextTable<V> {
   /** Each slot's entry + 1, or 0 when empty (at most half of them taken). */
-  #slots = new Int32Array(1 << 10);
-  #hashes = new Int32Array(1 << 9);
+  #slots: Int32Array;
+  /** Each entry's hash; its entries are numbered 0, 1, 2, … in the order they were set. */
+  #hashes: Int32Array;
   readonly #texts: string[] = [];
   readonly #values: V[] = [];
+
+  /** A table with room for `expected` texts before it grows. */
+  constructor(expected = 512) {
+    this.#slots = new Int32Array(2 ** Math.ceil(Math.log2(2 * Math.max(16, expected))));
+    this.#hashes = new Int32Array(Math.max(16, expected));
+  }
 
   /** The entry of `text[from, to)` (whose textHash is `hash`), or -1 when it has none. */
   find(text: string, from: number, to: number, hash: number): number {
@@ -31,10 +38,20 @@ export class TextTable<V> {
       if (this.#hashes[held - 1] !== hash) continue;
       const kept = this.#texts[held - 1] as string;
       if (kept.length !== to - from) continue;
+      // A whole text: the engine's own comparison.
+      if (from === 0 && to === text.length) {
+        if (kept === text) return held - 1;
+        continue;
+      }
       let same = true;
       for (let i = 0; same && i < kept.length; i++) same = kept.charCodeAt(i) === text.charCodeAt(from + i);
       if (same) return held - 1;
     }
+  }
+
+  /** Every entry's text, by entry. */
+  get texts(): readonly string[] {
+    return this.#texts;
   }
 
   /** An entry's text, as it was kept. */
@@ -47,8 +64,8 @@ export class TextTable<V> {
     return this.#values[entry] as V;
   }
 
-  /** Keeps `value` for `text` (whose textHash is `hash`; a text not in the table). */
-  set(text: string, hash: number, value: V): void {
+  /** Keeps `value` for `text` (whose textHash is `hash`; a text not in the table); answers its entry. */
+  set(text: string, hash: number, value: V): number {
     const entry = this.#texts.length;
     this.#texts.push(text);
     this.#values.push(value);
@@ -61,9 +78,10 @@ export class TextTable<V> {
     if (2 * (entry + 1) > this.#slots.length) this.#slots = new Int32Array(2 * this.#slots.length);
     else {
       this.#place(this.#slots, entry);
-      return;
+      return entry;
     }
     for (let e = 0; e <= entry; e++) this.#place(this.#slots, e);
+    return entry;
   }
 
   #place(slots: Int32Array, entry: number): void {
