@@ -58,6 +58,14 @@ const args = (out: string, data: string, threads: number): string[] => [
   ...["--threads", String(threads), "--quiet"],
 ];
 
+/** A first build of data a into `out` in a process with a fresh TMPDIR of its own: the environment the next build runs in. */
+async function firstBuild(out: string): Promise<{ TMPDIR: string }> {
+  const env = { TMPDIR: await freshTmp() };
+  const first = await runProcess(args(out, "a", 1), env).ended;
+  expect(first.code, first.stderr).toBe(0);
+  return env;
+}
+
 describe("the search stage in a thread", () => {
   it("writes the same site, byte for byte, as the stage on the main thread: a first build, then an edit", async () => {
     for (const data of ["a", "b"]) {
@@ -94,9 +102,7 @@ describe("the search stage in a thread", () => {
 
   it("a failure inside the thread fails the build: exit 1 with the thread's error, the site, its downloads and the temporary directory as they were", async () => {
     const out = join(work, "failed");
-    const env = { TMPDIR: await freshTmp() };
-    const first = await runProcess(args(out, "a", 1), env).ended;
-    expect(first.code, first.stderr).toBe(0);
+    const env = await firstBuild(out);
     const before = await snapshotTree(out);
     const failed = await runProcess(args(out, "b", 1), { ...env, SUBJEKTI_FAIL_AT: POINT }).ended;
     expect(failed.code, failed.stderr).toBe(1);
@@ -107,9 +113,7 @@ describe("the search stage in a thread", () => {
 
   it("writes the pages before it awaits the thread's shards: a failure in the thread then fails the build with the site and the temporary directory as they were", async () => {
     const out = join(work, "pages-first");
-    const env = { TMPDIR: await freshTmp() };
-    const first = await runProcess(args(out, "a", 1), env).ended;
-    expect(first.code, first.stderr).toBe(0);
+    const env = await firstBuild(out);
     const before = await snapshotTree(out);
     const old = (JSON.parse(await readFile(join(out, MANIFEST_PATH), "utf8")) as Manifest).dirs;
     // The thread fails whenever it ends; the write stage waits at its point before it asks for the thread's shards.
@@ -134,9 +138,7 @@ describe("the search stage in a thread", () => {
     "a build stopped by %s while the thread holds its files publishes nothing; the next build leaves nothing behind",
     async (signal) => {
       const out = join(work, `stopped-${signal}`);
-      const env = { TMPDIR: await freshTmp() };
-      const first = await runProcess(args(out, "a", 1), env).ended;
-      expect(first.code, first.stderr).toBe(0);
+      const env = await firstBuild(out);
       const before = await siteView(out, "routed");
       const stopped = runProcess(args(out, "b", 1), { ...env, ...pauseAt(POINT) });
       expect(await stopped.said(pausedLine(POINT)), `the thread never reached ${POINT}`).toBe(true);
