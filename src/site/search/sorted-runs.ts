@@ -193,8 +193,7 @@ interface Groups {
 /**
  * The groups of a run, each distinct value sorted once (values that repeat: at a million subjects a
  * run of names holds about half as many distinct, of towns a third to a sixth): numbered
- * (common/text-numbers.ts),
- * sorted, and the places counted into their groups by rank.
+ * (common/text-numbers.ts), sorted, and the places counted into their groups by rank.
  */
 function distinctGroups(values: readonly string[], compare: (a: string, b: string) => number): Groups {
   const numbers = new TextNumbers(values.length);
