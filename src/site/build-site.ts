@@ -196,7 +196,7 @@ function searchOf({ options, output }: Run, { count, hashes }: Omit<ChunkHashes,
   const files = hashes.map((_, chunk) => output.chunkFile(chunk));
   const fileOf = (chunk: number): ChunkFile => files[chunk] as ChunkFile;
   const reused = reusedSearch(outDir, hashes) ?? patchedSearch({ outDir, count, chunkSize: CHUNK_SIZE, hashes, fileOf, spill });
-  if (reused !== null) return { shards: () => Promise.resolve(reused), stop: () => Promise.resolve() };
+  if (reused !== null) return { shards: () => Promise.resolve(reused), stop: () => Promise.resolve(), outOfHeap: () => false };
   return startSearch({ count, chunkSize: CHUNK_SIZE, files, spill }, searchInThread(options.read.threads, count));
 }
 

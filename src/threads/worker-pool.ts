@@ -7,7 +7,7 @@
  * Small enough to own: a pool library (piscina, workerpool) brings its own queue and task
  * protocol, and would add a dependency for the ~100 lines here.
  */
-import { type Transferable, Worker } from "node:worker_threads";
+import { type ResourceLimits, type Transferable, Worker } from "node:worker_threads";
 
 export interface WorkerPool<Task, Result> {
   /** Runs `task` in a thread; what `transfer` lists moves to the thread (the caller must not use it after). */
@@ -39,12 +39,17 @@ interface Thread {
   out: number;
 }
 
-/** Starts `count` threads running `entry` (given `workerData`), each taking at most `perThread` tasks at once. */
+/**
+ * Starts `count` threads running `entry` (given `workerData`), each taking at most `perThread` tasks
+ * at once; `resourceLimits`: each thread's heap limits (Node's defaults when not given). A thread
+ * past its limit fails the pool with ERR_WORKER_OUT_OF_MEMORY.
+ */
 export function startWorkerPool<Task, Result>(
   entry: URL,
   count: number,
   perThread: number,
   workerData?: unknown,
+  resourceLimits?: ResourceLimits,
 ): WorkerPool<Task, Result> {
   const limit = count * perThread;
   const pending = new Map<number, Pending & { readonly thread: Thread }>();
@@ -61,7 +66,7 @@ export function startWorkerPool<Task, Result>(
   };
   const threads: Thread[] = Array.from({ length: count }, () => {
     // No execArgv: an entry that needs TypeScript registers tsx itself; the parent's `--import tsx` would load it twice.
-    const thread: Thread = { worker: new Worker(entry, { execArgv: [], workerData }), out: 0 };
+    const thread: Thread = { worker: new Worker(entry, { execArgv: [], workerData, ...(resourceLimits && { resourceLimits }) }), out: 0 };
     thread.worker.on("message", (reply: Reply) => {
       const p = pending.get(reply.id);
       if (p === undefined) return;

@@ -10,6 +10,7 @@
  * called with its one signature on either side. With `--threads 0`, or a list too small for a
  * thread to pay, the stage runs here when its shards are asked for, as it always did.
  */
+import { rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { failAt, pauseAt } from "../../common/pause-point.ts";
 import { yieldToOwnThreads } from "../../threads/thread-priority.ts";
@@ -26,6 +27,19 @@ import { spilledData, type SpilledShardData, spilledPlan } from "./spilled-shard
  * starts its record threads from about the same size (read-blocks.ts).
  */
 export const SEARCH_THREAD_FROM = 100_000;
+
+/**
+ * The search thread's old generation at most, in MB. V8 lets an isolate's old generation grow
+ * between two full collections by a factor it sets from how fast it collects, up to 4 under a
+ * limit of 2 GB or more (Node's default, 4 GB, on a machine of 16 GB) and about twice under
+ * 1.5 GB (heap-controller.cc: the factor falls with the limit). The stage's live heap is some 55 MB
+ * at one million subjects as at five; its heap grew to 170-300 MB of mostly dead strings (the
+ * names of a run, a generation of the caches), a third to a half of the build's peak. Under this
+ * limit it stays near 120 MB at either size. A list whose stage needs more heap than this (names
+ * of thousands of characters) runs out in the thread, and the stage runs again here, with the
+ * main thread's whole heap (SearchStage.outOfHeap).
+ */
+export const SEARCH_HEAP_MB = 1536;
 
 const ENTRY = new URL("../../threads/module-thread.mjs", import.meta.url);
 /** The module the thread runs (its .ts source; module-thread.mjs loads the .js when compiled). */
@@ -47,6 +61,8 @@ export interface SearchStage {
   shards(): Promise<ShardPlan[]>;
   /** Stops the thread if it still runs (a build that failed meanwhile); before its scratch directory is removed. */
   stop(): Promise<void>;
+  /** Whether the thread ran out of its heap (SEARCH_HEAP_MB), so that shards() ran the stage again here. */
+  outOfHeap(): boolean;
 }
 
 /**
@@ -59,22 +75,36 @@ export function searchInThread(threads: number | "auto", count: number): boolean
   return count >= SEARCH_THREAD_FROM && availableParallelism() > 1;
 }
 
-/** Starts the search stage of `task`: in a thread now when `thread`, else here when its shards are asked for. */
-export function startSearch(task: SearchTask, thread: boolean): SearchStage {
-  if (!thread) {
-    const fileOf = (chunk: number): ChunkFile => task.files[chunk] as ChunkFile;
-    return { shards: async () => planSearch(task.count, task.chunkSize, fileOf, task.spill), stop: async () => undefined };
-  }
-  const pool = startWorkerPool<SearchTask, SpilledShardData[]>(ENTRY, 1, 1, { module: MODULE.href });
+/**
+ * Starts the search stage of `task`: in a thread now when `thread` (its old generation at most
+ * `heapMb`), else here when its shards are asked for.
+ */
+export function startSearch(task: SearchTask, thread: boolean, heapMb = SEARCH_HEAP_MB): SearchStage {
+  const fileOf = (chunk: number): ChunkFile => task.files[chunk] as ChunkFile;
+  const here = (): ShardPlan[] => planSearch(task.count, task.chunkSize, fileOf, task.spill);
+  if (!thread) return { shards: async () => here(), stop: async () => undefined, outOfHeap: () => false };
+  const pool = startWorkerPool<SearchTask, SpilledShardData[]>(ENTRY, 1, 1, { module: MODULE.href }, { maxOldGenerationSizeMb: heapMb });
   // The thread is the build's critical path from here on: this one, whose work beside it has slack, gives it its core (threads/thread-priority.ts).
   yieldToOwnThreads();
   // The thread ends as soon as its answer is in: its heap (the stage's whole peak) goes with it.
   const planned = pool.run(task).finally(() => pool.close());
   // Awaited only once the pages are written: a build failing before then must not see this as unhandled.
   planned.catch(() => undefined);
+  let outOfHeap = false;
   return {
-    shards: async () => (await planned).map(spilledPlan),
+    shards: async () => {
+      try {
+        return (await planned).map(spilledPlan);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ERR_WORKER_OUT_OF_MEMORY") throw error;
+        // Again from an empty scratch directory: the thread stopped midway through its files.
+        outOfHeap = true;
+        rmSync(task.spill, { recursive: true, force: true });
+        return here();
+      }
+    },
     stop: () => pool.close(),
+    outOfHeap: () => outOfHeap,
   };
 }
 
