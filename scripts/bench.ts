@@ -137,6 +137,34 @@ measure("search", "what each class of search query costs the handler on a built 
   .option("--seed <n>", "the seed of the drawn requests (another seed, other requests)", count, 11)
   .option("--worst <n>", "the slowest requests of each class listed", count, 5);
 
+const more = (value: string, all: string[]): string[] => [...all, value];
+/** A stage measure: a generated set's size, this checkout compiled and each --before in turn, rounds, a scratch directory. */
+const stage = (name: string, description: string, rounds: number): Command =>
+  measure(name, description)
+    .option("--size <n>", "subjects in the generated set (kept by size and seed)", count, 1e6)
+    .option("--seed <text>", "the generator's seed", "1")
+    .option(
+      "--before <rev|dir>",
+      "also this commit (exported and compiled once) or compiled checkout, in turn; again for several",
+      more,
+      [],
+    )
+    .option("--rounds <n>", "runs of each checkout, in turn (the medians are reported)", count, rounds)
+    .option("--drop-caches", "drop the machine's clean page cache before each run (root on Linux)", false)
+    .option("--scratch <dir>", "where the runs write (removed after; default .bench/)");
+stage("read-stage", "the read stage alone: cold builds stopped at the pause point build-records-written (every record read and written)", 3)
+  .option("--data <dir>", "this data instead of the generated set (no rows written)")
+  .option("--no-cache", "build without a build cache")
+  .option(
+    "--warm-from <dir>",
+    "a rebuild's read: each build's site and cache first built whole from this set, untimed (`edited`: record N/2 renamed)",
+  )
+  .option("--timeout <s>", "seconds a build may take to reach the pause point", count, 600);
+
+stage("search-stage", "the search stage alone (planSearch of each checkout's lib/) over a built site's chunk files, a process a run", 1)
+  .option("--site <dir>", "a built site (else the generated set of --size, built by this checkout into the scratch)")
+  .option("--hashes <file>", "write this checkout's search shards there, key and hash a line (to compare two runs' bytes)");
+
 measure("soak", "the preview under slowloris, large unfinished heads and a mixed load")
   .option("--duration <s>", "seconds of attack", count, 20)
   .option("--rounds <n>", "attacks one after another (RSS after each)", count, 2);
