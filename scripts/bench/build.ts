@@ -32,7 +32,7 @@ import {
   type LoadOptions,
   log,
   type Measured,
-  median,
+  medians,
   measureNode,
   type Report,
   ROOT,
@@ -116,14 +116,10 @@ function build(side: Side, data: string, out: string, fresh: boolean, extra: rea
 /** The run of the median `by` (the lower of the two middle ones). */
 const middle = <T>(runs: readonly T[], by: (run: T) => number): T => [...runs].sort((a, b) => by(a) - by(b))[(runs.length - 1) >> 1] as T;
 /** The run of median wall time, with the median CPU time and the highest peak RSS of all runs (a shared machine is noisy). */
-const medianRun = (runs: readonly Measured[]): Measured => ({
-  ...middle(runs, (r) => r.seconds),
-  cpuSeconds: median(runs.map((r) => r.cpuSeconds)),
-  userSeconds: median(runs.map((r) => r.userSeconds)),
-  systemSeconds: median(runs.map((r) => r.systemSeconds)),
-  minorFaults: median(runs.map((r) => r.minorFaults)),
-  rssMb: Math.max(...runs.map((r) => r.rssMb)),
-});
+const medianRun = (runs: readonly Measured[]): Measured => {
+  const { seconds, stdout } = middle(runs, (r) => r.seconds);
+  return { ...medians(runs), seconds, stdout, rssMb: Math.max(...runs.map((r) => r.rssMb)) };
+};
 
 /** Full builds of set `size` (sorted: also the --limits build and the rebuilds) by each side in turn, beside the probe. */
 async function fullBuilds(size: number, options: BuildOptions, sides: readonly Side[], shuffled: boolean): Promise<Report> {

@@ -153,19 +153,17 @@ export function procFile(pid: number | string | undefined, name: string): string
 /** Linux's USER_HZ: /proc counts CPU time in hundredths of a second on every architecture Node runs on. */
 const CLOCK_TICKS = 100;
 
-/** What a process (or a thread) has used so far, from /proc: CPU seconds and minor page faults; NaN where it is gone. */
-export function procUsage(pid: number | string | undefined): { userSeconds: number; systemSeconds: number; minorFaults: number } {
+/** What a process (or a thread: "<pid>/task/<tid>") has used so far, from /proc: CPU seconds and minor page faults; NaN where it is gone. */
+export function procUsage(pid: number | string | undefined): Omit<Measured, "seconds" | "rssMb" | "stdout"> {
   const stat = procFile(pid, "stat");
   // Fields after the command name's closing parenthesis: minflt, utime and stime are the 10th, 14th and 15th of the line.
   const fields = stat === "" ? [] : stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return { userSeconds: Number(fields[11]) / CLOCK_TICKS, systemSeconds: Number(fields[12]) / CLOCK_TICKS, minorFaults: Number(fields[7]) };
+  const [userSeconds, systemSeconds] = [Number(fields[11]) / CLOCK_TICKS, Number(fields[12]) / CLOCK_TICKS];
+  return { cpuSeconds: userSeconds + systemSeconds, userSeconds, systemSeconds, minorFaults: Number(fields[7]) };
 }
 
 /** The CPU time (user + system, ms) a process (or a thread) has used, from /proc; NaN where there is none. */
-export function cpuMs(pid: number | string | undefined): number {
-  const { userSeconds, systemSeconds } = procUsage(pid);
-  return (userSeconds + systemSeconds) * 1000;
-}
+export const cpuMs = (pid: number | string | undefined): number => procUsage(pid).cpuSeconds * 1000;
 
 /** Resident set size of a process now (`VmRSS`), or its peak so far (`VmHWM`), MB. */
 export const rssMb = (pid: number | undefined, field: "VmRSS" | "VmHWM" = "VmRSS"): number =>
