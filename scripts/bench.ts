@@ -21,6 +21,9 @@ function count(text: string): number {
 }
 const counts = (text: string): number[] => text.split(",").map(count);
 
+const BEFORE = "also this commit (exported to .bench/checkouts/ and compiled once) or compiled checkout, in turn; both run compiled";
+const DROP = "drop the machine's clean page cache before each build (root on Linux), so each starts with the same memory free";
+
 const program = new Command("bench").description("speed and memory figures, one subcommand a measure").showHelpAfterError();
 
 /**
@@ -58,27 +61,16 @@ measure(
   .option("--skip-serve", "no preview (of the 100k set if listed, else the smallest)", false)
   .option("--skip-xlsx", "no 1M .xlsx export and build", false)
   .option("--repeat <n>", "rounds of builds, probes and preview loads; the medians are reported", count, 1)
-  .option(
-    "--before <rev|dir>",
-    "also this commit (exported to .bench/checkouts/ and compiled once) or compiled checkout, alternately; both run compiled",
-  )
+  .option("--before <rev|dir>", BEFORE)
   .option("--seed <text>", "the generator's seed", "1")
   .option("--duration <s>", "seconds of load per autocannon run", count, 5)
   .option("--connections <n>", "autocannon connections", count, 10)
-  .option(
-    "--drop-caches",
-    "drop the machine's clean page cache before each full build (root on Linux), so each starts with the same memory free",
-    false,
-  );
+  .option("--drop-caches", DROP, false);
 
 measure("peaks", "full builds of 1M, 5M and 10M (every default on) in one run: peak RSS, CPU and wall, and their ratios to the smallest")
   .option("--sizes <list>", "dataset sizes (generated once and kept by size and seed)", counts, counts("1m,5m,10m"))
   .option("--seed <text>", "the generator's seed", "1")
-  .option(
-    "--drop-caches",
-    "drop the machine's clean page cache before each build (root on Linux), so each starts with the same memory free",
-    false,
-  );
+  .option("--drop-caches", DROP, false);
 
 measure(
   "peers",
@@ -88,11 +80,7 @@ measure(
   .option("--seed <text>", "the generator's seed", "1")
   .option("--eleventy <version>", "the Eleventy release (installed once into the tools' cache by scripts/install-cached.sh)", "3.1.2")
   .option("--repeat <n>", "rounds, the three builds alternating; medians reported", count, 1)
-  .option(
-    "--drop-caches",
-    "drop the machine's clean page cache before each build (root on Linux), so each starts with the same memory free",
-    false,
-  );
+  .option("--drop-caches", DROP, false);
 
 measure("requests", "CPU a request on the handler, serve, Deno (another checkout, workerd): derived pages, keys, hostile requests")
   .option("--count <n>", "subjects in the generated site", count, 1e6)
@@ -114,7 +102,7 @@ measure("feed", "the change feed in a rebuild, and a mirror's sync")
   .option("--repeat <n>", "one-record edits with and without the feed, each", count, 2);
 
 measure("startup", "the CPU of --help, --version and a usage error against node -e 0")
-  .option("--before <rev>", "also the CLI compiled from this git revision")
+  .option("--before <rev|dir>", "also the CLI compiled from this git revision (or checkout)")
   .option("--runs <n>", "runs of a command in one timed loop", count, 20)
   .option("--rounds <n>", "timed loops of each command (the median is printed)", count, 7);
 
@@ -136,6 +124,26 @@ measure("search", "what each class of search query costs the handler on a built 
   )
   .option("--seed <n>", "the seed of the drawn requests (another seed, other requests)", count, 11)
   .option("--worst <n>", "the slowest requests of each class listed", count, 5);
+
+const more = (value: string, all: string[]): string[] => [...all, value];
+/** A stage measure: a generated set's size, this checkout compiled and each --before in turn, rounds, a scratch directory. */
+const stage = (name: string, description: string, rounds: number): Command =>
+  measure(name, description)
+    .option("--size <n>", "subjects in the generated set (kept by size and seed)", count, 1e6)
+    .option("--seed <text>", "the generator's seed", "1")
+    .option("--before <rev|dir>", `${BEFORE} (again for more)`, more, [])
+    .option("--rounds <n>", "runs of each checkout, in turn (the medians are reported)", count, rounds)
+    .option("--drop-caches", DROP, false)
+    .option("--scratch <dir>", "where the runs write (removed after; default .bench/)");
+stage("read-stage", "the read stage alone: cold builds stopped at the pause point build-records-written (every record read and written)", 3)
+  .option("--data <dir>", "this data instead of the generated set (no rows written)")
+  .option("--no-cache", "build without a build cache")
+  .option("--warm-from <dir>", "time rebuilds: site and cache first built from this set, untimed (`edited`: record N/2 renamed)")
+  .option("--timeout <s>", "seconds a build may take to reach the pause point", count, 600);
+
+stage("search-stage", "the search stage alone (planSearch of each checkout's lib/) over a built site's chunk files, a process a run", 1)
+  .option("--site <dir>", "a built site (else the generated set of --size, built by this checkout into the scratch)")
+  .option("--hashes <file>", "write this checkout's search shards there, key and hash a line (to compare two runs' bytes)");
 
 measure("soak", "the preview under slowloris, large unfinished heads and a mixed load")
   .option("--duration <s>", "seconds of attack", count, 20)

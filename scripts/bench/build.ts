@@ -15,15 +15,16 @@ import type { ChildProcess } from "node:child_process";
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join, relative } from "node:path";
-import { commitOf, type MeasuredRow } from "../benchmarks-table.ts";
+import type { MeasuredRow } from "../benchmarks-table.ts";
 import { forEachBounded, MANIFEST_PATH, type Manifest, pagePath, route } from "./from-src.ts";
-import { checkoutOf, compiledThis } from "./checkout.ts";
+import { compiledSides } from "./checkout.ts";
 import type { WritePlan } from "./probe.ts";
 import {
   BENCH,
   CLI,
   dataset,
   fmt,
+  inTurn,
   joinReports,
   label,
   load,
@@ -31,7 +32,7 @@ import {
   type LoadOptions,
   log,
   type Measured,
-  median,
+  medians,
   measureNode,
   type Report,
   ROOT,
@@ -65,17 +66,11 @@ const STEPS = ["full build", "one record renamed (cached rebuild)", "rebuild, no
 const mb = (bytes: number): string => (Number.isFinite(bytes) ? `${fmt(bytes / 2 ** 20, 0)} MB` : "–");
 const spent = (m: Measured): string => `**${fmt(m.seconds)} s, ${fmt(m.rssMb, 0)} MB**, ${fmt(m.cpuSeconds)} s CPU`;
 const count = (n: number): string => n.toLocaleString("en");
-/** The order of round `round`: A B, then B A, and so on. */
-const inTurn = <T>(sides: readonly T[], round: number): readonly T[] => (round % 2 === 0 ? sides : [...sides].reverse());
 
 /** This checkout from its sources; with `before` (a compiled checkout, or a git revision: checkout.ts), both compiled. */
 async function sidesOf(before: string | undefined): Promise<Side[]> {
   if (before === undefined) return [{ name: "this", cli: CLI, dir: ROOT }];
-  const other = await checkoutOf(before);
-  return [
-    { name: `this (${commitOf(ROOT)})`, cli: compiledThis(), dir: ROOT },
-    { name: `before (${other.revision})`, cli: [join(other.dir, "bin/subjekti.js")], dir: other.dir },
-  ];
+  return (await compiledSides([before])).map((side) => ({ ...side, cli: [join(side.dir, "bin/subjekti.js")] }));
 }
 
 /** Full build / edit / unchanged: CPU, the edit's fraction of the full build, wall and peaks, as the "Against an earlier commit" row gives them. */
@@ -121,14 +116,10 @@ function build(side: Side, data: string, out: string, fresh: boolean, extra: rea
 /** The run of the median `by` (the lower of the two middle ones). */
 const middle = <T>(runs: readonly T[], by: (run: T) => number): T => [...runs].sort((a, b) => by(a) - by(b))[(runs.length - 1) >> 1] as T;
 /** The run of median wall time, with the median CPU time and the highest peak RSS of all runs (a shared machine is noisy). */
-const medianRun = (runs: readonly Measured[]): Measured => ({
-  ...middle(runs, (r) => r.seconds),
-  cpuSeconds: median(runs.map((r) => r.cpuSeconds)),
-  userSeconds: median(runs.map((r) => r.userSeconds)),
-  systemSeconds: median(runs.map((r) => r.systemSeconds)),
-  minorFaults: median(runs.map((r) => r.minorFaults)),
-  rssMb: Math.max(...runs.map((r) => r.rssMb)),
-});
+const medianRun = (runs: readonly Measured[]): Measured => {
+  const { seconds, stdout } = middle(runs, (r) => r.seconds);
+  return { ...medians(runs), seconds, stdout, rssMb: Math.max(...runs.map((r) => r.rssMb)) };
+};
 
 /** Full builds of set `size` (sorted: also the --limits build and the rebuilds) by each side in turn, beside the probe. */
 async function fullBuilds(size: number, options: BuildOptions, sides: readonly Side[], shuffled: boolean): Promise<Report> {

@@ -54,3 +54,11 @@ export async function checkoutOf(before: string): Promise<{ dir: string; revisio
   await rename(building, dir);
   return { dir, revision };
 }
+
+/** This checkout compiled, then a compiled checkout of each of `befores`: each one's name in the tables and its directory. */
+export async function compiledSides(befores: readonly string[]): Promise<{ name: string; dir: string }[]> {
+  const others = [];
+  for (const before of befores) others.push(await checkoutOf(before)); // one at a time: each compiles
+  compiledThis();
+  return [{ name: `this (${commitOf(ROOT)})`, dir: ROOT }, ...others.map(({ dir, revision }) => ({ name: `before (${revision})`, dir }))];
+}

@@ -45,11 +45,20 @@ export function table(header: readonly string[], rows: readonly (readonly (strin
 export const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : "–");
 export const log = (text: string): void => void process.stderr.write(`${text}\n`);
 
+/** The order of round `round` (from 0): A B, then B A, and so on, so that load from other work falls on every side alike. */
+export const inTurn = <T>(sides: readonly T[], round: number): readonly T[] => (round % 2 === 0 ? sides : [...sides].reverse());
+
 /** The middle value (the mean of the two middle ones for an even count). */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
+}
+
+/** Runs' medians, field by field (the fields that are numbers; any other is left out). */
+export function medians<R extends object>(runs: readonly R[]): R {
+  const numbers = Object.entries(runs[0] ?? {}).filter(([, value]) => typeof value === "number");
+  return Object.fromEntries(numbers.map(([key]) => [key, median(runs.map((r) => r[key as keyof R] as number))])) as R;
 }
 
 /** 10000 -> "10k", 1000000 -> "1M": a set's size as the tables and keys name it. */
@@ -132,8 +141,8 @@ export async function measureNode(args: readonly string[], cwd = ROOT): Promise<
   };
 }
 
-/** A file of /proc/<pid>/, or "" when it is gone (or not Linux). */
-export function procFile(pid: number | undefined, name: string): string {
+/** A file of /proc/<pid>/ (`pid` may name a thread: "<pid>/task/<tid>"), or "" when it is gone (or not Linux). */
+export function procFile(pid: number | string | undefined, name: string): string {
   try {
     return readFileSync(`/proc/${pid}/${name}`, "latin1");
   } catch {
@@ -144,17 +153,21 @@ export function procFile(pid: number | undefined, name: string): string {
 /** Linux's USER_HZ: /proc counts CPU time in hundredths of a second on every architecture Node runs on. */
 const CLOCK_TICKS = 100;
 
-/** The CPU time (user + system, ms) a process has used, from /proc; NaN where there is none. */
-export function cpuMs(pid: number | undefined): number {
+/** What a process (or a thread: "<pid>/task/<tid>") has used so far, from /proc: CPU seconds and minor page faults; NaN where it is gone. */
+export function procUsage(pid: number | string | undefined): Omit<Measured, "seconds" | "rssMb" | "stdout"> {
   const stat = procFile(pid, "stat");
-  if (stat === "") return NaN;
-  // Fields after the command name's closing parenthesis; utime and stime are the 14th and 15th of the line.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  // Fields after the command name's closing parenthesis: minflt, utime and stime are the 10th, 14th and 15th of the line.
+  const fields = stat === "" ? [] : stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const [userSeconds, systemSeconds] = [Number(fields[11]) / CLOCK_TICKS, Number(fields[12]) / CLOCK_TICKS];
+  return { cpuSeconds: userSeconds + systemSeconds, userSeconds, systemSeconds, minorFaults: Number(fields[7]) };
 }
 
-/** Resident set size of a process now, MB. */
-export const rssMb = (pid: number | undefined): number => Number(/VmRSS:\s*(\d+) kB/.exec(procFile(pid, "status"))?.[1] ?? 0) / 1024;
+/** The CPU time (user + system, ms) a process (or a thread) has used, from /proc; NaN where there is none. */
+export const cpuMs = (pid: number | string | undefined): number => procUsage(pid).cpuSeconds * 1000;
+
+/** Resident set size of a process now (`VmRSS`), or its peak so far (`VmHWM`), MB. */
+export const rssMb = (pid: number | undefined, field: "VmRSS" | "VmHWM" = "VmRSS"): number =>
+  Number(new RegExp(`${field}:\\s*(\\d+) kB`).exec(procFile(pid, "status"))?.[1] ?? 0) / 1024;
 
 /** Starts `command <args>` (node by default) and resolves once it prints a line matching `ready`, with the match. */
 export async function startServer(args: readonly string[], ready: RegExp, cwd = ROOT, command = process.execPath) {

@@ -24,7 +24,7 @@ import { execFileSync } from "node:child_process";
 import { link, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { compiledThis } from "./checkout.ts";
-import { BENCH, dataset, fmt, label, log, type Measured, measureNode, median, type Report, ROOT, startFresh, table } from "./parts.ts";
+import { BENCH, dataset, fmt, label, log, type Measured, measureNode, medians, type Report, ROOT, startFresh, table } from "./parts.ts";
 
 export type PeersOptions = { sizes: number[]; seed: string; eleventy: string; repeat: number; dropCaches: boolean };
 
@@ -170,17 +170,7 @@ function report(
   runs: readonly Measured[][],
   expected: readonly number[],
 ): Report {
-  const at = runs.map(
-    (r): Measured => ({
-      seconds: median(r.map((m) => m.seconds)),
-      cpuSeconds: median(r.map((m) => m.cpuSeconds)),
-      userSeconds: median(r.map((m) => m.userSeconds)),
-      systemSeconds: median(r.map((m) => m.systemSeconds)),
-      minorFaults: median(r.map((m) => m.minorFaults)),
-      rssMb: Math.max(...r.map((m) => m.rssMb)),
-      stdout: "",
-    }),
-  );
+  const at = runs.map((r): Measured => ({ ...medians(r), rssMb: Math.max(...r.map((m) => m.rssMb)), stdout: "" }));
   const [ours, lean, peer] = at as [Measured, Measured, Measured];
   const times = (a: number, b: number): string => `${fmt(a / b, 2)}×`;
   const set = label(size);

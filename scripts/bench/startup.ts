@@ -5,8 +5,8 @@
  * as an installed copy does), node_modules linked from the checkout; and `--help` once more as a
  * contributor runs it, the same package beside the sources (`src/` linked in: bin/subjekti.js
  * reads every source's time to see whether lib/ is stale before a command, not before the top-level
- * help, which this row shows). `--before <rev>` builds the
- * same package from a git revision (`git archive`) and measures both in one run, alternating. CPU
+ * help, which this row shows). `--before <rev|dir>` builds the same package from that checkout's
+ * sources (checkout.ts `checkoutOf`) and measures both in one run, alternating. CPU
  * is bash's `times` for the children of a loop running one command `--runs` times (getrusage:
  * finer than GNU time's 10 ms); a row is the median over `--rounds` rounds of that loop's mean.
  */
@@ -14,6 +14,7 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { checkoutOf } from "./checkout.ts";
 import { fmt, median, type Report, ROOT, table } from "./parts.ts";
 
 export type StartupOptions = { before?: string; runs: number; rounds: number };
@@ -43,18 +44,6 @@ function compilePackage(name: string, sources: string, dir: string): Build {
   return { name, bin: join(dir, "bin/subjekti.js"), checkoutBin: join(checkout, "bin/subjekti.js") };
 }
 
-/** The sources of `rev` unpacked into `dir` (node_modules linked, so tsc finds @types/node). */
-function checkout(rev: string, dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  // The archive is over the 1 MB that execFileSync collects by default.
-  const archive = execFileSync("git", ["-C", ROOT, "archive", rev, "src", "bin", "package.json", "tsconfig.json", "tsconfig.build.json"], {
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  execFileSync("tar", ["-x", "-C", dir], { input: archive });
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
-  return dir;
-}
-
 /** Mean CPU ms (user + sys) of one run of `command`, over a loop of `runs`. */
 function loopCpu(command: readonly string[], runs: number): number {
   const script = 'n=$1; shift; for ((i=0; i<n; i++)); do "$@" >/dev/null 2>&1; done; times';
@@ -73,7 +62,7 @@ export async function run(options: StartupOptions): Promise<Report> {
   try {
     const builds: Build[] = [];
     if (options.before !== undefined)
-      builds.push(compilePackage(`before (${options.before})`, checkout(options.before, join(work, "before-src")), join(work, "before")));
+      builds.push(compilePackage(`before (${options.before})`, (await checkoutOf(options.before)).dir, join(work, "before")));
     const after = join(work, "after");
     builds.push(compilePackage("after (this checkout)", ROOT, after));
     // The floor under any commander CLI: an ES module alone, and one that prints a help with commander.
