@@ -49,17 +49,23 @@ export interface BucketRange {
 
 /**
  * writeBuckets's arrays, made once for every range of a stage: a range's bytes read back, its
- * items' keys and places, its keys' counts and orders, and a bucket's values. The ranges are alike
- * in size (their buckets a share of the list's), so the first range's arrays serve the others.
+ * items' keys (with their subjects' marks) and places, its keys' counts and orders, and a bucket's
+ * values. The ranges are alike in size (their buckets a share of the list's), so the first range's
+ * arrays serve the others. Three grow with the largest range: its bytes (16 MB at a million
+ * subjects, 28 MB at five million), and its items' keys and their places (4 bytes an item each:
+ * 17 MB of its 4.45 million items at a million, 24 MB of 6.23 million at five million); the rest
+ * grow with its keys (some 60,000 at a million) or its subjects' gaps.
  */
 export class BucketScratch {
   /** The range's bytes, read back from the scratch file (SpillBytes.take). */
   readonly bytes = reusedBytes();
   readonly values = reusedBytes();
   readonly localOfSmall = reusedInt32s();
-  readonly counts = reusedInt32s();
+  /** Each key's items, by its number in the range: as long as the most keys a range has met (doubled as they come), not as its items. */
+  counts: Int32Array = new Int32Array(1 << 12);
+  /** The gaps of the range's subjects' marks, in their order (doubled as they come). */
+  gaps: Int32Array = new Int32Array(1 << 12);
   readonly sequence = reusedInt32s();
-  readonly placeOf = reusedInt32s();
   readonly places = reusedInt32s();
   readonly starts = reusedInt32s();
   readonly fill = reusedInt32s();
@@ -120,8 +126,12 @@ export function writeBuckets(
   const names: string[] = [];
   const isToken: boolean[] = [];
   const smallOf: number[] = [];
-  // Each key holds an item at least: no more keys than items.
-  const counts = scratch.counts.view(range.items, true);
+  let counts = scratch.counts;
+  counts.fill(0);
+  // Each item's key's number, the first of a subject's items marked (NEXT_BIT, GAP_BIT): the
+  // counting sort below follows the places through them, reading the range's bytes once and
+  // keeping no place beside each item (4 bytes an item).
+  if (range.items > KEY_BITS) throw new Error(`a range of buckets of ${range.items} items: its keys' numbers need more than 30 bits`);
   const sequence = scratch.sequence.view(range.items);
   let n = 0;
   // A key by its text at `at` (after its header): its number in the range, given on first sight.
@@ -135,9 +145,10 @@ export function writeBuckets(
     }
     return local;
   };
-  // Each item's place beside its key's number, so that the counting sort below reads the range once.
-  const placeOf = scratch.placeOf.view(range.items);
-  let place = -1;
+  // The mark of the next item (the first of its subject's), and the gaps so far.
+  let mark = 0;
+  let gaps = scratch.gaps;
+  let g = 0;
   let at = 0;
   while (at < bytes.length) {
     let item = bytes[at++] as number;
@@ -152,14 +163,16 @@ export function writeBuckets(
         at = varintEnd;
       }
     }
-    // A subject's mark: the next place, or a gap.
-    if (item === NEXT_PLACE) {
-      place++;
-      continue;
-    }
-    if (item === 0) {
-      place += readVarint(bytes, at);
-      at = varintEnd;
+    // A subject's mark, just before its first item in the range: the next place, or a gap.
+    if (item === NEXT_PLACE || item === 0) {
+      if (mark !== 0) throw new Error("a subject's mark in a range of buckets has no item after it");
+      if (item === NEXT_PLACE) mark = NEXT_BIT;
+      else {
+        if (g === gaps.length) scratch.gaps = gaps = grown(gaps);
+        gaps[g++] = readVarint(bytes, at);
+        at = varintEnd;
+        mark = GAP_BIT;
+      }
       continue;
     }
     let local: number;
@@ -183,10 +196,12 @@ export function writeBuckets(
       }
     }
     if (n === range.items) throw new Error(`a range of buckets holds more than its ${range.items} items`);
+    if (local === counts.length) scratch.counts = counts = grown(counts);
     counts[local] = (counts[local] as number) + 1;
-    placeOf[n] = place;
-    sequence[n++] = local;
+    sequence[n++] = local | mark;
+    mark = 0;
   }
+  if (n !== range.items || mark !== 0) throw new Error(`a range of buckets holds ${n} items, not ${range.items}, or ends in a mark`);
   // Each key's places together (a counting sort), rising since the records came in place order.
   const keys = names.length;
   const starts = scratch.starts.view(keys + 1);
@@ -195,11 +210,7 @@ export function writeBuckets(
   const fill = scratch.fill.view(keys);
   fill.set(starts.subarray(0, keys));
   const places = scratch.places.view(n);
-  for (let i = 0; i < n; i++) {
-    const local = sequence[i] as number;
-    places[fill[local] as number] = placeOf[i] as number;
-    fill[local] = (fill[local] as number) + 1;
-  }
+  sortPlaces(sequence, n, gaps, fill, places);
   // The keys by bucket, then in each the tokens first (each in a slot with room: a renamed subject
   // changes the sets of its pieces and of its tokens, and the offsets its tokens' suffix entries
   // name stay where they were unless a set outgrows its slot), then the other keys; each by key.
@@ -269,6 +280,40 @@ export function writeBuckets(
       at += part.length;
     }
     shard.add(files.values, values);
+  }
+}
+
+/** Marks of an item in `sequence` beside its key's number: the first of its subject's items, at the place after the last (`NEXT_BIT`) or after a gap (`GAP_BIT`, the gap the next in `gaps`). */
+const NEXT_BIT = 1 << 30;
+const GAP_BIT = 1 << 31;
+const KEY_BITS = NEXT_BIT - 1;
+
+/** `array` twice as long, its elements kept (zeros after them). */
+function grown(array: Int32Array): Int32Array {
+  const twice = new Int32Array(2 * array.length);
+  twice.set(array);
+  return twice;
+}
+
+/**
+ * Each item's place put by its key (`places[fill[key]++]`, fill then past each key's places), the
+ * places followed through the items' marks in `sequence[0, n)` (a subject's first item after the
+ * last subject's place, or after a gap, in `gaps` in their order).
+ */
+function sortPlaces(sequence: Int32Array, n: number, gaps: Int32Array, fill: Int32Array, places: Int32Array): void {
+  let place = -1;
+  let g = 0;
+  for (let i = 0; i < n; i++) {
+    let local = sequence[i] as number;
+    if (local >= NEXT_BIT) {
+      place++;
+      local &= KEY_BITS;
+    } else if (local < 0) {
+      place += gaps[g++] as number;
+      local &= KEY_BITS;
+    }
+    places[fill[local] as number] = place;
+    fill[local] = (fill[local] as number) + 1;
   }
 }
 
