@@ -72,6 +72,17 @@ export class BucketScratch {
   readonly bucketOfKey = reusedInt32s();
   readonly byBucket = reusedInt32s();
   readonly entry = new AsciiBytes();
+
+  /**
+   * The arrays of a range of `items` items and `bytes` bytes made now: the largest range's, before
+   * the first. Grown range by range instead (a quarter more each time), each larger range left the
+   * last arrays to a collection: at five million subjects they climbed from 89 to 132 MB.
+   */
+  reserve(items: number, bytes: number): void {
+    this.sequence.view(items);
+    this.places.view(items);
+    this.bytes.view(bytes);
+  }
 }
 
 /** A subject's mark in a range's bytes for the place after the range's last: the header of an empty wide text, which no item is. */

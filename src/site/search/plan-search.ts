@@ -166,6 +166,7 @@ function writeRanges(
   const small: SmallKeys = { ...gathering.small, apart: gathering.apart };
   let keysShard: SpilledShard | null = null;
   const scratch = new BucketScratch();
+  scratch.reserve(Math.max(...gathering.items), Math.max(...gathering.ranges.map((range) => range.size)));
   for (let range = 0; range < gathering.ranges.length; range++) {
     const from = range * partitionBuckets;
     const to = Math.min(buckets, from + partitionBuckets);

@@ -148,6 +148,11 @@ export class SpillBytes {
     return all;
   }
 
+  /** Its bytes so far, in the file and in memory. */
+  get size(): number {
+    return this.#spilledBytes + this.#length;
+  }
+
   /** Whether any of its bytes went to the file. */
   get spilled(): boolean {
     return this.#blocks.length > 0;
