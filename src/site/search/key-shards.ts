@@ -50,8 +50,7 @@ export interface BucketRange {
 /**
  * writeBuckets's arrays, made once for every range of a stage: a range's bytes read back, its
  * items' keys (with their subjects' marks) and places, its keys' counts and orders, and a bucket's
- * values. The ranges are alike in size (their buckets a share of the list's), so the first range's
- * arrays serve the others. Three grow with the largest range: its bytes (16 MB at a million
+ * values. Three are as large as the largest range's (reserve): its bytes (16 MB at a million
  * subjects, 28 MB at five million), and its items' keys and their places (4 bytes an item each:
  * 17 MB of its 4.45 million items at a million, 24 MB of 6.23 million at five million); the rest
  * grow with its keys (some 60,000 at a million) or its subjects' gaps.
