@@ -3,8 +3,10 @@
  * limit the thread's shards are those of the stage run on the main thread; a thread that runs out
  * of its heap does not fail the build: the stage runs again on the main thread, from an empty
  * scratch directory, with the same shards. Reached by construction: the thread is given a heap
- * far too small for the stage. Each case in a child process: starting the thread lowers the calling
- * thread's priority (threads/thread-priority.ts), which the test's worker must keep.
+ * far too small for the stage over four times the sample (8 MB: enough for an isolate to start,
+ * where 2 MB stops Node 22's whole process in its snapshot's deserialization, not the thread).
+ * Each case in a child process: starting the thread lowers the calling thread's priority
+ * (threads/thread-priority.ts), which the test's worker must keep.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -13,6 +15,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../built-site.ts";
+import { writeDataset } from "../build-processes.ts";
 
 const run = promisify(execFile);
 const src = (path: string): string => JSON.stringify(new URL(`../../../src/${path}`, import.meta.url).href);
@@ -23,7 +26,8 @@ let site: string;
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "subjekti-search-heap-"));
   site = join(work, "site");
-  await build("data", site, { threads: 0 });
+  await writeDataset(join(work, "data"), 4, 0);
+  await build(join(work, "data"), site, { threads: 0 });
 }, 120_000);
 afterAll(() => rm(work, { recursive: true, force: true }));
 
@@ -33,7 +37,7 @@ interface Seen {
   readonly inline: readonly (readonly [string, string])[];
 }
 
-/** The stage in a thread of `heapMb` MB (the default when null) and on the main thread, over the sample site's chunk files. */
+/** The stage in a thread of `heapMb` MB (the default when null) and on the main thread, over the site's chunk files. */
 async function stageIn(heapMb: number | null): Promise<Seen> {
   const code = `
     import { readFileSync } from "node:fs";
@@ -63,7 +67,7 @@ describe("the search thread's heap limit", () => {
   }, 60_000);
 
   it("a thread out of its heap: the stage runs again here, with the same shards", async () => {
-    const seen = await stageIn(2);
+    const seen = await stageIn(8);
     expect(seen.outOfHeap).toBe(true);
     expect(seen.shards).toEqual(seen.inline);
   }, 60_000);
