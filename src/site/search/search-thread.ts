@@ -31,7 +31,7 @@ export const SEARCH_THREAD_FROM = 100_000;
 /**
  * The search thread's old generation at most, in MB. V8 lets an isolate's old generation grow
  * between two full collections by a factor it sets from how fast it collects, up to 4 under a
- * limit of 2 GB or more (Node's default, 4 GB, on a machine of 16 GB) and about twice under
+ * limit of 2 GB or more (Node's default, 4 GB, on a machine of 16 GB) and about 1.8 under
  * 1.5 GB (heap-controller.cc: the factor falls with the limit). The stage's live heap is some 55 MB
  * at one million subjects as at five; its heap grew to 170-300 MB of mostly dead strings (the
  * names of a run, a generation of the caches), a third to a half of the build's peak. Under this
