@@ -181,11 +181,7 @@ export function writeBuckets(
       if (item === NEXT_PLACE) mark = NEXT_BIT;
       else {
         // One byte past the last gap kept: the counting sort reads the gap beside every item.
-        if (g + 1 === gaps.length) {
-          const twice = new Uint8Array(2 * gaps.length);
-          twice.set(gaps);
-          scratch.gaps = gaps = twice;
-        }
+        if (g + 1 === gaps.length) scratch.gaps = gaps = grown(gaps);
         const gap = readVarint(bytes, at);
         at = varintEnd;
         if (gap < 0x100) gaps[g++] = gap;
@@ -312,8 +308,8 @@ const GAP_BIT = 1 << 31;
 const KEY_BITS = NEXT_BIT - 1;
 
 /** `array` twice as long, its elements kept (zeros after them). */
-function grown(array: Int32Array): Int32Array {
-  const twice = new Int32Array(2 * array.length);
+function grown<A extends Int32Array | Uint8Array>(array: A): A {
+  const twice = new (array.constructor as new (length: number) => A)(2 * array.length);
   twice.set(array);
   return twice;
 }
