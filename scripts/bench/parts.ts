@@ -289,3 +289,7 @@ export function startFresh(dropCaches: boolean): boolean {
     return false;
   }
 }
+
+/** What a measure's text says of `--drop-caches` (`asked`): each run began with the page cache dropped (`dropped`: every startFresh said so), or it could not be. */
+export const dropNote = (asked: boolean, dropped: boolean): string =>
+  dropped ? ", the page cache dropped before each" : asked ? " (the page cache could not be dropped)" : "";

@@ -13,7 +13,22 @@ import { readdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { compiledSides } from "./checkout.ts";
-import { BENCH, cpuMs, dataset, fmt, inTurn, label, log, medians, procUsage, type Report, rssMb, startFresh, table } from "./parts.ts";
+import {
+  BENCH,
+  cpuMs,
+  dataset,
+  dropNote,
+  fmt,
+  inTurn,
+  label,
+  log,
+  medians,
+  procUsage,
+  type Report,
+  rssMb,
+  startFresh,
+  table,
+} from "./parts.ts";
 
 /** The options every stage measure takes (bench.ts `stage`). */
 export type StageOptions = { size: number; seed: string; before: string[]; rounds: number; dropCaches: boolean; scratch?: string };
@@ -36,8 +51,10 @@ async function pausedBuild(args: readonly string[], timeout: number): Promise<Pa
       // The process has ended.
     }
   };
-  const [sampler, timer] = [setInterval(sample, 100), setTimeout(() => child.kill("SIGKILL"), timeout * 1000)];
-  let [stderr, paused] = ["", undefined as Paused | undefined];
+  const sampler = setInterval(sample, 100);
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeout * 1000);
+  let stderr = "";
+  let paused: Paused | undefined;
   child.stderr.setEncoding("utf8").on("data", (text: string) => {
     if (paused !== undefined || !(stderr += text).includes(`paused at ${POINT}`)) return;
     const wall = (performance.now() - started) / 1000;
@@ -68,7 +85,8 @@ export async function run(options: ReadStageOptions): Promise<Report> {
   const sides = await compiledSides(options.before);
   const scratch = options.scratch ?? join(BENCH, `read-stage-${process.pid}`);
   const out = ["--out", join(scratch, "site"), ...(options.cache ? ["--cache-dir", join(scratch, "cache")] : ["--no-cache"]), "--quiet"];
-  const [runs, lines] = [sides.map(() => [] as Paused[]), [] as string[][]];
+  const runs = sides.map(() => [] as Paused[]);
+  const lines: string[][] = [];
   let dropped = options.dropCaches;
   try {
     for (let round = 0; round < rounds; round++) {
@@ -88,7 +106,7 @@ export async function run(options: ReadStageOptions): Promise<Report> {
   }
   const med = runs.map((r) => medians(r));
   const how = `${warm === undefined ? "cold builds" : `rebuilds after a build of ${warm}`}${options.cache ? "" : " (--no-cache)"}`;
-  const drop = dropped ? ", the page cache dropped before each" : options.dropCaches ? " (the page cache could not be dropped)" : "";
+  const drop = dropNote(options.dropCaches, dropped);
   const medianLines = med.map((m, i) => [sides[i]?.name ?? "", ...cells(m)]);
   const text =
     `${options.data ?? `${label(options.size)} (seed ${options.seed})`}, ${how} stopped at \`${POINT}\`, in turn, rounds: ${rounds}${drop}\n\n` +

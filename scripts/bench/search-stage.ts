@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compiledSides } from "./checkout.ts";
 import type { StageOptions } from "./read-stage.ts";
-import { BENCH, dataset, fmt, inTurn, label, log, medians, measureNode, type Report, startFresh, table } from "./parts.ts";
+import { BENCH, dataset, dropNote, fmt, inTurn, label, log, medians, measureNode, type Report, startFresh, table } from "./parts.ts";
 
 export type SearchStageOptions = StageOptions & { site?: string; hashes?: string };
 
@@ -36,8 +36,12 @@ const HEADER = ["stage wall:", "stage user:", "stage sys:", "process CPU:", "pea
 export async function run(options: SearchStageOptions): Promise<Report> {
   const sides = await compiledSides(options.before);
   const scratch = options.scratch ?? join(BENCH, `search-stage-${process.pid}`);
-  const [runs, lines, spill] = [sides.map(() => [] as Stage[]), [] as string[][], join(scratch, "spill")];
-  let [site, differ, dropped] = [options.site ?? join(scratch, "site"), 0, options.dropCaches];
+  const spill = join(scratch, "spill");
+  const site = options.site ?? join(scratch, "site");
+  const runs = sides.map(() => [] as Stage[]);
+  const lines: string[][] = [];
+  let differ = 0;
+  let dropped = options.dropCaches;
   try {
     if (options.site === undefined) {
       const data = await dataset(options.size, options.seed);
@@ -63,8 +67,9 @@ export async function run(options: SearchStageOptions): Promise<Report> {
   }
   const self = runs[0]?.[0] as Stage;
   if (options.hashes !== undefined) await writeFile(options.hashes, self.hashes.map((line) => `${line}\n`).join(""));
-  const [med, size] = [runs.map((r) => medians(r)), label(self.count)];
-  const drop = dropped ? ", the page cache dropped before each" : options.dropCaches ? " (the page cache could not be dropped)" : "";
+  const med = runs.map((r) => medians(r));
+  const size = label(self.count);
+  const drop = dropNote(options.dropCaches, dropped);
   const medianLines = med.map((m, i) => [sides[i]?.name ?? "", ...cells(m)]);
   const text =
     `${size} subjects (${options.site ?? `seed ${options.seed}, built by ${sides[0]?.name}`}), in turn, rounds: ${options.rounds}${drop}\n\n` +

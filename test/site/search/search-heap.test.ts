@@ -49,7 +49,8 @@ async function stageIn(heapMb: number | null): Promise<Seen> {
     const files = Array.from({ length: Math.ceil(manifest.count / CHUNK_SIZE) }, (_, chunk) => ({ path: join(site, chunkPath(manifest, chunk)) }));
     const task = (spill) => ({ count: manifest.count, chunkSize: CHUNK_SIZE, files, spill: join(${JSON.stringify(work)}, spill) });
     const heapMb = ${JSON.stringify(heapMb)};
-    const thread = heapMb === null ? startSearch(task("thread-${heapMb}"), true) : startSearch(task("thread-${heapMb}"), true, heapMb);
+    // null: startSearch's own default.
+    const thread = startSearch(task("thread-${heapMb}"), true, heapMb ?? undefined);
     const keys = (shards) => shards.map((shard) => [shard.key, shard.hash]);
     const shards = keys(await thread.shards());
     const inline = keys(await startSearch(task("inline-${heapMb}"), false).shards());
