@@ -106,11 +106,19 @@ export async function run(options: BuildOptions): Promise<Report> {
  * `subjekti build` of `data` into `out` (the build cache as users have it, kept in the bench's
  * scratch), from `startFresh`: `sync` first, so no build pays for another's dirty pages, and the page
  * cache dropped when `fresh` (a full build under `--drop-caches`; a rebuild keeps what the build
- * before it left, as a maintainer's does).
+ * before it left, as a maintainer's does); `dropped`: whether it was (false where the machine does
+ * not let it).
  */
-function build(side: Side, data: string, out: string, fresh: boolean, extra: readonly string[] = []): Promise<Measured> {
-  startFresh(fresh);
-  return measureNode([...side.cli, "build", "--data", data, "--out", out, "--cache-dir", join(TMP, "build-cache"), "--quiet", ...extra]);
+async function build(
+  side: Side,
+  data: string,
+  out: string,
+  fresh: boolean,
+  extra: readonly string[] = [],
+): Promise<Measured & { dropped: boolean }> {
+  const dropped = startFresh(fresh);
+  const args = ["build", "--data", data, "--out", out, "--cache-dir", join(TMP, "build-cache"), "--quiet", ...extra];
+  return { ...(await measureNode([...side.cli, ...args])), dropped };
 }
 
 /** The run of the median `by` (the lower of the two middle ones). */
@@ -137,6 +145,8 @@ async function fullBuilds(size: number, options: BuildOptions, sides: readonly S
   const printed: string[][] = [];
   const rows: MeasuredRow[] = [];
   const out = join(TMP, `site-${set}`);
+  // Whether every full build began with the page cache dropped (startFresh: false where it cannot be).
+  let dropped = options.dropCaches;
   for (const [rowKey, what, extra] of configs) {
     const steps = extra.length > 0 || options.skipIncremental || shuffled ? 1 : STEPS.length;
     const edited = steps > 1 ? await dataset(size, options.seed, Math.floor(size / 2)) : data;
@@ -150,6 +160,7 @@ async function fullBuilds(size: number, options: BuildOptions, sides: readonly S
         for (const [i, step] of STEPS.slice(0, steps).entries()) {
           log(`${what}, ${side.name}, round ${round + 1}: ${step}…`);
           const m = await build(side, i === 0 ? data : edited, out, i === 0 && options.dropCaches, extra);
+          if (i === 0) dropped = m.dropped && dropped;
           // Each round's own figures and the load it ran under: a median hides a round that ran beside something else.
           log(`  ${fmt(m.seconds)} s wall, ${fmt(m.cpuSeconds)} s CPU, ${fmt(m.rssMb, 0)} MB; load ${loadavg()[0]?.toFixed(1)}`);
           runs[sides.indexOf(side)]?.[i]?.push(m);
@@ -206,7 +217,7 @@ async function fullBuilds(size: number, options: BuildOptions, sides: readonly S
     "ratio:",
   ];
   const text =
-    `### Builds of ${set}\n\n\`subjekti build --data <set> --out <tmp> --cache-dir <tmp> --quiet\` in a child process, \`sync\` before each${options.dropCaches ? " and the clean page cache dropped before each full build" : ""}; CPU is user + system ` +
+    `### Builds of ${set}\n\n\`subjekti build --data <set> --out <tmp> --cache-dir <tmp> --quiet\` in a child process, \`sync\` before each${dropped ? " and the clean page cache dropped before each full build" : options.dropCaches ? " (the page cache could not be dropped)" : ""}; CPU is user + system ` +
     `(GNU time); the edit renames record ${count(Math.floor(size / 2))} (0-based) in one generated copy of the set that every side builds; the probe reads and parses ` +
     "the same input and writes the same files as fast as Node can; ratio = build / probe, or rebuild / full build.\n\n" +
     table(header, printed);

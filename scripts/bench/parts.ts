@@ -102,7 +102,9 @@ export function writtenFiles(stdout: string): { files: number; written: number }
  * A node process run to its end: wall seconds, CPU seconds (user + system, its children's
  * included, and the two apart), its peak resident set size (MB), its minor page faults (each a
  * page of memory it touched for the first time: what it asked of the machine's memory, whatever
- * the machine charged for it) and what it printed.
+ * the machine charged for it), what it gave the file system to write (MB: GNU time's file system
+ * outputs, each page it dirtied, so a small file counts whole pages; the page cache holds them
+ * until the kernel writes them out) and what it printed.
  */
 export type Measured = {
   seconds: number;
@@ -111,15 +113,16 @@ export type Measured = {
   systemSeconds: number;
   rssMb: number;
   minorFaults: number;
+  writtenMb: number;
   stdout: string;
 };
 
-/** Runs `node <args>` to the end: wall time from here, peak RSS, CPU and minor faults from GNU time's %M %U %S %R (its file removed after). */
+/** Runs `node <args>` to the end: wall time from here, peak RSS, CPU, minor faults and what it wrote from GNU time's %M %U %S %R %O (its file removed after). */
 export async function measureNode(args: readonly string[], cwd = ROOT): Promise<Measured> {
   const timeFile = join(BENCH, `time-${process.pid}.txt`);
   await mkdir(BENCH, { recursive: true });
   const started = performance.now();
-  const child = spawn("/usr/bin/time", ["-f", "%M %U %S %R", "-o", timeFile, process.execPath, ...args], { cwd });
+  const child = spawn("/usr/bin/time", ["-f", "%M %U %S %R %O", "-o", timeFile, process.execPath, ...args], { cwd });
   let [stdout, stderr] = ["", ""];
   child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
   child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
@@ -127,7 +130,7 @@ export async function measureNode(args: readonly string[], cwd = ROOT): Promise<
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`node ${args.join(" ")} exited with ${code}:\n${stderr.slice(-2000)}`);
   // The last line: GNU time writes a "Command exited…" line before it only on failure, handled above.
-  const [kb, user, system, minor] = ((await readFile(timeFile, "utf8")).trim().split("\n").at(-1) ?? "").split(" ").map(Number);
+  const [kb, user, system, minor, outputs] = ((await readFile(timeFile, "utf8")).trim().split("\n").at(-1) ?? "").split(" ").map(Number);
   await rm(timeFile, { force: true });
   const [userSeconds, systemSeconds] = [user ?? NaN, system ?? NaN];
   return {
@@ -137,6 +140,8 @@ export async function measureNode(args: readonly string[], cwd = ROOT): Promise<
     systemSeconds,
     rssMb: (kb ?? NaN) / 1024,
     minorFaults: minor ?? NaN,
+    // GNU time's %O counts blocks of 512 bytes, whatever the file system's block.
+    writtenMb: ((outputs ?? NaN) * 512) / 2 ** 20,
     stdout,
   };
 }
@@ -154,7 +159,7 @@ export function procFile(pid: number | string | undefined, name: string): string
 const CLOCK_TICKS = 100;
 
 /** What a process (or a thread: "<pid>/task/<tid>") has used so far, from /proc: CPU seconds and minor page faults; NaN where it is gone. */
-export function procUsage(pid: number | string | undefined): Omit<Measured, "seconds" | "rssMb" | "stdout"> {
+export function procUsage(pid: number | string | undefined): Omit<Measured, "seconds" | "rssMb" | "writtenMb" | "stdout"> {
   const stat = procFile(pid, "stat");
   // Fields after the command name's closing parenthesis: minflt, utime and stime are the 10th, 14th and 15th of the line.
   const fields = stat === "" ? [] : stat.slice(stat.lastIndexOf(")") + 2).split(" ");

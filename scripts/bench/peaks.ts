@@ -3,7 +3,8 @@
  * seeded generator's set is built once by this checkout compiled, every default on (the pages, the
  * records, the key and search indexes, the downloads, the change feed), into an empty site with an
  * empty build cache, one size after another in one run; each build's peak RSS, CPU (user + system,
- * and the two apart) and wall are printed with their ratios to the smallest size's, in one table and one row.
+ * and the two apart), what it wrote and wall are printed with their ratios to the smallest size's,
+ * in one table and one row.
  *
  * The sets are generated once and kept (parts.ts `dataset`: .bench/data/ or $SUBJEKTI_BENCH_DATA,
  * by size, seed and generator), so a second run builds at once.
@@ -56,11 +57,14 @@ export async function run(options: PeaksOptions): Promise<Report> {
     `${fmt(run.seconds)} s`,
     count(run.minorFaults),
     count(writtenFiles(run.stdout).files),
+    `${fmt(run.writtenMb / 1024, 2)} GB`,
+    `${fmt(run.systemSeconds / (run.writtenMb / 1024), 2)} s`,
     times(run.rssMb, base.run.rssMb),
     times(run.cpuSeconds, base.run.cpuSeconds),
     times(run.userSeconds, base.run.userSeconds),
     times(run.systemSeconds, base.run.systemSeconds),
     times(run.minorFaults, base.run.minorFaults),
+    times(run.writtenMb, base.run.writtenMb),
     times(run.seconds, base.run.seconds),
     fmt(load),
     `${fmt(free)} GB`,
@@ -74,7 +78,10 @@ export async function run(options: PeaksOptions): Promise<Report> {
     "; peak RSS, CPU (user + system, and each apart) and minor page faults from GNU time; load: the 1-minute average as each began; free: the memory free as each began. " +
     "The system time is apart because on a virtual machine it holds the host's price for memory the guest touches for the first time " +
     "(each new page of the files written), which need not grow in proportion to the bytes (BENCHMARKS.md, the machine's price for new memory). " +
-    "The page faults are each a page of memory the build touched for the first time: what it asked of memory, whatever the machine charged for it.\n\n" +
+    "The page faults are each a page of memory the build touched for the first time: what it asked of memory, whatever the machine charged for it. " +
+    "Written: what the build gave the file system to write (GNU time's file system outputs: each page it dirtied, the site, the build cache and the scratch files), " +
+    "every byte of which the page cache holds as a new page; system a GB: the system time over it, the price the machine asked for each GB, " +
+    "which on this virtual machine rises with the memory a build takes that was free for more than a few seconds (BENCHMARKS.md).\n\n" +
     table(
       [
         "set",
@@ -85,11 +92,14 @@ export async function run(options: PeaksOptions): Promise<Report> {
         "wall:",
         "page faults:",
         "files:",
+        "written:",
+        "system a GB:",
         `peak ÷ ${of}:`,
         `CPU ÷ ${of}:`,
         `user ÷ ${of}:`,
         `system ÷ ${of}:`,
         `faults ÷ ${of}:`,
+        `written ÷ ${of}:`,
         `wall ÷ ${of}:`,
         "load:",
         "free:",
@@ -105,7 +115,8 @@ export async function run(options: PeaksOptions): Promise<Report> {
   const figure =
     `**peak ${each((m) => `${fmt(m.rssMb, 0)} MB`)} (${ratios((m) => m.rssMb)})**; ` +
     `CPU (user+sys) ${each((m) => `${fmt(m.cpuSeconds)} s`)} (${ratios((m) => m.cpuSeconds)}; user ${ratios((m) => m.userSeconds)}, ` +
-    `system ${ratios((m) => m.systemSeconds)}); page faults ${ratios((m) => m.minorFaults)}; wall ${each((m) => `${fmt(m.seconds)} s`)}`;
+    `system ${ratios((m) => m.systemSeconds)}); page faults ${ratios((m) => m.minorFaults)}; ` +
+    `written ${each((m) => `${fmt(m.writtenMb / 1024, 2)} GB`)} (${ratios((m) => m.writtenMb)}), system time a GB written ${each((m) => `${fmt(m.systemSeconds / (m.writtenMb / 1024), 2)} s`)}; wall ${each((m) => `${fmt(m.seconds)} s`)}`;
   return {
     text,
     rows: [

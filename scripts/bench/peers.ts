@@ -24,7 +24,21 @@ import { execFileSync } from "node:child_process";
 import { link, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { compiledThis } from "./checkout.ts";
-import { BENCH, dataset, fmt, label, log, type Measured, measureNode, medians, type Report, ROOT, startFresh, table } from "./parts.ts";
+import {
+  BENCH,
+  dataset,
+  dropNote,
+  fmt,
+  label,
+  log,
+  type Measured,
+  measureNode,
+  medians,
+  type Report,
+  ROOT,
+  startFresh,
+  table,
+} from "./parts.ts";
 
 export type PeersOptions = { sizes: number[]; seed: string; eleventy: string; repeat: number; dropCaches: boolean };
 
@@ -107,6 +121,7 @@ export async function run(options: PeersOptions): Promise<Report> {
   const tmp = join(BENCH, `peers-${process.pid}`);
   const parts: Report[] = [];
   const failures: string[] = [];
+  let dropped = options.dropCaches;
   try {
     for (const size of options.sizes) {
       const data = await dataset(size, options.seed);
@@ -132,7 +147,7 @@ export async function run(options: PeersOptions): Promise<Report> {
           const [out, scratch] = [join(tmp, "out"), join(tmp, "scratch")];
           await Promise.all([rm(out, { recursive: true, force: true }), rm(scratch, { recursive: true, force: true })]);
           await mkdir(scratch, { recursive: true });
-          startFresh(options.dropCaches);
+          dropped = startFresh(options.dropCaches) && dropped;
           log(`${label(size)}, round ${round + 1}: ${one.name}…`);
           const i = contenders.indexOf(one);
           runs[i]?.push(await one.run(out, scratch));
@@ -154,7 +169,7 @@ export async function run(options: PeersOptions): Promise<Report> {
           failures.push(
             `${label(size)}, ${one.name}: wrote ${held[i]?.join(" / ")} list pages (plain / api) / chunks, not ${expected.join(" / ")}`,
           );
-      parts.push(report(size, options, contenders, runs, expected));
+      parts.push(report(size, { ...options, dropped }, contenders, runs, expected));
     }
   } finally {
     await rm(tmp, { recursive: true, force: true });
@@ -165,7 +180,7 @@ export async function run(options: PeersOptions): Promise<Report> {
 /** The table and row of one size: each contender's medians, and Eleventy's wall and CPU as multiples of ours. */
 function report(
   size: number,
-  options: PeersOptions,
+  options: PeersOptions & { dropped: boolean },
   contenders: readonly Contender[],
   runs: readonly Measured[][],
   expected: readonly number[],
@@ -179,7 +194,7 @@ function report(
     `### ${set}: our build against Eleventy ${options.eleventy}, the same pages\n\n` +
     `Each writes ${count(expected[0] ?? 0)} list pages of ${LIMIT} in each of the two link forms (without \`format\`, with \`format=api\`) and ` +
     `${count(expected[2] ?? 0)} record chunks of ${CHUNK} from one set (generate-subjects --seed ${options.seed}); ours also writes its indexes ` +
-    `(and, by default, the downloads and the change feed). Empty output each build, \`sync\`${options.dropCaches ? " and the clean page cache dropped" : ""} before; CPU is user + system${rounds}.\n\n` +
+    `(and, by default, the downloads and the change feed). Empty output each build, \`sync\` before each${dropNote(options.dropCaches, options.dropped)}; CPU is user + system${rounds}.\n\n` +
     table(
       ["build", "wall:", "CPU:", "peak RSS:", "wall ÷ ours:", "CPU ÷ ours:"],
       contenders.map((one, i) => {
