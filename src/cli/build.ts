@@ -185,8 +185,8 @@ export function addBuildCommand(program: Command, { io, problems, tr, apps }: Co
     bar?.done();
     for (const warning of report.overLimits) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: warning })}\n`);
     for (const note of report.notes) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: tr.say(note) })}\n`);
-    if (report.cacheWarning !== undefined)
-      io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: tr.say(report.cacheWarning) })}\n`);
+    for (const warning of [report.cacheWarning, report.searchWarning])
+      if (warning !== undefined) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: tr.say(warning) })}\n`);
     if (flags.json) {
       // stdout holds the report alone, so it can be piped to a parser; the warnings are in it.
       io.stdout.write(jsonReport(report, options));

@@ -41,6 +41,8 @@ export interface BuildReport extends WriteReport {
   readonly known?: JudgedRead["known"];
   /** Why the build cache could not be used or written, when it could not (the build went on without it). */
   readonly cacheWarning?: Message;
+  /** That the search thread ran out of its heap and the stage ran again on the main thread (the site is whole; the build took longer). */
+  readonly searchWarning?: Message;
 }
 
 /** What reading the records into chunks found: the read's summary and what the site goes over of the target's limits. */
@@ -55,6 +57,7 @@ export interface Published {
   /** The files for crawlers written beside the site (none on a site of plain files). */
   readonly crawled: CrawlReport | undefined;
   readonly cacheWarning: Message | undefined;
+  readonly searchWarning?: Message | undefined;
 }
 
 /** The build's report from what each stage handed on; the times are performance.now()'s. */
@@ -65,7 +68,7 @@ export function reportBuild(
   published: Published,
 ): BuildReport {
   const { count, reused, warnings, kinds, overLimits, known } = records;
-  const { metadata, downloads, feed, cacheWarning } = published;
+  const { metadata, downloads, feed, cacheWarning, searchWarning } = published;
   // sitemap.xml, robots.txt and 404.html, written beside the site's own files (docs/write-crawl-files.ts).
   const crawled = published.crawled ?? { files: 0, written: 0, unchanged: 0, bytesWritten: 0 };
   // What the description of the data lacks, as warnings for the maintainer.
@@ -79,6 +82,7 @@ export function reportBuild(
     notes,
     downloads,
     ...(cacheWarning === undefined ? {} : { cacheWarning }),
+    ...(searchWarning === undefined ? {} : { searchWarning }),
     ...(known === undefined ? {} : { known }),
     ...(feed === undefined ? {} : { feed }),
     files: written.files + crawled.files,

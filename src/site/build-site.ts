@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { CHUNK_SIZE, offsetsFileName, SHARD_SIZE } from "../core/layout.ts";
-import type { Message } from "../common/messages/message.ts";
+import { type Message, msg } from "../common/messages/message.ts";
 import { pauseAt } from "../common/pause-point.ts";
 import { WholeFiles } from "../common/read-into.ts";
 import { makeScratchDir, type ScratchDir } from "../common/scratch-dir.ts";
@@ -133,7 +133,10 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
     const feed = await writeFeedOf(run, read.count, published, written?.list);
     await cache?.keepOnly(read.cacheKeys);
     const times = { started, readDone, ended: performance.now() };
-    return reportBuild(times, read, site, { metadata, downloads, feed, crawled, cacheWarning: cache?.warning });
+    // Asked once the site is written: the thread's shards were awaited there.
+    const outOfHeap = search?.outOfHeap() ?? null;
+    const searchWarning = outOfHeap === null ? undefined : msg("warning.search-heap", { mb: outOfHeap });
+    return reportBuild(times, read, site, { metadata, downloads, feed, crawled, cacheWarning: cache?.warning, searchWarning });
   } catch (error) {
     await written?.discard();
     await output.abort();
@@ -196,7 +199,7 @@ function searchOf({ options, output }: Run, { count, hashes }: Omit<ChunkHashes,
   const files = hashes.map((_, chunk) => output.chunkFile(chunk));
   const fileOf = (chunk: number): ChunkFile => files[chunk] as ChunkFile;
   const reused = reusedSearch(outDir, hashes) ?? patchedSearch({ outDir, count, chunkSize: CHUNK_SIZE, hashes, fileOf, spill });
-  if (reused !== null) return { shards: () => Promise.resolve(reused), stop: () => Promise.resolve(), outOfHeap: () => false };
+  if (reused !== null) return { shards: () => Promise.resolve(reused), stop: () => Promise.resolve(), outOfHeap: () => null };
   return startSearch({ count, chunkSize: CHUNK_SIZE, files, spill }, searchInThread(options.read.threads, count));
 }
 

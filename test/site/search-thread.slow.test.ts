@@ -1,14 +1,16 @@
 /**
  * The search stage in a thread beside the downloads (src/site/search/search-thread.ts): the site's
  * bytes are those of the stage run on the main thread; a failure inside the thread fails the build
- * (exit 1) with the site, the downloads and the temporary directory as they were; and a build
- * stopped by SIGTERM or SIGKILL while the thread holds its finished files publishes nothing.
+ * (exit 1) with the site, the downloads and the temporary directory as they were; a thread out of
+ * its heap makes the build warn and run the stage again on the main thread, with the same site; and
+ * a build stopped by SIGTERM or SIGKILL while the thread holds its finished files publishes nothing.
  *
  * The thread is reached by construction: `--threads 1` (`threads: 1`) runs it whatever the list's
  * size, and the thread's own points (SUBJEKTI_PAUSE_AT, SUBJEKTI_FAIL_AT at search-thread-planned:
  * its files in the scratch directory, none handed on) stop it or fail it there. The pages are
  * written while it runs: the write stage asks for its shards only at site-awaiting-search, every
- * other shard written.
+ * other shard written. A heap of 8 MB (SUBJEKTI_SEARCH_HEAP_MB) is too small for the stage over
+ * twice the sample, so the thread runs out of it by construction.
  */
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -73,6 +75,19 @@ describe("the search stage in a thread", () => {
       await build(join(work, data), join(work, "thread"), { threads: 1 });
       expect(await snapshotTree(join(work, "thread")), `built from ${data}`).toEqual(await snapshotTree(join(work, "inline")));
     }
+  }, 120_000);
+
+  it("a thread out of its heap: the build warns, makes the search files again on the main thread, and writes the same site", async () => {
+    const [inline, thread] = [join(work, "heap-inline"), join(work, "heap-thread")];
+    const env = { TMPDIR: await freshTmp() };
+    const plain = await runProcess(args(inline, "a", 0), env).ended;
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stderr).not.toContain("heap");
+    const short = await runProcess(args(thread, "a", 1), { ...env, SUBJEKTI_SEARCH_HEAP_MB: "8" }).ended;
+    expect(short.code, short.stderr).toBe(0);
+    expect(short.stderr).toContain("subjekti: warning: the search thread ran out of its 8 MB heap");
+    expect(await snapshotTree(thread)).toEqual(await snapshotTree(inline));
+    expect(await leftovers(thread, [tmp, `${thread}.cache`])).toEqual([]);
   }, 120_000);
 
   it("runs in the thread with threads: 1 only, not with 0 nor (a small list) by default: the thread's failure point is reached in the first alone", async () => {

@@ -324,6 +324,8 @@ export const en = {
       : "pass --cache-dir with a directory this user can write, or --no-cache";
     return `the build cache cannot be written at ${where} (${reason(p.code)}): the build goes on without it; ${fix}`;
   },
+  "warning.search-heap": (p: { mb: number }) =>
+    `the search thread ran out of its ${p.mb} MB heap (names or towns of many thousands of characters?): the search files were made again on the main thread, so the site is whole and the build took longer; --threads 0 makes them there from the start`,
 
   // One writer per output (output-lock.ts).
   "lock.took-over": (p: { shown: string; pid: number; command: string; since: string }) =>

@@ -295,6 +295,8 @@ export const hr: Catalogue = {
       : "zadajte --cache-dir s mapom u koju ovaj korisnik smije pisati, ili --no-cache";
     return `međuspremnik izgradnje ne može se zapisati u ${where} (${reason(p.code)}): izgradnja se nastavlja bez njega; ${fix}`;
   },
+  "warning.search-heap": (p) =>
+    `dretvi pretrage ponestalo je njezinih ${p.mb} MB memorije (nazivi ili mjesta od više tisuća znakova?): datoteke pretrage izrađene su ponovo na glavnoj dretvi, pa je stranica potpuna, a izgradnja je trajala dulje; --threads 0 izrađuje ih ondje od početka`,
 
   "lock.took-over": (p) => `${p.shown}: preuzeto zaključavanje procesa ${p.pid} (subjekti ${p.command} od ${p.since}), koji više ne radi`,
   "lock.waiting": (p) => `${p.shown} upravo piše ${holder(p)}: čeka se da završi`,

@@ -37,9 +37,19 @@ export const SEARCH_THREAD_FROM = 100_000;
  * names of a run, a generation of the caches), a third to a half of the build's peak. Under this
  * limit it stays near 120 MB at either size. A list whose stage needs more heap than this (names
  * of thousands of characters) runs out in the thread, and the stage runs again here, with the
- * main thread's whole heap (SearchStage.outOfHeap).
+ * main thread's whole heap (SearchStage.outOfHeap), and the build warns.
  */
 export const SEARCH_HEAP_MB = 1536;
+
+/**
+ * The thread's limit: SEARCH_HEAP_MB, or SUBJEKTI_SEARCH_HEAP_MB where a test sets it to reach a
+ * thread out of its heap by construction (8 MB: an isolate starts, the stage over a few thousand
+ * subjects does not fit).
+ */
+export function searchHeapMb(env: NodeJS.ProcessEnv = process.env): number {
+  const asked = Number(env["SUBJEKTI_SEARCH_HEAP_MB"]);
+  return Number.isSafeInteger(asked) && asked > 0 ? asked : SEARCH_HEAP_MB;
+}
 
 const ENTRY = new URL("../../threads/module-thread.mjs", import.meta.url);
 /** The module the thread runs (its .ts source; module-thread.mjs loads the .js when compiled). */
@@ -61,8 +71,8 @@ export interface SearchStage {
   shards(): Promise<ShardPlan[]>;
   /** Stops the thread if it still runs (a build that failed meanwhile); before its scratch directory is removed. */
   stop(): Promise<void>;
-  /** Whether the thread ran out of its heap (SEARCH_HEAP_MB), so that shards() ran the stage again here. */
-  outOfHeap(): boolean;
+  /** The heap (MB) the thread ran out of, so that shards() ran the stage again here; null when it did not. */
+  outOfHeap(): number | null;
 }
 
 /**
@@ -79,10 +89,10 @@ export function searchInThread(threads: number | "auto", count: number): boolean
  * Starts the search stage of `task`: in a thread now when `thread` (its old generation at most
  * `heapMb`), else here when its shards are asked for.
  */
-export function startSearch(task: SearchTask, thread: boolean, heapMb = SEARCH_HEAP_MB): SearchStage {
+export function startSearch(task: SearchTask, thread: boolean, heapMb = searchHeapMb()): SearchStage {
   const fileOf = (chunk: number): ChunkFile => task.files[chunk] as ChunkFile;
   const here = (): ShardPlan[] => planSearch(task.count, task.chunkSize, fileOf, task.spill);
-  if (!thread) return { shards: async () => here(), stop: async () => undefined, outOfHeap: () => false };
+  if (!thread) return { shards: async () => here(), stop: async () => undefined, outOfHeap: () => null };
   const pool = startWorkerPool<SearchTask, SpilledShardData[]>(ENTRY, 1, 1, { module: MODULE.href }, { maxOldGenerationSizeMb: heapMb });
   // The thread is the build's critical path from here on: this one, whose work beside it has slack, gives it its core (threads/thread-priority.ts).
   yieldToOwnThreads();
@@ -90,7 +100,7 @@ export function startSearch(task: SearchTask, thread: boolean, heapMb = SEARCH_H
   const planned = pool.run(task).finally(() => pool.close());
   // Awaited only once the pages are written: a build failing before then must not see this as unhandled.
   planned.catch(() => undefined);
-  let outOfHeap = false;
+  let outOfHeap: number | null = null;
   return {
     shards: async () => {
       try {
@@ -98,7 +108,7 @@ export function startSearch(task: SearchTask, thread: boolean, heapMb = SEARCH_H
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "ERR_WORKER_OUT_OF_MEMORY") throw error;
         // Again from an empty scratch directory: the thread stopped midway through its files.
-        outOfHeap = true;
+        outOfHeap = heapMb;
         rmSync(task.spill, { recursive: true, force: true });
         return here();
       }
