@@ -280,9 +280,13 @@ export function memoryFiles(
  * the machine's memory whatever earlier runs left cached. On the 2-core machine the kernel's time for
  * the same writes moved several-fold with it (3 GB written: 5.4, 2.2 and 1.0 s of system time in
  * three runs one after another), and six 1M full builds of two checkouts in turn that only synced
- * took 35, 47, 57, 78, 84 and 49 s of CPU (33 to 43 s each, the cache dropped). Whether it was dropped: false
- * where the machine does not let it (not root, not Linux), which the run then says. It slows
- * whatever else the machine runs until its files are read again.
+ * took 35, 47, 57, 78, 84 and 49 s of CPU (33 to 43 s each, the cache dropped). It does not make
+ * the machine's price the same for every build: on a virtual machine whose balloon gives free
+ * memory back to the host, memory freed seconds before a build is cheap to touch and memory free
+ * for longer is not (docs/search.md, "What the machine charges a build"), so `bench peaks` prints
+ * each build's system time a GB written beside its CPU. Whether it was dropped: false where the
+ * machine does not let it (not root, not Linux), which the run then says. It slows whatever else
+ * the machine runs until its files are read again.
  */
 export function startFresh(dropCaches: boolean): boolean {
   execFileSync("sync");
