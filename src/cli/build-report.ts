@@ -3,7 +3,7 @@ import type { FeedReport } from "../feed/write-feed.ts";
 import type { BuildReport } from "../site/build-outcome.ts";
 import type { WriteProgress } from "../site/hand-offs.ts";
 import { formatProblem } from "../data/problems/problems.ts";
-import type { Translator } from "../common/messages/message.ts";
+import type { Message, Translator } from "../common/messages/message.ts";
 import { ENGLISH } from "../common/messages/translate.ts";
 
 /** A stream the bar can draw on: a TTY or not. */
@@ -115,9 +115,17 @@ export function printBuildReport(report: Summarised, options: { readonly outDir:
 }
 
 /**
+ * The build's own warnings, not a record's: what the published description lacks, the build cache
+ * it could not write, the search thread out of its heap. Printed on stderr, and in `--json`'s `notes`.
+ */
+export function buildNotes(report: BuildReport): Message[] {
+  return [...report.notes, report.cacheWarning, report.searchWarning].filter((note) => note !== undefined);
+}
+
+/**
  * The one JSON report of `subjekti build --json`: the counts, the warnings as objects (the fields
- * of a problem line, plus the line itself) with each kind's count, the timings, and what changed
- * (site-changes.ts).
+ * of a problem line, plus the line itself) with each kind's count, the build's own warnings (their
+ * key and English line), the timings, and what changed (site-changes.ts).
  */
 export function jsonReport(report: BuildReport, options: { readonly outDir: string; readonly baseUrl: string }): string {
   return `${JSON.stringify(
@@ -144,6 +152,7 @@ export function jsonReport(report: BuildReport, options: { readonly outDir: stri
       })),
       changed: report.changes,
       overLimits: report.overLimits,
+      notes: buildNotes(report).map((note) => ({ key: note.key, message: ENGLISH.say(note) })),
       downloads: report.downloads,
       feed: report.feed ?? null,
     },

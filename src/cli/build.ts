@@ -177,16 +177,17 @@ export function addBuildCommand(program: Command, { io, problems, tr, apps }: Co
     const plain = await import("../site/write-plain-site.ts");
     if (flags.links === "files") await plain.readPlainOut(flags.out);
     else if (await plain.isPlainOut(flags.out)) throw failure("OUT_IS_PLAIN", msg("error.out-is-plain", { out: flags.out }));
-    const [{ buildSite }, { jsonReport, printBuildReport, progressBar }] = await Promise.all([apps.build(), import("./build-report.ts")]);
+    const [{ buildSite }, { buildNotes, jsonReport, printBuildReport, progressBar }] = await Promise.all([
+      apps.build(),
+      import("./build-report.ts"),
+    ]);
     const bar = flags.quiet ? undefined : progressBar(io.stderr);
     const report = await stoppable(io, tr, "build", () =>
       buildSite(options, bar?.update, (line) => io.stderr.write(`subjekti: ${tr.say(line)}\n`)),
     );
     bar?.done();
     for (const warning of report.overLimits) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: warning })}\n`);
-    for (const note of report.notes) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: tr.say(note) })}\n`);
-    for (const warning of [report.cacheWarning, report.searchWarning])
-      if (warning !== undefined) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: tr.say(warning) })}\n`);
+    for (const note of buildNotes(report)) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: tr.say(note) })}\n`);
     if (flags.json) {
       // stdout holds the report alone, so it can be piped to a parser; the warnings are in it.
       io.stdout.write(jsonReport(report, options));

@@ -24,6 +24,7 @@ interface JsonReport {
   written: number;
   timings: { read: number; write: number };
   warnings: { severity: string; file: string; field?: string; message: string }[];
+  notes: { key: string; message: string }[];
   changed: { urls: string[]; urlsLeftOut: number; tags: string[] };
 }
 
@@ -54,7 +55,7 @@ const builtOnce = (): NonNullable<typeof firstBuild> =>
   (firstBuild ??= freshSite("first").then(async (site) => ({ site, report: await site.buildJson() })));
 
 describe("subjekti build --json", () => {
-  it("a first build: the counts, the warnings as objects, timings, every URL and the site's tag", async () => {
+  it("a first build: the counts, the warnings as objects, the build's own warnings, timings, every URL and the site's tag", async () => {
     const first = (await builtOnce()).report;
     expect(first.count).toBe(5758);
     expect(first.warnings.length).toBeGreaterThan(0);
@@ -63,6 +64,8 @@ describe("subjekti build --json", () => {
       field: "oib",
       message: expect.stringMatching(/^.*subjekti\.json\[\d+\]: warning: oib: /),
     });
+    // The sample declares no licence (no datapackage.json beside it): the build's own warning, by its key and line.
+    expect(first.notes).toEqual([{ key: "warning.no-licence", message: expect.stringMatching(/^no licence is declared: /) }]);
     expect(first.timings.read).toBeGreaterThan(0);
     expect(first.changed.tags).toContain("subjekti");
     expect(first.changed.urls).toContain(`${BASE}/api/subjekti/`);
