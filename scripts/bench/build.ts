@@ -23,6 +23,7 @@ import {
   BENCH,
   CLI,
   dataset,
+  dropNote,
   fmt,
   inTurn,
   joinReports,
@@ -217,7 +218,7 @@ async function fullBuilds(size: number, options: BuildOptions, sides: readonly S
     "ratio:",
   ];
   const text =
-    `### Builds of ${set}\n\n\`subjekti build --data <set> --out <tmp> --cache-dir <tmp> --quiet\` in a child process, \`sync\` before each${dropped ? " and the clean page cache dropped before each full build" : options.dropCaches ? " (the page cache could not be dropped)" : ""}; CPU is user + system ` +
+    `### Builds of ${set}\n\n\`subjekti build --data <set> --out <tmp> --cache-dir <tmp> --quiet\` in a child process, \`sync\` before each${dropNote(options.dropCaches, dropped, "each full build")}; CPU is user + system ` +
     `(GNU time); the edit renames record ${count(Math.floor(size / 2))} (0-based) in one generated copy of the set that every side builds; the probe reads and parses ` +
     "the same input and writes the same files as fast as Node can; ratio = build / probe, or rebuild / full build.\n\n" +
     table(header, printed);

@@ -299,6 +299,10 @@ export function startFresh(dropCaches: boolean): boolean {
   }
 }
 
-/** What a measure's text says of `--drop-caches` (`asked`): each run began with the page cache dropped (`dropped`: every startFresh said so), or it could not be. */
-export const dropNote = (asked: boolean, dropped: boolean): string =>
-  dropped ? ", the page cache dropped before each" : asked ? " (the page cache could not be dropped)" : "";
+/**
+ * What a measure's text says of `--drop-caches` (`asked`): each of its runs (`before`: "each", or
+ * the kind of run that drops it) began with the page cache dropped (`dropped`: every startFresh
+ * said so), or it could not be.
+ */
+export const dropNote = (asked: boolean, dropped: boolean, before = "each"): string =>
+  dropped ? `, the page cache dropped before ${before}` : asked ? " (the page cache could not be dropped: that needs root on Linux)" : "";

@@ -13,11 +13,27 @@ import { freemem, loadavg } from "node:os";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { compiledThis } from "./checkout.ts";
-import { BENCH, dataset, fmt, label, log, type Measured, measureNode, type Report, startFresh, table, writtenFiles } from "./parts.ts";
+import {
+  BENCH,
+  dataset,
+  dropNote,
+  fmt,
+  label,
+  log,
+  type Measured,
+  measureNode,
+  type Report,
+  startFresh,
+  table,
+  writtenFiles,
+} from "./parts.ts";
 
 export type PeaksOptions = { sizes: number[]; seed: string; dropCaches: boolean };
 
 const count = (n: number): string => n.toLocaleString("en");
+/** What a build wrote, and the system time it cost a GB (the machine's price: docs/search.md, "What the machine charges a build"). */
+const writtenGb = (m: Measured): string => `${fmt(m.writtenMb / 1024, 2)} GB`;
+const systemPerGb = (m: Measured): string => `${fmt(m.systemSeconds / (m.writtenMb / 1024), 2)} s`;
 
 export async function run(options: PeaksOptions): Promise<Report> {
   const sizes = [...options.sizes].sort((a, b) => a - b);
@@ -57,8 +73,8 @@ export async function run(options: PeaksOptions): Promise<Report> {
     `${fmt(run.seconds)} s`,
     count(run.minorFaults),
     count(writtenFiles(run.stdout).files),
-    `${fmt(run.writtenMb / 1024, 2)} GB`,
-    `${fmt(run.systemSeconds / (run.writtenMb / 1024), 2)} s`,
+    writtenGb(run),
+    systemPerGb(run),
     times(run.rssMb, base.run.rssMb),
     times(run.cpuSeconds, base.run.cpuSeconds),
     times(run.userSeconds, base.run.userSeconds),
@@ -74,7 +90,7 @@ export async function run(options: PeaksOptions): Promise<Report> {
     `### Full builds of ${sizes.map(label).join(", ")}, every default on\n\n` +
     `\`subjekti build --data <set, generate-subjects --seed ${options.seed}> --out <empty> --cache-dir <empty> --quiet\`, this checkout compiled, ` +
     "one build a size, one after another, each into its own directory (all removed at the end), `sync` before each" +
-    (dropped ? " and the clean page cache dropped" : options.dropCaches ? " (the page cache not dropped: that needs root on Linux)" : "") +
+    dropNote(options.dropCaches, dropped) +
     "; peak RSS, CPU (user + system, and each apart) and minor page faults from GNU time; load: the 1-minute average as each began; free: the memory free as each began. " +
     "The system time is apart because on a virtual machine it holds the host's price for memory the guest touches for the first time " +
     "(each new page of the files written), which need not grow in proportion to the bytes (BENCHMARKS.md, the machine's price for new memory). " +
@@ -116,7 +132,7 @@ export async function run(options: PeaksOptions): Promise<Report> {
     `**peak ${each((m) => `${fmt(m.rssMb, 0)} MB`)} (${ratios((m) => m.rssMb)})**; ` +
     `CPU (user+sys) ${each((m) => `${fmt(m.cpuSeconds)} s`)} (${ratios((m) => m.cpuSeconds)}; user ${ratios((m) => m.userSeconds)}, ` +
     `system ${ratios((m) => m.systemSeconds)}); page faults ${ratios((m) => m.minorFaults)}; ` +
-    `written ${each((m) => `${fmt(m.writtenMb / 1024, 2)} GB`)} (${ratios((m) => m.writtenMb)}), system time a GB written ${each((m) => `${fmt(m.systemSeconds / (m.writtenMb / 1024), 2)} s`)}; wall ${each((m) => `${fmt(m.seconds)} s`)}`;
+    `written ${each(writtenGb)} (${ratios((m) => m.writtenMb)}), system time a GB written ${each(systemPerGb)}; wall ${each((m) => `${fmt(m.seconds)} s`)}`;
   return {
     text,
     rows: [
@@ -125,7 +141,7 @@ export async function run(options: PeaksOptions): Promise<Report> {
         table: "Builds",
         what:
           `${sizes.map(label).join(" / ")}, full build, every default on, one run (generate-subjects --seed ${options.seed}, compiled` +
-          `${dropped ? ", the page cache dropped before each" : ""}): peak RSS, CPU, wall`,
+          `${dropNote(options.dropCaches, dropped)}): peak RSS, CPU, wall`,
         figure,
       },
     ],

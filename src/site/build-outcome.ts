@@ -57,7 +57,7 @@ export interface Published {
   /** The files for crawlers written beside the site (none on a site of plain files). */
   readonly crawled: CrawlReport | undefined;
   readonly cacheWarning: Message | undefined;
-  readonly searchWarning?: Message | undefined;
+  readonly searchWarning: Message | undefined;
 }
 
 /** The build's report from what each stage handed on; the times are performance.now()'s. */
