@@ -15,7 +15,8 @@
  * complete new one, and a killed build leaves the old one. Then the old tree is removed.
  * Uploaders (aws s3 sync, rsync with a trailing slash, a Pages artifact) read through the link.
  */
-import { link, lstat, mkdir, readdir, readFile, readlink, rename, rm, rmdir, symlink, writeFile } from "node:fs/promises";
+import { mkdirSync } from "node:fs";
+import { link, lstat, readdir, readFile, readlink, rename, rm, rmdir, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import {
   buildFileLinks,
@@ -195,17 +196,22 @@ export async function writePlainSite(options: PlainSiteOptions, records: PlainRe
     if (subject === null) throw new Error(`a record the build rendered is not a subject: ${record.toString("utf8", 0, 80)}`);
     const path = fileSubjectPagePath(subject.id);
     const dir = dirname(path);
-    let making = made.get(dir);
-    if (making === undefined) made.set(dir, (making = mkdir(join(tmp, dir), { recursive: true })));
-    await making;
+    makeDir(dir);
     const paths = { page: `/${path}`, json: `/${fileSubjectPath(subject.id)}` };
     await put(path, Buffer.from(subjectPage(subject, { baseUrl: options.baseUrl, downloads: [], paths })));
   };
-  const made = new Map<string, Promise<unknown>>();
+  // Made synchronously, each once: a signal's cleanup runs between two turns of the event loop, and a
+  // `mkdir` still queued in libuv's thread pool would make the removed temporary tree again after it.
+  const made = new Set<string>();
+  const makeDir = (dir: string): void => {
+    if (made.has(dir)) return;
+    mkdirSync(join(tmp, dir), { recursive: true });
+    made.add(dir);
+  };
 
   await rm(tmp, { recursive: true, force: true });
   try {
-    for (const { limit } of pages) await mkdir(join(tmp, FILE_PAGES_DIR, String(limit)), { recursive: true });
+    for (const { limit } of pages) makeDir(join(FILE_PAGES_DIR, String(limit)));
     onProgress?.(0, total);
     for (const { limit, count: pageCount } of pages) {
       const indices = Array.from({ length: pageCount }, (_, page) => page);
@@ -226,10 +232,7 @@ export async function writePlainSite(options: PlainSiteOptions, records: PlainRe
         const bytes = records.pages(NOTHING, position, position + 1, NOTHING);
         const path = fileSubjectPath(Number(ID.exec(bytes.toString("latin1", 0, 32))?.[1]));
         const dir = dirname(path);
-        // Each directory made once, and every writer into it waits for that.
-        let making = made.get(dir);
-        if (making === undefined) made.set(dir, (making = mkdir(join(tmp, dir), { recursive: true })));
-        await making;
+        makeDir(dir);
         await put(path, bytes);
         await putSubjectPage(bytes);
       });

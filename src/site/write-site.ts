@@ -9,9 +9,12 @@
  *   complete old site to the complete new one. A build killed at any moment leaves the old
  *   manifest pointing at old, untouched directories.
  * - Only then are directories the new manifest does not name removed (and leftovers of killed builds).
+ * - Every directory is made synchronously. A signal's cleanup (interrupt-cleanup.ts) runs between
+ *   two turns of the event loop; a `mkdir` still queued in libuv's thread pool then would make
+ *   again, after the cleanup, the temporary it had just removed, and the stopped build would leave it.
  */
-import { renameSync } from "node:fs";
-import { lstat, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdirSync, renameSync } from "node:fs";
+import { lstat, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import {
   CHUNKS_PER_SHARD,
@@ -50,7 +53,7 @@ import { recordShard } from "./record-shard.ts";
 import { removeShardTemporaries } from "./site-leftovers.ts";
 import { type Kept, type ShardWriters, type ShardWritten, startShardWriters } from "./shard-writers.ts";
 
-/** Directory operations in flight at once (making the temporary shard directories, counting removed files). */
+/** Directory reads in flight at once (counting removed files). */
 const CONCURRENCY = 64;
 /**
  * Bytes a writer task takes at most (whole files): a shard of large pages goes to the threads in
@@ -346,9 +349,9 @@ export class SiteWriter implements SiteOutput {
       return;
     }
     this.#recordDirs.push({ dir, written: true });
-    this.#made ??= await mkdir(join(this.#root, "records"), { recursive: true });
+    this.#made ??= mkdirSync(join(this.#root, "records"), { recursive: true });
     const tmp = join(this.#root, shardTempPath(shard.key, process.pid));
-    await mkdir(tmp, { recursive: true });
+    mkdirSync(tmp, { recursive: true });
     const oldHash = this.#previous.dirs[shard.key];
     // Each chunk, then its table of offsets and keys (chunk-keys.ts): the order recordShard names them in.
     const files = chunks.flatMap((chunk, i) => [
@@ -363,7 +366,7 @@ export class SiteWriter implements SiteOutput {
   /** Every shard of `shards` not already there, written beside the old version and renamed into place. */
   async #writeShards(shards: readonly ShardPlan[], plan: SitePlan, settle: (files: number) => void): Promise<void> {
     const root = this.#root;
-    await mkdir(root, { recursive: true });
+    mkdirSync(root, { recursive: true });
     const dirOf = (shard: ShardPlan): string => join(root, shardDirPath(shard.key, shard.hash));
     const tmpOf = (shard: ShardPlan): string => join(root, shardTempPath(shard.key, process.pid));
     const todo: ShardPlan[] = [];
@@ -377,7 +380,7 @@ export class SiteWriter implements SiteOutput {
     }
     // Every shard's temporary directory first: creating files in a directory made a moment ago was
     // measured ~2x slower (BENCHMARKS.md).
-    await forEachBounded(todo, CONCURRENCY, (shard) => mkdir(tmpOf(shard), { recursive: true }));
+    for (const shard of todo) mkdirSync(tmpOf(shard), { recursive: true });
     for (const shard of todo) {
       this.#placed.push(dirOf(shard));
       const oldHash = this.#previous.dirs[shard.key];
