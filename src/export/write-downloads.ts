@@ -11,8 +11,8 @@
  * them right after the manifest (write-site.ts), so a build that fails or is stopped before the
  * switch leaves them the old manifest's bytes. An unchanged download is left as it was.
  */
-import { link, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
-import { renameSync, rmSync } from "node:fs";
+import { link, mkdir, rename, rm, stat } from "node:fs/promises";
+import { readdirSync, renameSync, rmSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import {
@@ -224,6 +224,8 @@ export interface WrittenDownloads {
   /**
    * Puts the stable names in place: synchronous renames of hard links made beforehand, called by the
    * site's switch right after the manifest's rename, so that no signal handler runs between the two.
+   * Then removes the content-named downloads neither this build nor the previous one names: after
+   * the switch, so that a build failing before it leaves the site's files as they were.
    */
   switchStableNames(): void;
   /** A failed build: removes the stable names' temporaries and the content-named files this build added. */
@@ -292,8 +294,7 @@ export async function writeDownloads(input: DownloadsInput): Promise<WrittenDown
     }
     const ndjson = downloads.find((d) => d.format === "ndjson");
     if (ndjson !== undefined) list = { ...list, file: fileOf(input.outDir, ndjson.immutablePath) };
-    await prune(dir, input.keep, downloads);
-    const stable = await stableLinks(input.outDir, downloads, added);
+    const stable = await stableLinks(input.outDir, downloads, added, () => prune(dir, input.keep, downloads));
     forget();
     return { downloads, list, date, ...stable };
   } catch (error) {
@@ -375,11 +376,13 @@ async function writeSinks(
  * Each stable name as a hard link to its content-named file, under a temporary name beside it
  * (none when it is that file already): renamed over the stable name by the switch, removed by
  * discard with the content-named files this build `added`. A signal before the switch removes them too.
+ * `prune` runs after the switch.
  */
 async function stableLinks(
   outDir: string,
   downloads: readonly Download[],
   added: readonly string[],
+  prune: () => void,
 ): Promise<Pick<WrittenDownloads, "switchStableNames" | "discard">> {
   const pending: [string, string][] = [];
   for (const download of downloads) {
@@ -408,6 +411,7 @@ async function stableLinks(
       switched = true;
       for (const [linkTemp, stable] of pending.splice(0)) renameSync(linkTemp, stable);
       for (const stable of dropped) rmSync(stable, { force: true });
+      prune();
     },
     async discard() {
       forget();
@@ -432,11 +436,11 @@ async function isWhole(outDir: string, download: Download): Promise<boolean> {
  * Removes content-named downloads that neither this build nor the previous one names. Every stable
  * name stays (the switch replaces or removes them), and so do temporaries (a live build's, or this one's).
  */
-async function prune(dir: string, keep: readonly Download[], downloads: readonly Download[]): Promise<void> {
+function prune(dir: string, keep: readonly Download[], downloads: readonly Download[]): void {
   const names = new Set([...keep, ...downloads].map((d) => d.immutablePath.split("/").pop()));
   for (const format of DOWNLOAD_FORMATS) names.add(downloadPath(format).split("/").pop());
-  for (const name of await readdir(dir)) {
-    if (!names.has(name) && writerOf(name) === null) await rm(join(dir, name), { force: true });
+  for (const name of readdirSync(dir)) {
+    if (!names.has(name) && writerOf(name) === null) rmSync(join(dir, name), { force: true });
   }
 }
 

@@ -26,6 +26,7 @@ beforeAll(async () => {
   work = await tempDir("subjekti-downloads-switch-");
   await writeDataset(join(work, "a"), 2, 0);
   await writeDataset(join(work, "b"), 2, 7);
+  await writeDataset(join(work, "c"), 2, 11);
 }, 60_000);
 afterAll(() => rm(work, { recursive: true, force: true }));
 
@@ -102,6 +103,8 @@ describe("the stable download names switch with the site or not at all", () => {
 
   it("a write that fails after the downloads (an error injected into the pages' stage): the stable names and the content-named files are the old build's", async () => {
     const out = join(work, "failed");
+    // Two builds: the second keeps the first's content-named files (a reader may be fetching them), which a failed build must leave too.
+    await build(join(work, "c"), out, { feed: true });
     await build(join(work, "a"), out, { feed: true });
     const before = await published(out);
     const namesBefore = (await readdir(join(out, "downloads"))).sort();
