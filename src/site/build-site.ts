@@ -39,7 +39,6 @@ import { reusedKeys } from "./reused-keys.ts";
 import { planSite } from "./plan-site.ts";
 import { withPreflight } from "./preflight-build.ts";
 import { type ChunkFile, pagesFromChunkFiles, windowOf } from "./read-chunks.ts";
-import { patchedSearch } from "./search/patch-search.ts";
 import { reusedSearch } from "./search/search-reuse.ts";
 import { type SearchStage, searchInThread, startSearch } from "./search/search-thread.ts";
 import { sameRecords } from "./record-shard.ts";
@@ -190,17 +189,17 @@ async function writeDownloadsOf(run: Run, hashes: readonly string[], records: Re
 
 /**
  * The search stage of the records in the chunk files, its files waiting in `spill`: the previous
- * build's shards when the records are the same (search/search-reuse.ts), patched from them when few
- * records changed in place (search/patch-search.ts), else planned in a thread
- * from now on a large list (unless `--threads 0`), else when the plan asks for them.
+ * build's shards when the records are the same (search/search-reuse.ts); else the stage, in a
+ * thread from now on a large list (unless `--threads 0`), else when the plan asks for them: patched
+ * from the previous build's when few records changed in place (search/patch-search.ts), else whole.
  */
 function searchOf({ options, output }: Run, { count, hashes }: Omit<ChunkHashes, "chunkSize">, spill: string): SearchStage {
   const { outDir } = options.output;
-  const files = hashes.map((_, chunk) => output.chunkFile(chunk));
-  const fileOf = (chunk: number): ChunkFile => files[chunk] as ChunkFile;
-  const reused = reusedSearch(outDir, hashes) ?? patchedSearch({ outDir, count, chunkSize: CHUNK_SIZE, hashes, fileOf, spill });
+  const reused = reusedSearch(outDir, hashes);
   if (reused !== null) return { shards: () => Promise.resolve(reused), stop: () => Promise.resolve(), outOfHeap: () => null };
-  return startSearch({ count, chunkSize: CHUNK_SIZE, files, spill }, searchInThread(options.read.threads, count));
+  const files = hashes.map((_, chunk) => output.chunkFile(chunk));
+  const task = { count, chunkSize: CHUNK_SIZE, files, spill, previous: { outDir, hashes } };
+  return startSearch(task, searchInThread(options.read.threads, count));
 }
 
 /**

@@ -2,7 +2,8 @@
  * The search stage in a thread beside the downloads (src/site/search/search-thread.ts): the site's
  * bytes are those of the stage run on the main thread; a failure inside the thread fails the build
  * (exit 1) with the site, the downloads and the temporary directory as they were; a thread out of
- * its heap makes the build warn and run the stage again on the main thread, with the same site; and
+ * its heap makes the build warn and run the stage again on the main thread, with the same site; an
+ * edit in place is patched in the thread (its counters, answered with its shards, say so); and
  * a build stopped by SIGTERM or SIGKILL while the thread holds its finished files publishes nothing.
  *
  * The thread is reached by construction: `--threads 1` (`threads: 1`) runs it whatever the list's
@@ -17,6 +18,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DATA_ROOT, MANIFEST_PATH, shardDirPath, shardKeyOf } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
+import { searchPaths } from "../../src/site/search/patch-search.ts";
 import { snapshotTree, tempDir } from "../file-trees.ts";
 import { build } from "./built-site.ts";
 import { leftovers, pauseAt, pausedLine, runProcess, siteView, writeDataset } from "./build-processes.ts";
@@ -32,6 +34,11 @@ beforeAll(async () => {
   work = await tempDir("subjekti-search-thread-");
   await writeDataset(join(work, "a"), 2, 0);
   await writeDataset(join(work, "b"), 2, 7);
+  // Data a with one subject renamed in place: an edit the search stage patches.
+  const renamed = JSON.parse(await readFile(join(work, "a", "subjekti.json"), "utf8")) as { naziv_subjekta: string }[];
+  (renamed[600] as { naziv_subjekta: string }).naziv_subjekta += " Preimenovan";
+  await mkdir(join(work, "a-renamed"));
+  await writeFile(join(work, "a-renamed", "subjekti.json"), JSON.stringify(renamed));
 }, 60_000);
 afterAll(() => rm(work, { recursive: true, force: true }));
 
@@ -75,6 +82,21 @@ describe("the search stage in a thread", () => {
       await build(join(work, data), join(work, "thread"), { threads: 1 });
       expect(await snapshotTree(join(work, "thread")), `built from ${data}`).toEqual(await snapshotTree(join(work, "inline")));
     }
+  }, 120_000);
+
+  it("patches an edit's search files in the thread, as the main thread does: the same site, and the thread's counters say patched", async () => {
+    const [inline, thread] = [join(work, "patch-inline"), join(work, "patch-thread")];
+    await build(join(work, "a"), inline, { threads: 0 });
+    await build(join(work, "a"), thread, { threads: 1 });
+    for (const [out, threads] of [
+      [inline, 0],
+      [thread, 1],
+    ] as const) {
+      const [patched, whole] = [searchPaths.patched, searchPaths.whole];
+      await build(join(work, "a-renamed"), out, { threads });
+      expect([searchPaths.patched - patched, searchPaths.whole - whole], `threads: ${threads}`).toEqual([1, 0]);
+    }
+    expect(await snapshotTree(thread)).toEqual(await snapshotTree(inline));
   }, 120_000);
 
   it("a thread out of its heap: the build warns, makes the search files again on the main thread, and writes the same site", async () => {

@@ -8,7 +8,7 @@ import { DATA_ROOT, shardDirPath } from "../../core/layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import { NoPatch } from "./no-patch.ts";
 import type { PreviousSearch } from "./previous-search.ts";
-import { SpilledShard } from "./spilled-shard.ts";
+import { SpilledShard, spilledPlan } from "./spilled-shard.ts";
 
 /** The previous site's shard `key` (of hash `hash`) as it is, its files read from its directory; null when the directory is gone. */
 export function shardInDir(outDir: string, key: string, hash: string): ShardPlan | null {
@@ -29,12 +29,23 @@ export function shardInDir(outDir: string, key: string, hash: string): ShardPlan
   };
 }
 
-/** The shard `key` of the site the patch of an edit reads (patch-search.ts), as it is: its files unchanged. */
+/**
+ * The shard `key` of the site the patch of an edit reads (patch-search.ts), as it is: its files
+ * unchanged, where they are, each kept. A spilled plan whose directory is the previous site's, so
+ * that it crosses from the search thread as data as the patch's other shards do (spilled-shard.ts).
+ */
 export function previousShard(previous: PreviousSearch, key: string): ShardPlan {
   const hash = previous.dirs[key];
-  const shard = hash === undefined ? null : shardInDir(previous.outDir, key, hash);
-  if (shard === null) throw new NoPatch(`the previous ${key} is gone`);
-  return shard;
+  if (hash !== undefined) {
+    const dir = join(previous.outDir, DATA_ROOT, shardDirPath(key, hash));
+    try {
+      const names = readdirSync(dir).sort();
+      return spilledPlan({ key, hash, dir, names, kept: names });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
+  throw new NoPatch(`the previous ${key} is gone`);
 }
 
 /**

@@ -6,7 +6,11 @@
  * They cross back as data (spilled-shard.ts: key, hash, the directory and names of their files in
  * the scratch directory), made plans again on this side.
  *
- * The thread runs this module (threads/module-thread.mjs calls answerTask), so planSearch is
+ * The stage of an edit is first patched from the previous site (patch-search.ts), in the thread
+ * too: the patch of one record at a million subjects takes about a second of CPU, which on the
+ * main thread held back the downloads beside it.
+ *
+ * The thread runs this module (threads/module-thread.mjs calls answerTask), so the stage is
  * called with its one signature on either side. With `--threads 0`, or a list too small for a
  * thread to pay, the stage runs here when its shards are asked for, as it always did.
  */
@@ -17,6 +21,7 @@ import { yieldToOwnThreads } from "../../threads/thread-priority.ts";
 import { startWorkerPool } from "../../threads/worker-pool.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
+import { patchedSearch, searchPaths } from "./patch-search.ts";
 import { planSearch } from "./plan-search.ts";
 import { spilledData, type SpilledShardData, spilledPlan } from "./spilled-shard.ts";
 
@@ -63,6 +68,14 @@ export interface SearchTask {
   readonly files: readonly ChunkFile[];
   /** The scratch directory the shards' files wait in. */
   readonly spill: string;
+  /** The site the build writes over and the new list's chunk hashes: an edit's stage is patched from that site's search files when it can be. */
+  readonly previous?: { readonly outDir: string; readonly hashes: readonly string[] };
+}
+
+/** What the thread answers: its shards as data, and which way its stage went (the counters of patch-search.ts, added to this side's). */
+interface SearchAnswer {
+  readonly shards: SpilledShardData[];
+  readonly paths: typeof searchPaths;
 }
 
 /** The search stage under way (or waiting to run here). */
@@ -90,10 +103,9 @@ export function searchInThread(threads: number | "auto", count: number): boolean
  * `heapMb`), else here when its shards are asked for.
  */
 export function startSearch(task: SearchTask, thread: boolean, heapMb = searchHeapMb()): SearchStage {
-  const fileOf = (chunk: number): ChunkFile => task.files[chunk] as ChunkFile;
-  const here = (): ShardPlan[] => planSearch(task.count, task.chunkSize, fileOf, task.spill);
+  const here = (): ShardPlan[] => searchStage(task);
   if (!thread) return { shards: async () => here(), stop: async () => undefined, outOfHeap: () => null };
-  const pool = startWorkerPool<SearchTask, SpilledShardData[]>(ENTRY, 1, 1, { module: MODULE.href }, { maxOldGenerationSizeMb: heapMb });
+  const pool = startWorkerPool<SearchTask, SearchAnswer>(ENTRY, 1, 1, { module: MODULE.href }, { maxOldGenerationSizeMb: heapMb });
   // The thread is the build's critical path from here on: this one, whose work beside it has slack, gives it its core (threads/thread-priority.ts).
   yieldToOwnThreads();
   // The thread ends as soon as its answer is in: its heap (the stage's whole peak) goes with it.
@@ -104,7 +116,11 @@ export function startSearch(task: SearchTask, thread: boolean, heapMb = searchHe
   return {
     shards: async () => {
       try {
-        return (await planned).map(spilledPlan);
+        const { shards, paths } = await planned;
+        searchPaths.patched += paths.patched;
+        searchPaths.whole += paths.whole;
+        if (paths.whole > 0) searchPaths.reason = paths.reason;
+        return shards.map(spilledPlan);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "ERR_WORKER_OUT_OF_MEMORY") throw error;
         // Again from an empty scratch directory: the thread stopped midway through its files.
@@ -118,11 +134,18 @@ export function startSearch(task: SearchTask, thread: boolean, heapMb = searchHe
   };
 }
 
+/** The stage on either side: an edit patched from the previous site when it can be (patch-search.ts), else whole. */
+function searchStage({ count, chunkSize, files, spill, previous }: SearchTask): ShardPlan[] {
+  const fileOf = (chunk: number): ChunkFile => files[chunk] as ChunkFile;
+  const patched = previous === undefined ? null : patchedSearch({ ...previous, count, chunkSize, fileOf, spill });
+  return patched ?? planSearch(count, chunkSize, fileOf, spill);
+}
+
 /** The thread's side (threads/module-thread.mjs calls it): the stage run, its shards answered as data. */
-export async function answerTask(task: SearchTask): Promise<{ result: SpilledShardData[] }> {
-  const shards = planSearch(task.count, task.chunkSize, (chunk) => task.files[chunk] as ChunkFile, task.spill);
+export async function answerTask(task: SearchTask): Promise<{ result: SearchAnswer }> {
+  const shards = searchStage(task);
   // Where a process test stops or fails the thread by construction: its files in the scratch directory, none handed on.
   await pauseAt("search-thread-planned");
   failAt("search-thread-planned");
-  return { result: shards.map(spilledData) };
+  return { result: { shards: shards.map(spilledData), paths: { ...searchPaths } } };
 }

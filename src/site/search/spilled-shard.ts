@@ -18,7 +18,7 @@ import type { ShardPlan } from "../hand-offs.ts";
 export interface SpilledShardData {
   readonly key: string;
   readonly hash: string;
-  /** Its directory in the scratch directory, holding every file named in `names`. */
+  /** Its directory, holding every file named in `names`: in the scratch directory, or the previous site's for a shard the patch of an edit keeps whole (patched-shards.ts). */
   readonly dir: string;
   /** Its files' names, in the order the writer gets them. */
   readonly names: readonly string[];
