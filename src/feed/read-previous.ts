@@ -70,6 +70,31 @@ async function* localFile(path: string, max: number): AsyncGenerator<Uint8Array>
   }
 }
 
+/** Bytes of a snapshot hashed at a time, read into one buffer. */
+const HASH_PIECE = 1 << 20;
+
+/**
+ * The SHA-256 of a local file, refused past `max` bytes: read a megabyte at a time into one buffer.
+ * A stream's 64 KB reads into fresh buffers woke the thread pool some 4,400 times for the 286 MB
+ * snapshot at a million subjects, ~0.7 s of the main thread in an edit's profile.
+ */
+async function hashLocalFile(path: string, max: number): Promise<string> {
+  const hash = createHash("sha256");
+  const buffer = Buffer.allocUnsafeSlow(HASH_PIECE);
+  const file = await open(path, "r");
+  try {
+    for (let seen = 0; ; ) {
+      const { bytesRead } = await file.read(buffer, 0, HASH_PIECE, null);
+      if (bytesRead === 0) return hash.digest("hex");
+      seen += bytesRead;
+      if (seen > max) throw refused(path, `over the bound of ${max} bytes`);
+      hash.update(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await file.close();
+  }
+}
+
 /**
  * The kept diffs, newest first, each validated and written again into `temp`; a diff the source
  * lacks (`open` gives null) ends the history there. The sequences copied.
@@ -238,9 +263,7 @@ function stateOf(text: string, where: string): FeedState {
 
 /** The snapshot must hash to the version the state names, and be the size it gives; otherwise the feed is refused, not guessed around. */
 async function verifySnapshot(path: string, state: FeedState, where: string): Promise<void> {
-  const hash = createHash("sha256");
-  for await (const chunk of localFile(path, state.snapshot.bytes)) hash.update(chunk);
-  const actual = hash.digest("hex");
+  const actual = await hashLocalFile(path, state.snapshot.bytes);
   if (actual !== state.version || actual !== state.snapshot.sha256) {
     throw failure(
       "FEED_MISMATCH",
