@@ -3,13 +3,15 @@
  * rendered records, one a line, in id order: the chunk files joined) is hashed into the dataset's
  * version. When it differs from the previous version, the sequence goes up by one and the build
  * writes, in this order, each under a temporary name renamed into place:
- *   1. the diff from the previous snapshot (a merge of two id-ordered streams: flat memory);
+ *   1. the diff from the previous snapshot (a merge of two id-ordered streams: flat memory; only
+ *      the chunks that can differ when the note of the previous list allows, chunked-diff.ts);
  *   2. the new snapshot (content-named);
  *   3. the state, then the Atom feed;
- * and only then removes the diffs and snapshots no longer kept. A build killed anywhere leaves a
- * state whose files all exist. The same data again changes nothing.
+ * and only then removes the diffs and snapshots no longer kept, and notes the list's chunks for the
+ * next build's diff (list-chunks.ts). A build killed anywhere leaves a state whose files all exist.
+ * The same data again changes nothing.
  */
-import { createReadStream, existsSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { copyFile, link, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { pauseAt } from "../common/pause-point.ts";
 import { join } from "node:path";
@@ -25,13 +27,14 @@ import {
   STATE_PATH,
 } from "./feed-format.ts";
 import { diffHeader } from "./copy-diff.ts";
-import { diffSnapshots } from "./diff-snapshots.ts";
+import { changesOf, chunkedDiffOf } from "./chunked-diff.ts";
+import type { LineChange } from "./diff-snapshots.ts";
+import { chunkLengths, type ListChunks, saveNote } from "./list-chunks.ts";
 import { atomFeed } from "./atom-feed.ts";
 import { type ChangeNames, NameCollector, namedRecent } from "./change-names.ts";
 import { type KeepChanges, keptEntries } from "./keep-changes.ts";
 import type { PreviousFeed } from "./read-previous.ts";
 import { HashedWriter, writeHashed } from "./hashed-writer.ts";
-import { LineCursor } from "../common/line-cursor.ts";
 import { removeLeftovers } from "../common/remove-leftovers.ts";
 
 export interface FeedInput {
@@ -51,6 +54,12 @@ export interface FeedInput {
    * to that file (the same bytes under a second name, neither copied nor hashed again).
    */
   readonly list?: { readonly sha256: string; readonly bytes: number; readonly file: string | null };
+  /**
+   * The new list's chunks (their hashes, files, and the note's file beside the build cache), when
+   * the build has a cache: the diff then reads only the chunks that can differ from the previous
+   * list's, as its note names them, and the list published is noted for the next build.
+   */
+  readonly chunks?: ListChunks;
 }
 
 export interface FeedReport {
@@ -107,6 +116,7 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
       }
       // The same data: only the diffs the state does not name go (the snapshots are the last build's choice).
       await sweepDiffs(dir, state);
+      await noteList(input.chunks, version, input.chunks === undefined ? [] : await chunkLengths(input.chunks));
       return { sequence: previous.state.sequence, version, changed: false, started: false, upserts: 0, deletes: 0, added: 0, diffBytes: 0 };
     }
     const sequence = (previous?.state.sequence ?? 0) + 1;
@@ -123,11 +133,13 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
     };
     let diffBytes = 0;
     let added = input.count;
+    const lengths = input.chunks === undefined ? [] : await chunkLengths(input.chunks);
     if (previous !== null) {
-      // 1. The diff: from the previous snapshot to the new one.
+      // 1. The diff: from the previous snapshot to the new one, of the chunks that can differ when the note allows.
+      const sides = { oldSnapshot: previous.snapshot, oldVersion: previous.state.version, newSnapshot: snapshotTemp, newBytes: bytes };
+      const chunked = await chunkedDiffOf(input.chunks === undefined ? sides : { ...sides, chunks: { list: input.chunks, lengths } });
       const counts = await writeDiff(
-        previous,
-        snapshotTemp,
+        changesOf(previous.snapshot, snapshotTemp, chunked),
         { sequence, published, from_version: previous.state.version, to_version: version },
         temp(diffName(sequence)),
       );
@@ -158,6 +170,7 @@ export async function writeFeed(input: FeedInput): Promise<FeedReport> {
     await writeState(input.outDir, state, input.baseUrl);
     await pauseAt("feed-state-written");
     await prune(dir, state, previous?.state.version);
+    await noteList(input.chunks, version, lengths);
     return {
       sequence,
       version,
@@ -187,10 +200,15 @@ async function snapshotOf(input: FeedInput, path: string): Promise<{ sha256: str
   }
 }
 
-/** Streams the diff's JSON into `path`: the header's fields, then the changes in id order. */
+/** The note of the list just published (version `version`), for the next build's diff; none without a build cache. */
+async function noteList(chunks: ListChunks | undefined, version: string, lengths: readonly number[]): Promise<void> {
+  if (chunks === undefined) return;
+  await saveNote(chunks.noteFile, { version, chunks: chunks.hashes.map((hash, chunk) => [hash, lengths[chunk] as number]) });
+}
+
+/** Streams the diff's JSON into `path`: the header's fields, then `changes` (in id order). */
 async function writeDiff(
-  previous: PreviousFeed,
-  snapshot: string,
+  changes: AsyncIterable<LineChange>,
   head: { sequence: number; published: string; from_version: string; to_version: string },
   path: string,
 ): Promise<{ upserts: number; deletes: number; added: number; bytes: number; names: ChangeNames }> {
@@ -205,11 +223,7 @@ async function writeDiff(
   // The first few of each kind by name, for the Atom feed's readers.
   const names = new NameCollector();
   try {
-    const [before, after] = await Promise.all([
-      LineCursor.open(createReadStream(previous.snapshot)),
-      LineCursor.open(createReadStream(snapshot)),
-    ]);
-    for await (const change of diffSnapshots(before, after)) {
+    for await (const change of changes) {
       const comma = upserts + deletes === 0 ? "" : ",";
       if (change.op === "delete") {
         deletes++;

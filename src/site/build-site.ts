@@ -129,7 +129,7 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
       ...crawlNotes,
     };
     const crawled = output.plans ? await writeCrawlFiles(outDir, crawl) : undefined;
-    const feed = await writeFeedOf(run, read.count, published, written?.list);
+    const feed = await writeFeedOf(run, { count: read.count, hashes }, published, written?.list);
     await cache?.keepOnly(read.cacheKeys);
     const times = { started, readDone, ended: performance.now() };
     // Asked once the site is written: the thread's shards were awaited there.
@@ -240,16 +240,33 @@ function pageWindow(limits: readonly number[], first: ChunkFile): number {
 }
 
 /** The feed stage, once the site is written: the new list is the chunk files, in order (and the NDJSON download, when written). */
-async function writeFeedOf(run: Run, count: number, published: Date, list: ListBytes | undefined): Promise<FeedReport | undefined> {
+async function writeFeedOf(
+  run: Run,
+  { count, hashes }: Omit<ChunkHashes, "chunkSize">,
+  published: Date,
+  list: ListBytes | undefined,
+): Promise<FeedReport | undefined> {
   const { options, output, previous } = run;
+  const { outDir } = options.output;
   if (options.feed === null) {
-    await removeFeed(options.output.outDir);
+    await removeFeed(outDir);
     return undefined;
   }
   const records = (): AsyncGenerator<Buffer> => chunkBytes(output, Math.ceil(count / CHUNK_SIZE));
   const { keep } = options.feed;
-  const input = { outDir: options.output.outDir, records, count, published, previous, keep, baseUrl: options.site.baseUrl };
-  return writeFeed(list === undefined ? input : { ...input, list });
+  const input = { outDir, records, count, published, previous, keep, baseUrl: options.site.baseUrl };
+  // The list's chunks, for a diff of the chunks that changed; their note beside the site's build cache, as the downloads' chunk indexes.
+  const chunks =
+    options.cacheDir === null
+      ? {}
+      : {
+          chunks: {
+            hashes,
+            path: (c: number) => output.chunkFile(c).path,
+            noteFile: `${cacheDirOf(options.cacheDir, outDir)}.feed-chunks.json`,
+          },
+        };
+  return writeFeed({ ...input, ...chunks, ...(list === undefined ? {} : { list }) });
 }
 
 /** The SHA-256 of the list's NDJSON (the chunk files joined) when a previous feed needs it (a site with no downloads stage). */
