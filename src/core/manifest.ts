@@ -5,10 +5,9 @@
 import { type Download, isDownloadFormat } from "./download-files.ts";
 import { isForm, type Form, MANIFEST_PATH, type ShardHashes } from "./layout.ts";
 import { describeError } from "./errors.ts";
-import { VERSION } from "./version.ts";
+import { LAYOUT_VERSION, VERSION } from "./version.ts";
 
-/** The layout this code reads and writes; a site of another layout must be rebuilt. */
-export const LAYOUT_VERSION = 10;
+export { LAYOUT_VERSION };
 
 export interface Manifest {
   /** The layout of the files (LAYOUT_VERSION). */

@@ -1,7 +1,6 @@
 /** A records shard's plan, the same to the plan stage and to the write stage that writes it before the plan exists. */
 import { CHUNKS_PER_SHARD, chunkFileName, offsetsFileName, recordShardKey, type ShardHashes } from "../core/layout.ts";
-import { LAYOUT_VERSION } from "../core/manifest.ts";
-import { VERSION } from "../core/version.ts";
+import { LAYOUT_VERSION, VERSION } from "../core/version.ts";
 import { contentHash } from "../common/content-hash.ts";
 import type { ShardPlan } from "./hand-offs.ts";
 

@@ -13,7 +13,7 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { compareText } from "../../core/search/match-record.ts";
+import { compareOrderValues } from "../../core/search/match-record.ts";
 import { ORDER_FIELDS, type OrderField } from "../../core/search/read-filters.ts";
 import { GROUP_BITS_FIELDS, ORDER_FILE, ORDER_SHARD_KEY } from "../../core/search/search-layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
@@ -163,24 +163,6 @@ export function groupBits(asc: Uint32Array, ranks: Uint32Array): Uint8Array {
     previous = rank;
   }
   return bits;
-}
-
-/**
- * The order of two values of an order field: compareText's (the collation, then code points).
- * Dates and digit codes order alike as plain text, so two texts of digits and dashes are compared
- * as text, far cheaper (test/site/search/order-files.test.ts holds the two orders equal there).
- */
-export function compareOrderValues(a: string, b: string): number {
-  if (a === b) return 0;
-  return digitsOnly(a) && digitsOnly(b) ? (a < b ? -1 : 1) : compareText(a, b);
-}
-
-function digitsOnly(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const unit = value.charCodeAt(i);
-    if ((unit < 0x30 || unit > 0x39) && unit !== 0x2d) return false;
-  }
-  return true;
 }
 
 /** Slots of FewValues's dates by their digits (64 K: the dates of 179 years, 512 KB). */

@@ -8,7 +8,7 @@
  * whose values did not change keeps its files.
  */
 import type { OrderField } from "../../core/search/read-filters.ts";
-import { compareOrderValues } from "./order-files.ts";
+import { compareOrderValues } from "../../core/search/match-record.ts";
 
 /** A field's new order: its places ascending, each place's rank, and for the dates their keys and starts. */
 export interface PatchedOrder {

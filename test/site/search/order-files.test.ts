@@ -9,7 +9,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { compareText } from "../../../src/core/search/match-record.ts";
-import { compareOrderValues, descending, groupBits, OrderFiles } from "../../../src/site/search/order-files.ts";
+import { compareOrderValues } from "../../../src/core/search/match-record.ts";
+import { descending, groupBits, OrderFiles } from "../../../src/site/search/order-files.ts";
 import { SortedRuns } from "../../../src/site/search/sorted-runs.ts";
 
 interface Subject {
