@@ -63,10 +63,12 @@ export async function buildSite(raw: BuildOptions, onProgress?: WriteProgress, n
     dead: () => removeBuildLeftovers(outDir, options.cacheDir, DEAD),
     own: () => removeBuildLeftovers(outDir, options.cacheDir, OWN),
   };
-  const build = async (): Promise<BuildReport> => {
+  const build = async (intact: boolean): Promise<BuildReport> => {
     // Read (and verified) before anything is written: a damaged previous feed stops the build with the site untouched.
+    // A site as the last build left it (`intact`) has the snapshot that build verified or wrote: taken as it is.
     const { feed } = options;
-    const previous = feed === null ? null : await readPreviousFeed(feed.previous, outDir, options.site.links === "files", feed);
+    const previous =
+      feed === null ? null : await readPreviousFeed(feed.previous, outDir, options.site.links === "files", { ...feed, intact });
     try {
       return await buildStages(options, previous, onProgress);
     } finally {

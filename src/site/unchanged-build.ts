@@ -37,19 +37,27 @@ interface BuildRecord {
   readonly report: Unchanged;
 }
 
-/** Runs `build` unless the inputs and the site are as the last build recorded them; then reports what that rebuild would. */
-export async function unlessUnchanged(options: ResolvedBuildOptions, build: () => Promise<BuildReport>): Promise<BuildReport> {
+/**
+ * Runs `build` unless the inputs and the site are as the last build recorded them; then reports what
+ * that rebuild would. `build` is told whether the site is as the last build left it (`intact`): every
+ * file's identity as recorded, so what that build checked of it holds (the change feed's snapshot).
+ */
+export async function unlessUnchanged(
+  options: ResolvedBuildOptions,
+  build: (intact: boolean) => Promise<BuildReport>,
+): Promise<BuildReport> {
   const started = performance.now();
   const { outDir } = options.output;
-  if (options.cacheDir === null || options.site.links !== "query" || options.feed?.previous !== undefined) return build();
+  if (options.cacheDir === null || options.site.links !== "query" || options.feed?.previous !== undefined) return build(false);
   const cache = cacheDirOf(options.cacheDir, outDir);
   const recordFile = `${cache}${SUFFIX}`;
   const stamp = (): Promise<string | null> => siteStamp(outDir, cache, basename(recordFile));
   const inputs = await buildInputs(options);
   const last = await readRecord(recordFile);
-  if (last !== null && last.inputs === inputs.hash && last.site === (await stamp())) return replayed(last.report, started);
+  const intact = last !== null && last.site === (await stamp());
+  if (intact && last.inputs === inputs.hash) return replayed(last.report, started);
   await rm(recordFile, { force: true });
-  const report = await build();
+  const report = await build(intact);
   const unchanged = asUnchanged(report, inputs.cachedWhole);
   // A source changed while the build read it: what the site holds is not what was hashed.
   if (unchanged === null || (await filesIdentity(inputs.files)) !== inputs.identity) return report;
