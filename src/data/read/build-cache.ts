@@ -21,7 +21,7 @@
  */
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writevSync } from "node:fs";
-import { readdir, rm } from "node:fs/promises";
+import { open, readdir, rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { VERSION } from "../../core/version.ts";
 import { contentHash } from "../../common/content-hash.ts";
@@ -58,7 +58,17 @@ export interface BuildCache {
   spans(): ReadonlyMap<number, readonly BlockSpan[]>;
   /** Keeps where a block lay, for the next build (written by keepOnly, at the build's end). */
   keepSpan(span: BlockSpan): void;
+  /**
+   * Reads ahead, beside the build, the heads of the blocks stored under `keys` (in the order the
+   * read will ask for them; once a build): `read` then finds them in the page cache. Read when the
+   * read reached each, a cold cache's 1,000 blocks at a million subjects held the main thread about
+   * 0.4 s, one disk's wait at a time.
+   */
+  prefetch(keys: readonly string[]): void;
 }
+
+/** Block heads read ahead at once: enough to keep the disk busy, few enough to leave the thread pool to the read. */
+const PREFETCH_READERS = 4;
 
 /** Where the blocks of each file lay, as the last build split them: beside the cache's directory, one file. */
 interface SpansFile {
@@ -109,6 +119,7 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
     fail(cacheLine(real));
   }
   let previousSpans: Map<number, BlockSpan[]> | undefined;
+  let prefetching = false;
   // Keyed by place and bytes: two files holding the same block at one place keep it once.
   const spans = new Map<string, BlockSpan>();
   const spansPath = `${dir}.spans.json`;
@@ -125,6 +136,12 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
       return previousSpans;
     },
     keepSpan: (span) => void spans.set(`${span.first} ${span.raw}`, span),
+    prefetch(keys) {
+      if (prefetching) return;
+      prefetching = true;
+      // Only warms the page cache: a block missing or unreadable here is read (or missed) as always.
+      void readAhead(keys.map(pathOf)).catch(() => undefined);
+    },
     fileOf: (key) => (warning === undefined ? pathOf(key) : undefined),
     failed: fail,
     get warning() {
@@ -162,6 +179,25 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
       );
     },
   };
+}
+
+/** Reads the first HEAD_BYTES of each file, PREFETCH_READERS at a time, each reader into one buffer of its own. */
+async function readAhead(paths: readonly string[]): Promise<void> {
+  let next = 0;
+  const reader = async (): Promise<void> => {
+    const buffer = Buffer.allocUnsafeSlow(HEAD_BYTES);
+    while (next < paths.length) {
+      const path = paths[next++] as string;
+      const file = await open(path, "r").catch(() => null);
+      if (file === null) continue;
+      try {
+        await file.read(buffer, 0, HEAD_BYTES, 0);
+      } finally {
+        await file.close();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: PREFETCH_READERS }, reader));
 }
 
 /** The spans the last build kept (none when its file is missing, unreadable, or of another format or version). */

@@ -255,8 +255,12 @@ function knownBlocks(
   file: SourceFile,
   take: (key: string, stored: RenderedBlock) => void,
 ): Required<Pick<RecordSink, "spans" | "known" | "span">> {
+  const spans = cache.spans();
+  // The blocks the last build stored, in the order this read asks for them (the same spans, unless the file changed there).
+  const firsts = [...spans.keys()].sort((a, b) => a - b);
+  cache.prefetch(firsts.flatMap((first) => (spans.get(first) ?? []).map((span) => blockKey(options.strict, options.maxFieldLength, span))));
   return {
-    spans: cache.spans(),
+    spans,
     known(span) {
       const key = blockKey(options.strict, options.maxFieldLength, span);
       const stored = cache.read(key, file);
