@@ -17,7 +17,7 @@ import { performance } from "node:perf_hooks";
 import { CHUNK_SIZE, offsetsFileName, SHARD_SIZE } from "../core/layout.ts";
 import { type Message, msg } from "../common/messages/message.ts";
 import { pauseAt } from "../common/pause-point.ts";
-import { WholeFiles } from "../common/read-into.ts";
+import { filesAhead } from "../common/read-into.ts";
 import { makeScratchDir, type ScratchDir } from "../common/scratch-dir.ts";
 import { withOutputLock } from "../common/output-lock.ts";
 import { DEAD, OWN } from "../common/remove-leftovers.ts";
@@ -151,14 +151,14 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
 }
 
 /**
- * The chunk files in order, each read whole into the one buffer the pass keeps (grown for a larger
- * chunk): a chunk's bytes last until the next is asked for, as the downloads' sinks allow
- * (DownloadsInput.chunks). A fresh buffer a chunk (readFile) was fresh memory for the kernel to hand
- * out, some 1.4 GB a pass at five million subjects, and the downloads make two passes.
+ * The chunk files in order, each read whole into one of the few buffers the pass keeps (grown for a
+ * larger chunk), the next ones read meanwhile (filesAhead): a chunk's bytes last until the next is
+ * asked for, as the downloads' sinks allow (DownloadsInput.chunks). A fresh buffer a chunk
+ * (readFile) was fresh memory for the kernel to hand out, some 1.4 GB a pass at five million
+ * subjects, and the downloads make two passes.
  */
-async function* chunkBytes(output: SiteOutput, chunks: number): AsyncGenerator<Buffer> {
-  const files = new WholeFiles();
-  for (let chunk = 0; chunk < chunks; chunk++) yield await files.readAsync(output.chunkFile(chunk).path);
+function chunkBytes(output: SiteOutput, chunks: number): AsyncGenerator<Buffer> {
+  return filesAhead(chunks, (chunk) => output.chunkFile(chunk).path);
 }
 
 /**

@@ -1,8 +1,13 @@
-/** WholeFiles reads file after file into one buffer, blocking or not: each read is that file's bytes, whole, however the sizes go (a smaller one after a larger, a larger growing the buffer, an empty one). */
+/**
+ * WholeFiles reads file after file into one buffer, blocking or not: each read is that file's bytes,
+ * whole, however the sizes go (a smaller one after a larger, a larger growing the buffer, an empty
+ * one). filesAhead reads the next files while one is taken: each file's bytes in order, intact until
+ * the next is asked for, and a file that cannot be read fails at its turn, after those before it.
+ */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { WholeFiles } from "../../src/common/read-into.ts";
+import { filesAhead, WholeFiles } from "../../src/common/read-into.ts";
 import { useTempDir } from "../file-trees.ts";
 
 const work = useTempDir();
@@ -39,5 +44,42 @@ describe("WholeFiles", () => {
       read.push(got);
     }
     expect(read[6]?.buffer).toBe(read[5]?.buffer);
+  });
+});
+
+describe("filesAhead", () => {
+  it.each([1, 2, 4, 16])(
+    "gives each file's bytes in order, %i read at once, a file's buffer read into again only once the next is asked for",
+    async (ahead) => {
+      const all = files();
+      // Asked for so far (each next() of the loop): file k may start only once file k - ahead is done
+      // with, that is, once the file after it was asked for.
+      let asked = 0;
+      const started: number[] = [];
+      const pathOf = (k: number): string => {
+        started.push(k);
+        expect(k, `file ${k} started with ${asked} asked for`).toBeLessThanOrEqual(asked + Math.min(ahead, all.length) - 2);
+        return (all[k] as { path: string }).path;
+      };
+      const files$ = filesAhead(all.length, pathOf, ahead);
+      for (let i = 0; ; i++) {
+        asked++;
+        const next = await files$.next();
+        if (next.done === true) break;
+        expect(next.value.equals((all[i] as { bytes: Buffer }).bytes), `file ${i}`).toBe(true);
+      }
+      expect(started).toEqual(all.map((_, k) => k));
+    },
+  );
+
+  it("a file that cannot be read fails at its turn, after every file before it, none left unhandled", async () => {
+    const all = files();
+    const paths = [...all.map((f) => f.path), join(work.path, "missing.ndjson"), (all[0] as { path: string }).path];
+    const seen: number[] = [];
+    const read = async (): Promise<void> => {
+      for await (const got of filesAhead(paths.length, (k) => paths[k] as string, 4)) seen.push(got.length);
+    };
+    await expect(read()).rejects.toThrow(/ENOENT/);
+    expect(seen).toEqual(all.map((f) => f.bytes.length));
   });
 });
