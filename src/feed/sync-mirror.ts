@@ -12,7 +12,8 @@
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { open, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { filePieces } from "../common/read-into.ts";
 import { basename, dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { SubjektiError } from "../core/errors.ts";
@@ -257,7 +258,12 @@ async function downloadSnapshot(
 
 async function hashFile(path: string): Promise<string> {
   const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  const file = await open(path, "r");
+  try {
+    for await (const piece of filePieces(file)) hash.update(piece);
+  } finally {
+    await file.close();
+  }
   return hash.digest("hex");
 }
 

@@ -20,6 +20,7 @@ import { createHash, type Hash } from "node:crypto";
 import type { BigIntStats, Dirent } from "node:fs";
 import { lstat, open, readdir, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { filePieces } from "../common/read-into.ts";
 import { shardKeyOf } from "../core/layout.ts";
 import { LAYOUT_VERSION } from "../core/manifest.ts";
 import { VERSION } from "../core/version.ts";
@@ -28,9 +29,6 @@ import { KNOWN_PROBLEMS_FILE } from "../data/problems/known-problems-file.ts";
 import { findSources, METADATA_FILE } from "../data/sources/find-sources.ts";
 import { dataDate } from "../feed/data-date.ts";
 import type { ResolvedBuildOptions } from "./build-options.ts";
-
-/** Bytes read at once while hashing a file. */
-const READ_BYTES = 1 << 20;
 
 /** A build's inputs, hashed. */
 export interface BuildInputs {
@@ -88,9 +86,7 @@ async function hashFile(hash: Hash, path: string): Promise<void> {
     return;
   }
   try {
-    const buffer = Buffer.allocUnsafe(READ_BYTES);
-    for (let read = await file.read(buffer, 0, READ_BYTES); read.bytesRead > 0; read = await file.read(buffer, 0, READ_BYTES))
-      hash.update(buffer.subarray(0, read.bytesRead));
+    for await (const piece of filePieces(file)) hash.update(piece);
   } finally {
     await file.close();
   }

@@ -3,11 +3,13 @@
  * whole, however the sizes go (a smaller one after a larger, a larger growing the buffer, an empty
  * one). filesAhead reads the next files while one is taken: each file's bytes in order, intact until
  * the next is asked for, and a file that cannot be read fails at its turn, after those before it.
+ * filePieces gives an open file's bytes in pieces of one buffer, whole, at every size about a piece's.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { filesAhead, WholeFiles } from "../../src/common/read-into.ts";
+import { open } from "node:fs/promises";
+import { filePieces, filesAhead, WholeFiles } from "../../src/common/read-into.ts";
 import { useTempDir } from "../file-trees.ts";
 
 const work = useTempDir();
@@ -82,4 +84,26 @@ describe("filesAhead", () => {
     await expect(read()).rejects.toThrow(/ENOENT/);
     expect(seen).toEqual(all.map((f) => f.bytes.length));
   });
+});
+
+describe("filePieces", () => {
+  it.each([0, 1, 2 ** 20 - 1, 2 ** 20, 2 ** 20 + 1, 3.5 * 2 ** 20])(
+    "gives a file of %i bytes whole, in order, at most a megabyte a piece",
+    async (size) => {
+      const bytes = Buffer.alloc(size);
+      for (let i = 0; i < size; i++) bytes[i] = (i * 7 + (i >> 12)) & 0xff;
+      const path = join(work.path, `pieces-${size}.bin`);
+      writeFileSync(path, bytes);
+      const file = await open(path, "r");
+      const seen: Buffer[] = [];
+      try {
+        // Copied: a piece lasts only until the next is asked for.
+        for await (const piece of filePieces(file)) seen.push(Buffer.from(piece));
+      } finally {
+        await file.close();
+      }
+      expect(seen.every((piece) => piece.length > 0 && piece.length <= 2 ** 20)).toBe(true);
+      expect(Buffer.concat(seen).equals(bytes)).toBe(true);
+    },
+  );
 });

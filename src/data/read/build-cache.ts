@@ -25,6 +25,7 @@ import { open, readdir, rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { VERSION } from "../../core/version.ts";
 import { contentHash } from "../../common/content-hash.ts";
+import { forEachBounded } from "../../common/for-each-bounded.ts";
 import { readInto } from "../../common/read-into.ts";
 import { CANNOT_WRITE, isErrno, isFull, realMkdirError } from "../../common/machine-error.ts";
 import { type Message, msg } from "../../common/messages/message.ts";
@@ -181,23 +182,21 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
   };
 }
 
-/** Reads the first HEAD_BYTES of each file, PREFETCH_READERS at a time, each reader into one buffer of its own. */
+/**
+ * Reads the first HEAD_BYTES of each file, PREFETCH_READERS at a time, into one scratch buffer:
+ * the bytes only warm the page cache, so the readers may overwrite each other's.
+ */
 async function readAhead(paths: readonly string[]): Promise<void> {
-  let next = 0;
-  const reader = async (): Promise<void> => {
-    const buffer = Buffer.allocUnsafeSlow(HEAD_BYTES);
-    while (next < paths.length) {
-      const path = paths[next++] as string;
-      const file = await open(path, "r").catch(() => null);
-      if (file === null) continue;
-      try {
-        await file.read(buffer, 0, HEAD_BYTES, 0);
-      } finally {
-        await file.close();
-      }
+  const scratch = Buffer.allocUnsafeSlow(HEAD_BYTES);
+  await forEachBounded(paths, PREFETCH_READERS, async (path) => {
+    const file = await open(path, "r").catch(() => null);
+    if (file === null) return;
+    try {
+      await file.read(scratch, 0, HEAD_BYTES, 0);
+    } finally {
+      await file.close();
     }
-  };
-  await Promise.all(Array.from({ length: PREFETCH_READERS }, reader));
+  });
 }
 
 /** The spans the last build kept (none when its file is missing, unreadable, or of another format or version). */

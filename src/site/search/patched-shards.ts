@@ -10,15 +10,21 @@ import { NoPatch } from "./no-patch.ts";
 import type { PreviousSearch } from "./previous-search.ts";
 import { SpilledShard, spilledPlan } from "./spilled-shard.ts";
 
-/** The previous site's shard `key` (of hash `hash`) as it is, its files read from its directory; null when the directory is gone. */
-export function shardInDir(outDir: string, key: string, hash: string): ShardPlan | null {
+/** The previous site's shard directory of `key` (of hash `hash`) and its files' names, sorted; null when it cannot be read. */
+function shardDir(outDir: string, key: string, hash: string): { readonly dir: string; readonly names: string[] } | null {
   const dir = join(outDir, DATA_ROOT, shardDirPath(key, hash));
-  let names: string[];
   try {
-    names = readdirSync(dir).sort();
+    return { dir, names: readdirSync(dir).sort() };
   } catch {
     return null;
   }
+}
+
+/** The previous site's shard `key` (of hash `hash`) as it is, its files read from its directory; null when the directory is gone. */
+export function shardInDir(outDir: string, key: string, hash: string): ShardPlan | null {
+  const found = shardDir(outDir, key, hash);
+  if (found === null) return null;
+  const { dir, names } = found;
   return {
     key,
     hash,
@@ -36,16 +42,9 @@ export function shardInDir(outDir: string, key: string, hash: string): ShardPlan
  */
 export function previousShard(previous: PreviousSearch, key: string): ShardPlan {
   const hash = previous.dirs[key];
-  if (hash !== undefined) {
-    const dir = join(previous.outDir, DATA_ROOT, shardDirPath(key, hash));
-    try {
-      const names = readdirSync(dir).sort();
-      return spilledPlan({ key, hash, dir, names, kept: names });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    }
-  }
-  throw new NoPatch(`the previous ${key} is gone`);
+  const found = hash === undefined ? null : shardDir(previous.outDir, key, hash);
+  if (hash === undefined || found === null) throw new NoPatch(`the previous ${key} is gone`);
+  return spilledPlan({ key, hash, ...found, kept: found.names });
 }
 
 /**
