@@ -52,11 +52,13 @@ export interface DownloadsInput {
    */
   date(listSha256: string): Promise<Date>;
   /**
-   * The data's date when it does not hang on the list's hash (a build with no previous feed, whose
-   * date is the sources'): the workbook is then written in the records' one pass with the NDJSON and
-   * CSV, not in a second pass over every chunk (1.4 GB read again at five million subjects).
+   * The data's date as the caller expects the list's hash to give it (the sources' when the list is
+   * new, the previous feed's when it is not): the workbook is then written in the records' one pass
+   * with the NDJSON and CSV, not in a second pass over every chunk (1.4 GB read again at five million
+   * subjects; at a million, an edit's 1,000 chunk files opened and read again). Checked against
+   * `date` once the list's hash is known: a workbook of another date is written again in a second pass.
    */
-  readonly knownDate?: Date;
+  readonly expectedDate?: Date;
   /** Content-named files to keep besides the new ones (the previous build's: a reader may be fetching them). */
   readonly keep: readonly Download[];
   /**
@@ -75,6 +77,9 @@ export interface DownloadsInput {
   /** The same for the workbook's sheet: each chunk's rows one deflated segment, copied from the previous workbook. */
   readonly xlsxChunks?: ChunksInput;
 }
+
+/** Passes over the records' chunks (for the tests: an edit's build makes one). */
+export const recordPasses = { count: 0 };
 
 /** The formats whose bytes are the records' alone. */
 const RECORDS_ONLY: ReadonlySet<DownloadFormat> = new Set(["ndjson", "csv"]);
@@ -254,11 +259,11 @@ export async function writeDownloads(input: DownloadsInput): Promise<WrittenDown
   try {
     let list: ListBytes;
     const firstPass = first.length > 0 || knownList === undefined;
-    // The workbook in that pass too when its date is known already (and no unchanged workbook might be kept instead).
-    const { knownDate } = input;
+    // The workbook in that pass too when its date is expected (and no unchanged workbook might be kept instead).
+    const { expectedDate } = input;
     const early =
-      firstPass && knownDate !== undefined && input.formats.includes("xlsx") && !input.unchanged.some((d) => d.format === "xlsx")
-        ? knownDate
+      firstPass && expectedDate !== undefined && input.formats.includes("xlsx") && !input.unchanged.some((d) => d.format === "xlsx")
+        ? expectedDate
         : null;
     if (firstPass) {
       const listSink = first.includes("ndjson") ? null : listHash();
@@ -271,7 +276,7 @@ export async function writeDownloads(input: DownloadsInput): Promise<WrittenDown
     }
     // Pass 2: the workbook, which carries the data's date (known once the list's hash is), unless pass 1 wrote it.
     const date = await input.date(list.sha256);
-    // Written early with another date than the list's (a caller's knownDate that was not): written again below.
+    // Written early with another date than the list's (the caller expected another): written again below.
     if (early !== null && early.getTime() !== date.getTime()) ready.delete("xlsx");
     // The workbook also carries the data's date: kept when it is the same (an unchanged rebuild at 1M wrote it again for seconds).
     const workbook = input.unchanged.find((d) => d.format === "xlsx" && input.formats.includes("xlsx"));
@@ -352,6 +357,7 @@ async function writeSinks(
   const all = extra === null ? sinks : [...sinks, extra];
   try {
     let index = 0;
+    recordPasses.count++;
     for await (const chunk of input.chunks()) {
       let found: ChunkRecords | undefined;
       const records = (): ChunkRecords => (found ??= chunkRecords(chunk));

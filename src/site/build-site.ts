@@ -170,15 +170,17 @@ async function writeDownloadsOf(run: Run, hashes: readonly string[], records: Re
   const { options, output } = run;
   const { outDir } = options.output;
   const earlier = await previousDownloads(outDir);
+  const same = sameRecords(earlier.dirs, hashes);
   return writeDownloads({
     outDir,
     formats: options.downloads,
     chunks: () => chunkBytes(output, hashes.length),
     date: (sha256) => dataDateOf(run, records, sha256),
-    // With no previous feed the date is the sources', whatever the list's hash: the workbook joins the records' one pass.
-    ...(run.previous === null ? { knownDate: await dataDateOf(run, records, null) } : {}),
+    // The date the list's hash will most likely give: the previous feed's while the records are the previous site's, else
+    // the sources' (exact with no previous feed). The workbook joins the records' one pass; a wrong guess costs it a second.
+    expectedDate: await dataDateOf(run, records, same ? (run.previous?.state.version ?? null) : null),
     keep: earlier.downloads,
-    unchanged: sameRecords(earlier.dirs, hashes) ? earlier.downloads : [],
+    unchanged: same ? earlier.downloads : [],
     // Beside the site's build cache, whose sweep keeps its own blocks only.
     ...(options.cacheDir === null
       ? {}

@@ -2,7 +2,7 @@
  * What one edited record costs among the downloads and the change feed: the three files a consumer
  * downloads whole (the NDJSON, the CSV and the workbook, each one file under its stable and its content name),
  * and besides them only the feed's diff, state and Atom feed. The feed's snapshot is the NDJSON
- * download itself (a hard link), not a copy. Counted as new files (inodes) under `downloads/` and
+ * download itself (a hard link), not a copy; the records are read once for all three. Counted as new files (inodes) under `downloads/` and
  * `changes/`, on 11,516 subjects (12 records chunks).
  */
 import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Subject } from "../../src/core/render-page.ts";
 import { tempDir } from "../file-trees.ts";
 import { build, readManifest } from "../site/built-site.ts";
+import { recordPasses } from "../../src/export/write-downloads.ts";
 import { writeDataset } from "../site/build-processes.ts";
 
 let work: string;
@@ -42,8 +43,11 @@ describe("one record edited", () => {
     const edited = subjects[6000] as Subject;
     subjects[6000] = { ...edited, naziv_subjekta: `${edited.naziv_subjekta} (preimenovan)` };
     await writeFile(join(data, "subjekti.json"), JSON.stringify(subjects));
+    const passes = recordPasses.count;
     const report = await build(data, out, { feed: true });
     expect(report.feed?.upserts).toBe(1);
+    // The workbook's date was expected (the sources', the list being new): written in the records' one pass.
+    expect(recordPasses.count - passes).toBe(1);
 
     const after = await filesOf(out, ["downloads", "changes"]);
     // A name is written when its file is not the one it named before (an inode number freed by the build can be taken

@@ -293,7 +293,7 @@ describe("chunks in one reused buffer", () => {
 describe("the workbook in the records' one pass", () => {
   const formats = ["ndjson", "csv", "xlsx"] as const;
   /** The downloads' bytes, and how many times the records were read. */
-  const write = async (knownDate: Date | undefined, date: Date) => {
+  const write = async (expectedDate: Date | undefined, date: Date) => {
     const outDir = await tempDir();
     let passes = 0;
     const chunks = async function* (): AsyncIterable<Uint8Array> {
@@ -305,7 +305,7 @@ describe("the workbook in the records' one pass", () => {
       formats,
       chunks,
       date: () => Promise.resolve(date),
-      ...(knownDate === undefined ? {} : { knownDate }),
+      ...(expectedDate === undefined ? {} : { expectedDate }),
       keep: [],
       unchanged: [],
     });
