@@ -44,7 +44,7 @@ import { type SearchStage, searchInThread, startSearch } from "./search/search-t
 import { sameRecords } from "./record-shard.ts";
 import { removeBuildLeftovers } from "./site-leftovers.ts";
 import { PlainSiteWriter } from "./write-plain-site.ts";
-import { unlessUnchanged } from "./unchanged-build.ts";
+import { unlessUnchanged } from "./unchanged/unchanged-build.ts";
 import { SiteWriter } from "./write-site.ts";
 
 export type { BuildReport } from "./build-outcome.ts";
