@@ -62,7 +62,8 @@ export async function unlessUnchanged(
   // A file of another size than the last build's has changed: the build need not wait for its bytes' hash to know (0.3 s
   // at a million subjects), which a thread takes beside it for the record.
   const resized = last !== null && !sameSizes(last.sizes, inputs.sizes);
-  const aside = resized ? inputs.hashAside() : null;
+  // `--threads 0` runs the build on this thread alone: the hash too, first.
+  const aside = resized && options.read.threads !== 0 ? inputs.hashAside() : null;
   const here = aside === null ? await inputs.hash() : null;
   if (intact && here !== null && last.inputs === here) return replayed(last.report, started);
   try {
