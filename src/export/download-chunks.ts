@@ -1,13 +1,15 @@
 /**
  * A download's bytes by records chunk, so that an edit renders one chunk: the CSV's rows (parsing a
- * million records and writing their cells again cost most of the downloads stage's CPU) and the
+ * million records and writing their cells again cost most of the downloads stage's CPU), the
  * workbook's deflated segments (its sheet re-rendered and deflated whole was 583 MB of XML at 1M;
- * xlsx-writer.ts). A small index (in the build cache's directory, beside the site's cache) names,
+ * xlsx-writer.ts), and the NDJSON's bytes (the chunk files' own: copied from one large file, an
+ * edit at 1M reads the edited chunk's file alone, not 1,000 small ones). A small index (in the build cache's directory, beside the site's cache) names,
  * for the file a build wrote, each chunk's content hash, where its bytes lie in that file and what
  * else the format needs of them (the workbook: the segment's CRC-32 and inflated size). The next
  * build copies the bytes of every chunk whose hash the index holds from that file, as long as the
  * file is there whole under its content name; a chunk's bytes decide its rows, so the copy is what
- * rendering would give. The index is an optimisation: one that cannot be read or written is no index.
+ * rendering would give. The copies are read from that file a run of consecutive chunks at a time
+ * (`plan`). The index is an optimisation: one that cannot be read or written is no index.
  */
 import { type FileHandle, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { rmSync } from "node:fs";
@@ -250,11 +252,10 @@ interface Located {
   readonly length: number;
 }
 
-/** Consecutive chunks whose bytes lie end to end in the previous file, read at once. */
+/** Consecutive chunks whose bytes lie end to end in the previous file, read at once: where they begin, and their length. */
 interface Run {
   readonly offset: number;
   length: number;
-  readonly chunks: Located[];
 }
 
 /** Bytes of the previous file read at once for a run of chunks (a chunk longer than that a run of its own). */
@@ -274,7 +275,7 @@ interface Slot {
 /**
  * The previous file's bytes of the chunks to copy, in order, a run at a time, `RUNS_AHEAD` runs read
  * ahead, into `RUNS_AHEAD + 1` buffers used in turn (a buffer a run would be fresh memory for the
- * kernel to hand out, some 400 MB an edit at a million subjects). Run `n` is read into buffer
+ * kernel to hand out, some 500 MB an edit at a million subjects). Run `n` is read into buffer
  * `n % (RUNS_AHEAD + 1)` once a chunk of run `n - RUNS_AHEAD` or later is asked for: the buffer's
  * run before it is then left behind (asked for no more), its bytes handed out by an earlier take,
  * which lasted only until this one.
@@ -301,11 +302,10 @@ class Runs {
       const last = this.#runs[this.#runs.length - 1];
       if (last !== undefined && last.offset + last.length === chunk.offset && last.length + chunk.length <= RUN_BYTES) {
         this.#of.set(chunk.index, { run: this.#runs.length - 1, at: last.length, length: chunk.length });
-        last.chunks.push(chunk);
         last.length += chunk.length;
       } else {
         this.#of.set(chunk.index, { run: this.#runs.length, at: 0, length: chunk.length });
-        this.#runs.push({ offset: chunk.offset, length: chunk.length, chunks: [chunk] });
+        this.#runs.push({ offset: chunk.offset, length: chunk.length });
       }
     }
     this.#longest = Math.max(0, ...this.#runs.map((run) => run.length));
