@@ -4,6 +4,7 @@
  * one). filesAhead reads the next files while one is taken: each file's bytes in order, intact until
  * the next is asked for, and a file that cannot be read fails at its turn, after those before it.
  * filePieces gives an open file's bytes in pieces of one buffer, whole, at every size about a piece's.
+ * readIntoAsync reads at a position until all the bytes asked for have come, or the file has ended.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
