@@ -176,11 +176,17 @@ async function* downloadChunkBytes(
   const read = Array.from({ length: chunks }, (_, chunk) => chunk).filter(wanted);
   const files = filesAhead(read.length, (k) => output.chunkFile(read[k] as number).path);
   const unread = new WholeFiles();
+  // The first wanted file read from the start: an edit's one file, while the chunks before it are copied.
+  let first: Promise<IteratorResult<Buffer>> | null = read.length > 0 ? files.next() : null;
+  // Awaited at its turn; failing before then (the pass failing first) must not be unhandled meanwhile.
+  first?.catch(() => undefined);
   let next = 0;
   for (let chunk = 0; chunk < chunks; chunk++) {
     if (read[next] === chunk) {
       next++;
-      yield (await files.next()).value as Buffer;
+      const coming = first ?? files.next();
+      first = null;
+      yield (await coming).value as Buffer;
     } else {
       yield { read: () => unread.readAsync(output.chunkFile(chunk).path) };
     }
