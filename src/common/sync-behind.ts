@@ -20,24 +20,22 @@ export const syncsStarted = { count: 0 };
 type Sync = (fd: number, done: (error: Error | null) => void) => void;
 
 export class SyncBehind {
+  readonly #out: WriteStream;
   readonly #sync: Sync;
-  /** The stream's file once open, until it closes. */
-  #fd: number | null = null;
   #since = 0;
   #syncing: Promise<void> | null = null;
 
   /** `sync`: fdatasync, or a test's stand-in. */
   constructor(out: WriteStream, sync: Sync = fdatasync) {
+    this.#out = out;
     this.#sync = sync;
-    out.once("open", (fd: number) => (this.#fd = fd));
-    out.once("close", () => (this.#fd = null));
   }
 
   /** Counts `bytes` handed to the stream; a sync starts once 32 MB have been since the last, unless one is running. */
   wrote(bytes: number): void {
     this.#since += bytes;
-    const fd = this.#fd;
-    if (this.#since < EVERY || this.#syncing !== null || fd === null) return;
+    const fd = this.#out.fd;
+    if (this.#since < EVERY || this.#syncing !== null || typeof fd !== "number" || this.#out.destroyed) return;
     this.#since = 0;
     syncsStarted.count++;
     this.#syncing = new Promise<void>((resolve) => {

@@ -35,13 +35,13 @@ function heldSyncs() {
 describe("SyncBehind", () => {
   it("starts a sync of the stream's file every 32 MB written, never two at once, and settles once the running one returns", async () => {
     const out = createWriteStream(join(work, "a"));
+    await once(out, "open");
     const syncs = heldSyncs();
     const behind = new SyncBehind(out, syncs.sync);
-    const [fd] = (await once(out, "open")) as [number];
     behind.wrote(31 * MB);
     expect(syncs.held).toHaveLength(0);
     behind.wrote(MB);
-    expect(syncs.held.map((call) => call.fd)).toEqual([fd]);
+    expect(syncs.held.map((call) => call.fd)).toEqual([out.fd]);
     // 40 MB more while the first is running: none started beside it.
     behind.wrote(40 * MB);
     expect(syncs.held).toHaveLength(1);
