@@ -11,7 +11,6 @@ import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { promisify } from "node:util";
 import * as zlib from "node:zlib";
-import { SyncBehind } from "../common/sync-behind.ts";
 import { crc32Combine } from "./crc32-combine.ts";
 
 const deflateRaw = promisify(zlib.deflateRaw);
@@ -109,8 +108,6 @@ export interface ZipEntryStream {
 /** A zip written into `path`, one entry after another. */
 export class ZipWriter {
   readonly #out: WriteStream;
-  /** The file sent to the disk as it grows (sync-behind.ts): a rename over another does not send it all then. */
-  readonly #behind: SyncBehind;
   readonly #stamp: { readonly time: number; readonly date: number };
   readonly #entries: Entry[] = [];
   #offset = 0;
@@ -125,7 +122,6 @@ export class ZipWriter {
     this.#zip64From = zip64From;
     this.#out = createWriteStream(path);
     this.#out.on("error", (error) => (this.#failure ??= error));
-    this.#behind = new SyncBehind(this.#out);
     this.#stamp = dosTime(date);
   }
 
@@ -134,7 +130,6 @@ export class ZipWriter {
     if (this.#failure !== undefined) throw this.#failure;
     this.#offset += bytes.length;
     this.#hash.update(bytes);
-    this.#behind.wrote(bytes.length);
     if (!this.#out.write(bytes)) return this.#drained();
   }
 
@@ -258,7 +253,6 @@ export class ZipWriter {
     end.writeUInt32LE(this.#small(size), 12);
     end.writeUInt32LE(this.#small(start), 16);
     await this.#write(end);
-    await this.#behind.settled();
     const closed = once(this.#out, "close");
     this.#out.end();
     await closed;

@@ -14,14 +14,11 @@ import { createHash, type Hash } from "node:crypto";
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { finished } from "node:stream/promises";
-import { SyncBehind } from "../common/sync-behind.ts";
 
 const BLOCK = 1 << 20;
 
 export class HashedWriter {
   #out: WriteStream;
-  /** The file sent to the disk as it grows (sync-behind.ts): a rename over another does not send it all then. */
-  #behind: SyncBehind;
   #hash: Hash = createHash("sha256");
   /** The block the bytes gather in (grown, rarely, for bytes added past a full block before a flush). */
   #block: Buffer = Buffer.allocUnsafeSlow(2 * BLOCK);
@@ -36,7 +33,6 @@ export class HashedWriter {
   constructor(path: string) {
     // A high-water mark of one byte: every write waits for "drain", so a block is on disk (no longer the stream's) before it is filled again.
     this.#out = createWriteStream(path, { highWaterMark: 1 });
-    this.#behind = new SyncBehind(this.#out);
   }
 
   /** Adds bytes (copied: the caller may reuse them once this returns). */
@@ -76,14 +72,12 @@ export class HashedWriter {
   /** Waits for whatever the stream answers: the block is filled again once it has. */
   async #write(block: Buffer): Promise<void> {
     if (!this.#out.write(block)) await once(this.#out, "drain");
-    this.#behind.wrote(block.length);
   }
 
   /** Flushes, closes the file; its SHA-256 (hex). */
   async end(): Promise<string> {
     await this.flush();
     await this.#writing;
-    await this.#behind.settled();
     this.#out.end();
     await finished(this.#out);
     return this.#hash.digest("hex");
