@@ -155,7 +155,8 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
  * larger chunk), the next ones read meanwhile (filesAhead): a chunk's bytes last until the next is
  * asked for, as the downloads' sinks allow (DownloadsInput.chunks). A fresh buffer a chunk
  * (readFile) was fresh memory for the kernel to hand out, some 1.4 GB a pass at five million
- * subjects, and the downloads make two passes.
+ * subjects; the downloads make one pass (two when the workbook's expected date was not the list's),
+ * and the feed's diff may make another.
  */
 function chunkBytes(output: SiteOutput, chunks: number): AsyncGenerator<Buffer> {
   return filesAhead(chunks, (chunk) => output.chunkFile(chunk).path);

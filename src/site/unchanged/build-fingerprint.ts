@@ -12,11 +12,12 @@
  *   cache beside it.
  *
  * The data's bytes are read and hashed, not trusted by their times: a copy, a checkout or a tool
- * may keep a file's time while its bytes changed. They are read only when all else is as the last
- * build's, their sizes included: a source of another size has changed, and an edit at a million
- * subjects spent 0.3 s hashing 330 MB to learn it. The site is judged by identity, as a build
- * judges it (a shard directory that is there is taken as written), so a file changed or removed by
- * hand, or a directory a build left half swept, changes its hash.
+ * may keep a file's time while its bytes changed. Their sizes are given apart: a source of another
+ * size than the last build's has changed, so that build need not wait for the hash (an edit at a
+ * million subjects spent 0.3 s hashing 330 MB first) and takes it in a thread (hashAside). The
+ * site is judged by identity, as a build judges it (a shard directory that is there is taken as
+ * written), so a file changed or removed by hand, or a directory a build left half swept, changes
+ * its hash.
  */
 import { createHash } from "node:crypto";
 import type { BigIntStats, Dirent } from "node:fs";
