@@ -8,8 +8,8 @@ import { readFile, rm, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { Download } from "../../src/core/download-files.ts";
-import { writeDownloads } from "../../src/export/write-downloads.ts";
+import type { Download, DownloadFormat } from "../../src/core/download-files.ts";
+import { type UnreadChunk, writeDownloads } from "../../src/export/write-downloads.ts";
 import { tempDir } from "../file-trees.ts";
 import { openZip, readEntryText } from "../../src/data/sources/zip-entries.ts";
 import { SYNC_FLUSH_MARK as SYNC_FLUSH } from "../../src/export/xlsx-zip.ts";
@@ -263,6 +263,141 @@ describe("the workbook's sheet by chunk", () => {
       const edited = await write(outDir, chunksOf(LINES[0] as Buffer, RENAMED), ["a", "b2"], first);
       expect(await readFile(fileOf(outDir, edited)), name).toEqual(expected);
     }
+  });
+});
+
+describe("the NDJSON's bytes by chunk", () => {
+  const formats = ["ndjson", "csv", "xlsx"] as const;
+  const THIRD = Buffer.from(`${JSON.stringify({ ...RECORDS[0], id: 3, jedinstvena_oznaka: "0003", naziv_subjekta: "Grad Rijeka" })}\n`);
+  const index = (outDir: string): string => join(outDir, "..", "ndjson-chunks.json");
+  /** The chunks as the build gives them: those the pass wants read (their indexes pushed to `reads`), the others read only if asked. */
+  const lazy = (reads: number[], ...chunks: Buffer[]) =>
+    async function* (wanted?: (index: number) => boolean): AsyncIterable<Uint8Array | UnreadChunk> {
+      for (const [i, chunk] of chunks.entries()) {
+        if (wanted?.(i) === false) {
+          yield {
+            read: () => {
+              reads.push(i);
+              return Promise.resolve(chunk);
+            },
+          };
+        } else {
+          reads.push(i);
+          yield chunk;
+        }
+      }
+    };
+  /** The three downloads from `chunks`, by chunk when given the `hashes` (the three indexes beside `outDir`); the stable names switched. */
+  const write = async (
+    outDir: string,
+    chunks: (wanted?: (index: number) => boolean) => AsyncIterable<Uint8Array | UnreadChunk>,
+    hashes: string[] | null,
+    keep: readonly Download[],
+  ) => {
+    const byChunk = (format: string) => ({ [`${format}Chunks`]: { indexFile: join(outDir, "..", `${format}-chunks.json`), hashes } });
+    const done = await writeDownloads({
+      outDir,
+      formats,
+      chunks,
+      date: () => Promise.resolve(new Date(0)),
+      expectedDate: new Date(0),
+      keep,
+      unchanged: [],
+      ...(hashes === null ? {} : { ...byChunk("ndjson"), ...byChunk("csv"), ...byChunk("xlsx") }),
+    });
+    done.switchStableNames();
+    return done.downloads;
+  };
+  const files = (outDir: string, downloads: readonly Download[]) =>
+    Promise.all(downloads.map((d) => readFile(join(outDir, d.immutablePath))));
+  const ndjsonOf = (outDir: string, downloads: readonly Download[]): string =>
+    join(outDir, (downloads.find((d) => d.format === "ndjson") as Download).immutablePath);
+
+  it("an edit reads its chunk alone: the others' bytes copied from the previous NDJSON (their rows from the CSV and the workbook), the same bytes as reading every chunk", async () => {
+    const [outDir, plain] = [await tempDir(), await tempDir()];
+    const reads: number[] = [];
+    const first = await write(outDir, lazy(reads, LINES[0] as Buffer, LINES[1] as Buffer, THIRD), ["a", "b", "c"], []);
+    // No index yet: every chunk read.
+    expect(reads).toEqual([0, 1, 2]);
+    const rendered = await write(plain, chunksOf(LINES[0] as Buffer, RENAMED, THIRD), null, []);
+    reads.length = 0;
+    const edited = await write(outDir, lazy(reads, LINES[0] as Buffer, RENAMED, THIRD), ["a", "b2", "c"], first);
+    expect(reads).toEqual([1]);
+    expect(edited).toEqual(rendered);
+    expect(await files(outDir, edited)).toEqual(await files(plain, rendered));
+    // The index of the new NDJSON: the next edit (back) reads its chunk alone too.
+    reads.length = 0;
+    const back = await write(outDir, lazy(reads, LINES[0] as Buffer, LINES[1] as Buffer, THIRD), ["a", "b", "c"], edited);
+    expect(reads).toEqual([1]);
+    expect(back).toEqual(first);
+    // Chunk a's bytes altered in the NDJSON the index names (same length): the next edit copies them as they are (they are copied).
+    const previous = ndjsonOf(outDir, back);
+    await writeFile(previous, (await readFile(previous, "utf8")).replace("Grad Zagreb", "Grad Zagrex"));
+    const again = await write(outDir, lazy(reads, LINES[0] as Buffer, RENAMED, THIRD), ["a", "b2", "c"], back);
+    expect(await readFile(ndjsonOf(outDir, again), "utf8")).toContain("Grad Zagrex");
+  });
+
+  it("with no previous NDJSON, a cut one, another file under its name, or an index that is none or another's: every chunk read, the same bytes", async () => {
+    const plain = await tempDir();
+    const rendered = await write(plain, chunksOf(LINES[0] as Buffer, RENAMED, THIRD), null, []);
+    const expected = await files(plain, rendered);
+    const damages: Record<string, (outDir: string, first: readonly Download[]) => Promise<void>> = {
+      missing: (outDir, first) => rm(ndjsonOf(outDir, first)),
+      cut: (outDir, first) => truncate(ndjsonOf(outDir, first), 100),
+      // Another file of another size where the index's names it (a rebuild's of other records, a writer's by hand).
+      replaced: (outDir, first) => writeFile(ndjsonOf(outDir, first), "{}\n"),
+      "no index": (outDir) => writeFile(index(outDir), "{not json"),
+      // The CSV's index in its place: the file it names is the CSV's, no NDJSON.
+      "the CSV's index": async (outDir) => writeFile(index(outDir), await readFile(join(outDir, "..", "csv-chunks.json"))),
+      "another writer's": async (outDir) => {
+        const saved = JSON.parse(await readFile(index(outDir), "utf8")) as Record<string, unknown>;
+        await writeFile(index(outDir), JSON.stringify({ ...saved, writer: "another" }));
+      },
+      // Offsets past the file's end: no index.
+      "past the end": async (outDir) => {
+        const saved = JSON.parse(await readFile(index(outDir), "utf8")) as { bytes: number; chunks: [string, number, number][] };
+        (saved.chunks[0] as [string, number, number])[1] = saved.bytes;
+        await writeFile(index(outDir), JSON.stringify(saved));
+      },
+    };
+    for (const [name, damage] of Object.entries(damages)) {
+      const outDir = await tempDir();
+      const reads: number[] = [];
+      const first = await write(outDir, lazy(reads, LINES[0] as Buffer, LINES[1] as Buffer, THIRD), ["a", "b", "c"], []);
+      await damage(outDir, first);
+      reads.length = 0;
+      const edited = await write(outDir, lazy(reads, LINES[0] as Buffer, RENAMED, THIRD), ["a", "b2", "c"], first);
+      expect(reads, name).toEqual([0, 1, 2]);
+      expect(await files(outDir, edited), name).toEqual(expected);
+    }
+  });
+
+  it("without the NDJSON download, every chunk is read (the list's hash needs them); with it alone, the unchanged ones are copied", async () => {
+    const outDir = await tempDir();
+    const reads: number[] = [];
+    const only = async (formats: readonly DownloadFormat[], chunks: ReturnType<typeof lazy>, keep: readonly Download[]) => {
+      const done = await writeDownloads({
+        outDir,
+        formats,
+        chunks,
+        date: () => Promise.resolve(new Date(0)),
+        keep,
+        unchanged: [],
+        ndjsonChunks: { indexFile: index(outDir), hashes: ["a", "b", "c"] },
+        csvChunks: { indexFile: join(outDir, "..", "csv-chunks.json"), hashes: ["a", "b", "c"] },
+      });
+      done.switchStableNames();
+      return done;
+    };
+    const first = await only(["ndjson", "csv"], lazy(reads, LINES[0] as Buffer, LINES[1] as Buffer, THIRD), []);
+    reads.length = 0;
+    const csv = await only(["csv"], lazy(reads, LINES[0] as Buffer, LINES[1] as Buffer, THIRD), first.downloads);
+    expect(reads).toEqual([0, 1, 2]);
+    expect(csv.list).toEqual({ ...first.list, file: null });
+    reads.length = 0;
+    const ndjson = await only(["ndjson"], lazy(reads, LINES[0] as Buffer, LINES[1] as Buffer, THIRD), first.downloads);
+    expect(reads).toEqual([]);
+    expect(ndjson.list).toEqual(first.list);
   });
 });
 
