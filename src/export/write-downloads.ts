@@ -207,8 +207,11 @@ class Gathered {
  */
 function workbookSink(path: string, date: Date, byChunk: DownloadChunks | null): Sink {
   const workbook = new XlsxWriter(path, date);
-  // A chunk's rows are read by its deflate until the next chunk's are made: two buffers in turn.
+  // A chunk's rows are read by its deflate until the next chunk's are made: two buffers in turn, each
+  // written again only once the deflate that reads it is done (a copied chunk between two rendered
+  // ones awaits no deflate: the third chunk's rows overwrote the first's while it was deflated).
   const scratch = [new Scratch(), new Scratch()] as const;
+  const reading: [Promise<unknown>, Promise<unknown>] = [Promise.resolve(), Promise.resolve()];
   // The rows taken so far (the header is row 1).
   let rows = 0;
   // The last segment taken, written into the file once ready (after the segments before it).
@@ -246,8 +249,11 @@ function workbookSink(path: string, date: Date, byChunk: DownloadChunks | null):
       // the previous take awaited it); deflated meanwhile.
       const render = async (): Promise<{ count: number; deflated: Promise<ChunkBytes> }> => {
         const count = linesOf(await chunk.bytes());
-        const xml = xlsxRowsOf(await chunk.records(), first, scratch[chunk.index % 2] as Scratch);
+        const turn = chunk.index % 2;
+        await reading[turn];
+        const xml = xlsxRowsOf(await chunk.records(), first, scratch[turn] as Scratch);
         const deflated = deflateSegment(xml, false).then(({ bytes, crc, size }) => ({ bytes, extra: [crc, size, count, first] }));
+        reading[turn] = deflated.catch(() => undefined);
         return { count, deflated };
       };
       if (byChunk !== null && !placed) {
