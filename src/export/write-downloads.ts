@@ -98,6 +98,12 @@ export const recordPasses = { count: 0 };
 /** Chunks whose bytes the passes took from the records (read from their files, in a build): for the tests, an edit's few. */
 export const chunksRead = { count: 0 };
 
+/**
+ * What deflates a rendered chunk of the workbook's sheet (xlsx-zip.ts), for the tests: one holds a
+ * deflate back to see that its rows' buffer is not written again before it has read them.
+ */
+export const workbookDeflate = { segment: deflateSegment };
+
 /** The formats whose bytes are the records' alone. */
 const RECORDS_ONLY: ReadonlySet<DownloadFormat> = new Set(["ndjson", "csv"]);
 
@@ -245,14 +251,14 @@ function workbookSink(path: string, date: Date, byChunk: DownloadChunks | null):
   return {
     async take(chunk) {
       const first = rows + 2;
-      // The rows made now, while the chunk's bytes last (chunk `n - 2`'s deflate, which read the same buffer, is done:
-      // the previous take awaited it); deflated meanwhile.
+      // The rows made now, while the chunk's bytes last (once the deflate of the last chunk rendered in the same buffer is
+      // done: `reading`, not the previous take, which awaits no deflate when that chunk was copied); deflated meanwhile.
       const render = async (): Promise<{ count: number; deflated: Promise<ChunkBytes> }> => {
         const count = linesOf(await chunk.bytes());
         const turn = chunk.index % 2;
         await reading[turn];
         const xml = xlsxRowsOf(await chunk.records(), first, scratch[turn] as Scratch);
-        const deflated = deflateSegment(xml, false).then(({ bytes, crc, size }) => ({ bytes, extra: [crc, size, count, first] }));
+        const deflated = workbookDeflate.segment(xml, false).then(({ bytes, crc, size }) => ({ bytes, extra: [crc, size, count, first] }));
         reading[turn] = deflated.catch(() => undefined);
         return { count, deflated };
       };

@@ -9,8 +9,10 @@ import { join } from "node:path";
 import * as zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { Download, DownloadFormat } from "../../src/core/download-files.ts";
-import { type UnreadChunk, writeDownloads } from "../../src/export/write-downloads.ts";
+import yauzl from "yauzl";
+import { type UnreadChunk, workbookDeflate, writeDownloads } from "../../src/export/write-downloads.ts";
 import { tempDir } from "../file-trees.ts";
+import { openWorkbook, type SheetRow } from "../../src/data/sources/read-ooxml.ts";
 import { openZip, readEntryText } from "../../src/data/sources/zip-entries.ts";
 import { SYNC_FLUSH_MARK as SYNC_FLUSH } from "../../src/export/xlsx-zip.ts";
 
@@ -264,7 +266,111 @@ describe("the workbook's sheet by chunk", () => {
       expect(await readFile(fileOf(outDir, edited)), name).toEqual(expected);
     }
   });
+
+  it("a chunk copied between two rendered ones: the third's rows are made in the first's buffer only once its deflate has read them (that deflate held back until the third chunk is taken)", async () => {
+    const line = (id: number, name: string): Buffer =>
+      Buffer.from(`${JSON.stringify({ ...RECORDS[0], id, jedinstvena_oznaka: String(id).padStart(4, "0"), naziv_subjekta: name })}\n`);
+    const [a, b, c] = [Buffer.concat([line(1, "Grad Zagreb"), line(2, "Grad Split")]), line(3, "Grad Rijeka"), line(4, "Grad Osijek")];
+    // Chunks 0 and 2 edited, chunk 1 copied (it begins at the same row). The rows of 0 and 2 are made in one buffer
+    // (by the chunk's index, two in turn); chunk 2's are fewer, so they fit in it and are written over chunk 0's.
+    const edited = [Buffer.concat([line(1, "Grad Zagreb (preimenovan)"), line(2, "Grad Split")]), b, line(4, "Grad Osijek (preimenovan)")];
+    const [outDir, plain] = [await tempDir(), await tempDir()];
+    const first = await write(outDir, chunksOf(a, b, c), ["a", "b", "c"], []);
+    const whole = await write(plain, chunksOf(...edited), null, []);
+
+    // Each deflate's input, and whether it was still the rows it was called with when read. The first is held
+    // back until the third chunk has been handed to the pass and every microtask that sets off has run (a
+    // setImmediate): a render that does not wait for it writes chunk 2's rows over chunk 0's before then.
+    const calls: { input: Uint8Array; intact: boolean }[] = [];
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let heldWhenThirdTaken = false;
+    const gated = async function* (): AsyncIterable<Uint8Array> {
+      for (const [index, chunk] of edited.entries()) {
+        // Only in the pass that deflates (the workbook's: the first pass writes the NDJSON alone).
+        if (index === 2 && calls.length > 0) {
+          heldWhenThirdTaken = true;
+          setImmediate(release);
+        }
+        yield chunk;
+      }
+    };
+    const deflate = workbookDeflate.segment;
+    workbookDeflate.segment = async (text, last) => {
+      if (typeof text === "string") throw new Error("the sink deflates bytes");
+      const call = { input: text, intact: true };
+      const copy = Buffer.from(text);
+      calls.push(call);
+      if (calls.length === 1) await gate;
+      call.intact = copy.equals(text);
+      return deflate(text, last);
+    };
+    let again: readonly Download[];
+    try {
+      again = await write(outDir, gated, ["a2", "b", "c2"], first);
+    } finally {
+      workbookDeflate.segment = deflate;
+    }
+    // The case made: chunks 0 and 2 rendered in one buffer, the first's deflate held while chunk 2 was taken.
+    expect(calls).toHaveLength(2);
+    expect(heldWhenThirdTaken).toBe(true);
+    expect(calls[1]?.input.buffer).toBe(calls[0]?.input.buffer);
+    expect(
+      calls.map((call) => call.intact),
+      "each deflate's rows as made (not written over before it read them)",
+    ).toEqual([true, true]);
+
+    expect(again).toEqual(whole);
+    expect(await readFile(fileOf(outDir, again))).toEqual(await readFile(fileOf(plain, whole)));
+    const rows = await rowsOf(fileOf(outDir, again));
+    expect(rows).toEqual(await rowsOf(fileOf(plain, whole)));
+    expect(rows.map((row) => row.cells[2])).toEqual([
+      "naziv_subjekta",
+      "Grad Zagreb (preimenovan)",
+      "Grad Split",
+      "Grad Rijeka",
+      "Grad Osijek (preimenovan)",
+    ]);
+    for (const [name, { stated, computed }] of await crcsOf(fileOf(outDir, again))) expect(computed, name).toBe(stated);
+  });
 });
+
+/** The rows of a workbook's sheet as the project's reader reads them. */
+async function rowsOf(path: string): Promise<SheetRow[]> {
+  const zip = await openZip(path);
+  try {
+    const rows: SheetRow[] = [];
+    for await (const row of (await openWorkbook(zip)).rows("subjekti")) rows.push(row);
+    return rows;
+  } finally {
+    zip.close();
+  }
+}
+
+/** Each entry's CRC-32 as the zip states it, and that of its bytes inflated (yauzl checks none). */
+function crcsOf(path: string): Promise<Map<string, { stated: number; computed: number }>> {
+  return new Promise((resolve, reject) => {
+    const crcs = new Map<string, { stated: number; computed: number }>();
+    yauzl.open(path, { lazyEntries: true }, (error, zip) => {
+      if (error !== null) return reject(error);
+      zip.on("error", reject);
+      zip.on("end", () => resolve(crcs));
+      zip.on("entry", (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (failed, stream) => {
+          if (failed !== null) return reject(failed);
+          const chunks: Buffer[] = [];
+          stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+          stream.on("error", reject);
+          stream.on("end", () => {
+            crcs.set(entry.fileName, { stated: entry.crc32, computed: zlib.crc32(Buffer.concat(chunks)) });
+            zip.readEntry();
+          });
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
 
 describe("the NDJSON's bytes by chunk", () => {
   const formats = ["ndjson", "csv", "xlsx"] as const;
