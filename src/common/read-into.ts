@@ -13,6 +13,17 @@ export function readInto(fd: number, into: Uint8Array, offset: number, length: n
   return done;
 }
 
+/** `readInto` of an open FileHandle, without blocking the thread: reads `length` bytes at `position` into `into[offset, ...)`; how many came. */
+export async function readIntoAsync(file: FileHandle, into: Uint8Array, offset: number, length: number, position: number): Promise<number> {
+  let done = 0;
+  while (done < length) {
+    const { bytesRead } = await file.read(into, offset + done, length - done, position + done);
+    if (bytesRead === 0) break;
+    done += bytesRead;
+  }
+  return done;
+}
+
 /**
  * Whole files read one after another into one buffer, grown for a larger file: a file's bytes
  * last until the next is read. A fresh buffer a file (readFileSync) is fresh memory for the kernel
@@ -38,13 +49,7 @@ export class WholeFiles {
     const file = await open(path, "r");
     try {
       const into = this.#room((await file.stat()).size);
-      let length = 0;
-      while (length < into.length) {
-        const { bytesRead } = await file.read(into, length, into.length - length, length);
-        if (bytesRead === 0) break;
-        length += bytesRead;
-      }
-      return into.subarray(0, length);
+      return into.subarray(0, await readIntoAsync(file, into, 0, into.length, 0));
     } finally {
       await file.close();
     }

@@ -34,7 +34,8 @@ import { CSV_HEADER } from "./csv-row.ts";
 import { type ChunkRecords, chunkRecords, Scratch } from "./rows-from-json.ts";
 import { xlsxRowsOf } from "./xlsx-from-json.ts";
 import { isRowsSegment, isWorkbookDated, SEGMENT_WRITER, XlsxWriter } from "./xlsx-writer.ts";
-import { deflateSegment } from "./xlsx-zip.ts";
+import { crc32Combine } from "./crc32-combine.ts";
+import { type DeflatedSegment, deflateSegment } from "./xlsx-zip.ts";
 
 export interface DownloadsInput {
   /** The site's directory. */
@@ -43,9 +44,11 @@ export interface DownloadsInput {
   /**
    * The records as whole lines: each chunk ends at a line's end. A chunk's bytes need last only
    * until the next is asked for (each sink takes, or copies, a chunk before the next): the build
-   * reads every chunk into one buffer.
+   * reads every chunk into one buffer. `wanted` (when given) names the chunks whose bytes the pass
+   * needs (a sink renders it, or no sink copies it): any other may come unread, its bytes read only
+   * if asked for (a copy that will not do), so that an edit reads one chunk file, not every one.
    */
-  chunks(): AsyncIterable<Uint8Array>;
+  chunks(wanted?: (index: number) => boolean): AsyncIterable<Uint8Array | UnreadChunk>;
   /**
    * The data's date, written into the workbook so that the same data gives the same bytes: asked
    * once the list's hash is known (it is the previous feed's date while the list is its version).
@@ -69,6 +72,12 @@ export interface DownloadsInput {
    */
   readonly unchanged: readonly Download[];
   /**
+   * Where the NDJSON's bytes are found by chunk (download-chunks.ts), and each chunk's content hash
+   * in order: a chunk whose hash the previous NDJSON holds is copied from it (a few large reads of
+   * one file), its chunk file not read, unless another format must render it. Absent: every chunk read.
+   */
+  readonly ndjsonChunks?: ChunksInput;
+  /**
    * Where the CSV's rows are found by chunk (download-chunks.ts), and each chunk's content hash in
    * order: a chunk whose hash the previous CSV holds is copied from it, not parsed and rendered
    * again, so an edit renders one chunk. Absent: every chunk rendered (`--no-cache`).
@@ -78,8 +87,22 @@ export interface DownloadsInput {
   readonly xlsxChunks?: ChunksInput;
 }
 
+/** A chunk the pass did not want (DownloadsInput.chunks): its bytes read on asking, lasting until the next chunk is asked for. */
+export interface UnreadChunk {
+  read(): Promise<Uint8Array>;
+}
+
 /** Passes over the records' chunks (for the tests: an edit's build makes one). */
 export const recordPasses = { count: 0 };
+
+/** Chunks whose bytes the passes took from the records (read from their files, in a build): for the tests, an edit's few. */
+export const chunksRead = { count: 0 };
+
+/**
+ * What deflates a rendered chunk of the workbook's sheet (xlsx-zip.ts), for the tests: one holds a
+ * deflate back to see that its rows' buffer is not written again before it has read them.
+ */
+export const workbookDeflate = { segment: deflateSegment };
 
 /** The formats whose bytes are the records' alone. */
 const RECORDS_ONLY: ReadonlySet<DownloadFormat> = new Set(["ndjson", "csv"]);
@@ -87,28 +110,56 @@ const RECORDS_ONLY: ReadonlySet<DownloadFormat> = new Set(["ndjson", "csv"]);
 const NEWLINE = 0x0a;
 
 /**
- * A chunk's records (rows-from-json.ts), found on the first format's asking and read by the others':
- * the CSV's rows and the workbook's are made from the one pass over the chunk's bytes.
+ * A chunk as the sinks take it: its bytes, read already or read on the first asking, and its records
+ * (rows-from-json.ts), found on the first format's asking and read by the others': the CSV's rows and
+ * the workbook's are made from the one pass over the chunk's bytes.
  */
-type Records = () => ChunkRecords;
+class PassChunk {
+  readonly index: number;
+  #bytes: Uint8Array | UnreadChunk;
+  #records: ChunkRecords | undefined;
+
+  constructor(index: number, bytes: Uint8Array | UnreadChunk) {
+    this.index = index;
+    this.#bytes = bytes;
+    if (bytes instanceof Uint8Array) chunksRead.count++;
+  }
+
+  /** The bytes when they were read already (none read for asking). */
+  get read(): Uint8Array | null {
+    return this.#bytes instanceof Uint8Array ? this.#bytes : null;
+  }
+
+  async bytes(): Promise<Uint8Array> {
+    if (!(this.#bytes instanceof Uint8Array)) {
+      this.#bytes = await this.#bytes.read();
+      chunksRead.count++;
+    }
+    return this.#bytes;
+  }
+
+  async records(): Promise<ChunkRecords> {
+    return (this.#records ??= chunkRecords(await this.bytes()));
+  }
+}
 
 /** A download on its way: its bytes taken a chunk at a time. */
 interface Sink {
-  take(chunk: Uint8Array, index: number, records: Records): Promise<void>;
+  take(chunk: PassChunk): Promise<void>;
   /** Its SHA-256 and size once it is complete on disk. */
   end(): Promise<{ sha256: string; bytes: number }>;
   abort(): void;
 }
 
-type Render = (chunk: Uint8Array, index: number, records: Records) => Uint8Array | Promise<Uint8Array>;
+type Render = (chunk: PassChunk) => Uint8Array | Promise<Uint8Array>;
 
 /** NDJSON and CSV: bytes handed to a HashedWriter, flushed a block at a time. */
 function hashedSink(path: string, head: string, render: Render): Sink {
   const out = new HashedWriter(path);
   if (head !== "") out.add(Buffer.from(head, "utf8"));
   return {
-    async take(chunk, index, records) {
-      out.add(await render(chunk, index, records));
+    async take(chunk) {
+      out.add(await render(chunk));
       if (out.full) await out.flush();
     },
     async end() {
@@ -119,57 +170,128 @@ function hashedSink(path: string, head: string, render: Render): Sink {
   };
 }
 
+/** Bytes of copied segments gathered into one write of the workbook (a write a segment was some 1,000 calls of the thread pool at 1M). */
+const GATHER_BYTES = 1 << 20;
+
+/** Deflated segments end to end, their CRC-32 combined and sizes summed (xlsx-zip.ts), as one segment of so many rows. */
+class Gathered {
+  #bytes: Buffer | null = null;
+  #length = 0;
+  #crc = 0;
+  #size = 0;
+  #rows = 0;
+
+  /** Adds a segment (its bytes copied); false when they do not fit (`take` the gathered first). */
+  add({ bytes, crc, size }: DeflatedSegment, rows: number): boolean {
+    this.#bytes ??= Buffer.allocUnsafeSlow(Math.max(GATHER_BYTES, bytes.length));
+    if (this.#length + bytes.length > this.#bytes.length) return false;
+    this.#bytes.set(bytes, this.#length);
+    this.#length += bytes.length;
+    this.#crc = crc32Combine(this.#crc, crc, size);
+    this.#size += size;
+    this.#rows += rows;
+    return true;
+  }
+
+  /** The segments gathered, as one (in a buffer of their own: the file's stream may hold it until written); none when there are none. */
+  take(): { segment: DeflatedSegment; rows: number } | null {
+    if (this.#bytes === null || this.#length === 0) return null;
+    const taken = { segment: { bytes: this.#bytes.subarray(0, this.#length), crc: this.#crc, size: this.#size }, rows: this.#rows };
+    [this.#bytes, this.#length, this.#crc, this.#size, this.#rows] = [null, 0, 0, 0, 0];
+    return taken;
+  }
+}
+
 /**
  * The workbook: a chunk's rows (made from its bytes: xlsx-from-json.ts) one deflated segment of its
  * sheet (xlsx-writer.ts), copied from the previous workbook when it holds that chunk; hashed as it
  * is written. A rendered chunk's segment is deflated in zlib's thread pool while the records' next
  * chunk is taken (its NDJSON, its CSV's rows and its own rows made on the main thread), and written
  * when the next one is taken: the main thread sat idle through each deflate (most of the 5 s it
- * sat idle in the stage at 1M).
+ * sat idle in the stage at 1M). Copied segments are gathered, a megabyte at a time, and written
+ * the same way.
  */
 function workbookSink(path: string, date: Date, byChunk: DownloadChunks | null): Sink {
   const workbook = new XlsxWriter(path, date);
-  // A chunk's rows are read by its deflate until the next chunk's are made: two buffers in turn.
+  // A chunk's rows are read by its deflate until the next chunk's are made: two buffers in turn, each
+  // written again only once the deflate that reads it is done (a copied chunk between two rendered
+  // ones awaits no deflate: the third chunk's rows overwrote the first's while it was deflated).
   const scratch = [new Scratch(), new Scratch()] as const;
+  const reading: [Promise<unknown>, Promise<unknown>] = [Promise.resolve(), Promise.resolve()];
   // The rows taken so far (the header is row 1).
   let rows = 0;
-  // The last segment taken, written into the file once deflated (after the segments before it).
+  // The last segment taken, written into the file once ready (after the segments before it).
   let written: Promise<void> = Promise.resolve();
+  // Has the index learnt where the first segment goes (the zip's head before it)? The others lie end to end after it.
+  let placed = false;
+  const gathered = new Gathered();
+  /** Writes the segment once ready, after those before it: the previous segment's write, for the caller to await. */
+  const write = (segment: Promise<{ segment: DeflatedSegment; rows: number }>): Promise<void> => {
+    // Awaited in the chain below; one failing before then must not be unhandled meanwhile.
+    segment.catch(() => undefined);
+    const previous = written;
+    written = (async () => {
+      await previous;
+      const ready = await segment;
+      await workbook.segment(ready.segment, ready.rows);
+    })();
+    // Awaited by the next take or by end(); a failure of the pass before then is its own to report.
+    written.catch(() => undefined);
+    return previous;
+  };
+  /** The copied segments gathered so far, into the file (after those before them). */
+  const writeGathered = (): Promise<void> => {
+    const taken = gathered.take();
+    return taken === null ? written : write(Promise.resolve(taken));
+  };
+  const segmentOf = ({ bytes, extra }: ChunkBytes): { segment: DeflatedSegment; rows: number } => {
+    const [crc, size, count] = extra as [number, number, number];
+    return { segment: { bytes, crc, size }, rows: count };
+  };
   return {
-    async take(chunk, index, records) {
+    async take(chunk) {
       const first = rows + 2;
-      const count = linesOf(chunk);
-      rows += count;
-      const render = (xml: Uint8Array): Promise<ChunkBytes> =>
-        deflateSegment(xml, false).then(({ bytes, crc, size }) => ({ bytes, extra: [crc, size, count, first] }));
-      const write = async (segment: ChunkBytes): Promise<void> => {
-        const [crc, size] = segment.extra as [number, number];
-        await workbook.segment({ bytes: segment.bytes, crc, size }, count);
+      // The rows made now, while the chunk's bytes last (once the deflate of the last chunk rendered in the same buffer is
+      // done: `reading`, not the previous take, which awaits no deflate when that chunk was copied); deflated meanwhile.
+      const render = async (): Promise<{ count: number; deflated: Promise<ChunkBytes> }> => {
+        const count = linesOf(await chunk.bytes());
+        const turn = chunk.index % 2;
+        await reading[turn];
+        const xml = xlsxRowsOf(await chunk.records(), first, scratch[turn] as Scratch);
+        const deflated = workbookDeflate.segment(xml, false).then(({ bytes, crc, size }) => ({ bytes, extra: [crc, size, count, first] }));
+        reading[turn] = deflated.catch(() => undefined);
+        return { count, deflated };
       };
-      if (byChunk !== null && byChunk.holds(index)) {
-        // Copied from the previous workbook, rendered there only if the copy will not do: after the segments before it.
-        await written;
+      if (byChunk !== null && !placed) {
         byChunk.moveTo(await workbook.offset());
+        placed = true;
+      }
+      if (byChunk !== null && byChunk.holds(chunk.index)) {
+        // Copied from the previous workbook, its count of rows the index's (as its CRC and size), rendered if the copy will not do.
         // Its rows carry their numbers: copied only where the chunk begins at the same row (an edit's every chunk does).
-        const usable = ({ bytes, extra }: ChunkBytes): boolean => extra[3] === first && isRowsSegment(bytes, extra[0], extra[1]);
-        await write(await byChunk.take(index, () => render(xlsxRowsOf(records(), first, scratch[0])), usable));
+        const read = chunk.read;
+        const usable = ({ bytes, extra }: ChunkBytes): boolean =>
+          extra[3] === first &&
+          Number.isSafeInteger(extra[2]) &&
+          (read === null || extra[2] === linesOf(read)) &&
+          isRowsSegment(bytes, extra[0], extra[1]);
+        const copied = segmentOf(await byChunk.take(chunk.index, async () => (await render()).deflated, usable));
+        rows += copied.rows;
+        // Gathered (its bytes copied: they last until the next take); a segment that does not fit after those gathered, alone.
+        if (gathered.add(copied.segment, copied.rows)) return;
+        await writeGathered();
+        if (!gathered.add(copied.segment, copied.rows)) throw new Error("a segment did not fit an empty gathering");
         return;
       }
-      // The rows made now, while the chunk's bytes last; deflated meanwhile, into the file after the previous segment.
-      const deflated = render(xlsxRowsOf(records(), first, scratch[index % 2] as Scratch));
-      const previous = written;
-      written = (async () => {
-        await previous;
-        if (byChunk === null) return write(await deflated);
-        byChunk.moveTo(await workbook.offset());
-        return write(await byChunk.take(index, () => deflated));
-      })();
-      // Awaited by the next take or by end(); a failure of the pass before then is its own to report.
-      written.catch(() => undefined);
-      await previous;
+      const { count, deflated } = await render();
+      rows += count;
+      // After the copies gathered before it; into the index once deflated (by the chunk's place, whatever is taken meanwhile).
+      void writeGathered();
+      await write((byChunk === null ? deflated : byChunk.take(chunk.index, () => deflated)).then(segmentOf));
     },
     // Hashed as it is written (xlsx-zip.ts), not read back: some 420 MB read again at five million subjects.
     async end() {
+      await writeGathered();
       await written;
       return workbook.end();
     },
@@ -186,16 +308,27 @@ function linesOf(chunk: Uint8Array): number {
 }
 
 function sinkOf(format: DownloadFormat, path: string, date: Date, byChunk: ReadonlyMap<DownloadFormat, DownloadChunks>): Sink {
-  const csv = byChunk.get("csv") ?? null;
   switch (format) {
-    case "ndjson":
-      return hashedSink(path, "", (chunk) => chunk);
+    case "ndjson": {
+      const ndjson = byChunk.get("ndjson") ?? null;
+      // The chunk's bytes when read (for another format), else copied from the previous NDJSON (read if the copy will not do).
+      return hashedSink(path, "", async (chunk) => {
+        const { read } = chunk;
+        if (ndjson === null) return chunk.bytes();
+        if (read !== null) {
+          ndjson.put(chunk.index, read);
+          return read;
+        }
+        return (await ndjson.take(chunk.index, async () => ({ bytes: await chunk.bytes(), extra: [] }))).bytes;
+      });
+    }
     case "csv": {
+      const csv = byChunk.get("csv") ?? null;
       // Rows made from the records' bytes, not from parsed records (csv-from-json.ts): the same bytes, several times faster.
       // Made in one buffer kept for the whole file: the writer copies them.
       const scratch = new Scratch();
-      const render = (records: Records): Uint8Array => csvRowsOf(records(), scratch);
-      return hashedSink(path, CSV_HEADER, (_, index, records) => (csv === null ? render(records) : csv.rows(index, () => render(records))));
+      const render = async (chunk: PassChunk): Promise<Uint8Array> => csvRowsOf(await chunk.records(), scratch);
+      return hashedSink(path, CSV_HEADER, (chunk) => (csv === null ? render(chunk) : csv.rows(chunk.index, () => render(chunk))));
     }
     case "xlsx":
       return workbookSink(path, date, byChunk.get("xlsx") ?? null);
@@ -324,10 +457,10 @@ function listHash(): Sink {
   const hash = createHash("sha256");
   let bytes = 0;
   return {
-    take(chunk) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      return Promise.resolve();
+    async take(chunk) {
+      const read = await chunk.bytes();
+      hash.update(read);
+      bytes += read.length;
     },
     end: () => Promise.resolve({ sha256: hash.digest("hex"), bytes }),
     abort: () => undefined,
@@ -348,20 +481,28 @@ async function writeSinks(
   const done = new Map<DownloadFormat, { sha256: string; bytes: number }>();
   if (formats.length === 0 && extra === null) return done;
   const byChunk = new Map<DownloadFormat, DownloadChunks>();
+  if (formats.includes("ndjson") && input.ndjsonChunks !== undefined)
+    byChunk.set("ndjson", await DownloadChunks.open(input.outDir, "ndjson", input.ndjsonChunks));
   if (formats.includes("csv") && input.csvChunks !== undefined)
     byChunk.set("csv", await DownloadChunks.open(input.outDir, "csv", input.csvChunks, Buffer.byteLength(CSV_HEADER, "utf8")));
   // The workbook's first segment's offset is known as its zip is written (the sink moves the index there).
   if (formats.includes("xlsx") && input.xlsxChunks !== undefined)
     byChunk.set("xlsx", await DownloadChunks.open(input.outDir, "xlsx", input.xlsxChunks, 0, SEGMENT_WRITER));
+  // A chunk's bytes are read when a format must render it, or when none copies it (the list's hash alone needs it).
+  const held = (format: DownloadFormat, index: number): boolean => byChunk.get(format)?.holds(index) === true;
+  const wanted = (index: number): boolean => extra !== null || formats.some((format) => !held(format, index));
+  // Copied: the NDJSON's chunks not read; every chunk the CSV's and the workbook's hold (cheaper than rendering it).
+  byChunk.get("ndjson")?.plan((index) => !wanted(index));
+  byChunk.get("csv")?.plan(() => true);
+  byChunk.get("xlsx")?.plan(() => true);
   const sinks = formats.map((format) => sinkOf(format, temp(format), date, byChunk));
   const all = extra === null ? sinks : [...sinks, extra];
   try {
     let index = 0;
     recordPasses.count++;
-    for await (const chunk of input.chunks()) {
-      let found: ChunkRecords | undefined;
-      const records = (): ChunkRecords => (found ??= chunkRecords(chunk));
-      for (const sink of all) await sink.take(chunk, index, records);
+    for await (const bytes of input.chunks(wanted)) {
+      const chunk = new PassChunk(index, bytes);
+      for (const sink of all) await sink.take(chunk);
       index++;
     }
     for (const [i, format] of formats.entries()) done.set(format, await (sinks[i] as Sink).end());

@@ -4,12 +4,13 @@
  * one). filesAhead reads the next files while one is taken: each file's bytes in order, intact until
  * the next is asked for, and a file that cannot be read fails at its turn, after those before it.
  * filePieces gives an open file's bytes in pieces of one buffer, whole, at every size about a piece's.
+ * readIntoAsync reads at a position until all the bytes asked for have come, or the file has ended.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { open } from "node:fs/promises";
-import { filePieces, filesAhead, WholeFiles } from "../../src/common/read-into.ts";
+import { filePieces, filesAhead, readIntoAsync, WholeFiles } from "../../src/common/read-into.ts";
 import { useTempDir } from "../file-trees.ts";
 
 const work = useTempDir();
@@ -106,4 +107,26 @@ describe("filePieces", () => {
       expect(Buffer.concat(seen).equals(bytes)).toBe(true);
     },
   );
+});
+
+describe("readIntoAsync", () => {
+  it("reads the bytes asked for at a position into a place in the buffer, fewer where the file ends", async () => {
+    const bytes = Buffer.alloc(300_000);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 13 + (i >> 10)) & 0xff;
+    const path = join(work.path, "at.bin");
+    writeFileSync(path, bytes);
+    const file = await open(path, "r");
+    try {
+      const into = Buffer.alloc(200_010, 0x2e);
+      expect(await readIntoAsync(file, into, 10, 200_000, 50_000)).toBe(200_000);
+      expect(into.subarray(10).equals(bytes.subarray(50_000, 250_000))).toBe(true);
+      expect(into.subarray(0, 10).equals(Buffer.alloc(10, 0x2e))).toBe(true);
+      // Past the end: what there is.
+      expect(await readIntoAsync(file, into, 0, 100_000, 250_000)).toBe(50_000);
+      expect(into.subarray(0, 50_000).equals(bytes.subarray(250_000))).toBe(true);
+      expect(await readIntoAsync(file, into, 0, 10, 300_000)).toBe(0);
+    } finally {
+      await file.close();
+    }
+  });
 });

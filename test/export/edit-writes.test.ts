@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Subject } from "../../src/core/render-page.ts";
 import { tempDir } from "../file-trees.ts";
 import { build, readManifest } from "../site/built-site.ts";
-import { recordPasses } from "../../src/export/write-downloads.ts";
+import { chunksRead, recordPasses } from "../../src/export/write-downloads.ts";
 import { writeDataset } from "../site/build-processes.ts";
 
 let work: string;
@@ -43,11 +43,14 @@ describe("one record edited", () => {
     const edited = subjects[6000] as Subject;
     subjects[6000] = { ...edited, naziv_subjekta: `${edited.naziv_subjekta} (preimenovan)` };
     await writeFile(join(data, "subjekti.json"), JSON.stringify(subjects));
-    const passes = recordPasses.count;
+    const [passes, read] = [recordPasses.count, chunksRead.count];
     const report = await build(data, out, { feed: true });
     expect(report.feed?.upserts).toBe(1);
     // The workbook's date was expected (the sources', the list being new): written in the records' one pass.
     expect(recordPasses.count - passes).toBe(1);
+    // Of the 12 chunk files, the edited one's alone is read: the others' bytes are copied from the previous NDJSON, their
+    // rows from the previous CSV and workbook (download-chunks.ts).
+    expect(chunksRead.count - read).toBe(1);
 
     const after = await filesOf(out, ["downloads", "changes"]);
     // A name is written when its file is not the one it named before (an inode number freed by the build can be taken

@@ -8,9 +8,11 @@ import { readFile, rm, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { Download } from "../../src/core/download-files.ts";
-import { writeDownloads } from "../../src/export/write-downloads.ts";
+import type { Download, DownloadFormat } from "../../src/core/download-files.ts";
+import yauzl from "yauzl";
+import { type UnreadChunk, workbookDeflate, writeDownloads } from "../../src/export/write-downloads.ts";
 import { tempDir } from "../file-trees.ts";
+import { openWorkbook, type SheetRow } from "../../src/data/sources/read-ooxml.ts";
 import { openZip, readEntryText } from "../../src/data/sources/zip-entries.ts";
 import { SYNC_FLUSH_MARK as SYNC_FLUSH } from "../../src/export/xlsx-zip.ts";
 
@@ -263,6 +265,245 @@ describe("the workbook's sheet by chunk", () => {
       const edited = await write(outDir, chunksOf(LINES[0] as Buffer, RENAMED), ["a", "b2"], first);
       expect(await readFile(fileOf(outDir, edited)), name).toEqual(expected);
     }
+  });
+
+  it("a chunk copied between two rendered ones: the third's rows are made in the first's buffer only once its deflate has read them (that deflate held back until the third chunk is taken)", async () => {
+    const line = (id: number, name: string): Buffer =>
+      Buffer.from(`${JSON.stringify({ ...RECORDS[0], id, jedinstvena_oznaka: String(id).padStart(4, "0"), naziv_subjekta: name })}\n`);
+    const [a, b, c] = [Buffer.concat([line(1, "Grad Zagreb"), line(2, "Grad Split")]), line(3, "Grad Rijeka"), line(4, "Grad Osijek")];
+    // Chunks 0 and 2 edited, chunk 1 copied (it begins at the same row). The rows of 0 and 2 are made in one buffer
+    // (by the chunk's index, two in turn); chunk 2's are fewer, so they fit in it and are written over chunk 0's.
+    const edited = [Buffer.concat([line(1, "Grad Zagreb (preimenovan)"), line(2, "Grad Split")]), b, line(4, "Grad Osijek (preimenovan)")];
+    const [outDir, plain] = [await tempDir(), await tempDir()];
+    const first = await write(outDir, chunksOf(a, b, c), ["a", "b", "c"], []);
+    const whole = await write(plain, chunksOf(...edited), null, []);
+
+    // Each deflate's input, and whether it was still the rows it was called with when read. The first is held
+    // back until the third chunk has been handed to the pass and every microtask that sets off has run (a
+    // setImmediate): a render that does not wait for it writes chunk 2's rows over chunk 0's before then.
+    const calls: { input: Uint8Array; intact: boolean }[] = [];
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let heldWhenThirdTaken = false;
+    const gated = async function* (): AsyncIterable<Uint8Array> {
+      for (const [index, chunk] of edited.entries()) {
+        // Only in the pass that deflates (the workbook's: the first pass writes the NDJSON alone).
+        if (index === 2 && calls.length > 0) {
+          heldWhenThirdTaken = true;
+          setImmediate(release);
+        }
+        yield chunk;
+      }
+    };
+    const deflate = workbookDeflate.segment;
+    workbookDeflate.segment = async (text, last) => {
+      if (typeof text === "string") throw new Error("the sink deflates bytes");
+      const call = { input: text, intact: true };
+      const copy = Buffer.from(text);
+      calls.push(call);
+      if (calls.length === 1) await gate;
+      call.intact = copy.equals(text);
+      return deflate(text, last);
+    };
+    let again: readonly Download[];
+    try {
+      again = await write(outDir, gated, ["a2", "b", "c2"], first);
+    } finally {
+      workbookDeflate.segment = deflate;
+    }
+    // The case made: chunks 0 and 2 rendered in one buffer, the first's deflate held while chunk 2 was taken.
+    expect(calls).toHaveLength(2);
+    expect(heldWhenThirdTaken).toBe(true);
+    expect(calls[1]?.input.buffer).toBe(calls[0]?.input.buffer);
+    expect(
+      calls.map((call) => call.intact),
+      "each deflate's rows as made (not written over before it read them)",
+    ).toEqual([true, true]);
+
+    expect(again).toEqual(whole);
+    expect(await readFile(fileOf(outDir, again))).toEqual(await readFile(fileOf(plain, whole)));
+    const rows = await rowsOf(fileOf(outDir, again));
+    expect(rows).toEqual(await rowsOf(fileOf(plain, whole)));
+    expect(rows.map((row) => row.cells[2])).toEqual([
+      "naziv_subjekta",
+      "Grad Zagreb (preimenovan)",
+      "Grad Split",
+      "Grad Rijeka",
+      "Grad Osijek (preimenovan)",
+    ]);
+    for (const [name, { stated, computed }] of await crcsOf(fileOf(outDir, again))) expect(computed, name).toBe(stated);
+  });
+});
+
+/** The rows of a workbook's sheet as the project's reader reads them. */
+async function rowsOf(path: string): Promise<SheetRow[]> {
+  const zip = await openZip(path);
+  try {
+    const rows: SheetRow[] = [];
+    for await (const row of (await openWorkbook(zip)).rows("subjekti")) rows.push(row);
+    return rows;
+  } finally {
+    zip.close();
+  }
+}
+
+/** Each entry's CRC-32 as the zip states it, and that of its bytes inflated (yauzl checks none). */
+function crcsOf(path: string): Promise<Map<string, { stated: number; computed: number }>> {
+  return new Promise((resolve, reject) => {
+    const crcs = new Map<string, { stated: number; computed: number }>();
+    yauzl.open(path, { lazyEntries: true }, (error, zip) => {
+      if (error !== null) return reject(error);
+      zip.on("error", reject);
+      zip.on("end", () => resolve(crcs));
+      zip.on("entry", (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (failed, stream) => {
+          if (failed !== null) return reject(failed);
+          const chunks: Buffer[] = [];
+          stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+          stream.on("error", reject);
+          stream.on("end", () => {
+            crcs.set(entry.fileName, { stated: entry.crc32, computed: zlib.crc32(Buffer.concat(chunks)) });
+            zip.readEntry();
+          });
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
+
+describe("the NDJSON's bytes by chunk", () => {
+  const formats = ["ndjson", "csv", "xlsx"] as const;
+  const THIRD = Buffer.from(`${JSON.stringify({ ...RECORDS[0], id: 3, jedinstvena_oznaka: "0003", naziv_subjekta: "Grad Rijeka" })}\n`);
+  const index = (outDir: string): string => join(outDir, "..", "ndjson-chunks.json");
+  /** The chunks as the build gives them: those the pass wants read (their indexes pushed to `reads`), the others read only if asked. */
+  const lazy = (reads: number[], ...chunks: Buffer[]) =>
+    async function* (wanted?: (index: number) => boolean): AsyncIterable<Uint8Array | UnreadChunk> {
+      for (const [i, chunk] of chunks.entries()) {
+        if (wanted?.(i) === false) {
+          yield {
+            read: () => {
+              reads.push(i);
+              return Promise.resolve(chunk);
+            },
+          };
+        } else {
+          reads.push(i);
+          yield chunk;
+        }
+      }
+    };
+  /** The three downloads from `chunks`, by chunk when given the `hashes` (the three indexes beside `outDir`); the stable names switched. */
+  const write = async (
+    outDir: string,
+    chunks: (wanted?: (index: number) => boolean) => AsyncIterable<Uint8Array | UnreadChunk>,
+    hashes: string[] | null,
+    keep: readonly Download[],
+  ) => {
+    const byChunk = (format: string) => ({ [`${format}Chunks`]: { indexFile: join(outDir, "..", `${format}-chunks.json`), hashes } });
+    const done = await writeDownloads({
+      outDir,
+      formats,
+      chunks,
+      date: () => Promise.resolve(new Date(0)),
+      expectedDate: new Date(0),
+      keep,
+      unchanged: [],
+      ...(hashes === null ? {} : { ...byChunk("ndjson"), ...byChunk("csv"), ...byChunk("xlsx") }),
+    });
+    done.switchStableNames();
+    return done.downloads;
+  };
+  const files = (outDir: string, downloads: readonly Download[]) =>
+    Promise.all(downloads.map((d) => readFile(join(outDir, d.immutablePath))));
+  const ndjsonOf = (outDir: string, downloads: readonly Download[]): string =>
+    join(outDir, (downloads.find((d) => d.format === "ndjson") as Download).immutablePath);
+
+  it("an edit reads its chunk alone: the others' bytes copied from the previous NDJSON (their rows from the CSV and the workbook), the same bytes as reading every chunk", async () => {
+    const [outDir, plain] = [await tempDir(), await tempDir()];
+    const reads: number[] = [];
+    const first = await write(outDir, lazy(reads, LINES[0] as Buffer, LINES[1] as Buffer, THIRD), ["a", "b", "c"], []);
+    // No index yet: every chunk read.
+    expect(reads).toEqual([0, 1, 2]);
+    const rendered = await write(plain, chunksOf(LINES[0] as Buffer, RENAMED, THIRD), null, []);
+    reads.length = 0;
+    const edited = await write(outDir, lazy(reads, LINES[0] as Buffer, RENAMED, THIRD), ["a", "b2", "c"], first);
+    expect(reads).toEqual([1]);
+    expect(edited).toEqual(rendered);
+    expect(await files(outDir, edited)).toEqual(await files(plain, rendered));
+    // The index of the new NDJSON: the next edit (back) reads its chunk alone too.
+    reads.length = 0;
+    const back = await write(outDir, lazy(reads, LINES[0] as Buffer, LINES[1] as Buffer, THIRD), ["a", "b", "c"], edited);
+    expect(reads).toEqual([1]);
+    expect(back).toEqual(first);
+    // Chunk a's bytes altered in the NDJSON the index names (same length): the next edit copies them as they are (they are copied).
+    const previous = ndjsonOf(outDir, back);
+    await writeFile(previous, (await readFile(previous, "utf8")).replace("Grad Zagreb", "Grad Zagrex"));
+    const again = await write(outDir, lazy(reads, LINES[0] as Buffer, RENAMED, THIRD), ["a", "b2", "c"], back);
+    expect(await readFile(ndjsonOf(outDir, again), "utf8")).toContain("Grad Zagrex");
+  });
+
+  it("with no previous NDJSON, a cut one, another file under its name, or an index that is none or another's: every chunk read, the same bytes", async () => {
+    const plain = await tempDir();
+    const rendered = await write(plain, chunksOf(LINES[0] as Buffer, RENAMED, THIRD), null, []);
+    const expected = await files(plain, rendered);
+    const damages: Record<string, (outDir: string, first: readonly Download[]) => Promise<void>> = {
+      missing: (outDir, first) => rm(ndjsonOf(outDir, first)),
+      cut: (outDir, first) => truncate(ndjsonOf(outDir, first), 100),
+      // Another file of another size where the index's names it (a rebuild's of other records, a writer's by hand).
+      replaced: (outDir, first) => writeFile(ndjsonOf(outDir, first), "{}\n"),
+      "no index": (outDir) => writeFile(index(outDir), "{not json"),
+      // The CSV's index in its place: the file it names is the CSV's, no NDJSON.
+      "the CSV's index": async (outDir) => writeFile(index(outDir), await readFile(join(outDir, "..", "csv-chunks.json"))),
+      "another writer's": async (outDir) => {
+        const saved = JSON.parse(await readFile(index(outDir), "utf8")) as Record<string, unknown>;
+        await writeFile(index(outDir), JSON.stringify({ ...saved, writer: "another" }));
+      },
+      // Offsets past the file's end: no index.
+      "past the end": async (outDir) => {
+        const saved = JSON.parse(await readFile(index(outDir), "utf8")) as { bytes: number; chunks: [string, number, number][] };
+        (saved.chunks[0] as [string, number, number])[1] = saved.bytes;
+        await writeFile(index(outDir), JSON.stringify(saved));
+      },
+    };
+    for (const [name, damage] of Object.entries(damages)) {
+      const outDir = await tempDir();
+      const reads: number[] = [];
+      const first = await write(outDir, lazy(reads, LINES[0] as Buffer, LINES[1] as Buffer, THIRD), ["a", "b", "c"], []);
+      await damage(outDir, first);
+      reads.length = 0;
+      const edited = await write(outDir, lazy(reads, LINES[0] as Buffer, RENAMED, THIRD), ["a", "b2", "c"], first);
+      expect(reads, name).toEqual([0, 1, 2]);
+      expect(await files(outDir, edited), name).toEqual(expected);
+    }
+  });
+
+  it("without the NDJSON download, every chunk is read (the list's hash needs them); with it alone, the unchanged ones are copied", async () => {
+    const outDir = await tempDir();
+    const reads: number[] = [];
+    const only = async (formats: readonly DownloadFormat[], chunks: ReturnType<typeof lazy>, keep: readonly Download[]) => {
+      const done = await writeDownloads({
+        outDir,
+        formats,
+        chunks,
+        date: () => Promise.resolve(new Date(0)),
+        keep,
+        unchanged: [],
+        ndjsonChunks: { indexFile: index(outDir), hashes: ["a", "b", "c"] },
+        csvChunks: { indexFile: join(outDir, "..", "csv-chunks.json"), hashes: ["a", "b", "c"] },
+      });
+      done.switchStableNames();
+      return done;
+    };
+    const first = await only(["ndjson", "csv"], lazy(reads, LINES[0] as Buffer, LINES[1] as Buffer, THIRD), []);
+    reads.length = 0;
+    const csv = await only(["csv"], lazy(reads, LINES[0] as Buffer, LINES[1] as Buffer, THIRD), first.downloads);
+    expect(reads).toEqual([0, 1, 2]);
+    expect(csv.list).toEqual({ ...first.list, file: null });
+    reads.length = 0;
+    const ndjson = await only(["ndjson"], lazy(reads, LINES[0] as Buffer, LINES[1] as Buffer, THIRD), first.downloads);
+    expect(reads).toEqual([]);
+    expect(ndjson.list).toEqual(first.list);
   });
 });
 
