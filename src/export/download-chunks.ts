@@ -11,10 +11,9 @@
  * rendering would give. The copies are read from that file a run of consecutive chunks at a time
  * (`plan`). The index is an optimisation: one that cannot be read or written is no index.
  */
-import { type FileHandle, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { rmSync } from "node:fs";
+import { type FileHandle, open, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
+import { readCacheNote, saveCacheNote } from "../common/cache-note.ts";
 import { readIntoAsync } from "../common/read-into.ts";
 import { removeLeftovers } from "../common/remove-leftovers.ts";
 import { contentNamedPath, type DownloadFormat } from "../core/download-files.ts";
@@ -42,8 +41,6 @@ interface Index {
   /** What rendered the bytes, when another version would render them differently (the workbook's: zlib's version). */
   readonly writer?: string;
 }
-
-const CANNOT_WRITE = new Set(["EACCES", "EPERM", "EROFS", "ENOSPC", "EDQUOT", "ENOENT", "ENOTDIR"]);
 
 /** The previous file, open, and where each chunk's bytes lie in it, by chunk hash. */
 interface OldFile {
@@ -181,18 +178,7 @@ export class DownloadChunks {
       offset += length;
     }
     const index: Index = { sha256, bytes, chunks, ...(this.#writer === "" ? {} : { writer: this.#writer }) };
-    const temp = `${this.#input.indexFile}.tmp-${process.pid}`;
-    const forget = cleanUpOnInterrupt(() => rmSync(temp, { force: true }));
-    try {
-      await writeFile(temp, JSON.stringify(index));
-      await rename(temp, this.#input.indexFile);
-    } catch (error) {
-      // The build cache warns about a directory it cannot write; the index is only an optimisation.
-      if (!CANNOT_WRITE.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
-      await rm(temp, { force: true });
-    } finally {
-      forget();
-    }
+    await saveCacheNote(this.#input.indexFile, index);
   }
 
   /** Once the reads ahead started so far have ended (for the tests: the bytes a take handed out are still its chunk's then). */
@@ -209,20 +195,10 @@ export class DownloadChunks {
 
 /** The index in `file`, or null when there is none or it is not one. */
 async function readIndex(file: string): Promise<Index | null> {
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(file, "utf8"));
-  } catch (error) {
-    // Missing, unreadable or no JSON (a build killed while it was replaced is not possible: it is renamed whole).
-    if (error instanceof SyntaxError || CANNOT_WRITE.has((error as NodeJS.ErrnoException).code ?? "") || isErrno(error, "EISDIR"))
-      return null;
-    throw error;
-  }
+  // Missing, unreadable or no JSON (a build killed while it was replaced is not possible: it is renamed whole).
+  const read = await readCacheNote(file);
+  const json = "json" in read ? read.json : null;
   return isIndex(json) ? json : null;
-}
-
-function isErrno(error: unknown, code: string): boolean {
-  return (error as NodeJS.ErrnoException | null)?.code === code;
 }
 
 function isIndex(value: unknown): value is Index {

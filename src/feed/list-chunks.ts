@@ -14,10 +14,9 @@
  * chunk indexes. The note is an optimisation: none, one that cannot be read or written, or one of
  * another list, and the diff reads both snapshots whole.
  */
-import { rmSync } from "node:fs";
-import { readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
+import { readCacheNote, saveCacheNote } from "../common/cache-note.ts";
 import { removeLeftovers } from "../common/remove-leftovers.ts";
 
 /** What the build hands the feed of the new list's chunks: their hashes in order, each one's file, and where the note goes. */
@@ -48,8 +47,6 @@ export interface ChunkGap {
 
 /** Which way each diff was found (for the tests, read as patch-search.ts's searchPaths): from the chunks, or the snapshots whole and why. */
 export const diffPaths = { chunked: 0, whole: 0, reason: "" };
-
-const CANNOT_WRITE = new Set(["EACCES", "EPERM", "EROFS", "ENOSPC", "EDQUOT", "ENOENT", "ENOTDIR"]);
 
 /**
  * The gaps between the chunks with the same hash at the same index in `old` and `now`, in order:
@@ -88,15 +85,9 @@ export function offsetsOf(lengths: readonly number[]): number[] {
 export async function readNote(file: string, version: string, bytes: number): Promise<ListNote | string> {
   // A temporary of the note that a killed build left (a stopped one removes its own).
   await removeLeftovers(dirname(file), (name) => name.startsWith(`${basename(file)}.`));
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(file, "utf8"));
-  } catch (error) {
-    if (error instanceof SyntaxError) return "the note is no JSON";
-    if (CANNOT_WRITE.has((error as NodeJS.ErrnoException).code ?? "") || (error as NodeJS.ErrnoException).code === "EISDIR")
-      return "no note";
-    throw error;
-  }
+  const read = await readCacheNote(file);
+  if ("none" in read) return read.none === "no JSON" ? "the note is no JSON" : "no note";
+  const { json } = read;
   if (!isNote(json)) return "the note is not one";
   if (json.version !== version) return "the note is of another list";
   if (json.chunks.reduce((sum, [, length]) => sum + length, 0) !== bytes) return "the note's lengths are not the snapshot's size";
@@ -105,18 +96,7 @@ export async function readNote(file: string, version: string, bytes: number): Pr
 
 /** Writes the note under a temporary name renamed into place; a directory that cannot be written keeps none. */
 export async function saveNote(file: string, note: ListNote): Promise<void> {
-  const temp = `${file}.tmp-${process.pid}`;
-  const forget = cleanUpOnInterrupt(() => rmSync(temp, { force: true }));
-  try {
-    await writeFile(temp, JSON.stringify(note));
-    await rename(temp, file);
-  } catch (error) {
-    // The build cache warns about a directory it cannot write; the note is only an optimisation.
-    if (!CANNOT_WRITE.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
-    await rm(temp, { force: true });
-  } finally {
-    forget();
-  }
+  await saveCacheNote(file, note);
 }
 
 function isNote(value: unknown): value is ListNote {
