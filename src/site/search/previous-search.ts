@@ -22,6 +22,12 @@ import { recordShard } from "../record-shard.ts";
 import { NoPatch } from "./no-patch.ts";
 import { lines } from "./records-by-place.ts";
 
+/**
+ * The previous site's files the patch read for what its build could have told it (a test reads
+ * them; no clock involved): the suffix files' first entries for their cuts' threshold (search-facts.ts).
+ */
+export const previousReads = { firstEntries: 0 };
+
 /** The previous site's manifest facts the patch needs, and its files. */
 export class PreviousSearch {
   readonly outDir: string;
