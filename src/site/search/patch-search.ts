@@ -21,7 +21,7 @@ import { addFieldFiles, fieldFileNames } from "./order-files.ts";
 import { type ChangedSubject, KeysPatch, subjectKeys, subjectTokens } from "./patch-keys.ts";
 import { patchOrder, u32s } from "./patch-orders.ts";
 import { SuffixPatch } from "./patch-suffixes.ts";
-import { type CutFacts, readCutThreshold } from "./search-facts.ts";
+import { type CutFacts, SearchFacts } from "./search-facts.ts";
 import { NoPatch } from "./no-patch.ts";
 import { changedRecords, PreviousSearch } from "./previous-search.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
@@ -75,7 +75,7 @@ function patch({ outDir, count, chunkSize, hashes, fileOf, spill: scratch, facts
   // Its own directory in the scratch one: a patch given up leaves nothing where the whole stage writes.
   const spill = join(scratch, "patch");
   if (count === 0) throw new NoPatch("no subjects");
-  const previous = new PreviousSearch(outDir);
+  const previous = new PreviousSearch(outDir, factsFile === undefined ? undefined : SearchFacts.read(factsFile));
   const changedLines = changedRecords(previous, count, hashes, chunkSize, fileOf, MOST_CHANGED);
   if (changedLines.length === 0) throw new NoPatch("no record changed");
   const records = new RecordsByPlace(chunkSize, fileOf);
@@ -100,8 +100,7 @@ function patch({ outDir, count, chunkSize, hashes, fileOf, spill: scratch, facts
     const [was, is] = [subjectTokens(old), subjectTokens(now)];
     return { place, tokensBefore: was, tokensAfter: is, keysBefore: subjectKeys(old, was), keysAfter: subjectKeys(now, is) };
   });
-  const threshold = factsFile === undefined ? null : readCutThreshold(factsFile, previous.dirs, suffixFileCount(count));
-  const suffixes = new SuffixPatch(previous, count, threshold);
+  const suffixes = new SuffixPatch(previous, count, previous.facts.cutThreshold(previous.dirs, suffixFileCount(count)));
   const keys = new KeysPatch(
     previous,
     {

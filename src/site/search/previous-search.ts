@@ -20,21 +20,27 @@ import { VERSION } from "../../core/version.ts";
 import type { ChunkFile } from "../read-chunks.ts";
 import { recordShard } from "../record-shard.ts";
 import { NoPatch } from "./no-patch.ts";
+import { SearchFacts } from "./search-facts.ts";
 import { lines } from "./records-by-place.ts";
 
 /**
  * The previous site's files the patch read for what its build could have told it (a test reads
- * them; no clock involved): the suffix files' first entries for their cuts' threshold (search-facts.ts).
+ * them; no clock involved): the suffix files' first entries for their cuts' threshold, and the
+ * files a changed shard keeps for their digests (search-facts.ts).
  */
-export const previousReads = { firstEntries: 0 };
+export const previousReads = { firstEntries: 0, keptFiles: 0 };
 
 /** The previous site's manifest facts the patch needs, and its files. */
 export class PreviousSearch {
   readonly outDir: string;
   readonly dirs: ShardHashes;
   readonly count: number;
+  /** What the previous build noted of its search files (search-facts.ts), each fact trusted where it is this site's. */
+  readonly facts: SearchFacts;
+  readonly #digests = new Map<string, ReadonlyMap<string, string> | null>();
 
-  constructor(outDir: string) {
+  constructor(outDir: string, facts = new SearchFacts()) {
+    this.facts = facts;
     let manifest: { layout?: unknown; version?: unknown; count?: unknown; dirs?: unknown; chunkSize?: unknown };
     try {
       manifest = JSON.parse(readFileSync(join(outDir, MANIFEST_PATH), "utf8")) as typeof manifest;
@@ -49,6 +55,17 @@ export class PreviousSearch {
     this.outDir = outDir;
     this.dirs = manifest.dirs as ShardHashes;
     this.count = manifest.count;
+  }
+
+  /** The SHA-256 of file `name` of the previous shard `key` when the facts tell it; else undefined (to be read). */
+  digestOf(key: string, name: string): string | undefined {
+    let digests = this.#digests.get(key);
+    if (digests === undefined) {
+      const files = this.facts.digests(key, this.dirs[key]);
+      digests = files === null ? null : new Map(files.names.map((file, i) => [file, files.digests[i] as string]));
+      this.#digests.set(key, digests);
+    }
+    return digests?.get(name);
   }
 
   /** The path of file `name` of the previous shard `key`. */

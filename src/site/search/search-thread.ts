@@ -23,7 +23,7 @@ import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
 import { patchedSearch, searchPaths } from "./patch-search.ts";
 import { planSearch } from "./plan-search.ts";
-import { type CutFacts, writeCutFacts } from "./search-facts.ts";
+import { type CutFacts, writeSearchFacts } from "./search-facts.ts";
 import { spilledData, type SpilledShardData, spilledPlan } from "./spilled-shard.ts";
 
 /**
@@ -147,7 +147,7 @@ function searchStage({ count, chunkSize, files, spill, previous, factsFile }: Se
   const facts = factsFile === undefined ? {} : { factsFile };
   const patched = previous === undefined ? null : patchedSearch({ ...previous, count, chunkSize, fileOf, spill, cuts, ...facts });
   const shards = patched ?? planSearch(count, chunkSize, fileOf, spill, undefined, cuts);
-  if (factsFile !== undefined) writeCutFacts(factsFile, shards, cuts);
+  if (factsFile !== undefined) writeSearchFacts(factsFile, shards, cuts);
   return shards;
 }
 
