@@ -25,7 +25,7 @@ import { SUFFIX_FIRSTS_SHARD_KEY, suffixShardKey } from "../../core/search/searc
 import type { ShardPlan } from "../hand-offs.ts";
 import { type FileDigests, fileDigestsOf, shardHashByDigests } from "./spilled-shard.ts";
 
-/** The facts a stage learns as it makes the suffix files: set by SuffixEntries.shards and SuffixPatch.shards. */
+/** What the stage learns of the suffix files as it makes them: set by planSearch (SuffixEntries) or the patch (SuffixPatch). */
 export interface CutFacts {
   /** The largest hash52 of the suffix files' first entries past the first file's; null until known. */
   threshold: number | null;

@@ -71,7 +71,7 @@ export interface SearchTask {
   readonly spill: string;
   /** The site the build writes over and the new list's chunk hashes: an edit's stage is patched from that site's search files when it can be. */
   readonly previous?: { readonly outDir: string; readonly hashes: readonly string[] };
-  /** Where the stage keeps what it learnt of its suffix files for the next edit's patch, beside the build cache (search-facts.ts); none without a cache. */
+  /** Where the stage keeps what it learnt of its shards for the next edit's patch, beside the build cache (search-facts.ts); none without a cache. */
   readonly factsFile?: string;
 }
 
