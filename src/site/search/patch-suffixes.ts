@@ -20,8 +20,8 @@ import {
 import type { ShardPlan } from "../hand-offs.ts";
 import { lowerBound } from "../../core/search/lower-bound.ts";
 import { NoPatch } from "./no-patch.ts";
-import { type PreviousSearch, previousReads } from "./previous-search.ts";
-import { keepFile, patchedShards, previousShard } from "./patched-shards.ts";
+import type { PreviousSearch } from "./previous-search.ts";
+import { keepFile, patchedShards, previousReads, previousShard } from "./patched-shards.ts";
 import { firstsShard } from "./suffix-files.ts";
 import { hash52, hash52OfBytes, keyOfEntry } from "./suffix-cuts.ts";
 

@@ -7,8 +7,16 @@ import { join } from "node:path";
 import { DATA_ROOT, shardDirPath } from "../../core/layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import { NoPatch } from "./no-patch.ts";
-import { type PreviousSearch, previousReads } from "./previous-search.ts";
+import type { PreviousSearch } from "./previous-search.ts";
 import { SpilledShard, spilledPlan, withDigests } from "./spilled-shard.ts";
+
+/**
+ * The previous site's files the patch read for what its build could have told it (a test reads
+ * them; no clock involved): the suffix files' first entries for their cuts' threshold
+ * (patch-suffixes.ts), and the files a changed shard keeps for their digests (keepFile), where
+ * the previous build's facts did not tell them (search-facts.ts).
+ */
+export const previousReads = { firstEntries: 0, keptFiles: 0 };
 
 /** The previous site's shard directory of `key` (of hash `hash`) and its files' names, sorted; null when it cannot be read. */
 function shardDir(outDir: string, key: string, hash: string): { readonly dir: string; readonly names: string[] } | null {

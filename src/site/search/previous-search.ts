@@ -23,13 +23,6 @@ import { NoPatch } from "./no-patch.ts";
 import { SearchFacts } from "./search-facts.ts";
 import { lines } from "./records-by-place.ts";
 
-/**
- * The previous site's files the patch read for what its build could have told it (a test reads
- * them; no clock involved): the suffix files' first entries for their cuts' threshold, and the
- * files a changed shard keeps for their digests (search-facts.ts).
- */
-export const previousReads = { firstEntries: 0, keptFiles: 0 };
-
 /** The previous site's manifest facts the patch needs, and its files. */
 export class PreviousSearch {
   readonly outDir: string;

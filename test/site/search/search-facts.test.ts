@@ -18,7 +18,7 @@ import type { Subject } from "../../../src/core/render-page.ts";
 import { suffixFileCount, suffixShardKey } from "../../../src/core/search/search-layout.ts";
 import { cacheDirOf } from "../../../src/data/read/build-cache.ts";
 import { subjectTokens } from "../../../src/site/search/patch-keys.ts";
-import { previousReads } from "../../../src/site/search/previous-search.ts";
+import { previousReads } from "../../../src/site/search/patched-shards.ts";
 import { SearchFacts } from "../../../src/site/search/search-facts.ts";
 import { fileDigest, shardHashByDigests } from "../../../src/site/search/spilled-shard.ts";
 import { hash52 } from "../../../src/site/search/suffix-cuts.ts";
