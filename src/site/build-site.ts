@@ -236,7 +236,9 @@ function searchOf({ options, output }: Run, { count, hashes }: Omit<ChunkHashes,
   const reused = reusedSearch(outDir, hashes);
   if (reused !== null) return { shards: () => Promise.resolve(reused), stop: () => Promise.resolve(), outOfHeap: () => null };
   const files = hashes.map((_, chunk) => output.chunkFile(chunk));
-  const task = { count, chunkSize: CHUNK_SIZE, files, spill, previous: { outDir, hashes } };
+  // The stage's facts for the next edit beside the site's build cache, as the downloads' chunk indexes.
+  const facts = options.cacheDir === null ? {} : { factsFile: `${cacheDirOf(options.cacheDir, outDir)}.search-facts.json` };
+  const task = { count, chunkSize: CHUNK_SIZE, files, spill, previous: { outDir, hashes }, ...facts };
   return startSearch(task, searchInThread(options.read.threads, count));
 }
 

@@ -13,7 +13,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ORDER_FIELDS, type OrderField } from "../../core/search/read-filters.ts";
-import { bucketCount, ORDER_SHARD_KEY } from "../../core/search/search-layout.ts";
+import { bucketCount, ORDER_SHARD_KEY, suffixFileCount } from "../../core/search/search-layout.ts";
 import { failAt } from "../../common/pause-point.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
@@ -21,6 +21,7 @@ import { addFieldFiles, fieldFileNames } from "./order-files.ts";
 import { type ChangedSubject, KeysPatch, subjectKeys, subjectTokens } from "./patch-keys.ts";
 import { patchOrder, u32s } from "./patch-orders.ts";
 import { SuffixPatch } from "./patch-suffixes.ts";
+import { type CutFacts, SearchFacts } from "./search-facts.ts";
 import { NoPatch } from "./no-patch.ts";
 import { changedRecords, PreviousSearch } from "./previous-search.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
@@ -45,6 +46,10 @@ export interface PatchInput {
   readonly fileOf: (chunk: number) => ChunkFile;
   /** The scratch directory the changed shards' files wait in. */
   readonly spill: string;
+  /** The previous build's facts of its suffix files (search-facts.ts), trusted when they are the previous site's. */
+  readonly factsFile?: string;
+  /** Learns the suffix files' cut threshold as the patch leaves them, when it is known. */
+  readonly cuts?: CutFacts;
 }
 
 /**
@@ -66,11 +71,11 @@ export function patchedSearch(input: PatchInput): ShardPlan[] | null {
   }
 }
 
-function patch({ outDir, count, chunkSize, hashes, fileOf, spill: scratch }: PatchInput): ShardPlan[] {
+function patch({ outDir, count, chunkSize, hashes, fileOf, spill: scratch, factsFile, cuts }: PatchInput): ShardPlan[] {
   // Its own directory in the scratch one: a patch given up leaves nothing where the whole stage writes.
   const spill = join(scratch, "patch");
   if (count === 0) throw new NoPatch("no subjects");
-  const previous = new PreviousSearch(outDir);
+  const previous = new PreviousSearch(outDir, factsFile === undefined ? undefined : SearchFacts.read(factsFile));
   const changedLines = changedRecords(previous, count, hashes, chunkSize, fileOf, MOST_CHANGED);
   if (changedLines.length === 0) throw new NoPatch("no record changed");
   const records = new RecordsByPlace(chunkSize, fileOf);
@@ -95,7 +100,7 @@ function patch({ outDir, count, chunkSize, hashes, fileOf, spill: scratch }: Pat
     const [was, is] = [subjectTokens(old), subjectTokens(now)];
     return { place, tokensBefore: was, tokensAfter: is, keysBefore: subjectKeys(old, was), keysAfter: subjectKeys(now, is) };
   });
-  const suffixes = new SuffixPatch(previous, count);
+  const suffixes = new SuffixPatch(previous, count, previous.facts.cutThreshold(previous.dirs, suffixFileCount(count)));
   const keys = new KeysPatch(
     previous,
     {
@@ -112,6 +117,7 @@ function patch({ outDir, count, chunkSize, hashes, fileOf, spill: scratch }: Pat
   const shards = [...keys.shards(spill), ...suffixes.shards(spill), orders.shard];
   // Where a test makes the patch fail as a bug would, its files in the scratch directory: the build fails, the site untouched.
   failAt("search-patched");
+  if (cuts !== undefined) cuts.threshold = suffixes.threshold;
   return shards;
 }
 

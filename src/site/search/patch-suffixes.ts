@@ -4,8 +4,9 @@
  * the whole stage's sort would put them (entries compare as strings, by code unit). The files are
  * cut at the entries of the smallest hashes (suffix-cuts.ts): an edit keeps every cut, and so every
  * file's first key, when no entry it takes out or puts in has a hash at or below the threshold (the
- * largest hash of the cuts, read from the files' first entries), and no file is empty before or
- * after; otherwise the patch gives way to the whole stage.
+ * largest hash of the cuts: the previous build's when its facts are those of the previous site's
+ * suffix files, search-facts.ts, else read from the files' first entries), and no file is empty
+ * before or after; otherwise the patch gives way to the whole stage.
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import {
@@ -20,7 +21,7 @@ import type { ShardPlan } from "../hand-offs.ts";
 import { lowerBound } from "../../core/search/lower-bound.ts";
 import { NoPatch } from "./no-patch.ts";
 import type { PreviousSearch } from "./previous-search.ts";
-import { keepFile, patchedShards, previousShard } from "./patched-shards.ts";
+import { keepFile, patchedShards, previousReads, previousShard } from "./patched-shards.ts";
 import { firstsShard } from "./suffix-files.ts";
 import { hash52, hash52OfBytes, keyOfEntry } from "./suffix-cuts.ts";
 
@@ -38,9 +39,15 @@ export class SuffixPatch {
   readonly #added: { readonly entry: string; readonly file: number }[] = [];
   /** Each file's first key as the patch leaves it (a moved cut changes some). */
   #newFirsts: string[] | null = null;
+  /** The previous files' cut threshold when known without reading them (search-facts.ts), and the threshold the patch leaves. */
+  readonly #known: number | null;
+  #threshold: number | null;
 
-  constructor(previous: PreviousSearch, count: number) {
+  /** The suffix files of the previous site `previous` for `count` subjects; `threshold`: their cuts' threshold when known. */
+  constructor(previous: PreviousSearch, count: number, threshold: number | null = null) {
     this.#previous = previous;
+    this.#known = threshold;
+    this.#threshold = threshold;
     this.#files = suffixFileCount(count);
     for (let g = 0; g * FIRSTS_GROUP < this.#files; g++) {
       const keys = JSON.parse(previous.read(SUFFIX_FIRSTS_SHARD_KEY, `${g}.json`).toString("utf8")) as string[];
@@ -162,6 +169,15 @@ export class SuffixPatch {
    * smallest hash of all the entries: NoPatch.
    */
   #cut(): void {
+    const known = this.#known;
+    // The common edit: the threshold known, nothing taken out or put in at or below it, every cut stays (no file read for it).
+    if (
+      known !== null &&
+      !this.#removed.some((entry) => hash52(entry) <= known) &&
+      !this.#added.some(({ entry }) => hash52(entry) <= known)
+    ) {
+      return;
+    }
     const k = this.#files - 1;
     const old: { readonly entry: string; readonly hash: number; readonly file: number }[] = [];
     let threshold = -1;
@@ -172,6 +188,7 @@ export class SuffixPatch {
       old.push({ entry, hash, file });
       threshold = Math.max(threshold, hash);
     }
+    this.#threshold = threshold;
     const removed = this.#removed.filter((entry) => hash52(entry) <= threshold);
     const added = this.#added.filter(({ entry }) => hash52(entry) <= threshold);
     if (removed.length === 0 && added.length === 0) return;
@@ -192,6 +209,7 @@ export class SuffixPatch {
     }
     const cuts = new Set(candidates.slice(0, k).map(({ entry }) => entry));
     if (cuts.size !== k) throw new NoPatch("two cuts of the same text");
+    this.#threshold = (candidates[k - 1] as { hash: number }).hash;
     // The first entry of all is never a cut (the whole stage's rule), whatever its hash.
     if (cuts.has(this.entries(0)[0] as string)) throw new NoPatch("the first entry would be a cut");
     // The files from the first that changes to the last: a cut gone merges a file into the one
@@ -225,6 +243,11 @@ export class SuffixPatch {
       firsts[file] = file === 0 ? "[" : keyOfEntry(part[0] as string);
     }
     this.#newFirsts = firsts;
+  }
+
+  /** The cut threshold of the files as the patch leaves them (once shards made them), null when not known (no facts, no cut read). */
+  get threshold(): number | null {
+    return this.#threshold;
   }
 
   /**
@@ -270,6 +293,7 @@ let firstBytes = Buffer.alloc(1024);
 
 /** The first entry of a suffix file (its JSON text, as the stage wrote it), read from its first bytes. */
 function firstEntry(path: string): string {
+  previousReads.firstEntries++;
   const fd = openSync(path, "r");
   try {
     // One buffer for every file's first bytes (five thousand files at a million), grown where an entry is longer.

@@ -8,7 +8,15 @@ import { DATA_ROOT, shardDirPath } from "../../core/layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import { NoPatch } from "./no-patch.ts";
 import type { PreviousSearch } from "./previous-search.ts";
-import { SpilledShard, spilledPlan } from "./spilled-shard.ts";
+import { SpilledShard, spilledPlan, withDigests } from "./spilled-shard.ts";
+
+/**
+ * The previous site's files the patch read for what its build could have told it (a test reads
+ * them; no clock involved): the suffix files' first entries for their cuts' threshold
+ * (patch-suffixes.ts), and the files a changed shard keeps for their digests (keepFile), where
+ * the previous build's facts did not tell them (search-facts.ts).
+ */
+export const previousReads = { firstEntries: 0, keptFiles: 0 };
 
 /** The previous site's shard directory of `key` (of hash `hash`) and its files' names, sorted; null when it cannot be read. */
 function shardDir(outDir: string, key: string, hash: string): { readonly dir: string; readonly names: string[] } | null {
@@ -44,15 +52,26 @@ export function previousShard(previous: PreviousSearch, key: string): ShardPlan 
   const hash = previous.dirs[key];
   const found = hash === undefined ? null : shardDir(previous.outDir, key, hash);
   if (hash === undefined || found === null) throw new NoPatch(`the previous ${key} is gone`);
-  return spilledPlan({ key, hash, ...found, kept: found.names });
+  const plan = spilledPlan({ key, hash, ...found, kept: found.names });
+  // Its files' digests as the previous build noted them, for the next build's facts (search-facts.ts).
+  const digests = previous.facts.digests(key, hash);
+  return digests === null ? plan : withDigests(plan, digests);
 }
 
 /**
  * Adds the previous shard `key`'s file `name` to `shard` as it is: linked from the previous site,
- * hashed (`bytes` when already read), not written again.
+ * not written again; hashed by its digest as the previous build noted it, else from its bytes
+ * (`bytes` when already read, else read here: counted in previousReads).
  */
 export function keepFile(previous: PreviousSearch, shard: SpilledShard, key: string, name: string, bytes?: Uint8Array): void {
-  previous.withFile(key, name, (path) => shard.addFile(name, path, bytes));
+  const digest = previous.digestOf(key, name);
+  previous.withFile(key, name, (path) => {
+    if (digest === undefined && bytes === undefined) {
+      previousReads.keptFiles++;
+      bytes = readFileSync(path);
+    }
+    shard.addFile(name, path, { bytes, digest });
+  });
 }
 
 /** How the patch of an edit makes a run of shards (the buckets', the suffix files'): items in shards of so many. */

@@ -35,6 +35,7 @@ import { IntTable } from "../../common/int-table.ts";
 import { TextTable, textHash } from "../../common/text-table.ts";
 import { SlotCache } from "./slot-cache.ts";
 import { SpilledShard } from "./spilled-shard.ts";
+import type { CutFacts } from "./search-facts.ts";
 import { SuffixEntries } from "./suffix-files.ts";
 import { unitSearchForm } from "./unit-forms.ts";
 
@@ -90,7 +91,8 @@ const PARTS: SearchParts = {
 
 /**
  * Plans the search shards of `count` subjects in the chunk files `fileOf(chunk)`; their files wait in
- * the scratch directory `spill` until the site's writer takes them (spilled-shard.ts).
+ * the scratch directory `spill` until the site's writer takes them (spilled-shard.ts). `facts`, when
+ * given, learns the suffix files' cut threshold (search-facts.ts).
  */
 export function planSearch(
   count: number,
@@ -98,6 +100,7 @@ export function planSearch(
   fileOf: (chunk: number) => ChunkFile,
   spill: string,
   parts: SearchParts = PARTS,
+  facts?: CutFacts,
 ): ShardPlan[] {
   const { partitionBuckets } = parts;
   if (count === 0) return [];
@@ -136,7 +139,9 @@ export function planSearch(
     gathering.forget();
     suffixes = new SuffixEntries(spill, suffixFileCount(count), parts.groupLimit);
     const { keys, order } = writeRanges(gathering, orders, suffixes, buckets, count, spill, parts);
-    return [...keys, ...suffixes.shards(), order];
+    const shards = [...keys, ...suffixes.shards(), order];
+    if (facts !== undefined) facts.threshold = suffixes.threshold;
+    return shards;
   } finally {
     // A failure midway leaves no scratch file open (the thread that ran the stage may live on).
     gathering.file.close();

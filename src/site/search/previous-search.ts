@@ -20,6 +20,7 @@ import { VERSION } from "../../core/version.ts";
 import type { ChunkFile } from "../read-chunks.ts";
 import { recordShard } from "../record-shard.ts";
 import { NoPatch } from "./no-patch.ts";
+import { SearchFacts } from "./search-facts.ts";
 import { lines } from "./records-by-place.ts";
 
 /** The previous site's manifest facts the patch needs, and its files. */
@@ -27,8 +28,12 @@ export class PreviousSearch {
   readonly outDir: string;
   readonly dirs: ShardHashes;
   readonly count: number;
+  /** What the previous build noted of its search files (search-facts.ts), each fact trusted where it is this site's. */
+  readonly facts: SearchFacts;
+  readonly #digests = new Map<string, ReadonlyMap<string, string> | null>();
 
-  constructor(outDir: string) {
+  constructor(outDir: string, facts = new SearchFacts()) {
+    this.facts = facts;
     let manifest: { layout?: unknown; version?: unknown; count?: unknown; dirs?: unknown; chunkSize?: unknown };
     try {
       manifest = JSON.parse(readFileSync(join(outDir, MANIFEST_PATH), "utf8")) as typeof manifest;
@@ -43,6 +48,17 @@ export class PreviousSearch {
     this.outDir = outDir;
     this.dirs = manifest.dirs as ShardHashes;
     this.count = manifest.count;
+  }
+
+  /** The SHA-256 of file `name` of the previous shard `key` when the facts tell it; else undefined (to be read). */
+  digestOf(key: string, name: string): string | undefined {
+    let digests = this.#digests.get(key);
+    if (digests === undefined) {
+      const files = this.facts.digests(key, this.dirs[key]);
+      digests = files === null ? null : new Map(files.names.map((file, i) => [file, files.digests[i] as string]));
+      this.#digests.set(key, digests);
+    }
+    return digests?.get(name);
   }
 
   /** The path of file `name` of the previous shard `key`. */

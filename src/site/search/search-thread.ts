@@ -23,6 +23,7 @@ import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
 import { patchedSearch, searchPaths } from "./patch-search.ts";
 import { planSearch } from "./plan-search.ts";
+import { type CutFacts, writeSearchFacts } from "./search-facts.ts";
 import { spilledData, type SpilledShardData, spilledPlan } from "./spilled-shard.ts";
 
 /**
@@ -70,6 +71,8 @@ export interface SearchTask {
   readonly spill: string;
   /** The site the build writes over and the new list's chunk hashes: an edit's stage is patched from that site's search files when it can be. */
   readonly previous?: { readonly outDir: string; readonly hashes: readonly string[] };
+  /** Where the stage keeps what it learnt of its shards for the next edit's patch, beside the build cache (search-facts.ts); none without a cache. */
+  readonly factsFile?: string;
 }
 
 /** What the thread answers: its shards as data, and which way its stage went (the counters of patch-search.ts, added to this side's). */
@@ -134,11 +137,18 @@ export function startSearch(task: SearchTask, thread: boolean, heapMb = searchHe
   };
 }
 
-/** The stage on either side: an edit patched from the previous site when it can be (patch-search.ts), else whole. */
-function searchStage({ count, chunkSize, files, spill, previous }: SearchTask): ShardPlan[] {
+/**
+ * The stage on either side: an edit patched from the previous site when it can be (patch-search.ts),
+ * else whole; then its facts kept for the next edit's patch (search-facts.ts).
+ */
+function searchStage({ count, chunkSize, files, spill, previous, factsFile }: SearchTask): ShardPlan[] {
   const fileOf = (chunk: number): ChunkFile => files[chunk] as ChunkFile;
-  const patched = previous === undefined ? null : patchedSearch({ ...previous, count, chunkSize, fileOf, spill });
-  return patched ?? planSearch(count, chunkSize, fileOf, spill);
+  const cuts: CutFacts = { threshold: null };
+  const facts = factsFile === undefined ? {} : { factsFile };
+  const patched = previous === undefined ? null : patchedSearch({ ...previous, count, chunkSize, fileOf, spill, cuts, ...facts });
+  const shards = patched ?? planSearch(count, chunkSize, fileOf, spill, undefined, cuts);
+  if (factsFile !== undefined) writeSearchFacts(factsFile, shards, cuts);
+  return shards;
 }
 
 /** The thread's side (threads/module-thread.mjs calls it): the stage run, its shards answered as data. */

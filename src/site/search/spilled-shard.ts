@@ -2,12 +2,16 @@
  * A search shard whose files go to a scratch directory as they are made, hashed on the way, and are
  * read back one at a time when the site's writer asks for them: the stage holds no file's bytes
  * once made, so its memory does not grow with the files (173 MB of them at a million subjects,
- * ten times that at ten million). The hash is the one every shard has (plan-keys.ts): the code's
- * version, the key, then each file's name and bytes.
+ * ten times that at ten million). The hash of a key lookups' shard is the one every shard has
+ * (plan-keys.ts): the code's version, the key, then each file's name and bytes. A search shard's
+ * (its key under `search/`) is over each file's name and SHA-256 instead (shardHashByDigests), so
+ * that the patch of an edit hashes a file it keeps by the previous build's note of its digest
+ * (search-facts.ts), unread: both the whole stage and the patch hash them so.
  *
  * A shard planned in the search thread (search-thread.ts) reaches the main thread as data
  * (SpilledShardData: its key, hash, directory and file names), and is made a plan again there.
  */
+import { createHash } from "node:crypto";
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { contentHasher } from "../../common/content-hash.ts";
@@ -36,11 +40,53 @@ const NO_LINK = new Set(["EXDEV", "EPERM", "ENOTSUP", "EMLINK", "EOPNOTSUPP"]);
 /** The data behind each plan made here: a plan's functions cannot cross threads, its data can. */
 const dataOf = new WeakMap<ShardPlan, SpilledShardData>();
 
+/** A shard's files' names, in its hash's order, and each one's SHA-256 (hex). */
+export interface FileDigests {
+  readonly names: readonly string[];
+  readonly digests: readonly string[];
+}
+
+/** The digests of each search shard's files, where known: of every shard made here, and of a previous one as the facts tell them (patched-shards.ts). */
+const digestsOf = new WeakMap<ShardPlan, FileDigests>();
+
+/** Whether the shard `key` is hashed over its files' digests (a search shard's) rather than their bytes. */
+export function hashedByDigests(key: string): boolean {
+  return key.startsWith("search/");
+}
+
+/** The SHA-256 (hex) of a file's bytes. */
+export function fileDigest(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** A search shard's hash: the code's version, the key, then each file's name and SHA-256 (hex), each line ended. */
+export function shardHashByDigests(key: string, { names, digests }: FileDigests): string {
+  const hash = contentHasher();
+  for (const part of [VERSION, "\n", key, "\n"]) hash.update(part);
+  names.forEach((name, i) => {
+    for (const part of [name, "\n", digests[i] as string, "\n"]) hash.update(part);
+  });
+  return hash.digest();
+}
+
+/** The digests of the files of `plan` when known (a shard made here, or registered by withDigests). */
+export function fileDigestsOf(plan: ShardPlan): FileDigests | undefined {
+  return digestsOf.get(plan);
+}
+
+/** `plan`, its files' digests `digests` noted (a previous shard kept whole, as the facts tell them). */
+export function withDigests(plan: ShardPlan, digests: FileDigests): ShardPlan {
+  digestsOf.set(plan, digests);
+  return plan;
+}
+
 export class SpilledShard {
   readonly #dir: string;
   readonly #key: string;
-  readonly #hash = contentHasher();
+  /** Over the files' bytes (a key lookups' shard), or null: over their digests (a search shard's). */
+  readonly #hash: ReturnType<typeof contentHasher> | null;
   readonly #names: string[] = [];
+  readonly #digests: string[] = [];
   readonly #kept: string[] = [];
 
   /** A shard `key` whose files wait in a directory of its own under `scratch`. */
@@ -48,7 +94,8 @@ export class SpilledShard {
     this.#key = key;
     this.#dir = join(scratch, key.replaceAll("/", "_"));
     mkdirSync(this.#dir, { recursive: true });
-    for (const part of [VERSION, "\n", key, "\n"]) this.#hash.update(part);
+    this.#hash = hashedByDigests(key) ? null : contentHasher();
+    for (const part of [VERSION, "\n", key, "\n"]) this.#hash?.update(part);
   }
 
   /** Its next file (in the order the writer gets them). */
@@ -62,32 +109,41 @@ export class SpilledShard {
    */
   addParts(name: string, parts: Iterable<Uint8Array>): void {
     const fd = openSync(join(this.#dir, name), "w");
+    const file = this.#hash === null ? createHash("sha256") : null;
     try {
-      for (const part of [name, "\n"]) this.#hash.update(part);
+      for (const part of [name, "\n"]) this.#hash?.update(part);
       for (const part of parts) {
         for (let at = 0; at < part.length; ) at += writeSync(fd, part, at);
-        this.#hash.update(part);
+        (file ?? this.#hash)?.update(part);
       }
     } finally {
       closeSync(fd);
     }
     this.#names.push(name);
+    if (file !== null) this.#digests.push(file.digest("hex"));
   }
 
   /**
    * Its next file, the file at `path` as it is (the previous site's, which the patch of an edit
    * leaves alone): hard-linked into the directory, not written again (written where the file
-   * system cannot link), its bytes (`bytes` when already read) only hashed. Creating a file and
+   * system cannot link). Hashed from `known`: its SHA-256 (a search shard's, as the previous
+   * build noted it), else its bytes when already read, else read here. Creating a file and
    * writing it cost twice a link (a thousand files a shard changed by one).
    */
-  addFile(name: string, path: string, bytes: Uint8Array = readFileSync(path)): void {
-    for (const part of [name, "\n", bytes]) this.#hash.update(part);
+  addFile(name: string, path: string, known: { readonly bytes?: Uint8Array | undefined; readonly digest?: string | undefined } = {}): void {
+    let bytes = known.bytes;
+    if (this.#hash === null) {
+      this.#digests.push(known.digest ?? fileDigest((bytes ??= readFileSync(path))));
+    } else {
+      bytes ??= readFileSync(path);
+      for (const part of [name, "\n", bytes]) this.#hash.update(part);
+    }
     const target = this.pathOf(name);
     try {
       linkSync(path, target);
     } catch (error) {
       if (!NO_LINK.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
-      writeFileSync(target, bytes);
+      writeFileSync(target, bytes ?? readFileSync(path));
     }
     this.#names.push(name);
     this.#kept.push(name);
@@ -100,8 +156,11 @@ export class SpilledShard {
 
   /** The shard, once every file is added. */
   done(): ShardPlan {
-    const data = { key: this.#key, hash: this.#hash.digest(), dir: this.#dir, names: this.#names };
-    return spilledPlan(this.#kept.length === 0 ? data : { ...data, kept: this.#kept });
+    const digests = { names: this.#names, digests: this.#digests };
+    const hash = this.#hash === null ? shardHashByDigests(this.#key, digests) : this.#hash.digest();
+    const data = { key: this.#key, hash, dir: this.#dir, names: this.#names };
+    const plan = spilledPlan(this.#kept.length === 0 ? data : { ...data, kept: this.#kept });
+    return this.#hash === null ? withDigests(plan, digests) : plan;
   }
 }
 

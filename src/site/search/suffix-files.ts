@@ -46,6 +46,7 @@ export class SuffixEntries {
   readonly #limit: number;
   readonly #atOnce: number;
   #count = 0;
+  #threshold: number | null = null;
 
   /**
    * Entries for `files` suffix files, put aside under the scratch directory `spill` (a pair's in
@@ -92,6 +93,8 @@ export class SuffixEntries {
     let first = "\uffff";
     // A group's bytes read back from the scratch file: into one array, group after group.
     const room = reusedBytes();
+    // The largest hash of the entries that begin a file past the first: the patch of the next edit reads it (search-facts.ts).
+    let threshold = -1;
     const write = (): void => {
       // The first file's first key is below every entry's, whatever the smallest suffix is; an empty file's is above every entry's.
       firsts.push(file === 0 ? "[" : first);
@@ -119,7 +122,10 @@ export class SuffixEntries {
         const narrow = header % 4 === 1;
         const entry = narrow ? null : textAt(buffer, text, header);
         const hash = (flags & MAY_CUT) === 0 ? Infinity : entry === null ? hash52OfBytes(buffer, text, end) : hash52(entry);
-        if (place.cutsBeforeHash(hash)) write();
+        if (place.cutsBeforeHash(hash)) {
+          write();
+          threshold = Math.max(threshold, hash);
+        }
         if (out.empty) first = keyOfEntry(entry ?? textAt(buffer, text, header));
         if ((flags & ASCII) !== 0) out.asciiBytes(buffer, text, end);
         else if (entry === null) out.entryBytes(buffer, text, end);
@@ -130,7 +136,16 @@ export class SuffixEntries {
     // Fewer entries than files: the last files are empty.
     while (file < files) write();
     shards.push(firstsShard(this.#spill, firsts));
+    this.#threshold = threshold;
     return shards;
+  }
+
+  /**
+   * Once shards made the files: the largest hash52 of their first entries past the first file's
+   * (what SuffixPatch reads from the files: search-facts.ts), -1 with no cut; null before.
+   */
+  get threshold(): number | null {
+    return this.#threshold;
   }
 
   /** Closes its scratch file: shards does once every group is read, the stage on a failure. */

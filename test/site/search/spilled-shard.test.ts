@@ -1,13 +1,16 @@
 /**
  * A spilled shard's file given in parts (site/search/spilled-shard.ts) is the file given whole, and
  * a file added from another directory (the previous site's, which the patch of an edit keeps) is
- * the file given as bytes: the same bytes and hash, the file linked, and named as kept.
+ * the file given as bytes: the same bytes and hash, the file linked, and named as kept. A search
+ * shard is hashed over its files' digests (a kept one's as given), a key lookups' over their bytes.
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { SpilledShard } from "../../../src/site/search/spilled-shard.ts";
+import { contentHash } from "../../../src/common/content-hash.ts";
+import { VERSION } from "../../../src/core/version.ts";
+import { fileDigest, fileDigestsOf, shardHashByDigests, SpilledShard } from "../../../src/site/search/spilled-shard.ts";
 
 let spill = "";
 beforeEach(() => {
@@ -55,4 +58,23 @@ it("makes the same file and hash from a file linked as from its bytes, and names
   expect(b.kept?.dir).toBe(b.dir);
   expect([...(b.kept?.names ?? [])]).toEqual(["0.bin"]);
   expect(a.kept).toBeUndefined();
+});
+
+it("hashes a search shard over its files' names and SHA-256, a key lookups' shard over their bytes, and a kept search file by the digest given, unread", () => {
+  const bytes = Buffer.from("the file's bytes");
+  const search = new SpilledShard(join(spill, "search"), "search/order");
+  search.add("a.rank", bytes);
+  expect(search.done().hash).toBe(shardHashByDigests("search/order", { names: ["a.rank"], digests: [fileDigest(bytes)] }));
+  const oib = new SpilledShard(join(spill, "oib"), "oib/0");
+  oib.add("0.json", bytes);
+  expect(oib.done().hash).toBe(contentHash(VERSION, "\n", "oib/0", "\n", "0.json", "\n", bytes));
+  // A file of other bytes, given with the digest of `bytes`: hashed as `bytes` (never read), linked as it is.
+  const other = join(spill, "other.bin");
+  writeFileSync(other, "other bytes");
+  const kept = new SpilledShard(join(spill, "kept"), "search/order");
+  kept.addFile("a.rank", other, { digest: fileDigest(bytes) });
+  const plan = kept.done();
+  expect(plan.hash).toBe(shardHashByDigests("search/order", { names: ["a.rank"], digests: [fileDigest(bytes)] }));
+  expect(fileDigestsOf(plan)).toEqual({ names: ["a.rank"], digests: [fileDigest(bytes)] });
+  expect(statSync(join(plan.dir as string, "a.rank")).ino).toBe(statSync(other).ino);
 });
