@@ -23,6 +23,7 @@ import { createHash } from "node:crypto";
 import type { BigIntStats, Dirent } from "node:fs";
 import { lstat, readdir, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { forEachBounded } from "../../common/for-each-bounded.ts";
 import { shardKeyOf } from "../../core/layout.ts";
 import { LAYOUT_VERSION } from "../../core/manifest.ts";
 import { VERSION } from "../../core/version.ts";
@@ -153,13 +154,22 @@ export async function siteStamp(outDir: string, cacheDir: string, except: string
 
 /** Appends a line for every entry under `dir` (`rel` inside the output), going into every directory but a content-named shard. */
 async function stampTree(dir: string, rel: string, lines: string[]): Promise<void> {
-  for (const entry of (await readdir(dir, { withFileTypes: true })).sort(byName)) {
-    const path = join(dir, entry.name);
+  const entries = (await readdir(dir, { withFileTypes: true })).sort(byName);
+  // A directory's entries stat'ed STATS_AT_ONCE at a time, their lines in order: one at a time, each
+  // await cost more than the call (the build cache's thousand blocks at 1M, stamped twice a build).
+  const stamps: string[] = [];
+  await forEachBounded([...entries.keys()], STATS_AT_ONCE, async (i) => {
+    stamps[i] = stampOf(await lstat(join(dir, (entries[i] as Dirent).name), { bigint: true }));
+  });
+  for (const [i, entry] of entries.entries()) {
     const shown = rel === "" ? entry.name : `${rel}/${entry.name}`;
-    lines.push(`${shown} ${stampOf(await lstat(path, { bigint: true }))}`);
-    if (entry.isDirectory() && shardKeyOf(entry.name) === null) await stampTree(path, shown, lines);
+    lines.push(`${shown} ${stamps[i] as string}`);
+    if (entry.isDirectory() && shardKeyOf(entry.name) === null) await stampTree(join(dir, entry.name), shown, lines);
   }
 }
+
+/** Entries of a directory stat'ed at once (stampTree). */
+const STATS_AT_ONCE = 32;
 
 /** An entry's identity: its kind, inode, size and modification time (a directory's changes when an entry is added or removed). */
 function stampOf(info: BigIntStats): string {
