@@ -21,7 +21,7 @@
  */
 import { createHash } from "node:crypto";
 import type { BigIntStats, Dirent } from "node:fs";
-import { lstat, readdir, stat } from "node:fs/promises";
+import { lstat, readdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { forEachBounded } from "../../common/for-each-bounded.ts";
 import { shardKeyOf } from "../../core/layout.ts";
@@ -32,7 +32,7 @@ import { KNOWN_PROBLEMS_FILE } from "../../data/problems/known-problems-file.ts"
 import { findSources, METADATA_FILE } from "../../data/sources/find-sources.ts";
 import { dataDate } from "../../feed/data-date.ts";
 import type { ResolvedBuildOptions } from "../build-options.ts";
-import { hashFile, hashInputs, hashInputsInThread } from "./hash-inputs.ts";
+import { hashInputs, hashInputsInThread } from "./hash-inputs.ts";
 
 /** A build's inputs: described at once, their bytes hashed only when asked. */
 export interface BuildInputs {
@@ -119,7 +119,19 @@ function codeHash(): Promise<string> {
     const hash = createHash("sha256");
     const files = (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
     const paths = files.map((e) => join(e.parentPath, e.name)).sort();
-    for (const path of paths) await hashFile(hash, path);
+    // Read READS_AT_ONCE at a time, then hashed in order (each framed as hash-inputs.ts frames a
+    // source): read one after another, 263 small files took 25 to 40 ms warm, against 13 to 24.
+    const bytes: (Buffer | null)[] = [];
+    await forEachBounded([...paths.keys()], READS_AT_ONCE, async (i) => {
+      bytes[i] = await readFile(paths[i] as string).catch((error: unknown) => {
+        if (isErrno(error, "ENOENT")) return null;
+        throw error;
+      });
+    });
+    for (const [i, path] of paths.entries()) {
+      hash.update(`\nfile ${path}\n`);
+      hash.update(bytes[i] ?? "absent");
+    }
     return hash.digest("hex");
   })();
   return code;
@@ -170,6 +182,8 @@ async function stampTree(dir: string, rel: string, lines: string[]): Promise<voi
 
 /** Entries of a directory stat'ed at once (stampTree). */
 const STATS_AT_ONCE = 32;
+/** The code's files read at once (codeHash). */
+const READS_AT_ONCE = 32;
 
 /** An entry's identity: its kind, inode, size and modification time (a directory's changes when an entry is added or removed). */
 function stampOf(info: BigIntStats): string {

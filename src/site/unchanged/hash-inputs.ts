@@ -48,7 +48,7 @@ export async function answerTask(task: InputsTask): Promise<{ result: string }> 
 }
 
 /** Adds `path`'s name and bytes (or its absence) to `hash`. */
-export async function hashFile(hash: Hash, path: string): Promise<void> {
+async function hashFile(hash: Hash, path: string): Promise<void> {
   hash.update(`\nfile ${path}\n`);
   const file = await open(path).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException | null)?.code === "ENOENT") return null;
