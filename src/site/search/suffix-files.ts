@@ -18,7 +18,7 @@ import {
   suffixShardKey,
 } from "../../core/search/search-layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
-import { reusedBytes } from "../../common/reused-arrays.ts";
+import { reusedBytes, reusedUint32s } from "../../common/reused-arrays.ts";
 import { bufferOf, readVarint, SpillBytes, SpillFile, textAt, textSize, varintEnd } from "./spill-bytes.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 import { CutPlace, hash52, hash52OfBytes, keyOfEntry, SmallestHashes } from "./suffix-cuts.ts";
@@ -91,8 +91,9 @@ export class SuffixEntries {
     // The file being made, as its bytes: `[`, the entries' UTF-8 with commas between, `]`.
     const out = new FileBytes();
     let first = "\uffff";
-    // A group's bytes read back from the scratch file: into one array, group after group.
+    // A group's bytes read back from the scratch file: into one array, group after group; its sort's arrays the same.
     const room = reusedBytes();
+    const sort = new GroupSort();
     // The largest hash of the entries that begin a file past the first: the patch of the next edit reads it (search-facts.ts).
     let threshold = -1;
     const write = (): void => {
@@ -112,21 +113,23 @@ export class SuffixEntries {
       this.#groups.delete(key);
       const buffer = bufferOf(group.take(room));
       // Every entry of a pair shares its first four code units: `["` and the pair.
-      for (const at of sortedEntries(buffer, this.#atOnce)) {
-        const header = readVarint(buffer, at);
-        const text = varintEnd;
-        const end = text + textSize(header);
+      sort.sort(buffer, this.#atOnce, 4);
+      const { order, starts, texts, ends } = sort;
+      for (let i = 0; i < order.length; i++) {
+        const e = order[i] as number;
+        const text = texts[e] as number;
+        const end = ends[e] as number;
         const flags = buffer[end] as number;
         // An entry of one-byte units is hashed and copied from its bytes; any other made a string.
         // Hashed again only where it may begin a file: any other's hash is above the threshold.
-        const narrow = header % 4 === 1;
-        const entry = narrow ? null : textAt(buffer, text, header);
+        const narrow = (flags & ASCII) !== 0 || readVarint(buffer, starts[e] as number) % 4 === 1;
+        const entry = narrow ? null : buffer.toString("utf16le", text, end);
         const hash = (flags & MAY_CUT) === 0 ? Infinity : entry === null ? hash52OfBytes(buffer, text, end) : hash52(entry);
         if (place.cutsBeforeHash(hash)) {
           write();
           threshold = Math.max(threshold, hash);
         }
-        if (out.empty) first = keyOfEntry(entry ?? textAt(buffer, text, header));
+        if (out.empty) first = keyOfEntry(entry ?? buffer.toString("latin1", text, end));
         if ((flags & ASCII) !== 0) out.asciiBytes(buffer, text, end);
         else if (entry === null) out.entryBytes(buffer, text, end);
         else out.entryText(entry);
@@ -249,87 +252,155 @@ class FileBytes {
 }
 
 /**
- * Where each entry SpillBytes.text wrote one after another in `buffer` (each followed by its flags, a byte) begins, in the order of the
- * entries as strings (by code unit), `atOnce` at most sorted at a time: a larger set is split by
- * the code unit at `depth` (which every entry of the set shares the units before), an entry that
- * ends there first, and each part taken in turn (a part's entries share a prefix, so the parts in
- * order are the whole order).
+ * The sort of a pair's group of entries (SpillBytes.text wrote them one after another in a buffer,
+ * each followed by its flags, a byte): where each begins, its text begins and ends, read once in
+ * the buffer's order, then the entries' order as strings (by code unit) as indices into those.
+ * Its arrays are kept from one group to the next (common/reused-arrays.ts): made for each group and
+ * part, they were fresh memory each time (the parts of five million subjects' pairs reach 131,072
+ * entries, half a megabyte an array, where a million's are mostly a few thousand), paid again in
+ * page faults and collections; and a part's entries were read again where they lie, out of the
+ * buffer's order, to find their texts.
  */
-export function sortedEntries(buffer: Buffer, atOnce: number, depth = 4): Generator<number> {
-  const starts: number[] = [];
-  for (let at = 0; at < buffer.length; ) {
-    starts.push(at);
-    const header = readVarint(buffer, at);
-    const text = varintEnd;
-    // The entry's flags after it (a byte).
-    at = text + textSize(header) + 1;
-  }
-  return sortedPart(buffer, Uint32Array.from(starts), atOnce, depth);
-}
+export class GroupSort {
+  readonly #room = {
+    starts: reusedUint32s(),
+    texts: reusedUint32s(),
+    ends: reusedUint32s(),
+    order: reusedUint32s(),
+    moved: reusedUint32s(),
+    keys: reusedUint32s(),
+  };
+  /** A split's counts at each depth (its parts are taken after the splits below them), then ByteSort's. */
+  readonly #splitCounts: Uint32Array[] = [];
+  readonly #byteCounts: Uint32Array[] = [];
+  #buffer = Buffer.alloc(0);
+  #atOnce = 1;
+  #wide = false;
+  /** Where each entry begins, its text begins and ends (its flags there), by index: good until the next sort. */
+  starts: Uint32Array = new Uint32Array(0);
+  texts: Uint32Array = new Uint32Array(0);
+  ends: Uint32Array = new Uint32Array(0);
+  /** The entries' indices in order. */
+  order: Uint32Array = new Uint32Array(0);
+  /** Scratch as long as the group: where a pass moves the indices, and each one's key in a pass. */
+  #moved: Uint32Array = new Uint32Array(0);
+  #keys: Uint32Array = new Uint32Array(0);
 
-function* sortedPart(buffer: Buffer, starts: Uint32Array, atOnce: number, depth: number): Generator<number> {
-  if (starts.length <= atOnce) {
-    yield* sortedAtOnce(buffer, starts, depth);
-    return;
+  /**
+   * Sorts the entries of `buffer`, `atOnce` at most at a time: a larger set is split by the code
+   * unit at `depth` (which every entry of the set shares the units before), an entry that ends
+   * there first, and each part sorted in turn (a part's entries share a prefix, so the parts in
+   * order are the whole order).
+   */
+  sort(buffer: Buffer, atOnce: number, depth: number): void {
+    let n = 0;
+    for (let at = 0; at < buffer.length; n++) {
+      const header = readVarint(buffer, at);
+      at = varintEnd + textSize(header) + 1;
+    }
+    const room = this.#room;
+    const starts = (this.starts = room.starts.view(n));
+    const texts = (this.texts = room.texts.view(n));
+    const ends = (this.ends = room.ends.view(n));
+    const order = (this.order = room.order.view(n));
+    this.#moved = room.moved.view(n);
+    this.#keys = room.keys.view(n);
+    let wide = false;
+    for (let at = 0, i = 0; i < n; i++) {
+      starts[i] = at;
+      const header = readVarint(buffer, at);
+      const text = varintEnd;
+      if (header % 4 !== 1) wide = true;
+      texts[i] = text;
+      ends[i] = at = text + textSize(header);
+      order[i] = i;
+      at++;
+    }
+    this.#buffer = buffer;
+    this.#atOnce = atOnce;
+    this.#wide = wide;
+    this.#part(0, n, depth);
   }
-  // A counting sort by the unit at depth, plus one (0: the entry ends before it).
-  const keys = new Uint32Array(starts.length);
-  const counts = new Uint32Array(0x10002);
-  for (let i = 0; i < starts.length; i++) {
-    const key = unitAt(buffer, starts[i] as number, depth);
-    keys[i] = key;
-    counts[key + 1] = (counts[key + 1] as number) + 1;
+
+  /** Puts order[from, to) in order. */
+  #part(from: number, to: number, depth: number): void {
+    const n = to - from;
+    if (n <= this.#atOnce) {
+      this.#atOnceSort(from, to, depth);
+      return;
+    }
+    const buffer = this.#buffer;
+    const order = this.order;
+    const starts = this.starts;
+    // A counting sort by the unit at depth, plus one (0: the entry ends before it).
+    const keys = this.#keys;
+    while (this.#splitCounts.length <= depth) this.#splitCounts.push(new Uint32Array(0x10002));
+    const counts = this.#splitCounts[depth] as Uint32Array;
+    counts.fill(0);
+    let largest = 0;
+    for (let i = from; i < to; i++) {
+      const key = unitAt(buffer, starts[order[i] as number] as number, depth);
+      keys[i] = key;
+      if (key > largest) largest = key;
+      counts[key + 1] = (counts[key + 1] as number) + 1;
+    }
+    for (let k = 1; k <= largest + 1; k++) counts[k] = (counts[k] as number) + (counts[k - 1] as number);
+    const moved = this.#moved;
+    for (let i = from; i < to; i++) {
+      const key = keys[i] as number;
+      moved[from + (counts[key] as number)] = order[i] as number;
+      counts[key] = (counts[key] as number) + 1;
+    }
+    order.set(moved.subarray(from, to), from);
+    // counts[k] is now where part k ends. The entries that end at depth (part 0) are equal: all they share is all they hold.
+    for (let key = 1; key <= largest; key++) {
+      const start = from + (counts[key - 1] as number);
+      const end = from + (counts[key] as number);
+      if (end - start > 1) this.#part(start, end, depth + 1);
+    }
   }
-  for (let k = 1; k < counts.length; k++) counts[k] = (counts[k] as number) + (counts[k - 1] as number);
-  const split = new Uint32Array(starts.length);
-  const filled = counts.slice(0, 0x10001);
-  for (let i = 0; i < starts.length; i++) {
-    const key = keys[i] as number;
-    split[filled[key] as number] = starts[i] as number;
-    filled[key] = (filled[key] as number) + 1;
-  }
-  // The entries that end at depth are equal: all they share is all they hold.
-  for (let i = 0; i < (counts[1] as number); i++) yield split[i] as number;
-  for (let key = 1; key <= 0x10000; key++) {
-    const from = counts[key] as number;
-    const to = counts[key + 1] as number;
-    if (to > from) yield* sortedPart(buffer, split.subarray(from, to), atOnce, depth + 1);
+
+  /**
+   * Puts order[from, to) in order at once. Entries of one-byte units (every entry but a token's
+   * past U+00FF) are sorted as bytes, which is their order by code unit: a radix sort a byte at a
+   * time from `depth` (the units before are shared), an insertion sort for a few; no string is
+   * made. A part with a wider entry is sorted as strings.
+   */
+  #atOnceSort(from: number, to: number, depth: number): void {
+    if (to - from < 2) return;
+    const buffer = this.#buffer;
+    const order = this.order;
+    let narrow = true;
+    if (this.#wide)
+      for (let i = from; i < to && narrow; i++) narrow = readVarint(buffer, this.starts[order[i] as number] as number) % 4 === 1;
+    if (narrow) {
+      new ByteSort(buffer, this.texts, this.ends, order, this.#moved, this.#keys, this.#byteCounts).sort(from, to, depth);
+      return;
+    }
+    const part = order.slice(from, to);
+    const strings = new Map<number, string>();
+    for (const e of part) {
+      const header = readVarint(buffer, this.starts[e] as number);
+      strings.set(e, textAt(buffer, varintEnd, header));
+    }
+    part.sort((a, b) => {
+      const x = strings.get(a) as string;
+      const y = strings.get(b) as string;
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    order.set(part, from);
   }
 }
 
 /**
- * A part's entries in order. Entries of one-byte units (every entry but a token's past U+00FF)
- * are sorted as bytes, which is their order by code unit: a radix sort a byte at a time from
- * `depth` (the units before are shared), an insertion sort for a few; no string is made. A part
- * with a wider entry is sorted as strings.
+ * Where each entry SpillBytes.text wrote one after another in `buffer` (each followed by its flags,
+ * a byte) begins, in the order of the entries as strings (by code unit), sorted `atOnce` at most
+ * at a time (GroupSort).
  */
-function sortedAtOnce(buffer: Buffer, starts: Uint32Array, depth: number): Uint32Array {
-  const n = starts.length;
-  const texts = new Uint32Array(n);
-  const ends = new Uint32Array(n);
-  let narrow = true;
-  for (let i = 0; i < n; i++) {
-    const header = readVarint(buffer, starts[i] as number);
-    const text = varintEnd;
-    narrow &&= header % 4 === 1;
-    texts[i] = text;
-    ends[i] = text + textSize(header);
-  }
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  if (!narrow) {
-    const strings = Array.from(starts, (at) => {
-      const header = readVarint(buffer, at);
-      const text = varintEnd;
-      return textAt(buffer, text, header);
-    });
-    order.sort((a, b) => {
-      const x = strings[a] as string;
-      const y = strings[b] as string;
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
-  } else new ByteSort(buffer, texts, ends, order).sort(0, n, depth);
-  return order.map((i) => starts[i] as number);
+export function sortedEntries(buffer: Buffer, atOnce: number, depth = 4): Uint32Array {
+  const sort = new GroupSort();
+  sort.sort(buffer, atOnce, depth);
+  return sort.order.map((e) => sort.starts[e] as number);
 }
 
 /** Groups at most this large are sorted by insertion, not by another radix pass. */
@@ -342,14 +413,29 @@ class ByteSort {
   readonly #ends: Uint32Array;
   readonly #order: Uint32Array;
   readonly #moved: Uint32Array;
-  readonly #counts: Uint32Array[] = [];
+  readonly #keys: Uint32Array;
+  readonly #counts: Uint32Array[];
 
-  constructor(buffer: Buffer, texts: Uint32Array, ends: Uint32Array, order: Uint32Array) {
+  /**
+   * `moved` and `keys`: scratch as long as `order`; `counts`: each depth's counts, kept from one
+   * sort to the next.
+   */
+  constructor(
+    buffer: Buffer,
+    texts: Uint32Array,
+    ends: Uint32Array,
+    order: Uint32Array,
+    moved: Uint32Array,
+    keys: Uint32Array,
+    counts: Uint32Array[],
+  ) {
     this.#buffer = buffer;
     this.#texts = texts;
     this.#ends = ends;
     this.#order = order;
-    this.#moved = new Uint32Array(order.length);
+    this.#moved = moved;
+    this.#keys = keys;
+    this.#counts = counts;
   }
 
   /** Sorts order[from, to), whose entries share their first `shared` bytes. */
@@ -370,19 +456,20 @@ class ByteSort {
     while (this.#counts.length <= depth) this.#counts.push(new Uint32Array(258));
     const counts = this.#counts[depth] as Uint32Array;
     counts.fill(0);
-    // The byte at depth plus one, 0 for an entry that ends there.
+    // The byte at depth plus one, 0 for an entry that ends there: read once where the entry lies, kept for the second pass.
+    const keys = this.#keys;
     for (let i = from; i < to; i++) {
       const e = order[i] as number;
       const at = (texts[e] as number) + depth;
       const key = at < (ends[e] as number) ? (buffer[at] as number) + 1 : 0;
+      keys[i] = key;
       counts[key + 1] = (counts[key + 1] as number) + 1;
     }
     for (let k = 1; k < 258; k++) counts[k] = (counts[k] as number) + (counts[k - 1] as number);
     const moved = this.#moved;
     for (let i = from; i < to; i++) {
       const e = order[i] as number;
-      const at = (texts[e] as number) + depth;
-      const key = at < (ends[e] as number) ? (buffer[at] as number) + 1 : 0;
+      const key = keys[i] as number;
       moved[from + (counts[key] as number)] = e;
       counts[key] = (counts[key] as number) + 1;
     }
