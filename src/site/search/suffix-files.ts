@@ -19,7 +19,7 @@ import {
 } from "../../core/search/search-layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import { reusedBytes, reusedUint32s } from "../../common/reused-arrays.ts";
-import { bufferOf, readVarint, SpillBytes, SpillFile, textAt, textSize, varintEnd } from "./spill-bytes.ts";
+import { bufferOf, readVarint, SpillBytes, SpillFile, textSize, varintEnd } from "./spill-bytes.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 import { CutPlace, hash52, hash52OfBytes, keyOfEntry, SmallestHashes } from "./suffix-cuts.ts";
 
@@ -114,15 +114,14 @@ export class SuffixEntries {
       const buffer = bufferOf(group.take(room));
       // Every entry of a pair shares its first four code units: `["` and the pair.
       sort.sort(buffer, this.#atOnce, 4);
-      const { order, starts, texts, ends } = sort;
-      for (let i = 0; i < order.length; i++) {
-        const e = order[i] as number;
-        const text = texts[e] as number;
-        const end = ends[e] as number;
+      const { texts, ends } = sort;
+      for (let i = 0; i < texts.length; i++) {
+        const text = texts[i] as number;
+        const end = ends[i] as number;
         const flags = buffer[end] as number;
         // An entry of one-byte units is hashed and copied from its bytes; any other made a string.
         // Hashed again only where it may begin a file: any other's hash is above the threshold.
-        const narrow = (flags & ASCII) !== 0 || readVarint(buffer, starts[e] as number) % 4 === 1;
+        const narrow = (flags & ASCII) !== 0 || headerBefore(buffer, text, end) % 4 === 1;
         const entry = narrow ? null : buffer.toString("utf16le", text, end);
         const hash = (flags & MAY_CUT) === 0 ? Infinity : entry === null ? hash52OfBytes(buffer, text, end) : hash52(entry);
         if (place.cutsBeforeHash(hash)) {
@@ -253,37 +252,35 @@ class FileBytes {
 
 /**
  * The sort of a pair's group of entries (SpillBytes.text wrote them one after another in a buffer,
- * each followed by its flags, a byte): where each begins, its text begins and ends, read once in
- * the buffer's order, then the entries' order as strings (by code unit) as indices into those.
- * Its arrays are kept from one group to the next (common/reused-arrays.ts): made for each group and
- * part, they were fresh memory each time (the parts of five million subjects' pairs reach 131,072
- * entries, half a megabyte an array, where a million's are mostly a few thousand), paid again in
- * page faults and collections; and a part's entries were read again where they lie, out of the
- * buffer's order, to find their texts.
+ * each followed by its flags, a byte): where each one's text begins and ends, read once in the
+ * buffer's order, then put in the order of the entries as strings (by code unit), the two arrays
+ * moved together. Its arrays are kept from one group to the next (common/reused-arrays.ts): made
+ * for each group and part, they were fresh memory each time (the parts of five million subjects'
+ * pairs reach 131,072 entries, half a megabyte an array, where a million's are mostly a few
+ * thousand), paid again in page faults and collections. Where each entry's text lies is moved with
+ * it, not read through an index: at five million subjects a group's entries are megabytes apart,
+ * and every read at random there waits on the memory.
  */
 export class GroupSort {
   readonly #room = {
-    starts: reusedUint32s(),
     texts: reusedUint32s(),
     ends: reusedUint32s(),
-    order: reusedUint32s(),
-    moved: reusedUint32s(),
+    movedTexts: reusedUint32s(),
+    movedEnds: reusedUint32s(),
     keys: reusedUint32s(),
   };
   /** A split's counts at each depth (its parts are taken after the splits below them), then ByteSort's. */
   readonly #splitCounts: Uint32Array[] = [];
   readonly #byteCounts: Uint32Array[] = [];
-  #buffer = Buffer.alloc(0);
+  #buffer: Buffer = Buffer.alloc(0);
   #atOnce = 1;
   #wide = false;
-  /** Where each entry begins, its text begins and ends (its flags there), by index: good until the next sort. */
-  starts: Uint32Array = new Uint32Array(0);
+  /** Where each entry's text begins and ends (its flags there), in order once sorted: good until the next sort. */
   texts: Uint32Array = new Uint32Array(0);
   ends: Uint32Array = new Uint32Array(0);
-  /** The entries' indices in order. */
-  order: Uint32Array = new Uint32Array(0);
-  /** Scratch as long as the group: where a pass moves the indices, and each one's key in a pass. */
-  #moved: Uint32Array = new Uint32Array(0);
+  /** Scratch as long as the group: where a pass moves the entries, and each one's key in a pass. */
+  #movedTexts: Uint32Array = new Uint32Array(0);
+  #movedEnds: Uint32Array = new Uint32Array(0);
   #keys: Uint32Array = new Uint32Array(0);
 
   /**
@@ -299,21 +296,18 @@ export class GroupSort {
       at = varintEnd + textSize(header) + 1;
     }
     const room = this.#room;
-    const starts = (this.starts = room.starts.view(n));
     const texts = (this.texts = room.texts.view(n));
     const ends = (this.ends = room.ends.view(n));
-    const order = (this.order = room.order.view(n));
-    this.#moved = room.moved.view(n);
+    this.#movedTexts = room.movedTexts.view(n);
+    this.#movedEnds = room.movedEnds.view(n);
     this.#keys = room.keys.view(n);
     let wide = false;
     for (let at = 0, i = 0; i < n; i++) {
-      starts[i] = at;
       const header = readVarint(buffer, at);
       const text = varintEnd;
       if (header % 4 !== 1) wide = true;
       texts[i] = text;
       ends[i] = at = text + textSize(header);
-      order[i] = i;
       at++;
     }
     this.#buffer = buffer;
@@ -322,16 +316,15 @@ export class GroupSort {
     this.#part(0, n, depth);
   }
 
-  /** Puts order[from, to) in order. */
+  /** Puts the entries [from, to) in order. */
   #part(from: number, to: number, depth: number): void {
-    const n = to - from;
-    if (n <= this.#atOnce) {
+    if (to - from <= this.#atOnce) {
       this.#atOnceSort(from, to, depth);
       return;
     }
     const buffer = this.#buffer;
-    const order = this.order;
-    const starts = this.starts;
+    const texts = this.texts;
+    const ends = this.ends;
     // A counting sort by the unit at depth, plus one (0: the entry ends before it).
     const keys = this.#keys;
     while (this.#splitCounts.length <= depth) this.#splitCounts.push(new Uint32Array(0x10002));
@@ -339,19 +332,13 @@ export class GroupSort {
     counts.fill(0);
     let largest = 0;
     for (let i = from; i < to; i++) {
-      const key = unitAt(buffer, starts[order[i] as number] as number, depth);
+      const key = unitAt(buffer, texts[i] as number, ends[i] as number, depth);
       keys[i] = key;
       if (key > largest) largest = key;
       counts[key + 1] = (counts[key + 1] as number) + 1;
     }
     for (let k = 1; k <= largest + 1; k++) counts[k] = (counts[k] as number) + (counts[k - 1] as number);
-    const moved = this.#moved;
-    for (let i = from; i < to; i++) {
-      const key = keys[i] as number;
-      moved[from + (counts[key] as number)] = order[i] as number;
-      counts[key] = (counts[key] as number) + 1;
-    }
-    order.set(moved.subarray(from, to), from);
+    moveByKeys(texts, ends, this.#movedTexts, this.#movedEnds, keys, counts, from, to);
     // counts[k] is now where part k ends. The entries that end at depth (part 0) are equal: all they share is all they hold.
     for (let key = 1; key <= largest; key++) {
       const start = from + (counts[key - 1] as number);
@@ -361,35 +348,80 @@ export class GroupSort {
   }
 
   /**
-   * Puts order[from, to) in order at once. Entries of one-byte units (every entry but a token's
-   * past U+00FF) are sorted as bytes, which is their order by code unit: a radix sort a byte at a
-   * time from `depth` (the units before are shared), an insertion sort for a few; no string is
-   * made. A part with a wider entry is sorted as strings.
+   * Puts the entries [from, to) in order at once. Entries of one-byte units (every entry but a
+   * token's past U+00FF) are sorted as bytes, which is their order by code unit: a radix sort a
+   * byte at a time from `depth` (the units before are shared), an insertion sort for a few; no
+   * string is made. A part with a wider entry is sorted as strings.
    */
   #atOnceSort(from: number, to: number, depth: number): void {
     if (to - from < 2) return;
     const buffer = this.#buffer;
-    const order = this.order;
+    const texts = this.texts;
+    const ends = this.ends;
     let narrow = true;
     if (this.#wide)
-      for (let i = from; i < to && narrow; i++) narrow = readVarint(buffer, this.starts[order[i] as number] as number) % 4 === 1;
+      for (let i = from; i < to && narrow; i++) narrow = headerBefore(buffer, texts[i] as number, ends[i] as number) % 4 === 1;
     if (narrow) {
-      new ByteSort(buffer, this.texts, this.ends, order, this.#moved, this.#keys, this.#byteCounts).sort(from, to, depth);
+      new ByteSort(buffer, texts, ends, this.#movedTexts, this.#movedEnds, this.#keys, this.#byteCounts).sort(from, to, depth);
       return;
     }
-    const part = order.slice(from, to);
-    const strings = new Map<number, string>();
-    for (const e of part) {
-      const header = readVarint(buffer, this.starts[e] as number);
-      strings.set(e, textAt(buffer, varintEnd, header));
+    const strings: string[] = [];
+    const order: number[] = [];
+    for (let i = from; i < to; i++) {
+      const text = texts[i] as number;
+      const end = ends[i] as number;
+      strings.push(buffer.toString(headerBefore(buffer, text, end) % 4 === 1 ? "latin1" : "utf16le", text, end));
+      order.push(i - from);
     }
-    part.sort((a, b) => {
-      const x = strings.get(a) as string;
-      const y = strings.get(b) as string;
+    order.sort((a, b) => {
+      const x = strings[a] as string;
+      const y = strings[b] as string;
       return x < y ? -1 : x > y ? 1 : 0;
     });
-    order.set(part, from);
+    const before = [texts.slice(from, to), ends.slice(from, to)] as const;
+    order.forEach((o, i) => {
+      texts[from + i] = before[0][o] as number;
+      ends[from + i] = before[1][o] as number;
+    });
   }
+}
+
+/**
+ * Moves the entries [from, to) (where each one's text begins and ends) to their places by their
+ * keys (`counts`: where each key's begin, past `from`; then where each one's end), through the
+ * scratch arrays `movedTexts` and `movedEnds`.
+ */
+function moveByKeys(
+  texts: Uint32Array,
+  ends: Uint32Array,
+  movedTexts: Uint32Array,
+  movedEnds: Uint32Array,
+  keys: Uint32Array,
+  counts: Uint32Array,
+  from: number,
+  to: number,
+): void {
+  for (let i = from; i < to; i++) {
+    const key = keys[i] as number;
+    const at = from + (counts[key] as number);
+    movedTexts[at] = texts[i] as number;
+    movedEnds[at] = ends[i] as number;
+    counts[key] = (counts[key] as number) + 1;
+  }
+  texts.set(movedTexts.subarray(from, to), from);
+  ends.set(movedEnds.subarray(from, to), from);
+}
+
+/** The header (SpillBytes.text) of the text at [text, end) in `buffer`: it lies just before, as long as its size's varint. */
+function headerBefore(buffer: Buffer, text: number, end: number): number {
+  return readVarint(buffer, text - headerLength(end - text));
+}
+
+/** The length of the header of a text of `size` bytes (narrow or wide: the flag is in the low bits). */
+function headerLength(size: number): number {
+  let length = 1;
+  for (let v = size * 4 + 1; v >= 0x80; v = Math.floor(v / 0x80)) length++;
+  return length;
 }
 
 /**
@@ -397,53 +429,52 @@ export class GroupSort {
  * a byte) begins, in the order of the entries as strings (by code unit), sorted `atOnce` at most
  * at a time (GroupSort).
  */
-export function sortedEntries(buffer: Buffer, atOnce: number, depth = 4): Uint32Array {
+export function sortedEntries(buffer: Buffer, atOnce: number, depth = 4): number[] {
   const sort = new GroupSort();
   sort.sort(buffer, atOnce, depth);
-  return sort.order.map((e) => sort.starts[e] as number);
+  return Array.from(sort.texts, (text, i) => text - headerLength((sort.ends[i] as number) - text));
 }
 
 /** Groups at most this large are sorted by insertion, not by another radix pass. */
 const FEW = 24;
 
-/** An MSD radix sort of entries as bytes: `order` holds indices into `texts` and `ends` (where each entry's bytes begin and end in `buffer`). */
+/**
+ * An MSD radix sort of entries as bytes: `texts` and `ends` hold where each entry's bytes begin and
+ * end in `buffer`, and are moved together.
+ */
 class ByteSort {
   readonly #buffer: Buffer;
   readonly #texts: Uint32Array;
   readonly #ends: Uint32Array;
-  readonly #order: Uint32Array;
-  readonly #moved: Uint32Array;
+  readonly #movedTexts: Uint32Array;
+  readonly #movedEnds: Uint32Array;
   readonly #keys: Uint32Array;
   readonly #counts: Uint32Array[];
 
-  /**
-   * `moved` and `keys`: scratch as long as `order`; `counts`: each depth's counts, kept from one
-   * sort to the next.
-   */
+  /** `movedTexts`, `movedEnds` and `keys`: scratch as long as `texts`; `counts`: each depth's counts, kept from one sort to the next. */
   constructor(
     buffer: Buffer,
     texts: Uint32Array,
     ends: Uint32Array,
-    order: Uint32Array,
-    moved: Uint32Array,
+    movedTexts: Uint32Array,
+    movedEnds: Uint32Array,
     keys: Uint32Array,
     counts: Uint32Array[],
   ) {
     this.#buffer = buffer;
     this.#texts = texts;
     this.#ends = ends;
-    this.#order = order;
-    this.#moved = moved;
+    this.#movedTexts = movedTexts;
+    this.#movedEnds = movedEnds;
     this.#keys = keys;
     this.#counts = counts;
   }
 
-  /** Sorts order[from, to), whose entries share their first `shared` bytes. */
+  /** Sorts the entries [from, to), which share their first `shared` bytes. */
   sort(from: number, to: number, shared: number): void {
     const buffer = this.#buffer;
     const texts = this.#texts;
     const ends = this.#ends;
-    const order = this.#order;
     if (to - from <= FEW) {
       this.#insertion(from, to, shared);
       return;
@@ -456,24 +487,16 @@ class ByteSort {
     while (this.#counts.length <= depth) this.#counts.push(new Uint32Array(258));
     const counts = this.#counts[depth] as Uint32Array;
     counts.fill(0);
-    // The byte at depth plus one, 0 for an entry that ends there: read once where the entry lies, kept for the second pass.
+    // The byte at depth plus one, 0 for an entry that ends there: read once where the entry lies, kept for the moves.
     const keys = this.#keys;
     for (let i = from; i < to; i++) {
-      const e = order[i] as number;
-      const at = (texts[e] as number) + depth;
-      const key = at < (ends[e] as number) ? (buffer[at] as number) + 1 : 0;
+      const at = (texts[i] as number) + depth;
+      const key = at < (ends[i] as number) ? (buffer[at] as number) + 1 : 0;
       keys[i] = key;
       counts[key + 1] = (counts[key + 1] as number) + 1;
     }
     for (let k = 1; k < 258; k++) counts[k] = (counts[k] as number) + (counts[k - 1] as number);
-    const moved = this.#moved;
-    for (let i = from; i < to; i++) {
-      const e = order[i] as number;
-      const key = keys[i] as number;
-      moved[from + (counts[key] as number)] = e;
-      counts[key] = (counts[key] as number) + 1;
-    }
-    order.set(moved.subarray(from, to), from);
+    moveByKeys(texts, ends, this.#movedTexts, this.#movedEnds, keys, counts, from, to);
     // counts[k] is now where group k ends; the entries that ended (group 0) are equal.
     let start = from + (counts[0] as number);
     for (let k = 1; k < 257; k++) {
@@ -483,16 +506,16 @@ class ByteSort {
     }
   }
 
-  /** Where the bytes that every entry of order[from, to) holds alike end (they share `depth` at least). */
+  /** Where the bytes that every entry of [from, to) holds alike end (they share `depth` at least). */
   #sharedEnd(from: number, to: number, depth: number): number {
     const buffer = this.#buffer;
-    const first = this.#order[from] as number;
-    const start = this.#texts[first] as number;
-    let end = (this.#ends[first] as number) - start;
+    const texts = this.#texts;
+    const ends = this.#ends;
+    const start = texts[from] as number;
+    let end = (ends[from] as number) - start;
     for (let i = from + 1; i < to && end > depth; i++) {
-      const e = this.#order[i] as number;
-      const at = this.#texts[e] as number;
-      const n = Math.min(end, (this.#ends[e] as number) - at);
+      const at = texts[i] as number;
+      const n = Math.min(end, (ends[i] as number) - at);
       let j = depth;
       while (j < n && buffer[at + j] === buffer[start + j]) j++;
       end = j;
@@ -501,25 +524,29 @@ class ByteSort {
   }
 
   #insertion(from: number, to: number, depth: number): void {
-    const order = this.#order;
+    const texts = this.#texts;
+    const ends = this.#ends;
     for (let i = from + 1; i < to; i++) {
-      const e = order[i] as number;
+      const text = texts[i] as number;
+      const end = ends[i] as number;
       let j = i;
-      while (j > from && this.#before(e, order[j - 1] as number, depth)) {
-        order[j] = order[j - 1] as number;
+      while (j > from && this.#before(text, end, texts[j - 1] as number, ends[j - 1] as number, depth)) {
+        texts[j] = texts[j - 1] as number;
+        ends[j] = ends[j - 1] as number;
         j--;
       }
-      order[j] = e;
+      texts[j] = text;
+      ends[j] = end;
     }
   }
 
-  /** Whether entry a's bytes come before entry b's (from depth on; the bytes before are shared). */
-  #before(a: number, b: number, depth: number): boolean {
+  /** Whether the bytes [a, aEnd) come before [b, bEnd) (from depth on; the bytes before are shared). */
+  #before(a: number, aEnd: number, b: number, bEnd: number, depth: number): boolean {
     const buffer = this.#buffer;
-    const x = (this.#texts[a] as number) + depth;
-    const y = (this.#texts[b] as number) + depth;
-    const xl = (this.#ends[a] as number) - x;
-    const yl = (this.#ends[b] as number) - y;
+    const x = a + depth;
+    const y = b + depth;
+    const xl = aEnd - x;
+    const yl = bEnd - y;
     const n = Math.min(xl, yl);
     for (let i = 0; i < n; i++) {
       const u = buffer[x + i] as number;
@@ -530,12 +557,10 @@ class ByteSort {
   }
 }
 
-/** The code unit at `index` of the entry at `at`, plus one; 0 when the entry is shorter. */
-function unitAt(buffer: Buffer, at: number, index: number): number {
-  const header = readVarint(buffer, at);
-  const text = varintEnd;
-  const narrow = header % 4 === 1;
-  const length = narrow ? textSize(header) : textSize(header) / 2;
+/** The code unit at `index` of the text at [text, end) (its header just before), plus one; 0 when the text is shorter. */
+function unitAt(buffer: Buffer, text: number, end: number, index: number): number {
+  const narrow = headerBefore(buffer, text, end) % 4 === 1;
+  const length = narrow ? end - text : (end - text) / 2;
   if (index >= length) return 0;
   return 1 + (narrow ? (buffer[text + index] as number) : buffer.readUInt16LE(text + 2 * index));
 }
