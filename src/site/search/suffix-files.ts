@@ -35,6 +35,26 @@ export const SORTED_AT_ONCE = 1 << 17;
 const MAY_CUT = 1;
 const ASCII = 2;
 
+/** Entries whose bytes are read ahead of their copies into the files (touch). */
+const AHEAD = 64;
+
+/**
+ * Reads the first and the last byte of the entries [from, to) (in order: where each one's text
+ * begins and ends in `buffer`), and throws unless each begins as an entry does (`[`). The entries
+ * in order lie at random in their group's buffer, megabytes at five million subjects (a few hundred
+ * kilobytes at one, which the cache holds): read in the loop that copies them, each read waited on
+ * the memory alone, behind the copy before it (at 5M 0.9 s of the loop's 1.3, against 21 ms at 1M);
+ * read here, in a loop of nothing else, they wait together, and the copies find them in the cache.
+ */
+function touch(buffer: Buffer, texts: Uint32Array, ends: Uint32Array, from: number, to: number): void {
+  let flags = 0;
+  for (let i = from; i < to; i++) {
+    if (buffer[texts[i] as number] !== 0x5b) throw new Error(`a suffix entry at ${texts[i]} does not begin with [`);
+    flags |= buffer[ends[i] as number] as number;
+  }
+  if (flags > 0xff) throw new Error("a suffix entry's flags are a byte");
+}
+
 /** The suffix entries, gathered in any order; then their files. */
 export class SuffixEntries {
   readonly #spill: string;
@@ -116,6 +136,7 @@ export class SuffixEntries {
       sort.sort(buffer, this.#atOnce, 4);
       const { texts, ends } = sort;
       for (let i = 0; i < texts.length; i++) {
+        if (i % AHEAD === 0) touch(buffer, texts, ends, i, Math.min(texts.length, i + AHEAD));
         const text = texts[i] as number;
         const end = ends[i] as number;
         const flags = buffer[end] as number;
@@ -485,25 +506,33 @@ class ByteSort {
     const depth = this.#sharedEnd(from, to, shared);
     // Each level's counts kept for the next group at that depth (one array a depth, not one a group).
     while (this.#counts.length <= depth) this.#counts.push(new Uint32Array(258));
+    // All zeros between sorts: each sort clears what it used.
     const counts = this.#counts[depth] as Uint32Array;
-    counts.fill(0);
     // The byte at depth plus one, 0 for an entry that ends there: read once where the entry lies, kept for the moves.
     const keys = this.#keys;
+    // The keys met lie in [least, most]: a payload's digits take ten of the 257, and the counts
+    // outside are neither cleared nor summed nor walked (they cost more than the entries in most groups).
+    let least = 257;
+    let most = 0;
     for (let i = from; i < to; i++) {
       const at = (texts[i] as number) + depth;
       const key = at < (ends[i] as number) ? (buffer[at] as number) + 1 : 0;
       keys[i] = key;
+      if (key < least) least = key;
+      if (key > most) most = key;
       counts[key + 1] = (counts[key + 1] as number) + 1;
     }
-    for (let k = 1; k < 258; k++) counts[k] = (counts[k] as number) + (counts[k - 1] as number);
+    counts[least] = 0;
+    for (let k = least + 1; k <= most + 1; k++) counts[k] = (counts[k] as number) + (counts[k - 1] as number);
     moveByKeys(texts, ends, this.#movedTexts, this.#movedEnds, keys, counts, from, to);
     // counts[k] is now where group k ends; the entries that ended (group 0) are equal.
-    let start = from + (counts[0] as number);
-    for (let k = 1; k < 257; k++) {
+    let start = from + (least === 0 ? (counts[0] as number) : 0);
+    for (let k = Math.max(1, least); k <= most; k++) {
       const end = from + (counts[k] as number);
       if (end - start > 1) this.sort(start, end, depth + 1);
       start = end;
     }
+    counts.fill(0, least, most + 2);
   }
 
   /** Where the bytes that every entry of [from, to) holds alike end (they share `depth` at least). */
