@@ -21,7 +21,7 @@ import type { ShardPlan } from "../hand-offs.ts";
 import { reusedBytes, reusedUint32s } from "../../common/reused-arrays.ts";
 import { bufferOf, readVarint, SpillBytes, SpillFile, textSize, varintEnd } from "./spill-bytes.ts";
 import { SpilledShard } from "./spilled-shard.ts";
-import { CutPlace, hash52, hash52OfBytes, keyOfEntry, SmallestHashes } from "./suffix-cuts.ts";
+import { CutPlace, hash52, hash52OfBytes, hash52sOfSuffixes, keyOfEntry, SmallestHashes } from "./suffix-cuts.ts";
 
 /** Entries sorted as strings at once at most, unless told (about 10 MB of them). */
 export const SORTED_AT_ONCE = 1 << 17;
@@ -67,6 +67,8 @@ export class SuffixEntries {
   readonly #atOnce: number;
   #count = 0;
   #threshold: number | null = null;
+  /** addSuffixes's hashes of a token's entries. */
+  #hashes = new Float64Array(64);
 
   /**
    * Entries for `files` suffix files, put aside under the scratch directory `spill` (a pair's in
@@ -89,6 +91,27 @@ export class SuffixEntries {
     group.narrowText(bytes, from, to);
     group.varint(ASCII | (mayCut ? MAY_CUT : 0));
     this.#count++;
+  }
+
+  /**
+   * The entries of a token's suffixes: `bytes[0, end)` is the entry of the whole token
+   * (`["<token>",<payload>]`, each byte below 128), and `["` then bytes[2 + i, end) is added for
+   * each i in [0, count) (bytes[0, count + 1) are written over). Their hashes are taken first, all
+   * from the token's bytes (hash52sOfSuffixes: four at a time).
+   */
+  addSuffixes(bytes: Uint8Array, end: number, count: number): void {
+    if (this.#hashes.length < count) this.#hashes = new Float64Array(2 * count);
+    const hashes = this.#hashes;
+    hash52sOfSuffixes(bytes, 2, count, end, hashes);
+    for (let i = 0; i < count; i++) {
+      bytes[i] = 0x5b;
+      bytes[i + 1] = 0x22;
+      const mayCut = this.#smallest.add(hashes[i] as number);
+      const group = this.#group((bytes[i + 2] as number) * 0x10000 + (bytes[i + 3] as number));
+      group.narrowText(bytes, i, end);
+      group.varint(ASCII | (mayCut ? MAY_CUT : 0));
+    }
+    this.#count += count;
   }
 
   /** An entry. */

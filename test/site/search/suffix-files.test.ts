@@ -91,6 +91,18 @@ describe("sortedEntries of one-byte entries", () => {
   });
 });
 
+describe("sortedEntries of many one-byte entries", () => {
+  it("sorts many groups of more than a few at each depth, one after another, in one sort", () => {
+    // Every entry of eight units at most from eight: at each depth, many groups past what an
+    // insertion sorts, each counted in the counts its depth keeps from the group before.
+    const units = ["a", "b", "c", "Z", '"', ",", "\u00e9", "\u00ff"];
+    const entries = Array.from({ length: 3000 }, (_, i) =>
+      Array.from({ length: (i * 7) % 9 }, (_, k) => units[(i * 13 + k * 5 + (i >> 3)) % 8]).join(""),
+    );
+    expect(sorted(entries, 1 << 20, 0)).toEqual([...entries].sort());
+  });
+});
+
 describe("SuffixEntries", () => {
   /** The suffix files as they are defined: every entry sorted as a string, cut by suffixCuts, each file the JSON array of its entries. */
   function model(entries: readonly string[], files: number): string[] {
