@@ -40,19 +40,18 @@ const AHEAD = 64;
 
 /**
  * Reads the first and the last byte of the entries [from, to) (in order: where each one's text
- * begins and ends in `buffer`), and throws unless each begins as an entry does (`[`). The entries
- * in order lie at random in their group's buffer, megabytes at five million subjects (a few hundred
- * kilobytes at one, which the cache holds): read in the loop that copies them, each read waited on
- * the memory alone, behind the copy before it (at 5M 0.9 s of the loop's 1.3, against 21 ms at 1M);
- * read here, in a loop of nothing else, they wait together, and the copies find them in the cache.
+ * begins and ends in `buffer`): their flags (the byte past each) into `flags` from 0, and throws
+ * unless each begins as an entry does (`[`). The entries in order lie at random in their group's
+ * buffer, megabytes at five million subjects (a few hundred kilobytes at one, which the cache
+ * holds): read in the loop that copies them, each read waited on the memory alone, behind the copy
+ * before it (at 5M 0.9 s of the loop's 1.3, against 21 ms at 1M); read here, in a loop of nothing
+ * else, they wait together, and the copies find them in the cache.
  */
-function touch(buffer: Buffer, texts: Uint32Array, ends: Uint32Array, from: number, to: number): void {
-  let flags = 0;
+function touch(buffer: Buffer, texts: Uint32Array, ends: Uint32Array, from: number, to: number, flags: Uint8Array): void {
   for (let i = from; i < to; i++) {
     if (buffer[texts[i] as number] !== 0x5b) throw new Error(`a suffix entry at ${texts[i]} does not begin with [`);
-    flags |= buffer[ends[i] as number] as number;
+    flags[i - from] = buffer[ends[i] as number] as number;
   }
-  if (flags > 0xff) throw new Error("a suffix entry's flags are a byte");
 }
 
 /** The suffix entries, gathered in any order; then their files. */
@@ -137,6 +136,7 @@ export class SuffixEntries {
     // A group's bytes read back from the scratch file: into one array, group after group; its sort's arrays the same.
     const room = reusedBytes();
     const sort = new GroupSort();
+    const ahead = new Uint8Array(AHEAD);
     // The largest hash of the entries that begin a file past the first: the patch of the next edit reads it (search-facts.ts).
     let threshold = -1;
     const write = (): void => {
@@ -159,10 +159,10 @@ export class SuffixEntries {
       sort.sort(buffer, this.#atOnce, 4);
       const { texts, ends } = sort;
       for (let i = 0; i < texts.length; i++) {
-        if (i % AHEAD === 0) touch(buffer, texts, ends, i, Math.min(texts.length, i + AHEAD));
+        if (i % AHEAD === 0) touch(buffer, texts, ends, i, Math.min(texts.length, i + AHEAD), ahead);
         const text = texts[i] as number;
         const end = ends[i] as number;
-        const flags = buffer[end] as number;
+        const flags = ahead[i % AHEAD] as number;
         // An entry of one-byte units is hashed and copied from its bytes; any other made a string.
         // Hashed again only where it may begin a file: any other's hash is above the threshold.
         const narrow = (flags & ASCII) !== 0 || headerBefore(buffer, text, end) % 4 === 1;

@@ -137,4 +137,24 @@ describe("SuffixEntries", () => {
       expect(files).toEqual(model(entries, 5));
     }
   });
+
+  it("makes the same files of a token's suffixes added at once (addSuffixes), four hashed at a time", () => {
+    const words = ["OSNOVNA", "OSNOVE", "ZAGREB", "ZAGORJE", "OS", "VRT", "SKOLA", "KOLA", "NJE"];
+    const entries: string[] = [];
+    const suffixes = new SuffixEntries(spill, 7, 64, 3);
+    words.forEach((word, w) => {
+      for (let p = 0; p < 5; p++) {
+        const payload = `[${w * 31 + p},${p}]`;
+        for (let i = 0; i + 3 <= word.length; i++) entries.push(`["${word.slice(i)}",${payload}]`);
+        const bytes = Buffer.from(`["${word}",${payload}]`, "latin1");
+        suffixes.addSuffixes(bytes, bytes.length, Math.max(0, word.length - 2));
+      }
+    });
+    expect(suffixes.count).toBe(entries.length);
+    const files = suffixes
+      .shards()
+      .slice(0, -1)
+      .flatMap((shard) => [...shard.files()].map((file) => Buffer.from(file.bytes).toString("utf8")));
+    expect(files).toEqual(model(entries, 7));
+  });
 });
