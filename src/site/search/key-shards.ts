@@ -525,12 +525,7 @@ function addSuffixes(suffixes: SuffixEntries, token: string, entry: AsciiBytes, 
     entry.byte(0x2c);
     payload(entry);
     entry.byte(0x5d);
-    const bytes = entry.bytes;
-    for (let i = 0; i + 3 <= token.length; i++) {
-      bytes[i] = 0x5b;
-      bytes[i + 1] = 0x22;
-      suffixes.addBytes(bytes, i, entry.length);
-    }
+    suffixes.addSuffixes(entry.bytes, entry.length, Math.max(0, token.length - 2));
     return;
   }
   payload(entry);

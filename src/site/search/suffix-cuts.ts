@@ -126,6 +126,71 @@ export function hash52OfBytes(bytes: Uint8Array, from: number, to: number): numb
   return mixed(a, b);
 }
 
+/**
+ * hash52 of each suffix entry of a token, `["` then bytes[from + i, to) (one-byte code units), for
+ * i in [0, count), into hashes[0, count). Four at a time: one entry's hash is two chains of
+ * multiplications, each waiting on the one before, and four entries' chains side by side keep the
+ * multiplier busy where one entry's left it idle (the entries of a token share their tails).
+ */
+export function hash52sOfSuffixes(bytes: Uint8Array, from: number, count: number, to: number, hashes: Float64Array): void {
+  // After `["`: every entry's state there.
+  const a = Math.imul(Math.imul(0x811c9dc5 ^ 0x5b, 0x01000193) ^ 0x22, 0x01000193);
+  const b = Math.imul(Math.imul(0x01000193 ^ 0x5b, 0x5bd1e995) ^ 0x22, 0x5bd1e995);
+  let i = 0;
+  for (; i + 4 <= count; i += 4) {
+    const at = from + i;
+    let a0 = a;
+    let b0 = b;
+    let a1 = a;
+    let b1 = b;
+    let a2 = a;
+    let b2 = b;
+    let a3 = a;
+    let b3 = b;
+    // Entry i begins a byte before entry i + 1, and so on: the first three bytes feed fewer chains.
+    let unit = bytes[at] as number;
+    a0 = Math.imul(a0 ^ unit, 0x01000193);
+    b0 = Math.imul(b0 ^ unit, 0x5bd1e995);
+    unit = bytes[at + 1] as number;
+    a0 = Math.imul(a0 ^ unit, 0x01000193);
+    b0 = Math.imul(b0 ^ unit, 0x5bd1e995);
+    a1 = Math.imul(a1 ^ unit, 0x01000193);
+    b1 = Math.imul(b1 ^ unit, 0x5bd1e995);
+    unit = bytes[at + 2] as number;
+    a0 = Math.imul(a0 ^ unit, 0x01000193);
+    b0 = Math.imul(b0 ^ unit, 0x5bd1e995);
+    a1 = Math.imul(a1 ^ unit, 0x01000193);
+    b1 = Math.imul(b1 ^ unit, 0x5bd1e995);
+    a2 = Math.imul(a2 ^ unit, 0x01000193);
+    b2 = Math.imul(b2 ^ unit, 0x5bd1e995);
+    for (let j = at + 3; j < to; j++) {
+      unit = bytes[j] as number;
+      a0 = Math.imul(a0 ^ unit, 0x01000193);
+      b0 = Math.imul(b0 ^ unit, 0x5bd1e995);
+      a1 = Math.imul(a1 ^ unit, 0x01000193);
+      b1 = Math.imul(b1 ^ unit, 0x5bd1e995);
+      a2 = Math.imul(a2 ^ unit, 0x01000193);
+      b2 = Math.imul(b2 ^ unit, 0x5bd1e995);
+      a3 = Math.imul(a3 ^ unit, 0x01000193);
+      b3 = Math.imul(b3 ^ unit, 0x5bd1e995);
+    }
+    hashes[i] = mixed(a0 >>> 0, b0 >>> 0);
+    hashes[i + 1] = mixed(a1 >>> 0, b1 >>> 0);
+    hashes[i + 2] = mixed(a2 >>> 0, b2 >>> 0);
+    hashes[i + 3] = mixed(a3 >>> 0, b3 >>> 0);
+  }
+  for (; i < count; i++) {
+    let a0 = a;
+    let b0 = b;
+    for (let j = from + i; j < to; j++) {
+      const unit = bytes[j] as number;
+      a0 = Math.imul(a0 ^ unit, 0x01000193);
+      b0 = Math.imul(b0 ^ unit, 0x5bd1e995);
+    }
+    hashes[i] = mixed(a0 >>> 0, b0 >>> 0);
+  }
+}
+
 function mixed(a: number, b: number): number {
   const c = Math.imul(b ^ (b >>> 15), 0x2c1b3c6d) >>> 0;
   return a * 0x100000 + (c >>> 12);

@@ -18,10 +18,10 @@ import {
   suffixShardKey,
 } from "../../core/search/search-layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
-import { reusedBytes } from "../../common/reused-arrays.ts";
-import { bufferOf, readVarint, SpillBytes, SpillFile, textAt, textSize, varintEnd } from "./spill-bytes.ts";
+import { reusedBytes, reusedUint32s } from "../../common/reused-arrays.ts";
+import { bufferOf, readVarint, SpillBytes, SpillFile, textSize, varintEnd } from "./spill-bytes.ts";
 import { SpilledShard } from "./spilled-shard.ts";
-import { CutPlace, hash52, hash52OfBytes, keyOfEntry, SmallestHashes } from "./suffix-cuts.ts";
+import { CutPlace, hash52, hash52OfBytes, hash52sOfSuffixes, keyOfEntry, SmallestHashes } from "./suffix-cuts.ts";
 
 /** Entries sorted as strings at once at most, unless told (about 10 MB of them). */
 export const SORTED_AT_ONCE = 1 << 17;
@@ -35,6 +35,25 @@ export const SORTED_AT_ONCE = 1 << 17;
 const MAY_CUT = 1;
 const ASCII = 2;
 
+/** Entries whose bytes are read ahead of their copies into the files (touch). */
+const AHEAD = 64;
+
+/**
+ * Reads the first and the last byte of the entries [from, to) (in order: where each one's text
+ * begins and ends in `buffer`): their flags (the byte past each) into `flags` from 0, and throws
+ * unless each begins as an entry does (`[`). The entries in order lie at random in their group's
+ * buffer, megabytes at five million subjects (a few hundred kilobytes at one, which the cache
+ * holds): read in the loop that copies them, each read waited on the memory alone, behind the copy
+ * before it (at 5M 0.9 s of the loop's 1.3, against 21 ms at 1M); read here, in a loop of nothing
+ * else, they wait together, and the copies find them in the cache.
+ */
+function touch(buffer: Buffer, texts: Uint32Array, ends: Uint32Array, from: number, to: number, flags: Uint8Array): void {
+  for (let i = from; i < to; i++) {
+    if (buffer[texts[i] as number] !== 0x5b) throw new Error(`a suffix entry at ${texts[i]} does not begin with [`);
+    flags[i - from] = buffer[ends[i] as number] as number;
+  }
+}
+
 /** The suffix entries, gathered in any order; then their files. */
 export class SuffixEntries {
   readonly #spill: string;
@@ -47,6 +66,8 @@ export class SuffixEntries {
   readonly #atOnce: number;
   #count = 0;
   #threshold: number | null = null;
+  /** addSuffixes's hashes of a token's entries. */
+  #hashes = new Float64Array(64);
 
   /**
    * Entries for `files` suffix files, put aside under the scratch directory `spill` (a pair's in
@@ -71,6 +92,27 @@ export class SuffixEntries {
     this.#count++;
   }
 
+  /**
+   * The entries of a token's suffixes: `bytes[0, end)` is the entry of the whole token
+   * (`["<token>",<payload>]`, each byte below 128), and `["` then bytes[2 + i, end) is added for
+   * each i in [0, count) (bytes[0, count + 1) are written over). Their hashes are taken first, all
+   * from the token's bytes (hash52sOfSuffixes: four at a time).
+   */
+  addSuffixes(bytes: Uint8Array, end: number, count: number): void {
+    if (this.#hashes.length < count) this.#hashes = new Float64Array(2 * count);
+    const hashes = this.#hashes;
+    hash52sOfSuffixes(bytes, 2, count, end, hashes);
+    for (let i = 0; i < count; i++) {
+      bytes[i] = 0x5b;
+      bytes[i + 1] = 0x22;
+      const mayCut = this.#smallest.add(hashes[i] as number);
+      const group = this.#group((bytes[i + 2] as number) * 0x10000 + (bytes[i + 3] as number));
+      group.narrowText(bytes, i, end);
+      group.varint(ASCII | (mayCut ? MAY_CUT : 0));
+    }
+    this.#count += count;
+  }
+
   /** An entry. */
   add(entry: string): void {
     const mayCut = this.#smallest.add(hash52(entry));
@@ -91,8 +133,10 @@ export class SuffixEntries {
     // The file being made, as its bytes: `[`, the entries' UTF-8 with commas between, `]`.
     const out = new FileBytes();
     let first = "\uffff";
-    // A group's bytes read back from the scratch file: into one array, group after group.
+    // A group's bytes read back from the scratch file: into one array, group after group; its sort's arrays the same.
     const room = reusedBytes();
+    const sort = new GroupSort();
+    const ahead = new Uint8Array(AHEAD);
     // The largest hash of the entries that begin a file past the first: the patch of the next edit reads it (search-facts.ts).
     let threshold = -1;
     const write = (): void => {
@@ -112,21 +156,23 @@ export class SuffixEntries {
       this.#groups.delete(key);
       const buffer = bufferOf(group.take(room));
       // Every entry of a pair shares its first four code units: `["` and the pair.
-      for (const at of sortedEntries(buffer, this.#atOnce)) {
-        const header = readVarint(buffer, at);
-        const text = varintEnd;
-        const end = text + textSize(header);
-        const flags = buffer[end] as number;
+      sort.sort(buffer, this.#atOnce, 4);
+      const { texts, ends } = sort;
+      for (let i = 0; i < texts.length; i++) {
+        if (i % AHEAD === 0) touch(buffer, texts, ends, i, Math.min(texts.length, i + AHEAD), ahead);
+        const text = texts[i] as number;
+        const end = ends[i] as number;
+        const flags = ahead[i % AHEAD] as number;
         // An entry of one-byte units is hashed and copied from its bytes; any other made a string.
         // Hashed again only where it may begin a file: any other's hash is above the threshold.
-        const narrow = header % 4 === 1;
-        const entry = narrow ? null : textAt(buffer, text, header);
+        const narrow = (flags & ASCII) !== 0 || headerBefore(buffer, text, end) % 4 === 1;
+        const entry = narrow ? null : buffer.toString("utf16le", text, end);
         const hash = (flags & MAY_CUT) === 0 ? Infinity : entry === null ? hash52OfBytes(buffer, text, end) : hash52(entry);
         if (place.cutsBeforeHash(hash)) {
           write();
           threshold = Math.max(threshold, hash);
         }
-        if (out.empty) first = keyOfEntry(entry ?? textAt(buffer, text, header));
+        if (out.empty) first = keyOfEntry(entry ?? buffer.toString("latin1", text, end));
         if ((flags & ASCII) !== 0) out.asciiBytes(buffer, text, end);
         else if (entry === null) out.entryBytes(buffer, text, end);
         else out.entryText(entry);
@@ -249,115 +295,230 @@ class FileBytes {
 }
 
 /**
- * Where each entry SpillBytes.text wrote one after another in `buffer` (each followed by its flags, a byte) begins, in the order of the
- * entries as strings (by code unit), `atOnce` at most sorted at a time: a larger set is split by
- * the code unit at `depth` (which every entry of the set shares the units before), an entry that
- * ends there first, and each part taken in turn (a part's entries share a prefix, so the parts in
- * order are the whole order).
+ * The sort of a pair's group of entries (SpillBytes.text wrote them one after another in a buffer,
+ * each followed by its flags, a byte): where each one's text begins and ends, read once in the
+ * buffer's order, then put in the order of the entries as strings (by code unit), the two arrays
+ * moved together. Its arrays are kept from one group to the next (common/reused-arrays.ts): made
+ * for each group and part, they were fresh memory each time (the parts of five million subjects'
+ * pairs reach 131,072 entries, half a megabyte an array, where a million's are mostly a few
+ * thousand), paid again in page faults and collections. Where each entry's text lies is moved with
+ * it, not read through an index: at five million subjects a group's entries are megabytes apart,
+ * and every read at random there waits on the memory.
  */
-export function sortedEntries(buffer: Buffer, atOnce: number, depth = 4): Generator<number> {
-  const starts: number[] = [];
-  for (let at = 0; at < buffer.length; ) {
-    starts.push(at);
-    const header = readVarint(buffer, at);
-    const text = varintEnd;
-    // The entry's flags after it (a byte).
-    at = text + textSize(header) + 1;
-  }
-  return sortedPart(buffer, Uint32Array.from(starts), atOnce, depth);
-}
+export class GroupSort {
+  readonly #room = {
+    texts: reusedUint32s(),
+    ends: reusedUint32s(),
+    movedTexts: reusedUint32s(),
+    movedEnds: reusedUint32s(),
+    keys: reusedUint32s(),
+  };
+  /** A split's counts at each depth (its parts are taken after the splits below them), then ByteSort's. */
+  readonly #splitCounts: Uint32Array[] = [];
+  readonly #byteCounts: Uint32Array[] = [];
+  #buffer: Buffer = Buffer.alloc(0);
+  #atOnce = 1;
+  #wide = false;
+  /** Where each entry's text begins and ends (its flags there), in order once sorted: good until the next sort. */
+  texts: Uint32Array = new Uint32Array(0);
+  ends: Uint32Array = new Uint32Array(0);
+  /** Scratch as long as the group: where a pass moves the entries, and each one's key in a pass. */
+  #movedTexts: Uint32Array = new Uint32Array(0);
+  #movedEnds: Uint32Array = new Uint32Array(0);
+  #keys: Uint32Array = new Uint32Array(0);
 
-function* sortedPart(buffer: Buffer, starts: Uint32Array, atOnce: number, depth: number): Generator<number> {
-  if (starts.length <= atOnce) {
-    yield* sortedAtOnce(buffer, starts, depth);
-    return;
-  }
-  // A counting sort by the unit at depth, plus one (0: the entry ends before it).
-  const keys = new Uint32Array(starts.length);
-  const counts = new Uint32Array(0x10002);
-  for (let i = 0; i < starts.length; i++) {
-    const key = unitAt(buffer, starts[i] as number, depth);
-    keys[i] = key;
-    counts[key + 1] = (counts[key + 1] as number) + 1;
-  }
-  for (let k = 1; k < counts.length; k++) counts[k] = (counts[k] as number) + (counts[k - 1] as number);
-  const split = new Uint32Array(starts.length);
-  const filled = counts.slice(0, 0x10001);
-  for (let i = 0; i < starts.length; i++) {
-    const key = keys[i] as number;
-    split[filled[key] as number] = starts[i] as number;
-    filled[key] = (filled[key] as number) + 1;
-  }
-  // The entries that end at depth are equal: all they share is all they hold.
-  for (let i = 0; i < (counts[1] as number); i++) yield split[i] as number;
-  for (let key = 1; key <= 0x10000; key++) {
-    const from = counts[key] as number;
-    const to = counts[key + 1] as number;
-    if (to > from) yield* sortedPart(buffer, split.subarray(from, to), atOnce, depth + 1);
-  }
-}
-
-/**
- * A part's entries in order. Entries of one-byte units (every entry but a token's past U+00FF)
- * are sorted as bytes, which is their order by code unit: a radix sort a byte at a time from
- * `depth` (the units before are shared), an insertion sort for a few; no string is made. A part
- * with a wider entry is sorted as strings.
- */
-function sortedAtOnce(buffer: Buffer, starts: Uint32Array, depth: number): Uint32Array {
-  const n = starts.length;
-  const texts = new Uint32Array(n);
-  const ends = new Uint32Array(n);
-  let narrow = true;
-  for (let i = 0; i < n; i++) {
-    const header = readVarint(buffer, starts[i] as number);
-    const text = varintEnd;
-    narrow &&= header % 4 === 1;
-    texts[i] = text;
-    ends[i] = text + textSize(header);
-  }
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  if (!narrow) {
-    const strings = Array.from(starts, (at) => {
+  /**
+   * Sorts the entries of `buffer`, `atOnce` at most at a time: a larger set is split by the code
+   * unit at `depth` (which every entry of the set shares the units before), an entry that ends
+   * there first, and each part sorted in turn (a part's entries share a prefix, so the parts in
+   * order are the whole order).
+   */
+  sort(buffer: Buffer, atOnce: number, depth: number): void {
+    let n = 0;
+    for (let at = 0; at < buffer.length; n++) {
+      const header = readVarint(buffer, at);
+      at = varintEnd + textSize(header) + 1;
+    }
+    const room = this.#room;
+    const texts = (this.texts = room.texts.view(n));
+    const ends = (this.ends = room.ends.view(n));
+    this.#movedTexts = room.movedTexts.view(n);
+    this.#movedEnds = room.movedEnds.view(n);
+    this.#keys = room.keys.view(n);
+    let wide = false;
+    for (let at = 0, i = 0; i < n; i++) {
       const header = readVarint(buffer, at);
       const text = varintEnd;
-      return textAt(buffer, text, header);
-    });
+      if (header % 4 !== 1) wide = true;
+      texts[i] = text;
+      ends[i] = at = text + textSize(header);
+      at++;
+    }
+    this.#buffer = buffer;
+    this.#atOnce = atOnce;
+    this.#wide = wide;
+    this.#part(0, n, depth);
+  }
+
+  /** Puts the entries [from, to) in order. */
+  #part(from: number, to: number, depth: number): void {
+    if (to - from <= this.#atOnce) {
+      this.#atOnceSort(from, to, depth);
+      return;
+    }
+    const buffer = this.#buffer;
+    const texts = this.texts;
+    const ends = this.ends;
+    // A counting sort by the unit at depth, plus one (0: the entry ends before it).
+    const keys = this.#keys;
+    while (this.#splitCounts.length <= depth) this.#splitCounts.push(new Uint32Array(0x10002));
+    const counts = this.#splitCounts[depth] as Uint32Array;
+    counts.fill(0);
+    let largest = 0;
+    for (let i = from; i < to; i++) {
+      const key = unitAt(buffer, texts[i] as number, ends[i] as number, depth);
+      keys[i] = key;
+      if (key > largest) largest = key;
+      counts[key + 1] = (counts[key + 1] as number) + 1;
+    }
+    for (let k = 1; k <= largest + 1; k++) counts[k] = (counts[k] as number) + (counts[k - 1] as number);
+    moveByKeys(texts, ends, this.#movedTexts, this.#movedEnds, keys, counts, from, to);
+    // counts[k] is now where part k ends. The entries that end at depth (part 0) are equal: all they share is all they hold.
+    for (let key = 1; key <= largest; key++) {
+      const start = from + (counts[key - 1] as number);
+      const end = from + (counts[key] as number);
+      if (end - start > 1) this.#part(start, end, depth + 1);
+    }
+  }
+
+  /**
+   * Puts the entries [from, to) in order at once. Entries of one-byte units (every entry but a
+   * token's past U+00FF) are sorted as bytes, which is their order by code unit: a radix sort a
+   * byte at a time from `depth` (the units before are shared), an insertion sort for a few; no
+   * string is made. A part with a wider entry is sorted as strings.
+   */
+  #atOnceSort(from: number, to: number, depth: number): void {
+    if (to - from < 2) return;
+    const buffer = this.#buffer;
+    const texts = this.texts;
+    const ends = this.ends;
+    let narrow = true;
+    if (this.#wide)
+      for (let i = from; i < to && narrow; i++) narrow = headerBefore(buffer, texts[i] as number, ends[i] as number) % 4 === 1;
+    if (narrow) {
+      new ByteSort(buffer, texts, ends, this.#movedTexts, this.#movedEnds, this.#keys, this.#byteCounts).sort(from, to, depth);
+      return;
+    }
+    const strings: string[] = [];
+    const order: number[] = [];
+    for (let i = from; i < to; i++) {
+      const text = texts[i] as number;
+      const end = ends[i] as number;
+      strings.push(buffer.toString(headerBefore(buffer, text, end) % 4 === 1 ? "latin1" : "utf16le", text, end));
+      order.push(i - from);
+    }
     order.sort((a, b) => {
       const x = strings[a] as string;
       const y = strings[b] as string;
       return x < y ? -1 : x > y ? 1 : 0;
     });
-  } else new ByteSort(buffer, texts, ends, order).sort(0, n, depth);
-  return order.map((i) => starts[i] as number);
+    const before = [texts.slice(from, to), ends.slice(from, to)] as const;
+    order.forEach((o, i) => {
+      texts[from + i] = before[0][o] as number;
+      ends[from + i] = before[1][o] as number;
+    });
+  }
+}
+
+/**
+ * Moves the entries [from, to) (where each one's text begins and ends) to their places by their
+ * keys (`counts`: where each key's begin, past `from`; then where each one's end), through the
+ * scratch arrays `movedTexts` and `movedEnds`.
+ */
+function moveByKeys(
+  texts: Uint32Array,
+  ends: Uint32Array,
+  movedTexts: Uint32Array,
+  movedEnds: Uint32Array,
+  keys: Uint32Array,
+  counts: Uint32Array,
+  from: number,
+  to: number,
+): void {
+  for (let i = from; i < to; i++) {
+    const key = keys[i] as number;
+    const at = from + (counts[key] as number);
+    movedTexts[at] = texts[i] as number;
+    movedEnds[at] = ends[i] as number;
+    counts[key] = (counts[key] as number) + 1;
+  }
+  texts.set(movedTexts.subarray(from, to), from);
+  ends.set(movedEnds.subarray(from, to), from);
+}
+
+/** The header (SpillBytes.text) of the text at [text, end) in `buffer`: it lies just before, as long as its size's varint. */
+function headerBefore(buffer: Buffer, text: number, end: number): number {
+  return readVarint(buffer, text - headerLength(end - text));
+}
+
+/** The length of the header of a text of `size` bytes (narrow or wide: the flag is in the low bits). */
+function headerLength(size: number): number {
+  let length = 1;
+  for (let v = size * 4 + 1; v >= 0x80; v = Math.floor(v / 0x80)) length++;
+  return length;
+}
+
+/**
+ * Where each entry SpillBytes.text wrote one after another in `buffer` (each followed by its flags,
+ * a byte) begins, in the order of the entries as strings (by code unit), sorted `atOnce` at most
+ * at a time (GroupSort).
+ */
+export function sortedEntries(buffer: Buffer, atOnce: number, depth = 4): number[] {
+  const sort = new GroupSort();
+  sort.sort(buffer, atOnce, depth);
+  return Array.from(sort.texts, (text, i) => text - headerLength((sort.ends[i] as number) - text));
 }
 
 /** Groups at most this large are sorted by insertion, not by another radix pass. */
 const FEW = 24;
 
-/** An MSD radix sort of entries as bytes: `order` holds indices into `texts` and `ends` (where each entry's bytes begin and end in `buffer`). */
+/**
+ * An MSD radix sort of entries as bytes: `texts` and `ends` hold where each entry's bytes begin and
+ * end in `buffer`, and are moved together.
+ */
 class ByteSort {
   readonly #buffer: Buffer;
   readonly #texts: Uint32Array;
   readonly #ends: Uint32Array;
-  readonly #order: Uint32Array;
-  readonly #moved: Uint32Array;
-  readonly #counts: Uint32Array[] = [];
+  readonly #movedTexts: Uint32Array;
+  readonly #movedEnds: Uint32Array;
+  readonly #keys: Uint32Array;
+  readonly #counts: Uint32Array[];
 
-  constructor(buffer: Buffer, texts: Uint32Array, ends: Uint32Array, order: Uint32Array) {
+  /** `movedTexts`, `movedEnds` and `keys`: scratch as long as `texts`; `counts`: each depth's counts, kept from one sort to the next. */
+  constructor(
+    buffer: Buffer,
+    texts: Uint32Array,
+    ends: Uint32Array,
+    movedTexts: Uint32Array,
+    movedEnds: Uint32Array,
+    keys: Uint32Array,
+    counts: Uint32Array[],
+  ) {
     this.#buffer = buffer;
     this.#texts = texts;
     this.#ends = ends;
-    this.#order = order;
-    this.#moved = new Uint32Array(order.length);
+    this.#movedTexts = movedTexts;
+    this.#movedEnds = movedEnds;
+    this.#keys = keys;
+    this.#counts = counts;
   }
 
-  /** Sorts order[from, to), whose entries share their first `shared` bytes. */
+  /** Sorts the entries [from, to), which share their first `shared` bytes. */
   sort(from: number, to: number, shared: number): void {
     const buffer = this.#buffer;
     const texts = this.#texts;
     const ends = this.#ends;
-    const order = this.#order;
     if (to - from <= FEW) {
       this.#insertion(from, to, shared);
       return;
@@ -368,44 +529,45 @@ class ByteSort {
     const depth = this.#sharedEnd(from, to, shared);
     // Each level's counts kept for the next group at that depth (one array a depth, not one a group).
     while (this.#counts.length <= depth) this.#counts.push(new Uint32Array(258));
+    // All zeros between sorts: each sort clears what it used.
     const counts = this.#counts[depth] as Uint32Array;
-    counts.fill(0);
-    // The byte at depth plus one, 0 for an entry that ends there.
+    // The byte at depth plus one, 0 for an entry that ends there: read once where the entry lies, kept for the moves.
+    const keys = this.#keys;
+    // The keys met lie in [least, most]: a payload's digits take ten of the 257, and the counts
+    // outside are neither cleared nor summed nor walked (they cost more than the entries in most groups).
+    let least = 257;
+    let most = 0;
     for (let i = from; i < to; i++) {
-      const e = order[i] as number;
-      const at = (texts[e] as number) + depth;
-      const key = at < (ends[e] as number) ? (buffer[at] as number) + 1 : 0;
+      const at = (texts[i] as number) + depth;
+      const key = at < (ends[i] as number) ? (buffer[at] as number) + 1 : 0;
+      keys[i] = key;
+      if (key < least) least = key;
+      if (key > most) most = key;
       counts[key + 1] = (counts[key + 1] as number) + 1;
     }
-    for (let k = 1; k < 258; k++) counts[k] = (counts[k] as number) + (counts[k - 1] as number);
-    const moved = this.#moved;
-    for (let i = from; i < to; i++) {
-      const e = order[i] as number;
-      const at = (texts[e] as number) + depth;
-      const key = at < (ends[e] as number) ? (buffer[at] as number) + 1 : 0;
-      moved[from + (counts[key] as number)] = e;
-      counts[key] = (counts[key] as number) + 1;
-    }
-    order.set(moved.subarray(from, to), from);
+    counts[least] = 0;
+    for (let k = least + 1; k <= most + 1; k++) counts[k] = (counts[k] as number) + (counts[k - 1] as number);
+    moveByKeys(texts, ends, this.#movedTexts, this.#movedEnds, keys, counts, from, to);
     // counts[k] is now where group k ends; the entries that ended (group 0) are equal.
-    let start = from + (counts[0] as number);
-    for (let k = 1; k < 257; k++) {
+    let start = from + (least === 0 ? (counts[0] as number) : 0);
+    for (let k = Math.max(1, least); k <= most; k++) {
       const end = from + (counts[k] as number);
       if (end - start > 1) this.sort(start, end, depth + 1);
       start = end;
     }
+    counts.fill(0, least, most + 2);
   }
 
-  /** Where the bytes that every entry of order[from, to) holds alike end (they share `depth` at least). */
+  /** Where the bytes that every entry of [from, to) holds alike end (they share `depth` at least). */
   #sharedEnd(from: number, to: number, depth: number): number {
     const buffer = this.#buffer;
-    const first = this.#order[from] as number;
-    const start = this.#texts[first] as number;
-    let end = (this.#ends[first] as number) - start;
+    const texts = this.#texts;
+    const ends = this.#ends;
+    const start = texts[from] as number;
+    let end = (ends[from] as number) - start;
     for (let i = from + 1; i < to && end > depth; i++) {
-      const e = this.#order[i] as number;
-      const at = this.#texts[e] as number;
-      const n = Math.min(end, (this.#ends[e] as number) - at);
+      const at = texts[i] as number;
+      const n = Math.min(end, (ends[i] as number) - at);
       let j = depth;
       while (j < n && buffer[at + j] === buffer[start + j]) j++;
       end = j;
@@ -414,25 +576,29 @@ class ByteSort {
   }
 
   #insertion(from: number, to: number, depth: number): void {
-    const order = this.#order;
+    const texts = this.#texts;
+    const ends = this.#ends;
     for (let i = from + 1; i < to; i++) {
-      const e = order[i] as number;
+      const text = texts[i] as number;
+      const end = ends[i] as number;
       let j = i;
-      while (j > from && this.#before(e, order[j - 1] as number, depth)) {
-        order[j] = order[j - 1] as number;
+      while (j > from && this.#before(text, end, texts[j - 1] as number, ends[j - 1] as number, depth)) {
+        texts[j] = texts[j - 1] as number;
+        ends[j] = ends[j - 1] as number;
         j--;
       }
-      order[j] = e;
+      texts[j] = text;
+      ends[j] = end;
     }
   }
 
-  /** Whether entry a's bytes come before entry b's (from depth on; the bytes before are shared). */
-  #before(a: number, b: number, depth: number): boolean {
+  /** Whether the bytes [a, aEnd) come before [b, bEnd) (from depth on; the bytes before are shared). */
+  #before(a: number, aEnd: number, b: number, bEnd: number, depth: number): boolean {
     const buffer = this.#buffer;
-    const x = (this.#texts[a] as number) + depth;
-    const y = (this.#texts[b] as number) + depth;
-    const xl = (this.#ends[a] as number) - x;
-    const yl = (this.#ends[b] as number) - y;
+    const x = a + depth;
+    const y = b + depth;
+    const xl = aEnd - x;
+    const yl = bEnd - y;
     const n = Math.min(xl, yl);
     for (let i = 0; i < n; i++) {
       const u = buffer[x + i] as number;
@@ -443,12 +609,10 @@ class ByteSort {
   }
 }
 
-/** The code unit at `index` of the entry at `at`, plus one; 0 when the entry is shorter. */
-function unitAt(buffer: Buffer, at: number, index: number): number {
-  const header = readVarint(buffer, at);
-  const text = varintEnd;
-  const narrow = header % 4 === 1;
-  const length = narrow ? textSize(header) : textSize(header) / 2;
+/** The code unit at `index` of the text at [text, end) (its header just before), plus one; 0 when the text is shorter. */
+function unitAt(buffer: Buffer, text: number, end: number, index: number): number {
+  const narrow = headerBefore(buffer, text, end) % 4 === 1;
+  const length = narrow ? end - text : (end - text) / 2;
   if (index >= length) return 0;
   return 1 + (narrow ? (buffer[text + index] as number) : buffer.readUInt16LE(text + 2 * index));
 }

@@ -98,6 +98,9 @@ function madeSets(range: ReturnType<typeof madeRange>, count: number, scratch: B
   const suffixes = {
     add: (entry: string) => entries.push(entry),
     addBytes: (bytes: Uint8Array, from: number, to: number) => entries.push(Buffer.from(bytes.subarray(from, to)).toString("utf8")),
+    addSuffixes: (bytes: Uint8Array, end: number, count: number) => {
+      for (let i = 0; i < count; i++) entries.push(`["${Buffer.from(bytes.subarray(2 + i, end)).toString("utf8")}`);
+    },
   } as unknown as SuffixEntries;
   const namePositions = Uint32Array.from({ length: count }, (_, p) => count - 1 - p);
   writeBuckets(

@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { suffixKey } from "../../../src/core/search/search-layout.ts";
-import { suffixCuts } from "../../../src/site/search/suffix-cuts.ts";
+import { hash52, hash52sOfSuffixes, suffixCuts } from "../../../src/site/search/suffix-cuts.ts";
 
 /** Sorted entries as the stage writes them, some suffixes in several entries. */
 const entriesOf = (suffixes: readonly string[]): string[] =>
@@ -42,5 +42,24 @@ describe("suffixCuts", () => {
     // The file the new suffix falls in; two if it became a cut itself.
     expect(changed.length).toBeLessThanOrEqual(2);
     expect(changed.some((file) => file.some((entry) => entry.startsWith('["NEWSUFFIX"')))).toBe(true);
+  });
+});
+
+describe("hash52sOfSuffixes", () => {
+  it("is hash52 of each suffix entry of a token, four at a time and the rest one by one", () => {
+    const ascii = fc.constantFrom("A", "B", "Z", "0", "9", ",", "[", "]", '"');
+    fc.assert(
+      fc.property(fc.array(ascii, { maxLength: 14 }), fc.string({ maxLength: 12, unit: ascii }), (units, payload) => {
+        const token = units.join("");
+        const whole = `["${token}",${payload}]`;
+        const bytes = Buffer.from(`..${whole}`, "latin1");
+        const count = Math.max(0, token.length - 2);
+        const hashes = new Float64Array(count + 3).fill(-1);
+        hash52sOfSuffixes(bytes, 4, count, bytes.length, hashes);
+        const expected = Array.from({ length: count }, (_, i) => hash52(`["${whole.slice(2 + i)}`));
+        expect([...hashes.subarray(0, count)]).toEqual(expected);
+        expect([...hashes.subarray(count)]).toEqual([-1, -1, -1]);
+      }),
+    );
   });
 });

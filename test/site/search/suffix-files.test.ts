@@ -91,6 +91,18 @@ describe("sortedEntries of one-byte entries", () => {
   });
 });
 
+describe("sortedEntries of many one-byte entries", () => {
+  it("sorts many groups of more than a few at each depth, one after another, in one sort", () => {
+    // Every entry of eight units at most from eight: at each depth, many groups past what an
+    // insertion sorts, each counted in the counts its depth keeps from the group before.
+    const units = ["a", "b", "c", "Z", '"', ",", "\u00e9", "\u00ff"];
+    const entries = Array.from({ length: 3000 }, (_, i) =>
+      Array.from({ length: (i * 7) % 9 }, (_, k) => units[(i * 13 + k * 5 + (i >> 3)) % 8]).join(""),
+    );
+    expect(sorted(entries, 1 << 20, 0)).toEqual([...entries].sort());
+  });
+});
+
 describe("SuffixEntries", () => {
   /** The suffix files as they are defined: every entry sorted as a string, cut by suffixCuts, each file the JSON array of its entries. */
   function model(entries: readonly string[], files: number): string[] {
@@ -124,5 +136,25 @@ describe("SuffixEntries", () => {
         .flatMap((shard) => [...shard.files()].map((file) => Buffer.from(file.bytes).toString("utf8")));
       expect(files).toEqual(model(entries, 5));
     }
+  });
+
+  it("makes the same files of a token's suffixes added at once (addSuffixes), four hashed at a time", () => {
+    const words = ["OSNOVNA", "OSNOVE", "ZAGREB", "ZAGORJE", "OS", "VRT", "SKOLA", "KOLA", "NJE"];
+    const entries: string[] = [];
+    const suffixes = new SuffixEntries(spill, 7, 64, 3);
+    words.forEach((word, w) => {
+      for (let p = 0; p < 5; p++) {
+        const payload = `[${w * 31 + p},${p}]`;
+        for (let i = 0; i + 3 <= word.length; i++) entries.push(`["${word.slice(i)}",${payload}]`);
+        const bytes = Buffer.from(`["${word}",${payload}]`, "latin1");
+        suffixes.addSuffixes(bytes, bytes.length, Math.max(0, word.length - 2));
+      }
+    });
+    expect(suffixes.count).toBe(entries.length);
+    const files = suffixes
+      .shards()
+      .slice(0, -1)
+      .flatMap((shard) => [...shard.files()].map((file) => Buffer.from(file.bytes).toString("utf8")));
+    expect(files).toEqual(model(entries, 7));
   });
 });
