@@ -11,7 +11,9 @@
  * On Linux a thread's nice value is its own (setpriority(2) on "process" 0 is the calling thread,
  * a documented departure from POSIX), and a thread takes its creator's at creation: the threads
  * started before (the search thread, the record and writer threads, zlib's and the file system's
- * pool) keep theirs, and only the main thread's own work is lowered. Elsewhere the whole process is
+ * pool) keep theirs, and only the main thread's own work is lowered; the shard writers lower
+ * themselves as they start (site/shard-writer-thread.mjs), their work beside the search thread having
+ * slack too. Elsewhere the whole process is
  * lowered, which changes nothing between its threads. An unprivileged thread cannot raise itself
  * back: the rest of the command runs lowered, which matters only when other processes want the
  * same cores.

@@ -1,7 +1,8 @@
 /**
  * The main thread gives the search thread its core (src/threads/thread-priority.ts): lowered, it
  * keeps the threads it started before at their priority and hands its own to those it starts
- * after; and the search stage lowers it when, and only when, it runs in a thread. Each case runs in
+ * after; and the search stage lowers it when, and only when, it runs in a thread; a shard writer
+ * lowers itself. Each case runs in
  * a process of its own (a lowered thread cannot raise itself back, and the test's worker must not
  * stay lowered). Linux alone gives each thread its own nice value.
  */
@@ -66,5 +67,27 @@ describe.runIf(process.platform === "linux")("the main thread yields to the thre
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("a shard writer lowers its own thread, and only its own, as it starts", async () => {
+    // Each thread's nice value from /proc (the 19th field of its stat; the name before it may hold spaces).
+    const seen = await inChild(`
+      import { readdirSync, readFileSync } from "node:fs";
+      import { getPriority } from "node:os";
+      import { Worker } from "node:worker_threads";
+      const nices = () => readdirSync("/proc/self/task").map((tid) => Number(readFileSync("/proc/self/task/" + tid + "/stat", "utf8").split(") ")[1].split(" ")[16]));
+      const start = getPriority(0);
+      const before = Math.max(...nices());
+      const writer = new Worker(new URL(${src("site/shard-writer-thread.mjs")}), { execArgv: [] });
+      // A task it cannot do is answered with an error once its module has run, and so has lowered it.
+      const answered = new Promise((resolve) => writer.once("message", resolve));
+      writer.postMessage({ id: 1, task: null });
+      await answered;
+      const after = Math.max(...nices());
+      process.stdout.write(JSON.stringify({ start, before, main: getPriority(0), after }));
+      process.exit(0);`);
+    expect(seen["before"]).toBe(seen["start"]);
+    expect(seen["main"]).toBe(seen["start"]);
+    expect(seen["after"]).toBe(Math.min(19, (seen["start"] ?? 0) + 5));
   });
 });
