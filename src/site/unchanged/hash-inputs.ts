@@ -49,13 +49,13 @@ export async function answerTask(task: InputsTask): Promise<{ result: string }> 
 
 /** Adds `path`'s name and bytes (or its absence) to `hash`. */
 async function hashFile(hash: Hash, path: string): Promise<void> {
-  hash.update(`\nfile ${path}\n`);
   const file = await open(path).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException | null)?.code === "ENOENT") return null;
     throw error;
   });
+  hash.update(fileHead(path));
   if (file === null) {
-    hash.update("absent");
+    hash.update(ABSENT);
     return;
   }
   try {
@@ -64,3 +64,17 @@ async function hashFile(hash: Hash, path: string): Promise<void> {
     await file.close();
   }
 }
+
+/** Adds `path`'s name and its bytes, read already (null: absent), to `hash`, framed as hashFile frames a file it reads. */
+export function hashFileBytes(hash: Hash, path: string, bytes: Uint8Array | null): void {
+  hash.update(fileHead(path));
+  hash.update(bytes ?? ABSENT);
+}
+
+/** What comes before a file's bytes in a hash: its name, on a line of its own. */
+function fileHead(path: string): string {
+  return `\nfile ${path}\n`;
+}
+
+/** What stands for a file's bytes when it is absent. */
+const ABSENT = "absent";
