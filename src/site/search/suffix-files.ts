@@ -468,17 +468,6 @@ function headerLength(size: number): number {
   return length;
 }
 
-/**
- * Where each entry SpillBytes.text wrote one after another in `buffer` (each followed by its flags,
- * a byte) begins, in the order of the entries as strings (by code unit), sorted `atOnce` at most
- * at a time (GroupSort).
- */
-export function sortedEntries(buffer: Buffer, atOnce: number, depth = 4): number[] {
-  const sort = new GroupSort();
-  sort.sort(buffer, atOnce, depth);
-  return Array.from(sort.texts, (text, i) => text - headerLength((sort.ends[i] as number) - text));
-}
-
 /** Groups at most this large are sorted by insertion, not by another radix pass. */
 const FEW = 24;
 

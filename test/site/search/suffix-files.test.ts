@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { bufferOf, SpillBytes, SpillFile } from "../../../src/site/search/spill-bytes.ts";
 import { suffixCuts } from "../../../src/site/search/suffix-cuts.ts";
-import { SuffixEntries, sortedEntries } from "../../../src/site/search/suffix-files.ts";
+import { GroupSort, SuffixEntries } from "../../../src/site/search/suffix-files.ts";
 
 let spill = "";
 beforeEach(() => {
@@ -28,17 +28,27 @@ function written(entries: readonly string[]): Buffer {
   return bufferOf(bytes.take());
 }
 
-/** The entries of `entries` sorted by sortedEntries, read back from where it says they begin. */
-function sorted(entries: readonly string[], atOnce: number, depth?: number): string[] {
+/**
+ * The entries of `entries` sorted by GroupSort, read back from where its `texts` say each text
+ * begins (its `ends` checked against each text's end: the two arrays move together).
+ */
+function sorted(entries: readonly string[], atOnce: number, depth = 4): string[] {
   const buffer = written(entries);
-  const texts = new Map<number, string>();
+  const texts = new Map<number, { entry: string; end: number }>();
   let at = 0;
   for (const entry of entries) {
-    texts.set(at, entry);
     const size = (/^[\u0000-\u00ff]*$/.test(entry) ? 1 : 2) * entry.length;
-    at += varintSize(4 * size + 1) + size + 1;
+    const text = at + varintSize(4 * size + 1);
+    texts.set(text, { entry, end: text + size });
+    at = text + size + 1;
   }
-  return [...sortedEntries(buffer, atOnce, depth)].map((start) => texts.get(start) as string);
+  const sort = new GroupSort();
+  sort.sort(buffer, atOnce, depth);
+  return Array.from(sort.texts, (text, i) => {
+    const found = texts.get(text);
+    expect(sort.ends[i]).toBe(found?.end);
+    return found?.entry as string;
+  });
 }
 
 function varintSize(value: number): number {
@@ -51,7 +61,7 @@ function varintSize(value: number): number {
 const unit = fc.constantFrom("a", "b", "Z", '"', "\u00ff", "\u0161", "😀");
 const entry = fc.array(unit, { maxLength: 5 }).map((units) => units.join(""));
 
-describe("sortedEntries", () => {
+describe("GroupSort", () => {
   it("is one sort of the whole group, whatever the part's size", () => {
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 40 }), fc.integer({ min: 1, max: 3 }), (entries, atOnce) => {
@@ -71,7 +81,7 @@ describe("sortedEntries", () => {
 const narrowUnit = fc.constantFrom("a", "b", "c", "Z", '"', ",", "\u00e9", "\u00ff");
 const narrowEntry = fc.array(narrowUnit, { maxLength: 8 }).map((units) => units.join(""));
 
-describe("sortedEntries of one-byte entries", () => {
+describe("GroupSort of one-byte entries", () => {
   it("sorts a part of many as bytes in the order of the strings", () => {
     fc.assert(
       fc.property(fc.array(narrowEntry, { minLength: 30, maxLength: 300 }), (entries) => {
@@ -91,7 +101,7 @@ describe("sortedEntries of one-byte entries", () => {
   });
 });
 
-describe("sortedEntries of many one-byte entries", () => {
+describe("GroupSort of many one-byte entries", () => {
   it("sorts many groups of more than a few at each depth, one after another, in one sort", () => {
     // Every entry of eight units at most from eight: at each depth, many groups past what an
     // insertion sorts, each counted in the counts its depth keeps from the group before.
