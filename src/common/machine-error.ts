@@ -11,9 +11,11 @@ import { type Message, msg } from "./messages/message.ts";
 /** The errno codes that mean "this place cannot be written": the build cache goes on without them. */
 export const CANNOT_WRITE = new Set(["EACCES", "EPERM", "EROFS", "ENOSPC", "EDQUOT", "ENOTDIR", "EEXIST", "EISDIR", "ENOENT", "EIO"]);
 
-/** Is `error` an operating system error with a code (and so a machine's, not a bug)? */
-export function isErrno(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string";
+/** Is `error` an operating system error with a code (and so a machine's, not a bug), and that `code` when one is given? */
+export function isErrno(error: unknown, code?: string): error is NodeJS.ErrnoException {
+  if (!(error instanceof Error)) return false;
+  const its = (error as NodeJS.ErrnoException).code;
+  return typeof its === "string" && (code === undefined || its === code);
 }
 
 /** Does `code` mean the disk is full (or the quota used up)? */

@@ -30,6 +30,7 @@ import {
 import { recordTable } from "../core/chunk-keys.ts";
 import type { Manifest } from "../core/manifest.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
+import { isErrno } from "../common/machine-error.ts";
 import { pauseAt } from "../common/pause-point.ts";
 import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
 import { readManifestFile } from "../common/read-site-manifest.ts";
@@ -525,8 +526,4 @@ async function isDirectory(path: string): Promise<boolean> {
     if (isErrno(error, "ENOENT")) return false;
     throw error;
   }
-}
-
-function isErrno(error: unknown, code: string): boolean {
-  return error instanceof Error && (error as NodeJS.ErrnoException).code === code;
 }

@@ -24,6 +24,7 @@ import type { BigIntStats, Dirent } from "node:fs";
 import { lstat, readdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { forEachBounded } from "../../common/for-each-bounded.ts";
+import { isErrno } from "../../common/machine-error.ts";
 import { shardKeyOf } from "../../core/layout.ts";
 import { LAYOUT_VERSION } from "../../core/manifest.ts";
 import { VERSION } from "../../core/version.ts";
@@ -190,8 +191,4 @@ function stampOf(info: BigIntStats): string {
 
 function byName(a: Dirent, b: Dirent): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}
-
-function isErrno(error: unknown, code: string): boolean {
-  return error instanceof Error && (error as NodeJS.ErrnoException).code === code;
 }
