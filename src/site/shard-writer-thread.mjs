@@ -3,22 +3,14 @@
 // JavaScript so that the thread starts without a TypeScript loader (~35 ms instead of ~170 ms with
 // tsx registered) under the CLI, tsx and vitest alike; the task's shape is `ShardTask` in shard-task.ts.
 import { closeSync, copyFileSync, fstatSync, linkSync, openSync, readSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { getPriority, setPriority } from "node:os";
 import { answerTasks } from "../threads/pool-thread.mjs";
+import { yieldToOwnThreads } from "../threads/thread-priority.mjs";
 
-/**
- * The writers yield to the search thread as the main thread does (threads/thread-priority.ts, its
- * YIELD_STEP: a plain module cannot import it): the search stage is the build's longest path, and
- * what the writers do beside it (making the pages' files) has seconds of slack. At equal priority
- * they took its core from it: lowered, a full 1M build ended 1.2 s sooner (medians of 6 rounds in
- * turn, 17.6 s against 18.8 s). A hint only: where the system refuses it, nothing changes.
- */
-const WRITER_YIELD = 5;
-try {
-  setPriority(0, Math.min(19, getPriority(0) + WRITER_YIELD));
-} catch {
-  // Refused (a sandbox's seccomp, another system's rules): the writers run as before.
-}
+// The writers yield to the search thread as the main thread does (threads/thread-priority.mjs): the
+// search stage is the build's longest path, and what the writers do beside it (making the pages'
+// files) has seconds of slack. At equal priority they took its core from it: lowered, a full 1M
+// build ended 1.2 s sooner (medians of 6 rounds in turn, 17.6 s against 18.8 s).
+yieldToOwnThreads();
 
 /** Link errors that mean "this file system cannot hard-link here": write the bytes instead. */
 const NO_LINK = new Set(["EXDEV", "EPERM", "ENOTSUP", "EMLINK", "EOPNOTSUPP"]);

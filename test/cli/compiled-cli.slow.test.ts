@@ -84,6 +84,12 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
       ]),
     );
     expect(lib.filter((name) => name.startsWith("edge"))).toEqual([]);
+    // Every plain module copied as it is, one with a declaration file beside it too (tsconfig.build.json names those alone).
+    const plain = (await readdir(join(ROOT, "src"), { recursive: true })).filter(
+      (name) => name.endsWith(".mjs") && !name.startsWith("edge"),
+    );
+    expect(plain).toContain("threads/thread-priority.mjs");
+    expect(lib).toEqual(expect.arrayContaining(plain));
   });
 
   it("--help exits 0 with the usage, as the sources print it", async () => {

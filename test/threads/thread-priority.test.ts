@@ -1,5 +1,5 @@
 /**
- * The main thread gives the search thread its core (src/threads/thread-priority.ts): lowered, it
+ * The main thread gives the search thread its core (src/threads/thread-priority.mjs): lowered, it
  * keeps the threads it started before at their priority and hands its own to those it starts
  * after; and the search stage lowers it when, and only when, it runs in a thread; a shard writer
  * lowers itself. Each case runs in
@@ -34,7 +34,7 @@ describe.runIf(process.platform === "linux")("the main thread yields to the thre
   it("lowers the calling thread only: a thread started before keeps its priority, one started after takes the lower", async () => {
     const seen = await inChild(`${NICE_OF}
       import { getPriority } from "node:os";
-      const { yieldToOwnThreads, YIELD_STEP } = await import(${src("threads/thread-priority.ts")});
+      const { yieldToOwnThreads, YIELD_STEP } = await import(${src("threads/thread-priority.mjs")});
       const start = getPriority(0);
       const before = reporter();
       yieldToOwnThreads();

@@ -17,7 +17,7 @@
 import { rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { failAt, pauseAt } from "../../common/pause-point.ts";
-import { yieldToOwnThreads } from "../../threads/thread-priority.ts";
+import { yieldToOwnThreads } from "../../threads/thread-priority.mjs";
 import { startWorkerPool } from "../../threads/worker-pool.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
@@ -109,7 +109,7 @@ export function startSearch(task: SearchTask, thread: boolean, heapMb = searchHe
   const here = (): ShardPlan[] => searchStage(task);
   if (!thread) return { shards: async () => here(), stop: async () => undefined, outOfHeap: () => null };
   const pool = startWorkerPool<SearchTask, SearchAnswer>(ENTRY, 1, 1, { module: MODULE.href }, { maxOldGenerationSizeMb: heapMb });
-  // The thread is the build's critical path from here on: this one, whose work beside it has slack, gives it its core (threads/thread-priority.ts).
+  // The thread is the build's critical path from here on: this one, whose work beside it has slack, gives it its core (threads/thread-priority.mjs).
   yieldToOwnThreads();
   // The thread ends as soon as its answer is in: its heap (the stage's whole peak) goes with it.
   const planned = pool.run(task).finally(() => pool.close());

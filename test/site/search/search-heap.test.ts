@@ -6,7 +6,7 @@
  * far too small for the stage over four times the sample (8 MB: enough for an isolate to start,
  * where 2 MB stops Node 22's whole process in its snapshot's deserialization, not the thread).
  * Each case in a child process: starting the thread lowers the calling thread's priority
- * (threads/thread-priority.ts), which the test's worker must keep.
+ * (threads/thread-priority.mjs), which the test's worker must keep.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
