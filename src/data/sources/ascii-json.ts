@@ -21,6 +21,7 @@ const U = 0x75;
 const HEX = Buffer.from("0123456789abcdef");
 /** Any of the four bytes past ASCII. */
 const HIGH_BITS = 0x80808080;
+const NO_WORDS = new Uint32Array(0);
 
 /** The output buffer, kept between blocks (one a thread): at most 3 bytes out for each byte in (a 4-byte character is 12). */
 let out = Buffer.allocUnsafeSlow(1 << 20);
@@ -33,16 +34,18 @@ export function asciiArrayText(bytes: Uint8Array): string | undefined {
   const o8 = out;
   let o = 0;
   o8[o++] = OPEN_BRACKET;
-  // ASCII runs are copied whole; they are found four bytes at a time where the bytes are aligned.
-  const words = bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, n >> 2) : undefined;
-  const wordCount = words === undefined ? 0 : words.length;
+  // ASCII runs are copied whole; they are found four bytes at a time from the first aligned byte on
+  // (a part of a block, parse-block.ts, begins anywhere in it).
+  const lead = -bytes.byteOffset & 3;
+  const wordCount = n > lead ? (n - lead) >> 2 : 0;
+  const words = wordCount > 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset + lead, wordCount) : NO_WORDS;
   let run = 0;
   let i = 0;
   while (i < n) {
-    if (words !== undefined && (i & 3) === 0 && i >> 2 < wordCount) {
-      let w = i >> 2;
+    if (i >= lead && ((i - lead) & 3) === 0 && (i - lead) >> 2 < wordCount) {
+      let w = (i - lead) >> 2;
       while (w < wordCount && ((words[w] as number) & HIGH_BITS) === 0) w++;
-      i = w << 2;
+      i = lead + (w << 2);
       if (i >= n) break;
     }
     const c = bytes[i] as number;

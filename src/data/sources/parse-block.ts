@@ -25,48 +25,70 @@ function describeSyntaxError(error: SyntaxError, text: string, firstLine: number
 }
 
 /**
- * Parses a block's elements with one JSON.parse of `[` + the block + `]` (as ASCII where it can
- * be: ascii-json.ts): a million JSON.parse calls on small texts cost about twice one call on the
- * same bytes. Only when that fails is each element parsed alone, to locate the broken ones.
+ * The most bytes of a block one JSON.parse takes (a part: whole elements, at least one). Escaped
+ * (at most 3 bytes out a byte in, ascii-json.ts) and bracketed, a part's text stays under 128 KB,
+ * V8's largest object on its regular heap pages: made on the young generation's pages, which are
+ * used again and again, where a whole block's text (some 330 KB at 1M) was an object of its own in
+ * fresh memory a block, each of its pages faulted in, then unmapped. On a machine that charges
+ * 20 µs a page faulted in (a VM's), the 1M set's read took some 80,000 faults fewer; parts of
+ * 40 KB parse as fast as whole blocks (docs/architecture.md, "Fresh memory").
+ */
+export const PART_BYTES = 40 * 1024;
+
+/**
+ * Parses a block's elements, a part at a time (PART_BYTES), with one JSON.parse of `[` + the part
+ * + `]` (as ASCII where it can be: ascii-json.ts): a million JSON.parse calls on small texts cost
+ * about twice one call on the same bytes. Only a part that fails so is parsed an element at a
+ * time, to locate the broken ones.
  */
 export function parseBlock(block: BlockText, file: SourceFile, sink: Pick<RecordSink, "record">, problems: ProblemSink): void {
   const { first, starts, lines } = block;
   // A block sent to a record thread arrives as a plain Uint8Array: decode it as a Buffer.
   const bytes = Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength);
-  const textOf = (k: number): string => bytes.toString("utf8", starts[k], k + 1 < starts.length ? (starts[k + 1] ?? 0) - 1 : bytes.length);
+  const n = starts.length;
+  /** Where element k ends: before the comma that precedes the next. */
+  const end = (k: number): number => (k + 1 < n ? (starts[k + 1] ?? 0) - 1 : bytes.length);
+  const textOf = (k: number): string => bytes.toString("utf8", starts[k], end(k));
   // One object for the block, its count set per record: the text is decoded only for a record with a problem.
   const source = { keys: 0, text: (position: number): string => textOf(position - first) };
-  let values: unknown;
-  try {
-    values = JSON.parse(asciiArrayText(bytes) ?? `[${bytes.toString("utf8")}]`);
-  } catch (error) {
-    if (!(error instanceof SyntaxError)) throw error;
-  }
-  if (Array.isArray(values) && values.length === starts.length) {
-    for (let k = 0; k < values.length; k++) {
-      source.keys = block.keys[k] ?? 0;
-      sink.record(values[k], first + k, source);
-    }
-    return;
-  }
-  for (let k = 0; k < starts.length; k++) {
-    const text = textOf(k);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      if (!(error instanceof SyntaxError)) throw error;
-      const hint = describeSyntaxError(error, text, lines[k] ?? 0);
-      problems.push({
-        severity: "error",
-        ...locate(file, first + k),
-        expected: msg("expected.json-object"),
-        value: showValue(text.trim()),
-        hint,
-      });
-      continue;
-    }
+  const record = (value: unknown, k: number): void => {
     source.keys = block.keys[k] ?? 0;
     sink.record(value, first + k, source);
+  };
+  for (let from = 0; from < n; ) {
+    const begin = starts[from] ?? 0;
+    let to = from + 1;
+    while (to < n && end(to) - begin <= PART_BYTES) to++;
+    const part = bytes.subarray(begin, end(to - 1));
+    let values: unknown;
+    try {
+      values = JSON.parse(asciiArrayText(part) ?? `[${part.toString("utf8")}]`);
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+    }
+    if (Array.isArray(values) && values.length === to - from) {
+      for (let k = from; k < to; k++) record(values[k - from], k);
+    } else {
+      for (let k = from; k < to; k++) {
+        const text = textOf(k);
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch (error) {
+          if (!(error instanceof SyntaxError)) throw error;
+          const hint = describeSyntaxError(error, text, lines[k] ?? 0);
+          problems.push({
+            severity: "error",
+            ...locate(file, first + k),
+            expected: msg("expected.json-object"),
+            value: showValue(text.trim()),
+            hint,
+          });
+          continue;
+        }
+        record(value, k);
+      }
+    }
+    from = to;
   }
 }
