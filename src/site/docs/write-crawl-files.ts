@@ -13,7 +13,7 @@ import { tableIds } from "../../core/chunk-keys.ts";
 import { readBuildNote, writeBuildNote } from "../build-notes.ts";
 import { notFoundPage } from "../../core/html/not-found-page.ts";
 import { subjectPagePath } from "../../core/html/subject-view.ts";
-import { robotsTxt, SITEMAP_PARTS_DIR, SITEMAP_URLS, sitemapIndex, type SitemapUrl, urlSetOnBase } from "./sitemap.ts";
+import { robotsTxt, SITEMAP_PARTS_DIR, SITEMAP_URLS, sitemapIndex, type SitemapUrl, urlSetOnBase, UrlSetBytes } from "./sitemap.ts";
 
 /** What the stage needs of the build. */
 export interface CrawlFacts {
@@ -39,11 +39,14 @@ export interface CrawlFacts {
 const ID_START = Buffer.from('{"id":');
 
 /** What the stage did, in the write report's terms. */
-export interface CrawlReport {
-  readonly files: number;
-  readonly written: number;
-  readonly unchanged: number;
-  readonly bytesWritten: number;
+export type CrawlReport = Readonly<Tally>;
+
+/** The stage's count of files, as it goes. */
+interface Tally {
+  files: number;
+  written: number;
+  unchanged: number;
+  bytesWritten: number;
 }
 
 /** What a part was made of (a hash of its shape and its chunks' ids and ranges) and the file it was written to. */
@@ -73,22 +76,8 @@ interface Run {
 
 /** Writes sitemap.xml (and its parts), robots.txt and 404.html into `outDir`, each only when its bytes change. */
 export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promise<CrawlReport> {
-  const tally = { files: 0, written: 0, unchanged: 0, bytesWritten: 0 };
-  /** A file written whole under a temporary name and renamed into place; left alone when it holds these bytes already. */
-  const put = async (dir: string, name: string, text: string): Promise<void> => {
-    const bytes = Buffer.from(text);
-    tally.files += 1;
-    const old = await readFile(join(dir, name)).catch(() => null);
-    if (old !== null && old.equals(bytes)) {
-      tally.unchanged += 1;
-      return;
-    }
-    const temporary = join(dir, `.${name}.tmp-${process.pid}`);
-    await writeFile(temporary, bytes);
-    await rename(temporary, join(dir, name));
-    tally.written += 1;
-    tally.bytesWritten += bytes.length;
-  };
+  const tally: Tally = { files: 0, written: 0, unchanged: 0, bytesWritten: 0 };
+  const put = (dir: string, name: string, content: string | Buffer): Promise<void> => putFile(tally, dir, name, content);
   const { previous } = facts;
   const before = previous === undefined ? null : await readBuildNote(previous.stateFile, isCrawlNotes);
   // Gone before any file is written: a stage cut short leaves parts that no note describes.
@@ -115,14 +104,19 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
     idsHashes[chunk] = noted[1];
     return noted[0];
   };
-  /** A part's URL set: `/` first in the first, then each run's pages (a page's path is safe XML text: letters, digits and slashes). */
-  const render = async (runs: readonly Run[], root: boolean): Promise<string> => {
-    const paths: string[] = [];
+  // Every part's bytes are written into the one buffer this keeps (sitemap.ts), each put before the next is made.
+  const urlSet = new UrlSetBytes(facts.baseUrl);
+  /**
+   * A part's URL set: `/` first in the first, then each run's pages (a page's path is safe XML
+   * text: letters, digits and slashes). Its bytes are urlSet's, until the next part is rendered.
+   */
+  const render = async (runs: readonly Run[], root: boolean): Promise<Buffer> => {
+    urlSet.open(root);
     for (const { chunk, from, to } of runs) {
       const ids = await idsOf(chunk);
-      for (let k = from; k < to; k++) paths.push(subjectPagePath(ids[k] as number));
+      for (let k = from; k < to; k++) urlSet.add(subjectPagePath(ids[k] as number));
     }
-    return urlSetOnBase(facts.baseUrl, root, paths);
+    return urlSet.close();
   };
   // No lastmod: the pages change with records whose dates the build does not keep, and a sitemap that
   // changes only with the list's ids is rewritten only then.
@@ -189,6 +183,29 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
   await put(outDir, "404.html", notFoundPage());
   if (previous !== undefined) writeBuildNote(previous.stateFile, notes);
   return tally;
+}
+
+/**
+ * A file written whole under a temporary name and renamed into place, counted in `tally`; left alone
+ * when it holds these bytes already (a file of another size is not read).
+ */
+async function putFile(tally: Tally, dir: string, name: string, content: string | Buffer): Promise<void> {
+  const bytes = typeof content === "string" ? Buffer.from(content) : content;
+  tally.files += 1;
+  const size = await stat(join(dir, name)).then(
+    (s) => s.size,
+    () => -1,
+  );
+  const old = size === bytes.length ? await readFile(join(dir, name)).catch(() => null) : null;
+  if (old !== null && old.equals(bytes)) {
+    tally.unchanged += 1;
+    return;
+  }
+  const temporary = join(dir, `.${name}.tmp-${process.pid}`);
+  await writeFile(temporary, bytes);
+  await rename(temporary, join(dir, name));
+  tally.written += 1;
+  tally.bytesWritten += bytes.length;
 }
 
 /** Are these the notes of this version of the stage? */

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { SITEMAP_URLS, urlSet, urlSetOnBase } from "../../../src/site/docs/sitemap.ts";
+import { SITEMAP_URLS, urlSet, urlSetOnBase, UrlSetBytes } from "../../../src/site/docs/sitemap.ts";
 import { chunkIds, writeCrawlFiles } from "../../../src/site/docs/write-crawl-files.ts";
 import { contentHash } from "../../../src/common/content-hash.ts";
 import { recordTable } from "../../../src/core/chunk-keys.ts";
@@ -72,6 +72,8 @@ describe.skipIf(!existsSync(XMLLINT) && !REQUIRED)("sitemap.xml against the site
       urls += (await readFile(join(out, "sitemaps", part), "utf8")).match(/<url>/g)?.length ?? 0;
     }
     expect(urls).toBe(SITEMAP_URLS + 1);
+    // The second part, written into the buffer that held the first: its one URL and nothing of the first's.
+    expect(await readFile(join(out, "sitemaps", "subjekti-2.xml"), "utf8")).toBe(urlSet([{ loc: `${BASE}/subjekti/99999/` }]));
     await writeCrawlFiles(out, { baseUrl: BASE, ...(await chunks(10)) });
     validate(join(out, "sitemap.xml"), "sitemap.xsd");
     expect(existsSync(join(out, "sitemaps"))).toBe(false);
@@ -92,6 +94,26 @@ describe.skipIf(!existsSync(XMLLINT) && !REQUIRED)("sitemap.xml against the site
         const urls = [...(root ? [{ loc: `${base}/` }] : []), ...paths.map((path) => ({ loc: `${base}${path}` }))];
         expect(urlSetOnBase(base, root, paths)).toBe(urlSet(urls));
       }
+    }
+  });
+});
+
+describe("the parts' bytes, one buffer kept for them all", () => {
+  it("each set is its own URLs alone: a short set after a long one holds no byte of it, a longer one after grows the buffer", () => {
+    const base = `${BASE}/č?a=1&b=<>`;
+    const set = new UrlSetBytes(base);
+    const paths = (n: number, step: number): string[] => Array.from({ length: n }, (_, k) => `/subjekti/${k * step + 1}/`);
+    for (const [root, n] of [
+      [true, 3000],
+      [false, 1],
+      [true, 0],
+      [false, 20_000],
+      [false, 2],
+    ] as const) {
+      set.open(root);
+      for (const path of paths(n, n + 1)) set.add(path);
+      const urls = [...(root ? [`${base}/`] : []), ...paths(n, n + 1).map((path) => `${base}${path}`)];
+      expect(set.close().toString("utf8")).toBe(urlSet(urls.map((loc) => ({ loc }))));
     }
   });
 });
