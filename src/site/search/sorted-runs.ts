@@ -16,6 +16,7 @@
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { sortByteStrings } from "../../common/byte-strings-sort.ts";
+import { reusedBytes, reusedUint32s } from "../../common/reused-arrays.ts";
 import { TextNumbers } from "../../common/text-numbers.ts";
 import { compareClasses, writeClasses } from "./primary-keys.ts";
 
@@ -29,7 +30,14 @@ export class SortedRuns {
   readonly #compare: (a: string, b: string) => number;
   readonly #presort: boolean;
   readonly #runSize: number;
+  /**
+   * The run being filled: `#values[0, #length)`. The array is kept from run to run (emptied of its
+   * strings at each spill): grown afresh by push for each run, a quarter of a million values, it
+   * was a new array in the engine's large-object space at each growth, every page of it fresh.
+   */
   #values: string[] = [];
+  #length = 0;
+  #scratch = new RunScratch();
   #first = 0;
   #runs = 0;
 
@@ -50,36 +58,40 @@ export class SortedRuns {
 
   /** The next place's value. */
   add(value: string): void {
-    this.#values.push(value);
-    if (this.#values.length === this.#runSize) this.#spill();
+    if (this.#length < this.#values.length) this.#values[this.#length] = value;
+    else this.#values.push(value);
+    if (++this.#length === this.#runSize) this.#spill();
   }
 
   /** Every place with its value, in the order of the values (equal values by place), once. */
   each(visit: (place: number, value: string) => void): void {
-    const values = this.#values;
+    const [values, length] = [this.#values, this.#length];
     this.#values = [];
+    this.#length = 0;
     // The last run stays in memory: it is merged from there, never written.
-    const last = new MemoryRun(this.#sorted(values), this.#first, this.#runs, this.#presort && this.#runs > 0);
-    if (this.#runs === 0) {
-      while (last.next()) for (let i = 0; i < last.count; i++) visit(last.placeAt(i), last.value);
-      return;
-    }
+    const last = new MemoryRun(this.#sorted(values, length), this.#first, this.#runs, this.#presort && this.#runs > 0);
     try {
-      this.#merge(last, visit);
+      if (this.#runs === 0) while (last.next()) for (let i = 0; i < last.count; i++) visit(last.placeAt(i), last.value);
+      else this.#merge(last, visit);
     } finally {
-      rmSync(this.#dir, { recursive: true, force: true });
+      // The sort's arrays go once the last run is merged: they are not held through the stage's next steps.
+      this.#scratch = new RunScratch();
+      if (this.#runs > 0) rmSync(this.#dir, { recursive: true, force: true });
     }
   }
 
-  #sorted(values: readonly string[]): Groups {
-    return this.#presort ? distinctGroups(values, this.#compare) : adjacentGroups(values, sortedIndices(values, this.#compare, false));
+  /** The groups of `values[0, length)`, in the scratch's arrays (good until the next run is sorted). */
+  #sorted(values: readonly string[], length: number): Groups {
+    const scratch = this.#scratch;
+    return this.#presort
+      ? distinctGroups(values, length, this.#compare, scratch)
+      : adjacentGroups(values, sortedIndices(values, length, this.#compare, false, scratch), scratch);
   }
 
   /** Writes the run sorted: each group of equal values as its count, its UTF-8 length, its text and its places (little end). */
   #spill(): void {
-    const values = this.#values;
-    this.#values = [];
-    const groups = this.#sorted(values);
+    const [values, length] = [this.#values, this.#length];
+    const groups = this.#sorted(values, length);
     if (this.#runs === 0) mkdirSync(this.#dir, { recursive: true });
     const fd = openSync(join(this.#dir, String(this.#runs)), "w");
     try {
@@ -91,8 +103,8 @@ export class SortedRuns {
         at = 0;
       };
       const first = this.#first;
-      const { sorted, starts, places } = groups;
-      for (let g = 0; g < sorted.length; g++) {
+      const { sorted, count, starts, places } = groups;
+      for (let g = 0; g < count; g++) {
         const value = sorted[g] as string;
         const from = starts[g] as number;
         const to = starts[g + 1] as number;
@@ -121,7 +133,10 @@ export class SortedRuns {
     } finally {
       closeSync(fd);
     }
-    this.#first += values.length;
+    // Its strings let go (the array is filled again by the next run).
+    values.fill("", 0, length);
+    this.#length = 0;
+    this.#first += length;
     this.#runs++;
   }
 
@@ -183,11 +198,45 @@ export class SortedRuns {
   }
 }
 
-/** A run sorted: its distinct values in order, where each one's places begin in `places` (and the end), its places (indices in the run) by group, rising within one. */
+/**
+ * A run sorted: its `count` distinct values in order (`sorted` may be longer: its first `count`),
+ * where each one's places begin in `places` (and the end), its places (indices in the run) by group,
+ * rising within one.
+ */
 interface Groups {
   readonly sorted: readonly string[];
+  readonly count: number;
   readonly starts: Uint32Array;
   readonly places: Uint32Array;
+}
+
+/**
+ * The arrays a run's sort works in, kept from run to run of a field (common/reused-arrays.ts): made
+ * for each run, a quarter of a million values, they were fresh memory at each run, and the arrays
+ * of numbers grown by push were new arrays in the engine's large-object space at each growth.
+ * The groups of a run are good until the next run is sorted.
+ */
+class RunScratch {
+  readonly numberOf = reusedUint32s();
+  readonly rankOf = reusedUint32s();
+  readonly starts = reusedUint32s();
+  readonly places = reusedUint32s();
+  readonly order = reusedUint32s();
+  readonly loose = reusedUint32s();
+  readonly merged = reusedUint32s();
+  readonly keyed = reusedBytes();
+  readonly tied = reusedBytes();
+  readonly classes = reusedBytes();
+  readonly classStarts = reusedUint32s();
+  readonly byClasses = reusedUint32s();
+  /** The groups' values in order: `sorted[0, count)`, the rest left from runs before. */
+  readonly sorted: string[] = [];
+}
+
+/** `array[at] = value`, pushed at its end (the array then grows; it never holds a hole). */
+function put(array: string[], at: number, value: string): void {
+  if (at < array.length) array[at] = value;
+  else array.push(value);
 }
 
 /**
@@ -195,26 +244,28 @@ interface Groups {
  * run of names holds about half as many distinct, of towns a third to a sixth): numbered
  * (common/text-numbers.ts), sorted, and the places counted into their groups by rank.
  */
-function distinctGroups(values: readonly string[], compare: (a: string, b: string) => number): Groups {
-  const numbers = new TextNumbers(values.length);
-  const numberOf = new Uint32Array(values.length);
-  for (let i = 0; i < values.length; i++) numberOf[i] = numbers.numberOf(values[i] as string);
+function distinctGroups(values: readonly string[], length: number, compare: (a: string, b: string) => number, scratch: RunScratch): Groups {
+  const numbers = new TextNumbers(length);
+  const numberOf = scratch.numberOf.view(length);
+  for (let i = 0; i < length; i++) numberOf[i] = numbers.numberOf(values[i] as string);
   const distinct = numbers.texts;
-  const order = sortedIndices(distinct, compare, true);
-  const rankOf = new Uint32Array(distinct.length);
+  const order = sortedIndices(distinct, distinct.length, compare, true, scratch);
+  const rankOf = scratch.rankOf.view(distinct.length);
   for (let rank = 0; rank < order.length; rank++) rankOf[order[rank] as number] = rank;
   // Each value's number becomes its rank; where each rank begins; then the places by rank.
   const ranks = numberOf;
-  const starts = new Uint32Array(distinct.length + 1);
-  for (let i = 0; i < values.length; i++) {
+  const starts = scratch.starts.view(distinct.length + 1, true);
+  for (let i = 0; i < length; i++) {
     const rank = rankOf[ranks[i] as number] as number;
     ranks[i] = rank;
     starts[rank + 1] = (starts[rank + 1] as number) + 1;
   }
   for (let g = 0; g < distinct.length; g++) starts[g + 1] = (starts[g + 1] as number) + (starts[g] as number);
-  const places = new Uint32Array(values.length);
+  const places = scratch.places.view(length);
   placesByRank(ranks, starts, places);
-  return { sorted: order.map((number) => distinct[number] as string), starts, places };
+  const sorted = scratch.sorted;
+  for (let rank = 0; rank < order.length; rank++) put(sorted, rank, distinct[order[rank] as number] as string);
+  return { sorted, count: order.length, starts, places };
 }
 
 /**
@@ -232,56 +283,72 @@ export function placesByRank(ranks: Uint32Array, starts: Uint32Array, out: Uint3
 }
 
 /** The groups of a run from its indices in order (equal values side by side, by index). */
-function adjacentGroups(values: readonly string[], order: readonly number[]): Groups {
-  const sorted: string[] = [];
-  const starts: number[] = [];
+function adjacentGroups(values: readonly string[], order: Uint32Array, scratch: RunScratch): Groups {
+  const sorted = scratch.sorted;
+  const starts = scratch.starts.view(order.length + 1);
+  let count = 0;
   for (let i = 0; i < order.length; i++) {
     const value = values[order[i] as number] as string;
-    if (i === 0 || value !== sorted[sorted.length - 1]) {
-      starts.push(i);
-      sorted.push(value);
+    if (i === 0 || value !== sorted[count - 1]) {
+      starts[count] = i;
+      put(sorted, count++, value);
     }
   }
-  starts.push(order.length);
-  return { sorted, starts: Uint32Array.from(starts), places: Uint32Array.from(order) };
+  starts[count] = order.length;
+  return { sorted, count, starts: starts.subarray(0, count + 1), places: order };
 }
 
-/** The indices of `values` in the order `compare` gives them, equal values by index (presort: see SortedRuns). */
-function sortedIndices(values: readonly string[], compare: (a: string, b: string) => number, presort: boolean): number[] {
+/**
+ * The indices of `values[0, length)` in the order `compare` gives them, equal values by index
+ * (presort: see SortedRuns), in the scratch's arrays.
+ */
+function sortedIndices(
+  values: readonly string[],
+  length: number,
+  compare: (a: string, b: string) => number,
+  presort: boolean,
+  scratch: RunScratch,
+): Uint32Array {
   const exact = (a: number, b: number): number => {
     const x = values[a] as string;
     const y = values[b] as string;
     return x === y ? a - b : compare(x, y);
   };
-  if (!presort) return Array.from(values.keys()).sort(exact);
+  if (!presort) {
+    const indices = scratch.order.view(length);
+    for (let i = 0; i < length; i++) indices[i] = i;
+    return indices.sort(exact);
+  }
   // By the primary keys: where two values' keys differ, the cheap order is the exact one; only a
   // block of equal keys (case, accents) is sorted by the collation, and the values with no key
   // are sorted apart and merged in.
-  const { order, keyed, tied } = cheapOrder(values);
-  const out: number[] = [];
-  const loose: number[] = [];
+  const { order, keyed, tied } = cheapOrder(values, length, scratch);
+  const out = scratch.order.view(length);
+  const loose = scratch.loose.view(length);
+  let outs = 0;
+  let looses = 0;
   for (let i = 0; i < order.length; ) {
     const first = order[i] as number;
     if (keyed[first] === 0) {
-      loose.push(first);
+      loose[looses++] = first;
       i++;
       continue;
     }
     let end = i + 1;
     while (end < order.length && keyed[order[end] as number] === 1 && tied[end - 1] === 1) end++;
-    if (end === i + 1) out.push(first);
-    else for (const index of order.slice(i, end).sort(exact)) out.push(index);
+    if (end === i + 1) out[outs++] = first;
+    else for (const index of order.slice(i, end).sort(exact)) out[outs++] = index;
     i = end;
   }
-  if (loose.length === 0) return out;
-  loose.sort(exact);
-  const merged: number[] = [];
+  if (looses === 0) return out;
+  loose.subarray(0, looses).sort(exact);
+  const merged = scratch.merged.view(length);
+  let m = 0;
   let a = 0;
   let b = 0;
-  while (a < out.length && b < loose.length)
-    merged.push(exact(out[a] as number, loose[b] as number) <= 0 ? (out[a++] as number) : (loose[b++] as number));
-  while (a < out.length) merged.push(out[a++] as number);
-  while (b < loose.length) merged.push(loose[b++] as number);
+  while (a < outs && b < looses) merged[m++] = exact(out[a] as number, loose[b] as number) <= 0 ? (out[a++] as number) : (loose[b++] as number);
+  while (a < outs) merged[m++] = out[a++] as number;
+  while (b < looses) merged[m++] = loose[b++] as number;
   return merged;
 }
 
@@ -294,22 +361,23 @@ function sortedIndices(values: readonly string[], compare: (a: string, b: string
  * sorted by Array.prototype.sort (each with its index after a 0) they were a string a value, and
  * their long shared beginnings ("Osnovna škola …") compared again at each comparison.
  */
-function cheapOrder(values: readonly string[]): { order: Uint32Array; keyed: Uint8Array; tied: Uint8Array } {
-  const keyed = new Uint8Array(values.length);
-  const starts = new Uint32Array(values.length + 1);
+function cheapOrder(values: readonly string[], count: number, scratch: RunScratch): { order: Uint32Array; keyed: Uint8Array; tied: Uint8Array } {
+  const keyed = scratch.keyed.view(count);
+  const starts = scratch.classStarts.view(count + 1);
+  starts[0] = 0;
   let length = 0;
-  for (let i = 0; i < values.length; i++) length += (values[i] as string).length;
-  const classes = new Uint8Array(length);
+  for (let i = 0; i < count; i++) length += (values[i] as string).length;
+  const classes = scratch.classes.view(length);
   let at = 0;
-  for (let i = 0; i < values.length; i++) {
+  for (let i = 0; i < count; i++) {
     const written = writeClasses(values[i] as string, classes, at);
     keyed[i] = written < 0 ? 0 : 1;
     at += written < 0 ? -1 - written : written;
     starts[i + 1] = at;
   }
-  const order = sortByteStrings(classes, starts);
+  const order = sortByteStrings(classes, starts, scratch.byClasses.view(count));
   // Where the classes of the value at a position are those of the next one's.
-  const tied = new Uint8Array(order.length);
+  const tied = scratch.tied.view(order.length, true);
   for (let i = 0; i + 1 < order.length; i++) if (sameBytes(classes, starts, order[i] as number, order[i + 1] as number)) tied[i] = 1;
   return { order, keyed, tied };
 }
@@ -372,8 +440,8 @@ class MemoryRun implements Run {
   }
 
   next(): boolean {
-    const { sorted, starts } = this.#groups;
-    if (this.#group + 1 >= sorted.length) return false;
+    const { sorted, count, starts } = this.#groups;
+    if (this.#group + 1 >= count) return false;
     this.#group++;
     this.value = sorted[this.#group] as string;
     if (this.#keyed) this.classCount = keyClasses(this, this.value);
