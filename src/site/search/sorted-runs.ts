@@ -16,7 +16,6 @@
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { sortByteStrings } from "../../common/byte-strings-sort.ts";
-import { reusedBytes, reusedUint32s } from "../../common/reused-arrays.ts";
 import { TextNumbers } from "../../common/text-numbers.ts";
 import { compareClasses, writeClasses } from "./primary-keys.ts";
 
@@ -37,7 +36,8 @@ export class SortedRuns {
    */
   #values: string[] = [];
   #length = 0;
-  #scratch = new RunScratch();
+  /** The arrays its runs are sorted in: its own, or shared with sorts whose runs are never sorted at once (OrderFiles's fields). */
+  #scratch: RunScratch;
   #first = 0;
   #runs = 0;
 
@@ -48,12 +48,13 @@ export class SortedRuns {
    * and towns do); without it the exact sort starts from place order (for values that come nearly
    * sorted already and distinct, as a register's codes do).
    */
-  constructor(dir: string, compare: (a: string, b: string) => number, presort: boolean, runSize = RUN_SIZE) {
+  constructor(dir: string, compare: (a: string, b: string) => number, presort: boolean, runSize = RUN_SIZE, scratch = new RunScratch()) {
     if (!(runSize >= 1)) throw new Error(`a run holds at least one value, not ${runSize}`);
     this.#dir = dir;
     this.#compare = compare;
     this.#presort = presort;
     this.#runSize = runSize;
+    this.#scratch = scratch;
   }
 
   /** The next place's value. */
@@ -75,17 +76,17 @@ export class SortedRuns {
       else this.#merge(last, visit);
     } finally {
       // The sort's arrays go once the last run is merged: they are not held through the stage's next steps.
-      this.#scratch = new RunScratch();
+      this.#scratch = EMPTY_SCRATCH;
       if (this.#runs > 0) rmSync(this.#dir, { recursive: true, force: true });
     }
   }
 
-  /** The groups of `values[0, length)`, in the scratch's arrays (good until the next run is sorted). */
+  /** The groups of `values[0, length)`, their values in the scratch's array (good until the next run is sorted). */
   #sorted(values: readonly string[], length: number): Groups {
     const scratch = this.#scratch;
     return this.#presort
       ? distinctGroups(values, length, this.#compare, scratch)
-      : adjacentGroups(values, sortedIndices(values, length, this.#compare, false, scratch), scratch);
+      : adjacentGroups(values, sortedIndices(values, length, this.#compare, false), scratch);
   }
 
   /** Writes the run sorted: each group of equal values as its count, its UTF-8 length, its text and its places (little end). */
@@ -133,8 +134,10 @@ export class SortedRuns {
     } finally {
       closeSync(fd);
     }
-    // Its strings let go (the array is filled again by the next run).
+    // Its strings let go (the arrays are filled again by the next run): held, they were a run's
+    // strings more through the next, in the old generation.
     values.fill("", 0, length);
+    this.#scratch.forget(groups.count);
     this.#length = 0;
     this.#first += length;
     this.#runs++;
@@ -211,27 +214,29 @@ interface Groups {
 }
 
 /**
- * The arrays a run's sort works in, kept from run to run of a field (common/reused-arrays.ts): made
- * for each run, a quarter of a million values, they were fresh memory at each run, and the arrays
- * of numbers grown by push were new arrays in the engine's large-object space at each growth.
- * The groups of a run are good until the next run is sorted.
+ * What a run's sort keeps from run to run of a field: the arrays of strings and the table that
+ * numbers them, each as long as a run. Made for each run, a quarter of a million values, each grew
+ * by push through new arrays in the engine's large-object space, every page of them fresh memory
+ * (page faults, each costly on a virtual machine). The typed arrays are made for each run: the
+ * allocator hands back the last run's memory, and kept they held some 40 MB more through the
+ * gathering for no fewer faults. The groups of a run are good until the next run is sorted. The
+ * order files' three fields share one (their runs are sorted one after another).
  */
-class RunScratch {
-  readonly numberOf = reusedUint32s();
-  readonly rankOf = reusedUint32s();
-  readonly starts = reusedUint32s();
-  readonly places = reusedUint32s();
-  readonly order = reusedUint32s();
-  readonly loose = reusedUint32s();
-  readonly merged = reusedUint32s();
-  readonly keyed = reusedBytes();
-  readonly tied = reusedBytes();
-  readonly classes = reusedBytes();
-  readonly classStarts = reusedUint32s();
-  readonly byClasses = reusedUint32s();
+export class RunScratch {
   /** The groups' values in order: `sorted[0, count)`, the rest left from runs before. */
   readonly sorted: string[] = [];
+  /** The run's values numbered (made for the first run's length). */
+  numbers: TextNumbers | undefined;
+
+  /** Lets go of the strings of a run of `count` groups once written. */
+  forget(count: number): void {
+    this.sorted.fill("", 0, count);
+    this.numbers?.clear();
+  }
 }
+
+/** What a SortedRuns holds once merged: it sorts no run again. */
+const EMPTY_SCRATCH = new RunScratch();
 
 /** `array[at] = value`, pushed at its end (the array then grows; it never holds a hole). */
 function put(array: string[], at: number, value: string): void {
@@ -245,23 +250,24 @@ function put(array: string[], at: number, value: string): void {
  * (common/text-numbers.ts), sorted, and the places counted into their groups by rank.
  */
 function distinctGroups(values: readonly string[], length: number, compare: (a: string, b: string) => number, scratch: RunScratch): Groups {
-  const numbers = new TextNumbers(length);
-  const numberOf = scratch.numberOf.view(length);
+  const numbers = (scratch.numbers ??= new TextNumbers(length));
+  numbers.clear();
+  const numberOf = new Uint32Array(length);
   for (let i = 0; i < length; i++) numberOf[i] = numbers.numberOf(values[i] as string);
-  const distinct = numbers.texts;
-  const order = sortedIndices(distinct, distinct.length, compare, true, scratch);
-  const rankOf = scratch.rankOf.view(distinct.length);
+  const [distinct, count] = [numbers.texts, numbers.count];
+  const order = sortedIndices(distinct, count, compare, true);
+  const rankOf = new Uint32Array(count);
   for (let rank = 0; rank < order.length; rank++) rankOf[order[rank] as number] = rank;
   // Each value's number becomes its rank; where each rank begins; then the places by rank.
   const ranks = numberOf;
-  const starts = scratch.starts.view(distinct.length + 1, true);
+  const starts = new Uint32Array(count + 1);
   for (let i = 0; i < length; i++) {
     const rank = rankOf[ranks[i] as number] as number;
     ranks[i] = rank;
     starts[rank + 1] = (starts[rank + 1] as number) + 1;
   }
-  for (let g = 0; g < distinct.length; g++) starts[g + 1] = (starts[g + 1] as number) + (starts[g] as number);
-  const places = scratch.places.view(length);
+  for (let g = 0; g < count; g++) starts[g + 1] = (starts[g + 1] as number) + (starts[g] as number);
+  const places = new Uint32Array(length);
   placesByRank(ranks, starts, places);
   const sorted = scratch.sorted;
   for (let rank = 0; rank < order.length; rank++) put(sorted, rank, distinct[order[rank] as number] as string);
@@ -285,7 +291,7 @@ export function placesByRank(ranks: Uint32Array, starts: Uint32Array, out: Uint3
 /** The groups of a run from its indices in order (equal values side by side, by index). */
 function adjacentGroups(values: readonly string[], order: Uint32Array, scratch: RunScratch): Groups {
   const sorted = scratch.sorted;
-  const starts = scratch.starts.view(order.length + 1);
+  const starts = new Uint32Array(order.length + 1);
   let count = 0;
   for (let i = 0; i < order.length; i++) {
     const value = values[order[i] as number] as string;
@@ -300,14 +306,13 @@ function adjacentGroups(values: readonly string[], order: Uint32Array, scratch: 
 
 /**
  * The indices of `values[0, length)` in the order `compare` gives them, equal values by index
- * (presort: see SortedRuns), in the scratch's arrays.
+ * (presort: see SortedRuns).
  */
 function sortedIndices(
   values: readonly string[],
   length: number,
   compare: (a: string, b: string) => number,
   presort: boolean,
-  scratch: RunScratch,
 ): Uint32Array {
   const exact = (a: number, b: number): number => {
     const x = values[a] as string;
@@ -315,16 +320,16 @@ function sortedIndices(
     return x === y ? a - b : compare(x, y);
   };
   if (!presort) {
-    const indices = scratch.order.view(length);
+    const indices = new Uint32Array(length);
     for (let i = 0; i < length; i++) indices[i] = i;
     return indices.sort(exact);
   }
   // By the primary keys: where two values' keys differ, the cheap order is the exact one; only a
   // block of equal keys (case, accents) is sorted by the collation, and the values with no key
   // are sorted apart and merged in.
-  const { order, keyed, tied } = cheapOrder(values, length, scratch);
-  const out = scratch.order.view(length);
-  const loose = scratch.loose.view(length);
+  const { order, keyed, tied } = cheapOrder(values, length);
+  const out = new Uint32Array(length);
+  const loose = new Uint32Array(length);
   let outs = 0;
   let looses = 0;
   for (let i = 0; i < order.length; ) {
@@ -342,11 +347,12 @@ function sortedIndices(
   }
   if (looses === 0) return out;
   loose.subarray(0, looses).sort(exact);
-  const merged = scratch.merged.view(length);
+  const merged = new Uint32Array(length);
   let m = 0;
   let a = 0;
   let b = 0;
-  while (a < outs && b < looses) merged[m++] = exact(out[a] as number, loose[b] as number) <= 0 ? (out[a++] as number) : (loose[b++] as number);
+  while (a < outs && b < looses)
+    merged[m++] = exact(out[a] as number, loose[b] as number) <= 0 ? (out[a++] as number) : (loose[b++] as number);
   while (a < outs) merged[m++] = out[a++] as number;
   while (b < looses) merged[m++] = loose[b++] as number;
   return merged;
@@ -361,13 +367,13 @@ function sortedIndices(
  * sorted by Array.prototype.sort (each with its index after a 0) they were a string a value, and
  * their long shared beginnings ("Osnovna škola …") compared again at each comparison.
  */
-function cheapOrder(values: readonly string[], count: number, scratch: RunScratch): { order: Uint32Array; keyed: Uint8Array; tied: Uint8Array } {
-  const keyed = scratch.keyed.view(count);
-  const starts = scratch.classStarts.view(count + 1);
+function cheapOrder(values: readonly string[], count: number): { order: Uint32Array; keyed: Uint8Array; tied: Uint8Array } {
+  const keyed = new Uint8Array(count);
+  const starts = new Uint32Array(count + 1);
   starts[0] = 0;
   let length = 0;
   for (let i = 0; i < count; i++) length += (values[i] as string).length;
-  const classes = scratch.classes.view(length);
+  const classes = new Uint8Array(length);
   let at = 0;
   for (let i = 0; i < count; i++) {
     const written = writeClasses(values[i] as string, classes, at);
@@ -375,9 +381,9 @@ function cheapOrder(values: readonly string[], count: number, scratch: RunScratc
     at += written < 0 ? -1 - written : written;
     starts[i + 1] = at;
   }
-  const order = sortByteStrings(classes, starts, scratch.byClasses.view(count));
+  const order = sortByteStrings(classes, starts);
   // Where the classes of the value at a position are those of the next one's.
-  const tied = scratch.tied.view(order.length, true);
+  const tied = new Uint8Array(order.length);
   for (let i = 0; i + 1 < order.length; i++) if (sameBytes(classes, starts, order[i] as number, order[i + 1] as number)) tied[i] = 1;
   return { order, keyed, tied };
 }
