@@ -28,10 +28,12 @@ const [used, wall] = [process.cpuUsage(cpu), (performance.now() - started) / 100
 const hashes = shards.map((shard) => shard.key + " " + shard.hash);
 console.log(JSON.stringify({ count, wall, user: used.user / 1e6, system: used.system / 1e6, hashes }));`;
 
-type Stage = { count: number; wall: number; user: number; system: number; cpu: number; peakMb: number; hashes: string[] };
+type Stage = { count: number; wall: number; user: number; system: number; cpu: number; peakMb: number; faults: number; hashes: string[] };
 
-const cells = (r: Stage): string[] => [r.wall, r.user, r.system, r.cpu].map((s) => `${fmt(s, 2)} s`).concat(`${fmt(r.peakMb, 0)} MB`);
-const HEADER = ["stage wall:", "stage user:", "stage sys:", "process CPU:", "peak RSS:"];
+const cells = (r: Stage): string[] =>
+  [r.wall, r.user, r.system, r.cpu].map((s) => `${fmt(s, 2)} s`).concat(`${fmt(r.peakMb, 0)} MB`, fmt(r.faults, 0));
+// Minor page faults (the process's, GNU time's %R): nearly the same run to run, so an A/B measure while the machine is loaded.
+const HEADER = ["stage wall:", "stage user:", "stage sys:", "process CPU:", "peak RSS:", "minor faults:"];
 
 export async function run(options: SearchStageOptions): Promise<Report> {
   const sides = await compiledSides(options.before);
@@ -53,7 +55,12 @@ export async function run(options: SearchStageOptions): Promise<Report> {
         await rm(spill, { recursive: true, force: true });
         dropped = startFresh(options.dropCaches) && dropped;
         const measured = await measureNode(["--input-type=module", "-e", STAGE, pathToFileURL(join(side.dir, "lib")).href, site, spill]);
-        const r: Stage = { ...(JSON.parse(measured.stdout) as Stage), cpu: measured.cpuSeconds, peakMb: measured.rssMb };
+        const r: Stage = {
+          ...(JSON.parse(measured.stdout) as Stage),
+          cpu: measured.cpuSeconds,
+          peakMb: measured.rssMb,
+          faults: measured.minorFaults,
+        };
         runs[sides.indexOf(side)]?.push(r);
         const first = runs[0]?.[0]?.hashes ?? r.hashes;
         const other = r.hashes.filter((hash, i) => hash !== first[i]).length + Math.abs(r.hashes.length - first.length);
@@ -75,7 +82,8 @@ export async function run(options: SearchStageOptions): Promise<Report> {
     `${size} subjects (${options.site ?? `seed ${options.seed}, built by ${sides[0]?.name}`}), in turn, rounds: ${options.rounds}${drop}\n\n` +
     `${table(["round", "checkout", ...HEADER, "shards:", "against this checkout's first run"], lines)}\n\n` +
     `Medians:\n\n${table(["checkout", ...HEADER], medianLines)}`;
-  const figure = (m: Stage): string => `${fmt(m.user, 2)} s user CPU, ${fmt(m.wall, 2)} s wall, ${fmt(m.peakMb, 0)} MB peak`;
+  const figure = (m: Stage): string =>
+    `${fmt(m.user, 2)} s user CPU, ${fmt(m.wall, 2)} s wall, ${fmt(m.peakMb, 0)} MB peak, ${fmt(m.faults, 0)} minor faults`;
   const against = med.slice(1).map((m, i) => `; ${sides[i + 1]?.name}: ${figure(m)}`);
   const same = sides.length === 1 ? "" : differ === 0 ? ", every shard's hash the same" : `, **${differ} shard hashes differ**`;
   const what = `${size}, the search stage alone (planSearch over a built site's chunk files, a process a run), medians of ${options.rounds}${drop}`;

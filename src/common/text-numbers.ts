@@ -21,8 +21,18 @@ export class TextNumbers {
     return known >= 0 ? known : this.#table.set(text, hash, undefined);
   }
 
-  /** Each number's text. */
+  /** Each number's text: the first `count` (the array may be longer, see clear). */
   get texts(): readonly string[] {
     return this.#table.texts;
+  }
+
+  /** How many texts are numbered. */
+  get count(): number {
+    return this.#table.size;
+  }
+
+  /** Forgets every text, keeping the table's arrays for the next ones (a run after another, sorted-runs.ts). */
+  clear(): void {
+    this.#table.clear();
   }
 }

@@ -19,8 +19,10 @@ export class TextTable<V> {
   #slots: Int32Array;
   /** Each entry's hash; its entries are numbered 0, 1, 2, … in the order they were set. */
   #hashes: Int32Array;
+  /** Each entry's text and value: the first #count (past them, what clear left: "" and undefined). */
   readonly #texts: string[] = [];
   readonly #values: V[] = [];
+  #count = 0;
 
   /** A table with room for `expected` texts before it grows. */
   constructor(expected = 512) {
@@ -49,9 +51,25 @@ export class TextTable<V> {
     }
   }
 
-  /** Every entry's text, by entry. */
+  /** Every entry's text, by entry: the first `size` of them (an array as long as the most the table has held). */
   get texts(): readonly string[] {
     return this.#texts;
+  }
+
+  /** How many entries it holds. */
+  get size(): number {
+    return this.#count;
+  }
+
+  /**
+   * Empties it, keeping its arrays for the next texts (the texts and values let go): a table made
+   * afresh for each of many sets of texts was fresh memory each time, its arrays grown again.
+   */
+  clear(): void {
+    this.#slots.fill(0);
+    this.#texts.fill("", 0, this.#count);
+    this.#values.fill(undefined as V, 0, this.#count);
+    this.#count = 0;
   }
 
   /** An entry's text, as it was kept. */
@@ -66,9 +84,14 @@ export class TextTable<V> {
 
   /** Keeps `value` for `text` (whose textHash is `hash`; a text not in the table); answers its entry. */
   set(text: string, hash: number, value: V): number {
-    const entry = this.#texts.length;
-    this.#texts.push(text);
-    this.#values.push(value);
+    const entry = this.#count++;
+    if (entry < this.#texts.length) {
+      this.#texts[entry] = text;
+      this.#values[entry] = value;
+    } else {
+      this.#texts.push(text);
+      this.#values.push(value);
+    }
     if (entry === this.#hashes.length) {
       const hashes = new Int32Array(2 * entry);
       hashes.set(this.#hashes);

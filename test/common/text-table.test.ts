@@ -36,4 +36,20 @@ describe("TextTable", () => {
       { numRuns: 100, endOnFailure: true },
     );
   });
+
+  it("holds nothing of its texts once cleared, its arrays kept for the next texts", () => {
+    const table = new TextTable<number>(2);
+    const words = ["alpha", "beta", "gamma", "delta", "epsilon"];
+    words.forEach((word, i) => table.set(word, textHash(word, 0, word.length), i));
+    table.clear();
+    expect(table.size).toBe(0);
+    for (const word of words) expect(table.find(word, 0, word.length, textHash(word, 0, word.length))).toBe(-1);
+    // Fewer texts than before: each numbered from 0 again, with its own value.
+    expect(table.set("beta", textHash("beta", 0, 4), 10)).toBe(0);
+    expect(table.set("zeta", textHash("zeta", 0, 4), 11)).toBe(1);
+    expect(table.size).toBe(2);
+    expect(table.texts.slice(0, table.size)).toEqual(["beta", "zeta"]);
+    expect(table.valueOf(table.find("zeta", 0, 4, textHash("zeta", 0, 4)))).toBe(11);
+    expect(table.find("alpha", 0, 5, textHash("alpha", 0, 5))).toBe(-1);
+  });
 });

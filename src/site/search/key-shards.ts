@@ -71,6 +71,16 @@ export class BucketScratch {
   readonly bucketOfKey = reusedInt32s();
   readonly byBucket = reusedInt32s();
   readonly entry = new AsciiBytes();
+  /**
+   * The range's keys (writeBuckets): their names, whether each is a token's, each small key's
+   * number, and the table of those known by text. Kept from range to range: made for each, some
+   * 60,000 keys at a million subjects, the arrays grew by push through new arrays each time, their
+   * pages fresh memory (page faults, each costly on a virtual machine).
+   */
+  readonly names: string[] = [];
+  readonly isToken: boolean[] = [];
+  readonly smallOf: number[] = [];
+  texts: TextNumbers | undefined;
 
   /**
    * The arrays of a range of `items` items and `bytes` bytes made now: the largest range's, before
@@ -132,10 +142,25 @@ export function writeBuckets(
   // The range's keys: small keys by their global number, tokens by text; each numbered here.
   const localOfSmall = scratch.localOfSmall.view(small.names.length);
   localOfSmall.fill(-1);
-  const texts = new TextNumbers(bytes);
-  const names: string[] = [];
-  const isToken: boolean[] = [];
-  const smallOf: number[] = [];
+  const texts = (scratch.texts ??= new TextNumbers());
+  texts.reset(bytes);
+  // The range's keys by number: their names, whether each is a token's, and each small key's global
+  // number (-1 for a key by text); the first `keyCount` of arrays kept from range to range.
+  const { names, isToken, smallOf } = scratch;
+  let keyCount = 0;
+  const addKey = (name: string, token: boolean, id: number): number => {
+    const local = keyCount++;
+    if (local < names.length) {
+      names[local] = name;
+      isToken[local] = token;
+      smallOf[local] = id;
+    } else {
+      names.push(name);
+      isToken.push(token);
+      smallOf.push(id);
+    }
+    return local;
+  };
   let counts = scratch.counts;
   counts.fill(0);
   // Each item's key's number, the first of a subject's items marked (NEXT_BIT, GAP_BIT): the
@@ -146,14 +171,8 @@ export function writeBuckets(
   let n = 0;
   // A key by its text at `at` (after its header): its number in the range, given on first sight.
   const numberOf = (at: number, header: number, token: boolean): number => {
-    let local = texts.find(at, header, token, names.length);
-    if (local < 0) {
-      local = names.length;
-      names.push(textAt(bytes, at, header));
-      isToken.push(token);
-      smallOf.push(-1);
-    }
-    return local;
+    const local = texts.find(at, header, token, keyCount);
+    return local >= 0 ? local : addKey(textAt(bytes, at, header), token, -1);
   };
   // The mark of the next item (the first of its subject's), and the gaps so far (a byte each, the
   // larger apart: about a million gaps a range at five million subjects, none past 255 places).
@@ -207,10 +226,7 @@ export function writeBuckets(
       const id = item / 2 - 1;
       local = localOfSmall[id] as number;
       if (local < 0) {
-        localOfSmall[id] = local = names.length;
-        names.push(small.names[id] as string);
-        isToken.push(false);
-        smallOf.push(id);
+        localOfSmall[id] = local = addKey(small.names[id] as string, false, id);
       }
     }
     if (n === range.items) throw new Error(`a range of buckets holds more than its ${range.items} items`);
@@ -221,7 +237,7 @@ export function writeBuckets(
   }
   if (n !== range.items || mark !== 0) throw new Error(`a range of buckets holds ${n} items, not ${range.items}, or ends in a mark`);
   // Each key's places together (a counting sort), rising since the records came in place order.
-  const keys = names.length;
+  const keys = keyCount;
   const starts = scratch.starts.view(keys + 1);
   starts[0] = 0;
   for (let k = 0; k < keys; k++) starts[k + 1] = (starts[k] as number) + (counts[k] as number);
@@ -300,6 +316,8 @@ export function writeBuckets(
     }
     shard.add(files.values, values);
   }
+  // The range's strings let go: the next range writes its own over them.
+  names.fill("", 0, keyCount);
 }
 
 /** Marks of an item in `sequence` beside its key's number: the first of its subject's items, at the place after the last (`NEXT_BIT`) or after a gap (`GAP_BIT`, the gap the next in `gaps`). */
@@ -432,7 +450,7 @@ export function writeTokenPayload(
  * hashes a string made only to be looked up (five million of them at a million subjects).
  */
 class TextNumbers {
-  readonly #bytes: Uint8Array;
+  #bytes: Uint8Array = new Uint8Array(0);
   /** Open addressing: each slot a key's number + 1, or 0. */
   #slots = new Int32Array(1 << 12);
   /** Each key's text: where it lies (after its header), its header, and whether it is a token's (-header for a town's). */
@@ -440,8 +458,11 @@ class TextNumbers {
   #header = new Float64Array(1 << 11);
   #count = 0;
 
-  constructor(bytes: Uint8Array) {
+  /** Forgets every text, for the keys of a range whose bytes are `bytes` (the arrays kept). */
+  reset(bytes: Uint8Array): void {
     this.#bytes = bytes;
+    this.#slots.fill(0);
+    this.#count = 0;
   }
 
   /** The number of the text at `at` (header `header`, a token's or a town's), or -1 when new: then it is numbered `next`. */

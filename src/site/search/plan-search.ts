@@ -259,6 +259,20 @@ class Generation {
     token.start = this.#used;
     token.end = this.#used += length;
   }
+
+  /**
+   * Empties it to serve as the young generation again, its tables' arrays and its last slab kept:
+   * every token it held is unreachable by then (what the old generation held that the young met
+   * was moved to the young's slab). A new generation's tables grew again from a few hundred
+   * entries to some hundred thousand each time, their arrays fresh memory at each growth.
+   */
+  clear(): void {
+    this.tokens.clear();
+    this.words.clear();
+    this.towns.clear();
+    this.#used = 0;
+    this.bytes = 0;
+  }
 }
 
 /**
@@ -362,8 +376,10 @@ class Gathering {
     this.#mask = 1 << (place & 7);
     if (this.#young.bytes >= this.#cacheBytes / 2) {
       // Between subjects: no token of the old generation is held by the subject being added.
+      const recycled = this.#old;
       this.#old = this.#young;
-      this.#young = new Generation();
+      recycled.clear();
+      this.#young = recycled;
       this.#wordSlots.clear();
       this.#townSlots.clear();
     }

@@ -29,7 +29,15 @@ export class SortedRuns {
   readonly #compare: (a: string, b: string) => number;
   readonly #presort: boolean;
   readonly #runSize: number;
+  /**
+   * The run being filled: `#values[0, #length)`. The array is kept from run to run (emptied of its
+   * strings at each spill): grown afresh by push for each run, a quarter of a million values, it
+   * was a new array in the engine's large-object space at each growth, every page of it fresh.
+   */
   #values: string[] = [];
+  #length = 0;
+  /** The arrays its runs are sorted in: its own, or shared with sorts whose runs are never sorted at once (OrderFiles's fields). */
+  #scratch: RunScratch;
   #first = 0;
   #runs = 0;
 
@@ -40,46 +48,51 @@ export class SortedRuns {
    * and towns do); without it the exact sort starts from place order (for values that come nearly
    * sorted already and distinct, as a register's codes do).
    */
-  constructor(dir: string, compare: (a: string, b: string) => number, presort: boolean, runSize = RUN_SIZE) {
+  constructor(dir: string, compare: (a: string, b: string) => number, presort: boolean, runSize = RUN_SIZE, scratch = new RunScratch()) {
     if (!(runSize >= 1)) throw new Error(`a run holds at least one value, not ${runSize}`);
     this.#dir = dir;
     this.#compare = compare;
     this.#presort = presort;
     this.#runSize = runSize;
+    this.#scratch = scratch;
   }
 
   /** The next place's value. */
   add(value: string): void {
-    this.#values.push(value);
-    if (this.#values.length === this.#runSize) this.#spill();
+    if (this.#length < this.#values.length) this.#values[this.#length] = value;
+    else this.#values.push(value);
+    if (++this.#length === this.#runSize) this.#spill();
   }
 
   /** Every place with its value, in the order of the values (equal values by place), once. */
   each(visit: (place: number, value: string) => void): void {
-    const values = this.#values;
+    const [values, length] = [this.#values, this.#length];
     this.#values = [];
+    this.#length = 0;
     // The last run stays in memory: it is merged from there, never written.
-    const last = new MemoryRun(this.#sorted(values), this.#first, this.#runs, this.#presort && this.#runs > 0);
-    if (this.#runs === 0) {
-      while (last.next()) for (let i = 0; i < last.count; i++) visit(last.placeAt(i), last.value);
-      return;
-    }
+    const last = new MemoryRun(this.#sorted(values, length), this.#first, this.#runs, this.#presort && this.#runs > 0);
     try {
-      this.#merge(last, visit);
+      if (this.#runs === 0) while (last.next()) for (let i = 0; i < last.count; i++) visit(last.placeAt(i), last.value);
+      else this.#merge(last, visit);
     } finally {
-      rmSync(this.#dir, { recursive: true, force: true });
+      // The sort's arrays go once the last run is merged: they are not held through the stage's next steps.
+      this.#scratch = EMPTY_SCRATCH;
+      if (this.#runs > 0) rmSync(this.#dir, { recursive: true, force: true });
     }
   }
 
-  #sorted(values: readonly string[]): Groups {
-    return this.#presort ? distinctGroups(values, this.#compare) : adjacentGroups(values, sortedIndices(values, this.#compare, false));
+  /** The groups of `values[0, length)`, their values in the scratch's array (good until the next run is sorted). */
+  #sorted(values: readonly string[], length: number): Groups {
+    const scratch = this.#scratch;
+    return this.#presort
+      ? distinctGroups(values, length, this.#compare, scratch)
+      : adjacentGroups(values, sortedIndices(values, length, this.#compare, false), scratch);
   }
 
   /** Writes the run sorted: each group of equal values as its count, its UTF-8 length, its text and its places (little end). */
   #spill(): void {
-    const values = this.#values;
-    this.#values = [];
-    const groups = this.#sorted(values);
+    const [values, length] = [this.#values, this.#length];
+    const groups = this.#sorted(values, length);
     if (this.#runs === 0) mkdirSync(this.#dir, { recursive: true });
     const fd = openSync(join(this.#dir, String(this.#runs)), "w");
     try {
@@ -91,8 +104,8 @@ export class SortedRuns {
         at = 0;
       };
       const first = this.#first;
-      const { sorted, starts, places } = groups;
-      for (let g = 0; g < sorted.length; g++) {
+      const { sorted, count, starts, places } = groups;
+      for (let g = 0; g < count; g++) {
         const value = sorted[g] as string;
         const from = starts[g] as number;
         const to = starts[g + 1] as number;
@@ -121,7 +134,12 @@ export class SortedRuns {
     } finally {
       closeSync(fd);
     }
-    this.#first += values.length;
+    // Its strings let go (the arrays are filled again by the next run): held, they were a run's
+    // strings more through the next, in the old generation.
+    values.fill("", 0, length);
+    this.#scratch.forget(groups.count);
+    this.#length = 0;
+    this.#first += length;
     this.#runs++;
   }
 
@@ -183,11 +201,47 @@ export class SortedRuns {
   }
 }
 
-/** A run sorted: its distinct values in order, where each one's places begin in `places` (and the end), its places (indices in the run) by group, rising within one. */
+/**
+ * A run sorted: its `count` distinct values in order (`sorted` may be longer: its first `count`),
+ * where each one's places begin in `places` (and the end), its places (indices in the run) by group,
+ * rising within one.
+ */
 interface Groups {
   readonly sorted: readonly string[];
+  readonly count: number;
   readonly starts: Uint32Array;
   readonly places: Uint32Array;
+}
+
+/**
+ * What a run's sort keeps from run to run of a field: the arrays of strings and the table that
+ * numbers them, each as long as a run. Made for each run, a quarter of a million values, each grew
+ * by push through new arrays in the engine's large-object space, every page of them fresh memory
+ * (page faults, each costly on a virtual machine). The typed arrays are made for each run: the
+ * allocator hands back the last run's memory, and kept they held some 40 MB more through the
+ * gathering for no fewer faults. The groups of a run are good until the next run is sorted. The
+ * order files' three fields share one (their runs are sorted one after another).
+ */
+export class RunScratch {
+  /** The groups' values in order: `sorted[0, count)`, the rest left from runs before. */
+  readonly sorted: string[] = [];
+  /** The run's values numbered (made for the first run's length). */
+  numbers: TextNumbers | undefined;
+
+  /** Lets go of the strings of a run of `count` groups once written. */
+  forget(count: number): void {
+    this.sorted.fill("", 0, count);
+    this.numbers?.clear();
+  }
+}
+
+/** What a SortedRuns holds once merged: it sorts no run again. */
+const EMPTY_SCRATCH = new RunScratch();
+
+/** `array[at] = value`, pushed at its end (the array then grows; it never holds a hole). */
+function put(array: string[], at: number, value: string): void {
+  if (at < array.length) array[at] = value;
+  else array.push(value);
 }
 
 /**
@@ -195,26 +249,29 @@ interface Groups {
  * run of names holds about half as many distinct, of towns a third to a sixth): numbered
  * (common/text-numbers.ts), sorted, and the places counted into their groups by rank.
  */
-function distinctGroups(values: readonly string[], compare: (a: string, b: string) => number): Groups {
-  const numbers = new TextNumbers(values.length);
-  const numberOf = new Uint32Array(values.length);
-  for (let i = 0; i < values.length; i++) numberOf[i] = numbers.numberOf(values[i] as string);
-  const distinct = numbers.texts;
-  const order = sortedIndices(distinct, compare, true);
-  const rankOf = new Uint32Array(distinct.length);
+function distinctGroups(values: readonly string[], length: number, compare: (a: string, b: string) => number, scratch: RunScratch): Groups {
+  const numbers = (scratch.numbers ??= new TextNumbers(length));
+  numbers.clear();
+  const numberOf = new Uint32Array(length);
+  for (let i = 0; i < length; i++) numberOf[i] = numbers.numberOf(values[i] as string);
+  const [distinct, count] = [numbers.texts, numbers.count];
+  const order = sortedIndices(distinct, count, compare, true);
+  const rankOf = new Uint32Array(count);
   for (let rank = 0; rank < order.length; rank++) rankOf[order[rank] as number] = rank;
   // Each value's number becomes its rank; where each rank begins; then the places by rank.
   const ranks = numberOf;
-  const starts = new Uint32Array(distinct.length + 1);
-  for (let i = 0; i < values.length; i++) {
+  const starts = new Uint32Array(count + 1);
+  for (let i = 0; i < length; i++) {
     const rank = rankOf[ranks[i] as number] as number;
     ranks[i] = rank;
     starts[rank + 1] = (starts[rank + 1] as number) + 1;
   }
-  for (let g = 0; g < distinct.length; g++) starts[g + 1] = (starts[g + 1] as number) + (starts[g] as number);
-  const places = new Uint32Array(values.length);
+  for (let g = 0; g < count; g++) starts[g + 1] = (starts[g + 1] as number) + (starts[g] as number);
+  const places = new Uint32Array(length);
   placesByRank(ranks, starts, places);
-  return { sorted: order.map((number) => distinct[number] as string), starts, places };
+  const sorted = scratch.sorted;
+  for (let rank = 0; rank < order.length; rank++) put(sorted, rank, distinct[order[rank] as number] as string);
+  return { sorted, count: order.length, starts, places };
 }
 
 /**
@@ -232,56 +289,72 @@ export function placesByRank(ranks: Uint32Array, starts: Uint32Array, out: Uint3
 }
 
 /** The groups of a run from its indices in order (equal values side by side, by index). */
-function adjacentGroups(values: readonly string[], order: readonly number[]): Groups {
-  const sorted: string[] = [];
-  const starts: number[] = [];
+function adjacentGroups(values: readonly string[], order: Uint32Array, scratch: RunScratch): Groups {
+  const sorted = scratch.sorted;
+  const starts = new Uint32Array(order.length + 1);
+  let count = 0;
   for (let i = 0; i < order.length; i++) {
     const value = values[order[i] as number] as string;
-    if (i === 0 || value !== sorted[sorted.length - 1]) {
-      starts.push(i);
-      sorted.push(value);
+    if (i === 0 || value !== sorted[count - 1]) {
+      starts[count] = i;
+      put(sorted, count++, value);
     }
   }
-  starts.push(order.length);
-  return { sorted, starts: Uint32Array.from(starts), places: Uint32Array.from(order) };
+  starts[count] = order.length;
+  return { sorted, count, starts: starts.subarray(0, count + 1), places: order };
 }
 
-/** The indices of `values` in the order `compare` gives them, equal values by index (presort: see SortedRuns). */
-function sortedIndices(values: readonly string[], compare: (a: string, b: string) => number, presort: boolean): number[] {
+/**
+ * The indices of `values[0, length)` in the order `compare` gives them, equal values by index
+ * (presort: see SortedRuns).
+ */
+function sortedIndices(
+  values: readonly string[],
+  length: number,
+  compare: (a: string, b: string) => number,
+  presort: boolean,
+): Uint32Array {
   const exact = (a: number, b: number): number => {
     const x = values[a] as string;
     const y = values[b] as string;
     return x === y ? a - b : compare(x, y);
   };
-  if (!presort) return Array.from(values.keys()).sort(exact);
+  if (!presort) {
+    const indices = new Uint32Array(length);
+    for (let i = 0; i < length; i++) indices[i] = i;
+    return indices.sort(exact);
+  }
   // By the primary keys: where two values' keys differ, the cheap order is the exact one; only a
   // block of equal keys (case, accents) is sorted by the collation, and the values with no key
   // are sorted apart and merged in.
-  const { order, keyed, tied } = cheapOrder(values);
-  const out: number[] = [];
-  const loose: number[] = [];
+  const { order, keyed, tied } = cheapOrder(values, length);
+  const out = new Uint32Array(length);
+  const loose = new Uint32Array(length);
+  let outs = 0;
+  let looses = 0;
   for (let i = 0; i < order.length; ) {
     const first = order[i] as number;
     if (keyed[first] === 0) {
-      loose.push(first);
+      loose[looses++] = first;
       i++;
       continue;
     }
     let end = i + 1;
     while (end < order.length && keyed[order[end] as number] === 1 && tied[end - 1] === 1) end++;
-    if (end === i + 1) out.push(first);
-    else for (const index of order.slice(i, end).sort(exact)) out.push(index);
+    if (end === i + 1) out[outs++] = first;
+    else for (const index of order.slice(i, end).sort(exact)) out[outs++] = index;
     i = end;
   }
-  if (loose.length === 0) return out;
-  loose.sort(exact);
-  const merged: number[] = [];
+  if (looses === 0) return out;
+  loose.subarray(0, looses).sort(exact);
+  const merged = new Uint32Array(length);
+  let m = 0;
   let a = 0;
   let b = 0;
-  while (a < out.length && b < loose.length)
-    merged.push(exact(out[a] as number, loose[b] as number) <= 0 ? (out[a++] as number) : (loose[b++] as number));
-  while (a < out.length) merged.push(out[a++] as number);
-  while (b < loose.length) merged.push(loose[b++] as number);
+  while (a < outs && b < looses)
+    merged[m++] = exact(out[a] as number, loose[b] as number) <= 0 ? (out[a++] as number) : (loose[b++] as number);
+  while (a < outs) merged[m++] = out[a++] as number;
+  while (b < looses) merged[m++] = loose[b++] as number;
   return merged;
 }
 
@@ -294,14 +367,15 @@ function sortedIndices(values: readonly string[], compare: (a: string, b: string
  * sorted by Array.prototype.sort (each with its index after a 0) they were a string a value, and
  * their long shared beginnings ("Osnovna škola …") compared again at each comparison.
  */
-function cheapOrder(values: readonly string[]): { order: Uint32Array; keyed: Uint8Array; tied: Uint8Array } {
-  const keyed = new Uint8Array(values.length);
-  const starts = new Uint32Array(values.length + 1);
+function cheapOrder(values: readonly string[], count: number): { order: Uint32Array; keyed: Uint8Array; tied: Uint8Array } {
+  const keyed = new Uint8Array(count);
+  const starts = new Uint32Array(count + 1);
+  starts[0] = 0;
   let length = 0;
-  for (let i = 0; i < values.length; i++) length += (values[i] as string).length;
+  for (let i = 0; i < count; i++) length += (values[i] as string).length;
   const classes = new Uint8Array(length);
   let at = 0;
-  for (let i = 0; i < values.length; i++) {
+  for (let i = 0; i < count; i++) {
     const written = writeClasses(values[i] as string, classes, at);
     keyed[i] = written < 0 ? 0 : 1;
     at += written < 0 ? -1 - written : written;
@@ -372,8 +446,8 @@ class MemoryRun implements Run {
   }
 
   next(): boolean {
-    const { sorted, starts } = this.#groups;
-    if (this.#group + 1 >= sorted.length) return false;
+    const { sorted, count, starts } = this.#groups;
+    if (this.#group + 1 >= count) return false;
     this.#group++;
     this.value = sorted[this.#group] as string;
     if (this.#keyed) this.classCount = keyClasses(this, this.value);

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { compareText } from "../../../src/core/search/match-record.ts";
 import { compareOrderValues } from "../../../src/core/search/match-record.ts";
 import { descending, groupBits, OrderFiles } from "../../../src/site/search/order-files.ts";
-import { SortedRuns } from "../../../src/site/search/sorted-runs.ts";
+import { RunScratch, SortedRuns } from "../../../src/site/search/sorted-runs.ts";
 
 interface Subject {
   readonly code: string;
@@ -165,6 +165,33 @@ describe("SortedRuns", () => {
   it("leaves no run behind in the scratch directory", () => {
     sortedBy(["c", "b", "a", "b"], 1);
     expect(readdirSync(spill)).toEqual([]);
+  });
+
+  it("leaves nothing of a run in the next one's sort, whose arrays it keeps (fewer distinct values, shorter texts, a shorter last run)", () => {
+    // Runs of 4: eight distinct long names, then one name four times, then one short one: each run's
+    // groups are fewer than the last's, so a group, a place or a key left from a run before shows.
+    const values = [
+      ...["Osnovna škola H", "Dječji vrtić G", "Osnovna škola F", "Dom E"],
+      ...["Osnovna škola D", "Vrtić C", "Škola B", "Škola A"],
+      ...["X", "X", "X", "X"],
+      "b",
+    ];
+    for (const presort of [true, false]) expect(sortedBy(values, 4, presort)).toEqual(modelSorted(values));
+  });
+
+  it("shares one scratch between sorts whose runs fill together and are merged in turn (OrderFiles's fields)", () => {
+    const scratch = new RunScratch();
+    const columns = [
+      ["k", "c", "a", "z", "b", "b", "y"],
+      ["Škola", "Vrtić", "Dom", "Dom", "Ab", "Škola", "Ab"],
+    ];
+    const runs = columns.map((_, i) => new SortedRuns(join(spill, `shared-${i}`), compareOrderValues, i === 1, 2, scratch));
+    for (let place = 0; place < 7; place++) columns.forEach((column, i) => runs[i]?.add(column[place] as string));
+    columns.forEach((column, i) => {
+      const out: [number, string][] = [];
+      runs[i]?.each((place, value) => out.push([place, value]));
+      expect(out).toEqual(modelSorted(column));
+    });
   });
 });
 
