@@ -84,14 +84,10 @@ export class TextTable<V> {
 
   /** Keeps `value` for `text` (whose textHash is `hash`; a text not in the table); answers its entry. */
   set(text: string, hash: number, value: V): number {
+    // At most one past the ends of the kept arrays: an append, never a hole.
     const entry = this.#count++;
-    if (entry < this.#texts.length) {
-      this.#texts[entry] = text;
-      this.#values[entry] = value;
-    } else {
-      this.#texts.push(text);
-      this.#values.push(value);
-    }
+    this.#texts[entry] = text;
+    this.#values[entry] = value;
     if (entry === this.#hashes.length) {
       const hashes = new Int32Array(2 * entry);
       hashes.set(this.#hashes);

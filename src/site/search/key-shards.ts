@@ -149,16 +149,11 @@ export function writeBuckets(
   const { names, isToken, smallOf } = scratch;
   let keyCount = 0;
   const addKey = (name: string, token: boolean, id: number): number => {
+    // At most one past the ends of the kept arrays: an append, never a hole.
     const local = keyCount++;
-    if (local < names.length) {
-      names[local] = name;
-      isToken[local] = token;
-      smallOf[local] = id;
-    } else {
-      names.push(name);
-      isToken.push(token);
-      smallOf.push(id);
-    }
+    names[local] = name;
+    isToken[local] = token;
+    smallOf[local] = id;
     return local;
   };
   let counts = scratch.counts;

@@ -59,8 +59,8 @@ export class SortedRuns {
 
   /** The next place's value. */
   add(value: string): void {
-    if (this.#length < this.#values.length) this.#values[this.#length] = value;
-    else this.#values.push(value);
+    // At most one past the end: an append, never a hole.
+    this.#values[this.#length] = value;
     if (++this.#length === this.#runSize) this.#spill();
   }
 
@@ -238,12 +238,6 @@ export class RunScratch {
 /** What a SortedRuns holds once merged: it sorts no run again. */
 const EMPTY_SCRATCH = new RunScratch();
 
-/** `array[at] = value`, pushed at its end (the array then grows; it never holds a hole). */
-function put(array: string[], at: number, value: string): void {
-  if (at < array.length) array[at] = value;
-  else array.push(value);
-}
-
 /**
  * The groups of a run, each distinct value sorted once (values that repeat: at a million subjects a
  * run of names holds about half as many distinct, of towns a third to a sixth): numbered
@@ -270,7 +264,7 @@ function distinctGroups(values: readonly string[], length: number, compare: (a: 
   const places = new Uint32Array(length);
   placesByRank(ranks, starts, places);
   const sorted = scratch.sorted;
-  for (let rank = 0; rank < order.length; rank++) put(sorted, rank, distinct[order[rank] as number] as string);
+  for (let rank = 0; rank < order.length; rank++) sorted[rank] = distinct[order[rank] as number] as string;
   return { sorted, count: order.length, starts, places };
 }
 
@@ -297,7 +291,7 @@ function adjacentGroups(values: readonly string[], order: Uint32Array, scratch: 
     const value = values[order[i] as number] as string;
     if (i === 0 || value !== sorted[count - 1]) {
       starts[count] = i;
-      put(sorted, count++, value);
+      sorted[count++] = value;
     }
   }
   starts[count] = order.length;
