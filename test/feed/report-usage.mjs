@@ -7,13 +7,14 @@
  * mapped since exec. getrusage's maxRSS (process.resourceUsage) also keeps the forked copy's from
  * before exec, so a child spawned by a test process holding a large buffer (the gzip bomb's
  * gigabyte, before it is collected) reported the parent's size, not its own, on some kernels.
+ * Other tests' children import peakRssBytes for the same figure.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 
 const path = process.env["SUBJEKTI_TEST_USAGE"];
 
 /** The peak RSS in bytes: VmHWM where /proc has it, else getrusage's (kibibytes). */
-function peakRssBytes() {
+export function peakRssBytes() {
   try {
     const hwm = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync("/proc/self/status", "utf8"));
     if (hwm !== null) return Number(hwm[1]) * 1024;

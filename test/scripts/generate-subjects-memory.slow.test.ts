@@ -11,17 +11,21 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
+/** The child's own peak (VmHWM: getrusage's maxRSS keeps the forked parent's from before exec). */
+const PEAK = new URL("../feed/report-usage.mjs", import.meta.url).href;
+
 const run = promisify(execFile);
 const SCRIPT = "scripts/generate-subjects.ts";
 
 describe("streaming", () => {
   it("memory stays flat: 200k records peak at about the RSS of 20k", async () => {
     const dir = await mkdtemp(join(tmpdir(), "gen-rss-"));
-    // The child reports its own peak RSS after writing the file (process.resourceUsage().maxRSS, KB).
+    // The child reports its own peak RSS after writing the file (report-usage.mjs peakRssBytes, in KB).
     const peak = async (count: number): Promise<number> => {
       const code = `const m = await import(${JSON.stringify(new URL(`../../${SCRIPT}`, import.meta.url).href)});
         await m.generateFile({ count: ${count}, seed: "rss", format: "json" }, ${JSON.stringify(join(dir, `${count}.json`))});
-        process.stdout.write(String(process.resourceUsage().maxRSS));`;
+        const { peakRssBytes } = await import(${JSON.stringify(PEAK)});
+        process.stdout.write(String(peakRssBytes() / 1024));`;
       const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code]);
       return Number(stdout) / 1024;
     };

@@ -11,6 +11,9 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
+/** The child's own peak (VmHWM: getrusage's maxRSS keeps the forked parent's from before exec). */
+const PEAK = new URL("../../feed/report-usage.mjs", import.meta.url).href;
+
 const run = promisify(execFile);
 const STAGE = new URL("../../../src/site/docs/write-crawl-files.ts", import.meta.url).href;
 
@@ -37,7 +40,8 @@ describe("the sitemap written part by part", () => {
       await mkdir(out);
       const code = `const { writeCrawlFiles } = await import(${JSON.stringify(STAGE)});
         await writeCrawlFiles(${JSON.stringify(out)}, { baseUrl: "https://subjekti.example", chunks: ${n}, chunkPath: (c) => ${JSON.stringify(dir)} + "/" + c + ".ndjson" });
-        process.stdout.write(String(process.resourceUsage().maxRSS));`;
+        const { peakRssBytes } = await import(${JSON.stringify(PEAK)});
+        process.stdout.write(String(peakRssBytes() / 1024));`;
       const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code]);
       return Number(stdout) / 1024;
     };
