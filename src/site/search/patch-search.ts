@@ -57,6 +57,8 @@ export interface PatchInput {
  * not apply (its reason in searchPaths.reason): the whole stage runs then.
  */
 export function patchedSearch(input: PatchInput): ShardPlan[] | null {
+  // The list's chunk hashes for the next edit's facts, whichever way this stage goes.
+  if (input.cuts !== undefined) input.cuts.chunks = input.hashes;
   try {
     const shards = patch(input);
     searchPaths.patched++;

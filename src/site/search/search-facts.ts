@@ -7,11 +7,15 @@
  *    reads the first entry of every suffix file (five thousand at a million subjects) to learn it,
  *    which in the common edit decides only that every cut stays (patch-suffixes.ts);
  *  - each search shard's files' names and SHA-256 (spilled-shard.ts: a search shard's hash is over
- *    them), so that a file a changed shard keeps is hashed unread (patched-shards.ts keepFile).
+ *    them), so that a file a changed shard keeps is hashed unread (patched-shards.ts keepFile);
+ *  - the list's chunk hashes, so that the patch compares only the chunks whose hash changed, not
+ *    every chunk of a changed records shard (a hundred old and new, 58 MB at a million subjects,
+ *    for one record: previous-search.ts changedRecords).
  *
  * Trusted only for what is the previous site's: the threshold when every suffix shard it names is
  * the site's, of the same hash (a shard's hash covers its files' names and bytes); a shard's
- * digests when the hash they give is the site's hash of that shard. A site another build wrote, a
+ * digests when the hash they give is the site's hash of that shard; a records shard's chunk hashes
+ * when the hash they give is the site's hash of that shard (record-shard.ts). A site another build wrote, a
  * build that failed after the facts were written, a cache from another site: the patch reads the
  * files as before. The stage writes the facts in its thread once its shards are made, whole or
  * patched; a write that fails is no error (the next edit reads the files).
@@ -29,6 +33,8 @@ import { type FileDigests, fileDigestsOf, shardHashByDigests } from "./spilled-s
 export interface CutFacts {
   /** The largest hash52 of the suffix files' first entries past the first file's; null until known. */
   threshold: number | null;
+  /** The list's chunk hashes (each chunk file's contentHash, in order), when the stage was given them (the patch's entry sets them). */
+  chunks?: readonly string[];
 }
 
 /** The facts as kept in the file. */
@@ -37,6 +43,8 @@ interface KeptFacts {
   readonly threshold: number | null;
   /** Each search shard's files whose digests are known, in its hash's order. */
   readonly files: Readonly<Record<string, FileDigests>>;
+  /** The list's chunk hashes, when known. */
+  readonly chunks?: readonly string[];
 }
 
 /** The suffix shards' keys of a list of `files` suffix files (not the first keys' shard). */
@@ -86,11 +94,20 @@ export class SearchFacts {
     if (![...names, ...digests].every((text) => typeof text === "string")) return null;
     return shardHashByDigests(key, files) === hash ? files : null;
   }
+
+  /**
+   * The chunk hashes the facts name, as they are kept; null when none are, or they are not strings.
+   * Trusted by the caller per records shard, where the hash they give is the previous site's.
+   */
+  chunks(): readonly string[] | null {
+    const { chunks } = this.#facts;
+    return Array.isArray(chunks) && chunks.every((hash) => typeof hash === "string") ? chunks : null;
+  }
 }
 
 /**
  * Writes the facts of the stage's shards `shards` (`cuts.threshold`, its suffix shards' hashes,
- * each shard's files' digests where known) into `file`, under a temporary name renamed into place.
+ * each shard's files' digests where known, the list's chunk hashes when given) into `file`, under a temporary name renamed into place.
  */
 export function writeSearchFacts(file: string, shards: readonly ShardPlan[], cuts: CutFacts): void {
   // A temporary that a killed build left.
@@ -104,7 +121,8 @@ export function writeSearchFacts(file: string, shards: readonly ShardPlan[], cut
       const digests = fileDigestsOf(shard);
       if (digests !== undefined) files[shard.key] = { names: digests.names, digests: digests.digests };
     }
-    writeFileSync(temp, JSON.stringify({ suffixes, threshold: cuts.threshold, files } satisfies KeptFacts));
+    const chunks = cuts.chunks === undefined ? {} : { chunks: cuts.chunks };
+    writeFileSync(temp, JSON.stringify({ suffixes, threshold: cuts.threshold, files, ...chunks } satisfies KeptFacts));
     renameSync(temp, file);
   } catch (error) {
     // The build cache warns about a directory it cannot write; the facts are only an optimisation.

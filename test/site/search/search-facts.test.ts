@@ -3,8 +3,10 @@
  * search-facts.ts): the threshold of the suffix files' cuts, which the patch of an edit
  * (patch-suffixes.ts) would otherwise learn by reading every suffix file's first entry, and each
  * search file's SHA-256, which a changed shard's hash is over (spilled-shard.ts) and which the
- * patch would otherwise read each file it keeps for. Counted, not timed (previousReads): the
- * common edit reads none of those entries nor kept files, and every rebuild's search files are
+ * patch would otherwise read each file it keeps for, and the list's chunk hashes, without which the
+ * patch compares every chunk of a changed records shard. Counted, not timed (previousReads,
+ * recordReads): the common edit reads none of those entries nor kept files, and compares the one
+ * chunk it changed, and every rebuild's search files are
  * still the whole stage's byte for byte, under the whole stage's hashes (PatchedSite). Facts that
  * are not the previous site's (stale, of another site, missing) are not trusted: the patch reads
  * the files as before, and an edit that moves a cut still comes out as the whole stage's.
@@ -13,12 +15,15 @@ import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editSubject, makeSubject, seedFromText } from "../../../scripts/generate-subjects.ts";
-import { DATA_ROOT, type ShardHashes, shardDirPath, suffixPath } from "../../../src/core/layout.ts";
+import { contentHash } from "../../../src/common/content-hash.ts";
+import { CHUNK_SIZE, chunkPath, DATA_ROOT, recordShardKey, type ShardHashes, shardDirPath, suffixPath } from "../../../src/core/layout.ts";
 import type { Subject } from "../../../src/core/render-page.ts";
 import { suffixFileCount, suffixShardKey } from "../../../src/core/search/search-layout.ts";
 import { cacheDirOf } from "../../../src/data/read/build-cache.ts";
+import { recordShard } from "../../../src/site/record-shard.ts";
 import { subjectTokens } from "../../../src/site/search/patch-keys.ts";
 import { previousReads } from "../../../src/site/search/patched-shards.ts";
+import { recordReads } from "../../../src/site/search/previous-search.ts";
 import { SearchFacts } from "../../../src/site/search/search-facts.ts";
 import { fileDigest, shardHashByDigests } from "../../../src/site/search/spilled-shard.ts";
 import { hash52 } from "../../../src/site/search/suffix-cuts.ts";
@@ -60,11 +65,19 @@ async function firstEntries(): Promise<string[]> {
   return firsts;
 }
 
-/** Rebuilds after `edit`; answers the way the stage went, how many first entries the patch read, and how many kept files it read to hash. */
-async function rebuilt(edit: () => void): Promise<{ way: string; firstEntries: number; keptFiles: number }> {
-  const before = { ...previousReads };
+/**
+ * Rebuilds after `edit`; answers the way the stage went, how many first entries the patch read, how
+ * many kept files it read to hash, and how many chunks it compared.
+ */
+async function rebuilt(edit: () => void): Promise<{ way: string; firstEntries: number; keptFiles: number; chunks: number }> {
+  const before = { ...previousReads, ...recordReads };
   const way = await site.rebuilt(edit);
-  return { way, firstEntries: previousReads.firstEntries - before.firstEntries, keptFiles: previousReads.keptFiles - before.keptFiles };
+  return {
+    way,
+    firstEntries: previousReads.firstEntries - before.firstEntries,
+    keptFiles: previousReads.keptFiles - before.keptFiles,
+    chunks: recordReads.chunks - before.chunks,
+  };
 }
 
 /** The facts file as kept. */
@@ -72,6 +85,7 @@ interface Facts {
   suffixes: Record<string, string>;
   threshold: number;
   files: Record<string, { names: string[]; digests: string[] }>;
+  chunks: string[];
 }
 const readFacts = async (): Promise<Facts> => JSON.parse(await readFile(factsFile(), "utf8")) as Facts;
 
@@ -103,10 +117,20 @@ describe("the search stage's facts for the next edit", () => {
     }
   });
 
-  it("spare the common edit every suffix file's first entry, and every file a changed shard keeps", async () => {
-    for (const i of [500, 1234, 3999]) {
-      const { way, firstEntries, keptFiles } = await rebuilt(() => (subjects[i] = editSubject(subjects[i] as Subject)));
-      expect({ i, way, firstEntries, keptFiles }).toEqual({ i, way: "patched", firstEntries: 0, keptFiles: 0 });
+  it("name the list's chunk hashes, which the site's records shards' hashes are over", async () => {
+    const manifest = await readManifest(site.out);
+    const { chunks } = await readFacts();
+    expect(chunks).toHaveLength(COUNT / CHUNK_SIZE);
+    const files = chunks.map((_, chunk) => readFile(join(site.out, chunkPath(manifest, chunk) as string)));
+    expect((await Promise.all(files)).map((bytes) => contentHash(bytes))).toEqual(chunks);
+    expect(recordShard(0, chunks).hash).toBe(manifest.dirs[recordShardKey(0)]);
+  });
+
+  it("spare the common edit every suffix file's first entry, every file a changed shard keeps, and every chunk but the one changed", async () => {
+    // The first and last record of a chunk, and one between.
+    for (const i of [500, 1234, 2000, 3999]) {
+      const { way, firstEntries, keptFiles, chunks } = await rebuilt(() => (subjects[i] = editSubject(subjects[i] as Subject)));
+      expect({ i, way, firstEntries, keptFiles, chunks }).toEqual({ i, way: "patched", firstEntries: 0, keptFiles: 0, chunks: 1 });
     }
     // The facts after each edit are those of the site it left: the threshold, and every search shard's digests (those it kept whole too).
     const manifest = await readManifest(site.out);
@@ -127,9 +151,15 @@ describe("the search stage's facts for the next edit", () => {
     const files = Object.fromEntries(
       Object.entries(facts.files).map(([shard, { names, digests }]) => [shard, { names, digests: digests.map((d) => `0${d.slice(1)}`) }]),
     );
+    // And chunk hashes that are not the chunks' (the records shard's hash then not the site's), which would tell that no chunk changed.
     await writeFile(
       factsFile(),
-      JSON.stringify({ suffixes: { ...facts.suffixes, [key]: `${manifest.dirs[key]}0` }, threshold: -1, files }),
+      JSON.stringify({
+        suffixes: { ...facts.suffixes, [key]: `${manifest.dirs[key]}0` },
+        threshold: -1,
+        files,
+        chunks: facts.chunks.map(() => facts.chunks[0]),
+      }),
     );
     // An edit that moves a cut: a rare token whose entry begins a file given to one more subject (the entry's text changes).
     const firsts = await firstEntries();
@@ -155,10 +185,11 @@ describe("the search stage's facts for the next edit", () => {
       break;
     }
     expect(edit).not.toBeNull();
-    const { way, firstEntries: read, keptFiles } = await rebuilt(edit as () => void);
+    const { way, firstEntries: read, keptFiles, chunks } = await rebuilt(edit as () => void);
     expect(way).toBe("patched");
     expect(read).toBeGreaterThan(0);
     expect(keptFiles).toBeGreaterThan(0);
+    expect(chunks).toBe(COUNT / CHUNK_SIZE);
     // The first entries changed (PatchedSite checked the files are the whole stage's), and the facts kept are the moved cuts'.
     const moved = await firstEntries();
     expect(moved).not.toEqual(firsts);
@@ -167,7 +198,8 @@ describe("the search stage's facts for the next edit", () => {
     await rm(factsFile());
     const missing = await rebuilt(() => (subjects[42] = editSubject(subjects[42] as Subject)));
     expect([missing.firstEntries, missing.keptFiles].map((n) => n > 0)).toEqual([true, true]);
+    expect(missing.chunks).toBe(COUNT / CHUNK_SIZE);
     const again = await rebuilt(() => (subjects[43] = editSubject(subjects[43] as Subject)));
-    expect([again.firstEntries, again.keptFiles]).toEqual([0, 0]);
+    expect([again.firstEntries, again.keptFiles, again.chunks]).toEqual([0, 0, 1]);
   }, 300_000);
 });
