@@ -59,19 +59,19 @@ export function previousShard(previous: PreviousSearch, key: string): ShardPlan 
 }
 
 /**
- * Adds the previous shard `key`'s file `name` to `shard` as it is: linked from the previous site,
- * not written again; hashed by its digest as the previous build noted it, else from its bytes
- * (`bytes` when already read, else read here: counted in previousReads).
+ * Adds the previous shard `key`'s file `name` to `shard` as it is: named as kept where it is in the
+ * previous site, for the writer to link, not written again nor linked here; hashed by its digest
+ * as the previous build noted it, else from its bytes (`bytes` when already read, else read here:
+ * counted in previousReads). The file gone: no patch.
  */
 export function keepFile(previous: PreviousSearch, shard: SpilledShard, key: string, name: string, bytes?: Uint8Array): void {
+  if (!previous.holds(key, name)) throw new NoPatch(`the previous ${key}/${name} is gone`);
   const digest = previous.digestOf(key, name);
-  previous.withFile(key, name, (path) => {
-    if (digest === undefined && bytes === undefined) {
-      previousReads.keptFiles++;
-      bytes = readFileSync(path);
-    }
-    shard.addFile(name, path, { bytes, digest });
-  });
+  if (digest === undefined && bytes === undefined) {
+    previousReads.keptFiles++;
+    bytes = previous.read(key, name);
+  }
+  shard.addKept(name, previous.dir(key), { bytes, digest });
 }
 
 /** How the patch of an edit makes a run of shards (the buckets', the suffix files'): items in shards of so many. */

@@ -4,7 +4,7 @@
  * records shards whose hash differs are the changed ones (record-shard.ts), their chunks read from
  * the old site and the new, and the lines that differ are the changed records.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   CHUNKS_PER_SHARD,
@@ -31,6 +31,7 @@ export class PreviousSearch {
   /** What the previous build noted of its search files (search-facts.ts), each fact trusted where it is this site's. */
   readonly facts: SearchFacts;
   readonly #digests = new Map<string, ReadonlyMap<string, string> | null>();
+  readonly #names = new Map<string, ReadonlySet<string>>();
 
   constructor(outDir: string, facts = new SearchFacts()) {
     this.facts = facts;
@@ -61,11 +62,30 @@ export class PreviousSearch {
     return digests?.get(name);
   }
 
-  /** The path of file `name` of the previous shard `key`. */
-  path(key: string, name: string): string {
+  /** The directory of the previous shard `key`. */
+  dir(key: string): string {
     const hash = this.dirs[key];
     if (hash === undefined) throw new NoPatch(`the previous site has no ${key}`);
-    return join(this.outDir, DATA_ROOT, shardDirPath(key, hash), name);
+    return join(this.outDir, DATA_ROOT, shardDirPath(key, hash));
+  }
+
+  /** The path of file `name` of the previous shard `key`. */
+  path(key: string, name: string): string {
+    return join(this.dir(key), name);
+  }
+
+  /**
+   * Whether the previous shard `key` holds a file `name` (its directory listed once): a file kept
+   * unread is looked for so, one call a shard, not one a file. The shard gone: no patch.
+   */
+  holds(key: string, name: string): boolean {
+    let names = this.#names.get(key);
+    if (names === undefined) {
+      const dir = this.dir(key);
+      names = new Set(this.withFile(key, "", () => readdirSync(dir)));
+      this.#names.set(key, names);
+    }
+    return names.has(name);
   }
 
   /** The bytes of file `name` of the previous shard `key` (a file gone: no patch). */

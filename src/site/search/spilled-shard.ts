@@ -12,7 +12,7 @@
  * (SpilledShardData: its key, hash, directory and file names), and is made a plan again there.
  */
 import { createHash } from "node:crypto";
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { contentHasher } from "../../common/content-hash.ts";
 import { VERSION } from "../../core/version.ts";
@@ -22,20 +22,22 @@ import type { ShardPlan } from "../hand-offs.ts";
 export interface SpilledShardData {
   readonly key: string;
   readonly hash: string;
-  /** Its directory, holding every file named in `names`: in the scratch directory, or the previous site's for a shard the patch of an edit keeps whole (patched-shards.ts). */
+  /**
+   * Its directory, holding every file named in `names` but those kept from `keptDir`: in the
+   * scratch directory, or the previous site's for a shard the patch of an edit keeps whole (patched-shards.ts).
+   */
   readonly dir: string;
   /** Its files' names, in the order the writer gets them. */
   readonly names: readonly string[];
   /**
    * Those of its files that are the previous site's file of the same name in the shard of the same
-   * key, byte for byte (added by addFile from there: the patch of an edit, patch-search.ts); the
-   * writer may link that file without comparing. Absent: no file is known to be.
+   * key, byte for byte (added by addKept: the patch of an edit, patch-search.ts); the writer links
+   * that file from `keptDir` without comparing. Absent: no file is known to be.
    */
   readonly kept?: readonly string[];
+  /** The directory the `kept` files are in (the previous site's shard); absent: `dir`. */
+  readonly keptDir?: string;
 }
-
-/** Link errors that mean "this file system cannot hard-link here": the file is written instead. */
-const NO_LINK = new Set(["EXDEV", "EPERM", "ENOTSUP", "EMLINK", "EOPNOTSUPP"]);
 
 /** The data behind each plan made here: a plan's functions cannot cross threads, its data can. */
 const dataOf = new WeakMap<ShardPlan, SpilledShardData>();
@@ -88,6 +90,7 @@ export class SpilledShard {
   readonly #names: string[] = [];
   readonly #digests: string[] = [];
   readonly #kept: string[] = [];
+  #keptDir: string | undefined;
 
   /** A shard `key` whose files wait in a directory of its own under `scratch`. */
   constructor(scratch: string, key: string) {
@@ -124,32 +127,29 @@ export class SpilledShard {
   }
 
   /**
-   * Its next file, the file at `path` as it is (the previous site's, which the patch of an edit
-   * leaves alone): hard-linked into the directory, not written again (written where the file
-   * system cannot link). Hashed from `known`: its SHA-256 (a search shard's, as the previous
-   * build noted it), else its bytes when already read, else read here. Creating a file and
-   * writing it cost twice a link (a thousand files a shard changed by one).
+   * Its next file, the file `name` of the directory `dir` as it is (the previous site's shard of
+   * the same key, which the patch of an edit leaves alone): neither written nor linked here, but
+   * named as kept, so that the writer links it from there, unread (a thousand files a shard
+   * changed by one: a link each here cost the edit's search thread 0.1 s at a million subjects,
+   * and the writer linked each again). Every kept file of a shard is of the one directory.
+   * Hashed from `known`: its SHA-256 (a search shard's, as the previous build noted it), else its
+   * bytes when already read, else read here.
    */
-  addFile(name: string, path: string, known: { readonly bytes?: Uint8Array | undefined; readonly digest?: string | undefined } = {}): void {
+  addKept(name: string, dir: string, known: { readonly bytes?: Uint8Array | undefined; readonly digest?: string | undefined } = {}): void {
+    if (this.#keptDir !== undefined && this.#keptDir !== dir) throw new Error(`the kept files of ${this.#key} are of two directories`);
+    this.#keptDir = dir;
     let bytes = known.bytes;
     if (this.#hash === null) {
-      this.#digests.push(known.digest ?? fileDigest((bytes ??= readFileSync(path))));
+      this.#digests.push(known.digest ?? fileDigest((bytes ??= readFileSync(join(dir, name)))));
     } else {
-      bytes ??= readFileSync(path);
+      bytes ??= readFileSync(join(dir, name));
       for (const part of [name, "\n", bytes]) this.#hash.update(part);
-    }
-    const target = this.pathOf(name);
-    try {
-      linkSync(path, target);
-    } catch (error) {
-      if (!NO_LINK.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
-      writeFileSync(target, bytes ?? readFileSync(path));
     }
     this.#names.push(name);
     this.#kept.push(name);
   }
 
-  /** Where its file `name`, once added, lies: to be read back. */
+  /** Where its file `name`, once added (not kept), lies: to be read back. */
   pathOf(name: string): string {
     return join(this.#dir, name);
   }
@@ -159,24 +159,25 @@ export class SpilledShard {
     const digests = { names: this.#names, digests: this.#digests };
     const hash = this.#hash === null ? shardHashByDigests(this.#key, digests) : this.#hash.digest();
     const data = { key: this.#key, hash, dir: this.#dir, names: this.#names };
-    const plan = spilledPlan(this.#kept.length === 0 ? data : { ...data, kept: this.#kept });
+    const plan = spilledPlan(this.#keptDir === undefined ? data : { ...data, kept: this.#kept, keptDir: this.#keptDir });
     return this.#hash === null ? withDigests(plan, digests) : plan;
   }
 }
 
 /** The plan of a spilled shard from its data: its files read back from its directory one at a time as the writer takes them. */
 export function spilledPlan(data: SpilledShardData): ShardPlan {
-  const { key, hash, dir, names, kept } = data;
+  const { key, hash, dir, names, kept, keptDir = dir } = data;
+  const keptNames = new Set(kept);
   const plan: ShardPlan = {
     key,
     hash,
     size: names.length,
     dir,
-    // A kept file here is a hard link to the previous site's (addFile): the writer links it again, unread and uncompared.
-    ...(kept === undefined || kept.length === 0 ? {} : { kept: { dir, names: new Set(kept) } }),
+    // A kept file is the previous site's, where it is (addKept): the writer links it from there, unread and uncompared.
+    ...(keptNames.size === 0 ? {} : { kept: { dir: keptDir, names: keptNames } }),
     name: (i) => names[i] as string,
     *files() {
-      for (const name of names) yield { name, bytes: readFileSync(join(dir, name)) };
+      for (const name of names) yield { name, bytes: readFileSync(join(keptNames.has(name) ? keptDir : dir, name)) };
     },
   };
   dataOf.set(plan, data);

@@ -1,16 +1,29 @@
 /**
  * A spilled shard's file given in parts (site/search/spilled-shard.ts) is the file given whole, and
  * a file added from another directory (the previous site's, which the patch of an edit keeps) is
- * the file given as bytes: the same bytes and hash, the file linked, and named as kept. A search
+ * the file given as bytes: the same bytes and hash, the file left where it is, and named as kept there. A search
  * shard is hashed over its files' digests (a kept one's as given), a key lookups' over their bytes.
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { contentHash } from "../../../src/common/content-hash.ts";
+import { DATA_ROOT, MANIFEST_PATH, shardDirPath } from "../../../src/core/layout.ts";
+import { LAYOUT_VERSION } from "../../../src/core/manifest.ts";
 import { VERSION } from "../../../src/core/version.ts";
-import { fileDigest, fileDigestsOf, shardHashByDigests, SpilledShard } from "../../../src/site/search/spilled-shard.ts";
+import { NoPatch } from "../../../src/site/search/no-patch.ts";
+import { keepFile, previousReads } from "../../../src/site/search/patched-shards.ts";
+import { PreviousSearch } from "../../../src/site/search/previous-search.ts";
+import { SearchFacts } from "../../../src/site/search/search-facts.ts";
+import {
+  fileDigest,
+  fileDigestsOf,
+  shardHashByDigests,
+  SpilledShard,
+  spilledData,
+  spilledPlan,
+} from "../../../src/site/search/spilled-shard.ts";
 
 let spill = "";
 beforeEach(() => {
@@ -39,25 +52,32 @@ it("makes the same file and hash from parts, one buffer reused, as from the byte
   );
 });
 
-it("makes the same file and hash from a file linked as from its bytes, and names it kept", () => {
-  const previous = join(spill, "previous.bin");
-  writeFileSync(previous, "the previous file");
+it("makes the same file and hash from a file kept as from its bytes, and names it kept where it is, unlinked", () => {
+  const previous = join(spill, "previous");
+  mkdirSync(previous);
+  writeFileSync(join(previous, "0.bin"), "the previous file");
   const written = new SpilledShard(join(spill, "written"), "search/keys/0");
   written.add("0.idx", Buffer.from("[]"));
   written.add("0.bin", Buffer.from("the previous file"));
-  const linked = new SpilledShard(join(spill, "linked"), "search/keys/0");
-  linked.add("0.idx", Buffer.from("[]"));
-  linked.addFile("0.bin", previous);
-  const [a, b] = [written.done(), linked.done()];
+  const kept = new SpilledShard(join(spill, "kept"), "search/keys/0");
+  kept.add("0.idx", Buffer.from("[]"));
+  kept.addKept("0.bin", previous);
+  const [a, b] = [written.done(), kept.done()];
   expect(b.hash).toBe(a.hash);
   expect([...b.files()].map((f) => [f.name, Buffer.from(f.bytes).toString()])).toEqual(
     [...a.files()].map((f) => [f.name, Buffer.from(f.bytes).toString()]),
   );
-  // A hard link to the previous file, not a copy; and the writer is told which file it is.
-  expect(statSync(join(b.dir as string, "0.bin")).ino).toBe(statSync(previous).ino);
-  expect(b.kept?.dir).toBe(b.dir);
+  // Neither linked nor copied into the scratch directory: the writer is told where the file is, and links it from there.
+  expect(existsSync(join(b.dir as string, "0.bin"))).toBe(false);
+  expect(b.kept?.dir).toBe(previous);
   expect([...(b.kept?.names ?? [])]).toEqual(["0.bin"]);
   expect(a.kept).toBeUndefined();
+  // As data (what crosses from the search thread) and back: the same files, from the same places.
+  const again = spilledPlan(spilledData(b));
+  expect(again.kept?.dir).toBe(previous);
+  expect([...again.files()].map((f) => Buffer.from(f.bytes).toString())).toEqual(["[]", "the previous file"]);
+  // A shard's kept files are of one directory.
+  expect(() => kept.addKept("1.bin", join(spill, "elsewhere"))).toThrow(/two directories/);
 });
 
 it("hashes a search shard over its files' names and SHA-256, a key lookups' shard over their bytes, and a kept search file by the digest given, unread", () => {
@@ -68,13 +88,37 @@ it("hashes a search shard over its files' names and SHA-256, a key lookups' shar
   const oib = new SpilledShard(join(spill, "oib"), "oib/0");
   oib.add("0.json", bytes);
   expect(oib.done().hash).toBe(contentHash(VERSION, "\n", "oib/0", "\n", "0.json", "\n", bytes));
-  // A file of other bytes, given with the digest of `bytes`: hashed as `bytes` (never read), linked as it is.
-  const other = join(spill, "other.bin");
-  writeFileSync(other, "other bytes");
+  // A file of other bytes, given with the digest of `bytes`: hashed as `bytes` (never read), kept as it is.
+  const other = join(spill, "other");
+  mkdirSync(other);
+  writeFileSync(join(other, "a.rank"), "other bytes");
   const kept = new SpilledShard(join(spill, "kept"), "search/order");
-  kept.addFile("a.rank", other, { digest: fileDigest(bytes) });
+  kept.addKept("a.rank", other, { digest: fileDigest(bytes) });
   const plan = kept.done();
   expect(plan.hash).toBe(shardHashByDigests("search/order", { names: ["a.rank"], digests: [fileDigest(bytes)] }));
   expect(fileDigestsOf(plan)).toEqual({ names: ["a.rank"], digests: [fileDigest(bytes)] });
-  expect(statSync(join(plan.dir as string, "a.rank")).ino).toBe(statSync(other).ino);
+  expect([...plan.files()].map((f) => Buffer.from(f.bytes).toString())).toEqual(["other bytes"]);
+});
+
+it("keeps a previous shard's file by its directory, unread where its digest is known, and gives up the patch where the file is gone", () => {
+  // A previous site whose order shard's facts name two files, one of them gone since.
+  const digests = { names: ["name.rank", "name.asc"], digests: [fileDigest(Buffer.from("ranks")), fileDigest(Buffer.from("places"))] };
+  const hash = shardHashByDigests("search/order", digests);
+  const out = join(spill, "site");
+  const dir = join(out, DATA_ROOT, shardDirPath("search/order", hash));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "name.rank"), "ranks");
+  const manifest = { layout: LAYOUT_VERSION, version: VERSION, count: 1, dirs: { "search/order": hash } };
+  writeFileSync(join(out, MANIFEST_PATH), JSON.stringify(manifest));
+  const previous = new PreviousSearch(out, new SearchFacts({ files: { "search/order": digests } }));
+  const shard = new SpilledShard(join(spill, "patched"), "search/order");
+  const reads = previousReads.keptFiles;
+  keepFile(previous, shard, "search/order", "name.rank");
+  // Its digest known: not read, nor linked, nor copied.
+  expect(previousReads.keptFiles).toBe(reads);
+  expect(() => keepFile(previous, shard, "search/order", "name.asc")).toThrow(NoPatch);
+  const plan = shard.done();
+  expect(plan.kept?.dir).toBe(dir);
+  expect(existsSync(join(plan.dir as string, "name.rank"))).toBe(false);
+  expect([...plan.files()].map((f) => Buffer.from(f.bytes).toString())).toEqual(["ranks"]);
 });
