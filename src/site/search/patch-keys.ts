@@ -60,9 +60,9 @@ export interface KeysInput {
   readonly changed: readonly ChangedSubject[];
   /** The unchanged subjects whose position by name moved. */
   readonly shifted: readonly number[];
-  /** Each place's position in the order by name now, and before the edit. */
+  /** Each place's position in the order by name now, and each changed place's before the edit. */
   readonly namePositions: Uint32Array;
-  readonly positionsBefore: Uint32Array;
+  readonly positionsBefore: ReadonlyMap<number, number>;
   /** A subject's tokens before the edit (a changed one's as it was). */
   readonly tokensBefore: (place: number) => readonly string[];
   readonly suffixes: SuffixPatch;
@@ -136,7 +136,7 @@ export class KeysPatch {
     // The tokens the previous site holds for sure (a subject had them).
     const known = new Set<string>();
     for (const subject of changed) {
-      const moved = namePositions[subject.place] !== positionsBefore[subject.place];
+      const moved = namePositions[subject.place] !== positionsBefore.get(subject.place);
       for (const token of subject.tokensBefore) {
         known.add(token);
         if (moved || !subject.tokensAfter.includes(token)) affected.add(token);

@@ -19,7 +19,7 @@ import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
 import { addFieldFiles, fieldFileNames } from "./order-files.ts";
 import { type ChangedSubject, KeysPatch, subjectKeys, subjectTokens } from "./patch-keys.ts";
-import { patchOrder, u32s } from "./patch-orders.ts";
+import { LITTLE_ENDIAN, patchOrder, readU32s } from "./patch-orders.ts";
 import { SuffixPatch } from "./patch-suffixes.ts";
 import { type CutFacts, SearchFacts } from "./search-facts.ts";
 import { NoPatch } from "./no-patch.ts";
@@ -123,21 +123,24 @@ function patch({ outDir, count, chunkSize, hashes, fileOf, spill: scratch, facts
   return shards;
 }
 
-/** The order shard after the edit, each place's position by name now and before, and the unchanged places whose position moved. */
+/**
+ * The order shard after the edit, each place's position by name now, each changed place's before,
+ * and the unchanged places whose position moved (those in the window of the order by name that
+ * patchOrder moved: outside it every position is as it was).
+ */
 function patchOrders(
   previous: PreviousSearch,
   places: readonly number[],
   before: ReadonlyMap<number, RecordFields>,
   records: RecordsByPlace,
   spill: string,
-): { readonly shard: ShardPlan; readonly namePositions: Uint32Array; readonly positionsBefore: Uint32Array; readonly shifted: number[] } {
-  // Each file read once: name.asc both for the positions and, kept, for the shard's hash.
-  const readFiles = new Map<string, Buffer>();
-  const read = (name: string): Buffer => {
-    let bytes = readFiles.get(name);
-    if (bytes === undefined) readFiles.set(name, (bytes = previous.read(ORDER_SHARD_KEY, name)));
-    return bytes;
-  };
+): {
+  readonly shard: ShardPlan;
+  readonly namePositions: Uint32Array;
+  readonly positionsBefore: ReadonlyMap<number, number>;
+  readonly shifted: number[];
+} {
+  const read = (name: string): Uint32Array => previous.withFile(ORDER_SHARD_KEY, name, readU32s);
   const valueIn = (fields: RecordFields, field: OrderField): string =>
     field === "naziv_subjekta"
       ? fields.name
@@ -149,33 +152,48 @@ function patchOrders(
   const changedFields = ORDER_FIELDS.filter((field) =>
     places.some((place) => valueIn(before.get(place) as RecordFields, field) !== valueIn(records.fields(place), field)),
   );
-  const oldNameAsc = u32s(read("name.asc"));
-  const oldPositions = inverse(oldNameAsc);
+  const nameAsc = read("name.asc");
+  const namePositions = inverse(nameAsc);
+  const positionsBefore = new Map(places.map((place) => [place, namePositions[place] as number]));
   if (changedFields.length === 0) {
-    return { shard: previousShard(previous, ORDER_SHARD_KEY), namePositions: oldPositions, positionsBefore: oldPositions, shifted: [] };
+    return { shard: previousShard(previous, ORDER_SHARD_KEY), namePositions, positionsBefore, shifted: [] };
   }
   const shard = new SpilledShard(spill, ORDER_SHARD_KEY);
-  let namePositions = oldPositions;
+  let window: readonly [number, number] = [0, 0];
   for (const field of ORDER_FIELDS) {
     if (!changedFields.includes(field)) {
-      for (const name of fieldFileNames(field)) keepFile(previous, shard, ORDER_SHARD_KEY, name, readFiles.get(name));
+      // name.asc's bytes are at hand (unchanged here) where its digest is not known.
+      const nameBytes = LITTLE_ENDIAN ? new Uint8Array(nameAsc.buffer) : undefined;
+      for (const name of fieldFileNames(field))
+        keepFile(previous, shard, ORDER_SHARD_KEY, name, name === "name.asc" ? nameBytes : undefined);
       continue;
     }
-    const [rank, asc] = fieldFileNames(field);
-    const oldKeys = field === "datum_postanka" ? read("date.keys").toString("utf8").split("\n").slice(0, -1) : undefined;
+    const [rank, asc] = fieldFileNames(field) as [string, string];
+    const oldKeys = field === "datum_postanka" ? readDateKeys(previous) : undefined;
     const valueOf = (place: number): string => valueIn(records.fields(place), field);
-    const patched = patchOrder(field, u32s(read(asc as string)), u32s(read(rank as string)), places, valueOf, oldKeys);
+    const valueBefore = (place: number): string => valueIn(before.get(place) as RecordFields, field);
+    const order = field === "naziv_subjekta" ? nameAsc : read(asc);
+    const patched = patchOrder(field, order, read(rank), places, valueOf, valueBefore, oldKeys);
     addFieldFiles(shard, field, patched.ranks, patched.asc, patched.dates);
-    if (field === "naziv_subjekta") namePositions = inverse(patched.asc);
+    if (field === "naziv_subjekta") window = [patched.from, patched.to];
   }
+  // The positions by name now: those in the window moved; the unchanged places among them shifted.
   const isChanged = new Set(places);
   const shifted: number[] = [];
-  for (let place = 0; place < namePositions.length; place++) {
-    if (namePositions[place] === oldPositions[place] || isChanged.has(place)) continue;
+  for (let position = window[0]; position < window[1]; position++) {
+    const place = nameAsc[position] as number;
+    if (namePositions[place] === position) continue;
+    namePositions[place] = position;
+    if (isChanged.has(place)) continue;
     if (shifted.length === MOST_SHIFTED) throw new NoPatch(`more than ${MOST_SHIFTED} subjects move in the order by name`);
     shifted.push(place);
   }
-  return { shard: shard.done(), namePositions, positionsBefore: oldPositions, shifted };
+  return { shard: shard.done(), namePositions, positionsBefore, shifted: shifted.sort((a, b) => a - b) };
+}
+
+/** The previous distinct dates (date.keys, a line each). */
+function readDateKeys(previous: PreviousSearch): string[] {
+  return previous.read(ORDER_SHARD_KEY, "date.keys").toString("utf8").split("\n").slice(0, -1);
 }
 
 /** Each place's position in an order. */
