@@ -266,14 +266,11 @@ export class KeysPatch {
         sets.set(name, bits);
         continue;
       }
-      let places: number[];
-      if (held !== undefined) places = placesOf(held);
-      else if (triple) places = this.#tripleUnion(name.slice(2));
-      else places = [];
-      const gone = new Set(lost);
-      places = places.filter((place) => !gone.has(place));
-      places.push(...gained);
-      places.sort((x, y) => x - y);
+      let was: Uint32Array;
+      if (held !== undefined) was = heldPlaces(held);
+      else if (triple) was = Uint32Array.from(this.#tripleUnion(name.slice(2))).sort();
+      else was = new Uint32Array(0);
+      const places = changedPlaces(was, gained, lost);
       if (triple ? places.length > TRIPLE_ROWS : places.length > 0) sets.set(name, encodeRows(places, 0, places.length, this.#input.count));
       else sets.delete(name);
     }
@@ -325,6 +322,44 @@ function placesOf(bytes: Uint8Array): number[] {
     for (let bit = 0; bit < 8; bit++) if (byte & (1 << bit)) places.push(8 * i + bit);
   }
   return places;
+}
+
+/** The places of a stored set, rising, as an array of their own (a list's as decoded, a bitmap's gathered). */
+function heldPlaces(bytes: Uint8Array): Uint32Array {
+  const set = decodeRows(bytes);
+  return set.kind === "list" ? set.rows : Uint32Array.from(placesOf(bytes));
+}
+
+/**
+ * The rising places `held` without those `lost` and with those `gained` (a few each), rising: the
+ * runs between them copied whole, not a sort of them all (a key of fifty thousand subjects at a
+ * million, filtered and sorted by a comparison, cost a tenth of a second).
+ */
+export function changedPlaces(held: Uint32Array, gained: readonly number[], lost: readonly number[]): Uint32Array {
+  // Each place taken out before one put in at the same place (never both for one key: kept as a sort would).
+  const changes = [...lost.map((place) => [place, 0] as const), ...gained.map((place) => [place, 1] as const)].sort(
+    (a, b) => a[0] - b[0] || a[1] - b[1],
+  );
+  const out = new Uint32Array(held.length + gained.length);
+  let n = 0;
+  let from = 0;
+  for (const [place, put] of changes) {
+    let at = from;
+    let hi = held.length;
+    while (at < hi) {
+      const mid = (at + hi) >>> 1;
+      if ((held[mid] as number) < place) at = mid + 1;
+      else hi = mid;
+    }
+    out.set(held.subarray(from, at), n);
+    n += at - from;
+    from = at;
+    if (put === 1) out[n++] = place;
+    else while (held[from] === place) from++;
+  }
+  out.set(held.subarray(from), n);
+  n += held.length - from;
+  return out.subarray(0, n);
 }
 
 /**
