@@ -32,6 +32,7 @@ export class PreviousSearch {
   readonly facts: SearchFacts;
   readonly #digests = new Map<string, ReadonlyMap<string, string> | null>();
   readonly #names = new Map<string, ReadonlySet<string>>();
+  readonly #dirPaths = new Map<string, string>();
 
   constructor(outDir: string, facts = new SearchFacts()) {
     this.facts = facts;
@@ -62,11 +63,14 @@ export class PreviousSearch {
     return digests?.get(name);
   }
 
-  /** The directory of the previous shard `key`. */
+  /** The directory of the previous shard `key` (made once: a changed shard keeps a thousand files of it). */
   dir(key: string): string {
+    let dir = this.#dirPaths.get(key);
+    if (dir !== undefined) return dir;
     const hash = this.dirs[key];
     if (hash === undefined) throw new NoPatch(`the previous site has no ${key}`);
-    return join(this.outDir, DATA_ROOT, shardDirPath(key, hash));
+    this.#dirPaths.set(key, (dir = join(this.outDir, DATA_ROOT, shardDirPath(key, hash))));
+    return dir;
   }
 
   /** The path of file `name` of the previous shard `key`. */
