@@ -14,6 +14,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { OrderField } from "../../core/search/read-filters.ts";
 import { compareOrderValues } from "../../core/search/match-record.ts";
+import { NoPatch } from "./no-patch.ts";
 
 /** A field's new order: its places ascending, each place's rank, and for the dates their keys and starts. */
 export interface PatchedOrder {
@@ -48,7 +49,8 @@ export function patchOrder(
   const removed = moves
     .map((place) => {
       const at = firstAtOrAfter(0, n, (i) => compareOrderValues(before(asc[i] as number), before(place)) || (asc[i] as number) - place);
-      if (asc[at] !== place) throw new Error(`the order of ${field} does not hold place ${place}`);
+      // A previous order not as the whole stage sorts it (damaged by hand): the whole stage writes it anew.
+      if (asc[at] !== place) throw new NoPatch(`the order of ${field} does not hold place ${place} where its value puts it`);
       return at;
     })
     .sort((a, b) => a - b);

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { compareOrderValues } from "../../../src/core/search/match-record.ts";
 import { mulberry32 } from "../../../src/common/seeded-random.ts";
+import { NoPatch } from "../../../src/site/search/no-patch.ts";
 import { patchOrder, readU32s } from "../../../src/site/search/patch-orders.ts";
 
 /** The whole order of `values` (a place's value by index): ascending places, ranks, distinct values and their starts. */
@@ -108,4 +109,21 @@ describe("an order patched after an edit", () => {
       }
     }
   });
+});
+
+it("gives the patch up where the previous order does not hold a changed place where its value puts it", () => {
+  const before = ["b", "a", "c"];
+  // An order damaged: b's place and c's swapped.
+  const damaged = throughFile("damaged-asc", [1, 2, 0]);
+  const ranks = throughFile("damaged-rank", [1, 0, 2]);
+  expect(() =>
+    patchOrder(
+      "naziv_subjekta",
+      damaged,
+      ranks,
+      [0],
+      () => "d",
+      (place) => before[place] as string,
+    ),
+  ).toThrow(NoPatch);
 });
