@@ -55,8 +55,8 @@ export interface ShardPlan {
   readonly dir?: string;
   /**
    * Files the producer knows hold the bytes of the previous site's file of the same name, in
-   * `kept.dir` (the previous version's directory, or one of links to its files: the search patch's
-   * scratch directory): the writer links them from there (copies where it cannot link) without
+   * `kept.dir` (the previous version's directory: the search patch names the files it keeps
+   * there, search/spilled-shard.ts addKept): the writer links them from there (copies where it cannot link) without
    * reading or comparing a byte (a shard with `dir` need not hold them there). Every other file is
    * written, or linked from the previous version after a comparison of its bytes.
    */
