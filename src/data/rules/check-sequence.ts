@@ -58,8 +58,10 @@ export class SequenceCheck {
       [this.#id, this.#code] = [last, codeAt(keys.known, n - 1)];
       return -1;
     }
+    // Read once: a cached block's codes are made on first use.
+    const codes = keys.codes;
     for (let k = 0; k < n; k++) {
-      const [id, code] = [keys.ids[k] ?? 0, keys.codes[k] ?? ""];
+      const [id, code] = [keys.ids[k] ?? 0, codes[k] ?? ""];
       if (this.#code !== undefined && !(this.#id < id && compareDigits(this.#code, code) < 0)) return k;
       [this.#id, this.#code] = [id, code];
     }
