@@ -98,26 +98,27 @@ export class OibCheck {
     const n = known === undefined ? keys.oibs.length : known.oibs.length;
     const parts = new Int8Array(n).fill(-1);
     const sizes = new Uint32Array(PARTS);
-    const names: Uint8Array[] = new Array<Uint8Array>(n);
-    const values = new Float64Array(n);
     // A cached block's names are read later, for the few warned at: its bytes are not touched here.
     const later = keys.reread !== undefined && keys.ends !== undefined ? this.#rereads.push(keys.reread) : 0;
     // Not `keys.bytes` itself when the names are left for later: a cached block's getter would read them.
     const bytes = later === 0 && keys.bytes !== undefined ? asBuffer(keys.bytes) : undefined;
     const { ends } = keys;
+    // No names here (left for later, or no bytes): none kept a record. A cached block's OIBs are numbers already.
+    const names = bytes === undefined || ends === undefined ? undefined : new Array<Uint8Array>(n);
+    const values = known === undefined ? new Float64Array(n) : known.oibs;
     for (let k = 0; k < n; k++) {
       // "" (NO_OIB): a record held only for its keys (it has an error of its own).
       const value = known === undefined ? (keys.oibs[k] === "" ? NO_OIB : Number(keys.oibs[k] ?? "")) : (known.oibs[k] as number);
       if (value === NO_OIB) continue;
-      values[k] = value;
+      if (known === undefined) values[k] = value;
       const part = partOf(value);
       parts[k] = part;
-      names[k] =
-        later !== 0 || bytes === undefined || ends === undefined
+      const name =
+        names === undefined || bytes === undefined || ends === undefined
           ? EMPTY
-          : nameOf(bytes, startOf(ends, k), ends[k] ?? 0, nameKeyAt(keys.ids[k] ?? 0, keys.codes[k] ?? ""));
+          : (names[k] = nameOf(bytes, startOf(ends, k), ends[k] ?? 0, nameKeyAt(keys.ids[k] ?? 0, keys.codes[k] ?? "")));
       const codeLength = known === undefined ? utf8Length(keys.codes[k] ?? "") : (known.codeEnds[k] as number) - startOf(known.codeEnds, k);
-      sizes[part] = (sizes[part] ?? 0) + HEAD + codeLength + (names[k] as Uint8Array).length;
+      sizes[part] = (sizes[part] ?? 0) + HEAD + codeLength + name.length;
     }
     const buffers = Array.from(sizes, (size) => (size === 0 ? null : Buffer.allocUnsafe(size)));
     // Numbers through a DataView: Buffer's write methods check their arguments on each of a million calls.
@@ -136,7 +137,7 @@ export class OibCheck {
       view.setUint32(at + 24, fileNumber, true);
       const length = known === undefined ? writeUtf8(keys.codes[k] ?? "", entries, at + HEAD) : copyCode(known, k, entries, at + HEAD);
       view.setUint32(at + 28, length, true);
-      const name = names[k] as Uint8Array;
+      const name = names?.[k] ?? EMPTY;
       entries.set(name, at + HEAD + length);
       view.setUint32(at + 32, name.length, true);
       view.setUint32(at + 36, later, true);
