@@ -102,7 +102,12 @@ function breaks(blocks: readonly PlainBlock[]): number[] {
 function nextKeys(blocks: readonly PlainBlock[]): string {
   const next = new NextKeys();
   for (const block of blocks) next.add(block);
-  const problem = { severity: "warning", file: "a.json", expected: { key: "expected.id" }, hint: { key: "hint.new-subject" } } as unknown as Problem;
+  const problem = {
+    severity: "warning",
+    file: "a.json",
+    expected: { key: "expected.id" },
+    hint: { key: "hint.new-subject" },
+  } as unknown as Problem;
   return JSON.stringify(next.guide([problem]));
 }
 
@@ -121,7 +126,7 @@ describe("a block's compact keys", () => {
         const plain = blocksOf(records, cuts);
         const made = { count: 0 };
         // Some blocks compact (from the cache), some plain (parsed in this build), as a rebuild mixes them.
-        const mixed = plain.map((block, b) => (cached[b] ?? true ? compact(block, made) : block));
+        const mixed = plain.map((block, b) => ((cached[b] ?? true) ? compact(block, made) : block));
         expect(breaks(mixed)).toEqual(breaks(plain));
         expect(nextKeys(mixed)).toEqual(nextKeys(plain));
         made.count = 0;
