@@ -46,8 +46,17 @@ export function knownKeysOf(ids: ArrayLike<number>, codes: readonly string[], oi
 
 /** Whether `known` can stand for `codes` and `oibs` as stored: codes of ASCII digits (any other is read back as a miss). */
 export function isCompact(codes: readonly string[], oibs: readonly string[]): boolean {
-  for (const code of codes) if (!/^[0-9]*$/.test(code)) return false;
-  for (const oib of oibs) if (oib !== "" && !/^[0-9]{11}$/.test(oib)) return false;
+  for (const code of codes) if (!isDigits(code)) return false;
+  for (const oib of oibs) if (oib !== "" && !(oib.length === 11 && isDigits(oib))) return false;
+  return true;
+}
+
+/** Whether `text` is ASCII digits alone (by index: a block stored is a thousand of each in the thread that renders it). */
+function isDigits(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
   return true;
 }
 

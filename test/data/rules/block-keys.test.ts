@@ -8,7 +8,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { codesOf, type KnownKeys, knownKeysOf, oibTextsOf } from "../../../src/data/rules/block-keys.ts";
+import { codesOf, isCompact, type KnownKeys, knownKeysOf, oibTextsOf } from "../../../src/data/rules/block-keys.ts";
 import { OibCheck } from "../../../src/data/rules/check-oibs.ts";
 import { SequenceCheck } from "../../../src/data/rules/check-sequence.ts";
 import { compareDigits } from "../../../src/data/rules/compare-digits.ts";
@@ -158,6 +158,16 @@ describe("a block's compact keys", () => {
     expect(oibTextsOf(known)).toEqual(block.oibs);
     expect(known.highestCode).toBe("0007");
     expect(knownKeysOf([], [], []).highestCode).toBe("");
+  });
+});
+
+describe("isCompact", () => {
+  it("holds codes of ASCII digits and OIBs of 11 (or none): any other key is not stored, so never read back changed", () => {
+    expect(isCompact(["0001", "12345678901234567890"], ["00000000000", ""])).toBe(true);
+    expect(isCompact(["0001", "00\n2"], ["", ""])).toBe(false);
+    expect(isCompact(["٠٠٠١"], [""])).toBe(false);
+    expect(isCompact(["0001"], ["1234567890"])).toBe(false);
+    expect(isCompact(["0001"], ["1234567890a"])).toBe(false);
   });
 });
 
