@@ -236,11 +236,13 @@ function cacheLine(error: NodeJS.ErrnoException): Message {
  * rendering): where it lies (`stored`), or, for a store the machine refuses (a full disk, a
  * read-only one), the line saying why (`uncached`, for BuildCache.failed), leaving no file.
  */
-export function storeBlock(file: string, block: RenderedBlock): Pick<RenderedBlock, "stored" | "uncached"> {
+export function storeBlock(file: string, block: RenderedBlock): Pick<RenderedBlock, "stored" | "uncached" | "known"> {
   // Keys the compact form cannot hold (none valid): the block is not stored, and parsed again next time.
   if (!isCompact(block.codes, block.oibs)) return {};
+  // Its compact keys go on with the block too, as they will come from the cache next time: the checks across records read them, not the strings.
+  const known = knownKeysOf(block.ids, block.codes, block.oibs);
   try {
-    return { stored: { path: file, bytesAt: writeBlock(file, block) } };
+    return { stored: { path: file, bytesAt: writeBlock(file, block, known) }, known };
   } catch (error) {
     if (!isErrno(error) || !CANNOT_WRITE.has(error.code ?? "")) throw error;
     // The cache's directory is what the user can act on, not the block's temporary name.
@@ -249,8 +251,7 @@ export function storeBlock(file: string, block: RenderedBlock): Pick<RenderedBlo
 }
 
 /** Writes the block's file; where its rendered bytes begin in it. */
-function writeBlock(file: string, block: RenderedBlock): number {
-  const known = knownKeysOf(block.ids, block.codes, block.oibs);
+function writeBlock(file: string, block: RenderedBlock, known: KnownKeys): number {
   const header: Header = {
     format: FORMAT,
     count: block.ends.length,

@@ -29,7 +29,9 @@ export const NO_OIB = -1;
 /** The compact keys of a block whose keys are strings (as a record thread renders it). */
 export function knownKeysOf(ids: ArrayLike<number>, codes: readonly string[], oibs: readonly string[]): KnownKeys {
   const text = codes.join("");
-  const codeBytes = Buffer.from(text, "latin1");
+  // An array of its own, not a slice of Buffer's pool: a record thread's block is copied to the main thread whole.
+  const codeBytes = new Uint8Array(text.length);
+  Buffer.from(codeBytes.buffer).write(text, "latin1");
   const codeEnds = new Uint32Array(codes.length);
   let rising = true;
   let highestCode = "";
