@@ -7,6 +7,7 @@
 import type { Message } from "../common/messages/message.ts";
 import type { ProblemCollector, Problem, ProblemKind } from "./problems/problems.ts";
 import type { SourceFile } from "./sources/source-file.ts";
+import type { KnownKeys } from "./rules/block-keys.ts";
 
 /** The valid records of a block, rendered as DRF writes them, with their keys; and the block's problems. */
 export interface RenderedBlock {
@@ -25,6 +26,11 @@ export interface RenderedBlock {
   readonly oibs: readonly string[];
   /** Each record's position in its file (index or line). */
   readonly positions: Uint32Array;
+  /**
+   * A block from the build cache: its keys in compact form, which the checks across records read
+   * instead of `codes` and `oibs` (those are made from them on first use).
+   */
+  readonly known?: KnownKeys;
   /** Errors and warnings of its records (warnings as errors when strict): the first few errors of each kind, every warning. */
   readonly problems: readonly Problem[];
   /** How many more errors of each kind there were (see ProblemCollector.merge). */

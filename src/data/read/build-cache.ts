@@ -14,10 +14,10 @@
  * It lives outside the site (default node_modules/.cache/subjekti/, one directory per output
  * directory), because everything in the site is published. After a build, blocks the build did
  * not use are removed, so the cache holds one version of the data. A block file: a 4-byte header
- * length, the header as JSON (count, byte length and hash of the rendered bytes, problems), padding
- * to 8 bytes, then ids (float64), positions (uint32), record ends (uint32), the codes and the OIBs
- * (each a text of lines: splitting it is several times cheaper than parsing the same strings as a
- * JSON array, some 0.3 s of a rebuild at 1M) and the rendered bytes.
+ * length, the header as JSON (count, byte length and hash of the rendered bytes, the keys' facts,
+ * problems), padding to 8 bytes, then ids (float64), positions (uint32), record ends (uint32), OIBs
+ * (float64), code ends (uint32), the codes' bytes one after another, and the rendered bytes. The
+ * keys are read as they lie, numbers and bytes (rules/block-keys.ts): no string a record.
  */
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writevSync } from "node:fs";
@@ -33,9 +33,10 @@ import type { Problem } from "../problems/problems.ts";
 import type { BlockSpan, SourceBlock } from "../sources/record-sink.ts";
 import type { RenderedBlock } from "../hand-offs.ts";
 import type { SourceFile } from "../sources/source-file.ts";
+import { codesOf, isCompact, type KnownKeys, knownKeysOf, oibTextsOf } from "../rules/block-keys.ts";
 
 /** Bumped whenever a block file's layout (or the spans') changes: another format is a miss. */
-const FORMAT = 6;
+const FORMAT = 7;
 /** Bytes read at once for a block's header and keys (about 30 KB for 1,000 records); more when they are longer. */
 const HEAD_BYTES = 64 * 1024;
 const SUFFIX = ".block";
@@ -83,9 +84,11 @@ interface Header {
   readonly count: number;
   readonly length: number;
   readonly hash: string;
-  /** Bytes of the codes' text and the OIBs' (after the record ends). */
+  /** Bytes of the codes (after the code ends). */
   readonly codesLength: number;
-  readonly oibsLength: number;
+  /** KnownKeys's facts. */
+  readonly rising: boolean;
+  readonly highestCode: string;
   readonly problems: readonly Problem[];
   readonly dropped: Readonly<Record<string, number>>;
 }
@@ -233,9 +236,13 @@ function cacheLine(error: NodeJS.ErrnoException): Message {
  * rendering): where it lies (`stored`), or, for a store the machine refuses (a full disk, a
  * read-only one), the line saying why (`uncached`, for BuildCache.failed), leaving no file.
  */
-export function storeBlock(file: string, block: RenderedBlock): Pick<RenderedBlock, "stored" | "uncached"> {
+export function storeBlock(file: string, block: RenderedBlock): Pick<RenderedBlock, "stored" | "uncached" | "known"> {
+  // Keys the compact form cannot hold (none valid): the block is not stored, and parsed again next time.
+  if (!isCompact(block.codes, block.oibs)) return {};
+  // Its compact keys go on with the block too, as they will come from the cache next time: the checks across records read them, not the strings.
+  const known = knownKeysOf(block.ids, block.codes, block.oibs);
   try {
-    return { stored: { path: file, bytesAt: writeBlock(file, block) } };
+    return { stored: { path: file, bytesAt: writeBlock(file, block, known) }, known };
   } catch (error) {
     if (!isErrno(error) || !CANNOT_WRITE.has(error.code ?? "")) throw error;
     // The cache's directory is what the user can act on, not the block's temporary name.
@@ -244,17 +251,15 @@ export function storeBlock(file: string, block: RenderedBlock): Pick<RenderedBlo
 }
 
 /** Writes the block's file; where its rendered bytes begin in it. */
-function writeBlock(file: string, block: RenderedBlock): number {
-  // A code or OIB with a line break in it (none valid has one) makes a block that never reads back: a miss, not a wrong key.
-  const codes = Buffer.from(block.codes.join("\n"));
-  const oibs = Buffer.from(block.oibs.join("\n"));
+function writeBlock(file: string, block: RenderedBlock, known: KnownKeys): number {
   const header: Header = {
     format: FORMAT,
     count: block.ends.length,
     length: block.bytes.length,
     hash: block.hash,
-    codesLength: codes.length,
-    oibsLength: oibs.length,
+    codesLength: known.codeBytes.length,
+    rising: known.rising,
+    highestCode: known.highestCode,
     problems: block.problems,
     dropped: block.dropped,
   };
@@ -269,8 +274,9 @@ function writeBlock(file: string, block: RenderedBlock): number {
     view(block.ids),
     view(block.positions),
     view(block.ends),
-    codes,
-    oibs,
+    view(known.oibs),
+    view(known.codeEnds),
+    known.codeBytes,
     block.bytes,
   ];
   // `.tmp-<pid>.<part>`: a name remove-leftovers.ts knows, so a killed build's temporaries are found.
@@ -319,11 +325,11 @@ function readBlock(path: string, file: SourceFile): RenderedBlock | undefined {
   const fd = openSync(path, "r");
   try {
     const size = fstatSync(fd).size;
-    let head = readAt(fd, 0, Math.min(size, HEAD_BYTES));
+    let head = readHead(fd, Math.min(size, HEAD_BYTES));
     if (head.length < 4) return undefined;
     const headerLength = head.readUInt32LE(0);
     if (4 + headerLength > size) return undefined;
-    if (4 + headerLength > head.length) head = readAt(fd, 0, 4 + headerLength);
+    if (4 + headerLength > head.length) head = readHead(fd, 4 + headerLength);
     let header: Header;
     try {
       header = JSON.parse(head.toString("utf8", 4, 4 + headerLength)) as Header;
@@ -331,22 +337,27 @@ function readBlock(path: string, file: SourceFile): RenderedBlock | undefined {
       return undefined;
     }
     const n = header.count;
-    let at = align8(4 + headerLength);
-    const keysAt = at + n * 16;
-    const bytesAt = keysAt + header.codesLength + header.oibsLength;
+    const at = align8(4 + headerLength);
+    const bytesAt = at + n * 28 + header.codesLength;
     if (header.format !== FORMAT || size !== bytesAt + header.length) return undefined;
-    if (bytesAt > head.length) head = readAt(fd, 0, bytesAt);
-    // Copied into aligned typed arrays: a Buffer's offset in its pool need not be aligned.
-    const take = (length: number): ArrayBuffer => new Uint8Array(head.subarray(at, (at += length))).buffer;
-    const ids = new Float64Array(take(n * 8));
-    const positions = new Uint32Array(take(n * 4));
-    const ends = new Uint32Array(take(n * 4));
-    const lines = (length: number): string[] => (n === 0 ? [] : head.toString("utf8", at, (at += length)).split("\n"));
-    const codes = lines(header.codesLength);
-    const oibs = lines(header.oibsLength);
-    if (codes.length !== n || oibs.length !== n) return undefined;
+    if (bytesAt > head.length) head = readHead(fd, bytesAt);
+    // One copy of the keys, aligned (the scratch buffer is the next block's), seen through views.
+    const keys = new Uint8Array(head.subarray(at, bytesAt)).buffer;
+    const ids = new Float64Array(keys, 0, n);
+    const positions = new Uint32Array(keys, n * 8, n);
+    const ends = new Uint32Array(keys, n * 12, n);
+    const known: KnownKeys = {
+      oibs: new Float64Array(keys, n * 16, n),
+      codeEnds: new Uint32Array(keys, n * 24, n),
+      codeBytes: new Uint8Array(keys, n * 28, header.codesLength),
+      rising: header.rising,
+      highestCode: header.highestCode,
+    };
+    if (n > 0 && known.codeEnds[n - 1] !== header.codesLength) return undefined;
     const problems = header.problems.map((p) => ({ ...p, file: file.name }));
     let bytes: Uint8Array | undefined;
+    let codes: string[] | undefined;
+    let oibs: string[] | undefined;
     // The block's bytes [start, end) read again: all of them, or one record's for a check that names it.
     const reread = rereadStored(path, bytesAt);
     return {
@@ -357,8 +368,14 @@ function readBlock(path: string, file: SourceFile): RenderedBlock | undefined {
       hash: header.hash,
       ends,
       ids,
-      codes,
-      oibs,
+      // Made only for a check that needs a record's code or OIB as text (the checks read `known`).
+      get codes() {
+        return (codes ??= codesOf(known));
+      },
+      get oibs() {
+        return (oibs ??= oibTextsOf(known));
+      },
+      known,
       positions,
       problems,
       dropped: header.dropped,
@@ -366,6 +383,18 @@ function readBlock(path: string, file: SourceFile): RenderedBlock | undefined {
   } finally {
     closeSync(fd);
   }
+}
+
+/** The scratch buffer block heads are read into, one block at a time (grown for a longer head). */
+let scratch: Buffer | undefined;
+
+/**
+ * The first `length` bytes of `fd` (fewer at its end), in the scratch buffer: valid until the next
+ * call. A fresh buffer a block was fresh pages a block, some 16,000 page faults a rebuild at 1M.
+ */
+function readHead(fd: number, length: number): Buffer {
+  if (scratch === undefined || scratch.length < length) scratch = Buffer.allocUnsafeSlow(Math.max(length, HEAD_BYTES));
+  return scratch.subarray(0, readInto(fd, scratch, 0, length, 0));
 }
 
 /** `length` bytes of `fd` from `position` (fewer at its end). */

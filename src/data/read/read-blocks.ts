@@ -156,7 +156,7 @@ async function readInto(
       if (block.uncached !== undefined) cache?.failed(block.uncached);
       problems.merge(block.problems, block.dropped);
       await oibs.add(oibKeysOf(block), next.file, options.strict);
-      nextKeys.add(block.ids, block.codes);
+      nextKeys.add(block);
       count += block.ends.length;
       if (!(await put({ kind: "block", block, file: next.file, problems }))) throw new StopReading();
     }

@@ -25,6 +25,7 @@ import type { Problem, ProblemSink } from "../problems/problems.ts";
 import { formatLocation, showValue } from "../problems/problem-parts.ts";
 import { placeInCells } from "../sources/sheet-cells.ts";
 import { locate, type SourceFile } from "../sources/source-file.ts";
+import { type KnownKeys, NO_OIB } from "./block-keys.ts";
 
 /** The keys of a block's records, as the reader hands them on. */
 export interface OibKeys {
@@ -41,6 +42,8 @@ export interface OibKeys {
    * warned at are read.
    */
   readonly reread?: (start: number, end: number) => Uint8Array;
+  /** A block from the build cache: its OIBs as numbers and its codes as bytes, read instead of `oibs` and `codes`. */
+  readonly known?: Pick<KnownKeys, "oibs" | "codeBytes" | "codeEnds">;
 }
 
 /** Parts the OIBs are split into (by value): at 10M subjects one holds some 5 MB. */
@@ -91,28 +94,31 @@ export class OibCheck {
     let fileNumber = this.#fileNumbers.get(file);
     if (fileNumber === undefined) this.#fileNumbers.set(file, (fileNumber = this.#fileList.push(file) - 1));
     // Two passes: each record's part and its bytes there, then one buffer a part, written in place.
-    const n = keys.oibs.length;
+    const { known } = keys;
+    const n = known === undefined ? keys.oibs.length : known.oibs.length;
     const parts = new Int8Array(n).fill(-1);
     const sizes = new Uint32Array(PARTS);
-    const names: Uint8Array[] = new Array<Uint8Array>(n);
-    const values = new Float64Array(n);
     // A cached block's names are read later, for the few warned at: its bytes are not touched here.
     const later = keys.reread !== undefined && keys.ends !== undefined ? this.#rereads.push(keys.reread) : 0;
     // Not `keys.bytes` itself when the names are left for later: a cached block's getter would read them.
     const bytes = later === 0 && keys.bytes !== undefined ? asBuffer(keys.bytes) : undefined;
     const { ends } = keys;
+    // No names here (left for later, or no bytes): none kept a record. A cached block's OIBs are numbers already.
+    const names = bytes === undefined || ends === undefined ? undefined : new Array<Uint8Array>(n);
+    const values = known === undefined ? new Float64Array(n) : known.oibs;
     for (let k = 0; k < n; k++) {
-      const oib = keys.oibs[k] ?? "";
-      // "": a record held only for its keys (it has an error of its own).
-      if (oib === "") continue;
-      const value = (values[k] = Number(oib));
+      // "" (NO_OIB): a record held only for its keys (it has an error of its own).
+      const value = known === undefined ? (keys.oibs[k] === "" ? NO_OIB : Number(keys.oibs[k] ?? "")) : (known.oibs[k] as number);
+      if (value === NO_OIB) continue;
+      if (known === undefined) values[k] = value;
       const part = partOf(value);
       parts[k] = part;
-      names[k] =
-        later !== 0 || bytes === undefined || ends === undefined
+      const name =
+        names === undefined || bytes === undefined || ends === undefined
           ? EMPTY
-          : nameOf(bytes, startOf(ends, k), ends[k] ?? 0, nameKeyAt(keys.ids[k] ?? 0, keys.codes[k] ?? ""));
-      sizes[part] = (sizes[part] ?? 0) + HEAD + utf8Length(keys.codes[k] ?? "") + (names[k] as Uint8Array).length;
+          : (names[k] = nameOf(bytes, startOf(ends, k), ends[k] ?? 0, nameKeyAt(keys.ids[k] ?? 0, keys.codes[k] ?? "")));
+      const codeLength = known === undefined ? utf8Length(keys.codes[k] ?? "") : (known.codeEnds[k] as number) - startOf(known.codeEnds, k);
+      sizes[part] = (sizes[part] ?? 0) + HEAD + codeLength + name.length;
     }
     const buffers = Array.from(sizes, (size) => (size === 0 ? null : Buffer.allocUnsafe(size)));
     // Numbers through a DataView: Buffer's write methods check their arguments on each of a million calls.
@@ -129,9 +135,9 @@ export class OibCheck {
       view.setUint32(at + 16, this.#order, true);
       view.setUint32(at + 20, keys.positions[k] ?? 0, true);
       view.setUint32(at + 24, fileNumber, true);
-      const length = writeUtf8(keys.codes[k] ?? "", entries, at + HEAD);
+      const length = known === undefined ? writeUtf8(keys.codes[k] ?? "", entries, at + HEAD) : copyCode(known, k, entries, at + HEAD);
       view.setUint32(at + 28, length, true);
-      const name = names[k] as Uint8Array;
+      const name = names?.[k] ?? EMPTY;
       entries.set(name, at + HEAD + length);
       view.setUint32(at + 32, name.length, true);
       view.setUint32(at + 36, later, true);
@@ -304,6 +310,13 @@ async function readSpilled(path: string): Promise<Buffer[]> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
   }
+}
+
+/** Copies record `k`'s code from a cached block's code bytes into `into` at `at` (byte by byte: a code is a few bytes); answers its length. */
+function copyCode(known: Pick<KnownKeys, "codeBytes" | "codeEnds">, k: number, into: Uint8Array, at: number): number {
+  const [start, end] = [startOf(known.codeEnds, k), known.codeEnds[k] as number];
+  for (let i = start; i < end; i++) into[at + i - start] = known.codeBytes[i] as number;
+  return end - start;
 }
 
 /** Where record `k` of a block starts in its bytes. */

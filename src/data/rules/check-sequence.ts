@@ -9,11 +9,14 @@ import { formatLocation, showValue } from "../problems/problem-parts.ts";
 import { locate, type SourceFile } from "../sources/source-file.ts";
 import { msg } from "../../common/messages/message.ts";
 import { compareDigits } from "./compare-digits.ts";
+import { codeAt, type KnownKeys } from "./block-keys.ts";
 
 /** The keys of records in id order. */
 export interface SequenceKeys {
   readonly ids: ArrayLike<number>;
   readonly codes: readonly string[];
+  /** A block from the build cache: when its records follow one another, only its first is compared (and `codes` not read). */
+  readonly known?: Pick<KnownKeys, "rising" | "codeBytes" | "codeEnds">;
 }
 
 /** Records in id order with where each came from: its file's number and its index or line there. */
@@ -47,8 +50,18 @@ export class SequenceCheck {
 
   /** The index of the first of `keys`'s records that does not follow the one before, or -1 when all do. */
   firstBreak(keys: SequenceKeys): number {
-    for (let k = 0; k < keys.ids.length; k++) {
-      const [id, code] = [keys.ids[k] ?? 0, keys.codes[k] ?? ""];
+    const n = keys.ids.length;
+    if (keys.known?.rising === true && n > 0) {
+      // Each record follows the one before: the block follows when its first does, and ends at its last.
+      const [first, last] = [keys.ids[0] ?? 0, keys.ids[n - 1] ?? 0];
+      if (this.#code !== undefined && !(this.#id < first && compareDigits(this.#code, codeAt(keys.known, 0)) < 0)) return 0;
+      [this.#id, this.#code] = [last, codeAt(keys.known, n - 1)];
+      return -1;
+    }
+    // Read once: a cached block's codes are made on first use.
+    const codes = keys.codes;
+    for (let k = 0; k < n; k++) {
+      const [id, code] = [keys.ids[k] ?? 0, codes[k] ?? ""];
       if (this.#code !== undefined && !(this.#id < id && compareDigits(this.#code, code) < 0)) return k;
       [this.#id, this.#code] = [id, code];
     }

@@ -6,16 +6,19 @@
 import type { Problem } from "../problems/problems.ts";
 import { msg } from "../../common/messages/message.ts";
 import { compareDigits } from "./compare-digits.ts";
+import type { KnownKeys } from "./block-keys.ts";
 
 /** The highest id and code read so far; `guide` names the next ones in a new subject's problems. */
 export class NextKeys {
   #id = 0;
   #code = "";
 
-  /** Takes a block's keys (valid ids and codes, in any order). */
-  add(ids: ArrayLike<number>, codes: readonly string[]): void {
+  /** Takes a block's keys (valid ids and codes, in any order); a block from the build cache by its highest code alone. */
+  add(keys: { readonly ids: ArrayLike<number>; readonly codes: readonly string[]; readonly known?: Pick<KnownKeys, "highestCode"> }): void {
+    const { ids, known } = keys;
     for (let k = 0; k < ids.length; k++) this.#id = Math.max(this.#id, ids[k] ?? 0);
-    for (const code of codes) if (this.#code === "" || compareDigits(code, this.#code) > 0) this.#code = code;
+    for (const code of known === undefined ? keys.codes : [known.highestCode])
+      if (code !== "" && (this.#code === "" || compareDigits(code, this.#code) > 0)) this.#code = code;
   }
 
   /** `problems` with each new subject's hint naming the free id and code (as they were when no key was read). */

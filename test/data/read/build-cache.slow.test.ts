@@ -346,3 +346,58 @@ describe("two holders of one OIB, one of them from the cache", () => {
     expect(cached).toEqual(clean);
   });
 });
+
+describe("keys from the cache, as numbers and bytes (rules/block-keys.ts)", () => {
+  /** Builds `list` as one JSON array into `out`, then `edited` with the cache and without any: both sites, or both errors as said. */
+  async function rebuildBoth(
+    name: string,
+    list: readonly Subject[],
+    edited: readonly Subject[],
+    between?: (cacheDir: string) => Promise<void>,
+  ): Promise<{ cached: unknown; clean: unknown; reused: number }> {
+    const [data, out] = [join(work, `${name}-data`), join(work, `${name}-out`)];
+    await rm(data, { recursive: true, force: true });
+    await mkdir(data, { recursive: true });
+    await writeFile(join(data, "subjekti.json"), JSON.stringify(list));
+    await build(data, out);
+    await between?.(`${out}.cache`);
+    await writeFile(join(data, "subjekti.json"), JSON.stringify(edited));
+    const said = (error: unknown): unknown => (error instanceof DataError ? error.problems : error);
+    const report = await build(data, out).catch((error: unknown) => ({ failed: said(error), reused: -1 }));
+    const fresh = await build(data, `${out}-fresh`, { cacheDir: null }).catch((error: unknown) => ({ failed: said(error) }));
+    const tree = async (site: string, result: object): Promise<unknown> =>
+      "failed" in result ? result.failed : { tree: await siteTree(site), warnings: (result as { warnings: unknown }).warnings };
+    return { cached: await tree(out, report), clean: await tree(`${out}-fresh`, fresh), reused: report.reused };
+  }
+  const renamed = (list: readonly Subject[], at: number): Subject[] => list.map((s, i) => (i === at ? editSubject(s) : s));
+  // Records 1200 and 1201 (the second block) in the wrong id order: the block is stored, not in order.
+  const swapped = universe.map((s, i) => (i === 1200 ? (universe[1201] as Subject) : i === 1201 ? (universe[1200] as Subject) : s));
+
+  it("a block from the cache whose records are out of id order is read record by record: the sorted site a build without the cache gives", async () => {
+    const { cached, clean, reused } = await rebuildBoth("keys-swapped", swapped, renamed(swapped, 2500));
+    // Every block: the read done again in sorted order finds the edited block too, stored by the first.
+    expect(reused).toBe(UNIVERSE);
+    expect(cached).toEqual(clean);
+  });
+
+  it("a code given again by an edit, first held in a block from the cache: the same errors, located the same", async () => {
+    const edited = universe.map((s, i) => (i === 2500 ? { ...s, jedinstvena_oznaka: (universe[100] as Subject).jedinstvena_oznaka } : s));
+    const { cached, clean } = await rebuildBoth("keys-code", universe, edited);
+    expect(cached).toEqual(clean);
+    expect(cached).toEqual(expect.arrayContaining([expect.objectContaining({ field: "jedinstvena_oznaka", index: 2500 })]));
+  });
+
+  it("a block file of the previous format (its keys as lines of text) is a miss, not keys read wrong", async () => {
+    const previous = async (cacheDir: string): Promise<void> => {
+      const [dir] = await readdir(cacheDir);
+      for (const name of await readdir(join(cacheDir, dir as string))) {
+        const path = join(cacheDir, dir as string, name);
+        const bytes = await readFile(path);
+        await writeFile(path, Buffer.from(bytes.toString("latin1").replace(/"format":\d+/, '"format":6'), "latin1"));
+      }
+    };
+    const { cached, clean, reused } = await rebuildBoth("keys-format", universe, renamed(universe, 2500), previous);
+    expect(reused).toBe(0);
+    expect(cached).toEqual(clean);
+  });
+});
