@@ -493,7 +493,9 @@ async function sweep(root: string, manifest: Manifest): Promise<{ removed: numbe
         // of its files while a later build, finding it there, names it again.
         const doomed = `${abs}.tmp-${process.pid}`;
         await rename(abs, doomed);
-        await removeShardDir(doomed);
+        // A shard's directory of files, else (a file put there by hand) whatever it is.
+        if (entry.isDirectory()) await removeShardDir(doomed);
+        else await rm(doomed, { recursive: true, force: true });
         continue;
       }
       await rm(abs, { recursive: true, force: true });
