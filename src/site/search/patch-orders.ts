@@ -11,7 +11,8 @@
  * dates' files are written from them by the whole stage's writer (order-files.ts addFieldFiles). A
  * field whose values did not change keeps its files.
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
+import { readInto } from "../../common/read-into.ts";
 import type { OrderField } from "../../core/search/read-filters.ts";
 import { compareOrderValues } from "../../core/search/match-record.ts";
 import { NoPatch } from "./no-patch.ts";
@@ -167,13 +168,11 @@ export function readU32s(path: string): Uint32Array {
   try {
     const size = fstatSync(fd).size;
     const out = new Uint32Array(size >>> 2);
-    const bytes = new Uint8Array(out.buffer);
-    for (let at = 0; at < bytes.length; ) {
-      const read = readSync(fd, bytes, at, bytes.length - at, at);
-      if (read === 0) throw new Error(`${path} ended early`);
-      at += read;
+    if (readInto(fd, new Uint8Array(out.buffer), 0, out.byteLength, 0) !== out.byteLength) throw new Error(`${path} ended early`);
+    if (!LITTLE_ENDIAN) {
+      const view = new DataView(out.buffer);
+      for (let i = 0; i < out.length; i++) out[i] = view.getUint32(4 * i, true);
     }
-    if (!LITTLE_ENDIAN) for (let i = 0; i < out.length; i++) out[i] = new DataView(out.buffer).getUint32(4 * i, true);
     return out;
   } finally {
     closeSync(fd);

@@ -5,7 +5,7 @@
  * it. A chunk read into fresh memory each time (a binary search meets some twenty chunks, 287 KB
  * each at a million subjects) paid a fault a page.
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { WholeFiles } from "../../common/read-into.ts";
 import type { ChunkFile } from "../read-chunks.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
 
@@ -13,9 +13,10 @@ export class RecordsByPlace {
   readonly #chunkSize: number;
   readonly #fileOf: (chunk: number) => ChunkFile;
   readonly #fields = new Map<number, RecordFields>();
-  /** The bytes of chunk `#chunk` (its first `#length`), and where each of its records begins once found. */
-  #bytes = Buffer.alloc(0);
-  #length = 0;
+  /** Every chunk read into one buffer, in turn. */
+  readonly #files = new WholeFiles();
+  /** The bytes of chunk `#chunk` (in #files's buffer), and where each of its records begins once found. */
+  #bytes: Buffer = Buffer.alloc(0);
   #chunk = -1;
   #starts: number[] = [];
 
@@ -44,32 +45,19 @@ export class RecordsByPlace {
     const starts = this.#starts;
     while (starts.length <= index + 1) {
       const last = starts[starts.length - 1] as number;
-      if (last >= this.#length) break;
+      if (last >= this.#bytes.length) break;
       const end = this.#bytes.indexOf(NEWLINE, last);
-      starts.push(end === -1 || end >= this.#length ? this.#length + 1 : end + 1);
+      starts.push(end === -1 || end >= this.#bytes.length ? this.#bytes.length + 1 : end + 1);
     }
     const start = starts[index];
-    if (start === undefined || start >= this.#length || index + 1 >= starts.length) throw new Error(`no record at place ${place}`);
+    if (start === undefined || start >= this.#bytes.length || index + 1 >= starts.length) throw new Error(`no record at place ${place}`);
     return Buffer.from(this.#bytes.subarray(start, (starts[index + 1] as number) - 1));
   }
 
   /** Reads chunk `chunk` whole into the kept buffer (grown where it is too small). */
   #read(chunk: number): void {
     this.#chunk = -1;
-    const fd = openSync(this.#fileOf(chunk).path, "r");
-    try {
-      const size = fstatSync(fd).size;
-      if (this.#bytes.length < size) this.#bytes = Buffer.allocUnsafeSlow(size + (size >> 3));
-      let length = 0;
-      while (length < size) {
-        const read = readSync(fd, this.#bytes, length, size - length, length);
-        if (read === 0) break;
-        length += read;
-      }
-      this.#length = length;
-    } finally {
-      closeSync(fd);
-    }
+    this.#bytes = this.#files.read(this.#fileOf(chunk).path);
     this.#chunk = chunk;
     this.#starts = [0];
   }
