@@ -36,6 +36,7 @@ import { xlsxRowsOf } from "./xlsx-from-json.ts";
 import { isRowsSegment, isWorkbookDated, SEGMENT_WRITER, XlsxWriter } from "./xlsx-writer.ts";
 import { crc32Combine } from "./crc32-combine.ts";
 import { type DeflatedSegment, deflateSegment } from "./xlsx-zip.ts";
+import { isErrno } from "../common/machine-error.ts";
 
 export interface DownloadsInput {
   /** The site's directory. */
@@ -608,7 +609,7 @@ async function isWhole(outDir: string, download: Download): Promise<boolean> {
     const file = await stat(fileOf(outDir, download.immutablePath));
     return file.isFile() && file.size === download.bytes;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    if (isErrno(error, "ENOENT")) return false;
     throw error;
   }
 }
