@@ -7,6 +7,7 @@ import { terminalLines } from "../common/terminal-text.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { connectTo, positiveInt } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
+import { isErrno } from "../common/machine-error.ts";
 
 /**
  * How long a whole check may run by default: a server that never answers costs a request its
@@ -81,7 +82,10 @@ export function addCheckCommand(program: Command, { io }: CommandContext): void 
         try {
           ca = await readFile(flags.ca, "utf8");
         } catch (error) {
-          throw failure("BAD_CA", msg("error.ca-unreadable", { ca: flags.ca, detail: (error as NodeJS.ErrnoException).code ?? "error" }));
+          throw failure(
+            "BAD_CA",
+            msg("error.ca-unreadable", { ca: flags.ca, detail: (isErrno(error) ? error.code : undefined) ?? "error" }),
+          );
         }
         if (!ca.includes("-----BEGIN CERTIFICATE-----")) throw failure("BAD_CA", msg("error.ca-not-pem", { ca: flags.ca }));
       }

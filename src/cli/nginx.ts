@@ -10,6 +10,7 @@ import type { Io } from "./io.ts";
 import { msg } from "../common/messages/message.ts";
 import { failure } from "../common/messages/translate.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
+import { isErrno } from "../common/machine-error.ts";
 
 interface NginxFlags {
   readonly dir: string;
@@ -122,7 +123,7 @@ export function addNginxCommand(program: Command, io: Io): void {
             try {
               return readFileSync(join(root, path), "utf8");
             } catch (error) {
-              if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+              if (isErrno(error, "ENOENT")) return null;
               throw error;
             }
           },

@@ -12,6 +12,7 @@ import { resolve, sep } from "node:path";
 import type { SiteHost } from "../core/answer-request.ts";
 import { KeptFiles } from "../core/kept-files.ts";
 import type { SiteState } from "../core/manifest.ts";
+import { isErrno } from "./machine-error.ts";
 
 /**
  * The site's files on this machine; `origin`, set by the preview once it listens (its own address),
@@ -82,7 +83,7 @@ function insidePath(dir: string, path: string): string | null {
 }
 
 function missingAsNull(error: unknown): null {
-  const code = (error as NodeJS.ErrnoException).code;
+  const code = isErrno(error) ? error.code : undefined;
   if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") return null;
   throw error;
 }

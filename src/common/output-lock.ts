@@ -18,7 +18,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { type Message, msg } from "./messages/message.ts";
 import { failure } from "./messages/translate.ts";
 import { cleanUpOnInterrupt } from "./interrupt-cleanup.ts";
-import { realMkdirError } from "./machine-error.ts";
+import { realMkdirError, isErrno } from "./machine-error.ts";
 import { pauseAt } from "./pause-point.ts";
 import { isAlive } from "./remove-leftovers.ts";
 
@@ -143,8 +143,7 @@ export async function takeOutputLock(target: string, shown: string, options: Loc
  */
 function inDirectory(dir: string): (error: unknown) => never {
   return (error) => {
-    if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string")
-      Object.assign(error, { path: dir, syscall: "write into" });
+    if (isErrno(error)) Object.assign(error, { path: dir, syscall: "write into" });
     throw error;
   };
 }
@@ -183,7 +182,7 @@ async function createWhole(path: string, text: string): Promise<boolean> {
     await link(temporary, path);
     return true;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "";
+    const code = isErrno(error) ? (error.code ?? "") : "";
     if (code === "EEXIST") return false;
     if (!NO_LINK.has(code)) throw error;
     // No hard links here: O_EXCL creates it atomically, though a reader may see it empty for a moment (read as unreadable, then again).
@@ -191,7 +190,7 @@ async function createWhole(path: string, text: string): Promise<boolean> {
       await writeFile(path, text, { flag: "wx" });
       return true;
     } catch (excl) {
-      if ((excl as NodeJS.ErrnoException).code === "EEXIST") return false;
+      if (isErrno(excl, "EEXIST")) return false;
       throw excl;
     }
   } finally {
@@ -208,7 +207,7 @@ async function readHolder(path: string): Promise<LockHolder | "gone" | "unreadab
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "gone";
+    if (isErrno(error, "ENOENT")) return "gone";
     throw error;
   }
   return parseHolder(text);
@@ -234,7 +233,7 @@ function holdsSync(path: string): boolean {
     const holder = parseHolder(readFileSync(path, "utf8"));
     return typeof holder === "object" && holder.pid === process.pid && holder.host === hostname();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    if (isErrno(error, "ENOENT")) return false;
     throw error;
   }
 }

@@ -12,6 +12,7 @@ import { MANIFEST_PATH } from "../core/layout.ts";
 import { type Manifest, readManifest, type SiteState } from "../core/manifest.ts";
 import { msg } from "./messages/message.ts";
 import { failure } from "./messages/translate.ts";
+import { isErrno } from "./machine-error.ts";
 
 /** What the site in a directory holds as its manifest. */
 export interface ManifestFile {
@@ -29,7 +30,7 @@ export async function readManifestFile(dir: string): Promise<ManifestFile> {
   try {
     bytes = await readFile(join(dir, MANIFEST_PATH));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = isErrno(error) ? error.code : undefined;
     if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
     const isDirectory = await stat(dir).then(
       (s) => s.isDirectory(),

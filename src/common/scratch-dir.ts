@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cleanUpOnInterrupt } from "./interrupt-cleanup.ts";
 import { DEAD, removeTreeSync, type Whose } from "./remove-leftovers.ts";
+import { isErrno } from "./machine-error.ts";
 
 const SCRATCH = /^subjekti-(\d+)-/;
 
@@ -39,7 +40,7 @@ export function removeScratchDirs(parent: string = tmpdir(), whose: Whose = DEAD
   try {
     names = readdirSync(parent);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    if (isErrno(error, "ENOENT")) return;
     throw error;
   }
   for (const name of names) {
@@ -49,7 +50,7 @@ export function removeScratchDirs(parent: string = tmpdir(), whose: Whose = DEAD
       removeTreeSync(join(parent, name));
     } catch (error) {
       // Another user's, in a shared temporary directory (the sticky bit): theirs to remove.
-      if (!["EACCES", "EPERM"].includes((error as NodeJS.ErrnoException).code ?? "")) throw error;
+      if (!(isErrno(error) && ["EACCES", "EPERM"].includes(error.code ?? ""))) throw error;
     }
   }
 }

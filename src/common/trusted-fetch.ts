@@ -12,6 +12,7 @@ import { Readable } from "node:stream";
 import { rootCertificates } from "node:tls";
 import { msg } from "./messages/message.ts";
 import { failure } from "./messages/translate.ts";
+import { isErrno } from "./machine-error.ts";
 
 /** How an https site's certificate is checked. */
 export interface Trust {
@@ -36,7 +37,7 @@ export async function readCa(path: string): Promise<string> {
   try {
     ca = await readFile(path, "utf8");
   } catch (error) {
-    throw failure("BAD_CA", msg("error.ca-unreadable", { ca: path, detail: (error as NodeJS.ErrnoException).code ?? "error" }));
+    throw failure("BAD_CA", msg("error.ca-unreadable", { ca: path, detail: (isErrno(error) ? error.code : undefined) ?? "error" }));
   }
   if (!ca.includes("-----BEGIN CERTIFICATE-----")) throw failure("BAD_CA", msg("error.ca-not-pem", { ca: path }));
   return ca;

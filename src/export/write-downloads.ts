@@ -36,6 +36,7 @@ import { xlsxRowsOf } from "./xlsx-from-json.ts";
 import { isRowsSegment, isWorkbookDated, SEGMENT_WRITER, XlsxWriter } from "./xlsx-writer.ts";
 import { crc32Combine } from "./crc32-combine.ts";
 import { type DeflatedSegment, deflateSegment } from "./xlsx-zip.ts";
+import { isErrno } from "../common/machine-error.ts";
 
 export interface DownloadsInput {
   /** The site's directory. */
@@ -170,12 +171,35 @@ function hashedSink(path: string, head: string, render: Render): Sink {
   };
 }
 
-/** Bytes of copied segments gathered into one write of the workbook (a write a segment was some 1,000 calls of the thread pool at 1M). */
-const GATHER_BYTES = 1 << 20;
+/**
+ * How the workbook's sink gathers copied segments, for the tests: `bytes` gathered into one write (a
+ * write a segment was some 1,000 calls of the thread pool at 1M), lowered by a test so that a few
+ * chunks fill several gatherings; `write` puts a segment into the workbook, held back by a test to
+ * see that a gathering's buffer is not filled again before its bytes are written.
+ */
+export const workbookGathering = {
+  bytes: 1 << 20,
+  write: (workbook: XlsxWriter, segment: DeflatedSegment, rows: number): Promise<void> => workbook.segment(segment, rows),
+};
 
-/** Deflated segments end to end, their CRC-32 combined and sizes summed (xlsx-zip.ts), as one segment of so many rows. */
+/** A segment on its way into the workbook; `written`, once it is (a gathering's buffer is then free again). */
+interface Taken {
+  readonly segment: DeflatedSegment;
+  readonly rows: number;
+  readonly written?: () => void;
+}
+
+/**
+ * Deflated segments end to end, their CRC-32 combined and sizes summed (xlsx-zip.ts), as one segment
+ * of so many rows. Gathered in buffers kept for the whole file: one is handed back once its bytes are
+ * written, and filled again. A fresh megabyte a gathering (83 of them at 1M) was fresh memory for the
+ * kernel to hand out and then to read from, on a machine where a new page costs ten times a page used
+ * again (BENCHMARKS.md: "the machine's price for new memory").
+ */
 class Gathered {
   #bytes: Buffer | null = null;
+  /** Buffers whose bytes are written: filled again (two at most are in use: the one filling, the one being written). */
+  readonly #free: Buffer[] = [];
   #length = 0;
   #crc = 0;
   #size = 0;
@@ -183,7 +207,11 @@ class Gathered {
 
   /** Adds a segment (its bytes copied); false when they do not fit (`take` the gathered first). */
   add({ bytes, crc, size }: DeflatedSegment, rows: number): boolean {
-    this.#bytes ??= Buffer.allocUnsafeSlow(Math.max(GATHER_BYTES, bytes.length));
+    if (this.#bytes === null) {
+      const free = this.#free.pop();
+      this.#bytes =
+        free !== undefined && free.length >= bytes.length ? free : Buffer.allocUnsafeSlow(Math.max(workbookGathering.bytes, bytes.length));
+    }
     if (this.#length + bytes.length > this.#bytes.length) return false;
     this.#bytes.set(bytes, this.#length);
     this.#length += bytes.length;
@@ -193,10 +221,15 @@ class Gathered {
     return true;
   }
 
-  /** The segments gathered, as one (in a buffer of their own: the file's stream may hold it until written); none when there are none. */
-  take(): { segment: DeflatedSegment; rows: number } | null {
-    if (this.#bytes === null || this.#length === 0) return null;
-    const taken = { segment: { bytes: this.#bytes.subarray(0, this.#length), crc: this.#crc, size: this.#size }, rows: this.#rows };
+  /**
+   * The segments gathered, as one, in their buffer until `written` is called (once the workbook has
+   * written them: the next gathering fills another); none when there are none.
+   */
+  take(): Taken | null {
+    const buffer = this.#bytes;
+    if (buffer === null || this.#length === 0) return null;
+    const written = (): void => void (this.#free.length < 2 && this.#free.push(buffer));
+    const taken = { segment: { bytes: buffer.subarray(0, this.#length), crc: this.#crc, size: this.#size }, rows: this.#rows, written };
     [this.#bytes, this.#length, this.#crc, this.#size, this.#rows] = [null, 0, 0, 0, 0];
     return taken;
   }
@@ -226,14 +259,16 @@ function workbookSink(path: string, date: Date, byChunk: DownloadChunks | null):
   let placed = false;
   const gathered = new Gathered();
   /** Writes the segment once ready, after those before it: the previous segment's write, for the caller to await. */
-  const write = (segment: Promise<{ segment: DeflatedSegment; rows: number }>): Promise<void> => {
+  const write = (segment: Promise<Taken>): Promise<void> => {
     // Awaited in the chain below; one failing before then must not be unhandled meanwhile.
     segment.catch(() => undefined);
     const previous = written;
     written = (async () => {
       await previous;
       const ready = await segment;
-      await workbook.segment(ready.segment, ready.rows);
+      // Resolved once the file's stream has written the bytes (xlsx-zip.ts): a gathering's buffer is free then.
+      await workbookGathering.write(workbook, ready.segment, ready.rows);
+      ready.written?.();
     })();
     // Awaited by the next take or by end(); a failure of the pass before then is its own to report.
     written.catch(() => undefined);
@@ -244,7 +279,7 @@ function workbookSink(path: string, date: Date, byChunk: DownloadChunks | null):
     const taken = gathered.take();
     return taken === null ? written : write(Promise.resolve(taken));
   };
-  const segmentOf = ({ bytes, extra }: ChunkBytes): { segment: DeflatedSegment; rows: number } => {
+  const segmentOf = ({ bytes, extra }: ChunkBytes): Taken => {
     const [crc, size, count] = extra as [number, number, number];
     return { segment: { bytes, crc, size }, rows: count };
   };
@@ -574,7 +609,7 @@ async function isWhole(outDir: string, download: Download): Promise<boolean> {
     const file = await stat(fileOf(outDir, download.immutablePath));
     return file.isFile() && file.size === download.bytes;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    if (isErrno(error, "ENOENT")) return false;
     throw error;
   }
 }

@@ -120,12 +120,14 @@ export class ZipWriter {
 
   constructor(path: string, date: Date, zip64From = MAX32) {
     this.#zip64From = zip64From;
-    this.#out = createWriteStream(path);
+    // A high-water mark of one byte: every write waits for "drain", so its promise resolves once the bytes are written
+    // (no longer the stream's), and the caller may fill their buffer again (write-downloads.ts gathers in two).
+    this.#out = createWriteStream(path, { highWaterMark: 1 });
     this.#out.on("error", (error) => (this.#failure ??= error));
     this.#stamp = dosTime(date);
   }
 
-  /** Writes bytes; resolves at once unless the file's buffer is full. */
+  /** Writes bytes; resolves once the stream has written them. */
   #write(bytes: Uint8Array): Promise<void> | void {
     if (this.#failure !== undefined) throw this.#failure;
     this.#offset += bytes.length;

@@ -36,6 +36,7 @@ import { type KeepChanges, keptEntries } from "./keep-changes.ts";
 import type { PreviousFeed } from "./read-previous.ts";
 import { HashedWriter, writeHashed } from "./hashed-writer.ts";
 import { removeLeftovers } from "../common/remove-leftovers.ts";
+import { isErrno } from "../common/machine-error.ts";
 
 export interface FeedInput {
   /** The site's directory (through a plain site's link). */
@@ -195,7 +196,7 @@ async function snapshotOf(input: FeedInput, path: string): Promise<{ sha256: str
     return { sha256: list.sha256, bytes: list.bytes };
   } catch (error) {
     // A file system that cannot hard-link here: the bytes are written instead.
-    if (!["EXDEV", "EPERM", "ENOTSUP", "EMLINK", "EOPNOTSUPP"].includes((error as NodeJS.ErrnoException).code ?? "")) throw error;
+    if (!(isErrno(error) && ["EXDEV", "EPERM", "ENOTSUP", "EMLINK", "EOPNOTSUPP"].includes(error.code ?? ""))) throw error;
     return writeHashed(input.records(), path);
   }
 }

@@ -13,6 +13,7 @@ import { matchesIfNoneMatch } from "../core/etag.ts";
 import { describeError } from "../core/errors.ts";
 import { rangeAnswer } from "./byte-range.ts";
 import type { ServedSite } from "./served-site.ts";
+import { isErrno } from "../common/machine-error.ts";
 
 /** Answers `req` with the static file at `url` (the target the core handed back). */
 export async function serveStatic(site: ServedSite, url: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -40,7 +41,7 @@ async function regularFile(dir: string, path: string): Promise<Stats | null> {
     const stats = await lstatInside(realpath(dir), join(dir, decodeURIComponent(path)));
     return stats.isFile() ? stats : null;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" || error instanceof URIError) return null;
+    if (isErrno(error, "ENOENT") || error instanceof URIError) return null;
     throw error;
   }
 }
@@ -147,7 +148,7 @@ async function lstatInside(root: Promise<string>, path: string): Promise<Stats> 
     if (real !== site && !real.startsWith(site + sep)) throw new Error(`${path} leads out of the site`);
     return await lstat(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = isErrno(error) ? error.code : undefined;
     if (code === "ENOENT" || code === "ENOTDIR") throw error;
     throw Object.assign(new Error(`not found: ${describeError(error)}`), { code: "ENOENT" });
   }

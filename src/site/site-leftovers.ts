@@ -14,6 +14,7 @@ import { removeLeftoversSync, type Whose, writerOf } from "../common/remove-left
 import { removeScratchDirs } from "../common/scratch-dir.ts";
 import { cacheDirOf } from "../data/read/build-cache.ts";
 import { FEED_DIR } from "../feed/feed-format.ts";
+import { isErrno } from "../common/machine-error.ts";
 
 /** Removes the temporaries of builds into `outDir` (and of its cache in `cacheDir`) whose process `whose` accepts. */
 export function removeBuildLeftovers(outDir: string, cacheDir: string | null, whose: Whose): void {
@@ -36,7 +37,7 @@ export function removeShardTemporaries(dir: string, whose: Whose): void {
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
-    if (["ENOENT", "ENOTDIR"].includes((error as NodeJS.ErrnoException).code ?? "")) return;
+    if (isErrno(error) && ["ENOENT", "ENOTDIR"].includes(error.code ?? "")) return;
     throw error;
   }
   for (const entry of entries) {

@@ -44,6 +44,7 @@ import { CHUNK_SIZE } from "../core/layout.ts";
 import { type ChunkFile, type PageBytes, pagesFromChunkFiles } from "./read-chunks.ts";
 import { FirstUrls, LISTED_URLS } from "./site-changes.ts";
 import type { ChunkItem, PagesToWrite, SiteOutput, SiteWritten, WriteProgress, WrittenRecords } from "./hand-offs.ts";
+import { isErrno } from "../common/machine-error.ts";
 
 export interface PlainSiteOptions {
   readonly outDir: string;
@@ -290,7 +291,7 @@ async function linkIfSame(old: string, bytes: Uint8Array, target: string): Promi
   try {
     current = await readFile(old);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    if (isErrno(error, "ENOENT")) return false;
     throw error;
   }
   if (!current.equals(bytes)) return false;
@@ -299,7 +300,7 @@ async function linkIfSame(old: string, bytes: Uint8Array, target: string): Promi
     return true;
   } catch (error) {
     // A file system that cannot hard-link here: the bytes are written instead.
-    if (["EXDEV", "EPERM", "ENOTSUP", "EMLINK", "EOPNOTSUPP"].includes((error as NodeJS.ErrnoException).code ?? "")) return false;
+    if (isErrno(error) && ["EXDEV", "EPERM", "ENOTSUP", "EMLINK", "EOPNOTSUPP"].includes(error.code ?? "")) return false;
     throw error;
   }
 }

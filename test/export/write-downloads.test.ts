@@ -10,7 +10,7 @@ import * as zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { Download, DownloadFormat } from "../../src/core/download-files.ts";
 import yauzl from "yauzl";
-import { type UnreadChunk, workbookDeflate, writeDownloads } from "../../src/export/write-downloads.ts";
+import { type UnreadChunk, workbookDeflate, workbookGathering, writeDownloads } from "../../src/export/write-downloads.ts";
 import { tempDir } from "../file-trees.ts";
 import { openWorkbook, type SheetRow } from "../../src/data/sources/read-ooxml.ts";
 import { openZip, readEntryText } from "../../src/data/sources/zip-entries.ts";
@@ -331,6 +331,66 @@ describe("the workbook's sheet by chunk", () => {
       "Grad Rijeka",
       "Grad Osijek (preimenovan)",
     ]);
+    for (const [name, { stated, computed }] of await crcsOf(fileOf(outDir, again))) expect(computed, name).toBe(stated);
+  });
+
+  it("copied segments gathered in buffers used again: a buffer is filled again only once its bytes are written (the first gathering's write held back until the third chunk is taken)", async () => {
+    const line = (id: number, name: string): Buffer =>
+      Buffer.from(`${JSON.stringify({ ...RECORDS[0], id, jedinstvena_oznaka: String(id).padStart(4, "0"), naziv_subjekta: name })}\n`);
+    const chunks = ["Grad Zagreb", "Grad Split", "Grad Rijeka", "Grad Osijek", "Grad Zadar"].map((name, i) => line(i + 1, name));
+    const edited = [...chunks.slice(0, 4), line(5, "Grad Zadar (preimenovan)")];
+    const [outDir, plain] = [await tempDir(), await tempDir()];
+    const first = await write(outDir, chunksOf(...chunks), ["a", "b", "c", "d", "e"], []);
+    const whole = await write(plain, chunksOf(...edited), null, []);
+
+    // A gathering of 256 bytes: one copied segment fits (some 180 bytes each here), two do not, so each is gathered
+    // alone and written before the next is gathered: the four copied chunks go through the gatherings' buffers in turn. Each write's bytes, and whether they were
+    // still the bytes it was called with when it wrote them: the first is held back until the third chunk has been
+    // handed to the pass and every microtask that sets off has run (a setImmediate), by then the second chunk's
+    // segment is gathered: into the first's buffer, if that buffer were free before its write.
+    const calls: { bytes: Uint8Array; intact: boolean }[] = [];
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let heldWhenThirdTaken = false;
+    const gated = async function* (): AsyncIterable<Uint8Array> {
+      for (const [index, chunk] of edited.entries()) {
+        // Only in the pass that writes the workbook (the first pass writes the NDJSON alone).
+        if (index === 2 && calls.length > 0) {
+          heldWhenThirdTaken = true;
+          setImmediate(release);
+        }
+        yield chunk;
+      }
+    };
+    const { bytes: gatherBytes, write: writeSegment } = workbookGathering;
+    workbookGathering.bytes = 256;
+    workbookGathering.write = async (workbook, segment, rows) => {
+      const call = { bytes: segment.bytes, intact: true };
+      const copy = Buffer.from(segment.bytes);
+      calls.push(call);
+      if (calls.length === 1) await gate;
+      call.intact = copy.equals(segment.bytes);
+      return writeSegment(workbook, segment, rows);
+    };
+    let again: readonly Download[];
+    try {
+      again = await write(outDir, gated, ["a", "b", "c", "d", "e2"], first);
+    } finally {
+      Object.assign(workbookGathering, { bytes: gatherBytes, write: writeSegment });
+    }
+    // The case made: four copied segments written one a gathering, then the rendered one; a buffer used again.
+    expect(heldWhenThirdTaken).toBe(true);
+    expect(calls).toHaveLength(5);
+    for (const call of calls.slice(0, 4)) expect(call.bytes.length).toBeGreaterThan(128);
+    const buffers = new Set(calls.slice(0, 4).map((call) => call.bytes.buffer));
+    expect(buffers.size, "the gatherings' buffers used again").toBeLessThan(4);
+    expect(
+      calls.map((call) => call.intact),
+      "each write's bytes as gathered (not written over before they were written)",
+    ).toEqual([true, true, true, true, true]);
+
+    expect(again).toEqual(whole);
+    expect(await readFile(fileOf(outDir, again))).toEqual(await readFile(fileOf(plain, whole)));
     for (const [name, { stated, computed }] of await crcsOf(fileOf(outDir, again))) expect(computed, name).toBe(stated);
   });
 });

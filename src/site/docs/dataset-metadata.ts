@@ -13,6 +13,7 @@ import { showValue } from "../../data/problems/problem-parts.ts";
 import { type Message, type MessageKey, msg } from "../../common/messages/message.ts";
 import { isMessageKey } from "../../common/messages/translate.ts";
 import { safeIri } from "./rdf-graph.ts";
+import { isErrno } from "../../common/machine-error.ts";
 
 // Each rule's error is the key of its sentence in the message catalogue (src/common/messages).
 const line = (what: MessageKey) => z.string({ error: what }).trim().min(1, { error: what });
@@ -70,7 +71,7 @@ export async function readMetadata(dataDir: string): Promise<{ metadata: Dataset
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { metadata: UNDESCRIBED, problems: [] };
+    if (isErrno(error, "ENOENT")) return { metadata: UNDESCRIBED, problems: [] };
     throw error;
   }
   let value: unknown;

@@ -22,6 +22,7 @@ import { recordShard } from "../record-shard.ts";
 import { NoPatch } from "./no-patch.ts";
 import { SearchFacts } from "./search-facts.ts";
 import { lines } from "./records-by-place.ts";
+import { isErrno } from "../../common/machine-error.ts";
 
 /** The previous site's manifest facts the patch needs, and its files. */
 export class PreviousSearch {
@@ -103,7 +104,7 @@ export class PreviousSearch {
     try {
       return use(path);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new NoPatch(`the previous ${key}/${name} is gone`);
+      if (isErrno(error, "ENOENT")) throw new NoPatch(`the previous ${key}/${name} is gone`);
       throw error;
     }
   }

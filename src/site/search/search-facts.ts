@@ -22,7 +22,7 @@
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { CANNOT_WRITE } from "../../common/machine-error.ts";
+import { CANNOT_WRITE, isErrno } from "../../common/machine-error.ts";
 import { DEAD, removeLeftoversSync } from "../../common/remove-leftovers.ts";
 import type { ShardHashes } from "../../core/layout.ts";
 import { SUFFIX_FIRSTS_SHARD_KEY, suffixShardKey } from "../../core/search/search-layout.ts";
@@ -126,7 +126,7 @@ export function writeSearchFacts(file: string, shards: readonly ShardPlan[], cut
     renameSync(temp, file);
   } catch (error) {
     // The build cache warns about a directory it cannot write; the facts are only an optimisation.
-    if (!CANNOT_WRITE.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
+    if (!(isErrno(error) && CANNOT_WRITE.has(error.code ?? ""))) throw error;
     rmSync(temp, { force: true });
   }
 }

@@ -25,6 +25,7 @@ import { patchedSearch, searchPaths } from "./patch-search.ts";
 import { planSearch } from "./plan-search.ts";
 import { type CutFacts, writeSearchFacts } from "./search-facts.ts";
 import { spilledData, type SpilledShardData, spilledPlan } from "./spilled-shard.ts";
+import { isErrno } from "../../common/machine-error.ts";
 
 /**
  * Subjects from which "auto" plans the search in a thread. Below it the stage takes a few hundred
@@ -125,7 +126,7 @@ export function startSearch(task: SearchTask, thread: boolean, heapMb = searchHe
         if (paths.whole > 0) searchPaths.reason = paths.reason;
         return shards.map(spilledPlan);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ERR_WORKER_OUT_OF_MEMORY") throw error;
+        if (!isErrno(error, "ERR_WORKER_OUT_OF_MEMORY")) throw error;
         // Again from an empty scratch directory: the thread stopped midway through its files.
         outOfHeap = heapMb;
         rmSync(task.spill, { recursive: true, force: true });

@@ -21,6 +21,7 @@ import { cacheDirOf } from "../../data/read/build-cache.ts";
 import type { BuildReport } from "../build-outcome.ts";
 import type { ResolvedBuildOptions } from "../build-options.ts";
 import { buildInputs, filesIdentity, siteStamp } from "./build-fingerprint.ts";
+import { isErrno } from "../../common/machine-error.ts";
 
 /** Bumped when the record's shape changes: another is no record. */
 const FORMAT = 2;
@@ -131,7 +132,7 @@ async function readRecord(file: string): Promise<BuildRecord | null> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    if (isFileSystemError(error)) return null;
+    if (isErrno(error)) return null;
     throw error;
   }
   try {
@@ -150,10 +151,6 @@ async function writeRecord(file: string, record: BuildRecord): Promise<void> {
     await writeFile(file, `${JSON.stringify(record)}\n`);
   } catch (error) {
     // Cut short, it is no JSON, so no record (readRecord).
-    if (!isFileSystemError(error)) throw error;
+    if (!isErrno(error)) throw error;
   }
-}
-
-function isFileSystemError(error: unknown): boolean {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string";
 }
