@@ -53,8 +53,8 @@ const PARTS = 64;
  * Bytes a part holds in memory before they are appended to its file (8 MB in all parts: a
  * list of some 130k subjects spills none). Each part is one buffer, grown to this and then used again, not a buffer
  * a block spilled and joined: fresh memory costs a page fault a 4 KB page (on the VM measured, some
- * 10-20 us each), and a buffer a block and part, joined again to spill, was 110 MB of fresh memory
- * at a million subjects, a sixth of an edit's page faults.
+ * 10-20 us each), and a buffer a block and part, joined again to spill, was some 110 MB allocated
+ * at a million subjects (perf put 5-10% of an edit's page faults there).
  */
 const PART_BYTES = 128 * 1024;
 /** A part's buffer when it is first needed (grown by doubling to PART_BYTES: a small list holds little). */
