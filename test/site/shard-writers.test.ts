@@ -7,7 +7,7 @@
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startShardWriters } from "../../src/site/shard-writers.ts";
+import { bufferFor, startShardWriters } from "../../src/site/shard-writers.ts";
 import { tempDir } from "../file-trees.ts";
 
 let work: string;
@@ -27,6 +27,31 @@ function bytesOf(seed: number, size: number): Buffer {
   for (let i = 0; i < size; i++) bytes[i] = (seed * 31 + i) & 0xff;
   return bytes;
 }
+
+describe("bufferFor", () => {
+  it("takes the smallest kept buffer that holds a task, else makes one an eighth larger: parts creeping up by bytes make no more than are out at once", () => {
+    const free = [new ArrayBuffer(300), new ArrayBuffer(100), new ArrayBuffer(200)];
+    expect(bufferFor(free, 150).byteLength).toBe(200);
+    expect(free.map((b) => b.byteLength)).toEqual([300, 100]);
+    expect(bufferFor([], 8000).byteLength).toBeGreaterThanOrEqual(9000);
+    // As the writers use them: four out at once, each back when its task is done (kept largest
+    // first, four at most), the parts a little larger each time, as an edit's records shard's are.
+    free.length = 0;
+    const out: ArrayBuffer[] = [];
+    const made = new Set<ArrayBuffer>();
+    for (let k = 0; k < 30; k++) {
+      if (out.length === 4) {
+        free.push(out.shift() as ArrayBuffer);
+        free.sort((a, b) => b.byteLength - a.byteLength).splice(4);
+      }
+      const buffer = bufferFor(free, 2_114_370 + 150 * k);
+      expect(buffer.byteLength).toBeGreaterThanOrEqual(2_114_370 + 150 * k);
+      made.add(buffer);
+      out.push(buffer);
+    }
+    expect(made.size).toBe(4);
+  });
+});
 
 describe("startShardWriters", () => {
   it("writes 20 shards of 0 B to 3 MiB files across 2 threads, each renamed into place whole", async () => {

@@ -4,8 +4,8 @@
  * of one legal person. The later record is warned at, naming both (id and code of each).
  *
  * In flat memory: each OIB is written with its holder's keys into one of PARTS parts by its value,
- * held in memory while they are small and spilled to a scratch file each once they pass
- * HELD_BYTES. When the read has ended, each part is read back alone and sorted by OIB, then by
+ * each part one buffer held in memory, appended to its scratch file and used again once it holds
+ * PART_BYTES. When the read has ended, each part is read back alone and sorted by OIB, then by
  * reading order, so two holders of an OIB meet; the warnings are added in reading order, as they
  * would have been one by one. A list of 5M subjects holds one part at a time (about 2.5 MB), where
  * a table of every OIB held about 27 bytes a subject (130 MB at 5M).
@@ -16,9 +16,10 @@
  * subjects warned at are read back, each record's bytes alone (OibKeys.reread). A part is searched for repeated OIBs by a
  * table of its numbers alone; only their holders are made into objects and compared.
  */
-import { appendFile, readFile } from "node:fs/promises";
+import { appendFile, open } from "node:fs/promises";
 import { join } from "node:path";
 import { msg } from "../../common/messages/message.ts";
+import { readIntoAsync } from "../../common/read-into.ts";
 import { makeScratchDir, type ScratchDir } from "../../common/scratch-dir.ts";
 import { utf8Length, writeUtf8 } from "../../common/utf8-text.ts";
 import type { Problem, ProblemSink } from "../problems/problems.ts";
@@ -48,8 +49,16 @@ export interface OibKeys {
 
 /** Parts the OIBs are split into (by value): at 10M subjects one holds some 5 MB. */
 const PARTS = 64;
-/** Bytes of the parts held in memory before they are spilled to files (a list of some 250k subjects never spills). */
-const HELD_BYTES = 8 * 1024 * 1024;
+/**
+ * Bytes a part holds in memory before they are appended to its file (8 MB in all parts: a
+ * list of some 130k subjects spills none). Each part is one buffer, grown to this and then used again, not a buffer
+ * a block spilled and joined: fresh memory costs a page fault a 4 KB page (on the VM measured, some
+ * 10-20 us each), and a buffer a block and part, joined again to spill, was some 110 MB allocated
+ * at a million subjects (perf put 5-10% of an edit's page faults there).
+ */
+const PART_BYTES = 128 * 1024;
+/** A part's buffer when it is first needed (grown by doubling to PART_BYTES: a small list holds little). */
+const FIRST_PART_BYTES = 8 * 1024;
 /**
  * An entry: OIB (float64), id (float64), reading order, position, file, the code's length, the
  * name's, the block to read the name from later (0: none, the name is here) and the record's start
@@ -76,10 +85,37 @@ interface Holder {
   readonly later: { readonly block: number; readonly start: number; readonly end: number } | undefined;
 }
 
+/** A part's entries held in memory: `bytes[0, length)`, the rest of the buffer room for more. */
+interface Held {
+  bytes: Buffer;
+  /** `bytes` seen as numbers: a DataView, as Buffer's write methods check their arguments on each of a million calls. */
+  view: DataView;
+  length: number;
+}
+
+/** `held` holding nothing, its buffer let go. */
+function emptied(held: Held): Held {
+  [held.bytes, held.view, held.length] = [NO_BYTES, new DataView(NO_BYTES.buffer, NO_BYTES.byteOffset, 0), 0];
+  return held;
+}
+
+/** Grows `held`'s buffer to take `size` more bytes after those it holds (doubling, to PART_BYTES; more for a larger block's entries). */
+function grow(held: Held, size: number): void {
+  const grown = Buffer.allocUnsafeSlow(Math.max(held.length + size, Math.min(PART_BYTES, 2 * held.bytes.length), FIRST_PART_BYTES));
+  held.bytes.copy(grown, 0, 0, held.length);
+  [held.bytes, held.view] = [grown, new DataView(grown.buffer, grown.byteOffset, grown.length)];
+}
+
 /** Each OIB's holders, compared once the read has ended (finish): warns at every holder after the first. */
 export class OibCheck {
-  readonly #held: Buffer[][] = Array.from({ length: PARTS }, () => []);
-  #heldBytes = 0;
+  readonly #held: Held[] = Array.from({ length: PARTS }, () => emptied({} as Held));
+  /** Parts with a scratch file (spilled at least once). */
+  readonly #spilled = new Set<number>();
+  /** Each block's parts and OIBs, kept from block to block (grown for a larger one). */
+  #parts = new Int8Array(0);
+  #values = new Float64Array(0);
+  /** The buffer a spilled part is read back into with its held entries (finish), one part at a time. */
+  #readBack: Buffer = NO_BYTES;
   #scratch: ScratchDir | undefined;
   #order = 0;
   #strict = false;
@@ -96,7 +132,8 @@ export class OibCheck {
     // Two passes: each record's part and its bytes there, then one buffer a part, written in place.
     const { known } = keys;
     const n = known === undefined ? keys.oibs.length : known.oibs.length;
-    const parts = new Int8Array(n).fill(-1);
+    if (this.#parts.length < n) [this.#parts, this.#values] = [new Int8Array(n), new Float64Array(n)];
+    const parts = this.#parts.fill(-1, 0, n);
     const sizes = new Uint32Array(PARTS);
     // A cached block's names are read later, for the few warned at: its bytes are not touched here.
     const later = keys.reread !== undefined && keys.ends !== undefined ? this.#rereads.push(keys.reread) : 0;
@@ -105,7 +142,7 @@ export class OibCheck {
     const { ends } = keys;
     // No names here (left for later, or no bytes): none kept a record. A cached block's OIBs are numbers already.
     const names = bytes === undefined || ends === undefined ? undefined : new Array<Uint8Array>(n);
-    const values = known === undefined ? new Float64Array(n) : known.oibs;
+    const values = known === undefined ? this.#values : known.oibs;
     for (let k = 0; k < n; k++) {
       // "" (NO_OIB): a record held only for its keys (it has an error of its own).
       const value = known === undefined ? (keys.oibs[k] === "" ? NO_OIB : Number(keys.oibs[k] ?? "")) : (known.oibs[k] as number);
@@ -120,15 +157,20 @@ export class OibCheck {
       const codeLength = known === undefined ? utf8Length(keys.codes[k] ?? "") : (known.codeEnds[k] as number) - startOf(known.codeEnds, k);
       sizes[part] = (sizes[part] ?? 0) + HEAD + codeLength + name.length;
     }
-    const buffers = Array.from(sizes, (size) => (size === 0 ? null : Buffer.allocUnsafe(size)));
-    // Numbers through a DataView: Buffer's write methods check their arguments on each of a million calls.
-    const views = buffers.map((entries) => (entries === null ? null : new DataView(entries.buffer, entries.byteOffset, entries.length)));
+    // Each part's entries go after those it holds, in room made first (a full part spilled).
     const filled = new Uint32Array(PARTS);
+    for (let part = 0; part < PARTS; part++) {
+      const size = sizes[part] as number;
+      const held = this.#held[part] as Held;
+      if (size === 0) continue;
+      if (held.length > 0 && held.length + size > PART_BYTES) await this.#spill(part);
+      if (held.length + size > held.bytes.length) grow(held, size);
+      filled[part] = held.length;
+    }
     for (let k = 0; k < n; k++) {
       const part = parts[k] ?? -1;
-      const entries = buffers[part];
-      const view = views[part];
-      if (part < 0 || entries == null || view == null) continue;
+      if (part < 0) continue;
+      const { bytes: entries, view } = this.#held[part] as Held;
       const at = filled[part] ?? 0;
       view.setFloat64(at, values[k] ?? 0, true);
       view.setFloat64(at + 8, keys.ids[k] ?? 0, true);
@@ -146,12 +188,17 @@ export class OibCheck {
       filled[part] = at + HEAD + length + name.length;
       this.#order++;
     }
-    buffers.forEach((bytes, part) => {
-      if (bytes === null) return;
-      this.#held[part]?.push(bytes);
-      this.#heldBytes += bytes.length;
-    });
-    if (this.#heldBytes > HELD_BYTES) await this.#spill();
+    for (let part = 0; part < PARTS; part++) (this.#held[part] as Held).length += sizes[part] as number;
+  }
+
+  /** Appends part `part`'s held entries to its file, emptying its buffer for more. */
+  async #spill(part: number): Promise<void> {
+    const held = this.#held[part] as Held;
+    this.#scratch ??= await makeScratchDir("oibs");
+    // Awaited before the buffer is written again: the file system reads it while the write is out.
+    await appendFile(join(this.#scratch.path, String(part)), held.bytes.subarray(0, held.length));
+    this.#spilled.add(part);
+    held.length = 0;
   }
 
   /** Warns (an error when strict) at each holder of an OIB after its first, in reading order; then removes the scratch files. */
@@ -182,7 +229,9 @@ export class OibCheck {
 
   /** Removes the scratch files (finish does; a read that fails first calls this). */
   async dispose(): Promise<void> {
-    this.#held.forEach((part) => (part.length = 0));
+    this.#held.forEach(emptied);
+    this.#spilled.clear();
+    this.#readBack = NO_BYTES;
     this.#rereads.length = 0;
     await this.#scratch?.remove();
     this.#scratch = undefined;
@@ -229,27 +278,15 @@ export class OibCheck {
     return names;
   }
 
-  /** Appends every held part to its file. */
-  async #spill(): Promise<void> {
-    this.#scratch ??= await makeScratchDir("oibs");
-    for (let part = 0; part < PARTS; part++) {
-      const held = this.#held[part] as Buffer[];
-      if (held.length === 0) continue;
-      await appendFile(join(this.#scratch.path, String(part)), Buffer.concat(held));
-      held.length = 0;
-    }
-    this.#heldBytes = 0;
-  }
-
   /**
    * The holders of an OIB held more than once in one part: its file's entries, then those held (in
    * reading order). Its OIBs are met in a table of numbers first, so that only repeated ones make objects.
    */
   async #repeated(part: number): Promise<Holder[]> {
-    const held = this.#held[part] as Buffer[];
-    const spilled = this.#scratch === undefined ? [] : await readSpilled(join(this.#scratch.path, String(part)));
-    const bytes = Buffer.concat([...spilled, ...held]);
-    held.length = 0;
+    const held = this.#held[part] as Held;
+    const bytes = this.#spilled.has(part) ? await this.#readBackWith(part, held) : held.bytes.subarray(0, held.length);
+    // Not needed again: its memory goes as the parts are read (`bytes` holds what is read here).
+    emptied(held);
     // One pass: each entry's start and OIB (an entry is HEAD bytes at least).
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
     const starts = new Float64Array(Math.floor(bytes.length / HEAD));
@@ -300,15 +337,23 @@ export class OibCheck {
     }
     return holders;
   }
-}
 
-/** A part's spilled file, or nothing when none was written for it. */
-async function readSpilled(path: string): Promise<Buffer[]> {
-  try {
-    return [await readFile(path)];
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
+  /**
+   * Part `part`'s spilled file then its `held` entries, in one buffer kept from part to part
+   * (valid until the next part is read back): the holders made from it copy what they keep.
+   */
+  async #readBackWith(part: number, held: Held): Promise<Buffer> {
+    const file = await open(join((this.#scratch as ScratchDir).path, String(part)), "r");
+    try {
+      const size = (await file.stat()).size;
+      if (this.#readBack.length < size + held.length) this.#readBack = Buffer.allocUnsafeSlow(size + held.length);
+      const read = await readIntoAsync(file, this.#readBack, 0, size, 0);
+      if (read !== size) throw new Error(`${String(part)}: the OIB check's scratch file was cut short`);
+      held.bytes.copy(this.#readBack, size, 0, held.length);
+      return this.#readBack.subarray(0, size + held.length);
+    } finally {
+      await file.close();
+    }
   }
 }
 
@@ -353,6 +398,7 @@ function nameOf(bytes: Buffer, start: number, end: number, expected = -1): Uint8
   return bytes.subarray(from, at);
 }
 const EMPTY = new Uint8Array(0);
+const NO_BYTES = Buffer.allocUnsafeSlow(0);
 
 /** Whether NAME_KEY's bytes begin at `at`. */
 function isNameKeyAt(bytes: Buffer, at: number): boolean {

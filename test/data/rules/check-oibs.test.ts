@@ -77,6 +77,53 @@ describe("OibCheck", () => {
     expect(problems.problems.map(said)).toEqual(expected);
   });
 
+  it("parts spilled and filled again many times, one part read back after a larger one, a block's entries larger than a part: every repeat found", async () => {
+    // Part 0 holds OIBs below 1e11/64, part 1 the next 1e11/64, so those two parts spill again and
+    // again (their buffers used again each time); part 1's file is the smaller, read back after
+    // part 0's into the same buffer. Block 0 names each subject at length (its entries pass a part's
+    // bytes at once). Every entry is a multiple of 54 bytes (48 + a code of 6 + a name of 0 or 324),
+    // so bytes of part 0 left after part 1's in that buffer would read as part 0's entries again.
+    // The warnings are those of a map of first holders.
+    const check = new OibCheck();
+    const problems = new ProblemCollector(Number.POSITIVE_INFINITY);
+    const first = new Map<string, number>();
+    const seen: string[] = [];
+    const expected: [number, string][] = [];
+    let seed = 11;
+    const random = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+    const partWidth = 1e11 / 64;
+    for (let block = 0; block < 150; block++) {
+      const oibs: string[] = [];
+      const lines: string[] = [];
+      for (let k = 0; k < 1000; k++) {
+        const position = block * 1000 + k;
+        const oib =
+          random() < 0.01 && seen.length > 0
+            ? (seen[Math.floor(random() * seen.length)] as string)
+            : String(Math.floor(random() * (random() < 0.7 ? partWidth : 2 * partWidth))).padStart(11, "0");
+        oibs.push(oib);
+        lines.push(
+          `{"id":${position + 1},"jedinstvena_oznaka":"${String(position + 1).padStart(6, "0")}","naziv_subjekta":"${"x".repeat(block === 0 ? 324 : 0)}"}\n`,
+        );
+        if (first.has(oib)) expected.push([position, `"${oib}"`]);
+        else (first.set(oib, position), seen.push(oib));
+      }
+      const ids = oibs.map((_, k) => block * 1000 + k + 1);
+      const keys = { ids, codes: ids.map((id) => String(id).padStart(6, "0")), oibs, positions: ids.map((id) => id - 1) };
+      const encoder = new TextEncoder();
+      const named =
+        block === 0
+          ? { bytes: encoder.encode(lines.join("")), ends: lines.map((_, k) => encoder.encode(lines.slice(0, k + 1).join("")).length) }
+          : {};
+      await check.add({ ...keys, ...named }, FILES[0] as SourceFile, false);
+    }
+    await check.finish(problems);
+    expect(expected.length).toBeGreaterThan(1000);
+    expect(problems.problems.map((p) => [p.index, p.value])).toEqual(expected);
+    expect(problems.problems[0]).toMatchObject({ subject: { name: "x".repeat(324) } });
+    expect(problems.problems[0]?.index).toBeLessThan(1000);
+  });
+
   it("finds each OIB held twice among OIBs alike in their low 32 bits (one slot of its table), met in turns", async () => {
     const check = new OibCheck();
     const problems = new ProblemCollector(Number.POSITIVE_INFINITY);
