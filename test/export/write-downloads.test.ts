@@ -282,19 +282,8 @@ describe("the workbook's sheet by chunk", () => {
     // back until the third chunk has been handed to the pass and every microtask that sets off has run (a
     // setImmediate): a render that does not wait for it writes chunk 2's rows over chunk 0's before then.
     const calls: { input: Uint8Array; intact: boolean }[] = [];
-    let release = (): void => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let heldWhenThirdTaken = false;
-    const gated = async function* (): AsyncIterable<Uint8Array> {
-      for (const [index, chunk] of edited.entries()) {
-        // Only in the pass that deflates (the workbook's: the first pass writes the NDJSON alone).
-        if (index === 2 && calls.length > 0) {
-          heldWhenThirdTaken = true;
-          setImmediate(release);
-        }
-        yield chunk;
-      }
-    };
+    // Only in the pass that deflates (the workbook's: the first pass writes the NDJSON alone).
+    const { gate, gated, held } = heldUntilThirdChunk(edited, () => calls.length > 0);
     const deflate = workbookDeflate.segment;
     workbookDeflate.segment = async (text, last) => {
       if (typeof text === "string") throw new Error("the sink deflates bytes");
@@ -313,7 +302,7 @@ describe("the workbook's sheet by chunk", () => {
     }
     // The case made: chunks 0 and 2 rendered in one buffer, the first's deflate held while chunk 2 was taken.
     expect(calls).toHaveLength(2);
-    expect(heldWhenThirdTaken).toBe(true);
+    expect(held.whenThirdTaken).toBe(true);
     expect(calls[1]?.input.buffer).toBe(calls[0]?.input.buffer);
     expect(
       calls.map((call) => call.intact),
@@ -344,24 +333,14 @@ describe("the workbook's sheet by chunk", () => {
     const whole = await write(plain, chunksOf(...edited), null, []);
 
     // A gathering of 256 bytes: one copied segment fits (some 180 bytes each here), two do not, so each is gathered
-    // alone and written before the next is gathered: the four copied chunks go through the gatherings' buffers in turn. Each write's bytes, and whether they were
-    // still the bytes it was called with when it wrote them: the first is held back until the third chunk has been
-    // handed to the pass and every microtask that sets off has run (a setImmediate), by then the second chunk's
-    // segment is gathered: into the first's buffer, if that buffer were free before its write.
+    // alone and written before the next is gathered: the four copied chunks go through the gatherings' buffers in
+    // turn. Each write's bytes, and whether they were still the bytes it was called with when it wrote them: the first
+    // is held back until the third chunk has been handed to the pass and every microtask that sets off has run (a
+    // setImmediate), by then the second chunk's segment is gathered: into the first's buffer, if that buffer were
+    // free before its write.
     const calls: { bytes: Uint8Array; intact: boolean }[] = [];
-    let release = (): void => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let heldWhenThirdTaken = false;
-    const gated = async function* (): AsyncIterable<Uint8Array> {
-      for (const [index, chunk] of edited.entries()) {
-        // Only in the pass that writes the workbook (the first pass writes the NDJSON alone).
-        if (index === 2 && calls.length > 0) {
-          heldWhenThirdTaken = true;
-          setImmediate(release);
-        }
-        yield chunk;
-      }
-    };
+    // Only in the pass that writes the workbook (the first pass writes the NDJSON alone).
+    const { gate, gated, held } = heldUntilThirdChunk(edited, () => calls.length > 0);
     const { bytes: gatherBytes, write: writeSegment } = workbookGathering;
     workbookGathering.bytes = 256;
     workbookGathering.write = async (workbook, segment, rows) => {
@@ -379,7 +358,7 @@ describe("the workbook's sheet by chunk", () => {
       Object.assign(workbookGathering, { bytes: gatherBytes, write: writeSegment });
     }
     // The case made: four copied segments written one a gathering, then the rendered one; a buffer used again.
-    expect(heldWhenThirdTaken).toBe(true);
+    expect(held.whenThirdTaken).toBe(true);
     expect(calls).toHaveLength(5);
     for (const call of calls.slice(0, 4)) expect(call.bytes.length).toBeGreaterThan(128);
     const buffers = new Set(calls.slice(0, 4).map((call) => call.bytes.buffer));
@@ -394,6 +373,28 @@ describe("the workbook's sheet by chunk", () => {
     for (const [name, { stated, computed }] of await crcsOf(fileOf(outDir, again))) expect(computed, name).toBe(stated);
   });
 });
+
+/**
+ * The chunks as a pass takes them, and a gate opened once the third has been handed to the pass
+ * (in the pass where `armed` holds) and every microtask that sets off has run (a setImmediate):
+ * what a test holds back behind the gate is then still pending while the pass takes the second and
+ * third chunks.
+ */
+function heldUntilThirdChunk(chunks: readonly Buffer[], armed: () => boolean) {
+  let release = (): void => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const held = { whenThirdTaken: false };
+  const gated = async function* (): AsyncIterable<Uint8Array> {
+    for (const [index, chunk] of chunks.entries()) {
+      if (index === 2 && armed()) {
+        held.whenThirdTaken = true;
+        setImmediate(release);
+      }
+      yield chunk;
+    }
+  };
+  return { gate, gated, held };
+}
 
 /** The rows of a workbook's sheet as the project's reader reads them. */
 async function rowsOf(path: string): Promise<SheetRow[]> {
