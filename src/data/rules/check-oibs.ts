@@ -16,10 +16,10 @@
  * subjects warned at are read back, each record's bytes alone (OibKeys.reread). A part is searched for repeated OIBs by a
  * table of its numbers alone; only their holders are made into objects and compared.
  */
-import { appendFile, open } from "node:fs/promises";
+import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { msg } from "../../common/messages/message.ts";
-import { readIntoAsync } from "../../common/read-into.ts";
+import { WholeFiles } from "../../common/read-into.ts";
 import { makeScratchDir, type ScratchDir } from "../../common/scratch-dir.ts";
 import { utf8Length, writeUtf8 } from "../../common/utf8-text.ts";
 import type { Problem, ProblemSink } from "../problems/problems.ts";
@@ -109,13 +109,13 @@ function grow(held: Held, size: number): void {
 /** Each OIB's holders, compared once the read has ended (finish): warns at every holder after the first. */
 export class OibCheck {
   readonly #held: Held[] = Array.from({ length: PARTS }, () => emptied({} as Held));
-  /** Parts with a scratch file (spilled at least once). */
-  readonly #spilled = new Set<number>();
+  /** Parts with a scratch file (spilled at least once), and the bytes appended to it. */
+  readonly #spilled = new Map<number, number>();
   /** Each block's parts and OIBs, kept from block to block (grown for a larger one). */
   #parts = new Int8Array(0);
   #values = new Float64Array(0);
-  /** The buffer a spilled part is read back into with its held entries (finish), one part at a time. */
-  #readBack: Buffer = NO_BYTES;
+  /** What a spilled part's file is read back into (finish), one part at a time. */
+  #readBack = new WholeFiles();
   #scratch: ScratchDir | undefined;
   #order = 0;
   #strict = false;
@@ -197,7 +197,7 @@ export class OibCheck {
     this.#scratch ??= await makeScratchDir("oibs");
     // Awaited before the buffer is written again: the file system reads it while the write is out.
     await appendFile(join(this.#scratch.path, String(part)), held.bytes.subarray(0, held.length));
-    this.#spilled.add(part);
+    this.#spilled.set(part, (this.#spilled.get(part) ?? 0) + held.length);
     held.length = 0;
   }
 
@@ -231,7 +231,7 @@ export class OibCheck {
   async dispose(): Promise<void> {
     this.#held.forEach(emptied);
     this.#spilled.clear();
-    this.#readBack = NO_BYTES;
+    this.#readBack = new WholeFiles();
     this.#rereads.length = 0;
     await this.#scratch?.remove();
     this.#scratch = undefined;
@@ -284,7 +284,7 @@ export class OibCheck {
    */
   async #repeated(part: number): Promise<Holder[]> {
     const held = this.#held[part] as Held;
-    const bytes = this.#spilled.has(part) ? await this.#readBackWith(part, held) : held.bytes.subarray(0, held.length);
+    const bytes = this.#spilled.has(part) ? await this.#readBackAll(part) : held.bytes.subarray(0, held.length);
     // Not needed again: its memory goes as the parts are read (`bytes` holds what is read here).
     emptied(held);
     // One pass: each entry's start and OIB (an entry is HEAD bytes at least).
@@ -339,21 +339,15 @@ export class OibCheck {
   }
 
   /**
-   * Part `part`'s spilled file then its `held` entries, in one buffer kept from part to part
-   * (valid until the next part is read back): the holders made from it copy what they keep.
+   * Part `part`'s entries, its held ones appended to its file first, read back whole into one buffer
+   * kept from part to part (valid until the next part is read back): the holders made from it copy
+   * what they keep.
    */
-  async #readBackWith(part: number, held: Held): Promise<Buffer> {
-    const file = await open(join((this.#scratch as ScratchDir).path, String(part)), "r");
-    try {
-      const size = (await file.stat()).size;
-      if (this.#readBack.length < size + held.length) this.#readBack = Buffer.allocUnsafeSlow(size + held.length);
-      const read = await readIntoAsync(file, this.#readBack, 0, size, 0);
-      if (read !== size) throw new Error(`${String(part)}: the OIB check's scratch file was cut short`);
-      held.bytes.copy(this.#readBack, size, 0, held.length);
-      return this.#readBack.subarray(0, size + held.length);
-    } finally {
-      await file.close();
-    }
+  async #readBackAll(part: number): Promise<Buffer> {
+    if ((this.#held[part] as Held).length > 0) await this.#spill(part);
+    const bytes = await this.#readBack.readAsync(join((this.#scratch as ScratchDir).path, String(part)));
+    if (bytes.length !== this.#spilled.get(part)) throw new Error(`${String(part)}: the OIB check's scratch file was cut short`);
+    return bytes;
   }
 }
 
