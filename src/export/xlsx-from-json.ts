@@ -44,11 +44,83 @@ const [UNDERSCORE, X, DEL, LEAD_EF, TRUE_T, TAG_END] = [0x5f, 0x78, 0x7f, 0xef, 
 /**
  * Between one cell's row number and the next's, the markup whole: the row's opening after its
  * number with the first cell's before its own, then each cell's close with the next's opening, the
- * last's with the row's close (one copy a piece, not two).
+ * last's with the row's close.
  */
 const BEFORE = KINDS.map((_, f) => Buffer.concat([f === 0 ? ROW_MIDDLE : (CLOSE[f - 1] as Buffer), OPEN[f] as Buffer]));
 const LAST_CLOSE = Buffer.concat([CLOSE[KINDS.length - 1] as Buffer, ROW_CLOSE]);
-const ROW_NUMBER = new Uint8Array(NUMBER_DIGITS);
+const [DIGIT_ZERO, DIGIT_NINE] = [0x30, 0x39];
+
+/**
+ * A row's markup around its values with the row's number in place, kept from one row to the next:
+ * a piece before each value (the row's opening and the first cell's up to its value, then a cell's
+ * close with the next one's opening up to its value) and the last cell's close with the row's, so
+ * a row is eleven copies of markup, not twenty-two, and its number is not copied into it eleven
+ * times: the next row's number changes the digits that change (most often the last one), in place.
+ * Written anew for a number of another length, or one that does not follow the last.
+ */
+class RowMarkup {
+  /** The pieces, views of one buffer: value `f` goes after `pieces[f]`, the row ends with the last. */
+  pieces: readonly Uint8Array[] = [];
+  #bytes = new Uint8Array(0);
+  /** Where the number's digits begin in `#bytes` (once in the row's opening, once a cell). */
+  #at: readonly number[] = [];
+  /** The number the pieces hold (none at first: NaN is no number's), and its digits. */
+  #number = Number.NaN;
+  #digits = new Uint8Array(0);
+
+  /** The pieces of row `number`. */
+  of(number: number): readonly Uint8Array[] {
+    if (number === this.#number) return this.pieces;
+    // Its digits as `String` writes them (as rowXml does), unless it follows the last, both digits alone (no sign, no
+    // exponent, exact), and is as long.
+    if (number !== this.#number + 1 || number < 1 || !Number.isSafeInteger(number) || !this.#increment()) this.#write(String(number));
+    this.#number = number;
+    return this.pieces;
+  }
+
+  /** Adds 1 to the number's digits, in place (most often the last one alone): false when the sum has one digit more. */
+  #increment(): boolean {
+    const digits = this.#digits;
+    let k = digits.length - 1;
+    while (k >= 0 && digits[k] === DIGIT_NINE) k--;
+    if (k < 0) return false;
+    digits[k] = (digits[k] as number) + 1;
+    digits.fill(DIGIT_ZERO, k + 1);
+    const bytes = this.#bytes;
+    for (const at of this.#at) for (let d = k; d < digits.length; d++) bytes[at + d] = digits[d] as number;
+    return true;
+  }
+
+  /** The pieces with `text` as the row's number: its digits written in place when as long as the last's, else every piece made anew. */
+  #write(text: string): void {
+    const digits = Buffer.from(text, "latin1");
+    if (digits.length === this.#digits.length) {
+      this.#digits.set(digits);
+      for (const at of this.#at) this.#bytes.set(digits, at);
+      return;
+    }
+    const pieces = KINDS.map((_, f) => [...(f === 0 ? [ROW_OPEN, digits] : []), BEFORE[f] as Buffer, digits, MIDDLE[f] as Buffer]);
+    pieces.push([LAST_CLOSE]);
+    this.#bytes = new Uint8Array(pieces.flat().reduce((n, part) => n + part.length, 0));
+    const at: number[] = [];
+    const starts: number[] = [];
+    let o = 0;
+    for (const piece of pieces) {
+      starts.push(o);
+      for (const part of piece) {
+        if (part === digits) at.push(o);
+        this.#bytes.set(part, o);
+        o += part.length;
+      }
+    }
+    this.pieces = starts.map((start, p) => this.#bytes.subarray(start, starts[p + 1] ?? o));
+    this.#at = at;
+    this.#digits = new Uint8Array(digits);
+  }
+}
+
+/** The markup of the last row made, for the next (the rows of one chunk follow each other, and the next chunk's the last's). */
+const markup = new RowMarkup();
 
 /** The bytes a text's loop copies as they are, by byte (1): all but `&`, `<`, `>` and those the escape may need (DEL, `_`, 0xEF). */
 const PLAIN = Uint8Array.from({ length: 256 }, (_, c) =>
@@ -114,18 +186,12 @@ function xlsxRows(first: number): JsonRows {
     // An `&` becomes five bytes.
     room: (length) => MARKUP + 5 * length,
     fast(chunk, spans, base, out, at, line) {
-      // The row number's bytes once, copied into the row and each cell.
-      const digits = String(first + line);
-      const length = digits.length;
-      for (let k = 0; k < length; k++) ROW_NUMBER[k] = digits.charCodeAt(k);
-      let o = put(out, at, ROW_OPEN);
-      for (let k = 0; k < length; k++) out[o++] = ROW_NUMBER[k] as number;
+      const pieces = markup.of(first + line);
+      let o = at;
       for (let f = 0; f < KINDS.length; f++) {
         const from = spans[base + 2 * f] as number;
         const to = spans[base + 2 * f + 1] as number;
-        o = put(out, o, BEFORE[f] as Buffer);
-        for (let k = 0; k < length; k++) out[o++] = ROW_NUMBER[k] as number;
-        o = put(out, o, MIDDLE[f] as Buffer);
+        o = put(out, o, pieces[f] as Uint8Array);
         const kind = KINDS[f];
         if (kind === "text") {
           if (to - from > MAX_CELL_CHARACTERS) return -1;
@@ -136,7 +202,7 @@ function xlsxRows(first: number): JsonRows {
         } else if (kind === "flag") out[o++] = chunk[from] === TRUE_T ? 0x31 : 0x30;
         else for (let i = from; i < to; i++) out[o++] = chunk[i] as number;
       }
-      return put(out, o, LAST_CLOSE);
+      return put(out, o, pieces[KINDS.length] as Uint8Array);
     },
     slow: (subject, line) => rowXml(first + line, workbookCells(subject)),
   };
