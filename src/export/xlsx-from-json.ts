@@ -8,7 +8,8 @@
  * The fast row takes a record whose values `recordSpans` finds plain when its texts also need none
  * of OOXML's `_xHHHH_` (xstring.ts): no DEL, no `_x` (which could read as an escape), no character
  * from U+F000 up (U+FFFE and U+FFFF among them); and are at most 32,767 bytes (so at most the
- * characters a cell holds). `&`, `<` and `>` are written as XML's entities, and a text beginning or
+ * characters a cell holds). `&`, `<` and `>` are written as XML's entities, an escaped quote as the
+ * quote, and a text beginning or
  * ending with what JavaScript's `\s` matches gets `xml:space="preserve"`, as `rowXml` does. Any other
  * record goes through `rowXml(workbookCells(JSON.parse(line)))`, so every row is the bytes that gives.
  */
@@ -39,7 +40,7 @@ const MARKUP =
   (1 + KINDS.length) * NUMBER_DIGITS +
   KINDS.length * PRESERVE.length;
 
-const [UNDERSCORE, X, DEL, LEAD_EF, TRUE_T, TAG_END] = [0x5f, 0x78, 0x7f, 0xef, 0x74, 0x3e];
+const [UNDERSCORE, X, DEL, LEAD_EF, TRUE_T, TAG_END, BACKSLASH] = [0x5f, 0x78, 0x7f, 0xef, 0x74, 0x3e, 0x5c];
 
 /**
  * Between one cell's row number and the next's, the markup whole: the row's opening after its
@@ -122,9 +123,12 @@ class RowMarkup {
 /** The markup of the last row made, for the next (the rows of one chunk follow each other, and the next chunk's the last's). */
 const markup = new RowMarkup();
 
-/** The bytes a text's loop copies as they are, by byte (1): all but `&`, `<`, `>` and those the escape may need (DEL, `_`, 0xEF). */
+/**
+ * The bytes a text's loop copies as they are, by byte (1): all but `&`, `<`, `>`, those the escape
+ * may need (DEL, `_`, 0xEF), and the backslash of an escaped quote.
+ */
 const PLAIN = Uint8Array.from({ length: 256 }, (_, c) =>
-  c === 0x26 || c === 0x3c || c === 0x3e || c === DEL || c === LEAD_EF || c === UNDERSCORE ? 0 : 1,
+  c === 0x26 || c === 0x3c || c === 0x3e || c === DEL || c === LEAD_EF || c === UNDERSCORE || c === BACKSLASH ? 0 : 1,
 );
 
 /** The code points JavaScript's `\s` matches (the test checks the list against every code point). */
@@ -162,7 +166,7 @@ function put(out: Uint8Array, at: number, bytes: Uint8Array): number {
   return at + bytes.length;
 }
 
-/** A text's bytes into `out` at `at`, `&`, `<` and `>` as entities: the offset after them, or -1 when it needs `_xHHHH_`. */
+/** A text's bytes into `out` at `at`, `&`, `<` and `>` as entities, `\"` as a quote: the offset after them, or -1 when it needs `_xHHHH_`. */
 function putText(chunk: Uint8Array, from: number, to: number, out: Uint8Array, at: number): number {
   let o = at;
   for (let i = from; i < to; i++) {
@@ -173,6 +177,8 @@ function putText(chunk: Uint8Array, from: number, to: number, out: Uint8Array, a
     else if (c === 0x3c) o = put(out, o, LT);
     else if (c === 0x3e) o = put(out, o, GT);
     else if (c === DEL || c === LEAD_EF) return -1;
+    // `\"` (the only escape `recordSpans` lets a text hold): the quote, which XML's text holds as it is.
+    else if (c === BACKSLASH) out[o++] = chunk[++i] as number;
     // An underscore before an `x` might begin `_xHHHH`, which the escape writes as `_x005F_xHHHH` (the text's closing quote ends the look).
     else if (c === UNDERSCORE && chunk[i + 1] === X) return -1;
     else out[o++] = c;

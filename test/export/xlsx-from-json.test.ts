@@ -172,6 +172,10 @@ describe("the workbook's rows from the records' JSON", () => {
         '<c r="F2" s="1" t="inlineStr"><is><t>1970-08-10</t></is></c><c r="G2" t="b"><v>1</v></c><c r="H2" t="b"><v>0</v></c>' +
         '<c r="I2" t="inlineStr"><is><t>Drađa</t></is></c><c r="J2" t="inlineStr"><is><t>zeljko.maric@opcina-dradja.hr</t></is></c></row>',
     );
+    // A name in quotes (some 2 % of the records) too: its escaped quotes written as quotes.
+    const quoted = renderSubject({ ...PLAIN, naziv_subjekta: 'Dječji vrtić "Rabra"', institucija_grad: '"' });
+    expect(rowsOf(chunkOf([quoted]), 2)).toContain('<t>Dječji vrtić "Rabra"</t>');
+    expect(parse).not.toHaveBeenCalled();
     xlsxRowsFromJson(chunkOf([renderSubject({ ...PLAIN, naziv_subjekta: "a_x0041_b" })]), 2);
     expect(parse).toHaveBeenCalledTimes(1);
   });
