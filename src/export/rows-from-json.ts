@@ -48,6 +48,19 @@ function holds(line: Uint8Array, at: number, bytes: Uint8Array): boolean {
   return true;
 }
 
+/** Each key's first bytes as little-endian 32-bit words (a key's last `length % 4` bytes compared one by one). */
+const KEY_WORDS = KEYS.map((key) => Int32Array.from({ length: key.length >> 2 }, (_, w) => key.readInt32LE(4 * w)));
+
+/** Does `chunk` (read as `view` too) hold key `f` at `at`, before `end`? Four bytes a comparison. */
+function holdsKey(chunk: Uint8Array, view: DataView, at: number, end: number, f: number): boolean {
+  const key = KEYS[f] as Buffer;
+  if (at + key.length > end) return false;
+  const words = KEY_WORDS[f] as Int32Array;
+  for (let w = 0; w < words.length; w++) if (view.getInt32(at + 4 * w, true) !== words[w]) return false;
+  for (let i = 4 * words.length; i < key.length; i++) if (chunk[at + i] !== key[i]) return false;
+  return true;
+}
+
 /**
  * Finds the values of the record in `chunk[start, end)` when it is in the canonical form with plain
  * values: each key where the form puts it, an id of at most 15 digits with no leading zero,
@@ -58,12 +71,18 @@ function holds(line: Uint8Array, at: number, bytes: Uint8Array): boolean {
  * `spans` holds then means nothing). A name in quotes (`Dječji vrtić "Rabra"`, some 2 % of the
  * records) was the parse's, twice a record.
  */
-export function recordSpans(chunk: Uint8Array, start: number, end: number, spans: Int32Array, base = 0): boolean {
+export function recordSpans(
+  chunk: Uint8Array,
+  start: number,
+  end: number,
+  spans: Int32Array,
+  base = 0,
+  view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength),
+): boolean {
   let i = start;
   for (let f = 0; f < KEYS.length; f++) {
-    const key = KEYS[f] as Buffer;
-    if (!holds(chunk, i, key)) return false;
-    i += key.length;
+    if (!holdsKey(chunk, view, i, end, f)) return false;
+    i += (KEYS[f] as Buffer).length;
     const from = i;
     const kind = KINDS[f];
     if (kind === "text") {
@@ -140,6 +159,7 @@ export function chunkRecords(chunk: Uint8Array): ChunkRecords {
   const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   // Not UTF-8 (never so in the build's own records): decoding would replace bytes, so every record is parsed.
   const utf8 = isUtf8(bytes);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let count = 0;
   let start = 0;
   while (start < bytes.length) {
@@ -155,7 +175,7 @@ export function chunkRecords(chunk: Uint8Array): ChunkRecords {
     }
     records.lines[2 * count] = start;
     records.lines[2 * count + 1] = end;
-    records.plain[count] = utf8 && recordSpans(bytes, start, end, records.spans, 2 * FIELDS * count) ? 1 : 0;
+    records.plain[count] = utf8 && recordSpans(bytes, start, end, records.spans, 2 * FIELDS * count, view) ? 1 : 0;
     count++;
     start = end + 1;
   }
