@@ -112,6 +112,12 @@ describe("the CSV's rows from the records' JSON", () => {
     expect(rows.toString("utf8").split("\r\n")[0]).toBe(
       "1;0007;Općina Drađa;59797235885;lokalna;1970-08-10;true;false;Drađa;zeljko.maric@opcina-dradja.hr",
     );
+    // A name in quotes (some 2 % of the records), or a text with `;`: written in quotes, each quote doubled, as csvCell does.
+    const quoted = csvRowsFromJson(chunkOf([renderSubject({ ...PLAIN, naziv_subjekta: 'Dječji vrtić "Rabra"', razina: "a;b" })]));
+    expect(quoted.toString("utf8")).toBe(
+      '7;0007;"Dječji vrtić ""Rabra""";59797235885;"a;b";1970-08-10;true;false;Drađa;zeljko.maric@opcina-dradja.hr\r\n',
+    );
+    expect(parse).not.toHaveBeenCalled();
     csvRowsFromJson(chunkOf([renderSubject({ ...PLAIN, naziv_subjekta: "-2+3" })]));
     expect(parse).toHaveBeenCalledTimes(1);
   });

@@ -172,8 +172,34 @@ describe("the workbook's rows from the records' JSON", () => {
         '<c r="F2" s="1" t="inlineStr"><is><t>1970-08-10</t></is></c><c r="G2" t="b"><v>1</v></c><c r="H2" t="b"><v>0</v></c>' +
         '<c r="I2" t="inlineStr"><is><t>Drađa</t></is></c><c r="J2" t="inlineStr"><is><t>zeljko.maric@opcina-dradja.hr</t></is></c></row>',
     );
+    // A name in quotes (some 2 % of the records) too: its escaped quotes written as quotes.
+    const quoted = renderSubject({ ...PLAIN, naziv_subjekta: 'Dječji vrtić "Rabra"', institucija_grad: '"' });
+    expect(rowsOf(chunkOf([quoted]), 2)).toContain('<t>Dječji vrtić "Rabra"</t>');
+    expect(parse).not.toHaveBeenCalled();
     xlsxRowsFromJson(chunkOf([renderSubject({ ...PLAIN, naziv_subjekta: "a_x0041_b" })]), 2);
     expect(parse).toHaveBeenCalledTimes(1);
+  });
+
+  it("number each row right when one chunk follows another, a row's number grows a digit, or a chunk starts elsewhere", () => {
+    // The row's markup is kept from one row to the next with its number in it (only the digits that change written):
+    // each chunk is checked against rowXml whatever the chunks before it left there.
+    const plain = (id: number): string => renderSubject({ ...PLAIN, id });
+    // A record that takes the parse: its row made without the kept markup, the next one's number two past the last.
+    const parsed = (id: number): string => renderSubject({ ...PLAIN, id, naziv_subjekta: "a_x0041_b" });
+    const starts = [-1, 2, 8, 13, 95, 999_995, 1_000_001, 3, 9_999_999, 90, 2 ** 53 - 4, 2 ** 53 + 2, 1e21 - 3, 7, -4, 0, 2];
+    for (const [c, first] of starts.entries()) {
+      const lines = Array.from({ length: 7 }, (_, i) => (i === c % 7 ? parsed(i + 1) : plain(i + 1)));
+      const chunk = chunkOf(lines);
+      expect(rowsOf(chunk, first), `from row ${first}`).toBe(expected(chunk, first));
+    }
+    // Chunks that follow each other, as a build's do, across 9 → 10, 99 → 100 and so on.
+    let first = 2;
+    for (let c = 0; c < 40; c++) {
+      const chunk = chunkOf(Array.from({ length: 1 + (c % 9) }, (_, i) => plain(first + i)));
+      expect(rowsOf(chunk, first), `from row ${first}`).toBe(expected(chunk, first));
+      first += 1 + (c % 9);
+      if (c === 20) first = 99_990;
+    }
   });
 
   it("refuse a line that is no JSON as parsing it does", () => {
