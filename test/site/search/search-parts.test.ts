@@ -122,6 +122,21 @@ describe("planSearch in parts", () => {
     }
   });
 
+  it("makes the same shards when each generation of the caches fills several slabs of keys, and slabs are used again", () => {
+    const never = planned("slabs-never", { partitionBuckets: 125, rangeLimit: 1 << 20, groupLimit: 1 << 20, cacheBytes: Infinity }).hashes;
+    // Slabs of 16 or 64 keys (a word of seven letters has 18: a slab of its own length), generations
+    // of a few dozen tokens: each generation fills many slabs, and the young one fills again those
+    // the old one had, while the tokens it moved from there hold their keys in its own.
+    for (const [slabInts, cacheBytes] of [
+      [16, 20_000],
+      [64, 20_000],
+      [64, 200_000],
+    ] as const) {
+      const parts = { partitionBuckets: 125, rangeLimit: 1 << 20, groupLimit: 1 << 20, cacheBytes, slabInts };
+      expect(planned(`slabs-${slabInts}-${cacheBytes}`, parts).hashes).toEqual(never);
+    }
+  });
+
   it("makes the same shards whether the commonest keys' members are gathered as bits, from any block on, or all as items", () => {
     const items = planned("items", { partitionBuckets: 125, rangeLimit: 1 << 20, groupLimit: 1 << 20, bitsPlaces: Infinity });
     expect(items.scratch).toEqual([]);
