@@ -341,9 +341,12 @@ function sortedIndices(
     return x === y ? a - b : compare(x, y);
   };
   if (!presort) {
-    const indices = new Uint32Array(length);
+    // Sorted as an Array (TimSort), which takes the ascending stretches the values come in as they
+    // are: a register's codes come in place order, nearly sorted already (8 descents in a million),
+    // where a typed array's sort (a merge sort) compared each run's values n log n times by `compare`.
+    const indices = new Array<number>(length);
     for (let i = 0; i < length; i++) indices[i] = i;
-    return indices.sort(exact);
+    return Uint32Array.from(indices.sort(exact));
   }
   // By the primary keys: where two values' keys differ, the cheap order is the exact one; only a
   // block of equal keys (case, accents) is sorted by the collation, and the values with no key
