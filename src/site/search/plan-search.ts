@@ -56,6 +56,8 @@ export interface SearchParts {
   readonly cacheBytes?: number;
   /** The places a block of the commonest keys' bits covers (BITS_PLACES, a multiple of 8; tests: a few, or Infinity for none set apart). */
   readonly bitsPlaces?: number;
+  /** The ints of a slab of the caches' tokens' keys (SLAB; tests: a few, so that a generation fills several). */
+  readonly slabInts?: number;
 }
 
 /**
@@ -114,6 +116,7 @@ export function planSearch(
     parts.rangeLimit,
     parts.cacheBytes ?? CACHE_BYTES,
     parts.bitsPlaces ?? BITS_PLACES,
+    parts.slabInts ?? SLAB,
   );
   let suffixes: SuffixEntries | undefined;
   try {
@@ -239,16 +242,35 @@ class Generation {
   readonly tokens = new TextTable<Token>();
   readonly words = new TextTable<readonly Token[]>();
   readonly towns = new TextTable<Town>();
-  #slab = new Int32Array(SLAB);
+  /**
+   * Its slabs, filled in turn (`#slabs[#filling]`, up to `#used`), and kept when it is cleared:
+   * filled again from the first by the young generation it then becomes. Made afresh each time
+   * (64 KB each, some 50 MB of them at a million subjects), each was memory new to the process.
+   */
+  readonly #slabs: Int32Array[];
+  #filling = 0;
+  #slab: Int32Array;
   #used = 0;
+  readonly #slabInts: number;
   /** The estimated bytes held. */
   bytes = 0;
+
+  /** A generation whose slabs hold `slabInts` ints each (SLAB). */
+  constructor(slabInts: number) {
+    this.#slabInts = slabInts;
+    this.#slab = new Int32Array(slabInts);
+    this.#slabs = [this.#slab];
+  }
 
   /** Puts `keys[from, to)` in this generation's slab as `token`'s keys. */
   keep(token: Token, keys: Int32Array, from: number, to: number): void {
     const length = to - from;
     if (this.#used + length > this.#slab.length) {
-      this.#slab = new Int32Array(Math.max(SLAB, length));
+      this.#filling++;
+      // The next slab it has, unless too short (a token of more keys than a slab holds): replaced by one of its length.
+      let next = this.#slabs[this.#filling];
+      if (next === undefined || next.length < length) this.#slabs[this.#filling] = next = new Int32Array(Math.max(this.#slabInts, length));
+      this.#slab = next;
       this.#used = 0;
       this.bytes += 4 * this.#slab.length;
     }
@@ -261,15 +283,18 @@ class Generation {
   }
 
   /**
-   * Empties it to serve as the young generation again, its tables' arrays and its last slab kept:
-   * every token it held is unreachable by then (what the old generation held that the young met
-   * was moved to the young's slab). A new generation's tables grew again from a few hundred
-   * entries to some hundred thousand each time, their arrays fresh memory at each growth.
+   * Empties it to serve as the young generation again, its tables' arrays and its slabs kept: every
+   * token it held is unreachable by then (what the old generation held that the young met was
+   * moved to the young's slab), so its slabs are written over from the first. A new generation's
+   * tables grew again from a few hundred entries to some hundred thousand each time, their arrays
+   * fresh memory at each growth.
    */
   clear(): void {
     this.tokens.clear();
     this.words.clear();
     this.towns.clear();
+    this.#filling = 0;
+    this.#slab = this.#slabs[0] as Int32Array;
     this.#used = 0;
     this.bytes = 0;
   }
@@ -311,8 +336,9 @@ class Gathering {
   /** The three-character pieces' keys of code units below 256, by the three (common/int-table.ts). */
   readonly #triples = new IntTable();
   readonly #razinas = new Map<string, number>();
-  #young = new Generation();
-  #old = new Generation();
+  #young: Generation;
+  #old: Generation;
+  readonly #slabInts: number;
   /**
    * The young generation's commonest words and towns in slots (slot-cache.ts), looked up before
    * its tables (common/text-table.ts): a slot is filled only once its word or town is in the young generation, and they
@@ -351,8 +377,19 @@ class Gathering {
   #byte = 0;
   #mask = 0;
 
-  constructor(buckets: number, partitionBuckets: number, spill: string, rangeLimit: number, cacheBytes: number, bitsPlaces: number) {
+  constructor(
+    buckets: number,
+    partitionBuckets: number,
+    spill: string,
+    rangeLimit: number,
+    cacheBytes: number,
+    bitsPlaces: number,
+    slabInts: number,
+  ) {
     if (bitsPlaces % 8 !== 0 && bitsPlaces !== Infinity) throw new Error(`a block of bits of ${bitsPlaces} places is not whole bytes`);
+    this.#slabInts = slabInts;
+    this.#young = new Generation(slabInts);
+    this.#old = new Generation(slabInts);
     this.#bitsPlaces = bitsPlaces;
     this.#bitsBytes = bitsPlaces / 8;
     this.#buckets = buckets;
@@ -415,8 +452,8 @@ class Gathering {
   forget(): void {
     if (this.#apartKeys.length > 0) this.#blockAt.push(this.file.append(this.#bits));
     this.#bits = new Uint8Array(0);
-    this.#young = new Generation();
-    this.#old = new Generation();
+    this.#young = new Generation(this.#slabInts);
+    this.#old = new Generation(this.#slabInts);
     this.#wordSlots.clear();
     this.#townSlots.clear();
     this.#razinas.clear();
@@ -480,11 +517,19 @@ class Gathering {
     return town;
   }
 
-  /** The tokens of a text. */
+  /**
+   * The tokens of a text, in an array of their number: a word's or town's is kept in the caches, and
+   * one grown by push held room for 17 (a quarter of a million such arrays alive at a time, copied
+   * by each collection of the young generation until old). Nearly every text is one token (a word of
+   * a name always is): then no array of its texts is made either.
+   */
   #tokensOf(text: string): Token[] {
+    const form = unitSearchForm(text);
+    if (form.length > 0 && !hasTokenBreak(form)) return [this.#token(form)];
+    const texts = tokensOf(form);
+    const tokens = new Array<Token>(texts.length);
     // A loop, not map(): no function made at each text (a loader that names functions pays for each).
-    const tokens: Token[] = [];
-    for (const token of tokensOf(unitSearchForm(text))) tokens.push(this.#token(token));
+    for (let i = 0; i < texts.length; i++) tokens[i] = this.#token(texts[i] as string);
     return tokens;
   }
 
@@ -737,6 +782,12 @@ function setOfBits(bitmap: Uint8Array, size: number, count: number): Uint8Array 
 /** A two-character piece's text as the sets were first named by number (first * 0x10000 + second): a first unit of 0 names the second alone. */
 function pairText(first: number, second: number): string {
   return first === 0 ? String.fromCharCode(second) : String.fromCharCode(first, second);
+}
+
+/** Whether a text holds a token break (tokensOf would cut it). */
+function hasTokenBreak(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (isTokenBreak(text.charCodeAt(i))) return true;
+  return false;
 }
 
 /** Whether the only token breaks in a text are spaces (U+0020). */

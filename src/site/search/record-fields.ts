@@ -84,17 +84,26 @@ function stringAfter(bytes: Buffer, key: Uint8Array, end: number, read: number):
   return read === RECENT ? recentText(bytes, from + 1, to) : bytes.toString("utf8", from + 1, to);
 }
 
-/** Slots of the cache of recent texts (a power of two). */
+/** Slots of the cache of recent texts (a power of two), and the most bytes a text kept there has. */
 const RECENT_SLOTS = 1 << 12;
+const RECENT_WIDTH = 64;
 const recent: string[] = new Array<string>(RECENT_SLOTS).fill("");
+/** Each slot's text as its bytes (`RECENT_WIDTH` a slot) and their length (-1: none). */
+const recentBytes = new Uint8Array(RECENT_SLOTS * RECENT_WIDTH);
+const recentLength = new Int32Array(RECENT_SLOTS).fill(-1);
 
 /**
  * The text of the bytes `bytes[from, to)` (no escape in them): the same string as last time when
- * they are ASCII and their slot (by hash) holds it. The razina, the dates and the towns repeat (a
- * million subjects have 166,000 towns, the commonest in thousands of records), and a string found
- * here is neither decoded again nor hashed again by the Maps that look it up.
+ * their slot (by hash) holds the same bytes. The razina, the dates and the towns repeat (a million
+ * subjects have 166,000 towns, the commonest in thousands of records), and a string found here is
+ * neither decoded again nor hashed again by the Maps that look it up, nor held twice by the sorts of
+ * the order files (sorted-runs.ts) a run long. The slot keeps the bytes, not only the string, so
+ * that a town of letters past ASCII (a third of them: Đakovo, Požega) is found too: decoded afresh,
+ * each was a new string that lived through collections of the young generation until its run was
+ * sorted.
  */
 function recentText(bytes: Buffer, from: number, to: number): string {
+  const length = to - from;
   let hash = 0x811c9dc5;
   let high = 0;
   for (let i = from; i < to; i++) {
@@ -102,16 +111,19 @@ function recentText(bytes: Buffer, from: number, to: number): string {
     high |= b;
     hash = Math.imul(hash ^ b, 0x01000193);
   }
-  if (high >= 0x80) return bytes.toString("utf8", from, to);
+  const decode = high >= 0x80 ? "utf8" : "latin1";
+  if (length > RECENT_WIDTH) return bytes.toString(decode, from, to);
   const slot = (hash >>> 0) & (RECENT_SLOTS - 1);
-  const known = recent[slot] as string;
-  if (known.length === to - from) {
+  const at = slot * RECENT_WIDTH;
+  if (recentLength[slot] === length) {
     let same = true;
-    for (let i = 0; same && i < known.length; i++) same = known.charCodeAt(i) === bytes[from + i];
-    if (same) return known;
+    for (let i = 0; same && i < length; i++) same = recentBytes[at + i] === bytes[from + i];
+    if (same) return recent[slot] as string;
   }
-  const text = bytes.toString("latin1", from, to);
+  const text = bytes.toString(decode, from, to);
   recent[slot] = text;
+  recentLength[slot] = length;
+  for (let i = 0; i < length; i++) recentBytes[at + i] = bytes[from + i] as number;
   return text;
 }
 

@@ -30,11 +30,21 @@ export class SortedRuns {
   readonly #presort: boolean;
   readonly #runSize: number;
   /**
-   * The run being filled: `#values[0, #length)`. The array is kept from run to run (emptied of its
-   * strings at each spill): grown afresh by push for each run, a quarter of a million values, it
-   * was a new array in the engine's large-object space at each growth, every page of it fresh.
+   * The run being filled, `#length` values: without presort, `#values[0, #length)`. The array is
+   * kept from run to run (emptied of its strings at each spill): grown afresh by push for each run,
+   * a quarter of a million values, it was a new array in the engine's large-object space at each
+   * growth, every page of it fresh.
    */
   #values: string[] = [];
+  /**
+   * With presort, each value's number among the run's distinct values (`#numbered`, kept from run to
+   * run) and each distinct value once (`#numbers`, emptied at each spill), numbered as they come:
+   * a value met before in the run is not held again. Held a run long (a quarter of a million
+   * subjects), every name's string lived through the collections of the young generation and was
+   * copied to the old one, some 70 MB at a million subjects, where half of them repeat a name.
+   */
+  #numbered: Uint32Array = new Uint32Array(0);
+  #numbers: TextNumbers | undefined;
   #length = 0;
   /** The arrays its runs are sorted in: its own, or shared with sorts whose runs are never sorted at once (OrderFiles's fields). */
   #scratch: RunScratch;
@@ -59,18 +69,24 @@ export class SortedRuns {
 
   /** The next place's value. */
   add(value: string): void {
+    if (this.#presort) {
+      if (this.#length === this.#numbered.length) this.#numbered = grownTo(this.#numbered, this.#runSize);
+      this.#numbered[this.#length] = (this.#numbers ??= new TextNumbers()).numberOf(value);
+    }
     // At most one past the end: an append, never a hole.
-    this.#values[this.#length] = value;
+    else this.#values[this.#length] = value;
     if (++this.#length === this.#runSize) this.#spill();
   }
 
   /** Every place with its value, in the order of the values (equal values by place), once. */
   each(visit: (place: number, value: string) => void): void {
-    const [values, length] = [this.#values, this.#length];
-    this.#values = [];
-    this.#length = 0;
     // The last run stays in memory: it is merged from there, never written.
-    const last = new MemoryRun(this.#sorted(values, length), this.#first, this.#runs, this.#presort && this.#runs > 0);
+    const groups = this.#sorted(this.#length);
+    this.#values = [];
+    this.#numbered = new Uint32Array(0);
+    this.#numbers = undefined;
+    this.#length = 0;
+    const last = new MemoryRun(groups, this.#first, this.#runs, this.#presort && this.#runs > 0);
     try {
       if (this.#runs === 0) while (last.next()) for (let i = 0; i < last.count; i++) visit(last.placeAt(i), last.value);
       else this.#merge(last, visit);
@@ -81,18 +97,19 @@ export class SortedRuns {
     }
   }
 
-  /** The groups of `values[0, length)`, their values in the scratch's array (good until the next run is sorted). */
-  #sorted(values: readonly string[], length: number): Groups {
+  /** The groups of the run's `length` values, their values in the scratch's array (good until the next run is sorted). */
+  #sorted(length: number): Groups {
     const scratch = this.#scratch;
+    const values = this.#values;
     return this.#presort
-      ? distinctGroups(values, length, this.#compare, scratch)
+      ? distinctGroups(this.#numbered, length, (this.#numbers ??= new TextNumbers()), this.#compare, scratch)
       : adjacentGroups(values, sortedIndices(values, length, this.#compare, false), scratch);
   }
 
   /** Writes the run sorted: each group of equal values as its count, its UTF-8 length, its text and its places (little end). */
   #spill(): void {
-    const [values, length] = [this.#values, this.#length];
-    const groups = this.#sorted(values, length);
+    const length = this.#length;
+    const groups = this.#sorted(length);
     if (this.#runs === 0) mkdirSync(this.#dir, { recursive: true });
     const fd = openSync(join(this.#dir, String(this.#runs)), "w");
     try {
@@ -136,7 +153,8 @@ export class SortedRuns {
     }
     // Its strings let go (the arrays are filled again by the next run): held, they were a run's
     // strings more through the next, in the old generation.
-    values.fill("", 0, length);
+    this.#values.fill("", 0, length);
+    this.#numbers?.clear();
     this.#scratch.forget(groups.count);
     this.#length = 0;
     this.#first += length;
@@ -214,8 +232,9 @@ interface Groups {
 }
 
 /**
- * What a run's sort keeps from run to run of a field: the arrays of strings and the table that
- * numbers them, each as long as a run. Made for each run, a quarter of a million values, each grew
+ * What a run's sort keeps from run to run of a field: the array of its groups' strings, as long as
+ * a run (the table that numbers a run's values is the SortedRuns's own: names and towns are
+ * numbered at once, as they come). Made for each run, a quarter of a million values, it grew
  * by push through new arrays in the engine's large-object space, every page of them fresh memory
  * (page faults, each costly on a virtual machine). The typed arrays are made for each run: the
  * allocator hands back the last run's memory, and kept they held some 40 MB more through the
@@ -225,14 +244,18 @@ interface Groups {
 export class RunScratch {
   /** The groups' values in order: `sorted[0, count)`, the rest left from runs before. */
   readonly sorted: string[] = [];
-  /** The run's values numbered (made for the first run's length). */
-  numbers: TextNumbers | undefined;
 
   /** Lets go of the strings of a run of `count` groups once written. */
   forget(count: number): void {
     this.sorted.fill("", 0, count);
-    this.numbers?.clear();
   }
+}
+
+/** `numbers` with room for twice as many (a run's `most` at most), its numbers kept. */
+function grownTo(numbers: Uint32Array, most: number): Uint32Array {
+  const grown = new Uint32Array(Math.min(most, Math.max(1024, 2 * numbers.length)));
+  grown.set(numbers);
+  return grown;
 }
 
 /** What a SortedRuns holds once merged: it sorts no run again. */
@@ -243,11 +266,15 @@ const EMPTY_SCRATCH = new RunScratch();
  * run of names holds about half as many distinct, of towns a third to a sixth): numbered
  * (common/text-numbers.ts), sorted, and the places counted into their groups by rank.
  */
-function distinctGroups(values: readonly string[], length: number, compare: (a: string, b: string) => number, scratch: RunScratch): Groups {
-  const numbers = (scratch.numbers ??= new TextNumbers(length));
-  numbers.clear();
-  const numberOf = new Uint32Array(length);
-  for (let i = 0; i < length; i++) numberOf[i] = numbers.numberOf(values[i] as string);
+function distinctGroups(
+  numbered: Uint32Array,
+  length: number,
+  numbers: TextNumbers,
+  compare: (a: string, b: string) => number,
+  scratch: RunScratch,
+): Groups {
+  // Overwritten with the ranks below: the run's last use of them.
+  const numberOf = numbered.subarray(0, length);
   const [distinct, count] = [numbers.texts, numbers.count];
   const order = sortedIndices(distinct, count, compare, true);
   const rankOf = new Uint32Array(count);
@@ -314,9 +341,12 @@ function sortedIndices(
     return x === y ? a - b : compare(x, y);
   };
   if (!presort) {
-    const indices = new Uint32Array(length);
+    // Sorted as an Array (TimSort), which takes the ascending stretches the values come in as they
+    // are: a register's codes come in place order, nearly sorted already (8 descents in a million),
+    // where a typed array's sort (a merge sort) compared each run's values n log n times by `compare`.
+    const indices = new Array<number>(length);
     for (let i = 0; i < length; i++) indices[i] = i;
-    return indices.sort(exact);
+    return Uint32Array.from(indices.sort(exact));
   }
   // By the primary keys: where two values' keys differ, the cheap order is the exact one; only a
   // block of equal keys (case, accents) is sorted by the collation, and the values with no key

@@ -86,6 +86,19 @@ describe("readRecordFields", () => {
     );
   });
 
+  it("reads towns past ASCII that repeat, among many others of as many bytes, as JSON.parse does", () => {
+    // 625 towns of four two-byte letters (eight bytes each), read twice in two orders: kept by
+    // their bytes in slots, towns of one slot and length follow each other, and each read must be
+    // its own record's. And a town too long for a slot, twice.
+    const letters = ["Č", "Ć", "Ž", "Š", "Đ"];
+    const towns = letters.flatMap((a) => letters.flatMap((b) => letters.flatMap((c) => letters.map((d) => `${a}${b}${c}${d}`))));
+    const long = `Grad ${"Đ".repeat(40)}`;
+    for (const town of [...towns, long, ...towns.reverse(), long]) {
+      const [read, parsed] = both(renderSubject(subject("Ime", town)));
+      expect(read).toEqual(parsed);
+    }
+  });
+
   it("reads a record laid out otherwise by JSON.parse", () => {
     const line = JSON.stringify({
       odobreno: true,

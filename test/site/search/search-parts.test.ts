@@ -111,6 +111,23 @@ describe("planSearch in parts", () => {
     expect(few(1)).toEqual(few(Infinity));
   });
 
+  it("cuts a name or town at any token break: its suffixes are its tokens'", () => {
+    // Names of words apart by spaces (cut word by word), by other breaks (the name cut whole), and
+    // towns of one token, of two, and of one twice.
+    const names = ["Škola Vis", "Dom\u00a0za\tstarije", "Vrtić", "Udruga\u2003Sloga"];
+    const towns = ["Slavonski Brod", "Vis", "Novi  Novi", "Hvar"];
+    writeFileSync(join(work, "breaks.ndjson"), `${names.map((name, p) => record(p, name, towns[p] as string)).join("\n")}\n`);
+    const shards = planSearch(names.length, CHUNK, () => ({ path: join(work, "breaks.ndjson") }), join(work, "breaks"));
+    const suffixes = new Set<string>();
+    for (const shard of shards.filter((s) => s.key.startsWith("search/suffixes/")))
+      for (const file of shard.files())
+        if (file.name !== "firsts.json")
+          for (const [suffix] of JSON.parse(Buffer.from(file.bytes).toString()) as [string][]) suffixes.add(suffix);
+    expect([...suffixes].filter((suffix) => /\s/u.test(suffix))).toEqual([]);
+    for (const token of ["SKOLA", "STARIJE", "VRTIC", "UDRUGA", "SLOGA", "SLAVONSKI", "BROD", "NOVI", "HVAR"])
+      expect(suffixes).toContain(token);
+  });
+
   it("makes the same shards whether its caches of tokens, words and towns are dropped at every subject or never", () => {
     const never = planned("never", { partitionBuckets: 125, rangeLimit: 1 << 20, groupLimit: 1 << 20, cacheBytes: Infinity }).hashes;
     // A few hundred bytes: the young generation is full after a subject or two, so words and towns
@@ -119,6 +136,21 @@ describe("planSearch in parts", () => {
       expect(
         planned(`cache-${cacheBytes}`, { partitionBuckets: 125, rangeLimit: 1 << 20, groupLimit: 1 << 20, cacheBytes }).hashes,
       ).toEqual(never);
+    }
+  });
+
+  it("makes the same shards when each generation of the caches fills several slabs of keys, and slabs are used again", () => {
+    const never = planned("slabs-never", { partitionBuckets: 125, rangeLimit: 1 << 20, groupLimit: 1 << 20, cacheBytes: Infinity }).hashes;
+    // Slabs of 16 or 64 keys (a word of seven letters has 18: a slab of its own length), generations
+    // of a few dozen tokens: each generation fills many slabs, and the young one fills again those
+    // the old one had, while the tokens it moved from there hold their keys in its own.
+    for (const [slabInts, cacheBytes] of [
+      [16, 20_000],
+      [64, 20_000],
+      [64, 200_000],
+    ] as const) {
+      const parts = { partitionBuckets: 125, rangeLimit: 1 << 20, groupLimit: 1 << 20, cacheBytes, slabInts };
+      expect(planned(`slabs-${slabInts}-${cacheBytes}`, parts).hashes).toEqual(never);
     }
   });
 
