@@ -35,8 +35,8 @@ export function startRecordThreads(count: number, module: URL): RecordThreads {
   };
 }
 
-/** The most bytes of text buffers kept between blocks (some twenty at 1M, of some 370 KB each). */
-const SPARE_BYTES = 32 << 20;
+/** The most bytes of text buffers kept between blocks: twice the most out at once at 1M (20 of some 370 KB). */
+const SPARE_BYTES = 16 << 20;
 
 /**
  * The text buffers the threads gave back, each taken again for a later block's text, so that a
