@@ -329,6 +329,7 @@ class ArraySplitter {
   }
 
   /** Scans one chunk; false when the file cannot be an array of subjects and reading should stop. */
+  // long: one loop over every byte with its state in locals (see the class's comment): parts as methods would pass it through fields
   push(chunk: Buffer): boolean {
     const n = chunk.length;
     let i = this.#carry;
