@@ -51,9 +51,11 @@ export function recordTable(chunk: Uint8Array): Uint8Array {
   const view = new DataView(table.buffer);
   for (let i = 0; i < records; i++) view.setFloat64(idsAt + i * ID_BYTES, ids[i] as number, true);
   table.fill(ZERO, codesAt);
+  // Byte by byte: a code is a few digits, and a view and a copy call a record cost more than them.
   for (let i = 0; i < records; i++) {
     const [start, end] = [from[i] as number, to[i] as number];
-    table.set(chunk.subarray(start, end), codesAt + (i + 1) * width - (end - start));
+    let at = codesAt + (i + 1) * width - (end - start);
+    for (let k = start; k < end; k++) table[at++] = chunk[k] as number;
   }
   return table;
 }

@@ -20,7 +20,7 @@ export function recordOffsets(chunk: Uint8Array): Uint8Array {
   if (chunk.length === 0) starts.length = 0;
   const table = new Uint8Array(starts.length * OFFSET_BYTES);
   const view = new DataView(table.buffer);
-  starts.forEach((start, i) => view.setUint32(i * OFFSET_BYTES, start, true));
+  for (let i = 0; i < starts.length; i++) view.setUint32(i * OFFSET_BYTES, starts[i] as number, true);
   return table;
 }
 

@@ -21,15 +21,13 @@ const ENTRY = new URL("../../threads/module-thread.mjs", import.meta.url);
 /** Starts `count` record threads running `module` (the URL of its .ts source; its .js when compiled). */
 export function startRecordThreads(count: number, module: URL): RecordThreads {
   const pool = startWorkerPool<BlockTask, ThreadAnswer>(ENTRY, count, IN_FLIGHT, { module: module.href });
-  // The text buffers the threads gave back: a block's text is copied into one, not into fresh memory
-  // (at 1M, a thousand buffers of some 330 KB, each zeroed and faulted in, then left to the threads' GC).
-  const spares: ArrayBuffer[] = [];
+  const buffers = new TextBuffers();
   return {
     async render(task) {
       // A copy with a buffer of its own, to transfer (a Buffer's slice() would be a view of the reader's).
-      const bytes = copyInto(spares, task.text.bytes);
+      const bytes = buffers.copy(task.text.bytes);
       const { block, text } = await pool.run({ ...task, text: { ...task.text, bytes } }, [bytes.buffer]);
-      if (spares.length < count * IN_FLIGHT) spares.push(text);
+      buffers.give(text);
       return block;
     },
     room: () => pool.room(),
@@ -37,11 +35,45 @@ export function startRecordThreads(count: number, module: URL): RecordThreads {
   };
 }
 
-/** `text` copied into a spare buffer large enough (taken from `spares`), else into a new one with room for a slightly larger text. */
-function copyInto(spares: ArrayBuffer[], text: Uint8Array): Uint8Array<ArrayBuffer> {
-  const at = spares.findIndex((spare) => spare.byteLength >= text.length);
-  const buffer = at < 0 ? new ArrayBuffer(text.length + (text.length >> 3)) : (spares.splice(at, 1)[0] as ArrayBuffer);
-  const bytes = new Uint8Array(buffer, 0, text.length);
-  bytes.set(text);
-  return bytes;
+/** The most bytes of text buffers kept between blocks: twice the most out at once at 1M (20 of some 370 KB). */
+const SPARE_BYTES = 16 << 20;
+
+/**
+ * The text buffers the threads gave back, each taken again for a later block's text, so that a
+ * text is copied into memory already faulted in, not into a fresh buffer (a thousand of some
+ * 370 KB at 1M, each zeroed and faulted in, then left to the GC). Every buffer given back is
+ * kept (up to SPARE_BYTES): the blocks of one read chunk (a dozen at 1M) go out at once, beyond
+ * the IN_FLIGHT a thread the pool's room waits for, and keeping only that many made some 400
+ * fresh buffers at 1M. As many are kept as were ever out at once, so they stay bounded by it.
+ */
+export class TextBuffers {
+  readonly #spares: ArrayBuffer[] = [];
+  #kept = 0;
+  /** Buffers made, not taken from the spares (for the tests). */
+  made = 0;
+
+  /** `text` copied into the smallest spare that holds it (no longer a spare), else into a new buffer an eighth larger. */
+  copy(text: Uint8Array): Uint8Array<ArrayBuffer> {
+    let best = -1;
+    for (const [i, spare] of this.#spares.entries())
+      if (spare.byteLength >= text.length && (best < 0 || spare.byteLength < (this.#spares[best] as ArrayBuffer).byteLength)) best = i;
+    let buffer: ArrayBuffer;
+    if (best < 0) {
+      buffer = new ArrayBuffer(text.length + (text.length >> 3));
+      this.made++;
+    } else {
+      buffer = this.#spares.splice(best, 1)[0] as ArrayBuffer;
+      this.#kept -= buffer.byteLength;
+    }
+    const bytes = new Uint8Array(buffer, 0, text.length);
+    bytes.set(text);
+    return bytes;
+  }
+
+  /** A buffer a thread gave back (nothing else holds it): kept for a later text, unless the spares are full. */
+  give(buffer: ArrayBuffer): void {
+    if (this.#kept + buffer.byteLength > SPARE_BYTES) return;
+    this.#spares.push(buffer);
+    this.#kept += buffer.byteLength;
+  }
 }

@@ -20,7 +20,6 @@ import { DEFAULT_MAX_FIELD_LENGTH } from "../read-options.ts";
 import { BLOCK_RECORDS, type BlockSpan, type BlockText, type RecordSink } from "./record-sink.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 
-const COMMA_BYTE = Buffer.from(",");
 /** Before the hash of a block's bytes in the file, where a block's hash is not that of its text (see ArraySplitter.#flush). */
 const RAW_MARK = "r";
 
@@ -40,6 +39,22 @@ const LINE_FEED = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const SPACE = 0x20;
 const TAB = 0x09;
+/** What a byte does inside an element, outside its strings (ArraySplitter.push): IN_ELEMENT[byte]. */
+const PLAIN = 0;
+const STRING_START = 1;
+const LINE_BREAK = 2;
+const NESTING_OPEN = 3;
+const NESTING_CLOSE = 4;
+/** A colon: a key of the record when at its top level (counted: JSON.parse keeps one of a key named twice). */
+const KEY_COLON = 5;
+const IN_ELEMENT = new Uint8Array(256);
+IN_ELEMENT[QUOTE] = STRING_START;
+IN_ELEMENT[LINE_FEED] = LINE_BREAK;
+IN_ELEMENT[OPEN_BRACE] = NESTING_OPEN;
+IN_ELEMENT[OPEN_BRACKET] = NESTING_OPEN;
+IN_ELEMENT[CLOSE_BRACE] = NESTING_CLOSE;
+IN_ELEMENT[CLOSE_BRACKET] = NESTING_CLOSE;
+IN_ELEMENT[COLON] = KEY_COLON;
 /** The UTF-8 byte-order mark is EF BB BF; editors on Windows may start a file with it. */
 const BOM_BYTES = [0xef, 0xbb, 0xbf];
 
@@ -198,20 +213,29 @@ class ArraySplitter {
   }
 
   #append(chunk: Buffer, from: number, to: number): void {
-    const needed = this.#blockLength + (to - from);
+    this.#room(to - from);
+    this.#blockLength += chunk.copy(this.#block, this.#blockLength, from, to);
+  }
+
+  /** Grows the block, if need be, to take `bytes` more. */
+  #room(bytes: number): void {
+    const needed = this.#blockLength + bytes;
     if (needed > this.#block.length) {
       const grown = Buffer.allocUnsafe(Math.max(needed, this.#block.length * 2));
       this.#block.copy(grown, 0, 0, this.#blockLength);
       this.#block = grown;
     }
-    this.#blockLength += chunk.copy(this.#block, this.#blockLength, from, to);
   }
 
   #beginElement(at: number, line: number): void {
     if (this.#starts.length === 0) {
       this.#blockFirst = this.#index;
       this.#blockLength = 0;
-    } else this.#append(COMMA_BYTE, 0, 1);
+    } else {
+      // The comma between two elements, as a byte: a copy call an element cost more than the byte.
+      this.#room(1);
+      this.#block[this.#blockLength++] = COMMA;
+    }
     this.#starts.push(this.#blockLength);
     this.#lines.push(line);
     this.#keyCount = 0;
@@ -305,6 +329,7 @@ class ArraySplitter {
   }
 
   /** Scans one chunk; false when the file cannot be an array of subjects and reading should stop. */
+  // long: one loop over every byte with its state in locals (see the class's comment): parts as methods would pass it through fields
   push(chunk: Buffer): boolean {
     const n = chunk.length;
     let i = this.#carry;
@@ -331,6 +356,25 @@ class ArraySplitter {
         }
         inString = false;
         i++;
+        continue;
+      }
+      if (depth > 0) {
+        // Inside an element, past its first byte: only strings, nesting, line breaks and a record's
+        // keys matter (whitespace, a comma, a number, a literal do nothing there), found with one
+        // look-up a byte rather than a chain of comparisons. Its end (depth 0 again) is the loop's below.
+        while (i < n) {
+          const kind = IN_ELEMENT[chunk[i++] as number] as number;
+          if (kind === PLAIN) continue;
+          if (kind === STRING_START) {
+            inString = true;
+            break;
+          }
+          if (kind === LINE_BREAK) line++;
+          else if (kind === NESTING_OPEN) depth++;
+          else if (kind === NESTING_CLOSE) {
+            if (--depth === 0) break;
+          } else if (depth === 1) keys++;
+        }
         continue;
       }
       const c = chunk[i++] as number;
