@@ -403,7 +403,8 @@ class ArraySplitter {
         }
         return false;
       }
-      if (depth === 0 && (c === COMMA || c === CLOSE_BRACKET)) {
+      // At the array's level (depth 0: the loop above takes every byte inside an element's nesting).
+      if (c === COMMA || c === CLOSE_BRACKET) {
         if (inElement) {
           inElement = false;
           this.#finishElement(chunk, i - 1, keys);
@@ -431,11 +432,10 @@ class ArraySplitter {
         this.#beginElement(i - 1, line);
         keys = 0;
       }
+      // At the element's top level (its first byte, a scalar's, what follows its close): a string or a nesting begins, or
+      // nothing (a stray `}` too: JSON.parse judges the element).
       if (c === QUOTE) inString = true;
-      else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth = Math.max(0, depth - 1);
-      // A record's keys, counted: JSON.parse keeps one of a key named twice, silently.
-      else if (c === COLON && depth === 1) keys++;
+      else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth = 1;
     }
     if (inElement) {
       // Copied into the block now: the stream may reuse its buffers.
