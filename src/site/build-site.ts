@@ -105,6 +105,8 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
   let search: SearchStage | null = null;
   // The crawl files, prepared while the output waits for the search thread, put in place with the switch.
   let crawl: CrawlFiles | null = null;
+  // The scratch directory's removal, under way beside the stages after the write (awaited before the build returns).
+  let removing: Promise<void> | null = null;
   try {
     const { hashes, read } = await output.writeRecords(chunks);
     await pauseAt("build-records-written");
@@ -129,6 +131,9 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
     };
     const meanwhile = crawling === null ? {} : { meanwhile: () => crawling.prepare() };
     const site = await output.write({ count: read.count, plan, switchAlong, ...meanwhile }, onProgress);
+    // Every shard is written: the scratch directory (some 8,000 files at a million subjects) goes beside what remains.
+    removing = spill?.remove() ?? null;
+    removing?.catch(() => undefined);
     const crawled = await crawl?.finish();
     const feed = await writeFeedOf(run, { count: read.count, hashes }, published, written?.list);
     await cache?.keepOnly(read.cacheKeys);
@@ -145,7 +150,7 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
   } finally {
     // The thread first (a failed build's may still be writing), then the directory it wrote in.
     await search?.stop();
-    await spill?.remove();
+    await (removing ?? spill?.remove());
     await output.close();
   }
 }
