@@ -8,7 +8,8 @@
  * chunk files alone: their stage starts as soon as those are written, in a thread beside the
  * downloads and the pages on a large list (search/search-thread.ts). The plan does not wait for
  * them: it hands them on as its rest, which the output awaits once every other shard is written,
- * last before the manifest that names them. No stage imports another
+ * last before the manifest that names them; meanwhile the crawl files are prepared under temporary
+ * names (docs/write-crawl-files.ts), renamed into place with the switch. No stage imports another
  * (test/architecture/build-stages.test.ts). On any data error nothing in the site changes.
  */
 import { createHash } from "node:crypto";
@@ -32,7 +33,7 @@ import { type BuildOptions, resolveBuildOptions, type ResolvedBuildOptions } fro
 import { chunkRecords } from "./chunk-records.ts";
 import { type DatasetMetadata, loadMetadata } from "./docs/dataset-metadata.ts";
 import { planDocs } from "./docs/plan-docs.ts";
-import { writeCrawlFiles } from "./docs/write-crawl-files.ts";
+import { type CrawlFiles, crawlFiles } from "./docs/write-crawl-files.ts";
 import type { ChunkHashes, Publication, SiteOutput, SitePlan, WriteProgress } from "./hand-offs.ts";
 import { planKeys } from "./plan-keys.ts";
 import { reusedKeys } from "./reused-keys.ts";
@@ -102,6 +103,10 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
   let spill: ScratchDir | null = null;
   // The search stage, started once the chunk files are written (in a thread on a large list).
   let search: SearchStage | null = null;
+  // The crawl files, prepared while the output waits for the search thread, put in place with the switch.
+  let crawl: CrawlFiles | null = null;
+  // The scratch directory's removal, under way beside the stages after the write (awaited before the build returns).
+  let removing: Promise<void> | null = null;
   try {
     const { hashes, read } = await output.writeRecords(chunks);
     await pauseAt("build-records-written");
@@ -116,21 +121,20 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
       search === null || spill === null
         ? null
         : planOf(run, metadata, { count: read.count, hashes }, { downloads, published }, search, spill.path);
-    // The stable download names switch with the manifest, in one synchronous step (write-site.ts).
+    crawl = output.plans ? crawlFilesOf(run, hashes) : null;
+    const crawling = crawl;
+    // The stable download names and the crawl files switch with the manifest, in one synchronous step (write-site.ts).
     const stable = written;
-    const switchAlong = stable === null ? {} : { switchAlong: () => stable.switchStableNames() };
-    const site = await output.write({ count: read.count, plan, ...switchAlong }, onProgress);
-    // The sitemap's notes beside the site's build cache, as the downloads' chunk indexes.
-    const crawlNotes =
-      options.cacheDir === null ? {} : { previous: { hashes, stateFile: `${cacheDirOf(options.cacheDir, outDir)}.crawl.json` } };
-    const crawl = {
-      baseUrl: options.site.baseUrl,
-      chunks: hashes.length,
-      chunkPath: (c: number) => output.chunkFile(c).path,
-      tablePath: (c: number) => join(dirname(output.chunkFile(c).path), offsetsFileName(c)),
-      ...crawlNotes,
+    const switchAlong = (): void => {
+      stable?.switchStableNames();
+      crawling?.switchIn();
     };
-    const crawled = output.plans ? await writeCrawlFiles(outDir, crawl) : undefined;
+    const meanwhile = crawling === null ? {} : { meanwhile: () => crawling.prepare() };
+    const site = await output.write({ count: read.count, plan, switchAlong, ...meanwhile }, onProgress);
+    // Every shard is written: the scratch directory (some 8,000 files at a million subjects) goes beside what remains.
+    removing = spill?.remove() ?? null;
+    removing?.catch(() => undefined);
+    const crawled = await crawl?.finish();
     const feed = await writeFeedOf(run, { count: read.count, hashes }, published, written?.list);
     await cache?.keepOnly(read.cacheKeys);
     const times = { started, readDone, ended: performance.now() };
@@ -139,13 +143,14 @@ async function buildStages(options: ResolvedBuildOptions, previous: PreviousFeed
     const searchWarning = outOfHeap === null ? undefined : msg("warning.search-heap", { mb: outOfHeap });
     return reportBuild(times, read, site, { metadata, downloads, feed, crawled, cacheWarning: cache?.warning, searchWarning });
   } catch (error) {
+    await crawl?.discard();
     await written?.discard();
     await output.abort();
     throw error;
   } finally {
     // The thread first (a failed build's may still be writing), then the directory it wrote in.
     await search?.stop();
-    await spill?.remove();
+    await (removing ?? spill?.remove());
     await output.close();
   }
 }
@@ -222,6 +227,19 @@ async function writeDownloadsOf(run: Run, hashes: readonly string[], records: Re
           csvChunks: { indexFile: `${cacheDirOf(options.cacheDir, outDir)}.csv-chunks.json`, hashes },
           xlsxChunks: { indexFile: `${cacheDirOf(options.cacheDir, outDir)}.xlsx-chunks.json`, hashes },
         }),
+  });
+}
+
+/** The crawl stage over the chunk files (docs/write-crawl-files.ts), not yet started; its notes beside the site's build cache, as the downloads' chunk indexes. */
+function crawlFilesOf({ options, output }: Run, hashes: readonly string[]): CrawlFiles {
+  const { outDir } = options.output;
+  const notes = options.cacheDir === null ? {} : { previous: { hashes, stateFile: `${cacheDirOf(options.cacheDir, outDir)}.crawl.json` } };
+  return crawlFiles(outDir, {
+    baseUrl: options.site.baseUrl,
+    chunks: hashes.length,
+    chunkPath: (c: number) => output.chunkFile(c).path,
+    tablePath: (c: number) => join(dirname(output.chunkFile(c).path), offsetsFileName(c)),
+    ...notes,
   });
 }
 

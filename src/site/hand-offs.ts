@@ -145,6 +145,12 @@ export interface PagesToWrite {
   readonly plan: SitePlan | null;
   /** Renames that switch with the site (the downloads' stable names): synchronous, run right after the switch's own. */
   readonly switchAlong?: () => void;
+  /**
+   * Work of the build that needs nothing the plan's rest holds (the crawl files): started once the
+   * shards at hand are written, while the rest is awaited (the search thread's answer, for which
+   * this thread would otherwise wait idle), and awaited before the switch.
+   */
+  readonly meanwhile?: () => Promise<void>;
 }
 
 /** What the write stage did, and the public URLs and cache tags whose answers changed (made when asked). */

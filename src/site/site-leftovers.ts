@@ -1,7 +1,8 @@
 /**
  * Every place a build into one output leaves temporaries, in one list: beside the output (a plain
  * site's `<out>.tmp-<pid>` tree and `<out>.link-<pid>` link, the lock's own temporary), inside its
- * data root (`<key>.tmp-<pid>` shards, `manifest.json.tmp-<pid>`), in its change feed and its
+ * data root (`<key>.tmp-<pid>` shards, `manifest.json.tmp-<pid>`), at its root (the crawl files
+ * waiting for the switch, `.crawl.tmp-<pid>`), in its change feed and its
  * downloads, in its build cache, and the working directories in the system's temporary
  * directory. A build starting removes those of dead processes; a build stopped by a signal
  * removes its own.
@@ -10,6 +11,7 @@ import { type Dirent, readdirSync, rmSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { DOWNLOADS_DIR } from "../core/download-files.ts";
 import { DATA_ROOT, shardKeyOf } from "../core/layout.ts";
+import { CRAWL_TEMP } from "./docs/sitemap.ts";
 import { removeLeftoversSync, type Whose, writerOf } from "../common/remove-leftovers.ts";
 import { removeScratchDirs } from "../common/scratch-dir.ts";
 import { cacheDirOf } from "../data/read/build-cache.ts";
@@ -23,6 +25,7 @@ export function removeBuildLeftovers(outDir: string, cacheDir: string | null, wh
   const beside = [`${base}.tmp-`, `${base}.link-`, `.${base}.lock.tmp-`];
   removeLeftoversSync(dirname(out), (name) => beside.some((prefix) => name.startsWith(prefix)), whose);
   removeShardTemporaries(join(out, DATA_ROOT), whose);
+  removeLeftoversSync(out, (name) => name.startsWith(CRAWL_TEMP), whose);
   const all = (): boolean => true;
   removeLeftoversSync(join(out, FEED_DIR), all, whose);
   removeLeftoversSync(join(out, FEED_DIR, "snapshots"), all, whose);

@@ -31,7 +31,7 @@ import { recordTable } from "../core/chunk-keys.ts";
 import type { Manifest } from "../core/manifest.ts";
 import { forEachBounded } from "../common/for-each-bounded.ts";
 import { isErrno } from "../common/machine-error.ts";
-import { pauseAt } from "../common/pause-point.ts";
+import { failAt, pauseAt } from "../common/pause-point.ts";
 import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
 import { readManifestFile } from "../common/read-site-manifest.ts";
 import { isAlive, OWN, removeTreeSync } from "../common/remove-leftovers.ts";
@@ -262,7 +262,7 @@ export class SiteWriter implements SiteOutput {
    * they are written, those of the plan's rest (the search's, whose thread ran meanwhile); then the
    * manifest (the switch); then removes what it no longer names.
    */
-  async write({ plan, switchAlong }: PagesToWrite, onProgress?: WriteProgress): Promise<SiteWritten> {
+  async write({ plan, switchAlong, meanwhile }: PagesToWrite, onProgress?: WriteProgress): Promise<SiteWritten> {
     if (plan === null) throw new Error("a routed site is written from its plan");
     const { tally } = this.#shards;
     // The rest's files join the total when they are known: till then the total counts the shards at hand.
@@ -273,12 +273,17 @@ export class SiteWriter implements SiteOutput {
     };
     settle(this.#recordFiles);
     await this.#writeShards(plan.shards, plan, settle);
+    // Its failure surfaces at its await below; a failure of the rest first leaves it to the caller's cleanup, which awaits it.
+    const aside = meanwhile?.();
+    aside?.catch(() => undefined);
     await pauseAt("site-awaiting-search");
     const rest = await plan.rest();
     total = rest.shards.reduce((sum, shard) => sum + shard.size, total);
     await this.#writeShards(rest.shards, plan, settle);
     await this.#shards.close();
+    await aside;
     await pauseAt("site-pages-written");
+    failAt("site-pages-written");
     await this.#switchTo(rest.manifest, switchAlong);
     await pauseAt("site-switched");
     settle(1);

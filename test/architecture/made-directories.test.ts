@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const WRITERS = ["site/write-site.ts", "site/write-plain-site.ts"];
+const WRITERS = ["site/write-site.ts", "site/write-plain-site.ts", "site/docs/write-crawl-files.ts"];
 
 /** The names a module imports from node:fs/promises. */
 function promiseImports(source: string): string[] {

@@ -10,6 +10,8 @@ import { escapeXml } from "../../core/html/html-text.ts";
 export const SITEMAP_URLS = 50_000;
 /** The directory of the sitemap's parts, under the site's root. */
 export const SITEMAP_PARTS_DIR = "sitemaps";
+/** The directory at the site's root where a build's crawl files wait for the switch, `<this><pid>` (write-crawl-files.ts). */
+export const CRAWL_TEMP = ".crawl.tmp-";
 const NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
 const URLSET_OPEN = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${NS}">\n`;
 const URLSET_CLOSE = "</urlset>\n";

@@ -2,18 +2,31 @@
  * The build's stage for crawlers and lost visitors: `sitemap.xml` (its parts under `sitemaps/`
  * past 50,000 URLs), `robots.txt` and `404.html` (the branded page Netlify, Cloudflare's assets and
  * serve-handler answer for a path no file holds), plain files at the site's root beside the
- * downloads. The ids come from the records chunks, each line starting `{"id":<n>,`. Each file is
- * written under a temporary name and renamed into place; parts a smaller list no longer has are
- * removed.
+ * downloads. The ids come from the records chunks, each line starting `{"id":<n>,`. Each file whose
+ * bytes change is written under a temporary name while the build waits for its search thread, and
+ * renamed into place with the switch (CrawlFiles): a build that fails or is stopped leaves the
+ * previous site's files as they were. Parts a smaller list no longer has are removed.
  */
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdirSync, renameSync, rmSync } from "node:fs";
+import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { contentHash } from "../../common/content-hash.ts";
+import { cleanUpOnInterrupt } from "../../common/interrupt-cleanup.ts";
+import { removeTreeSync } from "../../common/remove-leftovers.ts";
 import { tableIds } from "../../core/chunk-keys.ts";
 import { readBuildNote, writeBuildNote } from "../build-notes.ts";
 import { notFoundPage } from "../../core/html/not-found-page.ts";
 import { subjectPagePath } from "../../core/html/subject-view.ts";
-import { robotsTxt, SITEMAP_PARTS_DIR, SITEMAP_URLS, sitemapIndex, type SitemapUrl, urlSetOnBase, UrlSetBytes } from "./sitemap.ts";
+import {
+  CRAWL_TEMP,
+  robotsTxt,
+  SITEMAP_PARTS_DIR,
+  SITEMAP_URLS,
+  sitemapIndex,
+  type SitemapUrl,
+  urlSetOnBase,
+  UrlSetBytes,
+} from "./sitemap.ts";
 
 /** What the stage needs of the build. */
 export interface CrawlFacts {
@@ -74,10 +87,109 @@ interface Run {
   readonly to: number;
 }
 
-/** Writes sitemap.xml (and its parts), robots.txt and 404.html into `outDir`, each only when its bytes change. */
+/**
+ * The stage in the build's steps: `prepare` renders every file whose bytes change into a temporary
+ * directory at the site's root (`.crawl.tmp-<pid>`), the site's own files untouched, while the build
+ * waits for the search thread; `switchIn` renames them into place in the switch's own synchronous
+ * step; `finish` then removes the parts a smaller list no longer has and writes the notes; a failed
+ * build's `discard` removes the temporaries (a stopped one's go by its signal's cleanup, a killed
+ * one's by the next build: site-leftovers.ts).
+ */
+export interface CrawlFiles {
+  /** Renders and writes the files that change under temporary names; once. */
+  prepare(): Promise<void>;
+  /** Renames the prepared files into place, the parts before the index that names them (synchronous: one step with the switch). */
+  switchIn(): void;
+  /** After switchIn: the parts no longer named removed, the notes written; what the stage did. */
+  finish(): Promise<CrawlReport>;
+  /** After a failure: the temporaries removed, once prepare has settled. */
+  discard(): Promise<void>;
+}
+
+/** Writes sitemap.xml (and its parts), robots.txt and 404.html into `outDir`, each only when its bytes change: the stage's steps at once. */
 export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promise<CrawlReport> {
+  const files = crawlFiles(outDir, facts);
+  try {
+    await files.prepare();
+    files.switchIn();
+    return await files.finish();
+  } catch (error) {
+    await files.discard();
+    throw error;
+  }
+}
+
+/** The stage over the site in `outDir`, not yet started. */
+export function crawlFiles(outDir: string, facts: CrawlFacts): CrawlFiles {
   const tally: Tally = { files: 0, written: 0, unchanged: 0, bytesWritten: 0 };
-  const put = (dir: string, name: string, content: string | Buffer): Promise<void> => putFile(tally, dir, name, content);
+  const temp = join(outDir, `${CRAWL_TEMP}${process.pid}`);
+  // Each file written: where it waits, and its place in the site, in the order they are renamed.
+  const moves: [from: string, to: string][] = [];
+  let unregister: (() => void) | null = null;
+  /** The bytes put at `name` in `dir` (under a temporary name, unless the file there holds them already): where they lie now. */
+  const put = async (dir: string, name: string, content: string | Buffer): Promise<string> => {
+    const bytes = typeof content === "string" ? Buffer.from(content) : content;
+    tally.files += 1;
+    if (await holds(join(dir, name), bytes)) {
+      tally.unchanged += 1;
+      return join(dir, name);
+    }
+    if (unregister === null) {
+      // Made synchronously: a signal's cleanup between two turns finds it made or not, never queued in the thread pool.
+      mkdirSync(temp, { recursive: true });
+      unregister = cleanUpOnInterrupt(() => removeTreeSync(temp));
+    }
+    const temporary = join(temp, name);
+    await writeFile(temporary, bytes);
+    moves.push([temporary, join(dir, name)]);
+    tally.written += 1;
+    tally.bytesWritten += bytes.length;
+    return temporary;
+  };
+  const partsDir = join(outDir, SITEMAP_PARTS_DIR);
+  let prepared: Promise<Prepared> | null = null;
+  return {
+    prepare() {
+      prepared ??= prepareFiles(outDir, facts, tally, put);
+      return prepared.then(() => undefined);
+    },
+    switchIn() {
+      if (moves.some(([, to]) => dirname(to) === partsDir)) mkdirSync(partsDir, { recursive: true });
+      for (const [from, to] of moves.splice(0)) renameSync(from, to);
+      if (unregister !== null) rmSync(temp, { recursive: true, force: true });
+      unregister?.();
+      unregister = null;
+    },
+    async finish() {
+      if (prepared === null) throw new Error("the crawl files were not prepared");
+      const { written, notes } = await prepared;
+      const old = await readdir(partsDir).catch(() => []);
+      for (const name of old) if (!written.has(name)) await rm(join(partsDir, name), { force: true });
+      if (written.size === 0) await rm(partsDir, { recursive: true, force: true });
+      if (facts.previous !== undefined) writeBuildNote(facts.previous.stateFile, notes);
+      return tally;
+    },
+    async discard() {
+      await prepared?.catch(() => undefined);
+      moves.length = 0;
+      await rm(temp, { recursive: true, force: true });
+      unregister?.();
+      unregister = null;
+    },
+  };
+}
+
+/** What prepare made: the parts' names, and the notes to write once they are in place. */
+interface Prepared {
+  readonly written: ReadonlySet<string>;
+  readonly notes: CrawlNotes;
+}
+
+/** Puts `content` at `name` in `dir` as the stage does (counted; under a temporary name when it changes): where its bytes lie. */
+type Put = (dir: string, name: string, content: string | Buffer) => Promise<string>;
+
+/** The stage's files, each given to `put`; the parts' notes made of what was put. */
+async function prepareFiles(outDir: string, facts: CrawlFacts, tally: Tally, put: Put): Promise<Prepared> {
   const { previous } = facts;
   const before = previous === undefined ? null : await readBuildNote(previous.stateFile, isCrawlNotes);
   // Gone before any file is written: a stage cut short leaves parts that no note describes.
@@ -131,7 +243,6 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
   let runs: Run[] = [];
   let size = 1;
   const writePart = async (): Promise<void> => {
-    if (parts.length === 0) await mkdir(partsDir, { recursive: true });
     const name = `subjekti-${parts.length + 1}.xml`;
     const root = parts.length === 0;
     const made =
@@ -145,9 +256,10 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
       tally.unchanged += 1;
       notes.parts[name] = noted;
     } else {
-      await put(partsDir, name, await render(runs, root));
+      // A file renamed into place keeps its inode, size and time: the note taken where it waits holds there.
+      const at = await put(partsDir, name, await render(runs, root));
       if (made !== null) {
-        const { ino, size: bytes, mtimeMs } = await stat(path);
+        const { ino, size: bytes, mtimeMs } = await stat(at);
         notes.parts[name] = { made, ino, size: bytes, mtimeMs };
       }
     }
@@ -176,36 +288,19 @@ export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promis
     await writePart();
     await put(outDir, "sitemap.xml", sitemapIndex(parts));
   }
-  const old = await readdir(partsDir).catch(() => []);
-  for (const name of old) if (!written.has(name)) await rm(join(partsDir, name), { force: true });
-  if (written.size === 0) await rm(partsDir, { recursive: true, force: true });
   await put(outDir, "robots.txt", robotsTxt(facts.baseUrl));
   await put(outDir, "404.html", notFoundPage());
-  if (previous !== undefined) writeBuildNote(previous.stateFile, notes);
-  return tally;
+  return { written, notes };
 }
 
-/**
- * A file written whole under a temporary name and renamed into place, counted in `tally`; left alone
- * when it holds these bytes already (a file of another size is not read).
- */
-async function putFile(tally: Tally, dir: string, name: string, content: string | Buffer): Promise<void> {
-  const bytes = typeof content === "string" ? Buffer.from(content) : content;
-  tally.files += 1;
-  const size = await stat(join(dir, name)).then(
+/** Does the file at `path` hold these bytes already (a file of another size is not read)? */
+async function holds(path: string, bytes: Buffer): Promise<boolean> {
+  const size = await stat(path).then(
     (s) => s.size,
     () => -1,
   );
-  const old = size === bytes.length ? await readFile(join(dir, name)).catch(() => null) : null;
-  if (old !== null && old.equals(bytes)) {
-    tally.unchanged += 1;
-    return;
-  }
-  const temporary = join(dir, `.${name}.tmp-${process.pid}`);
-  await writeFile(temporary, bytes);
-  await rename(temporary, join(dir, name));
-  tally.written += 1;
-  tally.bytesWritten += bytes.length;
+  const old = size === bytes.length ? await readFile(path).catch(() => null) : null;
+  return old !== null && old.equals(bytes);
 }
 
 /** Are these the notes of this version of the stage? */

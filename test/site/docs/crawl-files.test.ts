@@ -6,11 +6,11 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { SITEMAP_URLS, urlSet, urlSetOnBase, UrlSetBytes } from "../../../src/site/docs/sitemap.ts";
-import { chunkIds, writeCrawlFiles } from "../../../src/site/docs/write-crawl-files.ts";
+import { CRAWL_TEMP, SITEMAP_URLS, urlSet, urlSetOnBase, UrlSetBytes } from "../../../src/site/docs/sitemap.ts";
+import { chunkIds, crawlFiles, writeCrawlFiles } from "../../../src/site/docs/write-crawl-files.ts";
 import { contentHash } from "../../../src/common/content-hash.ts";
 import { recordTable } from "../../../src/core/chunk-keys.ts";
 import { tempDir } from "../../file-trees.ts";
@@ -272,17 +272,68 @@ describe("the sitemap's parts made again only where their chunks changed (notes 
     expect(await files(out)).toEqual(await clean("notes-behind-moved", moved));
   });
 
-  it("a run that fails midway leaves no notes: the next makes every part again", async () => {
+  it("a run that fails midway leaves the files as they were, no temporary, and no notes: the next makes every part again, each the same", async () => {
     const { out, state, first } = await built("notes-failed");
+    const before = await files(out);
     const edited = ids(N);
-    // Part 2 written, then part 3's changed chunk cannot be read.
+    // Part 2 made, then part 3's changed chunk cannot be read.
     edited[70_000] = 140_002;
     edited[104_500] = 209_002;
     const second = (await list("notes-failed-b", edited)).facts(state);
     const failing = { ...second, chunkPath: (chunk: number) => (chunk === 104 ? join(root, "no-such-chunk") : second.chunkPath(chunk)) };
     await expect(writeCrawlFiles(out, failing)).rejects.toThrow(/ENOENT/);
     expect(existsSync(state)).toBe(false);
-    expect(await writeCrawlFiles(out, first.facts(state))).toMatchObject({ written: 1, unchanged: 5 });
+    expect(await files(out)).toEqual(before);
+    expect((await readdir(out)).toSorted()).toEqual(["404.html", "robots.txt", "sitemap.xml", "sitemaps"]);
+    expect(await writeCrawlFiles(out, first.facts(state))).toMatchObject({ written: 0, unchanged: 6 });
     expect(await files(out)).toEqual(await clean("notes-failed", first.facts()));
+  });
+});
+
+describe("the files prepared beside the site, put in place with the switch", () => {
+  /** Chunk files of ids 1, 3, 5, … in a directory of their own, 1,000 a chunk. */
+  const facts = async (count: number) => ({ baseUrl: BASE, ...(await chunks(count)) });
+  /** The site's entries, and every file's bytes, the temporaries' too. */
+  async function tree(out: string): Promise<Record<string, string>> {
+    const all: Record<string, string> = {};
+    for (const name of await readdir(out, { recursive: true })) {
+      const path = join(out, name);
+      all[name] = (await stat(path)).isDirectory() ? "(directory)" : await readFile(path, "utf8");
+    }
+    return all;
+  }
+
+  it("prepared, the site's files are as they were; switched in, they are the new ones, no temporary left; the report counts each once", async () => {
+    const out = join(root, "prepared");
+    await mkdir(out);
+    await writeCrawlFiles(out, await facts(SITEMAP_URLS + 5));
+    const before = await tree(out);
+    const smaller = await facts(3);
+    const files = crawlFiles(out, smaller);
+    await files.prepare();
+    const waiting = await tree(out);
+    expect(Object.fromEntries(Object.entries(waiting).filter(([name]) => !name.startsWith(CRAWL_TEMP)))).toEqual(before);
+    // Only what changes waits there: the urlset that replaces the index.
+    const temp = `${CRAWL_TEMP}${process.pid}`;
+    expect(Object.keys(waiting).filter((name) => name.startsWith(CRAWL_TEMP))).toEqual([temp, join(temp, "sitemap.xml")]);
+    files.switchIn();
+    expect(await files.finish()).toMatchObject({ files: 3, written: 1, unchanged: 2 });
+    const clean = join(root, "prepared-clean");
+    await mkdir(clean);
+    await writeCrawlFiles(clean, smaller);
+    expect(await tree(out)).toEqual(await tree(clean));
+  });
+
+  it("prepared, then discarded (a build failing before its switch): the previous sitemap.xml and sitemaps/ as they were, no temporary left", async () => {
+    const out = join(root, "discarded");
+    await mkdir(out);
+    await writeCrawlFiles(out, await facts(SITEMAP_URLS + 5));
+    const before = await tree(out);
+    for (const count of [3, 2 * SITEMAP_URLS]) {
+      const files = crawlFiles(out, await facts(count));
+      await files.prepare();
+      await files.discard();
+      expect(await tree(out)).toEqual(before);
+    }
   });
 });
