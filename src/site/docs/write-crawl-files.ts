@@ -106,19 +106,6 @@ export interface CrawlFiles {
   discard(): Promise<void>;
 }
 
-/** Writes sitemap.xml (and its parts), robots.txt and 404.html into `outDir`, each only when its bytes change: the stage's steps at once. */
-export async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promise<CrawlReport> {
-  const files = crawlFiles(outDir, facts);
-  try {
-    await files.prepare();
-    files.switchIn();
-    return await files.finish();
-  } catch (error) {
-    await files.discard();
-    throw error;
-  }
-}
-
 /** The stage over the site in `outDir`, not yet started. */
 export function crawlFiles(outDir: string, facts: CrawlFacts): CrawlFiles {
   const tally: Tally = { files: 0, written: 0, unchanged: 0, bytesWritten: 0 };
