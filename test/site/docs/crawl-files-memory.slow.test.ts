@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 const PEAK = new URL("../../feed/report-usage.mjs", import.meta.url).href;
 
 const run = promisify(execFile);
-const STAGE = new URL("../../../src/site/docs/write-crawl-files.ts", import.meta.url).href;
+const STAGE = new URL("./crawl-files-in-a-row.ts", import.meta.url).href;
 
 /** Chunk files of `count` records, 1,000 a chunk, ids 1, 2, 3, … */
 async function chunks(dir: string, count: number): Promise<number> {

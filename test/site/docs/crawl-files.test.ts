@@ -10,23 +10,11 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CRAWL_TEMP, SITEMAP_URLS, urlSet, urlSetOnBase, UrlSetBytes } from "../../../src/site/docs/sitemap.ts";
-import { chunkIds, type CrawlFacts, type CrawlReport, crawlFiles } from "../../../src/site/docs/write-crawl-files.ts";
+import { chunkIds, crawlFiles } from "../../../src/site/docs/write-crawl-files.ts";
+import { writeCrawlFiles } from "./crawl-files-in-a-row.ts";
 import { contentHash } from "../../../src/common/content-hash.ts";
 import { recordTable } from "../../../src/core/chunk-keys.ts";
 import { tempDir } from "../../file-trees.ts";
-
-/** The stage's steps in a row, as a build with nothing to wait for would take them: prepared, switched in, finished (discarded on a failure). */
-async function writeCrawlFiles(outDir: string, facts: CrawlFacts): Promise<CrawlReport> {
-  const files = crawlFiles(outDir, facts);
-  try {
-    await files.prepare();
-    files.switchIn();
-    return await files.finish();
-  } catch (error) {
-    await files.discard();
-    throw error;
-  }
-}
 
 const XMLLINT = "/usr/bin/xmllint";
 const SCHEMAS = join(import.meta.dirname, "../../fixtures/sitemap-protocol");
