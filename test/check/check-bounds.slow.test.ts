@@ -8,10 +8,11 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { maxAnswerBytes } from "../../src/check/send-request.ts";
 import { buildFixture } from "../hosts/fixture-site.ts";
+import { CLI_ENTRY } from "../cli-entry.ts";
 
 const REPO = resolve(import.meta.dirname, "../..");
 /** The check's whole run may take this much longer than its --deadline (start-up under tsx, the last lines). */
@@ -79,11 +80,10 @@ interface Run {
 /** `subjekti check <url> --dir <fixture> …args` as a child process: its exit code, output, wall time and peak resident memory. */
 function runCheck(url: string, args: readonly string[]): Promise<Run> {
   const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", join(REPO, "src/cli/main.ts"), "check", url, "--dir", site.dir, "--quiet", ...args],
-    { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = spawn(process.execPath, [...CLI_ENTRY, "check", url, "--dir", site.dir, "--quiet", ...args], {
+    cwd: REPO,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));

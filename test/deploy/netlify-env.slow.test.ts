@@ -18,6 +18,7 @@ import { MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import { FIXTURE_DATA } from "../hosts/fixture-site.ts";
 import { useTempDir } from "../file-trees.ts";
+import { CLI_ENTRY } from "../cli-entry.ts";
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "../..");
@@ -26,7 +27,7 @@ const dir = useTempDir();
 /** `subjekti <args>` run from the sources in a child whose environment is `env` alone (plus PATH); never rejects. */
 async function subjekti(args: readonly string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...CLI_ENTRY, ...args], {
       cwd: ROOT,
       env: { PATH: process.env["PATH"] ?? "", ...env },
       encoding: "utf8",

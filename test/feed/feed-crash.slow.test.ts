@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diffName, type FeedState, parseState } from "../../src/feed/feed-format.ts";
 import { pauseAt, pausedLine, runProcess } from "../site/build-processes.ts";
+import { CLI_ENTRY } from "../cli-entry.ts";
 
 /**
  * The feed stage's points in its order (src/feed/write-feed.ts): the diff written, the snapshot in
@@ -68,7 +69,7 @@ const buildArgs = (data: string, site: string): string[] => [
 ];
 
 function build(data: string, site: string): ReturnType<typeof spawn> {
-  return spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...buildArgs(data, site)], { stdio: "ignore" });
+  return spawn(process.execPath, [...CLI_ENTRY, ...buildArgs(data, site)], { stdio: "ignore" });
 }
 
 describe("a build killed while it writes the change feed", () => {

@@ -12,6 +12,7 @@ import { connect } from "node:net";
 import { runCli } from "../run-cli.ts";
 import { firstLine, freePort, type Host, stopChild } from "./hosts.ts";
 import { sendRaw } from "./raw-http.ts";
+import { CLI_ENTRY } from "../cli-entry.ts";
 
 const REPO = resolve(import.meta.dirname, "../..");
 
@@ -47,14 +48,10 @@ export interface ServeProcess {
 
 /** Starts `subjekti serve --dir <dir> --port <port>` with `args`; resolves once it listens. */
 export async function startServe(dir: string, port: number, args: readonly string[] = []): Promise<ServeProcess> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", join(REPO, "src/cli/main.ts"), "serve", "--dir", dir, "--port", String(port), ...args],
-    {
-      cwd: REPO,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  const child = spawn(process.execPath, [...CLI_ENTRY, "serve", "--dir", dir, "--port", String(port), ...args], {
+    cwd: REPO,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   await firstLine(
     child,
     (line) => {

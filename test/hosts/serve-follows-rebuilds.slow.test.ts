@@ -16,6 +16,7 @@ import { tempDir } from "../file-trees.ts";
 import { FIXTURE_DATA, FIXTURE_OPTIONS } from "./fixture-site.ts";
 import { firstLine, stopChild } from "./hosts.ts";
 import { sendRaw } from "./raw-http.ts";
+import { CLI_ENTRY } from "../cli-entry.ts";
 
 const REPO = resolve(import.meta.dirname, "../..");
 
@@ -36,14 +37,10 @@ afterEach(async () => {
 
 /** Starts `subjekti serve` on the site; resolves to its port once it prints its address. */
 async function startServe(...args: string[]): Promise<number> {
-  serve = spawn(
-    process.execPath,
-    ["--import", "tsx", join(REPO, "src/cli/main.ts"), "serve", "--dir", site, "--port", "0", "--allowed-hosts", "*", ...args],
-    {
-      cwd: REPO,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  serve = spawn(process.execPath, [...CLI_ENTRY, "serve", "--dir", site, "--port", "0", "--allowed-hosts", "*", ...args], {
+    cwd: REPO,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return firstLine(
     serve,
     (line) => {

@@ -9,6 +9,7 @@ import { basename, dirname, join, relative } from "node:path";
 import { chunkPath, MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import type { Subject } from "../../src/core/render-page.ts";
+import { CLI_ENTRY } from "../cli-entry.ts";
 
 /**
  * The sample repeated `times` times with fresh ids and codes, the first `size` of them (all by
@@ -52,7 +53,7 @@ export const pausedLine = (point: string): string => `subjekti: paused at ${poin
 
 /** Runs `subjekti <args>` from src/ (as the atomic-build test does), with `env` added to the environment. */
 export function runProcess(args: readonly string[], env: Record<string, string> = {}): Running {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+  const child = spawn(process.execPath, [...CLI_ENTRY, ...args], {
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, ...env },
   });
