@@ -15,13 +15,6 @@ const UNIT = process.env["SUBJEKTI_UNIT"] === "1";
 
 export default defineConfig({
   test: {
-    // vitest's default is one worker fewer than the cores: one worker on two cores, which leaves a
-    // core idle while a test waits on its child processes, threads and files. The fast rings take
-    // their own temporary directories and ports, so they take two workers at least. `npm test` keeps
-    // the default for now: its process tests reach the moments they test by construction (named
-    // pause points, lines the child prints), and the slow files passed side by side under load, but
-    // a whole run with two workers has not yet been green once (its last: two failures, since mended).
-    ...(UNIT ? { maxWorkers: Math.max(2, availableParallelism() - 1) } : {}),
     // Every temporary directory of a run under one of its own, removed at the end (test/run-tmpdir.ts).
     globalSetup: ["test/run-tmpdir.ts"],
     // Build and host tests spawn real processes (tsx, Deno, SIGKILL); give them room on 2 cores.
@@ -32,6 +25,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
+          // vitest's default is one worker fewer than the cores: one worker on two cores, which leaves a
+          // core idle while a test waits on its child processes, threads and files. The fast rings take
+          // their own temporary directories and ports, so they take two workers at least, and in
+          // `npm test` they run first, alone (the lower group), before the slow files.
+          maxWorkers: Math.max(2, availableParallelism() - 1),
+          sequence: { groupOrder: 0 },
           include: ["test/**/*.test.ts"],
           exclude: [...configDefaults.exclude, ...SLOW],
           // The fast rings share each worker's module graph across files rather than import it afresh
@@ -45,8 +44,10 @@ export default defineConfig({
         },
       },
       // The slow files keep vitest's default isolation: they start servers, kill processes and set
-      // the environment of what they spawn.
-      ...(UNIT ? [] : [{ extends: true as const, test: { name: "slow", include: SLOW } }]),
+      // the environment of what they spawn. One at a time, after the fast rings: their process tests
+      // reach the moments they test by construction (named pause points, lines the child prints),
+      // but two slow files side by side failed timing-bound rounds under load (BENCHMARKS.md, "Tests").
+      ...(UNIT ? [] : [{ extends: true as const, test: { name: "slow", include: SLOW, maxWorkers: 1, sequence: { groupOrder: 1 } } }]),
     ],
   },
 });
