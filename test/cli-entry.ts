@@ -3,28 +3,20 @@
  * `npm ci` compiles it) while it is as new as every source under src/, else the sources through
  * tsx. A process then costs Node's start-up, not tsx's transform of the CLI's modules besides
  * (some 0.7 s of CPU a process, and the process tests start hundreds). A source edited after the
- * last `npm run compile` is never missed: the tests then run the sources, as they did before.
+ * last `npm run compile` is never missed (bin/stale-lib.js, the walk the CLI warns by): the tests
+ * then run the sources, as they did before.
  * SUBJEKTI_TEST_CLI=tsx forces the sources.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { libOlderThanSources } from "../bin/stale-lib.js";
 
 const REPO = join(import.meta.dirname, "..");
-
-/** Whether a source below `dir` was written after `compiled` (the time lib/ was made); `top`: src/ itself, whose edge function is not compiled (Deno runs it). */
-function editedAfter(dir: string, compiled: number, top = false): boolean {
-  return readdirSync(dir, { withFileTypes: true }).some((entry) => {
-    const path = join(dir, entry.name);
-    if (top && entry.name.startsWith("edge")) return false;
-    if (entry.isDirectory()) return editedAfter(path, compiled);
-    return /\.(ts|mts|mjs)$/.test(entry.name) && statSync(path).mtimeMs > compiled;
-  });
-}
 
 /** Node's arguments before the CLI's own in the checkout `repo`: the CLI's entry, and tsx's loader when it is the sources'. */
 export function cliEntry(repo: string, forceSources = process.env["SUBJEKTI_TEST_CLI"] === "tsx"): readonly string[] {
   const compiled = join(repo, "lib/cli/main.js");
-  const current = !forceSources && existsSync(compiled) && !editedAfter(join(repo, "src"), statSync(compiled).mtimeMs, true);
+  const current = !forceSources && existsSync(compiled) && !libOlderThanSources(repo);
   return current ? [compiled] : ["--import", "tsx", join(repo, "src/cli/main.ts")];
 }
 

@@ -58,7 +58,7 @@ beforeAll(async () => {
     join(pkg, "lib"),
   ]);
   await mkdir(join(pkg, "bin"));
-  await copyFile(join(ROOT, "bin/subjekti.js"), join(pkg, "bin/subjekti.js"));
+  for (const file of await readdir(join(ROOT, "bin"))) await copyFile(join(ROOT, "bin", file), join(pkg, "bin", file));
   // package.json makes lib/*.js ES modules, as in the installed package.
   await copyFile(join(ROOT, "package.json"), join(pkg, "package.json"));
   // Every installed package but tsx: anything in lib/ that still needed a TypeScript loader fails.
