@@ -15,6 +15,7 @@ import { DataError, formatMore, formatProblem, type Problem } from "../../../src
 import { FIELD_NAMES } from "../../../src/data/rules/subject-schema.ts";
 import { validateSubject } from "../../../src/data/rules/validate-subject.ts";
 import { tempDir } from "../../file-trees.ts";
+import { CLI_ENTRY } from "../../cli-entry.ts";
 import { readSubjects } from "../read-subjects.ts";
 
 const run = promisify(execFile);
@@ -185,7 +186,8 @@ describe("hostile sources: located problems, never a crash", () => {
   });
 
   test("the CLI over every row at once: exit 1, each located line, the exact count, no stack trace", async () => {
-    const failed = await run("npx", ["tsx", "src/cli/main.ts", "validate", "--data", root], { encoding: "utf8", maxBuffer: 1 << 24 }).then(
+    // The compiled CLI while lib/ is current, else the sources through tsx (test/cli-entry.ts): not npx, then tsx's transform, each time.
+    const failed = await run(process.execPath, [...CLI_ENTRY, "validate", "--data", root], { encoding: "utf8", maxBuffer: 1 << 24 }).then(
       () => undefined,
       (error: unknown) => error as { code: number; stdout: string; stderr: string },
     );

@@ -16,9 +16,17 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../built-site.ts";
 import { writeDataset } from "../build-processes.ts";
+import { CLI_ENTRY } from "../../cli-entry.ts";
 
 const run = promisify(execFile);
-const src = (path: string): string => JSON.stringify(new URL(`../../../src/${path}`, import.meta.url).href);
+/**
+ * The child runs the compiled modules while lib/ is as new as the sources (as the process tests
+ * run the CLI: test/cli-entry.ts), else the sources through tsx: tsx's transform, in the child and
+ * again in its thread, was most of each case's time.
+ */
+const COMPILED = CLI_ENTRY.length === 1;
+const src = (path: string): string =>
+  JSON.stringify(new URL(COMPILED ? `../../../lib/${path.replace(/\.ts$/, ".js")}` : `../../../src/${path}`, import.meta.url).href);
 
 let work: string;
 let site: string;
@@ -55,7 +63,7 @@ async function stageIn(heapMb: number | null): Promise<Seen> {
     const shards = keys(await thread.shards());
     const inline = keys(await startSearch(task("inline-${heapMb}"), false).shards());
     process.stdout.write(JSON.stringify({ outOfHeap: thread.outOfHeap(), shards, inline }));`;
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code]);
+  const { stdout } = await run(process.execPath, [...(COMPILED ? [] : ["--import", "tsx"]), "--input-type=module", "-e", code]);
   return JSON.parse(stdout) as Seen;
 }
 
