@@ -44,10 +44,11 @@ export default defineConfig({
         },
       },
       // The slow files keep vitest's default isolation: they start servers, kill processes and set
-      // the environment of what they spawn. One at a time, after the fast rings: their process tests
-      // reach the moments they test by construction (named pause points, lines the child prints),
-      // but two slow files side by side failed timing-bound rounds under load (BENCHMARKS.md, "Tests").
-      ...(UNIT ? [] : [{ extends: true as const, test: { name: "slow", include: SLOW, maxWorkers: 1, sequence: { groupOrder: 1 } } }]),
+      // the environment of what they spawn. Two side by side, after the fast rings: each takes its own
+      // temporary directories and free ports, its process tests reach the moments they test by
+      // construction (named pause points, lines the child prints), and a test's time limit bounds
+      // work that ends (builds, a server's start) with room for the file beside it and other load.
+      ...(UNIT ? [] : [{ extends: true as const, test: { name: "slow", include: SLOW, maxWorkers: 2, sequence: { groupOrder: 1 } } }]),
     ],
   },
 });

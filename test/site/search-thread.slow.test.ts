@@ -27,6 +27,9 @@ const POINT = "search-thread-planned";
 /** Where the write stage has written every shard but the search's, and asks for those next. */
 const WRITTEN = "site-awaiting-search";
 const FAILED = `a failure injected at ${POINT}`;
+// Each test's limit, 300 s, bounds its two to four builds of twice the sample, each of which ends:
+// some 4 s a build alone, 25-40 s beside another slow file and other work at load 7-11, where a
+// test of three builds took 120 s.
 let work: string;
 let tmp: string;
 
@@ -82,7 +85,7 @@ describe("the search stage in a thread", () => {
       await build(join(work, data), join(work, "thread"), { threads: 1 });
       expect(await snapshotTree(join(work, "thread")), `built from ${data}`).toEqual(await snapshotTree(join(work, "inline")));
     }
-  }, 120_000);
+  }, 300_000);
 
   it("patches an edit's search files in the thread, as the main thread does: the same site, and the thread's counters say patched", async () => {
     const [inline, thread] = [join(work, "patch-inline"), join(work, "patch-thread")];
@@ -97,7 +100,7 @@ describe("the search stage in a thread", () => {
       expect([searchPaths.patched - patched, searchPaths.whole - whole], `threads: ${threads}`).toEqual([1, 0]);
     }
     expect(await snapshotTree(thread)).toEqual(await snapshotTree(inline));
-  }, 120_000);
+  }, 300_000);
 
   it("a thread out of its heap: the build warns, makes the search files again on the main thread, and writes the same site", async () => {
     const [inline, thread] = [join(work, "heap-inline"), join(work, "heap-thread")];
@@ -110,7 +113,7 @@ describe("the search stage in a thread", () => {
     expect(short.stderr).toContain("subjekti: warning: the search thread ran out of its 8 MB heap");
     expect(await snapshotTree(thread)).toEqual(await snapshotTree(inline));
     expect(await leftovers(thread, [tmp, `${thread}.cache`])).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it("runs in the thread with threads: 1 only, not with 0 nor (a small list) by default: the thread's failure point is reached in the first alone", async () => {
     const out = join(work, "which");
@@ -118,7 +121,7 @@ describe("the search stage in a thread", () => {
     await expect(build(join(work, "a"), out, { threads: 1 })).rejects.toThrow(FAILED);
     await build(join(work, "a"), out, { threads: 0 });
     await build(join(work, "b"), out);
-  }, 120_000);
+  }, 300_000);
 
   it("a build failing on the main thread while the thread still runs stops the thread, then removes its scratch directory", async () => {
     const out = join(work, "main-failed");
@@ -135,7 +138,7 @@ describe("the search stage in a thread", () => {
     expect(liveThreads()).toBe(threads);
     expect(await snapshotTree(out)).toEqual(before);
     expect((await readdir(tmp)).filter((name) => name.startsWith("subjekti-"))).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it("a failure inside the thread fails the build: exit 1 with the thread's error, the site, its downloads and the temporary directory as they were", async () => {
     const out = join(work, "failed");
@@ -146,7 +149,7 @@ describe("the search stage in a thread", () => {
     expect(failed.stderr).toContain(FAILED);
     expect(await snapshotTree(out)).toEqual(before);
     expect(await leftovers(out, [tmp, `${out}.cache`])).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it("writes the pages before it awaits the thread's shards: a failure in the thread then fails the build with the site and the temporary directory as they were", async () => {
     const out = join(work, "pages-first");
@@ -169,7 +172,7 @@ describe("the search stage in a thread", () => {
     expect(failed.stderr).toContain(FAILED);
     expect(await snapshotTree(out)).toEqual(before);
     expect(await leftovers(out, [tmp, `${out}.cache`])).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it.each(["SIGTERM", "SIGKILL"] as const)(
     "a build stopped by %s while the thread holds its files publishes nothing; the next build leaves nothing behind",
@@ -196,6 +199,6 @@ describe("the search stage in a thread", () => {
       expect(await siteView(out, "routed")).not.toEqual(before);
       expect(await leftovers(out, [tmp, `${out}.cache`])).toEqual([]);
     },
-    120_000,
+    300_000,
   );
 });
