@@ -186,16 +186,37 @@ export function firstLine<T>(child: ChildProcess, read: (line: string) => T, tim
   });
 }
 
-/** A port free on 127.0.0.1 right now, for a server that cannot be told to pick one itself. */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
+/**
+ * The ports this test worker hands out: a thousand of its own (vitest's VITEST_POOL_ID numbers the
+ * workers that run at once), below Linux's ephemeral range (32768-60999 by default), from which the
+ * kernel takes a port for every port-0 bind and the local port of every outgoing connection. A port
+ * handed out there and bound by its server a build later could be taken meanwhile by a connection,
+ * or handed to the file in the other worker; here neither can take it.
+ */
+export function workerPorts(pool = Number(process.env["VITEST_POOL_ID"] ?? "1")): { readonly first: number; readonly count: number } {
+  return { first: 10_000 + ((pool - 1) % 22) * 1_000, count: 1_000 };
+}
+
+/** How many ports this worker has handed out: each is handed out once, in turn, until the range wraps. */
+let handedOut = 0;
+
+/** Whether a server can listen on `port` of 127.0.0.1 right now. */
+function listenable(port: number): Promise<boolean> {
+  return new Promise((done) => {
     const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
+    server.once("error", () => done(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => done(true)));
   });
+}
+
+/** A port free on 127.0.0.1, this worker's next (workerPorts), for a server that cannot be told to pick one itself. */
+export async function freePort(): Promise<number> {
+  const { first, count } = workerPorts();
+  for (let tries = 0; tries < count; tries++) {
+    const port = first + (handedOut++ % count);
+    if (await listenable(port)) return port;
+  }
+  throw new Error(`no port free on 127.0.0.1 in ${first}-${first + count - 1}`);
 }
 
 /** Stops a child we spawned (by its own pid), SIGKILL if it lingers. */
