@@ -37,6 +37,9 @@ async function secondSequence(data: string, site: string, origin: string): Promi
   return JSON.parse(await readFile(join(site, "changes/state.json"), "utf8")) as FeedState;
 }
 
+// Each test's limit, 300 s, bounds what ends: two builds, the host's starts (wrangler's each
+// bounded at 120 s), two syncs; 23 to 29 s beside another slow file at load 7-11, past the default
+// 60 s's margin for a wrangler start alone.
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "subjekti-sync-hosts-"));
 });
@@ -59,7 +62,7 @@ describe.skipIf(NGINX === null && !REQUIRE_NGINX)("sync through nginx in front o
     } finally {
       await host.stop();
     }
-  });
+  }, 300_000);
 });
 
 describe("sync through the Cloudflare Worker (wrangler dev, workerd)", () => {
@@ -80,5 +83,5 @@ describe("sync through the Cloudflare Worker (wrangler dev, workerd)", () => {
     } finally {
       await dev.stop();
     }
-  });
+  }, 300_000);
 });

@@ -38,5 +38,6 @@ describe("streaming", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  });
+    // A bound on two generator processes, which end: 30 s of the default 60 beside another slow file at load 7-11.
+  }, 180_000);
 });
