@@ -13,12 +13,23 @@ import { libOlderThanSources } from "../bin/stale-lib.js";
 
 const REPO = join(import.meta.dirname, "..");
 
-/** Node's arguments before the CLI's own in the checkout `repo`: the CLI's entry, and tsx's loader when it is the sources'. */
-export function cliEntry(repo: string, forceSources = process.env["SUBJEKTI_TEST_CLI"] === "tsx"): readonly string[] {
-  const compiled = join(repo, "lib/cli/main.js");
-  const current = !forceSources && existsSync(compiled) && !libOlderThanSources(repo);
-  return current ? [compiled] : ["--import", "tsx", join(repo, "src/cli/main.ts")];
+/** Whether a process test in the checkout `repo` runs its compiled lib/ (else the sources through tsx). */
+export function runsLib(repo: string, forceSources = process.env["SUBJEKTI_TEST_CLI"] === "tsx"): boolean {
+  return !forceSources && existsSync(join(repo, "lib/cli/main.js")) && !libOlderThanSources(repo);
 }
 
-/** This checkout's, once a run. */
-export const CLI_ENTRY = cliEntry(REPO);
+/** Node's arguments before the CLI's own in `repo`: lib/'s entry, or the sources' with tsx's loader. */
+function entry(repo: string, lib: boolean): readonly string[] {
+  return lib ? [join(repo, "lib/cli/main.js")] : ["--import", "tsx", join(repo, "src/cli/main.ts")];
+}
+
+/** Node's arguments before the CLI's own in the checkout `repo`: the CLI's entry, and tsx's loader when it is the sources'. */
+export function cliEntry(repo: string, forceSources?: boolean): readonly string[] {
+  return entry(repo, runsLib(repo, forceSources));
+}
+
+/** This checkout's choice, once a run. */
+export const RUNS_LIB = runsLib(REPO);
+
+/** This checkout's entry, once a run. */
+export const CLI_ENTRY = entry(REPO, RUNS_LIB);

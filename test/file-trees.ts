@@ -4,13 +4,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
+import { forEachBounded } from "../src/common/for-each-bounded.ts";
 
-/** How many files a snapshot reads at once: enough to keep the disk busy, few enough for any limit on open files. */
-const READ_BATCH = 64;
+/** How many files a snapshot (and the unchanged-build test's identities) reads at once: enough to keep the disk busy, few enough for any limit on open files. */
+export const READ_BATCH = 64;
 
 /** Every file under `dir` (relative path, `/`-separated) -> its bytes as base64; {} when `dir` is missing. */
 export async function snapshotTree(dir: string): Promise<Record<string, string>> {
-  // The walk first (names sorted, depth first), then the files read a batch at a time, kept in the
+  // The walk first (names sorted, depth first), then the files read READ_BATCH at a time, kept in the
   // walk's order: read one after another, a site's thousand files were most of a snapshot's time.
   const files: { readonly path: string; readonly abs: string }[] = [];
   const visit = async (abs: string, rel: string): Promise<void> => {
@@ -28,12 +29,10 @@ export async function snapshotTree(dir: string): Promise<Record<string, string>>
     }
   };
   await visit(dir, "");
+  const bytes = new Map<string, string>();
+  await forEachBounded(files, READ_BATCH, async (file) => void bytes.set(file.path, (await readFile(file.abs)).toString("base64")));
   const tree: Record<string, string> = {};
-  for (let start = 0; start < files.length; start += READ_BATCH) {
-    const batch = files.slice(start, start + READ_BATCH);
-    const bytes = await Promise.all(batch.map((file) => readFile(file.abs)));
-    batch.forEach((file, k) => (tree[file.path] = (bytes[k] as Buffer).toString("base64")));
-  }
+  for (const file of files) tree[file.path] = bytes.get(file.path) as string;
   return tree;
 }
 

@@ -14,7 +14,8 @@ import { chunkTag } from "../../src/core/cache-tags.ts";
 import { MANIFEST_PATH } from "../../src/core/layout.ts";
 import { cacheDirOf } from "../../src/data/read/build-cache.ts";
 import { runCli, type CliRun } from "../run-cli.ts";
-import { tempDir } from "../file-trees.ts";
+import { READ_BATCH, tempDir } from "../file-trees.ts";
+import { forEachBounded } from "../../src/common/for-each-bounded.ts";
 
 const SAMPLE = join(import.meta.dirname, "../../data");
 let root: string;
@@ -58,11 +59,11 @@ async function identities(...dirs: string[]): Promise<Record<string, string>> {
     seen[path] = `${info.isDirectory() ? "d" : "f"} ${info.ino} ${info.size} ${info.mtimeNs} ${bytes}`;
   };
   // Every path first (a directory's recursive listing, which follows no link, as lstat does not),
-  // then 64 at a time: one after another, the site's and cache's ~750 entries took most of a second
+  // then READ_BATCH at a time (file-trees.ts): one after another, the site's and cache's ~750 entries took most of a second
   // a call, and this file makes some thirty.
   const paths = [...dirs];
   for (const dir of dirs) paths.push(...(await readdir(dir, { recursive: true })).map((name) => join(dir, name)));
-  for (let start = 0; start < paths.length; start += 64) await Promise.all(paths.slice(start, start + 64).map(identify));
+  await forEachBounded(paths, READ_BATCH, identify);
   return seen;
 }
 

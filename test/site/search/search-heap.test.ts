@@ -16,7 +16,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../built-site.ts";
 import { writeDataset } from "../build-processes.ts";
-import { CLI_ENTRY } from "../../cli-entry.ts";
+import { RUNS_LIB } from "../../cli-entry.ts";
 
 const run = promisify(execFile);
 /**
@@ -24,9 +24,8 @@ const run = promisify(execFile);
  * run the CLI: test/cli-entry.ts), else the sources through tsx: tsx's transform, in the child and
  * again in its thread, was most of each case's time.
  */
-const COMPILED = CLI_ENTRY.length === 1;
 const src = (path: string): string =>
-  JSON.stringify(new URL(COMPILED ? `../../../lib/${path.replace(/\.ts$/, ".js")}` : `../../../src/${path}`, import.meta.url).href);
+  JSON.stringify(new URL(RUNS_LIB ? `../../../lib/${path.replace(/\.ts$/, ".js")}` : `../../../src/${path}`, import.meta.url).href);
 
 let work: string;
 let site: string;
@@ -63,7 +62,7 @@ async function stageIn(heapMb: number | null): Promise<Seen> {
     const shards = keys(await thread.shards());
     const inline = keys(await startSearch(task("inline-${heapMb}"), false).shards());
     process.stdout.write(JSON.stringify({ outOfHeap: thread.outOfHeap(), shards, inline }));`;
-  const { stdout } = await run(process.execPath, [...(COMPILED ? [] : ["--import", "tsx"]), "--input-type=module", "-e", code]);
+  const { stdout } = await run(process.execPath, [...(RUNS_LIB ? [] : ["--import", "tsx"]), "--input-type=module", "-e", code]);
   return JSON.parse(stdout) as Seen;
 }
 
