@@ -70,12 +70,6 @@ export const subjectSchema = z.strictObject({
 /** A subject as the build holds it, inferred from the schema. */
 export type Subject = z.infer<typeof subjectSchema>;
 
-/** The fields no two subjects share (the build checks it across records; a schema of one record cannot say it). */
-export const UNIQUE_FIELDS: readonly (keyof Subject)[] = ["id", "jedinstvena_oznaka"];
-
-/** The ten field names, in the schema's (and the output's) order. */
-export const FIELD_NAMES = Object.keys(subjectSchema.shape) as readonly (keyof Subject)[];
-
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 /**
