@@ -35,8 +35,8 @@ type Reader = (file: SourceFile, sink: RecordSink, problems: ProblemSink, maxFie
 
 // The spreadsheet readers (csv-parse; a zip reader and an XML parser) are loaded only when such a source is found:
 // a JSON dataset's build does without them (test/cli/compiled-cli.slow.test.ts).
-const readCsv: Reader = async (...args) => (await import("../sources/read-csv.ts")).readCsv(...args);
-const readXlsx: Reader = async (...args) => (await import("../sources/read-xlsx.ts")).readXlsx(...args);
+const readCsv: Reader = async (file, sink, problems) => (await import("../sources/read-csv.ts")).readCsv(file, sink, problems);
+const readXlsx: Reader = async (file, sink, problems) => (await import("../sources/read-xlsx.ts")).readXlsx(file, sink, problems);
 
 const READERS = {
   csv: readCsv,
