@@ -6,7 +6,7 @@
  * the workbook's code.
  */
 import type { Subject } from "../core/render-page.ts";
-import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
+import { FIELD_NAMES } from "../data/rules/subject-fields.ts";
 import { guardFormula } from "../data/sources/formula-guard.ts";
 
 /** A CSV cell as Excel writes it (quoted when it holds `;`, a quote or a line break), guarded when Excel would evaluate it. */

@@ -10,7 +10,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import type { Subject } from "../core/render-page.ts";
-import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
+import { FIELD_NAMES } from "../data/rules/subject-fields.ts";
 
 const [NEWLINE, QUOTE, BACKSLASH, CLOSE_OBJECT, ZERO, NINE] = [0x0a, 0x22, 0x5c, 0x7d, 0x30, 0x39];
 const TRUE = Buffer.from("true", "latin1");

@@ -4,7 +4,7 @@
  * more (no theme, no shared strings: every text is an inline string in its cell). Plain functions
  * of the sheet's shape and the data's date, so the same data gives the same bytes.
  */
-import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
+import { FIELD_NAMES } from "../data/rules/subject-fields.ts";
 import { columnLetters } from "../data/sources/sheet-cells.ts";
 
 export const SHEET_NAME = "subjekti";

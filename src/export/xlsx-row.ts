@@ -8,7 +8,7 @@
 import { msg } from "../common/messages/message.ts";
 import { failure } from "../common/messages/translate.ts";
 import type { Subject } from "../core/render-page.ts";
-import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
+import { FIELD_NAMES } from "../data/rules/subject-fields.ts";
 import { columnLetters } from "../data/sources/sheet-cells.ts";
 import { encodeXstring } from "../data/sources/xstring.ts";
 import { TEXT_COLUMNS, TEXT_STYLE } from "./xlsx-parts.ts";

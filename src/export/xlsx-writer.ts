@@ -6,11 +6,11 @@
  * text style, the id a number, the flags booleans. Memory is a segment's XML and the file's buffer,
  * whatever the count (exceljs's streaming writer held 886 MB at a million rows).
  */
-import { FIELD_NAMES } from "../data/rules/subject-schema.ts";
+import { FIELD_NAMES } from "../data/rules/subject-fields.ts";
 import { frameParts, SHEET_PATH, sheetHead, sheetTail, workbookPart } from "./xlsx-parts.ts";
 import { rowXml } from "./xlsx-row.ts";
 import { type DeflatedSegment, DEFLATE_LEVEL, deflateSegment, SYNC_FLUSH_MARK, ZipWriter, type ZipEntryStream } from "./xlsx-zip.ts";
-import { openZip } from "../data/sources/zip-entries.ts";
+import type { openZip } from "../data/sources/zip-entries.ts";
 
 /** How much sheet XML (about) the export gathers into a segment (characters). */
 const BATCH = 1 << 18;
@@ -123,7 +123,8 @@ export async function isWorkbookDated(path: string, date: Date): Promise<boolean
   const [, core] = frameParts(date).find(([name]) => name === "docProps/core.xml") ?? ["", ""];
   let zip: Awaited<ReturnType<typeof openZip>>;
   try {
-    zip = await openZip(path);
+    // The zip reader is loaded only here: a first build, with no workbook to look at, does without it.
+    zip = await (await import("../data/sources/zip-entries.ts")).openZip(path);
   } catch {
     // Not a zip that opens (damaged since, at its size): it is written again from the records.
     return false;

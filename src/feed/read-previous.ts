@@ -20,8 +20,8 @@ import { makeScratchDir, type ScratchDir } from "../common/scratch-dir.ts";
 import { copyDiff } from "./copy-diff.ts";
 import { diffName, type FeedEntry, type FeedState, keptDiffs, parseState, STATE_PATH } from "./feed-format.ts";
 import { DEFAULT_LIMITS, type FeedLimits, MAX_STATE_BYTES, maxDiffBytes } from "./feed-limits.ts";
-import { isCertificateCode, type Trust, trustedGet } from "../common/trusted-fetch.ts";
-import { BoundedReader, FeedRefusal, FeedUnreachable } from "./read-bounded.ts";
+import type { Trust } from "../common/trusted-fetch.ts";
+import type { BoundedReader } from "./read-bounded.ts";
 
 export interface PreviousFeed {
   readonly state: FeedState;
@@ -51,7 +51,7 @@ export async function readPreviousFeed(
 ): Promise<PreviousFeed | null> {
   if (source !== undefined) {
     const found = isUrl(source)
-      ? await fromUrl(source, new BoundedReader(limits, trustedGet(trust)))
+      ? await fromUrl(source, await boundedReader(limits, trust))
       : await fromDir(source, source === outDir && !keepOut);
     if (found !== null) return found;
   }
@@ -239,9 +239,19 @@ async function fromUrl(site: string, reader: BoundedReader): Promise<PreviousFee
     };
   } catch (error) {
     await temp.remove();
+    const { FeedRefusal } = await import("./read-bounded.ts");
     if (error instanceof FeedRefusal) throw refused(error.where, error.detail);
     throw error;
   }
+}
+
+/**
+ * The reader of a previous feed at a URL, loaded only for one: the GETs (node:http, node:https,
+ * node:tls) are no part of a build that reads its previous feed from a directory.
+ */
+async function boundedReader(limits: FeedLimits, trust: Trust): Promise<BoundedReader> {
+  const [{ BoundedReader }, { trustedGet }] = await Promise.all([import("./read-bounded.ts"), import("../common/trusted-fetch.ts")]);
+  return new BoundedReader(limits, trustedGet(trust));
 }
 
 /** A GET that answers, or one line saying why not; `must`: anything but 200 is an error too. */
@@ -250,6 +260,10 @@ async function get(reader: BoundedReader, url: URL, must = false): Promise<Respo
   try {
     response = await reader.get(url);
   } catch (error) {
+    const [{ FeedUnreachable }, { isCertificateCode }] = await Promise.all([
+      import("./read-bounded.ts"),
+      import("../common/trusted-fetch.ts"),
+    ]);
     if (error instanceof FeedUnreachable) {
       const key = isCertificateCode(error.message) ? "error.untrusted-certificate" : "error.feed-unreachable";
       throw failure("FEED_UNREACHABLE", msg(key, { url: url.href, detail: error.message }));

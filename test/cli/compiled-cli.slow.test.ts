@@ -127,7 +127,7 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
   });
 
   describe("start-up loads only what the run uses (lazy commands, zod only where records are read)", () => {
-    /** The package's modules (paths under lib/ or node_modules/) that `subjekti <args>` loaded, from a resolve hook. */
+    /** The package's modules (paths under lib/ or node_modules/) that `subjekti <args>` loaded, from a resolve hook and the require cache. */
     async function modulesLoaded(args: readonly string[]): Promise<{ code: number; modules: string[] }> {
       const hook = join(work, "log-modules.mjs");
       const log = join(work, `modules-${args.join("_")}.txt`);
@@ -135,7 +135,11 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
         hook,
         `import { appendFileSync } from "node:fs";\nexport async function resolve(specifier, context, next) {\n  const resolved = await next(specifier, context);\n  appendFileSync(${JSON.stringify(log)}, resolved.url + "\\n");\n  return resolved;\n}\n`,
       );
-      const register = `import { register } from "node:module"; register(${JSON.stringify(`file://${hook}`)});`;
+      // CommonJS modules (zod's for a record that is not plainly fine: validate-subject.ts) pass no resolve hook: the
+      // main thread's require cache at exit names them.
+      const register =
+        `import { createRequire, register } from "node:module"; import { appendFileSync } from "node:fs"; register(${JSON.stringify(`file://${hook}`)});\n` +
+        `process.on("exit", () => appendFileSync(${JSON.stringify(log)}, Object.keys(createRequire(${JSON.stringify(`${pkg}/`)}).cache).map((path) => "file://" + path + "\\n").join("")));`;
       let code = 0;
       try {
         await run(
@@ -180,6 +184,27 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
       expect(code).toBe(2);
       expect(modules.filter((m) => /^lib\/cli\/(validate|export|preview|check|sync|serve|nginx)\.js$/.test(m))).toEqual([]);
       expect(modules).not.toContain("node_modules/zod");
+    });
+
+    /** The readers and the rules a build loads only where its data needs them. */
+    const ON_DEMAND = ["node_modules/zod", "node_modules/csv-parse", "node_modules/yauzl", "node_modules/saxes"];
+
+    it("a build of JSON records all plainly fine, with a valid descriptor: no zod, no CSV or spreadsheet reader (their data does load them)", async () => {
+      const data = join(work, "plain-json");
+      await mkdir(data);
+      await copyFile(join(ROOT, "test/fixtures/small-site/a-first.json"), join(data, "a-first.json"));
+      await copyFile(join(ROOT, "data/datapackage.json"), join(data, "datapackage.json"));
+      // Paths relative to `work` (the runs' directory): the log's name is made of the arguments.
+      const plain = await modulesLoaded(["build", "--data", "plain-json", "--out", "plain-json-site", "--no-cache", "--quiet"]);
+      expect(plain.code).toBe(0);
+      expect(plain.modules).toContain("lib/site/build-site.js");
+      expect(plain.modules.filter((m) => ON_DEMAND.includes(m))).toEqual([]);
+      // The same hook sees them where the data needs them: a CSV source, a record zod must judge.
+      await copyFile(join(ROOT, "test/fixtures/small-site/c-last.csv"), join(data, "c-last.csv"));
+      await writeFile(join(data, "d-bad.json"), JSON.stringify([{ id: 999, oib: "123" }]));
+      const needed = await modulesLoaded(["build", "--data", "plain-json", "--out", "needed-site", "--no-cache", "--quiet"]);
+      expect(needed.code).toBe(1);
+      expect(needed.modules).toEqual(expect.arrayContaining(["node_modules/zod", "node_modules/csv-parse"]));
     });
   });
 

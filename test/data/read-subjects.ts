@@ -9,7 +9,7 @@ import { forEachItem } from "../../src/common/stage-iterables.ts";
 import { orderBlocks } from "../../src/data/order/order-blocks.ts";
 import { readBlocks } from "../../src/data/read/read-blocks.ts";
 import { type ReadOptions, resolveReadOptions } from "../../src/data/read-options.ts";
-import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
+import { FIELD_NAMES } from "../../src/data/rules/subject-fields.ts";
 import { snapshotTree, tempDir } from "../file-trees.ts";
 import { build } from "../site/built-site.ts";
 

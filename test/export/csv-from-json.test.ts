@@ -8,7 +8,7 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderSubject, type Subject } from "../../src/core/render-page.ts";
-import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
+import { FIELD_NAMES } from "../../src/data/rules/subject-fields.ts";
 import { csvRowsOf } from "../../src/export/csv-from-json.ts";
 import { csvRow } from "../../src/export/csv-row.ts";
 import { chunkRecords, Scratch } from "../../src/export/rows-from-json.ts";

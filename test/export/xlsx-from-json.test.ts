@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderSubject, type Subject } from "../../src/core/render-page.ts";
-import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
+import { FIELD_NAMES } from "../../src/data/rules/subject-fields.ts";
 import { WHITE_SPACE, xlsxRowsOf } from "../../src/export/xlsx-from-json.ts";
 import { rowXml, workbookCells } from "../../src/export/xlsx-row.ts";
 import { chunkRecords, Scratch } from "../../src/export/rows-from-json.ts";

@@ -20,7 +20,7 @@ import { openWorkbook, type SheetRow } from "../../src/data/sources/read-ooxml.t
 import { openZip } from "../../src/data/sources/zip-entries.ts";
 import { readRecords } from "../../src/data/read/read-records.ts";
 import { resolveReadOptions } from "../../src/data/read-options.ts";
-import { FIELD_NAMES } from "../../src/data/rules/subject-schema.ts";
+import { FIELD_NAMES } from "../../src/data/rules/subject-fields.ts";
 import { useTempDir } from "../file-trees.ts";
 
 const work = useTempDir();

@@ -10,7 +10,7 @@ import { formatMore, kindKey, sayProblem, type Problem, showGot, UNKNOWN_FIELD }
 import { formatLocation } from "./problem-parts.ts";
 import type { Translator } from "../../common/messages/message.ts";
 import { ENGLISH } from "../../common/messages/translate.ts";
-import { FIELD_NAMES } from "../rules/subject-schema.ts";
+import { FIELD_NAMES } from "../rules/subject-fields.ts";
 
 /** Lines of one kind printed before the rest are counted. */
 export const FIRST_OF_KIND = 5;

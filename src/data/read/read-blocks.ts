@@ -19,11 +19,9 @@ import type { ReadItem, ReadSummary, RenderedBlock } from "../hand-offs.ts";
 import type { ResolvedReadOptions } from "../read-options.ts";
 import { DataError, type Problem, ProblemCollector, type ProblemSink } from "../problems/problems.ts";
 import { msg } from "../../common/messages/message.ts";
-import { readCsv } from "../sources/read-csv.ts";
 import { readJsonArray } from "../sources/read-json-array.ts";
 import { BLOCK_RECORDS, type RecordSink } from "../sources/record-sink.ts";
 import { readNdjson } from "../sources/read-ndjson.ts";
-import { readXlsx } from "../sources/read-xlsx.ts";
 import { OibCheck, type OibKeys } from "../rules/check-oibs.ts";
 import { NextKeys } from "../rules/next-keys.ts";
 import { startRecordThreads, type RecordThreads } from "./record-threads.ts";
@@ -33,6 +31,13 @@ import type { SourceFile } from "../sources/source-file.ts";
 /** JSON sources this large (~100k records) start record threads under "auto"; smaller ones are done before threads would start. */
 export const THREADS_FROM_BYTES = 32 * 1024 * 1024;
 
+type Reader = (file: SourceFile, sink: RecordSink, problems: ProblemSink, maxFieldLength?: number) => Promise<void>;
+
+// The spreadsheet readers (csv-parse; a zip reader and an XML parser) are loaded only when such a source is found:
+// a JSON dataset's build does without them (test/cli/compiled-cli.slow.test.ts).
+const readCsv: Reader = async (file, sink, problems) => (await import("../sources/read-csv.ts")).readCsv(file, sink, problems);
+const readXlsx: Reader = async (file, sink, problems) => (await import("../sources/read-xlsx.ts")).readXlsx(file, sink, problems);
+
 const READERS = {
   csv: readCsv,
   xlsx: readXlsx,
@@ -40,7 +45,7 @@ const READERS = {
   json: readJsonArray,
 } as const;
 
-function readerOf(file: SourceFile): (file: SourceFile, sink: RecordSink, problems: ProblemSink, maxFieldLength?: number) => Promise<void> {
+function readerOf(file: SourceFile): Reader {
   return file.kind === "csv" ? READERS.csv : file.kind === "xlsx" ? READERS.xlsx : file.locateBy === "line" ? READERS.ndjson : READERS.json;
 }
 

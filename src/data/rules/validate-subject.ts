@@ -3,7 +3,8 @@
  * subject-warnings.ts adds what may be published anyway. Records that are plainly fine skip zod
  * (see `quickSubject`), because a million records through `safeParse` cost more than reading them.
  */
-import type { z } from "zod";
+import { createRequire } from "node:module";
+import type * as Zod from "zod";
 import { hintFor } from "./field-hints.ts";
 import { nearestName } from "./nearest-name.ts";
 import type { ProblemSink } from "../problems/problems.ts";
@@ -16,11 +17,25 @@ import type { RecordSource } from "../sources/record-sink.ts";
 import { locate, type SourceFile } from "../sources/source-file.ts";
 import { isCalendarDate } from "./calendar-date.ts";
 import { SUBJECT_TEXT_FIELDS } from "../../core/render-page.ts";
-import { FIELD_NAMES, type Subject, subjectSchema } from "./subject-schema.ts";
+import { FIELD_NAMES } from "./subject-fields.ts";
+import { type Subject, type SubjectSchema, subjectSchemaOf } from "./subject-schema.ts";
 import { subjectWarnings } from "./subject-warnings.ts";
 import { LOWERCASE_WORD } from "./lowercase-word.ts";
 
 const FIELD_COUNT = FIELD_NAMES.length;
+
+let SCHEMA: SubjectSchema | undefined;
+
+/**
+ * The schema, made at the first record that is not plainly fine (quickSubject): zod (some 150 ms
+ * to load) is loaded then, not by every build. Synchronously, so its CommonJS build: the parsers
+ * hand records over in synchronous calls, in threads too. That is a zod of its own beside the one
+ * the ES modules import (describe-api.ts, dataset-metadata.ts); the two never see each other's
+ * schemas, and their messages are the schema's own keys.
+ */
+function subjectSchema(): SubjectSchema {
+  return (SCHEMA ??= subjectSchemaOf(createRequire(import.meta.url)("zod") as typeof Zod));
+}
 
 /** The first lone surrogate of `text`, as 4 hex digits. */
 function lone(text: string): string {
@@ -149,7 +164,7 @@ function showField(input: unknown, field: string, position: number, source: Reco
 
 /** The problems of a record zod rejected: one per field (its first issue), then unknown fields. */
 function explain(
-  issues: readonly z.core.$ZodIssue[],
+  issues: readonly Zod.core.$ZodIssue[],
   value: unknown,
   file: SourceFile,
   position: number,
@@ -290,7 +305,7 @@ export function validateSubject(
   let subject = quickSubject(value, source?.keys);
   if (subject === undefined) {
     const twice = duplicateFields(value, file, position, problems, source);
-    const result = subjectSchema.safeParse(value);
+    const result = subjectSchema().safeParse(value);
     if (!result.success) {
       explain(result.error.issues, value, file, position, problems, source);
       return undefined;

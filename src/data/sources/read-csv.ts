@@ -15,7 +15,7 @@ import type { RecordSink } from "./record-sink.ts";
 import { locate, type SourceFile } from "./source-file.ts";
 import { unguardFormula } from "./formula-guard.ts";
 import { type FormNote, readCell } from "./spreadsheet-forms.ts";
-import { FIELD_NAMES } from "../rules/subject-schema.ts";
+import { FIELD_NAMES } from "../rules/subject-fields.ts";
 
 /** Enough of the file to hold its header row. */
 const HEAD_BYTES = 64 * 1024;

@@ -6,7 +6,7 @@
  * title, licences, sources and contributors of the maintainer's `data/datapackage.json`.
  */
 import { DOWNLOAD_KINDS, type Download } from "../../core/download-files.ts";
-import { UNIQUE_FIELDS } from "../../data/rules/subject-schema.ts";
+import { UNIQUE_FIELDS } from "../../data/rules/subject-fields.ts";
 import type { DatasetMetadata } from "./dataset-metadata.ts";
 
 /** A property of the subject's JSON Schema, as far as a Table Schema needs it. */

@@ -2,33 +2,18 @@
  * The published description of the API, generated from the one zod schema of a subject
  * (subject-schema.ts): JSON Schemas (2020-12) of a subject and of a page, and an OpenAPI 3.1
  * document of `/api/subjekti/`. Nothing here restates a field's rule: each comes from the schema
- * and its `meta` descriptions.
+ * and its `meta` descriptions. What zod makes of the schemas (api-schemas.ts) is read from its
+ * snapshot (api-schemas-json.ts, written by `npm run api-schemas`; a test fails when it is not
+ * zod's output today): a build does not load zod (some 150 ms) for text that never changes.
  */
-import * as z from "zod";
 import { pageTags } from "../../core/cache-tags.ts";
 import { ALLOWED_METHODS, PREFLIGHT_MAX_AGE } from "../../core/cors.ts";
 import { DEFAULT_LIMIT } from "../../core/request/read-query.ts";
 import { ORDER_FIELDS, RAZINA_CHOICES } from "../../core/search/read-filters.ts";
 import { VERSION } from "../../core/version.ts";
 import type { DatasetMetadata } from "./dataset-metadata.ts";
-import { subjectSchema } from "../../data/rules/subject-schema.ts";
+import { API_SCHEMAS_JSON } from "./api-schemas-json.ts";
 
-/** One page of the list, as DRF's LimitOffsetPagination renders it. */
-export const pageSchema = z.strictObject({
-  count: z.int().min(0).meta({ description: "The number of subjects in the whole list (not in this page)." }),
-  next: z.url().nullable().meta({
-    description:
-      "The next page's absolute URL on the request's own origin (every query parameter kept, sorted; limit and offset set), or null on the last page.",
-  }),
-  previous: z.url().nullable().meta({
-    description: "The previous page's absolute URL (no offset parameter when it would be 0), or null on the first page.",
-  }),
-  results: z
-    .array(subjectSchema)
-    .meta({ description: "The subjects of this page, in ascending id, or in the order `ordering` asks (ties by ascending id)." }),
-});
-
-const errorSchema = z.strictObject({ detail: z.string().meta({ description: "What went wrong, in DRF's words." }) });
 /** The filters django-filter validates, in the FilterSet's order (the order of an error body's keys). */
 export const VALIDATED_FILTERS = [
   "oib",
@@ -39,42 +24,31 @@ export const VALIDATED_FILTERS = [
   "datum_postanka__gte",
   "datum_postanka__lte",
 ] as const;
-const filterErrorSchema = z
-  .strictObject(Object.fromEntries(VALIDATED_FILTERS.map((name) => [name, z.array(z.string()).min(1).optional()])))
-  .meta({
-    description:
-      "django-filter's validation errors, by filter, every invalid filter of the request in one body, in the FilterSet's order: " +
-      "a NUL character in a text filter's value, a `razina` that is not one of its choices, a date no input format reads.",
-  });
-const apiRootSchema = z.strictObject({
-  subjekti: z
-    .url()
-    .meta({ description: "The list's URL on the request's own origin (with the format suffix and `format` the root was asked with)." }),
-});
-const metadataAnswerSchema = z.strictObject({
-  name: z.string(),
-  description: z.string(),
-  renders: z.array(z.string()),
-  parses: z.array(z.string()),
-});
-
 type JsonObject = Record<string, unknown>;
 
-/** A standalone JSON Schema document (2020-12). */
-function jsonSchema(schema: z.ZodType, title: string, description: string): JsonObject {
-  const generated = z.toJSONSchema(schema, { target: "draft-2020-12" }) as JsonObject;
-  const { $schema, ...rest } = generated;
-  return { $schema, title, description, ...rest };
+/** The schemas zod makes of the answers (api-schemas.ts), as the snapshot holds them. */
+export interface ApiSchemas {
+  /** The JSON Schema of one subject. */
+  readonly subject: JsonObject;
+  /** The JSON Schema of one page. */
+  readonly page: JsonObject;
+  /** The named schemas of the answers, as OpenAPI components. */
+  readonly components: Record<string, JsonObject>;
+}
+
+/** The snapshot's schemas, parsed afresh for each caller (a caller may change what it is given). */
+function apiSchemas(): ApiSchemas {
+  return JSON.parse(API_SCHEMAS_JSON) as ApiSchemas;
 }
 
 /** The JSON Schema of one subject. */
 export function subjectJsonSchema(): JsonObject {
-  return jsonSchema(subjectSchema, "Subject", "One subject of the Registry of Subjects: exactly these ten fields, in this order.");
+  return apiSchemas().subject;
 }
 
 /** The JSON Schema of one page of `/api/subjekti/` (the subject inlined, so one file validates a page). */
 export function pageJsonSchema(): JsonObject {
-  return jsonSchema(pageSchema, "Page", "One page of /api/subjekti/: count, next, previous, results.");
+  return apiSchemas().page;
 }
 
 /** The facts of a build the description states. */
@@ -92,32 +66,11 @@ export function openApiDocument(metadata: DatasetMetadata, site: DescribedSite):
     // preview's document describes the deploy preview.
     paths: { "/api/subjekti/": listPath(), "/api/subjekti/{id}/": subjectPath(), "/api/": rootPath(), ...feedPaths() },
     components: {
-      schemas: { ...componentSchemas(), ...feedSchemas() },
+      schemas: { ...apiSchemas().components, ...feedSchemas() },
       parameters: queryParameters(site),
       headers: answerHeaders(site),
     },
   };
-}
-
-/** The named schemas of the answers (subject, page, errors, metadata, root), as OpenAPI components. */
-function componentSchemas(): Record<string, JsonObject> {
-  const registry = z.registry<{ id: string }>();
-  registry.add(subjectSchema, { id: "Subject" });
-  registry.add(pageSchema, { id: "Page" });
-  registry.add(errorSchema, { id: "Error" });
-  registry.add(metadataAnswerSchema, { id: "ViewMetadata" });
-  registry.add(filterErrorSchema, { id: "FilterErrors" });
-  registry.add(apiRootSchema, { id: "ApiRoot" });
-  const { schemas } = z.toJSONSchema(registry, { target: "draft-2020-12", uri: (id) => `#/components/schemas/${id}` }) as {
-    schemas: Record<string, JsonObject>;
-  };
-  // Inside an OpenAPI 3.1 document the dialect is the document's (jsonSchemaDialect), not per schema.
-  for (const schema of Object.values(schemas)) {
-    delete schema["$schema"];
-    // zod names each schema by its URI; a fragment is no valid $id, and the component key names it already.
-    delete schema["$id"];
-  }
-  return schemas;
 }
 
 /** The document's `info`: the dataset's title, description, sources and licence, and how the API answers. */

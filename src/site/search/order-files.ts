@@ -17,7 +17,7 @@ import { compareOrderValues } from "../../core/search/match-record.ts";
 import { ORDER_FIELDS, type OrderField } from "../../core/search/read-filters.ts";
 import { GROUP_BITS_FIELDS, ORDER_FILE, ORDER_SHARD_KEY } from "../../core/search/search-layout.ts";
 import type { ShardPlan } from "../hand-offs.ts";
-import { placesByRank, RUN_SIZE, RunScratch, SortedRuns } from "./sorted-runs.ts";
+import { placesByRank, PRESORT_FROM, RUN_SIZE, RunScratch, SortedRuns } from "./sorted-runs.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 
 /** The order fields of every subject, in place order, and then their files. */
@@ -40,8 +40,8 @@ export class OrderFiles {
     // One scratch for the three sorts: their runs fill at the same subject and are sorted in turn, and their merges come one after another.
     const scratch = new RunScratch();
     this.#codes = new SortedRuns(join(spill, "order-runs-code"), compareOrderValues, false, runSize, scratch);
-    this.#names = new SortedRuns(join(spill, "order-runs-name"), compareOrderValues, true, runSize, scratch);
-    this.#towns = new SortedRuns(join(spill, "order-runs-town"), compareOrderValues, true, runSize, scratch);
+    this.#names = new SortedRuns(join(spill, "order-runs-name"), compareOrderValues, PRESORT_FROM, runSize, scratch);
+    this.#towns = new SortedRuns(join(spill, "order-runs-town"), compareOrderValues, PRESORT_FROM, runSize, scratch);
   }
 
   /** The next subject's order fields. */

@@ -14,7 +14,7 @@ import { type BlockTask, renderJsonBlock } from "../../../src/data/read/render-b
 const RENDER_MODULE = new URL("../../../src/data/read/render-block.ts", import.meta.url);
 import { startRecordThreads } from "../../../src/data/read/record-threads.ts";
 import { snapshotTree, tempDir } from "../../file-trees.ts";
-import { FIELD_NAMES } from "../../../src/data/rules/subject-schema.ts";
+import { FIELD_NAMES } from "../../../src/data/rules/subject-fields.ts";
 import { build } from "../../site/built-site.ts";
 import { BASE_SUBJECTS, sourceText } from "../read-subjects.ts";
 

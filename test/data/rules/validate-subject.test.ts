@@ -6,7 +6,9 @@ import { explainDate } from "../../../src/data/rules/field-hints.ts";
 import { ENGLISH } from "../../../src/common/messages/translate.ts";
 import { nearestName } from "../../../src/data/rules/nearest-name.ts";
 import { oibCheckDigit } from "../../../src/data/rules/oib-check-digit.ts";
-import { FIELD_NAMES, subjectSchema } from "../../../src/data/rules/subject-schema.ts";
+import * as z from "zod";
+import { FIELD_NAMES } from "../../../src/data/rules/subject-fields.ts";
+import { subjectSchemaOf } from "../../../src/data/rules/subject-schema.ts";
 import { quickSubject } from "../../../src/data/rules/validate-subject.ts";
 
 /** Values near the rules' edges, per field, so generated records are often valid and often barely not. */
@@ -74,7 +76,13 @@ const record = fc
     return r;
   });
 
+const subjectSchema = subjectSchemaOf(z);
+
 describe("quickSubject, the fast path before zod", () => {
+  test("the field names (subject-fields.ts, without zod) are the schema's keys, in its order", () => {
+    expect(FIELD_NAMES).toEqual(Object.keys(subjectSchema.shape));
+  });
+
   test("never accepts a record the schema rejects, and returns exactly the schema's output when it accepts", () => {
     fc.assert(
       fc.property(record, (r) => {

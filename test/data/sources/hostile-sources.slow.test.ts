@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DataError, formatMore, formatProblem, type Problem } from "../../../src/data/problems/problems.ts";
-import { FIELD_NAMES } from "../../../src/data/rules/subject-schema.ts";
+import { FIELD_NAMES } from "../../../src/data/rules/subject-fields.ts";
 import { validateSubject } from "../../../src/data/rules/validate-subject.ts";
 import { tempDir } from "../../file-trees.ts";
 import { CLI_ENTRY } from "../../cli-entry.ts";

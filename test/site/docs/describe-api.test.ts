@@ -9,7 +9,8 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { subjectSchema } from "../../../src/data/rules/subject-schema.ts";
+import { apiSchemas, subjectSchema } from "../../../src/site/docs/api-schemas.ts";
+import { API_SCHEMAS_JSON } from "../../../src/site/docs/api-schemas-json.ts";
 import { FILTER_ERROR_EXAMPLES, VALIDATED_FILTERS } from "../../../src/site/docs/describe-api.ts";
 import { ORDER_FIELDS, readFilters, readOrdering } from "../../../src/core/search/read-filters.ts";
 import { DRF_SEARCH_GOLDEN } from "../../hosts/request-cases.ts";
@@ -227,6 +228,11 @@ describe("the JSON Schemas", () => {
     page.results[0] = { ...page.results[0], ...change };
     expect(validate(page)).toBe(false);
     expect(subjectSchema.safeParse(page.results[0]).success).toBe(false);
+  });
+
+  it("are zod's output today: the snapshot the build publishes from is what api-schemas.ts makes (else run `npm run api-schemas`)", () => {
+    expect(JSON.parse(API_SCHEMAS_JSON)).toStrictEqual(apiSchemas());
+    expect(API_SCHEMAS_JSON).toBe(JSON.stringify(apiSchemas()));
   });
 
   it("/schema/subject.json gives every field of the zod schema, in its order, each with its rule described", async () => {

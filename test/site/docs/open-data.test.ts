@@ -18,7 +18,7 @@ import SHACLValidator from "rdf-validate-shacl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGLISH } from "../../../src/common/messages/translate.ts";
 import { DOWNLOAD_KINDS, type Download } from "../../../src/core/download-files.ts";
-import { FIELD_NAMES } from "../../../src/data/rules/subject-schema.ts";
+import { FIELD_NAMES } from "../../../src/data/rules/subject-fields.ts";
 import type { BuildReport } from "../../../src/site/build-site.ts";
 import { BASE_URL, build, readManifest } from "../built-site.ts";
 import { jsonLdQuads, tripleSet } from "./rdf-quads.ts";

@@ -14,7 +14,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOCS_SHARD_KEY, PUBLISHED_FILES } from "../../../src/core/published-files.ts";
-import { subjectSchema } from "../../../src/data/rules/subject-schema.ts";
+import { subjectSchema } from "../../../src/site/docs/api-schemas.ts";
 import { tempDir } from "../../file-trees.ts";
 import { build, readManifest, readPages } from "../built-site.ts";
 

@@ -27,7 +27,7 @@ beforeEach(() => {
 afterEach(() => rmSync(spill, { recursive: true, force: true }));
 
 /** Every place in the order of its value, equal values by place (the runs' contract). */
-function sortedBy(values: readonly string[], runSize: number, presort = true): [number, string][] {
+function sortedBy(values: readonly string[], runSize: number, presort: boolean | number = true): [number, string][] {
   const runs = new SortedRuns(join(spill, `runs-${runSize}`), compareOrderValues, presort, runSize);
   for (const value of values) runs.add(value);
   const out: [number, string][] = [];
@@ -143,9 +143,10 @@ describe("SortedRuns", () => {
     for (const runSize of [1, 2, 100]) expect(sortedBy(values, runSize)).toEqual(modelSorted(values));
   });
 
-  it("is one sort of the whole list, whatever the run size (with the cheap key or without)", () => {
+  it("is one sort of the whole list, whatever the run size (with the cheap key, without, or with it from some distinct values on)", () => {
+    const presorts = fc.oneof(fc.boolean(), fc.integer({ min: 0, max: 8 }));
     fc.assert(
-      fc.property(fc.array(text, { maxLength: 60 }), fc.integer({ min: 1, max: 7 }), fc.boolean(), (values, runSize, presort) => {
+      fc.property(fc.array(text, { maxLength: 60 }), fc.integer({ min: 1, max: 7 }), presorts, (values, runSize, presort) => {
         expect(sortedBy(values, runSize, presort)).toEqual(modelSorted(values));
       }),
     );
