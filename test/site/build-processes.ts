@@ -3,12 +3,14 @@
  * page differs, a process with its exit and stderr, what a reader sees of a site (routed or plain),
  * and every temporary a process could leave.
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdir, readdir, readFile, readlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative } from "node:path";
+import { promisify } from "node:util";
 import { chunkPath, MANIFEST_PATH, pagePath } from "../../src/core/layout.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import type { Subject } from "../../src/core/render-page.ts";
+import { cacheDirOf } from "../../src/data/read/build-cache.ts";
 import { CLI_ENTRY } from "../cli-entry.ts";
 
 /**
@@ -27,6 +29,31 @@ export async function writeDataset(dir: string, times: number, drop: number, siz
   }
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, "subjekti.json"), JSON.stringify(subjects.slice(0, Math.min(size, subjects.length) - drop)));
+}
+
+/** A site and the directory its build cache is kept under (`--out`, `--cache-dir`). */
+export interface BuiltSite {
+  readonly out: string;
+  readonly cache: string;
+}
+
+/**
+ * Copies the site `from` and its build cache to `to`, so that a test starts from a site built once
+ * for many: `cp -a` keeps the site's hard links (a stable download and its content-named file are
+ * one file), its symbolic links and times. The cache's entries are named for the output's path
+ * (cacheDirOf), so the copy's are renamed for the new one: a build into `to` finds the same blocks,
+ * indexes and facts a build into `from` would. The last build's record (unchanged-build.ts) is
+ * copied too, but it stamps the files themselves, which the copy's are not: a build of the same
+ * inputs into the copy takes the full path, so a test that needs that shortcut builds its own.
+ */
+export async function copySite(from: BuiltSite, to: BuiltSite): Promise<void> {
+  await promisify(execFile)("cp", ["-a", from.out, to.out]);
+  await mkdir(to.cache, { recursive: true });
+  const [fromPrefix, toPrefix] = [basename(cacheDirOf(from.cache, from.out)), basename(cacheDirOf(to.cache, to.out))];
+  for (const name of await readdir(from.cache)) {
+    if (!name.startsWith(fromPrefix)) continue;
+    await promisify(execFile)("cp", ["-a", join(from.cache, name), join(to.cache, `${toPrefix}${name.slice(fromPrefix.length)}`)]);
+  }
 }
 
 /** A running CLI process: its pid, and its end (exit code or signal, stderr, when). */

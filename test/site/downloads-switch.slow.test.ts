@@ -4,6 +4,9 @@
  * through the build's progress hook, as a full disk would fail a page's write), leaves the stable
  * download names holding the old bytes, whose SHA-256 the old manifest names, and the preview
  * answering them with those bytes and that ETag. The next build switches them with the rest.
+ *
+ * The points are reached by construction whatever the size: 1,200 subjects (two chunks of each
+ * download), and the stopped builds each start from a copy of one process's first build (copySite).
  */
 import { createHash } from "node:crypto";
 import { readdir, readFile, rm } from "node:fs/promises";
@@ -17,17 +20,24 @@ import { DEFAULT_OPTIONS } from "../../src/site/build-options.ts";
 import { buildSite } from "../../src/site/build-site.ts";
 import { tempDir } from "../file-trees.ts";
 import { build, readManifest } from "./built-site.ts";
-import { pauseAt, pausedLine, runProcess, writeDataset } from "./build-processes.ts";
+import { copySite, pauseAt, pausedLine, runProcess, writeDataset } from "./build-processes.ts";
 
 let work: string;
 const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
+/** Subjects in each dataset. */
+const SUBJECTS = 1_200;
+/** The first build of data a, in a process, that each stopped build's site is a copy of. */
+const prepared = (): { out: string; cache: string } => ({ out: join(work, "prepared"), cache: join(work, "prepared.cache") });
+
 beforeAll(async () => {
   work = await tempDir("subjekti-downloads-switch-");
-  await writeDataset(join(work, "a"), 2, 0);
-  await writeDataset(join(work, "b"), 2, 7);
-  await writeDataset(join(work, "c"), 2, 11);
-}, 60_000);
+  await writeDataset(join(work, "a"), 1, 0, SUBJECTS);
+  await writeDataset(join(work, "b"), 1, 7, SUBJECTS);
+  await writeDataset(join(work, "c"), 1, 11, SUBJECTS);
+  const first = await runProcess(args(prepared().out, "a")).ended;
+  expect(first.code, first.stderr).toBe(0);
+}, 120_000);
 afterAll(() => rm(work, { recursive: true, force: true }));
 
 /** What a reader of the site in `out` is served now: the manifest's bytes, the feed's state, and each stable download's bytes. */
@@ -73,8 +83,7 @@ describe("the stable download names switch with the site or not at all", () => {
     "a build stopped by $signal at $point: the stable names keep the old bytes, the old manifest's SHA-256; the next build switches them",
     async ({ point, signal }) => {
       const out = join(work, `${point}-${signal}`);
-      const first = await runProcess(args(out, "a")).ended;
-      expect(first.code, first.stderr).toBe(0);
+      await copySite(prepared(), { out, cache: `${out}.cache` });
       const before = await published(out);
       const namesBefore = (await readdir(join(out, "downloads"))).sort();
       const stopped = runProcess(args(out, "b"), pauseAt(point));

@@ -121,15 +121,17 @@ afterAll(() => rm(work, { recursive: true, force: true }));
 
 describe.each(Object.keys(LAYOUTS) as (keyof typeof LAYOUTS)[])("two builds into one --out (%s)", (layout) => {
   it(`keep the site whole when the second starts ${ROUNDS.map((r) => r.point ?? "with the first").join(", then at ")}: one refused in one line, or both one after the other`, async () => {
-    const references: Record<"a" | "b", Map<string, string>> = { a: new Map(), b: new Map() };
-    for (const name of ["a", "b"] as const) {
-      const out = join(work, `${layout}-ref-${name}`);
-      const built = await runProcess(args(join(work, name), out, layout, false)).ended;
-      expect(built.code, built.stderr).toBe(0);
-      references[name] = await siteView(out, layout);
-    }
+    // The site's first build, of data a, is a's reference too: a build of b elsewhere is b's.
     const out = join(work, `${layout}-site`);
-    expect((await runProcess(args(join(work, "a"), out, layout, false)).ended).code).toBe(0);
+    const references: Record<"a" | "b", Map<string, string>> = { a: new Map(), b: new Map() };
+    for (const [name, into] of [
+      ["a", out],
+      ["b", join(work, `${layout}-ref-b`)],
+    ] as const) {
+      const built = await runProcess(args(join(work, name), into, layout, false)).ended;
+      expect(built.code, built.stderr).toBe(0);
+      references[name] = await siteView(into, layout);
+    }
     const outcomes: string[] = [];
     let current: "a" | "b" = "a";
     for (const [round, { point, wait }] of ROUNDS.entries()) {

@@ -12,6 +12,11 @@
  * written while it runs: the write stage asks for its shards only at site-awaiting-search, every
  * other shard written. A heap of 8 MB (SUBJEKTI_SEARCH_HEAP_MB) is too small for the stage over
  * twice the sample, so the thread runs out of it by construction.
+ *
+ * Since `--threads 1` and the points reach the thread whatever the size, every test but the heap's
+ * builds 1,200 subjects (two chunks; the search files the same shards as at twice the sample: one
+ * of keys, one of suffixes, their firsts); and the tests that start from a process's build of data
+ * a into a fresh TMPDIR start from copies of one such build (copySite), which is seen to leave no temporary.
  */
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -21,28 +26,38 @@ import type { Manifest } from "../../src/core/manifest.ts";
 import { searchPaths } from "../../src/site/search/patch-search.ts";
 import { snapshotTree, tempDir } from "../file-trees.ts";
 import { build } from "./built-site.ts";
-import { leftovers, pauseAt, pausedLine, runProcess, siteView, writeDataset } from "./build-processes.ts";
+import { copySite, leftovers, pauseAt, pausedLine, runProcess, siteView, writeDataset } from "./build-processes.ts";
 
 const POINT = "search-thread-planned";
 /** Where the write stage has written every shard but the search's, and asks for those next. */
 const WRITTEN = "site-awaiting-search";
 const FAILED = `a failure injected at ${POINT}`;
-// Each test's limit, 300 s, bounds its two to four builds of twice the sample, each of which ends:
-// some 4 s a build alone, 25-40 s beside another slow file and other work at load 7-11, where a
+// Each test's limit, 300 s, bounds its two to four builds, each of which ends: some 4 s a build of
+// twice the sample alone, 25-40 s beside another slow file and other work at load 7-11, where a
 // test of three builds took 120 s.
 let work: string;
 let tmp: string;
+/** Subjects in data a and b. */
+const SUBJECTS = 1_200;
+/** The prepared first build of data a (firstBuild's copies). */
+const PREPARED = (): { out: string; cache: string } => ({ out: join(work, "prepared"), cache: join(work, "prepared.cache") });
 
 beforeAll(async () => {
   work = await tempDir("subjekti-search-thread-");
-  await writeDataset(join(work, "a"), 2, 0);
-  await writeDataset(join(work, "b"), 2, 7);
+  await writeDataset(join(work, "a"), 1, 0, SUBJECTS);
+  await writeDataset(join(work, "b"), 1, 7, SUBJECTS);
+  // The heap's test alone: twice the sample, which 8 MB cannot hold (2,000 subjects fit).
+  await writeDataset(join(work, "twice"), 2, 0);
   // Data a with one subject renamed in place: an edit the search stage patches.
   const renamed = JSON.parse(await readFile(join(work, "a", "subjekti.json"), "utf8")) as { naziv_subjekta: string }[];
   (renamed[600] as { naziv_subjekta: string }).naziv_subjekta += " Preimenovan";
   await mkdir(join(work, "a-renamed"));
   await writeFile(join(work, "a-renamed", "subjekti.json"), JSON.stringify(renamed));
-}, 60_000);
+  // The first build firstBuild copies, in a process with a fresh TMPDIR that it leaves empty.
+  const first = await runProcess(args(PREPARED().out, "a", 1), { TMPDIR: await freshTmp() }).ended;
+  expect(first.code, first.stderr).toBe(0);
+  expect(await leftovers(PREPARED().out, [tmp, PREPARED().cache])).toEqual([]);
+}, 120_000);
 afterAll(() => rm(work, { recursive: true, force: true }));
 
 // A temporary directory of each test's own, so that what a build leaves in it can be counted.
@@ -70,12 +85,13 @@ const args = (out: string, data: string, threads: number): string[] => [
   ...["--threads", String(threads), "--quiet"],
 ];
 
-/** A first build of data a into `out` in a process with a fresh TMPDIR of its own: the environment the next build runs in. */
+/**
+ * A first build of data a into `out` in a process with a fresh TMPDIR of its own: the prepared one
+ * copied there with its cache (the build left no temporary there); the environment the next build runs in.
+ */
 async function firstBuild(out: string): Promise<{ TMPDIR: string }> {
-  const env = { TMPDIR: await freshTmp() };
-  const first = await runProcess(args(out, "a", 1), env).ended;
-  expect(first.code, first.stderr).toBe(0);
-  return env;
+  await copySite(PREPARED(), { out, cache: `${out}.cache` });
+  return { TMPDIR: await freshTmp() };
 }
 
 describe("the search stage in a thread", () => {
@@ -105,10 +121,10 @@ describe("the search stage in a thread", () => {
   it("a thread out of its heap: the build warns, makes the search files again on the main thread, and writes the same site", async () => {
     const [inline, thread] = [join(work, "heap-inline"), join(work, "heap-thread")];
     const env = { TMPDIR: await freshTmp() };
-    const plain = await runProcess(args(inline, "a", 0), env).ended;
+    const plain = await runProcess(args(inline, "twice", 0), env).ended;
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stderr).not.toContain("heap");
-    const short = await runProcess(args(thread, "a", 1), { ...env, SUBJEKTI_SEARCH_HEAP_MB: "8" }).ended;
+    const short = await runProcess(args(thread, "twice", 1), { ...env, SUBJEKTI_SEARCH_HEAP_MB: "8" }).ended;
     expect(short.code, short.stderr).toBe(0);
     expect(short.stderr).toContain("subjekti: warning: the search thread ran out of its 8 MB heap");
     expect(await snapshotTree(thread)).toEqual(await snapshotTree(inline));

@@ -16,8 +16,9 @@ const READ = "build-records-written";
 let work: string;
 beforeAll(async () => {
   work = await tempDir("subjekti-unchanged-stopped-");
-  await writeDataset(join(work, "a"), 2, 0);
-  await writeDataset(join(work, "b"), 2, 7);
+  // 1,200 subjects (two chunks), and 7 fewer: every page differs; the points are reached whatever the size.
+  await writeDataset(join(work, "a"), 1, 0, 1_200);
+  await writeDataset(join(work, "b"), 1, 7, 1_200);
 }, 60_000);
 afterAll(() => rm(work, { recursive: true, force: true }));
 
