@@ -12,6 +12,7 @@ import type { SiteHost } from "../../src/core/answer-request.ts";
 import type { Manifest } from "../../src/core/manifest.ts";
 import type { Subject } from "../../src/core/render-page.ts";
 import { DEFAULT_OPTIONS } from "../../src/site/build-options.ts";
+import type { DownloadFormat } from "../../src/core/download-files.ts";
 import { tempDir } from "../file-trees.ts";
 
 export const FIXTURE_DATA = join(import.meta.dirname, "../fixtures/hosts-site/data");
@@ -63,11 +64,14 @@ export async function buildFixture(data = FIXTURE_DATA): Promise<{ dir: string; 
 
 /**
  * A site of `subjects` (an NDJSON source, compact pages of 20, no feed, no cache) built for BASE
- * into a fresh temp directory named after `prefix`: the generated sites of the lookup tests.
+ * into a fresh temp directory named after `prefix`: the generated sites of the lookup tests. Every
+ * default download unless `downloads` names fewer (a test that reads only the search files, pages
+ * and chunks makes none).
  */
 export async function buildSubjectsSite(
   prefix: string,
   subjects: readonly Subject[],
+  downloads?: readonly DownloadFormat[],
 ): Promise<{ dir: string; manifest: Manifest; remove: () => Promise<void> }> {
   const root = await tempDir(prefix);
   const data = join(root, "data");
@@ -84,6 +88,7 @@ export async function buildSubjectsSite(
     quiet: true,
     cacheDir: null,
     feed: false,
+    ...(downloads === undefined ? {} : { downloads }),
   });
   const manifest = JSON.parse(await readFile(join(dir, MANIFEST_PATH), "utf8")) as Manifest;
   return { dir, manifest, remove: () => rm(root, { recursive: true, force: true }) };

@@ -1,9 +1,18 @@
 /**
- * Searching, filtering and ordering the list on a generated site of 100,000 subjects: for random
+ * Searching, filtering and ordering the list on a generated site of 25,000 subjects: for random
  * searches (words and pieces of the names and towns, diacritics dropped, any case, several terms),
  * filters and orderings, at any limit and offset, the count and the page's subjects are those a
  * reference computes here from the source records alone: PostgreSQL's unaccent rules (the table,
  * applied by hand), upper case, a substring test, and the collation's order, ties by id.
+ *
+ * 25,000 reach every structure the readers tell apart (the first test says so from the records):
+ * words of more than RANKED_ROWS subjects (`ŠKOLA`, `OSNOVNA`: positions as a set of their own),
+ * three-character pieces above and below TRIPLE_ROWS, suffix files in more than one group of
+ * FIRSTS_GROUP, and the readers' own cuts (a walk of an eighth of the list, a sort of a sixteenth)
+ * scale with the list. What 100,000 added is the build's, not the answers': a second block of bits
+ * (BITS_PLACES) and the stage in its thread (SEARCH_THREAD_FROM), whose shards are the main
+ * thread's byte for byte (test/site/search/search-parts.test.ts, search-thread.slow.test.ts). The
+ * site has no downloads: the answers read the search files, pages and chunks alone.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,11 +22,11 @@ import { makeSubject } from "../../scripts/generate-subjects.ts";
 import { answerRequest, type SiteHost } from "../../src/core/answer-request.ts";
 import type { Subject } from "../../src/core/render-page.ts";
 import { bucketPath } from "../../src/core/layout.ts";
-import { bucketCount, bucketOf } from "../../src/core/search/search-layout.ts";
+import { bucketCount, bucketOf, FIRSTS_GROUP, RANKED_ROWS, suffixFileCount, TRIPLE_ROWS } from "../../src/core/search/search-layout.ts";
 import { UNACCENT_RULES } from "../../src/core/search/unaccent-table.ts";
 import { buildSubjectsSite, diskHosts } from "./fixture-site.ts";
 
-const SIZE = 100_000;
+const SIZE = 25_000;
 const SUBJECTS: readonly Subject[] = Array.from({ length: SIZE }, (_, i) => makeSubject(21, i));
 
 // The reference, written plainly: no index, every record tested.
@@ -203,7 +212,7 @@ let site: SiteHost<Uint8Array>;
 let rangeSite: SiteHost<Uint8Array>;
 
 beforeAll(async () => {
-  built = await buildSubjectsSite("subjekti-search-", SUBJECTS);
+  built = await buildSubjectsSite("subjekti-search-", SUBJECTS, []);
   remove = built.remove;
   ({ site, rangeSite } = diskHosts(built.dir, built.manifest));
 }, 300_000);
@@ -218,8 +227,27 @@ async function getFrom(host: SiteHost<Uint8Array>, path: string): Promise<{ coun
   return { count: page.count, ids: page.results.map((r) => r.id) };
 }
 
+it("the list is large enough to reach each structure: words with positions as a set, pieces with a set and without, several groups of suffix files", () => {
+  const words = new Map<string, number>();
+  const pieces = new Map<string, number>();
+  for (const f of FORMS) {
+    const own = new Set(`${f.name} ${f.town}`.split(" ").filter((w) => w !== ""));
+    const triples = new Set<string>();
+    for (const w of own) {
+      words.set(w, (words.get(w) ?? 0) + 1);
+      const chars = [...w];
+      for (let k = 0; k + 3 <= chars.length; k++) triples.add(chars.slice(k, k + 3).join(""));
+    }
+    for (const t of triples) pieces.set(t, (pieces.get(t) ?? 0) + 1);
+  }
+  expect([...words.values()].filter((n) => n > RANKED_ROWS).length).toBeGreaterThanOrEqual(2);
+  expect([...pieces.values()].some((n) => n > TRIPLE_ROWS)).toBe(true);
+  expect([...pieces.values()].some((n) => n <= TRIPLE_ROWS)).toBe(true);
+  expect(suffixFileCount(SIZE)).toBeGreaterThan(FIRSTS_GROUP);
+});
+
 describe.each(["its page reader", "byte ranges"] as const)(
-  "search, filters and ordering over 100,000 subjects (the host gives %s)",
+  "search, filters and ordering over 25,000 subjects (the host gives %s)",
   (kind) => {
     it("count and page equal the reference's for random queries", async () => {
       await fc.assert(
