@@ -50,9 +50,7 @@ export async function readPreviousFeed(
   { limits = DEFAULT_LIMITS, trust = {}, intact = false }: PreviousOptions = {},
 ): Promise<PreviousFeed | null> {
   if (source !== undefined) {
-    const found = isUrl(source)
-      ? await fromUrl(source, await boundedReader(limits, trust))
-      : await fromDir(source, source === outDir && !keepOut);
+    const found = isUrl(source) ? await fromUrl(source, limits, trust) : await fromDir(source, source === outDir && !keepOut);
     if (found !== null) return found;
   }
   return fromDir(outDir, !keepOut, intact);
@@ -198,7 +196,9 @@ async function readState(path: string): Promise<string | null> {
   }
 }
 
-async function fromUrl(site: string, reader: BoundedReader): Promise<PreviousFeed | null> {
+async function fromUrl(site: string, limits: FeedLimits, trust: Trust): Promise<PreviousFeed | null> {
+  const { BoundedReader, FeedRefusal, trustedGet } = await urlRoad();
+  const reader = new BoundedReader(limits, trustedGet(trust));
   const stateUrl = new URL(STATE_PATH, site.endsWith("/") ? site : `${site}/`);
   const temp = await makeScratchDir("feed");
   try {
@@ -239,19 +239,19 @@ async function fromUrl(site: string, reader: BoundedReader): Promise<PreviousFee
     };
   } catch (error) {
     await temp.remove();
-    const { FeedRefusal } = await import("./read-bounded.ts");
     if (error instanceof FeedRefusal) throw refused(error.where, error.detail);
     throw error;
   }
 }
 
 /**
- * The reader of a previous feed at a URL, loaded only for one: the GETs (node:http, node:https,
- * node:tls) are no part of a build that reads its previous feed from a directory.
+ * The modules of a previous feed at a URL (the bounded reader, the GETs: node:http, node:https,
+ * node:tls), loaded only for one: a build that reads its previous feed from a directory does
+ * without them. Loaded once; a later call answers from the module cache.
  */
-async function boundedReader(limits: FeedLimits, trust: Trust): Promise<BoundedReader> {
-  const [{ BoundedReader }, { trustedGet }] = await Promise.all([import("./read-bounded.ts"), import("../common/trusted-fetch.ts")]);
-  return new BoundedReader(limits, trustedGet(trust));
+async function urlRoad(): Promise<typeof import("./read-bounded.ts") & typeof import("../common/trusted-fetch.ts")> {
+  const [bounded, fetching] = await Promise.all([import("./read-bounded.ts"), import("../common/trusted-fetch.ts")]);
+  return { ...bounded, ...fetching };
 }
 
 /** A GET that answers, or one line saying why not; `must`: anything but 200 is an error too. */
@@ -260,10 +260,7 @@ async function get(reader: BoundedReader, url: URL, must = false): Promise<Respo
   try {
     response = await reader.get(url);
   } catch (error) {
-    const [{ FeedUnreachable }, { isCertificateCode }] = await Promise.all([
-      import("./read-bounded.ts"),
-      import("../common/trusted-fetch.ts"),
-    ]);
+    const { FeedUnreachable, isCertificateCode } = await urlRoad();
     if (error instanceof FeedUnreachable) {
       const key = isCertificateCode(error.message) ? "error.untrusted-certificate" : "error.feed-unreachable";
       throw failure("FEED_UNREACHABLE", msg(key, { url: url.href, detail: error.message }));
