@@ -1,6 +1,5 @@
 /** Test helpers over directory trees: snapshots to compare sites byte for byte. */
-import { readdir, readFile } from "node:fs/promises";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
@@ -39,6 +38,18 @@ export async function snapshotTree(dir: string): Promise<Record<string, string>>
 /** A fresh temporary directory (tests never touch the repo's dist/). */
 export function tempDir(prefix = "subjekti-test-"): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
+}
+
+/**
+ * A fresh, empty site directory alone in a fresh temporary directory: what a test keeps beside it
+ * (a build's cache, a download's chunk index, as a build keeps them beside its output) is its own.
+ * Beside a `tempDir()` is the run's directory, shared by every test file running at once: an index
+ * written there by another file was read as this one's.
+ */
+export async function siteDir(): Promise<string> {
+  const dir = join(await tempDir(), "site");
+  await mkdir(dir);
+  return dir;
 }
 
 /** A temporary directory made before this file's tests and removed after them: `dir.path` inside a test. */

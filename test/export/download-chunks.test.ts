@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { contentNamedPath } from "../../src/core/download-files.ts";
 import { DownloadChunks } from "../../src/export/download-chunks.ts";
-import { tempDir } from "../file-trees.ts";
+import { siteDir } from "../file-trees.ts";
 
 /** Chunk `i` of `size` bytes, each byte telling its chunk and place (another chunk's bytes never pass for it). */
 const chunkOf = (i: number, size: number): Buffer => {
@@ -61,7 +61,7 @@ async function takeAll(
 
 describe("the previous file's chunks read in runs", () => {
   it("small chunks end to end: one read for them all", async () => {
-    const outDir = await tempDir();
+    const outDir = await siteDir();
     const indexFile = join(outDir, "..", "csv-chunks.json");
     const chunks = Array.from({ length: 12 }, (_, i) => chunkOf(i, 1000 + 40 * i));
     const hashes = await previous(outDir, indexFile, chunks, 7);
@@ -72,7 +72,7 @@ describe("the previous file's chunks read in runs", () => {
   });
 
   it("a chunk not planned splits the run: the chunks on either side read in two", async () => {
-    const outDir = await tempDir();
+    const outDir = await siteDir();
     const indexFile = join(outDir, "..", "csv-chunks.json");
     const chunks = Array.from({ length: 12 }, (_, i) => chunkOf(i, 1000));
     const hashes = await previous(outDir, indexFile, chunks, 7);
@@ -89,7 +89,7 @@ describe("the previous file's chunks read in runs", () => {
   });
 
   it("runs of a few megabytes, read into buffers used again: every take's bytes right, in order, skipping runs, or out of order", async () => {
-    const outDir = await tempDir();
+    const outDir = await siteDir();
     const indexFile = join(outDir, "..", "csv-chunks.json");
     // 1.5 MB each: a run a chunk (two would pass the run's bound), more runs than the buffers.
     const chunks = Array.from({ length: 9 }, (_, i) => chunkOf(i, 1.5 * 2 ** 20 + 4 * i));

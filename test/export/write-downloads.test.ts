@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import type { Download, DownloadFormat } from "../../src/core/download-files.ts";
 import yauzl from "yauzl";
 import { type UnreadChunk, workbookDeflate, workbookGathering, writeDownloads } from "../../src/export/write-downloads.ts";
-import { tempDir } from "../file-trees.ts";
+import { siteDir } from "../file-trees.ts";
 import { openWorkbook, type SheetRow } from "../../src/data/sources/read-ooxml.ts";
 import { openZip, readEntryText } from "../../src/data/sources/zip-entries.ts";
 import { SYNC_FLUSH_MARK as SYNC_FLUSH } from "../../src/export/xlsx-zip.ts";
@@ -102,7 +102,7 @@ async function written(
 
 describe("downloads of unchanged records", () => {
   it("are the previous build's files, the records not read again", async () => {
-    const outDir = await tempDir();
+    const outDir = await siteDir();
     const first = await written(outDir, records, [], []);
     expect(await written(outDir, unread, first, first)).toEqual(first);
     // Not known to be the same records: they are read (and the check above could fail).
@@ -111,7 +111,7 @@ describe("downloads of unchanged records", () => {
   });
 
   it("a file cut short is written again from the records, whole", async () => {
-    const outDir = await tempDir();
+    const outDir = await siteDir();
     const first = await written(outDir, records, [], []);
     const csv = first.find((d) => d.format === "csv") as Download;
     await truncate(join(outDir, csv.immutablePath), 5);
@@ -124,7 +124,7 @@ describe("downloads of unchanged records", () => {
   });
 
   it("the workbook is kept when the data's date is the same too, and written again for another date", async () => {
-    const outDir = await tempDir();
+    const outDir = await siteDir();
     // With the NDJSON: the list's hash (which dates the workbook) is then known without reading the records.
     const workbook = async (chunks: () => AsyncIterable<Uint8Array>, previous: readonly Download[], date: Date) => {
       const done = await writeDownloads({
@@ -154,7 +154,7 @@ describe("the CSV's rows by chunk", () => {
     writeByChunk(outDir, "csv", chunks, hashes, keep);
 
   it("an edit renders its chunk alone: the others' rows are copied from the previous CSV (a row changed there shows it), and the result is what rendering all gives", async () => {
-    const [outDir, plain] = [await tempDir(), await tempDir()];
+    const [outDir, plain] = [await siteDir(), await siteDir()];
     const first = await write(outDir, chunksOf(LINES[0] as Buffer, LINES[1] as Buffer), ["a", "b"], []);
     const rendered = await write(plain, chunksOf(LINES[0] as Buffer, RENAMED), null, []);
     const edited = await write(outDir, chunksOf(LINES[0] as Buffer, RENAMED), ["a", "b2"], first);
@@ -186,7 +186,7 @@ describe("the workbook's sheet by chunk", () => {
   };
 
   it("an edit deflates its chunk alone, the others' segments copied from the previous workbook: the same bytes as writing it whole", async () => {
-    const [outDir, plain] = [await tempDir(), await tempDir()];
+    const [outDir, plain] = [await siteDir(), await siteDir()];
     const first = await write(outDir, chunksOf(LINES[0] as Buffer, LINES[1] as Buffer), ["a", "b"], []);
     const rendered = await write(plain, chunksOf(LINES[0] as Buffer, RENAMED), null, []);
     const edited = await write(outDir, chunksOf(LINES[0] as Buffer, RENAMED), ["a", "b2"], first);
@@ -224,7 +224,7 @@ describe("the workbook's sheet by chunk", () => {
   });
 
   it("a chunk the previous workbook holds at another row is rendered (its rows carry their numbers): the same bytes as writing it whole", async () => {
-    const [outDir, plain] = [await tempDir(), await tempDir()];
+    const [outDir, plain] = [await siteDir(), await siteDir()];
     const first = await write(outDir, chunksOf(LINES[0] as Buffer, LINES[1] as Buffer), ["a", "b"], []);
     const rendered = await write(plain, chunksOf(LINES[1] as Buffer, LINES[0] as Buffer), null, []);
     const swapped = await write(outDir, chunksOf(LINES[1] as Buffer, LINES[0] as Buffer), ["b", "a"], first);
@@ -233,7 +233,7 @@ describe("the workbook's sheet by chunk", () => {
   });
 
   it("with no previous workbook, a cut one, an index that is none or another zlib's or level's, or a segment that is not one: every chunk rendered, the same bytes", async () => {
-    const plain = await tempDir();
+    const plain = await siteDir();
     const whole = await write(plain, chunksOf(LINES[0] as Buffer, RENAMED), null, []);
     const expected = await readFile(fileOf(plain, whole));
     const damages: Record<string, (outDir: string, first: readonly Download[]) => Promise<void>> = {
@@ -259,7 +259,7 @@ describe("the workbook's sheet by chunk", () => {
       },
     };
     for (const [name, damage] of Object.entries(damages)) {
-      const outDir = await tempDir();
+      const outDir = await siteDir();
       const first = await write(outDir, chunksOf(LINES[0] as Buffer, LINES[1] as Buffer), ["a", "b"], []);
       await damage(outDir, first);
       const edited = await write(outDir, chunksOf(LINES[0] as Buffer, RENAMED), ["a", "b2"], first);
@@ -274,7 +274,7 @@ describe("the workbook's sheet by chunk", () => {
     // Chunks 0 and 2 edited, chunk 1 copied (it begins at the same row). The rows of 0 and 2 are made in one buffer
     // (by the chunk's index, two in turn); chunk 2's are fewer, so they fit in it and are written over chunk 0's.
     const edited = [Buffer.concat([line(1, "Grad Zagreb (preimenovan)"), line(2, "Grad Split")]), b, line(4, "Grad Osijek (preimenovan)")];
-    const [outDir, plain] = [await tempDir(), await tempDir()];
+    const [outDir, plain] = [await siteDir(), await siteDir()];
     const first = await write(outDir, chunksOf(a, b, c), ["a", "b", "c"], []);
     const whole = await write(plain, chunksOf(...edited), null, []);
 
@@ -328,7 +328,7 @@ describe("the workbook's sheet by chunk", () => {
       Buffer.from(`${JSON.stringify({ ...RECORDS[0], id, jedinstvena_oznaka: String(id).padStart(4, "0"), naziv_subjekta: name })}\n`);
     const chunks = ["Grad Zagreb", "Grad Split", "Grad Rijeka", "Grad Osijek", "Grad Zadar"].map((name, i) => line(i + 1, name));
     const edited = [...chunks.slice(0, 4), line(5, "Grad Zadar (preimenovan)")];
-    const [outDir, plain] = [await tempDir(), await tempDir()];
+    const [outDir, plain] = [await siteDir(), await siteDir()];
     const first = await write(outDir, chunksOf(...chunks), ["a", "b", "c", "d", "e"], []);
     const whole = await write(plain, chunksOf(...edited), null, []);
 
@@ -481,7 +481,7 @@ describe("the NDJSON's bytes by chunk", () => {
     join(outDir, (downloads.find((d) => d.format === "ndjson") as Download).immutablePath);
 
   it("an edit reads its chunk alone: the others' bytes copied from the previous NDJSON (their rows from the CSV and the workbook), the same bytes as reading every chunk", async () => {
-    const [outDir, plain] = [await tempDir(), await tempDir()];
+    const [outDir, plain] = [await siteDir(), await siteDir()];
     const reads: number[] = [];
     const first = await write(outDir, lazy(reads, LINES[0] as Buffer, LINES[1] as Buffer, THIRD), ["a", "b", "c"], []);
     // No index yet: every chunk read.
@@ -505,7 +505,7 @@ describe("the NDJSON's bytes by chunk", () => {
   });
 
   it("with no previous NDJSON, a cut one, another file under its name, or an index that is none or another's: every chunk read, the same bytes", async () => {
-    const plain = await tempDir();
+    const plain = await siteDir();
     const rendered = await write(plain, chunksOf(LINES[0] as Buffer, RENAMED, THIRD), null, []);
     const expected = await files(plain, rendered);
     const damages: Record<string, (outDir: string, first: readonly Download[]) => Promise<void>> = {
@@ -528,7 +528,7 @@ describe("the NDJSON's bytes by chunk", () => {
       },
     };
     for (const [name, damage] of Object.entries(damages)) {
-      const outDir = await tempDir();
+      const outDir = await siteDir();
       const reads: number[] = [];
       const first = await write(outDir, lazy(reads, LINES[0] as Buffer, LINES[1] as Buffer, THIRD), ["a", "b", "c"], []);
       await damage(outDir, first);
@@ -540,7 +540,7 @@ describe("the NDJSON's bytes by chunk", () => {
   });
 
   it("without the NDJSON download, every chunk is read (the list's hash needs them); with it alone, the unchanged ones are copied", async () => {
-    const outDir = await tempDir();
+    const outDir = await siteDir();
     const reads: number[] = [];
     const only = async (formats: readonly DownloadFormat[], chunks: ReturnType<typeof lazy>, keep: readonly Download[]) => {
       const done = await writeDownloads({
@@ -581,7 +581,7 @@ describe("chunks in one reused buffer", () => {
     };
     const formats = ["ndjson", "csv", "xlsx"] as const;
     const write = async (chunks: () => AsyncIterable<Uint8Array>) => {
-      const outDir = await tempDir();
+      const outDir = await siteDir();
       const done = await writeDownloads({ outDir, formats, chunks, date: () => Promise.resolve(new Date(0)), keep: [], unchanged: [] });
       done.switchStableNames();
       return { list: done.list.sha256, files: await Promise.all(done.downloads.map((d) => readFile(join(outDir, d.immutablePath)))) };
@@ -596,7 +596,7 @@ describe("the workbook in the records' one pass", () => {
   const formats = ["ndjson", "csv", "xlsx"] as const;
   /** The downloads' bytes, and how many times the records were read. */
   const write = async (expectedDate: Date | undefined, date: Date) => {
-    const outDir = await tempDir();
+    const outDir = await siteDir();
     let passes = 0;
     const chunks = async function* (): AsyncIterable<Uint8Array> {
       passes++;
