@@ -31,18 +31,24 @@ beforeAll(async () => {
 });
 afterAll(() => rm(work, { recursive: true, force: true }));
 
-/** The chunk files of the list with record `edit` renamed (none: -1), in `dir`. */
-async function writeChunks(dir: string, edit: number): Promise<(chunk: number) => { path: string }> {
+/** Each chunk file's lines of the list, made once: an edited list differs from it in one chunk alone. */
+const LIST: string[][] = [];
+for (let chunk = 0; chunk * CHUNK_SIZE < COUNT; chunk++) {
+  const lines: string[] = [];
+  for (let i = chunk * CHUNK_SIZE; i < Math.min(COUNT, (chunk + 1) * CHUNK_SIZE); i++) lines.push(JSON.stringify(makeSubject(SEED, i)));
+  LIST.push(lines);
+}
+
+/** The chunk files of the list in `dir`; with record `edit` renamed, its chunk's in `dir` and every other the list's (in `list`). */
+async function writeChunks(dir: string, edit: number, list = dir): Promise<(chunk: number) => { path: string }> {
   await mkdir(dir, { recursive: true });
-  for (let chunk = 0; chunk * CHUNK_SIZE < COUNT; chunk++) {
-    const lines: string[] = [];
-    for (let i = chunk * CHUNK_SIZE; i < Math.min(COUNT, (chunk + 1) * CHUNK_SIZE); i++) {
-      const subject = makeSubject(SEED, i);
-      lines.push(JSON.stringify(i === edit ? editSubject(subject) : subject));
-    }
-    await writeFile(join(dir, `${chunk}.ndjson`), lines.join("\n"));
+  const edited = edit < 0 ? -1 : Math.floor(edit / CHUNK_SIZE);
+  for (const [chunk, lines] of LIST.entries()) {
+    if (edit >= 0 && chunk !== edited) continue;
+    const text = edit < 0 ? lines : lines.with(edit % CHUNK_SIZE, JSON.stringify(editSubject(makeSubject(SEED, edit))));
+    await writeFile(join(dir, `${chunk}.ndjson`), text.join("\n"));
   }
-  return (chunk) => ({ path: join(dir, `${chunk}.ndjson`) });
+  return (chunk) => ({ path: join(chunk === edited ? dir : list, `${chunk}.ndjson`) });
 }
 
 /** Every search file's bytes by `<shard key>/<name>`. */
@@ -81,12 +87,15 @@ function keysOf(subject: Subject): { readonly keys: string[]; readonly suffixes:
 
 describe("one renamed record at 100,000 subjects", () => {
   it("rewrites only search files that hold it", { timeout: 600_000 }, async () => {
-    const before = filesOf(await writeChunks(join(work, "list"), -1), join(work, "spill"));
+    const list = join(work, "list");
+    const before = filesOf(await writeChunks(list, -1), join(work, "spill"));
     const buckets = bucketCount(COUNT);
     for (const edit of EDITED) {
-      const after = filesOf(await writeChunks(join(work, `edit-${edit}`), edit), join(work, `spill-${edit}`));
+      const after = filesOf(await writeChunks(join(work, `edit-${edit}`), edit, list), join(work, `spill-${edit}`));
       expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
       const rewritten = [...after].filter(([name, bytes]) => !before.get(name)?.equals(bytes)).map(([name]) => name);
+      // The edit is seen (its chunk read from its own file): the buckets of the name's new words change.
+      expect(rewritten.some((name) => name.startsWith("search/keys/"))).toBe(true);
       const old = keysOf(makeSubject(SEED, edit));
       const renamed = keysOf(editSubject(makeSubject(SEED, edit)));
       const keys = [...old.keys, ...renamed.keys];
