@@ -11,7 +11,7 @@
  * its files in the scratch directory, none handed on) stop it or fail it there. The pages are
  * written while it runs: the write stage asks for its shards only at site-awaiting-search, every
  * other shard written. A heap of 8 MB (SUBJEKTI_SEARCH_HEAP_MB) is too small for the stage over
- * twice the sample, so the thread runs out of it by construction.
+ * the sample, so the thread runs out of it by construction.
  *
  * Since `--threads 1` and the points reach the thread whatever the size, every test but the heap's
  * builds 1,200 subjects (two chunks; the search files the same shards as at twice the sample: one
@@ -54,8 +54,9 @@ beforeAll(async () => {
   work = await tempDir("subjekti-search-thread-");
   await writeDataset(join(work, "a"), 1, 0, SUBJECTS);
   await writeDataset(join(work, "b"), 1, 7, SUBJECTS);
-  // The heap's test alone: twice the sample, which 8 MB cannot hold (2,000 subjects fit).
-  await writeDataset(join(work, "twice"), 2, 0);
+  // The heap's test alone: the sample (5,758 subjects), which 8 MB cannot hold (nor 2,000 now;
+  // twice the sample, as before, only built longer); the test asserts the thread's warning.
+  await writeDataset(join(work, "sample"), 1, 0);
   // Data a with one subject renamed in place: an edit the search stage patches.
   const renamed = JSON.parse(await readFile(join(work, "a", "subjekti.json"), "utf8")) as { naziv_subjekta: string }[];
   (renamed[600] as { naziv_subjekta: string }).naziv_subjekta += " Preimenovan";
@@ -133,10 +134,10 @@ describe("the search stage in a thread", () => {
   it("a thread out of its heap: the build warns, makes the search files again on the main thread, and writes the same site", async () => {
     const [inline, thread] = [join(work, "heap-inline"), join(work, "heap-thread")];
     const env = { TMPDIR: await freshTmp() };
-    const plain = await runProcess(args(inline, "twice", 0), env).ended;
+    const plain = await runProcess(args(inline, "sample", 0), env).ended;
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stderr).not.toContain("heap");
-    const short = await runProcess(args(thread, "twice", 1), { ...env, SUBJEKTI_SEARCH_HEAP_MB: "8" }).ended;
+    const short = await runProcess(args(thread, "sample", 1), { ...env, SUBJEKTI_SEARCH_HEAP_MB: "8" }).ended;
     expect(short.code, short.stderr).toBe(0);
     expect(short.stderr).toContain("subjekti: warning: the search thread ran out of its 8 MB heap");
     expect(await snapshotTree(thread)).toEqual(await snapshotTree(inline));
