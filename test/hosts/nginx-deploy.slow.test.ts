@@ -10,13 +10,11 @@
  * reload, check).
  */
 import { type ChildProcess, execFile, spawnSync } from "node:child_process";
-import { chmod, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MANIFEST_PATH } from "../../src/core/layout.ts";
 import { buildSite } from "../../src/site/build-site.ts";
-import { CLI_ENTRY } from "../cli-entry.ts";
 import { runCli } from "../run-cli.ts";
 import { tempDir } from "../file-trees.ts";
 import { FIXTURE_DATA, FIXTURE_OPTIONS } from "./fixture-site.ts";
@@ -69,20 +67,6 @@ async function generate(site: Site): Promise<string> {
   return generated.stdout;
 }
 
-/**
- * Resolves once `subjekti serve` of `site` answers from the build now in its directory: its health
- * check names the manifest's hash. serve looks at the manifest again at most every 100 ms, so this
- * asks every 20 ms (the test's own timeout bounds it).
- */
-async function servesBuild(site: Site): Promise<void> {
-  const { hash } = JSON.parse(await readFile(join(site.dir, MANIFEST_PATH), "utf8")) as { hash: string };
-  for (;;) {
-    const health = (await (await fetch(`http://127.0.0.1:${site.upstream}/healthz`)).json()) as { site?: string };
-    if (health.site === hash.slice(0, 12)) return;
-    await new Promise((wake) => setTimeout(wake, 20));
-  }
-}
-
 /** `subjekti check` of `site` through nginx, connecting to loopback (the Host and TLS name stay the site's). */
 function check(site: Site, extra: readonly string[] = ["--ca", cert]): ReturnType<typeof runCli> {
   return runCli(["check", origin(site), "--dir", site.dir, "--connect", `127.0.0.1:${port}`, "--quiet", ...extra]);
@@ -113,8 +97,8 @@ describe.skipIf((NGINX === null && !REQUIRE_NGINX) || !OPENSSL)(`two sites over 
     if (root !== "") await rm(root, { recursive: true, force: true });
   });
 
-  it("the two configurations share nothing by name, and nothing in them sits at http {} level but maps and upstreams", async () => {
-    const [prod, staging] = [await generate(sites[0]!), await generate(sites[1]!)];
+  it("the two configurations share nothing by name, and nothing in them sits at http {} level but maps and upstreams", () => {
+    const [prod, staging] = [generateSync(sites[0]!), generateSync(sites[1]!)];
     const names = (text: string): string[] =>
       [...text.matchAll(/\$(\w+)|upstream (\w+)|@(\w+)|shared:(\w+)/g)]
         .map((m) => m[1] ?? m[2] ?? m[3] ?? m[4] ?? "")
@@ -207,7 +191,7 @@ describe.skipIf((NGINX === null && !REQUIRE_NGINX) || !OPENSSL)(`two sites over 
     const staging = sites[1]!;
     // Other page sizes: the configuration nginx runs names none of the new page files.
     await buildSite({ ...FIXTURE_OPTIONS, limits: [5, 20], baseUrl: origin(staging), outDir: staging.dir });
-    await servesBuild(staging);
+    await new Promise((wait) => setTimeout(wait, 500));
     const stale = await check(staging);
     expect(stale.code).toBe(1);
     expect(stale.stdout).toMatch(
@@ -219,8 +203,7 @@ describe.skipIf((NGINX === null && !REQUIRE_NGINX) || !OPENSSL)(`two sites over 
 
     // The documented script: build, regenerate, nginx -t, reload, restart, check.
     const cli = join(root, "subjekti");
-    // The compiled CLI while lib/ is current, else the sources through tsx (test/cli-entry.ts).
-    await writeFile(cli, `#!/bin/sh\ncd ${REPO} && exec ${[process.execPath, ...CLI_ENTRY].join(" ")} "$@"\n`);
+    await writeFile(cli, `#!/bin/sh\ncd ${REPO} && exec ${process.execPath} --import tsx src/cli/main.ts "$@"\n`);
     await chmod(cli, 0o755);
     const env = {
       ...process.env,
@@ -249,3 +232,32 @@ describe.skipIf((NGINX === null && !REQUIRE_NGINX) || !OPENSSL)(`two sites over 
     expect((await check(staging)).code).toBe(0);
   }, 120_000);
 });
+
+/** The configuration `subjekti nginx` prints for `site`, synchronously from the same arguments (the names only). */
+function generateSync(site: Site): string {
+  const result = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "src/cli/main.ts",
+      "nginx",
+      "--dir",
+      site.dir,
+      "--name",
+      site.name,
+      "--server-name",
+      site.host,
+      "--listen",
+      `127.0.0.1:${port} ssl`,
+      "--ssl-certificate",
+      cert,
+      "--ssl-certificate-key",
+      key,
+      "--upstream",
+      `127.0.0.1:${site.upstream}`,
+    ],
+    { cwd: REPO, encoding: "utf8" },
+  );
+  return result.stdout;
+}
