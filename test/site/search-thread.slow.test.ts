@@ -42,13 +42,15 @@ let work: string;
 let tmp: string;
 /** Subjects in data a and b. */
 const SUBJECTS = 1_200;
+/** A site at `out` and its build cache beside it, as build() keeps it. */
+const siteAt = (out: string): { out: string; cache: string } => ({ out, cache: `${out}.cache` });
 /** The prepared first build of data a (firstBuild's copies). */
-const PREPARED = (): { out: string; cache: string } => ({ out: join(work, "prepared"), cache: join(work, "prepared.cache") });
+const PREPARED = (): { out: string; cache: string } => siteAt(join(work, "prepared"));
 /** First builds of data a in this process, the stage on the main thread (threads: 0) and in the thread (1). */
-const INLINE_A = (): { out: string; cache: string } => ({ out: join(work, "inline-a"), cache: join(work, "inline-a.cache") });
-const THREAD_A = (): { out: string; cache: string } => ({ out: join(work, "thread-a"), cache: join(work, "thread-a.cache") });
-/** A copy of the first build `from` (INLINE_A or THREAD_A) in `out`, its cache beside it as build() keeps it. */
-const copyOf = (from: { out: string; cache: string }, out: string): Promise<void> => copySite(from, { out, cache: `${out}.cache` });
+const INLINE_A = (): { out: string; cache: string } => siteAt(join(work, "inline-a"));
+const THREAD_A = (): { out: string; cache: string } => siteAt(join(work, "thread-a"));
+/** A copy of the first build `from` (INLINE_A or THREAD_A) in `out`. */
+const copyOf = (from: { out: string; cache: string }, out: string): Promise<void> => copySite(from, siteAt(out));
 
 beforeAll(async () => {
   work = await tempDir("subjekti-search-thread-");
