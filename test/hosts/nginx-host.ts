@@ -13,6 +13,7 @@ import { runCli } from "../run-cli.ts";
 import { firstLine, freePort, type Host, stopChild } from "./hosts.ts";
 import { sendRaw } from "./raw-http.ts";
 import { CLI_ENTRY } from "../cli-entry.ts";
+import { portListeners } from "./port-owner.ts";
 
 const REPO = resolve(import.meta.dirname, "../..");
 
@@ -175,17 +176,26 @@ export async function runNginx(prefix: string, ports: readonly number[]): Promis
   return nginx;
 }
 
-/** Resolves once `port` accepts connections; rejects with nginx's stderr if it exits first. */
+/**
+ * Resolves once `port` accepts connections on nginx's own socket; rejects with nginx's stderr if it
+ * exits first. A connect alone would also succeed on a process that took the port between its pick
+ * and nginx's bind (nginx then retries its bind and exits), and every request would go there: so
+ * the listener must be nginx, and a failure names the process that holds the port instead.
+ */
 async function listening(port: number, nginx: ChildProcess, stderr: () => string): Promise<void> {
+  let holders = "";
   const exited = new Promise<never>((_done, fail) =>
-    nginx.once("exit", (code) => fail(new Error(`nginx exited with ${code}: ${stderr()}`))),
+    nginx.once("exit", (code) => fail(new Error(`nginx exited with ${code}: ${stderr()}${holders}`))),
   );
   for (let tries = 0; tries < 200; tries++) {
-    const open = await Promise.race([exited, canConnect(port)]);
-    if (open) return;
+    if (await Promise.race([exited, canConnect(port)])) {
+      const listeners = await portListeners(port);
+      if (listeners.some((listener) => listener.pid === nginx.pid)) return;
+      holders = listeners.map((listener) => `\nport ${port} is held by pid ${listener.pid}: ${listener.command}`).join("");
+    }
     await new Promise((wait) => setTimeout(wait, 50));
   }
-  throw new Error(`nginx did not listen on ${port}: ${stderr()}`);
+  throw new Error(`nginx did not listen on ${port}: ${stderr()}${holders}`);
 }
 
 function canConnect(port: number): Promise<boolean> {

@@ -96,6 +96,8 @@ interface Seen {
   readonly revalidated?: number;
   /** Sent by nginx from a file (its marker header), not by the handler. */
   readonly byNginx: boolean;
+  /** An error's head and the start of its body, to tell which server refused. */
+  readonly error?: string;
 }
 
 async function askAll(host: Host, asks: readonly Ask[], previous?: ReadonlyMap<string, Seen>): Promise<Map<string, Seen>> {
@@ -112,6 +114,7 @@ async function askAll(host: Host, asks: readonly Ask[], previous?: ReadonlyMap<s
       bytes: createHash("sha256").update(answer.body).digest("hex"),
       byNginx,
       ...(revalidated === undefined ? {} : { revalidated }),
+      ...(answer.status < 400 ? {} : { error: `${JSON.stringify(answer.headers)} ${answer.body.toString("latin1").slice(0, 300)}` }),
     });
   }
   return seen;
@@ -156,7 +159,7 @@ describe("ETags change exactly when the bytes do", () => {
         for (const [name, was] of seenBefore) {
           const now = seenAfter.get(name);
           if (now === undefined) continue;
-          expect(was.status, `${hostName} ${name}`).toBe(200);
+          expect(was.status, `${hostName} ${name} ${was.error ?? ""}`).toBe(200);
           expect(was.etag, `${hostName} ${name}`).toMatch(/^"[^"]+"$/);
           // The rule itself: the tag changed if and only if the bytes did.
           expect(now.etag !== was.etag, `${hostName} ${name}: tag changed ⟺ bytes changed`).toBe(now.bytes !== was.bytes);
