@@ -207,7 +207,10 @@ describe("npm ci --omit=dev in a checkout", () => {
   it("installs without TypeScript: prepare says lib/ was not compiled instead of failing", async () => {
     const checkout = join(work, "checkout");
     await mkdir(join(checkout, "scripts"), { recursive: true });
-    for (const name of ["package.json", "package-lock.json", "scripts/prepare.mjs"]) await cp(join(ROOT, name), join(checkout, name));
+    // A checkout holds .npmrc too (legacy-peer-deps, without which npm ci refuses the lock): under
+    // `npm test` npm hands its settings to the test in the environment, under vitest alone it does not.
+    for (const name of ["package.json", "package-lock.json", ".npmrc", "scripts/prepare.mjs"])
+      await cp(join(ROOT, name), join(checkout, name));
     const installed = await npm(checkout, ["ci", "--omit=dev", ...NPM_FLAGS]);
     expect(installed.stdout).toContain("subjekti: TypeScript is not installed (--omit=dev): lib/ was not compiled");
     expect(await readdir(join(checkout, "node_modules"))).not.toContain("typescript");
