@@ -6,17 +6,19 @@ import { createHash } from "node:crypto";
 import type { Download } from "../core/download-files.ts";
 import { describeError } from "../core/errors.ts";
 import type { Difference } from "./compare-answer.ts";
-import { isConnectionError, maxAnswerBytes, type Sender } from "./send-request.ts";
+import { isConnectionError, maxAnswerBytes, RequestBound, type Sender } from "./send-request.ts";
 
 /** The header the nginx configuration puts on the downloads it sends: the site hash it was generated for (nginx-config.ts SITE_HEADER). */
 const SITE_HEADER = "x-subjekti-site";
 
 /**
- * What the downloads' requests found: how many were sent, the paths that differ, the first
- * connection error, and the builds the answers' SITE_HEADER named (none: not the nginx configuration's).
+ * What the downloads' requests found: how many there were, how many of them the check's deadline
+ * cut or kept from being sent, the paths that differ, the first connection error, and the builds
+ * the answers' SITE_HEADER named (none: not the nginx configuration's).
  */
 export interface DownloadsChecked {
-  readonly sent: number;
+  readonly requests: number;
+  readonly unchecked: number;
   readonly nginxSites: ReadonlySet<string>;
   readonly differing: readonly { readonly path: string; readonly differences: readonly Difference[] }[];
   readonly unreachable: unknown;
@@ -24,13 +26,14 @@ export interface DownloadsChecked {
 
 /** Asks `live` for every path of every download and compares each answer with the manifest's. */
 export async function checkDownloads(downloads: readonly Download[], live: Sender): Promise<DownloadsChecked> {
-  let sent = 0;
+  let requests = 0;
+  let unchecked = 0;
   let unreachable: unknown = undefined;
   const differing: { path: string; differences: Difference[] }[] = [];
   const nginxSites = new Set<string>();
   for (const download of downloads) {
     for (const path of [download.path, download.immutablePath]) {
-      sent += 1;
+      requests += 1;
       let differences: Difference[];
       try {
         const answer = await live.send("GET", path, {}, maxAnswerBytes(download.bytes));
@@ -38,6 +41,11 @@ export async function checkDownloads(downloads: readonly Download[], live: Sende
         if (site !== undefined) nginxSites.add(site);
         differences = checkDownload(download, answer);
       } catch (error) {
+        // Past the deadline (`live` aborted): not checked, as the pages the deadline cut are not.
+        if (error instanceof RequestBound && error.kind === "deadline") {
+          unchecked += 1;
+          continue;
+        }
         if (isConnectionError(error)) {
           unreachable ??= error;
           break;
@@ -47,7 +55,7 @@ export async function checkDownloads(downloads: readonly Download[], live: Sende
       if (differences.length > 0) differing.push({ path, differences });
     }
   }
-  return { sent, nginxSites, differing, unreachable };
+  return { requests, unchecked, nginxSites, differing, unreachable };
 }
 
 /**

@@ -52,7 +52,7 @@ export interface CheckOptions {
   readonly connect?: ConnectTo | undefined;
   /** Milliseconds one request may take, its whole answer received. */
   readonly timeoutMs: number;
-  /** Milliseconds the whole check may take: past them, the requests in flight are cut and the rest not sent. */
+  /** Milliseconds the whole check may take: past them, the requests in flight are cut and the rest not sent, the downloads' too. */
   readonly deadlineMs?: number | undefined;
   /** How an https deployment's certificate is checked (--ca, --insecure). */
   readonly trust?: TrustOptions | undefined;
@@ -125,7 +125,8 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
     });
     if (unreachable === undefined) {
       const downloads = await checkDownloads(manifest.downloads ?? [], live);
-      if (downloads.sent > 0) checked.download = downloads.sent;
+      if (downloads.requests > 0) checked.download = downloads.requests;
+      unchecked += downloads.unchecked;
       configured = [...downloads.nginxSites].find((hash) => hash !== manifest.hash);
       unreachable = downloads.unreachable;
       for (const { path, differences } of downloads.differing)

@@ -19,7 +19,7 @@ export interface ReceivedAnswer {
 export interface Sender {
   /** Rejects with a RequestBound when the answer takes longer than the timeout or is longer than `maxBytes`. */
   send(method: string, target: string, headers: Readonly<Record<string, string>>, maxBytes: number): Promise<ReceivedAnswer>;
-  /** Ends every request in flight (each rejects with `reason`) and every connection. */
+  /** Ends every request in flight (each rejects with `reason`) and every connection; every later request rejects with it, unsent. */
   abort(reason: RequestBound): void;
   close(): void;
 }
@@ -60,8 +60,11 @@ export function sender(origin: URL, connections: number, timeoutMs: number, conn
   const agent = new (https ? HttpsAgent : HttpAgent)({ keepAlive: true, maxSockets: connections, ...tls });
   const request = https ? httpsRequest : httpRequest;
   const inFlight = new Set<(reason: RequestBound) => void>();
+  /** Why the sender was aborted (the check's deadline): what is asked after it, the downloads after the pages, is refused unsent, not waited for. */
+  let aborted: RequestBound | undefined;
   return {
     send(method, target, headers, maxBytes) {
+      if (aborted !== undefined) return Promise.reject(aborted);
       return new Promise((resolve, reject) => {
         let settled = false;
         const req = request(
@@ -108,6 +111,7 @@ export function sender(origin: URL, connections: number, timeoutMs: number, conn
       });
     },
     abort(reason) {
+      aborted = reason;
       for (const cut of [...inFlight]) cut(reason);
     },
     close: () => agent.destroy(),

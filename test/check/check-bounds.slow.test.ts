@@ -28,10 +28,16 @@ afterAll(async () => {
   await site?.remove();
 });
 
-/** A server whose every answer is `answer(res)`; its sockets are destroyed when it stops. */
-async function hostileServer(answer: (res: ServerResponse) => void): Promise<{ url: string; stop: () => Promise<void> }> {
+/** A server whose every answer is `answer(res)`, with the paths it was asked (`asked`); its sockets are destroyed when it stops. */
+async function hostileServer(
+  answer: (res: ServerResponse) => void,
+): Promise<{ url: string; asked: readonly string[]; stop: () => Promise<void> }> {
   const sockets = new Set<Socket>();
-  const server: Server = createServer((_req, res) => answer(res));
+  const asked: string[] = [];
+  const server: Server = createServer((req, res) => {
+    asked.push(req.url ?? "");
+    answer(res);
+  });
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -40,6 +46,7 @@ async function hostileServer(answer: (res: ServerResponse) => void): Promise<{ u
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    asked,
     stop: () =>
       new Promise<void>((done) => {
         for (const socket of sockets) socket.destroy();
@@ -75,6 +82,31 @@ interface Run {
   readonly output: string;
   readonly ms: number;
   readonly peakMb: number;
+}
+
+/**
+ * The downloads' paths (both of each): the check asks them after the pages, so against a server
+ * that holds each request its whole --timeout the deadline comes before them, and they must be
+ * counted unchecked without being asked (each would wait out its --timeout past the deadline).
+ */
+function downloadPaths(): string[] {
+  const paths = (site.manifest.downloads ?? []).flatMap((download) => [download.path, download.immutablePath]);
+  expect(paths.length).toBeGreaterThan(0);
+  return paths;
+}
+
+/** The downloads were counted in the check (as unchecked: none is listed as a difference) and never asked. */
+function expectDownloadsUnasked(run: Run, asked: readonly string[]): void {
+  const downloads = downloadPaths();
+  expect(run.output).toMatch(new RegExp(`\\(.*\\b${downloads.length} download\\b.*\\) in [\\d.]+ s`));
+  expect(run.output).not.toMatch(/\(download\):/);
+  expect(asked.filter((path) => downloads.includes(path))).toEqual([]);
+  // The deadline came during the pages (each held its whole --timeout): some of them are unchecked too.
+  const unchecked = Number(/stopped at the deadline of \d+ s: (\d+) of \d+ requests were not checked/.exec(run.output)?.[1]);
+  expect(unchecked).toBeGreaterThan(downloads.length);
+  // Every request checked failed at its --timeout; the downloads, neither asked nor failed, are among the unchecked.
+  const checked = Number(/\((\d+) checked before the deadline\)/.exec(run.output)?.[1]);
+  expect(run.output).toMatch(new RegExp(`: ${checked} differ\n`));
 }
 
 /** `subjekti check <url> --dir <fixture> …args` as a child process: its exit code, output, wall time and peak resident memory. */
@@ -127,6 +159,7 @@ describe("check is bounded", () => {
       expect(run.output).toMatch(/got no complete answer in 1500 ms/);
       expect(run.output).toMatch(/stopped at the deadline of 4 s: \d+ of \d+ requests were not checked/);
       expect(run.output).toMatch(/was not checked whole within --deadline 4 s/);
+      expectDownloadsUnasked(run, server.asked);
       expect(run.ms).toBeLessThan(4_000 + START_UP_MS);
       expect(run.peakMb).toBeLessThan(MAX_PEAK_MB);
     } finally {
@@ -141,6 +174,7 @@ describe("check is bounded", () => {
       expect(run.code, run.output).toBe(1);
       expect(run.output).toMatch(/got no complete answer in 1000 ms/);
       expect(run.output).toMatch(/stopped at the deadline of 3 s/);
+      expectDownloadsUnasked(run, server.asked);
       expect(run.ms).toBeLessThan(3_000 + START_UP_MS);
       expect(run.peakMb).toBeLessThan(MAX_PEAK_MB);
     } finally {
