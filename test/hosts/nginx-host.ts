@@ -99,7 +99,10 @@ export async function nginxHost(
   await writeFile(join(prefix, "subjekti.conf"), generated.stdout);
   await writeNginxConf(prefix, [generated.stdout]);
   const serve = await startServe(dir, upstream, serveArgs);
-  const nginx = await runNginx(prefix, [port]);
+  const nginx = await runNginx(prefix, [port]).catch(async (error: unknown) => {
+    await stopChild(serve.child);
+    throw error;
+  });
   const host: NginxHost = {
     name: "nginx",
     port,
@@ -172,7 +175,13 @@ export async function runNginx(prefix: string, ports: readonly number[]): Promis
   });
   let stderr = "";
   nginx.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  for (const port of ports) await listening(port, nginx, () => stderr);
+  try {
+    for (const port of ports) await listening(port, nginx, () => stderr);
+  } catch (error) {
+    // Not left behind: an nginx still retrying its bind would take the port once its holder goes.
+    await stopChild(nginx);
+    throw error;
+  }
   return nginx;
 }
 

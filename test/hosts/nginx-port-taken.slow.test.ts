@@ -44,11 +44,12 @@ describe.skipIf(NGINX === null && !REQUIRE_NGINX)("runNginx", () => {
     const prefix = join(work.path, "taken");
     await writeNginxConf(prefix, [answering(port)]);
     const taken = await hold(port);
+    const started = runNginx(prefix, [port]);
     try {
-      await expect(runNginx(prefix, [port])).rejects.toThrow(
-        new RegExp(`Address already in use[\\s\\S]*port ${port} is held by pid ${process.pid}: `),
-      );
+      await expect(started).rejects.toThrow(new RegExp(`Address already in use[\\s\\S]*port ${port} is held by pid ${process.pid}: `));
     } finally {
+      // An nginx wrongly taken as started is stopped before the port is let go (it would bind it then).
+      await started.then(stopChild, () => undefined);
       await new Promise((done) => taken.close(done));
     }
   });
