@@ -14,6 +14,7 @@ export interface CheckReport {
   /** Requests sent, by kind. */
   readonly checked: Readonly<Partial<Record<ProbeKind, number>>>;
   readonly total: number;
+  /** Requests that answered as the built site does: `total` less the failures and, at a deadline, the unchecked. */
   readonly matched: number;
   readonly failures: readonly Failure[];
   /**

@@ -146,7 +146,8 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
     baseUrl: manifest.baseUrl,
     checked,
     total,
-    matched: total - failures.length,
+    // A request cut at the deadline was not checked: it neither matched nor differed.
+    matched: total - failures.length - (pastDeadline ? unchecked : 0),
     failures,
     // A configuration that names another build is nginx's, though none of its files is left to mark an answer.
     fromFiles: results.fromFiles(configured !== undefined),

@@ -197,6 +197,36 @@ describe("subjekti check against the preview of the site as built", () => {
     }
   });
 
+  it("--json at the deadline: the requests cut unchecked are not counted as matched", async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      // Nothing answers and the timeout outlasts the deadline: every request is cut at the deadline.
+      const run = await runCli([
+        "check",
+        `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        "--dir",
+        built,
+        "--json",
+        "--timeout",
+        "600000",
+        "--deadline",
+        "1",
+        "--sample",
+        "4",
+      ]);
+      expect(run.code).toBe(1);
+      const report = JSON.parse(run.stdout) as JsonReport & { deadline: { unchecked: number } };
+      expect(report.ok).toBe(false);
+      expect(report.failures).toEqual([]);
+      expect(report.deadline.unchecked).toBe(report.total);
+      expect(report.matched).toBe(0);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
   it.each([
     ["--connect", "nowhere"],
     ["--concurrency", "0"],
