@@ -31,7 +31,8 @@ export async function checkDownloads(downloads: readonly Download[], live: Sende
   let unreachable: unknown = undefined;
   const differing: { path: string; differences: Difference[] }[] = [];
   const nginxSites = new Set<string>();
-  for (const download of downloads) {
+  // A connection error ends the whole check (checkSite reports the deployment unreachable): no later download is asked.
+  downloads: for (const download of downloads) {
     for (const path of [download.path, download.immutablePath]) {
       requests += 1;
       let differences: Difference[];
@@ -48,7 +49,7 @@ export async function checkDownloads(downloads: readonly Download[], live: Sende
         }
         if (isConnectionError(error)) {
           unreachable ??= error;
-          break;
+          break downloads;
         }
         differences = [{ what: "answer", expected: "status 200", got: describeError(error) }];
       }

@@ -18,7 +18,7 @@ function download(format: DownloadFormat): Download {
   return { format, path: downloadPath(format), immutablePath: contentNamedPath(format, sha256), bytes: 3, sha256 };
 }
 
-describe("checkDownloads at the deadline", () => {
+describe("checkDownloads", () => {
   it("a server that never answers: the download in flight is cut unchecked, the rest are not asked", async () => {
     const downloads = [download("csv"), download("ndjson")];
     const asked: string[] = [];
@@ -35,6 +35,27 @@ describe("checkDownloads at the deadline", () => {
       const checked = await checkDownloads(downloads, live);
       expect(asked).toEqual([downloads[0]?.path]);
       expect(checked).toMatchObject({ requests: 4, unchecked: 4, differing: [], unreachable: undefined });
+    } finally {
+      live.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("a connection reset: the deployment is unreachable, and no later download is asked", async () => {
+    const downloads = [download("csv"), download("ndjson")];
+    const asked: string[] = [];
+    const server = createServer((req) => {
+      asked.push(req.url ?? "");
+      req.socket.resetAndDestroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const live = sender(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), 4, 10_000);
+    try {
+      const checked = await checkDownloads(downloads, live);
+      expect(asked).toEqual([downloads[0]?.path]);
+      expect((checked.unreachable as NodeJS.ErrnoException).code).toBe("ECONNRESET");
+      expect(checked).toMatchObject({ requests: 1, unchecked: 0, differing: [] });
     } finally {
       live.close();
       server.closeAllConnections();
