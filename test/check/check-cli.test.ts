@@ -102,6 +102,18 @@ const checkJson = async (...args: string[]): Promise<{ code: number; report: Jso
   return { code: run.code, report: JSON.parse(run.stdout) as JsonReport };
 };
 
+/** The check of `built` against a server on 127.0.0.1 that takes every request and never answers. */
+async function checkSilent(...args: string[]): Promise<Awaited<ReturnType<typeof runCli>>> {
+  const silent = createServer(() => undefined);
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  try {
+    return await runCli(["check", `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, "--dir", built, ...args]);
+  } finally {
+    silent.closeAllConnections();
+    silent.close();
+  }
+}
+
 beforeAll(async () => {
   root = await tempDir("subjekti-check-");
   proxy = await startProxy();
@@ -173,58 +185,21 @@ describe("subjekti check against the preview of the site as built", () => {
   });
 
   it("a site that does not answer in --timeout fails each request with the time", async () => {
-    const silent = createServer(() => undefined);
-    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-    try {
-      const run = await runCli([
-        "check",
-        `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
-        "--dir",
-        built,
-        "--timeout",
-        "100",
-        "--sample",
-        "4",
-        // Every request waits out its timeout: all of them at once, not sixteen at a time.
-        "--concurrency",
-        "256",
-      ]);
-      expect(run.code).toBe(1);
-      expect(run.stdout).toContain("answer: expected status 200, got no complete answer in 100 ms");
-    } finally {
-      silent.closeAllConnections();
-      silent.close();
-    }
+    // Every request waits out its timeout: all of them at once, not sixteen at a time.
+    const run = await checkSilent("--timeout", "100", "--sample", "4", "--concurrency", "256");
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("answer: expected status 200, got no complete answer in 100 ms");
   });
 
   it("--json at the deadline: the requests cut unchecked are not counted as matched", async () => {
-    const silent = createServer(() => undefined);
-    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-    try {
-      // Nothing answers and the timeout outlasts the deadline: every request is cut at the deadline.
-      const run = await runCli([
-        "check",
-        `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
-        "--dir",
-        built,
-        "--json",
-        "--timeout",
-        "600000",
-        "--deadline",
-        "1",
-        "--sample",
-        "4",
-      ]);
-      expect(run.code).toBe(1);
-      const report = JSON.parse(run.stdout) as JsonReport & { deadline: { unchecked: number } };
-      expect(report.ok).toBe(false);
-      expect(report.failures).toEqual([]);
-      expect(report.deadline.unchecked).toBe(report.total);
-      expect(report.matched).toBe(0);
-    } finally {
-      silent.closeAllConnections();
-      silent.close();
-    }
+    // Nothing answers and the timeout outlasts the deadline: every request is cut at the deadline.
+    const run = await checkSilent("--json", "--timeout", "600000", "--deadline", "1", "--sample", "4");
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as JsonReport & { deadline: { unchecked: number } };
+    expect(report.ok).toBe(false);
+    expect(report.failures).toEqual([]);
+    expect(report.deadline.unchecked).toBe(report.total);
+    expect(report.matched).toBe(0);
   });
 
   it.each([
