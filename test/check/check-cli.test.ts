@@ -289,6 +289,37 @@ describe("subjekti check against a deployment changed behind its back", () => {
     }
   });
 
+  it("--lang hr: one byte of a page file and a header added to the 405, every line of the report in Croatian", async () => {
+    const path = join(deployed, pagePath(manifest, "plain", 7, 2) as string);
+    const original = await readFile(path);
+    const changed = Buffer.from(original);
+    changed[100] = (changed[100] as number) ^ 1;
+    await writeFile(path, changed);
+    await restartPreview();
+    fault = (method, _h, a) => (method === "POST" ? { ...a, headers: [...a.headers, ["ETag", '"x"']] } : a);
+    try {
+      const run = await check("--lang", "hr");
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(
+        `GET ${origin}/api/subjekti/?limit=7&offset=14 (unaprijed izrađena stranica):\n  tijelo: prva razlika na bajtu 100\n    očekivano: `,
+      );
+      expect(run.stdout).toContain(`\n    stiglo:    `);
+      expect(run.stdout).toContain(`(nedopuštena metoda (405)):\n  ETag: očekuje se (bez zaglavlja), a stiglo je "x"\n`);
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `\\n${origin} uspoređen s ${built} \\(53 subjekta\\): \\d+ zahtjev[a]? \\(22 unaprijed izrađene stranice, .*, 1 zahtjev HEAD, .*\\) za \\d+,\\d s: 2 se razlikuju\\n$`,
+        ),
+      );
+      // No line of the report left in English.
+      expect(run.stdout).not.toMatch(/\b(?:against|requests|differ|pre-rendered|first difference|expected|got)\b/);
+      expect(run.stderr).toMatch(new RegExp(`^subjekti: 2 od \\d+ zahtjeva prema ${origin} razlikuje se od ${built}\\n$`));
+    } finally {
+      fault = null;
+      await writeFile(path, original);
+      await restartPreview();
+    }
+  });
+
   it("the Cache-Control in the deployed manifest: every answer's header named, expected and got (the preflight's no-store still matches)", async () => {
     const path = join(deployed, MANIFEST_PATH);
     const original = await readFile(path, "utf8");

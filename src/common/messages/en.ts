@@ -55,6 +55,27 @@ const holder = (p: LockWho): string => {
   return p.holder.host === undefined ? who : `${who} on host ${p.holder.host}; if nothing runs there, remove ${p.path}`;
 };
 
+/**
+ * What a request of `subjekti check` checks (check/plan-probes.ts ProbeKind, which must fit here):
+ * its name in `--json` and the English report, a phrase of its own in every other language.
+ */
+export type CheckKind =
+  | "pre-rendered"
+  | "derived"
+  | "head"
+  | "conditional"
+  | "preflight"
+  | "options"
+  | "redirect"
+  | "not-found"
+  | "not-allowed"
+  | "not-acceptable"
+  | "published"
+  | "download"
+  | "lookup"
+  | "search"
+  | "page";
+
 export const en = {
   // The lines a problem is printed as.
   "line.problem": (p: { where: string; warning: boolean; field?: string; expected: string; got?: string; hint?: string }) =>
@@ -313,6 +334,54 @@ export const en = {
   "serve.allowed-hosts": (p: { origin: string; allowed: readonly string[]; host: string; collection: string }) =>
     `${p.origin}/healthz answers any Host; the API answers Host ${p.allowed.join(", ")}: curl -H 'Host: ${p.host}' ${p.collection} (SIGTERM stops after the answers in flight)`,
   "serve.stopped": () => "stopped",
+
+  // `subjekti check`'s report (check-report.ts): each request that differs, what differs, then the summary.
+  "check.request": (p: { method: string; url: string; probe: CheckKind }) => `${p.method} ${p.url} (${p.probe}):`,
+  "check.difference": (p: { what: string; expected: string; got: string }) => `  ${p.what}: expected ${p.expected}, got ${p.got}`,
+  "check.body": (p: { offset: number }) => `  body: first difference at byte ${p.offset}`,
+  "check.body-expected": (p: { expected: string }) => `    expected: ${p.expected}`,
+  "check.body-got": (p: { got: string }) => `    got:      ${p.got}`,
+  "check.more": (p: { more: number }) => `… and ${p.more} more requests that differ (--json lists them all)`,
+  "check.derived-origin": (p: { base: string; origin: string }) =>
+    `note: the site was built for ${p.base}; on ${p.origin} every page is derived from the records, so the pre-rendered files were not read (check ${p.base} for them)`,
+  "check.without-query": (p: { count: number; searches: number; first: string }) =>
+    `${p.count} requests with a query string (${p.searches} of them searching, filtering or ordering) were answered as their path without it, such as ${p.first}: the host does not hand query strings to the router (a plain static host, or a rule that serves a file whatever the query); searching, filtering, ordering and paging need a host that routes: the Netlify edge function, the Worker, or subjekti serve (docs/hosting.md)`,
+  "check.stale-nginx": (p: { configured: string; built: string; missed?: Said | undefined }) =>
+    `the nginx configuration was generated for another build (site ${p.configured}, this build is ${p.built})${p.missed ?? ""}: regenerate it with subjekti nginx, then nginx -t and reload nginx`,
+  "check.stale-none-from-files": (p: { answers: number }) =>
+    `, so none of the ${p.answers} answers that nginx should send from the site's files came from files (its page files are gone)`,
+  "check.stale-some-from-files": (p: { count: number; answers: number; first: string }) =>
+    `, so ${p.count} of the ${p.answers} answers that nginx should send from the site's files came from subjekti serve, such as ${p.first}`,
+  "check.not-from-files": (p: { count: number; answers: number; header: string; first: string }) =>
+    `${p.count} of ${p.answers} answers that nginx should send from the site's files came from subjekti serve (no ${p.header}: file), such as ${p.first}: the nginx configuration is older than the build; run subjekti nginx again, nginx -t, and reload nginx`,
+  "check.all-from-files": (p: { answers: number }) =>
+    `all ${p.answers} answers that nginx should send from the site's files came from files`,
+  "check.deadline": (p: { seconds: number; unchecked: number; total: number }) =>
+    `stopped at the deadline of ${p.seconds} s: ${p.unchecked} of ${p.total} requests were not checked (pass a longer --deadline, or --sample n)`,
+  "check.kind-count": (p: { count: number; probe: CheckKind }) => `${p.count} ${p.probe}`,
+  "check.summary": (p: {
+    origin: string;
+    dir: string;
+    subjects: number;
+    total: number;
+    /** Requests answered before the deadline; undefined when the check finished. */
+    checked?: number | undefined;
+    kinds: string;
+    seconds: number;
+    failed: number;
+    otherBuild: boolean;
+    notFromFiles: number;
+  }) => {
+    const stale = p.otherBuild
+      ? ", the nginx configuration is another build's"
+      : p.notFromFiles === 0
+        ? ""
+        : `, ${p.notFromFiles} not from files`;
+    return (
+      `${p.origin} against ${p.dir} (${p.subjects} subjects): ${p.total} requests${p.checked === undefined ? "" : ` (${p.checked} checked before the deadline)`}` +
+      ` (${p.kinds}) in ${p.seconds.toFixed(1)} s: ${p.failed === 0 ? "all match" : `${p.failed} differ`}${stale}`
+    );
+  },
 
   // Warnings of a build that goes on.
   "warning.no-licence": (p: { file: string }) =>

@@ -4,7 +4,7 @@
  * `Intl.PluralRules("hr")` and numbers by `Intl.NumberFormat("hr")` (5.753). Field names, options,
  * file names and values stay as they are written.
  */
-import type { LockWho } from "./en.ts";
+import type { CheckKind, LockWho } from "./en.ts";
 import type { Catalogue } from "./message.ts";
 
 const NUMBER = new Intl.NumberFormat("hr");
@@ -53,6 +53,28 @@ const holder = (p: LockWho): string => {
   const who = `proces ${p.holder.pid} (subjekti ${p.holder.command} od ${p.holder.since})`;
   return p.holder.host === undefined ? who : `${who} na računalu ${p.holder.host}; ako ondje ništa ne radi, uklonite ${p.path}`;
 };
+/** Što provjerava zahtjev naredbe check, u tri oblika za broj (1, 2–4, 5 i više). */
+const KINDS: Readonly<Record<CheckKind, readonly [string, string, string]>> = {
+  "pre-rendered": ["unaprijed izrađena stranica", "unaprijed izrađene stranice", "unaprijed izrađenih stranica"],
+  derived: ["izvedena stranica", "izvedene stranice", "izvedenih stranica"],
+  head: ["zahtjev HEAD", "zahtjeva HEAD", "zahtjeva HEAD"],
+  conditional: ["uvjetni zahtjev", "uvjetna zahtjeva", "uvjetnih zahtjeva"],
+  preflight: ["predzahtjev CORS", "predzahtjeva CORS", "predzahtjeva CORS"],
+  options: ["zahtjev OPTIONS", "zahtjeva OPTIONS", "zahtjeva OPTIONS"],
+  redirect: ["preusmjeravanje", "preusmjeravanja", "preusmjeravanja"],
+  "not-found": ["nepostojeća adresa (404)", "nepostojeće adrese (404)", "nepostojećih adresa (404)"],
+  "not-allowed": ["nedopuštena metoda (405)", "nedopuštene metode (405)", "nedopuštenih metoda (405)"],
+  "not-acceptable": ["neprihvatljiv oblik (406)", "neprihvatljiva oblika (406)", "neprihvatljivih oblika (406)"],
+  published: ["objavljena datoteka", "objavljene datoteke", "objavljenih datoteka"],
+  download: ["preuzimanje", "preuzimanja", "preuzimanja"],
+  lookup: ["dohvat", "dohvata", "dohvata"],
+  search: ["pretraga", "pretrage", "pretraga"],
+  page: ["stranica za ljude", "stranice za ljude", "stranica za ljude"],
+};
+/** Ono što se u odgovoru razlikuje: zaglavlja ostaju kako su napisana, ostalo po hrvatski. */
+const DIFFERS: Readonly<Record<string, string>> = { answer: "odgovor", body: "tijelo", bytes: "bajtova" };
+/** Vrijednost iz odgovora kakva jest, osim oznaka check-a za zaglavlje kojega nema i prazno tijelo. */
+const answered = (value: string): string => ({ "(none)": "(bez zaglavlja)", "(empty)": "(prazno)" })[value] ?? value;
 const WHAT = { build: "izgradnja", export: "izvoz", validate: "provjera", sync: "sinkronizacija" } as const;
 
 export const hr: Catalogue = {
@@ -285,6 +307,46 @@ export const hr: Catalogue = {
   "serve.allowed-hosts": (p) =>
     `${p.origin}/healthz odgovara na bilo koji Host; API odgovara na Host ${p.allowed.join(", ")}: curl -H 'Host: ${p.host}' ${p.collection} (SIGTERM zaustavlja nakon odgovora u tijeku)`,
   "serve.stopped": () => "zaustavljeno",
+
+  "check.request": (p) => `${p.method} ${p.url} (${KINDS[p.probe][0]}):`,
+  "check.difference": (p) => `  ${DIFFERS[p.what] ?? p.what}: očekuje se ${answered(p.expected)}, a stiglo je ${answered(p.got)}`,
+  "check.body": (p) => `  tijelo: prva razlika na bajtu ${p.offset}`,
+  "check.body-expected": (p) => `    očekivano: ${answered(p.expected)}`,
+  "check.body-got": (p) => `    stiglo:    ${answered(p.got)}`,
+  "check.more": (p) =>
+    `… i još ${n(p.more)} ${plural(p.more, "zahtjev koji se razlikuje", "zahtjeva koji se razlikuju", "zahtjeva koji se razlikuju")} (--json ih navodi sve)`,
+  "check.derived-origin": (p) =>
+    `napomena: mrežno sjedište izgrađeno je za ${p.base}; na ${p.origin} svaka se stranica izvodi iz zapisa, pa unaprijed izrađene datoteke nisu pročitane (za njih provjerite ${p.base})`,
+  "check.without-query": (p) =>
+    `${count(p.count, "zahtjev s upitom", "zahtjeva s upitom", "zahtjeva s upitom")} (od toga ${n(p.searches)} za pretragu, filtriranje ili poredak) ${plural(p.count, "dobio je odgovor", "dobila su odgovor", "dobilo je odgovor")} kao da upita nema, npr. ${p.first}: poslužitelj ne prosljeđuje upit (query string) usmjerivaču (običan statički poslužitelj ili pravilo koje poslužuje datoteku bez obzira na upit); pretraga, filtriranje, poredak i straničenje traže poslužitelj koji usmjerava: Netlifyjevu rubnu funkciju, Worker ili subjekti serve (docs/hosting.md)`,
+  "check.stale-nginx": (p) =>
+    `konfiguracija nginxa napravljena je za drugu izgradnju (sjedište ${p.configured}, a ova je izgradnja ${p.built})${p.missed ?? ""}: ponovno je napravite sa subjekti nginx, zatim pokrenite nginx -t i ponovno učitajte nginx`,
+  "check.stale-none-from-files": (p) =>
+    `, pa nijedan od ${n(p.answers)} odgovora koje bi nginx trebao slati iz datoteka sjedišta nije stigao iz datoteke (datoteka stranica te izgradnje više nema)`,
+  "check.stale-some-from-files": (p) =>
+    `, pa je ${n(p.count)} od ${n(p.answers)} odgovora koje bi nginx trebao slati iz datoteka sjedišta stiglo od subjekti serve, npr. ${p.first}`,
+  "check.not-from-files": (p) =>
+    `${n(p.count)} od ${n(p.answers)} odgovora koje bi nginx trebao slati iz datoteka sjedišta stiglo je od subjekti serve (bez ${p.header}: file), npr. ${p.first}: konfiguracija nginxa starija je od izgradnje; ponovno pokrenite subjekti nginx, zatim nginx -t, pa ponovno učitajte nginx`,
+  "check.all-from-files": (p) =>
+    `svi odgovori koje bi nginx trebao slati iz datoteka sjedišta (${count(p.answers, "odgovor", "odgovora", "odgovora")}) stigli su iz datoteka`,
+  "check.deadline": (p) =>
+    `zaustavljeno po isteku roka od ${decimal(String(p.seconds))} s: ${n(p.unchecked)} od ${n(p.total)} zahtjeva nije provjereno (zadajte dulji --deadline ili --sample n)`,
+  "check.kind-count": (p) => `${n(p.count)} ${plural(p.count, ...KINDS[p.probe])}`,
+  "check.summary": (p) => {
+    const stale = p.otherBuild
+      ? ", konfiguracija nginxa pripada drugoj izgradnji"
+      : p.notFromFiles === 0
+        ? ""
+        : `, ${n(p.notFromFiles)} ${plural(p.notFromFiles, "nije", "nisu", "nije")} iz datoteka`;
+    const before =
+      p.checked === undefined ? "" : ` (${n(p.checked)} ${plural(p.checked, "provjeren", "provjerena", "provjereno")} prije isteka roka)`;
+    const verdict =
+      p.failed === 0 ? "svi se podudaraju" : `${n(p.failed)} ${plural(p.failed, "se razlikuje", "se razlikuju", "se razlikuje")}`;
+    return (
+      `${p.origin} uspoređen s ${p.dir} (${count(p.subjects, "subjekt", "subjekta", "subjekata")}): ${count(p.total, "zahtjev", "zahtjeva", "zahtjeva")}${before}` +
+      ` (${p.kinds}) za ${p.seconds.toFixed(1).replace(".", ",")} s: ${verdict}${stale}`
+    );
+  },
 
   "warning.no-licence": (p) =>
     `licenca nije navedena: objavljeni opis (naslovna stranica, datapackage.json, DCAT katalog) ne navodi nijednu; dodajte ${p.file} s "licenses" u mapu podataka (docs/open-data.md)`,
