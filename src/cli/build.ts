@@ -181,7 +181,7 @@ export function addBuildCommand(program: Command, { io, problems, tr, apps }: Co
       apps.build(),
       import("./build-report.ts"),
     ]);
-    const bar = flags.quiet ? undefined : progressBar(io.stderr);
+    const bar = flags.quiet ? undefined : progressBar(io.stderr, Date.now, "files", tr);
     const report = await stoppable(io, tr, "build", () =>
       buildSite(options, bar?.update, (line) => io.stderr.write(`subjekti: ${tr.say(line)}\n`)),
     );

@@ -89,7 +89,7 @@ export function addCheckCommand(program: Command, { io, tr }: CommandContext): v
         }
         if (!ca.includes("-----BEGIN CERTIFICATE-----")) throw failure("BAD_CA", msg("error.ca-not-pem", { ca: flags.ca }));
       }
-      const bar = flags.quiet ? undefined : progressBar(io.stderr, Date.now, "requests");
+      const bar = flags.quiet ? undefined : progressBar(io.stderr, Date.now, "requests", tr);
       const report = await checkSite({
         url,
         dir: flags.dir,

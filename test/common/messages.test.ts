@@ -162,6 +162,9 @@ const SAMPLE = {
   kinds: "k",
   otherBuild: false,
   notFromFiles: 2,
+  unit: "files",
+  rate: 250,
+  eta: "6",
 };
 const say = (catalogue: Record<string, (p?: unknown) => string>, key: string): string =>
   (catalogue[key] as (p?: unknown) => string)(SAMPLE);

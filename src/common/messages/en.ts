@@ -335,6 +335,10 @@ export const en = {
     `${p.origin}/healthz answers any Host; the API answers Host ${p.allowed.join(", ")}: curl -H 'Host: ${p.host}' ${p.collection} (SIGTERM stops after the answers in flight)`,
   "serve.stopped": () => "stopped",
 
+  // A progress bar's figures (build-report.ts), after the bar itself.
+  "progress.bar": (p: { done: number; total: number; unit: "files" | "requests"; rate: number; eta: string }) =>
+    `${p.done}/${p.total} ${p.unit}  ${p.rate}/s  ${p.eta}s left`,
+
   // `subjekti check`'s report (check-report.ts): each request that differs, what differs, then the summary.
   "check.request": (p: { method: string; url: string; probe: CheckKind }) => `${p.method} ${p.url} (${p.probe}):`,
   "check.difference": (p: { what: string; expected: string; got: string }) => `  ${p.what}: expected ${p.expected}, got ${p.got}`,

@@ -308,6 +308,9 @@ export const hr: Catalogue = {
     `${p.origin}/healthz odgovara na bilo koji Host; API odgovara na Host ${p.allowed.join(", ")}: curl -H 'Host: ${p.host}' ${p.collection} (SIGTERM zaustavlja nakon odgovora u tijeku)`,
   "serve.stopped": () => "zaustavljeno",
 
+  "progress.bar": (p) =>
+    `${n(p.done)}/${p.unit === "files" ? count(p.total, "datoteka", "datoteke", "datoteka") : count(p.total, "zahtjev", "zahtjeva", "zahtjeva")}  ${n(p.rate)}/s  još ${p.eta} s`,
+
   "check.request": (p) => `${p.method} ${p.url} (${KINDS[p.probe][0]}):`,
   "check.difference": (p) => `  ${DIFFERS[p.what] ?? p.what}: očekuje se ${answered(p.expected)}, a stiglo je ${answered(p.got)}`,
   "check.body": (p) => `  tijelo: prva razlika na bajtu ${p.offset}`,
