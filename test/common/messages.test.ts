@@ -165,6 +165,10 @@ const SAMPLE = {
   unit: "files",
   rate: 250,
   eta: "6",
+  local: 1,
+  site: 9,
+  oldest: 5,
+  behind: 2,
 };
 const say = (catalogue: Record<string, (p?: unknown) => string>, key: string): string =>
   (catalogue[key] as (p?: unknown) => string)(SAMPLE);

@@ -322,10 +322,30 @@ export const en = {
   "summary.stopped": (p: { what: "build" | "export" | "validate" | "sync"; signal: string; left: readonly string[] }) =>
     `${p.what} stopped by ${p.signal}: its temporary files are removed${p.left.length === 0 ? "" : `; could not remove everything: ${p.left.join("; ")}`}`,
 
-  "summary.synced": (p: { added: number; removed: number; changed: number; from: number | null; to: number; snapshot: string | null }) =>
-    `+${p.added} −${p.removed} ~${p.changed} subjects, sequence ${p.from === null ? "none" : String(p.from)} → ${p.to}${p.snapshot === null ? "" : ` (snapshot: ${p.snapshot})`}`,
+  "summary.synced": (p: {
+    added: number;
+    removed: number;
+    changed: number;
+    from: number | null;
+    to: number;
+    snapshot?: Said | undefined;
+  }) =>
+    `+${p.added} −${p.removed} ~${p.changed} subjects, sequence ${p.from === null ? "none" : String(p.from)} → ${p.to}${p.snapshot === undefined ? "" : ` (snapshot: ${p.snapshot})`}`,
   "summary.synced-names": (p: { kind: "added" | "removed" | "changed"; names: string }) => `  ${p.kind}: ${p.names}`,
   "summary.more-names": (p: { count: number }) => ` and ${n(p.count)} more`,
+  // Why sync downloaded the snapshot rather than applying the diffs (sync-mirror.ts); `--json` keeps the English.
+  "sync.no-local-copy": () => "no verified local copy",
+  "sync.not-behind": (p: { local: number; site: number }) =>
+    `the local sequence ${p.local} is not behind the site's ${p.site}: another feed`,
+  "sync.older-than-kept": (p: { local: number; oldest: number }) =>
+    `the local sequence ${p.local} is older than the oldest diff kept (${p.oldest})`,
+  "sync.too-far-behind": (p: { local: number; behind: number; max: number }) =>
+    `the local sequence ${p.local} is ${p.behind} diffs behind, more than the ${p.max} a run applies`,
+  "sync.diffs-end": (p: { version: string }) => `the diffs end at ${p.version}…, not the site's version`,
+  "sync.diff-status": (p: { url: string; status: number }) => `the diff ${p.url} answered ${p.status}`,
+  "sync.diff-not-applying": (p: { url: string; version: string }) => `the diff ${p.url} does not apply to version ${p.version}…`,
+  "sync.diff-other-version": (p: { url: string; written: string }) => `the diff ${p.url} does not give its to_version (got ${p.written}…)`,
+  "sync.diff-unreadable": (p: { url: string; detail: string }) => `the diff ${p.url} cannot be read: ${p.detail}`,
 
   // subjekti serve.
   "serve.refused-host": (p: { host: string; allowed: readonly string[] }) =>

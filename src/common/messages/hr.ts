@@ -297,9 +297,20 @@ export const hr: Catalogue = {
     `${WHAT[p.what]} zaustavljen${p.what === "export" ? "" : "a"} signalom ${p.signal}: privremene datoteke su uklonjene${p.left.length === 0 ? "" : `; nije sve uklonjeno: ${p.left.join("; ")}`}`,
 
   "summary.synced": (p) =>
-    `+${n(p.added)} −${n(p.removed)} ~${n(p.changed)} ${plural(p.added + p.removed + p.changed, "subjekt", "subjekta", "subjekata")}, slijed ${p.from === null ? "nijedan" : String(p.from)} → ${p.to}${p.snapshot === null ? "" : ` (snimka: ${p.snapshot})`}`,
+    `+${n(p.added)} −${n(p.removed)} ~${n(p.changed)} ${plural(p.added + p.removed + p.changed, "subjekt", "subjekta", "subjekata")}, slijed ${p.from === null ? "nijedan" : String(p.from)} → ${p.to}${p.snapshot === undefined ? "" : ` (snimka: ${p.snapshot})`}`,
   "summary.synced-names": (p) => `  ${{ added: "dodano", removed: "uklonjeno", changed: "promijenjeno" }[p.kind]}: ${p.names}`,
   "summary.more-names": (p) => ` i još ${n(p.count)}`,
+  "sync.no-local-copy": () => "nema provjerene lokalne kopije",
+  "sync.not-behind": (p) =>
+    `lokalna je kopija na broju ${p.local}, koji nije iza broja mrežnog sjedišta (${p.site}): to je drugi slijed promjena`,
+  "sync.older-than-kept": (p) => `lokalna je kopija na broju ${p.local}, starijem od najstarije sačuvane razlike (${p.oldest})`,
+  "sync.too-far-behind": (p) =>
+    `lokalna je kopija na broju ${p.local}, ${count(p.behind, "razlika", "razlike", "razlika")} iza, više nego što ih jedno pokretanje primjenjuje (${n(p.max)})`,
+  "sync.diffs-end": (p) => `razlike završavaju na inačici ${p.version}…, a ne na inačici mrežnog sjedišta`,
+  "sync.diff-status": (p) => `razlika ${p.url} odgovorila je sa ${p.status}`,
+  "sync.diff-not-applying": (p) => `razlika ${p.url} ne primjenjuje se na inačicu ${p.version}…`,
+  "sync.diff-other-version": (p) => `razlika ${p.url} ne daje svoju to_version (dobiveno ${p.written}…)`,
+  "sync.diff-unreadable": (p) => `razlika ${p.url} ne može se pročitati: ${p.detail}`,
 
   "serve.refused-host": (p) =>
     `odbijen Host ${p.host} s 400: nije u --allowed-hosts (${p.allowed.join(", ")}); dodajte ga ondje ako je vaš`,
