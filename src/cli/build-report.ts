@@ -155,7 +155,7 @@ export function jsonReport(report: BuildReport, options: { readonly outDir: stri
         count,
       })),
       changed: report.changes,
-      overLimits: report.overLimits,
+      overLimits: report.overLimits.map((over) => ENGLISH.say(over)),
       notes: buildNotes(report).map((note) => ({ key: note.key, message: ENGLISH.say(note) })),
       downloads: report.downloads,
       feed: report.feed ?? null,

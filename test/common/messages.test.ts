@@ -169,6 +169,12 @@ const SAMPLE = {
   site: 9,
   oldest: 5,
   behind: 2,
+  over: ["o"],
+  fits: ["f"],
+  flags: "--limits 1",
+  note: "n",
+  entries: 3,
+  bytes: 5,
 };
 const say = (catalogue: Record<string, (p?: unknown) => string>, key: string): string =>
   (catalogue[key] as (p?: unknown) => string)(SAMPLE);

@@ -359,6 +359,21 @@ export const en = {
   "progress.bar": (p: { done: number; total: number; unit: "files" | "requests"; rate: number; eta: string }) =>
     `${p.done}/${p.total} ${p.unit}  ${p.rate}/s  ${p.eta}s left`,
 
+  // The deploy preflight (deploy-preflight.ts): a host's limits a site goes over, and the options that fit.
+  "preflight.does-not-fit": (p: { host: string; over: readonly Said[]; fits: readonly Said[]; source?: string | undefined }) =>
+    `the site does not fit ${p.host}: ${p.over.join("; ")}; ${p.fits.length === 0 ? "no option of this build fits it; choose another --target" : `fits with ${p.fits.join(", or ")}`}${p.source === undefined ? "" : ` (limits: ${p.source})`}`,
+  "preflight.fit": (p: { flags: string; files: number; note?: Said | undefined }) =>
+    `${p.flags} (${n(p.files)} files${p.note === undefined ? "" : `; ${p.note}`})`,
+  "preflight.query-links": () => "its pages link by query (?limit=&offset=), which a host without routing cannot answer",
+  "preflight.files": (p: { files: number; max: number }) => `${n(p.files)} files, over its ${n(p.max)} files a deployment`,
+  "preflight.directory": (p: { entries: number; path: string; max: number }) =>
+    `${n(p.entries)} files in ${p.path}/, over its ${n(p.max)} files a directory`,
+  "preflight.file-bytes": (p: { bytes: number; path: string; max: number }) =>
+    `a file of ${n(p.bytes)} bytes (${p.path}), over its ${n(p.max)} bytes a file`,
+  "preflight.all-derived": () => "no page pre-rendered: every request derived from the record chunks",
+  "preflight.one-limit": () => "clients page by that limit only",
+  "preflight.other-limits-derived": () => "requests of other limits are derived",
+
   // `subjekti check`'s report (check-report.ts): each request that differs, what differs, then the summary.
   "check.request": (p: { method: string; url: string; probe: CheckKind }) => `${p.method} ${p.url} (${p.probe}):`,
   "check.difference": (p: { what: string; expected: string; got: string }) => `  ${p.what}: expected ${p.expected}, got ${p.got}`,
@@ -480,7 +495,7 @@ export const en = {
     `--out ${p.out}: the directory ${p.dir} does not exist: create it, or pass another --out`,
   "error.export-into-data": (p: { out: string; data: string; name: string }) =>
     `--out ${p.out} is inside --data ${p.data}: the next build would read it beside the sources it came from, every record twice; export elsewhere, then replace the sources with it (subjekti export --out ${p.name}, then move it into ${p.data} and remove the sources it replaces)`,
-  "error.over-limits": (p: { detail: string }) => `${p.detail}; or pass --over-limits warn to build it anyway`,
+  "error.over-limits": (p: { detail: Said }) => `${p.detail}; or pass --over-limits warn to build it anyway`,
   "error.source-date-epoch": (p: { epoch: string }) =>
     `SOURCE_DATE_EPOCH is "${p.epoch}": expected whole seconds since 1970 (such as 1700000000), or unset it`,
   "error.feed-snapshot-missing": (p: { state: string; snapshot: string; detail: string; changes: string }) =>

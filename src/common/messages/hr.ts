@@ -75,6 +75,15 @@ const KINDS: Readonly<Record<CheckKind, readonly [string, string, string]>> = {
 const DIFFERS: Readonly<Record<string, string>> = { answer: "odgovor", body: "tijelo", bytes: "bajtova" };
 /** Vrijednost iz odgovora kakva jest, osim oznaka check-a za zaglavlje kojega nema i prazno tijelo. */
 const answered = (value: string): string => ({ "(none)": "(bez zaglavlja)", "(empty)": "(prazno)" })[value] ?? value;
+/** Poslužitelji za koje preflight provjerava ograničenja (deploy-preflight.ts HOST_LIMITS), kako ih imenuje; vlastita imena ostaju. */
+const HOSTS: Readonly<Record<string, string>> = {
+  "no particular host": "nijedan određeni poslužitelj",
+  "Cloudflare Workers (free plan)": "Cloudflare Workers (besplatni plan)",
+  "Cloudflare Workers (paid plan)": "Cloudflare Workers (plaćeni plan)",
+  "a plain static host": "običan statički poslužitelj",
+};
+const files = (x: number): string => count(x, "datoteka", "datoteke", "datoteka");
+const bytes = (x: number): string => count(x, "bajt", "bajta", "bajtova");
 const WHAT = { build: "izgradnja", export: "izvoz", validate: "provjera", sync: "sinkronizacija" } as const;
 
 export const hr: Catalogue = {
@@ -321,6 +330,18 @@ export const hr: Catalogue = {
 
   "progress.bar": (p) =>
     `${n(p.done)}/${p.unit === "files" ? count(p.total, "datoteka", "datoteke", "datoteka") : count(p.total, "zahtjev", "zahtjeva", "zahtjeva")}  ${n(p.rate)}/s  još ${p.eta} s`,
+
+  "preflight.does-not-fit": (p) =>
+    `mrežno sjedište ne stane na ${HOSTS[p.host] ?? p.host}: ${p.over.join("; ")}; ${p.fits.length === 0 ? "nijedna mogućnost ove izgradnje ne stane; odaberite drugi --target" : `stane s ${p.fits.join(" ili s ")}`}${p.source === undefined ? "" : ` (ograničenja: ${p.source})`}`,
+  "preflight.fit": (p) => `${p.flags} (${files(p.files)}${p.note === undefined ? "" : `; ${p.note}`})`,
+  "preflight.query-links": () =>
+    "njegove stranice povezuju se upitom (?limit=&offset=), na koji poslužitelj bez usmjeravanja ne može odgovoriti",
+  "preflight.files": (p) => `${files(p.files)}, a prima najviše ${files(p.max)} po objavi`,
+  "preflight.directory": (p) => `${files(p.entries)} u ${p.path}/, a prima najviše ${files(p.max)} po mapi`,
+  "preflight.file-bytes": (p) => `datoteka od ${bytes(p.bytes)} (${p.path}), a prima najviše ${bytes(p.max)} po datoteci`,
+  "preflight.all-derived": () => "nijedna stranica nije unaprijed izrađena: svaki se zahtjev izvodi iz dijelova sa zapisima",
+  "preflight.one-limit": () => "klijenti listaju samo stranicama te veličine (limit)",
+  "preflight.other-limits-derived": () => "zahtjevi s drugim veličinama stranice (limit) izvode se",
 
   "check.request": (p) => `${p.method} ${p.url} (${KINDS[p.probe][0]}):`,
   "check.difference": (p) => `  ${DIFFERS[p.what] ?? p.what}: očekuje se ${answered(p.expected)}, a stiglo je ${answered(p.got)}`,
