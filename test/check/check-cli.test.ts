@@ -237,6 +237,23 @@ describe("subjekti check against the preview of the site as built", () => {
     expect(run.stderr).toContain(`option '${option}`);
   });
 
+  it("a port nothing listens on: one line naming the origin, what --connect sent to, Node's error and what to look at, in either language", async () => {
+    // A port just freed: nothing listens there.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const english = await check("--connect", `127.0.0.1:${port}`);
+    expect(english.code).toBe(1);
+    expect(english.stderr).toBe(
+      `subjekti: ${origin} (connecting to 127.0.0.1:${port}): connect ECONNREFUSED 127.0.0.1:${port}: is the server running, and on this port?\n`,
+    );
+    const croatian = await check("--connect", `127.0.0.1:${port}`, "--lang", "hr");
+    expect(croatian.stderr).toBe(
+      `subjekti: ${origin} (spajanjem na 127.0.0.1:${port}): connect ECONNREFUSED 127.0.0.1:${port}: radi li poslužitelj, i to na tim vratima?\n`,
+    );
+  });
+
   it("a missing site in --dir is one line and exit 1", async () => {
     const run = await runCli(["check", origin, "--dir", join(root, "nothing")]);
     expect(run.code).toBe(1);

@@ -526,7 +526,14 @@ export const en = {
   "error.no-built-site": (p: { dir: string; detail: string }) =>
     `${p.dir} holds no built site (${p.detail}): pass --dir <the built site>, or run \`npm run build\` first`,
   "error.env-port": (p: { text: string; detail: string }) => `PORT=${p.text} in the environment: ${p.detail}; unset it or pass --port`,
-  "error.unreachable": (p: { where: string; detail: string; hint: string }) => `${p.where}: ${p.detail}: ${p.hint}`,
+  "error.unreachable": (p: { where: string; connect?: string | undefined; detail: string; hint: Said }) =>
+    `${p.where}${p.connect === undefined ? "" : ` (connecting to ${p.connect})`}: ${p.detail}: ${p.hint}`,
+  // What to look at when a deployment cannot be reached (send-request.ts connectionHint), by the error's code.
+  "hint.connect-certificate": () => "trust its CA with --ca <file> (PEM), or skip the certificate check with --insecure",
+  "hint.connect-protocol": () => "is it http rather than https (or the other way round)?",
+  "hint.connect-refused": () => "is the server running, and on this port?",
+  "hint.connect-host": () => "check the host name (or send the requests elsewhere with --connect host:port)",
+  "hint.connect-other": () => "is the server up and reachable from here?",
   "error.not-url": (p: { url: string }) => `"${p.url}" is not a URL: pass the deployment's address, such as https://example.org`,
   "error.not-http": (p: { url: string }) => `"${p.url}" is not an http or https URL`,
   "error.site-cannot-answer": (p: { target: string; detail: string }) => `the built site cannot answer ${p.target}: ${p.detail}`,

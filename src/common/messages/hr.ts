@@ -472,7 +472,12 @@ export const hr: Catalogue = {
   "error.no-built-site": (p) =>
     `${p.dir} ne sadrži izgrađeno mrežno sjedište (${p.detail}): zadajte --dir <izgrađeno mrežno sjedište> ili najprije pokrenite \`npm run build\``,
   "error.env-port": (p) => `PORT=${p.text} u okruženju: ${p.detail}; uklonite ga ili zadajte --port`,
-  "error.unreachable": (p) => `${p.where}: ${p.detail}: ${p.hint}`,
+  "error.unreachable": (p) => `${p.where}${p.connect === undefined ? "" : ` (spajanjem na ${p.connect})`}: ${p.detail}: ${p.hint}`,
+  "hint.connect-certificate": () => "zadajte njegov CA s --ca <datoteka> (PEM) ili preskočite provjeru certifikata s --insecure",
+  "hint.connect-protocol": () => "je li to http umjesto https (ili obrnuto)?",
+  "hint.connect-refused": () => "radi li poslužitelj, i to na tim vratima?",
+  "hint.connect-host": () => "provjerite naziv poslužitelja (ili pošaljite zahtjeve drugamo s --connect host:port)",
+  "hint.connect-other": () => "radi li poslužitelj i može li se odavde doći do njega?",
   "error.not-url": (p) => `"${p.url}" nije URL: zadajte adresu objave, npr. https://example.org`,
   "error.not-http": (p) => `"${p.url}" nije http ni https URL`,
   "error.site-cannot-answer": (p) => `izgrađeno mrežno sjedište ne može odgovoriti na ${p.target}: ${p.detail}`,
