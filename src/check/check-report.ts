@@ -1,6 +1,11 @@
-/** What `subjekti check` found (CheckReport), and how it prints: one line per difference and a summary, or one JSON report. */
+/**
+ * What `subjekti check` found (CheckReport), and how it prints: one line per difference and a
+ * summary in the maintainer's language (the catalogue's `check.*` sentences), or one JSON report.
+ */
 import type { ProbeKind } from "./plan-probes.ts";
 import type { Failure } from "./probe-results.ts";
+import { msg, type Message, type Translator } from "../common/messages/message.ts";
+import { ENGLISH } from "../common/messages/translate.ts";
 
 /** What a check found: its figures, and each request that did not answer as the built site does. */
 export interface CheckReport {
@@ -45,73 +50,77 @@ const SOURCE_HEADER_NAME = "X-Subjekti-Source";
 /** Failing requests printed before "… and N more" (`--json` holds them all). */
 const SHOWN_FAILURES = 20;
 
-/** The report as lines for a person: each difference (the URL, then what differs), then the summary. */
-export function formatReport(report: CheckReport): string[] {
+/**
+ * The report as lines for a person, in `tr`'s language: each difference (the URL, then what
+ * differs), then the summary. What differs is named and quoted as the answer had it (a header's
+ * name, its values).
+ */
+export function formatReport(report: CheckReport, tr: Translator = ENGLISH): string[] {
   const lines: string[] = [];
-  for (const failure of report.failures.slice(0, SHOWN_FAILURES)) lines.push(...failureLines(failure));
-  if (report.failures.length > SHOWN_FAILURES)
-    lines.push(`… and ${report.failures.length - SHOWN_FAILURES} more requests that differ (--json lists them all)`);
-  if (report.baseUrl !== report.origin) {
-    lines.push(
-      `note: the site was built for ${report.baseUrl}; on ${report.origin} every page is derived from the records, so the pre-rendered files were not read (check ${report.baseUrl} for them)`,
-    );
-  }
-  if (report.withoutQuery !== null) {
-    const { count, searches, first } = report.withoutQuery;
-    lines.push(
-      `${count} requests with a query string (${searches} of them searching, filtering or ordering) were answered as their path without it, such as ${first}: the host does not hand query strings to the router (a plain static host, or a rule that serves a file whatever the query); searching, filtering, ordering and paging need a host that routes: the Netlify edge function, the Worker, or subjekti serve (docs/hosting.md)`,
-    );
-  }
+  for (const failure of report.failures.slice(0, SHOWN_FAILURES)) lines.push(...failureLines(failure, tr));
+  if (report.failures.length > SHOWN_FAILURES) lines.push(tr.text("check.more", { more: report.failures.length - SHOWN_FAILURES }));
+  if (report.baseUrl !== report.origin) lines.push(tr.text("check.derived-origin", { base: report.baseUrl, origin: report.origin }));
+  if (report.withoutQuery !== null) lines.push(tr.text("check.without-query", report.withoutQuery));
   if (report.staleNginx !== null) {
     const { configured, built } = report.staleNginx;
-    const missed = report.fromFiles === null ? "" : notFromFilesCount(report.fromFiles);
-    lines.push(
-      `the nginx configuration was generated for another build (site ${configured.slice(0, 12)}, this build is ${built.slice(0, 12)})${missed}: regenerate it with subjekti nginx, then nginx -t and reload nginx`,
-    );
+    const missed = report.fromFiles === null ? undefined : notFromFilesCount(report.fromFiles);
+    lines.push(tr.text("check.stale-nginx", { configured: configured.slice(0, 12), built: built.slice(0, 12), missed }));
   } else if (report.fromFiles !== null && report.fromFiles.notFromFiles.length > 0) {
     const { expected, notFromFiles } = report.fromFiles;
     lines.push(
-      `${notFromFiles.length} of ${expected} answers that nginx should send from the site's files came from subjekti serve (no ${SOURCE_HEADER_NAME}: file), such as ${notFromFiles[0]}: the nginx configuration is older than the build; run subjekti nginx again, nginx -t, and reload nginx`,
+      tr.text("check.not-from-files", {
+        count: notFromFiles.length,
+        answers: expected,
+        header: SOURCE_HEADER_NAME,
+        first: notFromFiles[0] as string,
+      }),
     );
   } else if (report.fromFiles !== null) {
-    lines.push(`all ${report.fromFiles.expected} answers that nginx should send from the site's files came from files`);
+    lines.push(tr.text("check.all-from-files", { answers: report.fromFiles.expected }));
   }
   if (report.deadline !== null) {
     const { ms, unchecked } = report.deadline;
-    lines.push(
-      `stopped at the deadline of ${ms / 1000} s: ${unchecked} of ${report.total} requests were not checked (pass a longer --deadline, or --sample n)`,
-    );
+    lines.push(tr.text("check.deadline", { seconds: ms / 1000, unchecked, total: report.total }));
   }
-  const kinds = Object.entries(report.checked)
-    .map(([kind, n]) => `${n} ${kind}`)
+  const kinds = (Object.entries(report.checked) as [ProbeKind, number][])
+    .map(([probe, count]) => tr.text("check.kind-count", { count, probe }))
     .join(", ");
-  const stale = report.fromFiles?.notFromFiles.length ?? 0;
-  const staleVerdict =
-    report.staleNginx !== null ? ", the nginx configuration is another build's" : stale === 0 ? "" : `, ${stale} not from files`;
-  const verdict = report.failures.length === 0 ? `all match${staleVerdict}` : `${report.failures.length} differ${staleVerdict}`;
-  const checked = report.deadline === null ? "" : ` (${report.total - report.deadline.unchecked} checked before the deadline)`;
   lines.push(
-    `${report.origin} against ${report.dir} (${report.count} subjects): ${report.total} requests${checked} (${kinds}) in ${report.seconds.toFixed(1)} s: ${verdict}`,
+    tr.text("check.summary", {
+      origin: report.origin,
+      dir: report.dir,
+      subjects: report.count,
+      total: report.total,
+      checked: report.deadline === null ? undefined : report.total - report.deadline.unchecked,
+      kinds,
+      seconds: report.seconds,
+      failed: report.failures.length,
+      otherBuild: report.staleNginx !== null,
+      notFromFiles: report.fromFiles?.notFromFiles.length ?? 0,
+    }),
   );
   return lines;
 }
 
-/** How many answers that should have come from files did not, as the stale configuration's line says it. */
-function notFromFilesCount(fromFiles: NonNullable<CheckReport["fromFiles"]>): string {
+/** How many answers that should have come from files did not, as the stale configuration's line says it (none: undefined). */
+function notFromFilesCount(fromFiles: NonNullable<CheckReport["fromFiles"]>): Message | undefined {
   const { expected, notFromFiles } = fromFiles;
-  if (notFromFiles.length === 0) return "";
-  if (notFromFiles.length === expected)
-    return `, so none of the ${expected} answers that nginx should send from the site's files came from files (its page files are gone)`;
-  return `, so ${notFromFiles.length} of the ${expected} answers that nginx should send from the site's files came from subjekti serve, such as ${notFromFiles[0]}`;
+  if (notFromFiles.length === 0) return undefined;
+  if (notFromFiles.length === expected) return msg("check.stale-none-from-files", { answers: expected });
+  return msg("check.stale-some-from-files", { count: notFromFiles.length, answers: expected, first: notFromFiles[0] as string });
 }
 
-function failureLines(failure: Failure): string[] {
+function failureLines(failure: Failure, tr: Translator): string[] {
   return [
-    `${failure.method} ${failure.url} (${failure.kind}):`,
+    tr.text("check.request", { method: failure.method, url: failure.url, probe: failure.kind }),
     ...failure.differences.flatMap((d) =>
       d.what === "body"
-        ? [`  body: first difference at byte ${d.offset ?? 0}`, `    expected: ${d.expected}`, `    got:      ${d.got}`]
-        : [`  ${d.what}: expected ${d.expected}, got ${d.got}`],
+        ? [
+            tr.text("check.body", { offset: d.offset ?? 0 }),
+            tr.text("check.body-expected", { expected: d.expected }),
+            tr.text("check.body-got", { got: d.got }),
+          ]
+        : [tr.text("check.difference", d)],
     ),
   ];
 }

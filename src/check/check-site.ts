@@ -160,10 +160,14 @@ export async function checkSite(options: CheckOptions): Promise<CheckReport> {
 
 /** The deployment could not be reached: where, why, and what to look at. */
 function unreachableFailure(origin: URL, connect: ConnectTo | undefined, error: unknown): Error {
-  const via = connect === undefined ? "" : ` (connecting to ${connect.host}:${connect.port})`;
   return failure(
     "UNREACHABLE",
-    msg("error.unreachable", { where: `${origin.origin}${via}`, detail: describeError(error), hint: connectionHint(error) }),
+    msg("error.unreachable", {
+      where: origin.origin,
+      connect: connect === undefined ? undefined : `${connect.host}:${connect.port}`,
+      detail: describeError(error),
+      hint: connectionHint(error),
+    }),
   );
 }
 

@@ -7,6 +7,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { rootCertificates } from "node:tls";
+import { type Message, msg } from "../common/messages/message.ts";
 
 /** An answer as received: status, header values by lower-case name (repeats joined by ", "), body bytes. */
 export interface ReceivedAnswer {
@@ -153,14 +154,13 @@ const CONNECTION_CODES = new Set([
 ]);
 
 /** What to do about a connection error, for its one line. */
-export function connectionHint(error: unknown): string {
+export function connectionHint(error: unknown): Message {
   const code = (error as NodeJS.ErrnoException | null)?.code ?? "";
-  if (/CERT|SELF_SIGNED|UNABLE_TO_(?:GET|VERIFY)/.test(code))
-    return "trust its CA with --ca <file> (PEM), or skip the certificate check with --insecure";
-  if (code === "EPROTO" || code.startsWith("ERR_SSL_")) return "is it http rather than https (or the other way round)?";
-  if (code === "ECONNREFUSED") return "is the server running, and on this port?";
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "check the host name (or send the requests elsewhere with --connect host:port)";
-  return "is the server up and reachable from here?";
+  if (/CERT|SELF_SIGNED|UNABLE_TO_(?:GET|VERIFY)/.test(code)) return msg("hint.connect-certificate");
+  if (code === "EPROTO" || code.startsWith("ERR_SSL_")) return msg("hint.connect-protocol");
+  if (code === "ECONNREFUSED") return msg("hint.connect-refused");
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return msg("hint.connect-host");
+  return msg("hint.connect-other");
 }
 
 /**

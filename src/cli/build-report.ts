@@ -22,8 +22,13 @@ export interface ProgressBar {
   done(): void;
 }
 
-/** A bar on `out` when it is a terminal (`unit` done of total, rate, time left); nothing otherwise. */
-export function progressBar(out: Output, now: () => number = Date.now, unit = "files"): ProgressBar | undefined {
+/** A bar on `out` when it is a terminal (`unit` done of total, rate, time left, in `tr`'s language); nothing otherwise. */
+export function progressBar(
+  out: Output,
+  now: () => number = Date.now,
+  unit: "files" | "requests" = "files",
+  tr: Translator = ENGLISH,
+): ProgressBar | undefined {
   if (out.isTTY !== true) return undefined;
   const started = now();
   // The rate counts from the first file settled: reading and validating come before any file.
@@ -40,9 +45,8 @@ export function progressBar(out: Output, now: () => number = Date.now, unit = "f
       const rate = t > first.at ? (done - first.done) / ((t - first.at) / 1000) : 0;
       const left = rate > 0 ? (total - done) / rate : 0;
       const filled = total > 0 ? Math.round((WIDTH * done) / total) : WIDTH;
-      out.write(
-        `\r[${"#".repeat(filled)}${".".repeat(WIDTH - filled)}] ${done}/${total} ${unit}  ${Math.round(rate)}/s  ${left.toFixed(0)}s left `,
-      );
+      const figures = tr.text("progress.bar", { done, total, unit, rate: Math.round(rate), eta: left.toFixed(0) });
+      out.write(`\r[${"#".repeat(filled)}${".".repeat(WIDTH - filled)}] ${figures} `);
     },
     done() {
       if (shown) out.write("\r\x1b[2K");
@@ -151,7 +155,7 @@ export function jsonReport(report: BuildReport, options: { readonly outDir: stri
         count,
       })),
       changed: report.changes,
-      overLimits: report.overLimits,
+      overLimits: report.overLimits.map((over) => ENGLISH.say(over)),
       notes: buildNotes(report).map((note) => ({ key: note.key, message: ENGLISH.say(note) })),
       downloads: report.downloads,
       feed: report.feed ?? null,

@@ -181,12 +181,12 @@ export function addBuildCommand(program: Command, { io, problems, tr, apps }: Co
       apps.build(),
       import("./build-report.ts"),
     ]);
-    const bar = flags.quiet ? undefined : progressBar(io.stderr);
+    const bar = flags.quiet ? undefined : progressBar(io.stderr, Date.now, "files", tr);
     const report = await stoppable(io, tr, "build", () =>
       buildSite(options, bar?.update, (line) => io.stderr.write(`subjekti: ${tr.say(line)}\n`)),
     );
     bar?.done();
-    for (const warning of report.overLimits) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: warning })}\n`);
+    for (const warning of report.overLimits) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: tr.say(warning) })}\n`);
     for (const note of buildNotes(report)) io.stderr.write(`subjekti: ${tr.text("line.over-limits", { detail: tr.say(note) })}\n`);
     if (flags.json) {
       // stdout holds the report alone, so it can be piped to a parser; the warnings are in it.

@@ -30,7 +30,7 @@ interface CheckFlags {
   readonly insecure: boolean;
 }
 
-export function addCheckCommand(program: Command, { io }: CommandContext): void {
+export function addCheckCommand(program: Command, { io, tr }: CommandContext): void {
   program
     .command("check")
     .description(
@@ -89,7 +89,7 @@ export function addCheckCommand(program: Command, { io }: CommandContext): void 
         }
         if (!ca.includes("-----BEGIN CERTIFICATE-----")) throw failure("BAD_CA", msg("error.ca-not-pem", { ca: flags.ca }));
       }
-      const bar = flags.quiet ? undefined : progressBar(io.stderr, Date.now, "requests");
+      const bar = flags.quiet ? undefined : progressBar(io.stderr, Date.now, "requests", tr);
       const report = await checkSite({
         url,
         dir: flags.dir,
@@ -104,7 +104,7 @@ export function addCheckCommand(program: Command, { io }: CommandContext): void 
         progress: bar?.update,
       }).finally(() => bar?.done());
       // What the server answered is shown escaped: it may hold control and bidi characters.
-      io.stdout.write(terminalLines(flags.json ? jsonReport(report).trimEnd().split("\n") : formatReport(report)));
+      io.stdout.write(terminalLines(flags.json ? jsonReport(report).trimEnd().split("\n") : formatReport(report, tr)));
       if (report.deadline !== null) {
         const checked = report.total - report.deadline.unchecked;
         throw failure(

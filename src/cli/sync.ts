@@ -1,5 +1,6 @@
 /** `subjekti sync`: a local NDJSON copy of a site's list, kept in step through its change feed (src/feed/sync-mirror.ts). */
 import type { Command } from "commander";
+import { ENGLISH } from "../common/messages/translate.ts";
 import { escapeTerminal } from "../common/terminal-text.ts";
 import { listNames } from "../feed/change-names.ts";
 import { DEFAULT_LIMITS } from "../feed/feed-limits.ts";
@@ -41,11 +42,11 @@ export function addSyncCommand(program: Command, { io, tr }: CommandContext): vo
         syncMirror(url, file, { wait: flags.wait, limits: { ...DEFAULT_LIMITS, deadlineMs: flags.timeout * 1000 }, trust }),
       );
       // --json keeps to the counts; the line names the first few subjects of each kind of change.
-      const { names, ...counts } = report;
+      const { names, snapshot, ...counts } = report;
       const lines = flags.json
-        ? [JSON.stringify(counts)]
+        ? [JSON.stringify({ ...counts, snapshot: snapshot === null ? null : ENGLISH.say(snapshot) })]
         : [
-            tr.text("summary.synced", report),
+            tr.text("summary.synced", { ...counts, ...(snapshot === null ? {} : { snapshot }) }),
             ...(["added", "removed", "changed"] as const)
               // A first copy is all added: its names would be the list's first five, no news.
               .filter((kind) => report.from !== null && report[kind] > 0 && names[kind].length > 0)

@@ -17,7 +17,7 @@ import { filePieces } from "../common/read-into.ts";
 import { basename, dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { SubjektiError } from "../core/errors.ts";
-import { msg } from "../common/messages/message.ts";
+import { type Message, msg } from "../common/messages/message.ts";
 import { failure } from "../common/messages/translate.ts";
 import { cleanUpOnInterrupt } from "../common/interrupt-cleanup.ts";
 import { takeOutputLock } from "../common/output-lock.ts";
@@ -42,8 +42,8 @@ export interface SyncReport {
   readonly added: number;
   readonly removed: number;
   readonly changed: number;
-  /** Why the snapshot was downloaded, or null when the diffs were applied (or nothing was to do). */
-  readonly snapshot: string | null;
+  /** Why the snapshot was downloaded (said in the maintainer's language; `--json` gives its English), or null when the diffs were applied (or nothing was to do). */
+  readonly snapshot: Message | null;
   /** The first few subjects added, removed and changed, by name (the line says them; --json keeps to the counts). */
   readonly names: ChangeNames;
 }
@@ -88,7 +88,7 @@ async function syncLocked(site: string, file: string, reader: BoundedReader, lim
   const local = await readLocal(file);
   const from = local?.sequence ?? null;
   const names = new NameCollector();
-  const report = (tally: Tally, snapshot: string | null, named: NameCollector = names): SyncReport => ({
+  const report = (tally: Tally, snapshot: Message | null, named: NameCollector = names): SyncReport => ({
     url: site,
     from,
     to: state.sequence,
@@ -108,17 +108,15 @@ async function syncLocked(site: string, file: string, reader: BoundedReader, lim
   // What a sync killed before left beside the copy.
   await removeLeftovers(dirname(file), (name) => name.startsWith(`${basename(file)}.`) || name.startsWith(`.${basename(file)}.`));
   try {
-    let why: string;
-    if (local === null) why = "no verified local copy";
-    else if (local.sequence >= state.sequence)
-      why = `the local sequence ${local.sequence} is not behind the site's ${state.sequence}: another feed`;
-    else if (local.sequence + 1 < state.oldest)
-      why = `the local sequence ${local.sequence} is older than the oldest diff kept (${state.oldest})`;
+    let why: Message;
+    if (local === null) why = msg("sync.no-local-copy");
+    else if (local.sequence >= state.sequence) why = msg("sync.not-behind", { local: local.sequence, site: state.sequence });
+    else if (local.sequence + 1 < state.oldest) why = msg("sync.older-than-kept", { local: local.sequence, oldest: state.oldest });
     else if (state.sequence - local.sequence > limits.maxSteps)
-      why = `the local sequence ${local.sequence} is ${state.sequence - local.sequence} diffs behind, more than the ${limits.maxSteps} a run applies`;
+      why = msg("sync.too-far-behind", { local: local.sequence, behind: state.sequence - local.sequence, max: limits.maxSteps });
     else {
       const applied = await applyDiffs(reader, stateUrl, state, { file, local, temp, turns, names });
-      if (typeof applied !== "string") {
+      if (!("key" in applied)) {
         await commit(file, temp, { url: site, sequence: state.sequence, version: state.version });
         return report(applied, null);
       }
@@ -145,7 +143,7 @@ interface CatchUp {
 }
 
 /** The diffs after the local sequence applied in turn into `temp`; the tally, or why they could not be. */
-async function applyDiffs(reader: BoundedReader, stateUrl: URL, state: FeedState, catchUp: CatchUp): Promise<Tally | string> {
+async function applyDiffs(reader: BoundedReader, stateUrl: URL, state: FeedState, catchUp: CatchUp): Promise<Tally | Message> {
   const { file, local, temp, turns, names } = catchUp;
   const tally: Tally = { added: 0, removed: 0, changed: 0 };
   // Two files take turns: each diff reads the last result and writes the other.
@@ -159,7 +157,7 @@ async function applyDiffs(reader: BoundedReader, stateUrl: URL, state: FeedState
       current = next;
       version = applied.version;
     }
-    if (version !== state.version) return `the diffs end at ${version.slice(0, 16)}…, not the site's version`;
+    if (version !== state.version) return msg("sync.diffs-end", { version: version.slice(0, 16) });
     await rename(current, temp);
     return tally;
   } finally {
@@ -178,11 +176,11 @@ async function applyDiff(
   tally: Tally,
   state: FeedState,
   names: NameCollector,
-): Promise<{ version: string; problem?: undefined } | { problem: string }> {
+): Promise<{ version: string; problem?: undefined } | { problem: Message }> {
   const response = await get(reader, url);
   if (response.status !== 200) {
     await response.body?.cancel().catch(() => undefined);
-    return { problem: `the diff ${url.href} answered ${response.status}` };
+    return { problem: msg("sync.diff-status", { url: url.href, status: response.status }) };
   }
   // The state's history names what each diff must make: a diff that makes nothing new is no step.
   const entry = state.history.find((e) => e.sequence === sequence);
@@ -191,7 +189,7 @@ async function applyDiff(
     lines = await LineCursor.open(reader.body(response, url, maxDiffBytes(state.snapshot.bytes)));
     const { head, changes } = await readDiff(lines);
     if (head.sequence !== sequence || head.from_version !== version || head.to_version !== entry?.to_version)
-      return { problem: `the diff ${url.href} does not apply to version ${version.slice(0, 16)}…` };
+      return { problem: msg("sync.diff-not-applying", { url: url.href, version: version.slice(0, 16) }) };
     const out = new HashedWriter(next);
     try {
       await applyChanges(await LineCursor.open(createReadStream(current)), changes, tally, out, names);
@@ -200,11 +198,11 @@ async function applyDiff(
       throw error;
     }
     const written = await out.end();
-    if (written !== head.to_version) return { problem: `the diff ${url.href} does not give its to_version (got ${written.slice(0, 16)}…)` };
+    if (written !== head.to_version) return { problem: msg("sync.diff-other-version", { url: url.href, written: written.slice(0, 16) }) };
     return { version: written };
   } catch (error) {
     if (error instanceof SubjektiError || error instanceof FeedRefusal) throw error;
-    if (error instanceof FeedShapeError) return { problem: `the diff ${url.href} cannot be read: ${error.message}` };
+    if (error instanceof FeedShapeError) return { problem: msg("sync.diff-unreadable", { url: url.href, detail: error.message }) };
     throw error;
   } finally {
     // What follows the closing line is never read: the body is let go of here.

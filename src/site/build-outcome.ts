@@ -30,7 +30,7 @@ export interface BuildReport extends WriteReport {
   /** The public URLs and cache tags whose answers changed (site-changes.ts). */
   readonly changes: SiteChanges;
   /** What the site goes over of the target host's limits, built anyway (`--over-limits warn`). */
-  readonly overLimits: readonly string[];
+  readonly overLimits: readonly Message[];
   /** What the published description lacks (no licence declared), as warnings. */
   readonly notes: readonly Message[];
   /** The downloads written (download-files.ts). */
@@ -46,7 +46,7 @@ export interface BuildReport extends WriteReport {
 }
 
 /** What reading the records into chunks found: the read's summary and what the site goes over of the target's limits. */
-export type ReadChunks = JudgedRead & { readonly overLimits: readonly string[] };
+export type ReadChunks = JudgedRead & { readonly overLimits: readonly Message[] };
 
 /** What the build did besides the read and the write: what it published beside the pages, and the feed. */
 export interface Published {

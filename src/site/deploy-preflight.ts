@@ -6,6 +6,7 @@
  * Pure: it sees the site only through `shapeOf` (site-shape.ts), so the table test can hand it
  * any shape.
  */
+import { msg, type Message } from "../common/messages/message.ts";
 import type { Form } from "../core/layout.ts";
 import { DEFAULT_LIMIT } from "../core/request/read-query.ts";
 import type { LinkKind, ShapeOptions, SiteShape } from "./site-shape.ts";
@@ -59,34 +60,31 @@ export interface Fit {
   readonly flags: string;
   readonly files: number;
   /** What the option costs, when that is not plain from the flags. */
-  readonly note?: string;
+  readonly note?: Message;
 }
 
 export interface Preflight {
   readonly host: HostLimits;
   /** Each limit the site goes over, as a phrase (`101,005 files, over its 20,000 files a deployment`); empty when it fits. */
-  readonly overruns: readonly string[];
+  readonly overruns: readonly Message[];
   /** Options that fit, the cheapest first: pre-rendering less of what was asked, then deriving every page, then one larger limit. */
   readonly fits: readonly Fit[];
 }
 
-const number = (n: number): string => n.toLocaleString("en-US");
-
 /** The limits of `host` that a site of `shape` with `links` goes over. */
-export function overruns(shape: SiteShape, host: HostLimits, links: LinkKind): string[] {
-  const over: string[] = [];
-  if (host.filesOnly === true && links === "query")
-    over.push("its pages link by query (?limit=&offset=), which a host without routing cannot answer");
+export function overruns(shape: SiteShape, host: HostLimits, links: LinkKind): Message[] {
+  const over: Message[] = [];
+  if (host.filesOnly === true && links === "query") over.push(msg("preflight.query-links"));
   if (host.filesPerDeployment !== undefined && shape.files > host.filesPerDeployment) {
-    over.push(`${number(shape.files)} files, over its ${number(host.filesPerDeployment)} files a deployment`);
+    over.push(msg("preflight.files", { files: shape.files, max: host.filesPerDeployment }));
   }
   const dir = shape.fullestDirectory;
   if (host.filesPerDirectory !== undefined && dir.entries > host.filesPerDirectory) {
-    over.push(`${number(dir.entries)} files in ${dir.path}/, over its ${number(host.filesPerDirectory)} files a directory`);
+    over.push(msg("preflight.directory", { entries: dir.entries, path: dir.path, max: host.filesPerDirectory }));
   }
   const file = shape.largestFile;
   if (host.bytesPerFile !== undefined && file.bytes > host.bytesPerFile) {
-    over.push(`a file of ${number(file.bytes)} bytes (${file.path}), over its ${number(host.bytesPerFile)} bytes a file`);
+    over.push(msg("preflight.file-bytes", { bytes: file.bytes, path: file.path, max: host.bytesPerFile }));
   }
   return over;
 }
@@ -121,7 +119,7 @@ export function preflight(host: HostLimits, options: PreflightOptions, shapeOf: 
     (options.downloads ?? 0) === 0 ||
     overruns(shapeOf(bare), host, options.links).length === 0 ||
     overruns(shapeOf({ ...bare, downloads: 0 }), host, options.links).length > 0;
-  const tryFit = (wanted: ShapeOptions, note?: string): boolean => {
+  const tryFit = (wanted: ShapeOptions, note?: Message): boolean => {
     const candidate: ShapeOptions = { ...wanted, downloads: downloadsFit ? (options.downloads ?? 0) : 0 };
     const shape = shapeOf(candidate);
     if (overruns(shape, host, candidate.links).length > 0) return false;
@@ -147,23 +145,24 @@ export function preflight(host: HostLimits, options: PreflightOptions, shapeOf: 
   for (const { o } of kept) if (tryFit(o)) break;
 
   // Routed: every page derived from the record chunks, so no page file at all.
-  if (links === "query") tryFit({ links, forms, limits: [] }, "no page pre-rendered: every request derived from the record chunks");
+  if (links === "query") tryFit({ links, forms, limits: [] }, msg("preflight.all-derived"));
 
   // One larger limit, the smallest that fits: fewer, larger pages (requests for other limits are derived, or, with plain files, absent).
   const from = Math.max(0, ...options.limits) + 1;
   for (let limit = from; limit <= options.maxLimit; limit++) {
-    const note = links === "files" ? "clients page by that limit only" : "requests of other limits are derived";
+    const note = links === "files" ? msg("preflight.one-limit") : msg("preflight.other-limits-derived");
     if (tryFit({ links, forms: ["plain"], limits: [limit] }, note)) break;
   }
   return { host, overruns: over, fits };
 }
 
 /** The preflight's finding as one message: the host, each limit gone over, the options that fit. */
-export function describePreflight(result: Preflight): string {
+export function describePreflight(result: Preflight): Message {
   const { host, overruns: over, fits } = result;
-  const fit = (f: Fit): string => `${f.flags} (${number(f.files)} files${f.note === undefined ? "" : `; ${f.note}`})`;
-  const options =
-    fits.length === 0 ? "no option of this build fits it; choose another --target" : `fits with ${fits.map(fit).join(", or ")}`;
-  const source = host.source === undefined ? "" : ` (limits: ${host.source})`;
-  return `the site does not fit ${host.name}: ${over.join("; ")}; ${options}${source}`;
+  return msg("preflight.does-not-fit", {
+    host: host.name,
+    over,
+    fits: fits.map((f) => msg("preflight.fit", { flags: f.flags, files: f.files, note: f.note })),
+    source: host.source,
+  });
 }

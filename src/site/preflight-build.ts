@@ -5,7 +5,7 @@
  * site changed, or, with
  * `--over-limits warn`, goes on and reports what it went over.
  */
-import { msg } from "../common/messages/message.ts";
+import { type Message, msg } from "../common/messages/message.ts";
 import { leave } from "../common/stage-iterables.ts";
 import type { OrderedItem } from "../data/hand-offs.ts";
 import type { JudgedRead } from "../data/read/read-records.ts";
@@ -19,7 +19,7 @@ import { measureFiles, RecordLengths, siteShape } from "./site-shape.ts";
 export function preflightBuild(
   { site, output, downloads }: Pick<ResolvedBuildOptions, "site" | "output" | "downloads">,
   lengths: RecordLengths,
-): readonly string[] {
+): readonly Message[] {
   if (output.target === "none") return [];
   const sizes = measureFiles(lengths, site.baseUrl);
   // A host that limits a file's bytes may refuse the downloads (--downloads none); a plain site has none.

@@ -212,6 +212,23 @@ describe("subjekti check against the preview of the site as built", () => {
     expect(run.stderr).toContain(`option '${option}`);
   });
 
+  it("a port nothing listens on: one line naming the origin, what --connect sent to, Node's error and what to look at, in either language", async () => {
+    // A port just freed: nothing listens there.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const english = await check("--connect", `127.0.0.1:${port}`);
+    expect(english.code).toBe(1);
+    expect(english.stderr).toBe(
+      `subjekti: ${origin} (connecting to 127.0.0.1:${port}): connect ECONNREFUSED 127.0.0.1:${port}: is the server running, and on this port?\n`,
+    );
+    const croatian = await check("--connect", `127.0.0.1:${port}`, "--lang", "hr");
+    expect(croatian.stderr).toBe(
+      `subjekti: ${origin} (spajanjem na 127.0.0.1:${port}): connect ECONNREFUSED 127.0.0.1:${port}: radi li poslužitelj, i to na tim vratima?\n`,
+    );
+  });
+
   it("a missing site in --dir is one line and exit 1", async () => {
     const run = await runCli(["check", origin, "--dir", join(root, "nothing")]);
     expect(run.code).toBe(1);
@@ -259,6 +276,37 @@ describe("subjekti check against a deployment changed behind its back", () => {
       expect(run.stdout).toMatch(/: 1 differ\n$/);
       expect(run.stderr).toMatch(new RegExp(`^subjekti: 1 of \\d+ requests to ${origin} differ from ${built}\\n$`));
     } finally {
+      await writeFile(path, original);
+      await restartPreview();
+    }
+  });
+
+  it("--lang hr: one byte of a page file and a header added to the 405, every line of the report in Croatian", async () => {
+    const path = join(deployed, pagePath(manifest, "plain", 7, 2) as string);
+    const original = await readFile(path);
+    const changed = Buffer.from(original);
+    changed[100] = (changed[100] as number) ^ 1;
+    await writeFile(path, changed);
+    await restartPreview();
+    fault = (method, _h, a) => (method === "POST" ? { ...a, headers: [...a.headers, ["ETag", '"x"']] } : a);
+    try {
+      const run = await check("--lang", "hr");
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(
+        `GET ${origin}/api/subjekti/?limit=7&offset=14 (unaprijed izrađena stranica):\n  tijelo: prva razlika na bajtu 100\n    očekivano: `,
+      );
+      expect(run.stdout).toContain(`\n    stiglo:    `);
+      expect(run.stdout).toContain(`(nedopuštena metoda (405)):\n  ETag: očekuje se (bez zaglavlja), a stiglo je "x"\n`);
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `\\n${origin} uspoređen s ${built} \\(53 subjekta\\): \\d+ zahtjev[a]? \\(22 unaprijed izrađene stranice, .*, 1 zahtjev HEAD, .*\\) za \\d+,\\d s: 2 se razlikuju\\n$`,
+        ),
+      );
+      // No line of the report left in English.
+      expect(run.stdout).not.toMatch(/\b(?:against|requests|differ|pre-rendered|first difference|expected|got)\b/);
+      expect(run.stderr).toMatch(new RegExp(`^subjekti: 2 od \\d+ zahtjeva prema ${origin} razlikuje se od ${built}\\n$`));
+    } finally {
+      fault = null;
       await writeFile(path, original);
       await restartPreview();
     }

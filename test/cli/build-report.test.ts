@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { rm } from "node:fs/promises";
 import { formatBytes, progressBar, summarise } from "../../src/cli/build-report.ts";
+import { translator } from "../../src/common/messages/translate.ts";
 import { runCli } from "../run-cli.ts";
 import { tempDir } from "../file-trees.ts";
 
@@ -44,6 +45,16 @@ describe("progressBar", () => {
     expect(t.written[1]).toMatch(/^\r\[#{8}\.{22}\] 500\/2000 files {2}250\/s {2}6s left $/);
     expect(t.written[2]).toContain("600/2000 files");
     expect(t.written[3]).toBe("\r\x1b[2K");
+  });
+
+  it("in Croatian: the figures with Croatian numbers and plurals, the bar the same", () => {
+    const t = terminal(true);
+    const bar = progressBar(t.out, t.clock, "requests", translator("hr"));
+    t.advance(1500);
+    bar?.update(0, 2000);
+    t.advance(2000);
+    bar?.update(500, 2000);
+    expect(t.written[1]).toMatch(/^\r\[#{8}\.{22}\] 500\/2\.000 zahtjeva {2}250\/s {2}još 6 s $/);
   });
 });
 

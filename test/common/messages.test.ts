@@ -6,22 +6,34 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it, test } from "vitest";
-import { en } from "../../src/common/messages/en.ts";
+import { type CheckKind, en } from "../../src/common/messages/en.ts";
 import { hr } from "../../src/common/messages/hr.ts";
 import { msg } from "../../src/common/messages/message.ts";
 import { chooseLanguage, ENGLISH, failure, sayFailure, translator } from "../../src/common/messages/translate.ts";
 
 const HR = translator("hr");
 
+/** Every kind of request `subjekti check` sends (plan-probes.ts), each said in Croatian. */
+const CHECK_KINDS: readonly CheckKind[] = [
+  "pre-rendered",
+  "derived",
+  "head",
+  "conditional",
+  "preflight",
+  "options",
+  "redirect",
+  "not-found",
+  "not-allowed",
+  "not-acceptable",
+  "published",
+  "download",
+  "lookup",
+  "search",
+  "page",
+];
+
 /** Keys whose sentence is only what it is given (a count, a parser's own words): the same in every language. */
-const PASSED_THROUGH = new Set([
-  "table.count",
-  "expected.schema",
-  "expected.known-razina",
-  "hint.csv-parser",
-  "hint.digit-count",
-  "error.unreachable",
-]);
+const PASSED_THROUGH = new Set(["table.count", "expected.schema", "expected.known-razina", "hint.csv-parser", "hint.digit-count"]);
 
 /** Parameters that fit every sentence: each key's function reads only the ones it names. */
 const SAMPLE = {
@@ -130,6 +142,33 @@ const SAMPLE = {
   from: 1,
   to: 2,
   kind: "changed",
+  method: "GET",
+  probe: "pre-rendered",
+  offset: 100,
+  searches: 2,
+  configured: "c",
+  built: "b",
+  missed: ", so none",
+  answers: 27,
+  header: "X-Subjekti-Source",
+  unchecked: 4,
+  kinds: "k",
+  otherBuild: false,
+  notFromFiles: 2,
+  unit: "files",
+  rate: 250,
+  eta: "6",
+  local: 1,
+  site: 9,
+  oldest: 5,
+  behind: 2,
+  over: ["o"],
+  fits: ["f"],
+  flags: "--limits 1",
+  note: "n",
+  entries: 3,
+  bytes: 5,
+  connect: "127.0.0.1:8080",
 };
 const say = (catalogue: Record<string, (p?: unknown) => string>, key: string): string =>
   (catalogue[key] as (p?: unknown) => string)(SAMPLE);
@@ -168,6 +207,28 @@ describe("the message catalogues", () => {
     [5758, "5.758 subjekata u 5.758 datoteka: ispravno (5.758 upozorenja)"],
   ])("Croatian plurals and numbers: %d -> %s", (n, line) => {
     expect(HR.text("summary.valid", { subjects: n, files: n, warnings: n })).toBe(line);
+  });
+
+  test.each([
+    [1, "1 unaprijed izrađena stranica", "… i još 1 zahtjev koji se razlikuje (--json ih navodi sve)"],
+    [3, "3 unaprijed izrađene stranice", "… i još 3 zahtjeva koji se razlikuju (--json ih navodi sve)"],
+    [5, "5 unaprijed izrađenih stranica", "… i još 5 zahtjeva koji se razlikuju (--json ih navodi sve)"],
+    [21, "21 unaprijed izrađena stranica", "… i još 21 zahtjev koji se razlikuje (--json ih navodi sve)"],
+    [1234, "1.234 unaprijed izrađene stranice", "… i još 1.234 zahtjeva koji se razlikuju (--json ih navodi sve)"],
+  ])("check's report in Croatian plurals: %d", (count, kind, more) => {
+    expect(HR.text("check.kind-count", { count, probe: "pre-rendered" })).toBe(kind);
+    expect(HR.text("check.more", { more: count })).toBe(more);
+  });
+
+  it.each(CHECK_KINDS)("check's kind %s has a Croatian phrase in every form", (probe) => {
+    for (const count of [1, 3, 5]) {
+      const croatian = HR.text("check.kind-count", { count, probe });
+      expect(croatian).not.toContain("undefined");
+      expect(croatian, `${probe} is still English`).not.toBe(ENGLISH.text("check.kind-count", { count, probe }));
+    }
+    expect(HR.text("check.request", { method: "GET", url: "u", probe })).not.toBe(
+      ENGLISH.text("check.request", { method: "GET", url: "u", probe }),
+    );
   });
 
   it("a known failure holds its message: English in `message`, the maintainer's language when said", () => {

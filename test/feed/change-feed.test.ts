@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, truncate, unlink, writeFile } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { msg } from "../../src/common/messages/message.ts";
 import { SubjektiError } from "../../src/core/errors.ts";
 import { parseState, type FeedState } from "../../src/feed/feed-format.ts";
 import { syncMirror } from "../../src/feed/sync-mirror.ts";
@@ -83,7 +84,7 @@ describe("the change feed, built ten times and followed by sync mirrors over HTT
     expect(sequences).toEqual([1]);
     const mirrors = { a: join(root, "a.ndjson"), b: join(root, "b.ndjson"), c: join(root, "c.ndjson") };
     const first = await syncMirror(origin, mirrors.a);
-    expect(first).toMatchObject({ from: null, to: 1, added: 400, removed: 0, changed: 0, snapshot: "no verified local copy" });
+    expect(first).toMatchObject({ from: null, to: 1, added: 400, removed: 0, changed: 0, snapshot: msg("sync.no-local-copy") });
     for (let v = 1; v < lists.length; v++) {
       await buildVersion(lists[v] as Subject[], 1_700_000_000 + v * 86_400);
       if (v === 3) expect(await syncMirror(origin, mirrors.b)).toMatchObject({ from: null, to: 4 });
@@ -105,7 +106,7 @@ describe("the change feed, built ten times and followed by sync mirrors over HTT
     // Mirror a is older than the history kept: the snapshot. b and c catch up through the diffs.
     // Each ends byte-identical to the last snapshot.
     const a = await syncMirror(origin, mirrors.a);
-    expect(a).toMatchObject({ from: 1, to: 9, snapshot: "the local sequence 1 is older than the oldest diff kept (5)" });
+    expect(a).toMatchObject({ from: 1, to: 9, snapshot: msg("sync.older-than-kept", { local: 1, oldest: 5 }) });
     const b = await syncMirror(origin, mirrors.b);
     expect(b).toMatchObject({ from: 4, to: 9, snapshot: null });
     // Through the diffs, the counts are each diff's, summed (an id added then deleted counts in both).
@@ -137,6 +138,11 @@ describe("the change feed, built ten times and followed by sync mirrors over HTT
     expect(first.stdout).toMatch(/^\+\d+ −0 ~0 subjects, sequence none → 9 \(snapshot: no verified local copy\)\n$/);
     const again = await runCli(["sync", origin, file, "--json"]);
     expect(JSON.parse(again.stdout)).toMatchObject({ from: 9, to: 9, added: 0, removed: 0, changed: 0, snapshot: null });
+    // Why the snapshot was taken: in the maintainer's language on the line, in English in --json.
+    const croatian = await runCli(["sync", origin, join(root, "cli-hr.ndjson"), "--lang", "hr"]);
+    expect(croatian.stdout).toMatch(/^\+\d+ −0 ~0 subjek\w*, slijed nijedan → 9 \(snimka: nema provjerene lokalne kopije\)\n$/);
+    const json = await runCli(["sync", origin, join(root, "cli-json.ndjson"), "--json", "--lang", "hr"]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ from: null, to: 9, snapshot: "no verified local copy" });
     const none = await runCli(["sync", `${origin}/api/`, file]);
     expect(none).toMatchObject({ code: 1, stdout: "" });
     expect(none.stderr).toMatch(
@@ -158,7 +164,7 @@ describe("the change feed, built ten times and followed by sync mirrors over HTT
       from: null,
       added: last.count,
       changed: 0,
-      snapshot: "no verified local copy",
+      snapshot: msg("sync.no-local-copy"),
     });
     const snapshot = await readFile(join(site, "changes", last.snapshot.url));
     expect((await readFile(mirror)).equals(snapshot)).toBe(true);
@@ -182,7 +188,7 @@ describe("the change feed, built ten times and followed by sync mirrors over HTT
       from: 9,
       to: 10,
       removed: 1,
-      snapshot: expect.stringContaining("answered 404") as unknown,
+      snapshot: { key: "sync.diff-status", params: expect.objectContaining({ status: 404 }) as unknown },
     });
 
     const stale = join(root, "stale.ndjson");

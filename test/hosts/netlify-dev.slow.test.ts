@@ -24,6 +24,7 @@ import { sendRaw } from "./raw-http.ts";
 import type { RequestCase } from "./request-cases.ts";
 import { DRF_SEARCH_CASES } from "./request-cases.ts";
 import { runRequestCases } from "./run-cases.ts";
+import { msg } from "../../src/common/messages/message.ts";
 
 const ENABLED = process.env["SUBJEKTI_NETLIFY"] === "1";
 const REPO = resolve(import.meta.dirname, "../..");
@@ -156,7 +157,7 @@ describe.skipIf(!ENABLED)("netlify dev --offline (npm run test:netlify)", () => 
     if (host === undefined) throw new Error("netlify dev did not start");
     const origin = `http://127.0.0.1:${host.port}`;
     const mirror = join(root, "mirror.ndjson");
-    expect(await syncMirror(origin, mirror)).toMatchObject({ from: null, to: 1, snapshot: "no verified local copy" });
+    expect(await syncMirror(origin, mirror)).toMatchObject({ from: null, to: 1, snapshot: msg("sync.no-local-copy") });
     const data = join(root, "data");
     await mkdir(data);
     const list = JSON.parse(await readFile(join(FIXTURE_OPTIONS.dataDir, "subjekti.json"), "utf8")) as unknown[];

@@ -9,6 +9,7 @@
  * first keys (5,264 + 1 + 83 at 1M, 527 + 1 + 9 at 100k, 52,632 + 1 + 823 at 10M).
  */
 import { describe, expect, it } from "vitest";
+import { ENGLISH, translator } from "../../src/common/messages/translate.ts";
 import { describePreflight, HOST_LIMITS, type HostLimits, preflight, type PreflightOptions } from "../../src/site/deploy-preflight.ts";
 import { type FileSizes, siteShape } from "../../src/site/site-shape.ts";
 
@@ -127,7 +128,7 @@ describe("preflight", () => {
     ],
   ])("%s", (_name, count, host, options, over, fits) => {
     const result = preflight(host, options, shapeOf(count));
-    expect(result.overruns).toEqual(over);
+    expect(result.overruns.map((o) => ENGLISH.say(o))).toEqual(over);
     expect(result.fits.map((f) => f.flags)).toEqual(fits);
   });
 
@@ -135,7 +136,9 @@ describe("preflight", () => {
     const big: FileSizes = { chunk: 30_000_000, page: (limit) => 30_000 * limit };
     const host = fake({ bytesPerFile: 25 * 1024 * 1024 });
     const result = preflight(host, files([100, 1000]), (o) => siteShape(10_000, o, big));
-    expect(result.overruns).toEqual(["a file of 30,000,000 bytes (api/subjekti/1000/<offset>.json), over its 26,214,400 bytes a file"]);
+    expect(result.overruns.map((o) => ENGLISH.say(o))).toEqual([
+      "a file of 30,000,000 bytes (api/subjekti/1000/<offset>.json), over its 26,214,400 bytes a file",
+    ]);
     expect(result.fits.map((f) => f.flags)).toEqual(["--limits 100"]);
   });
 
@@ -143,7 +146,9 @@ describe("preflight", () => {
     const sizes: FileSizes = { chunk: 300_000, page: (limit) => 300 * limit, whole: 280_000_000 };
     const host = HOST_LIMITS["cloudflare-paid"];
     const result = preflight(host, { ...routed([20]), downloads: 2 }, (o) => siteShape(10_000, o, sizes));
-    expect(result.overruns).toEqual(["a file of 280,000,000 bytes (downloads/subjekti.<format>), over its 26,214,400 bytes a file"]);
+    expect(result.overruns.map((o) => ENGLISH.say(o))).toEqual([
+      "a file of 280,000,000 bytes (downloads/subjekti.<format>), over its 26,214,400 bytes a file",
+    ]);
     expect(result.fits.map((f) => f.flags)[0]).toBe("--downloads none");
     const small: FileSizes = { ...sizes, whole: 1_000_000 };
     expect(siteShape(10_000, { ...routed([20]), downloads: 2 }, small).files - siteShape(10_000, routed([20]), small).files).toBe(4);
@@ -151,11 +156,25 @@ describe("preflight", () => {
 
   it("the message names the host, the limit gone over, each option that fits with its file count, and where the limits are documented", () => {
     const result = preflight(HOST_LIMITS["cloudflare-free"], routed([20]), shapeOf(1_000_000));
-    expect(describePreflight(result)).toBe(
+    expect(ENGLISH.say(describePreflight(result))).toBe(
       "the site does not fit Cloudflare Workers (free plan): 110,499 files, over its 20,000 files a deployment; " +
         "fits with --limits none (10,399 files; no page pre-rendered: every request derived from the record chunks), " +
         "or --forms plain --limits 105 (19,933 files; requests of other limits are derived) " +
         "(limits: https://developers.cloudflare.com/workers/platform/limits/)",
+    );
+  });
+
+  it("the message in Croatian: the host, each limit and each option said in Croatian, the flags and the address as written", () => {
+    const result = preflight(HOST_LIMITS["cloudflare-free"], routed([20]), shapeOf(1_000_000));
+    expect(translator("hr").say(describePreflight(result))).toBe(
+      "mrežno sjedište ne stane na Cloudflare Workers (besplatni plan): 110.499 datoteka, a prima najviše 20.000 datoteka po objavi; " +
+        "stane s --limits none (10.399 datoteka; nijedna stranica nije unaprijed izrađena: svaki se zahtjev izvodi iz dijelova sa zapisima) " +
+        "ili s --forms plain --limits 105 (19.933 datoteke; zahtjevi s drugim veličinama stranice (limit) izvode se) " +
+        "(ograničenja: https://developers.cloudflare.com/workers/platform/limits/)",
+    );
+    const static_ = preflight(HOST_LIMITS.static, routed([20]), shapeOf(5_758));
+    expect(translator("hr").say(describePreflight(static_))).toMatch(
+      /^mrežno sjedište ne stane na običan statički poslužitelj: njegove stranice povezuju se upitom .*; stane s --links files \([\d.]+ datotek[ae]?\)$/,
     );
   });
 });

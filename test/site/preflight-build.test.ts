@@ -99,6 +99,18 @@ describe("build --target cloudflare-free", () => {
     expect((await lstat(join(out, "_subjekti/manifest.json"))).isFile()).toBe(true);
   });
 
+  it("--lang hr: the warning in Croatian; --json keeps its English line", async () => {
+    const args = ["build", "--data", FIXTURE, "--target", "static", "--over-limits", "warn", "--no-cache", "--quiet", "--lang", "hr"];
+    const run = await runCli([...args, "--out", join(dir.path, "warned-hr")]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      "subjekti: upozorenje: mrežno sjedište ne stane na običan statički poslužitelj: njegove stranice povezuju se upitom (?limit=&offset=), na koji poslužitelj bez usmjeravanja ne može odgovoriti; stane s --links files (",
+    );
+    const json = await runCli([...args, "--out", join(dir.path, "warned-json"), "--json"]);
+    const report = JSON.parse(json.stdout) as { overLimits: string[] };
+    expect(report.overLimits).toEqual([expect.stringMatching(/^the site does not fit a plain static host: its pages link by query/)]);
+  });
+
   it("--limits none: no page file, every request derived from the record chunks", async () => {
     const out = join(dir.path, "none");
     const report = await build(FIXTURE, out, { limits: [] });

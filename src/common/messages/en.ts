@@ -55,6 +55,27 @@ const holder = (p: LockWho): string => {
   return p.holder.host === undefined ? who : `${who} on host ${p.holder.host}; if nothing runs there, remove ${p.path}`;
 };
 
+/**
+ * What a request of `subjekti check` checks (check/plan-probes.ts ProbeKind, which must fit here):
+ * its name in `--json` and the English report, a phrase of its own in every other language.
+ */
+export type CheckKind =
+  | "pre-rendered"
+  | "derived"
+  | "head"
+  | "conditional"
+  | "preflight"
+  | "options"
+  | "redirect"
+  | "not-found"
+  | "not-allowed"
+  | "not-acceptable"
+  | "published"
+  | "download"
+  | "lookup"
+  | "search"
+  | "page";
+
 export const en = {
   // The lines a problem is printed as.
   "line.problem": (p: { where: string; warning: boolean; field?: string; expected: string; got?: string; hint?: string }) =>
@@ -301,10 +322,30 @@ export const en = {
   "summary.stopped": (p: { what: "build" | "export" | "validate" | "sync"; signal: string; left: readonly string[] }) =>
     `${p.what} stopped by ${p.signal}: its temporary files are removed${p.left.length === 0 ? "" : `; could not remove everything: ${p.left.join("; ")}`}`,
 
-  "summary.synced": (p: { added: number; removed: number; changed: number; from: number | null; to: number; snapshot: string | null }) =>
-    `+${p.added} −${p.removed} ~${p.changed} subjects, sequence ${p.from === null ? "none" : String(p.from)} → ${p.to}${p.snapshot === null ? "" : ` (snapshot: ${p.snapshot})`}`,
+  "summary.synced": (p: {
+    added: number;
+    removed: number;
+    changed: number;
+    from: number | null;
+    to: number;
+    snapshot?: Said | undefined;
+  }) =>
+    `+${p.added} −${p.removed} ~${p.changed} subjects, sequence ${p.from === null ? "none" : String(p.from)} → ${p.to}${p.snapshot === undefined ? "" : ` (snapshot: ${p.snapshot})`}`,
   "summary.synced-names": (p: { kind: "added" | "removed" | "changed"; names: string }) => `  ${p.kind}: ${p.names}`,
   "summary.more-names": (p: { count: number }) => ` and ${n(p.count)} more`,
+  // Why sync downloaded the snapshot rather than applying the diffs (sync-mirror.ts); `--json` keeps the English.
+  "sync.no-local-copy": () => "no verified local copy",
+  "sync.not-behind": (p: { local: number; site: number }) =>
+    `the local sequence ${p.local} is not behind the site's ${p.site}: another feed`,
+  "sync.older-than-kept": (p: { local: number; oldest: number }) =>
+    `the local sequence ${p.local} is older than the oldest diff kept (${p.oldest})`,
+  "sync.too-far-behind": (p: { local: number; behind: number; max: number }) =>
+    `the local sequence ${p.local} is ${p.behind} diffs behind, more than the ${p.max} a run applies`,
+  "sync.diffs-end": (p: { version: string }) => `the diffs end at ${p.version}…, not the site's version`,
+  "sync.diff-status": (p: { url: string; status: number }) => `the diff ${p.url} answered ${p.status}`,
+  "sync.diff-not-applying": (p: { url: string; version: string }) => `the diff ${p.url} does not apply to version ${p.version}…`,
+  "sync.diff-other-version": (p: { url: string; written: string }) => `the diff ${p.url} does not give its to_version (got ${p.written}…)`,
+  "sync.diff-unreadable": (p: { url: string; detail: string }) => `the diff ${p.url} cannot be read: ${p.detail}`,
 
   // subjekti serve.
   "serve.refused-host": (p: { host: string; allowed: readonly string[] }) =>
@@ -313,6 +354,73 @@ export const en = {
   "serve.allowed-hosts": (p: { origin: string; allowed: readonly string[]; host: string; collection: string }) =>
     `${p.origin}/healthz answers any Host; the API answers Host ${p.allowed.join(", ")}: curl -H 'Host: ${p.host}' ${p.collection} (SIGTERM stops after the answers in flight)`,
   "serve.stopped": () => "stopped",
+
+  // A progress bar's figures (build-report.ts), after the bar itself.
+  "progress.bar": (p: { done: number; total: number; unit: "files" | "requests"; rate: number; eta: string }) =>
+    `${p.done}/${p.total} ${p.unit}  ${p.rate}/s  ${p.eta}s left`,
+
+  // The deploy preflight (deploy-preflight.ts): a host's limits a site goes over, and the options that fit.
+  "preflight.does-not-fit": (p: { host: string; over: readonly Said[]; fits: readonly Said[]; source?: string | undefined }) =>
+    `the site does not fit ${p.host}: ${p.over.join("; ")}; ${p.fits.length === 0 ? "no option of this build fits it; choose another --target" : `fits with ${p.fits.join(", or ")}`}${p.source === undefined ? "" : ` (limits: ${p.source})`}`,
+  "preflight.fit": (p: { flags: string; files: number; note?: Said | undefined }) =>
+    `${p.flags} (${n(p.files)} files${p.note === undefined ? "" : `; ${p.note}`})`,
+  "preflight.query-links": () => "its pages link by query (?limit=&offset=), which a host without routing cannot answer",
+  "preflight.files": (p: { files: number; max: number }) => `${n(p.files)} files, over its ${n(p.max)} files a deployment`,
+  "preflight.directory": (p: { entries: number; path: string; max: number }) =>
+    `${n(p.entries)} files in ${p.path}/, over its ${n(p.max)} files a directory`,
+  "preflight.file-bytes": (p: { bytes: number; path: string; max: number }) =>
+    `a file of ${n(p.bytes)} bytes (${p.path}), over its ${n(p.max)} bytes a file`,
+  "preflight.all-derived": () => "no page pre-rendered: every request derived from the record chunks",
+  "preflight.one-limit": () => "clients page by that limit only",
+  "preflight.other-limits-derived": () => "requests of other limits are derived",
+
+  // `subjekti check`'s report (check-report.ts): each request that differs, what differs, then the summary.
+  "check.request": (p: { method: string; url: string; probe: CheckKind }) => `${p.method} ${p.url} (${p.probe}):`,
+  "check.difference": (p: { what: string; expected: string; got: string }) => `  ${p.what}: expected ${p.expected}, got ${p.got}`,
+  "check.body": (p: { offset: number }) => `  body: first difference at byte ${p.offset}`,
+  "check.body-expected": (p: { expected: string }) => `    expected: ${p.expected}`,
+  "check.body-got": (p: { got: string }) => `    got:      ${p.got}`,
+  "check.more": (p: { more: number }) => `… and ${p.more} more requests that differ (--json lists them all)`,
+  "check.derived-origin": (p: { base: string; origin: string }) =>
+    `note: the site was built for ${p.base}; on ${p.origin} every page is derived from the records, so the pre-rendered files were not read (check ${p.base} for them)`,
+  "check.without-query": (p: { count: number; searches: number; first: string }) =>
+    `${p.count} requests with a query string (${p.searches} of them searching, filtering or ordering) were answered as their path without it, such as ${p.first}: the host does not hand query strings to the router (a plain static host, or a rule that serves a file whatever the query); searching, filtering, ordering and paging need a host that routes: the Netlify edge function, the Worker, or subjekti serve (docs/hosting.md)`,
+  "check.stale-nginx": (p: { configured: string; built: string; missed?: Said | undefined }) =>
+    `the nginx configuration was generated for another build (site ${p.configured}, this build is ${p.built})${p.missed ?? ""}: regenerate it with subjekti nginx, then nginx -t and reload nginx`,
+  "check.stale-none-from-files": (p: { answers: number }) =>
+    `, so none of the ${p.answers} answers that nginx should send from the site's files came from files (its page files are gone)`,
+  "check.stale-some-from-files": (p: { count: number; answers: number; first: string }) =>
+    `, so ${p.count} of the ${p.answers} answers that nginx should send from the site's files came from subjekti serve, such as ${p.first}`,
+  "check.not-from-files": (p: { count: number; answers: number; header: string; first: string }) =>
+    `${p.count} of ${p.answers} answers that nginx should send from the site's files came from subjekti serve (no ${p.header}: file), such as ${p.first}: the nginx configuration is older than the build; run subjekti nginx again, nginx -t, and reload nginx`,
+  "check.all-from-files": (p: { answers: number }) =>
+    `all ${p.answers} answers that nginx should send from the site's files came from files`,
+  "check.deadline": (p: { seconds: number; unchecked: number; total: number }) =>
+    `stopped at the deadline of ${p.seconds} s: ${p.unchecked} of ${p.total} requests were not checked (pass a longer --deadline, or --sample n)`,
+  "check.kind-count": (p: { count: number; probe: CheckKind }) => `${p.count} ${p.probe}`,
+  "check.summary": (p: {
+    origin: string;
+    dir: string;
+    subjects: number;
+    total: number;
+    /** Requests answered before the deadline; undefined when the check finished. */
+    checked?: number | undefined;
+    kinds: string;
+    seconds: number;
+    failed: number;
+    otherBuild: boolean;
+    notFromFiles: number;
+  }) => {
+    const stale = p.otherBuild
+      ? ", the nginx configuration is another build's"
+      : p.notFromFiles === 0
+        ? ""
+        : `, ${p.notFromFiles} not from files`;
+    return (
+      `${p.origin} against ${p.dir} (${p.subjects} subjects): ${p.total} requests${p.checked === undefined ? "" : ` (${p.checked} checked before the deadline)`}` +
+      ` (${p.kinds}) in ${p.seconds.toFixed(1)} s: ${p.failed === 0 ? "all match" : `${p.failed} differ`}${stale}`
+    );
+  },
 
   // Warnings of a build that goes on.
   "warning.no-licence": (p: { file: string }) =>
@@ -387,7 +495,7 @@ export const en = {
     `--out ${p.out}: the directory ${p.dir} does not exist: create it, or pass another --out`,
   "error.export-into-data": (p: { out: string; data: string; name: string }) =>
     `--out ${p.out} is inside --data ${p.data}: the next build would read it beside the sources it came from, every record twice; export elsewhere, then replace the sources with it (subjekti export --out ${p.name}, then move it into ${p.data} and remove the sources it replaces)`,
-  "error.over-limits": (p: { detail: string }) => `${p.detail}; or pass --over-limits warn to build it anyway`,
+  "error.over-limits": (p: { detail: Said }) => `${p.detail}; or pass --over-limits warn to build it anyway`,
   "error.source-date-epoch": (p: { epoch: string }) =>
     `SOURCE_DATE_EPOCH is "${p.epoch}": expected whole seconds since 1970 (such as 1700000000), or unset it`,
   "error.feed-snapshot-missing": (p: { state: string; snapshot: string; detail: string; changes: string }) =>
@@ -418,7 +526,14 @@ export const en = {
   "error.no-built-site": (p: { dir: string; detail: string }) =>
     `${p.dir} holds no built site (${p.detail}): pass --dir <the built site>, or run \`npm run build\` first`,
   "error.env-port": (p: { text: string; detail: string }) => `PORT=${p.text} in the environment: ${p.detail}; unset it or pass --port`,
-  "error.unreachable": (p: { where: string; detail: string; hint: string }) => `${p.where}: ${p.detail}: ${p.hint}`,
+  "error.unreachable": (p: { where: string; connect?: string | undefined; detail: string; hint: Said }) =>
+    `${p.where}${p.connect === undefined ? "" : ` (connecting to ${p.connect})`}: ${p.detail}: ${p.hint}`,
+  // What to look at when a deployment cannot be reached (send-request.ts connectionHint), by the error's code.
+  "hint.connect-certificate": () => "trust its CA with --ca <file> (PEM), or skip the certificate check with --insecure",
+  "hint.connect-protocol": () => "is it http rather than https (or the other way round)?",
+  "hint.connect-refused": () => "is the server running, and on this port?",
+  "hint.connect-host": () => "check the host name (or send the requests elsewhere with --connect host:port)",
+  "hint.connect-other": () => "is the server up and reachable from here?",
   "error.not-url": (p: { url: string }) => `"${p.url}" is not a URL: pass the deployment's address, such as https://example.org`,
   "error.not-http": (p: { url: string }) => `"${p.url}" is not an http or https URL`,
   "error.site-cannot-answer": (p: { target: string; detail: string }) => `the built site cannot answer ${p.target}: ${p.detail}`,

@@ -4,7 +4,7 @@
  * `Intl.PluralRules("hr")` and numbers by `Intl.NumberFormat("hr")` (5.753). Field names, options,
  * file names and values stay as they are written.
  */
-import type { LockWho } from "./en.ts";
+import type { CheckKind, LockWho } from "./en.ts";
 import type { Catalogue } from "./message.ts";
 
 const NUMBER = new Intl.NumberFormat("hr");
@@ -53,6 +53,37 @@ const holder = (p: LockWho): string => {
   const who = `proces ${p.holder.pid} (subjekti ${p.holder.command} od ${p.holder.since})`;
   return p.holder.host === undefined ? who : `${who} na računalu ${p.holder.host}; ako ondje ništa ne radi, uklonite ${p.path}`;
 };
+/** Što provjerava zahtjev naredbe check, u tri oblika za broj (1, 2–4, 5 i više). */
+const KINDS: Readonly<Record<CheckKind, readonly [string, string, string]>> = {
+  "pre-rendered": ["unaprijed izrađena stranica", "unaprijed izrađene stranice", "unaprijed izrađenih stranica"],
+  derived: ["izvedena stranica", "izvedene stranice", "izvedenih stranica"],
+  head: ["zahtjev HEAD", "zahtjeva HEAD", "zahtjeva HEAD"],
+  conditional: ["uvjetni zahtjev", "uvjetna zahtjeva", "uvjetnih zahtjeva"],
+  preflight: ["predzahtjev CORS", "predzahtjeva CORS", "predzahtjeva CORS"],
+  options: ["zahtjev OPTIONS", "zahtjeva OPTIONS", "zahtjeva OPTIONS"],
+  redirect: ["preusmjeravanje", "preusmjeravanja", "preusmjeravanja"],
+  "not-found": ["nepostojeća adresa (404)", "nepostojeće adrese (404)", "nepostojećih adresa (404)"],
+  "not-allowed": ["nedopuštena metoda (405)", "nedopuštene metode (405)", "nedopuštenih metoda (405)"],
+  "not-acceptable": ["neprihvatljiv oblik (406)", "neprihvatljiva oblika (406)", "neprihvatljivih oblika (406)"],
+  published: ["objavljena datoteka", "objavljene datoteke", "objavljenih datoteka"],
+  download: ["preuzimanje", "preuzimanja", "preuzimanja"],
+  lookup: ["dohvat", "dohvata", "dohvata"],
+  search: ["pretraga", "pretrage", "pretraga"],
+  page: ["stranica za ljude", "stranice za ljude", "stranica za ljude"],
+};
+/** Ono što se u odgovoru razlikuje: zaglavlja ostaju kako su napisana, ostalo po hrvatski. */
+const DIFFERS: Readonly<Record<string, string>> = { answer: "odgovor", body: "tijelo", bytes: "bajtova" };
+/** Vrijednost iz odgovora kakva jest, osim oznaka check-a za zaglavlje kojega nema i prazno tijelo. */
+const answered = (value: string): string => ({ "(none)": "(bez zaglavlja)", "(empty)": "(prazno)" })[value] ?? value;
+/** Poslužitelji za koje preflight provjerava ograničenja (deploy-preflight.ts HOST_LIMITS), kako ih imenuje; vlastita imena ostaju. */
+const HOSTS: Readonly<Record<string, string>> = {
+  "no particular host": "nijedan određeni poslužitelj",
+  "Cloudflare Workers (free plan)": "Cloudflare Workers (besplatni plan)",
+  "Cloudflare Workers (paid plan)": "Cloudflare Workers (plaćeni plan)",
+  "a plain static host": "običan statički poslužitelj",
+};
+const files = (x: number): string => count(x, "datoteka", "datoteke", "datoteka");
+const bytes = (x: number): string => count(x, "bajt", "bajta", "bajtova");
 const WHAT = { build: "izgradnja", export: "izvoz", validate: "provjera", sync: "sinkronizacija" } as const;
 
 export const hr: Catalogue = {
@@ -275,9 +306,20 @@ export const hr: Catalogue = {
     `${WHAT[p.what]} zaustavljen${p.what === "export" ? "" : "a"} signalom ${p.signal}: privremene datoteke su uklonjene${p.left.length === 0 ? "" : `; nije sve uklonjeno: ${p.left.join("; ")}`}`,
 
   "summary.synced": (p) =>
-    `+${n(p.added)} −${n(p.removed)} ~${n(p.changed)} ${plural(p.added + p.removed + p.changed, "subjekt", "subjekta", "subjekata")}, slijed ${p.from === null ? "nijedan" : String(p.from)} → ${p.to}${p.snapshot === null ? "" : ` (snimka: ${p.snapshot})`}`,
+    `+${n(p.added)} −${n(p.removed)} ~${n(p.changed)} ${plural(p.added + p.removed + p.changed, "subjekt", "subjekta", "subjekata")}, slijed ${p.from === null ? "nijedan" : String(p.from)} → ${p.to}${p.snapshot === undefined ? "" : ` (snimka: ${p.snapshot})`}`,
   "summary.synced-names": (p) => `  ${{ added: "dodano", removed: "uklonjeno", changed: "promijenjeno" }[p.kind]}: ${p.names}`,
   "summary.more-names": (p) => ` i još ${n(p.count)}`,
+  "sync.no-local-copy": () => "nema provjerene lokalne kopije",
+  "sync.not-behind": (p) =>
+    `lokalna je kopija na broju ${p.local}, koji nije iza broja mrežnog sjedišta (${p.site}): to je drugi slijed promjena`,
+  "sync.older-than-kept": (p) => `lokalna je kopija na broju ${p.local}, starijem od najstarije sačuvane razlike (${p.oldest})`,
+  "sync.too-far-behind": (p) =>
+    `lokalna je kopija na broju ${p.local}, ${count(p.behind, "razlika", "razlike", "razlika")} iza, više nego što ih jedno pokretanje primjenjuje (${n(p.max)})`,
+  "sync.diffs-end": (p) => `razlike završavaju na inačici ${p.version}…, a ne na inačici mrežnog sjedišta`,
+  "sync.diff-status": (p) => `razlika ${p.url} odgovorila je sa ${p.status}`,
+  "sync.diff-not-applying": (p) => `razlika ${p.url} ne primjenjuje se na inačicu ${p.version}…`,
+  "sync.diff-other-version": (p) => `razlika ${p.url} ne daje svoju to_version (dobiveno ${p.written}…)`,
+  "sync.diff-unreadable": (p) => `razlika ${p.url} ne može se pročitati: ${p.detail}`,
 
   "serve.refused-host": (p) =>
     `odbijen Host ${p.host} s 400: nije u --allowed-hosts (${p.allowed.join(", ")}); dodajte ga ondje ako je vaš`,
@@ -285,6 +327,61 @@ export const hr: Catalogue = {
   "serve.allowed-hosts": (p) =>
     `${p.origin}/healthz odgovara na bilo koji Host; API odgovara na Host ${p.allowed.join(", ")}: curl -H 'Host: ${p.host}' ${p.collection} (SIGTERM zaustavlja nakon odgovora u tijeku)`,
   "serve.stopped": () => "zaustavljeno",
+
+  "progress.bar": (p) =>
+    `${n(p.done)}/${p.unit === "files" ? count(p.total, "datoteka", "datoteke", "datoteka") : count(p.total, "zahtjev", "zahtjeva", "zahtjeva")}  ${n(p.rate)}/s  još ${p.eta} s`,
+
+  "preflight.does-not-fit": (p) =>
+    `mrežno sjedište ne stane na ${HOSTS[p.host] ?? p.host}: ${p.over.join("; ")}; ${p.fits.length === 0 ? "nijedna mogućnost ove izgradnje ne stane; odaberite drugi --target" : `stane s ${p.fits.join(" ili s ")}`}${p.source === undefined ? "" : ` (ograničenja: ${p.source})`}`,
+  "preflight.fit": (p) => `${p.flags} (${files(p.files)}${p.note === undefined ? "" : `; ${p.note}`})`,
+  "preflight.query-links": () =>
+    "njegove stranice povezuju se upitom (?limit=&offset=), na koji poslužitelj bez usmjeravanja ne može odgovoriti",
+  "preflight.files": (p) => `${files(p.files)}, a prima najviše ${files(p.max)} po objavi`,
+  "preflight.directory": (p) => `${files(p.entries)} u ${p.path}/, a prima najviše ${files(p.max)} po mapi`,
+  "preflight.file-bytes": (p) => `datoteka od ${bytes(p.bytes)} (${p.path}), a prima najviše ${bytes(p.max)} po datoteci`,
+  "preflight.all-derived": () => "nijedna stranica nije unaprijed izrađena: svaki se zahtjev izvodi iz dijelova sa zapisima",
+  "preflight.one-limit": () => "klijenti listaju samo stranicama te veličine (limit)",
+  "preflight.other-limits-derived": () => "zahtjevi s drugim veličinama stranice (limit) izvode se",
+
+  "check.request": (p) => `${p.method} ${p.url} (${KINDS[p.probe][0]}):`,
+  "check.difference": (p) => `  ${DIFFERS[p.what] ?? p.what}: očekuje se ${answered(p.expected)}, a stiglo je ${answered(p.got)}`,
+  "check.body": (p) => `  tijelo: prva razlika na bajtu ${p.offset}`,
+  "check.body-expected": (p) => `    očekivano: ${answered(p.expected)}`,
+  "check.body-got": (p) => `    stiglo:    ${answered(p.got)}`,
+  "check.more": (p) =>
+    `… i još ${n(p.more)} ${plural(p.more, "zahtjev koji se razlikuje", "zahtjeva koji se razlikuju", "zahtjeva koji se razlikuju")} (--json ih navodi sve)`,
+  "check.derived-origin": (p) =>
+    `napomena: mrežno sjedište izgrađeno je za ${p.base}; na ${p.origin} svaka se stranica izvodi iz zapisa, pa unaprijed izrađene datoteke nisu pročitane (za njih provjerite ${p.base})`,
+  "check.without-query": (p) =>
+    `${count(p.count, "zahtjev s upitom", "zahtjeva s upitom", "zahtjeva s upitom")} (od toga ${n(p.searches)} za pretragu, filtriranje ili poredak) ${plural(p.count, "dobio je odgovor", "dobila su odgovor", "dobilo je odgovor")} kao da upita nema, npr. ${p.first}: poslužitelj ne prosljeđuje upit (query string) usmjerivaču (običan statički poslužitelj ili pravilo koje poslužuje datoteku bez obzira na upit); pretraga, filtriranje, poredak i straničenje traže poslužitelj koji usmjerava: Netlifyjevu rubnu funkciju, Worker ili subjekti serve (docs/hosting.md)`,
+  "check.stale-nginx": (p) =>
+    `konfiguracija nginxa napravljena je za drugu izgradnju (sjedište ${p.configured}, a ova je izgradnja ${p.built})${p.missed ?? ""}: ponovno je napravite sa subjekti nginx, zatim pokrenite nginx -t i ponovno učitajte nginx`,
+  "check.stale-none-from-files": (p) =>
+    `, pa nijedan od ${n(p.answers)} odgovora koje bi nginx trebao slati iz datoteka sjedišta nije stigao iz datoteke (datoteka stranica te izgradnje više nema)`,
+  "check.stale-some-from-files": (p) =>
+    `, pa je ${n(p.count)} od ${n(p.answers)} odgovora koje bi nginx trebao slati iz datoteka sjedišta stiglo od subjekti serve, npr. ${p.first}`,
+  "check.not-from-files": (p) =>
+    `${n(p.count)} od ${n(p.answers)} odgovora koje bi nginx trebao slati iz datoteka sjedišta stiglo je od subjekti serve (bez ${p.header}: file), npr. ${p.first}: konfiguracija nginxa starija je od izgradnje; ponovno pokrenite subjekti nginx, zatim nginx -t, pa ponovno učitajte nginx`,
+  "check.all-from-files": (p) =>
+    `svi odgovori koje bi nginx trebao slati iz datoteka sjedišta (${count(p.answers, "odgovor", "odgovora", "odgovora")}) stigli su iz datoteka`,
+  "check.deadline": (p) =>
+    `zaustavljeno po isteku roka od ${decimal(String(p.seconds))} s: ${n(p.unchecked)} od ${n(p.total)} zahtjeva nije provjereno (zadajte dulji --deadline ili --sample n)`,
+  "check.kind-count": (p) => `${n(p.count)} ${plural(p.count, ...KINDS[p.probe])}`,
+  "check.summary": (p) => {
+    const stale = p.otherBuild
+      ? ", konfiguracija nginxa pripada drugoj izgradnji"
+      : p.notFromFiles === 0
+        ? ""
+        : `, ${n(p.notFromFiles)} ${plural(p.notFromFiles, "nije", "nisu", "nije")} iz datoteka`;
+    const before =
+      p.checked === undefined ? "" : ` (${n(p.checked)} ${plural(p.checked, "provjeren", "provjerena", "provjereno")} prije isteka roka)`;
+    const verdict =
+      p.failed === 0 ? "svi se podudaraju" : `${n(p.failed)} ${plural(p.failed, "se razlikuje", "se razlikuju", "se razlikuje")}`;
+    return (
+      `${p.origin} uspoređen s ${p.dir} (${count(p.subjects, "subjekt", "subjekta", "subjekata")}): ${count(p.total, "zahtjev", "zahtjeva", "zahtjeva")}${before}` +
+      ` (${p.kinds}) za ${p.seconds.toFixed(1).replace(".", ",")} s: ${verdict}${stale}`
+    );
+  },
 
   "warning.no-licence": (p) =>
     `licenca nije navedena: objavljeni opis (naslovna stranica, datapackage.json, DCAT katalog) ne navodi nijednu; dodajte ${p.file} s "licenses" u mapu podataka (docs/open-data.md)`,
@@ -375,7 +472,12 @@ export const hr: Catalogue = {
   "error.no-built-site": (p) =>
     `${p.dir} ne sadrži izgrađeno mrežno sjedište (${p.detail}): zadajte --dir <izgrađeno mrežno sjedište> ili najprije pokrenite \`npm run build\``,
   "error.env-port": (p) => `PORT=${p.text} u okruženju: ${p.detail}; uklonite ga ili zadajte --port`,
-  "error.unreachable": (p) => `${p.where}: ${p.detail}: ${p.hint}`,
+  "error.unreachable": (p) => `${p.where}${p.connect === undefined ? "" : ` (spajanjem na ${p.connect})`}: ${p.detail}: ${p.hint}`,
+  "hint.connect-certificate": () => "zadajte njegov CA s --ca <datoteka> (PEM) ili preskočite provjeru certifikata s --insecure",
+  "hint.connect-protocol": () => "je li to http umjesto https (ili obrnuto)?",
+  "hint.connect-refused": () => "radi li poslužitelj, i to na tim vratima?",
+  "hint.connect-host": () => "provjerite naziv poslužitelja (ili pošaljite zahtjeve drugamo s --connect host:port)",
+  "hint.connect-other": () => "radi li poslužitelj i može li se odavde doći do njega?",
   "error.not-url": (p) => `"${p.url}" nije URL: zadajte adresu objave, npr. https://example.org`,
   "error.not-http": (p) => `"${p.url}" nije http ni https URL`,
   "error.site-cannot-answer": (p) => `izgrađeno mrežno sjedište ne može odgovoriti na ${p.target}: ${p.detail}`,

@@ -15,7 +15,13 @@ export type { Said } from "./en.ts";
 /** Every key of the catalogue: English is the reference, every other catalogue has exactly its keys. */
 export type MessageKey = keyof typeof en;
 /** The parameters `key`'s function is given, before nested messages are said. */
-type Given<P> = { [F in keyof P]: Exclude<P[F], undefined> extends Said ? Message | Extract<P[F], undefined> : P[F] };
+type Given<P> = {
+  [F in keyof P]: Exclude<P[F], undefined> extends Said
+    ? Message | Extract<P[F], undefined>
+    : Exclude<P[F], undefined> extends readonly Said[]
+      ? readonly Message[] | Extract<P[F], undefined>
+      : P[F];
+};
 /** The parameters of `key`'s message: none, or one object. */
 export type ParamsOf<K extends MessageKey> = Parameters<(typeof en)[K]> extends [infer P] ? [Given<P>] : [];
 /** A catalogue: every key's sentence, taking the same parameters as the English one (a missing key is a type error). */

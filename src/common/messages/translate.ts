@@ -32,11 +32,13 @@ const CATALOGUES: Readonly<Record<Language, Catalogue>> = { en, hr };
 export function translator(language: Language): Translator {
   const catalogue = CATALOGUES[language];
   const text = (key: MessageKey, params?: unknown): string => (catalogue[key] as (p?: unknown) => string)(saidWithin(params));
-  // A parameter that is a message is said first, in the same language.
+  // A parameter that is a message, or a list of messages, is said first, in the same language.
   const saidWithin = (params: unknown): unknown =>
     typeof params !== "object" || params === null || Array.isArray(params)
       ? params
-      : Object.fromEntries(Object.entries(params).map(([name, value]) => [name, isMessage(value) ? say(value) : value]));
+      : Object.fromEntries(Object.entries(params).map(([name, value]) => [name, said(value)]));
+  const said = (value: unknown): unknown =>
+    isMessage(value) ? say(value) : Array.isArray(value) && value.length > 0 && value.every(isMessage) ? value.map(say) : value;
   const say = (message: Message): string => text(message.key, "params" in message ? message.params : undefined);
   return {
     language,
