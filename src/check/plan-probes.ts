@@ -16,24 +16,10 @@ import { SUBJECT_PAGES_PREFIX } from "../core/html/html-routes.ts";
 import { RESULTS_PATH } from "../core/html/search-form.ts";
 import type { QueryParam } from "../core/request/read-query.ts";
 import { mulberry32, type Random } from "../common/seeded-random.ts";
+import type { CheckKind } from "../common/messages/en.ts";
 
-/** What a probe checks; the summary and `--json` name it. */
-export type ProbeKind =
-  | "pre-rendered"
-  | "derived"
-  | "head"
-  | "conditional"
-  | "preflight"
-  | "options"
-  | "redirect"
-  | "not-found"
-  | "not-allowed"
-  | "not-acceptable"
-  | "published"
-  | "download"
-  | "lookup"
-  | "search"
-  | "page";
+/** What a probe checks; the summary and `--json` name it (each kind said in every language: the catalogues' list). */
+export type ProbeKind = CheckKind;
 
 /** One request to send, in origin-form. */
 export interface Probe {

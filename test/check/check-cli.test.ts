@@ -102,6 +102,22 @@ const checkJson = async (...args: string[]): Promise<{ code: number; report: Jso
   return { code: run.code, report: JSON.parse(run.stdout) as JsonReport };
 };
 
+/** `run` while byte 100 of the deployed page ?limit=7&offset=14 (plain links) is flipped; the page put back after. */
+async function withPageByteChanged<T>(run: () => Promise<T>): Promise<T> {
+  const path = join(deployed, pagePath(manifest, "plain", 7, 2) as string);
+  const original = await readFile(path);
+  const changed = Buffer.from(original);
+  changed[100] = (changed[100] as number) ^ 1;
+  await writeFile(path, changed);
+  await restartPreview();
+  try {
+    return await run();
+  } finally {
+    await writeFile(path, original);
+    await restartPreview();
+  }
+}
+
 /** The check of `built` against a server on 127.0.0.1 that takes every request and never answers. */
 async function checkSilent(...args: string[]): Promise<Awaited<ReturnType<typeof runCli>>> {
   const silent = createServer(() => undefined);
@@ -263,34 +279,17 @@ describe("subjekti check against a deployment changed behind its back", () => {
   });
 
   it("one byte of one page file: exit 1, naming the page's URL and the first differing byte", async () => {
-    const path = join(deployed, pagePath(manifest, "plain", 7, 2) as string);
-    const original = await readFile(path);
-    const changed = Buffer.from(original);
-    changed[100] = (changed[100] as number) ^ 1;
-    await writeFile(path, changed);
-    await restartPreview();
-    try {
-      const run = await check();
-      expect(run.code).toBe(1);
-      expect(run.stdout).toContain(`GET ${origin}/api/subjekti/?limit=7&offset=14 (pre-rendered):\n  body: first difference at byte 100\n`);
-      expect(run.stdout).toMatch(/: 1 differ\n$/);
-      expect(run.stderr).toMatch(new RegExp(`^subjekti: 1 of \\d+ requests to ${origin} differ from ${built}\\n$`));
-    } finally {
-      await writeFile(path, original);
-      await restartPreview();
-    }
+    const run = await withPageByteChanged(() => check());
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`GET ${origin}/api/subjekti/?limit=7&offset=14 (pre-rendered):\n  body: first difference at byte 100\n`);
+    expect(run.stdout).toMatch(/: 1 differ\n$/);
+    expect(run.stderr).toMatch(new RegExp(`^subjekti: 1 of \\d+ requests to ${origin} differ from ${built}\\n$`));
   });
 
   it("--lang hr: one byte of a page file and a header added to the 405, every line of the report in Croatian", async () => {
-    const path = join(deployed, pagePath(manifest, "plain", 7, 2) as string);
-    const original = await readFile(path);
-    const changed = Buffer.from(original);
-    changed[100] = (changed[100] as number) ^ 1;
-    await writeFile(path, changed);
-    await restartPreview();
     fault = (method, _h, a) => (method === "POST" ? { ...a, headers: [...a.headers, ["ETag", '"x"']] } : a);
     try {
-      const run = await check("--lang", "hr");
+      const run = await withPageByteChanged(() => check("--lang", "hr"));
       expect(run.code).toBe(1);
       expect(run.stdout).toContain(
         `GET ${origin}/api/subjekti/?limit=7&offset=14 (unaprijed izrađena stranica):\n  tijelo: prva razlika na bajtu 100\n    očekivano: `,
@@ -307,8 +306,6 @@ describe("subjekti check against a deployment changed behind its back", () => {
       expect(run.stderr).toMatch(new RegExp(`^subjekti: 2 od \\d+ zahtjeva prema ${origin} razlikuje se od ${built}\\n$`));
     } finally {
       fault = null;
-      await writeFile(path, original);
-      await restartPreview();
     }
   });
 

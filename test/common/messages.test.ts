@@ -6,31 +6,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it, test } from "vitest";
-import { type CheckKind, en } from "../../src/common/messages/en.ts";
+import { CHECK_KINDS, en } from "../../src/common/messages/en.ts";
 import { hr } from "../../src/common/messages/hr.ts";
 import { msg } from "../../src/common/messages/message.ts";
 import { chooseLanguage, ENGLISH, failure, sayFailure, translator } from "../../src/common/messages/translate.ts";
 
 const HR = translator("hr");
-
-/** Every kind of request `subjekti check` sends (plan-probes.ts), each said in Croatian. */
-const CHECK_KINDS: readonly CheckKind[] = [
-  "pre-rendered",
-  "derived",
-  "head",
-  "conditional",
-  "preflight",
-  "options",
-  "redirect",
-  "not-found",
-  "not-allowed",
-  "not-acceptable",
-  "published",
-  "download",
-  "lookup",
-  "search",
-  "page",
-];
 
 /** Keys whose sentence is only what it is given (a count, a parser's own words): the same in every language. */
 const PASSED_THROUGH = new Set(["table.count", "expected.schema", "expected.known-razina", "hint.csv-parser", "hint.digit-count"]);

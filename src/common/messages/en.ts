@@ -56,25 +56,28 @@ const holder = (p: LockWho): string => {
 };
 
 /**
- * What a request of `subjekti check` checks (check/plan-probes.ts ProbeKind, which must fit here):
- * its name in `--json` and the English report, a phrase of its own in every other language.
+ * What a request of `subjekti check` checks (check/plan-probes.ts ProbeKind is this): its name in
+ * `--json` and the English report, a phrase of its own in every other language. Listed here, in
+ * the order the summary counts them, because the catalogues (common) may not import the check.
  */
-export type CheckKind =
-  | "pre-rendered"
-  | "derived"
-  | "head"
-  | "conditional"
-  | "preflight"
-  | "options"
-  | "redirect"
-  | "not-found"
-  | "not-allowed"
-  | "not-acceptable"
-  | "published"
-  | "download"
-  | "lookup"
-  | "search"
-  | "page";
+export const CHECK_KINDS = [
+  "pre-rendered",
+  "derived",
+  "head",
+  "conditional",
+  "preflight",
+  "options",
+  "redirect",
+  "not-found",
+  "not-allowed",
+  "not-acceptable",
+  "published",
+  "download",
+  "lookup",
+  "search",
+  "page",
+] as const;
+export type CheckKind = (typeof CHECK_KINDS)[number];
 
 export const en = {
   // The lines a problem is printed as.
