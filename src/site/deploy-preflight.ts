@@ -17,7 +17,8 @@ export { isTarget, type Target, TARGETS } from "./targets.ts";
 
 /** What a host documents about a deployment; a limit it does not document is absent, never guessed. */
 export interface HostLimits {
-  readonly name: string;
+  /** The host as a person names it, in the maintainer's language. */
+  readonly name: Message;
   readonly filesPerDeployment?: number;
   readonly filesPerDirectory?: number;
   readonly bytesPerFile?: number;
@@ -30,24 +31,24 @@ export interface HostLimits {
 const MIB = 1024 * 1024;
 
 export const HOST_LIMITS: Readonly<Record<Target, HostLimits>> = {
-  none: { name: "no particular host" },
+  none: { name: msg("host.none") },
   // "While Netlify doesn't have a limit on the number of files per deploy, we do have a limit of
   // 54,000 files per directory." It states no hard limit on a file's size.
-  netlify: { name: "Netlify", filesPerDirectory: 54_000, source: "https://docs.netlify.com/site-deploys/overview/" },
+  netlify: { name: msg("host.netlify"), filesPerDirectory: 54_000, source: "https://docs.netlify.com/site-deploys/overview/" },
   "cloudflare-free": {
-    name: "Cloudflare Workers (free plan)",
+    name: msg("host.cloudflare-free"),
     filesPerDeployment: 20_000,
     bytesPerFile: 25 * MIB,
     source: "https://developers.cloudflare.com/workers/platform/limits/",
   },
   "cloudflare-paid": {
-    name: "Cloudflare Workers (paid plan)",
+    name: msg("host.cloudflare-paid"),
     filesPerDeployment: 100_000,
     bytesPerFile: 25 * MIB,
     source: "https://developers.cloudflare.com/workers/platform/limits/",
   },
   // GitHub Pages, S3 and a plain file server document no limit on files or files per directory.
-  static: { name: "a plain static host", filesOnly: true },
+  static: { name: msg("host.static"), filesOnly: true },
 };
 
 /** The options a preflight may change, with the largest limit a request gets. */

@@ -13,8 +13,15 @@ import { chooseLanguage, ENGLISH, failure, sayFailure, translator } from "../../
 
 const HR = translator("hr");
 
-/** Keys whose sentence is only what it is given (a count, a parser's own words): the same in every language. */
-const PASSED_THROUGH = new Set(["table.count", "expected.schema", "expected.known-razina", "hint.csv-parser", "hint.digit-count"]);
+/** Keys whose sentence is only what it is given (a count, a parser's own words) or a proper name (Netlify): the same in every language. */
+const PASSED_THROUGH = new Set([
+  "table.count",
+  "expected.schema",
+  "expected.known-razina",
+  "hint.csv-parser",
+  "hint.digit-count",
+  "host.netlify",
+]);
 
 /** Parameters that fit every sentence: each key's function reads only the ones it names. */
 const SAMPLE = {

@@ -62,7 +62,7 @@ describe("siteShape", () => {
 });
 
 describe("preflight", () => {
-  const fake = (limits: Omit<HostLimits, "name">): HostLimits => ({ name: "a test host", ...limits });
+  const fake = (limits: Omit<HostLimits, "name">): HostLimits => ({ name: HOST_LIMITS.none.name, ...limits });
   it.each([
     ["no particular host: anything fits", 1_000_000, HOST_LIMITS.none, routed([20, 50, 100], ["plain", "api", "json"]), [], []],
     [

@@ -363,8 +363,14 @@ export const en = {
     `${p.done}/${p.total} ${p.unit}  ${p.rate}/s  ${p.eta}s left`,
 
   // The deploy preflight (deploy-preflight.ts): a host's limits a site goes over, and the options that fit.
-  "preflight.does-not-fit": (p: { host: string; over: readonly Said[]; fits: readonly Said[]; source?: string | undefined }) =>
+  "preflight.does-not-fit": (p: { host: Said; over: readonly Said[]; fits: readonly Said[]; source?: string | undefined }) =>
     `the site does not fit ${p.host}: ${p.over.join("; ")}; ${p.fits.length === 0 ? "no option of this build fits it; choose another --target" : `fits with ${p.fits.join(", or ")}`}${p.source === undefined ? "" : ` (limits: ${p.source})`}`,
+  // The hosts whose limits the preflight knows (deploy-preflight.ts HOST_LIMITS), as a person names them.
+  "host.none": () => "no particular host",
+  "host.netlify": () => "Netlify",
+  "host.cloudflare-free": () => "Cloudflare Workers (free plan)",
+  "host.cloudflare-paid": () => "Cloudflare Workers (paid plan)",
+  "host.static": () => "a plain static host",
   "preflight.fit": (p: { flags: string; files: number; note?: Said | undefined }) =>
     `${p.flags} (${n(p.files)} files${p.note === undefined ? "" : `; ${p.note}`})`,
   "preflight.query-links": () => "its pages link by query (?limit=&offset=), which a host without routing cannot answer",

@@ -75,13 +75,6 @@ const KINDS: Readonly<Record<CheckKind, readonly [string, string, string]>> = {
 const DIFFERS: Readonly<Record<string, string>> = { answer: "odgovor", body: "tijelo", bytes: "bajtova" };
 /** Vrijednost iz odgovora kakva jest, osim oznaka check-a za zaglavlje kojega nema i prazno tijelo. */
 const answered = (value: string): string => ({ "(none)": "(bez zaglavlja)", "(empty)": "(prazno)" })[value] ?? value;
-/** Poslužitelji za koje preflight provjerava ograničenja (deploy-preflight.ts HOST_LIMITS), kako ih imenuje; vlastita imena ostaju. */
-const HOSTS: Readonly<Record<string, string>> = {
-  "no particular host": "nijedan određeni poslužitelj",
-  "Cloudflare Workers (free plan)": "Cloudflare Workers (besplatni plan)",
-  "Cloudflare Workers (paid plan)": "Cloudflare Workers (plaćeni plan)",
-  "a plain static host": "običan statički poslužitelj",
-};
 const files = (x: number): string => count(x, "datoteka", "datoteke", "datoteka");
 const bytes = (x: number): string => count(x, "bajt", "bajta", "bajtova");
 const WHAT = { build: "izgradnja", export: "izvoz", validate: "provjera", sync: "sinkronizacija" } as const;
@@ -332,7 +325,12 @@ export const hr: Catalogue = {
     `${n(p.done)}/${p.unit === "files" ? count(p.total, "datoteka", "datoteke", "datoteka") : count(p.total, "zahtjev", "zahtjeva", "zahtjeva")}  ${n(p.rate)}/s  još ${p.eta} s`,
 
   "preflight.does-not-fit": (p) =>
-    `mrežno sjedište ne stane na ${HOSTS[p.host] ?? p.host}: ${p.over.join("; ")}; ${p.fits.length === 0 ? "nijedna mogućnost ove izgradnje ne stane; odaberite drugi --target" : `stane s ${p.fits.join(" ili s ")}`}${p.source === undefined ? "" : ` (ograničenja: ${p.source})`}`,
+    `mrežno sjedište ne stane na ${p.host}: ${p.over.join("; ")}; ${p.fits.length === 0 ? "nijedna mogućnost ove izgradnje ne stane; odaberite drugi --target" : `stane s ${p.fits.join(" ili s ")}`}${p.source === undefined ? "" : ` (ograničenja: ${p.source})`}`,
+  "host.none": () => "nijedan određeni poslužitelj",
+  "host.netlify": () => "Netlify",
+  "host.cloudflare-free": () => "Cloudflare Workers (besplatni plan)",
+  "host.cloudflare-paid": () => "Cloudflare Workers (plaćeni plan)",
+  "host.static": () => "običan statički poslužitelj",
   "preflight.fit": (p) => `${p.flags} (${files(p.files)}${p.note === undefined ? "" : `; ${p.note}`})`,
   "preflight.query-links": () =>
     "njegove stranice povezuju se upitom (?limit=&offset=), na koji poslužitelj bez usmjeravanja ne može odgovoriti",
