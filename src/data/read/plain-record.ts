@@ -27,6 +27,19 @@ const NINE = 0x39;
 const DASH = 0x2d;
 const SPACE = 0x20;
 
+/** What a byte in a string is to the rules (text below), as bits: BYTE_KIND[byte]. */
+const NOT_DIGIT = 1;
+/** An ASCII character that is not white space: a string holding one is not blank once trimmed (Unicode's spaces are left to trim()). */
+const VISIBLE = 2;
+/** Any byte but plain ASCII: the quote, the backslash, a control character, a byte past ASCII. */
+const ODD = 4;
+const BYTE_KIND = new Uint8Array(256);
+for (let c = 0; c < 256; c++)
+  BYTE_KIND[c] =
+    (c < 0x30 || c > 0x39 ? NOT_DIGIT : 0) |
+    (c > 0x20 && c < 0x80 ? VISIBLE : 0) |
+    (c < 0x20 || c >= 0x80 || c === 0x22 || c === 0x5c ? ODD : 0);
+
 /** JSON's whitespace: space, tab, line feed, carriage return. */
 const WHITESPACE = new Uint8Array(256);
 for (const c of [0x20, 0x09, 0x0a, 0x0d]) WHITESPACE[c] = 1;
@@ -202,38 +215,39 @@ function flag(bytes: Uint8Array, i: number, to: number): number {
 function text(bytes: Uint8Array, i: number, to: number, f: number, maxLength: number): number {
   if (bytes[i] !== QUOTE) return -1;
   const start = ++i;
-  let units = 0;
-  let digits = true;
-  let visible = false;
+  /** Bytes that are no UTF-16 unit of their own: continuation bytes, the backslash of an escape (less one a unit past the BMP). */
+  let extra = 0;
+  /** The KIND bits of every byte, ORed. */
+  let kinds = 0;
   for (; i < to; i++) {
     const c = bytes[i] as number;
+    const kind = BYTE_KIND[c] as number;
+    // Most bytes: ASCII, neither quote nor backslash nor control character.
+    if ((kind & ODD) === 0) {
+      kinds |= kind;
+      continue;
+    }
     if (c === QUOTE) break;
+    kinds |= kind;
     if (c === BACKSLASH) {
       // `\"` and `\\` (a name in quotes: Dječji vrtić \"Rabra\") are JSON.stringify's own escapes: one
       // character, written again as it is. Any other escape is left to JSON.parse.
       const next = bytes[i + 1];
       if (next !== QUOTE && next !== BACKSLASH) return -1;
-      units++;
-      digits = false;
-      visible = true;
+      extra++;
       i++;
       continue;
     }
     if (c < SPACE) return -1;
-    if (c < 0x80) {
-      units++;
-      if (c < ZERO || c > NINE) digits = false;
-      // Not blank once trimmed: an ASCII character that is not white space (Unicode's are left to trim()).
-      if (c > SPACE) visible = true;
-      continue;
-    }
-    digits = false;
     // A lead byte is a character (past the BMP: two UTF-16 units); a continuation byte is not.
-    if (c >= 0xc0) units += c >= 0xf0 ? 2 : 1;
+    if (c < 0xc0) extra++;
+    else if (c >= 0xf0) extra--;
     // E2 80 A8 and E2 80 A9: U+2028 and U+2029.
     if (c === 0xe2 && bytes[i + 1] === 0x80 && ((bytes[i + 2] as number) & 0xfe) === 0xa8) return -1;
   }
-  if (i >= to || units > maxLength) return -1;
+  if (i >= to || i - start - extra > maxLength) return -1;
+  const digits = (kinds & NOT_DIGIT) === 0;
+  const visible = (kinds & VISIBLE) !== 0;
   const length = i - start;
   switch (f) {
     case CODE:
