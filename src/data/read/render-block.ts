@@ -9,7 +9,9 @@ import { renderSubject } from "../../core/render-page.ts";
 import type { RenderedBlock } from "../hand-offs.ts";
 import { storeBlock } from "./build-cache.ts";
 import { contentHash } from "../../common/content-hash.ts";
-import { parseBlock } from "../sources/parse-block.ts";
+import { isUtf8 } from "node:buffer";
+import { parseBlock, type PlainTaker } from "../sources/parse-block.ts";
+import { PlainRecord, RENDERED_EXTRA } from "./plain-record.ts";
 import { DEFAULT_MAX_FIELD_LENGTH } from "../read-options.ts";
 import type { BlockText, RecordSource } from "../sources/record-sink.ts";
 import { type Problem, ProblemCollector, type ProblemSink } from "../problems/problems.ts";
@@ -60,6 +62,22 @@ export class BlockRenderer {
     return this.#ends.length;
   }
 
+  /**
+   * Takes a JSON array's plain records from their bytes, rendered without being parsed
+   * (plain-record.ts); for a block of well-formed UTF-8, which the record is scanned as.
+   */
+  plainTaker(): PlainTaker {
+    const plain = new PlainRecord();
+    return {
+      scan: (bytes, from, to) => plain.scan(bytes, from, to, this.#maxFieldLength),
+      take: (position) => {
+        this.#room(plain.size + RENDERED_EXTRA + 1);
+        this.#length = plain.write(this.#bytes, this.#length);
+        this.#keep(plain.id, plain.code(), plain.oib(), position);
+      },
+    };
+  }
+
   /** Validates a parsed record (read from the spreadsheet forms in `notes`); renders it when it has no error. */
   add(value: unknown, position: number, source?: RecordSource, notes?: readonly FormNote[]): void {
     const sheet = this.#file.sheet;
@@ -91,19 +109,27 @@ export class BlockRenderer {
     }
     const text = renderSubject(subject);
     // A UTF-16 unit is at most 3 UTF-8 bytes, and the line break one; grow before writing so nothing is cut off.
-    const most = text.length * 3 + 1;
-    if (this.#length + most > this.#bytes.length) {
-      const grown = new Uint8Array(Math.max(this.#bytes.length * 2, this.#length + most));
-      grown.set(this.#bytes.subarray(0, this.#length));
-      this.#bytes = grown;
-    }
+    this.#room(text.length * 3 + 1);
     this.#length += BlockRenderer.#encoder.encodeInto(text, this.#bytes.subarray(this.#length)).written;
     // The line break as a byte: `${text}\n` was one more string to make and flatten a record.
     this.#bytes[this.#length++] = LINE_FEED;
+    this.#keep(subject.id, subject.jedinstvena_oznaka, subject.oib, position);
+  }
+
+  /** Grows the buffer, if need be, to take `most` bytes more. */
+  #room(most: number): void {
+    if (this.#length + most <= this.#bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.#bytes.length * 2, this.#length + most));
+    grown.set(this.#bytes.subarray(0, this.#length));
+    this.#bytes = grown;
+  }
+
+  /** A record rendered up to #length: its keys and position. */
+  #keep(id: number, code: string, oib: string, position: number): void {
     this.#ends.push(this.#length);
-    this.#ids.push(subject.id);
-    this.#codes.push(subject.jedinstvena_oznaka);
-    this.#oibs.push(subject.oib);
+    this.#ids.push(id);
+    this.#codes.push(code);
+    this.#oibs.push(oib);
     this.#positions.push(position);
   }
 
@@ -167,7 +193,16 @@ export interface BlockTask {
 /** Parses, validates and renders one block of a JSON array (syntax problems included), and stores it when asked. */
 export function renderJsonBlock(task: BlockTask): RenderedBlock {
   const renderer = new BlockRenderer(task.file, task.strict, task.maxFieldLength);
-  parseBlock(task.text, task.file, { record: (value, position, source) => renderer.add(value, position, source) }, renderer.problems);
+  // Plain records are taken from bytes that are well-formed UTF-8 (isUtf8 checks the block at once); a block
+  // with a byte that is not is parsed whole, as its decoding replaces that byte.
+  const plain = isUtf8(task.text.bytes) ? renderer.plainTaker() : undefined;
+  parseBlock(
+    task.text,
+    task.file,
+    { record: (value, position, source) => renderer.add(value, position, source) },
+    renderer.problems,
+    plain,
+  );
   const block = renderer.finish();
   renderer.release();
   if (task.store === undefined || block.problems.some((p) => p.severity === "error")) return block;

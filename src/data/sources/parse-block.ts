@@ -36,12 +36,30 @@ function describeSyntaxError(error: SyntaxError, text: string, firstLine: number
 export const PART_BYTES = 40 * 1024;
 
 /**
+ * Takes a block's plain records straight from their bytes, before JSON.parse sees them (the
+ * renderer's: read/plain-record.ts). A record it does not take is parsed and handed to the sink.
+ */
+export interface PlainTaker {
+  /** Whether it takes the element `bytes[from, to)`; what it found is kept for `take`, until the next scan. */
+  scan(bytes: Buffer, from: number, to: number): boolean;
+  /** Takes the element last scanned, at `position`. */
+  take(position: number): void;
+}
+
+/**
  * Parses a block's elements, a part at a time (PART_BYTES), with one JSON.parse of `[` + the part
  * + `]` (as ASCII where it can be: ascii-json.ts): a million JSON.parse calls on small texts cost
  * about twice one call on the same bytes. Only a part that fails so is parsed an element at a
- * time, to locate the broken ones.
+ * time, to locate the broken ones. The elements `plain` takes are not parsed: a part is a run of
+ * those it does not take, so every record still comes in order.
  */
-export function parseBlock(block: BlockText, file: SourceFile, sink: Pick<RecordSink, "record">, problems: ProblemSink): void {
+export function parseBlock(
+  block: BlockText,
+  file: SourceFile,
+  sink: Pick<RecordSink, "record">,
+  problems: ProblemSink,
+  plain?: PlainTaker,
+): void {
   const { first, starts, lines } = block;
   // A block sent to a record thread arrives as a plain Uint8Array: decode it as a Buffer.
   const bytes = Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength);
@@ -55,10 +73,22 @@ export function parseBlock(block: BlockText, file: SourceFile, sink: Pick<Record
     source.keys = block.keys[k] ?? 0;
     sink.record(value, first + k, source);
   };
+  /** The element `plain` last said it takes (its scan is still the one kept), or -1. */
+  let scanned = -1;
   for (let from = 0; from < n; ) {
     const begin = starts[from] ?? 0;
+    if (plain !== undefined && (scanned === from || plain.scan(bytes, begin, end(from)))) {
+      plain.take(first + from++);
+      continue;
+    }
     let to = from + 1;
-    while (to < n && end(to) - begin <= PART_BYTES) to++;
+    while (to < n && end(to) - begin <= PART_BYTES) {
+      if (plain?.scan(bytes, starts[to] ?? 0, end(to)) === true) {
+        scanned = to;
+        break;
+      }
+      to++;
+    }
     const part = bytes.subarray(begin, end(to - 1));
     let values: unknown;
     try {
