@@ -37,11 +37,8 @@ export interface BucketRange {
   /**
    * Varints one after another: each subject's mark, then its items. The mark is NEXT_PLACE for the
    * place after the range's last (the first place's last is -1), else 0 and the gap from it; an
-   * item is a token (a text, SpillBytes.text, whose header is odd and above 3), 1 and a key's text
-   * (a town's), a small key's number n as 4n + 4 (smallItem), or a token or town whose text came
-   * before as 4i + 2 (knownItem), i its text's turn among the range's texts (the first 0): a text is
-   * written, read back, hashed and compared once for each token or town the gathering holds, not
-   * at each of its subjects (it was some 60 of a million subjects' 107 MB of ranges). A subject ended by a 0, each range its
+   * item is a token (a text, SpillBytes.text, whose header is odd and above 3), a small key's
+   * number n as 2n + 2, or 1 and a key's text (a town's). A subject ended by a 0, each range its
    * own, cost a byte and a mark more for each range a subject meets, and a subject meets more as
    * the ranges grow with the list (8 of 8 at a million subjects, 32 of 40 at five million).
    */
@@ -63,8 +60,6 @@ export class BucketScratch {
   readonly bytes = reusedBytes();
   readonly values = reusedBytes();
   readonly localOfSmall = reusedInt32s();
-  /** Each text's key in the range, by its turn among the range's texts (knownItem): doubled as they come. */
-  localOfText: Int32Array = new Int32Array(1 << 12);
   /** Each key's items, by its number in the range: as long as the most keys a range has met (doubled as they come), not as its items. */
   counts: Int32Array = new Int32Array(1 << 12);
   /** The gaps of the range's subjects' marks, in their order, a byte each (0 for a gap past 255, kept apart): doubled as they come. */
@@ -101,16 +96,6 @@ export class BucketScratch {
 
 /** A subject's mark in a range's bytes for the place after the range's last: the header of an empty wide text, which no item is. */
 export const NEXT_PLACE = 3;
-
-/** A small key's item in a range's bytes (BucketRange): 4n + 4, two bytes for the first 4,095 keys (some 2,000 at a million subjects). */
-export function smallItem(key: number): number {
-  return 4 * key + 4;
-}
-
-/** The item of a token or town whose text was the range's `turn`th (from 0; BucketRange). */
-export function knownItem(turn: number): number {
-  return 4 * turn + 2;
-}
 
 /** FNV-1a's state after `w:` (a token's key is `w:<token>`). */
 const TOKEN_SEED = [0x77, 0x3a].reduce((hash, unit) => Math.imul(hash ^ unit, 0x01000193) >>> 0, 0x811c9dc5);
@@ -173,8 +158,6 @@ export function writeBuckets(
   };
   let counts = scratch.counts;
   counts.fill(0);
-  let localOfText = scratch.localOfText;
-  let turns = 0;
   // Each item's key's number, the first of a subject's items marked (NEXT_BIT, GAP_BIT): the
   // counting sort below follows the places through them, reading the range's bytes once and
   // keeping no place beside each item (4 bytes an item).
@@ -225,24 +208,17 @@ export function writeBuckets(
       continue;
     }
     let local: number;
-    if (item % 4 === 2) {
-      // A token or town whose text came before.
-      local = localOfText[(item - 2) / 4] as number;
+    if (item === 1) {
+      // A key by its text (a town's), after 1.
+      const header = readVarint(bytes, at);
+      at = varintEnd;
+      local = numberOf(at, header, false);
+      at += textSize(header);
     } else if (item % 2 === 1) {
-      if (item === 1) {
-        // A key by its text (a town's), after 1.
-        const header = readVarint(bytes, at);
-        at = varintEnd;
-        local = numberOf(at, header, false);
-        at += textSize(header);
-      } else {
-        local = numberOf(at, item, true);
-        at += textSize(item);
-      }
-      if (turns === localOfText.length) scratch.localOfText = localOfText = grown(localOfText);
-      localOfText[turns++] = local;
+      local = numberOf(at, item, true);
+      at += textSize(item);
     } else {
-      const id = item / 4 - 1;
+      const id = item / 2 - 1;
       local = localOfSmall[id] as number;
       if (local < 0) {
         localOfSmall[id] = local = addKey(small.names[id] as string, false, id);

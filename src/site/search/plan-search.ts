@@ -25,17 +25,7 @@ import { isTokenBreak, tokensOf } from "../../core/search/normalise.ts";
 import { WholeFiles } from "../../common/read-into.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
-import {
-  type ApartKeys,
-  BucketScratch,
-  knownItem,
-  NEXT_PLACE,
-  type SmallKeys,
-  smallItem,
-  tokenBucket,
-  tokenIndexed,
-  writeBuckets,
-} from "./key-shards.ts";
+import { type ApartKeys, BucketScratch, NEXT_PLACE, type SmallKeys, tokenBucket, tokenIndexed, writeBuckets } from "./key-shards.ts";
 import { OrderFiles } from "./order-files.ts";
 import { RUN_SIZE } from "./sorted-runs.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
@@ -215,8 +205,6 @@ interface Token {
   readonly text: string;
   /** Its range, or -1 when it has no set of its own (a token of one or two characters). */
   readonly range: number;
-  /** Its number in its range once its text is there (-1 before): its later subjects write the number (Gathering.key). */
-  id: number;
   /** Its pieces' keys (of one, two and three characters): `slab[start, end)`, in its generation's slab. */
   slab: Int32Array;
   start: number;
@@ -235,8 +223,6 @@ interface Town {
   /** Whether its key's units are all below 256 (narrowText). */
   readonly narrow: boolean;
   readonly range: number;
-  /** Its number in its range once its key's text is there (-1 before), as a token's. */
-  id: number;
   readonly tokens: readonly Token[];
 }
 
@@ -372,8 +358,6 @@ class Gathering {
   #found = 0;
   /** The place each range was last opened at (its last subject's; -1 before any). */
   readonly #openAt: Float64Array;
-  /** The tokens and towns whose text each range holds so far: the next one's number there. */
-  readonly #firsts: Int32Array;
   #place = 0;
   /** Each small key's members so far. */
   #counts = new Int32Array(1024);
@@ -418,7 +402,6 @@ class Gathering {
     this.ranges = Array.from({ length: ranges }, () => new SpillBytes(this.file, limit));
     this.items = new Array<number>(ranges).fill(0);
     this.#openAt = new Float64Array(ranges).fill(-1);
-    this.#firsts = new Int32Array(ranges);
     this.#flags = ["s:0", "s:1", "o:0", "o:1"].map((key) => this.#keyOf(key));
   }
 
@@ -443,12 +426,8 @@ class Gathering {
     const townHash = textHash(fields.town, 0, fields.town.length);
     const town = this.#townSlots.get(fields.town, 0, fields.town.length, townHash) ?? this.#town(fields.town, townHash);
     const range = this.#open(town.range);
-    if (town.id >= 0) range.varint(knownItem(town.id));
-    else {
-      town.id = this.#turn(town.range);
-      range.varint(1);
-      range.text(town.key, town.narrow);
-    }
+    range.varint(1);
+    range.text(town.key, town.narrow);
     this.#addKey(this.#flags[fields.status ? 1 : 0] as number);
     this.#addKey(this.#flags[fields.odobreno ? 3 : 2] as number);
     const name = fields.name;
@@ -528,7 +507,6 @@ class Gathering {
           key,
           narrow: narrowText(key),
           range: Math.floor(bucketOf(key, this.#buckets) / this.#partitionBuckets),
-          id: -1,
           tokens: this.#tokensOf(text),
         };
       }
@@ -569,7 +547,6 @@ class Gathering {
     const token: Token = {
       text,
       range: tokenIndexed(text) ? Math.floor(tokenBucket(text, this.#buckets) / this.#partitionBuckets) : -1,
-      id: -1,
       slab: this.#keys,
       start: 0,
       end: 0,
@@ -597,14 +574,7 @@ class Gathering {
     const place = this.#place;
     if (token.stamp === place) return;
     token.stamp = place;
-    if (token.range >= 0) {
-      const range = this.#open(token.range);
-      if (token.id >= 0) range.varint(knownItem(token.id));
-      else {
-        token.id = this.#turn(token.range);
-        range.text(token.text, token.narrow);
-      }
-    }
+    if (token.range >= 0) this.#open(token.range).text(token.text, token.narrow);
     // #addKey's work, in the loop: a piece's key about 57 million times at a million subjects.
     const { slab, end } = token;
     const stamps = this.#stamps;
@@ -621,7 +591,7 @@ class Gathering {
       counts[key] = (counts[key] as number) + 1;
       const at = bitAt[key] as number;
       if (at >= 0) bits[at + byte] = (bits[at + byte] as number) | mask;
-      else this.#open(rangeOfKey[key] as number).varint(smallItem(key));
+      else this.#open(rangeOfKey[key] as number).varint(2 * key + 2);
     }
   }
 
@@ -738,7 +708,7 @@ class Gathering {
     this.#counts[key] = (this.#counts[key] as number) + 1;
     const at = this.#bitAt[key] as number;
     if (at >= 0) this.#bits[at + this.#byte] = (this.#bits[at + this.#byte] as number) | this.#mask;
-    else this.#open(this.#rangeOfKey[key] as number).varint(smallItem(key));
+    else this.#open(this.#rangeOfKey[key] as number).varint(2 * key + 2);
   }
 
   /**
@@ -777,13 +747,6 @@ class Gathering {
       return setOfBits(bitmap, this.#counts[key] as number, count);
     },
   };
-
-  /** The turn of the next text written in range `range` (its tokens' and towns' numbers there: key-shards.ts knownItem). */
-  #turn(range: number): number {
-    const turn = this.#firsts[range] as number;
-    this.#firsts[range] = turn + 1;
-    return turn;
-  }
 
   /** The range `range`, with the current subject's record begun in it. */
   #open(range: number): SpillBytes {

@@ -3,17 +3,15 @@
  * writeBuckets): each key's set read back is the places of the subjects that hold it, whatever
  * mark comes before a subject's first item (the next place, a gap of one byte, a gap past 255
  * and past 16,383: a varint of two and of three bytes), whichever item that is (a small key, a
- * token, a token of wide units, a town by text, a token or town by the turn of its text before,
- * a text again, as a token the gathering's caches dropped and made again), with more keys in the
- * range than the counts' and the texts' first arrays hold (4,096), and a range after a larger one
- * in the same scratch arrays.
+ * token, a token of wide units, a town by text), with more keys in the range than the counts'
+ * first array holds (4,096), and a range after a larger one in the same scratch arrays.
  */
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeRows, toList } from "../../../src/core/search/row-sets.ts";
 import { bucketFileNames } from "../../../src/core/search/search-layout.ts";
-import { BucketScratch, knownItem, NEXT_PLACE, type SmallKeys, smallItem, writeBuckets } from "../../../src/site/search/key-shards.ts";
+import { BucketScratch, NEXT_PLACE, type SmallKeys, writeBuckets } from "../../../src/site/search/key-shards.ts";
 import { SpillBytes, SpillFile } from "../../../src/site/search/spill-bytes.ts";
 import type { SpilledShard } from "../../../src/site/search/spilled-shard.ts";
 import type { SuffixEntries } from "../../../src/site/search/suffix-files.ts";
@@ -54,10 +52,6 @@ function madeRange(
   let place = first;
   let last = -1;
   let items = 0;
-  // Each token's and town's turn among the range's texts: the `tok` tokens are written as text at
-  // every subject (a text again is a token made again), the others by their turn once written.
-  const turns = new Map<string, number>();
-  let texts = 0;
   // Tokens of INLINE_ROWS (8) members at most, so that their places are in their suffix entries.
   const shared = Math.ceil(subjects / 7);
   for (let s = 0; s < subjects; s++) {
@@ -78,16 +72,13 @@ function madeRange(
       spill.varint(place - last);
     }
     for (const item of ordered) {
-      const key = keyOf(item);
-      const turn = turns.get(key);
-      if ("small" in item) spill.varint(smallItem(item.small));
-      else if (turn !== undefined) spill.varint(knownItem(turn));
+      if ("small" in item) spill.varint(2 * item.small + 2);
+      else if ("token" in item) spill.text(item.token);
       else {
-        if ("town" in item) spill.varint(1);
-        spill.text(key);
-        if (!key.startsWith("tok")) turns.set(key, texts);
-        texts++;
+        spill.varint(1);
+        spill.text(item.town);
       }
+      const key = keyOf(item);
       let places = truth.get(key);
       if (places === undefined) truth.set(key, (places = []));
       places.push(place);
