@@ -40,7 +40,24 @@ function hash53(bytes: Uint8Array): string {
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+  return base36(4294967296 * (2097151 & h2) + (h1 >>> 0));
+}
+
+/** 36^5: five base-36 digits. */
+const FIVE_DIGITS = 60466176;
+
+/**
+ * `n.toString(36)` of an integer in [0, 2^53) (exported for its test), written as two integers
+ * below 2^30, which V8 converts in any radix by integer division: a double's radix conversion goes
+ * through `fmod` digit by digit, some 1 µs a tag (eight times this): 0.15 s of a 1M build's main
+ * thread for its 100,000 pages' tags.
+ */
+export function base36(n: number): string {
+  if (n < FIVE_DIGITS) return n.toString(36);
+  // Both exact: n < 2^53, so high < 2^28, and high * FIVE_DIGITS <= n.
+  const high = Math.floor(n / FIVE_DIGITS);
+  const low = (n - high * FIVE_DIGITS).toString(36);
+  return `${high.toString(36)}${"0000".slice(low.length - 1)}${low}`;
 }
 
 /** The strong ETag of an answer whose body is `bytes` (the GET body, as sent): it changes only when they do. */

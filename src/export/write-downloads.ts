@@ -289,10 +289,12 @@ function workbookSink(path: string, date: Date, byChunk: DownloadChunks | null):
       // The rows made now, while the chunk's bytes last (once the deflate of the last chunk rendered in the same buffer is
       // done: `reading`, not the previous take, which awaits no deflate when that chunk was copied); deflated meanwhile.
       const render = async (): Promise<{ count: number; deflated: Promise<ChunkBytes> }> => {
-        const count = linesOf(await chunk.bytes());
         const turn = chunk.index % 2;
         await reading[turn];
-        const xml = xlsxRowsOf(await chunk.records(), first, scratch[turn] as Scratch);
+        // Its records' lines, as the rows' one walk of the chunk found them (linesOf's walk would count the same).
+        const records = await chunk.records();
+        const { count } = records;
+        const xml = xlsxRowsOf(records, first, scratch[turn] as Scratch);
         const deflated = workbookDeflate.segment(xml, false).then(({ bytes, crc, size }) => ({ bytes, extra: [crc, size, count, first] }));
         reading[turn] = deflated.catch(() => undefined);
         return { count, deflated };

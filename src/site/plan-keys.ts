@@ -43,8 +43,12 @@ import { SpilledShard } from "./search/spilled-shard.ts";
 
 const NEWLINE = 0x0a;
 const ZERO = 0x30;
+const [COMMA, QUOTE, BACKSLASH] = [0x2c, 0x22, 0x5c];
 const OIB_FIELD = Buffer.from('","oib":"');
 const CODE_FIELD = Buffer.from(',"jedinstvena_oznaka":"');
+const NAME_FIELD = Buffer.from('","naziv_subjekta":"');
+/** `{"id":` */
+const ID_AT = 6;
 
 /** How the keys are parted: the keys a part holds when the OIBs spread evenly, and those a part buffers before they go to its files. */
 export interface KeyParts {
@@ -104,15 +108,36 @@ function oibAt(bytes: Buffer, at: number): number {
   return oib;
 }
 
-/** Visits each record of a chunk file's bytes in order: `at`, where its OIB's 11 digits start. */
+/**
+ * Visits each record of a chunk file's bytes in order: `at`, where its OIB's 11 digits start. A
+ * rendered record starts `{"id":<id>,"jedinstvena_oznaka":"<code>","naziv_subjekta":"<name>","oib":"`:
+ * its OIB is found by stepping over the three values before it (a few dozen bytes, their escapes
+ * skipped), where a search for the field's name (a call into Buffer's indexOf a record) cost 1.6
+ * times as much (0.23 s against 0.14 s over a 1M build's chunk files, on its main thread). A
+ * record of another shape is searched as before.
+ */
 function eachOibAt(bytes: Buffer, visit: (at: number) => void): void {
   for (let start = 0; start < bytes.length; ) {
     let end = bytes.indexOf(NEWLINE, start);
     if (end === -1) end = bytes.length;
+    let at = start + ID_AT;
+    while (at < end && bytes[at] !== COMMA) at++;
+    at += CODE_FIELD.length;
+    while (at < end && bytes[at] !== QUOTE) at++;
+    at += NAME_FIELD.length;
+    // The name's closing quote: an escape's backslash skips the character after it (an escaped quote or backslash).
+    for (let c = bytes[at]; at < end && c !== QUOTE; c = bytes[++at]) if (c === BACKSLASH) at++;
     // A string field's quotes are escaped, so the first `","oib":"` is the field's own.
-    visit(bytes.indexOf(OIB_FIELD, start) + OIB_FIELD.length);
+    visit((holds(bytes, at, OIB_FIELD, end) ? at : bytes.indexOf(OIB_FIELD, start)) + OIB_FIELD.length);
     start = end + 1;
   }
+}
+
+/** Does `bytes` hold `field` at `at`, before `end`? */
+function holds(bytes: Buffer, at: number, field: Buffer, end: number): boolean {
+  if (at + field.length > end) return false;
+  for (let i = 0; i < field.length; i++) if (bytes[at + i] !== field[i]) return false;
+  return true;
 }
 
 /**

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bytesEtag, contentEtag, etagAt, etagsText, matchesIfNoneMatch } from "../../src/core/etag.ts";
+import { base36, bytesEtag, contentEtag, etagAt, etagsText, matchesIfNoneMatch } from "../../src/core/etag.ts";
 
 const UTF8 = new TextEncoder();
 const TAG = contentEtag('{"count":1}');
@@ -16,6 +16,18 @@ describe("bytesEtag", () => {
     ["0123456789abcdef", `"${(8834678123501541).toString(36)}-g"`],
   ])("of %s -> %s (golden)", (text, tag) => {
     expect(bytesEtag(UTF8.encode(text))).toBe(tag);
+  });
+
+  it("writes the hash in base 36 as toString(36) does, over the hash's whole range and at each digit's carry", () => {
+    const edges = [0, 1, 35, 36, 36 ** 5 - 1, 36 ** 5, 36 ** 5 + 1, 36 ** 6, 36 ** 10 - 1, 36 ** 10, 2 ** 32, 2 ** 53 - 1];
+    for (const n of edges) expect(base36(n)).toBe(n.toString(36));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 52 }), fc.double({ min: 0, max: 1, noNaN: true }), (bits, fraction) => {
+        const n = Math.min(2 ** 53 - 1, Math.floor(fraction * 2 ** bits));
+        expect(base36(n)).toBe(n.toString(36));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it("is the same for the same bytes at any alignment (a view into a larger buffer is read word by word)", () => {

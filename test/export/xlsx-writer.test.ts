@@ -4,6 +4,7 @@
  * and inflated); the data's date is in docProps and every entry's stamp; the sheet holds inline
  * strings only (no shared-strings part), the OIB and code text cells, the filter over every row.
  */
+import fc from "fast-check";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
@@ -211,6 +212,21 @@ describe("the streaming workbook writer", () => {
     // Three pieces folded left: how the sheet's segments are.
     const pieces = [bytes.subarray(0, 7), bytes.subarray(7, 40_000), bytes.subarray(40_000)];
     expect(pieces.reduce((crc, piece) => crc32Combine(crc, zlib.crc32(piece), piece.length), 0)).toBe(zlib.crc32(bytes));
+  });
+
+  it("crc32Combine is associative, lengths past 2^32 bytes too (the sheet of ten million rows)", () => {
+    // Appending is linear: A then (B then C) is (A then B) then C, whatever the CRCs and lengths.
+    fc.assert(
+      fc.property(
+        fc.tuple(fc.nat(), fc.nat(), fc.nat()).map((crcs) => crcs.map((crc) => crc >>> 0)),
+        fc.integer({ min: 1, max: 2 ** 40 }),
+        fc.integer({ min: 1, max: 2 ** 40 }),
+        ([a, b, c], m, n) => {
+          const [crcA, crcB, crcC] = [a as number, b as number, c as number];
+          expect(crc32Combine(crc32Combine(crcA, crcB, m), crcC, n)).toBe(crc32Combine(crcA, crc32Combine(crcB, crcC, n), m + n));
+        },
+      ),
+    );
   });
 
   it("the table CRC-32 (Node before 20.15) is zlib's, whole and continued across pieces", () => {

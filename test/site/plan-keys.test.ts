@@ -37,12 +37,16 @@ function oibs(): string[] {
   });
 }
 
-function writeChunks(dir: string, list: readonly string[]): (chunk: number) => { path: string } {
+/** A record's fields from its name to its OIB's opening quote (its name `S` unless the test says). */
+type NameAndOib = (place: number) => string;
+const PLAIN_NAME: NameAndOib = () => '"naziv_subjekta":"S","oib":"';
+
+function writeChunks(dir: string, list: readonly string[], nameAndOib = PLAIN_NAME): (chunk: number) => { path: string } {
   const paths: string[] = [];
   for (let first = 0; first < list.length; first += CHUNK) {
     const lines = list
       .slice(first, first + CHUNK)
-      .map((oib, k) => `{"id":${first + k + 1},"jedinstvena_oznaka":"${first + k + 10}","naziv_subjekta":"S","oib":"${oib}","x":1}\n`);
+      .map((oib, k) => `{"id":${first + k + 1},"jedinstvena_oznaka":"${first + k + 10}",${nameAndOib(first + k)}${oib}","x":1}\n`);
     const path = join(dir, `${first / CHUNK}.ndjson`);
     writeFileSync(path, lines.join(""));
     paths.push(path);
@@ -96,6 +100,19 @@ describe("planKeys", () => {
     const hashes = (parts?: KeyParts): string[] =>
       planKeys(COUNT, CHUNK, fileOf, join(work.path, `h-${parts?.partKeys ?? 0}`), parts).map((s) => `${s.key} ${s.hash}`);
     expect(hashes({ partKeys: 2000, buffered: 100 })).toEqual(hashes());
+  });
+
+  it("finds each OIB past names with escapes, and in a record of another shape", () => {
+    // Escaped quotes and backslashes (one ending the name), the OIB field's own text escaped in a name, an empty name, and a
+    // field between the name and the OIB (not the rendered shape: found by its name).
+    const names = ['Vrtić \\"Rabra\\"', "a\\\\", 'x\\",\\"oib\\":\\"99999999999', "", "S"];
+    const nameAndOib: NameAndOib = (place) =>
+      place % 7 === 6 ? '"naziv_subjekta":"S","razina":"x","oib":"' : `"naziv_subjekta":"${names[place % names.length] as string}","oib":"`;
+    const dir = join(work.path, "escapes");
+    const shards = planKeys(COUNT, CHUNK, writeChunks(work.path, list, nameAndOib), dir);
+    const want = expected(list);
+    const got = filesOf(shards);
+    for (const [file, bytes] of want) expect(got.get(file)?.equals(bytes), file).toBe(true);
   });
 
   it("counts the subjects the chunk files hold", () => {
