@@ -14,7 +14,8 @@
  * would (test/data/read/plain-record.test.ts holds it to that).
  */
 import { SUBJECT_FIELDS } from "../../core/render-page.ts";
-import { daysInMonth } from "../rules/calendar-date.ts";
+import { isCalendarDateAt } from "../rules/calendar-date.ts";
+import { oibCheckDigit } from "../rules/oib-check-digit.ts";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -24,7 +25,6 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const ZERO = 0x30;
 const NINE = 0x39;
-const DASH = 0x2d;
 const SPACE = 0x20;
 
 /** What a byte in a string is to the rules (text below), as bits: BYTE_KIND[byte]. */
@@ -255,11 +255,11 @@ function text(bytes: Uint8Array, i: number, to: number, f: number, maxLength: nu
     case NAME:
       return length > 0 ? i : -1;
     case OIB:
-      return digits && length === 11 && checkDigit(bytes, start) === (bytes[start + 10] as number) - ZERO ? i : -1;
+      return digits && length === 11 && oibCheckDigit(bytes, start) === (bytes[start + 10] as number) - ZERO ? i : -1;
     case RAZINA:
       return same(bytes, start, length, LOKALNA) || same(bytes, start, length, NACIONALNA) ? i : -1;
     case DATE:
-      return length === 10 && isDate(bytes, start) ? i : -1;
+      return length === 10 && isCalendarDateAt(bytes, start) ? i : -1;
     case CITY:
       return visible ? i : -1;
     default:
@@ -271,34 +271,4 @@ function same(bytes: Uint8Array, start: number, length: number, word: Uint8Array
   if (length !== word.length) return false;
   for (let k = 0; k < length; k++) if (bytes[start + k] !== word[k]) return false;
   return true;
-}
-
-/** oibCheckDigit (ISO 7064 MOD 11,10) of the ten digits at `start`. */
-function checkDigit(bytes: Uint8Array, start: number): number {
-  let carry = 10;
-  for (let k = 0; k < 10; k++) {
-    carry = (carry + (bytes[start + k] as number) - ZERO) % 10;
-    if (carry === 0) carry = 10;
-    carry = (carry * 2) % 11;
-  }
-  return (11 - carry) % 10;
-}
-
-/** isCalendarDate of the 10 bytes at `start`: `YYYY-MM-DD`, a day that exists, year 1 onwards. */
-function isDate(bytes: Uint8Array, start: number): boolean {
-  if (bytes[start + 4] !== DASH || bytes[start + 7] !== DASH) return false;
-  const year = digitsAt(bytes, start, 4);
-  const month = digitsAt(bytes, start + 5, 2);
-  const day = digitsAt(bytes, start + 8, 2);
-  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
-}
-
-function digitsAt(bytes: Uint8Array, from: number, count: number): number {
-  let value = 0;
-  for (let k = from; k < from + count; k++) {
-    const digit = (bytes[k] as number) - ZERO;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
 }
