@@ -15,6 +15,7 @@
  */
 import { SUBJECT_FIELDS } from "../../core/render-page.ts";
 import { isCalendarDateAt } from "../rules/calendar-date.ts";
+import { KNOWN_RAZINA } from "../rules/known-levels.ts";
 import { oibCheckDigit } from "../rules/oib-check-digit.ts";
 
 const QUOTE = 0x22;
@@ -58,9 +59,8 @@ const FIELD_COUNT = SUBJECT_FIELDS.length;
 
 const encoder = new TextEncoder();
 const NAMES = SUBJECT_FIELDS.map((name) => encoder.encode(name));
-/** The two known levels (subject-warnings.ts warns at any other). */
-const LOKALNA = encoder.encode("lokalna");
-const NACIONALNA = encoder.encode("nacionalna");
+/** The known levels, as bytes (subject-warnings.ts warns at any other). */
+const KNOWN_LEVELS = KNOWN_RAZINA.map((level) => encoder.encode(level));
 
 /**
  * What renderSubject writes before each field's value, the quotes of strings included (so the
@@ -257,7 +257,7 @@ function text(bytes: Uint8Array, i: number, to: number, f: number, maxLength: nu
     case OIB:
       return digits && length === 11 && oibCheckDigit(bytes, start) === (bytes[start + 10] as number) - ZERO ? i : -1;
     case RAZINA:
-      return same(bytes, start, length, LOKALNA) || same(bytes, start, length, NACIONALNA) ? i : -1;
+      return KNOWN_LEVELS.some((level) => same(bytes, start, length, level)) ? i : -1;
     case DATE:
       return length === 10 && isCalendarDateAt(bytes, start) ? i : -1;
     case CITY:
