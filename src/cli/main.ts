@@ -5,7 +5,7 @@
  * typed values at the boundary; this file assembles them and turns errors into exit codes.
  *
  * Exit codes: 0 done, 1 bad data or an environment problem (one line, with what to do), 2 a usage
- * error (commander's message and the help hint).
+ * error (its line, the command's usage line and where to read more: usage-error.ts).
  *
  * Start-up loads only what the run uses: a command's file when that command runs (all of them for
  * the top-level help, which lists them), and each command loads its work (the build, the reader,
@@ -20,6 +20,7 @@ import { SubjektiError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
 import { terminalLines } from "../common/terminal-text.ts";
 import { type Io, processIo } from "./io.ts";
+import { reportUsageErrorsTo, usageErrorLines, usageHint, withTranslatedValues } from "./usage-error.ts";
 import { type CommandContext, problemOutput } from "./problems-output.ts";
 
 export { type Io, processIo } from "./io.ts";
@@ -89,7 +90,6 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         "the language of problems, summaries and errors: hr or en (default: the locale, LC_ALL, LC_MESSAGES or LANG; hr… is Croatian, else English)",
       ).choices(LANGUAGES),
     )
-    .showHelpAfterError()
     .exitOverride()
     // Help wraps at 80 columns on every terminal: the same text the help snapshot
     // (help-text.ts, answered without commander) and the CLI reference hold.
@@ -101,13 +101,20 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     });
   const adds = await Promise.all(commandsFor(argv).map((name) => COMMANDS[name]?.()));
   for (const add of adds) add?.(program, context);
+  let failed: Command | undefined;
+  reportUsageErrorsTo(program, (command) => {
+    failed = command;
+  });
+  withTranslatedValues(program, tr);
 
   try {
     await program.parseAsync(argv, { from: "user" });
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Help and --version end through here too, with code 0; every other one is a usage error.
+      // Help and --version end through here too, with code 0; every other one is a usage error
+      // (`subjekti` alone too, whose help commander writes to stderr itself).
+      if (failed !== undefined) io.stderr.write(terminalLines([...usageErrorLines(error.code, error.message, tr), ...usageHint(failed, tr)]));
       return error.exitCode === 0 ? 0 : 2;
     }
     if (error instanceof SubjektiError) {

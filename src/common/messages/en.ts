@@ -55,6 +55,13 @@ const holder = (p: LockWho): string => {
   return p.holder.host === undefined ? who : `${who} on host ${p.holder.host}; if nothing runs there, remove ${p.path}`;
 };
 
+/** What gave an option's value that conflicts with another's: the command line, or an environment variable. */
+export interface UsageSource {
+  readonly env: boolean;
+  readonly name: string;
+}
+const source = (p: UsageSource): string => (p.env ? `environment variable '${p.name}'` : `option '${p.name}'`);
+
 /**
  * What a request of `subjekti check` checks (check/plan-probes.ts ProbeKind is this): its name in
  * `--json` and the English report, a phrase of its own in every other language. Listed here, in
@@ -450,6 +457,28 @@ export const en = {
   "lock.waiting": (p: LockWho) => `${p.shown} is being written by ${holder(p)}: waiting for it to finish`,
 
   // Usage errors (exit 2).
+  // Usage errors (exit 2): commander's, read back by code (cli/usage-error.ts), options and values as typed.
+  "usage.unknown-option": (p: { option: string }) => `error: unknown option '${p.option}'`,
+  "usage.unknown-command": (p: { command: string }) => `error: unknown command '${p.command}'`,
+  "usage.did-you-mean": (p: { names: readonly string[] }) =>
+    `(Did you mean ${p.names.length === 1 ? "" : "one of "}${p.names.join(", ")}?)`,
+  "usage.missing-argument": (p: { argument: string }) => `error: missing required argument '${p.argument}'`,
+  "usage.option-missing-value": (p: { option: string }) => `error: option '${p.option}' argument missing`,
+  "usage.missing-option": (p: { option: string }) => `error: required option '${p.option}' not specified`,
+  "usage.conflicting-options": (p: { first: UsageSource; second: UsageSource }) =>
+    `error: ${source(p.first)} cannot be used with ${source(p.second)}`,
+  "usage.too-many-arguments": (p: { command?: string; expected: number; got: number }) =>
+    `error: too many arguments${p.command === undefined ? "" : ` for '${p.command}'`}. Expected ${count(p.expected, "argument")} but got ${p.got}.`,
+  "usage.invalid-option-value": (p: { option: string; value: string; reason: string }) =>
+    `error: option '${p.option}' argument '${p.value}' is invalid. ${p.reason}`,
+  "usage.invalid-env-value": (p: { option: string; value: string; variable: string; reason: string }) =>
+    `error: option '${p.option}' value '${p.value}' from env '${p.variable}' is invalid. ${p.reason}`,
+  "usage.invalid-argument": (p: { argument: string; value: string; reason: string }) =>
+    `error: command-argument value '${p.value}' is invalid for argument '${p.argument}'. ${p.reason}`,
+  "usage.choices": (p: { choices: readonly string[] }) => `Allowed choices are ${p.choices.join(", ")}.`,
+  "usage.usage": (p: { usage: string }) => `Usage: ${p.usage}`,
+  "usage.more": (p: { help: string }) => `For more information, try '${p.help}'.`,
+  // The project's own usage errors.
   "usage.links-files-limits": () =>
     "error: --links files needs at least one of --limits: a plain static host has no router to derive pages",
   "usage.export-extension": (p: { out: string }) =>

@@ -4,7 +4,7 @@
  * `Intl.PluralRules("hr")` and numbers by `Intl.NumberFormat("hr")` (5.753). Field names, options,
  * file names and values stay as they are written.
  */
-import type { CheckKind, LockWho } from "./en.ts";
+import type { CheckKind, LockWho, UsageSource } from "./en.ts";
 import type { Catalogue } from "./message.ts";
 
 const NUMBER = new Intl.NumberFormat("hr");
@@ -36,6 +36,9 @@ const MONTHS = [
 ] as const;
 const or = (words: readonly string[]): string => words.map((w) => JSON.stringify(w)).join(" ili ");
 const list = (words: readonly string[]): string => words.join(", ");
+/** `a`, `a ili b`, `a, b ili c`. */
+const either = (words: readonly string[]): string =>
+  words.length < 2 ? list(words) : `${list(words.slice(0, -1))} ili ${words[words.length - 1] ?? ""}`;
 /** Zašto se na mjesto ne može pisati, po kodu greške. */
 const reason = (code: string): string =>
   ({
@@ -53,6 +56,8 @@ const holder = (p: LockWho): string => {
   const who = `proces ${p.holder.pid} (subjekti ${p.holder.command} od ${p.holder.since})`;
   return p.holder.host === undefined ? who : `${who} na računalu ${p.holder.host}; ako ondje ništa ne radi, uklonite ${p.path}`;
 };
+/** Što je zadalo vrijednost opcije koja se kosi s drugom: naredbeni redak ili varijabla okruženja. */
+const source = (p: UsageSource): string => (p.env ? `varijabla okruženja '${p.name}'` : `opcija '${p.name}'`);
 /** Što provjerava zahtjev naredbe check, u tri oblika za broj (1, 2–4, 5 i više). */
 const KINDS: Readonly<Record<CheckKind, readonly [string, string, string]>> = {
   "pre-rendered": ["unaprijed izrađena stranica", "unaprijed izrađene stranice", "unaprijed izrađenih stranica"],
@@ -396,6 +401,22 @@ export const hr: Catalogue = {
   "lock.took-over": (p) => `${p.shown}: preuzeto zaključavanje procesa ${p.pid} (subjekti ${p.command} od ${p.since}), koji više ne radi`,
   "lock.waiting": (p) => `${p.shown} upravo piše ${holder(p)}: čeka se da završi`,
 
+  "usage.unknown-option": (p) => `greška: nepoznata opcija '${p.option}'`,
+  "usage.unknown-command": (p) => `greška: nepoznata naredba '${p.command}'`,
+  "usage.did-you-mean": (p) => `(Jeste li mislili ${either(p.names)}?)`,
+  "usage.missing-argument": (p) => `greška: nedostaje obavezni argument '${p.argument}'`,
+  "usage.option-missing-value": (p) => `greška: opciji '${p.option}' nedostaje vrijednost`,
+  "usage.missing-option": (p) => `greška: obavezna opcija '${p.option}' nije zadana`,
+  "usage.conflicting-options": (p) => `greška: ${source(p.first)} i ${source(p.second)} ne mogu se zadati zajedno`,
+  "usage.too-many-arguments": (p) =>
+    `greška: previše argumenata${p.command === undefined ? "" : ` za '${p.command}'`}: očekuje se ${count(p.expected, "argument", "argumenta", "argumenata")}, a zadano je ${n(p.got)}.`,
+  "usage.invalid-option-value": (p) => `greška: vrijednost '${p.value}' opcije '${p.option}' nije ispravna: ${p.reason}`,
+  "usage.invalid-env-value": (p) =>
+    `greška: vrijednost '${p.value}' opcije '${p.option}' iz varijable okruženja '${p.variable}' nije ispravna: ${p.reason}`,
+  "usage.invalid-argument": (p) => `greška: vrijednost '${p.value}' argumenta '${p.argument}' nije ispravna: ${p.reason}`,
+  "usage.choices": (p) => `dopuštene vrijednosti su ${list(p.choices)}.`,
+  "usage.usage": (p) => `Uporaba: ${p.usage}`,
+  "usage.more": (p) => `Za više informacija pokušajte '${p.help}'.`,
   "usage.links-files-limits": () =>
     "greška: --links files traži barem jednu veličinu u --limits: običan statički poslužitelj nema usmjerivač koji bi izveo stranice",
   "usage.export-extension": (p) => `greška: --out ${p.out}: očekuje se naziv koji završava s .xlsx ili .csv (iz njega se čita oblik)`,
