@@ -1,5 +1,5 @@
 /** `subjekti build`: validate the sources and pre-render the site (src/site/build-site.ts). */
-import { type Command, InvalidArgumentError, Option } from "commander";
+import { type Command, Option } from "commander";
 import { DEFAULT_DOWNLOADS, DOWNLOAD_FORMATS, type DownloadFormat, isDownloadFormat } from "../core/download-files.ts";
 import type { Form } from "../core/layout.ts";
 import { msg } from "../common/messages/message.ts";
@@ -23,6 +23,7 @@ import {
 } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
 import { stoppable } from "./stop-on-signal.ts";
+import { InvalidValue } from "./usage-error.ts";
 
 /** The build command's flags as commander gives them. */
 interface BuildFlags extends ReadFlags {
@@ -55,15 +56,13 @@ function downloadList(text: string): DownloadFormat[] {
   const formats = text.split(",").map((f) => f.trim());
   const bad = formats.filter((f) => !isDownloadFormat(f));
   if (bad.length > 0 || formats.length === 0)
-    throw new InvalidArgumentError(
-      `expected some of ${DOWNLOAD_FORMATS.join(", ")} (comma-separated), or none; got "${bad.join(",") || text}"`,
-    );
+    throw new InvalidValue(msg("invalid.downloads", { formats: DOWNLOAD_FORMATS, got: bad.join(",") || text }));
   return DOWNLOAD_FORMATS.filter((f) => formats.includes(f));
 }
 
 function keepChanges(text: string): KeepChanges {
   const keep = parseKeep(text);
-  if (keep === null) throw new InvalidArgumentError(`expected a number of diffs (such as 100) or of days (such as 90d), got "${text}"`);
+  if (keep === null) throw new InvalidValue(msg("invalid.keep-changes", { text }));
   return keep;
 }
 

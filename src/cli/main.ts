@@ -20,7 +20,7 @@ import { SubjektiError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
 import { terminalLines } from "../common/terminal-text.ts";
 import { type Io, processIo } from "./io.ts";
-import { reportUsageErrorsTo, usageErrorLines, usageHint, withTranslatedValues } from "./usage-error.ts";
+import { InvalidValue, reportUsageErrorsTo, usageErrorLines, usageHint, withTranslatedValues } from "./usage-error.ts";
 import { type CommandContext, problemOutput } from "./problems-output.ts";
 
 export { type Io, processIo } from "./io.ts";
@@ -114,7 +114,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (error instanceof CommanderError) {
       // Help and --version end through here too, with code 0; every other one is a usage error
       // (`subjekti` alone too, whose help commander writes to stderr itself).
-      if (failed !== undefined) io.stderr.write(terminalLines([...usageErrorLines(error.code, error.message, tr), ...usageHint(failed, tr)]));
+      if (failed !== undefined)
+        io.stderr.write(terminalLines([...usageErrorLines(error.code, error.message, tr), ...usageHint(failed, tr)]));
+      // A value refused outside commander's parsing (the base URL from Netlify's URL): its line alone.
+      else if (error instanceof InvalidValue) io.stderr.write(terminalLines([`subjekti: ${tr.say(error.text)}`]));
       return error.exitCode === 0 ? 0 : 2;
     }
     if (error instanceof SubjektiError) {

@@ -5,12 +5,13 @@
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import type { Io } from "./io.ts";
-import { msg } from "../common/messages/message.ts";
+import { type Message, msg } from "../common/messages/message.ts";
 import { failure } from "../common/messages/translate.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { isErrno } from "../common/machine-error.ts";
+import { InvalidValue } from "./usage-error.ts";
 
 interface NginxFlags {
   readonly dir: string;
@@ -24,9 +25,9 @@ interface NginxFlags {
 }
 
 /** A value written into the configuration as one nginx token: no spaces, quotes, `;`, braces or `$`. */
-function token(what: string, pattern: RegExp): (text: string) => string {
+function token(refusal: (text: string) => Message, pattern: RegExp): (text: string) => string {
   return (text) => {
-    if (!pattern.test(text)) throw new InvalidArgumentError(`"${text}" is not ${what}`);
+    if (!pattern.test(text)) throw new InvalidValue(refusal(text));
     return text;
   };
 }
@@ -38,34 +39,29 @@ const LISTEN_PARAMETERS = new Set(["ssl", "http2", "default_server", "reuseport"
 /** nginx's listen: an address, then parameters (`443 ssl http2`, `[::]:443 ssl`). */
 function listen(text: string): string {
   const [address = "", ...parameters] = text.trim().split(/\s+/);
-  if (!ADDRESS.test(address))
-    throw new InvalidArgumentError(`"${address}" is not a port or address:port (8080, 127.0.0.1:8080, [::1]:8080)`);
+  if (!ADDRESS.test(address)) throw new InvalidValue(msg("invalid.listen-address", { address }));
   const bad = parameters.find((parameter) => !LISTEN_PARAMETERS.has(parameter));
-  if (bad !== undefined) throw new InvalidArgumentError(`"${bad}" is not a listen parameter here (${[...LISTEN_PARAMETERS].join(", ")})`);
+  if (bad !== undefined) throw new InvalidValue(msg("invalid.listen-parameter", { parameter: bad, parameters: [...LISTEN_PARAMETERS] }));
   return [address, ...parameters].join(" ");
 }
 
 /** A path nginx reads, written quoted: absolute, without quotes, `;`, braces, `$` or backslashes. */
 function pemPath(text: string): string {
   const path = resolve(text);
-  if (/[\s'"{};$\\]/.test(path))
-    throw new InvalidArgumentError(`"${text}": nginx's path cannot hold spaces, quotes, braces, ; $ or \\ here`);
+  if (/[\s'"{};$\\]/.test(path)) throw new InvalidValue(msg("invalid.nginx-path", { text }));
   return path;
 }
 
-const NAME = token(
-  "a name of lowercase letters, digits and _, starting with a letter (subjekti, subjekti_staging)",
-  /^[a-z][a-z0-9_]{0,39}$/,
-);
+const NAME = token((text) => msg("invalid.nginx-name", { text }), /^[a-z][a-z0-9_]{0,39}$/);
 const UPSTREAM = token(
-  "host:port or unix:/path of `subjekti serve`",
+  (text) => msg("invalid.upstream", { text }),
   /^(?:[A-Za-z0-9.-]+:\d{1,5}|\[[0-9A-Fa-f:.]+\]:\d{1,5}|unix:\/[\w./-]+)$/,
 );
 
 function serverNames(text: string): string {
   const names = text.trim().split(/[\s,]+/);
   const bad = names.find((name) => !/^(?:_|[*.]?[A-Za-z0-9.-]+\*?)$/.test(name));
-  if (bad !== undefined) throw new InvalidArgumentError(`"${bad}" is not a server name (such as registry.example.hr, *.example.hr or _)`);
+  if (bad !== undefined) throw new InvalidValue(msg("invalid.server-name", { name: bad }));
   return names.join(" ");
 }
 

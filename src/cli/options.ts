@@ -3,13 +3,14 @@
  * at the boundary, or a usage error (exit 2) that names what it expected.
  */
 import { stat } from "node:fs/promises";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { isForm, type Form } from "../core/layout.ts";
 import { msg } from "../common/messages/message.ts";
 import { failure } from "../common/messages/translate.ts";
 import { isEncodingLabel } from "../data/sources/decode-source.ts";
 import { DEFAULT_MAX_FIELD_LENGTH, type ReadOptions } from "../data/read-options.ts";
 import { port } from "../serve/listen-options.ts";
+import { InvalidValue } from "./usage-error.ts";
 
 export const ENCODING_HELP = "the encoding of CSV sources, such as windows-1250 (default: UTF-8)";
 const MAX_FIELD_LENGTH_HELP = "the longest a text field may be, in characters";
@@ -17,12 +18,12 @@ const FOLLOW_OUTSIDE_HELP = "follow symbolic links that lead outside --data (def
 
 export function positiveInt(text: string): number {
   const n = Number(text);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError(`expected a positive integer, got "${text}"`);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new InvalidValue(msg("invalid.positive-integer", { text }));
   return n;
 }
 
 export function encodingLabel(text: string): string {
-  if (!isEncodingLabel(text)) throw new InvalidArgumentError(`"${text}" is not an encoding label (such as utf-8 or windows-1250)`);
+  if (!isEncodingLabel(text)) throw new InvalidValue(msg("invalid.encoding", { text }));
   return text;
 }
 
@@ -34,7 +35,7 @@ export function threadCount(text: string): number {
 export function connectTo(text: string): { host: string; port: number } {
   const colon = text.lastIndexOf(":");
   const host = text.slice(0, Math.max(colon, 0)).replace(/^\[(.*)\]$/, "$1");
-  if (colon < 0 || host === "") throw new InvalidArgumentError(`expected host:port, such as 127.0.0.1:8080, got "${text}"`);
+  if (colon < 0 || host === "") throw new InvalidValue(msg("invalid.connect", { text }));
   return { host, port: port(text.slice(colon + 1)) };
 }
 
@@ -48,7 +49,7 @@ export function limitList(text: string): number[] {
 export function formList(text: string): Form[] {
   const forms = text.split(",").map((part) => part.trim());
   const bad = forms.find((form) => !isForm(form));
-  if (bad !== undefined) throw new InvalidArgumentError(`"${bad}" is not a form; the forms are plain, api and json`);
+  if (bad !== undefined) throw new InvalidValue(msg("invalid.form", { form: bad }));
   return [...new Set(forms)] as Form[];
 }
 
@@ -57,9 +58,9 @@ export function baseUrl(text: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new InvalidArgumentError(`expected an absolute URL such as https://example.org, got "${text}"`);
+    throw new InvalidValue(msg("invalid.url", { text }));
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidArgumentError(`expected http or https, got "${text}"`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidValue(msg("invalid.http", { text }));
   // DRF's links are the origin plus the path; a trailing slash would double it.
   let end = text.length;
   while (end > 0 && text[end - 1] === "/") end--;

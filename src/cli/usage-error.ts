@@ -14,27 +14,24 @@
  */
 import { type Command, InvalidArgumentError } from "commander";
 import type { Message, Translator } from "../common/messages/message.ts";
+import { ENGLISH } from "../common/messages/translate.ts";
 
 /**
  * A value an option's parser refuses, saying why as a catalogue message: the parsers stay
  * language-neutral, and withTranslatedValues says the message in the maintainer's language.
  */
 export class InvalidValue extends InvalidArgumentError {
-  constructor(
-    english: string,
-    readonly text: Message,
-  ) {
-    super(english);
+  readonly text: Message;
+  constructor(text: Message) {
+    super(ENGLISH.say(text));
+    this.text = text;
   }
 }
 
 /** What each of commander's usage errors reads as, by code: the pattern of its text and its line. */
 const FORMATS: Readonly<Record<string, readonly [RegExp, (parts: string[], tr: Translator) => string]>> = {
   "commander.unknownOption": [/^error: unknown option '(.*)'$/s, ([option = ""], tr) => tr.text("usage.unknown-option", { option })],
-  "commander.unknownCommand": [
-    /^error: unknown command '(.*)'$/s,
-    ([command = ""], tr) => tr.text("usage.unknown-command", { command }),
-  ],
+  "commander.unknownCommand": [/^error: unknown command '(.*)'$/s, ([command = ""], tr) => tr.text("usage.unknown-command", { command })],
   "commander.missingArgument": [
     /^error: missing required argument '(.*)'$/s,
     ([argument = ""], tr) => tr.text("usage.missing-argument", { argument }),
@@ -108,7 +105,10 @@ function splitOnce(text: string): [string, string?] {
 export function usageHint(command: Command, tr: Translator): string[] {
   const names: string[] = [];
   for (let at: Command | null = command; at !== null; at = at.parent) names.unshift(at.name());
-  return [tr.text("usage.usage", { usage: command.createHelp().commandUsage(command) }), tr.text("usage.more", { help: `${names.join(" ")} --help` })];
+  return [
+    tr.text("usage.usage", { usage: command.createHelp().commandUsage(command) }),
+    tr.text("usage.more", { help: `${names.join(" ")} --help` }),
+  ];
 }
 
 /** `command` and every command under it. */

@@ -2,9 +2,9 @@
  * The command-line values of the commands that listen (`preview`, `serve`): a port, the port from
  * the environment, and an ALLOWED_HOSTS list; read at the boundary into typed values.
  */
-import { InvalidArgumentError } from "commander";
 import { msg } from "../common/messages/message.ts";
 import { failure } from "../common/messages/translate.ts";
+import { InvalidValue } from "../cli/usage-error.ts";
 
 /** The address a server listens on unless told otherwise: loopback only. */
 export const DEFAULT_HOST = "127.0.0.1";
@@ -12,8 +12,7 @@ export const DEFAULT_HOST = "127.0.0.1";
 /** A TCP port from the command line (0: any free one). */
 export function port(text: string): number {
   const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < 0 || n > 65535 || text.trim() === "")
-    throw new InvalidArgumentError(`expected a port from 0 to 65535 (0: any free one), got "${text}"`);
+  if (!Number.isSafeInteger(n) || n < 0 || n > 65535 || text.trim() === "") throw new InvalidValue(msg("invalid.port", { text }));
   return n;
 }
 
@@ -23,7 +22,8 @@ export function envPort(text: string | undefined, fallback: number): number {
   try {
     return port(text);
   } catch (error) {
-    throw failure("BAD_PORT", msg("error.env-port", { text, detail: (error as Error).message }));
+    if (!(error instanceof InvalidValue)) throw error;
+    throw failure("BAD_PORT", msg("error.env-port", { text, detail: error.text }));
   }
 }
 
@@ -31,9 +31,6 @@ export function envPort(text: string | undefined, fallback: number): number {
 export function allowedHostList(text: string): string[] {
   const hosts = text.split(",").map((part) => part.trim());
   const bad = hosts.find((host) => !/^(?:\*|\.?[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])$/.test(host));
-  if (bad !== undefined)
-    throw new InvalidArgumentError(
-      `"${bad}" is not a host name (such as registry.example.hr, .example.hr for it and its subdomains, or *)`,
-    );
+  if (bad !== undefined) throw new InvalidValue(msg("invalid.host-name", { host: bad }));
   return hosts;
 }

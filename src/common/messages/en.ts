@@ -478,6 +478,27 @@ export const en = {
   "usage.choices": (p: { choices: readonly string[] }) => `Allowed choices are ${p.choices.join(", ")}.`,
   "usage.usage": (p: { usage: string }) => `Usage: ${p.usage}`,
   "usage.more": (p: { help: string }) => `For more information, try '${p.help}'.`,
+  // Why an option's parser refuses a value (the reason of usage.invalid-option-value).
+  "invalid.positive-integer": (p: { text: string }) => `expected a positive integer, got "${p.text}"`,
+  "invalid.encoding": (p: { text: string }) => `"${p.text}" is not an encoding label (such as utf-8 or windows-1250)`,
+  "invalid.connect": (p: { text: string }) => `expected host:port, such as 127.0.0.1:8080, got "${p.text}"`,
+  "invalid.form": (p: { form: string }) => `"${p.form}" is not a form; the forms are plain, api and json`,
+  "invalid.url": (p: { text: string }) => `expected an absolute URL such as https://example.org, got "${p.text}"`,
+  "invalid.http": (p: { text: string }) => `expected http or https, got "${p.text}"`,
+  "invalid.downloads": (p: { formats: readonly string[]; got: string }) =>
+    `expected some of ${p.formats.join(", ")} (comma-separated), or none; got "${p.got}"`,
+  "invalid.keep-changes": (p: { text: string }) => `expected a number of diffs (such as 100) or of days (such as 90d), got "${p.text}"`,
+  "invalid.port": (p: { text: string }) => `expected a port from 0 to 65535 (0: any free one), got "${p.text}"`,
+  "invalid.host-name": (p: { host: string }) =>
+    `"${p.host}" is not a host name (such as registry.example.hr, .example.hr for it and its subdomains, or *)`,
+  "invalid.nginx-name": (p: { text: string }) =>
+    `"${p.text}" is not a name of lowercase letters, digits and _, starting with a letter (subjekti, subjekti_staging)`,
+  "invalid.upstream": (p: { text: string }) => `"${p.text}" is not host:port or unix:/path of \`subjekti serve\``,
+  "invalid.listen-address": (p: { address: string }) => `"${p.address}" is not a port or address:port (8080, 127.0.0.1:8080, [::1]:8080)`,
+  "invalid.listen-parameter": (p: { parameter: string; parameters: readonly string[] }) =>
+    `"${p.parameter}" is not a listen parameter here (${p.parameters.join(", ")})`,
+  "invalid.nginx-path": (p: { text: string }) => `"${p.text}": nginx's path cannot hold spaces, quotes, braces, ; $ or \\ here`,
+  "invalid.server-name": (p: { name: string }) => `"${p.name}" is not a server name (such as registry.example.hr, *.example.hr or _)`,
   // The project's own usage errors.
   "usage.links-files-limits": () =>
     "error: --links files needs at least one of --limits: a plain static host has no router to derive pages",
@@ -563,7 +584,7 @@ export const en = {
     `${p.dir} has no usable site (${p.problem}): run \`npm run build\` ${p.again ? "again" : "first"}`,
   "error.no-built-site": (p: { dir: string; detail: string }) =>
     `${p.dir} holds no built site (${p.detail}): pass --dir <the built site>, or run \`npm run build\` first`,
-  "error.env-port": (p: { text: string; detail: string }) => `PORT=${p.text} in the environment: ${p.detail}; unset it or pass --port`,
+  "error.env-port": (p: { text: string; detail: Said }) => `PORT=${p.text} in the environment: ${p.detail}; unset it or pass --port`,
   "error.unreachable": (p: { where: string; connect?: string | undefined; detail: string; hint: Said }) =>
     `${p.where}${p.connect === undefined ? "" : ` (connecting to ${p.connect})`}: ${p.detail}: ${p.hint}`,
   // What to look at when a deployment cannot be reached (send-request.ts connectionHint), by the error's code.
