@@ -48,8 +48,8 @@ const FORMATS: Readonly<Record<string, readonly [RegExp, (parts: string[], tr: T
     /^error: (option|environment variable) '(.*)' cannot be used with (option|environment variable) '(.*)'$/s,
     ([firstKind, first = "", secondKind, second = ""], tr) =>
       tr.text("usage.conflicting-options", {
-        first: { env: firstKind !== "option", name: first },
-        second: { env: secondKind !== "option", name: second },
+        one: { env: firstKind !== "option", name: first },
+        another: { env: secondKind !== "option", name: second },
       }),
   ],
   "commander.excessArguments": [

@@ -99,6 +99,20 @@ describe("the compiled CLI (bin/subjekti.js over lib/)", () => {
     expect(compiled.stdout).toBe((await runCli(["--help"])).stdout);
   });
 
+  it("a usage error exits 2 with its line, the usage line and the hint, not the help: as the sources say it, in Croatian", async () => {
+    const args = ["--lang", "hr", "build", "--threads", "x"];
+    const compiled = await subjekti(args);
+    expect(compiled).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        `greška: vrijednost 'x' opcije '--threads <n>' nije ispravna: očekuje se pozitivan cijeli broj, a zadano je "x"\n` +
+        "Uporaba: subjekti build [options]\n" +
+        "Za više informacija pokušajte 'subjekti build --help'.\n",
+    });
+    expect(compiled).toEqual(await runCli(args));
+  });
+
   it("builds the small site (one record thread, the search in its thread) byte for byte as the sources do", async () => {
     const [compiledOut, sourceOut] = [join(work, "compiled-site"), join(work, "source-site")];
     const built = await subjekti([...BUILD_ARGS, "--out", compiledOut]);

@@ -1,7 +1,7 @@
 /**
- * The command line through `main`, in-process: usage errors exit 2 with commander's message;
- * environment errors are one line saying what to do, exit 1, never a stack trace; the preview
- * takes PORT and HOST as defaults and `--port 0` picks a free port.
+ * The command line through `main`, in-process: usage errors exit 2 with their line (each kind in
+ * both languages: usage-errors.test.ts); environment errors are one line saying what to do, exit 1,
+ * never a stack trace; the preview takes PORT and HOST as defaults and `--port 0` picks a free port.
  */
 import { createServer, type Server } from "node:net";
 import { rm, writeFile } from "node:fs/promises";

@@ -465,8 +465,8 @@ export const en = {
   "usage.missing-argument": (p: { argument: string }) => `error: missing required argument '${p.argument}'`,
   "usage.option-missing-value": (p: { option: string }) => `error: option '${p.option}' argument missing`,
   "usage.missing-option": (p: { option: string }) => `error: required option '${p.option}' not specified`,
-  "usage.conflicting-options": (p: { first: UsageSource; second: UsageSource }) =>
-    `error: ${source(p.first)} cannot be used with ${source(p.second)}`,
+  "usage.conflicting-options": (p: { one: UsageSource; another: UsageSource }) =>
+    `error: ${source(p.one)} cannot be used with ${source(p.another)}`,
   "usage.too-many-arguments": (p: { command?: string; expected: number; got: number }) =>
     `error: too many arguments${p.command === undefined ? "" : ` for '${p.command}'`}. Expected ${count(p.expected, "argument")} but got ${p.got}.`,
   "usage.invalid-option-value": (p: { option: string; value: string; reason: string }) =>

@@ -407,14 +407,14 @@ export const hr: Catalogue = {
   "usage.missing-argument": (p) => `greška: nedostaje obavezni argument '${p.argument}'`,
   "usage.option-missing-value": (p) => `greška: opciji '${p.option}' nedostaje vrijednost`,
   "usage.missing-option": (p) => `greška: obavezna opcija '${p.option}' nije zadana`,
-  "usage.conflicting-options": (p) => `greška: ${source(p.first)} i ${source(p.second)} ne mogu se zadati zajedno`,
+  "usage.conflicting-options": (p) => `greška: ${source(p.one)} i ${source(p.another)} ne mogu se zadati zajedno`,
   "usage.too-many-arguments": (p) =>
-    `greška: previše argumenata${p.command === undefined ? "" : ` za '${p.command}'`}: očekuje se ${count(p.expected, "argument", "argumenta", "argumenata")}, a zadano je ${n(p.got)}.`,
+    `greška: previše argumenata${p.command === undefined ? "" : ` za naredbu '${p.command}'`}: očekuje se ${count(p.expected, "argument", "argumenta", "argumenata")}, a zadano je ${n(p.got)}`,
   "usage.invalid-option-value": (p) => `greška: vrijednost '${p.value}' opcije '${p.option}' nije ispravna: ${p.reason}`,
   "usage.invalid-env-value": (p) =>
     `greška: vrijednost '${p.value}' opcije '${p.option}' iz varijable okruženja '${p.variable}' nije ispravna: ${p.reason}`,
   "usage.invalid-argument": (p) => `greška: vrijednost '${p.value}' argumenta '${p.argument}' nije ispravna: ${p.reason}`,
-  "usage.choices": (p) => `dopuštene vrijednosti su ${list(p.choices)}.`,
+  "usage.choices": (p) => `dopuštene vrijednosti su ${list(p.choices)}`,
   "usage.usage": (p) => `Uporaba: ${p.usage}`,
   "usage.more": (p) => `Za više informacija pokušajte '${p.help}'.`,
   "invalid.positive-integer": (p) => `očekuje se pozitivan cijeli broj, a zadano je "${p.text}"`,
