@@ -23,7 +23,7 @@ import {
 } from "./options.ts";
 import type { CommandContext } from "./problems-output.ts";
 import { stoppable } from "./stop-on-signal.ts";
-import { InvalidValue } from "./usage-error.ts";
+import { InvalidValue } from "../common/messages/invalid-value.ts";
 
 /** The build command's flags as commander gives them. */
 interface BuildFlags extends ReadFlags {

@@ -20,7 +20,8 @@ import { SubjektiError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
 import { terminalLines } from "../common/terminal-text.ts";
 import { type Io, processIo } from "./io.ts";
-import { InvalidValue, reportUsageErrorsTo, usageErrorLines, usageHint, withTranslatedValues } from "./usage-error.ts";
+import { InvalidValue } from "../common/messages/invalid-value.ts";
+import { reportUsageErrorsTo, usageErrorLines, usageHint, withTranslatedValues } from "./usage-error.ts";
 import { type CommandContext, problemOutput } from "./problems-output.ts";
 
 export { type Io, processIo } from "./io.ts";
@@ -116,9 +117,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       // (`subjekti` alone too, whose help commander writes to stderr itself).
       if (failed !== undefined)
         io.stderr.write(terminalLines([...usageErrorLines(error.code, error.message, tr), ...usageHint(failed, tr)]));
-      // A value refused outside commander's parsing (the base URL from Netlify's URL): its line alone.
-      else if (error instanceof InvalidValue) io.stderr.write(terminalLines([`subjekti: ${tr.say(error.text)}`]));
       return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof InvalidValue) {
+      // A value refused outside commander's parsing (the base URL from Netlify's URL): its line alone.
+      io.stderr.write(terminalLines([`subjekti: ${tr.say(error.text)}`]));
+      return 2;
     }
     if (error instanceof SubjektiError) {
       // Loaded already when a DataError was thrown: the import costs nothing then.

@@ -11,7 +11,7 @@ import { type Message, msg } from "../common/messages/message.ts";
 import { failure } from "../common/messages/translate.ts";
 import { DEFAULT_OPTIONS } from "../site/build-options.ts";
 import { isErrno } from "../common/machine-error.ts";
-import { InvalidValue } from "./usage-error.ts";
+import { InvalidValue } from "../common/messages/invalid-value.ts";
 
 interface NginxFlags {
   readonly dir: string;

@@ -10,7 +10,7 @@ import { failure } from "../common/messages/translate.ts";
 import { isEncodingLabel } from "../data/sources/decode-source.ts";
 import { DEFAULT_MAX_FIELD_LENGTH, type ReadOptions } from "../data/read-options.ts";
 import { port } from "../serve/listen-options.ts";
-import { InvalidValue } from "./usage-error.ts";
+import { InvalidValue } from "../common/messages/invalid-value.ts";
 
 export const ENCODING_HELP = "the encoding of CSV sources, such as windows-1250 (default: UTF-8)";
 const MAX_FIELD_LENGTH_HELP = "the longest a text field may be, in characters";

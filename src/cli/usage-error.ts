@@ -13,20 +13,8 @@
  * the tests (one per format, through the real parser) fail on that upgrade to say so.
  */
 import { type Command, InvalidArgumentError } from "commander";
-import type { Message, Translator } from "../common/messages/message.ts";
-import { ENGLISH } from "../common/messages/translate.ts";
-
-/**
- * A value an option's parser refuses, saying why as a catalogue message: the parsers stay
- * language-neutral, and withTranslatedValues says the message in the maintainer's language.
- */
-export class InvalidValue extends InvalidArgumentError {
-  readonly text: Message;
-  constructor(text: Message) {
-    super(ENGLISH.say(text));
-    this.text = text;
-  }
-}
+import { InvalidValue } from "../common/messages/invalid-value.ts";
+import type { Translator } from "../common/messages/message.ts";
 
 /** What each of commander's usage errors reads as, by code: the pattern of its text and its line. */
 const FORMATS: Readonly<Record<string, readonly [RegExp, (parts: string[], tr: Translator) => string]>> = {

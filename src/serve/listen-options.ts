@@ -4,7 +4,7 @@
  */
 import { msg } from "../common/messages/message.ts";
 import { failure } from "../common/messages/translate.ts";
-import { InvalidValue } from "../cli/usage-error.ts";
+import { InvalidValue } from "../common/messages/invalid-value.ts";
 
 /** The address a server listens on unless told otherwise: loopback only. */
 export const DEFAULT_HOST = "127.0.0.1";

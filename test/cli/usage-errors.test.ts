@@ -10,7 +10,8 @@
 import { Command, CommanderError, Option } from "commander";
 import { describe, expect, it } from "vitest";
 import { translator } from "../../src/common/messages/translate.ts";
-import { InvalidValue, reportUsageErrorsTo, usageErrorLines, usageHint, withTranslatedValues } from "../../src/cli/usage-error.ts";
+import { reportUsageErrorsTo, usageErrorLines, usageHint, withTranslatedValues } from "../../src/cli/usage-error.ts";
+import { InvalidValue } from "../../src/common/messages/invalid-value.ts";
 import { msg } from "../../src/common/messages/message.ts";
 import { runCli } from "../run-cli.ts";
 
