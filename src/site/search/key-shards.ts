@@ -193,7 +193,7 @@ export function writeBuckets(
  * `scratch.counts`), each item's number into `scratch.sequence` with its subject's mark, and the
  * marks' gaps into `scratch.gaps` (those past 255 into `largeGaps`). Answers the range's keys.
  */
-function numberItems(range: BucketRange, bytes: Uint8Array, small: SmallKeys, scratch: BucketScratch, largeGaps: number[]): number {
+function numberItems(range: BucketRange, bytes: Buffer, small: SmallKeys, scratch: BucketScratch, largeGaps: number[]): number {
   // The range's keys: small keys by their global number, tokens by text; each numbered here.
   const localOfSmall = scratch.localOfSmall.view(small.names.length);
   localOfSmall.fill(-1);
