@@ -126,9 +126,7 @@ export function isTriple(key: string): boolean {
  * token's set under none, named by its suffixes; a three-character piece's only when it holds
  * more than `tripleRows` subjects), and the tokens' suffix entries into `suffixes`.
  */
-// The range's reading, its counting sort and its buckets are functions of their own (numberItems,
-// writeBucket): in one, each range's loops were compiled on stack and each path first met in a later
-// range threw the whole function's code away (13 compilations for 8 ranges at a million subjects).
+// long: the pass over a range's bytes, its counting sort and the buckets share the range's key numbering and flat arrays, made once
 export function writeBuckets(
   range: BucketRange,
   buckets: number,
@@ -141,59 +139,6 @@ export function writeBuckets(
   scratch: BucketScratch = new BucketScratch(),
 ): void {
   const bytes = bufferOf(range.bytes);
-  if (range.items > KEY_BITS) throw new Error(`a range of buckets of ${range.items} items: its keys' numbers need more than 30 bits`);
-  const largeGaps: number[] = [];
-  const keys = numberItems(range, bytes, small, scratch, largeGaps);
-  const n = range.items;
-  const { names, isToken, smallOf, counts, gaps } = scratch;
-  const sequence = scratch.sequence.view(n);
-  // Each key's places together (a counting sort), rising since the records came in place order.
-  const starts = scratch.starts.view(keys + 1);
-  starts[0] = 0;
-  for (let k = 0; k < keys; k++) starts[k + 1] = (starts[k] as number) + (counts[k] as number);
-  if (starts[keys] !== n) throw new Error(`a range of buckets's keys count ${starts[keys]} items of its ${n}`);
-  const fill = scratch.fill.view(keys);
-  fill.set(starts.subarray(0, keys));
-  const places = scratch.places.view(n);
-  sortPlaces(sequence, n, gaps, largeGaps, fill, places);
-  // The keys by bucket, then in each the tokens first (each in a slot with room: a renamed subject
-  // changes the sets of its pieces and of its tokens, and the offsets its tokens' suffix entries
-  // name stay where they were unless a set outgrows its slot), then the other keys; each by key.
-  const bucketOfKey = scratch.bucketOfKey.view(keys);
-  const inBucket = new Int32Array(range.to - range.from + 1);
-  for (let k = 0; k < keys; k++) {
-    const name = names[k] as string;
-    const b =
-      (isToken[k]
-        ? tokenBucket(name, buckets)
-        : smallOf[k] === -1
-          ? bucketOf(name, buckets)
-          : (small.buckets[smallOf[k] as number] as number)) - range.from;
-    bucketOfKey[k] = b;
-    inBucket[b + 1] = (inBucket[b + 1] as number) + 1;
-  }
-  for (let b = 0; b < range.to - range.from; b++) inBucket[b + 1] = (inBucket[b + 1] as number) + (inBucket[b] as number);
-  const byBucket = scratch.byBucket.view(keys);
-  const next = inBucket.slice();
-  for (let k = 0; k < keys; k++) {
-    const b = bucketOfKey[k] as number;
-    byBucket[next[b] as number] = k;
-    next[b] = (next[b] as number) + 1;
-  }
-  const written: RangeSets = { count, namePositions, small, suffixes, shard, tripleRows, scratch, starts, places };
-  for (let b = range.from; b < range.to; b++)
-    writeBucket(b, byBucket.subarray(inBucket[b - range.from] as number, inBucket[b - range.from + 1] as number), written);
-  // The range's strings let go: the next range writes its own over them.
-  names.fill("", 0, keys);
-}
-
-/**
- * Reads a range's items: each one's key numbered in the range (its name, whether a token's and its
- * small key's number into `scratch.names`, `isToken` and `smallOf`; its items counted in
- * `scratch.counts`), each item's number into `scratch.sequence` with its subject's mark, and the
- * marks' gaps into `scratch.gaps` (those past 255 into `largeGaps`). Answers the range's keys.
- */
-function numberItems(range: BucketRange, bytes: Buffer, small: SmallKeys, scratch: BucketScratch, largeGaps: number[]): number {
   // The range's keys: small keys by their global number, tokens by text; each numbered here.
   const localOfSmall = scratch.localOfSmall.view(small.names.length);
   localOfSmall.fill(-1);
@@ -214,8 +159,9 @@ function numberItems(range: BucketRange, bytes: Buffer, small: SmallKeys, scratc
   let counts = scratch.counts;
   counts.fill(0);
   // Each item's key's number, the first of a subject's items marked (NEXT_BIT, GAP_BIT): the
-  // counting sort follows the places through them, reading the range's bytes once and keeping no
-  // place beside each item (4 bytes an item).
+  // counting sort below follows the places through them, reading the range's bytes once and
+  // keeping no place beside each item (4 bytes an item).
+  if (range.items > KEY_BITS) throw new Error(`a range of buckets of ${range.items} items: its keys' numbers need more than 30 bits`);
   const sequence = scratch.sequence.view(range.items);
   let n = 0;
   // A key by its text at `at` (after its header): its number in the range, given on first sight.
@@ -228,6 +174,7 @@ function numberItems(range: BucketRange, bytes: Buffer, small: SmallKeys, scratc
   let mark = 0;
   let gaps = scratch.gaps;
   let g = 0;
+  const largeGaps: number[] = [];
   let at = 0;
   while (at < bytes.length) {
     let item = bytes[at++] as number;
@@ -284,71 +231,88 @@ function numberItems(range: BucketRange, bytes: Buffer, small: SmallKeys, scratc
     mark = 0;
   }
   if (n !== range.items || mark !== 0) throw new Error(`a range of buckets holds ${n} items, not ${range.items}, or ends in a mark`);
-  return keyCount;
-}
-
-/** What a range's buckets are written with (writeBucket), beside its keys in the scratch. */
-interface RangeSets {
-  readonly count: number;
-  readonly namePositions: Uint32Array;
-  readonly small: SmallKeys;
-  readonly suffixes: SuffixEntries;
-  readonly shard: SpilledShard;
-  readonly tripleRows: number;
-  readonly scratch: BucketScratch;
-  /** Where each key's places begin in `places` (and the last's end). */
-  readonly starts: Int32Array;
-  readonly places: Int32Array;
-}
-
-/** Bucket `b`'s index and values into the shard, its keys (their numbers in the range) `keysOf`; its tokens' suffix entries made. */
-function writeBucket(b: number, keysOf: Int32Array, range: RangeSets): void {
-  const { count, namePositions, small, suffixes, shard, tripleRows, scratch, starts, places } = range;
-  const { names, isToken, smallOf } = scratch;
+  // Each key's places together (a counting sort), rising since the records came in place order.
+  const keys = keyCount;
+  const starts = scratch.starts.view(keys + 1);
+  starts[0] = 0;
+  for (let k = 0; k < keys; k++) starts[k + 1] = (starts[k] as number) + (counts[k] as number);
+  if (starts[keys] !== n) throw new Error(`a range of buckets's keys count ${starts[keys]} items of its ${n}`);
+  const fill = scratch.fill.view(keys);
+  fill.set(starts.subarray(0, keys));
+  const places = scratch.places.view(n);
+  sortPlaces(sequence, n, gaps, largeGaps, fill, places);
+  // The keys by bucket, then in each the tokens first (each in a slot with room: a renamed subject
+  // changes the sets of its pieces and of its tokens, and the offsets its tokens' suffix entries
+  // name stay where they were unless a set outgrows its slot), then the other keys; each by key.
+  const bucketOfKey = scratch.bucketOfKey.view(keys);
+  const inBucket = new Int32Array(range.to - range.from + 1);
+  for (let k = 0; k < keys; k++) {
+    const name = names[k] as string;
+    const b =
+      (isToken[k]
+        ? tokenBucket(name, buckets)
+        : smallOf[k] === -1
+          ? bucketOf(name, buckets)
+          : (small.buckets[smallOf[k] as number] as number)) - range.from;
+    bucketOfKey[k] = b;
+    inBucket[b + 1] = (inBucket[b + 1] as number) + 1;
+  }
+  for (let b = 0; b < range.to - range.from; b++) inBucket[b + 1] = (inBucket[b + 1] as number) + (inBucket[b] as number);
+  const byBucket = scratch.byBucket.view(keys);
+  const next = inBucket.slice();
+  for (let k = 0; k < keys; k++) {
+    const b = bucketOfKey[k] as number;
+    byBucket[next[b] as number] = k;
+    next[b] = (next[b] as number) + 1;
+  }
   const order = (x: number, y: number): number => {
     if (isToken[x] !== isToken[y]) return isToken[x] ? -1 : 1;
     const a = names[x] as string;
-    const c = names[y] as string;
-    return a < c ? -1 : a > c ? 1 : 0;
+    const b = names[y] as string;
+    return a < b ? -1 : a > b ? 1 : 0;
   };
   // A token's suffix entry made as bytes, in one buffer for every token (ascii-bytes.ts).
   const entry = scratch.entry;
-  const keysHere = Array.from(keysOf).sort(order);
-  const entries: [string, number, number][] = [];
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  const put = (bytes: Uint8Array): [number, number, number] => {
-    const at: [number, number, number] = [b, size, bytes.length];
-    parts.push(bytes);
-    size += bytes.length;
-    return at;
-  };
-  for (const k of keysHere) {
-    const [from, to] = [starts[k] as number, starts[k + 1] as number];
-    if (!isToken[k]) {
-      // A rare three-character piece has no set: a term of it is found through the suffixes,
-      // whose tokens are then few (the query asks for `g:<term>` and takes them when it is absent).
-      const id = smallOf[k] as number;
-      const apart = id < 0 || small.apart === undefined ? -1 : small.apart.size(id);
-      if ((apart < 0 ? to - from : apart) <= tripleRows && isTriple(names[k] as string)) continue;
-      const [, offset, length] = put(
-        apart < 0 ? encodeRows(places, from, to, count) : (small.apart as ApartKeys).set(id, places, from, to, count),
-      );
-      entries.push([names[k] as string, offset, length]);
-      continue;
+  for (let b = range.from; b < range.to; b++) {
+    const keysHere = Array.from(byBucket.subarray(inBucket[b - range.from] as number, inBucket[b - range.from + 1] as number)).sort(order);
+    const entries: [string, number, number][] = [];
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    const put = (bytes: Uint8Array): [number, number, number] => {
+      const at: [number, number, number] = [b, size, bytes.length];
+      parts.push(bytes);
+      size += bytes.length;
+      return at;
+    };
+    for (const k of keysHere) {
+      const [from, to] = [starts[k] as number, starts[k + 1] as number];
+      if (!isToken[k]) {
+        // A rare three-character piece has no set: a term of it is found through the suffixes,
+        // whose tokens are then few (the query asks for `g:<term>` and takes them when it is absent).
+        const id = smallOf[k] as number;
+        const apart = id < 0 || small.apart === undefined ? -1 : small.apart.size(id);
+        if ((apart < 0 ? to - from : apart) <= tripleRows && isTriple(names[k] as string)) continue;
+        const [, offset, length] = put(
+          apart < 0 ? encodeRows(places, from, to, count) : (small.apart as ApartKeys).set(id, places, from, to, count),
+        );
+        entries.push([names[k] as string, offset, length]);
+        continue;
+      }
+      addSuffixes(suffixes, names[k] as string, entry, (out) => writeTokenPayload(out, places, from, to, count, namePositions, put));
     }
-    addSuffixes(suffixes, names[k] as string, entry, (out) => writeTokenPayload(out, places, from, to, count, namePositions, put));
+    const files = bucketFileNames(b);
+    shard.add(files.index, indexBytes(entries));
+    // The values made in one array used again bucket to bucket (the shard writes them before add returns).
+    const values = scratch.values.view(size);
+    let at = 0;
+    for (const part of parts) {
+      values.set(part, at);
+      at += part.length;
+    }
+    shard.add(files.values, values);
   }
-  const files = bucketFileNames(b);
-  shard.add(files.index, indexBytes(entries));
-  // The values made in one array used again bucket to bucket (the shard writes them before add returns).
-  const values = scratch.values.view(size);
-  let at = 0;
-  for (const part of parts) {
-    values.set(part, at);
-    at += part.length;
-  }
-  shard.add(files.values, values);
+  // The range's strings let go: the next range writes its own over them.
+  names.fill("", 0, keyCount);
 }
 
 /** Marks of an item in `sequence` beside its key's number: the first of its subject's items, at the place after the last (`NEXT_BIT`) or after a gap (`GAP_BIT`, the gap the next in `gaps`). */
