@@ -4,7 +4,7 @@ import { DEFAULT_DOWNLOADS, DOWNLOAD_FORMATS, type DownloadFormat, isDownloadFor
 import type { Form } from "../core/layout.ts";
 import { msg } from "../common/messages/message.ts";
 import { failure } from "../common/messages/translate.ts";
-import { type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "../site/build-options.ts";
+import { baseUrlVariable, type BuildOptions, DEFAULT_OPTIONS, defaultBaseUrl } from "../site/build-options.ts";
 import { type Target, TARGETS } from "../site/targets.ts";
 import type { LinkKind } from "../site/site-shape.ts";
 import { type KeepChanges, parseKeep } from "../feed/keep-changes.ts";
@@ -66,6 +66,21 @@ function keepChanges(text: string): KeepChanges {
   return keep;
 }
 
+/**
+ * The base URL the environment gives (Netlify's URL or DEPLOY_PRIME_URL, else the preview's). A
+ * value refused names the variable it came from, as PORT's does: the maintainer did not type it.
+ */
+function envBaseUrl(env: Io["env"]): string {
+  const text = defaultBaseUrl(env);
+  try {
+    return baseUrl(text);
+  } catch (error) {
+    const variable = baseUrlVariable(env);
+    if (variable === undefined || !(error instanceof InvalidValue)) throw error;
+    throw failure("BAD_BASE_URL", msg("error.env-base-url", { variable, text, detail: error.text }));
+  }
+}
+
 /** What the command says of a build, from its flags and the environment (the build resolves the rest: build-options.ts). */
 export function buildOptionsOf(flags: BuildFlags, env: Io["env"]): BuildOptions & { readonly outDir: string; readonly baseUrl: string } {
   return {
@@ -74,7 +89,7 @@ export function buildOptionsOf(flags: BuildFlags, env: Io["env"]): BuildOptions 
     limits: flags.limits,
     forms: flags.forms,
     maxLimit: flags.maxLimit,
-    baseUrl: originOnly(flags.baseUrl ?? baseUrl(defaultBaseUrl(env))),
+    baseUrl: originOnly(flags.baseUrl ?? envBaseUrl(env)),
     cacheControl: flags.cacheControl,
     quiet: flags.quiet,
     cacheDir: flags.cache ? flags.cacheDir : null,

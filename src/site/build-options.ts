@@ -132,6 +132,12 @@ export function resolveBuildOptions(options: BuildOptions): ResolvedBuildOptions
  * (`DEPLOY_PRIME_URL`), so following `next` there stays on the deploy. Outside Netlify, the preview's.
  */
 export function defaultBaseUrl(env: Readonly<Record<string, string | undefined>>): string {
-  const url = env["CONTEXT"] === "production" ? env["URL"] : (env["DEPLOY_PRIME_URL"] ?? env["URL"]);
-  return url ?? DEFAULT_BASE_URL;
+  const variable = baseUrlVariable(env);
+  return variable === undefined ? DEFAULT_BASE_URL : (env[variable] as string);
+}
+
+/** The variable of Netlify's that defaultBaseUrl takes the origin from, or none (the preview's): a refusal names it. */
+export function baseUrlVariable(env: Readonly<Record<string, string | undefined>>): "URL" | "DEPLOY_PRIME_URL" | undefined {
+  if (env["CONTEXT"] !== "production" && env["DEPLOY_PRIME_URL"] !== undefined) return "DEPLOY_PRIME_URL";
+  return env["URL"] === undefined ? undefined : "URL";
 }

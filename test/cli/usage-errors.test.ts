@@ -127,12 +127,25 @@ describe("each usage error through the CLI: its line, the usage line and the hin
     });
   });
 
-  it("a value refused from the environment (Netlify's URL as the base URL): its one line, no usage", async () => {
+  it("a value refused from the environment (Netlify's URL as the base URL): its one line naming the variable, no usage", async () => {
     expect(await runCli(["build", "--out", "never", "--lang", "hr"], { URL: "registry" })).toEqual({
-      code: 2,
+      code: 1,
       stdout: "",
-      stderr: `subjekti: očekuje se apsolutni URL, npr. https://example.org, a zadano je "registry"\n`,
+      stderr:
+        `subjekti: URL=registry u okruženju (ishodište poveznica kad --base-url nije zadan): očekuje se apsolutni URL, npr. https://example.org, ` +
+        `a zadano je "registry"; postavite ga na adresu mrežnog sjedišta ili zadajte --base-url\n`,
     });
+    const preview = await runCli(["build", "--out", "never"], {
+      CONTEXT: "deploy-preview",
+      DEPLOY_PRIME_URL: "ftp://deploy",
+      URL: "https://ok.example",
+    });
+    expect(preview.code).toBe(1);
+    expect(preview.stderr).toMatch(
+      /^subjekti: DEPLOY_PRIME_URL=ftp:\/\/deploy in the environment \(the links' origin unless --base-url is given\): .*; set it to the site's address or pass --base-url\n$/,
+    );
+    // Given on the command line, the environment is not read.
+    expect((await runCli(["build", "--out", "never", "--base-url", "registry"], { URL: "registry" })).code).toBe(2);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultBaseUrl } from "../../src/site/build-options.ts";
+import { baseUrlVariable, defaultBaseUrl } from "../../src/site/build-options.ts";
 
 describe("defaultBaseUrl: the origin of the pre-rendered links", () => {
   const netlify = { URL: "https://subjekti.example", DEPLOY_PRIME_URL: "https://deploy-preview-7--subjekti.netlify.app" };
@@ -21,5 +21,8 @@ describe("defaultBaseUrl: the origin of the pre-rendered links", () => {
     ["nothing -> the local preview's", {}, "http://localhost:8080"],
   ])("%s", (_name, env, expected) => {
     expect(defaultBaseUrl(env)).toBe(expected);
+    // The variable a refusal names is the one the origin came from.
+    const variable = baseUrlVariable(env);
+    expect(variable === undefined ? "http://localhost:8080" : (env as Record<string, string>)[variable]).toBe(expected);
   });
 });

@@ -585,6 +585,8 @@ export const en = {
   "error.no-built-site": (p: { dir: string; detail: string }) =>
     `${p.dir} holds no built site (${p.detail}): pass --dir <the built site>, or run \`npm run build\` first`,
   "error.env-port": (p: { text: string; detail: Said }) => `PORT=${p.text} in the environment: ${p.detail}; unset it or pass --port`,
+  "error.env-base-url": (p: { variable: string; text: string; detail: Said }) =>
+    `${p.variable}=${p.text} in the environment (the links' origin unless --base-url is given): ${p.detail}; set it to the site's address or pass --base-url`,
   "error.unreachable": (p: { where: string; connect?: string | undefined; detail: string; hint: Said }) =>
     `${p.where}${p.connect === undefined ? "" : ` (connecting to ${p.connect})`}: ${p.detail}: ${p.hint}`,
   // What to look at when a deployment cannot be reached (send-request.ts connectionHint), by the error's code.

@@ -508,6 +508,8 @@ export const hr: Catalogue = {
   "error.no-built-site": (p) =>
     `${p.dir} ne sadrži izgrađeno mrežno sjedište (${p.detail}): zadajte --dir <izgrađeno mrežno sjedište> ili najprije pokrenite \`npm run build\``,
   "error.env-port": (p) => `PORT=${p.text} u okruženju: ${p.detail}; uklonite ga ili zadajte --port`,
+  "error.env-base-url": (p) =>
+    `${p.variable}=${p.text} u okruženju (ishodište poveznica kad --base-url nije zadan): ${p.detail}; postavite ga na adresu mrežnog sjedišta ili zadajte --base-url`,
   "error.unreachable": (p) => `${p.where}${p.connect === undefined ? "" : ` (spajanjem na ${p.connect})`}: ${p.detail}: ${p.hint}`,
   "hint.connect-certificate": () => "zadajte njegov CA s --ca <datoteka> (PEM) ili preskočite provjeru certifikata s --insecure",
   "hint.connect-protocol": () => "je li to http umjesto https (ili obrnuto)?",
