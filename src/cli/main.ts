@@ -120,7 +120,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       return error.exitCode === 0 ? 0 : 2;
     }
     if (error instanceof InvalidValue) {
-      // A value refused outside commander's parsing (the base URL from Netlify's URL): its line alone.
+      // A parser's refusal of a value no option gave (the environment's are said by their callers,
+      // naming the variable): its line alone, never a stack.
       io.stderr.write(terminalLines([`subjekti: ${tr.say(error.text)}`]));
       return 2;
     }
