@@ -20,7 +20,6 @@ import { SubjektiError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
 import { terminalLines } from "../common/terminal-text.ts";
 import { type Io, processIo } from "./io.ts";
-import { InvalidValue } from "../common/messages/invalid-value.ts";
 import { reportUsageErrorsTo, usageErrorLines, usageHint, withTranslatedValues } from "./usage-error.ts";
 import { type CommandContext, problemOutput } from "./problems-output.ts";
 
@@ -118,12 +117,6 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       if (failed !== undefined)
         io.stderr.write(terminalLines([...usageErrorLines(error.code, error.message, tr), ...usageHint(failed, tr)]));
       return error.exitCode === 0 ? 0 : 2;
-    }
-    if (error instanceof InvalidValue) {
-      // A parser's refusal of a value no option gave (the environment's are said by their callers,
-      // naming the variable): its line alone, never a stack.
-      io.stderr.write(terminalLines([`subjekti: ${tr.say(error.text)}`]));
-      return 2;
     }
     if (error instanceof SubjektiError) {
       // Loaded already when a DataError was thrown: the import costs nothing then.

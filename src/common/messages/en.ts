@@ -456,7 +456,6 @@ export const en = {
     `${p.shown}: took over the lock of process ${p.pid} (subjekti ${p.command} since ${p.since}), which is no longer running`,
   "lock.waiting": (p: LockWho) => `${p.shown} is being written by ${holder(p)}: waiting for it to finish`,
 
-  // Usage errors (exit 2).
   // Usage errors (exit 2): commander's, read back by code (cli/usage-error.ts), options and values as typed.
   "usage.unknown-option": (p: { option: string }) => `error: unknown option '${p.option}'`,
   "usage.unknown-command": (p: { command: string }) => `error: unknown command '${p.command}'`,
