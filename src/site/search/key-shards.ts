@@ -9,7 +9,7 @@ import { AsciiBytes } from "./ascii-bytes.ts";
 import { RadixSort } from "../../common/radix-sort.ts";
 import { reusedBytes, reusedInt32s } from "../../common/reused-arrays.ts";
 import { encodeRows } from "./rows-builder.ts";
-import { bufferOf, readVarint, textAt, textSize, varintEnd } from "./spill-bytes.ts";
+import { type ByteSource, bufferOf, readVarint, textAt, textSize, varintEnd } from "./spill-bytes.ts";
 import type { SpilledShard } from "./spilled-shard.ts";
 import type { SuffixEntries } from "./suffix-files.ts";
 
@@ -40,24 +40,35 @@ export interface BucketRange {
    * item is a token (a text, SpillBytes.text, whose header is odd and above 3), a small key's
    * number n as 2n + 2, or 1 and a key's text (a town's). A subject ended by a 0, each range its
    * own, cost a byte and a mark more for each range a subject meets, and a subject meets more as
-   * the ranges grow with the list (8 of 8 at a million subjects, 32 of 40 at five million).
+   * the ranges grow with the list (8 of 8 at a million subjects, 32 of 40 at five million). Read
+   * in order a window at a time (BucketScratch.window), never whole.
    */
-  readonly bytes: Uint8Array;
+  readonly bytes: ByteSource;
   /** The items in all. */
   readonly items: number;
 }
 
 /**
- * writeBuckets's arrays, made once for every range of a stage: a range's bytes read back, its
+ * The bytes of a range read at a time (BucketScratch.window). The range's bytes were read whole: as
+ * large as the largest range's, some 16 MB at a million subjects and 28 MB at five million (the
+ * ranges grow lumpier as they grow in number), held through the search thread's last minutes,
+ * which were the 5M build's peak.
+ */
+export const WINDOW_BYTES = 1 << 20;
+
+/** The most bytes a subject's mark and one item take before a text's own bytes: three varints (mark and gap, or item, header), 8 bytes at most each. */
+const ITEM_HEAD_BYTES = 24;
+
+/**
+ * writeBuckets's arrays, made once for every range of a stage: a window of a range's bytes, its
  * items' keys (with their subjects' marks) and places, its keys' counts and orders, and a bucket's
- * values. Three are as large as the largest range's (reserve): its bytes (16 MB at a million
- * subjects, 28 MB at five million), and its items' keys and their places (4 bytes an item each:
- * 17 MB of its 4.45 million items at a million, 24 MB of 6.23 million at five million); the rest
- * grow with its keys (some 60,000 at a million) or its subjects' gaps.
+ * values. Two are as large as the largest range's (reserve): its items' keys and their places
+ * (4 bytes an item each: 17 MB of its 4.45 million items at a million, 24 MB of 6.23 million at
+ * five million); the rest grow with its keys (some 60,000 at a million) or its subjects' gaps.
  */
 export class BucketScratch {
-  /** The range's bytes, read back from the scratch file (SpillBytes.take). */
-  readonly bytes = reusedBytes();
+  /** A window of the range's bytes, read in order from the scratch file (SpillBytes.reader): WINDOW_BYTES, or a longer text's. */
+  window: Uint8Array;
   readonly values = reusedBytes();
   readonly localOfSmall = reusedInt32s();
   /** Each key's items, by its number in the range: as long as the most keys a range has met (doubled as they come), not as its items. */
@@ -82,15 +93,19 @@ export class BucketScratch {
   readonly smallOf: number[] = [];
   texts: TextNumbers | undefined;
 
+  /** `windowBytes`: the window's bytes (WINDOW_BYTES; tests: a few, so that items and texts straddle its refills). */
+  constructor(windowBytes = WINDOW_BYTES) {
+    this.window = new Uint8Array(Math.max(windowBytes, ITEM_HEAD_BYTES));
+  }
+
   /**
-   * The arrays of a range of `items` items and `bytes` bytes made now: the largest range's, before
-   * the first. Grown range by range instead (a quarter more each time), each larger range left the
-   * last arrays to a collection: at five million subjects they climbed from 89 to 132 MB.
+   * The arrays of a range of `items` items made now: the largest range's, before the first. Grown
+   * range by range instead (a quarter more each time), each larger range left the last arrays to a
+   * collection: at five million subjects they climbed from 89 to 132 MB.
    */
-  reserve(items: number, bytes: number): void {
+  reserve(items: number): void {
     this.sequence.view(items);
     this.places.view(items);
-    this.bytes.view(bytes);
   }
 }
 
@@ -138,12 +153,36 @@ export function writeBuckets(
   tripleRows: number,
   scratch: BucketScratch = new BucketScratch(),
 ): void {
-  const bytes = bufferOf(range.bytes);
+  // The range's bytes `[at, end)` in the window, read on as the pass reaches the window's end.
+  let bytes = bufferOf(scratch.window);
+  let at = 0;
+  let end = 0;
+  let ended = false;
+  // At least `need` bytes from `at` in the window, unless the range ends first: what is left moved to
+  // its start, the rest of it read (a longer window for a text longer than it).
+  const refill = (need: number): void => {
+    if (need > bytes.length) {
+      const longer = new Uint8Array(need);
+      longer.set(bytes.subarray(at, end));
+      scratch.window = longer;
+      bytes = bufferOf(longer);
+    } else bytes.copyWithin(0, at, end);
+    end -= at;
+    at = 0;
+    while (end < bytes.length) {
+      const read = range.bytes.read(bytes, end, bytes.length - end);
+      if (read === 0) {
+        ended = true;
+        break;
+      }
+      end += read;
+    }
+  };
   // The range's keys: small keys by their global number, tokens by text; each numbered here.
   const localOfSmall = scratch.localOfSmall.view(small.names.length);
   localOfSmall.fill(-1);
   const texts = (scratch.texts ??= new TextNumbers());
-  texts.reset(bytes);
+  texts.reset();
   // The range's keys by number: their names, whether each is a token's, and each small key's global
   // number (-1 for a key by text); the first `keyCount` of arrays kept from range to range.
   const { names, isToken, smallOf } = scratch;
@@ -166,8 +205,13 @@ export function writeBuckets(
   let n = 0;
   // A key by its text at `at` (after its header): its number in the range, given on first sight.
   const numberOf = (at: number, header: number, token: boolean): number => {
-    const local = texts.find(at, header, token, keyCount);
+    const local = texts.find(bytes, at, header, token, keyCount);
     return local >= 0 ? local : addKey(textAt(bytes, at, header), token, -1);
+  };
+  // A text of `size` bytes at `at` in the window, read in first if it is not all there.
+  const whole = (size: number): void => {
+    if (at + size > end) refill(size);
+    if (at + size > end) throw new Error("a range of buckets ends within a text");
   };
   // The mark of the next item (the first of its subject's), and the gaps so far (a byte each, the
   // larger apart: about a million gaps a range at five million subjects, none past 255 places).
@@ -175,8 +219,10 @@ export function writeBuckets(
   let gaps = scratch.gaps;
   let g = 0;
   const largeGaps: number[] = [];
-  let at = 0;
-  while (at < bytes.length) {
+  for (;;) {
+    // A mark and an item's varints in the window (a text's bytes are asked for by `whole`).
+    if (end - at < ITEM_HEAD_BYTES && !ended) refill(ITEM_HEAD_BYTES);
+    if (at >= end) break;
     let item = bytes[at++] as number;
     if (item >= 0x80) {
       // Two bytes for most small keys (their number below 8,192): read here, not by a call.
@@ -212,9 +258,11 @@ export function writeBuckets(
       // A key by its text (a town's), after 1.
       const header = readVarint(bytes, at);
       at = varintEnd;
+      whole(textSize(header));
       local = numberOf(at, header, false);
       at += textSize(header);
     } else if (item % 2 === 1) {
+      whole(textSize(item));
       local = numberOf(at, item, true);
       at += textSize(item);
     } else {
@@ -230,7 +278,8 @@ export function writeBuckets(
     sequence[n++] = local | mark;
     mark = 0;
   }
-  if (n !== range.items || mark !== 0) throw new Error(`a range of buckets holds ${n} items, not ${range.items}, or ends in a mark`);
+  if (at !== end || n !== range.items || mark !== 0)
+    throw new Error(`a range of buckets holds ${n} items, not ${range.items}, or ends in a mark`);
   // Each key's places together (a counting sort), rising since the records came in place order.
   const keys = keyCount;
   const starts = scratch.starts.view(keys + 1);
@@ -440,29 +489,32 @@ export function writeTokenPayload(
 }
 
 /**
- * The keys of a range known by text (tokens and towns), found by their bytes where the range holds
- * them: a text is decoded once a range, when first seen, not at each of its subjects, and no Map
- * hashes a string made only to be looked up (five million of them at a million subjects).
+ * The keys of a range known by text (tokens and towns), found by their bytes: a text is decoded once
+ * a range, when first seen, not at each of its subjects, and no Map hashes a string made only to be
+ * looked up (five million of them at a million subjects). Each text's bytes are copied here when
+ * first seen (some 60,000 texts a range, a few hundred KB), since the range is read a window at a time.
  */
 class TextNumbers {
-  #bytes: Uint8Array = new Uint8Array(0);
+  /** The texts' bytes, one after another. */
+  #bytes: Uint8Array = new Uint8Array(1 << 16);
+  #length = 0;
   /** Open addressing: each slot a key's number + 1, or 0. */
   #slots = new Int32Array(1 << 12);
-  /** Each key's text: where it lies (after its header), its header, and whether it is a token's (-header for a town's). */
+  /** Each key's text: where it lies in #bytes, its header, and whether it is a token's (-header for a town's). */
   #at = new Int32Array(1 << 11);
   #header = new Float64Array(1 << 11);
   #count = 0;
 
-  /** Forgets every text, for the keys of a range whose bytes are `bytes` (the arrays kept). */
-  reset(bytes: Uint8Array): void {
-    this.#bytes = bytes;
+  /** Forgets every text, for the keys of the next range (the arrays kept). */
+  reset(): void {
+    this.#length = 0;
     this.#slots.fill(0);
     this.#count = 0;
   }
 
-  /** The number of the text at `at` (header `header`, a token's or a town's), or -1 when new: then it is numbered `next`. */
-  find(at: number, header: number, token: boolean, next: number): number {
-    const bytes = this.#bytes;
+  /** The number of the text at `bytes[at]` (header `header`, a token's or a town's), or -1 when new: then it is numbered `next`. */
+  find(bytes: Uint8Array, at: number, header: number, token: boolean, next: number): number {
+    const own = this.#bytes;
     const size = textSize(header);
     const kind = token ? header : -header;
     const hash = fnv1a(bytes, at, at + size);
@@ -474,7 +526,7 @@ class TextNumbers {
       if (this.#header[local] !== kind) continue;
       const from = this.#at[local] as number;
       let same = true;
-      for (let i = 0; same && i < size; i++) same = bytes[from + i] === bytes[at + i];
+      for (let i = 0; same && i < size; i++) same = own[from + i] === bytes[at + i];
       if (same) return local;
     }
     // New: numbered `next` (every key's number, small keys' too, so the arrays are indexed by it).
@@ -486,7 +538,14 @@ class TextNumbers {
       header2.set(this.#header);
       this.#header = header2;
     }
-    this.#at[next] = at;
+    if (this.#length + size > own.length) {
+      const longer = new Uint8Array(Math.max(2 * own.length, this.#length + size));
+      longer.set(own.subarray(0, this.#length));
+      this.#bytes = longer;
+    }
+    this.#bytes.set(bytes.subarray(at, at + size), this.#length);
+    this.#at[next] = this.#length;
+    this.#length += size;
     this.#header[next] = kind;
     this.#count++;
     if (2 * this.#count > this.#slots.length) this.#grow(next);

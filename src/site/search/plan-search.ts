@@ -155,7 +155,7 @@ export function planSearch(
 /**
  * The order shard, then the keys shards one range of buckets at a time, their tokens' suffix
  * entries into `suffixes`. A function of its own so that what only the ranges need (their arrays,
- * made once for the largest range: some 50 MB at a million subjects, 76 at five; the positions by
+ * made once for the largest range: some 35 MB at a million subjects, 50 at five; the positions by
  * name, 4 bytes a subject) is unreachable once it returns, while the suffix files are made: let go
  * by `null` in the stage's own frame, a heap snapshot still found them (then 125 MB at five
  * million) held from the stack.
@@ -175,14 +175,14 @@ function writeRanges(
   const small: SmallKeys = { ...gathering.small, apart: gathering.apart };
   let keysShard: SpilledShard | null = null;
   const scratch = new BucketScratch();
-  scratch.reserve(Math.max(...gathering.items), Math.max(...gathering.ranges.map((range) => range.size)));
+  scratch.reserve(Math.max(...gathering.items));
   for (let range = 0; range < gathering.ranges.length; range++) {
     const from = range * partitionBuckets;
     const to = Math.min(buckets, from + partitionBuckets);
     keysShard ??= new SpilledShard(spill, keysShardKey(from));
     const spilled = gathering.ranges[range] as SpillBytes;
     writeBuckets(
-      { from, to, bytes: spilled.take(scratch.bytes), items: gathering.items[range] as number },
+      { from, to, bytes: spilled.reader(), items: gathering.items[range] as number },
       buckets,
       count,
       namePositions,

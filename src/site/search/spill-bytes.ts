@@ -148,6 +148,19 @@ export class SpillBytes {
     return all;
   }
 
+  /**
+   * Everything appended, to be read in order a part at a time (SpilledBytes.read), where take()
+   * reads it whole into one array: the memory is let go now, as by take().
+   */
+  reader(): SpilledBytes {
+    const reader = new SpilledBytes(this.#file, this.#blocks, this.#bytes.subarray(0, this.#length));
+    this.#bytes = new Uint8Array(0);
+    this.#length = 0;
+    this.#blocks = [];
+    this.#spilledBytes = 0;
+    return reader;
+  }
+
   /** Its bytes so far, in the file and in memory. */
   get size(): number {
     return this.#spilledBytes + this.#length;
@@ -170,6 +183,59 @@ export class SpillBytes {
     this.#length = 0;
     if (this.#bytes.length < more) this.#bytes = new Uint8Array(more);
   }
+}
+
+/** Bytes read in order a part at a time: read() copies the next of them, and answers 0 once all are read. */
+export interface ByteSource {
+  /** Copies up to `max` of the next bytes into `into` from `offset`; answers how many (0: none are left). */
+  read(into: Uint8Array, offset: number, max: number): number;
+}
+
+/** What a SpillBytes held, as a ByteSource: its blocks in the scratch file, then what was still in memory. */
+export class SpilledBytes implements ByteSource {
+  readonly #file: SpillFile;
+  readonly #blocks: readonly number[];
+  #tail: Uint8Array;
+  /** The block read next (its index in #blocks, by twos), and how much of it is read. */
+  #block = 0;
+  #within = 0;
+
+  constructor(file: SpillFile, blocks: readonly number[], tail: Uint8Array) {
+    this.#file = file;
+    this.#blocks = blocks;
+    this.#tail = tail;
+  }
+
+  read(into: Uint8Array, offset: number, max: number): number {
+    if (this.#block < this.#blocks.length) {
+      const length = this.#blocks[this.#block + 1] as number;
+      const take = Math.min(max, length - this.#within);
+      this.#file.read(into, offset, take, (this.#blocks[this.#block] as number) + this.#within);
+      this.#within += take;
+      if (this.#within === length) {
+        this.#block += 2;
+        this.#within = 0;
+      }
+      return take;
+    }
+    const take = Math.min(max, this.#tail.length);
+    into.set(this.#tail.subarray(0, take), offset);
+    this.#tail = this.#tail.subarray(take);
+    return take;
+  }
+}
+
+/** Bytes in memory as a ByteSource. */
+export function bytesSource(bytes: Uint8Array): ByteSource {
+  let at = 0;
+  return {
+    read(into: Uint8Array, offset: number, max: number): number {
+      const take = Math.min(max, bytes.length - at);
+      into.set(bytes.subarray(at, at + take), offset);
+      at += take;
+      return take;
+    },
+  };
 }
 
 /** Whether every code unit of a text is below 256 (SpillBytes.text writes it a byte a unit). */

@@ -4,7 +4,9 @@
  * mark comes before a subject's first item (the next place, a gap of one byte, a gap past 255
  * and past 16,383: a varint of two and of three bytes), whichever item that is (a small key, a
  * token, a token of wide units, a town by text), with more keys in the range than the counts'
- * first array holds (4,096), and a range after a larger one in the same scratch arrays.
+ * first array holds (4,096), and a range after a larger one in the same scratch arrays; and the
+ * same read a few bytes at a time from the scratch file, so that marks, items and texts straddle
+ * the window's refills and a text is longer than the window.
  */
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -12,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeRows, toList } from "../../../src/core/search/row-sets.ts";
 import { bucketFileNames } from "../../../src/core/search/search-layout.ts";
 import { BucketScratch, NEXT_PLACE, type SmallKeys, writeBuckets } from "../../../src/site/search/key-shards.ts";
-import { SpillBytes, SpillFile } from "../../../src/site/search/spill-bytes.ts";
+import { type ByteSource, bytesSource, SpillBytes, SpillFile } from "../../../src/site/search/spill-bytes.ts";
 import type { SpilledShard } from "../../../src/site/search/spilled-shard.ts";
 import type { SuffixEntries } from "../../../src/site/search/suffix-files.ts";
 import { tempDir } from "../../file-trees.ts";
@@ -38,16 +40,18 @@ function keyOf(item: Item): string {
 }
 
 /**
- * `subjects` subjects from place `first`, `steps` apart in turn, `unique` tokens of their own each:
- * the range's bytes, items, the list's count and each key's places.
+ * `subjects` subjects from place `first`, `steps` apart in turn, `unique` tokens of their own each
+ * (and one of `long` characters, when given): the range's bytes, items, the list's count and each
+ * key's places. `spill`: where the bytes go (by default in memory; a small limit puts them in its file).
  */
 function madeRange(
   subjects: number,
   first: number,
   unique: number,
   steps: readonly number[],
-): { bytes: Uint8Array; items: number; count: number; truth: Map<string, number[]> } {
-  const spill = new SpillBytes(new SpillFile(join(work, "never")), 1 << 30);
+  spill = new SpillBytes(new SpillFile(join(work, "never")), 1 << 30),
+  long = 0,
+): { bytes: () => ByteSource; spilled: boolean; items: number; count: number; truth: Map<string, number[]> } {
   const truth = new Map<string, number[]>();
   let place = first;
   let last = -1;
@@ -63,6 +67,7 @@ function madeRange(
       { town: `c:Grad ${s % 7}` },
     ];
     for (let u = 0; u < unique; u++) keys.push({ token: `u${first}_${s}_${u}` });
+    if (long > 0) keys.push({ token: `${s % 2 === 0 ? "L" : "ž"}${Math.floor(s / 8)}`.padEnd(long, "x") });
     // Each kind of item first in turn, right after the subject's mark.
     const start = s % 5;
     const ordered = [...keys.slice(start), ...keys.slice(0, start)];
@@ -87,7 +92,9 @@ function madeRange(
     last = place;
     place += steps[s % steps.length] as number;
   }
-  return { bytes: spill.take(), items, count: last + 1, truth };
+  const spilled = spill.spilled;
+  const bytes = spilled ? spill.reader() : bytesSource(spill.take());
+  return { bytes: () => bytes, spilled, items, count: last + 1, truth };
 }
 
 /** The range's buckets made into a fake shard and fake suffix entries, read back: each key's places. */
@@ -104,7 +111,7 @@ function madeSets(range: ReturnType<typeof madeRange>, count: number, scratch: B
   } as unknown as SuffixEntries;
   const namePositions = Uint32Array.from({ length: count }, (_, p) => count - 1 - p);
   writeBuckets(
-    { from: 0, to: BUCKETS, bytes: range.bytes, items: range.items },
+    { from: 0, to: BUCKETS, bytes: range.bytes(), items: range.items },
     BUCKETS,
     count,
     namePositions,
@@ -143,6 +150,26 @@ describe("writeBuckets", () => {
     for (const range of [large, small, gaps]) {
       const sets = madeSets(range, range.count, scratch);
       expect(sets).toEqual(range.truth);
+    }
+  });
+
+  it("reads the same sets from the scratch file a window of a few bytes at a time, a text longer than the window among them", () => {
+    const file = new SpillFile(join(work, "windows"));
+    // Blocks of 100 bytes in the file, read through a window of 24 (its least) and a text of 60 characters (120 bytes wide).
+    const scratch = new BucketScratch(1);
+    try {
+      for (const [subjects, unique] of [
+        [300, 3],
+        [40, 0],
+      ] as const) {
+        const spill = new SpillBytes(file, 100);
+        const range = madeRange(subjects, 3, unique, STEPS, spill, 60);
+        expect(range.spilled).toBe(true);
+        const sets = madeSets(range, range.count, scratch);
+        expect(sets).toEqual(range.truth);
+      }
+    } finally {
+      file.close();
     }
   });
 });

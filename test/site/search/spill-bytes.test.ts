@@ -118,4 +118,26 @@ describe("SpillBytes", () => {
     expect(arrays.size).toBe(1);
     file.close();
   });
+
+  it("reads its bytes back in order a part at a time, the file's blocks and then what was in memory, as take() gives them whole", () => {
+    const file = new SpillFile(join(work, "parts"));
+    const [parted, whole] = [new SpillBytes(file, 64), new SpillBytes(file, 64)];
+    // Each alone: the same bytes in both (append salts the second of several).
+    append([parted]);
+    append([whole]);
+    expect(parted.spilled).toBe(true);
+    const reader = parted.reader();
+    expect(parted.size).toBe(0);
+    const expected = whole.take();
+    // Parts of 7 bytes at most: most straddle a block's end, and none is longer than asked.
+    const back = new Uint8Array(expected.length + 7);
+    let at = 0;
+    for (let read = reader.read(back, at, 7); read > 0; read = reader.read(back, at, 7)) {
+      expect(read).toBeLessThanOrEqual(7);
+      at += read;
+    }
+    expect(at).toBe(expected.length);
+    expect(back.subarray(0, at)).toEqual(expected);
+    file.close();
+  });
 });
