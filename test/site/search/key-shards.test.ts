@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeRows, toList } from "../../../src/core/search/row-sets.ts";
 import { bucketFileNames } from "../../../src/core/search/search-layout.ts";
-import { BucketScratch, NEXT_PLACE, type SmallKeys, writeBuckets } from "../../../src/site/search/key-shards.ts";
+import { BucketScratch, knownText, NEXT_PLACE, type SmallKeys, writeBuckets } from "../../../src/site/search/key-shards.ts";
 import { SpillBytes, SpillFile } from "../../../src/site/search/spill-bytes.ts";
 import type { SpilledShard } from "../../../src/site/search/spilled-shard.ts";
 import type { SuffixEntries } from "../../../src/site/search/suffix-files.ts";
@@ -39,19 +39,36 @@ function keyOf(item: Item): string {
 
 /**
  * `subjects` subjects from place `first`, `steps` apart in turn, `unique` tokens of their own each:
- * the range's bytes, items, the list's count and each key's places.
+ * the range's bytes, items, the list's count and each key's places. `again`: a token or town met
+ * before is named by its number (knownText), but at every `again`-th time it is met, when its
+ * text is written again and numbered anew (as a token the gathering's caches let go and made again).
  */
 function madeRange(
   subjects: number,
   first: number,
   unique: number,
   steps: readonly number[],
+  again = 0,
 ): { bytes: Uint8Array; items: number; count: number; truth: Map<string, number[]> } {
   const spill = new SpillBytes(new SpillFile(join(work, "never")), 1 << 30);
   const truth = new Map<string, number[]>();
   let place = first;
   let last = -1;
   let items = 0;
+  // Each text's number in the range (its last), how often it was met, and the texts written.
+  const numbers = new Map<string, number>();
+  const met = new Map<string, number>();
+  let written = 0;
+  const text = (key: string, write: () => void): void => {
+    const times = (met.get(key) ?? 0) + 1;
+    met.set(key, times);
+    const known = numbers.get(key);
+    if (again > 0 && known !== undefined && times % again !== 0) spill.varint(knownText(known));
+    else {
+      write();
+      numbers.set(key, written++);
+    }
+  };
   // Tokens of INLINE_ROWS (8) members at most, so that their places are in their suffix entries.
   const shared = Math.ceil(subjects / 7);
   for (let s = 0; s < subjects; s++) {
@@ -73,10 +90,12 @@ function madeRange(
     }
     for (const item of ordered) {
       if ("small" in item) spill.varint(2 * item.small + 2);
-      else if ("token" in item) spill.text(item.token);
+      else if ("token" in item) text(item.token, () => spill.text(item.token));
       else {
-        spill.varint(1);
-        spill.text(item.town);
+        text(item.town, () => {
+          spill.varint(1);
+          spill.text(item.town);
+        });
       }
       const key = keyOf(item);
       let places = truth.get(key);
@@ -144,5 +163,14 @@ describe("writeBuckets", () => {
       const sets = madeSets(range, range.count, scratch);
       expect(sets).toEqual(range.truth);
     }
+  });
+
+  it("reads a token or town written before by its number, and one written again by its text", () => {
+    const scratch = new BucketScratch();
+    // Numbers past the first array of the texts' keys (4,096), in two bytes and in three.
+    const range = madeRange(3000, 0, 2, STEPS, 5);
+    expect(range.truth.size).toBeGreaterThan(4096);
+    expect(range.bytes.length).toBeLessThan(madeRange(3000, 0, 2, STEPS).bytes.length);
+    expect(madeSets(range, range.count, scratch)).toEqual(range.truth);
   });
 });
