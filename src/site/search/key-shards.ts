@@ -38,7 +38,11 @@ export interface BucketRange {
    * Varints one after another: each subject's mark, then its items. The mark is NEXT_PLACE for the
    * place after the range's last (the first place's last is -1), else 0 and the gap from it; an
    * item is a token (a text, SpillBytes.text, whose header is odd and above 3), a small key's
-   * number n as 2n + 2, or 1 and a key's text (a town's). A subject ended by a 0, each range its
+   * number n as 2n + 2, 1 and a key's text (a town's), or a text written before in the range by
+   * its number there (knownText): the texts are numbered 0, 1, 2, … as they come, each time one
+   * is written (a token or town the gathering's caches let go and made again is written again).
+   * So a token or town is written once a range (once a stay in the caches), not at each of its
+   * subjects, and read by an array, not found by its bytes. A subject ended by a 0, each range its
    * own, cost a byte and a mark more for each range a subject meets, and a subject meets more as
    * the ranges grow with the list (8 of 8 at a million subjects, 32 of 40 at five million). Read
    * in order a window at a time (BucketScratch.window), never whole.
@@ -75,6 +79,8 @@ export class BucketScratch {
   counts: Int32Array = new Int32Array(1 << 12);
   /** The gaps of the range's subjects' marks, in their order, a byte each (0 for a gap past 255, kept apart): doubled as they come. */
   gaps: Uint8Array = new Uint8Array(1 << 12);
+  /** The range's key of each text it has written (BucketRange, knownText), in their order: doubled as they come. */
+  known: Int32Array = new Int32Array(1 << 12);
   readonly sequence = reusedInt32s();
   readonly places = reusedInt32s();
   readonly starts = reusedInt32s();
@@ -111,6 +117,14 @@ export class BucketScratch {
 
 /** A subject's mark in a range's bytes for the place after the range's last: the header of an empty wide text, which no item is. */
 export const NEXT_PLACE = 3;
+
+/**
+ * The item naming the range's text numbered `known` (BucketRange): 8 known + 7, the header of a
+ * wide text of an odd number of bytes, which no text has (a wide text is 2 bytes a code unit).
+ */
+export function knownText(known: number): number {
+  return 8 * known + 7;
+}
 
 /** FNV-1a's state after `w:` (a token's key is `w:<token>`). */
 const TOKEN_SEED = [0x77, 0x3a].reduce((hash, unit) => Math.imul(hash ^ unit, 0x01000193) >>> 0, 0x811c9dc5);
@@ -219,6 +233,9 @@ export function writeBuckets(
   let gaps = scratch.gaps;
   let g = 0;
   const largeGaps: number[] = [];
+  // The keys of the texts the range has written, by their numbers (knownText).
+  let knownKeys = scratch.known;
+  let known = 0;
   for (;;) {
     // A mark and an item's varints in the window (a text's bytes are asked for by `whole`).
     if (end - at < ITEM_HEAD_BYTES && !ended) refill(ITEM_HEAD_BYTES);
@@ -254,17 +271,26 @@ export function writeBuckets(
       continue;
     }
     let local: number;
-    if (item === 1) {
+    if (item % 8 === 7) {
+      // A text written before in the range, by its number.
+      const text = (item - 7) / 8;
+      if (text >= known) throw new Error(`a range of buckets names its text ${text} of ${known}`);
+      local = knownKeys[text] as number;
+    } else if (item === 1) {
       // A key by its text (a town's), after 1.
       const header = readVarint(bytes, at);
       at = varintEnd;
       whole(textSize(header));
       local = numberOf(at, header, false);
       at += textSize(header);
+      if (known === knownKeys.length) scratch.known = knownKeys = grown(knownKeys);
+      knownKeys[known++] = local;
     } else if (item % 2 === 1) {
       whole(textSize(item));
       local = numberOf(at, item, true);
       at += textSize(item);
+      if (known === knownKeys.length) scratch.known = knownKeys = grown(knownKeys);
+      knownKeys[known++] = local;
     } else {
       const id = item / 2 - 1;
       local = localOfSmall[id] as number;

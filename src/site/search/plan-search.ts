@@ -25,7 +25,16 @@ import { isTokenBreak, tokensOf } from "../../core/search/normalise.ts";
 import { WholeFiles } from "../../common/read-into.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
-import { type ApartKeys, BucketScratch, NEXT_PLACE, type SmallKeys, tokenBucket, tokenIndexed, writeBuckets } from "./key-shards.ts";
+import {
+  type ApartKeys,
+  BucketScratch,
+  knownText,
+  NEXT_PLACE,
+  type SmallKeys,
+  tokenBucket,
+  tokenIndexed,
+  writeBuckets,
+} from "./key-shards.ts";
 import { OrderFiles } from "./order-files.ts";
 import { RUN_SIZE } from "./sorted-runs.ts";
 import { readRecordFields, type RecordFields } from "./record-fields.ts";
@@ -215,6 +224,8 @@ interface Token {
   readonly hash: number;
   /** Whether its text's units are all below 256 (spill-bytes.ts narrowText), found once, not at each of its subjects. */
   readonly narrow: boolean;
+  /** Its number among the texts its range holds (-1 until its text is first written there): named by it after. */
+  known: number;
 }
 
 /** A town's key (`c:<town>`, by text: towns are many, as tokens are) and range, and its tokens, once a town. */
@@ -224,6 +235,8 @@ interface Town {
   readonly narrow: boolean;
   readonly range: number;
   readonly tokens: readonly Token[];
+  /** Its number among the texts its range holds (-1 until its key is first written there): named by it after. */
+  known: number;
 }
 
 /** The gathering's slots of words and of towns (4,096 of each: the arrays stay in the processor's caches). */
@@ -358,6 +371,8 @@ class Gathering {
   #found = 0;
   /** The place each range was last opened at (its last subject's; -1 before any). */
   readonly #openAt: Float64Array;
+  /** The texts written to each range so far (a token's or a town's, each numbered in its range as it is: knownText). */
+  readonly #texts: Int32Array;
   #place = 0;
   /** Each small key's members so far. */
   #counts = new Int32Array(1024);
@@ -402,6 +417,7 @@ class Gathering {
     this.ranges = Array.from({ length: ranges }, () => new SpillBytes(this.file, limit));
     this.items = new Array<number>(ranges).fill(0);
     this.#openAt = new Float64Array(ranges).fill(-1);
+    this.#texts = new Int32Array(ranges);
     this.#flags = ["s:0", "s:1", "o:0", "o:1"].map((key) => this.#keyOf(key));
   }
 
@@ -426,8 +442,13 @@ class Gathering {
     const townHash = textHash(fields.town, 0, fields.town.length);
     const town = this.#townSlots.get(fields.town, 0, fields.town.length, townHash) ?? this.#town(fields.town, townHash);
     const range = this.#open(town.range);
-    range.varint(1);
-    range.text(town.key, town.narrow);
+    if (town.known >= 0) range.varint(knownText(town.known));
+    else {
+      range.varint(1);
+      range.text(town.key, town.narrow);
+      town.known = this.#texts[town.range] as number;
+      this.#texts[town.range] = town.known + 1;
+    }
     this.#addKey(this.#flags[fields.status ? 1 : 0] as number);
     this.#addKey(this.#flags[fields.odobreno ? 3 : 2] as number);
     const name = fields.name;
@@ -508,6 +529,7 @@ class Gathering {
           narrow: narrowText(key),
           range: Math.floor(bucketOf(key, this.#buckets) / this.#partitionBuckets),
           tokens: this.#tokensOf(text),
+          known: -1,
         };
       }
       young.set(text, hash, town);
@@ -553,6 +575,7 @@ class Gathering {
       stamp: -1,
       hash,
       narrow: narrowText(text),
+      known: -1,
     };
     this.#young.tokens.set(text, hash, token);
     this.#young.keep(token, this.#keys, 0, pieces);
@@ -574,7 +597,15 @@ class Gathering {
     const place = this.#place;
     if (token.stamp === place) return;
     token.stamp = place;
-    if (token.range >= 0) this.#open(token.range).text(token.text, token.narrow);
+    if (token.range >= 0) {
+      const bytes = this.#open(token.range);
+      if (token.known >= 0) bytes.varint(knownText(token.known));
+      else {
+        bytes.text(token.text, token.narrow);
+        token.known = this.#texts[token.range] as number;
+        this.#texts[token.range] = token.known + 1;
+      }
+    }
     // #addKey's work, in the loop: a piece's key about 57 million times at a million subjects.
     const { slab, end } = token;
     const stamps = this.#stamps;

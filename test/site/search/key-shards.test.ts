@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeRows, toList } from "../../../src/core/search/row-sets.ts";
 import { bucketFileNames } from "../../../src/core/search/search-layout.ts";
-import { BucketScratch, NEXT_PLACE, type SmallKeys, writeBuckets } from "../../../src/site/search/key-shards.ts";
+import { BucketScratch, knownText, NEXT_PLACE, type SmallKeys, writeBuckets } from "../../../src/site/search/key-shards.ts";
 import { type ByteSource, bytesSource, SpillBytes, SpillFile } from "../../../src/site/search/spill-bytes.ts";
 import type { SpilledShard } from "../../../src/site/search/spilled-shard.ts";
 import type { SuffixEntries } from "../../../src/site/search/suffix-files.ts";
@@ -41,8 +41,11 @@ function keyOf(item: Item): string {
 
 /**
  * `subjects` subjects from place `first`, `steps` apart in turn, `unique` tokens of their own each
- * (and one of `long` characters, when given): the range's bytes, items, the list's count and each
- * key's places. `spill`: where the bytes go (by default in memory; a small limit puts them in its file).
+ * (and one of `long` characters, when given): the range's bytes, their size, items, the list's
+ * count and each key's places. `spill`: where the bytes go (by default in memory; a small limit
+ * puts them in its file). `again`: a token or town met before is named by its number (knownText),
+ * but at every `again`-th time it is met, when its text is written again and numbered anew (as a
+ * token the gathering's caches let go and made again).
  */
 function madeRange(
   subjects: number,
@@ -51,11 +54,26 @@ function madeRange(
   steps: readonly number[],
   spill = new SpillBytes(new SpillFile(join(work, "never")), 1 << 30),
   long = 0,
-): { bytes: () => ByteSource; spilled: boolean; items: number; count: number; truth: Map<string, number[]> } {
+  again = 0,
+): { bytes: () => ByteSource; spilled: boolean; size: number; items: number; count: number; truth: Map<string, number[]> } {
   const truth = new Map<string, number[]>();
   let place = first;
   let last = -1;
   let items = 0;
+  // Each text's number in the range (its last), how often it was met, and the texts written.
+  const numbers = new Map<string, number>();
+  const met = new Map<string, number>();
+  let written = 0;
+  const text = (key: string, write: () => void): void => {
+    const times = (met.get(key) ?? 0) + 1;
+    met.set(key, times);
+    const known = numbers.get(key);
+    if (again > 0 && known !== undefined && times % again !== 0) spill.varint(knownText(known));
+    else {
+      write();
+      numbers.set(key, written++);
+    }
+  };
   // Tokens of INLINE_ROWS (8) members at most, so that their places are in their suffix entries.
   const shared = Math.ceil(subjects / 7);
   for (let s = 0; s < subjects; s++) {
@@ -78,10 +96,12 @@ function madeRange(
     }
     for (const item of ordered) {
       if ("small" in item) spill.varint(2 * item.small + 2);
-      else if ("token" in item) spill.text(item.token);
+      else if ("token" in item) text(item.token, () => spill.text(item.token));
       else {
-        spill.varint(1);
-        spill.text(item.town);
+        text(item.town, () => {
+          spill.varint(1);
+          spill.text(item.town);
+        });
       }
       const key = keyOf(item);
       let places = truth.get(key);
@@ -93,8 +113,9 @@ function madeRange(
     place += steps[s % steps.length] as number;
   }
   const spilled = spill.spilled;
+  const size = spill.size;
   const bytes = spilled ? spill.reader() : bytesSource(spill.take());
-  return { bytes: () => bytes, spilled, items, count: last + 1, truth };
+  return { bytes: () => bytes, spilled, size, items, count: last + 1, truth };
 }
 
 /** The range's buckets made into a fake shard and fake suffix entries, read back: each key's places. */
@@ -158,12 +179,14 @@ describe("writeBuckets", () => {
     // Blocks of 100 bytes in the file, read through a window of 24 (its least) and a text of 60 characters (120 bytes wide).
     const scratch = new BucketScratch(1);
     try {
-      for (const [subjects, unique] of [
-        [300, 3],
-        [40, 0],
+      // The third names the texts it met before by their numbers, which straddle the refills too.
+      for (const [subjects, unique, again] of [
+        [300, 3, 0],
+        [40, 0, 0],
+        [300, 3, 3],
       ] as const) {
         const spill = new SpillBytes(file, 100);
-        const range = madeRange(subjects, 3, unique, STEPS, spill, 60);
+        const range = madeRange(subjects, 3, unique, STEPS, spill, 60, again);
         expect(range.spilled).toBe(true);
         const sets = madeSets(range, range.count, scratch);
         expect(sets).toEqual(range.truth);
@@ -171,5 +194,14 @@ describe("writeBuckets", () => {
     } finally {
       file.close();
     }
+  });
+
+  it("reads a token or town written before by its number, and one written again by its text", () => {
+    const scratch = new BucketScratch();
+    // Numbers past the first array of the texts' keys (4,096), in two bytes and in three.
+    const range = madeRange(3000, 0, 2, STEPS, undefined, 0, 5);
+    expect(range.truth.size).toBeGreaterThan(4096);
+    expect(range.size).toBeLessThan(madeRange(3000, 0, 2, STEPS).size);
+    expect(madeSets(range, range.count, scratch)).toEqual(range.truth);
   });
 });
