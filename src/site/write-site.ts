@@ -360,8 +360,11 @@ export class SiteWriter implements SiteOutput {
     mkdirSync(tmp, { recursive: true });
     const oldHash = this.#previous.dirs[shard.key];
     // Each chunk, then its table of offsets and keys (chunk-keys.ts): the order recordShard names them in.
+    // A chunk whose bytes are a file already (the build cache's, Chunk.file) is linked to it: one copy of its bytes on disk.
     const files = chunks.flatMap((chunk, i) => [
-      { name: chunkFileName(first + i), bytes: () => chunk.bytes() },
+      chunk.file === undefined
+        ? { name: chunkFileName(first + i), bytes: () => chunk.bytes() }
+        : { name: chunkFileName(first + i), bytes: () => NO_BYTES, from: chunk.file },
       { name: offsetsFileName(first + i), bytes: () => recordTable(chunk.bytes()) },
     ]);
     const old = oldHash === undefined ? null : join(this.#root, shardDirPath(shard.key, oldHash));
@@ -434,9 +437,12 @@ function keptOf(shard: Pick<ShardPlan, "kept">, names: readonly string[]): Kept 
   return files.length === 0 ? undefined : { from: kept.dir, files };
 }
 
+const NO_BYTES = new Uint8Array(0);
+
 /** Files whose bytes are made as each is taken. */
-function* lazily(files: readonly { readonly name: string; bytes(): Uint8Array }[]): Generator<ShardFile> {
-  for (const file of files) yield { name: file.name, bytes: file.bytes() };
+function* lazily(files: readonly { readonly name: string; bytes(): Uint8Array; readonly from?: string }[]): Generator<ShardFile> {
+  for (const file of files)
+    yield file.from === undefined ? { name: file.name, bytes: file.bytes() } : { name: file.name, bytes: NO_BYTES, from: file.from };
 }
 
 interface PreviousSite {
