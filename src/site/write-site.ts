@@ -4,7 +4,9 @@
  *
  * - A shard directory whose content-named directory already exists is left alone: 0 bytes.
  * - A changed shard is written by a writer thread into `<key>.tmp-<pid>` beside the old one, then
- *   renamed into place; inside it, files whose bytes equal the previous version's are hard-linked.
+ *   renamed into place; inside it, files whose bytes equal the previous version's are hard-linked,
+ *   and a records chunk whose bytes are a file of the build cache already (Chunk.file) is
+ *   hard-linked to that file: one copy of the rendered records on disk.
  * - The manifest is replaced last, by rename: that one atomic step switches readers from the
  *   complete old site to the complete new one. A build killed at any moment leaves the old
  *   manifest pointing at old, untouched directories.

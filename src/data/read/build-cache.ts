@@ -6,18 +6,29 @@
  * is not parsed again, whatever the site in dist/ is, and wherever the file is (its problems are
  * given the file's name as they are read).
  *
- * One file a block, so the cache is read and written block by block: a record thread stores the
- * block it rendered itself, and a build never holds the cache as a whole. A file is written under
- * a temporary name and renamed, so a killed build leaves whole blocks or none; one that cannot be
- * read back (cut short, another format) is a miss. Blocks with errors are never stored.
+ * Two files a block, so the cache is read and written block by block: a record thread stores the
+ * block it rendered itself, and a build never holds the cache as a whole. Each file is written
+ * under a temporary name and renamed, its bytes first, its head last, so a killed build leaves
+ * whole blocks or none (bytes with no head are never read); one that cannot be read back (cut
+ * short, another format, its bytes file gone or changed) is a miss. Blocks with errors are never
+ * stored.
+ *
+ * One copy of the rendered bytes: a block's bytes file is exactly its records chunk file in the
+ * site (in one sorted file each block is a chunk: site/chunk-records.ts), and the site's writer
+ * hard-links the chunk file to it rather than write the bytes again (copies it where it cannot
+ * link: the cache on another file system). The bytes file is then the site's file too: its head
+ * names its length and modification time as written, so a chunk file changed in place behind the
+ * build's back (even to the same length) makes its block a miss, never the next site's bytes. A
+ * file replaced (written anew, renamed over) leaves the other name on the old bytes.
  *
  * It lives outside the site (default node_modules/.cache/subjekti/, one directory per output
  * directory), because everything in the site is published. After a build, blocks the build did
- * not use are removed, so the cache holds one version of the data. A block file: a 4-byte header
- * length, the header as JSON (count, byte length and hash of the rendered bytes, the keys' facts,
- * problems), padding to 8 bytes, then ids (float64), positions (uint32), record ends (uint32), OIBs
- * (float64), code ends (uint32), the codes' bytes one after another, and the rendered bytes. The
- * keys are read as they lie, numbers and bytes (rules/block-keys.ts): no string a record.
+ * not use are removed, so the cache holds one version of the data. A block's head (`<key>.block`):
+ * a 4-byte header length, the header as JSON (count, byte length, hash and modification time of
+ * the rendered bytes, the keys' facts, problems), padding to 8 bytes, then ids (float64), positions
+ * (uint32), record ends (uint32), OIBs (float64), code ends (uint32) and the codes' bytes one after
+ * another; its bytes (`<key>.bytes`): the rendered records, each a line. The keys are read as they
+ * lie, numbers and bytes (rules/block-keys.ts): no string a record.
  */
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writevSync } from "node:fs";
