@@ -43,8 +43,10 @@ export interface RenderedBlock {
   /** Why the block could not be stored in the build cache, when it was to be and could not (BuildCache.failed). */
   readonly uncached?: Message;
   /**
-   * A block rendered in this build and stored in the build cache: its file, and where its bytes
-   * begin there, so that they can be read again (rereadStored) without being kept.
+   * A block stored in the build cache (rendered in this build, or taken from it): the file that
+   * holds its rendered bytes, and where they begin there, so that they can be read again
+   * (rereadStored) without being kept. At 0, the file is those bytes alone: the site's writer links
+   * the block's chunk file to it rather than write them again.
    */
   readonly stored?: { readonly path: string; readonly bytesAt: number };
 }

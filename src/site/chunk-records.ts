@@ -6,8 +6,9 @@
  *
  * In one sorted file each reader block is exactly one chunk (BLOCK_RECORDS is CHUNK_SIZE): the
  * chunk is the block, its hash the block's, and a block from the build cache is not even read
- * unless the chunk's shard must be written. Elsewhere (several files, a block with invalid
- * records) records are copied into a chunk of their own.
+ * unless the chunk's shard must be written; a block the cache holds (stored in this build, or
+ * taken from it) names its bytes file, which the chunk file is linked to. Elsewhere (several files,
+ * a block with invalid records, records out of id order) records are copied into a chunk of their own.
  */
 import { contentHash } from "../common/content-hash.ts";
 import { leave } from "../common/stage-iterables.ts";
@@ -65,7 +66,9 @@ function chunkOf(parts: readonly Part[]): Chunk {
   const [only] = parts;
   if (parts.length === 1 && only !== undefined && only.from === 0 && only.to === only.block.ends.length) {
     const { block } = only;
-    return { hash: block.hash, bytes: () => block.bytes };
+    const { stored } = block;
+    const file = stored !== undefined && stored.bytesAt === 0 ? { file: stored.path } : {};
+    return { hash: block.hash, bytes: () => block.bytes, ...file };
   }
   const views = parts.map(({ block, from, to }) => block.bytes.subarray(from === 0 ? 0 : block.ends[from - 1], block.ends[to - 1]));
   const bytes = Buffer.allocUnsafeSlow(views.reduce((sum, v) => sum + v.length, 0));

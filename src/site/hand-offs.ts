@@ -18,6 +18,11 @@ export interface Chunk {
   readonly hash: string;
   /** The bytes (a cached block's are read from the build cache on first use). */
   bytes(): Uint8Array;
+  /**
+   * A file that holds exactly these bytes, when one does (the build cache's file of a block that is
+   * the whole chunk): the chunk file is hard-linked to it, not written again.
+   */
+  readonly file?: string;
 }
 
 /** What the chunk stage yields: each chunk in id order; "restart" when the ordering stage voided the records so far. */
@@ -30,10 +35,13 @@ export interface ChunkHashes {
   readonly hashes: readonly string[];
 }
 
-/** A file of a shard: its name and bytes. */
+/** A file of a shard: its name and bytes, or the file that holds them already. */
 export interface ShardFile {
   readonly name: string;
+  /** Its bytes (empty when `from` is given). */
   readonly bytes: Uint8Array;
+  /** A file holding exactly its bytes (Chunk.file), linked (copied where a link cannot be made) rather than written. */
+  readonly from?: string;
 }
 
 export interface ShardPlan {

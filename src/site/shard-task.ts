@@ -26,4 +26,11 @@ export interface ShardTask {
    */
   readonly kept: readonly number[];
   readonly keptFrom: string | null;
+  /**
+   * For each file, the file that holds its bytes already, or null (empty: none does): a records
+   * chunk's bytes in the build cache (hand-offs.ts, ShardFile.from). Its range of `buffer` is
+   * empty; it is hard-linked from there (copied where it cannot be), or from `old` when that
+   * version's file is the same file or holds the same bytes.
+   */
+  readonly sources: readonly (string | null)[];
 }

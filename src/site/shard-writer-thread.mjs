@@ -23,7 +23,7 @@ const PIECE = 1 << 20;
 const [PIECE_A, PIECE_B] = [Buffer.allocUnsafeSlow(PIECE), Buffer.allocUnsafeSlow(PIECE)];
 
 answerTasks((/** @type {import("./shard-task.ts").ShardTask} */ task) => {
-  const { buffer, names, ends, tmp, dir, old, from, kept, keptFrom } = task;
+  const { buffer, names, ends, tmp, dir, old, from, kept, keptFrom, sources } = task;
   const bytes = Buffer.from(buffer);
   /** @type {number[]} */
   const linkedFiles = [];
@@ -47,6 +47,17 @@ answerTasks((/** @type {import("./shard-task.ts").ShardTask} */ task) => {
     const view = bytes.subarray(start, end);
     const name = /** @type {string} */ (names[i]);
     if (vouched.has(i)) {
+      start = end;
+      continue;
+    }
+    const source = sources[i] ?? null;
+    if (source !== null) {
+      // Its bytes are a file already (the build cache's): the old version's file when it is that file or holds its bytes, else that file.
+      if (old !== null && linkIfSame(`${old}/${name}`, `${tmp}/${name}`, (path) => sameFile(path, source) || sameBytes(path, source))) {
+        linkedFiles.push(i);
+      } else {
+        bytesWritten += place(source, `${tmp}/${name}`);
+      }
       start = end;
       continue;
     }
@@ -114,6 +125,16 @@ function linkOrCopy(source, target) {
     if (!NO_LINK.has(/** @type {NodeJS.ErrnoException} */ (error).code ?? "")) throw error;
     copyFileSync(source, target);
   }
+}
+
+/**
+ * Are `a` and `b` one file (two links to it)?
+ * @param {string} a
+ * @param {string} b
+ */
+function sameFile(a, b) {
+  const [x, y] = [statSync(a), statSync(b)];
+  return x.ino === y.ino && x.dev === y.dev;
 }
 
 /**

@@ -62,7 +62,8 @@ export function startShardWriters(threads = Math.min(MAX_WRITERS, availableParal
       const view = new Uint8Array(buffer);
       for (const [i, file] of files.entries()) view.set(file.bytes, i === 0 ? 0 : ends[i - 1]);
       const names = files.map((f) => f.name);
-      const task = { buffer, names, ends, tmp, dir, old, from: null, ...keptOf(kept) };
+      const sources = files.some((f) => f.from !== undefined) ? files.map((f) => f.from ?? null) : [];
+      const task = { buffer, names, ends, tmp, dir, old, from: null, sources, ...keptOf(kept) };
       const { buffer: back, ...written } = await pool.run(task, [buffer]);
       // As many kept as can be out at once, the largest: every later shard then fits one.
       free.push(back);
@@ -70,7 +71,7 @@ export function startShardWriters(threads = Math.min(MAX_WRITERS, availableParal
       return written;
     },
     async place(names, from, tmp, dir, old, kept) {
-      const task = { buffer: new ArrayBuffer(0), names, ends: [], tmp, dir, old, from, ...keptOf(kept) };
+      const task = { buffer: new ArrayBuffer(0), names, ends: [], tmp, dir, old, from, sources: [], ...keptOf(kept) };
       const { written, linked, bytesWritten, linkedFiles } = await pool.run(task);
       return { written, linked, bytesWritten, linkedFiles };
     },

@@ -4,7 +4,9 @@
  *
  * - A shard directory whose content-named directory already exists is left alone: 0 bytes.
  * - A changed shard is written by a writer thread into `<key>.tmp-<pid>` beside the old one, then
- *   renamed into place; inside it, files whose bytes equal the previous version's are hard-linked.
+ *   renamed into place; inside it, files whose bytes equal the previous version's are hard-linked,
+ *   and a records chunk whose bytes are a file of the build cache already (Chunk.file) is
+ *   hard-linked to that file: one copy of the rendered records on disk.
  * - The manifest is replaced last, by rename: that one atomic step switches readers from the
  *   complete old site to the complete new one. A build killed at any moment leaves the old
  *   manifest pointing at old, untouched directories.
@@ -360,8 +362,11 @@ export class SiteWriter implements SiteOutput {
     mkdirSync(tmp, { recursive: true });
     const oldHash = this.#previous.dirs[shard.key];
     // Each chunk, then its table of offsets and keys (chunk-keys.ts): the order recordShard names them in.
+    // A chunk whose bytes are a file already (the build cache's, Chunk.file) is linked to it: one copy of its bytes on disk.
     const files = chunks.flatMap((chunk, i) => [
-      { name: chunkFileName(first + i), bytes: () => chunk.bytes() },
+      chunk.file === undefined
+        ? { name: chunkFileName(first + i), bytes: () => chunk.bytes() }
+        : { name: chunkFileName(first + i), bytes: () => NO_BYTES, from: chunk.file },
       { name: offsetsFileName(first + i), bytes: () => recordTable(chunk.bytes()) },
     ]);
     const old = oldHash === undefined ? null : join(this.#root, shardDirPath(shard.key, oldHash));
@@ -434,9 +439,12 @@ function keptOf(shard: Pick<ShardPlan, "kept">, names: readonly string[]): Kept 
   return files.length === 0 ? undefined : { from: kept.dir, files };
 }
 
+const NO_BYTES = new Uint8Array(0);
+
 /** Files whose bytes are made as each is taken. */
-function* lazily(files: readonly { readonly name: string; bytes(): Uint8Array }[]): Generator<ShardFile> {
-  for (const file of files) yield { name: file.name, bytes: file.bytes() };
+function* lazily(files: readonly { readonly name: string; bytes(): Uint8Array; readonly from?: string }[]): Generator<ShardFile> {
+  for (const file of files)
+    yield file.from === undefined ? { name: file.name, bytes: file.bytes() } : { name: file.name, bytes: NO_BYTES, from: file.from };
 }
 
 interface PreviousSite {

@@ -6,21 +6,32 @@
  * is not parsed again, whatever the site in dist/ is, and wherever the file is (its problems are
  * given the file's name as they are read).
  *
- * One file a block, so the cache is read and written block by block: a record thread stores the
- * block it rendered itself, and a build never holds the cache as a whole. A file is written under
- * a temporary name and renamed, so a killed build leaves whole blocks or none; one that cannot be
- * read back (cut short, another format) is a miss. Blocks with errors are never stored.
+ * Two files a block, so the cache is read and written block by block: a record thread stores the
+ * block it rendered itself, and a build never holds the cache as a whole. Each file is written
+ * under a temporary name and renamed, its bytes first, its head last, so a killed build leaves
+ * whole blocks or none (bytes with no head are never read); one that cannot be read back (cut
+ * short, another format, its bytes file gone or changed) is a miss. Blocks with errors are never
+ * stored.
+ *
+ * One copy of the rendered bytes: a block's bytes file is exactly its records chunk file in the
+ * site (in one sorted file each block is a chunk: site/chunk-records.ts), and the site's writer
+ * hard-links the chunk file to it rather than write the bytes again (copies it where it cannot
+ * link: the cache on another file system). The bytes file is then the site's file too: its head
+ * names its length and modification time as written, so a chunk file changed in place behind the
+ * build's back (even to the same length) makes its block a miss, never the next site's bytes. A
+ * file replaced (written anew, renamed over) leaves the other name on the old bytes.
  *
  * It lives outside the site (default node_modules/.cache/subjekti/, one directory per output
  * directory), because everything in the site is published. After a build, blocks the build did
- * not use are removed, so the cache holds one version of the data. A block file: a 4-byte header
- * length, the header as JSON (count, byte length and hash of the rendered bytes, the keys' facts,
- * problems), padding to 8 bytes, then ids (float64), positions (uint32), record ends (uint32), OIBs
- * (float64), code ends (uint32), the codes' bytes one after another, and the rendered bytes. The
- * keys are read as they lie, numbers and bytes (rules/block-keys.ts): no string a record.
+ * not use are removed, so the cache holds one version of the data. A block's head (`<key>.block`):
+ * a 4-byte header length, the header as JSON (count, byte length, hash and modification time of
+ * the rendered bytes, the keys' facts, problems), padding to 8 bytes, then ids (float64), positions
+ * (uint32), record ends (uint32), OIBs (float64), code ends (uint32) and the codes' bytes one after
+ * another; its bytes (`<key>.bytes`): the rendered records, each a line. The keys are read as they
+ * lie, numbers and bytes (rules/block-keys.ts): no string a record.
  */
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writevSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writevSync } from "node:fs";
 import { open, readdir, rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { VERSION } from "../../core/version.ts";
@@ -36,16 +47,21 @@ import type { SourceFile } from "../sources/source-file.ts";
 import { codesOf, isCompact, type KnownKeys, knownKeysOf, oibTextsOf } from "../rules/block-keys.ts";
 
 /** Bumped whenever a block file's layout (or the spans') changes: another format is a miss. */
-const FORMAT = 7;
+const FORMAT = 8;
 /** Bytes read at once for a block's header and keys (about 30 KB for 1,000 records); more when they are longer. */
 const HEAD_BYTES = 64 * 1024;
 const SUFFIX = ".block";
+/** The block's rendered bytes, alone: the very bytes of its records chunk file, which the site's writer links to this file. */
+const BYTES_SUFFIX = ".bytes";
 
 /** The stored blocks of one site. */
 export interface BuildCache {
   /** The block of `file` stored under `key`, or undefined. */
   read(key: string, file: SourceFile): RenderedBlock | undefined;
-  /** The file a block rendered under `key` is to be stored in (by whoever renders it: storeBlock); undefined once the cache cannot be written. */
+  /**
+   * Where a block rendered under `key` is to be stored (by whoever renders it: storeBlock), its two
+   * files' path but their suffixes; undefined once the cache cannot be written.
+   */
   fileOf(key: string): string | undefined;
   /** Takes the line of a store that failed (storeBlock's answer): nothing more is stored, and the build goes on without. */
   failed(line: Message): void;
@@ -84,6 +100,12 @@ interface Header {
   readonly count: number;
   readonly length: number;
   readonly hash: string;
+  /**
+   * The bytes file's modification time as it was written (nanoseconds, as text): that file is the
+   * site's chunk file too (hard-linked), so one changed in place behind the build's back, even to
+   * the same length, is a miss.
+   */
+  readonly bytesMtime: string;
   /** Bytes of the codes (after the code ends). */
   readonly codesLength: number;
   /** KnownKeys's facts. */
@@ -110,7 +132,7 @@ export function cacheDirOf(cacheDir: string, outDir: string): string {
  */
 export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
   const dir = cacheDirOf(cacheDir, outDir);
-  const pathOf = (key: string): string => join(dir, `${key}${SUFFIX}`);
+  const pathOf = (key: string): string => join(dir, key);
   let warning: Message | undefined;
   const fail = (line: Message): void => {
     warning ??= line;
@@ -144,7 +166,7 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
       if (prefetching) return;
       prefetching = true;
       // Only warms the page cache: a block missing or unreadable here is read (or missed) as always.
-      void readAhead(keys.map(pathOf)).catch(() => undefined);
+      void readAhead(keys.map((key) => `${pathOf(key)}${SUFFIX}`)).catch(() => undefined);
     },
     fileOf: (key) => (warning === undefined ? pathOf(key) : undefined),
     failed: fail,
@@ -169,7 +191,7 @@ export function openBuildCache(cacheDir: string, outDir: string): BuildCache {
           fail(cacheLine(error));
         }
       }
-      const keep = new Set(Array.from(keys, (key) => `${key}${SUFFIX}`));
+      const keep = new Set(Array.from(keys, (key) => [`${key}${SUFFIX}`, `${key}${BYTES_SUFFIX}`]).flat());
       const names = await readdir(dir).catch(() => [] as string[]);
       await Promise.all(
         names
@@ -232,9 +254,10 @@ function cacheLine(error: NodeJS.ErrnoException): Message {
 }
 
 /**
- * Stores a rendered block in `file` (synchronously: it runs in a record thread, beside the
- * rendering): where it lies (`stored`), or, for a store the machine refuses (a full disk, a
- * read-only one), the line saying why (`uncached`, for BuildCache.failed), leaving no file.
+ * Stores a rendered block under `file` (BuildCache.fileOf; synchronously: it runs in a record
+ * thread, beside the rendering): where its bytes lie (`stored`: the bytes file, which the site's
+ * writer links as the block's chunk file), or, for a store the machine refuses (a full disk, a
+ * read-only one), the line saying why (`uncached`, for BuildCache.failed).
  */
 export function storeBlock(file: string, block: RenderedBlock): Pick<RenderedBlock, "stored" | "uncached" | "known"> {
   // Keys the compact form cannot hold (none valid): the block is not stored, and parsed again next time.
@@ -242,7 +265,8 @@ export function storeBlock(file: string, block: RenderedBlock): Pick<RenderedBlo
   // Its compact keys go on with the block too, as they will come from the cache next time: the checks across records read them, not the strings.
   const known = knownKeysOf(block.ids, block.codes, block.oibs);
   try {
-    return { stored: { path: file, bytesAt: writeBlock(file, block, known) }, known };
+    writeBlock(file, block, known);
+    return { stored: { path: `${file}${BYTES_SUFFIX}`, bytesAt: 0 }, known };
   } catch (error) {
     if (!isErrno(error) || !CANNOT_WRITE.has(error.code ?? "")) throw error;
     // The cache's directory is what the user can act on, not the block's temporary name.
@@ -250,13 +274,20 @@ export function storeBlock(file: string, block: RenderedBlock): Pick<RenderedBlo
   }
 }
 
-/** Writes the block's file; where its rendered bytes begin in it. */
-function writeBlock(file: string, block: RenderedBlock, known: KnownKeys): number {
+/**
+ * Writes the block's two files, each under a temporary name renamed into place: its rendered bytes
+ * (`<file>.bytes`) first, then its head (`<file>.block`), which names their length, hash and
+ * modification time. A killed build leaves a head only beside its bytes; bytes alone, with no head,
+ * are never read (and the next sweep removes them).
+ */
+function writeBlock(file: string, block: RenderedBlock, known: KnownKeys): void {
+  const bytesMtime = writeWhole(`${file}${BYTES_SUFFIX}`, [block.bytes]);
   const header: Header = {
     format: FORMAT,
     count: block.ends.length,
     length: block.bytes.length,
     hash: block.hash,
+    bytesMtime,
     codesLength: known.codeBytes.length,
     rising: known.rising,
     highestCode: known.highestCode,
@@ -267,7 +298,7 @@ function writeBlock(file: string, block: RenderedBlock, known: KnownKeys): numbe
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.length);
   const view = (array: ArrayBufferView): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-  const parts = [
+  writeWhole(`${file}${SUFFIX}`, [
     length,
     json,
     Buffer.alloc(align8(4 + json.length) - 4 - json.length),
@@ -277,26 +308,31 @@ function writeBlock(file: string, block: RenderedBlock, known: KnownKeys): numbe
     view(known.oibs),
     view(known.codeEnds),
     known.codeBytes,
-    block.bytes,
-  ];
+  ]);
+}
+
+/** Writes `parts` into `path` under a temporary name renamed into place; the file's modification time (ns, as text). */
+function writeWhole(path: string, parts: readonly Uint8Array[]): string {
   // `.tmp-<pid>.<part>`: a name remove-leftovers.ts knows, so a killed build's temporaries are found.
-  const tmp = `${file}.tmp-${process.pid}.${Math.random().toString(36).slice(2)}`;
+  const tmp = `${path}.tmp-${process.pid}.${Math.random().toString(36).slice(2)}`;
   const fd = openSync(tmp, "w");
   try {
+    let mtime: string;
     try {
       const size = parts.reduce((sum, part) => sum + part.byteLength, 0);
       // A short write is a full disk that did not say so.
       if (writevSync(fd, parts) !== size)
         throw Object.assign(new Error(`${tmp}: written short`), { code: "ENOSPC", syscall: "write", path: tmp });
+      mtime = String(fstatSync(fd, { bigint: true }).mtimeNs);
     } finally {
       closeSync(fd);
     }
-    renameSync(tmp, file);
+    renameSync(tmp, path);
+    return mtime;
   } catch (error) {
     rmSync(tmp, { force: true });
     throw error;
   }
-  return parts.reduce((sum, part) => sum + part.byteLength, 0) - block.bytes.length;
 }
 
 /**
@@ -317,12 +353,13 @@ export function rereadStored(path: string, bytesAt: number): (start: number, end
 }
 
 /**
- * A block file's block without its rendered bytes, which are read from the file the first time
- * `bytes` is used: a rebuild whose shards are all unchanged never reads them. Undefined when the
- * file is not one this code wrote whole.
+ * The block stored under `base` (its head, `<base>.block`) without its rendered bytes, which are
+ * read from their file (`<base>.bytes`) the first time `bytes` is used: a rebuild whose shards are
+ * all unchanged never reads them. Undefined when the head is not one this code wrote whole, or the
+ * bytes file is not the one it names (missing, another length, changed since: see Header.bytesMtime).
  */
-function readBlock(path: string, file: SourceFile): RenderedBlock | undefined {
-  const fd = openSync(path, "r");
+function readBlock(base: string, file: SourceFile): RenderedBlock | undefined {
+  const fd = openSync(`${base}${SUFFIX}`, "r");
   try {
     const size = fstatSync(fd).size;
     let head = readHead(fd, Math.min(size, HEAD_BYTES));
@@ -339,7 +376,9 @@ function readBlock(path: string, file: SourceFile): RenderedBlock | undefined {
     const n = header.count;
     const at = align8(4 + headerLength);
     const bytesAt = at + n * 28 + header.codesLength;
-    if (header.format !== FORMAT || size !== bytesAt + header.length) return undefined;
+    if (header.format !== FORMAT || size !== bytesAt) return undefined;
+    const path = `${base}${BYTES_SUFFIX}`;
+    if (!isStoredBytes(path, header)) return undefined;
     if (bytesAt > head.length) head = readHead(fd, bytesAt);
     // One copy of the keys, aligned (the scratch buffer is the next block's), seen through views.
     const keys = new Uint8Array(head.subarray(at, bytesAt)).buffer;
@@ -359,7 +398,7 @@ function readBlock(path: string, file: SourceFile): RenderedBlock | undefined {
     let codes: string[] | undefined;
     let oibs: string[] | undefined;
     // The block's bytes [start, end) read again: all of them, or one record's for a check that names it.
-    const reread = rereadStored(path, bytesAt);
+    const reread = rereadStored(path, 0);
     return {
       get bytes() {
         return (bytes ??= reread(0, header.length));
@@ -379,9 +418,22 @@ function readBlock(path: string, file: SourceFile): RenderedBlock | undefined {
       positions,
       problems,
       dropped: header.dropped,
+      // Where the bytes lie: the site's writer links the block's chunk file to them, unread.
+      stored: { path, bytesAt: 0 },
     };
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Is the file at `path` the bytes file `header` names: there, of its length, not written since? */
+function isStoredBytes(path: string, header: Header): boolean {
+  try {
+    const stat = statSync(path, { bigint: true });
+    return stat.isFile() && stat.size === BigInt(header.length) && String(stat.mtimeNs) === header.bytesMtime;
+  } catch (error) {
+    if (isErrno(error) && error.code === "ENOENT") return false;
+    throw error;
   }
 }
 

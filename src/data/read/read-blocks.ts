@@ -246,7 +246,9 @@ const RESOLVED = Promise.resolve();
  * the check's scratch files.
  */
 function oibKeysOf(block: RenderedBlock): OibKeys {
-  return block.stored === undefined ? block : { ...block, reread: rereadStored(block.stored.path, block.stored.bytesAt) };
+  // A block taken from the cache reads its records again itself: spread, its bytes and codes (getters read on first use) would all be read.
+  if (block.stored === undefined || block.reread !== undefined) return block;
+  return { ...block, reread: rereadStored(block.stored.path, block.stored.bytesAt) };
 }
 
 /**

@@ -4,7 +4,7 @@
  * must really skip them.
  */
 import fc from "fast-check";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataError } from "../../../src/data/problems/problems.ts";
@@ -150,9 +150,11 @@ describe("a rebuild with the build cache", () => {
     expect(written).toBe(2 + 2 * 2 * 2 + 1 + 4 + 1 + search.length);
     const again = await build(data, out, { limits: [20, 37] });
     expect([again.reused, again.written]).toEqual([UNIVERSE, 0]);
-    // The cache keeps the blocks of the data as it is now, the edited block's old version gone.
+    // The cache keeps the blocks of the data as it is now (each a head and its bytes), the edited block's old version gone.
     const [dir] = await readdir(`${out}.cache`);
-    expect(await readdir(join(`${out}.cache`, dir as string))).toHaveLength(3);
+    const names = await readdir(join(`${out}.cache`, dir as string));
+    expect(names.filter((name) => name.endsWith(".block"))).toHaveLength(3);
+    expect(names.filter((name) => name.endsWith(".bytes"))).toHaveLength(3);
   });
 
   it("an edit that moves every later record (a deletion) still gives the clean site", async () => {
@@ -200,7 +202,7 @@ describe("a rebuild with the build cache", () => {
 });
 
 describe("the cache stands on its own", () => {
-  it("the site in dist/ is not an input: a chunk file changed behind the build's back is replaced", async () => {
+  it("the site in dist/ is not an input: a chunk file changed in place behind the build's back is replaced", async () => {
     const before = { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: true };
     const tamper = async (out: string): Promise<void> => {
       // Chunk 0 is one the rebuild writes: the records shard holding chunks 0-2 changes with the edit.
@@ -209,7 +211,45 @@ describe("the cache stands on its own", () => {
       await writeFile(chunk, (await readFile(chunk, "utf8")).replace("Grad", "Gard"));
     };
     const { cached, clean, reused } = await rebuildAfter("tamper", before, { ...before, renamed: [1500] }, 0, tamper);
-    expect(reused).toBe(1600);
+    // The chunk file is its block's bytes file in the cache (one file, hard-linked): changed, that block is a miss too.
+    expect(reused).toBe(600);
+    expect(cached).toEqual(clean);
+  });
+
+  it("one copy of the rendered bytes: each records chunk file is its block's bytes file in the cache, linked", async () => {
+    const data = join(work, "one-copy-data");
+    const out = join(work, "one-copy-out");
+    await writeData(data, { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: true });
+    await build(data, out, { limits: [20, 37] });
+    const [dir] = await readdir(`${out}.cache`);
+    const bytesFiles = (await readdir(join(`${out}.cache`, dir as string))).filter((f) => f.endsWith(".bytes"));
+    const stored = new Set(await Promise.all(bytesFiles.map(async (f) => (await stat(join(`${out}.cache`, dir as string, f))).ino)));
+    const records = join(out, "_subjekti/records");
+    const chunks: number[] = [];
+    for (const shard of await readdir(records))
+      for (const name of await readdir(join(records, shard)))
+        if (name.endsWith(".ndjson")) chunks.push((await stat(join(records, shard, name))).ino);
+    expect(chunks).toHaveLength(3);
+    expect(chunks.filter((ino) => stored.has(ino))).toHaveLength(3);
+  });
+
+  it("a block whose bytes file is gone, cut short, or left without its head (a build killed between the two) is a miss", async () => {
+    const before = { keep: allKept(), renamed: [], cut: UNIVERSE, pretty: true };
+    const damage = async (out: string): Promise<void> => {
+      const [dir] = await readdir(`${out}.cache`);
+      const base = join(`${out}.cache`, dir as string);
+      const heads = (await readdir(base)).filter((f) => f.endsWith(".block")).map((f) => join(base, f.slice(0, -".block".length)));
+      expect(heads).toHaveLength(3);
+      const [gone, cut, headless] = heads as [string, string, string];
+      await rm(`${gone}.bytes`);
+      // Through a copy of its own: the site's chunk file, the same file, stays whole.
+      const bytes = await readFile(`${cut}.bytes`);
+      await rm(`${cut}.bytes`);
+      await writeFile(`${cut}.bytes`, bytes.subarray(0, bytes.length - 10));
+      await rm(`${headless}.block`);
+    };
+    const { cached, clean, reused } = await rebuildAfter("bytes-gone", before, before, 0, damage);
+    expect(reused).toBe(0);
     expect(cached).toEqual(clean);
   });
 
@@ -232,7 +272,9 @@ describe("the cache stands on its own", () => {
     let intact = 0;
     const damage = async (out: string): Promise<void> => {
       const [dir] = await readdir(`${out}.cache`);
-      const files = (await readdir(join(`${out}.cache`, dir as string))).map((f) => join(`${out}.cache`, dir as string, f));
+      const files = (await readdir(join(`${out}.cache`, dir as string)))
+        .filter((f) => f.endsWith(".block"))
+        .map((f) => join(`${out}.cache`, dir as string, f));
       expect(files).toHaveLength(3);
       const [cut, other, whole] = files as [string, string, string];
       await writeFile(cut, (await readFile(cut)).subarray(0, 5000));

@@ -7,7 +7,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Subject } from "../../../src/core/render-page.ts";
-import { openBuildCache } from "../../../src/data/read/build-cache.ts";
+import { type BuildCache, openBuildCache } from "../../../src/data/read/build-cache.ts";
 import { readBlocks } from "../../../src/data/read/read-blocks.ts";
 import { resolveReadOptions } from "../../../src/data/read-options.ts";
 import { makeSubject } from "../../../scripts/generate-subjects.ts";
@@ -53,4 +53,36 @@ it("a subject warned at is named as a read without a cache names it, from a JSON
   expect(await sameOibWarnings(dataDir, cacheDir)).toEqual(plain);
   // Again, every block now taken from the cache.
   expect(await sameOibWarnings(dataDir, cacheDir)).toEqual(plain);
+});
+
+it("a read that takes every block from the cache reads none of their bytes, nor makes their codes and OIBs text", async () => {
+  const dataDir = join(work, "unread-data");
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(join(dataDir, "a.json"), JSON.stringify(Array.from({ length: 2500 }, (_, i) => makeSubject(5, i))));
+  const cacheDir = join(work, "unread-cache");
+  const read = async (cache: BuildCache): Promise<number> => {
+    const blocks = readBlocks(resolveReadOptions({ dataDir, threads: 0 }), cache);
+    let next = await blocks.next();
+    while (next.done !== true) next = await blocks.next();
+    return next.value.reused;
+  };
+  await read(openBuildCache(cacheDir, join(work, "out")));
+  const cache = openBuildCache(cacheDir, join(work, "out"));
+  const touched: (string | symbol)[] = [];
+  // Each block taken from the cache watched: its bytes, codes and OIBs are getters that read or make them on first use.
+  const watched: BuildCache = {
+    ...cache,
+    read(key, file) {
+      const block = cache.read(key, file);
+      if (block === undefined) return undefined;
+      return new Proxy(block, {
+        get(target, name, receiver) {
+          if (name === "bytes" || name === "codes" || name === "oibs") touched.push(name);
+          return Reflect.get(target, name, receiver) as unknown;
+        },
+      });
+    },
+  };
+  expect(await read(watched)).toBe(2500);
+  expect(touched).toEqual([]);
 });
