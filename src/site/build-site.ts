@@ -277,7 +277,7 @@ function planOf(
 ): SitePlan {
   const { count, hashes } = records;
   const window = hashes.length === 0 ? undefined : pageWindow(options.site.limits, output.chunkFile(0));
-  const pages = pagesFromChunkFiles((chunk) => output.chunkFile(chunk), CHUNK_SIZE, window, true);
+  const pages = pagesFromChunkFiles((chunk) => output.chunkFile(chunk), CHUNK_SIZE, window);
   const docs = planDocs(metadata, { count, ...published }, options.site);
   const fileOf = (chunk: number): ChunkFile => output.chunkFile(chunk);
   const keys = reusedKeys(options.output.outDir, count, hashes, fileOf) ?? planKeys(count, CHUNK_SIZE, fileOf, join(scratch, "keys"));

@@ -20,7 +20,7 @@ interface ReadChunk {
   readonly store: Buffer;
 }
 
-/** Renders a page: `head`, records [from, to) joined by commas, `tail` (bytes that may last only until the next call: pagesFromChunkFiles). */
+/** Renders a page: `head`, records [from, to) joined by commas, `tail`. */
 export type PageBytes = (head: Uint8Array, from: number, to: number, tail: Uint8Array) => Buffer;
 
 /** Where a chunk file is, and the hash its bytes must have when this build did not write it itself. */
@@ -44,19 +44,8 @@ export function windowOf(chunks: number, first: ChunkFile): number {
  * Page bytes over the chunk files `fileOf(chunk)`, `chunkSize` records each, `windowBytes` of them
  * kept read (the tests' windows are small). A file an earlier build left (its shard unchanged) is
  * checked against its hash: a page never copies bytes changed behind the build's back.
- *
- * `reuse`: every page rendered into the same buffer, so a page's bytes last only until the next
- * page is asked for (the site's writer copies each into its part as it comes: write-site.ts). A
- * fresh buffer a page was some 590 MB of short-lived memory at a million subjects, 100,000 pages
- * of ~6 KB each (past the size Node takes from its pool): every 64 MB of it made V8 start a
- * collection of the main thread's heap (external memory pressure).
  */
-export function pagesFromChunkFiles(
-  fileOf: (chunk: number) => ChunkFile,
-  chunkSize: number,
-  windowBytes = CACHED_BYTES,
-  reuse = false,
-): PageBytes {
+export function pagesFromChunkFiles(fileOf: (chunk: number) => ChunkFile, chunkSize: number, windowBytes = CACHED_BYTES): PageBytes {
   const cache = new Map<number, ReadChunk>();
   let cached = 0;
   /**
@@ -114,13 +103,10 @@ export function pagesFromChunkFiles(
       i = last;
     }
   };
-  let scratch = Buffer.allocUnsafeSlow(0);
   return (head, from, to, tail) => {
     let records = 0;
     eachSpan(from, to, ({ lines }, a, b) => (records += (lines[b] ?? 0) - (lines[a] ?? 0)));
-    const size = head.length + records + tail.length;
-    if (reuse && scratch.length < size) scratch = Buffer.allocUnsafeSlow(Math.max(size, 2 * scratch.length));
-    const page = reuse ? scratch : Buffer.allocUnsafe(size);
+    const page = Buffer.allocUnsafe(head.length + records + tail.length);
     page.set(head, 0);
     let at = head.length;
     eachSpan(from, to, ({ bytes, lines }, a, b) => {

@@ -40,11 +40,6 @@ export interface ShardWriters extends Pick<WorkerPool<ShardTask, ShardWritten>, 
    * those `kept` names linked from its directory unread), then renames `tmp` to `dir` unless it is null.
    */
   write(files: readonly ShardFile[], tmp: string, dir: string | null, old: string | null, kept?: Kept): Promise<ShardWritten>;
-  /**
-   * A task put together file by file: each file's bytes copied in as it is added (its producer may
-   * reuse them at once), into a buffer kept from earlier tasks of at least `expected` bytes.
-   */
-  assemble(expected: number): ShardAssembly;
   /** Puts the files `names` of the directory `from` into `tmp` in a thread (linked, or copied), as write puts bytes. */
   place(names: readonly string[], from: string, tmp: string, dir: string | null, old: string | null, kept?: Kept): Promise<ShardWritten>;
 }
@@ -58,54 +53,22 @@ export function startShardWriters(threads = Math.min(MAX_WRITERS, availableParal
   const count = Math.max(1, threads);
   const pool = startWorkerPool<ShardTask, ShardWritten & { readonly buffer: ArrayBuffer }>(WRITER_ENTRY, count, SHARDS_PER_WRITER);
   const free: ArrayBuffer[] = [];
-  // As many kept as can be out at once and one being assembled, the largest: every later task then fits one.
-  const keep = (buffer: ArrayBuffer): void => {
-    free.push(buffer);
-    free.sort((a, b) => b.byteLength - a.byteLength).splice(count * SHARDS_PER_WRITER + 1);
-  };
-  const assemble = (expected: number): ShardAssembly => {
-    let buffer: ArrayBuffer | undefined;
-    let view = new Uint8Array(0);
-    let names: string[] = [];
-    let ends: number[] = [];
-    let size = 0;
-    return {
-      get bytes() {
-        return size;
-      },
-      get names() {
-        return names;
-      },
-      add(name, bytes) {
-        const need = size + bytes.length;
-        if (buffer === undefined || need > buffer.byteLength) {
-          const larger = bufferFor(free, Math.max(need, buffer === undefined ? expected : 2 * buffer.byteLength));
-          const view2 = new Uint8Array(larger);
-          view2.set(view.subarray(0, size));
-          if (buffer !== undefined) keep(buffer);
-          [buffer, view] = [larger, view2];
-        }
-        view.set(bytes, size);
-        size = need;
-        names.push(name);
-        ends.push(size);
-      },
-      async write(tmp, dir, old, kept) {
-        const task = { buffer: buffer ?? new ArrayBuffer(0), names, ends, tmp, dir, old, from: null, ...keptOf(kept) };
-        [buffer, view, names, ends, size] = [undefined, new Uint8Array(0), [], [], 0];
-        const { buffer: back, ...written } = await pool.run(task, [task.buffer]);
-        if (back.byteLength > 0) keep(back);
-        return written;
-      },
-    };
-  };
   return {
     async write(files, tmp, dir, old, kept) {
-      const part = assemble(files.reduce((sum, f) => sum + f.bytes.length, 0));
-      for (const file of files) part.add(file.name, file.bytes);
-      return part.write(tmp, dir, old, kept);
+      const ends: number[] = [];
+      let size = 0;
+      for (const file of files) ends.push((size += file.bytes.length));
+      const buffer = bufferFor(free, size);
+      const view = new Uint8Array(buffer);
+      for (const [i, file] of files.entries()) view.set(file.bytes, i === 0 ? 0 : ends[i - 1]);
+      const names = files.map((f) => f.name);
+      const task = { buffer, names, ends, tmp, dir, old, from: null, ...keptOf(kept) };
+      const { buffer: back, ...written } = await pool.run(task, [buffer]);
+      // As many kept as can be out at once, the largest: every later shard then fits one.
+      free.push(back);
+      free.sort((a, b) => b.byteLength - a.byteLength).splice(count * SHARDS_PER_WRITER);
+      return written;
     },
-    assemble,
     async place(names, from, tmp, dir, old, kept) {
       const task = { buffer: new ArrayBuffer(0), names, ends: [], tmp, dir, old, from, ...keptOf(kept) };
       const { written, linked, bytesWritten, linkedFiles } = await pool.run(task);
@@ -132,18 +95,6 @@ export function bufferFor(free: ArrayBuffer[], size: number): ArrayBuffer {
     if (b.byteLength >= size && (best < 0 || b.byteLength < (free[best] as ArrayBuffer).byteLength)) best = i;
   if (best >= 0) return free.splice(best, 1)[0] as ArrayBuffer;
   return new ArrayBuffer(Math.ceil((size + (size >> 3)) / 4096) * 4096);
-}
-
-/** A writer task being put together (ShardWriters.assemble): empty again once written. */
-export interface ShardAssembly {
-  /** The bytes added so far. */
-  readonly bytes: number;
-  /** The files added so far, in order. */
-  readonly names: readonly string[];
-  /** Copies `bytes` in as the file `name`: the caller may overwrite them as soon as this returns. */
-  add(name: string, bytes: Uint8Array): void;
-  /** Sends the files added to a thread, as ShardWriters.write does, and starts the assembly over. */
-  write(tmp: string, dir: string | null, old: string | null, kept?: Kept): Promise<ShardWritten>;
 }
 
 function keptOf(kept: Kept | undefined): Pick<ShardTask, "kept" | "keptFrom"> {

@@ -106,23 +106,26 @@ class ShardQueue {
       }
       return this.#whole(parts, tmp, dir);
     }
-    // Each file copied into the part's buffer as it comes (shard-writers.ts, assemble): a page's
-    // bytes are its renderer's scratch (read-chunks.ts), overwritten by the next page.
-    const part = pool.assemble(PART_BYTES);
+    let batch: ShardFile[] = [];
+    let bytes = 0;
     let sent = 0;
     const send = async (): Promise<void> => {
       await pool.room();
+      const part = batch;
       const first = sent;
-      const count = part.names.length;
-      sent += count;
-      const kept = keptOf(shard, part.names);
-      parts.push(this.#part(shard, first, count, part.write(tmp, null, old, kept)));
+      [batch, bytes, sent] = [[], 0, sent + part.length];
+      const kept = keptOf(
+        shard,
+        part.map((f) => f.name),
+      );
+      parts.push(this.#part(shard, first, part.length, pool.write(part, tmp, null, old, kept)));
     };
     for (const file of files) {
-      part.add(file.name, file.bytes);
-      if (part.bytes >= PART_BYTES) await send();
+      batch.push(file);
+      bytes += file.bytes.length;
+      if (bytes >= PART_BYTES) await send();
     }
-    if (part.names.length > 0) await send();
+    if (batch.length > 0) await send();
     return this.#whole(parts, tmp, dir);
   }
 

@@ -45,29 +45,4 @@ describe("pagesFromChunkFiles", () => {
       for (const [from, to] of order) expect(pages(head, from, to, tail).toString(), `${from}-${to}`).toBe(want(from, to));
     }
   });
-
-  it("reusing one buffer for every page, a smaller page after a larger one is its own bytes only, and the last page asked for is whole", () => {
-    const count = 120;
-    const { records, fileOf } = writeChunks(count);
-    const head = Buffer.from('{"results":[');
-    const tail = Buffer.from("]}");
-    const want = (from: number, to: number): string => `{"results":[${records.slice(from, to).join(",")}]}`;
-    const pages = pagesFromChunkFiles(fileOf, CHUNK, 2000, true);
-    // Large, small, larger, smallest: each page read before the next is asked for.
-    for (const [from, to] of [
-      [30, 60],
-      [0, 1],
-      [0, 120],
-      [119, 120],
-      [40, 45],
-    ] as const) {
-      const page = pages(head, from, to, tail);
-      expect(page.toString(), `${from}-${to}`).toBe(want(from, to));
-    }
-    // The bytes of a page last until the next page: the reuse is real (the writer copies each at once).
-    const first = pages(head, 0, 30, tail);
-    const copy = Buffer.from(first);
-    pages(head, 90, 120, tail);
-    expect(first.equals(copy)).toBe(false);
-  });
 });

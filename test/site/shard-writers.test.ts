@@ -82,42 +82,6 @@ describe("startShardWriters", () => {
     }
   });
 
-  it("assembles tasks file by file into reused buffers: the producer's bytes copied at add, a smaller part after a larger one only its own bytes", async () => {
-    const writers = startShardWriters(1);
-    // One scratch the producer overwrites after each add, as the site's page renderer does.
-    const scratch = Buffer.alloc(64 << 10);
-    const parts = [[40_000, 20_000, 3_000], [5, 1], [0], [70_000, 9], [2, 3]];
-    try {
-      for (const [p, sizes] of parts.entries()) {
-        const [tmp, dir] = [join(work, `assembled/${p}.tmp`), join(work, `assembled/${p}.abc`)];
-        await mkdir(tmp, { recursive: true });
-        // Expected bytes far below the first part's: the buffer grows as files come.
-        const part = writers.assemble(16);
-        for (const [k, size] of sizes.entries()) {
-          const bytes = size <= scratch.length ? scratch.subarray(0, size) : Buffer.allocUnsafeSlow(size);
-          bytesOf(p * 10 + k, size).copy(bytes);
-          part.add(`${k}.bin`, bytes);
-          bytes.fill(0xee);
-        }
-        expect(part.names).toEqual(sizes.map((_, k) => `${k}.bin`));
-        await writers.room();
-        // Awaited one by one: each later part reuses the buffer the one before brought back.
-        await part.write(tmp, dir, null);
-        expect(part.names).toEqual([]);
-        expect(part.bytes).toBe(0);
-      }
-    } finally {
-      await writers.close();
-    }
-    for (const [p, sizes] of parts.entries()) {
-      for (const [k, size] of sizes.entries()) {
-        const path = join(work, `assembled/${p}.abc/${k}.bin`);
-        expect((await readFile(path)).equals(bytesOf(p * 10 + k, size)), path).toBe(true);
-      }
-      expect((await readdir(join(work, `assembled/${p}.abc`))).length).toBe(sizes.length);
-    }
-  });
-
   it("hard-links a previous version with the same bytes, and writes when it differs or is missing", async () => {
     const [old, tmp, next] = [join(work, "link/old"), join(work, "link/next.tmp"), join(work, "link/next")];
     await mkdir(old, { recursive: true });
