@@ -10,7 +10,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Command, InvalidArgumentError } from "commander";
-import { machine, recordBenchmarks } from "./benchmarks-table.ts";
+import { machine, machineWork, recordBenchmarks } from "./benchmarks-table.ts";
 import type { Report } from "./bench/parts.ts";
 
 /** A count as the options give it: 10000, 10k, 1m. */
@@ -37,13 +37,13 @@ function measure(name: string, description: string): Command {
     .option("--write", "record the rows in BENCHMARKS.md and the output in docs/benchmarks-history.md", false)
     .showHelpAfterError()
     .action(async (options: { write: boolean }) => {
-      const loadAtStart = (await import("node:os")).loadavg()[0] ?? 0;
+      const atStart = machineWork();
       const started = new Date().toISOString().slice(0, 16).replace("T", " ");
       const { run } = (await import(`./bench/${name}.ts`)) as { run: (options: unknown) => Promise<Report> };
       const report = await run(options);
       const text = `## bench ${name}, ${started} UTC\n\n- machine: ${machine()}\n\n${report.text}\n`;
       process.stdout.write(text);
-      if (options.write) await recordBenchmarks(report.rows, text, loadAtStart);
+      if (options.write) await recordBenchmarks(report.rows, text, atStart);
       for (const failure of report.failures ?? []) process.stderr.write(`bench ${name}: ${failure}\n`);
       if ((report.failures ?? []).length > 0) process.exitCode = 1;
     });

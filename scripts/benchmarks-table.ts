@@ -10,7 +10,7 @@
  * typed by hand.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join, relative, resolve } from "node:path";
@@ -125,19 +125,68 @@ export async function writeRun(root: string, rows: readonly MeasuredRow[], stamp
   await writeFile(history, appendRun(existsSync(history) ? await readFile(history, "utf8") : "", rows, stamp, output));
 }
 
-/** What the load cell adds for a run not on a quiet machine (BENCHMARKS.md: a load of 2 or more at its start or end). */
-const QUIET_LOAD = 2;
-export const quietness = (highest: number): string => (highest < QUIET_LOAD ? "" : " (not quiet)");
+/**
+ * The machine's work at one moment, to tell afterwards how much of it was not the run's: every
+ * processor's busy time (/proc/stat: user, nice, system, irq and softirq; not idle, iowait or the
+ * hypervisor's steal) and this process's own with its children's (/proc/self/stat: utime, stime,
+ * cutime, cstime: every build and server the run started and waited for), in clock ticks, and the
+ * 1-minute load. Null off Linux.
+ */
+export type MachineWork = { readonly at: number; readonly load: number; readonly busy: number; readonly own: number } | null;
 
-/** `rows` into BENCHMARKS.md and the run's printed `output` into the history, stamped with the load at its start and now. */
-export async function recordBenchmarks(rows: readonly MeasuredRow[], output: string, loadAtStart: number): Promise<void> {
-  const loads = [loadAtStart, loadavg()[0] ?? 0].sort((a, b) => a - b);
-  const shown = loads.map((l) => l.toFixed(1));
+export function machineWork(): MachineWork {
+  try {
+    const cpu = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]?.trim().split(/\s+/).slice(1).map(Number) ?? [];
+    const self = readFileSync("/proc/self/stat", "utf8");
+    // Past the command's name, which may hold spaces: utime is the 14th field, cstime the 17th.
+    const fields = self
+      .slice(self.lastIndexOf(")") + 2)
+      .split(" ")
+      .map(Number);
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = cpu;
+    return {
+      at: performance.now(),
+      load: loadavg()[0] ?? 0,
+      busy: user + nice + system + irq + softirq,
+      own: fields.slice(11, 15).reduce((a, b) => a + b, 0),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Clock ticks a second as /proc counts them (USER_HZ: 100 on every Linux Node runs on). */
+const TICKS = 100;
+
+/** The cores other processes kept busy on average between `start` and `end`: the machine's busy time less the run's own. */
+export function othersCores(start: MachineWork, end: MachineWork): number | null {
+  if (start === null || end === null || end.at <= start.at) return null;
+  const others = end.busy - start.busy - (end.own - start.own);
+  return Math.max(0, others / TICKS / ((end.at - start.at) / 1000));
+}
+
+/**
+ * When a run counts as quiet (BENCHMARKS.md): the 1-minute load under 2 when it starts (nothing else
+ * running then) and other processes' CPU under a quarter of a core through it. The load at its end
+ * is the run's own: a build keeps more threads runnable than the two cores, so its own load passes 2.
+ */
+const QUIET_LOAD = 2;
+const QUIET_OTHERS = 0.25;
+export const quietness = (loadAtStart: number, others: number | null): string =>
+  loadAtStart < QUIET_LOAD && others !== null && others < QUIET_OTHERS ? "" : " (not quiet)";
+
+/** The load cell: the load at the start and the others' cores, then whether the run was quiet. */
+export const loadCell = (loadAtStart: number, others: number | null): string =>
+  `${loadAtStart.toFixed(1)}, others ${others === null ? "unknown" : `${others.toFixed(2)} cores`}${quietness(loadAtStart, others)}`;
+
+/** `rows` into BENCHMARKS.md and the run's printed `output` into the history, stamped with the machine's work at its start and now. */
+export async function recordBenchmarks(rows: readonly MeasuredRow[], output: string, start: MachineWork): Promise<void> {
+  const end = machineWork();
   const stamp: RunStamp = {
     time: new Date().toISOString().slice(0, 19).replace("T", " "),
     commit: commitOf(ROOT),
     machine: machine(),
-    load: (shown[0] === shown[1] ? (shown[0] ?? "") : shown.join("–")) + quietness(loads[1] ?? 0),
+    load: loadCell(start?.load ?? loadavg()[0] ?? 0, othersCores(start, end)),
     command: commandLine(process.argv, process.env),
   };
   await writeRun(ROOT, rows, stamp, output);

@@ -9,6 +9,9 @@ import {
   commandLine,
   keyOf,
   quietness,
+  loadCell,
+  machineWork,
+  othersCores,
   replaceRows,
   type RunStamp,
   writeRun,
@@ -132,7 +135,31 @@ describe("the BENCHMARKS.md writer", () => {
     expect(commandLine(argv.slice(0, 2), {}, "/repo")).toBe("npx tsx scripts/bench.ts");
   });
 
-  it("a run's load cell: nothing added under 2 (quiet), `(not quiet)` from 2 on", () => {
-    expect([1.99, 2, 14.5].map(quietness)).toEqual(["", " (not quiet)", " (not quiet)"]);
+  it("a run is quiet when the load at its start is under 2 and other processes kept under a quarter of a core busy", () => {
+    expect([1.99, 2, 14.5].map((load) => quietness(load, 0.01))).toEqual(["", " (not quiet)", " (not quiet)"]);
+    expect([0.24, 0.25, 1.3, null].map((others) => quietness(0.3, others))).toEqual(["", " (not quiet)", " (not quiet)", " (not quiet)"]);
+    expect(loadCell(0.84, 0.031)).toBe("0.8, others 0.03 cores");
+    expect(loadCell(2.5, null)).toBe("2.5, others unknown (not quiet)");
+  });
+
+  it("others' cores: the machine's busy time less the run's own, over the wall", () => {
+    const start = { at: 0, load: 0.5, busy: 1_000, own: 50 };
+    // 10 s: the machine busy 1,600 ticks (16 s of CPU), the run 1,500 of them: 1 s of others' CPU, 0.1 core.
+    expect(othersCores(start, { at: 10_000, load: 3, busy: 2_600, own: 1_550 })).toBeCloseTo(0.1, 6);
+    expect(othersCores(start, null)).toBeNull();
+    expect(othersCores(null, start)).toBeNull();
+  });
+
+  it("reads the machine's work from /proc on Linux, and its own CPU grows with its work", () => {
+    const before = machineWork();
+    if (process.platform !== "linux") return expect(before).toBeNull();
+    // Spun until this process has used 50 ms more CPU by its own count, however loaded the machine.
+    const used = process.cpuUsage();
+    let spin = 0;
+    while (process.cpuUsage(used).user < 50_000) spin += Math.sqrt(spin + 1);
+    const after = machineWork();
+    expect(spin).toBeGreaterThan(0);
+    expect(after?.own).toBeGreaterThan(before?.own ?? Infinity);
+    expect(after?.busy).toBeGreaterThan(before?.busy ?? Infinity);
   });
 });
