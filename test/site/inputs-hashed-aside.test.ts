@@ -1,9 +1,8 @@
 /**
  * A build whose sources are not the sizes the last build recorded knows they changed: it does not
  * wait for their bytes' hash before it reads, but takes it in a thread beside the build, and
- * records it, so that the rebuild after it does nothing (unchanged-build.ts). So does a cold build
- * of large inputs (hashAside). Which way each hash went is counted (inputsHashed); the record is
- * read beside the build cache.
+ * records it, so that the rebuild after it does nothing (unchanged-build.ts). Which way each hash
+ * went is counted (inputsHashed); the record is read beside the build cache.
  */
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -11,8 +10,6 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Subject } from "../../src/core/render-page.ts";
 import { cacheDirOf } from "../../src/data/read/build-cache.ts";
 import { inputsHashed } from "../../src/site/unchanged/hash-inputs.ts";
-import { hashAside } from "../../src/site/unchanged/unchanged-build.ts";
-import { THREADS_FROM_BYTES } from "../../src/data/read/read-blocks.ts";
 import { tempDir } from "../file-trees.ts";
 import { writeDataset } from "./build-processes.ts";
 import { build } from "./built-site.ts";
@@ -51,18 +48,3 @@ it("an edit that changes the source's size: hashed in a thread beside the build 
   expect(edit.recorded).not.toBe(first.recorded);
   expect(await counted()).toMatchObject({ here: 1, aside: 0, recorded: edit.recorded, report: { written: 0 } });
 }, 120_000);
-
-it("hashed aside when the build runs whatever the hash: the sizes changed, or a site not as left (a cold build) of inputs as large as the read's threads start for", () => {
-  const [small, large] = [
-    [THREADS_FROM_BYTES - 100, 60, -1],
-    [THREADS_FROM_BYTES - 100, 100, -1],
-  ];
-  const at = (intact: boolean, resized: boolean, sizes: number[], threads: number | "auto" = "auto"): boolean =>
-    hashAside({ intact, resized, sizes, threads });
-  // A cold build: small inputs hashed here (a thread's start would cost more), large ones aside.
-  expect([at(false, false, small), at(false, false, large)]).toEqual([false, true]);
-  // A site as left: the hash may spare the build, so it is taken first, whatever the size.
-  expect([at(true, false, small), at(true, false, large)]).toEqual([false, false]);
-  // Resized inputs: aside, whatever the size; --threads 0: always here.
-  expect([at(true, true, small), at(false, false, large, 0), at(true, true, large, 0)]).toEqual([true, false, false]);
-});

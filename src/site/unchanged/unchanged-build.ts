@@ -5,8 +5,7 @@
  * warnings, downloads and feed. A build that finds both hashes as recorded reports that, and
  * touches no file; any other reads, writes and records as every build does. The inputs' sizes are
  * recorded too: a build whose files are not the sizes recorded has other inputs, and hashes them in
- * a thread beside its read rather than before it; so does a build of large inputs over a site not
- * as the last build left it (a cold build), which no hash can spare.
+ * a thread beside its read rather than before it.
  *
  * The record is removed before a build writes anything and written only once it has finished (the
  * switch made, the feed written, the cache swept), so a build stopped midway leaves none, and the
@@ -19,14 +18,11 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { performance } from "node:perf_hooks";
 import { cacheDirOf } from "../../data/read/build-cache.ts";
-import { THREADS_FROM_BYTES } from "../../data/read/read-blocks.ts";
 import type { BuildReport } from "../build-outcome.ts";
 import type { ResolvedBuildOptions } from "../build-options.ts";
 import { buildInputs, filesIdentity, siteStamp } from "./build-fingerprint.ts";
 import { isErrno } from "../../common/machine-error.ts";
 
-/** Inputs this large (those the read starts record threads for) are hashed aside when only the record needs the hash (hashAside); smaller ones here: a thread's start would cost more. */
-const HASH_ASIDE_FROM_BYTES = THREADS_FROM_BYTES;
 /** Bumped when the record's shape changes: another is no record. */
 const FORMAT = 2;
 /** The record's name beside the output's cache directory. */
@@ -67,7 +63,8 @@ export async function unlessUnchanged(
   // A file of another size than the last build's has changed: the build need not wait for its bytes' hash to know (0.3 s
   // at a million subjects), which a thread takes beside it for the record.
   const resized = last !== null && !sameSizes(last.sizes, inputs.sizes);
-  const aside = hashAside({ intact, resized, sizes: inputs.sizes, threads: options.read.threads }) ? inputs.hashAside() : null;
+  // `--threads 0` runs the build on this thread alone: the hash too, first.
+  const aside = resized && options.read.threads !== 0 ? inputs.hashAside() : null;
   const here = aside === null ? await inputs.hash() : null;
   if (intact && here !== null && last.inputs === here) return replayed(last.report, started);
   try {
@@ -118,18 +115,6 @@ function asUnchanged(report: BuildReport, cachedWhole: boolean): Unchanged | nul
     bytesWritten: 0,
     bytesRemoved: 0,
   };
-}
-
-/**
- * Whether the inputs' hash is taken in a thread beside the build rather than here before it: when
- * the build will run whatever the hash (their sizes say they changed; or the site is not as the
- * last build left it, none on a cold build, and the inputs are large: there the hash held the main
- * thread 0.3 s at a million subjects before the read, the other core idle), the hash only goes
- * into the record. `--threads 0` runs the build on this thread alone: the hash too, first.
- */
-export function hashAside(build: { intact: boolean; resized: boolean; sizes: readonly number[]; threads: number | "auto" }): boolean {
-  if (build.threads === 0) return false;
-  return build.resized || (!build.intact && build.sizes.reduce((sum, size) => sum + Math.max(size, 0), 0) >= HASH_ASIDE_FROM_BYTES);
 }
 
 function sameSizes(a: readonly number[] | undefined, b: readonly number[]): boolean {
