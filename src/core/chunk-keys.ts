@@ -11,20 +11,22 @@
  *   length over `n` (the record count comes from the manifest).
  */
 import { codeValue } from "./key-index.ts";
-import { OFFSET_BYTES, offsetAt, recordOffsets } from "./record-offsets.ts";
+import { OFFSET_BYTES, offsetAt, offsetsOfEnds, recordOffsets } from "./record-offsets.ts";
 
 /** Bytes of one id in the table. */
 const ID_BYTES = 8;
 const ZERO = 0x30;
 
 /**
- * A chunk's whole table: its offsets (record-offsets.ts), then its keys. The build writes one a
+ * A chunk's whole table: its offsets (record-offsets.ts; from `ends`, where its lines end, when
+ * given and right for it), then its keys. The build writes one a
  * chunk on its main thread, so the keys are read as digits where they lie and written into the
  * table directly, no string made. A rendered record starts
  * `{"id":<id>,"jedinstvena_oznaka":"<code>",` (digits, as the build checked them).
  */
-export function recordTable(chunk: Uint8Array): Uint8Array {
-  const offsets = recordOffsets(chunk);
+export function recordTable(chunk: Uint8Array, ends?: Uint32Array): Uint8Array {
+  // Where the lines end, when known (a whole rendered block's): searching the bytes for them was most of a table's time.
+  const offsets = (ends === undefined ? null : offsetsOfEnds(chunk, ends)) ?? recordOffsets(chunk);
   const records = Math.max(0, offsets.length / OFFSET_BYTES - 1);
   // Where each code's value starts (its zeros in front skipped) and ends.
   const from = new Uint32Array(records);

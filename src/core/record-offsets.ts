@@ -24,6 +24,27 @@ export function recordOffsets(chunk: Uint8Array): Uint8Array {
   return table;
 }
 
+/**
+ * The offsets table of a chunk whose lines are known to end at `ends` (each just past its "\n": a
+ * rendered block's, data/hand-offs.ts), without searching its bytes; null when `ends` are not
+ * that for `chunk` (rising, each after a "\n", the last at its end), and the bytes must be searched.
+ * The same table recordOffsets makes of such a chunk: a rendered record is one line of JSON.
+ */
+export function offsetsOfEnds(chunk: Uint8Array, ends: Uint32Array): Uint8Array | null {
+  const n = ends.length;
+  if (n === 0 || ends[n - 1] !== chunk.length) return null;
+  const table = new Uint8Array((n + 1) * OFFSET_BYTES);
+  const view = new DataView(table.buffer);
+  let last = 0;
+  for (let i = 0; i < n; i++) {
+    const end = ends[i] as number;
+    if (end <= last || chunk[end - 1] !== NEWLINE) return null;
+    view.setUint32((i + 1) * OFFSET_BYTES, end, true);
+    last = end;
+  }
+  return table;
+}
+
 /** Offset `index` of a table (or of a byte range of one that starts at its offset 0 of the range). */
 export function offsetAt(table: Uint8Array, index: number): number {
   const at = index * OFFSET_BYTES;

@@ -23,6 +23,8 @@ export interface Chunk {
    * the whole chunk): the chunk file is hard-linked to it, not written again.
    */
   readonly file?: string;
+  /** Where each record's line ends (just past its "\n"), when known (a whole block's): its table is made from them (chunk-keys.ts). */
+  readonly ends?: Uint32Array;
 }
 
 /** What the chunk stage yields: each chunk in id order; "restart" when the ordering stage voided the records so far. */

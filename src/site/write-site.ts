@@ -367,7 +367,7 @@ export class SiteWriter implements SiteOutput {
       chunk.file === undefined
         ? { name: chunkFileName(first + i), bytes: () => chunk.bytes() }
         : { name: chunkFileName(first + i), bytes: () => NO_BYTES, from: chunk.file },
-      { name: offsetsFileName(first + i), bytes: () => recordTable(chunk.bytes()) },
+      { name: offsetsFileName(first + i), bytes: () => recordTable(chunk.bytes(), chunk.ends) },
     ]);
     const old = oldHash === undefined ? null : join(this.#root, shardDirPath(shard.key, oldHash));
     await this.#shards.write(shard, lazily(files), tmp, null, old);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { keyLine, recordTable, tableIds } from "../../src/core/chunk-keys.ts";
 import { codeValue } from "../../src/core/key-index.ts";
-import { offsetAt, recordOffsets } from "../../src/core/record-offsets.ts";
+import { offsetAt, offsetsOfEnds, recordOffsets } from "../../src/core/record-offsets.ts";
 
 // Codes whose values widen inside the chunk (999 -> 1000 -> 10000), ids with gaps.
 const RECORDS = [
@@ -80,4 +80,27 @@ it("a table not of the chunk's record count reads as none (null), not as a wrong
   const table = recordTable(ENCODE.encode(RECORDS.join("\n") + "\n"));
   expect(keyLine(table, 3, { id: 3n })).toBeNull();
   expect(keyLine(table.subarray(0, 5 * 4), 4, { id: 3n })).toBeNull();
+});
+
+it("a table made from where the lines end (a whole rendered block's ends) is the one made by searching the bytes; ends that do not fit the bytes are searched past", () => {
+  const chunk = ENCODE.encode(RECORDS.join("\n") + "\n");
+  const ends = Uint32Array.from(RECORDS.map((_, i) => ENCODE.encode(RECORDS.slice(0, i + 1).join("\n") + "\n").length));
+  expect(offsetsOfEnds(chunk, ends)).toEqual(recordOffsets(chunk));
+  expect(recordTable(chunk, ends)).toEqual(recordTable(chunk));
+  // A record kept by its keys alone (no bytes: an end repeated), an end not after a "\n", one short of the chunk, none, the last line's "\n" missing.
+  const wrong = [
+    Uint32Array.from([ends[0] ?? 0, ...ends]),
+    Uint32Array.from(ends, (end, i) => (i === 1 ? end - 1 : end)),
+    ends.subarray(0, 3),
+    new Uint32Array(0),
+  ];
+  for (const bad of wrong) expect(offsetsOfEnds(chunk, bad)).toBeNull();
+  for (const bad of wrong) expect(recordTable(chunk, bad)).toEqual(recordTable(chunk));
+  const open = chunk.subarray(0, chunk.length - 1);
+  expect(
+    offsetsOfEnds(
+      open,
+      Uint32Array.from(ends, (end, i) => (i === 3 ? end - 1 : end)),
+    ),
+  ).toBeNull();
 });
