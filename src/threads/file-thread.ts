@@ -1,19 +1,19 @@
 /**
  * Files made by a thread of their own (file-thread-entry.mjs) for a synchronous producer: the search
- * thread's files (site/search/spilled-shard.ts), so that the
- * kernel's file creation is off the build's critical path. At a million subjects the thread makes
- * 7,366 files (235 MB), each opened, written whole and closed in the scratch directory, which the
- * page writers then link into the site: 0.8 to 2 s of its system time, more on a machine that has
- * just deleted a site (ext4 without a journal passes over the inodes freed in the last seconds to
- * make one; docs/search.md, "In the build"), where the thread is the last thing running.
+ * thread's (site/search/spilled-shard.ts), so that the kernel's file creation is off the build's
+ * critical path. At a million subjects that thread makes 7,366 files (235 MB), each opened, written
+ * whole and closed in the scratch directory, which the page writers then link into the site: 0.5
+ * to 1.3 s of its system time, more on a machine that has just deleted a site (ext4 without a
+ * journal passes over the inodes freed in the last seconds to make one; docs/search.md, "In the
+ * build"), while it is the last thing running.
  *
  * The stage is synchronous and never turns its event loop, so it learns nothing from messages: each
  * file's bytes are copied into a ring of shared memory (the caller may reuse its buffers at once;
- * one ring, so that no page of it is new to the kernel after the first turn), named in a message
- * and counted in a shared counter, which the file thread counts down as it writes. The stage waits by Atomics
- * while more than MAX_BYTES are in flight, and for the last file before anything reads a file it made
- * (SpilledShard.pathOf) or its shards cross to the main thread. The file thread's first failure is
- * thrown by the stage at its next file or wait, with its code and path.
+ * one ring, so that no page of it is new to the kernel after its first turn), named in a message
+ * and counted in a shared counter, which the file thread counts down as it writes. The stage waits
+ * by Atomics while more than MAX_BYTES are in flight, and for the last file before anything reads
+ * a file it made (SpilledShard.pathOf) or its shards cross to the main thread. The file thread's
+ * first failure is thrown by the stage at its next file or wait, with its code and path.
  */
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 
@@ -41,6 +41,17 @@ export class FileThread {
   #errors: MessagePort | undefined;
   /** The file thread's failure, once seen. */
   #failure: Error | undefined;
+
+  /**
+   * Whether the ring has room for a file's first piece now: when it has not (the thread behind, its
+   * CPU taken by the build's other threads or other processes), the producer makes that file itself,
+   * as it would without a thread, rather than wait for it.
+   */
+  hasRoom(): boolean {
+    this.#check();
+    const skip = this.#head + PIECE > MAX_BYTES ? MAX_BYTES - this.#head : 0;
+    return Atomics.load(this.#state, BYTES) + skip + PIECE <= MAX_BYTES;
+  }
 
   /** Makes the file `path` of the bytes of `parts` in the thread; `seen` is given each part before the next is asked for (its hash). */
   make(path: string, parts: Iterable<Uint8Array>, seen: (part: Uint8Array) => void): void {

@@ -127,8 +127,9 @@ export class SpilledShard {
     const file = this.#hash === null ? createHash("sha256") : null;
     for (const part of [name, "\n"]) this.#hash?.update(part);
     const seen = (part: Uint8Array): void => void (file ?? this.#hash)?.update(part);
-    if (searchFiles === null) writeParts(join(this.#dir, name), parts, seen);
-    else searchFiles.make(join(this.#dir, name), parts, seen);
+    // Here when the file thread is behind: the stage never waits for it to catch up (threads/file-thread.ts).
+    if (searchFiles?.hasRoom() === true) searchFiles.make(join(this.#dir, name), parts, seen);
+    else writeParts(join(this.#dir, name), parts, seen);
     this.#names.push(name);
     if (file !== null) this.#digests.push(file.digest("hex"));
   }
