@@ -18,14 +18,13 @@ import { rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { failAt, pauseAt } from "../../common/pause-point.ts";
 import { yieldToOwnThreads } from "../../threads/thread-priority.mjs";
-import { FileThread } from "../../threads/file-thread.ts";
 import { startWorkerPool } from "../../threads/worker-pool.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
 import { patchedSearch, searchPaths } from "./patch-search.ts";
 import { planSearch } from "./plan-search.ts";
 import { type CutFacts, writeSearchFacts } from "./search-facts.ts";
-import { makeFilesIn, spilledData, type SpilledShardData, spilledPlan } from "./spilled-shard.ts";
+import { spilledData, type SpilledShardData, spilledPlan } from "./spilled-shard.ts";
 import { isErrno } from "../../common/machine-error.ts";
 
 /**
@@ -155,17 +154,7 @@ function searchStage({ count, chunkSize, files, spill, previous, factsFile }: Se
 
 /** The thread's side (threads/module-thread.mjs calls it): the stage run, its shards answered as data. */
 export async function answerTask(task: SearchTask): Promise<{ result: SearchAnswer }> {
-  // The site's search files made by a thread of their own (threads/file-thread.ts): the kernel's file creation off this one, the build's critical path.
-  const files = new FileThread();
-  makeFilesIn(files);
-  let shards: ShardPlan[];
-  try {
-    shards = searchStage(task);
-    files.drain();
-  } finally {
-    makeFilesIn(null);
-    await files.close();
-  }
+  const shards = searchStage(task);
   // Where a process test stops or fails the thread by construction: its files in the scratch directory, none handed on.
   await pauseAt("search-thread-planned");
   failAt("search-thread-planned");

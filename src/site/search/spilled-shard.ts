@@ -17,7 +17,6 @@ import { join } from "node:path";
 import { contentHasher } from "../../common/content-hash.ts";
 import { VERSION } from "../../core/version.ts";
 import type { ShardPlan } from "../hand-offs.ts";
-import type { FileThread } from "../../threads/file-thread.ts";
 
 /** A spilled shard as plain data: what crosses from the search thread to the main thread. */
 export interface SpilledShardData {
@@ -38,18 +37,6 @@ export interface SpilledShardData {
   readonly kept?: readonly string[];
   /** The directory the `kept` files are in (the previous site's shard); absent: `dir`. */
   readonly keptDir?: string;
-}
-
-/**
- * The thread that makes this side's shards' files, or null: each made here, as it is added. Set
- * by the search thread around its stage (search-thread.ts), never on the main thread (`--threads
- * 0`, a stage run again there), which has no other thread's CPU to give the files to.
- */
-let searchFiles: FileThread | null = null;
-
-/** Makes the files of the shards spilled on this side in `files`' thread from now on (null: here again). */
-export function makeFilesIn(files: FileThread | null): void {
-  searchFiles = files;
 }
 
 /** The data behind each plan made here: a plan's functions cannot cross threads, its data can. */
@@ -124,12 +111,17 @@ export class SpilledShard {
    * parts may share one buffer, each written before the next is asked for). Hashed as add would.
    */
   addParts(name: string, parts: Iterable<Uint8Array>): void {
+    const fd = openSync(join(this.#dir, name), "w");
     const file = this.#hash === null ? createHash("sha256") : null;
-    for (const part of [name, "\n"]) this.#hash?.update(part);
-    const seen = (part: Uint8Array): void => void (file ?? this.#hash)?.update(part);
-    // Here when the file thread is behind: the stage never waits for it to catch up (threads/file-thread.ts).
-    if (searchFiles?.hasRoom() === true) searchFiles.make(join(this.#dir, name), parts, seen);
-    else writeParts(join(this.#dir, name), parts, seen);
+    try {
+      for (const part of [name, "\n"]) this.#hash?.update(part);
+      for (const part of parts) {
+        for (let at = 0; at < part.length; ) at += writeSync(fd, part, at);
+        (file ?? this.#hash)?.update(part);
+      }
+    } finally {
+      closeSync(fd);
+    }
     this.#names.push(name);
     if (file !== null) this.#digests.push(file.digest("hex"));
   }
@@ -157,9 +149,8 @@ export class SpilledShard {
     this.#kept.push(name);
   }
 
-  /** Where its file `name`, once added (not kept), lies: to be read back (made by then, when another thread makes the files). */
+  /** Where its file `name`, once added (not kept), lies: to be read back. */
   pathOf(name: string): string {
-    searchFiles?.drain();
     return join(this.#dir, name);
   }
 
@@ -170,19 +161,6 @@ export class SpilledShard {
     const data = { key: this.#key, hash, dir: this.#dir, names: this.#names };
     const plan = spilledPlan(this.#keptDir === undefined ? data : { ...data, kept: this.#kept, keptDir: this.#keptDir });
     return this.#hash === null ? withDigests(plan, digests) : plan;
-  }
-}
-
-/** Makes the file `path` of the bytes of `parts`, each given to `seen` once written. */
-function writeParts(path: string, parts: Iterable<Uint8Array>, seen: (part: Uint8Array) => void): void {
-  const fd = openSync(path, "w");
-  try {
-    for (const part of parts) {
-      for (let at = 0; at < part.length; ) at += writeSync(fd, part, at);
-      seen(part);
-    }
-  } finally {
-    closeSync(fd);
   }
 }
 
