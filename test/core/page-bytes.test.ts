@@ -67,8 +67,11 @@ describe("assemblePageBytes: the page JSON.stringify writes, compact or indented
             ),
             indent,
           );
+          // The page written whole, not through JSON.parse: V8 13.6 (Node 24) can read an escaped
+          // key back wrongly once its key cache holds a like one ('"' as '\\': nodejs/node#63785),
+          // which made the oracle, not the page, wrong (seed 963002075).
           const whole = { count, next, previous: null, results: values };
-          expect(TEXT.decode(page)).toBe(toJson(JSON.parse(JSON.stringify(whole)), indent));
+          expect(TEXT.decode(page)).toBe(toJson(whole, indent));
         },
       ),
       { numRuns: 1500 },
