@@ -11,7 +11,7 @@ import type { ProblemSink } from "../problems/problems.ts";
 import { showNumberText, showValue } from "../problems/problem-parts.ts";
 import { type Message, msg } from "../../common/messages/message.ts";
 import { isMessageKey } from "../../common/messages/translate.ts";
-import { topLevelEntries } from "../sources/record-text.ts";
+import { topLevelEntries, withKeysAsWritten } from "../sources/record-text.ts";
 import { DEFAULT_MAX_FIELD_LENGTH } from "../read-options.ts";
 import type { RecordSource } from "../sources/record-sink.ts";
 import { locate, type SourceFile } from "../sources/source-file.ts";
@@ -304,6 +304,8 @@ export function validateSubject(
 ): Subject | undefined {
   let subject = quickSubject(value, source?.keys);
   if (subject === undefined) {
+    // A record that is not plainly fine: its keys as written, should JSON.parse have misread one (record-text.ts).
+    if (source?.text !== undefined) value = withKeysAsWritten(value, source.text(position));
     const twice = duplicateFields(value, file, position, problems, source);
     const result = subjectSchema().safeParse(value);
     if (!result.success) {

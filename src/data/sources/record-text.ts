@@ -73,3 +73,19 @@ export function topLevelEntries(text: string): WrittenEntry[] {
   }
   return entries;
 }
+
+/**
+ * The record `value` parsed from `text`, its top-level keys as the text writes them. V8 13.6
+ * (Node 24; nodejs/node#63785) can read an escaped key — `"\""`, or `"\u010d"` as ascii-json.ts
+ * writes every key past ASCII — as a like key holding a backslash that an earlier parse saw (`"\\"`):
+ * then a key past ASCII was named wrongly in a problem, or a field written with an escape was taken
+ * for missing. A key so misread always holds a backslash, so only an object with such a key is read
+ * again: its keys from the text (as strings, which the bug spares), each value parsed alone, the
+ * last of a key named twice kept where the first stood, as JSON.parse does. A value's own nested keys are
+ * not read again (a field's value is no object in a valid record; the problem shows it as parsed).
+ */
+export function withKeysAsWritten(value: unknown, text: string): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  if (!Object.keys(value).some((key) => key.includes("\\"))) return value;
+  return Object.fromEntries(topLevelEntries(text).map(({ key, raw }) => [key, JSON.parse(raw) as unknown]));
+}
