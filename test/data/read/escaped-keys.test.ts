@@ -11,6 +11,7 @@ import { parseBlock } from "../../../src/data/sources/parse-block.ts";
 import { withKeysAsWritten } from "../../../src/data/sources/record-text.ts";
 import type { BlockText } from "../../../src/data/sources/record-sink.ts";
 import type { SourceFile } from "../../../src/data/sources/source-file.ts";
+import { recordStarts } from "./record-starts.ts";
 
 const file: SourceFile = { name: "subjekti.json", path: "subjekti.json", locateBy: "index", kind: "json" };
 
@@ -33,12 +34,7 @@ function recordText(id: number, more = ""): string {
 
 /** The block of `texts` as the array reader hands it on, counted keys included. */
 function blockOf(texts: readonly string[]): BlockText {
-  const starts: number[] = [];
-  let at = 0;
-  for (const text of texts) {
-    starts.push(at);
-    at += Buffer.byteLength(text) + 1;
-  }
+  const starts = recordStarts(texts);
   const keys = texts.map((text) => (text.replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/:/g) ?? []).length);
   return { first: 0, bytes: new Uint8Array(Buffer.from(texts.join(","))), starts, lines: texts.map((_, k) => 2 + k), keys };
 }

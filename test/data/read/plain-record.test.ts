@@ -12,6 +12,7 @@ import { renderSubject, SUBJECT_FIELDS } from "../../../src/core/render-page.ts"
 import { parseBlock } from "../../../src/data/sources/parse-block.ts";
 import type { BlockText } from "../../../src/data/sources/record-sink.ts";
 import type { SourceFile } from "../../../src/data/sources/source-file.ts";
+import { recordStarts } from "./record-starts.ts";
 
 const file: SourceFile = { name: "subjekti.json", path: "subjekti.json", locateBy: "index", kind: "json" };
 
@@ -86,12 +87,7 @@ const recordText = fc
 
 /** The block of `texts` as the array reader hands it on (joined by commas), at an odd offset of its buffer. */
 function blockOf(texts: readonly string[]): BlockText {
-  const starts: number[] = [];
-  let at = 0;
-  for (const text of texts) {
-    starts.push(at);
-    at += Buffer.byteLength(text) + 1;
-  }
+  const starts = recordStarts(texts);
   const joined = Buffer.from(texts.join(","));
   const bytes = new Uint8Array(joined.length + 1).subarray(1);
   bytes.set(joined);
