@@ -9,9 +9,8 @@ import { describe, expect, it } from "vitest";
 import { BlockRenderer } from "../../../src/data/read/render-block.ts";
 import { parseBlock } from "../../../src/data/sources/parse-block.ts";
 import { withKeysAsWritten } from "../../../src/data/sources/record-text.ts";
-import type { BlockText } from "../../../src/data/sources/record-sink.ts";
 import type { SourceFile } from "../../../src/data/sources/source-file.ts";
-import { recordStarts } from "./record-starts.ts";
+import { blockOf } from "./block-text.ts";
 
 const file: SourceFile = { name: "subjekti.json", path: "subjekti.json", locateBy: "index", kind: "json" };
 
@@ -32,18 +31,11 @@ function recordText(id: number, more = ""): string {
   return `{${fields.join(",")}${more}}`;
 }
 
-/** The block of `texts` as the array reader hands it on, counted keys included. */
-function blockOf(texts: readonly string[]): BlockText {
-  const starts = recordStarts(texts);
-  const keys = texts.map((text) => (text.replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/:/g) ?? []).length);
-  return { first: 0, bytes: new Uint8Array(Buffer.from(texts.join(","))), starts, lines: texts.map((_, k) => 2 + k), keys };
-}
-
 /** The block read as the product reads it (plain records taken from their bytes): each problem as [index, field, what was expected], and the records rendered. */
 function read(texts: readonly string[]): { problems: [number | undefined, string | undefined, string][]; rendered: number[] } {
   const renderer = new BlockRenderer(file, false);
   const sink = { record: (value: unknown, position: number, source?: object) => renderer.add(value, position, source) };
-  parseBlock(blockOf(texts), file, sink, renderer.problems, renderer.plainTaker());
+  parseBlock(blockOf(texts, 0), file, sink, renderer.problems, renderer.plainTaker());
   const block = renderer.finish();
   const rendered = [...block.positions].filter((_, k) => block.ends[k] !== (k === 0 ? 0 : block.ends[k - 1]));
   return { problems: block.problems.map((p) => [p.index, p.field, p.expected.key]), rendered };

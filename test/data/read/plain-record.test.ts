@@ -12,7 +12,10 @@ import { renderSubject, SUBJECT_FIELDS } from "../../../src/core/render-page.ts"
 import { parseBlock } from "../../../src/data/sources/parse-block.ts";
 import type { BlockText } from "../../../src/data/sources/record-sink.ts";
 import type { SourceFile } from "../../../src/data/sources/source-file.ts";
-import { recordStarts } from "./record-starts.ts";
+import { blockOf as blockAt } from "./block-text.ts";
+
+/** The block of `texts`, its first record the array's element 40. */
+const blockOf = (texts: readonly string[]) => blockAt(texts, 40);
 
 const file: SourceFile = { name: "subjekti.json", path: "subjekti.json", locateBy: "index", kind: "json" };
 
@@ -84,20 +87,6 @@ const recordText = fc
     const text = textOf(fields, changes, space);
     return stranger === undefined ? text : text.replace(",", `, ${stranger}: "x",`);
   });
-
-/** The block of `texts` as the array reader hands it on (joined by commas), at an odd offset of its buffer. */
-function blockOf(texts: readonly string[]): BlockText {
-  const starts = recordStarts(texts);
-  const joined = Buffer.from(texts.join(","));
-  const bytes = new Uint8Array(joined.length + 1).subarray(1);
-  bytes.set(joined);
-  return { first: 40, bytes, starts, lines: texts.map((_, k) => 2 + k), keys: texts.map((t) => keysOf(t)) };
-}
-
-/** The keys a record's text names at its top level, as the array reader counts them (a colon outside strings). */
-function keysOf(text: string): number {
-  return (text.replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/:/g) ?? []).length;
-}
 
 /** The block rendered with plain records taken from their bytes, or every record parsed. */
 function rendered(block: BlockText, plain: boolean, maxFieldLength?: number): ReturnType<BlockRenderer["finish"]> {
