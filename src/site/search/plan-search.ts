@@ -41,7 +41,7 @@ import { readRecordFields, type RecordFields } from "./record-fields.ts";
 import { encodeBitmap, encodeRows } from "./rows-builder.ts";
 import { narrowText, SpillBytes, SpillFile } from "./spill-bytes.ts";
 import { IntTable } from "../../common/int-table.ts";
-import { TextTable, textHash } from "../../common/text-table.ts";
+import { TEXT_HASH_PRIME, TEXT_HASH_SEED, TextTable, textHash } from "../../common/text-table.ts";
 import { SlotCache } from "./slot-cache.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 import type { CutFacts } from "./search-facts.ts";
@@ -373,6 +373,8 @@ class Gathering {
    */
   readonly #wordSlots = new SlotCache<readonly Token[]>(SLOT_BITS);
   readonly #townSlots = new SlotCache<Town>(SLOT_BITS);
+  /** A name's words (#wordsOf): each one's start, end and textHash. */
+  #words = new Int32Array(3 * 32);
   /** A token's keys as they are found, before they go to a slab. */
   #keys = new Int32Array(256);
   readonly #flags: readonly number[];
@@ -479,21 +481,55 @@ class Gathering {
     this.#addKey(this.#flags[fields.status ? 1 : 0] as number);
     this.#addKey(this.#flags[fields.odobreno ? 3 : 2] as number);
     const name = fields.name;
-    if (spacesOnly(name)) {
+    const words = this.#wordsOf(name);
+    if (words >= 0) {
       // searchForm maps a character at a time and keeps a space a space: the name's tokens are its words'.
-      for (let start = 0; start <= name.length; ) {
-        let end = name.indexOf(" ", start);
-        if (end < 0) end = name.length;
-        if (end > start) {
-          // One hash of the word for the slots and both generations: sliced only when kept.
-          const hash = textHash(name, start, end);
-          const tokens = this.#wordSlots.get(name, start, end, hash) ?? this.#word(name, start, end, hash);
-          for (let t = 0; t < tokens.length; t++) this.#addToken(tokens[t] as Token);
-        }
-        start = end + 1;
+      const bounds = this.#words;
+      for (let w = 0; w < 3 * words; w += 3) {
+        const start = bounds[w] as number;
+        const end = bounds[w + 1] as number;
+        // One hash of the word for the slots and both generations: sliced only when kept.
+        const hash = bounds[w + 2] as number;
+        const tokens = this.#wordSlots.get(name, start, end, hash) ?? this.#word(name, start, end, hash);
+        for (let t = 0; t < tokens.length; t++) this.#addToken(tokens[t] as Token);
       }
     } else for (const token of this.#tokensOf(name)) this.#addToken(token);
     for (let t = 0; t < town.tokens.length; t++) this.#addToken(town.tokens[t] as Token);
+  }
+
+  /**
+   * The words of a name split at spaces into #words (each word's start, end and textHash), in one
+   * pass over it: how many, or -1 when it holds a token break other than a space (its tokens are
+   * then found otherwise). A pass to check the breaks, a search for each space and a pass to hash
+   * each word went over each name three times.
+   */
+  #wordsOf(name: string): number {
+    let bounds = this.#words;
+    let words = 0;
+    let start = 0;
+    let hash = TEXT_HASH_SEED;
+    for (let i = 0; i <= name.length; i++) {
+      const unit = i === name.length ? 0x20 : name.charCodeAt(i);
+      if (unit === 0x20) {
+        if (i > start) {
+          if (3 * words + 3 > bounds.length) {
+            const grown = new Int32Array(2 * bounds.length);
+            grown.set(bounds);
+            this.#words = bounds = grown;
+          }
+          bounds[3 * words] = start;
+          bounds[3 * words + 1] = i;
+          bounds[3 * words + 2] = hash;
+          words++;
+        }
+        start = i + 1;
+        hash = TEXT_HASH_SEED;
+        continue;
+      }
+      if ((unit <= 0x20 || unit >= 0x85) && isTokenBreak(unit)) return -1;
+      hash = Math.imul(hash ^ unit, TEXT_HASH_PRIME);
+    }
+    return words;
   }
 
   /** Lets the caches go once every subject is in (the order files are made next, and need the room); the last block of bits to the file. */
@@ -896,13 +932,4 @@ function pairText(first: number, second: number): string {
 function hasTokenBreak(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (isTokenBreak(text.charCodeAt(i))) return true;
   return false;
-}
-
-/** Whether the only token breaks in a text are spaces (U+0020). */
-function spacesOnly(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit !== 0x20 && isTokenBreak(unit)) return false;
-  }
-  return true;
 }
