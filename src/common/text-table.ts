@@ -7,10 +7,14 @@
  * every table, and sliced only when kept.
  */
 
+/** FNV-1a's offset basis (as a signed 32-bit number) and prime: textHash's, for a caller that hashes as it reads a text. */
+export const TEXT_HASH_SEED = 0x811c9dc5 | 0;
+export const TEXT_HASH_PRIME = 0x01000193;
+
 /** FNV-1a of the code units `text[from, to)`, as a signed 32-bit number. */
 export function textHash(text: string, from: number, to: number): number {
-  let hash = 0x811c9dc5 | 0;
-  for (let i = from; i < to; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  let hash = TEXT_HASH_SEED;
+  for (let i = from; i < to; i++) hash = Math.imul(hash ^ text.charCodeAt(i), TEXT_HASH_PRIME);
   return hash;
 }
 

@@ -41,7 +41,7 @@ import { readRecordFields, type RecordFields } from "./record-fields.ts";
 import { encodeBitmap, encodeRows } from "./rows-builder.ts";
 import { narrowText, SpillBytes, SpillFile } from "./spill-bytes.ts";
 import { IntTable } from "../../common/int-table.ts";
-import { TextTable, textHash } from "../../common/text-table.ts";
+import { TEXT_HASH_PRIME, TEXT_HASH_SEED, TextTable, textHash } from "../../common/text-table.ts";
 import { SlotCache } from "./slot-cache.ts";
 import { SpilledShard } from "./spilled-shard.ts";
 import type { CutFacts } from "./search-facts.ts";
@@ -88,6 +88,12 @@ export const CACHE_BYTES = 24 << 20;
  * keys' members go to bits, not to the ranges (Gathering).
  */
 export const BITS_PLACES = 1 << 16;
+/** The bits set in each byte. */
+const BITS_SET = Uint8Array.from({ length: 256 }, (_, b) => {
+  let n = 0;
+  for (let v = b; v > 0; v >>>= 1) n += v & 1;
+  return n;
+});
 /** A small key is set apart at a block's start once it holds at least one place in APART_SHARE so far (a set of more than one in eight is a bitmap). */
 const APART_SHARE = 8;
 
@@ -214,10 +220,16 @@ interface Token {
   readonly text: string;
   /** Its range, or -1 when it has no set of its own (a token of one or two characters). */
   readonly range: number;
-  /** Its pieces' keys (of one, two and three characters): `slab[start, end)`, in its generation's slab. */
+  /**
+   * Its pieces' keys (of one, two and three characters): `slab[start, end)`, in its generation's
+   * slab; `slab[start, apart)` hold the slots of those set apart (the gathering's `#bitAt`), as they
+   * were at the gathering's `epoch` (this token's `epoch`; #split), the rest their keys.
+   */
   slab: Int32Array;
   start: number;
+  apart: number;
   end: number;
+  epoch: number;
   /** The place of the subject it was last added for (a token in a name and its town counts once). */
   stamp: number;
   /** Its text's textHash (common/text-table.ts). */
@@ -290,6 +302,8 @@ class Generation {
     // A loop, not set(subarray): a token's keys are a few dozen, and a subarray an object each.
     const slab = this.#slab;
     for (let i = from, at = this.#used; i < to; i++, at++) slab[at] = keys[i] as number;
+    // Its slots of keys set apart, `keys[from, token.apart)`, stay first.
+    token.apart = this.#used + token.apart - from;
     token.slab = this.#slab;
     token.start = this.#used;
     token.end = this.#used += length;
@@ -359,6 +373,8 @@ class Gathering {
    */
   readonly #wordSlots = new SlotCache<readonly Token[]>(SLOT_BITS);
   readonly #townSlots = new SlotCache<Town>(SLOT_BITS);
+  /** A name's words (#wordsOf): each one's start, end and textHash. */
+  #words = new Int32Array(3 * 32);
   /** A token's keys as they are found, before they go to a slab. */
   #keys = new Int32Array(256);
   readonly #flags: readonly number[];
@@ -374,12 +390,23 @@ class Gathering {
   /** The texts written to each range so far (a token's or a town's, each numbered in its range as it is: knownText). */
   readonly #texts: Int32Array;
   #place = 0;
-  /** Each small key's members so far. */
+  /**
+   * Each small key's members so far; a key set apart's members in a block are counted from its bits
+   * at the block's end (#blockBytes), not as they come: a bit set twice is one member, so such a
+   * key needs no stamp either.
+   */
   #counts = new Int32Array(1024);
-  /** Where a small key set apart has its bits in #bits (its slot * #bitsBytes), else -1. */
+  /** A small key set apart's slot (its place among the keys set apart), else -1. */
   #bitAt = new Int32Array(1024).fill(-1);
-  /** The current block's bits: a slot of #bitsBytes for each key set apart, in the order they were. */
+  /**
+   * The current block's bits, a row of a byte a slot for each 8 places (byte-major): a subject's
+   * bytes of every key set apart lie together, where the keys' slots of #bitsBytes each, as the
+   * scratch file holds them, put them 8 KB apart, in one set of the processor's caches (a hundred-odd
+   * keys a subject). Written key-major to the file at the block's end (#blockBytes).
+   */
   #bits = new Uint8Array(0);
+  /** The block's bits key-major, as the scratch file holds them (a slot of #bitsBytes a key set apart). */
+  #byKey = new Uint8Array(0);
   readonly #bitsPlaces: number;
   readonly #bitsBytes: number;
   /** The keys set apart, by slot, and the block each was set apart from. */
@@ -388,9 +415,11 @@ class Gathering {
   /** Where each block's bits lie in the scratch file (-1 for a block before any key was set apart). */
   readonly #blockAt: number[] = [];
   #blockStart = 0;
-  /** The current subject's byte in its block's slots and its bit there. */
+  /** Where the current subject's row begins in #bits (its byte in the slots times the keys set apart), and its bit there. */
   #byte = 0;
   #mask = 0;
+  /** Counts the blocks that set keys apart: a token split before the last of them is split again (Token.epoch). */
+  #epoch = 0;
 
   constructor(
     buckets: number,
@@ -425,7 +454,7 @@ class Gathering {
   add(place: number, fields: RecordFields): void {
     this.#place = place;
     if (place - this.#blockStart === this.#bitsPlaces) this.#nextBlock();
-    this.#byte = (place - this.#blockStart) >>> 3;
+    this.#byte = ((place - this.#blockStart) >>> 3) * this.#apartKeys.length;
     this.#mask = 1 << (place & 7);
     if (this.#young.bytes >= this.#cacheBytes / 2) {
       // Between subjects: no token of the old generation is held by the subject being added.
@@ -452,27 +481,62 @@ class Gathering {
     this.#addKey(this.#flags[fields.status ? 1 : 0] as number);
     this.#addKey(this.#flags[fields.odobreno ? 3 : 2] as number);
     const name = fields.name;
-    if (spacesOnly(name)) {
+    const words = this.#wordsOf(name);
+    if (words >= 0) {
       // searchForm maps a character at a time and keeps a space a space: the name's tokens are its words'.
-      for (let start = 0; start <= name.length; ) {
-        let end = name.indexOf(" ", start);
-        if (end < 0) end = name.length;
-        if (end > start) {
-          // One hash of the word for the slots and both generations: sliced only when kept.
-          const hash = textHash(name, start, end);
-          const tokens = this.#wordSlots.get(name, start, end, hash) ?? this.#word(name, start, end, hash);
-          for (let t = 0; t < tokens.length; t++) this.#addToken(tokens[t] as Token);
-        }
-        start = end + 1;
+      const bounds = this.#words;
+      for (let w = 0; w < 3 * words; w += 3) {
+        const start = bounds[w] as number;
+        const end = bounds[w + 1] as number;
+        // One hash of the word for the slots and both generations: sliced only when kept.
+        const hash = bounds[w + 2] as number;
+        const tokens = this.#wordSlots.get(name, start, end, hash) ?? this.#word(name, start, end, hash);
+        for (let t = 0; t < tokens.length; t++) this.#addToken(tokens[t] as Token);
       }
     } else for (const token of this.#tokensOf(name)) this.#addToken(token);
     for (let t = 0; t < town.tokens.length; t++) this.#addToken(town.tokens[t] as Token);
   }
 
+  /**
+   * The words of a name split at spaces into #words (each word's start, end and textHash), in one
+   * pass over it: how many, or -1 when it holds a token break other than a space (its tokens are
+   * then found otherwise). A pass to check the breaks, a search for each space and a pass to hash
+   * each word went over each name three times.
+   */
+  #wordsOf(name: string): number {
+    let bounds = this.#words;
+    let words = 0;
+    let start = 0;
+    let hash = TEXT_HASH_SEED;
+    for (let i = 0; i <= name.length; i++) {
+      const unit = i === name.length ? 0x20 : name.charCodeAt(i);
+      if (unit === 0x20) {
+        if (i > start) {
+          if (3 * words + 3 > bounds.length) {
+            const grown = new Int32Array(2 * bounds.length);
+            grown.set(bounds);
+            this.#words = bounds = grown;
+          }
+          bounds[3 * words] = start;
+          bounds[3 * words + 1] = i;
+          bounds[3 * words + 2] = hash;
+          words++;
+        }
+        start = i + 1;
+        hash = TEXT_HASH_SEED;
+        continue;
+      }
+      if ((unit <= 0x20 || unit >= 0x85) && isTokenBreak(unit)) return -1;
+      hash = Math.imul(hash ^ unit, TEXT_HASH_PRIME);
+    }
+    return words;
+  }
+
   /** Lets the caches go once every subject is in (the order files are made next, and need the room); the last block of bits to the file. */
   forget(): void {
-    if (this.#apartKeys.length > 0) this.#blockAt.push(this.file.append(this.#bits));
+    if (this.#apartKeys.length > 0) this.#blockAt.push(this.file.append(this.#blockBytes()));
     this.#bits = new Uint8Array(0);
+    this.#byKey = new Uint8Array(0);
     this.#young = new Generation(this.#slabInts);
     this.#old = new Generation(this.#slabInts);
     this.#wordSlots.clear();
@@ -572,6 +636,8 @@ class Gathering {
       slab: this.#keys,
       start: 0,
       end: 0,
+      apart: 0,
+      epoch: -1,
       stamp: -1,
       hash,
       narrow: narrowText(text),
@@ -606,24 +672,45 @@ class Gathering {
         this.#texts[token.range] = token.known + 1;
       }
     }
-    // #addKey's work, in the loop: a piece's key about 57 million times at a million subjects.
-    const { slab, end } = token;
-    const stamps = this.#stamps;
-    const rangeOfKey = this.#rangeOfKey;
-    const counts = this.#counts;
-    const bitAt = this.#bitAt;
+    // #addKey's work, in the loops: a piece's key about 85 million times at a million subjects, the
+    // commonest of them set apart: their slots first, each a bit to set, where each key's slot was
+    // read at random from #bitAt and branched on.
+    if (token.epoch !== this.#epoch) this.#split(token);
+    const { slab, apart, end } = token;
     const bits = this.#bits;
     const byte = this.#byte;
     const mask = this.#mask;
-    for (let i = token.start; i < end; i++) {
+    for (let i = token.start; i < apart; i++) {
+      const at = (slab[i] as number) + byte;
+      bits[at] = (bits[at] as number) | mask;
+    }
+    if (apart === end) return;
+    const stamps = this.#stamps;
+    const rangeOfKey = this.#rangeOfKey;
+    const counts = this.#counts;
+    for (let i = apart; i < end; i++) {
       const key = slab[i] as number;
       if (stamps[key] === place) continue;
       stamps[key] = place;
       counts[key] = (counts[key] as number) + 1;
-      const at = bitAt[key] as number;
-      if (at >= 0) bits[at + byte] = (bits[at + byte] as number) | mask;
-      else this.#open(rangeOfKey[key] as number).varint(2 * key + 2);
+      this.#open(rangeOfKey[key] as number).varint(2 * key + 2);
     }
+  }
+
+  /** A token's keys set apart since its last split moved before the others, each as its slot (Token.apart). */
+  #split(token: Token): void {
+    const slab = token.slab;
+    const bitAt = this.#bitAt;
+    let apart = token.apart;
+    for (let i = apart; i < token.end; i++) {
+      const slot = bitAt[slab[i] as number] as number;
+      if (slot < 0) continue;
+      // The key at `apart` (if another) is not set apart: it takes this one's place.
+      slab[i] = slab[apart] as number;
+      slab[apart++] = slot;
+    }
+    token.apart = apart;
+    token.epoch = this.#epoch;
   }
 
   /** The keys of the distinct pieces of one, two and three characters of a token, into #keys: how many. */
@@ -734,12 +821,13 @@ class Gathering {
   }
 
   #addKey(key: number): void {
-    if (this.#stamps[key] === this.#place) return;
-    this.#stamps[key] = this.#place;
-    this.#counts[key] = (this.#counts[key] as number) + 1;
     const at = this.#bitAt[key] as number;
     if (at >= 0) this.#bits[at + this.#byte] = (this.#bits[at + this.#byte] as number) | this.#mask;
-    else this.#open(this.#rangeOfKey[key] as number).varint(2 * key + 2);
+    else if (this.#stamps[key] !== this.#place) {
+      this.#stamps[key] = this.#place;
+      this.#counts[key] = (this.#counts[key] as number) + 1;
+      this.#open(this.#rangeOfKey[key] as number).varint(2 * key + 2);
+    }
   }
 
   /**
@@ -747,27 +835,52 @@ class Gathering {
    * holds a place in APART_SHARE set apart from the next block on.
    */
   #nextBlock(): void {
-    this.#blockAt.push(this.#apartKeys.length === 0 ? -1 : this.file.append(this.#bits));
+    this.#blockAt.push(this.#apartKeys.length === 0 ? -1 : this.file.append(this.#blockBytes()));
     this.#blockStart += this.#bitsPlaces;
     const before = this.#apartKeys.length;
     for (let key = 0; key < this.small.names.length; key++) {
       if ((this.#bitAt[key] as number) >= 0 || (this.#counts[key] as number) * APART_SHARE < this.#blockStart) continue;
-      this.#bitAt[key] = this.#apartKeys.length * this.#bitsBytes;
+      this.#bitAt[key] = this.#apartKeys.length;
       this.#apartKeys.push(key);
       this.#apartFrom.push(this.#blockAt.length);
     }
+    if (this.#apartKeys.length > before) this.#epoch++;
     if (this.#apartKeys.length > before || this.#bits.length === 0) this.#bits = new Uint8Array(this.#apartKeys.length * this.#bitsBytes);
     else this.#bits.fill(0);
+  }
+
+  /**
+   * The block's bits key-major (each key's slot of #bitsBytes, in the order they were set apart), as
+   * the scratch file and `apart` hold them; each key's members in the block counted.
+   */
+  #blockBytes(): Uint8Array {
+    const keys = this.#apartKeys.length;
+    const bits = this.#bits;
+    if (this.#byKey.length !== bits.length) this.#byKey = new Uint8Array(bits.length);
+    const byKey = this.#byKey;
+    for (let slot = 0; slot < keys; slot++) {
+      const at = slot * this.#bitsBytes;
+      let members = 0;
+      for (let byte = 0, from = slot; from < bits.length; byte++, from += keys) {
+        const b = bits[from] as number;
+        byKey[at + byte] = b;
+        members += BITS_SET[b] as number;
+      }
+      const key = this.#apartKeys[slot] as number;
+      this.#counts[key] = (this.#counts[key] as number) + members;
+    }
+    return byKey;
   }
 
   /** The small keys whose members went to bits from some block on (SmallKeys.apart): read once every subject is in. */
   readonly apart: ApartKeys = {
     size: (key: number): number => ((this.#bitAt[key] as number) < 0 ? -1 : (this.#counts[key] as number)),
     set: (key: number, places: ArrayLike<number>, from: number, to: number, count: number): Uint8Array => {
-      const at = this.#bitAt[key] as number;
+      const slot = this.#bitAt[key] as number;
+      const at = slot * this.#bitsBytes;
       const bitmap = new Uint8Array(Math.ceil(count / 8));
       // Its blocks' bits, then the members before them (the range's items: each below the first block).
-      for (let b = this.#apartFrom[at / this.#bitsBytes] as number; b < this.#blockAt.length; b++) {
+      for (let b = this.#apartFrom[slot] as number; b < this.#blockAt.length; b++) {
         const start = b * this.#bitsBytes;
         this.file.read(bitmap, start, Math.min(this.#bitsBytes, bitmap.length - start), (this.#blockAt[b] as number) + at);
       }
@@ -819,13 +932,4 @@ function pairText(first: number, second: number): string {
 function hasTokenBreak(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (isTokenBreak(text.charCodeAt(i))) return true;
   return false;
-}
-
-/** Whether the only token breaks in a text are spaces (U+0020). */
-function spacesOnly(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit !== 0x20 && isTokenBreak(unit)) return false;
-  }
-  return true;
 }

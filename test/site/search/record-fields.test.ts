@@ -45,6 +45,11 @@ function both(line: string): [RecordFields, RecordFields] {
 describe("readRecordFields", () => {
   it.each([
     ["plain", "Osnovna škola Noje", "Bakra"],
+    // Each string decoded by the decoder its bytes call for: one byte a unit when all are ASCII, UTF-8 else.
+    ["ASCII only", "Osnovna skola Noje", "Bakar"],
+    ["Croatian letters", "Čakovečki Ćiro Đuro Šime Žaba čćđšž", "Đakovo"],
+    ["a town longer than a recent text's slot", "Dom zdravlja", `Općina ${"Ž".repeat(40)} i ${"z".repeat(30)}`],
+    ["an ASCII town longer than a recent text's slot", "Žalac 😀", "Z".repeat(80)],
     ["quotes", 'Udruga "Sloga"', 'Grad "X"'],
     ["backslashes", "A\\B \\\\ C\\", "\\"],
     ["a quote after a backslash", 'Kraj \\"', '\\"'],

@@ -167,6 +167,16 @@ describe("planSearch in parts", () => {
     }
     const spilled = planned("bits-spilled", { partitionBuckets: 1, rangeLimit: 64, groupLimit: 64, bitsPlaces: 16 });
     expect(spilled.hashes).toEqual(items.hashes);
+    // A token's keys set apart are moved before its others when it is next added after a block that
+    // set keys apart: here keys are set apart block after block while tokens move from one generation
+    // of the caches to the next (their keys copied with them, split or not yet) and are made again.
+    for (const [bitsPlaces, cacheBytes, slabInts] of [
+      [8, 20_000, 16],
+      [24, 600, 64],
+    ] as const) {
+      const parts = { partitionBuckets: 125, rangeLimit: 1 << 20, groupLimit: 1 << 20, bitsPlaces, cacheBytes, slabInts };
+      expect(planned(`bits-${bitsPlaces}-${cacheBytes}`, parts).hashes).toEqual(items.hashes);
+    }
   });
 
   it("makes the same shards from ranges of four buckets", () => {
