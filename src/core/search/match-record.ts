@@ -65,7 +65,8 @@ export function compareOrderValues(a: string, b: string): number {
   return digitsOnly(a) && digitsOnly(b) ? (a < b ? -1 : 1) : compareText(a, b);
 }
 
-function digitsOnly(value: string): boolean {
+/** Whether `value` is digits and dashes only: two such texts order as plain text (compareOrderValues), so as their bytes. */
+export function digitsOnly(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
     const unit = value.charCodeAt(i);
     if ((unit < 0x30 || unit > 0x39) && unit !== 0x2d) return false;
