@@ -182,7 +182,7 @@ export class SortedRuns {
           }
         }
         const textAt = keyLength >= TEXT_KEY ? keyAt : keyAt + keyLength;
-        const textLength = block.write(value, textAt, "utf8");
+        const textLength = value.length <= SHORT ? writeUtf8(value, block, textAt) : block.write(value, textAt, "utf8");
         block.writeUInt32LE(to - from, at);
         block.writeUInt32LE(textLength, at + 4);
         block.writeUInt32LE(keyLength, at + 8);
@@ -262,14 +262,53 @@ export class SortedRuns {
           heads.shift();
           reader.close();
         } else if (heads.length > 1 && !(again && before(reader, heads[1] as RunReader))) {
-          heads.shift();
-          insert(reader);
+          // Back among the other heads: those before it move up one (no shift and splice of the array).
+          let low = 1;
+          let high = heads.length;
+          while (low < high) {
+            const middle = (low + high) >>> 1;
+            if (before(heads[middle] as RunReader, reader)) low = middle + 1;
+            else high = middle;
+          }
+          for (let i = 1; i < low; i++) heads[i - 1] = heads[i] as RunReader;
+          heads[low - 1] = reader;
         }
       }
     } finally {
       for (const reader of heads) reader.close();
     }
   }
+}
+
+/** The longest text written to a run by writeUtf8 (longer ones by Buffer's write, whose call costs more than a short text's loop). */
+const SHORT = 16;
+
+/**
+ * Writes `value`'s UTF-8 into `out` from `at` (room for 3 bytes a code unit), as Buffer's write
+ * does (a lone surrogate as U+FFFD's bytes); answers how many bytes.
+ */
+export function writeUtf8(value: string, out: Uint8Array, at: number): number {
+  let to = at;
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    if (unit < 0x80) out[to++] = unit;
+    else if (unit < 0x800) {
+      out[to++] = 0xc0 | (unit >> 6);
+      out[to++] = 0x80 | (unit & 0x3f);
+    } else if (unit >= 0xd800 && unit < 0xdc00 && i + 1 < value.length && (value.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      const point = 0x10000 + ((unit - 0xd800) << 10) + (value.charCodeAt(++i) - 0xdc00);
+      out[to++] = 0xf0 | (point >> 18);
+      out[to++] = 0x80 | ((point >> 12) & 0x3f);
+      out[to++] = 0x80 | ((point >> 6) & 0x3f);
+      out[to++] = 0x80 | (point & 0x3f);
+    } else {
+      const point = (unit & 0xf800) === 0xd800 ? 0xfffd : unit;
+      out[to++] = 0xe0 | (point >> 12);
+      out[to++] = 0x80 | ((point >> 6) & 0x3f);
+      out[to++] = 0x80 | (point & 0x3f);
+    }
+  }
+  return to - at;
 }
 
 /** A group's header in a run file: its count of places, its text's length, its key's (or NO_KEY, TEXT_KEY). */
@@ -416,6 +455,15 @@ function adjacentGroups(values: readonly string[], order: Uint32Array, scratch: 
  * typed array's sort (a merge sort) compared each run's values n log n times by `compare`.
  */
 function sortedIndices(values: readonly string[], length: number, compare: (a: string, b: string) => number): Uint32Array {
+  // In order already (a register's codes, a run at a time): the indices as they are, one comparison
+  // a value and no array of numbers to sort and copy.
+  let rising = true;
+  for (let i = 1; rising && i < length; i++) rising = compare(values[i - 1] as string, values[i] as string) <= 0;
+  if (rising) {
+    const indices = new Uint32Array(length);
+    for (let i = 0; i < length; i++) indices[i] = i;
+    return indices;
+  }
   const indices = new Array<number>(length);
   for (let i = 0; i < length; i++) indices[i] = i;
   return Uint32Array.from(indices.sort(exactOrder(values, compare)));
@@ -495,21 +543,10 @@ function cheapOrder(
     at += written < 0 ? -1 - written : written;
     starts[i + 1] = at;
   }
-  const order = sortByteStrings(classes, starts);
-  // Where the classes of the value at a position are those of the next one's.
-  const tied = new Uint8Array(order.length);
-  for (let i = 0; i + 1 < order.length; i++) if (sameBytes(classes, starts, order[i] as number, order[i + 1] as number)) tied[i] = 1;
+  // Where the classes of the value at a position are those of the next one's, as the sort finds them.
+  const tied = new Uint8Array(count);
+  const order = sortByteStrings(classes, starts, tied);
   return { order, keyed, tied, classes, starts };
-}
-
-/** Whether the byte strings `a` and `b` of `bytes` (from `starts[i]` to `starts[i + 1]`) are the same. */
-function sameBytes(bytes: Uint8Array, starts: Uint32Array, a: number, b: number): boolean {
-  const from = starts[a] as number;
-  const length = (starts[a + 1] as number) - from;
-  const other = starts[b] as number;
-  if ((starts[b + 1] as number) - other !== length) return false;
-  for (let i = 0; i < length; i++) if (bytes[from + i] !== bytes[other + i]) return false;
-  return true;
 }
 
 /** The order of byte strings `a[i, i + m)` and `b[j, j + n)`: by the first byte that differs, a beginning first. */

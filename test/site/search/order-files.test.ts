@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { compareText } from "../../../src/core/search/match-record.ts";
 import { compareOrderValues } from "../../../src/core/search/match-record.ts";
 import { descending, groupBits, OrderFiles } from "../../../src/site/search/order-files.ts";
-import { RunScratch, SortedRuns } from "../../../src/site/search/sorted-runs.ts";
+import { RunScratch, SortedRuns, writeUtf8 } from "../../../src/site/search/sorted-runs.ts";
 
 interface Subject {
   readonly code: string;
@@ -208,6 +208,24 @@ describe("SortedRuns", () => {
     columns.forEach((column, i) => {
       expect(visited(runs[i] as SortedRuns, column)).toEqual(modelSorted(column));
     });
+  });
+});
+
+describe("writeUtf8", () => {
+  it("writes Buffer's UTF-8 of any text: ASCII, two and three bytes, surrogate pairs, lone surrogates as U+FFFD", () => {
+    const unit = fc.oneof(
+      fc.constantFrom("a", "\u0000", "\u007f", "\u0080", "č", "\u07ff", "\u0800", "\uffff", "\ud83d\ude00", "\ud800", "\udc00", "\udbff"),
+      fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
+    );
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 20 }), fc.nat({ max: 5 }), (units, at) => {
+        const value = units.join("");
+        const out = new Uint8Array(at + 3 * value.length);
+        const written = writeUtf8(value, out, at);
+        expect(Buffer.from(out.subarray(at, at + written))).toEqual(Buffer.from(value, "utf8"));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
