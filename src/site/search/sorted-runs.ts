@@ -53,8 +53,6 @@ export class SortedRuns {
    */
   #numbered: Uint32Array = new Uint32Array(0);
   #numbers: TextNumbers | undefined;
-  /** With presort, each distinct value's primary key, made as the value is first met in the run. */
-  #keys = new RunKeys();
   #length = 0;
   /** The arrays its runs are sorted in: its own, or shared with sorts whose runs are never sorted at once (OrderFiles's fields). */
   #scratch: RunScratch;
@@ -89,11 +87,7 @@ export class SortedRuns {
   add(value: string): void {
     if (this.#presort) {
       if (this.#length === this.#numbered.length) this.#numbered = grownTo(this.#numbered, this.#runSize);
-      const numbers = (this.#numbers ??= new TextNumbers());
-      const count = numbers.count;
-      const number = numbers.numberOf(value);
-      if (number === count) this.#keys.add(value, number, this.#runSize);
-      this.#numbered[this.#length] = number;
+      this.#numbered[this.#length] = (this.#numbers ??= new TextNumbers()).numberOf(value);
     }
     // At most one past the end: an append, never a hole.
     else this.#values[this.#length] = value;
@@ -121,7 +115,6 @@ export class SortedRuns {
         this.#values = [];
         this.#numbered = new Uint32Array(0);
         this.#numbers = undefined;
-        this.#keys = new RunKeys();
         this.#merge(visit);
       }
     } finally {
@@ -129,7 +122,6 @@ export class SortedRuns {
       this.#values = [];
       this.#numbered = new Uint32Array(0);
       this.#numbers = undefined;
-      this.#keys = new RunKeys();
       this.#length = 0;
       this.#scratch = EMPTY_SCRATCH;
       if (this.#runs > 0) rmSync(this.#dir, { recursive: true, force: true });
@@ -141,7 +133,7 @@ export class SortedRuns {
     const scratch = this.#scratch;
     const values = this.#values;
     return this.#presort
-      ? distinctGroups(this.#numbered, length, (this.#numbers ??= new TextNumbers()), this.#keys, this.#compare, scratch, this.#presortFrom)
+      ? distinctGroups(this.#numbered, length, (this.#numbers ??= new TextNumbers()), this.#compare, scratch, this.#presortFrom)
       : adjacentGroups(values, sortedIndices(values, length, this.#compare), scratch);
   }
 
@@ -175,8 +167,11 @@ export class SortedRuns {
         }
         const keyAt = at + HEADER;
         let keyLength: number;
-        if (!presort || keys === undefined) keyLength = digitsOnly(value) ? TEXT_KEY : NO_KEY;
-        else {
+        if (!presort) keyLength = digitsOnly(value) ? TEXT_KEY : NO_KEY;
+        else if (keys === undefined) {
+          const written = writeClasses(value, block, keyAt);
+          keyLength = written < 0 ? NO_KEY : written;
+        } else {
           const number = keys.numbers[g] as number;
           if (keys.keyed[number] === 0) keyLength = NO_KEY;
           else {
@@ -392,7 +387,6 @@ function distinctGroups(
   numbered: Uint32Array,
   length: number,
   numbers: TextNumbers,
-  runKeys: RunKeys,
   compare: (a: string, b: string) => number,
   scratch: RunScratch,
   presortFrom: number,
@@ -400,11 +394,12 @@ function distinctGroups(
   // Overwritten with the ranks below: the run's last use of them.
   const numberOf = numbered.subarray(0, length);
   const [distinct, count] = [numbers.texts, numbers.count];
-  const { classes, keyed } = runKeys;
-  const keyStarts = runKeys.starts.subarray(0, count + 1);
-  const order =
-    count >= presortFrom ? keyOrder(distinct, count, compare, classes, keyStarts, keyed) : sortedIndices(distinct, count, compare);
-  const keys: Keys = { classes, starts: keyStarts, keyed, numbers: order };
+  let order: Uint32Array;
+  let keys: Keys | undefined;
+  if (count >= presortFrom) {
+    keys = keyOrder(distinct, count, compare);
+    order = keys.numbers;
+  } else order = sortedIndices(distinct, count, compare);
   const rankOf = new Uint32Array(count);
   for (let rank = 0; rank < order.length; rank++) rankOf[order[rank] as number] = rank;
   // Each value's number becomes its rank; where each rank begins; then the places by rank.
@@ -489,18 +484,9 @@ function exactOrder(values: readonly string[], compare: (a: string, b: string) =
  * accents) is sorted by the collation, and the values with no key are sorted apart and merged in.
  * The keys are handed on with the order, for the run's file.
  */
-function keyOrder(
-  values: readonly string[],
-  length: number,
-  compare: (a: string, b: string) => number,
-  classes: Uint8Array,
-  starts: Uint32Array,
-  keyed: Uint8Array,
-): Uint32Array {
+function keyOrder(values: readonly string[], length: number, compare: (a: string, b: string) => number): Keys {
   const exact = exactOrder(values, compare);
-  // Where the classes of the value at a position are those of the next one's, as the sort finds them.
-  const tied = new Uint8Array(length);
-  const order = sortByteStrings(classes, starts, tied);
+  const { order, keyed, tied, classes, starts } = cheapOrder(values, length);
   const out = new Uint32Array(length);
   const loose = new Uint32Array(length);
   let outs = 0;
@@ -518,7 +504,7 @@ function keyOrder(
     else for (const index of order.slice(i, end).sort(exact)) out[outs++] = index;
     i = end;
   }
-  if (looses === 0) return out;
+  if (looses === 0) return { classes, starts, keyed, numbers: out };
   loose.subarray(0, looses).sort(exact);
   const merged = new Uint32Array(length);
   let m = 0;
@@ -528,45 +514,39 @@ function keyOrder(
     merged[m++] = exact(out[a] as number, loose[b] as number) <= 0 ? (out[a++] as number) : (loose[b++] as number);
   while (a < outs) merged[m++] = out[a++] as number;
   while (b < looses) merged[m++] = loose[b++] as number;
-  return merged;
+  return { classes, starts, keyed, numbers: merged };
 }
 
 /**
- * The primary keys of a run's distinct values (numbered 0, 1, 2, … as they come): each value's
- * classes at the collation's primary strength (primary-keys.ts: a character with none takes the last
- * class; the exact sort puts it right), a byte a letter, one after another in `classes` from
- * `starts[number]`, and whether it has a key (`keyed`). Made as each value is first met, its text
- * then fresh in the processor's cache (made at the sort, each text was read again wherever it lay,
- * twice), in arrays kept from run to run. The run's sort orders them as bytes (keyOrder,
- * common/byte-strings-sort.ts): as strings sorted by Array.prototype.sort they were a string a
- * value, and their long shared beginnings ("Osnovna škola …") compared again at each comparison.
+ * The indices of `values` nearly in order: by their classes at the collation's primary strength
+ * (primary-keys.ts: a character with none takes the last class; the exact sort puts it right), a
+ * byte a letter, a value whose classes begin another's first, then by index; which values have a
+ * primary key (`keyed`), and at which positions of the order the classes are the next one's
+ * (`tied`). The classes are sorted as bytes in one array (common/byte-strings-sort.ts): as strings
+ * sorted by Array.prototype.sort (each with its index after a 0) they were a string a value, and
+ * their long shared beginnings ("Osnovna škola …") compared again at each comparison.
  */
-class RunKeys {
-  classes = new Uint8Array(0);
-  starts = new Uint32Array(1);
-  keyed = new Uint8Array(0);
-
-  /** The key of `value`, the run's distinct value `number` (the next one; a run holds at most `most`). */
-  add(value: string, number: number, most: number): void {
-    if (number + 1 >= this.starts.length) {
-      const length = Math.min(most + 1, Math.max(1024, 2 * this.starts.length));
-      const starts = new Uint32Array(length);
-      starts.set(this.starts);
-      this.starts = starts;
-      const keyed = new Uint8Array(length);
-      keyed.set(this.keyed);
-      this.keyed = keyed;
-    }
-    const at = this.starts[number] as number;
-    if (at + value.length > this.classes.length) {
-      const classes = new Uint8Array(Math.max(at + value.length, 2 * this.classes.length, 1 << 16));
-      classes.set(this.classes.subarray(0, at));
-      this.classes = classes;
-    }
-    const written = writeClasses(value, this.classes, at);
-    this.keyed[number] = written < 0 ? 0 : 1;
-    this.starts[number + 1] = at + (written < 0 ? -1 - written : written);
+function cheapOrder(
+  values: readonly string[],
+  count: number,
+): { order: Uint32Array; keyed: Uint8Array; tied: Uint8Array; classes: Uint8Array; starts: Uint32Array } {
+  const keyed = new Uint8Array(count);
+  const starts = new Uint32Array(count + 1);
+  starts[0] = 0;
+  let length = 0;
+  for (let i = 0; i < count; i++) length += (values[i] as string).length;
+  const classes = new Uint8Array(length);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const written = writeClasses(values[i] as string, classes, at);
+    keyed[i] = written < 0 ? 0 : 1;
+    at += written < 0 ? -1 - written : written;
+    starts[i + 1] = at;
   }
+  // Where the classes of the value at a position are those of the next one's, as the sort finds them.
+  const tied = new Uint8Array(count);
+  const order = sortByteStrings(classes, starts, tied);
+  return { order, keyed, tied, classes, starts };
 }
 
 /** The order of byte strings `a[i, i + m)` and `b[j, j + n)`: by the first byte that differs, a beginning first. */
