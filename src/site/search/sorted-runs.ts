@@ -22,7 +22,7 @@ import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "nod
 import { join } from "node:path";
 import { sortByteStrings } from "../../common/byte-strings-sort.ts";
 import { TextNumbers } from "../../common/text-numbers.ts";
-import { digitsOnly } from "../../core/search/match-record.ts";
+import { digitsOnly } from "../../core/search/digits-only.ts";
 import { writeClasses } from "./primary-keys.ts";
 
 /** How many values a run holds unless told (the measured choice is in docs/search.md). */
