@@ -16,6 +16,16 @@ function expected(strings: readonly number[][]): number[] {
   return strings.map((_, i) => i).sort((a, b) => (texts[a] === texts[b] ? a - b : (texts[a] as string) < (texts[b] as string) ? -1 : 1));
 }
 
+/** A 1 at each position of `order` whose string is the same as the next position's. */
+function tiesOf(strings: readonly number[][], order: readonly number[]): number[] {
+  const text = (i: number): string => String(strings[order[i] as number]);
+  return order.map((_, i) =>
+    i + 1 < order.length && strings[order[i] as number]?.length === strings[order[i + 1] as number]?.length && text(i) === text(i + 1)
+      ? 1
+      : 0,
+  );
+}
+
 describe("sortByteStrings", () => {
   it("orders as the strings' texts sort, a beginning first, equal strings by index, at every size", () => {
     // Few byte values and long shared beginnings: many ties, prefixes and equal strings; sizes past the insertion sort's.
@@ -27,15 +37,24 @@ describe("sortByteStrings", () => {
     fc.assert(
       fc.property(fc.array(string, { maxLength: 400, size: "max" }), (strings) => {
         const { bytes, starts } = pooled(strings);
-        expect([...sortByteStrings(bytes, starts)]).toEqual(expected(strings));
+        const tied = new Uint8Array(strings.length);
+        const order = [...sortByteStrings(bytes, starts, tied)];
+        expect(order).toEqual(expected(strings));
+        expect([...tied]).toEqual(tiesOf(strings, order));
       }),
       { numRuns: 300 },
     );
   });
 
   it("sorts thousands of equal and nearly equal strings", () => {
-    const strings = Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? [5, 5, 5] : [5, 5, 5, i % 7]));
+    // Lengths of 1 to 8 about a character of three bytes: strings that end inside one, at its end, or past it.
+    const strings = Array.from({ length: 5000 }, (_, i) =>
+      [5, 5, 5, 5, 5, 5, 5, 5].slice(0, 1 + (i % 8)).concat(i % 3 === 0 ? [] : [i % 7]),
+    );
     const { bytes, starts } = pooled(strings);
-    expect([...sortByteStrings(bytes, starts)]).toEqual(expected(strings));
+    const tied = new Uint8Array(strings.length);
+    const order = [...sortByteStrings(bytes, starts, tied)];
+    expect(order).toEqual(expected(strings));
+    expect([...tied]).toEqual(tiesOf(strings, order));
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { Subject } from "../render-page.ts";
 import type { Filters, OrderField } from "./read-filters.ts";
+import { digitsOnly } from "./digits-only.ts";
 import { searchForm, termText } from "./normalise.ts";
 
 /** The fields of a record the filters and orderings read: all but the contact. */
@@ -63,14 +64,6 @@ export function compareText(a: string, b: string): number {
 export function compareOrderValues(a: string, b: string): number {
   if (a === b) return 0;
   return digitsOnly(a) && digitsOnly(b) ? (a < b ? -1 : 1) : compareText(a, b);
-}
-
-function digitsOnly(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const unit = value.charCodeAt(i);
-    if ((unit < 0x30 || unit > 0x39) && unit !== 0x2d) return false;
-  }
-  return true;
 }
 
 /** Two texts by code points (UTF-8 byte order, which UTF-16 units do not keep past U+D800). */

@@ -78,12 +78,10 @@ export class OrderFiles {
         }
       } else {
         let position = 0;
-        let rank = -1;
-        let previous: string | undefined;
-        (field === "naziv_subjekta" ? this.#names : field === "jedinstvena_oznaka" ? this.#codes : this.#towns).each((place, value) => {
-          if (value !== previous) {
-            rank++;
-            previous = value;
+        let previous = -1;
+        (field === "naziv_subjekta" ? this.#names : field === "jedinstvena_oznaka" ? this.#codes : this.#towns).each((place, rank) => {
+          if (rank !== previous) {
+            previous = rank;
             groups[position >>> 3] = (groups[position >>> 3] as number) | (1 << (position & 7));
           }
           ranks[place] = rank;

@@ -65,16 +65,6 @@ export function writeClasses(value: string, out: Uint8Array, from = 0): number {
   return keyed ? at - from : -1 - (at - from);
 }
 
-/**
- * The order of two texts' classes as writeClasses wrote them (`m` and `n` of them): by the first
- * class that differs, a text that is the other's beginning first; 0 where they are the same.
- */
-export function compareClasses(a: Uint8Array, m: number, b: Uint8Array, n: number): number {
-  const most = Math.min(m, n);
-  for (let i = 0; i < most; i++) if (a[i] !== b[i]) return (a[i] as number) - (b[i] as number);
-  return m - n;
-}
-
 let BUFFER = Buffer.allocUnsafe(256);
 
 /** `value`'s primary key, or undefined where it has none. */

@@ -10,14 +10,20 @@
  * its primary strength, primary-keys.ts, bytes compared as text), which puts nearly every value
  * where it belongs at the price of plain text comparisons, then by the exact order `compare`,
  * which is the cheap order wherever two values' primary keys differ: only blocks of equal keys,
- * and the values with none, are sorted by `compare`. The merge compares the runs' heads the same
- * way. The order is always `compare`'s.
+ * and the values with none, are sorted by `compare`. The order is always `compare`'s, which must
+ * be compareOrderValues's (the keys are its order).
+ *
+ * Every run is written with each group's key beside its text (the last one too, once there is more
+ * than one), and the merge compares the runs' heads by those bytes: the keys, the UTF-8 for
+ * equality, a value decoded only where two keys are equal or missing. It hands out each place's
+ * rank, not its value: no string is made for a group read back.
  */
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { sortByteStrings } from "../../common/byte-strings-sort.ts";
 import { TextNumbers } from "../../common/text-numbers.ts";
-import { compareClasses, writeClasses } from "./primary-keys.ts";
+import { digitsOnly } from "../../core/search/digits-only.ts";
+import { writeClasses } from "./primary-keys.ts";
 
 /** How many values a run holds unless told (the measured choice is in docs/search.md). */
 export const RUN_SIZE = 1 << 18;
@@ -88,20 +94,35 @@ export class SortedRuns {
     if (++this.#length === this.#runSize) this.#spill();
   }
 
-  /** Every place with its value, in the order of the values (equal values by place), once. */
-  each(visit: (place: number, value: string) => void): void {
-    // The last run stays in memory: it is merged from there, never written.
-    const groups = this.#sorted(this.#length);
-    this.#values = [];
-    this.#numbered = new Uint32Array(0);
-    this.#numbers = undefined;
-    this.#length = 0;
-    const last = new MemoryRun(groups, this.#first, this.#runs, this.#presort && this.#runs > 0);
+  /**
+   * Every place with its value's rank among the distinct values, in the order of the values (equal
+   * values by place), once. The values themselves are not handed out: the merge compares the runs'
+   * bytes (their keys, then their UTF-8), and decodes a value only where two keys are equal or
+   * missing.
+   */
+  each(visit: (place: number, rank: number) => void): void {
     try {
-      if (this.#runs === 0) while (last.next()) for (let i = 0; i < last.count; i++) visit(last.placeAt(i), last.value);
-      else this.#merge(last, visit);
+      if (this.#runs === 0) {
+        // One run: its groups from memory, in order; a group is a distinct value.
+        const { count, starts, places } = this.#sorted(this.#length);
+        for (let g = 0; g < count; g++) {
+          const to = starts[g + 1] as number;
+          for (let p = starts[g] as number; p < to; p++) visit(places[p] as number, g);
+        }
+      } else {
+        // The last run is written as the others are: the merge reads every run's bytes alike.
+        if (this.#length > 0) this.#spill();
+        this.#values = [];
+        this.#numbered = new Uint32Array(0);
+        this.#numbers = undefined;
+        this.#merge(visit);
+      }
     } finally {
       // The sort's arrays go once the last run is merged: they are not held through the stage's next steps.
+      this.#values = [];
+      this.#numbered = new Uint32Array(0);
+      this.#numbers = undefined;
+      this.#length = 0;
       this.#scratch = EMPTY_SCRATCH;
       if (this.#runs > 0) rmSync(this.#dir, { recursive: true, force: true });
     }
@@ -113,46 +134,64 @@ export class SortedRuns {
     const values = this.#values;
     return this.#presort
       ? distinctGroups(this.#numbered, length, (this.#numbers ??= new TextNumbers()), this.#compare, scratch, this.#presortFrom)
-      : adjacentGroups(values, sortedIndices(values, length, this.#compare, false), scratch);
+      : adjacentGroups(values, sortedIndices(values, length, this.#compare), scratch);
   }
 
-  /** Writes the run sorted: each group of equal values as its count, its UTF-8 length, its text and its places (little end). */
+  /**
+   * Writes the run sorted: each group of equal values as its count of places, its text's UTF-8
+   * length, its key's (RunReader), the key, the text and its places (4 bytes each, little end).
+   */
   #spill(): void {
     const length = this.#length;
     const groups = this.#sorted(length);
     if (this.#runs === 0) mkdirSync(this.#dir, { recursive: true });
     const fd = openSync(join(this.#dir, String(this.#runs)), "w");
     try {
-      const block = Buffer.allocUnsafe(BLOCK);
+      let block = Buffer.allocUnsafe(BLOCK);
       let at = 0;
-      const room = (bytes: number): void => {
-        if (at + bytes <= BLOCK) return;
-        writeSync(fd, block, 0, at);
-        at = 0;
-      };
       const first = this.#first;
-      const { sorted, count, starts, places } = groups;
+      const presort = this.#presort;
+      const { sorted, count, starts, places, keys } = groups;
       for (let g = 0; g < count; g++) {
         const value = sorted[g] as string;
         const from = starts[g] as number;
         const to = starts[g + 1] as number;
-        const most = 8 + 3 * value.length;
-        room(most);
-        if (most > BLOCK) {
-          const entry = Buffer.from(value, "utf8");
-          block.writeUInt32LE(to - from, at);
-          block.writeUInt32LE(entry.length, at + 4);
-          writeSync(fd, block, 0, at + 8);
-          writeSync(fd, entry);
+        // The key a byte a code unit at most, the UTF-8 three.
+        const most = HEADER + 4 * value.length;
+        if (at + most > block.length) {
+          writeSync(fd, block, 0, at);
           at = 0;
-        } else {
-          block.writeUInt32LE(to - from, at);
-          const length = block.write(value, at + 8, "utf8");
-          block.writeUInt32LE(length, at + 4);
-          at += 8 + length;
+          // A text longer than a block (some 65,000 characters) in a block of its own.
+          if (most > BLOCK) block = Buffer.allocUnsafe(most);
+          else if (block.length > BLOCK) block = Buffer.allocUnsafe(BLOCK);
         }
+        const keyAt = at + HEADER;
+        let keyLength: number;
+        if (!presort) keyLength = digitsOnly(value) ? TEXT_KEY : NO_KEY;
+        else if (keys === undefined) {
+          const written = writeClasses(value, block, keyAt);
+          keyLength = written < 0 ? NO_KEY : written;
+        } else {
+          const number = keys.numbers[g] as number;
+          if (keys.keyed[number] === 0) keyLength = NO_KEY;
+          else {
+            const keyFrom = keys.starts[number] as number;
+            keyLength = (keys.starts[number + 1] as number) - keyFrom;
+            const classes = keys.classes;
+            for (let i = 0; i < keyLength; i++) block[keyAt + i] = classes[keyFrom + i] as number;
+          }
+        }
+        const textAt = keyLength >= TEXT_KEY ? keyAt : keyAt + keyLength;
+        const textLength = value.length <= SHORT ? writeUtf8(value, block, textAt) : block.write(value, textAt, "utf8");
+        block.writeUInt32LE(to - from, at);
+        block.writeUInt32LE(textLength, at + 4);
+        block.writeUInt32LE(keyLength, at + 8);
+        at = textAt + textLength;
         for (let p = from; p < to; p++) {
-          room(4);
+          if (at + 4 > block.length) {
+            writeSync(fd, block, 0, at);
+            at = 0;
+          }
           block.writeUInt32LE(first + (places[p] as number), at);
           at += 4;
         }
@@ -171,56 +210,68 @@ export class SortedRuns {
     this.#runs++;
   }
 
-  #merge(last: MemoryRun, visit: (place: number, value: string) => void): void {
+  #merge(visit: (place: number, rank: number) => void): void {
     const compare = this.#compare;
     // The runs' heads, kept sorted (fewest first on ties: the lower run holds the lower places), so
-    // that each group of equal values costs about log2(runs) comparisons: of the values' primary
-    // keys where the runs have them (names, towns), written as each group is read, and of the values
-    // by the collation only where the keys are equal or missing. At five million subjects the
-    // heads are twenty and a name about four comparisons, most of the merge's cost before.
-    const heads: Run[] = [];
-    const before = (a: Run, b: Run): boolean => {
-      if (a.value === b.value) return a.run < b.run;
-      // Two primary keys that differ order the values as the collation does (primary-keys.ts).
-      if (a.classCount >= 0 && b.classCount >= 0) {
-        const order = compareClasses(a.classes, a.classCount, b.classes, b.classCount);
+    // that each group of equal values costs about log2(runs) comparisons: of the values' keys as
+    // bytes where both have one (primary keys for names and towns, a code's own bytes), of their
+    // UTF-8 for equality, and by `compare` (the value decoded) only where the keys are equal or
+    // missing. At five million subjects the heads are twenty and a name about four comparisons.
+    const heads: RunReader[] = [];
+    const before = (a: RunReader, b: RunReader): boolean => {
+      // Two keys that differ order the values as `compare` does (primary-keys.ts; digits as plain text).
+      if (a.keyLength >= 0 && b.keyLength >= 0) {
+        const order = compareBytes(a.buffer, a.keyAt, a.keyLength, b.buffer, b.keyAt, b.keyLength);
         if (order !== 0) return order < 0;
       }
+      if (sameText(a, b)) return a.run < b.run;
       return compare(a.value, b.value) < 0;
     };
-    const insert = (reader: Run): void => {
+    const insert = (reader: RunReader): void => {
       let low = 0;
       let high = heads.length;
       while (low < high) {
         const middle = (low + high) >>> 1;
-        if (before(heads[middle] as Run, reader)) low = middle + 1;
+        if (before(heads[middle] as RunReader, reader)) low = middle + 1;
         else high = middle;
       }
       heads.splice(low, 0, reader);
     };
     try {
       for (let run = 0; run < this.#runs; run++) {
-        const reader = new RunReader(join(this.#dir, String(run)), run, this.#presort);
+        const reader = new RunReader(join(this.#dir, String(run)), run);
         if (reader.next()) insert(reader);
         else reader.close();
       }
-      if (last.next()) insert(last);
       // A run that gave two groups in a row is first compared with the second head alone: where the
       // runs hold ranges of values apart (a register's codes, numbered in place order), a group
       // then costs one comparison, not log2 of the runs; where they interleave the check is rare.
       let previous = -1;
+      let rank = -1;
+      let same = false;
       while (heads.length > 0) {
-        const reader = heads[0] as Run;
-        const value = reader.value;
-        for (let i = 0; i < reader.count; i++) visit(reader.placeAt(i), value);
+        const reader = heads[0] as RunReader;
+        if (!same) rank++;
+        for (let i = 0; i < reader.count; i++) visit(reader.placeAt(i), rank);
+        // The next group is of the same value only if the next head's is this one (a run's values
+        // are distinct and rising, so the run's own next is not, and comes after that head).
+        same = heads.length > 1 && sameText(reader, heads[1] as RunReader);
         const again = reader.run === previous;
         previous = reader.run;
         if (!reader.next()) {
           heads.shift();
           reader.close();
-        } else if (heads.length > 1 && !(again && before(reader, heads[1] as Run))) {
-          heads.shift();
-          insert(reader);
+        } else if (heads.length > 1 && !(again && before(reader, heads[1] as RunReader))) {
+          // Back among the other heads: those before it move up one (no shift and splice of the array).
+          let low = 1;
+          let high = heads.length;
+          while (low < high) {
+            const middle = (low + high) >>> 1;
+            if (before(heads[middle] as RunReader, reader)) low = middle + 1;
+            else high = middle;
+          }
+          for (let i = 1; i < low; i++) heads[i - 1] = heads[i] as RunReader;
+          heads[low - 1] = reader;
         }
       }
     } finally {
@@ -228,6 +279,44 @@ export class SortedRuns {
     }
   }
 }
+
+/** The longest text written to a run by writeUtf8 (longer ones by Buffer's write, whose call costs more than a short text's loop). */
+const SHORT = 16;
+
+/**
+ * Writes `value`'s UTF-8 into `out` from `at` (room for 3 bytes a code unit), as Buffer's write
+ * does (a lone surrogate as U+FFFD's bytes); answers how many bytes.
+ */
+export function writeUtf8(value: string, out: Uint8Array, at: number): number {
+  let to = at;
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    if (unit < 0x80) out[to++] = unit;
+    else if (unit < 0x800) {
+      out[to++] = 0xc0 | (unit >> 6);
+      out[to++] = 0x80 | (unit & 0x3f);
+    } else if (unit >= 0xd800 && unit < 0xdc00 && i + 1 < value.length && (value.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      const point = 0x10000 + ((unit - 0xd800) << 10) + (value.charCodeAt(++i) - 0xdc00);
+      out[to++] = 0xf0 | (point >> 18);
+      out[to++] = 0x80 | ((point >> 12) & 0x3f);
+      out[to++] = 0x80 | ((point >> 6) & 0x3f);
+      out[to++] = 0x80 | (point & 0x3f);
+    } else {
+      const point = (unit & 0xf800) === 0xd800 ? 0xfffd : unit;
+      out[to++] = 0xe0 | (point >> 12);
+      out[to++] = 0x80 | ((point >> 6) & 0x3f);
+      out[to++] = 0x80 | (point & 0x3f);
+    }
+  }
+  return to - at;
+}
+
+/** A group's header in a run file: its count of places, its text's length, its key's (or NO_KEY, TEXT_KEY). */
+const HEADER = 12;
+/** A group with no key: ordered by `compare`. */
+const NO_KEY = 0xffffffff;
+/** A group whose text is its key (a code of digits and dashes: plain text's order, its bytes'). */
+const TEXT_KEY = 0xfffffffe;
 
 /**
  * A run sorted: its `count` distinct values in order (`sorted` may be longer: its first `count`),
@@ -239,6 +328,16 @@ interface Groups {
   readonly count: number;
   readonly starts: Uint32Array;
   readonly places: Uint32Array;
+  /** The primary keys the sort made, when it made them (keyOrder): the spill writes them, not made again. */
+  readonly keys?: Keys | undefined;
+}
+
+/** A run's primary keys as its sort made them: `classes` of distinct value `numbers[g]` (group g's), when `keyed`. */
+interface Keys {
+  readonly classes: Uint8Array;
+  readonly starts: Uint32Array;
+  readonly keyed: Uint8Array;
+  readonly numbers: Uint32Array;
 }
 
 /**
@@ -295,7 +394,12 @@ function distinctGroups(
   // Overwritten with the ranks below: the run's last use of them.
   const numberOf = numbered.subarray(0, length);
   const [distinct, count] = [numbers.texts, numbers.count];
-  const order = sortedIndices(distinct, count, compare, count >= presortFrom);
+  let order: Uint32Array;
+  let keys: Keys | undefined;
+  if (count >= presortFrom) {
+    keys = keyOrder(distinct, count, compare);
+    order = keys.numbers;
+  } else order = sortedIndices(distinct, count, compare);
   const rankOf = new Uint32Array(count);
   for (let rank = 0; rank < order.length; rank++) rankOf[order[rank] as number] = rank;
   // Each value's number becomes its rank; where each rank begins; then the places by rank.
@@ -311,7 +415,7 @@ function distinctGroups(
   placesByRank(ranks, starts, places);
   const sorted = scratch.sorted;
   for (let rank = 0; rank < order.length; rank++) sorted[rank] = distinct[order[rank] as number] as string;
-  return { sorted, count: order.length, starts, places };
+  return { sorted, count: order.length, starts, places, keys };
 }
 
 /**
@@ -345,32 +449,44 @@ function adjacentGroups(values: readonly string[], order: Uint32Array, scratch: 
 }
 
 /**
- * The indices of `values[0, length)` in the order `compare` gives them, equal values by index
- * (presort: see SortedRuns).
+ * The indices of `values[0, length)` in the order `compare` gives them, equal values by index.
+ * Sorted as an Array (TimSort), which takes the ascending stretches the values come in as they are:
+ * a register's codes come in place order, nearly sorted already (8 descents in a million), where a
+ * typed array's sort (a merge sort) compared each run's values n log n times by `compare`.
  */
-function sortedIndices(
-  values: readonly string[],
-  length: number,
-  compare: (a: string, b: string) => number,
-  presort: boolean,
-): Uint32Array {
-  const exact = (a: number, b: number): number => {
+function sortedIndices(values: readonly string[], length: number, compare: (a: string, b: string) => number): Uint32Array {
+  // In order already (a register's codes, a run at a time): the indices as they are, one comparison
+  // a value and no array of numbers to sort and copy.
+  let rising = true;
+  for (let i = 1; rising && i < length; i++) rising = compare(values[i - 1] as string, values[i] as string) <= 0;
+  if (rising) {
+    const indices = new Uint32Array(length);
+    for (let i = 0; i < length; i++) indices[i] = i;
+    return indices;
+  }
+  const indices = new Array<number>(length);
+  for (let i = 0; i < length; i++) indices[i] = i;
+  return Uint32Array.from(indices.sort(exactOrder(values, compare)));
+}
+
+/** `compare` of the values at two indices, equal values by index. */
+function exactOrder(values: readonly string[], compare: (a: string, b: string) => number): (a: number, b: number) => number {
+  return (a, b) => {
     const x = values[a] as string;
     const y = values[b] as string;
     return x === y ? a - b : compare(x, y);
   };
-  if (!presort) {
-    // Sorted as an Array (TimSort), which takes the ascending stretches the values come in as they
-    // are: a register's codes come in place order, nearly sorted already (8 descents in a million),
-    // where a typed array's sort (a merge sort) compared each run's values n log n times by `compare`.
-    const indices = new Array<number>(length);
-    for (let i = 0; i < length; i++) indices[i] = i;
-    return Uint32Array.from(indices.sort(exact));
-  }
-  // By the primary keys: where two values' keys differ, the cheap order is the exact one; only a
-  // block of equal keys (case, accents) is sorted by the collation, and the values with no key
-  // are sorted apart and merged in.
-  const { order, keyed, tied } = cheapOrder(values, length);
+}
+
+/**
+ * The indices of `values[0, length)` in `compare`'s order (as `numbers`), by the primary keys first:
+ * where two values' keys differ, the cheap order is the exact one; only a block of equal keys (case,
+ * accents) is sorted by the collation, and the values with no key are sorted apart and merged in.
+ * The keys are handed on with the order, for the run's file.
+ */
+function keyOrder(values: readonly string[], length: number, compare: (a: string, b: string) => number): Keys {
+  const exact = exactOrder(values, compare);
+  const { order, keyed, tied, classes, starts } = cheapOrder(values, length);
   const out = new Uint32Array(length);
   const loose = new Uint32Array(length);
   let outs = 0;
@@ -388,7 +504,7 @@ function sortedIndices(
     else for (const index of order.slice(i, end).sort(exact)) out[outs++] = index;
     i = end;
   }
-  if (looses === 0) return out;
+  if (looses === 0) return { classes, starts, keyed, numbers: out };
   loose.subarray(0, looses).sort(exact);
   const merged = new Uint32Array(length);
   let m = 0;
@@ -398,7 +514,7 @@ function sortedIndices(
     merged[m++] = exact(out[a] as number, loose[b] as number) <= 0 ? (out[a++] as number) : (loose[b++] as number);
   while (a < outs) merged[m++] = out[a++] as number;
   while (b < looses) merged[m++] = loose[b++] as number;
-  return merged;
+  return { classes, starts, keyed, numbers: merged };
 }
 
 /**
@@ -410,7 +526,10 @@ function sortedIndices(
  * sorted by Array.prototype.sort (each with its index after a 0) they were a string a value, and
  * their long shared beginnings ("Osnovna škola …") compared again at each comparison.
  */
-function cheapOrder(values: readonly string[], count: number): { order: Uint32Array; keyed: Uint8Array; tied: Uint8Array } {
+function cheapOrder(
+  values: readonly string[],
+  count: number,
+): { order: Uint32Array; keyed: Uint8Array; tied: Uint8Array; classes: Uint8Array; starts: Uint32Array } {
   const keyed = new Uint8Array(count);
   const starts = new Uint32Array(count + 1);
   starts[0] = 0;
@@ -424,122 +543,93 @@ function cheapOrder(values: readonly string[], count: number): { order: Uint32Ar
     at += written < 0 ? -1 - written : written;
     starts[i + 1] = at;
   }
-  const order = sortByteStrings(classes, starts);
-  // Where the classes of the value at a position are those of the next one's.
-  const tied = new Uint8Array(order.length);
-  for (let i = 0; i + 1 < order.length; i++) if (sameBytes(classes, starts, order[i] as number, order[i + 1] as number)) tied[i] = 1;
-  return { order, keyed, tied };
+  // Where the classes of the value at a position are those of the next one's, as the sort finds them.
+  const tied = new Uint8Array(count);
+  const order = sortByteStrings(classes, starts, tied);
+  return { order, keyed, tied, classes, starts };
 }
 
-/** Whether the byte strings `a` and `b` of `bytes` (from `starts[i]` to `starts[i + 1]`) are the same. */
-function sameBytes(bytes: Uint8Array, starts: Uint32Array, a: number, b: number): boolean {
-  const from = starts[a] as number;
-  const length = (starts[a + 1] as number) - from;
-  const other = starts[b] as number;
-  if ((starts[b + 1] as number) - other !== length) return false;
-  for (let i = 0; i < length; i++) if (bytes[from + i] !== bytes[other + i]) return false;
+/** The order of byte strings `a[i, i + m)` and `b[j, j + n)`: by the first byte that differs, a beginning first. */
+function compareBytes(a: Uint8Array, i: number, m: number, b: Uint8Array, j: number, n: number): number {
+  const most = m < n ? m : n;
+  for (let k = 0; k < most; k++) {
+    const x = a[i + k] as number;
+    const y = b[j + k] as number;
+    if (x !== y) return x - y;
+  }
+  return m - n;
+}
+
+/**
+ * Whether two heads' current values are the same text: the same UTF-8 (the register's texts are
+ * whole characters, validate-subject.ts: no lone surrogate, which UTF-8 would write as U+FFFD).
+ */
+function sameText(a: RunReader, b: RunReader): boolean {
+  const length = a.textLength;
+  if (b.textLength !== length) return false;
+  const x = a.buffer;
+  const y = b.buffer;
+  const i = a.textAt;
+  const j = b.textAt;
+  for (let k = 0; k < length; k++) if (x[i + k] !== y[j + k]) return false;
   return true;
 }
 
-/** Writes `value`'s classes into the head's (grown if need be, reused group to group: no string made); answers their count, -1 where it has no key. */
-function keyClasses(head: { classes: Uint8Array }, value: string): number {
-  if (value.length > head.classes.length) head.classes = new Uint8Array(2 * value.length);
-  const written = writeClasses(value, head.classes);
-  return written < 0 ? -1 : written;
-}
-
-/** A sorted run's groups one at a time: the value of the current one and its places. */
-interface Run {
+/** One run read back a block at a time, a group at a time: its bytes in `buffer`, its value decoded only when asked for. */
+class RunReader {
   readonly run: number;
-  readonly value: string;
-  /** The value's primary classes (writeClasses) where the run's values have keys (presort): `classCount` of them, -1 where it has none. */
-  readonly classes: Uint8Array;
-  readonly classCount: number;
-  /** How many places hold the value. */
-  readonly count: number;
-  /** The current group's `i`th place. */
-  placeAt(i: number): number;
-  /** Moves to the next group; false at the run's end. */
-  next(): boolean;
-  close(): void;
-}
-
-/** The last run, sorted in memory (`first`: its first place). */
-class MemoryRun implements Run {
-  readonly run: number;
-  value = "";
-  classes = new Uint8Array(256);
-  classCount = -1;
+  buffer = Buffer.allocUnsafe(BLOCK);
+  /** How many places hold the current group's value. */
   count = 0;
-  readonly #groups: Groups;
-  readonly #first: number;
-  readonly #keyed: boolean;
-  #group = -1;
-  #from = 0;
-
-  constructor(groups: Groups, first: number, run: number, keyed: boolean) {
-    this.#groups = groups;
-    this.#first = first;
-    this.run = run;
-    this.#keyed = keyed;
-  }
-
-  placeAt(i: number): number {
-    return this.#first + (this.#groups.places[this.#from + i] as number);
-  }
-
-  next(): boolean {
-    const { sorted, count, starts } = this.#groups;
-    if (this.#group + 1 >= count) return false;
-    this.#group++;
-    this.value = sorted[this.#group] as string;
-    if (this.#keyed) this.classCount = keyClasses(this, this.value);
-    this.#from = starts[this.#group] as number;
-    this.count = (starts[this.#group + 1] as number) - this.#from;
-    return true;
-  }
-
-  close(): void {}
-}
-
-/** One run read back a block at a time. */
-class RunReader implements Run {
-  readonly run: number;
-  readonly #keyed: boolean;
-  value = "";
-  classes = new Uint8Array(256);
-  classCount = -1;
-  count = 0;
+  /** Where its text's UTF-8 lies in `buffer`, and its key's (`keyLength` -1: none). */
+  textAt = 0;
+  textLength = 0;
+  keyAt = 0;
+  keyLength = -1;
+  #value: string | undefined;
   #fd: number;
-  #buffer = Buffer.allocUnsafe(BLOCK);
   #start = 0;
   #end = 0;
   #places = 0;
   #done = false;
 
-  /** The run in file `path`; `keyed`: its values' primary keys are made as they are read. */
-  constructor(path: string, run: number, keyed: boolean) {
+  /** The run in file `path`. */
+  constructor(path: string, run: number) {
     this.run = run;
-    this.#keyed = keyed;
     this.#fd = openSync(path, "r");
   }
 
-  placeAt(i: number): number {
-    return this.#buffer.readUInt32LE(this.#places + 4 * i);
+  /** The current group's value, decoded once (only to compare values with equal keys or none). */
+  get value(): string {
+    return (this.#value ??= this.buffer.toString("utf8", this.textAt, this.textAt + this.textLength));
   }
 
+  /** The current group's `i`th place. */
+  placeAt(i: number): number {
+    return this.buffer.readUInt32LE(this.#places + 4 * i);
+  }
+
+  /** Moves to the next group; false at the run's end. */
   next(): boolean {
     this.#start = this.#places + 4 * this.count;
     this.count = 0;
     this.#places = this.#start;
-    if (!this.#have(8)) return false;
-    const count = this.#buffer.readUInt32LE(this.#start);
-    const length = this.#buffer.readUInt32LE(this.#start + 4);
-    // The group whole in the buffer: its text and its places.
-    if (!this.#have(8 + length + 4 * count)) throw new Error(`a run of the order sort ends inside an entry (${this.run})`);
-    this.value = this.#buffer.toString("utf8", this.#start + 8, this.#start + 8 + length);
-    if (this.#keyed) this.classCount = keyClasses(this, this.value);
-    this.#places = this.#start + 8 + length;
+    this.#value = undefined;
+    if (!this.#have(HEADER)) return false;
+    const count = this.buffer.readUInt32LE(this.#start);
+    const textLength = this.buffer.readUInt32LE(this.#start + 4);
+    const key = this.buffer.readUInt32LE(this.#start + 8);
+    const keyBytes = key >= TEXT_KEY ? 0 : key;
+    // The group whole in the buffer: its key, its text and its places.
+    if (!this.#have(HEADER + keyBytes + textLength + 4 * count))
+      throw new Error(`a run of the order sort ends inside an entry (${this.run})`);
+    this.keyAt = this.#start + HEADER;
+    this.textAt = this.keyAt + keyBytes;
+    this.textLength = textLength;
+    if (key === NO_KEY) this.keyLength = -1;
+    else if (key === TEXT_KEY) this.keyLength = textLength;
+    else this.keyLength = key;
+    this.#places = this.textAt + textLength;
     this.count = count;
     return true;
   }
@@ -556,14 +646,14 @@ class RunReader implements Run {
         if (this.#end > this.#start) throw new Error(`a run of the order sort ends inside an entry (${this.run})`);
         return false;
       }
-      if (bytes > this.#buffer.length) {
+      if (bytes > this.buffer.length) {
         const grown = Buffer.allocUnsafe(bytes);
-        this.#buffer.copy(grown, 0, this.#start, this.#end);
-        this.#buffer = grown;
-      } else this.#buffer.copy(this.#buffer, 0, this.#start, this.#end);
+        this.buffer.copy(grown, 0, this.#start, this.#end);
+        this.buffer = grown;
+      } else this.buffer.copy(this.buffer, 0, this.#start, this.#end);
       this.#end -= this.#start;
       this.#start = 0;
-      const read = readSync(this.#fd, this.#buffer, this.#end, this.#buffer.length - this.#end, null);
+      const read = readSync(this.#fd, this.buffer, this.#end, this.buffer.length - this.#end, null);
       if (read === 0) this.#done = true;
       this.#end += read;
     }

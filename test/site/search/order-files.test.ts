@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { compareText } from "../../../src/core/search/match-record.ts";
 import { compareOrderValues } from "../../../src/core/search/match-record.ts";
 import { descending, groupBits, OrderFiles } from "../../../src/site/search/order-files.ts";
-import { RunScratch, SortedRuns } from "../../../src/site/search/sorted-runs.ts";
+import { RunScratch, SortedRuns, writeUtf8 } from "../../../src/site/search/sorted-runs.ts";
 
 interface Subject {
   readonly code: string;
@@ -30,8 +30,19 @@ afterEach(() => rmSync(spill, { recursive: true, force: true }));
 function sortedBy(values: readonly string[], runSize: number, presort: boolean | number = true): [number, string][] {
   const runs = new SortedRuns(join(spill, `runs-${runSize}`), compareOrderValues, presort, runSize);
   for (const value of values) runs.add(value);
+  return visited(runs, values);
+}
+
+/** Each place SortedRuns.each visits with its value; each rank checked: the value's among the distinct values, counted from 0. */
+function visited(runs: SortedRuns, values: readonly string[]): [number, string][] {
   const out: [number, string][] = [];
-  runs.each((place, value) => out.push([place, value]));
+  const ranks: number[] = [];
+  runs.each((place, rank) => {
+    out.push([place, values[place] as string]);
+    ranks.push(rank);
+  });
+  let rank = -1;
+  expect(ranks).toEqual(out.map(([, value], i) => (i === 0 || value !== out[i - 1]?.[1] ? ++rank : rank)));
   return out;
 }
 
@@ -97,8 +108,12 @@ const PIECES = [
   "đ",
   "l",
   "lj",
+  "Lj",
+  "LJ",
   "n",
   "nj",
+  "NJ",
+  "Dž",
   "z",
   "ž",
   "\u00e1",
@@ -125,6 +140,12 @@ describe("SortedRuns", () => {
     // 100,000 places of one name in each full run: 400,000 bytes of places, past the 256 KiB a reader reads at a time.
     const values = Array.from({ length: 250_000 }, (_, place) => (place % 5 === 4 ? `Škola ${place % 7}` : "Dječji vrtić"));
     expect(sortedBy(values, 125_000)).toEqual(modelSorted(values));
+  });
+
+  it("writes and reads back a text longer than a write block (its key and UTF-8 past 256 KiB), with and without keys", () => {
+    const long = "Škola ".repeat(20_000);
+    const values = ["b", long, "a", `${long}x`, long, "c", "a"];
+    for (const presort of [true, false]) expect(sortedBy(values, 2, presort)).toEqual(modelSorted(values));
   });
 
   it("sorts a single value, no value, and empty texts", () => {
@@ -189,10 +210,26 @@ describe("SortedRuns", () => {
     const runs = columns.map((_, i) => new SortedRuns(join(spill, `shared-${i}`), compareOrderValues, i === 1, 2, scratch));
     for (let place = 0; place < 7; place++) columns.forEach((column, i) => runs[i]?.add(column[place] as string));
     columns.forEach((column, i) => {
-      const out: [number, string][] = [];
-      runs[i]?.each((place, value) => out.push([place, value]));
-      expect(out).toEqual(modelSorted(column));
+      expect(visited(runs[i] as SortedRuns, column)).toEqual(modelSorted(column));
     });
+  });
+});
+
+describe("writeUtf8", () => {
+  it("writes Buffer's UTF-8 of any text: ASCII, two and three bytes, surrogate pairs, lone surrogates as U+FFFD", () => {
+    const unit = fc.oneof(
+      fc.constantFrom("a", "\u0000", "\u007f", "\u0080", "č", "\u07ff", "\u0800", "\uffff", "\ud83d\ude00", "\ud800", "\udc00", "\udbff"),
+      fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
+    );
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 20 }), fc.nat({ max: 5 }), (units, at) => {
+        const value = units.join("");
+        const out = new Uint8Array(at + 3 * value.length);
+        const written = writeUtf8(value, out, at);
+        expect(Buffer.from(out.subarray(at, at + written))).toEqual(Buffer.from(value, "utf8"));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
