@@ -227,16 +227,18 @@ export class SortedRuns {
       if (sameText(a, b)) return a.run < b.run;
       return compare(a.value, b.value) < 0;
     };
-    const insert = (reader: RunReader): void => {
-      let low = 0;
+    // Where `reader` goes among the heads from `low` on: after every head before it.
+    const placeOf = (reader: RunReader, from: number): number => {
+      let low = from;
       let high = heads.length;
       while (low < high) {
         const middle = (low + high) >>> 1;
         if (before(heads[middle] as RunReader, reader)) low = middle + 1;
         else high = middle;
       }
-      heads.splice(low, 0, reader);
+      return low;
     };
+    const insert = (reader: RunReader): void => void heads.splice(placeOf(reader, 0), 0, reader);
     try {
       for (let run = 0; run < this.#runs; run++) {
         const reader = new RunReader(join(this.#dir, String(run)), run);
@@ -263,13 +265,7 @@ export class SortedRuns {
           reader.close();
         } else if (heads.length > 1 && !(again && before(reader, heads[1] as RunReader))) {
           // Back among the other heads: those before it move up one (no shift and splice of the array).
-          let low = 1;
-          let high = heads.length;
-          while (low < high) {
-            const middle = (low + high) >>> 1;
-            if (before(heads[middle] as RunReader, reader)) low = middle + 1;
-            else high = middle;
-          }
+          const low = placeOf(reader, 1);
           for (let i = 1; i < low; i++) heads[i - 1] = heads[i] as RunReader;
           heads[low - 1] = reader;
         }
