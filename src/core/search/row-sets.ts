@@ -299,7 +299,8 @@ function hasBit(bits: Uint8Array, row: number): boolean {
   return ((bits[row >>> 3] ?? 0) & (1 << (row & 7))) !== 0;
 }
 
-const POPCOUNT = Uint8Array.from({ length: 256 }, (_, byte) => {
+/** The bits set in each byte value (a table: a byte's count is one read). */
+export const POPCOUNT = Uint8Array.from({ length: 256 }, (_, byte) => {
   let n = 0;
   for (let b = byte; b !== 0; b &= b - 1) n++;
   return n;

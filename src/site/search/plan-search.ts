@@ -22,6 +22,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { BUCKETS_PER_SHARD, bucketCount, bucketOf, keysShardKey, suffixFileCount, TRIPLE_ROWS } from "../../core/search/search-layout.ts";
 import { isTokenBreak, tokensOf } from "../../core/search/normalise.ts";
+import { POPCOUNT } from "../../core/search/row-sets.ts";
 import { WholeFiles } from "../../common/read-into.ts";
 import type { ShardPlan } from "../hand-offs.ts";
 import type { ChunkFile } from "../read-chunks.ts";
@@ -88,12 +89,6 @@ export const CACHE_BYTES = 24 << 20;
  * keys' members go to bits, not to the ranges (Gathering).
  */
 export const BITS_PLACES = 1 << 16;
-/** The bits set in each byte. */
-const BITS_SET = Uint8Array.from({ length: 256 }, (_, b) => {
-  let n = 0;
-  for (let v = b; v > 0; v >>>= 1) n += v & 1;
-  return n;
-});
 /** A small key is set apart at a block's start once it holds at least one place in APART_SHARE so far (a set of more than one in eight is a bitmap). */
 const APART_SHARE = 8;
 
@@ -864,7 +859,7 @@ class Gathering {
       for (let byte = 0, from = slot; from < bits.length; byte++, from += keys) {
         const b = bits[from] as number;
         byKey[at + byte] = b;
-        members += BITS_SET[b] as number;
+        members += POPCOUNT[b] as number;
       }
       const key = this.#apartKeys[slot] as number;
       this.#counts[key] = (this.#counts[key] as number) + members;

@@ -5,6 +5,7 @@
  * is not needed. A string is decoded alone (by JSON.parse only when it holds an escape); a record
  * that does not look as expected is parsed whole, so the result is JSON.parse's either way.
  */
+import { TEXT_HASH_PRIME, TEXT_HASH_SEED } from "../../common/text-table.ts";
 
 /** The fields of a rendered record the search reads. */
 export interface RecordFields {
@@ -138,8 +139,9 @@ const recentLength = new Int32Array(RECENT_SLOTS).fill(-1);
 function recentText(bytes: Buffer, from: number, to: number, wide: boolean): string {
   const length = to - from;
   if (length > RECENT_WIDTH) return decode(bytes, from, to, wide);
-  let hash = 0x811c9dc5;
-  for (let i = from; i < to; i++) hash = Math.imul(hash ^ (bytes[i] as number), 0x01000193);
+  // FNV-1a over the bytes, as textHash over code units (common/text-table.ts).
+  let hash = TEXT_HASH_SEED;
+  for (let i = from; i < to; i++) hash = Math.imul(hash ^ (bytes[i] as number), TEXT_HASH_PRIME);
   const slot = (hash >>> 0) & (RECENT_SLOTS - 1);
   const at = slot * RECENT_WIDTH;
   if (recentLength[slot] === length) {

@@ -561,14 +561,8 @@ function compareBytes(a: Uint8Array, i: number, m: number, b: Uint8Array, j: num
  * whole characters, validate-subject.ts: no lone surrogate, which UTF-8 would write as U+FFFD).
  */
 function sameText(a: RunReader, b: RunReader): boolean {
-  const length = a.textLength;
-  if (b.textLength !== length) return false;
-  const x = a.buffer;
-  const y = b.buffer;
-  const i = a.textAt;
-  const j = b.textAt;
-  for (let k = 0; k < length; k++) if (x[i + k] !== y[j + k]) return false;
-  return true;
+  // Texts of two lengths differ: no byte read.
+  return a.textLength === b.textLength && compareBytes(a.buffer, a.textAt, a.textLength, b.buffer, b.textAt, b.textLength) === 0;
 }
 
 /** One run read back a block at a time, a group at a time: its bytes in `buffer`, its value decoded only when asked for. */
