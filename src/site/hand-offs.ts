@@ -44,6 +44,8 @@ export interface ShardFile {
   readonly bytes: Uint8Array;
   /** A file holding exactly its bytes (Chunk.file), linked (copied where a link cannot be made) rather than written. */
   readonly from?: string;
+  /** Called by a consumer once it has copied the bytes and reads them no more: their producer may then use their memory again (a page's). */
+  readonly done?: () => void;
 }
 
 export interface ShardPlan {

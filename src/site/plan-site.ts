@@ -55,6 +55,7 @@ export function planSite(
   }
 
   const pages: (ShardPlan & { readonly from: number })[] = [];
+  const giveBack = pageBytes.giveBack?.bind(pageBytes);
   for (const form of options.forms) {
     const extras = formParams(form);
     for (const limit of options.limits) {
@@ -73,7 +74,7 @@ export function planSite(
             const from = page * limit;
             const bytes = pageBytes(Buffer.from(headOf(page)), from, Math.min(count, from + limit), TAIL);
             etags.push(bytesEtag(bytes));
-            yield { name: pageFileName(page), bytes };
+            yield giveBack === undefined ? { name: pageFileName(page), bytes } : { name: pageFileName(page), bytes, done: () => giveBack(bytes) };
           }
           // Last, once every page's bytes are known: the hosts read a page's ETag here, not from the page.
           yield { name: ETAGS_FILE, bytes: Buffer.from(etagsText(etags)) };

@@ -20,8 +20,18 @@ interface ReadChunk {
   readonly store: Buffer;
 }
 
-/** Renders a page: `head`, records [from, to) joined by commas, `tail`. */
-export type PageBytes = (head: Uint8Array, from: number, to: number, tail: Uint8Array) => Buffer;
+/**
+ * Renders a page: `head`, records [from, to) joined by commas, `tail`. A consumer that has copied
+ * a page and reads it no more may give it back (`giveBack`), and a later page is rendered into its
+ * memory; a page not given back is never written again.
+ */
+export interface PageBytes {
+  (head: Uint8Array, from: number, to: number, tail: Uint8Array): Buffer;
+  giveBack?(page: Uint8Array): void;
+}
+
+/** The pages' buffers kept given back: as many as a writer task's part holds of the default pages (some 350 of 6 KB at 1M), bounded by bytes. */
+const SPARE_PAGE_BYTES = 8 * 1024 * 1024;
 
 /** Where a chunk file is, and the hash its bytes must have when this build did not write it itself. */
 export interface ChunkFile {
@@ -103,10 +113,29 @@ export function pagesFromChunkFiles(fileOf: (chunk: number) => ChunkFile, chunkS
       i = last;
     }
   };
-  return (head, from, to, tail) => {
+  /**
+   * The pages' buffers given back (each its own ArrayBuffer), and those lent out: a fresh buffer a
+   * page (100,000 of some 6 KB at 1M, 590 MB in all) was external memory that V8 counts toward its
+   * old generation's limit until a collection frees it, so that the main thread's heap of some
+   * 15 MB took a full collection (a mark-compact) every 20 to 30 MB of pages, some twenty while
+   * the pages were written at 1M.
+   */
+  const sparePages: ArrayBuffer[] = [];
+  let spareBytes = 0;
+  // Weak: a consumer that gives none back (a plain site's writer) leaves its pages to the GC.
+  const lent = new WeakSet<ArrayBuffer>();
+  const pageOf = (size: number): Buffer => {
+    // The last given back (the pages of a shard are alike in size), else a new one an eighth larger.
+    let memory = sparePages.pop();
+    if (memory !== undefined) spareBytes -= memory.byteLength;
+    if (memory === undefined || memory.byteLength < size) memory = new ArrayBuffer(size + (size >> 3));
+    lent.add(memory);
+    return Buffer.from(memory, 0, size);
+  };
+  const render: PageBytes = (head, from, to, tail) => {
     let records = 0;
     eachSpan(from, to, ({ lines }, a, b) => (records += (lines[b] ?? 0) - (lines[a] ?? 0)));
-    const page = Buffer.allocUnsafe(head.length + records + tail.length);
+    const page = pageOf(head.length + records + tail.length);
     page.set(head, 0);
     let at = head.length;
     eachSpan(from, to, ({ bytes, lines }, a, b) => {
@@ -121,4 +150,12 @@ export function pagesFromChunkFiles(fileOf: (chunk: number) => ChunkFile, chunkS
     page.set(tail, end);
     return page.subarray(0, end + tail.length);
   };
+  render.giveBack = (page) => {
+    const memory = page.buffer as ArrayBuffer;
+    // Only a page lent out and not yet given back (a second call, or another buffer, is ignored).
+    if (!lent.delete(memory) || spareBytes + memory.byteLength > SPARE_PAGE_BYTES) return;
+    sparePages.push(memory);
+    spareBytes += memory.byteLength;
+  };
+  return render;
 }

@@ -38,6 +38,7 @@ export interface ShardWriters extends Pick<WorkerPool<ShardTask, ShardWritten>, 
   /**
    * Writes `files` into `tmp` in a thread (hard-linked from `old` where the bytes are the same, and
    * those `kept` names linked from its directory unread), then renames `tmp` to `dir` unless it is null.
+   * The files' bytes are copied before it returns: their buffers may be used again at once.
    */
   write(files: readonly ShardFile[], tmp: string, dir: string | null, old: string | null, kept?: Kept): Promise<ShardWritten>;
   /** Puts the files `names` of the directory `from` into `tmp` in a thread (linked, or copied), as write puts bytes. */

@@ -121,6 +121,8 @@ class ShardQueue {
         part.map((f) => f.name),
       );
       parts.push(this.#part(shard, first, part.length, pool.write(part, tmp, null, old, kept)));
+      // Copied into the task's buffer as the write started: the pages' buffers go back to be rendered into again (read-chunks.ts).
+      for (const file of part) file.done?.();
     };
     for (const file of files) {
       batch.push(file);
