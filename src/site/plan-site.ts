@@ -74,7 +74,9 @@ export function planSite(
             const from = page * limit;
             const bytes = pageBytes(Buffer.from(headOf(page)), from, Math.min(count, from + limit), TAIL);
             etags.push(bytesEtag(bytes));
-            yield giveBack === undefined ? { name: pageFileName(page), bytes } : { name: pageFileName(page), bytes, done: () => giveBack(bytes) };
+            yield giveBack === undefined
+              ? { name: pageFileName(page), bytes }
+              : { name: pageFileName(page), bytes, done: () => giveBack(bytes) };
           }
           // Last, once every page's bytes are known: the hosts read a page's ETag here, not from the page.
           yield { name: ETAGS_FILE, bytes: Buffer.from(etagsText(etags)) };
