@@ -45,4 +45,34 @@ describe("pagesFromChunkFiles", () => {
       for (const [from, to] of order) expect(pages(head, from, to, tail).toString(), `${from}-${to}`).toBe(want(from, to));
     }
   });
+
+  it("renders a page into the memory of one given back, never into that of a page still out", () => {
+    const count = 120;
+    const { records, fileOf } = writeChunks(count);
+    const head = Buffer.from("[");
+    const tail = Buffer.from("]");
+    const want = (from: number, to: number): string => `[${records.slice(from, to).join(",")}]`;
+    const pages = pagesFromChunkFiles(fileOf, CHUNK);
+    const giveBack = pages.giveBack?.bind(pages);
+    expect(giveBack).toBeDefined();
+    // Pages kept (never given back) keep their bytes while every later one is made.
+    const kept = [0, 1, 2].map((p) => ({ p, page: pages(head, p * 10, p * 10 + 10, tail) }));
+    const first = pages(head, 30, 40, tail);
+    giveBack?.(first);
+    // Given back twice, and a buffer not lent: ignored (one page a buffer).
+    giveBack?.(first);
+    giveBack?.(Buffer.from("[not a page]"));
+    const second = pages(head, 40, 50, tail);
+    expect(second.buffer).toBe(first.buffer);
+    const third = pages(head, 50, 60, tail);
+    expect(third.buffer).not.toBe(second.buffer);
+    expect(second.toString()).toBe(want(40, 50));
+    expect(third.toString()).toBe(want(50, 60));
+    // A larger page than the one given back: a buffer of its own.
+    giveBack?.(second);
+    const wide = pages(head, 60, 120, tail);
+    expect(wide.buffer).not.toBe(second.buffer);
+    expect(wide.toString()).toBe(want(60, 120));
+    for (const { p, page } of kept) expect(page.toString()).toBe(want(p * 10, p * 10 + 10));
+  });
 });
