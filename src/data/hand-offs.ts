@@ -49,6 +49,12 @@ export interface RenderedBlock {
    * the block's chunk file to it rather than write them again.
    */
   readonly stored?: { readonly path: string; readonly bytesAt: number };
+  /**
+   * A block rendered in a record thread: called once nothing reads `bytes` any more (the site's
+   * writer, once it has copied them and made the chunk's table), so that their memory takes a later
+   * block's (record-threads.ts). Never called, they are left to the GC.
+   */
+  readonly done?: () => void;
 }
 
 /**

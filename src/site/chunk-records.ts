@@ -68,7 +68,8 @@ function chunkOf(parts: readonly Part[]): Chunk {
     const { block } = only;
     const { stored } = block;
     const file = stored !== undefined && stored.bytesAt === 0 ? { file: stored.path } : {};
-    return { hash: block.hash, bytes: () => block.bytes, ends: block.ends, ...file };
+    const done = block.done === undefined ? {} : { done: block.done };
+    return { hash: block.hash, bytes: () => block.bytes, ends: block.ends, ...file, ...done };
   }
   const views = parts.map(({ block, from, to }) => block.bytes.subarray(from === 0 ? 0 : block.ends[from - 1], block.ends[to - 1]));
   const bytes = Buffer.allocUnsafeSlow(views.reduce((sum, v) => sum + v.length, 0));

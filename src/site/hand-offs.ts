@@ -25,6 +25,8 @@ export interface Chunk {
   readonly file?: string;
   /** Where each record's line ends (just past its "\n"), when known (a whole block's): its table is made from them (chunk-keys.ts). */
   readonly ends?: Uint32Array;
+  /** Called by the writer once it reads the bytes no more (copied, and its table made): their memory may serve a later chunk. */
+  readonly done?: () => void;
 }
 
 /** What the chunk stage yields: each chunk in id order; "restart" when the ordering stage voided the records so far. */

@@ -369,7 +369,12 @@ export class SiteWriter implements SiteOutput {
       chunk.file === undefined
         ? { name: chunkFileName(first + i), bytes: () => chunk.bytes() }
         : { name: chunkFileName(first + i), bytes: () => NO_BYTES, from: chunk.file },
-      { name: offsetsFileName(first + i), bytes: () => recordTable(chunk.bytes(), chunk.ends) },
+      // Its table last: once the writer has copied it (and the chunk, before it), the chunk's bytes go back (Chunk.done).
+      {
+        name: offsetsFileName(first + i),
+        bytes: () => recordTable(chunk.bytes(), chunk.ends),
+        ...(chunk.done ? { done: chunk.done } : {}),
+      },
     ]);
     const old = oldHash === undefined ? null : join(this.#root, shardDirPath(shard.key, oldHash));
     await this.#shards.write(shard, lazily(files), tmp, null, old);
@@ -444,9 +449,15 @@ function keptOf(shard: Pick<ShardPlan, "kept">, names: readonly string[]): Kept 
 const NO_BYTES = new Uint8Array(0);
 
 /** Files whose bytes are made as each is taken. */
-function* lazily(files: readonly { readonly name: string; bytes(): Uint8Array; readonly from?: string }[]): Generator<ShardFile> {
-  for (const file of files)
-    yield file.from === undefined ? { name: file.name, bytes: file.bytes() } : { name: file.name, bytes: NO_BYTES, from: file.from };
+function* lazily(
+  files: readonly { readonly name: string; bytes(): Uint8Array; readonly from?: string; readonly done?: () => void }[],
+): Generator<ShardFile> {
+  for (const file of files) {
+    const done = file.done === undefined ? {} : { done: file.done };
+    yield file.from === undefined
+      ? { name: file.name, bytes: file.bytes(), ...done }
+      : { name: file.name, bytes: NO_BYTES, from: file.from, ...done };
+  }
 }
 
 interface PreviousSite {

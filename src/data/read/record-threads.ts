@@ -22,16 +22,23 @@ const ENTRY = new URL("../../threads/module-thread.mjs", import.meta.url);
 export function startRecordThreads(count: number, module: URL): RecordThreads {
   const pool = startWorkerPool<BlockTask, ThreadAnswer>(ENTRY, count, IN_FLIGHT, { module: module.href });
   const buffers = new TextBuffers();
+  const rendered = new RenderedBuffers();
   return {
     async render(task) {
       // A copy with a buffer of its own, to transfer (a Buffer's slice() would be a view of the reader's).
       const bytes = buffers.copy(task.text.bytes);
-      const { block, text } = await pool.run({ ...task, text: { ...task.text, bytes } }, [bytes.buffer]);
+      const into = rendered.take();
+      const transfer = into === undefined ? [bytes.buffer] : [bytes.buffer, into];
+      const { block, text } = await pool.run({ ...task, text: { ...task.text, bytes }, ...(into === undefined ? {} : { into }) }, transfer);
       buffers.give(text);
-      return block;
+      return { ...block, done: rendered.giver(block.bytes.buffer as ArrayBuffer) };
     },
     room: () => pool.room(),
-    close: () => pool.close(),
+    close: () => {
+      // The read is over: blocks written from now on leave their buffers to the GC.
+      rendered.close();
+      return pool.close();
+    },
   };
 }
 
@@ -75,5 +82,44 @@ export class TextBuffers {
     if (this.#kept + buffer.byteLength > SPARE_BYTES) return;
     this.#spares.push(buffer);
     this.#kept += buffer.byteLength;
+  }
+}
+
+/**
+ * The buffers of rendered blocks given back once nothing reads them (RenderedBlock.done: the site's
+ * writer has copied the chunk and made its table), each sent with a later block's task for the thread to
+ * render into. A fresh buffer a block (a thousand of some 290 KB at 1M) was external memory that
+ * V8 counts toward the main thread's old generation while the block waits for its records shard
+ * (ten chunks), so that a heap of some 15 MB took a mark-compact every 20 to 30 MB of blocks. As
+ * many are kept as come back (up to SPARE_BYTES), so they stay bounded by the blocks out at once.
+ */
+export class RenderedBuffers {
+  readonly #spares: ArrayBuffer[] = [];
+  #kept = 0;
+  #closed = false;
+
+  /** A buffer given back, for the next task (no longer a spare), or none. */
+  take(): ArrayBuffer | undefined {
+    const spare = this.#spares.pop();
+    if (spare !== undefined) this.#kept -= spare.byteLength;
+    return spare;
+  }
+
+  /** What gives `buffer` back, once: a second call does nothing. */
+  giver(buffer: ArrayBuffer): () => void {
+    let given = false;
+    return () => {
+      if (given || this.#closed || buffer.byteLength === 0 || this.#kept + buffer.byteLength > SPARE_BYTES) return;
+      given = true;
+      this.#spares.push(buffer);
+      this.#kept += buffer.byteLength;
+    };
+  }
+
+  /** No more buffers kept: those kept go, and those given back later are left to the GC. */
+  close(): void {
+    this.#closed = true;
+    this.#spares.length = 0;
+    this.#kept = 0;
   }
 }

@@ -154,9 +154,15 @@ export class BlockRenderer {
     BlockRenderer.#spare = this.#bytes;
   }
 
-  /** The block so far (its bytes trimmed to a buffer of their own, so it can be transferred); starts a new one. */
-  finish(): RenderedBlock {
-    const bytes = this.#bytes.slice(0, this.#length);
+  /**
+   * The block so far (its bytes copied into `into` when it holds them, else into a buffer of their
+   * own an eighth larger, so that they can be transferred and the buffer serve a later block); starts a new one.
+   */
+  finish(into?: ArrayBuffer): RenderedBlock {
+    const length = this.#length;
+    const memory = into !== undefined && into.byteLength >= length ? into : new ArrayBuffer(length + (length >> 3));
+    const bytes = new Uint8Array(memory, 0, length);
+    bytes.set(this.#bytes.subarray(0, length));
     const block: RenderedBlock = {
       bytes,
       hash: contentHash(bytes),
@@ -188,6 +194,8 @@ export interface BlockTask {
   readonly text: BlockText;
   /** The build cache's file for this block (build-cache.ts): stored there when it has no error. */
   readonly store?: string;
+  /** A buffer to render the block's bytes into when it holds them (one a block used, given back: record-threads.ts). */
+  readonly into?: ArrayBuffer;
 }
 
 /** Parses, validates and renders one block of a JSON array (syntax problems included), and stores it when asked. */
@@ -203,7 +211,7 @@ export function renderJsonBlock(task: BlockTask): RenderedBlock {
     renderer.problems,
     plain,
   );
-  const block = renderer.finish();
+  const block = renderer.finish(task.into);
   renderer.release();
   if (task.store === undefined || block.problems.some((p) => p.severity === "error")) return block;
   return { ...block, ...storeBlock(task.store, block) };

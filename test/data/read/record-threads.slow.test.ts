@@ -9,6 +9,7 @@ import { findSources } from "../../../src/data/sources/find-sources.ts";
 import { readJsonArray } from "../../../src/data/sources/read-json-array.ts";
 import type { BlockText } from "../../../src/data/sources/record-sink.ts";
 import { type BlockTask, renderJsonBlock } from "../../../src/data/read/render-block.ts";
+import type { RenderedBlock } from "../../../src/data/hand-offs.ts";
 
 /** The module the record threads run, as the read stage names it. */
 const RENDER_MODULE = new URL("../../../src/data/read/render-block.ts", import.meta.url);
@@ -61,6 +62,13 @@ async function fixtureBlocks(): Promise<BlockTask[]> {
   return tasks;
 }
 
+/** A block as the main thread renders it: without the thread's `done`, which gives its buffer back. */
+function withoutDone(block: RenderedBlock): RenderedBlock {
+  const { done, ...rest } = block;
+  expect(done).toBeTypeOf("function");
+  return rest;
+}
+
 let work: string;
 beforeAll(async () => {
   work = await tempDir("subjekti-threads-");
@@ -73,14 +81,14 @@ describe("reading in record threads", () => {
     expect(tasks.length).toBeGreaterThan(60);
     const threads = startRecordThreads(2, RENDER_MODULE);
     try {
-      const inThreads = await Promise.all(tasks.map((task) => threads.render(task)));
+      const inThreads = await Promise.all(tasks.map(async (task) => withoutDone(await threads.render(task))));
       expect(inThreads).toEqual(tasks.map((task) => renderJsonBlock(task)));
     } finally {
       await threads.close();
     }
   });
 
-  it("renders blocks one after another into the text buffers the threads gave back, whatever their sizes", async () => {
+  it("renders blocks one after another into the text and rendered buffers given back, whatever their sizes", async () => {
     const tasks = await fixtureBlocks();
     // Large and small in turn: a small text goes into a large buffer given back, a large one needs a new buffer.
     const bySize = [...tasks].sort((a, b) => a.text.bytes.length - b.text.bytes.length);
@@ -88,7 +96,18 @@ describe("reading in record threads", () => {
     expect(new Set(turns.map((t) => t.text.bytes.length)).size).toBeGreaterThan(10);
     const threads = startRecordThreads(1, RENDER_MODULE);
     try {
-      for (const task of turns) expect(await threads.render(task)).toEqual(renderJsonBlock(task));
+      let reused = 0;
+      let last: RenderedBlock | undefined;
+      for (const task of turns) {
+        const block = await threads.render(task);
+        // The last block's buffer, given back, went to the thread with this task (transferred: empty here now).
+        if (last !== undefined && last.bytes.buffer.byteLength === 0) reused++;
+        expect(withoutDone(block)).toEqual(renderJsonBlock(task));
+        // Its bytes read no more: their buffer takes a later block's (RenderedBlock.done).
+        block.done?.();
+        last = block;
+      }
+      expect(reused).toBe(turns.length - 1);
     } finally {
       await threads.close();
     }

@@ -1,10 +1,11 @@
 /**
  * The text buffers of the record threads (src/data/read/record-threads.ts, TextBuffers): a block's
  * text goes into a buffer a thread gave back, never into one still out with another text, and a
- * read that sends a read chunk's blocks out at once takes them all from the buffers given back.
+ * read that sends a read chunk's blocks out at once takes them all from the buffers given back;
+ * a rendered block's buffer goes back once, and only until the read is over (RenderedBuffers).
  */
 import { describe, expect, it } from "vitest";
-import { TextBuffers } from "../../../src/data/read/record-threads.ts";
+import { RenderedBuffers, TextBuffers } from "../../../src/data/read/record-threads.ts";
 
 /** A text of `length` bytes, each `seed` plus its place. */
 const text = (length: number, seed: number): Uint8Array => Uint8Array.from({ length }, (_, i) => (seed + i) & 0xff);
@@ -36,5 +37,29 @@ describe("the record threads' text buffers", () => {
     const bigger = buffers.copy(text(2000, 5));
     expect(buffers.made).toBe(3);
     expect(bigger).toEqual(text(2000, 5));
+  });
+});
+
+describe("the rendered blocks' buffers", () => {
+  it("give a buffer back once, for one later task, and none once the read is over", () => {
+    const buffers = new RenderedBuffers();
+    expect(buffers.take()).toBeUndefined();
+    const [a, b] = [new ArrayBuffer(1000), new ArrayBuffer(2000)];
+    const giveA = buffers.giver(a);
+    giveA();
+    // Given back twice: kept once, so no two tasks render into it.
+    giveA();
+    buffers.giver(b)();
+    expect(buffers.take()).toBe(b);
+    expect(buffers.take()).toBe(a);
+    expect(buffers.take()).toBeUndefined();
+    // A buffer transferred away since (detached, empty) is not kept.
+    buffers.giver(new ArrayBuffer(0))();
+    expect(buffers.take()).toBeUndefined();
+    buffers.giver(a)();
+    buffers.close();
+    expect(buffers.take()).toBeUndefined();
+    buffers.giver(b)();
+    expect(buffers.take()).toBeUndefined();
   });
 });
