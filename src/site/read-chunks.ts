@@ -117,8 +117,8 @@ export function pagesFromChunkFiles(fileOf: (chunk: number) => ChunkFile, chunkS
    * The pages' buffers given back (each its own ArrayBuffer), and those lent out: a fresh buffer a
    * page (100,000 of some 6 KB at 1M, 590 MB in all) was external memory that V8 counts toward its
    * old generation's limit until a collection frees it, so that the main thread's heap of some
-   * 15 MB took a full collection (a mark-compact) every 20 to 30 MB of pages, some twenty while
-   * the pages were written at 1M.
+   * 15 MB took a full collection (a mark-compact) every 20 to 30 MB of pages: the main thread's
+   * mark-compacts at 1M 49 and 37, 25 and 29 with the pages' buffers given back (not quiet).
    */
   const sparePages: ArrayBuffer[] = [];
   let spareBytes = 0;

@@ -90,7 +90,8 @@ export class TextBuffers {
  * writer has copied the chunk and made its table), each sent with a later block's task for the thread to
  * render into. A fresh buffer a block (a thousand of some 290 KB at 1M) was external memory that
  * V8 counts toward the main thread's old generation while the block waits for its records shard
- * (ten chunks), so that a heap of some 15 MB took a mark-compact every 20 to 30 MB of blocks. As
+ * (ten chunks), so that a heap of some 15 MB took a mark-compact every 20 to 30 MB of them (the
+ * main thread's mark-compacts at 1M 25 and 29, now 21 and 24; at 100k 7, now 3: not quiet). As
  * many are kept as come back (up to SPARE_BYTES), so they stay bounded by the blocks out at once.
  */
 export class RenderedBuffers {
