@@ -81,8 +81,10 @@ interface Inside {
  * number, a literal do nothing there), found with one look-up a byte; most bytes are a string's,
  * skipped by the tightest loop, up to its closing quote. A function of its own, small, rather than
  * loops inside ArraySplitter.push: V8 optimizes it within the first read, where the same loops
- * inside that long method ran longer in slower code (the scanner alone over 1M subjects, once in a
- * fresh process as a build runs it: 1.00 s of CPU against 1.31 s, medians of 6 pairs; not quiet).
+ * inside that long method ran longer in slower code (push, once optimized, takes it inlined: the
+ * gain is in those first reads). The scanner alone over 1M subjects, once in a fresh process as a
+ * build runs it: 1.00 / 1.08 s of CPU against 1.31 / 1.38 s (medians of two series of 6 pairs,
+ * every pair lower; not quiet).
  */
 function scanInside(chunk: Buffer, i: number, n: number, state: Inside): number {
   let depth = state.depth;
