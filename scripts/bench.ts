@@ -5,13 +5,15 @@
  * and its printed output in docs/benchmarks-history.md (scripts/benchmarks-table.ts). Each measure
  * is scripts/bench/<measure>.ts, loaded only when it runs. Two hidden ones run as child processes
  * of `build`: `probe` (the same input read, the same files written, as fast as Node can) and
- * `raw-server` (serve-handler alone, the preview's baseline).
+ * `raw-server` (serve-handler alone, the preview's baseline). Before a measure starts it waits, up to
+ * `--wait-quiet` seconds, for a machine quiet by the rule its rows are marked with (bench/wait-quiet.ts).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Command, InvalidArgumentError } from "commander";
 import { machine, machineWork, recordBenchmarks } from "./benchmarks-table.ts";
 import type { Report } from "./bench/parts.ts";
+import { machineWatch, waitedNote, waitQuiet } from "./bench/wait-quiet.ts";
 
 /** A count as the options give it: 10000, 10k, 1m. */
 function count(text: string): number {
@@ -35,13 +37,15 @@ function measure(name: string, description: string): Command {
     .command(name)
     .description(description)
     .option("--write", "record the rows in BENCHMARKS.md and the output in docs/benchmarks-history.md", false)
+    .option("--wait-quiet <s>", "wait at most this long for a quiet machine before measuring (0: start at once)", count, 600)
     .showHelpAfterError()
-    .action(async (options: { write: boolean }) => {
+    .action(async (options: { write: boolean; waitQuiet: number }) => {
+      const { run } = (await import(`./bench/${name}.ts`)) as { run: (options: unknown) => Promise<Report> };
+      const waited = await waitQuiet(options.waitQuiet, machineWatch);
       const atStart = machineWork();
       const started = new Date().toISOString().slice(0, 16).replace("T", " ");
-      const { run } = (await import(`./bench/${name}.ts`)) as { run: (options: unknown) => Promise<Report> };
       const report = await run(options);
-      const text = `## bench ${name}, ${started} UTC\n\n- machine: ${machine()}\n\n${report.text}\n`;
+      const text = `## bench ${name}, ${started} UTC\n\n- machine: ${machine()}\n${waitedNote(waited)}\n${report.text}\n`;
       process.stdout.write(text);
       if (options.write) await recordBenchmarks(report.rows, text, atStart);
       for (const failure of report.failures ?? []) process.stderr.write(`bench ${name}: ${failure}\n`);

@@ -170,10 +170,11 @@ export function othersCores(start: MachineWork, end: MachineWork): number | null
  * running then) and other processes' CPU under a quarter of a core through it. The load at its end
  * is the run's own: a build keeps more threads runnable than the two cores, so its own load passes 2.
  */
-const QUIET_LOAD = 2;
-const QUIET_OTHERS = 0.25;
-export const quietness = (loadAtStart: number, others: number | null): string =>
-  loadAtStart < QUIET_LOAD && others !== null && others < QUIET_OTHERS ? "" : " (not quiet)";
+export const QUIET_LOAD = 2;
+export const QUIET_OTHERS = 0.25;
+/** The rule itself, which the harness also waits for before a measure starts (scripts/bench/wait-quiet.ts). */
+export const isQuiet = (load: number, others: number | null): boolean => load < QUIET_LOAD && others !== null && others < QUIET_OTHERS;
+export const quietness = (loadAtStart: number, others: number | null): string => (isQuiet(loadAtStart, others) ? "" : " (not quiet)");
 
 /** The load cell: the load at the start and the others' cores, then whether the run was quiet. */
 export const loadCell = (loadAtStart: number, others: number | null): string =>

@@ -8,6 +8,9 @@
  * and orderings combined, limits and offsets, the detail route, HEAD, an indent) must come back
  * byte for byte as DRF answers them: the status, the contract's headers and the body.
  *
+ * The sample's order files come from one sorted run; that a merge of many runs makes the same bytes
+ * (what a list of millions needs) is tested apart (test/site/search/search-parts.test.ts).
+ *
  * The recorded sample goldens (test/core/golden/drf-search-answers.json, `sample`) are replayed
  * over the same site too; they need no Python.
  *

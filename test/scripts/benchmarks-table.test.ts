@@ -8,6 +8,7 @@ import {
   anchorOf,
   commandLine,
   keyOf,
+  isQuiet,
   quietness,
   loadCell,
   machineWork,
@@ -140,6 +141,8 @@ describe("the BENCHMARKS.md writer", () => {
     expect([0.24, 0.25, 1.3, null].map((others) => quietness(0.3, others))).toEqual(["", " (not quiet)", " (not quiet)", " (not quiet)"]);
     expect(loadCell(0.84, 0.031)).toBe("0.8, others 0.03 cores");
     expect(loadCell(2.5, null)).toBe("2.5, others unknown (not quiet)");
+    // The one rule the rows are marked by and the harness waits for (scripts/bench/wait-quiet.ts).
+    expect([isQuiet(1.99, 0.24), isQuiet(2, 0), isQuiet(0, 0.25), isQuiet(0, null)]).toEqual([true, false, false, false]);
   });
 
   it("others' cores: the machine's busy time less the run's own, over the wall", () => {

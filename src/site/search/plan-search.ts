@@ -68,6 +68,8 @@ export interface SearchParts {
   readonly bitsPlaces?: number;
   /** The ints of a slab of the caches' tokens' keys (SLAB; tests: a few, so that a generation fills several). */
   readonly slabInts?: number;
+  /** The codes, names or towns an order run sorts in memory (RUN_SIZE; tests: a few, so that a small list is merged from many runs). */
+  readonly runSize?: number;
 }
 
 /**
@@ -130,7 +132,7 @@ export function planSearch(
   );
   let suffixes: SuffixEntries | undefined;
   try {
-    const orders = new OrderFiles(spill, RUN_SIZE, count);
+    const orders = new OrderFiles(spill, parts.runSize ?? RUN_SIZE, count);
     const fields: RecordFields = { code: "", name: "", razina: "", date: "", status: false, odobreno: false, town: "" };
     let place = 0;
     // One buffer for every chunk file (common/read-into.ts): a fresh one a file was fresh memory for

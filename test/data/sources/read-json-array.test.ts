@@ -25,8 +25,11 @@ interface Element {
   readonly keys: number;
 }
 
-/** Every element of `text` read as a JSON array: its text (the last one's runs to the bracket: trimmed), line and keys counted; and the problems. */
-async function elements(text: string): Promise<{ elements: Element[]; problems: Problem[] }> {
+/**
+ * Every element of `text` read as a JSON array (`chunkBytes` at a time, or as the reader reads): its text (the last
+ * one's runs to the bracket: trimmed), line and keys counted; and the problems.
+ */
+async function elements(text: string, chunkBytes?: number): Promise<{ elements: Element[]; problems: Problem[] }> {
   const path = join(dir, `a${Math.random().toString(36).slice(2)}.json`);
   await writeFile(path, text);
   const found: Element[] = [];
@@ -38,7 +41,8 @@ async function elements(text: string): Promise<{ elements: Element[]; problems: 
       found.push({ text: bytes.toString("utf8", start, end).trimEnd(), line: t.lines[k] as number, keys: t.keys[k] as number });
     });
   };
-  await readJsonArray({ name: path, path, locateBy: "index", kind: "json" }, { block, record: () => undefined }, problems);
+  const file = { name: "a.json", path, locateBy: "index", kind: "json" } as const;
+  await readJsonArray(file, { block, record: () => undefined }, problems, undefined, chunkBytes);
   return { elements: found, problems };
 }
 
@@ -67,5 +71,25 @@ describe("the JSON array's scanner", () => {
     const { elements: found, problems } = await elements(text);
     expect(problems).toEqual([]);
     expect(found).toEqual(Array.from({ length: count }, (_, k) => ({ text: record(k), line: 2 + 5 * k, keys: 3 })));
+  });
+
+  it("tells the same whichever byte ends a read: an escape, the byte it escapes, a quote, a brace, a line break, half a letter", async () => {
+    // Read a byte at a time, and a few: every byte of the text, by construction, is the last of a read. A record with
+    // nesting, escapes (an escaped quote, an escaped backslash before a closing quote), structure inside strings, a
+    // two-byte letter and a line break between its fields; a string that is an element; a number; an array.
+    const record = '{"a": "x\\"y\\\\", "b": "{[:]}č",\n "c": [1, {"d": "\\\\\\""}], "e": "\\u0022:"}';
+    const text = `[\n${record},\n"s\\"t\\\\" , 7,[{"k":"]"}],\n${record}\n]\n`;
+    expect(JSON.parse(text)).toHaveLength(5);
+    const whole = await elements(text);
+    expect(whole.problems).toEqual([]);
+    expect(whole.elements.map((e) => e.line)).toEqual([2, 4, 4, 4, 5]);
+    expect(whole.elements.map((e) => e.keys)).toEqual([4, 0, 0, 0, 4]);
+    for (const size of [1, 2, 3, 5, 7, 64]) expect(await elements(text, size)).toEqual(whole);
+    // Cut short anywhere (in a string, after a backslash, in a nesting): the same problem however it is read.
+    for (const end of [12, text.indexOf("\\"), text.indexOf("\\") + 1, text.indexOf("[{") + 2]) {
+      const cut = await elements(text.slice(0, end));
+      expect(cut.problems).toHaveLength(1);
+      for (const size of [1, 2, 3]) expect(await elements(text.slice(0, end), size)).toEqual(cut);
+    }
   });
 });
