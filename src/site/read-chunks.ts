@@ -7,6 +7,7 @@
 import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { contentHash } from "../common/content-hash.ts";
 import { readInto } from "../common/read-into.ts";
+import { SpareBuffers } from "../common/spare-buffers.ts";
 
 /** The bytes of recently read chunks kept at most: a page shard of limit 100 spans 100 chunks (~30 MB). */
 const CACHED_BYTES = 96 * 1024 * 1024;
@@ -120,14 +121,12 @@ export function pagesFromChunkFiles(fileOf: (chunk: number) => ChunkFile, chunkS
    * 15 MB took a full collection (a mark-compact) every 20 to 30 MB of pages: the main thread's
    * mark-compacts at 1M 49 and 37, 25 and 29 with the pages' buffers given back (not quiet).
    */
-  const sparePages: ArrayBuffer[] = [];
-  let spareBytes = 0;
+  const sparePages = new SpareBuffers(SPARE_PAGE_BYTES);
   // Weak: a consumer that gives none back (a plain site's writer) leaves its pages to the GC.
   const lent = new WeakSet<ArrayBuffer>();
   const pageOf = (size: number): Buffer => {
     // The last given back (the pages of a shard are alike in size), else a new one an eighth larger.
     let memory = sparePages.pop();
-    if (memory !== undefined) spareBytes -= memory.byteLength;
     if (memory === undefined || memory.byteLength < size) memory = new ArrayBuffer(size + (size >> 3));
     lent.add(memory);
     return Buffer.from(memory, 0, size);
@@ -153,9 +152,7 @@ export function pagesFromChunkFiles(fileOf: (chunk: number) => ChunkFile, chunkS
   render.giveBack = (page) => {
     const memory = page.buffer as ArrayBuffer;
     // Only a page lent out and not yet given back (a second call, or another buffer, is ignored).
-    if (!lent.delete(memory) || spareBytes + memory.byteLength > SPARE_PAGE_BYTES) return;
-    sparePages.push(memory);
-    spareBytes += memory.byteLength;
+    if (lent.delete(memory)) sparePages.give(memory);
   };
   return render;
 }

@@ -8,6 +8,7 @@
 import type { RenderedBlock } from "../hand-offs.ts";
 import type { BlockTask, ThreadAnswer } from "./render-block.ts";
 import { startWorkerPool, type WorkerPool } from "../../threads/worker-pool.ts";
+import { SpareBuffers } from "../../common/spare-buffers.ts";
 
 export interface RecordThreads extends Pick<WorkerPool<BlockTask, ThreadAnswer>, "room" | "close"> {
   /** Renders a block in a thread; its text is copied, so the caller may reuse its buffer at once. */
@@ -54,23 +55,16 @@ const SPARE_BYTES = 16 << 20;
  * fresh buffers at 1M. As many are kept as were ever out at once, so they stay bounded by it.
  */
 export class TextBuffers {
-  readonly #spares: ArrayBuffer[] = [];
-  #kept = 0;
+  readonly #spares = new SpareBuffers(SPARE_BYTES);
   /** Buffers made, not taken from the spares (for the tests). */
   made = 0;
 
   /** `text` copied into the smallest spare that holds it (no longer a spare), else into a new buffer an eighth larger. */
   copy(text: Uint8Array): Uint8Array<ArrayBuffer> {
-    let best = -1;
-    for (const [i, spare] of this.#spares.entries())
-      if (spare.byteLength >= text.length && (best < 0 || spare.byteLength < (this.#spares[best] as ArrayBuffer).byteLength)) best = i;
-    let buffer: ArrayBuffer;
-    if (best < 0) {
+    let buffer = this.#spares.fitting(text.length);
+    if (buffer === undefined) {
       buffer = new ArrayBuffer(text.length + (text.length >> 3));
       this.made++;
-    } else {
-      buffer = this.#spares.splice(best, 1)[0] as ArrayBuffer;
-      this.#kept -= buffer.byteLength;
     }
     const bytes = new Uint8Array(buffer, 0, text.length);
     bytes.set(text);
@@ -79,9 +73,7 @@ export class TextBuffers {
 
   /** A buffer a thread gave back (nothing else holds it): kept for a later text, unless the spares are full. */
   give(buffer: ArrayBuffer): void {
-    if (this.#kept + buffer.byteLength > SPARE_BYTES) return;
-    this.#spares.push(buffer);
-    this.#kept += buffer.byteLength;
+    this.#spares.give(buffer);
   }
 }
 
@@ -95,32 +87,27 @@ export class TextBuffers {
  * many are kept as come back (up to SPARE_BYTES), so they stay bounded by the blocks out at once.
  */
 export class RenderedBuffers {
-  readonly #spares: ArrayBuffer[] = [];
-  #kept = 0;
+  readonly #spares = new SpareBuffers(SPARE_BYTES);
   #closed = false;
 
   /** A buffer given back, for the next task (no longer a spare), or none. */
   take(): ArrayBuffer | undefined {
-    const spare = this.#spares.pop();
-    if (spare !== undefined) this.#kept -= spare.byteLength;
-    return spare;
+    return this.#spares.pop();
   }
 
   /** What gives `buffer` back, once: a second call does nothing. */
   giver(buffer: ArrayBuffer): () => void {
     let given = false;
     return () => {
-      if (given || this.#closed || buffer.byteLength === 0 || this.#kept + buffer.byteLength > SPARE_BYTES) return;
-      given = true;
-      this.#spares.push(buffer);
-      this.#kept += buffer.byteLength;
+      if (given || this.#closed || buffer.byteLength === 0) return;
+      // Not kept (the spares full): a later call may keep it still.
+      given = this.#spares.give(buffer);
     };
   }
 
   /** No more buffers kept: those kept go, and those given back later are left to the GC. */
   close(): void {
     this.#closed = true;
-    this.#spares.length = 0;
-    this.#kept = 0;
+    this.#spares.clear();
   }
 }
