@@ -7,8 +7,8 @@
 import { bucketFileNames, bucketOf, INLINE_ROWS, ofThreeCharacters, RANKED_ROWS, suffixKey } from "../../core/search/search-layout.ts";
 import { AsciiBytes } from "./ascii-bytes.ts";
 import { RadixSort } from "../../common/radix-sort.ts";
-import { reusedBytes, reusedInt32s } from "../../common/reused-arrays.ts";
-import { encodeRows } from "./rows-builder.ts";
+import { reusedInt32s } from "../../common/reused-arrays.ts";
+import { encodeRows, rowsLength, writeRows } from "./rows-builder.ts";
 import { type ByteSource, bufferOf, readVarint, textAt, textSize, varintEnd } from "./spill-bytes.ts";
 import type { SpilledShard } from "./spilled-shard.ts";
 import type { SuffixEntries } from "./suffix-files.ts";
@@ -73,7 +73,8 @@ const ITEM_HEAD_BYTES = 24;
 export class BucketScratch {
   /** A window of the range's bytes, read in order from the scratch file (SpillBytes.reader): WINDOW_BYTES, or a longer text's. */
   window: Uint8Array;
-  readonly values = reusedBytes();
+  /** A bucket's values, its sets laid one after another as they are made (BucketValues). */
+  readonly values = new BucketValues();
   readonly localOfSmall = reusedInt32s();
   /** Each key's items, by its number in the range: as long as the most keys a range has met (doubled as they come), not as its items. */
   counts: Int32Array = new Int32Array(1 << 12);
@@ -351,14 +352,9 @@ export function writeBuckets(
   for (let b = range.from; b < range.to; b++) {
     const keysHere = Array.from(byBucket.subarray(inBucket[b - range.from] as number, inBucket[b - range.from + 1] as number)).sort(order);
     const entries: [string, number, number][] = [];
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    const put = (bytes: Uint8Array): [number, number, number] => {
-      const at: [number, number, number] = [b, size, bytes.length];
-      parts.push(bytes);
-      size += bytes.length;
-      return at;
-    };
+    const values = scratch.values;
+    values.reset();
+    const put = (bytes: Uint8Array): [number, number, number] => [b, values.append(bytes), bytes.length];
     for (const k of keysHere) {
       const [from, to] = [starts[k] as number, starts[k + 1] as number];
       if (!isToken[k]) {
@@ -367,9 +363,15 @@ export function writeBuckets(
         const id = smallOf[k] as number;
         const apart = id < 0 || small.apart === undefined ? -1 : small.apart.size(id);
         if ((apart < 0 ? to - from : apart) <= tripleRows && isTriple(names[k] as string)) continue;
-        const [, offset, length] = put(
-          apart < 0 ? encodeRows(places, from, to, count) : (small.apart as ApartKeys).set(id, places, from, to, count),
-        );
+        if (apart >= 0) {
+          const [, offset, length] = put((small.apart as ApartKeys).set(id, places, from, to, count));
+          entries.push([names[k] as string, offset, length]);
+          continue;
+        }
+        // Written where it goes in the values, not made an array and copied there.
+        const length = rowsLength(places, from, to, count);
+        const offset = values.room(length);
+        writeRows(values.bytes, offset, places, from, to, count);
         entries.push([names[k] as string, offset, length]);
         continue;
       }
@@ -378,16 +380,44 @@ export function writeBuckets(
     const files = bucketFileNames(b);
     shard.add(files.index, indexBytes(entries));
     // The values made in one array used again bucket to bucket (the shard writes them before add returns).
-    const values = scratch.values.view(size);
-    let at = 0;
-    for (const part of parts) {
-      values.set(part, at);
-      at += part.length;
-    }
-    shard.add(files.values, values);
+    shard.add(files.values, values.bytes.subarray(0, values.length));
   }
   // The range's strings let go: the next range writes its own over them.
   names.fill("", 0, keyCount);
+}
+
+/**
+ * A bucket's values as its sets are made: each laid after the last in one array, kept from bucket
+ * to bucket and grown by doubling, where each set was an array of its own, kept in a list until the
+ * bucket's end and then copied into one (some 60,000 sets a range at a million subjects).
+ */
+export class BucketValues {
+  bytes: Uint8Array = new Uint8Array(1 << 16);
+  length = 0;
+
+  /** Empty, for the next bucket. */
+  reset(): void {
+    this.length = 0;
+  }
+
+  /** Room for `more` bytes after the last, which are then the values' (to be written by the caller); answers where they begin. */
+  room(more: number): number {
+    const at = this.length;
+    if (at + more > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(2 * this.bytes.length, at + more));
+      grown.set(this.bytes.subarray(0, at));
+      this.bytes = grown;
+    }
+    this.length = at + more;
+    return at;
+  }
+
+  /** `bytes` after the last; answers where they begin. */
+  append(bytes: Uint8Array): number {
+    const at = this.room(bytes.length);
+    this.bytes.set(bytes, at);
+    return at;
+  }
 }
 
 /** Marks of an item in `sequence` beside its key's number: the first of its subject's items, at the place after the last (`NEXT_BIT`) or after a gap (`GAP_BIT`, the gap the next in `gaps`). */
